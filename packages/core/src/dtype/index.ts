@@ -1,0 +1,32 @@
+export {
+  DTYPES,
+  categoryRank,
+  getDefaultDtype,
+  isDType,
+  isFloatingType,
+  isIntegralType,
+  parseDType,
+  scalarDType,
+  setDefaultDtype,
+  typeMeta,
+} from './scalar-type';
+export type {
+  AnyTypedArray,
+  DType,
+  DTypeCategory,
+  TypeMeta,
+  TypedArrayConstructorOf,
+  TypedArrayOf,
+} from './scalar-type';
+export {
+  bf16BitsToNumber,
+  f16BitsToNumber,
+  f32BitsToBf16Bits,
+  f32BitsToF16Bits,
+  f32ToBf16Bits,
+  f32ToF16Bits,
+  f64ToBf16Bits,
+  f64ToF16Bits,
+} from './half';
+export { canCast, checkCanCast, promoteTypes, resultType } from './promotion';
+export type { Operand } from './promotion';

@@ -1,0 +1,213 @@
+/**
+ * The ten dtypes of torch-ts and the facts every other module asks about them: element
+ * size, storage array, category. Plays the role of c10's ScalarType.h.
+ */
+import { DTypeError } from '../errors';
+
+export type DType =
+  | 'float32'
+  | 'float64'
+  | 'float16'
+  | 'bfloat16'
+  | 'int8'
+  | 'uint8'
+  | 'int16'
+  | 'int32'
+  | 'int64'
+  | 'bool';
+
+export const DTYPES: readonly DType[] = Object.freeze([
+  'float32',
+  'float64',
+  'float16',
+  'bfloat16',
+  'int8',
+  'uint8',
+  'int16',
+  'int32',
+  'int64',
+  'bool',
+] as const);
+
+/**
+ * Note [Category lattice]
+ * Every dtype is in exactly one category, ordered bool < integral < floating. Type
+ * promotion (`resultType`) lets a lower-priority operand change the result only when its
+ * category is higher, and `canCast` allows a cast exactly when it does not go down the
+ * lattice. `categoryRank` is the order both rely on.
+ */
+export type DTypeCategory = 'bool' | 'integral' | 'floating';
+
+/**
+ * Note [16-bit floats are stored as words]
+ * JavaScript has no Float16Array we can rely on and no bfloat16 array at all, so float16
+ * and bfloat16 elements are stored as their raw IEEE / brain-float bit patterns in a
+ * Uint16Array. Reading or writing a value goes through `half.ts`; copying, viewing and
+ * permuting never needs to decode them.
+ */
+export type TypedArrayOf<D extends DType> = D extends 'float32'
+  ? Float32Array
+  : D extends 'float64'
+    ? Float64Array
+    : D extends 'float16' | 'bfloat16'
+      ? Uint16Array
+      : D extends 'int8'
+        ? Int8Array
+        : D extends 'uint8' | 'bool'
+          ? Uint8Array
+          : D extends 'int16'
+            ? Int16Array
+            : D extends 'int32'
+              ? Int32Array
+              : D extends 'int64'
+                ? BigInt64Array
+                : never;
+
+export type AnyTypedArray = TypedArrayOf<DType>;
+
+/** A constructor of a storage array, called like `new Float32Array(n)` or on a buffer. */
+export interface TypedArrayConstructorOf<A extends AnyTypedArray> {
+  new (length: number): A;
+  new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): A;
+  readonly BYTES_PER_ELEMENT: number;
+}
+
+export interface TypeMeta<D extends DType = DType> {
+  readonly name: D;
+  /** Bytes per element, as `torch.tensor([], dtype=d).element_size()`. */
+  readonly itemSize: number;
+  /** The array that stores elements of this dtype; see Note [16-bit floats are stored as words]. */
+  readonly ArrayType: TypedArrayConstructorOf<TypedArrayOf<D>>;
+  readonly isFloatingPoint: boolean;
+  /** Whether negative values are representable (`dtype.is_signed`); false for uint8 and bool. */
+  readonly isSigned: boolean;
+  readonly category: DTypeCategory;
+}
+
+function meta<D extends DType>(
+  name: D,
+  itemSize: number,
+  ArrayType: TypedArrayConstructorOf<TypedArrayOf<D>>,
+  category: DTypeCategory,
+  isSigned: boolean,
+): TypeMeta<D> {
+  return Object.freeze({
+    name,
+    itemSize,
+    ArrayType,
+    isFloatingPoint: category === 'floating',
+    isSigned,
+    category,
+  });
+}
+
+const META: { readonly [D in DType]: TypeMeta<D> } = Object.freeze({
+  float32: meta('float32', 4, Float32Array, 'floating', true),
+  float64: meta('float64', 8, Float64Array, 'floating', true),
+  float16: meta('float16', 2, Uint16Array, 'floating', true),
+  bfloat16: meta('bfloat16', 2, Uint16Array, 'floating', true),
+  int8: meta('int8', 1, Int8Array, 'integral', true),
+  uint8: meta('uint8', 1, Uint8Array, 'integral', false),
+  int16: meta('int16', 2, Int16Array, 'integral', true),
+  int32: meta('int32', 4, Int32Array, 'integral', true),
+  int64: meta('int64', 8, BigInt64Array, 'integral', true),
+  bool: meta('bool', 1, Uint8Array, 'bool', false),
+});
+
+export function typeMeta<D extends DType>(d: D): TypeMeta<D> {
+  // The own-property check keeps 'toString' and friends from reaching Object.prototype.
+  if (!isDType(d)) throw new DTypeError(`typeMeta: unknown dtype ${describe(d)}`);
+  return META[d] as TypeMeta<D>;
+}
+
+export function isDType(x: unknown): x is DType {
+  return typeof x === 'string' && Object.prototype.hasOwnProperty.call(META, x);
+}
+
+export function isFloatingType(d: DType): boolean {
+  return typeMeta(d).category === 'floating';
+}
+
+/** PyTorch's `isIntegralType(t, includeBool)`: int8..int64 and uint8, plus bool if asked. */
+export function isIntegralType(d: DType, includeBool: boolean): boolean {
+  const c = typeMeta(d).category;
+  return c === 'integral' || (includeBool && c === 'bool');
+}
+
+/** The position of `d`'s category in Note [Category lattice]: bool 0, integral 1, floating 2. */
+export function categoryRank(d: DType): number {
+  const c = typeMeta(d).category;
+  return c === 'bool' ? 0 : c === 'integral' ? 1 : 2;
+}
+
+// The other names torch gives the same dtype objects (`torch.float is torch.float32`).
+const ALIASES: Readonly<Record<string, DType>> = Object.freeze({
+  float: 'float32',
+  double: 'float64',
+  half: 'float16',
+  long: 'int64',
+  int: 'int32',
+  short: 'int16',
+});
+
+/**
+ * Reads a user-supplied dtype: a canonical name or one of torch's aliases (`'float'`,
+ * `'double'`, `'half'`, `'long'`, `'int'`, `'short'`). Anything else is a DTypeError that
+ * names `op`.
+ */
+export function parseDType(op: string, x: unknown): DType {
+  if (isDType(x)) return x;
+  if (typeof x === 'string' && Object.prototype.hasOwnProperty.call(ALIASES, x)) {
+    return ALIASES[x];
+  }
+  throw new DTypeError(`${op}: expected a dtype (one of ${DTYPES.join(', ')}), got ${describe(x)}`);
+}
+
+function describe(x: unknown): string {
+  if (typeof x === 'string') return `'${x}'`;
+  if (typeof x === 'bigint') return `${x}n`;
+  if (x === null) return 'null';
+  if (typeof x === 'object') return Array.isArray(x) ? 'an array' : 'an object';
+  return String(x);
+}
+
+// Note [Default dtype]
+// The dtype that non-integer JS numbers and float creation ops get, as
+// `torch.get_default_dtype()`. It is process-wide state, like PyTorch's, and only
+// floating dtypes are allowed so that "the default float" is always a float.
+let defaultDtype: DType = 'float32';
+
+export function getDefaultDtype(): DType {
+  return defaultDtype;
+}
+
+export function setDefaultDtype(d: DType): void {
+  const parsed = parseDType('setDefaultDtype', d);
+  if (!isFloatingType(parsed)) {
+    throw new DTypeError(
+      `setDefaultDtype: only floating-point types are supported as the default type, got ${parsed}`,
+    );
+  }
+  defaultDtype = parsed;
+}
+
+/** 2^63: the first magnitude an int64 cannot hold. */
+const INT64_LIMIT = 9223372036854775808;
+
+/**
+ * The dtype a JS scalar has on its own, used both for wrapped scalars in `resultType`
+ * and for inferring a tensor's dtype from data.
+ *
+ * Note [Integer-valued numbers are integers]
+ * JS has one number type, so "is it an int" is read from the value: an integer-valued
+ * number counts as a Python int (int64) and anything else (fractions, NaN, ±Infinity) as a
+ * Python float (the default dtype). Integer-valued numbers of magnitude 2^63 or more
+ * cannot be an int64 and count as floats, where PyTorch would raise an overflow for the
+ * equivalent Python int; `1e300` in JS source is meant as a float. `-0` is integer-valued
+ * and so counts as an int, as `Number.isInteger(-0)` says. Booleans are bool, bigints int64.
+ */
+export function scalarDType(x: number | boolean | bigint): DType {
+  if (typeof x === 'boolean') return 'bool';
+  if (typeof x === 'bigint') return 'int64';
+  return Number.isInteger(x) && Math.abs(x) < INT64_LIMIT ? 'int64' : defaultDtype;
+}

@@ -1,0 +1,37 @@
+// @torch-ts/core: c10 + ATen core. See ARCHITECTURE.md for what lives here and why.
+export * from './errors';
+export * from './dtype';
+export * from './device';
+export * from './format';
+export * from './iterator';
+export * from './views';
+
+export { RefCounted } from './memory/ref-counted';
+export {
+  registerAllocator,
+  getAllocator,
+  hasAllocator,
+  emptyStats,
+  type Allocator,
+  type AllocatorStats,
+  type DataPtr,
+  type HostRegion,
+} from './memory/allocator';
+export { StorageImpl } from './memory/storage-impl';
+export { liveCounts, type LiveCounts } from './memory/live-counts';
+export { memoryStats, resetPeakMemoryStats, type MemoryStats } from './memory/stats';
+
+export * from './dispatch/dispatch-key';
+export { DispatchKeySet } from './dispatch/dispatch-key-set';
+export * from './dispatch/local-state';
+export * from './dispatch/schema';
+export * from './dispatch/dispatcher';
+
+export * from './tensor/autograd-interface';
+export { TensorImpl, VersionCounter } from './tensor/tensor-impl';
+export { Tensor, type ReadOptions, type NestedList } from './tensor/tensor';
+export { tidy, keep } from './tensor/scope';
+
+export * from './ops/backend-impls';
+export { registerBackend, isBackendRegistered, implOf, defineStructured, type Backend } from './ops/registry';
+export * from './ops/api';

@@ -1,0 +1,68 @@
+import { DeviceError } from '../errors';
+import type { Device, DeviceType } from '../device';
+
+/**
+ * A pointer to device memory with what it takes to free it, as c10's DataPtr: `data` is
+ * what kernels read (a host region for CPU, a buffer binding for WebGPU), `context` is what
+ * the deleter needs. A DataPtr is owned by exactly one StorageImpl.
+ */
+export interface DataPtr<T = unknown> {
+  readonly data: T;
+  readonly context: unknown;
+  readonly deleter: ((context: unknown) => void) | null;
+  readonly device: Device;
+}
+
+/** CPU memory is a region of an ArrayBuffer (a WebAssembly.Memory's buffer is one too). */
+export interface HostRegion {
+  readonly buffer: ArrayBuffer;
+  readonly byteOffset: number;
+  readonly byteLength: number;
+}
+
+/** Byte counters an allocator keeps for `memory.stats`. */
+export interface AllocatorStats {
+  /** Bytes handed out and not yet returned. */
+  allocatedBytes: number;
+  peakAllocatedBytes: number;
+  /** Bytes the allocator holds from the system, in use or cached. */
+  reservedBytes: number;
+  /** Reserved bytes not in use (a caching allocator's free blocks). */
+  cachedBytes: number;
+  allocations: number;
+  frees: number;
+}
+
+export interface Allocator {
+  readonly deviceType: DeviceType;
+  /** Returns `nbytes` of memory; never fewer. Throws a TorchError when it cannot. */
+  allocate(nbytes: number, device: Device): DataPtr;
+  stats(): AllocatorStats;
+  resetPeakStats(): void;
+  /** Returns cached, unused memory to the system (no-op for allocators without a cache). */
+  emptyCache?(): void;
+}
+
+const allocators = new Map<DeviceType, Allocator>();
+
+/** Backends register their allocator on import, one per device type. */
+export function registerAllocator(allocator: Allocator): void {
+  allocators.set(allocator.deviceType, allocator);
+}
+
+export function getAllocator(op: string, type: DeviceType): Allocator {
+  const a = allocators.get(type);
+  if (!a) {
+    const hint = type === 'webgpu' ? " (import '@torch-ts/kernels-webgpu' and await torch.webgpu.init())" : '';
+    throw new DeviceError(`${op}: no allocator is registered for device type '${type}'${hint}`);
+  }
+  return a;
+}
+
+export function hasAllocator(type: DeviceType): boolean {
+  return allocators.has(type);
+}
+
+export function emptyStats(): AllocatorStats {
+  return { allocatedBytes: 0, peakAllocatedBytes: 0, reservedBytes: 0, cachedBytes: 0, allocations: 0, frees: 0 };
+}

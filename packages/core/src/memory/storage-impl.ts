@@ -1,0 +1,70 @@
+import type { Device } from '../device';
+import { TorchError } from '../errors';
+import { getAllocator, type Allocator, type DataPtr, type HostRegion } from './allocator';
+import { liveCounts } from './live-counts';
+import { RefCounted } from './ref-counted';
+
+type TypedArrayCtor<T> = { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number };
+
+/**
+ * A refcounted block of device memory, as c10's StorageImpl. Owned by the TensorImpls that
+ * view it (each holds one reference); when the last one releases it, the DataPtr's deleter
+ * returns the memory to the allocator at once (Note [RefCounted invariants]).
+ * Meta storages have a byte size and no memory.
+ */
+export class StorageImpl extends RefCounted {
+  private dataPtr: DataPtr | null;
+  private views: Map<unknown, unknown> | null = null;
+
+  constructor(
+    readonly nbytes: number,
+    readonly device: Device,
+    dataPtr: DataPtr | null,
+    readonly allocator: Allocator | null,
+  ) {
+    super();
+    this.dataPtr = dataPtr;
+    liveCounts(device.type).storages++;
+  }
+
+  /** Allocates `nbytes` on `device` with the allocator registered for its type. */
+  static allocate(op: string, nbytes: number, device: Device): StorageImpl {
+    if (device.type === 'meta') return new StorageImpl(nbytes, device, null, null);
+    const allocator = getAllocator(op, device.type);
+    return new StorageImpl(nbytes, device, allocator.allocate(nbytes, device), allocator);
+  }
+
+  /** The backend's handle to the memory (a HostRegion on CPU). */
+  get data(): unknown {
+    if (!this.dataPtr) throw new TorchError(`storage on ${this.device} has no data`);
+    return this.dataPtr.data;
+  }
+
+  /** The host memory of a CPU storage. */
+  get host(): HostRegion {
+    if (this.device.type !== 'cpu' || !this.dataPtr) {
+      throw new TorchError(`storage on ${this.device} is not host memory`);
+    }
+    return this.dataPtr.data as HostRegion;
+  }
+
+  /** A typed-array view of the whole CPU storage, cached per element type. */
+  typed<T>(ArrayType: TypedArrayCtor<T>): T {
+    this.views ??= new Map();
+    let v = this.views.get(ArrayType) as T | undefined;
+    if (!v) {
+      const h = this.host;
+      v = new ArrayType(h.buffer, h.byteOffset, Math.floor(h.byteLength / ArrayType.BYTES_PER_ELEMENT));
+      this.views.set(ArrayType, v);
+    }
+    return v;
+  }
+
+  protected releaseResources(): void {
+    const p = this.dataPtr;
+    this.dataPtr = null;
+    this.views = null;
+    liveCounts(this.device.type).storages--;
+    if (p?.deleter) p.deleter(p.context);
+  }
+}

@@ -1,0 +1,83 @@
+import type { TensorImpl } from '../tensor/tensor-impl';
+
+/**
+ * Note [What a backend implements]
+ * Meta runs once, in core (STYLE.md, "meta before kernels"): by the time an impl is called,
+ *  - `out` is allocated (or is the in-place `self` / the user's `out=`), with its final shape;
+ *  - pointwise inputs are already cast to the op's compute dtype and broadcast to `out`'s
+ *    shape as stride-0 views, so no impl computes broadcasting or promotion;
+ *  - a scalar operand (`x + 2`) arrives as a 0-dim tensor on the same device, broadcast;
+ *  - every argument has been validated (shapes, dtypes, devices, dims normalised).
+ * An impl only computes. Impls are keyed by name in a table the compiler checks against
+ * `ImplName`: a backend that lacks one writes `notImplemented('reason')` explicitly.
+ */
+export type UnaryImpl = (out: TensorImpl, self: TensorImpl) => void;
+export type BinaryImpl = (out: TensorImpl, self: TensorImpl, other: TensorImpl) => void;
+
+/** Reductions: `out` has the input's rank (reduced dims of size 1), `dims` are sorted and non-empty. */
+export type ReduceImpl = (out: TensorImpl, self: TensorImpl, dims: readonly number[]) => void;
+/** Values and int64 indices along one dim (`max(dim)`, `argmax`); `values` may be null (argmax). Outputs have size 1 in `dim`. */
+export type ArgReduceImpl = (values: TensorImpl | null, indices: TensorImpl, self: TensorImpl, dim: number) => void;
+
+export interface BackendImpls {
+  // data movement: same shape, any dtypes, same device
+  copy: (dst: TensorImpl, src: TensorImpl) => void;
+  fill: (dst: TensorImpl, value: number | bigint | boolean) => void;
+  // pointwise binary: inputs in the compute dtype; `out` in the compute dtype (or bool for comparisons)
+  add: (out: TensorImpl, self: TensorImpl, other: TensorImpl, alpha: number | bigint) => void;
+  mul: BinaryImpl;
+  div: BinaryImpl;
+  divTrunc: BinaryImpl;
+  divFloor: BinaryImpl;
+  pow: BinaryImpl;
+  remainder: BinaryImpl;
+  maximum: BinaryImpl;
+  minimum: BinaryImpl;
+  eq: BinaryImpl;
+  ne: BinaryImpl;
+  lt: BinaryImpl;
+  le: BinaryImpl;
+  gt: BinaryImpl;
+  ge: BinaryImpl;
+  // pointwise unary: input and out in the compute dtype
+  neg: UnaryImpl;
+  abs: UnaryImpl;
+  exp: UnaryImpl;
+  log: UnaryImpl;
+  sqrt: UnaryImpl;
+  sin: UnaryImpl;
+  cos: UnaryImpl;
+  tanh: UnaryImpl;
+  sigmoid: UnaryImpl;
+  relu: UnaryImpl;
+  floor: UnaryImpl;
+  ceil: UnaryImpl;
+  /** `cond` is bool; self/other and out in the compute dtype. */
+  where: (out: TensorImpl, cond: TensorImpl, self: TensorImpl, other: TensorImpl) => void;
+  // reductions: self already in the accumulation/output dtype
+  sum: ReduceImpl;
+  prod: ReduceImpl;
+  amax: ReduceImpl;
+  amin: ReduceImpl;
+  maxDim: ArgReduceImpl;
+  minDim: ArgReduceImpl;
+  argmax: ArgReduceImpl;
+  argmin: ArgReduceImpl;
+  // linear algebra: out [n, p] = self [n, m] @ other [m, p]; bmm adds a leading batch dim. Same dtype.
+  mm: (out: TensorImpl, self: TensorImpl, other: TensorImpl) => void;
+  bmm: (out: TensorImpl, self: TensorImpl, other: TensorImpl) => void;
+}
+
+export type ImplName = keyof BackendImpls;
+
+/** An explicit, documented opt-out of an impl (STYLE.md habit 4). */
+export interface NotImplemented {
+  readonly notImplemented: string;
+}
+
+export function notImplemented(reason: string): NotImplemented {
+  return { notImplemented: reason };
+}
+
+export type BackendImplTable = { readonly [K in ImplName]: BackendImpls[K] | NotImplemented };
+

@@ -1,0 +1,50 @@
+import { callBoxed, type OperatorHandle } from '../dispatch/dispatcher';
+import { TorchError } from '../errors';
+import { Tensor } from '../tensor/tensor';
+import type { TensorImpl } from '../tensor/tensor-impl';
+import { isScalar, type Scalar } from './meta-utils';
+
+/**
+ * Note [Kernel results and ownership]
+ * Boxed arguments are TensorImpls (or scalars, lists, options). A functional kernel returns
+ * a new TensorImpl whose single reference passes to the caller (the front end wraps it in a
+ * Tensor handle). In-place and `out=` kernels return the mutated TensorImpl *borrowed*: no
+ * reference is added, and the front end returns the handle the user passed in.
+ */
+export function unwrapTensor(op: string, name: string, x: unknown): TensorImpl {
+  if (x instanceof Tensor) return x.impl;
+  throw new TorchError(`${op}(): argument '${name}' must be Tensor, not ${describe(x)}`);
+}
+
+export function unwrapOptionalTensor(op: string, name: string, x: unknown): TensorImpl | undefined {
+  return x == null ? undefined : unwrapTensor(op, name, x);
+}
+
+export function unwrapTensorOrScalar(op: string, name: string, x: unknown): TensorImpl | Scalar {
+  if (x instanceof Tensor) return x.impl;
+  if (isScalar(x)) return x;
+  throw new TorchError(`${op}(): argument '${name}' must be Tensor or Number, not ${describe(x)}`);
+}
+
+export function describe(x: unknown): string {
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return 'Array';
+  if (typeof x === 'object') return (x as object).constructor?.name ?? 'object';
+  return typeof x;
+}
+
+/** Calls a functional op and wraps its result. */
+export function callFunctional(h: OperatorHandle, args: unknown[]): Tensor {
+  return new Tensor(callBoxed(h, args) as TensorImpl);
+}
+
+/** Calls an op that returns several new tensors. */
+export function callMulti(h: OperatorHandle, args: unknown[]): Tensor[] {
+  return (callBoxed(h, args) as TensorImpl[]).map((i) => new Tensor(i));
+}
+
+/** Calls an in-place or out= op and returns the handle that was written. */
+export function callMutating<T extends Tensor>(h: OperatorHandle, args: unknown[], written: T): T {
+  callBoxed(h, args);
+  return written;
+}

@@ -1,0 +1,170 @@
+import { toDevice, type DeviceLike } from '../device';
+import { parseDType, type DType } from '../dtype';
+import { DeviceError, TorchError } from '../errors';
+import { broadcastShapes, computeOutputLayout } from '../iterator';
+import type { Tensor } from '../tensor/tensor';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { isNonOverlappingAndDense } from '../iterator/layout';
+import { contiguousStrides } from '../views';
+import { callFunctional, callMutating, unwrapTensor } from './call';
+import { broadcastTo, isScalar, readScalar, sameShape, type Scalar } from './meta-utils';
+import { defineStructured, implOf } from './registry';
+
+/** `copy_`: writes `src` (broadcast to `self`'s shape, converted to its dtype) into `self`. */
+export const COPY_ = defineStructured(
+  'copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)',
+  ([self, src], b) => {
+    const dst = self as TensorImpl;
+    const s = src as TensorImpl;
+    if (s.device !== dst.device && !(s.device.type === 'cpu' && s.sizes.length === 0)) {
+      throw new DeviceError(`copy_: copying from ${s.device} to ${dst.device} is not supported by the ${dst.device.type} backend`);
+    }
+    const shape = broadcastShapes('copy_', dst.sizes, s.sizes);
+    if (!sameShape(shape, dst.sizes)) {
+      throw new TorchError(`copy_: output with shape [${dst.sizes.join(', ')}] doesn't match the broadcast shape [${shape.join(', ')}]`);
+    }
+    if (s.device !== dst.device) {
+      implOf(b, 'fill', 'copy_')(dst, readScalar(s));
+    } else {
+      const v = broadcastTo(s, dst.sizes);
+      try {
+        implOf(b, 'copy', 'copy_')(dst, v);
+      } finally {
+        v.release();
+      }
+    }
+    dst.version.bump();
+    return dst;
+  },
+  ['inplace'],
+);
+
+/** `fill_`: every element of `self` set to `value` (converted to `self`'s dtype). */
+export const FILL_ = defineStructured(
+  'fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)',
+  ([self, value], b) => {
+    const dst = self as TensorImpl;
+    implOf(b, 'fill', 'fill_')(dst, value as Scalar);
+    dst.version.bump();
+    return dst;
+  },
+  ['inplace'],
+);
+
+/**
+ * `_to_copy` (what `to` does when it must copy): a new tensor with `dtype`, laid out as the
+ * source when that layout is dense (PyTorch's preserve_format), else contiguous.
+ */
+export const TO_COPY = defineStructured(
+  '_to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? memory_format=None) -> Tensor',
+  ([self, dtype, device, format], b) => {
+    const src = self as TensorImpl;
+    const dev = device ? toDevice('to', device as DeviceLike) : src.device;
+    if (dev !== src.device) {
+      throw new DeviceError(`to: copying from ${src.device} to ${dev} is not supported by the ${src.device.type} backend`);
+    }
+    const strides =
+      format !== 'contiguous' && isNonOverlappingAndDense(src.sizes, src.strides)
+        ? computeOutputLayout(src.sizes, [{ sizes: src.sizes, strides: src.strides }])
+        : contiguousStrides(src.sizes);
+    const out = TensorImpl.emptyStrided('to', src.sizes, strides, (dtype as DType | null) ?? src.dtype, dev);
+    implOf(b, 'copy', 'to')(out, src);
+    return out;
+  },
+);
+
+/** `clone`: a copy with its own storage (preserving a dense layout, as PyTorch does). */
+export const CLONE = defineStructured(
+  'clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor',
+  ([self, format], b) => {
+    const src = self as TensorImpl;
+    const strides =
+      format !== 'contiguous' && isNonOverlappingAndDense(src.sizes, src.strides)
+        ? computeOutputLayout(src.sizes, [{ sizes: src.sizes, strides: src.strides }])
+        : contiguousStrides(src.sizes);
+    const out = TensorImpl.emptyStrided('clone', src.sizes, strides, src.dtype, src.device);
+    implOf(b, 'copy', 'clone')(out, src);
+    return out;
+  },
+);
+
+// ---- front ends ----
+export function copy_(self: Tensor, src: Tensor, nonBlocking = false): Tensor {
+  return callMutating(COPY_, [unwrapTensor('copy_', 'self', self), unwrapTensor('copy_', 'src', src), nonBlocking], self);
+}
+
+export function fill_(self: Tensor, value: Scalar | Tensor): Tensor {
+  let v: unknown = value;
+  if (!isScalar(v)) {
+    const t = unwrapTensor('fill_', 'value', value);
+    if (t.sizes.length !== 0) {
+      throw new TorchError(`fill_: fill_ only supports 0-dimension value tensor but got tensor with ${t.sizes.length} dimensions.`);
+    }
+    if (t.device.type !== 'cpu') throw new DeviceError('fill_: a value tensor on a device must be read first (await value.itemAsync())');
+    v = readScalar(t);
+  }
+  return callMutating(FILL_, [unwrapTensor('fill_', 'self', self), v], self);
+}
+
+export function zero_(self: Tensor): Tensor {
+  return fill_(self, 0);
+}
+
+export interface CloneOptions {
+  memoryFormat?: 'preserve' | 'contiguous';
+}
+
+export function clone(self: Tensor, options: CloneOptions = {}): Tensor {
+  return callFunctional(CLONE, [unwrapTensor('clone', 'self', self), options.memoryFormat ?? null]);
+}
+
+/** Row-major contiguous: the same object when it already is (as PyTorch returns self). */
+export function contiguous(self: Tensor): Tensor {
+  return self.impl.isContiguous ? self : clone(self, { memoryFormat: 'contiguous' });
+}
+
+export interface ToOptions {
+  dtype?: DType | string;
+  device?: DeviceLike;
+  copy?: boolean;
+}
+
+/**
+ * `x.to('float64')`, `x.to('cpu')`, `x.to({ dtype, device })`: the same object when nothing
+ * changes (unless `copy`), else a converted copy.
+ */
+export function to(self: Tensor, target: DType | DeviceLike | ToOptions | string, options: ToOptions = {}): Tensor {
+  const impl = unwrapTensor('to', 'self', self);
+  let o: ToOptions;
+  if (typeof target === 'string') {
+    o = isDTypeName(target) ? { ...options, dtype: target } : { ...options, device: target as DeviceLike };
+  } else if (target && typeof target === 'object' && ('dtype' in target || 'device' in target || 'copy' in target) && !('type' in target)) {
+    o = { ...target, ...options };
+  } else {
+    o = { ...options, device: target as DeviceLike };
+  }
+  const dtype = o.dtype === undefined ? impl.dtype : parseDType('to', o.dtype);
+  const device = o.device === undefined ? impl.device : toDevice('to', o.device);
+  if (dtype === impl.dtype && device === impl.device && !o.copy) return self;
+  return callFunctional(TO_COPY, [impl, dtype, device, null]);
+}
+
+function isDTypeName(s: string): boolean {
+  try {
+    parseDType('to', s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const float = (x: Tensor): Tensor => to(x, 'float32');
+export const double = (x: Tensor): Tensor => to(x, 'float64');
+export const half = (x: Tensor): Tensor => to(x, 'float16');
+export const bfloat16 = (x: Tensor): Tensor => to(x, 'bfloat16');
+export const long = (x: Tensor): Tensor => to(x, 'int64');
+export const int = (x: Tensor): Tensor => to(x, 'int32');
+export const short = (x: Tensor): Tensor => to(x, 'int16');
+export const bool = (x: Tensor): Tensor => to(x, 'bool');
+export const byte = (x: Tensor): Tensor => to(x, 'uint8');
+export const char = (x: Tensor): Tensor => to(x, 'int8');

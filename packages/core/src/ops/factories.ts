@@ -1,0 +1,243 @@
+import { CPU, toDevice, type Device, type DeviceLike } from '../device';
+import { getDefaultDtype, isFloatingType, parseDType, type DType } from '../dtype';
+import { ShapeError, TorchError } from '../errors';
+import { Tensor } from '../tensor/tensor';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { callMutating } from './call';
+import { COPY_, fill_, to } from './copy';
+import { isScalar, type Scalar } from './meta-utils';
+
+export interface FactoryOptions {
+  dtype?: DType | string | null;
+  device?: DeviceLike | null;
+  requiresGrad?: boolean;
+}
+
+function resolve(op: string, o: FactoryOptions, fallback: DType): { dtype: DType; device: Device } {
+  return {
+    dtype: o.dtype == null ? fallback : parseDType(op, o.dtype),
+    device: toDevice(op, o.device ?? null),
+  };
+}
+
+function finish(t: Tensor, o: FactoryOptions): Tensor {
+  if (o.requiresGrad) t.requiresGrad_(true);
+  return t;
+}
+
+/** Splits `(...sizes, options?)` / `([sizes], options?)`. */
+function sizesAndOptions(op: string, args: readonly unknown[]): [number[], FactoryOptions] {
+  let opts: FactoryOptions = {};
+  let rest = args;
+  const last = args[args.length - 1];
+  if (last !== undefined && typeof last === 'object' && last !== null && !Array.isArray(last)) {
+    opts = last as FactoryOptions;
+    rest = args.slice(0, -1);
+  }
+  const sizes = (rest.length === 1 && Array.isArray(rest[0]) ? rest[0] : rest) as unknown[];
+  for (const s of sizes) {
+    if (typeof s !== 'number' || !Number.isInteger(s) || s < 0) {
+      throw new TorchError(`${op}(): sizes must be non-negative integers, but got ${JSON.stringify(sizes)}`);
+    }
+  }
+  return [sizes as number[], opts];
+}
+
+export type SizeArgs = (number | readonly number[] | FactoryOptions)[];
+
+/** Uninitialised memory of the given shape (zeros on CPU, since ArrayBuffers start zeroed). */
+export function empty(...args: SizeArgs): Tensor {
+  const [sizes, o] = sizesAndOptions('empty', args);
+  const { dtype, device } = resolve('empty', o, getDefaultDtype());
+  return finish(new Tensor(TensorImpl.empty('empty', sizes, dtype, device)), o);
+}
+
+function filled(op: string, args: readonly unknown[], value: Scalar): Tensor {
+  const [sizes, o] = sizesAndOptions(op, args);
+  const { dtype, device } = resolve(op, o, getDefaultDtype());
+  const t = new Tensor(TensorImpl.empty(op, sizes, dtype, device));
+  fill_(t, value);
+  return finish(t, o);
+}
+
+export function zeros(...args: SizeArgs): Tensor {
+  return filled('zeros', args, 0);
+}
+
+export function ones(...args: SizeArgs): Tensor {
+  return filled('ones', args, 1);
+}
+
+/** `full(size, value)`: int64 for an integer value, bool for a boolean, else the default float. */
+export function full(size: readonly number[], fillValue: Scalar, options: FactoryOptions = {}): Tensor {
+  const inferred: DType =
+    typeof fillValue === 'boolean' ? 'bool' : typeof fillValue === 'bigint' || Number.isInteger(fillValue) ? 'int64' : getDefaultDtype();
+  const { dtype, device } = resolve('full', options, inferred);
+  const t = new Tensor(TensorImpl.empty('full', [...size], dtype, device));
+  fill_(t, fillValue);
+  return finish(t, options);
+}
+
+export function emptyLike(t: Tensor, options: FactoryOptions = {}): Tensor {
+  return empty([...t.shape], { dtype: t.dtype, device: t.device, ...options });
+}
+
+export function zerosLike(t: Tensor, options: FactoryOptions = {}): Tensor {
+  return zeros([...t.shape], { dtype: t.dtype, device: t.device, ...options });
+}
+
+export function onesLike(t: Tensor, options: FactoryOptions = {}): Tensor {
+  return ones([...t.shape], { dtype: t.dtype, device: t.device, ...options });
+}
+
+export function fullLike(t: Tensor, fillValue: Scalar, options: FactoryOptions = {}): Tensor {
+  return full([...t.shape], fillValue, { dtype: t.dtype, device: t.device, ...options });
+}
+
+/**
+ * Values computed on the host in a wide dtype (float64, int64 or bool), then converted by
+ * the backend's own copy, so `tensor([1.7], { dtype: 'int32' })` truncates exactly as a cast.
+ */
+function fromHost(op: string, sizes: readonly number[], values: ArrayLike<number> | BigInt64Array, hostDtype: 'float64' | 'int64' | 'bool', dtype: DType, device: Device): Tensor {
+  const impl = TensorImpl.empty(op, sizes, hostDtype, CPU);
+  if (hostDtype === 'int64') {
+    const dst = impl.storage.typed(BigInt64Array);
+    if (values instanceof BigInt64Array) dst.set(values);
+    else for (let i = 0; i < values.length; i++) dst[i] = BigInt(values[i] as number);
+  } else if (hostDtype === 'bool') {
+    const dst = impl.storage.typed(Uint8Array);
+    for (let i = 0; i < values.length; i++) dst[i] = values[i] ? 1 : 0;
+  } else {
+    impl.storage.typed(Float64Array).set(values as ArrayLike<number>);
+  }
+  const host = new Tensor(impl);
+  if (dtype === hostDtype && device === CPU) return host;
+  if (device === CPU) {
+    const out = new Tensor(TensorImpl.empty(op, sizes, dtype, CPU));
+    callMutating(COPY_, [out.impl, host.impl, false], out);
+    host.dispose();
+    return out;
+  }
+  const onDevice = to(host, { dtype, device });
+  host.dispose();
+  return onDevice;
+}
+
+export type TensorData = number | boolean | bigint | readonly TensorData[] | ArrayLike<number> | BigInt64Array;
+
+const TYPED_DTYPES = new Map<unknown, DType>([
+  [Float32Array, 'float32'],
+  [Float64Array, 'float64'],
+  [Int8Array, 'int8'],
+  [Uint8Array, 'uint8'],
+  [Int16Array, 'int16'],
+  [Int32Array, 'int32'],
+  [BigInt64Array, 'int64'],
+]);
+
+/**
+ * `tensor(data)`: nested arrays of numbers / booleans / bigints, or a typed array (which
+ * keeps its dtype). Inference as PyTorch: all integers -> int64, any non-integer (or NaN,
+ * ±Infinity) -> the default float dtype, booleans -> bool.
+ */
+export function tensor(data: TensorData, options: FactoryOptions = {}): Tensor {
+  if (ArrayBuffer.isView(data)) {
+    const typed = data as unknown as ArrayLike<number>;
+    const inferred = TYPED_DTYPES.get(data.constructor);
+    if (!inferred) throw new TorchError(`tensor(): unsupported typed array ${data.constructor.name}`);
+    const { dtype, device } = resolve('tensor', options, inferred);
+    const host = inferred === 'int64' ? 'int64' : 'float64';
+    const vals = inferred === 'int64' ? (data as unknown as BigInt64Array) : Float64Array.from(typed);
+    return finish(fromHost('tensor', [typed.length], vals, host, dtype, device), options);
+  }
+  const sizes: number[] = [];
+  const flat: (number | boolean | bigint)[] = [];
+  collect(data, 0, sizes, flat);
+  let kind: 'bool' | 'int' | 'float' | null = null;
+  for (const v of flat) {
+    const k = typeof v === 'boolean' ? 'bool' : typeof v === 'bigint' || Number.isInteger(v) ? 'int' : 'float';
+    kind = kind === null ? k : rank(k) > rank(kind) ? k : kind;
+  }
+  const inferred: DType = kind === 'bool' ? 'bool' : kind === 'int' ? 'int64' : getDefaultDtype();
+  const { dtype, device } = resolve('tensor', options, inferred);
+  let t: Tensor;
+  if (kind === 'bool' && dtype === 'bool') {
+    t = fromHost('tensor', sizes, flat.map((v) => (v ? 1 : 0)), 'bool', dtype, device);
+  } else if (kind !== 'float' && !isFloatingType(dtype)) {
+    const big = BigInt64Array.from(flat, (v) => (typeof v === 'bigint' ? v : BigInt(Number(v))));
+    t = fromHost('tensor', sizes, big, 'int64', dtype, device);
+  } else {
+    t = fromHost('tensor', sizes, flat.map(Number), 'float64', dtype, device);
+  }
+  return finish(t, options);
+}
+
+const rank = (k: 'bool' | 'int' | 'float') => (k === 'bool' ? 0 : k === 'int' ? 1 : 2);
+
+function collect(d: TensorData, depth: number, sizes: number[], flat: (number | boolean | bigint)[]): void {
+  if (isScalar(d)) {
+    if (depth < sizes.length) throw new ShapeError(`tensor(): expected sequence of length ${sizes[depth]} at dim ${depth} (got a number)`);
+    flat.push(d);
+    return;
+  }
+  if (!Array.isArray(d) && !ArrayBuffer.isView(d)) {
+    throw new TorchError(`tensor(): could not infer dtype of ${d === null ? 'null' : typeof d}`);
+  }
+  const arr = d as ArrayLike<TensorData>;
+  if (depth === sizes.length) {
+    if (flat.length > 0) throw new ShapeError(`tensor(): expected a number at dim ${depth} (got a sequence)`);
+    sizes.push(arr.length);
+  } else if (sizes[depth] !== arr.length) {
+    throw new ShapeError(`tensor(): expected sequence of length ${sizes[depth]} at dim ${depth} (got ${arr.length})`);
+  }
+  for (let i = 0; i < arr.length; i++) collect(arr[i], depth + 1, sizes, flat);
+}
+
+/** `arange(end)`, `arange(start, end, step?)`: int64 when every argument is an integer. */
+export function arange(...args: (number | FactoryOptions)[]): Tensor {
+  const opts = (typeof args[args.length - 1] === 'object' ? args.pop() : {}) as FactoryOptions;
+  const nums = args as number[];
+  const [start, end, step] = nums.length === 1 ? [0, nums[0], 1] : [nums[0], nums[1], nums[2] ?? 1];
+  if (step === 0) throw new TorchError('arange: step must be nonzero');
+  if (!Number.isFinite(start) || !Number.isFinite(end)) throw new TorchError(`arange: unsupported range: ${start} -> ${end}`);
+  if ((end - start) / step < 0) {
+    throw new TorchError('arange: upper bound and larger bound inconsistent with step sign');
+  }
+  const allInt = [start, end, step].every(Number.isInteger);
+  const { dtype, device } = resolve('arange', opts, allInt ? 'int64' : getDefaultDtype());
+  const n = Math.ceil((end - start) / step);
+  const vals = new Float64Array(n);
+  for (let i = 0; i < n; i++) vals[i] = start + i * step;
+  const host = allInt && !isFloatingType(dtype) ? 'int64' : 'float64';
+  return finish(fromHost('arange', [n], vals, host, dtype, device), opts);
+}
+
+/**
+ * `linspace(start, end, steps)`, computed as PyTorch's CPU kernel does: the first half from
+ * `start`, the second half back from `end`, in the target dtype's precision.
+ */
+export function linspace(start: number, end: number, steps: number, options: FactoryOptions = {}): Tensor {
+  if (!Number.isInteger(steps) || steps < 0) throw new TorchError('linspace: number of steps must be non-negative');
+  const { dtype, device } = resolve('linspace', options, getDefaultDtype());
+  const round = dtype === 'float32' ? Math.fround : (x: number) => x;
+  const vals = new Float64Array(steps);
+  if (steps === 1) vals[0] = start;
+  else if (steps > 1) {
+    const step = round((end - start) / (steps - 1));
+    const half = Math.floor(steps / 2);
+    for (let i = 0; i < steps; i++) vals[i] = i < half ? round(start + round(step * i)) : round(end - round(step * (steps - i - 1)));
+  }
+  return finish(fromHost('linspace', [steps], vals, 'float64', dtype, device), options);
+}
+
+/** `eye(n, m?)`: ones on the diagonal. */
+export function eye(n: number, m?: number | FactoryOptions, options: FactoryOptions = {}): Tensor {
+  const cols = typeof m === 'number' ? m : n;
+  const o = typeof m === 'object' && m !== null ? m : options;
+  if (!Number.isInteger(n) || n < 0) throw new TorchError(`eye: n must be greater or equal to 0, got ${n}`);
+  if (!Number.isInteger(cols) || cols < 0) throw new TorchError(`eye: m must be greater or equal to 0, got ${cols}`);
+  const { dtype, device } = resolve('eye', o, getDefaultDtype());
+  const vals = new Float64Array(n * cols);
+  for (let i = 0; i < Math.min(n, cols); i++) vals[i * cols + i] = 1;
+  return finish(fromHost('eye', [n, cols], vals, 'float64', dtype, device), o);
+}

@@ -1,0 +1,114 @@
+import { registerOperator } from '../dispatch/dispatcher';
+import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
+import { broadcastShapes } from '../iterator';
+import type { Tensor } from '../tensor/tensor';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { callFunctional, unwrapTensor } from './call';
+import { composite } from './composite';
+import { commonDevice, torchTypeName } from './meta-utils';
+import { defineStructured, implOf } from './registry';
+import { expand, unsqueeze, squeeze } from './views';
+import { reshape } from './shape-ops';
+
+function checkMatmulDtypes(op: string, a: TensorImpl, b: TensorImpl): void {
+  if (a.dtype !== b.dtype) {
+    throw new DTypeError(`${op}: expected mat1 and mat2 to have the same dtype, but got: ${a.dtype} != ${b.dtype}`);
+  }
+  if (a.dtype === 'bool') throw new DTypeError(`${op}: "addmm_impl_cpu_" not implemented for '${torchTypeName(a.dtype)}'`);
+}
+
+export const MM = defineStructured('mm(Tensor self, Tensor mat2) -> Tensor', ([self, mat2], b) => {
+  const a = self as TensorImpl;
+  const m = mat2 as TensorImpl;
+  if (a.dim !== 2) throw new ShapeError(`mm: self must be a matrix, got a tensor of shape ${fmtShape(a.sizes)}`);
+  if (m.dim !== 2) throw new ShapeError(`mm: mat2 must be a matrix, got a tensor of shape ${fmtShape(m.sizes)}`);
+  if (a.sizes[1] !== m.sizes[0]) {
+    throw new ShapeError(`mm: shapes ${fmtShape(a.sizes)} and ${fmtShape(m.sizes)} cannot be multiplied (${a.sizes[1]} != ${m.sizes[0]})`);
+  }
+  checkMatmulDtypes('mm', a, m);
+  const device = commonDevice('mm', [a, m]);
+  const out = TensorImpl.empty('mm', [a.sizes[0], m.sizes[1]], a.dtype, device);
+  try {
+    implOf(b, 'mm', 'mm')(out, a, m);
+  } catch (e) {
+    out.release();
+    throw e;
+  }
+  return out;
+});
+
+export const BMM = defineStructured('bmm(Tensor self, Tensor mat2) -> Tensor', ([self, mat2], b) => {
+  const a = self as TensorImpl;
+  const m = mat2 as TensorImpl;
+  if (a.dim !== 3) throw new ShapeError(`bmm: batch1 must be a 3D tensor, got a tensor of shape ${fmtShape(a.sizes)}`);
+  if (m.dim !== 3) throw new ShapeError(`bmm: batch2 must be a 3D tensor, got a tensor of shape ${fmtShape(m.sizes)}`);
+  if (a.sizes[0] !== m.sizes[0] || a.sizes[2] !== m.sizes[1]) {
+    throw new ShapeError(
+      `bmm: Expected size for first two dimensions of batch2 tensor to be: [${a.sizes[0]}, ${a.sizes[2]}] but got: [${m.sizes[0]}, ${m.sizes[1]}] (shapes ${fmtShape(a.sizes)} and ${fmtShape(m.sizes)}).`,
+    );
+  }
+  checkMatmulDtypes('bmm', a, m);
+  const device = commonDevice('bmm', [a, m]);
+  const out = TensorImpl.empty('bmm', [a.sizes[0], a.sizes[1], m.sizes[2]], a.dtype, device);
+  try {
+    implOf(b, 'bmm', 'bmm')(out, a, m);
+  } catch (e) {
+    out.release();
+    throw e;
+  }
+  return out;
+});
+
+/**
+ * `matmul` as PyTorch defines it, composed of mm / bmm and views: 1-D operands gain a dim
+ * that is removed again, batch dims broadcast, and batches fold into one bmm.
+ */
+export const MATMUL = registerOperator({
+  schema: 'matmul(Tensor self, Tensor other) -> Tensor',
+  composite: composite(([self, other]) => matmulComposite(self as Tensor, other as Tensor)),
+});
+
+function matmulComposite(a: Tensor, b: Tensor): Tensor {
+  const da = a.dim();
+  const db = b.dim();
+  if (da === 0 || db === 0) {
+    throw new TorchError(`matmul: both arguments to matmul need to be at least 1D, but they are ${da}D and ${db}D`);
+  }
+  if (da === 1 && db === 1) {
+    if (a.shape[0] !== b.shape[0]) {
+      throw new ShapeError(`matmul: inconsistent tensor size, expected tensor [${a.shape[0]}] and src [${b.shape[0]}] to have the same number of elements, but got ${a.shape[0]} and ${b.shape[0]} elements respectively`);
+    }
+    return squeeze(mm(unsqueeze(a, 0), unsqueeze(b, 1)), [0, 1]);
+  }
+  if (da === 2 && db === 1) return squeeze(mm(a, unsqueeze(b, 1)), 1);
+  if (da === 1 && db === 2) return squeeze(mm(unsqueeze(a, 0), b), 0);
+  if (da === 2 && db === 2) return mm(a, b);
+  // batched: promote 1-D operands, broadcast the batch dims, fold them into one.
+  const a3 = da === 1 ? unsqueeze(a, 0) : a;
+  const b3 = db === 1 ? unsqueeze(b, 1) : b;
+  const [n, k] = a3.shape.slice(-2);
+  const [k2, p] = b3.shape.slice(-2);
+  if (k !== k2) {
+    throw new ShapeError(`matmul: shapes ${fmtShape(a.shape)} and ${fmtShape(b.shape)} cannot be multiplied (${k} != ${k2})`);
+  }
+  const batch = broadcastShapes('matmul', a3.shape.slice(0, -2), b3.shape.slice(0, -2));
+  const nb = batch.reduce((x, y) => x * y, 1);
+  const ea = reshape(expand(a3, [...batch, n, k]), [nb, n, k]);
+  const eb = reshape(expand(b3, [...batch, k, p]), [nb, k, p]);
+  let out = reshape(bmm(ea, eb), [...batch, n, p]);
+  if (da === 1) out = squeeze(out, -2);
+  if (db === 1) out = squeeze(out, -1);
+  return out;
+}
+
+export function mm(self: Tensor, mat2: Tensor): Tensor {
+  return callFunctional(MM, [unwrapTensor('mm', 'input', self), unwrapTensor('mm', 'mat2', mat2)]);
+}
+
+export function bmm(self: Tensor, mat2: Tensor): Tensor {
+  return callFunctional(BMM, [unwrapTensor('bmm', 'input', self), unwrapTensor('bmm', 'mat2', mat2)]);
+}
+
+export function matmul(self: Tensor, other: Tensor): Tensor {
+  return callFunctional(MATMUL, [unwrapTensor('matmul', 'input', self), unwrapTensor('matmul', 'other', other)]);
+}

@@ -1,0 +1,18 @@
+import type { BackendImplTable } from './backend-impls';
+
+/**
+ * The `meta` device: tensors with sizes and dtypes and no data. Every structured op's meta
+ * (shape, dtype, validation, output allocation) runs as on any device, and the impls do
+ * nothing, so shape inference costs no computation.
+ */
+const noop = () => {};
+
+export const META_IMPLS = {
+  copy: noop, fill: noop,
+  add: noop, mul: noop, div: noop, divTrunc: noop, divFloor: noop, pow: noop, remainder: noop,
+  maximum: noop, minimum: noop, eq: noop, ne: noop, lt: noop, le: noop, gt: noop, ge: noop,
+  neg: noop, abs: noop, exp: noop, log: noop, sqrt: noop, sin: noop, cos: noop, tanh: noop,
+  sigmoid: noop, relu: noop, floor: noop, ceil: noop, where: noop,
+  sum: noop, prod: noop, amax: noop, amin: noop, maxDim: noop, minDim: noop, argmax: noop, argmin: noop,
+  mm: noop, bmm: noop,
+} satisfies BackendImplTable;

@@ -1,0 +1,127 @@
+import { CPU, type Device } from '../device';
+import { bf16BitsToNumber, canCast, f16BitsToNumber, typeMeta, type DType } from '../dtype';
+import { DeviceError, DTypeError, ShapeError, fmtShape } from '../errors';
+import { broadcastStrides, computeOutputLayout } from '../iterator';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { contiguousStrides } from '../views';
+import { implOf, type Backend } from './registry';
+
+export type Scalar = number | boolean | bigint;
+
+export function isScalar(x: unknown): x is Scalar {
+  return typeof x === 'number' || typeof x === 'boolean' || typeof x === 'bigint';
+}
+
+/** PyTorch's dtype names in messages: Float, Double, Long, Bool... */
+export function torchTypeName(d: DType): string {
+  return TYPE_NAMES[d];
+}
+const TYPE_NAMES: Record<DType, string> = {
+  float32: 'Float',
+  float64: 'Double',
+  float16: 'Half',
+  bfloat16: 'BFloat16',
+  int8: 'Char',
+  uint8: 'Byte',
+  int16: 'Short',
+  int32: 'Int',
+  int64: 'Long',
+  bool: 'Bool',
+};
+
+/**
+ * The device of a call: every tensor operand must be on it, except 0-dim CPU tensors,
+ * which PyTorch accepts as scalars next to accelerator tensors.
+ */
+export function commonDevice(op: string, operands: readonly (TensorImpl | Scalar | null | undefined)[]): Device {
+  let dev: Device | null = null;
+  let cpuScalar = false;
+  for (const t of operands) {
+    if (!(t instanceof TensorImpl)) continue;
+    if (t.device === CPU && t.sizes.length === 0) {
+      cpuScalar = true;
+      continue;
+    }
+    if (dev === null) dev = t.device;
+    else if (dev !== t.device) {
+      throw new DeviceError(`${op}: expected all tensors to be on the same device, but found at least two devices, ${dev} and ${t.device}`);
+    }
+  }
+  return dev ?? (cpuScalar ? CPU : CPU);
+}
+
+/** A new tensor of `sizes` on `device`, laid out like `like` (PyTorch's output strides) when given. */
+export function allocateOutput(
+  op: string,
+  sizes: readonly number[],
+  dtype: DType,
+  device: Device,
+  like: readonly TensorImpl[] = [],
+): TensorImpl {
+  if (like.length === 0 || sizes.length <= 1) return TensorImpl.emptyStrided(op, sizes, contiguousStrides(sizes), dtype, device);
+  // The layout rule reads the inputs' own sizes (not pre-broadcast ones), as PyTorch's does.
+  const geoms = like.map((t) => ({ sizes: t.sizes, strides: t.strides }));
+  return TensorImpl.emptyStrided(op, sizes, computeOutputLayout(sizes, geoms), dtype, device);
+}
+
+/** A 0-dim tensor holding `value` in `dtype` on `device`. */
+export function scalarTensor(b: Backend, op: string, value: Scalar, dtype: DType, device: Device): TensorImpl {
+  const t = TensorImpl.empty(op, [], dtype, device);
+  implOf(b, 'fill', 'fill_')(t, value);
+  return t;
+}
+
+/**
+ * `t` as `dtype`: the same TensorImpl (retained) when it already is, else a converted copy.
+ * The caller owns one reference on the result either way.
+ */
+export function castTo(b: Backend, op: string, t: TensorImpl, dtype: DType, device: Device): TensorImpl {
+  if (t.dtype === dtype && t.device === device) return t.retain();
+  if (t.device !== device) {
+    // A 0-dim CPU scalar next to accelerator tensors: its value travels as a fill.
+    return scalarTensor(b, op, readScalar(t), dtype, device);
+  }
+  const out = TensorImpl.empty(op, t.sizes, dtype, device);
+  implOf(b, 'copy', 'copy_')(out, t);
+  return out;
+}
+
+/** The value of a one-element CPU tensor. */
+export function readScalar(t: TensorImpl): Scalar {
+  const raw = t.storage.typed(typeMeta(t.dtype).ArrayType as never) as ArrayLike<number | bigint>;
+  const v = raw[t.storageOffset];
+  if (t.dtype === 'bool') return v !== 0;
+  if (t.dtype === 'float16') return f16BitsToNumber(v as number);
+  if (t.dtype === 'bfloat16') return bf16BitsToNumber(v as number);
+  return v;
+}
+
+/** `t` viewed with `sizes` by broadcasting (stride 0 on new and size-1 dims). Caller owns the result. */
+export function broadcastTo(t: TensorImpl, sizes: readonly number[]): TensorImpl {
+  if (sameShape(t.sizes, sizes)) return t.retain();
+  return t.view(sizes, broadcastStrides(t.sizes, t.strides, sizes), t.storageOffset);
+}
+
+export function sameShape(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The checks of writing a result into an existing tensor (in-place `self` or `out=`). */
+export function checkWritable(op: string, dst: TensorImpl, resultSizes: readonly number[], resultDtype: DType, device: Device): void {
+  if (dst.device !== device) {
+    throw new DeviceError(`${op}: expected the output on ${device}, but it is on ${dst.device}`);
+  }
+  if (!sameShape(dst.sizes, resultSizes)) {
+    throw new ShapeError(`${op}: output with shape ${fmtShape(dst.sizes)} doesn't match the broadcast shape ${fmtShape(resultSizes)}`);
+  }
+  if (!canCast(resultDtype, dst.dtype)) {
+    throw new DTypeError(`${op}: result type ${torchTypeName(resultDtype)} can't be cast to the desired output type ${torchTypeName(dst.dtype)}`);
+  }
+}
+
+/** Releases temporaries made during a call (each owned once). */
+export function releaseAll(ts: readonly (TensorImpl | null | undefined)[]): void {
+  for (const t of ts) t?.release();
+}

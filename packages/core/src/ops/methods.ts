@@ -1,0 +1,77 @@
+import { Tensor } from '../tensor/tensor';
+import * as copy from './copy';
+import { index } from './indexing';
+import * as linalg from './linalg';
+import * as pw from './pointwise';
+import * as red from './reduction';
+import * as shape from './shape-ops';
+import * as views from './views';
+
+/**
+ * Note [Tensor methods come from the op table]
+ * Each method is its front-end function with `self` bound: `x.add(y)` is `add(x, y)`. The
+ * table below is the only list; the Tensor type gets its method signatures from it
+ * (`TensorMethods`), so a method and its function cannot drift apart.
+ */
+const METHODS = {
+  add: pw.add, add_: pw.add_, sub: pw.sub, sub_: pw.sub_, mul: pw.mul, mul_: pw.mul_,
+  div: pw.div, div_: pw.div_, trueDivide: pw.trueDivide, floorDivide: pw.floorDivide,
+  pow: pw.pow, pow_: pw.pow_, remainder: pw.remainder, remainder_: pw.remainder_,
+  maximum: pw.maximum, minimum: pw.minimum,
+  eq: pw.eq, eq_: pw.eq_, ne: pw.ne, ne_: pw.ne_, lt: pw.lt, lt_: pw.lt_, le: pw.le, le_: pw.le_,
+  gt: pw.gt, gt_: pw.gt_, ge: pw.ge, ge_: pw.ge_,
+  neg: pw.neg, neg_: pw.neg_, abs: pw.abs, abs_: pw.abs_, relu: pw.relu, relu_: pw.relu_,
+  floor: pw.floor, floor_: pw.floor_, ceil: pw.ceil, ceil_: pw.ceil_, exp: pw.exp, exp_: pw.exp_,
+  log: pw.log, log_: pw.log_, sqrt: pw.sqrt, sqrt_: pw.sqrt_, sin: pw.sin, sin_: pw.sin_,
+  cos: pw.cos, cos_: pw.cos_, tanh: pw.tanh, tanh_: pw.tanh_, sigmoid: pw.sigmoid, sigmoid_: pw.sigmoid_,
+  where: (self: Tensor, condition: Tensor, other: Tensor | number | boolean | bigint) => pw.where(condition, self, other),
+  sum: red.sum, prod: red.prod, mean: red.mean, amax: red.amax, amin: red.amin,
+  argmax: red.argmax, argmin: red.argmin,
+  mm: linalg.mm, bmm: linalg.bmm, matmul: linalg.matmul,
+  view: views.view, asStrided: views.asStrided, permute: views.permute, transpose: views.transpose,
+  select: views.select, unsqueeze: views.unsqueeze, squeeze: views.squeeze, expand: views.expand,
+  unfold: views.unfold, diagonal: views.diagonal, detach: views.detach,
+  reshape: shape.reshape, flatten: shape.flatten, unflatten: shape.unflatten, narrow: shape.narrow,
+  movedim: shape.movedim, split: shape.split, chunk: shape.chunk, unbind: shape.unbind,
+  t: shape.t, expandAs: shape.expandAs,
+  index,
+  copy_: copy.copy_, fill_: copy.fill_, zero_: copy.zero_, clone: copy.clone, contiguous: copy.contiguous,
+  to: copy.to, float: copy.float, double: copy.double, half: copy.half, bfloat16: copy.bfloat16,
+  long: copy.long, int: copy.int, short: copy.short, bool: copy.bool, byte: copy.byte, char: copy.char,
+};
+
+type BindSelf<F> = F extends (self: Tensor, ...args: infer A) => infer R ? (...args: A) => R : never;
+
+/** The Tensor methods, typed from the table; `max`/`min` keep their overloads. */
+export type TensorMethods = { [K in keyof typeof METHODS]: BindSelf<(typeof METHODS)[K]> } & {
+  max(): Tensor;
+  max(dim: number, options?: red.KeepdimOptions): red.ValuesIndices;
+  max(options: red.KeepdimOptions & { dim: number }): red.ValuesIndices;
+  max(other: Tensor): Tensor;
+  min(): Tensor;
+  min(dim: number, options?: red.KeepdimOptions): red.ValuesIndices;
+  min(options: red.KeepdimOptions & { dim: number }): red.ValuesIndices;
+  min(other: Tensor): Tensor;
+  /** The last two dims swapped (`x.mT`). */
+  readonly mT: Tensor;
+};
+
+export function installTensorMethods(): void {
+  const proto = Tensor.prototype as unknown as Record<string, unknown>;
+  const all: Record<string, (self: Tensor, ...a: never[]) => unknown> = { ...METHODS, max: red.max, min: red.min };
+  for (const [name, fn] of Object.entries(all)) {
+    Object.defineProperty(proto, name, {
+      value: function (this: Tensor, ...args: never[]) {
+        return fn(this, ...args);
+      },
+      writable: true,
+      configurable: true,
+    });
+  }
+  Object.defineProperty(proto, 'mT', {
+    get(this: Tensor) {
+      return shape.mT(this);
+    },
+    configurable: true,
+  });
+}

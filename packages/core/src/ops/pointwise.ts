@@ -1,0 +1,427 @@
+import type { OperatorHandle } from '../dispatch/dispatcher';
+import { getDefaultDtype, isFloatingType, resultType, type DType } from '../dtype';
+import { DTypeError, TorchError } from '../errors';
+import { broadcastShapes } from '../iterator';
+import type { Tensor } from '../tensor/tensor';
+import { TensorImpl } from '../tensor/tensor-impl';
+import type { BackendImpls } from './backend-impls';
+import { callFunctional, callMutating, unwrapOptionalTensor, unwrapTensor, unwrapTensorOrScalar } from './call';
+import {
+  allocateOutput,
+  broadcastTo,
+  castTo,
+  checkWritable,
+  commonDevice,
+  releaseAll,
+  scalarTensor,
+  torchTypeName,
+  type Scalar,
+} from './meta-utils';
+import { defineStructured, implOf, type Backend } from './registry';
+
+/**
+ * How a pointwise op chooses its dtypes (TensorIterator's config in PyTorch):
+ *  - promote: compute and result in `result_type` of the operands;
+ *  - float: as promote, but integral/bool inputs compute in the default float dtype;
+ *  - compare: compute in `result_type`, result is bool.
+ */
+type DtypeRule = 'promote' | 'float' | 'compare';
+
+export interface PointwiseDef {
+  readonly name: string;
+  /** Schema arguments after the tensor operands, e.g. `*, Scalar alpha=1`. */
+  readonly extraArgs?: string;
+  /** Number of leading tensor-or-scalar operands. */
+  readonly arity: 1 | 2 | 3;
+  readonly rule: DtypeRule | ((args: unknown[]) => DtypeRule);
+  /** Rejects dtypes PyTorch rejects (names the op). */
+  readonly check?: (op: string, computeDtype: DType, operands: readonly (TensorImpl | Scalar)[], args: unknown[]) => void;
+  readonly compute: (b: Backend, op: string, out: TensorImpl, inputs: TensorImpl[], args: unknown[]) => void;
+  /** Whether `name_` exists (PyTorch has no in-place comparison variants on Tensor... it does: eq_). */
+  readonly inplace?: boolean;
+}
+
+export interface PointwiseOp {
+  readonly functional: OperatorHandle;
+  readonly inplace: OperatorHandle | null;
+  readonly out: OperatorHandle;
+}
+
+type Mode = 'functional' | 'inplace' | 'out';
+
+export function definePointwise(def: PointwiseDef): PointwiseOp {
+  const operands = ['Tensor self', 'Tensor other', 'Tensor other2'].slice(0, def.arity);
+  const extra = def.extraArgs ? `, ${def.extraArgs}` : '';
+  const star = def.extraArgs?.includes('*') ? '' : ', *';
+  const tags = ['pointwise'];
+  const functional = defineStructured(
+    `${def.name}(${operands.join(', ')}${extra}) -> Tensor`,
+    (args, b) => runPointwise(def, 'functional', args, b),
+    tags,
+  );
+  const inplaceArgs = ['Tensor(a!) self', ...operands.slice(1)].join(', ');
+  const inplace =
+    def.inplace === false
+      ? null
+      : defineStructured(
+          `${def.name}_(${inplaceArgs}${extra}) -> Tensor(a!)`,
+          (args, b) => runPointwise(def, 'inplace', args, b),
+          [...tags, 'inplace'],
+        );
+  const out = defineStructured(
+    `${def.name}.out(${operands.join(', ')}${extra}${star}, Tensor(a!) out) -> Tensor(a!)`,
+    (args, b) => runPointwise(def, 'out', args, b),
+    [...tags, 'out'],
+  );
+  return { functional, inplace, out };
+}
+
+function runPointwise(def: PointwiseDef, mode: Mode, args: unknown[], b: Backend): TensorImpl {
+  const op = mode === 'inplace' ? `${def.name}_` : def.name;
+  const operands = args.slice(0, def.arity) as (TensorImpl | Scalar)[];
+  const dst = mode === 'out' ? (args[args.length - 1] as TensorImpl) : mode === 'inplace' ? (operands[0] as TensorImpl) : null;
+  const device = commonDevice(op, dst ? [...operands, dst] : operands);
+  const rule = typeof def.rule === 'function' ? def.rule(args) : def.rule;
+  let compute = resultType(
+    op,
+    operands.map((o) => (o instanceof TensorImpl ? { dtype: o.dtype, shape: o.sizes } : o)),
+  );
+  if (rule === 'float' && !isFloatingType(compute)) compute = getDefaultDtype();
+  def.check?.(op, compute, operands, args);
+  const resultDtype: DType = rule === 'compare' ? 'bool' : compute;
+  const tensors = operands.filter((o): o is TensorImpl => o instanceof TensorImpl);
+  const shape = broadcastShapes(op, ...tensors.map((t) => t.sizes));
+  if (dst) checkWritable(op, dst, shape, resultDtype, device);
+
+  const temps: TensorImpl[] = [];
+  try {
+    const inputs = operands.map((o) => {
+      const c = o instanceof TensorImpl ? castTo(b, op, o, compute, device) : scalarTensor(b, op, o, compute, device);
+      temps.push(c);
+      const v = broadcastTo(c, shape);
+      temps.push(v);
+      return v;
+    });
+    if (dst && dst.dtype === resultDtype) {
+      def.compute(b, op, dst, inputs, args);
+    } else {
+      const result = allocateOutput(op, shape, resultDtype, device, tensors);
+      if (!dst) {
+        def.compute(b, op, result, inputs, args);
+        return result;
+      }
+      temps.push(result);
+      def.compute(b, op, result, inputs, args);
+      implOf(b, 'copy', 'copy_')(dst, result);
+    }
+    dst.version.bump();
+    return dst;
+  } finally {
+    releaseAll(temps);
+  }
+}
+
+// ---- the checks PyTorch makes ----
+function noBool(message: (op: string) => string) {
+  return (op: string, compute: DType) => {
+    if (compute === 'bool') throw new DTypeError(message(op));
+  };
+}
+
+const notForBool = (kernel: string) => noBool((op) => `${op}: "${kernel}" not implemented for 'Bool'`);
+
+function checkSub(op: string, _c: DType, operands: readonly (TensorImpl | Scalar)[]): void {
+  const isBool = (o: TensorImpl | Scalar) => (o instanceof TensorImpl ? o.dtype === 'bool' : typeof o === 'boolean');
+  if (isBool(operands[0]) && isBool(operands[1])) {
+    throw new DTypeError(`${op}: Subtraction, the \`-\` operator, with two bool tensors is not supported. Use the \`^\` or \`logical_xor()\` operator instead.`);
+  }
+  if (isBool(operands[0]) || isBool(operands[1])) {
+    throw new DTypeError(`${op}: Subtraction, the \`-\` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the \`~\` or \`logical_not()\` operator instead.`);
+  }
+}
+
+function checkAlpha(op: string, compute: DType, _o: unknown, args: unknown[]): void {
+  const alpha = args[2];
+  if (alpha === undefined) return;
+  if (!isFloatingType(compute) && typeof alpha === 'number' && !Number.isInteger(alpha)) {
+    throw new DTypeError(`${op}: For integral input tensors, argument alpha must not be a floating point number.`);
+  }
+  if (compute === 'bool' && typeof alpha !== 'boolean' && alpha !== 1 && alpha !== 0) {
+    throw new DTypeError(`${op}: Boolean alpha only supported for Boolean results.`);
+  }
+}
+
+function checkPowScalar(op: string, compute: DType, operands: readonly (TensorImpl | Scalar)[]): void {
+  if (compute === 'bool') throw new DTypeError(`${op}: "pow" not implemented for 'Bool'`);
+  const e = operands[1];
+  if (!isFloatingType(compute) && typeof e === 'number' && Number.isInteger(e) && e < 0) {
+    throw new TorchError(`${op}: Integers to negative integer powers are not allowed.`);
+  }
+}
+
+const binary = (name: keyof BackendImpls & ('mul' | 'div' | 'divTrunc' | 'divFloor' | 'pow' | 'remainder' | 'maximum' | 'minimum' | 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge')) =>
+  (b: Backend, op: string, out: TensorImpl, [x, y]: TensorImpl[]) => implOf(b, name, op)(out, x, y);
+
+type UnaryName = 'neg' | 'abs' | 'exp' | 'log' | 'sqrt' | 'sin' | 'cos' | 'tanh' | 'sigmoid' | 'relu' | 'floor' | 'ceil';
+const unary = (name: UnaryName) => (b: Backend, op: string, out: TensorImpl, [x]: TensorImpl[]) => implOf(b, name, op)(out, x);
+
+// ---- the ops ----
+export const ADD = definePointwise({
+  name: 'add',
+  arity: 2,
+  extraArgs: '*, Scalar alpha=1',
+  rule: 'promote',
+  check: checkAlpha,
+  compute: (b, op, out, [x, y], args) => implOf(b, 'add', op)(out, x, y, alphaOf(args[2])),
+});
+export const SUB = definePointwise({
+  name: 'sub',
+  arity: 2,
+  extraArgs: '*, Scalar alpha=1',
+  rule: 'promote',
+  check: (op, c, o, args) => {
+    checkSub(op, c, o);
+    checkAlpha(op, c, o, args);
+  },
+  compute: (b, op, out, [x, y], args) => {
+    const a = alphaOf(args[2]);
+    implOf(b, 'add', op)(out, x, y, typeof a === 'bigint' ? -a : -a);
+  },
+});
+export const MUL = definePointwise({ name: 'mul', arity: 2, rule: 'promote', compute: binary('mul') });
+export const DIV = definePointwise({
+  name: 'div',
+  arity: 2,
+  extraArgs: '*, str? rounding_mode=None',
+  rule: (args) => (args[2] == null ? 'float' : 'promote'),
+  check: (op, c, _o, args) => {
+    const m = args[2];
+    if (m != null && m !== 'trunc' && m !== 'floor') {
+      throw new TorchError(`${op}: expected rounding_mode to be one of null, 'trunc', or 'floor' but found '${String(m)}'`);
+    }
+    if (m != null && c === 'bool') throw new DTypeError(`${op}: "div_${m}_cpu" not implemented for 'Bool'`);
+  },
+  compute: (b, op, out, [x, y], args) => {
+    const m = args[2];
+    implOf(b, m === 'trunc' ? 'divTrunc' : m === 'floor' ? 'divFloor' : 'div', op)(out, x, y);
+  },
+});
+export const POW = definePointwise({ name: 'pow', arity: 2, rule: 'promote', check: checkPowScalar, compute: binary('pow') });
+export const REMAINDER = definePointwise({
+  name: 'remainder',
+  arity: 2,
+  rule: 'promote',
+  check: notForBool('remainder_cpu'),
+  compute: binary('remainder'),
+});
+export const MAXIMUM = definePointwise({ name: 'maximum', arity: 2, rule: 'promote', compute: binary('maximum'), inplace: false });
+export const MINIMUM = definePointwise({ name: 'minimum', arity: 2, rule: 'promote', compute: binary('minimum'), inplace: false });
+export const EQ = definePointwise({ name: 'eq', arity: 2, rule: 'compare', compute: binary('eq') });
+export const NE = definePointwise({ name: 'ne', arity: 2, rule: 'compare', compute: binary('ne') });
+export const LT = definePointwise({ name: 'lt', arity: 2, rule: 'compare', compute: binary('lt') });
+export const LE = definePointwise({ name: 'le', arity: 2, rule: 'compare', compute: binary('le') });
+export const GT = definePointwise({ name: 'gt', arity: 2, rule: 'compare', compute: binary('gt') });
+export const GE = definePointwise({ name: 'ge', arity: 2, rule: 'compare', compute: binary('ge') });
+
+export const NEG = definePointwise({
+  name: 'neg',
+  arity: 1,
+  rule: 'promote',
+  check: noBool((op) => `${op}: Negation, the \`-\` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the \`~\` or \`logical_not()\` operator instead.`),
+  compute: unary('neg'),
+});
+export const ABS = definePointwise({ name: 'abs', arity: 1, rule: 'promote', check: notForBool('abs_cpu'), compute: unary('abs') });
+export const RELU = definePointwise({
+  name: 'relu',
+  arity: 1,
+  rule: 'promote',
+  check: noBool((op) => `${op}: Boolean inputs not supported for relu`),
+  compute: unary('relu'),
+});
+export const FLOOR = definePointwise({ name: 'floor', arity: 1, rule: 'promote', check: notForBool('floor_vml_cpu'), compute: unary('floor') });
+export const CEIL = definePointwise({ name: 'ceil', arity: 1, rule: 'promote', check: notForBool('ceil_vml_cpu'), compute: unary('ceil') });
+export const EXP = definePointwise({ name: 'exp', arity: 1, rule: 'float', compute: unary('exp') });
+export const LOG = definePointwise({ name: 'log', arity: 1, rule: 'float', compute: unary('log') });
+export const SQRT = definePointwise({ name: 'sqrt', arity: 1, rule: 'float', compute: unary('sqrt') });
+export const SIN = definePointwise({ name: 'sin', arity: 1, rule: 'float', compute: unary('sin') });
+export const COS = definePointwise({ name: 'cos', arity: 1, rule: 'float', compute: unary('cos') });
+export const TANH = definePointwise({ name: 'tanh', arity: 1, rule: 'float', compute: unary('tanh') });
+export const SIGMOID = definePointwise({ name: 'sigmoid', arity: 1, rule: 'float', compute: unary('sigmoid') });
+
+export const WHERE = definePointwise({
+  name: 'where',
+  arity: 3,
+  rule: 'promote',
+  inplace: false,
+  // where's dtype is that of self/other; the condition only selects.
+  compute: (b, op, out, [, x, y], args) => {
+    const cond = args[0];
+    if (!(cond instanceof TensorImpl)) throw new TorchError(`${op}: condition must be a tensor`);
+    const c = broadcastTo(cond, out.sizes);
+    try {
+      implOf(b, 'where', op)(out, c, x, y);
+    } finally {
+      c.release();
+    }
+  },
+});
+
+function alphaOf(a: unknown): number | bigint {
+  if (a === undefined || a === null) return 1;
+  if (typeof a === 'boolean') return a ? 1 : 0;
+  return a as number | bigint;
+}
+
+// ---- front ends ----
+export interface OutOptions {
+  out?: Tensor | null;
+}
+
+/** Every option a binary front end may read (each op reads its own). */
+interface BinaryOptions extends OutOptions {
+  alpha?: Scalar;
+  roundingMode?: 'trunc' | 'floor' | null;
+}
+
+function binaryFront(p: PointwiseOp, extra: (o: BinaryOptions) => unknown[] = () => []) {
+  const name = p.functional.schema.name;
+  return {
+    fn: (self: Tensor, other: Tensor | Scalar, options: BinaryOptions = {}): Tensor => {
+      const a = [unwrapTensor(name, 'input', self), unwrapTensorOrScalar(name, 'other', other), ...extra(options)];
+      const out = unwrapOptionalTensor(name, 'out', options.out);
+      return out ? callMutating(p.out, [...a, out], options.out as Tensor) : callFunctional(p.functional, a);
+    },
+    inplace: (self: Tensor, other: Tensor | Scalar, options: BinaryOptions = {}): Tensor => {
+      if (!p.inplace) throw new TorchError(`${name}_: there is no in-place variant of ${name}`);
+      const a = [unwrapTensor(`${name}_`, 'self', self), unwrapTensorOrScalar(`${name}_`, 'other', other), ...extra(options)];
+      return callMutating(p.inplace, a, self);
+    },
+  };
+}
+
+function unaryFront(p: PointwiseOp) {
+  const name = p.functional.schema.name;
+  return {
+    fn: (self: Tensor, options: OutOptions = {}): Tensor => {
+      const a = [unwrapTensor(name, 'input', self)];
+      const out = unwrapOptionalTensor(name, 'out', options.out);
+      return out ? callMutating(p.out, [...a, out], options.out as Tensor) : callFunctional(p.functional, a);
+    },
+    inplace: (self: Tensor): Tensor => callMutating(p.inplace!, [unwrapTensor(`${name}_`, 'self', self)], self),
+  };
+}
+
+const alphaArg = (o: BinaryOptions) => [o.alpha ?? 1];
+const _add = binaryFront(ADD, alphaArg);
+const _sub = binaryFront(SUB, alphaArg);
+const _mul = binaryFront(MUL);
+const _div = binaryFront(DIV, (o) => [o.roundingMode ?? null]);
+const _pow = binaryFront(POW);
+const _remainder = binaryFront(REMAINDER);
+const _maximum = binaryFront(MAXIMUM);
+const _minimum = binaryFront(MINIMUM);
+const _eq = binaryFront(EQ);
+const _ne = binaryFront(NE);
+const _lt = binaryFront(LT);
+const _le = binaryFront(LE);
+const _gt = binaryFront(GT);
+const _ge = binaryFront(GE);
+
+export interface AlphaOptions extends OutOptions {
+  alpha?: Scalar;
+}
+export interface DivOptions extends OutOptions {
+  roundingMode?: 'trunc' | 'floor' | null;
+}
+
+export const add: (self: Tensor, other: Tensor | Scalar, options?: AlphaOptions) => Tensor = _add.fn;
+export const add_: (self: Tensor, other: Tensor | Scalar, options?: { alpha?: Scalar }) => Tensor = _add.inplace;
+export const sub: (self: Tensor, other: Tensor | Scalar, options?: AlphaOptions) => Tensor = _sub.fn;
+export const sub_: (self: Tensor, other: Tensor | Scalar, options?: { alpha?: Scalar }) => Tensor = _sub.inplace;
+export const mul: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _mul.fn;
+export const mul_: (self: Tensor, other: Tensor | Scalar) => Tensor = _mul.inplace;
+export const div: (self: Tensor, other: Tensor | Scalar, options?: DivOptions) => Tensor = _div.fn;
+export const div_: (self: Tensor, other: Tensor | Scalar, options?: { roundingMode?: 'trunc' | 'floor' | null }) => Tensor = _div.inplace;
+export const trueDivide = (self: Tensor, other: Tensor | Scalar, options: OutOptions = {}): Tensor => div(self, other, options);
+export const floorDivide = (self: Tensor, other: Tensor | Scalar, options: OutOptions = {}): Tensor =>
+  div(self, other, { ...options, roundingMode: 'floor' });
+export const pow: (self: Tensor, exponent: Tensor | Scalar, options?: OutOptions) => Tensor = _pow.fn;
+export const pow_: (self: Tensor, exponent: Tensor | Scalar) => Tensor = _pow.inplace;
+export const remainder: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _remainder.fn;
+export const remainder_: (self: Tensor, other: Tensor | Scalar) => Tensor = _remainder.inplace;
+export const maximum: (self: Tensor, other: Tensor, options?: OutOptions) => Tensor = _maximum.fn;
+export const minimum: (self: Tensor, other: Tensor, options?: OutOptions) => Tensor = _minimum.fn;
+export const eq: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _eq.fn;
+export const eq_: (self: Tensor, other: Tensor | Scalar) => Tensor = _eq.inplace;
+export const ne: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _ne.fn;
+export const ne_: (self: Tensor, other: Tensor | Scalar) => Tensor = _ne.inplace;
+export const lt: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _lt.fn;
+export const lt_: (self: Tensor, other: Tensor | Scalar) => Tensor = _lt.inplace;
+export const le: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _le.fn;
+export const le_: (self: Tensor, other: Tensor | Scalar) => Tensor = _le.inplace;
+export const gt: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _gt.fn;
+export const gt_: (self: Tensor, other: Tensor | Scalar) => Tensor = _gt.inplace;
+export const ge: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _ge.fn;
+export const ge_: (self: Tensor, other: Tensor | Scalar) => Tensor = _ge.inplace;
+
+const _neg = unaryFront(NEG);
+const _abs = unaryFront(ABS);
+const _relu = unaryFront(RELU);
+const _floor = unaryFront(FLOOR);
+const _ceil = unaryFront(CEIL);
+const _exp = unaryFront(EXP);
+const _log = unaryFront(LOG);
+const _sqrt = unaryFront(SQRT);
+const _sin = unaryFront(SIN);
+const _cos = unaryFront(COS);
+const _tanh = unaryFront(TANH);
+const _sigmoid = unaryFront(SIGMOID);
+type Unary = (self: Tensor, options?: OutOptions) => Tensor;
+type UnaryInplace = (self: Tensor) => Tensor;
+export const neg: Unary = _neg.fn;
+export const neg_: UnaryInplace = _neg.inplace;
+export const abs: Unary = _abs.fn;
+export const abs_: UnaryInplace = _abs.inplace;
+export const relu: Unary = _relu.fn;
+export const relu_: UnaryInplace = _relu.inplace;
+export const floor: Unary = _floor.fn;
+export const floor_: UnaryInplace = _floor.inplace;
+export const ceil: Unary = _ceil.fn;
+export const ceil_: UnaryInplace = _ceil.inplace;
+export const exp: Unary = _exp.fn;
+export const exp_: UnaryInplace = _exp.inplace;
+export const log: Unary = _log.fn;
+export const log_: UnaryInplace = _log.inplace;
+export const sqrt: Unary = _sqrt.fn;
+export const sqrt_: UnaryInplace = _sqrt.inplace;
+export const sin: Unary = _sin.fn;
+export const sin_: UnaryInplace = _sin.inplace;
+export const cos: Unary = _cos.fn;
+export const cos_: UnaryInplace = _cos.inplace;
+export const tanh: Unary = _tanh.fn;
+export const tanh_: UnaryInplace = _tanh.inplace;
+export const sigmoid: Unary = _sigmoid.fn;
+export const sigmoid_: UnaryInplace = _sigmoid.inplace;
+
+/** `where(cond, self, other)`: elements of `self` where `cond` is true, else of `other`. */
+export function where(condition: Tensor, self: Tensor | Scalar, other: Tensor | Scalar, options: OutOptions = {}): Tensor {
+  const cond = unwrapTensor('where', 'condition', condition);
+  if (cond.dtype !== 'bool') {
+    throw new DTypeError(`where: expected condition to be a boolean tensor, but got a tensor with dtype ${torchTypeName(cond.dtype)}`);
+  }
+  const a = unwrapTensorOrScalar('where', 'input', self);
+  const b = unwrapTensorOrScalar('where', 'other', other);
+  const shape = broadcastShapes('where', cond.sizes, a instanceof TensorImpl ? a.sizes : [], b instanceof TensorImpl ? b.sizes : []);
+  // The condition joins the broadcast: expand the values to the full shape first.
+  const ea = a instanceof TensorImpl ? broadcastTo(a, shape) : a;
+  const eb = b instanceof TensorImpl ? broadcastTo(b, shape) : b;
+  try {
+    const args = [cond, ea, eb];
+    const out = unwrapOptionalTensor('where', 'out', options.out);
+    // operands of the structured op: (self, other) are args 1..2; arg 0 is the condition
+    return out ? callMutating(WHERE.out, [...args, out], options.out as Tensor) : callFunctional(WHERE.functional, args);
+  } finally {
+    if (ea instanceof TensorImpl) ea.release();
+    if (eb instanceof TensorImpl) eb.release();
+  }
+}

@@ -1,0 +1,298 @@
+import { isFloatingType, isIntegralType, parseDType, type DType } from '../dtype';
+import { DTypeError, IndexError, TorchError } from '../errors';
+import { reductionGeometry } from '../iterator';
+import type { Tensor } from '../tensor/tensor';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { contiguousStrides, normalizeDim } from '../views';
+import type { ImplName } from './backend-impls';
+import { callFunctional, callMulti, unwrapTensor } from './call';
+import { castTo, torchTypeName } from './meta-utils';
+import { defineStructured, implOf, type Backend } from './registry';
+import { div, maximum, minimum } from './pointwise';
+import { composite } from './composite';
+import { registerOperator } from '../dispatch/dispatcher';
+
+/**
+ * Note [Reduction outputs]
+ * Core allocates a reduction's result contiguous at the keepdim shape (size 1 in reduced
+ * dims), which is what the impl fills; without keepdim the user gets a view of it with the
+ * reduced dims dropped. The impl writes every output element (identity for empty inputs).
+ */
+function reduce(
+  b: Backend,
+  op: string,
+  impl: 'sum' | 'prod' | 'amax' | 'amin',
+  self: TensorImpl,
+  dims: readonly number[] | null,
+  keepdim: boolean,
+  outDtype: DType,
+): TensorImpl {
+  const geom = reductionGeometry(op, self.sizes, self.strides, dims ?? [], keepdim);
+  const input = castTo(b, op, self, outDtype, self.device);
+  const full = TensorImpl.empty(op, geom.keepdimSizes, outDtype, self.device);
+  try {
+    if (geom.dims.length > 0 || self.sizes.length === 0) implOf(b, impl as ImplName & typeof impl, op)(full, input, geom.dims);
+    else implOf(b, 'copy', op)(full, input);
+  } catch (e) {
+    full.release();
+    throw e;
+  } finally {
+    input.release();
+  }
+  return keepdim ? full : dropDims(full, geom.sizes);
+}
+
+/** `t` (contiguous, keepdim sizes) viewed at `sizes` without the reduced dims; consumes `t`. */
+function dropDims(t: TensorImpl, sizes: readonly number[]): TensorImpl {
+  const v = t.view(sizes, contiguousStrides(sizes), t.storageOffset);
+  t.release();
+  return v;
+}
+
+function sumDtype(self: TensorImpl, dtype: unknown): DType {
+  if (dtype != null) return parseDType('sum', dtype);
+  return isIntegralType(self.dtype, true) ? 'int64' : self.dtype;
+}
+
+function requireNonEmpty(op: string, self: TensorImpl, dims: readonly number[] | null): void {
+  if (self.numel !== 0) return;
+  if (dims === null || dims.length === 0) {
+    throw new IndexError(
+      `${op}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.`,
+    );
+  }
+  for (const d of dims) {
+    const nd = normalizeDim(op, d, self.sizes.length);
+    if (self.sizes[nd] === 0) throw new IndexError(`${op}(): Expected reduction dim ${nd} to have non-zero size.`);
+  }
+}
+
+export const SUM = defineStructured(
+  'sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
+  ([self, dim, keepdim, dtype], b) => {
+    const s = self as TensorImpl;
+    return reduce(b, 'sum', 'sum', s, dim as number[] | null, keepdim as boolean, sumDtype(s, dtype));
+  },
+  ['reduction'],
+);
+
+export const PROD = defineStructured(
+  'prod.dim_int(Tensor self, int? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
+  ([self, dim, keepdim, dtype], b) => {
+    const s = self as TensorImpl;
+    return reduce(b, 'prod', 'prod', s, dim == null ? null : [dim as number], keepdim as boolean, sumDtype(s, dtype));
+  },
+  ['reduction'],
+);
+
+function defineExtremum(name: 'amax' | 'amin') {
+  return defineStructured(
+    `${name}(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor`,
+    ([self, dim, keepdim], b) => {
+      const s = self as TensorImpl;
+      requireNonEmpty(name, s, dim as number[]);
+      return reduce(b, name, name, s, dim as number[], keepdim as boolean, s.dtype);
+    },
+    ['reduction'],
+  );
+}
+export const AMAX = defineExtremum('amax');
+export const AMIN = defineExtremum('amin');
+
+/** max/min over a dim: (values, indices), both at the keepdim shape then squeezed. */
+function defineArgExtremum(name: 'max' | 'min', impl: 'maxDim' | 'minDim') {
+  return defineStructured(
+    `${name}.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)`,
+    ([self, dim, keepdim], b) => {
+      const s = self as TensorImpl;
+      const d = normalizeDim(name, dim as number, s.sizes.length);
+      requireNonEmpty(name, s, [d]);
+      const keep = s.sizes.map((n, i) => (i === d ? 1 : n));
+      const values = TensorImpl.empty(name, keep, s.dtype, s.device);
+      const indices = TensorImpl.empty(name, keep, 'int64', s.device);
+      try {
+        if (s.sizes.length > 0) implOf(b, impl, name)(values, indices, s, d);
+        else {
+          implOf(b, 'copy', name)(values, s);
+          implOf(b, 'fill', name)(indices, 0);
+        }
+      } catch (e) {
+        values.release();
+        indices.release();
+        throw e;
+      }
+      if (keepdim || s.sizes.length === 0) return [values, indices];
+      const sizes = s.sizes.filter((_, i) => i !== d);
+      return [dropDims(values, sizes), dropDims(indices, sizes)];
+    },
+    ['reduction'],
+  );
+}
+export const MAX_DIM = defineArgExtremum('max', 'maxDim');
+export const MIN_DIM = defineArgExtremum('min', 'minDim');
+
+function defineArgIndex(name: 'argmax' | 'argmin') {
+  return defineStructured(
+    `${name}(Tensor self, int? dim=None, bool keepdim=False) -> Tensor`,
+    ([self, dim, keepdim], b) => {
+      const s = self as TensorImpl;
+      if (s.dtype === 'bool') throw new DTypeError(`${name}: "${name}_cpu" not implemented for 'Bool'`);
+      if (dim == null) {
+        if (s.numel === 0) throw new IndexError(`${name}(): Expected reduction dim to be specified for input.numel() == 0.`);
+        // Over all elements: reduce a flat contiguous copy; the result is 0-dim (or all-ones with keepdim).
+        const flat = s.isContiguous ? s.view([s.numel], [1], s.storageOffset) : flatCopy(b, s);
+        const idx = TensorImpl.empty(name, [1], 'int64', s.device);
+        try {
+          implOf(b, name, name)(null, idx, flat, 0);
+        } finally {
+          flat.release();
+        }
+        const sizes = keepdim ? s.sizes.map(() => 1) : [];
+        return dropDims(idx, sizes);
+      }
+      const d = normalizeDim(name, dim as number, s.sizes.length);
+      requireNonEmpty(name, s, [d]);
+      const keep = s.sizes.map((n, i) => (i === d ? 1 : n));
+      const idx = TensorImpl.empty(name, keep, 'int64', s.device);
+      if (s.sizes.length === 0) implOf(b, 'fill', name)(idx, 0);
+      else implOf(b, name, name)(null, idx, s, d);
+      return keepdim || s.sizes.length === 0 ? idx : dropDims(idx, s.sizes.filter((_, i) => i !== d));
+    },
+    ['reduction'],
+  );
+}
+export const ARGMAX = defineArgIndex('argmax');
+export const ARGMIN = defineArgIndex('argmin');
+
+function flatCopy(b: Backend, s: TensorImpl): TensorImpl {
+  const out = TensorImpl.empty('flatten', [s.numel], s.dtype, s.device);
+  const v = out.view(s.sizes, contiguousStrides(s.sizes), 0);
+  try {
+    implOf(b, 'copy', 'flatten')(v, s);
+  } finally {
+    v.release();
+  }
+  return out;
+}
+
+/** `mean = sum / n`, as PyTorch's CPU mean computes it; floating dtypes only. */
+export const MEAN = registerOperator({
+  schema: 'mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
+  tags: ['reduction'],
+  composite: composite(([self, dim, keepdim, dtype]) => {
+    const s = self as Tensor;
+    const outDtype = dtype != null ? parseDType('mean', dtype) : s.dtype;
+    if (!isFloatingType(outDtype)) {
+      throw new DTypeError(
+        `mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: ${torchTypeName(outDtype)}`,
+      );
+    }
+    const total = sum(s, dim as number[] | null, { keepdim: keepdim as boolean, dtype: outDtype });
+    const n = s.numel() / Math.max(total.numel(), 1);
+    return div(total, s.numel() === 0 ? 0 : n);
+  }),
+});
+
+// ---- front ends ----
+export interface ReduceOptions {
+  keepdim?: boolean;
+  dtype?: DType | null;
+}
+
+type DimArg = number | readonly number[] | null | undefined;
+
+function dimList(dim: DimArg): number[] | null {
+  return dim == null ? null : typeof dim === 'number' ? [dim] : [...dim];
+}
+
+/** Splits `(dim?, options?)` where either may be left out: `x.sum({ keepdim: true })`. */
+function dimAndOptions<O extends object>(dim: DimArg | O, options: O | undefined): [DimArg, O] {
+  if (dim !== null && typeof dim === 'object' && !Array.isArray(dim)) {
+    const o = dim as O & { dim?: DimArg };
+    return [o.dim, o];
+  }
+  return [dim as DimArg, options ?? ({} as O)];
+}
+
+export function sum(self: Tensor, dim?: DimArg | (ReduceOptions & { dim?: DimArg }), options?: ReduceOptions): Tensor {
+  const [d, o] = dimAndOptions(dim, options);
+  return callFunctional(SUM, [unwrapTensor('sum', 'input', self), dimList(d), o.keepdim ?? false, o.dtype ?? null]);
+}
+
+export function prod(self: Tensor, dim?: number | null | (ReduceOptions & { dim?: number | null }), options?: ReduceOptions): Tensor {
+  const [d, o] = dimAndOptions(dim, options);
+  if (Array.isArray(d)) throw new TorchError('prod(): argument \'dim\' must be int, not list');
+  return callFunctional(PROD, [unwrapTensor('prod', 'input', self), d ?? null, o.keepdim ?? false, o.dtype ?? null]);
+}
+
+export function mean(self: Tensor, dim?: DimArg | (ReduceOptions & { dim?: DimArg }), options?: ReduceOptions): Tensor {
+  const [d, o] = dimAndOptions(dim, options);
+  return callFunctional(MEAN, [unwrapTensor('mean', 'input', self), dimList(d), o.keepdim ?? false, o.dtype ?? null]);
+}
+
+export interface KeepdimOptions {
+  keepdim?: boolean;
+}
+
+export function amax(self: Tensor, dim?: DimArg | (KeepdimOptions & { dim?: DimArg }), options?: KeepdimOptions): Tensor {
+  const [d, o] = dimAndOptions(dim, options);
+  return callFunctional(AMAX, [unwrapTensor('amax', 'input', self), dimList(d) ?? [], o.keepdim ?? false]);
+}
+
+export function amin(self: Tensor, dim?: DimArg | (KeepdimOptions & { dim?: DimArg }), options?: KeepdimOptions): Tensor {
+  const [d, o] = dimAndOptions(dim, options);
+  return callFunctional(AMIN, [unwrapTensor('amin', 'input', self), dimList(d) ?? [], o.keepdim ?? false]);
+}
+
+/** PyTorch's named tuple (values, indices): an array that also has `.values` and `.indices`. */
+export type ValuesIndices = [Tensor, Tensor] & { readonly values: Tensor; readonly indices: Tensor };
+
+export function valuesIndices(pair: Tensor[]): ValuesIndices {
+  const r = pair as unknown as ValuesIndices;
+  Object.defineProperty(r, 'values', { value: pair[0], enumerable: false });
+  Object.defineProperty(r, 'indices', { value: pair[1], enumerable: false });
+  return r;
+}
+
+function extremum(name: 'max' | 'min', self: Tensor, dim?: unknown, options?: KeepdimOptions): Tensor | ValuesIndices {
+  const s = unwrapTensor(name, 'input', self);
+  if (dim === undefined || dim === null) {
+    requireNonEmpty(name, s, null);
+    return callFunctional(name === 'max' ? AMAX : AMIN, [s, [], false]);
+  }
+  if (typeof dim === 'object' && !Array.isArray(dim) && !('impl' in (dim as object))) {
+    const o = dim as KeepdimOptions & { dim?: number };
+    return extremum(name, self, o.dim, o);
+  }
+  if (typeof dim !== 'number') {
+    // max(other): the elementwise maximum
+    return (name === 'max' ? maximum : minimum)(self, dim as Tensor);
+  }
+  return valuesIndices(callMulti(name === 'max' ? MAX_DIM : MIN_DIM, [s, dim, options?.keepdim ?? false]));
+}
+
+export function max(self: Tensor): Tensor;
+export function max(self: Tensor, dim: number, options?: KeepdimOptions): ValuesIndices;
+export function max(self: Tensor, options: KeepdimOptions & { dim: number }): ValuesIndices;
+export function max(self: Tensor, other: Tensor): Tensor;
+export function max(self: Tensor, dim?: unknown, options?: KeepdimOptions): Tensor | ValuesIndices {
+  return extremum('max', self, dim, options);
+}
+
+export function min(self: Tensor): Tensor;
+export function min(self: Tensor, dim: number, options?: KeepdimOptions): ValuesIndices;
+export function min(self: Tensor, options: KeepdimOptions & { dim: number }): ValuesIndices;
+export function min(self: Tensor, other: Tensor): Tensor;
+export function min(self: Tensor, dim?: unknown, options?: KeepdimOptions): Tensor | ValuesIndices {
+  return extremum('min', self, dim, options);
+}
+
+export function argmax(self: Tensor, dim?: number | null | (KeepdimOptions & { dim?: number | null }), options?: KeepdimOptions): Tensor {
+  const [d, o] = dimAndOptions(dim, options);
+  return callFunctional(ARGMAX, [unwrapTensor('argmax', 'input', self), d ?? null, o.keepdim ?? false]);
+}
+
+export function argmin(self: Tensor, dim?: number | null | (KeepdimOptions & { dim?: number | null }), options?: KeepdimOptions): Tensor {
+  const [d, o] = dimAndOptions(dim, options);
+  return callFunctional(ARGMIN, [unwrapTensor('argmin', 'input', self), d ?? null, o.keepdim ?? false]);
+}

@@ -1,0 +1,57 @@
+import { dispatchKeyName, type DispatchKey } from '../dispatch/dispatch-key';
+import { registerKernel, registerOperator, type OperatorHandle } from '../dispatch/dispatcher';
+import { TorchError } from '../errors';
+import type { BackendImpls, BackendImplTable, ImplName, NotImplemented } from './backend-impls';
+
+/**
+ * How a structured op runs at a backend key: its meta (shapes, dtypes, validation, output
+ * allocation) is core code shared by every backend; `impls` is the backend's table.
+ */
+export type StructuredRun = (args: unknown[], backend: Backend) => unknown;
+
+export interface Backend {
+  readonly key: DispatchKey;
+  readonly impls: BackendImplTable;
+}
+
+interface StructuredOp {
+  readonly handle: OperatorHandle;
+  readonly run: StructuredRun;
+}
+
+const structuredOps: StructuredOp[] = [];
+const backends = new Map<DispatchKey, Backend>();
+
+/** Declares an operator whose backend kernels all come from `run` + the backend's impls. */
+export function defineStructured(schema: string, run: StructuredRun, tags: readonly string[] = []): OperatorHandle {
+  const handle = registerOperator({ schema, tags });
+  const op = { handle, run };
+  structuredOps.push(op);
+  for (const b of backends.values()) bind(op, b);
+  return handle;
+}
+
+function bind(op: StructuredOp, b: Backend): void {
+  registerKernel(op.handle, b.key, (_ks, args) => op.run(args, b));
+}
+
+/** Registers a backend's impl table: every structured op gains a kernel at `key`. */
+export function registerBackend(key: DispatchKey, impls: BackendImplTable): void {
+  const b = { key, impls };
+  backends.set(key, b);
+  for (const op of structuredOps) bind(op, b);
+}
+
+export function isBackendRegistered(key: DispatchKey): boolean {
+  return backends.has(key);
+}
+
+/** The backend's impl, or the error naming the op and the key when it opted out. */
+export function implOf<K extends ImplName>(b: Backend, name: K, op: string): BackendImpls[K] {
+  const f = b.impls[name];
+  if (typeof f !== 'function') {
+    const reason = (f as NotImplemented | undefined)?.notImplemented ?? 'not registered';
+    throw new TorchError(`${op}: no kernel for aten::${op} on ${dispatchKeyName(b.key)} (${reason})`);
+  }
+  return f as BackendImpls[K];
+}

@@ -1,0 +1,52 @@
+import { bf16BitsToNumber, f16BitsToNumber, typeMeta, type DType } from '../dtype';
+import type { TensorImpl } from './tensor-impl';
+
+/** Logical elements of a tensor as JavaScript values, row-major. */
+export type HostValues = Uint16Array | Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Int32Array | BigInt64Array;
+
+/**
+ * Copies the logical elements of a CPU tensor (any strides, any offset) into a new
+ * contiguous typed array of its storage element type (16-bit floats stay 16-bit words).
+ */
+export function gatherHost(impl: TensorImpl): HostValues {
+  const meta = typeMeta(impl.dtype);
+  const src = impl.storage.typed(meta.ArrayType as never) as HostValues;
+  const n = impl.numel;
+  const out = new (meta.ArrayType as unknown as { new (n: number): HostValues })(n);
+  if (n === 0) return out;
+  if (impl.isContiguous) {
+    (out as Float64Array).set((src as Float64Array).subarray(impl.storageOffset, impl.storageOffset + n));
+    return out;
+  }
+  const sizes = impl.sizes;
+  const strides = impl.strides;
+  const nd = sizes.length;
+  const idx = new Array<number>(nd).fill(0);
+  let off = impl.storageOffset;
+  const innerSize = sizes[nd - 1];
+  const innerStride = strides[nd - 1];
+  for (let o = 0; o < n; o += innerSize) {
+    for (let i = 0; i < innerSize; i++) (out as Float64Array)[o + i] = (src as Float64Array)[off + i * innerStride];
+    // advance the odometer over dims nd-2 .. 0
+    for (let d = nd - 2; d >= 0; d--) {
+      idx[d]++;
+      off += strides[d];
+      if (idx[d] < sizes[d]) break;
+      off -= strides[d] * sizes[d];
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+/** Decodes 16-bit float words to numbers; other dtypes pass through. */
+export function decodeHost(dtype: DType, raw: HostValues): Exclude<HostValues, Uint16Array> {
+  if (dtype === 'float16' || dtype === 'bfloat16') {
+    const words = raw as unknown as Uint16Array;
+    const out = new Float32Array(words.length);
+    const dec = dtype === 'float16' ? f16BitsToNumber : bf16BitsToNumber;
+    for (let i = 0; i < words.length; i++) out[i] = dec(words[i]);
+    return out;
+  }
+  return raw as Exclude<HostValues, Uint16Array>;
+}

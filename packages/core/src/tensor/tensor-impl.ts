@@ -1,0 +1,127 @@
+import { typeMeta, type DType } from '../dtype';
+import type { Device } from '../device';
+import { autogradKeyOf, backendKeyOf, DispatchKey } from '../dispatch/dispatch-key';
+import { DispatchKeySet } from '../dispatch/dispatch-key-set';
+import { liveCounts } from '../memory/live-counts';
+import { RefCounted } from '../memory/ref-counted';
+import { StorageImpl } from '../memory/storage-impl';
+import { contiguousStrides, isContiguous } from '../views';
+import { autogradMetaFactory, type AutogradMetaInterface } from './autograd-interface';
+
+/**
+ * The version counter of a storage's data, shared by a tensor and all its views: every
+ * in-place op bumps it, and autograd compares it with the version a saved tensor had.
+ */
+export class VersionCounter {
+  version = 0;
+  bump(): void {
+    this.version++;
+  }
+}
+
+/**
+ * Note [TensorImpl ownership]
+ * A TensorImpl is one logical tensor: a window (sizes, strides, storage offset, in
+ * elements) onto a StorageImpl, a dtype and a device. It holds one reference on its storage;
+ * a view is a new TensorImpl retaining the same storage and sharing the version counter.
+ * TensorImpl is refcounted itself: a Tensor handle owns one reference, and so does anything
+ * else that keeps the tensor (autograd's saved tensors, a `.grad`). The storage is
+ * released when the last TensorImpl viewing it dies, never before, so disposing a view never
+ * frees its base's memory.
+ */
+export class TensorImpl extends RefCounted {
+  readonly numel: number;
+  readonly isContiguous: boolean;
+  readonly keySet: DispatchKeySet;
+  autogradMeta: AutogradMetaInterface | null = null;
+  /** For a view: the TensorImpl it was made from (autograd's view tracking uses it). */
+  readonly base: TensorImpl | null;
+
+  constructor(
+    readonly storage: StorageImpl,
+    readonly sizes: readonly number[],
+    readonly strides: readonly number[],
+    readonly storageOffset: number,
+    readonly dtype: DType,
+    readonly device: Device,
+    readonly version: VersionCounter,
+    base: TensorImpl | null = null,
+  ) {
+    super();
+    let n = 1;
+    for (const s of sizes) n *= s;
+    this.numel = n;
+    this.isContiguous = isContiguous(sizes, strides);
+    const backend = backendKeyOf(device.type);
+    this.keySet = keySetFor(backend);
+    this.base = base ? (base.base ?? base) : null;
+    this.base?.retain();
+    liveCounts(device.type).tensors++;
+  }
+
+  /** A new contiguous tensor with fresh storage on `device`. */
+  static empty(op: string, sizes: readonly number[], dtype: DType, device: Device): TensorImpl {
+    let n = 1;
+    for (const s of sizes) n *= s;
+    const storage = StorageImpl.allocate(op, n * typeMeta(dtype).itemSize, device);
+    const impl = new TensorImpl(storage, sizes, contiguousStrides(sizes), 0, dtype, device, new VersionCounter());
+    storage.release(); // the TensorImpl holds its own reference
+    return impl;
+  }
+
+  /** A new tensor with the given strides (a permutation of a dense layout) and fresh storage. */
+  static emptyStrided(
+    op: string,
+    sizes: readonly number[],
+    strides: readonly number[],
+    dtype: DType,
+    device: Device,
+  ): TensorImpl {
+    let extent = 1;
+    let empty = false;
+    for (let d = 0; d < sizes.length; d++) {
+      if (sizes[d] === 0) empty = true;
+      extent += (sizes[d] - 1) * strides[d];
+    }
+    const storage = StorageImpl.allocate(op, empty ? 0 : extent * typeMeta(dtype).itemSize, device);
+    const impl = new TensorImpl(storage, sizes, strides, 0, dtype, device, new VersionCounter());
+    storage.release();
+    return impl;
+  }
+
+  /** A view of this tensor's storage with other geometry; shares the version counter. */
+  view(sizes: readonly number[], strides: readonly number[], storageOffset: number): TensorImpl {
+    return new TensorImpl(this.storage, sizes, strides, storageOffset, this.dtype, this.device, this.version, this);
+  }
+
+  get dim(): number {
+    return this.sizes.length;
+  }
+
+  get itemSize(): number {
+    return typeMeta(this.dtype).itemSize;
+  }
+
+  /** The autograd meta, created on first need by the registered factory (null without autograd). */
+  ensureAutogradMeta(): AutogradMetaInterface | null {
+    if (!this.autogradMeta) {
+      const f = autogradMetaFactory();
+      if (f) this.autogradMeta = f(this);
+    }
+    return this.autogradMeta;
+  }
+
+  protected releaseResources(): void {
+    const meta = this.autogradMeta;
+    this.autogradMeta = null;
+    meta?.release();
+    this.storage.release();
+    this.base?.release();
+    liveCounts(this.device.type).tensors--;
+  }
+}
+
+const keySets: DispatchKeySet[] = [];
+function keySetFor(backend: DispatchKey): DispatchKeySet {
+  return (keySets[backend] ??= DispatchKeySet.of(backend, DispatchKey.ADInplaceOrView, autogradKeyOf(backend)));
+}

@@ -1,0 +1,266 @@
+import type { Device } from '../device';
+import { getDefaultDtype, type DType } from '../dtype';
+import { DeviceError, TorchError, fmtShape } from '../errors';
+import type { DispatchKeySet } from '../dispatch/dispatch-key-set';
+import { formatTensor } from '../format';
+import { normalizeDim } from '../views';
+import { autogradHooks, requireAutogradHooks, type BackwardOptions } from './autograd-interface';
+import { decodeHost, gatherHost } from './host-data';
+import { trackInScope, untrackFromScope } from './scope';
+import type { TensorImpl } from './tensor-impl';
+import type { TensorMethods } from '../ops/methods';
+
+/**
+ * The safety net of Note [RefCounted invariants]: a handle collected without `dispose()`
+ * releases its TensorImpl. Disposing unregisters it, so nothing is released twice.
+ */
+const finalizer = new FinalizationRegistry<TensorImpl>((impl) => {
+  if (impl.isAlive) impl.release();
+});
+
+export interface ReadOptions {
+  /** Read int64 elements as BigInts instead of numbers (which throw beyond 2^53). */
+  bigint?: boolean;
+}
+
+export type NestedList = number | bigint | boolean | NestedList[];
+
+// Operator methods, installed on the prototype by ops/methods.ts (Note [Tensor methods come from the op table]).
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Tensor extends TensorMethods {}
+
+/**
+ * The user-facing tensor: a handle that owns one reference on a TensorImpl. Operator
+ * methods (`add`, `view`, `sum`...) are installed from the op table (see ops/methods.ts);
+ * this class holds what every tensor has whatever the op set: metadata, lifetime, reads.
+ */
+export class Tensor {
+  #impl: TensorImpl | null;
+
+  /** Wraps `impl`, taking over the caller's reference. */
+  constructor(impl: TensorImpl) {
+    this.#impl = impl;
+    finalizer.register(this, impl, this);
+    trackInScope(this);
+  }
+
+  /** The TensorImpl; a TorchError once the handle is disposed. */
+  get impl(): TensorImpl {
+    const i = this.#impl;
+    if (i === null) throw new TorchError('Tensor: this tensor was disposed and cannot be used');
+    return i;
+  }
+
+  get keySet(): DispatchKeySet {
+    return this.impl.keySet;
+  }
+
+  get isDisposed(): boolean {
+    return this.#impl === null;
+  }
+
+  /** Releases this handle's reference now; the storage is freed when no view holds it. Idempotent. */
+  dispose(): void {
+    const i = this.#impl;
+    if (i === null) return;
+    this.#impl = null;
+    finalizer.unregister(this);
+    untrackFromScope(this);
+    i.release();
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  // ---- metadata ----
+  get shape(): readonly number[] {
+    return this.impl.sizes;
+  }
+
+  get dtype(): DType {
+    return this.impl.dtype;
+  }
+
+  get device(): Device {
+    return this.impl.device;
+  }
+
+  size(): number[];
+  size(dim: number): number;
+  size(dim?: number): number[] | number {
+    const s = this.impl.sizes;
+    return dim === undefined ? [...s] : s[normalizeDim('size', dim, s.length)];
+  }
+
+  stride(): number[];
+  stride(dim: number): number;
+  stride(dim?: number): number[] | number {
+    const s = this.impl.strides;
+    return dim === undefined ? [...s] : s[normalizeDim('stride', dim, s.length)];
+  }
+
+  storageOffset(): number {
+    return this.impl.storageOffset;
+  }
+
+  isContiguous(): boolean {
+    return this.impl.isContiguous;
+  }
+
+  numel(): number {
+    return this.impl.numel;
+  }
+
+  dim(): number {
+    return this.impl.sizes.length;
+  }
+
+  get ndim(): number {
+    return this.impl.sizes.length;
+  }
+
+  /** Bumped by every in-place op on this tensor or a view of it. */
+  get version(): number {
+    return this.impl.version.version;
+  }
+
+  elementSize(): number {
+    return this.impl.itemSize;
+  }
+
+  isFloatingPoint(): boolean {
+    const d = this.impl.dtype;
+    return d === 'float32' || d === 'float64' || d === 'float16' || d === 'bfloat16';
+  }
+
+  // ---- autograd (through the interfaces autograd registers) ----
+  get requiresGrad(): boolean {
+    return this.impl.autogradMeta?.requiresGrad ?? false;
+  }
+
+  set requiresGrad(v: boolean) {
+    this.requiresGrad_(v);
+  }
+
+  requiresGrad_(requiresGrad = true): this {
+    const hooks = autogradHooks();
+    if (!hooks) {
+      if (!requiresGrad) return this;
+      requireAutogradHooks('requiresGrad_');
+    }
+    hooks!.setRequiresGrad(this.impl, requiresGrad);
+    return this;
+  }
+
+  get grad(): Tensor | null {
+    const g = this.impl.autogradMeta?.grad;
+    return g ? new Tensor(g.retain()) : null;
+  }
+
+  get gradFn(): { name(): string } | null {
+    const name = autogradHooks()?.gradFnName(this.impl) ?? null;
+    return name === null ? null : { name: () => name };
+  }
+
+  get isLeaf(): boolean {
+    return autogradHooks()?.isLeaf(this.impl) ?? true;
+  }
+
+  backward(gradient?: Tensor | null, options: BackwardOptions = {}): void {
+    requireAutogradHooks('backward').backward(this.impl, gradient ? gradient.impl : null, options);
+  }
+
+  retainGrad(): void {
+    requireAutogradHooks('retainGrad').retainGrad(this.impl);
+  }
+
+  // ---- reading values ----
+  private requireHost(op: string, asyncAlternative: string): TensorImpl {
+    const impl = this.impl;
+    if (impl.device.type !== 'cpu') {
+      throw new DeviceError(
+        `${op}: cannot read a tensor on ${impl.device} synchronously; use \`await x.${asyncAlternative}\` instead`,
+      );
+    }
+    return impl;
+  }
+
+  /** The logical elements, row-major, as a typed array (16-bit floats decoded to Float32Array; int64 as Float64Array unless `bigint`). */
+  dataSync(options: ReadOptions = {}): Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Int32Array | BigInt64Array {
+    const impl = this.requireHost('dataSync', 'data()');
+    const raw = decodeHost(impl.dtype, gatherHost(impl));
+    if (raw instanceof BigInt64Array && !options.bigint) return int64ToNumbers('dataSync', raw);
+    return raw as Exclude<typeof raw, Uint16Array>;
+  }
+
+  /** Nested arrays of JS values (bools for bool tensors), as `tolist()`. */
+  tolist(options: ReadOptions = {}): NestedList {
+    const impl = this.requireHost('tolist', 'tolistAsync()');
+    return nest(impl.sizes, this.flatValues(impl, 'tolist', options));
+  }
+
+  /** The value of a one-element tensor. */
+  item(options: ReadOptions = {}): number | bigint | boolean {
+    const impl = this.requireHost('item', 'itemAsync()');
+    if (impl.numel !== 1) {
+      throw new TorchError(`item: a Tensor with ${impl.numel} elements cannot be converted to Scalar`);
+    }
+    return this.flatValues(impl, 'item', options)[0];
+  }
+
+  private flatValues(impl: TensorImpl, op: string, options: ReadOptions): (number | bigint | boolean)[] {
+    const raw = decodeHost(impl.dtype, gatherHost(impl));
+    if (impl.dtype === 'bool') return Array.from(raw as Uint8Array, (v) => v !== 0);
+    if (raw instanceof BigInt64Array) return options.bigint ? Array.from(raw) : Array.from(int64ToNumbers(op, raw));
+    return Array.from(raw as Float64Array);
+  }
+
+  toString(): string {
+    const impl = this.impl;
+    const common = {
+      shape: impl.sizes,
+      dtype: impl.dtype,
+      device: String(impl.device),
+      defaultDtype: getDefaultDtype(),
+      requiresGrad: this.requiresGrad && this.isLeaf,
+      gradFnName: autogradHooks()?.gradFnName(impl) ?? null,
+    };
+    if (impl.device.type === 'cpu') {
+      const raw = decodeHost(impl.dtype, gatherHost(impl));
+      const values = impl.dtype === 'bool' ? Array.from(raw as Uint8Array, (v) => v !== 0) : raw;
+      return formatTensor({ ...common, values });
+    }
+    if (impl.device.type === 'meta') return formatTensor({ ...common, values: [] });
+    // Device memory cannot be read synchronously: say what the tensor is instead.
+    return `tensor(<${impl.numel} elements on ${impl.device}; read with await x.data()>, size=${fmtShape(impl.sizes)}, dtype=torch.${impl.dtype})`;
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.isDisposed ? 'tensor(<disposed>)' : this.toString();
+  }
+}
+
+function int64ToNumbers(op: string, raw: BigInt64Array): Float64Array {
+  const out = new Float64Array(raw.length);
+  for (let i = 0; i < raw.length; i++) {
+    const v = raw[i];
+    const n = Number(v);
+    if (!Number.isSafeInteger(n)) {
+      throw new TorchError(`${op}: int64 value ${v} cannot be represented exactly as a JS number; pass { bigint: true }`);
+    }
+    out[i] = n;
+  }
+  return out;
+}
+
+function nest(sizes: readonly number[], flat: (number | bigint | boolean)[]): NestedList {
+  if (sizes.length === 0) return flat[0];
+  let pos = 0;
+  const build = (d: number): NestedList[] => {
+    const out: NestedList[] = [];
+    for (let i = 0; i < sizes[d]; i++) out.push(d === sizes.length - 1 ? flat[pos++] : build(d + 1));
+    return out;
+  };
+  return build(0);
+}

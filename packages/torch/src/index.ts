@@ -1,0 +1,159 @@
+/**
+ * @torch-ts/torch: PyTorch's tensor API in TypeScript. `import * as torch from '@torch-ts/torch'`.
+ * Importing it registers the CPU backend.
+ */
+import '@torch-ts/kernels-cpu';
+import { memoryStats, resetPeakMemoryStats, getAllocator, hasAllocator, toDevice, type DeviceLike } from '@torch-ts/core';
+
+export {
+  // tensors and their lifetime
+  Tensor,
+  tidy,
+  keep,
+  // dtypes, devices
+  type DType,
+  DTYPES,
+  getDefaultDtype,
+  setDefaultDtype,
+  promoteTypes,
+  canCast,
+  Device,
+  type DeviceLike,
+  // printing
+  setPrintOptions,
+  getPrintOptions,
+  // indexing
+  slice,
+  // errors
+  TorchError,
+  ShapeError,
+  DTypeError,
+  DeviceError,
+  AutogradError,
+  IndexError,
+  // factories
+  tensor,
+  empty,
+  zeros,
+  ones,
+  full,
+  arange,
+  linspace,
+  eye,
+  emptyLike,
+  zerosLike,
+  onesLike,
+  fullLike,
+  type FactoryOptions,
+  type TensorData,
+  // pointwise
+  add,
+  sub,
+  mul,
+  div,
+  trueDivide,
+  floorDivide,
+  pow,
+  remainder,
+  maximum,
+  minimum,
+  eq,
+  ne,
+  lt,
+  le,
+  gt,
+  ge,
+  neg,
+  abs,
+  relu,
+  floor,
+  ceil,
+  exp,
+  log,
+  sqrt,
+  sin,
+  cos,
+  tanh,
+  sigmoid,
+  where,
+  // reductions
+  sum,
+  prod,
+  mean,
+  amax,
+  amin,
+  max,
+  min,
+  argmax,
+  argmin,
+  type ValuesIndices,
+  // linear algebra
+  mm,
+  bmm,
+  matmul,
+  // views and shape
+  view,
+  reshape,
+  asStrided,
+  permute,
+  transpose,
+  t,
+  narrow,
+  select,
+  unsqueeze,
+  squeeze,
+  expand,
+  expandAs,
+  flatten,
+  unflatten,
+  unfold,
+  diagonal,
+  movedim,
+  split,
+  chunk,
+  unbind,
+  detach,
+  index,
+  // copies and casts
+  clone,
+  contiguous,
+  type Scalar,
+  type NestedList,
+  type ReadOptions,
+  type MemoryStats,
+} from '@torch-ts/core';
+
+import { resultType as coreResultType, type Operand } from '@torch-ts/core';
+
+/** `torch.result_type(a, b)`: the dtype an op on these operands computes in. */
+export function resultType(...operands: Operand[]): import('@torch-ts/core').DType {
+  return coreResultType('resultType', operands);
+}
+
+// dtype constants: `torch.float32 === 'float32'`, as a dtype prints and compares as its name.
+export const float32 = 'float32' as const;
+export const float64 = 'float64' as const;
+export const float16 = 'float16' as const;
+export const bfloat16 = 'bfloat16' as const;
+export const int8 = 'int8' as const;
+export const uint8 = 'uint8' as const;
+export const int16 = 'int16' as const;
+export const int32 = 'int32' as const;
+export const int64 = 'int64' as const;
+export const bool = 'bool' as const;
+export const float = float32;
+export const double = float64;
+export const half = float16;
+export const long = int64;
+export const int = int32;
+export const short = int16;
+
+/** `torch.memory`: live/peak bytes, live tensors and storages, cache size, per device. */
+export const memory = {
+  stats: (device: DeviceLike = 'cpu') => memoryStats(device),
+  resetPeakStats: (device: DeviceLike = 'cpu') => resetPeakMemoryStats(device),
+  emptyCache: (device: DeviceLike = 'cpu') => {
+    const d = toDevice('memory.emptyCache', device);
+    if (hasAllocator(d.type)) getAllocator('memory.emptyCache', d.type).emptyCache?.();
+  },
+};
