@@ -16,12 +16,17 @@ export const ALLOWED = {
   testing: ['core', 'kernels-cpu', 'kernels-webgpu', 'autograd', 'torch'],
 };
 
-const importRe =
-  /(?:import|export)\s[^'"]*?from\s*['"](@torch-ts\/[^'"/]+)[^'"]*['"]|import\(\s*['"](@torch-ts\/[^'"/]+)[^'"]*['"]|require\(\s*['"](@torch-ts\/[^'"/]+)[^'"]*['"]|import\s*['"](@torch-ts\/[^'"/]+)[^'"]*['"]/g;
-// A relative import that climbs out of its package into another package's folder.
-const deepRe = /(?:from|import)\s*\(?\s*['"]((?:\.\.\/)+)(?:packages\/)?([a-z-]+)\/(src|dist|test)\b/g;
-// A package import that names a path inside another package ('@torch-ts/core/src/x').
-const subpathRe = /['"]@torch-ts\/([a-z-]+)\/(src|dist|internal)\b/g;
+// Module specifiers of static imports/exports (which start a line), dynamic imports and requires.
+const specifierRes = [
+  /^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/gm,
+  /^\s*import\s*['"]([^'"]+)['"]/gm,
+  /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+  /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g,
+];
+
+function* specifiers(text) {
+  for (const re of specifierRes) for (const m of text.matchAll(re)) yield m[1];
+}
 
 function* sourceFiles(dir) {
   for (const name of readdirSync(dir)) {
@@ -61,15 +66,21 @@ export function checkBoundaries(root) {
       for (const f of sourceFiles(dir)) {
         const text = readFileSync(f, 'utf8');
         const where = relative(root, f);
-        for (const m of text.matchAll(importRe)) {
-          const target = (m[1] ?? m[2] ?? m[3] ?? m[4]).slice('@torch-ts/'.length);
-          if (!ok(target)) problems.push(`${where}: ${pkg} must not import @torch-ts/${target}`);
-        }
-        for (const m of text.matchAll(deepRe)) {
-          if (m[2] !== pkg) problems.push(`${where}: reaches into ${m[2]}/${m[3]}; import the package instead`);
-        }
-        for (const m of text.matchAll(subpathRe)) {
-          problems.push(`${where}: imports @torch-ts/${m[1]}/${m[2]}, a path inside a package; import the package itself`);
+        for (const spec of specifiers(text)) {
+          const pkgImport = /^@torch-ts\/([^/]+)(?:\/(.*))?$/.exec(spec);
+          if (pkgImport) {
+            const [, target, sub] = pkgImport;
+            if (!ok(target)) problems.push(`${where}: ${pkg} must not import @torch-ts/${target}`);
+            if (sub && /^(src|dist|internal)\b/.test(sub)) {
+              problems.push(`${where}: imports @torch-ts/${target}/${sub}, a path inside a package; import the package itself`);
+            }
+            continue;
+          }
+          // A relative import that climbs out of this package into another package's folder.
+          const deep = /^(?:\.\.\/)+(?:packages\/)?([a-z-]+)\/(src|dist|test)\b/.exec(spec);
+          if (deep && deep[1] !== pkg && spec.startsWith('../../')) {
+            problems.push(`${where}: reaches into ${deep[1]}/${deep[2]}; import the package instead`);
+          }
         }
       }
     }

@@ -37,8 +37,13 @@ export interface PointwiseDef {
   /** Rejects dtypes PyTorch rejects (names the op). */
   readonly check?: (op: string, computeDtype: DType, operands: readonly (TensorImpl | Scalar)[], args: unknown[]) => void;
   readonly compute: (b: Backend, op: string, out: TensorImpl, inputs: TensorImpl[], args: unknown[]) => void;
-  /** Whether `name_` exists (PyTorch has no in-place comparison variants on Tensor... it does: eq_). */
+  /** Whether `name_` exists. */
   readonly inplace?: boolean;
+  /**
+   * `where`: a bool condition comes first; it broadcasts with the operands but takes no
+   * part in type promotion and is passed to `compute` as `args[0]`, uncast.
+   */
+  readonly leadingCondition?: boolean;
 }
 
 export interface PointwiseOp {
@@ -50,7 +55,7 @@ export interface PointwiseOp {
 type Mode = 'functional' | 'inplace' | 'out';
 
 export function definePointwise(def: PointwiseDef): PointwiseOp {
-  const operands = ['Tensor self', 'Tensor other', 'Tensor other2'].slice(0, def.arity);
+  const operands = [...(def.leadingCondition ? ['Tensor condition'] : []), ...['Tensor self', 'Tensor other', 'Tensor other2'].slice(0, def.arity)];
   const extra = def.extraArgs ? `, ${def.extraArgs}` : '';
   const star = def.extraArgs?.includes('*') ? '' : ', *';
   const tags = ['pointwise'];
@@ -78,9 +83,11 @@ export function definePointwise(def: PointwiseDef): PointwiseOp {
 
 function runPointwise(def: PointwiseDef, mode: Mode, args: unknown[], b: Backend): TensorImpl {
   const op = mode === 'inplace' ? `${def.name}_` : def.name;
-  const operands = args.slice(0, def.arity) as (TensorImpl | Scalar)[];
+  const first = def.leadingCondition ? 1 : 0;
+  const operands = args.slice(first, first + def.arity) as (TensorImpl | Scalar)[];
+  const cond = def.leadingCondition ? (args[0] as TensorImpl) : null;
   const dst = mode === 'out' ? (args[args.length - 1] as TensorImpl) : mode === 'inplace' ? (operands[0] as TensorImpl) : null;
-  const device = commonDevice(op, dst ? [...operands, dst] : operands);
+  const device = commonDevice(op, [...operands, ...(cond ? [cond] : []), ...(dst ? [dst] : [])]);
   const rule = typeof def.rule === 'function' ? def.rule(args) : def.rule;
   let compute = resultType(
     op,
@@ -90,7 +97,7 @@ function runPointwise(def: PointwiseDef, mode: Mode, args: unknown[], b: Backend
   def.check?.(op, compute, operands, args);
   const resultDtype: DType = rule === 'compare' ? 'bool' : compute;
   const tensors = operands.filter((o): o is TensorImpl => o instanceof TensorImpl);
-  const shape = broadcastShapes(op, ...tensors.map((t) => t.sizes));
+  const shape = broadcastShapes(op, ...(cond ? [cond.sizes] : []), ...tensors.map((t) => t.sizes));
   if (dst) checkWritable(op, dst, shape, resultDtype, device);
 
   const temps: TensorImpl[] = [];
@@ -250,14 +257,12 @@ export const SIGMOID = definePointwise({ name: 'sigmoid', arity: 1, rule: 'float
 
 export const WHERE = definePointwise({
   name: 'where',
-  arity: 3,
+  arity: 2,
+  leadingCondition: true,
   rule: 'promote',
   inplace: false,
-  // where's dtype is that of self/other; the condition only selects.
-  compute: (b, op, out, [, x, y], args) => {
-    const cond = args[0];
-    if (!(cond instanceof TensorImpl)) throw new TorchError(`${op}: condition must be a tensor`);
-    const c = broadcastTo(cond, out.sizes);
+  compute: (b, op, out, [x, y], args) => {
+    const c = broadcastTo(args[0] as TensorImpl, out.sizes);
     try {
       implOf(b, 'where', op)(out, c, x, y);
     } finally {
@@ -409,19 +414,7 @@ export function where(condition: Tensor, self: Tensor | Scalar, other: Tensor | 
   if (cond.dtype !== 'bool') {
     throw new DTypeError(`where: expected condition to be a boolean tensor, but got a tensor with dtype ${torchTypeName(cond.dtype)}`);
   }
-  const a = unwrapTensorOrScalar('where', 'input', self);
-  const b = unwrapTensorOrScalar('where', 'other', other);
-  const shape = broadcastShapes('where', cond.sizes, a instanceof TensorImpl ? a.sizes : [], b instanceof TensorImpl ? b.sizes : []);
-  // The condition joins the broadcast: expand the values to the full shape first.
-  const ea = a instanceof TensorImpl ? broadcastTo(a, shape) : a;
-  const eb = b instanceof TensorImpl ? broadcastTo(b, shape) : b;
-  try {
-    const args = [cond, ea, eb];
-    const out = unwrapOptionalTensor('where', 'out', options.out);
-    // operands of the structured op: (self, other) are args 1..2; arg 0 is the condition
-    return out ? callMutating(WHERE.out, [...args, out], options.out as Tensor) : callFunctional(WHERE.functional, args);
-  } finally {
-    if (ea instanceof TensorImpl) ea.release();
-    if (eb instanceof TensorImpl) eb.release();
-  }
+  const args = [cond, unwrapTensorOrScalar('where', 'input', self), unwrapTensorOrScalar('where', 'other', other)];
+  const out = unwrapOptionalTensor('where', 'out', options.out);
+  return out ? callMutating(WHERE.out, [...args, out], options.out as Tensor) : callFunctional(WHERE.functional, args);
 }

@@ -181,9 +181,10 @@ export function applyBasicIndexing(
 ): BasicIndexingResult {
   const parsed = parseIndexItems(op, items, options);
   const ndim = g.sizes.length;
-  // A lone number or slice on a 0-dim tensor gets PyTorch's dedicated message.
+  // A lone number or slice on a 0-dim tensor gets PyTorch's dedicated message (a lone
+  // 0-dim index tensor does not: it is "too many indices", as in PyTorch).
   if (ndim === 0 && parsed.length === 1) {
-    if (parsed[0].kind === 'int') {
+    if (typeof items[0] === 'number') {
       throw new IndexError(`${op}: invalid index of a 0-dim tensor. Use \`tensor.item()\` to convert a 0-dim tensor to a number`);
     }
     if (parsed[0].kind === 'slice') throw new IndexError(`${op}: slice() cannot be applied to a 0-dim tensor.`);

@@ -1,0 +1,1 @@
+// @torch-ts/testing: the OpInfo table and its runner (see op-info.ts).
