@@ -9,6 +9,7 @@ import { commonDevice, torchTypeName } from './meta-utils';
 import { defineStructured, implOf } from './registry';
 import { expand, unsqueeze, squeeze } from './views';
 import { reshape } from './shape-ops';
+import { callOut, defineOutVariant } from './out-variant';
 
 function checkMatmulDtypes(op: string, a: TensorImpl, b: TensorImpl): void {
   if (a.dtype !== b.dtype) {
@@ -101,14 +102,27 @@ function matmulComposite(a: Tensor, b: Tensor): Tensor {
   return out;
 }
 
-export function mm(self: Tensor, mat2: Tensor): Tensor {
-  return callFunctional(MM, [unwrapTensor('mm', 'input', self), unwrapTensor('mm', 'mat2', mat2)]);
+const MM_OUT = defineOutVariant(MM);
+const BMM_OUT = defineOutVariant(BMM);
+const MATMUL_OUT = defineOutVariant(MATMUL);
+
+export interface MatmulOptions {
+  out?: Tensor | null;
 }
 
-export function bmm(self: Tensor, mat2: Tensor): Tensor {
-  return callFunctional(BMM, [unwrapTensor('bmm', 'input', self), unwrapTensor('bmm', 'mat2', mat2)]);
+function product(name: string, h: typeof MM, hOut: typeof MM, self: Tensor, other: Tensor, options: MatmulOptions): Tensor {
+  const args = [unwrapTensor(name, 'input', self), unwrapTensor(name, name === 'matmul' ? 'other' : 'mat2', other)];
+  return options.out ? callOut(hOut, args, options.out) : callFunctional(h, args);
 }
 
-export function matmul(self: Tensor, other: Tensor): Tensor {
-  return callFunctional(MATMUL, [unwrapTensor('matmul', 'input', self), unwrapTensor('matmul', 'other', other)]);
+export function mm(self: Tensor, mat2: Tensor, options: MatmulOptions = {}): Tensor {
+  return product('mm', MM, MM_OUT, self, mat2, options);
+}
+
+export function bmm(self: Tensor, mat2: Tensor, options: MatmulOptions = {}): Tensor {
+  return product('bmm', BMM, BMM_OUT, self, mat2, options);
+}
+
+export function matmul(self: Tensor, other: Tensor, options: MatmulOptions = {}): Tensor {
+  return product('matmul', MATMUL, MATMUL_OUT, self, other, options);
 }

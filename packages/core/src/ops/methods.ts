@@ -30,7 +30,7 @@ const METHODS = {
   mm: linalg.mm, bmm: linalg.bmm, matmul: linalg.matmul,
   view: views.view, asStrided: views.asStrided, permute: views.permute, transpose: views.transpose,
   select: views.select, unsqueeze: views.unsqueeze, squeeze: views.squeeze, expand: views.expand,
-  unfold: views.unfold, diagonal: views.diagonal, detach: views.detach,
+  unfold: views.unfold, diagonal: views.diagonal, detach: views.detach, slice: views.sliceDim,
   reshape: shape.reshape, flatten: shape.flatten, unflatten: shape.unflatten, narrow: shape.narrow,
   movedim: shape.movedim, split: shape.split, chunk: shape.chunk, unbind: shape.unbind,
   t: shape.t, expandAs: shape.expandAs,

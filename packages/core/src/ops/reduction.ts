@@ -10,6 +10,7 @@ import { castTo, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
 import { div, maximum, minimum } from './pointwise';
 import { composite } from './composite';
+import { callOut, defineOutVariant } from './out-variant';
 import { registerOperator } from '../dispatch/dispatcher';
 
 /**
@@ -193,10 +194,24 @@ export const MEAN = registerOperator({
   }),
 });
 
+const SUM_OUT = defineOutVariant(SUM);
+const PROD_OUT = defineOutVariant(PROD);
+const MEAN_OUT = defineOutVariant(MEAN);
+const AMAX_OUT = defineOutVariant(AMAX);
+const AMIN_OUT = defineOutVariant(AMIN);
+const ARGMAX_OUT = defineOutVariant(ARGMAX);
+const ARGMIN_OUT = defineOutVariant(ARGMIN);
+
+/** Calls the functional op, or its out variant when `out` is given. */
+function call(h: typeof SUM, hOut: typeof SUM, args: unknown[], out: Tensor | null | undefined): Tensor {
+  return out ? callOut(hOut, args, out) : callFunctional(h, args);
+}
+
 // ---- front ends ----
 export interface ReduceOptions {
   keepdim?: boolean;
   dtype?: DType | null;
+  out?: Tensor | null;
 }
 
 type DimArg = number | readonly number[] | null | undefined;
@@ -216,32 +231,33 @@ function dimAndOptions<O extends object>(dim: DimArg | O, options: O | undefined
 
 export function sum(self: Tensor, dim?: DimArg | (ReduceOptions & { dim?: DimArg }), options?: ReduceOptions): Tensor {
   const [d, o] = dimAndOptions(dim, options);
-  return callFunctional(SUM, [unwrapTensor('sum', 'input', self), dimList(d), o.keepdim ?? false, o.dtype ?? null]);
+  return call(SUM, SUM_OUT, [unwrapTensor('sum', 'input', self), dimList(d), o.keepdim ?? false, o.dtype ?? null], o.out);
 }
 
 export function prod(self: Tensor, dim?: number | null | (ReduceOptions & { dim?: number | null }), options?: ReduceOptions): Tensor {
   const [d, o] = dimAndOptions(dim, options);
   if (Array.isArray(d)) throw new TorchError('prod(): argument \'dim\' must be int, not list');
-  return callFunctional(PROD, [unwrapTensor('prod', 'input', self), d ?? null, o.keepdim ?? false, o.dtype ?? null]);
+  return call(PROD, PROD_OUT, [unwrapTensor('prod', 'input', self), d ?? null, o.keepdim ?? false, o.dtype ?? null], o.out);
 }
 
 export function mean(self: Tensor, dim?: DimArg | (ReduceOptions & { dim?: DimArg }), options?: ReduceOptions): Tensor {
   const [d, o] = dimAndOptions(dim, options);
-  return callFunctional(MEAN, [unwrapTensor('mean', 'input', self), dimList(d), o.keepdim ?? false, o.dtype ?? null]);
+  return call(MEAN, MEAN_OUT, [unwrapTensor('mean', 'input', self), dimList(d), o.keepdim ?? false, o.dtype ?? null], o.out);
 }
 
 export interface KeepdimOptions {
   keepdim?: boolean;
+  out?: Tensor | null;
 }
 
 export function amax(self: Tensor, dim?: DimArg | (KeepdimOptions & { dim?: DimArg }), options?: KeepdimOptions): Tensor {
   const [d, o] = dimAndOptions(dim, options);
-  return callFunctional(AMAX, [unwrapTensor('amax', 'input', self), dimList(d) ?? [], o.keepdim ?? false]);
+  return call(AMAX, AMAX_OUT, [unwrapTensor('amax', 'input', self), dimList(d) ?? [], o.keepdim ?? false], o.out);
 }
 
 export function amin(self: Tensor, dim?: DimArg | (KeepdimOptions & { dim?: DimArg }), options?: KeepdimOptions): Tensor {
   const [d, o] = dimAndOptions(dim, options);
-  return callFunctional(AMIN, [unwrapTensor('amin', 'input', self), dimList(d) ?? [], o.keepdim ?? false]);
+  return call(AMIN, AMIN_OUT, [unwrapTensor('amin', 'input', self), dimList(d) ?? [], o.keepdim ?? false], o.out);
 }
 
 /** PyTorch's named tuple (values, indices): an array that also has `.values` and `.indices`. */
@@ -289,10 +305,10 @@ export function min(self: Tensor, dim?: unknown, options?: KeepdimOptions): Tens
 
 export function argmax(self: Tensor, dim?: number | null | (KeepdimOptions & { dim?: number | null }), options?: KeepdimOptions): Tensor {
   const [d, o] = dimAndOptions(dim, options);
-  return callFunctional(ARGMAX, [unwrapTensor('argmax', 'input', self), d ?? null, o.keepdim ?? false]);
+  return call(ARGMAX, ARGMAX_OUT, [unwrapTensor('argmax', 'input', self), d ?? null, o.keepdim ?? false], o.out);
 }
 
 export function argmin(self: Tensor, dim?: number | null | (KeepdimOptions & { dim?: number | null }), options?: KeepdimOptions): Tensor {
   const [d, o] = dimAndOptions(dim, options);
-  return callFunctional(ARGMIN, [unwrapTensor('argmin', 'input', self), d ?? null, o.keepdim ?? false]);
+  return call(ARGMIN, ARGMIN_OUT, [unwrapTensor('argmin', 'input', self), d ?? null, o.keepdim ?? false], o.out);
 }

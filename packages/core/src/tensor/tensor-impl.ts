@@ -48,6 +48,7 @@ export class TensorImpl extends RefCounted {
     base: TensorImpl | null = null,
   ) {
     super();
+    storage.retain();
     let n = 1;
     for (const s of sizes) n *= s;
     this.numel = n;
