@@ -4,5 +4,6 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['@torch-ts/source'] },
   ssr: { resolve: { conditions: ['@torch-ts/source'] } },
-  test: { pool: 'forks', include: ['test/**/*.test.ts'] },
+  // --expose-gc lets the FinalizationRegistry test collect a handle nobody disposed.
+  test: { pool: 'forks', include: ['test/**/*.test.ts'], execArgv: ['--expose-gc'] },
 });

@@ -31,6 +31,7 @@ export * from './tensor/autograd-interface';
 export { TensorImpl, VersionCounter } from './tensor/tensor-impl';
 export { Tensor, type ReadOptions, type NestedList } from './tensor/tensor';
 export { tidy, keep } from './tensor/scope';
+export { registerDeviceReader, type DeviceReader } from './tensor/device-reader';
 
 export * from './ops/backend-impls';
 export { registerBackend, isBackendRegistered, implOf, defineStructured, type Backend } from './ops/registry';

@@ -1,8 +1,9 @@
-import { toDevice, type DeviceLike } from '../device';
+import { CPU, toDevice, type DeviceLike } from '../device';
 import { parseDType, type DType } from '../dtype';
 import { DeviceError, TorchError } from '../errors';
 import { broadcastShapes, computeOutputLayout } from '../iterator';
-import type { Tensor } from '../tensor/tensor';
+import { Tensor } from '../tensor/tensor';
+import { deviceReader } from '../tensor/device-reader';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { isNonOverlappingAndDense } from '../iterator/layout';
 import { contiguousStrides } from '../views';
@@ -168,3 +169,23 @@ export const short = (x: Tensor): Tensor => to(x, 'int16');
 export const bool = (x: Tensor): Tensor => to(x, 'bool');
 export const byte = (x: Tensor): Tensor => to(x, 'uint8');
 export const char = (x: Tensor): Tensor => to(x, 'int8');
+
+/**
+ * `await x.toAsync('cpu')`: like `to`, and able to read device memory back (which the sync
+ * `to('cpu')` of a device tensor cannot).
+ */
+export async function toAsync(self: Tensor, target: DType | DeviceLike | ToOptions | string, options: ToOptions = {}): Promise<Tensor> {
+  const impl = unwrapTensor('toAsync', 'self', self);
+  const wantsCpu =
+    (typeof target === 'string' && target === 'cpu') ||
+    (typeof target === 'object' && target !== null && 'device' in target && toDevice('toAsync', (target as ToOptions).device) === CPU);
+  if (impl.device.type !== 'cpu' && wantsCpu) {
+    const host = new Tensor(await deviceReader('toAsync', impl.device.type)(impl));
+    const o = typeof target === 'object' && target !== null ? { ...(target as ToOptions), ...options } : options;
+    if (o.dtype === undefined || o.dtype === host.dtype) return host;
+    const converted = to(host, { dtype: o.dtype });
+    host.dispose();
+    return converted;
+  }
+  return to(self, target, options);
+}

@@ -36,7 +36,7 @@ const METHODS = {
   t: shape.t, expandAs: shape.expandAs,
   index,
   copy_: copy.copy_, fill_: copy.fill_, zero_: copy.zero_, clone: copy.clone, contiguous: copy.contiguous,
-  to: copy.to, float: copy.float, double: copy.double, half: copy.half, bfloat16: copy.bfloat16,
+  to: copy.to, toAsync: copy.toAsync, float: copy.float, double: copy.double, half: copy.half, bfloat16: copy.bfloat16,
   long: copy.long, int: copy.int, short: copy.short, bool: copy.bool, byte: copy.byte, char: copy.char,
 };
 

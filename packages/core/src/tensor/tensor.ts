@@ -5,6 +5,7 @@ import type { DispatchKeySet } from '../dispatch/dispatch-key-set';
 import { formatTensor } from '../format';
 import { normalizeDim } from '../views';
 import { autogradHooks, requireAutogradHooks, type BackwardOptions } from './autograd-interface';
+import { deviceReader } from './device-reader';
 import { decodeHost, gatherHost } from './host-data';
 import { trackInScope, untrackFromScope } from './scope';
 import type { TensorImpl } from './tensor-impl';
@@ -214,6 +215,36 @@ export class Tensor {
     if (impl.dtype === 'bool') return Array.from(raw as Uint8Array, (v) => v !== 0);
     if (raw instanceof BigInt64Array) return options.bigint ? Array.from(raw) : Array.from(int64ToNumbers(op, raw));
     return Array.from(raw as Float64Array);
+  }
+
+  // ---- async reads: any device ----
+  /** A CPU handle with this tensor's values: `this` itself on CPU, else a copy read back from the device. */
+  private async hostHandle(op: string): Promise<Tensor> {
+    const impl = this.impl;
+    if (impl.device.type === 'cpu') return this;
+    return new Tensor(await deviceReader(op, impl.device.type)(impl));
+  }
+
+  private async readAsync<T>(op: string, read: (t: Tensor) => T): Promise<T> {
+    const host = await this.hostHandle(op);
+    try {
+      return read(host);
+    } finally {
+      if (host !== this) host.dispose();
+    }
+  }
+
+  /** The logical elements as a typed array (see `dataSync`), from any device. */
+  data(options: ReadOptions = {}): Promise<ReturnType<Tensor['dataSync']>> {
+    return this.readAsync('data', (t) => t.dataSync(options));
+  }
+
+  tolistAsync(options: ReadOptions = {}): Promise<NestedList> {
+    return this.readAsync('tolistAsync', (t) => t.tolist(options));
+  }
+
+  itemAsync(options: ReadOptions = {}): Promise<number | bigint | boolean> {
+    return this.readAsync('itemAsync', (t) => t.item(options));
   }
 
   toString(): string {
