@@ -90,6 +90,8 @@ export {
   // linear algebra
   mm,
   bmm,
+  mv,
+  dot,
   matmul,
   // views and shape
   view,

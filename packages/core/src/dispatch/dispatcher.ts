@@ -1,5 +1,5 @@
 import { TorchError } from '../errors';
-import { dispatchKeyName, NUM_DISPATCH_KEYS, type DispatchKey } from './dispatch-key';
+import { DispatchKey, dispatchKeyName, isAutogradKey, NUM_DISPATCH_KEYS } from './dispatch-key';
 import { DispatchKeySet } from './dispatch-key-set';
 import { localExcluded, localIncluded } from './local-state';
 import { parseSchema, type OpSchema } from './schema';
@@ -60,7 +60,26 @@ export function registerOperator(def: OperatorDef): OperatorHandle {
   const h = new OperatorHandle(def);
   if (operators.has(h.name)) throw new TorchError(`registerOperator: aten::${h.name} is declared twice`);
   operators.set(h.name, h);
+  // A composite writes through the ops it calls, which bump versions themselves.
+  const written = h.schema.args.flatMap((a, i) => (a.mutable && a.isTensor ? [i] : []));
+  if (written.length > 0 && !def.composite) h.kernels[DispatchKey.ADInplaceOrView] = bumpVersions(h, written);
   return h;
+}
+
+/**
+ * Note [Version counters are bumped at ADInplaceOrView]
+ * Every op that writes a tensor argument (`Tensor(a!)` in its schema: in-place `self`,
+ * `out`) gets a kernel at ADInplaceOrView that runs the op below itself and then bumps the
+ * version counter of each written tensor, as PyTorch's ADInplaceOrView kernels do. Backend
+ * kernels never bump versions; code that initialises a tensor nobody has seen yet
+ * (factories) runs below this key and leaves the version at 0.
+ */
+function bumpVersions(h: OperatorHandle, written: readonly number[]): BoxedKernel {
+  return (ks, args) => {
+    const result = redispatch(h, ks, DispatchKey.ADInplaceOrView, args);
+    for (const i of written) (args[i] as { version?: { bump(): void } } | undefined)?.version?.bump();
+    return result;
+  };
 }
 
 export function findOperator(name: string): OperatorHandle | undefined {
@@ -113,7 +132,7 @@ function selectKernel(op: OperatorHandle, ks: DispatchKeySet): [BoxedKernel, Dis
         `${op.schema.name}: no kernel for aten::${op.name} on any key of the call (were the tensor arguments disposed, or is no backend imported?)`,
       );
     }
-    const kernel = op.kernels[k] ?? op.def.composite ?? backendFallbacks[k];
+    const kernel = op.kernels[k] ?? compositeFor(op, k) ?? backendFallbacks[k];
     if (kernel === FALLTHROUGH) {
       set = set.remove(k);
       continue;
@@ -123,6 +142,19 @@ function selectKernel(op: OperatorHandle, ks: DispatchKeySet): [BoxedKernel, Dis
     }
     return [kernel, set];
   }
+}
+
+/**
+ * The composite kernel serves a backend or autograd key without a kernel of its own (as
+ * PyTorch's CompositeImplicitAutograd alias does), except an autograd key
+ * whose backend has a kernel for the op: then the backend's kernel (a fused fast path)
+ * wins and autograd falls through to it, as in PyTorch's dispatch-table computation.
+ */
+function compositeFor(op: OperatorHandle, k: DispatchKey): BoxedKernel | undefined {
+  const c = op.def.composite;
+  if (!c || k === DispatchKey.ADInplaceOrView) return undefined; // registered at backend and autograd keys only
+  if (isAutogradKey(k) && op.kernels[k - DispatchKey.AutogradCPU] !== undefined) return undefined;
+  return c;
 }
 
 /** A boxed call: dispatches on the arguments' keys. */

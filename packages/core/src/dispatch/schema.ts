@@ -27,7 +27,7 @@ export interface OpSchema {
 }
 
 const SCHEMA_RE = /^([a-zA-Z_][\w]*)(?:\.([\w]+))?\((.*)\)\s*->\s*(.+)$/;
-const ARG_RE = /^([A-Za-z]+(?:\([a-z]!?(?:\s*->\s*\*)?\))?(?:\[\d*\])?\??)\s+([a-zA-Z_]\w*)(?:=(.+))?$/;
+const ARG_RE = /^([A-Za-z]+\??(?:\([a-z]!?(?:\s*->\s*\*)?\))?(?:\[\d*\])?\??)\s+([a-zA-Z_]\w*)(?:=(.+))?$/;
 
 /** Parses `add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor`. */
 export function parseSchema(text: string): OpSchema {

@@ -31,7 +31,16 @@ export class StorageImpl extends RefCounted {
   static allocate(op: string, nbytes: number, device: Device): StorageImpl {
     if (device.type === 'meta') return new StorageImpl(nbytes, device, null, null);
     const allocator = getAllocator(op, device.type);
-    return new StorageImpl(nbytes, device, allocator.allocate(nbytes, device), allocator);
+    let ptr: DataPtr;
+    try {
+      ptr = allocator.allocate(nbytes, device);
+    } catch (e) {
+      const s = allocator.stats();
+      throw new TorchError(
+        `${op}: out of memory: tried to allocate ${nbytes} bytes on ${device} (${(e as Error).message}; live ${s.allocatedBytes} bytes, peak ${s.peakAllocatedBytes} bytes)`,
+      );
+    }
+    return new StorageImpl(nbytes, device, ptr, allocator);
   }
 
   /** The backend's handle to the memory (a HostRegion on CPU). */

@@ -12,8 +12,13 @@ import { isScalar, type Scalar } from './meta-utils';
  * reference is added, and the front end returns the handle the user passed in.
  */
 export function unwrapTensor(op: string, name: string, x: unknown): TensorImpl {
-  if (x instanceof Tensor) return x.impl;
+  if (x instanceof Tensor) return implOf(op, name, x);
   throw new TorchError(`${op}(): argument '${name}' must be Tensor, not ${describe(x)}`);
+}
+
+function implOf(op: string, name: string, x: Tensor): TensorImpl {
+  if (x.isDisposed) throw new TorchError(`${op}(): argument '${name}' is a tensor that was disposed and cannot be used`);
+  return x.impl;
 }
 
 export function unwrapOptionalTensor(op: string, name: string, x: unknown): TensorImpl | undefined {
@@ -21,7 +26,7 @@ export function unwrapOptionalTensor(op: string, name: string, x: unknown): Tens
 }
 
 export function unwrapTensorOrScalar(op: string, name: string, x: unknown): TensorImpl | Scalar {
-  if (x instanceof Tensor) return x.impl;
+  if (x instanceof Tensor) return implOf(op, name, x);
   if (isScalar(x)) return x;
   throw new TorchError(`${op}(): argument '${name}' must be Tensor or Number, not ${describe(x)}`);
 }

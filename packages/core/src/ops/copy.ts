@@ -8,7 +8,7 @@ import { TensorImpl } from '../tensor/tensor-impl';
 import { isNonOverlappingAndDense } from '../iterator/layout';
 import { contiguousStrides } from '../views';
 import { callFunctional, callMutating, unwrapTensor } from './call';
-import { broadcastTo, isScalar, readScalar, sameShape, type Scalar } from './meta-utils';
+import { broadcastTo, checkNoInternalOverlap, isScalar, readScalar, sameShape, type Scalar } from './meta-utils';
 import { defineStructured, implOf } from './registry';
 
 /** `copy_`: writes `src` (broadcast to `self`'s shape, converted to its dtype) into `self`. */
@@ -20,6 +20,7 @@ export const COPY_ = defineStructured(
     if (s.device !== dst.device && !(s.device.type === 'cpu' && s.sizes.length === 0)) {
       throw new DeviceError(`copy_: copying from ${s.device} to ${dst.device} is not supported by the ${dst.device.type} backend`);
     }
+    checkNoInternalOverlap('copy_', dst);
     const shape = broadcastShapes('copy_', dst.sizes, s.sizes);
     if (!sameShape(shape, dst.sizes)) {
       throw new TorchError(`copy_: output with shape [${dst.sizes.join(', ')}] doesn't match the broadcast shape [${shape.join(', ')}]`);
@@ -34,7 +35,6 @@ export const COPY_ = defineStructured(
         v.release();
       }
     }
-    dst.version.bump();
     return dst;
   },
   ['inplace'],
@@ -46,7 +46,6 @@ export const FILL_ = defineStructured(
   ([self, value], b) => {
     const dst = self as TensorImpl;
     implOf(b, 'fill', 'fill_')(dst, value as Scalar);
-    dst.version.bump();
     return dst;
   },
   ['inplace'],
@@ -61,6 +60,8 @@ export const TO_COPY = defineStructured(
   ([self, dtype, device, format], b) => {
     const src = self as TensorImpl;
     const dev = device ? toDevice('to', device as DeviceLike) : src.device;
+    // A meta tensor has no data: moving there is just the geometry.
+    if (dev.type === 'meta') return TensorImpl.empty('to', src.sizes, (dtype as DType | null) ?? src.dtype, dev);
     if (dev !== src.device) {
       throw new DeviceError(`to: copying from ${src.device} to ${dev} is not supported by the ${src.device.type} backend`);
     }

@@ -1,5 +1,8 @@
 import { CPU, toDevice, type Device, type DeviceLike } from '../device';
-import { getDefaultDtype, isFloatingType, parseDType, type DType } from '../dtype';
+import { getDefaultDtype, isFloatingType, parseDType, scalarDType, type DType } from '../dtype';
+import { DispatchKey } from '../dispatch/dispatch-key';
+import { DispatchKeySet } from '../dispatch/dispatch-key-set';
+import { withExcluded } from '../dispatch/local-state';
 import { ShapeError, TorchError } from '../errors';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
@@ -11,6 +14,15 @@ export interface FactoryOptions {
   dtype?: DType | string | null;
   device?: DeviceLike | null;
   requiresGrad?: boolean;
+}
+
+/**
+ * Filling a tensor nobody has seen yet is initialisation, not an in-place change: it runs
+ * below ADInplaceOrView, so a fresh tensor's version is 0 as in PyTorch.
+ */
+const BELOW_INPLACE = DispatchKeySet.of(DispatchKey.ADInplaceOrView);
+function initialise(fn: () => unknown): void {
+  withExcluded(BELOW_INPLACE, fn);
 }
 
 function resolve(op: string, o: FactoryOptions, fallback: DType): { dtype: DType; device: Device } {
@@ -56,7 +68,7 @@ function filled(op: string, args: readonly unknown[], value: Scalar): Tensor {
   const [sizes, o] = sizesAndOptions(op, args);
   const { dtype, device } = resolve(op, o, getDefaultDtype());
   const t = new Tensor(TensorImpl.empty(op, sizes, dtype, device));
-  fill_(t, value);
+  initialise(() => fill_(t, value));
   return finish(t, o);
 }
 
@@ -74,7 +86,7 @@ export function full(size: readonly number[], fillValue: Scalar, options: Factor
     typeof fillValue === 'boolean' ? 'bool' : typeof fillValue === 'bigint' || Number.isInteger(fillValue) ? 'int64' : getDefaultDtype();
   const { dtype, device } = resolve('full', options, inferred);
   const t = new Tensor(TensorImpl.empty('full', [...size], dtype, device));
-  fill_(t, fillValue);
+  initialise(() => fill_(t, fillValue));
   return finish(t, options);
 }
 
@@ -114,7 +126,7 @@ function fromHost(op: string, sizes: readonly number[], values: ArrayLike<number
   if (dtype === hostDtype && device === CPU) return host;
   if (device === CPU) {
     const out = new Tensor(TensorImpl.empty(op, sizes, dtype, CPU));
-    callMutating(COPY_, [out.impl, host.impl, false], out);
+    initialise(() => callMutating(COPY_, [out.impl, host.impl, false], out));
     host.dispose();
     return out;
   }
@@ -155,8 +167,13 @@ export function tensor(data: TensorData, options: FactoryOptions = {}): Tensor {
   collect(data, 0, sizes, flat);
   let kind: 'bool' | 'int' | 'float' | null = null;
   for (const v of flat) {
-    const k = typeof v === 'boolean' ? 'bool' : typeof v === 'bigint' || Number.isInteger(v) ? 'int' : 'float';
+    // A number's kind is its scalar dtype's (Note [Integer-valued numbers are integers]).
+    const d = scalarDType(v);
+    const k = d === 'bool' ? 'bool' : d === 'int64' ? 'int' : 'float';
     kind = kind === null ? k : rank(k) > rank(kind) ? k : kind;
+    if (typeof v === 'bigint' && (v < INT64_MIN || v > INT64_MAX)) {
+      throw new TorchError(`tensor(): value ${v} is out of the range of int64 (Overflow when unpacking long)`);
+    }
   }
   const inferred: DType = kind === 'bool' ? 'bool' : kind === 'int' ? 'int64' : getDefaultDtype();
   const { dtype, device } = resolve('tensor', options, inferred);
@@ -173,6 +190,8 @@ export function tensor(data: TensorData, options: FactoryOptions = {}): Tensor {
 }
 
 const rank = (k: 'bool' | 'int' | 'float') => (k === 'bool' ? 0 : k === 'int' ? 1 : 2);
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 
 function collect(d: TensorData, depth: number, sizes: number[], flat: (number | boolean | bigint)[]): void {
   if (isScalar(d)) {
@@ -213,21 +232,60 @@ export function arange(...args: (number | FactoryOptions)[]): Tensor {
 }
 
 /**
- * `linspace(start, end, steps)`, computed as PyTorch's CPU kernel does: the first half from
- * `start`, the second half back from `end`, in the target dtype's precision.
+ * `linspace(start, end, steps)`, bit for bit as PyTorch's CPU kernel computes it (AVX2
+ * build): the step in the target dtype's precision; the first half counted up from `start`,
+ * the second half back from `end`, each such value one fused multiply-add (the kernel is
+ * compiled with FMA contraction); in chunks of two SIMD vectors (8 float32 / 4 float64
+ * lanes) whose lanes count up from their vector's first value with a separate multiply and
+ * add (`Vectorized::arange`), and a scalar tail. Checked bit for bit against PyTorch.
  */
 export function linspace(start: number, end: number, steps: number, options: FactoryOptions = {}): Tensor {
   if (!Number.isInteger(steps) || steps < 0) throw new TorchError('linspace: number of steps must be non-negative');
   const { dtype, device } = resolve('linspace', options, getDefaultDtype());
-  const round = dtype === 'float32' ? Math.fround : (x: number) => x;
+  return finish(fromHost('linspace', [steps], linspaceValues(start, end, steps, dtype), 'float64', dtype, device), options);
+}
+
+function linspaceValues(startIn: number, endIn: number, steps: number, dtype: DType): Float64Array {
   const vals = new Float64Array(steps);
-  if (steps === 1) vals[0] = start;
-  else if (steps > 1) {
-    const step = round((end - start) / (steps - 1));
-    const half = Math.floor(steps / 2);
-    for (let i = 0; i < steps; i++) vals[i] = i < half ? round(start + round(step * i)) : round(end - round(step * (steps - i - 1)));
+  if (steps === 1) vals[0] = startIn;
+  if (steps <= 1) return vals;
+  const single = dtype !== 'float64';
+  // fma(a, b, c) rounded to the dtype: exact for float32 (a float32 times an integer below
+  // 2^29 is exact in a double), error-free transformations for float64.
+  const fma = single ? (a: number, b: number, c: number) => Math.fround(a * b + c) : fma64;
+  const f = single ? Math.fround : (x: number) => x;
+  const start = f(startIn);
+  const end = f(endIn);
+  const step = f(f(end - start) / (steps - 1));
+  const halfway = Math.floor(steps / 2);
+  const at = (i: number) => (i < halfway ? fma(step, i, start) : fma(-step, steps - i - 1, end));
+  const lanes = single ? 8 : 4;
+  let i = 0;
+  for (; i + 2 * lanes <= steps; i += 2 * lanes) {
+    for (const v of [i, i + lanes]) {
+      const base = at(v);
+      for (let l = 0; l < lanes; l++) vals[v + l] = f(base + f(l * step));
+    }
   }
-  return finish(fromHost('linspace', [steps], vals, 'float64', dtype, device), options);
+  for (; i < steps; i++) vals[i] = at(i);
+  return vals;
+}
+
+/** a * b + c with one rounding (Dekker's product and Knuth's sum, then one final add). */
+function fma64(a: number, b: number, c: number): number {
+  const p = a * b;
+  const split = (x: number) => {
+    const t = 134217729 * x; // 2^27 + 1
+    const hi = t - (t - x);
+    return [hi, x - hi];
+  };
+  const [ah, al] = split(a);
+  const [bh, bl] = split(b);
+  const pe = al * bl - (((p - ah * bh) - al * bh) - ah * bl);
+  const s = p + c;
+  const bb = s - p;
+  const se = (p - (s - bb)) + (c - bb);
+  return s + (se + pe);
 }
 
 /** `eye(n, m?)`: ones on the diagonal. */

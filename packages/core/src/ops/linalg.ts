@@ -6,8 +6,8 @@ import { TensorImpl } from '../tensor/tensor-impl';
 import { callFunctional, unwrapTensor } from './call';
 import { composite } from './composite';
 import { commonDevice, torchTypeName } from './meta-utils';
-import { defineStructured, implOf } from './registry';
-import { expand, unsqueeze, squeeze } from './views';
+import { defineStructured, implOf, type Backend } from './registry';
+import { expand, unsqueeze, squeeze, transpose } from './views';
 import { reshape } from './shape-ops';
 import { callOut, defineOutVariant } from './out-variant';
 
@@ -61,6 +61,63 @@ export const BMM = defineStructured('bmm(Tensor self, Tensor mat2) -> Tensor', (
 });
 
 /**
+ * `mv` and `dot` run the backend's `mm` on [n, 1] / [1, 1] views of a fresh result, so the
+ * result is an ordinary tensor (no view of a temporary), as PyTorch's are.
+ */
+function mmInto(b: Backend, op: string, out: TensorImpl, outSizes2d: number[], a: TensorImpl, m: TensorImpl): TensorImpl {
+  const o2 = out.view(outSizes2d, [outSizes2d[1], 1], 0);
+  try {
+    implOf(b, 'mm', op)(o2, a, m);
+  } catch (e) {
+    out.release();
+    throw e;
+  } finally {
+    o2.release();
+  }
+  return out;
+}
+
+export const MV = defineStructured('mv(Tensor self, Tensor vec) -> Tensor', ([self, vec], b) => {
+  const a = self as TensorImpl;
+  const v = vec as TensorImpl;
+  if (a.dim !== 2 || v.dim !== 1) {
+    throw new ShapeError(`mv: vector + matrix @ vector expected, got ${a.dim}, ${v.dim} (shapes ${fmtShape(a.sizes)} and ${fmtShape(v.sizes)})`);
+  }
+  if (a.sizes[1] !== v.sizes[0]) {
+    throw new ShapeError(`mv: shapes ${fmtShape(a.sizes)} and ${fmtShape(v.sizes)} cannot be multiplied (${a.sizes[1]} != ${v.sizes[0]})`);
+  }
+  checkMatmulDtypes('mv', a, v);
+  const device = commonDevice('mv', [a, v]);
+  const col = v.view([v.sizes[0], 1], [v.strides[0], 1], v.storageOffset);
+  try {
+    return mmInto(b, 'mv', TensorImpl.empty('mv', [a.sizes[0]], a.dtype, device), [a.sizes[0], 1], a, col);
+  } finally {
+    col.release();
+  }
+});
+
+export const DOT = defineStructured('dot(Tensor self, Tensor tensor) -> Tensor', ([self, other], b) => {
+  const a = self as TensorImpl;
+  const v = other as TensorImpl;
+  if (a.dim !== 1 || v.dim !== 1) {
+    throw new ShapeError(`dot: 1D tensors expected, but got ${a.dim}D and ${v.dim}D tensors`);
+  }
+  if (a.sizes[0] !== v.sizes[0]) {
+    throw new ShapeError(`dot: inconsistent tensor size, expected tensor [${a.sizes[0]}] and src [${v.sizes[0]}] to have the same number of elements, but got ${a.sizes[0]} and ${v.sizes[0]} elements respectively`);
+  }
+  checkMatmulDtypes('dot', a, v);
+  const device = commonDevice('dot', [a, v]);
+  const row = a.view([1, a.sizes[0]], [0, a.strides[0]], a.storageOffset);
+  const col = v.view([v.sizes[0], 1], [v.strides[0], 1], v.storageOffset);
+  try {
+    return mmInto(b, 'dot', TensorImpl.empty('dot', [], a.dtype, device), [1, 1], row, col);
+  } finally {
+    row.release();
+    col.release();
+  }
+});
+
+/**
  * `matmul` as PyTorch defines it, composed of mm / bmm and views: 1-D operands gain a dim
  * that is removed again, batch dims broadcast, and batches fold into one bmm.
  */
@@ -79,10 +136,10 @@ function matmulComposite(a: Tensor, b: Tensor): Tensor {
     if (a.shape[0] !== b.shape[0]) {
       throw new ShapeError(`matmul: inconsistent tensor size, expected tensor [${a.shape[0]}] and src [${b.shape[0]}] to have the same number of elements, but got ${a.shape[0]} and ${b.shape[0]} elements respectively`);
     }
-    return squeeze(mm(unsqueeze(a, 0), unsqueeze(b, 1)), [0, 1]);
+    return dot(a, b);
   }
-  if (da === 2 && db === 1) return squeeze(mm(a, unsqueeze(b, 1)), 1);
-  if (da === 1 && db === 2) return squeeze(mm(unsqueeze(a, 0), b), 0);
+  if (da === 2 && db === 1) return mv(a, b);
+  if (da === 1 && db === 2) return mv(transpose(b, 0, 1), a);
   if (da === 2 && db === 2) return mm(a, b);
   // batched: promote 1-D operands, broadcast the batch dims, fold them into one.
   const a3 = da === 1 ? unsqueeze(a, 0) : a;
@@ -103,6 +160,8 @@ function matmulComposite(a: Tensor, b: Tensor): Tensor {
 }
 
 const MM_OUT = defineOutVariant(MM);
+const MV_OUT = defineOutVariant(MV);
+const DOT_OUT = defineOutVariant(DOT);
 const BMM_OUT = defineOutVariant(BMM);
 const MATMUL_OUT = defineOutVariant(MATMUL);
 
@@ -110,8 +169,10 @@ export interface MatmulOptions {
   out?: Tensor | null;
 }
 
+const SECOND_ARG: Record<string, string> = { matmul: 'other', mv: 'vec', dot: 'tensor' };
+
 function product(name: string, h: typeof MM, hOut: typeof MM, self: Tensor, other: Tensor, options: MatmulOptions): Tensor {
-  const args = [unwrapTensor(name, 'input', self), unwrapTensor(name, name === 'matmul' ? 'other' : 'mat2', other)];
+  const args = [unwrapTensor(name, 'input', self), unwrapTensor(name, SECOND_ARG[name] ?? 'mat2', other)];
   return options.out ? callOut(hOut, args, options.out) : callFunctional(h, args);
 }
 
@@ -121,6 +182,14 @@ export function mm(self: Tensor, mat2: Tensor, options: MatmulOptions = {}): Ten
 
 export function bmm(self: Tensor, mat2: Tensor, options: MatmulOptions = {}): Tensor {
   return product('bmm', BMM, BMM_OUT, self, mat2, options);
+}
+
+export function mv(self: Tensor, vec: Tensor, options: MatmulOptions = {}): Tensor {
+  return product('mv', MV, MV_OUT, self, vec, options);
+}
+
+export function dot(self: Tensor, other: Tensor, options: MatmulOptions = {}): Tensor {
+  return product('dot', DOT, DOT_OUT, self, other, options);
 }
 
 export function matmul(self: Tensor, other: Tensor, options: MatmulOptions = {}): Tensor {

@@ -1,6 +1,6 @@
 import { CPU, type Device } from '../device';
 import { bf16BitsToNumber, canCast, f16BitsToNumber, typeMeta, type DType } from '../dtype';
-import { DeviceError, DTypeError, ShapeError, fmtShape } from '../errors';
+import { DeviceError, DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { broadcastStrides, computeOutputLayout } from '../iterator';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides } from '../views';
@@ -108,8 +108,23 @@ export function sameShape(a: readonly number[], b: readonly number[]): boolean {
   return true;
 }
 
+/**
+ * PyTorch refuses to write a tensor in which several elements share one memory location
+ * (an expanded tensor): the result would depend on the order of the writes.
+ */
+export function checkNoInternalOverlap(op: string, dst: TensorImpl): void {
+  for (let d = 0; d < dst.sizes.length; d++) {
+    if (dst.strides[d] === 0 && dst.sizes[d] > 1) {
+      throw new TorchError(
+        `${op}: unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.`,
+      );
+    }
+  }
+}
+
 /** The checks of writing a result into an existing tensor (in-place `self` or `out=`). */
 export function checkWritable(op: string, dst: TensorImpl, resultSizes: readonly number[], resultDtype: DType, device: Device): void {
+  checkNoInternalOverlap(op, dst);
   if (dst.device !== device) {
     throw new DeviceError(`${op}: expected the output on ${device}, but it is on ${dst.device}`);
   }

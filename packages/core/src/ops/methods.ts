@@ -27,7 +27,7 @@ const METHODS = {
   where: (self: Tensor, condition: Tensor, other: Tensor | number | boolean | bigint) => pw.where(condition, self, other),
   sum: red.sum, prod: red.prod, mean: red.mean, amax: red.amax, amin: red.amin,
   argmax: red.argmax, argmin: red.argmin,
-  mm: linalg.mm, bmm: linalg.bmm, matmul: linalg.matmul,
+  mm: linalg.mm, bmm: linalg.bmm, matmul: linalg.matmul, mv: linalg.mv, dot: linalg.dot,
   view: views.view, asStrided: views.asStrided, permute: views.permute, transpose: views.transpose,
   select: views.select, unsqueeze: views.unsqueeze, squeeze: views.squeeze, expand: views.expand,
   unfold: views.unfold, diagonal: views.diagonal, detach: views.detach, slice: views.sliceDim,

@@ -121,7 +121,6 @@ function runPointwise(def: PointwiseDef, mode: Mode, args: unknown[], b: Backend
       def.compute(b, op, result, inputs, args);
       implOf(b, 'copy', 'copy_')(dst, result);
     }
-    dst.version.bump();
     return dst;
   } finally {
     releaseAll(temps);

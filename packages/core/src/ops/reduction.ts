@@ -45,7 +45,7 @@ function reduce(
 
 /** `t` (contiguous, keepdim sizes) viewed at `sizes` without the reduced dims; consumes `t`. */
 function dropDims(t: TensorImpl, sizes: readonly number[]): TensorImpl {
-  const v = t.view(sizes, contiguousStrides(sizes), t.storageOffset);
+  const v = t.regeometried(sizes, contiguousStrides(sizes), t.storageOffset);
   t.release();
   return v;
 }
@@ -217,7 +217,11 @@ export interface ReduceOptions {
 type DimArg = number | readonly number[] | null | undefined;
 
 function dimList(dim: DimArg): number[] | null {
-  return dim == null ? null : typeof dim === 'number' ? [dim] : [...dim];
+  const dims = dim == null ? null : typeof dim === 'number' ? [dim] : [...dim];
+  for (const d of dims ?? []) {
+    if (!Number.isInteger(d)) throw new TorchError(`reduction: argument 'dim' must be an integer or a list of integers, but got ${d}`);
+  }
+  return dims;
 }
 
 /** Splits `(dim?, options?)` where either may be left out: `x.sum({ keepdim: true })`. */

@@ -95,6 +95,15 @@ export class TensorImpl extends RefCounted {
     return new TensorImpl(this.storage, sizes, strides, storageOffset, this.dtype, this.device, this.version, this);
   }
 
+  /**
+   * The same data under other geometry, NOT a view of this TensorImpl: for an op that built
+   * its result under an internal shape (a reduction's keepdim shape) and returns it reshaped.
+   * The result shares storage and version counter and has this tensor's base (if any).
+   */
+  regeometried(sizes: readonly number[], strides: readonly number[], storageOffset: number): TensorImpl {
+    return new TensorImpl(this.storage, sizes, strides, storageOffset, this.dtype, this.device, this.version, this.base);
+  }
+
   get dim(): number {
     return this.sizes.length;
   }

@@ -1,0 +1,11 @@
+// @torch-ts/kernels-cpu: the CPU backend. Importing this module registers the CPU allocator
+// and the CPU kernels with core, as ARCHITECTURE.md's "Backends" section describes.
+import { DispatchKey, registerAllocator, registerBackend } from '@torch-ts/core';
+import { cpuAllocator } from './allocator';
+import { cpuImpls } from './impls';
+
+registerAllocator(cpuAllocator);
+registerBackend(DispatchKey.CPU, cpuImpls);
+
+export { cpuAllocator, CpuAllocator } from './allocator';
+export { cpuImpls } from './impls';

@@ -1,0 +1,57 @@
+import type { UnaryImpl } from '@torch-ts/core';
+import { onScratchUnary, runFloatUnary, runInt64Unary, runScratchUnary, type FloatUnaryRow } from '../loops/pointwise';
+import { unsupportedDtype } from './binary';
+import { copy } from './copy';
+import { roundModeOf } from './float-math';
+import { absInt64Row, negInt64Row, reluInt64Row, type Int64UnaryRow } from './int64-rows';
+import {
+  absRow,
+  ceilRow,
+  cosRow,
+  expRow,
+  floorRow,
+  logRow,
+  negRow,
+  reluRow,
+  sigmoidRow,
+  sinRow,
+  sqrtRow,
+  tanhRow,
+} from './unary-rows';
+
+/**
+ * How a unary op treats integer dtypes: `compute` runs the float row on integer-valued
+ * scratch (exact for neg/abs/relu), `identity` is a copy (floor and ceil of an integer, as
+ * PyTorch's kernels do), `none` means core always hands this op a floating dtype.
+ */
+type IntegerRule = { readonly kind: 'compute'; readonly int64: Int64UnaryRow } | { readonly kind: 'identity' } | { readonly kind: 'none' };
+
+function unary(op: string, row: FloatUnaryRow, ints: IntegerRule): UnaryImpl {
+  const scratch = onScratchUnary(row);
+  return (out, a) => {
+    const d = out.dtype;
+    const mode = roundModeOf(d);
+    if (d === 'float32' || d === 'float64') runFloatUnary(out, a, row, mode);
+    else if (d === 'float16' || d === 'bfloat16') runScratchUnary(out, a, scratch, mode);
+    else if (ints.kind === 'identity') copy(out, a);
+    else if (ints.kind === 'none') throw unsupportedDtype(op, out);
+    else if (d === 'int64') runInt64Unary(out, a, ints.int64);
+    else runScratchUnary(out, a, scratch, mode);
+  };
+}
+
+const NONE = { kind: 'none' } as const;
+const IDENTITY = { kind: 'identity' } as const;
+
+export const neg: UnaryImpl = unary('neg', negRow, { kind: 'compute', int64: negInt64Row });
+export const abs: UnaryImpl = unary('abs', absRow, { kind: 'compute', int64: absInt64Row });
+export const relu: UnaryImpl = unary('relu', reluRow, { kind: 'compute', int64: reluInt64Row });
+export const floor: UnaryImpl = unary('floor', floorRow, IDENTITY);
+export const ceil: UnaryImpl = unary('ceil', ceilRow, IDENTITY);
+export const exp: UnaryImpl = unary('exp', expRow, NONE);
+export const log: UnaryImpl = unary('log', logRow, NONE);
+export const sqrt: UnaryImpl = unary('sqrt', sqrtRow, NONE);
+export const sin: UnaryImpl = unary('sin', sinRow, NONE);
+export const cos: UnaryImpl = unary('cos', cosRow, NONE);
+export const tanh: UnaryImpl = unary('tanh', tanhRow, NONE);
+export const sigmoid: UnaryImpl = unary('sigmoid', sigmoidRow, NONE);

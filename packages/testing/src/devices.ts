@@ -1,0 +1,51 @@
+/**
+ * The devices the OpInfo runner can test. CPU is built in; a backend package adds its own
+ * harness (`registerDeviceHarness`) and the suite names it: `describeOpInfo(OP_TABLE,
+ * ['cpu', 'webgpu'])`. Goldens apply on every device; a harness with an `oracle` is also
+ * compared against that device's results for the same inputs (STYLE.md: CPU is the oracle
+ * for WebGPU).
+ */
+import * as torch from '@torch-ts/torch';
+import type { DeviceLike, Tensor } from '@torch-ts/torch';
+import { readBackSync, type ReadBack } from './values';
+
+export interface DeviceHarness {
+  /** The name used in test titles and in `describeOpInfo(table, [name])`. */
+  readonly name: string;
+  /** What factories are given (`{ device }`). */
+  readonly device: DeviceLike;
+  /** Runs once before the device's tests (`await torch.webgpu.init()`). */
+  setup?(): Promise<void>;
+  /** The tensor's values on the host; devices without synchronous reads return a promise. */
+  read(t: Tensor): ReadBack | Promise<ReadBack>;
+  /** Live TensorImpls and storages on the device, for the leak check. */
+  liveCounts(): { readonly tensors: number; readonly storages: number };
+  /** Another harness whose results this one must match, case by case, within tolerance. */
+  readonly oracle?: string;
+  /** Known failures on this device only: op name -> xfail key -> reason (keys as OpInfo.xfail). */
+  readonly xfail?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+}
+
+export const CPU_HARNESS: DeviceHarness = {
+  name: 'cpu',
+  device: 'cpu',
+  read: readBackSync,
+  liveCounts: () => {
+    const s = torch.memory.stats('cpu');
+    return { tensors: s.liveTensors, storages: s.liveStorages };
+  },
+};
+
+const harnesses = new Map<string, DeviceHarness>([[CPU_HARNESS.name, CPU_HARNESS]]);
+
+export function registerDeviceHarness(h: DeviceHarness): void {
+  harnesses.set(h.name, h);
+}
+
+/** The harness of a device name, or the harness itself. */
+export function deviceHarness(device: string | DeviceHarness): DeviceHarness {
+  if (typeof device !== 'string') return device;
+  const h = harnesses.get(device);
+  if (!h) throw new Error(`describeOpInfo: no harness for device '${device}' (registered: ${[...harnesses.keys()].join(', ')})`);
+  return h;
+}

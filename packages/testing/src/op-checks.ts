@@ -1,0 +1,277 @@
+/**
+ * The checks the OpInfo runner makes for one golden case on one device. Each throws an
+ * Error that says the op, the case, its inputs and every disagreement; each disposes what
+ * it made, whatever happens.
+ *
+ * Forward compares with PyTorch's golden (dtype, shape, values within tolerance). The other
+ * forms compare with the function form on the same device: a value bug then fails one
+ * test (forward), while a form that diverges from its function fails its own.
+ */
+import * as torch from '@torch-ts/torch';
+import { DTypeError, type Tensor } from '@torch-ts/torch';
+import type { DeviceHarness } from './devices';
+import { caseId, decodeValues, expectedList, isScalarInput, type GoldenCase, type GoldenError } from './goldens';
+import { disposeAll, layoutApplies, makeInputs, type Layout } from './inputs';
+import { DEFAULT_TOLERANCE } from './op-info/common';
+import type { ErrorClass, ErrorInput, OpInfo, OpInput, OpResult, Tolerance } from './op-info/types';
+import { attempt, errorClassFor, errorProblems, inplaceForm, methodForm, outForm, resultList } from './op-forms';
+import { compareReadBacks, describeValues, fromGolden, type ReadBack } from './values';
+
+export interface CheckContext {
+  readonly op: OpInfo;
+  readonly harness: DeviceHarness;
+  /** The device whose results this one must match (CPU for WebGPU), or null. */
+  readonly oracle: DeviceHarness | null;
+}
+
+/** The tolerance for results of `dtype`: the op's override, else assert_close's default; null is exact. */
+export function toleranceFor(op: OpInfo, dtype: string): Tolerance | null {
+  const d = dtype as keyof typeof DEFAULT_TOLERANCE;
+  return op.tolerance?.[d] ?? DEFAULT_TOLERANCE[d] ?? null;
+}
+
+function describeCase(op: OpInfo, c: GoldenCase, device: string): string {
+  const inputs = c.inputs.map((x) =>
+    isScalarInput(x) ? `scalar ${String(x.scalar)}` : describeValues(x.dtype, x.shape, decodeValues(x)),
+  );
+  const kw = Object.keys(c.kwargs).length ? ` kwargs ${JSON.stringify(c.kwargs)}` : '';
+  return `${op.name} ${caseId(c)} (${c.dtype}) on ${device}: inputs ${inputs.join('; ')}${kw}`;
+}
+
+function fail(op: OpInfo, c: GoldenCase, h: DeviceHarness, problems: readonly string[]): never {
+  throw new Error(`${describeCase(op, c, h.name)}\n  ${problems.join('\n  ')}`);
+}
+
+async function readAll(h: DeviceHarness, ts: readonly Tensor[]): Promise<ReadBack[]> {
+  const out: ReadBack[] = [];
+  for (const t of ts) out.push(await h.read(t));
+  return out;
+}
+
+function compareLists(got: readonly ReadBack[], expected: readonly ReadBack[], tol: (d: string) => Tolerance | null, exact: boolean): string[] {
+  if (got.length !== expected.length) return [`got ${got.length} result tensors, expected ${expected.length}`];
+  return got.flatMap((g, i) => {
+    const p = compareReadBacks(g, expected[i], { tolerance: exact ? null : tol(expected[i].dtype) });
+    return expected.length > 1 ? p.map((x) => `result ${i}: ${x}`) : p;
+  });
+}
+
+/** Whether a result has the arity of the golden: a tensor for one, an array for a tuple. */
+function arityProblems(r: OpResult, c: GoldenCase): string[] {
+  const tuple = Array.isArray(c.expected);
+  if (tuple && r instanceof torch.Tensor) return ['got one tensor, expected a tuple (an array)'];
+  if (!tuple && !(r instanceof torch.Tensor)) return ['got an array, expected one tensor'];
+  return [];
+}
+
+/** Runs the function form on fresh inputs of `layout` and reads the results. */
+async function functionResults(ctx: CheckContext, c: GoldenCase, layout: Layout = 'contiguous', h = ctx.harness): Promise<ReadBack[]> {
+  const inputs = makeInputs(c, h.device, layout);
+  const r = attempt(() => ctx.op.call(inputs, c.kwargs));
+  try {
+    if (!r.ok) fail(ctx.op, c, h, [`the function form threw ${String(r.error)}`]);
+    return await readAll(h, resultList(r.value));
+  } finally {
+    disposeAll(inputs, r.ok ? r.value : null);
+  }
+}
+
+/**
+ * The error classes a case may throw. Where the dtype itself is unsupported, a DTypeError is
+ * right whatever else is wrong: which of two checks runs first is not part of the contract
+ * (PyTorch checks shapes first, as its dtype check lives in the kernel).
+ */
+function acceptedErrors(op: OpInfo, c: GoldenCase, e: GoldenError): ErrorClass[] {
+  const classes = [errorClassFor(e)];
+  if (!op.dtypes.includes(c.dtype)) classes.push(DTypeError);
+  return classes;
+}
+
+function throwProblems(ctx: CheckContext, c: GoldenCase, fn: () => unknown, e: GoldenError): string[] {
+  const r = attempt(fn);
+  if (r.ok) {
+    disposeAll(r.value);
+    return [`did not throw; PyTorch raises ${e.type}: ${e.message}`];
+  }
+  return errorProblems(ctx.op, r.error, acceptedErrors(ctx.op, c, e), null).map((p) => `${p} (PyTorch: ${e.type}: ${e.message})`);
+}
+
+/** The function form against PyTorch: the error it raises, or the result's dtype, shape and values. */
+export async function checkForward(ctx: CheckContext, c: GoldenCase): Promise<void> {
+  const { op, harness: h } = ctx;
+  const inputs = makeInputs(c, h.device);
+  try {
+    if (c.error) {
+      const p = throwProblems(ctx, c, () => op.call(inputs, c.kwargs), c.error);
+      if (p.length) fail(op, c, h, p);
+      return;
+    }
+    const r = attempt(() => op.call(inputs, c.kwargs));
+    if (!r.ok) fail(op, c, h, [`threw ${String(r.error)}`]);
+    try {
+      const p = arityProblems(r.value, c);
+      const expected = expectedList(c)!.map(fromGolden);
+      p.push(...compareLists(await readAll(h, resultList(r.value)), expected, (d) => toleranceFor(op, d), false));
+      if (p.length) fail(op, c, h, p);
+    } finally {
+      disposeAll(r.value);
+    }
+  } finally {
+    disposeAll(inputs);
+  }
+}
+
+/** `x.op(...)` gives exactly what `op(x, ...)` gives. */
+export async function checkMethod(ctx: CheckContext, c: GoldenCase): Promise<void> {
+  const { op, harness: h } = ctx;
+  const expected = await functionResults(ctx, c);
+  const inputs = makeInputs(c, h.device);
+  const r = attempt(() => methodForm(op)(inputs, c.kwargs));
+  try {
+    if (!r.ok) fail(op, c, h, [`the method form threw ${String(r.error)}`]);
+    const p = arityProblems(r.value, c);
+    p.push(...compareLists(await readAll(h, resultList(r.value)), expected, () => null, true));
+    if (p.length) fail(op, c, h, p.map((x) => `method vs function: ${x}`));
+  } finally {
+    disposeAll(inputs, r.ok ? r.value : null);
+  }
+}
+
+/**
+ * `x.clone().op_(...)`: throws where PyTorch's does (leaving `x` as it was), else returns
+ * the same object, bumps its version and holds the function form's values in its dtype.
+ */
+export async function checkInplace(ctx: CheckContext, c: GoldenCase): Promise<void> {
+  const { op, harness: h } = ctx;
+  const inputs = makeInputs(c, h.device);
+  const self = (inputs[0] as Tensor).clone();
+  const args: OpInput[] = [self, ...inputs.slice(1)];
+  try {
+    const before = await h.read(self);
+    const version = self.version;
+    const r = attempt(() => inplaceForm(op)(args, c.kwargs));
+    if (c.inplace && c.inplace !== 'ok') {
+      if (r.ok) fail(op, c, h, [`${op.name}_ did not throw; PyTorch raises ${c.inplace.type}: ${c.inplace.message}`]);
+      const p = errorProblems(op, r.error, acceptedErrors(op, c, c.inplace), null);
+      // A check that fails before computing (shapes, dtypes) must leave self alone; an error
+      // found while computing (an integer division by zero) may come after some writes, as
+      // in PyTorch.
+      if (!c.error) {
+        p.push(...compareReadBacks(await h.read(self), before, { tolerance: null }).map((x) => `self changed by a failed call: ${x}`));
+      }
+      if (p.length) fail(op, c, h, p.map((x) => `in-place: ${x}`));
+      return;
+    }
+    if (!r.ok) fail(op, c, h, [`${op.name}_ threw ${String(r.error)}`]);
+    const p: string[] = [];
+    if (r.value !== self) p.push('did not return the tensor it was called on');
+    if (!(self.version > version)) p.push(`did not bump the version (${version} -> ${self.version})`);
+    const [expected] = await functionResultsAs(ctx, c, self.dtype);
+    p.push(...compareReadBacks(await h.read(self), expected, { tolerance: null }));
+    if (p.length) fail(op, c, h, p.map((x) => `in-place: ${x}`));
+  } finally {
+    disposeAll(inputs, self);
+  }
+}
+
+/** The function form's single result, cast to `dtype` on the device (what an in-place write stores). */
+async function functionResultsAs(ctx: CheckContext, c: GoldenCase, dtype: Tensor['dtype']): Promise<ReadBack[]> {
+  const h = ctx.harness;
+  const inputs = makeInputs(c, h.device);
+  const r = attempt(() => ctx.op.call(inputs, c.kwargs));
+  try {
+    if (!r.ok) fail(ctx.op, c, h, [`the function form threw ${String(r.error)}`]);
+    const t = resultList(r.value)[0];
+    const cast = t.dtype === dtype ? t : t.to(dtype);
+    try {
+      return [await h.read(cast)];
+    } finally {
+      if (cast !== t) cast.dispose();
+    }
+  } finally {
+    disposeAll(inputs, r.ok ? r.value : null);
+  }
+}
+
+/** `op(..., { out })` writes into `out` (contiguous, and transposed for 2-D and up), returns it and bumps its version. */
+export async function checkOut(ctx: CheckContext, c: GoldenCase): Promise<void> {
+  const { op, harness: h } = ctx;
+  const expected = await functionResults(ctx, c);
+  const { dtype, shape } = expected[0];
+  const outs: [string, () => Tensor][] = [['contiguous out', () => torch.empty([...shape], { dtype, device: h.device })]];
+  if (shape.filter((n) => n > 1).length >= 2) {
+    const rev = [...shape].reverse();
+    outs.push(['transposed out', () => torch.empty(rev, { dtype, device: h.device }).permute(...rev.map((_, k) => rev.length - 1 - k))]);
+  }
+  const p: string[] = [];
+  for (const [label, make] of outs) {
+    const inputs = makeInputs(c, h.device);
+    const out = torch.tidy(make);
+    try {
+      const version = out.version;
+      const r = attempt(() => outForm(op)(inputs, c.kwargs, out));
+      if (!r.ok) {
+        p.push(`${label}: threw ${String(r.error)}`);
+        continue;
+      }
+      if (r.value !== out) p.push(`${label}: did not return the out tensor`);
+      disposeAll(r.value === out ? null : r.value);
+      if (!(out.version > version)) p.push(`${label}: did not bump the version (${version} -> ${out.version})`);
+      p.push(...compareReadBacks(await h.read(out), expected[0], { tolerance: null }).map((x) => `${label}: ${x}`));
+    } finally {
+      disposeAll(inputs, out);
+    }
+  }
+  if (p.length) fail(op, c, h, p);
+}
+
+/** Strided and transposed views of the same values give what contiguous inputs give. */
+export async function checkNoncontig(ctx: CheckContext, c: GoldenCase): Promise<void> {
+  const { op, harness: h } = ctx;
+  const expected = await functionResults(ctx, c);
+  const p: string[] = [];
+  for (const layout of ['strided', 'transposed'] as const) {
+    if (!layoutApplies(c, layout)) continue;
+    const inputs = makeInputs(c, h.device, layout);
+    try {
+      if (!inputs.some((x) => x instanceof torch.Tensor && !x.isContiguous())) {
+        p.push(`${layout}: no input came out non-contiguous (the check would test nothing)`);
+        continue;
+      }
+      const r = attempt(() => op.call(inputs, c.kwargs));
+      if (!r.ok) {
+        p.push(`${layout}: threw ${String(r.error)}`);
+        continue;
+      }
+      try {
+        const got = await readAll(h, resultList(r.value));
+        p.push(...compareLists(got, expected, (d) => toleranceFor(op, d), false).map((x) => `${layout} inputs: ${x}`));
+      } finally {
+        disposeAll(r.value);
+      }
+    } finally {
+      disposeAll(inputs);
+    }
+  }
+  if (p.length) fail(op, c, h, p);
+}
+
+/** The device agrees with its oracle device on the same inputs. */
+export async function checkOracle(ctx: CheckContext, c: GoldenCase): Promise<void> {
+  const oracle = ctx.oracle!;
+  const expected = await functionResults(ctx, c, 'contiguous', oracle);
+  const got = await functionResults(ctx, c);
+  const p = compareLists(got, expected, (d) => toleranceFor(ctx.op, d), false);
+  if (p.length) fail(ctx.op, c, ctx.harness, p.map((x) => `vs ${oracle.name}: ${x}`));
+}
+
+/** A hand-written bad call throws the declared TorchError subclass, naming the op. */
+export function checkErrorInput(ctx: CheckContext, e: ErrorInput): void {
+  const r = attempt(() => e.make(ctx.harness.device));
+  if (r.ok) {
+    disposeAll(r.value);
+    throw new Error(`${ctx.op.name}: error input '${e.name}' did not throw (expected ${e.error.name} matching ${e.match})`);
+  }
+  const p = errorProblems(ctx.op, r.error, [e.error], e.match);
+  if (p.length) throw new Error(`${ctx.op.name}: error input '${e.name}' on ${ctx.harness.name}:\n  ${p.join('\n  ')}`);
+}

@@ -1,0 +1,13 @@
+/**
+ * The OpInfo table: one entry per op of the facade (Note [OpInfo] in op-info/types.ts).
+ * Families live in op-info/<family>.ts; their golden cases in goldens/ops_<family>.json.
+ */
+import { LINALG_OPS } from './op-info/linalg';
+import { POINTWISE_OPS } from './op-info/pointwise';
+import { REDUCTION_OPS } from './op-info/reductions';
+import type { OpInfo } from './op-info/types';
+
+export * from './op-info/types';
+export { DEFAULT_TOLERANCE } from './op-info/common';
+
+export const OP_TABLE: readonly OpInfo[] = [...POINTWISE_OPS, ...REDUCTION_OPS, ...LINALG_OPS];

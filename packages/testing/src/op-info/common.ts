@@ -1,0 +1,38 @@
+import * as torch from '@torch-ts/torch';
+import type { DeviceLike, DType, Tensor } from '@torch-ts/torch';
+import type { OpInput, Tolerance } from './types';
+
+export const ALL_DTYPES: readonly DType[] = torch.DTYPES;
+export const FLOAT_DTYPES: readonly DType[] = ['float32', 'float64', 'float16', 'bfloat16'];
+export const NO_BOOL: readonly DType[] = ALL_DTYPES.filter((d) => d !== 'bool');
+export const NO_HALF_BOOL: readonly DType[] = ALL_DTYPES.filter((d) => d !== 'bool' && d !== 'float16');
+
+/**
+ * The default tolerances of `torch.testing.assert_close` for floating dtypes; integral and
+ * bool results are compared exactly.
+ */
+export const DEFAULT_TOLERANCE: Readonly<Partial<Record<DType, Tolerance>>> = {
+  float64: { rtol: 1e-7, atol: 1e-7 },
+  float32: { rtol: 1.3e-6, atol: 1e-5 },
+  float16: { rtol: 1e-3, atol: 1e-5 },
+  bfloat16: { rtol: 1.6e-2, atol: 1e-5 },
+};
+
+/** The input that must be a tensor (the goldens never put a scalar there). */
+export function tensorArg(x: OpInput | undefined, op: string): Tensor {
+  if (x instanceof torch.Tensor) return x;
+  throw new Error(`${op}: the OpInfo sample gives ${typeof x} where a tensor is expected`);
+}
+
+/** The 2.x reason for a dtype whose 1.13 CPU kernel is missing. */
+export const HALF_2X = (kernel: string): string =>
+  `PyTorch 2.x has the Half CPU kernel that 1.13 lacks ("${kernel}" not implemented for 'Half'); goldens computed on float32 copies`;
+
+/** The 2.x reason for 16-bit results that 1.13 rounds between partial sums. */
+export const FLOAT_ACC_2X = (what: string): string =>
+  `PyTorch 2.x accumulates ${what} in float32 and rounds once; 1.13 rounds partial results to 16 bits. Goldens that differ were computed on float32 copies`;
+
+/** Small tensors for error inputs, on the device under test. */
+export function t(device: DeviceLike, data: torch.TensorData, dtype?: DType): Tensor {
+  return torch.tensor(data, { device, dtype: dtype ?? null });
+}

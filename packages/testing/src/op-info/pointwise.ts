@@ -1,0 +1,267 @@
+import * as torch from '@torch-ts/torch';
+import { DTypeError, ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
+import { ALL_DTYPES, HALF_2X, NO_BOOL, t, tensorArg } from './common';
+import type { ErrorInput, Kwargs, OpInfo, OpInput } from './types';
+
+type Scalar = number | boolean | bigint;
+// Each facade function takes its own options type; the goldens' kwargs are passed through as is.
+type BinaryFn = (self: Tensor, other: Tensor | Scalar, options?: never) => Tensor;
+type UnaryFn = (self: Tensor, options?: { out?: Tensor | null }) => Tensor;
+
+const other = (x: OpInput | undefined, op: string): Tensor | Scalar => {
+  if (x === undefined) throw new Error(`${op}: the OpInfo sample has no second operand`);
+  return x;
+};
+
+// Sample ids written by scripts/goldens/ops_pointwise.py.
+const BINARY_SAMPLES = ['same-shape', 'broadcast', 'broadcast-0dim', '0dim-0dim', '0dim-tensor', 'empty'];
+const SCALAR_SAMPLES = ['scalar-int', 'scalar-float', 'scalar-negative-int'];
+const DIV_SAMPLES = ['signs', 'divide-by-zero'];
+const COMPARE_SAMPLES = ['nan', 'ties', 'scalar-nan'];
+
+/** Errors every binary op shares: shapes that do not broadcast, in-place into a smaller tensor. */
+function binaryErrors(fn: (a: Tensor, b: Tensor | Scalar) => Tensor, inplace: string | null): ErrorInput[] {
+  const errors: ErrorInput[] = [
+    {
+      name: 'shapes that do not broadcast',
+      make: (d) => fn(t(d, [[1, 2, 3], [4, 5, 6]]), t(d, [1, 2, 3, 4])),
+      error: ShapeError,
+      match: /size of tensor a \(3\) must match the size of tensor b \(4\)|\[2, 3\].*\[4\]/,
+    },
+    {
+      name: 'a non-tensor operand',
+      make: (d) => fn(t(d, [1, 2]), 'two' as unknown as number),
+      error: TorchError,
+      match: /must be Tensor or Number, not string/,
+    },
+  ];
+  if (inplace) {
+    errors.push({
+      name: 'in-place into a tensor smaller than the broadcast shape',
+      make: (d) => (t(d, [1.5, 2]) as unknown as Record<string, (y: Tensor) => Tensor>)[inplace](t(d, [[1.5, 2], [3, 4]])),
+      error: ShapeError,
+      match: /output with shape \[2\] doesn't match the broadcast shape \[2, 2\]/,
+    });
+  }
+  return errors;
+}
+
+interface BinarySpec {
+  readonly name: string;
+  readonly fn: BinaryFn;
+  readonly methodName?: string;
+  readonly errorNames?: readonly string[];
+  readonly inplace: boolean;
+  readonly scalars?: boolean;
+  readonly dtypes: readonly DType[];
+  readonly samples: readonly string[];
+  readonly kwargs?: Kwargs;
+  readonly errorInputs?: readonly ErrorInput[];
+  readonly xfail?: Readonly<Record<string, string>>;
+}
+
+function binary(s: BinarySpec): OpInfo {
+  const method = s.methodName ?? s.name;
+  // Cases carry their kwargs (`roundingMode` for div.trunc) in the goldens.
+  const call = (i: readonly OpInput[], k: Kwargs) => s.fn(tensorArg(i[0], s.name), other(i[1], s.name), k as never);
+  return {
+    name: s.name,
+    methodName: s.methodName,
+    errorNames: s.errorNames,
+    call,
+    variants: { method: true, inplace: s.inplace, out: true },
+    dtypes: s.dtypes,
+    samples: [...BINARY_SAMPLES, ...(s.scalars === false ? [] : SCALAR_SAMPLES), 'promote', ...s.samples],
+    errorInputs: [...binaryErrors((a, b) => s.fn(a, b, s.kwargs as never), s.inplace ? `${method}_` : null), ...(s.errorInputs ?? [])],
+    xfail: s.xfail,
+  };
+}
+
+// Known bugs of core, found by the goldens (strict xfails: see Note [Strict xfails]).
+const BOOL_ALPHA_BUG =
+  "bug: core's checkAlpha (ops/pointwise.ts) inverts PyTorch's rule, which rejects a bool alpha unless the result is bool;";
+const INT_DIV_ZERO_LEAK =
+  'bug: an integer division by zero leaks the freshly allocated output (runPointwise in core ops/pointwise.ts allocates `result` and does not release it when the impl throws ZeroDivisionError): +1 live tensor and storage per call';
+const POW_SPECIAL_BUG = (exponent: string, detail: string) =>
+  `bug: pow with the scalar exponent ${exponent} must compute as PyTorch's ${detail}; the CPU kernel uses Math.pow`;
+
+const DIV_MODE_ERRORS: ErrorInput[] = [
+  {
+    name: 'an unknown rounding mode',
+    make: (d) => torch.div(t(d, [1, 2]), t(d, [1, 2]), { roundingMode: 'round' as 'floor' }),
+    error: TorchError,
+    match: /div: expected rounding_mode to be one of null, 'trunc', or 'floor' but found 'round'/,
+  },
+];
+
+const BINARY_OPS: OpInfo[] = [
+  binary({
+    name: 'add',
+    fn: torch.add,
+    inplace: true,
+    dtypes: ALL_DTYPES,
+    samples: ['alpha-int', 'alpha-float', 'overflow'],
+    xfail: {
+      'alpha-int/bool': `${BOOL_ALPHA_BUG} add(bool, bool, { alpha: 2 }) throws "Boolean alpha only supported for Boolean results." where PyTorch gives a | b`,
+      'error-input@a bool alpha with non-bool tensors': `${BOOL_ALPHA_BUG} add(int64, int64, { alpha: true }) does not throw`,
+    },
+    errorInputs: [
+      {
+        name: 'a float alpha with integral tensors',
+        make: (d) => torch.add(t(d, [1, 2]), t(d, [3, 4]), { alpha: 0.5 }),
+        error: DTypeError,
+        match: /add: For integral input tensors, argument alpha must not be a floating point number/,
+      },
+      {
+        name: 'a bool alpha with non-bool tensors',
+        make: (d) => torch.add(t(d, [1, 2]), t(d, [3, 4]), { alpha: true }),
+        error: DTypeError,
+        match: /add: Boolean alpha only supported for Boolean results/,
+      },
+      {
+        name: 'a float result written in place into an int tensor',
+        make: (d) => t(d, [1, 2]).add_(2.5),
+        error: DTypeError,
+        match: /add_: result type Float can't be cast to the desired output type Long/,
+      },
+    ],
+  }),
+  binary({ name: 'sub', fn: torch.sub, inplace: true, dtypes: NO_BOOL, samples: ['alpha-int', 'alpha-float', 'overflow'] }),
+  binary({ name: 'mul', fn: torch.mul, inplace: true, dtypes: ALL_DTYPES, samples: ['overflow'] }),
+  binary({ name: 'div', fn: torch.div, inplace: true, dtypes: ALL_DTYPES, samples: DIV_SAMPLES, errorInputs: DIV_MODE_ERRORS }),
+  binary({
+    name: 'div.trunc',
+    methodName: 'div',
+    fn: torch.div,
+    inplace: true,
+    dtypes: NO_BOOL,
+    samples: DIV_SAMPLES,
+    kwargs: { roundingMode: 'trunc' },
+    xfail: { 'leak@*': INT_DIV_ZERO_LEAK },
+  }),
+  binary({
+    name: 'div.floor',
+    methodName: 'div',
+    fn: torch.div,
+    inplace: true,
+    dtypes: NO_BOOL,
+    samples: DIV_SAMPLES,
+    kwargs: { roundingMode: 'floor' },
+    xfail: { 'leak@*': INT_DIV_ZERO_LEAK },
+  }),
+  // trueDivide / floorDivide are div with a mode: their messages name div.
+  binary({ name: 'trueDivide', errorNames: ['div', 'trueDivide'], fn: torch.trueDivide, inplace: false, dtypes: ALL_DTYPES, samples: DIV_SAMPLES }),
+  binary({
+    name: 'floorDivide',
+    errorNames: ['div', 'floorDivide'],
+    fn: torch.floorDivide,
+    inplace: false,
+    dtypes: NO_BOOL,
+    samples: DIV_SAMPLES,
+    xfail: {
+      'leak@*': INT_DIV_ZERO_LEAK,
+      'forward@same-shape/float32':
+        "deviation (not a bug): 3e38 // 0.5 overflows; torch-ts gives inf as PyTorch's scalar loop does, PyTorch 1.13's vectorized loop gives nan (Sleef fmodf returns nan for that quotient)",
+    },
+  }),
+  binary({
+    name: 'pow',
+    fn: torch.pow,
+    inplace: true,
+    dtypes: NO_BOOL,
+    samples: ['scalar-special', 'negative-exponent', 'overflow'],
+    xfail: {
+      ...Object.fromEntries(
+        ['float32', 'float64', 'bfloat16'].flatMap((d) => [
+          [`forward@scalar-special:sqrt/${d}`, POW_SPECIAL_BUG('0.5', 'sqrt: pow(-inf, 0.5) gives inf, PyTorch nan')],
+          [`forward@scalar-special:rsqrt/${d}`, POW_SPECIAL_BUG('-0.5', 'rsqrt: pow(-0, -0.5) gives inf, PyTorch -inf; pow(-inf, -0.5) gives 0, PyTorch nan')],
+        ]),
+      ),
+      'forward@scalar-float/bfloat16': POW_SPECIAL_BUG('0.5', 'sqrt: pow(-inf, 0.5) gives inf, PyTorch nan'),
+    },
+    errorInputs: [
+      {
+        name: 'an integer tensor to a negative integer power',
+        make: (d) => torch.pow(t(d, [1, 2]), -2),
+        error: TorchError,
+        match: /pow: Integers to negative integer powers are not allowed/,
+      },
+    ],
+  }),
+  binary({ name: 'remainder', fn: torch.remainder, inplace: true, dtypes: NO_BOOL, samples: DIV_SAMPLES, xfail: { 'leak@*': INT_DIV_ZERO_LEAK } }),
+  binary({ name: 'maximum', fn: torch.maximum as BinaryFn, inplace: false, scalars: false, dtypes: ALL_DTYPES, samples: ['nan'] }),
+  binary({ name: 'minimum', fn: torch.minimum as BinaryFn, inplace: false, scalars: false, dtypes: ALL_DTYPES, samples: ['nan'] }),
+  ...(['eq', 'ne', 'lt', 'le', 'gt', 'ge'] as const).map((name) =>
+    binary({ name, fn: torch[name], inplace: true, dtypes: ALL_DTYPES, samples: COMPARE_SAMPLES }),
+  ),
+];
+
+const UNARY_SAMPLES = ['edge', 'random', '0dim', 'empty'];
+
+function unary(name: string, fn: UnaryFn, dtypes: readonly DType[], half2x: string | null): OpInfo {
+  return {
+    name,
+    call: (i, k) => fn(tensorArg(i[0], name), k as never),
+    variants: { method: true, inplace: true, out: true },
+    dtypes,
+    samples: UNARY_SAMPLES,
+    errorInputs: [
+      {
+        name: 'a JS array instead of a tensor',
+        make: () => fn([1, 2] as unknown as Tensor),
+        error: TorchError,
+        match: new RegExp(`${name}\\(\\): argument 'input' must be Tensor, not Array`),
+      },
+      {
+        name: 'an out= tensor of the wrong shape',
+        make: (d) => fn(t(d, [0.5, 1.5], 'float32'), { out: torch.empty([3], { device: d }) }),
+        error: ShapeError,
+        match: /output with shape \[3\] doesn't match the broadcast shape \[2\]/,
+      },
+    ],
+    pytorch2x: half2x ? { float16: HALF_2X(half2x) } : undefined,
+  };
+}
+
+const UNARY_OPS: OpInfo[] = [
+  unary('neg', torch.neg, NO_BOOL, null),
+  unary('abs', torch.abs, NO_BOOL, null),
+  unary('relu', torch.relu, NO_BOOL, 'clamp_min_cpu'),
+  unary('floor', torch.floor, NO_BOOL, 'floor_vml_cpu'),
+  unary('ceil', torch.ceil, NO_BOOL, 'ceil_vml_cpu'),
+  unary('exp', torch.exp, ALL_DTYPES, 'exp_vml_cpu'),
+  unary('log', torch.log, ALL_DTYPES, 'log_vml_cpu'),
+  unary('sqrt', torch.sqrt, ALL_DTYPES, 'sqrt_vml_cpu'),
+  unary('sin', torch.sin, ALL_DTYPES, 'sin_vml_cpu'),
+  unary('cos', torch.cos, ALL_DTYPES, 'cos_vml_cpu'),
+  unary('tanh', torch.tanh, ALL_DTYPES, 'tanh_vml_cpu'),
+  unary('sigmoid', torch.sigmoid, ALL_DTYPES, 'sigmoid_cpu'),
+];
+
+const WHERE: OpInfo = {
+  name: 'where',
+  // goldens: [condition, input, other]
+  call: (i, k) => torch.where(tensorArg(i[0], 'where'), other(i[1], 'where'), other(i[2], 'where'), k as never),
+  variants: { method: true, out: true },
+  forms: {
+    method: (i) => tensorArg(i[1], 'where').where(tensorArg(i[0], 'where'), other(i[2], 'where')),
+  },
+  dtypes: ALL_DTYPES,
+  samples: ['same-shape', 'broadcast', 'scalar-int', 'scalar-float', 'empty', 'promote'],
+  errorInputs: [
+    {
+      name: 'a condition that is not bool',
+      make: (d) => torch.where(t(d, [1, 0]), t(d, [1, 2]), t(d, [3, 4])),
+      error: DTypeError,
+      match: /where: expected condition to be a boolean tensor, but got a tensor with dtype Long/,
+    },
+    {
+      name: 'shapes that do not broadcast',
+      make: (d) => torch.where(t(d, [true, false]), t(d, [1, 2, 3]), t(d, [3, 4])),
+      error: ShapeError,
+      match: /where/,
+    },
+  ],
+};
+
+export const POINTWISE_OPS: readonly OpInfo[] = [...BINARY_OPS, ...UNARY_OPS, WHERE];

@@ -1,0 +1,172 @@
+import * as torch from '@torch-ts/torch';
+import { DTypeError, IndexError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
+import { ALL_DTYPES, FLOAT_ACC_2X, FLOAT_DTYPES, NO_BOOL, t, tensorArg } from './common';
+import type { ErrorInput, Kwargs, OpInfo, OpResult } from './types';
+
+// Each reduction's own options type; the goldens' kwargs ({ dim, keepdim, dtype }) go through as is.
+type ReductionFn = (self: Tensor, options?: never) => OpResult;
+
+// Sample ids written by scripts/goldens/ops_reduction.py.
+const COMMON = [
+  'all',
+  'all-random',
+  'dim0',
+  'dim1',
+  'dim-neg',
+  'keepdim',
+  '0dim',
+  '0dim-dim',
+  'empty-kept-dim',
+  'empty-reduced-dim',
+  'empty-all',
+  'nan',
+];
+const DIM_LISTS = ['dims', 'dims-keepdim', 'dims-all'];
+const TIES = ['ties', 'ties-dim0'];
+
+function dimErrors(name: string, fn: ReductionFn): ErrorInput[] {
+  return [
+    {
+      name: 'a dim out of range',
+      make: (d) => fn(t(d, [[1, 2], [3, 4]], 'float32'), { dim: 2 } as never),
+      error: IndexError,
+      match: /Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)/,
+    },
+    {
+      name: 'a JS array instead of a tensor',
+      make: () => fn([1, 2] as unknown as Tensor),
+      error: TorchError,
+      match: new RegExp(`${name}\\(\\): argument 'input' must be Tensor, not Array`),
+    },
+  ];
+}
+
+const repeatedDim = (fn: ReductionFn): ErrorInput => ({
+  name: 'a dim repeated in the list',
+  make: (d) => fn(t(d, [[1, 2], [3, 4]], 'float32'), { dim: [0, -2] } as never),
+  error: TorchError,
+  match: /dim 0 appears multiple times in the list of dims/,
+});
+
+const MEAN_NAMES_SUM =
+  "bug: mean is composed of sum (core ops/reduction.ts) and its dim errors say 'sum: ...', not naming mean";
+const EMPTY_BOOL =
+  "deviation (not a bug): PyTorch returns an empty result for an empty bool input because its dtype check lives in the kernel, which empty inputs skip; torch-ts rejects bool up front";
+
+interface ReductionSpec {
+  readonly name: string;
+  readonly fn: ReductionFn;
+  readonly dtypes: readonly DType[];
+  readonly samples: readonly string[];
+  readonly errorInputs?: readonly ErrorInput[];
+  readonly pytorch2x?: OpInfo['pytorch2x'];
+  readonly xfail?: OpInfo['xfail'];
+}
+
+function reduction(s: ReductionSpec): OpInfo {
+  // `x.max()` and `x.max({})` mean the same; the bare form is what users write.
+  const call = (x: Tensor, k: Kwargs) => (Object.keys(k).length ? s.fn(x, k as never) : s.fn(x));
+  return {
+    name: s.name,
+    call: (i, k) => call(tensorArg(i[0], s.name), k),
+    variants: { method: true },
+    dtypes: s.dtypes,
+    samples: s.samples,
+    errorInputs: [...dimErrors(s.name, s.fn), ...(s.errorInputs ?? [])],
+    pytorch2x: s.pytorch2x,
+    xfail: s.xfail,
+  };
+}
+
+const emptyWithoutDim = (name: string, fn: ReductionFn): ErrorInput => ({
+  name: 'an empty input without a dim',
+  make: (d) => fn(torch.zeros([0, 3], { device: d })),
+  error: TorchError,
+  match: new RegExp(`${name}\\(\\): Expected reduction dim to be specified for input.numel\\(\\) == 0`),
+});
+
+export const REDUCTION_OPS: readonly OpInfo[] = [
+  reduction({
+    name: 'sum',
+    fn: torch.sum as ReductionFn,
+    dtypes: ALL_DTYPES,
+    samples: [...COMMON, ...DIM_LISTS, 'dtype-float64', 'dtype-same'],
+    errorInputs: [
+      repeatedDim(torch.sum as ReductionFn),
+      {
+        name: 'a dtype that is not one',
+        make: (d) => torch.sum(t(d, [1, 2]), { dtype: 'float128' as DType }),
+        error: DTypeError,
+        match: /sum: expected a dtype/,
+      },
+    ],
+    pytorch2x: { float16: FLOAT_ACC_2X('a Half sum over several dims'), bfloat16: FLOAT_ACC_2X('a BFloat16 sum over several dims') },
+  }),
+  reduction({
+    name: 'mean',
+    fn: torch.mean as ReductionFn,
+    dtypes: FLOAT_DTYPES,
+    samples: [...COMMON, ...DIM_LISTS, 'dtype-float64'],
+    errorInputs: [repeatedDim(torch.mean as ReductionFn)],
+    xfail: {
+      'error-input@a dim out of range': MEAN_NAMES_SUM,
+      'error-input@a dim repeated in the list': MEAN_NAMES_SUM,
+    },
+    // 2.x: "BF16/FP16 mean should be computed via cast_fp32 -> sum -> div -> cast_bf16_or_fp16"
+    pytorch2x: { float16: FLOAT_ACC_2X('a Half mean (sum and division)'), bfloat16: FLOAT_ACC_2X('a BFloat16 mean (sum and division)') },
+  }),
+  reduction({
+    name: 'prod',
+    fn: torch.prod as ReductionFn,
+    dtypes: ALL_DTYPES,
+    samples: [...COMMON, 'dtype-float64', 'overflow'],
+    errorInputs: [
+      {
+        name: 'a list of dims',
+        make: (d) => torch.prod(t(d, [[1, 2], [3, 4]]), [0, 1] as unknown as number),
+        error: TorchError,
+        match: /prod\(\): argument 'dim' must be int, not list/,
+      },
+    ],
+    pytorch2x: {
+      float16: `PyTorch 2.x has the Half CPU prod that 1.13 lacks ("prod_cpu" not implemented for 'Half'); goldens computed on float32 copies`,
+      bfloat16: `PyTorch 2.x has the BFloat16 CPU prod that 1.13 lacks ("prod_cpu" not implemented for 'BFloat16'); goldens computed on float32 copies`,
+    },
+  }),
+  ...(['amax', 'amin'] as const).map((name) =>
+    reduction({
+      name,
+      fn: torch[name] as ReductionFn,
+      dtypes: ALL_DTYPES,
+      samples: [...COMMON, ...TIES, ...DIM_LISTS],
+      errorInputs: [emptyWithoutDim(name, torch[name] as ReductionFn), repeatedDim(torch[name] as ReductionFn)],
+    }),
+  ),
+  ...(['max', 'min'] as const).map((name) =>
+    reduction({
+      name,
+      fn: torch[name] as ReductionFn,
+      dtypes: ALL_DTYPES,
+      samples: [...COMMON, ...TIES],
+      errorInputs: [
+        emptyWithoutDim(name, torch[name] as ReductionFn),
+        {
+          name: 'an empty dim to reduce',
+          make: (d) => torch[name](torch.zeros([0, 3], { device: d }), 0),
+          error: IndexError,
+          match: new RegExp(`${name}\\(\\): Expected reduction dim 0 to have non-zero size`),
+        },
+      ],
+    }),
+  ),
+  ...(['argmax', 'argmin'] as const).map((name) =>
+    reduction({
+      name,
+      fn: torch[name] as ReductionFn,
+      dtypes: NO_BOOL,
+      samples: [...COMMON, ...TIES, 'all-keepdim'],
+      errorInputs: [emptyWithoutDim(name, torch[name] as ReductionFn)],
+      xfail: { 'empty-kept-dim/bool': EMPTY_BOOL },
+    }),
+  ),
+];

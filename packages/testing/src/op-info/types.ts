@@ -1,0 +1,94 @@
+import type { DeviceLike, DType, Tensor } from '@torch-ts/torch';
+
+/**
+ * Note [OpInfo]
+ * One declaration per op drives every test of it (STYLE.md habit 5), as PyTorch's OpInfo
+ * does: forward values against PyTorch goldens for each sample and dtype, the method,
+ * in-place and `out=` forms, non-contiguous inputs, error inputs and a leak check, on every
+ * device the runner is given. The table holds what cannot be derived from the goldens:
+ * how to call the op through the facade, which forms it has, the dtypes PyTorch's CPU
+ * kernel supports, tolerances, hand-written error inputs, and the cases known to fail.
+ */
+
+/** A decoded golden input: a tensor on the device under test, or a JS scalar. */
+export type OpInput = Tensor | number | boolean | bigint;
+
+/** The options object of a call, spelled as torch-ts spells it (`roundingMode`, `keepdim`). */
+export type Kwargs = Readonly<Record<string, unknown>>;
+
+/** A single tensor, or the array of a tuple result (`max(dim)` gives `[values, indices]`). */
+export type OpResult = Tensor | readonly Tensor[];
+
+/** `|got - expected| <= atol + rtol * |expected|`, as `torch.testing.assert_close`. */
+export interface Tolerance {
+  readonly rtol: number;
+  readonly atol: number;
+}
+
+/** The checks the runner makes; an xfail key may name one (`'inplace@float16'`). */
+export const CHECKS = ['forward', 'method', 'inplace', 'out', 'noncontig', 'oracle', 'error-input', 'leak'] as const;
+export type CheckName = (typeof CHECKS)[number];
+
+/** A TorchError subclass (or TorchError itself). */
+export type ErrorClass = abstract new (message: string) => Error;
+
+/** A call that must throw: `make` runs the op on bad input (on the device under test). */
+export interface ErrorInput {
+  /** What is wrong with the input, for the test's name. */
+  readonly name: string;
+  readonly make: (device: DeviceLike) => unknown;
+  readonly error: ErrorClass;
+  readonly match: RegExp;
+}
+
+export interface OpVariants {
+  /** `x.op(...)` exists; checked equal to the function form. */
+  readonly method?: boolean;
+  /** `x.op_(...)` exists; checked to write into `x`, return it and bump its version. */
+  readonly inplace?: boolean;
+  /** `op(..., { out })` exists; checked to write into `out` and return it. */
+  readonly out?: boolean;
+}
+
+/**
+ * How the non-function forms are called when the defaults do not fit. Defaults:
+ * method `inputs[0][methodName](...rest, kwargs)`, in-place the same with `methodName + '_'`,
+ * out `call(inputs, { ...kwargs, out })`.
+ */
+export interface OpForms {
+  readonly method?: (inputs: readonly OpInput[], kwargs: Kwargs) => OpResult;
+  readonly inplace?: (inputs: readonly OpInput[], kwargs: Kwargs) => Tensor;
+  readonly out?: (inputs: readonly OpInput[], kwargs: Kwargs, out: Tensor) => Tensor;
+}
+
+export interface OpInfo {
+  /** The key of the op's cases in goldens/ops_*.json (`'div.trunc'` for a mode of div). */
+  readonly name: string;
+  /** The Tensor method behind the method/in-place forms; defaults to `name`. */
+  readonly methodName?: string;
+  /** Names an error message of the op may start with; defaults to `[methodName ?? name]`. */
+  readonly errorNames?: readonly string[];
+  /** The function form, through the facade. */
+  readonly call: (inputs: readonly OpInput[], kwargs: Kwargs) => OpResult;
+  readonly variants: OpVariants;
+  readonly forms?: OpForms;
+  /** The dtypes PyTorch's CPU kernel accepts (2.x where API.md follows 2.x); others must throw. */
+  readonly dtypes: readonly DType[];
+  /** The golden sample ids of the op, all of them: the runner checks the goldens agree. */
+  readonly samples: readonly string[];
+  /** Overrides of the default tolerance per dtype (ints and bool are always exact). */
+  readonly tolerance?: Readonly<Partial<Record<DType, Tolerance>>>;
+  readonly errorInputs: readonly ErrorInput[];
+  /**
+   * Cases known to fail, with why; the test must fail (an xfail that passes fails the run).
+   * A key is `[check@]selector`, the selector a dtype, a sample id, a case id
+   * (`promote:int8+uint8`) or `sample/dtype`; without a check it covers every check.
+   */
+  readonly xfail?: Readonly<Record<string, string>>;
+  /**
+   * Dtypes where torch-ts follows PyTorch 2.x, not the 1.13 the goldens come from (API.md):
+   * their goldens were computed on float32 copies (`"reference": "upcast"`). Checked both
+   * ways against the goldens.
+   */
+  readonly pytorch2x?: Readonly<Partial<Record<DType, string>>>;
+}
