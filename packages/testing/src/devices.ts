@@ -3,7 +3,14 @@
  * harness (`registerDeviceHarness`) and the suite names it: `describeOpInfo(OP_TABLE,
  * ['cpu', 'webgpu'])`. Goldens apply on every device; a harness with an `oracle` is also
  * compared against that device's results for the same inputs (STYLE.md: CPU is the oracle
- * for WebGPU).
+ * for WebGPU). A WebGPU harness would read:
+ *
+ *   registerDeviceHarness({
+ *     name: 'webgpu', device: 'webgpu', oracle: 'cpu',
+ *     setup: () => torch.webgpu.init(),
+ *     read: async (t) => { const c = await t.toAsync('cpu'); try { return readBackSync(c); } finally { c.dispose(); } },
+ *     liveCounts: () => { const s = torch.memory.stats('webgpu'); return { tensors: s.liveTensors, storages: s.liveStorages }; },
+ *   });
  */
 import * as torch from '@torch-ts/torch';
 import type { DeviceLike, Tensor } from '@torch-ts/torch';

@@ -7,4 +7,4 @@ export * from './op-info';
 export { opCoverage, type CoverageRow, type CoverageStatus } from './coverage';
 export { CPU_HARNESS, deviceHarness, registerDeviceHarness, type DeviceHarness } from './devices';
 export { loadOpGoldens, caseId, type GoldenCase, type GoldenTensor } from './goldens';
-export type { ReadBack } from './values';
+export { readBackSync, compareReadBacks, type ReadBack } from './values';

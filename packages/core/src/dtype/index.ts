@@ -30,3 +30,4 @@ export {
 } from './half';
 export { canCast, checkCanCast, promoteTypes, resultType } from './promotion';
 export type { Operand } from './promotion';
+export { checkScalarFits } from './scalar-range';

@@ -1,5 +1,5 @@
 import { CPU, toDevice, type DeviceLike } from '../device';
-import { parseDType, type DType } from '../dtype';
+import { checkScalarFits, parseDType, type DType } from '../dtype';
 import { DeviceError, TorchError } from '../errors';
 import { broadcastShapes, computeOutputLayout } from '../iterator';
 import { Tensor } from '../tensor/tensor';
@@ -45,6 +45,7 @@ export const FILL_ = defineStructured(
   'fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)',
   ([self, value], b) => {
     const dst = self as TensorImpl;
+    checkScalarFits('fill_', value as Scalar, dst.dtype);
     implOf(b, 'fill', 'fill_')(dst, value as Scalar);
     return dst;
   },

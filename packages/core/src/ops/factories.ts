@@ -1,5 +1,5 @@
 import { CPU, toDevice, type Device, type DeviceLike } from '../device';
-import { getDefaultDtype, isFloatingType, parseDType, scalarDType, type DType } from '../dtype';
+import { checkScalarFits, getDefaultDtype, isFloatingType, parseDType, scalarDType, type DType } from '../dtype';
 import { DispatchKey } from '../dispatch/dispatch-key';
 import { DispatchKeySet } from '../dispatch/dispatch-key-set';
 import { withExcluded } from '../dispatch/local-state';
@@ -85,6 +85,7 @@ export function full(size: readonly number[], fillValue: Scalar, options: Factor
   const inferred: DType =
     typeof fillValue === 'boolean' ? 'bool' : typeof fillValue === 'bigint' || Number.isInteger(fillValue) ? 'int64' : getDefaultDtype();
   const { dtype, device } = resolve('full', options, inferred);
+  checkScalarFits('full', fillValue, dtype);
   const t = new Tensor(TensorImpl.empty('full', [...size], dtype, device));
   initialise(() => fill_(t, fillValue));
   return finish(t, options);

@@ -1,5 +1,5 @@
 import type { OperatorHandle } from '../dispatch/dispatcher';
-import { getDefaultDtype, isFloatingType, resultType, type DType } from '../dtype';
+import { checkScalarFits, getDefaultDtype, isFloatingType, resultType, type DType } from '../dtype';
 import { DTypeError, TorchError } from '../errors';
 import { broadcastShapes } from '../iterator';
 import type { Tensor } from '../tensor/tensor';
@@ -114,7 +114,12 @@ function runPointwise(def: PointwiseDef, mode: Mode, args: unknown[], b: Backend
     } else {
       const result = allocateOutput(op, shape, resultDtype, device, tensors);
       if (!dst) {
-        def.compute(b, op, result, inputs, args);
+        try {
+          def.compute(b, op, result, inputs, args);
+        } catch (e) {
+          result.release(); // a kernel that throws (ZeroDivisionError) must not leak its output
+          throw e;
+        }
         return result;
       }
       temps.push(result);
@@ -148,13 +153,14 @@ function checkSub(op: string, _c: DType, operands: readonly (TensorImpl | Scalar
 
 function checkAlpha(op: string, compute: DType, _o: unknown, args: unknown[]): void {
   const alpha = args[2];
-  if (alpha === undefined) return;
+  if (alpha === undefined || alpha === null) return;
+  if (typeof alpha === 'boolean' && compute !== 'bool') {
+    throw new DTypeError(`${op}: Boolean alpha only supported for Boolean results.`);
+  }
   if (!isFloatingType(compute) && typeof alpha === 'number' && !Number.isInteger(alpha)) {
     throw new DTypeError(`${op}: For integral input tensors, argument alpha must not be a floating point number.`);
   }
-  if (compute === 'bool' && typeof alpha !== 'boolean' && alpha !== 1 && alpha !== 0) {
-    throw new DTypeError(`${op}: Boolean alpha only supported for Boolean results.`);
-  }
+  checkScalarFits(op, alpha as Scalar, compute);
 }
 
 function checkPowScalar(op: string, compute: DType, operands: readonly (TensorImpl | Scalar)[]): void {
@@ -212,7 +218,89 @@ export const DIV = definePointwise({
     implOf(b, m === 'trunc' ? 'divTrunc' : m === 'floor' ? 'divFloor' : 'div', op)(out, x, y);
   },
 });
-export const POW = definePointwise({ name: 'pow', arity: 2, rule: 'promote', check: checkPowScalar, compute: binary('pow') });
+export const POW = definePointwise({
+  name: 'pow',
+  arity: 2,
+  rule: 'promote',
+  check: checkPowScalar,
+  compute: (b, op, out, [x, y], args) => {
+    const e = args[1];
+    if (typeof e === 'number' && POW_SPECIAL_DTYPES.has(out.dtype) && powSpecial(b, op, out, x, e)) return;
+    implOf(b, 'pow', op)(out, x, y);
+  },
+});
+
+/**
+ * Note [pow with a scalar exponent]
+ * PyTorch computes `x ** e` for a *scalar* e specially in float32, float64 and bfloat16:
+ * 0.5, -0.5 and -1 run the sqrt, rsqrt (1 / sqrt) and reciprocal kernels, and 2, 3 and -2
+ * multiply (`x*x`, `x*x*x`, `1/(x*x)`, rounding after each step). The results differ from
+ * `pow` at the edges (`(-inf) ** 0.5` is nan, `(-0) ** -0.5` is -inf), so torch-ts composes
+ * the same impls. A tensor exponent always uses `pow`.
+ */
+const POW_SPECIAL_DTYPES = new Set<DType>(['float32', 'float64', 'bfloat16']);
+
+function powSpecial(b: Backend, op: string, out: TensorImpl, x: TensorImpl, e: number): boolean {
+  const mul = implOf(b, 'mul', op);
+  const div = implOf(b, 'div', op);
+  const one = (dtype: DType = out.dtype) => {
+    const s = scalarTensor(b, op, 1, dtype, out.device);
+    const v = broadcastTo(s, out.sizes); // the view keeps `s` alive
+    s.release();
+    return v;
+  };
+  const withTemps = (n: number, fn: (...t: TensorImpl[]) => void) => {
+    const temps = Array.from({ length: n }, (_, i) => (i === 0 ? one() : TensorImpl.empty(op, out.sizes, out.dtype, out.device)));
+    try {
+      fn(...temps);
+    } finally {
+      releaseAll(temps);
+    }
+  };
+  switch (e) {
+    case 0.5:
+      implOf(b, 'sqrt', op)(out, x);
+      return true;
+    case -0.5:
+      if (out.dtype === 'bfloat16') {
+        // PyTorch's bfloat16 rsqrt computes 1 / sqrt in float32 and rounds once.
+        const x32 = TensorImpl.empty(op, out.sizes, 'float32', out.device);
+        const c1 = one('float32');
+        try {
+          implOf(b, 'copy', op)(x32, x);
+          implOf(b, 'sqrt', op)(x32, x32);
+          div(x32, c1, x32);
+          implOf(b, 'copy', op)(out, x32);
+        } finally {
+          releaseAll([x32, c1]);
+        }
+        return true;
+      }
+      implOf(b, 'sqrt', op)(out, x);
+      withTemps(1, (c1) => div(out, c1, out));
+      return true;
+    case -1:
+      withTemps(1, (c1) => div(out, c1, x));
+      return true;
+    case 2:
+      mul(out, x, x);
+      return true;
+    case 3:
+      withTemps(2, (_c1, sq) => {
+        mul(sq, x, x);
+        mul(out, sq, x);
+      });
+      return true;
+    case -2:
+      withTemps(2, (c1, sq) => {
+        mul(sq, x, x);
+        div(out, c1, sq);
+      });
+      return true;
+    default:
+      return false;
+  }
+}
 export const REMAINDER = definePointwise({
   name: 'remainder',
   arity: 2,

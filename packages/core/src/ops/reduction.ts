@@ -3,7 +3,7 @@ import { DTypeError, IndexError, TorchError } from '../errors';
 import { reductionGeometry } from '../iterator';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { contiguousStrides, normalizeDim } from '../views';
+import { contiguousStrides, normalizeDim, normalizeDims } from '../views';
 import type { ImplName } from './backend-impls';
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { castTo, torchTypeName } from './meta-utils';
@@ -188,6 +188,8 @@ export const MEAN = registerOperator({
         `mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: ${torchTypeName(outDtype)}`,
       );
     }
+    // Validate the dims here so errors name `mean`, not the `sum` it is built on.
+    if (dim != null) normalizeDims('mean', dim as number[], s.dim());
     const total = sum(s, dim as number[] | null, { keepdim: keepdim as boolean, dtype: outDtype });
     const n = s.numel() / Math.max(total.numel(), 1);
     return div(total, s.numel() === 0 ? 0 : n);

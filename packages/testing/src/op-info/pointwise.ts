@@ -77,14 +77,6 @@ function binary(s: BinarySpec): OpInfo {
   };
 }
 
-// Known bugs of core, found by the goldens (strict xfails: see Note [Strict xfails]).
-const BOOL_ALPHA_BUG =
-  "bug: core's checkAlpha (ops/pointwise.ts) inverts PyTorch's rule, which rejects a bool alpha unless the result is bool;";
-const INT_DIV_ZERO_LEAK =
-  'bug: an integer division by zero leaks the freshly allocated output (runPointwise in core ops/pointwise.ts allocates `result` and does not release it when the impl throws ZeroDivisionError): +1 live tensor and storage per call';
-const POW_SPECIAL_BUG = (exponent: string, detail: string) =>
-  `bug: pow with the scalar exponent ${exponent} must compute as PyTorch's ${detail}; the CPU kernel uses Math.pow`;
-
 const DIV_MODE_ERRORS: ErrorInput[] = [
   {
     name: 'an unknown rounding mode',
@@ -101,10 +93,6 @@ const BINARY_OPS: OpInfo[] = [
     inplace: true,
     dtypes: ALL_DTYPES,
     samples: ['alpha-int', 'alpha-float', 'overflow'],
-    xfail: {
-      'alpha-int/bool': `${BOOL_ALPHA_BUG} add(bool, bool, { alpha: 2 }) throws "Boolean alpha only supported for Boolean results." where PyTorch gives a | b`,
-      'error-input@a bool alpha with non-bool tensors': `${BOOL_ALPHA_BUG} add(int64, int64, { alpha: true }) does not throw`,
-    },
     errorInputs: [
       {
         name: 'a float alpha with integral tensors',
@@ -137,7 +125,6 @@ const BINARY_OPS: OpInfo[] = [
     dtypes: NO_BOOL,
     samples: DIV_SAMPLES,
     kwargs: { roundingMode: 'trunc' },
-    xfail: { 'leak@*': INT_DIV_ZERO_LEAK },
   }),
   binary({
     name: 'div.floor',
@@ -147,7 +134,6 @@ const BINARY_OPS: OpInfo[] = [
     dtypes: NO_BOOL,
     samples: DIV_SAMPLES,
     kwargs: { roundingMode: 'floor' },
-    xfail: { 'leak@*': INT_DIV_ZERO_LEAK },
   }),
   // trueDivide / floorDivide are div with a mode: their messages name div.
   binary({ name: 'trueDivide', errorNames: ['div', 'trueDivide'], fn: torch.trueDivide, inplace: false, dtypes: ALL_DTYPES, samples: DIV_SAMPLES }),
@@ -159,7 +145,6 @@ const BINARY_OPS: OpInfo[] = [
     dtypes: NO_BOOL,
     samples: DIV_SAMPLES,
     xfail: {
-      'leak@*': INT_DIV_ZERO_LEAK,
       'forward@same-shape/float32':
         "deviation (not a bug): 3e38 // 0.5 overflows; torch-ts gives inf as PyTorch's scalar loop does, PyTorch 1.13's vectorized loop gives nan (Sleef fmodf returns nan for that quotient)",
     },
@@ -170,15 +155,6 @@ const BINARY_OPS: OpInfo[] = [
     inplace: true,
     dtypes: NO_BOOL,
     samples: ['scalar-special', 'negative-exponent', 'overflow'],
-    xfail: {
-      ...Object.fromEntries(
-        ['float32', 'float64', 'bfloat16'].flatMap((d) => [
-          [`forward@scalar-special:sqrt/${d}`, POW_SPECIAL_BUG('0.5', 'sqrt: pow(-inf, 0.5) gives inf, PyTorch nan')],
-          [`forward@scalar-special:rsqrt/${d}`, POW_SPECIAL_BUG('-0.5', 'rsqrt: pow(-0, -0.5) gives inf, PyTorch -inf; pow(-inf, -0.5) gives 0, PyTorch nan')],
-        ]),
-      ),
-      'forward@scalar-float/bfloat16': POW_SPECIAL_BUG('0.5', 'sqrt: pow(-inf, 0.5) gives inf, PyTorch nan'),
-    },
     errorInputs: [
       {
         name: 'an integer tensor to a negative integer power',
@@ -188,7 +164,7 @@ const BINARY_OPS: OpInfo[] = [
       },
     ],
   }),
-  binary({ name: 'remainder', fn: torch.remainder, inplace: true, dtypes: NO_BOOL, samples: DIV_SAMPLES, xfail: { 'leak@*': INT_DIV_ZERO_LEAK } }),
+  binary({ name: 'remainder', fn: torch.remainder, inplace: true, dtypes: NO_BOOL, samples: DIV_SAMPLES }),
   binary({ name: 'maximum', fn: torch.maximum as BinaryFn, inplace: false, scalars: false, dtypes: ALL_DTYPES, samples: ['nan'] }),
   binary({ name: 'minimum', fn: torch.minimum as BinaryFn, inplace: false, scalars: false, dtypes: ALL_DTYPES, samples: ['nan'] }),
   ...(['eq', 'ne', 'lt', 'le', 'gt', 'ge'] as const).map((name) =>

@@ -48,8 +48,6 @@ const repeatedDim = (fn: ReductionFn): ErrorInput => ({
   match: /dim 0 appears multiple times in the list of dims/,
 });
 
-const MEAN_NAMES_SUM =
-  "bug: mean is composed of sum (core ops/reduction.ts) and its dim errors say 'sum: ...', not naming mean";
 const EMPTY_BOOL =
   "deviation (not a bug): PyTorch returns an empty result for an empty bool input because its dtype check lives in the kernel, which empty inputs skip; torch-ts rejects bool up front";
 
@@ -108,10 +106,6 @@ export const REDUCTION_OPS: readonly OpInfo[] = [
     dtypes: FLOAT_DTYPES,
     samples: [...COMMON, ...DIM_LISTS, 'dtype-float64'],
     errorInputs: [repeatedDim(torch.mean as ReductionFn)],
-    xfail: {
-      'error-input@a dim out of range': MEAN_NAMES_SUM,
-      'error-input@a dim repeated in the list': MEAN_NAMES_SUM,
-    },
     // 2.x: "BF16/FP16 mean should be computed via cast_fp32 -> sum -> div -> cast_bf16_or_fp16"
     pytorch2x: { float16: FLOAT_ACC_2X('a Half mean (sum and division)'), bfloat16: FLOAT_ACC_2X('a BFloat16 mean (sum and division)') },
   }),
