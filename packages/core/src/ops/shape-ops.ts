@@ -5,6 +5,7 @@ import {
   chunkSizes,
   flattenGeometry,
   movedimPermutation,
+  narrowGeometry,
   normalizeDim,
   reshapeGeometry,
   splitSizes,
@@ -47,20 +48,11 @@ export const NARROW = registerOperator({
   schema: 'narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)',
   composite: composite(([self, dim, start, length]) => {
     const s = self as Tensor;
-    if (s.dim() === 0) throw new TorchError('narrow: narrow() cannot be applied to a 0-dim tensor.');
+    // Validated by the geometry helper (PyTorch's errors); the view itself is a slice.
+    narrowGeometry('narrow', geometryOf(s.impl), dim as number, start as number, length as number);
     const d = normalizeDim('narrow', dim as number, s.dim());
-    const size = s.shape[d];
-    let st = start as number;
-    const len = length as number;
-    if (st < -size || st > size) {
-      throw new TorchError(`narrow: start (${st}) is out of bounds for dimension ${d} of size ${size}`);
-    }
-    if (st < 0) st += size;
-    if (len < 0) throw new TorchError('narrow: narrow(): length must be non-negative.');
-    if (st + len > size) {
-      throw new TorchError(`narrow: start (${st}) + length (${len}) exceeds dimension size (${size}).`);
-    }
-    return sliceDim(s, d, st, st + len, 1);
+    const st = (start as number) < 0 ? (start as number) + s.shape[d] : (start as number);
+    return sliceDim(s, d, st, st + (length as number), 1);
   }),
 });
 
@@ -99,7 +91,7 @@ export const UNBIND = registerOperator({
   schema: 'unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]',
   composite: composite(([self, dim]) => {
     const s = self as Tensor;
-    const d = normalizeDim('unbind', dim as number, s.dim());
+    const d = normalizeDim('unbind', dim as number, s.dim(), { wrapScalar: false });
     const out: Tensor[] = [];
     for (let i = 0; i < s.shape[d]; i++) out.push(select(s, d, i));
     return out;
