@@ -17,21 +17,14 @@ import math
 import random
 import struct
 
+import pathlib
+import sys
+
 import torch
 
-DTYPES = {
-    "float32": torch.float32,
-    "float64": torch.float64,
-    "float16": torch.float16,
-    "bfloat16": torch.bfloat16,
-    "int8": torch.int8,
-    "uint8": torch.uint8,
-    "int16": torch.int16,
-    "int32": torch.int32,
-    "int64": torch.int64,
-    "bool": torch.bool,
-}
-NAME = {v: k for k, v in DTYPES.items()}
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+from _dtypes import DTYPES, NAME  # noqa: E402
 SCALARS = [3, -5, 0, 2.5, -0.5, float("nan"), float("inf"), True, False]
 
 
