@@ -34,5 +34,6 @@ export { tidy, keep } from './tensor/scope';
 export { registerDeviceReader, type DeviceReader } from './tensor/device-reader';
 
 export * from './ops/backend-impls';
+export { KERNEL_OP_NAMES, type KernelOpName } from './ops/op-names';
 export { registerBackend, isBackendRegistered, implOf, defineStructured, type Backend } from './ops/registry';
 export * from './ops/api';

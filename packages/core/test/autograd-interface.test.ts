@@ -40,8 +40,14 @@ describe('autograd through the interfaces core declares', () => {
       },
       backward: (_impl, gradient, options) => calls.push(`backward ${gradient ? 'with' : 'without'} gradient retain=${options.retainGraph}`),
       gradFnName: (impl) => (metas.get(impl)?.requiresGrad ? null : 'FakeBackward0'),
+      gradFn: (impl) =>
+        metas.get(impl)?.requiresGrad
+          ? null
+          : { name: () => 'FakeBackward0', nextFunctions: [], registerHook: () => ({ remove() {} }), registerPrehook: () => ({ remove() {} }) },
+      detachInplace: () => calls.push('detach_'),
       isLeaf: (impl) => metas.get(impl)?.requiresGrad ?? false,
       retainGrad: () => calls.push('retainGrad'),
+      registerHook: () => ({ remove: () => {} }),
     };
     registerAutogradHooks(hooks);
     const x = meta().requiresGrad_();

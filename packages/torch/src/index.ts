@@ -1,8 +1,17 @@
 /**
  * @torch-ts/torch: PyTorch's tensor API in TypeScript. `import * as torch from '@torch-ts/torch'`.
- * Importing it registers the CPU backend.
+ * Importing it registers the CPU backend and the autograd engine.
  */
 import '@torch-ts/kernels-cpu';
+import {
+  Function as AutogradFunction,
+  FunctionCtx,
+  backward as autogradBackward,
+  detectAnomaly,
+  grad as autogradGrad,
+  gradcheck,
+  gradgradcheck,
+} from '@torch-ts/autograd';
 import { memoryStats, resetPeakMemoryStats, getAllocator, hasAllocator, toDevice, type DeviceLike } from '@torch-ts/core';
 
 export {
@@ -158,4 +167,17 @@ export const memory = {
     const d = toDevice('memory.emptyCache', device);
     if (hasAllocator(d.type)) getAllocator('memory.emptyCache', d.type).emptyCache?.();
   },
+};
+
+export { noGrad, enableGrad, inferenceMode, isGradEnabled, setGradEnabled } from '@torch-ts/autograd';
+
+/** `torch.autograd`: `backward`, `grad`, custom `Function`s, `gradcheck`, anomaly detection. */
+export const autograd = {
+  backward: autogradBackward,
+  grad: autogradGrad,
+  Function: AutogradFunction,
+  FunctionCtx,
+  gradcheck,
+  gradgradcheck,
+  detectAnomaly,
 };

@@ -58,6 +58,23 @@ export class IncludeGuard implements Disposable {
   }
 }
 
+/** A scope guard that sets the excluded set to exactly `set` until disposed (`enableGrad` inside `noGrad`). */
+export class ExcludedSetGuard implements Disposable {
+  private readonly prev: DispatchKeySet;
+  private done = false;
+
+  constructor(set: DispatchKeySet) {
+    this.prev = excluded;
+    excluded = set;
+  }
+
+  [Symbol.dispose](): void {
+    if (this.done) return;
+    this.done = true;
+    excluded = this.prev;
+  }
+}
+
 /** Runs `fn` with `keys` excluded, restoring the previous set even when `fn` throws. */
 export function withExcluded<T>(keys: DispatchKeySet, fn: () => T): T {
   const prev = excluded;

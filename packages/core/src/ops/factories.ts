@@ -33,7 +33,14 @@ function resolve(op: string, o: FactoryOptions, fallback: DType): { dtype: DType
 }
 
 function finish(t: Tensor, o: FactoryOptions): Tensor {
-  if (o.requiresGrad) t.requiresGrad_(true);
+  if (o.requiresGrad) {
+    try {
+      t.requiresGrad_(true);
+    } catch (e) {
+      t.dispose(); // refused (an integer dtype): the tensor was never the caller's
+      throw e;
+    }
+  }
   return t;
 }
 

@@ -23,8 +23,25 @@ export interface AutogradHooks {
   setRequiresGrad(impl: TensorImpl, requiresGrad: boolean): void;
   backward(impl: TensorImpl, gradient: TensorImpl | null, options: BackwardOptions): void;
   gradFnName(impl: TensorImpl): string | null;
+  /** The user-facing handle of a tensor's gradFn (name, next functions, Node hooks), or null. */
+  gradFn(impl: TensorImpl): GradFnHandle | null;
+  /** `detach_()`: the tensor leaves its graph and becomes a leaf that does not require grad. */
+  detachInplace(impl: TensorImpl): void;
   isLeaf(impl: TensorImpl): boolean;
   retainGrad(impl: TensorImpl): void;
+  /** A tensor hook: called with the gradient; a returned tensor replaces it. */
+  registerHook(impl: TensorImpl, hook: (grad: unknown) => unknown): { remove(): void };
+}
+
+/** What `x.gradFn` gives users: PyTorch's grad_fn object. */
+export interface GradFnHandle {
+  name(): string;
+  /** `[node, inputNr]` per forward input (null where no gradient flows), as `next_functions`. */
+  readonly nextFunctions: readonly ([GradFnHandle, number] | null)[];
+  /** A Node post-hook: `(gradInputs, gradOutputs) => replacement gradInputs | undefined`. */
+  registerHook(hook: (gradInputs: unknown[], gradOutputs: unknown[]) => unknown[] | void): { remove(): void };
+  /** A Node pre-hook: `(gradOutputs) => replacement gradOutputs | undefined`. */
+  registerPrehook(hook: (gradOutputs: unknown[]) => unknown[] | void): { remove(): void };
 }
 
 export interface BackwardOptions {

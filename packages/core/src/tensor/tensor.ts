@@ -4,7 +4,7 @@ import { DeviceError, TorchError, fmtShape } from '../errors';
 import type { DispatchKeySet } from '../dispatch/dispatch-key-set';
 import { formatTensor } from '../format';
 import { normalizeDim } from '../views';
-import { autogradHooks, requireAutogradHooks, type BackwardOptions } from './autograd-interface';
+import { autogradHooks, requireAutogradHooks, type BackwardOptions, type GradFnHandle } from './autograd-interface';
 import { deviceReader } from './device-reader';
 import { decodeHost, gatherHost } from './host-data';
 import { trackInScope, untrackFromScope } from './scope';
@@ -159,9 +159,14 @@ export class Tensor {
     return g ? new Tensor(g.retain()) : null;
   }
 
-  get gradFn(): { name(): string } | null {
-    const name = autogradHooks()?.gradFnName(this.impl) ?? null;
-    return name === null ? null : { name: () => name };
+  get gradFn(): GradFnHandle | null {
+    return autogradHooks()?.gradFn(this.impl) ?? null;
+  }
+
+  /** Detaches this tensor from its graph in place: it becomes a leaf that does not require grad. */
+  detach_(): this {
+    autogradHooks()?.detachInplace(this.impl);
+    return this;
   }
 
   get isLeaf(): boolean {
@@ -174,6 +179,11 @@ export class Tensor {
 
   retainGrad(): void {
     requireAutogradHooks('retainGrad').retainGrad(this.impl);
+  }
+
+  /** Calls `hook(grad)` when this tensor's gradient is computed; a returned tensor replaces the gradient. */
+  registerHook(hook: (grad: Tensor) => Tensor | void | undefined): { remove(): void } {
+    return requireAutogradHooks('registerHook').registerHook(this.impl, hook as (g: unknown) => unknown);
   }
 
   // ---- reading values ----

@@ -1,0 +1,209 @@
+import {
+  AutogradError,
+  Tensor,
+  isFloatingType,
+  onesLike,
+  type AutogradHooks,
+  type BackwardOptions,
+  type GradFnHandle,
+  type TensorImpl,
+} from '@torch-ts/core';
+import { AutogradMeta, metaOf, requiresGrad, type TensorHook } from './autograd-meta';
+import { execute } from './engine';
+import { gradientEdge, type Edge, type Node } from './node';
+
+export interface GradOptions {
+  gradOutputs?: Tensor | readonly (Tensor | null)[] | null;
+  retainGraph?: boolean;
+  createGraph?: boolean;
+  allowUnused?: boolean;
+}
+
+const list = <T>(x: T | readonly T[]): T[] => (Array.isArray(x) ? [...(x as T[])] : [x as T]);
+
+/** The root gradients the engine owns: the user's (a new handle each) or ones for scalars. */
+function rootGrads(op: string, outputs: readonly Tensor[], given: readonly (Tensor | null | undefined)[]): Tensor[] {
+  return outputs.map((o, i) => {
+    const g = given[i];
+    if (g) {
+      if (g.shape.length !== o.shape.length || g.shape.some((s, d) => s !== o.shape[d])) {
+        throw new AutogradError(`${op}: Mismatch in shape: grad_output[${i}] has a shape of [${g.shape.join(', ')}] and output[${i}] has a shape of [${o.shape.join(', ')}].`);
+      }
+      return new Tensor(g.impl.retain());
+    }
+    if (o.numel() !== 1) throw new AutogradError(`${op}: grad can be implicitly created only for scalar outputs`);
+    return onesLike(o);
+  });
+}
+
+function rootEdges(op: string, outputs: readonly Tensor[], fresh: Node[]): Edge[] {
+  return outputs.map((o, i) => {
+    const e = requiresGrad(o.impl) ? gradientEdge(o.impl, fresh) : null;
+    if (!e) throw new AutogradError(`${op}: element ${i} of tensors does not require grad and does not have a grad_fn`);
+    return e;
+  });
+}
+
+/** `torch.autograd.backward(tensors, gradTensors, { retainGraph, createGraph, inputs })`. */
+export function backward(
+  tensors: Tensor | readonly Tensor[],
+  gradTensors: Tensor | readonly (Tensor | null)[] | null = null,
+  options: BackwardOptions = {},
+): void {
+  const outs = list(tensors);
+  const fresh: Node[] = [];
+  try {
+    const roots = rootEdges('backward', outs, fresh);
+    const onlyTensors = options.inputs ? list(options.inputs as Tensor | Tensor[]) : undefined;
+    const only = onlyTensors?.map((t) => {
+      const e = gradientEdge(t.impl, fresh);
+      if (!e) throw new AutogradError('backward: One of the differentiated Tensors does not require grad');
+      return e;
+    });
+    // A non-leaf among `inputs` gets its gradient in `.grad`, as PyTorch does.
+    const onlyMetas = onlyTensors?.map((t) => (metaOf(t.impl)?.gradFn ? metaOf(t.impl) : null));
+    const grads = rootGrads('backward', outs, gradTensors === null ? [] : list(gradTensors));
+    execute(roots, grads, {
+      keepGraph: options.retainGraph ?? options.createGraph ?? false,
+      createGraph: options.createGraph ?? false,
+      only,
+      onlyMetas,
+    });
+  } finally {
+    for (const f of fresh) f.release();
+  }
+}
+
+/** `torch.autograd.grad(outputs, inputs, opts)`: the gradients, without touching `.grad`. */
+export function grad(
+  outputs: Tensor | readonly Tensor[],
+  inputs: Tensor | readonly Tensor[],
+  options: GradOptions = {},
+): (Tensor | null)[] {
+  const outs = list(outputs);
+  const ins = list(inputs);
+  const fresh: Node[] = [];
+  try {
+    const roots = rootEdges('grad', outs, fresh);
+    const captures = ins.map((t) => {
+      const e = requiresGrad(t.impl) ? gradientEdge(t.impl, fresh) : null;
+      if (!e) throw new AutogradError('grad: One of the differentiated Tensors does not require grad');
+      return e;
+    });
+    const given = options.gradOutputs == null ? [] : list(options.gradOutputs as Tensor | (Tensor | null)[]);
+    const grads = rootGrads('grad', outs, given);
+    const result = execute(roots, grads, {
+      keepGraph: options.retainGraph ?? options.createGraph ?? false,
+      createGraph: options.createGraph ?? false,
+      captures,
+    });
+    if (!options.allowUnused && result.some((g) => g === null)) {
+      for (const g of result) g?.dispose();
+      throw new AutogradError(
+        'grad: One of the differentiated Tensors appears to not have been used in the graph. Set allowUnused: true if this is the desired behavior.',
+      );
+    }
+    return result;
+  } finally {
+    for (const f of fresh) f.release();
+  }
+}
+
+const handles = new WeakMap<Node, GradFnHandle>();
+
+/** The `x.gradFn` object of a Node (cached, so `x.gradFn === x.gradFn`'s node compares equal). */
+function nodeHandle(node: Node): GradFnHandle {
+  let h = handles.get(node);
+  if (h) return h;
+  h = {
+    name: () => node.name(),
+    get nextFunctions() {
+      return node.nextEdges.map((e): [GradFnHandle, number] | null => (e ? [nodeHandle(e.node), e.inputNr] : null));
+    },
+    registerHook: (hook) => removable(node.postHooks as unknown[], hook),
+    registerPrehook: (hook) => removable(node.preHooks as unknown[], hook),
+  };
+  handles.set(node, h);
+  return h;
+}
+
+function removable<T>(list: T[], item: T): { remove(): void } {
+  list.push(item);
+  return {
+    remove: () => {
+      const i = list.indexOf(item);
+      if (i >= 0) list.splice(i, 1);
+    },
+  };
+}
+
+/** What core's Tensor calls (Note [Autograd through interfaces] in core). */
+export const hooks: AutogradHooks = {
+  setRequiresGrad(impl: TensorImpl, value: boolean): void {
+    const meta = impl.ensureAutogradMeta() as AutogradMeta;
+    if (meta.gradFn) {
+      if (value) return;
+      throw new AutogradError(
+        "requiresGrad_: you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use varNoGrad = var.detach().",
+      );
+    }
+    if (value && !isFloatingType(impl.dtype)) {
+      throw new AutogradError(`requiresGrad_: only Tensors of floating point dtype can require gradients (got ${impl.dtype})`);
+    }
+    meta.leafRequiresGrad = value;
+  },
+  backward(impl: TensorImpl, gradient: TensorImpl | null, options: BackwardOptions): void {
+    const out = new Tensor(impl.retain());
+    const g = gradient ? new Tensor(gradient.retain()) : null;
+    try {
+      backward(out, g, options);
+    } finally {
+      out.dispose();
+      g?.dispose();
+    }
+  },
+  gradFnName: (impl) => metaOf(impl)?.gradFn?.name() ?? null,
+  gradFn: (impl) => {
+    const fn = metaOf(impl)?.gradFn;
+    return fn ? nodeHandle(fn) : null;
+  },
+  detachInplace(impl: TensorImpl): void {
+    const meta = metaOf(impl);
+    if (!meta) return;
+    if (impl.base !== null && meta.requiresGrad) {
+      throw new AutogradError("detach_: Can't detach views in-place. Use detach() instead.");
+    }
+    meta.setGradFn(null, 0);
+    meta.leafRequiresGrad = false;
+  },
+  isLeaf: (impl) => metaOf(impl)?.gradFn == null,
+  retainGrad(impl: TensorImpl): void {
+    const meta = metaOf(impl);
+    if (!meta?.gradFn) {
+      if (!meta?.leafRequiresGrad) throw new AutogradError("retainGrad: can't retain_grad on Tensor that has requires_grad=False");
+      return; // leaves keep their grad anyway
+    }
+    meta.retainsGrad = true;
+    meta.gradFn.retainedGrads.set(meta.outputNr, meta);
+  },
+  registerHook(impl: TensorImpl, hook: (g: unknown) => unknown): { remove(): void } {
+    const meta = metaOf(impl);
+    if (!meta?.requiresGrad) {
+      throw new AutogradError("registerHook: cannot register a hook on a tensor that doesn't require gradient");
+    }
+    const h = hook as TensorHook;
+    let where: TensorHook[];
+    if (meta.gradFn) {
+      const hooks = meta.gradFn.outputHooks;
+      if (!hooks.has(meta.outputNr)) hooks.set(meta.outputNr, []);
+      where = hooks.get(meta.outputNr)!;
+    } else where = meta.hooks;
+    where.push(h);
+    return {
+      remove: () => {
+        const i = where.indexOf(h);
+        if (i >= 0) where.splice(i, 1);
+      },
+    };
+  },
+};

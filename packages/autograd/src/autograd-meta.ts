@@ -1,0 +1,63 @@
+import type { AutogradMetaInterface, Tensor, TensorImpl } from '@torch-ts/core';
+import type { AccumulateGrad, Node } from './node';
+
+export type TensorHook = (grad: Tensor) => Tensor | void | undefined;
+
+/**
+ * Note [AutogradMeta ownership]
+ * The autograd state of one TensorImpl (PyTorch's AutogradMeta), created by the factory
+ * core calls. It owns one reference on its `grad` and on its `gradFn` (the Node that made
+ * the tensor), and none on its grad accumulator: the graph's edges own AccumulateGrad
+ * nodes, and an AccumulateGrad owns its leaf TensorImpl, so a leaf pointing back strongly
+ * would make a cycle. An AccumulateGrad clears `gradAccumulator` when it dies.
+ */
+export class AutogradMeta implements AutogradMetaInterface {
+  /** The user's flag on a leaf; a non-leaf requires grad because it has a gradFn. */
+  leafRequiresGrad = false;
+  grad: TensorImpl | null = null;
+  gradFn: Node | null = null;
+  outputNr = 0;
+  retainsGrad = false;
+  hooks: TensorHook[] = [];
+  gradAccumulator: AccumulateGrad | null = null;
+
+  constructor(readonly impl: TensorImpl) {}
+
+  get requiresGrad(): boolean {
+    return this.leafRequiresGrad || this.gradFn !== null;
+  }
+
+  set requiresGrad(v: boolean) {
+    this.leafRequiresGrad = v;
+  }
+
+  setGradFn(node: Node | null, outputNr: number): void {
+    node?.retain();
+    this.gradFn?.release();
+    this.gradFn = node;
+    this.outputNr = outputNr;
+  }
+
+  setGrad(g: TensorImpl | null): void {
+    g?.retain();
+    this.grad?.release();
+    this.grad = g;
+  }
+
+  release(): void {
+    this.setGrad(null);
+    const fn = this.gradFn;
+    this.gradFn = null;
+    fn?.forgetRetainedGrad(this);
+    fn?.release();
+    this.hooks = [];
+  }
+}
+
+export function metaOf(impl: TensorImpl): AutogradMeta | null {
+  return impl.autogradMeta as AutogradMeta | null;
+}
+
+export function requiresGrad(x: unknown): boolean {
+  return (x as TensorImpl | null)?.autogradMeta?.requiresGrad ?? false;
+}

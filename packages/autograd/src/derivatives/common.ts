@@ -1,0 +1,77 @@
+import { expand, normalizeDims, reshape, sum, unsqueeze, type Scalar, type Tensor } from '@torch-ts/core';
+import type { DerivativeContext } from '../derivative';
+
+/**
+ * Helpers shared by the derivative formulas. Every one of them is built from ordinary core
+ * ops on Tensor handles (Note [Derivatives are data]), so a formula that uses them stays
+ * differentiable for double backward.
+ */
+
+/** A saved tensor the formula cannot do without; a clear error if the engine did not save it. */
+export function savedTensor(ctx: DerivativeContext, name: string, op: string): Tensor {
+  const t = ctx.saved[name];
+  if (!t) throw new Error(`${op} backward: saved tensor '${name}' is missing (is it listed in \`saves\`?)`);
+  return t;
+}
+
+/**
+ * The sizes of input `i` (in the entry's `inputs` order). A formula that needs only an
+ * input's shape reads it here and saves nothing, as PyTorch saves only sizes: an in-place
+ * change of the input, or a second backward, must not invalidate such a node.
+ */
+export function inputSizes(ctx: DerivativeContext, i: number, op: string): readonly number[] {
+  const info = ctx.inputs[i];
+  if (!info) throw new Error(`${op} backward: input ${i} has no recorded sizes (it is not a tensor)`);
+  return info.sizes;
+}
+
+/**
+ * A binary op's operand that may be a tensor (saved under `name`) or a JS scalar (then it
+ * is still in `args` at `index`, since only tensors are replaced by saved handles).
+ */
+export function operand(ctx: DerivativeContext, name: string, index: number): Tensor | Scalar {
+  return ctx.saved[name] ?? (ctx.args[index] as Scalar);
+}
+
+/** A Scalar argument as a JS number (alpha may come boxed as a bigint or a boolean). */
+export function scalarNumber(s: unknown, fallback: number): number {
+  if (s === undefined || s === null) return fallback;
+  if (typeof s === 'boolean') return s ? 1 : 0;
+  return Number(s as number | bigint);
+}
+
+/** The reduced dims of a reduction over `dims` (null or [] meaning all), normalised and ascending. */
+export function reducedDims(op: string, dims: readonly number[] | null | undefined, ndim: number): number[] {
+  if (ndim === 0) return [];
+  if (dims == null || dims.length === 0) return Array.from({ length: ndim }, (_, i) => i);
+  return normalizeDims(op, dims, ndim).sort((a, b) => a - b);
+}
+
+/**
+ * A reduction's output (or its gradient) with the reduced dims put back as size-1 dims, so
+ * that it broadcasts against the input (PyTorch's `restore_reduced_dims`).
+ */
+export function restoreReducedDims(t: Tensor, dims: readonly number[], keepdim: boolean): Tensor {
+  if (keepdim) return t;
+  let out = t;
+  // Ascending order: each dim is at its final position once the ones before it are back.
+  for (const d of dims) out = unsqueeze(out, d);
+  return out;
+}
+
+/** `grad` of a reduction's output spread back over the input's shape (sum's backward). */
+export function expandReduced(grad: Tensor, shape: readonly number[], dims: readonly number[], keepdim: boolean): Tensor {
+  return expand(restoreReducedDims(grad, dims, keepdim), [...shape]);
+}
+
+/** `t` summed down to `shape`, which it was broadcast from (PyTorch's `sum_to`). */
+export function sumTo(t: Tensor, shape: readonly number[]): Tensor {
+  const lead = t.dim() - shape.length;
+  const dims: number[] = [];
+  for (let d = 0; d < t.dim(); d++) {
+    if (d < lead || (shape[d - lead] === 1 && t.shape[d] !== 1)) dims.push(d);
+  }
+  // No dims: `sum` over an empty list would reduce every dim, so return the tensor as is.
+  if (dims.length === 0) return t;
+  return reshape(sum(t, dims, { keepdim: true }), [...shape]);
+}

@@ -1,0 +1,27 @@
+import type { KernelOpName } from '@torch-ts/core';
+import type { DerivativeEntry } from '../derivative';
+import { COPY_DERIVATIVES } from './copies';
+import { LINALG_DERIVATIVES } from './linalg';
+import { POINTWISE_DERIVATIVES } from './pointwise';
+import { REDUCTION_DERIVATIVES } from './reductions';
+import { VIEW_DERIVATIVES } from './views';
+
+/**
+ * The derivative of every op with kernels (Note [Derivatives are data]), keyed by the op's
+ * dispatcher name. Typed against KERNEL_OP_NAMES (Note [Ops that need a derivative]): an op
+ * without an entry, or an entry for no such op, does not compile.
+ */
+export const DERIVATIVES = {
+  ...COPY_DERIVATIVES,
+  ...VIEW_DERIVATIVES,
+  ...LINALG_DERIVATIVES,
+  ...POINTWISE_DERIVATIVES,
+  ...REDUCTION_DERIVATIVES,
+} satisfies { readonly [K in KernelOpName]: DerivativeEntry };
+
+// `satisfies` does not check the keys that spreads bring in: refuse a key that names no op.
+type UnknownOps = Exclude<keyof typeof DERIVATIVES, KernelOpName>;
+const onlyKnownOps: [UnknownOps] extends [never] ? true : UnknownOps = true;
+void onlyKnownOps;
+
+export type { Derivative, DerivativeContext, DerivativeEntry, NotDifferentiable } from '../derivative';

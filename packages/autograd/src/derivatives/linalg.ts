@@ -1,0 +1,59 @@
+import { bmm, mm, mul, mv, transpose, unsqueeze } from '@torch-ts/core';
+import type { Derivative } from '../derivative';
+import { savedTensor } from './common';
+
+/**
+ * Matrix-product derivatives: each operand's gradient is a product with the other
+ * (transposed), so each operand is saved only when the OTHER one needs a gradient.
+ */
+
+// mm(self [n, k], mat2 [k, m]): self: grad @ mat2^T, mat2: self^T @ grad
+const MmBackward0: Derivative = {
+  name: 'MmBackward0',
+  inputs: ['self', 'mat2'],
+  saves: ['self@mat2', 'mat2@self'],
+  backward: (ctx) => [
+    ctx.needs[0] ? mm(ctx.grad, transpose(savedTensor(ctx, 'mat2', 'mm'), 0, 1)) : null,
+    ctx.needs[1] ? mm(transpose(savedTensor(ctx, 'self', 'mm'), 0, 1), ctx.grad) : null,
+  ],
+};
+
+// bmm(self [b, n, k], mat2 [b, k, m]): the same, per batch
+const BmmBackward0: Derivative = {
+  name: 'BmmBackward0',
+  inputs: ['self', 'mat2'],
+  saves: ['self@mat2', 'mat2@self'],
+  backward: (ctx) => [
+    ctx.needs[0] ? bmm(ctx.grad, transpose(savedTensor(ctx, 'mat2', 'bmm'), 1, 2)) : null,
+    ctx.needs[1] ? bmm(transpose(savedTensor(ctx, 'self', 'bmm'), 1, 2), ctx.grad) : null,
+  ],
+};
+
+// mv(self [n, k], vec [k]): self: the outer product grad ⊗ vec, vec: self^T @ grad
+const MvBackward0: Derivative = {
+  name: 'MvBackward0',
+  inputs: ['self', 'vec'],
+  saves: ['self@vec', 'vec@self'],
+  backward: (ctx) => [
+    ctx.needs[0] ? mul(unsqueeze(ctx.grad, 1), unsqueeze(savedTensor(ctx, 'vec', 'mv'), 0)) : null,
+    ctx.needs[1] ? mv(transpose(savedTensor(ctx, 'self', 'mv'), 0, 1), ctx.grad) : null,
+  ],
+};
+
+// dot(self [n], tensor [n]) -> 0-dim: each operand's gradient is grad times the other
+const DotBackward0: Derivative = {
+  name: 'DotBackward0',
+  inputs: ['self', 'tensor'],
+  saves: ['self@tensor', 'tensor@self'],
+  backward: (ctx) => [
+    ctx.needs[0] ? mul(ctx.grad, savedTensor(ctx, 'tensor', 'dot')) : null,
+    ctx.needs[1] ? mul(ctx.grad, savedTensor(ctx, 'self', 'dot')) : null,
+  ],
+};
+
+export const LINALG_DERIVATIVES = {
+  mm: MmBackward0,
+  bmm: BmmBackward0,
+  mv: MvBackward0,
+  dot: DotBackward0,
+} as const;

@@ -1,0 +1,121 @@
+import { arange, div, eq, mul, normalizeDim, prod, sum, unsqueeze, view, where } from '@torch-ts/core';
+import type { Derivative, NotDifferentiable } from '../derivative';
+import { expandReduced, inputSizes, reducedDims, restoreReducedDims, savedTensor } from './common';
+
+/**
+ * Reduction derivatives. A reduction without keepdim drops its reduced dims, so every
+ * formula first puts them back (`restoreReducedDims`) to broadcast against the input.
+ * `mean` is a composite of `sum` and `div` in core and needs no entry.
+ */
+
+// sum.dim_IntList(self, dim?, keepdim, dtype): dim null or [] reduces every dim.
+const SumBackward: Derivative = {
+  // sum() records SumBackward0, sum(dim) SumBackward1
+  name: (args) => (args[1] == null ? 'SumBackward0' : 'SumBackward1'),
+  inputs: ['self'],
+  saves: [],
+  backward: (ctx) => {
+    if (!ctx.needs[0]) return [null];
+    const shape = inputSizes(ctx, 0, 'sum');
+    const dims = reducedDims('sum', ctx.args[1] as number[] | null, shape.length);
+    return [expandReduced(ctx.grad, shape, dims, ctx.args[2] === true)];
+  },
+};
+
+/**
+ * Note [prod backward with zeros]
+ * d prod / d x_i is the product of the other elements. `result / x_i` gives it only when
+ * no element of the slice is zero, so the formula counts the zeros of each reduced slice,
+ * with x' = x whose zeros are replaced by 1:
+ *   none:  prod(x') / x'_i (here x' = x);
+ *   one:   the zero element gets prod(x'), the product of the others; the rest get 0;
+ *   more:  every element gets 0.
+ * No branch divides by zero, so `where` only ever selects finite values. The first
+ * derivative is exact everywhere; the second is exact away from zeros (PyTorch's
+ * cumprod-based formula is exact there too, but core has no cumprod).
+ */
+const ProdBackward: Derivative = {
+  // prod() records ProdBackward0, prod(dim) ProdBackward1
+  name: (args) => (args[1] == null ? 'ProdBackward0' : 'ProdBackward1'),
+  inputs: ['self'],
+  saves: ['self'],
+  backward: (ctx) => {
+    if (!ctx.needs[0]) return [null];
+    const self = savedTensor(ctx, 'self', 'prod');
+    const ndim = self.dim();
+    const dim = ctx.args[1] as number | null;
+    // null: every dim (the 0-dim input's only "dim" is too); the results then broadcast as 0-dim.
+    const d = dim == null || ndim === 0 ? null : normalizeDim('prod', dim, ndim);
+    const isZero = eq(self, 0);
+    const noZeros = where(isZero, 1, self);
+    const others = d === null ? prod(noZeros) : prod(noZeros, d, { keepdim: true });
+    const zeroCount = d === null ? sum(isZero) : sum(isZero, [d], { keepdim: true });
+    const grad = d === null || ctx.args[2] === true ? ctx.grad : unsqueeze(ctx.grad, d);
+    const factor = where(
+      isZero,
+      where(eq(zeroCount, 1), others, 0),
+      where(eq(zeroCount, 0), div(others, noZeros), 0),
+    );
+    return [mul(grad, factor)];
+  },
+};
+
+/**
+ * amax / amin: the gradient is shared evenly among the elements equal to the result
+ * (PyTorch's `scale_grad_by_count`), so ties each get grad / count.
+ */
+function extremumBackward(name: string, op: string): Derivative {
+  return {
+    name,
+    inputs: ['self'],
+    saves: ['self', 'result'],
+    backward: (ctx) => {
+      if (!ctx.needs[0]) return [null];
+      const self = savedTensor(ctx, 'self', op);
+      const dims = reducedDims(op, ctx.args[1] as number[] | null, self.dim());
+      const keepdim = ctx.args[2] === true;
+      const result = restoreReducedDims(savedTensor(ctx, 'result', op), dims, keepdim);
+      const mask = eq(self, result);
+      const count = dims.length === 0 ? 1 : sum(mask, dims, { keepdim: true });
+      return [where(mask, div(restoreReducedDims(ctx.grad, dims, keepdim), count), 0)];
+    },
+  };
+}
+
+/**
+ * max.dim / min.dim: the gradient goes to the element the indices name (a scatter, written
+ * as a one-hot mask: an arange along `dim` compared with the indices).
+ */
+function selectingBackward(name: string, op: string): Derivative {
+  return {
+    name,
+    inputs: ['self'],
+    saves: ['result1'],
+    backward: (ctx) => {
+      if (!ctx.needs[0]) return [null];
+      const shape = inputSizes(ctx, 0, op);
+      if (shape.length === 0) return [ctx.grad]; // the value is the input itself
+      const d = normalizeDim(op, ctx.args[1] as number, shape.length);
+      const keepdim = ctx.args[2] === true;
+      const indices = restoreReducedDims(savedTensor(ctx, 'result1', op), [d], keepdim);
+      const positions = view(
+        arange(shape[d], { device: indices.device }),
+        shape.map((n, i) => (i === d ? n : 1)),
+      );
+      return [where(eq(positions, indices), restoreReducedDims(ctx.grad, [d], keepdim), 0)];
+    },
+  };
+}
+
+const ARG_INDEX: NotDifferentiable = { notDifferentiable: 'returns integer indices, which have no gradient' };
+
+export const REDUCTION_DERIVATIVES = {
+  'sum.dim_IntList': SumBackward,
+  'prod.dim_int': ProdBackward,
+  amax: extremumBackward('AmaxBackward0', 'amax'),
+  amin: extremumBackward('AminBackward0', 'amin'),
+  'max.dim': selectingBackward('MaxBackward0', 'max'),
+  'min.dim': selectingBackward('MinBackward0', 'min'),
+  argmax: ARG_INDEX,
+  argmin: ARG_INDEX,
+} as const;

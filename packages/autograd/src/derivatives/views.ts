@@ -1,0 +1,131 @@
+import {
+  asStrided,
+  contiguousGeometry,
+  diagonalGeometry,
+  isContiguous,
+  normalizeDims,
+  permute,
+  reshape,
+  selectGeometry,
+  sliceGeometry,
+  squeeze,
+  storageExtent,
+  transpose,
+  unfoldGeometry,
+  type Geometry,
+  type Tensor,
+} from '@torch-ts/core';
+import type { Derivative, DerivativeContext, NotDifferentiable } from '../derivative';
+import { viewScatterAdd } from '../view-scatter';
+import { inputSizes, savedTensor, sumTo } from './common';
+
+/**
+ * View derivatives. A view that drops or repeats nothing is undone by the inverse view
+ * (`permute` by the inverse permutation); a view that takes a window of its input (select,
+ * slice, diagonal, unfold, as_strided) gives a gradient that is zero outside the window and
+ * `grad` added inside it: `viewScatterAdd` at the same window of a contiguous tensor of the
+ * input's shape (overlapping unfold windows accumulate).
+ */
+
+/** A one-input view formula of `grad`, the input's shape and the op's arguments. */
+function viewBackward(
+  name: Derivative['name'],
+  op: string,
+  formula: (grad: Tensor, shape: readonly number[], args: readonly unknown[]) => Tensor,
+): Derivative {
+  return {
+    name,
+    inputs: ['self'],
+    // only the input's sizes are read, and those come with the context
+    saves: [],
+    backward: (ctx: DerivativeContext) => (ctx.needs[0] ? [formula(ctx.grad, inputSizes(ctx, 0, op), ctx.args)] : [null]),
+  };
+}
+
+/** A formula that needs neither the input nor its shape. */
+function shapeFree(name: string, formula: (grad: Tensor, args: readonly unknown[]) => Tensor): Derivative {
+  return {
+    name,
+    inputs: ['self'],
+    saves: [],
+    backward: (ctx: DerivativeContext) => (ctx.needs[0] ? [formula(ctx.grad, ctx.args)] : [null]),
+  };
+}
+
+/** The gradient of a window `g` (a geometry on a contiguous tensor of `shape`). */
+function windowBackward(name: Derivative['name'], op: string, window: (base: Geometry, args: readonly unknown[]) => Geometry): Derivative {
+  return viewBackward(name, op, (grad, shape, args) => viewScatterAdd(grad, shape, window(contiguousGeometry(shape), args)));
+}
+
+/**
+ * Note [as_strided backward]
+ * as_strided's sizes, strides and offset address the input's *storage*, not its elements,
+ * so the formula needs the input's strides and offset too: it saves the input.
+ * When the input is contiguous and the window lies inside it, the window relative to the
+ * input is the same strides at offset (offset - input offset). Otherwise the gradient is
+ * built on a flat stand-in for the storage (one element per storage position the input or
+ * the window touches): grad added at the window, then read back at the input's geometry.
+ * An input that overlaps itself (stride 0) would need its repeated elements' shares
+ * divided out, which PyTorch does and this formula does not.
+ */
+const AsStridedBackward0: Derivative = {
+  name: 'AsStridedBackward0',
+  inputs: ['self'],
+  saves: ['self'],
+  backward: (ctx) => {
+    if (!ctx.needs[0]) return [null];
+    const self = savedTensor(ctx, 'self', 'as_strided');
+    const input: Geometry = { sizes: self.shape, strides: self.stride(), offset: self.storageOffset() };
+    const sizes = ctx.args[1] as number[];
+    const strides = ctx.args[2] as number[];
+    const offset = (ctx.args[3] as number | null | undefined) ?? input.offset;
+    const numel = self.numel();
+    const relative = offset - input.offset;
+    if (isContiguous(input.sizes, input.strides) && relative >= 0 && storageExtent(sizes, strides, relative) <= numel) {
+      return [viewScatterAdd(ctx.grad, input.sizes, { sizes, strides, offset: relative })];
+    }
+    const extent = Math.max(storageExtent(input.sizes, input.strides, input.offset), storageExtent(sizes, strides, offset));
+    const flat = viewScatterAdd(ctx.grad, [extent], { sizes, strides, offset });
+    return [asStrided(flat, input.sizes, input.strides, input.offset)];
+  },
+};
+
+const PermuteBackward0 = shapeFree('PermuteBackward0', (grad, args) => {
+  const dims = normalizeDims('permute', args[1] as number[], grad.dim());
+  const inverse = new Array<number>(dims.length);
+  dims.forEach((d, i) => (inverse[d] = i));
+  return permute(grad, inverse);
+});
+
+const DETACH: NotDifferentiable = { notDifferentiable: 'detach cuts the graph: its result never requires grad' };
+
+export const VIEW_DERIVATIVES = {
+  view: viewBackward('ViewBackward0', 'view', (grad, shape) => reshape(grad, [...shape])),
+  as_strided: AsStridedBackward0,
+  permute: PermuteBackward0,
+  'transpose.int': shapeFree('TransposeBackward0', (grad, args) => transpose(grad, args[1] as number, args[2] as number)),
+  'select.int': windowBackward('SelectBackward0', 'select', (g, args) =>
+    selectGeometry('select', g, args[1] as number, args[2] as number),
+  ),
+  'slice.Tensor': windowBackward('SliceBackward0', 'slice', (g, args) =>
+    sliceGeometry('slice', g, args[1] as number, args[2] as number | null, args[3] as number | null, args[4] as number | null),
+  ),
+  // unsqueeze's dim counts in the output's dims, which is what grad has
+  unsqueeze: shapeFree('UnsqueezeBackward0', (grad, args) => squeeze(grad, args[1] as number)),
+  // squeeze only drops size-1 dims, so the input's shape is the same elements in the same order;
+  // squeeze() records SqueezeBackward0, squeeze(dim) SqueezeBackward1
+  'squeeze.dims': viewBackward(
+    (args) => (args[1] == null ? 'SqueezeBackward0' : 'SqueezeBackward1'),
+    'squeeze',
+    (grad, shape) => reshape(grad, [...shape]),
+  ),
+  expand: viewBackward('ExpandBackward0', 'expand', (grad, shape) => sumTo(grad, shape)),
+  unfold: windowBackward('UnfoldBackward0', 'unfold', (g, args) =>
+    unfoldGeometry('unfold', g, args[1] as number, args[2] as number, args[3] as number),
+  ),
+  diagonal: windowBackward('DiagonalBackward0', 'diagonal', (g, args) =>
+    diagonalGeometry('diagonal', g, args[1] as number, args[2] as number, args[3] as number),
+  ),
+  detach: DETACH,
+  alias: shapeFree('AliasBackward0', (grad) => grad),
+} as const;

@@ -1,0 +1,330 @@
+import { Tensor, add, clone, tidy } from '@torch-ts/core';
+import { metaOf, type AutogradMeta } from './autograd-meta';
+import { checkAnomaly } from './anomaly';
+import { enableGrad, noGrad } from './grad-mode';
+import { AccumulateGrad, Node, type Edge } from './node';
+
+export interface ExecuteOptions {
+  /** Keep saved tensors after the run (`retainGraph`). */
+  readonly keepGraph: boolean;
+  /** Run formulas with grad mode on, so gradients have a graph of their own. */
+  readonly createGraph: boolean;
+  /** `autograd.grad`: capture the gradients flowing into these edges instead of accumulating. */
+  readonly captures?: readonly Edge[];
+  /** `backward({ inputs })`: accumulate only into these leaves / non-leaves. */
+  readonly only?: readonly Edge[];
+  /** For `only` edges of non-leaves: the tensor whose `.grad` receives that gradient. */
+  readonly onlyMetas?: readonly (AutogradMeta | null)[];
+}
+
+/**
+ * Note [GraphTask]
+ * One backward run, as PyTorch's engine does it on one thread:
+ *  1. dependencies: for every node reachable from the roots, the number of edges into it
+ *     (counted by an explicit stack, never recursion);
+ *  2. exec info: with `captures` / `only`, just the nodes on a path to a target run;
+ *  3. input buffers: gradients arriving at a node are summed per input slot;
+ *  4. the ready queue: a node is ready when all its dependencies have delivered; the ready
+ *     node with the highest sequence number (the most recent op) runs first, and
+ *     AccumulateGrad nodes as soon as they are ready;
+ *  5. each node's outputs flow along its edges; leaves accumulate into `.grad`.
+ * Every gradient handle belongs to the task: a node's input handles are disposed after it
+ * ran, and whatever is left is disposed at the end, so a backward leaks nothing.
+ */
+export function execute(roots: readonly Edge[], rootGrads: readonly Tensor[], options: ExecuteOptions): (Tensor | null)[] {
+  const held = roots.map((e) => e.node.retain());
+  const deps = computeDependencies(roots);
+  const targets = options.captures ?? options.only;
+  const needed = targets ? computeNeeded(roots, new Set(targets.map((e) => e.node))) : null;
+  const captureSlots = new Map<Node, Map<number, number>>();
+  options.captures?.forEach((e, i) => {
+    if (!captureSlots.has(e.node)) captureSlots.set(e.node, new Map());
+    captureSlots.get(e.node)!.set(e.inputNr, i);
+  });
+  const captured: (Tensor | null)[] = (options.captures ?? []).map(() => null);
+  const onlyInto = new Map<Node, Map<number, AutogradMeta>>();
+  options.only?.forEach((e, i) => {
+    const meta = options.onlyMetas?.[i];
+    if (!meta || e.node instanceof AccumulateGrad) return;
+    if (!onlyInto.has(e.node)) onlyInto.set(e.node, new Map());
+    onlyInto.get(e.node)!.set(e.inputNr, meta);
+  });
+  const buffers = new Map<Node, (Tensor | null)[]>();
+  const ready = new ReadyQueue();
+
+  const deliver = (e: Edge, g: Tensor | null) => {
+    const n = e.node;
+    if (g !== null && (needed === null || needed.has(n))) addToBuffer(buffers, n, e.inputNr, g);
+    else g?.dispose();
+    const left = deps.get(n)! - 1;
+    deps.set(n, left);
+    if (left === 0) ready.push(n);
+  };
+
+  try {
+    using _mode = options.createGraph ? enableGrad() : noGrad();
+    roots.forEach((e, i) => deliver(e, rootGrads[i]));
+    let node: Node | undefined;
+    while ((node = ready.pop()) !== undefined) {
+      const grads = buffers.get(node) ?? [];
+      buffers.delete(node);
+      if (needed !== null && !needed.has(node)) {
+        disposeAll(grads);
+        continue;
+      }
+      let inputs: (Tensor | null)[] = grads;
+      try {
+        // Tensor hooks first (a leaf's run in its accumulator), then captures see the result.
+        if (node instanceof AccumulateGrad) grads[0] = runHooks(metaOf(node.leaf)?.hooks ?? [], grads[0] ?? null);
+        else for (const [nr, hooks] of node.outputHooks) grads[nr] = runHooks(hooks, grads[nr] ?? null);
+        const slots = captureSlots.get(node);
+        if (slots) for (const [nr, i] of slots) captured[i] = grads[nr] ? new Tensor(grads[nr]!.impl.retain()) : null;
+        if (node instanceof AccumulateGrad) {
+          const g = grads[0] ?? null;
+          grads[0] = null;
+          if (slots) g?.dispose();
+          else accumulate(node, g, options.createGraph);
+          continue;
+        }
+        for (const [nr, meta] of node.retainedGrads) if (grads[nr]) retain(meta, grads[nr]!, options.createGraph);
+        for (const [nr, meta] of onlyInto.get(node) ?? []) if (grads[nr]) retain(meta, grads[nr]!, options.createGraph);
+        for (const h of node.preHooks) inputs = adopt(inputs, () => h(inputs));
+        let outs: (Tensor | null)[] = node.apply(Array.from(inputs, (g) => g ?? null));
+        try {
+          checkAnomaly(node, outs);
+        } catch (e) {
+          disposeAll(outs);
+          throw e;
+        }
+        for (const h of node.postHooks) outs = adopt(outs, () => h(outs, inputs), inputs);
+        if (!options.keepGraph) node.releaseVariables();
+        const owned = ownEach(outs, inputs);
+        disposeAll(inputs);
+        inputs = [];
+        node.nextEdges.forEach((e, i) => {
+          if (e) deliver(e, owned[i] ?? null);
+          else owned[i]?.dispose();
+        });
+      } catch (err) {
+        disposeAll(inputs); // a node that throws must not leak the gradients it was given
+        throw err;
+      }
+    }
+    return captured;
+  } catch (e) {
+    disposeAll(captured);
+    throw e;
+  } finally {
+    for (const b of buffers.values()) disposeAll(b);
+    for (const n of held) n.release();
+  }
+}
+
+function computeDependencies(roots: readonly Edge[]): Map<Node, number> {
+  const deps = new Map<Node, number>();
+  const stack: Node[] = [];
+  for (const e of roots) {
+    if (!deps.has(e.node)) stack.push(e.node);
+    deps.set(e.node, (deps.get(e.node) ?? 0) + 1);
+  }
+  const seen = new Set<Node>(stack);
+  while (stack.length) {
+    const n = stack.pop()!;
+    for (const e of n.nextEdges) {
+      if (!e) continue;
+      deps.set(e.node, (deps.get(e.node) ?? 0) + 1);
+      if (!seen.has(e.node)) {
+        seen.add(e.node);
+        stack.push(e.node);
+      }
+    }
+  }
+  return deps;
+}
+
+/** The nodes from which a target is reachable (the only ones worth running), iteratively. */
+function computeNeeded(roots: readonly Edge[], targets: ReadonlySet<Node>): Set<Node> {
+  const needed = new Set<Node>();
+  const state = new Map<Node, number>(); // 1: visiting, 2: done
+  const stack: Node[] = roots.map((e) => e.node);
+  while (stack.length) {
+    const n = stack[stack.length - 1];
+    const s = state.get(n);
+    if (s === undefined) {
+      state.set(n, 1);
+      for (const e of n.nextEdges) if (e && !state.has(e.node)) stack.push(e.node);
+      continue;
+    }
+    stack.pop();
+    if (s === 2) continue;
+    state.set(n, 2);
+    if (targets.has(n) || n.nextEdges.some((e) => e !== null && needed.has(e.node))) needed.add(n);
+  }
+  return needed;
+}
+
+function addToBuffer(buffers: Map<Node, (Tensor | null)[]>, n: Node, nr: number, g: Tensor): void {
+  let b = buffers.get(n);
+  if (!b) buffers.set(n, (b = []));
+  const old = b[nr];
+  if (!old) {
+    b[nr] = g;
+    return;
+  }
+  b[nr] = add(old, g);
+  old.dispose();
+  g.dispose();
+}
+
+/** Gives every output its own handle (outputs may repeat an input or each other). */
+function ownEach(outs: readonly (Tensor | null)[], inputs: readonly (Tensor | null)[]): (Tensor | null)[] {
+  const seen = new Set<Tensor>(inputs.filter((t): t is Tensor => t !== null));
+  return outs.map((t) => {
+    if (t === null || t === undefined) return null;
+    if (seen.has(t)) return new Tensor(t.impl.retain());
+    seen.add(t);
+    return t;
+  });
+}
+
+function disposeAll(ts: readonly (Tensor | null | undefined)[]): void {
+  for (const t of ts) t?.dispose();
+}
+
+/**
+ * A hook's returned tensor replaces the gradient, but stays the user's: the engine takes a
+ * handle of its own on the data (the user may keep or dispose theirs).
+ */
+function runHooks(hooks: readonly ((g: Tensor) => Tensor | void | undefined)[], g: Tensor | null): Tensor | null {
+  if (g === null) return null;
+  let cur = g;
+  for (const h of hooks) {
+    // Inside tidy: temporaries the hook makes are freed, and only a handle of the engine's
+    // own on its result survives (a tensor the user passed in stays theirs, untouched).
+    const r = tidy(() => {
+      const out = h(cur);
+      return out instanceof Tensor && out !== cur ? new Tensor(out.impl.retain()) : null;
+    });
+    if (r !== null) {
+      cur.dispose();
+      cur = r;
+    }
+  }
+  return cur;
+}
+
+/**
+ * Runs a Node hook; when it returns replacement gradients, the task takes handles of its own
+ * on them (inside tidy, so temporaries the hook made are freed and the caller's tensors stay
+ * theirs) and drops the gradients they replace.
+ */
+function adopt(
+  current: (Tensor | null)[],
+  hook: () => readonly (Tensor | null)[] | void | undefined,
+  keep: readonly (Tensor | null)[] = [],
+): (Tensor | null)[] {
+  const replaced = tidy(() => {
+    const r = hook();
+    return r && r !== current ? r.map((t) => (t ? new Tensor(t.impl.retain()) : null)) : null;
+  });
+  if (replaced === null) return current;
+  for (const t of current) if (t && !keep.includes(t)) t.dispose();
+  return replaced;
+}
+
+/**
+ * Note [Accumulating into .grad]
+ * The first gradient is stolen when nothing else holds its data (else copied, so a later
+ * in-place accumulation cannot change another tensor); later ones are added in place, or
+ * out of place under `createGraph` so the sum keeps its graph, as PyTorch's AccumulateGrad.
+ */
+function accumulate(acc: AccumulateGrad, g: Tensor | null, createGraph: boolean): void {
+  const meta = metaOf(acc.leaf);
+  if (!meta || g === null) {
+    g?.dispose();
+    return;
+  }
+  const old = meta.grad;
+  if (!old) {
+    // Steal only a plain tensor: its own storage, contiguous, held by nothing else (an
+    // expanded or sliced gradient must not become a .grad that in-place updates go through).
+    const i = g.impl;
+    const plain = i.useCount === 1 && i.base === null && i.isContiguous && i.storageOffset === 0 && !createGraph;
+    const own = plain ? g : clone(g, { memoryFormat: 'contiguous' });
+    meta.setGrad(own.impl);
+    own.dispose();
+    if (own !== g) g.dispose();
+    return;
+  }
+  if (createGraph) {
+    const oldH = new Tensor(old.retain());
+    const sum = add(oldH, g);
+    meta.setGrad(sum.impl);
+    sum.dispose();
+    oldH.dispose();
+  } else {
+    const oldH = new Tensor(old.retain());
+    noGrad(() => oldH.add_(g!));
+    oldH.dispose();
+  }
+  g.dispose();
+}
+
+/** `retainGrad()` on a non-leaf: its gradient is kept (and accumulated) like a leaf's. */
+function retain(meta: AutogradMeta, g: Tensor, createGraph: boolean): void {
+  const old = meta.grad;
+  if (!old) {
+    const c = clone(g, { memoryFormat: 'contiguous' });
+    meta.setGrad(c.impl);
+    c.dispose();
+    return;
+  }
+  const oldH = new Tensor(old.retain());
+  const sum = createGraph ? add(oldH, g) : noGrad(() => add(oldH, g));
+  meta.setGrad(sum.impl);
+  sum.dispose();
+  oldH.dispose();
+}
+
+/** A max-heap of ready nodes: accumulators first, then the highest sequence number. */
+class ReadyQueue {
+  private readonly heap: Node[] = [];
+
+  private static key(n: Node): number {
+    return n instanceof AccumulateGrad ? Number.MAX_SAFE_INTEGER : n.sequenceNr;
+  }
+
+  push(n: Node): void {
+    const h = this.heap;
+    h.push(n);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (ReadyQueue.key(h[p]) >= ReadyQueue.key(h[i])) break;
+      [h[p], h[i]] = [h[i], h[p]];
+      i = p;
+    }
+  }
+
+  pop(): Node | undefined {
+    const h = this.heap;
+    if (h.length === 0) return undefined;
+    const top = h[0];
+    const last = h.pop()!;
+    if (h.length > 0) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && ReadyQueue.key(h[l]) > ReadyQueue.key(h[m])) m = l;
+        if (r < h.length && ReadyQueue.key(h[r]) > ReadyQueue.key(h[m])) m = r;
+        if (m === i) break;
+        [h[m], h[i]] = [h[i], h[m]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}

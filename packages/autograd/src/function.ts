@@ -1,0 +1,163 @@
+import { AutogradError, Tensor, tidy, zeros, type TensorImpl } from '@torch-ts/core';
+import { type AutogradMeta, metaOf, requiresGrad } from './autograd-meta';
+import { recordForwardTrace } from './anomaly';
+import { shapeLike, type InputInfo } from './formula-node';
+import { isGradEnabled, noGrad } from './grad-mode';
+import { Node, nodeOnEdges, type Edge } from './node';
+import { SavedVariable } from './saved-variable';
+
+/** The `ctx` of a custom Function, as PyTorch's. */
+export class FunctionCtx {
+  /** Per forward argument: whether it is a tensor that requires grad. */
+  needsInputGrad: boolean[] = [];
+  private toSave: Tensor[] = [];
+  private saved: SavedVariable[] | null = null;
+  private unpacked: Tensor[] | null = null;
+  node: Node | null = null;
+  readonly dirty = new Set<Tensor>();
+  readonly nonDifferentiable = new Set<Tensor>();
+  [key: string]: unknown;
+
+  saveForBackward(...tensors: Tensor[]): void {
+    this.toSave = tensors;
+  }
+
+  markDirty(...tensors: Tensor[]): void {
+    for (const t of tensors) this.dirty.add(t);
+  }
+
+  markNonDifferentiable(...tensors: Tensor[]): void {
+    for (const t of tensors) this.nonDifferentiable.add(t);
+  }
+
+  /** The saved tensors (valid inside `backward`). */
+  get savedTensors(): Tensor[] {
+    if (this.unpacked) return this.unpacked;
+    if (!this.saved || !this.node) throw new AutogradError('savedTensors: only available in backward');
+    this.unpacked = this.saved.map((s) => s.unpack(this.node!));
+    return this.unpacked;
+  }
+
+  /** Called by apply after forward, once outputs are known (saving an output must not form a cycle). */
+  captureSaved(outputs: readonly TensorImpl[]): void {
+    this.saved = this.toSave.map((t) => {
+      const k = outputs.indexOf(t.impl);
+      return new SavedVariable(t.impl, k >= 0, Math.max(k, 0));
+    });
+    this.toSave = [];
+  }
+
+  endBackward(): void {
+    this.unpacked = null;
+  }
+
+  releaseSaved(): void {
+    for (const s of this.saved ?? []) s.release();
+  }
+}
+
+type FunctionClass = {
+  name: string;
+  forward(ctx: FunctionCtx, ...args: unknown[]): Tensor | Tensor[];
+  backward(ctx: FunctionCtx, ...grads: (Tensor | null)[]): Tensor | null | (Tensor | null)[];
+};
+
+class CustomFunctionNode extends Node {
+  constructor(
+    private readonly cls: FunctionClass,
+    private readonly ctx: FunctionCtx,
+    edges: (Edge | null)[],
+    private readonly inputs: readonly (InputInfo | null)[],
+    /** For each forward argument, its index among the tensor inputs (or -1). */
+    private readonly argToInput: readonly number[],
+    /** The outputs' shapes: an output that received no gradient gets zeros, as PyTorch's materialize_grads. */
+    private readonly outputs: readonly InputInfo[],
+  ) {
+    super(edges);
+  }
+
+  name(): string {
+    return `${this.cls.name}Backward`;
+  }
+
+  apply(gradOutputs: (Tensor | null)[]): (Tensor | null)[] {
+    return tidy(() => {
+      try {
+        const grads = this.outputs.map((o, k) => gradOutputs[k] ?? zeros([...o.sizes], { dtype: o.dtype, device: o.device }));
+        const r = this.cls.backward(this.ctx, ...grads);
+        const perArg = Array.isArray(r) ? r : [r];
+        const out: (Tensor | null)[] = this.inputs.map(() => null);
+        this.argToInput.forEach((k, argIndex) => {
+          const g = perArg[argIndex] ?? null;
+          if (k >= 0 && g && this.nextEdges[k] && this.inputs[k]) out[k] = shapeLike(g, this.inputs[k]!);
+        });
+        return out;
+      } finally {
+        this.ctx.endBackward();
+      }
+    });
+  }
+
+  override releaseVariables(): void {
+    this.ctx.releaseSaved();
+  }
+}
+
+/**
+ * `torch.autograd.Function`: subclass with static `forward(ctx, ...args)` and
+ * `backward(ctx, ...grads)`, call with `MyFn.apply(...args)`. Forward runs with grad mode
+ * off; when an input requires grad, the outputs get a Node that calls `backward`, which
+ * returns one gradient per forward argument (null for none).
+ */
+export class Function {
+  static forward(_ctx: FunctionCtx, ..._args: unknown[]): Tensor | Tensor[] {
+    throw new AutogradError(`${this.name}.forward is not implemented`);
+  }
+
+  static backward(_ctx: FunctionCtx, ..._grads: (Tensor | null)[]): Tensor | null | (Tensor | null)[] {
+    throw new AutogradError(`${this.name}.backward is not implemented`);
+  }
+
+  static apply<T extends Tensor | Tensor[]>(this: FunctionClass, ...args: unknown[]): T {
+    const ctx = new FunctionCtx();
+    const tensors = args.filter((a): a is Tensor => a instanceof Tensor);
+    ctx.needsInputGrad = args.map((a) => a instanceof Tensor && isGradEnabled() && requiresGrad(a.impl));
+    const result = noGrad(() => this.forward(ctx, ...args));
+    const outputs = Array.isArray(result) ? result : [result];
+    if (!ctx.needsInputGrad.some(Boolean)) {
+      ctx.captureSaved([]);
+      ctx.releaseSaved();
+      return result as T;
+    }
+    for (const t of ctx.dirty) {
+      const m = metaOf(t.impl);
+      if (m?.leafRequiresGrad && !m.gradFn) {
+        throw new AutogradError(`${this.name}: a leaf Variable that requires grad has been used in an in-place operation.`);
+      }
+    }
+    // PyTorch bumps a dirty tensor's version once more when it wraps the outputs.
+    for (const t of ctx.dirty) t.impl.version.bump();
+    const inputs = tensors.map((t) => t.impl);
+    const argToInput = args.map((a) => (a instanceof Tensor ? tensors.indexOf(a) : -1));
+    const infos = inputs.map((t) => ({ sizes: t.sizes, dtype: t.dtype, device: t.device }));
+    // An input returned unchanged (and not marked dirty) is returned as a new alias, as PyTorch does.
+    const fixed = outputs.map((o) => (tensors.includes(o) && !ctx.dirty.has(o) ? new Tensor(o.impl.regeometried(o.impl.sizes, o.impl.strides, o.impl.storageOffset)) : o));
+    const node = nodeOnEdges(
+      inputs.map((t) => (requiresGrad(t) ? t : null)),
+      (edges) =>
+        new CustomFunctionNode(this, ctx, edges, infos, argToInput, fixed.map((o) => ({ sizes: o.shape, dtype: o.dtype, device: o.device }))),
+    );
+    try {
+      ctx.node = node;
+      ctx.captureSaved(fixed.map((o) => o.impl));
+      recordForwardTrace(node);
+      fixed.forEach((o, k) => {
+        if (ctx.nonDifferentiable.has(outputs[k]) || !o.isFloatingPoint()) return;
+        (o.impl.ensureAutogradMeta() as AutogradMeta).setGradFn(node, k);
+      });
+    } finally {
+      node.release();
+    }
+    return (Array.isArray(result) ? fixed : fixed[0]) as T;
+  }
+}

@@ -1,0 +1,153 @@
+import {
+  AUTOGRAD_KEYS,
+  AUTOGRAD_KEYSET,
+  AutogradError,
+  DispatchKey,
+  KERNEL_OP_NAMES,
+  TensorImpl,
+  allOperators,
+  callBoxed,
+  getOperator,
+  isFloatingType,
+  redispatch,
+  registerKernel,
+  withExcluded,
+  type BoxedKernel,
+  type DispatchKeySet,
+  type OperatorHandle,
+} from '@torch-ts/core';
+import { metaOf, requiresGrad, type AutogradMeta } from './autograd-meta';
+import { recordForwardTrace } from './anomaly';
+import type { Derivative, DerivativeEntry } from './derivative';
+import { FormulaNode, type InputInfo } from './formula-node';
+import { nodeOnEdges } from './node';
+import { SavedVariable } from './saved-variable';
+
+/** Runs `op` below autograd, with autograd off for everything it calls (composites inside). */
+export function belowAutograd(op: OperatorHandle, ks: DispatchKeySet, args: unknown[]): unknown {
+  return withExcluded(AUTOGRAD_KEYSET, () => redispatch(op, ks, DispatchKey.AutogradCPU, args));
+}
+
+/**
+ * Note [Autograd kernels]
+ * For each op with a derivative entry, one kernel at every Autograd key:
+ *  - when no differentiable input requires grad, the op runs below autograd untouched;
+ *  - otherwise PyTorch's in-place rules are checked, the gradient edges of the inputs are
+ *    taken BEFORE the op runs (an in-place op replaces `self`'s history), what the formula
+ *    reads is saved (a `self` the op overwrites is cloned first), the op runs below autograd,
+ *    and every floating-point output gets the new Node as its gradFn.
+ * An in-place op on a view is refused when it would record history: PyTorch then rewrites
+ * the base's history (CopySlices), which torch-ts does not do yet, and a silently wrong
+ * gradient is worse than an error.
+ */
+function differentiableKernel(op: OperatorHandle, d: Derivative): BoxedKernel {
+  const index = new Map(op.schema.args.map((a, i) => [a.name, i]));
+  const at = (name: string) => {
+    const i = index.get(name);
+    if (i === undefined) throw new AutogradError(`autograd: the derivative of aten::${op.name} names '${name}', which its schema lacks`);
+    return i;
+  };
+  const inputIdx = d.inputs.map(at);
+  // `name@input`: saved only when `input` needs a gradient (mul saves self for other's).
+  const parsed = d.saves.map((entry) => {
+    const [s, when] = entry.split('@');
+    return { s, when: when === undefined ? -1 : d.inputs.indexOf(when) };
+  });
+  const argSaves = parsed.filter((p) => !p.s.startsWith('result')).map((p) => [p.s, at(p.s), p.when] as const);
+  const resultSaves = parsed
+    .filter((p) => p.s.startsWith('result'))
+    .map((p) => [p.s, p.s === 'result' ? 0 : Number(p.s.slice(6)), p.when] as const);
+  const inplace = op.schema.args[0]?.mutable === true && op.schema.overload !== 'out';
+  const name = op.schema.name;
+  return (ks, args) => {
+    const inputs = inputIdx.map((i) => (args[i] instanceof TensorImpl ? (args[i] as TensorImpl) : null));
+    if (!inputs.some((t) => t !== null && requiresGrad(t))) return belowAutograd(op, ks, args);
+    if (inplace) checkInplace(name, args[0] as TensorImpl);
+    const needs = inputs.map((t) => t !== null && requiresGrad(t));
+    const wanted = (when: number) => when < 0 || needs[when];
+    const saved = new Map<string, SavedVariable>();
+    const infos: (InputInfo | null)[] = inputs.map((t) => (t ? { sizes: t.sizes, dtype: t.dtype, device: t.device } : null));
+    const node = nodeOnEdges(
+      inputs.map((t) => (t && requiresGrad(t) ? t : null)),
+      (edges) => new FormulaNode(d, edges, infos, saved, withoutTensors(args)),
+    );
+    try {
+      for (const [s, i, when] of argSaves) {
+        const t = args[i];
+        if (!(t instanceof TensorImpl) || !wanted(when)) continue;
+        if (inplace && i === 0) {
+          // The value `self` had before the op, with its history (a recorded clone), so a
+          // double backward through it still reaches what `self` was computed from.
+          const copy = callBoxed(getOperator('clone'), [t, null]) as TensorImpl;
+          saved.set(s, new SavedVariable(copy, false));
+          copy.release();
+        } else saved.set(s, new SavedVariable(t, false));
+      }
+      const result = belowAutograd(op, ks, args);
+      const outs = (Array.isArray(result) ? result : [result]) as TensorImpl[];
+      for (const [s, k, when] of resultSaves) if (wanted(when)) saved.set(s, new SavedVariable(outs[k], true, k));
+      recordForwardTrace(node);
+      outs.forEach((o, k) => {
+        if (isFloatingType(o.dtype)) (o.ensureAutogradMeta() as AutogradMeta).setGradFn(node, k);
+      });
+      return result;
+    } finally {
+      node.release(); // the outputs hold the node now (or nothing does, and it is freed)
+    }
+  };
+}
+
+function checkInplace(name: string, self: TensorImpl): void {
+  const meta = metaOf(self);
+  if (meta?.leafRequiresGrad && meta.gradFn === null) {
+    throw new AutogradError(`${name}: a leaf Variable that requires grad is being used in an in-place operation.`);
+  }
+  const base = self.base;
+  if (base !== null) {
+    const bm = metaOf(base);
+    if (bm?.leafRequiresGrad && bm.gradFn === null) {
+      throw new AutogradError(`${name}: a view of a leaf Variable that requires grad is being used in an in-place operation.`);
+    }
+    throw new AutogradError(
+      `${name}: an in-place operation on a view whose result requires grad is not supported yet (PyTorch rewrites the base's history); clone() the view first, or make the change under noGrad`,
+    );
+  }
+}
+
+/** The arguments a Node keeps: tensors removed (formulas read tensors from `saved`). */
+function withoutTensors(args: readonly unknown[]): unknown[] {
+  return args.map((a) => (a instanceof TensorImpl ? null : Array.isArray(a) && a.some((x) => x instanceof TensorImpl) ? null : a));
+}
+
+/** PyTorch refuses out= when autograd would have to record it. */
+const outKernel =
+  (op: OperatorHandle): BoxedKernel =>
+  (ks, args) => {
+    const t = op.schema.tensorArgs.map((i) => args[i]).find((a) => a instanceof TensorImpl && requiresGrad(a));
+    if (t) {
+      throw new AutogradError(
+        `${op.schema.name}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.`,
+      );
+    }
+    return belowAutograd(op, ks, args);
+  };
+
+/** Registers the autograd kernel of one op from its derivative (ops autograd defines itself). */
+export function registerDerivative(op: OperatorHandle, d: Derivative): void {
+  const kernel = differentiableKernel(op, d);
+  for (const k of AUTOGRAD_KEYS) registerKernel(op, k, kernel);
+}
+
+export function registerAutogradKernels(table: { readonly [name: string]: DerivativeEntry }): void {
+  for (const name of KERNEL_OP_NAMES) {
+    const entry = table[name];
+    if (!entry) throw new AutogradError(`autograd: aten::${name} has no derivative entry`);
+    if ('notDifferentiable' in entry) continue; // the autograd keys fall through to the backend
+    registerDerivative(getOperator(name), entry);
+  }
+  for (const op of allOperators()) {
+    if (op.schema.overload.endsWith('out')) {
+      for (const k of AUTOGRAD_KEYS) registerKernel(op, k, outKernel(op));
+    }
+  }
+}

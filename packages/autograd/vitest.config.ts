@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests run from src through the '@torch-ts/source' export condition: no build needed.
+export default defineConfig({
+  resolve: { conditions: ['@torch-ts/source'] },
+  ssr: { resolve: { conditions: ['@torch-ts/source'] } },
+  // --expose-gc lets the FinalizationRegistry test collect a handle nobody disposed.
+  test: { pool: 'forks', include: ['test/**/*.test.ts'], execArgv: ['--expose-gc'] },
+});

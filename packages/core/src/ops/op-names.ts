@@ -1,0 +1,23 @@
+/**
+ * Note [Ops that need a derivative]
+ * Every operator with kernels of its own (not a composite, not an out= variant, which
+ * autograd refuses) is named here once, so that the autograd package's derivative table can
+ * be checked by the compiler (`satisfies { [K in KernelOpName]: ... }`): an op added here
+ * without a derivative entry does not compile. test/op-names.test.ts keeps this list equal
+ * to what the dispatcher actually registers.
+ */
+export const KERNEL_OP_NAMES = [
+  'copy_', 'fill_.Scalar', '_to_copy', 'clone',
+  'view', 'as_strided', 'permute', 'transpose.int', 'select.int', 'slice.Tensor', 'unsqueeze', 'squeeze.dims',
+  'expand', 'unfold', 'diagonal', 'detach', 'alias',
+  'mm', 'bmm', 'mv', 'dot',
+  'add', 'add_', 'sub', 'sub_', 'mul', 'mul_', 'div', 'div_', 'pow', 'pow_', 'remainder', 'remainder_',
+  'maximum', 'minimum',
+  'eq', 'eq_', 'ne', 'ne_', 'lt', 'lt_', 'le', 'le_', 'gt', 'gt_', 'ge', 'ge_',
+  'neg', 'neg_', 'abs', 'abs_', 'relu', 'relu_', 'floor', 'floor_', 'ceil', 'ceil_',
+  'exp', 'exp_', 'log', 'log_', 'sqrt', 'sqrt_', 'sin', 'sin_', 'cos', 'cos_', 'tanh', 'tanh_', 'sigmoid', 'sigmoid_',
+  'where',
+  'sum.dim_IntList', 'prod.dim_int', 'amax', 'amin', 'max.dim', 'min.dim', 'argmax', 'argmin',
+] as const;
+
+export type KernelOpName = (typeof KERNEL_OP_NAMES)[number];

@@ -1,0 +1,164 @@
+/**
+ * Note [OpInfo gradcheck]
+ * gradcheck (float64) for every op of the OpInfo table, driven by the table itself: each
+ * float64 golden case that PyTorch computes without error gives a sample with the case's
+ * shapes, scalars and kwargs (broadcasting, 0-dim, empty, keepdim, negative dims...), but
+ * with fresh random float64 values in the op's domain. The golden values are edge cases
+ * (inf, nan, signed zeros, ties) chosen for the forward checks; at those points a
+ * derivative is undefined or a central difference straddles a kink, so they are not used.
+ * Inputs that are not float64 do not require grad: a bool condition keeps its golden
+ * values, an integer operand (of a promote case) gets small random integers, since its
+ * golden values are the dtype's extremes (2147483647 + x leaves a float64 x too few bits
+ * for a central difference). Each sample runs contiguous and strided
+ * (every other element of a bigger tensor), through the function form and, where PyTorch
+ * allows it for the case, the in-place form.
+ */
+import * as torch from '@torch-ts/torch';
+import type { Tensor } from '@torch-ts/torch';
+import { caseId, decodeScalar, decodeValues, isScalarInput, type GoldenCase, type GoldenTensor } from '../goldens';
+import { inplaceForm } from '../op-forms';
+import type { Kwargs, OpInfo, OpInput, OpResult } from './types';
+
+/** Ops of the table without a gradient, and why (the suite checks each is still in the table). */
+export const GRADCHECK_EXCLUDED: Readonly<Record<string, string>> = {
+  eq: 'a comparison: its bool result has no gradient',
+  ne: 'a comparison: its bool result has no gradient',
+  lt: 'a comparison: its bool result has no gradient',
+  le: 'a comparison: its bool result has no gradient',
+  gt: 'a comparison: its bool result has no gradient',
+  ge: 'a comparison: its bool result has no gradient',
+  argmax: 'returns int64 indices, which have no gradient',
+  argmin: 'returns int64 indices, which have no gradient',
+};
+
+/**
+ * Where random values are drawn: any in [-2, 2]; pos in [0.5, 2.5]; nonzero in ±[0.5, 2.5].
+ * The piecewise-constant ops (floor, ceil, rounding divisions, remainder) jump only at
+ * values that random doubles come within eps of with negligible probability.
+ */
+export type Domain = 'any' | 'pos' | 'nonzero';
+
+/** The domain of each tensor operand of an op (by position among its inputs), where 'any' will not do. */
+export const GRADCHECK_DOMAINS: Readonly<Record<string, readonly Domain[]>> = {
+  div: ['any', 'nonzero'], // a pole at 0
+  'div.trunc': ['any', 'nonzero'],
+  'div.floor': ['any', 'nonzero'],
+  trueDivide: ['any', 'nonzero'],
+  floorDivide: ['any', 'nonzero'],
+  remainder: ['any', 'nonzero'],
+  pow: ['pos', 'any'], // a negative base to a fractional power is nan
+  log: ['pos'],
+  sqrt: ['pos'], // and an infinite slope at 0
+  abs: ['nonzero'], // kinks at 0
+  relu: ['nonzero'],
+};
+
+export type GradcheckForm = 'function' | 'inplace';
+export type GradcheckLayout = 'contiguous' | 'strided';
+
+export interface GradcheckSample {
+  readonly op: OpInfo;
+  readonly caseId: string;
+  readonly form: GradcheckForm;
+  readonly layout: GradcheckLayout;
+  /** Fresh inputs (float64 ones require grad) and the op over them, for `gradcheck(fn, inputs)`. */
+  make(): { readonly inputs: Tensor[]; readonly fn: (...tensors: Tensor[]) => Tensor | readonly Tensor[] };
+}
+
+/** The gradcheck samples of `table` (Note [OpInfo gradcheck]). */
+export function gradcheckSamples(table: readonly OpInfo[], goldens: ReadonlyMap<string, readonly GoldenCase[]>): GradcheckSample[] {
+  const samples: GradcheckSample[] = [];
+  for (const op of table) {
+    if (op.name in GRADCHECK_EXCLUDED) continue;
+    for (const c of goldens.get(op.name) ?? []) {
+      if (c.dtype !== 'float64' || c.error) continue;
+      const forms: GradcheckForm[] = op.variants.inplace && c.inplace === 'ok' ? ['function', 'inplace'] : ['function'];
+      for (const form of forms) {
+        for (const layout of ['contiguous', 'strided'] as const) {
+          const id = caseId(c);
+          samples.push({ op, caseId: id, form, layout, make: () => makeSample(op, c, form, layout, `${op.name}/${id}/${form}/${layout}`) });
+        }
+      }
+    }
+  }
+  return samples;
+}
+
+function makeSample(op: OpInfo, c: GoldenCase, form: GradcheckForm, layout: GradcheckLayout, seed: string) {
+  const random = seeded(seed);
+  const domains = GRADCHECK_DOMAINS[op.name] ?? [];
+  const all: OpInput[] = c.inputs.map((x, i) => {
+    if (isScalarInput(x)) return decodeScalar(x);
+    if (x.dtype === 'bool') return goldenTensor(x);
+    if (x.dtype !== 'float64') return randomIntegers(x, domains[i] ?? 'any', random);
+    return randomLeaf(x.shape, domains[i] ?? 'any', layout, random);
+  });
+  const inputs = all.filter((x): x is Tensor => x instanceof torch.Tensor);
+  const kwargs: Kwargs = c.kwargs;
+  const call = (tensors: readonly Tensor[]): readonly OpInput[] => {
+    let k = 0;
+    return all.map((x) => (x instanceof torch.Tensor ? tensors[k++] : x));
+  };
+  const fn =
+    form === 'function'
+      ? (...tensors: Tensor[]): OpResult => op.call(call(tensors), kwargs)
+      : (...tensors: Tensor[]): OpResult => {
+          // In place into a non-leaf copy: a leaf that requires grad may not be written.
+          const [self, ...rest] = call(tensors);
+          return inplaceForm(op)([torch.mul(self as Tensor, 1), ...rest], kwargs);
+        };
+  return { inputs, fn };
+}
+
+function goldenTensor(g: GoldenTensor): Tensor {
+  const flat = torch.tensor(decodeValues(g) as number[], { dtype: g.dtype });
+  const shaped = flat.reshape([...g.shape]);
+  if (shaped !== flat) flat.dispose();
+  return shaped;
+}
+
+/** Integers in [-3, 3] ('any'), [1, 3] ('pos') or ±[1, 3] ('nonzero'). */
+function randomIntegers(g: GoldenTensor, domain: Domain, random: () => number): Tensor {
+  const draw = () => {
+    if (domain === 'any') return Math.floor(random() * 7) - 3;
+    const mag = 1 + Math.floor(random() * 3);
+    return domain === 'pos' || random() < 0.5 ? mag : -mag;
+  };
+  const values = Array.from({ length: g.shape.reduce((a, b) => a * b, 1) }, draw);
+  const flat = torch.tensor(values, { dtype: g.dtype });
+  const shaped = flat.reshape([...g.shape]);
+  if (shaped !== flat) flat.dispose();
+  return shaped;
+}
+
+/** A float64 leaf that requires grad; strided: every other element of a [..., 2] tensor. */
+function randomLeaf(shape: readonly number[], domain: Domain, layout: GradcheckLayout, random: () => number): Tensor {
+  const n = shape.reduce((a, b) => a * b, 1) * (layout === 'strided' ? 2 : 1);
+  const values = Float64Array.from({ length: n }, () => draw(domain, random));
+  const flat = torch.tensor(values);
+  const base = flat.reshape(layout === 'strided' ? [...shape, 2] : [...shape]);
+  const window = layout === 'strided' ? base.select(-1, 0) : base;
+  const leaf = window.detach();
+  for (const t of new Set([flat, base, window])) t.dispose();
+  return leaf.requiresGrad_(true);
+}
+
+function draw(domain: Domain, random: () => number): number {
+  const u = random();
+  if (domain === 'any') return u * 4 - 2;
+  const mag = u * 2 + 0.5;
+  return domain === 'pos' || random() < 0.5 ? mag : -mag;
+}
+
+/** mulberry32, seeded from a string: the same sample gets the same values on every run. */
+function seeded(text: string): () => number {
+  let s = 0;
+  for (const ch of text) s = (Math.imul(s, 31) + ch.charCodeAt(0)) >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
