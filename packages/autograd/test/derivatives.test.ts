@@ -338,8 +338,10 @@ add('sum.dim_IntList', 'dim 1', (d) => [d([2, 3, 4])], (x) => c.sum(x, 1), true)
 add('sum.dim_IntList', 'dims [0, -1] keepdim', (d) => [d([2, 3, 4])], (x) => c.sum(x, [0, -1], { keepdim: true }), true);
 add('sum.dim_IntList', 'dims [2, 0] (unsorted)', (d) => [d([2, 3, 4], 'any', 'transposed')], (x) => c.sum(x, [2, 0]));
 add('sum.dim_IntList', '0-dim input', (d) => [d([])], (x) => c.sum(x, 0));
-add('sum.dim_IntList', 'mean (sum and div)', (d) => [d([3, 4], 'any', 'strided')], (x) => c.mean(x, -1), true);
-add('sum.dim_IntList', 'mean of all', (d) => [d([2, 3])], (x) => c.mean(x), true);
+add('mean.dim', 'dim -1, strided input', (d) => [d([3, 4], 'any', 'strided')], (x) => c.mean(x, -1), true);
+add('mean.dim', 'all dims', (d) => [d([2, 3])], (x) => c.mean(x), true);
+add('mean.dim', 'dims [0, 2] keepdim', (d) => [d([2, 3, 4])], (x) => c.mean(x, [0, 2], { keepdim: true }), true);
+add('mean.dim', '0-dim input', (d) => [d([])], (x) => c.mean(x, 0));
 add('prod.dim_int', 'all', (d) => [d([2, 3], 'nonzero')], (x) => c.prod(x));
 add('prod.dim_int', 'dim 1', (d) => [d([2, 3], 'nonzero', 'transposed')], (x) => c.prod(x, 1));
 add('prod.dim_int', 'dim -1 keepdim', (d) => [d([2, 3], 'nonzero')], (x) => c.prod(x, -1, { keepdim: true }));
@@ -503,6 +505,8 @@ const NAMED: [string, (d: Draw) => Tensor][] = [
   ['SubBackward0', (d) => c.sub(d([2]), 1)],
   ['MulBackward0', (d) => c.mul(d([2]), d([2]))],
   ['DivBackward0', (d) => c.div(d([2]), 2)],
+  ['MeanBackward0', (d) => c.mean(d([2, 3]))],
+  ['MeanBackward1', (d) => c.mean(d([2, 3]), 1)],
   ['DivBackward2', (d) => c.div(d([2]), d([2]), { roundingMode: 'floor' })],
   ['PowBackward0', (d) => c.pow(d([2]), 2)],
   ['PowBackward1', (d) => c.pow(d([2]), d([2]))],

@@ -5,7 +5,6 @@ import { expandReduced, inputSizes, reducedDims, restoreReducedDims, savedTensor
 /**
  * Reduction derivatives. A reduction without keepdim drops its reduced dims, so every
  * formula first puts them back (`restoreReducedDims`) to broadcast against the input.
- * `mean` is a composite of `sum` and `div` in core and needs no entry.
  */
 
 // sum.dim_IntList(self, dim?, keepdim, dtype): dim null or [] reduces every dim.
@@ -19,6 +18,20 @@ const SumBackward: Derivative = {
     const shape = inputSizes(ctx, 0, 'sum');
     const dims = reducedDims('sum', ctx.args[1] as number[] | null, shape.length);
     return [expandReduced(ctx.grad, shape, dims, ctx.args[2] === true)];
+  },
+};
+
+// mean.dim(self, dim?, keepdim, dtype): the sum's gradient divided by the count.
+const MeanBackward: Derivative = {
+  name: (args) => (args[1] == null ? 'MeanBackward0' : 'MeanBackward1'),
+  inputs: ['self'],
+  saves: [],
+  backward: (ctx) => {
+    if (!ctx.needs[0]) return [null];
+    const shape = inputSizes(ctx, 0, 'mean');
+    const dims = reducedDims('mean', ctx.args[1] as number[] | null, shape.length);
+    const count = dims.reduce((n, d) => n * shape[d], 1);
+    return [div(expandReduced(ctx.grad, shape, dims, ctx.args[2] === true), count)];
   },
 };
 
@@ -111,6 +124,7 @@ const ARG_INDEX: NotDifferentiable = { notDifferentiable: 'returns integer indic
 
 export const REDUCTION_DERIVATIVES = {
   'sum.dim_IntList': SumBackward,
+  'mean.dim': MeanBackward,
   'prod.dim_int': ProdBackward,
   amax: extremumBackward('AmaxBackward0', 'amax'),
   amin: extremumBackward('AminBackward0', 'amin'),

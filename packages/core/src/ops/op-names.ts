@@ -17,7 +17,7 @@ export const KERNEL_OP_NAMES = [
   'neg', 'neg_', 'abs', 'abs_', 'relu', 'relu_', 'floor', 'floor_', 'ceil', 'ceil_',
   'exp', 'exp_', 'log', 'log_', 'sqrt', 'sqrt_', 'sin', 'sin_', 'cos', 'cos_', 'tanh', 'tanh_', 'sigmoid', 'sigmoid_',
   'where',
-  'sum.dim_IntList', 'prod.dim_int', 'amax', 'amin', 'max.dim', 'min.dim', 'argmax', 'argmin',
+  'sum.dim_IntList', 'mean.dim', 'prod.dim_int', 'amax', 'amin', 'max.dim', 'min.dim', 'argmax', 'argmin',
 ] as const;
 
 export type KernelOpName = (typeof KERNEL_OP_NAMES)[number];

@@ -3,13 +3,12 @@ import { DTypeError, IndexError, TorchError } from '../errors';
 import { reductionGeometry } from '../iterator';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { contiguousStrides, normalizeDim, normalizeDims } from '../views';
+import { contiguousStrides, normalizeDim } from '../views';
 import type { ImplName } from './backend-impls';
 import { callFunctional, callMulti, unwrapTensor } from './call';
-import { castTo, torchTypeName } from './meta-utils';
+import { broadcastTo, castTo, releaseAll, scalarTensor, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
-import { div, maximum, minimum } from './pointwise';
-import { composite } from './composite';
+import { maximum, minimum } from './pointwise';
 import { callOut, defineOutVariant } from './out-variant';
 import { registerOperator } from '../dispatch/dispatcher';
 
@@ -176,25 +175,34 @@ function flatCopy(b: Backend, s: TensorImpl): TensorImpl {
   return out;
 }
 
-/** `mean = sum / n`, as PyTorch's CPU mean computes it; floating dtypes only. */
-export const MEAN = registerOperator({
-  schema: 'mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
-  tags: ['reduction'],
-  composite: composite(([self, dim, keepdim, dtype]) => {
-    const s = self as Tensor;
+/** `mean`: the sum (in the output dtype) divided by the count, as PyTorch's CPU mean computes it; floating dtypes only. */
+export const MEAN = defineStructured(
+  'mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
+  ([self, dim, keepdim, dtype], b) => {
+    const s = self as TensorImpl;
     const outDtype = dtype != null ? parseDType('mean', dtype) : s.dtype;
     if (!isFloatingType(outDtype)) {
       throw new DTypeError(
         `mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: ${torchTypeName(outDtype)}`,
       );
     }
-    // Validate the dims here so errors name `mean`, not the `sum` it is built on.
-    if (dim != null) normalizeDims('mean', dim as number[], s.dim());
-    const total = sum(s, dim as number[] | null, { keepdim: keepdim as boolean, dtype: outDtype });
-    const n = s.numel() / Math.max(total.numel(), 1);
-    return div(total, s.numel() === 0 ? 0 : n);
-  }),
-});
+    const out = reduce(b, 'mean', 'sum', s, dim as number[] | null, keepdim as boolean, outDtype);
+    if (out.numel === 0) return out;
+    const count = s.numel === 0 ? 0 : s.numel / out.numel; // 0 / 0 gives PyTorch's nan for an empty input
+    const n = scalarTensor(b, 'mean', count, outDtype, out.device);
+    const nb = broadcastTo(n, out.sizes);
+    try {
+      implOf(b, 'div', 'mean')(out, out, nb);
+    } catch (e) {
+      out.release();
+      throw e;
+    } finally {
+      releaseAll([nb, n]);
+    }
+    return out;
+  },
+  ['reduction'],
+);
 
 const SUM_OUT = defineOutVariant(SUM);
 const PROD_OUT = defineOutVariant(PROD);
