@@ -30,7 +30,12 @@ export interface DerivativeContext {
   /** Sizes, dtype and device of each input (in `inputs` order): a formula that only needs an
    * input's shape reads it here instead of saving the tensor (which an in-place change of
    * the input would then invalidate). */
-  readonly inputs: readonly ({ readonly sizes: readonly number[]; readonly dtype: string } | null)[];
+  readonly inputs: readonly ({
+    readonly sizes: readonly number[];
+    readonly strides: readonly number[];
+    readonly storageOffset: number;
+    readonly dtype: string;
+  } | null)[];
 }
 
 export interface Derivative {

@@ -6,6 +6,9 @@ import type { SavedVariable } from './saved-variable';
 /** What the engine needs to know of a forward input to shape its gradient. */
 export interface InputInfo {
   readonly sizes: readonly number[];
+  /** The input's geometry on its storage (as_strided's backward needs it, without saving the tensor). */
+  readonly strides: readonly number[];
+  readonly storageOffset: number;
   readonly dtype: DType;
   readonly device: Device;
 }

@@ -139,13 +139,13 @@ export class Function {
     for (const t of ctx.dirty) t.impl.version.bump();
     const inputs = tensors.map((t) => t.impl);
     const argToInput = args.map((a) => (a instanceof Tensor ? tensors.indexOf(a) : -1));
-    const infos = inputs.map((t) => ({ sizes: t.sizes, dtype: t.dtype, device: t.device }));
+    const infos = inputs.map((t) => ({ sizes: t.sizes, strides: t.strides, storageOffset: t.storageOffset, dtype: t.dtype, device: t.device }));
     // An input returned unchanged (and not marked dirty) is returned as a new alias, as PyTorch does.
     const fixed = outputs.map((o) => (tensors.includes(o) && !ctx.dirty.has(o) ? new Tensor(o.impl.regeometried(o.impl.sizes, o.impl.strides, o.impl.storageOffset)) : o));
     const node = nodeOnEdges(
       inputs.map((t) => (requiresGrad(t) ? t : null)),
       (edges) =>
-        new CustomFunctionNode(this, ctx, edges, infos, argToInput, fixed.map((o) => ({ sizes: o.shape, dtype: o.dtype, device: o.device }))),
+        new CustomFunctionNode(this, ctx, edges, infos, argToInput, fixed.map((o) => ({ sizes: o.shape, strides: o.stride(), storageOffset: o.storageOffset(), dtype: o.dtype, device: o.device }))),
     );
     try {
       ctx.node = node;

@@ -20,7 +20,8 @@ import { metaOf, requiresGrad, type AutogradMeta } from './autograd-meta';
 import { recordForwardTrace } from './anomaly';
 import type { Derivative, DerivativeEntry } from './derivative';
 import { FormulaNode, type InputInfo } from './formula-node';
-import { nodeOnEdges } from './node';
+import { CopySlices, ViewOfBase } from './copy-slices';
+import { nodeOnEdges, type Node } from './node';
 import { SavedVariable } from './saved-variable';
 
 /** Runs `op` below autograd, with autograd off for everything it calls (composites inside). */
@@ -36,9 +37,8 @@ export function belowAutograd(op: OperatorHandle, ks: DispatchKeySet, args: unkn
  *    taken BEFORE the op runs (an in-place op replaces `self`'s history), what the formula
  *    reads is saved (a `self` the op overwrites is cloned first), the op runs below autograd,
  *    and every floating-point output gets the new Node as its gradFn.
- * An in-place op on a view is refused when it would record history: PyTorch then rewrites
- * the base's history (CopySlices), which torch-ts does not do yet, and a silently wrong
- * gradient is worse than an error.
+ * An in-place op on a view also rewrites its base's history (Note [In-place ops on views
+ * (CopySlices)]).
  */
 function differentiableKernel(op: OperatorHandle, d: Derivative): BoxedKernel {
   const index = new Map(op.schema.args.map((a, i) => [a.name, i]));
@@ -63,12 +63,16 @@ function differentiableKernel(op: OperatorHandle, d: Derivative): BoxedKernel {
     const inputs = inputIdx.map((i) => (args[i] instanceof TensorImpl ? (args[i] as TensorImpl) : null));
     if (!inputs.some((t) => t !== null && requiresGrad(t))) return belowAutograd(op, ks, args);
     if (inplace) checkInplace(name, args[0] as TensorImpl);
+    // In-place on a view: input 0's edge is the base's old history (Note [In-place ops on views (CopySlices)]).
+    const viewBase = inplace ? (args[0] as TensorImpl).base : null;
     const needs = inputs.map((t) => t !== null && requiresGrad(t));
     const wanted = (when: number) => when < 0 || needs[when];
     const saved = new Map<string, SavedVariable>();
-    const infos: (InputInfo | null)[] = inputs.map((t) => (t ? { sizes: t.sizes, dtype: t.dtype, device: t.device } : null));
+    const infos: (InputInfo | null)[] = inputs.map((t) =>
+      t ? { sizes: t.sizes, strides: t.strides, storageOffset: t.storageOffset, dtype: t.dtype, device: t.device } : null,
+    );
     const node = nodeOnEdges(
-      inputs.map((t) => (t && requiresGrad(t) ? t : null)),
+      inputs.map((t, k) => (k === 0 && viewBase ? (requiresGrad(viewBase) ? viewBase : null) : t && requiresGrad(t) ? t : null)),
       (edges) => new FormulaNode(d, edges, infos, saved, withoutTensors(args)),
     );
     try {
@@ -87,9 +91,12 @@ function differentiableKernel(op: OperatorHandle, d: Derivative): BoxedKernel {
       const outs = (Array.isArray(result) ? result : [result]) as TensorImpl[];
       for (const [s, k, when] of resultSaves) if (wanted(when)) saved.set(s, new SavedVariable(outs[k], true, k));
       recordForwardTrace(node);
-      outs.forEach((o, k) => {
-        if (isFloatingType(o.dtype)) (o.ensureAutogradMeta() as AutogradMeta).setGradFn(node, k);
-      });
+      if (viewBase) rebaseHistory(viewBase, args[0] as TensorImpl, node);
+      else {
+        outs.forEach((o, k) => {
+          if (isFloatingType(o.dtype)) (o.ensureAutogradMeta() as AutogradMeta).setGradFn(node, k);
+        });
+      }
       return result;
     } finally {
       node.release(); // the outputs hold the node now (or nothing does, and it is freed)
@@ -102,16 +109,22 @@ function checkInplace(name: string, self: TensorImpl): void {
   if (meta?.leafRequiresGrad && meta.gradFn === null) {
     throw new AutogradError(`${name}: a leaf Variable that requires grad is being used in an in-place operation.`);
   }
-  const base = self.base;
-  if (base !== null) {
-    const bm = metaOf(base);
-    if (bm?.leafRequiresGrad && bm.gradFn === null) {
-      throw new AutogradError(`${name}: a view of a leaf Variable that requires grad is being used in an in-place operation.`);
-    }
-    throw new AutogradError(
-      `${name}: an in-place operation on a view whose result requires grad is not supported yet (PyTorch rewrites the base's history); clone() the view first, or make the change under noGrad`,
-    );
+  const bm = self.base ? metaOf(self.base) : null;
+  if (bm?.leafRequiresGrad && bm.gradFn === null) {
+    throw new AutogradError(`${name}: a view of a leaf Variable that requires grad is being used in an in-place operation.`);
   }
+}
+
+/** After an in-place op `node` on `view`: the base's history goes through CopySlices, the view's through the new base. */
+function rebaseHistory(base: TensorImpl, view: TensorImpl, node: Node): void {
+  const bg = { sizes: base.sizes, strides: base.strides, offset: base.storageOffset };
+  const vg = { sizes: view.sizes, strides: view.strides, offset: view.storageOffset };
+  const copy = new CopySlices(bg, vg, node);
+  (base.ensureAutogradMeta() as AutogradMeta).setGradFn(copy, 0);
+  const viewNode = new ViewOfBase(bg, vg, { node: copy, inputNr: 0 });
+  (view.ensureAutogradMeta() as AutogradMeta).setGradFn(viewNode, 0);
+  copy.release();
+  viewNode.release();
 }
 
 /** The arguments a Node keeps: tensors removed (formulas read tensors from `saved`). */

@@ -248,11 +248,7 @@ describe('in-place ops that PyTorch refuses', () => {
     expect(x.tolist()).toEqual([2, 2]);
   });
 
-  // BUG (known limitation, documented in kernels.ts Note [Autograd kernels]): an in-place op on
-  // a view of a non-leaf that requires grad throws "an in-place operation on a view whose
-  // result requires grad is not supported yet". PyTorch records it (CopySlices):
-  // y = x*2; y[0].mul_(2); y.sum().backward() -> y == [4, 4], x.grad == [4, 2].
-  it.fails('an in-place op on a view of a non-leaf is recorded (PyTorch: CopySlices)', () => {
+  it('an in-place op on a view of a non-leaf is recorded (PyTorch: CopySlices)', () => {
     const x = torch.tensor([1.0, 2.0], { dtype: 'float32', requiresGrad: true });
     const y = x.mul(2);
     y.index(0).mul_(2);

@@ -71,15 +71,17 @@ function windowBackward(name: Derivative['name'], op: string, window: (base: Geo
 const AsStridedBackward0: Derivative = {
   name: 'AsStridedBackward0',
   inputs: ['self'],
-  saves: ['self'],
+  // The input's geometry comes from ctx.inputs: saving the tensor would make a later in-place
+  // change of it (through this very view) invalidate this node.
+  saves: [],
   backward: (ctx) => {
     if (!ctx.needs[0]) return [null];
-    const self = savedTensor(ctx, 'self', 'as_strided');
-    const input: Geometry = { sizes: self.shape, strides: self.stride(), offset: self.storageOffset() };
+    const info = ctx.inputs[0]!;
+    const input: Geometry = { sizes: info.sizes, strides: info.strides, offset: info.storageOffset };
     const sizes = ctx.args[1] as number[];
     const strides = ctx.args[2] as number[];
     const offset = (ctx.args[3] as number | null | undefined) ?? input.offset;
-    const numel = self.numel();
+    const numel = info.sizes.reduce((a, b) => a * b, 1);
     const relative = offset - input.offset;
     if (isContiguous(input.sizes, input.strides) && relative >= 0 && storageExtent(sizes, strides, relative) <= numel) {
       return [viewScatterAdd(ctx.grad, input.sizes, { sizes, strides, offset: relative })];
