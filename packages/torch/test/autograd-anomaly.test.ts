@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import * as torch from '@torch-ts/torch';
+import { thrown } from './helpers';
 import type { Tensor } from '@torch-ts/torch';
 
 /**
@@ -11,14 +12,6 @@ import type { Tensor } from '@torch-ts/torch';
 
 const THIS_FILE = 'autograd-anomaly.test.ts';
 
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a throw');
-}
 
 /** sqrt at 0 times 0: SqrtBackward0 computes 0 / (2 * sqrt(0)) = NaN for the first element. */
 function sqrtTimesZero(): { x: Tensor; z: Tensor } {

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import * as torch from '@torch-ts/torch';
+import { thrown, gradValues } from './helpers';
 import type { Tensor } from '@torch-ts/torch';
 
 /**
@@ -27,28 +28,11 @@ function expectClose(actual: unknown, expected: Nested, tol = 1e-5): void {
 }
 
 /** The values of `x.grad` (null when it has none); the handle `.grad` makes is disposed. */
-function gradValues(x: Tensor): unknown {
-  const g = x.grad;
-  if (g === null) return null;
-  try {
-    return g.tolist();
-  } finally {
-    g.dispose();
-  }
-}
 
 function f32(data: Nested, requiresGrad = true): Tensor {
   return torch.tensor(data, { dtype: 'float32', requiresGrad });
 }
 
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('backward()', () => {
   it("the seeds' example: mm, add, add, sin, mean gives PyTorch's t0.grad and t1.grad", () => {

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import * as torch from '@torch-ts/torch';
+import { thrown, gradValues } from './helpers';
 import type { Tensor } from '@torch-ts/torch';
 
 /**
@@ -21,24 +22,7 @@ function expectClose(actual: unknown, expected: number[], tol = 1e-6): void {
   });
 }
 
-function gradValues(x: Tensor): unknown {
-  const g = x.grad;
-  if (g === null) return null;
-  try {
-    return g.tolist();
-  } finally {
-    g.dispose();
-  }
-}
 
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a throw');
-}
 
 class MyExp extends torch.autograd.Function {
   static override forward(ctx: Ctx, x: Tensor): Tensor {

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import * as torch from '@torch-ts/torch';
+import { gradValues } from './helpers';
 import type { Tensor } from '@torch-ts/torch';
 
 /**
@@ -24,15 +25,6 @@ function expectClose(actual: unknown, expected: number[], tol = 1e-5): void {
   });
 }
 
-function gradValues(x: Tensor): unknown {
-  const g = x.grad;
-  if (g === null) return null;
-  try {
-    return g.tolist();
-  } finally {
-    g.dispose();
-  }
-}
 
 function live(): number {
   return torch.memory.stats('cpu').liveTensors;

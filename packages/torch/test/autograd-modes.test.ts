@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import * as torch from '@torch-ts/torch';
+import { thrown } from './helpers';
 import type { Tensor } from '@torch-ts/torch';
 
 /**
@@ -11,14 +12,6 @@ function f32(data: number[], requiresGrad = false): Tensor {
   return torch.tensor(data, { dtype: 'float32', requiresGrad });
 }
 
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('noGrad / enableGrad / inferenceMode as functions', () => {
   it('noGrad(fn) returns fn\'s result, records nothing, and restores grad mode', () => {
