@@ -35,19 +35,15 @@ const TYPE_NAMES: Record<DType, string> = {
  */
 export function commonDevice(op: string, operands: readonly (TensorImpl | Scalar | null | undefined)[]): Device {
   let dev: Device | null = null;
-  let cpuScalar = false;
   for (const t of operands) {
     if (!(t instanceof TensorImpl)) continue;
-    if (t.device === CPU && t.sizes.length === 0) {
-      cpuScalar = true;
-      continue;
-    }
+    if (t.device === CPU && t.sizes.length === 0) continue;
     if (dev === null) dev = t.device;
     else if (dev !== t.device) {
       throw new DeviceError(`${op}: expected all tensors to be on the same device, but found at least two devices, ${dev} and ${t.device}`);
     }
   }
-  return dev ?? (cpuScalar ? CPU : CPU);
+  return dev ?? CPU; // only scalars (or 0-dim CPU tensors): the call runs on CPU
 }
 
 /** A new tensor of `sizes` on `device`, laid out like `like` (PyTorch's output strides) when given. */
