@@ -90,6 +90,37 @@ function pointwise(f: (...v: number[]) => number) {
 
 const nanOr = (f: (a: number, b: number) => number) => (a: number, b: number) => (Number.isNaN(a) || Number.isNaN(b) ? NaN : f(a, b));
 
+/**
+ * erf from its series of positive terms, 2/sqrt(pi) * exp(-x^2) * sum 2^n x^(2n+1) / (2n+1)!!,
+ * which has no cancellation: plain and accurate enough for a reference at moderate |x|.
+ */
+function referenceErf(x: number): number {
+  if (Number.isNaN(x)) return NaN;
+  if (Math.abs(x) > 6) return Math.sign(x);
+  let term = x;
+  let sum = x;
+  for (let n = 1; Math.abs(term) > 1e-17 * Math.abs(sum); n++) {
+    term *= (2 * x * x) / (2 * n + 1);
+    sum += term;
+  }
+  return (2 / Math.sqrt(Math.PI)) * Math.exp(-x * x) * sum;
+}
+
+/** erfinv by bisection on referenceErf (erf is increasing). */
+function referenceErfinv(y: number): number {
+  if (!(Math.abs(y) <= 1)) return NaN;
+  if (Math.abs(y) === 1) return y * Infinity;
+  let lo = -6;
+  let hi = 6;
+  for (let i = 0; i < 200 && lo < hi; i++) {
+    const mid = (lo + hi) / 2;
+    if (mid === lo || mid === hi) break;
+    if (referenceErf(mid) < y) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
 /** A reduction over `dims` into `out` (the input's rank, size 1 in `dims`). */
 function reduction(init: number, step: (acc: number, v: number) => number) {
   return (out: TensorImpl, self: TensorImpl, dims: readonly number[]): void => {
@@ -171,6 +202,25 @@ const REFERENCE_IMPLS = {
   relu: pointwise((a) => (a <= 0 ? 0 : a)),
   floor: pointwise(Math.floor),
   ceil: pointwise(Math.ceil),
+  rsqrt: pointwise((a) => 1 / Math.sqrt(a)),
+  reciprocal: pointwise((a) => 1 / a),
+  sign: pointwise((a) => (a > 0 ? 1 : a < 0 ? -1 : 0)),
+  trunc: pointwise(Math.trunc),
+  frac: pointwise((a) => a - Math.trunc(a)),
+  exp2: pointwise((a) => 2 ** a),
+  expm1: pointwise(Math.expm1),
+  log2: pointwise(Math.log2),
+  log10: pointwise(Math.log10),
+  log1p: pointwise(Math.log1p),
+  tan: pointwise(Math.tan),
+  asin: pointwise(Math.asin),
+  acos: pointwise(Math.acos),
+  atan: pointwise(Math.atan),
+  sinh: pointwise(Math.sinh),
+  cosh: pointwise(Math.cosh),
+  erf: pointwise(referenceErf),
+  erfc: pointwise((a) => 1 - referenceErf(a)),
+  erfinv: pointwise(referenceErfinv),
   where: pointwise((c, a, b) => (c ? a : b)),
   sum: reduction(0, (acc, v) => acc + v),
   prod: reduction(1, (acc, v) => acc * v),
@@ -190,7 +240,7 @@ registerBackend(DispatchKey.CPU, REFERENCE_IMPLS);
 // ---- inputs ----
 
 /** Where random values come from: kinks (abs, relu) and poles (log, div) stay out of reach. */
-type Domain = 'any' | 'pos' | 'nonzero';
+type Domain = 'any' | 'pos' | 'nonzero' | 'unit';
 /** contiguous; strided: every other element of a [..., 2] tensor; transposed: a permuted tensor. */
 type Layout = 'contiguous' | 'strided' | 'transposed';
 
@@ -219,6 +269,7 @@ function drawer(seed: string): Draw {
   const value = (domain: Domain) => {
     const u = random();
     if (domain === 'any') return u * 4 - 2;
+    if (domain === 'unit') return u * 1.8 - 0.9; // inside (-1, 1): asin, acos, erfinv; tan away from its poles
     const mag = u * 2 + 0.5;
     return domain === 'pos' || random() < 0.5 ? mag : -mag;
   };
@@ -288,6 +339,8 @@ for (const [op, inplaceOp, fn, inplace, da, db, scalar, gradgrad] of BINARY) {
 add('pow', 'integer scalar exponent of any base', (d) => [d([2, 3])], (a) => c.pow(a, 3), true);
 add('pow', 'negative scalar exponent', (d) => [d([2, 3], 'nonzero')], (a) => c.pow(a, -2), true);
 add('pow', 'scalar exponent 0 (zero gradient)', (d) => [d([2, 3])], (a) => c.pow(a, 0));
+add('pow', 'square (pow(x, 2), PowBackward0)', (d) => [d([2, 3])], (a) => c.square(a), true);
+add('pow_', 'square_ (pow_(x, 2))', (d) => [d([2, 3])], (a) => c.square_(fresh(a)), true);
 // Integer exponents at the zero bases, so that x - eps stays in pow's domain.
 add('pow', 'zero base, tensor exponent (the limits at 0)', (d) => [d.fixed([0, 0, 1.5, 2], [4]), d.fixed([2, 1, 0, 1.25], [4])], (a, b) => c.pow(a, b));
 add('div', 'rounding mode floor (zero gradient)', (d) => [d([2, 3]), d([2, 3], 'nonzero')], (a, b) => c.div(a, b, { roundingMode: 'floor' }));
@@ -315,6 +368,25 @@ const UNARY: [KernelOpName, KernelOpName, Unary, Unary, Domain, boolean][] = [
   ['cos', 'cos_', c.cos, c.cos_, 'any', true],
   ['tanh', 'tanh_', c.tanh, c.tanh_, 'any', true],
   ['sigmoid', 'sigmoid_', c.sigmoid, c.sigmoid_, 'any', true],
+  ['rsqrt', 'rsqrt_', c.rsqrt, c.rsqrt_, 'pos', true],
+  ['reciprocal', 'reciprocal_', c.reciprocal, c.reciprocal_, 'nonzero', true],
+  ['sign', 'sign_', c.sign, c.sign_, 'nonzero', false],
+  ['trunc', 'trunc_', c.trunc, c.trunc_, 'any', false],
+  ['frac', 'frac_', c.frac, c.frac_, 'any', true],
+  ['exp2', 'exp2_', c.exp2, c.exp2_, 'any', true],
+  ['expm1', 'expm1_', c.expm1, c.expm1_, 'any', true],
+  ['log2', 'log2_', c.log2, c.log2_, 'pos', true],
+  ['log10', 'log10_', c.log10, c.log10_, 'pos', true],
+  ['log1p', 'log1p_', c.log1p, c.log1p_, 'pos', true],
+  ['tan', 'tan_', c.tan, c.tan_, 'unit', true],
+  ['asin', 'asin_', c.asin, c.asin_, 'unit', true],
+  ['acos', 'acos_', c.acos, c.acos_, 'unit', true],
+  ['atan', 'atan_', c.atan, c.atan_, 'any', true],
+  ['sinh', 'sinh_', c.sinh, c.sinh_, 'any', true],
+  ['cosh', 'cosh_', c.cosh, c.cosh_, 'any', true],
+  ['erf', 'erf_', c.erf, c.erf_, 'any', true],
+  ['erfc', 'erfc_', c.erfc, c.erfc_, 'any', true],
+  ['erfinv', 'erfinv_', c.erfinv, c.erfinv_, 'unit', true],
 ];
 for (const [op, inplaceOp, fn, inplace, domain, gradgrad] of UNARY) {
   add(op, '[2, 3]', (d) => [d([2, 3], domain)], fn, gradgrad);
@@ -530,6 +602,27 @@ const NAMED: [string, (d: Draw) => Tensor][] = [
   ['CosBackward0', (d) => c.cos(d([2]))],
   ['TanhBackward0', (d) => c.tanh(d([2]))],
   ['SigmoidBackward0', (d) => c.sigmoid(d([2]))],
+  ['PowBackward0', (d) => c.square(d([2]))],
+  ['RsqrtBackward0', (d) => c.rsqrt(d([2], 'pos'))],
+  ['ReciprocalBackward0', (d) => c.reciprocal(d([2], 'nonzero'))],
+  ['SignBackward0', (d) => c.sign(d([2]))],
+  ['TruncBackward0', (d) => c.trunc(d([2]))],
+  ['FracBackward0', (d) => c.frac(d([2]))],
+  ['Exp2Backward0', (d) => c.exp2(d([2]))],
+  ['Expm1Backward0', (d) => c.expm1(d([2]))],
+  ['Log2Backward0', (d) => c.log2(d([2], 'pos'))],
+  ['Log10Backward0', (d) => c.log10(d([2], 'pos'))],
+  ['Log1PBackward0', (d) => c.log1p(d([2], 'pos'))],
+  ['TanBackward0', (d) => c.tan(d([2], 'unit'))],
+  ['AsinBackward0', (d) => c.asin(d([2], 'unit'))],
+  ['AcosBackward0', (d) => c.acos(d([2], 'unit'))],
+  ['AtanBackward0', (d) => c.atan(d([2]))],
+  ['SinhBackward0', (d) => c.sinh(d([2]))],
+  ['CoshBackward0', (d) => c.cosh(d([2]))],
+  ['ErfBackward0', (d) => c.erf(d([2]))],
+  ['ErfcBackward0', (d) => c.erfc(d([2]))],
+  ['ErfinvBackward0', (d) => c.erfinv(d([2], 'unit'))],
+  ['Log1PBackward0', (d) => c.log1p_(fresh(d([2], 'pos')))],
   ['WhereBackward0', (d) => c.where(d.mask([2]), d([2]), d([2]))],
   ['SumBackward0', (d) => c.sum(d([2, 2]))],
   ['SumBackward1', (d) => c.sum(d([2, 2]), 0)],
@@ -569,13 +662,14 @@ describe('Node names', () => {
     });
   }
 
+  // digits may be part of the op's name: Exp2Backward0, Log10Backward0, Expm1Backward0
   it('every differentiable entry is named as in PyTorch (<Op>Backward<n>, or CopyBackwards)', () => {
     for (const op of differentiable) {
       const e = DERIVATIVES[op];
       if ('notDifferentiable' in e) continue;
       // a name that depends on the call: try a tensor (null) and a scalar in each position
       const names = typeof e.name === 'string' ? [e.name] : [[null, null, null], [null, 2, 2]].map((a) => (e.name as (a: unknown[]) => string)(a));
-      for (const n of names) expect(n, op).toMatch(/^(torch::autograd::)?[A-Z][A-Za-z]*Backward(s|\d)$/);
+      for (const n of names) expect(n, op).toMatch(/^(torch::autograd::)?[A-Z][A-Za-z0-9]*Backward(s|\d)$/);
     }
   });
 

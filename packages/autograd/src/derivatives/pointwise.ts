@@ -1,6 +1,10 @@
 import {
+  add,
   cos,
+  cosh,
   div,
+  erfinv,
+  exp,
   eq,
   ge,
   gt,
@@ -9,7 +13,9 @@ import {
   mul,
   neg,
   pow,
+  rsqrt,
   sin,
+  sinh,
   sub,
   where,
   zerosLike,
@@ -186,6 +192,37 @@ const TanhBackward0 = unary('TanhBackward0', 'result', (g, y) => mul(g, neg(sub(
 // sigmoid_backward: grad * (1 - y) * y, in PyTorch's order
 const SigmoidBackward0 = unary('SigmoidBackward0', 'result', (g, y) => mul(mul(g, neg(sub(y, 1))), y));
 
+// -0.5 * grad * result^3
+const RsqrtBackward0 = unary('RsqrtBackward0', 'result', (g, y) => mul(mul(g, -0.5), pow(y, 3)));
+// -grad * result^2
+const ReciprocalBackward0 = unary('ReciprocalBackward0', 'result', (g, y) => mul(neg(g), mul(y, y)));
+const SignBackward0 = unary('SignBackward0', null, (g) => zerosLike(g));
+const TruncBackward0 = unary('TruncBackward0', null, (g) => zerosLike(g));
+const FracBackward0 = unary('FracBackward0', null, (g) => g);
+const Exp2Backward0 = unary('Exp2Backward0', 'result', (g, y) => mul(g, mul(y, Math.LN2)));
+const Expm1Backward0 = unary('Expm1Backward0', 'result', (g, y) => mul(g, add(y, 1)));
+const Log2Backward0 = unary('Log2Backward0', 'self', (g, x) => div(g, mul(x, Math.LN2)));
+const Log10Backward0 = unary('Log10Backward0', 'self', (g, x) => div(g, mul(x, Math.LN10)));
+// log1p_backward: grad / (self + 1)
+const Log1PBackward0 = unary('Log1PBackward0', 'self', (g, x) => div(g, add(x, 1)));
+// grad * (1 + result^2)
+const TanBackward0 = unary('TanBackward0', 'result', (g, y) => mul(g, add(mul(y, y), 1)));
+// grad * rsqrt(1 - self^2), and its negation for acos
+const AsinBackward0 = unary('AsinBackward0', 'self', (g, x) => mul(g, rsqrt(add(neg(mul(x, x)), 1))));
+const AcosBackward0 = unary('AcosBackward0', 'self', (g, x) => mul(g, neg(rsqrt(add(neg(mul(x, x)), 1)))));
+const AtanBackward0 = unary('AtanBackward0', 'self', (g, x) => div(g, add(mul(x, x), 1)));
+const SinhBackward0 = unary('SinhBackward0', 'self', (g, x) => mul(g, cosh(x)));
+const CoshBackward0 = unary('CoshBackward0', 'self', (g, x) => mul(g, sinh(x)));
+// 2 / sqrt(pi) * exp(-self^2) * grad (negated for erfc)
+const TWO_OVER_SQRT_PI = 2 / Math.sqrt(Math.PI);
+const ErfBackward0 = unary('ErfBackward0', 'self', (g, x) => mul(mul(exp(neg(mul(x, x))), TWO_OVER_SQRT_PI), g));
+const ErfcBackward0 = unary('ErfcBackward0', 'self', (g, x) => mul(mul(exp(neg(mul(x, x))), -TWO_OVER_SQRT_PI), g));
+// 0.5 * sqrt(pi) * exp(erfinv(self)^2) * grad
+const ErfinvBackward0 = unary('ErfinvBackward0', 'self', (g, x) => {
+  const e = erfinv(x);
+  return mul(mul(exp(mul(e, e)), 0.5 * Math.sqrt(Math.PI)), g);
+});
+
 /**
  * The in-place comparisons write 0/1 into `self` (a float tensor may require grad), so
  * PyTorch records a node whose gradients are zero (`self: zeros_like(self)`).
@@ -253,5 +290,43 @@ export const POINTWISE_DERIVATIVES = {
   tanh_: TanhBackward0,
   sigmoid: SigmoidBackward0,
   sigmoid_: SigmoidBackward0,
+  rsqrt: RsqrtBackward0,
+  rsqrt_: RsqrtBackward0,
+  reciprocal: ReciprocalBackward0,
+  reciprocal_: ReciprocalBackward0,
+  sign: SignBackward0,
+  sign_: SignBackward0,
+  trunc: TruncBackward0,
+  trunc_: TruncBackward0,
+  frac: FracBackward0,
+  frac_: FracBackward0,
+  exp2: Exp2Backward0,
+  exp2_: Exp2Backward0,
+  expm1: Expm1Backward0,
+  expm1_: Expm1Backward0,
+  log2: Log2Backward0,
+  log2_: Log2Backward0,
+  log10: Log10Backward0,
+  log10_: Log10Backward0,
+  log1p: Log1PBackward0,
+  log1p_: Log1PBackward0,
+  tan: TanBackward0,
+  tan_: TanBackward0,
+  asin: AsinBackward0,
+  asin_: AsinBackward0,
+  acos: AcosBackward0,
+  acos_: AcosBackward0,
+  atan: AtanBackward0,
+  atan_: AtanBackward0,
+  sinh: SinhBackward0,
+  sinh_: SinhBackward0,
+  cosh: CoshBackward0,
+  cosh_: CoshBackward0,
+  erf: ErfBackward0,
+  erf_: ErfBackward0,
+  erfc: ErfcBackward0,
+  erfc_: ErfcBackward0,
+  erfinv: ErfinvBackward0,
+  erfinv_: ErfinvBackward0,
   where: WhereBackward0,
 } as const;

@@ -10,6 +10,7 @@ export * from './reduction';
 export * from './linalg';
 export * from './copy';
 export * from './factories';
+export * from './random';
 export {
   view,
   asStrided,

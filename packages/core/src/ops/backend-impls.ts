@@ -52,6 +52,25 @@ export interface BackendImpls {
   relu: UnaryImpl;
   floor: UnaryImpl;
   ceil: UnaryImpl;
+  rsqrt: UnaryImpl;
+  reciprocal: UnaryImpl;
+  sign: UnaryImpl;
+  trunc: UnaryImpl;
+  frac: UnaryImpl;
+  exp2: UnaryImpl;
+  expm1: UnaryImpl;
+  log2: UnaryImpl;
+  log10: UnaryImpl;
+  log1p: UnaryImpl;
+  tan: UnaryImpl;
+  asin: UnaryImpl;
+  acos: UnaryImpl;
+  atan: UnaryImpl;
+  sinh: UnaryImpl;
+  cosh: UnaryImpl;
+  erf: UnaryImpl;
+  erfc: UnaryImpl;
+  erfinv: UnaryImpl;
   /** `cond` is bool; self/other and out in the compute dtype. */
   where: (out: TensorImpl, cond: TensorImpl, self: TensorImpl, other: TensorImpl) => void;
   // reductions: self already in the accumulation/output dtype

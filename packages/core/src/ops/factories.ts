@@ -4,6 +4,7 @@ import { DispatchKey } from '../dispatch/dispatch-key';
 import { DispatchKeySet } from '../dispatch/dispatch-key-set';
 import { withExcluded } from '../dispatch/local-state';
 import { ShapeError, TorchError } from '../errors';
+import { fma32, fma64 } from '../numeric/fused';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { callMutating } from './call';
@@ -258,9 +259,7 @@ function linspaceValues(startIn: number, endIn: number, steps: number, dtype: DT
   if (steps === 1) vals[0] = startIn;
   if (steps <= 1) return vals;
   const single = dtype !== 'float64';
-  // fma(a, b, c) rounded to the dtype: exact for float32 (a float32 times an integer below
-  // 2^29 is exact in a double), error-free transformations for float64.
-  const fma = single ? (a: number, b: number, c: number) => Math.fround(a * b + c) : fma64;
+  const fma = single ? fma32 : fma64; // Note [Fused multiply-add in PyTorch's CPU kernels]
   const f = single ? Math.fround : (x: number) => x;
   const start = f(startIn);
   const end = f(endIn);
@@ -277,23 +276,6 @@ function linspaceValues(startIn: number, endIn: number, steps: number, dtype: DT
   }
   for (; i < steps; i++) vals[i] = at(i);
   return vals;
-}
-
-/** a * b + c with one rounding (Dekker's product and Knuth's sum, then one final add). */
-function fma64(a: number, b: number, c: number): number {
-  const p = a * b;
-  const split = (x: number) => {
-    const t = 134217729 * x; // 2^27 + 1
-    const hi = t - (t - x);
-    return [hi, x - hi];
-  };
-  const [ah, al] = split(a);
-  const [bh, bl] = split(b);
-  const pe = al * bl - (((p - ah * bh) - al * bh) - ah * bl);
-  const s = p + c;
-  const bb = s - p;
-  const se = (p - (s - bb)) + (c - bb);
-  return s + (se + pe);
 }
 
 /** `eye(n, m?)`: ones on the diagonal. */

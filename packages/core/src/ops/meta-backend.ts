@@ -13,6 +13,10 @@ export const META_IMPLS = {
   maximum: noop, minimum: noop, eq: noop, ne: noop, lt: noop, le: noop, gt: noop, ge: noop,
   neg: noop, abs: noop, exp: noop, log: noop, sqrt: noop, sin: noop, cos: noop, tanh: noop,
   sigmoid: noop, relu: noop, floor: noop, ceil: noop, where: noop,
+  rsqrt: noop, reciprocal: noop, sign: noop, trunc: noop, frac: noop,
+  exp2: noop, expm1: noop, log2: noop, log10: noop, log1p: noop,
+  tan: noop, asin: noop, acos: noop, atan: noop, sinh: noop, cosh: noop,
+  erf: noop, erfc: noop, erfinv: noop,
   sum: noop, prod: noop, amax: noop, amin: noop, maxDim: noop, minDim: noop, argmax: noop, argmin: noop,
   mm: noop, bmm: noop,
 } satisfies BackendImplTable;

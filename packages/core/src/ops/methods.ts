@@ -3,6 +3,7 @@ import * as copy from './copy';
 import { index } from './indexing';
 import * as linalg from './linalg';
 import * as pw from './pointwise';
+import * as random from './random';
 import * as red from './reduction';
 import * as shape from './shape-ops';
 import * as views from './views';
@@ -24,6 +25,13 @@ const METHODS = {
   floor: pw.floor, floor_: pw.floor_, ceil: pw.ceil, ceil_: pw.ceil_, exp: pw.exp, exp_: pw.exp_,
   log: pw.log, log_: pw.log_, sqrt: pw.sqrt, sqrt_: pw.sqrt_, sin: pw.sin, sin_: pw.sin_,
   cos: pw.cos, cos_: pw.cos_, tanh: pw.tanh, tanh_: pw.tanh_, sigmoid: pw.sigmoid, sigmoid_: pw.sigmoid_,
+  rsqrt: pw.rsqrt, rsqrt_: pw.rsqrt_, reciprocal: pw.reciprocal, reciprocal_: pw.reciprocal_,
+  square: pw.square, square_: pw.square_, sign: pw.sign, sign_: pw.sign_, trunc: pw.trunc, trunc_: pw.trunc_,
+  frac: pw.frac, frac_: pw.frac_, exp2: pw.exp2, exp2_: pw.exp2_, expm1: pw.expm1, expm1_: pw.expm1_,
+  log2: pw.log2, log2_: pw.log2_, log10: pw.log10, log10_: pw.log10_, log1p: pw.log1p, log1p_: pw.log1p_,
+  tan: pw.tan, tan_: pw.tan_, asin: pw.asin, asin_: pw.asin_, acos: pw.acos, acos_: pw.acos_, atan: pw.atan, atan_: pw.atan_,
+  sinh: pw.sinh, sinh_: pw.sinh_, cosh: pw.cosh, cosh_: pw.cosh_,
+  erf: pw.erf, erf_: pw.erf_, erfc: pw.erfc, erfc_: pw.erfc_, erfinv: pw.erfinv, erfinv_: pw.erfinv_,
   where: (self: Tensor, condition: Tensor, other: Tensor | number | boolean | bigint) => pw.where(condition, self, other),
   sum: red.sum, prod: red.prod, mean: red.mean, amax: red.amax, amin: red.amin,
   argmax: red.argmax, argmin: red.argmin,
@@ -35,6 +43,7 @@ const METHODS = {
   movedim: shape.movedim, split: shape.split, chunk: shape.chunk, unbind: shape.unbind,
   t: shape.t, expandAs: shape.expandAs,
   index,
+  uniform_: random.uniform_, normal_: random.normal_,
   copy_: copy.copy_, fill_: copy.fill_, zero_: copy.zero_, clone: copy.clone, contiguous: copy.contiguous,
   to: copy.to, toAsync: copy.toAsync, float: copy.float, double: copy.double, half: copy.half, bfloat16: copy.bfloat16,
   long: copy.long, int: copy.int, short: copy.short, bool: copy.bool, byte: copy.byte, char: copy.char,

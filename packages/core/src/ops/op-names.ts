@@ -16,6 +16,10 @@ export const KERNEL_OP_NAMES = [
   'eq', 'eq_', 'ne', 'ne_', 'lt', 'lt_', 'le', 'le_', 'gt', 'gt_', 'ge', 'ge_',
   'neg', 'neg_', 'abs', 'abs_', 'relu', 'relu_', 'floor', 'floor_', 'ceil', 'ceil_',
   'exp', 'exp_', 'log', 'log_', 'sqrt', 'sqrt_', 'sin', 'sin_', 'cos', 'cos_', 'tanh', 'tanh_', 'sigmoid', 'sigmoid_',
+  'rsqrt', 'rsqrt_', 'reciprocal', 'reciprocal_', 'sign', 'sign_', 'trunc', 'trunc_', 'frac', 'frac_',
+  'exp2', 'exp2_', 'expm1', 'expm1_', 'log2', 'log2_', 'log10', 'log10_', 'log1p', 'log1p_',
+  'tan', 'tan_', 'asin', 'asin_', 'acos', 'acos_', 'atan', 'atan_', 'sinh', 'sinh_', 'cosh', 'cosh_',
+  'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_',
   'where',
   'sum.dim_IntList', 'mean.dim', 'prod.dim_int', 'amax', 'amin', 'max.dim', 'min.dim', 'argmax', 'argmin',
 ] as const;

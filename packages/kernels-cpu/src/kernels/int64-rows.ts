@@ -167,3 +167,10 @@ export function compareInt64Row(n: number, o: Uint8Array, oo: number, os: number
     o[oo] = r ? 1 : 0;
   }
 }
+
+export function signInt64Row(n: number, o: BigInt64Array, oo: number, os: number, a: BigInt64Array, ao: number, as: number): void {
+  for (let i = 0; i < n; i++, oo += os, ao += as) {
+    const x = a[ao];
+    o[oo] = x > 0n ? 1n : x < 0n ? -1n : 0n;
+  }
+}

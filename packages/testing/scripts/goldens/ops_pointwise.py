@@ -2,7 +2,8 @@
 
 Binary ops (add sub mul div div.trunc div.floor trueDivide floorDivide pow remainder maximum
 minimum eq ne lt le gt ge), unary ops (neg abs relu floor ceil exp log sqrt sin cos tanh
-sigmoid) and where, on every dtype. The case format is described in _ops_common.py.
+sigmoid rsqrt reciprocal square sign trunc frac exp2 expm1 log2 log10 log1p tan asin acos atan
+sinh cosh erf erfc erfinv) and where, on every dtype. The case format is described in _ops_common.py.
 """
 import math
 import pathlib
@@ -49,9 +50,28 @@ for _cmp in ["eq", "ne", "lt", "le", "gt", "ge"]:
         {},
     )
 
-UNARY = ["neg", "abs", "relu", "floor", "ceil", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid"]
+UNARY = ["neg", "abs", "relu", "floor", "ceil", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid",
+         "rsqrt", "reciprocal", "square", "sign", "trunc", "frac",
+         "exp2", "expm1", "log2", "log10", "log1p",
+         "tan", "asin", "acos", "atan", "sinh", "cosh",
+         "erf", "erfc", "erfinv"]
 # 1.13's CPU lacks their Half kernels; 2.x has them (see "reference": "upcast").
-UPCAST = {"relu", "floor", "ceil", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid"}
+UPCAST = {"relu", "floor", "ceil", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid",
+          "rsqrt", "trunc", "expm1", "log2", "log10", "log1p", "tan", "asin", "acos", "atan", "sinh", "cosh",
+          "erf", "erfc", "erfinv"}
+
+# Floating inputs in the part of the domain where an op is interesting (sample "domain"):
+# the random sample's N(0, 9) values mostly miss (-1, 1) and the tails of erf.
+_UNIT = [-0.999999, -0.99, -0.9, -0.7, -0.69, -0.3, -1e-8, 0.0, 1e-8, 0.25, 0.5, 0.7, 0.71, 0.95, 0.9999, 0.999999999]
+_SMALL = [-0.9, -0.5, -1e-5, -1e-10, 1e-12, 1e-6, 0.01, 0.5, 3.25, 20.5, -30.5, 88.5, -1e-300, 0.125]
+_ERF = [-5.5, -3.2, -2.9, -1.3, -1.0, -0.9, -0.3, -1e-9, 1e-9, 0.2, 0.84, 0.85, 1.24, 1.26, 2.8, 2.9, 4.0, 5.9, 6.1, 10.5,
+        26.5, 27.5, 30.5, -0.84375, 1.25, 0.5]
+DOMAIN = {
+    "asin": _UNIT, "acos": _UNIT, "erfinv": _UNIT,
+    "log1p": _SMALL, "expm1": _SMALL,
+    "erf": _ERF, "erfc": _ERF,
+    "tan": [-1.5707963, 1.5707964, 1.57, -3.14159, 0.785398, 1e-7, -20.0, 100.25, 1e6],
+}
 
 # Mixed-dtype operand pairs: (dtype a, dtype b, b is 0-dim). The case is filed under a's dtype.
 PROMOTE = [
@@ -212,6 +232,9 @@ def unary_cases(rec, op):
         rec.case(op, "random", d, [T(d, [3, 4], fill(d, [3, 4], g))], lambda a, k: fn(a[0]), inplace=inplace, upcast=upcast)
         rec.case(op, "0dim", d, [T(d, [], fill(d, [], g, [e[4]]))], lambda a, k: fn(a[0]), inplace=inplace, upcast=upcast)
         rec.case(op, "empty", d, [T(d, [0, 2], [])], lambda a, k: fn(a[0]), inplace=inplace, upcast=upcast)
+    for d in FLOATS if op in DOMAIN else []:
+        vals = DOMAIN[op]
+        rec.case(op, "domain", d, [T(d, [len(vals)], vals)], lambda a, k: fn(a[0]), inplace=inplace, upcast=upcast)
 
 
 def where_cases(rec):

@@ -32,11 +32,12 @@ export const GRADCHECK_EXCLUDED: Readonly<Record<string, string>> = {
 };
 
 /**
- * Where random values are drawn: any in [-2, 2]; pos in [0.5, 2.5]; nonzero in ±[0.5, 2.5].
+ * Where random values are drawn: any in [-2, 2]; pos in [0.5, 2.5]; nonzero in ±[0.5, 2.5];
+ * unit in [-0.9, 0.9] (asin, acos, erfinv are nan outside (-1, 1); tan has poles at ±pi/2).
  * The piecewise-constant ops (floor, ceil, rounding divisions, remainder) jump only at
  * values that random doubles come within eps of with negligible probability.
  */
-export type Domain = 'any' | 'pos' | 'nonzero';
+export type Domain = 'any' | 'pos' | 'nonzero' | 'unit';
 
 /** The domain of each tensor operand of an op (by position among its inputs), where 'any' will not do. */
 export const GRADCHECK_DOMAINS: Readonly<Record<string, readonly Domain[]>> = {
@@ -51,6 +52,16 @@ export const GRADCHECK_DOMAINS: Readonly<Record<string, readonly Domain[]>> = {
   sqrt: ['pos'], // and an infinite slope at 0
   abs: ['nonzero'], // kinks at 0
   relu: ['nonzero'],
+  rsqrt: ['pos'],
+  reciprocal: ['nonzero'],
+  sign: ['nonzero'], // a jump at 0
+  log2: ['pos'],
+  log10: ['pos'],
+  log1p: ['pos'],
+  tan: ['unit'],
+  asin: ['unit'],
+  acos: ['unit'],
+  erfinv: ['unit'],
 };
 
 export type GradcheckForm = 'function' | 'inplace';
@@ -117,10 +128,11 @@ function goldenTensor(g: GoldenTensor): Tensor {
   return shaped;
 }
 
-/** Integers in [-3, 3] ('any'), [1, 3] ('pos') or ±[1, 3] ('nonzero'). */
+/** Integers in [-3, 3] ('any'), [1, 3] ('pos'), ±[1, 3] ('nonzero') or 0 ('unit'). */
 function randomIntegers(g: GoldenTensor, domain: Domain, random: () => number): Tensor {
   const draw = () => {
     if (domain === 'any') return Math.floor(random() * 7) - 3;
+    if (domain === 'unit') return 0; // the only integer inside (-1, 1)
     const mag = 1 + Math.floor(random() * 3);
     return domain === 'pos' || random() < 0.5 ? mag : -mag;
   };
@@ -146,6 +158,7 @@ function randomLeaf(shape: readonly number[], domain: Domain, layout: GradcheckL
 function draw(domain: Domain, random: () => number): number {
   const u = random();
   if (domain === 'any') return u * 4 - 2;
+  if (domain === 'unit') return u * 1.8 - 0.9;
   const mag = u * 2 + 0.5;
   return domain === 'pos' || random() < 0.5 ? mag : -mag;
 }

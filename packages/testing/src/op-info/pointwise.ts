@@ -1,6 +1,6 @@
 import * as torch from '@torch-ts/torch';
 import { DTypeError, ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
-import { ALL_DTYPES, HALF_2X, NO_BOOL, t, tensorArg } from './common';
+import { ALL_DTYPES, FLOAT_DTYPES, HALF_2X, NO_BOOL, t, tensorArg } from './common';
 import type { ErrorInput, Kwargs, OpInfo, OpInput } from './types';
 
 type Scalar = number | boolean | bigint;
@@ -173,14 +173,28 @@ const BINARY_OPS: OpInfo[] = [
 ];
 
 const UNARY_SAMPLES = ['edge', 'random', '0dim', 'empty'];
+/** Tighter than the default: erf/erfc agree with glibc to 2 ulp, erfinv (two Newton steps on erf) to ~20. */
+const LOG1P_HUGE =
+  "deviation (not a bug): log1p(3e38) is 88.6; torch-ts gives it as PyTorch's scalar loop (std::log1p) does, PyTorch 1.13's vectorized float32 loop gives inf (SLEEF's log1pf returns inf above 1e38)";
+const ERF_F64 = { float64: { rtol: 1e-14, atol: 1e-300 } } as const;
 
-function unary(name: string, fn: UnaryFn, dtypes: readonly DType[], half2x: string | null): OpInfo {
+interface UnaryExtras {
+  /** Samples beyond UNARY_SAMPLES (`domain`: floating inputs where the op is interesting). */
+  readonly samples?: readonly string[];
+  readonly tolerance?: OpInfo['tolerance'];
+  readonly errorNames?: readonly string[];
+  readonly xfail?: OpInfo['xfail'];
+}
+
+function unary(name: string, fn: UnaryFn, dtypes: readonly DType[], half2x: string | null, extras: UnaryExtras = {}): OpInfo {
   return {
     name,
+    errorNames: extras.errorNames,
+    tolerance: extras.tolerance,
     call: (i, k) => fn(tensorArg(i[0], name), k as never),
     variants: { method: true, inplace: true, out: true },
     dtypes,
-    samples: UNARY_SAMPLES,
+    samples: [...UNARY_SAMPLES, ...(extras.samples ?? [])],
     errorInputs: [
       {
         name: 'a JS array instead of a tensor',
@@ -196,6 +210,7 @@ function unary(name: string, fn: UnaryFn, dtypes: readonly DType[], half2x: stri
       },
     ],
     pytorch2x: half2x ? { float16: HALF_2X(half2x) } : undefined,
+    xfail: extras.xfail,
   };
 }
 
@@ -212,6 +227,34 @@ const UNARY_OPS: OpInfo[] = [
   unary('cos', torch.cos, ALL_DTYPES, 'cos_vml_cpu'),
   unary('tanh', torch.tanh, ALL_DTYPES, 'tanh_vml_cpu'),
   unary('sigmoid', torch.sigmoid, ALL_DTYPES, 'sigmoid_cpu'),
+  unary('rsqrt', torch.rsqrt, ALL_DTYPES, 'rsqrt_cpu'),
+  unary('reciprocal', torch.reciprocal, ALL_DTYPES, null),
+  // pow(x, 2): its errors come from pow, and bool squares to int64 (so bool's square_ throws)
+  unary('square', torch.square, ALL_DTYPES, null, { errorNames: ['square', 'pow', 'square_', 'pow_'] }),
+  unary('sign', torch.sign, ALL_DTYPES, null),
+  unary('trunc', torch.trunc, NO_BOOL, 'trunc_vml_cpu'),
+  unary('frac', torch.frac, FLOAT_DTYPES, null),
+  unary('exp2', torch.exp2, ALL_DTYPES, null),
+  unary('expm1', torch.expm1, ALL_DTYPES, 'expm1_vml_cpu', { samples: ['domain'] }),
+  unary('log2', torch.log2, ALL_DTYPES, 'log2_vml_cpu'),
+  unary('log10', torch.log10, ALL_DTYPES, 'log10_vml_cpu'),
+  unary('log1p', torch.log1p, ALL_DTYPES, 'log1p_vml_cpu', {
+    samples: ['domain'],
+    xfail: {
+      'forward@edge/float32': LOG1P_HUGE,
+      'forward@edge/bfloat16': LOG1P_HUGE,
+    },
+  }),
+  unary('tan', torch.tan, ALL_DTYPES, 'tan_vml_cpu', { samples: ['domain'] }),
+  unary('asin', torch.asin, ALL_DTYPES, 'asin_vml_cpu', { samples: ['domain'] }),
+  unary('acos', torch.acos, ALL_DTYPES, 'acos_vml_cpu', { samples: ['domain'] }),
+  unary('atan', torch.atan, ALL_DTYPES, 'atan_vml_cpu'),
+  unary('sinh', torch.sinh, ALL_DTYPES, 'sinh_cpu'),
+  unary('cosh', torch.cosh, ALL_DTYPES, 'cosh_cpu'),
+  // Note [erf, erfc and erfinv in doubles]: float64 is checked to a few ulp, not assert_close's 1e-7
+  unary('erf', torch.erf, ALL_DTYPES, 'erf_vml_cpu', { samples: ['domain'], tolerance: ERF_F64 }),
+  unary('erfc', torch.erfc, ALL_DTYPES, 'erfc_vml_cpu', { samples: ['domain'], tolerance: ERF_F64 }),
+  unary('erfinv', torch.erfinv, ALL_DTYPES, 'erfinv_vml_cpu', { samples: ['domain'], tolerance: ERF_F64 }),
 ];
 
 const WHERE: OpInfo = {
