@@ -184,6 +184,16 @@ const REFERENCE_IMPLS = {
   remainder: pointwise((a, b) => a - Math.floor(a / b) * b),
   maximum: pointwise(nanOr(Math.max)),
   minimum: pointwise(nanOr(Math.min)),
+  fmod: pointwise((a, b) => a % b),
+  atan2: pointwise(Math.atan2),
+  hypot: pointwise(Math.hypot),
+  fmax: pointwise((a, b) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.max(a, b))),
+  fmin: pointwise((a, b) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.min(a, b))),
+  clampMin: pointwise((a, m) => (a < m ? m : a)),
+  clampMax: pointwise((a, m) => (m < a ? m : a)),
+  lerp: (out: TensorImpl, s: TensorImpl, e: TensorImpl, w: TensorImpl) => pointwise((x, y, t) => x + t * (y - x))(out, s, e, w),
+  addcmul: (out: TensorImpl, s: TensorImpl, a: TensorImpl, b: TensorImpl, v: number | bigint) => pointwise((x, y, z) => x + Number(v) * y * z)(out, s, a, b),
+  addcdiv: (out: TensorImpl, s: TensorImpl, a: TensorImpl, b: TensorImpl, v: number | bigint) => pointwise((x, y, z) => x + (Number(v) * y) / z)(out, s, a, b),
   eq: pointwise((a, b) => Number(a === b)),
   ne: pointwise((a, b) => Number(a !== b)),
   lt: pointwise((a, b) => Number(a < b)),
@@ -232,6 +242,25 @@ const REFERENCE_IMPLS = {
   argmin: argReduction((v, best) => v < best),
   mm: matmul,
   bmm: matmul,
+  leakyRelu: (out, a, slope) => pointwise((x) => (x > 0 ? x : x * slope))(out, a),
+  elu: (out, a, alpha, scale, inputScale) => pointwise((x) => (x <= 0 ? Math.expm1(x * inputScale) * alpha * scale : x * scale))(out, a),
+  hardtanh: (out, a, lo, hi) => pointwise((x) => Math.min(Math.max(x, lo), hi))(out, a),
+  gelu: (out, a, approximate) =>
+    pointwise((x) =>
+      approximate === 'tanh'
+        ? 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + 0.044715 * x ** 3)))
+        : 0.5 * x * (1 + referenceErf(x / Math.SQRT2)),
+    )(out, a),
+  silu: pointwise((x) => x / (1 + Math.exp(-x))),
+  mish: pointwise((x) => x * Math.tanh(Math.log1p(Math.exp(x)))),
+  softplus: (out, a, beta, threshold) => pointwise((x) => (x * beta > threshold ? x : Math.log1p(Math.exp(x * beta)) / beta))(out, a),
+  hardsigmoid: pointwise((x) => Math.min(Math.max(x + 3, 0), 6) / 6),
+  hardswish: pointwise((x) => (x * Math.min(Math.max(x + 3, 0), 6)) / 6),
+  logit: (out, a, eps) =>
+    pointwise((x) => {
+      const z = eps === null ? x : Math.min(Math.max(x, eps), 1 - eps);
+      return Math.log(z / (1 - z));
+    })(out, a),
 } satisfies BackendImplTable;
 
 registerAllocator(hostAllocator);
@@ -327,6 +356,7 @@ const BINARY: [KernelOpName, KernelOpName, Binary, Binary, Domain, Domain, numbe
   ['div', 'div_', c.div, c.div_, 'any', 'nonzero', 1.5, true],
   ['pow', 'pow_', c.pow, c.pow_, 'pos', 'any', 2.5, true],
   ['remainder', 'remainder_', c.remainder, c.remainder_, 'any', 'nonzero', 1.5, false],
+  ['fmod', 'fmod_', c.fmod, c.fmod_, 'any', 'nonzero', 1.5, false],
 ];
 for (const [op, inplaceOp, fn, inplace, da, db, scalar, gradgrad] of BINARY) {
   add(op, 'same shape', (d) => [d([2, 3], da), d([2, 3], db)], fn, gradgrad);
@@ -346,6 +376,51 @@ add('pow', 'zero base, tensor exponent (the limits at 0)', (d) => [d.fixed([0, 0
 add('div', 'rounding mode floor (zero gradient)', (d) => [d([2, 3]), d([2, 3], 'nonzero')], (a, b) => c.div(a, b, { roundingMode: 'floor' }));
 add('div', 'rounding mode trunc (zero gradient)', (d) => [d([2, 3]), d([2, 3], 'nonzero')], (a, b) => c.div(a, b, { roundingMode: 'trunc' }));
 
+// atan2 / hypot take no scalar operand; fmax / fmin have no in-place form
+for (const [op, inplaceOp, fn, inplace] of [
+  ['atan2', 'atan2_', c.atan2, c.atan2_],
+  ['hypot', 'hypot_', c.hypot, c.hypot_],
+] as const) {
+  add(op, 'same shape', (d) => [d([2, 3], 'nonzero'), d([2, 3], 'nonzero')], two(fn), true);
+  add(op, 'broadcast [2, 1, 3] with [4, 1]', (d) => [d([2, 1, 3], 'nonzero'), d([4, 1], 'nonzero')], two(fn), true);
+  add(op, 'non-contiguous', (d) => [d([3, 2], 'nonzero', 'transposed'), d([3, 2], 'nonzero', 'strided')], two(fn));
+  add(inplaceOp, 'in-place, broadcast other', (d) => [d([2, 3], 'nonzero'), d([3], 'nonzero')], (a, b) => inplace(fresh(a), b), true);
+}
+for (const op of ['fmax', 'fmin'] as const) {
+  const fn = two(op === 'fmax' ? c.fmax : c.fmin);
+  add(op, 'same shape', (d) => [d([2, 3]), d([2, 3])], fn);
+  add(op, 'broadcast', (d) => [d([2, 1, 3]), d([4, 1])], fn);
+  add(op, 'non-contiguous', (d) => [d([3, 2], 'any', 'transposed'), d([3, 2], 'any', 'strided')], fn);
+}
+// clamp: scalar bounds (ClampBackward1), tensor bounds (ClampBackward0), one bound of each kind
+add('clamp', 'scalar bounds', (d) => [d([2, 3])], (a) => c.clamp(a, -0.5, 0.5), true);
+add('clamp', 'scalar min only', (d) => [d([2, 3])], (a) => c.clamp(a, 0.25));
+add('clamp', 'tensor bounds, broadcast', (d) => [d([2, 3]), d([3]), d([2, 1])], (a, lo, hi) => c.clamp(a, lo, hi));
+add('clamp', 'tensor max only', (d) => [d([2, 3]), d([3])], (a, hi) => c.clamp(a, null, hi));
+add('clamp', 'tensor min, scalar max', (d) => [d([3, 2], 'any', 'transposed'), d([3, 2], 'any', 'strided')], (a, lo) => c.clamp(a, lo, 1));
+add('clamp_', 'in-place, tensor bounds', (d) => [d([2, 3]), d([3]), d([3])], (a, lo, hi) => c.clamp_(fresh(a), lo, hi));
+add('clamp_', 'in-place, scalar bounds', (d) => [d([2, 3])], (a) => c.clamp_(fresh(a), -0.5, 0.5));
+for (const [op, inplaceOp, fn, inplace] of [
+  ['clamp_min', 'clamp_min_', c.clampMin, c.clampMin_],
+  ['clamp_max', 'clamp_max_', c.clampMax, c.clampMax_],
+] as const) {
+  add(op, 'scalar bound', (d) => [d([2, 3])], (a) => fn(a, 0.25));
+  add(op, 'tensor bound, broadcast', (d) => [d([2, 1, 3]), d([4, 1])], two(fn));
+  add(inplaceOp, 'in-place, tensor bound', (d) => [d([2, 3]), d([3])], (a, b) => inplace(fresh(a), b));
+}
+// lerp: Scalar weight (LerpBackward0), Tensor weight (LerpBackward1), both branches of the formula
+add('lerp', 'scalar weight 0.3', (d) => [d([2, 3]), d([2, 3])], (a, b) => c.lerp(a, b, 0.3), true);
+add('lerp', 'scalar weight 0.8, broadcast', (d) => [d([2, 1, 3]), d([4, 1])], (a, b) => c.lerp(a, b, 0.8));
+add('lerp', 'tensor weight, broadcast', (d) => [d([2, 3]), d([3]), d([2, 1])], (a, b, w) => c.lerp(a, b, w), true);
+add('lerp', 'non-contiguous', (d) => [d([3, 2], 'any', 'transposed'), d([3, 2], 'any', 'strided'), d([3, 2])], (a, b, w) => c.lerp(a, b, w));
+add('lerp_', 'in-place, tensor weight', (d) => [d([2, 3]), d([3]), d([3])], (a, b, w) => c.lerp_(fresh(a), b, w));
+// addcmul / addcdiv with a value, broadcast and in place
+add('addcmul', 'value 0.5, broadcast', (d) => [d([2, 3]), d([3]), d([2, 1])], (a, b, e) => c.addcmul(a, b, e, { value: 0.5 }), true);
+add('addcmul', 'non-contiguous', (d) => [d([3, 2], 'any', 'transposed'), d([3, 2], 'any', 'strided'), d([3, 2])], (a, b, e) => c.addcmul(a, b, e));
+add('addcmul_', 'in-place', (d) => [d([2, 3]), d([3]), d([3])], (a, b, e) => c.addcmul_(fresh(a), b, e, { value: -2 }));
+add('addcdiv', 'value 0.5, broadcast', (d) => [d([2, 3]), d([3]), d([2, 1], 'nonzero')], (a, b, e) => c.addcdiv(a, b, e, { value: 0.5 }), true);
+add('addcdiv', 'non-contiguous', (d) => [d([3, 2], 'any', 'transposed'), d([3, 2], 'any', 'strided'), d([3, 2], 'nonzero')], (a, b, e) => c.addcdiv(a, b, e));
+add('addcdiv_', 'in-place', (d) => [d([2, 3]), d([3]), d([3], 'nonzero')], (a, b, e) => c.addcdiv_(fresh(a), b, e, { value: -2 }));
 for (const op of ['maximum', 'minimum'] as const) {
   const fn = two(op === 'maximum' ? c.maximum : c.minimum);
   add(op, 'same shape', (d) => [d([2, 3]), d([2, 3])], fn);
@@ -394,6 +469,48 @@ for (const [op, inplaceOp, fn, inplace, domain, gradgrad] of UNARY) {
   add(op, '0-dim', (d) => [d([], domain)], fn);
   add(inplaceOp, 'in-place', (d) => [d([2, 3], domain)], (x) => inplace(fresh(x)), gradgrad);
 }
+
+// activations: the smooth ones twice differentiable; kinked ones away from their kinks
+const KINKED = [-4, -2.5, -0.5, 0.5, 2.5, 4, 7, -1.5, 1.5] as const;
+const fixedKinked = (d: Draw) => [d.fixed(KINKED, [3, 3])];
+type Act = (x: Tensor) => Tensor;
+const ACTIVATIONS: [KernelOpName, string, Act, Domain, boolean][] = [
+  ['gelu', 'exact', (x) => c.gelu(x), 'any', true],
+  ['gelu', 'tanh approximation', (x) => c.gelu(x, { approximate: 'tanh' }), 'any', true],
+  ['silu', 'silu', (x) => c.silu(x), 'any', true],
+  ['mish', 'mish', (x) => c.mish(x), 'any', true],
+  ['softplus', 'defaults', (x) => c.softplus(x), 'any', true],
+  ['softplus', 'beta 2, threshold 1 (linear above)', (x) => c.softplus(x, { beta: 2, threshold: 1 }), 'nonzero', true],
+  ['elu', 'alpha 1', (x) => c.elu(x), 'nonzero', true],
+  ['elu', 'alpha 0.5', (x) => c.elu(x, { alpha: 0.5 }), 'nonzero', true],
+  ['elu', 'selu (elu with its constants)', (x) => c.selu(x), 'nonzero', true],
+  ['leaky_relu', 'default slope', (x) => c.leakyRelu(x), 'nonzero', true],
+  ['leaky_relu', 'slope 0.2', (x) => c.leakyRelu(x, { negativeSlope: 0.2 }), 'nonzero', true],
+  ['hardsigmoid', 'hardsigmoid', (x) => c.hardsigmoid(x), 'any', true],
+  ['hardswish', 'hardswish', (x) => c.hardswish(x), 'any', true],
+];
+for (const [op, title, fn, domain, gradgrad] of ACTIVATIONS) {
+  add(op, `${title} [2, 3]`, (d) => [d([2, 3], domain)], fn, gradgrad);
+  add(op, `${title} non-contiguous`, (d) => [d([3, 2], domain, 'strided')], fn, gradgrad);
+  add(op, `${title} 0-dim`, (d) => [d([], domain)], fn);
+}
+add('hardtanh', 'defaults, away from the kinks', fixedKinked, (x) => c.hardtanh(x), true);
+add('hardtanh', 'minVal -2, maxVal 3', fixedKinked, (x) => c.hardtanh(x, { minVal: -2, maxVal: 3 }), true);
+add('hardtanh', 'relu6 (hardtanh(x, 0, 6))', fixedKinked, (x) => c.relu6(x), true);
+add('hardsigmoid', 'both flat parts', fixedKinked, (x) => c.hardsigmoid(x), true);
+add('hardswish', 'both outer parts', fixedKinked, (x) => c.hardswish(x), true);
+add('logit', 'no eps', (d) => [d.fixed([0.1, 0.3, 0.5, 0.7, 0.95, 0.2], [2, 3])], (x) => c.logit(x), true);
+add('logit', 'eps 0.25 (zero gradient outside)', (d) => [d.fixed([0.1, 0.3, 0.5, 0.7, 0.95, 0.2], [2, 3])], (x) => c.logit(x, { eps: 0.25 }), true);
+add('leaky_relu_', 'in-place (LeakyReluBackward1)', (d) => [d([2, 3], 'nonzero')], (x) => c.leakyRelu_(fresh(x), { negativeSlope: 0.2 }), true);
+add('elu_', 'in-place (EluBackward1)', (d) => [d([2, 3], 'nonzero')], (x) => c.elu_(fresh(x)), true);
+add('elu_', 'selu_ in-place', (d) => [d([2, 3], 'nonzero')], (x) => c.selu_(fresh(x)), true);
+add('hardtanh_', 'in-place', fixedKinked, (x) => c.hardtanh_(fresh(x)), true);
+add('hardtanh_', 'relu6 inplace', fixedKinked, (x) => c.relu6(fresh(x), { inplace: true }), true);
+add('silu_', 'in-place', (d) => [d([2, 3])], (x) => c.silu_(fresh(x)), true);
+add('mish_', 'in-place', (d) => [d([2, 3])], (x) => c.mish_(fresh(x)), true);
+add('hardsigmoid_', 'in-place', fixedKinked, (x) => c.hardsigmoid_(fresh(x)), true);
+add('hardswish_', 'in-place', fixedKinked, (x) => c.hardswish_(fresh(x)), true);
+add('logit_', 'in-place, eps 0.25', (d) => [d.fixed([0.1, 0.3, 0.5, 0.7, 0.95, 0.2], [2, 3])], (x) => c.logit_(fresh(x), { eps: 0.25 }), true);
 
 // comparisons written in place keep a float result whose gradient is zero
 const COMPARE_INPLACE: [KernelOpName, (a: Tensor, b: Tensor) => Tensor][] = [
@@ -586,10 +703,40 @@ const NAMED: [string, (d: Draw) => Tensor][] = [
   ['RemainderBackward0', (d) => c.remainder(d([2]), 2)],
   ['RemainderBackward1', (d) => c.remainder(d([2]), d([2], 'nonzero'))],
   ['MaximumBackward0', (d) => c.maximum(d([2]), d([2]))],
+  ['FmodBackward0', (d) => c.fmod(d([2]), 2)],
+  ['FmodBackward1', (d) => c.fmod(d([2]), d([2], 'nonzero'))],
+  ['Atan2Backward0', (d) => c.atan2(d([2]), d([2]))],
+  ['HypotBackward0', (d) => c.hypot(d([2]), d([2]))],
+  ['FmaxBackward0', (d) => c.fmax(d([2]), d([2]))],
+  ['ClampBackward1', (d) => c.clamp(d([2]), 0, 1)],
+  ['LerpBackward0', (d) => c.lerp(d([2]), d([2]), 0.5)],
+  ['AddcmulBackward0', (d) => c.addcmul(d([2]), d([2]), d([2]))],
+  ['AddcdivBackward0', (d) => c.addcdiv(d([2]), d([2]), d([2], 'nonzero'))],
+  ['LerpBackward1', (d) => c.lerp(d([2]), d([2]), d([2]))],
+  ['ClampBackward0', (d) => c.clamp(d([2]), d([2]), null)],
+  ['ClampBackward0', (d) => c.clamp(d([2]), null, d([2]))],
+  ['ClampMinBackward0', (d) => c.clampMin(d([2]), 0)],
+  ['ClampMinBackward1', (d) => c.clampMin(d([2]), d([2]))],
+  ['ClampMaxBackward0', (d) => c.clampMax(d([2]), 0)],
+  ['ClampMaxBackward1', (d) => c.clampMax(d([2]), d([2]))],
+  ['FminBackward0', (d) => c.fmin(d([2]), d([2]))],
   ['MinimumBackward0', (d) => c.minimum(d([2]), d([2]))],
   ['EqBackward0', (d) => c.eq_(fresh(d([2])), 0)],
   ['GeBackward1', (d) => c.ge_(fresh(d([2])), d([2]))],
   ['NegBackward0', (d) => c.neg(d([2]))],
+  ['GeluBackward0', (d) => c.gelu(d([2]), { approximate: 'tanh' })],
+  ['SiluBackward0', (d) => c.silu(d([2]))],
+  ['MishBackward0', (d) => c.mish(d([2]))],
+  ['SoftplusBackward0', (d) => c.softplus(d([2]))],
+  ['EluBackward0', (d) => c.selu(d([2]))],
+  ['EluBackward1', (d) => c.elu_(fresh(d([2])))],
+  ['LeakyReluBackward0', (d) => c.leakyRelu(d([2]))],
+  ['LeakyReluBackward1', (d) => c.leakyRelu_(fresh(d([2])))],
+  ['HardtanhBackward0', (d) => c.relu6(d([2]))],
+  ['HardtanhBackward0', (d) => c.hardtanh_(fresh(d([2])))],
+  ['HardsigmoidBackward0', (d) => c.hardsigmoid(d([2]))],
+  ['HardswishBackward0', (d) => c.hardswish_(fresh(d([2])))],
+  ['LogitBackward0', (d) => c.logit(d([2], 'unit'))],
   ['AbsBackward0', (d) => c.abs(d([2]))],
   ['ReluBackward0', (d) => c.relu(d([2]))],
   ['FloorBackward0', (d) => c.floor(d([2]))],

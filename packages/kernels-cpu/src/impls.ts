@@ -1,7 +1,11 @@
 import type { BackendImplTable } from '@torch-ts/core';
+import { elu, gelu, hardsigmoid, hardswish, hardtanh, leakyRelu, logit, mish, silu, softplus } from './kernels/activations';
 import { argmax, argmin, maxDim, minDim } from './kernels/arg-reduce';
 import { add, div, divFloor, divTrunc, maximum, minimum, mul, pow, remainder } from './kernels/binary';
+import { atan2, clampMax, clampMin, fmax, fmin, fmod, hypot } from './kernels/binary-math';
 import { eq, ge, gt, le, lt, ne } from './kernels/compare';
+import { lerp } from './kernels/lerp';
+import { addcdiv, addcmul } from './kernels/addc';
 import { copy } from './kernels/copy';
 import { fill } from './kernels/fill';
 import { bmm, mm } from './kernels/matmul';
@@ -58,6 +62,16 @@ export const cpuImpls = {
   remainder,
   maximum,
   minimum,
+  fmod,
+  atan2,
+  hypot,
+  fmax,
+  fmin,
+  clampMin,
+  clampMax,
+  lerp,
+  addcmul,
+  addcdiv,
   eq,
   ne,
   lt,
@@ -106,4 +120,14 @@ export const cpuImpls = {
   argmin,
   mm,
   bmm,
+  leakyRelu,
+  elu,
+  hardtanh,
+  gelu,
+  silu,
+  mish,
+  softplus,
+  hardsigmoid,
+  hardswish,
+  logit,
 } satisfies BackendImplTable;

@@ -2,7 +2,9 @@
  * The OpInfo table: one entry per op of the facade (Note [OpInfo] in op-info/types.ts).
  * Families live in op-info/<family>.ts; their golden cases in goldens/ops_<family>.json.
  */
+import { ACTIVATION_OPS } from './op-info/activations';
 import { LINALG_OPS } from './op-info/linalg';
+import { ADDC_OPS, BINARY_MATH_OPS, CLAMP_OPS, CLASSIFY_OPS, LERP } from './op-info/binary';
 import { POINTWISE_OPS } from './op-info/pointwise';
 import { REDUCTION_OPS } from './op-info/reductions';
 import type { OpInfo } from './op-info/types';
@@ -10,4 +12,4 @@ import type { OpInfo } from './op-info/types';
 export * from './op-info/types';
 export { DEFAULT_TOLERANCE } from './op-info/common';
 
-export const OP_TABLE: readonly OpInfo[] = [...POINTWISE_OPS, ...REDUCTION_OPS, ...LINALG_OPS];
+export const OP_TABLE: readonly OpInfo[] = [...POINTWISE_OPS, ...ACTIVATION_OPS, ...BINARY_MATH_OPS, ...CLAMP_OPS, LERP, ...ADDC_OPS, ...CLASSIFY_OPS, ...REDUCTION_OPS, ...LINALG_OPS];

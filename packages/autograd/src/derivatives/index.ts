@@ -1,5 +1,7 @@
 import type { KernelOpName } from '@torch-ts/core';
 import type { DerivativeEntry } from '../derivative';
+import { ACTIVATION_DERIVATIVES } from './activations';
+import { BINARY_DERIVATIVES } from './binary';
 import { COPY_DERIVATIVES } from './copies';
 import { LINALG_DERIVATIVES } from './linalg';
 import { POINTWISE_DERIVATIVES } from './pointwise';
@@ -16,6 +18,8 @@ export const DERIVATIVES = {
   ...VIEW_DERIVATIVES,
   ...LINALG_DERIVATIVES,
   ...POINTWISE_DERIVATIVES,
+  ...ACTIVATION_DERIVATIVES,
+  ...BINARY_DERIVATIVES,
   ...REDUCTION_DERIVATIVES,
 } satisfies { readonly [K in KernelOpName]: DerivativeEntry };
 

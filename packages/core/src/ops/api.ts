@@ -6,6 +6,8 @@ import { META_IMPLS } from './meta-backend';
 import { registerBackend } from './registry';
 
 export * from './pointwise';
+export * from './activations';
+export * from './pointwise-binary';
 export * from './reduction';
 export * from './linalg';
 export * from './copy';

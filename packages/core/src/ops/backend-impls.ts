@@ -1,4 +1,5 @@
 import type { TensorImpl } from '../tensor/tensor-impl';
+import type { ActivationImpls } from './activation-impls';
 
 /**
  * Note [What a backend implements]
@@ -19,7 +20,7 @@ export type ReduceImpl = (out: TensorImpl, self: TensorImpl, dims: readonly numb
 /** Values and int64 indices along one dim (`max(dim)`, `argmax`); `values` may be null (argmax). Outputs have size 1 in `dim`. */
 export type ArgReduceImpl = (values: TensorImpl | null, indices: TensorImpl, self: TensorImpl, dim: number) => void;
 
-export interface BackendImpls {
+export interface BackendImpls extends ActivationImpls {
   // data movement: same shape, any dtypes, same device
   copy: (dst: TensorImpl, src: TensorImpl) => void;
   fill: (dst: TensorImpl, value: number | bigint | boolean) => void;
@@ -33,6 +34,20 @@ export interface BackendImpls {
   remainder: BinaryImpl;
   maximum: BinaryImpl;
   minimum: BinaryImpl;
+  // binary math (pointwise-binary.ts)
+  fmod: BinaryImpl;
+  atan2: BinaryImpl;
+  hypot: BinaryImpl;
+  fmax: BinaryImpl;
+  fmin: BinaryImpl;
+  /** clamp with a Scalar bound (already a broadcast 0-dim tensor): a NaN bound is ignored. */
+  clampMin: BinaryImpl;
+  clampMax: BinaryImpl;
+  /** self, end, weight and out in one floating dtype; a Scalar weight also comes as a number (PyTorch's opmath weight). */
+  lerp: (out: TensorImpl, self: TensorImpl, end: TensorImpl, weight: TensorImpl, weightScalar: number | null) => void;
+  /** out = self + value * t1 * t2 (or / t2), all in out's dtype; `value` unconverted. */
+  addcmul: (out: TensorImpl, self: TensorImpl, t1: TensorImpl, t2: TensorImpl, value: number | bigint) => void;
+  addcdiv: (out: TensorImpl, self: TensorImpl, t1: TensorImpl, t2: TensorImpl, value: number | bigint) => void;
   eq: BinaryImpl;
   ne: BinaryImpl;
   lt: BinaryImpl;

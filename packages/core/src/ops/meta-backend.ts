@@ -19,4 +19,7 @@ export const META_IMPLS = {
   erf: noop, erfc: noop, erfinv: noop,
   sum: noop, prod: noop, amax: noop, amin: noop, maxDim: noop, minDim: noop, argmax: noop, argmin: noop,
   mm: noop, bmm: noop,
+  leakyRelu: noop, elu: noop, hardtanh: noop, gelu: noop, silu: noop, mish: noop, softplus: noop,
+  hardsigmoid: noop, hardswish: noop, logit: noop,
+  fmod: noop, atan2: noop, hypot: noop, fmax: noop, fmin: noop, clampMin: noop, clampMax: noop, lerp: noop, addcmul: noop, addcdiv: noop,
 } satisfies BackendImplTable;

@@ -2,7 +2,9 @@ import { Tensor } from '../tensor/tensor';
 import * as copy from './copy';
 import { index } from './indexing';
 import * as linalg from './linalg';
+import * as act from './activations';
 import * as pw from './pointwise';
+import * as pwb from './pointwise-binary';
 import * as random from './random';
 import * as red from './reduction';
 import * as shape from './shape-ops';
@@ -19,6 +21,12 @@ const METHODS = {
   div: pw.div, div_: pw.div_, trueDivide: pw.trueDivide, floorDivide: pw.floorDivide,
   pow: pw.pow, pow_: pw.pow_, remainder: pw.remainder, remainder_: pw.remainder_,
   maximum: pw.maximum, minimum: pw.minimum,
+  fmod: pwb.fmod, fmod_: pwb.fmod_, atan2: pwb.atan2, atan2_: pwb.atan2_, hypot: pwb.hypot, hypot_: pwb.hypot_,
+  fmax: pwb.fmax, fmin: pwb.fmin,
+  clamp: pwb.clamp, clamp_: pwb.clamp_, clampMin: pwb.clampMin, clampMin_: pwb.clampMin_, clampMax: pwb.clampMax, clampMax_: pwb.clampMax_,
+  lerp: pwb.lerp, lerp_: pwb.lerp_,
+  addcmul: pwb.addcmul, addcmul_: pwb.addcmul_, addcdiv: pwb.addcdiv, addcdiv_: pwb.addcdiv_,
+  isnan: pwb.isnan, isinf: pwb.isinf, isfinite: pwb.isfinite,
   eq: pw.eq, eq_: pw.eq_, ne: pw.ne, ne_: pw.ne_, lt: pw.lt, lt_: pw.lt_, le: pw.le, le_: pw.le_,
   gt: pw.gt, gt_: pw.gt_, ge: pw.ge, ge_: pw.ge_,
   neg: pw.neg, neg_: pw.neg_, abs: pw.abs, abs_: pw.abs_, relu: pw.relu, relu_: pw.relu_,
@@ -32,6 +40,7 @@ const METHODS = {
   tan: pw.tan, tan_: pw.tan_, asin: pw.asin, asin_: pw.asin_, acos: pw.acos, acos_: pw.acos_, atan: pw.atan, atan_: pw.atan_,
   sinh: pw.sinh, sinh_: pw.sinh_, cosh: pw.cosh, cosh_: pw.cosh_,
   erf: pw.erf, erf_: pw.erf_, erfc: pw.erfc, erfc_: pw.erfc_, erfinv: pw.erfinv, erfinv_: pw.erfinv_,
+  logit: act.logit, logit_: act.logit_,
   where: (self: Tensor, condition: Tensor, other: Tensor | number | boolean | bigint) => pw.where(condition, self, other),
   sum: red.sum, prod: red.prod, mean: red.mean, amax: red.amax, amin: red.amin,
   argmax: red.argmax, argmin: red.argmin,

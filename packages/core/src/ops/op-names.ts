@@ -13,6 +13,9 @@ export const KERNEL_OP_NAMES = [
   'mm', 'bmm', 'mv', 'dot',
   'add', 'add_', 'sub', 'sub_', 'mul', 'mul_', 'div', 'div_', 'pow', 'pow_', 'remainder', 'remainder_',
   'maximum', 'minimum',
+  'fmod', 'fmod_', 'atan2', 'atan2_', 'hypot', 'hypot_', 'fmax', 'fmin',
+  'clamp', 'clamp_', 'clamp_min', 'clamp_min_', 'clamp_max', 'clamp_max_', 'lerp', 'lerp_',
+  'addcmul', 'addcmul_', 'addcdiv', 'addcdiv_',
   'eq', 'eq_', 'ne', 'ne_', 'lt', 'lt_', 'le', 'le_', 'gt', 'gt_', 'ge', 'ge_',
   'neg', 'neg_', 'abs', 'abs_', 'relu', 'relu_', 'floor', 'floor_', 'ceil', 'ceil_',
   'exp', 'exp_', 'log', 'log_', 'sqrt', 'sqrt_', 'sin', 'sin_', 'cos', 'cos_', 'tanh', 'tanh_', 'sigmoid', 'sigmoid_',
@@ -21,6 +24,8 @@ export const KERNEL_OP_NAMES = [
   'tan', 'tan_', 'asin', 'asin_', 'acos', 'acos_', 'atan', 'atan_', 'sinh', 'sinh_', 'cosh', 'cosh_',
   'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_',
   'where',
+  'leaky_relu', 'leaky_relu_', 'elu', 'elu_', 'hardtanh', 'hardtanh_', 'gelu', 'silu', 'silu_', 'mish', 'mish_', 'softplus',
+  'hardsigmoid', 'hardsigmoid_', 'hardswish', 'hardswish_', 'logit', 'logit_',
   'sum.dim_IntList', 'mean.dim', 'prod.dim_int', 'amax', 'amin', 'max.dim', 'min.dim', 'argmax', 'argmin',
 ] as const;
 

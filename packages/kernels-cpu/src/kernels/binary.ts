@@ -38,7 +38,7 @@ import {
 import { checkedScalar } from './scalar';
 
 /** The kernels of one binary op, one per family of dtypes (Note [Monomorphic loops]). */
-interface BinaryFamily {
+export interface BinaryFamily {
   /** float32/float64 storage directly; float16/bfloat16 through scratch. */
   readonly float: FloatBinaryRow;
   /** int8, uint8, int16, int32, bool through scratch; absent where PyTorch has no int kernel. */
@@ -52,7 +52,7 @@ export function unsupportedDtype(op: string, t: TensorImpl): TorchError {
   return new TorchError(`${op}: the CPU kernel does not support dtype ${t.dtype}`);
 }
 
-function binary(op: string, f: BinaryFamily): BinaryImpl {
+export function binary(op: string, f: BinaryFamily): BinaryImpl {
   const floatScratch = onScratch(f.float);
   return (out, a, b) => {
     const d = out.dtype;

@@ -164,7 +164,7 @@ def encode_error(e):
 
 
 # ---- running a case ----
-PY_KWARGS = {"roundingMode": "rounding_mode", "keepdim": "keepdim", "dim": "dim", "alpha": "alpha", "dtype": "dtype"}
+PY_KWARGS = {"roundingMode": "rounding_mode", "keepdim": "keepdim", "dim": "dim", "alpha": "alpha", "dtype": "dtype", "value": "value"}
 
 
 def py_kwargs(kwargs):

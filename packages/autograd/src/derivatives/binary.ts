@@ -1,0 +1,204 @@
+import { add, div, ge, gt, le, lt, mul, ne, neg, reciprocal, sub, where, type Scalar, type Tensor } from '@torch-ts/core';
+import type { Derivative } from '../derivative';
+import { operand, savedTensor, scalarNumber } from './common';
+
+/**
+ * Derivatives of the binary math ops of core's pointwise-binary.ts, as PyTorch's
+ * derivatives.yaml writes them (the engine sums each result down to its input's shape).
+ */
+
+/** Tensor arguments reach `name` as null, scalars as themselves (the Scalar overload records another Node). */
+const tensorArg = (args: readonly unknown[], i: number) => args[i] === null;
+
+// fmod.Scalar records FmodBackward0, fmod.Tensor FmodBackward1:
+// self: grad; other: -grad * self.div(other, rounding_mode="trunc")
+const FmodBackward: Derivative = {
+  name: (args) => (tensorArg(args, 1) ? 'FmodBackward1' : 'FmodBackward0'),
+  inputs: ['self', 'other'],
+  saves: ['self@other', 'other@other'],
+  backward: (ctx) => {
+    const { grad, needs } = ctx;
+    const otherGrad = needs[1]
+      ? mul(neg(grad), div(savedTensor(ctx, 'self', 'fmod'), operand(ctx, 'other', 1), { roundingMode: 'trunc' }))
+      : null;
+    return [needs[0] ? grad : null, otherGrad];
+  },
+};
+
+// atan2_backward: with r = 1 / (self² + other²), self gets grad * other * r, other gets grad * -self * r
+const Atan2Backward0: Derivative = {
+  name: 'Atan2Backward0',
+  inputs: ['self', 'other'],
+  saves: ['self', 'other'],
+  backward: (ctx) => {
+    const { grad, needs } = ctx;
+    const self = savedTensor(ctx, 'self', 'atan2');
+    const other = savedTensor(ctx, 'other', 'atan2');
+    const r = reciprocal(add(mul(self, self), mul(other, other)));
+    return [needs[0] ? mul(mul(grad, other), r) : null, needs[1] ? mul(mul(grad, neg(self)), r) : null];
+  },
+};
+
+// self: grad * self / result; other: grad * other / result
+const HypotBackward0: Derivative = {
+  name: 'HypotBackward0',
+  inputs: ['self', 'other'],
+  saves: ['self@self', 'other@other', 'result'],
+  backward: (ctx) => {
+    const { grad, needs } = ctx;
+    const result = savedTensor(ctx, 'result', 'hypot');
+    return [
+      needs[0] ? div(mul(grad, savedTensor(ctx, 'self', 'hypot')), result) : null,
+      needs[1] ? div(mul(grad, savedTensor(ctx, 'other', 'hypot')), result) : null,
+    ];
+  },
+};
+
+/**
+ * fmax / fmin: unlike maximum's, a tie is not split: `self` takes the whole gradient where
+ * it wins or ties, or where `other` is NaN (PyTorch's `(self >= other).logical_or_(other.isnan())`
+ * mask); `other` takes it elsewhere.
+ */
+function nanIgnoringBackward(name: string, op: string, wins: (a: Tensor, b: Tensor) => Tensor): Derivative {
+  return {
+    name,
+    inputs: ['self', 'other'],
+    saves: ['self', 'other'],
+    backward: (ctx) => {
+      const { grad, needs } = ctx;
+      const self = savedTensor(ctx, 'self', op);
+      const other = savedTensor(ctx, 'other', op);
+      const selfWins = wins(self, other);
+      const otherNan = ne(other, other);
+      return [
+        needs[0] ? where(selfWins, grad, where(otherNan, grad, 0)) : null,
+        needs[1] ? where(selfWins, 0, where(otherNan, 0, grad)) : null,
+      ];
+    },
+  };
+}
+
+/** `grad` where both masks hold (PyTorch's `a.logical_and_(b)`), else 0; a null mask always holds. */
+function gradWhereAll(grad: Tensor, a: Tensor | null, b: Tensor | null): Tensor {
+  const inner = b ? where(b, grad, 0) : grad;
+  return a ? where(a, inner, 0) : inner;
+}
+
+/**
+ * clamp (Note [clamp's two kernels] in core). clamp_backward: `self` takes the gradient
+ * where min <= self <= max (the subgradient 1 at the bounds). With Tensor bounds
+ * (clamp_backward_min_max), `min` takes it where self < min and min < max, `max` where
+ * self > max or max < min; a lone bound takes it where `self` is beyond it.
+ */
+const ClampBackward: Derivative = {
+  // clamp.Tensor records ClampBackward0, clamp (Scalar bounds) ClampBackward1
+  name: (args) => (tensorArg(args, 1) || tensorArg(args, 2) ? 'ClampBackward0' : 'ClampBackward1'),
+  inputs: ['self', 'min', 'max'],
+  saves: ['self', 'min', 'max'],
+  backward: (ctx) => {
+    const { grad, needs } = ctx;
+    const self = savedTensor(ctx, 'self', 'clamp');
+    const lo = ctx.saved.min ?? (ctx.args[1] as Scalar | null);
+    const hi = ctx.saved.max ?? (ctx.args[2] as Scalar | null);
+    const selfGrad = needs[0] ? gradWhereAll(grad, lo == null ? null : ge(self, lo), hi == null ? null : le(self, hi)) : null;
+    let minGrad: Tensor | null = null;
+    let maxGrad: Tensor | null = null;
+    if (needs[1] && lo != null) minGrad = gradWhereAll(grad, lt(self, lo), hi == null ? null : lt(lo as Tensor, hi));
+    if (needs[2] && hi != null) {
+      const beyond = gt(self, hi);
+      maxGrad = lo == null ? where(beyond, grad, 0) : where(beyond, grad, where(lt(hi as Tensor, lo), grad, 0));
+    }
+    return [selfGrad, minGrad, maxGrad];
+  },
+};
+
+/** clamp_min / clamp_max: `self` takes the gradient on its side of the bound (ties included), a Tensor bound beyond it. */
+function oneBoundBackward(op: string, scalarNode: string, tensorNode: string, inside: typeof ge, beyond: typeof lt): Derivative {
+  return {
+    name: (args) => (tensorArg(args, 1) ? tensorNode : scalarNode),
+    inputs: ['self', 'other'],
+    saves: ['self', 'other'],
+    backward: (ctx) => {
+      const { grad, needs } = ctx;
+      const self = savedTensor(ctx, 'self', op);
+      const b = operand(ctx, 'other', 1);
+      return [needs[0] ? where(inside(self, b), grad, 0) : null, needs[1] ? where(beyond(self, b), grad, 0) : null];
+    },
+  };
+}
+const ClampMinBackward = oneBoundBackward('clamp_min', 'ClampMinBackward0', 'ClampMinBackward1', ge, lt);
+const ClampMaxBackward = oneBoundBackward('clamp_max', 'ClampMaxBackward0', 'ClampMaxBackward1', le, gt);
+
+// lerp.Scalar records LerpBackward0, lerp.Tensor LerpBackward1:
+// self: grad * (1 - weight); end: grad * weight; weight: grad * (end - self)
+const LerpBackward: Derivative = {
+  name: (args) => (tensorArg(args, 2) ? 'LerpBackward1' : 'LerpBackward0'),
+  inputs: ['self', 'other', 'other2'],
+  saves: ['self@other2', 'other@other2', 'other2'],
+  backward: (ctx) => {
+    const { grad, needs } = ctx;
+    const w = operand(ctx, 'other2', 2);
+    const oneMinus = typeof w === 'number' ? 1 - w : add(neg(w as Tensor), 1);
+    return [
+      needs[0] ? mul(grad, oneMinus) : null,
+      needs[1] ? mul(grad, w) : null,
+      needs[2] ? mul(grad, sub(savedTensor(ctx, 'other', 'lerp'), savedTensor(ctx, 'self', 'lerp'))) : null,
+    ];
+  },
+};
+
+// addcmul: self: grad; tensor1: grad * tensor2 * value; tensor2: grad * tensor1 * value
+const AddcmulBackward0: Derivative = {
+  name: 'AddcmulBackward0',
+  inputs: ['self', 'other', 'other2'],
+  saves: ['other@other2', 'other2@other'],
+  backward: (ctx) => {
+    const { grad, needs, args } = ctx;
+    const value = scalarNumber(args[3], 1);
+    return [
+      needs[0] ? grad : null,
+      needs[1] ? mul(mul(grad, savedTensor(ctx, 'other2', 'addcmul')), value) : null,
+      needs[2] ? mul(mul(grad, savedTensor(ctx, 'other', 'addcmul')), value) : null,
+    ];
+  },
+};
+
+// addcdiv: self: grad; tensor1: grad * value / tensor2; tensor2: -grad * value * tensor1 / (tensor2 * tensor2)
+const AddcdivBackward0: Derivative = {
+  name: 'AddcdivBackward0',
+  inputs: ['self', 'other', 'other2'],
+  saves: ['other@other2', 'other2'],
+  backward: (ctx) => {
+    const { grad, needs, args } = ctx;
+    const value = scalarNumber(args[3], 1);
+    const t2 = savedTensor(ctx, 'other2', 'addcdiv');
+    return [
+      needs[0] ? grad : null,
+      needs[1] ? div(mul(grad, value), t2) : null,
+      needs[2] ? div(mul(mul(neg(grad), value), savedTensor(ctx, 'other', 'addcdiv')), mul(t2, t2)) : null,
+    ];
+  },
+};
+
+export const BINARY_DERIVATIVES = {
+  fmod: FmodBackward,
+  fmod_: FmodBackward,
+  atan2: Atan2Backward0,
+  atan2_: Atan2Backward0,
+  hypot: HypotBackward0,
+  hypot_: HypotBackward0,
+  fmax: nanIgnoringBackward('FmaxBackward0', 'fmax', ge),
+  fmin: nanIgnoringBackward('FminBackward0', 'fmin', le),
+  clamp: ClampBackward,
+  clamp_: ClampBackward,
+  clamp_min: ClampMinBackward,
+  clamp_min_: ClampMinBackward,
+  clamp_max: ClampMaxBackward,
+  clamp_max_: ClampMaxBackward,
+  lerp: LerpBackward,
+  lerp_: LerpBackward,
+  addcmul: AddcmulBackward0,
+  addcmul_: AddcmulBackward0,
+  addcdiv: AddcdivBackward0,
+  addcdiv_: AddcdivBackward0,
+} as const;

@@ -1,0 +1,374 @@
+import { checkScalarFits, isFloatingType, resultType, type DType } from '../dtype';
+import { DTypeError, TorchError } from '../errors';
+import { broadcastShapes } from '../iterator';
+import type { Tensor } from '../tensor/tensor';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { callFunctional, callMutating, unwrapOptionalTensor, unwrapTensor, unwrapTensorOrScalar } from './call';
+import {
+  allocateOutput,
+  broadcastTo,
+  castTo,
+  checkWritable,
+  commonDevice,
+  releaseAll,
+  scalarTensor,
+  torchTypeName,
+  type Scalar,
+} from './meta-utils';
+import { onesLike, zerosLike } from './factories';
+import { abs, eq, lt, ne, definePointwise, type OutOptions, type PointwiseOp } from './pointwise';
+import { defineStructured, implOf, type Backend } from './registry';
+
+/**
+ * Binary math ops beyond arithmetic: fmod, atan2, hypot, fmax, fmin. Declared like the ops
+ * of pointwise.ts (definePointwise: one functional, in-place and out= operator each), with
+ * the dtype checks of PyTorch's CPU kernels.
+ */
+
+type MathName = 'fmod' | 'atan2' | 'hypot' | 'fmax' | 'fmin' | 'clampMin' | 'clampMax' | 'maximum' | 'minimum';
+const impl = (name: MathName) => (b: Backend, op: string, out: TensorImpl, [x, y]: TensorImpl[]) => implOf(b, name, op)(out, x, y);
+
+/** PyTorch's dispatch error for a compute dtype its kernel lacks. */
+function rejectDtype(kernel: string, accepts: (d: DType) => boolean) {
+  return (op: string, compute: DType) => {
+    if (!accepts(compute)) throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(compute)}'`);
+  };
+}
+
+/** C's fmod: the remainder has the sign of the dividend; an integer divisor of 0 raises ZeroDivisionError. */
+export const FMOD = definePointwise({
+  name: 'fmod',
+  arity: 2,
+  rule: 'promote',
+  check: rejectDtype('fmod_cpu', (d) => d !== 'bool'),
+  compute: impl('fmod'),
+});
+/** atan2(self, other) = atan(self / other) in the right quadrant; integral inputs compute in the default float dtype. */
+export const ATAN2 = definePointwise({ name: 'atan2', arity: 2, rule: 'float', compute: impl('atan2') });
+/** sqrt(self² + other²) without overflow; floating dtypes only (PyTorch has no integral kernel). */
+export const HYPOT = definePointwise({
+  name: 'hypot',
+  arity: 2,
+  rule: 'promote',
+  check: rejectDtype('hypot_cpu', isFloatingType),
+  compute: impl('hypot'),
+});
+/** C's fmax / fmin: a NaN operand is ignored, where `maximum` / `minimum` propagate it. No in-place form, as in PyTorch. */
+export const FMAX = definePointwise({ name: 'fmax', arity: 2, rule: 'promote', compute: impl('fmax'), inplace: false });
+export const FMIN = definePointwise({ name: 'fmin', arity: 2, rule: 'promote', compute: impl('fmin'), inplace: false });
+
+// ---- front ends ----
+/** `other` may be a JS scalar only where PyTorch has a Scalar overload (fmod). */
+function front(p: PointwiseOp, scalarOther: boolean) {
+  const name = p.functional.schema.name;
+  const otherOf = (op: string, x: unknown) => (scalarOther ? unwrapTensorOrScalar(op, 'other', x) : unwrapTensor(op, 'other', x));
+  return {
+    fn: (self: Tensor, other: Tensor | Scalar, options: OutOptions = {}): Tensor => {
+      const a = [unwrapTensor(name, 'input', self), otherOf(name, other)];
+      const out = unwrapOptionalTensor(name, 'out', options.out);
+      return out ? callMutating(p.out, [...a, out], options.out as Tensor) : callFunctional(p.functional, a);
+    },
+    inplace: (self: Tensor, other: Tensor | Scalar): Tensor =>
+      callMutating(p.inplace!, [unwrapTensor(`${name}_`, 'self', self), otherOf(`${name}_`, other)], self),
+  };
+}
+
+const _fmod = front(FMOD, true);
+const _atan2 = front(ATAN2, false);
+const _hypot = front(HYPOT, false);
+const _fmax = front(FMAX, false);
+const _fmin = front(FMIN, false);
+
+export const fmod: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _fmod.fn;
+export const fmod_: (self: Tensor, other: Tensor | Scalar) => Tensor = _fmod.inplace;
+export const atan2: (self: Tensor, other: Tensor, options?: OutOptions) => Tensor = _atan2.fn;
+export const atan2_: (self: Tensor, other: Tensor) => Tensor = _atan2.inplace;
+export const hypot: (self: Tensor, other: Tensor, options?: OutOptions) => Tensor = _hypot.fn;
+export const hypot_: (self: Tensor, other: Tensor) => Tensor = _hypot.inplace;
+export const fmax: (self: Tensor, other: Tensor, options?: OutOptions) => Tensor = _fmax.fn;
+export const fmin: (self: Tensor, other: Tensor, options?: OutOptions) => Tensor = _fmin.fn;
+
+// ---- clamp ----
+/**
+ * Note [clamp's two kernels]
+ * PyTorch clamps with Scalar bounds and with Tensor bounds by different kernels, and they
+ * differ at NaN: a Scalar bound is `std::max(x, min)` / `std::min(x, max)`, so a NaN bound
+ * is ignored (only a NaN `x` stays NaN); a Tensor bound is `maximum` / `minimum`, so a NaN
+ * bound or `x` gives NaN. Both bounds apply min first, so `min > max` gives `max`. A bound
+ * given as a JS scalar next to a Tensor bound takes the Tensor path (PyTorch's arg parser
+ * wraps it as a tensor). The ops take scalars in their Tensor slots, as the other binary
+ * ops do, and the Node records which overload ran (ClampBackward0 / ClampBackward1).
+ * A NaN Scalar bound of `clamp_min` / `clamp_max`, or of `clamp` given both bounds, fills
+ * the result with NaN (PyTorch's `clamp_out` / `clamp_min_out` check first); `clamp` given
+ * one Scalar bound goes straight to its kernel and ignores a NaN bound.
+ */
+type Bound = TensorImpl | Scalar | null;
+
+/** The CPU kernel PyTorch dispatches to for Scalar bounds, named in its dtype errors. */
+function scalarKernel(lo: Bound, hi: Bound): string {
+  return lo != null && hi != null ? 'clamp_scalar_cpu' : lo != null ? 'clamp_min_cpu' : 'clamp_max_scalar_cpu';
+}
+
+function checkClampScalars(op: string, compute: DType, lo: Bound, hi: Bound): void {
+  if (compute === 'bool') throw new DTypeError(`${op}: "${scalarKernel(lo, hi)}" not implemented for 'Bool'`);
+  for (const s of [lo, hi]) if (s != null && !(s instanceof TensorImpl)) checkScalarFits(op, s, compute);
+}
+
+/** out = x clamped to the present bounds (inputs already cast and broadcast). */
+function computeClamp(b: Backend, op: string, out: TensorImpl, x: TensorImpl, lo: TensorImpl | null, hi: TensorImpl | null, tensorMode: boolean): void {
+  let cur = x;
+  if (lo) {
+    impl(tensorMode ? 'maximum' : 'clampMin')(b, op, out, [cur, lo]);
+    cur = out;
+  }
+  if (hi) impl(tensorMode ? 'minimum' : 'clampMax')(b, op, out, [cur, hi]);
+}
+
+type Mode = 'functional' | 'inplace' | 'out';
+
+function runClamp(mode: Mode, args: unknown[], b: Backend): TensorImpl {
+  const op = mode === 'inplace' ? 'clamp_' : 'clamp';
+  const self = args[0] as TensorImpl;
+  const lo = (args[1] ?? null) as Bound;
+  const hi = (args[2] ?? null) as Bound;
+  if (lo == null && hi == null) throw new TorchError(`${op}: At least one of 'min' or 'max' must not be None`);
+  const dst = mode === 'out' ? (args[3] as TensorImpl) : mode === 'inplace' ? self : null;
+  const operands = [self, lo, hi].filter((o): o is TensorImpl | Scalar => o != null);
+  const device = commonDevice(op, [...operands, dst]);
+  const compute = resultType(op, operands.map((o) => (o instanceof TensorImpl ? { dtype: o.dtype, shape: o.sizes } : o)));
+  const tensorMode = lo instanceof TensorImpl || hi instanceof TensorImpl;
+  if (!tensorMode) checkClampScalars(op, compute, lo, hi);
+  else if (compute === 'bool' && lo != null && hi != null) throw new DTypeError(`${op}: "clamp_cpu" not implemented for 'Bool'`);
+  const tensors = operands.filter((o): o is TensorImpl => o instanceof TensorImpl);
+  const shape = broadcastShapes(op, ...tensors.map((t) => t.sizes));
+  if (dst) checkWritable(op, dst, shape, compute, device);
+
+  const temps: TensorImpl[] = [];
+  const prepare = (o: Bound): TensorImpl | null => {
+    if (o == null) return null;
+    const c = o instanceof TensorImpl ? castTo(b, op, o, compute, device) : scalarTensor(b, op, o, compute, device);
+    temps.push(c);
+    const v = broadcastTo(c, shape);
+    temps.push(v);
+    return v;
+  };
+  try {
+    const [x, l, h] = [prepare(self)!, prepare(lo), prepare(hi)];
+    const isNan = (s: Bound) => typeof s === 'number' && Number.isNaN(s);
+    const run = (out: TensorImpl) => {
+      if (!tensorMode && (isNan(lo) || isNan(hi)) && lo != null && hi != null) implOf(b, 'fill', op)(out, NaN);
+      else computeClamp(b, op, out, x, l, h, tensorMode);
+    };
+    if (dst && dst.dtype === compute) {
+      run(dst);
+      return dst;
+    }
+    const result = allocateOutput(op, shape, compute, device, tensors);
+    if (!dst) {
+      try {
+        run(result);
+      } catch (e) {
+        result.release();
+        throw e;
+      }
+      return result;
+    }
+    temps.push(result);
+    run(result);
+    implOf(b, 'copy', 'copy_')(dst, result);
+    return dst;
+  } finally {
+    releaseAll(temps);
+  }
+}
+
+const CLAMP_ARGS = 'Tensor self, Tensor? min=None, Tensor? max=None';
+export const CLAMP: PointwiseOp = {
+  functional: defineStructured(`clamp(${CLAMP_ARGS}) -> Tensor`, (a, b) => runClamp('functional', a, b), ['pointwise']),
+  inplace: defineStructured(
+    'clamp_(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)',
+    (a, b) => runClamp('inplace', a, b),
+    ['pointwise', 'inplace'],
+  ),
+  out: defineStructured(`clamp.out(${CLAMP_ARGS}, *, Tensor(a!) out) -> Tensor(a!)`, (a, b) => runClamp('out', a, b), ['pointwise', 'out']),
+};
+
+/** clamp_min / clamp_max: one bound, Scalar or Tensor (Note [clamp's two kernels]). */
+function oneBound(name: 'clamp_min' | 'clamp_max', scalarImpl: 'clampMin' | 'clampMax', tensorImpl: 'maximum' | 'minimum', kernel: string): PointwiseOp {
+  return definePointwise({
+    name,
+    arity: 2,
+    rule: 'promote',
+    check: (op, compute, operands) => {
+      const bound = operands[1];
+      if (bound instanceof TensorImpl) return;
+      if (compute === 'bool') throw new DTypeError(`${op}: "${kernel}" not implemented for 'Bool'`);
+      checkScalarFits(op, bound, compute);
+    },
+    compute: (b, op, out, inputs, args) => {
+      const bound = args[1];
+      if (typeof bound === 'number' && Number.isNaN(bound)) implOf(b, 'fill', op)(out, NaN);
+      else impl(bound instanceof TensorImpl ? tensorImpl : scalarImpl)(b, op, out, inputs);
+    },
+  });
+}
+export const CLAMP_MIN = oneBound('clamp_min', 'clampMin', 'maximum', 'clamp_min_cpu');
+export const CLAMP_MAX = oneBound('clamp_max', 'clampMax', 'minimum', 'clamp_max_scalar_cpu');
+
+type ClampBound = Tensor | Scalar | null | undefined;
+const bound = (op: string, name: string, x: unknown) => (x == null ? null : unwrapTensorOrScalar(op, name, x));
+
+/** `clamp(x, min, max)`: each bound a Tensor, a scalar or null/undefined; at least one must be given. */
+export function clamp(self: Tensor, min?: ClampBound, max?: ClampBound, options: OutOptions = {}): Tensor {
+  const a = [unwrapTensor('clamp', 'input', self), bound('clamp', 'min', min), bound('clamp', 'max', max)];
+  const out = unwrapOptionalTensor('clamp', 'out', options.out);
+  return out ? callMutating(CLAMP.out, [...a, out], options.out as Tensor) : callFunctional(CLAMP.functional, a);
+}
+export function clamp_(self: Tensor, min?: ClampBound, max?: ClampBound): Tensor {
+  const a = [unwrapTensor('clamp_', 'self', self), bound('clamp_', 'min', min), bound('clamp_', 'max', max)];
+  return callMutating(CLAMP.inplace!, a, self);
+}
+
+const _clampMin = front(CLAMP_MIN, true);
+const _clampMax = front(CLAMP_MAX, true);
+export const clampMin: (self: Tensor, min: Tensor | Scalar, options?: OutOptions) => Tensor = _clampMin.fn;
+export const clampMin_: (self: Tensor, min: Tensor | Scalar) => Tensor = _clampMin.inplace;
+export const clampMax: (self: Tensor, max: Tensor | Scalar, options?: OutOptions) => Tensor = _clampMax.fn;
+export const clampMax_: (self: Tensor, max: Tensor | Scalar) => Tensor = _clampMax.inplace;
+
+// ---- lerp ----
+const FLOAT_C_NAMES: Partial<Record<DType, string>> = { float32: 'float', float64: 'double', float16: 'c10::Half', bfloat16: 'c10::BFloat16' };
+
+/** PyTorch's lerp checks: floating `self`, and `end` (and a Tensor `weight`) of `self`'s dtype. */
+function checkLerp(op: string, _c: DType, operands: readonly (TensorImpl | Scalar)[]): void {
+  const [self, end, weight] = operands as [TensorImpl, TensorImpl, TensorImpl | Scalar];
+  const kernel = weight instanceof TensorImpl ? 'lerp_kernel_tensor' : 'lerp_kernel_scalar';
+  const name = (d: DType) => FLOAT_C_NAMES[d] ?? torchTypeName(d);
+  if (end.dtype !== self.dtype) throw new DTypeError(`${op}: expected dtype ${name(self.dtype)} for \`end\` but got dtype ${name(end.dtype)}`);
+  if (weight instanceof TensorImpl && weight.dtype !== self.dtype) {
+    throw new DTypeError(`${op}: expected dtype ${name(self.dtype)} for \`weight\` but got dtype ${name(weight.dtype)}`);
+  }
+  if (!isFloatingType(self.dtype)) throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(self.dtype)}'`);
+}
+
+/** `self + weight * (end - self)`, PyTorch's formula (branching at |weight| = 0.5). */
+export const LERP = definePointwise({
+  name: 'lerp',
+  arity: 3,
+  rule: 'promote',
+  check: checkLerp,
+  compute: (b, op, out, [x, e, w], args) => {
+    const ws = args[2];
+    implOf(b, 'lerp', op)(out, x, e, w, ws instanceof TensorImpl ? null : Number(ws));
+  },
+});
+
+const _lerpArgs = (op: string, self: Tensor, end: Tensor, weight: Tensor | Scalar) => [
+  unwrapTensor(op, op.endsWith('_') ? 'self' : 'input', self),
+  unwrapTensor(op, 'end', end),
+  unwrapTensorOrScalar(op, 'weight', weight),
+];
+/** `lerp(self, end, weight)`: `weight` a number or a tensor; all tensors of one floating dtype. */
+export function lerp(self: Tensor, end: Tensor, weight: Tensor | Scalar, options: OutOptions = {}): Tensor {
+  const a = _lerpArgs('lerp', self, end, weight);
+  const out = unwrapOptionalTensor('lerp', 'out', options.out);
+  return out ? callMutating(LERP.out, [...a, out], options.out as Tensor) : callFunctional(LERP.functional, a);
+}
+export function lerp_(self: Tensor, end: Tensor, weight: Tensor | Scalar): Tensor {
+  return callMutating(LERP.inplace!, _lerpArgs('lerp_', self, end, weight), self);
+}
+
+// ---- addcmul / addcdiv ----
+const ADDCDIV_INTEGER =
+  'Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.';
+
+function valueOf(v: unknown): number | bigint {
+  if (v === undefined || v === null) return 1;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return v as number | bigint;
+}
+
+/** `self + value * tensor1 * tensor2`, in the promoted dtype of the three tensors. */
+export const ADDCMUL = definePointwise({
+  name: 'addcmul',
+  arity: 3,
+  extraArgs: '*, Scalar value=1',
+  rule: 'promote',
+  check: (op, compute) => {
+    if (compute === 'bool') throw new DTypeError(`${op}: "addcmul_cpu_out" not implemented for 'Bool'`);
+  },
+  compute: (b, op, out, [x, t1, t2], args) => implOf(b, 'addcmul', op)(out, x, t1, t2, valueOf(args[3])),
+});
+/** `self + value * tensor1 / tensor2`; two integral (or bool) tensor1 / tensor2 are refused, as in PyTorch. */
+export const ADDCDIV = definePointwise({
+  name: 'addcdiv',
+  arity: 3,
+  extraArgs: '*, Scalar value=1',
+  rule: 'promote',
+  check: (op, _c, operands) => {
+    const [, t1, t2] = operands as TensorImpl[];
+    if (!isFloatingType(t1.dtype) && !isFloatingType(t2.dtype)) throw new TorchError(`${op}: ${ADDCDIV_INTEGER}`);
+  },
+  compute: (b, op, out, [x, t1, t2], args) => implOf(b, 'addcdiv', op)(out, x, t1, t2, valueOf(args[3])),
+});
+
+export interface AddcOptions extends OutOptions {
+  value?: Scalar;
+}
+
+function addcFront(p: PointwiseOp) {
+  const name = p.functional.schema.name;
+  const argsOf = (op: string, self: Tensor, t1: Tensor, t2: Tensor, value: Scalar | undefined) => [
+    unwrapTensor(op, op.endsWith('_') ? 'self' : 'input', self),
+    unwrapTensor(op, 'tensor1', t1),
+    unwrapTensor(op, 'tensor2', t2),
+    value ?? 1,
+  ];
+  return {
+    fn: (self: Tensor, tensor1: Tensor, tensor2: Tensor, options: AddcOptions = {}): Tensor => {
+      const a = argsOf(name, self, tensor1, tensor2, options.value);
+      const out = unwrapOptionalTensor(name, 'out', options.out);
+      return out ? callMutating(p.out, [...a, out], options.out as Tensor) : callFunctional(p.functional, a);
+    },
+    inplace: (self: Tensor, tensor1: Tensor, tensor2: Tensor, options: { value?: Scalar } = {}): Tensor =>
+      callMutating(p.inplace!, argsOf(`${name}_`, self, tensor1, tensor2, options.value), self),
+  };
+}
+const _addcmul = addcFront(ADDCMUL);
+const _addcdiv = addcFront(ADDCDIV);
+export const addcmul: (self: Tensor, tensor1: Tensor, tensor2: Tensor, options?: AddcOptions) => Tensor = _addcmul.fn;
+export const addcmul_: (self: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: Scalar }) => Tensor = _addcmul.inplace;
+export const addcdiv: (self: Tensor, tensor1: Tensor, tensor2: Tensor, options?: AddcOptions) => Tensor = _addcdiv.fn;
+export const addcdiv_: (self: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: Scalar }) => Tensor = _addcdiv.inplace;
+
+// ---- isnan / isinf / isfinite ----
+/**
+ * Composites, as in PyTorch (TensorCompare.cpp): no kernel and no derivative of their own;
+ * the result is bool. Integral and bool inputs are never NaN or infinite.
+ */
+export function isnan(self: Tensor): Tensor {
+  unwrapTensor('isnan', 'input', self);
+  return ne(self, self);
+}
+
+export function isinf(self: Tensor): Tensor {
+  unwrapTensor('isinf', 'input', self);
+  if (!isFloatingType(self.dtype)) return zerosLike(self, { dtype: 'bool' });
+  const a = abs(self);
+  try {
+    return eq(a, Infinity);
+  } finally {
+    a.dispose();
+  }
+}
+
+export function isfinite(self: Tensor): Tensor {
+  unwrapTensor('isfinite', 'input', self);
+  if (!isFloatingType(self.dtype)) return onesLike(self, { dtype: 'bool' });
+  const a = abs(self);
+  try {
+    return lt(a, Infinity); // false for NaN, as `self == self && abs(self) != inf`
+  } finally {
+    a.dispose();
+  }
+}

@@ -1,0 +1,91 @@
+import type { BinaryImpl } from '@torch-ts/core';
+import type { FloatArray } from '../loops/arrays';
+import { onScratch } from '../loops/pointwise';
+import { binary } from './binary';
+import { zeroDivision } from './binary-int-rows';
+import { maximumInt64Row, minimumInt64Row } from './int64-rows';
+
+/**
+ * The binary math ops fmod, atan2, hypot, fmax and fmin (signature: FloatBinaryRow). They
+ * compute in doubles and the store rounds to the output's precision; fmod is exact in any
+ * precision, atan2 and hypot round once from the double result.
+ */
+
+/** C's fmod: the remainder of truncating division, with the sign of the dividend (JS `%`). */
+export function fmodRow(n: number, o: FloatArray, oo: number, os: number, a: FloatArray, ao: number, as: number, b: FloatArray, bo: number, bs: number): void {
+  for (let i = 0; i < n; i++, oo += os, ao += as, bo += bs) o[oo] = a[ao] % b[bo];
+}
+
+/** Integer fmod on exact integer doubles; a zero divisor raises PyTorch's ZeroDivisionError. */
+function fmodIntRow(n: number, o: Float64Array, a: Float64Array, b: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    const y = b[i];
+    if (y === 0) throw zeroDivision('fmod');
+    o[i] = a[i] % y;
+  }
+}
+
+function fmodInt64Row(n: number, o: BigInt64Array, oo: number, os: number, a: BigInt64Array, ao: number, as: number, b: BigInt64Array, bo: number, bs: number): void {
+  for (let i = 0; i < n; i++, oo += os, ao += as, bo += bs) {
+    const y = b[bo];
+    if (y === 0n) throw zeroDivision('fmod');
+    o[oo] = a[ao] % y;
+  }
+}
+
+export function atan2Row(n: number, o: FloatArray, oo: number, os: number, a: FloatArray, ao: number, as: number, b: FloatArray, bo: number, bs: number): void {
+  for (let i = 0; i < n; i++, oo += os, ao += as, bo += bs) o[oo] = Math.atan2(a[ao], b[bo]);
+}
+
+export function hypotRow(n: number, o: FloatArray, oo: number, os: number, a: FloatArray, ao: number, as: number, b: FloatArray, bo: number, bs: number): void {
+  for (let i = 0; i < n; i++, oo += os, ao += as, bo += bs) o[oo] = Math.hypot(a[ao], b[bo]);
+}
+
+/** C's fmax: a NaN operand is ignored (NaN only when both are), unlike `maximum`. */
+export function fmaxRow(n: number, o: FloatArray, oo: number, os: number, a: FloatArray, ao: number, as: number, b: FloatArray, bo: number, bs: number): void {
+  for (let i = 0; i < n; i++, oo += os, ao += as, bo += bs) {
+    const x = a[ao];
+    const y = b[bo];
+    o[oo] = x !== x ? y : y !== y ? x : x < y ? y : x;
+  }
+}
+
+/** C's fmin: a NaN operand is ignored (NaN only when both are), unlike `minimum`. */
+export function fminRow(n: number, o: FloatArray, oo: number, os: number, a: FloatArray, ao: number, as: number, b: FloatArray, bo: number, bs: number): void {
+  for (let i = 0; i < n; i++, oo += os, ao += as, bo += bs) {
+    const x = a[ao];
+    const y = b[bo];
+    o[oo] = x !== x ? y : y !== y ? x : y < x ? y : x;
+  }
+}
+
+export const fmod: BinaryImpl = binary('fmod', { float: fmodRow, int: fmodIntRow, int64: fmodInt64Row });
+/** Floating only: core computes integral inputs in the default float dtype. */
+export const atan2: BinaryImpl = binary('atan2', { float: atan2Row, int: null, int64: null });
+export const hypot: BinaryImpl = binary('hypot', { float: hypotRow, int: null, int64: null });
+export const fmax: BinaryImpl = binary('fmax', { float: fmaxRow, int: onScratch(fmaxRow), int64: maximumInt64Row });
+export const fmin: BinaryImpl = binary('fmin', { float: fminRow, int: onScratch(fminRow), int64: minimumInt64Row });
+
+/**
+ * clamp with a Scalar bound (Note [clamp's two kernels] in core): `std::max(x, min)`, so a
+ * NaN bound is ignored and a NaN `x` stays NaN. Integers share the row (exact on scratch).
+ */
+export function clampMinRow(n: number, o: FloatArray, oo: number, os: number, a: FloatArray, ao: number, as: number, b: FloatArray, bo: number, bs: number): void {
+  for (let i = 0; i < n; i++, oo += os, ao += as, bo += bs) {
+    const x = a[ao];
+    const m = b[bo];
+    o[oo] = x < m ? m : x;
+  }
+}
+
+/** `std::min(x, max)`: a NaN bound is ignored, a NaN `x` stays NaN. */
+export function clampMaxRow(n: number, o: FloatArray, oo: number, os: number, a: FloatArray, ao: number, as: number, b: FloatArray, bo: number, bs: number): void {
+  for (let i = 0; i < n; i++, oo += os, ao += as, bo += bs) {
+    const x = a[ao];
+    const m = b[bo];
+    o[oo] = m < x ? m : x;
+  }
+}
+
+export const clampMin: BinaryImpl = binary('clamp_min', { float: clampMinRow, int: onScratch(clampMinRow), int64: maximumInt64Row });
+export const clampMax: BinaryImpl = binary('clamp_max', { float: clampMaxRow, int: onScratch(clampMaxRow), int64: minimumInt64Row });
