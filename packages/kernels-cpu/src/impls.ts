@@ -5,6 +5,7 @@ import { add, div, divFloor, divTrunc, maximum, minimum, mul, pow, remainder } f
 import { atan2, clampMax, clampMin, fmax, fmin, fmod, hypot } from './kernels/binary-math';
 import { eq, ge, gt, le, lt, ne } from './kernels/compare';
 import { lerp } from './kernels/lerp';
+import { bitwiseAnd, bitwiseNot, bitwiseOr, bitwiseXor, logicalAnd, logicalNot, logicalOr, logicalXor, nanToNum } from './kernels/logical';
 import { addcdiv, addcmul } from './kernels/addc';
 import { copy } from './kernels/copy';
 import { fill } from './kernels/fill';
@@ -72,6 +73,15 @@ export const cpuImpls = {
   lerp,
   addcmul,
   addcdiv,
+  logicalNot,
+  logicalAnd,
+  logicalOr,
+  logicalXor,
+  bitwiseNot,
+  bitwiseAnd,
+  bitwiseOr,
+  bitwiseXor,
+  nanToNum,
   eq,
   ne,
   lt,

@@ -1,5 +1,6 @@
 import {
   add,
+  isfinite,
   cos,
   cosh,
   div,
@@ -176,6 +177,8 @@ function unary(name: string, saves: 'self' | 'result' | null, formula: (grad: Te
 }
 
 const NegBackward0 = unary('NegBackward0', null, (g) => neg(g));
+// nan_to_num: grad * at::isfinite(self)
+const NanToNumBackward0 = unary('NanToNumBackward0', 'self', (g, x) => mul(g, isfinite(x)));
 // sgn(x) * grad, with sgn(0) = 0
 const AbsBackward0 = unary('AbsBackward0', 'self', (g, x) => where(gt(x, 0), g, where(lt(x, 0), neg(g), 0)));
 // threshold_backward(grad, result, 0): nothing flows where the output was clamped
@@ -238,6 +241,8 @@ function inplaceCompare(op: string): Derivative {
 }
 
 const COMPARISON: NotDifferentiable = { notDifferentiable: 'a comparison: its bool result has no gradient' };
+const BITWISE: NotDifferentiable = { notDifferentiable: 'a bitwise op: integral and bool only, which have no gradient' };
+const LOGICAL: NotDifferentiable = { notDifferentiable: 'a logical op: its bool result has no gradient' };
 
 export const POINTWISE_DERIVATIVES = {
   add: AddBackward0,
@@ -254,6 +259,22 @@ export const POINTWISE_DERIVATIVES = {
   remainder_: RemainderBackward,
   maximum: extremumBackward('MaximumBackward0', 'maximum', lt),
   minimum: extremumBackward('MinimumBackward0', 'minimum', gt),
+  logical_not: LOGICAL,
+  logical_not_: LOGICAL,
+  logical_and: LOGICAL,
+  logical_and_: LOGICAL,
+  logical_or: LOGICAL,
+  logical_or_: LOGICAL,
+  logical_xor: LOGICAL,
+  logical_xor_: LOGICAL,
+  bitwise_not: BITWISE,
+  bitwise_not_: BITWISE,
+  bitwise_and: BITWISE,
+  bitwise_and_: BITWISE,
+  bitwise_or: BITWISE,
+  bitwise_or_: BITWISE,
+  bitwise_xor: BITWISE,
+  bitwise_xor_: BITWISE,
   eq: COMPARISON,
   eq_: inplaceCompare('Eq'),
   ne: COMPARISON,
@@ -268,6 +289,8 @@ export const POINTWISE_DERIVATIVES = {
   ge_: inplaceCompare('Ge'),
   neg: NegBackward0,
   neg_: NegBackward0,
+  nan_to_num: NanToNumBackward0,
+  nan_to_num_: NanToNumBackward0,
   abs: AbsBackward0,
   abs_: AbsBackward0,
   relu: ReluBackward0,

@@ -8,6 +8,7 @@ import { registerBackend } from './registry';
 export * from './pointwise';
 export * from './activations';
 export * from './pointwise-binary';
+export * from './logical';
 export * from './reduction';
 export * from './linalg';
 export * from './copy';

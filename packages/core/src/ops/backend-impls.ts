@@ -48,6 +48,18 @@ export interface BackendImpls extends ActivationImpls {
   /** out = self + value * t1 * t2 (or / t2), all in out's dtype; `value` unconverted. */
   addcmul: (out: TensorImpl, self: TensorImpl, t1: TensorImpl, t2: TensorImpl, value: number | bigint) => void;
   addcdiv: (out: TensorImpl, self: TensorImpl, t1: TensorImpl, t2: TensorImpl, value: number | bigint) => void;
+  /** logical ops (logical.ts): inputs in the compute dtype, `out` bool; logicalNot ignores its second input (the first again). */
+  logicalNot: BinaryImpl;
+  logicalAnd: BinaryImpl;
+  logicalOr: BinaryImpl;
+  logicalXor: BinaryImpl;
+  /** bitwise ops (logical.ts): integral or bool, input(s) and out in one dtype. */
+  bitwiseNot: UnaryImpl;
+  bitwiseAnd: BinaryImpl;
+  bitwiseOr: BinaryImpl;
+  bitwiseXor: BinaryImpl;
+  /** nan_to_num on a floating dtype (input and out): replacements as doubles, converted on store. */
+  nanToNum: (out: TensorImpl, self: TensorImpl, nan: number, posinf: number, neginf: number) => void;
   eq: BinaryImpl;
   ne: BinaryImpl;
   lt: BinaryImpl;

@@ -22,4 +22,6 @@ export const META_IMPLS = {
   leakyRelu: noop, elu: noop, hardtanh: noop, gelu: noop, silu: noop, mish: noop, softplus: noop,
   hardsigmoid: noop, hardswish: noop, logit: noop,
   fmod: noop, atan2: noop, hypot: noop, fmax: noop, fmin: noop, clampMin: noop, clampMax: noop, lerp: noop, addcmul: noop, addcdiv: noop,
+  logicalNot: noop, logicalAnd: noop, logicalOr: noop, logicalXor: noop,
+  bitwiseNot: noop, bitwiseAnd: noop, bitwiseOr: noop, bitwiseXor: noop, nanToNum: noop,
 } satisfies BackendImplTable;

@@ -5,6 +5,7 @@ import * as linalg from './linalg';
 import * as act from './activations';
 import * as pw from './pointwise';
 import * as pwb from './pointwise-binary';
+import * as lg from './logical';
 import * as random from './random';
 import * as red from './reduction';
 import * as shape from './shape-ops';
@@ -27,6 +28,11 @@ const METHODS = {
   lerp: pwb.lerp, lerp_: pwb.lerp_,
   addcmul: pwb.addcmul, addcmul_: pwb.addcmul_, addcdiv: pwb.addcdiv, addcdiv_: pwb.addcdiv_,
   isnan: pwb.isnan, isinf: pwb.isinf, isfinite: pwb.isfinite,
+  logicalNot: lg.logicalNot, logicalNot_: lg.logicalNot_, logicalAnd: lg.logicalAnd, logicalAnd_: lg.logicalAnd_,
+  logicalOr: lg.logicalOr, logicalOr_: lg.logicalOr_, logicalXor: lg.logicalXor, logicalXor_: lg.logicalXor_,
+  bitwiseNot: lg.bitwiseNot, bitwiseNot_: lg.bitwiseNot_, bitwiseAnd: lg.bitwiseAnd, bitwiseAnd_: lg.bitwiseAnd_,
+  clip: lg.clip, clip_: lg.clip_, nanToNum: lg.nanToNum, nanToNum_: lg.nanToNum_,
+  bitwiseOr: lg.bitwiseOr, bitwiseOr_: lg.bitwiseOr_, bitwiseXor: lg.bitwiseXor, bitwiseXor_: lg.bitwiseXor_,
   eq: pw.eq, eq_: pw.eq_, ne: pw.ne, ne_: pw.ne_, lt: pw.lt, lt_: pw.lt_, le: pw.le, le_: pw.le_,
   gt: pw.gt, gt_: pw.gt_, ge: pw.ge, ge_: pw.ge_,
   neg: pw.neg, neg_: pw.neg_, abs: pw.abs, abs_: pw.abs_, relu: pw.relu, relu_: pw.relu_,

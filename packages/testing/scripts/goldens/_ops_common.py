@@ -164,7 +164,8 @@ def encode_error(e):
 
 
 # ---- running a case ----
-PY_KWARGS = {"roundingMode": "rounding_mode", "keepdim": "keepdim", "dim": "dim", "alpha": "alpha", "dtype": "dtype", "value": "value"}
+PY_KWARGS = {"roundingMode": "rounding_mode", "keepdim": "keepdim", "dim": "dim", "alpha": "alpha", "dtype": "dtype", "value": "value",
+             "nan": "nan", "posinf": "posinf", "neginf": "neginf"}
 
 
 def py_kwargs(kwargs):

@@ -89,7 +89,7 @@ CLAMP = {
 
 def clamp_cases(rec, op):
     fn, inplace = CLAMP[op]
-    both = op == "clamp"
+    both = op in ("clamp", "clip")
     nan = math.nan
 
     def case(sample, dtype, inputs, variant=""):

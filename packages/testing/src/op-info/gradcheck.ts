@@ -32,6 +32,14 @@ export const GRADCHECK_EXCLUDED: Readonly<Record<string, string>> = {
   isinf: 'a bool result has no gradient',
   isfinite: 'a bool result has no gradient',
   argmin: 'returns int64 indices, which have no gradient',
+  logicalNot: 'a logical op: its bool result has no gradient',
+  logicalAnd: 'a logical op: its bool result has no gradient',
+  logicalOr: 'a logical op: its bool result has no gradient',
+  logicalXor: 'a logical op: its bool result has no gradient',
+  bitwiseNot: 'integral and bool dtypes only, which have no gradient',
+  bitwiseAnd: 'integral and bool dtypes only, which have no gradient',
+  bitwiseOr: 'integral and bool dtypes only, which have no gradient',
+  bitwiseXor: 'integral and bool dtypes only, which have no gradient',
 };
 
 /**
@@ -42,6 +50,7 @@ export const GRADCHECK_EXCLUDED: Readonly<Record<string, string>> = {
 const CLAMP_NAN = "a NaN Scalar bound: PyTorch's clamp_backward gives 0 where the forward ignores the bound";
 export const GRADCHECK_EXCLUDED_SAMPLES: Readonly<Record<string, string>> = {
   'clamp/scalar-nan': CLAMP_NAN,
+  'clip/scalar-nan': CLAMP_NAN,
   'clamp.min/scalar-nan': CLAMP_NAN,
   'clamp.max/scalar-nan': CLAMP_NAN,
   'clampMin/scalar-nan': CLAMP_NAN,
