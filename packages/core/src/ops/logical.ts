@@ -4,7 +4,7 @@ import type { Tensor } from '../tensor/tensor';
 import type { TensorImpl } from '../tensor/tensor-impl';
 import { callFunctional, callMutating, unwrapOptionalTensor, unwrapTensor, unwrapTensorOrScalar } from './call';
 import { torchTypeName, type Scalar } from './meta-utils';
-import { definePointwise, type OutOptions, type PointwiseOp } from './pointwise';
+import { definePointwise, unaryFront, type OutOptions, type PointwiseOp } from './pointwise';
 import { implOf, type Backend } from './registry';
 
 /**
@@ -23,17 +23,6 @@ export const LOGICAL_AND = definePointwise({ name: 'logical_and', arity: 2, rule
 export const LOGICAL_OR = definePointwise({ name: 'logical_or', arity: 2, rule: 'compare', compute: impl('logicalOr') });
 export const LOGICAL_XOR = definePointwise({ name: 'logical_xor', arity: 2, rule: 'compare', compute: impl('logicalXor') });
 
-function unaryFront(p: PointwiseOp) {
-  const name = p.functional.schema.name;
-  return {
-    fn: (self: Tensor, options: OutOptions = {}): Tensor => {
-      const a = [unwrapTensor(name, 'input', self)];
-      const out = unwrapOptionalTensor(name, 'out', options.out);
-      return out ? callMutating(p.out, [...a, out], options.out as Tensor) : callFunctional(p.functional, a);
-    },
-    inplace: (self: Tensor): Tensor => callMutating(p.inplace!, [unwrapTensor(`${name}_`, 'self', self)], self),
-  };
-}
 
 function binaryFront(p: PointwiseOp) {
   const name = p.functional.schema.name;

@@ -425,7 +425,8 @@ function binaryFront(p: PointwiseOp, extra: (o: BinaryOptions) => unknown[] = ()
   };
 }
 
-function unaryFront(p: PointwiseOp) {
+/** The function and in-place front ends of a unary pointwise op. */
+export function unaryFront(p: PointwiseOp) {
   const name = p.functional.schema.name;
   return {
     fn: (self: Tensor, options: OutOptions = {}): Tensor => {

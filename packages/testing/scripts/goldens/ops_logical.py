@@ -29,21 +29,17 @@ def with_zeros(d, shape, g):
     return fill(d, shape, g, [zero, zero] + edges(d)[:3])
 
 
-def not_cases(rec):
-    op = "logicalNot"
-
-    def fn(a, k):
-        return torch.logical_not(a[0])
-
-    def inplace(a, k):
-        return a[0].logical_not_()
-
+def unary_cases(rec, op, fn, inplace):
     for d in ALL:
         g = gen_for(op, d)
         e = edges(d)
         rec.case(op, "edge", d, [T(d, [len(e)], e)], fn, {}, "", inplace)
         rec.case(op, "0dim", d, [T(d, [], with_zeros(d, [], g))], fn, {}, "", inplace)
         rec.case(op, "empty", d, [T(d, [0, 2], [])], fn, {}, "", inplace)
+
+
+def not_cases(rec):
+    unary_cases(rec, "logicalNot", lambda a, k: torch.logical_not(a[0]), lambda a, k: a[0].logical_not_())
 
 
 def binary_cases(rec, op):
@@ -70,20 +66,7 @@ BITWISE_BINARY = {
 
 
 def bitwise_not_cases(rec):
-    op = "bitwiseNot"
-
-    def fn(a, k):
-        return torch.bitwise_not(a[0])
-
-    def inplace(a, k):
-        return a[0].bitwise_not_()
-
-    for d in ALL:
-        g = gen_for(op, d)
-        e = edges(d)
-        rec.case(op, "edge", d, [T(d, [len(e)], e)], fn, {}, "", inplace)
-        rec.case(op, "0dim", d, [T(d, [], with_zeros(d, [], g))], fn, {}, "", inplace)
-        rec.case(op, "empty", d, [T(d, [0, 2], [])], fn, {}, "", inplace)
+    unary_cases(rec, "bitwiseNot", lambda a, k: torch.bitwise_not(a[0]), lambda a, k: a[0].bitwise_not_())
 
 
 def bitwise_cases(rec, op):
