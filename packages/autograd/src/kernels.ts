@@ -60,7 +60,14 @@ function differentiableKernel(op: OperatorHandle, d: Derivative): BoxedKernel {
   const inplace = op.schema.args[0]?.mutable === true && op.schema.overload !== 'out';
   const name = op.schema.name;
   return (ks, args) => {
-    const inputs = inputIdx.map((i) => (args[i] instanceof TensorImpl ? (args[i] as TensorImpl) : null));
+    // A Tensor[] input (cat's `tensors`) counts as one input per element, in order; a formula
+    // returns one gradient per element. (`name@input` saves index the flattened inputs, so a
+    // derivative with a list input saves nothing conditionally.)
+    const inputs = inputIdx.flatMap((i) => {
+      const a = args[i];
+      if (Array.isArray(a)) return a.map((t) => (t instanceof TensorImpl ? t : null));
+      return [a instanceof TensorImpl ? a : null];
+    });
     if (!inputs.some((t) => t !== null && requiresGrad(t))) return belowAutograd(op, ks, args);
     if (inplace) checkInplace(name, args[0] as TensorImpl);
     // In-place on a view: input 0's edge is the base's old history (Note [In-place ops on views (CopySlices)]).
@@ -136,7 +143,7 @@ function withoutTensors(args: readonly unknown[]): unknown[] {
 const outKernel =
   (op: OperatorHandle): BoxedKernel =>
   (ks, args) => {
-    const t = op.schema.tensorArgs.map((i) => args[i]).find((a) => a instanceof TensorImpl && requiresGrad(a));
+    const t = op.schema.tensorArgs.flatMap((i) => (Array.isArray(args[i]) ? (args[i] as unknown[]) : [args[i]])).find((a) => a instanceof TensorImpl && requiresGrad(a));
     if (t) {
       throw new AutogradError(
         `${op.schema.name}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.`,

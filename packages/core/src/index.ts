@@ -31,7 +31,7 @@ export * from './tensor/autograd-interface';
 export { TensorImpl, VersionCounter } from './tensor/tensor-impl';
 export { Tensor, type ReadOptions, type NestedList } from './tensor/tensor';
 export { tidy, keep } from './tensor/scope';
-export { registerDeviceReader, type DeviceReader } from './tensor/device-reader';
+export { registerDeviceReader, registerDeviceUploader, type DeviceReader, type DeviceUploader } from './tensor/device-reader';
 
 export * from './ops/backend-impls';
 export { KERNEL_OP_NAMES, type KernelOpName } from './ops/op-names';

@@ -45,6 +45,20 @@ import {
   trunc,
 } from './kernels/unary';
 import { where } from './kernels/where';
+import { softmax, softmaxBackward } from './kernels/softmax';
+import { nllLoss, nllLossBackward, pointwiseLoss } from './kernels/losses';
+import { batchNorm, batchNormBackward, layerNorm, layerNormBackward } from './kernels/normalization';
+import { embedding, embeddingBackward } from './kernels/embedding';
+import { all, any, logsumexp, medianDim, modeDim, varMean, vectorNorm } from './kernels/stats';
+import { cummax, cummin, cumprod, cumsum } from './kernels/scan';
+import { round } from './kernels/round';
+import { col2im, im2col } from './kernels/im2col';
+import { adaptiveAvgPool2d, adaptiveAvgPool2dBackward, avgPool2d, avgPool2dBackward, maxPool2d, maxPool2dBackward } from './kernels/pooling';
+import { padIndexed, padIndexedBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward } from './kernels/resample';
+import { indexGather, indexScatter, nonzeroCount, nonzeroFill } from './kernels/index-ops';
+import { searchsorted, sort, topk, unique } from './kernels/sort';
+import { flip, triZero } from './kernels/reorder';
+import { cat } from './kernels/join';
 
 /**
  * The CPU backend's impls (Note [What a backend implements]): every entry computes into a
@@ -52,6 +66,8 @@ import { where } from './kernels/where';
  * the table against `BackendImplTable`, so a missing impl is a type error.
  */
 export const cpuImpls = {
+  sort, topk, searchsorted, unique, triZero, cat, flip,
+  round,
   copy,
   fill,
   add,
@@ -140,4 +156,44 @@ export const cpuImpls = {
   hardsigmoid,
   hardswish,
   logit,
+  varMean,
+  logsumexp,
+  vectorNorm,
+  all,
+  any,
+  medianDim,
+  modeDim,
+  cumsum,
+  cumprod,
+  cummax,
+  cummin,
+  indexGather,
+  indexScatter,
+  nonzeroCount,
+  nonzeroFill,
+  im2col,
+  col2im,
+  maxPool2d,
+  maxPool2dBackward,
+  avgPool2d,
+  avgPool2dBackward,
+  adaptiveAvgPool2d,
+  adaptiveAvgPool2dBackward,
+  upsampleNearest2d,
+  upsampleNearest2dBackward,
+  upsampleBilinear2d,
+  upsampleBilinear2dBackward,
+  padIndexed,
+  padIndexedBackward,
+  softmax,
+  softmaxBackward,
+  nllLoss,
+  nllLossBackward,
+  batchNorm,
+  batchNormBackward,
+  layerNorm,
+  layerNormBackward,
+  embedding,
+  embeddingBackward,
+  pointwiseLoss,
 } satisfies BackendImplTable;

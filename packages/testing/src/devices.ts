@@ -56,3 +56,33 @@ export function deviceHarness(device: string | DeviceHarness): DeviceHarness {
   if (!h) throw new Error(`describeOpInfo: no harness for device '${device}' (registered: ${[...harnesses.keys()].join(', ')})`);
   return h;
 }
+
+/**
+ * The WebGPU harness (issue 5): CPU is its oracle, reads go through `toAsync('cpu')`.
+ * `setup` initialises WebGPU and throws when no adapter is found, so a suite that runs it
+ * must first check `await torch.webgpu.init()` (ops-webgpu.test.ts skips, with a notice,
+ * unless TORCH_TS_REQUIRE_WEBGPU=1 makes init itself throw). `xfail` is set by the suite.
+ */
+export function webgpuHarness(xfail?: DeviceHarness['xfail']): DeviceHarness {
+  return {
+    name: 'webgpu',
+    device: 'webgpu',
+    oracle: 'cpu',
+    setup: async () => {
+      if (!(await torch.webgpu.init())) throw new Error('OpInfo on webgpu: no WebGPU adapter');
+    },
+    read: async (t) => {
+      const c = await t.toAsync('cpu');
+      try {
+        return readBackSync(c);
+      } finally {
+        if (c !== t) c.dispose();
+      }
+    },
+    liveCounts: () => {
+      const s = torch.memory.stats('webgpu');
+      return { tensors: s.liveTensors, storages: s.liveStorages };
+    },
+    xfail,
+  };
+}

@@ -8,9 +8,17 @@ import { ADDC_OPS, BINARY_MATH_OPS, CLAMP_OPS, CLASSIFY_OPS, LERP } from './op-i
 import { BITWISE_OPS, CLIP, LOGICAL_OPS, NAN_TO_NUM } from './op-info/logical';
 import { POINTWISE_OPS } from './op-info/pointwise';
 import { REDUCTION_OPS } from './op-info/reductions';
+import { STATS_OPS } from './op-info/reductions-stats';
+import { ROUND } from './op-info/rounding';
+import { SHAPE_OPS } from './op-info/shape';
+import { SORTING_OPS } from './op-info/sorting';
+import { LINALG_EXTRA_OPS } from './op-info/linalg-extra';
+import { NN_OPS } from './op-info/nn';
 import type { OpInfo } from './op-info/types';
+import { INDEXING_OPS } from './op-info/indexing';
+import { SPATIAL_OPS } from './op-info/spatial';
 
 export * from './op-info/types';
 export { DEFAULT_TOLERANCE } from './op-info/common';
 
-export const OP_TABLE: readonly OpInfo[] = [...POINTWISE_OPS, ...ACTIVATION_OPS, ...BINARY_MATH_OPS, ...CLAMP_OPS, LERP, ...ADDC_OPS, ...CLASSIFY_OPS, ...LOGICAL_OPS, ...BITWISE_OPS, NAN_TO_NUM, CLIP, ...REDUCTION_OPS, ...LINALG_OPS];
+export const OP_TABLE: readonly OpInfo[] = [...POINTWISE_OPS, ...ACTIVATION_OPS, ...BINARY_MATH_OPS, ...CLAMP_OPS, LERP, ...ADDC_OPS, ...CLASSIFY_OPS, ...LOGICAL_OPS, ...BITWISE_OPS, NAN_TO_NUM, CLIP, ROUND, ...REDUCTION_OPS, ...STATS_OPS, ...LINALG_OPS, ...SHAPE_OPS, ...SORTING_OPS, ...LINALG_EXTRA_OPS, ...NN_OPS, ...INDEXING_OPS, ...SPATIAL_OPS];

@@ -2,12 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
-import { applyBasicIndexing } from '@torch-ts/core';
 
 /**
  * The view goldens (goldens/views.json, made from PyTorch) run through the Tensor methods
  * users call, checking sizes, strides, storage offset, contiguity and whether the result
- * shares the input's storage. test/view-geometry.test.ts runs the same cases against the
+ * shares the input's storage (advanced indexing: a contiguous copy that does not). test/view-geometry.test.ts runs the same cases against the
  * pure geometry functions.
  */
 interface Geometry {
@@ -27,27 +26,6 @@ interface Case {
 }
 
 const { cases } = JSON.parse(readFileSync(new URL('../goldens/views.json', import.meta.url), 'utf8')) as { cases: Case[] };
-
-/**
- * Strict xfails: an index that core's parser leaves with advanced entries (index tensors,
- * Python booleans) needs advanced indexing, a copy by gather, which comes with the CPU-ops
- * work. Exactly those cases must fail with the "not supported yet" error; parse errors and
- * basic cases (a 0-dim int tensor selects, as a view) are checked against the goldens.
- */
-function needsAdvancedIndexing(c: Case, x: Tensor): boolean {
-  if (c.op !== 'index') return false;
-  try {
-    const g = { sizes: x.shape, strides: x.stride(), offset: x.storageOffset() };
-    return (
-      applyBasicIndexing('index', g, c.args.map(item), {
-        isTensorIndex: (a): a is Tensor => a instanceof torch.Tensor,
-        scalarValue: (a) => ((a as Tensor).dim() === 0 ? Number((a as Tensor).item()) : undefined),
-      }).advanced.length > 0
-    );
-  } catch {
-    return false; // a parse error: the golden's error is checked below
-  }
-}
 
 function item(a: unknown): unknown {
   if (a !== null && typeof a === 'object' && 'slice' in a) {
@@ -104,11 +82,9 @@ describe('view goldens through Tensor methods', () => {
   for (const c of cases) {
     it(`${c.op}: ${c.name}`, () => {
       torch.tidy(() => {
+        // Index tensors and booleans go through advanced indexing: a copy, checked here for
+        // its geometry (the OpInfo 'index' goldens check its values).
         const x = build(c);
-        if (needsAdvancedIndexing(c, x)) {
-          expect(() => apply(x, c.op, c.args)).toThrow(/advanced indexing\) is not supported yet/);
-          return;
-        }
         if (c.error) {
           const Err = (torch as unknown as Record<string, new () => Error>)[c.error.type];
           let thrown: unknown = null;

@@ -33,6 +33,30 @@ export {
   getPrintOptions,
   // indexing
   slice,
+  indexPut,
+  indexPut_,
+  type IndexPutOptions,
+  gather,
+  scatter,
+  scatter_,
+  scatterAdd,
+  scatterAdd_,
+  scatterReduce,
+  scatterReduce_,
+  indexSelect,
+  indexAdd,
+  indexAdd_,
+  indexFill,
+  indexFill_,
+  take,
+  maskedFill,
+  maskedFill_,
+  maskedSelect,
+  maskedScatter,
+  maskedScatter_,
+  nonzero,
+  whereCondition,
+  type NonzeroOptions,
   // errors
   TorchError,
   ShapeError,
@@ -69,6 +93,16 @@ export {
   defaultGenerator,
   type GeneratorState,
   type RandomOptions,
+  bernoulli,
+  multinomial,
+  type BernoulliOptions,
+  type MultinomialOptions,
+  // NN ops PyTorch also has on `torch` (torch.softmax, torch.log_softmax, torch.dropout...)
+  softmax,
+  logSoftmax,
+  dropout,
+  layerNorm,
+  groupNorm,
   // pointwise
   add,
   sub,
@@ -148,6 +182,8 @@ export {
   square,
   sign,
   trunc,
+  round,
+  type RoundOptions,
   frac,
   exp2,
   expm1,
@@ -175,6 +211,41 @@ export {
   argmax,
   argmin,
   type ValuesIndices,
+  var,
+  std,
+  varMean,
+  stdMean,
+  logsumexp,
+  norm,
+  all,
+  any,
+  countNonzero,
+  median,
+  mode,
+  cumsum,
+  cumsum_,
+  cumprod,
+  cumprod_,
+  cummax,
+  cummin,
+  type VarOptions,
+  type NormOptions,
+  type NormOrd,
+  type ScanOptions,
+  // convolution, pooling, padding, interpolation (also F.*)
+  conv1d,
+  conv2d,
+  convTranspose2d,
+  maxPool2d,
+  avgPool2d,
+  adaptiveAvgPool2d,
+  constantPadNd,
+  type ConvOptions,
+  type ConvTransposeOptions,
+  type MaxPool2dOptions,
+  type AvgPool2dOptions,
+  type PadOptions,
+  type InterpolateOptions,
   // linear algebra
   mm,
   bmm,
@@ -204,6 +275,46 @@ export {
   unbind,
   detach,
   index,
+  // joining and reordering
+  cat,
+  concat,
+  concatenate,
+  stack,
+  hstack,
+  vstack,
+  repeat,
+  tile,
+  flip,
+  fliplr,
+  flipud,
+  roll,
+  triu,
+  triu_,
+  tril,
+  tril_,
+  repeatInterleave,
+  type CatOptions,
+  type RollOptions,
+  type TriOptions,
+  type RepeatInterleaveOptions,
+  sort,
+  argsort,
+  topk,
+  unique,
+  searchsorted,
+  bucketize,
+  type SortOptions,
+  type TopkOptions,
+  type UniqueOptions,
+  type SearchsortedOptions,
+  type BucketizeOptions,
+  addmm,
+  baddbmm,
+  outer,
+  ger,
+  tensordot,
+  einsum,
+  type AddmmOptions,
   // copies and casts
   clone,
   contiguous,
@@ -260,3 +371,29 @@ export const autograd = {
   gradgradcheck,
   detectAnomaly,
 };
+
+/** `torch.nn` (also `@torch-ts/torch/nn`): modules, `init`, `utils`, `functional`. */
+export * as nn from './nn';
+
+/** `torch.optim` (also `@torch-ts/torch/optim`): optimizers and `lrScheduler`. */
+export * as optim from './optim';
+
+/** `torch.webgpu`: `await init()` finds a device (navigator.gpu, or Dawn in Node); then `device: 'webgpu'` works. */
+import * as webgpuBackend from '@torch-ts/kernels-webgpu';
+export const webgpu = {
+  init: webgpuBackend.init,
+  isAvailable: webgpuBackend.isAvailable,
+  synchronize: webgpuBackend.synchronize,
+  emptyCache: webgpuBackend.emptyCache,
+  memoryStats: webgpuBackend.memoryStats,
+  deviceInfo: webgpuBackend.deviceInfo,
+};
+export type { WebGPUInitOptions } from '@torch-ts/kernels-webgpu';
+
+/** `torch.save` / `torch.load` (Node): safetensors files, and PyTorch `.pt` checkpoints on load. */
+export { save, saveAsync, load, loadSafetensors } from './serialization/fs';
+/** Byte-level (browser-safe) serialization: safetensors `serialize`/`deserialize`, `.pt` `loadPt`. */
+export * as serialization from './serialization';
+
+/** `torch.utils.data`: Dataset, TensorDataset, DataLoader. */
+export * as utils from './utils';

@@ -1,5 +1,5 @@
-import { expand, normalizeDims, reshape, sum, unsqueeze, type Scalar, type Tensor } from '@torch-ts/core';
-import type { DerivativeContext } from '../derivative';
+import { arange, eq, expand, normalizeDim, normalizeDims, reshape, sum, unsqueeze, view, where, type Scalar, type Tensor } from '@torch-ts/core';
+import type { Derivative, DerivativeContext } from '../derivative';
 
 /**
  * Helpers shared by the derivative formulas. Every one of them is built from ordinary core
@@ -74,4 +74,31 @@ export function sumTo(t: Tensor, shape: readonly number[]): Tensor {
   // No dims: `sum` over an empty list would reduce every dim, so return the tensor as is.
   if (dims.length === 0) return t;
   return reshape(sum(t, dims, { keepdim: true }), [...shape]);
+}
+
+/**
+ * The derivative of a reduction along one dim that returns (values, indices) with the values
+ * picked from the input (max.dim, min.dim, median.dim, mode; args `(self, dim, keepdim)`):
+ * the gradient goes to the element the indices name, as a one-hot mask (an arange along
+ * `dim` compared with the indices).
+ */
+export function selectingReductionBackward(name: string, op: string): Derivative {
+  return {
+    name,
+    inputs: ['self'],
+    saves: ['result1'],
+    backward: (ctx) => {
+      if (!ctx.needs[0]) return [null];
+      const shape = inputSizes(ctx, 0, op);
+      if (shape.length === 0) return [ctx.grad]; // the value is the input itself
+      const d = normalizeDim(op, ctx.args[1] as number, shape.length);
+      const keepdim = ctx.args[2] === true;
+      const indices = restoreReducedDims(savedTensor(ctx, 'result1', op), [d], keepdim);
+      const positions = view(
+        arange(shape[d], { device: indices.device }),
+        shape.map((n, i) => (i === d ? n : 1)),
+      );
+      return [where(eq(positions, indices), restoreReducedDims(ctx.grad, [d], keepdim), 0)];
+    },
+  };
 }

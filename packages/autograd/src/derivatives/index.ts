@@ -3,9 +3,16 @@ import type { DerivativeEntry } from '../derivative';
 import { ACTIVATION_DERIVATIVES } from './activations';
 import { BINARY_DERIVATIVES } from './binary';
 import { COPY_DERIVATIVES } from './copies';
+import { INDEXING_DERIVATIVES } from './indexing';
 import { LINALG_DERIVATIVES } from './linalg';
+import { NN_DERIVATIVES } from './nn';
+import { JOIN_DERIVATIVES } from './join';
+import { SORTING_DERIVATIVES } from './sorting';
+import { LINALG_EXTRA_DERIVATIVES } from './linalg-extra';
+import { SPATIAL_DERIVATIVES } from './spatial';
 import { POINTWISE_DERIVATIVES } from './pointwise';
 import { REDUCTION_DERIVATIVES } from './reductions';
+import { STATS_DERIVATIVES } from './reductions-stats';
 import { VIEW_DERIVATIVES } from './views';
 
 /**
@@ -21,6 +28,13 @@ export const DERIVATIVES = {
   ...ACTIVATION_DERIVATIVES,
   ...BINARY_DERIVATIVES,
   ...REDUCTION_DERIVATIVES,
+  ...INDEXING_DERIVATIVES,
+  ...NN_DERIVATIVES,
+  ...STATS_DERIVATIVES,
+  ...JOIN_DERIVATIVES,
+  ...SORTING_DERIVATIVES,
+  ...LINALG_EXTRA_DERIVATIVES,
+  ...SPATIAL_DERIVATIVES,
 } satisfies { readonly [K in KernelOpName]: DerivativeEntry };
 
 // `satisfies` does not check the keys that spreads bring in: refuse a key that names no op.

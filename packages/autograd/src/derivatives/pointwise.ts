@@ -201,6 +201,11 @@ const RsqrtBackward0 = unary('RsqrtBackward0', 'result', (g, y) => mul(mul(g, -0
 const ReciprocalBackward0 = unary('ReciprocalBackward0', 'result', (g, y) => mul(neg(g), mul(y, y)));
 const SignBackward0 = unary('SignBackward0', null, (g) => zerosLike(g));
 const TruncBackward0 = unary('TruncBackward0', null, (g) => zerosLike(g));
+// round() is RoundBackward0, round(decimals=) RoundBackward1, as PyTorch's two overloads
+const RoundBackward: Derivative = {
+  ...unary('RoundBackward0', null, (g) => zerosLike(g)),
+  name: (args) => (args[1] == null ? 'RoundBackward0' : 'RoundBackward1'),
+};
 const FracBackward0 = unary('FracBackward0', null, (g) => g);
 const Exp2Backward0 = unary('Exp2Backward0', 'result', (g, y) => mul(g, mul(y, Math.LN2)));
 const Expm1Backward0 = unary('Expm1Backward0', 'result', (g, y) => mul(g, add(y, 1)));
@@ -321,6 +326,8 @@ export const POINTWISE_DERIVATIVES = {
   sign_: SignBackward0,
   trunc: TruncBackward0,
   trunc_: TruncBackward0,
+  round: RoundBackward,
+  round_: RoundBackward,
   frac: FracBackward0,
   frac_: FracBackward0,
   exp2: Exp2Backward0,

@@ -1,6 +1,6 @@
-import { arange, div, eq, mul, normalizeDim, prod, sum, unsqueeze, view, where } from '@torch-ts/core';
+import { div, eq, mul, normalizeDim, prod, sum, unsqueeze, where } from '@torch-ts/core';
 import type { Derivative, NotDifferentiable } from '../derivative';
-import { expandReduced, inputSizes, reducedDims, restoreReducedDims, savedTensor } from './common';
+import { expandReduced, inputSizes, reducedDims, restoreReducedDims, savedTensor, selectingReductionBackward } from './common';
 
 /**
  * Reduction derivatives. A reduction without keepdim drops its reduced dims, so every
@@ -95,31 +95,6 @@ function extremumBackward(name: string, op: string): Derivative {
   };
 }
 
-/**
- * max.dim / min.dim: the gradient goes to the element the indices name (a scatter, written
- * as a one-hot mask: an arange along `dim` compared with the indices).
- */
-function selectingBackward(name: string, op: string): Derivative {
-  return {
-    name,
-    inputs: ['self'],
-    saves: ['result1'],
-    backward: (ctx) => {
-      if (!ctx.needs[0]) return [null];
-      const shape = inputSizes(ctx, 0, op);
-      if (shape.length === 0) return [ctx.grad]; // the value is the input itself
-      const d = normalizeDim(op, ctx.args[1] as number, shape.length);
-      const keepdim = ctx.args[2] === true;
-      const indices = restoreReducedDims(savedTensor(ctx, 'result1', op), [d], keepdim);
-      const positions = view(
-        arange(shape[d], { device: indices.device }),
-        shape.map((n, i) => (i === d ? n : 1)),
-      );
-      return [where(eq(positions, indices), restoreReducedDims(ctx.grad, [d], keepdim), 0)];
-    },
-  };
-}
-
 const ARG_INDEX: NotDifferentiable = { notDifferentiable: 'returns integer indices, which have no gradient' };
 
 export const REDUCTION_DERIVATIVES = {
@@ -128,8 +103,8 @@ export const REDUCTION_DERIVATIVES = {
   'prod.dim_int': ProdBackward,
   amax: extremumBackward('AmaxBackward0', 'amax'),
   amin: extremumBackward('AminBackward0', 'amin'),
-  'max.dim': selectingBackward('MaxBackward0', 'max'),
-  'min.dim': selectingBackward('MinBackward0', 'min'),
+  'max.dim': selectingReductionBackward('MaxBackward0', 'max'),
+  'min.dim': selectingReductionBackward('MinBackward0', 'min'),
   argmax: ARG_INDEX,
   argmin: ARG_INDEX,
 } as const;

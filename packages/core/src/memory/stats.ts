@@ -1,5 +1,5 @@
 import { toDevice, type DeviceLike } from '../device';
-import { emptyStats, hasAllocator, getAllocator } from './allocator';
+import { emptyStats, hasAllocator, getAllocator, type AllocatorStats } from './allocator';
 import { liveCounts } from './live-counts';
 
 /** What `torch.memory.stats(device)` reports. */
@@ -17,6 +17,8 @@ export interface MemoryStats {
   readonly liveStorages: number;
   readonly allocations: number;
   readonly frees: number;
+  /** The allocator's own report, with its backend-specific counters (a caching allocator's active bytes, cache hits). */
+  readonly allocator: AllocatorStats;
 }
 
 export function memoryStats(device: DeviceLike = 'cpu'): MemoryStats {
@@ -33,6 +35,7 @@ export function memoryStats(device: DeviceLike = 'cpu'): MemoryStats {
     liveStorages: live.storages,
     allocations: a.allocations,
     frees: a.frees,
+    allocator: a,
   };
 }
 

@@ -6,14 +6,31 @@ import { META_IMPLS } from './meta-backend';
 import { registerBackend } from './registry';
 
 export * from './pointwise';
+export * from './rounding';
 export * from './activations';
 export * from './pointwise-binary';
 export * from './logical';
 export * from './reduction';
+export * from './reduction-stats';
+export * from './scan';
 export * from './linalg';
 export * from './copy';
 export * from './factories';
 export * from './random';
+export * from './softmax';
+export * from './losses';
+export * from './normalization';
+export * from './nn-misc';
+export * from './random-extra';
+export type { NnImpls, PointwiseLossKind } from './nn-impls';
+export * from './gather-scatter';
+export * from './masked';
+export * from './conv';
+export * from './pooling';
+export * from './resample';
+export type { Conv2dGeometry, Pool2dGeometry, Pads2d, PadMode, SpatialImpls } from './spatial-impls';
+export { indexPut, indexPut_, indexPacked, indexPutPacked_, type IndexPutOptions } from './indexing';
+export type { IndexedAccess, IndexErrorStyle, IndexingImpls, ScatterMode } from './indexing-impls';
 export {
   view,
   asStrided,
@@ -30,6 +47,13 @@ export {
   type DiagonalOptions,
 } from './views';
 export * from './shape-ops';
+export * from './join';
+export * from './reorder';
+export * from './sorting';
+export type { SortingImpls } from './sorting-impls';
+export type { ReorderImpls } from './reorder-impls';
+export type { JoinImpls } from './join-impls';
+export * from './linalg-extra';
 export { index } from './indexing';
 export type { Scalar } from './meta-utils';
 export type { TensorMethods } from './methods';

@@ -1,5 +1,13 @@
 import type { TensorImpl } from '../tensor/tensor-impl';
 import type { ActivationImpls } from './activation-impls';
+import type { NnImpls } from './nn-impls';
+import type { SpatialImpls } from './spatial-impls';
+import type { IndexingImpls } from './indexing-impls';
+import type { StatsImpls } from './reduction-stats-impls';
+import type { ScanImpls } from './scan-impls';
+import type { SortingImpls } from './sorting-impls';
+import type { ReorderImpls } from './reorder-impls';
+import type { JoinImpls } from './join-impls';
 
 /**
  * Note [What a backend implements]
@@ -20,7 +28,7 @@ export type ReduceImpl = (out: TensorImpl, self: TensorImpl, dims: readonly numb
 /** Values and int64 indices along one dim (`max(dim)`, `argmax`); `values` may be null (argmax). Outputs have size 1 in `dim`. */
 export type ArgReduceImpl = (values: TensorImpl | null, indices: TensorImpl, self: TensorImpl, dim: number) => void;
 
-export interface BackendImpls extends ActivationImpls {
+export interface BackendImpls extends ActivationImpls, StatsImpls, ScanImpls, IndexingImpls, SortingImpls, ReorderImpls, JoinImpls, SpatialImpls, NnImpls {
   // data movement: same shape, any dtypes, same device
   copy: (dst: TensorImpl, src: TensorImpl) => void;
   fill: (dst: TensorImpl, value: number | bigint | boolean) => void;
@@ -98,6 +106,8 @@ export interface BackendImpls extends ActivationImpls {
   erf: UnaryImpl;
   erfc: UnaryImpl;
   erfinv: UnaryImpl;
+  /** round half to even; with `decimals` (floating only), scaled by 10^decimals in the op's math type. */
+  round: (out: TensorImpl, self: TensorImpl, decimals: number | null) => void;
   /** `cond` is bool; self/other and out in the compute dtype. */
   where: (out: TensorImpl, cond: TensorImpl, self: TensorImpl, other: TensorImpl) => void;
   // reductions: self already in the accumulation/output dtype

@@ -1,15 +1,15 @@
-import { CPU, toDevice, type DeviceLike } from '../device';
+import { CPU, toDevice, type Device, type DeviceLike } from '../device';
 import { checkScalarFits, parseDType, type DType } from '../dtype';
 import { DeviceError, TorchError } from '../errors';
 import { broadcastShapes, computeOutputLayout } from '../iterator';
 import { Tensor } from '../tensor/tensor';
-import { deviceReader } from '../tensor/device-reader';
+import { deviceReader, deviceUploader } from '../tensor/device-reader';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { isNonOverlappingAndDense } from '../iterator/layout';
 import { contiguousStrides } from '../views';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { broadcastTo, checkNoInternalOverlap, isScalar, readScalar, sameShape, type Scalar } from './meta-utils';
-import { defineStructured, implOf } from './registry';
+import { defineStructured, implOf, type Backend } from './registry';
 
 /** `copy_`: writes `src` (broadcast to `self`'s shape, converted to its dtype) into `self`. */
 export const COPY_ = defineStructured(
@@ -18,7 +18,22 @@ export const COPY_ = defineStructured(
     const dst = self as TensorImpl;
     const s = src as TensorImpl;
     if (s.device !== dst.device && !(s.device.type === 'cpu' && s.sizes.length === 0)) {
-      throw new DeviceError(`copy_: copying from ${s.device} to ${dst.device} is not supported by the ${dst.device.type} backend`);
+      if (s.device.type !== 'cpu' || dst.device.type === 'meta') {
+        throw new DeviceError(
+          `copy_: copying from ${s.device} to ${dst.device} is not supported synchronously` +
+            (s.device.type === 'cpu' ? '' : `; read the source first with \`await src.toAsync('cpu')\``),
+        );
+      }
+      // A CPU source for a device tensor: upload it (Note [Cross-device copies]), then copy on the device.
+      const up = crossDeviceCopy(s, s.dtype, dst.device, null);
+      const v = broadcastTo(up, dst.sizes);
+      try {
+        implOf(b, 'copy', 'copy_')(dst, v);
+      } finally {
+        v.release();
+        up.release();
+      }
+      return dst;
     }
     checkNoInternalOverlap('copy_', dst);
     const shape = broadcastShapes('copy_', dst.sizes, s.sizes);
@@ -63,15 +78,18 @@ export const TO_COPY = defineStructured(
     const dev = device ? toDevice('to', device as DeviceLike) : src.device;
     // A meta tensor has no data: moving there is just the geometry.
     if (dev.type === 'meta') return TensorImpl.empty('to', src.sizes, (dtype as DType | null) ?? src.dtype, dev);
-    if (dev !== src.device) {
-      throw new DeviceError(`to: copying from ${src.device} to ${dev} is not supported by the ${src.device.type} backend`);
-    }
+    if (dev !== src.device) return crossDeviceCopy(src, (dtype as DType | null) ?? src.dtype, dev, b);
     const strides =
       format !== 'contiguous' && isNonOverlappingAndDense(src.sizes, src.strides)
         ? computeOutputLayout(src.sizes, [{ sizes: src.sizes, strides: src.strides }])
         : contiguousStrides(src.sizes);
     const out = TensorImpl.emptyStrided('to', src.sizes, strides, (dtype as DType | null) ?? src.dtype, dev);
-    implOf(b, 'copy', 'to')(out, src);
+    try {
+      implOf(b, 'copy', 'to')(out, src);
+    } catch (e) {
+      out.release(); // a backend whose copy rejects a dtype (WebGPU's float64) must not leak the output
+      throw e;
+    }
     return out;
   },
 );
@@ -86,10 +104,46 @@ export const CLONE = defineStructured(
         ? computeOutputLayout(src.sizes, [{ sizes: src.sizes, strides: src.strides }])
         : contiguousStrides(src.sizes);
     const out = TensorImpl.emptyStrided('clone', src.sizes, strides, src.dtype, src.device);
-    implOf(b, 'copy', 'clone')(out, src);
+    try {
+      implOf(b, 'copy', 'clone')(out, src);
+    } catch (e) {
+      out.release();
+      throw e;
+    }
     return out;
   },
 );
+
+/**
+ * Note [Cross-device copies]
+ * A CPU tensor moves to a device through the uploader its backend registered (converted to
+ * the target dtype on the CPU first, when `cpuBackend` can do it); a device tensor never
+ * moves to the CPU synchronously: its memory is read with `await x.toAsync('cpu')`, and the
+ * error says so. There is no silent round trip between two device backends.
+ */
+function crossDeviceCopy(src: TensorImpl, dtype: DType, dev: Device, cpuBackend: Backend | null): TensorImpl {
+  if (src.device.type !== 'cpu') {
+    throw new DeviceError(
+      `to: cannot copy a tensor on ${src.device} to ${dev} synchronously; use \`await x.toAsync('${dev}')\` instead`,
+    );
+  }
+  let host = src;
+  if (dtype !== src.dtype) {
+    if (!cpuBackend) throw new DeviceError(`to: cannot convert ${src.dtype} to ${dtype} while copying to ${dev}`);
+    host = TensorImpl.empty('to', src.sizes, dtype, src.device);
+    try {
+      implOf(cpuBackend, 'copy', 'to')(host, src);
+    } catch (e) {
+      host.release();
+      throw e;
+    }
+  }
+  try {
+    return deviceUploader('to', dev.type)(host, dev);
+  } finally {
+    if (host !== src) host.release();
+  }
+}
 
 // ---- front ends ----
 export function copy_(self: Tensor, src: Tensor, nonBlocking = false): Tensor {

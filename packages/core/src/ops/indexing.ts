@@ -1,9 +1,166 @@
-import { IndexError } from '../errors';
+import { DTypeError, IndexError, ShapeError, TorchError, fmtShape } from '../errors';
+import { broadcastShapes } from '../iterator';
 import { Tensor } from '../tensor/tensor';
-import { applyBasicIndexing, type TensorIndexLike } from '../views';
-import { readScalar } from './meta-utils';
-import { asStrided } from './views';
-import { geometryOf } from './views';
+import { tidy } from '../tensor/scope';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { advancedIndexShape, applyBasicIndexing, type AdvancedIndex, type AdvancedIndexShape, type TensorIndexLike } from '../views';
+import { callFunctional, callMutating, unwrapTensor } from './call';
+import { clone, copy_ } from './copy';
+import { empty, full, tensor as makeTensor } from './factories';
+import type { IndexedAccess } from './indexing-impls';
+import { broadcastTo, checkNoInternalOverlap, commonDevice, isScalar, readScalar, torchTypeName, type Scalar } from './meta-utils';
+import { defineStructured, implOf } from './registry';
+import { asStrided, expand, geometryOf, select } from './views';
+
+/**
+ * Advanced indexing: `x.index(...)` with index tensors (aten::index.Tensor) and
+ * `x.indexPut_(indices, values)` (aten::index_put_).
+ *
+ * Note [Packed advanced indices]
+ * PyTorch's ops take a list `Tensor?[] indices` (None for a dim left alone). torch-ts's
+ * kernel ops take the same information as ONE int64 tensor `indices` of shape [k, ...B]
+ * (the k index tensors, masks already turned into integer indices by nonzero, broadcast to
+ * their common shape B and stacked) plus `dims`, the k dims of `self` they index (ascending,
+ * distinct). A fixed number of tensor arguments is what the autograd package saves and
+ * version-checks (its saved variables are per argument), and the kernels need exactly this
+ * form anyway. The front ends below do the packing; the kernel ops are `index.packed`
+ * (IndexBackward0) and `index_put_.packed` (IndexPutBackward0).
+ */
+
+/** The iteration layout of an indexing by packed indices (Note [Advanced index placement]). */
+interface PackedLayout {
+  /** The result shape of `self[indices]`, which is also the iteration shape. */
+  readonly sizes: number[];
+  /** The access (views owned by the caller: `release()` them). */
+  readonly access: IndexedAccess;
+  release(): void;
+}
+
+function checkPacked(op: string, self: TensorImpl, indices: TensorImpl, dims: readonly number[]): void {
+  if (indices.dtype !== 'int64') throw new DTypeError(`${op}: packed indices must be int64, got ${torchTypeName(indices.dtype)}`);
+  if (indices.sizes.length < 1 || indices.sizes[0] !== dims.length || dims.length === 0) {
+    throw new ShapeError(`${op}: packed indices of shape ${fmtShape(indices.sizes)} do not match dims [${dims.join(', ')}]`);
+  }
+  dims.forEach((d, i) => {
+    if (!Number.isInteger(d) || d < 0 || d >= self.sizes.length || (i > 0 && d <= dims[i - 1])) {
+      throw new IndexError(`${op}: dims [${dims.join(', ')}] must be ascending dims of a tensor of dimension ${self.sizes.length}`);
+    }
+  });
+}
+
+function packedLayout(op: string, self: TensorImpl, indices: TensorImpl, dims: readonly number[]): PackedLayout {
+  checkPacked(op, self, indices, dims);
+  const b = indices.sizes.slice(1);
+  const covered = new Set(dims);
+  const adjacent = dims.every((d, i) => i === 0 || d === dims[i - 1] + 1);
+  // Each iteration dim is either dim j of B or an untouched dim of self.
+  type Slot = { b: number } | { self: number };
+  const slots: Slot[] = [];
+  const bSlots: Slot[] = b.map((_, j) => ({ b: j }));
+  if (!adjacent) slots.push(...bSlots);
+  for (let d = 0; d < self.sizes.length; d++) {
+    if (covered.has(d)) {
+      if (adjacent && d === dims[0]) slots.push(...bSlots);
+      continue;
+    }
+    slots.push({ self: d });
+  }
+  const sizes = slots.map((s) => ('b' in s ? b[s.b] : self.sizes[s.self]));
+  const dataStrides = slots.map((s) => ('b' in s ? 0 : self.strides[s.self]));
+  const data = self.view(sizes, dataStrides, self.storageOffset);
+  const views = dims.map((_, k) =>
+    indices.view(
+      sizes,
+      slots.map((s) => ('b' in s ? indices.strides[1 + s.b] : 0)),
+      indices.storageOffset + k * indices.strides[0],
+    ),
+  );
+  return {
+    sizes,
+    access: { data, indices: views, strides: dims.map((d) => self.strides[d]), sizes: dims.map((d) => self.sizes[d]), dims },
+    release() {
+      data.release();
+      for (const v of views) v.release();
+    },
+  };
+}
+
+export const INDEX_PACKED = defineStructured(
+  'index.packed(Tensor self, Tensor indices, int[] dims) -> Tensor',
+  ([self, indices, dims], b) => {
+    const s = self as TensorImpl;
+    const ix = indices as TensorImpl;
+    commonDevice('index', [s, ix]);
+    const layout = packedLayout('index', s, ix, dims as number[]);
+    const out = TensorImpl.empty('index', layout.sizes, s.dtype, s.device);
+    try {
+      implOf(b, 'indexGather', 'index')('index', out, layout.access, 'wrap');
+    } catch (e) {
+      out.release();
+      throw e;
+    } finally {
+      layout.release();
+    }
+    return out;
+  },
+);
+
+export const INDEX_PUT_PACKED = defineStructured(
+  'index_put_.packed(Tensor(a!) self, Tensor indices, int[] dims, Tensor values, bool accumulate=False) -> Tensor(a!)',
+  ([self, indices, dims, values, accumulate], b) => {
+    const s = self as TensorImpl;
+    const ix = indices as TensorImpl;
+    const v = values as TensorImpl;
+    commonDevice('index_put_', [s, ix, v]);
+    if (v.dtype !== s.dtype) {
+      throw new DTypeError(
+        `index_put_: Index put requires the source and destination dtypes match, got ${torchTypeName(s.dtype)} for the destination and ${torchTypeName(v.dtype)} for the source.`,
+      );
+    }
+    checkNoInternalOverlap('index_put_', s);
+    const layout = packedLayout('index_put_', s, ix, dims as number[]);
+    try {
+      if (!canBroadcastTo(v.sizes, layout.sizes)) {
+        throw new ShapeError(
+          `index_put_: shape mismatch: value tensor of shape ${fmtShape(v.sizes)} cannot be broadcast to indexing result of shape ${fmtShape(layout.sizes)}`,
+        );
+      }
+      const src = broadcastTo(v, layout.sizes);
+      try {
+        implOf(b, 'indexScatter', 'index_put_')('index_put_', layout.access, src, accumulate === true ? 'add' : 'set', 1, 'wrap');
+      } finally {
+        src.release();
+      }
+    } finally {
+      layout.release();
+    }
+    return s;
+  },
+  ['inplace'],
+);
+
+/** Whether `from` broadcasts to exactly `to` (right-aligned, size 1 stretches). */
+function canBroadcastTo(from: readonly number[], to: readonly number[]): boolean {
+  if (from.length > to.length) return false;
+  const lead = to.length - from.length;
+  return from.every((n, i) => n === 1 || n === to[lead + i]);
+}
+
+/** `self[packed]` through the dispatcher (the derivatives use it). */
+export function indexPacked(self: Tensor, indices: Tensor, dims: readonly number[]): Tensor {
+  return callFunctional(INDEX_PACKED, [unwrapTensor('index', 'self', self), unwrapTensor('index', 'indices', indices), [...dims]]);
+}
+
+/** `self[packed] = values` (or `+=` with accumulate) in place, through the dispatcher. */
+export function indexPutPacked_(self: Tensor, indices: Tensor, dims: readonly number[], values: Tensor, accumulate = false): Tensor {
+  return callMutating(
+    INDEX_PUT_PACKED,
+    [unwrapTensor('index_put_', 'self', self), unwrapTensor('index_put_', 'indices', indices), [...dims], unwrapTensor('index_put_', 'values', values), accumulate],
+    self,
+  );
+}
+
+// ---- front ends ----
 
 const indexingOptions = {
   isTensorIndex: (x: unknown): x is TensorIndexLike => x instanceof Tensor,
@@ -15,16 +172,146 @@ const indexingOptions = {
   },
 };
 
+/** The result of `nonzero` on a CPU-or-device bool tensor: [n, ndim] int64 (masks/booleans). */
+type NonzeroFn = (mask: Tensor) => Tensor;
+let nonzeroImpl: NonzeroFn | null = null;
+/** masked.ts registers nonzero here (it imports this file; this breaks the cycle). */
+export function setNonzero(fn: NonzeroFn): void {
+  nonzeroImpl = fn;
+}
+function nonzeroOf(mask: Tensor): Tensor {
+  if (!nonzeroImpl) throw new TorchError('index: nonzero is not registered');
+  return nonzeroImpl(mask);
+}
+
 /**
- * `x.index(0, ':', '1:5:2', null, '...')`: Python's `x[...]`. Numbers, slices, new axes and
- * ellipses give a view (one as_strided of the combined geometry, so autograd sees one view
- * op); index tensors need advanced indexing (gather), which the CPU-ops work adds.
+ * The advanced entries of a basic indexing result as packed indices: integer index tensors
+ * as they are (int32 cast to int64), masks and booleans through nonzero, every one checked
+ * (dtype, mask shape) and broadcast to the common shape B. Returns null when there are none.
+ * Runs inside the caller's tidy.
+ */
+function packAdvanced(op: string, sizes: readonly number[], advanced: readonly AdvancedIndex[], device: Tensor['device']): { packed: Tensor; dims: number[] } {
+  const columns: Tensor[] = [];
+  const dims: number[] = [];
+  const entries: AdvancedIndexShape[] = [];
+  for (const a of advanced) {
+    if (a.kind === 'bool') {
+      // true indexes the inserted size-1 dim by [0], false by []; a 0-dim bool tensor that
+      // cannot be read synchronously (a device tensor) gives the same through nonzero.
+      const col =
+        typeof a.index === 'boolean'
+          ? makeTensor(a.index ? [0] : [], { dtype: 'int64', device })
+          : select(nonzeroOf((a.index as Tensor).bool().reshape([1])), 1, 0);
+      columns.push(col);
+      dims.push(a.dim);
+      entries.push({ dim: a.dim, dims: 1, shape: col.shape });
+      continue;
+    }
+    const t = a.index as Tensor;
+    if (t.dtype === 'bool' || t.dtype === 'uint8') {
+      const nz = nonzeroOf(t.dtype === 'bool' ? t : t.bool()); // [n, k]
+      entries.push({ dim: a.dim, dims: a.dims, shape: [nz.shape[0]], maskShape: t.shape });
+      if (a.dim + a.dims > sizes.length) throw new IndexError(`${op}: too many indices for tensor of dimension ${sizes.length}`);
+      for (let j = 0; j < a.dims; j++) {
+        columns.push(select(nz, 1, j));
+        dims.push(a.dim + j);
+      }
+      continue;
+    }
+    if (t.dtype !== 'int64' && t.dtype !== 'int32') {
+      throw new IndexError(`${op}: tensors used as indices must be long, int, byte or bool tensors (got ${torchTypeName(t.dtype)})`);
+    }
+    columns.push(t.dtype === 'int64' ? t : t.long());
+    dims.push(a.dim);
+    entries.push({ dim: a.dim, dims: 1, shape: t.shape });
+  }
+  advancedIndexShape(op, sizes, entries); // mask shapes, broadcasting and their messages
+  const b = broadcastShapesAll(op, columns.map((c) => c.shape));
+  const packed = empty([columns.length, ...b], { dtype: 'int64', device });
+  columns.forEach((c, k) => copy_(select(packed, 0, k), expand(c, b)));
+  return { packed, dims };
+}
+
+function broadcastShapesAll(op: string, shapes: readonly (readonly number[])[]): number[] {
+  let out: readonly number[] = [];
+  for (const s of shapes) out = broadcastShapes(op, out, s);
+  return [...out];
+}
+
+/**
+ * `x.index(0, ':', '1:5:2', null, '...', t)`: Python's `x[...]`. Numbers, slices, new axes
+ * and ellipses give a view (one as_strided of the combined geometry, so autograd sees one
+ * view op). Index tensors (int64/int32), masks (bool/uint8) and booleans then index that
+ * view by advanced indexing, a copy (IndexBackward0), with PyTorch's placement of the
+ * indexed dims (Note [Advanced index placement]).
  */
 export function index(self: Tensor, ...items: unknown[]): Tensor {
   const r = applyBasicIndexing('index', geometryOf(self.impl), items, indexingOptions);
-  if (r.advanced.length > 0) {
-    throw new IndexError('index: indexing with tensors (advanced indexing) is not supported yet; use numbers, slices, null and "..."');
-  }
   const g = r.geometry;
-  return asStrided(self, g.sizes, g.strides, g.offset);
+  if (r.advanced.length === 0) return asStrided(self, g.sizes, g.strides, g.offset);
+  return tidy(() => {
+    const basic = sameGeometry(self, g) ? self : asStrided(self, g.sizes, g.strides, g.offset);
+    const { packed, dims } = packAdvanced('index', g.sizes, r.advanced, self.device);
+    return indexPacked(basic, packed, dims);
+  });
 }
+
+function sameGeometry(t: Tensor, g: { sizes: readonly number[]; strides: readonly number[]; offset: number }): boolean {
+  const s = t.impl;
+  return (
+    s.storageOffset === g.offset &&
+    s.sizes.length === g.sizes.length &&
+    s.sizes.every((n, i) => n === g.sizes[i] && s.strides[i] === g.strides[i])
+  );
+}
+
+export interface IndexPutOptions {
+  accumulate?: boolean;
+}
+
+/**
+ * `x.indexPut_(indices, values, { accumulate })`: `x[indices] = values` (aten::index_put_).
+ * `indices` is an array with one entry per leading dim, as PyTorch's: an index tensor
+ * (int64/int32; a bool/uint8 mask covers as many dims as it has), or null for a dim left
+ * whole. Numbers, slice strings/objects and '...' are accepted too, and then the values are
+ * written through the view they select (with autograd's CopySlices, as Python's
+ * `x[0, idx] = v`). `values` broadcasts to the indexing result and must have x's dtype (a
+ * JS scalar is taken in x's dtype). With `accumulate`, duplicate positions sum.
+ */
+export function indexPut_(self: Tensor, indices: readonly unknown[], values: Tensor | Scalar, options: IndexPutOptions = {}): Tensor {
+  unwrapTensor('index_put_', 'self', self);
+  if (!Array.isArray(indices)) throw new TorchError(`index_put_(): argument 'indices' must be an array of tensors, not ${typeof indices}`);
+  const items = indices.map((x) => (x === null || x === undefined ? ':' : x));
+  const r = applyBasicIndexing('index_put_', geometryOf(self.impl), items, indexingOptions);
+  const g = r.geometry;
+  tidy(() => {
+    const v = isScalar(values) ? full([], values, { dtype: self.dtype, device: self.device }) : values;
+    unwrapTensor('index_put_', 'values', v);
+    const target = sameGeometry(self, g) ? self : asStrided(self, g.sizes, g.strides, g.offset);
+    if (r.advanced.length === 0) {
+      if (v.dtype !== self.dtype) {
+        throw new DTypeError(
+          `index_put_: Index put requires the source and destination dtypes match, got ${torchTypeName(self.dtype)} for the destination and ${torchTypeName(v.dtype)} for the source.`,
+        );
+      }
+      if (options.accumulate) copy_(target, target.add(v));
+      else copy_(target, v);
+      return;
+    }
+    const { packed, dims } = packAdvanced('index_put_', g.sizes, r.advanced, self.device);
+    indexPutPacked_(target, packed, dims, v, options.accumulate === true);
+  });
+  return self;
+}
+
+/** `x.indexPut(indices, values, { accumulate })`: the out-of-place form (a copy of x, written). */
+export function indexPut(self: Tensor, indices: readonly unknown[], values: Tensor | Scalar, options: IndexPutOptions = {}): Tensor {
+  const c = clone(self);
+  try {
+    return indexPut_(c, indices, values, options);
+  } catch (e) {
+    c.dispose();
+    throw e;
+  }
+}
+

@@ -1,4 +1,4 @@
-import type { BackendImplTable } from './backend-impls';
+import { notImplemented, type BackendImplTable } from './backend-impls';
 
 /**
  * The `meta` device: tensors with sizes and dtypes and no data. Every structured op's meta
@@ -20,8 +20,19 @@ export const META_IMPLS = {
   sum: noop, prod: noop, amax: noop, amin: noop, maxDim: noop, minDim: noop, argmax: noop, argmin: noop,
   mm: noop, bmm: noop,
   leakyRelu: noop, elu: noop, hardtanh: noop, gelu: noop, silu: noop, mish: noop, softplus: noop,
-  hardsigmoid: noop, hardswish: noop, logit: noop,
+  hardsigmoid: noop, hardswish: noop, logit: noop, round: noop,
   fmod: noop, atan2: noop, hypot: noop, fmax: noop, fmin: noop, clampMin: noop, clampMax: noop, lerp: noop, addcmul: noop, addcdiv: noop,
   logicalNot: noop, logicalAnd: noop, logicalOr: noop, logicalXor: noop,
   bitwiseNot: noop, bitwiseAnd: noop, bitwiseOr: noop, bitwiseXor: noop, nanToNum: noop,
+  varMean: noop, logsumexp: noop, vectorNorm: noop, all: noop, any: noop, medianDim: noop, modeDim: noop,
+  cumsum: noop, cumprod: noop, cummax: noop, cummin: noop,
+  indexGather: noop, indexScatter: noop, nonzeroFill: noop,
+  nonzeroCount: notImplemented('nonzero: the meta device has no data, so the number of nonzero elements is unknown'),
+  sort: noop, topk: noop, searchsorted: noop, triZero: noop, cat: noop, flip: noop,
+  unique: notImplemented('unique: the meta device has no data, so the number of distinct elements is unknown'),
+  im2col: noop, col2im: noop, maxPool2d: noop, maxPool2dBackward: noop, avgPool2d: noop, avgPool2dBackward: noop,
+  adaptiveAvgPool2d: noop, adaptiveAvgPool2dBackward: noop, upsampleNearest2d: noop, upsampleNearest2dBackward: noop,
+  upsampleBilinear2d: noop, upsampleBilinear2dBackward: noop, padIndexed: noop, padIndexedBackward: noop,
+  softmax: noop, softmaxBackward: noop, nllLoss: noop, nllLossBackward: noop, batchNorm: noop, batchNormBackward: noop,
+  layerNorm: noop, layerNormBackward: noop, embedding: noop, embeddingBackward: noop, pointwiseLoss: noop,
 } satisfies BackendImplTable;

@@ -63,7 +63,12 @@ export function allocateOutput(
 /** A 0-dim tensor holding `value` in `dtype` on `device`. */
 export function scalarTensor(b: Backend, op: string, value: Scalar, dtype: DType, device: Device): TensorImpl {
   const t = TensorImpl.empty(op, [], dtype, device);
-  implOf(b, 'fill', 'fill_')(t, value);
+  try {
+    implOf(b, 'fill', 'fill_')(t, value);
+  } catch (e) {
+    t.release(); // a backend may reject the dtype (WebGPU's float64): nothing leaks
+    throw e;
+  }
   return t;
 }
 
@@ -78,7 +83,12 @@ export function castTo(b: Backend, op: string, t: TensorImpl, dtype: DType, devi
     return scalarTensor(b, op, readScalar(t), dtype, device);
   }
   const out = TensorImpl.empty(op, t.sizes, dtype, device);
-  implOf(b, 'copy', 'copy_')(out, t);
+  try {
+    implOf(b, 'copy', 'copy_')(out, t);
+  } catch (e) {
+    out.release();
+    throw e;
+  }
   return out;
 }
 

@@ -1,14 +1,24 @@
 import { Tensor } from '../tensor/tensor';
 import * as copy from './copy';
 import { index } from './indexing';
+import { indexPut, indexPut_ } from './indexing';
+import * as gs from './gather-scatter';
+import * as masked from './masked';
 import * as linalg from './linalg';
 import * as act from './activations';
 import * as pw from './pointwise';
 import * as pwb from './pointwise-binary';
 import * as lg from './logical';
 import * as random from './random';
+import * as nnOps from './nn-methods';
+import * as rounding from './rounding';
 import * as red from './reduction';
+import * as stats from './reduction-stats';
+import * as scan from './scan';
 import * as shape from './shape-ops';
+import * as reorder from './reorder';
+import * as sorting from './sorting';
+import * as linalgExtra from './linalg-extra';
 import * as views from './views';
 
 /**
@@ -45,11 +55,15 @@ const METHODS = {
   log2: pw.log2, log2_: pw.log2_, log10: pw.log10, log10_: pw.log10_, log1p: pw.log1p, log1p_: pw.log1p_,
   tan: pw.tan, tan_: pw.tan_, asin: pw.asin, asin_: pw.asin_, acos: pw.acos, acos_: pw.acos_, atan: pw.atan, atan_: pw.atan_,
   sinh: pw.sinh, sinh_: pw.sinh_, cosh: pw.cosh, cosh_: pw.cosh_,
+  round: rounding.round, round_: rounding.round_,
   erf: pw.erf, erf_: pw.erf_, erfc: pw.erfc, erfc_: pw.erfc_, erfinv: pw.erfinv, erfinv_: pw.erfinv_,
   logit: act.logit, logit_: act.logit_,
   where: (self: Tensor, condition: Tensor, other: Tensor | number | boolean | bigint) => pw.where(condition, self, other),
   sum: red.sum, prod: red.prod, mean: red.mean, amax: red.amax, amin: red.amin,
   argmax: red.argmax, argmin: red.argmin,
+  var: stats.var, std: stats.std, logsumexp: stats.logsumexp, norm: stats.norm, all: stats.all, any: stats.any,
+  countNonzero: stats.countNonzero, mode: stats.mode,
+  cumsum: scan.cumsum, cumsum_: scan.cumsum_, cumprod: scan.cumprod, cumprod_: scan.cumprod_, cummax: scan.cummax, cummin: scan.cummin,
   mm: linalg.mm, bmm: linalg.bmm, matmul: linalg.matmul, mv: linalg.mv, dot: linalg.dot,
   view: views.view, asStrided: views.asStrided, permute: views.permute, transpose: views.transpose,
   select: views.select, unsqueeze: views.unsqueeze, squeeze: views.squeeze, expand: views.expand,
@@ -57,8 +71,19 @@ const METHODS = {
   reshape: shape.reshape, flatten: shape.flatten, unflatten: shape.unflatten, narrow: shape.narrow,
   movedim: shape.movedim, split: shape.split, chunk: shape.chunk, unbind: shape.unbind,
   t: shape.t, expandAs: shape.expandAs,
+  repeat: reorder.repeat, tile: reorder.tile, flip: reorder.flip, fliplr: reorder.fliplr, flipud: reorder.flipud, roll: reorder.roll,
+  triu: reorder.triu, triu_: reorder.triu_, tril: reorder.tril, tril_: reorder.tril_, repeatInterleave: reorder.repeatInterleave,
+  sort: sorting.sort, argsort: sorting.argsort, topk: sorting.topk, unique: sorting.unique,
+  addmm: linalgExtra.addmm, baddbmm: linalgExtra.baddbmm, outer: linalgExtra.outer, ger: linalgExtra.ger,
   index,
+  indexPut, indexPut_,
+  gather: gs.gather, scatter: gs.scatter, scatter_: gs.scatter_, scatterAdd: gs.scatterAdd, scatterAdd_: gs.scatterAdd_,
+  scatterReduce: gs.scatterReduce, scatterReduce_: gs.scatterReduce_, indexSelect: gs.indexSelect,
+  indexAdd: gs.indexAdd, indexAdd_: gs.indexAdd_, take: gs.take, indexFill: gs.indexFill, indexFill_: gs.indexFill_,
+  maskedFill: masked.maskedFill, maskedFill_: masked.maskedFill_, maskedScatter: masked.maskedScatter,
+  maskedScatter_: masked.maskedScatter_, maskedSelect: masked.maskedSelect, nonzero: masked.nonzero,
   uniform_: random.uniform_, normal_: random.normal_,
+  softmax: nnOps.softmax, logSoftmax: nnOps.logSoftmax, bernoulli: nnOps.bernoulli, bernoulli_: nnOps.bernoulli_, multinomial: nnOps.multinomial,
   copy_: copy.copy_, fill_: copy.fill_, zero_: copy.zero_, clone: copy.clone, contiguous: copy.contiguous,
   to: copy.to, toAsync: copy.toAsync, float: copy.float, double: copy.double, half: copy.half, bfloat16: copy.bfloat16,
   long: copy.long, int: copy.int, short: copy.short, bool: copy.bool, byte: copy.byte, char: copy.char,
@@ -76,13 +101,16 @@ export type TensorMethods = { [K in keyof typeof METHODS]: BindSelf<(typeof METH
   min(dim: number, options?: red.KeepdimOptions): red.ValuesIndices;
   min(options: red.KeepdimOptions & { dim: number }): red.ValuesIndices;
   min(other: Tensor): Tensor;
+  median(): Tensor;
+  median(options: stats.KeepdimOption & { dim: number }): red.ValuesIndices;
+  median(dim: number, options?: stats.KeepdimOption): red.ValuesIndices;
   /** The last two dims swapped (`x.mT`). */
   readonly mT: Tensor;
 };
 
 export function installTensorMethods(): void {
   const proto = Tensor.prototype as unknown as Record<string, unknown>;
-  const all: Record<string, (self: Tensor, ...a: never[]) => unknown> = { ...METHODS, max: red.max, min: red.min };
+  const all: Record<string, (self: Tensor, ...a: never[]) => unknown> = { ...METHODS, max: red.max, min: red.min, median: stats.median };
   for (const [name, fn] of Object.entries(all)) {
     Object.defineProperty(proto, name, {
       value: function (this: Tensor, ...args: never[]) {

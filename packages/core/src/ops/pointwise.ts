@@ -18,6 +18,7 @@ import {
   type Scalar,
 } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
+import { whereCondition } from './masked';
 
 /**
  * How a pointwise op chooses its dtypes (TensorIterator's config in PyTorch):
@@ -601,8 +602,17 @@ export function square_(self: Tensor): Tensor {
   return pow_(self, 2);
 }
 
-/** `where(cond, self, other)`: elements of `self` where `cond` is true, else of `other`. */
-export function where(condition: Tensor, self: Tensor | Scalar, other: Tensor | Scalar, options: OutOptions = {}): Tensor {
+/**
+ * `where(cond, self, other)`: elements of `self` where `cond` is true, else of `other`.
+ * `where(cond)` alone is `nonzero(cond, { asTuple: true })`, as in PyTorch.
+ */
+export function where(condition: Tensor): Tensor[];
+export function where(condition: Tensor, self: Tensor | Scalar, other: Tensor | Scalar, options?: OutOptions): Tensor;
+export function where(condition: Tensor, self?: Tensor | Scalar, other?: Tensor | Scalar, options: OutOptions = {}): Tensor | Tensor[] {
+  if (self === undefined && other === undefined) return whereCondition(condition);
+  if (self === undefined || other === undefined) {
+    throw new TorchError('where: expected both self and other (or neither, for where(condition))');
+  }
   const cond = unwrapTensor('where', 'condition', condition);
   if (cond.dtype !== 'bool') {
     throw new DTypeError(`where: expected condition to be a boolean tensor, but got a tensor with dtype ${torchTypeName(cond.dtype)}`);

@@ -144,6 +144,9 @@ function defineArgIndex(name: 'argmax' | 'argmin') {
         const idx = TensorImpl.empty(name, [1], 'int64', s.device);
         try {
           implOf(b, name, name)(null, idx, flat, 0);
+        } catch (e) {
+          idx.release(); // a backend that rejects the dtype must not leak the output
+          throw e;
         } finally {
           flat.release();
         }
@@ -154,8 +157,13 @@ function defineArgIndex(name: 'argmax' | 'argmin') {
       requireNonEmpty(name, s, [d]);
       const keep = s.sizes.map((n, i) => (i === d ? 1 : n));
       const idx = TensorImpl.empty(name, keep, 'int64', s.device);
-      if (s.sizes.length === 0) implOf(b, 'fill', name)(idx, 0);
-      else implOf(b, name, name)(null, idx, s, d);
+      try {
+        if (s.sizes.length === 0) implOf(b, 'fill', name)(idx, 0);
+        else implOf(b, name, name)(null, idx, s, d);
+      } catch (e) {
+        idx.release();
+        throw e;
+      }
       return keepdim || s.sizes.length === 0 ? idx : dropDims(idx, s.sizes.filter((_, i) => i !== d));
     },
     ['reduction'],

@@ -1,4 +1,4 @@
-import type { DeviceType } from '../device';
+import type { Device, DeviceType } from '../device';
 import { DeviceError } from '../errors';
 import type { TensorImpl } from './tensor-impl';
 
@@ -19,4 +19,24 @@ export function deviceReader(op: string, type: DeviceType): DeviceReader {
   const r = readers.get(type);
   if (!r) throw new DeviceError(`${op}: tensors on ${type} have no data to read (no reader is registered for ${type})`);
   return r;
+}
+
+/**
+ * The other direction: how `to('webgpu')` / `copy_` move a CPU tensor onto a device whose
+ * memory the host cannot write synchronously. The uploader takes a CPU tensor (any strides)
+ * and returns a new contiguous tensor with the same dtype and values on `device` (a
+ * TensorImpl the caller owns). Writes are enqueued in order with the device's other work.
+ */
+export type DeviceUploader = (src: TensorImpl, device: Device) => TensorImpl;
+
+const uploaders = new Map<DeviceType, DeviceUploader>();
+
+export function registerDeviceUploader(type: DeviceType, uploader: DeviceUploader): void {
+  uploaders.set(type, uploader);
+}
+
+export function deviceUploader(op: string, type: DeviceType): DeviceUploader {
+  const u = uploaders.get(type);
+  if (!u) throw new DeviceError(`${op}: cannot copy to ${type}: no uploader is registered for ${type} (import its backend package and initialise it)`);
+  return u;
 }

@@ -1,10 +1,13 @@
 import { isFloatingType, type TensorImpl } from '@torch-ts/core';
-import { bigints } from '../loops/arrays';
+import { bigints, floatArray, type FloatArray } from '../loops/arrays';
 import { readerOf, writerOf, type Reader } from '../loops/convert';
+import { gemmKernel, type GemmKernel } from '../loops/gemm-wasm';
 
 /**
  * Note [CPU matmul]
- * out[n, p] = a[n, m] @ b[m, p], for any strides (transposed operands included):
+ * out[n, p] = a[n, m] @ b[m, p], for any strides (transposed operands included). Floating
+ * dtypes run on the WebAssembly SIMD kernel (Note [Blocked matmul on the WebAssembly
+ * kernel]); where WebAssembly SIMD is missing, and for integers, plain JS loops:
  *  - b is packed once into a contiguous row-major float64 copy (decoding 16-bit floats and
  *    integers), so the inner loop always streams unit-stride doubles whatever b's layout;
  *  - rows of a are decoded four at a time, and an i-k-j loop accumulates four output rows
@@ -126,7 +129,123 @@ function gemm1Int(m: number, p: number, A: Int32Array, B: Int32Array, C: Int32Ar
   }
 }
 
+/**
+ * Note [Blocked matmul on the WebAssembly kernel]
+ * The float path when the WebAssembly kernel exists (loops/gemm-wasm.ts): b is packed once
+ * into 4-column micro-panels of float64 (k-major, columns padded with zeros to a multiple of
+ * 4), a into 4-row micro-panels (rows padded likewise), both through the dtype's reader, so
+ * any layout and any float dtype lands in the same format. C accumulates in float64 in the
+ * module's memory and each row is written once through out's writer (one rounding, as
+ * before). Blocking: KC steps of k at a time (a 4 x KC A panel and a KC x 4 B panel, 8 KiB
+ * each, stay in L1) and MC rows of a per sweep over b's panels (MC x KC of A stays in L2).
+ * Every C element is the sequential float64 sum over k, split into KC-long runs that add in
+ * order: the same value as a plain i-j-k loop, rounded once. Rows of a are packed in chunks
+ * when a, b and c together would pass WASM_BUDGET bytes; b larger than that keeps the JS loops.
+ */
+const KC = 256;
+const MC_PANELS = 16;
+const WASM_BUDGET = 256 * 1024 * 1024;
+
+function isF32OrF64(t: TensorImpl): boolean {
+  return t.dtype === 'float32' || t.dtype === 'float64';
+}
+
+/**
+ * Packs `lanes` x `len` elements of X (element (l, k) at `off + l * ls + k * ks`) into
+ * 4-lane micro-panels of f from `dst`: element (l, k) at dst + ((l >> 2) * len + k) * 4 +
+ * (l & 3); missing lanes of the last panel are zeros. For b the lanes
+ * are its columns and k its rows; for a the lanes are its rows. Panel by panel, so the
+ * writes are sequential and the four lanes' source lines are reused while in cache.
+ */
+function packPanels(f: Float64Array, dst: number, X: FloatArray, off: number, ls: number, ks: number, lanes: number, len: number): void {
+  const full = lanes >> 2;
+  for (let q = 0; q < full; q++) {
+    let d = dst + q * len * 4;
+    let x = off + 4 * q * ls;
+    for (let k = 0; k < len; k++, d += 4, x += ks) {
+      f[d] = X[x];
+      f[d + 1] = X[x + ls];
+      f[d + 2] = X[x + 2 * ls];
+      f[d + 3] = X[x + 3 * ls];
+    }
+  }
+  if (4 * full === lanes) return;
+  const tail = dst + full * len * 4;
+  f.fill(0, tail, tail + 4 * len);
+  for (let l = 4 * full; l < lanes; l++) {
+    let d = tail + (l & 3);
+    let x = off + l * ls;
+    for (let k = 0; k < len; k++, d += 4, x += ks) f[d] = X[x];
+  }
+}
+
+function mmWasm(g: GemmKernel, n: number, m: number, p: number, out: Mat, a: Mat, b: Mat): boolean {
+  const pP = (p + 3) >> 2;
+  const pPad = 4 * pP;
+  const bDoubles = pPad * m;
+  // Rows of a (a multiple of 4) per chunk: its packed panels plus its rows of C.
+  const perRow = m + pPad;
+  let chunk = Math.floor((WASM_BUDGET / 8 - bDoubles) / perRow) & ~3;
+  if (chunk < 4) return false;
+  const nPad = (n + 3) & ~3;
+  if (chunk > nPad) chunk = nPad;
+  const aBase = bDoubles;
+  const cBase = aBase + chunk * m;
+  g.reserve(8 * (cBase + chunk * pPad));
+  const f = g.f64;
+  const kernel = g.kernel;
+  const row = new Float64Array(Math.max(m, p));
+  // Pack b: element (k, j) at ((j >> 2) * m + k) * 4 + (j & 3).
+  if (isF32OrF64(b.t)) packPanels(f, 0, floatArray(b.t), b.off, b.s1, b.s0, p, m);
+  else {
+    f.fill(0, 0, bDoubles);
+    const readB = readerOf(b.t);
+    for (let k = 0; k < m; k++) {
+      readB(p, row, b.off + k * b.s0, b.s1);
+      for (let j = 0; j < p; j++) f[((j >> 2) * m + k) * 4 + (j & 3)] = row[j];
+    }
+  }
+  const direct = isF32OrF64(a.t);
+  const A = direct ? floatArray(a.t) : null;
+  const readA = readerOf(a.t);
+  const write = writerOf(out.t);
+  const ldc = 8 * pPad;
+  for (let i0 = 0; i0 < n; i0 += chunk) {
+    const rows = Math.min(chunk, n - i0);
+    const nP = (rows + 3) >> 2;
+    // Pack rows i0.. of a: element (i, k) at (((i - i0) >> 2) * m + k) * 4 + ((i - i0) & 3).
+    if (A !== null) packPanels(f, aBase, A, a.off + i0 * a.s0, a.s0, a.s1, rows, m);
+    else {
+      f.fill(0, aBase, aBase + 4 * nP * m);
+      for (let r = 0; r < rows; r++) {
+        readA(m, row, a.off + (i0 + r) * a.s0, a.s1);
+        const base = aBase + (r >> 2) * m * 4 + (r & 3);
+        for (let k = 0; k < m; k++) f[base + 4 * k] = row[k];
+      }
+    }
+    f.fill(0, cBase, cBase + 4 * nP * pPad);
+    for (let k0 = 0; k0 < m; k0 += KC) {
+      const kc = Math.min(KC, m - k0);
+      for (let ip0 = 0; ip0 < nP; ip0 += MC_PANELS) {
+        const ipEnd = Math.min(ip0 + MC_PANELS, nP);
+        for (let jp = 0; jp < pP; jp++) {
+          const bPtr = 8 * (jp * m + k0) * 4;
+          const cCol = 8 * cBase + 32 * jp;
+          for (let ip = ip0; ip < ipEnd; ip++) kernel(kc, 8 * (aBase + (ip * m + k0) * 4), bPtr, cCol + 4 * ip * ldc, ldc);
+        }
+      }
+    }
+    for (let r = 0; r < rows; r++) {
+      const c0 = cBase + r * pPad;
+      write(p, f.subarray(c0, c0 + p), out.off + (i0 + r) * out.s0, out.s1);
+    }
+  }
+  return true;
+}
+
 function mmFloat(n: number, m: number, p: number, out: Mat, a: Mat, b: Mat): void {
+  const g = gemmKernel();
+  if (g !== null && mmWasm(g, n, m, p, out, a, b)) return;
   const B = f64Buffer(m * p);
   readRows(readerOf(b.t), b, 0, m, p, B);
   const A = new Float64Array(ROWS * m);

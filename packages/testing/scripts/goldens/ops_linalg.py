@@ -1,4 +1,4 @@
-"""Goldens for mm, bmm and matmul of the OpInfo table (goldens/ops_linalg.json).
+"""Goldens for mm, bmm, mv, dot and matmul of the OpInfo table (goldens/ops_linalg.json).
 
 Every dtype; matmul in each of its forms (1-D.1-D, 2-D.1-D, 1-D.2-D, batched with batch
 broadcasting and 1-D operands), empty inner and batch dims, and mixed dtypes (an error).
@@ -30,6 +30,18 @@ SHAPES = {
         ("k0", [2, 3, 0], [2, 0, 2]),
         ("batch0", [0, 2, 3], [0, 3, 4]),
     ],
+    "mv": [
+        ("basic", [3, 4], [4]),
+        ("tall", [6, 2], [2]),
+        ("k0", [3, 0], [0]),
+        ("n0", [0, 3], [3]),
+    ],
+    "dot": [
+        ("basic", [5], [5]),
+        ("one", [1], [1]),
+        ("long", [33], [33]),
+        ("empty", [0], [0]),
+    ],
     "matmul": [
         ("1d-1d", [5], [5]),
         ("2d-1d", [3, 4], [4]),
@@ -50,6 +62,8 @@ SHAPES = {
 FNS = {
     "mm": lambda a, k: torch.mm(a[0], a[1]),
     "bmm": lambda a, k: torch.bmm(a[0], a[1]),
+    "mv": lambda a, k: torch.mv(a[0], a[1]),
+    "dot": lambda a, k: torch.dot(a[0], a[1]),
     "matmul": lambda a, k: torch.matmul(a[0], a[1]),
 }
 

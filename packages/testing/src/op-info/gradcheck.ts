@@ -21,6 +21,7 @@ import type { Kwargs, OpInfo, OpInput, OpResult } from './types';
 
 /** Ops of the table without a gradient, and why (the suite checks each is still in the table). */
 export const GRADCHECK_EXCLUDED: Readonly<Record<string, string>> = {
+  nonzero: 'returns int64 positions, which have no gradient',
   eq: 'a comparison: its bool result has no gradient',
   ne: 'a comparison: its bool result has no gradient',
   lt: 'a comparison: its bool result has no gradient',
@@ -40,6 +41,17 @@ export const GRADCHECK_EXCLUDED: Readonly<Record<string, string>> = {
   bitwiseAnd: 'integral and bool dtypes only, which have no gradient',
   bitwiseOr: 'integral and bool dtypes only, which have no gradient',
   bitwiseXor: 'integral and bool dtypes only, which have no gradient',
+  argsort: 'returns int64 indices, which have no gradient',
+  unique: 'PyTorch has no derivative for unique (_unique2 / unique_dim backward is not implemented)',
+  searchsorted: 'returns integer indices, which have no gradient',
+  bucketize: 'returns integer indices, which have no gradient',
+  oneHot: 'an int64 result has no gradient',
+  multinomial: 'returns int64 indices, which have no gradient',
+  bernoulli: 'random 0/1 samples: the derivative is zero almost everywhere and the sampler jumps',
+  batchNorm: 'its running stats are buffers without a derivative (as in PyTorch) that gradcheck would perturb, and the OpInfo call returns them updated; test/nn-gradcheck.test.ts checks batchNorm with constant running stats',
+  all: 'a bool (or uint8) result has no gradient',
+  any: 'a bool (or uint8) result has no gradient',
+  countNonzero: 'an int64 count has no gradient',
 };
 
 /**
@@ -48,13 +60,40 @@ export const GRADCHECK_EXCLUDED: Readonly<Record<string, string>> = {
  * formula, `self >= min`, is false at NaN and gives 0.
  */
 const CLAMP_NAN = "a NaN Scalar bound: PyTorch's clamp_backward gives 0 where the forward ignores the bound";
+/** nll_loss (and cross_entropy with class indices) has no derivative for `weight` in PyTorch; gradcheck would perturb it. */
+const NLL_WEIGHT = "PyTorch's nll_loss has no derivative for weight, which gradcheck makes require grad (checked with constant weights in test/nn-gradcheck.test.ts)";
+/** Nor have binary_cross_entropy's weight and binary_cross_entropy_with_logits's weight and pos_weight. */
+const BCE_WEIGHT = "PyTorch's binary_cross_entropy(_with_logits) has no derivative for weight / pos_weight, which gradcheck makes require grad";
 export const GRADCHECK_EXCLUDED_SAMPLES: Readonly<Record<string, string>> = {
+  'scatter/reduce-add': "scatter with reduce= has no derivative in PyTorch (its Node is NotImplemented); scatterReduce has one",
+  'scatter/reduce-multiply': "scatter with reduce= has no derivative in PyTorch (its Node is NotImplemented); scatterReduce has one",
   'clamp/scalar-nan': CLAMP_NAN,
   'clip/scalar-nan': CLAMP_NAN,
   'clamp.min/scalar-nan': CLAMP_NAN,
   'clamp.max/scalar-nan': CLAMP_NAN,
   'clampMin/scalar-nan': CLAMP_NAN,
   'clampMax/scalar-nan': CLAMP_NAN,
+  'nllLoss/weight': NLL_WEIGHT,
+  'nllLoss/sum': NLL_WEIGHT,
+  'nllLoss/none': NLL_WEIGHT,
+  'nllLoss/ignore': NLL_WEIGHT,
+  'nllLoss/kdim3': NLL_WEIGHT,
+  'crossEntropy/weight': NLL_WEIGHT,
+  'crossEntropy/none': NLL_WEIGHT,
+  'crossEntropy/ignore': NLL_WEIGHT,
+  'crossEntropy/smoothing-weight': NLL_WEIGHT,
+  'binaryCrossEntropy/weight': BCE_WEIGHT,
+  'binaryCrossEntropyWithLogits/weight': BCE_WEIGHT,
+  'binaryCrossEntropyWithLogits/pos-weight': BCE_WEIGHT,
+  'binaryCrossEntropyWithLogits/pos-weight-only': BCE_WEIGHT,
+  'var/correction-big': 'N - correction is 0: the result is inf and its gradient (2 / 0) too, as in PyTorch',
+  'std/correction-big': 'N - correction is 0: the result is inf and its gradient (2 / 0) too, as in PyTorch',
+  'var/single': 'one element with correction 1: the result is nan, as in PyTorch',
+  'std/single': 'one element with correction 1: the result is nan, as in PyTorch',
+  'var/0dim': 'one element with correction 1: the result is nan, as in PyTorch',
+  'std/0dim': 'one element with correction 1: the result is nan, as in PyTorch',
+  'varMean/0dim': 'one element with correction 1: the var is nan, as in PyTorch',
+  'stdMean/0dim': 'one element with correction 1: the std is nan, as in PyTorch',
 };
 
 /**
@@ -64,10 +103,22 @@ export const GRADCHECK_EXCLUDED_SAMPLES: Readonly<Record<string, string>> = {
  * The piecewise-constant ops (floor, ceil, rounding divisions, remainder) jump only at
  * values that random doubles come within eps of with negligible probability.
  */
-export type Domain = 'any' | 'pos' | 'nonzero' | 'unit' | 'prob';
+/** golden: an integer input (an index tensor) keeps its golden values; on a float64 input it means 'any'. */
+export type Domain = 'any' | 'pos' | 'nonzero' | 'unit' | 'prob' | 'golden';
 
 /** The domain of each tensor operand of an op (by position among its inputs), where 'any' will not do. */
 export const GRADCHECK_DOMAINS: Readonly<Record<string, readonly Domain[]>> = {
+  // index tensors keep their golden values (random integers would be out of range or change the case)
+  index: ['any', 'golden', 'golden'],
+  indexPut: ['any', 'golden', 'golden', 'golden'],
+  gather: ['any', 'golden'],
+  scatter: ['any', 'golden', 'any'],
+  scatterAdd: ['any', 'golden', 'any'],
+  scatterReduce: ['any', 'golden', 'any'],
+  indexSelect: ['any', 'golden'],
+  indexAdd: ['any', 'golden', 'any'],
+  take: ['any', 'golden'],
+  indexFill: ['any', 'golden'],
   div: ['any', 'nonzero'], // a pole at 0
   'div.trunc': ['any', 'nonzero'],
   'div.floor': ['any', 'nonzero'],
@@ -97,6 +148,14 @@ export const GRADCHECK_DOMAINS: Readonly<Record<string, readonly Domain[]>> = {
   elu: ['nonzero'],
   selu: ['nonzero'],
   relu6: ['nonzero'],
+  // class-index targets: 'unit' makes every integer target 0, a valid class (test/nn-gradcheck.test.ts uses real targets)
+  nllLoss: ['any', 'unit', 'pos'],
+  crossEntropy: ['any', 'unit', 'pos'],
+  embedding: ['unit', 'any'],
+  binaryCrossEntropy: ['prob', 'prob', 'pos'], // log(x) and log(1 - x) need x in (0, 1)
+  binaryCrossEntropyWithLogits: ['any', 'prob', 'pos', 'pos'],
+  norm: ['nonzero'], // |x| has a kink at 0 (the 1-norm, p < 1)
+  repeatInterleave: ['any', 'golden'], // the tensor of repeats keeps its golden counts
 };
 
 export type GradcheckForm = 'function' | 'inplace';
@@ -135,7 +194,7 @@ function makeSample(op: OpInfo, c: GoldenCase, form: GradcheckForm, layout: Grad
   const domains = GRADCHECK_DOMAINS[op.name] ?? [];
   const all: OpInput[] = c.inputs.map((x, i) => {
     if (isScalarInput(x)) return decodeScalar(x);
-    if (x.dtype === 'bool') return goldenTensor(x);
+    if (x.dtype === 'bool' || (domains[i] === 'golden' && x.dtype !== 'float64')) return goldenTensor(x);
     if (x.dtype !== 'float64') return randomIntegers(x, domains[i] ?? 'any', random);
     return randomLeaf(x.shape, domains[i] ?? 'any', layout, random);
   });

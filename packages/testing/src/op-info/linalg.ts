@@ -33,7 +33,7 @@ function linalg(
     errorInputs,
     xfail: Object.fromEntries(emptyBool.map((sample) => [`${sample}/bool`, EMPTY_BOOL])),
     pytorch2x: {
-      float16: HALF_2X(name === 'bmm' ? 'bmm' : 'addmm_impl_cpu_'),
+      float16: HALF_2X(({ bmm: 'bmm', mv: 'addmv_impl_cpu', dot: 'dot' } as Record<string, string>)[name] ?? 'addmm_impl_cpu_'),
       bfloat16: FLOAT_ACC_2X('BFloat16 products in every matmul path (1.13 rounds in its mv, dot and small bmm paths)'),
     },
   };
@@ -71,6 +71,36 @@ export const LINALG_OPS: readonly OpInfo[] = [
     },
     mixedDtypes('bmm', torch.bmm, [1, 2, 2], [1, 2, 2]),
   ], ['k0', 'batch0']),
+  linalg('mv', torch.mv, ['basic', 'tall', 'k0', 'n0'], [
+    {
+      name: 'sizes that differ',
+      make: (d) => torch.mv(torch.ones([2, 3], { device: d }), torch.ones([4], { device: d })),
+      error: ShapeError,
+      match: /mv: shapes \[2, 3\] and \[4\] cannot be multiplied \(3 != 4\)/,
+    },
+    {
+      name: 'a matrix as the vector',
+      make: (d) => torch.mv(torch.ones([2, 3], { device: d }), torch.ones([3, 1], { device: d })),
+      error: ShapeError,
+      match: /mv: vector \+ matrix @ vector expected, got 2, 2/,
+    },
+    mixedDtypes('mv', torch.mv, [2, 2], [2]),
+  ], ['k0', 'n0']),
+  linalg('dot', torch.dot, ['basic', 'one', 'long', 'empty'], [
+    {
+      name: 'sizes that differ',
+      make: (d) => torch.dot(torch.ones([3], { device: d }), torch.ones([4], { device: d })),
+      error: ShapeError,
+      match: /dot: inconsistent tensor size, expected tensor \[3\] and src \[4\]/,
+    },
+    {
+      name: 'a 2-D operand',
+      make: (d) => torch.dot(torch.ones([2, 2], { device: d }), torch.ones([4], { device: d })),
+      error: ShapeError,
+      match: /dot: 1D tensors expected, but got 2D and 1D tensors/,
+    },
+    mixedDtypes('dot', torch.dot, [2], [2]),
+  ], []),
   linalg(
     'matmul',
     torch.matmul,

@@ -1,0 +1,85 @@
+/**
+ * The workloads of the benchmark, as data: every library builds the same inputs from the
+ * same seeded generator (data.ts) and runs the same computation, so results can be compared
+ * value by value before any time is believed (Note [A wrong result is not a fast one]).
+ */
+
+export type WorkloadId =
+  | 'matmul-128'
+  | 'matmul-512'
+  | 'matmul-1024'
+  | 'matmul-2048'
+  | 'add-4M'
+  | 'add-bcast'
+  | 'exp-4M'
+  | 'add-transposed'
+  | 'sum-16M'
+  | 'sum-lastdim'
+  | 'softmax'
+  | 'conv2d'
+  | 'mlp-step';
+
+/** Sizes of one workload; `tiny` ones are for the smoke test, never timed. */
+export interface Shapes {
+  /** matmul: n (square n x n @ n x n). */
+  readonly n?: number;
+  /** Pointwise / reduction: the input shape. */
+  readonly shape?: readonly number[];
+  /** add-bcast: the broadcast row's length is shape[1]. */
+  /** conv2d: input [N, C, H, W], weight [O, C, K, K], padding. */
+  readonly conv?: { readonly input: readonly [number, number, number, number]; readonly weight: readonly [number, number, number, number]; readonly padding: number };
+  /** mlp-step: layer widths (input first) and batch size. */
+  readonly mlp?: { readonly widths: readonly number[]; readonly batch: number; readonly lr: number };
+}
+
+export interface Workload {
+  readonly id: WorkloadId;
+  /** What the table prints. */
+  readonly label: string;
+  readonly shapes: Shapes;
+}
+
+const M4 = 4 * 1024 * 1024;
+const M16 = 16 * 1024 * 1024;
+
+export const WORKLOADS: readonly Workload[] = [
+  { id: 'matmul-128', label: 'matmul 128x128 @ 128x128', shapes: { n: 128 } },
+  { id: 'matmul-512', label: 'matmul 512', shapes: { n: 512 } },
+  { id: 'matmul-1024', label: 'matmul 1024', shapes: { n: 1024 } },
+  { id: 'matmul-2048', label: 'matmul 2048', shapes: { n: 2048 } },
+  { id: 'add-4M', label: 'add 4M + 4M', shapes: { shape: [M4] } },
+  { id: 'add-bcast', label: 'add [2048,2048] + [2048]', shapes: { shape: [2048, 2048] } },
+  { id: 'exp-4M', label: 'exp 4M', shapes: { shape: [M4] } },
+  { id: 'add-transposed', label: 'add [2048,2048].T + [2048,2048]', shapes: { shape: [2048, 2048] } },
+  { id: 'sum-16M', label: 'sum 16M', shapes: { shape: [M16] } },
+  { id: 'sum-lastdim', label: 'sum [4096,4096] dim -1', shapes: { shape: [4096, 4096] } },
+  { id: 'softmax', label: 'softmax [1024,4096] dim -1', shapes: { shape: [1024, 4096] } },
+  {
+    id: 'conv2d',
+    label: 'conv2d [8,64,56,56] x [64,64,3,3] p1',
+    shapes: { conv: { input: [8, 64, 56, 56], weight: [64, 64, 3, 3], padding: 1 } },
+  },
+  {
+    id: 'mlp-step',
+    label: 'MLP 784-512-512-10 step b128',
+    shapes: { mlp: { widths: [784, 512, 512, 10], batch: 128, lr: 0.01 } },
+  },
+];
+
+/** The same workloads on sizes small enough for a unit test. */
+export const TINY_WORKLOADS: readonly Workload[] = WORKLOADS.map((w) => ({ ...w, shapes: tinyShapes(w) }));
+
+function tinyShapes(w: Workload): Shapes {
+  const s = w.shapes;
+  if (s.n !== undefined) return { n: Math.max(3, s.n / 64 + 1) };
+  if (s.conv) return { conv: { input: [2, 3, 5, 5], weight: [4, 3, 3, 3], padding: 1 } };
+  if (s.mlp) return { mlp: { widths: [12, 8, 8, 3], batch: 5, lr: s.mlp.lr } };
+  if (w.id === 'sum-lastdim' || w.id === 'softmax' || w.id === 'add-transposed' || w.id === 'add-bcast') return { shape: [7, 9] };
+  return { shape: [1000] };
+}
+
+export function numelOf(shape: readonly number[]): number {
+  let n = 1;
+  for (const s of shape) n *= s;
+  return n;
+}

@@ -1,0 +1,36 @@
+import { bmm, mm, mul, transpose, type Tensor } from '@torch-ts/core';
+import type { Derivative } from '../derivative';
+import { savedTensor, scalarNumber } from './common';
+
+/**
+ * addmm / baddbmm: out = beta * self + alpha * (a @ b). self's gradient is grad * beta
+ * (the engine sums it to self's shape when self broadcast); each factor's is the product of
+ * grad with the other (transposed), times alpha, so each factor is saved only when the
+ * other one needs a gradient.
+ */
+function scaled(t: Tensor, s: number): Tensor {
+  return s === 1 ? t : mul(t, s);
+}
+
+function addProductBackward(name: string, op: string, names: [string, string], product: typeof mm, t: (x: Tensor) => Tensor): Derivative {
+  const [n1, n2] = names;
+  return {
+    name,
+    inputs: ['self', n1, n2],
+    saves: [`${n1}@${n2}`, `${n2}@${n1}`],
+    backward: (ctx) => {
+      const beta = scalarNumber(ctx.args[3], 1);
+      const alpha = scalarNumber(ctx.args[4], 1);
+      return [
+        ctx.needs[0] ? scaled(ctx.grad, beta) : null,
+        ctx.needs[1] ? scaled(product(ctx.grad, t(savedTensor(ctx, n2, op))), alpha) : null,
+        ctx.needs[2] ? scaled(product(t(savedTensor(ctx, n1, op)), ctx.grad), alpha) : null,
+      ];
+    },
+  };
+}
+
+export const LINALG_EXTRA_DERIVATIVES = {
+  addmm: addProductBackward('AddmmBackward0', 'addmm', ['mat1', 'mat2'], mm, (x) => transpose(x, 0, 1)),
+  baddbmm: addProductBackward('BaddbmmBackward0', 'baddbmm', ['batch1', 'batch2'], bmm, (x) => transpose(x, 1, 2)),
+} as const;

@@ -1,0 +1,461 @@
+import { registerOperator } from '../dispatch/dispatcher';
+import { isFloatingType } from '../dtype';
+import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
+import { broadcastShapes } from '../iterator';
+import type { Tensor } from '../tensor/tensor';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { callFunctional, unwrapTensor } from './call';
+import { composite } from './composite';
+import { broadcastTo, castTo, commonDevice, releaseAll, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
+import { callOut, defineOutVariant } from './out-variant';
+import { mul } from './pointwise';
+import { defineStructured, implOf, type Backend } from './registry';
+import { bmm, mm } from './linalg';
+import { sum } from './reduction';
+import { reshape } from './shape-ops';
+import { diagonal, expand, permute } from './views';
+
+/**
+ * Linear algebra beyond the matrix products: addmm and baddbmm (kernels of their own, as
+ * PyTorch's, with AddmmBackward0 / BaddbmmBackward0), and the composites outer, tensordot
+ * and einsum, which PyTorch also composes of views, reshapes and (b)mm.
+ */
+
+function scalarValue(v: unknown, fallback: number): Scalar {
+  if (v === undefined || v === null) return fallback;
+  return v as Scalar;
+}
+
+function isOne(v: Scalar): boolean {
+  return v === 1 || v === 1n || v === true;
+}
+
+function isZero(v: Scalar): boolean {
+  return v === 0 || v === 0n || v === false;
+}
+
+function checkAlphaBeta(op: string, dtype: TensorImpl['dtype'], beta: Scalar, alpha: Scalar): void {
+  if (!isFloatingType(dtype)) {
+    for (const [name, v] of [['beta', beta], ['alpha', alpha]] as const) {
+      if (typeof v === 'number' && !Number.isInteger(v)) {
+        throw new DTypeError(`${op}: For integral input tensors, argument ${name} must not be a floating point number.`);
+      }
+    }
+  }
+}
+
+/**
+ * out = beta * self + alpha * (a @ b) in `a`'s dtype, with the product from the backend's
+ * `product` impl (mm or bmm); beta = 0 ignores `self` (its NaNs included), as PyTorch does.
+ */
+function addProduct(
+  b: Backend,
+  op: string,
+  product: 'mm' | 'bmm',
+  self: TensorImpl,
+  m1: TensorImpl,
+  m2: TensorImpl,
+  outSizes: number[],
+  beta: Scalar,
+  alpha: Scalar,
+): TensorImpl {
+  const dtype = m1.dtype;
+  if (m2.dtype !== dtype || self.dtype !== dtype) {
+    const other = m2.dtype !== dtype ? m2.dtype : self.dtype;
+    throw new DTypeError(`${op}: expected ${product === 'mm' ? 'mat1 and mat2' : 'batch1, batch2 and self'} to have the same dtype, but got: ${dtype} != ${other}`);
+  }
+  if (dtype === 'bool') throw new DTypeError(`${op}: "${product === 'mm' ? 'addmm_impl_cpu_' : 'baddbmm'}" not implemented for 'Bool'`);
+  checkAlphaBeta(op, dtype, beta, alpha);
+  const device = commonDevice(op, [self, m1, m2]);
+  const shape = broadcastShapes(op, self.sizes, outSizes);
+  if (shape.length !== outSizes.length || shape.some((s, i) => s !== outSizes[i])) {
+    throw new ShapeError(`${op}: self of shape ${fmtShape(self.sizes)} does not broadcast to the result's shape ${fmtShape(outSizes)}`);
+  }
+  if (dtype === 'float16' || dtype === 'bfloat16') {
+    // PyTorch 2.x computes 16-bit addmm in float32 (opmath) and rounds once, on store
+    const wide = [self, m1, m2].map((t) => castTo(b, op, t, 'float32', device));
+    try {
+      const r = addProduct(b, op, product, wide[0], wide[1], wide[2], outSizes, beta, alpha);
+      try {
+        return castTo(b, op, r, dtype, device);
+      } finally {
+        r.release();
+      }
+    } finally {
+      releaseAll(wide);
+    }
+  }
+  const prod = TensorImpl.empty(op, outSizes, dtype, device);
+  const temps: TensorImpl[] = [];
+  try {
+    implOf(b, product, op)(prod, m1, m2);
+    if (isZero(beta)) {
+      if (!isOne(alpha)) {
+        const a = scalarTensor(b, op, alpha, dtype, device);
+        temps.push(a);
+        const ab = broadcastTo(a, outSizes);
+        temps.push(ab);
+        implOf(b, 'mul', op)(prod, prod, ab);
+      }
+      return prod;
+    }
+    const out = TensorImpl.empty(op, outSizes, dtype, device);
+    try {
+      let s = broadcastTo(self, outSizes);
+      temps.push(s);
+      if (!isOne(beta)) {
+        const bt = scalarTensor(b, op, beta, dtype, device);
+        temps.push(bt);
+        const bb = broadcastTo(bt, outSizes);
+        temps.push(bb);
+        implOf(b, 'mul', op)(out, s, bb);
+        s = out;
+      }
+      implOf(b, 'add', op)(out, s, prod, typeof alpha === 'boolean' ? (alpha ? 1 : 0) : alpha);
+    } catch (e) {
+      out.release();
+      throw e;
+    }
+    prod.release();
+    return out;
+  } catch (e) {
+    if (prod.isAlive) prod.release();
+    throw e;
+  } finally {
+    releaseAll(temps);
+  }
+}
+
+export const ADDMM = defineStructured(
+  'addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor',
+  ([self, mat1, mat2, beta, alpha], b) => {
+    const s = self as TensorImpl;
+    const a = mat1 as TensorImpl;
+    const m = mat2 as TensorImpl;
+    if (a.dim !== 2) throw new ShapeError(`addmm: mat1 must be a matrix, got ${a.dim}-D tensor`);
+    if (m.dim !== 2) throw new ShapeError(`addmm: mat2 must be a matrix, got ${m.dim}-D tensor`);
+    if (a.sizes[1] !== m.sizes[0]) {
+      throw new ShapeError(`addmm: mat1 and mat2 shapes cannot be multiplied (${a.sizes[0]}x${a.sizes[1]} and ${m.sizes[0]}x${m.sizes[1]})`);
+    }
+    return addProduct(b, 'addmm', 'mm', s, a, m, [a.sizes[0], m.sizes[1]], scalarValue(beta, 1), scalarValue(alpha, 1));
+  },
+);
+
+export const BADDBMM = defineStructured(
+  'baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor',
+  ([self, batch1, batch2, beta, alpha], b) => {
+    const s = self as TensorImpl;
+    const a = batch1 as TensorImpl;
+    const m = batch2 as TensorImpl;
+    if (a.dim !== 3) throw new ShapeError(`baddbmm: batch1 must be a 3D tensor, got ${a.dim}-D tensor`);
+    if (m.dim !== 3) throw new ShapeError(`baddbmm: batch2 must be a 3D tensor, got ${m.dim}-D tensor`);
+    if (a.sizes[0] !== m.sizes[0] || a.sizes[2] !== m.sizes[1]) {
+      throw new ShapeError(
+        `baddbmm: Expected size for first two dimensions of batch2 tensor to be: [${a.sizes[0]}, ${a.sizes[2]}] but got: [${m.sizes[0]}, ${m.sizes[1]}].`,
+      );
+    }
+    return addProduct(b, 'baddbmm', 'bmm', s, a, m, [a.sizes[0], a.sizes[1], m.sizes[2]], scalarValue(beta, 1), scalarValue(alpha, 1));
+  },
+);
+
+const ADDMM_OUT = defineOutVariant(ADDMM);
+const BADDBMM_OUT = defineOutVariant(BADDBMM);
+
+// ---- outer ----
+export const OUTER = registerOperator({
+  schema: 'outer(Tensor self, Tensor vec2) -> Tensor',
+  composite: composite(([self, vec2]) => {
+    const a = self as Tensor;
+    const v = vec2 as Tensor;
+    if (a.dim() !== 1) throw new ShapeError(`outer: Expected 1-D argument self, but got ${a.dim()}-D`);
+    if (v.dim() !== 1) throw new ShapeError(`outer: Expected 1-D argument vec2, but got ${v.dim()}-D`);
+    return mul(reshape(a, [a.shape[0], 1]), v);
+  }),
+});
+
+// ---- tensordot ----
+export const TENSORDOT = registerOperator({
+  schema: 'tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor',
+  composite: composite(([self, other, dimsA, dimsB]) => tensordotComposite(self as Tensor, other as Tensor, dimsA as number[], dimsB as number[])),
+});
+
+function normDims(op: string, dims: readonly number[], nd: number): number[] {
+  const out = dims.map((d) => {
+    if (d < -nd || d >= nd) throw new ShapeError(`${op}: Dimension out of range (expected to be in range of [${-nd}, ${nd - 1}], but got ${d})`);
+    return d < 0 ? d + nd : d;
+  });
+  if (new Set(out).size !== out.length) throw new TorchError(`${op}: dim ${out.find((d, i) => out.indexOf(d) !== i)} appears multiple times in the list of dims`);
+  return out;
+}
+
+function tensordotComposite(a: Tensor, b: Tensor, dimsA: readonly number[], dimsB: readonly number[]): Tensor {
+  if (dimsA.length !== dimsB.length) throw new ShapeError('tensordot: both dimension lists should have same length');
+  const da = normDims('tensordot', dimsA, a.dim());
+  const db = normDims('tensordot', dimsB, b.dim());
+  let k = 1;
+  da.forEach((d, i) => {
+    const sa = a.shape[d];
+    const sb = b.shape[db[i]];
+    if (sa !== sb) {
+      throw new ShapeError(`tensordot: contracted dimensions need to match, but first has size ${sa} in dim ${d} and second has size ${sb} in dim ${db[i]}`);
+    }
+    k *= sa;
+  });
+  const freeA = a.shape.map((_, i) => i).filter((i) => !da.includes(i));
+  const freeB = b.shape.map((_, i) => i).filter((i) => !db.includes(i));
+  const sizesA = freeA.map((i) => a.shape[i]);
+  const sizesB = freeB.map((i) => b.shape[i]);
+  const m = sizesA.reduce((x, y) => x * y, 1);
+  const n = sizesB.reduce((x, y) => x * y, 1);
+  const pa = reshape(permute(a, [...freeA, ...da]), [m, k]);
+  const pb = reshape(permute(b, [...db, ...freeB]), [k, n]);
+  return reshape(mm(pa, pb), [...sizesA, ...sizesB]);
+}
+
+// ---- einsum ----
+/**
+ * Note [einsum as pairwise products]
+ * As PyTorch's einsum (sumproduct_pair): each operand first takes the diagonal of a
+ * repeated subscript and sums out the subscripts no one else needs; then operands are
+ * combined left to right, each pair as one bmm over [batch, free_a, contracted] x
+ * [batch, contracted, free_b] (size-1 dims broadcast by expanding); the result is permuted
+ * to the output's order. An ellipsis stands for the same broadcast dims in every operand.
+ */
+type Label = number; // a char code, or ELLIPSIS_BASE + k for the k-th broadcast dim
+
+const ELLIPSIS_BASE = 1000;
+
+interface ParsedEquation {
+  readonly inputs: Label[][]; // per operand, one label per dim (ellipsis expanded)
+  readonly output: Label[];
+}
+
+function isLetter(c: string): boolean {
+  return /^[a-zA-Z]$/.test(c);
+}
+
+function parseTerm(term: string, offset: number): (Label | 'ellipsis')[] {
+  const out: (Label | 'ellipsis')[] = [];
+  let ell = false;
+  for (let i = 0; i < term.length; i++) {
+    const c = term[i];
+    if (c === ' ') continue;
+    if (c === '.') {
+      if (ell || term.slice(i, i + 3) !== '...') throw new TorchError('einsum(): found \'.\' for operand that is not part of any ellipsis');
+      ell = true;
+      out.push('ellipsis');
+      i += 2;
+      continue;
+    }
+    if (!isLetter(c)) throw new TorchError(`einsum(): invalid subscript given at index ${offset + i} in the equation string, subscripts must be in [a-zA-Z]`);
+    out.push(c.charCodeAt(0));
+  }
+  return out;
+}
+
+function parseEquation(equation: string, operands: readonly Tensor[]): ParsedEquation {
+  const arrow = equation.indexOf('->');
+  const lhs = arrow < 0 ? equation : equation.slice(0, arrow);
+  const terms = lhs.split(',');
+  if (terms.length > operands.length) throw new TorchError('einsum(): fewer operands were provided than specified in the equation');
+  if (terms.length < operands.length) throw new TorchError('einsum(): more operands were provided than specified in the equation');
+  let offset = 0;
+  const raw = terms.map((t) => {
+    const r = parseTerm(t, offset);
+    offset += t.length + 1;
+    return r;
+  });
+  let ellDims = 0;
+  raw.forEach((labels, i) => {
+    const nd = operands[i].dim();
+    const hasEll = labels.includes('ellipsis');
+    const named = labels.length - (hasEll ? 1 : 0);
+    if (hasEll ? named > nd : named !== nd) {
+      throw new ShapeError(
+        hasEll
+          ? `einsum(): the number of subscripts in the equation (${named}) is more than the number of dimensions (${nd}) for operand ${i}`
+          : `einsum(): the number of subscripts in the equation (${named}) does not match the number of dimensions (${nd}) for operand ${i} and no ellipsis was given`,
+      );
+    }
+    if (hasEll) ellDims = Math.max(ellDims, nd - named);
+  });
+  // ellipsis dims are right-aligned: relabel with the final count
+  const fixed = raw.map((labels, i) => {
+    const nd = operands[i].dim();
+    const named = labels.length - (labels.includes('ellipsis') ? 1 : 0);
+    const k = nd - named;
+    return labels.flatMap((l) => (l === 'ellipsis' ? Array.from({ length: k }, (_, j) => ELLIPSIS_BASE + ellDims - k + j) : [l]));
+  });
+  let output: Label[];
+  if (arrow >= 0) {
+    const o = parseTerm(equation.slice(arrow + 2), arrow + 2);
+    output = o.flatMap((l) => (l === 'ellipsis' ? Array.from({ length: ellDims }, (_, j) => ELLIPSIS_BASE + j) : [l]));
+    const seen = new Set<Label>();
+    const all = new Set(fixed.flat());
+    for (const l of output) {
+      if (l < ELLIPSIS_BASE) {
+        const c = String.fromCharCode(l);
+        if (seen.has(l)) throw new TorchError(`einsum(): output subscript ${c} appears more than once in the output`);
+        if (!all.has(l)) throw new TorchError(`einsum(): output subscript ${c} does not appear in the equation for any input operand`);
+      }
+      seen.add(l);
+    }
+    // an output without '...' sums the broadcast dims away
+  } else {
+    const counts = new Map<Label, number>();
+    for (const l of fixed.flat()) if (l < ELLIPSIS_BASE) counts.set(l, (counts.get(l) ?? 0) + 1);
+    const once = [...counts.entries()].filter(([, n]) => n === 1).map(([l]) => l);
+    // implicit output: the broadcast dims, then the subscripts seen once, alphabetically (uppercase first)
+    output = [...Array.from({ length: ellDims }, (_, j) => ELLIPSIS_BASE + j), ...once.sort((x, y) => x - y)];
+  }
+  return { inputs: fixed, output };
+}
+
+/** An operand with its labels: repeated labels reduced to their diagonal. */
+function takeDiagonals(t: Tensor, labels: Label[]): [Tensor, Label[]] {
+  let x = t;
+  let ls = [...labels];
+  for (;;) {
+    const i = ls.findIndex((l, k) => ls.indexOf(l) !== k);
+    if (i < 0) return [x, ls];
+    const first = ls.indexOf(ls[i]);
+    if (x.shape[first] !== x.shape[i]) {
+      throw new ShapeError(
+        `einsum(): subscript ${String.fromCharCode(ls[i])} is repeated for operand but the sizes don't match, ${x.shape[first]} != ${x.shape[i]}`,
+      );
+    }
+    // diagonal removes both dims and appends the diagonal last
+    x = diagonal(x, 0, first, i);
+    const l = ls[i];
+    ls = ls.filter((_, k) => k !== first && k !== i);
+    ls.push(l);
+  }
+}
+
+function sumOut(t: Tensor, labels: Label[], keep: (l: Label) => boolean): [Tensor, Label[]] {
+  const dims = labels.map((l, i) => (keep(l) ? -1 : i)).filter((i) => i >= 0);
+  if (dims.length === 0) return [t, labels];
+  return [sum(t, dims), labels.filter((l) => keep(l))];
+}
+
+function einsumComposite(equation: string, operands: readonly Tensor[]): Tensor {
+  if (operands.length === 0) throw new TorchError('einsum(): must provide at least one operand');
+  const dtype = operands[0].dtype;
+  for (const o of operands) {
+    if (o.dtype !== dtype) throw new DTypeError(`einsum(): expected scalar type ${torchTypeName(dtype)} but found ${torchTypeName(o.dtype)}`);
+  }
+  const eq = parseEquation(equation, operands);
+  // sizes per label must broadcast across operands
+  const sizeOf = new Map<Label, number>();
+  eq.inputs.forEach((ls, i) =>
+    ls.forEach((l, d) => {
+      const n = operands[i].shape[d];
+      const seen = sizeOf.get(l);
+      if (seen === undefined || seen === 1) sizeOf.set(l, n);
+      else if (n !== 1 && n !== seen) {
+        const name = l >= ELLIPSIS_BASE ? '...' : String.fromCharCode(l);
+        throw new ShapeError(`einsum(): operands do not broadcast with remapped shapes (original->remapped): subscript ${name} has size ${n} for operand ${i} which does not broadcast with previously seen size ${seen}`);
+      }
+    }),
+  );
+  const prepared = operands.map((t, i) => takeDiagonals(t, eq.inputs[i]));
+  const neededLater = (from: number, l: Label) => eq.output.includes(l) || prepared.slice(from).some(([, ls]) => ls.includes(l));
+  let [acc, accLabels] = sumOut(prepared[0][0], prepared[0][1], (l) => neededLater(1, l));
+  for (let i = 1; i < prepared.length; i++) {
+    const [b0, bl0] = sumOut(prepared[i][0], prepared[i][1], (l) => neededLater(i + 1, l) || accLabels.includes(l));
+    [acc, accLabels] = pairProduct(acc, accLabels, b0, bl0, (l) => neededLater(i + 1, l));
+  }
+  [acc, accLabels] = sumOut(acc, accLabels, (l) => eq.output.includes(l));
+  // the output order; a dim of the output that broadcast away stays as is
+  const perm = eq.output.map((l) => accLabels.indexOf(l));
+  return permute(acc, perm);
+}
+
+function pairProduct(a: Tensor, la: Label[], b: Tensor, lb: Label[], keep: (l: Label) => boolean): [Tensor, Label[]] {
+  const both = la.filter((l) => lb.includes(l));
+  const batch = both.filter(keep);
+  const contracted = both.filter((l) => !keep(l));
+  const onlyA = la.filter((l) => !lb.includes(l));
+  const onlyB = lb.filter((l) => !la.includes(l));
+  const size = (l: Label) => Math.max(la.includes(l) ? a.shape[la.indexOf(l)] : 1, lb.includes(l) ? b.shape[lb.indexOf(l)] : 1);
+  const prodOf = (ls: Label[]) => ls.reduce((x, l) => x * size(l), 1);
+  const arrange = (t: Tensor, ls: Label[], order: Label[]) => {
+    const p = permute(t, order.map((l) => ls.indexOf(l)));
+    return expand(p, order.map((l) => size(l)));
+  };
+  if (contracted.length === 0) {
+    // nothing to sum: an elementwise product, broadcast (as PyTorch's sumproduct_pair does)
+    const pa = permute(a, [...batch, ...onlyA].map((l) => la.indexOf(l)));
+    const pb = permute(b, [...batch, ...onlyB].map((l) => lb.indexOf(l)));
+    const xa = reshape(pa, [...pa.shape, ...onlyB.map(() => 1)]);
+    const xb = reshape(pb, [...batch.map((l) => b.shape[lb.indexOf(l)]), ...onlyA.map(() => 1), ...onlyB.map((l) => b.shape[lb.indexOf(l)])]);
+    return [mul(xa, xb), [...batch, ...onlyA, ...onlyB]];
+  }
+  const ea = arrange(a, la, [...batch, ...onlyA, ...contracted]);
+  const eb = arrange(b, lb, [...batch, ...contracted, ...onlyB]);
+  const nb = prodOf(batch);
+  const r = bmm(reshape(ea, [nb, prodOf(onlyA), prodOf(contracted)]), reshape(eb, [nb, prodOf(contracted), prodOf(onlyB)]));
+  const labels = [...batch, ...onlyA, ...onlyB];
+  return [reshape(r, labels.map(size)), labels];
+}
+
+export const EINSUM = registerOperator({
+  schema: 'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor',
+  composite: composite(([equation, tensors]) => einsumComposite(equation as string, tensors as Tensor[])),
+});
+
+// ---- front ends ----
+export interface AddmmOptions {
+  beta?: number | bigint | boolean;
+  alpha?: number | bigint | boolean;
+  out?: Tensor | null;
+}
+
+function addmmLike(op: string, h: typeof ADDMM, hOut: typeof ADDMM, names: [string, string], self: Tensor, a: Tensor, b: Tensor, o: AddmmOptions): Tensor {
+  const args = [unwrapTensor(op, 'input', self), unwrapTensor(op, names[0], a), unwrapTensor(op, names[1], b), o.beta ?? 1, o.alpha ?? 1];
+  return o.out ? callOut(hOut, args, o.out) : callFunctional(h, args);
+}
+
+/** `torch.addmm(input, mat1, mat2, { beta, alpha, out })`: beta * input + alpha * (mat1 @ mat2). */
+export function addmm(self: Tensor, mat1: Tensor, mat2: Tensor, options: AddmmOptions = {}): Tensor {
+  return addmmLike('addmm', ADDMM, ADDMM_OUT, ['mat1', 'mat2'], self, mat1, mat2, options);
+}
+
+/** `torch.baddbmm(input, batch1, batch2, { beta, alpha, out })`: per batch, beta * input + alpha * (b1 @ b2). */
+export function baddbmm(self: Tensor, batch1: Tensor, batch2: Tensor, options: AddmmOptions = {}): Tensor {
+  return addmmLike('baddbmm', BADDBMM, BADDBMM_OUT, ['batch1', 'batch2'], self, batch1, batch2, options);
+}
+
+export function outer(self: Tensor, vec2: Tensor): Tensor {
+  return callFunctional(OUTER, [unwrapTensor('outer', 'input', self), unwrapTensor('outer', 'vec2', vec2)]);
+}
+
+/** `torch.ger`: the old name of outer. */
+export const ger = outer;
+
+/** `torch.tensordot(a, b, dims)`: `dims` a count (the last n of a with the first n of b) or a pair of lists. */
+export function tensordot(a: Tensor, b: Tensor, dims: number | readonly [readonly number[] | number, readonly number[] | number] | { dims?: number | readonly [readonly number[] | number, readonly number[] | number] } = 2): Tensor {
+  const d = typeof dims === 'object' && !Array.isArray(dims) ? ((dims as { dims?: number }).dims ?? 2) : dims;
+  const ta = unwrapTensor('tensordot', 'a', a);
+  const tb = unwrapTensor('tensordot', 'b', b);
+  let da: number[];
+  let db: number[];
+  if (typeof d === 'number') {
+    if (!Number.isInteger(d) || d < 0) throw new TorchError(`tensordot: tensordot expects dims >= 0, but got dims=${d}`);
+    if (d > ta.dim || d > tb.dim) throw new ShapeError(`tensordot: tensordot expects dims < ndim_a or ndim_b, but got dims=${d}`);
+    da = Array.from({ length: d }, (_, i) => ta.dim - d + i);
+    db = Array.from({ length: d }, (_, i) => i);
+  } else {
+    const [x, y] = d as readonly [readonly number[] | number, readonly number[] | number];
+    da = typeof x === 'number' ? [x] : [...x];
+    db = typeof y === 'number' ? [y] : [...y];
+  }
+  return callFunctional(TENSORDOT, [ta, tb, da, db]);
+}
+
+/** `torch.einsum('ij,jk->ik', a, b)` (operands variadic or as one array). */
+export function einsum(equation: string, ...operands: (Tensor | readonly Tensor[])[]): Tensor {
+  if (typeof equation !== 'string') throw new TorchError('einsum(): argument \'equation\' must be str');
+  const list = operands.length === 1 && Array.isArray(operands[0]) ? (operands[0] as Tensor[]) : (operands as Tensor[]);
+  return callFunctional(EINSUM, [equation, list.map((t, i) => unwrapTensor('einsum', `tensors[${i}]`, t))]);
+}

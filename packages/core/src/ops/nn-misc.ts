@@ -1,0 +1,324 @@
+/**
+ * `linear`, `embedding`, `oneHot`, `dropout` of `torch.nn.functional`.
+ *  - linear is `input @ weight^T + bias`: addmm for a 2-D input, matmul + add otherwise, as
+ *    PyTorch composes it (Note [linear]);
+ *  - embedding is a kernel op (Node EmbeddingBackward0) whose backward is the kernel op
+ *    `embedding_dense_backward` (padding_idx rows get no gradient);
+ *  - oneHot compares against arange (no gradient, int64);
+ *  - dropout is PyTorch's `_dropout_impl`: a bernoulli_(1 - p) mask divided by 1 - p, then
+ *    a multiply (Node MulBackward0), drawn from the generator as PyTorch CPU draws it.
+ */
+import { isFloatingType } from '../dtype';
+import { DTypeError, IndexError, ShapeError, TorchError, fmtShape } from '../errors';
+import { Tensor } from '../tensor/tensor';
+import { tidy } from '../tensor/scope';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { callFunctional, unwrapOptionalTensor, unwrapTensor } from './call';
+import { to } from './copy';
+import { arange, emptyLike } from './factories';
+import { matmul } from './linalg';
+import { addmm } from './linalg-extra';
+import { commonDevice, torchTypeName } from './meta-utils';
+import { contiguousAs } from './nn-impls';
+import { add, div_, eq, mul, mul_ } from './pointwise';
+import { amax, amin } from './reduction';
+import { bernoulli_ } from './random-extra';
+import { defineStructured, implOf } from './registry';
+import { t as transpose2d } from './shape-ops';
+import { unsqueeze } from './views';
+import type { Generator } from '../random/generator';
+
+/**
+ * Note [linear]
+ * As PyTorch's linear: a 2-D input with a bias is one addmm(bias, input, weight^T) (Node
+ * AddmmBackward0); any other input is matmul(input, weight^T) followed by an add of the bias
+ * (Nodes of matmul's parts, then AddBackward0).
+ */
+export function linear(input: Tensor, weight: Tensor, bias?: Tensor | null | { bias?: Tensor | null }): Tensor {
+  const x = unwrapTensor('linear', 'input', input);
+  const w = unwrapTensor('linear', 'weight', weight);
+  const b = bias instanceof Tensor ? bias : bias == null ? null : (bias as { bias?: Tensor | null }).bias ?? null;
+  const bi = unwrapOptionalTensor('linear', 'bias', b);
+  if (w.dim > 2) throw new ShapeError(`linear: weight must be 1-D or 2-D, got a tensor of shape ${fmtShape(w.sizes)}`);
+  if (x.dim === 0) throw new ShapeError('linear: both arguments to linear need to be at least 1D, but they are 0D and ' + `${w.dim}D`);
+  const k = x.sizes[x.dim - 1];
+  const wk = w.sizes[w.dim - 1];
+  if (k !== wk) {
+    const rows = x.numel / Math.max(k, 1);
+    throw new ShapeError(
+      `linear: mat1 and mat2 shapes cannot be multiplied (${x.dim === 1 ? 1 : rows}x${k} and ${wk}x${w.dim === 2 ? w.sizes[0] : 1})`,
+    );
+  }
+  if (x.dtype !== w.dtype) {
+    throw new DTypeError(`linear: mat1 and mat2 must have the same dtype, but got ${torchTypeName(x.dtype)} and ${torchTypeName(w.dtype)}`);
+  }
+  if (bi && bi.dtype !== x.dtype) {
+    throw new DTypeError(`linear: expected bias to have dtype ${torchTypeName(x.dtype)}, but got ${torchTypeName(bi.dtype)}`);
+  }
+  return tidy(() => {
+    if (x.dim === 2 && b && w.dim === 2) return addmm(b, input, transpose2d(weight));
+    const y = matmul(input, transpose2d(weight));
+    return b ? add(y, b) : y;
+  });
+}
+
+// ---- embedding ----
+function checkIndices(op: string, indices: TensorImpl): void {
+  if (indices.dtype !== 'int64' && indices.dtype !== 'int32') {
+    throw new DTypeError(
+      `${op}: Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got ${torchTypeName(indices.dtype)} instead (while checking arguments for embedding)`,
+    );
+  }
+}
+
+function normPadding(paddingIdx: number | null, v: number): number {
+  if (paddingIdx == null) return -1;
+  return paddingIdx < 0 ? paddingIdx + v : paddingIdx;
+}
+
+export const EMBEDDING = defineStructured(
+  'embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor',
+  ([weight, indices], b) => {
+    const w = weight as TensorImpl;
+    const idx = indices as TensorImpl;
+    if (w.dim !== 2) throw new ShapeError(`embedding: 'weight' must be 2-D, got a tensor of shape ${fmtShape(w.sizes)}`);
+    checkIndices('embedding', idx);
+    commonDevice('embedding', [w, idx]);
+    const [v, d] = w.sizes;
+    const out = TensorImpl.empty('embedding', [...idx.sizes, d], w.dtype, w.device);
+    if (out.numel === 0 && idx.numel === 0) return out;
+    const parts: TensorImpl[] = [];
+    try {
+      const wc = contiguousAs(b, 'embedding', w, w.dtype);
+      parts.push(wc);
+      const ic = contiguousAs(b, 'embedding', idx, 'int64');
+      parts.push(ic);
+      implOf(b, 'embedding', 'embedding')(out, wc, ic, idx.numel, v, d);
+    } catch (e) {
+      out.release();
+      throw e;
+    } finally {
+      for (const p of parts) p.release();
+    }
+    return out;
+  },
+);
+
+export const EMBEDDING_DENSE_BACKWARD = defineStructured(
+  'embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor',
+  ([gradOutput, indices, numWeights, paddingIdx, scaleGradByFreq], b) => {
+    const g = gradOutput as TensorImpl;
+    const idx = indices as TensorImpl;
+    checkIndices('embedding_dense_backward', idx);
+    const v = numWeights as number;
+    const d = g.dim === 0 ? 1 : g.sizes[g.dim - 1];
+    if (!isFloatingType(g.dtype)) throw new DTypeError(`embedding_dense_backward: expected a floating grad, got ${torchTypeName(g.dtype)}`);
+    const out = TensorImpl.empty('embedding_dense_backward', [v, d], g.dtype, g.device);
+    const compute = g.dtype === 'float64' ? 'float64' : 'float32';
+    const parts: TensorImpl[] = [];
+    try {
+      const gc = contiguousAs(b, 'embedding_dense_backward', g, compute);
+      parts.push(gc);
+      const ic = contiguousAs(b, 'embedding_dense_backward', idx, 'int64');
+      parts.push(ic);
+      const pad = paddingIdx as number;
+      const run = (o: TensorImpl) => {
+        implOf(b, 'embeddingBackward', 'embedding_dense_backward')(o, gc, ic, idx.numel, v, d, pad);
+        if (scaleGradByFreq === true) scaleByFreq(o, ic, idx.numel, d);
+      };
+      if (out.dtype === compute) run(out);
+      else {
+        const tmp = TensorImpl.empty('embedding_dense_backward', [v, d], compute, g.device);
+        parts.push(tmp);
+        run(tmp);
+        implOf(b, 'copy', 'embedding_dense_backward')(out, tmp);
+      }
+    } catch (e) {
+      out.release();
+      throw e;
+    } finally {
+      for (const p of parts) p.release();
+    }
+    return out;
+  },
+);
+
+/** scale_grad_by_freq: each row's gradient divided by how often its index occurs (CPU data). */
+function scaleByFreq(o: TensorImpl, idx: TensorImpl, n: number, d: number): void {
+  const ids = idx.storage.typed(BigInt64Array);
+  const counts = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const k = Number(ids[idx.storageOffset + i]);
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  const data = o.dtype === 'float64' ? o.storage.typed(Float64Array) : o.storage.typed(Float32Array);
+  for (const [k, c] of counts) {
+    const base = o.storageOffset + k * d;
+    for (let j = 0; j < d; j++) data[base + j] /= c;
+  }
+}
+
+export interface EmbeddingOptions {
+  paddingIdx?: number | null;
+  maxNorm?: number | null;
+  normType?: number;
+  scaleGradByFreq?: boolean;
+  sparse?: boolean;
+}
+
+/**
+ * `embedding(indices, weight, { paddingIdx, maxNorm, normType, scaleGradByFreq })`: rows of
+ * `weight`. With `maxNorm`, the rows looked up are first renormalised in place (without
+ * gradient) to norm at most `maxNorm`, as PyTorch's embedding_renorm_.
+ */
+export function embedding(input: Tensor, weight: Tensor, options: EmbeddingOptions = {}): Tensor {
+  const idx = unwrapTensor('embedding', 'input', input);
+  const w = unwrapTensor('embedding', 'weight', weight);
+  if (w.dim !== 2) throw new ShapeError(`embedding: 'weight' must be 2-D, got a tensor of shape ${fmtShape(w.sizes)}`);
+  const v = w.sizes[0];
+  let pad = options.paddingIdx ?? null;
+  if (pad != null) {
+    if (pad >= v || pad < -v) throw new TorchError(`embedding: Padding_idx must be within num_embeddings`);
+    pad = normPadding(pad, v);
+  }
+  if (options.sparse) throw new TorchError('embedding: sparse gradients are not supported by torch-ts');
+  if (options.maxNorm != null) {
+    checkIndices('embedding_renorm_', idx);
+    embeddingRenorm(idx, w, options.maxNorm, options.normType ?? 2);
+  }
+  return callFunctional(EMBEDDING, [w, idx, pad ?? -1, options.scaleGradByFreq ?? false, false]);
+}
+
+/** PyTorch's embedding_renorm_: each distinct looked-up row whose norm exceeds maxNorm is scaled to maxNorm / (norm + 1e-7). */
+function embeddingRenorm(idx: TensorImpl, w: TensorImpl, maxNorm: number, normType: number): void {
+  if (w.device.type !== 'cpu') throw new TorchError('embedding: maxNorm is only supported on CPU tensors in torch-ts');
+  if (!isFloatingType(w.dtype) || (w.dtype !== 'float32' && w.dtype !== 'float64')) {
+    throw new DTypeError(`embedding_renorm_: "embedding_renorm_cpu_" not implemented for '${torchTypeName(w.dtype)}'`);
+  }
+  const seen = new Set<number>();
+  const data = w.dtype === 'float64' ? w.storage.typed(Float64Array) : w.storage.typed(Float32Array);
+  const [v, d] = w.sizes;
+  const [s0, s1] = w.strides;
+  forEachIndex(idx, (k) => {
+    if (k < 0 || k >= v) throw new IndexError(`embedding_renorm_: index out of range in self`);
+    if (seen.has(k)) return;
+    seen.add(k);
+    let norm = 0;
+    for (let j = 0; j < d; j++) {
+      const x = Math.abs(data[w.storageOffset + k * s0 + j * s1]);
+      norm += normType === 1 ? x : normType === Infinity ? 0 : x ** normType;
+    }
+    if (normType === Infinity) {
+      for (let j = 0; j < d; j++) norm = Math.max(norm, Math.abs(data[w.storageOffset + k * s0 + j * s1]));
+    } else if (normType !== 1) norm = norm ** (1 / normType);
+    if (norm > maxNorm) {
+      const scale = maxNorm / (norm + 1e-7);
+      for (let j = 0; j < d; j++) data[w.storageOffset + k * s0 + j * s1] *= scale;
+    }
+  });
+  w.version.bump();
+}
+
+/** Calls `f` with every index of an int32/int64 CPU tensor, in row-major order. */
+function forEachIndex(idx: TensorImpl, f: (k: number) => void): void {
+  const n = idx.numel;
+  const pos = new Array<number>(idx.dim).fill(0);
+  const big = idx.dtype === 'int64' ? idx.storage.typed(BigInt64Array) : null;
+  const small = idx.dtype === 'int32' ? idx.storage.typed(Int32Array) : null;
+  for (let i = 0; i < n; i++) {
+    let off = idx.storageOffset;
+    for (let dd = 0; dd < idx.dim; dd++) off += pos[dd] * idx.strides[dd];
+    f(big ? Number(big[off]) : small![off]);
+    for (let dd = idx.dim - 1; dd >= 0; dd--) {
+      if (++pos[dd] < idx.sizes[dd]) break;
+      pos[dd] = 0;
+    }
+  }
+}
+
+// ---- one_hot ----
+export interface OneHotOptions {
+  numClasses?: number;
+}
+
+/** `oneHot(indices, numClasses = -1)`: int64 [..., numClasses] with a 1 at each index; -1 infers max + 1. */
+export function oneHot(input: Tensor, numClasses?: number | OneHotOptions): Tensor {
+  const x = unwrapTensor('one_hot', 'self', input);
+  const nc = typeof numClasses === 'object' && numClasses !== null ? numClasses.numClasses ?? -1 : numClasses ?? -1;
+  if (x.dtype !== 'int64') throw new DTypeError('one_hot: one_hot is only applicable to index tensor.');
+  if (!Number.isInteger(nc) || nc < -1) throw new TorchError('one_hot: num_classes should be positive');
+  let n = nc;
+  if (x.numel === 0) {
+    if (n === -1) throw new TorchError('one_hot: Can not infer total number of classes from empty tensor.');
+  } else {
+    const lo = amin(input);
+    const hi = amax(input);
+    try {
+      const min = Number(lo.item());
+      const max = Number(hi.item());
+      if (min < 0) throw new TorchError('one_hot: Class values must be non-negative.');
+      if (n === -1) n = max + 1;
+      else if (max >= n) throw new TorchError('one_hot: Class values must be smaller than num_classes.');
+    } finally {
+      lo.dispose();
+      hi.dispose();
+    }
+  }
+  return tidy(() => to(eq(unsqueeze(input, -1), arange(n, { device: input.device })), 'int64'));
+}
+
+// ---- dropout ----
+export interface DropoutOptions {
+  p?: number;
+  training?: boolean;
+  inplace?: boolean;
+  generator?: Generator | null;
+}
+
+function checkP(p: number): void {
+  if (!(p >= 0 && p <= 1)) throw new TorchError(`dropout: dropout probability has to be between 0 and 1, but got ${p}`);
+}
+
+/**
+ * `dropout(x, { p = 0.5, training = true, inplace = false })` (F.dropout): each element is
+ * zeroed with probability p, the others scaled by 1 / (1 - p). Not training, p = 0 or an
+ * empty input returns `x` itself, as PyTorch does.
+ */
+export function dropout(input: Tensor, options: DropoutOptions | number = {}, train?: boolean): Tensor {
+  // torch.dropout(input, p, train) spells p and train positionally
+  const o: DropoutOptions = typeof options === 'number' ? { p: options, training: train ?? true } : options;
+  unwrapTensor('dropout', 'input', input);
+  const p = o.p ?? 0.5;
+  checkP(p);
+  const training = o.training ?? true;
+  if (p === 0 || !training || input.numel() === 0) return input;
+  if (!isFloatingType(input.dtype)) {
+    throw new DTypeError(`dropout: result type Float can't be cast to the desired output type ${torchTypeName(input.dtype)}`);
+  }
+  if (p === 1) {
+    return o.inplace ? mul_(input, 0) : mul(input, 0);
+  }
+  const noise = tidy(() => div_(bernoulli_(emptyLike(input), 1 - p, { generator: o.generator ?? null }), 1 - p));
+  try {
+    return o.inplace ? mul_(input, noise) : mul(input, noise);
+  } finally {
+    noise.dispose();
+  }
+}
+
+/** `torch.dropout(input, p, train)`. */
+export function dropout_(input: Tensor, options: Omit<DropoutOptions, 'inplace'> = {}): Tensor {
+  return dropout(input, { ...options, inplace: true });
+}
+
+
+/** The `embedding` kernel op itself (no renorm), for the derivative table. */
+export function _embedding(weight: Tensor, indices: Tensor, paddingIdx: number): Tensor {
+  return callFunctional(EMBEDDING, [unwrapTensor('embedding', 'weight', weight), unwrapTensor('embedding', 'indices', indices), paddingIdx, false, false]);
+}
+
+/** `embedding_dense_backward`, for the derivative table. */
+export function _embeddingDenseBackward(grad: Tensor, indices: Tensor, numWeights: number, paddingIdx: number, scaleGradByFreq: boolean): Tensor {
+  const op = 'embedding_dense_backward';
+  return callFunctional(EMBEDDING_DENSE_BACKWARD, [unwrapTensor(op, 'grad_output', grad), unwrapTensor(op, 'indices', indices), numWeights, paddingIdx, scaleGradByFreq]);
+}

@@ -1,0 +1,424 @@
+/**
+ * batch_norm, layer_norm, group_norm as PyTorch builds them on CPU: the fused kernel ops
+ * `native_batch_norm` (Node NativeBatchNormBackward0) and `native_layer_norm`
+ * (NativeLayerNormBackward0), each with a fused backward op, and `native_group_norm`
+ * (NativeGroupNormBackward0), whose gradient is a formula of core ops.
+ *
+ * Note [batch norm outputs]
+ * `native_batch_norm` returns (output, mean, invstd). In training they are the batch mean
+ * and 1 / sqrt(biased var + eps), and the running stats are updated in place exactly as
+ * PyTorch does: running_mean = (1 - momentum) running_mean + momentum mean, running_var =
+ * (1 - momentum) running_var + momentum var * n / (n - 1) (the unbiased variance). In eval
+ * they are the running mean and 1 / sqrt(running_var + eps), which the backward reads
+ * (PyTorch returns empty tensors there and reads the running stats again).
+ */
+import { isFloatingType, type DType } from '../dtype';
+import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
+import type { Tensor } from '../tensor/tensor';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { callMulti, unwrapOptionalTensor, unwrapTensor } from './call';
+import { commonDevice, torchTypeName } from './meta-utils';
+import { computeDtypeOf, contiguousAs, intoCompute } from './nn-impls';
+import { defineStructured, implOf, type Backend } from './registry';
+
+function checkFloat(op: string, t: TensorImpl, kernel: string): void {
+  if (!isFloatingType(t.dtype)) throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(t.dtype)}'`);
+}
+
+function checkVector(op: string, name: string, t: TensorImpl | null, c: number): void {
+  if (t && t.numel !== c) throw new ShapeError(`${op}: ${name} should contain ${c} elements not ${t.numel}`);
+}
+
+/** `t` as a contiguous compute-dtype [c] tensor, or null. */
+function vec(b: Backend, op: string, t: TensorImpl | null, compute: DType, parts: TensorImpl[]): TensorImpl | null {
+  if (!t) return null;
+  const c = contiguousAs(b, op, t, compute);
+  parts.push(c);
+  return c;
+}
+
+/** A running stat the kernel updates: itself when contiguous in the compute dtype, else a copy written back after. */
+function runningStat(b: Backend, op: string, t: TensorImpl | null, compute: DType, writeBacks: [TensorImpl, TensorImpl][]): TensorImpl | null {
+  if (!t) return null;
+  if (t.dtype === compute && t.isContiguous) return t;
+  const c = contiguousAs(b, op, t, compute);
+  writeBacks.push([t, c]);
+  return c;
+}
+
+function nsOf(input: TensorImpl): [number, number, number] {
+  let s = 1;
+  for (let i = 2; i < input.dim; i++) s *= input.sizes[i];
+  return [input.sizes[0], input.sizes[1], s];
+}
+
+export const NATIVE_BATCH_NORM = defineStructured(
+  'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)',
+  ([input, weight, bias, runningMean, runningVar, training, momentum, eps], b) => {
+    const op = 'native_batch_norm';
+    const x = input as TensorImpl;
+    const w = (weight as TensorImpl | null) ?? null;
+    const bi = (bias as TensorImpl | null) ?? null;
+    const rm = (runningMean as TensorImpl | null) ?? null;
+    const rv = (runningVar as TensorImpl | null) ?? null;
+    checkFloat(op, x, 'batch_norm');
+    if (x.dim < 2) throw new ShapeError(`${op}: Expected 2D or more input (got ${x.dim}D input ${fmtShape(x.sizes)})`);
+    const [n, c, s] = nsOf(x);
+    checkVector(op, 'weight', w, c);
+    checkVector(op, 'bias', bi, c);
+    checkVector(op, 'running_mean', rm, c);
+    checkVector(op, 'running_var', rv, c);
+    const train = training === true;
+    if (!train && (!rm || !rv)) throw new TorchError(`${op}: running_mean and running_var must be defined in evaluation mode`);
+    commonDevice(op, [x, w, bi, rm, rv]);
+    const compute = computeDtypeOf(x.dtype);
+    const out = TensorImpl.empty(op, x.sizes, x.dtype, x.device);
+    const mean = TensorImpl.empty(op, [c], compute, x.device);
+    const invstd = TensorImpl.empty(op, [c], compute, x.device);
+    const parts: TensorImpl[] = [];
+    const writeBacks: [TensorImpl, TensorImpl][] = [];
+    try {
+      const xc = contiguousAs(b, op, x, compute);
+      parts.push(xc);
+      const wc = vec(b, op, w, compute, parts);
+      const bc = vec(b, op, bi, compute, parts);
+      const rmc = runningStat(b, op, rm, compute, writeBacks);
+      const rvc = runningStat(b, op, rv, compute, writeBacks);
+      if (x.numel > 0 || !train) {
+        intoCompute(b, op, out, compute, (o) =>
+          implOf(b, 'batchNorm', op)(o, mean, invstd, xc, wc, bc, rmc, rvc, n, c, s, train, momentum as number, eps as number),
+        );
+      } else {
+        implOf(b, 'fill', op)(mean, NaN);
+        implOf(b, 'fill', op)(invstd, NaN);
+      }
+      for (const [dst, src] of writeBacks) implOf(b, 'copy', op)(dst, src);
+      if (train) {
+        if (rm) rm.version.bump();
+        if (rv) rv.version.bump();
+      }
+    } catch (e) {
+      out.release();
+      mean.release();
+      invstd.release();
+      throw e;
+    } finally {
+      for (const p of parts) p.release();
+      for (const [, src] of writeBacks) src.release();
+    }
+    return [out, mean, invstd];
+  },
+);
+
+export const NATIVE_BATCH_NORM_BACKWARD = defineStructured(
+  'native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor save_mean, Tensor save_invstd, bool train) -> (Tensor, Tensor, Tensor)',
+  ([gradOut, input, weight, saveMean, saveInvstd, train], b) => {
+    const op = 'native_batch_norm_backward';
+    const g = gradOut as TensorImpl;
+    const x = input as TensorImpl;
+    const w = (weight as TensorImpl | null) ?? null;
+    const [n, c, s] = nsOf(x);
+    const compute = computeDtypeOf(x.dtype);
+    const gi = TensorImpl.empty(op, x.sizes, x.dtype, x.device);
+    const gw = TensorImpl.empty(op, [c], w ? w.dtype : x.dtype, x.device);
+    const gb = TensorImpl.empty(op, [c], w ? w.dtype : x.dtype, x.device);
+    const parts: TensorImpl[] = [];
+    try {
+      const gc = contiguousAs(b, op, g, compute);
+      parts.push(gc);
+      const xc = contiguousAs(b, op, x, compute);
+      parts.push(xc);
+      const wc = vec(b, op, w, compute, parts);
+      const mc = vec(b, op, saveMean as TensorImpl, compute, parts)!;
+      const ic = vec(b, op, saveInvstd as TensorImpl, compute, parts)!;
+      intoCompute(b, op, gi, compute, (o1) =>
+        intoCompute(b, op, gw, compute, (o2) =>
+          intoCompute(b, op, gb, compute, (o3) => implOf(b, 'batchNormBackward', op)(o1, o2, o3, gc, xc, wc, mc, ic, n, c, s, train === true)),
+        ),
+      );
+    } catch (e) {
+      gi.release();
+      gw.release();
+      gb.release();
+      throw e;
+    } finally {
+      for (const p of parts) p.release();
+    }
+    return [gi, gw, gb];
+  },
+);
+
+function layerNormGeometry(op: string, x: TensorImpl, normalizedShape: readonly number[]): [number, number] {
+  const k = normalizedShape.length;
+  const tail = x.sizes.slice(x.dim - k);
+  if (k === 0 || x.dim < k || tail.some((v, i) => v !== normalizedShape[i])) {
+    throw new ShapeError(
+      `${op}: Given normalized_shape=${fmtShape(normalizedShape)}, expected input with shape [*, ${normalizedShape.join(', ')}], but got input of size${fmtShape(x.sizes)}`,
+    );
+  }
+  const inner = normalizedShape.reduce((a, v) => a * v, 1);
+  return [inner === 0 ? 0 : x.numel / inner, inner];
+}
+
+export const NATIVE_LAYER_NORM = defineStructured(
+  'native_layer_norm(Tensor input, int[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)',
+  ([input, normalizedShape, weight, bias, eps], b) => {
+    const op = 'native_layer_norm';
+    const x = input as TensorImpl;
+    const shape = normalizedShape as number[];
+    const w = (weight as TensorImpl | null) ?? null;
+    const bi = (bias as TensorImpl | null) ?? null;
+    checkFloat(op, x, 'LayerNormKernelImpl');
+    const [m, k] = layerNormGeometry(op, x, shape);
+    for (const [name, t] of [['weight', w], ['bias', bi]] as const) {
+      if (t && (t.sizes.length !== shape.length || t.sizes.some((v, i) => v !== shape[i]))) {
+        throw new ShapeError(`${op}: Expected ${name} to be of same shape as normalized_shape, but got ${name} of shape ${fmtShape(t.sizes)} and normalized_shape = ${fmtShape(shape)}`);
+      }
+    }
+    commonDevice(op, [x, w, bi]);
+    const compute = computeDtypeOf(x.dtype);
+    const statSizes = [...x.sizes.slice(0, x.dim - shape.length), ...shape.map(() => 1)];
+    const out = TensorImpl.empty(op, x.sizes, x.dtype, x.device);
+    const mean = TensorImpl.empty(op, statSizes, compute, x.device);
+    const rstd = TensorImpl.empty(op, statSizes, compute, x.device);
+    const parts: TensorImpl[] = [];
+    try {
+      if (x.numel > 0) {
+        const xc = contiguousAs(b, op, x, compute);
+        parts.push(xc);
+        const wc = vec(b, op, w, compute, parts);
+        const bc = vec(b, op, bi, compute, parts);
+        intoCompute(b, op, out, compute, (o) => implOf(b, 'layerNorm', op)(o, mean, rstd, xc, wc, bc, m, k, eps as number));
+      } else if (mean.numel > 0) {
+        implOf(b, 'fill', op)(mean, NaN);
+        implOf(b, 'fill', op)(rstd, NaN);
+      }
+    } catch (e) {
+      out.release();
+      mean.release();
+      rstd.release();
+      throw e;
+    } finally {
+      for (const p of parts) p.release();
+    }
+    return [out, mean, rstd];
+  },
+);
+
+export const NATIVE_LAYER_NORM_BACKWARD = defineStructured(
+  'native_layer_norm_backward(Tensor grad_out, Tensor input, int[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight) -> (Tensor, Tensor, Tensor)',
+  ([gradOut, input, normalizedShape, mean, rstd, weight], b) => {
+    const op = 'native_layer_norm_backward';
+    const g = gradOut as TensorImpl;
+    const x = input as TensorImpl;
+    const shape = normalizedShape as number[];
+    const w = (weight as TensorImpl | null) ?? null;
+    const [m, k] = layerNormGeometry(op, x, shape);
+    const compute = computeDtypeOf(x.dtype);
+    const gi = TensorImpl.empty(op, x.sizes, x.dtype, x.device);
+    const gw = TensorImpl.empty(op, shape, w ? w.dtype : x.dtype, x.device);
+    const gb = TensorImpl.empty(op, shape, w ? w.dtype : x.dtype, x.device);
+    const parts: TensorImpl[] = [];
+    try {
+      const gc = contiguousAs(b, op, g, compute);
+      parts.push(gc);
+      const xc = contiguousAs(b, op, x, compute);
+      parts.push(xc);
+      const wc = vec(b, op, w, compute, parts);
+      const mc = vec(b, op, mean as TensorImpl, compute, parts)!;
+      const rc = vec(b, op, rstd as TensorImpl, compute, parts)!;
+      intoCompute(b, op, gi, compute, (o1) =>
+        intoCompute(b, op, gw, compute, (o2) =>
+          intoCompute(b, op, gb, compute, (o3) => implOf(b, 'layerNormBackward', op)(o1, o2, o3, gc, xc, mc, rc, wc, m, k)),
+        ),
+      );
+    } catch (e) {
+      gi.release();
+      gw.release();
+      gb.release();
+      throw e;
+    } finally {
+      for (const p of parts) p.release();
+    }
+    return [gi, gw, gb];
+  },
+);
+
+/**
+ * `native_group_norm` (Node NativeGroupNormBackward0): the groups of [N, C, HxW] normalised
+ * as the rows of [N * G, C / G * HxW] by the layer-norm impl, then the per-channel affine
+ * applied with the backend's mul / add on broadcast views. mean and rstd are [N, G].
+ */
+export const NATIVE_GROUP_NORM = defineStructured(
+  'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, int N, int C, int HxW, int group, float eps) -> (Tensor, Tensor, Tensor)',
+  ([input, weight, bias, nArg, cArg, hwArg, groupArg, eps], b) => {
+    const op = 'native_group_norm';
+    const x = input as TensorImpl;
+    const w = (weight as TensorImpl | null) ?? null;
+    const bi = (bias as TensorImpl | null) ?? null;
+    const [n, c, hw, g] = [nArg, cArg, hwArg, groupArg] as number[];
+    checkFloat(op, x, 'GroupNormKernelImpl');
+    if (n * c * hw !== x.numel || c % g !== 0) {
+      throw new ShapeError(`${op}: Expected number of channels in input to be divisible by num_groups, but got input of shape ${fmtShape(x.sizes)} and num_groups=${g}`);
+    }
+    checkVector(op, 'weight', w, c);
+    checkVector(op, 'bias', bi, c);
+    commonDevice(op, [x, w, bi]);
+    const compute = computeDtypeOf(x.dtype);
+    const out = TensorImpl.empty(op, x.sizes, x.dtype, x.device);
+    const mean = TensorImpl.empty(op, [n, g], compute, x.device);
+    const rstd = TensorImpl.empty(op, [n, g], compute, x.device);
+    const parts: TensorImpl[] = [];
+    try {
+      if (x.numel > 0) {
+        const xc = contiguousAs(b, op, x, compute);
+        parts.push(xc);
+        const wc = vec(b, op, w, compute, parts);
+        const bc = vec(b, op, bi, compute, parts);
+        intoCompute(b, op, out, compute, (o) => {
+          implOf(b, 'layerNorm', op)(o, mean, rstd, xc, null, null, n * g, (c / g) * hw, eps as number);
+          const o3 = o.view([n, c, hw], [c * hw, hw, 1], o.storageOffset);
+          parts.push(o3);
+          for (const [p, impl] of [[wc, 'mul'], [bc, 'add']] as const) {
+            if (!p) continue;
+            const pv = p.view([n, c, hw], [0, 1, 0], p.storageOffset);
+            parts.push(pv);
+            if (impl === 'mul') implOf(b, 'mul', op)(o3, o3, pv);
+            else implOf(b, 'add', op)(o3, o3, pv, 1);
+          }
+        });
+      } else if (mean.numel > 0) {
+        implOf(b, 'fill', op)(mean, NaN);
+        implOf(b, 'fill', op)(rstd, NaN);
+      }
+    } catch (e) {
+      out.release();
+      mean.release();
+      rstd.release();
+      throw e;
+    } finally {
+      for (const p of parts) p.release();
+    }
+    return [out, mean, rstd];
+  },
+);
+
+// ---- front ends ----
+export interface BatchNormOptions {
+  weight?: Tensor | null;
+  bias?: Tensor | null;
+  training?: boolean;
+  momentum?: number;
+  eps?: number;
+}
+
+/**
+ * `batchNorm(input, runningMean, runningVar, { weight, bias, training = false, momentum = 0.1,
+ * eps = 1e-5 })` (F.batch_norm): normalises each channel (dim 1) by the batch statistics when
+ * training (updating the running stats in place) or by the running stats otherwise.
+ */
+export function batchNorm(input: Tensor, runningMean: Tensor | null, runningVar: Tensor | null, options: BatchNormOptions = {}): Tensor {
+  const op = 'batch_norm';
+  const x = unwrapTensor(op, 'input', input);
+  const rm = unwrapOptionalTensor(op, 'running_mean', runningMean) ?? null;
+  const rv = unwrapOptionalTensor(op, 'running_var', runningVar) ?? null;
+  const w = unwrapOptionalTensor(op, 'weight', options.weight) ?? null;
+  const bi = unwrapOptionalTensor(op, 'bias', options.bias) ?? null;
+  const training = options.training ?? false;
+  if (training && x.dim >= 2) {
+    let size = x.sizes[0];
+    for (let i = 2; i < x.dim; i++) size *= x.sizes[i];
+    if (size === 1) throw new TorchError(`batch_norm: Expected more than 1 value per channel when training, got input size ${fmtShape(x.sizes)}`);
+  }
+  const [out, mean, invstd] = callMulti(NATIVE_BATCH_NORM, [x, w, bi, rm, rv, training, options.momentum ?? 0.1, options.eps ?? 1e-5]);
+  mean.dispose();
+  invstd.dispose();
+  return out;
+}
+
+export interface LayerNormOptions {
+  weight?: Tensor | null;
+  bias?: Tensor | null;
+  eps?: number;
+}
+
+function shapeArg(op: string, s: number | readonly number[]): number[] {
+  const shape = typeof s === 'number' ? [s] : [...s];
+  for (const v of shape) if (!Number.isInteger(v) || v < 0) throw new TorchError(`${op}: normalized_shape must be a list of non-negative integers, got ${fmtShape(shape)}`);
+  return shape;
+}
+
+/** `layerNorm(input, normalizedShape, { weight, bias, eps = 1e-5 })`: normalises over the trailing dims. */
+export function layerNorm(input: Tensor, normalizedShape: number | readonly number[], options: LayerNormOptions = {}): Tensor {
+  const op = 'layer_norm';
+  const x = unwrapTensor(op, 'input', input);
+  const w = unwrapOptionalTensor(op, 'weight', options.weight) ?? null;
+  const bi = unwrapOptionalTensor(op, 'bias', options.bias) ?? null;
+  const [out, mean, rstd] = callMulti(NATIVE_LAYER_NORM, [x, shapeArg(op, normalizedShape), w, bi, options.eps ?? 1e-5]);
+  mean.dispose();
+  rstd.dispose();
+  return out;
+}
+
+export interface GroupNormOptions {
+  weight?: Tensor | null;
+  bias?: Tensor | null;
+  eps?: number;
+}
+
+/**
+ * `groupNorm(input, numGroups, { weight, bias, eps = 1e-5 })`: the channels (dim 1) split
+ * into groups, each normalised over its channels and spatial positions, then a
+ * per-channel affine.
+ */
+export function groupNorm(input: Tensor, numGroups: number, options: GroupNormOptions = {}): Tensor {
+  const op = 'group_norm';
+  const x = unwrapTensor(op, 'input', input);
+  const w = unwrapOptionalTensor(op, 'weight', options.weight) ?? null;
+  const bi = unwrapOptionalTensor(op, 'bias', options.bias) ?? null;
+  if (x.dim < 2) throw new ShapeError(`${op}: Expected at least 2 dimensions for input tensor but received ${x.dim}`);
+  const [n, c] = x.sizes;
+  if (!Number.isInteger(numGroups) || numGroups <= 0) throw new TorchError(`${op}: num_groups must be a positive integer, got ${numGroups}`);
+  if (c % numGroups !== 0) {
+    throw new ShapeError(`${op}: Expected number of channels in input to be divisible by num_groups, but got input of shape ${fmtShape(x.sizes)} and num_groups=${numGroups}`);
+  }
+  for (const [name, t] of [['weight', w], ['bias', bi]] as const) {
+    if (t && (t.dim !== 1 || t.numel !== c)) {
+      throw new ShapeError(`${op}: Expected ${name} to be a vector of size equal to the number of channels in input, but got ${name} of shape ${fmtShape(t.sizes)} and input of shape ${fmtShape(x.sizes)}`);
+    }
+  }
+  checkFloat(op, x, 'GroupNormKernelImpl');
+  let hw = 1;
+  for (let i = 2; i < x.dim; i++) hw *= x.sizes[i];
+  const [out, mean, rstd] = callMulti(NATIVE_GROUP_NORM, [x, w, bi, n, c, hw, numGroups, options.eps ?? 1e-5]);
+  mean.dispose();
+  rstd.dispose();
+  return out;
+}
+
+
+/** `native_batch_norm_backward` (fused), for the derivative table: [gradInput, gradWeight, gradBias]. */
+export function _nativeBatchNormBackward(grad: Tensor, input: Tensor, weight: Tensor | null, mean: Tensor, invstd: Tensor, train: boolean): Tensor[] {
+  const op = 'native_batch_norm_backward';
+  return callMulti(NATIVE_BATCH_NORM_BACKWARD, [
+    unwrapTensor(op, 'grad_out', grad),
+    unwrapTensor(op, 'input', input),
+    unwrapOptionalTensor(op, 'weight', weight) ?? null,
+    unwrapTensor(op, 'save_mean', mean),
+    unwrapTensor(op, 'save_invstd', invstd),
+    train,
+  ]);
+}
+
+/** `native_layer_norm_backward` (fused), for the derivative table: [gradInput, gradWeight, gradBias]. */
+export function _nativeLayerNormBackward(grad: Tensor, input: Tensor, normalizedShape: readonly number[], mean: Tensor, rstd: Tensor, weight: Tensor | null): Tensor[] {
+  const op = 'native_layer_norm_backward';
+  return callMulti(NATIVE_LAYER_NORM_BACKWARD, [
+    unwrapTensor(op, 'grad_out', grad),
+    unwrapTensor(op, 'input', input),
+    [...normalizedShape],
+    unwrapTensor(op, 'mean', mean),
+    unwrapTensor(op, 'rstd', rstd),
+    unwrapOptionalTensor(op, 'weight', weight) ?? null,
+  ]);
+}

@@ -1,0 +1,239 @@
+/**
+ * `bernoulli`, `bernoulli_`, `multinomial`. Like the other random ops (random.ts), values
+ * are drawn on the host from the generator in PyTorch CPU's order, then written through the
+ * backend's copy.
+ *
+ * Note [bernoulli and multinomial draws]
+ * PyTorch's CPU `bernoulli_(p: float)` draws one `uniform_real_distribution<double>` per
+ * element (53 bits of `random64()`) and writes `u < p` (the default kernel; PyTorch builds
+ * with MKL use an MKL stream instead on Intel CPUs only, so its values depend on the CPU
+ * vendor: torch-ts follows the vendor-independent kernel). `bernoulli_(p: Tensor)` draws a
+ * `uniform_real_distribution<float>` (24 bits of `random()`) per element when p is not
+ * float64, and 53 bits when it is. `multinomial` with replacement builds each row's
+ * cumulative distribution in the input's dtype, normalises it, and binary-searches one
+ * `uniform_real_distribution<double>` per sample, as PyTorch's
+ * `multinomial_with_replacement` kernel. Without replacement (or for one sample) PyTorch
+ * takes the top-k of p / q with q ~ Exp(1) (the Gumbel-max trick); its exponential draws
+ * come from MKL on x86 builds, which torch-ts does not reproduce: torch-ts draws q as
+ * -log(1 - u) with the generator's 53-bit doubles, so those samples have PyTorch's
+ * distribution but not its exact values.
+ */
+import { CPU } from '../device';
+import { isFloatingType } from '../dtype';
+import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
+import { defaultGenerator, type Generator } from '../random/generator';
+import { Tensor } from '../tensor/tensor';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { unwrapTensor } from './call';
+import { contiguous, copy_, to } from './copy';
+import { emptyLike } from './factories';
+import { torchTypeName } from './meta-utils';
+import { expand } from './views';
+
+export interface GeneratorOption {
+  generator?: Generator | null;
+}
+
+/** Row-major logical offsets of `t`'s elements in the order of their storage offsets (memory order). */
+function memoryOrder(t: Tensor): Int32Array | null {
+  if (t.isContiguous()) return null;
+  const shape = t.shape;
+  const strides = t.stride();
+  const n = t.numel();
+  const offsets = new Float64Array(n);
+  const idx = new Array<number>(shape.length).fill(0);
+  for (let i = 0; i < n; i++) {
+    let off = 0;
+    for (let d = 0; d < shape.length; d++) off += idx[d] * strides[d];
+    offsets[i] = off;
+    for (let d = shape.length - 1; d >= 0; d--) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => offsets[a] - offsets[b] || a - b);
+}
+
+/** Writes host values (draw order) into `self` through copy_, so versions and autograd apply. */
+function writeDrawn(op: string, self: Tensor, drawn: Float64Array): Tensor {
+  const order = memoryOrder(self);
+  let values = drawn;
+  if (order) {
+    values = new Float64Array(drawn.length);
+    for (let k = 0; k < order.length; k++) values[order[k]] = drawn[k];
+  }
+  const impl = TensorImpl.empty(op, self.shape, 'float64', CPU);
+  impl.storage.typed(Float64Array).set(values);
+  const host = new Tensor(impl);
+  try {
+    copy_(self, host);
+  } finally {
+    host.dispose();
+  }
+  return self;
+}
+
+/** The logical values of a CPU tensor as float64 (row-major). */
+function hostValues(t: Tensor): Float64Array {
+  const c = t.dtype === 'float64' ? contiguous(t) : to(t, 'float64');
+  try {
+    const impl = c.impl;
+    if (c.isContiguous()) return impl.storage.typed(Float64Array).slice(impl.storageOffset, impl.storageOffset + impl.numel);
+    const cc = contiguous(c);
+    try {
+      return cc.impl.storage.typed(Float64Array).slice(cc.impl.storageOffset, cc.impl.storageOffset + cc.impl.numel);
+    } finally {
+      if (cc !== c) cc.dispose();
+    }
+  } finally {
+    if (c !== t) c.dispose();
+  }
+}
+
+/** `x.bernoulli_(p)`: each element becomes 1 with probability p (a number or a tensor broadcast to x), else 0. */
+export function bernoulli_(self: Tensor, p: number | Tensor = 0.5, options: GeneratorOption = {}): Tensor {
+  unwrapTensor('bernoulli_', 'self', self);
+  const gen = options.generator ?? defaultGenerator;
+  const n = self.numel();
+  const drawn = new Float64Array(n);
+  if (typeof p === 'number') {
+    if (!(p >= 0 && p <= 1)) throw new TorchError(`bernoulli_: bernoulli_ expects p to be in [0, 1], but got p=${p}`);
+    for (let i = 0; i < n; i++) drawn[i] = gen.random53() * 2 ** -53 < p ? 1 : 0;
+    return writeDrawn('bernoulli_', self, drawn);
+  }
+  const pi = unwrapTensor('bernoulli_', 'p', p);
+  if (!isFloatingType(pi.dtype)) {
+    throw new DTypeError(`bernoulli_: "bernoulli_tensor_cpu_p_" not implemented for '${torchTypeName(pi.dtype)}'`);
+  }
+  let pe: Tensor;
+  try {
+    pe = expand(p, [...self.shape]);
+  } catch {
+    throw new ShapeError(`bernoulli_: the size of p ${fmtShape(p.shape)} must be broadcastable to self ${fmtShape(self.shape)}`);
+  }
+  let probs: Float64Array;
+  try {
+    probs = hostValues(pe);
+  } finally {
+    if (pe !== p) pe.dispose();
+  }
+  const order = memoryOrder(self);
+  const wide = pi.dtype === 'float64';
+  for (let k = 0; k < n; k++) {
+    const q = probs[order ? order[k] : k];
+    if (!(q >= 0 && q <= 1)) throw new TorchError('bernoulli_: Expected p_in >= 0 && p_in <= 1 to be true, but got false.');
+    const u = wide ? gen.random53() * 2 ** -53 : (gen.random() & 0xffffff) * 2 ** -24;
+    drawn[k] = u < (wide ? q : Math.fround(q)) ? 1 : 0;
+  }
+  // drawn is in memory order already; writeDrawn maps it back to logical order
+  return writeDrawn('bernoulli_', self, drawn);
+}
+
+export interface BernoulliOptions extends GeneratorOption {
+  p?: number | null;
+}
+
+/**
+ * `bernoulli(probs)`: a tensor of probs' dtype with 1 where a draw falls below the
+ * probability; `bernoulli(x, { p })` (or `bernoulli(x, p)`) draws with one probability.
+ */
+export function bernoulli(input: Tensor, p?: number | BernoulliOptions, options: GeneratorOption = {}): Tensor {
+  const x = unwrapTensor('bernoulli', 'input', input);
+  const o: BernoulliOptions = typeof p === 'number' ? { ...options, p } : { ...options, ...(p ?? {}) };
+  if (o.p == null && !isFloatingType(x.dtype)) {
+    throw new DTypeError(`bernoulli: "bernoulli_tensor_cpu_p_" not implemented for '${torchTypeName(x.dtype)}'`);
+  }
+  const out = emptyLike(input);
+  try {
+    return bernoulli_(out, o.p ?? input, { generator: o.generator ?? null });
+  } catch (e) {
+    out.dispose();
+    throw e;
+  }
+}
+
+export interface MultinomialOptions extends GeneratorOption {
+  replacement?: boolean;
+}
+
+/**
+ * `multinomial(probs, numSamples, { replacement, generator })`: int64 category indices drawn
+ * from each row of `probs` (1-D or 2-D, non-negative, not necessarily normalised).
+ */
+export function multinomial(input: Tensor, numSamples: number, options: MultinomialOptions = {}): Tensor {
+  const x = unwrapTensor('multinomial', 'input', input);
+  const replacement = options.replacement ?? false;
+  const gen = options.generator ?? defaultGenerator;
+  if (!isFloatingType(x.dtype)) {
+    throw new DTypeError(`multinomial: multinomial only supports floating-point dtypes for input, got: ${torchTypeName(x.dtype)}`);
+  }
+  if (x.dtype === 'float16' && x.device === CPU) throw new DTypeError('multinomial: multinomial is not implemented for half on CPU');
+  if (x.dim !== 1 && x.dim !== 2) throw new ShapeError('multinomial: prob_dist must be 1 or 2 dim');
+  if (!Number.isInteger(numSamples) || numSamples <= 0) throw new TorchError('multinomial: cannot sample n_sample <= 0 samples');
+  const nCat = x.sizes[x.dim - 1];
+  if (!replacement && numSamples > nCat) {
+    throw new TorchError('multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement');
+  }
+  if (nCat > 2 ** 24) throw new TorchError('multinomial: number of categories cannot exceed 2^24');
+  const nDist = x.dim === 1 ? 1 : x.sizes[0];
+  const probs = hostValues(input);
+  const result = new Float64Array(nDist * numSamples);
+  if (!replacement || numSamples === 1) {
+    let bad = false;
+    for (let i = 0; i < probs.length; i++) if (!(probs[i] >= 0 && probs[i] < Infinity)) bad = true;
+    if (bad) throw new TorchError('multinomial: probability tensor contains either `inf`, `nan` or element < 0');
+    for (let r = 0; r < nDist; r++) {
+      let s = 0;
+      for (let j = 0; j < nCat; j++) s += probs[r * nCat + j];
+      if (s === 0) throw new TorchError('multinomial: invalid multinomial distribution (sum of probabilities <= 0)');
+    }
+    // Gumbel-max: the top numSamples of p / q, q ~ Exp(1) (Note [bernoulli and multinomial draws])
+    const keys = new Float64Array(nDist * nCat);
+    for (let i = 0; i < keys.length; i++) keys[i] = probs[i] / -Math.log1p(-(gen.random53() * 2 ** -53));
+    for (let r = 0; r < nDist; r++) {
+      const row = Array.from({ length: nCat }, (_, j) => j);
+      row.sort((a, b) => keys[r * nCat + b] - keys[r * nCat + a] || a - b);
+      for (let k = 0; k < numSamples; k++) result[r * numSamples + k] = row[k];
+    }
+  } else {
+    const f32 = x.dtype !== 'float64';
+    const round = f32 ? Math.fround : (v: number) => v;
+    const cum = new Float64Array(nCat);
+    for (let r = 0; r < nDist; r++) {
+      let sum = 0;
+      for (let j = 0; j < nCat; j++) {
+        const v = probs[r * nCat + j];
+        if (!(v >= 0)) throw new TorchError('multinomial: invalid multinomial distribution (encountering probability entry < 0)');
+        if (!Number.isFinite(v)) throw new TorchError('multinomial: invalid multinomial distribution (encountering probability entry = infinity or NaN)');
+        sum = round(sum + v);
+        cum[j] = sum;
+      }
+      if (!(sum > 0)) throw new TorchError('multinomial: invalid multinomial distribution (sum of probabilities <= 0)');
+      for (let j = 0; j < nCat; j++) cum[j] = round(cum[j] / sum);
+      cum[nCat - 1] = 1;
+      for (let k = 0; k < numSamples; k++) {
+        const u = gen.random53() * 2 ** -53;
+        let left = 0;
+        let right = nCat;
+        while (right - left > 0) {
+          const mid = left + ((right - left) >> 1);
+          if (cum[mid] < u) left = mid + 1;
+          else right = mid;
+        }
+        result[r * numSamples + k] = left;
+      }
+    }
+  }
+  const sizes = x.dim === 1 ? [numSamples] : [nDist, numSamples];
+  const host = TensorImpl.empty('multinomial', sizes, 'int64', CPU);
+  const big = host.storage.typed(BigInt64Array);
+  for (let i = 0; i < result.length; i++) big[i] = BigInt(result[i]);
+  const t = new Tensor(host);
+  if (x.device === CPU) return t;
+  try {
+    return to(t, { device: x.device });
+  } finally {
+    t.dispose();
+  }
+}
+

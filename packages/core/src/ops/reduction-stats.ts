@@ -1,0 +1,451 @@
+import { getDefaultDtype, isFloatingType, parseDType, type DType } from '../dtype';
+import { DTypeError, IndexError, TorchError } from '../errors';
+import { reductionGeometry } from '../iterator';
+import type { Tensor } from '../tensor/tensor';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { contiguousStrides, normalizeDim, normalizeDims } from '../views';
+import { callFunctional, callMulti, unwrapTensor } from './call';
+import { releaseAll, scalarTensor, torchTypeName } from './meta-utils';
+import { callOut, defineOutVariant } from './out-variant';
+import { ne } from './pointwise';
+import { sum, valuesIndices, type ValuesIndices } from './reduction';
+import { defineStructured, implOf, type Backend } from './registry';
+
+/**
+ * The statistics reductions of API.md: var, std, var_mean, std_mean, logsumexp, the vector
+ * norm behind `norm`, all, any, count_nonzero, median and mode. Multi-dim ones reduce rows
+ * (Note [Row reductions] in reduction-stats-impls.ts); median(dim) and mode select one element
+ * along a dim, as max(dim) does, and return (values, indices).
+ */
+
+/** A contiguous copy (or the tensor itself) with the reduced dims last, in `dtype`. */
+interface Rows {
+  readonly work: TensorImpl;
+  readonly rowLength: number;
+  readonly keepdimSizes: readonly number[];
+  readonly sizes: readonly number[];
+}
+
+function toRows(b: Backend, op: string, self: TensorImpl, dims: readonly number[] | null, dtype: DType): Rows {
+  const geom = reductionGeometry(op, self.sizes, self.strides, dims ?? [], false);
+  const reduced = self.sizes.length === 0 ? [] : geom.dims;
+  const kept = self.sizes.map((_, d) => d).filter((d) => !reduced.includes(d));
+  const perm = [...kept, ...reduced];
+  const pSizes = perm.map((d) => self.sizes[d]);
+  const pStrides = perm.map((d) => self.strides[d]);
+  const rowLength = reduced.reduce((n, d) => n * self.sizes[d], 1);
+  const view = self.view(pSizes, pStrides, self.storageOffset);
+  if (view.isContiguous && view.dtype === dtype) return { work: view, rowLength, keepdimSizes: geom.keepdimSizes, sizes: geom.sizes };
+  const work = TensorImpl.empty(op, pSizes, dtype, self.device);
+  try {
+    implOf(b, 'copy', op)(work, view);
+  } catch (e) {
+    work.release();
+    throw e;
+  } finally {
+    view.release();
+  }
+  return { work, rowLength, keepdimSizes: geom.keepdimSizes, sizes: geom.sizes };
+}
+
+/** `t` (contiguous, keepdim sizes) viewed at `sizes` without the reduced dims; consumes `t`. */
+function dropDims(t: TensorImpl, sizes: readonly number[]): TensorImpl {
+  const v = t.regeometried(sizes, contiguousStrides(sizes), t.storageOffset);
+  t.release();
+  return v;
+}
+
+/** Runs a row reduction into new outputs (one per dtype in `outDtypes`) of the reduced shape. */
+function rowReduce(
+  b: Backend,
+  op: string,
+  self: TensorImpl,
+  dims: readonly number[] | null,
+  keepdim: boolean,
+  computeDtype: DType,
+  outDtypes: readonly DType[],
+  run: (outs: TensorImpl[], rows: Rows) => void,
+): TensorImpl[] {
+  const rows = toRows(b, op, self, dims, computeDtype);
+  const outs: TensorImpl[] = [];
+  try {
+    for (const d of outDtypes) outs.push(TensorImpl.empty(op, rows.keepdimSizes, d, self.device));
+    run(outs, rows);
+  } catch (e) {
+    releaseAll(outs);
+    throw e;
+  } finally {
+    rows.work.release();
+  }
+  return keepdim ? outs : outs.map((o) => dropDims(o, rows.sizes));
+}
+
+/** float64 stays float64; every other floating dtype computes in float32 (PyTorch's opmath). */
+function opmath(d: DType): DType {
+  return d === 'float64' ? 'float64' : 'float32';
+}
+
+// ---- var / std / var_mean / std_mean ----
+
+function varStd(name: string, takeSqrt: boolean, withMean: boolean) {
+  return ([self, dim, correction, keepdim]: unknown[], b: Backend): TensorImpl | TensorImpl[] => {
+    const s = self as TensorImpl;
+    if (!isFloatingType(s.dtype)) throw new DTypeError(`${name}(): std and var only support floating point and complex dtypes, got ${torchTypeName(s.dtype)}`);
+    const c = correction == null ? 1 : Number(correction);
+    const outs = rowReduce(b, name, s, dim as number[] | null, keepdim as boolean, opmath(s.dtype), withMean ? [s.dtype, s.dtype] : [s.dtype], (o, r) =>
+      implOf(b, 'varMean', name)(o[0], o[1] ?? null, r.work, r.rowLength, c, takeSqrt),
+    );
+    return withMean ? outs : outs[0];
+  };
+}
+
+const VAR_ARGS = 'Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False';
+export const VAR = defineStructured(`var.correction(${VAR_ARGS}) -> Tensor`, varStd('var', false, false), ['reduction']);
+export const STD = defineStructured(`std.correction(${VAR_ARGS}) -> Tensor`, varStd('std', true, false), ['reduction']);
+export const VAR_MEAN = defineStructured(`var_mean.correction(${VAR_ARGS}) -> (Tensor, Tensor)`, varStd('var_mean', false, true), ['reduction']);
+export const STD_MEAN = defineStructured(`std_mean.correction(${VAR_ARGS}) -> (Tensor, Tensor)`, varStd('std_mean', true, true), ['reduction']);
+
+// ---- logsumexp ----
+
+/** Integral and bool inputs are computed in the default float dtype (PyTorch promotes them). */
+export const LOGSUMEXP = defineStructured(
+  'logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor',
+  ([self, dim, keepdim], b) => {
+    const s = self as TensorImpl;
+    const outDtype = isFloatingType(s.dtype) ? s.dtype : getDefaultDtype();
+    return rowReduce(b, 'logsumexp', s, dim as number[], keepdim as boolean, opmath(outDtype), [outDtype], (o, r) =>
+      implOf(b, 'logsumexp', 'logsumexp')(o[0], r.work, r.rowLength),
+    )[0];
+  },
+  ['reduction'],
+);
+
+// ---- vector norm (torch.norm in PyTorch 2.x is linalg.vector_norm for vector orders) ----
+
+export const LINALG_VECTOR_NORM = defineStructured(
+  'linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
+  ([self, ord, dim, keepdim, dtype], b) => {
+    const op = 'linalg.vector_norm';
+    const s = self as TensorImpl;
+    if (!isFloatingType(s.dtype)) {
+      throw new DTypeError(`${op}: Expected a floating point or complex tensor as input. Got ${torchTypeName(s.dtype)}`);
+    }
+    const outDtype = dtype == null ? s.dtype : parseDType(op, dtype);
+    if (!isFloatingType(outDtype)) throw new DTypeError(`${op}: dtype should be floating point or complex. Got ${torchTypeName(outDtype)}`);
+    const p = Number(ord);
+    if (s.numel === 0 && (p < 0 || p === Infinity)) {
+      const dims = dim == null || (dim as number[]).length === 0 ? null : normalizeDims(op, dim as number[], s.sizes.length);
+      if (dims === null) {
+        throw new TorchError(`${op}: cannot compute the ${fmtOrd(p)} norm on an empty tensor because the operation does not have an identity`);
+      }
+      for (const d of dims) {
+        if (s.sizes[d] === 0) {
+          throw new TorchError(`${op}: cannot compute the ${fmtOrd(p)} norm on the dimension ${d} because this dimension is empty and the operation does not have an identity`);
+        }
+      }
+    }
+    return rowReduce(b, op, s, dim as number[] | null, keepdim as boolean, opmath(outDtype), [outDtype], (o, r) =>
+      implOf(b, 'vectorNorm', op)(o[0], r.work, r.rowLength, p),
+    )[0];
+  },
+  ['reduction'],
+);
+
+function fmtOrd(p: number): string {
+  if (p === Infinity) return 'inf';
+  if (p === -Infinity) return '-inf';
+  return Number.isInteger(p) ? `${p}` : String(p);
+}
+
+// ---- all / any ----
+
+function logicalReduction(name: 'all' | 'any') {
+  return defineStructured(
+    `${name}.dims(Tensor self, int[1]? dim=None, bool keepdim=False) -> Tensor`,
+    ([self, dim, keepdim], b) => {
+      const s = self as TensorImpl;
+      // 2.x keeps uint8 for uint8 inputs (a legacy of masks); every other dtype gives bool.
+      const outDtype: DType = s.dtype === 'uint8' ? 'uint8' : 'bool';
+      return rowReduce(b, name, s, dim as number[] | null, keepdim as boolean, 'bool', [outDtype], (o, r) =>
+        implOf(b, name, name)(o[0], r.work, r.rowLength),
+      )[0];
+    },
+    ['reduction'],
+  );
+}
+export const ALL = logicalReduction('all');
+export const ANY = logicalReduction('any');
+
+// ---- median / mode ----
+
+function checkMedianDtype(op: string, s: TensorImpl): void {
+  if (s.dtype === 'bool') throw new DTypeError(`${op}: "median_cpu" not implemented for 'Bool'`);
+}
+
+/** median() of every element: the lower median; NaN when there is a NaN (or no element). */
+export const MEDIAN = defineStructured(
+  'median(Tensor self) -> Tensor',
+  ([self], b) => {
+    const s = self as TensorImpl;
+    // PyTorch answers an empty input before its kernel checks the dtype (bool included)
+    if (s.numel > 0) checkMedianDtype('median', s);
+    const value = TensorImpl.empty('median', [1], s.dtype, s.device);
+    try {
+      if (s.numel === 0) {
+        // PyTorch fills NaN converted to the dtype (x86's conversion: INT_MIN, or 0 for narrow ints)
+        const nan = scalarTensor(b, 'median', NaN, 'float32', s.device);
+        try {
+          implOf(b, 'copy', 'median')(value, nan);
+        } finally {
+          nan.release();
+        }
+      } else {
+        const flat = TensorImpl.empty('median', [s.numel], s.dtype, s.device);
+        try {
+          const v = flat.view(s.sizes, contiguousStrides(s.sizes), 0);
+          try {
+            implOf(b, 'copy', 'median')(v, s);
+          } finally {
+            v.release();
+          }
+          implOf(b, 'medianDim', 'median')(value, null, flat, 0);
+        } finally {
+          flat.release();
+        }
+      }
+    } catch (e) {
+      value.release();
+      throw e;
+    }
+    return dropDims(value, []);
+  },
+  ['reduction'],
+);
+
+function requireNonEmptyDim(op: string, s: TensorImpl, d: number): void {
+  if (s.sizes.length > 0 && s.sizes[d] === 0) throw new IndexError(`${op}(): Expected reduction dim ${d} to have non-zero size.`);
+}
+
+function selectAlongDim(name: string, impl: 'medianDim' | 'modeDim', check: (op: string, s: TensorImpl) => void) {
+  return ([self, dim, keepdim]: unknown[], b: Backend): TensorImpl[] => {
+    const s = self as TensorImpl;
+    check(name, s);
+    const d = normalizeDim(name, dim as number, s.sizes.length);
+    requireNonEmptyDim(name, s, d);
+    const keep = s.sizes.map((n, i) => (i === d ? 1 : n));
+    const values = TensorImpl.empty(name, keep, s.dtype, s.device);
+    const indices = TensorImpl.empty(name, keep, 'int64', s.device);
+    try {
+      if (s.sizes.length > 0) implOf(b, impl, name)(values, indices, s, d);
+      else {
+        implOf(b, 'copy', name)(values, s);
+        implOf(b, 'fill', name)(indices, 0);
+      }
+    } catch (e) {
+      releaseAll([values, indices]);
+      throw e;
+    }
+    if (keepdim || s.sizes.length === 0) return [values, indices];
+    const sizes = s.sizes.filter((_, i) => i !== d);
+    return [dropDims(values, sizes), dropDims(indices, sizes)];
+  };
+}
+
+export const MEDIAN_DIM = defineStructured(
+  'median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)',
+  selectAlongDim('median', 'medianDim', checkMedianDtype),
+  ['reduction'],
+);
+export const MODE = defineStructured(
+  'mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)',
+  selectAlongDim('mode', 'modeDim', () => {}),
+  ['reduction'],
+);
+
+const VAR_OUT = defineOutVariant(VAR);
+const STD_OUT = defineOutVariant(STD);
+const LOGSUMEXP_OUT = defineOutVariant(LOGSUMEXP);
+const NORM_OUT = defineOutVariant(LINALG_VECTOR_NORM);
+const ALL_OUT = defineOutVariant(ALL);
+const ANY_OUT = defineOutVariant(ANY);
+
+// ---- front ends ----
+
+type DimArg = number | readonly number[] | null | undefined;
+
+function dimList(op: string, dim: DimArg): number[] | null {
+  const dims = dim == null ? null : typeof dim === 'number' ? [dim] : [...dim];
+  for (const d of dims ?? []) {
+    if (!Number.isInteger(d)) throw new TorchError(`${op}(): argument 'dim' must be an integer or a list of integers, but got ${d}`);
+  }
+  return dims;
+}
+
+function isOptions(x: unknown): x is Record<string, unknown> {
+  return x !== null && typeof x === 'object' && !Array.isArray(x);
+}
+
+export interface VarOptions {
+  /** Subtracted from the count in the divisor (default 1, Bessel's correction). */
+  correction?: number | null;
+  /** Legacy spelling: true is correction 1, false correction 0. */
+  unbiased?: boolean | null;
+  keepdim?: boolean;
+  out?: Tensor | null;
+  dim?: DimArg;
+}
+
+function correctionOf(op: string, o: VarOptions, unbiasedPositional: boolean | undefined): number {
+  const unbiased = unbiasedPositional ?? o.unbiased ?? null;
+  if (unbiased !== null && o.correction != null) throw new TorchError(`${op}(): Cannot specify both unbiased and correction`);
+  if (unbiased !== null) return unbiased ? 1 : 0;
+  return o.correction ?? 1;
+}
+
+/** `(dim?, options?)`, `(options)`, or the legacy `(unbiased)` and `(dim, unbiased)`. */
+function varArgs(op: string, dim: DimArg | boolean | VarOptions, options: VarOptions | boolean | undefined): [number[] | null, number, boolean, VarOptions] {
+  let o: VarOptions = typeof options === 'boolean' ? {} : (options ?? {});
+  let d: DimArg;
+  let unbiased: boolean | undefined = typeof options === 'boolean' ? options : undefined;
+  if (typeof dim === 'boolean') unbiased = dim;
+  else if (isOptions(dim)) {
+    o = dim as VarOptions;
+    d = o.dim;
+  } else d = dim as DimArg;
+  return [dimList(op, d), correctionOf(op, o, unbiased), o.keepdim ?? false, o];
+}
+
+/** The variance over `dim` (all dims by default) with `correction` (default 1); exported as `var`. */
+function var_(self: Tensor, dim?: DimArg | boolean | VarOptions, options?: VarOptions | boolean): Tensor {
+  const [d, c, k, o] = varArgs('var', dim, options);
+  const args = [unwrapTensor('var', 'input', self), d, c, k];
+  return o.out ? callOut(VAR_OUT, args, o.out) : callFunctional(VAR, args);
+}
+
+export function std(self: Tensor, dim?: DimArg | boolean | VarOptions, options?: VarOptions | boolean): Tensor {
+  const [d, c, k, o] = varArgs('std', dim, options);
+  const args = [unwrapTensor('std', 'input', self), d, c, k];
+  return o.out ? callOut(STD_OUT, args, o.out) : callFunctional(STD, args);
+}
+
+/** `[var, mean]`, a plain array (PyTorch's plain tuple). */
+export function varMean(self: Tensor, dim?: DimArg | boolean | VarOptions, options?: VarOptions | boolean): [Tensor, Tensor] {
+  const [d, c, k] = varArgs('var_mean', dim, options);
+  return callMulti(VAR_MEAN, [unwrapTensor('var_mean', 'input', self), d, c, k]) as [Tensor, Tensor];
+}
+
+/** `[std, mean]`, a plain array. */
+export function stdMean(self: Tensor, dim?: DimArg | boolean | VarOptions, options?: VarOptions | boolean): [Tensor, Tensor] {
+  const [d, c, k] = varArgs('std_mean', dim, options);
+  return callMulti(STD_MEAN, [unwrapTensor('std_mean', 'input', self), d, c, k]) as [Tensor, Tensor];
+}
+
+export interface KeepdimOutOptions {
+  keepdim?: boolean;
+  out?: Tensor | null;
+}
+
+/** `dim` is required, as in PyTorch. */
+export function logsumexp(self: Tensor, dim: number | readonly number[] | (KeepdimOutOptions & { dim: number | readonly number[] }), options?: KeepdimOutOptions): Tensor {
+  const o: KeepdimOutOptions & { dim?: DimArg } = isOptions(dim) ? (dim as KeepdimOutOptions & { dim: DimArg }) : (options ?? {});
+  const d = isOptions(dim) ? o.dim : (dim as DimArg);
+  const s = unwrapTensor('logsumexp', 'input', self);
+  if (d == null) throw new TorchError(`logsumexp(): missing 1 required positional argument: "dim"`);
+  const args = [s, dimList('logsumexp', d), o.keepdim ?? false];
+  return o.out ? callOut(LOGSUMEXP_OUT, args, o.out) : callFunctional(LOGSUMEXP, args);
+}
+
+export type NormOrd = number | 'fro' | 'nuc' | null | undefined;
+
+export interface NormOptions extends KeepdimOutOptions {
+  p?: NormOrd;
+  dim?: DimArg;
+  dtype?: DType | null;
+}
+
+/**
+ * `norm(x, p?, dim?, options?)`: PyTorch 2.x's torch.norm, which is linalg.vector_norm for a
+ * number `p` (default 2) and for 'fro' (the 2-norm of the flattened dims); 'nuc' is a matrix
+ * norm, not available yet.
+ */
+export function norm(self: Tensor, p?: NormOrd | NormOptions, dim?: DimArg | NormOptions, options?: NormOptions): Tensor {
+  let o: NormOptions = options ?? {};
+  let ord: NormOrd;
+  let d: DimArg;
+  if (isOptions(p)) {
+    o = p as NormOptions;
+    ord = o.p;
+    d = o.dim;
+  } else {
+    ord = p as NormOrd;
+    if (isOptions(dim)) {
+      o = dim as NormOptions;
+      d = o.dim;
+    } else d = dim as DimArg;
+  }
+  const s = unwrapTensor('norm', 'input', self);
+  if (ord === 'nuc') throw new TorchError("norm(): the nuclear norm ('nuc') is a matrix norm, which torch-ts does not implement yet");
+  if (typeof ord === 'string' && ord !== 'fro') throw new TorchError(`norm(): invalid norm type '${ord}'`);
+  if (ord != null && typeof ord !== 'string' && typeof ord !== 'number') throw new TorchError(`norm(): argument 'p' must be a number or 'fro'`);
+  const dims = dimList('norm', d);
+  if (ord === 'fro' && dims !== null && dims.length > 2) throw new TorchError(`norm(): 'fro' norm expects at most 2 dims, got ${dims.length}`);
+  const value = ord == null || ord === 'fro' ? 2 : ord;
+  const args = [s, value, dims, o.keepdim ?? false, o.dtype ?? null];
+  return o.out ? callOut(NORM_OUT, args, o.out) : callFunctional(LINALG_VECTOR_NORM, args);
+}
+
+function logical(name: 'all' | 'any') {
+  const h = name === 'all' ? ALL : ANY;
+  const hOut = name === 'all' ? ALL_OUT : ANY_OUT;
+  return (self: Tensor, dim?: DimArg | (KeepdimOutOptions & { dim?: DimArg }), options?: KeepdimOutOptions): Tensor => {
+    const o: KeepdimOutOptions & { dim?: DimArg } = isOptions(dim) ? (dim as KeepdimOutOptions) : (options ?? {});
+    const d = isOptions(dim) ? o.dim : (dim as DimArg);
+    const args = [unwrapTensor(name, 'input', self), dimList(name, d), o.keepdim ?? false];
+    return o.out ? callOut(hOut, args, o.out) : callFunctional(h, args);
+  };
+}
+
+/** True where every element (of the reduced dims) is nonzero; uint8 inputs give uint8. */
+export const all: (self: Tensor, dim?: DimArg | (KeepdimOutOptions & { dim?: DimArg }), options?: KeepdimOutOptions) => Tensor = logical('all');
+/** True where some element (of the reduced dims) is nonzero; uint8 inputs give uint8. */
+export const any: (self: Tensor, dim?: DimArg | (KeepdimOutOptions & { dim?: DimArg }), options?: KeepdimOutOptions) => Tensor = logical('any');
+
+/** The number of nonzero elements (over `dim`, or all), int64: a composite of `ne` and `sum`. */
+export function countNonzero(self: Tensor, dim?: DimArg | { dim?: DimArg }): Tensor {
+  const d = isOptions(dim) ? (dim as { dim?: DimArg }).dim : (dim as DimArg);
+  const s = unwrapTensor('count_nonzero', 'input', self);
+  const dims = dimList('count_nonzero', d);
+  if (dims !== null) normalizeDims('count_nonzero', dims, s.sizes.length);
+  const mask = ne(self, 0);
+  try {
+    return dims === null ? sum(mask) : sum(mask, dims.length === 0 ? [] : dims);
+  } finally {
+    mask.dispose();
+  }
+}
+
+export interface KeepdimOption {
+  keepdim?: boolean;
+}
+
+/** `median(x)`: the lower median of all elements; `median(x, dim)`: (values, indices) along `dim`. */
+export function median(self: Tensor): Tensor;
+export function median(self: Tensor, options: KeepdimOption & { dim: number }): ValuesIndices;
+export function median(self: Tensor, dim: number, options?: KeepdimOption): ValuesIndices;
+export function median(self: Tensor, dim?: number | null | (KeepdimOption & { dim?: number | null }), options?: KeepdimOption): Tensor | ValuesIndices {
+  const o: KeepdimOption & { dim?: number | null } = isOptions(dim) ? (dim as KeepdimOption) : (options ?? {});
+  const d = isOptions(dim) ? o.dim : (dim as number | null | undefined);
+  const s = unwrapTensor('median', 'input', self);
+  if (d == null) return callFunctional(MEDIAN, [s]);
+  return valuesIndices(callMulti(MEDIAN_DIM, [s, d, o.keepdim ?? false]));
+}
+
+/** `mode(x, dim = -1)`: (values, indices), the most frequent value along `dim`. */
+export function mode(self: Tensor, dim?: number | (KeepdimOption & { dim?: number }), options?: KeepdimOption): ValuesIndices {
+  const o: KeepdimOption & { dim?: number } = isOptions(dim) ? (dim as KeepdimOption) : (options ?? {});
+  const d = isOptions(dim) ? o.dim : (dim as number | undefined);
+  return valuesIndices(callMulti(MODE, [unwrapTensor('mode', 'input', self), d ?? -1, o.keepdim ?? false]));
+}
+
+// `var` is a reserved word: the function is `var_` inside this file and `var` outside.
+export { var_ as var };

@@ -1,0 +1,179 @@
+import type { BackendImpls, Pool2dGeometry } from '@torch-ts/core';
+import { words, type FloatArray } from '../loops/arrays';
+import { floatIn, floatOut } from './spatial-buffers';
+
+/**
+ * Pooling kernels on contiguous [P, H, W] planes (core makes inputs contiguous and
+ * allocates contiguous outputs), with PyTorch's CPU window rules: windows clipped to the
+ * image, max pooling's NaN wins (`val > max || isnan(val)`, the last NaN of a window gives
+ * the index), avg pooling's divisor counts the padded window unless count_include_pad is
+ * false, or is divisor_override. Sums accumulate in float64 and round once on store (PyTorch
+ * accumulates float32 in float32: results agree within float32 rounding).
+ */
+
+function maxPoolLoop(o: FloatArray, oo: number, ix: Int32Array, x: FloatArray, xo: number, P: number, g: Pool2dGeometry): void {
+  const { height: H, width: W, kernelH, kernelW, strideH, strideW, padH, padW, dilationH, dilationW, outH, outW } = g;
+  let q = 0;
+  for (let p = 0; p < P; p++) {
+    const plane = xo + p * H * W;
+    for (let oh = 0; oh < outH; oh++) {
+      let h0 = oh * strideH - padH;
+      const h1 = Math.min(h0 + (kernelH - 1) * dilationH + 1, H);
+      while (h0 < 0) h0 += dilationH;
+      for (let ow = 0; ow < outW; ow++, q++) {
+        let w0 = ow * strideW - padW;
+        const w1 = Math.min(w0 + (kernelW - 1) * dilationW + 1, W);
+        while (w0 < 0) w0 += dilationW;
+        let best = -Infinity;
+        let at = h0 * W + w0;
+        for (let h = h0; h < h1; h += dilationH) {
+          for (let w = w0; w < w1; w += dilationW) {
+            const v = x[plane + h * W + w];
+            if (v > best || v !== v) {
+              best = v;
+              at = h * W + w;
+            }
+          }
+        }
+        o[oo + q] = best;
+        ix[2 * q] = at;
+        ix[2 * q + 1] = 0;
+      }
+    }
+  }
+}
+
+export const maxPool2d: BackendImpls['maxPool2d'] = (out, indices, self, g) => {
+  const o = floatOut(out);
+  const x = floatIn(self);
+  const P = self.sizes[0];
+  const w = words(indices).subarray(2 * indices.storageOffset);
+  maxPoolLoop(o.a, o.off, w, x.a, x.off, P, g);
+  o.commit();
+};
+
+export const maxPool2dBackward: BackendImpls['maxPool2dBackward'] = (gradInput, gradOutput, indices) => {
+  const gi = floatOut(gradInput);
+  const go = floatIn(gradOutput);
+  const [P, H, W] = gradInput.sizes;
+  const n = gradOutput.sizes[1] * gradOutput.sizes[2];
+  const ix = words(indices).subarray(2 * indices.storageOffset);
+  scatterPlanes(gi.a, gi.off, go.a, go.off, ix, P, H * W, n);
+  gi.commit();
+};
+
+function scatterPlanes(gi: FloatArray, gio: number, go: FloatArray, goo: number, ix: Int32Array, P: number, hw: number, n: number): void {
+  gi.fill(0, gio, gio + P * hw);
+  for (let p = 0; p < P; p++) {
+    const base = gio + p * hw;
+    const src = goo + p * n;
+    for (let q = 0; q < n; q++) gi[base + ix[2 * (p * n + q)]] += go[src + q];
+  }
+}
+
+/** The window of output (oh, ow) and its divisor, as PyTorch's avg_pool2d computes them. */
+function avgPoolLoop(
+  o: FloatArray,
+  oo: number,
+  x: FloatArray,
+  xo: number,
+  P: number,
+  g: Pool2dGeometry,
+  countIncludePad: boolean,
+  divisorOverride: number,
+  backward: boolean,
+  truncate: boolean,
+): void {
+  const { height: H, width: W, kernelH, kernelW, strideH, strideW, padH, padW, outH, outW } = g;
+  let q = 0;
+  for (let p = 0; p < P; p++) {
+    const plane = p * H * W;
+    for (let oh = 0; oh < outH; oh++) {
+      let h0 = oh * strideH - padH;
+      let h1 = Math.min(h0 + kernelH, H + padH);
+      const ph = h1 - h0;
+      h0 = Math.max(h0, 0);
+      h1 = Math.min(h1, H);
+      for (let ow = 0; ow < outW; ow++, q++) {
+        let w0 = ow * strideW - padW;
+        let w1 = Math.min(w0 + kernelW, W + padW);
+        const poolSize = ph * (w1 - w0);
+        w0 = Math.max(w0, 0);
+        w1 = Math.min(w1, W);
+        const div = divisorOverride > 0 ? divisorOverride : countIncludePad ? poolSize : (h1 - h0) * (w1 - w0);
+        if (backward) {
+          if (h0 >= h1 || w0 >= w1) continue;
+          const gv = x[xo + q] / div;
+          for (let h = h0; h < h1; h++) for (let w = w0; w < w1; w++) o[oo + plane + h * W + w] += gv;
+          continue;
+        }
+        if (h0 >= h1 || w0 >= w1) {
+          o[oo + q] = 0;
+          continue;
+        }
+        let s = 0;
+        for (let h = h0; h < h1; h++) for (let w = w0; w < w1; w++) s += x[xo + plane + h * W + w];
+        o[oo + q] = truncate ? Math.trunc(s / div) : s / div;
+      }
+    }
+  }
+}
+
+export const avgPool2d: BackendImpls['avgPool2d'] = (out, self, g, countIncludePad, divisorOverride) => {
+  const o = floatOut(out);
+  const x = floatIn(self);
+  avgPoolLoop(o.a, o.off, x.a, x.off, self.sizes[0], g, countIncludePad, divisorOverride ?? 0, false, out.dtype === 'int64');
+  o.commit();
+};
+
+export const avgPool2dBackward: BackendImpls['avgPool2dBackward'] = (gradInput, gradOutput, g, countIncludePad, divisorOverride) => {
+  const gi = floatOut(gradInput);
+  const go = floatIn(gradOutput);
+  gi.a.fill(0, gi.off, gi.off + gradInput.numel);
+  avgPoolLoop(gi.a, gi.off, go.a, go.off, gradInput.sizes[0], g, countIncludePad, divisorOverride ?? 0, true, false);
+  gi.commit();
+};
+
+const start = (o: number, inSize: number, outSize: number) => Math.floor((o * inSize) / outSize);
+const end = (o: number, inSize: number, outSize: number) => Math.ceil(((o + 1) * inSize) / outSize);
+
+function adaptiveLoop(o: FloatArray, oo: number, x: FloatArray, xo: number, P: number, H: number, W: number, OH: number, OW: number, backward: boolean): void {
+  let q = 0;
+  for (let p = 0; p < P; p++) {
+    const plane = p * H * W;
+    for (let oh = 0; oh < OH; oh++) {
+      const h0 = start(oh, H, OH);
+      const h1 = end(oh, H, OH);
+      for (let ow = 0; ow < OW; ow++, q++) {
+        const w0 = start(ow, W, OW);
+        const w1 = end(ow, W, OW);
+        const n = (h1 - h0) * (w1 - w0);
+        if (backward) {
+          const gv = x[xo + q] / n;
+          for (let h = h0; h < h1; h++) for (let w = w0; w < w1; w++) o[oo + plane + h * W + w] += gv;
+        } else {
+          let s = 0;
+          for (let h = h0; h < h1; h++) for (let w = w0; w < w1; w++) s += x[xo + plane + h * W + w];
+          o[oo + q] = s / n;
+        }
+      }
+    }
+  }
+}
+
+export const adaptiveAvgPool2d: BackendImpls['adaptiveAvgPool2d'] = (out, self) => {
+  const o = floatOut(out);
+  const x = floatIn(self);
+  const [P, H, W] = self.sizes;
+  adaptiveLoop(o.a, o.off, x.a, x.off, P, H, W, out.sizes[1], out.sizes[2], false);
+  o.commit();
+};
+
+export const adaptiveAvgPool2dBackward: BackendImpls['adaptiveAvgPool2dBackward'] = (gradInput, gradOutput) => {
+  const gi = floatOut(gradInput);
+  const go = floatIn(gradOutput);
+  const [P, H, W] = gradInput.sizes;
+  gi.a.fill(0, gi.off, gi.off + gradInput.numel);
+  adaptiveLoop(gi.a, gi.off, go.a, go.off, P, H, W, gradOutput.sizes[1], gradOutput.sizes[2], true);
+  gi.commit();
+};

@@ -1,0 +1,110 @@
+import type { BackendImpls, TensorImpl } from '@torch-ts/core';
+import { floatArray, type FloatArray } from '../loops/arrays';
+
+/**
+ * Note [Softmax kernels]
+ * Operands are contiguous float32/float64 [outer, size, inner] (Note [NN kernels take
+ * contiguous float32/float64 operands]). Along a row the max is subtracted before exp, so
+ * nothing overflows; sums accumulate in doubles. For inner = 1 (the last dim, the common
+ * case) each row is contiguous; otherwise `inner` rows are walked side by side with their
+ * running max and sum in scratch arrays, so memory is read in order. float32 rows are
+ * written once, rounded on store by the Float32Array.
+ */
+
+function softmaxLastDim(o: FloatArray, oo: number, x: FloatArray, xo: number, outer: number, size: number, log: boolean): void {
+  for (let r = 0; r < outer; r++) {
+    const base = r * size;
+    let max = -Infinity;
+    for (let j = 0; j < size; j++) {
+      const v = x[xo + base + j];
+      if (v > max || v !== v) max = v;
+    }
+    if (max !== max) {
+      for (let j = 0; j < size; j++) o[oo + base + j] = NaN;
+      continue;
+    }
+    if (max === -Infinity) max = 0; // every element -inf: exp(x - 0) = 0, sum 0 -> nan as PyTorch
+    let sum = 0;
+    if (log) {
+      for (let j = 0; j < size; j++) sum += Math.exp(x[xo + base + j] - max);
+      const shift = max + Math.log(sum);
+      for (let j = 0; j < size; j++) o[oo + base + j] = x[xo + base + j] - shift;
+    } else {
+      for (let j = 0; j < size; j++) {
+        const e = Math.exp(x[xo + base + j] - max);
+        o[oo + base + j] = e;
+        sum += e;
+      }
+      const inv = 1 / sum;
+      for (let j = 0; j < size; j++) o[oo + base + j] *= inv;
+    }
+  }
+}
+
+function softmaxInner(o: FloatArray, oo: number, x: FloatArray, xo: number, outer: number, size: number, inner: number, log: boolean): void {
+  const max = new Float64Array(inner);
+  const sum = new Float64Array(inner);
+  for (let r = 0; r < outer; r++) {
+    const base = r * size * inner;
+    max.fill(-Infinity);
+    sum.fill(0);
+    for (let j = 0; j < size; j++) {
+      const row = base + j * inner;
+      for (let i = 0; i < inner; i++) {
+        const v = x[xo + row + i];
+        if (v > max[i] || v !== v) max[i] = v;
+      }
+    }
+    for (let i = 0; i < inner; i++) if (max[i] === -Infinity) max[i] = 0;
+    for (let j = 0; j < size; j++) {
+      const row = base + j * inner;
+      for (let i = 0; i < inner; i++) sum[i] += Math.exp(x[xo + row + i] - max[i]);
+    }
+    if (log) {
+      for (let i = 0; i < inner; i++) sum[i] = max[i] + Math.log(sum[i]);
+      for (let j = 0; j < size; j++) {
+        const row = base + j * inner;
+        for (let i = 0; i < inner; i++) o[oo + row + i] = x[xo + row + i] - sum[i];
+      }
+    } else {
+      for (let i = 0; i < inner; i++) sum[i] = 1 / sum[i];
+      for (let j = 0; j < size; j++) {
+        const row = base + j * inner;
+        for (let i = 0; i < inner; i++) o[oo + row + i] = Math.exp(x[xo + row + i] - max[i]) * sum[i];
+      }
+    }
+  }
+}
+
+export const softmax: BackendImpls['softmax'] = (out, self, outer, size, inner, log) => {
+  const o = floatArray(out);
+  const x = floatArray(self);
+  if (inner === 1) softmaxLastDim(o, out.storageOffset, x, self.storageOffset, outer, size, log);
+  else softmaxInner(o, out.storageOffset, x, self.storageOffset, outer, size, inner, log);
+};
+
+function at(t: TensorImpl): [FloatArray, number] {
+  return [floatArray(t), t.storageOffset];
+}
+
+export const softmaxBackward: BackendImpls['softmaxBackward'] = (gradInput, grad, output, outer, size, inner, log) => {
+  const [gi, gio] = at(gradInput);
+  const [g, go] = at(grad);
+  const [y, yo] = at(output);
+  const acc = new Float64Array(inner);
+  for (let r = 0; r < outer; r++) {
+    const base = r * size * inner;
+    acc.fill(0);
+    // softmax: sum(g * y); log-softmax: sum(g)
+    for (let j = 0; j < size; j++) {
+      const row = base + j * inner;
+      if (log) for (let i = 0; i < inner; i++) acc[i] += g[go + row + i];
+      else for (let i = 0; i < inner; i++) acc[i] += g[go + row + i] * y[yo + row + i];
+    }
+    for (let j = 0; j < size; j++) {
+      const row = base + j * inner;
+      if (log) for (let i = 0; i < inner; i++) gi[gio + row + i] = g[go + row + i] - Math.exp(y[yo + row + i]) * acc[i];
+      else for (let i = 0; i < inner; i++) gi[gio + row + i] = y[yo + row + i] * (g[go + row + i] - acc[i]);
+    }
+  }
+};

@@ -1,0 +1,39 @@
+import { commandQueueOrNull, commandQueue } from './runtime/queue';
+import { gpu, init as initDevice, isAvailable, unavailableReason, type WebGPUInitOptions, type WebGPULimits } from './runtime/device';
+import { webgpuAllocator } from './memory/webgpu-allocator';
+import type { CachingAllocatorStats } from './memory/caching-allocator';
+
+export type { WebGPUInitOptions, WebGPULimits };
+
+/** `await torch.webgpu.init()`: finds a device (Note [Keeping Dawn alive]); `true` when WebGPU is ready. */
+export function init(opts: WebGPUInitOptions = {}): Promise<boolean> {
+  return initDevice(opts);
+}
+
+export { isAvailable, unavailableReason };
+
+/** Submits the recorded work and resolves when the device has finished it; raises the first WebGPU error since the last sync. */
+export async function synchronize(): Promise<void> {
+  await commandQueue('webgpu.synchronize').synchronize();
+}
+
+/** Returns the caching allocator's unused buffers to the device (Note [WebGPU caching allocator]). */
+export function emptyCache(): void {
+  webgpuAllocator.emptyCache();
+}
+
+/** The caching allocator's counters (also in `torch.memory.stats('webgpu').allocator`). */
+export function memoryStats(): CachingAllocatorStats {
+  return webgpuAllocator.stats();
+}
+
+/** What the backend runs on: the adapter, where it came from, and the limits it respects. */
+export function deviceInfo(): { source: string; adapter: string; limits: WebGPULimits } {
+  const ctx = gpu('webgpu.deviceInfo');
+  return { source: ctx.source, adapter: ctx.adapterInfo, limits: ctx.limits };
+}
+
+/** Submits, pipelines compiled and dispatches so far: to check batching and the pipeline cache. */
+export function queueCounters(): { submits: number; dispatches: number; pipelinesCompiled: number } {
+  return { ...(commandQueueOrNull()?.counters ?? { submits: 0, dispatches: 0, pipelinesCompiled: 0 }) };
+}

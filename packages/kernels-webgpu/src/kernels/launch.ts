@@ -1,0 +1,101 @@
+/// <reference types="@webgpu/types" />
+import { TensorIterator, TorchError, type TensorImpl } from '@torch-ts/core';
+import type { WebGPUBlock } from '../memory/webgpu-allocator';
+import { commandQueue } from '../runtime/queue';
+import { gpu } from '../runtime/device';
+import type { Kind } from '../wgsl/kinds';
+import { pointwiseSource, pointwiseWords, WORKGROUP, type PointwiseExpr } from '../wgsl/pointwise';
+
+/** The storage binding of a tensor: its whole block (views are addressed by offset in the kernel). */
+export function bindingOf(t: TensorImpl): GPUBufferBinding {
+  const block = t.storage.data as WebGPUBlock;
+  if (!block) throw new TorchError('webgpu: internal error: binding a tensor without a buffer');
+  return { buffer: block.segment.buffer, offset: block.offset, size: block.size };
+}
+
+/** Workgroup counts for `n` invocations of `WORKGROUP`, spread over y past the x limit. */
+export function grid(op: string, n: number, perGroup = WORKGROUP): [number, number, number] {
+  const groups = Math.ceil(n / perGroup);
+  const maxDim = gpu(op).limits.maxComputeWorkgroupsPerDimension;
+  if (groups <= maxDim) return [groups, 1, 1];
+  const y = Math.ceil(groups / maxDim);
+  if (y > maxDim) throw new TorchError(`${op}: ${n} elements exceed what one WebGPU dispatch can cover`);
+  return [maxDim, y, 1];
+}
+
+const sourceCache = new Map<string, string>();
+
+/**
+ * Runs a pointwise expression: `out` and `inputs` have out's shape (inputs broadcast by core
+ * as stride-0 views), `kinds` their storage kinds (Note [WebGPU dtypes]), `scalars` extra u32
+ * words (Note [Pointwise kernel layout]).
+ */
+export function runPointwise(
+  op: string,
+  key: string,
+  e: PointwiseExpr,
+  out: TensorImpl,
+  inputs: readonly TensorImpl[],
+  kinds: readonly Kind[],
+  scalars: readonly number[] = [],
+): void {
+  if (out.numel === 0) return;
+  const q = commandQueue(op);
+  const operands = [out, ...inputs];
+  const it = new TensorIterator(out.sizes, operands.map((t) => t.strides));
+  const k = operands.length;
+  const ndim = it.ndim;
+  const offsets = operands.map((t) => t.storageOffset);
+  const vec4 =
+    e.vec4 === true &&
+    ndim === 1 &&
+    it.numel % 4 === 0 &&
+    kinds.every((x) => x === 'f32' || x === 'i32') &&
+    kinds.every((x) => x === kinds[0]) &&
+    it.strides.every((s) => s[0] === 1) &&
+    offsets.every((o) => o % 4 === 0);
+  const blocks = operands.map((t) => t.storage.data as WebGPUBlock);
+  const alias = blocks.map((b, i) => {
+    const j = blocks.indexOf(b);
+    if (j !== i && kinds[j] !== kinds[i]) throw new TorchError(`${op}: operands share storage with different dtypes on webgpu`);
+    return j;
+  });
+  const cacheKey = `${key}|${kinds.join(',')}|${ndim}|${scalars.length}|${vec4}|${alias.join('')}`;
+  let source = sourceCache.get(cacheKey);
+  if (!source) {
+    source = pointwiseSource(e, kinds, ndim, scalars.length, vec4, alias);
+    sourceCache.set(cacheKey, source);
+  }
+  const params = new Uint32Array(pointwiseWords(k, ndim, scalars.length));
+  let w = 0;
+  params[w++] = it.numel;
+  for (const o of offsets) params[w++] = o;
+  for (let d = 0; d < ndim; d++) params[w++] = it.shape[d];
+  for (let i = 0; i < k; i++) for (let d = 0; d < ndim; d++) params[w++] = it.strides[i][d];
+  for (const s of scalars) params[w++] = s;
+  const bindings = operands.filter((_, i) => alias[i] === i).map(bindingOf);
+  q.dispatch(source, bindings, params, grid(op, vec4 ? it.numel / 4 : it.numel));
+}
+
+const f32Scratch = new Float32Array(1);
+const u32Scratch = new Uint32Array(f32Scratch.buffer);
+
+/** The u32 word of a float32 scalar. */
+export function f32Word(v: number): number {
+  f32Scratch[0] = v;
+  return u32Scratch[0];
+}
+
+/** The u32 word of an int32 scalar (two's complement, wrapped as PyTorch's int casts). */
+export function i32Word(v: number | bigint | boolean): number {
+  const n = typeof v === 'bigint' ? Number(BigInt.asIntN(32, v)) : Number(v);
+  return n >>> 0;
+}
+
+/** The scalar word of a value for kind `k`. */
+export function scalarWord(k: Kind, v: number | bigint | boolean): number {
+  if (k === 'f32') return f32Word(Number(v));
+  if (k === 'u8') return Number(typeof v === 'bigint' ? BigInt.asUintN(8, v) : Number(v) & 255);
+  if (k === 'bool') return Number(v) !== 0 ? 1 : 0;
+  return i32Word(v);
+}

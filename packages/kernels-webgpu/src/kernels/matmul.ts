@@ -1,0 +1,142 @@
+import { TensorImpl, TorchError } from '@torch-ts/core';
+import { commandQueue } from '../runtime/queue';
+import { kindOf, valueType, type Kind } from '../wgsl/kinds';
+import { bindingOf } from './launch';
+import { copy, fill } from './pointwise';
+
+/**
+ * Note [WebGPU matmul]
+ * out[b] = self[b] @ other[b] with a workgroup of 16x16 invocations per 64x64 tile of out:
+ * each invocation accumulates a 4x4 register tile (four vec4 rows, unrolled:
+ * no dynamically indexed private arrays, which are slow to compile and to run), and the workgroup stages 64x16 slices of
+ * self and 16x64 slices of other through workgroup memory, so every loaded element is used
+ * 64 times. Any strides and offsets (transposed and batched views run in place); the batch
+ * is the workgroup's z. float32 and int32 (int32 wraps, as PyTorch's int kernels).
+ */
+const TILE = 64;
+const KT = 16;
+
+function source(k: Kind): string {
+  const t = valueType(k);
+  const zero = k === 'f32' ? '0.0' : '0';
+  return /* wgsl */ `
+@group(0) @binding(0) var<storage, read_write> outb: array<${t}>;
+@group(0) @binding(1) var<storage, read_write> ab: array<${t}>;
+@group(0) @binding(2) var<storage, read_write> bb: array<${t}>;
+struct Params { w: array<vec4<u32>, 4> };
+@group(0) @binding(3) var<uniform> P: Params;
+fn p(i: u32) -> u32 { return P.w[i / 4u][i % 4u]; }
+var<workgroup> As: array<array<${t}, ${TILE}>, ${KT}>;
+var<workgroup> Bs: array<array<${t}, ${TILE}>, ${KT}>;
+fn store(base: u32, rs: u32, cs: u32, r: u32, c: u32, v: vec4<${t}>, n: u32, pp: u32) {
+  if (r >= n) { return; }
+  let o = base + r * rs;
+  if (c < pp) { outb[o + c * cs] = v.x; }
+  if (c + 1u < pp) { outb[o + (c + 1u) * cs] = v.y; }
+  if (c + 2u < pp) { outb[o + (c + 2u) * cs] = v.z; }
+  if (c + 3u < pp) { outb[o + (c + 3u) * cs] = v.w; }
+}
+@compute @workgroup_size(16, 16)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  // params: n m p | batch strides (out a b) | out rs cs | a rs cs | b rs cs | offsets (out a b)
+  let n = p(0u); let m = p(1u); let pp = p(2u);
+  let bo = wid.z;
+  let oOff = p(15u) + bo * p(3u);
+  let aOff = p(12u) + bo * p(4u);
+  let bOff = p(13u) + bo * p(5u);
+  let ors = p(6u); let ocs = p(7u); let ars = p(8u); let acs = p(9u); let brs = p(10u); let bcs = p(11u);
+  let row0 = wid.y * ${TILE}u;
+  let col0 = wid.x * ${TILE}u;
+  var acc0 = vec4<${t}>(${zero}); var acc1 = vec4<${t}>(${zero}); var acc2 = vec4<${t}>(${zero}); var acc3 = vec4<${t}>(${zero});
+  let tid = lid.y * 16u + lid.x;
+  let r0 = lid.y * 4u;
+  let c0 = lid.x * 4u;
+  for (var k0 = 0u; k0 < m; k0 += ${KT}u) {
+    // 1024 elements of each slice, 4 per invocation.
+    for (var e = 0u; e < 4u; e++) {
+      let q = tid * 4u + e;
+      let ar = q / ${KT}u; let ak = q % ${KT}u;
+      let gr = row0 + ar; let gk = k0 + ak;
+      As[ak][ar] = select(${zero}, ab[aOff + gr * ars + gk * acs], gr < n && gk < m);
+      let bk = q / ${TILE}u; let bc = q % ${TILE}u;
+      let gk2 = k0 + bk; let gc = col0 + bc;
+      Bs[bk][bc] = select(${zero}, bb[bOff + gk2 * brs + gc * bcs], gk2 < m && gc < pp);
+    }
+    workgroupBarrier();
+    for (var kk = 0u; kk < ${KT}u; kk++) {
+      let a = vec4<${t}>(As[kk][r0], As[kk][r0 + 1u], As[kk][r0 + 2u], As[kk][r0 + 3u]);
+      let b = vec4<${t}>(Bs[kk][c0], Bs[kk][c0 + 1u], Bs[kk][c0 + 2u], Bs[kk][c0 + 3u]);
+      acc0 += a.x * b; acc1 += a.y * b; acc2 += a.z * b; acc3 += a.w * b;
+    }
+    workgroupBarrier();
+  }
+  let rr = row0 + r0;
+  let cc = col0 + c0;
+  store(oOff, ors, ocs, rr, cc, acc0, n, pp);
+  store(oOff, ors, ocs, rr + 1u, cc, acc1, n, pp);
+  store(oOff, ors, ocs, rr + 2u, cc, acc2, n, pp);
+  store(oOff, ors, ocs, rr + 3u, cc, acc3, n, pp);
+}`;
+}
+
+/**
+ * Edge tiles load with `select(0, x[i], inRange)`: both operands of a select are evaluated,
+ * so an index past the tensor may be read; WebGPU's robust buffer access keeps such a read
+ * inside the binding, and the select discards it.
+ */
+function run(op: string, out: TensorImpl, self: TensorImpl, other: TensorImpl, batched: boolean): void {
+  const k = kindOf(op, out.dtype);
+  if (out.numel === 0) return;
+  if (self.numel === 0 || other.numel === 0) {
+    fill(out, 0); // an empty inner dim: sums of nothing
+    return;
+  }
+  if (k === 'u8') {
+    // uint8: multiply in int32 and wrap on the cast back, as uint8 arithmetic wraps.
+    const a = TensorImpl.empty(op, self.sizes, 'int32', self.device);
+    const b = TensorImpl.empty(op, other.sizes, 'int32', other.device);
+    const o = TensorImpl.empty(op, out.sizes, 'int32', out.device);
+    try {
+      copy(a, self);
+      copy(b, other);
+      run(op, o, a, b, batched);
+      copy(out, o);
+    } finally {
+      a.release();
+      b.release();
+      o.release();
+    }
+    return;
+  }
+  if (k !== 'f32' && k !== 'i32') throw new TorchError(`${op}: "${op}" not implemented for '${out.dtype}' on webgpu`);
+  const bd = batched ? 1 : 0;
+  const batch = batched ? out.sizes[0] : 1;
+  const n = out.sizes[bd];
+  const pp = out.sizes[bd + 1];
+  const m = self.sizes[bd + 1];
+  const blocks = [out, self, other].map((t) => t.storage.data);
+  if (blocks[0] === blocks[1] || blocks[0] === blocks[2]) throw new TorchError(`${op}: the output shares storage with an input`);
+  const params = new Uint32Array(16);
+  params.set([
+    n, m, pp,
+    batched ? out.strides[0] : 0, batched ? self.strides[0] : 0, batched ? other.strides[0] : 0,
+    out.strides[bd], out.strides[bd + 1],
+    self.strides[bd], self.strides[bd + 1],
+    other.strides[bd], other.strides[bd + 1],
+    self.storageOffset, other.storageOffset, 0, out.storageOffset,
+  ]);
+  const q = commandQueue(op);
+  const maxDim = 65535;
+  if (batch > maxDim) throw new TorchError(`${op}: a batch of ${batch} exceeds one WebGPU dispatch`);
+  // self and other may be the same storage (x @ x): bind it twice is fine for distinct
+  // bindings only when ranges do not overlap, so alias by copying the binding.
+  const bSelf = bindingOf(self);
+  const bOther = blocks[1] === blocks[2] ? null : bindingOf(other);
+  const src = bOther ? source(k) : source(k).replace('@group(0) @binding(2) var<storage, read_write> bb', '// bb aliases ab').replaceAll('bb[', 'ab[').replace('@binding(3)', '@binding(2)');
+  q.dispatch(src, bOther ? [bindingOf(out), bSelf, bOther] : [bindingOf(out), bSelf], params, [Math.ceil(pp / TILE), Math.ceil(n / TILE), batch]);
+}
+
+export const matmulImpls = {
+  mm: (out: TensorImpl, self: TensorImpl, other: TensorImpl) => run('mm', out, self, other, false),
+  bmm: (out: TensorImpl, self: TensorImpl, other: TensorImpl) => run('bmm', out, self, other, true),
+};

@@ -1,0 +1,140 @@
+import type { PointwiseExpr } from '../wgsl/pointwise';
+
+/**
+ * Note [The WebGPU pointwise op table]
+ * Every pointwise impl of core's BackendImpls that WebGPU runs is ONE row here: a WGSL
+ * expression per compute kind (`f` float32, `i` int32, `u` uint8, `b` bool; see Note
+ * [WebGPU dtypes]), from which pointwise.ts generates the kernels per kind, rank and layout
+ * (Note [Pointwise kernel layout]). A kind an op lacks raises the DTypeError naming the op
+ * (core's meta already rejects what PyTorch rejects, so a missing kind here means "not on
+ * WebGPU yet"). `pred` rows produce a WGSL bool, stored into a bool output.
+ * Conventions: `$1..$3` inputs, `$p0..` scalars in the compute type, `T(...)` a constant of
+ * the compute type (so that `vec: true` rows also compile as vec4 kernels).
+ */
+export interface OpRow {
+  readonly f?: string;
+  readonly i?: string;
+  readonly u?: string;
+  readonly b?: string;
+  /** The f row is valid for vec4 operands too. */
+  readonly vec?: boolean;
+  /** Output is bool (comparisons, logical ops): the expression is a WGSL bool. */
+  readonly pred?: boolean;
+}
+
+const same = (x: string): Pick<OpRow, 'i' | 'u' | 'b'> => ({ i: x, u: x, b: x });
+
+export const UNARY_OPS = {
+  neg: { f: '-$1', i: '-$1', u: '(0u - $1) & 255u', vec: true },
+  abs: { f: 'abs($1)', i: 'abs($1)', u: '$1', b: '$1', vec: true },
+  exp: { f: 'exp_f($1)' },
+  log: { f: 'log_f($1)' },
+  sqrt: { f: 'sqrt_f($1)' },
+  sin: { f: 'sin_f($1)' },
+  cos: { f: 'cos_f($1)' },
+  tanh: { f: 'tanh_f($1)' },
+  sigmoid: { f: 'sigmoid_f($1)' },
+  relu: { f: 'select($1, T(0.0), $1 <= T(0.0))', i: 'max($1, 0)', u: '$1', b: '$1', vec: true },
+  floor: { f: 'floor($1)', ...same('$1'), vec: true },
+  ceil: { f: 'ceil($1)', ...same('$1'), vec: true },
+  trunc: { f: 'trunc($1)', ...same('$1'), vec: true },
+  rsqrt: { f: '1.0 / sqrt_f($1)' },
+  reciprocal: { f: 'T(1.0) / $1', vec: true },
+  sign: { f: 'sign_f($1)', i: 'sign($1)', u: 'min($1, 1u)', b: '$1' },
+  frac: { f: '$1 - trunc($1)', vec: true },
+  exp2: { f: 'exp2_f($1)' },
+  expm1: { f: 'expm1_f($1)' },
+  log2: { f: 'log2_f($1)' },
+  log10: { f: 'log2_f($1) * 0.30102999566398120' },
+  log1p: { f: 'log1p_f($1)' },
+  tan: { f: 'tan_f($1)' },
+  asin: { f: 'asin_f($1)' },
+  acos: { f: 'acos_f($1)' },
+  atan: { f: 'atan($1)', vec: true },
+  sinh: { f: 'sinh_f($1)' },
+  cosh: { f: 'cosh_f($1)' },
+  erf: { f: 'erf_f($1)' },
+  erfc: { f: 'erfc_f($1)' },
+  erfinv: { f: 'erfinv_f($1)' },
+  bitwiseNot: { i: '~$1', u: '(~$1) & 255u', b: '1u - $1' },
+  // activations
+  silu: { f: '$1 * sigmoid_f($1)' },
+  mish: { f: '$1 * tanh_f(select(log1p_f(exp_f($1)), $1, $1 > 20.0))' },
+  hardsigmoid: { f: 'min(max($1 + T(3.0), T(0.0)), T(6.0)) / T(6.0)', vec: true },
+  hardswish: { f: '$1 * min(max($1 + T(3.0), T(0.0)), T(6.0)) / T(6.0)', vec: true },
+} satisfies Record<string, OpRow>;
+
+export const BINARY_OPS = {
+  mul: { f: '$1 * $2', i: '$1 * $2', u: '($1 * $2) & 255u', b: '$1 & $2', vec: true },
+  div: { f: '$1 / $2', vec: true },
+  divTrunc: { f: 'trunc($1 / $2)', i: 'select($1 / $2, 0, $2 == 0)', u: 'select($1 / $2, 0u, $2 == 0u)', vec: false },
+  divFloor: { f: 'div_floor_f($1, $2)', i: 'div_floor_i($1, $2)', u: 'select($1 / $2, 0u, $2 == 0u)' },
+  pow: { f: 'pow_f($1, $2)', i: 'pow_i($1, $2)', u: 'pow_u($1, $2)' },
+  remainder: { f: 'remainder_f($1, $2)', i: 'remainder_i($1, $2)', u: 'select($1 % $2, 0u, $2 == 0u)' },
+  maximum: { f: 'max_nan($1, $2)', i: 'max($1, $2)', u: 'max($1, $2)', b: 'max($1, $2)' },
+  minimum: { f: 'min_nan($1, $2)', i: 'min($1, $2)', u: 'min($1, $2)', b: 'min($1, $2)' },
+  fmod: { f: 'fmod_f($1, $2)', i: 'select($1 % $2, 0, $2 == 0)', u: 'select($1 % $2, 0u, $2 == 0u)' },
+  atan2: { f: 'atan2_f($1, $2)' },
+  hypot: { f: 'hypot_f($1, $2)' },
+  fmax: { f: 'select(select(max($1, $2), $1, isnan_f($2)), $2, isnan_f($1))', i: 'max($1, $2)', u: 'max($1, $2)', b: 'max($1, $2)' },
+  fmin: { f: 'select(select(min($1, $2), $1, isnan_f($2)), $2, isnan_f($1))', i: 'min($1, $2)', u: 'min($1, $2)', b: 'min($1, $2)' },
+  clampMin: { f: 'select(select(max($1, $2), $1, isnan_f($2)), $1, isnan_f($1))', i: 'max($1, $2)', u: 'max($1, $2)', b: 'max($1, $2)' },
+  clampMax: { f: 'select(select(min($1, $2), $1, isnan_f($2)), $1, isnan_f($1))', i: 'min($1, $2)', u: 'min($1, $2)', b: 'min($1, $2)' },
+  bitwiseAnd: { i: '$1 & $2', u: '$1 & $2', b: '$1 & $2' },
+  bitwiseOr: { i: '$1 | $2', u: '$1 | $2', b: '$1 | $2' },
+  bitwiseXor: { i: '$1 ^ $2', u: '$1 ^ $2', b: '$1 ^ $2' },
+  // predicates: bool out
+  eq: { f: '$1 == $2', ...same('$1 == $2'), pred: true },
+  // SwiftShader's != is ordered (false with a NaN): spelled out so NaN != x is true.
+  ne: { f: '$1 != $2 || isnan_f($1) || isnan_f($2)', ...same('$1 != $2'), pred: true },
+  lt: { f: '$1 < $2', ...same('$1 < $2'), pred: true },
+  le: { f: '$1 <= $2', ...same('$1 <= $2'), pred: true },
+  gt: { f: '$1 > $2', ...same('$1 > $2'), pred: true },
+  ge: { f: '$1 >= $2', ...same('$1 >= $2'), pred: true },
+  logicalAnd: { f: 'nz_f($1) && nz_f($2)', i: '($1 != 0) && ($2 != 0)', u: '($1 != 0u) && ($2 != 0u)', b: '($1 != 0u) && ($2 != 0u)', pred: true },
+  logicalOr: { f: 'nz_f($1) || nz_f($2)', i: '($1 != 0) || ($2 != 0)', u: '($1 != 0u) || ($2 != 0u)', b: '($1 != 0u) || ($2 != 0u)', pred: true },
+  logicalXor: { f: 'nz_f($1) != nz_f($2)', i: '($1 != 0) != ($2 != 0)', u: '($1 != 0u) != ($2 != 0u)', b: '($1 != 0u) != ($2 != 0u)', pred: true },
+  logicalNot: { f: '!nz_f($1)', i: '$1 == 0', u: '$1 == 0u', b: '$1 == 0u', pred: true },
+} satisfies Record<string, OpRow>;
+
+/** Rows with scalar arguments (`$p0..`), filled in by their impls in impls.ts. */
+export const SCALAR_OPS = {
+  add: { f: '$1 + $p0 * $2', i: '$1 + $p0 * $2', u: '($1 + $p0 * $2) & 255u', b: 'min($1 + $p0 * $2, 1u)', vec: true },
+  leakyRelu: { f: 'select($1 * $p0, $1, $1 > T(0.0))', vec: true },
+  elu: { f: 'select(expm1_f($1 * $p2) * $p0 * $p1, $1 * $p1, $1 > 0.0)' },
+  hardtanh: { f: 'select(min(max($1, $p0), $p1), $1, isnan_f($1))', i: 'min(max($1, $p0), $p1)', u: 'min(max($1, $p0), $p1)' },
+  geluNone: { f: '0.5 * $1 * (1.0 + erf_f($1 * 0.70710678118654752))' },
+  geluTanh: { f: '0.5 * $1 * (1.0 + tanh_f(0.79788456080286536 * ($1 + 0.044715 * $1 * $1 * $1)))' },
+  softplus: { f: 'select(log1p_f(exp_f($1 * $p0)) / $p0, $1, $1 * $p0 > $p1)' },
+  logit: { f: 'logit_f($1, $p0, $u1)' },
+  nanToNum: { f: 'select(select(select($1, $p0, isnan_f($1)), $p1, isinf_f($1) && $1 > 0.0), $p2, isinf_f($1) && $1 < 0.0)' },
+  lerp: { f: 'select($2 - ($2 - $1) * (1.0 - $3), $1 + $3 * ($2 - $1), abs($3) < 0.5)' },
+  addcmul: { f: '$1 + $p0 * $2 * $3', i: '$1 + $p0 * $2 * $3', u: '($1 + $p0 * $2 * $3) & 255u' },
+  addcdiv: { f: '$1 + $p0 * ($2 / $3)' },
+  round: { f: 'round_dec($1, $p0, $u1)', i: '$1', u: '$1', b: '$1' },
+  where: { f: 'select($3, $2, $1 != 0u)', i: 'select($3, $2, $1 != 0u)', u: 'select($3, $2, $1 != 0u)', b: 'select($3, $2, $1 != 0u)' },
+} satisfies Record<string, OpRow>;
+
+/** Helpers only some rows need. */
+export const LOGIT_HELPER = /* wgsl */ `
+fn logit_f(x: f32, eps: f32, hasEps: u32) -> f32 {
+  var z = x;
+  if (hasEps != 0u) { z = select(min(max(x, eps), 1.0 - eps), x, isnan_f(x)); }
+  return log_f(z / (1.0 - z));
+}`;
+
+/**
+ * WGSL leaves the result of a builtin on NaN indeterminate (SwiftShader's exp(NaN) is inf):
+ * float rows whose expression calls a builtin directly are wrapped so NaN comes back as NaN.
+ */
+const NAN_SAFE = /^(neg|abs|floor|ceil|trunc|relu|frac|reciprocal)$/;
+
+export function rowExpr(row: OpRow, kind: 'f' | 'i' | 'u' | 'b', name = ''): PointwiseExpr | null {
+  let x = row[kind];
+  if (x === undefined) return null;
+  if (kind === 'f' && !row.pred && !NAN_SAFE.test(name) && x.includes('$1') && !x.includes('$2') && /\b(exp|log|sqrt|sin|cos|tan|asin|acos|atan|exp2|log2|inverseSqrt|cosh|sinh|min|max)/.test(x)) {
+    x = `select(${x}, $1, isnan_f($1))`;
+  }
+  const expr = row.pred ? `select(0u, 1u, ${x})` : x;
+  return { expr, vec4: kind === 'f' && !row.pred && row.vec === true };
+}

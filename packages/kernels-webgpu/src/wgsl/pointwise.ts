@@ -1,0 +1,105 @@
+import { bindingDecl, loadExpr, loadInt64AsF32, storeStmt, valueType, type Kind } from './kinds';
+import { PRELUDE } from './prelude';
+
+export const WORKGROUP = 256;
+
+/**
+ * Note [Pointwise kernel layout]
+ * One generated WGSL kernel per (expression, operand kinds, rank, vec4): invocation `idx`
+ * computes element `idx` of the iteration that core's TensorIterator coalesced (fastest
+ * dim first). Operand geometry is data, not source: a uniform block of u32 words holds
+ *   [numel, offset_0 .. offset_{k-1}, size_0 .. size_{nd-1}, stride_{0,0} .. stride_{k-1,nd-1}, scalars...]
+ * (offsets and strides in elements), so every strided or broadcast view runs in place, with
+ * no copies, and one pipeline serves all shapes of a rank. A fully contiguous call whose
+ * operands are all 32-bit, whose length and offsets are multiples of 4, and whose
+ * expression is written for vectors, runs the `vec4` variant: 4 elements per invocation.
+ * Expressions use `$1..$n` for the inputs, `$p0..` for the scalars (as `T`), `$u0..` for
+ * the raw scalar words, and `T` for the value type (f32, or vec4<f32> in the vec4 variant).
+ */
+export interface PointwiseExpr {
+  /** WGSL expression of the output value (of the output's value type; see kinds.ts). */
+  readonly expr: string;
+  /** Whether `expr` is valid with vec4 operands (component-wise builtins only, `T(...)` for constants). */
+  readonly vec4?: boolean;
+  /** Extra WGSL helpers the expression calls. */
+  readonly helpers?: string;
+  /** For an int64 output: the high word (an i32 expression); default: the sign of the low word. */
+  readonly hi64?: string;
+  /** Load int64 inputs as f32 (both words) instead of their low word as i32. */
+  readonly int64AsFloat?: boolean;
+}
+
+export function pointwiseWords(k: number, ndim: number, nscalars: number): number {
+  return 1 + k + ndim + k * ndim + nscalars;
+}
+
+/**
+ * `alias[i]`: the operand whose binding operand i reads (itself, or an earlier operand with
+ * the same storage block: WebGPU forbids two writable bindings of overlapping ranges).
+ */
+export function pointwiseSource(e: PointwiseExpr, kinds: readonly Kind[], ndim: number, nscalars: number, vec4: boolean, alias: readonly number[]): string {
+  const k = kinds.length;
+  const words = pointwiseWords(k, ndim, nscalars);
+  const nvec = Math.max(1, Math.ceil(words / 4));
+  const lines: string[] = [];
+  lines.push(PRELUDE);
+  if (e.helpers) lines.push(e.helpers);
+  const nb = alias.filter((a, i) => a === i).length;
+  for (let i = 0; i < k; i++) if (alias[i] === i) lines.push(bindingDecl(i, kinds[i], i === 0, vec4).replace(`@binding(${i})`, `@binding(${bindingIndex(alias, i)})`));
+  lines.push(`struct Params { w: array<vec4<u32>, ${nvec}> };`);
+  lines.push(`@group(0) @binding(${nb}) var<uniform> P: Params;`);
+  lines.push('fn p(i: u32) -> u32 { return P.w[i / 4u][i % 4u]; }');
+  // T: the compute type, that of the last input (the inputs other than a `where` condition share it).
+  const ct = valueType(kinds[k > 1 ? k - 1 : 0]);
+  const vt = vec4 ? `vec4<${ct}>` : ct;
+  lines.push(`@compute @workgroup_size(${WORKGROUP})`);
+  lines.push('fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {');
+  lines.push(`  let idx = gid.x + gid.y * nwg.x * ${WORKGROUP}u;`);
+  const scalarBase = 1 + k + ndim + k * ndim;
+  const scal = (x: string): string => {
+    for (let s = nscalars - 1; s >= 0; s--) {
+      // $p: the scalar as the compute type (bitcast from its word); $u: the raw word.
+      const word = `p(${scalarBase + s}u)`;
+      const asT = ct === 'f32' ? `bitcast<f32>(${word})` : ct === 'i32' ? `bitcast<i32>(${word})` : word;
+      x = x.replaceAll(`$p${s}`, vec4 ? `${vt}(${asT})` : asT).replaceAll(`$u${s}`, word);
+    }
+    return x;
+  };
+  let body = scal(e.expr);
+  if (vec4) {
+    lines.push('  if (idx >= p(0u) / 4u) { return; }');
+    for (let i = 1; i < k; i++) body = body.replaceAll(`$${i}`, `b${alias[i]}[p(${1 + i}u) / 4u + idx]`);
+    body = body.replaceAll('T(', `${vt}(`).replaceAll('isnan_f(', 'isnan4(');
+    lines.push(`  b0[p(1u) / 4u + idx] = ${body};`);
+  } else {
+    lines.push('  if (idx >= p(0u)) { return; }');
+    lines.push('  var rem = idx;');
+    for (let i = 0; i < k; i++) lines.push(`  var o${i} = p(${1 + i}u);`);
+    for (let d = 0; d < ndim; d++) {
+      const size = `p(${1 + k + d}u)`;
+      const last = d === ndim - 1;
+      lines.push(`  { let c = ${last ? 'rem' : `rem % ${size}`};${last ? '' : ` rem = rem / ${size};`}`);
+      for (let i = 0; i < k; i++) lines.push(`    o${i} += c * p(${1 + k + ndim + i * ndim + d}u);`);
+      lines.push('  }');
+    }
+    const subst = (x: string) => {
+      for (let i = 1; i < k; i++) x = x.replaceAll(`$${i}`, `v${i}`);
+      return x.replaceAll('T(', `${ct}(`).replaceAll('b1[2u * o1 + 1u]', `b${alias[1] ?? 1}[2u * o1 + 1u]`);
+    };
+    for (let i = 1; i < k; i++) {
+      const j = alias[i];
+      const load = kinds[i] === 'i64' && e.int64AsFloat ? loadInt64AsF32(j, `o${i}`) : loadExpr(j, kinds[i], `o${i}`, j === 0);
+      lines.push(`  let v${i} = ${load};`);
+    }
+    lines.push(`  ${storeStmt(0, kinds[0], 'o0', `(${subst(body)})`, e.hi64 === undefined ? undefined : subst(scal(e.hi64)))}`);
+  }
+  lines.push('}');
+  return lines.join('\n');
+}
+
+/** The binding number of unique operand `i`: its rank among the operands that own a binding. */
+export function bindingIndex(alias: readonly number[], i: number): number {
+  let n = 0;
+  for (let j = 0; j < i; j++) if (alias[j] === j) n++;
+  return n;
+}

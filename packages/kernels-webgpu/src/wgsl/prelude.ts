@@ -1,0 +1,306 @@
+/**
+ * WGSL helpers every generated kernel may call. NaN and infinity are tested on the bits, not
+ * with `x != x`, which a shader compiler is allowed to fold away. The approximations are
+ * chosen to stay within float32's assert_close tolerance of PyTorch's CPU results.
+ */
+export const PRELUDE = /* wgsl */ `
+fn isnan_f(x: f32) -> bool { let u = bitcast<u32>(x); return (u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu) != 0u; }
+fn isinf_f(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u; }
+fn nan_f() -> f32 { var u = 0x7fc00000u; return bitcast<f32>(u); }
+fn inf_f() -> f32 { var u = 0x7f800000u; return bitcast<f32>(u); }
+fn isnan4(x: vec4<f32>) -> vec4<bool> { let u = bitcast<vec4<u32>>(x); return ((u & vec4<u32>(0x7f800000u)) == vec4<u32>(0x7f800000u)) & ((u & vec4<u32>(0x7fffffu)) != vec4<u32>(0u)); }
+fn exp_f(x: f32) -> f32 {
+  // Cody-Waite reduction x = n ln2 + r, |r| <= ln2/2, and a degree-7 Taylor polynomial:
+  // about 1 ulp, where WGSL's exp may be off by 3 + 2|x| ulp.
+  if (isnan_f(x)) { return x; }
+  if (x > 88.8) { return inf_f(); }
+  if (x < -104.0) { return 0.0; }
+  let n = round(x * 1.4426950408889634);
+  let r = (x - n * 0.693145751953125) - n * 1.428606765330187e-06;
+  let p = 1.0 + r * (1.0 + r * (0.5 + r * (0.16666666666666666 + r * (0.041666666666666664 + r * (0.008333333333333333 + r * (0.001388888888888889 + r * 0.0001984126984126984))))));
+  let ni = i32(n);
+  // 2^n in two steps, so that results near the subnormal and overflow edges stay exact.
+  let h = ni / 2;
+  return ldexp(ldexp(p, h), ni - h);
+}
+fn exp2_f(x: f32) -> f32 {
+  if (isnan_f(x)) { return x; }
+  if (x >= 128.0) { return inf_f(); }
+  if (x < -150.0) { return 0.0; }
+  let n = round(x);
+  let ni = i32(n);
+  let h = ni / 2;
+  return ldexp(ldexp(exp_f((x - n) * 0.6931471805599453), h), ni - h);
+}
+fn sinh_f(x: f32) -> f32 {
+  if (abs(x) < 1.0) { return 0.5 * (expm1_f(x) - expm1_f(-x)); }
+  let e = exp_f(abs(x));
+  if (isinf_f(e) && !isinf_f(x)) { let h = exp_f(0.5 * abs(x)); return sign(x) * ((0.5 * h) * h); }
+  return sign(x) * (0.5 * e - 0.5 / e);
+}
+fn cosh_f(x: f32) -> f32 {
+  if (isnan_f(x)) { return x; }
+  let e = exp_f(abs(x));
+  if (isinf_f(e) && !isinf_f(x)) { let h = exp_f(0.5 * abs(x)); return (0.5 * h) * h; }
+  return 0.5 * e + 0.5 / e;
+}
+fn exp4(x: vec4<f32>) -> vec4<f32> { return vec4<f32>(exp_f(x.x), exp_f(x.y), exp_f(x.z), exp_f(x.w)); }
+fn max_nan(a: f32, b: f32) -> f32 { if (isnan_f(a)) { return a; } if (isnan_f(b)) { return b; } return max(a, b); }
+fn min_nan(a: f32, b: f32) -> f32 { if (isnan_f(a)) { return a; } if (isnan_f(b)) { return b; } return min(a, b); }
+fn expm1_f(x: f32) -> f32 {
+  // Kahan's trick: exact where exp(x) rounds to 1, relative accuracy near 0.
+  if (abs(x) >= 0.5) { return exp_f(x) - 1.0; }
+  let u = exp_f(x);
+  if (u == 1.0) { return x; }
+  let um1 = u - 1.0;
+  if (um1 == -1.0) { return -1.0; }
+  if (isinf_f(u)) { return u; }
+  return um1 * x / log(u);
+}
+fn log1p_f(x: f32) -> f32 {
+  if (isnan_f(x) || x < -1.0) { return nan_f(); }
+  if (x == -1.0) { return -inf_f(); }
+  let u = 1.0 + x;
+  if (u == 1.0) { return x; }
+  if (isinf_f(u)) { return u; }
+  return log(u) * x / (u - 1.0);
+}
+fn tanh_f(x: f32) -> f32 {
+  if (isnan_f(x)) { return x; }
+  if (abs(x) < 0.55) {
+    let x2 = x * x;
+    return x * (1.0 + x2 * (-0.3333333333 + x2 * (0.1333333333 + x2 * (-0.0539682540 + x2 * (0.0218694885 + x2 * (-0.0088632355))))));
+  }
+  let e = expm1_f(2.0 * min(abs(x), 20.0));
+  return sign(x) * e / (e + 2.0);
+}
+fn sigmoid_f(x: f32) -> f32 {
+  if (x >= 0.0) { return 1.0 / (1.0 + exp_f(-x)); }
+  let e = exp_f(x);
+  return e / (1.0 + e);
+}
+fn erf_f(x: f32) -> f32 {
+  // erf(x) = 1 - erfc(x); erfc by Numerical Recipes' erfcc (fractional error < 1.2e-7).
+  if (isnan_f(x)) { return x; }
+  let ax = abs(x);
+  if (ax < 0.5) {
+    let x2 = x * x;
+    return x * (1.1283791671 + x2 * (-0.3761263890 + x2 * (0.1128379167 + x2 * (-0.0268661706 + x2 * (0.0052239776 + x2 * (-0.0008548327))))));
+  }
+  return sign(x) * (1.0 - erfc_pos(ax));
+}
+fn erfc_pos(z: f32) -> f32 {
+  let t = 1.0 / (1.0 + 0.5 * z);
+  let r = t * exp_f(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 +
+    t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+  return r;
+}
+fn erfc_f(x: f32) -> f32 {
+  if (isnan_f(x)) { return x; }
+  if (abs(x) < 0.5) { return 1.0 - erf_f(x); }
+  if (x > 0.0) { return erfc_pos(x); }
+  return 2.0 - erfc_pos(-x);
+}
+fn erfinv_f(x: f32) -> f32 {
+  // M. Giles, "Approximating the erfinv function" (single precision).
+  if (isnan_f(x) || abs(x) > 1.0) { return nan_f(); }
+  if (abs(x) == 1.0) { return sign(x) * inf_f(); }
+  var w = -log((1.0 - x) * (1.0 + x));
+  var p: f32;
+  if (w < 5.0) {
+    w = w - 2.5;
+    p = 2.81022636e-08;
+    p = 3.43273939e-07 + p * w; p = -3.5233877e-06 + p * w; p = -4.39150654e-06 + p * w;
+    p = 0.00021858087 + p * w; p = -0.00125372503 + p * w; p = -0.00417768164 + p * w;
+    p = 0.246640727 + p * w; p = 1.50140941 + p * w;
+  } else {
+    w = sqrt(w) - 3.0;
+    p = -0.000200214257;
+    p = 0.000100950558 + p * w; p = 0.00134934322 + p * w; p = -0.00367342844 + p * w;
+    p = 0.00573950773 + p * w; p = -0.0076224613 + p * w; p = 0.00943887047 + p * w;
+    p = 1.00167406 + p * w; p = 2.83297682 + p * w;
+  }
+  return p * x;
+}
+fn pow_f(a: f32, b: f32) -> f32 {
+  if (b == 0.0) { return 1.0; }
+  if (a == 1.0) { return 1.0; }
+  if (isnan_f(a) || isnan_f(b)) { return nan_f(); }
+  if (b == 1.0) { return a; }
+  if (b == 2.0) { return a * a; }
+  if (b == 0.5) { return sqrt(a); }
+  if (a == 0.0) {
+    if (b < 0.0) { if (fract(b * 0.5) == 0.5 && bitcast<u32>(a) != 0u) { return -inf_f(); } return inf_f(); }
+    if (fract(b * 0.5) == 0.5) { return a; }
+    return 0.0;
+  }
+  let m = abs(a);
+  var r: f32;
+  if (isinf_f(b)) {
+    if (m == 1.0) { return 1.0; }
+    if ((m > 1.0) == (b > 0.0)) { return inf_f(); }
+    return 0.0;
+  }
+  if (isinf_f(m)) { r = select(0.0, inf_f(), b > 0.0); }
+  else { r = exp2(b * log2(m)); }
+  if (a < 0.0) {
+    if (trunc(b) != b) { return nan_f(); }
+    if (fract(b * 0.5) != 0.0) { return -r; }
+  }
+  return r;
+}
+fn pow_i(a: i32, b: i32) -> i32 {
+  if (b < 0) {
+    if (a == 1) { return 1; }
+    if (a == -1) { return select(-1, 1, (b & 1) == 0); }
+    return 0;
+  }
+  var base = a; var e = b; var r = 1;
+  loop { if (e == 0) { break; } if ((e & 1) == 1) { r = r * base; } base = base * base; e = e >> 1u; }
+  return r;
+}
+fn pow_u(a: u32, b: u32) -> u32 {
+  var base = a; var e = b; var r = 1u;
+  loop { if (e == 0u) { break; } if ((e & 1u) == 1u) { r = r * base; } base = base * base; e = e >> 1u; }
+  return r & 255u;
+}
+fn div_floor_f(a: f32, b: f32) -> f32 {
+  if (isnan_f(a) || isnan_f(b)) { return nan_f(); }
+  if (b == 0.0) { return a / b; }
+  let m = fmod_f(a, b);
+  var d = (a - m) / b;
+  // (nz_f: a NaN counts as non-zero, as C's truthiness; SwiftShader's != is ordered)
+  if (nz_f(m) && ((b < 0.0) != (m < 0.0))) { d = d - 1.0; }
+  if (nz_f(d)) {
+    var f = floor(d);
+    if (d - f > 0.5) { f = f + 1.0; }
+    return f;
+  }
+  return select(0.0, -0.0, (a < 0.0) != (b < 0.0));
+}
+fn div_floor_i(a: i32, b: i32) -> i32 {
+  if (b == 0) { return 0; }
+  let q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) { return q - 1; }
+  return q;
+}
+fn fmod_f(a: f32, b: f32) -> f32 {
+  // Exact, as C's fmod: subtract b scaled by powers of two (each step exact by Sterbenz).
+  if (b == 0.0 || isinf_f(a) || isnan_f(a) || isnan_f(b)) { return nan_f(); }
+  if (isinf_f(b)) { return a; }
+  var x = abs(a);
+  let y = abs(b);
+  loop {
+    if (x < y) { break; }
+    let e = frexp(x).exp - frexp(y).exp;
+    var t = ldexp(y, e);
+    if (t > x) { t = ldexp(y, e - 1); }
+    x = x - t;
+  }
+  return select(x, -x, a < 0.0 || (a == 0.0 && bitcast<u32>(a) != 0u));
+}
+fn remainder_f(a: f32, b: f32) -> f32 {
+  var m = fmod_f(a, b);
+  if (nz_f(m) && ((b < 0.0) != (m < 0.0))) { m = m + b; }
+  return m;
+}
+fn remainder_i(a: i32, b: i32) -> i32 {
+  if (b == 0) { return 0; }
+  var r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) { r = r + b; }
+  return r;
+}
+fn hypot_f(a: f32, b: f32) -> f32 {
+  if (isinf_f(a) || isinf_f(b)) { return inf_f(); }
+  let x = abs(a); let y = abs(b);
+  let m = max(x, y);
+  if (m == 0.0 || isnan_f(a) || isnan_f(b)) { return x + y; }
+  let q = min(x, y) / m;
+  return m * sqrt(1.0 + q * q);
+}
+// WGSL leaves builtins outside their domain undefined (SwiftShader's log(-1) is a number,
+// log(0) is -88): these give IEEE's results there, as PyTorch's CPU kernels do.
+fn log_f(x: f32) -> f32 {
+  if (isnan_f(x) || x < 0.0) { return nan_f(); }
+  if (x == 0.0) { return -inf_f(); }
+  if (isinf_f(x)) { return x; }
+  return log(x);
+}
+fn log2_f(x: f32) -> f32 {
+  if (isnan_f(x) || x < 0.0) { return nan_f(); }
+  if (x == 0.0) { return -inf_f(); }
+  if (isinf_f(x)) { return x; }
+  return log2(x);
+}
+fn sqrt_f(x: f32) -> f32 {
+  if (isnan_f(x) || x < 0.0) { return nan_f(); }
+  if (isinf_f(x) || x == 0.0) { return x; }
+  return sqrt(x);
+}
+fn trig_arg_ok(x: f32) -> bool { return !isnan_f(x) && !isinf_f(x); }
+fn sin_poly(x: f32, z: f32) -> f32 { return x + x * z * (-1.6666654611e-1 + z * (8.3321608736e-3 + z * (-1.9515295891e-4))); }
+fn cos_poly(z: f32) -> f32 { return 1.0 - 0.5 * z + z * z * (4.166664568298827e-2 + z * (-1.388731625493765e-3 + z * 2.443315711809948e-5)); }
+// sin and cos of x (Cephes' reduction by pi/4 in three parts, accurate for |x| < 8192;
+// beyond, WGSL's builtins, whose accuracy the spec leaves open).
+fn sincos_f(x: f32) -> vec2<f32> {
+  let ax = abs(x);
+  if (ax > 8192.0) { return vec2<f32>(sin(x), cos(x)); }
+  var j = u32(ax * 1.2732395447351628);
+  var y = f32(j);
+  if ((j & 1u) == 1u) { j = j + 1u; y = y + 1.0; }
+  j = j & 7u;
+  var ss = select(1.0, -1.0, x < 0.0);
+  var cs = 1.0;
+  if (j > 3u) { ss = -ss; cs = -cs; j = j - 4u; }
+  if (j > 1u) { cs = -cs; }
+  let r = ((ax - y * 0.78515625) - y * 2.4187564849853515625e-4) - y * 3.77489497744594108e-8;
+  let z = r * r;
+  let sp = sin_poly(r, z);
+  let cp = cos_poly(z);
+  if (j == 1u || j == 2u) { return vec2<f32>(ss * cp, cs * sp); }
+  return vec2<f32>(ss * sp, cs * cp);
+}
+fn sin_f(x: f32) -> f32 { if (!trig_arg_ok(x)) { return nan_f(); } return sincos_f(x).x; }
+fn cos_f(x: f32) -> f32 { if (!trig_arg_ok(x)) { return nan_f(); } return sincos_f(x).y; }
+fn tan_f(x: f32) -> f32 { if (!trig_arg_ok(x)) { return nan_f(); } let sc = sincos_f(x); return sc.x / sc.y; }
+// asin/acos: Cephes' asinf polynomial, with the half-angle identity above 0.5.
+fn asin_core(a: f32) -> f32 {
+  var x = a; var z = a * a; var big = false;
+  if (a > 0.5) { z = 0.5 * (1.0 - a); x = sqrt(z); big = true; }
+  var r = ((((4.2163199048e-2 * z + 2.4181311049e-2) * z + 4.5470025998e-2) * z + 7.4953002686e-2) * z + 1.6666752422e-1) * z * x + x;
+  if (big) { r = 1.5707963267948966 - (r + r); }
+  return r;
+}
+fn asin_f(x: f32) -> f32 {
+  if (isnan_f(x) || abs(x) > 1.0) { return nan_f(); }
+  return select(asin_core(x), -asin_core(-x), x < 0.0);
+}
+fn acos_f(x: f32) -> f32 {
+  if (isnan_f(x) || abs(x) > 1.0) { return nan_f(); }
+  if (x < -0.5) { return 3.141592653589793 - 2.0 * asin_core(sqrt(0.5 * (1.0 + x))); }
+  if (x > 0.5) { return 2.0 * asin_core(sqrt(0.5 * (1.0 - x))); }
+  return 1.5707963267948966 - select(asin_core(x), -asin_core(-x), x < 0.0);
+}
+fn signbit_f(x: f32) -> bool { return (bitcast<u32>(x) >> 31u) == 1u; }
+fn atan2_f(y: f32, x: f32) -> f32 {
+  // C's atan2, signed zeros and infinities included (WGSL leaves those cases open).
+  if (isnan_f(x) || isnan_f(y)) { return nan_f(); }
+  let ay = abs(y); let ax = abs(x);
+  var r: f32;
+  if (isinf_f(ay) && isinf_f(ax)) { r = 0.7853981633974483; }
+  else if (ay == 0.0 && ax == 0.0) { r = 0.0; }
+  else if (ay <= ax) { r = atan(ay / ax); }
+  else { r = 1.5707963267948966 - atan(ax / ay); }
+  if (signbit_f(x)) { r = 3.141592653589793 - r; }
+  return select(r, -r, signbit_f(y));
+}
+// round half to even (WGSL's round); with decimals: mode 1 scales by s = 10^d, mode 2 by 10^-d.
+fn round_dec(x: f32, s: f32, mode: u32) -> f32 {
+  if (isnan_f(x) || isinf_f(x)) { return x; }
+  if (mode == 1u) { return round(x * s) / s; }
+  if (mode == 2u) { return round(x / s) * s; }
+  return round(x);
+}
+fn nz_f(x: f32) -> bool { return isnan_f(x) || x != 0.0; }
+fn sign_f(x: f32) -> f32 { return select(0.0, 1.0, x > 0.0) - select(0.0, 1.0, x < 0.0); }
+`;

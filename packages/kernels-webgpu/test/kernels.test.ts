@@ -1,0 +1,94 @@
+/**
+ * Focused checks of the generated kernels that the OpInfo suite (packages/testing,
+ * ops-webgpu.test.ts) does not reach: large sizes (many workgroups, tiles with edges,
+ * the vec4 path), aliasing operands, and the pipeline cache. Expected values are computed
+ * here in plain JS.
+ */
+import { describe, expect, it } from 'vitest';
+import { add, add_, amax, argmax, bmm, mm, mul, sum, where, gt } from '@torch-ts/core';
+import { queueCounters } from '../src';
+import { gpuTensor, readValues, webgpuReady } from './helpers';
+
+function seq(n: number, f: (i: number) => number): number[] {
+  return Array.from({ length: n }, (_, i) => f(i));
+}
+
+// SwiftShader compiles shaders on the CPU: the first use of a kernel can take seconds.
+describe.skipIf(!webgpuReady)('WebGPU kernels', { timeout: 60_000 }, () => {
+  it('mm with edge tiles and a transposed operand matches a JS matmul', async () => {
+    const n = 70, m = 33, p = 65;
+    const av = seq(n * m, (i) => ((i * 7) % 13) - 6);
+    const bv = seq(p * m, (i) => ((i * 5) % 11) - 5); // stored [p, m], used transposed
+    const a = gpuTensor(av, 'float32', [n, m]);
+    const bT = gpuTensor(bv, 'float32', [p, m]);
+    const got = await readValues(mm(a, bT.t()));
+    const want = seq(n * p, (q) => {
+      const r = Math.floor(q / p), c = q % p;
+      let s = 0;
+      for (let k = 0; k < m; k++) s += av[r * m + k] * bv[c * m + k];
+      return s;
+    });
+    expect(got).toEqual(want);
+  });
+
+  it('bmm and int32 mm', async () => {
+    const a = gpuTensor(seq(2 * 2 * 3, (i) => i), 'float32', [2, 2, 3]);
+    const b = gpuTensor(seq(2 * 3 * 2, (i) => i - 5), 'float32', [2, 3, 2]);
+    const av = seq(12, (i) => i), bv = seq(12, (i) => i - 5);
+    const want: number[] = [];
+    for (let z = 0; z < 2; z++) for (let r = 0; r < 2; r++) for (let c = 0; c < 2; c++) {
+      let s = 0;
+      for (let k = 0; k < 3; k++) s += av[z * 6 + r * 3 + k] * bv[z * 6 + k * 2 + c];
+      want.push(s);
+    }
+    expect(await readValues(bmm(a, b))).toEqual(want);
+    const ai = gpuTensor([1, 2, 3, 4], 'int32', [2, 2]);
+    expect(await readValues(mm(ai, ai))).toEqual([7, 10, 15, 22]);
+  });
+
+  it('sums 1e6 elements and reduces over several dims', async () => {
+    const n = 1_000_000;
+    const x = gpuTensor(seq(n, (i) => (i % 7) - 3), 'float32', [n]);
+    const s = await readValues(sum(x));
+    let want = 0;
+    for (let i = 0; i < n; i++) want += (i % 7) - 3;
+    expect(s[0]).toBe(want);
+    const y = gpuTensor(seq(24, (i) => i), 'float32', [2, 3, 4]);
+    expect(await readValues(sum(y, [0, 2]))).toEqual([0, 1, 2].map((j) => [0, 1].reduce((a, i) => a + [0, 1, 2, 3].reduce((b, k) => b + i * 12 + j * 4 + k, 0), 0)));
+    expect(await readValues(amax(y, 1))).toEqual([8, 9, 10, 11, 20, 21, 22, 23]);
+  });
+
+  it('argmax takes the first of equal maxima and the first NaN', async () => {
+    const x = gpuTensor([1, 5, 5, 2, NaN, 3, NaN, 0], 'float32', [2, 4]);
+    expect(await readValues(argmax(x, 1))).toEqual([1, 0]);
+  });
+
+  it('runs the vec4 path on contiguous data and the strided path on views, with equal results', async () => {
+    const n = 4096;
+    const a = gpuTensor(seq(n, (i) => i * 0.5), 'float32', [64, 64]);
+    const b = gpuTensor(seq(n, (i) => n - i), 'float32', [64, 64]);
+    const contiguous = await readValues(add(a, b));
+    const strided = await readValues(add(a.t(), b.t()).t());
+    expect(contiguous).toEqual(seq(n, (i) => i * 0.5 + n - i));
+    expect(strided).toEqual(contiguous);
+  });
+
+  it('in-place ops alias their output (one binding) and bool outputs pack bytes', async () => {
+    const a = gpuTensor([1, 2, 3, 4, 5], 'float32');
+    add_(a, a);
+    expect(await readValues(a)).toEqual([2, 4, 6, 8, 10]);
+    const m = gt(a, gpuTensor([3], 'float32'));
+    expect(await readValues(m)).toEqual([0, 1, 1, 1, 1]);
+    expect(await readValues(where(m, a, gpuTensor([-1], 'float32')))).toEqual([-1, 4, 6, 8, 10]);
+    const u = gpuTensor(seq(9, (i) => i * 40), 'uint8');
+    expect(await readValues(mul(u, u))).toEqual(seq(9, (i) => ((i * 40) % 256) ** 2 % 256));
+  });
+
+  it('compiles one pipeline per kernel source and reuses it', async () => {
+    const a = gpuTensor([1, 2, 3], 'float32');
+    await readValues(mul(gpuTensor([0, 0, 0], 'float32'), a));
+    const before = queueCounters().pipelinesCompiled;
+    for (let i = 0; i < 5; i++) await readValues(mul(gpuTensor([i, i + 1, 2], 'float32'), a));
+    expect(queueCounters().pipelinesCompiled).toBe(before);
+  });
+});

@@ -1,0 +1,301 @@
+import * as torch from '@torch-ts/torch';
+import { DTypeError, ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
+import { ALL_DTYPES, FLOAT_ACC_2X, FLOAT_DTYPES, HALF_2X, NO_BOOL, t, tensorArg } from './common';
+import type { ErrorInput, Kwargs, OpInfo, OpInput, OpResult } from './types';
+
+const F = torch.nn.functional;
+
+/**
+ * The NN functional ops (goldens/ops_nn.json, written by scripts/goldens/ops_nn.py). Tensor
+ * arguments PyTorch takes by keyword (weight, bias, pos_weight, running stats) travel as
+ * extra golden inputs, in the order the script lists them; the goldens' kwargs are the
+ * options object as is, except `seed` (random ops: `manualSeed(seed)` first) and
+ * `hasWeight` (bce-with-logits: whether input 2 is the weight).
+ */
+
+const opt = (i: readonly OpInput[], k: number): Tensor | null => (i[k] instanceof torch.Tensor ? (i[k] as Tensor) : null);
+const x0 = (i: readonly OpInput[], op: string) => tensorArg(i[0], op);
+const x1 = (i: readonly OpInput[], op: string) => tensorArg(i[1], op);
+
+function seeded(k: Kwargs): Kwargs {
+  const { seed, ...rest } = k as { seed?: number };
+  if (seed !== undefined) torch.manualSeed(seed);
+  return rest;
+}
+
+const notTensor = (op: string, fn: () => unknown): ErrorInput => ({
+  name: 'a JS array instead of a tensor',
+  make: fn,
+  error: TorchError,
+  match: new RegExp(`${op}\\(\\): argument '\\w+' must be Tensor, not Array`),
+});
+
+const HALF_UPCAST = (kernel: string) => ({ float16: HALF_2X(kernel) });
+/** Half and BFloat16 computed in float32 opmath and rounded once, as 2.x does (where 1.13 lacks the kernel or rounds in between). */
+const OPMATH_2X = (kernel: string): Partial<Record<DType, string>> => ({
+  float16: `${HALF_2X(kernel)}; 2.x computes it in float32 and rounds once`,
+  bfloat16: FLOAT_ACC_2X(`${kernel}'s intermediate results`),
+});
+const LOSS_TOL = { float16: { rtol: 2e-3, atol: 1e-3 }, bfloat16: { rtol: 2e-2, atol: 1e-2 } };
+
+function softmaxInfo(name: 'softmax' | 'logSoftmax', fn: typeof F.softmax, kernel: string): OpInfo {
+  return {
+    name,
+    errorNames: [name, '_softmax', '_log_softmax'],
+    call: (i, k) => fn(x0(i, name), k as never),
+    variants: { method: true },
+    dtypes: FLOAT_DTYPES,
+    samples: ['random', 'dim0', 'inner', '0dim', 'empty', 'large', 'edge', 'implicit', 'dtype'],
+    errorInputs: [
+      notTensor(name, () => fn([1, 2] as unknown as Tensor, 0)),
+      {
+        name: 'a dim out of range',
+        make: (d) => fn(t(d, [[1.5, 2.5]], 'float32'), 2),
+        error: torch.IndexError,
+        match: /Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)/,
+      },
+    ],
+    pytorch2x: OPMATH_2X(kernel),
+  };
+}
+
+function pairLoss(name: string, aten: string, fn: (a: Tensor, b: Tensor, o?: never) => Tensor, samples: string[]): OpInfo {
+  return {
+    name,
+    errorNames: [aten, 'sub', 'mean'],
+    call: (i, k) => fn(x0(i, name), x1(i, name), k as never),
+    variants: {},
+    dtypes: FLOAT_DTYPES,
+    samples,
+    tolerance: LOSS_TOL,
+    errorInputs: [
+      notTensor(aten, () => fn([1, 2] as unknown as Tensor, [1, 2] as unknown as Tensor)),
+      {
+        name: 'shapes that do not broadcast',
+        make: (d) => fn(torch.ones([3], { device: d }), torch.ones([2], { device: d })),
+        error: ShapeError,
+        match: /The size of tensor a \(3\) must match the size of tensor b \(2\) at non-singleton dimension 0/,
+      },
+    ],
+    pytorch2x: OPMATH_2X(aten),
+  };
+}
+
+const BN_ERRORS = ['batch_norm', 'native_batch_norm', 'batchNorm'];
+
+export const NN_OPS: readonly OpInfo[] = [
+  softmaxInfo('softmax', F.softmax, 'softmax_lastdim_kernel_impl'),
+  softmaxInfo('logSoftmax', F.logSoftmax, 'log_softmax_lastdim_kernel_impl'),
+  {
+    name: 'linear',
+    errorNames: ['linear', 'addmm', 'matmul', 'mm', 'mv', 'add'],
+    call: (i) => F.linear(x0(i, 'linear'), x1(i, 'linear'), opt(i, 2)),
+    variants: {},
+    dtypes: NO_BOOL,
+    samples: ['random', 'nobias', '1d', 'batched', '1d-weight', 'empty'],
+    tolerance: { float16: { rtol: 2e-3, atol: 1e-3 }, bfloat16: { rtol: 2e-2, atol: 2e-2 } },
+    errorInputs: [
+      notTensor('linear', () => F.linear([1, 2] as unknown as Tensor, torch.ones([2, 2]))),
+      {
+        name: 'mismatched inner sizes',
+        make: (d) => F.linear(torch.ones([2, 3], { device: d }), torch.ones([4, 2], { device: d })),
+        error: ShapeError,
+        match: /mat1 and mat2 shapes cannot be multiplied \(2x3 and 2x4\)/,
+      },
+    ],
+    pytorch2x: OPMATH_2X('addmm_impl_cpu_'),
+  },
+  {
+    name: 'nllLoss',
+    errorNames: ['nll_loss', 'nll_loss_forward', 'nll_loss2d_forward', 'nllLoss'],
+    call: (i, k) => F.nllLoss(x0(i, 'nllLoss'), x1(i, 'nllLoss'), { ...(k as object), weight: opt(i, 2) }),
+    variants: {},
+    dtypes: FLOAT_DTYPES,
+    samples: ['random', 'weight', 'sum', 'none', 'ignore', 'ignore-index', 'all-ignored', '1d', 'kdim', 'kdim3', 'oob', 'batch-mismatch'],
+    tolerance: LOSS_TOL,
+    errorInputs: [
+      notTensor('nll_loss', () => F.nllLoss([1, 2] as unknown as Tensor, torch.tensor([0]))),
+      {
+        name: 'a float target',
+        make: (d) => F.nllLoss(torch.zeros([2, 3], { device: d }), torch.zeros([2], { device: d })),
+        error: DTypeError,
+        match: /expected scalar type Long but found Float/,
+      },
+      {
+        name: 'a weight of the wrong size',
+        make: (d) => F.nllLoss(torch.zeros([2, 3], { device: d }), torch.tensor([0, 1], { device: d }), { weight: torch.ones([2], { device: d }) }),
+        error: ShapeError,
+        match: /weight tensor should be defined either for all 3 classes or no classes but got weight tensor of shape: \[2\]/,
+      },
+    ],
+    pytorch2x: OPMATH_2X('nll_loss_out_frame'),
+  },
+  {
+    name: 'crossEntropy',
+    errorNames: ['cross_entropy', 'nll_loss', 'nll_loss_forward', 'nll_loss2d_forward', '_log_softmax', 'crossEntropy'],
+    call: (i, k) => F.crossEntropy(x0(i, 'crossEntropy'), x1(i, 'crossEntropy'), { ...(k as object), weight: opt(i, 2) }),
+    variants: {},
+    dtypes: FLOAT_DTYPES,
+    samples: [
+      'random', 'weight', 'sum', 'none', 'ignore', 'smoothing', 'smoothing-weight', 'smoothing-ignore-sum', 'smoothing-none',
+      'kdim', '1d', 'probs', 'probs-smoothing', 'probs-none', 'oob',
+    ],
+    tolerance: LOSS_TOL,
+    errorInputs: [
+      notTensor('cross_entropy', () => F.crossEntropy([1, 2] as unknown as Tensor, torch.tensor([0]))),
+      {
+        name: 'label smoothing above 1',
+        make: (d) => F.crossEntropy(torch.zeros([2, 3], { device: d }), torch.tensor([0, 1], { device: d }), { labelSmoothing: 1.5 }),
+        error: TorchError,
+        match: /label_smoothing must be between 0.0 and 1.0. Got: 1.5/,
+      },
+    ],
+    pytorch2x: OPMATH_2X('log_softmax_lastdim_kernel_impl'),
+  },
+  pairLoss('mseLoss', 'mse_loss', F.mseLoss as never, ['random', 'sum', 'none', 'empty']),
+  pairLoss('l1Loss', 'l1_loss', F.l1Loss as never, ['random', 'sum', 'none', 'empty']),
+  pairLoss('smoothL1Loss', 'smooth_l1_loss', F.smoothL1Loss as never, ['random', 'sum', 'none', 'empty', 'beta', 'beta0']),
+  {
+    name: 'binaryCrossEntropy',
+    errorNames: ['binary_cross_entropy'],
+    call: (i, k) => F.binaryCrossEntropy(x0(i, 'bce'), x1(i, 'bce'), { ...(k as object), weight: opt(i, 2) }),
+    variants: {},
+    dtypes: FLOAT_DTYPES,
+    samples: ['random', 'weight', 'sum', 'none', 'edge', 'out-of-range', 'size-mismatch'],
+    tolerance: LOSS_TOL,
+    errorInputs: [notTensor('binary_cross_entropy', () => F.binaryCrossEntropy([1, 2] as unknown as Tensor, torch.tensor([0])))],
+    pytorch2x: OPMATH_2X('binary_cross_entropy'),
+  },
+  {
+    name: 'binaryCrossEntropyWithLogits',
+    errorNames: ['binary_cross_entropy_with_logits'],
+    call: (i, k) => {
+      const { hasWeight, ...rest } = k as { hasWeight?: boolean };
+      return F.binaryCrossEntropyWithLogits(x0(i, 'bcel'), x1(i, 'bcel'), {
+        ...rest,
+        weight: hasWeight === false ? null : opt(i, 2),
+        posWeight: opt(i, 3),
+      });
+    },
+    variants: {},
+    dtypes: FLOAT_DTYPES,
+    samples: ['random', 'weight', 'pos-weight', 'pos-weight-only', 'none', 'large'],
+    tolerance: LOSS_TOL,
+    errorInputs: [
+      notTensor('binary_cross_entropy_with_logits', () => F.binaryCrossEntropyWithLogits([1, 2] as unknown as Tensor, torch.tensor([0]))),
+    ],
+    pytorch2x: OPMATH_2X('log_sigmoid_cpu'),
+  },
+  {
+    name: 'batchNorm',
+    errorNames: BN_ERRORS,
+    // (output, running_mean, running_var) after the call: the running stats are updated in place
+    call: (i, k) => {
+      const rm = torch.clone(x1(i, 'batchNorm'));
+      const rv = torch.clone(tensorArg(i[2], 'batchNorm'));
+      try {
+        const out = F.batchNorm(x0(i, 'batchNorm'), rm, rv, { ...(k as object), weight: opt(i, 3), bias: opt(i, 4) });
+        return [out, rm, rv];
+      } catch (e) {
+        rm.dispose();
+        rv.dispose();
+        throw e;
+      }
+    },
+    variants: {},
+    dtypes: FLOAT_DTYPES,
+    samples: ['train', 'train-affine', 'momentum', 'eval', 'eval-plain', '4d', 'one-value', 'bad-stats'],
+    tolerance: LOSS_TOL,
+    errorInputs: [notTensor('batch_norm', () => F.batchNorm([1, 2] as unknown as Tensor, null, null))],
+    pytorch2x: OPMATH_2X('batch_norm'),
+  },
+  {
+    name: 'layerNorm',
+    errorNames: ['layer_norm', 'native_layer_norm'],
+    call: (i, k) => {
+      const { normalizedShape, ...rest } = k as { normalizedShape: number[] };
+      return F.layerNorm(x0(i, 'layerNorm'), normalizedShape, { ...rest, weight: opt(i, 1), bias: opt(i, 2) });
+    },
+    variants: {},
+    dtypes: FLOAT_DTYPES,
+    samples: ['random', 'affine', 'eps', 'bad-shape'],
+    tolerance: LOSS_TOL,
+    errorInputs: [notTensor('layer_norm', () => F.layerNorm([1, 2] as unknown as Tensor, [2]))],
+    pytorch2x: OPMATH_2X('LayerNormKernelImpl'),
+  },
+  {
+    name: 'groupNorm',
+    errorNames: ['group_norm', 'native_group_norm'],
+    call: (i, k) => {
+      const { numGroups, ...rest } = k as { numGroups: number };
+      return F.groupNorm(x0(i, 'groupNorm'), numGroups, { ...rest, weight: opt(i, 1), bias: opt(i, 2) });
+    },
+    variants: {},
+    dtypes: FLOAT_DTYPES,
+    samples: ['random', 'affine', 'one-group', 'bad-groups'],
+    tolerance: LOSS_TOL,
+    errorInputs: [notTensor('group_norm', () => F.groupNorm([1, 2] as unknown as Tensor, 1))],
+    pytorch2x: OPMATH_2X('GroupNormKernelImpl'),
+  },
+  {
+    name: 'embedding',
+    call: (i, k) => F.embedding(x0(i, 'embedding'), x1(i, 'embedding'), k as never),
+    variants: {},
+    dtypes: ALL_DTYPES,
+    samples: ['random', 'padding', 'int32', 'oob'],
+    errorInputs: [
+      notTensor('embedding', () => F.embedding([1, 2] as unknown as Tensor, torch.ones([2, 2]))),
+      {
+        name: 'float indices',
+        make: (d) => F.embedding(torch.zeros([2], { device: d }), torch.ones([3, 2], { device: d })),
+        error: DTypeError,
+        match: /Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got Float instead/,
+      },
+    ],
+  },
+  {
+    name: 'oneHot',
+    errorNames: ['one_hot'],
+    call: (i, k) => F.oneHot(x0(i, 'oneHot'), k as never),
+    variants: {},
+    dtypes: ['int64'],
+    samples: ['infer', 'classes', 'too-small', 'negative', 'empty'],
+    errorInputs: [notTensor('one_hot', () => F.oneHot([1, 2] as unknown as Tensor))],
+  },
+  {
+    name: 'dropout',
+    call: (i, k) => F.dropout(x0(i, 'dropout'), seeded(k) as never),
+    variants: {},
+    dtypes: FLOAT_DTYPES,
+    samples: ['random', 'default-p', 'eval', 'p1', 'bad-p'],
+    errorInputs: [notTensor('dropout', () => F.dropout([1, 2] as unknown as Tensor))],
+    pytorch2x: HALF_UPCAST('bernoulli_scalar_cpu_'),
+  },
+  {
+    name: 'bernoulli',
+    call: (i, k) => torch.bernoulli(x0(i, 'bernoulli'), seeded(k) as never),
+    variants: { method: true },
+    forms: { method: (i, k) => x0(i, 'bernoulli').bernoulli(seeded(k) as never) as OpResult },
+    dtypes: FLOAT_DTYPES,
+    samples: ['probs', 'p', 'bad-probs'],
+    errorInputs: [notTensor('bernoulli', () => torch.bernoulli([1, 2] as unknown as Tensor))],
+    pytorch2x: HALF_UPCAST('bernoulli_tensor_cpu_self_'),
+  },
+  {
+    name: 'multinomial',
+    call: (i, k) => {
+      const { numSamples, ...rest } = seeded(k) as { numSamples: number };
+      return torch.multinomial(x0(i, 'multinomial'), numSamples, rest);
+    },
+    variants: { method: true },
+    forms: {
+      method: (i, k) => {
+        const { numSamples, ...rest } = seeded(k) as { numSamples: number };
+        return x0(i, 'multinomial').multinomial(numSamples, rest);
+      },
+    },
+    dtypes: ['float32', 'float64', 'bfloat16'],
+    samples: ['replacement', '1d', 'too-many', 'negative'],
+    errorInputs: [notTensor('multinomial', () => torch.multinomial([1, 2] as unknown as Tensor, 1))],
+  },
+];

@@ -1,0 +1,236 @@
+import * as torch from '@torch-ts/torch';
+import { DTypeError, IndexError, TorchError, type Tensor } from '@torch-ts/torch';
+import { ALL_DTYPES, FLOAT_ACC_2X, FLOAT_DTYPES, HALF_2X, NO_BOOL, t, tensorArg } from './common';
+import type { ErrorInput, Kwargs, OpInfo, OpInput, OpResult } from './types';
+
+/**
+ * The statistics reductions and the scans (goldens/ops_stats.json, written by
+ * scripts/goldens/ops_stats.py). Kwargs come as torch-ts spells them; `p: 'inf'` is the
+ * golden's spelling of an infinite order (JSON has no Infinity).
+ */
+
+type Fn = (self: Tensor, options?: never) => OpResult;
+
+/** The bare call when there are no options (`x.var()`), else the options object. */
+function bare(fn: Fn) {
+  return (x: Tensor, k: Kwargs): OpResult => (Object.keys(k).length ? fn(x, k as never) : fn(x));
+}
+
+const VAR_SAMPLES = [
+  'all', 'all-random', 'dim0', 'dim1', 'dim-neg', 'keepdim', 'dims', 'dims-keepdim', 'correction0', 'correction2',
+  'correction-big', 'unbiased-false', 'unbiased-all', 'single', '0dim', 'empty-reduced-dim', 'empty-kept-dim', 'nan',
+];
+const VAR_MEAN_SAMPLES = ['all', 'dim0', 'keepdim', 'dims', 'correction0', 'unbiased-false', '0dim', 'empty-reduced-dim', 'nan'];
+const LSE_SAMPLES = ['dim1', 'dim0', 'dim-neg', 'keepdim', 'dims', 'dims-all', 'large', 'infinities', 'nan', '0dim-dim', 'empty-reduced-dim', 'empty-kept-dim'];
+const NORM_SAMPLES = [
+  'p2-all', 'p2-all-random', 'p2-dim', 'p1', 'p0', 'pinf', 'pinf-edges', 'p-inf', 'p3', 'p0.5', 'p-1.5', 'p1.5', 'fro', 'keepdim',
+  'dtype-float64', 'nan', '0dim', 'empty-reduced-dim', 'empty-kept-dim', 'empty-inf',
+];
+const LOGICAL_SAMPLES = ['all', 'all-keepdim', 'dim0', 'dim1', 'keepdim', 'dims', 'zeros', 'nan', '0dim', 'empty-all', 'empty-reduced-dim', 'empty-kept-dim'];
+const COUNT_SAMPLES = ['all', 'dim0', 'dims', 'nan', '0dim', 'empty-all'];
+const MEDIAN_SAMPLES = ['all', 'all-even', 'all-nan', 'dim1', 'dim0', 'keepdim', 'nan', 'ties', '0dim', '0dim-dim', 'empty-all', 'empty-kept-dim', 'empty-reduced-dim'];
+const MODE_SAMPLES = ['default-dim', 'dim0', 'keepdim', 'ties', '0dim', 'empty-kept-dim', 'empty-reduced-dim'];
+const SCAN_SAMPLES = ['dim0', 'dim1', 'dim-neg', 'long', '0dim', 'empty', 'dtype-float64', 'dtype-same', 'nan'];
+const CUMPROD_SAMPLES = [...SCAN_SAMPLES.filter((s) => s !== 'long'), 'zeros'];
+const CUM_EXTREMUM_SAMPLES = ['dim0', 'dim1', 'dim-neg', 'nan', 'ties', '0dim', 'empty'];
+
+const notTensor = (name: string, errName: string, fn: (x: Tensor) => unknown): ErrorInput => ({
+  name: 'a JS array instead of a tensor',
+  make: () => fn([1, 2] as unknown as Tensor),
+  error: TorchError,
+  match: new RegExp(`${errName}\\(\\): argument '(input|self)' must be Tensor, not Array`),
+});
+
+const dimOutOfRange = (fn: (x: Tensor, d: number) => unknown): ErrorInput => ({
+  name: 'a dim out of range',
+  make: (d) => fn(t(d, [[1, 2], [3, 4]], 'float32'), 2),
+  error: IndexError,
+  match: /Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)/,
+});
+
+const repeatedDim = (fn: (x: Tensor, dims: number[]) => unknown): ErrorInput => ({
+  name: 'a dim repeated in the list',
+  make: (d) => fn(t(d, [[1, 2], [3, 4]], 'float32'), [0, -2]),
+  error: TorchError,
+  match: /dim 0 appears multiple times in the list of dims/,
+});
+
+/** `p: 'inf'` / `'-inf'` in the goldens is an infinite order. */
+function normKwargs(k: Kwargs): Kwargs {
+  const p = k.p === 'inf' ? Infinity : k.p === '-inf' ? -Infinity : k.p;
+  return p === undefined ? k : { ...k, p };
+}
+
+function varLike(name: 'var' | 'std', fn: (x: Tensor, o?: never) => Tensor): OpInfo {
+  return {
+    name,
+    call: (i, k) => bare(fn as Fn)(tensorArg(i[0], name), k),
+    variants: { method: true, out: true },
+    dtypes: FLOAT_DTYPES,
+    samples: VAR_SAMPLES,
+    errorInputs: [
+      notTensor(name, name, (x) => fn(x)),
+      dimOutOfRange((x, d) => fn(x, { dim: d } as never)),
+      repeatedDim((x, dims) => fn(x, { dim: dims } as never)),
+      {
+        name: 'both unbiased and correction',
+        make: (d) => fn(t(d, [1.5, 2.5]), { unbiased: true, correction: 0 } as never),
+        error: TorchError,
+        match: new RegExp(`${name}\\(\\): Cannot specify both unbiased and correction`),
+      },
+    ],
+  };
+}
+
+function varMeanLike(name: 'varMean' | 'stdMean', fn: (x: Tensor, o?: never) => Tensor[]): OpInfo {
+  const pyName = name === 'varMean' ? 'var_mean' : 'std_mean';
+  return {
+    name,
+    errorNames: [pyName],
+    call: (i, k) => bare(fn as Fn)(tensorArg(i[0], name), k),
+    variants: {},
+    dtypes: FLOAT_DTYPES,
+    samples: VAR_MEAN_SAMPLES,
+    errorInputs: [notTensor(name, pyName, (x) => fn(x))],
+  };
+}
+
+const cumExtremum = (name: 'cummax' | 'cummin'): OpInfo => ({
+  name,
+  call: (i, k) => torch[name](tensorArg(i[0], name), k as { dim: number }),
+  variants: { method: true },
+  dtypes: ALL_DTYPES,
+  samples: CUM_EXTREMUM_SAMPLES,
+  errorInputs: [notTensor(name, name, (x) => torch[name](x, 0)), dimOutOfRange((x, d) => torch[name](x, d))],
+  pytorch2x: { float16: HALF_2X(`${name}_cpu`) },
+});
+
+function scan(name: 'cumsum' | 'cumprod', samples: readonly string[]): OpInfo {
+  const fn = torch[name];
+  return {
+    name,
+    call: (i, k) => fn(tensorArg(i[0], name), k as { dim: number }),
+    variants: { method: true, inplace: true, out: true },
+    dtypes: ALL_DTYPES,
+    samples,
+    errorNames: [name, `${name}_`],
+    errorInputs: [
+      notTensor(name, name, (x) => fn(x, 0)),
+      dimOutOfRange((x, d) => fn(x, d)),
+      {
+        name: 'a bool result',
+        make: (d) => fn(t(d, [true, false]), { dim: 0, dtype: 'bool' }),
+        error: DTypeError,
+        match: new RegExp(`${name}: "${name}_out_cpu" not implemented for 'Bool'`),
+      },
+    ],
+    pytorch2x: { float16: HALF_2X(`${name}_out_cpu`) },
+  };
+}
+
+const logical = (name: 'all' | 'any'): OpInfo => ({
+  name,
+  call: (i, k) => bare(torch[name] as Fn)(tensorArg(i[0], name), k),
+  variants: { method: true, out: true },
+  dtypes: ALL_DTYPES,
+  samples: LOGICAL_SAMPLES,
+  errorInputs: [
+    notTensor(name, name, (x) => torch[name](x)),
+    dimOutOfRange((x, d) => torch[name](x, d)),
+    repeatedDim((x, dims) => torch[name](x, dims)),
+  ],
+});
+
+export const STATS_OPS: readonly OpInfo[] = [
+  varLike('var', torch.var as (x: Tensor, o?: never) => Tensor),
+  varLike('std', torch.std as (x: Tensor, o?: never) => Tensor),
+  varMeanLike('varMean', torch.varMean as (x: Tensor, o?: never) => Tensor[]),
+  varMeanLike('stdMean', torch.stdMean as (x: Tensor, o?: never) => Tensor[]),
+  {
+    name: 'logsumexp',
+    call: (i, k) => torch.logsumexp(tensorArg(i[0], 'logsumexp'), k as { dim: number }),
+    variants: { method: true, out: true },
+    dtypes: ALL_DTYPES,
+    samples: LSE_SAMPLES,
+    errorInputs: [
+      notTensor('logsumexp', 'logsumexp', (x) => torch.logsumexp(x, 0)),
+      dimOutOfRange((x, d) => torch.logsumexp(x, d)),
+      repeatedDim((x, dims) => torch.logsumexp(x, dims)),
+      {
+        name: 'no dim',
+        make: (d) => torch.logsumexp(t(d, [1.5, 2.5]), undefined as unknown as number),
+        error: TorchError,
+        match: /logsumexp\(\): missing 1 required positional argument: "dim"/,
+      },
+    ],
+    pytorch2x: { float16: HALF_2X('logsumexp') },
+  },
+  {
+    name: 'norm',
+    errorNames: ['norm', 'linalg.vector_norm'],
+    call: (i, k) => bare(torch.norm as Fn)(tensorArg(i[0], 'norm'), normKwargs(k)),
+    variants: { method: true, out: true },
+    forms: {
+      method: (i: readonly OpInput[], k: Kwargs) => {
+        const x = tensorArg(i[0], 'norm');
+        const o = normKwargs(k);
+        return Object.keys(o).length ? x.norm(o as never) : x.norm();
+      },
+    },
+    dtypes: FLOAT_DTYPES,
+    samples: NORM_SAMPLES,
+    pytorch2x: { float16: FLOAT_ACC_2X('the |x|^p terms of a Half norm'), bfloat16: FLOAT_ACC_2X('the |x|^p terms of a BFloat16 norm') },
+    errorInputs: [
+      notTensor('norm', 'norm', (x) => torch.norm(x)),
+      dimOutOfRange((x, d) => torch.norm(x, 2, d)),
+      {
+        name: "the nuclear norm ('nuc')",
+        make: (d) => torch.norm(t(d, [[1.5, 2.5], [1, 2]]), 'nuc'),
+        error: TorchError,
+        match: /norm\(\): the nuclear norm \('nuc'\)/,
+      },
+      {
+        name: 'an integral dtype= for the result',
+        make: (d) => torch.norm(t(d, [1.5, 2.5]), { dtype: 'int32' }),
+        error: DTypeError,
+        match: /linalg\.vector_norm: dtype should be floating point or complex. Got Int/,
+      },
+    ],
+  },
+  logical('all'),
+  logical('any'),
+  {
+    name: 'countNonzero',
+    errorNames: ['count_nonzero'],
+    call: (i, k) => bare(torch.countNonzero as Fn)(tensorArg(i[0], 'countNonzero'), k),
+    variants: { method: true },
+    dtypes: ALL_DTYPES,
+    samples: COUNT_SAMPLES,
+    errorInputs: [
+      notTensor('countNonzero', 'count_nonzero', (x) => torch.countNonzero(x)),
+      dimOutOfRange((x, d) => torch.countNonzero(x, d)),
+      repeatedDim((x, dims) => torch.countNonzero(x, dims)),
+    ],
+  },
+  {
+    name: 'median',
+    call: (i, k) => bare(torch.median as Fn)(tensorArg(i[0], 'median'), k),
+    variants: { method: true },
+    dtypes: NO_BOOL,
+    samples: MEDIAN_SAMPLES,
+    errorInputs: [notTensor('median', 'median', (x) => torch.median(x)), dimOutOfRange((x, d) => torch.median(x, d))],
+    pytorch2x: { float16: HALF_2X('median_cpu') },
+  },
+  {
+    name: 'mode',
+    call: (i, k) => bare(torch.mode as Fn)(tensorArg(i[0], 'mode'), k),
+    variants: { method: true },
+    dtypes: ALL_DTYPES,
+    samples: MODE_SAMPLES,
+    errorInputs: [notTensor('mode', 'mode', (x) => torch.mode(x)), dimOutOfRange((x, d) => torch.mode(x, d))],
+  },
+  scan('cumsum', SCAN_SAMPLES),
+  scan('cumprod', CUMPROD_SAMPLES),
+  cumExtremum('cummax'),
+  cumExtremum('cummin'),
+];

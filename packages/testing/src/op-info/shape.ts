@@ -1,0 +1,173 @@
+import * as torch from '@torch-ts/torch';
+import { IndexError, ShapeError, TorchError, type Tensor } from '@torch-ts/torch';
+import { ALL_DTYPES, t, tensorArg } from './common';
+import type { Kwargs, OpInfo, OpInput } from './types';
+
+/** The OpInfo entries of the joining and reordering ops; sample ids from scripts/goldens/ops_shape.py. */
+
+const list = (i: readonly OpInput[], op: string): Tensor[] => i.map((x) => tensorArg(x, op));
+const ints = (v: unknown): number[] => (v as number[] | undefined) ?? [];
+
+function joinOp(name: 'cat' | 'stack', samples: string[], extraErrors: OpInfo['errorInputs'] = []): OpInfo {
+  const fn = name === 'cat' ? torch.cat : torch.stack;
+  return {
+    name,
+    call: (i, k) => fn(list(i, name), k as { dim?: number }),
+    variants: { out: true },
+    dtypes: ALL_DTYPES,
+    samples,
+    errorInputs: [
+      {
+        name: 'an empty list',
+        make: () => fn([]),
+        error: TorchError,
+        match: new RegExp(`${name}: (expected a non-empty list of Tensors|stack expects a non-empty TensorList)`),
+      },
+      {
+        name: 'an out= of the wrong shape',
+        make: (d) => fn([torch.ones([2], { device: d }), torch.ones([2], { device: d })], { out: torch.empty([3], { device: d }) }),
+        error: ShapeError,
+        match: new RegExp(`${name}: out= tensor has shape \\[3\\]`),
+      },
+      {
+        name: 'an out= of a dtype the result cannot be cast to',
+        make: (d) => fn([torch.ones([2], { device: d })], { out: torch.empty(name === 'cat' ? [2] : [1, 2], { device: d, dtype: 'int32' }) }),
+        error: TorchError,
+        match: /can't be cast to the desired output type/,
+      },
+      ...extraErrors,
+    ],
+  };
+}
+
+function stackLike(name: 'hstack' | 'vstack', samples: string[]): OpInfo {
+  const fn = name === 'hstack' ? torch.hstack : torch.vstack;
+  return {
+    name,
+    errorNames: [name, 'cat'],
+    call: (i) => fn(list(i, name)),
+    variants: { out: true },
+    forms: { out: (i, _k, out) => fn(list(i, name), { out }) },
+    dtypes: ALL_DTYPES,
+    samples,
+    errorInputs: [{ name: 'an empty list', make: () => fn([]), error: TorchError, match: new RegExp(`${name}: ${name} expects a non-empty TensorList`) }],
+  };
+}
+
+function unary(
+  name: string,
+  call: (x: Tensor, k: Kwargs) => Tensor,
+  method: (x: Tensor, k: Kwargs) => Tensor,
+  samples: string[],
+  errorInputs: OpInfo['errorInputs'] = [],
+): OpInfo {
+  return {
+    name,
+    call: (i, k) => call(tensorArg(i[0], name), k),
+    variants: { method: true },
+    forms: { method: (i, k) => method(tensorArg(i[0], name), k) },
+    dtypes: ALL_DTYPES,
+    samples,
+    errorInputs,
+  };
+}
+
+function tri(name: 'triu' | 'tril'): OpInfo {
+  const fn = name === 'triu' ? torch.triu : torch.tril;
+  return {
+    name,
+    call: (i, k) => fn(tensorArg(i[0], name), k as { diagonal?: number }),
+    variants: { method: true, inplace: true, out: true },
+    dtypes: ALL_DTYPES,
+    samples: ['square', 'rect', 'tall', 'pos', 'neg', 'far', 'far-neg', 'batch', 'empty'],
+    errorInputs: [
+      {
+        // PyTorch 2.x's message; 1.13 raised an IndexError from its dim wrapping
+        name: 'a 1-D input',
+        make: (d) => fn(torch.ones([3], { device: d })),
+        error: ShapeError,
+        match: new RegExp(`${name}: input tensor must have at least 2 dimensions`),
+      },
+      {
+        name: 'a 1-D input, in place',
+        make: (d) => (name === 'triu' ? torch.ones([3], { device: d }).triu_() : torch.ones([3], { device: d }).tril_()),
+        error: ShapeError,
+        match: new RegExp(`${name}_: input tensor must have at least 2 dimensions`),
+      },
+    ],
+  };
+}
+
+export const SHAPE_OPS: readonly OpInfo[] = [
+  joinOp('cat', [
+    'dim0', 'dim1', 'neg-dim', 'three', 'single', 'legacy-empty', 'all-legacy-empty', 'zero-size', 'zero-size-dim',
+    'zero-dim', 'size-mismatch', 'ndim-mismatch', 'dim-range', 'promote', 'promote-empty',
+  ], [
+    {
+      name: 'an input that is not a tensor',
+      make: (d) => torch.cat([torch.ones([2], { device: d }), 3 as unknown as Tensor]),
+      error: TorchError,
+      match: /cat\(\): argument 'tensors\[1\]' must be Tensor/,
+    },
+  ]),
+  joinOp('stack', ['dim0', 'dim1', 'dim-last', '0d', 'empty', 'unequal', 'dim-range', 'promote']),
+  stackLike('hstack', ['1d', '2d', '0d']),
+  stackLike('vstack', ['1d', '2d', '3d']),
+  unary('repeat', (x, k) => torch.repeat(x, ints(k.repeats)), (x, k) => x.repeat(ints(k.repeats)), [
+    '2d', 'more-dims', '0d', '0d-empty-reps', 'zero-rep', 'empty', 'fewer-reps', 'negative',
+  ]),
+  unary('tile', (x, k) => torch.tile(x, ints(k.dims)), (x, k) => x.tile(ints(k.dims)), ['fewer', 'more', 'same']),
+  unary('flip', (x, k) => torch.flip(x, ints(k.dims)), (x, k) => x.flip(ints(k.dims)), [
+    'dim0', 'both', 'neg', 'outer-inner', 'none', '0d', 'empty', 'dup', 'range',
+  ]),
+  unary(
+    'roll',
+    (x, k) => torch.roll(x, ints(k.shifts), (k.dims as number[] | undefined) ?? null),
+    (x, k) => x.roll(ints(k.shifts), { dims: (k.dims as number[] | undefined) ?? null }),
+    ['flat', 'flat-neg', 'dim', 'big-shift', 'two-dims', 'same-dim-twice', '0d', 'empty', 'mismatch', 'range'],
+    [
+      {
+        name: 'no shifts',
+        make: (d) => torch.roll(torch.ones([2], { device: d }), []),
+        error: TorchError,
+        match: /roll: `shifts` required/,
+      },
+    ],
+  ),
+  tri('triu'),
+  tri('tril'),
+  {
+    name: 'repeatInterleave',
+    errorNames: ['repeat_interleave'],
+    call: (i, k) => torch.repeatInterleave(tensorArg(i[0], 'repeatInterleave'), i[1] as number | Tensor, k as { dim?: number }),
+    variants: { method: true },
+    dtypes: ALL_DTYPES,
+    samples: ['int-flat', 'int-dim', 'int-zero', 'tensor-dim', 'tensor-dim-neg', 'tensor-one', 'tensor-flat', 'tensor-wrong-size', 'tensor-negative'],
+    errorInputs: [
+      {
+        name: 'negative int repeats',
+        make: (d) => torch.repeatInterleave(torch.ones([2], { device: d }), -1),
+        error: TorchError,
+        match: /repeat_interleave: repeats can not be negative/,
+      },
+      {
+        name: 'a 2-D tensor of repeats',
+        make: (d) => torch.repeatInterleave(torch.ones([2], { device: d }), t(d, [[1, 1]]), { dim: 0 }),
+        error: ShapeError,
+        match: /repeat_interleave: repeats must be 0-dim or 1-dim tensor/,
+      },
+      {
+        name: 'float repeats (the index form)',
+        make: (d) => torch.repeatInterleave(t(d, [1.5, 2.5])),
+        error: TorchError,
+        match: /repeat_interleave: "repeat_interleave_cpu" not implemented for 'Float'/,
+      },
+      {
+        name: 'a dim out of range',
+        make: (d) => torch.repeatInterleave(torch.ones([2], { device: d }), 2, { dim: 1 }),
+        error: IndexError,
+        match: /repeat_interleave: Dimension out of range/,
+      },
+    ],
+  },
+];

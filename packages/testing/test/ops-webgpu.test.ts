@@ -1,0 +1,89 @@
+/**
+ * The OpInfo table on WebGPU (Dawn + SwiftShader in Node), with CPU as the oracle (STYLE.md
+ * habit 6). What WebGPU cannot match yet is a strict xfail with its reason (Note [Strict
+ * xfails]): an entry that starts passing fails the run. Without an adapter the suite is
+ * skipped with a notice, unless TORCH_TS_REQUIRE_WEBGPU=1 makes that an error.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import * as torch from '@torch-ts/torch';
+import { OP_TABLE } from '../src/op-info';
+import { describeOpInfo } from '../src/run-op-info';
+import { registerDeviceHarness, webgpuHarness } from '../src/devices';
+import { caseId, loadOpGoldens } from '../src/goldens';
+import { disposeAll, makeInputs } from '../src/inputs';
+import { NOT_ON_WEBGPU, webgpuXfails } from '../src/webgpu-xfails';
+
+// SwiftShader compiles each new kernel on the CPU (seconds on a loaded machine).
+vi.setConfig({ testTimeout: 60_000 });
+
+const ready = await torch.webgpu.init();
+if (ready) {
+  const only = process.env.TORCH_TS_WEBGPU_OPS?.split(',');
+  const selected = only ? OP_TABLE.filter((op) => only.includes(op.name)) : OP_TABLE;
+  // Ops listed in NOT_ON_WEBGPU get a strict probe below instead of their cases.
+  const table = selected.filter((op) => !(op.name in NOT_ON_WEBGPU));
+  registerDeviceHarness(webgpuHarness(webgpuXfails(table, OP_TABLE)));
+  describeOpInfo(table, ['webgpu'], { requireEveryGoldenOp: false });
+
+  describe('ops not on WebGPU yet (strict: each must still fail somewhere)', () => {
+    const goldens = loadOpGoldens();
+    for (const op of selected.filter((o) => o.name in NOT_ON_WEBGPU)) {
+      it(`${op.name}: ${NOT_ON_WEBGPU[op.name]}`, () => {
+        // Every golden case, error cases included (a missing kernel can also pre-empt the
+        // error PyTorch raises): some must still meet a missing WebGPU kernel or dtype.
+        const cases = goldens.get(op.name) ?? [];
+        const missing: string[] = [];
+        for (const c of cases) {
+          const inputs = makeInputs(c, 'webgpu');
+          let result: unknown = null;
+          try {
+            result = op.call(inputs, c.kwargs);
+          } catch (e) {
+            const m = String((e as Error).message);
+            if (/no kernel for aten::\S+ on WebGPU|on webgpu/.test(m)) missing.push(caseId(c));
+          } finally {
+            disposeAll(inputs, result);
+          }
+        }
+        expect(missing.length, `${op.name} ran every case on WebGPU: remove it from NOT_ON_WEBGPU`).toBeGreaterThan(0);
+      });
+    }
+  });
+  describe('the facade on webgpu', { timeout: 60_000 }, () => {
+    it('moves tensors both ways, reads async, and refuses sync reads by naming the async one', async () => {
+      const x = torch.tensor([[1, 2], [3, 4]], { dtype: 'float32', device: 'webgpu' });
+      expect(String(x.device)).toBe('webgpu:0');
+      expect(await x.tolistAsync()).toEqual([[1, 2], [3, 4]]);
+      expect(await x.sum().itemAsync()).toBe(10);
+      expect(() => x.tolist()).toThrow(/tolistAsync/);
+      const back = await x.toAsync('cpu');
+      expect(back.tolist()).toEqual([[1, 2], [3, 4]]);
+      const up = back.to('webgpu');
+      expect(Array.from(await up.data() as Float32Array)).toEqual([1, 2, 3, 4]);
+      expect(torch.webgpu.isAvailable()).toBe(true);
+      await torch.webgpu.synchronize();
+    });
+
+    it('runs autograd unchanged on webgpu (CPU gives the same gradient)', async () => {
+      const grads: number[][] = [];
+      for (const device of ['cpu', 'webgpu'] as const) {
+        const w = torch.tensor([[0.5, -1], [2, 0.25]], { device, requiresGrad: true });
+        const xin = torch.tensor([[1, 2], [3, 4]], { dtype: 'float32', device });
+        const loss = torch.mm(xin, w).relu().mul(xin).sum();
+        loss.backward();
+        grads.push(Array.from(await w.grad!.data() as Float32Array));
+      }
+      expect(grads[1]).toEqual(grads[0]);
+    });
+
+    it('reports webgpu memory stats with the caching allocator counters', () => {
+      const s = torch.memory.stats('webgpu');
+      expect(s.device).toBe('webgpu:0');
+      expect(s.allocator).toHaveProperty('cacheHits');
+      torch.webgpu.emptyCache();
+    });
+  });
+} else {
+  console.warn('[ops-webgpu] OpInfo on WebGPU SKIPPED: no WebGPU adapter (set TORCH_TS_REQUIRE_WEBGPU=1 to fail instead)');
+  it.skip('OpInfo on webgpu (no WebGPU adapter)', () => {});
+}

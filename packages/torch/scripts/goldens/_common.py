@@ -1,0 +1,22 @@
+"""Shared helpers for the @torch-ts/torch golden scripts (run with /usr/bin/python3, PyTorch 1.13)."""
+import json
+import os
+import sys
+
+import torch
+
+OUT_DIR = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'goldens')
+
+
+def values(t):
+    """A tensor as {shape, dtype, values}: float32 values are the exact doubles of the float32s."""
+    t = t.detach()
+    return {'shape': list(t.shape), 'dtype': str(t.dtype).replace('torch.', ''), 'values': t.reshape(-1).tolist()}
+
+
+def write(name, data):
+    path = os.path.join(OUT_DIR, name + '.json')
+    with open(path, 'w') as f:
+        json.dump({'generator': 'packages/torch/scripts/goldens/%s.py' % name, 'torch': torch.__version__, **data}, f, allow_nan=False)
+        f.write('\n')
+    print('wrote', os.path.relpath(path), file=sys.stderr)

@@ -1,0 +1,44 @@
+/**
+ * `torch.nn` (also `@torch-ts/torch/nn`): Module, Parameter, the layers, `init`, `utils`
+ * and `functional` (usually imported as `F`).
+ */
+import '@torch-ts/kernels-cpu';
+
+export * as functional from './functional';
+export * as init from './init';
+export * as utils from './utils';
+export {
+  Module,
+  type StateDict,
+  type ForwardHook,
+  type ForwardPreHook,
+  type RemovableHandle,
+  type LoadStateDictOptions,
+  type IncompatibleKeys,
+  type ModuleToOptions,
+} from './module';
+export { Parameter } from './parameter';
+export { Sequential, ModuleList, ModuleDict } from './modules/container';
+export { Identity, Linear, Bilinear, Flatten, Unflatten, type LinearOptions } from './modules/linear';
+export { ReLU, GELU, SiLU, Tanh, Sigmoid, LeakyReLU, ELU, Softmax, LogSoftmax, Dropout } from './modules/activation';
+export { Conv1d, Conv2d, ConvTranspose2d, type ConvOptions, type ConvTransposeOptions } from './modules/conv';
+export { MaxPool2d, AvgPool2d, AdaptiveAvgPool2d } from './modules/pooling';
+export { BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm } from './modules/normalization';
+export { Embedding } from './modules/sparse';
+export {
+  MultiheadAttention,
+  NonDynamicallyQuantizableLinear,
+  type MultiheadAttentionOptions,
+  type MultiheadAttentionForwardOptions,
+} from './modules/attention';
+export { TransformerEncoderLayer, type TransformerEncoderLayerOptions, type TransformerEncoderLayerForwardOptions } from './modules/transformer';
+export {
+  CrossEntropyLoss,
+  NLLLoss,
+  MSELoss,
+  L1Loss,
+  BCELoss,
+  BCEWithLogitsLoss,
+  SmoothL1Loss,
+  type Reduction,
+} from './modules/loss';

@@ -1,0 +1,517 @@
+import { Device, parseDType, toDevice, type DType, type DeviceLike } from '@torch-ts/core';
+import { Tensor, TorchError, noGradGuard, setGrad } from './internal';
+import { Parameter } from './parameter';
+
+export type StateDict = Map<string, Tensor>;
+export type ForwardHook = (module: Module, args: unknown[], output: unknown) => unknown;
+export type ForwardPreHook = (module: Module, args: unknown[]) => unknown;
+
+export interface RemovableHandle {
+  remove(): void;
+}
+
+export interface LoadStateDictOptions {
+  strict?: boolean;
+}
+
+export interface IncompatibleKeys {
+  missingKeys: string[];
+  unexpectedKeys: string[];
+}
+
+/** `module.to(...)`: a dtype, a device, or both. */
+export interface ModuleToOptions {
+  dtype?: DType | string;
+  device?: DeviceLike;
+}
+
+/** Names a Module keeps for itself; assigning them never registers anything. */
+const INTERNAL = new Set(['_parameters', '_buffers', '_nonPersistent', '_modules', '_forwardHooks', '_forwardPreHooks', 'training']);
+
+/**
+ * Note [Module registration by assignment]
+ * PyTorch's `Module.__setattr__` files a Parameter under `_parameters`, a Module under
+ * `_modules`, and a tensor assigned to a registered buffer's name under `_buffers`. A
+ * Module here is a Proxy around itself whose `set` / `defineProperty` traps do the same
+ * filing, so `this.fc = new nn.Linear(2, 3)` in a subclass constructor registers `fc`
+ * (registration order is PyTorch's key order). The value also stays a plain own property,
+ * so reading `this.fc` costs nothing. Only assignment is trapped, never reads; internal
+ * state uses ordinary (not `#private`) fields because a Proxy cannot reach those. The
+ * same holds for subclasses: use TypeScript `private` (or `registerParameter` /
+ * `registerBuffer` / `registerModule`), not `#private` fields, in a Module.
+ */
+export class Module {
+  declare _parameters: Map<string, Parameter | null>;
+  declare _buffers: Map<string, Tensor | null>;
+  declare _nonPersistent: Set<string>;
+  declare _modules: Map<string, Module | null>;
+  declare _forwardHooks: Map<number, ForwardHook>;
+  declare _forwardPreHooks: Map<number, ForwardPreHook>;
+  declare training: boolean;
+
+  constructor() {
+    const define = (k: string, v: unknown) => Object.defineProperty(this, k, { value: v, writable: true, enumerable: false, configurable: true });
+    define('_parameters', new Map());
+    define('_buffers', new Map());
+    define('_nonPersistent', new Set());
+    define('_modules', new Map());
+    define('_forwardHooks', new Map());
+    define('_forwardPreHooks', new Map());
+    define('training', true);
+    const proxy: Module = new Proxy(this, {
+      set(target, key, value, receiver) {
+        if (typeof key === 'string' && !INTERNAL.has(key)) target._fileAttribute(key, value);
+        return Reflect.set(target, key, value, receiver === proxy ? target : receiver);
+      },
+      defineProperty(target, key, desc) {
+        if (typeof key === 'string' && !INTERNAL.has(key) && 'value' in desc) target._fileAttribute(key, desc.value);
+        return Reflect.defineProperty(target, key, desc);
+      },
+      deleteProperty(target, key) {
+        if (typeof key === 'string') {
+          target._parameters.delete(key);
+          target._buffers.delete(key);
+          target._nonPersistent.delete(key);
+          target._modules.delete(key);
+        }
+        return Reflect.deleteProperty(target, key);
+      },
+    });
+    return proxy;
+  }
+
+  /** Files an assigned value as PyTorch's `__setattr__` does (Note [Module registration by assignment]). */
+  _fileAttribute(name: string, value: unknown): void {
+    if (value instanceof Parameter) {
+      this._buffers.delete(name);
+      this._nonPersistent.delete(name);
+      this._modules.delete(name);
+      this._parameters.set(name, value);
+    } else if (this._parameters.has(name)) {
+      if (value !== null && value !== undefined) {
+        throw new TorchError(
+          `Module: cannot assign '${describe(value)}' as parameter '${name}' (nn.Parameter or null expected)`,
+        );
+      }
+      this._parameters.set(name, null);
+    } else if (value instanceof Module) {
+      this._buffers.delete(name);
+      this._nonPersistent.delete(name);
+      this._parameters.delete(name);
+      this._modules.set(name, value);
+    } else if (this._modules.has(name)) {
+      if (value !== null && value !== undefined) {
+        throw new TorchError(`Module: cannot assign '${describe(value)}' as child module '${name}' (nn.Module or null expected)`);
+      }
+      this._modules.set(name, null);
+    } else if (this._buffers.has(name)) {
+      if (value !== null && value !== undefined && !(value instanceof Tensor)) {
+        throw new TorchError(`Module: cannot assign '${describe(value)}' as buffer '${name}' (Tensor or null expected)`);
+      }
+      this._buffers.set(name, (value as Tensor | null | undefined) ?? null);
+    }
+  }
+
+  /** The computation; subclasses override it. `call` runs it with the hooks. */
+  forward(..._args: unknown[]): unknown {
+    throw new TorchError(`Module [${this.constructor.name}] is missing the required "forward" function`);
+  }
+
+  /** `module(x)`: forward pre-hooks, `forward`, then forward hooks (each may replace args / output). */
+  call(...args: unknown[]): any {
+    for (const hook of [...this._forwardPreHooks.values()]) {
+      const r = hook(this, args);
+      if (r !== undefined && r !== null) args = Array.isArray(r) ? r : [r];
+    }
+    let out = this.forward(...args);
+    for (const hook of [...this._forwardHooks.values()]) {
+      const r = hook(this, args, out);
+      if (r !== undefined && r !== null) out = r;
+    }
+    return out;
+  }
+
+  registerForwardHook(hook: ForwardHook): RemovableHandle {
+    return addHook(this._forwardHooks, hook);
+  }
+
+  registerForwardPreHook(hook: ForwardPreHook): RemovableHandle {
+    return addHook(this._forwardPreHooks, hook);
+  }
+
+  // ---- registration ----
+  registerParameter(name: string, param: Parameter | null): void {
+    checkName('registerParameter', 'parameter', name);
+    if (hasAttribute(this, name) && !this._parameters.has(name)) {
+      throw new TorchError(`registerParameter: attribute '${name}' already exists`);
+    }
+    if (param !== null && !(param instanceof Parameter)) {
+      throw new TorchError(`registerParameter: cannot assign '${describe(param)}' object to parameter '${name}' (nn.Parameter or null required)`);
+    }
+    this._parameters.set(name, param);
+    Reflect.set(this, name, param);
+  }
+
+  registerBuffer(name: string, tensor: Tensor | null, options: { persistent?: boolean } = {}): void {
+    checkName('registerBuffer', 'buffer', name);
+    if (hasAttribute(this, name) && !this._buffers.has(name)) {
+      throw new TorchError(`registerBuffer: attribute '${name}' already exists`);
+    }
+    if (tensor !== null && !(tensor instanceof Tensor)) {
+      throw new TorchError(`registerBuffer: cannot assign '${describe(tensor)}' object to buffer '${name}' (Tensor or null required)`);
+    }
+    this._buffers.set(name, tensor);
+    if (options.persistent === false) this._nonPersistent.add(name);
+    else this._nonPersistent.delete(name);
+    Reflect.set(this, name, tensor);
+  }
+
+  registerModule(name: string, module: Module | null): void {
+    checkName('registerModule', 'module', name);
+    if (hasAttribute(this, name) && !this._modules.has(name)) {
+      throw new TorchError(`registerModule: attribute '${name}' already exists`);
+    }
+    if (module !== null && !(module instanceof Module)) {
+      throw new TorchError(`registerModule: ${describe(module)} is not a Module subclass`);
+    }
+    this._modules.set(name, module);
+    Reflect.set(this, name, module);
+  }
+
+  addModule(name: string, module: Module | null): void {
+    this.registerModule(name, module);
+  }
+
+  getSubmodule(target: string): Module {
+    if (target === '') return this;
+    let mod: Module = this;
+    for (const item of target.split('.')) {
+      const next = mod._modules.get(item);
+      if (!next) throw new TorchError(`getSubmodule: ${mod.constructor.name} has no attribute \`${item}\``);
+      mod = next;
+    }
+    return mod;
+  }
+
+  // ---- iteration (PyTorch's order: own entries first, then children, depth first) ----
+  *namedModules(memo: Set<Module> = new Set(), prefix = '', removeDuplicate = true): IterableIterator<[string, Module]> {
+    if (memo.has(this)) return;
+    if (removeDuplicate) memo.add(this);
+    yield [prefix, this];
+    for (const [name, m] of this._modules) {
+      if (m === null) continue;
+      yield* m.namedModules(memo, prefix ? `${prefix}.${name}` : name, removeDuplicate);
+    }
+  }
+
+  *modules(): IterableIterator<Module> {
+    for (const [, m] of this.namedModules()) yield m;
+  }
+
+  *namedChildren(): IterableIterator<[string, Module]> {
+    const memo = new Set<Module>();
+    for (const [name, m] of this._modules) {
+      if (m !== null && !memo.has(m)) {
+        memo.add(m);
+        yield [name, m];
+      }
+    }
+  }
+
+  *children(): IterableIterator<Module> {
+    for (const [, m] of this.namedChildren()) yield m;
+  }
+
+  private *namedMembers<T>(get: (m: Module) => Map<string, T | null>, prefix: string, recurse: boolean): IterableIterator<[string, T]> {
+    const memo = new Set<T>();
+    const mods: Iterable<[string, Module]> = recurse ? this.namedModules(new Set(), prefix) : [[prefix, this]];
+    for (const [modPrefix, m] of mods) {
+      for (const [k, v] of get(m)) {
+        if (v === null || memo.has(v)) continue;
+        memo.add(v);
+        yield [modPrefix ? `${modPrefix}.${k}` : k, v];
+      }
+    }
+  }
+
+  namedParameters(options: { prefix?: string; recurse?: boolean } = {}): IterableIterator<[string, Parameter]> {
+    return this.namedMembers((m) => m._parameters, options.prefix ?? '', options.recurse ?? true);
+  }
+
+  *parameters(recurse = true): IterableIterator<Parameter> {
+    for (const [, p] of this.namedParameters({ recurse })) yield p;
+  }
+
+  namedBuffers(options: { prefix?: string; recurse?: boolean } = {}): IterableIterator<[string, Tensor]> {
+    return this.namedMembers((m) => m._buffers, options.prefix ?? '', options.recurse ?? true);
+  }
+
+  *buffers(recurse = true): IterableIterator<Tensor> {
+    for (const [, b] of this.namedBuffers({ recurse })) yield b;
+  }
+
+  // ---- modes ----
+  train(mode = true): this {
+    if (typeof mode !== 'boolean') throw new TorchError('train: training mode is expected to be boolean');
+    this.training = mode;
+    for (const m of this.children()) m.train(mode);
+    return this;
+  }
+
+  eval(): this {
+    return this.train(false);
+  }
+
+  requiresGrad_(requiresGrad = true): this {
+    for (const p of this.parameters()) p.requiresGrad_(requiresGrad);
+    return this;
+  }
+
+  /** Sets every parameter's gradient to null (PyTorch 2.x's `set_to_none=True`), or zeroes it in place. */
+  zeroGrad(setToNone = true): void {
+    for (const p of this.parameters()) {
+      if (setToNone) {
+        setGrad(p, null);
+      } else {
+        const g = p.grad;
+        if (g !== null) {
+          noGradGuard(() => g.zero_());
+          g.dispose();
+        }
+      }
+    }
+  }
+
+  apply(fn: (m: Module) => void): this {
+    for (const m of this.children()) m.apply(fn);
+    fn(this);
+    return this;
+  }
+
+  /**
+   * Converts every parameter and buffer as `fn` says (PyTorch's `_apply`). A converted
+   * parameter is a new Parameter (PyTorch swaps `param.data` inside the old object; a
+   * torch-ts tensor handle cannot change its TensorImpl), so build optimizers after `to()`.
+   */
+  _apply(fn: (t: Tensor) => Tensor): this {
+    for (const m of this.children()) m._apply(fn);
+    for (const [name, p] of [...this._parameters]) {
+      if (p === null) continue;
+      const converted = noGradGuard(() => fn(p));
+      if (converted === p) continue;
+      const np = new Parameter(converted, p.requiresGrad);
+      if (converted !== np) converted.dispose();
+      const g = p.grad;
+      if (g !== null) {
+        const cg = noGradGuard(() => fn(g));
+        setGrad(np, cg);
+        if (cg !== g) cg.dispose();
+        g.dispose();
+      }
+      Reflect.set(this, name, np);
+    }
+    for (const [name, b] of [...this._buffers]) {
+      if (b === null) continue;
+      const converted = noGradGuard(() => fn(b));
+      if (converted !== b) Reflect.set(this, name, converted);
+    }
+    return this;
+  }
+
+  /** `to(dtype)`, `to(device)` or `to({ dtype, device })`: only floating tensors change dtype, as in PyTorch. */
+  to(target: DType | DeviceLike | ModuleToOptions | string, options: ModuleToOptions = {}): this {
+    let dtype: DType | null = null;
+    let device: Device | null = null;
+    const opts: ModuleToOptions = typeof target === 'object' && target !== null && !(target instanceof Device) ? (target as ModuleToOptions) : options;
+    if (typeof target === 'string' || target instanceof Device) {
+      if (typeof target === 'string' && isDTypeName(target)) dtype = parseDType('Module.to', target);
+      else device = toDevice('Module.to', target as DeviceLike);
+    }
+    if (opts.dtype != null) dtype = parseDType('Module.to', opts.dtype);
+    if (opts.device != null) device = toDevice('Module.to', opts.device);
+    if (dtype !== null && !isFloatDType(dtype)) {
+      throw new TorchError(`Module.to only accepts floating point dtypes, but got desired dtype=${dtype}`);
+    }
+    return this._apply((t) => {
+      const d = dtype !== null && t.isFloatingPoint() ? dtype : t.dtype;
+      return t.to({ dtype: d, device: device ?? t.device });
+    });
+  }
+
+  float(): this {
+    return this.to('float32');
+  }
+
+  double(): this {
+    return this.to('float64');
+  }
+
+  half(): this {
+    return this.to('float16');
+  }
+
+  bfloat16(): this {
+    return this.to('bfloat16');
+  }
+
+  cpu(): this {
+    return this.to('cpu');
+  }
+
+  // ---- state dict ----
+  /** Parameters and persistent buffers, keyed as PyTorch's `state_dict()` (detached aliases). */
+  stateDict(options: { prefix?: string; keepVars?: boolean } = {}): StateDict {
+    const out: StateDict = new Map();
+    this._saveToStateDict(out, options.prefix ?? '', options.keepVars ?? false);
+    return out;
+  }
+
+  private _saveToStateDict(out: StateDict, prefix: string, keepVars: boolean): void {
+    for (const [name, p] of this._parameters) if (p !== null) out.set(prefix + name, keepVars ? p : p.detach());
+    for (const [name, b] of this._buffers) {
+      if (b !== null && !this._nonPersistent.has(name)) out.set(prefix + name, keepVars ? b : b.detach());
+    }
+    for (const [name, m] of this._modules) if (m !== null) m._saveToStateDict(out, `${prefix}${name}.`, keepVars);
+  }
+
+  /**
+   * Copies `stateDict`'s tensors into this module's parameters and buffers (in place, under
+   * no-grad). With `strict` (the default), missing or unexpected keys raise PyTorch's error;
+   * shape mismatches always do. Everything is checked before anything is copied, so a
+   * failed load changes nothing.
+   */
+  loadStateDict(stateDict: Map<string, Tensor> | Record<string, Tensor>, options: LoadStateDictOptions = {}): IncompatibleKeys {
+    const strict = options.strict ?? true;
+    const src = stateDict instanceof Map ? stateDict : new Map(Object.entries(stateDict));
+    const own = new Map<string, Tensor>();
+    this._localTensors(own, '');
+    const missingKeys: string[] = [];
+    const unexpectedKeys: string[] = [];
+    const errors: string[] = [];
+    const optional = new Set<string>();
+    this._optionalKeys(optional, '');
+    for (const [key, t] of own) {
+      const v = src.get(key);
+      if (v === undefined) {
+        if (!optional.has(key)) missingKeys.push(key);
+        continue;
+      }
+      if (!(v instanceof Tensor)) {
+        errors.push(`While copying the parameter named "${key}", expected torch.Tensor or Tensor-like object from checkpoint but received ${describe(v)}`);
+        continue;
+      }
+      if (v.shape.join() !== t.shape.join()) {
+        errors.push(
+          `size mismatch for ${key}: copying a param with shape torch.Size([${v.shape.join(', ')}]) from checkpoint, the shape in current model is torch.Size([${t.shape.join(', ')}]).`,
+        );
+      }
+    }
+    for (const key of src.keys()) if (!own.has(key)) unexpectedKeys.push(key);
+    if (strict) {
+      if (unexpectedKeys.length) errors.unshift(`Unexpected key(s) in state_dict: ${unexpectedKeys.map((k) => `"${k}"`).join(', ')}. `);
+      if (missingKeys.length) errors.unshift(`Missing key(s) in state_dict: ${missingKeys.map((k) => `"${k}"`).join(', ')}. `);
+    }
+    if (errors.length) {
+      throw new TorchError(`Error(s) in loading state_dict for ${this.constructor.name}:\n\t${errors.join('\n\t')}`);
+    }
+    noGradGuard(() => {
+      for (const [key, t] of own) {
+        const v = src.get(key);
+        if (v !== undefined) t.copy_(v);
+      }
+    });
+    return { missingKeys, unexpectedKeys };
+  }
+
+  /**
+   * State keys a checkpoint may lack without being "missing"; the module keeps its own
+   * value (PyTorch 2.x BatchNorm's `num_batches_tracked`). Modules override `_optionalStateKeys`.
+   */
+  private _optionalKeys(out: Set<string>, prefix: string): void {
+    for (const k of this._optionalStateKeys()) out.add(prefix + k);
+    for (const [name, m] of this._modules) if (m !== null) m._optionalKeys(out, `${prefix}${name}.`);
+  }
+
+  _optionalStateKeys(): string[] {
+    return [];
+  }
+
+  private _localTensors(out: Map<string, Tensor>, prefix: string): void {
+    for (const [name, p] of this._parameters) if (p !== null) out.set(prefix + name, p);
+    for (const [name, b] of this._buffers) if (b !== null && !this._nonPersistent.has(name)) out.set(prefix + name, b);
+    for (const [name, m] of this._modules) if (m !== null) m._localTensors(out, `${prefix}${name}.`);
+  }
+
+  // ---- printing ----
+  /** The text inside this module's parentheses (PyTorch's `extra_repr`). */
+  extraRepr(): string {
+    return '';
+  }
+
+  /** `_get_name()`: the class name shown by `toString()`. */
+  _getName(): string {
+    return this.constructor.name;
+  }
+
+  toString(): string {
+    const lines: string[] = [];
+    const extra = this.extraRepr();
+    if (extra) lines.push(...extra.split('\n'));
+    for (const [name, m] of this._modules) {
+      const child = m === null ? 'None' : addIndent(m.toString(), 2);
+      lines.push(`(${name}): ${child}`);
+    }
+    let s = `${this._getName()}(`;
+    if (lines.length) {
+      if (lines.length === 1 && this._modules.size === 0) s += lines[0];
+      else s += `\n  ${lines.join('\n  ')}\n`;
+    }
+    return `${s})`;
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
+  }
+}
+
+/** An attribute set to something (class fields start out undefined). */
+function hasAttribute(m: Module, name: string): boolean {
+  return (m as unknown as Record<string, unknown>)[name] !== undefined;
+}
+
+function addIndent(s: string, n: number): string {
+  const parts = s.split('\n');
+  if (parts.length === 1) return s;
+  return [parts[0], ...parts.slice(1).map((l) => ' '.repeat(n) + l)].join('\n');
+}
+
+let nextHookId = 0;
+
+function addHook<H>(map: Map<number, H>, hook: H): RemovableHandle {
+  const id = nextHookId++;
+  map.set(id, hook);
+  return { remove: () => void map.delete(id) };
+}
+
+function checkName(op: string, kind: string, name: string): void {
+  if (typeof name !== 'string') throw new TorchError(`${op}: ${kind} name should be a string. Got ${typeof name}`);
+  if (name.includes('.')) throw new TorchError(`${op}: ${kind} name can't contain "."`);
+  if (name === '') throw new TorchError(`${op}: ${kind} name can't be empty string ""`);
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (v instanceof Tensor) return `Tensor(${v.dtype})`;
+  if (typeof v === 'object') return (v as object).constructor?.name ?? 'object';
+  return typeof v;
+}
+
+const DTYPE_NAMES = new Set(['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int16', 'int32', 'int64', 'bool', 'float', 'double', 'half', 'long', 'int', 'short']);
+
+function isDTypeName(s: string): boolean {
+  return DTYPE_NAMES.has(s.replace(/^torch\./, ''));
+}
+
+function isFloatDType(d: DType): boolean {
+  return d === 'float32' || d === 'float64' || d === 'float16' || d === 'bfloat16';
+}

@@ -1,0 +1,161 @@
+import { Module } from '../module';
+import { TorchError } from '../internal';
+
+/** Normalises a (possibly negative) index into a container of `n` modules. */
+function absIndex(op: string, idx: number, n: number): number {
+  if (!Number.isInteger(idx) || idx < -n || idx >= n) throw new TorchError(`${op}: index ${idx} is out of range`);
+  return idx < 0 ? idx + n : idx;
+}
+
+/** `nn.Sequential(m1, m2, ...)` or `nn.Sequential(new Map([...]))`: calls its modules in order. */
+export class Sequential extends Module {
+  constructor(...modules: (Module | Map<string, Module> | Record<string, Module>)[]) {
+    super();
+    const first = modules[0];
+    if (modules.length === 1 && !(first instanceof Module)) {
+      const entries = first instanceof Map ? [...first] : Object.entries(first as Record<string, Module>);
+      for (const [k, m] of entries) this.registerModule(k, m);
+    } else {
+      modules.forEach((m, i) => this.registerModule(String(i), m as Module));
+    }
+  }
+
+  get length(): number {
+    return this._modules.size;
+  }
+
+  /** The module at `idx` (negative counts from the end). */
+  get(idx: number): Module {
+    const list = [...this._modules.values()];
+    return list[absIndex('Sequential', idx, list.length)] as Module;
+  }
+
+  append(module: Module): this {
+    this.registerModule(String(this._modules.size), module);
+    return this;
+  }
+
+  [Symbol.iterator](): Iterator<Module> {
+    return ([...this._modules.values()].filter((m) => m !== null) as Module[])[Symbol.iterator]();
+  }
+
+  override forward(input: unknown): any {
+    let x = input;
+    for (const m of this._modules.values()) if (m !== null) x = m.call(x);
+    return x;
+  }
+}
+
+/** `nn.ModuleList`: holds submodules in a list, registered as "0", "1", ... */
+export class ModuleList extends Module {
+  constructor(modules: Iterable<Module> = []) {
+    super();
+    this.extend(modules);
+  }
+
+  get length(): number {
+    return this._modules.size;
+  }
+
+  get(idx: number): Module {
+    const list = [...this._modules.values()];
+    return list[absIndex('ModuleList', idx, list.length)] as Module;
+  }
+
+  set(idx: number, module: Module): void {
+    const i = absIndex('ModuleList', idx, this._modules.size);
+    this.registerModule(String(i), module);
+  }
+
+  append(module: Module): this {
+    this.registerModule(String(this._modules.size), module);
+    return this;
+  }
+
+  extend(modules: Iterable<Module>): this {
+    for (const m of modules) this.append(m);
+    return this;
+  }
+
+  insert(index: number, module: Module): void {
+    const list = [...this._modules.values()] as Module[];
+    const n = list.length;
+    const i = index < 0 ? Math.max(0, index + n) : Math.min(index, n);
+    list.splice(i, 0, module);
+    list.forEach((m, k) => this.registerModule(String(k), m));
+  }
+
+  [Symbol.iterator](): Iterator<Module> {
+    return ([...this._modules.values()] as Module[])[Symbol.iterator]();
+  }
+
+  override forward(): never {
+    throw new TorchError('ModuleList is a container and has no forward');
+  }
+}
+
+/** `nn.ModuleDict`: holds submodules by name, in insertion order. */
+export class ModuleDict extends Module {
+  constructor(modules: Map<string, Module> | Record<string, Module> = {}) {
+    super();
+    this.update(modules);
+  }
+
+  get size(): number {
+    return this._modules.size;
+  }
+
+  get(key: string): Module | undefined {
+    return this._modules.get(key) ?? undefined;
+  }
+
+  set(key: string, module: Module): void {
+    this.registerModule(key, module);
+  }
+
+  has(key: string): boolean {
+    return this._modules.has(key);
+  }
+
+  delete(key: string): boolean {
+    const had = this._modules.has(key);
+    delete (this as unknown as Record<string, unknown>)[key];
+    return had;
+  }
+
+  pop(key: string): Module {
+    const m = this.get(key);
+    if (m === undefined) throw new TorchError(`ModuleDict: no module named '${key}'`);
+    this.delete(key);
+    return m;
+  }
+
+  clear(): void {
+    for (const k of [...this._modules.keys()]) this.delete(k);
+  }
+
+  keys(): IterableIterator<string> {
+    return this._modules.keys();
+  }
+
+  *values(): IterableIterator<Module> {
+    for (const m of this._modules.values()) if (m !== null) yield m;
+  }
+
+  *items(): IterableIterator<[string, Module]> {
+    for (const [k, m] of this._modules) if (m !== null) yield [k, m];
+  }
+
+  update(modules: Map<string, Module> | Record<string, Module>): void {
+    const entries = modules instanceof Map ? [...modules] : Object.entries(modules);
+    for (const [k, m] of entries) this.registerModule(k, m);
+  }
+
+  [Symbol.iterator](): Iterator<string> {
+    return this._modules.keys();
+  }
+
+  override forward(): never {
+    throw new TorchError('ModuleDict is a container and has no forward');
+  }
+}

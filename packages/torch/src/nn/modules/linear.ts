@@ -1,0 +1,151 @@
+import { empty, type DType, type DeviceLike } from '@torch-ts/core';
+import * as init from '../init';
+import { Tensor } from '../internal';
+import { Module } from '../module';
+import { Parameter } from '../parameter';
+import * as F from '../functional';
+import { pyRepr } from '../repr';
+
+export interface FactoryKwargs {
+  dtype?: DType | string;
+  device?: DeviceLike;
+}
+
+/** `torch.empty(sizes, dtype=..., device=...)` for a layer's parameters. */
+export function emptyParam(sizes: number[], o: FactoryKwargs): Parameter {
+  const t = empty(sizes, { dtype: o.dtype as DType | undefined, device: o.device });
+  const p = new Parameter(t);
+  t.dispose();
+  return p;
+}
+
+
+export class Identity extends Module {
+  constructor(..._args: unknown[]) {
+    super();
+  }
+
+  override forward(input: Tensor): Tensor {
+    return input;
+  }
+}
+
+export interface LinearOptions extends FactoryKwargs {
+  bias?: boolean;
+}
+
+/** `nn.Linear(in, out, { bias })`: y = x W^T + b, initialised as PyTorch's `reset_parameters`. */
+export class Linear extends Module {
+  declare weight: Parameter;
+  declare bias: Parameter | null;
+  readonly inFeatures: number;
+  readonly outFeatures: number;
+
+  constructor(inFeatures: number, outFeatures: number, options: LinearOptions = {}) {
+    super();
+    this.inFeatures = inFeatures;
+    this.outFeatures = outFeatures;
+    this.weight = emptyParam([outFeatures, inFeatures], options);
+    if (options.bias ?? true) this.bias = emptyParam([outFeatures], options);
+    else this.registerParameter('bias', null);
+    this.resetParameters();
+  }
+
+  resetParameters(): void {
+    init.kaimingUniform_(this.weight, { a: Math.sqrt(5) });
+    if (this.bias !== null) {
+      const [fanIn] = init.calculateFanInAndFanOut(this.weight);
+      const bound = fanIn > 0 ? 1 / Math.sqrt(fanIn) : 0;
+      init.uniform_(this.bias, -bound, bound);
+    }
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.linear(input, this.weight, this.bias);
+  }
+
+  override extraRepr(): string {
+    return `in_features=${this.inFeatures}, out_features=${this.outFeatures}, bias=${pyRepr(this.bias !== null)}`;
+  }
+}
+
+/** `nn.Bilinear(in1, in2, out)`: y = x1^T A x2 + b. */
+export class Bilinear extends Module {
+  declare weight: Parameter;
+  declare bias: Parameter | null;
+  readonly in1Features: number;
+  readonly in2Features: number;
+  readonly outFeatures: number;
+
+  constructor(in1Features: number, in2Features: number, outFeatures: number, options: LinearOptions = {}) {
+    super();
+    this.in1Features = in1Features;
+    this.in2Features = in2Features;
+    this.outFeatures = outFeatures;
+    this.weight = emptyParam([outFeatures, in1Features, in2Features], options);
+    if (options.bias ?? true) this.bias = emptyParam([outFeatures], options);
+    else this.registerParameter('bias', null);
+    this.resetParameters();
+  }
+
+  resetParameters(): void {
+    const bound = 1 / Math.sqrt(this.weight.size(1));
+    init.uniform_(this.weight, -bound, bound);
+    if (this.bias !== null) init.uniform_(this.bias, -bound, bound);
+  }
+
+  override forward(input1: Tensor, input2: Tensor): Tensor {
+    // No F.bilinear yet: y[..., o] = sum_ij x1[..., i] W[o, i, j] x2[..., j], with differentiable ops only.
+    const lead = input1.shape.slice(0, -1);
+    const x1 = input1.reshape(-1, this.in1Features);
+    const x2 = input2.reshape(-1, this.in2Features);
+    const w = this.weight.permute(1, 0, 2).reshape(this.in1Features, -1); // [in1, out*in2]
+    const t = x1.matmul(w).reshape(-1, this.outFeatures, this.in2Features); // [n, out, in2]
+    const prod = t.mul(x2.unsqueeze(1));
+    let y = prod.sum(-1);
+    for (const z of [x1, x2, w, t, prod]) z.dispose();
+    if (this.bias !== null) {
+      const yb = y.add(this.bias);
+      y.dispose();
+      y = yb;
+    }
+    const out = y.reshape([...lead, this.outFeatures]);
+    if (out !== y) y.dispose();
+    return out;
+  }
+
+  override extraRepr(): string {
+    return `in1_features=${this.in1Features}, in2_features=${this.in2Features}, out_features=${this.outFeatures}, bias=${pyRepr(this.bias !== null)}`;
+  }
+}
+
+export class Flatten extends Module {
+  constructor(readonly startDim = 1, readonly endDim = -1) {
+    super();
+  }
+
+  override forward(input: Tensor): Tensor {
+    return input.flatten(this.startDim, this.endDim);
+  }
+
+  override extraRepr(): string {
+    return `start_dim=${this.startDim}, end_dim=${this.endDim}`;
+  }
+}
+
+export class Unflatten extends Module {
+  readonly unflattenedSize: number[];
+
+  constructor(readonly dim: number, unflattenedSize: readonly number[]) {
+    super();
+    this.unflattenedSize = [...unflattenedSize];
+  }
+
+  override forward(input: Tensor): Tensor {
+    return input.unflatten(this.dim, this.unflattenedSize);
+  }
+
+  override extraRepr(): string {
+    return `dim=${this.dim}, unflattened_size=${pyRepr(this.unflattenedSize)}`;
+  }
+}

@@ -1,0 +1,79 @@
+import * as init from '../init';
+import { Tensor, TorchError, noGradGuard } from '../internal';
+import { Module } from '../module';
+import { Parameter } from '../parameter';
+import * as F from '../functional';
+import { pyFloat, pyRepr } from '../repr';
+import { emptyParam, type FactoryKwargs } from './linear';
+
+export interface EmbeddingOptions extends FactoryKwargs {
+  paddingIdx?: number | null;
+  maxNorm?: number | null;
+  normType?: number;
+  scaleGradByFreq?: boolean;
+  sparse?: boolean;
+  weight?: Tensor | null;
+}
+
+/** `nn.Embedding(num, dim)`: a lookup table initialised N(0, 1), the padding row zero. */
+export class Embedding extends Module {
+  declare weight: Parameter;
+  readonly paddingIdx: number | null;
+  readonly maxNorm: number | null;
+  readonly normType: number;
+  readonly scaleGradByFreq: boolean;
+  readonly sparse: boolean;
+
+  constructor(readonly numEmbeddings: number, readonly embeddingDim: number, o: EmbeddingOptions = {}) {
+    super();
+    let pad = o.paddingIdx ?? null;
+    if (pad !== null) {
+      if (pad > 0 && pad >= numEmbeddings) throw new TorchError('Embedding: Padding_idx must be within num_embeddings');
+      if (pad < 0 && pad < -numEmbeddings) throw new TorchError('Embedding: Padding_idx must be within num_embeddings');
+      if (pad < 0) pad += numEmbeddings;
+    }
+    this.paddingIdx = pad;
+    this.maxNorm = o.maxNorm ?? null;
+    this.normType = o.normType ?? 2.0;
+    this.scaleGradByFreq = o.scaleGradByFreq ?? false;
+    this.sparse = o.sparse ?? false;
+    if (o.weight == null) {
+      this.weight = emptyParam([numEmbeddings, embeddingDim], o);
+      this.resetParameters();
+    } else {
+      if (o.weight.shape.join() !== [numEmbeddings, embeddingDim].join()) {
+        throw new TorchError('Embedding: Shape of weight does not match num_embeddings and embedding_dim');
+      }
+      this.weight = new Parameter(o.weight);
+    }
+  }
+
+  resetParameters(): void {
+    init.normal_(this.weight);
+    if (this.paddingIdx !== null) {
+      const row = this.weight.select(0, this.paddingIdx);
+      noGradGuard(() => row.fill_(0));
+      row.dispose();
+    }
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.embedding(input, this.weight, {
+      paddingIdx: this.paddingIdx,
+      maxNorm: this.maxNorm,
+      normType: this.normType,
+      scaleGradByFreq: this.scaleGradByFreq,
+      sparse: this.sparse,
+    });
+  }
+
+  override extraRepr(): string {
+    let s = `${this.numEmbeddings}, ${this.embeddingDim}`;
+    if (this.paddingIdx !== null) s += `, padding_idx=${this.paddingIdx}`;
+    if (this.maxNorm !== null) s += `, max_norm=${pyRepr(pyFloat(this.maxNorm))}`;
+    if (this.normType !== 2) s += `, norm_type=${pyRepr(pyFloat(this.normType))}`;
+    if (this.scaleGradByFreq) s += ', scale_grad_by_freq=True';
+    if (this.sparse) s += ', sparse=True';
+    return s;
+  }
+}

@@ -1,0 +1,91 @@
+import * as F from '../functional';
+import { Tensor, TorchError } from '../internal';
+import { Module } from '../module';
+import { Dropout } from './activation';
+import { MultiheadAttention } from './attention';
+import { Linear, type FactoryKwargs } from './linear';
+import { LayerNorm } from './normalization';
+
+export interface TransformerEncoderLayerOptions extends FactoryKwargs {
+  dimFeedforward?: number;
+  dropout?: number;
+  activation?: 'relu' | 'gelu' | ((x: Tensor) => Tensor) | Module;
+  layerNormEps?: number;
+  batchFirst?: boolean;
+  normFirst?: boolean;
+  bias?: boolean;
+}
+
+export interface TransformerEncoderLayerForwardOptions {
+  srcMask?: Tensor | null;
+  srcKeyPaddingMask?: Tensor | null;
+}
+
+/**
+ * `nn.TransformerEncoderLayer(dModel, nhead, { dimFeedforward = 2048, dropout = 0.1,
+ * activation = 'relu', layerNormEps = 1e-5, batchFirst, normFirst })`: self-attention and a
+ * feed-forward block, each with dropout, a residual connection and LayerNorm (post-norm by
+ * default, pre-norm with `normFirst`), submodules registered in PyTorch's order.
+ */
+export class TransformerEncoderLayer extends Module {
+  declare self_attn: MultiheadAttention;
+  declare linear1: Linear;
+  declare dropout: Dropout;
+  declare linear2: Linear;
+  declare norm1: LayerNorm;
+  declare norm2: LayerNorm;
+  declare dropout1: Dropout;
+  declare dropout2: Dropout;
+  readonly normFirst: boolean;
+  readonly activationFn: (x: Tensor) => Tensor;
+
+  constructor(dModel: number, nhead: number, o: TransformerEncoderLayerOptions = {}) {
+    super();
+    const dff = o.dimFeedforward ?? 2048;
+    const p = o.dropout ?? 0.1;
+    const eps = o.layerNormEps ?? 1e-5;
+    const bias = o.bias ?? true;
+    const fk = { dtype: o.dtype, device: o.device };
+    this.self_attn = new MultiheadAttention(dModel, nhead, { dropout: p, bias, batchFirst: o.batchFirst ?? false, ...fk });
+    this.linear1 = new Linear(dModel, dff, { bias, ...fk });
+    this.dropout = new Dropout(p);
+    this.linear2 = new Linear(dff, dModel, { bias, ...fk });
+    this.normFirst = o.normFirst ?? false;
+    this.norm1 = new LayerNorm(dModel, { eps, bias, ...fk });
+    this.norm2 = new LayerNorm(dModel, { eps, bias, ...fk });
+    this.dropout1 = new Dropout(p);
+    this.dropout2 = new Dropout(p);
+    const act = o.activation ?? 'relu';
+    if (act === 'relu') this.activationFn = (x) => F.relu(x);
+    else if (act === 'gelu') this.activationFn = (x) => F.gelu(x);
+    else if (act instanceof Module) {
+      (this as unknown as Record<string, unknown>).activation = act;
+      this.activationFn = (x) => act.call(x) as Tensor;
+    } else if (typeof act === 'function') this.activationFn = act;
+    else throw new TorchError(`TransformerEncoderLayer: activation should be relu/gelu, not ${String(act)}`);
+  }
+
+  private selfAttention(x: Tensor, mask: Tensor | null, kpm: Tensor | null): Tensor {
+    const [out] = this.self_attn.call(x, x, x, { attnMask: mask, keyPaddingMask: kpm, needWeights: false }) as [Tensor, null];
+    return this.dropout1.call(out);
+  }
+
+  private feedForward(x: Tensor): Tensor {
+    const h = this.dropout.call(this.activationFn(this.linear1.call(x)));
+    return this.dropout2.call(this.linear2.call(h));
+  }
+
+  override forward(src: Tensor, options: TransformerEncoderLayerForwardOptions = {}): Tensor {
+    const mask = options.srcMask ?? null;
+    const kpm = options.srcKeyPaddingMask ?? null;
+    let x = src;
+    if (this.normFirst) {
+      x = x.add(this.selfAttention(this.norm1.call(x), mask, kpm));
+      x = x.add(this.feedForward(this.norm2.call(x)));
+    } else {
+      x = this.norm1.call(x.add(this.selfAttention(x, mask, kpm)));
+      x = this.norm2.call(x.add(this.feedForward(x)));
+    }
+    return x;
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * `torch.nn.utils`: gradient clipping and parameter <-> vector conversion.
+ */
+import { cat, fullLike, zeros } from '@torch-ts/core';
+import { Tensor, TorchError, noGradGuard } from './internal';
+
+type Params = Tensor | Iterable<Tensor>;
+
+function toList(parameters: Params): Tensor[] {
+  return parameters instanceof Tensor ? [parameters] : [...parameters];
+}
+
+function vectorNorm(g: Tensor, normType: number): Tensor {
+  if (normType === Infinity) {
+    const a = g.abs();
+    const m = a.amax();
+    a.dispose();
+    return m;
+  }
+  if (normType === 2) {
+    const sq = g.mul(g);
+    const s = sq.sum();
+    const r = s.sqrt();
+    sq.dispose();
+    s.dispose();
+    return r;
+  }
+  const a = g.abs();
+  const p = a.pow(normType);
+  const s = p.sum();
+  const r = s.pow(1 / normType);
+  for (const z of [a, p, s]) z.dispose();
+  return r;
+}
+
+export interface ClipGradNormOptions {
+  normType?: number;
+  errorIfNonfinite?: boolean;
+}
+
+/**
+ * Scales the gradients in place so their total `normType`-norm is at most `maxNorm`, and
+ * returns the total norm (before clipping), as `clip_grad_norm_`. The total of the
+ * per-gradient norms is accumulated with tensor ops, so nothing is read back.
+ */
+export function clipGradNorm_(parameters: Params, maxNorm: number, options: ClipGradNormOptions | number = {}): Tensor {
+  const o = typeof options === 'number' ? { normType: options } : options;
+  const normType = o.normType ?? 2.0;
+  return noGradGuard(() => {
+    const grads = toList(parameters)
+      .map((p) => p.grad)
+      .filter((g): g is Tensor => g !== null);
+    if (grads.length === 0) return zeros([]);
+    try {
+      const norms = grads.map((g) => vectorNorm(g, normType));
+      let total: Tensor;
+      if (normType === Infinity) {
+        total = norms[0];
+        for (let i = 1; i < norms.length; i++) {
+          const t = total.maximum(norms[i]);
+          total.dispose();
+          norms[i].dispose();
+          total = t;
+        }
+      } else {
+        total = norms.length === 1 ? norms[0].clone() : norms[0].pow(normType);
+        if (norms.length > 1) {
+          for (let i = 1; i < norms.length; i++) {
+            const pi = norms[i].pow(normType);
+            total.add_(pi);
+            pi.dispose();
+          }
+          const t = total.pow(1 / normType);
+          total.dispose();
+          total = t;
+        }
+        for (const n of norms) n.dispose();
+      }
+      if (o.errorIfNonfinite) {
+        const v = Number(total.item());
+        if (!Number.isFinite(v)) {
+          total.dispose();
+          throw new TorchError(
+            `clipGradNorm_: the total norm of order ${normType} for gradients from \`parameters\` is non-finite, so it cannot be clipped. To disable this error and scale the gradients by the non-finite norm anyway, set \`errorIfNonfinite: false\``,
+          );
+        }
+      }
+      const denom = total.add(1e-6);
+      const coef = fullLike(total, maxNorm).div(denom);
+      const clamped = coef.clampMax(1.0);
+      for (const g of grads) g.mul_(clamped);
+      for (const z of [denom, coef, clamped]) z.dispose();
+      return total;
+    } finally {
+      for (const g of grads) g.dispose();
+    }
+  });
+}
+
+/** Clamps every gradient in place to [-clipValue, clipValue]. */
+export function clipGradValue_(parameters: Params, clipValue: number): void {
+  noGradGuard(() => {
+    for (const p of toList(parameters)) {
+      const g = p.grad;
+      if (g === null) continue;
+      g.clamp_(-clipValue, clipValue);
+      g.dispose();
+    }
+  });
+}
+
+/** One flat vector of all parameters: a differentiable `cat` of their flattened views. */
+export function parametersToVector(parameters: Iterable<Tensor>): Tensor {
+  const list = [...parameters];
+  if (list.length === 0) throw new TorchError('parametersToVector: expected a non-empty list of parameters');
+  const device = list[0].device;
+  for (const p of list) {
+    if (p.device.type !== device.type) throw new TorchError('parametersToVector: Found two parameters on different devices, this is currently not supported.');
+  }
+  const flats = list.map((p) => p.reshape(-1));
+  try {
+    return cat(flats);
+  } finally {
+    for (const f of flats) f.dispose();
+  }
+}
+
+/** Copies consecutive slices of `vec` into the parameters (in place, under no-grad). */
+export function vectorToParameters(vec: Tensor, parameters: Iterable<Tensor>): void {
+  if (!(vec instanceof Tensor)) throw new TorchError(`vectorToParameters: expected a Tensor, but got ${typeof vec}`);
+  if (vec.dim() !== 1) throw new TorchError(`vectorToParameters: expected a 1-D vector, but got ${vec.dim()}-D`);
+  const list = [...parameters];
+  const total = list.reduce((n, p) => n + p.numel(), 0);
+  if (total !== vec.numel()) throw new TorchError(`vectorToParameters: the vector has ${vec.numel()} elements but the parameters hold ${total}`);
+  noGradGuard(() => {
+    let off = 0;
+    for (const p of list) {
+      const n = p.numel();
+      const src = vec.narrow(0, off, n).view([...p.shape]);
+      p.copy_(src);
+      src.dispose();
+      off += n;
+    }
+  });
+}

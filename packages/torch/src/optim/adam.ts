@@ -1,0 +1,94 @@
+import { zerosLike } from '@torch-ts/core';
+import type { Tensor } from '../nn/internal';
+import { TorchError } from '../nn/internal';
+import { Optimizer, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, type ParamGroup, type ParamsInput } from './optimizer';
+
+export interface AdamOptions {
+  lr?: number;
+  betas?: [number, number];
+  eps?: number;
+  weightDecay?: number;
+  amsgrad?: boolean;
+  maximize?: boolean;
+}
+
+/**
+ * `optim.Adam` and, with `decoupled`, `optim.AdamW`, following PyTorch 2.x's
+ * `_single_tensor_adam` op for op: `exp_avg.lerp_(grad, 1 - beta1)` (1.13 wrote
+ * `mul_(beta1).add_(grad, alpha=1 - beta1)`, equal up to rounding), `exp_avg_sq.mul_(beta2)
+ * .addcmul_(grad, grad, value=1 - beta2)`, bias corrections in doubles, and
+ * `p.addcdiv_(exp_avg, denom, value=-step_size)` with `denom = sqrt(v) / sqrt(bc2) + eps`.
+ */
+abstract class AdamBase extends Optimizer {
+  constructor(params: ParamsInput, options: AdamOptions, defaultWeightDecay: number, private readonly decoupled: boolean) {
+    super(params, {
+      lr: options.lr ?? 1e-3,
+      betas: options.betas ?? [0.9, 0.999],
+      eps: options.eps ?? 1e-8,
+      weightDecay: options.weightDecay ?? defaultWeightDecay,
+      amsgrad: options.amsgrad ?? false,
+      maximize: options.maximize ?? false,
+    });
+  }
+
+  protected override validateGroup(g: Record<string, unknown>): void {
+    checkNonNegative('lr', g.lr, 'learning rate');
+    checkNonNegative('eps', g.eps, 'epsilon value');
+    const [b1, b2] = g.betas as [number, number];
+    if (!(b1 >= 0 && b1 < 1)) throw new TorchError(`Invalid beta parameter at index 0: ${b1}`);
+    if (!(b2 >= 0 && b2 < 1)) throw new TorchError(`Invalid beta parameter at index 1: ${b2}`);
+    checkNonNegative('weightDecay', g.weightDecay, 'weight_decay value');
+  }
+
+  protected updateGroup(group: ParamGroup): void {
+    const lr = group.lr;
+    const [beta1, beta2] = group.betas as [number, number];
+    const eps = group.eps as number;
+    const weightDecay = group.weightDecay as number;
+    const amsgrad = group.amsgrad as boolean;
+    // AdamW decays the parameter itself (below), Adam adds the L2 penalty to the gradient.
+    forEachParamGrad(group, this.decoupled ? 0 : weightDecay, (p, grad, temps) => {
+      const state = this.stateOf(p);
+      if (state.step === undefined) {
+        state.step = 0;
+        state.expAvg = zerosLike(p);
+        state.expAvgSq = zerosLike(p);
+        if (amsgrad) state.maxExpAvgSq = zerosLike(p);
+      }
+      const expAvg = state.expAvg as Tensor;
+      const expAvgSq = state.expAvgSq as Tensor;
+      const step = (state.step as number) + 1;
+      state.step = step;
+      if (this.decoupled) p.mul_(1 - lr * weightDecay);
+      expAvg.lerp_(grad, 1 - beta1);
+      addcmulInto(expAvgSq.mul_(beta2), grad, grad, 1 - beta2);
+      const biasCorrection1 = 1 - beta1 ** step;
+      const biasCorrection2 = 1 - beta2 ** step;
+      const stepSize = lr / biasCorrection1;
+      const bc2Sqrt = Math.sqrt(biasCorrection2);
+      let v = expAvgSq;
+      if (amsgrad) {
+        let m = (state.maxExpAvgSq as Tensor | undefined) ?? null;
+        if (m === null) state.maxExpAvgSq = m = zerosLike(p);
+        const mx = temps.add(m.maximum(expAvgSq));
+        m.copy_(mx);
+        v = m;
+      }
+      const denom = temps.add(temps.add(v.sqrt()).div(bc2Sqrt)).add_(eps);
+      addcdivInto(p, expAvg, denom, -stepSize);
+    });
+  }
+}
+
+export class Adam extends AdamBase {
+  constructor(params: ParamsInput, options: AdamOptions = {}) {
+    super(params, options, 0, false);
+  }
+}
+
+/** `optim.AdamW`: decoupled weight decay `p *= 1 - lr * weightDecay` (default 1e-2). */
+export class AdamW extends AdamBase {
+  constructor(params: ParamsInput, options: AdamOptions = {}) {
+    super(params, options, 1e-2, true);
+  }
+}

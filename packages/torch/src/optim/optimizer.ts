@@ -1,0 +1,268 @@
+/**
+ * `torch.optim.Optimizer`: parameter groups, per-parameter state, `zeroGrad`, and state
+ * dicts in PyTorch's layout (`{ state: {index: {...}}, paramGroups: [{..., params: [index]}] }`,
+ * with camelCase keys: `momentumBuffer`, `expAvg`, `weightDecay`).
+ */
+import { keep } from '@torch-ts/core';
+import { Tensor, TorchError, noGradGuard, setGrad } from '../nn/internal';
+
+export type StateValue = Tensor | number | boolean | null;
+export type ParamState = Record<string, StateValue>;
+
+export interface ParamGroup {
+  params: Tensor[];
+  lr: number;
+  [option: string]: unknown;
+}
+
+export type ParamGroupInput = { params: Iterable<Tensor> | Tensor } & Record<string, unknown>;
+export type ParamsInput = Iterable<Tensor> | Iterable<ParamGroupInput>;
+
+export interface OptimizerStateDict {
+  state: Record<number, ParamState>;
+  paramGroups: (Record<string, unknown> & { params: number[] })[];
+}
+
+/** Marks a required option with no default (`lr` of SGD in PyTorch 1.x). */
+export const REQUIRED = Symbol('required');
+
+function isGroup(x: unknown): x is ParamGroupInput {
+  return typeof x === 'object' && x !== null && !(x instanceof Tensor) && 'params' in x;
+}
+
+export abstract class Optimizer<D extends Record<string, unknown> = Record<string, unknown>> {
+  readonly defaults: D;
+  readonly paramGroups: ParamGroup[] = [];
+  /** Per-parameter state (PyTorch's `optimizer.state`), keyed by the parameter. */
+  readonly state: Map<Tensor, ParamState> = new Map();
+  private stepHooks: ((opt: Optimizer<D>) => void)[] = [];
+
+  constructor(params: ParamsInput, defaults: D) {
+    this.defaults = defaults;
+    if (params instanceof Tensor) {
+      throw new TorchError(`params argument given to the optimizer should be an iterable of Tensors or dicts, but got ${params.dtype} Tensor`);
+    }
+    const list = [...(params as Iterable<unknown>)];
+    if (list.length === 0) throw new TorchError('optimizer got an empty parameter list');
+    const groups: ParamGroupInput[] = isGroup(list[0]) ? (list as ParamGroupInput[]) : [{ params: list as Tensor[] }];
+    for (const g of groups) this.addParamGroup(g);
+  }
+
+  addParamGroup(group: ParamGroupInput): void {
+    const params = group.params instanceof Tensor ? [group.params] : [...group.params];
+    for (const p of params) {
+      if (!(p instanceof Tensor)) throw new TorchError(`optimizer can only optimize Tensors, but one of the params is ${typeof p}`);
+      if (!p.isLeaf) throw new TorchError("can't optimize a non-leaf Tensor");
+    }
+    if (new Set(params).size !== params.length) {
+      // PyTorch warns; parameters are kept once.
+    }
+    const full: Record<string, unknown> = { ...group, params: [...new Set(params)] };
+    for (const [k, v] of Object.entries(this.defaults)) {
+      if (v === REQUIRED && full[k] === undefined) throw new TorchError(`parameter group didn't specify a value of required optimization parameter ${k}`);
+      if (full[k] === undefined) full[k] = v;
+    }
+    const seen = new Set<Tensor>();
+    for (const g of this.paramGroups) for (const p of g.params) seen.add(p);
+    for (const p of full.params as Tensor[]) {
+      if (seen.has(p)) throw new TorchError('some parameters appear in more than one parameter group');
+    }
+    this.validateGroup(full);
+    this.paramGroups.push(full as ParamGroup);
+  }
+
+  /** Checks a group's options (`Invalid learning rate: -1`). */
+  protected validateGroup(_group: Record<string, unknown>): void {}
+
+  /** Sets every gradient to null (the default, as PyTorch 2.x) or to zero in place. */
+  zeroGrad(setToNone = true): void {
+    for (const g of this.paramGroups) {
+      for (const p of g.params) {
+        if (setToNone) {
+          setGrad(p, null);
+        } else {
+          const grad = p.grad;
+          if (grad !== null) {
+            noGradGuard(() => grad.zero_());
+            grad.dispose();
+          }
+        }
+      }
+    }
+  }
+
+  /** One update of every parameter that has a gradient; `closure` re-evaluates the loss. */
+  step(closure?: () => number | Tensor): number | Tensor | undefined {
+    let loss: number | Tensor | undefined;
+    if (closure) loss = closure();
+    noGradGuard(() => {
+      for (const group of this.paramGroups) this.updateGroup(group);
+    });
+    this.keepState();
+    for (const h of this.stepHooks) h(this);
+    return loss;
+  }
+
+  /**
+   * State tensors belong to the optimizer, not to the `tidy` scope a step may run in (a
+   * training step is typically wrapped in `tidy`): they are created lazily on the first
+   * step and must survive it.
+   */
+  private keepState(): void {
+    for (const s of this.state.values()) for (const v of Object.values(s)) if (v instanceof Tensor) keep(v);
+  }
+
+  /** Updates the parameters of one group (called under no-grad). */
+  protected abstract updateGroup(group: ParamGroup): void;
+
+  /** Called after every `step()` (schedulers count steps with it). */
+  registerStepPostHook(hook: (opt: Optimizer<D>) => void): { remove(): void } {
+    this.stepHooks.push(hook);
+    return { remove: () => void (this.stepHooks = this.stepHooks.filter((h) => h !== hook)) };
+  }
+
+  stateOf(p: Tensor): ParamState {
+    let s = this.state.get(p);
+    if (!s) {
+      s = {};
+      this.state.set(p, s);
+    }
+    return s;
+  }
+
+  /** Parameters are numbered in group order; state tensors are the live ones, as in PyTorch. */
+  stateDict(): OptimizerStateDict {
+    const index = new Map<Tensor, number>();
+    let next = 0;
+    const paramGroups = this.paramGroups.map((g) => {
+      const packed: Record<string, unknown> & { params: number[] } = { ...g, params: [] };
+      for (const p of g.params) {
+        if (!index.has(p)) index.set(p, next++);
+        packed.params.push(index.get(p)!);
+      }
+      return packed;
+    });
+    const state: Record<number, ParamState> = {};
+    for (const [p, s] of this.state) {
+      const i = index.get(p);
+      if (i !== undefined) state[i] = { ...s };
+    }
+    return { state, paramGroups };
+  }
+
+  /**
+   * Loads a state dict made by `stateDict()` of an optimizer over the same parameters.
+   * Tensors are copied; floating ones (except `step`) are cast to their parameter's dtype
+   * and device. Group sizes are checked first, so a mismatch changes nothing.
+   */
+  loadStateDict(sd: OptimizerStateDict | { state: Record<number, ParamState> | Map<number, ParamState>; paramGroups: OptimizerStateDict['paramGroups'] }): void {
+    const groups = sd.paramGroups;
+    if (!Array.isArray(groups) || groups.length !== this.paramGroups.length) {
+      throw new TorchError('loaded state dict has a different number of parameter groups');
+    }
+    groups.forEach((g, i) => {
+      if (!Array.isArray(g.params) || g.params.length !== this.paramGroups[i].params.length) {
+        throw new TorchError("loaded state dict contains a parameter group that doesn't match the size of optimizer's group");
+      }
+    });
+    const idToParam = new Map<number, Tensor>();
+    groups.forEach((g, i) => g.params.forEach((id, j) => idToParam.set(Number(id), this.paramGroups[i].params[j])));
+    const entries: [number, ParamState][] =
+      sd.state instanceof Map ? [...sd.state] : Object.entries(sd.state).map(([k, v]) => [Number(k), v as ParamState]);
+    const newState = new Map<Tensor, ParamState>();
+    for (const [id, s] of entries) {
+      const p = idToParam.get(id);
+      if (!p) continue;
+      const copy: ParamState = {};
+      for (const [k, v] of Object.entries(s)) {
+        if (v instanceof Tensor) {
+          copy[k] = noGradGuard(() =>
+            k !== 'step' && v.isFloatingPoint() ? v.to({ dtype: p.dtype, device: p.device, copy: true }) : v.clone(),
+          );
+        } else {
+          copy[k] = v;
+        }
+      }
+      if (copy.step instanceof Tensor) copy.step = Number(copy.step.item());
+      newState.set(p, copy);
+    }
+    this.state.clear();
+    for (const [p, s] of newState) this.state.set(p, s);
+    this.keepState();
+    groups.forEach((g, i) => {
+      const target = this.paramGroups[i];
+      for (const [k, v] of Object.entries(g)) if (k !== 'params') target[k] = Array.isArray(v) ? [...v] : v;
+    });
+  }
+}
+
+/** Releases temporaries made while updating one parameter. */
+export class Temps {
+  private list: Tensor[] = [];
+
+  add<T extends Tensor>(t: T): T {
+    this.list.push(t);
+    return t;
+  }
+
+  dispose(): void {
+    for (const t of this.list) t.dispose();
+    this.list = [];
+  }
+}
+
+/**
+ * The per-parameter loop of PyTorch's `_single_tensor_*` optimizers: for every parameter of
+ * `group` that has a gradient, calls `update(p, grad, temps)` with the gradient negated when
+ * the group's `maximize` is set, then with the L2 penalty `weightDecay * p` added when
+ * `weightDecay` is non-zero. The gradient handle and the temporaries `update` adds to
+ * `temps` are released after each parameter, also when it throws.
+ */
+export function forEachParamGrad(
+  group: ParamGroup,
+  weightDecay: number,
+  update: (p: Tensor, grad: Tensor, temps: Temps) => void,
+): void {
+  const maximize = group.maximize as boolean;
+  const temps = new Temps();
+  for (const p of group.params) {
+    const g0 = p.grad;
+    if (g0 === null) continue;
+    try {
+      temps.add(g0);
+      let grad: Tensor = maximize ? temps.add(g0.neg()) : g0;
+      if (weightDecay !== 0) grad = temps.add(grad.add(p, { alpha: weightDecay }));
+      update(p, grad, temps);
+    } finally {
+      temps.dispose();
+    }
+  }
+}
+
+export function checkNonNegative(name: string, v: unknown, label = name): void {
+  if (typeof v !== 'number' || !(v >= 0)) throw new TorchError(`Invalid ${label}: ${String(v)}`);
+}
+
+/**
+ * Note [addcmul and addcdiv in optimizers]
+ * `self.addcmul_(t1, t2, { value })` is `self + (value * t1) * t2` on PyTorch's CPU (the
+ * scalar cast to the tensor's dtype, products rounded in that order), and `addcdiv_` is
+ * `self + (value * t1) / t2`. The optimizers spell them as those three ops, which round
+ * identically and, on CPU today, run several times faster than the fused kernels.
+ */
+export function addcmulInto(self: Tensor, t1: Tensor, t2: Tensor, value: number): Tensor {
+  const t = t1.mul(value);
+  t.mul_(t2);
+  self.add_(t);
+  t.dispose();
+  return self;
+}
+
+/** `self.addcdiv_(t1, t2, { value })` (Note [addcmul and addcdiv in optimizers]). */
+export function addcdivInto(self: Tensor, t1: Tensor, t2: Tensor, value: number): Tensor {
+  const t = t1.mul(value);
+  t.div_(t2);
+  self.add_(t);
+  t.dispose();
+  return self;
+}

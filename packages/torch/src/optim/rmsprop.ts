@@ -1,0 +1,73 @@
+import { zerosLike } from '@torch-ts/core';
+import type { Tensor } from '../nn/internal';
+import { Optimizer, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, type ParamGroup, type ParamsInput } from './optimizer';
+
+export interface RMSpropOptions {
+  lr?: number;
+  alpha?: number;
+  eps?: number;
+  weightDecay?: number;
+  momentum?: number;
+  centered?: boolean;
+  maximize?: boolean;
+}
+
+/** `optim.RMSprop`, as PyTorch 2.x's `_single_tensor_rmsprop` (`grad_avg.lerp_` when centered). */
+export class RMSprop extends Optimizer {
+  constructor(params: ParamsInput, options: RMSpropOptions = {}) {
+    super(params, {
+      lr: options.lr ?? 1e-2,
+      alpha: options.alpha ?? 0.99,
+      eps: options.eps ?? 1e-8,
+      weightDecay: options.weightDecay ?? 0,
+      momentum: options.momentum ?? 0,
+      centered: options.centered ?? false,
+      maximize: options.maximize ?? false,
+    });
+  }
+
+  protected override validateGroup(g: Record<string, unknown>): void {
+    checkNonNegative('lr', g.lr, 'learning rate');
+    checkNonNegative('eps', g.eps, 'epsilon value');
+    checkNonNegative('momentum', g.momentum, 'momentum value');
+    checkNonNegative('weightDecay', g.weightDecay, 'weight_decay value');
+    checkNonNegative('alpha', g.alpha, 'alpha value');
+  }
+
+  protected updateGroup(group: ParamGroup): void {
+    const lr = group.lr;
+    const alpha = group.alpha as number;
+    const eps = group.eps as number;
+    const momentum = group.momentum as number;
+    const centered = group.centered as boolean;
+    forEachParamGrad(group, group.weightDecay as number, (p, grad, temps) => {
+      const state = this.stateOf(p);
+      if (state.step === undefined) {
+        state.step = 0;
+        state.squareAvg = zerosLike(p);
+        if (momentum > 0) state.momentumBuffer = zerosLike(p);
+        if (centered) state.gradAvg = zerosLike(p);
+      }
+      state.step = (state.step as number) + 1;
+      const squareAvg = state.squareAvg as Tensor;
+      addcmulInto(squareAvg.mul_(alpha), grad, grad, 1 - alpha);
+      let avg: Tensor;
+      if (centered) {
+        const gradAvg = state.gradAvg as Tensor;
+        gradAvg.lerp_(grad, 1 - alpha);
+        // square_avg.addcmul(grad_avg, grad_avg, value=-1): square_avg + (-grad_avg) * grad_avg
+        avg = temps.add(gradAvg.mul(-1)).mul_(gradAvg).add_(squareAvg).sqrt_();
+      } else {
+        avg = temps.add(squareAvg.sqrt());
+      }
+      avg.add_(eps);
+      if (momentum > 0) {
+        const buf = state.momentumBuffer as Tensor;
+        addcdivInto(buf.mul_(momentum), grad, avg, 1);
+        p.add_(buf, { alpha: -lr });
+      } else {
+        addcdivInto(p, grad, avg, -lr);
+      }
+    });
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * Saving and loading, byte-level (browser-safe) parts: safetensors `serialize` /
+ * `deserialize`, and reading PyTorch's `.pt` checkpoints from bytes. The file-system
+ * functions `save` / `load` live in ./fs.ts (Node only).
+ */
+export { serialize, serializeAsync, deserialize, type SafetensorsContents, type TensorMapLike } from './safetensors';
+export { loadPt, isZip, PyObject, reachableTensors, type LoadPtOptions } from './pt';
+export { unpickle } from './pickle';
+export { ZipReader } from './zip';

@@ -1,0 +1,2 @@
+/** `torch.utils`: `data` (Dataset, TensorDataset, DataLoader, defaultCollate). */
+export * as data from './data';
