@@ -2,6 +2,7 @@ import { TorchError, f16BitsToNumber, f32ToF16Bits, type BinaryImpl, type Tensor
 import { words } from '../loops/arrays';
 import {
   onScratch,
+  runF32Binary,
   runFloatBinary,
   runInt64Binary,
   runInt64Words,
@@ -10,6 +11,7 @@ import {
   type ScratchBinaryRow,
 } from '../loops/pointwise';
 import {
+  addF32Row,
   addFmaRow,
   addRow,
   divFloorRow,
@@ -20,6 +22,7 @@ import {
   mulRow,
   powRow,
   remainderRow,
+  subF32Row,
 } from './binary-float-rows';
 import { addIntRow, divFloorIntRow, divTruncIntRow, mulIntRow, powIntRow, remainderIntRow } from './binary-int-rows';
 import { roundModeOf } from './float-math';
@@ -92,7 +95,12 @@ export function add(out: TensorImpl, a: TensorImpl, b: TensorImpl, alpha: number
     return;
   }
   if (d === 'float64') runFloatBinary(out, a, b, al === 1 || al === -1 ? addRow : addFmaRow, al);
-  else if (d === 'float32') runFloatBinary(out, a, b, addRow, al);
+  else if (d === 'float32') {
+    // Note [Float32 add is monomorphic]
+    if (al === 1) runF32Binary(out, a, b, addF32Row);
+    else if (al === -1) runF32Binary(out, a, b, subF32Row);
+    else runFloatBinary(out, a, b, addRow, al);
+  }
   else if (d === 'float16') runScratchBinary(out, a, b, al === 1 ? addScratch : addHalfScaledRow, al);
   else if (d === 'bfloat16') runScratchBinary(out, a, b, addScratch, al);
   else runScratchBinary(out, a, b, addIntRow, al);

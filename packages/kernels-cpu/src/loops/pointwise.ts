@@ -56,6 +56,22 @@ export function runFloatBinary(out: TensorImpl, a: TensorImpl, b: TensorImpl, ro
   forEachRowOf([out, a, b], (n, base, st) => row(n, O, base[0], st[0], A, base[1], st[1], B, base[2], st[2], p));
 }
 
+/** A float row kernel that is only ever called on Float32Array storage (Note [Float32 add is monomorphic]). */
+export type F32BinaryRow = (
+  n: number,
+  o: Float32Array, oo: number, os: number,
+  a: Float32Array, ao: number, as: number,
+  b: Float32Array, bo: number, bs: number,
+) => void;
+
+/** out = row(a, b) on float32 tensors, straight on their storage. */
+export function runF32Binary(out: TensorImpl, a: TensorImpl, b: TensorImpl, row: F32BinaryRow): void {
+  const O = out.storage.typed(Float32Array);
+  const A = a.storage.typed(Float32Array);
+  const B = b.storage.typed(Float32Array);
+  forEachRowOf([out, a, b], (n, base, st) => row(n, O, base[0], st[0], A, base[1], st[1], B, base[2], st[2]));
+}
+
 export function runFloatUnary(out: TensorImpl, a: TensorImpl, row: FloatUnaryRow, p: number): void {
   const O = floatArray(out);
   const A = floatArray(a);
