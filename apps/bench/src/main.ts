@@ -94,7 +94,7 @@ async function main(): Promise<void> {
         .map((w) => w.id)
         .filter((id) => !earlier.some((m) => m.id === id && (m.na || m.samples.some((t) => t > ONCE_MS))));
       if (ids.length === 0) continue;
-      const config: ChildConfig = { lib, ids, options: { ...base, probe: round === 0 }, predictLimitMs: args.quick ? 10_000 : 400_000 };
+      const config: ChildConfig = { lib, ids, options: { ...base, probe: round === 0 }, predictLimitMs: args.quick ? 10_000 : 200_000 };
       const { describe, got } = await runChild(config, (m) => {
         const t = m.na ? `n/a (${m.na})` : `median ${cellOf([m]).medianMs!.toFixed(2)} ms over ${m.samples.length}`;
         process.stderr.write(`[round ${round + 1}/${args.rounds}] ${lib.padEnd(10)} ${m.id.padEnd(14)} ${t}\n`);
