@@ -4,7 +4,7 @@
  */
 import { loadLibrary } from './libs';
 import type { LibName } from './libs/types';
-import { measure, type MeasureOptions, type Measurement } from './measure';
+import { measure, measureAsync, type MeasureOptions, type Measurement } from './measure';
 import { WORKLOADS } from './workloads';
 
 export interface ChildConfig {
@@ -25,7 +25,15 @@ function send(msg: ChildMessage): Promise<void> {
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.env.TORCH_TS_BENCH_CHILD!) as ChildConfig;
-  const lib = await loadLibrary(config.lib);
+  let lib;
+  try {
+    lib = await loadLibrary(config.lib);
+  } catch (e) {
+    // No device for it here (no WebGPU adapter...): every workload is n/a, with the reason.
+    const why = `${config.lib} unavailable: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`;
+    for (const id of config.ids) await send({ kind: 'measurement', m: { id, samples: [], na: why } });
+    return;
+  }
   await send({ kind: 'describe', text: lib.describe() });
   // ms per n^3 of the last matmul, to skip sizes that would take minutes (js-pytorch).
   let matmulRate = 0;
@@ -37,7 +45,7 @@ async function main(): Promise<void> {
       await send({ kind: 'measurement', m: { id, samples: [], na: `skipped: a run would take ~${s} s` } });
       continue;
     }
-    const m = measure(lib, w, config.options);
+    const m = lib.async ? await measureAsync(lib, w, config.options) : measure(lib, w, config.options);
     if (n !== undefined && m.samples.length) matmulRate = Math.min(...m.samples) / n ** 3;
     await send({ kind: 'measurement', m });
   }

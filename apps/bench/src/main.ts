@@ -1,15 +1,22 @@
 /**
  * `pnpm bench` (repository root): torch-ts CPU side by side with TensorFlow.js (cpu and
- * wasm backends) and js-pytorch. Each library runs in a child process of its own, and the
- * libraries take turns, round robin, for several rounds (so machine noise spreads over all
- * of them); the table shows the median of every timed run, in ms, and torch-ts's speedup
- * (peer time / torch-ts time), and a JSON copy goes to results/.
+ * wasm backends) and js-pytorch; with `--device webgpu`, torch-ts on WebGPU side by side
+ * with tfjs-backend-webgpu (both on Dawn in Node, on the same adapter). Each library runs in
+ * a child process of its own, and the libraries take turns, round robin, for several rounds
+ * (so machine noise spreads over all of them); the table shows the median of every timed
+ * run, in ms, and torch-ts's speedup (peer time / torch-ts time), and a JSON copy goes to
+ * results/.
  *
  *   --quick        one round, fewer repeats: a smoke run
  *   --rounds N     rounds (default 3)
- *   --libs a,b     libraries (default: torch-ts,tfjs-cpu,tfjs-wasm,js-pytorch)
+ *   --device D     cpu (default) or webgpu: the default libraries, the torch-ts library the
+ *                  speedups are of, and the output file
+ *   --libs a,b     libraries (default: torch-ts,tfjs-cpu,tfjs-wasm,js-pytorch; with
+ *                  --device webgpu: torch-ts-webgpu,tfjs-webgpu); libraries that are all
+ *                  WebGPU ones imply --device webgpu
  *   --only x,y     workload ids (default: all)
- *   --out FILE     JSON output (default results/cpu.json, results/cpu-quick.json with --quick)
+ *   --out FILE     JSON output (default results/<device>.json, results/<device>-quick.json
+ *                  with --quick)
  */
 import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -17,7 +24,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildConfig, ChildMessage } from './child';
-import { LIB_NAMES, type LibName } from './libs/types';
+import { ALL_LIB_NAMES, LIB_NAMES, WEBGPU_LIB_NAMES, oursOn, type BenchDevice, type LibName } from './libs/types';
 import type { MeasureOptions, Measurement } from './measure';
 import { cellOf, checkCells, formatTable, speedup, type Cell } from './report';
 import { WORKLOADS } from './workloads';
@@ -27,6 +34,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 interface Args {
   quick: boolean;
   rounds: number;
+  device: BenchDevice;
   libs: LibName[];
   only: string[] | null;
   out: string;
@@ -38,12 +46,16 @@ function parseArgs(argv: string[]): Args {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const quick = argv.includes('--quick');
-  const libs = (get('--libs')?.split(',') ?? [...LIB_NAMES]) as LibName[];
-  for (const l of libs) if (!LIB_NAMES.includes(l)) throw new Error(`bench: unknown library ${l} (know ${LIB_NAMES.join(', ')})`);
+  const deviceArg = get('--device');
+  if (deviceArg !== undefined && deviceArg !== 'cpu' && deviceArg !== 'webgpu') throw new Error(`bench: unknown device ${deviceArg} (know cpu, webgpu)`);
+  const libsArg = get('--libs')?.split(',') as LibName[] | undefined;
+  for (const l of libsArg ?? []) if (!ALL_LIB_NAMES.includes(l)) throw new Error(`bench: unknown library ${l} (know ${ALL_LIB_NAMES.join(', ')})`);
+  const device: BenchDevice = deviceArg ?? (libsArg?.every((l) => WEBGPU_LIB_NAMES.includes(l)) ? 'webgpu' : 'cpu');
+  const libs = libsArg ?? [...(device === 'webgpu' ? WEBGPU_LIB_NAMES : LIB_NAMES)];
   const only = get('--only')?.split(',') ?? null;
   for (const id of only ?? []) if (!WORKLOADS.some((w) => w.id === id)) throw new Error(`bench: unknown workload ${id}`);
-  const out = get('--out') ?? join(here, '..', 'results', quick ? 'cpu-quick.json' : 'cpu.json');
-  return { quick, rounds: Number(get('--rounds') ?? (quick ? 1 : 3)), libs, only, out: resolve(out) };
+  const out = get('--out') ?? join(here, '..', 'results', `${device}${quick ? '-quick' : ''}.json`);
+  return { quick, rounds: Number(get('--rounds') ?? (quick ? 1 : 3)), device, libs, only, out: resolve(out) };
 }
 
 const FULL: MeasureOptions = { targetMs: 1500, maxReps: 15, warmupMs: 300, maxWarmups: 3, slowMs: 5000, probe: false };
@@ -97,31 +109,33 @@ async function main(): Promise<void> {
       const config: ChildConfig = { lib, ids, options: { ...base, probe: round === 0 }, predictLimitMs: args.quick ? 10_000 : 200_000 };
       const { describe, got } = await runChild(config, (m) => {
         const t = m.na ? `n/a (${m.na})` : `median ${cellOf([m]).medianMs!.toFixed(2)} ms over ${m.samples.length}`;
-        process.stderr.write(`[round ${round + 1}/${args.rounds}] ${lib.padEnd(10)} ${m.id.padEnd(14)} ${t}\n`);
+        process.stderr.write(`[round ${round + 1}/${args.rounds}] ${lib.padEnd(15)} ${m.id.padEnd(14)} ${t}\n`);
       });
       if (describe) described.set(lib, describe);
       earlier.push(...got);
     }
   }
+  const ours = oursOn(args.device);
   const rows = new Map<string, Map<LibName, Cell>>();
   for (const w of workloads) {
     const cells = new Map<LibName, Cell>();
     for (const lib of args.libs) cells.set(lib, cellOf(measurements.get(lib)!.filter((m) => m.id === w.id)));
-    checkCells(cells);
+    checkCells(cells, ours);
     rows.set(w.id, cells);
   }
-  const table = formatTable(workloads, args.libs, rows, 'wall');
-  const cpuTable = formatTable(workloads, args.libs, rows, 'cpu', false);
+  const table = formatTable(workloads, args.libs, rows, 'wall', true, ours);
+  const cpuTable = formatTable(workloads, args.libs, rows, 'cpu', false, ours);
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const header =
-    `torch-ts CPU benchmark: ${args.rounds} round(s)${args.quick ? ' (quick)' : ''}, median ms of all timed runs; ` +
-    `speedup = peer ms / torch-ts ms (> 1: torch-ts faster)\n` +
+    `torch-ts ${args.device === 'webgpu' ? 'WebGPU' : 'CPU'} benchmark: ${args.rounds} round(s)${args.quick ? ' (quick)' : ''}, median ms of all timed runs; ` +
+    `speedup = peer ms / ${ours} ms (> 1: torch-ts faster)\n` +
     `${cpu}, ${cpus().length} cores, node ${process.version}, ${((Date.now() - started) / 1000).toFixed(0)} s`;
   console.log(`\n${header}\n\nWall-clock ms (median):\n\n${table}\n\nCPU ms of the same runs (median; user + system of the library's process, GC threads included):\n\n${cpuTable}`);
   const json = {
     date: new Date().toISOString(),
     quick: args.quick,
     rounds: args.rounds,
+    device: args.device,
     machine: { cpu, cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
     libraries: Object.fromEntries(args.libs.map((l) => [l, described.get(l) ?? null])),
     workloads: workloads.map((w) => {
@@ -135,10 +149,8 @@ async function main(): Promise<void> {
             return [l, { medianMs: c.medianMs, minMs: c.minMs, cpuMedianMs: c.cpuMedianMs, runs: c.runs, na: c.na ?? null, mismatch: c.mismatch ?? null }];
           }),
         ),
-        speedup: Object.fromEntries(args.libs.filter((l) => l !== 'torch-ts').map((l) => [l, speedup(cells.get('torch-ts'), cells.get(l))])),
-        cpuSpeedup: Object.fromEntries(
-          args.libs.filter((l) => l !== 'torch-ts').map((l) => [l, speedup(cells.get('torch-ts'), cells.get(l), 'cpu')]),
-        ),
+        speedup: Object.fromEntries(args.libs.filter((l) => l !== ours).map((l) => [l, speedup(cells.get(ours), cells.get(l))])),
+        cpuSpeedup: Object.fromEntries(args.libs.filter((l) => l !== ours).map((l) => [l, speedup(cells.get(ours), cells.get(l), 'cpu')])),
       };
     }),
   };

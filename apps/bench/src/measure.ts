@@ -69,3 +69,68 @@ export function measure(lib: Library, w: Workload, o: MeasureOptions): Measureme
     setup.dispose();
   }
 }
+
+/** "n/a (reason)" for a first run that threw: an op the backend has no kernel for yet, say. */
+function naOf(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  const missing = /no kernel for (aten::\S+) on (\w+)/.exec(msg);
+  if (missing) return `no ${missing[2]} kernel for ${missing[1]} yet`;
+  return `failed: ${msg.split('\n')[0].slice(0, 200)}`;
+}
+
+/**
+ * `measure` for a library whose runs return promises (WebGPU: a run ends when its result
+ * has been read back; Note [A wrong result is not a fast one]): the same warm-up, repeats and
+ * probe, each run awaited inside its timing. The first run compiles the pipelines (seconds
+ * each on a software adapter, once per process, as a GPU app pays once per page load): it is
+ * never a sample, and the `slowMs` rule applies to the second run. A first run that throws
+ * (an op not on this device yet) makes the workload n/a with the reason rather than ending
+ * the process, so a workload starts to run by itself once the kernels it needs land.
+ */
+export async function measureAsync(lib: Library, w: Workload, o: MeasureOptions): Promise<Measurement> {
+  gc?.();
+  let setup;
+  try {
+    setup = lib.setup(w);
+  } catch (e) {
+    return { id: w.id, samples: [], na: naOf(e) };
+  }
+  if (isNa(setup)) return { id: w.id, samples: [], na: setup.na };
+  try {
+    let probe: Probe | undefined;
+    let first: unknown;
+    try {
+      first = await setup.run();
+    } catch (e) {
+      return { id: w.id, samples: [], na: naOf(e) };
+    }
+    if (o.probe) probe = probeOf(setup.values ? setup.values(first) : (first as ArrayLike<number>));
+    let c0 = process.cpuUsage();
+    let t0 = performance.now();
+    await setup.run();
+    let last = performance.now() - t0;
+    const c = process.cpuUsage(c0);
+    if (last > o.slowMs) return { id: w.id, samples: [last], cpuSamples: [(c.user + c.system) / 1000], probe };
+    let warm = last;
+    for (let k = 1; k < o.maxWarmups && warm < o.warmupMs; k++) {
+      t0 = performance.now();
+      await setup.run();
+      last = performance.now() - t0;
+      warm += last;
+    }
+    const reps = Math.max(1, Math.min(o.maxReps, Math.round(o.targetMs / Math.max(last, 1e-3))));
+    const samples: number[] = [];
+    const cpuSamples: number[] = [];
+    for (let r = 0; r < reps; r++) {
+      c0 = process.cpuUsage();
+      t0 = performance.now();
+      await setup.run();
+      samples.push(performance.now() - t0);
+      const d = process.cpuUsage(c0);
+      cpuSamples.push((d.user + d.system) / 1000);
+    }
+    return { id: w.id, samples, cpuSamples, probe };
+  } finally {
+    setup.dispose();
+  }
+}

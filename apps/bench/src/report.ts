@@ -32,12 +32,17 @@ export function cellOf(ms: readonly Measurement[]): Cell {
   return { medianMs: median(samples), minMs: Math.min(...samples), cpuMedianMs: cpu.length ? median(cpu) : null, runs: samples.length, probe };
 }
 
+/** Where torch-ts has no result, the library whose probe is the reference. */
+const FALLBACK_REFERENCES: readonly LibName[] = ['torch-ts', 'tfjs-cpu', 'torch-ts-webgpu', 'tfjs-webgpu'];
+
 /**
- * Checks every library's probe against the reference: torch-ts, or tfjs-cpu where torch-ts
- * has no result. A mismatching cell keeps its time but is flagged (and never counted fast).
+ * Checks every library's probe against the reference: `ours` (torch-ts, or torch-ts-webgpu
+ * in the WebGPU table), else the first of FALLBACK_REFERENCES with a result. A mismatching
+ * cell keeps its time but is flagged (and never counted fast).
  */
-export function checkCells(cells: Map<LibName, Cell>): void {
-  const ref = cells.get('torch-ts')?.probe ?? cells.get('tfjs-cpu')?.probe;
+export function checkCells(cells: Map<LibName, Cell>, ours: LibName = 'torch-ts'): void {
+  let ref = cells.get(ours)?.probe;
+  for (const l of FALLBACK_REFERENCES) ref ??= cells.get(l)?.probe;
   if (!ref) return;
   for (const [lib, cell] of cells) {
     if (!cell.probe || cell.probe === ref) continue;
@@ -79,16 +84,17 @@ export function formatTable(
   rows: Map<string, Map<LibName, Cell>>,
   metric: Metric = 'wall',
   withNotes = true,
+  ours: LibName = 'torch-ts',
 ): string {
-  const peers = libs.filter((l) => l !== 'torch-ts');
+  const peers = libs.filter((l) => l !== ours);
   const head = ['workload', ...libs.map((l) => `${l} ms`), ...peers.map((p) => `vs ${p}`)];
   const body: string[][] = [];
   const notes: string[] = [];
   for (const w of workloads) {
     const cells = rows.get(w.id);
     if (!cells) continue;
-    const ours = cells.get('torch-ts');
-    body.push([w.label, ...libs.map((l) => fmtMs(cells.get(l), metric)), ...peers.map((p) => fmtRatio(speedup(ours, cells.get(p), metric)))]);
+    const mine = cells.get(ours);
+    body.push([w.label, ...libs.map((l) => fmtMs(cells.get(l), metric)), ...peers.map((p) => fmtRatio(speedup(mine, cells.get(p), metric)))]);
     for (const l of libs) {
       const c = cells.get(l);
       if (c?.na) notes.push(`${w.id} on ${l}: n/a (${c.na})`);

@@ -35,7 +35,10 @@ async function run(o: Options): Promise<void> {
   const result = await train(model, data.train, data.test, { ...o, progress: new ProgressBar() });
   const accuracy = result.testAccuracy[result.testAccuracy.length - 1];
   mkdirSync(resolve(o.outDir), { recursive: true });
-  torch.save(model.stateDict(), weights);
+  // safetensors are written from host memory: a WebGPU model's tensors are read back first.
+  const state = new Map<string, torch.Tensor>();
+  for (const [k, v] of model.stateDict()) state.set(k, await v.toAsync('cpu'));
+  torch.save(state, weights);
   const svg = join(resolve(o.outDir), 'loss.svg');
   writeFileSync(svg, lossCurveSvg({ steps: result.stepLosses, stepsPerEpoch: result.stepsPerEpoch, testAccuracy: result.testAccuracy }));
   console.log(`held-out accuracy ${(accuracy * 100).toFixed(2)}% after ${result.seconds.toFixed(1)} s`);
@@ -67,7 +70,7 @@ async function predict(o: Options, data: ReturnType<typeof loadMnist>, weights: 
     console.log(`${ascii(data.test.images, i)}\nheld-out digit ${i}: predicted ${predicted[i]} ` +
       `(${(confidence[i] * 100).toFixed(1)}%), label ${actual[i]} ${predicted[i] === actual[i] ? 'ok' : 'WRONG'}`);
   }
-  const { correct, total } = await evaluate(model, data.test);
+  const { correct, total } = await evaluate(model, data.test, o.device);
   console.log(`held-out accuracy of ${weights}: ${((correct / total) * 100).toFixed(2)}% (${correct}/${total})`);
 }
 

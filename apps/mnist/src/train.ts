@@ -30,8 +30,13 @@ export interface TrainResult {
   readonly seconds: number;
 }
 
-/** Number of correct predictions of `model` on `split`, in batches, without a graph. */
-export async function evaluate(model: Model, split: Split, batchSize = 500): Promise<{ correct: number; total: number }> {
+/** Number of correct predictions of `model` (on `device`) on `split`, in batches, without a graph. */
+export async function evaluate(
+  model: Model,
+  split: Split,
+  device: 'cpu' | 'webgpu' = 'cpu',
+  batchSize = 500,
+): Promise<{ correct: number; total: number }> {
   model.eval();
   const n = split.labels.shape[0];
   let correct = 0;
@@ -39,8 +44,8 @@ export async function evaluate(model: Model, split: Split, batchSize = 500): Pro
     const count = torch.tidy(() =>
       torch.noGrad(() => {
         const len = Math.min(batchSize, n - start);
-        const logits = model.forward(split.images.narrow(0, start, len));
-        return logits.argmax(1).eq(split.labels.narrow(0, start, len)).sum();
+        const logits = model.forward(toDevice(split.images.narrow(0, start, len), device));
+        return logits.argmax(1).eq(toDevice(split.labels.narrow(0, start, len), device)).sum();
       }),
     );
     correct += Number(await count.itemAsync());
@@ -100,7 +105,7 @@ export async function train(model: Model, train: Split, test: Split, o: TrainOpt
       });
     }
     perm.dispose();
-    const { correct: c, total } = await evaluate(model, test);
+    const { correct: c, total } = await evaluate(model, test, o.device);
     testAccuracy.push(c / total);
     o.progress?.end(` | held-out ${((c / total) * 100).toFixed(2)}%`);
     o.onEpoch?.(epoch, c / total);
@@ -108,6 +113,6 @@ export async function train(model: Model, train: Split, test: Split, o: TrainOpt
   return { stepLosses, stepsPerEpoch, testAccuracy, seconds: (performance.now() - t0) / 1000 };
 }
 
-function toDevice(t: Tensor, device: 'cpu' | 'webgpu'): Tensor {
+export function toDevice(t: Tensor, device: 'cpu' | 'webgpu'): Tensor {
   return device === 'cpu' ? t : t.to(device);
 }

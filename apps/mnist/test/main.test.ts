@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as torch from '@torch-ts/torch';
 import { describe, expect, it } from 'vitest';
 
 const APP = new URL('..', import.meta.url).pathname;
@@ -17,6 +18,10 @@ function mnist(...args: string[]) {
   const r = spawnSync(TSX, ['--conditions=@torch-ts/source', 'src/main.ts', ...args], { cwd: APP, encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+// Whether this machine has a WebGPU adapter (with TORCH_TS_REQUIRE_WEBGPU=1, init throws if not).
+const webgpu = await torch.webgpu.init();
+if (!webgpu) console.warn('[mnist] the --device webgpu check is SKIPPED: no WebGPU adapter');
 
 const heldOut = (text: string) => Number(/held-out accuracy (?:of \S+: )?([\d.]+)%/.exec(text)?.[1]);
 
@@ -42,6 +47,15 @@ describe('apps/mnist', () => {
     expect(p.status).toBe(0);
     expect(p.stdout.match(/held-out digit \d: predicted \d \([\d.]+%\), label \d/g)).toHaveLength(3);
     expect(heldOut(p.stdout)).toBe(accuracy);
+
+    // The same weights on WebGPU classify the held-out digits as on the CPU (at most 2 of
+    // 2,000 may flip on float32 rounding); skipped only where no adapter is found.
+    if (webgpu) {
+      const g = mnist('--predict', '--device', 'webgpu', '--weights', join(out, 'model.safetensors'), '--count', '2');
+      expect(g.stderr.trim()).toBe('');
+      expect(g.status).toBe(0);
+      expect(Math.abs(heldOut(g.stdout) - accuracy)).toBeLessThanOrEqual(0.1);
+    }
   });
 
   it('gives one line and status 2 for a bad flag', () => {

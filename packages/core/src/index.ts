@@ -34,6 +34,7 @@ export { tidy, keep } from './tensor/scope';
 export { registerDeviceReader, registerDeviceUploader, type DeviceReader, type DeviceUploader } from './tensor/device-reader';
 
 export * from './ops/backend-impls';
+export type { RandomImpls, RandomFill, DeviceStream } from './ops/random-impls';
 export { KERNEL_OP_NAMES, type KernelOpName } from './ops/op-names';
 export { registerBackend, isBackendRegistered, implOf, defineStructured, type Backend } from './ops/registry';
 export * from './ops/api';

@@ -10,7 +10,8 @@ async function collectUntil(done: () => boolean): Promise<void> {
   }
 }
 
-describe('the FinalizationRegistry safety net', () => {
+// Up to 50 forced full GCs per test: seconds on a loaded 2-core machine, not a hang.
+describe('the FinalizationRegistry safety net', { timeout: 30_000 }, () => {
   it('runs with --expose-gc (vitest.config.ts)', () => {
     expect(typeof gc).toBe('function');
   });

@@ -1,4 +1,4 @@
-import type { BackendImplTable } from '@torch-ts/core';
+import { notImplemented, type BackendImplTable } from '@torch-ts/core';
 import { elu, gelu, hardsigmoid, hardswish, hardtanh, leakyRelu, logit, mish, silu, softplus } from './kernels/activations';
 import { argmax, argmin, maxDim, minDim } from './kernels/arg-reduce';
 import { add, div, divFloor, divTrunc, maximum, minimum, mul, pow, remainder } from './kernels/binary';
@@ -59,6 +59,9 @@ import { indexGather, indexScatter, nonzeroCount, nonzeroFill } from './kernels/
 import { searchsorted, sort, topk, unique } from './kernels/sort';
 import { flip, triZero } from './kernels/reorder';
 import { cat } from './kernels/join';
+
+/** Note [Counter-based random streams] (core): the CPU's random ops draw on the host. */
+const CPU_RANDOM = 'random ops on CPU draw on the host from MT19937, as PyTorch CPU does';
 
 /**
  * The CPU backend's impls (Note [What a backend implements]): every entry computes into a
@@ -171,6 +174,10 @@ export const cpuImpls = {
   indexScatter,
   nonzeroCount,
   nonzeroFill,
+  // CPU reads synchronously: core counts with nonzeroCount and scatters through nonzero (Note [Data-dependent sizes on async-read backends])
+  nonzeroCountAsync: notImplemented('cpu counts synchronously (nonzeroCount)'),
+  maskedScatterOrdered: notImplemented('cpu takes the nonzero path of masked_scatter_'),
+  uniqueCountAsync: notImplemented('cpu counts the distinct rows synchronously (unique)'),
   im2col,
   col2im,
   maxPool2d,
@@ -196,4 +203,12 @@ export const cpuImpls = {
   embedding,
   embeddingBackward,
   pointwiseLoss,
+  // CPU random values come from core's host draws (MT19937, PyTorch CPU's exact values)
+  randomFill: notImplemented(CPU_RANDOM),
+  bernoulliTensor: notImplemented(CPU_RANDOM),
+  multinomial: notImplemented(CPU_RANDOM),
+  // the CPU convolves by im2col + mm (Note [Direct convolution impls])
+  conv2d: notImplemented('im2col + mm on CPU'),
+  conv2dInputGrad: notImplemented('col2im + mm on CPU'),
+  conv2dWeightGrad: notImplemented('im2col + mm on CPU'),
 } satisfies BackendImplTable;

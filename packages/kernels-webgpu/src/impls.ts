@@ -1,7 +1,19 @@
 import type { BackendImplTable, BackendImpls } from '@torch-ts/core';
 import { matmulImpls } from './kernels/matmul';
+import { randomImpls } from './kernels/random';
+import { convImpls } from './kernels/conv';
+import { poolingImpls } from './kernels/pooling';
+import { resampleImpls } from './kernels/resample';
 import { binaryImpls, copy, fill, scalarImpls, unaryImpls } from './kernels/pointwise';
 import { argReduceImpls, reduceImpls } from './kernels/reduce';
+import { statsImpls } from './kernels/stats';
+import { normalizationImpls } from './kernels/normalization';
+import { joinImpls, reorderImpls } from './kernels/join';
+import { scanImpls } from './kernels/scan';
+import { selectImpls, sortImpls } from './kernels/sort';
+import { indexingImpls } from './kernels/indexing';
+import { softmaxImpls } from './kernels/softmax';
+import { lossImpls } from './kernels/losses';
 
 /**
  * Note [A partial WebGPU impl table]
@@ -14,7 +26,9 @@ import { argReduceImpls, reduceImpls } from './kernels/reduce';
  * lists every op still missing here, with its reason, in NOT_ON_WEBGPU
  * (packages/testing/test/webgpu-xfails.ts) and runs a strict probe per op
  * (ops-webgpu.test.ts): once the op runs everywhere the probe fails until the entry goes,
- * so the gap stays visible and cannot rot.
+ * so the gap stays visible and cannot rot. Today every impl the CPU table has is here; a few
+ * raise a TorchError by design (`unique`, `nonzeroCount`: sizes that need a synchronous read,
+ * Note [Data-dependent sizes on async-read backends] in core).
  */
 export const webgpuImpls: Partial<BackendImpls> = {
   copy,
@@ -24,7 +38,21 @@ export const webgpuImpls: Partial<BackendImpls> = {
   ...scalarImpls,
   ...reduceImpls,
   ...argReduceImpls,
+  ...statsImpls,
+  ...normalizationImpls,
+  ...joinImpls,
+  ...reorderImpls,
+  ...scanImpls,
+  ...sortImpls,
+  ...selectImpls,
   ...matmulImpls,
+  ...randomImpls,
+  ...indexingImpls,
+  ...convImpls,
+  ...poolingImpls,
+  ...resampleImpls,
+  ...softmaxImpls,
+  ...lossImpls,
 };
 
 /** The table as core's registry takes it (absent entries read as "not registered"). */

@@ -31,6 +31,29 @@ export interface DeviceHarness {
   readonly oracle?: string;
   /** Known failures on this device only: op name -> xfail key -> reason (keys as OpInfo.xfail). */
   readonly xfail?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /**
+   * Waits for the device's queued work and drops the data-dependent errors it found, after
+   * checks that run cases without reading their results (the leak check), so that those
+   * errors do not surface at a later test's read.
+   */
+  settle?(): Promise<void>;
+  /**
+   * The dtypes the device has kernels for, where that is fewer than CPU's: in another dtype a
+   * DTypeError naming the op is an accepted answer to a case that expects an error (the
+   * dtype check may come before a data-dependent one, e.g. an index out of range).
+   */
+  readonly dtypes?: readonly string[];
+  /**
+   * Random ops here draw values of their own (WebGPU: Philox, Note [Counter-based random
+   * streams] in core), not PyTorch CPU's: their forward and oracle checks compare dtypes and
+   * shapes, and run the op's `randomCheck` on the values instead of comparing them.
+   */
+  readonly ownRandomValues?: boolean;
+  /**
+   * The device reads asynchronously only (WebGPU): ops whose result size depends on the data
+   * refuse their sync forms, so the checks run their OpForms.async / asyncMethod instead.
+   */
+  readonly asyncForms?: boolean;
 }
 
 export const CPU_HARNESS: DeviceHarness = {
@@ -84,5 +107,9 @@ export function webgpuHarness(xfail?: DeviceHarness['xfail']): DeviceHarness {
       return { tensors: s.liveTensors, storages: s.liveStorages };
     },
     xfail,
+    settle: () => torch.webgpu.synchronize().catch(() => {}),
+    dtypes: ['float32', 'int32', 'uint8', 'bool'],
+    ownRandomValues: true,
+    asyncForms: true,
   };
 }

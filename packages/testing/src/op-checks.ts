@@ -10,11 +10,11 @@
 import * as torch from '@torch-ts/torch';
 import { DTypeError, type Tensor } from '@torch-ts/torch';
 import type { DeviceHarness } from './devices';
-import { caseId, decodeValues, expectedList, isScalarInput, type GoldenCase, type GoldenError } from './goldens';
+import { caseId, decodeScalar, decodeValues, expectedList, isScalarInput, type GoldenCase, type GoldenError } from './goldens';
 import { disposeAll, layoutApplies, makeInputs, type Layout } from './inputs';
 import { DEFAULT_TOLERANCE } from './op-info/common';
 import type { ErrorClass, ErrorInput, OpInfo, OpInput, OpResult, Tolerance } from './op-info/types';
-import { attempt, errorClassFor, errorProblems, inplaceForm, methodForm, outForm, resultList } from './op-forms';
+import { attempt, attemptForm, attemptOut, errorClassFor, errorProblems, inplaceForm, resultList } from './op-forms';
 import { compareReadBacks, describeValues, fromGolden, type ReadBack } from './values';
 
 export interface CheckContext {
@@ -67,7 +67,7 @@ function arityProblems(r: OpResult, c: GoldenCase): string[] {
 /** Runs the function form on fresh inputs of `layout` and reads the results. */
 async function functionResults(ctx: CheckContext, c: GoldenCase, layout: Layout = 'contiguous', h = ctx.harness): Promise<ReadBack[]> {
   const inputs = makeInputs(c, h.device, layout);
-  const r = attempt(() => ctx.op.call(inputs, c.kwargs));
+  const r = await attemptForm(ctx.op, h.asyncForms, inputs, c.kwargs);
   try {
     if (!r.ok) fail(ctx.op, c, h, [`the function form threw ${String(r.error)}`]);
     return await readAll(h, resultList(r.value));
@@ -81,19 +81,31 @@ async function functionResults(ctx: CheckContext, c: GoldenCase, layout: Layout 
  * right whatever else is wrong: which of two checks runs first is not part of the contract
  * (PyTorch checks shapes first, as its dtype check lives in the kernel).
  */
-function acceptedErrors(op: OpInfo, c: GoldenCase, e: GoldenError): ErrorClass[] {
+function acceptedErrors(op: OpInfo, c: GoldenCase, e: GoldenError, h?: DeviceHarness): ErrorClass[] {
   const classes = [errorClassFor(e)];
-  if (!op.dtypes.includes(c.dtype)) classes.push(DTypeError);
+  if (!op.dtypes.includes(c.dtype) || (h?.dtypes && !h.dtypes.includes(c.dtype))) classes.push(DTypeError);
   return classes;
 }
 
-function throwProblems(ctx: CheckContext, c: GoldenCase, fn: () => unknown, e: GoldenError): string[] {
-  const r = attempt(fn);
+/**
+ * The call must throw PyTorch's error: synchronously, or, for an error that depends on the
+ * data (an index out of range) on a device that finds it in a kernel, when its result is
+ * read (API.md: "on WebGPU they surface at the next read of the result at the latest").
+ */
+async function throwProblems(ctx: CheckContext, c: GoldenCase, run: () => Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }>, e: GoldenError): Promise<string[]> {
+  const r = await run();
+  let error: unknown = r.ok ? null : r.error;
   if (r.ok) {
-    disposeAll(r.value);
-    return [`did not throw; PyTorch raises ${e.type}: ${e.message}`];
+    try {
+      await readAll(ctx.harness, resultList(r.value as OpResult));
+    } catch (readError) {
+      error = readError;
+    } finally {
+      disposeAll(r.value);
+    }
+    if (error === null) return [`did not throw; PyTorch raises ${e.type}: ${e.message}`];
   }
-  return errorProblems(ctx.op, r.error, acceptedErrors(ctx.op, c, e), null).map((p) => `${p} (PyTorch: ${e.type}: ${e.message})`);
+  return errorProblems(ctx.op, error, acceptedErrors(ctx.op, c, e, ctx.harness), null).map((p) => `${p} (PyTorch: ${e.type}: ${e.message})`);
 }
 
 /** The function form against PyTorch: the error it raises, or the result's dtype, shape and values. */
@@ -102,16 +114,18 @@ export async function checkForward(ctx: CheckContext, c: GoldenCase): Promise<vo
   const inputs = makeInputs(c, h.device);
   try {
     if (c.error) {
-      const p = throwProblems(ctx, c, () => op.call(inputs, c.kwargs), c.error);
+      const p = await throwProblems(ctx, c, () => attemptForm(op, h.asyncForms, inputs, c.kwargs), c.error);
       if (p.length) fail(op, c, h, p);
       return;
     }
-    const r = attempt(() => op.call(inputs, c.kwargs));
+    const r = await attemptForm(op, h.asyncForms, inputs, c.kwargs);
     if (!r.ok) fail(op, c, h, [`threw ${String(r.error)}`]);
     try {
       const p = arityProblems(r.value, c);
       const expected = expectedList(c)!.map(fromGolden);
-      p.push(...compareLists(await readAll(h, resultList(r.value)), expected, (d) => toleranceFor(op, d), false));
+      const got = await readAll(h, resultList(r.value));
+      if (op.randomCheck && h.ownRandomValues) p.push(...(await randomDrawProblems(op, c, got, expected, h)));
+      else p.push(...compareLists(got, expected, (d) => toleranceFor(op, d), false));
       if (p.length) fail(op, c, h, p);
     } finally {
       disposeAll(r.value);
@@ -126,7 +140,7 @@ export async function checkMethod(ctx: CheckContext, c: GoldenCase): Promise<voi
   const { op, harness: h } = ctx;
   const expected = await functionResults(ctx, c);
   const inputs = makeInputs(c, h.device);
-  const r = attempt(() => methodForm(op)(inputs, c.kwargs));
+  const r = await attemptForm(op, h.asyncForms, inputs, c.kwargs, 'method');
   try {
     if (!r.ok) fail(op, c, h, [`the method form threw ${String(r.error)}`]);
     const p = arityProblems(r.value, c);
@@ -149,10 +163,18 @@ export async function checkInplace(ctx: CheckContext, c: GoldenCase): Promise<vo
   try {
     const before = await h.read(self);
     const version = self.version;
-    const r = attempt(() => inplaceForm(op)(args, c.kwargs));
+    let r: { ok: true; value: OpResult } | { ok: false; error: unknown } = attempt(() => inplaceForm(op)(args, c.kwargs));
     if (c.inplace && c.inplace !== 'ok') {
+      // (a data-dependent error may surface only at the next read: Note in throwProblems)
+      if (r.ok && c.error) {
+        try {
+          await h.read(self);
+        } catch (error) {
+          r = { ok: false, error };
+        }
+      }
       if (r.ok) fail(op, c, h, [`${op.name}_ did not throw; PyTorch raises ${c.inplace.type}: ${c.inplace.message}`]);
-      const p = errorProblems(op, r.error, acceptedErrors(op, c, c.inplace), null);
+      const p = errorProblems(op, r.error, acceptedErrors(op, c, c.inplace, h), null);
       // A check that fails before computing (shapes, dtypes) must leave self alone; an error
       // found while computing (an integer division by zero) may come after some writes, as
       // in PyTorch.
@@ -178,7 +200,7 @@ export async function checkInplace(ctx: CheckContext, c: GoldenCase): Promise<vo
 async function functionResultsAs(ctx: CheckContext, c: GoldenCase, dtype: Tensor['dtype']): Promise<ReadBack[]> {
   const h = ctx.harness;
   const inputs = makeInputs(c, h.device);
-  const r = attempt(() => ctx.op.call(inputs, c.kwargs));
+  const r = await attemptForm(ctx.op, h.asyncForms, inputs, c.kwargs);
   try {
     if (!r.ok) fail(ctx.op, c, h, [`the function form threw ${String(r.error)}`]);
     const t = resultList(r.value)[0];
@@ -197,27 +219,35 @@ async function functionResultsAs(ctx: CheckContext, c: GoldenCase, dtype: Tensor
 export async function checkOut(ctx: CheckContext, c: GoldenCase): Promise<void> {
   const { op, harness: h } = ctx;
   const expected = await functionResults(ctx, c);
-  const { dtype, shape } = expected[0];
-  const outs: [string, () => Tensor][] = [['contiguous out', () => torch.empty([...shape], { dtype, device: h.device })]];
-  if (shape.filter((n) => n > 1).length >= 2) {
-    const rev = [...shape].reverse();
-    outs.push(['transposed out', () => torch.empty(rev, { dtype, device: h.device }).permute(...rev.map((_, k) => rev.length - 1 - k))]);
-  }
+  const tuple = Array.isArray(c.expected);
+  const empties = (transposed: boolean): Tensor[] =>
+    expected.map(({ dtype, shape }) => {
+      if (!transposed) return torch.empty([...shape], { dtype, device: h.device });
+      const rev = [...shape].reverse();
+      return torch.empty(rev, { dtype, device: h.device }).permute(...rev.map((_, k) => rev.length - 1 - k));
+    });
+  const outs: [string, () => Tensor[]][] = [['contiguous out', () => empties(false)]];
+  if (expected.some(({ shape }) => shape.filter((n) => n > 1).length >= 2)) outs.push(['transposed out', () => empties(true)]);
   const p: string[] = [];
   for (const [label, make] of outs) {
     const inputs = makeInputs(c, h.device);
     const out = torch.tidy(make);
     try {
-      const version = out.version;
-      const r = attempt(() => outForm(op)(inputs, c.kwargs, out));
+      const versions = out.map((t) => t.version);
+      // A tuple result takes a tuple of outs (`{ out: [values, indices] }`), as PyTorch's.
+      const r = await attemptOut(op, h.asyncForms, inputs, c.kwargs, tuple ? out : out[0]);
       if (!r.ok) {
         p.push(`${label}: threw ${String(r.error)}`);
         continue;
       }
-      if (r.value !== out) p.push(`${label}: did not return the out tensor`);
-      disposeAll(r.value === out ? null : r.value);
-      if (!(out.version > version)) p.push(`${label}: did not bump the version (${version} -> ${out.version})`);
-      p.push(...compareReadBacks(await h.read(out), expected[0], { tolerance: null }).map((x) => `${label}: ${x}`));
+      const got = resultList(r.value as OpResult);
+      if (got.length !== out.length || got.some((t, i) => t !== out[i])) p.push(`${label}: did not return the out tensor${tuple ? 's' : ''}`);
+      disposeAll(got.filter((t) => !out.includes(t)));
+      for (let i = 0; i < out.length; i++) {
+        const which = tuple ? ` ${i}` : '';
+        if (!(out[i].version > versions[i])) p.push(`${label}${which}: did not bump the version (${versions[i]} -> ${out[i].version})`);
+        p.push(...compareReadBacks(await h.read(out[i]), expected[i], { tolerance: null }).map((x) => `${label}${which}: ${x}`));
+      }
     } finally {
       disposeAll(inputs, out);
     }
@@ -238,7 +268,7 @@ export async function checkNoncontig(ctx: CheckContext, c: GoldenCase): Promise<
         p.push(`${layout}: no input came out non-contiguous (the check would test nothing)`);
         continue;
       }
-      const r = attempt(() => op.call(inputs, c.kwargs));
+      const r = await attemptForm(op, h.asyncForms, inputs, c.kwargs);
       if (!r.ok) {
         p.push(`${layout}: threw ${String(r.error)}`);
         continue;
@@ -261,17 +291,47 @@ export async function checkOracle(ctx: CheckContext, c: GoldenCase): Promise<voi
   const oracle = ctx.oracle!;
   const expected = await functionResults(ctx, c, 'contiguous', oracle);
   const got = await functionResults(ctx, c);
-  const p = compareLists(got, expected, (d) => toleranceFor(ctx.op, d), false);
+  const p =
+    ctx.op.randomCheck && ctx.harness.ownRandomValues
+      ? await randomDrawProblems(ctx.op, c, got, expected, ctx.harness)
+      : compareLists(got, expected, (d) => toleranceFor(ctx.op, d), false);
   if (p.length) fail(ctx.op, c, ctx.harness, p.map((x) => `vs ${oracle.name}: ${x}`));
 }
 
+/**
+ * A random op on a device with its own random values (DeviceHarness.ownRandomValues): the
+ * reference (golden or oracle) fixes the results' dtypes and shapes, and the op's
+ * `randomCheck` says whether the values are a valid draw for the case's inputs (and checks
+ * the op's frequencies on a large draw of its own on the device).
+ */
+async function randomDrawProblems(op: OpInfo, c: GoldenCase, got: readonly ReadBack[], expected: readonly ReadBack[], h: DeviceHarness): Promise<string[]> {
+  if (got.length !== expected.length) return [`got ${got.length} result tensors, expected ${expected.length}`];
+  const p = got.flatMap((g, i) =>
+    g.dtype !== expected[i].dtype || g.shape.join() !== expected[i].shape.join()
+      ? [`result ${i}: ${g.dtype} [${g.shape.join(', ')}], expected ${expected[i].dtype} [${expected[i].shape.join(', ')}]`]
+      : [],
+  );
+  if (p.length) return p;
+  const inputs = c.inputs.map((x) => (isScalarInput(x) ? decodeScalar(x) : fromGolden(x)));
+  return (await op.randomCheck!(got, inputs, c.kwargs, h.device)).map((x) => `random draw: ${x}`);
+}
+
 /** A hand-written bad call throws the declared TorchError subclass, naming the op. */
-export function checkErrorInput(ctx: CheckContext, e: ErrorInput): void {
+export async function checkErrorInput(ctx: CheckContext, e: ErrorInput): Promise<void> {
   const r = attempt(() => e.make(ctx.harness.device));
+  let error: unknown = r.ok ? null : r.error;
   if (r.ok) {
-    disposeAll(r.value);
-    throw new Error(`${ctx.op.name}: error input '${e.name}' did not throw (expected ${e.error.name} matching ${e.match})`);
+    // (a data-dependent error may surface only when the result is read: Note in throwProblems)
+    try {
+      const v = r.value;
+      await readAll(ctx.harness, v instanceof torch.Tensor ? [v] : Array.isArray(v) ? v.filter((t): t is Tensor => t instanceof torch.Tensor) : []);
+    } catch (readError) {
+      error = readError;
+    } finally {
+      disposeAll(r.value);
+    }
+    if (error === null) throw new Error(`${ctx.op.name}: error input '${e.name}' did not throw (expected ${e.error.name} matching ${e.match})`);
   }
-  const p = errorProblems(ctx.op, r.error, [e.error], e.match);
+  const p = errorProblems(ctx.op, error, [e.error], e.match);
   if (p.length) throw new Error(`${ctx.op.name}: error input '${e.name}' on ${ctx.harness.name}:\n  ${p.join('\n  ')}`);
 }

@@ -33,6 +33,12 @@ export function outForm(op: OpInfo): (inputs: readonly OpInput[], kwargs: Kwargs
   return op.forms?.out ?? ((i, k, out) => op.call(i, { ...k, out }) as Tensor);
 }
 
+/** Whether the case has an out= form to check (OpVariants.out). */
+export function outApplies(op: OpInfo, c: { readonly expected?: unknown }): boolean {
+  const tuple = Array.isArray(c.expected);
+  return op.variants.out === true || (op.variants.out === 'tuple' && tuple) || (op.variants.out === 'single' && !tuple);
+}
+
 /** The tensors of a result: one, or each element of a tuple result. */
 export function resultList(r: OpResult): readonly Tensor[] {
   return r instanceof torch.Tensor ? [r] : r;
@@ -45,6 +51,35 @@ export function resultList(r: OpResult): readonly Tensor[] {
 export function attempt<T>(fn: () => T): { ok: true; value: T } | { ok: false; error: unknown } {
   try {
     return { ok: true, value: torch.tidy(fn) };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+type Attempt<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/**
+ * The function form (or the method form) of `op` as the checks run it on a device: its
+ * OpForms.async / asyncMethod where the device reads asynchronously only (`asyncForms`) and
+ * the op has one, else `attempt` of the sync form. (An async form cannot run in `tidy`, which
+ * ends at the first await: it must dispose what it makes itself, as the async ops do.)
+ */
+export async function attemptForm(op: OpInfo, asyncForms: boolean | undefined, inputs: readonly OpInput[], kwargs: Kwargs, form: 'function' | 'method' = 'function'): Promise<Attempt<OpResult>> {
+  const run = asyncForms ? (form === 'method' ? op.forms?.asyncMethod : op.forms?.async) : undefined;
+  if (!run) return attempt(() => (form === 'method' ? methodForm(op)(inputs, kwargs) : op.call(inputs, kwargs)));
+  try {
+    return { ok: true, value: await run(inputs, kwargs) };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** The out= form as the checks run it on a device (the async form with `out` where attemptForm runs that). */
+export async function attemptOut(op: OpInfo, asyncForms: boolean | undefined, inputs: readonly OpInput[], kwargs: Kwargs, out: Tensor | Tensor[]): Promise<Attempt<OpResult>> {
+  const run = asyncForms ? op.forms?.async : undefined;
+  if (!run) return attempt(() => outForm(op)(inputs, kwargs, out as Tensor));
+  try {
+    return { ok: true, value: await run(inputs, { ...kwargs, out }) };
   } catch (error) {
     return { ok: false, error };
   }

@@ -18,6 +18,7 @@ import { deviceHarness, type DeviceHarness } from './devices';
 import { caseId, loadOpGoldens, type GoldenCase } from './goldens';
 import { layoutApplies } from './inputs';
 import { checkLeaks, tableProblems } from './op-audit';
+import { outApplies } from './op-forms';
 import { checkErrorInput, checkForward, checkInplace, checkMethod, checkNoncontig, checkOracle, checkOut, type CheckContext } from './op-checks';
 import type { OpInfo } from './op-info/types';
 import { XfailBook, type TestTarget } from './xfail';
@@ -85,7 +86,7 @@ function describeOp(ctx: CheckContext, cases: readonly GoldenCase[]): void {
           test(at('forward'), `${id}: forward`, () => checkForward(ctx, c));
           if (!c.error) {
             if (op.variants.method) test(at('method'), `${id}: method`, () => checkMethod(ctx, c));
-            if (op.variants.out && !Array.isArray(c.expected)) test(at('out'), `${id}: out=`, () => checkOut(ctx, c));
+            if (outApplies(op, c)) test(at('out'), `${id}: out=`, () => checkOut(ctx, c));
             if (layoutApplies(c, 'strided')) test(at('noncontig'), `${id}: non-contiguous inputs`, () => checkNoncontig(ctx, c));
             if (ctx.oracle) test(at('oracle'), `${id}: matches ${ctx.oracle.name}`, () => checkOracle(ctx, c));
           }
@@ -97,7 +98,13 @@ function describeOp(ctx: CheckContext, cases: readonly GoldenCase[]): void {
     for (const e of op.errorInputs) {
       test({ check: 'error-input', name: e.name }, `error input: ${e.name}`, () => checkErrorInput(ctx, e));
     }
-    test({ check: 'leak', name: 'leak' }, 'leaks no tensors or storages', () => checkLeaks(ctx, cases));
+    test({ check: 'leak', name: 'leak' }, 'leaks no tensors or storages', async () => {
+      try {
+        checkLeaks(ctx, cases);
+      } finally {
+        await h.settle?.();
+      }
+    });
 
     // Read when it runs: vitest collects the nested describes above only after this body
     // returns, so only then has every key had its chance to match.

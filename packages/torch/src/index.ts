@@ -361,6 +361,31 @@ export const memory = {
 
 export { noGrad, enableGrad, inferenceMode, isGradEnabled, setGradEnabled } from '@torch-ts/autograd';
 
+/**
+ * Results whose SIZE depends on the data (core Note [Data-dependent sizes on async-read
+ * backends]): `nonzero`, `maskedSelect` and `x.index(mask)` must know the number of true
+ * elements before they allocate. WebGPU tensors cannot be read synchronously, so there the
+ * sync forms throw a TorchError naming the async form, before doing any work:
+ *   const idx = await torch.nonzeroAsync(x);                 // or { asTuple: true }
+ *   const sel = await torch.maskedSelectAsync(x, mask);      // also x.maskedSelectAsync(mask)
+ *   const rows = await x.indexAsync(mask, ':');              // the same grammar as x.index
+ * Each reads only the count (a 4-byte read, the sync CUDA makes too), then computes on the
+ * device; autograd works through them as through the sync forms. On CPU they return the sync
+ * result. `maskedScatter` and `x.indexPut_([mask], v)` need no count and run on WebGPU without
+ * any sync ("source too short" surfaces at the next read, as other device-side errors).
+ */
+export { nonzeroAsync, maskedSelectAsync } from '@torch-ts/core';
+
+/**
+ * `await torch.uniqueAsync(x, { sorted, returnInverse, returnCounts, dim })`: `unique` where
+ * the number of distinct values (rows, with `dim`) must be read first: on WebGPU the sync
+ * `torch.unique` throws a TorchError naming this form, before any work; this one sorts and
+ * counts on the device, reads the count (4 bytes, as CUDA's sync), then fills the values,
+ * inverse and counts on the device. The same results as `unique` (also `x.uniqueAsync()`);
+ * on CPU it returns the sync result.
+ */
+export { uniqueAsync } from '@torch-ts/core';
+
 /** `torch.autograd`: `backward`, `grad`, custom `Function`s, `gradcheck`, anomaly detection. */
 export const autograd = {
   backward: autogradBackward,
@@ -383,6 +408,7 @@ import * as webgpuBackend from '@torch-ts/kernels-webgpu';
 export const webgpu = {
   init: webgpuBackend.init,
   isAvailable: webgpuBackend.isAvailable,
+  unavailableReason: webgpuBackend.unavailableReason,
   synchronize: webgpuBackend.synchronize,
   emptyCache: webgpuBackend.emptyCache,
   memoryStats: webgpuBackend.memoryStats,

@@ -212,3 +212,55 @@ describe('meta device', () => {
     expect(torch.mode(x).values.shape).toEqual([2, 3]);
   });
 });
+
+describe('out= pairs of the (values, indices) ops', () => {
+  const x = () => torch.tensor([[3, 1, 2], [0, 5, 5]], { dtype: 'float32' });
+  const pair = (shape: number[]) => [torch.empty(shape), torch.empty(shape, { dtype: 'int64' })] as const;
+
+  it('writes max/min/median/mode/cummax/cummin into the pair and returns it, named', () => {
+    const cases: [string, (out: readonly [torch.Tensor, torch.Tensor]) => torch.ValuesIndices, number[], number[][], number[][]][] = [
+      ['max', (out) => torch.max(x(), 1, { out }), [2], [[3, 5]], [[0, 1]]],
+      ['min', (out) => torch.min(x(), { dim: 0, out }), [3], [[0, 1, 2]], [[1, 0, 0]]],
+      ['median', (out) => torch.median(x(), 1, { keepdim: true, out }), [2, 1], [[2], [5]], [[2], [1]]],
+      ['mode', (out) => torch.mode(x(), { dim: 1, out }), [2], [[1, 5]], [[1, 2]]], // the last index of the mode, as PyTorch's CPU kernel
+      ['cummax', (out) => torch.cummax(x(), 1, { out }), [2, 3], [[3, 3, 3], [0, 5, 5]], [[0, 0, 0], [0, 1, 2]]],
+      ['cummin', (out) => torch.cummin(x(), { dim: 1, out }), [2, 3], [[3, 1, 1], [0, 0, 0]], [[0, 1, 1], [0, 0, 0]]],
+    ];
+    for (const [name, run, shape, values, indices] of cases) {
+      const out = pair(shape);
+      const r = run(out);
+      expect(r[0], name).toBe(out[0]);
+      expect(r.indices, name).toBe(out[1]);
+      expect([r.values.tolist(), r.indices.tolist()].flat().flat().map(Number), name).toEqual([values, indices].flat().flat());
+    }
+  });
+
+  it('max(x, { out }) without a dim writes one tensor (PyTorch 2.x max.unary_out)', () => {
+    const out = torch.empty([]);
+    expect(torch.max(x(), { out })).toBe(out);
+    expect(out.item()).toBe(5);
+  });
+
+  it('refuses a wrong shape, a wrong dtype, a single tensor, and inputs that require grad', () => {
+    expect(String(thrown(() => torch.max(x(), 1, { out: pair([3]) })))).toMatch(/ShapeError: max: out tensor 0 has shape \[3\], expected \[2\]/);
+    const wrong = [torch.empty([2]), torch.empty([2], { dtype: 'int32' })] as const;
+    expect(String(thrown(() => torch.cummin(x(), 1, { out: [torch.empty([2, 3]), torch.empty([2, 3])] })))).toMatch(
+      /DTypeError: cummin: Expected out tensor to have dtype int64, but got float32 instead/,
+    );
+    expect(String(thrown(() => torch.median(x(), 1, { out: wrong })))).toMatch(/DTypeError: median: Expected out tensor to have dtype int64, but got int32/);
+    expect(String(thrown(() => torch.mode(x(), 1, { out: torch.empty([2]) as never })))).toMatch(/mode\(\): argument 'out' must be a tuple of 2 Tensors/);
+    const g = torch.tensor([[1, 2]], { dtype: 'float32', requiresGrad: true });
+    expect(String(thrown(() => torch.max(g, 1, { out: pair([1]) })))).toMatch(/max\(\): functions with out=\.\.\. arguments don't support automatic differentiation/);
+  });
+
+  it('leaks nothing when it refuses', () => {
+    const before = torch.memory.stats('cpu').liveTensors;
+    const a = x();
+    const out = pair([5]);
+    for (let i = 0; i < 20; i++) thrown(() => torch.max(a, 1, { out }));
+    a.dispose();
+    out[0].dispose();
+    out[1].dispose();
+    expect(torch.memory.stats('cpu').liveTensors).toBe(before);
+  });
+});

@@ -5,9 +5,16 @@ export async function loadLibrary(name: LibName): Promise<Library> {
   switch (name) {
     case 'torch-ts':
       return (await import('./torch-ts')).torchTs;
+    case 'torch-ts-webgpu': {
+      const torch = await import('@torch-ts/torch');
+      // Dawn in Node, on the adapter it finds (SwiftShader's Vulkan without a GPU).
+      await torch.webgpu.init({ required: true });
+      return (await import('./torch-ts')).torchTsWebgpu;
+    }
     case 'tfjs-cpu':
-    case 'tfjs-wasm': {
-      const backend = name === 'tfjs-cpu' ? 'cpu' : 'wasm';
+    case 'tfjs-wasm':
+    case 'tfjs-webgpu': {
+      const backend = name === 'tfjs-cpu' ? 'cpu' : name === 'tfjs-wasm' ? 'wasm' : 'webgpu';
       const tfjs = await import('./tfjs');
       await tfjs.initTfjs(backend);
       return tfjs.tfjsLibrary(name, backend);

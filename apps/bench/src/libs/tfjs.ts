@@ -5,12 +5,45 @@ import { labels, mlpParams, uniform } from '../data';
 import { numelOf, type Workload } from '../workloads';
 import type { Library, LibName, Setup } from './types';
 
+export type TfjsBackend = 'cpu' | 'wasm' | 'webgpu';
+
 /**
- * TensorFlow.js on one backend per process: `@tensorflow/tfjs-backend-cpu` (plain JS) or
- * `@tensorflow/tfjs-backend-wasm` with SIMD, its .wasm files read from node_modules (no
- * network) and its thread pool off (torch-ts runs on one thread; so does tfjs-cpu).
+ * Note [tfjs-webgpu in Node]
+ * `@tensorflow/tfjs-backend-webgpu` asks `navigator.gpu` for its adapter. Node has no
+ * navigator.gpu: it gets Dawn's, from the `webgpu` package that torch-ts's backend uses too,
+ * so both libraries run on the same adapter (SwiftShader's Vulkan on a machine without a
+ * GPU: with no VK_ICD_FILENAMES set, the retry picks Chromium's SwiftShader driver, as
+ * torch-ts's init does). The GPU object owns Dawn's instance and must outlive every device
+ * made from it: it is kept here, at module scope, for the life of the process.
  */
-export async function initTfjs(backend: 'cpu' | 'wasm'): Promise<void> {
+const dawnInstances: unknown[] = [];
+
+const SWIFTSHADER_ICDS = ['/usr/lib/chromium/vk_swiftshader_icd.json', '/usr/lib/chromium-browser/vk_swiftshader_icd.json', '/opt/google/chrome/vk_swiftshader_icd.json'];
+
+async function provideNavigatorGpu(): Promise<void> {
+  const { create, globals } = await import('webgpu');
+  for (const [k, v] of Object.entries(globals)) if (!(k in globalThis)) (globalThis as Record<string, unknown>)[k] = v;
+  let gpu = create([]);
+  dawnInstances.push(gpu);
+  if (!(await gpu.requestAdapter()) && !process.env.VK_ICD_FILENAMES) {
+    const { existsSync } = await import('node:fs');
+    const icd = SWIFTSHADER_ICDS.find((p) => existsSync(p));
+    if (icd) {
+      process.env.VK_ICD_FILENAMES = icd;
+      gpu = create([]);
+      dawnInstances.push(gpu);
+    }
+  }
+  Object.defineProperty(globalThis, 'navigator', { value: { gpu }, configurable: true, writable: true });
+}
+
+/**
+ * TensorFlow.js on one backend per process: `@tensorflow/tfjs-backend-cpu` (plain JS),
+ * `@tensorflow/tfjs-backend-wasm` with SIMD, its .wasm files read from node_modules (no
+ * network) and its thread pool off (torch-ts runs on one thread; so does tfjs-cpu), or
+ * `@tensorflow/tfjs-backend-webgpu` on Dawn (Note [tfjs-webgpu in Node]).
+ */
+export async function initTfjs(backend: TfjsBackend): Promise<void> {
   // tfjs-core warns once that tfjs-node would be faster; that is not what we measure.
   const warn = console.warn;
   console.warn = () => {};
@@ -19,9 +52,18 @@ export async function initTfjs(backend: 'cpu' | 'wasm'): Promise<void> {
     // does); its ES module build has them, with extensionless imports that only CommonJS
     // resolution (tsx's require hook) follows. They register into the engine's global
     // gradient registry, which every copy of tfjs-core shares.
-    createRequire(import.meta.url)('@tensorflow/tfjs-core/dist/register_all_gradients.js');
+    try {
+      createRequire(import.meta.url)('@tensorflow/tfjs-core/dist/register_all_gradients.js');
+    } catch {
+      // Not under tsx (the bench's unit tests run in vitest, whose transform, told to inline
+      // tfjs-core in vitest.config.ts, resolves those imports instead).
+      await import('@tensorflow/tfjs-core/dist/register_all_gradients.js');
+    }
     if (backend === 'cpu') {
       await import('@tensorflow/tfjs-backend-cpu');
+    } else if (backend === 'webgpu') {
+      await provideNavigatorGpu();
+      await import('@tensorflow/tfjs-backend-webgpu');
     } else {
       const wasm = await import('@tensorflow/tfjs-backend-wasm');
       const require = createRequire(import.meta.url);
@@ -42,15 +84,23 @@ function t32(data: Float32Array, shape: readonly number[]): tf.Tensor {
   return tf.tensor(data, shape as number[], 'float32');
 }
 
-function prepared(inputs: tf.Tensor[], fn: () => tf.Tensor, values?: (r: unknown) => ArrayLike<number>): Setup {
+function preparedOn(inputs: tf.Tensor[], fn: () => tf.Tensor, values: ((r: unknown) => ArrayLike<number>) | undefined, readAsync: boolean): Setup {
   return {
-    run: () => {
-      // dataSync outside tidy: tidy walks its result looking for tensors, element by element.
-      const y = tf.tidy(fn);
-      const d = y.dataSync();
-      y.dispose();
-      return d;
-    },
+    run: readAsync
+      ? async () => {
+          // WebGPU: the run is over when the whole result has been read back.
+          const y = tf.tidy(fn);
+          const d = await y.data();
+          y.dispose();
+          return d;
+        }
+      : () => {
+          // dataSync outside tidy: tidy walks its result looking for tensors, element by element.
+          const y = tf.tidy(fn);
+          const d = y.dataSync();
+          y.dispose();
+          return d;
+        },
     values,
     dispose: () => {
       for (const t of inputs) t.dispose();
@@ -88,10 +138,21 @@ function oikkToKkio(d: Float32Array, [o, c, kh, kw]: readonly number[]): Float32
   return out;
 }
 
-export function tfjsLibrary(name: LibName, backend: 'cpu' | 'wasm'): Library {
+/** The adapter tfjs-webgpu runs on, as its backend reports it. */
+function webgpuAdapter(): string {
+  const info = (tf.backend() as { adapterInfo?: { vendor?: string; architecture?: string } }).adapterInfo;
+  return [info?.vendor, info?.architecture].filter((s) => s).join(' ') || 'unknown adapter';
+}
+
+export function tfjsLibrary(name: LibName, backend: TfjsBackend): Library {
+  const readAsync = backend === 'webgpu';
+  const prepared = (inputs: tf.Tensor[], fn: () => tf.Tensor, values?: (r: unknown) => ArrayLike<number>): Setup =>
+    preparedOn(inputs, fn, values, readAsync);
+  const extra = backend === 'wasm' ? ' (SIMD, 1 thread)' : backend === 'webgpu' ? ` (Dawn in Node: ${webgpuAdapter()})` : '';
   return {
     name,
-    describe: () => `@tensorflow/tfjs-core ${tf.version_core}, backend ${tf.getBackend()}` + (backend === 'wasm' ? ' (SIMD, 1 thread)' : ''),
+    async: readAsync,
+    describe: () => `@tensorflow/tfjs-core ${tf.version_core}, backend ${tf.getBackend()}` + extra,
     setup(w: Workload): Setup {
       const s = w.shapes;
       switch (w.id) {
@@ -153,14 +214,14 @@ export function tfjsLibrary(name: LibName, backend: 'cpu' | 'wasm'): Library {
           );
         }
         case 'mlp-step':
-          return mlpStep(w);
+          return mlpStep(w, readAsync);
       }
     },
   };
 }
 
 /** The MLP step of torch-ts's adapter with tfjs's own tools: variables, `tf.train.sgd().minimize`. */
-function mlpStep(w: Workload): Setup {
+function mlpStep(w: Workload, readAsync: boolean): Setup {
   const { widths, batch, lr } = w.shapes.mlp!;
   const init = mlpParams(widths, 10);
   const ws = init.weights.map((d, l) => tf.variable(t32(d, [widths[l], widths[l + 1]])));
@@ -170,8 +231,8 @@ function mlpStep(w: Workload): Setup {
   const onehot = tf.oneHot(tf.tensor1d(labels(batch, classes, 4), 'int32'), classes);
   const opt = tf.train.sgd(lr);
   const last = widths.length - 2;
-  const run = (): number[] => {
-    const loss = opt.minimize(() => {
+  const step = (): tf.Scalar =>
+    opt.minimize(() => {
       let h: tf.Tensor = x;
       for (let l = 0; l <= last; l++) {
         h = tf.add(tf.matMul(h, ws[l]), bs[l]);
@@ -179,13 +240,25 @@ function mlpStep(w: Workload): Setup {
       }
       return tf.losses.softmaxCrossEntropy(onehot, h) as tf.Scalar;
     }, true)!;
-    const out = [loss.dataSync()[0]];
-    loss.dispose();
-    for (const v of bs[last].dataSync()) out.push(v);
-    const w1 = ws[0].dataSync();
+  const collect = (loss: ArrayLike<number>, b: ArrayLike<number>, w1: ArrayLike<number>): number[] => {
+    const out = [loss[0]];
+    for (let i = 0; i < b.length; i++) out.push(b[i]);
     for (let i = 0; i < 32 && i < w1.length; i++) out.push(w1[i]);
     return out;
   };
+  const run = readAsync
+    ? async (): Promise<number[]> => {
+        const loss = step();
+        const [l, b, w1] = await Promise.all([loss.data(), bs[last].data(), ws[0].data()]);
+        loss.dispose();
+        return collect(l as Float32Array, b as Float32Array, w1 as Float32Array);
+      }
+    : (): number[] => {
+        const loss = step();
+        const l = loss.dataSync();
+        loss.dispose();
+        return collect(l as Float32Array, bs[last].dataSync() as Float32Array, ws[0].dataSync() as Float32Array);
+      };
   return {
     run,
     dispose: () => {

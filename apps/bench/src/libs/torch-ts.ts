@@ -22,8 +22,16 @@ function op(name: string): AnyFn | null {
   return null;
 }
 
-function f32(data: Float32Array, shape: readonly number[], requiresGrad = false): Tensor {
-  return torch.tensor(data).view(...shape).requiresGrad_(requiresGrad);
+/** Where the adapter runs: `cpu` (synchronous reads) or `webgpu` (Dawn in Node; async reads). */
+type Dev = 'cpu' | 'webgpu';
+
+/** Float32 `data` as a tensor of `shape` on `device` (built on the CPU, then uploaded, untimed). */
+function f32(data: Float32Array, shape: readonly number[], device: Dev, requiresGrad = false): Tensor {
+  const t = torch.tensor(data).view(...shape);
+  if (device === 'cpu') return t.requiresGrad_(requiresGrad);
+  const moved = t.to(device);
+  t.dispose();
+  return moved.requiresGrad_(requiresGrad);
 }
 
 /** Computes `fn()` inside a tidy scope, reads the result back and frees everything. */
@@ -34,9 +42,25 @@ function forced(fn: () => Tensor): () => ArrayLike<number> {
     });
 }
 
-function prepared(inputs: Tensor[], fn: () => Tensor): Setup {
+/**
+ * On WebGPU: enqueues `fn()` (tidy frees its intermediates), then awaits the read of the
+ * whole result, so a run is over only when the device has finished it and the numbers are
+ * on the host (as tfjs's `await data()`).
+ */
+function forcedAsync(fn: () => Tensor): () => Promise<ArrayLike<number>> {
+  return async () => {
+    const y = torch.tidy(fn);
+    try {
+      return (await y.data()) as ArrayLike<number>;
+    } finally {
+      y.dispose();
+    }
+  };
+}
+
+function prepared(inputs: Tensor[], fn: () => Tensor, device: Dev): Setup {
   return {
-    run: forced(fn),
+    run: device === 'cpu' ? forced(fn) : forcedAsync(fn),
     dispose: () => {
       for (const t of inputs) t.dispose();
     },
@@ -46,84 +70,106 @@ function prepared(inputs: Tensor[], fn: () => Tensor): Setup {
 export const torchTs: Library = {
   name: 'torch-ts',
   describe: () => 'torch-ts CPU (this repository, run from source)',
-  setup(w: Workload): Setup {
-    const s = w.shapes;
-    switch (w.id) {
-      case 'matmul-128':
-      case 'matmul-512':
-      case 'matmul-1024':
-      case 'matmul-2048': {
-        const n = s.n!;
-        const a = f32(uniform(n * n, 1), [n, n]);
-        const b = f32(uniform(n * n, 2), [n, n]);
-        return prepared([a, b], () => a.matmul(b));
-      }
-      case 'add-4M': {
-        const a = f32(uniform(numelOf(s.shape!), 1), s.shape!);
-        const b = f32(uniform(numelOf(s.shape!), 2), s.shape!);
-        return prepared([a, b], () => a.add(b));
-      }
-      case 'add-bcast': {
-        const [r, c] = s.shape!;
-        const a = f32(uniform(r * c, 1), [r, c]);
-        const b = f32(uniform(c, 2), [c]);
-        return prepared([a, b], () => a.add(b));
-      }
-      case 'exp-4M': {
-        const a = f32(uniform(numelOf(s.shape!), 1), s.shape!);
-        return prepared([a], () => a.exp());
-      }
-      case 'add-transposed': {
-        const [r, c] = s.shape!;
-        const a = f32(uniform(r * c, 1), [c, r]);
-        const b = f32(uniform(r * c, 2), [r, c]);
-        return prepared([a, b], () => a.t().add(b));
-      }
-      case 'sum-16M': {
-        const a = f32(uniform(numelOf(s.shape!), 1), s.shape!);
-        return prepared([a], () => a.sum());
-      }
-      case 'sum-lastdim': {
-        const a = f32(uniform(numelOf(s.shape!), 1), s.shape!);
-        return prepared([a], () => a.sum(-1));
-      }
-      case 'softmax': {
-        const softmax = op('softmax');
-        if (!softmax) return { na: 'op missing' };
-        const a = f32(uniform(numelOf(s.shape!), 1, -4, 4), s.shape!);
-        return prepared([a], () => softmax(a, { dim: -1 }));
-      }
-      case 'conv2d': {
-        const conv2d = op('conv2d');
-        if (!conv2d) return { na: 'op missing' };
-        const c = s.conv!;
-        const x = f32(uniform(numelOf(c.input), 1), c.input);
-        const k = f32(uniform(numelOf(c.weight), 2, -0.1, 0.1), c.weight);
-        return prepared([x, k], () => conv2d(x, k, { padding: c.padding }));
-      }
-      case 'mlp-step':
-        return mlpStep(w);
-    }
-  },
+  setup: (w) => setupOn(w, 'cpu'),
 };
+
+/** torch-ts on WebGPU; `loadLibrary` has initialised the device (`torch.webgpu.init`). */
+export const torchTsWebgpu: Library = {
+  name: 'torch-ts-webgpu',
+  async: true,
+  describe: () => {
+    const info = torch.webgpu.deviceInfo();
+    return `torch-ts WebGPU (this repository, run from source; ${info.source}: ${info.adapter})`;
+  },
+  setup: (w) => setupOn(w, 'webgpu'),
+};
+
+/**
+ * The workloads on `device`. An op that the backend has no kernel for yet throws at the
+ * first run, which measureAsync reports as n/a with the reason (so a workload starts to run
+ * by itself once the kernel lands).
+ */
+function setupOn(w: Workload, device: Dev): Setup {
+  const s = w.shapes;
+  switch (w.id) {
+    case 'matmul-128':
+    case 'matmul-512':
+    case 'matmul-1024':
+    case 'matmul-2048': {
+      const n = s.n!;
+      const a = f32(uniform(n * n, 1), [n, n], device);
+      const b = f32(uniform(n * n, 2), [n, n], device);
+      return prepared([a, b], () => a.matmul(b), device);
+    }
+    case 'add-4M': {
+      const a = f32(uniform(numelOf(s.shape!), 1), s.shape!, device);
+      const b = f32(uniform(numelOf(s.shape!), 2), s.shape!, device);
+      return prepared([a, b], () => a.add(b), device);
+    }
+    case 'add-bcast': {
+      const [r, c] = s.shape!;
+      const a = f32(uniform(r * c, 1), [r, c], device);
+      const b = f32(uniform(c, 2), [c], device);
+      return prepared([a, b], () => a.add(b), device);
+    }
+    case 'exp-4M': {
+      const a = f32(uniform(numelOf(s.shape!), 1), s.shape!, device);
+      return prepared([a], () => a.exp(), device);
+    }
+    case 'add-transposed': {
+      const [r, c] = s.shape!;
+      const a = f32(uniform(r * c, 1), [c, r], device);
+      const b = f32(uniform(r * c, 2), [r, c], device);
+      return prepared([a, b], () => a.t().add(b), device);
+    }
+    case 'sum-16M': {
+      const a = f32(uniform(numelOf(s.shape!), 1), s.shape!, device);
+      return prepared([a], () => a.sum(), device);
+    }
+    case 'sum-lastdim': {
+      const a = f32(uniform(numelOf(s.shape!), 1), s.shape!, device);
+      return prepared([a], () => a.sum(-1), device);
+    }
+    case 'softmax': {
+      const softmax = op('softmax');
+      if (!softmax) return { na: 'op missing' };
+      const a = f32(uniform(numelOf(s.shape!), 1, -4, 4), s.shape!, device);
+      return prepared([a], () => softmax(a, { dim: -1 }), device);
+    }
+    case 'conv2d': {
+      const conv2d = op('conv2d');
+      if (!conv2d) return { na: 'op missing' };
+      const c = s.conv!;
+      const x = f32(uniform(numelOf(c.input), 1), c.input, device);
+      const k = f32(uniform(numelOf(c.weight), 2, -0.1, 0.1), c.weight, device);
+      return prepared([x, k], () => conv2d(x, k, { padding: c.padding }), device);
+    }
+    case 'mlp-step':
+      return mlpStep(w, device);
+  }
+}
 
 /**
  * One SGD step of an MLP: forward (matmul + bias + relu), cross-entropy (mean), gradients by
  * `torch.autograd.grad` (the backward pass, without accumulating into `.grad`), then
- * `p -= lr * g` under no-grad. Returns [loss, updated last bias, first 32 updated w1].
+ * `p -= lr * g` under no-grad. Returns [loss, updated last bias, first 32 updated w1]; on
+ * WebGPU they are read back (awaited) at the end of the step.
  */
-function mlpStep(w: Workload): Setup {
+function mlpStep(w: Workload, device: Dev): Setup {
   const crossEntropy = op('crossEntropy');
   if (!crossEntropy) return { na: 'op missing (crossEntropy)' };
   const { widths, batch, lr } = w.shapes.mlp!;
   const init = mlpParams(widths, 10);
-  const ws = init.weights.map((d, l) => f32(d, [widths[l], widths[l + 1]], true));
-  const bs = init.biases.map((d) => f32(d, [d.length], true));
-  const x = f32(uniform(batch * widths[0], 3), [batch, widths[0]]);
-  const y = torch.tensor(Array.from(labels(batch, widths[widths.length - 1], 4)), { dtype: 'int64' });
+  const ws = init.weights.map((d, l) => f32(d, [widths[l], widths[l + 1]], device, true));
+  const bs = init.biases.map((d) => f32(d, [d.length], device, true));
+  const x = f32(uniform(batch * widths[0], 3), [batch, widths[0]], device);
+  const yCpu = torch.tensor(Array.from(labels(batch, widths[widths.length - 1], 4)), { dtype: 'int64' });
+  const y = device === 'cpu' ? yCpu : yCpu.to(device);
+  if (y !== yCpu) yCpu.dispose();
   const params = [...ws, ...bs];
   const last = widths.length - 2;
-  const run = (): ArrayLike<number> =>
+  /** The step itself; returns the loss (kept out of tidy). */
+  const step = (): Tensor =>
     torch.tidy(() => {
       let h = x;
       for (let l = 0; l <= last; l++) {
@@ -135,12 +181,33 @@ function mlpStep(w: Workload): Setup {
       torch.noGrad(() => {
         for (let i = 0; i < params.length; i++) params[i].sub_(grads[i], { alpha: lr });
       });
-      const out = [loss.item() as number];
-      for (const v of bs[last].dataSync()) out.push(Number(v));
-      const w1 = ws[0].dataSync();
-      for (let i = 0; i < 32 && i < w1.length; i++) out.push(Number(w1[i]));
-      return out;
+      return loss.detach();
     });
+  const collect = (loss: number, b: ArrayLike<number>, w1: ArrayLike<number>): number[] => {
+    const out = [loss];
+    for (const v of Array.from(b)) out.push(Number(v));
+    for (let i = 0; i < 32 && i < w1.length; i++) out.push(Number(w1[i]));
+    return out;
+  };
+  const run =
+    device === 'cpu'
+      ? (): ArrayLike<number> => {
+          const loss = step();
+          try {
+            return collect(loss.item() as number, bs[last].dataSync() as ArrayLike<number>, ws[0].dataSync() as ArrayLike<number>);
+          } finally {
+            loss.dispose();
+          }
+        }
+      : async (): Promise<ArrayLike<number>> => {
+          const loss = step();
+          try {
+            const [l, b, w1] = await Promise.all([loss.data(), bs[last].data(), ws[0].data()]);
+            return collect(Number((l as ArrayLike<number>)[0]), b as ArrayLike<number>, w1 as ArrayLike<number>);
+          } finally {
+            loss.dispose();
+          }
+        };
   return {
     run,
     dispose: () => {

@@ -23,10 +23,26 @@ export interface Library {
   /** Library version or backend details, for the JSON report. */
   describe(): string;
   setup(w: Workload): Setup;
+  /**
+   * `run()` returns a promise (WebGPU: the work is enqueued, and a run is over only when its
+   * result has been read back): the harness awaits it (measureAsync).
+   */
+  readonly async?: boolean;
 }
 
-export type LibName = 'torch-ts' | 'tfjs-cpu' | 'tfjs-wasm' | 'js-pytorch';
+export type LibName = 'torch-ts' | 'tfjs-cpu' | 'tfjs-wasm' | 'js-pytorch' | 'torch-ts-webgpu' | 'tfjs-webgpu';
+/** The CPU libraries: what `pnpm bench` runs by default (`--device cpu`). */
 export const LIB_NAMES: readonly LibName[] = ['torch-ts', 'tfjs-cpu', 'tfjs-wasm', 'js-pytorch'];
+/** The WebGPU libraries (`--device webgpu`): Dawn in Node, on the same adapter. */
+export const WEBGPU_LIB_NAMES: readonly LibName[] = ['torch-ts-webgpu', 'tfjs-webgpu'];
+export const ALL_LIB_NAMES: readonly LibName[] = [...LIB_NAMES, ...WEBGPU_LIB_NAMES];
+
+export type BenchDevice = 'cpu' | 'webgpu';
+
+/** The torch-ts library of a device: the one whose speedup over each peer the table shows. */
+export function oursOn(device: BenchDevice): LibName {
+  return device === 'webgpu' ? 'torch-ts-webgpu' : 'torch-ts';
+}
 
 export function isNa(s: Setup): s is { readonly na: string } {
   return 'na' in s;

@@ -1,6 +1,8 @@
 import {
   add,
   clone,
+  countsAreAsync,
+  cumsum,
   copy_,
   narrow,
   lt,
@@ -296,6 +298,15 @@ const MaskedScatterBackward0: Derivative = {
     if (ctx.needs[1]) {
       const sizes = inputSizes(ctx, 1, 'masked_scatter');
       const numel = sizes.reduce((a, b) => a * b, 1);
+      if (countsAreAsync(ctx.grad.device)) {
+        // (core Note [Data-dependent sizes on async-read backends]: no count on the host) the
+        // k-th true position's gradient goes to source[k], through its rank (a cumsum of the
+        // mask); the false positions go to a spare slot that is cut off.
+        const flat = mask.expand(ctx.grad.shape).reshape([-1]);
+        const rank = where(flat, cumsum(flat.long(), 0).sub(1), numel);
+        const slots = scatterAdd(zeros([numel + 1], { dtype: ctx.grad.dtype, device: ctx.grad.device }), 0, rank, ctx.grad.reshape([-1]));
+        return [ctx.needs[0] ? maskedFill(ctx.grad, mask, 0) : null, narrow(slots, 0, 0, numel).reshape([...sizes])];
+      }
       const selected = maskedSelect(ctx.grad, mask);
       const n = selected.shape[0];
       const head = tensor(Array.from({ length: numel }, (_, i) => i < n), { dtype: 'bool', device: ctx.grad.device });

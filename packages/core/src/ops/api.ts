@@ -29,6 +29,7 @@ export * from './conv';
 export * from './pooling';
 export * from './resample';
 export type { Conv2dGeometry, Pool2dGeometry, Pads2d, PadMode, SpatialImpls } from './spatial-impls';
+export type { ConvImpls } from './conv-impls';
 export { indexPut, indexPut_, indexPacked, indexPutPacked_, type IndexPutOptions } from './indexing';
 export type { IndexedAccess, IndexErrorStyle, IndexingImpls, ScatterMode } from './indexing-impls';
 export {
@@ -54,7 +55,8 @@ export type { SortingImpls } from './sorting-impls';
 export type { ReorderImpls } from './reorder-impls';
 export type { JoinImpls } from './join-impls';
 export * from './linalg-extra';
-export { index } from './indexing';
+export { index, indexAsync } from './indexing';
+export { countsAreAsync } from './data-dependent';
 export type { Scalar } from './meta-utils';
 export type { TensorMethods } from './methods';
 

@@ -8,6 +8,8 @@ import type { ScanImpls } from './scan-impls';
 import type { SortingImpls } from './sorting-impls';
 import type { ReorderImpls } from './reorder-impls';
 import type { JoinImpls } from './join-impls';
+import type { RandomImpls } from './random-impls';
+import type { ConvImpls } from './conv-impls';
 
 /**
  * Note [What a backend implements]
@@ -28,7 +30,7 @@ export type ReduceImpl = (out: TensorImpl, self: TensorImpl, dims: readonly numb
 /** Values and int64 indices along one dim (`max(dim)`, `argmax`); `values` may be null (argmax). Outputs have size 1 in `dim`. */
 export type ArgReduceImpl = (values: TensorImpl | null, indices: TensorImpl, self: TensorImpl, dim: number) => void;
 
-export interface BackendImpls extends ActivationImpls, StatsImpls, ScanImpls, IndexingImpls, SortingImpls, ReorderImpls, JoinImpls, SpatialImpls, NnImpls {
+export interface BackendImpls extends ActivationImpls, StatsImpls, ScanImpls, IndexingImpls, SortingImpls, ReorderImpls, JoinImpls, SpatialImpls, NnImpls, RandomImpls, ConvImpls {
   // data movement: same shape, any dtypes, same device
   copy: (dst: TensorImpl, src: TensorImpl) => void;
   fill: (dst: TensorImpl, value: number | bigint | boolean) => void;

@@ -6,6 +6,7 @@ import { TensorImpl } from '../tensor/tensor-impl';
 import { callFunctional, callMulti, unwrapOptionalTensor, unwrapTensor } from './call';
 import { commonDevice, releaseAll, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
+import type { BackendImpls } from './backend-impls';
 import type { Conv2dGeometry } from './spatial-impls';
 import { squeeze, unsqueeze } from './views';
 import { pad } from './resample';
@@ -22,6 +23,7 @@ import { pad } from './resample';
  * grad input a convolution). The products are the backend's own `mm` on views of the
  * tensors and of one reused column workspace, so a backend needs only im2col / col2im. A
  * 1x1 kernel with stride 1 and no padding needs no columns at all: the image is the matrix.
+ * A backend with its own batched kernels convolves directly instead (Note [Direct convolution impls]).
  */
 
 export interface ConvParams {
@@ -204,6 +206,12 @@ function geometry(image: readonly number[], positions: readonly number[], weight
   };
 }
 
+/** The backend's direct convolution impl, or null where it takes the im2col path (Note [Direct convolution impls]). */
+function direct<K extends 'conv2d' | 'conv2dInputGrad' | 'conv2dWeightGrad'>(b: Backend, name: K): BackendImpls[K] | null {
+  const f = b.impls[name];
+  return typeof f === 'function' ? (f as BackendImpls[K]) : null;
+}
+
 function isPointwise(g: Conv2dGeometry): boolean {
   return g.kernelH === 1 && g.kernelW === 1 && g.strideH === 1 && g.strideW === 1 && g.padH === 0 && g.padW === 0;
 }
@@ -239,13 +247,18 @@ function withViews(views: TensorImpl[], f: (...v: TensorImpl[]) => void): void {
  * out = slide(x, w): x [N, C_in, H, W], w [C_out, C_in/g, kH, kW] contiguous; the
  * convolution proper (im2col + mm per batch element and group).
  */
-function convForward(b: Backend, op: string, out: TensorImpl, x: TensorImpl, w: TensorImpl, p: ConvParams): void {
+function convForward(b: Backend, op: string, out: TensorImpl, x: TensorImpl, w: TensorImpl, p: ConvParams, bias: TensorImpl | null = null): boolean {
   const [N, Cin] = x.sizes;
   const Cout = w.sizes[0];
   const G = p.groups;
   const cig = Cin / G;
   const cog = Cout / G;
   const g = geometry(x.sizes, out.sizes, w, p, cig);
+  const conv2d = direct(b, 'conv2d');
+  if (conv2d) {
+    conv2d(out, x, w, g, G, bias);
+    return true;
+  }
   const K = cig * g.kernelH * g.kernelW;
   const L = g.outH * g.outW;
   const mm = implOf(b, 'mm', op);
@@ -266,6 +279,7 @@ function convForward(b: Backend, op: string, out: TensorImpl, x: TensorImpl, w: 
   } finally {
     col?.release();
   }
+  return false;
 }
 
 /**
@@ -278,6 +292,8 @@ function convTransposeForward(b: Backend, op: string, out: TensorImpl, x: Tensor
   const cig = Cin / G;
   const cog = w.sizes[1];
   const g = geometry(out.sizes, x.sizes, w, p, cog);
+  const inputGrad = direct(b, 'conv2dInputGrad');
+  if (inputGrad) return inputGrad(out, x, w, g, G);
   const K = cog * g.kernelH * g.kernelW;
   const L = g.outH * g.outW;
   const mm = implOf(b, 'mm', op);
@@ -365,10 +381,12 @@ export const CONVOLUTION = defineStructured(
       const o4 = hold(as4d(out));
       const r4 = cd === out.dtype ? o4 : hold(TensorImpl.empty(op, o4.sizes, cd, out.device));
       if (o4.numel > 0) {
+        const bc = bias ? hold(prepare(b, op, bias, cd)) : null;
+        let biased = false; // (a direct convolution adds the bias itself: Note [Direct convolution impls])
         if (xc.numel === 0 || wc.numel === 0) implOf(b, 'fill', op)(r4, 0);
         else if (p.transposed) convTransposeForward(b, op, r4, xc, wc, p2);
-        else convForward(b, op, r4, xc, wc, p2);
-        if (bias) addBias(b, op, r4, hold(prepare(b, op, bias, cd)));
+        else biased = convForward(b, op, r4, xc, wc, p2, bc);
+        if (bc && !biased) addBias(b, op, r4, bc);
         if (r4 !== o4) implOf(b, 'copy', op)(o4, r4);
       }
     } catch (e) {
@@ -395,7 +413,12 @@ function computeDtype(d: DType): DType {
 function prepare(b: Backend, op: string, t: TensorImpl, cd: DType): TensorImpl {
   if (t.dtype === cd) return contiguous(b, op, t);
   const c = TensorImpl.empty(op, t.sizes, cd, t.device);
-  implOf(b, 'copy', op)(c, t);
+  try {
+    implOf(b, 'copy', op)(c, t);
+  } catch (e) {
+    c.release(); // (a backend may lack the cast, e.g. float16 -> float32 on WebGPU)
+    throw e;
+  }
   return c;
 }
 
@@ -473,6 +496,8 @@ function weightGrad(b: Backend, op: string, gw: TensorImpl, go: TensorImpl, x: T
     const cig = x.sizes[1] / G;
     const cog = w.sizes[0] / G;
     const g = geometry(x.sizes, go.sizes, w, p, cig);
+    const weightGrad = direct(b, 'conv2dWeightGrad');
+    if (weightGrad) return weightGrad(gw, go, x, g, G);
     const pointwise = isPointwise(g);
     const col = pointwise ? null : TensorImpl.empty(op, [cig * g.kernelH * g.kernelW, g.outH * g.outW], x.dtype, x.device);
     try {
@@ -497,6 +522,9 @@ function weightGrad(b: Backend, op: string, gw: TensorImpl, go: TensorImpl, x: T
     const cig = x.sizes[1] / G;
     const cog = w.sizes[1];
     const g = geometry(go.sizes, x.sizes, w, p, cog);
+    // (the transposed convolution's weight grad is a convolution's, with x and grad_out swapped)
+    const weightGrad = direct(b, 'conv2dWeightGrad');
+    if (weightGrad) return weightGrad(gw, x, go, g, G);
     const pointwise = isPointwise(g) && go.sizes[2] === x.sizes[2] && go.sizes[3] === x.sizes[3];
     const col = pointwise ? null : TensorImpl.empty(op, [cog * g.kernelH * g.kernelW, g.outH * g.outW], x.dtype, x.device);
     try {

@@ -1,3 +1,4 @@
+import type { TorchError } from '../errors';
 import type { TensorImpl } from '../tensor/tensor-impl';
 
 /**
@@ -50,4 +51,28 @@ export interface IndexingImpls {
   nonzeroCount: (self: TensorImpl) => number;
   /** out ([count, ndim] int64, contiguous): the row-major positions of the nonzero elements. */
   nonzeroFill: (out: TensorImpl, self: TensorImpl) => void;
+  /**
+   * The number of nonzero elements, read asynchronously: a backend that implements this
+   * cannot read synchronously (WebGPU), and core then refuses the synchronous data-dependent
+   * ops, naming their async forms (Note [Data-dependent sizes on async-read backends]).
+   * CPU opts out (`notImplemented`): it counts synchronously.
+   */
+  nonzeroCountAsync: (self: TensorImpl) => Promise<number>;
+  /**
+   * masked_scatter_ without a host count (Note [Data-dependent sizes on async-read backends]):
+   * `self` (in place) gets, at its k-th true position of `mask` (bool, at self's sizes,
+   * row-major), `source[k]` (`source` 1-dim and contiguous). When the ones in the mask
+   * outnumber `source` (or, with `exact`, differ from its numel) the backend reports
+   * `error(count)`, a device-side error keyed by `errorKey` (one key per message), and
+   * writes nothing out of bounds. CPU opts out: core then takes the nonzero path.
+   */
+  maskedScatterOrdered: (
+    op: string,
+    self: TensorImpl,
+    mask: TensorImpl,
+    source: TensorImpl,
+    exact: boolean,
+    errorKey: string,
+    error: (count: number) => TorchError,
+  ) => void;
 }

@@ -11,6 +11,7 @@ import type { IndexedAccess } from './indexing-impls';
 import { broadcastTo, checkNoInternalOverlap, commonDevice, isScalar, readScalar, torchTypeName, type Scalar } from './meta-utils';
 import { defineStructured, implOf } from './registry';
 import { asStrided, expand, geometryOf, select } from './views';
+import { checkCountReadable, countNonzeroAsync, countsAreAsync, withKnownCounts, withScatterCheck } from './data-dependent';
 
 /**
  * Advanced indexing: `x.index(...)` with index tensors (aten::index.Tensor) and
@@ -190,7 +191,42 @@ function nonzeroOf(mask: Tensor): Tensor {
  * (dtype, mask shape) and broadcast to the common shape B. Returns null when there are none.
  * Runs inside the caller's tidy.
  */
+/** The tensors of `advanced` that nonzero turns into indices (masks, 0-dim bool tensors), in packAdvanced's order. */
+function maskTensorsOf(advanced: readonly AdvancedIndex[]): Tensor[] {
+  const out: Tensor[] = [];
+  for (const a of advanced) {
+    if (a.kind === 'bool') {
+      if (typeof a.index !== 'boolean') out.push(a.index as Tensor);
+    } else if ((a.index as Tensor).dtype === 'bool' || (a.index as Tensor).dtype === 'uint8') out.push(a.index as Tensor);
+  }
+  return out;
+}
+
+/**
+ * The checks of packAdvanced that need no count, in its order (index dtypes and index count,
+ * then the masks' shapes), so that they come before any nonzero (Note [Data-dependent sizes
+ * on async-read backends]).
+ */
+function checkMaskShapes(op: string, sizes: readonly number[], advanced: readonly AdvancedIndex[]): void {
+  const entries: AdvancedIndexShape[] = [];
+  for (const a of advanced) {
+    const t = a.index as Tensor;
+    const mask = a.kind === 'tensor' && (t.dtype === 'bool' || t.dtype === 'uint8');
+    if (mask && a.dim + a.dims > sizes.length) throw new IndexError(`${op}: too many indices for tensor of dimension ${sizes.length}`);
+    if (a.kind === 'tensor' && !mask && t.dtype !== 'int64' && t.dtype !== 'int32') {
+      throw new IndexError(`${op}: tensors used as indices must be long, int, byte or bool tensors (got ${torchTypeName(t.dtype)})`);
+    }
+    entries.push(mask ? { dim: a.dim, dims: a.dims, shape: [], maskShape: t.shape } : { dim: a.dim, dims: a.dims, shape: [] });
+  }
+  advancedIndexShape(op, sizes, entries);
+}
+
 function packAdvanced(op: string, sizes: readonly number[], advanced: readonly AdvancedIndex[], device: Tensor['device']): { packed: Tensor; dims: number[] } {
+  if (maskTensorsOf(advanced).length > 0) {
+    // (Note [Data-dependent sizes on async-read backends]: refused before any work)
+    checkMaskShapes(op, sizes, advanced);
+    checkCountReadable(op, device);
+  }
   const columns: Tensor[] = [];
   const dims: number[] = [];
   const entries: AdvancedIndexShape[] = [];
@@ -256,6 +292,24 @@ export function index(self: Tensor, ...items: unknown[]): Tensor {
   });
 }
 
+/**
+ * `await x.indexAsync(...indices)`: `x.index(...)` on any device, same grammar. With bool
+ * masks on a device that reads asynchronously only (WebGPU), each mask's count is read first
+ * (a 4-byte read each, as CUDA's sync), then `x.index` runs with the counts known; otherwise
+ * it is `x.index(...)` (Note [Data-dependent sizes on async-read backends]). Autograd records
+ * IndexBackward0 as the sync form does.
+ */
+export async function indexAsync(self: Tensor, ...items: unknown[]): Promise<Tensor> {
+  if (!countsAreAsync(self.device)) return index(self, ...items);
+  const r = applyBasicIndexing('index', geometryOf(self.impl), items, indexingOptions);
+  const masks = maskTensorsOf(r.advanced);
+  if (masks.length === 0) return index(self, ...items);
+  checkMaskShapes('index', r.geometry.sizes, r.advanced);
+  const counts: number[] = [];
+  for (const m of masks) counts.push(await countNonzeroAsync(m.impl));
+  return withKnownCounts(counts, () => index(self, ...items));
+}
+
 function sameGeometry(t: Tensor, g: { sizes: readonly number[]; strides: readonly number[]; offset: number }): boolean {
   const s = t.impl;
   return (
@@ -298,6 +352,11 @@ export function indexPut_(self: Tensor, indices: readonly unknown[], values: Ten
       else copy_(target, v);
       return;
     }
+    const a = r.advanced[0];
+    if (r.advanced.length === 1 && a.kind === 'tensor' && maskTensorsOf(r.advanced).length === 1 && countsAreAsync(self.device)) {
+      maskedIndexPut(target, a.index as Tensor, a.dim, a.dims, v, options.accumulate === true);
+      return;
+    }
     const { packed, dims } = packAdvanced('index_put_', g.sizes, r.advanced, self.device);
     indexPutPacked_(target, packed, dims, v, options.accumulate === true);
   });
@@ -315,3 +374,59 @@ export function indexPut(self: Tensor, indices: readonly unknown[], values: Tens
   }
 }
 
+
+/**
+ * `target[mask] = v` (or `+=`) on a device that reads asynchronously only, without the count
+ * (Note [Data-dependent sizes on async-read backends]): the mask covers target's dims
+ * [d, d + k) and the indexing result is [pre, n, post]. Values that broadcast along n (size
+ * 1 there) are a `where`; values with their own n are consumed in mask order, a
+ * masked_scatter_ whose count must equal theirs (a device-side error otherwise). Runs in the
+ * caller's tidy; autograd goes through where / masked_scatter_ / copy_ (so the node is not
+ * IndexPutBackward0 there), with the same gradients.
+ */
+function maskedIndexPut(target: Tensor, maskIn: Tensor, d: number, k: number, v: Tensor, accumulate: boolean): void {
+  const op = 'index_put_';
+  const sizes = target.shape;
+  checkMaskShapes(op, sizes, [{ kind: 'tensor', dim: d, dims: k, index: maskIn }]);
+  commonDevice(op, [target.impl, maskIn.impl, v.impl]);
+  if (v.dtype !== target.dtype) {
+    throw new DTypeError(
+      `index_put_: Index put requires the source and destination dtypes match, got ${torchTypeName(target.dtype)} for the destination and ${torchTypeName(v.dtype)} for the source.`,
+    );
+  }
+  checkNoInternalOverlap(op, target.impl);
+  const pre = sizes.slice(0, d);
+  const post = sizes.slice(d + k);
+  const rank = pre.length + 1 + post.length;
+  const result = (n: number | string) => `[${[...pre, n, ...post].join(', ')}]`;
+  const mismatch = (n: number | string) =>
+    new ShapeError(`${op}: shape mismatch: value tensor of shape ${fmtShape(v.shape)} cannot be broadcast to indexing result of shape ${result(n)}`);
+  // (a mismatch found here names the unknown count n: it is not read on this device)
+  if (v.dim() > rank) throw mismatch('n');
+  const vs = [...new Array<number>(rank - v.dim()).fill(1), ...v.shape];
+  const fixed = [...pre, -1, ...post];
+  if (vs.some((x, i) => i !== pre.length && x !== 1 && x !== fixed[i])) throw mismatch('n');
+  const mask = maskIn.dtype === 'bool' ? maskIn : maskIn.bool();
+  const mx = mask.reshape([...pre.map(() => 1), ...mask.shape, ...post.map(() => 1)]);
+  const vn = vs[pre.length];
+  if (vn === 1) {
+    const vb = v.reshape([...vs.slice(0, pre.length), ...new Array<number>(k).fill(1), ...vs.slice(pre.length + 1)]);
+    copy_(target, (accumulate ? target.add(vb) : vb).where(mx, target));
+    return;
+  }
+  const others = pre.concat(post).reduce((x, y) => x * y, 1);
+  const source = v.reshape(vs).expand([...pre, vn, ...post]).contiguous().reshape([-1]);
+  const me = mx.expand([...sizes]);
+  const check = {
+    exact: true,
+    key: `${op}:mask:${fmtShape(v.shape)}:${result('n')}`,
+    error: (count: number) => mismatch(others > 0 ? count / others : 0),
+  };
+  if (!accumulate) {
+    withScatterCheck(check, () => target.maskedScatter_(me, source));
+    return;
+  }
+  const s = full([...sizes], 0, { dtype: target.dtype, device: target.device });
+  withScatterCheck(check, () => s.maskedScatter_(me, source));
+  copy_(target, target.add(s).where(mx, target));
+}

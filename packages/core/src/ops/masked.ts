@@ -22,6 +22,7 @@ import {
 } from './meta-utils';
 import { callOut, defineOutVariant } from './out-variant';
 import { expand } from './views';
+import { countsAreAsync, countNonzeroAsync, dataDependentError, takeKnownCount, takeScatterCheck, withKnownCounts } from './data-dependent';
 import { defineStructured, implOf, type Backend } from './registry';
 
 /**
@@ -46,9 +47,17 @@ function maskFor(op: string, mask: TensorImpl, sizes: readonly number[]): Tensor
   return broadcastTo(mask, sizes);
 }
 
+/** The count for nonzero: a known one (an async form), else the backend's sync count, else the refusal. */
+function countOf(b: Backend, op: string, self: TensorImpl): number {
+  const known = takeKnownCount();
+  if (known !== null) return known;
+  if (typeof b.impls.nonzeroCountAsync === 'function') throw dataDependentError(op, self.device);
+  return implOf(b, 'nonzeroCount', op)(self);
+}
+
 /** [n, ndim] int64, the positions of the nonzero elements (a new tensor). */
 function nonzeroImpl(b: Backend, op: string, self: TensorImpl): TensorImpl {
-  const n = implOf(b, 'nonzeroCount', op)(self);
+  const n = countOf(b, op, self);
   const out = TensorImpl.empty(op, [n, self.sizes.length], 'int64', self.device);
   try {
     if (n > 0 && self.sizes.length > 0) implOf(b, 'nonzeroFill', op)(out, self);
@@ -144,6 +153,26 @@ export const MASKED_SCATTER_ = defineStructured(
     }
     checkNoInternalOverlap(op, s);
     const mb = maskFor(op, m, s.sizes);
+    const check = takeScatterCheck();
+    if (typeof b.impls.maskedScatterOrdered === 'function') {
+      // (Note [Data-dependent sizes on async-read backends]: no count on the host)
+      const flat = src.isContiguous ? src.view([src.numel], [1], src.storageOffset) : TensorImpl.empty(op, [src.numel], src.dtype, src.device);
+      try {
+        if (!src.isContiguous) {
+          const fv = flat.view(src.sizes, contiguousStrides(src.sizes), 0);
+          try {
+            implOf(b, 'copy', op)(fv, src);
+          } finally {
+            fv.release();
+          }
+        }
+        const short = () => new ShapeError(`${op}: Number of elements of source < number of ones in mask`);
+        b.impls.maskedScatterOrdered(op, s, mb, flat, check?.exact ?? false, check?.key ?? `${op}:short`, check?.error ?? short);
+      } finally {
+        releaseAll([flat, mb]);
+      }
+      return s;
+    }
     let a: ReturnType<typeof maskedAccess> | null = null;
     let flat: TensorImpl | null = null;
     try {
@@ -303,3 +332,42 @@ export function whereCondition(condition: Tensor): Tensor[] {
 }
 
 setNonzero((mask) => nonzero(mask));
+
+/**
+ * `await torch.nonzeroAsync(x, { asTuple })`: `nonzero` on any device. On a device that
+ * reads asynchronously only (WebGPU) the count is read first (a 4-byte read after the count
+ * passes, as CUDA's sync), then the device computes the positions; elsewhere it is `nonzero`
+ * (Note [Data-dependent sizes on async-read backends]).
+ */
+export async function nonzeroAsync(self: Tensor, options: NonzeroOptions & { asTuple: true }): Promise<Tensor[]>;
+export async function nonzeroAsync(self: Tensor, options?: NonzeroOptions): Promise<Tensor>;
+export async function nonzeroAsync(self: Tensor, options: NonzeroOptions = {}): Promise<Tensor | Tensor[]> {
+  const s = unwrapTensor('nonzero', 'input', self);
+  if (!countsAreAsync(s.device)) return nonzero(self, options);
+  if (options.asTuple && options.out) throw new TorchError('nonzero(): as_tuple=True does not support out=');
+  const n = await countNonzeroAsync(s);
+  return withKnownCounts([n], () => nonzero(self, options));
+}
+
+/**
+ * `await torch.maskedSelectAsync(x, mask)`: `maskedSelect` on any device (the count of the
+ * broadcast mask read first on WebGPU; Note [Data-dependent sizes on async-read backends]).
+ * Autograd records MaskedSelectBackward0 as the sync form does.
+ */
+export async function maskedSelectAsync(self: Tensor, mask: Tensor, options: { out?: Tensor | null } = {}): Promise<Tensor> {
+  const op = 'masked_select';
+  const s = unwrapTensor(op, 'input', self);
+  const m = unwrapTensor(op, 'mask', mask);
+  if (!countsAreAsync(s.device) && !countsAreAsync(m.device)) return maskedSelect(self, mask, options);
+  // the sync form's checks first, so that a bad call reads nothing
+  commonDevice(op, [s, m]);
+  checkMask(op, m);
+  const mb = broadcastTo(m, broadcastShapes(op, s.sizes, m.sizes));
+  let n: number;
+  try {
+    n = await countNonzeroAsync(mb);
+  } finally {
+    mb.release();
+  }
+  return withKnownCounts([n], () => maskedSelect(self, mask, options));
+}

@@ -1,6 +1,6 @@
 import { Tensor } from '../tensor/tensor';
 import * as copy from './copy';
-import { index } from './indexing';
+import { index, indexAsync } from './indexing';
 import { indexPut, indexPut_ } from './indexing';
 import * as gs from './gather-scatter';
 import * as masked from './masked';
@@ -73,15 +73,17 @@ const METHODS = {
   t: shape.t, expandAs: shape.expandAs,
   repeat: reorder.repeat, tile: reorder.tile, flip: reorder.flip, fliplr: reorder.fliplr, flipud: reorder.flipud, roll: reorder.roll,
   triu: reorder.triu, triu_: reorder.triu_, tril: reorder.tril, tril_: reorder.tril_, repeatInterleave: reorder.repeatInterleave,
-  sort: sorting.sort, argsort: sorting.argsort, topk: sorting.topk, unique: sorting.unique,
+  sort: sorting.sort, argsort: sorting.argsort, topk: sorting.topk, unique: sorting.unique, uniqueAsync: sorting.uniqueAsync,
   addmm: linalgExtra.addmm, baddbmm: linalgExtra.baddbmm, outer: linalgExtra.outer, ger: linalgExtra.ger,
   index,
+  indexAsync,
   indexPut, indexPut_,
   gather: gs.gather, scatter: gs.scatter, scatter_: gs.scatter_, scatterAdd: gs.scatterAdd, scatterAdd_: gs.scatterAdd_,
   scatterReduce: gs.scatterReduce, scatterReduce_: gs.scatterReduce_, indexSelect: gs.indexSelect,
   indexAdd: gs.indexAdd, indexAdd_: gs.indexAdd_, take: gs.take, indexFill: gs.indexFill, indexFill_: gs.indexFill_,
   maskedFill: masked.maskedFill, maskedFill_: masked.maskedFill_, maskedScatter: masked.maskedScatter,
   maskedScatter_: masked.maskedScatter_, maskedSelect: masked.maskedSelect, nonzero: masked.nonzero,
+  maskedSelectAsync: masked.maskedSelectAsync, nonzeroAsync: masked.nonzeroAsync,
   uniform_: random.uniform_, normal_: random.normal_,
   softmax: nnOps.softmax, logSoftmax: nnOps.logSoftmax, bernoulli: nnOps.bernoulli, bernoulli_: nnOps.bernoulli_, multinomial: nnOps.multinomial,
   copy_: copy.copy_, fill_: copy.fill_, zero_: copy.zero_, clone: copy.clone, contiguous: copy.contiguous,

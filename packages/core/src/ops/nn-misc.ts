@@ -15,7 +15,9 @@ import { tidy } from '../tensor/scope';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { callFunctional, unwrapOptionalTensor, unwrapTensor } from './call';
 import { to } from './copy';
-import { arange, emptyLike } from './factories';
+import { arange, emptyLike, zeros } from './factories';
+import { countsAreAsync } from './data-dependent';
+import { scatter_ } from './gather-scatter';
 import { matmul } from './linalg';
 import { addmm } from './linalg-extra';
 import { commonDevice, torchTypeName } from './meta-utils';
@@ -23,6 +25,8 @@ import { contiguousAs } from './nn-impls';
 import { add, div_, eq, mul, mul_ } from './pointwise';
 import { amax, amin } from './reduction';
 import { bernoulli_ } from './random-extra';
+import { drawnOnDevice } from './random-impls';
+import { defaultGenerator } from '../random/generator';
 import { defineStructured, implOf } from './registry';
 import { t as transpose2d } from './shape-ops';
 import { unsqueeze } from './views';
@@ -250,6 +254,16 @@ export function oneHot(input: Tensor, numClasses?: number | OneHotOptions): Tens
   let n = nc;
   if (x.numel === 0) {
     if (n === -1) throw new TorchError('one_hot: Can not infer total number of classes from empty tensor.');
+  } else if (countsAreAsync(x.device)) {
+    // As PyTorch on CUDA: no host check of the class values (it would be a sync read); a value
+    // out of [0, numClasses) is reported by scatter's device-side index check at the next read.
+    if (n === -1) {
+      throw new TorchError(
+        `one_hot: num_classes=-1 needs the largest class value, and ${x.device.type} tensors cannot be read synchronously; ` +
+          'pass numClasses (e.g. `(await x.max().itemAsync()) + 1`)',
+      );
+    }
+    return tidy(() => scatter_(zeros([...input.shape, n], { dtype: 'int64', device: input.device }), -1, unsqueeze(input, -1), 1));
   } else {
     const lo = amin(input);
     const hi = amax(input);
@@ -298,7 +312,12 @@ export function dropout(input: Tensor, options: DropoutOptions | number = {}, tr
   if (p === 1) {
     return o.inplace ? mul_(input, 0) : mul(input, 0);
   }
-  const noise = tidy(() => div_(bernoulli_(emptyLike(input), 1 - p, { generator: o.generator ?? null }), 1 - p));
+  // (on a device that draws its own values the mask is drawn straight into a new tensor,
+  // the same values bernoulli_ would copy in: Note [Counter-based random streams])
+  const mask = () =>
+    drawnOnDevice('bernoulli_', input.shape, input.dtype, input.device, { kind: 'bernoulli', p: 1 - p }, o.generator ?? defaultGenerator) ??
+    bernoulli_(emptyLike(input), 1 - p, { generator: o.generator ?? null });
+  const noise = tidy(() => div_(mask(), 1 - p));
   try {
     return o.inplace ? mul_(input, noise) : mul(input, noise);
   } finally {

@@ -159,7 +159,7 @@ export const MAX_POOL2D_WITH_INDICES_BACKWARD = defineStructured(
     const g3 = planes(b, op, go);
     const i3 = planes(b, op, indices);
     try {
-      if (gi.numel > 0) implOf(b, 'maxPool2dBackward', op)(gi3, g3, i3);
+      if (gi.numel > 0) implOf(b, 'maxPool2dBackward', op)(gi3, g3, i3, g);
     } catch (e) {
       gi.release();
       throw e;

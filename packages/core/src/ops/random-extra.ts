@@ -1,7 +1,8 @@
 /**
  * `bernoulli`, `bernoulli_`, `multinomial`. Like the other random ops (random.ts), values
  * are drawn on the host from the generator in PyTorch CPU's order, then written through the
- * backend's copy.
+ * backend's copy; on a backend with random impls (WebGPU) they are drawn on the device
+ * (Note [Counter-based random streams]).
  *
  * Note [bernoulli and multinomial draws]
  * PyTorch's CPU `bernoulli_(p: float)` draws one `uniform_real_distribution<double>` per
@@ -28,6 +29,7 @@ import { unwrapTensor } from './call';
 import { contiguous, copy_, to } from './copy';
 import { emptyLike } from './factories';
 import { torchTypeName } from './meta-utils';
+import { deviceRandomImpl, deviceStream, drawnOnDevice } from './random-impls';
 import { expand } from './views';
 
 export interface GeneratorOption {
@@ -52,6 +54,16 @@ function memoryOrder(t: Tensor): Int32Array | null {
     }
   }
   return Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => offsets[a] - offsets[b] || a - b);
+}
+
+/** Writes a fresh device draw into `self` through copy_ (versions and autograd as on the host path). */
+function writeDevice(self: Tensor, drawn: Tensor): Tensor {
+  try {
+    copy_(self, drawn);
+  } finally {
+    drawn.dispose();
+  }
+  return self;
 }
 
 /** Writes host values (draw order) into `self` through copy_, so versions and autograd apply. */
@@ -98,6 +110,8 @@ export function bernoulli_(self: Tensor, p: number | Tensor = 0.5, options: Gene
   const drawn = new Float64Array(n);
   if (typeof p === 'number') {
     if (!(p >= 0 && p <= 1)) throw new TorchError(`bernoulli_: bernoulli_ expects p to be in [0, 1], but got p=${p}`);
+    const d = drawnOnDevice('bernoulli_', self.shape, self.dtype, self.device, { kind: 'bernoulli', p }, gen);
+    if (d) return writeDevice(self, d);
     for (let i = 0; i < n; i++) drawn[i] = gen.random53() * 2 ** -53 < p ? 1 : 0;
     return writeDrawn('bernoulli_', self, drawn);
   }
@@ -110,6 +124,24 @@ export function bernoulli_(self: Tensor, p: number | Tensor = 0.5, options: Gene
     pe = expand(p, [...self.shape]);
   } catch {
     throw new ShapeError(`bernoulli_: the size of p ${fmtShape(p.shape)} must be broadcastable to self ${fmtShape(self.shape)}`);
+  }
+  const onDevice = deviceRandomImpl(self.device, 'bernoulliTensor');
+  if (onDevice) {
+    // p's values are checked by the kernel: an error surfaces at the next read (Note [Counter-based random streams])
+    let drawn: TensorImpl | null = null;
+    let pd: Tensor = pe;
+    try {
+      if (pe.device !== self.device) pd = to(pe, { device: self.device });
+      drawn = TensorImpl.empty('bernoulli_', self.shape, self.dtype, self.device);
+      onDevice(drawn, pd.impl, deviceStream(gen));
+    } catch (e) {
+      drawn?.release();
+      throw e;
+    } finally {
+      if (pd !== pe) pd.dispose();
+      if (pe !== p) pe.dispose();
+    }
+    return writeDevice(self, new Tensor(drawn));
   }
   let probs: Float64Array;
   try {
@@ -176,6 +208,19 @@ export function multinomial(input: Tensor, numSamples: number, options: Multinom
   }
   if (nCat > 2 ** 24) throw new TorchError('multinomial: number of categories cannot exceed 2^24');
   const nDist = x.dim === 1 ? 1 : x.sizes[0];
+  const onDevice = deviceRandomImpl(x.device, 'multinomial');
+  if (onDevice) {
+    // The distributions are checked by the kernel, whose errors surface at the next read
+    // (as CUDA's device asserts do). One sample takes the path without replacement, as on CPU.
+    const out = TensorImpl.empty('multinomial', x.dim === 1 ? [numSamples] : [nDist, numSamples], 'int64', x.device);
+    try {
+      onDevice(out, x, replacement && numSamples > 1, deviceStream(gen));
+    } catch (e) {
+      out.release();
+      throw e;
+    }
+    return new Tensor(out);
+  }
   const probs = hostValues(input);
   const result = new Float64Array(nDist * numSamples);
   if (!replacement || numSamples === 1) {

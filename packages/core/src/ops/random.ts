@@ -1,8 +1,9 @@
 /**
  * Random factories and in-place samplers: `rand randn randint randperm randLike randnLike`,
  * `uniform_ normal_`. Values are drawn on the host in PyTorch's CPU order and precision
- * (../random/distributions.ts), so a seed gives PyTorch CPU's exact values on any device,
- * then converted to the tensor's dtype and device by the backend's copy.
+ * (../random/distributions.ts), so a seed gives PyTorch CPU's exact values, then converted
+ * to the tensor's dtype and device by the backend's copy; a backend with random impls
+ * (WebGPU) draws on the device instead (Note [Counter-based random streams]).
  */
 import { CPU, toDevice, type Device } from '../device';
 import { getDefaultDtype, isFloatingType, parseDType, type DType } from '../dtype';
@@ -17,6 +18,7 @@ import { TensorImpl } from '../tensor/tensor-impl';
 import { callMutating } from './call';
 import { COPY_, copy_, to } from './copy';
 import type { FactoryOptions } from './factories';
+import { drawnOnDevice } from './random-impls';
 
 export { Generator, defaultGenerator, manualSeed, seed, initialSeed, type GeneratorState } from '../random/generator';
 
@@ -95,11 +97,35 @@ function fromHost(op: string, sizes: readonly number[], values: Float64Array | B
   return t;
 }
 
+function withRequiresGrad(t: Tensor, o: RandomOptions): Tensor {
+  if (o.requiresGrad) {
+    try {
+      t.requiresGrad_(true);
+    } catch (e) {
+      t.dispose();
+      throw e;
+    }
+  }
+  return t;
+}
+
+/** Writes a fresh device draw into `self` through copy_ (versions and autograd as on the host path). */
+function writeDevice(self: Tensor, drawn: Tensor): Tensor {
+  try {
+    copy_(self, drawn);
+  } finally {
+    drawn.dispose();
+  }
+  return self;
+}
+
 /** Uniform on [0, 1): `rand(2, 3)`, `rand([2, 3], { dtype: 'float64', generator })`. */
 export function rand(...args: RandomSizeArgs): Tensor {
   const [sizes, o] = sizesAndOptions('rand', args);
   const dtype = floatDtype('rand', o);
   const device = toDevice('rand', o.device ?? null);
+  const d = drawnOnDevice('rand', sizes, dtype, device, { kind: 'uniform', from: 0, to: 1 }, o.generator ?? defaultGenerator);
+  if (d) return withRequiresGrad(d, o);
   const values = sampleUniform(o.generator ?? defaultGenerator, numelOf(sizes), dtype, 0, 1);
   return fromHost('rand', sizes, values, dtype, device, o);
 }
@@ -109,6 +135,8 @@ export function randn(...args: RandomSizeArgs): Tensor {
   const [sizes, o] = sizesAndOptions('randn', args);
   const dtype = floatDtype('randn', o);
   const device = toDevice('randn', o.device ?? null);
+  const d = drawnOnDevice('randn', sizes, dtype, device, { kind: 'normal', mean: 0, std: 1 }, o.generator ?? defaultGenerator);
+  if (d) return withRequiresGrad(d, o);
   const values = sampleNormal(o.generator ?? defaultGenerator, numelOf(sizes), dtype, 0, 1, true);
   return fromHost('randn', sizes, values, dtype, device, o);
 }
@@ -158,6 +186,8 @@ export function randint(...args: unknown[]): Tensor {
   }
   checkInRange(dtype, from, to);
   const device = toDevice('randint', o.device ?? null);
+  const d = drawnOnDevice('randint', sizes, dtype, device, { kind: 'randint', from, range: to - from }, o.generator ?? defaultGenerator);
+  if (d) return withRequiresGrad(d, o);
   const values = sampleIntFromTo(o.generator ?? defaultGenerator, numelOf(sizes), dtype, from, to - from);
   return fromHost('randint', sizes, values, dtype, device, o);
 }
@@ -271,6 +301,8 @@ export function uniform_(self: Tensor, from = 0, to = 1, options: GeneratorOptio
   if (!(from <= to)) {
     throw new TorchError(`uniform_ expects to return a [from, to) range, but found from=${from} > to=${to}`);
   }
+  const d = drawnOnDevice('uniform_', self.shape, self.dtype, self.device, { kind: 'uniform', from, to }, options.generator ?? defaultGenerator);
+  if (d) return writeDevice(self, d);
   const values = sampleUniform(options.generator ?? defaultGenerator, self.numel(), self.dtype, from, to);
   return writeInPlace('uniform_', self, values);
 }
@@ -279,6 +311,8 @@ export function uniform_(self: Tensor, from = 0, to = 1, options: GeneratorOptio
 export function normal_(self: Tensor, mean = 0, std = 1, options: GeneratorOptions = {}): Tensor {
   checkFloating('normal_', self);
   if (!(std >= 0)) throw new TorchError(`normal_(): normal expects std >= 0.0, but found std ${std}`);
+  const d = drawnOnDevice('normal_', self.shape, self.dtype, self.device, { kind: 'normal', mean, std }, options.generator ?? defaultGenerator);
+  if (d) return writeDevice(self, d);
   const values = sampleNormal(options.generator ?? defaultGenerator, self.numel(), self.dtype, mean, std, self.isContiguous());
   return writeInPlace('normal_', self, values);
 }

@@ -8,7 +8,7 @@ import { callFunctional, callMulti, unwrapTensor } from './call';
 import { releaseAll, scalarTensor, torchTypeName } from './meta-utils';
 import { callOut, defineOutVariant } from './out-variant';
 import { ne } from './pointwise';
-import { sum, valuesIndices, type ValuesIndices } from './reduction';
+import { sum, valuesIndices, writeValuesIndicesOut, type ValuesIndices } from './reduction';
 import { defineStructured, implOf, type Backend } from './registry';
 
 /**
@@ -195,7 +195,13 @@ export const MEDIAN = defineStructured(
         // PyTorch fills NaN converted to the dtype (x86's conversion: INT_MIN, or 0 for narrow ints)
         const nan = scalarTensor(b, 'median', NaN, 'float32', s.device);
         try {
-          implOf(b, 'copy', 'median')(value, nan);
+          // (copied as a [1] view: a backend's copy takes operands of one shape)
+          const nan1 = nan.view([1], [0], nan.storageOffset);
+          try {
+            implOf(b, 'copy', 'median')(value, nan1);
+          } finally {
+            nan1.release();
+          }
         } finally {
           nan.release();
         }
@@ -428,23 +434,27 @@ export interface KeepdimOption {
   keepdim?: boolean;
 }
 
+type TupleOutOption = KeepdimOption & { out?: readonly [Tensor, Tensor] | null };
+
 /** `median(x)`: the lower median of all elements; `median(x, dim)`: (values, indices) along `dim`. */
 export function median(self: Tensor): Tensor;
-export function median(self: Tensor, options: KeepdimOption & { dim: number }): ValuesIndices;
-export function median(self: Tensor, dim: number, options?: KeepdimOption): ValuesIndices;
-export function median(self: Tensor, dim?: number | null | (KeepdimOption & { dim?: number | null }), options?: KeepdimOption): Tensor | ValuesIndices {
-  const o: KeepdimOption & { dim?: number | null } = isOptions(dim) ? (dim as KeepdimOption) : (options ?? {});
+export function median(self: Tensor, options: TupleOutOption & { dim: number }): ValuesIndices;
+export function median(self: Tensor, dim: number, options?: TupleOutOption): ValuesIndices;
+export function median(self: Tensor, dim?: number | null | (TupleOutOption & { dim?: number | null }), options?: TupleOutOption): Tensor | ValuesIndices {
+  const o: TupleOutOption & { dim?: number | null } = isOptions(dim) ? (dim as TupleOutOption) : (options ?? {});
   const d = isOptions(dim) ? o.dim : (dim as number | null | undefined);
   const s = unwrapTensor('median', 'input', self);
   if (d == null) return callFunctional(MEDIAN, [s]);
-  return valuesIndices(callMulti(MEDIAN_DIM, [s, d, o.keepdim ?? false]));
+  const r = valuesIndices(callMulti(MEDIAN_DIM, [s, d, o.keepdim ?? false]));
+  return o.out ? writeValuesIndicesOut('median', r, o.out) : r;
 }
 
 /** `mode(x, dim = -1)`: (values, indices), the most frequent value along `dim`. */
-export function mode(self: Tensor, dim?: number | (KeepdimOption & { dim?: number }), options?: KeepdimOption): ValuesIndices {
-  const o: KeepdimOption & { dim?: number } = isOptions(dim) ? (dim as KeepdimOption) : (options ?? {});
+export function mode(self: Tensor, dim?: number | (TupleOutOption & { dim?: number }), options?: TupleOutOption): ValuesIndices {
+  const o: TupleOutOption & { dim?: number } = isOptions(dim) ? (dim as TupleOutOption) : (options ?? {});
   const d = isOptions(dim) ? o.dim : (dim as number | undefined);
-  return valuesIndices(callMulti(MODE, [unwrapTensor('mode', 'input', self), d ?? -1, o.keepdim ?? false]));
+  const r = valuesIndices(callMulti(MODE, [unwrapTensor('mode', 'input', self), d ?? -1, o.keepdim ?? false]));
+  return o.out ? writeValuesIndicesOut('mode', r, o.out) : r;
 }
 
 // `var` is a reserved word: the function is `var_` inside this file and `var` outside.

@@ -1,12 +1,12 @@
 import { isFloatingType, isIntegralType, parseDType, type DType } from '../dtype';
-import { DTypeError, IndexError, TorchError } from '../errors';
+import { DTypeError, IndexError, ShapeError, TorchError, fmtShape } from '../errors';
 import { reductionGeometry } from '../iterator';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides, normalizeDim } from '../views';
 import type { ImplName } from './backend-impls';
 import { callFunctional, callMulti, unwrapTensor } from './call';
-import { broadcastTo, castTo, releaseAll, scalarTensor, torchTypeName } from './meta-utils';
+import { broadcastTo, castTo, releaseAll, sameShape, scalarTensor, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
 import { maximum, minimum } from './pointwise';
 import { callOut, defineOutVariant } from './out-variant';
@@ -292,36 +292,75 @@ export function valuesIndices(pair: Tensor[]): ValuesIndices {
   return r;
 }
 
-function extremum(name: 'max' | 'min', self: Tensor, dim?: unknown, options?: KeepdimOptions): Tensor | ValuesIndices {
+/** Options of the ops that return (values, indices) along a dim; `out` is the pair to write, as PyTorch's `out=(values, indices)`. */
+export interface ValuesIndicesOptions {
+  keepdim?: boolean;
+  /** The (values, indices) pair; without a dim (`max(x, { out })`), one tensor. */
+  out?: readonly [Tensor, Tensor] | Tensor | null;
+}
+
+/**
+ * Writes a (values, indices) result into the caller's pair and returns that pair (named):
+ * shapes and dtypes must match, as out= checks them (Note in out-variant.ts); `r` is disposed.
+ */
+export function writeValuesIndicesOut(op: string, r: ValuesIndices, out: readonly [Tensor, Tensor]): ValuesIndices {
+  try {
+    if (!Array.isArray(out) || out.length !== 2) throw new TorchError(`${op}(): argument 'out' must be a tuple of 2 Tensors (values, indices)`);
+    if (r[0].requiresGrad) {
+      throw new TorchError(`${op}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.`);
+    }
+    for (let i = 0; i < 2; i++) {
+      const o = unwrapTensor(op, i === 0 ? 'values' : 'indices', out[i]);
+      const x = r[i].impl;
+      if (!sameShape(o.sizes, x.sizes)) throw new ShapeError(`${op}: out tensor ${i} has shape ${fmtShape(o.sizes)}, expected ${fmtShape(x.sizes)}`);
+      if (o.dtype !== x.dtype) throw new DTypeError(`${op}: Expected out tensor to have dtype ${x.dtype}, but got ${o.dtype} instead`);
+      if (o.device.toString() !== x.device.toString()) throw new TorchError(`${op}: Expected out tensor ${i} on ${x.device}, but got it on ${o.device}`);
+    }
+    out[0].copy_(r[0]);
+    out[1].copy_(r[1]);
+  } finally {
+    r[0].dispose();
+    r[1].dispose();
+  }
+  return valuesIndices([out[0], out[1]]);
+}
+
+function extremum(name: 'max' | 'min', self: Tensor, dim?: unknown, options?: ValuesIndicesOptions): Tensor | ValuesIndices {
   const s = unwrapTensor(name, 'input', self);
   if (dim === undefined || dim === null) {
     requireNonEmpty(name, s, null);
-    return callFunctional(name === 'max' ? AMAX : AMIN, [s, [], false]);
+    // `max(x, { out })`: PyTorch 2.x's max.unary_out, a single tensor
+    const out = options?.out as Tensor | null | undefined;
+    if (out && Array.isArray(out)) throw new TorchError(`${name}(): without a dim, 'out' is one Tensor, not a tuple`);
+    return call(name === 'max' ? AMAX : AMIN, name === 'max' ? AMAX_OUT : AMIN_OUT, [s, [], false], out ?? null);
   }
   if (typeof dim === 'object' && !Array.isArray(dim) && !('impl' in (dim as object))) {
-    const o = dim as KeepdimOptions & { dim?: number };
+    const o = dim as ValuesIndicesOptions & { dim?: number };
     return extremum(name, self, o.dim, o);
   }
   if (typeof dim !== 'number') {
     // max(other): the elementwise maximum
     return (name === 'max' ? maximum : minimum)(self, dim as Tensor);
   }
-  return valuesIndices(callMulti(name === 'max' ? MAX_DIM : MIN_DIM, [s, dim, options?.keepdim ?? false]));
+  const r = valuesIndices(callMulti(name === 'max' ? MAX_DIM : MIN_DIM, [s, dim, options?.keepdim ?? false]));
+  return options?.out ? writeValuesIndicesOut(name, r, options.out as readonly [Tensor, Tensor]) : r;
 }
 
 export function max(self: Tensor): Tensor;
-export function max(self: Tensor, dim: number, options?: KeepdimOptions): ValuesIndices;
-export function max(self: Tensor, options: KeepdimOptions & { dim: number }): ValuesIndices;
+export function max(self: Tensor, options: { out?: Tensor | null }): Tensor;
+export function max(self: Tensor, dim: number, options?: ValuesIndicesOptions): ValuesIndices;
+export function max(self: Tensor, options: ValuesIndicesOptions & { dim: number }): ValuesIndices;
 export function max(self: Tensor, other: Tensor): Tensor;
-export function max(self: Tensor, dim?: unknown, options?: KeepdimOptions): Tensor | ValuesIndices {
+export function max(self: Tensor, dim?: unknown, options?: ValuesIndicesOptions): Tensor | ValuesIndices {
   return extremum('max', self, dim, options);
 }
 
 export function min(self: Tensor): Tensor;
-export function min(self: Tensor, dim: number, options?: KeepdimOptions): ValuesIndices;
-export function min(self: Tensor, options: KeepdimOptions & { dim: number }): ValuesIndices;
+export function min(self: Tensor, options: { out?: Tensor | null }): Tensor;
+export function min(self: Tensor, dim: number, options?: ValuesIndicesOptions): ValuesIndices;
+export function min(self: Tensor, options: ValuesIndicesOptions & { dim: number }): ValuesIndices;
 export function min(self: Tensor, other: Tensor): Tensor;
-export function min(self: Tensor, dim?: unknown, options?: KeepdimOptions): Tensor | ValuesIndices {
+export function min(self: Tensor, dim?: unknown, options?: ValuesIndicesOptions): Tensor | ValuesIndices {
   return extremum('min', self, dim, options);
 }
 

@@ -46,6 +46,11 @@ export function isBackendRegistered(key: DispatchKey): boolean {
   return backends.has(key);
 }
 
+/** The backend registered at `key`, if any (for ops that pick a path by what a backend implements). */
+export function backendOf(key: DispatchKey): Backend | undefined {
+  return backends.get(key);
+}
+
 /** The backend's impl, or the error naming the op and the key when it opted out. */
 export function implOf<K extends ImplName>(b: Backend, name: K, op: string): BackendImpls[K] {
   const f = b.impls[name];

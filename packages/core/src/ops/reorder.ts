@@ -12,8 +12,13 @@ import { defineStructured, implOf, type Backend } from './registry';
 import { cat } from './join';
 import { expand, sliceDim, unsqueeze } from './views';
 import { flatten, reshape } from './shape-ops';
-import { tensor } from './factories';
+import { arange, tensor } from './factories';
 import { contiguous } from './copy';
+import { tidy } from '../tensor/scope';
+import { countsAreAsync } from './data-dependent';
+import { indexSelect } from './gather-scatter';
+import { searchsorted } from './sorting';
+import { cumsum } from './scan';
 
 /**
  * Data-reordering ops: repeat, flip, roll, triu / tril (each with its PyTorch derivative),
@@ -275,10 +280,42 @@ function typeNameOf(t: Tensor): string {
   return names[t.dtype] ?? t.dtype;
 }
 
+/**
+ * Note [repeat_interleave without a host read]
+ * The result's length is the sum of the repeats: on a backend that cannot read synchronously
+ * (countsAreAsync: WebGPU) it must be given as `outputSize` (PyTorch's `output_size`, which
+ * exists to spare CUDA that sync). The index is then made on the device: the k-th output
+ * element comes from the first i whose running sum of repeats exceeds k,
+ * `searchsorted(cumsum(repeats), arange(outputSize), right)`, and the input is gathered by
+ * it (`indexSelect`, whose backward is indexAdd). Negative repeats cannot be checked without
+ * a read: on such a backend they give a wrong index instead of CPU's error, and an
+ * `outputSize` larger than the sum gives an index out of range, reported by indexSelect at
+ * the next read.
+ */
+function deviceRepeatIndex(r: Tensor, outputSize: unknown, n: number | null): Tensor {
+  if (r.dim() > 1) throw new ShapeError('repeat_interleave: repeats must be 0-dim or 1-dim tensor');
+  if (!isIntegralType(r.dtype, false)) throw new DTypeError(`repeat_interleave: "repeat_interleave_cpu" not implemented for '${typeNameOf(r)}'`);
+  if (outputSize == null) {
+    throw new TorchError(
+      `repeat_interleave: the size of the result depends on the repeats, and ${r.device.type} tensors cannot be read synchronously; ` +
+        'pass { outputSize } (the sum of the repeats), as PyTorch\'s output_size',
+    );
+  }
+  const size = outputSize as number;
+  if (!Number.isInteger(size) || size < 0) throw new TorchError(`repeat_interleave: outputSize must be a non-negative integer, got ${String(outputSize)}`);
+  return tidy(() => {
+    let reps = r.dim() === 0 ? reshape(r, [1]) : r;
+    if (n !== null && reps.shape[0] === 1 && n !== 1) reps = expand(reps, [n]);
+    else if (n !== null && reps.shape[0] !== n) throw new ShapeError('repeat_interleave: repeats must have the same size as input along dim');
+    return searchsorted(cumsum(reps, 0), arange(size, { dtype: 'int64', device: r.device }), { right: true });
+  });
+}
+
 export const REPEAT_INTERLEAVE_TENSOR = registerOperator({
   schema: 'repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor',
-  composite: composite(([repeats]) => {
+  composite: composite(([repeats, outputSize]) => {
     const r = repeats as Tensor;
+    if (countsAreAsync(r.impl.device)) return deviceRepeatIndex(r, outputSize, null);
     const idx = repeatIndex('repeat_interleave', r);
     return tensor(idx, { dtype: 'int64', device: r.device });
   }),
@@ -286,12 +323,16 @@ export const REPEAT_INTERLEAVE_TENSOR = registerOperator({
 
 export const REPEAT_INTERLEAVE_SELF_TENSOR = registerOperator({
   schema: 'repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor',
-  composite: composite(([self, repeats, dim]) => {
+  composite: composite(([self, repeats, dim, outputSize]) => {
     const s = self as Tensor;
     const r = repeats as Tensor;
     const input = dim == null ? flatten(s) : s;
     const d = dim == null ? 0 : normalizeDim('repeat_interleave', dim as number, s.dim());
     if (r.dim() > 1) throw new ShapeError('repeat_interleave: repeats must be 0-dim or 1-dim tensor');
+    if (countsAreAsync(r.impl.device)) {
+      const x = input.dim() === 0 ? reshape(input, [1]) : input;
+      return tidy(() => indexSelect(x, d, deviceRepeatIndex(r, outputSize, x.shape[d])));
+    }
     const n = input.shape[d] ?? 1;
     const counts = (r.dim() === 0 ? [r.item()] : r.tolist()) as (number | bigint)[];
     if (!isIntegralType(r.dtype, false)) repeatIndex('repeat_interleave', r);
@@ -429,13 +470,13 @@ export function repeatInterleave(
 ): Tensor {
   const s = unwrapTensor('repeat_interleave', 'self', self);
   if (repeats === undefined || (typeof repeats === 'object' && !('impl' in repeats))) {
-    return callFunctional(REPEAT_INTERLEAVE_TENSOR, [s, null]);
+    return callFunctional(REPEAT_INTERLEAVE_TENSOR, [s, (repeats as RepeatInterleaveOptions | undefined)?.outputSize ?? null]);
   }
   const o = dim !== null && typeof dim === 'object' ? dim : (options ?? {});
   const d = typeof dim === 'number' ? dim : (o.dim ?? null);
   if (typeof repeats === 'number') {
     if (!Number.isInteger(repeats)) throw new TorchError(`repeat_interleave(): argument 'repeats' must be int or Tensor, not ${repeats}`);
-    return callFunctional(REPEAT_INTERLEAVE_SELF_INT, [s, repeats, d, null]);
+    return callFunctional(REPEAT_INTERLEAVE_SELF_INT, [s, repeats, d, o.outputSize ?? null]);
   }
-  return callFunctional(REPEAT_INTERLEAVE_SELF_TENSOR, [s, unwrapTensor('repeat_interleave', 'repeats', repeats), d, null]);
+  return callFunctional(REPEAT_INTERLEAVE_SELF_TENSOR, [s, unwrapTensor('repeat_interleave', 'repeats', repeats), d, o.outputSize ?? null]);
 }

@@ -6,8 +6,11 @@ import { normalizeDim } from '../views';
 import { callFunctional, callMulti, callMutating, unwrapTensor } from './call';
 import { castTo, checkNoInternalOverlap, releaseAll, torchTypeName } from './meta-utils';
 import { callOut, defineOutVariant } from './out-variant';
-import { valuesIndices, type ValuesIndices } from './reduction';
+import { valuesIndices, writeValuesIndicesOut, type ValuesIndices } from './reduction';
 import { defineStructured, implOf, type Backend } from './registry';
+
+/** `{ out: [values, indices] }`, PyTorch's `out=` pair. */
+type TupleOut = { out?: readonly [Tensor, Tensor] | null };
 
 /**
  * Note [Scans]
@@ -153,11 +156,15 @@ export const cumprod: (self: Tensor, dim: number | (ScanOptions & { dim: number 
 export const cumprod_: (self: Tensor, dim: number | { dim: number; dtype?: DType | null }, options?: { dtype?: DType | null }) => Tensor = _cumprod.inplace;
 
 /** Running maximum along `dim` and the index where it was found: (values, indices). */
-export function cummax(self: Tensor, dim: number | { dim: number }): ValuesIndices {
-  return valuesIndices(callMulti(CUMMAX, [unwrapTensor('cummax', 'input', self), dimOf('cummax', dim)]));
+export function cummax(self: Tensor, dim: number | (TupleOut & { dim: number }), options?: TupleOut): ValuesIndices {
+  const out = (typeof dim === 'object' ? dim.out : options?.out) ?? null;
+  const r = valuesIndices(callMulti(CUMMAX, [unwrapTensor('cummax', 'input', self), dimOf('cummax', dim)]));
+  return out ? writeValuesIndicesOut('cummax', r, out) : r;
 }
 
 /** Running minimum along `dim` and the index where it was found: (values, indices). */
-export function cummin(self: Tensor, dim: number | { dim: number }): ValuesIndices {
-  return valuesIndices(callMulti(CUMMIN, [unwrapTensor('cummin', 'input', self), dimOf('cummin', dim)]));
+export function cummin(self: Tensor, dim: number | (TupleOut & { dim: number }), options?: TupleOut): ValuesIndices {
+  const out = (typeof dim === 'object' ? dim.out : options?.out) ?? null;
+  const r = valuesIndices(callMulti(CUMMIN, [unwrapTensor('cummin', 'input', self), dimOf('cummin', dim)]));
+  return out ? writeValuesIndicesOut('cummin', r, out) : r;
 }

@@ -44,14 +44,16 @@ function softmaxForward(name: '_softmax' | '_log_softmax', log: boolean) {
     if (s.numel === 0) return out;
     const compute = computeDtypeOf(s.dtype);
     const [outer, size, inner] = splitAround(s.sizes, d);
-    const x = contiguousAs(b, name, s, compute);
+    let x: TensorImpl | null = null;
     try {
-      intoCompute(b, name, out, compute, (o) => implOf(b, 'softmax', name)(o, x, outer, size, inner, log));
+      x = contiguousAs(b, name, s, compute);
+      const xx = x;
+      intoCompute(b, name, out, compute, (o) => implOf(b, 'softmax', name)(o, xx, outer, size, inner, log));
     } catch (e) {
       out.release();
       throw e;
     } finally {
-      x.release();
+      x?.release();
     }
     return out;
   });
@@ -75,17 +77,19 @@ function softmaxBackward(name: '_softmax_backward_data' | '_log_softmax_backward
       if (y.numel === 0) return out;
       const compute = computeDtypeOf(y.dtype === 'float64' || g.dtype === 'float64' ? 'float64' : y.dtype);
       const [outer, size, inner] = splitAround(y.sizes, d);
-      const gc = contiguousAs(b, name, g, compute);
+      let gc: TensorImpl | null = null;
       let yc: TensorImpl | null = null;
       try {
+        gc = contiguousAs(b, name, g, compute);
         yc = contiguousAs(b, name, y, compute);
+        const gg = gc;
         const yy = yc;
-        intoCompute(b, name, out, compute, (o) => implOf(b, 'softmaxBackward', name)(o, gc, yy, outer, size, inner, log));
+        intoCompute(b, name, out, compute, (o) => implOf(b, 'softmaxBackward', name)(o, gg, yy, outer, size, inner, log));
       } catch (e) {
         out.release();
         throw e;
       } finally {
-        gc.release();
+        gc?.release();
         yc?.release();
       }
       return out;

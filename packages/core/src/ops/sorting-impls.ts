@@ -29,6 +29,14 @@ export interface SortingImpls {
    * (lexicographically); a row with a NaN equals no other. Writes the distinct rows into the
    * first rows of `values` ([n, m]), for each input row its group into `inverse` ([n] int64)
    * and each group's size into `counts` ([n] int64); returns the number of distinct rows.
+   * `count` is that number when core knows it already (an async form awaited it: Note
+   * [Data-dependent sizes on async-read backends]); a backend with `uniqueCountAsync` always
+   * gets it and writes no group past it.
    */
-  unique: (values: TensorImpl, inverse: TensorImpl, counts: TensorImpl, self: TensorImpl) => number;
+  unique: (values: TensorImpl, inverse: TensorImpl, counts: TensorImpl, self: TensorImpl, count: number | null) => number;
+  /**
+   * The number of distinct rows of `self` (as `unique` takes it), read asynchronously, on a
+   * backend that cannot read synchronously (WebGPU); CPU opts out (`notImplemented`).
+   */
+  uniqueCountAsync: (self: TensorImpl) => Promise<number>;
 }

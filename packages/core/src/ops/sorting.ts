@@ -8,8 +8,10 @@ import { callFunctional, callMulti, callMutating, unwrapTensor, unwrapTensorOrSc
 import { composite } from './composite';
 import { checkNoInternalOverlap, commonDevice, releaseAll, sameShape, torchTypeName, type Scalar } from './meta-utils';
 import { FILL_ } from './copy';
-import { valuesIndices, type ValuesIndices } from './reduction';
-import { defineStructured, implOf, type Backend } from './registry';
+import { valuesIndices, writeValuesIndicesOut, type ValuesIndices } from './reduction';
+import { backendOf, defineStructured, implOf, type Backend } from './registry';
+import { backendKeyOf } from '../dispatch/dispatch-key';
+import { countUniqueAsync, countsAreAsync, dataDependentError, takeKnownCount, withKnownCounts } from './data-dependent';
 
 /**
  * The sorting family: sort (stable; NaN above every number), argsort (sort's indices),
@@ -204,38 +206,55 @@ const BUCKETIZE_OUT = defineStructured(
  * How many distinct elements there are is known only after the kernel ran (PyTorch syncs
  * here too). Core allocates the values and counts at the upper bound (one per row) and the
  * impl returns the count; the results are the first `u` rows of those buffers. unique with a
- * dim moves that dim first and flattens the rest into rows.
+ * dim moves that dim first and flattens the rest into rows. On a backend that reads
+ * asynchronously only (WebGPU) the sync form refuses after the argument checks and
+ * `uniqueAsync` awaits the count first (Note [Data-dependent sizes on async-read backends]).
  */
+function uniqueRows(b: Backend, s: TensorImpl, dim: number | null, known: () => number | null): { rows: TensorImpl; d: number; rest: number[]; count: number | null } {
+  const op = 'unique';
+  if (dim === null) {
+    const count = known();
+    return { rows: contiguousAs(b, op, s, s.dtype, [s.numel, 1]), d: 0, rest: [], count };
+  }
+  if (s.sizes.length === 0) normalizeDim(op, dim, 0, { wrapScalar: false });
+  const d = normalizeDim(op, dim, s.sizes.length);
+  const perm = [d, ...s.sizes.map((_, i) => i).filter((i) => i !== d)];
+  const rest = perm.slice(1).map((p) => s.sizes[p]);
+  const m = rest.reduce((x, y) => x * y, 1);
+  if (s.sizes[d] > 0 && m === 0) {
+    throw new TorchError(`${op}: Number of zero sized dimensions is more than one, so unique cannot be applied`);
+  }
+  const count = known();
+  const moved = s.view(perm.map((p) => s.sizes[p]), perm.map((p) => s.strides[p]), s.storageOffset);
+  try {
+    return { rows: contiguousAs(b, op, moved, s.dtype, [s.sizes[d], m]), d, rest, count };
+  } finally {
+    moved.release();
+  }
+}
+
+/** The count for the sync form: a known one (uniqueAsync), else null to count in the kernel, else the refusal. */
+function knownUniqueCount(s: TensorImpl): number | null {
+  const known = takeKnownCount();
+  if (known === null && countsAreAsync(s.device)) throw dataDependentError('unique', s.device);
+  return known;
+}
+
 function runUnique(b: Backend, s: TensorImpl, dim: number | null): TensorImpl[] {
   const op = 'unique';
-  let rows: TensorImpl;
-  let d = 0;
-  let rest: number[] = [];
-  if (dim === null) {
-    rows = contiguousAs(b, op, s, s.dtype, [s.numel, 1]);
-  } else {
-    if (s.sizes.length === 0) normalizeDim(op, dim, 0, { wrapScalar: false });
-    d = normalizeDim(op, dim, s.sizes.length);
-    const perm = [d, ...s.sizes.map((_, i) => i).filter((i) => i !== d)];
-    const moved = s.view(perm.map((p) => s.sizes[p]), perm.map((p) => s.strides[p]), s.storageOffset);
-    rest = perm.slice(1).map((p) => s.sizes[p]);
-    try {
-      const m = rest.reduce((x, y) => x * y, 1);
-      if (s.sizes[d] > 0 && m === 0) {
-        throw new TorchError(`${op}: Number of zero sized dimensions is more than one, so unique cannot be applied`);
-      }
-      rows = contiguousAs(b, op, moved, s.dtype, [s.sizes[d], m]);
-    } finally {
-      moved.release();
-    }
-  }
+  const { rows, d, rest, count } = uniqueRows(b, s, dim, () => knownUniqueCount(s));
   const n = rows.sizes[0];
   const values = TensorImpl.empty(op, rows.sizes, s.dtype, s.device);
   const inverse = TensorImpl.empty(op, [n], 'int64', s.device);
   const counts = TensorImpl.empty(op, [n], 'int64', s.device);
   let u = 0;
   try {
-    u = n === 0 ? 0 : implOf(b, 'unique', op)(values, inverse, counts, rows);
+    if (n === 0) u = 0;
+    else if (count !== null) {
+      // (a count awaited earlier: the impl writes no group past it)
+      implOf(b, 'unique', op)(values, inverse, counts, rows, count);
+      u = Math.min(count, n);
+    } else u = implOf(b, 'unique', op)(values, inverse, counts, rows, null);
   } catch (e) {
     releaseAll([values, inverse, counts]);
     throw e;
@@ -308,28 +327,11 @@ function sortArgs(op: string, self: Tensor, dim: number | SortOptions | undefine
   return [unwrapTensor(op, 'self', self), o.stable ?? null, d, o.descending ?? false];
 }
 
-function writeOut(op: string, r: ValuesIndices, out: readonly [Tensor, Tensor]): ValuesIndices {
-  try {
-    for (let i = 0; i < 2; i++) {
-      const o = out[i].impl;
-      const x = r[i].impl;
-      if (!sameShape(o.sizes, x.sizes)) throw new ShapeError(`${op}: out tensor ${i} has shape ${fmtShape(o.sizes)}, expected ${fmtShape(x.sizes)}`);
-      if (o.dtype !== x.dtype) throw new DTypeError(`${op}: Expected out tensor to have dtype ${x.dtype}, but got ${o.dtype} instead`);
-    }
-    out[0].copy_(r[0]);
-    out[1].copy_(r[1]);
-  } finally {
-    r[0].dispose();
-    r[1].dispose();
-  }
-  return valuesIndices([out[0], out[1]]);
-}
-
 /** `x.sort(dim?, { descending, stable })`: (values, indices), stable, NaN sorted as the largest. */
 export function sort(self: Tensor, dim?: number | SortOptions, options?: SortOptions): ValuesIndices {
   const [, o] = splitDim(dim, options, -1);
   const r = valuesIndices(callMulti(SORT, sortArgs('sort', self, dim, options)));
-  return o.out ? writeOut('sort', r, o.out) : r;
+  return o.out ? writeValuesIndicesOut('sort', r, o.out) : r;
 }
 
 export function argsort(self: Tensor, dim?: number | SortOptions, options?: SortOptions): Tensor {
@@ -348,7 +350,7 @@ export function topk(self: Tensor, k: number, dim?: number | TopkOptions, option
   const [d, o] = splitDim(dim, options, -1);
   if (!Number.isInteger(k)) throw new TorchError(`topk(): argument 'k' must be int, not ${k}`);
   const r = valuesIndices(callMulti(TOPK, [unwrapTensor('topk', 'self', self), k, d, o.largest ?? true, o.sorted ?? true]));
-  return o.out ? writeOut('topk', r, o.out) : r;
+  return o.out ? writeValuesIndicesOut('topk', r, o.out) : r;
 }
 
 export interface UniqueOptions {
@@ -375,6 +377,28 @@ export function unique(self: Tensor, options: UniqueOptions = {}): Tensor | Tens
   });
   const result = parts.filter((_, i) => keep[i]);
   return result.length === 1 ? result[0] : result;
+}
+
+/**
+ * `await torch.uniqueAsync(x, options)`: `unique` on any device, with the same options and
+ * results. On a device that reads asynchronously only (WebGPU) the number of distinct values
+ * (rows, with `dim`) is counted on the device and read first (4 bytes, the sync CUDA makes
+ * too), then `unique` runs with it known; elsewhere it is `unique` (Note [Data-dependent sizes
+ * on async-read backends]).
+ */
+export async function uniqueAsync(self: Tensor, options: UniqueOptions = {}): Promise<Tensor | Tensor[]> {
+  const s = unwrapTensor('unique', 'self', self);
+  const b = backendOf(backendKeyOf(s.device.type));
+  if (!b || !countsAreAsync(s.device)) return unique(self, options);
+  // the sync form's checks first (in uniqueRows), so that a bad call reads nothing
+  const { rows } = uniqueRows(b, s, options.dim ?? null, () => null);
+  let n: number;
+  try {
+    n = await countUniqueAsync(rows);
+  } finally {
+    rows.release();
+  }
+  return withKnownCounts([n], () => unique(self, options));
 }
 
 export interface SearchsortedOptions {

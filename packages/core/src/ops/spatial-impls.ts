@@ -60,8 +60,12 @@ export interface SpatialImpls {
   col2im: (image: TensorImpl, col: TensorImpl, g: Conv2dGeometry) => void;
   /** out and indices (int64, flat h * W + w within the plane) [P, outH, outW] from self [P, H, W]; NaN wins. */
   maxPool2d: (out: TensorImpl, indices: TensorImpl, self: TensorImpl, g: Pool2dGeometry) => void;
-  /** gradInput [P, H, W] = gradOutput [P, outH, outW] summed into the positions `indices` name. */
-  maxPool2dBackward: (gradInput: TensorImpl, gradOutput: TensorImpl, indices: TensorImpl) => void;
+  /**
+   * gradInput [P, H, W] = gradOutput [P, outH, outW] summed into the positions `indices` name.
+   * `g` (the forward's geometry) lets a backend gather per input element over the windows
+   * that contain it, as PyTorch's CUDA kernel does, instead of scattering.
+   */
+  maxPool2dBackward: (gradInput: TensorImpl, gradOutput: TensorImpl, indices: TensorImpl, g: Pool2dGeometry) => void;
   /** avg_pool2d with PyTorch's divisor rules (windows clipped to the padded input). */
   avgPool2d: (out: TensorImpl, self: TensorImpl, g: Pool2dGeometry, countIncludePad: boolean, divisorOverride: number | null) => void;
   avgPool2dBackward: (

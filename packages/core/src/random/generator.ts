@@ -10,6 +10,8 @@ export interface GeneratorState {
   /** CPUGeneratorImpl's cached second Box-Muller samples (null when none is cached). */
   readonly nextFloatNormal: number | null;
   readonly nextDoubleNormal: number | null;
+  /** Device draws made since the seed (Note [Counter-based random streams]); absent reads as 0. */
+  readonly deviceOffset?: bigint;
 }
 
 function toSeed(op: string, seed: number | bigint): bigint {
@@ -26,6 +28,10 @@ function toSeed(op: string, seed: number | bigint): bigint {
 /**
  * PyTorch's CPU generator (CPUGeneratorImpl): an MT19937 engine plus the cached normal
  * samples that `normal_distribution` keeps between calls. Seeding resets the caches.
+ * The same object keys the draws of devices with their own random kernels (WebGPU's
+ * Philox, Note [Counter-based random streams]): its seed and a count of device draws,
+ * which seeding resets too. (PyTorch keeps one generator per device, all seeded by
+ * `manual_seed`; torch-ts keeps one whose device streams are apart from its CPU stream.)
  */
 export class Generator {
   readonly device = 'cpu';
@@ -34,6 +40,8 @@ export class Generator {
   /** The second sample of the last scalar Box-Muller pair, used by the next draw. */
   nextFloatNormal: number | null = null;
   nextDoubleNormal: number | null = null;
+  /** Calls that drew on a device since the seed: the Philox counter's high half (Note [Counter-based random streams]). */
+  private deviceOffset = 0n;
 
   constructor(options: { device?: string } = {}) {
     if (options.device !== undefined && options.device !== 'cpu') {
@@ -46,6 +54,7 @@ export class Generator {
     this.engine.seed(this.seedValue);
     this.nextFloatNormal = null;
     this.nextDoubleNormal = null;
+    this.deviceOffset = 0n;
     return this;
   }
 
@@ -69,6 +78,7 @@ export class Generator {
       engine: this.engine.getState(),
       nextFloatNormal: this.nextFloatNormal,
       nextDoubleNormal: this.nextDoubleNormal,
+      deviceOffset: this.deviceOffset,
     };
   }
 
@@ -77,6 +87,7 @@ export class Generator {
     this.seedValue = state.seed;
     this.nextFloatNormal = state.nextFloatNormal;
     this.nextDoubleNormal = state.nextDoubleNormal;
+    this.deviceOffset = state.deviceOffset ?? 0n;
     return this;
   }
 
@@ -88,6 +99,17 @@ export class Generator {
   /** The next uint64 (`CPUGeneratorImpl::random64`): the first 32-bit draw is the high word. */
   random64(): bigint {
     return this.engine.random64();
+  }
+
+  /**
+   * The key and counter of one random op on a device (Note [Counter-based random streams]):
+   * the seed, and the count of device draws so far, which this call advances. Device draws
+   * leave the MT19937 engine alone, as CUDA's generator is apart from CPU's in PyTorch.
+   */
+  nextDeviceStream(): { seed: bigint; offset: bigint } {
+    const offset = this.deviceOffset;
+    this.deviceOffset = BigInt.asUintN(64, offset + 1n);
+    return { seed: this.seedValue, offset };
   }
 
   /** `random64() & (2^53 - 1)` as a number. */

@@ -2,6 +2,7 @@
 import { TensorIterator, TorchError, type TensorImpl } from '@torch-ts/core';
 import type { WebGPUBlock } from '../memory/webgpu-allocator';
 import { commandQueue } from '../runtime/queue';
+import { deviceErrorBinding } from '../runtime/device-errors';
 import { gpu } from '../runtime/device';
 import type { Kind } from '../wgsl/kinds';
 import { pointwiseSource, pointwiseWords, WORKGROUP, type PointwiseExpr } from '../wgsl/pointwise';
@@ -74,6 +75,7 @@ export function runPointwise(
   for (let i = 0; i < k; i++) for (let d = 0; d < ndim; d++) params[w++] = it.strides[i][d];
   for (const s of scalars) params[w++] = s;
   const bindings = operands.filter((_, i) => alias[i] === i).map(bindingOf);
+  if (e.errorIf !== undefined && e.errorCode !== undefined && !vec4) bindings.push(deviceErrorBinding(q)); // (Note [Device-side errors])
   q.dispatch(source, bindings, params, grid(op, vec4 ? it.numel / 4 : it.numel));
 }
 

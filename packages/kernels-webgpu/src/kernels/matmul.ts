@@ -1,7 +1,8 @@
 import { TensorImpl, TorchError } from '@torch-ts/core';
 import { commandQueue } from '../runtime/queue';
-import { kindOf, valueType, type Kind } from '../wgsl/kinds';
-import { bindingOf } from './launch';
+import { isHalfKind, kindOf, valueType, type Kind } from '../wgsl/kinds';
+import { PRELUDE } from '../wgsl/prelude';
+import { bindingOf, grid } from './launch';
 import { copy, fill } from './pointwise';
 
 /**
@@ -11,30 +12,44 @@ import { copy, fill } from './pointwise';
  * no dynamically indexed private arrays, which are slow to compile and to run), and the workgroup stages 64x16 slices of
  * self and 16x64 slices of other through workgroup memory, so every loaded element is used
  * 64 times. Any strides and offsets (transposed and batched views run in place); the batch
- * is the workgroup's z. float32 and int32 (int32 wraps, as PyTorch's int kernels).
+ * is the workgroup's z. float32 and int32 (int32 wraps, as PyTorch's int kernels); float16
+ * and bfloat16 load halves widened to f32, accumulate in f32 and round once on store (Note
+ * [float16 on WebGPU]: PyTorch's CPU half matmul accumulates in float too).
  */
 const TILE = 64;
 const KT = 16;
 
 function source(k: Kind): string {
   const t = valueType(k);
-  const zero = k === 'f32' ? '0.0' : '0';
-  return /* wgsl */ `
-@group(0) @binding(0) var<storage, read_write> outb: array<${t}>;
-@group(0) @binding(1) var<storage, read_write> ab: array<${t}>;
-@group(0) @binding(2) var<storage, read_write> bb: array<${t}>;
+  const f16 = isHalfKind(k);
+  const zero = t === 'f32' ? '0.0' : '0';
+  const elem = f16 ? 'u32' : t;
+  // (a bfloat16 is the top half of a float32; float16 widens in integer code)
+  const widen = (x: string) => (k === 'bf16' ? `bitcast<f32>((${x}) << 16u)` : `f16_to_f32(${x})`);
+  const access = f16
+    ? `fn lda(i: u32) -> f32 { return ${widen('ab[i >> 1u] >> ((i & 1u) * 16u)')}; }
+fn ldb(i: u32) -> f32 { return ${widen('bb[i >> 1u] >> ((i & 1u) * 16u)')}; }
+fn sto(i: u32, v: f32) { let w = i >> 1u; let sh = (i & 1u) * 16u; atomicAnd(&outb[w], ~(65535u << sh)); atomicOr(&outb[w], ${k === 'bf16' ? 'f32_to_bf16' : 'f32_to_f16'}(v) << sh); }`
+    : `fn lda(i: u32) -> ${t} { return ab[i]; }
+fn ldb(i: u32) -> ${t} { return bb[i]; }
+fn sto(i: u32, v: ${t}) { outb[i] = v; }`;
+  return /* wgsl */ `${f16 ? PRELUDE : ''}
+@group(0) @binding(0) var<storage, read_write> outb: array<${f16 ? 'atomic<u32>' : t}>;
+@group(0) @binding(1) var<storage, read_write> ab: array<${elem}>;
+@group(0) @binding(2) var<storage, read_write> bb: array<${elem}>;
 struct Params { w: array<vec4<u32>, 4> };
 @group(0) @binding(3) var<uniform> P: Params;
 fn p(i: u32) -> u32 { return P.w[i / 4u][i % 4u]; }
+${access}
 var<workgroup> As: array<array<${t}, ${TILE}>, ${KT}>;
 var<workgroup> Bs: array<array<${t}, ${TILE}>, ${KT}>;
 fn store(base: u32, rs: u32, cs: u32, r: u32, c: u32, v: vec4<${t}>, n: u32, pp: u32) {
   if (r >= n) { return; }
   let o = base + r * rs;
-  if (c < pp) { outb[o + c * cs] = v.x; }
-  if (c + 1u < pp) { outb[o + (c + 1u) * cs] = v.y; }
-  if (c + 2u < pp) { outb[o + (c + 2u) * cs] = v.z; }
-  if (c + 3u < pp) { outb[o + (c + 3u) * cs] = v.w; }
+  if (c < pp) { sto(o + c * cs, v.x); }
+  if (c + 1u < pp) { sto(o + (c + 1u) * cs, v.y); }
+  if (c + 2u < pp) { sto(o + (c + 2u) * cs, v.z); }
+  if (c + 3u < pp) { sto(o + (c + 3u) * cs, v.w); }
 }
 @compute @workgroup_size(16, 16)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
@@ -57,10 +72,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
       let q = tid * 4u + e;
       let ar = q / ${KT}u; let ak = q % ${KT}u;
       let gr = row0 + ar; let gk = k0 + ak;
-      As[ak][ar] = select(${zero}, ab[aOff + gr * ars + gk * acs], gr < n && gk < m);
+      As[ak][ar] = select(${zero}, lda(aOff + gr * ars + gk * acs), gr < n && gk < m);
       let bk = q / ${TILE}u; let bc = q % ${TILE}u;
       let gk2 = k0 + bk; let gc = col0 + bc;
-      Bs[bk][bc] = select(${zero}, bb[bOff + gk2 * brs + gc * bcs], gk2 < m && gc < pp);
+      Bs[bk][bc] = select(${zero}, ldb(bOff + gk2 * brs + gc * bcs), gk2 < m && gc < pp);
     }
     workgroupBarrier();
     for (var kk = 0u; kk < ${KT}u; kk++) {
@@ -80,12 +95,81 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
 }
 
 /**
+ * Note [Small matmul on WebGPU]
+ * A product of at most `SMALL_MACS` multiply-adds (the layers of a small MLP) runs one
+ * invocation per output element looping over the inner dim, with no workgroup memory and
+ * no barriers: the tiled kernel's 256-invocation workgroup and its barriers cost far more
+ * than the arithmetic there (2.5 ms for a 32x16 @ 16x16 product under SwiftShader, where
+ * barriers switch fibers; this kernel takes a fraction of it). Same parameters and bindings.
+ */
+const SMALL_MACS = 1 << 16;
+const SMALL_WG = 64;
+
+function smallSource(k: Kind): string {
+  const t = valueType(k);
+  const f16 = isHalfKind(k);
+  const zero = t === 'f32' ? '0.0' : '0';
+  const elem = f16 ? 'u32' : t;
+  const widen = (x: string) => (k === 'bf16' ? `bitcast<f32>((${x}) << 16u)` : `f16_to_f32(${x})`);
+  const access = f16
+    ? `fn lda(i: u32) -> f32 { return ${widen('ab[i >> 1u] >> ((i & 1u) * 16u)')}; }
+fn ldb(i: u32) -> f32 { return ${widen('bb[i >> 1u] >> ((i & 1u) * 16u)')}; }
+fn sto(i: u32, v: f32) { let w = i >> 1u; let sh = (i & 1u) * 16u; atomicAnd(&outb[w], ~(65535u << sh)); atomicOr(&outb[w], ${k === 'bf16' ? 'f32_to_bf16' : 'f32_to_f16'}(v) << sh); }`
+    : `fn lda(i: u32) -> ${t} { return ab[i]; }
+fn ldb(i: u32) -> ${t} { return bb[i]; }
+fn sto(i: u32, v: ${t}) { outb[i] = v; }`;
+  return /* wgsl */ `${f16 ? PRELUDE : ''}
+@group(0) @binding(0) var<storage, read_write> outb: array<${f16 ? 'atomic<u32>' : t}>;
+@group(0) @binding(1) var<storage, read_write> ab: array<${elem}>;
+@group(0) @binding(2) var<storage, read_write> bb: array<${elem}>;
+struct Params { w: array<vec4<u32>, 4> };
+@group(0) @binding(3) var<uniform> P: Params;
+fn p(i: u32) -> u32 { return P.w[i / 4u][i % 4u]; }
+${access}
+@compute @workgroup_size(${SMALL_WG})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let n = p(0u); let m = p(1u); let pp = p(2u);
+  let idx = gid.x + gid.y * nwg.x * ${SMALL_WG}u;
+  let per = n * pp;
+  let bo = idx / per;
+  if (bo >= p(14u)) { return; }
+  let rc = idx - bo * per;
+  let r = rc / pp; let c = rc - r * pp;
+  var a = p(12u) + bo * p(4u) + r * p(8u);
+  var b = p(13u) + bo * p(5u) + c * p(11u);
+  let acs = p(9u); let brs = p(10u);
+  var acc = ${f16 ? 'f32' : t}(${zero});
+  for (var kk = 0u; kk < m; kk++) {
+    acc += lda(a) * ldb(b);
+    a += acs; b += brs;
+  }
+  sto(p(15u) + bo * p(3u) + r * p(6u) + c * p(7u), acc);
+}`;
+}
+
+const sources = new Map<string, string>();
+
+/** The kernel source, built once per (kind, aliasing, size class): the queue looks pipelines up by source (Note [Bind group cache]). */
+function cachedSource(k: Kind, aliased: boolean, small: boolean): string {
+  const key = `${k}|${aliased}|${small}`;
+  let src = sources.get(key);
+  if (src === undefined) {
+    const base = small ? smallSource(k) : source(k);
+    src = aliased
+      ? base.replace('@group(0) @binding(2) var<storage, read_write> bb', '// bb aliases ab').replaceAll('bb[', 'ab[').replace('@binding(3)', '@binding(2)')
+      : base;
+    sources.set(key, src);
+  }
+  return src;
+}
+
+/**
  * Edge tiles load with `select(0, x[i], inRange)`: both operands of a select are evaluated,
  * so an index past the tensor may be read; WebGPU's robust buffer access keeps such a read
  * inside the binding, and the select discards it.
  */
 function run(op: string, out: TensorImpl, self: TensorImpl, other: TensorImpl, batched: boolean): void {
-  const k = kindOf(op, out.dtype);
+  const k = kindOf(op, out.dtype, false, 'bf16');
   if (out.numel === 0) return;
   if (self.numel === 0 || other.numel === 0) {
     fill(out, 0); // an empty inner dim: sums of nothing
@@ -108,7 +192,7 @@ function run(op: string, out: TensorImpl, self: TensorImpl, other: TensorImpl, b
     }
     return;
   }
-  if (k !== 'f32' && k !== 'i32') throw new TorchError(`${op}: "${op}" not implemented for '${out.dtype}' on webgpu`);
+  if (k !== 'f32' && k !== 'i32' && !isHalfKind(k)) throw new TorchError(`${op}: "${op}" not implemented for '${out.dtype}' on webgpu`);
   const bd = batched ? 1 : 0;
   const batch = batched ? out.sizes[0] : 1;
   const n = out.sizes[bd];
@@ -132,8 +216,13 @@ function run(op: string, out: TensorImpl, self: TensorImpl, other: TensorImpl, b
   // bindings only when ranges do not overlap, so alias by copying the binding.
   const bSelf = bindingOf(self);
   const bOther = blocks[1] === blocks[2] ? null : bindingOf(other);
-  const src = bOther ? source(k) : source(k).replace('@group(0) @binding(2) var<storage, read_write> bb', '// bb aliases ab').replaceAll('bb[', 'ab[').replace('@binding(3)', '@binding(2)');
-  q.dispatch(src, bOther ? [bindingOf(out), bSelf, bOther] : [bindingOf(out), bSelf], params, [Math.ceil(pp / TILE), Math.ceil(n / TILE), batch]);
+  const small = batch * n * pp * m <= SMALL_MACS;
+  const src = cachedSource(k, bOther === null, small);
+  const bindings = bOther ? [bindingOf(out), bSelf, bOther] : [bindingOf(out), bSelf];
+  if (small) {
+    params[14] = batch; // (word 14 is unused by the tiled kernel)
+    q.dispatch(src, bindings, params, grid(op, batch * n * pp, SMALL_WG));
+  } else q.dispatch(src, bindings, params, [Math.ceil(pp / TILE), Math.ceil(n / TILE), batch]);
 }
 
 export const matmulImpls = {

@@ -42,7 +42,10 @@ export class WebGPUAllocator implements Allocator {
               size,
               usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST,
             }),
-          destroy: (buffer) => buffer.destroy(),
+          destroy: (buffer) => {
+            commandQueueOrNull()?.forgetBuffer(buffer); // (Note [Bind group cache])
+            buffer.destroy();
+          },
         },
         {
           maxBindingSize: ctx.limits.maxStorageBufferBindingSize,

@@ -108,7 +108,10 @@ async function doInit(opts: WebGPUInitOptions): Promise<boolean> {
       return false;
     }
     const { adapter, source } = found;
-    const device = await adapter.requestDevice({ requiredLimits: wantedLimits(adapter) });
+    // 'shader-f16' where the adapter has it, though no kernel needs it: float16 is emulated on
+    // every adapter (Note [float16 on WebGPU]), rounding as PyTorch's CPU does.
+    const requiredFeatures: GPUFeatureName[] = adapter.features.has('shader-f16') ? ['shader-f16'] : [];
+    const device = await adapter.requestDevice({ requiredLimits: wantedLimits(adapter), requiredFeatures });
     setContext(device, source, describeAdapter(adapter));
     unavailable = null;
     return true;

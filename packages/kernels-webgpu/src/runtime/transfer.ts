@@ -62,7 +62,12 @@ function span(impl: TensorImpl): { lo: number; hi: number } {
 /** The device reader registered with core: a CPU copy of a WebGPU tensor (same sizes, strides). */
 export async function readToHost(impl: TensorImpl, op = 'data'): Promise<TensorImpl> {
   const q = commandQueue(op);
-  if (impl.numel === 0) return TensorImpl.empty(op, impl.sizes, impl.dtype, CPU);
+  if (impl.numel === 0) {
+    // Nothing to copy, but still a sync point for errors (Note [Device-side errors]).
+    q.flush();
+    await q.raiseErrors(op);
+    return TensorImpl.empty(op, impl.sizes, impl.dtype, CPU);
+  }
   const item = impl.itemSize;
   const { lo, hi } = span(impl);
   const byteLo = lo * item;

@@ -1,5 +1,6 @@
-import { bindingDecl, loadExpr, loadInt64AsF32, storeStmt, valueType, type Kind } from './kinds';
+import { bindingDecl, loadExpr, loadInt64AsF32, loadInt64Expr, storeInt64Stmt, storeStmt, valueType, type Kind } from './kinds';
 import { PRELUDE } from './prelude';
+import { deviceErrorWgsl } from '../runtime/device-errors';
 
 export const WORKGROUP = 256;
 
@@ -27,6 +28,18 @@ export interface PointwiseExpr {
   readonly hi64?: string;
   /** Load int64 inputs as f32 (both words) instead of their low word as i32. */
   readonly int64AsFloat?: boolean;
+  /**
+   * int64 operands are vec2<u32> values (lo, hi; Note [int64 on WebGPU]): inputs load both
+   * words, and an int64 output stores the expression's vec2<u32> (`hi64` is not used).
+   */
+  readonly int64?: boolean;
+  /**
+   * A data-dependent error (integer division by zero): where `errorIf` (a WGSL bool over the
+   * loaded inputs) holds, the kernel reports `errorCode` to the device-error record (Note
+   * [Device-side errors]), bound after the operands, and still stores `expr`'s value.
+   */
+  readonly errorIf?: string;
+  readonly errorCode?: number;
 }
 
 export function pointwiseWords(k: number, ndim: number, nscalars: number): number {
@@ -46,8 +59,10 @@ export function pointwiseSource(e: PointwiseExpr, kinds: readonly Kind[], ndim: 
   if (e.helpers) lines.push(e.helpers);
   const nb = alias.filter((a, i) => a === i).length;
   for (let i = 0; i < k; i++) if (alias[i] === i) lines.push(bindingDecl(i, kinds[i], i === 0, vec4).replace(`@binding(${i})`, `@binding(${bindingIndex(alias, i)})`));
+  const reports = e.errorIf !== undefined && e.errorCode !== undefined && !vec4;
+  if (reports) lines.push(deviceErrorWgsl(nb));
   lines.push(`struct Params { w: array<vec4<u32>, ${nvec}> };`);
-  lines.push(`@group(0) @binding(${nb}) var<uniform> P: Params;`);
+  lines.push(`@group(0) @binding(${reports ? nb + 1 : nb}) var<uniform> P: Params;`);
   lines.push('fn p(i: u32) -> u32 { return P.w[i / 4u][i % 4u]; }');
   // T: the compute type, that of the last input (the inputs other than a `where` condition share it).
   const ct = valueType(kinds[k > 1 ? k - 1 : 0]);
@@ -88,10 +103,13 @@ export function pointwiseSource(e: PointwiseExpr, kinds: readonly Kind[], ndim: 
     };
     for (let i = 1; i < k; i++) {
       const j = alias[i];
-      const load = kinds[i] === 'i64' && e.int64AsFloat ? loadInt64AsF32(j, `o${i}`) : loadExpr(j, kinds[i], `o${i}`, j === 0);
+      const load =
+        kinds[i] === 'i64' && e.int64 ? loadInt64Expr(j, `o${i}`) : kinds[i] === 'i64' && e.int64AsFloat ? loadInt64AsF32(j, `o${i}`) : loadExpr(j, kinds[i], `o${i}`, j === 0);
       lines.push(`  let v${i} = ${load};`);
     }
-    lines.push(`  ${storeStmt(0, kinds[0], 'o0', `(${subst(body)})`, e.hi64 === undefined ? undefined : subst(scal(e.hi64)))}`);
+    if (reports) lines.push(`  if (${subst(scal(e.errorIf!))}) { report_error(${e.errorCode}u, 0u, 0u, 0u, 0u); }`);
+    if (kinds[0] === 'i64' && e.int64) lines.push(`  ${storeInt64Stmt(0, 'o0', `(${subst(body)})`)}`);
+    else lines.push(`  ${storeStmt(0, kinds[0], 'o0', `(${subst(body)})`, e.hi64 === undefined ? undefined : subst(scal(e.hi64)))}`);
   }
   lines.push('}');
   return lines.join('\n');

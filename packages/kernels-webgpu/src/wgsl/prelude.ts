@@ -303,4 +303,71 @@ fn round_dec(x: f32, s: f32, mode: u32) -> f32 {
 }
 fn nz_f(x: f32) -> bool { return isnan_f(x) || x != 0.0; }
 fn sign_f(x: f32) -> f32 { return select(0.0, 1.0, x > 0.0) - select(0.0, 1.0, x < 0.0); }
+// int64 values as vec2<u32> (lo, hi), wrapping modulo 2^64 (Note [int64 on WebGPU], wgsl/int64.ts).
+fn i64_add(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { let lo = a.x + b.x; return vec2<u32>(lo, a.y + b.y + select(0u, 1u, lo < a.x)); }
+fn i64_sub(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return vec2<u32>(a.x - b.x, a.y - b.y - select(0u, 1u, a.x < b.x)); }
+fn i64_neg(a: vec2<u32>) -> vec2<u32> { return i64_sub(vec2<u32>(0u, 0u), a); }
+fn i64_of_i32(v: i32) -> vec2<u32> { return vec2<u32>(bitcast<u32>(v), bitcast<u32>(v >> 31u)); }
+fn i64_isneg(a: vec2<u32>) -> bool { return (a.y >> 31u) == 1u; }
+fn i64_nz(a: vec2<u32>) -> bool { return (a.x | a.y) != 0u; }
+fn i64_lt(a: vec2<u32>, b: vec2<u32>) -> bool { return bitcast<i32>(a.y) < bitcast<i32>(b.y) || (a.y == b.y && a.x < b.x); }
+// The full 64-bit product of two u32 (16-bit limbs: WGSL has no mulhi).
+fn u32_mul_wide(a: u32, b: u32) -> vec2<u32> {
+  let al = a & 0xffffu; let ah = a >> 16u; let bl = b & 0xffffu; let bh = b >> 16u;
+  let lh = al * bh; let hl = ah * bl;
+  let mid = ((al * bl) >> 16u) + (lh & 0xffffu) + (hl & 0xffffu);
+  return vec2<u32>(a * b, ah * bh + (lh >> 16u) + (hl >> 16u) + (mid >> 16u));
+}
+fn i64_mul(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { let p = u32_mul_wide(a.x, b.x); return vec2<u32>(p.x, p.y + a.x * b.y + a.y * b.x); }
+// float16 <-> f32 in integer code (Note [float16 on WebGPU] in kinds.ts). f16_to_f32 widens
+// the half in the low 16 bits of h exactly; f32_to_f16 rounds to nearest even (overflow to
+// inf from 65520, subnormals, NaN -> 0x7e00 | sign), as c10 and core's f32BitsToF16Bits.
+fn f16_to_f32(h: u32) -> f32 {
+  let s = (h & 0x8000u) << 16u; let e = (h >> 10u) & 0x1fu; let m = h & 0x3ffu;
+  if (e == 0x1fu) { return bitcast<f32>(s | 0x7f800000u | (m << 13u)); }
+  if (e != 0u) { return bitcast<f32>(s | ((e + 112u) << 23u) | (m << 13u)); }
+  if (m == 0u) { return bitcast<f32>(s); }
+  let sh = countLeadingZeros(m) - 21u;
+  return bitcast<f32>(s | ((113u - sh) << 23u) | (((m << sh) & 0x3ffu) << 13u));
+}
+fn f32_to_f16(x: f32) -> u32 {
+  let b = bitcast<u32>(x); let s = (b >> 16u) & 0x8000u; let a = b & 0x7fffffffu;
+  if (a > 0x7f800000u) { return s | 0x7e00u; }
+  if (a >= 0x477ff000u) { return s | 0x7c00u; }
+  if (a >= 0x38800000u) {
+    let h = (a - 0x38000000u) >> 13u; let r = a & 0x1fffu;
+    return s | (h + select(0u, 1u, r > 0x1000u || (r == 0x1000u && (h & 1u) == 1u)));
+  }
+  if (a <= 0x33000000u) { return s; }
+  let sh = 126u - (a >> 23u); let mt = (a & 0x7fffffu) | 0x800000u;
+  let h = mt >> sh; let r = mt & ((1u << sh) - 1u); let hf = 1u << (sh - 1u);
+  return s | (h + select(0u, 1u, r > hf || (r == hf && (h & 1u) == 1u)));
+}
+// float16's pow (PyTorch's CPU half kernel calls std::pow in float: no sqrt/rsqrt shortcut for
+// exponents ±0.5, so pow(-inf, 0.5) is inf and pow(-0, 0.5) is +0, as C's powf).
+fn pow_h(a: f32, b: f32) -> f32 {
+  if (b == 0.0 || a == 1.0) { return 1.0; }
+  if (isinf_f(a) && a < 0.0 && !isnan_f(b)) {
+    let odd = trunc(b) == b && fract(b * 0.5) != 0.0;
+    if (b > 0.0) { return select(inf_f(), -inf_f(), odd); }
+    return select(0.0, -0.0, odd);
+  }
+  if (a == 0.0 && (b == 0.5 || b == -0.5)) { return select(0.0, inf_f(), b < 0.0); }
+  if (b == -0.5 && !isnan_f(a) && a > 0.0) { return 1.0 / sqrt(a); }
+  return pow_f(a, b);
+}
+// float32 -> bfloat16 bits: round to nearest even (the carry may reach the exponent: up to
+// inf), NaN -> 0x7fc0, as c10 and core's f32BitsToBf16Bits (Note [float16 on WebGPU]).
+fn f32_to_bf16(x: f32) -> u32 {
+  let b = bitcast<u32>(x);
+  if ((b & 0x7fffffffu) > 0x7f800000u) { return 0x7fc0u; }
+  return ((b + 0x7fffu + ((b >> 16u) & 1u)) >> 16u) & 0xffffu;
+}
+// a float32 rounded to bfloat16 and back; bfloat16's pow: pow_f, but C's pow(-inf, y) where
+// y is not ±0.5 (PyTorch's CPU takes sqrt/rsqrt for those, as for float32)
+fn bfr(x: f32) -> f32 { return bitcast<f32>(f32_to_bf16(x) << 16u); }
+fn pow_b(a: f32, b: f32) -> f32 {
+  if (b == 0.5 || b == -0.5) { return pow_f(a, b); }
+  return pow_h(a, b);
+}
 `;

@@ -167,7 +167,12 @@ export interface GradcheckSample {
   readonly form: GradcheckForm;
   readonly layout: GradcheckLayout;
   /** Fresh inputs (float64 ones require grad) and the op over them, for `gradcheck(fn, inputs)`. */
-  make(): { readonly inputs: Tensor[]; readonly fn: (...tensors: Tensor[]) => Tensor | readonly Tensor[] };
+  make(): {
+    readonly inputs: Tensor[];
+    readonly fn: (...tensors: Tensor[]) => Tensor | readonly Tensor[];
+    /** The op's async function form (OpForms.async), for devices that read asynchronously only. */
+    readonly fnAsync?: (...tensors: Tensor[]) => Promise<Tensor | readonly Tensor[]>;
+  };
 }
 
 /** The gradcheck samples of `table` (Note [OpInfo gradcheck]). */
@@ -212,7 +217,9 @@ function makeSample(op: OpInfo, c: GoldenCase, form: GradcheckForm, layout: Grad
           const [self, ...rest] = call(tensors);
           return inplaceForm(op)([torch.mul(self as Tensor, 1), ...rest], kwargs);
         };
-  return { inputs, fn };
+  const asyncForm = op.forms?.async;
+  const fnAsync = form === 'function' && asyncForm ? (...tensors: Tensor[]) => asyncForm(call(tensors), kwargs) : undefined;
+  return { inputs, fn, fnAsync };
 }
 
 function goldenTensor(g: GoldenTensor): Tensor {

@@ -41,6 +41,8 @@ const INDEX: OpInfo = {
   name: 'index',
   call: (i, k) => self(i, 'index').index(...items(k, i)),
   variants: {},
+  // (a bool mask's result size depends on the data: the async form where reads are async only)
+  forms: { async: (i, k) => self(i, 'index').indexAsync(...items(k, i)) },
   dtypes: ALL_DTYPES,
   samples: [
     'int', 'neg', '2d-index', 'adjacent', 'separated', 'slice-number', 'ellipsis', 'newaxis', 'mask', 'mask-2d', 'mask-inner',
@@ -309,6 +311,10 @@ const MASKED_SELECT: OpInfo = {
   errorNames: ['masked_select', 'maskedSelect'],
   call: (i, k) => torch.maskedSelect(self(i, 'maskedSelect'), ix(i, 1, 'maskedSelect'), k.out ? { out: k.out as Tensor } : {}),
   variants: { method: true, out: true },
+  forms: {
+    async: (i, k) => torch.maskedSelectAsync(self(i, 'maskedSelect'), ix(i, 1, 'maskedSelect'), k.out ? { out: k.out as Tensor } : {}),
+    asyncMethod: (i) => self(i, 'maskedSelect').maskedSelectAsync(ix(i, 1, 'maskedSelect')),
+  },
   dtypes: ALL_DTYPES,
   samples: ['basic', 'broadcast-mask', 'broadcast-self', 'none', '0dim'],
   errorInputs: [
@@ -341,7 +347,11 @@ const MASKED_SCATTER: OpInfo = {
 const NONZERO: OpInfo = {
   name: 'nonzero',
   call: (i, k) => torch.nonzero(self(i, 'nonzero'), k as { asTuple?: boolean; out?: Tensor }),
-  variants: { method: true, out: true },
+  variants: { method: true, out: 'single' },
+  forms: {
+    async: (i, k) => torch.nonzeroAsync(self(i, 'nonzero'), k as { asTuple?: boolean; out?: Tensor }),
+    asyncMethod: (i, k) => self(i, 'nonzero').nonzeroAsync(k as { asTuple?: boolean; out?: Tensor }),
+  },
   dtypes: ALL_DTYPES,
   samples: ['basic', 'as-tuple', 'edges', '3d', '0dim', 'empty'],
   errorInputs: [

@@ -2,6 +2,7 @@ import * as torch from '@torch-ts/torch';
 import { DTypeError, ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
 import { ALL_DTYPES, FLOAT_ACC_2X, FLOAT_DTYPES, HALF_2X, NO_BOOL, t, tensorArg } from './common';
 import type { ErrorInput, Kwargs, OpInfo, OpInput, OpResult } from './types';
+import { bernoulliCheck, dropoutCheck, multinomialCheck } from './random-checks';
 
 const F = torch.nn.functional;
 
@@ -258,6 +259,20 @@ export const NN_OPS: readonly OpInfo[] = [
     errorNames: ['one_hot'],
     call: (i, k) => F.oneHot(x0(i, 'oneHot'), k as never),
     variants: {},
+    // On WebGPU numClasses=-1 is refused (it needs a synchronous max): a user reads the max first.
+    forms: {
+      async: async (i, k) => {
+        const x = x0(i, 'oneHot');
+        const nc = (k as { numClasses?: number }).numClasses ?? -1;
+        if (nc !== -1 || x.numel() === 0 || x.dtype !== 'int64') return F.oneHot(x, k as never);
+        const m = x.max();
+        try {
+          return F.oneHot(x, { numClasses: Number(await m.itemAsync()) + 1 });
+        } finally {
+          m.dispose();
+        }
+      },
+    },
     dtypes: ['int64'],
     samples: ['infer', 'classes', 'too-small', 'negative', 'empty'],
     errorInputs: [notTensor('one_hot', () => F.oneHot([1, 2] as unknown as Tensor))],
@@ -270,6 +285,7 @@ export const NN_OPS: readonly OpInfo[] = [
     samples: ['random', 'default-p', 'eval', 'p1', 'bad-p'],
     errorInputs: [notTensor('dropout', () => F.dropout([1, 2] as unknown as Tensor))],
     pytorch2x: HALF_UPCAST('bernoulli_scalar_cpu_'),
+    randomCheck: dropoutCheck,
   },
   {
     name: 'bernoulli',
@@ -280,6 +296,7 @@ export const NN_OPS: readonly OpInfo[] = [
     samples: ['probs', 'p', 'bad-probs'],
     errorInputs: [notTensor('bernoulli', () => torch.bernoulli([1, 2] as unknown as Tensor))],
     pytorch2x: HALF_UPCAST('bernoulli_tensor_cpu_self_'),
+    randomCheck: bernoulliCheck,
   },
   {
     name: 'multinomial',
@@ -297,5 +314,6 @@ export const NN_OPS: readonly OpInfo[] = [
     dtypes: ['float32', 'float64', 'bfloat16'],
     samples: ['replacement', '1d', 'too-many', 'negative'],
     errorInputs: [notTensor('multinomial', () => torch.multinomial([1, 2] as unknown as Tensor, 1))],
+    randomCheck: multinomialCheck,
   },
 ];

@@ -98,7 +98,7 @@ function varMeanLike(name: 'varMean' | 'stdMean', fn: (x: Tensor, o?: never) => 
 const cumExtremum = (name: 'cummax' | 'cummin'): OpInfo => ({
   name,
   call: (i, k) => torch[name](tensorArg(i[0], name), k as { dim: number }),
-  variants: { method: true },
+  variants: { method: true, out: true },
   dtypes: ALL_DTYPES,
   samples: CUM_EXTREMUM_SAMPLES,
   errorInputs: [notTensor(name, name, (x) => torch[name](x, 0)), dimOutOfRange((x, d) => torch[name](x, d))],
@@ -215,7 +215,7 @@ export const STATS_OPS: readonly OpInfo[] = [
   {
     name: 'median',
     call: (i, k) => bare(torch.median as Fn)(tensorArg(i[0], 'median'), k),
-    variants: { method: true },
+    variants: { method: true, out: 'tuple' },
     dtypes: NO_BOOL,
     samples: MEDIAN_SAMPLES,
     errorInputs: [notTensor('median', 'median', (x) => torch.median(x)), dimOutOfRange((x, d) => torch.median(x, d))],
@@ -224,7 +224,7 @@ export const STATS_OPS: readonly OpInfo[] = [
   {
     name: 'mode',
     call: (i, k) => bare(torch.mode as Fn)(tensorArg(i[0], 'mode'), k),
-    variants: { method: true },
+    variants: { method: true, out: true },
     dtypes: ALL_DTYPES,
     samples: MODE_SAMPLES,
     errorInputs: [notTensor('mode', 'mode', (x) => torch.mode(x)), dimOutOfRange((x, d) => torch.mode(x, d))],

@@ -67,7 +67,7 @@ function reduction(s: ReductionSpec): OpInfo {
   return {
     name: s.name,
     call: (i, k) => call(tensorArg(i[0], s.name), k),
-    variants: { method: true },
+    variants: { method: true, out: true },
     dtypes: s.dtypes,
     samples: s.samples,
     errorInputs: [...dimErrors(s.name, s.fn), ...(s.errorInputs ?? [])],

@@ -141,6 +141,9 @@ export const SHAPE_OPS: readonly OpInfo[] = [
     errorNames: ['repeat_interleave'],
     call: (i, k) => torch.repeatInterleave(tensorArg(i[0], 'repeatInterleave'), i[1] as number | Tensor, k as { dim?: number }),
     variants: { method: true },
+    // On WebGPU (no synchronous reads) the result's size is given as `outputSize`, read once
+    // with an async read: what a user writes there (Note [repeat_interleave without a host read]).
+    forms: { async: (i, k) => sizedRepeatInterleave(i, k, false), asyncMethod: (i, k) => sizedRepeatInterleave(i, k, true) },
     dtypes: ALL_DTYPES,
     samples: ['int-flat', 'int-dim', 'int-zero', 'tensor-dim', 'tensor-dim-neg', 'tensor-one', 'tensor-flat', 'tensor-wrong-size', 'tensor-negative'],
     errorInputs: [
@@ -171,3 +174,21 @@ export const SHAPE_OPS: readonly OpInfo[] = [
     ],
   },
 ];
+
+async function sizedRepeatInterleave(i: readonly OpInput[], k: Kwargs, method: boolean): Promise<Tensor> {
+  const x = tensorArg(i[0], 'repeatInterleave');
+  const r = i[1] as number | Tensor;
+  const dim = (k as { dim?: number | null }).dim ?? null;
+  let outputSize: number | null = null;
+  if (r instanceof torch.Tensor) {
+    const total = r.sum();
+    try {
+      const along = dim === null ? x.numel() : (x.shape[dim < 0 ? dim + x.dim() : dim] ?? 1);
+      outputSize = Number(await total.itemAsync()) * (r.numel() === 1 ? along : 1);
+    } finally {
+      total.dispose();
+    }
+  }
+  const o = { dim, outputSize };
+  return method ? x.repeatInterleave(r, o) : torch.repeatInterleave(x, r, o);
+}

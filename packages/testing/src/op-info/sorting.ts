@@ -10,7 +10,7 @@ const SORT_SAMPLES = ['1d', 'ties', 'ties-desc', 'edges', 'edges-desc', 'dim0', 
 const SORT: OpInfo = {
   name: 'sort',
   call: (i, k) => torch.sort(tensorArg(i[0], 'sort'), k as torch.SortOptions),
-  variants: { method: true },
+  variants: { method: true, out: true },
   dtypes: ALL_DTYPES,
   samples: SORT_SAMPLES,
   errorInputs: [
@@ -46,7 +46,7 @@ const TOPK: OpInfo = {
     const { k: count, ...rest } = k as Kwargs & { k: number };
     return torch.topk(tensorArg(i[0], 'topk'), count, rest as torch.TopkOptions);
   },
-  variants: { method: true },
+  variants: { method: true, out: true },
   forms: {
     method: (i, k) => {
       const { k: count, ...rest } = k as Kwargs & { k: number };
@@ -76,6 +76,10 @@ const UNIQUE: OpInfo = {
   name: 'unique',
   call: (i, k) => torch.unique(tensorArg(i[0], 'unique'), k as torch.UniqueOptions),
   variants: { method: true },
+  forms: {
+    async: (i, k) => torch.uniqueAsync(tensorArg(i[0], 'unique'), k as torch.UniqueOptions),
+    asyncMethod: (i, k) => tensorArg(i[0], 'unique').uniqueAsync(k as torch.UniqueOptions),
+  },
   dtypes: ALL_DTYPES,
   samples: ['flat', 'inverse', 'counts', 'both', 'dim0', 'dim1', 'empty', '0d'],
   pytorch2x: { float16: HALF_2X('unique') },

@@ -1,4 +1,5 @@
 import type { DeviceLike, DType, Tensor } from '@torch-ts/torch';
+import type { ReadBack } from '../values';
 
 /**
  * Note [OpInfo]
@@ -46,8 +47,13 @@ export interface OpVariants {
   readonly method?: boolean;
   /** `x.op_(...)` exists; checked to write into `x`, return it and bump its version. */
   readonly inplace?: boolean;
-  /** `op(..., { out })` exists; checked to write into `out` and return it. */
-  readonly out?: boolean;
+  /**
+   * `op(..., { out })` exists; checked to write into `out` and return it (a tuple result into
+   * a tuple of outs, `{ out: [values, indices] }`). `'tuple'`: only the cases with a tuple
+   * result have an out form (`median(x, dim, { out })` but no `median(x, { out })`); `'single'`:
+   * only the cases with one tensor result (`nonzero(x, { out })`, but `asTuple` refuses out=).
+   */
+  readonly out?: boolean | 'tuple' | 'single';
 }
 
 /**
@@ -59,6 +65,16 @@ export interface OpForms {
   readonly method?: (inputs: readonly OpInput[], kwargs: Kwargs) => OpResult;
   readonly inplace?: (inputs: readonly OpInput[], kwargs: Kwargs) => Tensor;
   readonly out?: (inputs: readonly OpInput[], kwargs: Kwargs, out: Tensor) => Tensor;
+  /**
+   * The async function form (`torch.maskedSelectAsync`), for an op whose result SIZE depends
+   * on the data: on a device that reads asynchronously only (DeviceHarness.asyncForms, WebGPU)
+   * the sync form refuses, and the runner runs this one wherever it would run the function
+   * form (forward, out= as `async(inputs, { ...kwargs, out })`, non-contiguous, oracle,
+   * gradients), expecting the same results.
+   */
+  readonly async?: (inputs: readonly OpInput[], kwargs: Kwargs) => Promise<OpResult>;
+  /** The async method form (`x.maskedSelectAsync(mask)`), run for the method check there. */
+  readonly asyncMethod?: (inputs: readonly OpInput[], kwargs: Kwargs) => Promise<OpResult>;
 }
 
 export interface OpInfo {
@@ -91,4 +107,17 @@ export interface OpInfo {
    * ways against the goldens.
    */
   readonly pytorch2x?: Readonly<Partial<Record<DType, string>>>;
+  /**
+   * Random ops: the problems of a draw `got` (the results, read back) for the case's
+   * `inputs` (tensors read back, scalars as numbers) and kwargs, on a device whose random
+   * values are its own (DeviceHarness.ownRandomValues): there the values cannot equal the
+   * goldens', so this replaces the value comparison (dtypes and shapes still must match).
+   * The golden cases are small, so the check may also draw a large sample on `device`.
+   */
+  readonly randomCheck?: (
+    got: readonly ReadBack[],
+    inputs: readonly (ReadBack | number | boolean)[],
+    kwargs: Kwargs,
+    device: DeviceLike,
+  ) => string[] | Promise<string[]>;
 }

@@ -1,0 +1,32 @@
+import type { TensorImpl } from '../tensor/tensor-impl';
+import type { Conv2dGeometry } from './spatial-impls';
+
+/**
+ * Note [Direct convolution impls]
+ * Core runs a convolution as im2col / col2im plus the backend's `mm` (Note [Convolution as
+ * GEMM] in conv.ts), one product per batch element and group. A backend may instead
+ * convolve whole batches at once with kernels of its own (WebGPU does: a dispatch per
+ * batch element, and a materialised column matrix, cost far more there than the
+ * arithmetic); when it registers these three impls core calls them, and when it opts out
+ * (`notImplemented`, as the CPU does) core takes the im2col path. All operands are
+ * contiguous 4-d tensors in one dtype (the convolution's compute dtype), `groups` divides
+ * both channel counts, and `g` is the geometry im2col would get (`channels` = input
+ * channels per group, `outH` / `outW` the sliding positions). Each overwrites its output.
+ */
+export interface ConvImpls {
+  /**
+   * out [N, C_out, outH, outW] = the convolution of x [N, C_in, H, W] with w [C_out, C_in / groups, kH, kW],
+   * plus bias [C_out] (contiguous, the same dtype) per channel when given, added to each finished sum.
+   */
+  conv2d: (out: TensorImpl, x: TensorImpl, w: TensorImpl, g: Conv2dGeometry, groups: number, bias: TensorImpl | null) => void;
+  /**
+   * image [N, C, H, W] = the adjoint of conv2d in its input, applied to cols [N, C_out, outH, outW]
+   * with w [C_out, C / groups, kH, kW]: the grad input of a convolution, the forward of a transposed one.
+   */
+  conv2dInputGrad: (image: TensorImpl, cols: TensorImpl, w: TensorImpl, g: Conv2dGeometry, groups: number) => void;
+  /**
+   * gw [C_out, C_in / groups, kH, kW] = the adjoint of conv2d in its weight: gw[o, c, i, j] = the
+   * sum over n, oh, ow of cols[n, o, oh, ow] * x[n, group(o) * C_in / groups + c, oh sH - pH + i dH, ow sW - pW + j dW].
+   */
+  conv2dWeightGrad: (gw: TensorImpl, cols: TensorImpl, x: TensorImpl, g: Conv2dGeometry, groups: number) => void;
+}
