@@ -99,7 +99,7 @@ const BFLOAT16_OPS: readonly string[] = [
   'add', 'sub', 'mul', 'div', 'div.trunc', 'div.floor', 'trueDivide', 'floorDivide', 'pow', 'remainder', 'maximum', 'minimum',
   'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'neg', 'abs', 'relu', 'floor', 'ceil', 'exp', 'log', 'sqrt', 'sin', 'cos', 'tanh', 'sigmoid',
   'rsqrt', 'reciprocal', 'square', 'sign', 'trunc', 'frac', 'exp2', 'expm1', 'log2', 'log10', 'log1p', 'tan', 'asin', 'acos', 'atan',
-  'sinh', 'cosh', 'erf', 'erfc', 'erfinv', 'where',
+  'sinh', 'cosh', 'erf', 'erfc', 'erfinv', 'where', 'dropout', 'bernoulli',
   'isnan', 'isinf', 'isfinite', 'addcmul', 'addcdiv', 'lerp', 'fmod', 'atan2', 'hypot', 'fmax', 'fmin',
   'clamp', 'clamp.min', 'clamp.max', 'clampMin', 'clampMax', 'clip', 'nanToNum', 'round',
   'logicalNot', 'logicalAnd', 'logicalOr', 'logicalXor', 'maskedFill',
