@@ -28,9 +28,9 @@ export function memoryStats(): CachingAllocatorStats {
 }
 
 /** What the backend runs on: the adapter, where it came from, and the limits it respects. */
-export function deviceInfo(): { source: string; adapter: string; limits: WebGPULimits } {
+export function deviceInfo(): { source: string; adapter: string; softwareAdapter: boolean; limits: WebGPULimits } {
   const ctx = gpu('webgpu.deviceInfo');
-  return { source: ctx.source, adapter: ctx.adapterInfo, limits: ctx.limits };
+  return { source: ctx.source, adapter: ctx.adapterInfo, softwareAdapter: ctx.softwareAdapter, limits: ctx.limits };
 }
 
 /** Submits, pipelines compiled and dispatches so far: to check batching and the pipeline cache. */

@@ -13,6 +13,7 @@ registerBackend(DispatchKey.WebGPU, webgpuImplTable);
 
 export { init, isAvailable, unavailableReason, synchronize, emptyCache, memoryStats, deviceInfo, queueCounters } from './api';
 export type { WebGPUInitOptions, WebGPULimits } from './api';
+export { kernelTuning, setKernelTuning, type KernelTuning } from './runtime/tuning';
 export { webgpuImpls } from './impls';
 export { WebGPUAllocator, webgpuAllocator, type WebGPUBlock } from './memory/webgpu-allocator';
 export { CachingAllocator, formatStats, type BufferFactory, type CachingAllocatorLimits, type CachingAllocatorStats, type Block } from './memory/caching-allocator';

@@ -27,6 +27,26 @@ export function grid(op: string, n: number, perGroup = WORKGROUP): [number, numb
 const sourceCache = new Map<string, string>();
 
 /**
+ * Whether a pointwise call runs the vec4 variant, and which inputs are splat (stride 0 in
+ * the fastest dim): Note [Pointwise vec4 layout]. `it` iterates out and the inputs, in order.
+ */
+export function pointwiseVec4Layout(
+  e: PointwiseExpr,
+  kinds: readonly Kind[],
+  it: TensorIterator,
+  offsets: readonly number[],
+): { vec4: boolean; splat: boolean[] } {
+  const splat = it.strides.map((s, i) => i > 0 && s[0] === 0);
+  const vec4 =
+    e.vec4 === true &&
+    it.shape[0] % 4 === 0 &&
+    kinds.every((x) => x === 'f32' || x === 'i32') &&
+    kinds.every((x) => x === kinds[0]) &&
+    it.strides.every((s, i) => splat[i] || (s[0] === 1 && offsets[i] % 4 === 0 && s.every((x, d) => d === 0 || x % 4 === 0)));
+  return { vec4, splat };
+}
+
+/**
  * Runs a pointwise expression: `out` and `inputs` have out's shape (inputs broadcast by core
  * as stride-0 views), `kinds` their storage kinds (Note [WebGPU dtypes]), `scalars` extra u32
  * words (Note [Pointwise kernel layout]).
@@ -47,32 +67,29 @@ export function runPointwise(
   const k = operands.length;
   const ndim = it.ndim;
   const offsets = operands.map((t) => t.storageOffset);
-  const vec4 =
-    e.vec4 === true &&
-    ndim === 1 &&
-    it.numel % 4 === 0 &&
-    kinds.every((x) => x === 'f32' || x === 'i32') &&
-    kinds.every((x) => x === kinds[0]) &&
-    it.strides.every((s) => s[0] === 1) &&
-    offsets.every((o) => o % 4 === 0);
+  const { vec4, splat } = pointwiseVec4Layout(e, kinds, it, offsets);
   const blocks = operands.map((t) => t.storage.data as WebGPUBlock);
   const alias = blocks.map((b, i) => {
     const j = blocks.indexOf(b);
     if (j !== i && kinds[j] !== kinds[i]) throw new TorchError(`${op}: operands share storage with different dtypes on webgpu`);
     return j;
   });
-  const cacheKey = `${key}|${kinds.join(',')}|${ndim}|${scalars.length}|${vec4}|${alias.join('')}`;
+  const vsplat = vec4 ? splat : [];
+  const cacheKey = `${key}|${kinds.join(',')}|${ndim}|${scalars.length}|${vec4}|${alias.join('')}|${vsplat.map(Number).join('')}`;
   let source = sourceCache.get(cacheKey);
   if (!source) {
-    source = pointwiseSource(e, kinds, ndim, scalars.length, vec4, alias);
+    source = pointwiseSource(e, kinds, ndim, scalars.length, vec4, alias, vsplat);
     sourceCache.set(cacheKey, source);
   }
   const params = new Uint32Array(pointwiseWords(k, ndim, scalars.length));
+  // vec4: geometry in vec4 units (the fastest dim's stride, 1 or 0, is that already),
+  // except the numel word and the words of splat inputs.
+  const unit = (i: number) => (vec4 && !splat[i] ? 4 : 1);
   let w = 0;
   params[w++] = it.numel;
-  for (const o of offsets) params[w++] = o;
-  for (let d = 0; d < ndim; d++) params[w++] = it.shape[d];
-  for (let i = 0; i < k; i++) for (let d = 0; d < ndim; d++) params[w++] = it.strides[i][d];
+  for (let i = 0; i < k; i++) params[w++] = offsets[i] / unit(i);
+  for (let d = 0; d < ndim; d++) params[w++] = d === 0 && vec4 ? it.shape[0] / 4 : it.shape[d];
+  for (let i = 0; i < k; i++) for (let d = 0; d < ndim; d++) params[w++] = d === 0 ? it.strides[i][0] : it.strides[i][d] / unit(i);
   for (const s of scalars) params[w++] = s;
   const bindings = operands.filter((_, i) => alias[i] === i).map(bindingOf);
   if (e.errorIf !== undefined && e.errorCode !== undefined && !vec4) bindings.push(deviceErrorBinding(q)); // (Note [Device-side errors])

@@ -12,7 +12,9 @@ import { INT64_DIV_HELPERS, INT64_POW_HELPER } from '../wgsl/int64';
  * whose values are vec2<u32> (Note [int64 on WebGPU]): an op without an `l` row raises
  * kindOf's int64 DTypeError.
  * Conventions: `$1..$3` inputs, `$p0..` scalars in the compute type, `T(...)` a constant of
- * the compute type (so that `vec: true` rows also compile as vec4 kernels).
+ * the compute type (so that `vec: true` rows also compile as vec4 kernels;
+ * there `exp_f(`, `exp2_f(`, `sigmoid_f(`, `tanh_f(`, `isnan_f(` call their vec4 twins, Note
+ * [Pointwise vec4 layout]).
  */
 export interface OpRow {
   readonly f?: string;
@@ -48,13 +50,13 @@ const MIN64 = 'select($1, $2, i64_lt($2, $1))';
 export const UNARY_OPS = {
   neg: { f: '-$1', i: '-$1', u: '(0u - $1) & 255u', l: 'i64_neg($1)', vec: true },
   abs: { f: 'abs($1)', i: 'abs($1)', u: '$1', b: '$1', l: 'select($1, i64_neg($1), i64_isneg($1))', vec: true },
-  exp: { f: 'exp_f($1)' },
+  exp: { f: 'exp_f($1)', vec: true },
   log: { f: 'log_f($1)' },
   sqrt: { f: 'sqrt_f($1)' },
   sin: { f: 'sin_f($1)' },
   cos: { f: 'cos_f($1)' },
-  tanh: { f: 'tanh_f($1)' },
-  sigmoid: { f: 'sigmoid_f($1)' },
+  tanh: { f: 'tanh_f($1)', vec: true },
+  sigmoid: { f: 'sigmoid_f($1)', vec: true },
   relu: { f: 'select($1, T(0.0), $1 <= T(0.0))', i: 'max($1, 0)', u: '$1', b: '$1', l: 'select($1, vec2<u32>(0u, 0u), i64_isneg($1))', vec: true },
   floor: { f: 'floor($1)', ...same('$1'), l: '$1', vec: true },
   ceil: { f: 'ceil($1)', ...same('$1'), l: '$1', vec: true },
@@ -63,7 +65,7 @@ export const UNARY_OPS = {
   reciprocal: { f: 'T(1.0) / $1', vec: true },
   sign: { f: 'sign_f($1)', i: 'sign($1)', u: 'min($1, 1u)', b: '$1', l: 'select(vec2<u32>(select(0u, 1u, i64_nz($1)), 0u), vec2<u32>(0xffffffffu, 0xffffffffu), i64_isneg($1))' },
   frac: { f: '$1 - trunc($1)', vec: true },
-  exp2: { f: 'exp2_f($1)' },
+  exp2: { f: 'exp2_f($1)', vec: true },
   expm1: { f: 'expm1_f($1)' },
   log2: { f: 'log2_f($1)' },
   log10: { f: 'log2_f($1) * 0.30102999566398120' },
@@ -79,7 +81,7 @@ export const UNARY_OPS = {
   erfinv: { f: 'erfinv_f($1)' },
   bitwiseNot: { i: '~$1', u: '(~$1) & 255u', b: '1u - $1', l: '~$1' },
   // activations
-  silu: { f: '$1 * sigmoid_f($1)' },
+  silu: { f: '$1 * sigmoid_f($1)', vec: true },
   mish: { f: '$1 * tanh_f(select(log1p_f(exp_f($1)), $1, $1 > 20.0))' },
   hardsigmoid: { f: 'min(max($1 + T(3.0), T(0.0)), T(6.0)) / T(6.0)', vec: true },
   hardswish: { f: '$1 * min(max($1 + T(3.0), T(0.0)), T(6.0)) / T(6.0)', vec: true },
@@ -135,6 +137,7 @@ export const SCALAR_OPS = {
   geluNone: { f: '0.5 * $1 * (1.0 + erf_f($1 * 0.70710678118654752))', bh: 'bfr(bfr($1 * 0.5) * bfr(1.0 + bfr(erf_f(bfr($1 * bfr(0.70710678118654752))))))' },
   geluTanh: {
     f: '0.5 * $1 * (1.0 + tanh_f(0.79788456080286536 * ($1 + 0.044715 * $1 * $1 * $1)))',
+    vec: true,
     bh: 'bfr(bfr(0.5 * $1) * bfr(1.0 + bfr(tanh_f(bfr(bfr(0.79788456080286536) * bfr($1 + bfr(bfr(0.044715) * bfr(bfr($1 * $1) * $1))))))))',
   },
   softplus: { f: 'select(log1p_f(exp_f($1 * $p0)) / $p0, $1, $1 * $p0 > $p1)' },
@@ -161,7 +164,7 @@ fn logit_f(x: f32, eps: f32, hasEps: u32) -> f32 {
  * WGSL leaves the result of a builtin on NaN indeterminate (SwiftShader's exp(NaN) is inf):
  * float rows whose expression calls a builtin directly are wrapped so NaN comes back as NaN.
  */
-const NAN_SAFE = /^(neg|abs|floor|ceil|trunc|relu|frac|reciprocal)$/;
+const NAN_SAFE = /^(neg|abs|floor|ceil|trunc|relu|frac|reciprocal|exp)$/; // (exp_f returns a NaN input itself)
 
 export function rowExpr(row: OpRow, kind: 'f' | 'i' | 'u' | 'b' | 'l', name = ''): PointwiseExpr | null {
   let x = row[kind];

@@ -4,6 +4,7 @@ import { bindingDecl, isFloatKind, isHalfKind, kindOf, loadExpr, storeStmt, valu
 import { PRELUDE } from '../wgsl/prelude';
 import { I64_HELPERS, load64, store64 } from '../wgsl/reduce64';
 import { bindingOf, grid } from './launch';
+import { kernelTuning } from '../runtime/tuning';
 import { copy, fill } from './pointwise';
 
 /**
@@ -17,13 +18,18 @@ import { copy, fill } from './pointwise';
  * Short reductions (at most SHORT_RED elements per output) run one invocation per output
  * instead, and medium ones (at most MEDIUM_RED) workgroups of 64 (`lanesFor`), so a sum
  * over a dim of 3 or of 100 does not keep most invocations of each workgroup idle.
- * Two passes (`chunksFor`): when a few outputs have very many elements each (a sum of 16M
- * elements to a scalar), one workgroup per output would leave the GPU idle. Then the
- * reduced range of each output is cut into `chunks` consecutive pieces: pass 1 runs
+ * Several passes (`chunksFor`): when a few outputs have very many elements each (a sum of
+ * 16M elements to a scalar), one workgroup per output would leave the GPU idle. Then the
+ * reduced range of each output is dealt into `chunks` interleaved pieces (piece c takes
+ * elements c, c + chunks, ... of each lane's stride, so neighbouring invocations read
+ * neighbouring elements: coalesced on a GPU, one vector load on SIMD CPUs): pass 1 runs
  * nOut * chunks workgroups, each writing its piece's partial result into a scratch tensor
  * [nOut, chunks] (same dtype, so the combine is the same: sums of uint8 wrap as one sum
- * does); pass 2 is the same kernel reducing the scratch's last dim into the output. Both
- * passes are recorded before the scratch is released (Note [Block reuse in submission order]).
+ * does); the next pass reduces the scratch's last dim the same way, until one piece is left.
+ * All passes are recorded before the scratches are released (Note [Block reuse in
+ * submission order]).
+ * On a software adapter (Note [Kernel tuning per adapter]) no kernel uses a workgroup tree:
+ * one invocation per output or piece, more pieces, and a pass more when needed.
  * int64 values are vec2<u32> with exact 64-bit arithmetic (Note [int64 in reductions]).
  * `argmax argmin max(dim) min(dim)`: the same shapes (one invocation per output for short
  * dims, else a workgroup tree, and two passes for few long dims) over (value, index) pairs.
@@ -38,8 +44,9 @@ const SHORT_WG = 64;
 /** At most this many elements per output: workgroups of 64, so fewer invocations idle. */
 const MEDIUM_RED = 2048;
 
-/** Invocations per output: 1 (a sequential fold), 64 or RED_WG (a workgroup tree). */
+/** Invocations per output or piece: 1 (a sequential fold), 64 or RED_WG (a workgroup tree). */
 export function lanesFor(per: number): number {
+  if (kernelTuning().barrierFree) return 1;
   return per <= SHORT_RED ? 1 : per <= MEDIUM_RED ? 64 : RED_WG;
 }
 
@@ -84,15 +91,16 @@ function storeValue(i: number, k: Kind, idx: string, v: string): string {
 }
 
 /**
- * How many pieces to cut each output's reduced range into (Note [WebGPU reductions]): about
- * TARGET_GROUPS workgroups in all, each piece at least MIN_PIECE elements; 1 when the
- * outputs alone give enough workgroups or the range is short.
+ * How many pieces to deal each output's reduced range into (Note [WebGPU reductions]): about
+ * `target` workgroups (invocations, without trees) in all, each piece at least `minPiece`
+ * elements; 1 when the outputs alone give enough or the range is short.
  */
-const TARGET_GROUPS = 1024;
-const MIN_PIECE = 4096;
+const GPU_SPLIT = { target: 1024, minPiece: 4096 };
+const SOFTWARE_SPLIT = { target: 16384, minPiece: 256 };
 export function chunksFor(nOut: number, nRed: number): number {
-  if (nOut >= TARGET_GROUPS / 2 || nRed < 2 * MIN_PIECE) return 1;
-  return Math.max(1, Math.min(Math.ceil(TARGET_GROUPS / nOut), Math.floor(nRed / MIN_PIECE)));
+  const { target, minPiece } = kernelTuning().barrierFree ? SOFTWARE_SPLIT : GPU_SPLIT;
+  if (nOut >= target / 2 || nRed < 2 * minPiece) return 1;
+  return Math.max(1, Math.min(Math.ceil(target / nOut), Math.floor(nRed / minPiece)));
 }
 
 const sources = new Map<string, string>();
@@ -106,11 +114,11 @@ function cached(key: string, make: () => string): string {
 const HEAD_WORDS = 8;
 
 /**
- * The reduction kernel. Words: nOut, nRed, inBase, outOff, chunks, per (elements per piece),
- * chunkStride (output elements between pieces), 0, then kept sizes, kept input strides,
+ * The reduction kernel. Words: nOut, nRed, inBase, outOff, chunks, 0, chunkStride (output
+ * elements between pieces), 0, then kept sizes, kept input strides,
  * kept output strides, reduced sizes, reduced input strides.
  */
-function reduceSource(name: keyof typeof REDUCE_OPS, k: Kind, nk: number, nr: number, same: boolean, lanes: number): string {
+function reduceSource(name: keyof typeof REDUCE_OPS, k: Kind, nk: number, nr: number, same: boolean, lanes: number, vec: boolean): string {
   const short = lanes === 1;
   const row = REDUCE_OPS[name];
   const L = LETTER[k];
@@ -121,7 +129,7 @@ function reduceSource(name: keyof typeof REDUCE_OPS, k: Kind, nk: number, nr: nu
     PRELUDE,
     ...(k === 'i64' ? [I64_HELPERS] : []),
     bindingDecl(0, k, true, false),
-    ...(same ? [] : [bindingDecl(1, k, false, false)]),
+    ...(same ? [] : [bindingDecl(1, k, false, vec)]),
     `struct Params { w: array<vec4<u32>, ${Math.ceil(words / 4)}> };`,
     `@group(0) @binding(${same ? 1 : 2}) var<uniform> P: Params;`,
     'fn p(i: u32) -> u32 { return P.w[i / 4u][i % 4u]; }',
@@ -146,8 +154,7 @@ function reduceSource(name: keyof typeof REDUCE_OPS, k: Kind, nk: number, nr: nu
     '  let chunks = p(4u);',
     '  let o = w / chunks;',
     '  let c = w % chunks;',
-    '  let start = c * p(5u);',
-    '  let end = min(p(1u), start + p(5u));',
+    '  let end = p(1u);',
     '  var inBase = p(2u);',
     `  var outOff = p(3u) + c * p(6u);`,
     '  var rem = o;',
@@ -159,16 +166,25 @@ function reduceSource(name: keyof typeof REDUCE_OPS, k: Kind, nk: number, nr: nu
   const R = K + 3 * nk;
   lines.push(`  var acc: ${t} = ${row.identity[L]};`);
   lines.push('  if (o < nOut) {');
-  lines.push(short ? '    for (var j = start; j < end; j++) {' : `    for (var j = start + lid; j < end; j += ${lanes}u) {`);
-  if (nr === 1) {
-    lines.push(`      let off = inBase + j * p(${R + 1}u);`);
+  const loop = (n: string): string =>
+    short ? `    for (var j = c; j < ${n}; j += chunks) {` : `    for (var j = c * ${lanes}u + lid; j < ${n}; j += chunks * ${lanes}u) {`;
+  if (vec) {
+    // whole vec4s of a unit-stride range (the host checked the alignment): one load, four combines
+    lines.push(loop('end / 4u'));
+    lines.push('      let v = b1[inBase / 4u + j];');
+    lines.push('      acc = combine(combine(combine(combine(acc, v.x), v.y), v.z), v.w);');
   } else {
-    lines.push('      var r = j; var off = inBase;');
-    for (let d = nr - 1; d >= 0; d--) {
-      lines.push(`      { let s = p(${R + d}u); let q = r % s; r = r / s; off += q * p(${R + nr + d}u); }`);
+    lines.push(loop('end'));
+    if (nr === 1) {
+      lines.push(`      let off = inBase + j * p(${R + 1}u);`);
+    } else {
+      lines.push('      var r = j; var off = inBase;');
+      for (let d = nr - 1; d >= 0; d--) {
+        lines.push(`      { let s = p(${R + d}u); let q = r % s; r = r / s; off += q * p(${R + nr + d}u); }`);
+      }
     }
+    lines.push(`      acc = combine(acc, ${loadValue(inB, k, 'off', same)});`);
   }
-  lines.push(`      acc = combine(acc, ${loadValue(inB, k, 'off', same)});`);
   lines.push('    }');
   lines.push('  }');
   if (short) {
@@ -212,9 +228,12 @@ function launchReduce(
   const nk = g.keptSizes.length;
   const nr = g.redSizes.length;
   const lanes = lanesFor(per);
-  const src = cached(`${name}|${k}|${nk}|${nr}|${same}|${lanes}`, () => reduceSource(name, k, nk, nr, same, lanes));
+  // vec4 loads: a unit-stride reduced range of 32-bit values whose every start is 16-byte aligned
+  const vec =
+    !same && (k === 'f32' || k === 'i32') && nr === 1 && g.redStrides[0] === 1 && nRed % 4 === 0 && g.inBase % 4 === 0 && g.inKept.every((st) => st % 4 === 0);
+  const src = cached(`${name}|${k}|${nk}|${nr}|${same}|${lanes}|${vec}`, () => reduceSource(name, k, nk, nr, same, lanes, vec));
   const params = new Uint32Array(HEAD_WORDS + 3 * nk + 2 * nr);
-  params.set([nOut, nRed, g.inBase, g.outOff, chunks, per, chunkStride, 0]);
+  params.set([nOut, nRed, g.inBase, g.outOff, chunks, 0, chunkStride, 0]);
   params.set([...g.keptSizes, ...g.inKept, ...g.outKept, ...g.redSizes, ...g.redStrides], HEAD_WORDS);
   const bindings = same ? [bindingOf(out)] : [bindingOf(out), bindingOf(input)];
   const groups = lanes === 1 ? grid(name, nOut * chunks, SHORT_WG) : grid(name, nOut * chunks, 1);
@@ -288,14 +307,9 @@ function reduce(name: keyof typeof REDUCE_OPS): ReduceImpl {
       inBase: self.storageOffset,
       outOff: out.storageOffset,
     };
-    const chunks = chunksFor(nOut, nRed);
-    if (chunks === 1) {
-      launchReduce(name, k, out, self, geom, nOut, 1, 0);
-      return;
-    }
-    if (isHalfKind(k)) {
-      // float16/bfloat16 in two passes: the partial results must stay float32 (Note [float16 on
-      // WebGPU]: accumulate in f32, round once), so the reduction runs on a float32 copy.
+    if (chunksFor(nOut, nRed) > 1 && isHalfKind(k)) {
+      // float16/bfloat16 in several passes: the partial results must stay float32 (Note
+      // [float16 on WebGPU]: accumulate in f32, round once), so the reduction runs on a float32 copy.
       const wide = TensorImpl.empty(name, self.sizes, 'float32', self.device);
       const wideOut = TensorImpl.empty(name, out.sizes, 'float32', out.device);
       try {
@@ -308,21 +322,23 @@ function reduce(name: keyof typeof REDUCE_OPS): ReduceImpl {
       }
       return;
     }
-    // Two passes: partials into scratch [nOut, chunks], then the scratch's last dim reduced.
-    const scratch = TensorImpl.empty(name, [nOut * chunks], out.dtype, out.device);
+    // Passes of partial results into scratches [nOut, chunks] until one piece per output is left.
+    const scratches: TensorImpl[] = [];
     try {
-      launchReduce(name, k, scratch, self, { ...geom, outKept: scaledStrides(keptSizes, chunks), outOff: scratch.storageOffset }, nOut, chunks, 1);
-      launchReduce(name, k, out, scratch, {
-        keptSizes,
-        inKept: scaledStrides(keptSizes, chunks),
-        outKept: geom.outKept,
-        redSizes: [chunks],
-        redStrides: [1],
-        inBase: scratch.storageOffset,
-        outOff: out.storageOffset,
-      }, nOut, 1, 0);
+      let src = self;
+      let g = geom;
+      let n = nRed;
+      for (let chunks = chunksFor(nOut, n); chunks > 1; chunks = chunksFor(nOut, n)) {
+        const scratch = TensorImpl.empty(name, [nOut * chunks], out.dtype, out.device);
+        scratches.push(scratch);
+        launchReduce(name, k, scratch, src, { ...g, outKept: scaledStrides(keptSizes, chunks), outOff: scratch.storageOffset }, nOut, chunks, 1);
+        g = { ...geom, inKept: scaledStrides(keptSizes, chunks), redSizes: [chunks], redStrides: [1], inBase: scratch.storageOffset };
+        src = scratch;
+        n = chunks;
+      }
+      launchReduce(name, k, out, src, g, nOut, 1, 0);
     } finally {
-      scratch.release();
+      for (const t of scratches) t.release();
     }
   };
 }
@@ -360,7 +376,7 @@ function decodeWord(k: Kind, w: string): string {
 
 /**
  * The arg-reduction kernel. Words: nOut, n (dim size; pieces in 'final'), inOff, dimStride,
- * idxOff, valOff, chunks, per, then per dim: sizes, input strides, index strides, value strides.
+ * idxOff, valOff, chunks, per (elements per piece, to pick the lanes), then per dim: sizes, input strides, index strides, value strides.
  * Bindings: 'direct' indices, [values], self; 'partial' scratch values, scratch indices, self;
  * 'final' indices, [values], scratch values, scratch indices.
  */
@@ -425,8 +441,7 @@ function argSource(max: boolean, k: Kind, nd: number, withValues: boolean, mode:
     `  let chunks = ${mode === 'partial' ? 'p(6u)' : '1u'};`,
     '  let o = w / chunks;',
     '  let c = w % chunks;',
-    `  let start = ${mode === 'partial' ? 'c * p(7u)' : '0u'};`,
-    `  let end = ${mode === 'partial' ? 'min(p(1u), start + p(7u))' : 'p(1u)'};`,
+    '  let end = p(1u);',
     '  var inOff = p(2u);',
     '  let dimStride = p(3u);',
     '  var idxOff = p(4u);',
@@ -441,7 +456,7 @@ function argSource(max: boolean, k: Kind, nd: number, withValues: boolean, mode:
   lines.push(`  var best: ${t} = ${k === 'i64' ? 'vec2<u32>(0u, 0u)' : `${t}(0)`};`);
   lines.push('  var bi = 0xffffffffu;');
   lines.push('  if (o < nOut) {');
-  lines.push(short ? '    for (var j = start; j < end; j++) {' : `    for (var j = start + lid; j < end; j += ${lanes}u) {`);
+  lines.push(short ? '    for (var j = c; j < end; j += chunks) {' : `    for (var j = c * ${lanes}u + lid; j < end; j += chunks * ${lanes}u) {`);
   lines.push(`      let v = ${load('j')}; let vi = ${index('j')};`);
   lines.push('      if (better(best, bi, v, vi)) { best = v; bi = vi; }');
   lines.push('    }');

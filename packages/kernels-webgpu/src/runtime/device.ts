@@ -33,6 +33,8 @@ export interface GpuContext {
   /** Where the device came from: `navigator.gpu`, `dawn` or `dawn+swiftshader`, or `user`. */
   readonly source: string;
   readonly adapterInfo: string;
+  /** Whether the adapter runs shaders on the CPU (SwiftShader, a fallback adapter): Note [Kernel tuning per adapter]. */
+  readonly softwareAdapter: boolean;
 }
 
 /**
@@ -98,7 +100,7 @@ async function doInit(opts: WebGPUInitOptions): Promise<boolean> {
   const required = opts.required === true || requireFromEnv();
   try {
     if (opts.device) {
-      setContext(opts.device, 'user', 'a device given to init()');
+      setContext(opts.device, 'user', 'a device given to init()', false);
       return true;
     }
     const found = await findAdapter(opts);
@@ -112,7 +114,7 @@ async function doInit(opts: WebGPUInitOptions): Promise<boolean> {
     // every adapter (Note [float16 on WebGPU]), rounding as PyTorch's CPU does.
     const requiredFeatures: GPUFeatureName[] = adapter.features.has('shader-f16') ? ['shader-f16'] : [];
     const device = await adapter.requestDevice({ requiredLimits: wantedLimits(adapter), requiredFeatures });
-    setContext(device, source, describeAdapter(adapter));
+    setContext(device, source, describeAdapter(adapter), isSoftwareAdapter(adapter));
     unavailable = null;
     return true;
   } catch (e) {
@@ -217,12 +219,20 @@ function describeAdapter(adapter: GPUAdapter): string {
   return [info.vendor, info.architecture, info.device, info.description].filter((s) => s).join(' ') || 'unknown adapter';
 }
 
-function setContext(device: GPUDevice, source: string, adapterInfo: string): void {
+/** A CPU implementation of WebGPU: the fallback adapter, or SwiftShader by name (Dawn's Vulkan on it). */
+function isSoftwareAdapter(adapter: GPUAdapter): boolean {
+  const info = (adapter as { info?: GPUAdapterInfo & { isFallbackAdapter?: boolean } }).info;
+  if (info?.isFallbackAdapter === true || (adapter as { isFallbackAdapter?: boolean }).isFallbackAdapter === true) return true;
+  return /swiftshader|llvmpipe|lavapipe|warp/i.test([info?.vendor, info?.architecture, info?.device, info?.description].join(' '));
+}
+
+function setContext(device: GPUDevice, source: string, adapterInfo: string, softwareAdapter: boolean): void {
   const l = device.limits;
   context = {
     device,
     source,
     adapterInfo,
+    softwareAdapter,
     limits: {
       maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
       maxBufferSize: l.maxBufferSize,

@@ -11,11 +11,23 @@ export const WORKGROUP = 256;
  * dim first). Operand geometry is data, not source: a uniform block of u32 words holds
  *   [numel, offset_0 .. offset_{k-1}, size_0 .. size_{nd-1}, stride_{0,0} .. stride_{k-1,nd-1}, scalars...]
  * (offsets and strides in elements), so every strided or broadcast view runs in place, with
- * no copies, and one pipeline serves all shapes of a rank. A fully contiguous call whose
- * operands are all 32-bit, whose length and offsets are multiples of 4, and whose
- * expression is written for vectors, runs the `vec4` variant: 4 elements per invocation.
+ * no copies, and one pipeline serves all shapes of a rank. A call whose
+ * operands are all 32-bit and whose expression is written for vectors runs the `vec4`
+ * variant, 4 elements per invocation, when every operand's fastest dim has stride 1 and a
+ * size that is a multiple of 4, and its other strides and its offset are multiples of 4
+ * (Note [Pointwise vec4 layout]).
  * Expressions use `$1..$n` for the inputs, `$p0..` for the scalars (as `T`), `$u0..` for
  * the raw scalar words, and `T` for the value type (f32, or vec4<f32> in the vec4 variant).
+ *
+ * Note [Pointwise vec4 layout]
+ * In the vec4 variant the geometry words are in vec4 units (the host divides them by 4): the
+ * numel word stays in elements, size_0 is the fastest dim's size / 4, the offsets and the
+ * other strides of the vec4 operands are / 4 (their fastest stride, 1, is one vec4). A fully contiguous call (ndim 1, no splat) indexes by `idx`
+ * with no decode (the common case); any other runs the strided decode over the vec4 grid
+ * (a bias add `[N,C] + [C]` has a stride-0 outer dim). A "splat" input has stride 0 in the
+ * fastest dim (a per-row scalar, `[N,C] + [N,1]`): its words stay in elements, and the
+ * kernel loads its one scalar and splats it to the 4 lanes. `exp_f(`, `exp2_f(`,
+ * `sigmoid_f(`, `tanh_f(` and `isnan_f(` in a vec4 expression call their vec4 twins (prelude.ts).
  */
 export interface PointwiseExpr {
   /** WGSL expression of the output value (of the output's value type; see kinds.ts). */
@@ -50,7 +62,15 @@ export function pointwiseWords(k: number, ndim: number, nscalars: number): numbe
  * `alias[i]`: the operand whose binding operand i reads (itself, or an earlier operand with
  * the same storage block: WebGPU forbids two writable bindings of overlapping ranges).
  */
-export function pointwiseSource(e: PointwiseExpr, kinds: readonly Kind[], ndim: number, nscalars: number, vec4: boolean, alias: readonly number[]): string {
+export function pointwiseSource(
+  e: PointwiseExpr,
+  kinds: readonly Kind[],
+  ndim: number,
+  nscalars: number,
+  vec4: boolean,
+  alias: readonly number[],
+  splat: readonly boolean[] = [],
+): string {
   const k = kinds.length;
   const words = pointwiseWords(k, ndim, nscalars);
   const nvec = Math.max(1, Math.ceil(words / 4));
@@ -83,20 +103,24 @@ export function pointwiseSource(e: PointwiseExpr, kinds: readonly Kind[], ndim: 
   let body = scal(e.expr);
   if (vec4) {
     lines.push('  if (idx >= p(0u) / 4u) { return; }');
-    for (let i = 1; i < k; i++) body = body.replaceAll(`$${i}`, `b${alias[i]}[p(${1 + i}u) / 4u + idx]`);
-    body = body.replaceAll('T(', `${vt}(`).replaceAll('isnan_f(', 'isnan4(');
-    lines.push(`  b0[p(1u) / 4u + idx] = ${body};`);
+    const vecSubst = (x: string) =>
+      x.replaceAll('T(', `${vt}(`).replaceAll('isnan_f(', 'isnan4(').replaceAll('exp_f(', 'exp_f4(').replaceAll('exp2_f(', 'exp2_f4(').replaceAll('sigmoid_f(', 'sigmoid_f4(').replaceAll('tanh_f(', 'tanh_f4(');
+    if (ndim === 1 && !splat.some((x) => x)) {
+      for (let i = 1; i < k; i++) body = body.replaceAll(`$${i}`, `b${alias[i]}[p(${1 + i}u) + idx]`);
+      lines.push(`  b0[p(1u) + idx] = ${vecSubst(body)};`);
+    } else {
+      // (Note [Pointwise vec4 layout]: the decode over vec4 units; splat inputs in elements)
+      decode(lines, k, ndim);
+      for (let i = 1; i < k; i++) {
+        const j = alias[i];
+        lines.push(`  let v${i} = ${splat[i] ? `${vt}(b${j}[o${i} / 4u][o${i} % 4u])` : `b${j}[o${i}]`};`);
+        body = body.replaceAll(`$${i}`, `v${i}`);
+      }
+      lines.push(`  b0[o0] = ${vecSubst(body)};`);
+    }
   } else {
     lines.push('  if (idx >= p(0u)) { return; }');
-    lines.push('  var rem = idx;');
-    for (let i = 0; i < k; i++) lines.push(`  var o${i} = p(${1 + i}u);`);
-    for (let d = 0; d < ndim; d++) {
-      const size = `p(${1 + k + d}u)`;
-      const last = d === ndim - 1;
-      lines.push(`  { let c = ${last ? 'rem' : `rem % ${size}`};${last ? '' : ` rem = rem / ${size};`}`);
-      for (let i = 0; i < k; i++) lines.push(`    o${i} += c * p(${1 + k + ndim + i * ndim + d}u);`);
-      lines.push('  }');
-    }
+    decode(lines, k, ndim);
     const subst = (x: string) => {
       for (let i = 1; i < k; i++) x = x.replaceAll(`$${i}`, `v${i}`);
       return x.replaceAll('T(', `${ct}(`).replaceAll('b1[2u * o1 + 1u]', `b${alias[1] ?? 1}[2u * o1 + 1u]`);
@@ -113,6 +137,19 @@ export function pointwiseSource(e: PointwiseExpr, kinds: readonly Kind[], ndim: 
   }
   lines.push('}');
   return lines.join('\n');
+}
+
+/** Emits the decode of `idx` into the offsets `o0..o{k-1}` (Note [Pointwise kernel layout]). */
+function decode(lines: string[], k: number, ndim: number): void {
+  lines.push('  var rem = idx;');
+  for (let i = 0; i < k; i++) lines.push(`  var o${i} = p(${1 + i}u);`);
+  for (let d = 0; d < ndim; d++) {
+    const size = `p(${1 + k + d}u)`;
+    const last = d === ndim - 1;
+    lines.push(`  { let c = ${last ? 'rem' : `rem % ${size}`};${last ? '' : ` rem = rem / ${size};`}`);
+    for (let i = 0; i < k; i++) lines.push(`    o${i} += c * p(${1 + k + ndim + i * ndim + d}u);`);
+    lines.push('  }');
+  }
 }
 
 /** The binding number of unique operand `i`: its rank among the operands that own a binding. */

@@ -11,26 +11,46 @@ fn inf_f() -> f32 { var u = 0x7f800000u; return bitcast<f32>(u); }
 fn isnan4(x: vec4<f32>) -> vec4<bool> { let u = bitcast<vec4<u32>>(x); return ((u & vec4<u32>(0x7f800000u)) == vec4<u32>(0x7f800000u)) & ((u & vec4<u32>(0x7fffffu)) != vec4<u32>(0u)); }
 fn exp_f(x: f32) -> f32 {
   // Cody-Waite reduction x = n ln2 + r, |r| <= ln2/2, and a degree-7 Taylor polynomial:
-  // about 1 ulp, where WGSL's exp may be off by 3 + 2|x| ulp.
-  if (isnan_f(x)) { return x; }
-  if (x > 88.8) { return inf_f(); }
-  if (x < -104.0) { return 0.0; }
-  let n = round(x * 1.4426950408889634);
-  let r = (x - n * 0.693145751953125) - n * 1.428606765330187e-06;
+  // about 1 ulp, where WGSL's exp may be off by 3 + 2|x| ulp. Branch-free: x is clamped to
+  // [-104, 88.8], where the formula already gives 0 and inf; 2^n is two normal powers of two
+  // built from their bits, applied by two multiplies (the first exact, the second rounding
+  // once), so that results near the subnormal and overflow edges stay exact.
+  let xc = clamp(x, -104.0, 88.8);
+  let n = round(xc * 1.4426950408889634);
+  let r = (xc - n * 0.693145751953125) - n * 1.428606765330187e-06;
   let p = 1.0 + r * (1.0 + r * (0.5 + r * (0.16666666666666666 + r * (0.041666666666666664 + r * (0.008333333333333333 + r * (0.001388888888888889 + r * 0.0001984126984126984))))));
   let ni = i32(n);
-  // 2^n in two steps, so that results near the subnormal and overflow edges stay exact.
-  let h = ni / 2;
-  return ldexp(ldexp(p, h), ni - h);
+  let h = ni >> 1u;
+  let e = (p * bitcast<f32>(u32(h + 127) << 23u)) * bitcast<f32>(u32(ni - h + 127) << 23u);
+  return select(e, x, isnan_f(x));
+}
+fn exp_f4(x: vec4<f32>) -> vec4<f32> {
+  // exp_f on 4 lanes, the same operations (bit-identical results).
+  let xc = clamp(x, vec4<f32>(-104.0), vec4<f32>(88.8));
+  let n = round(xc * 1.4426950408889634);
+  let r = (xc - n * 0.693145751953125) - n * 1.428606765330187e-06;
+  let p = 1.0 + r * (1.0 + r * (0.5 + r * (0.16666666666666666 + r * (0.041666666666666664 + r * (0.008333333333333333 + r * (0.001388888888888889 + r * 0.0001984126984126984))))));
+  let ni = vec4<i32>(n);
+  let h = ni >> vec4<u32>(1u);
+  let e = (p * bitcast<vec4<f32>>(vec4<u32>(h + 127) << vec4<u32>(23u))) * bitcast<vec4<f32>>(vec4<u32>(ni - h + 127) << vec4<u32>(23u));
+  return select(e, x, isnan4(x));
 }
 fn exp2_f(x: f32) -> f32 {
-  if (isnan_f(x)) { return x; }
-  if (x >= 128.0) { return inf_f(); }
-  if (x < -150.0) { return 0.0; }
-  let n = round(x);
+  // 2^n exp((x - n) ln2), branch-free as exp_f: clamped to [-150, 128], where it gives 0 and inf.
+  let xc = clamp(x, -150.0, 128.0);
+  let n = round(xc);
   let ni = i32(n);
-  let h = ni / 2;
-  return ldexp(ldexp(exp_f((x - n) * 0.6931471805599453), h), ni - h);
+  let h = ni >> 1u;
+  let e = (exp_f((xc - n) * 0.6931471805599453) * bitcast<f32>(u32(h + 127) << 23u)) * bitcast<f32>(u32(ni - h + 127) << 23u);
+  return select(e, x, isnan_f(x));
+}
+fn exp2_f4(x: vec4<f32>) -> vec4<f32> {
+  let xc = clamp(x, vec4<f32>(-150.0), vec4<f32>(128.0));
+  let n = round(xc);
+  let ni = vec4<i32>(n);
+  let h = ni >> vec4<u32>(1u);
+  let e = (exp_f4((xc - n) * 0.6931471805599453) * bitcast<vec4<f32>>(vec4<u32>(h + 127) << vec4<u32>(23u))) * bitcast<vec4<f32>>(vec4<u32>(ni - h + 127) << vec4<u32>(23u));
+  return select(e, x, isnan4(x));
 }
 fn sinh_f(x: f32) -> f32 {
   if (abs(x) < 1.0) { return 0.5 * (expm1_f(x) - expm1_f(-x)); }
@@ -44,7 +64,7 @@ fn cosh_f(x: f32) -> f32 {
   if (isinf_f(e) && !isinf_f(x)) { let h = exp_f(0.5 * abs(x)); return (0.5 * h) * h; }
   return 0.5 * e + 0.5 / e;
 }
-fn exp4(x: vec4<f32>) -> vec4<f32> { return vec4<f32>(exp_f(x.x), exp_f(x.y), exp_f(x.z), exp_f(x.w)); }
+fn exp4(x: vec4<f32>) -> vec4<f32> { return exp_f4(x); }
 fn max_nan(a: f32, b: f32) -> f32 { if (isnan_f(a)) { return a; } if (isnan_f(b)) { return b; } return max(a, b); }
 fn min_nan(a: f32, b: f32) -> f32 { if (isnan_f(a)) { return a; } if (isnan_f(b)) { return b; } return min(a, b); }
 fn expm1_f(x: f32) -> f32 {
@@ -66,18 +86,27 @@ fn log1p_f(x: f32) -> f32 {
   return log(u) * x / (u - 1.0);
 }
 fn tanh_f(x: f32) -> f32 {
-  if (isnan_f(x)) { return x; }
-  if (abs(x) < 0.55) {
-    let x2 = x * x;
-    return x * (1.0 + x2 * (-0.3333333333 + x2 * (0.1333333333 + x2 * (-0.0539682540 + x2 * (0.0218694885 + x2 * (-0.0088632355))))));
-  }
-  let e = expm1_f(2.0 * min(abs(x), 20.0));
-  return sign(x) * e / (e + 2.0);
+  // An odd polynomial below 0.55, else (e^2|x| - 1) / (e^2|x| + 1) (e^2|x| - 1 is expm1_f's
+  // value there, its argument being >= 1.1): both computed, then selected (no branches).
+  let x2 = x * x;
+  let poly = x * (1.0 + x2 * (-0.3333333333 + x2 * (0.1333333333 + x2 * (-0.0539682540 + x2 * (0.0218694885 + x2 * (-0.0088632355))))));
+  let e = exp_f(2.0 * min(abs(x), 20.0)) - 1.0;
+  return select(select(sign(x) * e / (e + 2.0), poly, abs(x) < 0.55), x, isnan_f(x));
+}
+fn tanh_f4(x: vec4<f32>) -> vec4<f32> {
+  let x2 = x * x;
+  let poly = x * (1.0 + x2 * (-0.3333333333 + x2 * (0.1333333333 + x2 * (-0.0539682540 + x2 * (0.0218694885 + x2 * (-0.0088632355))))));
+  let e = exp_f4(2.0 * min(abs(x), vec4<f32>(20.0))) - 1.0;
+  return select(select(sign(x) * e / (e + 2.0), poly, abs(x) < vec4<f32>(0.55)), x, isnan4(x));
 }
 fn sigmoid_f(x: f32) -> f32 {
-  if (x >= 0.0) { return 1.0 / (1.0 + exp_f(-x)); }
-  let e = exp_f(x);
-  return e / (1.0 + e);
+  // 1 / (1 + exp(-x)) for x >= 0, exp(x) / (1 + exp(x)) below: both from exp(-|x|).
+  let e = exp_f(-abs(x));
+  return select(e / (1.0 + e), 1.0 / (1.0 + e), x >= 0.0);
+}
+fn sigmoid_f4(x: vec4<f32>) -> vec4<f32> {
+  let e = exp_f4(-abs(x));
+  return select(e / (1.0 + e), 1.0 / (1.0 + e), x >= vec4<f32>(0.0));
 }
 fn erf_f(x: f32) -> f32 {
   // erf(x) = 1 - erfc(x); erfc by Numerical Recipes' erfcc (fractional error < 1.2e-7).

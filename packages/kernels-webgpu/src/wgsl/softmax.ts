@@ -124,6 +124,122 @@ export function softmaxSource(log: boolean, backward: boolean, alias: readonly n
 }
 
 /**
+ * Note [WebGPU barrier-free softmax]
+ * On a software adapter (`kernelTuning().barrierFree`, Note [Kernel tuning per adapter]) a
+ * workgroup barrier costs about 1 ms per workgroup, more than the arithmetic of a row of a
+ * few thousand elements, so there a row is one invocation, with no workgroup memory:
+ * invocation `row` sweeps its row (elements `inner` apart; vec4s when the row is contiguous
+ * and its length and offsets are multiples of 4) as the tree kernel's slices do, and
+ * adjacent invocations take adjacent rows (for an inner dim, adjacent addresses). A software
+ * adapter runs invocations as SIMD lanes, so lanes of one batch run the same loop trip counts.
+ * Forward softmax is max sweep, a sweep that writes e = exp(x - max) and sums it, and a
+ * sweep that divides the output in place by the sum: one exp per element (the output has
+ * its own block: `inputAliases`). Log-softmax: max, sum of exp, write x - (max + log sum).
+ * The max is a plain `max` (NaN-ness is not needed there): a NaN in the row makes its exp,
+ * hence the sum, hence every result NaN, as the tree kernel's max_nan does; a row of -inf
+ * uses max 0 as there. Backward: one sum sweep and one write sweep. The workgroup size is
+ * a pipeline constant chosen from the row count (`wg`) so that few rows still spread over
+ * several workgroups (CPU threads).
+ *
+ * Layouts (`RowLayout`): 'scalar'; 'vec4', a contiguous row (inner 1) whose length and
+ * offsets are multiples of 4, loaded 4 elements at a time and reduced horizontally at the
+ * end; 'vec4cols', an inner dim whose length and offsets are multiples of 4: an invocation
+ * takes 4 adjacent rows (adjacent inner indices, contiguous in memory) as the lanes of a
+ * vec4, reduced per lane (rows and inner then count groups of 4).
+ *
+ * Words: 0 rows, 1 size, 2 inner, 3 unused, 4 out offset, 5 and 6 input offsets.
+ */
+export type RowLayout = 'scalar' | 'vec4' | 'vec4cols';
+
+export function softmaxRowSource(log: boolean, backward: boolean, alias: readonly number[], layout: RowLayout, wg: number): string {
+  const vec4 = layout !== 'scalar';
+  const cols = layout === 'vec4cols';
+  const ty = vec4 ? 'vec4<f32>' : 'f32';
+  // a vec4 of 4 elements of one row: reduced horizontally; of 4 rows (cols): per lane
+  const hmax = (v: string) => (layout === 'vec4' ? `max(max(${v}.x, ${v}.y), max(${v}.z, ${v}.w))` : v);
+  const hsum = (v: string) => (layout === 'vec4' ? `((${v}.x + ${v}.y) + (${v}.z + ${v}.w))` : v);
+  const exp = vec4 ? 'exp4' : 'exp_f';
+  const splat = (x: string) => (layout === 'vec4' ? `vec4<f32>(${x})` : x);
+  const zero = vec4 ? 'vec4<f32>(0.0)' : '0.0';
+  const operands = backward
+    ? [{ name: 'in_x', elem: ty }, { name: 'in_y', elem: ty }]
+    : [{ name: 'in_x', elem: ty }];
+  const { decls, rename } = storageDecls(operands, alias, 1);
+  // one sweep over the row: `j` the element's offset from the row's start
+  const loop = (body: string) => `  for (var j = 0u; j < end; j += inner) { ${body} }`;
+  const lines = [
+    `@group(0) @binding(0) var<storage, read_write> b0: array<${ty}>;`,
+    ...decls,
+    'struct Params { w: array<vec4<u32>, 2> };',
+    `@group(0) @binding(${1 + decls.length}) var<uniform> P: Params;`,
+    'fn p(i: u32) -> u32 { return P.w[i / 4u][i % 4u]; }',
+  ];
+  if (!backward && log) {
+    lines.push(
+      'fn sm_log_sum(s: f32) -> f32 {',
+      '  if (isnan_f(s)) { return s; }',
+      '  if (s < 2.0) { return log1p_f(s - 1.0); }',
+      '  return log(s);',
+      '}',
+    );
+  }
+  lines.push(
+    `@compute @workgroup_size(${wg})`,
+    'fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {',
+    `  let row = (wid.x + wid.y * nwg.x) * ${wg}u + lid;`,
+    '  if (row >= p(0u)) { return; }',
+    '  let inner = p(2u);',
+    '  let end = p(1u) * inner;',
+    '  let rel = (row / inner) * end + row % inner;',
+    '  let ob = p(4u) + rel;',
+    '  let xb = p(5u) + rel;',
+  );
+  if (!backward) {
+    lines.push(
+      `  var m4 = ${vec4 ? 'vec4<f32>(-inf_f())' : '-inf_f()'};`,
+      loop('m4 = max(m4, in_x[xb + j]);'),
+      `  var m = ${hmax('m4')};`,
+      cols ? '  m = select(m, vec4<f32>(0.0), m == vec4<f32>(-inf_f()));' : '  if (isinf_f(m) && m < 0.0) { m = 0.0; }',
+      `  let mv = ${splat('m')};`,
+      `  var s4 = ${zero};`,
+    );
+    if (log) {
+      lines.push(
+        loop(`s4 += ${exp}(in_x[xb + j] - mv);`),
+        cols
+          ? '  let shift = m + vec4<f32>(sm_log_sum(s4.x), sm_log_sum(s4.y), sm_log_sum(s4.z), sm_log_sum(s4.w));'
+          : `  let shift = ${splat(`m + sm_log_sum(${hsum('s4')})`)};`,
+        loop('b0[ob + j] = in_x[xb + j] - shift;'),
+      );
+    } else {
+      lines.push(
+        loop(`let e = ${exp}(in_x[xb + j] - mv); b0[ob + j] = e; s4 += e;`),
+        `  let s = ${splat(hsum('s4'))};`,
+        loop('b0[ob + j] = b0[ob + j] / s;'),
+      );
+    }
+  } else {
+    // in_x grad, in_y output
+    lines.push('  let yb = p(6u) + rel;', `  var a4 = ${zero};`);
+    if (log) {
+      lines.push(
+        loop('a4 += in_x[xb + j];'),
+        `  let a = ${splat(hsum('a4'))};`,
+        loop(`b0[ob + j] = in_x[xb + j] - ${exp}(in_y[yb + j]) * a;`),
+      );
+    } else {
+      lines.push(
+        loop('a4 += in_x[xb + j] * in_y[yb + j];'),
+        `  let a = ${splat(hsum('a4'))};`,
+        loop('let y = in_y[yb + j]; b0[ob + j] = y * (in_x[xb + j] - a);'),
+      );
+    }
+  }
+  lines.push('}');
+  return `${PRELUDE}\n${rename(lines.join('\n'))}`;
+}
+
+/**
  * Storage declarations of a kernel's operands from binding `first`, all read_write (WebGPU
  * tracks usage per buffer, and tensors are sub-ranges of shared buffers, so a read-only
  * binding next to a writable one of the same buffer would be invalid). Operands that share
