@@ -5,7 +5,7 @@ import { commandQueue } from '../runtime/queue';
 import { deviceErrorBinding } from '../runtime/device-errors';
 import { gpu } from '../runtime/device';
 import type { Kind } from '../wgsl/kinds';
-import { pointwiseSource, pointwiseWords, WORKGROUP, type PointwiseExpr } from '../wgsl/pointwise';
+import { pointwiseSource, pointwiseWords, PER_INVOCATION, WORKGROUP, type PointwiseExpr } from '../wgsl/pointwise';
 
 /** The storage binding of a tensor: its whole block (views are addressed by offset in the kernel). */
 export function bindingOf(t: TensorImpl): GPUBufferBinding {
@@ -93,7 +93,7 @@ export function runPointwise(
   for (const s of scalars) params[w++] = s;
   const bindings = operands.filter((_, i) => alias[i] === i).map(bindingOf);
   if (e.errorIf !== undefined && e.errorCode !== undefined && !vec4) bindings.push(deviceErrorBinding(q)); // (Note [Device-side errors])
-  q.dispatch(source, bindings, params, grid(op, vec4 ? it.numel / 4 : it.numel));
+  q.dispatch(source, bindings, params, grid(op, Math.ceil((vec4 ? it.numel / 4 : it.numel) / PER_INVOCATION)));
 }
 
 const f32Scratch = new Float32Array(1);

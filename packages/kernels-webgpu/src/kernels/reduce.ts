@@ -4,6 +4,7 @@ import { bindingDecl, isFloatKind, isHalfKind, kindOf, loadExpr, storeStmt, valu
 import { PRELUDE } from '../wgsl/prelude';
 import { I64_HELPERS, load64, store64 } from '../wgsl/reduce64';
 import { bindingOf, grid } from './launch';
+import { hoistParams } from '../wgsl/pointwise';
 import { kernelTuning } from '../runtime/tuning';
 import { copy, fill } from './pointwise';
 
@@ -165,6 +166,7 @@ function reduceSource(name: keyof typeof REDUCE_OPS, k: Kind, nk: number, nr: nu
   }
   const R = K + 3 * nk;
   lines.push(`  var acc: ${t} = ${row.identity[L]};`);
+  const loopAt = lines.length;
   lines.push('  if (o < nOut) {');
   const loop = (n: string): string =>
     short ? `    for (var j = c; j < ${n}; j += chunks) {` : `    for (var j = c * ${lanes}u + lid; j < ${n}; j += chunks * ${lanes}u) {`;
@@ -199,6 +201,7 @@ function reduceSource(name: keyof typeof REDUCE_OPS, k: Kind, nk: number, nr: nu
     lines.push(`  if (lid == 0u && o < nOut) { ${storeValue(0, k, 'outOff', 'part[0]')} }`);
   }
   lines.push('}');
+  hoistParams(lines, loopAt);
   return lines.join('\n');
 }
 
@@ -455,6 +458,7 @@ function argSource(max: boolean, k: Kind, nd: number, withValues: boolean, mode:
   }
   lines.push(`  var best: ${t} = ${k === 'i64' ? 'vec2<u32>(0u, 0u)' : `${t}(0)`};`);
   lines.push('  var bi = 0xffffffffu;');
+  const loopAt = lines.length;
   lines.push('  if (o < nOut) {');
   lines.push(short ? '    for (var j = c; j < end; j += chunks) {' : `    for (var j = c * ${lanes}u + lid; j < end; j += chunks * ${lanes}u) {`);
   lines.push(`      let v = ${load('j')}; let vi = ${index('j')};`);
@@ -484,6 +488,7 @@ function argSource(max: boolean, k: Kind, nd: number, withValues: boolean, mode:
     lines.push('  }');
   }
   lines.push('}');
+  hoistParams(lines, loopAt);
   return lines.join('\n');
 }
 

@@ -3,6 +3,12 @@ import { PRELUDE } from './prelude';
 import { deviceErrorWgsl } from '../runtime/device-errors';
 
 export const WORKGROUP = 256;
+/**
+ * Elements (vec4s in the vec4 variant) per invocation, in a grid-stride loop: a software
+ * adapter pays per invocation (8 measured 1.6x faster than 1 for a 4M add on SwiftShader),
+ * and on a GPU neighbouring invocations stay on neighbouring elements at every step.
+ */
+export const PER_INVOCATION = 8;
 
 /**
  * Note [Pointwise kernel layout]
@@ -11,7 +17,8 @@ export const WORKGROUP = 256;
  * dim first). Operand geometry is data, not source: a uniform block of u32 words holds
  *   [numel, offset_0 .. offset_{k-1}, size_0 .. size_{nd-1}, stride_{0,0} .. stride_{k-1,nd-1}, scalars...]
  * (offsets and strides in elements), so every strided or broadcast view runs in place, with
- * no copies, and one pipeline serves all shapes of a rank. A call whose
+ * no copies, and one pipeline serves all shapes of a rank. Each invocation takes
+ * PER_INVOCATION elements in a grid-stride loop (idx, idx + invocations, ...). A call whose
  * operands are all 32-bit and whose expression is written for vectors runs the `vec4`
  * variant, 4 elements per invocation, when every operand's fastest dim has stride 1 and a
  * size that is a multiple of 4, and its other strides and its offset are multiples of 4
@@ -89,7 +96,10 @@ export function pointwiseSource(
   const vt = vec4 ? `vec4<${ct}>` : ct;
   lines.push(`@compute @workgroup_size(${WORKGROUP})`);
   lines.push('fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {');
-  lines.push(`  let idx = gid.x + gid.y * nwg.x * ${WORKGROUP}u;`);
+  lines.push(`  let first = gid.x + gid.y * nwg.x * ${WORKGROUP}u;`);
+  lines.push(`  let step = nwg.x * nwg.y * ${WORKGROUP}u;`);
+  const loopAt = lines.length;
+  lines.push(`  for (var idx = first; idx < p(0u)${vec4 ? ' / 4u' : ''}; idx += step) {`);
   const scalarBase = 1 + k + ndim + k * ndim;
   const scal = (x: string): string => {
     for (let s = nscalars - 1; s >= 0; s--) {
@@ -102,7 +112,6 @@ export function pointwiseSource(
   };
   let body = scal(e.expr);
   if (vec4) {
-    lines.push('  if (idx >= p(0u) / 4u) { return; }');
     const vecSubst = (x: string) =>
       x.replaceAll('T(', `${vt}(`).replaceAll('isnan_f(', 'isnan4(').replaceAll('exp_f(', 'exp_f4(').replaceAll('exp2_f(', 'exp2_f4(').replaceAll('sigmoid_f(', 'sigmoid_f4(').replaceAll('tanh_f(', 'tanh_f4(');
     if (ndim === 1 && !splat.some((x) => x)) {
@@ -119,7 +128,6 @@ export function pointwiseSource(
       lines.push(`  b0[o0] = ${vecSubst(body)};`);
     }
   } else {
-    lines.push('  if (idx >= p(0u)) { return; }');
     decode(lines, k, ndim);
     const subst = (x: string) => {
       for (let i = 1; i < k; i++) x = x.replaceAll(`$${i}`, `v${i}`);
@@ -135,8 +143,27 @@ export function pointwiseSource(
     if (kinds[0] === 'i64' && e.int64) lines.push(`  ${storeInt64Stmt(0, 'o0', `(${subst(body)})`)}`);
     else lines.push(`  ${storeStmt(0, kinds[0], 'o0', `(${subst(body)})`, e.hi64 === undefined ? undefined : subst(scal(e.hi64)))}`);
   }
+  lines.push('  }');
   lines.push('}');
+  hoistParams(lines, loopAt);
   return lines.join('\n');
+}
+
+/**
+ * Loads the uniform words the loop reads once, before it: a shader compiler may not hoist
+ * them itself past the loop's stores (a CPU implementation such as SwiftShader cannot prove
+ * that a storage write leaves uniform memory alone), and the loop runs PER_INVOCATION times.
+ */
+export function hoistParams(lines: string[], loopAt: number): void {
+  const used = new Set<number>();
+  for (let i = loopAt; i < lines.length; i++) {
+    lines[i] = lines[i].replace(/\bp\((\d+)u\)/g, (_, n: string) => {
+      used.add(Number(n));
+      return `q${n}`;
+    });
+  }
+  const decls = [...used].sort((a, b) => a - b).map((n) => `  let q${n} = p(${n}u);`);
+  lines.splice(loopAt, 0, ...decls);
 }
 
 /** Emits the decode of `idx` into the offsets `o0..o{k-1}` (Note [Pointwise kernel layout]). */
