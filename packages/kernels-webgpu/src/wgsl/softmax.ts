@@ -24,6 +24,19 @@ import { PRELUDE } from './prelude';
  * Words: 0 rows, 1 size, 2 inner, 3 T, 4 out offset, 5 and 6 input offsets (elements, or
  * vec4s).
  */
+
+/**
+ * The log of a sum that is >= 1 when finite: log1p of the exact s - 1 near 1 (WGSL's log has
+ * only an absolute error bound there).
+ */
+const SM_LOG_SUM = [
+  'fn sm_log_sum(s: f32) -> f32 {',
+  '  if (isnan_f(s)) { return s; }',
+  '  if (s < 2.0) { return log1p_f(s - 1.0); }',
+  '  return log(s);',
+  '}',
+].join('\n');
+
 export const SOFTMAX_WG = 256;
 
 export function softmaxSource(log: boolean, backward: boolean, alias: readonly number[], vec4: boolean): string {
@@ -64,13 +77,7 @@ export function softmaxSource(log: boolean, backward: boolean, alias: readonly n
   if (!backward) {
     lines.push(
       ...tree('sm_tree_max', 'max_nan(part[lid], part[lid + s])'),
-      // log of a sum that is >= 1 when finite: log1p of the exact s - 1 near 1 (WGSL's log
-      // has only an absolute error bound there).
-      'fn sm_log_sum(s: f32) -> f32 {',
-      '  if (isnan_f(s)) { return s; }',
-      '  if (s < 2.0) { return log1p_f(s - 1.0); }',
-      '  return log(s);',
-      '}',
+      SM_LOG_SUM,
     );
   }
   lines.push(
@@ -176,11 +183,7 @@ export function softmaxRowSource(log: boolean, backward: boolean, alias: readonl
   ];
   if (!backward && log) {
     lines.push(
-      'fn sm_log_sum(s: f32) -> f32 {',
-      '  if (isnan_f(s)) { return s; }',
-      '  if (s < 2.0) { return log1p_f(s - 1.0); }',
-      '  return log(s);',
-      '}',
+      SM_LOG_SUM,
     );
   }
   lines.push(
