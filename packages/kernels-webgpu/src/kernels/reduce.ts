@@ -115,6 +115,27 @@ function cached(key: string, make: () => string): string {
 const HEAD_WORDS = 8;
 
 /**
+ * The entry point's opening, up to `w` (the output, or output piece, of this invocation or
+ * workgroup): SHORT_WG invocations of one output each when `lanes` is 1, else one workgroup of
+ * `lanes` per output with its workgroup arrays `shared`.
+ */
+function mainHeader(lanes: number, shared: readonly string[]): string[] {
+  if (lanes === 1) {
+    return [
+      `@compute @workgroup_size(${SHORT_WG})`,
+      'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
+      `  let w = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    ];
+  }
+  return [
+    ...shared,
+    `@compute @workgroup_size(${lanes})`,
+    'fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {',
+    '  let w = wid.x + wid.y * nwg.x;',
+  ];
+}
+
+/**
  * The reduction kernel. Words: nOut, nRed, inBase, outOff, chunks, 0, chunkStride (output
  * elements between pieces), 0, then kept sizes, kept input strides,
  * kept output strides, reduced sizes, reduced input strides.
@@ -136,20 +157,7 @@ function reduceSource(name: keyof typeof REDUCE_OPS, k: Kind, nk: number, nr: nu
     'fn p(i: u32) -> u32 { return P.w[i / 4u][i % 4u]; }',
     `fn combine(a: ${t}, b: ${t}) -> ${t} { return ${row.combine[L]}; }`,
   ];
-  if (short) {
-    lines.push(
-      `@compute @workgroup_size(${SHORT_WG})`,
-      'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-      `  let w = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
-    );
-  } else {
-    lines.push(
-      `var<workgroup> part: array<${t}, ${lanes}>;`,
-      `@compute @workgroup_size(${lanes})`,
-      'fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {',
-      '  let w = wid.x + wid.y * nwg.x;',
-    );
-  }
+  lines.push(...mainHeader(lanes, [`var<workgroup> part: array<${t}, ${lanes}>;`]));
   lines.push(
     '  let nOut = p(0u);',
     '  let chunks = p(4u);',
@@ -423,21 +431,7 @@ function argSource(max: boolean, k: Kind, nd: number, withValues: boolean, mode:
     'fn p(i: u32) -> u32 { return P.w[i / 4u][i % 4u]; }',
     argBetter(max, k, t),
   ];
-  if (short) {
-    lines.push(
-      `@compute @workgroup_size(${SHORT_WG})`,
-      'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-      `  let w = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
-    );
-  } else {
-    lines.push(
-      `var<workgroup> pv: array<${t}, ${lanes}>;`,
-      `var<workgroup> pi: array<u32, ${lanes}>;`,
-      `@compute @workgroup_size(${lanes})`,
-      'fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {',
-      '  let w = wid.x + wid.y * nwg.x;',
-    );
-  }
+  lines.push(...mainHeader(lanes, [`var<workgroup> pv: array<${t}, ${lanes}>;`, `var<workgroup> pi: array<u32, ${lanes}>;`]));
   const K = HEAD_WORDS;
   lines.push(
     '  let nOut = p(0u);',
