@@ -1,7 +1,7 @@
 /// <reference types="@webgpu/types" />
 import { DTypeError, IndexError, TensorImpl, TorchError, isFloatingType, type BackendImpls } from '@torch-ts/core';
 import { commandQueue } from '../runtime/queue';
-import { readToHost } from '../runtime/transfer';
+import { readLastCount } from '../runtime/transfer';
 import { messageErrorCode } from '../runtime/device-errors';
 import { kindOf } from '../wgsl/kinds';
 import { WORKGROUP } from '../wgsl/pointwise';
@@ -186,18 +186,7 @@ export async function nonzeroCountAsync(self: TensorImpl): Promise<number> {
   const op = 'nonzero';
   if (self.numel === 0) return 0;
   const { scratch } = countPasses(op, self, 0);
-  const total = scratch.view([1], [1], scratch.numel - 1);
-  try {
-    const host = await readToHost(total, op);
-    try {
-      return host.storage.typed(Int32Array)[host.storageOffset] >>> 0;
-    } finally {
-      host.release();
-    }
-  } finally {
-    total.release();
-    scratch.release();
-  }
+  return readLastCount(op, scratch);
 }
 
 export const nonzeroFill: BackendImpls['nonzeroFill'] = (out, self) => {

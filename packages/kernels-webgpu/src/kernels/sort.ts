@@ -8,7 +8,7 @@ import { GROUP_ID, paramsDecl, rowBaseCode, rowParams, rowWords, type RowGeometr
 import { bindingOf, grid } from './launch';
 import { fill } from './pointwise';
 import { countPasses } from './indexing';
-import { readToHost } from '../runtime/transfer';
+import { readLastCount } from '../runtime/transfer';
 
 type StatsImpls = Pick<BackendImpls, 'medianDim' | 'modeDim'>;
 
@@ -692,18 +692,7 @@ export async function uniqueCountAsync(self: TensorImpl): Promise<number> {
   const { S, F, scratch } = uniquePasses(op, self);
   S.release();
   F.release();
-  const total = scratch.view([1], [1], scratch.numel - 1);
-  try {
-    const host = await readToHost(total, op);
-    try {
-      return host.storage.typed(Int32Array)[host.storageOffset] >>> 0;
-    } finally {
-      host.release();
-    }
-  } finally {
-    total.release();
-    scratch.release();
-  }
+  return readLastCount(op, scratch);
 }
 
 /** Fills values/inverse/counts given the count core awaited (uniqueAsync); refuses without it (Note [unique on WebGPU]). */

@@ -141,3 +141,22 @@ function contiguousBytes(src: TensorImpl): Uint8Array {
   }
   return out;
 }
+
+/**
+ * The last element of an int32 scratch of counts (a prefix sum's total), as an unsigned
+ * count: the 4-byte read behind the async data-dependent ops. Releases `scratch`.
+ */
+export async function readLastCount(op: string, scratch: TensorImpl): Promise<number> {
+  const total = scratch.view([1], [1], scratch.numel - 1);
+  try {
+    const host = await readToHost(total, op);
+    try {
+      return host.storage.typed(Int32Array)[host.storageOffset] >>> 0;
+    } finally {
+      host.release();
+    }
+  } finally {
+    total.release();
+    scratch.release();
+  }
+}
