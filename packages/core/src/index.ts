@@ -29,9 +29,10 @@ export * from './dispatch/dispatcher';
 
 export * from './tensor/autograd-interface';
 export { TensorImpl, VersionCounter } from './tensor/tensor-impl';
-export { Tensor, type ReadOptions, type NestedList } from './tensor/tensor';
+export { Tensor, type ReadOptions, type NestedList, type HostData } from './tensor/tensor';
 export { tidy, keep } from './tensor/scope';
 export { registerDeviceReader, registerDeviceUploader, type DeviceReader, type DeviceUploader } from './tensor/device-reader';
+export type { HostValues } from './tensor/host-data';
 
 export * from './ops/backend-impls';
 export type { RandomImpls, RandomFill, DeviceStream } from './ops/random-impls';

@@ -4,10 +4,10 @@
 import { DispatchKey, registerAllocator, registerBackend, registerDeviceReader, registerDeviceUploader } from '@torch-ts/core';
 import { webgpuAllocator } from './memory/webgpu-allocator';
 import { webgpuImplTable } from './impls';
-import { readToHost, uploadFromHost } from './runtime/transfer';
+import { readToHost, readValues, uploadFromHost } from './runtime/transfer';
 
 registerAllocator(webgpuAllocator);
-registerDeviceReader('webgpu', (impl) => readToHost(impl));
+registerDeviceReader('webgpu', { toHost: readToHost, values: readValues });
 registerDeviceUploader('webgpu', uploadFromHost);
 registerBackend(DispatchKey.WebGPU, webgpuImplTable);
 

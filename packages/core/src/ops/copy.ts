@@ -236,7 +236,7 @@ export async function toAsync(self: Tensor, target: DType | DeviceLike | ToOptio
     (typeof target === 'string' && target === 'cpu') ||
     (typeof target === 'object' && target !== null && 'device' in target && toDevice('toAsync', (target as ToOptions).device) === CPU);
   if (impl.device.type !== 'cpu' && wantsCpu) {
-    const host = new Tensor(await deviceReader('toAsync', impl.device.type)(impl));
+    const host = new Tensor(await deviceReader('toAsync', impl.device.type).toHost(impl, 'toAsync'));
     const o = typeof target === 'object' && target !== null ? { ...(target as ToOptions), ...options } : options;
     if (o.dtype === undefined || o.dtype === host.dtype) return host;
     const converted = to(host, { dtype: o.dtype });

@@ -6,7 +6,7 @@ import { formatTensor } from '../format';
 import { normalizeDim } from '../views';
 import { autogradHooks, requireAutogradHooks, type BackwardOptions, type GradFnHandle } from './autograd-interface';
 import { deviceReader } from './device-reader';
-import { decodeHost, gatherHost } from './host-data';
+import { decodeHost, gatherHost, type HostValues } from './host-data';
 import { trackInScope, untrackFromScope } from './scope';
 import type { TensorImpl } from './tensor-impl';
 import type { TensorMethods } from '../ops/methods';
@@ -198,63 +198,58 @@ export class Tensor {
   }
 
   /** The logical elements, row-major, as a typed array (16-bit floats decoded to Float32Array; int64 as Float64Array unless `bigint`). */
-  dataSync(options: ReadOptions = {}): Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Int32Array | BigInt64Array {
+  dataSync(options: ReadOptions = {}): HostData {
     const impl = this.requireHost('dataSync', 'data()');
-    const raw = decodeHost(impl.dtype, gatherHost(impl));
-    if (raw instanceof BigInt64Array && !options.bigint) return int64ToNumbers('dataSync', raw);
-    return raw as Exclude<typeof raw, Uint16Array>;
+    return toHostData('dataSync', impl.dtype, gatherHost(impl), options);
   }
 
   /** Nested arrays of JS values (bools for bool tensors), as `tolist()`. */
   tolist(options: ReadOptions = {}): NestedList {
     const impl = this.requireHost('tolist', 'tolistAsync()');
-    return nest(impl.sizes, this.flatValues(impl, 'tolist', options));
+    return nest(impl.sizes, toValues('tolist', impl.dtype, gatherHost(impl), options));
   }
 
   /** The value of a one-element tensor. */
   item(options: ReadOptions = {}): number | bigint | boolean {
     const impl = this.requireHost('item', 'itemAsync()');
-    if (impl.numel !== 1) {
-      throw new TorchError(`item: a Tensor with ${impl.numel} elements cannot be converted to Scalar`);
-    }
-    return this.flatValues(impl, 'item', options)[0];
-  }
-
-  private flatValues(impl: TensorImpl, op: string, options: ReadOptions): (number | bigint | boolean)[] {
-    const raw = decodeHost(impl.dtype, gatherHost(impl));
-    if (impl.dtype === 'bool') return Array.from(raw as Uint8Array, (v) => v !== 0);
-    if (raw instanceof BigInt64Array) return options.bigint ? Array.from(raw) : Array.from(int64ToNumbers(op, raw));
-    return Array.from(raw as Float64Array);
+    checkItem(impl.numel);
+    return toValues('item', impl.dtype, gatherHost(impl), options)[0];
   }
 
   // ---- async reads: any device ----
-  /** A CPU handle with this tensor's values: `this` itself on CPU, else a copy read back from the device. */
-  private async hostHandle(op: string): Promise<Tensor> {
+  /**
+   * The logical elements, row-major, as a new array of the storage element type. On CPU
+   * they are gathered at once (a snapshot taken at the call); a device reads a contiguous
+   * tensor straight into the array (Note on DeviceReader), anything else through a CPU copy.
+   */
+  private async hostValues(op: string): Promise<HostValues> {
     const impl = this.impl;
-    if (impl.device.type === 'cpu') return this;
-    return new Tensor(await deviceReader(op, impl.device.type)(impl));
-  }
-
-  private async readAsync<T>(op: string, read: (t: Tensor) => T): Promise<T> {
-    const host = await this.hostHandle(op);
+    if (impl.device.type === 'cpu') return gatherHost(impl);
+    const reader = deviceReader(op, impl.device.type);
+    if (impl.isContiguous) return reader.values(impl, op);
+    const host = await reader.toHost(impl, op);
     try {
-      return read(host);
+      return gatherHost(host);
     } finally {
-      if (host !== this) host.dispose();
+      host.release();
     }
   }
 
   /** The logical elements as a typed array (see `dataSync`), from any device. */
-  data(options: ReadOptions = {}): Promise<ReturnType<Tensor['dataSync']>> {
-    return this.readAsync('data', (t) => t.dataSync(options));
+  async data(options: ReadOptions = {}): Promise<HostData> {
+    const dtype = this.impl.dtype;
+    return toHostData('data', dtype, await this.hostValues('data'), options);
   }
 
-  tolistAsync(options: ReadOptions = {}): Promise<NestedList> {
-    return this.readAsync('tolistAsync', (t) => t.tolist(options));
+  async tolistAsync(options: ReadOptions = {}): Promise<NestedList> {
+    const { dtype, sizes } = this.impl;
+    return nest(sizes, toValues('tolistAsync', dtype, await this.hostValues('tolistAsync'), options));
   }
 
-  itemAsync(options: ReadOptions = {}): Promise<number | bigint | boolean> {
-    return this.readAsync('itemAsync', (t) => t.item(options));
+  async itemAsync(options: ReadOptions = {}): Promise<number | bigint | boolean> {
+    const { dtype, numel } = this.impl;
+    checkItem(numel);
+    return toValues('itemAsync', dtype, await this.hostValues('itemAsync'), options)[0];
   }
 
   toString(): string {
@@ -280,6 +275,25 @@ export class Tensor {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return this.isDisposed ? 'tensor(<disposed>)' : this.toString();
   }
+}
+
+/** What `data()` and `dataSync()` return. */
+export type HostData = Exclude<HostValues, Uint16Array>;
+
+function toHostData(op: string, dtype: DType, raw: HostValues, options: ReadOptions): HostData {
+  const decoded = decodeHost(dtype, raw);
+  return decoded instanceof BigInt64Array && !options.bigint ? int64ToNumbers(op, decoded) : decoded;
+}
+
+function toValues(op: string, dtype: DType, raw: HostValues, options: ReadOptions): (number | bigint | boolean)[] {
+  const decoded = decodeHost(dtype, raw);
+  if (dtype === 'bool') return Array.from(decoded as Uint8Array, (v) => v !== 0);
+  if (decoded instanceof BigInt64Array) return options.bigint ? Array.from(decoded) : Array.from(int64ToNumbers(op, decoded));
+  return Array.from(decoded as Float64Array);
+}
+
+function checkItem(numel: number): void {
+  if (numel !== 1) throw new TorchError(`item: a Tensor with ${numel} elements cannot be converted to Scalar`);
 }
 
 function int64ToNumbers(op: string, raw: BigInt64Array): Float64Array {

@@ -1,4 +1,4 @@
-import { CPU, StorageImpl, TensorImpl, TorchError, VersionCounter, type Device, type HostRegion } from '@torch-ts/core';
+import { CPU, StorageImpl, TensorImpl, TorchError, VersionCounter, typeMeta, type Device, type HostRegion, type HostValues } from '@torch-ts/core';
 import type { WebGPUBlock } from '../memory/webgpu-allocator';
 import { BufferUsage, MapMode } from './flags';
 import { commandQueue } from './queue';
@@ -11,7 +11,8 @@ import { commandQueue } from './queue';
  * that reads a loss every step creates none after the first step. A read copies the whole
  * range of storage the tensor spans (4-byte aligned, as buffer copies must be) and hands
  * back a CPU tensor with the same strides over that copy, so strided views read without a
- * device-side gather.
+ * device-side gather. A contiguous tensor's `data()` skips that CPU tensor: its elements
+ * are sliced out of the mapped range straight into the array the user gets (`readValues`).
  */
 const STAGING_POOL_BYTES = 64 << 20;
 const MIN_STAGING = 256;
@@ -59,40 +60,79 @@ function span(impl: TensorImpl): { lo: number; hi: number } {
   return { lo, hi };
 }
 
-/** The device reader registered with core: a CPU copy of a WebGPU tensor (same sizes, strides). */
-export async function readToHost(impl: TensorImpl, op = 'data'): Promise<TensorImpl> {
+/**
+ * Copies the bytes of storage `impl` spans (4-byte aligned) into a staging buffer after all
+ * enqueued work, waits for it, and hands the mapped range to `take`, which must copy what
+ * it keeps (the range is unmapped when it returns). Raises pending device-side errors.
+ * `take` gets the byte position of the span's first element within the mapped range.
+ */
+async function readSpan<T>(op: string, impl: TensorImpl, take: (mapped: ArrayBuffer, lead: number, lo: number) => T): Promise<T> {
   const q = commandQueue(op);
-  if (impl.numel === 0) {
-    // Nothing to copy, but still a sync point for errors (Note [Device-side errors]).
-    q.flush();
-    await q.raiseErrors(op);
-    return TensorImpl.empty(op, impl.sizes, impl.dtype, CPU);
-  }
   const item = impl.itemSize;
   const { lo, hi } = span(impl);
   const byteLo = lo * item;
-  const byteHi = (hi + 1) * item;
   const alignedLo = Math.floor(byteLo / 4) * 4;
-  const len = Math.ceil(byteHi / 4) * 4 - alignedLo;
+  const len = Math.ceil(((hi + 1) * item) / 4) * 4 - alignedLo;
   const block = impl.storage.data as WebGPUBlock;
   if (!block) throw new TorchError(`${op}: internal error: a non-empty webgpu tensor has no buffer`);
   const staging = takeStaging(q.device, len);
   q.copyBufferToBuffer(block.segment.buffer, block.offset + alignedLo, staging.buffer, 0, len);
   q.flush();
-  const storage = StorageImpl.allocate(op, len, CPU);
-  let result: TensorImpl | null = null;
   try {
     await staging.buffer.mapAsync(MapMode.READ, 0, len);
-    const host = storage.host as HostRegion;
-    new Uint8Array(host.buffer, host.byteOffset, len).set(new Uint8Array(staging.buffer.getMappedRange(0, len)));
-    staging.buffer.unmap();
+    let result: T;
+    try {
+      result = take(staging.buffer.getMappedRange(0, len), byteLo - alignedLo, lo);
+    } finally {
+      staging.buffer.unmap();
+    }
     await q.raiseErrors(op);
-    result = new TensorImpl(storage, impl.sizes, impl.strides, (byteLo - alignedLo) / item + (impl.storageOffset - lo), impl.dtype, CPU, new VersionCounter());
     return result;
   } finally {
-    storage.release(); // the TensorImpl holds its own reference
     giveStaging(staging.buffer, staging.size);
   }
+}
+
+/** Nothing to copy, but still a sync point for errors (Note [Device-side errors]). */
+async function syncOnly(op: string): Promise<void> {
+  const q = commandQueue(op);
+  q.flush();
+  await q.raiseErrors(op);
+}
+
+/** The device reader's `toHost`: a CPU copy of a WebGPU tensor (same sizes, strides). */
+export async function readToHost(impl: TensorImpl, op = 'data'): Promise<TensorImpl> {
+  if (impl.numel === 0) {
+    await syncOnly(op);
+    return TensorImpl.empty(op, impl.sizes, impl.dtype, CPU);
+  }
+  const item = impl.itemSize;
+  return readSpan(op, impl, (mapped, lead, lo) => {
+    const storage = StorageImpl.allocate(op, mapped.byteLength, CPU);
+    try {
+      const host = storage.host as HostRegion;
+      new Uint8Array(host.buffer, host.byteOffset, mapped.byteLength).set(new Uint8Array(mapped));
+      return new TensorImpl(storage, impl.sizes, impl.strides, lead / item + (impl.storageOffset - lo), impl.dtype, CPU, new VersionCounter());
+    } finally {
+      storage.release(); // the TensorImpl holds its own reference
+    }
+  });
+}
+
+/**
+ * The device reader's `values`, for a contiguous tensor: its elements in a new typed array
+ * of the storage element type, copied once out of the mapped range (`ArrayBuffer.slice`
+ * does not zero-fill first).
+ */
+export async function readValues(impl: TensorImpl, op = 'data'): Promise<HostValues> {
+  const { ArrayType } = typeMeta(impl.dtype);
+  const Ctor = ArrayType as unknown as { new (buffer: ArrayBuffer): HostValues; new (n: number): HostValues };
+  if (impl.numel === 0) {
+    await syncOnly(op);
+    return new Ctor(0);
+  }
+  const nbytes = impl.numel * impl.itemSize;
+  return readSpan(op, impl, (mapped, lead) => new Ctor(mapped.slice(lead, lead + nbytes)));
 }
 
 /** The device uploader registered with core: a contiguous WebGPU copy of a CPU tensor, via `queue.writeBuffer`. */
@@ -149,12 +189,7 @@ function contiguousBytes(src: TensorImpl): Uint8Array {
 export async function readLastCount(op: string, scratch: TensorImpl): Promise<number> {
   const total = scratch.view([1], [1], scratch.numel - 1);
   try {
-    const host = await readToHost(total, op);
-    try {
-      return host.storage.typed(Int32Array)[host.storageOffset] >>> 0;
-    } finally {
-      host.release();
-    }
+    return ((await readValues(total, op)) as Int32Array)[0] >>> 0;
   } finally {
     total.release();
     scratch.release();
