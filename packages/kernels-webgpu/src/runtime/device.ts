@@ -1,5 +1,6 @@
 /// <reference types="@webgpu/types" />
 import { DeviceError } from '@torch-ts/core';
+import { throttleDawnPolling } from './polling';
 
 /** What `torch.webgpu.init(opts)` takes. */
 export interface WebGPUInitOptions {
@@ -114,7 +115,9 @@ async function doInit(opts: WebGPUInitOptions): Promise<boolean> {
     // every adapter (Note [float16 on WebGPU]), rounding as PyTorch's CPU does.
     const requiredFeatures: GPUFeatureName[] = adapter.features.has('shader-f16') ? ['shader-f16'] : [];
     const device = await adapter.requestDevice({ requiredLimits: wantedLimits(adapter), requiredFeatures });
-    setContext(device, source, describeAdapter(adapter), isSoftwareAdapter(adapter));
+    const software = isSoftwareAdapter(adapter);
+    setContext(device, source, describeAdapter(adapter), software);
+    if (software && source.startsWith('dawn')) throttleDawnPolling(); // (Note [Dawn's polling on a software adapter])
     unavailable = null;
     return true;
   } catch (e) {

@@ -1,0 +1,67 @@
+/**
+ * Note [Dawn's polling on a software adapter]
+ * Dawn's Node binding settles its promises (mapAsync, onSubmittedWorkDone, popErrorScope) by
+ * polling: while any is pending it calls `wgpuInstanceProcessEvents` from a `setImmediate`
+ * callback that schedules itself again, so the JS thread runs flat out for as long as the
+ * device works. On a GPU that costs one idle core. On a software adapter the device's work
+ * runs on the same CPUs, and the loop takes a core from it: on the 2-core CI machine a 4M
+ * add took about 60 ms with the loop and 40 ms without it.
+ *
+ * So when torch-ts drives a software adapter through Dawn in Node, `setImmediate` is wrapped
+ * once, at init: a callback that is the binding's (a native function with no name and a
+ * `prototype`, which neither JS functions, bound functions nor built-ins are) is passed on at
+ * once for the first SPIN_MS of a polling chain, so that short waits stay short, and after
+ * that through `setTimeout`, so that the thread sleeps about a millisecond between polls. A
+ * chain starts when the binding schedules a poll from outside its own callback (a promise
+ * became pending with none before). Every other caller's callbacks are passed on untouched.
+ */
+const SPIN_MS = 1;
+
+let installed = false;
+const counts = { immediate: 0, delayed: 0 };
+
+/** Dawn's polls since init: passed on at once, and delayed by the wrapper (for tests and diagnostics). */
+export function dawnPollCounts(): { immediate: number; delayed: number } {
+  return { ...counts };
+}
+
+export function isDawnPoll(cb: unknown): cb is (...args: unknown[]) => void {
+  return (
+    typeof cb === 'function' &&
+    cb.name === '' &&
+    Object.prototype.hasOwnProperty.call(cb, 'prototype') &&
+    Function.prototype.toString.call(cb).includes('[native code]')
+  );
+}
+
+/** Wraps `setImmediate` as the Note says; idempotent, and a no-op where there is none. */
+type Schedule = (cb: unknown, ...args: unknown[]) => unknown;
+
+export function throttleDawnPolling(): void {
+  const g = globalThis as { setImmediate?: Schedule };
+  const original = g.setImmediate;
+  if (installed || typeof original !== 'function') return;
+  installed = true;
+  let inPoll = false;
+  let chainStart = 0;
+  const wrapped = function (this: unknown, cb: unknown, ...args: unknown[]) {
+    if (!isDawnPoll(cb)) return original.call(this, cb, ...args);
+    const now = performance.now();
+    if (!inPoll) chainStart = now;
+    const run = (): void => {
+      inPoll = true;
+      try {
+        cb();
+      } finally {
+        inPoll = false;
+      }
+    };
+    if (now - chainStart < SPIN_MS) {
+      counts.immediate++;
+      return original(run);
+    }
+    counts.delayed++;
+    return setTimeout(run, 1);
+  };
+  g.setImmediate = Object.assign(wrapped, original);
+}
