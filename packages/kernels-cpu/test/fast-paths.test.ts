@@ -2,6 +2,7 @@ import { CPU } from '@torch-ts/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CpuAllocator, cpuImpls } from '../src/index';
 import { gemmKernel } from '../src/loops/gemm-wasm';
+import { hasWasmSum, sumF32Wasm } from '../src/loops/sum-wasm';
 import { empty, read, releaseCreated, tensor, view } from './helpers';
 
 // The speed paths of issue 4 against plain references: the blocked WebAssembly matmul
@@ -72,6 +73,53 @@ describe('float32 exp', () => {
     cpuImpls.exp(out, a);
     const expected = (read(a) as number[]).map((x) => Math.fround(Math.exp(x)));
     expect(read(out)).toEqual(expected);
+  });
+});
+
+describe('WebAssembly float32 sum', () => {
+  it('is available in Node', () => {
+    expect(hasWasmSum()).toBe(true);
+  });
+
+  it('equals the float64 sum at every length and offset around its blocks and pieces', () => {
+    const r = rng(21);
+    const data = Float32Array.from({ length: 40_000 }, () => r() * 100);
+    for (const n of [0, 1, 7, 8, 9, 15, 16, 17, 255, 256, 16_383, 16_384, 16_385, 16_391, 32_768, 39_990]) {
+      for (const ao of [0, 1, 3, 8]) {
+        let ref = 0;
+        for (let i = 0; i < n; i++) ref += data[ao + i];
+        const got = sumF32Wasm(n, data, ao)!;
+        // different float64 orders: equal up to n * 2^-52 of the sum of magnitudes
+        expect(Math.abs(got - ref)).toBeLessThanOrEqual(n * 100 * 2 ** -50);
+        expect(Math.fround(got)).toBe(Math.fround(ref));
+      }
+    }
+  });
+
+  it('propagates NaN and infinities as IEEE sums do', () => {
+    const a = new Float32Array(64).fill(1);
+    a[13] = NaN;
+    expect(sumF32Wasm(64, a, 0)).toBeNaN();
+    a[13] = Infinity;
+    expect(sumF32Wasm(64, a, 0)).toBe(Infinity);
+    a[60] = -Infinity; // in another partial sum: inf + -inf
+    expect(sumF32Wasm(64, a, 0)).toBeNaN();
+    a.fill(3.4e38); // float32's range overflows, float64's does not
+    expect(sumF32Wasm(64, a, 0)).toBe(64 * Math.fround(3.4e38));
+  });
+
+  it('serves sum through cpuImpls: a float32 row of 1e5 ones and a large-magnitude row', () => {
+    const n = 100_000;
+    const ones = tensor('float32', [n], new Array<number>(n).fill(1));
+    const out = empty('float32', [1]);
+    cpuImpls.sum(out, ones, [0]);
+    expect(read(out)).toEqual([n]);
+    const m = tensor('float32', [2, 4096], Array.from({ length: 8192 }, (_, i) => (i % 2 ? 1e7 : -1e7) + (i % 5)));
+    const rows = empty('float32', [2, 1]);
+    cpuImpls.sum(rows, m, [1]);
+    const mv = read(m) as number[];
+    const ref = [0, 1].map((row) => mv.slice(row * 4096, (row + 1) * 4096).reduce((x, y) => x + y, 0));
+    expect(read(rows)).toEqual(ref.map(Math.fround));
   });
 });
 

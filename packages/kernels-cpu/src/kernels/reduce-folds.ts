@@ -1,5 +1,6 @@
 import type { FloatArray } from '../loops/arrays';
 import { ROW_PIECE } from '../loops/iterate';
+import { sumF32Wasm } from '../loops/sum-wasm';
 
 /**
  * Fold kernels of the reductions over one row (Note [Reduction iteration]): the row's
@@ -24,7 +25,8 @@ export type Fold = (n: number, acc: Float64Array, co: number, cs: number, a: Flo
  * sequential order's float32 unless the sum lies within that error of a rounding boundary
  * (and then either answer is within PyTorch's own float32 error). float64 rows (and
  * float16/bfloat16 scratch, which is a Float64Array) keep the sequential order, so float64
- * sums are unchanged.
+ * sums are unchanged. Unit-stride float32 rows of WASM_MIN elements or more are summed the
+ * same way, with eight partial sums, by WebAssembly SIMD (Note [WebAssembly float32 sum]).
  */
 const SPLIT_MIN = 32;
 
@@ -46,8 +48,15 @@ export function sumFold(n: number, acc: Float64Array, co: number, cs: number, a:
   }
 }
 
+/** Rows at least this long take the WebAssembly kernel (Note [WebAssembly float32 sum]). */
+const WASM_MIN = 256;
+
 /** Note [Four float64 partial sums of float32]. */
 function sumF32(n: number, a: Float32Array, ao: number, as: number): number {
+  if (as === 1 && n >= WASM_MIN) {
+    const w = sumF32Wasm(n, a, ao);
+    if (w !== null) return w;
+  }
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;

@@ -9,64 +9,35 @@
  * in 8 f64x2 registers, loaded from C before the loop and stored after it, and each k adds
  * its products in order, so every C element is the sequential float64 sum of its products
  * (exactly a plain triple loop's result). The caller packs, blocks and writes back.
- * SIMD is part of WebAssembly in every engine Node 16.4+ ships; where it fails to validate,
- * `gemmKernel()` returns null and matmul keeps its plain JS loops.
+ * Where WebAssembly SIMD is unavailable `gemmKernel()` returns null and matmul keeps its
+ * plain JS loops (loops/wasm-asm.ts).
  */
-
-/** Unsigned LEB128. */
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (n !== 0);
-  return out;
-}
-
-/** Signed LEB128 (small constants only). */
-function sleb(n: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const byte = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0)) {
-      out.push(byte);
-      return out;
-    }
-    out.push(byte | 0x80);
-  }
-}
-
-function section(id: number, body: number[]): number[] {
-  return [id, ...uleb(body.length), ...body];
-}
-
-function str(s: string): number[] {
-  return [...uleb(s.length), ...Array.from(s, (ch) => ch.charCodeAt(0))];
-}
-
-// Opcodes (core and the 0xfd SIMD prefix).
-const LOCAL_GET = 0x20;
-const LOCAL_SET = 0x21;
-const LOCAL_TEE = 0x22;
-const I32_CONST = 0x41;
-const I32_ADD = 0x6a;
-const I32_SUB = 0x6b;
-const F64_LOAD = 0x2b;
-const LOOP = 0x03;
-const BR_IF = 0x0d;
-const END = 0x0b;
-const VOID = 0x40;
-const I32 = 0x7f;
-const V128 = 0x7b;
-const simd = (op: number): number[] => [0xfd, ...uleb(op)];
-const V128_LOAD = 0;
-const V128_STORE = 11;
-const F64X2_SPLAT = 20;
-const F64X2_ADD = 240;
-const F64X2_MUL = 242;
+import {
+  END,
+  F64_LOAD,
+  F64X2_ADD,
+  F64X2_MUL,
+  F64X2_SPLAT,
+  I32,
+  I32_ADD,
+  I32_CONST,
+  I32_SUB,
+  BR_IF,
+  LOCAL_GET,
+  LOCAL_SET,
+  LOCAL_TEE,
+  LOOP,
+  V128,
+  V128_LOAD,
+  V128_STORE,
+  VOID,
+  body,
+  instantiateKernel,
+  kernelModule,
+  simd,
+  sleb,
+  uleb,
+} from './wasm-asm';
 
 /** The 4x4 kernel's body (see the Note); locals: params 0-4, v128 5-15, i32 16-18. */
 function kernelBody(): number[] {
@@ -131,25 +102,7 @@ function kernelBody(): number[] {
     }
   }
   code.push(END);
-  const locals = [...uleb(2), ...uleb(11), V128, ...uleb(3), I32];
-  const body = [...locals, ...code];
-  return [...uleb(body.length), ...body];
-}
-
-function moduleBytes(): Uint8Array<ArrayBuffer> {
-  const type = [...uleb(1), 0x60, ...uleb(5), I32, I32, I32, I32, I32, ...uleb(0)];
-  const imports = [...uleb(1), ...str('e'), ...str('m'), 0x02, 0x00, ...uleb(1)];
-  const funcs = [...uleb(1), ...uleb(0)];
-  const exports = [...uleb(1), ...str('k'), 0x00, ...uleb(0)];
-  const code = [...uleb(1), ...kernelBody()];
-  return Uint8Array.from([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, type),
-    ...section(2, imports),
-    ...section(3, funcs),
-    ...section(7, exports),
-    ...section(10, code),
-  ]);
+  return body([[11, V128], [3, I32]], code);
 }
 
 export type GemmKernelFn = (kc: number, a: number, b: number, c: number, ldc: number) => void;
@@ -168,25 +121,18 @@ let instance: GemmKernel | null | undefined;
 /** The kernel, instantiated on first use; null where WebAssembly SIMD is unavailable. */
 export function gemmKernel(): GemmKernel | null {
   if (instance !== undefined) return instance;
-  instance = null;
-  try {
-    const bytes = moduleBytes();
-    if (typeof WebAssembly === 'undefined' || !WebAssembly.validate(bytes)) return null;
-    const memory = new WebAssembly.Memory({ initial: 1 });
-    const inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), { e: { m: memory } });
-    const k: GemmKernel = {
-      kernel: inst.exports.k as GemmKernelFn,
-      f64: new Float64Array(memory.buffer),
-      reserve(bytes: number): void {
-        const have = memory.buffer.byteLength;
-        if (bytes <= have) return;
-        memory.grow(Math.ceil((bytes - have) / 65536));
-        k.f64 = new Float64Array(memory.buffer);
-      },
-    };
-    instance = k;
-  } catch {
-    instance = null;
-  }
-  return instance;
+  const w = instantiateKernel<GemmKernelFn>(kernelModule([I32, I32, I32, I32, I32], [], kernelBody()));
+  if (w === null) return (instance = null);
+  const memory = w.memory;
+  const k: GemmKernel = {
+    kernel: w.fn,
+    f64: new Float64Array(memory.buffer),
+    reserve(bytes: number): void {
+      const have = memory.buffer.byteLength;
+      if (bytes <= have) return;
+      memory.grow(Math.ceil((bytes - have) / 65536));
+      k.f64 = new Float64Array(memory.buffer);
+    },
+  };
+  return (instance = k);
 }
