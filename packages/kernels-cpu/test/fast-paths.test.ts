@@ -123,6 +123,45 @@ describe('WebAssembly float32 sum', () => {
   });
 });
 
+describe('float32 softmax on the exp polynomial', () => {
+  // a float64 reference with Math.exp, rounded once to float32 at the end
+  function reference(xs: number[], outer: number, size: number, inner: number, log: boolean): number[] {
+    const out = new Array<number>(xs.length);
+    for (let r = 0; r < outer; r++) {
+      for (let i = 0; i < inner; i++) {
+        const at = (j: number) => r * size * inner + j * inner + i;
+        let max = -Infinity;
+        for (let j = 0; j < size; j++) max = Math.max(max, xs[at(j)]);
+        let sum = 0;
+        for (let j = 0; j < size; j++) sum += Math.exp(xs[at(j)] - max);
+        for (let j = 0; j < size; j++) out[at(j)] = log ? xs[at(j)] - max - Math.log(sum) : Math.exp(xs[at(j)] - max) / sum;
+      }
+    }
+    return out;
+  }
+
+  it('is within 1 ulp of float32 of a Math.exp reference, last dim and inner dims, with -inf and far tails', () => {
+    const r = rng(5);
+    for (const [outer, size, inner] of [[3, 257, 1], [2, 64, 5]]) {
+      const xs = Array.from({ length: outer * size * inner }, () => Math.fround(r() * 30));
+      xs[7] = -Infinity;
+      xs[11] = -200; // x - max below -100: Math.exp's range
+      const x = tensor('float32', [outer, size, inner], xs);
+      for (const log of [false, true]) {
+        const out = empty('float32', [outer, size, inner]);
+        cpuImpls.softmax(out, x, outer, size, inner, log);
+        const got = read(out) as number[];
+        const want = reference(read(x) as number[], outer, size, inner, log);
+        got.forEach((g, i) => {
+          const w = Math.fround(want[i]);
+          if (!Number.isFinite(w)) expect(g).toBe(w);
+          else expect(Math.abs(g - w)).toBeLessThanOrEqual(Math.abs(w) * 2 ** -23 + 1e-45);
+        });
+      }
+    }
+  });
+});
+
 describe('long rows', () => {
   it('float32 sums of long rows equal the float64 sum rounded once', () => {
     const r = rng(9);

@@ -54,6 +54,11 @@ function expPoly(x: number): number {
   return (1 + r + r2 * (0.5 + r * (1 / 6) + r2 * (1 / 24))) * EXP2_FRAC[m & 255] * EXP2_INT[m >> 8];
 }
 
+/** e^x for any x, for dtypes below float64 (Note [exp below float64]). */
+export function expBelow64(x: number): number {
+  return x > -100 && x < 88.8 ? expPoly(x) : Math.exp(x);
+}
+
 /** Unit-stride float exp, four elements a step (Note [exp below float64]). */
 function expUnit(n: number, o: FloatArray, oo: number, a: FloatArray, ao: number): void {
   const F = EXP2_FRAC;
@@ -94,7 +99,7 @@ function expUnit(n: number, o: FloatArray, oo: number, a: FloatArray, ao: number
   }
   for (; i < n; i++) {
     const x = a[ao + i];
-    o[oo + i] = x > -100 && x < 88.8 ? expPoly(x) : Math.exp(x);
+    o[oo + i] = expBelow64(x);
   }
 }
 
@@ -109,7 +114,7 @@ export function expRow(n: number, o: FloatArray, oo: number, os: number, a: Floa
   } else {
     for (let i = 0; i < n; i++, oo += os, ao += as) {
       const x = a[ao];
-      o[oo] = x > -100 && x < 88.8 ? expPoly(x) : Math.exp(x);
+      o[oo] = expBelow64(x);
     }
   }
 }
