@@ -2,6 +2,7 @@ import { TensorImpl, TorchError } from '@torch-ts/core';
 import { commandQueue } from '../runtime/queue';
 import { isHalfKind, kindOf, valueType, type Kind } from '../wgsl/kinds';
 import { PRELUDE } from '../wgsl/prelude';
+import { kernelTuning } from '../runtime/tuning';
 import { bindingOf, grid } from './launch';
 import { copy, fill } from './pointwise';
 
@@ -14,15 +15,17 @@ import { copy, fill } from './pointwise';
  * 64 times. Any strides and offsets (transposed and batched views run in place); the batch
  * is the workgroup's z. float32 and int32 (int32 wraps, as PyTorch's int kernels); float16
  * and bfloat16 load halves widened to f32, accumulate in f32 and round once on store (Note
- * [float16 on WebGPU]: PyTorch's CPU half matmul accumulates in float too).
+ * [float16 on WebGPU]: PyTorch's CPU half matmul accumulates in float too). Small products
+ * and software adapters take barrier-free shapes (Notes [Small matmul on WebGPU] and
+ * [Barrier-free matmul on a software adapter]).
  */
 const TILE = 64;
 const KT = 16;
 
-function source(k: Kind): string {
+/** Bindings, parameters, element access and the masked 4-wide store, shared by the kernels. */
+function header(k: Kind): string {
   const t = valueType(k);
   const f16 = isHalfKind(k);
-  const zero = t === 'f32' ? '0.0' : '0';
   const elem = f16 ? 'u32' : t;
   // (a bfloat16 is the top half of a float32; float16 widens in integer code)
   const widen = (x: string) => (k === 'bf16' ? `bitcast<f32>((${x}) << 16u)` : `f16_to_f32(${x})`);
@@ -41,8 +44,6 @@ struct Params { w: array<vec4<u32>, 4> };
 @group(0) @binding(3) var<uniform> P: Params;
 fn p(i: u32) -> u32 { return P.w[i / 4u][i % 4u]; }
 ${access}
-var<workgroup> As: array<array<${t}, ${TILE}>, ${KT}>;
-var<workgroup> Bs: array<array<${t}, ${TILE}>, ${KT}>;
 fn store(base: u32, rs: u32, cs: u32, r: u32, c: u32, v: vec4<${t}>, n: u32, pp: u32) {
   if (r >= n) { return; }
   let o = base + r * rs;
@@ -50,7 +51,15 @@ fn store(base: u32, rs: u32, cs: u32, r: u32, c: u32, v: vec4<${t}>, n: u32, pp:
   if (c + 1u < pp) { sto(o + (c + 1u) * cs, v.y); }
   if (c + 2u < pp) { sto(o + (c + 2u) * cs, v.z); }
   if (c + 3u < pp) { sto(o + (c + 3u) * cs, v.w); }
+}`;
 }
+
+function source(k: Kind): string {
+  const t = valueType(k);
+  const zero = t === 'f32' ? '0.0' : '0';
+  return /* wgsl */ `${header(k)}
+var<workgroup> As: array<array<${t}, ${TILE}>, ${KT}>;
+var<workgroup> Bs: array<array<${t}, ${TILE}>, ${KT}>;
 @compute @workgroup_size(16, 16)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   // params: n m p | batch strides (out a b) | out rs cs | a rs cs | b rs cs | offsets (out a b)
@@ -109,23 +118,7 @@ function smallSource(k: Kind): string {
   const t = valueType(k);
   const f16 = isHalfKind(k);
   const zero = t === 'f32' ? '0.0' : '0';
-  const elem = f16 ? 'u32' : t;
-  const widen = (x: string) => (k === 'bf16' ? `bitcast<f32>((${x}) << 16u)` : `f16_to_f32(${x})`);
-  const access = f16
-    ? `fn lda(i: u32) -> f32 { return ${widen('ab[i >> 1u] >> ((i & 1u) * 16u)')}; }
-fn ldb(i: u32) -> f32 { return ${widen('bb[i >> 1u] >> ((i & 1u) * 16u)')}; }
-fn sto(i: u32, v: f32) { let w = i >> 1u; let sh = (i & 1u) * 16u; atomicAnd(&outb[w], ~(65535u << sh)); atomicOr(&outb[w], ${k === 'bf16' ? 'f32_to_bf16' : 'f32_to_f16'}(v) << sh); }`
-    : `fn lda(i: u32) -> ${t} { return ab[i]; }
-fn ldb(i: u32) -> ${t} { return bb[i]; }
-fn sto(i: u32, v: ${t}) { outb[i] = v; }`;
-  return /* wgsl */ `${f16 ? PRELUDE : ''}
-@group(0) @binding(0) var<storage, read_write> outb: array<${f16 ? 'atomic<u32>' : t}>;
-@group(0) @binding(1) var<storage, read_write> ab: array<${elem}>;
-@group(0) @binding(2) var<storage, read_write> bb: array<${elem}>;
-struct Params { w: array<vec4<u32>, 4> };
-@group(0) @binding(3) var<uniform> P: Params;
-fn p(i: u32) -> u32 { return P.w[i / 4u][i % 4u]; }
-${access}
+  return /* wgsl */ `${header(k)}
 @compute @workgroup_size(${SMALL_WG})
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let n = p(0u); let m = p(1u); let pp = p(2u);
@@ -147,14 +140,64 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 }`;
 }
 
+/**
+ * Note [Barrier-free matmul on a software adapter]
+ * On a software adapter (Note [Kernel tuning per adapter]) the tiled kernel's two barriers
+ * per 16-deep slice of the inner dim dominate: MNIST's classifier, a [32, 1568] @ [1568, 10]
+ * product, is one workgroup that crosses 196 barriers (34 ms under SwiftShader). There every
+ * product above SMALL_MACS runs this kernel instead: each invocation accumulates the same
+ * 4x4 register tile as the tiled kernel, loading its 4 rows of self and 4 columns of other
+ * straight from storage at each step of the inner dim (on a CPU, caches give the reuse that
+ * workgroup memory gives a GPU), in 8x8 workgroups with no workgroup memory and no barrier.
+ * Rows and columns past the edge load a clamped (valid) index and are not stored. Each
+ * output element sums its products in the same order as the tiled kernel.
+ */
+const REG_WG = 8;
+const REG_TILE = 4 * REG_WG;
+
+function registerTileSource(k: Kind): string {
+  const t = valueType(k);
+  const zero = t === 'f32' ? '0.0' : '0';
+  const rows = [0, 1, 2, 3];
+  return /* wgsl */ `${header(k)}
+@compute @workgroup_size(${REG_WG}, ${REG_WG})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let n = p(0u); let m = p(1u); let pp = p(2u);
+  let r0 = gid.y * 4u;
+  let c0 = gid.x * 4u;
+  if (r0 >= n || c0 >= pp) { return; }
+  let bo = gid.z;
+  let aOff = p(12u) + bo * p(4u);
+  let bOff = p(13u) + bo * p(5u);
+  let ars = p(8u); let acs = p(9u); let brs = p(10u); let bcs = p(11u);
+${rows.map((i) => `  var a${i} = aOff + min(r0 + ${i}u, n - 1u) * ars;`).join('\n')}
+${rows.map((i) => `  var b${i} = bOff + min(c0 + ${i}u, pp - 1u) * bcs;`).join('\n')}
+  var acc0 = vec4<${t}>(${zero}); var acc1 = vec4<${t}>(${zero}); var acc2 = vec4<${t}>(${zero}); var acc3 = vec4<${t}>(${zero});
+  for (var kk = 0u; kk < m; kk++) {
+    let a = vec4<${t}>(lda(a0), lda(a1), lda(a2), lda(a3));
+    let b = vec4<${t}>(ldb(b0), ldb(b1), ldb(b2), ldb(b3));
+    acc0 += a.x * b; acc1 += a.y * b; acc2 += a.z * b; acc3 += a.w * b;
+${rows.map((i) => `    a${i} += acs; b${i} += brs;`).join('\n')}
+  }
+  let oOff = p(15u) + bo * p(3u);
+  let ors = p(6u); let ocs = p(7u);
+  store(oOff, ors, ocs, r0, c0, acc0, n, pp);
+  store(oOff, ors, ocs, r0 + 1u, c0, acc1, n, pp);
+  store(oOff, ors, ocs, r0 + 2u, c0, acc2, n, pp);
+  store(oOff, ors, ocs, r0 + 3u, c0, acc3, n, pp);
+}`;
+}
+
+type Shape = 'tiled' | 'small' | 'register';
+
 const sources = new Map<string, string>();
 
-/** The kernel source, built once per (kind, aliasing, size class): the queue looks pipelines up by source (Note [Bind group cache]). */
-function cachedSource(k: Kind, aliased: boolean, small: boolean): string {
-  const key = `${k}|${aliased}|${small}`;
+/** The kernel source, built once per (kind, aliasing, shape): the queue looks pipelines up by source (Note [Bind group cache]). */
+function cachedSource(k: Kind, aliased: boolean, shape: Shape): string {
+  const key = `${k}|${aliased}|${shape}`;
   let src = sources.get(key);
   if (src === undefined) {
-    const base = small ? smallSource(k) : source(k);
+    const base = shape === 'small' ? smallSource(k) : shape === 'register' ? registerTileSource(k) : source(k);
     src = aliased
       ? base.replace('@group(0) @binding(2) var<storage, read_write> bb', '// bb aliases ab').replaceAll('bb[', 'ab[').replace('@binding(3)', '@binding(2)')
       : base;
@@ -216,12 +259,14 @@ function run(op: string, out: TensorImpl, self: TensorImpl, other: TensorImpl, b
   // bindings only when ranges do not overlap, so alias by copying the binding.
   const bSelf = bindingOf(self);
   const bOther = blocks[1] === blocks[2] ? null : bindingOf(other);
-  const small = batch * n * pp * m <= SMALL_MACS;
-  const src = cachedSource(k, bOther === null, small);
+  const shape: Shape = batch * n * pp * m <= SMALL_MACS ? 'small' : kernelTuning().barrierFree ? 'register' : 'tiled';
+  const src = cachedSource(k, bOther === null, shape);
   const bindings = bOther ? [bindingOf(out), bSelf, bOther] : [bindingOf(out), bSelf];
-  if (small) {
-    params[14] = batch; // (word 14 is unused by the tiled kernel)
+  if (shape === 'small') {
+    params[14] = batch; // (word 14 is unused by the other kernels)
     q.dispatch(src, bindings, params, grid(op, batch * n * pp, SMALL_WG));
+  } else if (shape === 'register') {
+    q.dispatch(src, bindings, params, [Math.ceil(pp / REG_TILE), Math.ceil(n / REG_TILE), batch]);
   } else q.dispatch(src, bindings, params, [Math.ceil(pp / TILE), Math.ceil(n / TILE), batch]);
 }
 
