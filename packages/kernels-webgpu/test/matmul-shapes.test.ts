@@ -54,7 +54,7 @@ describe.skipIf(!webgpuReady)('WebGPU mm/bmm above the small-product size', { ti
         const bv = seq(z * m * p, (i) => ((i * 7) % 5) - 2);
         const a: Tensor = narrow(gpuTensor(av, 'float32', [z + 1, n, m]), 0, 1, z); // offset batch
         const got = await readValues(bmm(a, gpuTensor(bv, 'float32', [z, m, p])));
-        const want = seq(z, (b) => ref(n, m, p, (r, k) => av[(b + 1) * n * m + r * m + k], (k, c) => bv[b * m * p + k * p + c], true)).flat();
+        const want = Array.from({ length: z }, (_, b) => ref(n, m, p, (r, k) => av[(b + 1) * n * m + r * m + k], (k, c) => bv[b * m * p + k * p + c], true)).flat();
         expect(got).toEqual(want);
         const xv = seq(70 * 70, (i) => (i % 5) - 2);
         const x = gpuTensor(xv, 'float32', [70, 70]);

@@ -25,6 +25,7 @@ export function dawnPollCounts(): { immediate: number; delayed: number } {
   return { ...counts };
 }
 
+/** Whether `cb` is the binding's poll callback (see the Note); exported for its test. */
 export function isDawnPoll(cb: unknown): cb is (...args: unknown[]) => void {
   return (
     typeof cb === 'function' &&
@@ -34,9 +35,9 @@ export function isDawnPoll(cb: unknown): cb is (...args: unknown[]) => void {
   );
 }
 
-/** Wraps `setImmediate` as the Note says; idempotent, and a no-op where there is none. */
 type Schedule = (cb: unknown, ...args: unknown[]) => unknown;
 
+/** Wraps `setImmediate` as the Note says; idempotent, and a no-op where there is none. */
 export function throttleDawnPolling(): void {
   const g = globalThis as { setImmediate?: Schedule };
   const original = g.setImmediate;
