@@ -23,20 +23,17 @@ import {
   I32_CONST,
   I32_SUB,
   BR_IF,
-  LOCAL_GET,
-  LOCAL_SET,
-  LOCAL_TEE,
   LOOP,
   V128,
   V128_LOAD,
   V128_STORE,
   VOID,
   body,
+  emitter,
   instantiateKernel,
   kernelModule,
   simd,
   sleb,
-  uleb,
 } from './wasm-asm';
 
 /** The 4x4 kernel's body (see the Note); locals: params 0-4, v128 5-15, i32 16-18. */
@@ -47,10 +44,7 @@ function kernelBody(): number[] {
   const B1 = 14;
   const AV = 15;
   const row = (r: number): number => (r === 0 ? C : 15 + r); // C, 16, 17, 18
-  const code: number[] = [];
-  const get = (l: number) => code.push(LOCAL_GET, ...uleb(l));
-  const set = (l: number) => code.push(LOCAL_SET, ...uleb(l));
-  const memarg = (align: number, offset: number) => code.push(...uleb(align), ...uleb(offset));
+  const { code, get, set, tee, memarg } = emitter();
   for (let r = 1; r < 4; r++) {
     get(row(r - 1));
     get(LDC);
@@ -92,7 +86,9 @@ function kernelBody(): number[] {
     set(p);
   }
   get(KC);
-  code.push(I32_CONST, ...sleb(1), I32_SUB, LOCAL_TEE, ...uleb(KC), BR_IF, 0, END);
+  code.push(I32_CONST, ...sleb(1), I32_SUB);
+  tee(KC);
+  code.push(BR_IF, 0, END);
   for (let r = 0; r < 4; r++) {
     for (let h = 0; h < 2; h++) {
       get(row(r));

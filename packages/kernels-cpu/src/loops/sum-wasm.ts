@@ -26,20 +26,18 @@ import {
   I32_ADD,
   I32_CONST,
   I32_GE_U,
+  I32_SHL,
   I8X16_SHUFFLE,
-  LOCAL_GET,
-  LOCAL_SET,
-  LOCAL_TEE,
   LOOP,
   V128,
   V128_LOAD,
   VOID,
   body,
+  emitter,
   instantiateKernel,
   kernelModule,
   simd,
   sleb,
-  uleb,
   type WasmKernel,
 } from './wasm-asm';
 
@@ -49,13 +47,11 @@ const PIECE = 1 << 14;
 function kernelBody(): number[] {
   const [P, N, END_P, V] = [0, 1, 2, 3];
   const acc = (j: number): number => 4 + j; // 4..7
-  const code: number[] = [];
-  const get = (l: number) => code.push(LOCAL_GET, ...uleb(l));
-  const set = (l: number) => code.push(LOCAL_SET, ...uleb(l));
+  const { code, get, set, tee, memarg } = emitter();
   // end = p + 4n
   get(P);
   get(N);
-  code.push(I32_CONST, ...sleb(2), 0x74 /* i32.shl */, I32_ADD);
+  code.push(I32_CONST, ...sleb(2), I32_SHL, I32_ADD);
   set(END_P);
   code.push(BLOCK, VOID, LOOP, VOID);
   get(P);
@@ -63,7 +59,9 @@ function kernelBody(): number[] {
   code.push(I32_GE_U, BR_IF, 1);
   for (let h = 0; h < 2; h++) {
     get(P);
-    code.push(...simd(V128_LOAD), ...uleb(2), ...uleb(16 * h), LOCAL_TEE, ...uleb(V));
+    code.push(...simd(V128_LOAD));
+    memarg(2, 16 * h);
+    tee(V);
     code.push(...simd(F64X2_PROMOTE_LOW_F32X4));
     get(acc(2 * h));
     code.push(...simd(F64X2_ADD));
@@ -87,7 +85,8 @@ function kernelBody(): number[] {
   code.push(...simd(F64X2_ADD));
   get(acc(2));
   get(acc(3));
-  code.push(...simd(F64X2_ADD), ...simd(F64X2_ADD), LOCAL_TEE, ...uleb(V));
+  code.push(...simd(F64X2_ADD), ...simd(F64X2_ADD));
+  tee(V);
   code.push(...simd(F64X2_EXTRACT_LANE), 0);
   get(V);
   code.push(...simd(F64X2_EXTRACT_LANE), 1, F64_ADD, END);

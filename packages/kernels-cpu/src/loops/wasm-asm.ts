@@ -47,6 +47,7 @@ export const LOCAL_TEE = 0x22;
 export const I32_CONST = 0x41;
 export const I32_ADD = 0x6a;
 export const I32_SUB = 0x6b;
+export const I32_SHL = 0x74;
 export const I32_GE_U = 0x4f;
 export const F64_LOAD = 0x2b;
 export const F64_ADD = 0xa0;
@@ -68,6 +69,24 @@ export const F64X2_EXTRACT_LANE = 33;
 export const F64X2_PROMOTE_LOW_F32X4 = 95;
 export const F64X2_ADD = 240;
 export const F64X2_MUL = 242;
+
+/** An instruction buffer with shorthands for the local and memory operands the kernels write. */
+export function emitter(): {
+  code: number[];
+  get(l: number): void;
+  set(l: number): void;
+  tee(l: number): void;
+  memarg(align: number, offset: number): void;
+} {
+  const code: number[] = [];
+  return {
+    code,
+    get: (l) => void code.push(LOCAL_GET, ...uleb(l)),
+    set: (l) => void code.push(LOCAL_SET, ...uleb(l)),
+    tee: (l) => void code.push(LOCAL_TEE, ...uleb(l)),
+    memarg: (align, offset) => void code.push(...uleb(align), ...uleb(offset)),
+  };
+}
 
 /** A function body: its local declarations (runs of [count, type]) and code (ending in END). */
 export function body(locals: readonly (readonly [number, number])[], code: readonly number[]): number[] {
