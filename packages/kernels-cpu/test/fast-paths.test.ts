@@ -1,14 +1,12 @@
 import { CPU } from '@torch-ts/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CpuAllocator, cpuImpls } from '../src/index';
-import { gemmKernel } from '../src/loops/gemm-wasm';
+import { cpuImpls } from '../src/index';
 import { hasWasmSum, sumF32Wasm } from '../src/loops/sum-wasm';
 import { empty, read, releaseCreated, tensor, view } from './helpers';
 
-// The speed paths of issue 4 against plain references: the blocked WebAssembly matmul
-// (Note [Blocked matmul on the WebAssembly kernel]), float32 exp by polynomial (Note [exp
+// The speed paths of issue 4 against plain references: float32 exp by polynomial (Note [exp
 // below float64]), float32 sums in four partial sums (Note [Four float64 partial sums of
-// float32]), long rows in pieces (Note [Long rows in pieces]) and the allocator's cache.
+// float32]) and long rows in pieces (Note [Long rows in pieces]). The GEMM has gemm.test.ts.
 
 afterEach(releaseCreated);
 
@@ -19,50 +17,6 @@ function rng(seed: number): () => number {
     return s / 2 ** 31 - 1;
   };
 }
-
-describe('blocked matmul', () => {
-  it('the WebAssembly kernel is available in Node', () => {
-    expect(gemmKernel()).not.toBeNull();
-  });
-
-  it('equals a sequential float64 reference across KC blocks, ragged edges and layouts', () => {
-    const r = rng(3);
-    for (const [n, m, p] of [[5, 300, 7], [9, 513, 6], [33, 260, 35]]) {
-      const a = Array.from({ length: n * m }, r);
-      const b = Array.from({ length: m * p }, r);
-      for (const dtype of ['float32', 'float64'] as const) {
-        const ta = tensor(dtype, [n, m], a);
-        const tb = tensor(dtype, [m, p], b);
-        const av = read(ta) as number[];
-        const bv = read(tb) as number[];
-        const expected: number[] = [];
-        for (let i = 0; i < n; i++) {
-          for (let j = 0; j < p; j++) {
-            let s = 0;
-            for (let k = 0; k < m; k++) s += av[i * m + k] * bv[k * p + j];
-            expected.push(dtype === 'float32' ? Math.fround(s) : s);
-          }
-        }
-        const out = empty(dtype, [n, p]);
-        cpuImpls.mm(out, ta, tb);
-        expect(read(out)).toEqual(expected);
-        // b transposed in storage: the same values through the strided packing.
-        const bt = tensor(dtype, [p, m], Array.from({ length: m * p }, (_, q) => bv[(q % m) * p + Math.floor(q / m)]));
-        const out2 = empty(dtype, [n, p]);
-        cpuImpls.mm(out2, ta, view(bt, [m, p], [1, m], 0));
-        expect(read(out2)).toEqual(expected);
-      }
-    }
-  });
-
-  it('float16 goes through the readers and rounds once', () => {
-    const a = tensor('float16', [2, 3], [1, 2, 3, 4, 5, 6]);
-    const b = tensor('float16', [3, 1], [0.5, 0.25, 2]);
-    const out = empty('float16', [2, 1]);
-    cpuImpls.mm(out, a, b);
-    expect(read(out)).toEqual([7, 15.25]);
-  });
-});
 
 describe('float32 exp', () => {
   it('matches Math.exp rounded to float32, edges included', () => {
@@ -188,27 +142,5 @@ describe('long rows', () => {
     const out = empty('float32', [n]);
     cpuImpls.add(out, a, a, 1);
     expect(read(out)).toEqual(Array.from({ length: n }, (_, i) => 2 * i));
-  });
-});
-
-describe('CpuAllocator cache', () => {
-  it('reuses a freed large buffer zero-filled, and counts it as cached until then', () => {
-    const alloc = new CpuAllocator();
-    const big = 1 << 21;
-    const p1 = alloc.allocate(big, CPU);
-    new Float32Array(p1.data.buffer).fill(7);
-    p1.deleter!(p1.context);
-    expect(alloc.stats()).toMatchObject({ allocatedBytes: 0, cachedBytes: big, reservedBytes: big });
-    const p2 = alloc.allocate(big, CPU);
-    expect(p2.data.buffer).toBe(p1.data.buffer);
-    expect(new Float32Array(p2.data.buffer).every((v) => v === 0)).toBe(true);
-    expect(alloc.stats()).toMatchObject({ allocatedBytes: big, cachedBytes: 0 });
-    p2.deleter!(p2.context);
-    alloc.emptyCache();
-    expect(alloc.stats()).toMatchObject({ allocatedBytes: 0, cachedBytes: 0, reservedBytes: 0 });
-    // small buffers are never cached
-    const s = alloc.allocate(64, CPU);
-    s.deleter!(s.context);
-    expect(alloc.stats().cachedBytes).toBe(0);
   });
 });

@@ -45,7 +45,7 @@ function reference(n: number, m: number, p: number, a: readonly number[], b: rea
 }
 
 describe('mm accuracy and shapes', () => {
-  it('float32 and float64 match a float64 reference loop (row blocks and remainders)', () => {
+  it('float32 and float64 are within rounding of a float64 reference loop (row blocks and remainders)', () => {
     const r = rng(7);
     for (const [n, m, p] of [[7, 9, 5], [13, 33, 17], [1, 1, 1], [4, 100, 3]]) {
       const a = Array.from({ length: n * m }, r);
@@ -56,20 +56,13 @@ describe('mm accuracy and shapes', () => {
         const ref = reference(n, m, p, read(ta) as number[], read(tb) as number[]);
         const out = empty(dtype, [n, p]);
         cpuImpls.mm(out, ta, view(tb, [m, p], tb.strides, 0));
-        const expected = dtype === 'float32' ? ref.map(Math.fround) : ref;
-        // float64 accumulation order may differ from the reference's by rounding only
-        const close = (x: number, y: number): boolean => Math.abs(x - y) <= 1e-14 * m;
-        expect(mismatches(read(out), expected, dtype === 'float32' ? undefined : close)).toEqual([]);
+        // Within the GEMM's rounding bound k u sum|a||b| (every |a|, |b| < 1); float32
+        // accumulates in float32, as PyTorch's sgemm (gemm.test.ts checks the exact order).
+        const u = dtype === 'float32' ? 2 ** -24 : 2 ** -53;
+        const close = (x: number, y: number): boolean => Math.abs(x - y) <= 2 * m * m * u;
+        expect(mismatches(read(out), ref, close)).toEqual([]);
       }
     }
-  });
-
-  it('float32 accumulates in float64 (no cancellation error)', () => {
-    const a = tensor('float32', [1, 3], [1e8, 1, -1e8]);
-    const b = tensor('float32', [3, 1], [1, 1, 1]);
-    const out = empty('float32', [1, 1]);
-    cpuImpls.mm(out, a, b);
-    expect(read(out)).toEqual([1]);
   });
 
   it('propagates NaN and Inf (no zero skipping for floats)', () => {

@@ -15,7 +15,7 @@ export interface DataPtr<T = unknown> {
 
 /** CPU memory is a region of an ArrayBuffer (a WebAssembly.Memory's buffer is one too). */
 export interface HostRegion {
-  readonly buffer: ArrayBuffer;
+  readonly buffer: ArrayBufferLike;
   readonly byteOffset: number;
   readonly byteLength: number;
 }

@@ -4,7 +4,7 @@ import { getAllocator, type Allocator, type DataPtr, type HostRegion } from './a
 import { liveCounts } from './live-counts';
 import { RefCounted } from './ref-counted';
 
-type TypedArrayCtor<T> = { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number };
+type TypedArrayCtor<T> = { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number };
 
 /**
  * A refcounted block of device memory, as c10's StorageImpl. Owned by the TensorImpls that

@@ -1,20 +1,22 @@
 import { isFloatingType, type TensorImpl } from '@torch-ts/core';
-import { bigints, floatArray, type FloatArray } from '../loops/arrays';
+import { bigints } from '../loops/arrays';
 import { readerOf, writerOf, type Reader } from '../loops/convert';
-import { gemmKernel, type GemmKernel } from '../loops/gemm-wasm';
+import { wasm, type WasmKernels } from '../wasm/kernels';
+import { kernelHeap } from '../wasm/kernel-heap';
+import { Operands, keptScratch } from '../wasm/operands';
 
 /**
  * Note [CPU matmul]
  * out[n, p] = a[n, m] @ b[m, p], for any strides (transposed operands included). Floating
- * dtypes run on the WebAssembly SIMD kernel (Note [Blocked matmul on the WebAssembly
- * kernel]); where WebAssembly SIMD is missing, and for integers, plain JS loops:
+ * dtypes run on the WebAssembly GEMM (Note [Matmul on the WebAssembly GEMM]); where
+ * WebAssembly SIMD is missing, and for integers, plain JS loops:
  *  - b is packed once into a contiguous row-major float64 copy (decoding 16-bit floats and
  *    integers), so the inner loop always streams unit-stride doubles whatever b's layout;
  *  - rows of a are decoded four at a time, and an i-k-j loop accumulates four output rows
  *    in float64, reading each packed element of b once per four rows and updating each
  *    accumulator once per four k (so sums are grouped by fours: still float64 throughout);
- *  - each output row is rounded once to out's dtype, so float32 (and 16-bit) products are
- *    accumulated in double: more accurate than PyTorch's float32 GEMM, within its rounding.
+ *  - each output row is rounded once to out's dtype (the JS loops accumulate float32 in
+ *    double: more accurate than PyTorch's float32 GEMM, within its rounding).
  * Integer dtypes do the same in Int32Array with Math.imul, wrapping modulo 2^32 as the
  * narrow types' arithmetic does modulo their width; int64 multiplies BigInts exactly
  * (wrapping modulo 2^64). Buffers up to PACK_CACHE elements are kept between calls.
@@ -130,122 +132,64 @@ function gemm1Int(m: number, p: number, A: Int32Array, B: Int32Array, C: Int32Ar
 }
 
 /**
- * Note [Blocked matmul on the WebAssembly kernel]
- * The float path when the WebAssembly kernel exists (loops/gemm-wasm.ts): b is packed once
- * into 4-column micro-panels of float64 (k-major, columns padded with zeros to a multiple of
- * 4), a into 4-row micro-panels (rows padded likewise), both through the dtype's reader, so
- * any layout and any float dtype lands in the same format. C accumulates in float64 in the
- * module's memory and each row is written once through out's writer (one rounding, as
- * before). Blocking: KC steps of k at a time (a 4 x KC A panel and a KC x 4 B panel, 8 KiB
- * each, stay in L1) and MC rows of a per sweep over b's panels (MC x KC of A stays in L2).
- * Every C element is the sequential float64 sum over k, split into KC-long runs that add in
- * order: the same value as a plain i-j-k loop, rounded once. Rows of a are packed in chunks
- * when a, b and c together would pass WASM_BUDGET bytes; b larger than that keeps the JS loops.
+ * Note [Matmul on the WebAssembly GEMM]
+ * Floating matmul runs on the GEMM of the kernels' module (Note [GEMM as the BLAS libraries
+ * build it]), in place on the operands' storages: their strides go to the packing routines,
+ * so transposed operands and batch slices are read where they lie. float32 and float64 run
+ * in their own type (float32 accumulates in float32, as PyTorch's sgemm); float16 and
+ * bfloat16 are widened to float32 copies first and rounded once on the way out, as PyTorch
+ * computes them. The result is written straight into `out` when `out` is row-major in the
+ * kernels' memory (the usual fresh result), else into a temporary and copied.
  */
-const KC = 256;
-const MC_PANELS = 16;
-const WASM_BUDGET = 256 * 1024 * 1024;
-
-function isF32OrF64(t: TensorImpl): boolean {
-  return t.dtype === 'float32' || t.dtype === 'float64';
-}
-
-/**
- * Packs `lanes` x `len` elements of X (element (l, k) at `off + l * ls + k * ks`) into
- * 4-lane micro-panels of f from `dst`: element (l, k) at dst + ((l >> 2) * len + k) * 4 +
- * (l & 3); missing lanes of the last panel are zeros. For b the lanes
- * are its columns and k its rows; for a the lanes are its rows. Panel by panel, so the
- * writes are sequential and the four lanes' source lines are reused while in cache.
- */
-function packPanels(f: Float64Array, dst: number, X: FloatArray, off: number, ls: number, ks: number, lanes: number, len: number): void {
-  const full = lanes >> 2;
-  for (let q = 0; q < full; q++) {
-    let d = dst + q * len * 4;
-    let x = off + 4 * q * ls;
-    for (let k = 0; k < len; k++, d += 4, x += ks) {
-      f[d] = X[x];
-      f[d + 1] = X[x + ls];
-      f[d + 2] = X[x + 2 * ls];
-      f[d + 3] = X[x + 3 * ls];
+function mmWasm(w: WasmKernels, n: number, m: number, p: number, out: Mat, a: Mat, b: Mat): void {
+  const ops = new Operands();
+  try {
+    const d = out.t.dtype;
+    const native = d === 'float32' || d === 'float64';
+    const size = d === 'float64' ? 8 : 4;
+    const pa = native ? addressIn(ops, a) : widened(ops, a, n, m);
+    const pb = native ? addressIn(ops, b) : widened(ops, b, m, p);
+    const [rsa, csa] = native ? [a.s0, a.s1] : [m, 1];
+    const [rsb, csb] = native ? [b.s0, b.s1] : [p, 1];
+    const direct = native && out.s1 === 1 && out.s0 >= p;
+    const c = direct ? ops.output(out.t) + (out.off - out.t.storageOffset) * size : ops.temp(n * p * size);
+    const ldc = direct ? out.s0 : p;
+    if (m === 0) new Uint8Array(kernelHeap.buffer()).fill(0, c, c + ((n - 1) * ldc + p) * size);
+    else (d === 'float64' ? w.dgemm : w.sgemm)(n, p, m, pa, rsa, csa, pb, rsb, csb, c, ldc, false, keptScratch('gemm', w.gemmScratchBytes()));
+    if (!direct) {
+      const C = d === 'float64' ? new Float64Array(kernelHeap.buffer(), c, n * p) : new Float32Array(kernelHeap.buffer(), c, n * p);
+      const row = new Float64Array(p);
+      const write = writerOf(out.t);
+      for (let i = 0; i < n; i++) {
+        row.set(C.subarray(i * p, (i + 1) * p));
+        write(p, row, out.off + i * out.s0, out.s1);
+      }
     }
-  }
-  if (4 * full === lanes) return;
-  const tail = dst + full * len * 4;
-  f.fill(0, tail, tail + 4 * len);
-  for (let l = 4 * full; l < lanes; l++) {
-    let d = tail + (l & 3);
-    let x = off + l * ls;
-    for (let k = 0; k < len; k++, d += 4, x += ks) f[d] = X[x];
+  } finally {
+    ops.finish();
   }
 }
 
-function mmWasm(g: GemmKernel, n: number, m: number, p: number, out: Mat, a: Mat, b: Mat): boolean {
-  const pP = (p + 3) >> 2;
-  const pPad = 4 * pP;
-  const bDoubles = pPad * m;
-  // Rows of a (a multiple of 4) per chunk: its packed panels plus its rows of C.
-  const perRow = m + pPad;
-  let chunk = Math.floor((WASM_BUDGET / 8 - bDoubles) / perRow) & ~3;
-  if (chunk < 4) return false;
-  const nPad = (n + 3) & ~3;
-  if (chunk > nPad) chunk = nPad;
-  const aBase = bDoubles;
-  const cBase = aBase + chunk * m;
-  g.reserve(8 * (cBase + chunk * pPad));
-  const f = g.f64;
-  const kernel = g.kernel;
-  const row = new Float64Array(Math.max(m, p));
-  // Pack b: element (k, j) at ((j >> 2) * m + k) * 4 + (j & 3).
-  if (isF32OrF64(b.t)) packPanels(f, 0, floatArray(b.t), b.off, b.s1, b.s0, p, m);
-  else {
-    f.fill(0, 0, bDoubles);
-    const readB = readerOf(b.t);
-    for (let k = 0; k < m; k++) {
-      readB(p, row, b.off + k * b.s0, b.s1);
-      for (let j = 0; j < p; j++) f[((j >> 2) * m + k) * 4 + (j & 3)] = row[j];
-    }
+/** The address of x's element (0, 0) (x.off is past its tensor's own offset inside a batch). */
+function addressIn(ops: Operands, x: Mat): number {
+  return ops.input(x.t) + (x.off - x.t.storageOffset) * x.t.itemSize;
+}
+
+/** rows x cols of x as a row-major float32 temporary (16-bit floats widened). */
+function widened(ops: Operands, x: Mat, rows: number, cols: number): number {
+  const t = ops.temp(rows * cols * 4);
+  const dst = new Float32Array(kernelHeap.buffer(), t, rows * cols);
+  const row = new Float64Array(cols);
+  const read = readerOf(x.t);
+  for (let r = 0; r < rows; r++) {
+    read(cols, row, x.off + r * x.s0, x.s1);
+    dst.set(row, r * cols);
   }
-  const direct = isF32OrF64(a.t);
-  const A = direct ? floatArray(a.t) : null;
-  const readA = readerOf(a.t);
-  const write = writerOf(out.t);
-  const ldc = 8 * pPad;
-  for (let i0 = 0; i0 < n; i0 += chunk) {
-    const rows = Math.min(chunk, n - i0);
-    const nP = (rows + 3) >> 2;
-    // Pack rows i0.. of a: element (i, k) at (((i - i0) >> 2) * m + k) * 4 + ((i - i0) & 3).
-    if (A !== null) packPanels(f, aBase, A, a.off + i0 * a.s0, a.s0, a.s1, rows, m);
-    else {
-      f.fill(0, aBase, aBase + 4 * nP * m);
-      for (let r = 0; r < rows; r++) {
-        readA(m, row, a.off + (i0 + r) * a.s0, a.s1);
-        const base = aBase + (r >> 2) * m * 4 + (r & 3);
-        for (let k = 0; k < m; k++) f[base + 4 * k] = row[k];
-      }
-    }
-    f.fill(0, cBase, cBase + 4 * nP * pPad);
-    for (let k0 = 0; k0 < m; k0 += KC) {
-      const kc = Math.min(KC, m - k0);
-      for (let ip0 = 0; ip0 < nP; ip0 += MC_PANELS) {
-        const ipEnd = Math.min(ip0 + MC_PANELS, nP);
-        for (let jp = 0; jp < pP; jp++) {
-          const bPtr = 8 * (jp * m + k0) * 4;
-          const cCol = 8 * cBase + 32 * jp;
-          for (let ip = ip0; ip < ipEnd; ip++) kernel(kc, 8 * (aBase + (ip * m + k0) * 4), bPtr, cCol + 4 * ip * ldc, ldc);
-        }
-      }
-    }
-    for (let r = 0; r < rows; r++) {
-      const c0 = cBase + r * pPad;
-      write(p, f.subarray(c0, c0 + p), out.off + (i0 + r) * out.s0, out.s1);
-    }
-  }
-  return true;
+  return t;
 }
 
 function mmFloat(n: number, m: number, p: number, out: Mat, a: Mat, b: Mat): void {
-  const g = gemmKernel();
-  if (g !== null && mmWasm(g, n, m, p, out, a, b)) return;
+  if (wasm !== null) return mmWasm(wasm, n, m, p, out, a, b);
   const B = f64Buffer(m * p);
   readRows(readerOf(b.t), b, 0, m, p, B);
   const A = new Float64Array(ROWS * m);

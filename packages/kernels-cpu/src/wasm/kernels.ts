@@ -1,0 +1,77 @@
+import { RELAXED_SIMD_WASM, RELAXED_SIMD_WASM_UNSHARED, SIMD_WASM, SIMD_WASM_UNSHARED } from './generated/kernels-wasm';
+import { memory, memoryIsShared } from './memory';
+
+/**
+ * Note [Kernels in AssemblyScript]
+ * The hot CPU kernels are AssemblyScript (assembly/), compiled by `pnpm build` with the
+ * `assemblyscript` package from npm (scripts/build-wasm.mjs): no system compiler, so a
+ * fresh clone builds with the README's commands alone. AssemblyScript over C/C++ (clang's
+ * wasm target is not on npm) and Rust (rustup downloads a toolchain): it is TypeScript's
+ * syntax for a TypeScript team, has v128 intrinsics (relaxed SIMD included), shared
+ * memory and atomics, and its output is small. The kernels take addresses in the kernels'
+ * memory (Note [CPU storage in WebAssembly memory]) and allocate nothing themselves.
+ *
+ * Note [Two builds of the kernels]
+ * Relaxed SIMD's fused multiply-add (`f32x4.relaxed_madd`) is what lifts the GEMM from
+ * about 40 to about 60 GFLOP/s in cache on one core, but engines without it reject the
+ * whole module. So the build makes the kernels twice, with and without relaxed SIMD (the
+ * AssemblyScript sources branch on ASC_FEATURE_RELAXED_SIMD at compile time), each for a
+ * shared and for a plain memory, and `loadKernels` takes the first the engine validates:
+ * relaxed SIMD (Chrome 114+, Node 22+; Node 20 with --experimental-wasm-relaxed-simd), then
+ * SIMD (every current engine), else none, and the CPU backend keeps its JS loops.
+ * TORCH_TS_WASM=relaxed-simd|simd|off (in Node) forces a choice, to test each path.
+ */
+export type WasmLevel = 'relaxed-simd' | 'simd' | 'off';
+
+/** The exports of assembly/index.ts (addresses and sizes are bytes; strides are elements). */
+export interface WasmKernels {
+  sgemm(m: number, n: number, k: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number, accumulate: boolean, scratch: number): void;
+  dgemm(m: number, n: number, k: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number, accumulate: boolean, scratch: number): void;
+  gemmScratchBytes(): number;
+}
+
+function decode(base64: string): Uint8Array<ArrayBuffer> {
+  const s = atob(base64);
+  const bytes = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
+  return bytes;
+}
+
+function requestedLevel(): WasmLevel | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.TORCH_TS_WASM;
+  return env === 'relaxed-simd' || env === 'simd' || env === 'off' ? env : undefined;
+}
+
+interface Loaded {
+  readonly level: WasmLevel;
+  /** The compiled module, for worker threads to instantiate on the same memory. */
+  readonly module: WebAssembly.Module | null;
+  readonly kernels: WasmKernels | null;
+}
+
+function load(): Loaded {
+  const wanted = requestedLevel();
+  const candidates: [WasmLevel, string][] = memoryIsShared
+    ? [['relaxed-simd', RELAXED_SIMD_WASM], ['simd', SIMD_WASM]]
+    : [['relaxed-simd', RELAXED_SIMD_WASM_UNSHARED], ['simd', SIMD_WASM_UNSHARED]];
+  if (typeof WebAssembly === 'object' && wanted !== 'off') {
+    for (const [level, base64] of candidates) {
+      if (wanted !== undefined && wanted !== level) continue;
+      const bytes = decode(base64);
+      if (!WebAssembly.validate(bytes)) continue;
+      const module = new WebAssembly.Module(bytes);
+      const instance = new WebAssembly.Instance(module, { env: { memory } });
+      return { level, module, kernels: instance.exports as unknown as WasmKernels };
+    }
+  }
+  return { level: 'off', module: null, kernels: null };
+}
+
+const loaded = load();
+
+/** Which build runs (Note [Two builds of the kernels]). */
+export const wasmLevel: WasmLevel = loaded.level;
+/** The compiled kernels' module (null when WebAssembly SIMD is off). */
+export const wasmModule: WebAssembly.Module | null = loaded.module;
+/** The kernels, instantiated on the kernels' memory; null when WebAssembly SIMD is off. */
+export const wasm: WasmKernels | null = loaded.kernels;
