@@ -362,6 +362,13 @@ export const memory = {
 export { noGrad, enableGrad, inferenceMode, isGradEnabled, setGradEnabled } from '@torch-ts/autograd';
 
 /**
+ * `torch.setNumThreads(n)`, `torch.getNumThreads()`: threads of the CPU kernels (default:
+ * TORCH_TS_NUM_THREADS, else OMP_NUM_THREADS, else the machine's cores; Note [CPU thread
+ * pool] in kernels-cpu). Results do not depend on the count.
+ */
+export { setNumThreads, getNumThreads } from '@torch-ts/kernels-cpu';
+
+/**
  * Results whose SIZE depends on the data (core Note [Data-dependent sizes on async-read
  * backends]): `nonzero`, `maskedSelect` and `x.index(mask)` must know the number of true
  * elements before they allocate. WebGPU tensors cannot be read synchronously, so there the

@@ -3,7 +3,8 @@ import { bigints } from '../loops/arrays';
 import { readerOf, writerOf, type Reader } from '../loops/convert';
 import { wasm, type WasmKernels } from '../wasm/kernels';
 import { kernelHeap } from '../wasm/kernel-heap';
-import { Operands, keptScratch } from '../wasm/operands';
+import { Operands } from '../wasm/operands';
+import { getNumThreads, runTasks } from '../wasm/pool';
 
 /**
  * Note [CPU matmul]
@@ -155,7 +156,7 @@ function mmWasm(w: WasmKernels, n: number, m: number, p: number, out: Mat, a: Ma
     const c = direct ? ops.output(out.t) + (out.off - out.t.storageOffset) * size : ops.temp(n * p * size);
     const ldc = direct ? out.s0 : p;
     if (m === 0) new Uint8Array(kernelHeap.buffer()).fill(0, c, c + ((n - 1) * ldc + p) * size);
-    else (d === 'float64' ? w.dgemm : w.sgemm)(n, p, m, pa, rsa, csa, pb, rsb, csb, c, ldc, false, keptScratch('gemm', w.gemmScratchBytes()));
+    else runTasks(d === 'float64' ? 'dgemm' : 'sgemm', gemmTasks(n, m, p, size, pa, rsa, csa, pb, rsb, csb, c, ldc), w.gemmScratchBytes());
     if (!direct) {
       const C = d === 'float64' ? new Float64Array(kernelHeap.buffer(), c, n * p) : new Float32Array(kernelHeap.buffer(), c, n * p);
       const row = new Float64Array(p);
@@ -168,6 +169,32 @@ function mmWasm(w: WasmKernels, n: number, m: number, p: number, out: Mat, a: Ma
   } finally {
     ops.finish();
   }
+}
+
+/** Multiply-adds below which a GEMM stays on the calling thread (about 50 us of work). */
+const GEMM_GRAIN = 1 << 21;
+
+/**
+ * The GEMM's tasks: one per thread, splitting the longer of C's two sides on micro-tile
+ * boundaries (12 float32 or 6 float64 columns, 3 rows), so every element of C is computed
+ * by the same kernel steps, in the same order, whatever the number of threads.
+ */
+function gemmTasks(n: number, m: number, p: number, size: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number): number[][] {
+  const threads = n * m * p < GEMM_GRAIN ? 1 : getNumThreads();
+  const byCols = p >= n;
+  const len = byCols ? p : n;
+  const unit = byCols ? 48 / size : 3;
+  const units = Math.ceil(len / unit);
+  const parts = Math.min(threads, units);
+  const tasks: number[][] = [];
+  for (let t = 0; t < parts; t++) {
+    const lo = Math.floor((t * units) / parts) * unit;
+    const hi = Math.min(len, Math.floor(((t + 1) * units) / parts) * unit);
+    if (hi <= lo) continue;
+    if (byCols) tasks.push([n, hi - lo, m, a, rsa, csa, b + lo * csb * size, rsb, csb, c + lo * size, ldc, 0]);
+    else tasks.push([hi - lo, p, m, a + lo * rsa * size, rsa, csa, b, rsb, csb, c + lo * ldc * size, ldc, 0]);
+  }
+  return tasks;
 }
 
 /** The address of x's element (0, 0) (x.off is past its tensor's own offset inside a batch). */

@@ -23,10 +23,10 @@ import { memory, memoryIsShared } from './memory';
  */
 export type WasmLevel = 'relaxed-simd' | 'simd' | 'off';
 
-/** The exports of assembly/index.ts (addresses and sizes are bytes; strides are elements). */
+/** The exports of assembly/index.ts (addresses and sizes are bytes; strides are elements; flags 0 or 1). */
 export interface WasmKernels {
-  sgemm(m: number, n: number, k: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number, accumulate: boolean, scratch: number): void;
-  dgemm(m: number, n: number, k: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number, accumulate: boolean, scratch: number): void;
+  sgemm(m: number, n: number, k: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number, accumulate: number, scratch: number): void;
+  dgemm(m: number, n: number, k: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number, accumulate: number, scratch: number): void;
   gemmScratchBytes(): number;
 }
 

@@ -76,17 +76,3 @@ export class Operands {
     return p;
   }
 }
-
-/** Scratch blocks kept for the life of the process, one per (purpose, thread). */
-const kept = new Map<string, number>();
-
-/** A block of `nbytes` kept under `key` (a kernel's packing buffers, say). */
-export function keptScratch(key: string, nbytes: number): number {
-  let p = kept.get(key);
-  if (p === undefined) {
-    p = kernelHeap.alloc(nbytes);
-    if (p < 0) throw new RangeError(`the kernels' memory cannot hold ${nbytes} more bytes`);
-    kept.set(key, p);
-  }
-  return p;
-}

@@ -1,0 +1,30 @@
+/**
+ * The pool's control block (Note [CPU thread pool]): Int32 slots, then MAX_ARGS float64
+ * arguments per task, then one scratch address per thread, at CONTROL_ADDRESS in the
+ * memory's reserved first HEAP_BASE bytes.
+ */
+export const CTL = {
+  /** Incremented for each job; workers wait on it. */
+  job: 0,
+  /** Next task to take (an atomic counter). */
+  next: 1,
+  /** Tasks finished; the caller waits on it. */
+  done: 2,
+  /** Tasks in the job. */
+  count: 3,
+  /** Index of the export to call, in `POOL_EXPORTS`. */
+  fn: 4,
+  /** Arguments per task (before the scratch address). */
+  nargs: 5,
+  /** Threads that take part, the caller included. */
+  threads: 6,
+  /** Tasks run by workers since start (for `poolStats`). */
+  workerTasks: 7,
+  maxTasks: 64,
+  maxThreads: 64,
+} as const;
+export const SLOTS = 16;
+export const MAX_ARGS = 16;
+export const CONTROL_ADDRESS = 32 * 1024;
+/** Bytes of the control block; it must end below HEAP_BASE. */
+export const CONTROL_BYTES = SLOTS * 4 + MAX_ARGS * 8 * CTL.maxTasks + 8 * CTL.maxThreads;

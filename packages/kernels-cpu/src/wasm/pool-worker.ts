@@ -1,0 +1,62 @@
+/**
+ * The source of a pool worker (Note [CPU thread pool]), as text: Node starts it with
+ * `new Worker(source, { eval: true })` and a browser from a Blob URL, so no worker file has
+ * to be found next to the bundle. It instantiates the kernels' module on the shared memory,
+ * then waits on the job counter; for each job it takes tasks from the shared counter until
+ * none are left, calling the named export with the task's arguments and its own scratch.
+ * The layout constants are those of pool-layout.ts, inlined by `workerSource`.
+ */
+import { CTL, MAX_ARGS, SLOTS } from './pool-layout';
+
+export function workerSource(): string {
+  return `
+'use strict';
+const onInit = (init) => {
+  const { memory, module, names, control, index } = init;
+  const ex = new WebAssembly.Instance(module, { env: { memory } }).exports;
+  const fns = names.map((n) => ex[n]);
+  const ctl = new Int32Array(memory.buffer, control, ${SLOTS});
+  const args = new Float64Array(memory.buffer, control + ${SLOTS * 4}, ${MAX_ARGS} * ${CTL.maxTasks});
+  const scratch = new Float64Array(memory.buffer, control + ${SLOTS * 4} + ${MAX_ARGS * 8} * ${CTL.maxTasks}, ${CTL.maxThreads});
+  const call = (fn, t, nargs, s) => {
+    const b = t * ${MAX_ARGS};
+    switch (nargs) {
+      case 0: return fn(s);
+      default: {
+        const a = [];
+        for (let i = 0; i < nargs; i++) a.push(args[b + i]);
+        a.push(s);
+        return fn(...a);
+      }
+    }
+  };
+  let seen = Atomics.load(ctl, ${CTL.job});
+  post('ready');
+  for (;;) {
+    Atomics.wait(ctl, ${CTL.job}, seen);
+    seen = Atomics.load(ctl, ${CTL.job});
+    if (index >= Atomics.load(ctl, ${CTL.threads}) - 1) continue;
+    const count = Atomics.load(ctl, ${CTL.count});
+    const fn = fns[Atomics.load(ctl, ${CTL.fn})];
+    const nargs = Atomics.load(ctl, ${CTL.nargs});
+    const s = scratch[index + 1];
+    for (;;) {
+      const t = Atomics.add(ctl, ${CTL.next}, 1);
+      if (t >= count) break;
+      call(fn, t, nargs, s);
+      Atomics.add(ctl, ${CTL.workerTasks}, 1);
+      if (Atomics.add(ctl, ${CTL.done}, 1) + 1 === count) Atomics.notify(ctl, ${CTL.done});
+    }
+  }
+};
+let post;
+if (typeof require === 'function') {
+  const { parentPort } = require('node:worker_threads');
+  post = (m) => parentPort.postMessage(m);
+  parentPort.once('message', onInit);
+} else {
+  post = (m) => self.postMessage(m);
+  self.onmessage = (e) => onInit(e.data);
+}
+`;
+}

@@ -1,0 +1,209 @@
+import { TorchError } from '@torch-ts/core';
+import { CONTROL_ADDRESS, CONTROL_BYTES, CTL, MAX_ARGS, SLOTS } from './pool-layout';
+import { workerSource } from './pool-worker';
+import { kernelHeap } from './kernel-heap';
+import { wasm, wasmModule, type WasmKernels } from './kernels';
+import { HEAP_BASE, memory, memoryIsShared } from './memory';
+
+/**
+ * Note [CPU thread pool]
+ * Large kernels split into tasks that the calling thread and a pool of workers (Node's
+ * worker_threads, a browser's Web Workers) run on the one shared memory (Note [CPU storage
+ * in WebAssembly memory]); each worker instantiates the kernels' module on it. The API stays
+ * synchronous: the caller publishes a job (an export of the module and each task's
+ * arguments) in a control block of the memory, wakes the workers (Atomics.notify), takes
+ * tasks itself from the same atomic counter, and waits until all are done. A worker that is
+ * still starting, or busy, simply takes no task: the caller runs whatever is left, so a job
+ * never waits for a thread. Results never depend on which thread ran a task, and kernels
+ * split their work so that they do not depend on the number of tasks either (each output
+ * element is computed by one task, in the same order whatever the split).
+ * `parallelFor`-style grain sizes live with the kernels: a job of one task runs on the
+ * calling thread with no atomics at all, so small ops pay nothing.
+ * Threads: `setNumThreads(n)` (default: TORCH_TS_NUM_THREADS, else OMP_NUM_THREADS, else the
+ * machine's logical cores). Workers start in the background on first use and are unref'd,
+ * so they never keep a process alive. Without a shared memory (a page that is not
+ * cross-origin isolated) everything runs on the calling thread. On a browser's main thread
+ * Atomics.wait is not allowed, so the caller spins on the counter while workers finish.
+ */
+
+/** Exports of the kernels' module that run as pool tasks (the last argument is scratch). */
+export const POOL_EXPORTS = ['sgemm', 'dgemm'] as const satisfies readonly (keyof WasmKernels)[];
+export type PoolExport = (typeof POOL_EXPORTS)[number];
+
+if (CONTROL_ADDRESS + CONTROL_BYTES > HEAP_BASE) throw new Error('pool control block overlaps the heap');
+
+const ctl = memoryIsShared ? new Int32Array(memory.buffer, CONTROL_ADDRESS, SLOTS) : null;
+const argsAt = CONTROL_ADDRESS + SLOTS * 4;
+const scratchAt = argsAt + MAX_ARGS * 8 * CTL.maxTasks;
+
+interface Env {
+  process?: { env?: Record<string, string | undefined>; versions?: { node?: string } };
+  navigator?: { hardwareConcurrency?: number };
+  Worker?: new (url: string) => { postMessage(m: unknown): void; onmessage: ((e: { data: unknown }) => void) | null };
+  Blob?: new (parts: string[], options: { type: string }) => unknown;
+  URL?: { createObjectURL(b: unknown): string };
+}
+const env = globalThis as Env;
+
+function envThreads(): number | undefined {
+  const e = env.process?.env;
+  for (const v of [e?.TORCH_TS_NUM_THREADS, e?.OMP_NUM_THREADS]) {
+    const n = v === undefined ? NaN : Number(v);
+    if (Number.isInteger(n) && n >= 1) return Math.min(n, CTL.maxThreads);
+  }
+  return undefined;
+}
+
+let cores = Math.min(env.navigator?.hardwareConcurrency ?? 1, CTL.maxThreads);
+let requested: number | undefined = envThreads();
+/** Workers started (or starting); worker i has index i and takes part while i < threads - 1. */
+let started = 0;
+let ready = 0;
+let readyWaiters: (() => void)[] = [];
+let starting: Promise<void> | null = null;
+const onCallerThread = !memoryIsShared || wasm === null;
+
+/** Threads kernels split their work for, the caller included. */
+export function getNumThreads(): number {
+  return requested ?? cores;
+}
+
+/** Sets the threads kernels use (at least 1); workers start in the background as needed. */
+export function setNumThreads(n: number): void {
+  if (!Number.isInteger(n) || n < 1) throw new TorchError(`setNumThreads: expected a positive integer number of threads, got ${n}`);
+  requested = Math.min(n, CTL.maxThreads);
+  ensureWorkers();
+}
+
+/** Resolves when the workers for the current thread count are running. */
+export function threadsReady(): Promise<void> {
+  ensureWorkers();
+  const want = onCallerThread ? 0 : getNumThreads() - 1;
+  if (ready >= want) return Promise.resolve();
+  return new Promise((resolve) => {
+    readyWaiters.push(() => {
+      if (ready >= getNumThreads() - 1) resolve();
+      else void threadsReady().then(resolve);
+    });
+  });
+}
+
+function workerReady(): void {
+  ready++;
+  const w = readyWaiters;
+  readyWaiters = [];
+  for (const f of w) f();
+}
+
+function ensureWorkers(): void {
+  if (onCallerThread || starting !== null) return;
+  starting = startWorkers().finally(() => {
+    starting = null;
+    if (started < getNumThreads() - 1) ensureWorkers();
+  });
+}
+
+async function startWorkers(): Promise<void> {
+  const isNode = env.process?.versions?.node !== undefined;
+  let spawn: (init: unknown) => void;
+  if (isNode) {
+    const os = await import('node:os');
+    if (env.navigator?.hardwareConcurrency === undefined) cores = Math.min(os.availableParallelism?.() ?? os.cpus().length, CTL.maxThreads);
+    const { Worker } = await import('node:worker_threads');
+    spawn = (init) => {
+      const w = new Worker(workerSource(), { eval: true });
+      // Referenced until it is ready, so that a caller awaiting threadsReady() is not left
+      // with an empty event loop; unref'd after, so that it never keeps a process alive.
+      w.once('message', () => {
+        w.unref();
+        workerReady();
+      });
+      w.postMessage(init);
+    };
+  } else if (env.Worker && env.Blob && env.URL) {
+    const url = env.URL.createObjectURL(new env.Blob([workerSource()], { type: 'text/javascript' }));
+    const W = env.Worker;
+    spawn = (init) => {
+      const w = new W(url);
+      w.onmessage = () => {
+        w.onmessage = null;
+        workerReady();
+      };
+      w.postMessage(init);
+    };
+  } else {
+    return;
+  }
+  const want = getNumThreads() - 1;
+  const scratch = new Float64Array(memory.buffer, scratchAt, CTL.maxThreads);
+  for (; started < want; started++) {
+    scratch[started + 1] = 0;
+    spawn({ memory, module: wasmModule, names: POOL_EXPORTS, control: CONTROL_ADDRESS, index: started });
+  }
+}
+
+/** Workers running, and the tasks they have run since start. */
+export function poolStats(): { workers: number; workerTasks: number } {
+  return { workers: ready, workerTasks: ctl === null ? 0 : Atomics.load(ctl, CTL.workerTasks) };
+}
+
+/** Per-thread scratch of at least `bytes`, kept and grown as kernels ask. */
+const scratchBytes: number[] = [];
+const scratchPtr: number[] = [];
+
+function scratchFor(thread: number, bytes: number): number {
+  if ((scratchBytes[thread] ?? 0) < bytes) {
+    if (scratchPtr[thread] !== undefined) kernelHeap.release(scratchPtr[thread], scratchBytes[thread]);
+    const p = kernelHeap.alloc(bytes);
+    if (p < 0) throw new RangeError(`the kernels' memory cannot hold ${bytes} more bytes of scratch`);
+    scratchPtr[thread] = p;
+    scratchBytes[thread] = bytes;
+  }
+  return scratchPtr[thread];
+}
+
+/**
+ * Runs `tasks` (each the arguments of one call of export `name`, which also gets the
+ * running thread's scratch of `scratch` bytes as its last argument) on the pool, and
+ * returns when all are done.
+ */
+export function runTasks(name: PoolExport, tasks: readonly (readonly number[])[], scratch: number): void {
+  const w = wasm!;
+  const fn = w[name] as (...a: number[]) => void;
+  if (started < getNumThreads() - 1) ensureWorkers();
+  const threads = Math.min(getNumThreads(), tasks.length, ready + 1);
+  if (ctl === null || threads <= 1) {
+    const s = scratchFor(0, scratch);
+    for (const t of tasks) fn(...t, s);
+    return;
+  }
+  if (tasks.length > CTL.maxTasks) throw new RangeError(`runTasks: at most ${CTL.maxTasks} tasks, got ${tasks.length}`);
+  const nargs = tasks[0].length;
+  const args = new Float64Array(memory.buffer, argsAt, MAX_ARGS * CTL.maxTasks);
+  for (let t = 0; t < tasks.length; t++) args.set(tasks[t], t * MAX_ARGS);
+  const scratchTable = new Float64Array(memory.buffer, scratchAt, CTL.maxThreads);
+  for (let i = 0; i < threads; i++) scratchTable[i] = scratchFor(i, scratch);
+  Atomics.store(ctl, CTL.fn, POOL_EXPORTS.indexOf(name));
+  Atomics.store(ctl, CTL.nargs, nargs);
+  Atomics.store(ctl, CTL.count, tasks.length);
+  Atomics.store(ctl, CTL.threads, threads);
+  Atomics.store(ctl, CTL.done, 0);
+  Atomics.store(ctl, CTL.next, 0);
+  Atomics.add(ctl, CTL.job, 1);
+  Atomics.notify(ctl, CTL.job);
+  const s = scratchTable[0];
+  for (;;) {
+    const t = Atomics.add(ctl, CTL.next, 1);
+    if (t >= tasks.length) break;
+    fn(...tasks[t], s);
+    Atomics.add(ctl, CTL.done, 1);
+  }
+  for (;;) {
+    const d = Atomics.load(ctl, CTL.done);
+    if (d >= tasks.length) break;
+    if (canWait) Atomics.wait(ctl, CTL.done, d, 50);
+  }
+}
+
+/** Atomics.wait throws on a browser's main thread. */
+const canWait = env.process?.versions?.node !== undefined || typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined';
