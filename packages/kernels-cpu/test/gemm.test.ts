@@ -64,7 +64,8 @@ function outsideHeap(dtype: DType, sizes: number[], values: readonly number[]): 
 describe('WebAssembly GEMM', () => {
   it('is available in Node', () => {
     expect(wasm).not.toBeNull();
-    expect(['simd', 'relaxed-simd']).toContain(wasmLevel);
+    // Each vitest project forces one build (vitest.config.ts): the one it asked for runs.
+    expect(wasmLevel).toBe(process.env.TORCH_TS_WASM);
   });
 
   it('float32 accumulates in float32, as PyTorch\'s sgemm', () => {
