@@ -34,7 +34,34 @@ async function compile(extra) {
     process.stderr.write(stderr.toString());
     throw error;
   }
+  checkStaticData(binary);
   return Buffer.from(binary).toString('base64');
+}
+
+/**
+ * The module's static data must stay below the thread pool's control block (src/wasm/
+ * pool-layout.ts, at 32 KiB), the start of what the module may own (Note [CPU storage in
+ * WebAssembly memory]). The data section (id 11) bounds it from above.
+ */
+function checkStaticData(binary) {
+  const b = Uint8Array.from(binary);
+  const leb = (at) => {
+    let v = 0;
+    let shift = 0;
+    for (;;) {
+      const x = b[at.i++];
+      v |= (x & 0x7f) << shift;
+      if (x < 0x80) return v;
+      shift += 7;
+    }
+  };
+  const at = { i: 8 };
+  while (at.i < b.length) {
+    const id = b[at.i++];
+    const size = leb(at);
+    if (id === 11 && size > 16 * 1024) throw new Error(`kernels-wasm: ${size} bytes of static data overlap the pool's control block`);
+    at.i += size;
+  }
 }
 
 const shared = ['--sharedMemory'];

@@ -2,7 +2,7 @@
  * @torch-ts/torch: PyTorch's tensor API in TypeScript. `import * as torch from '@torch-ts/torch'`.
  * Importing it registers the CPU backend and the autograd engine.
  */
-import '@torch-ts/kernels-cpu';
+import { wasmLevel } from '@torch-ts/kernels-cpu';
 import {
   Function as AutogradFunction,
   FunctionCtx,
@@ -367,6 +367,18 @@ export { noGrad, enableGrad, inferenceMode, isGradEnabled, setGradEnabled } from
  * pool] in kernels-cpu). Results do not depend on the count.
  */
 export { setNumThreads, getNumThreads } from '@torch-ts/kernels-cpu';
+
+/**
+ * `torch.backends.cpu.getCpuCapability()`: which build of the CPU kernels runs, as PyTorch's
+ * `get_cpu_capability()` names its vector ISA: 'WASM_RELAXED_SIMD', 'WASM_SIMD', or
+ * 'DEFAULT' (plain JS loops).
+ */
+export const backends = {
+  cpu: {
+    getCpuCapability: (): 'WASM_RELAXED_SIMD' | 'WASM_SIMD' | 'DEFAULT' =>
+      wasmLevel === 'relaxed-simd' ? 'WASM_RELAXED_SIMD' : wasmLevel === 'simd' ? 'WASM_SIMD' : 'DEFAULT',
+  },
+};
 
 /**
  * Results whose SIZE depends on the data (core Note [Data-dependent sizes on async-read

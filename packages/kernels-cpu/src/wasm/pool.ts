@@ -36,8 +36,12 @@ const ctl = memoryIsShared ? new Int32Array(memory.buffer, CONTROL_ADDRESS, SLOT
 const argsAt = CONTROL_ADDRESS + SLOTS * 4;
 const scratchAt = argsAt + MAX_ARGS * 8 * CTL.maxTasks;
 
+interface NodeOs {
+  availableParallelism?(): number;
+  cpus(): unknown[];
+}
 interface Env {
-  process?: { env?: Record<string, string | undefined>; versions?: { node?: string } };
+  process?: { env?: Record<string, string | undefined>; versions?: { node?: string }; getBuiltinModule?(id: string): unknown };
   navigator?: { hardwareConcurrency?: number };
   Worker?: new (url: string) => { postMessage(m: unknown): void; onmessage: ((e: { data: unknown }) => void) | null };
   Blob?: new (parts: string[], options: { type: string }) => unknown;
@@ -54,7 +58,14 @@ function envThreads(): number | undefined {
   return undefined;
 }
 
-let cores = Math.min(env.navigator?.hardwareConcurrency ?? 1, CTL.maxThreads);
+/** Logical cores: Node's os module where it can be had synchronously (Node 20.16+), else the browser's count (or 1 until the pool has started). */
+function machineCores(): number {
+  const os = env.process?.getBuiltinModule?.('node:os') as NodeOs | undefined;
+  const n = os ? (os.availableParallelism?.() ?? os.cpus().length) : env.navigator?.hardwareConcurrency;
+  return Math.max(1, Math.min(n ?? 1, CTL.maxThreads));
+}
+
+let cores = machineCores();
 let requested: number | undefined = envThreads();
 /** Workers started (or starting); worker i has index i and takes part while i < threads - 1. */
 let started = 0;
@@ -107,8 +118,10 @@ async function startWorkers(): Promise<void> {
   const isNode = env.process?.versions?.node !== undefined;
   let spawn: (init: unknown) => void;
   if (isNode) {
-    const os = await import('node:os');
-    if (env.navigator?.hardwareConcurrency === undefined) cores = Math.min(os.availableParallelism?.() ?? os.cpus().length, CTL.maxThreads);
+    if (env.process?.getBuiltinModule === undefined) {
+      const os = await import('node:os');
+      cores = Math.max(1, Math.min(os.availableParallelism?.() ?? os.cpus().length, CTL.maxThreads));
+    }
     const { Worker } = await import('node:worker_threads');
     spawn = (init) => {
       const w = new Worker(workerSource(), { eval: true });
