@@ -1,10 +1,11 @@
 /**
  * One library's round in its own process (main.ts forks it): loads the library, measures
  * the workloads it is given in order, and sends each measurement to the parent as it goes.
+ * py/bench_torch.py is the same for PyTorch, on the same config and messages (pytorch.ts).
  */
 import { loadLibrary } from './libs';
-import type { LibName } from './libs/types';
-import { measure, measureAsync, type MeasureOptions, type Measurement } from './measure';
+import type { LibName, NodeLibName } from './libs/types';
+import { measure, type MeasureOptions, type Measurement } from './measure';
 import { WORKLOADS } from './workloads';
 
 export interface ChildConfig {
@@ -24,7 +25,7 @@ function send(msg: ChildMessage): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const config = JSON.parse(process.env.TORCH_TS_BENCH_CHILD!) as ChildConfig;
+  const config = JSON.parse(process.env.TORCH_TS_BENCH_CHILD!) as ChildConfig & { lib: NodeLibName };
   let lib;
   try {
     lib = await loadLibrary(config.lib);
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
       await send({ kind: 'measurement', m: { id, samples: [], na: `skipped: a run would take ~${s} s` } });
       continue;
     }
-    const m = lib.async ? await measureAsync(lib, w, config.options) : measure(lib, w, config.options);
+    const m = await measure(lib, w, config.options);
     if (n !== undefined && m.samples.length) matmulRate = Math.min(...m.samples) / n ** 3;
     await send({ kind: 'measurement', m });
   }

@@ -1,19 +1,22 @@
 /**
- * `pnpm bench` (repository root): torch-ts CPU side by side with TensorFlow.js (cpu and
- * wasm backends) and js-pytorch; with `--device webgpu`, torch-ts on WebGPU side by side
- * with tfjs-backend-webgpu (both on Dawn in Node, on the same adapter). Each library runs in
- * a child process of its own, and the libraries take turns, round robin, for several rounds
- * (so machine noise spreads over all of them); the table shows the median of every timed
- * run, in ms, and torch-ts's speedup (peer time / torch-ts time), and a JSON copy goes to
- * results/.
+ * `pnpm bench` (repository root): torch-ts CPU (on one thread, and on its default thread
+ * count where it has `torch.setNumThreads`) side by side with TensorFlow.js (cpu and wasm
+ * backends), js-pytorch, onnxruntime-node and, where `/usr/bin/python3` imports it, PyTorch,
+ * every peer on one thread; with `--device webgpu`, torch-ts on WebGPU side by side with
+ * tfjs-backend-webgpu (both on Dawn in Node, on the same adapter). Each library runs in a
+ * child process of its own, and the libraries take turns, round robin, for several rounds
+ * (so machine noise spreads over all of them). The tables show the median of every timed run
+ * (the op call on the CPU, Note [What a run times]), in ms (µs per call on the overhead
+ * rows), with torch-ts's speedup (peer time / torch-ts time); then GFLOP/s or GB/s, the
+ * read-back ms and the CPU ms; a JSON copy goes to results/.
  *
  *   --quick        one round, fewer repeats: a smoke run
  *   --rounds N     rounds (default 3)
  *   --device D     cpu (default) or webgpu: the default libraries, the torch-ts library the
  *                  speedups are of, and the output file
- *   --libs a,b     libraries (default: torch-ts,tfjs-cpu,tfjs-wasm,js-pytorch; with
- *                  --device webgpu: torch-ts-webgpu,tfjs-webgpu); libraries that are all
- *                  WebGPU ones imply --device webgpu
+ *   --libs a,b     libraries (default: torch-ts,torch-ts-threads,tfjs-cpu,tfjs-wasm,js-pytorch,
+ *                  onnxruntime,pytorch; with --device webgpu: torch-ts-webgpu,tfjs-webgpu);
+ *                  libraries that are all WebGPU ones imply --device webgpu
  *   --only x,y     workload ids (default: all)
  *   --out FILE     JSON output (default results/<device>.json, results/<device>-quick.json
  *                  with --quick)
@@ -26,8 +29,9 @@ import { fileURLToPath } from 'node:url';
 import type { ChildConfig, ChildMessage } from './child';
 import { ALL_LIB_NAMES, LIB_NAMES, WEBGPU_LIB_NAMES, oursOn, type BenchDevice, type LibName } from './libs/types';
 import type { MeasureOptions, Measurement } from './measure';
-import { cellOf, checkCells, formatTable, speedup, type Cell } from './report';
-import { WORKLOADS } from './workloads';
+import { pytorchMissing, runPytorch } from './pytorch';
+import { cellOf, checkCells, formatTable, speedup, type Cell, type TableOptions } from './report';
+import { WORKLOADS, workOf } from './workloads';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -35,6 +39,7 @@ interface Args {
   quick: boolean;
   rounds: number;
   device: BenchDevice;
+  /** What was asked for; `available` then leaves out what this machine cannot run. */
   libs: LibName[];
   only: string[] | null;
   out: string;
@@ -63,34 +68,70 @@ const FULL: MeasureOptions = { targetMs: 1500, maxReps: 15, warmupMs: 300, maxWa
 const ONCE_MS = 20_000;
 const QUICK: MeasureOptions = { targetMs: 150, maxReps: 3, warmupMs: 0, maxWarmups: 1, slowMs: 1000, probe: false };
 
-/** Runs one library's round in a child process; resolves with its measurements (n/a for any it never reached). */
-function runChild(config: ChildConfig, onMeasurement: (m: Measurement) => void): Promise<{ describe: string; got: Measurement[] }> {
+/** A Node library's round in a child process (child.ts); resolves with how it ended. */
+function forkChild(config: ChildConfig, onMessage: (msg: ChildMessage) => void): Promise<string> {
   return new Promise((done) => {
-    const got: Measurement[] = [];
-    let describe = '';
     const child = fork(join(here, 'child.ts'), [], {
       execArgv: [...process.execArgv, '--expose-gc', '--max-old-space-size=12288'],
       env: { ...process.env, TORCH_TS_BENCH_CHILD: JSON.stringify(config) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    child.on('message', (msg: ChildMessage) => {
-      if (msg.kind === 'describe') describe = msg.text;
-      else {
-        got.push(msg.m);
-        onMeasurement(msg.m);
-      }
-    });
-    child.on('exit', (code, signal) => {
-      for (const id of config.ids) {
-        if (!got.some((m) => m.id === id)) got.push({ id, samples: [], na: `child process failed (${signal ?? `exit ${code}`})` });
-      }
-      done({ describe, got });
-    });
+    child.on('message', onMessage);
+    child.on('exit', (code, signal) => done(signal ?? `exit ${code}`));
   });
+}
+
+/** Runs one library's round (a Node child, or Python for PyTorch); resolves with its measurements (n/a for any it never reached). */
+async function runChild(config: ChildConfig, onMeasurement: (m: Measurement) => void): Promise<{ describe: string; got: Measurement[] }> {
+  const got: Measurement[] = [];
+  let describe = '';
+  const onMessage = (msg: ChildMessage) => {
+    if (msg.kind === 'describe') describe = msg.text;
+    else {
+      got.push(msg.m);
+      onMeasurement(msg.m);
+    }
+  };
+  const ended = await (config.lib === 'pytorch' ? runPytorch(config, onMessage) : forkChild(config, onMessage));
+  for (const id of config.ids) {
+    if (!got.some((m) => m.id === id)) got.push({ id, samples: [], na: `child process failed (${ended})` });
+  }
+  return { describe, got };
+}
+
+/**
+ * The libraries this machine can run of those asked for: `torch-ts-threads` only where torch-ts
+ * runs on several threads (Note [torch-ts thread columns]), `pytorch` only where Python imports
+ * it; one line on stderr for each left out. Returns them with their column headings.
+ */
+async function available(libs: readonly LibName[]): Promise<{ libs: LibName[]; names: Map<LibName, string> }> {
+  const names = new Map<LibName, string>();
+  const out: LibName[] = [];
+  for (const lib of libs) {
+    if (lib === 'torch-ts' || lib === 'torch-ts-threads') {
+      const threads = (await import('./libs/torch-ts')).defaultThreads();
+      if (lib === 'torch-ts-threads' && threads === null) {
+        process.stderr.write('bench: torch-ts runs on one thread here (no torch.setNumThreads, or one core): one torch-ts column\n');
+        continue;
+      }
+      names.set(lib, lib === 'torch-ts' ? 'torch-ts (1 thread)' : `torch-ts (${threads} threads)`);
+    }
+    if (lib === 'pytorch') {
+      const missing = pytorchMissing();
+      if (missing !== null) {
+        process.stderr.write(`bench: no PyTorch column (${missing})\n`);
+        continue;
+      }
+    }
+    out.push(lib);
+  }
+  return { libs: out, names };
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  const { libs, names } = await available(args.libs);
+  args.libs = libs;
   const workloads = WORKLOADS.filter((w) => !args.only || args.only.includes(w.id));
   const base = args.quick ? QUICK : FULL;
   const measurements = new Map<LibName, Measurement[]>(args.libs.map((l) => [l, []]));
@@ -123,14 +164,22 @@ async function main(): Promise<void> {
     checkCells(cells, ours);
     rows.set(w.id, cells);
   }
-  const table = formatTable(workloads, args.libs, rows, 'wall', true, ours);
-  const cpuTable = formatTable(workloads, args.libs, rows, 'cpu', false, ours);
+  const table: TableOptions = { ours, names, noRatio: ['torch-ts-threads'] };
+  const wall = formatTable(workloads, args.libs, rows, { ...table, notes: true });
+  const rate = formatTable(workloads, args.libs, rows, { ...table, metric: 'rate' });
+  const read = formatTable(workloads, args.libs, rows, { ...table, metric: 'read' });
+  const cpuTable = formatTable(workloads, args.libs, rows, { ...table, metric: 'cpu' });
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const header =
-    `torch-ts ${args.device === 'webgpu' ? 'WebGPU' : 'CPU'} benchmark: ${args.rounds} round(s)${args.quick ? ' (quick)' : ''}, median ms of all timed runs; ` +
-    `speedup = peer ms / ${ours} ms (> 1: torch-ts faster)\n` +
+    `torch-ts ${args.device === 'webgpu' ? 'WebGPU' : 'CPU'} benchmark: ${args.rounds} round(s)${args.quick ? ' (quick)' : ''}, median of all timed runs; ` +
+    `speedup = peer time / ${names.get(ours) ?? ours} time (> 1: torch-ts faster)\n` +
     `${cpu}, ${cpus().length} cores, node ${process.version}, ${((Date.now() - started) / 1000).toFixed(0)} s`;
-  console.log(`\n${header}\n\nWall-clock ms (median):\n\n${table}\n\nCPU ms of the same runs (median; user + system of the library's process, GC threads included):\n\n${cpuTable}`);
+  console.log(
+    `\n${header}\n\nWall-clock ms of the op call (median; µs per call on the overhead rows):\n\n${wall}` +
+      `\n\nThroughput from the median wall-clock ms (GFLOP/s: 2 per multiply-add; GB/s: float32 bytes read and written at least once):\n\n${rate}` +
+      `\n\nRead-back ms of the same runs (median; timed apart from the op, Note [What a run times]; n/a where the run includes it):\n\n${read}` +
+      `\n\nCPU ms of the same runs (median; µs per call on the overhead rows; user + system of the library's process, GC threads included):\n\n${cpuTable}`,
+  );
   const json = {
     date: new Date().toISOString(),
     quick: args.quick,
@@ -138,15 +187,31 @@ async function main(): Promise<void> {
     device: args.device,
     machine: { cpu, cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
     libraries: Object.fromEntries(args.libs.map((l) => [l, described.get(l) ?? null])),
+    columns: Object.fromEntries(args.libs.map((l) => [l, names.get(l) ?? l])),
     workloads: workloads.map((w) => {
       const cells = rows.get(w.id)!;
+      const work = workOf(w);
       return {
         id: w.id,
         label: w.label,
+        calls: w.calls ?? null,
         results: Object.fromEntries(
           args.libs.map((l) => {
             const c = cells.get(l)!;
-            return [l, { medianMs: c.medianMs, minMs: c.minMs, cpuMedianMs: c.cpuMedianMs, runs: c.runs, na: c.na ?? null, mismatch: c.mismatch ?? null }];
+            return [
+              l,
+              {
+                medianMs: c.medianMs,
+                minMs: c.minMs,
+                cpuMedianMs: c.cpuMedianMs,
+                readMedianMs: c.readMedianMs,
+                usPerCall: w.calls && c.medianMs !== null ? (c.medianMs * 1000) / w.calls : null,
+                throughput: work && c.medianMs !== null ? { unit: work.unit, value: work.amount / (c.medianMs * 1e6) } : null,
+                runs: c.runs,
+                na: c.na ?? null,
+                mismatch: c.mismatch ?? null,
+              },
+            ];
           }),
         ),
         speedup: Object.fromEntries(args.libs.filter((l) => l !== ours).map((l) => [l, speedup(cells.get(ours), cells.get(l))])),
@@ -159,7 +224,11 @@ async function main(): Promise<void> {
   console.log(`\nwrote ${args.out}`);
 }
 
-main().catch((e: unknown) => {
-  console.error(e);
-  process.exit(1);
-});
+// Exits when done: torch-ts, imported here to count its threads, may hold worker threads.
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,4 +1,4 @@
-import type { Library } from './libs/types';
+import type { Library, Prepared } from './libs/types';
 import { isNa } from './libs/types';
 import { probeOf, type Probe } from './probe';
 import type { Workload } from './workloads';
@@ -18,59 +18,44 @@ export interface MeasureOptions {
 
 export interface Measurement {
   readonly id: string;
-  /** Wall-clock ms of each timed run. */
+  /** Wall-clock ms of each timed run (Note [What a run times]). */
   readonly samples: number[];
   /** CPU ms (user + system, this process) of the same runs: what the run cost when the machine is shared. */
   readonly cpuSamples?: number[];
+  /** Wall-clock ms of reading each timed run's output back, where that is apart from the run. */
+  readonly readSamples?: number[];
   readonly probe?: Probe;
   readonly na?: string;
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
-/**
- * Times one workload on one library: setup (untimed), warm-up runs (the first one's result
- * is probed), then each timed run measured on its own with performance.now(); every run
- * forces its result (Note [A wrong result is not a fast one]).
- */
-export function measure(lib: Library, w: Workload, o: MeasureOptions): Measurement {
-  gc?.();
-  const setup = lib.setup(w);
-  if (isNa(setup)) return { id: w.id, samples: [], na: setup.na };
-  try {
-    let probe: Probe | undefined;
-    let c0 = process.cpuUsage();
-    let t0 = performance.now();
-    const first = setup.run();
-    let last = performance.now() - t0;
-    const c = process.cpuUsage(c0);
-    if (o.probe) probe = probeOf(setup.values ? setup.values(first) : (first as ArrayLike<number>));
-    if (last > o.slowMs) return { id: w.id, samples: [last], cpuSamples: [(c.user + c.system) / 1000], probe };
-    let warm = last;
-    for (let k = 1; k < o.maxWarmups && warm < o.warmupMs; k++) {
-      t0 = performance.now();
-      setup.run();
-      last = performance.now() - t0;
-      warm += last;
-    }
-    const reps = Math.max(1, Math.min(o.maxReps, Math.round(o.targetMs / Math.max(last, 1e-3))));
-    const samples: number[] = [];
-    const cpuSamples: number[] = [];
-    for (let r = 0; r < reps; r++) {
-      c0 = process.cpuUsage();
-      t0 = performance.now();
-      setup.run();
-      samples.push(performance.now() - t0);
-      const d = process.cpuUsage(c0);
-      cpuSamples.push((d.user + d.system) / 1000);
-    }
-    return { id: w.id, samples, cpuSamples, probe };
-  } finally {
-    setup.dispose();
-  }
+interface Run {
+  readonly ms: number;
+  readonly cpuMs: number;
+  readonly readMs?: number;
+  /** What `read` returned (or `run`, with no `read`). */
+  readonly data: unknown;
 }
 
-/** "n/a (reason)" for a first run that threw: an op the backend has no kernel for yet, say. */
+/** One run: the timed call, then its read-back, timed apart, then its output released (Note [What a run times]). */
+async function once(lib: Library, s: Prepared): Promise<Run> {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  let out = s.run();
+  if (lib.async) out = await out;
+  const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  const cpuMs = (c.user + c.system) / 1000;
+  if (!s.read) return { ms, cpuMs, data: out };
+  const r0 = performance.now();
+  const data = s.read(out);
+  const readMs = performance.now() - r0;
+  s.free?.(out);
+  return { ms, cpuMs, readMs, data };
+}
+
+/** "n/a (reason)" for a setup or first run that threw: an op the backend has no kernel for yet, say. */
 function naOf(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
   const missing = /no kernel for (aten::\S+) on (\w+)/.exec(msg);
@@ -79,58 +64,47 @@ function naOf(e: unknown): string {
 }
 
 /**
- * `measure` for a library whose runs return promises (WebGPU: a run ends when its result
- * has been read back; Note [A wrong result is not a fast one]): the same warm-up, repeats and
- * probe, each run awaited inside its timing. The first run compiles the pipelines (seconds
- * each on a software adapter, once per process, as a GPU app pays once per page load): it is
- * never a sample, and the `slowMs` rule applies to the second run. A first run that throws
- * (an op not on this device yet) makes the workload n/a with the reason rather than ending
- * the process, so a workload starts to run by itself once the kernels it needs land.
+ * Times one workload on one library: setup (untimed), warm-up runs (the first one's result
+ * is probed), then each timed run measured on its own with performance.now(). Every run's
+ * output is read back (Note [A wrong result is not a fast one]). A library whose first run
+ * compiles (WebGPU pipelines: seconds each on a software adapter, once per process, as a GPU
+ * app pays once per page load) never has it as a sample, and the `slowMs` rule applies to its
+ * second run. A setup or first run that throws (an op not on this device yet) makes the
+ * workload n/a with the reason rather than ending the process, so a workload starts to run by
+ * itself once the kernels it needs land.
  */
-export async function measureAsync(lib: Library, w: Workload, o: MeasureOptions): Promise<Measurement> {
+export async function measure(lib: Library, w: Workload, o: MeasureOptions): Promise<Measurement> {
   gc?.();
   let setup;
   try {
-    setup = lib.setup(w);
+    setup = await lib.setup(w);
   } catch (e) {
     return { id: w.id, samples: [], na: naOf(e) };
   }
   if (isNa(setup)) return { id: w.id, samples: [], na: setup.na };
+  const s = setup;
   try {
-    let probe: Probe | undefined;
-    let first: unknown;
+    let first: Run;
     try {
-      first = await setup.run();
+      first = await once(lib, s);
     } catch (e) {
       return { id: w.id, samples: [], na: naOf(e) };
     }
-    if (o.probe) probe = probeOf(setup.values ? setup.values(first) : (first as ArrayLike<number>));
-    let c0 = process.cpuUsage();
-    let t0 = performance.now();
-    await setup.run();
-    let last = performance.now() - t0;
-    const c = process.cpuUsage(c0);
-    if (last > o.slowMs) return { id: w.id, samples: [last], cpuSamples: [(c.user + c.system) / 1000], probe };
+    const probe = o.probe ? probeOf(s.values ? s.values(first.data) : (first.data as ArrayLike<number>)) : undefined;
+    const slow = lib.compilesOnFirstRun ? await once(lib, s) : first;
+    const readOf = (r: Run[]) => (s.read ? { readSamples: r.map((x) => x.readMs!) } : {});
+    if (slow.ms > o.slowMs) return { id: w.id, samples: [slow.ms], cpuSamples: [slow.cpuMs], ...readOf([slow]), probe };
+    let last = slow.ms;
     let warm = last;
     for (let k = 1; k < o.maxWarmups && warm < o.warmupMs; k++) {
-      t0 = performance.now();
-      await setup.run();
-      last = performance.now() - t0;
+      last = (await once(lib, s)).ms;
       warm += last;
     }
     const reps = Math.max(1, Math.min(o.maxReps, Math.round(o.targetMs / Math.max(last, 1e-3))));
-    const samples: number[] = [];
-    const cpuSamples: number[] = [];
-    for (let r = 0; r < reps; r++) {
-      c0 = process.cpuUsage();
-      t0 = performance.now();
-      await setup.run();
-      samples.push(performance.now() - t0);
-      const d = process.cpuUsage(c0);
-      cpuSamples.push((d.user + d.system) / 1000);
-    }
-    return { id: w.id, samples, cpuSamples, probe };
+    const runs: Run[] = [];
+    for (let r = 0; r < reps; r++) runs.push(await once(lib, s));
+    return { id: w.id, samples: runs.map((x) => x.ms), cpuSamples: runs.map((x) => x.cpuMs), ...readOf(runs), probe };
   } finally {
-    setup.dispose();
+    s.dispose();
   }
 }

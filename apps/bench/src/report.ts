@@ -1,7 +1,7 @@
 import type { LibName } from './libs/types';
 import type { Measurement } from './measure';
 import { compareProbes, type Probe } from './probe';
-import type { Workload } from './workloads';
+import { workOf, type Workload } from './workloads';
 
 export interface Cell {
   /** Median of every timed run over all rounds, ms; null when n/a. */
@@ -10,6 +10,8 @@ export interface Cell {
   readonly runs: number;
   /** Median CPU ms (user + system) of the same runs. */
   readonly cpuMedianMs: number | null;
+  /** Median ms of reading the output back, where that is timed apart (Note [What a run times]). */
+  readonly readMedianMs: number | null;
   readonly na?: string;
   /** Set when this library's result disagrees with the reference library's. */
   readonly mismatch?: string;
@@ -27,13 +29,21 @@ export function cellOf(ms: readonly Measurement[]): Cell {
   const samples = ms.flatMap((m) => m.samples);
   const probe = ms.find((m) => m.probe)?.probe;
   const na = ms.find((m) => m.na)?.na;
-  if (na !== undefined || samples.length === 0) return { medianMs: null, minMs: null, cpuMedianMs: null, runs: 0, na: na ?? 'no result', probe };
+  if (na !== undefined || samples.length === 0) return { medianMs: null, minMs: null, cpuMedianMs: null, readMedianMs: null, runs: 0, na: na ?? 'no result', probe };
   const cpu = ms.flatMap((m) => m.cpuSamples ?? []);
-  return { medianMs: median(samples), minMs: Math.min(...samples), cpuMedianMs: cpu.length ? median(cpu) : null, runs: samples.length, probe };
+  const read = ms.flatMap((m) => m.readSamples ?? []);
+  return {
+    medianMs: median(samples),
+    minMs: Math.min(...samples),
+    cpuMedianMs: cpu.length ? median(cpu) : null,
+    readMedianMs: read.length ? median(read) : null,
+    runs: samples.length,
+    probe,
+  };
 }
 
 /** Where torch-ts has no result, the library whose probe is the reference. */
-const FALLBACK_REFERENCES: readonly LibName[] = ['torch-ts', 'tfjs-cpu', 'torch-ts-webgpu', 'tfjs-webgpu'];
+const FALLBACK_REFERENCES: readonly LibName[] = ['torch-ts', 'torch-ts-threads', 'pytorch', 'tfjs-cpu', 'torch-ts-webgpu', 'tfjs-webgpu'];
 
 /**
  * Checks every library's probe against the reference: `ours` (torch-ts, or torch-ts-webgpu
@@ -51,25 +61,39 @@ export function checkCells(cells: Map<LibName, Cell>, ours: LibName = 'torch-ts'
   }
 }
 
-export type Metric = 'wall' | 'cpu';
+/**
+ * What a table shows: `wall` the median wall-clock ms of the runs, `cpu` the CPU ms of the
+ * same runs (both in µs per call on the overhead rows, Note [Overhead rows]), `read` the read-back ms (no
+ * overhead rows), `rate` GFLOP/s or GB/s from the median wall-clock ms (the rows `workOf` knows).
+ */
+export type Metric = 'wall' | 'cpu' | 'read' | 'rate';
 
-function valueOf(c: Cell | undefined, metric: Metric): number | null {
-  if (!c) return null;
-  return metric === 'wall' ? c.medianMs : c.cpuMedianMs;
+function hasRow(w: Workload, metric: Metric): boolean {
+  if (metric === 'rate') return workOf(w) !== null;
+  return metric !== 'read' || !w.calls;
 }
 
-function fmtMs(c: Cell | undefined, metric: Metric): string {
-  const v = valueOf(c, metric);
+function valueOf(c: Cell | undefined, metric: Metric, w: Workload): number | null {
+  if (!c) return null;
+  if (metric === 'read') return c.readMedianMs;
+  const ms = metric === 'cpu' ? c.cpuMedianMs : c.medianMs;
+  if (ms === null) return null;
+  if (metric === 'rate') return workOf(w)!.amount / (ms * 1e6);
+  return w.calls ? (ms * 1000) / w.calls : ms;
+}
+
+function fmtValue(c: Cell | undefined, metric: Metric, w: Workload): string {
+  const v = valueOf(c, metric, w);
   if (!c || v === null) return 'n/a';
-  const s = v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2);
+  const s = v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 0.01 ? v.toFixed(2) : v.toFixed(4);
   return c.mismatch ? `${s} WRONG` : s;
 }
 
-/** Speedup of torch-ts over a peer: peer time / torch-ts time. */
-export function speedup(ours: Cell | undefined, peer: Cell | undefined, metric: Metric = 'wall'): number | null {
-  const a = valueOf(ours, metric);
-  const b = valueOf(peer, metric);
-  if (a === null || b === null || ours!.mismatch || peer!.mismatch) return null;
+/** Speedup of torch-ts over a peer: peer time / torch-ts time (wall or CPU). */
+export function speedup(ours: Cell | undefined, peer: Cell | undefined, metric: 'wall' | 'cpu' = 'wall'): number | null {
+  const a = metric === 'wall' ? ours?.medianMs : ours?.cpuMedianMs;
+  const b = metric === 'wall' ? peer?.medianMs : peer?.cpuMedianMs;
+  if (a == null || b == null || ours!.mismatch || peer!.mismatch) return null;
   return b / a;
 }
 
@@ -77,32 +101,42 @@ function fmtRatio(r: number | null): string {
   return r === null ? '-' : `${r.toFixed(2)}x`;
 }
 
-/** The results table (markdown), then the reasons of every n/a and mismatch. */
-export function formatTable(
-  workloads: readonly Workload[],
-  libs: readonly LibName[],
-  rows: Map<string, Map<LibName, Cell>>,
-  metric: Metric = 'wall',
-  withNotes = true,
-  ours: LibName = 'torch-ts',
-): string {
-  const peers = libs.filter((l) => l !== ours);
-  const head = ['workload', ...libs.map((l) => `${l} ms`), ...peers.map((p) => `vs ${p}`)];
+export interface TableOptions {
+  readonly metric?: Metric;
+  /** The reasons of every n/a and mismatch, under the table. */
+  readonly notes?: boolean;
+  /** The torch-ts library whose speedup over each peer is shown (wall and cpu tables). */
+  readonly ours?: LibName;
+  /** Libraries with no speedup column: torch-ts's own other columns. */
+  readonly noRatio?: readonly LibName[];
+  /** Column headings; a library's name by default. */
+  readonly names?: ReadonlyMap<LibName, string>;
+}
+
+/** A results table (markdown), then (`notes`) the reasons of every n/a and mismatch. */
+export function formatTable(workloads: readonly Workload[], libs: readonly LibName[], rows: Map<string, Map<LibName, Cell>>, o: TableOptions = {}): string {
+  const metric = o.metric ?? 'wall';
+  const ours = o.ours ?? 'torch-ts';
+  const ratios = metric === 'wall' || metric === 'cpu';
+  const peers = ratios ? libs.filter((l) => l !== ours && !o.noRatio?.includes(l)) : [];
+  const name = (l: LibName) => o.names?.get(l) ?? l;
+  const head = ['workload', ...libs.map(name), ...peers.map((p) => `vs ${name(p)}`)];
   const body: string[][] = [];
   const notes: string[] = [];
   for (const w of workloads) {
     const cells = rows.get(w.id);
-    if (!cells) continue;
+    if (!cells || !hasRow(w, metric)) continue;
     const mine = cells.get(ours);
-    body.push([w.label, ...libs.map((l) => fmtMs(cells.get(l), metric)), ...peers.map((p) => fmtRatio(speedup(mine, cells.get(p), metric)))]);
+    const label = metric === 'rate' ? `${w.label} (${workOf(w)!.unit})` : w.label;
+    body.push([label, ...libs.map((l) => fmtValue(cells.get(l), metric, w)), ...peers.map((p) => fmtRatio(speedup(mine, cells.get(p), metric as 'wall' | 'cpu')))]);
     for (const l of libs) {
       const c = cells.get(l);
-      if (c?.na) notes.push(`${w.id} on ${l}: n/a (${c.na})`);
-      if (c?.mismatch) notes.push(`${w.id} on ${l}: WRONG result (${c.mismatch})`);
+      if (c?.na) notes.push(`${w.id} on ${name(l)}: n/a (${c.na})`);
+      if (c?.mismatch) notes.push(`${w.id} on ${name(l)}: WRONG result (${c.mismatch})`);
     }
   }
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const line = (r: string[]) => '| ' + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ') + ' |';
   const sep = '|' + widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|';
-  return [line(head), sep, ...body.map(line), ...(withNotes && notes.length ? ['', ...notes] : [])].join('\n');
+  return [line(head), sep, ...body.map(line), ...(o.notes && notes.length ? ['', ...notes] : [])].join('\n');
 }

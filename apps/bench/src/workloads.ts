@@ -17,7 +17,9 @@ export type WorkloadId =
   | 'sum-lastdim'
   | 'softmax'
   | 'conv2d'
-  | 'mlp-step';
+  | 'mlp-step'
+  | 'add-1'
+  | 'tiny-fwd-bwd';
 
 /** Sizes of one workload; `tiny` ones are for the smoke test, never timed. */
 export interface Shapes {
@@ -37,7 +39,19 @@ export interface Workload {
   /** What the table prints. */
   readonly label: string;
   readonly shapes: Shapes;
+  /** Overhead rows (Note [Overhead rows]): a run makes this many calls; the table shows µs per call. */
+  readonly calls?: number;
 }
+
+/**
+ * Note [Overhead rows]
+ * `add-1` (a 1-element float32 add) and `tiny-fwd-bwd` (x of 4 elements requiring grad,
+ * `x.mul(x).sum().backward()`, then the grad dropped) measure what a library costs per call
+ * rather than per element. A run is a loop of `calls` calls, each result released inside the
+ * loop as a program would (`dispose()`, or Python dropping its reference); the last result
+ * is the run's output, read back and checked like any other. A library without autograd
+ * has no `tiny-fwd-bwd` (n/a).
+ */
 
 const M4 = 4 * 1024 * 1024;
 const M16 = 16 * 1024 * 1024;
@@ -64,13 +78,16 @@ export const WORKLOADS: readonly Workload[] = [
     label: 'MLP 784-512-512-10 step b128',
     shapes: { mlp: { widths: [784, 512, 512, 10], batch: 128, lr: 0.01 } },
   },
+  { id: 'add-1', label: 'add 1 + 1 (µs per call)', shapes: { shape: [1] }, calls: 10_000 },
+  { id: 'tiny-fwd-bwd', label: 'mul -> sum -> backward, 4 elements (µs per call)', shapes: { shape: [4] }, calls: 1_000 },
 ];
 
 /** The same workloads on sizes small enough for a unit test. */
-export const TINY_WORKLOADS: readonly Workload[] = WORKLOADS.map((w) => ({ ...w, shapes: tinyShapes(w) }));
+export const TINY_WORKLOADS: readonly Workload[] = WORKLOADS.map((w) => ({ ...w, shapes: tinyShapes(w), ...(w.calls ? { calls: 10 } : {}) }));
 
 function tinyShapes(w: Workload): Shapes {
   const s = w.shapes;
+  if (w.calls) return s;
   if (s.n !== undefined) return { n: Math.max(3, s.n / 64 + 1) };
   if (s.conv) return { conv: { input: [2, 3, 5, 5], weight: [4, 3, 3, 3], padding: 1 } };
   if (s.mlp) return { mlp: { widths: [12, 8, 8, 3], batch: 5, lr: s.mlp.lr } };
@@ -82,4 +99,41 @@ export function numelOf(shape: readonly number[]): number {
   let n = 1;
   for (const s of shape) n *= s;
   return n;
+}
+
+/** What a run of a workload does, for the throughput table: floating-point operations, or bytes moved. */
+export interface Work {
+  readonly unit: 'GFLOP/s' | 'GB/s';
+  /** FLOPs (multiply and add counted apart) or bytes per run. */
+  readonly amount: number;
+}
+
+/**
+ * matmul and conv2d in FLOPs (2 per multiply-add); the pointwise, reduction and softmax
+ * workloads in the float32 bytes they must read and write at least once (softmax: its input
+ * and its output). None for the MLP step and the overhead rows.
+ */
+export function workOf(w: Workload): Work | null {
+  const s = w.shapes;
+  if (s.n !== undefined) return { unit: 'GFLOP/s', amount: 2 * s.n ** 3 };
+  if (s.conv) {
+    const [n, , h, wd] = s.conv.input;
+    const [o, c, kh, kw] = s.conv.weight;
+    const ho = h + 2 * s.conv.padding - kh + 1;
+    const wo = wd + 2 * s.conv.padding - kw + 1;
+    return { unit: 'GFLOP/s', amount: 2 * n * o * ho * wo * c * kh * kw };
+  }
+  if (!s.shape || w.calls) return null;
+  const n = numelOf(s.shape);
+  const floats: Partial<Record<WorkloadId, number>> = {
+    'add-4M': 3 * n,
+    'add-bcast': 2 * n + s.shape[s.shape.length - 1],
+    'exp-4M': 2 * n,
+    'add-transposed': 3 * n,
+    'sum-16M': n + 1,
+    'sum-lastdim': n + s.shape[0],
+    softmax: 2 * n,
+  };
+  const f = floats[w.id];
+  return f === undefined ? null : { unit: 'GB/s', amount: 4 * f };
 }

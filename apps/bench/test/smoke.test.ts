@@ -1,19 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { torchTs } from '../src/libs/torch-ts';
+import { torchTsCpu } from '../src/libs/torch-ts';
 import { isNa } from '../src/libs/types';
 import { measure } from '../src/measure';
 import { compareProbes, probeOf } from '../src/probe';
-import { cellOf, formatTable, median } from '../src/report';
-import { TINY_WORKLOADS } from '../src/workloads';
+import { cellOf, checkCells, formatTable, median } from '../src/report';
+import { TINY_WORKLOADS, WORKLOADS, workOf } from '../src/workloads';
 
 // The torch-ts side of `pnpm bench --quick`, on tiny sizes: every workload sets up, runs,
-// forces its result and disposes what it made. No timing is asserted.
+// reads its result back and disposes what it made. No timing is asserted.
 const OPTIONS = { targetMs: 1, maxReps: 2, warmupMs: 0, maxWarmups: 1, slowMs: 10_000, probe: true };
+const torchTs = torchTsCpu('one');
 
 describe('bench (torch-ts, tiny sizes)', () => {
   for (const w of TINY_WORKLOADS) {
-    it(w.id, () => {
-      const m = measure(torchTs, w, OPTIONS);
+    it(w.id, async () => {
+      const m = await measure(torchTs, w, OPTIONS);
       if (m.na !== undefined) {
         // Only the ops other work is still adding may be missing.
         expect(m.na).toMatch(/^op missing/);
@@ -21,6 +22,8 @@ describe('bench (torch-ts, tiny sizes)', () => {
         return;
       }
       expect(m.samples.length).toBeGreaterThan(0);
+      // The read-back is timed apart from the op, run for run (Note [What a run times]).
+      expect(m.readSamples!.length).toBe(m.samples.length);
       expect(m.probe!.length).toBeGreaterThan(0);
       expect(Number.isFinite(m.probe!.sum)).toBe(true);
     });
@@ -29,9 +32,12 @@ describe('bench (torch-ts, tiny sizes)', () => {
   it('computes what the workloads say', () => {
     const run = (id: string) => {
       const s = torchTs.setup(TINY_WORKLOADS.find((w) => w.id === id)!);
-      if (isNa(s)) throw new Error(s.na);
+      if (s instanceof Promise || isNa(s)) throw new Error(`${id}: no setup`);
       try {
-        return Array.from(s.run() as ArrayLike<number>);
+        const out = s.run();
+        const values = Array.from(s.read!(out) as ArrayLike<number>);
+        s.free!(out);
+        return values;
       } finally {
         s.dispose();
       }
@@ -43,8 +49,21 @@ describe('bench (torch-ts, tiny sizes)', () => {
     // add-transposed: (a^T + b) differs from a + b; the tiny shape is [7, 9] with a [9, 7].
     expect(run('add-transposed').length).toBe(63);
     expect(run('sum-lastdim').length).toBe(7);
+    // The overhead rows: one element added; the last call's grad of sum(x * x) is 2x.
+    expect(run('add-1').length).toBe(1);
+    const x = [0.25414788722991943, -0.9945285320281982, 0.05489407852292061, 0.962101936340332]; // uniform(4, 1)
+    expect(run('tiny-fwd-bwd')).toEqual(x.map((v) => Math.fround(2 * v)));
   });
 
+  it('runs torch-ts on its default thread count as a column of its own', () => {
+    const lib = torchTsCpu('default');
+    expect(lib.name).toBe('torch-ts-threads');
+    expect(lib.describe()).toMatch(/^torch-ts CPU, \d+ threads? /);
+    expect(torchTsCpu('one').describe()).toMatch(/^torch-ts CPU, 1 thread /);
+  });
+});
+
+describe('bench reporting', () => {
   it('flags a wrong result and formats n/a', () => {
     const ref = probeOf(Float32Array.from([1, 2, 3, 4]));
     expect(compareProbes(probeOf(Float32Array.from([1, 2, 3, 4.0001])), ref)).toBeNull();
@@ -53,8 +72,36 @@ describe('bench (torch-ts, tiny sizes)', () => {
     const rows = new Map([
       ['matmul-128', new Map([['torch-ts', cellOf([{ id: 'matmul-128', samples: [1, 2, 3] }])], ['tfjs-cpu', cellOf([{ id: 'matmul-128', samples: [], na: 'nope' }])]])],
     ]) as Parameters<typeof formatTable>[2];
-    const table = formatTable(TINY_WORKLOADS.slice(0, 1), ['torch-ts', 'tfjs-cpu'], rows);
+    const table = formatTable(TINY_WORKLOADS.slice(0, 1), ['torch-ts', 'tfjs-cpu'], rows, { notes: true });
     expect(table).toContain('n/a');
     expect(table).toContain('matmul-128 on tfjs-cpu: n/a (nope)');
+  });
+
+  it('shows µs per call, throughput and read-back, and names the thread columns', () => {
+    const matmul = WORKLOADS.find((w) => w.id === 'matmul-1024')!;
+    const add1 = WORKLOADS.find((w) => w.id === 'add-1')!;
+    const m = (id: string, ms: number, probe = [1]) => ({ id, samples: [ms], readSamples: [0.5], probe: probeOf(probe) });
+    const rows = new Map([
+      [matmul.id, new Map([['torch-ts', cellOf([m(matmul.id, 2)])], ['torch-ts-threads', cellOf([m(matmul.id, 1)])], ['pytorch', cellOf([m(matmul.id, 4, [2])])]])],
+      [add1.id, new Map([['torch-ts', cellOf([m(add1.id, 20)])], ['torch-ts-threads', cellOf([m(add1.id, 20)])], ['pytorch', cellOf([m(add1.id, 40)])]])],
+    ]) as Parameters<typeof formatTable>[2];
+    for (const cells of rows.values()) checkCells(cells);
+    const names = new Map([['torch-ts', 'torch-ts (1 thread)'], ['torch-ts-threads', 'torch-ts (2 threads)']] as const);
+    const o = { names, noRatio: ['torch-ts-threads'] as const };
+    const libs = ['torch-ts', 'torch-ts-threads', 'pytorch'] as const;
+    const wall = formatTable([matmul, add1], libs, rows, { ...o, notes: true });
+    expect(wall).toMatch(/\| torch-ts \(1 thread\) \| torch-ts \(2 threads\) \| +pytorch \| vs pytorch \|/);
+    expect(wall).not.toContain('vs torch-ts (2 threads)');
+    // 10,000 calls in 20 ms: 2 µs per call; pytorch's is twice that.
+    expect(wall).toMatch(/add 1 \+ 1 \(µs per call\) +\| +2\.00 \| +2\.00 \| +4\.00 \| +2\.00x \|/);
+    expect(wall).toContain('matmul-1024 on pytorch: WRONG result');
+    // 2 * 1024^3 FLOPs in 2 ms: 1073.7 GFLOP/s, shown as 1074; the overhead row has none.
+    expect(workOf(matmul)).toEqual({ unit: 'GFLOP/s', amount: 2 * 1024 ** 3 });
+    const rate = formatTable([matmul, add1], libs, rows, { ...o, metric: 'rate' });
+    expect(rate).toMatch(/matmul 1024 \(GFLOP\/s\) +\| +1074 \| +2147 \| +537 WRONG \|/);
+    expect(rate).not.toContain('add 1 + 1');
+    const read = formatTable([matmul, add1], libs, rows, { ...o, metric: 'read' });
+    expect(read).toMatch(/matmul 1024 +\| +0\.50 \| +0\.50 \| +0\.50 WRONG \|/);
+    expect(read).not.toContain('add 1 + 1');
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadLibrary } from '../src/libs';
-import { torchTs } from '../src/libs/torch-ts';
-import type { Library, LibName } from '../src/libs/types';
-import { measure, measureAsync } from '../src/measure';
+import { torchTsCpu } from '../src/libs/torch-ts';
+import type { Library, LibName, NodeLibName } from '../src/libs/types';
+import { measure } from '../src/measure';
 import { compareProbes } from '../src/probe';
 import { checkCells, cellOf, formatTable } from '../src/report';
 import { TINY_WORKLOADS } from '../src/workloads';
@@ -16,8 +16,9 @@ const OPTIONS = { targetMs: 1, maxReps: 2, warmupMs: 0, maxWarmups: 1, slowMs: 1
 const REQUIRED = process.env.TORCH_TS_REQUIRE_WEBGPU === '1';
 /** Workloads whose ops other work is still bringing to WebGPU: n/a is allowed there, with its reason. */
 const MAY_BE_MISSING = ['softmax', 'conv2d', 'mlp-step'];
+const torchTs = torchTsCpu('one');
 
-async function load(name: LibName): Promise<Library | null> {
+async function load(name: NodeLibName): Promise<Library | null> {
   try {
     return await loadLibrary(name);
   } catch (e) {
@@ -37,8 +38,8 @@ for (const [name, lib] of [
   describe.skipIf(!lib)(`bench (${name}, tiny sizes, checked against torch-ts CPU)`, () => {
     for (const w of TINY_WORKLOADS) {
       it(w.id, async () => {
-        const ref = measure(torchTs, w, OPTIONS);
-        const m = await measureAsync(lib!, w, OPTIONS);
+        const ref = await measure(torchTs, w, OPTIONS);
+        const m = await measure(lib!, w, OPTIONS);
         if (m.na !== undefined) {
           expect(name, `${w.id}: n/a (${m.na})`).toBe('torch-ts-webgpu');
           expect(MAY_BE_MISSING, `${w.id}: n/a (${m.na})`).toContain(w.id);
@@ -74,7 +75,7 @@ describe.skipIf(!torchWebgpu)('bench on webgpu: reporting', () => {
     ]);
     checkCells(cells, 'torch-ts-webgpu');
     expect(cells.get('tfjs-webgpu')!.mismatch).toMatch(/sample 3/);
-    const table = formatTable([w], ['torch-ts-webgpu', 'tfjs-webgpu'], new Map([[w.id, cells]]), 'wall', true, 'torch-ts-webgpu');
+    const table = formatTable([w], ['torch-ts-webgpu', 'tfjs-webgpu'], new Map([[w.id, cells]]), { notes: true, ours: 'torch-ts-webgpu' });
     expect(table).toContain('vs tfjs-webgpu');
     expect(table).toContain('WRONG');
   });

@@ -1,10 +1,12 @@
-import type { Library, LibName } from './types';
+import type { Library, NodeLibName } from './types';
 
 /** Loads one library (and, for tfjs, initialises its backend): one per child process. */
-export async function loadLibrary(name: LibName): Promise<Library> {
+export async function loadLibrary(name: NodeLibName): Promise<Library> {
   switch (name) {
     case 'torch-ts':
-      return (await import('./torch-ts')).torchTs;
+      return (await import('./torch-ts')).torchTsCpu('one');
+    case 'torch-ts-threads':
+      return (await import('./torch-ts')).torchTsCpu('default');
     case 'torch-ts-webgpu': {
       const torch = await import('@torch-ts/torch');
       // Dawn in Node, on the adapter it finds (SwiftShader's Vulkan without a GPU).
@@ -21,5 +23,7 @@ export async function loadLibrary(name: LibName): Promise<Library> {
     }
     case 'js-pytorch':
       return (await import('./js-pytorch')).jsPytorch;
+    case 'onnxruntime':
+      return (await import('./onnxruntime')).onnxruntime;
   }
 }

@@ -38,8 +38,17 @@ function t(d: ArrayLike<number>, shape: readonly number[], requiresGrad = false)
   return jp.tensor(nest(d, shape), requiresGrad);
 }
 
+/** The run is the op (computed eagerly); reading it back is its nested `data` flattened (Note [What a run times]). */
 function prepared(fn: () => JpTensor): Setup {
-  return { run: () => fn().data, values: (r) => flat(r), dispose: () => {} };
+  return { run: fn, read: (y) => flat((y as JpTensor).data), dispose: () => {} };
+}
+
+/** `calls` calls of `once` (Note [Overhead rows]); results are left to the garbage collector. */
+function loop(calls: number, once: () => JpTensor): () => JpTensor {
+  return () => {
+    for (let i = 1; i < calls; i++) once();
+    return once();
+  };
 }
 
 export const jsPytorch: Library = {
@@ -93,6 +102,22 @@ export const jsPytorch: Library = {
         return { na: 'no conv2d in js-pytorch' };
       case 'mlp-step':
         return mlpStep(w);
+      case 'add-1': {
+        const a = t(uniform(1, 1), [1]);
+        const b = t(uniform(1, 2), [1]);
+        return prepared(loop(w.calls!, () => a.add(b)));
+      }
+      case 'tiny-fwd-bwd': {
+        const x = t(uniform(4, 1), [4], true);
+        // The grad of the last call is the result: 2x.
+        const once = (): JpTensor => {
+          x.mul(x).sum().backward();
+          const g = x._grad;
+          x.zero_grad(); // a fresh zero grad: g stays as it was
+          return g;
+        };
+        return prepared(loop(w.calls!, once));
+      }
     }
   },
 };
@@ -107,7 +132,7 @@ function mlpStep(w: Workload): Setup {
   const y = jp.tensor(Array.from(labels(batch, widths[widths.length - 1], 4)));
   const lossFn = new jp.nn.CrossEntropyLoss();
   const last = widths.length - 2;
-  const run = (): number[] => {
+  const step = (): JpTensor => {
     let h = x;
     for (let l = 0; l <= last; l++) {
       h = h.matmul(ws[l]).add(bs[l]);
@@ -119,10 +144,13 @@ function mlpStep(w: Workload): Setup {
       p._data = jp.tensor(p._data).add(p._grad.mul(-lr))._data;
       p.zero_grad();
     }
-    const out = flat(loss.data);
+    return loss;
+  };
+  const read = (loss: unknown): number[] => {
+    const out = flat((loss as JpTensor).data);
     out.push(...flat(bs[last].data));
     out.push(...flat(ws[0].data).slice(0, 32));
     return out;
   };
-  return { run, dispose: () => {} };
+  return { run: step, read, dispose: () => {} };
 }

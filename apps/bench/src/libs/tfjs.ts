@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { labels, mlpParams, uniform } from '../data';
 import { numelOf, type Workload } from '../workloads';
-import type { Library, LibName, Setup } from './types';
+import type { Library, NodeLibName, Setup } from './types';
 
 export type TfjsBackend = 'cpu' | 'wasm' | 'webgpu';
 
@@ -40,7 +40,7 @@ async function provideNavigatorGpu(): Promise<void> {
 /**
  * TensorFlow.js on one backend per process: `@tensorflow/tfjs-backend-cpu` (plain JS),
  * `@tensorflow/tfjs-backend-wasm` with SIMD, its .wasm files read from node_modules (no
- * network) and its thread pool off (torch-ts runs on one thread; so does tfjs-cpu), or
+ * network) and its thread pool off (every peer runs on one thread, like the `torch-ts` column), or
  * `@tensorflow/tfjs-backend-webgpu` on Dawn (Note [tfjs-webgpu in Node]).
  */
 export async function initTfjs(backend: TfjsBackend): Promise<void> {
@@ -84,27 +84,35 @@ function t32(data: Float32Array, shape: readonly number[]): tf.Tensor {
   return tf.tensor(data, shape as number[], 'float32');
 }
 
+/** On WebGPU a run ends when its result is on the host; on the CPU backends it is the op, read apart (Note [What a run times]). */
 function preparedOn(inputs: tf.Tensor[], fn: () => tf.Tensor, values: ((r: unknown) => ArrayLike<number>) | undefined, readAsync: boolean): Setup {
+  const dispose = () => {
+    for (const t of inputs) t.dispose();
+  };
+  if (readAsync) {
+    const run = async () => {
+      const y = tf.tidy(fn);
+      const d = await y.data();
+      y.dispose();
+      return d;
+    };
+    return { run, values, dispose };
+  }
   return {
-    run: readAsync
-      ? async () => {
-          // WebGPU: the run is over when the whole result has been read back.
-          const y = tf.tidy(fn);
-          const d = await y.data();
-          y.dispose();
-          return d;
-        }
-      : () => {
-          // dataSync outside tidy: tidy walks its result looking for tensors, element by element.
-          const y = tf.tidy(fn);
-          const d = y.dataSync();
-          y.dispose();
-          return d;
-        },
+    run: () => tf.tidy(fn),
+    // dataSync outside tidy: tidy walks its result looking for tensors, element by element.
+    read: (y) => (y as tf.Tensor).dataSync(),
+    free: (y) => (y as tf.Tensor).dispose(),
     values,
-    dispose: () => {
-      for (const t of inputs) t.dispose();
-    },
+    dispose,
+  };
+}
+
+/** `calls` calls of `once` (Note [Overhead rows]): every result but the last disposed as it comes. */
+function loop(calls: number, once: () => tf.Tensor): () => tf.Tensor {
+  return () => {
+    for (let i = 1; i < calls; i++) once().dispose();
+    return once();
   };
 }
 
@@ -144,7 +152,7 @@ function webgpuAdapter(): string {
   return [info?.vendor, info?.architecture].filter((s) => s).join(' ') || 'unknown adapter';
 }
 
-export function tfjsLibrary(name: LibName, backend: TfjsBackend): Library {
+export function tfjsLibrary(name: NodeLibName, backend: TfjsBackend): Library {
   const readAsync = backend === 'webgpu';
   const prepared = (inputs: tf.Tensor[], fn: () => tf.Tensor, values?: (r: unknown) => ArrayLike<number>): Setup =>
     preparedOn(inputs, fn, values, readAsync);
@@ -152,6 +160,7 @@ export function tfjsLibrary(name: LibName, backend: TfjsBackend): Library {
   return {
     name,
     async: readAsync,
+    compilesOnFirstRun: readAsync,
     describe: () => `@tensorflow/tfjs-core ${tf.version_core}, backend ${tf.getBackend()}` + extra,
     setup(w: Workload): Setup {
       const s = w.shapes;
@@ -215,6 +224,17 @@ export function tfjsLibrary(name: LibName, backend: TfjsBackend): Library {
         }
         case 'mlp-step':
           return mlpStep(w, readAsync);
+        case 'add-1': {
+          const a = t32(uniform(1, 1), [1]);
+          const b = t32(uniform(1, 2), [1]);
+          return prepared([a, b], loop(w.calls!, () => tf.add(a, b)));
+        }
+        case 'tiny-fwd-bwd': {
+          // tfjs's autograd is functional: the gradient of sum(x * x) at x, with nothing to drop.
+          const x = t32(uniform(4, 1), [4]);
+          const grad = tf.grad((v: tf.Tensor) => tf.sum(tf.mul(v, v)));
+          return prepared([x], loop(w.calls!, () => grad(x)));
+        }
       }
     },
   };
@@ -246,24 +266,23 @@ function mlpStep(w: Workload, readAsync: boolean): Setup {
     for (let i = 0; i < 32 && i < w1.length; i++) out.push(w1[i]);
     return out;
   };
-  const run = readAsync
-    ? async (): Promise<number[]> => {
-        const loss = step();
-        const [l, b, w1] = await Promise.all([loss.data(), bs[last].data(), ws[0].data()]);
-        loss.dispose();
-        return collect(l as Float32Array, b as Float32Array, w1 as Float32Array);
-      }
-    : (): number[] => {
-        const loss = step();
-        const l = loss.dataSync();
-        loss.dispose();
-        return collect(l as Float32Array, bs[last].dataSync() as Float32Array, ws[0].dataSync() as Float32Array);
-      };
+  const dispose = () => {
+    for (const t of [...ws, ...bs, x, onehot]) t.dispose();
+    opt.dispose();
+  };
+  if (readAsync) {
+    const run = async (): Promise<number[]> => {
+      const loss = step();
+      const [l, b, w1] = await Promise.all([loss.data(), bs[last].data(), ws[0].data()]);
+      loss.dispose();
+      return collect(l as Float32Array, b as Float32Array, w1 as Float32Array);
+    };
+    return { run, dispose };
+  }
   return {
-    run,
-    dispose: () => {
-      for (const t of [...ws, ...bs, x, onehot]) t.dispose();
-      opt.dispose();
-    },
+    run: step,
+    read: (loss) => collect((loss as tf.Scalar).dataSync() as Float32Array, bs[last].dataSync() as Float32Array, ws[0].dataSync() as Float32Array),
+    free: (loss) => (loss as tf.Scalar).dispose(),
+    dispose,
   };
 }

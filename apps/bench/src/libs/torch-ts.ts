@@ -34,14 +34,6 @@ function f32(data: Float32Array, shape: readonly number[], device: Dev, requires
   return moved.requiresGrad_(requiresGrad);
 }
 
-/** Computes `fn()` inside a tidy scope, reads the result back and frees everything. */
-function forced(fn: () => Tensor): () => ArrayLike<number> {
-  return () =>
-    torch.tidy(() => {
-      return fn().dataSync() as ArrayLike<number>;
-    });
-}
-
 /**
  * On WebGPU: enqueues `fn()` (tidy frees its intermediates), then awaits the read of the
  * whole result, so a run is over only when the device has finished it and the numbers are
@@ -58,25 +50,68 @@ function forcedAsync(fn: () => Tensor): () => Promise<ArrayLike<number>> {
   };
 }
 
+/** On the CPU the run is `fn()` (tidy frees its intermediates), read back apart (Note [What a run times]). */
 function prepared(inputs: Tensor[], fn: () => Tensor, device: Dev): Setup {
+  const dispose = () => {
+    for (const t of inputs) t.dispose();
+  };
+  if (device !== 'cpu') return { run: forcedAsync(fn), dispose };
   return {
-    run: device === 'cpu' ? forced(fn) : forcedAsync(fn),
-    dispose: () => {
-      for (const t of inputs) t.dispose();
-    },
+    run: () => torch.tidy(fn),
+    read: (y) => (y as Tensor).dataSync() as ArrayLike<number>,
+    free: (y) => (y as Tensor).dispose(),
+    dispose,
   };
 }
 
-export const torchTs: Library = {
-  name: 'torch-ts',
-  describe: () => 'torch-ts CPU (this repository, run from source)',
-  setup: (w) => setupOn(w, 'cpu'),
-};
+/** `calls` calls of `once` (Note [Overhead rows]): every result but the last disposed as it comes. */
+function loop(calls: number, once: () => Tensor): () => Tensor {
+  return () => {
+    for (let i = 1; i < calls; i++) once().dispose();
+    return once();
+  };
+}
+
+/**
+ * Note [torch-ts thread columns]
+ * Where torch-ts has `torch.setNumThreads` (feature-detected, so the bench runs before and
+ * after it lands), the CPU engine runs twice: `torch-ts` on one thread, like every peer here,
+ * and `torch-ts-threads` on its default thread count (`getNumThreads()` at load). Without it,
+ * or when the default is one thread, there is one torch-ts column, on one thread.
+ */
+interface ThreadApi {
+  setNumThreads(n: number): void;
+  getNumThreads(): number;
+}
+
+function threadApi(): ThreadApi | null {
+  const t = torch as unknown as Partial<ThreadApi>;
+  return typeof t.setNumThreads === 'function' && typeof t.getNumThreads === 'function' ? (t as ThreadApi) : null;
+}
+
+/** torch-ts's default CPU thread count where it can run on more than one, else null (one column). */
+export function defaultThreads(): number | null {
+  const n = threadApi()?.getNumThreads() ?? 1;
+  return n > 1 ? n : null;
+}
+
+/** torch-ts on the CPU, on one thread or on its default thread count (Note [torch-ts thread columns]). */
+export function torchTsCpu(threads: 'one' | 'default'): Library {
+  const api = threadApi();
+  if (threads === 'one') api?.setNumThreads(1);
+  const n = api?.getNumThreads() ?? 1;
+  return {
+    name: threads === 'one' ? 'torch-ts' : 'torch-ts-threads',
+    describe: () => `torch-ts CPU, ${n} thread${n === 1 ? '' : 's'} (this repository, run from source)`,
+    setup: (w) => setupOn(w, 'cpu'),
+  };
+}
 
 /** torch-ts on WebGPU; `loadLibrary` has initialised the device (`torch.webgpu.init`). */
 export const torchTsWebgpu: Library = {
   name: 'torch-ts-webgpu',
   async: true,
+  compilesOnFirstRun: true,
   describe: () => {
     const info = torch.webgpu.deviceInfo();
     return `torch-ts WebGPU (this repository, run from source; ${info.source}: ${info.adapter})`;
@@ -146,14 +181,35 @@ function setupOn(w: Workload, device: Dev): Setup {
     }
     case 'mlp-step':
       return mlpStep(w, device);
+    case 'add-1': {
+      const a = f32(uniform(1, 1), [1], device);
+      const b = f32(uniform(1, 2), [1], device);
+      return prepared([a, b], loop(w.calls!, () => torch.add(a, b)), device);
+    }
+    case 'tiny-fwd-bwd': {
+      const x = f32(uniform(4, 1), [4], device, true);
+      const opt = new torch.optim.SGD([x]);
+      // The grad of the last call is the result: 2x.
+      const once = (): Tensor => {
+        const y = x.mul(x);
+        const s = y.sum();
+        s.backward();
+        s.dispose();
+        y.dispose();
+        const g = x.grad!;
+        opt.zeroGrad(); // x.grad = None
+        return g;
+      };
+      return prepared([x], loop(w.calls!, once), device);
+    }
   }
 }
 
 /**
  * One SGD step of an MLP: forward (matmul + bias + relu), cross-entropy (mean), gradients by
  * `torch.autograd.grad` (the backward pass, without accumulating into `.grad`), then
- * `p -= lr * g` under no-grad. Returns [loss, updated last bias, first 32 updated w1]; on
- * WebGPU they are read back (awaited) at the end of the step.
+ * `p -= lr * g` under no-grad. Its output is [loss, updated last bias, first 32 updated w1]:
+ * read apart on the CPU, awaited at the end of the step on WebGPU (Note [What a run times]).
  */
 function mlpStep(w: Workload, device: Dev): Setup {
   const crossEntropy = op('crossEntropy');
@@ -189,29 +245,25 @@ function mlpStep(w: Workload, device: Dev): Setup {
     for (let i = 0; i < 32 && i < w1.length; i++) out.push(Number(w1[i]));
     return out;
   };
-  const run =
-    device === 'cpu'
-      ? (): ArrayLike<number> => {
-          const loss = step();
-          try {
-            return collect(loss.item() as number, bs[last].dataSync() as ArrayLike<number>, ws[0].dataSync() as ArrayLike<number>);
-          } finally {
-            loss.dispose();
-          }
-        }
-      : async (): Promise<ArrayLike<number>> => {
-          const loss = step();
-          try {
-            const [l, b, w1] = await Promise.all([loss.data(), bs[last].data(), ws[0].data()]);
-            return collect(Number((l as ArrayLike<number>)[0]), b as ArrayLike<number>, w1 as ArrayLike<number>);
-          } finally {
-            loss.dispose();
-          }
-        };
-  return {
-    run,
-    dispose: () => {
-      for (const t of [...params, x, y]) t.dispose();
-    },
+  const dispose = () => {
+    for (const t of [...params, x, y]) t.dispose();
   };
+  if (device === 'cpu') {
+    return {
+      run: step,
+      read: (loss) => collect((loss as Tensor).item() as number, bs[last].dataSync() as ArrayLike<number>, ws[0].dataSync() as ArrayLike<number>),
+      free: (loss) => (loss as Tensor).dispose(),
+      dispose,
+    };
+  }
+  const run = async (): Promise<ArrayLike<number>> => {
+    const loss = step();
+    try {
+      const [l, b, w1] = await Promise.all([loss.data(), bs[last].data(), ws[0].data()]);
+      return collect(Number((l as ArrayLike<number>)[0]), b as ArrayLike<number>, w1 as ArrayLike<number>);
+    } finally {
+      loss.dispose();
+    }
+  };
+  return { run, dispose };
 }

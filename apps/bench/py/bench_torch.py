@@ -1,0 +1,199 @@
+"""
+PyTorch's column of the bench: py/bench_torch.py is child.ts for PyTorch (src/pytorch.ts runs
+it with /usr/bin/python3). It reads the same config (TORCH_TS_BENCH_CHILD: the workload ids,
+their shapes, the measure options), builds the same inputs (uniform() below is data.ts's
+generator, bit for bit), runs the same warm-up and repeat policy as measure.ts with
+time.perf_counter, and writes the same messages, one JSON object a line, on stdout.
+PyTorch runs on one thread, like every peer. Each run is the op call; reading its output
+back (.numpy(), a view on the CPU) is timed apart (Note [What a run times] in libs/types.ts).
+"""
+import gc
+import json
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+torch.set_num_threads(1)
+torch.set_num_interop_threads(1)
+
+
+def uniform(n, seed, lo=-1.0, hi=1.0):
+    """data.ts's uniform(): mulberry32 is counter-based (the i-th value depends only on
+    seed + (i + 1) * 0x6d2b79f5), so it vectorises; uint32 arithmetic wraps like Math.imul."""
+    i = np.arange(1, n + 1, dtype=np.uint64)
+    t = ((np.uint64(seed & 0xFFFFFFFF) + i * np.uint64(0x6D2B79F5)) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    t = (t ^ (t >> np.uint32(15))) * (t | np.uint32(1))
+    t ^= t + (t ^ (t >> np.uint32(7))) * (t | np.uint32(61))
+    u = t ^ (t >> np.uint32(14))
+    return (lo + u.astype(np.float64) * ((hi - lo) / 4294967296)).astype(np.float32)
+
+
+def labels(n, classes, seed):
+    u = uniform(n, seed, 0.0, 1.0).astype(np.float64)
+    return np.minimum(classes - 1, np.floor(u * classes)).astype(np.int64)
+
+
+def t32(data, shape, requires_grad=False):
+    return torch.from_numpy(data).view(*shape).requires_grad_(requires_grad)
+
+
+def numel(shape):
+    return math.prod(shape)
+
+
+class Prepared:
+    def __init__(self, run, read=lambda y: y.detach().numpy()):
+        self.run = run
+        self.read = read
+
+
+def loop(calls, once):
+    """Note [Overhead rows]: `calls` calls, each result dropped as it comes but the last."""
+    def run():
+        for _ in range(calls - 1):
+            once()
+        return once()
+    return run
+
+
+def setup(w):
+    wid, s = w["id"], w["shapes"]
+    if wid.startswith("matmul-"):
+        n = s["n"]
+        a, b = t32(uniform(n * n, 1), [n, n]), t32(uniform(n * n, 2), [n, n])
+        return Prepared(lambda: a @ b)
+    if wid in ("add-4M", "add-bcast", "add-1"):
+        shape = s["shape"]
+        b_shape = [shape[1]] if wid == "add-bcast" else shape
+        a, b = t32(uniform(numel(shape), 1), shape), t32(uniform(numel(b_shape), 2), b_shape)
+        return Prepared(loop(w.get("calls", 1), lambda: torch.add(a, b)))
+    if wid == "exp-4M":
+        a = t32(uniform(numel(s["shape"]), 1), s["shape"])
+        return Prepared(lambda: torch.exp(a))
+    if wid == "add-transposed":
+        r, c = s["shape"]
+        a, b = t32(uniform(r * c, 1), [c, r]), t32(uniform(r * c, 2), [r, c])
+        return Prepared(lambda: a.t() + b)
+    if wid in ("sum-16M", "sum-lastdim"):
+        a = t32(uniform(numel(s["shape"]), 1), s["shape"])
+        return Prepared((lambda: a.sum()) if wid == "sum-16M" else (lambda: a.sum(-1)))
+    if wid == "softmax":
+        a = t32(uniform(numel(s["shape"]), 1, -4.0, 4.0), s["shape"])
+        return Prepared(lambda: torch.softmax(a, -1))
+    if wid == "conv2d":
+        c = s["conv"]
+        x = t32(uniform(numel(c["input"]), 1), c["input"])
+        k = t32(uniform(numel(c["weight"]), 2, -0.1, 0.1), c["weight"])
+        return Prepared(lambda: F.conv2d(x, k, padding=c["padding"]))
+    if wid == "mlp-step":
+        return mlp_step(s["mlp"])
+    if wid == "tiny-fwd-bwd":
+        x = t32(uniform(4, 1), [4], True)
+
+        def once():
+            x.mul(x).sum().backward()
+            g = x.grad
+            x.grad = None
+            return g
+        return Prepared(loop(w["calls"], once))
+    raise ValueError(f"bench_torch: unknown workload {wid}")
+
+
+def mlp_step(m):
+    """torch-ts's MLP step (libs/torch-ts.ts): forward, cross-entropy, autograd.grad, p -= lr * g."""
+    widths, batch, lr = m["widths"], m["batch"], m["lr"]
+    ws, bs = [], []
+    for l in range(len(widths) - 1):
+        bound = 1 / math.sqrt(widths[l])
+        ws.append(t32(uniform(widths[l] * widths[l + 1], 10 + 2 * l, -bound, bound), [widths[l], widths[l + 1]], True))
+        bs.append(t32(uniform(widths[l + 1], 10 + 2 * l + 1, -bound, bound), [widths[l + 1]], True))
+    params = ws + bs
+    x = t32(uniform(batch * widths[0], 3), [batch, widths[0]])
+    y = torch.from_numpy(labels(batch, widths[-1], 4))
+    last = len(widths) - 2
+
+    def step():
+        h = x
+        for l in range(last + 1):
+            h = h @ ws[l] + bs[l]
+            if l < last:
+                h = torch.relu(h)
+        loss = F.cross_entropy(h, y)
+        grads = torch.autograd.grad(loss, params)
+        with torch.no_grad():
+            for p, g in zip(params, grads):
+                p.sub_(g, alpha=lr)
+        return loss.detach()
+
+    def read(loss):
+        return np.concatenate([[loss.item()], bs[last].detach().numpy(), ws[0].detach().numpy().reshape(-1)[:32]])
+    return Prepared(step, read)
+
+
+def probe_of(values):
+    """probe.ts's probeOf."""
+    v = np.asarray(values, dtype=np.float64).reshape(-1)
+    n = len(v)
+    count = min(16, n)
+    samples = [float(v[0 if count == 1 else (k * (n - 1)) // (count - 1)]) for k in range(count)]
+    return {"length": n, "samples": samples, "sum": float(v.sum()), "sumAbs": float(np.abs(v).sum())}
+
+
+def once(p):
+    c0, t0 = time.process_time(), time.perf_counter()
+    out = p.run()
+    ms = (time.perf_counter() - t0) * 1000
+    cpu_ms = (time.process_time() - c0) * 1000
+    r0 = time.perf_counter()
+    data = p.read(out)
+    return ms, cpu_ms, (time.perf_counter() - r0) * 1000, data
+
+
+def measure(w, o):
+    """measure.ts's measure()."""
+    gc.collect()
+    try:
+        p = setup(w)
+        ms, cpu_ms, read_ms, data = once(p)
+    except Exception as e:  # an op this PyTorch lacks: n/a with the reason, as measure.ts does
+        return {"id": w["id"], "samples": [], "na": f"failed: {str(e).splitlines()[0][:200]}"}
+    m = {"id": w["id"], "probe": probe_of(data)} if o["probe"] else {"id": w["id"]}
+    if ms > o["slowMs"]:
+        return {**m, "samples": [ms], "cpuSamples": [cpu_ms], "readSamples": [read_ms]}
+    last, warm, k = ms, ms, 1
+    while k < o["maxWarmups"] and warm < o["warmupMs"]:
+        last = once(p)[0]
+        warm += last
+        k += 1
+    reps = max(1, min(o["maxReps"], round(o["targetMs"] / max(last, 1e-3))))
+    runs = [once(p) for _ in range(reps)]
+    return {**m, "samples": [r[0] for r in runs], "cpuSamples": [r[1] for r in runs], "readSamples": [r[2] for r in runs]}
+
+
+def send(msg):
+    sys.stdout.write(json.dumps(msg) + "\n")
+    sys.stdout.flush()
+
+
+def main():
+    config = json.loads(os.environ["TORCH_TS_BENCH_CHILD"])
+    send({"kind": "describe", "text": f"PyTorch {torch.__version__} (/usr/bin/python3, {torch.get_num_threads()} thread)"})
+    matmul_rate = 0.0  # child.ts's skip of sizes predicted over predictLimitMs
+    for w in config["workloads"]:
+        n = w["shapes"].get("n")
+        if n is not None and matmul_rate > 0 and matmul_rate * n**3 > config["predictLimitMs"]:
+            send({"kind": "measurement", "m": {"id": w["id"], "samples": [], "na": f"skipped: a run would take ~{round(matmul_rate * n**3 / 1000)} s"}})
+            continue
+        m = measure(w, config["options"])
+        if n is not None and m["samples"]:
+            matmul_rate = min(m["samples"]) / n**3
+        send({"kind": "measurement", "m": m})
+
+
+if __name__ == "__main__":
+    main()
