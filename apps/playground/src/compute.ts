@@ -162,3 +162,41 @@ export async function runPlayground(device: DeviceName, onStep?: (step: number, 
   const training = await train(device, onStep);
   return { device: where, ops: opResults, training };
 }
+
+/** The CPU part of the page: a matmul large enough to split over the CPU thread pool. */
+export interface CpuThreadsResult {
+  /** Whether the page is cross-origin isolated (SharedArrayBuffer, so worker threads). */
+  readonly isolated: boolean;
+  readonly capability: string;
+  readonly threads: number;
+  readonly workers: number;
+  /** Kernel tasks the workers ran during this computation. */
+  readonly workerTasks: number;
+  /** Row sums of tanh(a @ b), [192]. */
+  readonly rowSums: number[];
+}
+
+export const CPU_THREADS = 2;
+
+/** Runs a GEMM on the CPU backend with `CPU_THREADS` threads, until the workers have taken part. */
+export async function runCpuThreads(): Promise<CpuThreadsResult> {
+  torch.setNumThreads(CPU_THREADS);
+  await torch.backends.cpu.threadsReady();
+  const a = input(seeded(192 * 300, 11), [192, 300], 'cpu');
+  const b = input(seeded(300 * 160, 12), [300, 160], 'cpu');
+  const before = torch.backends.cpu.poolStats().workerTasks;
+  let rowSums: number[] = [];
+  // Workers take tasks whenever they are awake: a few repeats make sure one of them did.
+  for (let i = 0; i < 50 && (i === 0 || torch.backends.cpu.poolStats().workerTasks === before); i++) {
+    rowSums = torch.tidy(() => a.matmul(b).tanh().sum(1).tolist() as number[]);
+  }
+  const stats = torch.backends.cpu.poolStats();
+  return {
+    isolated: (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated ?? true,
+    capability: torch.backends.cpu.getCpuCapability(),
+    threads: torch.getNumThreads(),
+    workers: stats.workers,
+    workerTasks: stats.workerTasks - before,
+    rowSums,
+  };
+}

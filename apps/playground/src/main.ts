@@ -5,7 +5,7 @@
  * Playwright test reads (test/playground.test.ts).
  */
 import * as torch from '@torch-ts/torch';
-import { OP_NAMES, runPlayground } from './compute';
+import { OP_NAMES, runCpuThreads, runPlayground } from './compute';
 
 const $ = (id: string): HTMLElement => document.getElementById(id)!;
 
@@ -20,7 +20,16 @@ function setStatus(state: 'running' | 'done' | 'error', text: string): void {
   s.textContent = text;
 }
 
+/** The CPU backend on worker threads (needs cross-origin isolation: COOP/COEP headers). */
+async function cpuThreads(): Promise<void> {
+  const r = await runCpuThreads();
+  const el = $('cpu');
+  el.textContent = `${r.capability}, ${r.threads} threads (${r.workers} workers ran ${r.workerTasks} tasks), cross-origin isolated: ${r.isolated}`;
+  el.dataset.result = JSON.stringify(r);
+}
+
 async function main(): Promise<void> {
+  await cpuThreads();
   if (!(await torch.webgpu.init())) {
     const why = torch.webgpu.unavailableReason() ?? 'no WebGPU adapter';
     $('status').dataset.reason = 'no-adapter';

@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { OP_NAMES, TRAIN_STEPS, runPlayground, type OpResult } from '../src/compute';
+import { CPU_THREADS, OP_NAMES, TRAIN_STEPS, runCpuThreads, runPlayground, type CpuThreadsResult, type OpResult } from '../src/compute';
+import { CROSS_ORIGIN_ISOLATION } from '../vite.config';
 
 const APP = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = process.env.TORCH_TS_CHROMIUM ?? '/usr/bin/chromium';
@@ -57,7 +58,7 @@ async function serve(root: string): Promise<{ server: Server; url: string }> {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...CROSS_ORIGIN_ISOLATION }).end(readFileSync(file));
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
@@ -73,6 +74,7 @@ interface Shown {
   ops: Record<string, OpResult>;
   losses: { step: number; loss: number }[];
   params: number[] | null;
+  cpu: CpuThreadsResult | null;
 }
 
 function skipOrFail(why: string, skip: () => void): void {
@@ -135,6 +137,7 @@ describe('playground page on WebGPU in headless Chromium', () => {
       }
       const losses = Array.from(document.querySelectorAll<HTMLElement>('#losses li')).map((li) => ({ step: Number(li.dataset.step), loss: JSON.parse(li.dataset.loss!) as number }));
       const params = byId('params').dataset.values;
+      const cpu = byId('cpu').dataset.result;
       return {
         state: byId('status').dataset.state!,
         reason: byId('status').dataset.reason ?? null,
@@ -144,10 +147,21 @@ describe('playground page on WebGPU in headless Chromium', () => {
         ops: ops as Record<string, OpResult>,
         losses,
         params: params ? (JSON.parse(params) as number[]) : null,
+        cpu: cpu ? (JSON.parse(cpu) as CpuThreadsResult) : null,
       };
     });
     if (shown.state === 'error' && shown.reason === 'no-adapter') return skipOrFail(`the page found no WebGPU adapter: ${shown.text}`, () => ctx.skip());
     expect(shown.state, `the page failed: ${shown.text}\n${logs.join('\n')}`).toBe('done');
+
+    // The CPU backend ran threaded in the page: isolated, workers up, tasks on them, and the
+    // same numbers as in Node (within float32 rounding: the page may fuse multiply-adds).
+    const threaded = shown.cpu!;
+    expect(threaded.isolated).toBe(true);
+    expect(threaded.threads).toBe(CPU_THREADS);
+    expect(threaded.workers).toBeGreaterThanOrEqual(CPU_THREADS - 1);
+    expect(threaded.workerTasks).toBeGreaterThan(0);
+    expect(threaded.capability).toMatch(/^WASM_/);
+    expectClose(threaded.rowSums, (await runCpuThreads()).rowSums, 1e-5, 1e-5, 'cpu threads');
 
     // It ran on the browser's WebGPU, not on the CPU and not on Dawn.
     expect(shown.device).toBe('webgpu:0');

@@ -9,5 +9,5 @@ registerBackend(DispatchKey.CPU, cpuImpls);
 
 export { cpuAllocator, CpuAllocator } from './allocator';
 export { cpuImpls } from './impls';
-export { getNumThreads, setNumThreads, threadsReady } from './wasm/pool';
+export { getNumThreads, poolStats, setNumThreads, threadsReady } from './wasm/pool';
 export { wasmLevel, type WasmLevel } from './wasm/kernels';

@@ -2,7 +2,7 @@
  * @torch-ts/torch: PyTorch's tensor API in TypeScript. `import * as torch from '@torch-ts/torch'`.
  * Importing it registers the CPU backend and the autograd engine.
  */
-import { wasmLevel } from '@torch-ts/kernels-cpu';
+import { poolStats, threadsReady, wasmLevel } from '@torch-ts/kernels-cpu';
 import {
   Function as AutogradFunction,
   FunctionCtx,
@@ -377,6 +377,10 @@ export const backends = {
   cpu: {
     getCpuCapability: (): 'WASM_RELAXED_SIMD' | 'WASM_SIMD' | 'DEFAULT' =>
       wasmLevel === 'relaxed-simd' ? 'WASM_RELAXED_SIMD' : wasmLevel === 'simd' ? 'WASM_SIMD' : 'DEFAULT',
+    /** Resolves once the CPU thread pool's workers for `getNumThreads()` are running (they start in the background). */
+    threadsReady: (): Promise<void> => threadsReady(),
+    /** Workers running and the kernel tasks they have run: whether work really spreads over threads. */
+    poolStats: (): { workers: number; workerTasks: number } => poolStats(),
   },
 };
 
