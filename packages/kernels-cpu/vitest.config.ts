@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Tests run from src through the '@torch-ts/source' export condition: no build needed.
-// The suite runs twice, once per build of the WebAssembly kernels (Note [Two builds of the
-// kernels]): Node 20 validates relaxed SIMD only behind a flag.
+// The suite runs three times: once per build of the WebAssembly kernels (Note [Two builds of
+// the kernels]; Node 20 validates relaxed SIMD only behind a flag) and once on the JS loops.
 const resolve = { conditions: ['@torch-ts/source'] };
 const ssr = { resolve: { conditions: ['@torch-ts/source'] } };
 export default defineConfig({
@@ -11,6 +11,8 @@ export default defineConfig({
   test: {
     projects: [
       { resolve, ssr, test: { name: 'simd', pool: 'forks', include: ['test/**/*.test.ts'], env: { TORCH_TS_WASM: 'simd' } } },
+      // The JS loops that run where WebAssembly SIMD is missing (no thread pool there).
+      { resolve, ssr, test: { name: 'js', pool: 'forks', include: ['test/**/*.test.ts'], exclude: ['test/threads.test.ts'], env: { TORCH_TS_WASM: 'off' } } },
       {
         resolve,
         ssr,
