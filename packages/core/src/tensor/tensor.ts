@@ -7,7 +7,7 @@ import { normalizeDim } from '../views';
 import { autogradHooks, requireAutogradHooks, type BackwardOptions, type GradFnHandle } from './autograd-interface';
 import { deviceReader } from './device-reader';
 import { decodeHost, gatherHost, type HostValues } from './host-data';
-import { trackInScope, untrackFromScope } from './scope';
+import { LEFT_SCOPES, trackInScope, untrackFromScope } from './scope';
 import type { TensorImpl } from './tensor-impl';
 import type { TensorMethods } from '../ops/methods';
 
@@ -37,12 +37,34 @@ export interface Tensor extends TensorMethods {}
  */
 export class Tensor {
   #impl: TensorImpl | null;
+  /** Whether the FinalizationRegistry holds this handle (Note [Handles in a tidy scope are not registered]). */
+  #registered = false;
 
   /** Wraps `impl`, taking over the caller's reference. */
   constructor(impl: TensorImpl) {
     this.#impl = impl;
+    if (!trackInScope(this)) this.register(impl);
+  }
+
+  /**
+   * Note [Handles in a tidy scope are not registered]
+   * The FinalizationRegistry only matters for a handle the garbage collector can reach
+   * the end of, and a tidy scope holds its handles strongly until it disposes them or hands
+   * them on. So a handle made inside a scope is registered only when it leaves the last
+   * scope alive (`tidy` returns it with no scope around, or `keep` takes it out), never
+   * while tracked; a handle made outside every scope is registered at once. Registering and
+   * unregistering cost about as much as the rest of a small op, and the temporaries of a
+   * backward formula (run inside tidy) are never registered at all.
+   */
+  private register(impl: TensorImpl): void {
     finalizer.register(this, impl, this);
-    trackInScope(this);
+    this.#registered = true;
+  }
+
+  /** Called by the scope machinery when this handle leaves the last tidy scope (Note [Handles in a tidy scope are not registered]). */
+  [LEFT_SCOPES](): void {
+    const i = this.#impl;
+    if (i !== null && !this.#registered) this.register(i);
   }
 
   /** The TensorImpl; a TorchError once the handle is disposed. */
@@ -65,7 +87,10 @@ export class Tensor {
     const i = this.#impl;
     if (i === null) return;
     this.#impl = null;
-    finalizer.unregister(this);
+    if (this.#registered) {
+      finalizer.unregister(this);
+      this.#registered = false;
+    }
     untrackFromScope(this);
     i.release();
   }
