@@ -94,4 +94,35 @@ describe('the FinalizationRegistry safety net', { timeout: 30_000 }, () => {
     await collectUntil(() => counts.tensors === before);
     expect(counts.tensors).toBe(before);
   });
+
+  // Note [Deferred registration]: handles wait for registration until a microtask or until
+  // PENDING_MAX of them wait; either way the net catches the undisposed ones.
+  it('releases handles dropped in a synchronous burst far longer than the pending batch', async () => {
+    const counts = liveCounts('meta');
+    const before = { tensors: counts.tensors, storages: counts.storages };
+    (() => {
+      for (let i = 0; i < 2000; i++) {
+        empty([4], { device: 'meta' });
+        empty([4], { device: 'meta' }).dispose();
+      }
+    })();
+    expect(counts.tensors).toBe(before.tensors + 2000);
+    await collectUntil(() => counts.tensors === before.tensors);
+    expect(counts.tensors).toBe(before.tensors);
+    expect(counts.storages).toBe(before.storages);
+  });
+
+  it('does not release again a handle registered after a microtask and disposed later', async () => {
+    const counts = liveCounts('meta');
+    const before = counts.tensors;
+    const handles = Array.from({ length: 20 }, () => empty([2], { device: 'meta' }));
+    await Promise.resolve(); // the pending handles are registered now
+    const views = handles.map((h) => h.t()); // each keeps its base's TensorImpl alive
+    for (const h of handles) h.dispose(); // unregisters
+    handles.length = 0;
+    await collectUntil(() => false);
+    expect(counts.tensors).toBe(before + 40);
+    for (const v of views) v.dispose(); // a second release of a base would throw here
+    expect(counts.tensors).toBe(before);
+  });
 });
