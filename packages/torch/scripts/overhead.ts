@@ -1,7 +1,7 @@
 // Per-op fixed cost, in µs per call: `pnpm --filter @torch-ts/torch overhead` (or
 // `pnpm exec tsx --conditions=@torch-ts/source scripts/overhead.ts` in packages/torch).
 // Each case runs a warm-up, then several timed rounds; the median round is reported.
-// `--only=<name>` runs the cases whose name contains it (for `node --cpu-prof`), `--rounds=<n>`
+// `--only=<name>` runs the case of that name, else those whose name contains it (for `node --cpu-prof`), `--rounds=<n>`
 // sets the rounds. `--cold=<n>` times only the first n calls of the (one) selected case in a
 // fresh process instead: the cost before the JIT has optimised the path, which short
 // scripts pay.
@@ -83,11 +83,13 @@ if (cold !== undefined) {
   process.exit(0);
 }
 
+// A name that is exactly a case's runs that case alone (`add [1] float32` is a prefix of others).
+const exact = only !== undefined && cases.some((c) => c.name === only);
 const before = torch.memory.stats('cpu');
 let after = before;
 for (const c of cases) {
   if (c.name.includes('no dispose')) after = torch.memory.stats('cpu');
-  if (only !== undefined && !c.name.includes(only)) continue;
+  if (only !== undefined && (exact ? c.name !== only : !c.name.includes(only))) continue;
   c.run(c.iters); // warm-up: compile the path
   const times: number[] = [];
   for (let r = 0; r < rounds; r++) {
