@@ -7,11 +7,12 @@ import {
   TensorImpl,
   allOperators,
   callBoxed,
+  exchangeExcluded,
   getOperator,
   isFloatingType,
+  localExcluded,
   redispatch,
   registerKernel,
-  withExcluded,
   type BoxedKernel,
   type DispatchKeySet,
   type OperatorHandle,
@@ -26,7 +27,13 @@ import { SavedVariable } from './saved-variable';
 
 /** Runs `op` below autograd, with autograd off for everything it calls (composites inside). */
 export function belowAutograd(op: OperatorHandle, ks: DispatchKeySet, args: unknown[]): unknown {
-  return withExcluded(AUTOGRAD_KEYSET, () => redispatch(op, ks, DispatchKey.AutogradCPU, args));
+  // Every op call passes here: no closure (withExcluded's), just a swap and a restore.
+  const prev = exchangeExcluded(localExcluded().union(AUTOGRAD_KEYSET));
+  try {
+    return redispatch(op, ks, DispatchKey.AutogradCPU, args);
+  } finally {
+    exchangeExcluded(prev);
+  }
 }
 
 /**
@@ -60,6 +67,8 @@ function differentiableKernel(op: OperatorHandle, d: Derivative): BoxedKernel {
   const inplace = op.schema.args[0]?.mutable === true && op.schema.overload !== 'out';
   const name = op.schema.name;
   return (ks, args) => {
+    // The common case first, without building anything: no input requires grad.
+    if (firstRequiringGrad(args, inputIdx) === null) return belowAutograd(op, ks, args);
     // A Tensor[] input (cat's `tensors`) counts as one input per element, in order; a formula
     // returns one gradient per element. (`name@input` saves index the flattened inputs, so a
     // derivative with a list input saves nothing conditionally.)
@@ -68,7 +77,6 @@ function differentiableKernel(op: OperatorHandle, d: Derivative): BoxedKernel {
       if (Array.isArray(a)) return a.map((t) => (t instanceof TensorImpl ? t : null));
       return [a instanceof TensorImpl ? a : null];
     });
-    if (!inputs.some((t) => t !== null && requiresGrad(t))) return belowAutograd(op, ks, args);
     if (inplace) checkInplace(name, args[0] as TensorImpl);
     // In-place on a view: input 0's edge is the base's old history (Note [In-place ops on views (CopySlices)]).
     const viewBase = inplace ? (args[0] as TensorImpl).base : null;
@@ -111,6 +119,19 @@ function differentiableKernel(op: OperatorHandle, d: Derivative): BoxedKernel {
   };
 }
 
+/** The first tensor among `args[i]` (i in `indices`; a list's elements too) that requires grad, or null. */
+function firstRequiringGrad(args: readonly unknown[], indices: readonly number[]): TensorImpl | null {
+  for (let k = 0; k < indices.length; k++) {
+    const a = args[indices[k]];
+    if (a instanceof TensorImpl) {
+      if (requiresGrad(a)) return a;
+    } else if (Array.isArray(a)) {
+      for (const t of a) if (t instanceof TensorImpl && requiresGrad(t)) return t;
+    }
+  }
+  return null;
+}
+
 function checkInplace(name: string, self: TensorImpl): void {
   const meta = metaOf(self);
   if (meta?.leafRequiresGrad && meta.gradFn === null) {
@@ -143,8 +164,7 @@ function withoutTensors(args: readonly unknown[]): unknown[] {
 const outKernel =
   (op: OperatorHandle): BoxedKernel =>
   (ks, args) => {
-    const t = op.schema.tensorArgs.flatMap((i) => (Array.isArray(args[i]) ? (args[i] as unknown[]) : [args[i]])).find((a) => a instanceof TensorImpl && requiresGrad(a));
-    if (t) {
+    if (firstRequiringGrad(args, op.schema.tensorArgs) !== null) {
       throw new AutogradError(
         `${op.schema.name}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.`,
       );

@@ -315,3 +315,63 @@ describe('local included / excluded key sets', () => {
     expect(callBoxed(h, [fakeTensor(CPU)])).toBe('cpu');
   });
 });
+
+describe('dispatch cache (Note [Dispatch cache])', () => {
+  it('a kernel registered after calls were cached is used by the next call, at the same key or above it', () => {
+    const h = registerOperator({ schema: 'dsp_cache_late(Tensor self) -> Tensor' });
+    registerKernel(h, CPU, () => 'cpu 1');
+    expect(callBoxed(h, [cpuTensor()])).toBe('cpu 1');
+    expect(callBoxed(h, [cpuTensor()])).toBe('cpu 1');
+    registerKernel(h, CPU, () => 'cpu 2');
+    expect(callBoxed(h, [cpuTensor()])).toBe('cpu 2');
+    registerKernel(h, AutogradCPU, (ks, args) => `autograd(${String(redispatch(h, ks, AutogradCPU, args))})`);
+    expect(callBoxed(h, [cpuTensor()])).toBe('autograd(cpu 2)');
+    // a registration on another op invalidates too, and changes nothing here
+    registerKernel(registerOperator({ schema: 'dsp_cache_other(Tensor self) -> Tensor' }), CPU, () => 'other');
+    expect(callBoxed(h, [cpuTensor()])).toBe('autograd(cpu 2)');
+  });
+
+  it('caches each key set of an op apart: calls on two backends alternate correctly', () => {
+    const h = registerOperator({ schema: 'dsp_cache_keys(Tensor self) -> Tensor' });
+    registerKernel(h, CPU, () => 'cpu');
+    registerKernel(h, Meta, () => 'meta');
+    for (let i = 0; i < 3; i++) {
+      expect(callBoxed(h, [cpuTensor()])).toBe('cpu');
+      expect(callBoxed(h, [metaTensor()])).toBe('meta');
+    }
+  });
+
+  it('follows the excluded set: the same op and tensors dispatch differently inside and outside withExcluded', () => {
+    const h = registerOperator({ schema: 'dsp_cache_excluded(Tensor self) -> Tensor' });
+    registerKernel(h, AutogradCPU, () => 'autograd');
+    registerKernel(h, CPU, () => 'cpu');
+    for (let i = 0; i < 2; i++) {
+      expect(callBoxed(h, [cpuTensor()])).toBe('autograd');
+      expect(withExcluded(AUTOGRAD_KEYSET, () => callBoxed(h, [cpuTensor()]))).toBe('cpu');
+    }
+  });
+
+  it('a failed lookup caches nothing: the call throws until a kernel (or fallback) exists, then runs it', () => {
+    const h = registerOperator({ schema: 'dsp_cache_missing(Tensor self) -> Tensor' });
+    registerKernel(h, CPU, () => 'cpu');
+    const gpu = () => fakeTensor(WebGPU);
+    const before = thrown(() => callBoxed(h, [fakeTensor(Meta)]));
+    expect(before.message).toBe('dsp_cache_missing: no kernel for aten::dsp_cache_missing on Meta');
+    expect(thrown(() => callBoxed(h, [fakeTensor(Meta)])).message).toBe(before.message);
+    registerKernel(h, Meta, () => 'meta');
+    expect(callBoxed(h, [fakeTensor(Meta)])).toBe('meta');
+    registerKernel(h, WebGPU, () => 'gpu');
+    expect(callBoxed(h, [gpu()])).toBe('gpu');
+  });
+
+  it('a FALLTHROUGH registered after caching is skipped by the next call, which sees the set without it', () => {
+    const h = registerOperator({ schema: 'dsp_cache_fallthrough(Tensor self) -> Tensor' });
+    const log: string[] = [];
+    registerKernel(h, AutogradCPU, recorder(log, 'autograd'));
+    registerKernel(h, CPU, recorder(log, 'cpu'));
+    expect(callBoxed(h, [cpuTensor()])).toBe('autograd');
+    registerKernel(h, AutogradCPU, FALLTHROUGH);
+    expect(callBoxed(h, [cpuTensor()])).toBe('cpu');
+    expect(log).toEqual([`autograd:${CPU},${ADInplaceOrView},${AutogradCPU}`, `cpu:${CPU}`]);
+  });
+});

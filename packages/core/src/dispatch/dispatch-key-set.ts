@@ -5,16 +5,18 @@ import { BACKEND_KEYS, type DispatchKey } from './dispatch-key';
  * Sets are interned by value, so they are cheap to compare and to keep on every TensorImpl.
  */
 export class DispatchKeySet {
-  private static readonly cache = new Map<number, DispatchKeySet>();
+  // Indexed by the bits: every set of the NUM_DISPATCH_KEYS keys fits a short dense array,
+  // and an array read is cheaper than a Map lookup on the path of every op call.
+  private static readonly cache: (DispatchKeySet | undefined)[] = [];
   static readonly EMPTY = DispatchKeySet.fromBits(0);
 
   private constructor(readonly bits: number) {}
 
   static fromBits(bits: number): DispatchKeySet {
-    let s = DispatchKeySet.cache.get(bits);
-    if (!s) {
+    let s = DispatchKeySet.cache[bits];
+    if (s === undefined) {
       s = new DispatchKeySet(bits);
-      DispatchKeySet.cache.set(bits, s);
+      DispatchKeySet.cache[bits] = s;
     }
     return s;
   }

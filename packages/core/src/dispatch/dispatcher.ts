@@ -35,7 +35,11 @@ export interface OperatorDef {
 /** An operator known to the dispatcher: its schema and its kernel per dispatch key. */
 export class OperatorHandle {
   readonly schema: OpSchema;
-  readonly kernels: (BoxedKernel | undefined)[] = new Array(NUM_DISPATCH_KEYS).fill(undefined);
+  /** The kernel per dispatch key; written only through `registerKernel` (Note [Dispatch cache]). */
+  readonly kernels: readonly (BoxedKernel | undefined)[] = new Array(NUM_DISPATCH_KEYS).fill(undefined);
+  /** Note [Dispatch cache]: the kernel chosen for each key-set bits, valid while `cacheEpoch === epoch`. */
+  cache: (DispatchEntry | undefined)[] = [];
+  cacheEpoch = -1;
 
   constructor(
     readonly def: OperatorDef,
@@ -55,6 +59,43 @@ export class OperatorHandle {
 const operators = new Map<string, OperatorHandle>();
 const backendFallbacks: (BoxedKernel | undefined)[] = new Array(NUM_DISPATCH_KEYS).fill(undefined);
 
+/** What a call with a given key set runs: the kernel, and the key set it receives (fallthroughs removed). */
+interface DispatchEntry {
+  readonly kernel: BoxedKernel;
+  readonly set: DispatchKeySet;
+}
+
+/**
+ * Note [Dispatch cache]
+ * Which kernel a call runs depends only on the call's key-set bits, on the op's kernel table
+ * and composite, and on the backend fallbacks. So each op caches, per bits, the kernel and the
+ * key set it runs with (fallthroughs skipped), as PyTorch precomputes its dispatch tables.
+ * Every registration of a kernel or fallback bumps `epoch`, and an op whose cache was filled
+ * in an older epoch drops it on its next call, so a kernel registered late (a backend
+ * imported after ops ran, a test overriding a kernel) is seen at once. A call that finds no
+ * kernel throws and caches nothing. Key-set bits are below 2^NUM_DISPATCH_KEYS, so the cache
+ * is a short dense array.
+ */
+let epoch = 0;
+
+function setKernel(h: OperatorHandle, key: DispatchKey, kernel: BoxedKernel): void {
+  (h.kernels as (BoxedKernel | undefined)[])[key] = kernel;
+  epoch++;
+}
+
+function dispatchEntry(op: OperatorHandle, bits: number): DispatchEntry {
+  if (op.cacheEpoch !== epoch) {
+    op.cache = [];
+    op.cacheEpoch = epoch;
+  }
+  let e = op.cache[bits];
+  if (e === undefined) {
+    e = selectKernel(op, DispatchKeySet.fromBits(bits));
+    op.cache[bits] = e;
+  }
+  return e;
+}
+
 /** Declares an operator. Declaring the same name twice is an error (one declaration per op). */
 export function registerOperator(def: OperatorDef): OperatorHandle {
   const h = new OperatorHandle(def);
@@ -62,7 +103,7 @@ export function registerOperator(def: OperatorDef): OperatorHandle {
   operators.set(h.name, h);
   // A composite writes through the ops it calls, which bump versions themselves.
   const written = h.schema.args.flatMap((a, i) => (a.mutable && a.isTensor ? [i] : []));
-  if (written.length > 0 && !def.composite) h.kernels[DispatchKey.ADInplaceOrView] = bumpVersions(h, written);
+  if (written.length > 0 && !def.composite) setKernel(h, DispatchKey.ADInplaceOrView, bumpVersions(h, written));
   return h;
 }
 
@@ -99,19 +140,25 @@ export function allOperators(): OperatorHandle[] {
 /** Registers `kernel` for `op` at `key`; a second registration replaces the first (last wins, as overriding does in PyTorch). */
 export function registerKernel(op: string | OperatorHandle, key: DispatchKey, kernel: BoxedKernel): void {
   const h = typeof op === 'string' ? getOperator(op) : op;
-  h.kernels[key] = kernel;
+  setKernel(h, key, kernel);
 }
 
 /** A kernel used at `key` by every op that has none there (a backend fallback). */
 export function registerFallback(key: DispatchKey, kernel: BoxedKernel): void {
   backendFallbacks[key] = kernel;
+  epoch++;
 }
 
 /** The key set of a call: the keys of its tensor arguments, plus included, minus excluded. */
 export function computeKeySet(op: OperatorHandle, args: readonly unknown[]): DispatchKeySet {
+  return DispatchKeySet.fromBits(keyBits(op, args));
+}
+
+function keyBits(op: OperatorHandle, args: readonly unknown[]): number {
   let bits = 0;
-  for (const i of op.schema.tensorArgs) {
-    const a = args[i];
+  const tensorArgs = op.schema.tensorArgs;
+  for (let k = 0; k < tensorArgs.length; k++) {
+    const a = args[tensorArgs[k]];
     if (a == null) continue;
     if (Array.isArray(a)) {
       for (const t of a) if (t != null) bits |= (t as HasKeySet).keySet.bits;
@@ -119,11 +166,11 @@ export function computeKeySet(op: OperatorHandle, args: readonly unknown[]): Dis
       bits |= (a as HasKeySet).keySet.bits;
     }
   }
-  return DispatchKeySet.fromBits((bits | localIncluded().bits) & ~localExcluded().bits);
+  return (bits | localIncluded().bits) & ~localExcluded().bits;
 }
 
 /** Picks the kernel for the highest key of `ks`, skipping fallthroughs. */
-function selectKernel(op: OperatorHandle, ks: DispatchKeySet): [BoxedKernel, DispatchKeySet] {
+function selectKernel(op: OperatorHandle, ks: DispatchKeySet): DispatchEntry {
   let set = ks;
   for (;;) {
     const k = set.highestPriorityKey();
@@ -140,7 +187,7 @@ function selectKernel(op: OperatorHandle, ks: DispatchKeySet): [BoxedKernel, Dis
     if (!kernel) {
       throw new TorchError(`${op.schema.name}: no kernel for aten::${op.name} on ${dispatchKeyName(k)}`);
     }
-    return [kernel, set];
+    return { kernel, set };
   }
 }
 
@@ -159,9 +206,8 @@ function compositeFor(op: OperatorHandle, k: DispatchKey): BoxedKernel | undefin
 
 /** A boxed call: dispatches on the arguments' keys. */
 export function callBoxed(op: OperatorHandle, args: unknown[]): unknown {
-  const ks = computeKeySet(op, args);
-  const [kernel, set] = selectKernel(op, ks);
-  return kernel(set, args);
+  const e = dispatchEntry(op, keyBits(op, args));
+  return e.kernel(e.set, args);
 }
 
 /**
@@ -170,6 +216,6 @@ export function callBoxed(op: OperatorHandle, args: unknown[]): unknown {
  */
 export function redispatch(op: OperatorHandle, ks: DispatchKeySet, below: DispatchKey, args: unknown[]): unknown {
   const mask = (1 << below) - 1; // keys strictly below `below`
-  const [kernel, set] = selectKernel(op, DispatchKeySet.fromBits(ks.bits & mask));
-  return kernel(set, args);
+  const e = dispatchEntry(op, ks.bits & mask);
+  return e.kernel(e.set, args);
 }

@@ -25,6 +25,17 @@ export function localExcluded(): DispatchKeySet {
   return excluded;
 }
 
+/**
+ * Sets the excluded set and returns the set it replaces, which the caller must restore in a
+ * `finally`. For the paths every op call takes (autograd's redispatch below itself), where
+ * `withExcluded`'s closure or a guard object would be an allocation per call.
+ */
+export function exchangeExcluded(set: DispatchKeySet): DispatchKeySet {
+  const prev = excluded;
+  excluded = set;
+  return prev;
+}
+
 /** A scope guard: keys excluded until disposed (`using _ = excludeKeys(...)`). */
 export class ExcludeGuard implements Disposable {
   private readonly prev: DispatchKeySet;

@@ -39,18 +39,22 @@ const INT_RANGE: Partial<Record<DType, readonly [number, number]>> = {
  */
 export function checkScalarFits(op: string, value: number | bigint | boolean, dtype: DType): void {
   if (typeof value === 'boolean' || dtype === 'bool') return;
-  const fail = () => new TorchError(`${op}: value cannot be converted to type ${CPP_NAMES[dtype]} without overflow`);
   if (dtype === 'int64') {
     // A float converts by truncation; only the range is checked (NaN passes, as in c10).
-    if (typeof value === 'bigint' ? BigInt.asIntN(64, value) !== value : Math.abs(value) >= 2 ** 63) throw fail();
+    if (typeof value === 'bigint' ? BigInt.asIntN(64, value) !== value : Math.abs(value) >= 2 ** 63) throw overflow(op, dtype);
     return;
   }
   const x = typeof value === 'bigint' ? Number(value) : value;
   const range = INT_RANGE[dtype];
   if (range !== undefined) {
-    if (!(x >= range[0] && x <= range[1])) throw fail();
+    if (!(x >= range[0] && x <= range[1])) throw overflow(op, dtype);
     return;
   }
   const max = FLOAT_MAX[dtype];
-  if (max !== undefined && Number.isFinite(x) && Math.abs(x) > max) throw fail();
+  if (max !== undefined && Number.isFinite(x) && Math.abs(x) > max) throw overflow(op, dtype);
+}
+
+// A function of its own, not a closure made on every call: every add checks its alpha.
+function overflow(op: string, dtype: DType): TorchError {
+  return new TorchError(`${op}: value cannot be converted to type ${CPP_NAMES[dtype]} without overflow`);
 }

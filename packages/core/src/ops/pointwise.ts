@@ -13,6 +13,7 @@ import {
   checkWritable,
   commonDevice,
   releaseAll,
+  sameShape,
   scalarTensor,
   torchTypeName,
   type Scalar,
@@ -60,9 +61,10 @@ export function definePointwise(def: PointwiseDef): PointwiseOp {
   const extra = def.extraArgs ? `, ${def.extraArgs}` : '';
   const star = def.extraArgs?.includes('*') ? '' : ', *';
   const tags = ['pointwise'];
+  const inplaceName = `${def.name}_`;
   const functional = defineStructured(
     `${def.name}(${operands.join(', ')}${extra}) -> Tensor`,
-    (args, b) => runPointwise(def, 'functional', args, b),
+    (args, b) => runPointwise(def, 'functional', def.name, args, b),
     tags,
   );
   const inplaceArgs = ['Tensor(a!) self', ...operands.slice(1)].join(', ');
@@ -71,19 +73,24 @@ export function definePointwise(def: PointwiseDef): PointwiseOp {
       ? null
       : defineStructured(
           `${def.name}_(${inplaceArgs}${extra}) -> Tensor(a!)`,
-          (args, b) => runPointwise(def, 'inplace', args, b),
+          (args, b) => runPointwise(def, 'inplace', inplaceName, args, b),
           [...tags, 'inplace'],
         );
   const out = defineStructured(
     `${def.name}.out(${operands.join(', ')}${extra}${star}, Tensor(a!) out) -> Tensor(a!)`,
-    (args, b) => runPointwise(def, 'out', args, b),
+    (args, b) => runPointwise(def, 'out', def.name, args, b),
     [...tags, 'out'],
   );
   return { functional, inplace, out };
 }
 
-function runPointwise(def: PointwiseDef, mode: Mode, args: unknown[], b: Backend): TensorImpl {
-  const op = mode === 'inplace' ? `${def.name}_` : def.name;
+function runPointwise(def: PointwiseDef, mode: Mode, op: string, args: unknown[], b: Backend): TensorImpl {
+  const out = mode === 'out' ? (args[args.length - 1] as TensorImpl) : null;
+  const x = sameGeometryOperands(def, args, out);
+  if (x !== null) {
+    const rule = typeof def.rule === 'function' ? def.rule(args) : def.rule;
+    if (rule !== 'float' || isFloatingType(x.dtype)) return runSameGeometry(def, op, mode === 'inplace' ? x : out, x, rule, args, b);
+  }
   const first = def.leadingCondition ? 1 : 0;
   const operands = args.slice(first, first + def.arity) as (TensorImpl | Scalar)[];
   const cond = def.leadingCondition ? (args[0] as TensorImpl) : null;
@@ -131,6 +138,67 @@ function runPointwise(def: PointwiseDef, mode: Mode, args: unknown[], b: Backend
   } finally {
     releaseAll(temps);
   }
+}
+
+/**
+ * Note [Pointwise fast path]
+ * Most calls in a training loop combine tensors of one dtype, one device and one shape
+ * (`x * x`, `a + b`, `out=` of that shape on that device). For them the general meta above
+ * has nothing to decide: result_type is the operands' dtype, the broadcast shape is their
+ * shape, the device is theirs, no operand needs a cast copy or a broadcast view (castTo and
+ * broadcastTo would hand back the operand itself), and when every operand is contiguous the
+ * output is contiguous (Note [Output layout of pointwise ops], step 1). The fast path checks
+ * exactly these conditions, then runs the same checks and kernel in the same order without
+ * the general path's temporaries, arrays and closures. Anything else (a scalar operand, two
+ * dtypes, broadcasting, an int input of a 'float' op, `where`'s condition, an `out` on another
+ * device) takes the general path, so both give the same result and the same errors.
+ */
+function sameGeometryOperands(def: PointwiseDef, args: readonly unknown[], dst: TensorImpl | null): TensorImpl | null {
+  if (def.leadingCondition) return null;
+  const x = args[0];
+  if (!(x instanceof TensorImpl)) return null;
+  for (let k = 1; k < def.arity; k++) {
+    const y = args[k];
+    if (!(y instanceof TensorImpl) || y.dtype !== x.dtype || y.device !== x.device || !sameShape(y.sizes, x.sizes)) return null;
+  }
+  if (dst !== null && dst.device !== x.device) return null;
+  return x;
+}
+
+function runSameGeometry(
+  def: PointwiseDef,
+  op: string,
+  dst: TensorImpl | null,
+  x: TensorImpl,
+  rule: DtypeRule,
+  args: unknown[],
+  b: Backend,
+): TensorImpl {
+  const compute = x.dtype;
+  const inputs = args.slice(0, def.arity) as TensorImpl[];
+  def.check?.(op, compute, inputs, args);
+  const resultDtype: DType = rule === 'compare' ? 'bool' : compute;
+  if (dst) checkWritable(op, dst, x.sizes, resultDtype, x.device);
+  if (dst && dst.dtype === resultDtype) {
+    def.compute(b, op, dst, inputs, args);
+    return dst;
+  }
+  let contiguous = true;
+  for (let k = 0; k < inputs.length; k++) if (!inputs[k].isContiguous) contiguous = false;
+  const shape = x.sizes.slice();
+  const result = contiguous
+    ? TensorImpl.empty(op, shape, resultDtype, x.device)
+    : allocateOutput(op, shape, resultDtype, x.device, inputs);
+  try {
+    def.compute(b, op, result, inputs, args);
+    if (dst) implOf(b, 'copy', 'copy_')(dst, result);
+  } catch (e) {
+    result.release(); // a kernel that throws (ZeroDivisionError) must not leak its output
+    throw e;
+  }
+  if (!dst) return result;
+  result.release();
+  return dst;
 }
 
 // ---- the checks PyTorch makes ----
@@ -410,18 +478,28 @@ interface BinaryOptions extends OutOptions {
   roundingMode?: 'trunc' | 'floor' | null;
 }
 
-function binaryFront(p: PointwiseOp, extra: (o: BinaryOptions) => unknown[] = () => []) {
+/**
+ * The function and in-place front ends of a binary pointwise op. `extra` reads the op's one
+ * option argument (add's alpha, div's rounding mode) when it has one; the argument arrays
+ * are built directly (no spreads: these run on every call).
+ */
+function binaryFront(p: PointwiseOp, extra?: (o: BinaryOptions) => unknown) {
   const name = p.functional.schema.name;
+  const inplaceName = `${name}_`;
   return {
     fn: (self: Tensor, other: Tensor | Scalar, options: BinaryOptions = {}): Tensor => {
-      const a = [unwrapTensor(name, 'input', self), unwrapTensorOrScalar(name, 'other', other), ...extra(options)];
+      const x = unwrapTensor(name, 'input', self);
+      const y = unwrapTensorOrScalar(name, 'other', other);
+      const e = extra === undefined ? undefined : extra(options);
       const out = unwrapOptionalTensor(name, 'out', options.out);
-      return out ? callMutating(p.out, [...a, out], options.out as Tensor) : callFunctional(p.functional, a);
+      if (out) return callMutating(p.out, extra === undefined ? [x, y, out] : [x, y, e, out], options.out as Tensor);
+      return callFunctional(p.functional, extra === undefined ? [x, y] : [x, y, e]);
     },
     inplace: (self: Tensor, other: Tensor | Scalar, options: BinaryOptions = {}): Tensor => {
-      if (!p.inplace) throw new TorchError(`${name}_: there is no in-place variant of ${name}`);
-      const a = [unwrapTensor(`${name}_`, 'self', self), unwrapTensorOrScalar(`${name}_`, 'other', other), ...extra(options)];
-      return callMutating(p.inplace, a, self);
+      if (!p.inplace) throw new TorchError(`${inplaceName}: there is no in-place variant of ${name}`);
+      const x = unwrapTensor(inplaceName, 'self', self);
+      const y = unwrapTensorOrScalar(inplaceName, 'other', other);
+      return callMutating(p.inplace, extra === undefined ? [x, y] : [x, y, extra(options)], self);
     },
   };
 }
@@ -429,21 +507,22 @@ function binaryFront(p: PointwiseOp, extra: (o: BinaryOptions) => unknown[] = ()
 /** The function and in-place front ends of a unary pointwise op. */
 export function unaryFront(p: PointwiseOp) {
   const name = p.functional.schema.name;
+  const inplaceName = `${name}_`;
   return {
     fn: (self: Tensor, options: OutOptions = {}): Tensor => {
-      const a = [unwrapTensor(name, 'input', self)];
+      const x = unwrapTensor(name, 'input', self);
       const out = unwrapOptionalTensor(name, 'out', options.out);
-      return out ? callMutating(p.out, [...a, out], options.out as Tensor) : callFunctional(p.functional, a);
+      return out ? callMutating(p.out, [x, out], options.out as Tensor) : callFunctional(p.functional, [x]);
     },
-    inplace: (self: Tensor): Tensor => callMutating(p.inplace!, [unwrapTensor(`${name}_`, 'self', self)], self),
+    inplace: (self: Tensor): Tensor => callMutating(p.inplace!, [unwrapTensor(inplaceName, 'self', self)], self),
   };
 }
 
-const alphaArg = (o: BinaryOptions) => [o.alpha ?? 1];
+const alphaArg = (o: BinaryOptions) => o.alpha ?? 1;
 const _add = binaryFront(ADD, alphaArg);
 const _sub = binaryFront(SUB, alphaArg);
 const _mul = binaryFront(MUL);
-const _div = binaryFront(DIV, (o) => [o.roundingMode ?? null]);
+const _div = binaryFront(DIV, (o) => o.roundingMode ?? null);
 const _pow = binaryFront(POW);
 const _remainder = binaryFront(REMAINDER);
 const _maximum = binaryFront(MAXIMUM);

@@ -4,7 +4,12 @@ import { TorchError } from '../errors';
 export interface Trackable {
   dispose(): void;
   readonly isDisposed: boolean;
+  /** Called when a tracked handle leaves the last scope alive undisposed (a Tensor registers its safety net then). */
+  [LEFT_SCOPES]?(): void;
 }
+
+/** The method key of `Trackable`'s left-the-scopes callback (a symbol: not part of Tensor's API). */
+export const LEFT_SCOPES: unique symbol = Symbol('leftScopes');
 
 /**
  * Note [tidy scopes]
@@ -13,12 +18,16 @@ export interface Trackable {
  * arrays / plain objects / Maps holding tensors) move to the enclosing scope (or become
  * untracked), and every other handle of the scope is disposed. Tensors created before the
  * scope are never touched. `fn` must be synchronous: a scope cannot span an `await`, since
- * other work would run inside it.
+ * other work would run inside it. A handle joins the FinalizationRegistry only when it
+ * leaves the last scope (Note [Handles in a tidy scope are not registered]).
  */
 const scopes: Set<Trackable>[] = [];
 
-export function trackInScope(t: Trackable): void {
-  if (scopes.length) scopes[scopes.length - 1].add(t);
+/** Records `t` in the innermost scope; false when no scope is open. */
+export function trackInScope(t: Trackable): boolean {
+  if (scopes.length === 0) return false;
+  scopes[scopes.length - 1].add(t);
+  return true;
 }
 
 export function untrackFromScope(t: Trackable): void {
@@ -45,15 +54,19 @@ export function tidy<T>(fn: () => T): T {
   collect(result, kept, new Set());
   const outer = scopes.length ? scopes[scopes.length - 1] : null;
   for (const t of scope) {
-    if (kept.has(t)) outer?.add(t);
-    else if (!t.isDisposed) t.dispose();
+    if (!kept.has(t)) {
+      if (!t.isDisposed) t.dispose();
+    } else if (outer) outer.add(t);
+    else if (!t.isDisposed) t[LEFT_SCOPES]?.();
   }
   return result;
 }
 
 /** Keeps a handle made inside `tidy` alive past the scope. */
 export function keep<T extends Trackable>(t: T): T {
-  for (const s of scopes) s.delete(t);
+  let tracked = false;
+  for (const s of scopes) if (s.delete(t)) tracked = true;
+  if (tracked && !t.isDisposed) t[LEFT_SCOPES]?.();
   return t;
 }
 

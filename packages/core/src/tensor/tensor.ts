@@ -7,7 +7,7 @@ import { normalizeDim } from '../views';
 import { autogradHooks, requireAutogradHooks, type BackwardOptions, type GradFnHandle } from './autograd-interface';
 import { deviceReader } from './device-reader';
 import { decodeHost, gatherHost, type HostValues } from './host-data';
-import { trackInScope, untrackFromScope } from './scope';
+import { LEFT_SCOPES, trackInScope, untrackFromScope } from './scope';
 import type { TensorImpl } from './tensor-impl';
 import type { TensorMethods } from '../ops/methods';
 
@@ -18,6 +18,39 @@ import type { TensorMethods } from '../ops/methods';
 const finalizer = new FinalizationRegistry<TensorImpl>((impl) => {
   if (impl.isAlive) impl.release();
 });
+
+/**
+ * Note [Deferred registration]
+ * Registering a handle with the FinalizationRegistry and unregistering it on `dispose()`
+ * cost more than the rest of a small op (measured: a 1-element add spends most of its time
+ * there and in the garbage collector's work on the registry's weak cells). Most handles are
+ * disposed soon after they are made (a loop that disposes, the engine's gradients), and such
+ * a handle never needs the safety net. So a new handle outside every tidy scope is not
+ * registered at once: it waits in `pending`, and `flushPending` registers the ones still
+ * undisposed at the next microtask, or as soon as PENDING_MAX handles wait. Nothing is lost:
+ * the registry's cleanup callbacks run as tasks, never before the current synchronous code
+ * and its microtasks end, so a handle dropped undisposed is released no later than one
+ * garbage collection after it would have been; and at most PENDING_MAX handles (with their
+ * storage) are held strongly for that short while.
+ */
+const pending: Tensor[] = [];
+const PENDING_MAX = 256;
+let flushScheduled = false;
+// Set in Tensor's static block, which may read the private fields of handles.
+let flushPending: () => void = () => {};
+const flushTask = (): void => {
+  flushScheduled = false;
+  flushPending();
+};
+
+function defer(t: Tensor): void {
+  pending.push(t);
+  if (pending.length >= PENDING_MAX) flushPending();
+  else if (!flushScheduled) {
+    flushScheduled = true;
+    queueMicrotask(flushTask);
+  }
+}
 
 export interface ReadOptions {
   /** Read int64 elements as BigInts instead of numbers (which throw beyond 2^53). */
@@ -37,12 +70,45 @@ export interface Tensor extends TensorMethods {}
  */
 export class Tensor {
   #impl: TensorImpl | null;
+  /** Whether the FinalizationRegistry holds this handle (Note [Handles in a tidy scope are not registered]). */
+  #registered = false;
 
   /** Wraps `impl`, taking over the caller's reference. */
   constructor(impl: TensorImpl) {
     this.#impl = impl;
+    if (!trackInScope(this)) defer(this);
+  }
+
+  static {
+    flushPending = () => {
+      for (let k = 0; k < pending.length; k++) {
+        const t = pending[k];
+        const i = t.#impl;
+        if (i !== null && !t.#registered) t.register(i);
+      }
+      pending.length = 0;
+    };
+  }
+
+  /**
+   * Note [Handles in a tidy scope are not registered]
+   * The FinalizationRegistry only matters for a handle the garbage collector can reach
+   * the end of, and a tidy scope holds its handles strongly until it disposes them or hands
+   * them on. So a handle made inside a scope is registered only when it leaves the last
+   * scope alive (`tidy` returns it with no scope around, or `keep` takes it out), never
+   * while tracked; a handle made outside every scope waits for registration (Note [Deferred
+   * registration]). Registering and unregistering cost about as much as the rest of a small
+   * op, and the temporaries of a backward formula (run inside tidy) are never registered.
+   */
+  private register(impl: TensorImpl): void {
     finalizer.register(this, impl, this);
-    trackInScope(this);
+    this.#registered = true;
+  }
+
+  /** Called by the scope machinery when this handle leaves the last tidy scope (Note [Handles in a tidy scope are not registered]). */
+  [LEFT_SCOPES](): void {
+    const i = this.#impl;
+    if (i !== null && !this.#registered) this.register(i);
   }
 
   /** The TensorImpl; a TorchError once the handle is disposed. */
@@ -65,7 +131,10 @@ export class Tensor {
     const i = this.#impl;
     if (i === null) return;
     this.#impl = null;
-    finalizer.unregister(this);
+    if (this.#registered) {
+      finalizer.unregister(this);
+      this.#registered = false;
+    }
     untrackFromScope(this);
     i.release();
   }

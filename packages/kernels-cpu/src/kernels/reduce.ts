@@ -62,6 +62,10 @@ function reduce(r: Reduction): ReduceImpl {
       reduceInt64(r, out, self, dims);
       return;
     }
+    if (out.numel === 1 && self.isContiguous && (self.dtype === 'float32' || self.dtype === 'float64')) {
+      reduceWhole(r, out, self);
+      return;
+    }
     const acc = new Float64Array(out.numel).fill(r.identity);
     const accStrides = accumulatorStrides(out, dims);
     const geometry = [accStrides, self.strides] as const;
@@ -89,6 +93,22 @@ function reduce(r: Reduction): ReduceImpl {
     }
     writeAccumulator(out, acc);
   };
+}
+
+/**
+ * Note [Whole reduction of a contiguous input]
+ * Reducing every element of a contiguous float input (`loss.sum()`, `x.amax()`) is one row:
+ * the reduction TensorIterator orders the dims by the input's strides and coalesces them
+ * all (the accumulator's stride is 0 in every dim, a contiguous input's dims are mergeable),
+ * so its one row call is `fold(numel, acc, 0, 0, A, offset, 1)`. This path makes that call
+ * directly, without the iterator, and stores the one accumulator: the same fold over the
+ * same elements in the same order, so the same result. (A 0-dim input is a row of one.)
+ */
+function reduceWhole(r: Reduction, out: TensorImpl, self: TensorImpl): void {
+  const acc = new Float64Array(1);
+  acc[0] = r.identity;
+  if (self.numel > 0) r.float(self.numel, acc, 0, 0, floatArray(self), self.storageOffset, 1);
+  writerOf(out)(1, acc, out.storageOffset, 1);
 }
 
 /** Stores the row-major accumulator into `out` (any strides), rounding or wrapping to its dtype. */

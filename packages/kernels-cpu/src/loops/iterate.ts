@@ -50,6 +50,18 @@ export function forEachRowOf(tensors: readonly TensorImpl[], fn: RowLoop): void 
 }
 
 /**
+ * Note [One-row fast path]
+ * A small op on contiguous tensors (every op of a tiny model, the scalar ops of an optimizer)
+ * is one row no longer than ROW_PIECE. Its driver calls the row kernel once, directly, with
+ * each operand's storage offset and unit strides: what forEachRowOf would hand out, without
+ * the operand array, the row closure and the offsets array it allocates per call.
+ */
+export function isOneRow(out: TensorImpl, a: TensorImpl, b?: TensorImpl): boolean {
+  const n = out.numel;
+  return n > 0 && n <= ROW_PIECE && out.isContiguous && a.isContiguous && (b === undefined || b.isContiguous);
+}
+
+/**
  * Row iteration over geometries that are not all tensors: each operand is given by its
  * strides (over `sizes`) and storage offset. Used for scratch accumulators that live beside
  * a tensor (reductions) and for the output of a reduction written back from them.

@@ -1,7 +1,7 @@
 import type { TensorImpl } from '@torch-ts/core';
 import { bigints, bytes, floatArray, words, type FloatArray } from './arrays';
 import { readerOf, writerOf } from './convert';
-import { forEachRowOf } from './iterate';
+import { forEachRowOf, isOneRow } from './iterate';
 
 /**
  * Row kernels and the drivers that feed them (Note [Monomorphic loops]).
@@ -53,7 +53,8 @@ export function runFloatBinary(out: TensorImpl, a: TensorImpl, b: TensorImpl, ro
   const O = floatArray(out);
   const A = floatArray(a);
   const B = floatArray(b);
-  forEachRowOf([out, a, b], (n, base, st) => row(n, O, base[0], st[0], A, base[1], st[1], B, base[2], st[2], p));
+  if (isOneRow(out, a, b)) row(out.numel, O, out.storageOffset, 1, A, a.storageOffset, 1, B, b.storageOffset, 1, p);
+  else forEachRowOf([out, a, b], (n, base, st) => row(n, O, base[0], st[0], A, base[1], st[1], B, base[2], st[2], p));
 }
 
 /** A float row kernel that is only ever called on Float32Array storage (Note [Float32 add is monomorphic]). */
@@ -69,13 +70,15 @@ export function runF32Binary(out: TensorImpl, a: TensorImpl, b: TensorImpl, row:
   const O = out.storage.typed(Float32Array);
   const A = a.storage.typed(Float32Array);
   const B = b.storage.typed(Float32Array);
-  forEachRowOf([out, a, b], (n, base, st) => row(n, O, base[0], st[0], A, base[1], st[1], B, base[2], st[2]));
+  if (isOneRow(out, a, b)) row(out.numel, O, out.storageOffset, 1, A, a.storageOffset, 1, B, b.storageOffset, 1);
+  else forEachRowOf([out, a, b], (n, base, st) => row(n, O, base[0], st[0], A, base[1], st[1], B, base[2], st[2]));
 }
 
 export function runFloatUnary(out: TensorImpl, a: TensorImpl, row: FloatUnaryRow, p: number): void {
   const O = floatArray(out);
   const A = floatArray(a);
-  forEachRowOf([out, a], (n, base, st) => row(n, O, base[0], st[0], A, base[1], st[1], p));
+  if (isOneRow(out, a)) row(out.numel, O, out.storageOffset, 1, A, a.storageOffset, 1, p);
+  else forEachRowOf([out, a], (n, base, st) => row(n, O, base[0], st[0], A, base[1], st[1], p));
 }
 
 /**
@@ -117,7 +120,8 @@ export function runCompare(out: TensorImpl, a: TensorImpl, b: TensorImpl, row: C
   if (a.dtype === 'float32' || a.dtype === 'float64') {
     const A = floatArray(a);
     const B = floatArray(b);
-    forEachRowOf([out, a, b], (n, base, st) => row(n, O, base[0], st[0], A, base[1], st[1], B, base[2], st[2]));
+    if (isOneRow(out, a, b)) row(out.numel, O, out.storageOffset, 1, A, a.storageOffset, 1, B, b.storageOffset, 1);
+    else forEachRowOf([out, a, b], (n, base, st) => row(n, O, base[0], st[0], A, base[1], st[1], B, base[2], st[2]));
     return;
   }
   const ra = readerOf(a);
@@ -143,7 +147,8 @@ export function runInt64Binary<P>(
   const O = bigints(out);
   const A = bigints(a);
   const B = bigints(b);
-  forEachRowOf([out, a, b], (n, base, st) => row(n, O, base[0], st[0], A, base[1], st[1], B, base[2], st[2], p));
+  if (isOneRow(out, a, b)) row(out.numel, O, out.storageOffset, 1, A, a.storageOffset, 1, B, b.storageOffset, 1, p);
+  else forEachRowOf([out, a, b], (n, base, st) => row(n, O, base[0], st[0], A, base[1], st[1], B, base[2], st[2], p));
 }
 
 export function runInt64Unary(
