@@ -9,7 +9,7 @@ import { bitwiseAnd, bitwiseNot, bitwiseOr, bitwiseXor, logicalAnd, logicalNot, 
 import { addcdiv, addcmul } from './kernels/addc';
 import { copy } from './kernels/copy';
 import { fill } from './kernels/fill';
-import { bmm, mm } from './kernels/matmul';
+import { addmm, bmm, mm } from './kernels/matmul';
 import { amax, amin, prod, sum } from './kernels/reduce';
 import {
   abs,
@@ -149,6 +149,7 @@ export const cpuImpls = {
   argmin,
   mm,
   bmm,
+  addmm,
   leakyRelu,
   elu,
   hardtanh,

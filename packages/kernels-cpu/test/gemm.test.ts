@@ -20,14 +20,14 @@ function rng(seed: number): () => number {
 }
 
 /** Sequential sums in `dtype` (float32: rounded after each product and each add). */
-function sequential(dtype: DType, n: number, m: number, p: number, a: readonly number[], b: readonly number[]): { seq: number[]; abs: number[] } {
+function sequential(dtype: DType, n: number, m: number, p: number, a: readonly number[], b: readonly number[], start?: (i: number, j: number) => number): { seq: number[]; abs: number[] } {
   const f = dtype === 'float32' ? Math.fround : (x: number) => x;
   const seq: number[] = [];
   const abs: number[] = [];
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < p; j++) {
-      let s = 0;
-      let t = 0;
+      let s = start ? start(i, j) : 0;
+      let t = Math.abs(s);
       for (let k = 0; k < m; k++) {
         s = f(s + f(a[i * m + k] * b[k * p + j]));
         t += Math.abs(a[i * m + k] * b[k * p + j]);
@@ -147,6 +147,21 @@ describe('WebAssembly GEMM', () => {
       const out = empty(dtype, [2, 1]);
       cpuImpls.mm(out, a, b);
       expect(read(out)).toEqual([7, 15.25]);
+    }
+  });
+
+  it('addmm starts C from the bias and accumulates onto it (core Note [Fused addmm])', () => {
+    const r = rng(21);
+    const [n, m, p] = [10, 270, 29];
+    for (const dtype of ['float32', 'float64'] as const) {
+      const a = tensor(dtype, [n, m], Array.from({ length: n * m }, r));
+      const b = tensor(dtype, [m, p], Array.from({ length: m * p }, r));
+      const bias = tensor(dtype, [p], Array.from({ length: p }, r));
+      const biasv = read(bias) as number[];
+      const out = empty(dtype, [n, p]);
+      cpuImpls.addmm(out, view(bias, [n, p], [0, 1], 0), a, b);
+      const ref = sequential(dtype, n, m, p, read(a) as number[], read(b) as number[], (_, j) => biasv[j]);
+      expectGemm(dtype, read(out) as number[], ref, m);
     }
   });
 });

@@ -124,6 +124,10 @@ export interface BackendImpls extends ActivationImpls, StatsImpls, ScanImpls, In
   // linear algebra: out [n, p] = self [n, m] @ other [m, p]; bmm adds a leading batch dim. Same dtype.
   mm: (out: TensorImpl, self: TensorImpl, other: TensorImpl) => void;
   bmm: (out: TensorImpl, self: TensorImpl, other: TensorImpl) => void;
+  // out [n, p] = self + a [n, m] @ b [m, p]: the bias fused into the GEMM, for float32 and
+  // float64 (`self` already broadcast to out's shape). Optional: without it core composes mm
+  // and add (Note [Fused addmm]).
+  addmm: (out: TensorImpl, self: TensorImpl, a: TensorImpl, b: TensorImpl) => void;
 }
 
 export type ImplName = keyof BackendImpls;

@@ -1,4 +1,5 @@
 import { registerOperator } from '../dispatch/dispatcher';
+import type { Device } from '../device';
 import { isFloatingType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { broadcastShapes } from '../iterator';
@@ -9,6 +10,7 @@ import { composite } from './composite';
 import { broadcastTo, castTo, commonDevice, releaseAll, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
 import { callOut, defineOutVariant } from './out-variant';
 import { mul } from './pointwise';
+import type { BackendImpls } from './backend-impls';
 import { defineStructured, implOf, type Backend } from './registry';
 import { bmm, mm } from './linalg';
 import { sum } from './reduction';
@@ -48,6 +50,27 @@ function checkAlphaBeta(op: string, dtype: TensorImpl['dtype'], beta: Scalar, al
  * out = beta * self + alpha * (a @ b) in `a`'s dtype, with the product from the backend's
  * `product` impl (mm or bmm); beta = 0 ignores `self` (its NaNs included), as PyTorch does.
  */
+/**
+ * Note [Fused addmm]
+ * addmm(self, a, b) with beta = alpha = 1 (what `linear` with a bias runs) is one GEMM whose
+ * C starts as self, as BLAS computes C = beta * C + alpha * A @ B, where the backend offers
+ * the fused impl (the CPU does); other betas and alphas, bmm, and backends without it
+ * compose mm, mul and add. The result is the same sum up to the rounding of one add.
+ */
+function fusedAddmm(op: string, fused: BackendImpls['addmm'], self: TensorImpl, m1: TensorImpl, m2: TensorImpl, outSizes: number[], device: Device): TensorImpl {
+  const out = TensorImpl.empty(op, outSizes, m1.dtype, device);
+  const s = broadcastTo(self, outSizes);
+  try {
+    fused(out, s, m1, m2);
+  } catch (e) {
+    out.release();
+    throw e;
+  } finally {
+    s.release();
+  }
+  return out;
+}
+
 function addProduct(
   b: Backend,
   op: string,
@@ -85,6 +108,8 @@ function addProduct(
       releaseAll(wide);
     }
   }
+  const fused = product === 'mm' && (dtype === 'float32' || dtype === 'float64') && isOne(beta) && isOne(alpha) ? b.impls.addmm : undefined;
+  if (typeof fused === 'function') return fusedAddmm(op, fused, self, m1, m2, outSizes, device);
   const prod = TensorImpl.empty(op, outSizes, dtype, device);
   const temps: TensorImpl[] = [];
   try {

@@ -1,9 +1,10 @@
-import { isFloatingType, type TensorImpl } from '@torch-ts/core';
+import { isFloatingType, TensorImpl } from '@torch-ts/core';
 import { bigints } from '../loops/arrays';
 import { readerOf, writerOf, type Reader } from '../loops/convert';
 import { wasm, type WasmKernels } from '../wasm/kernels';
 import { kernelHeap } from '../wasm/kernel-heap';
-import { Operands } from '../wasm/operands';
+import { Operands, addressOf } from '../wasm/operands';
+import { copy } from './copy';
 import { getNumThreads, runTasks } from '../wasm/pool';
 
 /**
@@ -142,7 +143,7 @@ function gemm1Int(m: number, p: number, A: Int32Array, B: Int32Array, C: Int32Ar
  * computes them. The result is written straight into `out` when `out` is row-major in the
  * kernels' memory (the usual fresh result), else into a temporary and copied.
  */
-function mmWasm(w: WasmKernels, n: number, m: number, p: number, out: Mat, a: Mat, b: Mat): void {
+function mmWasm(w: WasmKernels, n: number, m: number, p: number, out: Mat, a: Mat, b: Mat, accumulate = false): void {
   const ops = new Operands();
   try {
     const d = out.t.dtype;
@@ -153,10 +154,14 @@ function mmWasm(w: WasmKernels, n: number, m: number, p: number, out: Mat, a: Ma
     const [rsa, csa] = native ? [a.s0, a.s1] : [m, 1];
     const [rsb, csb] = native ? [b.s0, b.s1] : [p, 1];
     const direct = native && out.s1 === 1 && out.s0 >= p;
+    if (accumulate && !direct) throw new Error('mmWasm: accumulating needs a row-major float32/float64 out');
     const c = direct ? ops.output(out.t) + (out.off - out.t.storageOffset) * size : ops.temp(n * p * size);
     const ldc = direct ? out.s0 : p;
-    if (m === 0) new Uint8Array(kernelHeap.buffer()).fill(0, c, c + ((n - 1) * ldc + p) * size);
-    else runTasks(d === 'float64' ? 'dgemm' : 'sgemm', gemmTasks(n, m, p, size, pa, rsa, csa, pb, rsb, csb, c, ldc), w.gemmScratchBytes());
+    if (m === 0) {
+      if (!accumulate) new Uint8Array(kernelHeap.buffer()).fill(0, c, c + ((n - 1) * ldc + p) * size);
+    } else {
+      runTasks(d === 'float64' ? 'dgemm' : 'sgemm', gemmTasks(n, m, p, size, pa, rsa, csa, pb, rsb, csb, c, ldc, accumulate), w.gemmScratchBytes());
+    }
     if (!direct) {
       const C = d === 'float64' ? new Float64Array(kernelHeap.buffer(), c, n * p) : new Float32Array(kernelHeap.buffer(), c, n * p);
       const row = new Float64Array(p);
@@ -179,7 +184,8 @@ const GEMM_GRAIN = 1 << 21;
  * boundaries (12 float32 or 6 float64 columns, 3 rows), so every element of C is computed
  * by the same kernel steps, in the same order, whatever the number of threads.
  */
-function gemmTasks(n: number, m: number, p: number, size: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number): number[][] {
+function gemmTasks(n: number, m: number, p: number, size: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number, accumulate: boolean): number[][] {
+  const acc = accumulate ? 1 : 0;
   const threads = n * m * p < GEMM_GRAIN ? 1 : getNumThreads();
   const byCols = p >= n;
   const len = byCols ? p : n;
@@ -191,8 +197,8 @@ function gemmTasks(n: number, m: number, p: number, size: number, a: number, rsa
     const lo = Math.floor((t * units) / parts) * unit;
     const hi = Math.min(len, Math.floor(((t + 1) * units) / parts) * unit);
     if (hi <= lo) continue;
-    if (byCols) tasks.push([n, hi - lo, m, a, rsa, csa, b + lo * csb * size, rsb, csb, c + lo * size, ldc, 0]);
-    else tasks.push([hi - lo, p, m, a + lo * rsa * size, rsa, csa, b, rsb, csb, c + lo * ldc * size, ldc, 0]);
+    if (byCols) tasks.push([n, hi - lo, m, a, rsa, csa, b + lo * csb * size, rsb, csb, c + lo * size, ldc, acc]);
+    else tasks.push([hi - lo, p, m, a + lo * rsa * size, rsa, csa, b, rsb, csb, c + lo * ldc * size, ldc, acc]);
   }
   return tasks;
 }
@@ -285,30 +291,52 @@ function mm2d(n: number, m: number, p: number, out: Mat, a: Mat, b: Mat): void {
 
 /** out [n, p] = self [n, m] @ other [m, p]; all three of one dtype (bool excluded by core). */
 export function mm(out: TensorImpl, a: TensorImpl, b: TensorImpl): void {
-  const [n, m] = a.sizes;
-  const p = b.sizes[1];
-  mm2d(
-    n,
-    m,
-    p,
-    { t: out, off: out.storageOffset, s0: out.strides[0], s1: out.strides[1] },
-    { t: a, off: a.storageOffset, s0: a.strides[0], s1: a.strides[1] },
-    { t: b, off: b.storageOffset, s0: b.strides[0], s1: b.strides[1] },
-  );
+  mm2d(a.sizes[0], a.sizes[1], b.sizes[1], matOf(out, 0), matOf(a, 0), matOf(b, 0));
 }
 
 /** out [B, n, p] = self [B, n, m] @ other [B, m, p], batch by batch. */
 export function bmm(out: TensorImpl, a: TensorImpl, b: TensorImpl): void {
   const [batch, n, m] = a.sizes;
   const p = b.sizes[2];
-  for (let z = 0; z < batch; z++) {
-    mm2d(
-      n,
-      m,
-      p,
-      { t: out, off: out.storageOffset + z * out.strides[0], s0: out.strides[1], s1: out.strides[2] },
-      { t: a, off: a.storageOffset + z * a.strides[0], s0: a.strides[1], s1: a.strides[2] },
-      { t: b, off: b.storageOffset + z * b.strides[0], s0: b.strides[1], s1: b.strides[2] },
-    );
+  for (let z = 0; z < batch; z++) mm2d(n, m, p, matOf(out, z), matOf(a, z), matOf(b, z));
+}
+
+/**
+ * out [n, p] = self + a @ b for float32 and float64 (core Note [Fused addmm]): self is copied
+ * into out and the GEMM accumulates onto it. Without WebAssembly SIMD, or into an out the
+ * GEMM cannot write in place, the product goes through a temporary and is added row by row.
+ */
+export function addmm(out: TensorImpl, self: TensorImpl, a: TensorImpl, b: TensorImpl): void {
+  const [n, m] = a.sizes;
+  const p = b.sizes[1];
+  copy(out, self);
+  if (n === 0 || p === 0) return;
+  const o = matOf(out, 0);
+  if (wasm !== null && o.s1 === 1 && o.s0 >= p && addressOf(out) >= 0) {
+    mmWasm(wasm, n, m, p, o, matOf(a, 0), matOf(b, 0), true);
+    return;
   }
+  const prod = TensorImpl.empty('addmm', [n, p], out.dtype, out.device);
+  try {
+    mm(prod, a, b);
+    const read = readerOf(prod);
+    const readOut = readerOf(out);
+    const write = writerOf(out);
+    const x = new Float64Array(p);
+    const y = new Float64Array(p);
+    for (let i = 0; i < n; i++) {
+      read(p, x, i * p, 1);
+      readOut(p, y, o.off + i * o.s0, o.s1);
+      for (let j = 0; j < p; j++) y[j] += x[j];
+      write(p, y, o.off + i * o.s0, o.s1);
+    }
+  } finally {
+    prod.release();
+  }
+}
+
+/** A 2-D tensor (or the batch slice z of a 3-D one) as a Mat. */
+function matOf(t: TensorImpl, z: number): Mat {
+  const d = t.sizes.length - 2;
+  return { t, off: t.storageOffset + (d > 0 ? z * t.strides[0] : 0), s0: t.strides[d], s1: t.strides[d + 1] };
 }

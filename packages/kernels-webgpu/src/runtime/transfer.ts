@@ -142,7 +142,10 @@ export function uploadFromHost(src: TensorImpl, device: Device): TensorImpl {
   if (out.numel === 0) return out;
   try {
     const bytes = contiguousBytes(src);
-    const padded = bytes.byteLength % 4 === 0 ? bytes : padTo4(bytes);
+    // CPU storages are usually views of a SharedArrayBuffer (kernels-cpu Note [CPU storage in
+    // WebAssembly memory]), which Dawn's Node binding refuses in writeBuffer: those go
+    // through one copy into a plain ArrayBuffer, as do lengths that are not a multiple of 4.
+    const padded = bytes.byteLength % 4 === 0 && bytes.buffer instanceof ArrayBuffer ? bytes : padTo4(bytes);
     const block = out.storage.data as WebGPUBlock;
     q.writeBuffer(block!.segment.buffer, block!.offset, padded);
     return out;
