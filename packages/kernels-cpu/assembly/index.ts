@@ -1,3 +1,4 @@
 // The kernels' WebAssembly module: everything exported here is callable from
 // src/wasm/kernels.ts (Note [Kernels in AssemblyScript]).
 export { sgemm, dgemm, gemmScratchBytes } from './gemm';
+export { fill8, fill16, fill32, fill64 } from './fill';

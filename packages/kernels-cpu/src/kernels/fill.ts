@@ -2,6 +2,8 @@ import { f32ToBf16Bits, f32ToF16Bits, type DType, type TensorImpl } from '@torch
 import { itemWidth, raw1, raw2, raw4 } from '../loops/arrays';
 import { bigintWords, storeF64AsInt64, wordsToF32 } from '../loops/int64-words';
 import { forEachRowOf } from '../loops/iterate';
+import { wasm } from '../wasm/kernels';
+import { addressOf } from '../wasm/operands';
 
 const TWO_63 = 9223372036854775808;
 
@@ -20,6 +22,14 @@ export function fill(dst: TensorImpl, value: number | bigint | boolean): void {
   const [lo, hi] = encode(dst.dtype, value);
   const width = itemWidth(dst);
   if (dst.isContiguous) {
+    const at = wasm === null ? -1 : addressOf(dst);
+    if (at >= 0) {
+      if (width === 1) wasm!.fill8(at, lo, dst.numel);
+      else if (width === 2) wasm!.fill16(at, lo, dst.numel);
+      else if (width === 4) wasm!.fill32(at, lo, dst.numel);
+      else wasm!.fill64(at, lo, hi, dst.numel);
+      return;
+    }
     const start = dst.storageOffset;
     const end = start + dst.numel;
     if (width === 1) raw1(dst).fill(lo, start, end);

@@ -35,12 +35,15 @@ export interface HeapOptions {
   readonly base?: number;
   /** Most pages the memory may grow to (default: the engine's limit). */
   readonly maxPages?: number;
+  /** Zeroes `n` bytes at `ptr` (default: a typed-array fill; Note [Filling shared memory in WebAssembly]). */
+  readonly zero?: (ptr: number, n: number) => void;
 }
 
 export class Heap {
   private readonly memory: WebAssembly.Memory;
   private readonly base: number;
   private readonly maxPages: number;
+  private readonly zero: ((ptr: number, n: number) => void) | undefined;
   /** First byte never handed out since it was last free at the top. */
   private top: number;
   /** Bytes at or past this have never been written. */
@@ -59,6 +62,7 @@ export class Heap {
     this.memory = options.memory;
     this.base = Math.ceil((options.base ?? HEAP_BASE) / ALIGN) * ALIGN;
     this.maxPages = options.maxPages ?? 65536;
+    this.zero = options.zero;
     this.top = this.base;
     this.highWater = this.base;
     this.bytes = new Uint8Array(this.memory.buffer);
@@ -106,8 +110,11 @@ export class Heap {
     if (ptr < 0) return -1;
     const dirtyEnd = Math.min(ptr + size, this.highWater);
     if (dirtyEnd > ptr) {
-      this.buffer();
-      this.bytes.fill(0, ptr, dirtyEnd);
+      if (this.zero !== undefined) this.zero(ptr, dirtyEnd - ptr);
+      else {
+        this.buffer();
+        this.bytes.fill(0, ptr, dirtyEnd);
+      }
     }
     return ptr;
   }

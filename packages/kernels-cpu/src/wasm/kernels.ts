@@ -28,6 +28,10 @@ export interface WasmKernels {
   sgemm(m: number, n: number, k: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number, accumulate: number, scratch: number): void;
   dgemm(m: number, n: number, k: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number, accumulate: number, scratch: number): void;
   gemmScratchBytes(): number;
+  fill8(dst: number, value: number, count: number): void;
+  fill16(dst: number, value: number, count: number): void;
+  fill32(dst: number, value: number, count: number): void;
+  fill64(dst: number, lo: number, hi: number, count: number): void;
 }
 
 function decode(base64: string): Uint8Array<ArrayBuffer> {
