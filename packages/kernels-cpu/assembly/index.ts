@@ -2,3 +2,4 @@
 // src/wasm/kernels.ts (Note [Kernels in AssemblyScript]).
 export { sgemm, dgemm, gemmScratchBytes } from './gemm';
 export { fill8, fill16, fill32, fill64 } from './fill';
+export { maxPool2dF32, maxPool2dF64, maxPool2dBackwardF32, maxPool2dBackwardF64 } from './pool';

@@ -1,6 +1,10 @@
-import type { BackendImpls, Pool2dGeometry } from '@torch-ts/core';
+import type { BackendImpls, Pool2dGeometry, TensorImpl } from '@torch-ts/core';
 import { words, type FloatArray } from '../loops/arrays';
 import { floatIn, floatOut } from './spatial-buffers';
+import { wasm } from '../wasm/kernels';
+import { kernelHeap } from '../wasm/kernel-heap';
+import { Operands } from '../wasm/operands';
+import { parallelFor } from '../wasm/pool';
 
 /**
  * Pooling kernels on contiguous [P, H, W] planes (core makes inputs contiguous and
@@ -43,7 +47,32 @@ function maxPoolLoop(o: FloatArray, oo: number, ix: Int32Array, x: FloatArray, x
   }
 }
 
+/** Elements of work below which a pooling kernel stays on one thread. */
+const POOL_GRAIN = 1 << 15;
+
+function isWasmFloat(t: TensorImpl): boolean {
+  return wasm !== null && (t.dtype === 'float32' || t.dtype === 'float64');
+}
+
+/** Note [Max pooling in WebAssembly]: planes split over the thread pool. */
+function maxPool2dWasm(out: TensorImpl, indices: TensorImpl, self: TensorImpl, g: Pool2dGeometry): void {
+  const ops = new Operands();
+  try {
+    const geom = ops.temp(48);
+    new Int32Array(kernelHeap.buffer(), geom, 12).set([g.height, g.width, g.kernelH, g.kernelW, g.strideH, g.strideW, g.padH, g.padW, g.dilationH, g.dilationW, g.outH, g.outW]);
+    const x = ops.input(self);
+    const o = ops.output(out);
+    const ix = ops.output(indices);
+    const perPlane = Math.max(1, g.outH * g.outW * g.kernelH * g.kernelW);
+    const name = self.dtype === 'float32' ? 'maxPool2dF32' : 'maxPool2dF64';
+    parallelFor(name, self.sizes[0], Math.ceil(POOL_GRAIN / perPlane), (p0, p1) => [p0, p1, x, o, ix, geom]);
+  } finally {
+    ops.finish();
+  }
+}
+
 export const maxPool2d: BackendImpls['maxPool2d'] = (out, indices, self, g) => {
+  if (isWasmFloat(self)) return maxPool2dWasm(out, indices, self, g);
   const o = floatOut(out);
   const x = floatIn(self);
   const P = self.sizes[0];
@@ -53,6 +82,21 @@ export const maxPool2d: BackendImpls['maxPool2d'] = (out, indices, self, g) => {
 };
 
 export const maxPool2dBackward: BackendImpls['maxPool2dBackward'] = (gradInput, gradOutput, indices) => {
+  if (isWasmFloat(gradInput)) {
+    const ops = new Operands();
+    try {
+      const [P, H, W] = gradInput.sizes;
+      const n = gradOutput.sizes[1] * gradOutput.sizes[2];
+      const gi = ops.output(gradInput);
+      const go = ops.input(gradOutput);
+      const ix = ops.input(indices);
+      const name = gradInput.dtype === 'float32' ? 'maxPool2dBackwardF32' : 'maxPool2dBackwardF64';
+      parallelFor(name, P, Math.ceil(POOL_GRAIN / Math.max(1, H * W + n)), (p0, p1) => [p0, p1, gi, go, ix, H * W, n]);
+    } finally {
+      ops.finish();
+    }
+    return;
+  }
   const gi = floatOut(gradInput);
   const go = floatIn(gradOutput);
   const [P, H, W] = gradInput.sizes;

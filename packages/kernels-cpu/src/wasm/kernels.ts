@@ -32,6 +32,10 @@ export interface WasmKernels {
   fill16(dst: number, value: number, count: number): void;
   fill32(dst: number, value: number, count: number): void;
   fill64(dst: number, lo: number, hi: number, count: number): void;
+  maxPool2dF32(p0: number, p1: number, x: number, o: number, ix: number, geom: number, scratch: number): void;
+  maxPool2dF64(p0: number, p1: number, x: number, o: number, ix: number, geom: number, scratch: number): void;
+  maxPool2dBackwardF32(p0: number, p1: number, gi: number, go: number, ix: number, hw: number, n: number, scratch: number): void;
+  maxPool2dBackwardF64(p0: number, p1: number, gi: number, go: number, ix: number, hw: number, n: number, scratch: number): void;
 }
 
 function decode(base64: string): Uint8Array<ArrayBuffer> {

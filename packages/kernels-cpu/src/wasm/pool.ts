@@ -27,7 +27,14 @@ import { HEAP_BASE, memory, memoryIsShared } from './memory';
  */
 
 /** Exports of the kernels' module that run as pool tasks (the last argument is scratch). */
-export const POOL_EXPORTS = ['sgemm', 'dgemm'] as const satisfies readonly (keyof WasmKernels)[];
+export const POOL_EXPORTS = [
+  'sgemm',
+  'dgemm',
+  'maxPool2dF32',
+  'maxPool2dF64',
+  'maxPool2dBackwardF32',
+  'maxPool2dBackwardF64',
+] as const satisfies readonly (keyof WasmKernels)[];
 export type PoolExport = (typeof POOL_EXPORTS)[number];
 
 if (CONTROL_ADDRESS + CONTROL_BYTES > HEAP_BASE) throw new Error('pool control block overlaps the heap');
@@ -220,3 +227,20 @@ export function runTasks(name: PoolExport, tasks: readonly (readonly number[])[]
 
 /** Atomics.wait throws on a browser's main thread. */
 const canWait = env.process?.versions?.node !== undefined || typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined';
+
+/**
+ * As at::parallel_for: items [0, n) in contiguous ranges of at least `grain` items, one task
+ * per thread at most; `args(lo, hi)` gives a task's arguments for its range (the export must
+ * compute each item the same way whatever the range, so results do not depend on the split).
+ */
+export function parallelFor(name: PoolExport, n: number, grain: number, args: (lo: number, hi: number) => number[], scratch = 0): void {
+  if (n <= 0) return;
+  const parts = Math.max(1, Math.min(getNumThreads(), Math.floor(n / Math.max(grain, 1)), CTL.maxTasks));
+  const tasks: number[][] = [];
+  for (let t = 0; t < parts; t++) {
+    const lo = Math.floor((t * n) / parts);
+    const hi = Math.floor(((t + 1) * n) / parts);
+    if (hi > lo) tasks.push(args(lo, hi));
+  }
+  runTasks(name, tasks, scratch);
+}
