@@ -14,6 +14,7 @@ export {
   emptyStats,
   type Allocator,
   type AllocatorStats,
+  type AllocateOptions,
   type DataPtr,
   type HostRegion,
 } from './memory/allocator';

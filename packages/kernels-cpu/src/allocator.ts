@@ -1,4 +1,4 @@
-import { TorchError, type Allocator, type AllocatorStats, type DataPtr, type Device, type HostRegion } from '@torch-ts/core';
+import { TorchError, type AllocateOptions, type Allocator, type AllocatorStats, type DataPtr, type Device, type HostRegion } from '@torch-ts/core';
 import type { Heap } from './wasm/heap';
 import { kernelHeap } from './wasm/kernel-heap';
 import { memoryIsShared } from './wasm/memory';
@@ -14,7 +14,8 @@ import { memoryIsShared } from './wasm/memory';
  * shared or is full, ArrayBuffers of their own. Alignment is the one thing every region
  * keeps: it starts at a multiple of 8 bytes, so Float64Array, BigInt64Array and the
  * Int32Array word views of int64 data can be made on any storage. Every region starts
- * zero-filled, as a fresh ArrayBuffer does.
+ * zero-filled, as a fresh ArrayBuffer does, unless the request says `uninitialized` (Note
+ * [Uninitialized outputs]).
  */
 
 /** What the deleter of one allocation needs. */
@@ -44,7 +45,7 @@ export class CpuAllocator implements Allocator {
   /** `heap`: where storages live (null: ArrayBuffers only). */
   constructor(readonly heap: Heap | null = defaultHeap) {}
 
-  allocate(nbytes: number, device: Device): DataPtr<HostRegion> {
+  allocate(nbytes: number, device: Device, options?: AllocateOptions): DataPtr<HostRegion> {
     if (device.type !== 'cpu') {
       throw new TorchError(`CpuAllocator: cannot allocate on device ${device}`);
     }
@@ -52,7 +53,7 @@ export class CpuAllocator implements Allocator {
       throw new TorchError(`CpuAllocator: invalid allocation size ${nbytes} bytes`);
     }
     const heap = this.heap;
-    const ptr = heap === null ? -1 : heap.alloc(nbytes);
+    const ptr = heap === null ? -1 : heap.alloc(nbytes, options?.uninitialized === true);
     let data: HostRegion;
     if (ptr >= 0) {
       data = { buffer: heap!.buffer(), byteOffset: ptr, byteLength: nbytes };

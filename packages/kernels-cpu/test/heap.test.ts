@@ -56,6 +56,18 @@ describe('Heap (Note [The CPU heap])', () => {
     expect(new Uint8Array(h.buffer(), big, 4 << 20).every((v) => v === 0)).toBe(true);
   });
 
+  it('skips the zero-fill only when asked (Note [Uninitialized outputs])', () => {
+    const h = heapOf(16);
+    const p = h.alloc(10_000);
+    new Uint8Array(h.buffer(), p, 10_000).fill(0xab);
+    h.release(p, 10_000);
+    expect(h.alloc(10_000, true)).toBe(p);
+    expect(new Uint8Array(h.buffer(), p, 10_000).every((v) => v === 0xab)).toBe(true);
+    h.release(p, 10_000);
+    expect(h.alloc(10_000)).toBe(p);
+    expect(new Uint8Array(h.buffer(), p, 10_000).every((v) => v === 0)).toBe(true);
+  });
+
   it('returns -1 when the memory cannot grow, and keeps working after', () => {
     const h = heapOf(2); // 128 KiB
     const a = h.alloc(100_000);

@@ -20,6 +20,20 @@ export interface HostRegion {
   readonly byteLength: number;
 }
 
+/**
+ * Note [Uninitialized outputs]
+ * Allocators hand out zero-filled memory by default, as a fresh ArrayBuffer is (`zeros` and
+ * kernels that accumulate into their output rely on it). An op whose kernel writes every
+ * element of its output (the pointwise ops: `allocateOutput`) asks for `uninitialized`
+ * memory instead, so that a reused block is not cleared only to be overwritten: for a
+ * memory-bound op like `a + b` the clearing is a third more traffic. An allocator may ignore
+ * the option (zero-filled memory is a valid uninitialized block).
+ */
+export interface AllocateOptions {
+  /** The caller overwrites every byte before reading any: the allocator may skip zero-filling. */
+  readonly uninitialized?: boolean;
+}
+
 /** Byte counters an allocator keeps for `memory.stats`. */
 export interface AllocatorStats {
   /** Bytes handed out and not yet returned. */
@@ -36,7 +50,7 @@ export interface AllocatorStats {
 export interface Allocator {
   readonly deviceType: DeviceType;
   /** Returns `nbytes` of memory; never fewer. Throws a TorchError when it cannot. */
-  allocate(nbytes: number, device: Device): DataPtr;
+  allocate(nbytes: number, device: Device, options?: AllocateOptions): DataPtr;
   stats(): AllocatorStats;
   resetPeakStats(): void;
   /** Returns cached, unused memory to the system (no-op for allocators without a cache). */

@@ -1,6 +1,6 @@
 import type { Device } from '../device';
 import { TorchError } from '../errors';
-import { getAllocator, type Allocator, type DataPtr, type HostRegion } from './allocator';
+import { getAllocator, type AllocateOptions, type Allocator, type DataPtr, type HostRegion } from './allocator';
 import { liveCounts } from './live-counts';
 import { RefCounted } from './ref-counted';
 
@@ -28,12 +28,12 @@ export class StorageImpl extends RefCounted {
   }
 
   /** Allocates `nbytes` on `device` with the allocator registered for its type. */
-  static allocate(op: string, nbytes: number, device: Device): StorageImpl {
+  static allocate(op: string, nbytes: number, device: Device, options?: AllocateOptions): StorageImpl {
     if (device.type === 'meta') return new StorageImpl(nbytes, device, null, null);
     const allocator = getAllocator(op, device.type);
     let ptr: DataPtr;
     try {
-      ptr = allocator.allocate(nbytes, device);
+      ptr = allocator.allocate(nbytes, device, options);
     } catch (e) {
       const s = allocator.stats();
       throw new TorchError(

@@ -2,6 +2,7 @@ import { CPU, type Device } from '../device';
 import { bf16BitsToNumber, canCast, f16BitsToNumber, typeMeta, type DType } from '../dtype';
 import { DeviceError, DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { broadcastStrides, computeOutputLayout } from '../iterator';
+import type { AllocateOptions } from '../memory/allocator';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides } from '../views';
 import { implOf, type Backend } from './registry';
@@ -46,7 +47,13 @@ export function commonDevice(op: string, operands: readonly (TensorImpl | Scalar
   return dev ?? CPU; // only scalars (or 0-dim CPU tensors): the call runs on CPU
 }
 
-/** A new tensor of `sizes` on `device`, laid out like `like` (PyTorch's output strides) when given. */
+const UNINITIALIZED: AllocateOptions = { uninitialized: true };
+
+/**
+ * A new tensor of `sizes` on `device`, laid out like `like` (PyTorch's output strides) when
+ * given, for a pointwise op's result: every element is written by the kernel, so its memory
+ * is not zero-filled first (Note [Uninitialized outputs]).
+ */
 export function allocateOutput(
   op: string,
   sizes: readonly number[],
@@ -54,10 +61,10 @@ export function allocateOutput(
   device: Device,
   like: readonly TensorImpl[] = [],
 ): TensorImpl {
-  if (like.length === 0 || sizes.length <= 1) return TensorImpl.emptyStrided(op, sizes, contiguousStrides(sizes), dtype, device);
+  if (like.length === 0 || sizes.length <= 1) return TensorImpl.emptyStrided(op, sizes, contiguousStrides(sizes), dtype, device, UNINITIALIZED);
   // The layout rule reads the inputs' own sizes (not pre-broadcast ones), as PyTorch's does.
   const geoms = like.map((t) => ({ sizes: t.sizes, strides: t.strides }));
-  return TensorImpl.emptyStrided(op, sizes, computeOutputLayout(sizes, geoms), dtype, device);
+  return TensorImpl.emptyStrided(op, sizes, computeOutputLayout(sizes, geoms), dtype, device, UNINITIALIZED);
 }
 
 /** A 0-dim tensor holding `value` in `dtype` on `device`. */

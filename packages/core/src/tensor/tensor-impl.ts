@@ -4,6 +4,7 @@ import { autogradKeyOf, backendKeyOf, DispatchKey } from '../dispatch/dispatch-k
 import { DispatchKeySet } from '../dispatch/dispatch-key-set';
 import { liveCounts } from '../memory/live-counts';
 import { RefCounted } from '../memory/ref-counted';
+import type { AllocateOptions } from '../memory/allocator';
 import { StorageImpl } from '../memory/storage-impl';
 import { contiguousStrides, isContiguous } from '../views';
 import { autogradMetaFactory, type AutogradMetaInterface } from './autograd-interface';
@@ -70,13 +71,17 @@ export class TensorImpl extends RefCounted {
     return impl;
   }
 
-  /** A new tensor with the given strides (a permutation of a dense layout) and fresh storage. */
+  /**
+   * A new tensor with the given strides (a permutation of a dense layout) and fresh storage;
+   * `options.uninitialized`: Note [Uninitialized outputs].
+   */
   static emptyStrided(
     op: string,
     sizes: readonly number[],
     strides: readonly number[],
     dtype: DType,
     device: Device,
+    options?: AllocateOptions,
   ): TensorImpl {
     let extent = 1;
     let empty = false;
@@ -84,7 +89,7 @@ export class TensorImpl extends RefCounted {
       if (sizes[d] === 0) empty = true;
       extent += (sizes[d] - 1) * strides[d];
     }
-    const storage = StorageImpl.allocate(op, empty ? 0 : extent * typeMeta(dtype).itemSize, device);
+    const storage = StorageImpl.allocate(op, empty ? 0 : extent * typeMeta(dtype).itemSize, device, options);
     const impl = new TensorImpl(storage, sizes, strides, 0, dtype, device, new VersionCounter());
     storage.release();
     return impl;

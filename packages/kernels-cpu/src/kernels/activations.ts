@@ -4,6 +4,7 @@ import { onScratchUnary, runFloatUnary, runInt64Unary, runScratchUnary, type Flo
 import { unsupportedDtype } from './binary';
 import { erf } from './erf-math';
 import { ROUND_BF16, roundModeOf, roundTo } from './float-math';
+import { UNARY, unaryWasm } from './pointwise-wasm';
 
 /**
  * Note [Activation kernels round as PyTorch's float kernels]
@@ -106,6 +107,7 @@ export const gelu: BackendImpls['gelu'] = (out, a, approximate) => {
     runScratchUnary(out, a, onScratchUnary(rowOf(geluElem(approximate, toBf16))), ROUND_BF16);
     return;
   }
+  if (approximate === 'tanh' && out.dtype === 'float32' && unaryWasm(UNARY.geluTanh, out, a)) return;
   const f64: Elem =
     approximate === 'tanh'
       ? (x) => 0.5 * x * (1 + Math.tanh(GELU_BETA * (x + GELU_KAPPA * (x * x * x))))
@@ -113,8 +115,10 @@ export const gelu: BackendImpls['gelu'] = (out, a, approximate) => {
   runFloat('gelu', out, a, f64, geluElem(approximate, fr));
 };
 
-export const silu: BackendImpls['silu'] = (out, a) =>
+export const silu: BackendImpls['silu'] = (out, a) => {
+  if (out.dtype === 'float32' && unaryWasm(UNARY.silu, out, a)) return;
   runFloat('silu', out, a, (x) => x / (1 + Math.exp(-x)), (x) => fr(x / fr(1 + fr(Math.exp(-x)))));
+};
 
 export const mish: BackendImpls['mish'] = (out, a) =>
   runFloat(

@@ -38,6 +38,7 @@ import {
   remainderInt64Row,
   type Int64BinaryRow,
 } from './int64-rows';
+import { BINARY, binaryWasm } from './pointwise-wasm';
 import { checkedScalar } from './scalar';
 
 /** The kernels of one binary op, one per family of dtypes (Note [Monomorphic loops]). */
@@ -49,6 +50,8 @@ export interface BinaryFamily {
   readonly int64: Int64BinaryRow | null;
   /** Whether `p` is the rounding mode of the dtype (the division kernels). */
   readonly rounds?: boolean;
+  /** The op code of the WebAssembly kernel for float32/float64 (Note [Pointwise ops on the WebAssembly kernels]). */
+  readonly wasmOp?: number;
 }
 
 export function unsupportedDtype(op: string, t: TensorImpl): TorchError {
@@ -60,6 +63,7 @@ export function binary(op: string, f: BinaryFamily): BinaryImpl {
   return (out, a, b) => {
     const d = out.dtype;
     const p = f.rounds ? roundModeOf(d) : 0;
+    if (f.wasmOp !== undefined && binaryWasm(f.wasmOp, out, a, b)) return;
     if (d === 'float32' || d === 'float64') runFloatBinary(out, a, b, f.float, p);
     else if (d === 'float16' || d === 'bfloat16') runScratchBinary(out, a, b, floatScratch, p);
     else if (d === 'int64') {
@@ -94,6 +98,8 @@ export function add(out: TensorImpl, a: TensorImpl, b: TensorImpl, alpha: number
     else runInt64Binary(out, a, b, addInt64Row, al);
     return;
   }
+  if ((d === 'float32' || d === 'float64') && (al === 1 || al === -1) && binaryWasm(al === 1 ? BINARY.add : BINARY.sub, out, a, b)) return;
+  if (d === 'float32' && binaryWasm(BINARY.addScaled, out, a, b, al)) return;
   if (d === 'float64') runFloatBinary(out, a, b, al === 1 || al === -1 ? addRow : addFmaRow, al);
   else if (d === 'float32') {
     // Note [Float32 add is monomorphic]
@@ -106,10 +112,10 @@ export function add(out: TensorImpl, a: TensorImpl, b: TensorImpl, alpha: number
   else runScratchBinary(out, a, b, addIntRow, al);
 }
 
-export const mul: BinaryImpl = binary('mul', { float: mulRow, int: mulIntRow, int64: mulInt64Row });
+export const mul: BinaryImpl = binary('mul', { float: mulRow, int: mulIntRow, int64: mulInt64Row, wasmOp: BINARY.mul });
 
 /** True division: core computes it in a floating dtype, so only float kernels exist. */
-export const div: BinaryImpl = binary('div', { float: divRow, int: null, int64: null });
+export const div: BinaryImpl = binary('div', { float: divRow, int: null, int64: null, wasmOp: BINARY.div });
 
 /** Division rounded toward zero; integers raise ZeroDivisionError on a zero divisor. */
 export const divTrunc: BinaryImpl = binary('div', {

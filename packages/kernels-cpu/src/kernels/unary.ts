@@ -2,6 +2,7 @@ import type { UnaryImpl } from '@torch-ts/core';
 import { onScratchUnary, runFloatUnary, runInt64Unary, runScratchUnary, type FloatUnaryRow } from '../loops/pointwise';
 import { unsupportedDtype } from './binary';
 import { copy } from './copy';
+import { UNARY, unaryWasm } from './pointwise-wasm';
 import { roundModeOf } from './float-math';
 import { absInt64Row, negInt64Row, reluInt64Row, signInt64Row, type Int64UnaryRow } from './int64-rows';
 import {
@@ -48,10 +49,11 @@ import {
  */
 type IntegerRule = { readonly kind: 'compute'; readonly int64: Int64UnaryRow } | { readonly kind: 'identity' } | { readonly kind: 'none' };
 
-function unary(op: string, row: FloatUnaryRow, ints: IntegerRule): UnaryImpl {
+function unary(op: string, row: FloatUnaryRow, ints: IntegerRule, wasmOp?: number): UnaryImpl {
   const scratch = onScratchUnary(row);
   return (out, a) => {
     const d = out.dtype;
+    if (wasmOp !== undefined && d === 'float32' && unaryWasm(wasmOp, out, a)) return;
     const mode = roundModeOf(d);
     if (d === 'float32' || d === 'float64') runFloatUnary(out, a, row, mode);
     else if (d === 'float16' || d === 'bfloat16') runScratchUnary(out, a, scratch, mode);
@@ -65,18 +67,18 @@ function unary(op: string, row: FloatUnaryRow, ints: IntegerRule): UnaryImpl {
 const NONE = { kind: 'none' } as const;
 const IDENTITY = { kind: 'identity' } as const;
 
-export const neg: UnaryImpl = unary('neg', negRow, { kind: 'compute', int64: negInt64Row });
-export const abs: UnaryImpl = unary('abs', absRow, { kind: 'compute', int64: absInt64Row });
-export const relu: UnaryImpl = unary('relu', reluRow, { kind: 'compute', int64: reluInt64Row });
+export const neg: UnaryImpl = unary('neg', negRow, { kind: 'compute', int64: negInt64Row }, UNARY.neg);
+export const abs: UnaryImpl = unary('abs', absRow, { kind: 'compute', int64: absInt64Row }, UNARY.abs);
+export const relu: UnaryImpl = unary('relu', reluRow, { kind: 'compute', int64: reluInt64Row }, UNARY.relu);
 export const floor: UnaryImpl = unary('floor', floorRow, IDENTITY);
 export const ceil: UnaryImpl = unary('ceil', ceilRow, IDENTITY);
-export const exp: UnaryImpl = unary('exp', expRow, NONE);
-export const log: UnaryImpl = unary('log', logRow, NONE);
-export const sqrt: UnaryImpl = unary('sqrt', sqrtRow, NONE);
+export const exp: UnaryImpl = unary('exp', expRow, NONE, UNARY.exp);
+export const log: UnaryImpl = unary('log', logRow, NONE, UNARY.log);
+export const sqrt: UnaryImpl = unary('sqrt', sqrtRow, NONE, UNARY.sqrt);
 export const sin: UnaryImpl = unary('sin', sinRow, NONE);
 export const cos: UnaryImpl = unary('cos', cosRow, NONE);
-export const tanh: UnaryImpl = unary('tanh', tanhRow, NONE);
-export const sigmoid: UnaryImpl = unary('sigmoid', sigmoidRow, NONE);
+export const tanh: UnaryImpl = unary('tanh', tanhRow, NONE, UNARY.tanh);
+export const sigmoid: UnaryImpl = unary('sigmoid', sigmoidRow, NONE, UNARY.sigmoid);
 
 export const rsqrt: UnaryImpl = unary('rsqrt', rsqrtRow, NONE);
 export const reciprocal: UnaryImpl = unary('reciprocal', reciprocalRow, NONE);

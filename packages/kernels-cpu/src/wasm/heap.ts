@@ -15,7 +15,9 @@ import { HEAP_BASE } from './memory';
  *    cannot grow (wasm32's 4 GiB, or the engine's limit) `alloc` returns -1 and the caller
  *    decides (the CPU allocator gives the request an ArrayBuffer of its own).
  * Blocks come back zero-filled, as fresh ArrayBuffers do: memory past the heap's high-water
- * mark has never been written (grown pages are zero), so only reused bytes are cleared.
+ * mark has never been written (grown pages are zero), so only reused bytes are cleared; a
+ * caller that overwrites the whole block passes `uninitialized` and skips even that (Note
+ * [Uninitialized outputs]).
  * The heap keeps no headers in the memory: sizes and ranges live in JS maps, so a kernel
  * that writes past its tensor cannot corrupt the allocator's bookkeeping.
  */
@@ -94,8 +96,11 @@ export class Heap {
     return nbytes <= ALIGN ? ALIGN : Math.ceil(nbytes / ALIGN) * ALIGN;
   }
 
-  /** The address of a zero-filled block of `Heap.blockSize(nbytes)` bytes, or -1. */
-  alloc(nbytes: number): number {
+  /**
+   * The address of a block of `Heap.blockSize(nbytes)` bytes, or -1: zero-filled, unless
+   * `uninitialized` (then a reused block keeps whatever it held).
+   */
+  alloc(nbytes: number, uninitialized = false): number {
     const size = Heap.blockSize(nbytes);
     let ptr = -1;
     if (size <= SMALL_MAX) {
@@ -108,6 +113,7 @@ export class Heap {
     if (ptr < 0) ptr = this.takeRange(size);
     if (ptr < 0) ptr = this.carve(size);
     if (ptr < 0) return -1;
+    if (uninitialized) return ptr;
     const dirtyEnd = Math.min(ptr + size, this.highWater);
     if (dirtyEnd > ptr) {
       if (this.zero !== undefined) this.zero(ptr, dirtyEnd - ptr);

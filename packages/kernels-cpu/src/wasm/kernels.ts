@@ -36,6 +36,13 @@ export interface WasmKernels {
   maxPool2dF64(p0: number, p1: number, x: number, o: number, ix: number, geom: number, scratch: number): void;
   maxPool2dBackwardF32(p0: number, p1: number, gi: number, go: number, ix: number, hw: number, n: number, scratch: number): void;
   maxPool2dBackwardF64(p0: number, p1: number, gi: number, go: number, ix: number, hw: number, n: number, scratch: number): void;
+  /** Note [Binary pointwise kernels]: one plane (Note [Pointwise planes]); op codes in kernels/pointwise-wasm.ts. */
+  binaryF32(op: number, n0: number, n1: number, o: number, os0: number, os1: number, a: number, as0: number, as1: number, b: number, bs0: number, bs1: number, alpha: number, scratch: number): void;
+  binaryF64(op: number, n0: number, n1: number, o: number, os0: number, os1: number, a: number, as0: number, as1: number, b: number, bs0: number, bs1: number, alpha: number, scratch: number): void;
+  /** Note [Unary pointwise kernels]: float32 out = f(a) on one plane. */
+  unaryF32(op: number, n0: number, n1: number, o: number, os0: number, os1: number, a: number, as0: number, as1: number, scratch: number): void;
+  /** Bytes of scratch a plane kernel needs. */
+  tileScratchBytes(): number;
 }
 
 function decode(base64: string): Uint8Array<ArrayBuffer> {

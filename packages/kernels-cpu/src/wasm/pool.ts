@@ -30,6 +30,9 @@ import { HEAP_BASE, memory, memoryIsShared } from './memory';
 export const POOL_EXPORTS = [
   'sgemm',
   'dgemm',
+  'binaryF32',
+  'binaryF64',
+  'unaryF32',
   'maxPool2dF32',
   'maxPool2dF64',
   'maxPool2dBackwardF32',
