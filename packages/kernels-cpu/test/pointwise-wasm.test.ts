@@ -170,11 +170,13 @@ describe('WebAssembly binary kernels', () => {
       cpuImpls.exp(out3, a);
       results.push([...values(out), ...values(out2), ...values(out3)]);
     }
-    expect(results[1]).toEqual(results[0]);
-    expect(results[2]).toEqual(results[0]);
-    expect(results[0].slice(0, n)).toEqual(av.map((x, i) => fr(fr(x) + fr(bv[i]))));
+    // Counted by hand: a deep equality of 900K numbers is slow on a loaded machine.
+    const differ = (x: number[], y: number[]) => x.reduce((c, v, i) => (Object.is(v, y[i]) ? c : c + 1), x.length === y.length ? 0 : 1);
+    expect(differ(results[1], results[0])).toBe(0);
+    expect(differ(results[2], results[0])).toBe(0);
+    expect(differ(results[0].slice(0, n), av.map((x, i) => fr(fr(x) + fr(bv[i]))))).toBe(0);
     setNumThreads(2);
-  });
+  }, 60_000); // starting workers can take seconds on a loaded 2-core machine
 });
 
 type UnaryCase = {

@@ -1,4 +1,4 @@
-import { TorchError } from '@torch-ts/core';
+import { CPU, TensorImpl, TorchError } from '@torch-ts/core';
 import { describe, expect, it } from 'vitest';
 import { cpuImpls, getNumThreads, setNumThreads, threadsReady } from '../src/index';
 import { poolStats } from '../src/wasm/pool';
@@ -21,7 +21,7 @@ describe('CPU thread pool', () => {
     expect(getNumThreads()).toBeGreaterThanOrEqual(1);
     expect(() => setNumThreads(0)).toThrow(TorchError);
     expect(() => setNumThreads(1.5)).toThrow(TorchError);
-  });
+  }, 60_000);
 
   it('matmul gives identical results on 1, 2 and 4 threads, and workers run tasks', async () => {
     const r = rng(9);
@@ -52,5 +52,26 @@ describe('CPU thread pool', () => {
     expect(poolStats().workerTasks).toBeGreaterThan(before);
     releaseCreated();
     setNumThreads(2);
-  });
+  }, 60_000); // starting workers can take seconds on a loaded 2-core machine
+
+  it('runs every task of every job exactly once over many back-to-back jobs', async () => {
+    setNumThreads(4);
+    await threadsReady();
+    const n = 140_000; // four pointwise tasks
+    const r = rng(17);
+    const a = tensor('float32', [n], Array.from({ length: n }, r));
+    const want = (read(a) as number[]).map((v) => Math.fround(v + v));
+    let bad = 0;
+    for (let job = 0; job < 300; job++) {
+      const out = TensorImpl.empty('test', [n], 'float32', CPU); // released below, untracked
+      cpuImpls.add(out, a, a, 1);
+      const got = out.storage.typed(Float32Array).subarray(out.storageOffset, out.storageOffset + n);
+      for (let i = 0; i < n; i += 997) if (!Object.is(got[i], want[i])) bad++;
+      if (!Object.is(got[n - 1], want[n - 1])) bad++;
+      out.release();
+    }
+    expect(bad).toBe(0);
+    releaseCreated();
+    setNumThreads(2);
+  }, 60_000);
 });

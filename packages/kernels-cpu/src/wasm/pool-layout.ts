@@ -6,8 +6,11 @@
 export const CTL = {
   /** Incremented for each job; workers wait on it. */
   job: 0,
-  /** Next task to take (an atomic counter). */
-  next: 1,
+  /**
+   * The job's ticket: its sequence number (high 16 bits; 0 while a job is being written) and
+   * the next task to take (low 16 bits), taken by compare-and-swap (Note [CPU thread pool]).
+   */
+  ticket: 1,
   /** Tasks finished; the caller waits on it. */
   done: 2,
   /** Tasks in the job. */

@@ -30,20 +30,30 @@ const onInit = (init) => {
       }
     }
   };
+  // Note [CPU thread pool]: a task is taken by compare-and-swap on the ticket, which names
+  // its job, so a late worker can never take a task of a job it did not read.
+  const take = (seq) => {
+    for (;;) {
+      const v = Atomics.load(ctl, ${CTL.ticket});
+      if (v >>> 16 !== seq) return -1;
+      const t = v & 0xffff;
+      if (t >= Atomics.load(ctl, ${CTL.count})) return -1;
+      if (Atomics.compareExchange(ctl, ${CTL.ticket}, v, v + 1) === v) return t;
+    }
+  };
   let seen = Atomics.load(ctl, ${CTL.job});
   post('ready');
   for (;;) {
     Atomics.wait(ctl, ${CTL.job}, seen);
     seen = Atomics.load(ctl, ${CTL.job});
     if (index >= Atomics.load(ctl, ${CTL.threads}) - 1) continue;
-    const count = Atomics.load(ctl, ${CTL.count});
-    const fn = fns[Atomics.load(ctl, ${CTL.fn})];
-    const nargs = Atomics.load(ctl, ${CTL.nargs});
-    const s = scratch[index + 1];
+    const seq = Atomics.load(ctl, ${CTL.ticket}) >>> 16;
+    if (seq === 0) continue;
     for (;;) {
-      const t = Atomics.add(ctl, ${CTL.next}, 1);
-      if (t >= count) break;
-      call(fn, t, nargs, s);
+      const t = take(seq);
+      if (t < 0) break;
+      const count = Atomics.load(ctl, ${CTL.count});
+      call(fns[Atomics.load(ctl, ${CTL.fn})], t, Atomics.load(ctl, ${CTL.nargs}), scratch[index + 1]);
       Atomics.add(ctl, ${CTL.workerTasks}, 1);
       if (Atomics.add(ctl, ${CTL.done}, 1) + 1 === count) Atomics.notify(ctl, ${CTL.done});
     }

@@ -201,23 +201,29 @@ export function runTasks(name: PoolExport, tasks: readonly (readonly number[])[]
     return;
   }
   if (tasks.length > CTL.maxTasks) throw new RangeError(`runTasks: at most ${CTL.maxTasks} tasks, got ${tasks.length}`);
-  const nargs = tasks[0].length;
+  // Publish (Note [CPU thread pool]): close the ticket, write the job, open the ticket under a
+  // new sequence number, then wake the workers. The previous job is complete: runTasks
+  // returns only when every task is done.
+  Atomics.store(ctl, CTL.ticket, 0);
   const args = new Float64Array(memory.buffer, argsAt, MAX_ARGS * CTL.maxTasks);
   for (let t = 0; t < tasks.length; t++) args.set(tasks[t], t * MAX_ARGS);
   const scratchTable = new Float64Array(memory.buffer, scratchAt, CTL.maxThreads);
   for (let i = 0; i < threads; i++) scratchTable[i] = scratchFor(i, scratch);
   Atomics.store(ctl, CTL.fn, POOL_EXPORTS.indexOf(name));
-  Atomics.store(ctl, CTL.nargs, nargs);
+  Atomics.store(ctl, CTL.nargs, tasks[0].length);
   Atomics.store(ctl, CTL.count, tasks.length);
   Atomics.store(ctl, CTL.threads, threads);
   Atomics.store(ctl, CTL.done, 0);
-  Atomics.store(ctl, CTL.next, 0);
+  seq = seq === 0x7fff ? 1 : seq + 1;
+  Atomics.store(ctl, CTL.ticket, seq << 16);
   Atomics.add(ctl, CTL.job, 1);
   Atomics.notify(ctl, CTL.job);
   const s = scratchTable[0];
   for (;;) {
-    const t = Atomics.add(ctl, CTL.next, 1);
+    const v = Atomics.load(ctl, CTL.ticket);
+    const t = v & 0xffff;
     if (t >= tasks.length) break;
+    if (Atomics.compareExchange(ctl, CTL.ticket, v, v + 1) !== v) continue;
     fn(...tasks[t], s);
     Atomics.add(ctl, CTL.done, 1);
   }
@@ -227,6 +233,9 @@ export function runTasks(name: PoolExport, tasks: readonly (readonly number[])[]
     if (canWait) Atomics.wait(ctl, CTL.done, d, 50);
   }
 }
+
+/** The sequence number of the last job published (1..0x7fff; 0 marks a job being written). */
+let seq = 0;
 
 /** Atomics.wait throws on a browser's main thread. */
 const canWait = env.process?.versions?.node !== undefined || typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined';
