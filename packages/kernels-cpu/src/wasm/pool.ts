@@ -12,7 +12,11 @@ import { HEAP_BASE, memory, memoryIsShared } from './memory';
  * in WebAssembly memory]); each worker instantiates the kernels' module on it. The API stays
  * synchronous: the caller publishes a job (an export of the module and each task's
  * arguments) in a control block of the memory, wakes the workers (Atomics.notify), takes
- * tasks itself from the same atomic counter, and waits until all are done. A worker that is
+ * tasks itself, and waits until all are done. Tasks are taken by compare-and-swap on one
+ * ticket word holding the job's sequence number and the next task: the caller closes the
+ * ticket before it rewrites the job and opens it under a new number after, so a worker
+ * that wakes late, or reads a job that is being replaced, can never take a task of a job
+ * whose arguments it did not read. A worker that is
  * still starting, or busy, simply takes no task: the caller runs whatever is left, so a job
  * never waits for a thread. Results never depend on which thread ran a task, and kernels
  * split their work so that they do not depend on the number of tasks either (each output
