@@ -6,3 +6,4 @@ export { maxPool2dF32, maxPool2dF64, maxPool2dBackwardF32, maxPool2dBackwardF64 
 export { binaryF32, binaryF64 } from './binary';
 export { tileScratchBytes } from './tile';
 export { unaryF32 } from './unary';
+export { compareF32, where32 } from './select';

@@ -1,6 +1,7 @@
 import type { BinaryImpl, TensorImpl } from '@torch-ts/core';
 import { bytes, type FloatArray } from '../loops/arrays';
 import { runCompare, runInt64Words, type CompareRow } from '../loops/pointwise';
+import { COMPARE, compareWasm } from './pointwise-wasm';
 import { CMP_EQ, CMP_GE, CMP_GT, CMP_LE, CMP_LT, CMP_NE, compareInt64Row } from './int64-rows';
 
 /**
@@ -64,16 +65,17 @@ function geRow(n: number, o: Uint8Array, oo: number, os: number, a: FloatArray, 
   }
 }
 
-function comparison(row: CompareRow, int64Op: number): BinaryImpl {
+function comparison(row: CompareRow, int64Op: number, wasmOp: number): BinaryImpl {
   return (out: TensorImpl, a: TensorImpl, b: TensorImpl) => {
+    if (compareWasm(wasmOp, out, a, b)) return;
     if (a.dtype === 'int64') runInt64Words(out, bytes(out), a, b, compareInt64Row, int64Op);
     else runCompare(out, a, b, row);
   };
 }
 
-export const eq: BinaryImpl = comparison(eqRow, CMP_EQ);
-export const ne: BinaryImpl = comparison(neRow, CMP_NE);
-export const lt: BinaryImpl = comparison(ltRow, CMP_LT);
-export const le: BinaryImpl = comparison(leRow, CMP_LE);
-export const gt: BinaryImpl = comparison(gtRow, CMP_GT);
-export const ge: BinaryImpl = comparison(geRow, CMP_GE);
+export const eq: BinaryImpl = comparison(eqRow, CMP_EQ, COMPARE.eq);
+export const ne: BinaryImpl = comparison(neRow, CMP_NE, COMPARE.ne);
+export const lt: BinaryImpl = comparison(ltRow, CMP_LT, COMPARE.lt);
+export const le: BinaryImpl = comparison(leRow, CMP_LE, COMPARE.le);
+export const gt: BinaryImpl = comparison(gtRow, CMP_GT, COMPARE.gt);
+export const ge: BinaryImpl = comparison(geRow, CMP_GE, COMPARE.ge);

@@ -27,17 +27,18 @@ const UNIT = [1, 1, 1];
 const ZERO = [0, 0, 0];
 
 /**
- * Runs `name` over the planes of [out, ...inputs] (all of out's shape and dtype), each task
- * called with (...head, n0, n1, then per operand: address, stride 0, stride 1 ..., ...tail).
+ * Runs `name` over the planes of [out, ...inputs] (all of out's shape), each task called
+ * with (...head, n0, n1, then per operand: address, stride 0, stride 1 ..., ...tail);
+ * strides are in elements, addresses in bytes, so operands may differ in element size.
  */
 export function runPlanes(w: WasmKernels, name: PoolExport, tensors: readonly TensorImpl[], head: readonly number[], tail: readonly number[]): void {
   const out = tensors[0];
   const numel = out.numel;
   if (numel === 0) return;
-  const size = out.itemSize;
+  const sizes = tensors.map((t) => t.itemSize);
   const ops = new Operands();
   try {
-    const addr = tensors.map((t, k) => (k === 0 ? ops.output(t, !t.isContiguous) : ops.input(t)) - t.storageOffset * size);
+    const addr = tensors.map((t, k) => (k === 0 ? ops.output(t, !t.isContiguous) : ops.input(t)) - t.storageOffset * sizes[k]);
     const threads = numel >= 2 * GRAIN ? getNumThreads() : 1;
     const tasks: number[][] = [];
     const scratch = w.tileScratchBytes();
@@ -59,7 +60,7 @@ export function runPlanes(w: WasmKernels, name: PoolExport, tensors: readonly Te
         const task = [...head, along0 ? hi - lo : n0, along0 ? 1 : hi - lo];
         for (let k = 0; k < tensors.length; k++) {
           const s = along0 ? inner[k] : outer[k];
-          task.push(addr[k] + (base[k] + lo * s) * size, inner[k], outer[k]);
+          task.push(addr[k] + (base[k] + lo * s) * sizes[k], inner[k], outer[k]);
         }
         for (const x of tail) task.push(x);
         tasks.push(task);
@@ -112,5 +113,24 @@ export function unaryWasm(op: number, out: TensorImpl, a: TensorImpl): boolean {
   const w = pointwiseWasm;
   if (w === null || out.dtype !== 'float32' || a.dtype !== 'float32') return false;
   runPlanes(w, 'unaryF32', [out, a], [op], []);
+  return true;
+}
+
+/** Comparison op codes of assembly/select.ts. */
+export const COMPARE = { eq: 0, ne: 1, lt: 2, le: 3, gt: 4, ge: 5 } as const;
+
+/** bool out = a op b for float32 a and b on the WebAssembly kernels; false when they cannot run it. */
+export function compareWasm(op: number, out: TensorImpl, a: TensorImpl, b: TensorImpl): boolean {
+  const w = pointwiseWasm;
+  if (w === null || out.dtype !== 'bool' || a.dtype !== 'float32' || b.dtype !== 'float32') return false;
+  runPlanes(w, 'compareF32', [out, a, b], [op], []);
+  return true;
+}
+
+/** out = cond ? a : b for 4-byte elements on the WebAssembly kernels; false when they cannot run it. */
+export function whereWasm(out: TensorImpl, cond: TensorImpl, a: TensorImpl, b: TensorImpl): boolean {
+  const w = pointwiseWasm;
+  if (w === null || out.itemSize !== 4 || cond.dtype !== 'bool') return false;
+  runPlanes(w, 'where32', [out, cond, a, b], [], []);
   return true;
 }

@@ -41,6 +41,10 @@ export interface WasmKernels {
   binaryF64(op: number, n0: number, n1: number, o: number, os0: number, os1: number, a: number, as0: number, as1: number, b: number, bs0: number, bs1: number, alpha: number, scratch: number): void;
   /** Note [Unary pointwise kernels]: float32 out = f(a) on one plane. */
   unaryF32(op: number, n0: number, n1: number, o: number, os0: number, os1: number, a: number, as0: number, as1: number, scratch: number): void;
+  /** Note [Comparison and where kernels]: bool out = a op b for float32 a, b on one plane. */
+  compareF32(op: number, n0: number, n1: number, o: number, os0: number, os1: number, a: number, as0: number, as1: number, b: number, bs0: number, bs1: number, scratch: number): void;
+  /** 32-bit out = c ? a : b on one plane, c bool. */
+  where32(n0: number, n1: number, o: number, os0: number, os1: number, c: number, cs0: number, cs1: number, a: number, as0: number, as1: number, b: number, bs0: number, bs1: number, scratch: number): void;
   /** Bytes of scratch a plane kernel needs. */
   tileScratchBytes(): number;
 }

@@ -37,6 +37,8 @@ export const POOL_EXPORTS = [
   'binaryF32',
   'binaryF64',
   'unaryF32',
+  'compareF32',
+  'where32',
   'maxPool2dF32',
   'maxPool2dF64',
   'maxPool2dBackwardF32',
