@@ -63,5 +63,10 @@ describe('float32 comparisons and where', () => {
     cpuImpls.where(iout, cond, ia, ib);
     const cv = read(cond) as number[];
     expect(read(iout)).toEqual(cv.map((k, i) => (k ? i - 40 : -i)));
+    // all four operands contiguous: the one-plane path
+    const cc = tensor('bool', [r, c], cv.map((k) => k === 1));
+    const cout = empty('int32', [r, c]);
+    cpuImpls.where(cout, cc, ia, ib);
+    expect(read(cout)).toEqual(cv.map((k, i) => (k ? i - 40 : -i)));
   });
 });

@@ -23,8 +23,9 @@ const GRAIN = 32 * 1024;
 /** Whether the WebAssembly pointwise kernels can run (else the JS loops do). */
 export const pointwiseWasm: WasmKernels | null = memoryIsShared ? wasm : null;
 
-const UNIT = [1, 1, 1];
-const ZERO = [0, 0, 0];
+/** Strides of a contiguous plane, for up to four operands (out, cond, a, b). */
+const UNIT = [1, 1, 1, 1];
+const ZERO = [0, 0, 0, 0];
 
 /**
  * Runs `name` over the planes of [out, ...inputs] (all of out's shape), each task called
@@ -70,6 +71,7 @@ export function runPlanes(w: WasmKernels, name: PoolExport, tensors: readonly Te
     let contiguous = true;
     for (const t of tensors) if (!t.isContiguous) contiguous = false;
     if (contiguous) {
+      if (tensors.length > UNIT.length) throw new Error(`runPlanes: at most ${UNIT.length} operands`);
       plane(numel, 1, tensors.map((t) => t.storageOffset), UNIT, ZERO);
     } else {
       const it = new TensorIterator(
