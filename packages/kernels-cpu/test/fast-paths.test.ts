@@ -94,7 +94,7 @@ describe('float32 softmax on the exp polynomial', () => {
     return out;
   }
 
-  it('is within 1 ulp of float32 of a Math.exp reference, last dim and inner dims, with -inf and far tails', () => {
+  it('is within 3 ulp of float32 of a Math.exp reference (float32 exp and 1 / sum: Note [Softmax rows in SIMD]), last dim and inner dims, with -inf and far tails', () => {
     const r = rng(5);
     for (const [outer, size, inner] of [[3, 257, 1], [2, 64, 5]]) {
       const xs = Array.from({ length: outer * size * inner }, () => Math.fround(r() * 30));
@@ -109,7 +109,7 @@ describe('float32 softmax on the exp polynomial', () => {
         got.forEach((g, i) => {
           const w = Math.fround(want[i]);
           if (!Number.isFinite(w)) expect(g).toBe(w);
-          else expect(Math.abs(g - w)).toBeLessThanOrEqual(Math.abs(w) * 2 ** -23 + 1e-45);
+          else expect(Math.abs(g - w)).toBeLessThanOrEqual(Math.abs(w) * 3 * 2 ** -23 + 1e-45);
         });
       }
     }

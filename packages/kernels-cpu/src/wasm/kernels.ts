@@ -28,6 +28,14 @@ export interface WasmKernels {
   sgemm(m: number, n: number, k: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number, accumulate: number, scratch: number): void;
   dgemm(m: number, n: number, k: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number, accumulate: number, scratch: number): void;
   gemmScratchBytes(): number;
+  expF32(x: number, o: number, n: number): void;
+  sumF32(p: number, n: number): number;
+  sumF32Blocks(p: number, n: number, out: number, scratch: number): void;
+  sumF32Rows(p: number, rows: number, n: number, rowStride: number, out: number, scratch: number): void;
+  sumBlockElements(): number;
+  softmaxLastF32(x: number, o: number, rows: number, n: number, log: number, scratch: number): void;
+  softmaxInnerF32(x: number, o: number, b0: number, b1: number, size: number, inner: number, c0: number, c1: number, log: number, scratch: number): void;
+  softmaxScratchBytes(): number;
 }
 
 function decode(base64: string): Uint8Array<ArrayBuffer> {
