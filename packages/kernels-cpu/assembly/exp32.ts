@@ -29,7 +29,7 @@ const ROUND: f32 = 12582912;
 const K = memory.data<f32>([
   LOG2E, ROUND, -LN2_HI, -LN2_LO,
   0.0013814611593, 0.0083687100559, 0.041668388993, 0.16666521132, 0.49999994040, 1,
-  -104, 89,
+  -104, 89, 18446744073709551616.0, 5.421010862427522e-20,
 ], 16);
 /** ROUND's bits, and float32's exponent bias. */
 const KI = memory.data<i32>([0x4b400000, 127], 16);
@@ -44,11 +44,9 @@ const KI = memory.data<i32>([0x4b400000, 127], 16);
   return v128.load32_splat(KI + (<usize>i << 2));
 }
 
-/** exp of x + lo per lane, x already clamped to [-104, 89] (Note [float32 exp in SIMD]). */
+/** exp(r) by the polynomial, and kr, whose low mantissa bits hold k (Note [float32 exp in SIMD]). */
 // @ts-ignore: decorator
-@inline export function expClamped(x: v128, lo: v128): v128 {
-  // k = nearest(x / ln 2) as a float, and as the integer in the low bits of kr.
-  const kr = madd(x, splat(0), splat(1));
+@inline function reduced(x: v128, lo: v128, kr: v128): v128 {
   const k = f32x4.sub(kr, splat(1));
   let r = madd(k, splat(2), x);
   r = f32x4.add(madd(k, splat(3), r), lo);
@@ -56,12 +54,33 @@ const KI = memory.data<i32>([0x4b400000, 127], 16);
   q = madd(q, r, splat(6));
   q = madd(q, r, splat(7));
   q = madd(q, r, splat(8));
-  const p = f32x4.add(madd(f32x4.mul(r, r), q, r), splat(9));
+  return f32x4.add(madd(f32x4.mul(r, r), q, r), splat(9));
+}
+
+/** exp of x + lo per lane, x already clamped to [-104, 89] (Note [float32 exp in SIMD]). */
+// @ts-ignore: decorator
+@inline export function expClamped(x: v128, lo: v128): v128 {
+  // k = nearest(x / ln 2) as a float, and as the integer in the low bits of kr.
+  const kr = madd(x, splat(0), splat(1));
+  const p = reduced(x, lo, kr);
   const ki = i32x4.sub(kr, splatInt(0));
   const k1 = i32x4.shr_s(ki, 1);
   const s1 = i32x4.shl(i32x4.add(k1, splatInt(1)), 23);
   const s2 = i32x4.shl(i32x4.add(i32x4.sub(ki, k1), splatInt(1)), 23);
   return f32x4.mul(f32x4.mul(p, s1), s2);
+}
+
+/**
+ * expClamped for x in [-104, 0] (softmax's x - max): 2^k as 2^(k + 64) * 2^-64, where
+ * 2^(k + 64)'s bits are (k << 23) plus those of 2^64, and k << 23 is kr's bits shifted
+ * (kr's other bits, ROUND's, shift out): four instructions where the general case has eight.
+ */
+// @ts-ignore: decorator
+@inline export function expNonPositive(x: v128, lo: v128): v128 {
+  const kr = madd(x, splat(0), splat(1));
+  const p = reduced(x, lo, kr);
+  const s = i32x4.add(i32x4.shl(kr, 23), splat(12));
+  return f32x4.mul(f32x4.mul(p, s), splat(13));
 }
 
 /** exp per float32 lane (Note [float32 exp in SIMD]). */

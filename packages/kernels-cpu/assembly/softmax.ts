@@ -19,7 +19,7 @@
 // dim != -1 (inner > 1): the rows are the columns of each [size, inner] slab; vectors run
 // along inner, `max` and `sum` of up to COLS columns live in scratch, and every pass reads
 // the slab row by row in memory order.
-import { expClamped } from './exp32';
+import { expNonPositive } from './exp32';
 
 const COLS = 1024;
 const C = memory.data<f32>([-Infinity, -104, 0], 16);
@@ -58,7 +58,7 @@ export function softmaxScratchBytes(): i32 {
   // Only a difference inside exp's range keeps its error (x = -inf gives a NaN error).
   const c = f32x4.pmax(s, v128.load32_splat(C, 4));
   err = v128.and(err, f32x4.gt(s, v128.load32_splat(C, 4)));
-  return expClamped(c, err);
+  return expNonPositive(c, err);
 }
 
 // @ts-ignore: decorator

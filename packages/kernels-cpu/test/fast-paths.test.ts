@@ -1,7 +1,8 @@
 import { CPU } from '@torch-ts/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cpuImpls } from '../src/index';
-import { hasWasmSum, sumF32Wasm } from '../src/loops/sum-wasm';
+import { sumF32Row } from '../src/kernels/sum-f32';
+import { wasm } from '../src/wasm/kernels';
 import { empty, read, releaseCreated, tensor, view } from './helpers';
 
 // The speed paths of issue 4 against plain references: float32 exp by polynomial (Note [exp
@@ -32,7 +33,7 @@ describe('float32 exp', () => {
 
 describe('WebAssembly float32 sum', () => {
   it('is available in Node', () => {
-    expect(hasWasmSum()).toBe(true);
+    expect(wasm).not.toBeNull();
   });
 
   it('equals the float64 sum at every length and offset around its blocks and pieces', () => {
@@ -42,7 +43,7 @@ describe('WebAssembly float32 sum', () => {
       for (const ao of [0, 1, 3, 8]) {
         let ref = 0;
         for (let i = 0; i < n; i++) ref += data[ao + i];
-        const got = sumF32Wasm(n, data, ao)!;
+        const got = sumF32Row(n, data, ao)!;
         // different float64 orders: equal up to n * 2^-52 of the sum of magnitudes
         expect(Math.abs(got - ref)).toBeLessThanOrEqual(n * 100 * 2 ** -50);
         expect(Math.fround(got)).toBe(Math.fround(ref));
@@ -53,13 +54,13 @@ describe('WebAssembly float32 sum', () => {
   it('propagates NaN and infinities as IEEE sums do', () => {
     const a = new Float32Array(64).fill(1);
     a[13] = NaN;
-    expect(sumF32Wasm(64, a, 0)).toBeNaN();
+    expect(sumF32Row(64, a, 0)).toBeNaN();
     a[13] = Infinity;
-    expect(sumF32Wasm(64, a, 0)).toBe(Infinity);
+    expect(sumF32Row(64, a, 0)).toBe(Infinity);
     a[60] = -Infinity; // in another partial sum: inf + -inf
-    expect(sumF32Wasm(64, a, 0)).toBeNaN();
+    expect(sumF32Row(64, a, 0)).toBeNaN();
     a.fill(3.4e38); // float32's range overflows, float64's does not
-    expect(sumF32Wasm(64, a, 0)).toBe(64 * Math.fround(3.4e38));
+    expect(sumF32Row(64, a, 0)).toBe(64 * Math.fround(3.4e38));
   });
 
   it('serves sum through cpuImpls: a float32 row of 1e5 ones and a large-magnitude row', () => {
