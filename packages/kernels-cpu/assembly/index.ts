@@ -3,4 +3,4 @@
 export { sgemm, dgemm, gemmScratchBytes } from './gemm';
 export { expF32 } from './exp32';
 export { sumF32, sumF32Blocks, sumF32Rows, sumBlockElements } from './sum';
-export { softmaxLastF32, softmaxInnerF32, softmaxScratchBytes } from './softmax';
+export { softmaxLastF32, softmaxInnerF32, softmaxScratchBytes, softmaxBackwardLastF32 } from './softmax';

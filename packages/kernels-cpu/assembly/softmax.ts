@@ -2,8 +2,10 @@
 // float32 softmax and log-softmax of contiguous [outer, size, inner] data, in place on the
 // tensors (Note [CPU storage in WebAssembly memory]), three passes per row (a row of 4096
 // float32 stays in L1 between them):
-//  1. m = max(row) (f32x4.max propagates NaN); a row of -inf takes m = 0, so that its
-//     exps are 0 and its sum 0, and the result is NaN as PyTorch's;
+//  1. m = max(row), by f32x4.pmax (one maxps; V8's f32x4.max takes about seven
+//     instructions to propagate NaN, which is not needed: a NaN reaches the sum in step 2);
+//     a row of -inf takes m = 0, so that its exps are 0 and its sum 0, and the result is
+//     NaN as PyTorch's;
 //  2. e = exp(x - m) (Note [float32 exp in SIMD]) with x - m as a float32 and its rounding
 //     error (Knuth's TwoSum) passed to exp: so exp sees the exact difference, and small
 //     probabilities keep float32 accuracy instead of losing |x - m| ulps of it. The sum of
@@ -12,14 +14,15 @@
 //  3. softmax: out = e * (1 / sum) rounded to float32; log-softmax: out = x - (m + log sum),
 //     the shift split into a float32 head and tail, so that out is x - head (exact near the
 //     max, by Sterbenz's lemma) - tail.
-// A NaN anywhere makes m NaN, hence every output of its row NaN; +inf makes m +inf and
-// x - m NaN for it, so the row is NaN too (PyTorch gives the same).
+// A NaN anywhere makes its exp, hence the sum and every output of its row, NaN; +inf makes
+// m +inf and x - m NaN for it, so the row is NaN too (PyTorch gives the same). exp is the
+// variant for x <= 0 (expNonPositive), clamped at -104, below which it rounds to 0.
 // Tails (rows or column groups narrower than a vector) are loaded as partial vectors whose
 // missing lanes hold -inf (max and sum ignore them), so every element takes the same steps.
 // dim != -1 (inner > 1): the rows are the columns of each [size, inner] slab; vectors run
 // along inner, `max` and `sum` of up to COLS columns live in scratch, and every pass reads
 // the slab row by row in memory order.
-import { expNonPositive } from './exp32';
+import { exp32, expNonPositive } from './exp32';
 
 const COLS = 1024;
 const C = memory.data<f32>([-Infinity, -104, 0], 16);
@@ -218,4 +221,52 @@ export function softmaxInnerF32(x: usize, o: usize, b0: i32, b1: i32, size: i32,
       softmaxColumns(x + at, o + at, size, inner, min(COLS, c1 - c), log, mx, sm);
     }
   }
+}
+
+/**
+ * Note [Softmax backward rows in SIMD]
+ * The input gradient of `rows` contiguous float32 rows of n (the last dim): softmax's
+ * gi = y * (g - sum(g * y)), log-softmax's gi = g - exp(y) * sum(g), each sum in float64
+ * (two f64x2 accumulators, as the forward's; softmax's products g * y are float32) and rounded once to float32 before the
+ * pointwise pass; exp is the general one (Note [float32 exp in SIMD]), since a caller may
+ * pass any `output`. Tails load as partial vectors with zeros, which add nothing. A pool task.
+ */
+export function softmaxBackwardLastF32(gi: usize, g: usize, y: usize, rows: i32, n: i32, log: bool, scratch: usize): void {
+  const bytes = <usize>n << 2;
+  const vbytes = <usize>(n & ~3) << 2;
+  const tail = n & 3;
+  for (let r = 0; r < rows; r++) {
+    let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
+    let c: usize = 0;
+    for (; c < vbytes; c += 16) {
+      const t = log ? v128.load(g + c) : f32x4.mul(v128.load(g + c), v128.load(y + c));
+      s0 = addWide(s0, t);
+      s1 = addWide(s1, highHalf(t));
+    }
+    if (tail) {
+      const t = log ? zeroPart(g + c, tail) : f32x4.mul(zeroPart(g + c, tail), zeroPart(y + c, tail));
+      s0 = addWide(s0, t);
+      s1 = addWide(s1, highHalf(t));
+    }
+    s0 = f64x2.add(s0, s1);
+    const sv = f32x4.splat(<f32>(f64x2.extract_lane(s0, 0) + f64x2.extract_lane(s0, 1)));
+    for (c = 0; c < vbytes; c += 16) v128.store(gi + c, backwardStep(v128.load(g + c), v128.load(y + c), sv, log));
+    if (tail) storePart(gi + c, backwardStep(zeroPart(g + c, tail), zeroPart(y + c, tail), sv, log), tail);
+    gi += bytes;
+    g += bytes;
+    y += bytes;
+  }
+}
+
+// @ts-ignore: decorator
+@inline function backwardStep(g: v128, y: v128, s: v128, log: bool): v128 {
+  return log ? f32x4.sub(g, f32x4.mul(exp32(y), s)) : f32x4.mul(y, f32x4.sub(g, s));
+}
+
+// @ts-ignore: decorator
+@inline function zeroPart(p: usize, t: i32): v128 {
+  let v = f32x4.replace_lane(f32x4.splat(0), 0, load<f32>(p));
+  if (t > 1) v = f32x4.replace_lane(v, 1, load<f32>(p, 4));
+  if (t > 2) v = f32x4.replace_lane(v, 2, load<f32>(p, 8));
+  return v;
 }

@@ -197,3 +197,61 @@ describe('float32 softmax in SIMD', () => {
     expect(results[2]).toEqual(results[0]);
   }, 30_000);
 });
+
+describe('float32 softmax backward in SIMD (last dim)', () => {
+  /** float64 references, and a bound from the float32 roundings of each step. */
+  function check(outer: number, size: number, log: boolean, g: number[], y: number[], got: number[]): void {
+    for (let r = 0; r < outer; r++) {
+      let s = 0;
+      let magnitude = 0; // the float32 products g * y each round before the float64 sum
+      for (let j = 0; j < size; j++) {
+        s += log ? g[r * size + j] : g[r * size + j] * y[r * size + j];
+        magnitude += Math.abs(g[r * size + j] * y[r * size + j]);
+      }
+      for (let j = 0; j < size; j++) {
+        const i = r * size + j;
+        const want = log ? g[i] - Math.exp(y[i]) * s : y[i] * (g[i] - s);
+        const scale = log ? Math.abs(g[i]) + 2 * Math.abs(Math.exp(y[i]) * s) : Math.abs(y[i]) * (Math.abs(g[i]) + Math.abs(s) + magnitude);
+        expect(Math.abs(got[i] - want), `[${r}, ${j}] log ${log}: ${got[i]} vs ${want}`).toBeLessThanOrEqual(scale * 2 ** -22 + 2 ** -149);
+      }
+    }
+  }
+
+  it('matches a float64 reference on rows of 1..9 and 4096, on 1, 2 and 4 threads alike', async () => {
+    const runs: number[][] = [];
+    for (const threads of [1, 2, 4]) {
+      setNumThreads(threads);
+      await threadsReady();
+      const all: number[] = [];
+      for (const [outer, size] of [...Array.from({ length: 9 }, (_, k) => [2, k + 1]), [40, 4096]]) {
+        const rr = rng(outer * 100 + size);
+        for (const log of [false, true]) {
+          const xs = Array.from({ length: outer * size }, () => Math.fround(rr() * 8));
+          const x = tensor('float32', [outer, size, 1], xs);
+          const y = empty('float32', [outer, size, 1]);
+          cpuImpls.softmax(y, x, outer, size, 1, log);
+          const g = tensor('float32', [outer, size, 1], Array.from({ length: outer * size }, () => Math.fround(rr() * 3)));
+          const gi = empty('float32', [outer, size, 1]);
+          cpuImpls.softmaxBackward(gi, g, y, outer, size, 1, log);
+          const got = read(gi) as number[];
+          check(outer, size, log, read(g) as number[], read(y) as number[], got);
+          for (const v of got) all.push(v);
+        }
+      }
+      runs.push(all);
+    }
+    expect(runs[1]).toEqual(runs[0]);
+    expect(runs[2]).toEqual(runs[0]);
+  }, 30_000);
+});
+
+describe('float32 softmax subnormal results', () => {
+  it('keeps probabilities below 2^-126 (x - max in [-104, -87]) to their ulp', () => {
+    const xs = [0, -87.5, -90, -95, -100, -103, -103.9, -110].map(Math.fround);
+    const x = tensor('float32', [1, xs.length, 1], xs);
+    const got = softmaxOf(x, 1, xs.length, 1, false);
+    const want = reference(xs, 1, xs.length, 1, false);
+    for (let i = 0; i < xs.length; i++) expect(ulps(got[i], want[i]), `${xs[i]}: ${got[i]} vs ${want[i]}`).toBeLessThanOrEqual(1);
+    expect(got[2]).toBeGreaterThan(0);
+  });
+});

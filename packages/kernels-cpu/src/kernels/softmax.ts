@@ -18,7 +18,8 @@ import { expBelow64 } from './unary-rows';
  * Math.exp's), float64 keeps Math.exp. Where the WebAssembly kernels load, float32 runs
  * on them instead (Note [Softmax rows in SIMD]), split into pool tasks by rows (the last
  * dim), by slabs, or by columns of a slab (an inner dim); each output element is computed
- * the same way in any task, so results do not depend on the thread count.
+ * the same way in any task, so results do not depend on the thread count. float32 backward
+ * over the last dim runs on them too (Note [Softmax backward rows in SIMD]).
  */
 
 function softmaxLastDim(o: FloatArray, oo: number, x: FloatArray, xo: number, outer: number, size: number, log: boolean): void {
@@ -139,7 +140,26 @@ function at(t: TensorImpl): [FloatArray, number] {
   return [floatArray(t), t.storageOffset];
 }
 
+/** float32 last-dim softmax backward on the kernels (Note [Softmax backward rows in SIMD]). */
+function softmaxBackwardWasm(gradInput: TensorImpl, grad: TensorImpl, output: TensorImpl, outer: number, size: number, log: boolean): void {
+  const ops = new Operands();
+  try {
+    const gi = ops.output(gradInput);
+    const g = ops.input(grad);
+    const y = ops.input(output);
+    const tasks = taskRanges(outer, outer * size).map(([lo, hi]) => [gi + lo * size * 4, g + lo * size * 4, y + lo * size * 4, hi - lo, size, log ? 1 : 0]);
+    runTasks('softmaxBackwardLastF32', tasks, 0);
+  } finally {
+    ops.finish();
+  }
+}
+
 export const softmaxBackward: BackendImpls['softmaxBackward'] = (gradInput, grad, output, outer, size, inner, log) => {
+  if (gradInput.numel === 0) return;
+  if (wasm !== null && inner === 1 && gradInput.dtype === 'float32') {
+    softmaxBackwardWasm(gradInput, grad, output, outer, size, log);
+    return;
+  }
   const [gi, gio] = at(gradInput);
   const [g, go] = at(grad);
   const [y, yo] = at(output);

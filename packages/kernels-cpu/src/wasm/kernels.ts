@@ -36,6 +36,7 @@ export interface WasmKernels {
   softmaxLastF32(x: number, o: number, rows: number, n: number, log: number, scratch: number): void;
   softmaxInnerF32(x: number, o: number, b0: number, b1: number, size: number, inner: number, c0: number, c1: number, log: number, scratch: number): void;
   softmaxScratchBytes(): number;
+  softmaxBackwardLastF32(gi: number, g: number, y: number, rows: number, n: number, log: number, scratch: number): void;
 }
 
 function decode(base64: string): Uint8Array<ArrayBuffer> {

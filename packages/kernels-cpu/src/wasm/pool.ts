@@ -27,7 +27,7 @@ import { HEAP_BASE, memory, memoryIsShared } from './memory';
  */
 
 /** Exports of the kernels' module that run as pool tasks (the last argument is scratch). */
-export const POOL_EXPORTS = ['sgemm', 'dgemm', 'sumF32Blocks', 'sumF32Rows', 'softmaxLastF32', 'softmaxInnerF32'] as const satisfies readonly (keyof WasmKernels)[];
+export const POOL_EXPORTS = ['sgemm', 'dgemm', 'sumF32Blocks', 'sumF32Rows', 'softmaxLastF32', 'softmaxInnerF32', 'softmaxBackwardLastF32'] as const satisfies readonly (keyof WasmKernels)[];
 export type PoolExport = (typeof POOL_EXPORTS)[number];
 
 if (CONTROL_ADDRESS + CONTROL_BYTES > HEAP_BASE) throw new Error('pool control block overlaps the heap');
