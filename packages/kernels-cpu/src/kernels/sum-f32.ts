@@ -1,7 +1,7 @@
 import type { TensorImpl } from '@torch-ts/core';
 import { kernelHeap } from '../wasm/kernel-heap';
 import { wasm, type WasmKernels } from '../wasm/kernels';
-import { Operands } from '../wasm/operands';
+import { Operands, addressOf } from '../wasm/operands';
 import { runTasks } from '../wasm/pool';
 import { taskRanges } from '../wasm/split';
 
@@ -14,8 +14,8 @@ import { taskRanges } from '../wasm/split';
  *    block sums land in an array that is added here, in order; many rows are split by rows;
  *  - wherever the row lives: a row outside the kernels' memory is copied in one block at a
  *    time, and each block summed alone, which is the same arithmetic.
- * A contiguous tensor reduced over its trailing dims (a full sum, a sum over dim -1) takes
- * `sumF32Trailing`; every other float32 sum folds rows through `sumF32Row` (reduce-folds.ts).
+ * A contiguous tensor in the kernels' memory reduced over its trailing dims (a full sum, a
+ * sum over dim -1) takes `sumF32Trailing`; every other float32 sum folds rows through `sumF32Row` (reduce-folds.ts).
  */
 
 /** Shortest reduced rows that take `sumF32Trailing` (below, the fold's per-row JS is as cheap). */
@@ -56,13 +56,16 @@ function trailing(dims: readonly number[], rank: number): boolean {
 export function sumF32Trailing(self: TensorImpl, dims: readonly number[]): Float64Array | null {
   const w = wasm;
   if (w === null || self.dtype !== 'float32' || !self.isContiguous || !trailing(dims, self.sizes.length)) return null;
+  // A storage outside the kernels' memory folds row by row instead, staged a block at a
+  // time by `sumF32Row`: the same bits, without a copy of the whole tensor.
+  if (addressOf(self) < 0) return null;
   let rows = 1;
   for (let d = 0; d < self.sizes.length - dims.length; d++) rows *= self.sizes[d];
   const n = rows === 0 ? 0 : self.numel / rows;
   if (n < TRAILING_MIN) return null;
   const ops = new Operands();
   try {
-    const p = ops.input(self);
+    const p = addressOf(self);
     return rows === 1 ? blockSums(w, ops, p, n) : rowSums(ops, p, rows, n);
   } finally {
     ops.finish();
