@@ -7,3 +7,6 @@ export { binaryF32, binaryF64 } from './binary';
 export { tileScratchBytes } from './tile';
 export { unaryF32 } from './unary';
 export { compareF32, where32 } from './select';
+export { expF32 } from './exp32';
+export { sumF32, sumF32Blocks, sumF32Rows, sumBlockElements } from './sum';
+export { softmaxLastF32, softmaxInnerF32, softmaxScratchBytes, softmaxBackwardLastF32 } from './softmax';

@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cpuImpls } from '../src/index';
 import { ROUND_F32 } from '../src/kernels/float-math';
 import { expRow } from '../src/kernels/unary-rows';
-import { hasWasmSum, sumF32Wasm } from '../src/loops/sum-wasm';
 import { empty, read, releaseCreated, tensor, view } from './helpers';
 
 // The speed paths of issue 4 against plain references: float32 exp by polynomial (Note [exp
@@ -47,38 +46,7 @@ describe('float32 exp', () => {
   });
 });
 
-describe('WebAssembly float32 sum', () => {
-  it('is available in Node', () => {
-    expect(hasWasmSum()).toBe(true);
-  });
-
-  it('equals the float64 sum at every length and offset around its blocks and pieces', () => {
-    const r = rng(21);
-    const data = Float32Array.from({ length: 40_000 }, () => r() * 100);
-    for (const n of [0, 1, 7, 8, 9, 15, 16, 17, 255, 256, 16_383, 16_384, 16_385, 16_391, 32_768, 39_990]) {
-      for (const ao of [0, 1, 3, 8]) {
-        let ref = 0;
-        for (let i = 0; i < n; i++) ref += data[ao + i];
-        const got = sumF32Wasm(n, data, ao)!;
-        // different float64 orders: equal up to n * 2^-52 of the sum of magnitudes
-        expect(Math.abs(got - ref)).toBeLessThanOrEqual(n * 100 * 2 ** -50);
-        expect(Math.fround(got)).toBe(Math.fround(ref));
-      }
-    }
-  });
-
-  it('propagates NaN and infinities as IEEE sums do', () => {
-    const a = new Float32Array(64).fill(1);
-    a[13] = NaN;
-    expect(sumF32Wasm(64, a, 0)).toBeNaN();
-    a[13] = Infinity;
-    expect(sumF32Wasm(64, a, 0)).toBe(Infinity);
-    a[60] = -Infinity; // in another partial sum: inf + -inf
-    expect(sumF32Wasm(64, a, 0)).toBeNaN();
-    a.fill(3.4e38); // float32's range overflows, float64's does not
-    expect(sumF32Wasm(64, a, 0)).toBe(64 * Math.fround(3.4e38));
-  });
-
+describe('float32 sum', () => {
   it('serves sum through cpuImpls: a float32 row of 1e5 ones and a large-magnitude row', () => {
     const n = 100_000;
     const ones = tensor('float32', [n], new Array<number>(n).fill(1));
@@ -111,7 +79,7 @@ describe('float32 softmax on the exp polynomial', () => {
     return out;
   }
 
-  it('is within 1 ulp of float32 of a Math.exp reference, last dim and inner dims, with -inf and far tails', () => {
+  it('is within 3 ulp of float32 of a Math.exp reference (float32 exp and 1 / sum: Note [Softmax rows in SIMD]), last dim and inner dims, with -inf and far tails', () => {
     const r = rng(5);
     for (const [outer, size, inner] of [[3, 257, 1], [2, 64, 5]]) {
       const xs = Array.from({ length: outer * size * inner }, () => Math.fround(r() * 30));
@@ -126,7 +94,7 @@ describe('float32 softmax on the exp polynomial', () => {
         got.forEach((g, i) => {
           const w = Math.fround(want[i]);
           if (!Number.isFinite(w)) expect(g).toBe(w);
-          else expect(Math.abs(g - w)).toBeLessThanOrEqual(Math.abs(w) * 2 ** -23 + 1e-45);
+          else expect(Math.abs(g - w)).toBeLessThanOrEqual(Math.abs(w) * 3 * 2 ** -23 + 1e-45);
         });
       }
     }

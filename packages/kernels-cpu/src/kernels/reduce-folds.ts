@@ -1,6 +1,6 @@
 import type { FloatArray } from '../loops/arrays';
 import { ROW_PIECE } from '../loops/iterate';
-import { sumF32Wasm } from '../loops/sum-wasm';
+import { sumF32Row } from './sum-f32';
 
 /**
  * Fold kernels of the reductions over one row (Note [Reduction iteration]): the row's
@@ -33,6 +33,13 @@ const SPLIT_MIN = 32;
 export function sumFold(n: number, acc: Float64Array, co: number, cs: number, a: FloatArray, ao: number, as: number): void {
   if (cs === 0) {
     if (n >= SPLIT_MIN && a instanceof Float32Array) {
+      if (as === 1 && n >= WASM_MIN) {
+        const w = sumF32Row(n, a, ao);
+        if (w !== null) {
+          acc[co] += w;
+          return;
+        }
+      }
       // In pieces (Note [Long rows in pieces]); each piece's partial sums are float64.
       let s = 0;
       for (let start = 0; start < n; start += ROW_PIECE) s += sumF32(n - start < ROW_PIECE ? n - start : ROW_PIECE, a, ao + start * as, as);
@@ -48,15 +55,11 @@ export function sumFold(n: number, acc: Float64Array, co: number, cs: number, a:
   }
 }
 
-/** Rows at least this long take the WebAssembly kernel (Note [WebAssembly float32 sum]). */
+/** Rows at least this long take the WebAssembly kernel (Note [float32 sums on the WebAssembly kernels]). */
 const WASM_MIN = 256;
 
 /** Note [Four float64 partial sums of float32]. */
 function sumF32(n: number, a: Float32Array, ao: number, as: number): number {
-  if (as === 1 && n >= WASM_MIN) {
-    const w = sumF32Wasm(n, a, ao);
-    if (w !== null) return w;
-  }
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;

@@ -17,6 +17,7 @@ import {
   type Fold,
   type Int64Fold,
 } from './reduce-folds';
+import { sumF32Trailing } from './sum-f32';
 
 /**
  * Note [Reduction accumulators]
@@ -36,12 +37,14 @@ interface Reduction {
   readonly float: Fold;
   readonly int: Fold;
   readonly int64: Int64Fold;
+  /** A whole-reduction fast path: the row-major accumulator, or null where it does not apply. */
+  readonly fast?: (self: TensorImpl, dims: readonly number[]) => Float64Array | null;
 }
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-const SUM: Reduction = { identity: 0, identity64: 0n, float: sumFold, int: sumIntFold, int64: sumInt64Fold };
+const SUM: Reduction = { identity: 0, identity64: 0n, float: sumFold, int: sumIntFold, int64: sumInt64Fold, fast: sumF32Trailing };
 const PROD: Reduction = { identity: 1, identity64: 1n, float: prodFold, int: prodIntFold, int64: prodInt64Fold };
 const AMAX: Reduction = { identity: -Infinity, identity64: INT64_MIN, float: amaxFold, int: amaxFold, int64: amaxInt64Fold };
 const AMIN: Reduction = { identity: Infinity, identity64: INT64_MAX, float: aminFold, int: aminFold, int64: aminInt64Fold };
@@ -60,6 +63,11 @@ function reduce(r: Reduction): ReduceImpl {
     if (out.numel === 0) return;
     if (self.dtype === 'int64') {
       reduceInt64(r, out, self, dims);
+      return;
+    }
+    const fast = r.fast?.(self, dims);
+    if (fast) {
+      writeAccumulator(out, fast);
       return;
     }
     if (out.numel === 1 && self.isContiguous && (self.dtype === 'float32' || self.dtype === 'float64')) {

@@ -1,5 +1,9 @@
 import type { BackendImpls, TensorImpl } from '@torch-ts/core';
 import { floatArray, type FloatArray } from '../loops/arrays';
+import { wasm, type WasmKernels } from '../wasm/kernels';
+import { Operands } from '../wasm/operands';
+import { runTasks } from '../wasm/pool';
+import { taskRanges } from '../wasm/split';
 import { expBelow64 } from './unary-rows';
 
 /**
@@ -11,7 +15,11 @@ import { expBelow64 } from './unary-rows';
  * running max and sum in scratch arrays, so memory is read in order. float32 rows are
  * written once, rounded on store by the Float32Array. float32 takes exp from the polynomial
  * of Note [exp below float64] (about 2x faster than Math.exp here; its float32 rounding is
- * Math.exp's), float64 keeps Math.exp.
+ * Math.exp's), float64 keeps Math.exp. Where the WebAssembly kernels load, float32 runs
+ * on them instead (Note [Softmax rows in SIMD]), split into pool tasks by rows (the last
+ * dim), by slabs, or by columns of a slab (an inner dim); each output element is computed
+ * the same way in any task, so results do not depend on the thread count. float32 backward
+ * over the last dim runs on them too (Note [Softmax backward rows in SIMD]).
  */
 
 function softmaxLastDim(o: FloatArray, oo: number, x: FloatArray, xo: number, outer: number, size: number, log: boolean): void {
@@ -91,7 +99,37 @@ function softmaxInner(o: FloatArray, oo: number, x: FloatArray, xo: number, oute
   }
 }
 
+function softmaxWasm(w: WasmKernels, out: TensorImpl, self: TensorImpl, outer: number, size: number, inner: number, log: boolean): void {
+  const ops = new Operands();
+  try {
+    const x = ops.input(self);
+    const o = ops.output(out);
+    const flag = log ? 1 : 0;
+    if (inner === 1) {
+      const tasks = taskRanges(outer, outer * size).map(([lo, hi]) => [x + lo * size * 4, o + lo * size * 4, hi - lo, size, flag]);
+      runTasks('softmaxLastF32', tasks, 0);
+    } else {
+      // By slabs, or by columns (at vector boundaries) when there are too few slabs to share.
+      const work = outer * size * inner;
+      const slabs = taskRanges(outer, work);
+      const cols = taskRanges(Math.ceil(inner / 4), work);
+      const tasks =
+        slabs.length >= cols.length
+          ? slabs.map(([b0, b1]) => [x, o, b0, b1, size, inner, 0, inner, flag])
+          : cols.map(([g0, g1]) => [x, o, 0, outer, size, inner, 4 * g0, Math.min(inner, 4 * g1), flag]);
+      runTasks('softmaxInnerF32', tasks, w.softmaxScratchBytes());
+    }
+  } finally {
+    ops.finish();
+  }
+}
+
 export const softmax: BackendImpls['softmax'] = (out, self, outer, size, inner, log) => {
+  if (out.numel === 0) return;
+  if (wasm !== null && self.dtype === 'float32') {
+    softmaxWasm(wasm, out, self, outer, size, inner, log);
+    return;
+  }
   const o = floatArray(out);
   const x = floatArray(self);
   if (inner === 1) softmaxLastDim(o, out.storageOffset, x, self.storageOffset, outer, size, log);
@@ -102,7 +140,26 @@ function at(t: TensorImpl): [FloatArray, number] {
   return [floatArray(t), t.storageOffset];
 }
 
+/** float32 last-dim softmax backward on the kernels (Note [Softmax backward rows in SIMD]). */
+function softmaxBackwardWasm(gradInput: TensorImpl, grad: TensorImpl, output: TensorImpl, outer: number, size: number, log: boolean): void {
+  const ops = new Operands();
+  try {
+    const gi = ops.output(gradInput);
+    const g = ops.input(grad);
+    const y = ops.input(output);
+    const tasks = taskRanges(outer, outer * size).map(([lo, hi]) => [gi + lo * size * 4, g + lo * size * 4, y + lo * size * 4, hi - lo, size, log ? 1 : 0]);
+    runTasks('softmaxBackwardLastF32', tasks, 0);
+  } finally {
+    ops.finish();
+  }
+}
+
 export const softmaxBackward: BackendImpls['softmaxBackward'] = (gradInput, grad, output, outer, size, inner, log) => {
+  if (gradInput.numel === 0) return;
+  if (wasm !== null && inner === 1 && gradInput.dtype === 'float32') {
+    softmaxBackwardWasm(gradInput, grad, output, outer, size, log);
+    return;
+  }
   const [gi, gio] = at(gradInput);
   const [g, go] = at(grad);
   const [y, yo] = at(output);

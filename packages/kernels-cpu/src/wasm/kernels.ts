@@ -47,6 +47,15 @@ export interface WasmKernels {
   where32(n0: number, n1: number, o: number, os0: number, os1: number, c: number, cs0: number, cs1: number, a: number, as0: number, as1: number, b: number, bs0: number, bs1: number, scratch: number): void;
   /** Bytes of scratch a plane kernel needs. */
   tileScratchBytes(): number;
+  expF32(x: number, o: number, n: number): void;
+  sumF32(p: number, n: number): number;
+  sumF32Blocks(p: number, n: number, out: number, scratch: number): void;
+  sumF32Rows(p: number, rows: number, n: number, rowStride: number, out: number, scratch: number): void;
+  sumBlockElements(): number;
+  softmaxLastF32(x: number, o: number, rows: number, n: number, log: number, scratch: number): void;
+  softmaxInnerF32(x: number, o: number, b0: number, b1: number, size: number, inner: number, c0: number, c1: number, log: number, scratch: number): void;
+  softmaxScratchBytes(): number;
+  softmaxBackwardLastF32(gi: number, g: number, y: number, rows: number, n: number, log: number, scratch: number): void;
 }
 
 function decode(base64: string): Uint8Array<ArrayBuffer> {

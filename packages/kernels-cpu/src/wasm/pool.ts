@@ -43,6 +43,11 @@ export const POOL_EXPORTS = [
   'maxPool2dF64',
   'maxPool2dBackwardF32',
   'maxPool2dBackwardF64',
+  'sumF32Blocks',
+  'sumF32Rows',
+  'softmaxLastF32',
+  'softmaxInnerF32',
+  'softmaxBackwardLastF32',
 ] as const satisfies readonly (keyof WasmKernels)[];
 export type PoolExport = (typeof POOL_EXPORTS)[number];
 

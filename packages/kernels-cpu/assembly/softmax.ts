@@ -1,0 +1,272 @@
+// Note [Softmax rows in SIMD]
+// float32 softmax and log-softmax of contiguous [outer, size, inner] data, in place on the
+// tensors (Note [CPU storage in WebAssembly memory]), three passes per row (a row of 4096
+// float32 stays in L1 between them):
+//  1. m = max(row), by f32x4.pmax (one maxps; V8's f32x4.max takes about seven
+//     instructions to propagate NaN, which is not needed: a NaN reaches the sum in step 2);
+//     a row of -inf takes m = 0, so that its exps are 0 and its sum 0, and the result is
+//     NaN as PyTorch's;
+//  2. e = exp(x - m) (Note [float32 exp in SIMD]) with x - m as a float32 and its rounding
+//     error (Knuth's TwoSum) passed to exp: so exp sees the exact difference, and small
+//     probabilities keep float32 accuracy instead of losing |x - m| ulps of it. The sum of
+//     e is float64, in two f64x2 accumulators (lanes 0, 1 and 2, 3 of each vector);
+//     softmax stores e on the way;
+//  3. softmax: out = e * (1 / sum) rounded to float32; log-softmax: out = x - (m + log sum),
+//     the shift split into a float32 head and tail, so that out is x - head (exact near the
+//     max, by Sterbenz's lemma) - tail.
+// A NaN anywhere makes its exp, hence the sum and every output of its row, NaN; +inf makes
+// m +inf and x - m NaN for it, so the row is NaN too (PyTorch gives the same). exp is the
+// variant for x <= 0 (expNonPositive), clamped at -104, below which it rounds to 0.
+// Tails (rows or column groups narrower than a vector) are loaded as partial vectors whose
+// missing lanes hold -inf (max and sum ignore them), so every element takes the same steps.
+// dim != -1 (inner > 1): the rows are the columns of each [size, inner] slab; vectors run
+// along inner, `max` and `sum` of up to COLS columns live in scratch, and every pass reads
+// the slab row by row in memory order.
+import { exp32, expNonPositive } from './exp32';
+
+const COLS = 1024;
+const C = memory.data<f32>([-Infinity, -104, 0], 16);
+
+// @ts-ignore: decorator
+@inline function negInf(): v128 {
+  return v128.load32_splat(C);
+}
+
+/** Scratch bytes an inner-dim softmax task needs (per-column max and float64 sum). */
+export function softmaxScratchBytes(): i32 {
+  return COLS * 12 + 64;
+}
+
+// @ts-ignore: decorator
+@inline function loadPart(p: usize, t: i32): v128 {
+  let v = f32x4.replace_lane(negInf(), 0, load<f32>(p));
+  if (t > 1) v = f32x4.replace_lane(v, 1, load<f32>(p, 4));
+  if (t > 2) v = f32x4.replace_lane(v, 2, load<f32>(p, 8));
+  return v;
+}
+
+// @ts-ignore: decorator
+@inline function storePart(p: usize, v: v128, t: i32): void {
+  store<f32>(p, f32x4.extract_lane(v, 0));
+  if (t > 1) store<f32>(p, f32x4.extract_lane(v, 1), 4);
+  if (t > 2) store<f32>(p, f32x4.extract_lane(v, 2), 8);
+}
+
+/** exp(x + b) for b = -max, the rounding error of x + b included (step 2 of the Note). */
+// @ts-ignore: decorator
+@inline function expDiff(x: v128, b: v128): v128 {
+  const s = f32x4.add(x, b);
+  const bb = f32x4.sub(s, x);
+  let err = f32x4.add(f32x4.sub(x, f32x4.sub(s, bb)), f32x4.sub(b, bb));
+  // Only a difference inside exp's range keeps its error (x = -inf gives a NaN error).
+  const c = f32x4.pmax(s, v128.load32_splat(C, 4));
+  err = v128.and(err, f32x4.gt(s, v128.load32_splat(C, 4)));
+  return expNonPositive(c, err);
+}
+
+// @ts-ignore: decorator
+@inline function addWide(acc: v128, e: v128): v128 {
+  return f64x2.add(acc, f64x2.promote_low_f32x4(e));
+}
+
+// @ts-ignore: decorator
+@inline function highHalf(e: v128): v128 {
+  return v128.shuffle<u32>(e, e, 2, 3, 0, 1);
+}
+
+// @ts-ignore: decorator
+@inline function finiteMax(m: f32): f32 {
+  return m == -Infinity ? 0 : m;
+}
+
+/** The float64 sum of exp(x + b) over a row; `keep`: store the exps in o. */
+// @ts-ignore: decorator
+@inline function expSum(x: usize, o: usize, n: i32, b: f32, keep: bool): f64 {
+  const vend = x + (<usize>(n & ~3) << 2);
+  const tail = n & 3;
+  const bv = f32x4.splat(b);
+  let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
+  let p = x, q = o;
+  for (; p < vend; p += 16, q += 16) {
+    const e = expDiff(v128.load(p), bv);
+    if (keep) v128.store(q, e);
+    s0 = addWide(s0, e);
+    s1 = addWide(s1, highHalf(e));
+  }
+  if (tail) {
+    const e = expDiff(loadPart(vend, tail), bv);
+    if (keep) storePart(q, e, tail);
+    s0 = addWide(s0, e);
+    s1 = addWide(s1, highHalf(e));
+  }
+  s0 = f64x2.add(s0, s1);
+  return f64x2.extract_lane(s0, 0) + f64x2.extract_lane(s0, 1);
+}
+
+function softmaxRow(x: usize, o: usize, n: i32, log: bool): void {
+  const end = x + (<usize>n << 2);
+  const vend = x + (<usize>(n & ~3) << 2);
+  const tail = n & 3;
+  let m0 = negInf(), m1 = negInf();
+  let p = x, q = o;
+  for (; p + 32 <= vend; p += 32) {
+    m0 = f32x4.pmax(m0, v128.load(p));
+    m1 = f32x4.pmax(m1, v128.load(p, 16));
+  }
+  if (p < vend) m0 = f32x4.max(m0, v128.load(p));
+  if (tail) m1 = f32x4.max(m1, loadPart(vend, tail));
+  m0 = f32x4.max(m0, m1);
+  m0 = f32x4.max(m0, highHalf(m0));
+  const m = finiteMax(max(f32x4.extract_lane(m0, 0), f32x4.extract_lane(m0, 1)));
+  const sum = log ? expSum(x, o, n, -m, false) : expSum(x, o, n, -m, true);
+  if (log) {
+    const shift = <f64>m + Math.log(sum);
+    const hi = <f32>shift;
+    const lo = <f32>(shift - <f64>hi);
+    const hv = f32x4.splat(hi), lv = f32x4.splat(lo);
+    for (p = x, q = o; p + 16 <= end; p += 16, q += 16) v128.store(q, f32x4.sub(f32x4.sub(v128.load(p), hv), lv));
+    for (; p < end; p += 4, q += 4) store<f32>(q, load<f32>(p) - hi - lo);
+  } else {
+    const iv = f32x4.splat(<f32>(1 / sum));
+    for (q = o; q + 16 <= o + (<usize>n << 2); q += 16) v128.store(q, f32x4.mul(v128.load(q), iv));
+    if (tail) storePart(q, f32x4.mul(loadPart(q, tail), iv), tail);
+  }
+}
+
+/** Softmax (log: log-softmax) of `rows` contiguous rows of n float32 from x into o. A pool task. */
+export function softmaxLastF32(x: usize, o: usize, rows: i32, n: i32, log: bool, scratch: usize): void {
+  const bytes = <usize>n << 2;
+  for (let r = 0; r < rows; r++) {
+    softmaxRow(x, o, n, log);
+    x += bytes;
+    o += bytes;
+  }
+}
+
+/**
+ * Columns [c0, c1) (c1 - c0 <= COLS) of one [size, inner] slab: x and o point at the
+ * slab's element (0, c0). mx: COLS float32, sm: COLS float64 of scratch.
+ */
+function softmaxColumns(x: usize, o: usize, size: i32, inner: i32, w: i32, log: bool, mx: usize, sm: usize): void {
+  const row = <usize>inner << 2;
+  const vw = <usize>(w & ~3) << 2;
+  const tail = w & 3;
+  for (let c: usize = 0; c < vw + (tail ? 16 : 0); c += 16) v128.store(mx + c, negInf());
+  for (let j = 0; j < size; j++) {
+    const xr = x + <usize>j * row;
+    let c: usize = 0;
+    for (; c < vw; c += 16) v128.store(mx + c, f32x4.max(v128.load(mx + c), v128.load(xr + c)));
+    if (tail) v128.store(mx + c, f32x4.max(v128.load(mx + c), loadPart(xr + c, tail)));
+  }
+  const groups = vw + (tail ? 16 : 0);
+  for (let c: usize = 0; c < groups; c += 16) {
+    const m = v128.load(mx + c);
+    v128.store(mx + c, v128.bitselect(f32x4.splat(0), m, f32x4.eq(m, negInf())));
+    v128.store(sm + 2 * c, f64x2.splat(0));
+    v128.store(sm + 2 * c, f64x2.splat(0), 16);
+  }
+  for (let j = 0; j < size; j++) {
+    const xr = x + <usize>j * row, orow = o + <usize>j * row;
+    let c: usize = 0;
+    for (; c < groups; c += 16) {
+      const e = expDiff(c < vw ? v128.load(xr + c) : loadPart(xr + c, tail), f32x4.neg(v128.load(mx + c)));
+      if (!log) {
+        if (c < vw) v128.store(orow + c, e);
+        else storePart(orow + c, e, tail);
+      }
+      const s = sm + 2 * c;
+      v128.store(s, addWide(v128.load(s), e));
+      v128.store(s, addWide(v128.load(s, 16), highHalf(e)), 16);
+    }
+  }
+  // Per column: softmax's 1 / sum into mx; log-softmax's shift head into mx, tail into sm.
+  for (let k = 0; k < w; k++) {
+    const at = <usize>k << 2;
+    const sum = load<f64>(sm + (at << 1));
+    if (log) {
+      const shift = <f64>load<f32>(mx + at) + Math.log(sum);
+      const hi = <f32>shift;
+      store<f32>(mx + at, hi);
+      store<f32>(sm + at, <f32>(shift - <f64>hi));
+    } else {
+      store<f32>(mx + at, <f32>(1 / sum));
+    }
+  }
+  for (let j = 0; j < size; j++) {
+    const xr = x + <usize>j * row, orow = o + <usize>j * row;
+    let c: usize = 0;
+    for (; c < vw; c += 16) {
+      if (log) v128.store(orow + c, f32x4.sub(f32x4.sub(v128.load(xr + c), v128.load(mx + c)), v128.load(sm + c)));
+      else v128.store(orow + c, f32x4.mul(v128.load(orow + c), v128.load(mx + c)));
+    }
+    for (let k = <i32>(c >> 2); k < w; k++) {
+      const at = <usize>k << 2;
+      if (log) store<f32>(orow + at, load<f32>(xr + at) - load<f32>(mx + at) - load<f32>(sm + at));
+      else store<f32>(orow + at, load<f32>(orow + at) * load<f32>(mx + at));
+    }
+  }
+}
+
+/**
+ * Softmax (log: log-softmax) along the middle dim of [outer, size, inner] float32 from x
+ * into o, for slabs [b0, b1) and columns [c0, c1) of each. A pool task.
+ */
+export function softmaxInnerF32(x: usize, o: usize, b0: i32, b1: i32, size: i32, inner: i32, c0: i32, c1: i32, log: bool, scratch: usize): void {
+  const mx = (scratch + 15) & ~15;
+  const sm = mx + COLS * 4;
+  const slab = <usize>size * inner << 2;
+  for (let b = b0; b < b1; b++) {
+    for (let c = c0; c < c1; c += COLS) {
+      const at = <usize>b * slab + (<usize>c << 2);
+      softmaxColumns(x + at, o + at, size, inner, min(COLS, c1 - c), log, mx, sm);
+    }
+  }
+}
+
+/**
+ * Note [Softmax backward rows in SIMD]
+ * The input gradient of `rows` contiguous float32 rows of n (the last dim): softmax's
+ * gi = y * (g - sum(g * y)), log-softmax's gi = g - exp(y) * sum(g), each sum in float64
+ * (two f64x2 accumulators, as the forward's; softmax's products g * y are float32) and rounded once to float32 before the
+ * pointwise pass; exp is the general one (Note [float32 exp in SIMD]), since a caller may
+ * pass any `output`. Tails load as partial vectors with zeros, which add nothing. A pool task.
+ */
+export function softmaxBackwardLastF32(gi: usize, g: usize, y: usize, rows: i32, n: i32, log: bool, scratch: usize): void {
+  const bytes = <usize>n << 2;
+  const vbytes = <usize>(n & ~3) << 2;
+  const tail = n & 3;
+  for (let r = 0; r < rows; r++) {
+    let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
+    let c: usize = 0;
+    for (; c < vbytes; c += 16) {
+      const t = log ? v128.load(g + c) : f32x4.mul(v128.load(g + c), v128.load(y + c));
+      s0 = addWide(s0, t);
+      s1 = addWide(s1, highHalf(t));
+    }
+    if (tail) {
+      const t = log ? zeroPart(g + c, tail) : f32x4.mul(zeroPart(g + c, tail), zeroPart(y + c, tail));
+      s0 = addWide(s0, t);
+      s1 = addWide(s1, highHalf(t));
+    }
+    s0 = f64x2.add(s0, s1);
+    const sv = f32x4.splat(<f32>(f64x2.extract_lane(s0, 0) + f64x2.extract_lane(s0, 1)));
+    for (c = 0; c < vbytes; c += 16) v128.store(gi + c, backwardStep(v128.load(g + c), v128.load(y + c), sv, log));
+    if (tail) storePart(gi + c, backwardStep(zeroPart(g + c, tail), zeroPart(y + c, tail), sv, log), tail);
+    gi += bytes;
+    g += bytes;
+    y += bytes;
+  }
+}
+
+// @ts-ignore: decorator
+@inline function backwardStep(g: v128, y: v128, s: v128, log: bool): v128 {
+  return log ? f32x4.sub(g, f32x4.mul(exp32(y), s)) : f32x4.mul(y, f32x4.sub(g, s));
+}
+
+// @ts-ignore: decorator
+@inline function zeroPart(p: usize, t: i32): v128 {
+  let v = f32x4.replace_lane(f32x4.splat(0), 0, load<f32>(p));
+  if (t > 1) v = f32x4.replace_lane(v, 1, load<f32>(p, 4));
+  if (t > 2) v = f32x4.replace_lane(v, 2, load<f32>(p, 8));
+  return v;
+}
