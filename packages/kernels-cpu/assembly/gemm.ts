@@ -152,7 +152,7 @@ function packB<T>(kc: i32, nc: i32, b: usize, rs: i32, cs: i32, dst: usize): voi
   }
 }
 
-function gemm<T>(
+export function gemm<T>(
   m: i32, n: i32, k: i32,
   a: usize, rsa: i32, csa: i32,
   b: usize, rsb: i32, csb: i32,

@@ -28,6 +28,14 @@ export interface WasmKernels {
   sgemm(m: number, n: number, k: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number, accumulate: number, scratch: number): void;
   dgemm(m: number, n: number, k: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number, accumulate: number, scratch: number): void;
   gemmScratchBytes(): number;
+  /** Convolution tasks (Note [Convolution on the GEMM]): `params` is the address of a parameter block (Note [Convolution parameter block]). */
+  conv2dForward32(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dForward64(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dInputGrad32(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dInputGrad64(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dWeightGrad32(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dWeightGrad64(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dScratchBytes(rows: number, chunk: number, size: number): number;
 }
 
 function decode(base64: string): Uint8Array<ArrayBuffer> {

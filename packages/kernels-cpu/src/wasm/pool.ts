@@ -27,7 +27,16 @@ import { HEAP_BASE, memory, memoryIsShared } from './memory';
  */
 
 /** Exports of the kernels' module that run as pool tasks (the last argument is scratch). */
-export const POOL_EXPORTS = ['sgemm', 'dgemm'] as const satisfies readonly (keyof WasmKernels)[];
+export const POOL_EXPORTS = [
+  'sgemm',
+  'dgemm',
+  'conv2dForward32',
+  'conv2dForward64',
+  'conv2dInputGrad32',
+  'conv2dInputGrad64',
+  'conv2dWeightGrad32',
+  'conv2dWeightGrad64',
+] as const satisfies readonly (keyof WasmKernels)[];
 export type PoolExport = (typeof POOL_EXPORTS)[number];
 
 if (CONTROL_ADDRESS + CONTROL_BYTES > HEAP_BASE) throw new Error('pool control block overlaps the heap');
