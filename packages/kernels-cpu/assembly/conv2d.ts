@@ -15,7 +15,7 @@
 //  - weight grad: unit = (g, panel of 12 rows of K); a task owns those columns of grad
 //    weight and sums over n, then windows, in order (the GEMM accumulating).
 // A 1x1 kernel with stride 1 and no padding needs no columns: the image is the matrix.
-import { gemm, gemmScratchBytes } from './gemm';
+import { gemm, gemmPackedA, gemmScratchBytes, packAll, packedAllBytes } from './gemm';
 import { Geometry } from './geometry';
 import { col2imWindow, im2colWindow } from './im2col';
 
@@ -31,6 +31,24 @@ function pointwise(g: Geometry): bool {
   return (scratch + <usize>gemmScratchBytes() + 15) & ~15;
 }
 
+/** The packed weights' place in a task's scratch, after the window. */
+function packedIn(g: Geometry, scratch: usize, size: i32): usize {
+  const K = g.C / g.G * g.kH * g.kW;
+  return (windowIn(scratch) + <usize>K * g.chunk * size + 15) & ~15;
+}
+
+/**
+ * Bytes of scratch a task of `params`' convolution needs: the GEMM's, one column window, and
+ * the weights packed once per task (all groups for a forward, one group's transpose for a
+ * grad input: the GEMM then skips packing them for every window).
+ */
+export function conv2dScratchBytes(params: usize, size: i32): i32 {
+  const g = changetype<Geometry>(params);
+  const cog = g.Cout / g.G, K = g.C / g.G * g.kH * g.kW;
+  const packed = max(g.G * packedAllBytes(cog, K, size), packedAllBytes(K, cog, size));
+  return gemmScratchBytes() + 32 + K * g.chunk * size + packed;
+}
+
 function forward<T>(g: Geometry, u0: i32, u1: i32, scratch: usize): void {
   const size = sizeof<T>();
   const G = g.G, cig = g.C / G, cog = g.Cout / G;
@@ -38,6 +56,9 @@ function forward<T>(g: Geometry, u0: i32, u1: i32, scratch: usize): void {
   const windows = (L + g.chunk - 1) / g.chunk;
   const direct = pointwise(g);
   const col = windowIn(scratch);
+  const packed = packedIn(g, scratch, size);
+  const groupBytes = <usize>packedAllBytes(cog, K, size);
+  for (let gi = 0; gi < G; gi++) packAll<T>(cog, K, g.weight + <usize>gi * cog * K * size, K, 1, packed + <usize>gi * groupBytes);
   for (let u = u0; u < u1; u++) {
     const n = u / windows, l0 = (u % windows) * g.chunk;
     const cols = min(g.chunk, L - l0);
@@ -56,7 +77,7 @@ function forward<T>(g: Geometry, u0: i32, u1: i32, scratch: usize): void {
           for (let q = 0; q < cols; q++) store<T>(row + <usize>q * size, v);
         }
       }
-      gemm<T>(cog, cols, K, g.weight + <usize>gi * cog * K * size, K, 1, b, rsb, 1, out, L, g.bias != 0, scratch);
+      gemmPackedA<T>(cog, cols, K, packed + <usize>gi * groupBytes, b, rsb, 1, out, L, g.bias != 0, scratch);
     }
   }
 }
@@ -67,6 +88,7 @@ function inputGrad<T>(g: Geometry, u0: i32, u1: i32, scratch: usize): void {
   const taps = g.kH * g.kW, K = cig * taps, L = g.outH * g.outW, HW = g.H * g.W;
   const direct = pointwise(g);
   const col = windowIn(scratch);
+  const packed = packedIn(g, scratch, size);
   let u = u0;
   while (u < u1) {
     // a run of channels [c0, c1) of one batch element and one group
@@ -77,13 +99,14 @@ function inputGrad<T>(g: Geometry, u0: i32, u1: i32, scratch: usize): void {
     // weight_g^T's rows r0 ..: element (r, o) at weight[(gi * cog + o) * K + r]
     const a = g.weight + <usize>(gi * cog * K + r0) * size;
     const gout = g.cols + <usize>(n * g.Cout + gi * cog) * L * size;
+    packAll<T>(rows, cog, a, 1, K, packed);
     if (!direct) memory.fill(image, 0, <usize>(c1 - c0) * HW * size);
     for (let l0 = 0; l0 < L; l0 += g.chunk) {
       const cols = min(g.chunk, L - l0);
       const b = gout + <usize>l0 * size;
-      if (direct) gemm<T>(rows, cols, cog, a, 1, K, b, L, 1, image + <usize>l0 * size, L, false, scratch);
+      if (direct) gemmPackedA<T>(rows, cols, cog, packed, b, L, 1, image + <usize>l0 * size, L, false, scratch);
       else {
-        gemm<T>(rows, cols, cog, a, 1, K, b, L, 1, col, cols, false, scratch);
+        gemmPackedA<T>(rows, cols, cog, packed, b, L, 1, col, cols, false, scratch);
         col2imWindow<T>(g, image, 0, rows, l0, cols, col);
       }
     }
@@ -125,10 +148,6 @@ function weightGrad<T>(g: Geometry, u0: i32, u1: i32, scratch: usize): void {
   }
 }
 
-/** Bytes of scratch a convolution task needs: the GEMM's and one column window of `rows` x `chunk` elements of `size` bytes. */
-export function conv2dScratchBytes(rows: i32, chunk: i32, size: i32): i32 {
-  return gemmScratchBytes() + 16 + rows * chunk * size;
-}
 
 /** float32 forward, units [u0, u1) (Note [Convolution on the GEMM]); `params` is a Geometry. */
 export function conv2dForward32(params: usize, u0: i32, u1: i32, scratch: usize): void {

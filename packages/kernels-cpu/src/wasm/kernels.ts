@@ -35,7 +35,7 @@ export interface WasmKernels {
   conv2dInputGrad64(params: number, u0: number, u1: number, scratch: number): void;
   conv2dWeightGrad32(params: number, u0: number, u1: number, scratch: number): void;
   conv2dWeightGrad64(params: number, u0: number, u1: number, scratch: number): void;
-  conv2dScratchBytes(rows: number, chunk: number, size: number): number;
+  conv2dScratchBytes(params: number, size: number): number;
 }
 
 function decode(base64: string): Uint8Array<ArrayBuffer> {
