@@ -18,7 +18,8 @@ interface Case {
 
 const cases: Case[] = [
   { name: 'resnet 64x56x56 3x3', x: [8, 64, 56, 56], w: [64, 64, 3, 3], padding: 1 },
-  { name: 'mnist conv1 1->32 5x5', x: [64, 1, 28, 28], w: [32, 1, 5, 5], padding: 2 },
+  { name: 'apps/mnist conv1 1->16', x: [32, 1, 28, 28], w: [16, 1, 3, 3], padding: 1 },
+  { name: 'apps/mnist conv2 16->32', x: [32, 16, 14, 14], w: [32, 16, 3, 3], padding: 1 },
   { name: 'mnist conv2 32->64 5x5', x: [64, 32, 14, 14], w: [64, 32, 5, 5], padding: 2 },
   { name: 'float64 32x28x28 3x3', x: [4, 32, 28, 28], w: [32, 32, 3, 3], padding: 1, dtype: 'float64' },
   { name: 'depthwise 64x56x56 3x3', x: [8, 64, 56, 56], w: [64, 1, 3, 3], padding: 1, groups: 64 },
