@@ -10,3 +10,4 @@ export {
   conv2dWeightGrad64,
   conv2dScratchBytes,
 } from './conv2d';
+export { conv2dDirect32, conv2dDirect64 } from './depthwise';

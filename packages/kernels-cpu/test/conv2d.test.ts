@@ -148,6 +148,9 @@ const CASES: Case[] = [
   { N: 3, C: 2, H: 11, W: 6, Cout: 4, k: [2, 3], stride: [2, 1], pad: [1, 2], dil: [2, 1], bias: true },
   { N: 2, C: 6, H: 9, W: 10, Cout: 4, k: [3, 2], pad: [0, 1], dil: [2, 3], groups: 2, bias: true },
   { N: 2, C: 5, H: 6, W: 7, Cout: 5, k: [3, 3], pad: [1, 1], groups: 5, bias: true },
+  // one input channel per group: the direct forward (a channel multiplier of 2, strides, dilation; SIMD body and tail)
+  { N: 2, C: 4, H: 9, W: 11, Cout: 8, k: [3, 2], stride: [2, 3], pad: [1, 1], dil: [1, 2], groups: 4, bias: true },
+  { N: 1, C: 3, H: 5, W: 23, Cout: 3, k: [3, 3], pad: [1, 2], groups: 3, bias: true },
   { N: 2, C: 7, H: 5, W: 6, Cout: 13, k: [1, 1], bias: true },
   { N: 2, C: 4, H: 6, W: 5, Cout: 3, k: [1, 1], stride: [2, 2], pad: [1, 0] },
   { N: 1, C: 1, H: 4, W: 3, Cout: 1, k: [4, 3] },
@@ -187,8 +190,10 @@ describe('CPU direct convolution', () => {
     expect(cpuImpls.conv2d(out, tensor('int32', [1, 1, 3, 3], [1, 2, 3, 4, 5, 6, 7, 8, 9]), tensor('int32', [1, 1, 2, 2], [1, 0, 0, 1]), g, 1, null)).toBe(false);
   });
 
-  it('gives identical results on 1, 2 and 4 threads', async () => {
-    const c: Case = { N: 3, C: 16, H: 23, W: 21, Cout: 24, k: [3, 3], pad: [1, 1], groups: 2, bias: true };
+  for (const c of [
+    { N: 3, C: 16, H: 23, W: 21, Cout: 24, k: [3, 3], pad: [1, 1], groups: 2, bias: true },
+    { N: 4, C: 32, H: 48, W: 47, Cout: 32, k: [3, 3], pad: [1, 1], groups: 32, bias: true },
+  ] as Case[]) it(`gives identical results on 1, 2 and 4 threads (groups ${c.groups})`, async () => {
     const g = geometry(c);
     const s = sizesOf(c, g);
     const r = rng(17);
@@ -203,9 +208,9 @@ describe('CPU direct convolution', () => {
       const out = empty('float32', s.y);
       const gx = empty('float32', s.x);
       const gw = empty('float32', s.w);
-      cpuImpls.conv2d(out, x, w, g, 2, b);
-      cpuImpls.conv2dInputGrad(gx, y, w, g, 2);
-      cpuImpls.conv2dWeightGrad(gw, y, x, g, 2);
+      cpuImpls.conv2d(out, x, w, g, c.groups!, b);
+      cpuImpls.conv2dInputGrad(gx, y, w, g, c.groups!);
+      cpuImpls.conv2dWeightGrad(gw, y, x, g, c.groups!);
       results.push([read(out) as number[], read(gx) as number[], read(gw) as number[]]);
     }
     expect(results[1]).toEqual(results[0]);

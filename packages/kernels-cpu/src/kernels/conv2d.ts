@@ -25,7 +25,7 @@ const PANEL = 12;
 /** Multiply-adds below which a convolution stays on the calling thread. */
 const GRAIN = 1 << 21;
 
-type Direction = 'Forward' | 'InputGrad' | 'WeightGrad';
+type Direction = 'Forward' | 'InputGrad' | 'WeightGrad' | 'Direct';
 
 interface Call {
   readonly image: TensorImpl;
@@ -69,7 +69,8 @@ function run(w: WasmKernels, dir: Direction, c: Call, g: Conv2dGeometry, groups:
   const L = g.outH * g.outW;
   const chunk = windowPositions(K, L, size);
   const units =
-    dir === 'Forward' ? N * Math.ceil(L / chunk)
+    dir === 'Direct' ? N * Cout
+    : dir === 'Forward' ? N * Math.ceil(L / chunk)
     : dir === 'InputGrad' ? N * C
     : groups * Math.ceil(K / PANEL);
   const ops = new Operands();
@@ -94,7 +95,9 @@ function runs(...ts: (TensorImpl | null)[]): WasmKernels | null {
 export const conv2d: BackendImpls['conv2d'] = (out, x, w, g, groups, bias) => {
   const k = runs(out, x, w, bias);
   if (k === null) return false;
-  run(k, 'Forward', { image: x, cols: out, weight: w, bias, output: 'cols' }, g, groups);
+  // depthwise: Note [Direct convolution of one input channel per group]
+  const direct = g.channels === 1 && out.sizes[1] / groups <= 2;
+  run(k, direct ? 'Direct' : 'Forward', { image: x, cols: out, weight: w, bias, output: 'cols' }, g, groups);
   return true;
 };
 

@@ -36,6 +36,9 @@ export interface WasmKernels {
   conv2dWeightGrad32(params: number, u0: number, u1: number, scratch: number): void;
   conv2dWeightGrad64(params: number, u0: number, u1: number, scratch: number): void;
   conv2dScratchBytes(params: number, size: number): number;
+  /** Forward of a convolution with one input channel per group (Note [Direct convolution of one input channel per group]). */
+  conv2dDirect32(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dDirect64(params: number, u0: number, u1: number, scratch: number): void;
 }
 
 function decode(base64: string): Uint8Array<ArrayBuffer> {

@@ -36,6 +36,8 @@ export const POOL_EXPORTS = [
   'conv2dInputGrad64',
   'conv2dWeightGrad32',
   'conv2dWeightGrad64',
+  'conv2dDirect32',
+  'conv2dDirect64',
 ] as const satisfies readonly (keyof WasmKernels)[];
 export type PoolExport = (typeof POOL_EXPORTS)[number];
 
