@@ -75,8 +75,9 @@ function run(w: WasmKernels, dir: Direction, c: Call, g: Conv2dGeometry, groups:
     : groups * Math.ceil(K / PANEL);
   const ops = new Operands();
   try {
-    const at = (t: TensorImpl) => (t === (c[c.output] as TensorImpl) ? ops.output(t) : ops.input(t));
-    const addr = { image: at(c.image), cols: at(c.cols), weight: at(c.weight), bias: c.bias ? ops.input(c.bias) : 0 };
+    // (the output is fully overwritten: a staged one is not copied in)
+    const at = (name: Call['output']) => (name === c.output ? ops.output(c[name]) : ops.input(c[name]));
+    const addr = { image: at('image'), cols: at('cols'), weight: at('weight'), bias: c.bias ? ops.input(c.bias) : 0 };
     const params = paramBlock(ops, addr, c, g, groups, chunk);
     const name = `conv2d${dir}${size === 8 ? '64' : '32'}` as PoolExport;
     const tasks = ranges(units, N * Cout * L * K).map(([u0, u1]) => [params, u0, u1]);
