@@ -142,6 +142,16 @@ function packB<T>(kc: i32, nc: i32, b: usize, rs: i32, cs: i32, dst: usize): voi
         src += <usize>rs * size;
         dst += PANEL_BYTES;
       }
+    } else if (cols == nr) {
+      // a full panel across rows of B (B transposed, or a convolution's columns read by
+      // position): the 12 (or 6) source columns are cs apart, gathered one k at a time
+      const step = <usize>cs * size;
+      for (let k = 0; k < kc; k++) {
+        let s = src;
+        for (let q = 0; q < nr; q++, s += step) store<T>(dst + <usize>q * size, load<T>(s));
+        src += <usize>rs * size;
+        dst += PANEL_BYTES;
+      }
     } else {
       for (let k = 0; k < kc; k++) {
         for (let q = 0; q < nr; q++) store<T>(dst + <usize>q * size, q < cols ? load<T>(src + <usize>(q * cs) * size) : <T>0);
