@@ -142,6 +142,16 @@ function packB<T>(kc: i32, nc: i32, b: usize, rs: i32, cs: i32, dst: usize): voi
         src += <usize>rs * size;
         dst += PANEL_BYTES;
       }
+    } else if (cols == nr) {
+      // a full panel across rows of B (B transposed, or a convolution's columns read by
+      // position): the 12 (or 6) source columns are cs apart, gathered one k at a time
+      const step = <usize>cs * size;
+      for (let k = 0; k < kc; k++) {
+        let s = src;
+        for (let q = 0; q < nr; q++, s += step) store<T>(dst + <usize>q * size, load<T>(s));
+        src += <usize>rs * size;
+        dst += PANEL_BYTES;
+      }
     } else {
       for (let k = 0; k < kc; k++) {
         for (let q = 0; q < nr; q++) store<T>(dst + <usize>q * size, q < cols ? load<T>(src + <usize>(q * cs) * size) : <T>0);
@@ -152,9 +162,37 @@ function packB<T>(kc: i32, nc: i32, b: usize, rs: i32, cs: i32, dst: usize): voi
   }
 }
 
-function gemm<T>(
+/** MR-row panels of all of A [m, k] (`packA` with kc = k), for `gemmPackedA`: element (i, k) at ((i / MR) * k + k) * MR + i % MR. */
+export function packAll<T>(m: i32, k: i32, a: usize, rsa: i32, csa: i32, dst: usize): void {
+  packA<T>(m, k, a, rsa, csa, dst);
+}
+
+/** Bytes `packAll` writes. */
+export function packedAllBytes(m: i32, k: i32, size: i32): i32 {
+  return (m + MR - 1) / MR * MR * k * size;
+}
+
+/**
+ * `gemm` with A packed beforehand by `packAll`, so that a caller multiplying one A by many
+ * B (a convolution's weights by its windows of columns) packs it once.
+ */
+export function gemmPackedA<T>(m: i32, n: i32, k: i32, packed: usize, b: usize, rsb: i32, csb: i32, c: usize, ldc: i32, accumulate: bool, scratch: usize): void {
+  run<T>(m, n, k, 0, 0, 0, packed, b, rsb, csb, c, ldc, accumulate, scratch);
+}
+
+export function gemm<T>(
   m: i32, n: i32, k: i32,
   a: usize, rsa: i32, csa: i32,
+  b: usize, rsb: i32, csb: i32,
+  c: usize, ldc: i32, accumulate: bool, scratch: usize,
+): void {
+  run<T>(m, n, k, a, rsa, csa, 0, b, rsb, csb, c, ldc, accumulate, scratch);
+}
+
+/** The loops of Note [GEMM as the BLAS libraries build it]; A comes packed by `packAll` when `packedAll` is not 0. */
+function run<T>(
+  m: i32, n: i32, k: i32,
+  a: usize, rsa: i32, csa: i32, packedAll: usize,
   b: usize, rsb: i32, csb: i32,
   c: usize, ldc: i32, accumulate: bool, scratch: usize,
 ): void {
@@ -174,13 +212,13 @@ function gemm<T>(
       packB<T>(kc, nc, b + <usize>(pc * rsb + jc * csb) * size, rsb, csb, packedB);
       for (let ic = 0; ic < m; ic += MC) {
         const mc = min(MC, m - ic);
-        packA<T>(mc, kc, a + <usize>(ic * rsa + pc * csa) * size, rsa, csa, packedA);
+        if (packedAll == 0) packA<T>(mc, kc, a + <usize>(ic * rsa + pc * csa) * size, rsa, csa, packedA);
         for (let jr = 0; jr < nc; jr += nr) {
           const cols = min(nr, nc - jr);
           const bp = packedB + <usize>(jr * kc) * size;
           for (let ir = 0; ir < mc; ir += MR) {
             const rows = min(MR, mc - ir);
-            const ap = packedA + <usize>(ir * kc) * size;
+            const ap = packedAll == 0 ? packedA + <usize>(ir * kc) * size : packedAll + (<usize>((ic + ir) / MR) * k + pc) * MR * size;
             const cp = c + (<usize>(ic + ir) * ldc + jc + jr) * size;
             if (rows == MR && cols == nr) {
               if (size == 4) kernel32(kc, ap, bp, cp, ldcBytes, add);

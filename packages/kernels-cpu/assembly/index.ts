@@ -10,3 +10,13 @@ export { compareF32, where32 } from './select';
 export { expF32 } from './exp32';
 export { sumF32, sumF32Blocks, sumF32Rows, sumBlockElements } from './sum';
 export { softmaxLastF32, softmaxInnerF32, softmaxScratchBytes, softmaxBackwardLastF32 } from './softmax';
+export {
+  conv2dForward32,
+  conv2dForward64,
+  conv2dInputGrad32,
+  conv2dInputGrad64,
+  conv2dWeightGrad32,
+  conv2dWeightGrad64,
+  conv2dScratchBytes,
+} from './conv2d';
+export { conv2dDirect32, conv2dDirect64 } from './depthwise';

@@ -12,21 +12,24 @@ import type { Conv2dGeometry } from './spatial-impls';
  * contiguous 4-d tensors in one dtype (the convolution's compute dtype), `groups` divides
  * both channel counts, and `g` is the geometry im2col would get (`channels` = input
  * channels per group, `outH` / `outW` the sliding positions). Each overwrites its output.
+ * An impl may decline a call by returning false before writing anything (the CPU declines
+ * integer dtypes, and everything where WebAssembly SIMD is missing); core then takes the
+ * im2col path for that call. Returning nothing (or true) means done.
  */
 export interface ConvImpls {
   /**
    * out [N, C_out, outH, outW] = the convolution of x [N, C_in, H, W] with w [C_out, C_in / groups, kH, kW],
    * plus bias [C_out] (contiguous, the same dtype) per channel when given, added to each finished sum.
    */
-  conv2d: (out: TensorImpl, x: TensorImpl, w: TensorImpl, g: Conv2dGeometry, groups: number, bias: TensorImpl | null) => void;
+  conv2d: (out: TensorImpl, x: TensorImpl, w: TensorImpl, g: Conv2dGeometry, groups: number, bias: TensorImpl | null) => boolean | void;
   /**
    * image [N, C, H, W] = the adjoint of conv2d in its input, applied to cols [N, C_out, outH, outW]
    * with w [C_out, C / groups, kH, kW]: the grad input of a convolution, the forward of a transposed one.
    */
-  conv2dInputGrad: (image: TensorImpl, cols: TensorImpl, w: TensorImpl, g: Conv2dGeometry, groups: number) => void;
+  conv2dInputGrad: (image: TensorImpl, cols: TensorImpl, w: TensorImpl, g: Conv2dGeometry, groups: number) => boolean | void;
   /**
    * gw [C_out, C_in / groups, kH, kW] = the adjoint of conv2d in its weight: gw[o, c, i, j] = the
    * sum over n, oh, ow of cols[n, o, oh, ow] * x[n, group(o) * C_in / groups + c, oh sH - pH + i dH, ow sW - pW + j dW].
    */
-  conv2dWeightGrad: (gw: TensorImpl, cols: TensorImpl, x: TensorImpl, g: Conv2dGeometry, groups: number) => void;
+  conv2dWeightGrad: (gw: TensorImpl, cols: TensorImpl, x: TensorImpl, g: Conv2dGeometry, groups: number) => boolean | void;
 }

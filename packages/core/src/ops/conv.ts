@@ -255,10 +255,7 @@ function convForward(b: Backend, op: string, out: TensorImpl, x: TensorImpl, w: 
   const cog = Cout / G;
   const g = geometry(x.sizes, out.sizes, w, p, cig);
   const conv2d = direct(b, 'conv2d');
-  if (conv2d) {
-    conv2d(out, x, w, g, G, bias);
-    return true;
-  }
+  if (conv2d && conv2d(out, x, w, g, G, bias) !== false) return true;
   const K = cig * g.kernelH * g.kernelW;
   const L = g.outH * g.outW;
   const mm = implOf(b, 'mm', op);
@@ -293,7 +290,7 @@ function convTransposeForward(b: Backend, op: string, out: TensorImpl, x: Tensor
   const cog = w.sizes[1];
   const g = geometry(out.sizes, x.sizes, w, p, cog);
   const inputGrad = direct(b, 'conv2dInputGrad');
-  if (inputGrad) return inputGrad(out, x, w, g, G);
+  if (inputGrad && inputGrad(out, x, w, g, G) !== false) return;
   const K = cog * g.kernelH * g.kernelW;
   const L = g.outH * g.outW;
   const mm = implOf(b, 'mm', op);
@@ -497,7 +494,7 @@ function weightGrad(b: Backend, op: string, gw: TensorImpl, go: TensorImpl, x: T
     const cog = w.sizes[0] / G;
     const g = geometry(x.sizes, go.sizes, w, p, cig);
     const weightGrad = direct(b, 'conv2dWeightGrad');
-    if (weightGrad) return weightGrad(gw, go, x, g, G);
+    if (weightGrad && weightGrad(gw, go, x, g, G) !== false) return;
     const pointwise = isPointwise(g);
     const col = pointwise ? null : TensorImpl.empty(op, [cig * g.kernelH * g.kernelW, g.outH * g.outW], x.dtype, x.device);
     try {
@@ -524,7 +521,7 @@ function weightGrad(b: Backend, op: string, gw: TensorImpl, go: TensorImpl, x: T
     const g = geometry(go.sizes, x.sizes, w, p, cog);
     // (the transposed convolution's weight grad is a convolution's, with x and grad_out swapped)
     const weightGrad = direct(b, 'conv2dWeightGrad');
-    if (weightGrad) return weightGrad(gw, x, go, g, G);
+    if (weightGrad && weightGrad(gw, x, go, g, G) !== false) return;
     const pointwise = isPointwise(g) && go.sizes[2] === x.sizes[2] && go.sizes[3] === x.sizes[3];
     const col = pointwise ? null : TensorImpl.empty(op, [cog * g.kernelH * g.kernelW, g.outH * g.outW], x.dtype, x.device);
     try {

@@ -56,6 +56,17 @@ export interface WasmKernels {
   softmaxInnerF32(x: number, o: number, b0: number, b1: number, size: number, inner: number, c0: number, c1: number, log: number, scratch: number): void;
   softmaxScratchBytes(): number;
   softmaxBackwardLastF32(gi: number, g: number, y: number, rows: number, n: number, log: number, scratch: number): void;
+  /** Convolution tasks (Note [Convolution on the GEMM]): `params` is the address of a parameter block (Note [Convolution parameter block]). */
+  conv2dForward32(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dForward64(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dInputGrad32(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dInputGrad64(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dWeightGrad32(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dWeightGrad64(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dScratchBytes(params: number, size: number): number;
+  /** Forward of a convolution with one input channel per group (Note [Direct convolution of one input channel per group]). */
+  conv2dDirect32(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dDirect64(params: number, u0: number, u1: number, scratch: number): void;
 }
 
 function decode(base64: string): Uint8Array<ArrayBuffer> {

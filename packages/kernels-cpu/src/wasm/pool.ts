@@ -48,6 +48,14 @@ export const POOL_EXPORTS = [
   'softmaxLastF32',
   'softmaxInnerF32',
   'softmaxBackwardLastF32',
+  'conv2dForward32',
+  'conv2dForward64',
+  'conv2dInputGrad32',
+  'conv2dInputGrad64',
+  'conv2dWeightGrad32',
+  'conv2dWeightGrad64',
+  'conv2dDirect32',
+  'conv2dDirect64',
 ] as const satisfies readonly (keyof WasmKernels)[];
 export type PoolExport = (typeof POOL_EXPORTS)[number];
 
