@@ -107,6 +107,48 @@ const OPCODE_NAMES: Record<number, string> = {
   0x98: 'READONLY_BUFFER',
 };
 
+/**
+ * Protocol 2 writes Python 3 globals under their Python 2 names (`__builtin__.eval`,
+ * `commands.Popen` for `subprocess.Popen`); like PyTorch's `_read_global_instruction`,
+ * names are mapped back first, so the allow-list, the blocked modules and the messages all
+ * see the Python 3 name. The modules and names of `_compat_pickle` that matter here.
+ */
+const IMPORT_MAPPING: Record<string, string> = {
+  __builtin__: 'builtins',
+  exceptions: 'builtins',
+  copy_reg: 'copyreg',
+  commands: 'subprocess',
+  cPickle: 'pickle',
+  StringIO: 'io',
+  cStringIO: 'io',
+  UserDict: 'collections',
+  UserList: 'collections',
+  UserString: 'collections',
+  thread: '_thread',
+  Queue: 'queue',
+  urlparse: 'urllib.parse',
+  httplib: 'http.client',
+};
+const NAME_MAPPING: Record<string, readonly [string, string]> = {
+  '__builtin__.xrange': ['builtins', 'range'],
+  '__builtin__.reduce': ['functools', 'reduce'],
+  '__builtin__.intern': ['sys', 'intern'],
+  '__builtin__.unichr': ['builtins', 'chr'],
+  '__builtin__.unicode': ['builtins', 'str'],
+  '__builtin__.long': ['builtins', 'int'],
+  '__builtin__.basestring': ['builtins', 'str'],
+  'itertools.izip': ['builtins', 'zip'],
+  'itertools.imap': ['builtins', 'map'],
+  'itertools.ifilter': ['builtins', 'filter'],
+  'UserDict.IterableUserDict': ['collections', 'UserDict'],
+};
+
+export function python3Global(module: string, name: string): [string, string] {
+  const n = NAME_MAPPING[`${module}.${name}`];
+  if (n) return [n[0], n[1]];
+  return [IMPORT_MAPPING[module] ?? module, name];
+}
+
 const isObj = (x: unknown): x is object => x !== null && typeof x === 'object';
 
 export function unpickle(bytes: Uint8Array, options: UnpicklerOptions): unknown {
@@ -120,11 +162,12 @@ export function unpickle(bytes: Uint8Array, options: UnpicklerOptions): unknown 
   const marks: unknown[][] = [];
   const memo = new Map<number, unknown>();
   // Note [Bounded unpickling]: depth of each container made here, lists (not tuples), and
-  // containers already placed inside another.
-  const depth = new WeakMap<object, number>();
-  const lists = new WeakSet<unknown[]>();
-  const nested = new WeakSet<object>();
-  const madeBy = new WeakMap<object, PyCallable>();
+  // containers already placed inside another. Strong maps (they live as long as this call):
+  // V8's weak collections are several times slower to fill.
+  const depth = new Map<object, number>();
+  const lists = new Set<unknown[]>();
+  const nested = new Set<object>();
+  const madeBy = new Map<object, PyCallable>();
 
   const need = (n: number) => {
     if (n > bytes.length - pos) throw bad(`truncated stream (${n} bytes needed at byte ${pos}, ${bytes.length - pos} left)`);
@@ -156,9 +199,11 @@ export function unpickle(bytes: Uint8Array, options: UnpicklerOptions): unknown 
     stack = prev;
     return items;
   };
-  const depthOf = (x: unknown) => (isObj(x) ? (depth.get(x) ?? 0) : 0);
+  // Untracked objects (empty containers, tensors, bytes) count as depth 1.
+  const depthOf = (x: unknown) => (isObj(x) ? (depth.get(x) ?? 1) : 0);
   /** Records `c` as a container of `items` (at least depth 1) and the items as nested. */
-  const contain = <T extends object>(c: T, items: Iterable<unknown>): T => {
+  const contain = <T extends object>(c: T, items: readonly unknown[]): T => {
+    if (items.length === 0) return c;
     let d = depth.get(c) ?? 1;
     for (const x of items) {
       if (!isObj(x)) continue;
@@ -204,20 +249,20 @@ export function unpickle(bytes: Uint8Array, options: UnpicklerOptions): unknown 
         stack = [];
         break;
       case 0x29: // EMPTY_TUPLE
-        stack.push(contain([], []));
+        stack.push([]);
         break;
       case 0x5d: {
         // EMPTY_LIST
         const l: unknown[] = [];
         lists.add(l);
-        stack.push(contain(l, []));
+        stack.push(l);
         break;
       }
       case 0x7d: // EMPTY_DICT
-        stack.push(contain(new Map(), []));
+        stack.push(new Map());
         break;
       case 0x8f: // EMPTY_SET
-        stack.push(contain(new Set(), []));
+        stack.push(new Set());
         break;
       case 0x4e: // NONE
         stack.push(null);
@@ -327,9 +372,8 @@ export function unpickle(bytes: Uint8Array, options: UnpicklerOptions): unknown 
       }
       case 0x63: {
         // GLOBAL
-        const module = line();
-        const name = line();
-        if (BLOCKED_MODULES.has(module)) throw blockedGlobal(module, name);
+        const [module, name] = python3Global(line(), line());
+        if (BLOCKED_MODULES.has(module.split('.')[0])) throw blockedGlobal(module, name);
         const g = options.findClass(module, name);
         if (g === undefined) throw unsupportedGlobal(module, name);
         stack.push(g);

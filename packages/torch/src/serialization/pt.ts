@@ -154,7 +154,8 @@ export function loadPt(bytes: Uint8Array, options: LoadPtOptions = {}): unknown 
     const [, type, key, , numel] = pid as [string, unknown, unknown, unknown, unknown];
     if (!(type instanceof StorageType)) throw bad('the persistent id has no storage type');
     if (type.dtype === null) throw bad(`storage type ${type.name} has no torch-ts dtype`);
-    if (typeof key !== 'string' || !Number.isSafeInteger(numel) || (numel as number) < 0) throw bad('malformed persistent id');
+    if (typeof key !== 'string') throw bad('malformed persistent id (the storage key is not a string)');
+    if (!Number.isSafeInteger(numel) || (numel as number) < 0) throw bad(`storage "${key}" has a bad number of elements (${String(numel)})`);
     const cached = storages.get(key);
     if (cached) {
       if (cached.dtype !== type.dtype) throw bad(`storage "${key}" is used as both ${cached.dtype} and ${type.dtype}`);

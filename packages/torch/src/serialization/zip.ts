@@ -94,7 +94,7 @@ export class ZipReader {
       if (loc < 0 || this.u32(loc) !== 0x07064b50) throw bad('missing ZIP64 end-of-central-directory locator');
       const z = this.u64(loc + 8);
       if (z + 56 > loc || this.u32(z) !== 0x06064b50) throw bad('bad ZIP64 end-of-central-directory record');
-      count = this.u64(z + 32);
+      count = this.u64(z + 32, Number.MAX_SAFE_INTEGER);
       cdSize = this.u64(z + 40);
       cdOffset = this.u64(z + 48);
       cdEnd = z;
@@ -180,7 +180,7 @@ export class ZipReader {
         throw bad(`entry "${name}" cannot be inflated within its declared ${e.size} bytes (${(err as Error).message})`);
       }
       if (!(out instanceof Uint8Array) || out.length !== e.size) {
-        throw bad(`entry "${name}" inflated to ${out instanceof Uint8Array ? (out.length > e.size ? 'more than' : out.length) : 'no'} bytes, expected ${e.size}`);
+        throw bad(`entry "${name}" inflated to ${out instanceof Uint8Array ? out.length : 'no'} bytes, expected ${e.size}`);
       }
       return out;
     }
