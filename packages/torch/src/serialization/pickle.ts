@@ -182,7 +182,11 @@ export function unpickle(bytes: Uint8Array, options: UnpicklerOptions): unknown 
     const end = bytes.indexOf(0x0a, pos);
     if (end < 0) throw bad('truncated stream (a line has no end)');
     pos = end + 1;
-    return utf8Strict.decode(bytes.subarray(start, end));
+    try {
+      return utf8Strict.decode(bytes.subarray(start, end));
+    } catch {
+      throw bad(`the line at byte ${start} is not valid UTF-8`);
+    }
   };
   const pop = () => {
     if (stack.length === 0) throw bad(`stack underflow at byte ${pos - 1}`);
