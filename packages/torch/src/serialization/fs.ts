@@ -5,7 +5,7 @@
  */
 import { Tensor, TorchError } from '@torch-ts/core';
 import { deserialize, serialize, serializeAsync, type TensorMapLike } from './safetensors';
-import { isZip, loadPt } from './pt';
+import { isLegacyPt, isZip, loadPt, type LoadPtOptions } from './pt';
 
 type NodeFs = typeof import('node:fs');
 type NodeZlib = typeof import('node:zlib');
@@ -69,12 +69,22 @@ function readBytes(op: string, path: string): Uint8Array {
   }
 }
 
-/** A safetensors file as `Map<string, Tensor>`, or whatever a PyTorch `.pt` checkpoint holds. */
-export function load(path: string): Map<string, Tensor> | unknown {
+export interface LoadOptions extends Omit<LoadPtOptions, 'inflateRaw'> {}
+
+/**
+ * A safetensors file as `Map<string, Tensor>`, or whatever a PyTorch `.pt` checkpoint
+ * holds (read as `torch.load(weights_only=True)` does: see `loadPt`).
+ */
+export function load(path: string, options: LoadOptions = {}): Map<string, Tensor> | unknown {
   const bytes = readBytes('torch.load', path);
-  if (isZip(bytes)) {
+  if (isZip(bytes) || isLegacyPt(bytes)) {
     const { inflateRawSync } = nodeModule<NodeZlib>('torch.load', 'node:zlib');
-    return loadPt(bytes, { inflateRaw: (d) => new Uint8Array(inflateRawSync(d)) });
+    // zlib stops at maxOutputLength (Note [Hostile archives]); it must be at least 1.
+    const inflateRaw = (d: Uint8Array, max: number) => {
+      const out = inflateRawSync(d, { maxOutputLength: Math.max(1, max) });
+      return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+    };
+    return loadPt(bytes, { ...options, inflateRaw });
   }
   return deserialize(bytes).tensors;
 }

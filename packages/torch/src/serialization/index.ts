@@ -4,6 +4,7 @@
  * functions `save` / `load` live in ./fs.ts (Node only).
  */
 export { serialize, serializeAsync, deserialize, type SafetensorsContents, type TensorMapLike } from './safetensors';
-export { loadPt, isZip, PyObject, reachableTensors, type LoadPtOptions } from './pt';
-export { unpickle } from './pickle';
-export { ZipReader } from './zip';
+export { loadPt, isZip, isLegacyPt, PyObject, reachableTensors, type LoadPtOptions } from './pt';
+export { unpickle, UnpicklingError, type UnpicklerOptions, type PyCallable } from './pickle';
+export { addSafeGlobals, getSafeGlobals, clearSafeGlobals, safeGlobals, type SafeGlobal } from './safe-globals';
+export { ZipReader, type InflateRaw } from './zip';
