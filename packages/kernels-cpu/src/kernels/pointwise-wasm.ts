@@ -2,7 +2,7 @@ import { TensorIterator, forEachPlane, type TensorImpl } from '@torch-ts/core';
 import { wasm, type WasmKernels } from '../wasm/kernels';
 import { memoryIsShared } from '../wasm/memory';
 import { Operands } from '../wasm/operands';
-import { getNumThreads, runTasks, type PoolExport } from '../wasm/pool';
+import { GRAIN, getNumThreads, runTasks, type PoolExport } from '../wasm/pool';
 import { CTL } from '../wasm/pool-layout';
 
 /**
@@ -18,7 +18,6 @@ import { CTL } from '../wasm/pool-layout';
  * shared (storages live in it): elsewhere every operand would be staged in and out, and the
  * JS loops are as fast as that; operands outside it (too large for the heap) are staged.
  */
-const GRAIN = 32 * 1024;
 
 /** Whether the WebAssembly pointwise kernels can run (else the JS loops do). */
 export const pointwiseWasm: WasmKernels | null = memoryIsShared ? wasm : null;

@@ -47,9 +47,6 @@ function maxPoolLoop(o: FloatArray, oo: number, ix: Int32Array, x: FloatArray, x
   }
 }
 
-/** Elements of work below which a pooling kernel stays on one thread. */
-const POOL_GRAIN = 1 << 15;
-
 function isWasmFloat(t: TensorImpl): boolean {
   return wasm !== null && (t.dtype === 'float32' || t.dtype === 'float64');
 }
@@ -65,7 +62,7 @@ function maxPool2dWasm(out: TensorImpl, indices: TensorImpl, self: TensorImpl, g
     const ix = ops.output(indices);
     const perPlane = Math.max(1, g.outH * g.outW * g.kernelH * g.kernelW);
     const name = self.dtype === 'float32' ? 'maxPool2dF32' : 'maxPool2dF64';
-    parallelFor(name, self.sizes[0], Math.ceil(POOL_GRAIN / perPlane), (p0, p1) => [p0, p1, x, o, ix, geom]);
+    parallelFor(name, self.sizes[0], self.sizes[0] * perPlane, (p0, p1) => [p0, p1, x, o, ix, geom]);
   } finally {
     ops.finish();
   }
@@ -91,7 +88,7 @@ export const maxPool2dBackward: BackendImpls['maxPool2dBackward'] = (gradInput, 
       const go = ops.input(gradOutput);
       const ix = ops.input(indices);
       const name = gradInput.dtype === 'float32' ? 'maxPool2dBackwardF32' : 'maxPool2dBackwardF64';
-      parallelFor(name, P, Math.ceil(POOL_GRAIN / Math.max(1, H * W + n)), (p0, p1) => [p0, p1, gi, go, ix, H * W, n]);
+      parallelFor(name, P, P * (H * W + n), (p0, p1) => [p0, p1, gi, go, ix, H * W, n]);
     } finally {
       ops.finish();
     }

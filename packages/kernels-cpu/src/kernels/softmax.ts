@@ -2,8 +2,8 @@ import type { BackendImpls, TensorImpl } from '@torch-ts/core';
 import { floatArray, type FloatArray } from '../loops/arrays';
 import { wasm, type WasmKernels } from '../wasm/kernels';
 import { Operands } from '../wasm/operands';
-import { runTasks } from '../wasm/pool';
-import { taskRanges } from '../wasm/split';
+import { runTasks, taskRanges } from '../wasm/pool';
+
 import { expBelow64 } from './unary-rows';
 
 /**

@@ -2,8 +2,8 @@ import type { TensorImpl } from '@torch-ts/core';
 import { kernelHeap } from '../wasm/kernel-heap';
 import { wasm, type WasmKernels } from '../wasm/kernels';
 import { Operands, addressOf } from '../wasm/operands';
-import { runTasks } from '../wasm/pool';
-import { taskRanges } from '../wasm/split';
+import { runTasks, taskRanges } from '../wasm/pool';
+
 
 /**
  * Note [float32 sums on the WebAssembly kernels]

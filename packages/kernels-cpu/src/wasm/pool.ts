@@ -260,18 +260,31 @@ let seq = 0;
 const canWait = env.process?.versions?.node !== undefined || typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined';
 
 /**
- * As at::parallel_for: items [0, n) in contiguous ranges of at least `grain` items, one task
- * per thread at most; `args(lo, hi)` gives a task's arguments for its range (the export must
- * compute each item the same way whatever the range, so results do not depend on the split).
+ * Elements of work below which a kernel stays on the calling thread, and about the least
+ * one pool task gets (about 10 us of a memory-bound pass), as at::parallel_for's grain.
  */
-export function parallelFor(name: PoolExport, n: number, grain: number, args: (lo: number, hi: number) => number[], scratch = 0): void {
-  if (n <= 0) return;
-  const parts = Math.max(1, Math.min(getNumThreads(), Math.floor(n / Math.max(grain, 1)), CTL.maxTasks));
-  const tasks: number[][] = [];
+export const GRAIN = 1 << 15;
+
+/**
+ * [lo, hi) ranges of `units` (rows, planes, blocks) for pool tasks, about GRAIN of `work`
+ * elements each, a few per thread so that a busy thread does not hold up the job. The split
+ * depends on the thread count; kernels that use it compute each output the same way in any
+ * range, so their results do not.
+ */
+export function taskRanges(units: number, work: number): [number, number][] {
+  const threads = getNumThreads();
+  const parts = threads <= 1 || work < 2 * GRAIN ? 1 : Math.max(1, Math.min(units, CTL.maxTasks, 4 * threads, Math.floor(work / GRAIN)));
+  const ranges: [number, number][] = [];
   for (let t = 0; t < parts; t++) {
-    const lo = Math.floor((t * n) / parts);
-    const hi = Math.floor(((t + 1) * n) / parts);
-    if (hi > lo) tasks.push(args(lo, hi));
+    const lo = Math.floor((t * units) / parts);
+    const hi = Math.floor(((t + 1) * units) / parts);
+    if (hi > lo) ranges.push([lo, hi]);
   }
-  runTasks(name, tasks, scratch);
+  return ranges;
+}
+
+/** As at::parallel_for: `units` of `work` elements in all, one call of export `name` per range. */
+export function parallelFor(name: PoolExport, units: number, work: number, args: (lo: number, hi: number) => number[], scratch = 0): void {
+  if (units <= 0) return;
+  runTasks(name, taskRanges(units, work).map(([lo, hi]) => args(lo, hi)), scratch);
 }
