@@ -1,5 +1,5 @@
 import { commandQueueOrNull, commandQueue } from './runtime/queue';
-import { gpu, init as initDevice, isAvailable, unavailableReason, type WebGPUInitOptions, type WebGPULimits } from './runtime/device';
+import { gpu, init as initDevice, isAvailable, shutdown as releaseDevice, unavailableReason, type WebGPUInitOptions, type WebGPULimits } from './runtime/device';
 import { webgpuAllocator } from './memory/webgpu-allocator';
 import type { CachingAllocatorStats } from './memory/caching-allocator';
 
@@ -11,6 +11,16 @@ export function init(opts: WebGPUInitOptions = {}): Promise<boolean> {
 }
 
 export { isAvailable, unavailableReason };
+
+/**
+ * Releases the device early (Note [Exiting with work in flight]): waits for the submitted
+ * work, drops unsubmitted commands, destroys the device. WebGPU tensors still alive become
+ * unusable; `init()` afterwards finds a new device. torch-ts does the same by itself when the
+ * process or worker exits, so a program never needs to call it to exit cleanly.
+ */
+export function shutdown(): void {
+  releaseDevice();
+}
 
 /** Submits the recorded work and resolves when the device has finished it; raises the first WebGPU error since the last sync. */
 export async function synchronize(): Promise<void> {

@@ -11,7 +11,7 @@ registerDeviceReader('webgpu', { toHost: readToHost, values: readValues });
 registerDeviceUploader('webgpu', uploadFromHost);
 registerBackend(DispatchKey.WebGPU, webgpuImplTable);
 
-export { init, isAvailable, unavailableReason, synchronize, emptyCache, memoryStats, deviceInfo, queueCounters } from './api';
+export { init, isAvailable, unavailableReason, shutdown, synchronize, emptyCache, memoryStats, deviceInfo, queueCounters } from './api';
 export type { WebGPUInitOptions, WebGPULimits } from './api';
 export { kernelTuning, setKernelTuning, type KernelTuning } from './runtime/tuning';
 export { webgpuImpls } from './impls';

@@ -432,6 +432,7 @@ export const webgpu = {
   init: webgpuBackend.init,
   isAvailable: webgpuBackend.isAvailable,
   unavailableReason: webgpuBackend.unavailableReason,
+  shutdown: webgpuBackend.shutdown,
   synchronize: webgpuBackend.synchronize,
   emptyCache: webgpuBackend.emptyCache,
   memoryStats: webgpuBackend.memoryStats,

@@ -219,6 +219,11 @@ export class CachingAllocator<B> {
   }
 
   /** Destroys every segment that holds no allocated block. */
+  /** Whether `block` is one of this allocator's (not of a released or lost device's allocator). */
+  owns(block: Block<B>): boolean {
+    return this.segments.has(block.segment);
+  }
+
   emptyCache(): void {
     for (const pool of [this.smallFree, this.largeFree]) {
       for (let i = pool.length - 1; i >= 0; i--) {

@@ -18,8 +18,9 @@ export class WebGPUAllocator implements Allocator {
   private cacheDevice: GPUDevice | null = null;
   private readonly deleter = (context: unknown): void => {
     const block = context as Block<GPUBuffer>;
-    // A block of a lost device's allocator is simply dropped.
-    if (this.cache && this.cacheDevice === gpuOrNull()?.device) this.cache.free(block);
+    // A block of a lost or released device's allocator is simply dropped, also once init()
+    // has made a new device and allocator (Note [Exiting with work in flight]).
+    if (this.cache && this.cacheDevice === gpuOrNull()?.device && this.cache.owns(block)) this.cache.free(block);
   };
 
   constructor() {

@@ -1,6 +1,6 @@
 /// <reference types="@webgpu/types" />
 import { DeviceError } from '@torch-ts/core';
-import { throttleDawnPolling } from './polling';
+import { runPendingDawnCallbacks, watchDawnPolling } from './polling';
 
 /** What `torch.webgpu.init(opts)` takes. */
 export interface WebGPUInitOptions {
@@ -73,7 +73,7 @@ export function gpuOrNull(): GpuContext | null {
   return context;
 }
 
-/** Called when the device is lost, after the context is cleared. */
+/** Called when the device is lost or released by `shutdown()`, after the context is cleared. */
 export function onDeviceLost(f: () => void): void {
   lostListeners.push(f);
 }
@@ -117,7 +117,7 @@ async function doInit(opts: WebGPUInitOptions): Promise<boolean> {
     const device = await adapter.requestDevice({ requiredLimits: wantedLimits(adapter), requiredFeatures });
     const software = isSoftwareAdapter(adapter);
     setContext(device, source, describeAdapter(adapter), software);
-    if (software && source.startsWith('dawn')) throttleDawnPolling(); // (Note [Dawn's polling on a software adapter])
+    watchDawnPolling(software); // (Note [Dawn's polling on a software adapter]; Note [Exiting with work in flight])
     unavailable = null;
     return true;
   } catch (e) {
@@ -248,10 +248,84 @@ function setContext(device: GPUDevice, source: string, adapterInfo: string, soft
       maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage,
     },
   };
+  if (source !== 'user') releaseAtExit();
   void device.lost.then((info) => {
     if (context?.device !== device) return;
     context = null;
     unavailable = `the WebGPU device was lost (${info.reason}: ${info.message})`;
     for (const f of lostListeners) f();
   });
+}
+
+/**
+ * Note [Exiting with work in flight]
+ * Dawn's Node binding (the `webgpu` package) has two ways to kill a process that ends while
+ * the device still runs work torch-ts submitted (ops return at once, and a script that ends
+ * without reading its last result leaves the last batches running):
+ *  - In the main thread, `process.exit(n)`, an uncaught exception or an unhandled rejection
+ *    end in C's `exit()`, which runs the static destructors of every loaded library while
+ *    the driver's threads still execute the submitted commands. On SwiftShader (software
+ *    Vulkan) those threads then touch the driver's destroyed globals: a segmentation fault
+ *    (status 139) in about one run in eight of the test's script, in place of the status the
+ *    program chose (a core dump shows the main thread in `__run_exit_handlers` and a
+ *    SwiftShader thread faulting inside libvk_swiftshader). A natural end or
+ *    `process.exitCode` never crashed: the binding's pending promises keep the event loop
+ *    alive until the device is idle.
+ *  - In a worker thread, `process.exit(n)` or an uncaught error tears the worker's
+ *    environment down with the binding's promises (onSubmittedWorkDone, mapAsync,
+ *    popErrorScope) still pending, and the binding aborts the whole process (status 134,
+ *    "Promise not resolved or rejected").
+ * A signal's default action (SIGINT, SIGTERM) kills the process without running any of
+ * this, so it ends with the signal's status already.
+ *
+ * So torch-ts releases the device it created on the `exit` event of the process (or the
+ * worker), which Node emits synchronously on every one of those paths, before `exit()` and
+ * before a worker's environment is torn down: `shutdown()` destroys the device, which in
+ * Dawn waits until the submitted work is done (it cannot be cancelled; this is the only
+ * delay, bounded by the work already submitted, and nothing is printed), then runs the
+ * binding's scheduled callbacks at once (`runPendingDawnCallbacks`: its polls, which call
+ * the callbacks of the work the destroyed device finished or dropped, and the rejections
+ * those schedule), so that every pending promise is settled before the teardown.
+ * Commands recorded but not submitted are dropped: nothing can read their results any more.
+ * The exit status and the error output stay the user's: the listener throws nothing and
+ * changes no exit code (for an uncaught exception Node emits `exit` before it prints the
+ * error; the print follows unchanged). A device the application gave to `init({ device })`
+ * is the application's to destroy and is left alone. `torch.webgpu.shutdown()` is the same
+ * release, for a program that wants the device gone before it ends; `init()` afterwards
+ * finds a new device. `packages/torch/test/webgpu-exit.test.ts` checks every exit path,
+ * in the main thread and in workers, many runs each. Not covered: `worker.terminate()` (and
+ * the main thread ending while a worker still runs) stops a worker without its `exit`
+ * event, so a worker's device is not released that way.
+ */
+let exitHooked = false;
+
+function releaseAtExit(): void {
+  if (exitHooked || typeof process === 'undefined' || typeof process.once !== 'function') return;
+  exitHooked = true;
+  process.once('exit', () => {
+    exitHooked = false;
+    try {
+      shutdown();
+    } catch {
+      // the process is ending: its own status and error output matter more than a failed release
+    }
+  });
+}
+
+/**
+ * Releases the WebGPU device torch-ts created (Note [Exiting with work in flight]): waits,
+ * blocking, for the work already submitted, drops commands recorded but not submitted, and
+ * destroys the device. WebGPU tensors still alive become unusable (free them before); a
+ * later `init()` finds a new device. A no-op when WebGPU is not initialised; a device given
+ * to `init({ device })` is only forgotten, not destroyed.
+ */
+export function shutdown(): void {
+  const ctx = context;
+  if (!ctx) return;
+  context = null;
+  unavailable = 'the WebGPU device was released by webgpu.shutdown()';
+  for (const f of lostListeners) f();
+  if (ctx.source === 'user') return;
+  ctx.device.destroy();
+  runPendingDawnCallbacks();
 }

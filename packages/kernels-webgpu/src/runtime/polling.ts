@@ -14,10 +14,22 @@
  * that through `setTimeout`, so that the thread sleeps about a millisecond between polls. A
  * chain starts when the binding schedules a poll from outside its own callback (a promise
  * became pending with none before). Every other caller's callbacks are passed on untouched.
+ *
+ * The binding schedules its other deferred work the same way (it settles some promises, such
+ * as a rejected mapAsync, from a callback of its own passed to `setImmediate`), and the test
+ * above cannot tell those from polls, nor need it: each is delayed alike. On any Dawn adapter
+ * (hardware too) the wrapper also keeps the binding's callbacks that have not run yet, so
+ * that `runPendingDawnCallbacks()` can run them synchronously, each at most once (running a
+ * rejection twice crashes the binding): the device teardown at exit needs that to settle the
+ * binding's pending promises (Note [Exiting with work in flight] in device.ts). Without a
+ * software adapter the callbacks are passed on at once, only through that bookkeeping.
  */
 const SPIN_MS = 1;
 
 let installed = false;
+let throttling = false;
+/** The binding's callbacks scheduled and not run yet (see the Note). */
+const pending = new Set<() => void>();
 const counts = { immediate: 0, delayed: 0 };
 
 /** Dawn's polls since init: passed on at once, and delayed by the wrapper (for tests and diagnostics). */
@@ -37,8 +49,13 @@ export function isDawnPoll(cb: unknown): cb is (...args: unknown[]) => void {
 
 type Schedule = (cb: unknown, ...args: unknown[]) => unknown;
 
-/** Wraps `setImmediate` as the Note says; idempotent, and a no-op where there is none. */
-export function throttleDawnPolling(): void {
+/**
+ * Wraps `setImmediate` as the Note says, once: the binding's callbacks are tracked until
+ * they run and, when `throttle` (a software adapter), delayed after SPIN_MS. A later call may
+ * turn throttling on, never off. A no-op where there is no `setImmediate`.
+ */
+export function watchDawnPolling(throttle: boolean): void {
+  if (throttle) throttling = true;
   const g = globalThis as { setImmediate?: Schedule };
   const original = g.setImmediate;
   if (installed || typeof original !== 'function') return;
@@ -49,15 +66,20 @@ export function throttleDawnPolling(): void {
     if (!isDawnPoll(cb)) return original.call(this, cb, ...args);
     const now = performance.now();
     if (!inPoll) chainStart = now;
+    let done = false;
     const run = (): void => {
+      if (done) return;
+      done = true;
+      pending.delete(run);
       inPoll = true;
       try {
-        cb();
+        cb(...args);
       } finally {
         inPoll = false;
       }
     };
-    if (now - chainStart < SPIN_MS) {
+    pending.add(run);
+    if (!throttling || now - chainStart < SPIN_MS) {
       counts.immediate++;
       return original(run);
     }
@@ -66,3 +88,16 @@ export function throttleDawnPolling(): void {
   };
   g.setImmediate = Object.assign(wrapped, original);
 }
+
+/**
+ * Runs, now, the binding's callbacks that were scheduled and have not run (each once; the
+ * timer that was to run it later then does nothing), and those they schedule in turn, for at
+ * most `MAX_ROUNDS` rounds (a poll schedules itself again while any promise is pending).
+ */
+export function runPendingDawnCallbacks(): void {
+  for (let round = 0; round < MAX_ROUNDS && pending.size > 0; round++) {
+    for (const run of [...pending]) run();
+  }
+}
+
+const MAX_ROUNDS = 64;

@@ -1,6 +1,6 @@
 /// <reference types="@webgpu/types" />
 import { TorchError } from '@torch-ts/core';
-import { gpu, type GpuContext } from './device';
+import { gpu, onDeviceLost, type GpuContext } from './device';
 import { BufferUsage } from './flags';
 
 /** GPUShaderStage.COMPUTE (fixed by the spec; see flags.ts for why not the global). */
@@ -387,6 +387,10 @@ export class CommandQueue {
 }
 
 let queue: CommandQueue | null = null;
+// A lost or released device's queue (its encoder, pipelines, bind groups) is dropped.
+onDeviceLost(() => {
+  queue = null;
+});
 
 /** The command queue of the initialised device. */
 export function commandQueue(op: string): CommandQueue {

@@ -2,6 +2,7 @@ import { CPU, StorageImpl, TensorImpl, TorchError, VersionCounter, typeMeta, typ
 import type { WebGPUBlock } from '../memory/webgpu-allocator';
 import { BufferUsage, MapMode } from './flags';
 import { commandQueue } from './queue';
+import { onDeviceLost } from './device';
 
 /**
  * Note [Staging buffers]
@@ -19,6 +20,11 @@ const MIN_STAGING = 256;
 const stagingPool = new Map<number, GPUBuffer[]>();
 let pooledBytes = 0;
 let stagingDevice: GPUDevice | null = null;
+onDeviceLost(() => {
+  stagingPool.clear();
+  pooledBytes = 0;
+  stagingDevice = null;
+});
 
 function takeStaging(device: GPUDevice, nbytes: number): { buffer: GPUBuffer; size: number } {
   if (stagingDevice !== device) {
