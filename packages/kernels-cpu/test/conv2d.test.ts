@@ -1,7 +1,7 @@
 import { CPU, StorageImpl, Tensor, TensorImpl, VersionCounter, conv2d, convolutionBackward, type Conv2dGeometry, type DType } from '@torch-ts/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CpuAllocator, cpuImpls, setNumThreads, threadsReady } from '../src/index';
-import { empty, read, releaseCreated, tensor, view, write } from './helpers';
+import { empty, read, releaseCreated, tensor, view, write, rng } from './helpers';
 
 // Note [CPU direct convolution] against plain float64 loops: forward (bias fused), grad
 // input and grad weight, over strides, padding, dilation, groups, odd sizes, windows that
@@ -9,13 +9,6 @@ import { empty, read, releaseCreated, tensor, view, write } from './helpers';
 
 afterEach(releaseCreated);
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 31 - 1;
-  };
-}
 
 interface Case {
   N: number;

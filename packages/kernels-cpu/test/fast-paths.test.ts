@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cpuImpls } from '../src/index';
 import { ROUND_F32 } from '../src/kernels/float-math';
 import { expRow } from '../src/kernels/unary-rows';
-import { empty, read, releaseCreated, tensor, view } from './helpers';
+import { empty, read, releaseCreated, tensor, view, rng } from './helpers';
 
 // The speed paths of issue 4 against plain references: float32 exp by polynomial (Note [exp
 // below float64]), float32 sums in four partial sums (Note [Four float64 partial sums of
@@ -12,13 +12,6 @@ import { empty, read, releaseCreated, tensor, view } from './helpers';
 afterEach(releaseCreated);
 
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 31 - 1;
-  };
-}
 
 describe('float32 exp', () => {
   const r = rng(5);

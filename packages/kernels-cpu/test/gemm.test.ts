@@ -2,7 +2,7 @@ import { CPU, StorageImpl, TensorImpl, VersionCounter, type DType } from '@torch
 import { afterEach, describe, expect, it } from 'vitest';
 import { CpuAllocator, cpuImpls } from '../src/index';
 import { wasm, wasmLevel } from '../src/wasm/kernels';
-import { empty, read, releaseCreated, tensor, view, write } from './helpers';
+import { empty, read, releaseCreated, tensor, view, write, rng } from './helpers';
 
 // The WebAssembly GEMM (Note [GEMM as the BLAS libraries build it]) against plain loops. On
 // the build without relaxed SIMD every C element is the sequential sum of its products in
@@ -11,13 +11,6 @@ import { empty, read, releaseCreated, tensor, view, write } from './helpers';
 
 afterEach(releaseCreated);
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 31 - 1;
-  };
-}
 
 /** Sequential sums in `dtype` (float32: rounded after each product and each add). */
 function sequential(dtype: DType, n: number, m: number, p: number, a: readonly number[], b: readonly number[], start?: (i: number, j: number) => number): { seq: number[]; abs: number[] } {

@@ -173,3 +173,12 @@ export function mismatches(actual: readonly Value[], expected: readonly Value[],
   }
   return bad;
 }
+
+/** A deterministic pseudo-random stream in [-1, 1) (an LCG), for test inputs. */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 31 - 1;
+  };
+}

@@ -2,7 +2,7 @@ import type { DType } from '@torch-ts/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cpuImpls } from '../src/index';
 import { MM_CASES } from './goldens/matmul';
-import { empty, laidOut, mismatches, read, releaseCreated, tensor, view, type Layout, type Value } from './helpers';
+import { empty, laidOut, mismatches, read, releaseCreated, tensor, view, type Layout, type Value, rng } from './helpers';
 
 afterEach(releaseCreated);
 
@@ -23,14 +23,6 @@ describe('mm against PyTorch goldens', () => {
   }
 });
 
-/** A deterministic pseudo-random stream in [-1, 1). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 31 - 1;
-  };
-}
 
 function reference(n: number, m: number, p: number, a: readonly number[], b: readonly number[]): number[] {
   const out: number[] = [];

@@ -2,7 +2,7 @@ import { CPU, StorageImpl, TensorImpl, VersionCounter, type DType } from '@torch
 import { afterEach, describe, expect, it } from 'vitest';
 import { CpuAllocator, cpuImpls, setNumThreads, threadsReady } from '../src/index';
 import { wasm } from '../src/wasm/kernels';
-import { empty, read, releaseCreated, tensor, view, write } from './helpers';
+import { empty, read, releaseCreated, tensor, view, write, rng } from './helpers';
 
 // The WebAssembly pointwise kernels (Note [Binary pointwise kernels], Note [Unary pointwise
 // kernels]) against plain references: IEEE arithmetic exactly, transcendental functions
@@ -10,13 +10,6 @@ import { empty, read, releaseCreated, tensor, view, write } from './helpers';
 
 afterEach(releaseCreated);
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 31 - 1;
-  };
-}
 
 const fr = Math.fround;
 const F = new Float32Array(1);

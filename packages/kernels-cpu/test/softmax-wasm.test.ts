@@ -3,20 +3,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CpuAllocator, cpuImpls, setNumThreads, threadsReady } from '../src/index';
 import { kernelHeap } from '../src/wasm/kernel-heap';
 import { wasm } from '../src/wasm/kernels';
-import { empty, read, releaseCreated, tensor, view } from './helpers';
+import { empty, read, releaseCreated, tensor, view, rng } from './helpers';
 
 // The float32 exp and softmax kernels of the WebAssembly module (Note [float32 exp in
 // SIMD], Note [Softmax rows in SIMD]) against float64 references.
 
 afterEach(releaseCreated);
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 31 - 1;
-  };
-}
 
 /** float32's ulp at |v| (subnormals: 2^-149). */
 function ulp(v: number): number {

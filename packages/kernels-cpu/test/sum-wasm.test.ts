@@ -4,7 +4,7 @@ import { CpuAllocator, cpuImpls, setNumThreads, threadsReady } from '../src/inde
 import { sumF32Row } from '../src/kernels/sum-f32';
 import { kernelHeap } from '../src/wasm/kernel-heap';
 import { wasm } from '../src/wasm/kernels';
-import { empty, read, releaseCreated, view } from './helpers';
+import { empty, read, releaseCreated, view, rng } from './helpers';
 
 // float32 sums on the WebAssembly kernels (Note [float32 sums on the WebAssembly kernels]):
 // exactly the bits of the order Note [WebAssembly float32 sum] documents, in place or
@@ -12,13 +12,6 @@ import { empty, read, releaseCreated, view } from './helpers';
 
 afterEach(releaseCreated);
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 31 - 1;
-  };
-}
 
 /** Note [WebAssembly float32 sum], step by step in float64. */
 function documentedSum(v: Float32Array, p: number, n: number): number {

@@ -2,18 +2,11 @@ import { CPU, TensorImpl, TorchError } from '@torch-ts/core';
 import { describe, expect, it } from 'vitest';
 import { cpuImpls, getNumThreads, setNumThreads, threadsReady } from '../src/index';
 import { poolStats } from '../src/wasm/pool';
-import { empty, read, releaseCreated, tensor } from './helpers';
+import { empty, read, releaseCreated, tensor, rng } from './helpers';
 
 // Note [CPU thread pool]: the same results for any number of threads, and the workers do
 // take part.
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 31 - 1;
-  };
-}
 
 describe('CPU thread pool', () => {
   it('defaults to the machine\'s cores and refuses a bad count', async () => {

@@ -197,21 +197,19 @@ export class Heap {
   }
 
   private link(r: Range): void {
-    const free = this.free;
-    let lo = 0;
-    let hi = free.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      const m = free[mid];
-      if (m.size < r.size || (m.size === r.size && m.start < r.start)) lo = mid + 1;
-      else hi = mid;
-    }
-    free.splice(lo, 0, r);
+    this.free.splice(this.position(r), 0, r);
     this.freeByStart.set(r.start, r);
     this.freeByEnd.set(r.start + r.size, r);
   }
 
   private unlink(r: Range): void {
+    this.free.splice(this.position(r), 1);
+    this.freeByStart.delete(r.start);
+    this.freeByEnd.delete(r.start + r.size);
+  }
+
+  /** Where `r` is, or goes, in the free list's (size, start) order. */
+  private position(r: Range): number {
     const free = this.free;
     let lo = 0;
     let hi = free.length;
@@ -221,8 +219,6 @@ export class Heap {
       if (m.size < r.size || (m.size === r.size && m.start < r.start)) lo = mid + 1;
       else hi = mid;
     }
-    free.splice(lo, 1);
-    this.freeByStart.delete(r.start);
-    this.freeByEnd.delete(r.start + r.size);
+    return lo;
   }
 }
