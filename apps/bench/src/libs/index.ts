@@ -5,8 +5,13 @@ export async function loadLibrary(name: NodeLibName): Promise<Library> {
   switch (name) {
     case 'torch-ts':
       return (await import('./torch-ts')).torchTsCpu('one');
-    case 'torch-ts-threads':
-      return (await import('./torch-ts')).torchTsCpu('default');
+    case 'torch-ts-threads': {
+      const lib = (await import('./torch-ts')).torchTsCpu('default');
+      // The CPU pool's workers start in the background: measure once they all run.
+      const torch = await import('@torch-ts/torch');
+      await torch.backends.cpu.threadsReady();
+      return lib;
+    }
     case 'torch-ts-webgpu': {
       const torch = await import('@torch-ts/torch');
       // Dawn in Node, on the adapter it finds (SwiftShader's Vulkan without a GPU).

@@ -23,6 +23,8 @@ export const CTL = {
   threads: 6,
   /** Tasks run by workers since start (for `poolStats`). */
   workerTasks: 7,
+  /** Workers that have instantiated the module and wait for jobs. */
+  ready: 8,
   maxTasks: 64,
   maxThreads: 64,
 } as const;

@@ -42,6 +42,9 @@ const onInit = (init) => {
     }
   };
   let seen = Atomics.load(ctl, ${CTL.job});
+  // Ready through the shared memory, so that a caller busy in a synchronous loop (whose
+  // event loop never turns) still hands this worker tasks; the message is for threadsReady().
+  Atomics.add(ctl, ${CTL.ready}, 1);
   post('ready');
   for (;;) {
     Atomics.wait(ctl, ${CTL.job}, seen);

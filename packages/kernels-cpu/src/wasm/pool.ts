@@ -186,7 +186,7 @@ async function startWorkers(): Promise<void> {
 
 /** Workers running, and the tasks they have run since start. */
 export function poolStats(): { workers: number; workerTasks: number } {
-  return { workers: ready, workerTasks: ctl === null ? 0 : Atomics.load(ctl, CTL.workerTasks) };
+  return { workers: ctl === null ? 0 : Atomics.load(ctl, CTL.ready), workerTasks: ctl === null ? 0 : Atomics.load(ctl, CTL.workerTasks) };
 }
 
 /** Per-thread scratch of at least `bytes`, kept and grown as kernels ask. */
@@ -213,7 +213,7 @@ export function runTasks(name: PoolExport, tasks: readonly (readonly number[])[]
   const w = wasm!;
   const fn = w[name] as (...a: number[]) => void;
   if (started < getNumThreads() - 1) ensureWorkers();
-  const threads = Math.min(getNumThreads(), tasks.length, ready + 1);
+  const threads = Math.min(getNumThreads(), tasks.length, (ctl === null ? 0 : Atomics.load(ctl, CTL.ready)) + 1);
   if (ctl === null || threads <= 1) {
     const s = scratchFor(0, scratch);
     for (const t of tasks) fn(...t, s);
