@@ -79,15 +79,15 @@ const uncaught = (message: string) => (s: string) => {
 };
 
 // Enough runs of the crash-prone endings that a crash in one run of ten fails the test: the
-// four main-thread endings share the mechanism, and 32 runs miss a 1-in-10 crash with
-// probability 0.9^32 = 3.4% (the 1-in-8 seen before the fix: 1.4%; each of two runs of this
-// file on the unfixed code had a SIGSEGV in every one of the four). Two runs for the endings
-// that never crashed and for the workers (which aborted in every run). About 70 s on 2 cores.
+// four main-thread endings share the mechanism, and 48 runs miss a 1-in-10 crash with
+// probability 0.9^48 = 0.6% (one ending alone, 12 runs: 28%; each of two runs of this file
+// on the unfixed code had a SIGSEGV in every one of the four). Two runs for the endings that
+// never crashed and for the workers (which aborted in every run). About 90 s on 2 cores.
 const CASES: Case[] = [
-  { mode: 'exit0', runs: 8, code: 0 },
-  { mode: 'exit3', runs: 8, code: 3 },
-  { mode: 'throw', runs: 8, code: 1, stderr: uncaught('boom from the user') },
-  { mode: 'reject', runs: 8, code: 1, stderr: uncaught('rejected by the user') },
+  { mode: 'exit0', runs: 12, code: 0 },
+  { mode: 'exit3', runs: 12, code: 3 },
+  { mode: 'throw', runs: 12, code: 1, stderr: uncaught('boom from the user') },
+  { mode: 'reject', runs: 12, code: 1, stderr: uncaught('rejected by the user') },
   { mode: 'exitCode', runs: 2, code: 5 },
   { mode: 'natural', runs: 2, code: 0 },
   { mode: 'sigterm', runs: 2, signal: 'SIGTERM' },
