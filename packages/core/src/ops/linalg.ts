@@ -5,7 +5,7 @@ import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { callFunctional, unwrapTensor } from './call';
 import { composite } from './composite';
-import { commonDevice, torchTypeName } from './meta-utils';
+import { UNINITIALIZED, commonDevice, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
 import { expand, unsqueeze, squeeze, transpose } from './views';
 import { reshape } from './shape-ops';
@@ -28,7 +28,7 @@ export const MM = defineStructured('mm(Tensor self, Tensor mat2) -> Tensor', ([s
   }
   checkMatmulDtypes('mm', a, m);
   const device = commonDevice('mm', [a, m]);
-  const out = TensorImpl.empty('mm', [a.sizes[0], m.sizes[1]], a.dtype, device);
+  const out = TensorImpl.empty('mm', [a.sizes[0], m.sizes[1]], a.dtype, device, UNINITIALIZED);
   try {
     implOf(b, 'mm', 'mm')(out, a, m);
   } catch (e) {
@@ -50,7 +50,7 @@ export const BMM = defineStructured('bmm(Tensor self, Tensor mat2) -> Tensor', (
   }
   checkMatmulDtypes('bmm', a, m);
   const device = commonDevice('bmm', [a, m]);
-  const out = TensorImpl.empty('bmm', [a.sizes[0], a.sizes[1], m.sizes[2]], a.dtype, device);
+  const out = TensorImpl.empty('bmm', [a.sizes[0], a.sizes[1], m.sizes[2]], a.dtype, device, UNINITIALIZED);
   try {
     implOf(b, 'bmm', 'bmm')(out, a, m);
   } catch (e) {

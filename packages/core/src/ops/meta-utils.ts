@@ -47,7 +47,8 @@ export function commonDevice(op: string, operands: readonly (TensorImpl | Scalar
   return dev ?? CPU; // only scalars (or 0-dim CPU tensors): the call runs on CPU
 }
 
-const UNINITIALIZED: AllocateOptions = { uninitialized: true };
+/** For outputs whose kernels write every element (Note [Uninitialized outputs]). */
+export const UNINITIALIZED: AllocateOptions = { uninitialized: true };
 
 /**
  * A new tensor of `sizes` on `device`, laid out like `like` (PyTorch's output strides) when

@@ -13,7 +13,7 @@ import { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim } from '../views';
 import { callFunctional, unwrapTensor } from './call';
 import { to } from './copy';
-import { torchTypeName } from './meta-utils';
+import { UNINITIALIZED, torchTypeName } from './meta-utils';
 import { computeDtypeOf, contiguousAs, intoCompute } from './nn-impls';
 import { defineStructured, implOf } from './registry';
 
@@ -40,7 +40,7 @@ function softmaxForward(name: '_softmax' | '_log_softmax', log: boolean) {
       throw new TorchError(`${name}: conversion from ${torchTypeName(s.dtype)} to Float is not supported on CPU`);
     }
     const outDtype: DType = halfToFloat === true ? 'float32' : s.dtype;
-    const out = TensorImpl.empty(name, s.sizes, outDtype, s.device);
+    const out = TensorImpl.empty(name, s.sizes, outDtype, s.device, UNINITIALIZED);
     if (s.numel === 0) return out;
     const compute = computeDtypeOf(s.dtype);
     const [outer, size, inner] = splitAround(s.sizes, d);
@@ -73,7 +73,7 @@ function softmaxBackward(name: '_softmax_backward_data' | '_log_softmax_backward
       }
       const d = normalizeDim(name, dim as number, Math.max(y.dim, 1));
       const outDtype = inputDtype == null ? y.dtype : parseDType(name, inputDtype);
-      const out = TensorImpl.empty(name, y.sizes, outDtype, y.device);
+      const out = TensorImpl.empty(name, y.sizes, outDtype, y.device, UNINITIALIZED);
       if (y.numel === 0) return out;
       const compute = computeDtypeOf(y.dtype === 'float64' || g.dtype === 'float64' ? 'float64' : y.dtype);
       const [outer, size, inner] = splitAround(y.sizes, d);

@@ -61,11 +61,11 @@ export class TensorImpl extends RefCounted {
     liveCounts(device.type).tensors++;
   }
 
-  /** A new contiguous tensor with fresh storage on `device`. */
-  static empty(op: string, sizes: readonly number[], dtype: DType, device: Device): TensorImpl {
+  /** A new contiguous tensor with fresh storage on `device`; `options.uninitialized`: Note [Uninitialized outputs]. */
+  static empty(op: string, sizes: readonly number[], dtype: DType, device: Device, options?: AllocateOptions): TensorImpl {
     let n = 1;
     for (const s of sizes) n *= s;
-    const storage = StorageImpl.allocate(op, n * typeMeta(dtype).itemSize, device);
+    const storage = StorageImpl.allocate(op, n * typeMeta(dtype).itemSize, device, options);
     const impl = new TensorImpl(storage, sizes, contiguousStrides(sizes), 0, dtype, device, new VersionCounter());
     storage.release(); // the TensorImpl holds its own reference
     return impl;

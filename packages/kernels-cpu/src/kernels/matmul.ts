@@ -176,8 +176,8 @@ function mmWasm(w: WasmKernels, n: number, m: number, p: number, out: Mat, a: Ma
   }
 }
 
-/** Multiply-adds below which a GEMM stays on the calling thread (about 50 us of work). */
-const GEMM_GRAIN = 1 << 21;
+/** Multiply-adds below which a GEMM stays on the calling thread (about 100 us of work: a 128^3 product is faster alone than split). */
+const GEMM_GRAIN = 1 << 22;
 
 /**
  * The GEMM's tasks: one per thread, splitting the longer of C's two sides on micro-tile
