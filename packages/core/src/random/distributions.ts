@@ -6,6 +6,7 @@
 import { bf16BitsToNumber, f16BitsToNumber, f64ToBf16Bits, f64ToF16Bits } from '../dtype/half';
 import type { DType } from '../dtype';
 import { fma32, fma64 } from '../numeric/fused';
+import { TorchError } from '../errors';
 import type { Generator } from './generator';
 import { log256, sincos256 } from './avx-mathfun';
 import { log, sincos } from './libm';
@@ -29,7 +30,7 @@ export function narrow(dtype: DType): (x: number) => number {
  * arithmetic is float32.
  */
 export function sampleUniform(gen: Generator, n: number, dtype: DType, from: number, to: number): Float64Array {
-  const out = new Float64Array(n);
+  const out = samples(n);
   if (dtype === 'float64') {
     const range = to - from;
     for (let i = 0; i < n; i++) out[i] = fma64(gen.random53() * 2 ** -53, range, from);
@@ -82,7 +83,7 @@ function normalScalar(gen: Generator, mean: number, std: number): number {
  * element, in double, with the generator's cached second sample.
  */
 export function sampleNormal(gen: Generator, n: number, dtype: DType, mean: number, std: number, contiguous: boolean): Float64Array {
-  const out = new Float64Array(n);
+  const out = samples(n);
   if (n < 16 || !contiguous) {
     const round = dtype === 'float64' ? (x: number) => x : narrow(dtype);
     for (let i = 0; i < n; i++) out[i] = round(normalScalar(gen, mean, std));
@@ -188,4 +189,13 @@ export function samplePermutation(gen: Generator, n: number): BigInt64Array {
     perm[z + i] = sav;
   }
   return BigInt64Array.from(perm, (v) => BigInt(v));
+}
+
+/** Host room for `n` draws; an engine's refusal (a RangeError) becomes the out-of-memory TorchError an allocation gives. */
+function samples(n: number): Float64Array {
+  try {
+    return new Float64Array(n);
+  } catch (e) {
+    throw new TorchError(`out of memory: cannot hold ${n} random samples on the host (${(e as Error).message})`);
+  }
 }

@@ -5,6 +5,7 @@ import { DispatchKeySet } from '../dispatch/dispatch-key-set';
 import { liveCounts } from '../memory/live-counts';
 import { RefCounted } from '../memory/ref-counted';
 import type { AllocateOptions } from '../memory/allocator';
+import { TorchError } from '../errors';
 import { StorageImpl } from '../memory/storage-impl';
 import { contiguousStrides, isContiguous } from '../views';
 import { autogradMetaFactory, type AutogradMetaInterface } from './autograd-interface';
@@ -18,6 +19,18 @@ export class VersionCounter {
   bump(): void {
     this.version++;
   }
+}
+
+/**
+ * The product of `sizes`, refused past 2^53, where it stops being an exact JS number (as
+ * PyTorch refuses an int64 overflow): a view such as `ones([1]).expand([2**31, 2**31,
+ * 2**31])` would otherwise be a tensor whose reductions never end.
+ */
+function checkedNumel(sizes: readonly number[]): number {
+  let n = 1;
+  for (const s of sizes) n *= s;
+  if (n > Number.MAX_SAFE_INTEGER) throw new TorchError(`numel: integer multiplication overflow (sizes [${sizes.join(', ')}])`);
+  return n;
 }
 
 /**
@@ -49,9 +62,8 @@ export class TensorImpl extends RefCounted {
     base: TensorImpl | null = null,
   ) {
     super();
+    const n = checkedNumel(sizes);
     storage.retain();
-    let n = 1;
-    for (const s of sizes) n *= s;
     this.numel = n;
     this.isContiguous = isContiguous(sizes, strides);
     const backend = backendKeyOf(device.type);
@@ -63,8 +75,7 @@ export class TensorImpl extends RefCounted {
 
   /** A new contiguous tensor with fresh storage on `device`; `options.uninitialized`: Note [Uninitialized outputs]. */
   static empty(op: string, sizes: readonly number[], dtype: DType, device: Device, options?: AllocateOptions): TensorImpl {
-    let n = 1;
-    for (const s of sizes) n *= s;
+    const n = checkedNumel(sizes);
     const storage = StorageImpl.allocate(op, n * typeMeta(dtype).itemSize, device, options);
     const impl = new TensorImpl(storage, sizes, contiguousStrides(sizes), 0, dtype, device, new VersionCounter());
     storage.release(); // the TensorImpl holds its own reference
