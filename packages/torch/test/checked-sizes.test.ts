@@ -14,7 +14,7 @@ describe('checked sizes', () => {
     one.dispose();
     const after = torch.memory.stats('cpu');
     expect(after.liveTensors).toBe(before.liveTensors);
-    expect(after.allocatedBytes).toBe(before.allocatedBytes);
+    expect(after.liveBytes).toBe(before.liveBytes);
   });
 
   it('a random factory too large for the host is an out-of-memory TorchError', () => {
