@@ -6,6 +6,10 @@ generator, bit for bit), runs the same warm-up and repeat policy as measure.ts w
 time.perf_counter, and writes the same messages, one JSON object a line, on stdout.
 PyTorch runs on one thread, like every peer. Each run is the op call; reading its output
 back (.numpy(), a view on the CPU) is timed apart (Note [What a run times] in libs/types.ts).
+
+With TORCH_TS_BENCH_TORCH_DEVICE=cuda (the `pytorch-cuda` column) the inputs live on the GPU
+and each run ends with its output copied to the host, as a WebGPU run ends with its read:
+the copy waits for the GPU. TF32 is off, so results are float32's, as on every other column.
 """
 import gc
 import json
@@ -20,6 +24,10 @@ import torch.nn.functional as F
 
 torch.set_num_threads(1)
 torch.set_num_interop_threads(1)
+DEVICE = os.environ.get("TORCH_TS_BENCH_TORCH_DEVICE", "cpu")
+if DEVICE == "cuda":
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
 
 
 def uniform(n, seed, lo=-1.0, hi=1.0):
@@ -39,7 +47,7 @@ def labels(n, classes, seed):
 
 
 def t32(data, shape, requires_grad=False):
-    return torch.from_numpy(data).view(*shape).requires_grad_(requires_grad)
+    return torch.from_numpy(data).view(*shape).to(DEVICE).requires_grad_(requires_grad)
 
 
 def numel(shape):
@@ -47,9 +55,17 @@ def numel(shape):
 
 
 class Prepared:
-    def __init__(self, run, read=lambda y: y.detach().numpy()):
-        self.run = run
+    def __init__(self, run, read=lambda y: y.detach().cpu().numpy()):
+        if DEVICE == "cpu":
+            self.run = run
+        else:
+            # The run is over when its output is on the host (Note [What a run times]).
+            self.run = lambda: on_host(run())
         self.read = read
+
+
+def on_host(y):
+    return y.detach().cpu() if torch.is_tensor(y) else y
 
 
 def loop(calls, once):
@@ -114,7 +130,7 @@ def mlp_step(m):
         bs.append(t32(uniform(widths[l + 1], 10 + 2 * l + 1, -bound, bound), [widths[l + 1]], True))
     params = ws + bs
     x = t32(uniform(batch * widths[0], 3), [batch, widths[0]])
-    y = torch.from_numpy(labels(batch, widths[-1], 4))
+    y = torch.from_numpy(labels(batch, widths[-1], 4)).to(DEVICE)
     last = len(widths) - 2
 
     def step():
@@ -131,7 +147,7 @@ def mlp_step(m):
         return loss.detach()
 
     def read(loss):
-        return np.concatenate([[loss.item()], bs[last].detach().numpy(), ws[0].detach().numpy().reshape(-1)[:32]])
+        return np.concatenate([[loss.item()], bs[last].detach().cpu().numpy(), ws[0].detach().cpu().numpy().reshape(-1)[:32]])
     return Prepared(step, read)
 
 
@@ -182,7 +198,8 @@ def send(msg):
 
 def main():
     config = json.loads(os.environ["TORCH_TS_BENCH_CHILD"])
-    send({"kind": "describe", "text": f"PyTorch {torch.__version__} (/usr/bin/python3, {torch.get_num_threads()} thread)"})
+    where = torch.cuda.get_device_name() if DEVICE == "cuda" else f"{torch.get_num_threads()} thread"
+    send({"kind": "describe", "text": f"PyTorch {torch.__version__} ({sys.executable}, {where})"})
     matmul_rate = 0.0  # child.ts's skip of sizes predicted over predictLimitMs
     for w in config["workloads"]:
         n = w["shapes"].get("n")

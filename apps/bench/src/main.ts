@@ -15,8 +15,11 @@
  *   --device D     cpu (default) or webgpu: the default libraries, the torch-ts library the
  *                  speedups are of, and the output file
  *   --libs a,b     libraries (default: torch-ts,torch-ts-threads,tfjs-cpu,tfjs-wasm,js-pytorch,
- *                  onnxruntime,pytorch; with --device webgpu: torch-ts-webgpu,tfjs-webgpu);
- *                  libraries that are all WebGPU ones imply --device webgpu
+ *                  onnxruntime,pytorch; with --device webgpu: torch-ts-webgpu,tfjs-webgpu,
+ *                  pytorch-cuda); libraries that are all GPU ones imply --device webgpu
+ *
+ * TORCH_TS_BENCH_PYTHON names the Python of the PyTorch columns (default /usr/bin/python3).
+ * Run from a bundle (scripts/device-bundle.mjs), the children are the bundle's child.mjs.
  *   --only x,y     workload ids (default: all)
  *   --out FILE     JSON output (default results/<device>.json, results/<device>-quick.json
  *                  with --quick)
@@ -71,7 +74,7 @@ const QUICK: MeasureOptions = { targetMs: 150, maxReps: 3, warmupMs: 0, maxWarmu
 /** A Node library's round in a child process (child.ts); resolves with how it ended. */
 function forkChild(config: ChildConfig, onMessage: (msg: ChildMessage) => void): Promise<string> {
   return new Promise((done) => {
-    const child = fork(join(here, 'child.ts'), [], {
+    const child = fork(join(here, fileURLToPath(import.meta.url).endsWith('.ts') ? 'child.ts' : 'child.mjs'), [], {
       execArgv: [...process.execArgv, '--expose-gc', '--max-old-space-size=12288'],
       env: { ...process.env, TORCH_TS_BENCH_CHILD: JSON.stringify(config) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -92,7 +95,8 @@ async function runChild(config: ChildConfig, onMeasurement: (m: Measurement) => 
       onMeasurement(msg.m);
     }
   };
-  const ended = await (config.lib === 'pytorch' ? runPytorch(config, onMessage) : forkChild(config, onMessage));
+  const python = config.lib === 'pytorch' || config.lib === 'pytorch-cuda';
+  const ended = await (python ? runPytorch(config, onMessage) : forkChild(config, onMessage));
   for (const id of config.ids) {
     if (!got.some((m) => m.id === id)) got.push({ id, samples: [], na: `child process failed (${ended})` });
   }
@@ -116,10 +120,10 @@ async function available(libs: readonly LibName[]): Promise<{ libs: LibName[]; n
       }
       names.set(lib, lib === 'torch-ts' ? 'torch-ts (1 thread)' : `torch-ts (${threads} threads)`);
     }
-    if (lib === 'pytorch') {
-      const missing = pytorchMissing();
+    if (lib === 'pytorch' || lib === 'pytorch-cuda') {
+      const missing = pytorchMissing(lib);
       if (missing !== null) {
-        process.stderr.write(`bench: no PyTorch column (${missing})\n`);
+        process.stderr.write(`bench: no ${lib} column (${missing})\n`);
         continue;
       }
     }

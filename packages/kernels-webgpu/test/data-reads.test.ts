@@ -2,10 +2,12 @@
  * `data()`, `tolistAsync()` and `itemAsync()` on WebGPU tensors through core's reader: the
  * one-copy path of contiguous tensors (`readValues`: elements sliced out of the mapped
  * staging range, at byte offsets that are not 4-aligned for 1- and 2-byte dtypes) and the
- * CPU-copy path of strided views must give the same values, in a new array the caller owns.
+ * device-side gather of strided views (Note [Reading a strided WebGPU tensor]) must give the
+ * same values, in a new array the caller owns.
  */
 import { describe, expect, it } from 'vitest';
 import { TorchError, f64ToF16Bits, narrow, type DType } from '@torch-ts/core';
+import { memoryStats } from '../src';
 import { gpuTensor, webgpuReady } from './helpers';
 
 const seq = (n: number, f: (i: number) => number): number[] => Array.from({ length: n }, (_, i) => f(i));
@@ -38,6 +40,20 @@ describe.skipIf(!webgpuReady)('WebGPU data reads', () => {
       expect(Array.from((await strided.data()) as ArrayLike<number>)).toEqual(expected.flat());
     });
   }
+
+  it('gathers transposed, column and broadcast views on the device, and frees the gather', async () => {
+    const [r, c] = [37, 53];
+    const values = seq(r * c, (i) => (i * 7919) % 1000);
+    const t = gpuTensor(values, 'float32', [r, c]);
+    const before = memoryStats().allocatedBytes;
+    const tt = t.t();
+    expect(Array.from((await tt.data()) as Float32Array)).toEqual(seq(r * c, (k) => values[(k % r) * c + Math.floor(k / r)]));
+    const col = t.narrow(1, 5, 1); // one column: 37 elements spread over the whole storage
+    expect(Array.from((await col.data()) as Float32Array)).toEqual(seq(r, (i) => values[i * c + 5]));
+    const row = t.narrow(0, 3, 1).expand(4, c); // stride 0 in dim 0
+    expect(Array.from((await row.data()) as Float32Array)).toEqual([0, 1, 2, 3].flatMap(() => values.slice(3 * c, 4 * c)));
+    expect(memoryStats().allocatedBytes).toBe(before);
+  });
 
   it('hands out a new array on every read, not a view of shared memory', async () => {
     const t = gpuTensor([1, 2, 3, 4, 5], 'float32');

@@ -50,18 +50,24 @@ export type LibName =
   | 'js-pytorch'
   | 'onnxruntime'
   | 'pytorch'
+  | 'pytorch-cuda'
   | 'torch-ts-webgpu'
   | 'tfjs-webgpu';
-/** The libraries that run in a Node child process; `pytorch` runs in Python (pytorch.ts). */
-export type NodeLibName = Exclude<LibName, 'pytorch'>;
+/** The libraries that run in a Node child process; `pytorch` and `pytorch-cuda` run in Python (pytorch.ts). */
+export type NodeLibName = Exclude<LibName, 'pytorch' | 'pytorch-cuda'>;
+export type PythonLibName = Extract<LibName, 'pytorch' | 'pytorch-cuda'>;
 /**
  * The CPU libraries: what `pnpm bench` runs by default (`--device cpu`). `torch-ts` runs on one
  * thread, `torch-ts-threads` on torch-ts's default thread count (Note [torch-ts thread
  * columns]); every peer runs on one thread.
  */
 export const LIB_NAMES: readonly LibName[] = ['torch-ts', 'torch-ts-threads', 'tfjs-cpu', 'tfjs-wasm', 'js-pytorch', 'onnxruntime', 'pytorch'];
-/** The WebGPU libraries (`--device webgpu`): Dawn in Node, on the same adapter. */
-export const WEBGPU_LIB_NAMES: readonly LibName[] = ['torch-ts-webgpu', 'tfjs-webgpu'];
+/**
+ * The GPU libraries (`--device webgpu`): torch-ts and tfjs on Dawn in Node, on the same
+ * adapter; and PyTorch on CUDA where the machine has an NVIDIA GPU (a native reference, left
+ * out with a notice elsewhere).
+ */
+export const WEBGPU_LIB_NAMES: readonly LibName[] = ['torch-ts-webgpu', 'tfjs-webgpu', 'pytorch-cuda'];
 export const ALL_LIB_NAMES: readonly LibName[] = [...LIB_NAMES, ...WEBGPU_LIB_NAMES];
 
 export type BenchDevice = 'cpu' | 'webgpu';

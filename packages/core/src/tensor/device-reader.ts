@@ -7,10 +7,10 @@ import type { TensorImpl } from './tensor-impl';
  * How the async reads (`data()`, `tolistAsync()`, `toAsync('cpu')`) reach a device's
  * memory: a backend whose memory the host cannot read synchronously (WebGPU) registers a
  * reader (`op` names the read in errors). `toHost` resolves to a CPU copy of the tensor (a new TensorImpl the caller owns,
- * any strides). `values`, for a contiguous tensor, resolves to its elements as a new typed
- * array of the storage element type that the caller owns: `data()` hands that array to the
- * user as it is, so a read costs one copy out of device memory instead of two (into a CPU
- * storage, then out of it).
+ * any strides). `values` resolves to the tensor's logical elements, row-major, as a new typed
+ * array of the storage element type that the caller owns, whatever the tensor's strides (a
+ * device gathers a strided view itself): `data()` hands that array to the user as it is, so a
+ * read costs one copy out of device memory instead of two (into a CPU storage, then out of it).
  */
 export interface DeviceReader {
   toHost(impl: TensorImpl, op: string): Promise<TensorImpl>;

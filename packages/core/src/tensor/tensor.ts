@@ -288,20 +288,13 @@ export class Tensor {
   // ---- async reads: any device ----
   /**
    * The logical elements, row-major, as a new array of the storage element type. On CPU
-   * they are gathered at once (a snapshot taken at the call); a device reads a contiguous
-   * tensor straight into the array (Note on DeviceReader), anything else through a CPU copy.
+   * they are gathered at once (a snapshot taken at the call); a device reads them straight
+   * into the array (Note on DeviceReader).
    */
   private async hostValues(op: string): Promise<HostValues> {
     const impl = this.impl;
     if (impl.device.type === 'cpu') return gatherHost(impl);
-    const reader = deviceReader(op, impl.device.type);
-    if (impl.isContiguous) return reader.values(impl, op);
-    const host = await reader.toHost(impl, op);
-    try {
-      return gatherHost(host);
-    } finally {
-      host.release();
-    }
+    return deviceReader(op, impl.device.type).values(impl, op);
   }
 
   /** The logical elements as a typed array (see `dataSync`), from any device. */
