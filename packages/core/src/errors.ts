@@ -25,6 +25,15 @@ export class AutogradError extends TorchError {}
 /** A dim or an index out of range (PyTorch's IndexError). */
 export class IndexError extends TorchError {}
 
+/**
+ * A call that does not bind: an unknown keyword, too many arguments, a value of the wrong
+ * type. PyTorch raises Python's TypeError (Note [The argument binder]).
+ */
+export class TorchTypeError extends TorchError {}
+
+/** An argument or mode PyTorch has that torch-ts does not support yet. PyTorch: NotImplementedError. */
+export class NotImplementedError extends TorchError {}
+
 /** Formats a size list the way torch-ts messages print it: `[2, 3]`. */
 export function fmtShape(shape: readonly number[]): string {
   return `[${shape.join(', ')}]`;

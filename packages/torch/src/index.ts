@@ -64,6 +64,8 @@ export {
   DeviceError,
   AutogradError,
   IndexError,
+  TorchTypeError,
+  NotImplementedError,
   // factories
   tensor,
   empty,

@@ -1,7 +1,8 @@
 import { isFloatingType, type DType } from '../dtype';
 import { DTypeError, TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
-import { callFunctional, callMutating, unwrapOptionalTensor, unwrapTensor } from './call';
+import { makeBinder, type OptionalArgs } from './binder';
+import { callFunctional, callMutating, unwrapTensor } from './call';
 import { torchTypeName } from './meta-utils';
 import { definePointwise, type OutOptions, type PointwiseOp } from './pointwise';
 import { implOf } from './registry';
@@ -119,22 +120,37 @@ export interface InplaceOption {
   inplace?: boolean;
 }
 
-function front<O extends object>(p: PointwiseOp, extra: (o: O) => unknown[]) {
+/**
+ * An activation's front ends, bound by Note [The argument binder]: the function form takes
+ * PyTorch's F.* positional arguments (`extra`, schema syntax), `inplace` where F.* has it,
+ * and `out`; the in-place form takes `extra`. `kernelArgs` maps the bound extras to the op's.
+ */
+function front(p: PointwiseOp, extra: string, kernelArgs: (bound: unknown[]) => unknown[], hasInplace = p.inplace !== undefined) {
   const name = p.functional.schema.name;
+  const kwOnly = extra.includes('*');
+  const fnArgs = makeBinder(name, `${name}(Tensor self${extra ? `, ${extra}` : ''}${hasInplace ? ', bool inplace=False' : ''}${kwOnly ? '' : ', *'}, Tensor? out=None) -> Tensor`);
+  const inplaceArgs = makeBinder(`${name}_`, `${name}_(Tensor self${extra ? `, ${extra}` : ''}) -> Tensor`);
+  const nExtra = inplaceArgs.schema.args.length - 1;
+  const inplace = (...args: unknown[]): Tensor => {
+    const bound = inplaceArgs.bind(args);
+    const self = bound[0] as Tensor;
+    if (!p.inplace) throw new TorchError(`${name}_: there is no in-place variant of ${name}`);
+    return callMutating(p.inplace, [unwrapTensor(`${name}_`, 'self', self), ...kernelArgs(bound.slice(1))], self);
+  };
   return {
-    fn: (self: Tensor, options: O & OutOptions & InplaceOption = {} as O): Tensor => {
-      if (options.inplace) {
-        if (!p.inplace) throw new TorchError(`${name}: there is no in-place variant of ${name}`);
-        return callMutating(p.inplace, [unwrapTensor(`${name}_`, 'self', self), ...extra(options)], self);
+    fn: (...args: unknown[]): Tensor => {
+      const bound = fnArgs.bind(args);
+      const self = bound[0] as Tensor;
+      const extras = bound.slice(1, 1 + nExtra);
+      const out = bound[bound.length - 1] as Tensor | undefined;
+      if (hasInplace && bound[1 + nExtra] === true) {
+        if (out) throw new TorchError(`${name}: out= cannot be combined with inplace=True`);
+        return callMutating(p.inplace!, [unwrapTensor(`${name}_`, 'self', self), ...kernelArgs(extras)], self);
       }
-      const a = [unwrapTensor(name, 'input', self), ...extra(options)];
-      const out = unwrapOptionalTensor(name, 'out', options.out);
-      return out ? callMutating(p.out, [...a, out], options.out as Tensor) : callFunctional(p.functional, a);
+      const a = [unwrapTensor(name, 'input', self), ...kernelArgs(extras)];
+      return out ? callMutating(p.out, [...a, unwrapTensor(name, 'out', out)], out) : callFunctional(p.functional, a);
     },
-    inplace: (self: Tensor, options: O = {} as O): Tensor => {
-      if (!p.inplace) throw new TorchError(`${name}_: there is no in-place variant of ${name}`);
-      return callMutating(p.inplace, [unwrapTensor(`${name}_`, 'self', self), ...extra(options)], self);
-    },
+    inplace,
   };
 }
 
@@ -160,56 +176,67 @@ export interface LogitOptions {
 }
 type NoOptions = Record<never, never>;
 
-const _leakyRelu = front<LeakyReluOptions>(LEAKY_RELU, (o) => [o.negativeSlope ?? 0.01]);
-const _elu = front<EluOptions>(ELU, (o) => [o.alpha ?? 1, 1, 1]);
-const _hardtanh = front<HardtanhOptions>(HARDTANH, (o) => [o.minVal ?? -1, o.maxVal ?? 1]);
-const _gelu = front<GeluOptions>(GELU, (o) => [o.approximate ?? 'none']);
-const _silu = front<NoOptions>(SILU, () => []);
-const _mish = front<NoOptions>(MISH, () => []);
-const _softplus = front<SoftplusOptions>(SOFTPLUS, (o) => [o.beta ?? 1, o.threshold ?? 20]);
-const _hardsigmoid = front<NoOptions>(HARDSIGMOID, () => []);
-const _hardswish = front<NoOptions>(HARDSWISH, () => []);
-const _logit = front<LogitOptions>(LOGIT, (o) => [o.eps ?? null]);
+const same = (bound: unknown[]) => bound;
+const _leakyRelu = front(LEAKY_RELU, 'Scalar negative_slope=0.01', same);
+const _elu = front(ELU, 'Scalar alpha=1', ([alpha]) => [alpha, 1, 1]);
+const _hardtanh = front(HARDTANH, 'Scalar min_val=-1, Scalar max_val=1', same);
+const _gelu = front(GELU, "*, str approximate='none'", same);
+const _silu = front(SILU, '', same);
+const _mish = front(MISH, '', same);
+const _softplus = front(SOFTPLUS, 'Scalar beta=1, Scalar threshold=20', same);
+const _hardsigmoid = front(HARDSIGMOID, '', same);
+const _hardswish = front(HARDSWISH, '', same);
+const _logit = front(LOGIT, 'float? eps=None', same, false);
 
-type Fn<O> = (self: Tensor, options?: O & OutOptions & InplaceOption) => Tensor;
-type Inplace<O> = (self: Tensor, options?: O) => Tensor;
+/** F.*'s options: any argument by keyword, `inplace` where F.* has it, and `out`. */
+type Fn<P extends unknown[], O> = (input: Tensor, ...rest: OptionalArgs<P, O & OutOptions & InplaceOption>) => Tensor;
+type Inplace<P extends unknown[], O> = (self: Tensor, ...rest: OptionalArgs<P, O>) => Tensor;
 
-export const leakyRelu: Fn<LeakyReluOptions> = _leakyRelu.fn;
-export const leakyRelu_: Inplace<LeakyReluOptions> = _leakyRelu.inplace;
-export const elu: Fn<EluOptions> = _elu.fn;
-export const elu_: Inplace<EluOptions> = _elu.inplace;
-export const hardtanh: Fn<HardtanhOptions> = _hardtanh.fn;
-export const hardtanh_: Inplace<HardtanhOptions> = _hardtanh.inplace;
-export const gelu: (self: Tensor, options?: GeluOptions & OutOptions) => Tensor = _gelu.fn;
-export const silu: Fn<NoOptions> = _silu.fn;
-export const silu_: Inplace<NoOptions> = _silu.inplace;
-export const mish: Fn<NoOptions> = _mish.fn;
-export const mish_: Inplace<NoOptions> = _mish.inplace;
-export const softplus: (self: Tensor, options?: SoftplusOptions & OutOptions) => Tensor = _softplus.fn;
-export const hardsigmoid: Fn<NoOptions> = _hardsigmoid.fn;
-export const hardsigmoid_: Inplace<NoOptions> = _hardsigmoid.inplace;
-export const hardswish: Fn<NoOptions> = _hardswish.fn;
-export const hardswish_: Inplace<NoOptions> = _hardswish.inplace;
-export const logit: (self: Tensor, options?: LogitOptions & OutOptions) => Tensor = _logit.fn;
-export const logit_: Inplace<LogitOptions> = _logit.inplace;
+export const leakyRelu: Fn<[negativeSlope: number, inplace: boolean], LeakyReluOptions> = _leakyRelu.fn;
+export const leakyRelu_: Inplace<[negativeSlope: number], LeakyReluOptions> = _leakyRelu.inplace;
+export const elu: Fn<[alpha: number, inplace: boolean], EluOptions> = _elu.fn;
+export const elu_: Inplace<[alpha: number], EluOptions> = _elu.inplace;
+export const hardtanh: Fn<[minVal: number, maxVal: number, inplace: boolean], HardtanhOptions> = _hardtanh.fn;
+export const hardtanh_: Inplace<[minVal: number, maxVal: number], HardtanhOptions> = _hardtanh.inplace;
+export const gelu: (input: Tensor, options?: GeluOptions & OutOptions) => Tensor = _gelu.fn;
+export const silu: Fn<[inplace: boolean], NoOptions> = _silu.fn;
+export const silu_: Inplace<[], NoOptions> = _silu.inplace;
+export const mish: Fn<[inplace: boolean], NoOptions> = _mish.fn;
+export const mish_: Inplace<[], NoOptions> = _mish.inplace;
+export const softplus: (input: Tensor, ...rest: OptionalArgs<[beta: number, threshold: number], SoftplusOptions & OutOptions>) => Tensor = _softplus.fn;
+export const hardsigmoid: Fn<[inplace: boolean], NoOptions> = _hardsigmoid.fn;
+export const hardsigmoid_: Inplace<[], NoOptions> = _hardsigmoid.inplace;
+export const hardswish: Fn<[inplace: boolean], NoOptions> = _hardswish.fn;
+export const hardswish_: Inplace<[], NoOptions> = _hardswish.inplace;
+export const logit: (input: Tensor, ...rest: OptionalArgs<[eps: number], LogitOptions & OutOptions>) => Tensor = _logit.fn;
+export const logit_: Inplace<[eps: number], LogitOptions> = _logit.inplace;
 
 // PyTorch's SELU constants (torch/nn/functional.py, Activation.cpp)
 const SELU_ALPHA = 1.6732632423543772848170429916717;
 const SELU_SCALE = 1.0507009873554804934193349852946;
 
+const seluArgs = makeBinder('selu', 'selu(Tensor self, bool inplace=False, *, Tensor? out=None) -> Tensor');
+const seluInplaceArgs = makeBinder('selu_', 'selu_(Tensor self) -> Tensor');
+const relu6Args = makeBinder('relu6', 'relu6(Tensor self, bool inplace=False, *, Tensor? out=None) -> Tensor');
+
 /** `selu(x)` is `elu(x, alpha, scale)` with SELU's constants, as in PyTorch (Node EluBackward0). */
-export function selu(self: Tensor, options: OutOptions & InplaceOption = {}): Tensor {
-  if (options.inplace) return selu_(self);
+export function selu(input: Tensor, ...rest: OptionalArgs<[inplace: boolean], OutOptions & InplaceOption>): Tensor;
+export function selu(...args: unknown[]): Tensor {
+  const [self, inplace, out] = seluArgs.bind(args) as [Tensor, boolean, Tensor | undefined];
+  if (inplace) return selu_(self);
   const a = [unwrapTensor('selu', 'input', self), SELU_ALPHA, SELU_SCALE, 1];
-  const out = unwrapOptionalTensor('selu', 'out', options.out);
-  return out ? callMutating(ELU.out, [...a, out], options.out as Tensor) : callFunctional(ELU.functional, a);
+  return out ? callMutating(ELU.out, [...a, unwrapTensor('selu', 'out', out)], out) : callFunctional(ELU.functional, a);
 }
-export function selu_(self: Tensor): Tensor {
+export function selu_(self: Tensor): Tensor;
+export function selu_(...args: unknown[]): Tensor {
+  const [self] = seluInplaceArgs.bind(args) as [Tensor];
   return callMutating(ELU.inplace!, [unwrapTensor('selu_', 'self', self), SELU_ALPHA, SELU_SCALE, 1], self);
 }
 
 /** `relu6(x)` is `hardtanh(x, 0, 6)`, as in PyTorch (Node HardtanhBackward0); F.relu6's `inplace` is `hardtanh_`. */
-export function relu6(self: Tensor, options: OutOptions & InplaceOption = {}): Tensor {
-  unwrapTensor(options.inplace ? 'relu6_' : 'relu6', 'input', self);
-  return hardtanh(self, { ...options, minVal: 0, maxVal: 6 });
+export function relu6(input: Tensor, ...rest: OptionalArgs<[inplace: boolean], OutOptions & InplaceOption>): Tensor;
+export function relu6(...args: unknown[]): Tensor {
+  const [self, inplace, out] = relu6Args.bind(args) as [Tensor, boolean, Tensor | undefined];
+  unwrapTensor(inplace ? 'relu6_' : 'relu6', 'input', self);
+  return hardtanh(self, 0, 6, { inplace, out });
 }

@@ -7,6 +7,7 @@ import { deviceReader, deviceUploader } from '../tensor/device-reader';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { isNonOverlappingAndDense } from '../iterator/layout';
 import { contiguousStrides } from '../views';
+import { makeBinder } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { broadcastTo, checkNoInternalOverlap, isScalar, readScalar, sameShape, type Scalar } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
@@ -176,7 +177,12 @@ export function clone(self: Tensor, options: CloneOptions = {}): Tensor {
 }
 
 /** Row-major contiguous: the same object when it already is (as PyTorch returns self). */
-export function contiguous(self: Tensor): Tensor {
+const contiguousArgs = makeBinder('contiguous', "contiguous(Tensor self, MemoryFormat memory_format='contiguous') -> Tensor", { unsupported: ['memoryFormat'] });
+
+/** `x.contiguous()`: `x` itself when it is contiguous, else a row-major copy (channels-last is not supported yet). */
+export function contiguous(self: Tensor, options?: { memoryFormat?: 'contiguous' }): Tensor;
+export function contiguous(...args: unknown[]): Tensor {
+  const [self] = contiguousArgs.bind(args) as [Tensor];
   return self.impl.isContiguous ? self : clone(self, { memoryFormat: 'contiguous' });
 }
 

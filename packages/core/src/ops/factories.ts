@@ -7,6 +7,7 @@ import { ShapeError, TorchError } from '../errors';
 import { fma32, fma64 } from '../numeric/fused';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
+import { isOptionsObject, makeBinder, type Binder } from './binder';
 import { callMutating } from './call';
 import { COPY_, fill_, to } from './copy';
 import { isScalar, type Scalar } from './meta-utils';
@@ -45,12 +46,33 @@ function finish(t: Tensor, o: FactoryOptions): Tensor {
   return t;
 }
 
+/**
+ * The keywords of PyTorch's factories (`zeros(*size, *, out=None, dtype=None, layout=torch.strided,
+ * device=None, requires_grad=False)` and its relatives): each is checked against its type, an
+ * unknown one raises, and those torch-ts does not support yet raise NotImplementedError
+ * (Note [The argument binder]).
+ */
+const FACTORY_KEYWORDS =
+  "(*, ScalarType? dtype=None, Layout layout='strided', Device? device=None, bool pin_memory=False, bool requires_grad=False, Dimname[]? names=None, MemoryFormat memory_format='contiguous', Tensor? out=None, Generator? generator=None) -> Tensor";
+const factoryBinders = new Map<string, Binder>();
+
+/** Checks a factory's options object: nothing in it is ignored. */
+export function checkFactoryOptions(op: string, options: object): void {
+  let b = factoryBinders.get(op);
+  if (!b) {
+    b = makeBinder(op, `${op}${FACTORY_KEYWORDS}`, { unsupported: ['layout', 'pinMemory', 'names', 'memoryFormat', 'out'] });
+    factoryBinders.set(op, b);
+  }
+  b.bind([options]);
+}
+
 /** Splits `(...sizes, options?)` / `([sizes], options?)`. */
 function sizesAndOptions(op: string, args: readonly unknown[]): [number[], FactoryOptions] {
   let opts: FactoryOptions = {};
   let rest = args;
   const last = args[args.length - 1];
-  if (last !== undefined && typeof last === 'object' && last !== null && !Array.isArray(last)) {
+  if (isOptionsObject(last)) {
+    checkFactoryOptions(op, last);
     opts = last as FactoryOptions;
     rest = args.slice(0, -1);
   }

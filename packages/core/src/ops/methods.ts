@@ -29,7 +29,7 @@ import * as views from './views';
  */
 const METHODS = {
   add: pw.add, add_: pw.add_, sub: pw.sub, sub_: pw.sub_, mul: pw.mul, mul_: pw.mul_,
-  div: pw.div, div_: pw.div_, trueDivide: pw.trueDivide, floorDivide: pw.floorDivide,
+  div: pw.div, div_: pw.div_, trueDivide: pw.trueDivide, trueDivide_: pw.trueDivide_, floorDivide: pw.floorDivide, floorDivide_: pw.floorDivide_,
   pow: pw.pow, pow_: pw.pow_, remainder: pw.remainder, remainder_: pw.remainder_,
   maximum: pw.maximum, minimum: pw.minimum,
   fmod: pwb.fmod, fmod_: pwb.fmod_, atan2: pwb.atan2, atan2_: pwb.atan2_, hypot: pwb.hypot, hypot_: pwb.hypot_,
@@ -112,11 +112,12 @@ export type TensorMethods = { [K in keyof typeof METHODS]: BindSelf<(typeof METH
 
 export function installTensorMethods(): void {
   const proto = Tensor.prototype as unknown as Record<string, unknown>;
-  const all: Record<string, (self: Tensor, ...a: never[]) => unknown> = { ...METHODS, max: red.max, min: red.min, median: stats.median };
+  // (`...a: never`: any function of a Tensor, whatever its other parameters)
+  const all: Record<string, (self: Tensor, ...a: never) => unknown> = { ...METHODS, max: red.max, min: red.min, median: stats.median };
   for (const [name, fn] of Object.entries(all)) {
     Object.defineProperty(proto, name, {
-      value: function (this: Tensor, ...args: never[]) {
-        return fn(this, ...args);
+      value: function (this: Tensor, ...args: unknown[]) {
+        return (fn as (self: Tensor, ...a: unknown[]) => unknown)(this, ...args);
       },
       writable: true,
       configurable: true,

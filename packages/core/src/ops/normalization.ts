@@ -16,6 +16,7 @@ import { isFloatingType, type DType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
+import { makeBinder, type OptionalArgs } from './binder';
 import { callMulti, unwrapOptionalTensor, unwrapTensor } from './call';
 import { commonDevice, torchTypeName } from './meta-utils';
 import { computeDtypeOf, contiguousAs, intoCompute } from './nn-impls';
@@ -312,25 +313,37 @@ export interface BatchNormOptions {
   eps?: number;
 }
 
+const batchNormArgs = makeBinder(
+  'batch_norm',
+  'batch_norm(Tensor input, Tensor? running_mean, Tensor? running_var, Tensor? weight=None, Tensor? bias=None, bool training=False, float momentum=0.1, float eps=1e-05) -> Tensor',
+);
+
 /**
- * `batchNorm(input, runningMean, runningVar, { weight, bias, training = false, momentum = 0.1,
- * eps = 1e-5 })` (F.batch_norm): normalises each channel (dim 1) by the batch statistics when
- * training (updating the running stats in place) or by the running stats otherwise.
+ * `batchNorm(input, runningMean, runningVar, weight?, bias?, training = false, momentum = 0.1,
+ * eps = 1e-5)` (F.batch_norm; any of them by keyword): normalises each channel (dim 1) by the
+ * batch statistics when training (updating the running stats in place) or by the running
+ * stats otherwise.
  */
-export function batchNorm(input: Tensor, runningMean: Tensor | null, runningVar: Tensor | null, options: BatchNormOptions = {}): Tensor {
+export function batchNorm(
+  input: Tensor,
+  runningMean: Tensor | null,
+  runningVar: Tensor | null,
+  ...rest: OptionalArgs<[weight: Tensor, bias: Tensor, training: boolean, momentum: number, eps: number], BatchNormOptions>
+): Tensor;
+export function batchNorm(...args: unknown[]): Tensor {
   const op = 'batch_norm';
+  const [input, runningMean, runningVar, weight, bias, training, momentum, eps] = batchNormArgs.bind(args) as [Tensor, Tensor | undefined, Tensor | undefined, Tensor | undefined, Tensor | undefined, boolean, number, number];
   const x = unwrapTensor(op, 'input', input);
   const rm = unwrapOptionalTensor(op, 'running_mean', runningMean) ?? null;
   const rv = unwrapOptionalTensor(op, 'running_var', runningVar) ?? null;
-  const w = unwrapOptionalTensor(op, 'weight', options.weight) ?? null;
-  const bi = unwrapOptionalTensor(op, 'bias', options.bias) ?? null;
-  const training = options.training ?? false;
+  const w = unwrapOptionalTensor(op, 'weight', weight) ?? null;
+  const bi = unwrapOptionalTensor(op, 'bias', bias) ?? null;
   if (training && x.dim >= 2) {
     let size = x.sizes[0];
     for (let i = 2; i < x.dim; i++) size *= x.sizes[i];
     if (size === 1) throw new TorchError(`batch_norm: Expected more than 1 value per channel when training, got input size ${fmtShape(x.sizes)}`);
   }
-  const [out, mean, invstd] = callMulti(NATIVE_BATCH_NORM, [x, w, bi, rm, rv, training, options.momentum ?? 0.1, options.eps ?? 1e-5]);
+  const [out, mean, invstd] = callMulti(NATIVE_BATCH_NORM, [x, w, bi, rm, rv, training, momentum, eps]);
   mean.dispose();
   invstd.dispose();
   return out;
@@ -348,13 +361,23 @@ function shapeArg(op: string, s: number | readonly number[]): number[] {
   return shape;
 }
 
-/** `layerNorm(input, normalizedShape, { weight, bias, eps = 1e-5 })`: normalises over the trailing dims. */
-export function layerNorm(input: Tensor, normalizedShape: number | readonly number[], options: LayerNormOptions = {}): Tensor {
+const layerNormArgs = makeBinder('layer_norm', 'layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05) -> Tensor');
+
+/** `layerNorm(input, normalizedShape, weight?, bias?, eps = 1e-5)` (F.layer_norm): normalises over the trailing dims. */
+export function layerNorm(
+  input: Tensor,
+  normalizedShape: number | readonly number[],
+  ...rest: OptionalArgs<[weight: Tensor, bias: Tensor, eps: number], LayerNormOptions>
+): Tensor;
+export function layerNorm(...args: unknown[]): Tensor {
   const op = 'layer_norm';
+  // (one int is a one-dim shape, as PyTorch's F.layer_norm takes it)
+  if (typeof args[1] === 'number') args[1] = [args[1]];
+  const [input, normalizedShape, weight, bias, eps] = layerNormArgs.bind(args) as [Tensor, number[], Tensor | undefined, Tensor | undefined, number];
   const x = unwrapTensor(op, 'input', input);
-  const w = unwrapOptionalTensor(op, 'weight', options.weight) ?? null;
-  const bi = unwrapOptionalTensor(op, 'bias', options.bias) ?? null;
-  const [out, mean, rstd] = callMulti(NATIVE_LAYER_NORM, [x, shapeArg(op, normalizedShape), w, bi, options.eps ?? 1e-5]);
+  const w = unwrapOptionalTensor(op, 'weight', weight) ?? null;
+  const bi = unwrapOptionalTensor(op, 'bias', bias) ?? null;
+  const [out, mean, rstd] = callMulti(NATIVE_LAYER_NORM, [x, shapeArg(op, normalizedShape), w, bi, eps]);
   mean.dispose();
   rstd.dispose();
   return out;
@@ -366,16 +389,20 @@ export interface GroupNormOptions {
   eps?: number;
 }
 
+const groupNormArgs = makeBinder('group_norm', 'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05) -> Tensor');
+
 /**
- * `groupNorm(input, numGroups, { weight, bias, eps = 1e-5 })`: the channels (dim 1) split
- * into groups, each normalised over its channels and spatial positions, then a
+ * `groupNorm(input, numGroups, weight?, bias?, eps = 1e-5)` (F.group_norm): the channels
+ * (dim 1) split into groups, each normalised over its channels and spatial positions, then a
  * per-channel affine.
  */
-export function groupNorm(input: Tensor, numGroups: number, options: GroupNormOptions = {}): Tensor {
+export function groupNorm(input: Tensor, numGroups: number, ...rest: OptionalArgs<[weight: Tensor, bias: Tensor, eps: number], GroupNormOptions>): Tensor;
+export function groupNorm(...args: unknown[]): Tensor {
   const op = 'group_norm';
+  const [input, numGroups, weight, bias, eps] = groupNormArgs.bind(args) as [Tensor, number, Tensor | undefined, Tensor | undefined, number];
   const x = unwrapTensor(op, 'input', input);
-  const w = unwrapOptionalTensor(op, 'weight', options.weight) ?? null;
-  const bi = unwrapOptionalTensor(op, 'bias', options.bias) ?? null;
+  const w = unwrapOptionalTensor(op, 'weight', weight) ?? null;
+  const bi = unwrapOptionalTensor(op, 'bias', bias) ?? null;
   if (x.dim < 2) throw new ShapeError(`${op}: Expected at least 2 dimensions for input tensor but received ${x.dim}`);
   const [n, c] = x.sizes;
   if (!Number.isInteger(numGroups) || numGroups <= 0) throw new TorchError(`${op}: num_groups must be a positive integer, got ${numGroups}`);
@@ -390,7 +417,7 @@ export function groupNorm(input: Tensor, numGroups: number, options: GroupNormOp
   checkFloat(op, x, 'GroupNormKernelImpl');
   let hw = 1;
   for (let i = 2; i < x.dim; i++) hw *= x.sizes[i];
-  const [out, mean, rstd] = callMulti(NATIVE_GROUP_NORM, [x, w, bi, n, c, hw, numGroups, options.eps ?? 1e-5]);
+  const [out, mean, rstd] = callMulti(NATIVE_GROUP_NORM, [x, w, bi, n, c, hw, numGroups, eps]);
   mean.dispose();
   rstd.dispose();
   return out;

@@ -3,6 +3,7 @@ import { DTypeError, TorchError } from '../errors';
 import { broadcastShapes } from '../iterator';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
+import { makeBinder, type OptionalArgs } from './binder';
 import { callFunctional, callMutating, unwrapOptionalTensor, unwrapTensor, unwrapTensorOrScalar } from './call';
 import {
   allocateOutput,
@@ -218,13 +219,19 @@ export const CLAMP_MAX = oneBound('clamp_max', 'clampMax', 'minimum', 'clamp_max
 type ClampBound = Tensor | Scalar | null | undefined;
 const bound = (op: string, name: string, x: unknown) => (x == null ? null : unwrapTensorOrScalar(op, name, x));
 
-/** `clamp(x, min, max)`: each bound a Tensor, a scalar or null/undefined; at least one must be given. */
-export function clamp(self: Tensor, min?: ClampBound, max?: ClampBound, options: OutOptions = {}): Tensor {
+const clampArgs = makeBinder('clamp', 'clamp(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true });
+const clampInplaceArgs = makeBinder('clamp_', 'clamp_(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor', { numbersAsTensors: true });
+
+/** `clamp(x, min, max)`: each bound a Tensor, a scalar or null/undefined (either by keyword); at least one must be given. */
+export function clamp(input: Tensor, ...rest: OptionalArgs<[min: ClampBound, max: ClampBound], { min?: ClampBound; max?: ClampBound } & OutOptions>): Tensor;
+export function clamp(...args: unknown[]): Tensor {
+  const [self, min, max, out] = clampArgs.bind(args) as [Tensor, ClampBound, ClampBound, Tensor | undefined];
   const a = [unwrapTensor('clamp', 'input', self), bound('clamp', 'min', min), bound('clamp', 'max', max)];
-  const out = unwrapOptionalTensor('clamp', 'out', options.out);
-  return out ? callMutating(CLAMP.out, [...a, out], options.out as Tensor) : callFunctional(CLAMP.functional, a);
+  return out ? callMutating(CLAMP.out, [...a, unwrapTensor('clamp', 'out', out)], out) : callFunctional(CLAMP.functional, a);
 }
-export function clamp_(self: Tensor, min?: ClampBound, max?: ClampBound): Tensor {
+export function clamp_(self: Tensor, ...rest: OptionalArgs<[min: ClampBound, max: ClampBound], { min?: ClampBound; max?: ClampBound }>): Tensor;
+export function clamp_(...args: unknown[]): Tensor {
+  const [self, min, max] = clampInplaceArgs.bind(args) as [Tensor, ClampBound, ClampBound];
   const a = [unwrapTensor('clamp_', 'self', self), bound('clamp_', 'min', min), bound('clamp_', 'max', max)];
   return callMutating(CLAMP.inplace!, a, self);
 }

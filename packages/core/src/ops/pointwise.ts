@@ -2,9 +2,10 @@ import type { OperatorHandle } from '../dispatch/dispatcher';
 import { checkScalarFits, getDefaultDtype, isFloatingType, resultType, type DType } from '../dtype';
 import { DTypeError, TorchError } from '../errors';
 import { broadcastShapes } from '../iterator';
-import type { Tensor } from '../tensor/tensor';
+import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import type { BackendImpls } from './backend-impls';
+import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
 import { callFunctional, callMutating, unwrapOptionalTensor, unwrapTensor, unwrapTensorOrScalar } from './call';
 import {
   allocateOutput,
@@ -505,16 +506,28 @@ function binaryFront(p: PointwiseOp, extra?: (o: BinaryOptions) => unknown) {
 }
 
 /** The function and in-place front ends of a unary pointwise op. */
-export function unaryFront(p: PointwiseOp) {
+export function unaryFront(p: PointwiseOp, { inplaceArg = false } = {}) {
   const name = p.functional.schema.name;
   const inplaceName = `${name}_`;
+  // (`inplaceArg`: F.relu's `inplace=False`, the F.* spelling of the in-place form)
+  const fnArgs = makeBinder(name, `${name}(Tensor self${inplaceArg ? ', bool inplace=False' : ''}, *, Tensor? out=None) -> Tensor`);
+  const inplaceArgs = makeBinder(inplaceName, `${name}_(Tensor self) -> Tensor`);
   return {
-    fn: (self: Tensor, options: OutOptions = {}): Tensor => {
+    fn: (...args: unknown[]): Tensor => {
+      const bound = fnArgs.bind(args);
+      const self = bound[0] as Tensor;
+      const out = bound[bound.length - 1] as Tensor | undefined;
+      if (inplaceArg && bound[1] === true) {
+        if (out) throw new TorchError(`${name}: out= cannot be combined with inplace=True`);
+        return callMutating(p.inplace!, [unwrapTensor(inplaceName, 'self', self)], self);
+      }
       const x = unwrapTensor(name, 'input', self);
-      const out = unwrapOptionalTensor(name, 'out', options.out);
-      return out ? callMutating(p.out, [x, out], options.out as Tensor) : callFunctional(p.functional, [x]);
+      return out ? callMutating(p.out, [x, unwrapTensor(name, 'out', out)], out) : callFunctional(p.functional, [x]);
     },
-    inplace: (self: Tensor): Tensor => callMutating(p.inplace!, [unwrapTensor(inplaceName, 'self', self)], self),
+    inplace: (...args: unknown[]): Tensor => {
+      const [self] = inplaceArgs.bind(args) as [Tensor];
+      return callMutating(p.inplace!, [unwrapTensor(inplaceName, 'self', self)], self);
+    },
   };
 }
 
@@ -552,7 +565,28 @@ export const div_: (self: Tensor, other: Tensor | Scalar, options?: { roundingMo
 export const trueDivide = (self: Tensor, other: Tensor | Scalar, options: OutOptions = {}): Tensor => div(self, other, options);
 export const floorDivide = (self: Tensor, other: Tensor | Scalar, options: OutOptions = {}): Tensor =>
   div(self, other, { ...options, roundingMode: 'floor' });
-export const pow: (self: Tensor, exponent: Tensor | Scalar, options?: OutOptions) => Tensor = _pow.fn;
+export const trueDivide_ = (self: Tensor, other: Tensor | Scalar): Tensor => div_(self, other);
+export const floorDivide_ = (self: Tensor, other: Tensor | Scalar): Tensor => div_(self, other, { roundingMode: 'floor' });
+
+const powArgs = makeOverloads('pow', [
+  'pow.Tensor_Tensor(Tensor self, Tensor exponent, *, Tensor? out=None) -> Tensor',
+  'pow.Tensor_Scalar(Tensor self, Scalar exponent, *, Tensor? out=None) -> Tensor',
+  'pow.Scalar(Scalar self, Tensor exponent, *, Tensor? out=None) -> Tensor',
+]);
+
+/**
+ * `pow(x, y)`, `pow(x, 2)` and `pow(2, x)`, as PyTorch's three overloads: a Number base runs
+ * the same op with the base in the `self` slot (pointwise ops take scalars in any operand
+ * slot, promoted as `result_type(2, x)`).
+ */
+export function pow(self: Tensor | Scalar, exponent: Tensor | Scalar, options?: OutOptions): Tensor;
+export function pow(...args: unknown[]): Tensor {
+  const { values } = powArgs.bind(args);
+  const [self, exponent, out] = values as [Tensor | Scalar, Tensor | Scalar, Tensor | undefined];
+  const x = self instanceof Tensor ? unwrapTensor('pow', 'input', self) : (self as Scalar);
+  const y = unwrapTensorOrScalar('pow', 'exponent', exponent);
+  return out ? callMutating(POW.out, [x, y, unwrapTensor('pow', 'out', out)], out) : callFunctional(POW.functional, [x, y]);
+}
 export const pow_: (self: Tensor, exponent: Tensor | Scalar) => Tensor = _pow.inplace;
 export const remainder: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _remainder.fn;
 export const remainder_: (self: Tensor, other: Tensor | Scalar) => Tensor = _remainder.inplace;
@@ -573,7 +607,7 @@ export const ge_: (self: Tensor, other: Tensor | Scalar) => Tensor = _ge.inplace
 
 const _neg = unaryFront(NEG);
 const _abs = unaryFront(ABS);
-const _relu = unaryFront(RELU);
+const _relu = unaryFront(RELU, { inplaceArg: true });
 const _floor = unaryFront(FLOOR);
 const _ceil = unaryFront(CEIL);
 const _exp = unaryFront(EXP);
@@ -589,7 +623,7 @@ export const neg: Unary = _neg.fn;
 export const neg_: UnaryInplace = _neg.inplace;
 export const abs: Unary = _abs.fn;
 export const abs_: UnaryInplace = _abs.inplace;
-export const relu: Unary = _relu.fn;
+export const relu: (input: Tensor, ...rest: OptionalArgs<[inplace: boolean], OutOptions & { inplace?: boolean }>) => Tensor = _relu.fn;
 export const relu_: UnaryInplace = _relu.inplace;
 export const floor: Unary = _floor.fn;
 export const floor_: UnaryInplace = _floor.inplace;
@@ -672,12 +706,16 @@ export const erfinv_: UnaryInplace = _erfinv.inplace;
  * `square(x)` is `pow(x, 2)`, as in PyTorch (a composite: no kernel, and its Node is
  * PowBackward0): integers stay integers and wrap, bool computes in int64.
  */
-export function square(self: Tensor, options: OutOptions = {}): Tensor {
-  unwrapTensor('square', 'input', self);
-  return pow(self, 2, options);
+const squareArgs = makeBinder('square', 'square(Tensor self, *, Tensor? out=None) -> Tensor');
+const squareInplaceArgs = makeBinder('square_', 'square_(Tensor self) -> Tensor');
+export function square(input: Tensor, options?: OutOptions): Tensor;
+export function square(...args: unknown[]): Tensor {
+  const [self, out] = squareArgs.bind(args) as [Tensor, Tensor | undefined];
+  return pow(self, 2, { out });
 }
-export function square_(self: Tensor): Tensor {
-  unwrapTensor('square_', 'self', self);
+export function square_(self: Tensor): Tensor;
+export function square_(...args: unknown[]): Tensor {
+  const [self] = squareInplaceArgs.bind(args) as [Tensor];
   return pow_(self, 2);
 }
 

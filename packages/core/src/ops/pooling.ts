@@ -3,6 +3,7 @@ import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
 import { TensorImpl } from '../tensor/tensor-impl';
+import { makeBinder, type OptionalArgs } from './binder';
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { releaseAll, torchTypeName } from './meta-utils';
 import { valuesIndices, type ValuesIndices } from './reduction';
@@ -300,8 +301,6 @@ export interface AvgPool2dOptions {
   divisorOverride?: number | null;
 }
 
-const list = (v: Size2 | null | undefined): number[] | null => (v == null ? null : typeof v === 'number' ? [v] : [...v]);
-
 /** Runs `f` on a 4-d input, adding and removing a batch dim around a 3-d (unbatched) one. */
 function batched<R extends Tensor | Tensor[]>(op: string, input: Tensor, f: (x: Tensor) => R): R {
   const x = unwrapTensor(op, 'input', input);
@@ -312,30 +311,46 @@ function batched<R extends Tensor | Tensor[]>(op: string, input: Tensor, f: (x: 
   });
 }
 
+const maxPool2dArgs = makeBinder(
+  'max_pool2d',
+  'max_pool2d(Tensor input, int[2] kernel_size, int[2]? stride=None, int[2] padding=0, int[2] dilation=1, bool ceil_mode=False, bool return_indices=False) -> Tensor',
+);
+const avgPool2dArgs = makeBinder(
+  'avg_pool2d',
+  'avg_pool2d(Tensor input, int[2] kernel_size, int[2]? stride=None, int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor',
+);
+/** F.max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False). */
 export function maxPool2d(input: Tensor, kernelSize: Size2, options: MaxPool2dOptions & { returnIndices: true }): ValuesIndices;
-export function maxPool2d(input: Tensor, kernelSize: Size2, options?: MaxPool2dOptions): Tensor;
-export function maxPool2d(input: Tensor, kernelSize: Size2, options: MaxPool2dOptions = {}): Tensor | ValuesIndices {
+export function maxPool2d(input: Tensor, kernelSize: Size2, stride: Size2 | null, padding: Size2, dilation: Size2, ceilMode: boolean, returnIndices: true): ValuesIndices;
+export function maxPool2d(
+  input: Tensor,
+  kernelSize: Size2,
+  ...rest: OptionalArgs<[stride: Size2, padding: Size2, dilation: Size2, ceilMode: boolean, returnIndices: false], MaxPool2dOptions & { returnIndices?: false }>
+): Tensor;
+export function maxPool2d(input: Tensor, kernelSize: Size2, ...rest: OptionalArgs<[stride: Size2, padding: Size2, dilation: Size2, ceilMode: boolean, returnIndices: boolean], MaxPool2dOptions>): Tensor | ValuesIndices;
+export function maxPool2d(...a: unknown[]): Tensor | ValuesIndices {
   const op = 'max_pool2d';
+  const [input, kernelSize, stride, padding, dilation, ceilMode, returnIndices] = maxPool2dArgs.bind(a) as [Tensor, number[], number[] | undefined, number[], number[], boolean, boolean];
   const x = unwrapTensor(op, 'input', input);
-  const args = [list(kernelSize), list(options.stride) ?? [], list(options.padding ?? 0), list(options.dilation ?? 1), options.ceilMode ?? false];
+  const args = [kernelSize, stride ?? [], padding, dilation, ceilMode];
   if (x.dim !== 3 && x.dim !== 4) checkSpatialInput(op, x);
   const pair = batched(op, input, (t) => callMulti(MAX_POOL2D_WITH_INDICES, [t.impl, ...args]));
-  if (options.returnIndices) return valuesIndices(pair);
+  if (returnIndices) return valuesIndices(pair);
   pair[1].dispose();
   return pair[0];
 }
 
-export function avgPool2d(input: Tensor, kernelSize: Size2, options: AvgPool2dOptions = {}): Tensor {
+/** F.avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None). */
+export function avgPool2d(
+  input: Tensor,
+  kernelSize: Size2,
+  ...rest: OptionalArgs<[stride: Size2, padding: Size2, ceilMode: boolean, countIncludePad: boolean, divisorOverride: number], AvgPool2dOptions>
+): Tensor;
+export function avgPool2d(...a: unknown[]): Tensor {
   const op = 'avg_pool2d';
-  const args = [
-    list(kernelSize),
-    list(options.stride) ?? [],
-    list(options.padding ?? 0),
-    options.ceilMode ?? false,
-    options.countIncludePad ?? true,
-    options.divisorOverride ?? null,
-  ];
+  const [input, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride] = avgPool2dArgs.bind(a) as [Tensor, number[], number[] | undefined, number[], boolean, boolean, number | undefined];
   unwrapTensor(op, 'input', input);
+  const args = [kernelSize, stride ?? [], padding, ceilMode, countIncludePad, divisorOverride ?? null];
   return batched(op, input, (t) => callFunctional(AVG_POOL2D, [t.impl, ...args]));
 }
 

@@ -4,6 +4,7 @@ import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim, normalizeDims } from '../views';
+import { makeBinder } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { composite } from './composite';
 import { checkNoInternalOverlap } from './meta-utils';
@@ -412,11 +413,14 @@ export interface RollOptions {
   dims?: number | readonly number[] | null;
 }
 
-export function roll(self: Tensor, shifts: number | readonly number[], dims?: number | readonly number[] | null | RollOptions): Tensor {
-  const dd = dims !== null && typeof dims === 'object' && !Array.isArray(dims) ? (dims as RollOptions).dims : (dims as number | readonly number[] | null | undefined);
-  const s = typeof shifts === 'number' ? [shifts] : [...shifts];
-  const d = dd == null ? [] : typeof dd === 'number' ? [dd] : [...dd];
-  return callFunctional(ROLL, [unwrapTensor('roll', 'self', self), s, d]);
+const rollArgs = makeBinder('roll', 'roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor');
+
+/** `roll(x, shifts, dims?)`: shifts and dims an int or a list, either by keyword. */
+export function roll(input: Tensor, options: RollOptions & { shifts: number | readonly number[] }): Tensor;
+export function roll(input: Tensor, shifts: number | readonly number[], dims?: number | readonly number[] | null | RollOptions): Tensor;
+export function roll(...args: unknown[]): Tensor {
+  const [self, shifts, dims] = rollArgs.bind(args) as [Tensor, number[], number[]];
+  return callFunctional(ROLL, [unwrapTensor('roll', 'self', self), shifts, dims]);
 }
 
 export interface TriOptions {

@@ -3,6 +3,7 @@ import { ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
 import { TensorImpl } from '../tensor/tensor-impl';
+import { isOptionsObject, makeBinder, type OptionalArgs } from './binder';
 import { callFunctional, unwrapTensor } from './call';
 import { releaseAll, type Scalar } from './meta-utils';
 import { checkDtype, planeOutput, planes } from './pooling';
@@ -354,16 +355,36 @@ export interface InterpolateOptions {
   mode?: 'nearest' | 'linear' | 'bilinear';
   alignCorners?: boolean | null;
   recomputeScaleFactor?: boolean | null;
+  /** Not supported yet: `true` raises NotImplementedError. */
+  antialias?: boolean;
 }
 
-/** F.interpolate for 'nearest' (3-d and 4-d), 'linear' (3-d) and 'bilinear' (4-d) inputs. */
-export function interpolate(input: Tensor, options: InterpolateOptions = {}): Tensor {
+const interpolateArgs = makeBinder(
+  'interpolate',
+  "interpolate(Tensor input, int[]? size=None, float[]? scale_factor=None, str mode='nearest', bool? align_corners=None, bool? recompute_scale_factor=None, bool antialias=False) -> Tensor",
+  { unsupported: ['antialias'] },
+);
+
+/**
+ * F.interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
+ * recompute_scale_factor=None) for 'nearest' (3-d and 4-d), 'linear' (3-d) and 'bilinear'
+ * (4-d) inputs. One size or factor (a number) applies to every spatial dim.
+ */
+export function interpolate(
+  input: Tensor,
+  ...rest: OptionalArgs<[size: number | readonly number[], scaleFactor: number | readonly number[], mode: InterpolateOptions['mode'], alignCorners: boolean, recomputeScaleFactor: boolean], InterpolateOptions>
+): Tensor;
+export function interpolate(...args: unknown[]): Tensor {
   const op = 'interpolate';
+  const [input, size, scaleFactor, mode, alignCorners, recomputeScaleFactor] = interpolateArgs.bind(args) as [Tensor, number[] | undefined, number[] | undefined, string, boolean | undefined, boolean | undefined];
   const x = unwrapTensor(op, 'input', input);
-  const mode = options.mode ?? 'nearest';
+  // A number applies to every spatial dim; a list must name each (PyTorch raises for [3] on 4-d input).
+  const options = isOptionsObject(args[args.length - 1]) ? (args[args.length - 1] as InterpolateOptions) : {};
+  const given = (i: number, key: 'size' | 'scaleFactor') => (args.length > i && !isOptionsObject(args[i]) ? args[i] : options[key]);
+  const oneFor = (v: unknown) => typeof v === 'number' || typeof v === 'bigint';
   const linear = mode === 'linear' || mode === 'bilinear';
   if (mode !== 'nearest' && !linear) throw new TorchError(`${op}: Input Error: unsupported mode '${String(mode)}' (torch-ts has nearest | linear | bilinear)`);
-  if (!linear && options.alignCorners != null) {
+  if (!linear && alignCorners != null) {
     throw new TorchError(`${op}: align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear`);
   }
   const sp = x.dim - 2;
@@ -374,13 +395,12 @@ export function interpolate(input: Tensor, options: InterpolateOptions = {}): Te
   }
   if (mode === 'bilinear' && sp !== 2) throw new TorchError(`${op}: Got ${x.dim}D input, but bilinear mode needs 4D input`);
   if (mode === 'linear' && sp !== 1) throw new TorchError(`${op}: Got ${x.dim}D input, but linear mode needs 3D input`);
-  const { size, scaleFactor } = options;
   if (size != null && scaleFactor != null) throw new TorchError(`${op}: only one of size or scale_factor should be defined`);
   const spatial = x.sizes.slice(2);
   let outSize: number[];
   let scales: (number | null)[] = [null, null];
   if (size != null) {
-    const s = typeof size === 'number' ? Array(sp).fill(size) : [...size];
+    const s = oneFor(given(1, 'size')) ? Array<number>(sp).fill(size[0]) : size;
     if (s.length !== sp) {
       throw new TorchError(
         `${op}: Input and output must have the same number of spatial dimensions, but got input with spatial dimensions of ${fmtShape(spatial)} and output size of ${fmtShape(s)}. Please provide input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.`,
@@ -388,16 +408,16 @@ export function interpolate(input: Tensor, options: InterpolateOptions = {}): Te
     }
     outSize = s;
   } else if (scaleFactor != null) {
-    const f = typeof scaleFactor === 'number' ? Array(sp).fill(scaleFactor) : [...scaleFactor];
+    const f = oneFor(given(2, 'scaleFactor')) ? Array<number>(sp).fill(scaleFactor[0]) : scaleFactor;
     if (f.length !== sp) {
       throw new TorchError(
         `${op}: Input and scale_factor must have the same number of spatial dimensions, but got input with spatial dimensions of ${fmtShape(spatial)} and scale_factor of shape ${fmtShape(f)}. Please provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) format.`,
       );
     }
     outSize = spatial.map((n, i) => Math.floor(n * f[i]));
-    scales = options.recomputeScaleFactor ? [null, null] : f;
+    scales = recomputeScaleFactor ? [null, null] : f;
   } else throw new TorchError(`${op}: either size or scale_factor should be defined`);
-  const align = options.alignCorners ?? false;
+  const align = alignCorners ?? false;
   if (sp === 1) {
     // 3-d: the 2-d op on a height-1 view
     return tidy(() => {

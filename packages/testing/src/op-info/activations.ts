@@ -41,7 +41,7 @@ function activation(s: ActivationSpec): OpInfo {
         name: 'a JS array instead of a tensor',
         make: () => s.fn([1, 2] as unknown as Tensor),
         error: TorchError,
-        match: /\(\): argument 'input' must be Tensor, not Array/,
+        match: /\(\): argument 'input' \(position 1\) must be Tensor, not Array/,
       },
       {
         name: 'an out= tensor of the wrong shape',

@@ -19,7 +19,7 @@ const LOGICAL_NOT: OpInfo = {
       name: 'a JS array instead of a tensor',
       make: () => torch.logicalNot([1, 2] as unknown as Tensor),
       error: TorchError,
-      match: /logical_not\(\): argument 'input' must be Tensor, not Array/,
+      match: /logical_not\(\): argument 'input' \(position 1\) must be Tensor, not Array/,
     },
   ],
 };
@@ -63,7 +63,7 @@ const BITWISE_NOT: OpInfo = {
       name: 'a JS array instead of a tensor',
       make: () => torch.bitwiseNot([1, 2] as unknown as Tensor),
       error: TorchError,
-      match: /bitwise_not\(\): argument 'input' must be Tensor, not Array/,
+      match: /bitwise_not\(\): argument 'input' \(position 1\) must be Tensor, not Array/,
     },
   ],
 };

@@ -24,11 +24,12 @@ function seeded(k: Kwargs): Kwargs {
   return rest;
 }
 
-const notTensor = (op: string, fn: () => unknown): ErrorInput => ({
+/** `position`: ops bound by core's binder name the position of a positional argument, as PyTorch's parser does. */
+const notTensor = (op: string, fn: () => unknown, position?: number): ErrorInput => ({
   name: 'a JS array instead of a tensor',
   make: fn,
   error: TorchError,
-  match: new RegExp(`${op}\\(\\): argument '\\w+' must be Tensor, not Array`),
+  match: new RegExp(`${op}\\(\\): argument '\\w+'${position === undefined ? '' : ` \\(position ${position}\\)`} must be Tensor, not Array`),
 });
 
 const HALF_UPCAST = (kernel: string) => ({ float16: HALF_2X(kernel) });
@@ -207,7 +208,7 @@ export const NN_OPS: readonly OpInfo[] = [
     dtypes: FLOAT_DTYPES,
     samples: ['train', 'train-affine', 'momentum', 'eval', 'eval-plain', '4d', 'one-value', 'bad-stats'],
     tolerance: LOSS_TOL,
-    errorInputs: [notTensor('batch_norm', () => F.batchNorm([1, 2] as unknown as Tensor, null, null))],
+    errorInputs: [notTensor('batch_norm', () => F.batchNorm([1, 2] as unknown as Tensor, null, null), 1)],
     pytorch2x: OPMATH_2X('batch_norm'),
   },
   {
@@ -221,7 +222,7 @@ export const NN_OPS: readonly OpInfo[] = [
     dtypes: FLOAT_DTYPES,
     samples: ['random', 'affine', 'eps', 'bad-shape'],
     tolerance: LOSS_TOL,
-    errorInputs: [notTensor('layer_norm', () => F.layerNorm([1, 2] as unknown as Tensor, [2]))],
+    errorInputs: [notTensor('layer_norm', () => F.layerNorm([1, 2] as unknown as Tensor, [2]), 1)],
     pytorch2x: OPMATH_2X('LayerNormKernelImpl'),
   },
   {
@@ -235,7 +236,7 @@ export const NN_OPS: readonly OpInfo[] = [
     dtypes: FLOAT_DTYPES,
     samples: ['random', 'affine', 'one-group', 'bad-groups'],
     tolerance: LOSS_TOL,
-    errorInputs: [notTensor('group_norm', () => F.groupNorm([1, 2] as unknown as Tensor, 1))],
+    errorInputs: [notTensor('group_norm', () => F.groupNorm([1, 2] as unknown as Tensor, 1), 1)],
     pytorch2x: OPMATH_2X('GroupNormKernelImpl'),
   },
   {

@@ -20,7 +20,7 @@ const DIV_SAMPLES = ['signs', 'divide-by-zero'];
 const COMPARE_SAMPLES = ['nan', 'ties', 'scalar-nan'];
 
 /** Errors every binary op shares: shapes that do not broadcast, in-place into a smaller tensor. */
-function binaryErrors(fn: (a: Tensor, b: Tensor | Scalar) => Tensor, inplace: string | null): ErrorInput[] {
+function binaryErrors(fn: (a: Tensor, b: Tensor | Scalar) => Tensor, inplace: string | null, nonTensor = /must be Tensor or Number, not string/): ErrorInput[] {
   const errors: ErrorInput[] = [
     {
       name: 'shapes that do not broadcast',
@@ -32,7 +32,7 @@ function binaryErrors(fn: (a: Tensor, b: Tensor | Scalar) => Tensor, inplace: st
       name: 'a non-tensor operand',
       make: (d) => fn(t(d, [1, 2]), 'two' as unknown as number),
       error: TorchError,
-      match: /must be Tensor or Number, not string/,
+      match: nonTensor,
     },
   ];
   if (inplace) {
@@ -57,6 +57,8 @@ interface BinarySpec {
   readonly samples: readonly string[];
   readonly kwargs?: Kwargs;
   readonly errorInputs?: readonly ErrorInput[];
+  /** The message of a non-tensor operand, where it is not the common one (an op bound over overloads). */
+  readonly nonTensorMatch?: RegExp;
   readonly xfail?: Readonly<Record<string, string>>;
 }
 
@@ -72,7 +74,7 @@ function binary(s: BinarySpec): OpInfo {
     variants: { method: true, inplace: s.inplace, out: true },
     dtypes: s.dtypes,
     samples: [...BINARY_SAMPLES, ...(s.scalars === false ? [] : SCALAR_SAMPLES), 'promote', ...s.samples],
-    errorInputs: [...binaryErrors((a, b) => s.fn(a, b, s.kwargs as never), s.inplace ? `${method}_` : null), ...(s.errorInputs ?? [])],
+    errorInputs: [...binaryErrors((a, b) => s.fn(a, b, s.kwargs as never), s.inplace ? `${method}_` : null, s.nonTensorMatch), ...(s.errorInputs ?? [])],
     xfail: s.xfail,
   };
 }
@@ -153,6 +155,8 @@ const BINARY_OPS: OpInfo[] = [
     name: 'pow',
     fn: torch.pow,
     inplace: true,
+    // (PyTorch's parser tries pow's three overloads: Tensor^Tensor, Tensor^Number, Number^Tensor)
+    nonTensorMatch: /pow\(\) received an invalid combination of arguments - got \(Tensor, string\), but expected one of:/,
     dtypes: NO_BOOL,
     samples: ['scalar-special', 'negative-exponent', 'overflow'],
     errorInputs: [
@@ -200,7 +204,7 @@ function unary(name: string, fn: UnaryFn, dtypes: readonly DType[], half2x: stri
         name: 'a JS array instead of a tensor',
         make: () => fn([1, 2] as unknown as Tensor),
         error: TorchError,
-        match: new RegExp(`${name}\\(\\): argument 'input' must be Tensor, not Array`),
+        match: new RegExp(`${name}\\(\\): argument 'input' \\(position 1\\) must be Tensor, not Array`),
       },
       {
         name: 'an out= tensor of the wrong shape',

@@ -135,7 +135,7 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
   {
     name: 'maxPool2d',
     errorNames: ['max_pool2d'],
-    call: (i, k) => F.maxPool2d(tensorArg(i[0], 'maxPool2d'), k.kernelSize as number, k as MaxPool2dOptions),
+    call: (i, { kernelSize, ...k }) => F.maxPool2d(tensorArg(i[0], 'maxPool2d'), kernelSize as number, k as MaxPool2dOptions),
     variants: {},
     dtypes: FLOAT_DTYPES,
     samples: MAXPOOL_SAMPLES,
@@ -159,7 +159,7 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
     name: 'maxPool2d.indices',
     methodName: 'maxPool2d',
     errorNames: ['max_pool2d'],
-    call: (i, k) => F.maxPool2d(tensorArg(i[0], 'maxPool2d'), k.kernelSize as number, { ...(k as MaxPool2dOptions), returnIndices: true }),
+    call: (i, { kernelSize, ...k }) => F.maxPool2d(tensorArg(i[0], 'maxPool2d'), kernelSize as number, { ...(k as MaxPool2dOptions), returnIndices: true }),
     variants: {},
     dtypes: FLOAT_DTYPES,
     samples: MAXPOOL_SAMPLES,
@@ -169,7 +169,7 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
   {
     name: 'avgPool2d',
     errorNames: ['avg_pool2d'],
-    call: (i, k) => F.avgPool2d(tensorArg(i[0], 'avgPool2d'), k.kernelSize as number, k as AvgPool2dOptions),
+    call: (i, { kernelSize, ...k }) => F.avgPool2d(tensorArg(i[0], 'avgPool2d'), kernelSize as number, k as AvgPool2dOptions),
     variants: {},
     dtypes: ['float32', 'float64', 'float16', 'bfloat16', 'int64'],
     samples: AVGPOOL_SAMPLES,

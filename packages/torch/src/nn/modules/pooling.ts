@@ -31,13 +31,14 @@ export class MaxPool2d extends Module {
   }
 
   override forward(input: Tensor): Tensor {
+    // (with returnIndices, the [values, indices] pair, as PyTorch's module returns)
     return F.maxPool2d(input, this.kernelSize, {
       stride: this.stride,
       padding: this.padding,
       dilation: this.dilation,
       ceilMode: this.ceilMode,
       returnIndices: this.returnIndices,
-    });
+    }) as Tensor;
   }
 
   override extraRepr(): string {

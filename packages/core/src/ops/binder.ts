@@ -1,0 +1,288 @@
+import { Device } from '../device';
+import { isDType } from '../dtype';
+import { parseSchema, type ArgSchema, type OpSchema } from '../dispatch/schema';
+import { NotImplementedError, TorchTypeError } from '../errors';
+import { Generator } from '../random/generator';
+import { Tensor } from '../tensor/tensor';
+
+/**
+ * Note [The argument binder]
+ * PyTorch's Python entry points bind their arguments with one parser (python_arg_parser.cpp)
+ * against the op's schema; torch-ts's JS entry points do the same here. A call is the
+ * schema's positional arguments in order, then optionally one trailing options object (a
+ * plain object) holding any argument by keyword, camelCased (`negative_slope` ->
+ * `negativeSlope`; `self` is `input`, as PyTorch's Python names it). Positional arguments
+ * after `*` in the schema are keyword-only. `undefined` and `null` both mean None: the
+ * default where there is one, None where the type is optional. Every value is checked
+ * against its type, so nothing a caller writes is ignored: an unknown keyword, one argument
+ * too many, a wrong type, or a keyword PyTorch has but torch-ts does not support yet (the
+ * `unsupported` list) raises, with PyTorch's wording.
+ *
+ * A binder is made once per entry point (schemas are parsed at module load); binding a call
+ * is a loop over the schema's arguments, cheap enough for every op call.
+ */
+export interface Binder {
+  /** The JS name the caller used, for messages: `leakyRelu`. */
+  readonly name: string;
+  readonly schema: OpSchema;
+  /** The keyword (camelCase) of each schema argument. */
+  readonly keywords: readonly string[];
+  /**
+   * The call's values in schema order: defaults filled in, None as `undefined`, `int[N]`
+   * given as one int expanded to N, everything type-checked.
+   */
+  bind(args: readonly unknown[]): unknown[];
+}
+
+export interface BinderOptions {
+  /**
+   * `Tensor` arguments also take a Number, as PyTorch's parser allows for a few ops
+   * (`clamp(x, 0, t)`: `should_allow_numbers_as_tensors`); the kernel wraps it.
+   */
+  readonly numbersAsTensors?: boolean;
+  /** Keywords PyTorch accepts that torch-ts does not support yet: given a value other than None or the default, NotImplementedError. */
+  readonly unsupported?: readonly string[];
+}
+
+/** The JS spelling of an aten or argument name: `leaky_relu` -> `leakyRelu`. */
+export function camelName(snake: string): string {
+  return snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** An argument's keyword: its camelCased name; `self` is `input`, as PyTorch's Python names it. */
+export function keywordOf(schemaName: string): string {
+  return schemaName === 'self' ? 'input' : camelName(schemaName);
+}
+
+/** A plain object: the trailing options object of a call (never a Tensor, array or class instance). */
+export function isOptionsObject(x: unknown): x is Record<string, unknown> {
+  if (x === null || typeof x !== 'object' || Array.isArray(x)) return false;
+  const proto = Object.getPrototypeOf(x) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+type Check = (v: unknown) => unknown | typeof INVALID;
+const INVALID: unique symbol = Symbol('invalid');
+
+interface Param {
+  readonly arg: ArgSchema;
+  readonly keyword: string;
+  readonly optional: boolean;
+  readonly hasDefault: boolean;
+  readonly defaultValue: unknown;
+  /** The type as PyTorch's messages name it: `Tensor`, `Number`, `int`, `tuple of ints`... */
+  readonly expected: string;
+  readonly check: Check;
+}
+
+export function makeBinder(name: string, schemaText: string, options: BinderOptions = {}): Binder {
+  const schema = parseSchema(schemaText);
+  const params = schema.args.map((a) => paramOf(a, options.numbersAsTensors === true));
+  const positional = params.filter((p) => !p.arg.kwargOnly).length;
+  const required = params.filter((p) => !p.arg.kwargOnly && !p.hasDefault && !p.optional).length;
+  const byKeyword = new Map(params.map((p, i) => [p.keyword, i]));
+  const unsupported = new Set(options.unsupported ?? []);
+  for (const k of unsupported) if (!byKeyword.has(k)) throw new Error(`makeBinder(${name}): unsupported keyword '${k}' is not in ${schemaText}`);
+
+  const bind = (args: readonly unknown[]): unknown[] => {
+    let n = args.length;
+    // Trailing `undefined`s are "not given" (`f(x, undefined)`), as JS's own optional parameters are.
+    while (n > 0 && args[n - 1] === undefined) n--;
+    let kwargs: Record<string, unknown> | undefined;
+    if (n > 0 && isOptionsObject(args[n - 1])) {
+      kwargs = args[n - 1] as Record<string, unknown>;
+      n--;
+    }
+    if (n > positional) {
+      const takes = required === positional ? `${positional}` : `from ${required} to ${positional}`;
+      throw new TorchTypeError(`${name}() takes ${takes} positional argument${positional === 1 ? '' : 's'} but ${n} ${n === 1 ? 'was' : 'were'} given`);
+    }
+    const out = new Array<unknown>(params.length);
+    const given = new Array<boolean>(params.length).fill(false);
+    for (let i = 0; i < n; i++) {
+      if (args[i] === undefined) continue;
+      out[i] = args[i];
+      given[i] = true;
+    }
+    if (kwargs) {
+      for (const key of Object.keys(kwargs)) {
+        const i = byKeyword.get(key);
+        if (i === undefined) throw new TorchTypeError(`${name}() got an unexpected keyword argument '${key}'`);
+        const v = kwargs[key];
+        if (v === undefined) continue;
+        if (given[i]) throw new TorchTypeError(`${name}(): argument '${key}' given by name ('${key}') and position (${i + 1})`);
+        out[i] = v;
+        given[i] = true;
+      }
+    }
+    const missing: string[] = [];
+    for (let i = 0; i < params.length; i++) {
+      const p = params[i];
+      const v = given[i] ? out[i] : undefined;
+      if (v === undefined || v === null) {
+        if (p.hasDefault) out[i] = p.defaultValue;
+        else if (p.optional) out[i] = undefined;
+        else if (v === null) throw mustBe(name, p, i, v, kwargs);
+        else missing.push(p.keyword);
+        continue;
+      }
+      if (unsupported.has(p.keyword) && !(p.hasDefault && v === p.defaultValue)) throw new NotImplementedError(`${name}(): argument '${p.keyword}' is not supported by torch-ts yet`);
+      const checked = p.check(v);
+      if (checked === INVALID) throw mustBe(name, p, i, v, kwargs);
+      out[i] = checked;
+    }
+    if (missing.length > 0) {
+      throw new TorchTypeError(`${name}() missing ${missing.length} required positional argument${missing.length === 1 ? '' : 's'}: ${missing.map((m) => `"${m}"`).join(', ')}`);
+    }
+    return out;
+  };
+  return { name, schema, keywords: params.map((p) => p.keyword), bind };
+}
+
+function mustBe(name: string, p: Param, i: number, v: unknown, kwargs: Record<string, unknown> | undefined): TorchTypeError {
+  const where = kwargs && p.keyword in kwargs ? '' : ` (position ${i + 1})`;
+  return new TorchTypeError(`${name}(): argument '${p.keyword}'${where} must be ${p.expected}, not ${typeName(v)}`);
+}
+
+/** A JS value's type, as the messages name it. */
+export function typeName(x: unknown): string {
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return 'Array';
+  if (typeof x === 'object') return (x as object).constructor?.name ?? 'object';
+  return typeof x;
+}
+
+function paramOf(arg: ArgSchema, numbersAsTensors: boolean): Param {
+  const optional = arg.type.endsWith('?');
+  const base = optional ? arg.type.slice(0, -1) : arg.type;
+  const { expected, check } = numbersAsTensors && base === 'Tensor' ? TENSOR_OR_NUMBER : checkOf(base);
+  const hasDefault = arg.defaultValue !== undefined;
+  let defaultValue: unknown = undefined;
+  if (hasDefault) {
+    const parsed = parseDefault(arg.defaultValue!);
+    defaultValue = parsed === null ? undefined : check(parsed) === INVALID ? parsed : check(parsed);
+  }
+  return { arg, keyword: keywordOf(arg.name), optional, hasDefault, defaultValue, expected, check };
+}
+
+/** A schema default: `None`, `True`, `0.01`, `-1`, `[]`, `[0, 1]`, `'none'`, `"mean"`, `contiguous_format`. */
+function parseDefault(text: string): unknown {
+  const t = text.trim();
+  if (t === 'None') return null;
+  if (t === 'True') return true;
+  if (t === 'False') return false;
+  if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return Number(t);
+  if (t === 'inf') return Infinity;
+  if (t === '-inf') return -Infinity;
+  if (t.startsWith('[') && t.endsWith(']')) {
+    const inner = t.slice(1, -1).trim();
+    return inner === '' ? [] : inner.split(',').map((s) => parseDefault(s));
+  }
+  if ((t.startsWith("'") && t.endsWith("'")) || (t.startsWith('"') && t.endsWith('"'))) return t.slice(1, -1);
+  return t; // an enum word: contiguous_format, long, Mean...
+}
+
+const isNumber = (v: unknown): boolean => typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean';
+const TENSOR_OR_NUMBER = { expected: 'Tensor or Number', check: (v: unknown) => (v instanceof Tensor || isNumber(v) ? v : INVALID) };
+const isInt = (v: unknown): boolean => (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint';
+
+function checkOf(base: string): { expected: string; check: Check } {
+  const list = /^(\w+)\[(\d*)\]$/.exec(base);
+  if (list) {
+    const [, elem, nText] = list;
+    const n = nText === '' ? undefined : Number(nText);
+    const item = checkOf(elem);
+    const expected = elem === 'Tensor' ? 'tuple of Tensors' : `tuple of ${item.expected === 'int' ? 'ints' : item.expected === 'float' ? 'floats' : item.expected === 'bool' ? 'bools' : `${item.expected}s`}`;
+    return {
+      expected,
+      check: (v) => {
+        // PyTorch expands one int given for `int[N]` to N copies (`kernel_size=3` -> (3, 3)),
+        // and takes one int for `int[]` as a list of one (`x.permute(0)`, `sum(dim=1)`).
+        if (!Array.isArray(v)) {
+          if (elem === 'Tensor' || elem === 'bool') return INVALID;
+          const c = item.check(v);
+          return c === INVALID ? INVALID : new Array(n ?? 1).fill(c);
+        }
+        const out = new Array<unknown>(v.length);
+        for (let i = 0; i < v.length; i++) {
+          const c = item.check(v[i]);
+          if (c === INVALID) return INVALID;
+          out[i] = c;
+        }
+        return out;
+      },
+    };
+  }
+  switch (base) {
+    case 'Tensor':
+      return { expected: 'Tensor', check: (v) => (v instanceof Tensor ? v : INVALID) };
+    case 'Scalar':
+      return { expected: 'Number', check: (v) => (isNumber(v) ? v : INVALID) };
+    case 'int':
+    case 'SymInt':
+      return { expected: 'int', check: (v) => (isInt(v) ? (typeof v === 'bigint' ? Number(v) : v) : INVALID) };
+    case 'float':
+      return { expected: 'float', check: (v) => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : INVALID) };
+    case 'bool':
+      return { expected: 'bool', check: (v) => (typeof v === 'boolean' ? v : INVALID) };
+    case 'str':
+      return { expected: 'str', check: (v) => (typeof v === 'string' ? v : INVALID) };
+    case 'ScalarType':
+      // (names and aliases: `parseDType` says which strings are dtypes, in its own words)
+      return { expected: 'dtype', check: (v) => (typeof v === 'string' || isDType(v) ? v : INVALID) };
+    case 'Device':
+      return { expected: 'Device', check: (v) => (typeof v === 'string' || v instanceof Device || (typeof v === 'object' && v !== null && 'type' in v) ? v : INVALID) };
+    case 'MemoryFormat':
+      return { expected: 'memory_format', check: (v) => (typeof v === 'string' ? v : INVALID) };
+    case 'Layout':
+      return { expected: 'layout', check: (v) => (typeof v === 'string' ? v : INVALID) };
+    case 'Generator':
+      return { expected: 'Generator', check: (v) => (v instanceof Generator ? v : INVALID) };
+    case 'Dimname':
+      return { expected: 'name', check: (v) => (typeof v === 'string' ? v : INVALID) };
+    default:
+      throw new Error(`makeBinder: no binding for schema type '${base}'`);
+  }
+}
+
+/** A binder over several schemas (PyTorch's overloads: `pow(Tensor, Tensor)`, `pow(Scalar, Tensor)`...). */
+export interface OverloadBinder {
+  readonly name: string;
+  /** The first overload the call binds to (in the order given), and its values. */
+  bind(args: readonly unknown[]): { readonly index: number; readonly values: unknown[] };
+}
+
+/**
+ * Tries each schema in order, as PyTorch's parser tries a function's signatures; a call that
+ * binds to none raises PyTorch's "received an invalid combination of arguments" with the
+ * signatures it could have matched.
+ */
+export function makeOverloads(name: string, schemaTexts: readonly string[], options: BinderOptions = {}): OverloadBinder {
+  const binders = schemaTexts.map((t) => makeBinder(name, t, options));
+  return {
+    name,
+    bind(args) {
+      for (let i = 0; i < binders.length; i++) {
+        try {
+          return { index: i, values: binders[i].bind(args) };
+        } catch (e) {
+          if (!(e instanceof TorchTypeError)) throw e;
+        }
+      }
+      const got = args.filter((a) => a !== undefined).map((a) => (isOptionsObject(a) ? `{${Object.keys(a).join(', ')}}` : typeName(a)));
+      const sigs = binders.map((b) => ` * (${b.schema.args.map((a, j) => `${a.kwargOnly && !b.schema.args[j - 1]?.kwargOnly ? '*, ' : ''}${a.type} ${keywordOf(a.name)}`).join(', ')})`);
+      return fail(`${name}() received an invalid combination of arguments - got (${got.join(', ')}), but expected one of:\n${sigs.join('\n')}`);
+    },
+  };
+}
+
+function fail(message: string): never {
+  throw new TorchTypeError(message);
+}
+
+/**
+ * The JS parameters after an op's required ones: any prefix of its optional positionals `P`
+ * (each may be null or undefined, meaning None), then optionally the options object `O`.
+ * `OptionalArgs<[number, boolean], O>` admits `()`, `(o)`, `(n)`, `(n, o)`, `(n, b)`, `(n, b, o)`.
+ */
+export type OptionalArgs<P extends unknown[], O> = P extends [infer H, ...infer R] ? [options?: O] | [arg?: H | null, ...OptionalArgs<R, O>] : [options?: O];
