@@ -5,6 +5,7 @@ export { fill8, fill16, fill32, fill64 } from './fill';
 export { maxPool2dF32, maxPool2dF64, maxPool2dBackwardF32, maxPool2dBackwardF64 } from './pool';
 export { binaryF32, binaryF64 } from './binary';
 export { tileScratchBytes } from './tile';
+export { convertPlane } from './convert';
 export { unaryF32 } from './unary';
 export { compareF32, where32 } from './select';
 export { expF32 } from './exp32';

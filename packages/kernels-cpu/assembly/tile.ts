@@ -31,31 +31,31 @@ export function tileScratchBytes(): i32 {
   v128.store(dst + 3 * ld, v128.shuffle<i64>(t2, t3, 1, 3));
 }
 
-/** dst[r * TC + c] = src element (c, r) (at (c * s0 + r * s1) * size), for a rows x cols tile. */
-export function packTile<T>(src: usize, s0: i32, s1: i32, rows: i32, cols: i32, dst: usize): void {
+/** dst[r * ldd + c] = src element (c, r) (at (c * s0 + r * s1) * size), for a rows x cols tile. */
+export function packTile<T>(src: usize, s0: i32, s1: i32, rows: i32, cols: i32, dst: usize, ldd: i32 = TC): void {
   const size = sizeof<T>();
   let r = 0;
   if (size == 4 && s1 == 1) {
     // Column quads outer, rows inner: the four source lines in flight are used up before the
     // next four are touched (a power-of-two s0 maps them all to one L1 set).
-    const ld = <usize>TC * 4;
+    const ld = <usize>ldd * 4;
     const st = <usize>s0 * 4;
     const rows4 = rows & ~3;
     let c = 0;
     for (; c + 4 <= cols; c += 4) {
       for (r = 0; r < rows4; r += 4) {
         const p = src + (<usize>(c * s0 + r)) * 4;
-        transposeStore(v128.load(p), v128.load(p + st), v128.load(p + 2 * st), v128.load(p + 3 * st), dst + (<usize>(r * TC + c)) * 4, ld);
+        transposeStore(v128.load(p), v128.load(p + st), v128.load(p + 2 * st), v128.load(p + 3 * st), dst + (<usize>(r * ldd + c)) * 4, ld);
       }
     }
     for (; c < cols; c++) {
-      for (r = 0; r < rows4; r++) store<T>(dst + (<usize>(r * TC + c)) * size, load<T>(src + (<usize>(c * s0 + r)) * size));
+      for (r = 0; r < rows4; r++) store<T>(dst + (<usize>(r * ldd + c)) * size, load<T>(src + (<usize>(c * s0 + r)) * size));
     }
     r = rows4;
   }
   for (; r < rows; r++) {
     let p = src + (<usize>(r * s1)) * size;
-    const d = dst + (<usize>(r * TC)) * size;
+    const d = dst + (<usize>(r * ldd)) * size;
     const st = <usize>s0 * size;
     for (let c = 0; c < cols; c++) {
       store<T>(d + <usize>c * size, load<T>(p));
@@ -64,29 +64,29 @@ export function packTile<T>(src: usize, s0: i32, s1: i32, rows: i32, cols: i32, 
   }
 }
 
-/** The inverse of packTile: dst element (c, r) = src[r * TC + c]. */
-export function unpackTile<T>(src: usize, dst: usize, s0: i32, s1: i32, rows: i32, cols: i32): void {
+/** The inverse of packTile: dst element (c, r) = src[r * lds + c]. */
+export function unpackTile<T>(src: usize, dst: usize, s0: i32, s1: i32, rows: i32, cols: i32, lds: i32 = TC): void {
   const size = sizeof<T>();
   let r = 0;
   if (size == 4 && s1 == 1) {
     const ld = <usize>s0 * 4;
-    const st = <usize>TC * 4;
+    const st = <usize>lds * 4;
     const rows4 = rows & ~3;
     let c = 0;
     for (; c + 4 <= cols; c += 4) {
       for (r = 0; r < rows4; r += 4) {
-        const p = src + (<usize>(r * TC + c)) * 4;
+        const p = src + (<usize>(r * lds + c)) * 4;
         transposeStore(v128.load(p), v128.load(p + st), v128.load(p + 2 * st), v128.load(p + 3 * st), dst + (<usize>(c * s0 + r)) * 4, ld);
       }
     }
     for (; c < cols; c++) {
-      for (r = 0; r < rows4; r++) store<T>(dst + (<usize>(c * s0 + r)) * size, load<T>(src + (<usize>(r * TC + c)) * size));
+      for (r = 0; r < rows4; r++) store<T>(dst + (<usize>(c * s0 + r)) * size, load<T>(src + (<usize>(r * lds + c)) * size));
     }
     r = rows4;
   }
   for (; r < rows; r++) {
     let p = dst + (<usize>(r * s1)) * size;
-    const s = src + (<usize>(r * TC)) * size;
+    const s = src + (<usize>(r * lds)) * size;
     const st = <usize>s0 * size;
     for (let c = 0; c < cols; c++) {
       store<T>(p, load<T>(s + <usize>c * size));

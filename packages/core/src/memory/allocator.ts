@@ -24,7 +24,8 @@ export interface HostRegion {
  * Note [Uninitialized outputs]
  * Allocators hand out zero-filled memory by default, as a fresh ArrayBuffer is (`zeros` and
  * kernels that accumulate into their output rely on it). An op whose kernel writes every
- * element of its output (the pointwise ops' `allocateOutput`, softmax, mm and bmm) asks for `uninitialized`
+ * element of its output (pointwise ops, both on their fast path and through `allocateOutput`;
+ * the copies of `to`, `clone` and casts; softmax, mm and bmm) asks for `uninitialized`
  * memory instead, so that a reused block is not cleared only to be overwritten: for a
  * memory-bound op like `a + b` the clearing is a third more traffic. An allocator may ignore
  * the option (zero-filled memory is a valid uninitialized block).

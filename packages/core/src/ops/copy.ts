@@ -9,7 +9,7 @@ import { isNonOverlappingAndDense } from '../iterator/layout';
 import { contiguousStrides } from '../views';
 import { makeBinder } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
-import { broadcastTo, checkNoInternalOverlap, isScalar, readScalar, sameShape, type Scalar } from './meta-utils';
+import { UNINITIALIZED, broadcastTo, checkNoInternalOverlap, isScalar, readScalar, sameShape, type Scalar } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
 
 /** `copy_`: writes `src` (broadcast to `self`'s shape, converted to its dtype) into `self`. */
@@ -84,7 +84,7 @@ export const TO_COPY = defineStructured(
       format !== 'contiguous' && isNonOverlappingAndDense(src.sizes, src.strides)
         ? computeOutputLayout(src.sizes, [{ sizes: src.sizes, strides: src.strides }])
         : contiguousStrides(src.sizes);
-    const out = TensorImpl.emptyStrided('to', src.sizes, strides, (dtype as DType | null) ?? src.dtype, dev);
+    const out = TensorImpl.emptyStrided('to', src.sizes, strides, (dtype as DType | null) ?? src.dtype, dev, UNINITIALIZED);
     try {
       implOf(b, 'copy', 'to')(out, src);
     } catch (e) {
@@ -104,7 +104,7 @@ export const CLONE = defineStructured(
       format !== 'contiguous' && isNonOverlappingAndDense(src.sizes, src.strides)
         ? computeOutputLayout(src.sizes, [{ sizes: src.sizes, strides: src.strides }])
         : contiguousStrides(src.sizes);
-    const out = TensorImpl.emptyStrided('clone', src.sizes, strides, src.dtype, src.device);
+    const out = TensorImpl.emptyStrided('clone', src.sizes, strides, src.dtype, src.device, UNINITIALIZED);
     try {
       implOf(b, 'copy', 'clone')(out, src);
     } catch (e) {
@@ -131,7 +131,7 @@ function crossDeviceCopy(src: TensorImpl, dtype: DType, dev: Device, cpuBackend:
   let host = src;
   if (dtype !== src.dtype) {
     if (!cpuBackend) throw new DeviceError(`to: cannot convert ${src.dtype} to ${dtype} while copying to ${dev}`);
-    host = TensorImpl.empty('to', src.sizes, dtype, src.device);
+    host = TensorImpl.empty('to', src.sizes, dtype, src.device, UNINITIALIZED);
     try {
       implOf(cpuBackend, 'copy', 'to')(host, src);
     } catch (e) {

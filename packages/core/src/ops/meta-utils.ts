@@ -90,7 +90,7 @@ export function castTo(b: Backend, op: string, t: TensorImpl, dtype: DType, devi
     // A 0-dim CPU scalar next to accelerator tensors: its value travels as a fill.
     return scalarTensor(b, op, readScalar(t), dtype, device);
   }
-  const out = TensorImpl.empty(op, t.sizes, dtype, device);
+  const out = TensorImpl.empty(op, t.sizes, dtype, device, UNINITIALIZED);
   try {
     implOf(b, 'copy', 'copy_')(out, t);
   } catch (e) {

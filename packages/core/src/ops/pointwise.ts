@@ -17,6 +17,7 @@ import {
   sameShape,
   scalarTensor,
   torchTypeName,
+  UNINITIALIZED,
   type Scalar,
 } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
@@ -188,7 +189,7 @@ function runSameGeometry(
   for (let k = 0; k < inputs.length; k++) if (!inputs[k].isContiguous) contiguous = false;
   const shape = x.sizes.slice();
   const result = contiguous
-    ? TensorImpl.empty(op, shape, resultDtype, x.device)
+    ? TensorImpl.empty(op, shape, resultDtype, x.device, UNINITIALIZED)
     : allocateOutput(op, shape, resultDtype, x.device, inputs);
   try {
     def.compute(b, op, result, inputs, args);

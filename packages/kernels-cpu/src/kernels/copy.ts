@@ -4,6 +4,7 @@ import { readerOf, writerOf, type Int64ReadMode } from '../loops/convert';
 import { forEachRowOf } from '../loops/iterate';
 import { CHUNK } from '../loops/pointwise';
 import { rawMoveRow } from '../loops/raw';
+import { copyWasm } from './copy-wasm';
 
 /**
  * Note [Casting rules of copy]
@@ -25,6 +26,7 @@ import { rawMoveRow } from '../loops/raw';
  */
 export function copy(dst: TensorImpl, src: TensorImpl): void {
   if (dst.numel === 0) return;
+  if (copyWasm(dst, src)) return;
   if (dst.dtype === src.dtype) {
     copySameDtype(dst, src);
     return;

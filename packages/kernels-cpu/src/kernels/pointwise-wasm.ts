@@ -47,7 +47,9 @@ export function runPlanes(w: WasmKernels, name: PoolExport, tensors: readonly Te
       tasks.length = 0;
     };
     const plane = (n0: number, n1: number, base: ArrayLike<number>, inner: readonly number[], outer: readonly number[]): void => {
-      const parts = Math.max(1, Math.min(threads, Math.floor((n0 * n1) / GRAIN)));
+      // A few tasks per thread, not one: a thread that a busy machine deschedules then holds
+      // up only its last task, since the others take what is left (Note [CPU thread pool]).
+      const parts = threads <= 1 ? 1 : Math.max(1, Math.min(4 * threads, Math.floor((n0 * n1) / GRAIN)));
       const along0 = n1 === 1;
       const len = along0 ? n0 : n1;
       // 1-d splits land on multiples of 16 elements (64-byte lines of float32).

@@ -45,6 +45,8 @@ export interface WasmKernels {
   compareF32(op: number, n0: number, n1: number, o: number, os0: number, os1: number, a: number, as0: number, as1: number, b: number, bs0: number, bs1: number, scratch: number): void;
   /** 32-bit out = c ? a : b on one plane, c bool. */
   where32(n0: number, n1: number, o: number, os0: number, os1: number, c: number, cs0: number, cs1: number, a: number, as0: number, as1: number, b: number, bs0: number, bs1: number, scratch: number): void;
+  /** Note [Copy and cast kernels]: out = a converted (dtype codes in kernels/copy-wasm.ts) on one plane. */
+  convertPlane(src: number, dst: number, n0: number, n1: number, o: number, os0: number, os1: number, a: number, as0: number, as1: number, scratch: number): void;
   /** Bytes of scratch a plane kernel needs. */
   tileScratchBytes(): number;
   expF32(x: number, o: number, n: number): void;

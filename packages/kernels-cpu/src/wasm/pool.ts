@@ -39,6 +39,7 @@ export const POOL_EXPORTS = [
   'unaryF32',
   'compareF32',
   'where32',
+  'convertPlane',
   'maxPool2dF32',
   'maxPool2dF64',
   'maxPool2dBackwardF32',
