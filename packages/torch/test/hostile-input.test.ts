@@ -41,6 +41,9 @@ describe('values out of a dtype range at creation', () => {
     expect(torch.full([2], NaN, { dtype: 'bool' }).tolist()).toEqual([true, true]);
     expect(torch.full([1], Infinity, { dtype: 'float16' }).tolist()).toEqual([Infinity]);
     expect(torch.full([1], 0.5, { dtype: 'int32' }).tolist()).toEqual([0]);
+    // an integer-valued number past int64 is a float, as tensor() infers it; into int64 it overflows
+    expect(torch.full([1], 1e20).dtype).toBe('float32');
+    refusedWith(() => torch.full([1], 1e20, { dtype: 'int64' }), 'full: value cannot be converted to type int64_t without overflow');
   });
 
   it('tensor checks data headed for an integer dtype (python_scalars.h store_scalar)', () => {

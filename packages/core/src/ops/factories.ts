@@ -90,8 +90,9 @@ export function ones(...args: SizeArgs): Tensor {
 
 /** `full(size, value)`: int64 for an integer value, bool for a boolean, else the default float. */
 export function full(size: readonly number[], fillValue: Scalar, options: FactoryOptions = {}): Tensor {
-  const inferred: DType =
-    typeof fillValue === 'boolean' ? 'bool' : typeof fillValue === 'bigint' || Number.isInteger(fillValue) ? 'int64' : getDefaultDtype();
+  // As tensor() infers (Note [Integer-valued numbers are integers]): `full([2], 1e20)` is a
+  // float tensor, not an int64 overflow.
+  const inferred = scalarDType(fillValue);
   const { dtype, device } = resolve('full', options, inferred);
   checkScalarFits('full', fillValue, dtype);
   const t = new Tensor(TensorImpl.empty('full', [...size], dtype, device));
