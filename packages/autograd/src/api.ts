@@ -1,8 +1,10 @@
 import {
   AutogradError,
   Tensor,
+  fmtShape,
   isFloatingType,
   onesLike,
+  to,
   type AutogradHooks,
   type BackwardOptions,
   type GradFnHandle,
@@ -11,6 +13,7 @@ import {
 import { AutogradMeta, metaOf, requiresGrad, type TensorHook } from './autograd-meta';
 import { execute } from './engine';
 import { gradientEdge, type Edge, type Node } from './node';
+import { typeName } from './validate-grads';
 
 export interface GradOptions {
   gradOutputs?: Tensor | readonly (Tensor | null)[] | null;
@@ -21,19 +24,40 @@ export interface GradOptions {
 
 const list = <T>(x: T | readonly T[]): T[] => (Array.isArray(x) ? [...(x as T[])] : [x as T]);
 
-/** The root gradients the engine owns: the user's (a new handle each) or ones for scalars. */
-function rootGrads(op: string, outputs: readonly Tensor[], given: readonly (Tensor | null | undefined)[]): Tensor[] {
-  return outputs.map((o, i) => {
-    const g = given[i];
-    if (g) {
-      if (g.shape.length !== o.shape.length || g.shape.some((s, d) => s !== o.shape[d])) {
-        throw new AutogradError(`${op}: Mismatch in shape: grad_output[${i}] has a shape of [${g.shape.join(', ')}] and output[${i}] has a shape of [${o.shape.join(', ')}].`);
-      }
-      return new Tensor(g.impl.retain());
-    }
+/**
+ * The root gradients the engine owns: the user's (a new handle each) or ones for scalars.
+ * A given gradient is checked as PyTorch's `_make_grads` and then `validate_outputs` check
+ * it against its output (Note [Validating gradients]): a Tensor (or null), of the output's
+ * shape, on its device (a 0-dim one is moved), cast to its dtype.
+ */
+function rootGrads(op: string, outputs: readonly Tensor[], given: readonly unknown[]): Tensor[] {
+  const made: Tensor[] = [];
+  try {
+    outputs.forEach((o, i) => made.push(rootGrad(op, o, i, given[i])));
+  } catch (e) {
+    for (const t of made) t.dispose();
+    throw e;
+  }
+  return made;
+}
+
+function rootGrad(op: string, o: Tensor, i: number, g: unknown): Tensor {
+  if (g === null || g === undefined) {
     if (o.numel() !== 1) throw new AutogradError(`${op}: grad can be implicitly created only for scalar outputs`);
     return onesLike(o);
-  });
+  }
+  if (!(g instanceof Tensor)) throw new TypeError(`${op}: gradients can be either Tensors or null, but got ${typeName(g)}`);
+  if (g.shape.length !== o.shape.length || g.shape.some((s, d) => s !== o.shape[d])) {
+    throw new AutogradError(
+      `${op}: Mismatch in shape: grad_output[${i}] has a shape of ${fmtShape(g.shape)} and output[${i}] has a shape of ${fmtShape(o.shape)}.`,
+    );
+  }
+  if (g.device !== o.device && g.dim() !== 0) {
+    throw new AutogradError(`${op}: invalid gradient at index ${i} - expected device ${o.device} but got ${g.device}`);
+  }
+  // `to` returns its input when nothing changes; the engine needs a handle of its own either way.
+  const r = to(g, { dtype: o.dtype, device: o.device });
+  return r === g ? new Tensor(g.impl.retain()) : r;
 }
 
 function rootEdges(op: string, outputs: readonly Tensor[], fresh: Node[]): Edge[] {
@@ -62,7 +86,7 @@ export function backward(
     });
     // A non-leaf among `inputs` gets its gradient in `.grad`, as PyTorch does.
     const onlyMetas = onlyTensors?.map((t) => (metaOf(t.impl)?.gradFn ? metaOf(t.impl) : null));
-    const grads = rootGrads('backward', outs, gradTensors === null ? [] : list(gradTensors));
+    const grads = rootGrads('backward', outs, gradTensors == null ? [] : list(gradTensors as unknown));
     execute(roots, grads, {
       keepGraph: options.retainGraph ?? options.createGraph ?? false,
       createGraph: options.createGraph ?? false,
@@ -90,7 +114,7 @@ export function grad(
       if (!e) throw new AutogradError('grad: One of the differentiated Tensors does not require grad');
       return e;
     });
-    const given = options.gradOutputs == null ? [] : list(options.gradOutputs as Tensor | (Tensor | null)[]);
+    const given: unknown[] = options.gradOutputs == null ? [] : list(options.gradOutputs as unknown);
     const grads = rootGrads('grad', outs, given);
     const result = execute(roots, grads, {
       keepGraph: options.retainGraph ?? options.createGraph ?? false,
@@ -191,6 +215,7 @@ export const hooks: AutogradHooks = {
     if (!meta?.requiresGrad) {
       throw new AutogradError("registerHook: cannot register a hook on a tensor that doesn't require gradient");
     }
+    if (typeof hook !== 'function') throw new TypeError(`registerHook: expected a function, but got ${typeName(hook)}`);
     const h = hook as TensorHook;
     let where: TensorHook[];
     if (meta.gradFn) {

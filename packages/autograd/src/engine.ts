@@ -3,6 +3,7 @@ import { metaOf, type AutogradMeta } from './autograd-meta';
 import { checkAnomaly } from './anomaly';
 import { enableGrad, noGrad } from './grad-mode';
 import { AccumulateGrad, Node, type Edge } from './node';
+import { checkHookList, checkHookValue } from './validate-grads';
 
 export interface ExecuteOptions {
   /** Keep saved tensors after the run (`retainGraph`). */
@@ -88,15 +89,16 @@ export function execute(roots: readonly Edge[], rootGrads: readonly Tensor[], op
         }
         for (const [nr, meta] of node.retainedGrads) if (grads[nr]) retain(meta, grads[nr]!, options.createGraph);
         for (const [nr, meta] of onlyInto.get(node) ?? []) if (grads[nr]) retain(meta, grads[nr]!, options.createGraph);
-        for (const h of node.preHooks) inputs = adopt(inputs, () => h(inputs));
+        for (const h of node.preHooks) inputs = adopt(inputs, h, () => h(inputs));
         let outs: (Tensor | null)[] = node.apply(Array.from(inputs, (g) => g ?? null));
         try {
           checkAnomaly(node, outs);
+          for (const h of node.postHooks) outs = adopt(outs, h, () => h(outs, inputs), inputs);
         } catch (e) {
-          disposeAll(outs);
+          // The node's outputs are the task's until delivered (an output may be an input too).
+          disposeAll([...new Set(outs)].filter((t) => !inputs.includes(t)));
           throw e;
         }
-        for (const h of node.postHooks) outs = adopt(outs, () => h(outs, inputs), inputs);
         if (!options.keepGraph) node.releaseVariables();
         const owned = ownEach(outs, inputs);
         disposeAll(inputs);
@@ -193,7 +195,8 @@ function disposeAll(ts: readonly (Tensor | null | undefined)[]): void {
 
 /**
  * A hook's returned tensor replaces the gradient, but stays the user's: the engine takes a
- * handle of its own on the data (the user may keep or dispose theirs).
+ * handle of its own on the data (the user may keep or dispose theirs). What a hook returns
+ * is checked first (Note [Validating gradients]).
  */
 function runHooks(hooks: readonly ((g: Tensor) => Tensor | void | undefined)[], g: Tensor | null): Tensor | null {
   if (g === null) return null;
@@ -202,8 +205,8 @@ function runHooks(hooks: readonly ((g: Tensor) => Tensor | void | undefined)[], 
     // Inside tidy: temporaries the hook makes are freed, and only a handle of the engine's
     // own on its result survives (a tensor the user passed in stays theirs, untouched).
     const r = tidy(() => {
-      const out = h(cur);
-      return out instanceof Tensor && out !== cur ? new Tensor(out.impl.retain()) : null;
+      const out = checkHookValue(h, cur, h(cur) as unknown);
+      return out !== null && out !== cur ? new Tensor(out.impl.retain()) : null;
     });
     if (r !== null) {
       cur.dispose();
@@ -214,18 +217,20 @@ function runHooks(hooks: readonly ((g: Tensor) => Tensor | void | undefined)[], 
 }
 
 /**
- * Runs a Node hook; when it returns replacement gradients, the task takes handles of its own
- * on them (inside tidy, so temporaries the hook made are freed and the caller's tensors stay
- * theirs) and drops the gradients they replace.
+ * Runs a Node hook; when it returns replacement gradients (checked against `current`), the
+ * task takes handles of its own on them (inside tidy, so temporaries the hook made are freed
+ * and the caller's tensors stay theirs) and drops the gradients they replace.
  */
 function adopt(
   current: (Tensor | null)[],
-  hook: () => readonly (Tensor | null)[] | void | undefined,
+  hook: (...args: never[]) => unknown,
+  call: () => unknown,
   keep: readonly (Tensor | null)[] = [],
 ): (Tensor | null)[] {
   const replaced = tidy(() => {
-    const r = hook();
-    return r && r !== current ? r.map((t) => (t ? new Tensor(t.impl.retain()) : null)) : null;
+    const r = call();
+    if (r === current) return null;
+    return checkHookList(hook, current, r)?.map((t) => (t ? new Tensor(t.impl.retain()) : null)) ?? null;
   });
   if (replaced === null) return current;
   for (const t of current) if (t && !keep.includes(t)) t.dispose();

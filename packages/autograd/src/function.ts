@@ -1,10 +1,11 @@
 import { AutogradError, Tensor, tidy, zeros, type TensorImpl } from '@torch-ts/core';
 import { type AutogradMeta, metaOf, requiresGrad } from './autograd-meta';
 import { recordForwardTrace } from './anomaly';
-import { shapeLike, type InputInfo } from './formula-node';
+import type { InputInfo } from './formula-node';
 import { isGradEnabled, noGrad } from './grad-mode';
 import { Node, nodeOnEdges, type Edge } from './node';
 import { SavedVariable } from './saved-variable';
+import { typeName, validateGrad } from './validate-grads';
 
 /** The `ctx` of a custom Function, as PyTorch's. */
 export class FunctionCtx {
@@ -84,17 +85,42 @@ class CustomFunctionNode extends Node {
     return tidy(() => {
       try {
         const grads = this.outputs.map((o, k) => gradOutputs[k] ?? zeros([...o.sizes], { dtype: o.dtype, device: o.device }));
-        const r = this.cls.backward(this.ctx, ...grads);
-        const perArg = Array.isArray(r) ? r : [r];
+        const r: unknown = this.cls.backward(this.ctx, ...grads);
+        const perArg = this.checkedResults(Array.isArray(r) ? r : [r]);
         const out: (Tensor | null)[] = this.inputs.map(() => null);
         this.argToInput.forEach((k, argIndex) => {
-          const g = perArg[argIndex] ?? null;
-          if (k >= 0 && g && this.nextEdges[k] && this.inputs[k]) out[k] = shapeLike(g, this.inputs[k]!);
+          const g = perArg[argIndex];
+          if (k >= 0 && g && this.nextEdges[k] && this.inputs[k]) out[k] = validateGrad(() => this.name(), k, g, this.inputs[k]!);
         });
         return out;
       } finally {
         this.ctx.endBackward();
       }
+    });
+  }
+
+  /**
+   * What `backward` returned, one entry per forward argument, checked as PyTorch's PyNode
+   * does before the engine validates each gradient: extra trailing nulls are dropped, any
+   * other count is an error, a non-tensor argument takes no gradient, and an entry is a
+   * Tensor or null.
+   */
+  private checkedResults(results: readonly unknown[]): (Tensor | null)[] {
+    const n = this.argToInput.length;
+    let rs = results;
+    if (rs.length > n && rs.slice(n).every((g) => g === null || g === undefined)) rs = rs.slice(0, n);
+    if (rs.length !== n) {
+      throw new AutogradError(`function ${this.name()} returned an incorrect number of gradients (expected ${n}, got ${rs.length})`);
+    }
+    return rs.map((g, i) => {
+      if (g === null || g === undefined) return null;
+      if (this.argToInput[i] < 0) {
+        throw new AutogradError(
+          `function ${this.name()} returned a gradient different than null at position ${i + 1}, but the corresponding forward input was not a Tensor`,
+        );
+      }
+      if (!(g instanceof Tensor)) throw new AutogradError(`function ${this.name()} returned ${typeName(g)} at position ${i + 1}: expected a Tensor or null`);
+      return g;
     });
   }
 

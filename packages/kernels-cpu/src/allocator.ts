@@ -1,4 +1,4 @@
-import { TorchError, type AllocateOptions, type Allocator, type AllocatorStats, type DataPtr, type Device, type HostRegion } from '@torch-ts/core';
+import { DeviceError, TorchError, type AllocateOptions, type Allocator, type AllocatorStats, type DataPtr, type Device, type HostRegion } from '@torch-ts/core';
 import type { Heap } from './wasm/heap';
 import { kernelHeap } from './wasm/kernel-heap';
 import { memoryIsShared } from './wasm/memory';
@@ -47,7 +47,7 @@ export class CpuAllocator implements Allocator {
 
   allocate(nbytes: number, device: Device, options?: AllocateOptions): DataPtr<HostRegion> {
     if (device.type !== 'cpu') {
-      throw new TorchError(`CpuAllocator: cannot allocate on device ${device}`);
+      throw new DeviceError(`${options?.op ?? 'CpuAllocator'}: cannot allocate on device ${device}`);
     }
     if (!Number.isSafeInteger(nbytes) || nbytes < 0) {
       throw new TorchError(`CpuAllocator: invalid allocation size ${nbytes} bytes`);

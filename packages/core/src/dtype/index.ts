@@ -30,4 +30,4 @@ export {
 } from './half';
 export { canCast, checkCanCast, promoteTypes, resultType } from './promotion';
 export type { Operand } from './promotion';
-export { checkScalarFits } from './scalar-range';
+export { checkScalarFits, checkTensorValue, scalarFits } from './scalar-range';

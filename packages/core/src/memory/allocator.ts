@@ -33,6 +33,8 @@ export interface HostRegion {
 export interface AllocateOptions {
   /** The caller overwrites every byte before reading any: the allocator may skip zero-filling. */
   readonly uninitialized?: boolean;
+  /** The op that asks, so that an allocator's errors can name it. */
+  readonly op?: string;
 }
 
 /** Byte counters an allocator keeps for `memory.stats`. */
@@ -50,7 +52,11 @@ export interface AllocatorStats {
 
 export interface Allocator {
   readonly deviceType: DeviceType;
-  /** Returns `nbytes` of memory; never fewer. Throws a TorchError when it cannot. */
+  /**
+   * Returns `nbytes` of memory; never fewer. Throws a TorchError when it cannot: a
+   * DeviceError when the device cannot be used at all (not initialised, no such device),
+   * any other error counts as out of memory.
+   */
   allocate(nbytes: number, device: Device, options?: AllocateOptions): DataPtr;
   stats(): AllocatorStats;
   resetPeakStats(): void;

@@ -1,5 +1,5 @@
 import type { Device } from '../device';
-import { TorchError } from '../errors';
+import { DeviceError, TorchError } from '../errors';
 import { getAllocator, type AllocateOptions, type Allocator, type DataPtr, type HostRegion } from './allocator';
 import { liveCounts } from './live-counts';
 import { RefCounted } from './ref-counted';
@@ -33,8 +33,10 @@ export class StorageImpl extends RefCounted {
     const allocator = getAllocator(op, device.type);
     let ptr: DataPtr;
     try {
-      ptr = allocator.allocate(nbytes, device, options);
+      ptr = allocator.allocate(nbytes, device, { ...options, op });
     } catch (e) {
+      // A device that cannot be used (WebGPU before `init()`) is not short of memory.
+      if (e instanceof DeviceError) throw e;
       const s = allocator.stats();
       throw new TorchError(
         `${op}: out of memory: tried to allocate ${nbytes} bytes on ${device} (${(e as Error).message}; live ${s.allocatedBytes} bytes, peak ${s.peakAllocatedBytes} bytes)`,

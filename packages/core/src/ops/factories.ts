@@ -1,5 +1,5 @@
 import { CPU, toDevice, type Device, type DeviceLike } from '../device';
-import { checkScalarFits, getDefaultDtype, isFloatingType, parseDType, scalarDType, type DType } from '../dtype';
+import { checkScalarFits, checkTensorValue, getDefaultDtype, isFloatingType, parseDType, scalarDType, type DType } from '../dtype';
 import { DispatchKey } from '../dispatch/dispatch-key';
 import { DispatchKeySet } from '../dispatch/dispatch-key-set';
 import { withExcluded } from '../dispatch/local-state';
@@ -112,8 +112,9 @@ export function ones(...args: SizeArgs): Tensor {
 
 /** `full(size, value)`: int64 for an integer value, bool for a boolean, else the default float. */
 export function full(size: readonly number[], fillValue: Scalar, options: FactoryOptions = {}): Tensor {
-  const inferred: DType =
-    typeof fillValue === 'boolean' ? 'bool' : typeof fillValue === 'bigint' || Number.isInteger(fillValue) ? 'int64' : getDefaultDtype();
+  // As tensor() infers (Note [Integer-valued numbers are integers]): `full([2], 1e20)` is a
+  // float tensor, not an int64 overflow.
+  const inferred = scalarDType(fillValue);
   const { dtype, device } = resolve('full', options, inferred);
   checkScalarFits('full', fillValue, dtype);
   const t = new Tensor(TensorImpl.empty('full', [...size], dtype, device));
@@ -153,17 +154,22 @@ function fromHost(op: string, sizes: readonly number[], values: ArrayLike<number
   } else {
     impl.storage.typed(Float64Array).set(values as ArrayLike<number>);
   }
-  const host = new Tensor(impl);
-  if (dtype === hostDtype && device === CPU) return host;
-  if (device === CPU) {
-    const out = new Tensor(TensorImpl.empty(op, sizes, dtype, CPU));
-    initialise(() => callMutating(COPY_, [out.impl, host.impl, false], out));
+  return hostTo(op, new Tensor(impl), dtype, device);
+}
+
+/** A host tensor converted to `dtype` on `device` by the backend's copy (the host one is consumed). */
+function hostTo(op: string, host: Tensor, dtype: DType, device: Device): Tensor {
+  if (dtype === host.dtype && device === CPU) return host;
+  try {
+    if (device === CPU) {
+      const out = new Tensor(TensorImpl.empty(op, host.shape, dtype, CPU));
+      initialise(() => callMutating(COPY_, [out.impl, host.impl, false], out));
+      return out;
+    }
+    return to(host, { dtype, device });
+  } finally {
     host.dispose();
-    return out;
   }
-  const onDevice = to(host, { dtype, device });
-  host.dispose();
-  return onDevice;
 }
 
 export type TensorData = number | boolean | bigint | readonly TensorData[] | ArrayLike<number> | BigInt64Array;
@@ -193,54 +199,97 @@ export function tensor(data: TensorData, options: FactoryOptions = {}): Tensor {
     const vals = inferred === 'int64' ? (data as unknown as BigInt64Array) : Float64Array.from(typed);
     return finish(fromHost('tensor', [typed.length], vals, host, dtype, device), options);
   }
-  const sizes: number[] = [];
-  const flat: (number | boolean | bigint)[] = [];
-  collect(data, 0, sizes, flat);
-  let kind: 'bool' | 'int' | 'float' | null = null;
-  for (const v of flat) {
-    // A number's kind is its scalar dtype's (Note [Integer-valued numbers are integers]).
-    const d = scalarDType(v);
-    const k = d === 'bool' ? 'bool' : d === 'int64' ? 'int' : 'float';
-    kind = kind === null ? k : rank(k) > rank(kind) ? k : kind;
-    if (typeof v === 'bigint' && (v < INT64_MIN || v > INT64_MAX)) {
-      throw new TorchError(`tensor(): value ${v} is out of the range of int64 (Overflow when unpacking long)`);
-    }
-  }
-  const inferred: DType = kind === 'bool' ? 'bool' : kind === 'int' ? 'int64' : getDefaultDtype();
-  const { dtype, device } = resolve('tensor', options, inferred);
+  const sizes = nestedSizes(data);
+  // The host copy is allocated before the data is walked: sizes no host can hold (a small
+  // array shared at every level can describe 2^60 elements) are refused at once, with the
+  // out-of-memory or numel-overflow error, instead of walking for ever.
+  const host = new Tensor(TensorImpl.empty('tensor', sizes, 'float64', CPU, { uninitialized: true }));
   let t: Tensor;
-  if (kind === 'bool' && dtype === 'bool') {
-    t = fromHost('tensor', sizes, flat.map((v) => (v ? 1 : 0)), 'bool', dtype, device);
-  } else if (kind !== 'float' && !isFloatingType(dtype)) {
-    const big = BigInt64Array.from(flat, (v) => (typeof v === 'bigint' ? v : BigInt(Number(v))));
-    t = fromHost('tensor', sizes, big, 'int64', dtype, device);
-  } else {
-    t = fromHost('tensor', sizes, flat.map(Number), 'float64', dtype, device);
+  try {
+    const { kind, bigints } = storeNested(data, sizes, host.impl.storage.typed(Float64Array));
+    const inferred: DType = kind === 'bool' ? 'bool' : kind === 'int' ? 'int64' : getDefaultDtype();
+    const { dtype, device } = resolve('tensor', options, inferred);
+    const values = host.impl.storage.typed(Float64Array).subarray(0, host.numel());
+    if (!isFloatingType(dtype) && dtype !== 'bool') {
+      for (let i = 0; i < values.length; i++) checkTensorValue('tensor()', bigints?.get(i) ?? values[i], dtype);
+    }
+    // `values` is read before fromHost allocates: an allocation may grow (and detach) the
+    // heap that the host copy lives in.
+    if (kind === 'bool' && dtype === 'bool') {
+      t = fromHost('tensor', sizes, Uint8Array.from(values), 'bool', dtype, device);
+    } else if (kind !== 'float' && !isFloatingType(dtype)) {
+      const big = new BigInt64Array(values.length);
+      for (let i = 0; i < values.length; i++) big[i] = bigints?.get(i) ?? BigInt(values[i]);
+      t = fromHost('tensor', sizes, big, 'int64', dtype, device);
+    } else {
+      t = hostTo('tensor', new Tensor(host.impl.retain()), dtype, device);
+    }
+  } finally {
+    host.dispose();
   }
   return finish(t, options);
 }
 
-const rank = (k: 'bool' | 'int' | 'float') => (k === 'bool' ? 0 : k === 'int' ? 1 : 2);
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
+/** PyTorch's `MAX_DIMS` for nested data (torch/csrc/utils/tensor_new.cpp). */
+const MAX_NESTED_DIMS = 128;
 
-function collect(d: TensorData, depth: number, sizes: number[], flat: (number | boolean | bigint)[]): void {
-  if (isScalar(d)) {
-    if (depth < sizes.length) throw new ShapeError(`tensor(): expected sequence of length ${sizes[depth]} at dim ${depth} (got a number)`);
-    flat.push(d);
-    return;
+const isSequence = (d: unknown): d is ArrayLike<TensorData> => Array.isArray(d) || (ArrayBuffer.isView(d) && !(d instanceof DataView));
+
+/**
+ * The sizes of nested data, read down the first elements as PyTorch's `compute_sizes` does:
+ * a loop, not recursion, and at most 128 dims, so neither a 10,000-deep array nor one that
+ * contains itself can overflow the stack (storeNested then checks every other element).
+ */
+function nestedSizes(data: TensorData): number[] {
+  const sizes: number[] = [];
+  let d: unknown = data;
+  while (isSequence(d)) {
+    if (sizes.length === MAX_NESTED_DIMS) {
+      throw new ShapeError(`tensor(): too many dimensions: data nested deeper than ${MAX_NESTED_DIMS} levels (or an array that contains itself)`);
+    }
+    sizes.push(d.length);
+    if (d.length === 0) break;
+    d = d[0];
   }
-  if (!Array.isArray(d) && !ArrayBuffer.isView(d)) {
-    throw new TorchError(`tensor(): could not infer dtype of ${d === null ? 'null' : typeof d}`);
-  }
-  const arr = d as ArrayLike<TensorData>;
-  if (depth === sizes.length) {
-    if (flat.length > 0) throw new ShapeError(`tensor(): expected a number at dim ${depth} (got a sequence)`);
-    sizes.push(arr.length);
-  } else if (sizes[depth] !== arr.length) {
-    throw new ShapeError(`tensor(): expected sequence of length ${sizes[depth]} at dim ${depth} (got ${arr.length})`);
-  }
-  for (let i = 0; i < arr.length; i++) collect(arr[i], depth + 1, sizes, flat);
+  return sizes;
+}
+
+type Kind = 'bool' | 'int' | 'float';
+const rank = (k: Kind) => (k === 'bool' ? 0 : k === 'int' ? 1 : 2);
+
+/**
+ * Writes the elements of `data` (of the given sizes) into `out` in row-major order as
+ * numbers, checking that every sequence has its dim's length, as PyTorch's
+ * `recursive_store`. Returns the inferred kind and the bigints by position (a float64
+ * cannot hold all of them exactly). Recursion is at most `sizes.length` (<= 128) deep.
+ */
+function storeNested(data: TensorData, sizes: readonly number[], out: Float64Array): { kind: Kind; bigints: Map<number, bigint> | null } {
+  let kind: Kind | null = null;
+  let bigints: Map<number, bigint> | null = null;
+  let pos = 0;
+  const visit = (d: unknown, depth: number): void => {
+    if (isScalar(d)) {
+      if (depth < sizes.length) throw new ShapeError(`tensor(): expected sequence of length ${sizes[depth]} at dim ${depth} (got a number)`);
+      // A number's kind is its scalar dtype's (Note [Integer-valued numbers are integers]).
+      const sd = scalarDType(d);
+      const k: Kind = sd === 'bool' ? 'bool' : sd === 'int64' ? 'int' : 'float';
+      kind = kind === null || rank(k) > rank(kind) ? k : kind;
+      if (typeof d === 'bigint') {
+        if (d < INT64_MIN || d > INT64_MAX) throw new TorchError(`tensor(): value ${d} is out of the range of int64 (Overflow when unpacking long)`);
+        (bigints ??= new Map()).set(pos, d);
+      }
+      out[pos++] = Number(d);
+      return;
+    }
+    if (!isSequence(d)) throw new TorchError(`tensor(): could not infer dtype of ${d === null ? 'null' : typeof d}`);
+    if (depth === sizes.length) throw new ShapeError(`tensor(): expected a number at dim ${depth} (got a sequence)`);
+    if (d.length !== sizes[depth]) throw new ShapeError(`tensor(): expected sequence of length ${sizes[depth]} at dim ${depth} (got ${d.length})`);
+    for (let i = 0; i < d.length; i++) visit(d[i], depth + 1);
+  };
+  visit(data, 0);
+  return { kind: kind ?? 'float', bigints };
 }
 
 /** `arange(end)`, `arange(start, end, step?)`: int64 when every argument is an integer. */

@@ -243,6 +243,10 @@ export class Tensor {
   }
 
   backward(gradient?: Tensor | null, options: BackwardOptions = {}): void {
+    // Untyped callers can pass anything; PyTorch's `_make_grads` raises a TypeError for it.
+    if (gradient != null && !(gradient instanceof Tensor)) {
+      throw new TypeError(`backward: gradients can be either Tensors or null, but got ${Array.isArray(gradient) ? 'Array' : typeof gradient}`);
+    }
     requireAutogradHooks('backward').backward(this.impl, gradient ? gradient.impl : null, options);
   }
 

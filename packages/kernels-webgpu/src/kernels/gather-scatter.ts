@@ -6,7 +6,7 @@ import { deviceErrorBinding, indexErrorCode } from '../runtime/device-errors';
 import { gpu } from '../runtime/device';
 import { kindOf } from '../wgsl/kinds';
 import { accessSource, accessWords, type AccessMode, type CombineKind } from '../wgsl/indexing';
-import { bindingOf, grid, scalarWord } from './launch';
+import { bindingOf, grid, int64Value, scalarWord } from './launch';
 import { copy } from './pointwise';
 
 /**
@@ -129,7 +129,7 @@ export const indexScatter: IndexingImpls['indexScatter'] = (
   // int64 has 'add' only (Note [Indexed access kernels])
   const kind = kindOf(op, access.data.dtype, mode === 'add') as CombineKind;
   if (kind === 'i64') {
-    const a = BigInt.asUintN(64, typeof alpha === 'bigint' ? alpha : BigInt(Math.trunc(Number(alpha))));
+    const a = BigInt.asUintN(64, int64Value(alpha));
     runAccess(op, mode, access, src, { ...opts, kind, alphaWord: Number(a & 0xffffffffn), alphaHi: Number(a >> 32n) });
     return;
   }

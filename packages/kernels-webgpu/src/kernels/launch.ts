@@ -111,6 +111,18 @@ export function i32Word(v: number | bigint | boolean): number {
   return n >>> 0;
 }
 
+/**
+ * An int64 scalar as a BigInt: a number truncates toward zero. Checked conversions (core
+ * Note [Checked scalar arguments]) refuse NaN and infinities before a kernel sees them; one
+ * that still arrives becomes INT64_MIN, as the CPU's cast gives, never a raw RangeError
+ * from `BigInt(NaN)`.
+ */
+export function int64Value(v: number | bigint | boolean): bigint {
+  if (typeof v === 'bigint') return v;
+  const n = Number(v);
+  return Number.isFinite(n) ? BigInt(Math.trunc(n)) : -(2n ** 63n);
+}
+
 /** The scalar word of a value for kind `k`. */
 export function scalarWord(k: Kind, v: number | bigint | boolean): number {
   if (k === 'f32') return f32Word(Number(v));

@@ -3,7 +3,7 @@ import { commandQueue } from '../runtime/queue';
 import { deviceErrorBinding, deviceErrorCode, messageErrorCode } from '../runtime/device-errors';
 import { kindOf } from '../wgsl/kinds';
 import { LOSS_WORDS, lossSource, nllBackwardSource, reportsErrors, type LossKind, type LossStage } from '../wgsl/losses';
-import { bindingOf, f32Word, grid } from './launch';
+import { bindingOf, f32Word, grid, int64Value } from './launch';
 import { fill } from './pointwise';
 import { inputAliases, inputBindings, requireF32 } from './softmax';
 
@@ -49,7 +49,7 @@ function requireInt64(op: string, t: TensorImpl): void {
 
 /** The (lo, hi) u32 words of an int64 value. */
 function int64Words(v: number): [number, number] {
-  const b = BigInt.asUintN(64, BigInt(v));
+  const b = BigInt.asUintN(64, int64Value(v));
   return [Number(b & 0xffffffffn), Number(b >> 32n)];
 }
 

@@ -4,7 +4,7 @@ import { INT64_CAST_HELPERS } from '../wgsl/int64';
 import type { PointwiseExpr } from '../wgsl/pointwise';
 import { commandQueue } from '../runtime/queue';
 import { deviceErrorCode } from '../runtime/device-errors';
-import { bindingOf, f32Word, runPointwise, scalarWord } from './launch';
+import { bindingOf, f32Word, int64Value, runPointwise, scalarWord } from './launch';
 import { BINARY_OPS, LOGIT_HELPER, rowExpr, SCALAR_OPS, UNARY_OPS, type OpRow } from './pointwise-ops';
 
 type Letter = 'f' | 'i' | 'u' | 'b' | 'l';
@@ -116,7 +116,7 @@ function floatWord(k: Kind): Kind {
 /** The scalar words of `v` for kind `k`: one word, or two (lo, hi) for int64, wrapped modulo 2^64. */
 function scalarWords(k: Kind, v: number | bigint | boolean): number[] {
   if (k !== 'i64') return [scalarWord(floatWord(k), v)];
-  const x = BigInt.asUintN(64, typeof v === 'bigint' ? v : BigInt(Math.trunc(Number(v))));
+  const x = BigInt.asUintN(64, int64Value(v));
   return [Number(x & 0xffffffffn), Number(x >> 32n)];
 }
 
@@ -166,7 +166,7 @@ function fillWords(dtype: DType, value: number | bigint | boolean): number[] {
       return [w[0], w[1]];
     }
     case 'int64': {
-      const v = BigInt.asIntN(64, typeof n === 'bigint' ? n : BigInt(Math.trunc(Number(n))));
+      const v = BigInt.asIntN(64, int64Value(n));
       return [Number(BigInt.asUintN(32, v)), Number(BigInt.asUintN(32, v >> 32n))];
     }
     default: {

@@ -1,5 +1,5 @@
 /// <reference types="@webgpu/types" />
-import { emptyStats, TorchError, type Allocator, type DataPtr, type Device } from '@torch-ts/core';
+import { DeviceError, emptyStats, type AllocateOptions, type Allocator, type DataPtr, type Device } from '@torch-ts/core';
 import { gpu, gpuOrNull, onDeviceLost } from '../runtime/device';
 import { BufferUsage } from '../runtime/flags';
 import { commandQueueOrNull } from '../runtime/queue';
@@ -58,11 +58,12 @@ export class WebGPUAllocator implements Allocator {
     return this.cache;
   }
 
-  allocate(nbytes: number, device: Device): DataPtr<WebGPUBlock> {
+  allocate(nbytes: number, device: Device, options?: AllocateOptions): DataPtr<WebGPUBlock> {
     if (device.type !== 'webgpu' || device.index !== 0) {
-      throw new TorchError(`WebGPUAllocator: cannot allocate on device ${device} (only webgpu:0 exists)`);
+      throw new DeviceError(`${options?.op ?? 'WebGPUAllocator'}: cannot allocate on device ${device} (only webgpu:0 exists)`);
     }
-    const cache = this.caching('allocate');
+    // Before `init()` this is a DeviceError naming the op, which core passes on as it is.
+    const cache = this.caching(options?.op ?? 'allocate');
     if (nbytes === 0) return { data: null, context: null, deleter: null, device };
     const block = cache.allocate(nbytes, 'allocate');
     return { data: block, context: block, deleter: this.deleter, device };
