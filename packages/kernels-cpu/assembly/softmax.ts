@@ -3,29 +3,39 @@
 // tensors (Note [CPU storage in WebAssembly memory]), three passes per row (a row of 4096
 // float32 stays in L1 between them):
 //  1. m = max(row), by f32x4.pmax (one maxps; V8's f32x4.max takes about seven
-//     instructions to propagate NaN, which is not needed: a NaN reaches the sum in step 2);
-//     a row of -inf takes m = 0, so that its exps are 0 and its sum 0, and the result is
-//     NaN as PyTorch's;
+//     instructions to propagate NaN, which is not needed: a NaN reaches the sum in step 2)
+//     in four accumulators, so that the pass runs at the loads' rate; a row whose max is
+//     -inf (every element -inf) is NaN, as PyTorch's (its exps and sum are 0);
 //  2. e = exp(x - m) (Note [float32 exp in SIMD]) with x - m as a float32 and its rounding
 //     error (Knuth's TwoSum) passed to exp: so exp sees the exact difference, and small
-//     probabilities keep float32 accuracy instead of losing |x - m| ulps of it. The sum of
-//     e is float64, in two f64x2 accumulators (lanes 0, 1 and 2, 3 of each vector);
-//     softmax stores e on the way;
-//  3. softmax: out = e * (1 / sum) rounded to float32; log-softmax: out = x - (m + log sum),
-//     the shift split into a float32 head and tail, so that out is x - head (exact near the
-//     max, by Sterbenz's lemma) - tail.
+//     probabilities keep float32 accuracy instead of losing |x - m| ulps of it. exp is
+//     expScaled, which returns e 2^64: never subnormal, and the scale cancels in e / sum and
+//     comes out of log(sum) exactly. The sum is accumulated in float32 as PyTorch's
+//     vectorised kernel does (here in four f32x4 accumulators, sixteen lanes as one AVX-512
+//     vector), but flushed into a float64 total every 64 elements, so that each lane adds at
+//     most four terms in float32 and a row of any length keeps its bound; softmax stores e
+//     on the way;
+//  3. softmax: out = e * (1 / sum) rounded to float32 (one rounding, also for subnormal
+//     results); log-softmax: out = x - (m + log sum), the shift split into a float32 head and
+//     tail, so that out is x - head (exact near the max, by Sterbenz's lemma) - tail.
 // A NaN anywhere makes its exp, hence the sum and every output of its row, NaN; +inf makes
-// m +inf and x - m NaN for it, so the row is NaN too (PyTorch gives the same). exp is the
-// variant for x <= 0 (expNonPositive), clamped at -104, below which it rounds to 0.
+// m +inf and x - m NaN for it, so the row is NaN too (PyTorch gives the same).
+// exp's input must stay in [-131, 0] (expScaled's range) and TwoSum's inputs finite: where
+// |m| < 2^20 (any row that is not extreme) x is clamped from below at m - 105, with one
+// pmax, before the subtraction (the clamped exps, about 2^-151 sum, change no result); other
+// rows (and the columns of an inner dim) clamp the difference at -104 and zero the exp at
+// and below it, three instructions more.
 // Tails (rows or column groups narrower than a vector) are loaded as partial vectors whose
 // missing lanes hold -inf (max and sum ignore them), so every element takes the same steps.
 // dim != -1 (inner > 1): the rows are the columns of each [size, inner] slab; vectors run
 // along inner, `max` and `sum` of up to COLS columns live in scratch, and every pass reads
 // the slab row by row in memory order.
-import { exp32, expNonPositive } from './exp32';
+import { exp32, expScaled } from './exp32';
 
 const COLS = 1024;
 const C = memory.data<f32>([-Infinity, -104, 0], 16);
+/** 64 ln 2: log(sum) of the sums of expScaled. */
+const LOG_2_64: f64 = 64 * Math.LN2;
 
 // @ts-ignore: decorator
 @inline function negInf(): v128 {
@@ -52,16 +62,20 @@ export function softmaxScratchBytes(): i32 {
   if (t > 2) store<f32>(p, f32x4.extract_lane(v, 2), 8);
 }
 
-/** exp(x + b) for b = -max, the rounding error of x + b included (step 2 of the Note). */
+/**
+ * exp(x + b) 2^64 for b = -max, the rounding error of x + b included (step 2 of the Note);
+ * `lc` = max - 105 where `clampX` (rows with |max| < 2^20).
+ */
 // @ts-ignore: decorator
-@inline function expDiff(x: v128, b: v128): v128 {
+@inline function expDiff(x0: v128, b: v128, lc: v128, clampX: bool): v128 {
+  const x = clampX ? f32x4.pmax(x0, lc) : x0;
   const s = f32x4.add(x, b);
   const bb = f32x4.sub(s, x);
-  let err = f32x4.add(f32x4.sub(x, f32x4.sub(s, bb)), f32x4.sub(b, bb));
-  // Only a difference inside exp's range keeps its error (x = -inf gives a NaN error).
-  const c = f32x4.pmax(s, v128.load32_splat(C, 4));
-  err = v128.and(err, f32x4.gt(s, v128.load32_splat(C, 4)));
-  return expNonPositive(c, err);
+  const err = f32x4.add(f32x4.sub(x, f32x4.sub(s, bb)), f32x4.sub(b, bb));
+  if (clampX) return expScaled(s, err);
+  // Below exp's range the result is 0 (x = -inf also has a NaN error); a NaN s stays NaN.
+  const below = f32x4.le(s, v128.load32_splat(C, 4));
+  return v128.andnot(expScaled(f32x4.pmax(s, v128.load32_splat(C, 4)), err), below);
 }
 
 // @ts-ignore: decorator
@@ -79,22 +93,69 @@ export function softmaxScratchBytes(): i32 {
   return m == -Infinity ? 0 : m;
 }
 
-/** The float64 sum of exp(x + b) over a row; `keep`: store the exps in o. */
+/** max(row) of n float32 (NaN ignored; -inf for a row of -inf). */
 // @ts-ignore: decorator
-@inline function expSum(x: usize, o: usize, n: i32, b: f32, keep: bool): f64 {
+@inline function rowMax(x: usize, n: i32): f32 {
   const vend = x + (<usize>(n & ~3) << 2);
   const tail = n & 3;
-  const bv = f32x4.splat(b);
+  let m0 = negInf(), m1 = negInf(), m2 = negInf(), m3 = negInf();
+  let p = x;
+  for (; p + 64 <= vend; p += 64) {
+    m0 = f32x4.pmax(m0, v128.load(p));
+    m1 = f32x4.pmax(m1, v128.load(p, 16));
+    m2 = f32x4.pmax(m2, v128.load(p, 32));
+    m3 = f32x4.pmax(m3, v128.load(p, 48));
+  }
+  for (; p < vend; p += 16) m0 = f32x4.pmax(m0, v128.load(p));
+  if (tail) m1 = f32x4.pmax(m1, loadPart(vend, tail));
+  m0 = f32x4.pmax(f32x4.pmax(m0, m1), f32x4.pmax(m2, m3));
+  m0 = f32x4.pmax(m0, highHalf(m0));
+  return max(f32x4.extract_lane(m0, 0), f32x4.extract_lane(m0, 1));
+}
+
+/**
+ * 2^64 sum(exp(x - m)) over a row (float32 sums of 64 elements added into a float64 total);
+ * `keep`: store the scaled exps in o.
+ */
+// @ts-ignore: decorator
+@inline function expSum(x: usize, o: usize, n: i32, m: f32, keep: bool, clampX: bool): f64 {
+  const vend = x + (<usize>(n & ~3) << 2);
+  const bend = x + (<usize>(n & ~63) << 2);
+  const tail = n & 3;
+  const bv = f32x4.splat(-m);
+  const lc = f32x4.splat(m - 105);
   let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
   let p = x, q = o;
+  while (p < bend) {
+    let a0 = f32x4.splat(0), a1 = f32x4.splat(0), a2 = f32x4.splat(0), a3 = f32x4.splat(0);
+    for (let j = 0; j < 4; j++, p += 64, q += 64) {
+      const e0 = expDiff(v128.load(p), bv, lc, clampX);
+      const e1 = expDiff(v128.load(p, 16), bv, lc, clampX);
+      const e2 = expDiff(v128.load(p, 32), bv, lc, clampX);
+      const e3 = expDiff(v128.load(p, 48), bv, lc, clampX);
+      if (keep) {
+        v128.store(q, e0);
+        v128.store(q, e1, 16);
+        v128.store(q, e2, 32);
+        v128.store(q, e3, 48);
+      }
+      a0 = f32x4.add(a0, e0);
+      a1 = f32x4.add(a1, e1);
+      a2 = f32x4.add(a2, e2);
+      a3 = f32x4.add(a3, e3);
+    }
+    const a = f32x4.add(f32x4.add(a0, a1), f32x4.add(a2, a3));
+    s0 = addWide(s0, a);
+    s1 = addWide(s1, highHalf(a));
+  }
   for (; p < vend; p += 16, q += 16) {
-    const e = expDiff(v128.load(p), bv);
+    const e = expDiff(v128.load(p), bv, lc, clampX);
     if (keep) v128.store(q, e);
     s0 = addWide(s0, e);
     s1 = addWide(s1, highHalf(e));
   }
   if (tail) {
-    const e = expDiff(loadPart(vend, tail), bv);
+    const e = expDiff(loadPart(vend, tail), bv, lc, clampX);
     if (keep) storePart(q, e, tail);
     s0 = addWide(s0, e);
     s1 = addWide(s1, highHalf(e));
@@ -105,31 +166,36 @@ export function softmaxScratchBytes(): i32 {
 
 function softmaxRow(x: usize, o: usize, n: i32, log: bool): void {
   const end = x + (<usize>n << 2);
-  const vend = x + (<usize>(n & ~3) << 2);
-  const tail = n & 3;
-  let m0 = negInf(), m1 = negInf();
+  const m = rowMax(x, n);
   let p = x, q = o;
-  for (; p + 32 <= vend; p += 32) {
-    m0 = f32x4.pmax(m0, v128.load(p));
-    m1 = f32x4.pmax(m1, v128.load(p, 16));
+  if (m == -Infinity) {
+    for (; q < o + (<usize>n << 2); q += 4) store<f32>(q, NaN);
+    return;
   }
-  if (p < vend) m0 = f32x4.max(m0, v128.load(p));
-  if (tail) m1 = f32x4.max(m1, loadPart(vend, tail));
-  m0 = f32x4.max(m0, m1);
-  m0 = f32x4.max(m0, highHalf(m0));
-  const m = finiteMax(max(f32x4.extract_lane(m0, 0), f32x4.extract_lane(m0, 1)));
-  const sum = log ? expSum(x, o, n, -m, false) : expSum(x, o, n, -m, true);
+  const fast = abs(m) < 1048576;
+  const sum = log
+    ? (fast ? expSum(x, o, n, m, false, true) : expSum(x, o, n, m, false, false))
+    : (fast ? expSum(x, o, n, m, true, true) : expSum(x, o, n, m, true, false));
   if (log) {
-    const shift = <f64>m + Math.log(sum);
+    const shift = <f64>m + (Math.log(sum) - LOG_2_64);
     const hi = <f32>shift;
     const lo = <f32>(shift - <f64>hi);
     const hv = f32x4.splat(hi), lv = f32x4.splat(lo);
-    for (p = x, q = o; p + 16 <= end; p += 16, q += 16) v128.store(q, f32x4.sub(f32x4.sub(v128.load(p), hv), lv));
+    for (; p + 32 <= end; p += 32, q += 32) {
+      v128.store(q, f32x4.sub(f32x4.sub(v128.load(p), hv), lv));
+      v128.store(q, f32x4.sub(f32x4.sub(v128.load(p, 16), hv), lv), 16);
+    }
+    for (; p + 16 <= end; p += 16, q += 16) v128.store(q, f32x4.sub(f32x4.sub(v128.load(p), hv), lv));
     for (; p < end; p += 4, q += 4) store<f32>(q, load<f32>(p) - hi - lo);
   } else {
     const iv = f32x4.splat(<f32>(1 / sum));
-    for (q = o; q + 16 <= o + (<usize>n << 2); q += 16) v128.store(q, f32x4.mul(v128.load(q), iv));
-    if (tail) storePart(q, f32x4.mul(loadPart(q, tail), iv), tail);
+    const oend = o + (<usize>n << 2);
+    for (; q + 32 <= oend; q += 32) {
+      v128.store(q, f32x4.mul(v128.load(q), iv));
+      v128.store(q, f32x4.mul(v128.load(q, 16), iv), 16);
+    }
+    for (; q + 16 <= oend; q += 16) v128.store(q, f32x4.mul(v128.load(q), iv));
+    for (; q < oend; q += 4) store<f32>(q, load<f32>(q) * f32x4.extract_lane(iv, 0));
   }
 }
 
@@ -169,7 +235,7 @@ function softmaxColumns(x: usize, o: usize, size: i32, inner: i32, w: i32, log: 
     const xr = x + <usize>j * row, orow = o + <usize>j * row;
     let c: usize = 0;
     for (; c < groups; c += 16) {
-      const e = expDiff(c < vw ? v128.load(xr + c) : loadPart(xr + c, tail), f32x4.neg(v128.load(mx + c)));
+      const e = expDiff(c < vw ? v128.load(xr + c) : loadPart(xr + c, tail), f32x4.neg(v128.load(mx + c)), negInf(), false);
       if (!log) {
         if (c < vw) v128.store(orow + c, e);
         else storePart(orow + c, e, tail);
@@ -184,7 +250,7 @@ function softmaxColumns(x: usize, o: usize, size: i32, inner: i32, w: i32, log: 
     const at = <usize>k << 2;
     const sum = load<f64>(sm + (at << 1));
     if (log) {
-      const shift = <f64>load<f32>(mx + at) + Math.log(sum);
+      const shift = <f64>load<f32>(mx + at) + (Math.log(sum) - LOG_2_64);
       const hi = <f32>shift;
       store<f32>(mx + at, hi);
       store<f32>(sm + at, <f32>(shift - <f64>hi));

@@ -1,14 +1,15 @@
 // Note [Unary pointwise kernels]
 // float32 out = f(a) on one plane (Note [Pointwise planes]), four lanes a step; a row's last
 // 1..3 elements go through a zero-padded vector in scratch, so every element is computed by
-// the same lane arithmetic. neg, abs, relu and sqrt are exact (IEEE); exp and log are
-// Note [SIMD float32 math]; sigmoid and silu are PyTorch's float32 formulas on exp32
-// (1 / (1 + e^-x) and x / (1 + e^-x): e^-x overflows for x < -88.7, so they give 0 and -0
-// there, as PyTorch does); tanh and gelu's tanh form are computed in float64 lanes and
+// the same lane arithmetic. neg, abs, relu and sqrt are exact (IEEE); exp is Note [float32
+// exp in SIMD], log Note [SIMD float32 math]; sigmoid and silu are PyTorch's float32
+// formulas on exp32 (1 / (1 + e^-x) and x / (1 + e^-x): e^-x overflows for x < -88.7, so
+// they give 0 and -0 there, as PyTorch does); tanh and gelu's tanh form are computed in float64 lanes and
 // rounded once, where the float32 formulas lose bits to cancellation (1 - 2/(e^2x + 1) for
 // small x, 1 + tanh(y) for negative y): tanh(x) = x below 2^-12, and
 // gelu_tanh(x) = 0.5 x (1 + tanh(y)) = x / (1 + e^(-2y)), y = sqrt(2/pi) (x + 0.044715 x^3).
-import { exp32, exp64, log32 } from './math';
+import { exp32 } from './exp32';
+import { exp64, log32 } from './math';
 import { packTile, TC, TILE_BYTES, TR, unpackTile } from './tile';
 
 export const NEG = 0;
