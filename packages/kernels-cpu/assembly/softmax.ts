@@ -4,17 +4,22 @@
 // float32 stays in L1 between them):
 //  1. m = max(row), by f32x4.pmax (one maxps; V8's f32x4.max takes about seven
 //     instructions to propagate NaN, which is not needed: a NaN reaches the sum in step 2)
-//     in four accumulators, so that the pass runs at the loads' rate; a row whose max is
-//     -inf (every element -inf) is NaN, as PyTorch's (its exps and sum are 0);
+//     in independent accumulators, so that the pass runs at the loads' rate (a task's first
+//     row only: later rows' maxima are taken in step 2 of the row before); a row whose max
+//     is -inf (every element -inf) is NaN, as PyTorch's (its exps and sum are 0);
 //  2. e = exp(x - m) (Note [float32 exp in SIMD]) with x - m as a float32 and its rounding
-//     error (Knuth's TwoSum) passed to exp: so exp sees the exact difference, and small
-//     probabilities keep float32 accuracy instead of losing |x - m| ulps of it. exp is
+//     error passed to exp: so exp sees the exact difference, and small probabilities keep
+//     float32 accuracy instead of losing |x - m| ulps of it. The error is Dekker's Fast2Sum
+//     of min(x, -m) and max(x, -m): since x <= m, the min is the operand of larger magnitude
+//     (x <= -|m|, or -m when x is in (-m, m]), which Fast2Sum needs; five instructions where
+//     Knuth's TwoSum takes six (rows that take the slow path below use TwoSum). exp is
 //     expScaled, which returns e 2^64: never subnormal, and the scale cancels in e / sum and
-//     comes out of log(sum) exactly. The sum is accumulated in float32 as PyTorch's
-//     vectorised kernel does (here in four f32x4 accumulators, sixteen lanes as one AVX-512
-//     vector), but flushed into a float64 total every 64 elements, so that each lane adds at
-//     most four terms in float32 and a row of any length keeps its bound; softmax stores e
-//     on the way;
+//     comes out of log(sum) exactly. The sum adds each pair of vectors in float32 (as
+//     PyTorch's vectorised kernel accumulates in float32), then the pair into two f64x2
+//     accumulators: one float32 rounding per term, which keeps log-softmax within its test
+//     bound where longer float32 runs (four terms a lane) did not; softmax stores e on the
+//     way. The next row's max (step 1) is taken in the same loop, so that its loads from
+//     memory overlap this row's arithmetic;
 //  3. softmax: out = e * (1 / sum) rounded to float32 (one rounding, also for subnormal
 //     results); log-softmax: out = x - (m + log sum), the shift split into a float32 head and
 //     tail, so that out is x - head (exact near the max, by Sterbenz's lemma) - tail.
@@ -30,7 +35,7 @@
 // dim != -1 (inner > 1): the rows are the columns of each [size, inner] slab; vectors run
 // along inner, `max` and `sum` of up to COLS columns live in scratch, and every pass reads
 // the slab row by row in memory order.
-import { exp32, expScaled } from './exp32';
+import { exp32, expK, expScaled } from './exp32';
 
 const COLS = 1024;
 const C = memory.data<f32>([-Infinity, -104, 0], 16);
@@ -64,18 +69,24 @@ export function softmaxScratchBytes(): i32 {
 
 /**
  * exp(x + b) 2^64 for b = -max, the rounding error of x + b included (step 2 of the Note);
- * `lc` = max - 105 where `clampX` (rows with |max| < 2^20).
+ * `lc` = max - 105 where `clampX` (rows with |max| < 2^20); k*: expScaled's constants.
  */
 // @ts-ignore: decorator
-@inline function expDiff(x0: v128, b: v128, lc: v128, clampX: bool): v128 {
+@inline function expDiff(x0: v128, b: v128, lc: v128, clampX: bool, k0: v128, k12: v128, k2: v128, k3: v128, k4: v128, k5: v128, k6: v128, k7: v128, k8: v128, k9: v128): v128 {
   const x = clampX ? f32x4.pmax(x0, lc) : x0;
+  if (clampX) {
+    // Fast2Sum with the operands in order of magnitude: x <= max makes min(x, b) the larger.
+    const a = f32x4.pmin(x, b), c = f32x4.pmax(x, b);
+    const s = f32x4.add(a, c);
+    return expScaled(s, f32x4.sub(c, f32x4.sub(s, a)), k0, k12, k2, k3, k4, k5, k6, k7, k8, k9);
+  }
   const s = f32x4.add(x, b);
   const bb = f32x4.sub(s, x);
   const err = f32x4.add(f32x4.sub(x, f32x4.sub(s, bb)), f32x4.sub(b, bb));
-  if (clampX) return expScaled(s, err);
   // Below exp's range the result is 0 (x = -inf also has a NaN error); a NaN s stays NaN.
   const below = f32x4.le(s, v128.load32_splat(C, 4));
-  return v128.andnot(expScaled(f32x4.pmax(s, v128.load32_splat(C, 4)), err), below);
+  const e = expScaled(f32x4.pmax(s, v128.load32_splat(C, 4)), err, k0, k12, k2, k3, k4, k5, k6, k7, k8, k9);
+  return v128.andnot(e, below);
 }
 
 // @ts-ignore: decorator
@@ -113,69 +124,74 @@ export function softmaxScratchBytes(): i32 {
   return max(f32x4.extract_lane(m0, 0), f32x4.extract_lane(m0, 1));
 }
 
+/** max of the row after the one expSum ran on (a global: each thread has its own instance). */
+let nextMax: f32 = 0;
+
 /**
- * 2^64 sum(exp(x - m)) over a row (float32 sums of 64 elements added into a float64 total);
- * `keep`: store the scaled exps in o.
+ * 2^64 sum(exp(x - m)) over a row (step 2 of the Note); `keep`: store the scaled exps in o.
+ * Sets nextMax to the max of the row at nx (step 1 of the next row).
  */
 // @ts-ignore: decorator
-@inline function expSum(x: usize, o: usize, n: i32, m: f32, keep: bool, clampX: bool): f64 {
+@inline function expSum(x: usize, o: usize, n: i32, m: f32, keep: bool, clampX: bool, nx: usize): f64 {
   const vend = x + (<usize>(n & ~3) << 2);
-  const bend = x + (<usize>(n & ~63) << 2);
+  const bend = x + (<usize>(n & ~7) << 2);
   const tail = n & 3;
   const bv = f32x4.splat(-m);
   const lc = f32x4.splat(m - 105);
+  const k0 = expK(0), k12 = expK(12), k2 = expK(2), k3 = expK(3), k4 = expK(4);
+  const k5 = expK(5), k6 = expK(6), k7 = expK(7), k8 = expK(8), k9 = expK(9);
   let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
-  let p = x, q = o;
+  let n0 = negInf(), n1 = negInf();
+  let p = x, q = o, r = nx;
   while (p < bend) {
-    let a0 = f32x4.splat(0), a1 = f32x4.splat(0), a2 = f32x4.splat(0), a3 = f32x4.splat(0);
-    for (let j = 0; j < 4; j++, p += 64, q += 64) {
-      const e0 = expDiff(v128.load(p), bv, lc, clampX);
-      const e1 = expDiff(v128.load(p, 16), bv, lc, clampX);
-      const e2 = expDiff(v128.load(p, 32), bv, lc, clampX);
-      const e3 = expDiff(v128.load(p, 48), bv, lc, clampX);
-      if (keep) {
-        v128.store(q, e0);
-        v128.store(q, e1, 16);
-        v128.store(q, e2, 32);
-        v128.store(q, e3, 48);
-      }
-      a0 = f32x4.add(a0, e0);
-      a1 = f32x4.add(a1, e1);
-      a2 = f32x4.add(a2, e2);
-      a3 = f32x4.add(a3, e3);
+    n0 = f32x4.pmax(n0, v128.load(r));
+    n1 = f32x4.pmax(n1, v128.load(r, 16));
+    const e0 = expDiff(v128.load(p), bv, lc, clampX, k0, k12, k2, k3, k4, k5, k6, k7, k8, k9);
+    const e1 = expDiff(v128.load(p, 16), bv, lc, clampX, k0, k12, k2, k3, k4, k5, k6, k7, k8, k9);
+    if (keep) {
+      v128.store(q, e0);
+      v128.store(q, e1, 16);
     }
-    const a = f32x4.add(f32x4.add(a0, a1), f32x4.add(a2, a3));
+    const a = f32x4.add(e0, e1);
     s0 = addWide(s0, a);
     s1 = addWide(s1, highHalf(a));
+    p += 32;
+    q += 32;
+    r += 32;
   }
   for (; p < vend; p += 16, q += 16) {
-    const e = expDiff(v128.load(p), bv, lc, clampX);
+    const e = expDiff(v128.load(p), bv, lc, clampX, k0, k12, k2, k3, k4, k5, k6, k7, k8, k9);
     if (keep) v128.store(q, e);
     s0 = addWide(s0, e);
     s1 = addWide(s1, highHalf(e));
   }
   if (tail) {
-    const e = expDiff(loadPart(vend, tail), bv, lc, clampX);
+    const e = expDiff(loadPart(vend, tail), bv, lc, clampX, k0, k12, k2, k3, k4, k5, k6, k7, k8, k9);
     if (keep) storePart(q, e, tail);
     s0 = addWide(s0, e);
     s1 = addWide(s1, highHalf(e));
   }
+  n0 = f32x4.pmax(n0, n1);
+  n0 = f32x4.pmax(n0, highHalf(n0));
+  const done = <i32>((bend - x) >> 2);
+  nextMax = max(max(f32x4.extract_lane(n0, 0), f32x4.extract_lane(n0, 1)), rowMax(nx + (bend - x), n - done));
   s0 = f64x2.add(s0, s1);
   return f64x2.extract_lane(s0, 0) + f64x2.extract_lane(s0, 1);
 }
 
-function softmaxRow(x: usize, o: usize, n: i32, log: bool): void {
+/** One row, whose max is m; sets nextMax to the max of the row at nx. */
+function softmaxRow(x: usize, o: usize, n: i32, log: bool, m: f32, nx: usize): void {
   const end = x + (<usize>n << 2);
-  const m = rowMax(x, n);
   let p = x, q = o;
   if (m == -Infinity) {
     for (; q < o + (<usize>n << 2); q += 4) store<f32>(q, NaN);
+    nextMax = rowMax(nx, n);
     return;
   }
   const fast = abs(m) < 1048576;
   const sum = log
-    ? (fast ? expSum(x, o, n, m, false, true) : expSum(x, o, n, m, false, false))
-    : (fast ? expSum(x, o, n, m, true, true) : expSum(x, o, n, m, true, false));
+    ? (fast ? expSum(x, o, n, m, false, true, nx) : expSum(x, o, n, m, false, false, nx))
+    : (fast ? expSum(x, o, n, m, true, true, nx) : expSum(x, o, n, m, true, false, nx));
   if (log) {
     const shift = <f64>m + (Math.log(sum) - LOG_2_64);
     const hi = <f32>shift;
@@ -202,8 +218,10 @@ function softmaxRow(x: usize, o: usize, n: i32, log: bool): void {
 /** Softmax (log: log-softmax) of `rows` contiguous rows of n float32 from x into o. A pool task. */
 export function softmaxLastF32(x: usize, o: usize, rows: i32, n: i32, log: bool, scratch: usize): void {
   const bytes = <usize>n << 2;
+  let m = rowMax(x, n);
   for (let r = 0; r < rows; r++) {
-    softmaxRow(x, o, n, log);
+    softmaxRow(x, o, n, log, m, r + 1 < rows ? x + bytes : x);
+    m = nextMax;
     x += bytes;
     o += bytes;
   }
@@ -231,11 +249,13 @@ function softmaxColumns(x: usize, o: usize, size: i32, inner: i32, w: i32, log: 
     v128.store(sm + 2 * c, f64x2.splat(0));
     v128.store(sm + 2 * c, f64x2.splat(0), 16);
   }
+  const k0 = expK(0), k12 = expK(12), k2 = expK(2), k3 = expK(3), k4 = expK(4);
+  const k5 = expK(5), k6 = expK(6), k7 = expK(7), k8 = expK(8), k9 = expK(9);
   for (let j = 0; j < size; j++) {
     const xr = x + <usize>j * row, orow = o + <usize>j * row;
     let c: usize = 0;
     for (; c < groups; c += 16) {
-      const e = expDiff(c < vw ? v128.load(xr + c) : loadPart(xr + c, tail), f32x4.neg(v128.load(mx + c)), negInf(), false);
+      const e = expDiff(c < vw ? v128.load(xr + c) : loadPart(xr + c, tail), f32x4.neg(v128.load(mx + c)), negInf(), false, k0, k12, k2, k3, k4, k5, k6, k7, k8, k9);
       if (!log) {
         if (c < vw) v128.store(orow + c, e);
         else storePart(orow + c, e, tail);

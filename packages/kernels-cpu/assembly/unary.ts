@@ -8,7 +8,7 @@
 // rounded once, where the float32 formulas lose bits to cancellation (1 - 2/(e^2x + 1) for
 // small x, 1 + tanh(y) for negative y): tanh(x) = x below 2^-12, and
 // gelu_tanh(x) = 0.5 x (1 + tanh(y)) = x / (1 + e^(-2y)), y = sqrt(2/pi) (x + 0.044715 x^3).
-import { exp32 } from './exp32';
+import { exp32With, expK } from './exp32';
 import { exp64, log32 } from './math';
 import { packTile, TC, TILE_BYTES, TR, unpackTile } from './tile';
 
@@ -51,33 +51,41 @@ export const GELU_TANH = 9;
   return v128.shuffle<i64>(f32x4.demote_f64x2_zero(rl), f32x4.demote_f64x2_zero(rh), 0, 2);
 }
 
+// The k* arguments are exp's constants, loaded by `row` before its loop (Note [float32 exp
+// in SIMD]): expK(10, 11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 13); unused by ops without exp.
 // @ts-ignore: decorator
-@inline function f32op(op: i32, x: v128): v128 {
+@inline function f32op(op: i32, x: v128, k10: v128, k11: v128, k0: v128, k1: v128, k2: v128, k3: v128, k4: v128, k5: v128, k6: v128, k7: v128, k8: v128, k9: v128, k13: v128): v128 {
   if (op == NEG) return f32x4.neg(x);
   if (op == ABS) return f32x4.abs(x);
   if (op == RELU) return v128.bitselect(f32x4.splat(0), x, f32x4.lt(x, f32x4.splat(0)));
   if (op == SQRT) return f32x4.sqrt(x);
-  if (op == EXP) return exp32(x);
   if (op == LOG) return log32(x);
-  if (op == SIGMOID) return f32x4.div(f32x4.splat(1), f32x4.add(f32x4.splat(1), exp32(f32x4.neg(x))));
-  if (op == SILU) return f32x4.div(x, f32x4.add(f32x4.splat(1), exp32(f32x4.neg(x))));
-  return via64(op, x);
+  if (op == TANH || op == GELU_TANH) return via64(op, x);
+  const e = exp32With(op == EXP ? x : f32x4.neg(x), k10, k11, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k13);
+  if (op == EXP) return e;
+  if (op == SIGMOID) return f32x4.div(f32x4.splat(1), f32x4.add(f32x4.splat(1), e));
+  return f32x4.div(x, f32x4.add(f32x4.splat(1), e));
 }
 
 /** One unit-stride row of n; `pad` is 16 bytes of scratch for the last 1..3 elements. */
 // @ts-ignore: decorator
 @inline function row(op: i32, n: i32, o: usize, a: usize, pad: usize): void {
+  const k10 = expK(10), k11 = expK(11), k0 = expK(0), k1 = expK(1), k2 = expK(2), k3 = expK(3), k4 = expK(4);
+  const k5 = expK(5), k6 = expK(6), k7 = expK(7), k8 = expK(8), k9 = expK(9), k13 = expK(13);
   let i = 0;
   for (; i + 8 <= n; i += 8) {
     const p = <usize>i << 2;
-    v128.store(o + p, f32op(op, v128.load(a + p)));
-    v128.store(o + p, f32op(op, v128.load(a + p, 16)), 16);
+    v128.store(o + p, f32op(op, v128.load(a + p), k10, k11, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k13));
+    v128.store(o + p, f32op(op, v128.load(a + p, 16), k10, k11, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k13), 16);
   }
-  for (; i + 4 <= n; i += 4) v128.store(o + (<usize>i << 2), f32op(op, v128.load(a + (<usize>i << 2))));
+  for (; i + 4 <= n; i += 4) {
+    const p = <usize>i << 2;
+    v128.store(o + p, f32op(op, v128.load(a + p), k10, k11, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k13));
+  }
   if (i < n) {
     v128.store(pad, v128.splat<i32>(0));
     for (let j = i; j < n; j++) store<f32>(pad + (<usize>(j - i) << 2), load<f32>(a + (<usize>j << 2)));
-    v128.store(pad, f32op(op, v128.load(pad)));
+    v128.store(pad, f32op(op, v128.load(pad), k10, k11, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k13));
     for (let j = i; j < n; j++) store<f32>(o + (<usize>j << 2), load<f32>(pad + (<usize>(j - i) << 2)));
   }
 }
