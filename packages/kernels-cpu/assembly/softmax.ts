@@ -35,9 +35,9 @@
 // dim != -1 (inner > 1): the rows are the columns of each [size, inner] slab; vectors run
 // along inner, `max` and `sum` of up to COLS columns live in scratch, and every pass reads
 // the slab row by row in memory order.
-import { exp32, expK, expScaled } from './exp32';
+import { expK, expScaled } from './exp32';
+import { addWide, highHalf, storePart } from './simd';
 
-const COLS = 1024;
 const C = memory.data<f32>([-Infinity, -104, 0], 16);
 /** 64 ln 2: log(sum) of the sums of expScaled. */
 const LOG_2_64: f64 = 64 * Math.LN2;
@@ -47,7 +47,10 @@ const LOG_2_64: f64 = 64 * Math.LN2;
   return v128.load32_splat(C);
 }
 
-/** Scratch bytes an inner-dim softmax task needs (per-column max and float64 sum). */
+/** Columns an inner-dim task keeps in scratch at a time. */
+export const COLS = 1024;
+
+/** Scratch bytes an inner-dim softmax task (forward or backward) needs: a float32 and a float64 per column. */
 export function softmaxScratchBytes(): i32 {
   return COLS * 12 + 64;
 }
@@ -58,13 +61,6 @@ export function softmaxScratchBytes(): i32 {
   if (t > 1) v = f32x4.replace_lane(v, 1, load<f32>(p, 4));
   if (t > 2) v = f32x4.replace_lane(v, 2, load<f32>(p, 8));
   return v;
-}
-
-// @ts-ignore: decorator
-@inline function storePart(p: usize, v: v128, t: i32): void {
-  store<f32>(p, f32x4.extract_lane(v, 0));
-  if (t > 1) store<f32>(p, f32x4.extract_lane(v, 1), 4);
-  if (t > 2) store<f32>(p, f32x4.extract_lane(v, 2), 8);
 }
 
 /**
@@ -87,16 +83,6 @@ export function softmaxScratchBytes(): i32 {
   const below = f32x4.le(s, v128.load32_splat(C, 4));
   const e = expScaled(f32x4.pmax(s, v128.load32_splat(C, 4)), err, k0, k12, k2, k3, k4, k5, k6, k7, k8, k9);
   return v128.andnot(e, below);
-}
-
-// @ts-ignore: decorator
-@inline function addWide(acc: v128, e: v128): v128 {
-  return f64x2.add(acc, f64x2.promote_low_f32x4(e));
-}
-
-// @ts-ignore: decorator
-@inline function highHalf(e: v128): v128 {
-  return v128.shuffle<u32>(e, e, 2, 3, 0, 1);
 }
 
 // @ts-ignore: decorator
@@ -307,52 +293,4 @@ export function softmaxInnerF32(x: usize, o: usize, b0: i32, b1: i32, size: i32,
       softmaxColumns(x + at, o + at, size, inner, min(COLS, c1 - c), log, mx, sm);
     }
   }
-}
-
-/**
- * Note [Softmax backward rows in SIMD]
- * The input gradient of `rows` contiguous float32 rows of n (the last dim): softmax's
- * gi = y * (g - sum(g * y)), log-softmax's gi = g - exp(y) * sum(g), each sum in float64
- * (two f64x2 accumulators, as the forward's; softmax's products g * y are float32) and rounded once to float32 before the
- * pointwise pass; exp is the general one (Note [float32 exp in SIMD]), since a caller may
- * pass any `output`. Tails load as partial vectors with zeros, which add nothing. A pool task.
- */
-export function softmaxBackwardLastF32(gi: usize, g: usize, y: usize, rows: i32, n: i32, log: bool, scratch: usize): void {
-  const bytes = <usize>n << 2;
-  const vbytes = <usize>(n & ~3) << 2;
-  const tail = n & 3;
-  for (let r = 0; r < rows; r++) {
-    let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
-    let c: usize = 0;
-    for (; c < vbytes; c += 16) {
-      const t = log ? v128.load(g + c) : f32x4.mul(v128.load(g + c), v128.load(y + c));
-      s0 = addWide(s0, t);
-      s1 = addWide(s1, highHalf(t));
-    }
-    if (tail) {
-      const t = log ? zeroPart(g + c, tail) : f32x4.mul(zeroPart(g + c, tail), zeroPart(y + c, tail));
-      s0 = addWide(s0, t);
-      s1 = addWide(s1, highHalf(t));
-    }
-    s0 = f64x2.add(s0, s1);
-    const sv = f32x4.splat(<f32>(f64x2.extract_lane(s0, 0) + f64x2.extract_lane(s0, 1)));
-    for (c = 0; c < vbytes; c += 16) v128.store(gi + c, backwardStep(v128.load(g + c), v128.load(y + c), sv, log));
-    if (tail) storePart(gi + c, backwardStep(zeroPart(g + c, tail), zeroPart(y + c, tail), sv, log), tail);
-    gi += bytes;
-    g += bytes;
-    y += bytes;
-  }
-}
-
-// @ts-ignore: decorator
-@inline function backwardStep(g: v128, y: v128, s: v128, log: bool): v128 {
-  return log ? f32x4.sub(g, f32x4.mul(exp32(y), s)) : f32x4.mul(y, f32x4.sub(g, s));
-}
-
-// @ts-ignore: decorator
-@inline function zeroPart(p: usize, t: i32): v128 {
-  let v = f32x4.replace_lane(f32x4.splat(0), 0, load<f32>(p));
-  if (t > 1) v = f32x4.replace_lane(v, 1, load<f32>(p, 4));
-  if (t > 2) v = f32x4.replace_lane(v, 2, load<f32>(p, 8));
-  return v;
 }
