@@ -7,8 +7,10 @@
 // they give 0 and -0 there, as PyTorch does); tanh and gelu's tanh form are computed in float64 lanes and
 // rounded once, where the float32 formulas lose bits to cancellation (1 - 2/(e^2x + 1) for
 // small x, 1 + tanh(y) for negative y): tanh(x) = x below 2^-12, and
-// gelu_tanh(x) = 0.5 x (1 + tanh(y)) = x / (1 + e^(-2y)), y = sqrt(2/pi) (x + 0.044715 x^3).
+// gelu_tanh(x) = 0.5 x (1 + tanh(y)) = x / (1 + e^(-2y)), y = sqrt(2/pi) (x + 0.044715 x^3);
+// erf and gelu's erf form likewise (Note [erf and gelu in float64 lanes]).
 import { exp32With, expK } from './exp32';
+import { erf64, gelu64 } from './erf';
 import { exp64, log32 } from './math';
 import { packTile, TC, TILE_BYTES, TR, unpackTile } from './tile';
 
@@ -22,6 +24,8 @@ export const SIGMOID = 6;
 export const SILU = 7;
 export const TANH = 8;
 export const GELU_TANH = 9;
+export const ERF = 10;
+export const GELU_ERF = 11;
 
 // @ts-ignore: decorator
 @inline function tanh64(x: v128): v128 {
@@ -46,8 +50,8 @@ export const GELU_TANH = 9;
 @inline function via64(op: i32, x: v128): v128 {
   const lo = f64x2.promote_low_f32x4(x);
   const hi = f64x2.promote_low_f32x4(v128.shuffle<i32>(x, x, 2, 3, 0, 1));
-  const rl = op == TANH ? tanh64(lo) : geluTanh64(lo);
-  const rh = op == TANH ? tanh64(hi) : geluTanh64(hi);
+  const rl = op == TANH ? tanh64(lo) : op == GELU_TANH ? geluTanh64(lo) : op == ERF ? erf64(lo) : gelu64(lo);
+  const rh = op == TANH ? tanh64(hi) : op == GELU_TANH ? geluTanh64(hi) : op == ERF ? erf64(hi) : gelu64(hi);
   return v128.shuffle<i64>(f32x4.demote_f64x2_zero(rl), f32x4.demote_f64x2_zero(rh), 0, 2);
 }
 
@@ -60,7 +64,7 @@ export const GELU_TANH = 9;
   if (op == RELU) return v128.bitselect(f32x4.splat(0), x, f32x4.lt(x, f32x4.splat(0)));
   if (op == SQRT) return f32x4.sqrt(x);
   if (op == LOG) return log32(x);
-  if (op == TANH || op == GELU_TANH) return via64(op, x);
+  if (op == TANH || op == GELU_TANH || op == ERF || op == GELU_ERF) return via64(op, x);
   const e = exp32With(op == EXP ? x : f32x4.neg(x), k10, k11, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k13);
   if (op == EXP) return e;
   if (op == SIGMOID) return f32x4.div(f32x4.splat(1), f32x4.add(f32x4.splat(1), e));
@@ -101,7 +105,9 @@ function rowOf(op: i32, n: i32, o: usize, a: usize, pad: usize): void {
     case SIGMOID: row(SIGMOID, n, o, a, pad); break;
     case SILU: row(SILU, n, o, a, pad); break;
     case TANH: row(TANH, n, o, a, pad); break;
-    default: row(GELU_TANH, n, o, a, pad);
+    case GELU_TANH: row(GELU_TANH, n, o, a, pad); break;
+    case ERF: row(ERF, n, o, a, pad); break;
+    default: row(GELU_ERF, n, o, a, pad);
   }
 }
 
