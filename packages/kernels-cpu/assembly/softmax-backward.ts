@@ -12,7 +12,7 @@
 //    the forward, Note [Softmax rows in SIMD]).
 // Each column's sum is taken in the same order whatever the task split, so results do not
 // depend on the thread count.
-import { exp32 } from './exp32';
+import { exp32With, expK } from './exp32';
 import { COLS } from './softmax';
 import { addWide, highHalf, storePart, zeroPart } from './simd';
 
@@ -21,9 +21,11 @@ import { addWide, highHalf, storePart, zeroPart } from './simd';
   return log ? g : f32x4.mul(g, y);
 }
 
+/** One vector of the gradient; k*: exp's constants, loaded before the loop (Note [float32 exp in SIMD]). */
 // @ts-ignore: decorator
-@inline function backwardStep(g: v128, y: v128, s: v128, log: bool): v128 {
-  return log ? f32x4.sub(g, f32x4.mul(exp32(y), s)) : f32x4.mul(y, f32x4.sub(g, s));
+@inline function backwardStep(g: v128, y: v128, s: v128, log: bool, k10: v128, k11: v128, k0: v128, k1: v128, k2: v128, k3: v128, k4: v128, k5: v128, k6: v128, k7: v128, k8: v128, k9: v128, k13: v128): v128 {
+  if (!log) return f32x4.mul(y, f32x4.sub(g, s));
+  return f32x4.sub(g, f32x4.mul(exp32With(y, k10, k11, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k13), s));
 }
 
 /** The gradient of `rows` contiguous rows of n (the last dim). A pool task. */
@@ -31,6 +33,8 @@ export function softmaxBackwardLastF32(gi: usize, g: usize, y: usize, rows: i32,
   const bytes = <usize>n << 2;
   const vbytes = <usize>(n & ~3) << 2;
   const tail = n & 3;
+  const k10 = expK(10), k11 = expK(11), k0 = expK(0), k1 = expK(1), k2 = expK(2), k3 = expK(3), k4 = expK(4);
+  const k5 = expK(5), k6 = expK(6), k7 = expK(7), k8 = expK(8), k9 = expK(9), k13 = expK(13);
   for (let r = 0; r < rows; r++) {
     let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
     let c: usize = 0;
@@ -46,8 +50,8 @@ export function softmaxBackwardLastF32(gi: usize, g: usize, y: usize, rows: i32,
     }
     s0 = f64x2.add(s0, s1);
     const sv = f32x4.splat(<f32>(f64x2.extract_lane(s0, 0) + f64x2.extract_lane(s0, 1)));
-    for (c = 0; c < vbytes; c += 16) v128.store(gi + c, backwardStep(v128.load(g + c), v128.load(y + c), sv, log));
-    if (tail) storePart(gi + c, backwardStep(zeroPart(g + c, tail), zeroPart(y + c, tail), sv, log), tail);
+    for (c = 0; c < vbytes; c += 16) v128.store(gi + c, backwardStep(v128.load(g + c), v128.load(y + c), sv, log, k10, k11, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k13));
+    if (tail) storePart(gi + c, backwardStep(zeroPart(g + c, tail), zeroPart(y + c, tail), sv, log, k10, k11, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k13), tail);
     gi += bytes;
     g += bytes;
     y += bytes;
@@ -84,11 +88,13 @@ function backwardColumns(gi: usize, g: usize, y: usize, size: i32, inner: i32, w
     }
   }
   for (let k = 0; k < w; k++) store<f32>(sv + (<usize>k << 2), <f32>load<f64>(sm + (<usize>k << 3)));
+  const k10 = expK(10), k11 = expK(11), k0 = expK(0), k1 = expK(1), k2 = expK(2), k3 = expK(3), k4 = expK(4);
+  const k5 = expK(5), k6 = expK(6), k7 = expK(7), k8 = expK(8), k9 = expK(9), k13 = expK(13);
   for (let j = 0; j < size; j++) {
     const at = <usize>j * row;
     let c: usize = 0;
-    for (; c < vw; c += 16) v128.store(gi + at + c, backwardStep(v128.load(g + at + c), v128.load(y + at + c), v128.load(sv + c), log));
-    if (tail) storePart(gi + at + c, backwardStep(zeroPart(g + at + c, tail), zeroPart(y + at + c, tail), v128.load(sv + c), log), tail);
+    for (; c < vw; c += 16) v128.store(gi + at + c, backwardStep(v128.load(g + at + c), v128.load(y + at + c), v128.load(sv + c), log, k10, k11, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k13));
+    if (tail) storePart(gi + at + c, backwardStep(zeroPart(g + at + c, tail), zeroPart(y + at + c, tail), v128.load(sv + c), log, k10, k11, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k13), tail);
   }
 }
 
