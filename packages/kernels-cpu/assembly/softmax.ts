@@ -26,10 +26,10 @@
 // A NaN anywhere makes its exp, hence the sum and every output of its row, NaN; +inf makes
 // m +inf and x - m NaN for it, so the row is NaN too (PyTorch gives the same).
 // exp's input must stay in [-131, 0] (expScaled's range) and TwoSum's inputs finite: where
-// |m| < 2^20 (any row that is not extreme) x is clamped from below at m - 105, with one
-// pmax, before the subtraction (the clamped exps, about 2^-151 sum, change no result); other
-// rows (and the columns of an inner dim) clamp the difference at -104 and zero the exp at
-// and below it, three instructions more.
+// |m| < 2^20 (any row that is not extreme; for an inner dim, every column of a block) x is
+// clamped from below at m - 105, with one pmax, before the subtraction (the clamped exps,
+// about 2^-151 sum, change no result); other rows clamp the difference at -104 and zero the
+// exp at and below it, three instructions more.
 // Tails (rows or column groups narrower than a vector) are loaded as partial vectors whose
 // missing lanes hold -inf (max and sum ignore them), so every element takes the same steps.
 // dim != -1 (inner > 1): the rows are the columns of each [size, inner] slab; vectors run
@@ -213,37 +213,45 @@ export function softmaxLastF32(x: usize, o: usize, rows: i32, n: i32, log: bool,
   }
 }
 
-/**
- * Columns [c0, c1) (c1 - c0 <= COLS) of one [size, inner] slab: x and o point at the
- * slab's element (0, c0). mx: COLS float32, sm: COLS float64 of scratch.
- */
-function softmaxColumns(x: usize, o: usize, size: i32, inner: i32, w: i32, log: bool, mx: usize, sm: usize): void {
-  const row = <usize>inner << 2;
-  const vw = <usize>(w & ~3) << 2;
-  const tail = w & 3;
-  for (let c: usize = 0; c < vw + (tail ? 16 : 0); c += 16) v128.store(mx + c, negInf());
-  for (let j = 0; j < size; j++) {
-    const xr = x + <usize>j * row;
-    let c: usize = 0;
-    for (; c < vw; c += 16) v128.store(mx + c, f32x4.max(v128.load(mx + c), v128.load(xr + c)));
-    if (tail) v128.store(mx + c, f32x4.max(v128.load(mx + c), loadPart(xr + c, tail)));
-  }
-  const groups = vw + (tail ? 16 : 0);
-  for (let c: usize = 0; c < groups; c += 16) {
-    const m = v128.load(mx + c);
-    v128.store(mx + c, v128.bitselect(f32x4.splat(0), m, f32x4.eq(m, negInf())));
-    v128.store(sm + 2 * c, f64x2.splat(0));
-    v128.store(sm + 2 * c, f64x2.splat(0), 16);
-  }
+/** Step 2 over the columns of softmaxColumns (clampX: Note [Softmax rows in SIMD]'s fast path). */
+// @ts-ignore: decorator
+@inline function columnsExpSum(x: usize, o: usize, size: i32, row: usize, vw: usize, tail: i32, log: bool, mx: usize, sm: usize, clampX: bool): void {
   const k0 = expK(0), k12 = expK(12), k2 = expK(2), k3 = expK(3), k4 = expK(4);
   const k5 = expK(5), k6 = expK(6), k7 = expK(7), k8 = expK(8), k9 = expK(9);
-  for (let j = 0; j < size; j++) {
+  const groups = vw + (tail ? 16 : 0);
+  const c105 = f32x4.splat(105);
+  let j = 0;
+  for (; j + 2 <= size; j += 2) {
     const xr = x + <usize>j * row, orow = o + <usize>j * row;
-    let c: usize = 0;
-    for (; c < groups; c += 16) {
-      const e = expDiff(c < vw ? v128.load(xr + c) : loadPart(xr + c, tail), f32x4.neg(v128.load(mx + c)), negInf(), false, k0, k12, k2, k3, k4, k5, k6, k7, k8, k9);
+    for (let c: usize = 0; c < groups; c += 16) {
+      const m = v128.load(mx + c);
+      const b = f32x4.neg(m), lc = f32x4.sub(m, c105);
+      const full = c < vw;
+      const e0 = expDiff(full ? v128.load(xr + c) : loadPart(xr + c, tail), b, lc, clampX, k0, k12, k2, k3, k4, k5, k6, k7, k8, k9);
+      const e1 = expDiff(full ? v128.load(xr + row + c) : loadPart(xr + row + c, tail), b, lc, clampX, k0, k12, k2, k3, k4, k5, k6, k7, k8, k9);
       if (!log) {
-        if (c < vw) v128.store(orow + c, e);
+        if (full) {
+          v128.store(orow + c, e0);
+          v128.store(orow + row + c, e1);
+        } else {
+          storePart(orow + c, e0, tail);
+          storePart(orow + row + c, e1, tail);
+        }
+      }
+      const a = f32x4.add(e0, e1);
+      const s = sm + 2 * c;
+      v128.store(s, addWide(v128.load(s), a));
+      v128.store(s, addWide(v128.load(s, 16), highHalf(a)), 16);
+    }
+  }
+  if (j < size) {
+    const xr = x + <usize>j * row, orow = o + <usize>j * row;
+    for (let c: usize = 0; c < groups; c += 16) {
+      const m = v128.load(mx + c);
+      const full = c < vw;
+      const e = expDiff(full ? v128.load(xr + c) : loadPart(xr + c, tail), f32x4.neg(m), f32x4.sub(m, c105), clampX, k0, k12, k2, k3, k4, k5, k6, k7, k8, k9);
+      if (!log) {
+        if (full) v128.store(orow + c, e);
         else storePart(orow + c, e, tail);
       }
       const s = sm + 2 * c;
@@ -251,6 +259,44 @@ function softmaxColumns(x: usize, o: usize, size: i32, inner: i32, w: i32, log: 
       v128.store(s, addWide(v128.load(s, 16), highHalf(e)), 16);
     }
   }
+}
+
+/** The max used for a column: 0 for -inf (every element -inf), so that its exps and sum are 0. */
+// @ts-ignore: decorator
+@inline function finiteMaxes(m: v128): v128 {
+  return v128.bitselect(f32x4.splat(0), m, f32x4.eq(m, negInf()));
+}
+
+/**
+ * Columns [c0, c1) (c1 - c0 <= COLS) of one [size, inner] slab: x and o point at the
+ * slab's element (0, c0). mx: COLS float32, sm: COLS float64 of scratch. Step 2 takes two
+ * rows a step, their exps added in float32 before the float64 column sums (one float32
+ * rounding per term, as the rows' pairs), so the sums in scratch are read and written once
+ * per two rows.
+ */
+function softmaxColumns(x: usize, o: usize, size: i32, inner: i32, w: i32, log: bool, mx: usize, sm: usize): void {
+  const row = <usize>inner << 2;
+  const vw = <usize>(w & ~3) << 2;
+  const tail = w & 3;
+  const groups = vw + (tail ? 16 : 0);
+  for (let c: usize = 0; c < groups; c += 16) v128.store(mx + c, negInf());
+  for (let j = 0; j < size; j++) {
+    const xr = x + <usize>j * row;
+    let c: usize = 0;
+    for (; c < vw; c += 16) v128.store(mx + c, f32x4.pmax(v128.load(mx + c), v128.load(xr + c)));
+    if (tail) v128.store(mx + c, f32x4.pmax(v128.load(mx + c), loadPart(xr + c, tail)));
+  }
+  // The fast path of step 2 where every column's max is finite and below 2^20 in magnitude
+  // (an all -inf column must take the slow path, whose exps are 0, so that it is NaN).
+  let fast = true;
+  for (let k = 0; k < w; k++) fast = fast && abs(load<f32>(mx + (<usize>k << 2))) < 1048576;
+  for (let c: usize = 0; c < groups; c += 16) {
+    v128.store(mx + c, finiteMaxes(v128.load(mx + c)));
+    v128.store(sm + 2 * c, f64x2.splat(0));
+    v128.store(sm + 2 * c, f64x2.splat(0), 16);
+  }
+  if (fast) columnsExpSum(x, o, size, row, vw, tail, log, mx, sm, true);
+  else columnsExpSum(x, o, size, row, vw, tail, log, mx, sm, false);
   // Per column: softmax's 1 / sum into mx; log-softmax's shift head into mx, tail into sm.
   for (let k = 0; k < w; k++) {
     const at = <usize>k << 2;
