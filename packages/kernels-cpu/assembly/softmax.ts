@@ -14,11 +14,12 @@
 //     (x <= -|m|, or -m when x is in (-m, m]), which Fast2Sum needs; five instructions where
 //     Knuth's TwoSum takes six (rows that take the slow path below use TwoSum). exp is
 //     expScaled, which returns e 2^64: never subnormal, and the scale cancels in e / sum and
-//     comes out of log(sum) exactly. The sum adds each pair of vectors in float32 (as
+//     comes out of log(sum) exactly. Softmax adds each pair of vectors in float32 (as
 //     PyTorch's vectorised kernel accumulates in float32), then the pair into two f64x2
-//     accumulators: one float32 rounding per term, which keeps log-softmax within its test
-//     bound where longer float32 runs (four terms a lane) did not; softmax stores e on the
-//     way. The next row's max (step 1) is taken in the same loop, so that its loads from
+//     accumulators: one float32 rounding per term, at most half an ulp on every output,
+//     where longer float32 runs (four terms a lane) broke the tests' bounds; it stores e on
+//     the way. Log-softmax adds every exp into the float64 sum: its outputs near 0 are held
+//     to ulps of themselves, so the shift log(sum) must carry only the exps' own errors. The next row's max (step 1) is taken in the same loop, so that its loads from
 //     memory overlap this row's arithmetic;
 //  3. softmax: out = e * (1 / sum) rounded to float32 (one rounding, also for subnormal
 //     results); log-softmax: out = x - (m + log sum), the shift split into a float32 head and
@@ -138,9 +139,14 @@ let nextMax: f32 = 0;
       v128.store(q, e0);
       v128.store(q, e1, 16);
     }
-    const a = f32x4.add(e0, e1);
-    s0 = addWide(s0, a);
-    s1 = addWide(s1, highHalf(a));
+    if (keep) {
+      const a = f32x4.add(e0, e1);
+      s0 = addWide(s0, a);
+      s1 = addWide(s1, highHalf(a));
+    } else {
+      s0 = addWide(addWide(s0, e0), e1);
+      s1 = addWide(addWide(s1, highHalf(e0)), highHalf(e1));
+    }
     p += 32;
     q += 32;
     r += 32;
@@ -238,10 +244,15 @@ export function softmaxLastF32(x: usize, o: usize, rows: i32, n: i32, log: bool,
           storePart(orow + row + c, e1, tail);
         }
       }
-      const a = f32x4.add(e0, e1);
       const s = sm + 2 * c;
-      v128.store(s, addWide(v128.load(s), a));
-      v128.store(s, addWide(v128.load(s, 16), highHalf(a)), 16);
+      if (log) {
+        v128.store(s, addWide(addWide(v128.load(s), e0), e1));
+        v128.store(s, addWide(addWide(v128.load(s, 16), highHalf(e0)), highHalf(e1)), 16);
+      } else {
+        const a = f32x4.add(e0, e1);
+        v128.store(s, addWide(v128.load(s), a));
+        v128.store(s, addWide(v128.load(s, 16), highHalf(a)), 16);
+      }
     }
   }
   if (j < size) {
@@ -270,9 +281,8 @@ export function softmaxLastF32(x: usize, o: usize, rows: i32, n: i32, log: bool,
 /**
  * Columns [c0, c1) (c1 - c0 <= COLS) of one [size, inner] slab: x and o point at the
  * slab's element (0, c0). mx: COLS float32, sm: COLS float64 of scratch. Step 2 takes two
- * rows a step, their exps added in float32 before the float64 column sums (one float32
- * rounding per term, as the rows' pairs), so the sums in scratch are read and written once
- * per two rows.
+ * rows a step, so the sums in scratch are read and written once per two rows (softmax adds
+ * the two rows' exps in float32 first, as the rows' pairs of vectors).
  */
 function softmaxColumns(x: usize, o: usize, size: i32, inner: i32, w: i32, log: bool, mx: usize, sm: usize): void {
   const row = <usize>inner << 2;
