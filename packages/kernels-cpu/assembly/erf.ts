@@ -34,17 +34,27 @@ const Q = memory.data<f64>([
 // @ts-ignore: decorator
 @inline function erfOverZ(z: v128): v128 {
   const s = f64x2.mul(z, z);
-  let p = at(E, 6);
-  for (let i = 5; i >= 0; i--) p = f64x2.add(f64x2.mul(p, s), at(E, i));
-  return p;
+  let p = f64x2.add(f64x2.mul(at(E, 6), s), at(E, 5));
+  p = f64x2.add(f64x2.mul(p, s), at(E, 4));
+  p = f64x2.add(f64x2.mul(p, s), at(E, 3));
+  p = f64x2.add(f64x2.mul(p, s), at(E, 2));
+  p = f64x2.add(f64x2.mul(p, s), at(E, 1));
+  return f64x2.add(f64x2.mul(p, s), at(E, 0));
 }
 
 /** erfc(a) for a >= 1 (any a >= 0 gives a finite number). */
 // @ts-ignore: decorator
 @inline function erfcAbove1(a: v128): v128 {
   const t = f64x2.div(f64x2.splat(1), f64x2.add(f64x2.splat(1), f64x2.mul(a, f64x2.splat(0.5))));
-  let p = at(Q, 9);
-  for (let i = 8; i >= 0; i--) p = f64x2.add(f64x2.mul(p, t), at(Q, i));
+  let p = f64x2.add(f64x2.mul(at(Q, 9), t), at(Q, 8));
+  p = f64x2.add(f64x2.mul(p, t), at(Q, 7));
+  p = f64x2.add(f64x2.mul(p, t), at(Q, 6));
+  p = f64x2.add(f64x2.mul(p, t), at(Q, 5));
+  p = f64x2.add(f64x2.mul(p, t), at(Q, 4));
+  p = f64x2.add(f64x2.mul(p, t), at(Q, 3));
+  p = f64x2.add(f64x2.mul(p, t), at(Q, 2));
+  p = f64x2.add(f64x2.mul(p, t), at(Q, 1));
+  p = f64x2.add(f64x2.mul(p, t), at(Q, 0));
   const e = exp64(f64x2.neg(f64x2.pmin(f64x2.mul(a, a), f64x2.splat(700))));
   return f64x2.mul(e, p);
 }
@@ -54,8 +64,11 @@ const Q = memory.data<f64>([
 @inline export function erf64(z: v128): v128 {
   const a = f64x2.abs(z);
   const small = f64x2.mul(z, erfOverZ(z));
+  const isSmall = f64x2.lt(a, f64x2.splat(1));
+  // Both lanes below 1 (most inputs of gelu) need no erfc.
+  if (v128.all_true<i64>(isSmall)) return small;
   const big = v128.or(f64x2.sub(f64x2.splat(1), erfcAbove1(a)), v128.and(z, i64x2.splat(0x8000000000000000)));
-  return v128.bitselect(small, big, f64x2.lt(a, f64x2.splat(1)));
+  return v128.bitselect(small, big, isSmall);
 }
 
 /** gelu (erf form) per float64 lane. */
@@ -63,10 +76,15 @@ const Q = memory.data<f64>([
 @inline export function gelu64(x: v128): v128 {
   const z = f64x2.mul(x, f64x2.splat(0.7071067811865476));
   const a = f64x2.abs(z);
-  const c = erfcAbove1(a);
   const mid = f64x2.add(f64x2.splat(1), f64x2.mul(z, erfOverZ(z)));
-  const tail = v128.bitselect(f64x2.sub(f64x2.splat(2), c), c, f64x2.gt(z, f64x2.splat(0)));
-  const onePlusErf = v128.bitselect(mid, tail, f64x2.lt(a, f64x2.splat(1)));
+  const isSmall = f64x2.lt(a, f64x2.splat(1));
+  let onePlusErf = mid;
+  // Both lanes below 1 (most activations) need no erfc.
+  if (!v128.all_true<i64>(isSmall)) {
+    const c = erfcAbove1(a);
+    const tail = v128.bitselect(f64x2.sub(f64x2.splat(2), c), c, f64x2.gt(z, f64x2.splat(0)));
+    onePlusErf = v128.bitselect(mid, tail, isSmall);
+  }
   const g = f64x2.mul(f64x2.mul(x, f64x2.splat(0.5)), onePlusErf);
   return v128.bitselect(f64x2.splat(NaN), g, f64x2.eq(x, f64x2.splat(-Infinity)));
 }
