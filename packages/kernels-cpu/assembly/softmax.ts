@@ -26,7 +26,7 @@
 //     tail, so that out is x - head (exact near the max, by Sterbenz's lemma) - tail.
 // A NaN anywhere makes its exp, hence the sum and every output of its row, NaN; +inf makes
 // m +inf and x - m NaN for it, so the row is NaN too (PyTorch gives the same).
-// exp's input must stay in [-131, 0] (expScaled's range) and TwoSum's inputs finite: where
+// exp's input must stay in [-131, 0] (expScaled's range) and Fast2Sum's inputs finite: where
 // |m| < 2^20 (any row that is not extreme; for an inner dim, every column of a block) x is
 // clamped from below at m - 105, with one pmax, before the subtraction (the clamped exps,
 // about 2^-151 sum, change no result); other rows clamp the difference at -104 and zero the
@@ -84,11 +84,6 @@ export function softmaxScratchBytes(): i32 {
   const below = f32x4.le(s, v128.load32_splat(C, 4));
   const e = expScaled(f32x4.pmax(s, v128.load32_splat(C, 4)), err, k0, k12, k2, k3, k4, k5, k6, k7, k8, k9);
   return v128.andnot(e, below);
-}
-
-// @ts-ignore: decorator
-@inline function finiteMax(m: f32): f32 {
-  return m == -Infinity ? 0 : m;
 }
 
 /** max(row) of n float32 (NaN ignored; -inf for a row of -inf). */
