@@ -6,7 +6,7 @@ import { NotImplementedError, TorchTypeError } from '../src';
 // two forms agree, and equal a straightforward reference), or refused with PyTorch's error.
 const F = torch.nn.functional;
 const close = (a: torch.Tensor, b: number[] | number[][]) => {
-  const got = (a.tolist() as number[] | number[][]).flat() as number[];
+  const got = [a.tolist()].flat(2) as number[]; // (a 0-dim result lists as a number)
   const want = (b as number[] | number[][]).flat() as number[];
   expect(got.length).toBe(want.length);
   got.forEach((g, i) => expect(g).toBeCloseTo(want[i], 5));
@@ -79,6 +79,36 @@ describe('arguments are bound as PyTorch binds them', () => {
     close(p, [2, 4, 8]);
     close(torch.pow(2.5, torch.tensor([1, 2])), [2.5, 6.25]);
     expect(torch.pow(2.5, torch.tensor([1, 2])).dtype).toBe('float32');
+  });
+
+  it('reductions, sort, topk and cat honour their positional flags', () => {
+    const m = torch.tensor([[1.5, 2.5, 0.5], [4.5, 3.5, 5.5]]);
+    expect(torch.sum(m, 1, true).shape).toEqual([2, 1]);
+    expect(m.mean(1, true).shape).toEqual([2, 1]);
+    expect(torch.mean(m, 1, false, { dtype: 'float64' }).dtype).toBe('float64');
+    expect(torch.std(m, 1, true, true).shape).toEqual([2, 1]);
+    close(torch.std(m, 1, false), [Math.sqrt(2 / 3), Math.sqrt(2 / 3)]);
+    close(torch.var(m, { dim: 1, correction: 0 }), [2 / 3, 2 / 3]);
+    expect(torch.logsumexp(m, 1, true).shape).toEqual([2, 1]);
+    expect(m.max(1, true).values.shape).toEqual([2, 1]);
+    close(torch.tensor([1.5, 3.5, 2.5]).topk(2, 0, false).values, [1.5, 2.5]);
+    close(torch.tensor([1.5, 3.5, 2.5]).sort(0, true).values, [3.5, 2.5, 1.5]);
+    expect(torch.cat([torch.ones([1, 2]), torch.zeros([1, 2])], 1).shape).toEqual([1, 4]);
+    expect(() => torch.sum(m, { dimm: 0 } as never)).toThrow("sum() got an unexpected keyword argument 'dimm'");
+    expect(() => torch.cat([torch.ones([1]), 3 as never])).toThrow('cat(): expected Tensor as element 1 in argument 0, but got number');
+  });
+
+  it('losses take their reduction and weights positionally as F.* does', () => {
+    const a = torch.tensor([1.5, 2.5]);
+    const b = torch.tensor([0.5, 0.5]);
+    close(F.mseLoss(a, b, null, null, 'sum'), [1 + 4]);
+    close(F.mseLoss(a, b, { reduction: 'none' }), [1, 4]);
+    const logits = torch.tensor([[1.5, 0.5, -0.5], [0.25, 0.75, 1.25]]);
+    const target = torch.tensor([2, 0]);
+    const lp = logits.logSoftmax(1).tolist() as number[][];
+    close(F.crossEntropy(logits, target, null, null, 2), [-lp[1][0]]); // ignore_index 2 drops the first row
+    close(F.nllLoss(logits.logSoftmax(1), target, { reduction: 'sum' }), [-lp[0][2] - lp[1][0]]);
+    expect(() => F.mseLoss(a, b, true as never)).toThrow("mse_loss(): argument 'sizeAverage' is not supported by torch-ts yet");
   });
 
   it('has trueDivide_ and floorDivide_', () => {

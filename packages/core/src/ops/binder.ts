@@ -141,6 +141,11 @@ export function makeBinder(name: string, schemaText: string, options: BinderOpti
 }
 
 function mustBe(name: string, p: Param, i: number, v: unknown, kwargs: Record<string, unknown> | undefined): TorchTypeError {
+  if (p.expected === 'tuple of Tensors' && Array.isArray(v)) {
+    // (which element is wrong, as PyTorch's parser says it for a Tensor list)
+    const j = v.findIndex((x) => !(x instanceof Tensor));
+    if (j >= 0) return new TorchTypeError(`${name}(): expected Tensor as element ${j} in argument ${i}, but got ${typeName(v[j])}`);
+  }
   const where = kwargs && p.keyword in kwargs ? '' : ` (position ${i + 1})`;
   return new TorchTypeError(`${name}(): argument '${p.keyword}'${where} must be ${p.expected}, not ${typeName(v)}`);
 }

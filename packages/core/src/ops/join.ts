@@ -4,6 +4,7 @@ import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim } from '../views';
+import { makeBinder, type OptionalArgs } from './binder';
 import { callFunctional, callMutating, describe, unwrapTensor } from './call';
 import { composite } from './composite';
 import { checkNoInternalOverlap, commonDevice, sameShape, torchTypeName } from './meta-utils';
@@ -179,15 +180,17 @@ function tensorList(op: string, tensors: unknown): TensorImpl[] {
   return tensors.map((t, i) => unwrapTensor(op, `tensors[${i}]`, t));
 }
 
-function dimAndOut(dim: number | CatOptions | undefined, options: CatOptions | undefined): [number, Tensor | null] {
-  const o = typeof dim === 'object' && dim !== null ? dim : (options ?? {});
-  const d = typeof dim === 'number' ? dim : (o.dim ?? 0);
-  return [d, o.out ?? null];
-}
 
 /** `torch.cat(tensors, dim?)` with PyTorch's type promotion and empty-tensor rules (Note [cat's empty inputs]). */
-export function cat(tensors: readonly Tensor[], dim?: number | CatOptions, options?: CatOptions): Tensor {
-  const [d, out] = dimAndOut(dim, options);
+// Bound by Note [The argument binder]: dim positionally or by keyword, nothing else.
+const catArgs = makeBinder('cat', 'cat(Tensor[] tensors, int dim=0, *, Tensor? out=None) -> Tensor');
+const stackArgs = makeBinder('stack', 'stack(Tensor[] tensors, int dim=0, *, Tensor? out=None) -> Tensor');
+const hstackArgs = makeBinder('hstack', 'hstack(Tensor[] tensors, *, Tensor? out=None) -> Tensor');
+const vstackArgs = makeBinder('vstack', 'vstack(Tensor[] tensors, *, Tensor? out=None) -> Tensor');
+
+export function cat(tensors: readonly Tensor[], ...rest: OptionalArgs<[dim: number], CatOptions>): Tensor;
+export function cat(...a: unknown[]): Tensor {
+  const [tensors, d, out] = catArgs.bind(a) as [Tensor[], number, Tensor | undefined];
   const list = tensorList('cat', tensors);
   if (out) return callMutating(CAT_OUT, [list, d, unwrapTensor('cat', 'out', out)], out);
   return callFunctional(CAT, [list, d]);
@@ -197,21 +200,26 @@ export function cat(tensors: readonly Tensor[], dim?: number | CatOptions, optio
 export const concat = cat;
 export const concatenate = cat;
 
-export function stack(tensors: readonly Tensor[], dim?: number | CatOptions, options?: CatOptions): Tensor {
-  const [d, out] = dimAndOut(dim, options);
+export function stack(tensors: readonly Tensor[], ...rest: OptionalArgs<[dim: number], CatOptions>): Tensor;
+export function stack(...a: unknown[]): Tensor {
+  const [tensors, d, out] = stackArgs.bind(a) as [Tensor[], number, Tensor | undefined];
   const list = tensorList('stack', tensors);
   if (out) return callMutating(STACK_OUT, [list, d, unwrapTensor('stack', 'out', out)], out);
   return callFunctional(STACK, [list, d]);
 }
 
-export function hstack(tensors: readonly Tensor[], options: { out?: Tensor | null } = {}): Tensor {
+export function hstack(tensors: readonly Tensor[], options?: { out?: Tensor | null }): Tensor;
+export function hstack(...a: unknown[]): Tensor {
+  const [tensors, out] = hstackArgs.bind(a) as [Tensor[], Tensor | undefined];
   const r = callFunctional(HSTACK, [tensorList('hstack', tensors)]);
-  return options.out ? copyOut('hstack', r, options.out) : r;
+  return out ? copyOut('hstack', r, out) : r;
 }
 
-export function vstack(tensors: readonly Tensor[], options: { out?: Tensor | null } = {}): Tensor {
+export function vstack(tensors: readonly Tensor[], options?: { out?: Tensor | null }): Tensor;
+export function vstack(...a: unknown[]): Tensor {
+  const [tensors, out] = vstackArgs.bind(a) as [Tensor[], Tensor | undefined];
   const r = callFunctional(VSTACK, [tensorList('vstack', tensors)]);
-  return options.out ? copyOut('vstack', r, options.out) : r;
+  return out ? copyOut('vstack', r, out) : r;
 }
 
 function copyOut(op: string, r: Tensor, out: Tensor): Tensor {

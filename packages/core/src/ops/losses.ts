@@ -15,6 +15,7 @@ import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
 import { TensorImpl } from '../tensor/tensor-impl';
+import { makeBinder, type OptionalArgs } from './binder';
 import { callFunctional, callMulti, unwrapOptionalTensor, unwrapTensor } from './call';
 import { broadcastTo, torchTypeName, commonDevice } from './meta-utils';
 import { broadcastShapes } from '../iterator';
@@ -187,7 +188,7 @@ function splitWeight<O extends { weight?: Tensor | null }>(weight: Tensor | null
 }
 
 /** `nllLoss(logProbs, target, { weight, ignoreIndex, reduction })`: -logProbs[target] (Node NllLossBackward0). */
-export function nllLoss(input: Tensor, target: Tensor, weight?: Tensor | null | NllLossOptions, options?: NllLossOptions): Tensor {
+function nllLossImpl(input: Tensor, target: Tensor, weight?: Tensor | null | NllLossOptions, options?: NllLossOptions): Tensor {
   const o = splitWeight(weight, options);
   const [out, tw] = nllLossNd('nll_loss', input, target, o);
   tw.dispose();
@@ -199,7 +200,7 @@ export function nllLoss(input: Tensor, target: Tensor, weight?: Tensor | null | 
  * indices (an integral target of shape [N, d...]) or class probabilities (a floating target
  * of the input's shape), as PyTorch's cross_entropy_loss.
  */
-export function crossEntropy(input: Tensor, target: Tensor, weight?: Tensor | null | CrossEntropyOptions, options?: CrossEntropyOptions): Tensor {
+function crossEntropyImpl(input: Tensor, target: Tensor, weight?: Tensor | null | CrossEntropyOptions, options?: CrossEntropyOptions): Tensor {
   const o = splitWeight(weight, options);
   const s = unwrapTensor('cross_entropy', 'input', input);
   const t = unwrapTensor('cross_entropy', 'target', target);
@@ -300,14 +301,14 @@ function pair(op: string, input: Tensor, target: Tensor): void {
 }
 
 /** `mseLoss(input, target, { reduction })`: (input - target)^2, reduced. */
-export function mseLoss(input: Tensor, target: Tensor, options: LossOptions = {}): Tensor {
+function mseLossImpl(input: Tensor, target: Tensor, options: LossOptions = {}): Tensor {
   pair('mse_loss', input, target);
   const r = reductionEnum('mse_loss', options.reduction);
   return callFunctional(MSE_LOSS, [input.impl, target.impl, r]);
 }
 
 /** `l1Loss(input, target, { reduction })`: |input - target|, reduced. */
-export function l1Loss(input: Tensor, target: Tensor, options: LossOptions = {}): Tensor {
+function l1LossImpl(input: Tensor, target: Tensor, options: LossOptions = {}): Tensor {
   pair('l1_loss', input, target);
   const r = reductionEnum('l1_loss', options.reduction);
   // PyTorch's l1_loss is this composite too: its errors are those of sub and mean
@@ -327,14 +328,14 @@ export interface SmoothL1Options extends LossOptions {
 }
 
 /** `smoothL1Loss(input, target, { reduction, beta })`: 0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta. */
-export function smoothL1Loss(input: Tensor, target: Tensor, options: SmoothL1Options = {}): Tensor {
+function smoothL1LossImpl(input: Tensor, target: Tensor, options: SmoothL1Options = {}): Tensor {
   pair('smooth_l1_loss', input, target);
   const r = reductionEnum('smooth_l1_loss', options.reduction);
   const beta = options.beta ?? 1;
   if (beta < 0) throw new TorchError('smooth_l1_loss: smooth_l1_loss does not support negative values for beta.');
   requireFloat('smooth_l1_loss', input.impl, 'smooth_l1_cpu');
   // beta = 0 is l1_loss, as PyTorch's smooth_l1_loss
-  if (beta === 0) return l1Loss(input, target, options);
+  if (beta === 0) return l1LossImpl(input, target, { reduction: options.reduction });
   return callFunctional(SMOOTH_L1_LOSS, [input.impl, target.impl, r, beta]);
 }
 
@@ -356,7 +357,7 @@ function sameSize(op: string, input: Tensor, target: Tensor): void {
  * `binaryCrossEntropy(probs, target, { weight, reduction })`:
  * -w (t log(x) + (1 - t) log(1 - x)), each log clamped at -100 as PyTorch does.
  */
-export function binaryCrossEntropy(input: Tensor, target: Tensor, options: BceOptions = {}): Tensor {
+function binaryCrossEntropyImpl(input: Tensor, target: Tensor, options: BceOptions = {}): Tensor {
   sameSize('binary_cross_entropy', input, target);
   const r = reductionEnum('binary_cross_entropy', options.reduction);
   const x = unwrapTensor('binary_cross_entropy', 'input', input);
@@ -383,7 +384,7 @@ export interface BceWithLogitsOptions extends BceOptions {
  * `binaryCrossEntropyWithLogits(logits, target, { weight, posWeight, reduction })`, stable for
  * any logit as PyTorch 2.x computes it: (1 - t) x - lw * logsigmoid(x), lw = 1 + (pw - 1) t.
  */
-export function binaryCrossEntropyWithLogits(input: Tensor, target: Tensor, options: BceWithLogitsOptions = {}): Tensor {
+function binaryCrossEntropyWithLogitsImpl(input: Tensor, target: Tensor, options: BceWithLogitsOptions = {}): Tensor {
   sameSize('binary_cross_entropy_with_logits', input, target);
   const r = reductionEnum('binary_cross_entropy_with_logits', options.reduction);
   unwrapOptionalTensor('binary_cross_entropy_with_logits', 'weight', options.weight);
@@ -498,3 +499,74 @@ export const BINARY_CROSS_ENTROPY_WITH_LOGITS = pointwiseLossOp(
   'bcewl',
   'binary_cross_entropy_with_logits',
 );
+
+// ---- bound front ends (Note [The argument binder]) ----
+// F.*'s full Python signatures: the legacy `size_average` and `reduce` are accepted as None
+// only (NotImplementedError otherwise), so nothing a caller passes is ignored.
+const LEGACY = ['sizeAverage', 'reduce'];
+const lossBinder = (name: string, args: string) => makeBinder(name, `${name}(${args}) -> Tensor`, { unsupported: LEGACY });
+const nllArgs = lossBinder('nll_loss', "Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, int ignore_index=-100, bool? reduce=None, str reduction='mean'");
+const ceArgs = lossBinder('cross_entropy', "Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, int ignore_index=-100, bool? reduce=None, str reduction='mean', float label_smoothing=0.0");
+const mseArgs = lossBinder('mse_loss', "Tensor input, Tensor target, bool? size_average=None, bool? reduce=None, str reduction='mean'");
+const l1Args = lossBinder('l1_loss', "Tensor input, Tensor target, bool? size_average=None, bool? reduce=None, str reduction='mean'");
+const smoothL1Args = lossBinder('smooth_l1_loss', "Tensor input, Tensor target, bool? size_average=None, bool? reduce=None, str reduction='mean', float beta=1.0");
+const bceArgs = lossBinder('binary_cross_entropy', "Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, bool? reduce=None, str reduction='mean'");
+const bceLogitsArgs = lossBinder(
+  'binary_cross_entropy_with_logits',
+  "Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, bool? reduce=None, str reduction='mean', Tensor? pos_weight=None",
+);
+
+type Reduction = LossReduction;
+type Legacy = null | undefined;
+
+/** F.nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean'). */
+export function nllLoss(input: Tensor, target: Tensor, ...rest: OptionalArgs<[weight: Tensor, sizeAverage: Legacy, ignoreIndex: number, reduce: Legacy, reduction: Reduction], NllLossOptions>): Tensor;
+export function nllLoss(...a: unknown[]): Tensor {
+  const [input, target, weight, , ignoreIndex, , reduction] = nllArgs.bind(a) as [Tensor, Tensor, Tensor | undefined, unknown, number, unknown, Reduction];
+  return nllLossImpl(input, target, { weight, ignoreIndex, reduction });
+}
+
+/** F.cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean', label_smoothing=0.0). */
+export function crossEntropy(
+  input: Tensor,
+  target: Tensor,
+  ...rest: OptionalArgs<[weight: Tensor, sizeAverage: Legacy, ignoreIndex: number, reduce: Legacy, reduction: Reduction, labelSmoothing: number], CrossEntropyOptions>
+): Tensor;
+export function crossEntropy(...a: unknown[]): Tensor {
+  const [input, target, weight, , ignoreIndex, , reduction, labelSmoothing] = ceArgs.bind(a) as [Tensor, Tensor, Tensor | undefined, unknown, number, unknown, Reduction, number];
+  return crossEntropyImpl(input, target, { weight, ignoreIndex, reduction, labelSmoothing });
+}
+
+type PairLoss<P extends unknown[], O> = (input: Tensor, target: Tensor, ...rest: OptionalArgs<P, O>) => Tensor;
+
+/** F.mse_loss(input, target, size_average=None, reduce=None, reduction='mean'). */
+export const mseLoss: PairLoss<[sizeAverage: Legacy, reduce: Legacy, reduction: Reduction], LossOptions> = (...a: unknown[]) => {
+  const [input, target, , , reduction] = mseArgs.bind(a) as [Tensor, Tensor, unknown, unknown, Reduction];
+  return mseLossImpl(input, target, { reduction });
+};
+
+/** F.l1_loss(input, target, size_average=None, reduce=None, reduction='mean'). */
+export const l1Loss: PairLoss<[sizeAverage: Legacy, reduce: Legacy, reduction: Reduction], LossOptions> = (...a: unknown[]) => {
+  const [input, target, , , reduction] = l1Args.bind(a) as [Tensor, Tensor, unknown, unknown, Reduction];
+  return l1LossImpl(input, target, { reduction });
+};
+
+/** F.smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='mean', beta=1.0). */
+export const smoothL1Loss: PairLoss<[sizeAverage: Legacy, reduce: Legacy, reduction: Reduction, beta: number], SmoothL1Options> = (...a: unknown[]) => {
+  const [input, target, , , reduction, beta] = smoothL1Args.bind(a) as [Tensor, Tensor, unknown, unknown, Reduction, number];
+  return smoothL1LossImpl(input, target, { reduction, beta });
+};
+
+/** F.binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction='mean'). */
+export const binaryCrossEntropy: PairLoss<[weight: Tensor, sizeAverage: Legacy, reduce: Legacy, reduction: Reduction], BceOptions> = (...a: unknown[]) => {
+  const [input, target, weight, , , reduction] = bceArgs.bind(a) as [Tensor, Tensor, Tensor | undefined, unknown, unknown, Reduction];
+  return binaryCrossEntropyImpl(input, target, { weight, reduction });
+};
+
+/** F.binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction='mean', pos_weight=None). */
+export const binaryCrossEntropyWithLogits: PairLoss<[weight: Tensor, sizeAverage: Legacy, reduce: Legacy, reduction: Reduction, posWeight: Tensor], BceWithLogitsOptions> = (
+  ...a: unknown[]
+) => {
+  const [input, target, weight, , , reduction, posWeight] = bceLogitsArgs.bind(a) as [Tensor, Tensor, Tensor | undefined, unknown, unknown, Reduction, Tensor | undefined];
+  return binaryCrossEntropyWithLogitsImpl(input, target, { weight, reduction, posWeight });
+};

@@ -97,10 +97,12 @@ type BindSelf<F> = F extends (self: Tensor, ...args: infer A) => infer R ? (...a
 export type TensorMethods = { [K in keyof typeof METHODS]: BindSelf<(typeof METHODS)[K]> } & {
   max(): Tensor;
   max(dim: number, options?: red.KeepdimOptions): red.ValuesIndices;
+  max(dim: number, keepdim: boolean, options?: red.KeepdimOptions): red.ValuesIndices;
   max(options: red.KeepdimOptions & { dim: number }): red.ValuesIndices;
   max(other: Tensor): Tensor;
   min(): Tensor;
   min(dim: number, options?: red.KeepdimOptions): red.ValuesIndices;
+  min(dim: number, keepdim: boolean, options?: red.KeepdimOptions): red.ValuesIndices;
   min(options: red.KeepdimOptions & { dim: number }): red.ValuesIndices;
   min(other: Tensor): Tensor;
   median(): Tensor;

@@ -352,6 +352,7 @@ function extremum(name: 'max' | 'min', args: readonly unknown[]): Tensor | Value
 export function max(self: Tensor): Tensor;
 export function max(self: Tensor, options: { out?: Tensor | null }): Tensor;
 export function max(self: Tensor, dim: number, options?: ValuesIndicesOptions): ValuesIndices;
+export function max(self: Tensor, dim: number, keepdim: boolean, options?: ValuesIndicesOptions): ValuesIndices;
 export function max(self: Tensor, options: ValuesIndicesOptions & { dim: number }): ValuesIndices;
 export function max(self: Tensor, other: Tensor): Tensor;
 export function max(...args: unknown[]): Tensor | ValuesIndices {
@@ -361,6 +362,7 @@ export function max(...args: unknown[]): Tensor | ValuesIndices {
 export function min(self: Tensor): Tensor;
 export function min(self: Tensor, options: { out?: Tensor | null }): Tensor;
 export function min(self: Tensor, dim: number, options?: ValuesIndicesOptions): ValuesIndices;
+export function min(self: Tensor, dim: number, keepdim: boolean, options?: ValuesIndicesOptions): ValuesIndices;
 export function min(self: Tensor, options: ValuesIndicesOptions & { dim: number }): ValuesIndices;
 export function min(self: Tensor, other: Tensor): Tensor;
 export function min(...args: unknown[]): Tensor | ValuesIndices {

@@ -4,6 +4,7 @@ import { DTypeError, IndexError, ShapeError, TorchError, fmtShape } from '../err
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides, normalizeDim } from '../views';
+import { makeBinder, type OptionalArgs } from './binder';
 import { callFunctional, callMulti, callMutating, unwrapTensor, unwrapTensorOrScalar } from './call';
 import { composite } from './composite';
 import { checkNoInternalOverlap, commonDevice, releaseAll, sameShape, torchTypeName, type Scalar } from './meta-utils';
@@ -317,26 +318,22 @@ export interface SortOptions {
   out?: readonly [Tensor, Tensor] | null;
 }
 
-function splitDim<O extends { dim?: number }>(dim: number | O | undefined, options: O | undefined, fallback: number): [number, O] {
-  if (typeof dim === 'object' && dim !== null) return [dim.dim ?? fallback, dim];
-  return [dim ?? options?.dim ?? fallback, options ?? ({} as O)];
+// Bound by Note [The argument binder]: `x.sort(0, true)` is descending along dim 0.
+const sortArgs = makeBinder('sort', 'sort(Tensor self, int dim=-1, bool descending=False, *, bool? stable=None, Tensor[]? out=None) -> (Tensor, Tensor)');
+const argsortArgs = makeBinder('argsort', 'argsort(Tensor self, int dim=-1, bool descending=False, *, bool stable=False) -> Tensor');
+const topkArgs = makeBinder('topk', 'topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[]? out=None) -> (Tensor, Tensor)');
+
+export function sort(input: Tensor, ...rest: OptionalArgs<[dim: number, descending: boolean], SortOptions>): ValuesIndices;
+export function sort(...a: unknown[]): ValuesIndices {
+  const [self, dim, descending, stable, out] = sortArgs.bind(a) as [Tensor, number, boolean, boolean | undefined, Tensor[] | undefined];
+  const r = valuesIndices(callMulti(SORT, [unwrapTensor('sort', 'self', self), stable ?? null, dim, descending]));
+  return out ? writeValuesIndicesOut('sort', r, out as unknown as readonly [Tensor, Tensor]) : r;
 }
 
-function sortArgs(op: string, self: Tensor, dim: number | SortOptions | undefined, options: SortOptions | undefined): unknown[] {
-  const [d, o] = splitDim(dim, options, -1);
-  return [unwrapTensor(op, 'self', self), o.stable ?? null, d, o.descending ?? false];
-}
-
-/** `x.sort(dim?, { descending, stable })`: (values, indices), stable, NaN sorted as the largest. */
-export function sort(self: Tensor, dim?: number | SortOptions, options?: SortOptions): ValuesIndices {
-  const [, o] = splitDim(dim, options, -1);
-  const r = valuesIndices(callMulti(SORT, sortArgs('sort', self, dim, options)));
-  return o.out ? writeValuesIndicesOut('sort', r, o.out) : r;
-}
-
-export function argsort(self: Tensor, dim?: number | SortOptions, options?: SortOptions): Tensor {
-  const [d, o] = splitDim(dim, options, -1);
-  return callFunctional(ARGSORT, [unwrapTensor('argsort', 'self', self), o.stable ?? false, d, o.descending ?? false]);
+export function argsort(input: Tensor, ...rest: OptionalArgs<[dim: number, descending: boolean], Omit<SortOptions, 'out'>>): Tensor;
+export function argsort(...a: unknown[]): Tensor {
+  const [self, dim, descending, stable] = argsortArgs.bind(a) as [Tensor, number, boolean, boolean];
+  return callFunctional(ARGSORT, [unwrapTensor('argsort', 'self', self), stable, dim, descending]);
 }
 
 export interface TopkOptions {
@@ -346,11 +343,11 @@ export interface TopkOptions {
   out?: readonly [Tensor, Tensor] | null;
 }
 
-export function topk(self: Tensor, k: number, dim?: number | TopkOptions, options?: TopkOptions): ValuesIndices {
-  const [d, o] = splitDim(dim, options, -1);
-  if (!Number.isInteger(k)) throw new TorchError(`topk(): argument 'k' must be int, not ${k}`);
-  const r = valuesIndices(callMulti(TOPK, [unwrapTensor('topk', 'self', self), k, d, o.largest ?? true, o.sorted ?? true]));
-  return o.out ? writeValuesIndicesOut('topk', r, o.out) : r;
+export function topk(input: Tensor, k: number, ...rest: OptionalArgs<[dim: number, largest: boolean, sorted: boolean], TopkOptions>): ValuesIndices;
+export function topk(...a: unknown[]): ValuesIndices {
+  const [self, k, dim, largest, sorted, out] = topkArgs.bind(a) as [Tensor, number, number, boolean, boolean, Tensor[] | undefined];
+  const r = valuesIndices(callMulti(TOPK, [unwrapTensor('topk', 'self', self), k, dim, largest, sorted]));
+  return out ? writeValuesIndicesOut('topk', r, out as unknown as readonly [Tensor, Tensor]) : r;
 }
 
 export interface UniqueOptions {

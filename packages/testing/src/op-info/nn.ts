@@ -71,7 +71,7 @@ function pairLoss(name: string, aten: string, fn: (a: Tensor, b: Tensor, o?: nev
     samples,
     tolerance: LOSS_TOL,
     errorInputs: [
-      notTensor(aten, () => fn([1, 2] as unknown as Tensor, [1, 2] as unknown as Tensor)),
+      notTensor(aten, () => fn([1, 2] as unknown as Tensor, [1, 2] as unknown as Tensor), 1),
       {
         name: 'shapes that do not broadcast',
         make: (d) => fn(torch.ones([3], { device: d }), torch.ones([2], { device: d })),
@@ -116,7 +116,7 @@ export const NN_OPS: readonly OpInfo[] = [
     samples: ['random', 'weight', 'sum', 'none', 'ignore', 'ignore-index', 'all-ignored', '1d', 'kdim', 'kdim3', 'oob', 'batch-mismatch'],
     tolerance: LOSS_TOL,
     errorInputs: [
-      notTensor('nll_loss', () => F.nllLoss([1, 2] as unknown as Tensor, torch.tensor([0]))),
+      notTensor('nll_loss', () => F.nllLoss([1, 2] as unknown as Tensor, torch.tensor([0])), 1),
       {
         name: 'a float target',
         make: (d) => F.nllLoss(torch.zeros([2, 3], { device: d }), torch.zeros([2], { device: d })),
@@ -144,7 +144,7 @@ export const NN_OPS: readonly OpInfo[] = [
     ],
     tolerance: LOSS_TOL,
     errorInputs: [
-      notTensor('cross_entropy', () => F.crossEntropy([1, 2] as unknown as Tensor, torch.tensor([0]))),
+      notTensor('cross_entropy', () => F.crossEntropy([1, 2] as unknown as Tensor, torch.tensor([0])), 1),
       {
         name: 'label smoothing above 1',
         make: (d) => F.crossEntropy(torch.zeros([2, 3], { device: d }), torch.tensor([0, 1], { device: d }), { labelSmoothing: 1.5 }),
@@ -165,7 +165,7 @@ export const NN_OPS: readonly OpInfo[] = [
     dtypes: FLOAT_DTYPES,
     samples: ['random', 'weight', 'sum', 'none', 'edge', 'out-of-range', 'size-mismatch'],
     tolerance: LOSS_TOL,
-    errorInputs: [notTensor('binary_cross_entropy', () => F.binaryCrossEntropy([1, 2] as unknown as Tensor, torch.tensor([0])))],
+    errorInputs: [notTensor('binary_cross_entropy', () => F.binaryCrossEntropy([1, 2] as unknown as Tensor, torch.tensor([0])), 1)],
     pytorch2x: OPMATH_2X('binary_cross_entropy'),
   },
   {
@@ -184,7 +184,7 @@ export const NN_OPS: readonly OpInfo[] = [
     samples: ['random', 'weight', 'pos-weight', 'pos-weight-only', 'none', 'large'],
     tolerance: LOSS_TOL,
     errorInputs: [
-      notTensor('binary_cross_entropy_with_logits', () => F.binaryCrossEntropyWithLogits([1, 2] as unknown as Tensor, torch.tensor([0]))),
+      notTensor('binary_cross_entropy_with_logits', () => F.binaryCrossEntropyWithLogits([1, 2] as unknown as Tensor, torch.tensor([0])), 1),
     ],
     pytorch2x: OPMATH_2X('log_sigmoid_cpu'),
   },

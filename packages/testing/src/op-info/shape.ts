@@ -107,7 +107,7 @@ export const SHAPE_OPS: readonly OpInfo[] = [
       name: 'an input that is not a tensor',
       make: (d) => torch.cat([torch.ones([2], { device: d }), 3 as unknown as Tensor]),
       error: TorchError,
-      match: /cat\(\): argument 'tensors\[1\]' must be Tensor/,
+      match: /cat\(\): expected Tensor as element 1 in argument 0, but got number/,
     },
   ]),
   joinOp('stack', ['dim0', 'dim1', 'dim-last', '0d', 'empty', 'unequal', 'dim-range', 'promote']),

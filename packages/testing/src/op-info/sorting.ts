@@ -67,7 +67,7 @@ const TOPK: OpInfo = {
       name: 'a k that is not an integer',
       make: (d) => torch.topk(torch.ones([3], { device: d }), 1.5),
       error: TorchError,
-      match: /topk\(\): argument 'k' must be int/,
+      match: /topk\(\): argument 'k' \(position 2\) must be int, not number/,
     },
   ],
 };
