@@ -279,9 +279,11 @@ describe('average pooling kernels', () => {
           const [atol, rtol] = dtype === 'float32' ? tol32(ref.y) : [1e-13, 1e-13];
           check(bad, `${name} y`, nums(out), ref.y, atol, rtol);
           const gt = tensor(dtype, [P, g.outH, g.outW], Array.from({ length: P * g.outH * g.outW }, () => r() * 2 - 1));
+          const gv = nums(gt);
+          const want = ref.gi(gv);
           const gi = empty(dtype, [P, H, W]);
           cpuImpls.avgPool2dBackward(gi, gt, g, includePad, divisor === 0 ? null : divisor);
-          const want = ref.gi(nums(gt));
+          check(bad, `${name} grad_output unchanged`, nums(gt), gv, 0, 0);
           check(bad, `${name} gi`, nums(gi), want, ...(dtype === 'float32' ? tol32(want) : [1e-13, 1e-13]));
         }
       }
@@ -294,9 +296,11 @@ describe('average pooling kernels', () => {
         const ref = poolRef(nums(xt), P, H, W, adaptiveWindows(H, W, OH, OW));
         check(bad, `${name} y`, nums(out), ref.y, ...(dtype === 'float32' ? tol32(ref.y) : [1e-13, 1e-13]));
         const gt = tensor(dtype, [P, OH, OW], Array.from({ length: P * OH * OW }, () => r() * 2 - 1));
+        const gv = nums(gt);
+        const want = ref.gi(gv);
         const gi = empty(dtype, [P, H, W]);
         cpuImpls.adaptiveAvgPool2dBackward(gi, gt);
-        const want = ref.gi(nums(gt));
+        check(bad, `${name} grad_output unchanged`, nums(gt), gv, 0, 0);
         check(bad, `${name} gi`, nums(gi), want, ...(dtype === 'float32' ? tol32(want) : [1e-13, 1e-13]));
       }
       expect(bad).toEqual([]);

@@ -208,7 +208,8 @@ function avgPoolWasm(out: TensorImpl, self: TensorImpl, block: Int32Array, backw
     const name = backward ? (f32 ? 'avgPool2dBackwardF32' : 'avgPool2dBackwardF64') : f32 ? 'avgPool2dF32' : 'avgPool2dF64';
     // Each plane reads its input rows about once per output row that covers them.
     const work = P * (H * W + OH * (W + OW) * Math.max(1, Math.ceil(H / Math.max(OH, 1))));
-    parallelFor(name, P, work, (p0, p1) => [p0, p1, x, o, geom], 8 * W + 16);
+    // Forward tasks take (x, o), backward ones (gi, go): the output first.
+    parallelFor(name, P, work, (p0, p1) => (backward ? [p0, p1, o, x, geom] : [p0, p1, x, o, geom]), 8 * W + 16);
   } finally {
     ops.finish();
   }
