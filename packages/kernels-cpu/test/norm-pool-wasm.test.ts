@@ -26,6 +26,9 @@ const maxAbs = (xs: readonly number[]): number => xs.reduce((m, v) => (Number.is
 /** float32 tolerance: a few ulps of the values' scale (the kernels round a few times per element). */
 const tol32 = (want: readonly number[]): [number, number] => [4 * 2 ** -24 * Math.max(1, maxAbs(want)), 4 * 2 ** -24];
 
+/** float64 sums in another order: a few ulps. */
+const tolFor = (dtype: 'float32' | 'float64', want: readonly number[]): [number, number] => (dtype === 'float32' ? tol32(want) : [1e-13, 1e-13]);
+
 // ---- references (float64) ----
 
 function layerNormRef(x: number[], w: number[] | null, b: number[] | null, rows: number, k: number, eps: number) {
@@ -276,15 +279,14 @@ describe('average pooling kernels', () => {
           cpuImpls.avgPool2d(out, xt, g, includePad, divisor === 0 ? null : divisor);
           const ref = poolRef(xv, P, H, W, avgWindows(g, includePad, divisor));
           const name = cases[cases.length - 1][0];
-          const [atol, rtol] = dtype === 'float32' ? tol32(ref.y) : [1e-13, 1e-13];
-          check(bad, `${name} y`, nums(out), ref.y, atol, rtol);
+          check(bad, `${name} y`, nums(out), ref.y, ...tolFor(dtype, ref.y));
           const gt = tensor(dtype, [P, g.outH, g.outW], Array.from({ length: P * g.outH * g.outW }, () => r() * 2 - 1));
           const gv = nums(gt);
           const want = ref.gi(gv);
           const gi = empty(dtype, [P, H, W]);
           cpuImpls.avgPool2dBackward(gi, gt, g, includePad, divisor === 0 ? null : divisor);
           check(bad, `${name} grad_output unchanged`, nums(gt), gv, 0, 0);
-          check(bad, `${name} gi`, nums(gi), want, ...(dtype === 'float32' ? tol32(want) : [1e-13, 1e-13]));
+          check(bad, `${name} gi`, nums(gi), want, ...tolFor(dtype, want));
         }
       }
       for (const [P, H, W, OH, OW] of [[2, 7, 9, 3, 4], [1, 10, 10, 10, 10], [3, 5, 8, 1, 1], [2, 6, 5, 4, 7]]) {
@@ -294,14 +296,14 @@ describe('average pooling kernels', () => {
         const out = empty(dtype, [P, OH, OW]);
         cpuImpls.adaptiveAvgPool2d(out, xt);
         const ref = poolRef(nums(xt), P, H, W, adaptiveWindows(H, W, OH, OW));
-        check(bad, `${name} y`, nums(out), ref.y, ...(dtype === 'float32' ? tol32(ref.y) : [1e-13, 1e-13]));
+        check(bad, `${name} y`, nums(out), ref.y, ...tolFor(dtype, ref.y));
         const gt = tensor(dtype, [P, OH, OW], Array.from({ length: P * OH * OW }, () => r() * 2 - 1));
         const gv = nums(gt);
         const want = ref.gi(gv);
         const gi = empty(dtype, [P, H, W]);
         cpuImpls.adaptiveAvgPool2dBackward(gi, gt);
         check(bad, `${name} grad_output unchanged`, nums(gt), gv, 0, 0);
-        check(bad, `${name} gi`, nums(gi), want, ...(dtype === 'float32' ? tol32(want) : [1e-13, 1e-13]));
+        check(bad, `${name} gi`, nums(gi), want, ...tolFor(dtype, want));
       }
       expect(bad).toEqual([]);
     });
