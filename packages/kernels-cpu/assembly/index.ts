@@ -22,3 +22,7 @@ export {
   conv2dScratchBytes,
 } from './conv2d';
 export { conv2dDirect32, conv2dDirect64 } from './depthwise';
+// Normalization and average pooling (Note [Normalization in SIMD], Note [Average pooling in WebAssembly]).
+export { layerNormF32, layerNormInputGradF32, layerNormParamGradF32, layerNormScratchBytes } from './layer-norm';
+export { batchNormF32, batchNormBackwardF32 } from './batch-norm';
+export { avgPool2dF32, avgPool2dF64, avgPool2dBackwardF32, avgPool2dBackwardF64 } from './avg-pool';

@@ -12,7 +12,9 @@ import { parallelFor } from '../wasm/pool';
  * image, max pooling's NaN wins (`val > max || isnan(val)`, the last NaN of a window gives
  * the index), avg pooling's divisor counts the padded window unless count_include_pad is
  * false, or is divisor_override. Sums accumulate in float64 and round once on store (PyTorch
- * accumulates float32 in float32: results agree within float32 rounding).
+ * accumulates float32 in float32: results agree within float32 rounding). float32 and float64
+ * average pooling run on the WebAssembly kernels where they load (Note [Average pooling in
+ * WebAssembly]); the loops are the fallback, and the path of other dtypes.
  */
 
 function maxPoolLoop(o: FloatArray, oo: number, ix: Int32Array, x: FloatArray, xo: number, P: number, g: Pool2dGeometry): void {
@@ -160,19 +162,84 @@ function avgPoolLoop(
   }
 }
 
-export const avgPool2d: BackendImpls['avgPool2d'] = (out, self, g, countIncludePad, divisorOverride) => {
+/**
+ * The window block of Note [Average pooling in WebAssembly]: rows [h0, h1), columns [w0, w1)
+ * and divisor factors per output row and column, for avg_pool2d (`g`) or adaptive pooling.
+ */
+function windowBlock(H: number, W: number, OH: number, OW: number, g: Pool2dGeometry | null, countIncludePad: boolean, divisorOverride: number): Int32Array {
+  const block = new Int32Array(5 + 3 * (OH + OW));
+  block.set([H, W, OH, OW, divisorOverride > 0 ? divisorOverride : 0]);
+  const axis = (at: number, n: number, size: number, k: number, stride: number, pad: number): void => {
+    for (let i = 0; i < n; i++) {
+      let lo: number, hi: number, div: number;
+      if (g === null) {
+        lo = start(i, size, n);
+        hi = end(i, size, n);
+        div = hi - lo;
+      } else {
+        lo = i * stride - pad;
+        hi = Math.min(lo + k, size + pad);
+        const padded = hi - lo;
+        lo = Math.max(lo, 0);
+        hi = Math.min(hi, size);
+        div = countIncludePad ? padded : hi - lo;
+      }
+      block[at + i] = lo;
+      block[at + n + i] = hi;
+      block[at + 2 * n + i] = div;
+    }
+  };
+  axis(5, OH, H, g?.kernelH ?? 0, g?.strideH ?? 0, g?.padH ?? 0);
+  axis(5 + 3 * OH, OW, W, g?.kernelW ?? 0, g?.strideW ?? 0, g?.padW ?? 0);
+  return block;
+}
+
+/** Note [Average pooling in WebAssembly]: planes split over the thread pool. */
+function avgPoolWasm(out: TensorImpl, self: TensorImpl, block: Int32Array, backward: boolean): void {
+  const ops = new Operands();
+  try {
+    const [P, H, W] = backward ? out.sizes : self.sizes;
+    const [OH, OW] = backward ? self.sizes.slice(1) : out.sizes.slice(1);
+    const geom = ops.temp(block.byteLength);
+    new Int32Array(kernelHeap.buffer(), geom, block.length).set(block);
+    const x = ops.input(self);
+    const o = ops.output(out);
+    const f32 = self.dtype === 'float32';
+    const name = backward ? (f32 ? 'avgPool2dBackwardF32' : 'avgPool2dBackwardF64') : f32 ? 'avgPool2dF32' : 'avgPool2dF64';
+    // Each plane reads its input rows about once per output row that covers them.
+    const work = P * (H * W + OH * (W + OW) * Math.max(1, Math.ceil(H / Math.max(OH, 1))));
+    // Forward tasks take (x, o), backward ones (gi, go): the output first.
+    parallelFor(name, P, work, (p0, p1) => (backward ? [p0, p1, o, x, geom] : [p0, p1, x, o, geom]), 8 * W + 16);
+  } finally {
+    ops.finish();
+  }
+}
+
+const avgWasm = (a: TensorImpl, b: TensorImpl): boolean => isWasmFloat(a) && a.dtype === b.dtype;
+
+export const avgPool2dLoops: BackendImpls['avgPool2d'] = (out, self, g, countIncludePad, divisorOverride) => {
   const o = floatOut(out);
   const x = floatIn(self);
   avgPoolLoop(o.a, o.off, x.a, x.off, self.sizes[0], g, countIncludePad, divisorOverride ?? 0, false, out.dtype === 'int64');
   o.commit();
 };
 
-export const avgPool2dBackward: BackendImpls['avgPool2dBackward'] = (gradInput, gradOutput, g, countIncludePad, divisorOverride) => {
+export const avgPool2d: BackendImpls['avgPool2d'] = (out, self, g, countIncludePad, divisorOverride) => {
+  if (avgWasm(self, out)) avgPoolWasm(out, self, windowBlock(g.height, g.width, g.outH, g.outW, g, countIncludePad, divisorOverride ?? 0), false);
+  else avgPool2dLoops(out, self, g, countIncludePad, divisorOverride);
+};
+
+export const avgPool2dBackwardLoops: BackendImpls['avgPool2dBackward'] = (gradInput, gradOutput, g, countIncludePad, divisorOverride) => {
   const gi = floatOut(gradInput);
   const go = floatIn(gradOutput);
   gi.a.fill(0, gi.off, gi.off + gradInput.numel);
   avgPoolLoop(gi.a, gi.off, go.a, go.off, gradInput.sizes[0], g, countIncludePad, divisorOverride ?? 0, true, false);
   gi.commit();
+};
+
+export const avgPool2dBackward: BackendImpls['avgPool2dBackward'] = (gradInput, gradOutput, g, countIncludePad, divisorOverride) => {
+  if (avgWasm(gradOutput, gradInput)) avgPoolWasm(gradInput, gradOutput, windowBlock(g.height, g.width, g.outH, g.outW, g, countIncludePad, divisorOverride ?? 0), true);
+  else avgPool2dBackwardLoops(gradInput, gradOutput, g, countIncludePad, divisorOverride);
 };
 
 const start = (o: number, inSize: number, outSize: number) => Math.floor((o * inSize) / outSize);
@@ -202,7 +269,7 @@ function adaptiveLoop(o: FloatArray, oo: number, x: FloatArray, xo: number, P: n
   }
 }
 
-export const adaptiveAvgPool2d: BackendImpls['adaptiveAvgPool2d'] = (out, self) => {
+export const adaptiveAvgPool2dLoops: BackendImpls['adaptiveAvgPool2d'] = (out, self) => {
   const o = floatOut(out);
   const x = floatIn(self);
   const [P, H, W] = self.sizes;
@@ -210,11 +277,21 @@ export const adaptiveAvgPool2d: BackendImpls['adaptiveAvgPool2d'] = (out, self) 
   o.commit();
 };
 
-export const adaptiveAvgPool2dBackward: BackendImpls['adaptiveAvgPool2dBackward'] = (gradInput, gradOutput) => {
+export const adaptiveAvgPool2d: BackendImpls['adaptiveAvgPool2d'] = (out, self) => {
+  if (avgWasm(self, out)) avgPoolWasm(out, self, windowBlock(self.sizes[1], self.sizes[2], out.sizes[1], out.sizes[2], null, true, 0), false);
+  else adaptiveAvgPool2dLoops(out, self);
+};
+
+export const adaptiveAvgPool2dBackwardLoops: BackendImpls['adaptiveAvgPool2dBackward'] = (gradInput, gradOutput) => {
   const gi = floatOut(gradInput);
   const go = floatIn(gradOutput);
   const [P, H, W] = gradInput.sizes;
   gi.a.fill(0, gi.off, gi.off + gradInput.numel);
   adaptiveLoop(gi.a, gi.off, go.a, go.off, P, H, W, gradOutput.sizes[1], gradOutput.sizes[2], true);
   gi.commit();
+};
+
+export const adaptiveAvgPool2dBackward: BackendImpls['adaptiveAvgPool2dBackward'] = (gradInput, gradOutput) => {
+  if (avgWasm(gradOutput, gradInput)) avgPoolWasm(gradInput, gradOutput, windowBlock(gradInput.sizes[1], gradInput.sizes[2], gradOutput.sizes[1], gradOutput.sizes[2], null, true, 0), true);
+  else adaptiveAvgPool2dBackwardLoops(gradInput, gradOutput);
 };

@@ -70,6 +70,19 @@ export interface WasmKernels {
   /** Forward of a convolution with one input channel per group (Note [Direct convolution of one input channel per group]). */
   conv2dDirect32(params: number, u0: number, u1: number, scratch: number): void;
   conv2dDirect64(params: number, u0: number, u1: number, scratch: number): void;
+  /** Note [Normalization in SIMD]: layer norm rows (addresses offset to the task's first row; weight/bias 0 when absent). */
+  layerNormF32(x: number, o: number, mean: number, rstd: number, w: number, b: number, rows: number, k: number, eps: number, scratch: number): void;
+  layerNormInputGradF32(gi: number, g: number, x: number, mean: number, rstd: number, w: number, rows: number, k: number, scratch: number): void;
+  layerNormParamGradF32(gw: number, gb: number, g: number, x: number, mean: number, rstd: number, rows: number, k: number, c0: number, c1: number, scratch: number): void;
+  layerNormScratchBytes(): number;
+  /** Batch norm channels [c0, c1); `params`: a float64 parameter block (assembly/batch-norm.ts). */
+  batchNormF32(params: number, c0: number, c1: number, scratch: number): void;
+  batchNormBackwardF32(params: number, c0: number, c1: number, scratch: number): void;
+  /** Note [Average pooling in WebAssembly]: planes [p0, p1); `geom`: the i32 window block; scratch: 8 bytes per input column. */
+  avgPool2dF32(p0: number, p1: number, x: number, o: number, geom: number, scratch: number): void;
+  avgPool2dF64(p0: number, p1: number, x: number, o: number, geom: number, scratch: number): void;
+  avgPool2dBackwardF32(p0: number, p1: number, gi: number, go: number, geom: number, scratch: number): void;
+  avgPool2dBackwardF64(p0: number, p1: number, gi: number, go: number, geom: number, scratch: number): void;
 }
 
 function decode(base64: string): Uint8Array<ArrayBuffer> {

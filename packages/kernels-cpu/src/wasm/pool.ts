@@ -58,6 +58,15 @@ export const POOL_EXPORTS = [
   'conv2dWeightGrad64',
   'conv2dDirect32',
   'conv2dDirect64',
+  'layerNormF32',
+  'layerNormInputGradF32',
+  'layerNormParamGradF32',
+  'batchNormF32',
+  'batchNormBackwardF32',
+  'avgPool2dF32',
+  'avgPool2dF64',
+  'avgPool2dBackwardF32',
+  'avgPool2dBackwardF64',
 ] as const satisfies readonly (keyof WasmKernels)[];
 export type PoolExport = (typeof POOL_EXPORTS)[number];
 
