@@ -111,6 +111,20 @@ describe('arguments are bound as PyTorch binds them', () => {
     expect(() => F.mseLoss(a, b, true as never)).toThrow("mse_loss(): argument 'sizeAverage' is not supported by torch-ts yet");
   });
 
+  it('conv2d, linear, pad and dropout take their arguments positionally', () => {
+    const img = torch.arange(16, { dtype: 'float32' }).reshape(1, 1, 4, 4);
+    const w = torch.ones([1, 1, 3, 3]);
+    // stride 2 over a 4x4 input with a 3x3 kernel: one window (rows and columns 0..2)
+    close(F.conv2d(img, w, null, 2).flatten(), [45]);
+    close(F.conv2d(img, w, torch.tensor([0.5]), 1, 1).flatten().narrow(0, 0, 2), [10.5, 18.5]);
+    expect(F.conv2d(img, w, null, 1, 'same').shape).toEqual([1, 1, 4, 4]);
+    expect(() => F.conv2d(img, w, { strid: 2 } as never)).toThrow('conv2d() received an invalid combination of arguments');
+    close(F.linear(torch.ones([1, 2]), torch.ones([3, 2]), torch.tensor([0.5, 1.5, 2.5])), [[2.5, 3.5, 4.5]]);
+    close(F.pad(torch.ones([1, 1, 2]), [1, 1], 'constant', 5).flatten(), [5, 1, 1, 5]);
+    close(F.dropout(torch.ones([4]), 0.9, false), [1, 1, 1, 1]);
+    expect(() => F.pad(torch.ones([1, 1, 2]), [1, 1], { valu: 5 } as never)).toThrow("pad() got an unexpected keyword argument 'valu'");
+  });
+
   it('has trueDivide_ and floorDivide_', () => {
     close(x.clone().trueDivide_(2), xs.map((v) => v / 2));
     close(x.clone().floorDivide_(2), xs.map((v) => Math.floor(v / 2)));

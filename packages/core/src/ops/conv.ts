@@ -3,6 +3,7 @@ import { tidy } from '../tensor/scope';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
+import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
 import { callFunctional, callMulti, unwrapOptionalTensor, unwrapTensor } from './call';
 import { commonDevice, releaseAll, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
@@ -560,11 +561,31 @@ export interface ConvTransposeOptions {
   dilation?: number | readonly number[];
 }
 
-/** Splits `(bias?, options?)` where bias may be left out before the options object. */
-function biasAndOptions<O extends object>(bias: Tensor | null | undefined | O, options: O | undefined): [Tensor | null, O] {
-  if (bias != null && typeof bias === 'object' && !('impl' in (bias as object))) return [null, bias as O];
-  return [(bias as Tensor | null | undefined) ?? null, options ?? ({} as O)];
+/**
+ * F.conv1d/conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1), with
+ * padding an int, a list or 'valid'/'same' (two overloads, as PyTorch's), bound by Note [The
+ * argument binder].
+ */
+function convBinder(op: string, sp: number) {
+  const rest = `int[${sp}] stride=1, %PAD%, int[${sp}] dilation=1, int groups=1`;
+  return makeOverloads(op, [
+    `${op}(Tensor input, Tensor weight, Tensor? bias=None, ${rest.replace('%PAD%', `int[${sp}] padding=0`)}) -> Tensor`,
+    `${op}.padding(Tensor input, Tensor weight, Tensor? bias=None, ${rest.replace('%PAD%', 'str padding')}) -> Tensor`,
+  ]);
 }
+const conv1dArgs = convBinder('conv1d', 1);
+const conv2dArgs = convBinder('conv2d', 2);
+const convTranspose2dArgs = makeBinder(
+  'conv_transpose2d',
+  'conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor',
+);
+
+function boundConv(binder: ReturnType<typeof convBinder>, a: unknown[]): [Tensor, Tensor, Tensor | null, ConvOptions] {
+  const [input, weight, bias, stride, padding, dilation, groups] = binder.bind(a).values as [Tensor, Tensor, Tensor | undefined, number[], ConvOptions['padding'], number[], number];
+  return [input, weight, bias ?? null, { stride, padding, dilation, groups }];
+}
+
+type ConvRest = OptionalArgs<[bias: Tensor, stride: number | readonly number[], padding: ConvOptions['padding'], dilation: number | readonly number[], groups: number], ConvOptions & { bias?: Tensor | null }>;
 
 function convNd(op: string, sp: number, input: Tensor, weight: Tensor, bias: Tensor | null, o: ConvOptions): Tensor {
   const x = unwrapTensor(op, 'input', input);
@@ -612,19 +633,29 @@ function convNd(op: string, sp: number, input: Tensor, weight: Tensor, bias: Ten
   return callFunctional(CONVOLUTION, [x2.impl, w, bias?.impl ?? null, stride, padding, dilation, false, p.outputPadding, groups]);
 }
 
-export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null | ConvOptions, options?: ConvOptions): Tensor {
-  const [bs, o] = biasAndOptions(bias, options);
-  return convNd('conv1d', 1, input, weight, bs, o);
+export function conv1d(input: Tensor, weight: Tensor, ...rest: ConvRest): Tensor;
+export function conv1d(...a: unknown[]): Tensor {
+  const [input, weight, bias, o] = boundConv(conv1dArgs, a);
+  return convNd('conv1d', 1, input, weight, bias, o);
 }
 
-export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null | ConvOptions, options?: ConvOptions): Tensor {
-  const [bs, o] = biasAndOptions(bias, options);
-  return convNd('conv2d', 2, input, weight, bs, o);
+export function conv2d(input: Tensor, weight: Tensor, ...rest: ConvRest): Tensor;
+export function conv2d(...a: unknown[]): Tensor {
+  const [input, weight, bias, o] = boundConv(conv2dArgs, a);
+  return convNd('conv2d', 2, input, weight, bias, o);
 }
 
-export function convTranspose2d(input: Tensor, weight: Tensor, bias?: Tensor | null | ConvTransposeOptions, options?: ConvTransposeOptions): Tensor {
+/** F.conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1). */
+export function convTranspose2d(
+  input: Tensor,
+  weight: Tensor,
+  ...rest: OptionalArgs<[bias: Tensor, stride: number | readonly number[], padding: number | readonly number[], outputPadding: number | readonly number[], groups: number, dilation: number | readonly number[]], ConvTransposeOptions & { bias?: Tensor | null }>
+): Tensor;
+export function convTranspose2d(...a: unknown[]): Tensor {
   const op = 'conv_transpose2d';
-  const [bs, o] = biasAndOptions(bias, options);
+  const [input, weight, bias, stride, padding, outputPadding, groups, dilation] = convTranspose2dArgs.bind(a) as [Tensor, Tensor, Tensor | undefined, number[], number[], number[], number, number[]];
+  const bs = bias ?? null;
+  const o: ConvTransposeOptions = { stride, padding, outputPadding, groups, dilation };
   const x = unwrapTensor(op, 'input', input);
   const w = unwrapTensor(op, 'weight', weight);
   unwrapOptionalTensor(op, 'bias', bs);

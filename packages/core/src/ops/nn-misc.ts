@@ -13,6 +13,7 @@ import { DTypeError, IndexError, ShapeError, TorchError, fmtShape } from '../err
 import { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
 import { TensorImpl } from '../tensor/tensor-impl';
+import { makeBinder, type OptionalArgs } from './binder';
 import { callFunctional, unwrapOptionalTensor, unwrapTensor } from './call';
 import { to } from './copy';
 import { arange, emptyLike, zeros } from './factories';
@@ -38,10 +39,13 @@ import type { Generator } from '../random/generator';
  * AddmmBackward0); any other input is matmul(input, weight^T) followed by an add of the bias
  * (Nodes of matmul's parts, then AddBackward0).
  */
-export function linear(input: Tensor, weight: Tensor, bias?: Tensor | null | { bias?: Tensor | null }): Tensor {
+const linearArgs = makeBinder('linear', 'linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor');
+
+export function linear(input: Tensor, weight: Tensor, bias?: Tensor | null | { bias?: Tensor | null }): Tensor;
+export function linear(...a: unknown[]): Tensor {
+  const [input, weight, b] = linearArgs.bind(a) as [Tensor, Tensor, Tensor | undefined];
   const x = unwrapTensor('linear', 'input', input);
   const w = unwrapTensor('linear', 'weight', weight);
-  const b = bias instanceof Tensor ? bias : bias == null ? null : (bias as { bias?: Tensor | null }).bias ?? null;
   const bi = unwrapOptionalTensor('linear', 'bias', b);
   if (w.dim > 2) throw new ShapeError(`linear: weight must be 1-D or 2-D, got a tensor of shape ${fmtShape(w.sizes)}`);
   if (x.dim === 0) throw new ShapeError('linear: both arguments to linear need to be at least 1D, but they are 0D and ' + `${w.dim}D`);
@@ -175,7 +179,20 @@ export interface EmbeddingOptions {
  * `weight`. With `maxNorm`, the rows looked up are first renormalised in place (without
  * gradient) to norm at most `maxNorm`, as PyTorch's embedding_renorm_.
  */
-export function embedding(input: Tensor, weight: Tensor, options: EmbeddingOptions = {}): Tensor {
+const embeddingArgs = makeBinder(
+  'embedding',
+  'embedding(Tensor input, Tensor weight, int? padding_idx=None, float? max_norm=None, float norm_type=2.0, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor',
+);
+
+/** F.embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False). */
+export function embedding(
+  input: Tensor,
+  weight: Tensor,
+  ...rest: OptionalArgs<[paddingIdx: number, maxNorm: number, normType: number, scaleGradByFreq: boolean, sparse: boolean], EmbeddingOptions>
+): Tensor;
+export function embedding(...a: unknown[]): Tensor {
+  const [input, weight, paddingIdx, maxNorm, normType, scaleGradByFreq, sparse] = embeddingArgs.bind(a) as [Tensor, Tensor, number | undefined, number | undefined, number, boolean, boolean];
+  const options: EmbeddingOptions = { paddingIdx, maxNorm, normType, scaleGradByFreq, sparse };
   const idx = unwrapTensor('embedding', 'input', input);
   const w = unwrapTensor('embedding', 'weight', weight);
   if (w.dim !== 2) throw new ShapeError(`embedding: 'weight' must be 2-D, got a tensor of shape ${fmtShape(w.sizes)}`);
@@ -298,9 +315,13 @@ function checkP(p: number): void {
  * zeroed with probability p, the others scaled by 1 / (1 - p). Not training, p = 0 or an
  * empty input returns `x` itself, as PyTorch does.
  */
-export function dropout(input: Tensor, options: DropoutOptions | number = {}, train?: boolean): Tensor {
-  // torch.dropout(input, p, train) spells p and train positionally
-  const o: DropoutOptions = typeof options === 'number' ? { p: options, training: train ?? true } : options;
+const dropoutArgs = makeBinder('dropout', 'dropout(Tensor input, float p=0.5, bool training=True, bool inplace=False, *, Generator? generator=None) -> Tensor');
+
+/** F.dropout(input, p=0.5, training=True, inplace=False); also torch.dropout(input, p, train). */
+export function dropout(input: Tensor, ...rest: OptionalArgs<[p: number, training: boolean, inplace: boolean], DropoutOptions>): Tensor;
+export function dropout(...a: unknown[]): Tensor {
+  const [input, p0, training0, inplace, generator] = dropoutArgs.bind(a) as [Tensor, number, boolean, boolean, Generator | undefined];
+  const o: DropoutOptions = { p: p0, training: training0, inplace, generator };
   unwrapTensor('dropout', 'input', input);
   const p = o.p ?? 0.5;
   checkP(p);

@@ -212,9 +212,13 @@ export interface PadOptions {
 }
 
 /** F.pad: `pad` lists (before, after) pairs from the last dim backwards, as PyTorch's. */
-export function pad(input: Tensor, pad: readonly number[], mode?: PadOptions | PadOptions['mode'], value?: number | null): Tensor {
+const padArgs = makeBinder('pad', "pad(Tensor input, int[] pad, str mode='constant', float? value=None) -> Tensor");
+
+export function pad(input: Tensor, pad: readonly number[], ...rest: OptionalArgs<[mode: PadOptions['mode'], value: number], PadOptions>): Tensor;
+export function pad(...a: unknown[]): Tensor {
   const op = 'pad';
-  const o: PadOptions = typeof mode === 'object' && mode !== null ? mode : { mode: mode ?? 'constant', value };
+  const [input, pad, mode, value] = padArgs.bind(a) as [Tensor, number[], PadOptions['mode'], number | undefined];
+  const o: PadOptions = { mode, value };
   const m = o.mode ?? 'constant';
   const x = unwrapTensor(op, 'input', input);
   if (!Array.isArray(pad) || !pad.every((p) => Number.isInteger(p))) throw new TorchError(`${op}(): argument 'pad' must be a list of ints`);

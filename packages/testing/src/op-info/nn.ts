@@ -97,7 +97,7 @@ export const NN_OPS: readonly OpInfo[] = [
     samples: ['random', 'nobias', '1d', 'batched', '1d-weight', 'empty'],
     tolerance: { float16: { rtol: 2e-3, atol: 1e-3 }, bfloat16: { rtol: 2e-2, atol: 2e-2 } },
     errorInputs: [
-      notTensor('linear', () => F.linear([1, 2] as unknown as Tensor, torch.ones([2, 2]))),
+      notTensor('linear', () => F.linear([1, 2] as unknown as Tensor, torch.ones([2, 2])), 1),
       {
         name: 'mismatched inner sizes',
         make: (d) => F.linear(torch.ones([2, 3], { device: d }), torch.ones([4, 2], { device: d })),
@@ -246,7 +246,7 @@ export const NN_OPS: readonly OpInfo[] = [
     dtypes: ALL_DTYPES,
     samples: ['random', 'padding', 'int32', 'oob'],
     errorInputs: [
-      notTensor('embedding', () => F.embedding([1, 2] as unknown as Tensor, torch.ones([2, 2]))),
+      notTensor('embedding', () => F.embedding([1, 2] as unknown as Tensor, torch.ones([2, 2])), 1),
       {
         name: 'float indices',
         make: (d) => F.embedding(torch.zeros([2], { device: d }), torch.ones([3, 2], { device: d })),
@@ -284,7 +284,7 @@ export const NN_OPS: readonly OpInfo[] = [
     variants: {},
     dtypes: FLOAT_DTYPES,
     samples: ['random', 'default-p', 'eval', 'p1', 'bad-p'],
-    errorInputs: [notTensor('dropout', () => F.dropout([1, 2] as unknown as Tensor))],
+    errorInputs: [notTensor('dropout', () => F.dropout([1, 2] as unknown as Tensor), 1)],
     pytorch2x: HALF_UPCAST('bernoulli_scalar_cpu_'),
     randomCheck: dropoutCheck,
   },

@@ -241,7 +241,7 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
   {
     name: 'pad',
     errorNames: ['pad', 'constant_pad_nd', 'reflection_pad1d', 'reflection_pad2d', 'replication_pad1d', 'replication_pad2d', '_pad_circular1d', '_pad_circular2d'],
-    call: (i, k) => F.pad(tensorArg(i[0], 'pad'), k.pad as number[], k as PadOptions),
+    call: (i, { pad, ...k }) => F.pad(tensorArg(i[0], 'pad'), pad as number[], k as PadOptions),
     variants: {},
     dtypes: ALL_DTYPES,
     samples: PAD_SAMPLES,
