@@ -11,6 +11,7 @@ import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim } from '../views';
+import { makeBinder, type OptionalArgs } from './binder';
 import { callFunctional, unwrapTensor } from './call';
 import { to } from './copy';
 import { UNINITIALIZED, torchTypeName } from './meta-utils';
@@ -111,19 +112,16 @@ function implicitDim(ndim: number): number {
   return ndim === 0 || ndim === 1 || ndim === 3 ? 0 : 1;
 }
 
+/** torch.softmax(input, dim, dtype=None) and F.softmax's keywords, bound by Note [The argument binder]. */
 function softmaxFront(name: 'softmax' | 'logSoftmax', op: typeof SOFTMAX) {
-  return (input: Tensor, dim?: number | null | SoftmaxOptions, options: SoftmaxOptions = {}): Tensor => {
-    let o = options;
-    let d = dim;
-    if (d !== null && typeof d === 'object') {
-      o = d;
-      d = o.dim;
-    }
+  const aten = name === 'softmax' ? 'softmax' : 'log_softmax';
+  const binder = makeBinder(aten, `${aten}(Tensor input, int? dim=None, ScalarType? dtype=None) -> Tensor`);
+  return (...a: unknown[]): Tensor => {
+    const [input, d, dtype] = binder.bind(a) as [Tensor, number | undefined, DType | undefined];
     const impl = unwrapTensor(name, 'input', input);
-    const nd = d == null ? implicitDim(impl.dim) : d;
-    if (!Number.isInteger(nd)) throw new TorchError(`${name}(): argument 'dim' must be int, not ${typeof nd}`);
-    if (o.dtype == null) return callFunctional(op, [impl, nd, false]);
-    const cast = to(input, parseDType(name, o.dtype));
+    const nd = d ?? implicitDim(impl.dim);
+    if (dtype == null) return callFunctional(op, [impl, nd, false]);
+    const cast = to(input, parseDType(name, dtype));
     try {
       return callFunctional(op, [cast.impl, nd, false]);
     } finally {
@@ -133,12 +131,13 @@ function softmaxFront(name: 'softmax' | 'logSoftmax', op: typeof SOFTMAX) {
 }
 
 /** `softmax(x, dim, { dtype })`: exp(x) / sum(exp(x)) along `dim` (Node SoftmaxBackward0). */
-export const softmax: (input: Tensor, dim?: number | null | SoftmaxOptions, options?: SoftmaxOptions) => Tensor = softmaxFront(
+type Softmax = (input: Tensor, ...rest: OptionalArgs<[dim: number, dtype: DType], SoftmaxOptions>) => Tensor;
+export const softmax: Softmax = softmaxFront(
   'softmax',
   SOFTMAX,
 );
 /** `logSoftmax(x, dim, { dtype })`: x - logsumexp(x) along `dim` (Node LogSoftmaxBackward0). */
-export const logSoftmax: (input: Tensor, dim?: number | null | SoftmaxOptions, options?: SoftmaxOptions) => Tensor = softmaxFront(
+export const logSoftmax: Softmax = softmaxFront(
   'logSoftmax',
   LOG_SOFTMAX,
 );

@@ -43,13 +43,13 @@ const LOSS_TOL = { float16: { rtol: 2e-3, atol: 1e-3 }, bfloat16: { rtol: 2e-2, 
 function softmaxInfo(name: 'softmax' | 'logSoftmax', fn: typeof F.softmax, kernel: string): OpInfo {
   return {
     name,
-    errorNames: [name, '_softmax', '_log_softmax'],
+    errorNames: [name, name === 'softmax' ? 'softmax' : 'log_softmax', '_softmax', '_log_softmax'],
     call: (i, k) => fn(x0(i, name), k as never),
     variants: { method: true },
     dtypes: FLOAT_DTYPES,
     samples: ['random', 'dim0', 'inner', '0dim', 'empty', 'large', 'edge', 'implicit', 'dtype'],
     errorInputs: [
-      notTensor(name, () => fn([1, 2] as unknown as Tensor, 0)),
+      notTensor(name === 'softmax' ? 'softmax' : 'log_softmax', () => fn([1, 2] as unknown as Tensor, 0), 1),
       {
         name: 'a dim out of range',
         make: (d) => fn(t(d, [[1.5, 2.5]], 'float32'), 2),
