@@ -114,6 +114,7 @@ export function ones(...args: SizeArgs): Tensor {
 export function full(size: readonly number[], fillValue: Scalar, options: FactoryOptions = {}): Tensor {
   // As tensor() infers (Note [Integer-valued numbers are integers]): `full([2], 1e20)` is a
   // float tensor, not an int64 overflow.
+  checkFactoryOptions('full', options);
   const inferred = scalarDType(fillValue);
   const { dtype, device } = resolve('full', options, inferred);
   checkScalarFits('full', fillValue, dtype);
@@ -295,6 +296,7 @@ function storeNested(data: TensorData, sizes: readonly number[], out: Float64Arr
 /** `arange(end)`, `arange(start, end, step?)`: int64 when every argument is an integer. */
 export function arange(...args: (number | FactoryOptions)[]): Tensor {
   const opts = (typeof args[args.length - 1] === 'object' ? args.pop() : {}) as FactoryOptions;
+  checkFactoryOptions('arange', opts);
   const nums = args as number[];
   const [start, end, step] = nums.length === 1 ? [0, nums[0], 1] : [nums[0], nums[1], nums[2] ?? 1];
   if (step === 0) throw new TorchError('arange: step must be nonzero');
@@ -320,6 +322,7 @@ export function arange(...args: (number | FactoryOptions)[]): Tensor {
  * add (`Vectorized::arange`), and a scalar tail. Checked bit for bit against PyTorch.
  */
 export function linspace(start: number, end: number, steps: number, options: FactoryOptions = {}): Tensor {
+  checkFactoryOptions('linspace', options);
   if (!Number.isInteger(steps) || steps < 0) throw new TorchError('linspace: number of steps must be non-negative');
   const { dtype, device } = resolve('linspace', options, getDefaultDtype());
   return finish(fromHost('linspace', [steps], linspaceValues(start, end, steps, dtype), 'float64', dtype, device), options);

@@ -17,7 +17,7 @@ import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { callMutating } from './call';
 import { COPY_, copy_, to } from './copy';
-import type { FactoryOptions } from './factories';
+import { checkFactoryOptions, type FactoryOptions } from './factories';
 import { drawnOnDevice } from './random-impls';
 
 export { Generator, defaultGenerator, manualSeed, seed, initialSeed, type GeneratorState } from '../random/generator';
@@ -49,7 +49,10 @@ function parseSizes(op: string, rest: readonly unknown[]): number[] {
 /** Splits `(...sizes, options?)` / `([sizes], options?)`. */
 function sizesAndOptions(op: string, args: readonly unknown[]): [number[], RandomOptions] {
   const last = args[args.length - 1];
-  if (isOptions(last)) return [parseSizes(op, args.slice(0, -1)), last];
+  if (isOptions(last)) {
+    checkFactoryOptions(op, last);
+    return [parseSizes(op, args.slice(0, -1)), last];
+  }
   return [parseSizes(op, args), {}];
 }
 
