@@ -33,6 +33,7 @@ export { TensorImpl, VersionCounter } from './tensor/tensor-impl';
 export { Tensor, type ReadOptions, type NestedList, type HostData } from './tensor/tensor';
 export { tidy, keep } from './tensor/scope';
 export { registerDeviceReader, registerDeviceUploader, type DeviceReader, type DeviceUploader } from './tensor/device-reader';
+export { registerDeviceRuntime, deviceRuntime } from './dispatch/device-runtime';
 export type { HostValues } from './tensor/host-data';
 
 export * from './ops/backend-impls';
