@@ -1,4 +1,4 @@
-// @torch-ts/core: c10 + ATen core. See ARCHITECTURE.md for what lives here and why.
+// @torch-ts/core: c10 + ATen core. See docs/architecture.md for what lives here and why.
 export * from './errors';
 export * from './dtype';
 export * from './device';

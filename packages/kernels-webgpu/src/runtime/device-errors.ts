@@ -7,7 +7,7 @@ import { BufferUsage, MapMode } from './flags';
  * Errors that depend on the data (an index out of range, an integer division by zero) are
  * found by the kernels, on the device, long after the op returned. As on CUDA (a device-side
  * assert surfaces at the next synchronizing call), they surface at the next sync point, a
- * read to the host or `synchronize()` (API.md: "on WebGPU they surface at the next read of
+ * read to the host or `synchronize()` (docs/api.md: "on WebGPU they surface at the next read of
  * the result at the latest").
  *
  * The record is one small storage buffer per device, `DEVICE_ERROR_WORDS` u32 words:
