@@ -10,7 +10,8 @@ export { unaryF32 } from './unary';
 export { compareF32, where32 } from './select';
 export { expF32 } from './exp32';
 export { sumF32, sumF32Blocks, sumF32Rows, sumBlockElements } from './sum';
-export { softmaxLastF32, softmaxInnerF32, softmaxScratchBytes, softmaxBackwardLastF32 } from './softmax';
+export { softmaxLastF32, softmaxInnerF32, softmaxScratchBytes } from './softmax';
+export { softmaxBackwardLastF32, softmaxBackwardInnerF32 } from './softmax-backward';
 export {
   conv2dForward32,
   conv2dForward64,

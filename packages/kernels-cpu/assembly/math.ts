@@ -1,49 +1,17 @@
 // Note [SIMD float32 math]
-// exp and log for float32 lanes, and exp for float64 lanes, written for the pointwise
-// kernels (assembly/unary.ts); tests/unary-wasm.test.ts holds them to 1 ulp of the float64
-// reference rounded to float32 (PyTorch's vectorised float32 functions are within about 1).
-//  - exp32: x = n ln2 + r, n = nearest(x / ln2), |r| <= ln2/2, with ln2 split in two
-//    (Cody-Waite: LN2_HI has 9 significant bits, so n * LN2_HI is exact for |n| <= 150);
-//    e^r by its Taylor polynomial to degree 7 (truncation under 8e-9 relative, an eighth of
-//    an ulp); 2^n applied as two powers of two 2^(n/2) so that results in the subnormal
-//    range round once. The input is clamped to [-104, 89] first (beyond: 0 and inf).
+// log for float32 lanes, and exp for float64 lanes, written for the pointwise kernels
+// (assembly/unary.ts; float32 exp is Note [float32 exp in SIMD]); test/pointwise-wasm.test.ts
+// holds them to 1 ulp of the float64 reference rounded to float32 (PyTorch's vectorised
+// float32 functions are within about 1).
 //  - log32: x = 2^e m with m in [sqrt(1/2), sqrt(2)), f = m - 1, s = f / (2 + f); then
 //    log(1 + f) = 2 atanh(s) = f - s (f - R), R = 2 s^2/3 + 2 s^4/5 + 2 s^6/7 + 2 s^8/9, so
 //    the large term f is exact and only the small correction carries rounding error; plus
-//    e ln2 split as in exp32. Subnormal inputs are scaled by 2^23 first.
-//  - exp64: the same reduction in float64, Taylor to degree 11 (truncation under 1e-14),
+//    e ln2 split in two as in exp32 (Cody-Waite). Subnormal inputs are scaled by 2^23 first.
+//  - exp64: exp32's reduction in float64, Taylor to degree 11 (truncation under 1e-14),
 //    for the functions computed in float64 lanes and rounded once to float32 (tanh, gelu).
-const LOG2E: f32 = 1.44269502;
 const LN2_HI: f32 = 0.693359375;
 const LN2_LO: f32 = -2.12194440e-4;
-const MAGIC32: f32 = 12582912;
 const MAGIC64: f64 = 6755399441055744;
-
-// @ts-ignore: decorator
-@inline function pow2i(n: v128): v128 {
-  return i32x4.shl(i32x4.add(n, i32x4.splat(127)), 23);
-}
-
-// @ts-ignore: decorator
-@inline export function exp32(x0: v128): v128 {
-  // pmin/pmax (one instruction each) keep a NaN input, which then flows through as NaN.
-  const x = f32x4.pmin(f32x4.pmax(x0, f32x4.splat(-104)), f32x4.splat(89));
-  // Round to nearest by adding 1.5 * 2^23: the integer lands in the low bits of t.
-  const t = f32x4.add(f32x4.mul(x, f32x4.splat(LOG2E)), f32x4.splat(MAGIC32));
-  const n = f32x4.sub(t, f32x4.splat(MAGIC32));
-  const r = f32x4.sub(f32x4.sub(x, f32x4.mul(n, f32x4.splat(LN2_HI))), f32x4.mul(n, f32x4.splat(LN2_LO)));
-  let p = f32x4.add(f32x4.splat(<f32>(1.0 / 720)), f32x4.mul(r, f32x4.splat(<f32>(1.0 / 5040))));
-  p = f32x4.add(f32x4.splat(<f32>(1.0 / 120)), f32x4.mul(r, p));
-  p = f32x4.add(f32x4.splat(<f32>(1.0 / 24)), f32x4.mul(r, p));
-  p = f32x4.add(f32x4.splat(<f32>(1.0 / 6)), f32x4.mul(r, p));
-  p = f32x4.add(f32x4.splat(0.5), f32x4.mul(r, p));
-  p = f32x4.add(f32x4.splat(1), f32x4.mul(r, p));
-  p = f32x4.add(f32x4.splat(1), f32x4.mul(r, p));
-  const k = i32x4.sub(t, f32x4.splat(MAGIC32));
-  const k1 = i32x4.shr_s(k, 1);
-  const k2 = i32x4.sub(k, k1);
-  return f32x4.mul(f32x4.mul(p, pow2i(k1)), pow2i(k2));
-}
 
 // @ts-ignore: decorator
 @inline export function log32(x0: v128): v128 {

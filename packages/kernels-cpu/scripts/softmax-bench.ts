@@ -41,6 +41,8 @@ console.log(`threads ${threads}`);
   const g = filled([1024, 4096]);
   const gi = TensorImpl.empty('bench', [1024, 4096], 'float32', CPU);
   report('softmax backward [1024,4096]', best(() => cpuImpls.softmaxBackward(gi, g, out, 1024, 4096, 1, false)), 3 * x.numel * 4);
+  report('log_softmax backward [1024,4096]', best(() => cpuImpls.softmaxBackward(gi, g, out, 1024, 4096, 1, true)), 3 * x.numel * 4);
+  report('softmax backward [64,256,256] dim 1', best(() => cpuImpls.softmaxBackward(gi, g, out, 64, 256, 256, false)), 3 * x.numel * 4);
 }
 {
   const x = filled([1 << 24]);

@@ -1,6 +1,7 @@
 import { CPU, StorageImpl, TensorImpl, VersionCounter, type DType } from '@torch-ts/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CpuAllocator, cpuImpls, setNumThreads, threadsReady } from '../src/index';
+import { erf, erfc } from '../src/kernels/erf-math';
 import { wasm } from '../src/wasm/kernels';
 import { empty, read, releaseCreated, tensor, view, write, rng } from './helpers';
 
@@ -203,6 +204,16 @@ const UNARY: UnaryCase[] = [
     ref: (x) => (x === -Infinity ? NaN : x / (1 + Math.exp(-2 * GELU_BETA * (x + 0.044715 * x * x * x)))),
     ulps: 1,
     range: [-12, 12],
+  },
+  // fdlibm's erf and erfc (Note [erf, erfc and erfinv in doubles]) are within an ulp in double.
+  { name: 'erf', run: cpuImpls.erf, ref: erf, ulps: 1, range: [-5, 5] },
+  {
+    name: 'gelu',
+    run: (o, a) => cpuImpls.gelu(o, a, 'none'),
+    // x/2 erfc(-x / sqrt 2): the exact value, also in the negative tail where 1 + erf cancels.
+    ref: (x) => (x === -Infinity ? NaN : 0.5 * x * erfc(-x * Math.SQRT1_2)),
+    ulps: 1,
+    range: [-14, 12],
   },
 ];
 

@@ -194,54 +194,64 @@ describe('float32 softmax in SIMD', () => {
   }, 30_000);
 });
 
-describe('float32 softmax backward in SIMD (last dim)', () => {
-  /** float64 references, and a bound from the float32 roundings of each step. */
-  function check(outer: number, size: number, log: boolean, g: number[], y: number[], got: number[]): void {
-    // Mismatches are collected and asserted once: an expect per element is slow.
-    const bad: string[] = [];
-    for (let r = 0; r < outer; r++) {
-      let s = 0;
-      let magnitude = 0; // the float32 products g * y each round before the float64 sum
-      for (let j = 0; j < size; j++) {
-        s += log ? g[r * size + j] : g[r * size + j] * y[r * size + j];
-        magnitude += Math.abs(g[r * size + j] * y[r * size + j]);
-      }
-      for (let j = 0; j < size; j++) {
-        const i = r * size + j;
-        const want = log ? g[i] - Math.exp(y[i]) * s : y[i] * (g[i] - s);
-        const scale = log ? Math.abs(g[i]) + 2 * Math.abs(Math.exp(y[i]) * s) : Math.abs(y[i]) * (Math.abs(g[i]) + Math.abs(s) + magnitude);
-        if (!(Math.abs(got[i] - want) <= scale * 2 ** -22 + 2 ** -149)) bad.push(`[${r}, ${j}] log ${log}: ${got[i]} vs ${want}`);
+describe('float32 softmax backward in SIMD', () => {
+  /** float64 references over [outer, size, inner], and a bound from the float32 roundings of each step. */
+  function check(outer: number, size: number, inner: number, log: boolean, g: number[], y: number[], got: number[], bad: string[]): void {
+    for (let b = 0; b < outer; b++) {
+      for (let k = 0; k < inner; k++) {
+        const at = (j: number): number => (b * size + j) * inner + k;
+        let s = 0;
+        let magnitude = 0; // the float32 products g * y each round before the float64 sum
+        for (let j = 0; j < size; j++) {
+          s += log ? g[at(j)] : g[at(j)] * y[at(j)];
+          magnitude += Math.abs(g[at(j)] * y[at(j)]);
+        }
+        for (let j = 0; j < size; j++) {
+          const i = at(j);
+          const want = log ? g[i] - Math.exp(y[i]) * s : y[i] * (g[i] - s);
+          const scale = log ? Math.abs(g[i]) + 2 * Math.abs(Math.exp(y[i]) * s) : Math.abs(y[i]) * (Math.abs(g[i]) + Math.abs(s) + magnitude);
+          if (!(Math.abs(got[i] - want) <= scale * 2 ** -22 + 2 ** -149)) bad.push(`[${outer}, ${size}, ${inner}] (${b}, ${j}, ${k}) log ${log}: ${got[i]} vs ${want}`);
+        }
       }
     }
-    expect(bad.slice(0, 10)).toEqual([]);
   }
 
-  it('matches a float64 reference on rows of 1..9 and 4096, on 1, 2 and 4 threads alike', async () => {
+  it('matches a float64 reference over the last dim and inner dims, on 1, 2 and 4 threads alike', async () => {
+    // rows of 1..9 and 4096; inner dims with column tails, more than COLS (1024) columns, and
+    // enough work to split by slabs ([40, 50, 40]) and by columns ([2, 200, 201]).
+    const shapes: [number, number, number][] = [
+      ...Array.from({ length: 9 }, (_, k): [number, number, number] => [2, k + 1, 1]),
+      [40, 4096, 1], [2, 7, 3], [3, 5, 9], [2, 3, 1030], [40, 50, 40], [2, 200, 201],
+    ];
     const runs: number[][] = [];
+    // Mismatches are collected and asserted once: an expect per element is slow.
+    const bad: string[] = [];
     for (const threads of [1, 2, 4]) {
       setNumThreads(threads);
       await threadsReady();
       const all: number[] = [];
-      for (const [outer, size] of [...Array.from({ length: 9 }, (_, k) => [2, k + 1]), [40, 4096]]) {
-        const rr = rng(outer * 100 + size);
+      for (const [outer, size, inner] of shapes) {
+        const rr = rng(outer * 100 + size + inner);
+        const n = outer * size * inner;
         for (const log of [false, true]) {
-          const xs = Array.from({ length: outer * size }, () => Math.fround(rr() * 8));
-          const x = tensor('float32', [outer, size, 1], xs);
-          const y = empty('float32', [outer, size, 1]);
-          cpuImpls.softmax(y, x, outer, size, 1, log);
-          const g = tensor('float32', [outer, size, 1], Array.from({ length: outer * size }, () => Math.fround(rr() * 3)));
-          const gi = empty('float32', [outer, size, 1]);
-          cpuImpls.softmaxBackward(gi, g, y, outer, size, 1, log);
+          const xs = Array.from({ length: n }, () => Math.fround(rr() * 8));
+          const x = tensor('float32', [outer, size, inner], xs);
+          const y = empty('float32', [outer, size, inner]);
+          cpuImpls.softmax(y, x, outer, size, inner, log);
+          const g = tensor('float32', [outer, size, inner], Array.from({ length: n }, () => Math.fround(rr() * 3)));
+          const gi = empty('float32', [outer, size, inner]);
+          cpuImpls.softmaxBackward(gi, g, y, outer, size, inner, log);
           const got = read(gi) as number[];
-          check(outer, size, log, read(g) as number[], read(y) as number[], got);
+          if (threads === 1) check(outer, size, inner, log, read(g) as number[], read(y) as number[], got, bad);
           for (const v of got) all.push(v);
         }
       }
       runs.push(all);
     }
+    expect(bad.slice(0, 10)).toEqual([]);
     expect(runs[1]).toEqual(runs[0]);
     expect(runs[2]).toEqual(runs[0]);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('float32 softmax subnormal results', () => {

@@ -14,6 +14,7 @@ import { selectImpls, sortImpls } from './kernels/sort';
 import { indexingImpls } from './kernels/indexing';
 import { softmaxImpls } from './kernels/softmax';
 import { lossImpls } from './kernels/losses';
+import { poisonsArgument } from './runtime/poison';
 
 /**
  * Note [A partial WebGPU impl table]
@@ -53,6 +54,9 @@ export const webgpuImpls: Partial<BackendImpls> = {
   ...resampleImpls,
   ...softmaxImpls,
   ...lossImpls,
+  // core calls these outside a structured op (Note [Poisoned storages])
+  bernoulliTensor: poisonsArgument(randomImpls.bernoulliTensor, 0),
+  multinomial: poisonsArgument(randomImpls.multinomial, 0),
 };
 
 /** The table as core's registry takes it (absent entries read as "not registered"). */

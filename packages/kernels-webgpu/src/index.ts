@@ -7,6 +7,7 @@ import { webgpuAllocator } from './memory/webgpu-allocator';
 import { webgpuImplTable } from './impls';
 import { copy } from './kernels/pointwise';
 import { readToHost, readValues, uploadFromHost } from './runtime/transfer';
+import { poisonAround } from './runtime/poison';
 
 /**
  * Note [Reading a strided WebGPU tensor]
@@ -20,7 +21,7 @@ async function values(impl: TensorImpl, op: string): Promise<HostValues> {
   const dense = TensorImpl.empty(op, impl.sizes, impl.dtype, impl.device);
   try {
     copy(dense, impl);
-    return await readValues(dense, op);
+    return await readValues(dense, op, impl);
   } finally {
     dense.release();
   }
@@ -29,7 +30,7 @@ async function values(impl: TensorImpl, op: string): Promise<HostValues> {
 registerAllocator(webgpuAllocator);
 registerDeviceReader('webgpu', { toHost: readToHost, values });
 registerDeviceUploader('webgpu', uploadFromHost);
-registerBackend(DispatchKey.WebGPU, webgpuImplTable);
+registerBackend(DispatchKey.WebGPU, webgpuImplTable, poisonAround);
 // What torch.webgpu calls (Note [Device runtimes] in core): the facade does not import this package.
 registerDeviceRuntime('webgpu', api);
 

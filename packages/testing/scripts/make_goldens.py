@@ -33,6 +33,21 @@ def _clean(value):
     return value
 
 
+def _compact(data):
+    # Thousands of generated cases: one case a line, no indentation.
+    def dump(v):
+        return json.dumps(v, separators=(",", ":"), allow_nan=False)
+
+    parts = []
+    for key, value in data.items():
+        if isinstance(value, list):
+            body = ",\n".join(dump(v) for v in value)
+            parts.append(f"{dump(key)}:[\n{body}\n]")
+        else:
+            parts.append(f"{dump(key)}:{dump(value)}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
 def main(areas):
     OUT.mkdir(exist_ok=True)
     modules = sorted(p for p in (HERE / "goldens").glob("*.py") if not p.name.startswith("_"))
@@ -44,7 +59,10 @@ def main(areas):
         spec.loader.exec_module(mod)
         data = {"torch_version": torch.__version__, **mod.make()}
         target = OUT / f"{path.stem}.json"
-        target.write_text(json.dumps(_clean(data), indent=1, allow_nan=False) + "\n")
+        if getattr(mod, "COMPACT", False):
+            target.write_text(_compact(_clean(data)))
+        else:
+            target.write_text(json.dumps(_clean(data), indent=1, allow_nan=False) + "\n")
         print(f"wrote {target.relative_to(HERE.parent.parent.parent)}")
 
 

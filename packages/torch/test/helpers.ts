@@ -20,3 +20,13 @@ export function gradValues(x: Tensor): unknown {
     g.dispose();
   }
 }
+
+/**
+ * CPU milliseconds this process has spent (user + system), for work budgets in tests: unlike
+ * wall-clock time it does not grow when other processes load the machine, so a budget holds
+ * on a busy CI runner as it does alone.
+ */
+export function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}

@@ -11,16 +11,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as torch from '@torch-ts/torch';
+import { cpuMs } from './helpers';
 
 const { serialization } = torch;
 const SEED = Number(process.env.TORCH_TS_FUZZ_SEED || 0x2545f491) >>> 0 || 1;
-// CPU time of this process per case, not wall time: it bounds the work an input causes
-// whatever the machine's load (which stretches wall time, not work).
 const CASE_BUDGET_MS = 1000;
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
 const { inflateRawSync } = process.getBuiltinModule('node:zlib');
@@ -48,7 +43,7 @@ function fuzz(label: string, seed: number, cases: number, make: (r: ReturnType<t
   let loaded = 0;
   for (let i = 0; i < cases; i++) {
     const input = make(r);
-    const t0 = cpuMs();
+    const t0 = cpuMs(); // (CPU time: load on the machine does not count against the budget)
     let result: unknown;
     try {
       result = load(input);

@@ -36,8 +36,8 @@ export interface Binder {
 
 export interface BinderOptions {
   /**
-   * `Tensor` arguments also take a Number, as PyTorch's parser allows for a few ops
-   * (`clamp(x, 0, t)`: `should_allow_numbers_as_tensors`); the kernel wraps it.
+   * `Tensor` arguments other than `self` also take a Number, as PyTorch's parser allows for
+   * binary ops and a few others (`clamp(x, 0, t)`: `should_allow_numbers_as_tensors`).
    */
   readonly numbersAsTensors?: boolean;
   /** Keywords PyTorch accepts that torch-ts does not support yet: given a value other than None or the default, NotImplementedError. */
@@ -77,7 +77,8 @@ interface Param {
 
 export function makeBinder(name: string, schemaText: string, options: BinderOptions = {}): Binder {
   const schema = parseSchema(schemaText);
-  const params = schema.args.map((a) => paramOf(a, options.numbersAsTensors === true));
+  // (never `self`: `add([1, 2], x)` is refused as PyTorch refuses it)
+  const params = schema.args.map((a) => paramOf(a, options.numbersAsTensors === true && a.name !== 'self'));
   const positional = params.filter((p) => !p.arg.kwargOnly).length;
   const required = params.filter((p) => !p.arg.kwargOnly && !p.hasDefault && !p.optional).length;
   const byKeyword = new Map(params.map((p, i) => [p.keyword, i]));

@@ -474,34 +474,40 @@ export interface OutOptions {
   out?: Tensor | null;
 }
 
-/** Every option a binary front end may read (each op reads its own). */
-interface BinaryOptions extends OutOptions {
-  alpha?: Scalar;
-  roundingMode?: 'trunc' | 'floor' | null;
-}
-
 /**
- * The function and in-place front ends of a binary pointwise op. `extra` reads the op's one
- * option argument (add's alpha, div's rounding mode) when it has one; the argument arrays
- * are built directly (no spreads: these run on every call).
+ * The function and in-place front ends of a binary pointwise op, bound by Note [The argument
+ * binder]: `other` a Tensor or a Number (PyTorch's parser allows numbers here), and `extra`
+ * keyword-only arguments in schema syntax (`Scalar alpha=1`) passed to the op after `other`.
  */
-function binaryFront(p: PointwiseOp, extra?: (o: BinaryOptions) => unknown) {
+function binaryFront(p: PointwiseOp, extra = '') {
   const name = p.functional.schema.name;
   const inplaceName = `${name}_`;
+  const kw = extra ? `*, ${extra}, ` : '*, ';
+  const fnArgs = makeBinder(name, `${name}(Tensor self, Tensor other, ${kw}Tensor? out=None) -> Tensor`, { numbersAsTensors: true });
+  const inplaceArgs = makeBinder(inplaceName, `${inplaceName}(Tensor self, Tensor other${extra ? `, *, ${extra}` : ''}) -> Tensor`, { numbersAsTensors: true });
+  const nExtra = fnArgs.schema.args.length - 3;
   return {
-    fn: (self: Tensor, other: Tensor | Scalar, options: BinaryOptions = {}): Tensor => {
-      const x = unwrapTensor(name, 'input', self);
-      const y = unwrapTensorOrScalar(name, 'other', other);
-      const e = extra === undefined ? undefined : extra(options);
-      const out = unwrapOptionalTensor(name, 'out', options.out);
-      if (out) return callMutating(p.out, extra === undefined ? [x, y, out] : [x, y, e, out], options.out as Tensor);
-      return callFunctional(p.functional, extra === undefined ? [x, y] : [x, y, e]);
+    fn: (...args: unknown[]): Tensor => {
+      const b = fnArgs.bind(args);
+      const x = unwrapTensor(name, 'input', b[0]);
+      const y = unwrapTensorOrScalar(name, 'other', b[1]);
+      // (built without spreads: this runs on every call)
+      const a: unknown[] = [x, y];
+      for (let i = 0; i < nExtra; i++) a.push(b[2 + i] ?? null);
+      const out = b[2 + nExtra] as Tensor | undefined;
+      if (!out) return callFunctional(p.functional, a);
+      a.push(unwrapTensor(name, 'out', out));
+      return callMutating(p.out, a, out);
     },
-    inplace: (self: Tensor, other: Tensor | Scalar, options: BinaryOptions = {}): Tensor => {
+    inplace: (...args: unknown[]): Tensor => {
       if (!p.inplace) throw new TorchError(`${inplaceName}: there is no in-place variant of ${name}`);
+      const b = inplaceArgs.bind(args);
+      const self = b[0] as Tensor;
       const x = unwrapTensor(inplaceName, 'self', self);
-      const y = unwrapTensorOrScalar(inplaceName, 'other', other);
-      return callMutating(p.inplace, extra === undefined ? [x, y] : [x, y, extra(options)], self);
+      const y = unwrapTensorOrScalar(inplaceName, 'other', b[1]);
+      const a: unknown[] = [x, y];
+      for (let i = 0; i < nExtra; i++) a.push(b[2 + i] ?? null);
+      return callMutating(p.inplace, a, self);
     },
   };
 }
@@ -532,11 +538,10 @@ export function unaryFront(p: PointwiseOp, { inplaceArg = false } = {}) {
   };
 }
 
-const alphaArg = (o: BinaryOptions) => o.alpha ?? 1;
-const _add = binaryFront(ADD, alphaArg);
-const _sub = binaryFront(SUB, alphaArg);
+const _add = binaryFront(ADD, 'Scalar alpha=1');
+const _sub = binaryFront(SUB, 'Scalar alpha=1');
 const _mul = binaryFront(MUL);
-const _div = binaryFront(DIV, (o) => o.roundingMode ?? null);
+const _div = binaryFront(DIV, 'str? rounding_mode=None');
 const _pow = binaryFront(POW);
 const _remainder = binaryFront(REMAINDER);
 const _maximum = binaryFront(MAXIMUM);

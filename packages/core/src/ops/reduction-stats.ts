@@ -4,6 +4,7 @@ import { reductionGeometry } from '../iterator';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides, normalizeDim, normalizeDims } from '../views';
+import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { releaseAll, scalarTensor, torchTypeName } from './meta-utils';
 import { callOut, defineOutVariant } from './out-variant';
@@ -279,14 +280,6 @@ const ANY_OUT = defineOutVariant(ANY);
 
 type DimArg = number | readonly number[] | null | undefined;
 
-function dimList(op: string, dim: DimArg): number[] | null {
-  const dims = dim == null ? null : typeof dim === 'number' ? [dim] : [...dim];
-  for (const d of dims ?? []) {
-    if (!Number.isInteger(d)) throw new TorchError(`${op}(): argument 'dim' must be an integer or a list of integers, but got ${d}`);
-  }
-  return dims;
-}
-
 function isOptions(x: unknown): x is Record<string, unknown> {
   return x !== null && typeof x === 'object' && !Array.isArray(x);
 }
@@ -301,49 +294,62 @@ export interface VarOptions {
   dim?: DimArg;
 }
 
-function correctionOf(op: string, o: VarOptions, unbiasedPositional: boolean | undefined): number {
-  const unbiased = unbiasedPositional ?? o.unbiased ?? null;
-  if (unbiased !== null && o.correction != null) throw new TorchError(`${op}(): Cannot specify both unbiased and correction`);
-  if (unbiased !== null) return unbiased ? 1 : 0;
-  return o.correction ?? 1;
+/**
+ * var/std's three overloads, as PyTorch's parser tries them (Note [The argument binder]):
+ * `(unbiased)`, `(dim, unbiased, keepdim)` and `(dim, *, correction, keepdim)`; the last also
+ * takes `unbiased` by keyword so that giving both raises PyTorch's error.
+ */
+function varOverloads(name: string) {
+  return makeOverloads(name, [
+    `${name}(Tensor self, bool unbiased=True) -> Tensor`,
+    `${name}.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None) -> Tensor`,
+    `${name}.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, bool? unbiased=None, Tensor? out=None) -> Tensor`,
+  ]);
+}
+const VAR_BINDERS = { var: varOverloads('var'), std: varOverloads('std'), var_mean: varOverloads('var_mean'), std_mean: varOverloads('std_mean') };
+
+/** [dims, correction, keepdim, out] of a var/std call. */
+function varArgs(op: keyof typeof VAR_BINDERS, args: readonly unknown[]): [number[] | null, number, boolean, Tensor | undefined] {
+  const { index, values } = VAR_BINDERS[op].bind(args);
+  if (index === 0) return [null, values[1] ? 1 : 0, false, undefined];
+  if (index === 1) {
+    const [, dim, unbiased, keepdim, out] = values as [Tensor, number[] | undefined, boolean, boolean, Tensor | undefined];
+    return [dim ?? null, unbiased ? 1 : 0, keepdim, out];
+  }
+  const [, dim, correction, keepdim, unbiased, out] = values as [Tensor, number[] | undefined, number | undefined, boolean, boolean | undefined, Tensor | undefined];
+  if (unbiased !== undefined && correction !== undefined) throw new TorchError(`${op}(): Cannot specify both unbiased and correction`);
+  return [dim ?? null, unbiased !== undefined ? (unbiased ? 1 : 0) : (correction ?? 1), keepdim, out];
 }
 
-/** `(dim?, options?)`, `(options)`, or the legacy `(unbiased)` and `(dim, unbiased)`. */
-function varArgs(op: string, dim: DimArg | boolean | VarOptions, options: VarOptions | boolean | undefined): [number[] | null, number, boolean, VarOptions] {
-  let o: VarOptions = typeof options === 'boolean' ? {} : (options ?? {});
-  let d: DimArg;
-  let unbiased: boolean | undefined = typeof options === 'boolean' ? options : undefined;
-  if (typeof dim === 'boolean') unbiased = dim;
-  else if (isOptions(dim)) {
-    o = dim as VarOptions;
-    d = o.dim;
-  } else d = dim as DimArg;
-  return [dimList(op, d), correctionOf(op, o, unbiased), o.keepdim ?? false, o];
-}
+type VarRest = OptionalArgs<[dim: DimArg | boolean, unbiased: boolean, keepdim: boolean], VarOptions>;
 
 /** The variance over `dim` (all dims by default) with `correction` (default 1); exported as `var`. */
-function var_(self: Tensor, dim?: DimArg | boolean | VarOptions, options?: VarOptions | boolean): Tensor {
-  const [d, c, k, o] = varArgs('var', dim, options);
-  const args = [unwrapTensor('var', 'input', self), d, c, k];
-  return o.out ? callOut(VAR_OUT, args, o.out) : callFunctional(VAR, args);
+function var_(input: Tensor, ...rest: VarRest): Tensor;
+function var_(...a: unknown[]): Tensor {
+  const [d, c, k, out] = varArgs('var', a);
+  const args = [unwrapTensor('var', 'input', a[0]), d, c, k];
+  return out ? callOut(VAR_OUT, args, out) : callFunctional(VAR, args);
 }
 
-export function std(self: Tensor, dim?: DimArg | boolean | VarOptions, options?: VarOptions | boolean): Tensor {
-  const [d, c, k, o] = varArgs('std', dim, options);
-  const args = [unwrapTensor('std', 'input', self), d, c, k];
-  return o.out ? callOut(STD_OUT, args, o.out) : callFunctional(STD, args);
+export function std(input: Tensor, ...rest: VarRest): Tensor;
+export function std(...a: unknown[]): Tensor {
+  const [d, c, k, out] = varArgs('std', a);
+  const args = [unwrapTensor('std', 'input', a[0]), d, c, k];
+  return out ? callOut(STD_OUT, args, out) : callFunctional(STD, args);
 }
 
 /** `[var, mean]`, a plain array (PyTorch's plain tuple). */
-export function varMean(self: Tensor, dim?: DimArg | boolean | VarOptions, options?: VarOptions | boolean): [Tensor, Tensor] {
-  const [d, c, k] = varArgs('var_mean', dim, options);
-  return callMulti(VAR_MEAN, [unwrapTensor('var_mean', 'input', self), d, c, k]) as [Tensor, Tensor];
+export function varMean(input: Tensor, ...rest: VarRest): [Tensor, Tensor];
+export function varMean(...a: unknown[]): [Tensor, Tensor] {
+  const [d, c, k] = varArgs('var_mean', a);
+  return callMulti(VAR_MEAN, [unwrapTensor('var_mean', 'input', a[0]), d, c, k]) as [Tensor, Tensor];
 }
 
 /** `[std, mean]`, a plain array. */
-export function stdMean(self: Tensor, dim?: DimArg | boolean | VarOptions, options?: VarOptions | boolean): [Tensor, Tensor] {
-  const [d, c, k] = varArgs('std_mean', dim, options);
-  return callMulti(STD_MEAN, [unwrapTensor('std_mean', 'input', self), d, c, k]) as [Tensor, Tensor];
+export function stdMean(input: Tensor, ...rest: VarRest): [Tensor, Tensor];
+export function stdMean(...a: unknown[]): [Tensor, Tensor] {
+  const [d, c, k] = varArgs('std_mean', a);
+  return callMulti(STD_MEAN, [unwrapTensor('std_mean', 'input', a[0]), d, c, k]) as [Tensor, Tensor];
 }
 
 export interface KeepdimOutOptions {
@@ -351,14 +357,15 @@ export interface KeepdimOutOptions {
   out?: Tensor | null;
 }
 
+const logsumexpArgs = makeBinder('logsumexp', 'logsumexp(Tensor self, int[1] dim, bool keepdim=False, *, Tensor? out=None) -> Tensor');
+
 /** `dim` is required, as in PyTorch. */
-export function logsumexp(self: Tensor, dim: number | readonly number[] | (KeepdimOutOptions & { dim: number | readonly number[] }), options?: KeepdimOutOptions): Tensor {
-  const o: KeepdimOutOptions & { dim?: DimArg } = isOptions(dim) ? (dim as KeepdimOutOptions & { dim: DimArg }) : (options ?? {});
-  const d = isOptions(dim) ? o.dim : (dim as DimArg);
-  const s = unwrapTensor('logsumexp', 'input', self);
-  if (d == null) throw new TorchError(`logsumexp(): missing 1 required positional argument: "dim"`);
-  const args = [s, dimList('logsumexp', d), o.keepdim ?? false];
-  return o.out ? callOut(LOGSUMEXP_OUT, args, o.out) : callFunctional(LOGSUMEXP, args);
+export function logsumexp(input: Tensor, dim: number | readonly number[], ...rest: OptionalArgs<[keepdim: boolean], KeepdimOutOptions>): Tensor;
+export function logsumexp(input: Tensor, options: KeepdimOutOptions & { dim: number | readonly number[] }): Tensor;
+export function logsumexp(...a: unknown[]): Tensor {
+  const [self, dim, keepdim, out] = logsumexpArgs.bind(a) as [Tensor, number[], boolean, Tensor | undefined];
+  const args = [unwrapTensor('logsumexp', 'input', self), dim, keepdim];
+  return out ? callOut(LOGSUMEXP_OUT, args, out) : callFunctional(LOGSUMEXP, args);
 }
 
 export type NormOrd = number | 'fro' | 'nuc' | null | undefined;
@@ -374,53 +381,47 @@ export interface NormOptions extends KeepdimOutOptions {
  * number `p` (default 2) and for 'fro' (the 2-norm of the flattened dims); 'nuc' is a matrix
  * norm, not available yet.
  */
-export function norm(self: Tensor, p?: NormOrd | NormOptions, dim?: DimArg | NormOptions, options?: NormOptions): Tensor {
-  let o: NormOptions = options ?? {};
-  let ord: NormOrd;
-  let d: DimArg;
-  if (isOptions(p)) {
-    o = p as NormOptions;
-    ord = o.p;
-    d = o.dim;
-  } else {
-    ord = p as NormOrd;
-    if (isOptions(dim)) {
-      o = dim as NormOptions;
-      d = o.dim;
-    } else d = dim as DimArg;
-  }
+const normArgs = makeOverloads('norm', [
+  'norm(Tensor self, Scalar? p=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None) -> Tensor',
+  'norm.str(Tensor self, str p, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None) -> Tensor',
+]);
+
+export function norm(input: Tensor, ...rest: OptionalArgs<[p: NormOrd, dim: DimArg, keepdim: boolean], NormOptions>): Tensor;
+export function norm(...a: unknown[]): Tensor {
+  const [self, ord, dims, keepdim, dtype, out] = normArgs.bind(a).values as [Tensor, NormOrd, number[] | undefined, boolean, DType | undefined, Tensor | undefined];
   const s = unwrapTensor('norm', 'input', self);
   if (ord === 'nuc') throw new TorchError("norm(): the nuclear norm ('nuc') is a matrix norm, which torch-ts does not implement yet");
   if (typeof ord === 'string' && ord !== 'fro') throw new TorchError(`norm(): invalid norm type '${ord}'`);
-  if (ord != null && typeof ord !== 'string' && typeof ord !== 'number') throw new TorchError(`norm(): argument 'p' must be a number or 'fro'`);
-  const dims = dimList('norm', d);
-  if (ord === 'fro' && dims !== null && dims.length > 2) throw new TorchError(`norm(): 'fro' norm expects at most 2 dims, got ${dims.length}`);
+  if (ord === 'fro' && dims !== undefined && dims.length > 2) throw new TorchError(`norm(): 'fro' norm expects at most 2 dims, got ${dims.length}`);
   const value = ord == null || ord === 'fro' ? 2 : ord;
-  const args = [s, value, dims, o.keepdim ?? false, o.dtype ?? null];
-  return o.out ? callOut(NORM_OUT, args, o.out) : callFunctional(LINALG_VECTOR_NORM, args);
+  const args = [s, value, dims ?? null, keepdim, dtype ?? null];
+  return out ? callOut(NORM_OUT, args, out) : callFunctional(LINALG_VECTOR_NORM, args);
 }
 
 function logical(name: 'all' | 'any') {
   const h = name === 'all' ? ALL : ANY;
   const hOut = name === 'all' ? ALL_OUT : ANY_OUT;
-  return (self: Tensor, dim?: DimArg | (KeepdimOutOptions & { dim?: DimArg }), options?: KeepdimOutOptions): Tensor => {
-    const o: KeepdimOutOptions & { dim?: DimArg } = isOptions(dim) ? (dim as KeepdimOutOptions) : (options ?? {});
-    const d = isOptions(dim) ? o.dim : (dim as DimArg);
-    const args = [unwrapTensor(name, 'input', self), dimList(name, d), o.keepdim ?? false];
-    return o.out ? callOut(hOut, args, o.out) : callFunctional(h, args);
+  const binder = makeBinder(name, `${name}(Tensor self, int[1]? dim=None, bool keepdim=False, *, Tensor? out=None) -> Tensor`);
+  return (...a: unknown[]): Tensor => {
+    const [self, dim, keepdim, out] = binder.bind(a) as [Tensor, number[] | undefined, boolean, Tensor | undefined];
+    const args = [unwrapTensor(name, 'input', self), dim ?? null, keepdim];
+    return out ? callOut(hOut, args, out) : callFunctional(h, args);
   };
 }
 
+type Logical = (input: Tensor, ...rest: OptionalArgs<[dim: DimArg, keepdim: boolean], KeepdimOutOptions & { dim?: DimArg }>) => Tensor;
 /** True where every element (of the reduced dims) is nonzero; uint8 inputs give uint8. */
-export const all: (self: Tensor, dim?: DimArg | (KeepdimOutOptions & { dim?: DimArg }), options?: KeepdimOutOptions) => Tensor = logical('all');
+export const all: Logical = logical('all');
 /** True where some element (of the reduced dims) is nonzero; uint8 inputs give uint8. */
-export const any: (self: Tensor, dim?: DimArg | (KeepdimOutOptions & { dim?: DimArg }), options?: KeepdimOutOptions) => Tensor = logical('any');
+export const any: Logical = logical('any');
 
 /** The number of nonzero elements (over `dim`, or all), int64: a composite of `ne` and `sum`. */
-export function countNonzero(self: Tensor, dim?: DimArg | { dim?: DimArg }): Tensor {
-  const d = isOptions(dim) ? (dim as { dim?: DimArg }).dim : (dim as DimArg);
+const countNonzeroArgs = makeBinder('count_nonzero', 'count_nonzero(Tensor self, int[1]? dim=None) -> Tensor');
+export function countNonzero(input: Tensor, dim?: DimArg | { dim?: DimArg }): Tensor;
+export function countNonzero(...a: unknown[]): Tensor {
+  const [self, dimArg] = countNonzeroArgs.bind(a) as [Tensor, number[] | undefined];
   const s = unwrapTensor('count_nonzero', 'input', self);
-  const dims = dimList('count_nonzero', d);
+  const dims = dimArg ?? null;
   if (dims !== null) normalizeDims('count_nonzero', dims, s.sizes.length);
   const mask = ne(self, 0);
   try {

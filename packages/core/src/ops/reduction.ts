@@ -5,6 +5,7 @@ import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides, normalizeDim } from '../views';
 import type { ImplName } from './backend-impls';
+import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { broadcastTo, castTo, releaseAll, sameShape, scalarTensor, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
@@ -234,53 +235,47 @@ export interface ReduceOptions {
 
 type DimArg = number | readonly number[] | null | undefined;
 
-function dimList(dim: DimArg): number[] | null {
-  const dims = dim == null ? null : typeof dim === 'number' ? [dim] : [...dim];
-  for (const d of dims ?? []) {
-    if (!Number.isInteger(d)) throw new TorchError(`reduction: argument 'dim' must be an integer or a list of integers, but got ${d}`);
-  }
-  return dims;
-}
+// Bound by Note [The argument binder]: `x.sum(1, true)`, `x.sum({ dim: 1, keepdim: true })`,
+// `x.sum(1, { dtype })` all bind, and an unknown keyword raises.
+const sumArgs = makeBinder('sum', 'sum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None) -> Tensor');
+const meanArgs = makeBinder('mean', 'mean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None) -> Tensor');
+const prodArgs = makeBinder('prod', 'prod(Tensor self, int? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None) -> Tensor');
+const amaxArgs = makeBinder('amax', 'amax(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor? out=None) -> Tensor');
+const aminArgs = makeBinder('amin', 'amin(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor? out=None) -> Tensor');
+const argmaxArgs = makeBinder('argmax', 'argmax(Tensor self, int? dim=None, bool keepdim=False, *, Tensor? out=None) -> Tensor');
+const argminArgs = makeBinder('argmin', 'argmin(Tensor self, int? dim=None, bool keepdim=False, *, Tensor? out=None) -> Tensor');
 
-/** Splits `(dim?, options?)` where either may be left out: `x.sum({ keepdim: true })`. */
-function dimAndOptions<O extends object>(dim: DimArg | O, options: O | undefined): [DimArg, O] {
-  if (dim !== null && typeof dim === 'object' && !Array.isArray(dim)) {
-    const o = dim as O & { dim?: DimArg };
-    return [o.dim, o];
-  }
-  return [dim as DimArg, options ?? ({} as O)];
-}
+type Reduce<O> = (input: Tensor, ...rest: OptionalArgs<[dim: DimArg, keepdim: boolean], O & { dim?: DimArg }>) => Tensor;
 
-export function sum(self: Tensor, dim?: DimArg | (ReduceOptions & { dim?: DimArg }), options?: ReduceOptions): Tensor {
-  const [d, o] = dimAndOptions(dim, options);
-  return call(SUM, SUM_OUT, [unwrapTensor('sum', 'input', self), dimList(d), o.keepdim ?? false, o.dtype ?? null], o.out);
-}
+export const sum: Reduce<ReduceOptions> = (...args: unknown[]): Tensor => {
+  const [self, dim, keepdim, dtype, out] = sumArgs.bind(args) as [Tensor, number[] | undefined, boolean, DType | undefined, Tensor | undefined];
+  return call(SUM, SUM_OUT, [unwrapTensor('sum', 'input', self), dim ?? null, keepdim, dtype ?? null], out);
+};
 
-export function prod(self: Tensor, dim?: number | null | (ReduceOptions & { dim?: number | null }), options?: ReduceOptions): Tensor {
-  const [d, o] = dimAndOptions(dim, options);
-  if (Array.isArray(d)) throw new TorchError('prod(): argument \'dim\' must be int, not list');
-  return call(PROD, PROD_OUT, [unwrapTensor('prod', 'input', self), d ?? null, o.keepdim ?? false, o.dtype ?? null], o.out);
-}
+export const prod: (input: Tensor, ...rest: OptionalArgs<[dim: number | null, keepdim: boolean], ReduceOptions & { dim?: number | null }>) => Tensor = (...args: unknown[]): Tensor => {
+  const [self, dim, keepdim, dtype, out] = prodArgs.bind(args) as [Tensor, number | undefined, boolean, DType | undefined, Tensor | undefined];
+  return call(PROD, PROD_OUT, [unwrapTensor('prod', 'input', self), dim ?? null, keepdim, dtype ?? null], out);
+};
 
-export function mean(self: Tensor, dim?: DimArg | (ReduceOptions & { dim?: DimArg }), options?: ReduceOptions): Tensor {
-  const [d, o] = dimAndOptions(dim, options);
-  return call(MEAN, MEAN_OUT, [unwrapTensor('mean', 'input', self), dimList(d), o.keepdim ?? false, o.dtype ?? null], o.out);
-}
+export const mean: Reduce<ReduceOptions> = (...args: unknown[]): Tensor => {
+  const [self, dim, keepdim, dtype, out] = meanArgs.bind(args) as [Tensor, number[] | undefined, boolean, DType | undefined, Tensor | undefined];
+  return call(MEAN, MEAN_OUT, [unwrapTensor('mean', 'input', self), dim ?? null, keepdim, dtype ?? null], out);
+};
 
 export interface KeepdimOptions {
   keepdim?: boolean;
   out?: Tensor | null;
 }
 
-export function amax(self: Tensor, dim?: DimArg | (KeepdimOptions & { dim?: DimArg }), options?: KeepdimOptions): Tensor {
-  const [d, o] = dimAndOptions(dim, options);
-  return call(AMAX, AMAX_OUT, [unwrapTensor('amax', 'input', self), dimList(d) ?? [], o.keepdim ?? false], o.out);
-}
+export const amax: Reduce<KeepdimOptions> = (...args: unknown[]): Tensor => {
+  const [self, dim, keepdim, out] = amaxArgs.bind(args) as [Tensor, number[], boolean, Tensor | undefined];
+  return call(AMAX, AMAX_OUT, [unwrapTensor('amax', 'input', self), dim, keepdim], out);
+};
 
-export function amin(self: Tensor, dim?: DimArg | (KeepdimOptions & { dim?: DimArg }), options?: KeepdimOptions): Tensor {
-  const [d, o] = dimAndOptions(dim, options);
-  return call(AMIN, AMIN_OUT, [unwrapTensor('amin', 'input', self), dimList(d) ?? [], o.keepdim ?? false], o.out);
-}
+export const amin: Reduce<KeepdimOptions> = (...args: unknown[]): Tensor => {
+  const [self, dim, keepdim, out] = aminArgs.bind(args) as [Tensor, number[], boolean, Tensor | undefined];
+  return call(AMIN, AMIN_OUT, [unwrapTensor('amin', 'input', self), dim, keepdim], out);
+};
 
 /** PyTorch's named tuple (values, indices): an array that also has `.values` and `.indices`. */
 export type ValuesIndices = [Tensor, Tensor] & { readonly values: Tensor; readonly indices: Tensor };
@@ -325,25 +320,33 @@ export function writeValuesIndicesOut(op: string, r: ValuesIndices, out: readonl
   return valuesIndices([out[0], out[1]]);
 }
 
-function extremum(name: 'max' | 'min', self: Tensor, dim?: unknown, options?: ValuesIndicesOptions): Tensor | ValuesIndices {
-  const s = unwrapTensor(name, 'input', self);
-  if (dim === undefined || dim === null) {
+/** max/min's three overloads, as PyTorch's parser tries them: all elements, along a dim, elementwise with `other`. */
+function extremumArgs(name: 'max' | 'min') {
+  return makeOverloads(name, [
+    `${name}(Tensor self, *, Tensor? out=None) -> Tensor`,
+    `${name}.dim(Tensor self, int dim, bool keepdim=False, *, Tensor[]? out=None) -> (Tensor, Tensor)`,
+    `${name}.other(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor`,
+  ]);
+}
+const maxArgs = extremumArgs('max');
+const minArgs = extremumArgs('min');
+
+function extremum(name: 'max' | 'min', args: readonly unknown[]): Tensor | ValuesIndices {
+  const { index, values } = (name === 'max' ? maxArgs : minArgs).bind(args);
+  const s = unwrapTensor(name, 'input', values[0]);
+  if (index === 0) {
     requireNonEmpty(name, s, null);
     // `max(x, { out })`: PyTorch 2.x's max.unary_out, a single tensor
-    const out = options?.out as Tensor | null | undefined;
-    if (out && Array.isArray(out)) throw new TorchError(`${name}(): without a dim, 'out' is one Tensor, not a tuple`);
-    return call(name === 'max' ? AMAX : AMIN, name === 'max' ? AMAX_OUT : AMIN_OUT, [s, [], false], out ?? null);
+    return call(name === 'max' ? AMAX : AMIN, name === 'max' ? AMAX_OUT : AMIN_OUT, [s, [], false], values[1] as Tensor | undefined);
   }
-  if (typeof dim === 'object' && !Array.isArray(dim) && !('impl' in (dim as object))) {
-    const o = dim as ValuesIndicesOptions & { dim?: number };
-    return extremum(name, self, o.dim, o);
+  if (index === 2) {
+    const other = values[1] as Tensor;
+    const out = values[2] as Tensor | undefined;
+    return (name === 'max' ? maximum : minimum)(values[0] as Tensor, other, { out });
   }
-  if (typeof dim !== 'number') {
-    // max(other): the elementwise maximum
-    return (name === 'max' ? maximum : minimum)(self, dim as Tensor);
-  }
-  const r = valuesIndices(callMulti(name === 'max' ? MAX_DIM : MIN_DIM, [s, dim, options?.keepdim ?? false]));
-  return options?.out ? writeValuesIndicesOut(name, r, options.out as readonly [Tensor, Tensor]) : r;
+  const [, dim, keepdim, out] = values as [Tensor, number, boolean, Tensor[] | undefined];
+  const r = valuesIndices(callMulti(name === 'max' ? MAX_DIM : MIN_DIM, [s, dim, keepdim]));
+  return out ? writeValuesIndicesOut(name, r, out as unknown as readonly [Tensor, Tensor]) : r;
 }
 
 export function max(self: Tensor): Tensor;
@@ -351,8 +354,8 @@ export function max(self: Tensor, options: { out?: Tensor | null }): Tensor;
 export function max(self: Tensor, dim: number, options?: ValuesIndicesOptions): ValuesIndices;
 export function max(self: Tensor, options: ValuesIndicesOptions & { dim: number }): ValuesIndices;
 export function max(self: Tensor, other: Tensor): Tensor;
-export function max(self: Tensor, dim?: unknown, options?: ValuesIndicesOptions): Tensor | ValuesIndices {
-  return extremum('max', self, dim, options);
+export function max(...args: unknown[]): Tensor | ValuesIndices {
+  return extremum('max', args);
 }
 
 export function min(self: Tensor): Tensor;
@@ -360,16 +363,18 @@ export function min(self: Tensor, options: { out?: Tensor | null }): Tensor;
 export function min(self: Tensor, dim: number, options?: ValuesIndicesOptions): ValuesIndices;
 export function min(self: Tensor, options: ValuesIndicesOptions & { dim: number }): ValuesIndices;
 export function min(self: Tensor, other: Tensor): Tensor;
-export function min(self: Tensor, dim?: unknown, options?: ValuesIndicesOptions): Tensor | ValuesIndices {
-  return extremum('min', self, dim, options);
+export function min(...args: unknown[]): Tensor | ValuesIndices {
+  return extremum('min', args);
 }
 
-export function argmax(self: Tensor, dim?: number | null | (KeepdimOptions & { dim?: number | null }), options?: KeepdimOptions): Tensor {
-  const [d, o] = dimAndOptions(dim, options);
-  return call(ARGMAX, ARGMAX_OUT, [unwrapTensor('argmax', 'input', self), d ?? null, o.keepdim ?? false], o.out);
-}
+type ArgReduce = (input: Tensor, ...rest: OptionalArgs<[dim: number | null, keepdim: boolean], KeepdimOptions & { dim?: number | null }>) => Tensor;
 
-export function argmin(self: Tensor, dim?: number | null | (KeepdimOptions & { dim?: number | null }), options?: KeepdimOptions): Tensor {
-  const [d, o] = dimAndOptions(dim, options);
-  return call(ARGMIN, ARGMIN_OUT, [unwrapTensor('argmin', 'input', self), d ?? null, o.keepdim ?? false], o.out);
-}
+export const argmax: ArgReduce = (...args: unknown[]): Tensor => {
+  const [self, dim, keepdim, out] = argmaxArgs.bind(args) as [Tensor, number | undefined, boolean, Tensor | undefined];
+  return call(ARGMAX, ARGMAX_OUT, [unwrapTensor('argmax', 'input', self), dim ?? null, keepdim], out);
+};
+
+export const argmin: ArgReduce = (...args: unknown[]): Tensor => {
+  const [self, dim, keepdim, out] = argminArgs.bind(args) as [Tensor, number | undefined, boolean, Tensor | undefined];
+  return call(ARGMIN, ARGMIN_OUT, [unwrapTensor('argmin', 'input', self), dim ?? null, keepdim], out);
+};

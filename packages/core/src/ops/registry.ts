@@ -1,6 +1,7 @@
 import { dispatchKeyName, type DispatchKey } from '../dispatch/dispatch-key';
 import { registerKernel, registerOperator, type OperatorHandle } from '../dispatch/dispatcher';
 import { TorchError } from '../errors';
+import type { OpSchema } from '../dispatch/schema';
 import type { BackendImpls, BackendImplTable, ImplName, NotImplemented } from './backend-impls';
 
 /**
@@ -12,7 +13,20 @@ export type StructuredRun = (args: unknown[], backend: Backend) => unknown;
 export interface Backend {
   readonly key: DispatchKey;
   readonly impls: BackendImplTable;
+  readonly around: BackendOpHook | undefined;
 }
+
+/**
+ * Note [Backend op hooks]
+ * A backend may see each structured op it runs as a whole: `around(schema, args, run, b)`
+ * must call `run(args, b)` (the op's meta and the backend's impls) once and return its
+ * result, and may look at the arguments (TensorImpls, in schema order; `Tensor(a!)` ones
+ * are written) and at the result before and after. It is the one place that knows which
+ * tensors an op read and which it wrote, whichever impls the op calls; WebGPU uses it to
+ * carry device-side errors from the tensors an op reads to those it writes (kernels-webgpu
+ * Note [Poisoned storages]). Keep it cheap: it runs on every op of the backend.
+ */
+export type BackendOpHook = (schema: OpSchema, args: unknown[], run: StructuredRun, backend: Backend) => unknown;
 
 interface StructuredOp {
   readonly handle: OperatorHandle;
@@ -32,12 +46,18 @@ export function defineStructured(schema: string, run: StructuredRun, tags: reado
 }
 
 function bind(op: StructuredOp, b: Backend): void {
-  registerKernel(op.handle, b.key, (_ks, args) => op.run(args, b));
+  const around = b.around;
+  const schema = op.handle.schema;
+  const run = op.run;
+  registerKernel(op.handle, b.key, around ? (_ks, args) => around(schema, args, run, b) : (_ks, args) => run(args, b));
 }
 
-/** Registers a backend's impl table: every structured op gains a kernel at `key`. */
-export function registerBackend(key: DispatchKey, impls: BackendImplTable): void {
-  const b = { key, impls };
+/**
+ * Registers a backend's impl table: every structured op gains a kernel at `key`, run through
+ * `around` when given (Note [Backend op hooks]).
+ */
+export function registerBackend(key: DispatchKey, impls: BackendImplTable, around?: BackendOpHook): void {
+  const b: Backend = { key, impls, around };
   backends.set(key, b);
   for (const op of structuredOps) bind(op, b);
 }

@@ -30,7 +30,11 @@ export const FLATTEN = registerOperator({
   schema: 'flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)',
   composite: composite(([self, start, end]) => {
     const s = self as Tensor;
-    const r = flattenGeometry('flatten', geometryOf(s.impl), start as number, end as number);
+    const g = geometryOf(s.impl);
+    const r = flattenGeometry('flatten', g, start as number, end as number);
+    // Nothing to merge (start == end): PyTorch returns self, whose size-1 dims keep their
+    // strides (a reshape would recompute them).
+    if (r.view === g) return s;
     return reshape(s, [...r.sizes]);
   }),
 });

@@ -107,7 +107,7 @@ export const gelu: BackendImpls['gelu'] = (out, a, approximate) => {
     runScratchUnary(out, a, onScratchUnary(rowOf(geluElem(approximate, toBf16))), ROUND_BF16);
     return;
   }
-  if (approximate === 'tanh' && out.dtype === 'float32' && unaryWasm(UNARY.geluTanh, out, a)) return;
+  if (out.dtype === 'float32' && unaryWasm(approximate === 'tanh' ? UNARY.geluTanh : UNARY.gelu, out, a)) return;
   const f64: Elem =
     approximate === 'tanh'
       ? (x) => 0.5 * x * (1 + Math.tanh(GELU_BETA * (x + GELU_KAPPA * (x * x * x))))

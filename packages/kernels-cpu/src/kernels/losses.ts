@@ -1,5 +1,6 @@
 import { IndexError, type BackendImpls, type TensorImpl } from '@torch-ts/core';
 import { floatArray, type FloatArray } from '../loops/arrays';
+import { wordsToF64 } from '../loops/int64-words';
 
 /**
  * nll_loss on contiguous compute-dtype operands (Note [NN kernels take contiguous
@@ -8,8 +9,23 @@ import { floatArray, type FloatArray } from '../loops/arrays';
  * (0 / 0 = nan when every target is ignored, as PyTorch).
  */
 
-function targetsOf(t: TensorImpl): [BigInt64Array, number] {
-  return [t.storage.typed(BigInt64Array), t.storageOffset];
+/**
+ * The int64 targets as their two words (Note [int64 as two words]): a BigInt read allocates,
+ * which made nll_loss over 64K targets take milliseconds.
+ */
+function targetsOf(t: TensorImpl): [Int32Array, number] {
+  const b = t.storage.typed(BigInt64Array);
+  return [new Int32Array(b.buffer, b.byteOffset, b.length * 2), t.storageOffset];
+}
+
+/** Target `at` as a number (exact below 2^53, where every class index and ignore_index lies). */
+function classAt(words: Int32Array, at: number): number {
+  return wordsToF64(words[2 * at], words[2 * at + 1]);
+}
+
+/** The target's value for an error message (exact, whatever its size). */
+function targetValue(words: Int32Array, at: number): bigint {
+  return new BigInt64Array(words.buffer, words.byteOffset + at * 8, 1)[0];
 }
 
 function weightOf(w: TensorImpl | null): [FloatArray | null, number] {
@@ -23,19 +39,17 @@ export const nllLoss: BackendImpls['nllLoss'] = (output, totalWeight, self, targ
   const [w, wo] = weightOf(weight);
   const o = floatArray(output);
   const oo = output.storageOffset;
-  const ign = BigInt(ignoreIndex);
   let sum = 0;
   let total = 0;
   for (let b = 0; b < n; b++) {
     for (let p = 0; p < s; p++) {
       const k = b * s + p;
-      const cls = t[to + k];
-      if (cls === ign) {
+      const ci = classAt(t, to + k);
+      if (ci === ignoreIndex) {
         if (reduction === 0) o[oo + k] = 0;
         continue;
       }
-      if (cls < 0n || cls >= BigInt(c)) throw new IndexError(`nll_loss: Target ${cls} is out of bounds.`);
-      const ci = Number(cls);
+      if (!(ci >= 0 && ci < c)) throw new IndexError(`nll_loss: Target ${targetValue(t, to + k)} is out of bounds.`);
       const wt = w ? w[wo + ci] : 1;
       const v = -wt * x[xo + (b * c + ci) * s + p];
       if (reduction === 0) o[oo + k] = v;
@@ -58,16 +72,14 @@ export const nllLossBackward: BackendImpls['nllLossBackward'] = (gradInput, grad
   const [t, to] = targetsOf(target);
   const [w, wo] = weightOf(weight);
   const total = floatArray(totalWeight)[totalWeight.storageOffset];
-  const ign = BigInt(ignoreIndex);
   // mean: each kept target's gradient is -w / total_weight (nothing flows when total is 0? PyTorch divides anyway)
   const scale = reduction === 1 ? g[go] / total : g[go];
   for (let b = 0; b < n; b++) {
     for (let p = 0; p < s; p++) {
       const k = b * s + p;
-      const cls = t[to + k];
-      if (cls === ign) continue;
-      if (cls < 0n || cls >= BigInt(c)) throw new IndexError(`nll_loss_backward: Target ${cls} is out of bounds.`);
-      const ci = Number(cls);
+      const ci = classAt(t, to + k);
+      if (ci === ignoreIndex) continue;
+      if (!(ci >= 0 && ci < c)) throw new IndexError(`nll_loss_backward: Target ${targetValue(t, to + k)} is out of bounds.`);
       const wt = w ? w[wo + ci] : 1;
       gi[gio + (b * c + ci) * s + p] = -wt * (reduction === 0 ? g[go + k] : scale);
     }

@@ -109,7 +109,7 @@ export function binaryWasm(op: number, out: TensorImpl, a: TensorImpl, b: Tensor
 }
 
 /** Unary op codes of assembly/unary.ts. */
-export const UNARY = { neg: 0, abs: 1, relu: 2, sqrt: 3, exp: 4, log: 5, sigmoid: 6, silu: 7, tanh: 8, geluTanh: 9 } as const;
+export const UNARY = { neg: 0, abs: 1, relu: 2, sqrt: 3, exp: 4, log: 5, sigmoid: 6, silu: 7, tanh: 8, geluTanh: 9, erf: 10, gelu: 11 } as const;
 
 /** float32 out = f(a) on the WebAssembly kernels; false when they cannot run it. */
 export function unaryWasm(op: number, out: TensorImpl, a: TensorImpl): boolean {

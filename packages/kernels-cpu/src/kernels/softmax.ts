@@ -19,7 +19,7 @@ import { expBelow64 } from './unary-rows';
  * on them instead (Note [Softmax rows in SIMD]), split into pool tasks by rows (the last
  * dim), by slabs, or by columns of a slab (an inner dim); each output element is computed
  * the same way in any task, so results do not depend on the thread count. float32 backward
- * over the last dim runs on them too (Note [Softmax backward rows in SIMD]).
+ * runs on them too (Note [Softmax backward in SIMD]).
  */
 
 function softmaxLastDim(o: FloatArray, oo: number, x: FloatArray, xo: number, outer: number, size: number, log: boolean): void {
@@ -99,6 +99,19 @@ function softmaxInner(o: FloatArray, oo: number, x: FloatArray, xo: number, oute
   }
 }
 
+/**
+ * Tasks over [outer, size, inner] with inner > 1: by slabs, or by columns (at vector
+ * boundaries) when there are too few slabs to share; each gets (b0, b1, size, inner, c0, c1).
+ */
+function innerTasks(outer: number, size: number, inner: number): number[][] {
+  const work = outer * size * inner;
+  const slabs = taskRanges(outer, work);
+  const cols = taskRanges(Math.ceil(inner / 4), work);
+  return slabs.length >= cols.length
+    ? slabs.map(([b0, b1]) => [b0, b1, size, inner, 0, inner])
+    : cols.map(([g0, g1]) => [0, outer, size, inner, 4 * g0, Math.min(inner, 4 * g1)]);
+}
+
 function softmaxWasm(w: WasmKernels, out: TensorImpl, self: TensorImpl, outer: number, size: number, inner: number, log: boolean): void {
   const ops = new Operands();
   try {
@@ -109,15 +122,7 @@ function softmaxWasm(w: WasmKernels, out: TensorImpl, self: TensorImpl, outer: n
       const tasks = taskRanges(outer, outer * size).map(([lo, hi]) => [x + lo * size * 4, o + lo * size * 4, hi - lo, size, flag]);
       runTasks('softmaxLastF32', tasks, 0);
     } else {
-      // By slabs, or by columns (at vector boundaries) when there are too few slabs to share.
-      const work = outer * size * inner;
-      const slabs = taskRanges(outer, work);
-      const cols = taskRanges(Math.ceil(inner / 4), work);
-      const tasks =
-        slabs.length >= cols.length
-          ? slabs.map(([b0, b1]) => [x, o, b0, b1, size, inner, 0, inner, flag])
-          : cols.map(([g0, g1]) => [x, o, 0, outer, size, inner, 4 * g0, Math.min(inner, 4 * g1), flag]);
-      runTasks('softmaxInnerF32', tasks, w.softmaxScratchBytes());
+      runTasks('softmaxInnerF32', innerTasks(outer, size, inner).map((t) => [x, o, ...t, flag]), w.softmaxScratchBytes());
     }
   } finally {
     ops.finish();
@@ -140,15 +145,20 @@ function at(t: TensorImpl): [FloatArray, number] {
   return [floatArray(t), t.storageOffset];
 }
 
-/** float32 last-dim softmax backward on the kernels (Note [Softmax backward rows in SIMD]). */
-function softmaxBackwardWasm(gradInput: TensorImpl, grad: TensorImpl, output: TensorImpl, outer: number, size: number, log: boolean): void {
+/** float32 softmax backward on the kernels (Note [Softmax backward in SIMD]). */
+function softmaxBackwardWasm(w: WasmKernels, gradInput: TensorImpl, grad: TensorImpl, output: TensorImpl, outer: number, size: number, inner: number, log: boolean): void {
   const ops = new Operands();
   try {
     const gi = ops.output(gradInput);
     const g = ops.input(grad);
     const y = ops.input(output);
-    const tasks = taskRanges(outer, outer * size).map(([lo, hi]) => [gi + lo * size * 4, g + lo * size * 4, y + lo * size * 4, hi - lo, size, log ? 1 : 0]);
-    runTasks('softmaxBackwardLastF32', tasks, 0);
+    const flag = log ? 1 : 0;
+    if (inner === 1) {
+      const tasks = taskRanges(outer, outer * size).map(([lo, hi]) => [gi + lo * size * 4, g + lo * size * 4, y + lo * size * 4, hi - lo, size, flag]);
+      runTasks('softmaxBackwardLastF32', tasks, 0);
+    } else {
+      runTasks('softmaxBackwardInnerF32', innerTasks(outer, size, inner).map((t) => [gi, g, y, ...t, flag]), w.softmaxScratchBytes());
+    }
   } finally {
     ops.finish();
   }
@@ -156,8 +166,8 @@ function softmaxBackwardWasm(gradInput: TensorImpl, grad: TensorImpl, output: Te
 
 export const softmaxBackward: BackendImpls['softmaxBackward'] = (gradInput, grad, output, outer, size, inner, log) => {
   if (gradInput.numel === 0) return;
-  if (wasm !== null && inner === 1 && gradInput.dtype === 'float32') {
-    softmaxBackwardWasm(gradInput, grad, output, outer, size, log);
+  if (wasm !== null && gradInput.dtype === 'float32') {
+    softmaxBackwardWasm(wasm, gradInput, grad, output, outer, size, inner, log);
     return;
   }
   const [gi, gio] = at(gradInput);

@@ -96,6 +96,6 @@ export const acos: UnaryImpl = unary('acos', acosRow, NONE);
 export const atan: UnaryImpl = unary('atan', atanRow, NONE);
 export const sinh: UnaryImpl = unary('sinh', sinhRow, NONE);
 export const cosh: UnaryImpl = unary('cosh', coshRow, NONE);
-export const erf: UnaryImpl = unary('erf', erfRow, NONE);
+export const erf: UnaryImpl = unary('erf', erfRow, NONE, UNARY.erf);
 export const erfc: UnaryImpl = unary('erfc', erfcRow, NONE);
 export const erfinv: UnaryImpl = unary('erfinv', erfinvRow, NONE);

@@ -58,6 +58,7 @@ export interface WasmKernels {
   softmaxInnerF32(x: number, o: number, b0: number, b1: number, size: number, inner: number, c0: number, c1: number, log: number, scratch: number): void;
   softmaxScratchBytes(): number;
   softmaxBackwardLastF32(gi: number, g: number, y: number, rows: number, n: number, log: number, scratch: number): void;
+  softmaxBackwardInnerF32(gi: number, g: number, y: number, b0: number, b1: number, size: number, inner: number, c0: number, c1: number, log: number, scratch: number): void;
   /** Convolution tasks (Note [Convolution on the GEMM]): `params` is the address of a parameter block (Note [Convolution parameter block]). */
   conv2dForward32(params: number, u0: number, u1: number, scratch: number): void;
   conv2dForward64(params: number, u0: number, u1: number, scratch: number): void;

@@ -49,6 +49,7 @@ export const POOL_EXPORTS = [
   'softmaxLastF32',
   'softmaxInnerF32',
   'softmaxBackwardLastF32',
+  'softmaxBackwardInnerF32',
   'conv2dForward32',
   'conv2dForward64',
   'conv2dInputGrad32',

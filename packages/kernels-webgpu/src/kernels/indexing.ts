@@ -186,7 +186,7 @@ export async function nonzeroCountAsync(self: TensorImpl): Promise<number> {
   const op = 'nonzero';
   if (self.numel === 0) return 0;
   const { scratch } = countPasses(op, self, 0);
-  return readLastCount(op, scratch);
+  return readLastCount(op, scratch, self);
 }
 
 export const nonzeroFill: BackendImpls['nonzeroFill'] = (out, self) => {

@@ -692,7 +692,7 @@ export async function uniqueCountAsync(self: TensorImpl): Promise<number> {
   const { S, F, scratch } = uniquePasses(op, self);
   S.release();
   F.release();
-  return readLastCount(op, scratch);
+  return readLastCount(op, scratch, self);
 }
 
 /** Fills values/inverse/counts given the count core awaited (uniqueAsync); refuses without it (Note [unique on WebGPU]). */

@@ -5,19 +5,31 @@ import { BufferUsage, MapMode } from './flags';
 /**
  * Note [Device-side errors]
  * Errors that depend on the data (an index out of range, an integer division by zero) are
- * found by the kernels, on the device, long after the op returned. As on CUDA (a device-side
- * assert surfaces at the next synchronizing call), they surface at the next sync point, a
- * read to the host or `synchronize()` (docs/api.md: "on WebGPU they surface at the next read of
- * the result at the latest").
+ * found by the kernels, on the device, long after the op returned. They belong to the
+ * tensors the failing launch wrote: the read of such a tensor, or of anything computed from
+ * it, raises the error, every time, and the read of an unrelated tensor does not (Note
+ * [Poisoned storages] in poison.ts). `synchronize()` raises an error that no read raised
+ * yet, as CUDA's synchronize raises a pending device-side assert.
  *
- * The record is one small storage buffer per device, `DEVICE_ERROR_WORDS` u32 words:
- *   [code, p0, p1, p2, p3]     code 0: no error; else the code of the first error, and
- *                              four payload words that the error's formatter reads.
- * The first invocation that reports wins (atomicCompareExchangeWeak of word 0 from 0), so
- * the record holds ONE error, the first the device saw, until the host reads and clears it.
- * Within one dispatch, which of several faulty elements wins is unspecified (as on CUDA;
- * CPU reports the first in row-major order), so the message may name another bad index.
- * A kernel that may fail skips the faulty element (never writes out of bounds) and goes on.
+ * The record is one storage buffer per device of `ERROR_SLOTS` slots; a slot is
+ * `DEVICE_ERROR_WORDS` u32 words at a binding offset (a multiple of the device's
+ * minStorageBufferOffsetAlignment):
+ *   [code, p0, p1, p2, p3, ...]  code 0: no error; else the code of the launch's first
+ *                                error, and four payload words its formatter reads.
+ * Every launch (dispatch) that may report gets a slot of its own, so two failing launches
+ * keep their own errors. Slots are numbered per batch (Note [Command batching]): the k-th
+ * reporting dispatch of a batch writes slot k. When the queue submits a batch it appends,
+ * to the batch's encoder, a copy of the used slots into a MAP_READ staging buffer and a
+ * `clearBuffer` of them, so the next batch finds them zero (both in queue order). The copy
+ * is mapped at once; when it resolves, each launch's `LaunchCheck` settles with its error or
+ * with none. A batch holds at most MAX_BATCH dispatches, so ERROR_SLOTS = MAX_BATCH slots
+ * always suffice. In a loop that repeats the same ops, the k-th slot goes to the same
+ * kernel step after step, so the slot offsets keep bind groups cache hits (Note [Bind group
+ * cache]).
+ * Within one launch the first invocation that reports wins (atomicCompareExchangeWeak of
+ * word 0 from 0); which of several faulty elements wins is unspecified (as on CUDA; CPU
+ * reports the first in row-major order), so the message may name another bad index. A
+ * kernel that may fail skips the faulty element (never writes out of bounds) and goes on.
  *
  * How a kernel uses it (see kernels/gather-scatter.ts):
  *   1. `const code = deviceErrorCode(key, format)` once per kind of error: `key` a string
@@ -28,15 +40,11 @@ import { BufferUsage, MapMode } from './flags';
  *      index errors (payload: value lo, value hi, dim, size), with CPU's messages.
  *   2. Put `deviceErrorWgsl(b)` in the kernel source (declares binding `b` as `dev_err` and
  *      the function `report_error(code, p0, p1, p2, p3)`), and pass
- *      `deviceErrorBinding(queue)` as the buffer of binding `b` in `queue.dispatch`.
- *      `deviceErrorBinding` also marks the current batch so that the queue copies the
- *      record out when it submits the batch.
- *   3. Nothing else: `CommandQueue.flush()` copies the record into a small MAP_READ
- *      buffer after each batch that bound it, and `raiseErrors` (run by every read and by
- *      `synchronize()`) maps those copies and throws the first error found, then clears
- *      the record (a `writeBuffer` of zeros, ordered after every batch already submitted).
- *      Copies from batches submitted before the clear may still show the cleared error;
- *      they are ignored, so one error is raised once.
+ *      `deviceErrorBinding(queue)` as the buffer of binding `b` in `queue.dispatch`; the
+ *      queue gives it the launch's slot when it records the dispatch (a binding object
+ *      reused by several dispatches gets a slot for each).
+ *   3. Nothing else: the op that ran the kernel marks the tensors it wrote with the
+ *      launch's check (Note [Poisoned storages]), and reads resolve it.
  * Example (integer division by zero, for helper "dtypes"):
  *   const code = deviceErrorCode('zerodiv:div', () => new TorchError('ZeroDivisionError'));
  *   WGSL: `if (b == 0) { report_error(${code}u, 0u, 0u, 0u, 0u); return; }`
@@ -92,87 +100,177 @@ fn report_error(code: u32, p0: u32, p1: u32, p2: u32, p3: u32) {
 }`;
 }
 
-interface Check {
-  readonly submit: number;
-  words: Promise<Uint32Array | null>;
-  /** Set once the copy is read and shows no error: the check can be dropped. */
-  clean: boolean;
+/** Reporting launches a batch may hold: one per dispatch at most (queue.ts' MAX_BATCH). */
+export const ERROR_SLOTS = 256;
+
+/** Launches that could report and have settled (for tests: the leak check), and their total. */
+const counters = { launches: 0, settled: 0 };
+
+export function deviceErrorCounters(): { launches: number; settled: number } {
+  return { ...counters };
 }
 
-/** The record of one device and the copies of it in flight (owned by the CommandQueue). */
+/** Launches settled so far: poison.ts memoises its evaluations on it. */
+export function settledCount(): number {
+  return counters.settled;
+}
+
+/** The reporting launches of one batch and, once it is submitted, the read of their slots. */
+export class BatchErrors {
+  readonly checks: LaunchCheck[] = [];
+  /** Set when the batch is submitted; resolves once every check of the batch has settled. */
+  done: Promise<void> | null = null;
+}
+
+/**
+ * One launch that could report an error, and what it reported: `undefined` while its batch
+ * has not been read back, then `null` (no error) or the error's code and payload.
+ */
+export class LaunchCheck {
+  code: number | undefined = undefined;
+  payload: Uint32Array | null = null;
+  /** Raised by a read, so `synchronize()` does not raise it again. */
+  raised = false;
+
+  constructor(
+    /** Launch order, over the process: the earliest error of several is the one raised. */
+    readonly seq: number,
+    readonly batch: BatchErrors,
+  ) {}
+
+  get settled(): boolean {
+    return this.code !== undefined;
+  }
+
+  get failed(): boolean {
+    return this.code !== undefined && this.code !== 0;
+  }
+
+  /** The error this launch reported, a new TorchError each time (the stack shows the read). */
+  error(): TorchError {
+    const format = formatters[this.code ?? 0];
+    return format ? format(this.payload!) : new TorchError(`webgpu: a kernel reported an unknown device error (code ${this.code})`);
+  }
+
+  settle(code: number, payload: Uint32Array | null): void {
+    this.code = code;
+    this.payload = payload;
+    counters.settled++;
+  }
+}
+
+/** Receives each reporting launch as it is recorded (poison.ts attributes it to the running op). */
+let launchListener: ((check: LaunchCheck) => void) | null = null;
+
+export function onLaunch(f: (check: LaunchCheck) => void): void {
+  launchListener = f;
+}
+
+let nextSeq = 1;
+
+/** The record of one device and the batches whose slots are being read (owned by the CommandQueue). */
 export class DeviceErrorRecord {
   private buffer: GPUBuffer | null = null;
-  private armed = false;
-  private pendingCopy: GPUBuffer | null = null;
-  private pendingSubmit = 0;
-  private readonly checks: Check[] = [];
+  private readonly slotBytes: number;
+  /** The reporting launches of the batch being recorded. */
+  private batch: BatchErrors | null = null;
+  private pending: { batch: BatchErrors; staging: GPUBuffer; bytes: number } | null = null;
   private readonly free: GPUBuffer[] = [];
-  /** Copies made by batches with a smaller submit number predate the last clear. */
-  private clearedBefore = 0;
+  /** Submitted batches not read back yet. */
+  private readonly inFlight = new Set<BatchErrors>();
+  /** The first failed launch that nothing raised yet, for `synchronize()`. */
+  private unraised: LaunchCheck | null = null;
 
-  constructor(private readonly device: GPUDevice) {}
+  constructor(
+    private readonly device: GPUDevice,
+    offsetAlignment: number,
+  ) {
+    this.slotBytes = Math.max(RECORD_BYTES, Math.ceil(RECORD_BYTES / offsetAlignment) * offsetAlignment);
+  }
 
-  /** The record's binding; marks the batch being recorded as one to check. */
+  /** A binding of the record for a kernel; `claim` (at dispatch) points it at the launch's slot. */
   binding(): GPUBufferBinding {
     // (WebGPU zero-initialises new buffers.)
-    this.buffer ??= this.device.createBuffer({ size: RECORD_BYTES, usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST });
-    this.armed = true;
+    this.buffer ??= this.device.createBuffer({
+      size: ERROR_SLOTS * this.slotBytes,
+      usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST,
+    });
     return { buffer: this.buffer, offset: 0, size: RECORD_BYTES };
   }
 
-  /** Called by the queue with the batch's encoder, before it is finished: copies the record out. */
-  beforeSubmit(encoder: GPUCommandEncoder, submit: number): void {
-    if (!this.armed || !this.buffer) return;
-    this.armed = false;
-    const staging = this.free.pop() ?? this.device.createBuffer({ size: RECORD_BYTES, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
-    encoder.copyBufferToBuffer(this.buffer, 0, staging, 0, RECORD_BYTES);
-    this.pendingCopy = staging;
-    this.pendingSubmit = submit;
+  /** Whether `b` is a binding of the record (the queue asks, for each binding it records). */
+  owns(b: GPUBufferBinding): boolean {
+    return b.buffer === this.buffer;
+  }
+
+  /** Slots the batch being recorded has used. */
+  get slotsUsed(): number {
+    return this.batch?.checks.length ?? 0;
+  }
+
+  /** Points `b` at the next slot of the batch being recorded, for one launch. */
+  claim(b: GPUBufferBinding): void {
+    const batch = (this.batch ??= new BatchErrors());
+    const slot = batch.checks.length;
+    if (slot >= ERROR_SLOTS) throw new TorchError('webgpu: internal error: more reporting launches in a batch than error slots');
+    b.offset = slot * this.slotBytes;
+    const check = new LaunchCheck(nextSeq++, batch);
+    batch.checks.push(check);
+    counters.launches++;
+    launchListener?.(check);
+  }
+
+  /** Called by the queue with the batch's encoder, before it is finished: copies the used slots out and clears them. */
+  beforeSubmit(encoder: GPUCommandEncoder): void {
+    const batch = this.batch;
+    if (!batch || !this.buffer) return;
+    this.batch = null;
+    const bytes = batch.checks.length * this.slotBytes;
+    const staging = this.free.pop() ?? this.device.createBuffer({ size: ERROR_SLOTS * this.slotBytes, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
+    encoder.copyBufferToBuffer(this.buffer, 0, staging, 0, bytes);
+    encoder.clearBuffer(this.buffer, 0, bytes);
+    this.pending = { batch, staging, bytes };
   }
 
   /** Called by the queue after the batch was submitted: maps the copy (resolves once the batch is done). */
   afterSubmit(): void {
-    const staging = this.pendingCopy;
-    if (!staging) return;
-    this.pendingCopy = null;
-    // Clean copies already read are dropped, so a program that never syncs keeps few checks.
-    for (let i = this.checks.length - 1; i >= 0; i--) if (this.checks[i].clean) this.checks.splice(i, 1);
-    const check: Check = { submit: this.pendingSubmit, words: Promise.resolve(null), clean: false };
-    check.words = staging.mapAsync(MapMode.READ, 0, RECORD_BYTES).then(
+    const p = this.pending;
+    if (!p) return;
+    this.pending = null;
+    const { batch, staging, bytes } = p;
+    const words = this.slotBytes / 4;
+    this.inFlight.add(batch);
+    batch.done = staging.mapAsync(MapMode.READ, 0, bytes).then(
       () => {
-        const w = new Uint32Array(staging.getMappedRange(0, RECORD_BYTES).slice(0));
+        const w = new Uint32Array(staging.getMappedRange(0, bytes));
+        batch.checks.forEach((c, k) => {
+          const code = w[k * words];
+          c.settle(code, code === 0 ? null : w.slice(k * words + 1, k * words + 5));
+          if (code !== 0 && (this.unraised === null || this.unraised.raised)) this.unraised = c;
+        });
         staging.unmap();
         this.free.push(staging);
-        check.clean = w[0] === 0;
-        return w;
+        this.inFlight.delete(batch);
       },
-      () => null, // device lost: the queue reports that
+      () => {
+        // Device lost: the queue reports that; the launches settle as clean so no read waits forever.
+        for (const c of batch.checks) c.settle(0, null);
+        this.inFlight.delete(batch);
+      },
     );
-    this.checks.push(check);
   }
 
   /**
-   * Waits for the copies of the batches submitted so far and returns the first error they
-   * hold (and clears the record), or null. `submitted()`: the number of batches submitted.
+   * Waits for the batches submitted so far and returns the first error that no read has
+   * raised (marking it raised), or null: what `synchronize()` raises.
    */
-  async take(submitted: () => number): Promise<TorchError | null> {
-    if (this.checks.length === 0) return null;
-    const all = this.checks.splice(0);
-    const words = await Promise.all(all.map((c) => c.words));
-    for (let i = 0; i < all.length; i++) {
-      const w = words[i];
-      if (!w || w[0] === 0 || all[i].submit < this.clearedBefore) continue;
-      this.clear(submitted());
-      const format = formatters[w[0]];
-      return format ? format(w.subarray(1, 5)) : new TorchError(`webgpu: a kernel reported an unknown device error (code ${w[0]})`);
-    }
-    return null;
-  }
-
-  private clear(submitted: number): void {
-    if (!this.buffer) return;
-    this.clearedBefore = submitted;
-    this.device.queue.writeBuffer(this.buffer, 0, new Uint32Array(DEVICE_ERROR_WORDS));
+  async takeUnraised(): Promise<TorchError | null> {
+    if (this.inFlight.size > 0) await Promise.all([...this.inFlight].map((b) => b.done));
+    const c = this.unraised;
+    this.unraised = null;
+    if (!c || c.raised) return null;
+    c.raised = true;
+    return c.error();
   }
 }
 

@@ -5,7 +5,7 @@ import { BufferUsage } from './flags';
 
 /** GPUShaderStage.COMPUTE (fixed by the spec; see flags.ts for why not the global). */
 const COMPUTE_STAGE = 0x4;
-import { DeviceErrorRecord } from './device-errors';
+import { DeviceErrorRecord, ERROR_SLOTS } from './device-errors';
 
 /**
  * Note [Block reuse in submission order]
@@ -121,7 +121,7 @@ export class CommandQueue {
   readonly deviceErrors: DeviceErrorRecord;
 
   constructor(readonly ctx: GpuContext) {
-    this.deviceErrors = new DeviceErrorRecord(ctx.device);
+    this.deviceErrors = new DeviceErrorRecord(ctx.device, ctx.limits.minStorageBufferOffsetAlignment);
   }
 
   get device(): GPUDevice {
@@ -297,7 +297,9 @@ export class CommandQueue {
     if (workgroups[0] === 0 || workgroups[1] === 0 || workgroups[2] === 0) return;
     const paramBytes = Math.max(16, Math.ceil((params.length * 4) / 16) * 16);
     const align = this.ctx.limits.minUniformBufferOffsetAlignment;
-    if (this.paramCursor + paramBytes > PARAM_RING_BYTES || this.dispatches >= MAX_BATCH) this.flush();
+    if (this.paramCursor + paramBytes > PARAM_RING_BYTES || this.dispatches >= MAX_BATCH || this.deviceErrors.slotsUsed >= ERROR_SLOTS) this.flush();
+    // After the flush decision: the launch's error slot is one of the batch it is recorded in.
+    for (let i = 0; i < buffers.length; i++) if (this.deviceErrors.owns(buffers[i])) this.deviceErrors.claim(buffers[i]);
     const pipeline = this.pipeline(source, buffers.length);
     this.begin();
     const ring = (this.paramRing ??= this.device.createBuffer({
@@ -354,7 +356,7 @@ export class CommandQueue {
       // One upload of the batch's parameters, ahead of the batch on the queue timeline.
       this.device.queue.writeBuffer(this.paramRing, 0, this.paramStaging.buffer, 0, this.paramDirtyEnd);
     }
-    this.deviceErrors.beforeSubmit(this.encoder, this.counters.submits);
+    this.deviceErrors.beforeSubmit(this.encoder);
     const cmd = this.encoder.finish();
     this.encoder = null;
     this.device.queue.submit([cmd]);
@@ -366,23 +368,27 @@ export class CommandQueue {
     this.counters.submits++;
   }
 
-  /** Submits, waits until the queue is idle, and raises the first error of the batches since the last sync. */
+  /**
+   * Submits, waits until the queue is idle, and raises the first error of the batches since
+   * the last sync: a validation or out-of-memory error, else a data-dependent error that no
+   * read has raised (Note [Device-side errors]).
+   */
   async synchronize(op = 'webgpu.synchronize'): Promise<void> {
     this.flush();
     await this.device.queue.onSubmittedWorkDone();
     await this.raiseErrors(op);
+    const deviceError = await this.deviceErrors.takeUnraised();
+    if (deviceError) throw deviceError;
   }
 
   /**
-   * Raises (once) the first validation or out-of-memory error recorded since the last check,
-   * else the first data-dependent error a kernel reported (Note [Device-side errors]).
+   * Raises (once) the first validation or out-of-memory error recorded since the last check.
+   * Data-dependent errors are the business of the tensors they poison (Note [Poisoned storages]).
    */
   async raiseErrors(op: string): Promise<void> {
     const all = this.errors.splice(0);
     const errs = (await Promise.all(all)).filter((e): e is string => e !== null);
-    const deviceError = await this.deviceErrors.take(() => this.counters.submits);
     if (errs.length) throw new TorchError(`${op}: a WebGPU command failed: ${errs[0]}`);
-    if (deviceError) throw deviceError;
   }
 }
 

@@ -2,6 +2,7 @@ import { CPU, StorageImpl, TensorImpl, TorchError, VersionCounter, typeMeta, typ
 import type { WebGPUBlock } from '../memory/webgpu-allocator';
 import { BufferUsage, MapMode } from './flags';
 import { commandQueue } from './queue';
+import { raiseIfPoisoned } from './poison';
 import { onDeviceLost } from './device';
 
 /**
@@ -69,10 +70,11 @@ function span(impl: TensorImpl): { lo: number; hi: number } {
 /**
  * Copies the bytes of storage `impl` spans (4-byte aligned) into a staging buffer after all
  * enqueued work, waits for it, and hands the mapped range to `take`, which must copy what
- * it keeps (the range is unmapped when it returns). Raises pending device-side errors.
+ * it keeps (the range is unmapped when it returns). Raises WebGPU errors, and the
+ * device-side error that poisons `source` (Note [Poisoned storages]).
  * `take` gets the byte position of the span's first element within the mapped range.
  */
-async function readSpan<T>(op: string, impl: TensorImpl, take: (mapped: ArrayBuffer, lead: number, lo: number) => T): Promise<T> {
+async function readSpan<T>(op: string, impl: TensorImpl, source: TensorImpl, take: (mapped: ArrayBuffer, lead: number, lo: number) => T): Promise<T> {
   const q = commandQueue(op);
   const item = impl.itemSize;
   const { lo, hi } = span(impl);
@@ -93,27 +95,29 @@ async function readSpan<T>(op: string, impl: TensorImpl, take: (mapped: ArrayBuf
       staging.buffer.unmap();
     }
     await q.raiseErrors(op);
+    await raiseIfPoisoned(source, () => q.flush());
     return result;
   } finally {
     giveStaging(staging.buffer, staging.size);
   }
 }
 
-/** Nothing to copy, but still a sync point for errors (Note [Device-side errors]). */
-async function syncOnly(op: string): Promise<void> {
+/** Nothing to copy, but still a sync point for errors (Note [Poisoned storages]). */
+async function syncOnly(op: string, source: TensorImpl): Promise<void> {
   const q = commandQueue(op);
   q.flush();
   await q.raiseErrors(op);
+  await raiseIfPoisoned(source, () => q.flush());
 }
 
 /** The device reader's `toHost`: a CPU copy of a WebGPU tensor (same sizes, strides). */
 export async function readToHost(impl: TensorImpl, op = 'data'): Promise<TensorImpl> {
   if (impl.numel === 0) {
-    await syncOnly(op);
+    await syncOnly(op, impl);
     return TensorImpl.empty(op, impl.sizes, impl.dtype, CPU);
   }
   const item = impl.itemSize;
-  return readSpan(op, impl, (mapped, lead, lo) => {
+  return readSpan(op, impl, impl, (mapped, lead, lo) => {
     const storage = StorageImpl.allocate(op, mapped.byteLength, CPU);
     try {
       const host = storage.host as HostRegion;
@@ -128,17 +132,18 @@ export async function readToHost(impl: TensorImpl, op = 'data'): Promise<TensorI
 /**
  * The device reader's `values`, for a contiguous tensor: its elements in a new typed array
  * of the storage element type, copied once out of the mapped range (`ArrayBuffer.slice`
- * does not zero-fill first).
+ * does not zero-fill first). `source`: the tensor whose device-side errors the read
+ * raises, when `impl` is a copy of it made for the read.
  */
-export async function readValues(impl: TensorImpl, op = 'data'): Promise<HostValues> {
+export async function readValues(impl: TensorImpl, op = 'data', source: TensorImpl = impl): Promise<HostValues> {
   const { ArrayType } = typeMeta(impl.dtype);
   const Ctor = ArrayType as unknown as { new (buffer: ArrayBuffer): HostValues; new (n: number): HostValues };
   if (impl.numel === 0) {
-    await syncOnly(op);
+    await syncOnly(op, source);
     return new Ctor(0);
   }
   const nbytes = impl.numel * impl.itemSize;
-  return readSpan(op, impl, (mapped, lead) => new Ctor(mapped.slice(lead, lead + nbytes)));
+  return readSpan(op, impl, source, (mapped, lead) => new Ctor(mapped.slice(lead, lead + nbytes)));
 }
 
 /** The device uploader registered with core: a contiguous WebGPU copy of a CPU tensor, via `queue.writeBuffer`. */
@@ -193,12 +198,13 @@ function contiguousBytes(src: TensorImpl): Uint8Array {
 
 /**
  * The last element of an int32 scratch of counts (a prefix sum's total), as an unsigned
- * count: the 4-byte read behind the async data-dependent ops. Releases `scratch`.
+ * count: the 4-byte read behind the async data-dependent ops, which raises the
+ * device-side error that poisons `source`, the tensor counted. Releases `scratch`.
  */
-export async function readLastCount(op: string, scratch: TensorImpl): Promise<number> {
+export async function readLastCount(op: string, scratch: TensorImpl, source: TensorImpl): Promise<number> {
   const total = scratch.view([1], [1], scratch.numel - 1);
   try {
-    return ((await readValues(total, op)) as Int32Array)[0] >>> 0;
+    return ((await readValues(total, op, source)) as Int32Array)[0] >>> 0;
   } finally {
     total.release();
     scratch.release();

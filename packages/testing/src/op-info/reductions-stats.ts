@@ -34,11 +34,19 @@ const SCAN_SAMPLES = ['dim0', 'dim1', 'dim-neg', 'long', '0dim', 'empty', 'dtype
 const CUMPROD_SAMPLES = [...SCAN_SAMPLES.filter((s) => s !== 'long'), 'zeros'];
 const CUM_EXTREMUM_SAMPLES = ['dim0', 'dim1', 'dim-neg', 'nan', 'ties', '0dim', 'empty'];
 
-const notTensor = (name: string, errName: string, fn: (x: Tensor) => unknown): ErrorInput => ({
+/**
+ * `bound`: how core's binder words it (Note [The argument binder]): 'position' for one
+ * signature (`argument 'input' (position 1)`), 'overloads' for several (PyTorch's "invalid
+ * combination of arguments"); undefined for front ends not bound yet.
+ */
+const notTensor = (name: string, errName: string, fn: (x: Tensor) => unknown, bound?: 'position' | 'overloads'): ErrorInput => ({
   name: 'a JS array instead of a tensor',
   make: () => fn([1, 2] as unknown as Tensor),
   error: TorchError,
-  match: new RegExp(`${errName}\\(\\): argument '(input|self)' must be Tensor, not Array`),
+  match:
+    bound === 'overloads'
+      ? new RegExp(`${errName}\\(\\) received an invalid combination of arguments - got \\(Array\\)`)
+      : new RegExp(`${errName}\\(\\): argument '(input|self)'${bound === 'position' ? ' \\(position 1\\)' : ''} must be Tensor, not Array`),
 });
 
 const dimOutOfRange = (fn: (x: Tensor, d: number) => unknown): ErrorInput => ({
@@ -69,7 +77,7 @@ function varLike(name: 'var' | 'std', fn: (x: Tensor, o?: never) => Tensor): OpI
     dtypes: FLOAT_DTYPES,
     samples: VAR_SAMPLES,
     errorInputs: [
-      notTensor(name, name, (x) => fn(x)),
+      notTensor(name, name, (x) => fn(x), 'overloads'),
       dimOutOfRange((x, d) => fn(x, { dim: d } as never)),
       repeatedDim((x, dims) => fn(x, { dim: dims } as never)),
       {
@@ -91,7 +99,7 @@ function varMeanLike(name: 'varMean' | 'stdMean', fn: (x: Tensor, o?: never) => 
     variants: {},
     dtypes: FLOAT_DTYPES,
     samples: VAR_MEAN_SAMPLES,
-    errorInputs: [notTensor(name, pyName, (x) => fn(x))],
+    errorInputs: [notTensor(name, pyName, (x) => fn(x), 'overloads')],
   };
 }
 
@@ -135,7 +143,7 @@ const logical = (name: 'all' | 'any'): OpInfo => ({
   dtypes: ALL_DTYPES,
   samples: LOGICAL_SAMPLES,
   errorInputs: [
-    notTensor(name, name, (x) => torch[name](x)),
+    notTensor(name, name, (x) => torch[name](x), 'position'),
     dimOutOfRange((x, d) => torch[name](x, d)),
     repeatedDim((x, dims) => torch[name](x, dims)),
   ],
@@ -153,14 +161,14 @@ export const STATS_OPS: readonly OpInfo[] = [
     dtypes: ALL_DTYPES,
     samples: LSE_SAMPLES,
     errorInputs: [
-      notTensor('logsumexp', 'logsumexp', (x) => torch.logsumexp(x, 0)),
+      notTensor('logsumexp', 'logsumexp', (x) => torch.logsumexp(x, 0), 'position'),
       dimOutOfRange((x, d) => torch.logsumexp(x, d)),
       repeatedDim((x, dims) => torch.logsumexp(x, dims)),
       {
         name: 'no dim',
         make: (d) => torch.logsumexp(t(d, [1.5, 2.5]), undefined as unknown as number),
         error: TorchError,
-        match: /logsumexp\(\): missing 1 required positional argument: "dim"/,
+        match: /logsumexp\(\) missing 1 required positional argument: "dim"/,
       },
     ],
     pytorch2x: { float16: HALF_2X('logsumexp') },
@@ -181,7 +189,7 @@ export const STATS_OPS: readonly OpInfo[] = [
     samples: NORM_SAMPLES,
     pytorch2x: { float16: FLOAT_ACC_2X('the |x|^p terms of a Half norm'), bfloat16: FLOAT_ACC_2X('the |x|^p terms of a BFloat16 norm') },
     errorInputs: [
-      notTensor('norm', 'norm', (x) => torch.norm(x)),
+      notTensor('norm', 'norm', (x) => torch.norm(x), 'overloads'),
       dimOutOfRange((x, d) => torch.norm(x, 2, d)),
       {
         name: "the nuclear norm ('nuc')",
@@ -207,7 +215,7 @@ export const STATS_OPS: readonly OpInfo[] = [
     dtypes: ALL_DTYPES,
     samples: COUNT_SAMPLES,
     errorInputs: [
-      notTensor('countNonzero', 'count_nonzero', (x) => torch.countNonzero(x)),
+      notTensor('countNonzero', 'count_nonzero', (x) => torch.countNonzero(x), 'position'),
       dimOutOfRange((x, d) => torch.countNonzero(x, d)),
       repeatedDim((x, dims) => torch.countNonzero(x, dims)),
     ],

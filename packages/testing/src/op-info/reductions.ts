@@ -24,7 +24,8 @@ const COMMON = [
 const DIM_LISTS = ['dims', 'dims-keepdim', 'dims-all'];
 const TIES = ['ties', 'ties-dim0'];
 
-function dimErrors(name: string, fn: ReductionFn): ErrorInput[] {
+/** `notTensor`: the message for a JS array as input (ops bound over overloads word it as PyTorch's parser does). */
+function dimErrors(name: string, fn: ReductionFn, notTensor = new RegExp(`${name}\\(\\): argument 'input' \\(position 1\\) must be Tensor, not Array`)): ErrorInput[] {
   return [
     {
       name: 'a dim out of range',
@@ -36,7 +37,7 @@ function dimErrors(name: string, fn: ReductionFn): ErrorInput[] {
       name: 'a JS array instead of a tensor',
       make: () => fn([1, 2] as unknown as Tensor),
       error: TorchError,
-      match: new RegExp(`${name}\\(\\): argument 'input' must be Tensor, not Array`),
+      match: notTensor,
     },
   ];
 }
@@ -57,6 +58,7 @@ interface ReductionSpec {
   readonly dtypes: readonly DType[];
   readonly samples: readonly string[];
   readonly errorInputs?: readonly ErrorInput[];
+  readonly notTensorMatch?: RegExp;
   readonly pytorch2x?: OpInfo['pytorch2x'];
   readonly xfail?: OpInfo['xfail'];
 }
@@ -70,7 +72,7 @@ function reduction(s: ReductionSpec): OpInfo {
     variants: { method: true, out: true },
     dtypes: s.dtypes,
     samples: s.samples,
-    errorInputs: [...dimErrors(s.name, s.fn), ...(s.errorInputs ?? [])],
+    errorInputs: [...dimErrors(s.name, s.fn, s.notTensorMatch), ...(s.errorInputs ?? [])],
     pytorch2x: s.pytorch2x,
     xfail: s.xfail,
   };
@@ -119,7 +121,7 @@ export const REDUCTION_OPS: readonly OpInfo[] = [
         name: 'a list of dims',
         make: (d) => torch.prod(t(d, [[1, 2], [3, 4]]), [0, 1] as unknown as number),
         error: TorchError,
-        match: /prod\(\): argument 'dim' must be int, not list/,
+        match: /prod\(\): argument 'dim' \(position 2\) must be int, not Array/,
       },
     ],
     pytorch2x: {
@@ -142,6 +144,8 @@ export const REDUCTION_OPS: readonly OpInfo[] = [
       fn: torch[name] as ReductionFn,
       dtypes: ALL_DTYPES,
       samples: [...COMMON, ...TIES],
+      // (three overloads: all elements, a dim, elementwise with another tensor)
+      notTensorMatch: new RegExp(`${name}\\(\\) received an invalid combination of arguments - got \\(Array\\), but expected one of:`),
       errorInputs: [
         emptyWithoutDim(name, torch[name] as ReductionFn),
         {
