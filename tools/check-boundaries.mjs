@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// The package boundaries of ARCHITECTURE.md, enforced: which @torch-ts package may import which.
+// The package boundaries of docs/architecture.md, enforced: which @torch-ts package may import which.
 // It reads every source file under packages/*/{src,test,scripts} and apps/*/src, and every
 // package.json's dependencies, and exits 1 on a crossing.
 // Usage: node tools/check-boundaries.mjs [repo-root]
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-// Who may import whom (ARCHITECTURE.md, "Packages and who may import whom").
+// Who may import whom (docs/architecture.md, "Packages and who may import whom").
 export const ALLOWED = {
   core: [],
   'kernels-cpu': ['core'],
@@ -45,7 +45,7 @@ export function checkBoundaries(root) {
     const pkgDir = join(pkgsDir, pkg);
     if (!statSync(pkgDir).isDirectory()) continue;
     if (!(pkg in ALLOWED)) {
-      problems.push(`packages/${pkg}: not a package of ARCHITECTURE.md`);
+      problems.push(`packages/${pkg}: not a package of docs/architecture.md`);
       continue;
     }
     const ok = (target) => target === pkg || ALLOWED[pkg].includes(target);

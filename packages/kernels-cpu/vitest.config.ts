@@ -4,20 +4,25 @@ import { defineConfig } from 'vitest/config';
 // The suite runs three times: once per build of the WebAssembly kernels (Note [Two builds of
 // the kernels]; Node 20 validates relaxed SIMD only behind a flag) and once on the JS loops.
 const resolve = { conditions: ['@torch-ts/source'] };
+// Tests that start worker threads (threadsReady) wait for the OS to schedule them: seconds on
+// a loaded 2-core machine, where a thread-count test once timed out at vitest's default 5 s.
+// The limit only bounds a hang; what the tests assert does not depend on time.
+const testTimeout = 60_000;
 const ssr = { resolve: { conditions: ['@torch-ts/source'] } };
 export default defineConfig({
   resolve,
   ssr,
   test: {
     projects: [
-      { resolve, ssr, test: { name: 'simd', pool: 'forks', include: ['test/**/*.test.ts'], env: { TORCH_TS_WASM: 'simd' } } },
+      { resolve, ssr, test: { name: 'simd', testTimeout, pool: 'forks', include: ['test/**/*.test.ts'], env: { TORCH_TS_WASM: 'simd' } } },
       // The JS loops that run where WebAssembly SIMD is missing (no thread pool, no wasm kernels to check).
-      { resolve, ssr, test: { name: 'js', pool: 'forks', include: ['test/**/*.test.ts'], exclude: ['test/threads.test.ts', 'test/pointwise-wasm.test.ts', 'test/copy-wasm.test.ts', 'test/softmax-wasm.test.ts', 'test/sum-wasm.test.ts', 'test/conv2d.test.ts'], env: { TORCH_TS_WASM: 'off' } } },
+      { resolve, ssr, test: { name: 'js', testTimeout, pool: 'forks', include: ['test/**/*.test.ts'], exclude: ['test/threads.test.ts', 'test/pointwise-wasm.test.ts', 'test/copy-wasm.test.ts', 'test/softmax-wasm.test.ts', 'test/sum-wasm.test.ts', 'test/conv2d.test.ts'], env: { TORCH_TS_WASM: 'off' } } },
       {
         resolve,
         ssr,
         test: {
           name: 'relaxed-simd',
+          testTimeout,
           pool: 'forks',
           include: ['test/**/*.test.ts'],
           execArgv: ['--experimental-wasm-relaxed-simd'],

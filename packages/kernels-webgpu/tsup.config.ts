@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig({
   entry: ['src/index.ts'],
-  format: ['esm'],
+  format: ['esm', 'cjs'],
   // The public types mention GPUDevice/GPUBuffer: the d.ts references the WebGPU type package.
   dts: { banner: '/// <reference types="@webgpu/types" />' },
   sourcemap: true,

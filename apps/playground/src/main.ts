@@ -5,6 +5,9 @@
  * Playwright test reads (test/playground.test.ts).
  */
 import * as torch from '@torch-ts/torch';
+// The WebGPU backend is an optional package that a bundler only includes when the app imports
+// it; importing it registers it, and torch.webgpu.init() then finds it.
+import '@torch-ts/kernels-webgpu';
 import { OP_NAMES, runCpuThreads, runPlayground } from './compute';
 
 const $ = (id: string): HTMLElement => document.getElementById(id)!;

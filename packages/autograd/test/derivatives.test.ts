@@ -37,7 +37,7 @@ import { VIEW_DERIVATIVES } from '../src/derivatives/views';
 
 /**
  * Note [The reference backend of the autograd tests]
- * Autograd may import only core (ARCHITECTURE.md; tools/check-boundaries.mjs checks tests
+ * Autograd may import only core (docs/architecture.md; tools/check-boundaries.mjs checks tests
  * too), so these tests run on a plain backend of their own: every impl of core's
  * BackendImpls as a naive loop over logical indices, computed in JS doubles and stored
  * through the output's typed array (so float32 rounds and int64 truncates). It is the

@@ -1,4 +1,4 @@
-// @torch-ts/core: c10 + ATen core. See ARCHITECTURE.md for what lives here and why.
+// @torch-ts/core: c10 + ATen core. See docs/architecture.md for what lives here and why.
 export * from './errors';
 export * from './dtype';
 export * from './device';
@@ -33,6 +33,7 @@ export { TensorImpl, VersionCounter } from './tensor/tensor-impl';
 export { Tensor, type ReadOptions, type NestedList, type HostData } from './tensor/tensor';
 export { tidy, keep } from './tensor/scope';
 export { registerDeviceReader, registerDeviceUploader, type DeviceReader, type DeviceUploader } from './tensor/device-reader';
+export { registerDeviceRuntime, deviceRuntime } from './dispatch/device-runtime';
 export type { HostValues } from './tensor/host-data';
 
 export * from './ops/backend-impls';

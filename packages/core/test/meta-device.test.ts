@@ -217,7 +217,7 @@ describe('errors are raised on meta exactly as with data', () => {
     expect(e.message).toContain('[4]');
   });
 
-  it('mm shape mismatch uses the exact API.md message', () => {
+  it('mm shape mismatch uses the exact docs/api.md message', () => {
     const e = thrown(() => mm(m([2, 3]), m([4, 5])));
     expect(e).toBeInstanceOf(ShapeError);
     expect(e.message).toBe('mm: shapes [2, 3] and [4, 5] cannot be multiplied (3 != 4)');

@@ -1,7 +1,8 @@
 // @torch-ts/kernels-webgpu: the WebGPU backend. Importing this module registers the WebGPU
-// allocator, the device reader and uploader, and the WebGPU kernels with core (ARCHITECTURE.md,
+// allocator, the device reader and uploader, and the WebGPU kernels with core (docs/architecture.md,
 // "Backends"); `await init()` (torch.webgpu.init) then finds a device.
-import { DispatchKey, TensorImpl, registerAllocator, registerBackend, registerDeviceReader, registerDeviceUploader, type HostValues } from '@torch-ts/core';
+import { DispatchKey, TensorImpl, registerAllocator, registerBackend, registerDeviceReader, registerDeviceRuntime, registerDeviceUploader, type HostValues } from '@torch-ts/core';
+import * as api from './api';
 import { webgpuAllocator } from './memory/webgpu-allocator';
 import { webgpuImplTable } from './impls';
 import { copy } from './kernels/pointwise';
@@ -30,6 +31,8 @@ registerAllocator(webgpuAllocator);
 registerDeviceReader('webgpu', { toHost: readToHost, values });
 registerDeviceUploader('webgpu', uploadFromHost);
 registerBackend(DispatchKey.WebGPU, webgpuImplTable, poisonAround);
+// What torch.webgpu calls (Note [Device runtimes] in core): the facade does not import this package.
+registerDeviceRuntime('webgpu', api);
 
 export { init, isAvailable, unavailableReason, shutdown, synchronize, emptyCache, memoryStats, deviceInfo, queueCounters } from './api';
 export type { WebGPUInitOptions, WebGPULimits } from './api';

@@ -1,5 +1,5 @@
 /**
- * The operator lists of API.md ("Operators"), as data, so the coverage page can show every
+ * The operator lists of docs/api.md ("Operators"), as data, so the coverage page can show every
  * op the contract promises, including the ones the OpInfo table does not cover yet. An op
  * here that the table lacks must be in API_GAPS with a written reason; an op in API_GAPS
  * that the table has is stale (both checked by test/ops-doc.test.ts).

@@ -56,7 +56,7 @@ interface Counts {
 /**
  * Every case run twice, disposing by hand and inside `torch.tidy` (with the method,
  * in-place and out= forms too), must leave the device's live TensorImpl and storage counts
- * where they were, errors included ("bad input never leaks memory", API.md).
+ * where they were, errors included ("bad input never leaks memory", docs/api.md).
  */
 export function checkLeaks(ctx: CheckContext, cases: readonly GoldenCase[]): void {
   const { op, harness: h } = ctx;

@@ -90,7 +90,7 @@ function acceptedErrors(op: OpInfo, c: GoldenCase, e: GoldenError, h?: DeviceHar
 /**
  * The call must throw PyTorch's error: synchronously, or, for an error that depends on the
  * data (an index out of range) on a device that finds it in a kernel, when its result is
- * read (API.md: "on WebGPU they surface at the next read of the result at the latest").
+ * read (docs/api.md: "on WebGPU they surface at the next read of the result at the latest").
  */
 async function throwProblems(ctx: CheckContext, c: GoldenCase, run: () => Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }>, e: GoldenError): Promise<string[]> {
   const r = await run();

@@ -1,6 +1,6 @@
 /**
  * Renders docs/ops.md, the coverage page (op x dtype x backend x autograd), from the OpInfo
- * table, its goldens and API.md's operator lists, so the page cannot drift from the tests:
+ * table, its goldens and docs/api.md's operator lists, so the page cannot drift from the tests:
  * test/ops-doc.test.ts fails when the committed page differs from this rendering.
  */
 import { DTYPES, type DType } from '@torch-ts/torch';

@@ -428,19 +428,8 @@ export * as nn from './nn';
 /** `torch.optim` (also `@torch-ts/torch/optim`): optimizers and `lrScheduler`. */
 export * as optim from './optim';
 
-/** `torch.webgpu`: `await init()` finds a device (navigator.gpu, or Dawn in Node); then `device: 'webgpu'` works. */
-import * as webgpuBackend from '@torch-ts/kernels-webgpu';
-export const webgpu = {
-  init: webgpuBackend.init,
-  isAvailable: webgpuBackend.isAvailable,
-  unavailableReason: webgpuBackend.unavailableReason,
-  shutdown: webgpuBackend.shutdown,
-  synchronize: webgpuBackend.synchronize,
-  emptyCache: webgpuBackend.emptyCache,
-  memoryStats: webgpuBackend.memoryStats,
-  deviceInfo: webgpuBackend.deviceInfo,
-};
-export type { WebGPUInitOptions } from '@torch-ts/kernels-webgpu';
+/** `torch.webgpu`: loads the optional WebGPU backend (Note [WebGPU as an optional package]). */
+export { webgpu, type WebGPUInitOptions, type WebGPULimits, type WebGPUMemoryStats, type WebGPUDeviceInfo } from './webgpu';
 
 /** `torch.save` / `torch.load` (Node): safetensors files, and PyTorch `.pt` checkpoints on load. */
 export { save, saveAsync, load, loadSafetensors } from './serialization/fs';

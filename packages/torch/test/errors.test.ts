@@ -61,7 +61,7 @@ describe('shape errors name the op and the shapes', () => {
     expectFailure(() => col.add_(a), torch.ShapeError, [/^add_: /, '[2, 1]', '[2, 3]'], [col, a]);
   });
 
-  it('mm shape mismatch uses the exact message of API.md', () => {
+  it('mm shape mismatch uses the exact message of docs/api.md', () => {
     const a = torch.ones(2, 3);
     const b = torch.ones(4, 5);
     const e = expectFailure(() => torch.mm(a, b), torch.ShapeError, [], [a, b]);

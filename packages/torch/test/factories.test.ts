@@ -12,7 +12,7 @@ const LINSPACE_0_1_10 = [
   0.7777777910232544, 0.8888888955116272, 1,
 ];
 
-describe('dtype inference (API.md)', () => {
+describe('dtype inference (docs/api.md)', () => {
   it('all-integer JS numbers give int64, any fraction the default float, booleans bool', () => {
     expect(torch.tensor([1, 2, 3]).dtype).toBe('int64');
     expect(torch.tensor([[1, 2], [3, 4]]).dtype).toBe('int64');

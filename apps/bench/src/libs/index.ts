@@ -14,6 +14,9 @@ export async function loadLibrary(name: NodeLibName): Promise<Library> {
     }
     case 'torch-ts-webgpu': {
       const torch = await import('@torch-ts/torch');
+      // The optional backend, imported by name so that the device bundle (esbuild) packs it;
+      // init() then finds it registered (Note [WebGPU as an optional package]).
+      await import('@torch-ts/kernels-webgpu');
       // Dawn in Node, on the adapter it finds (SwiftShader's Vulkan without a GPU).
       await torch.webgpu.init({ required: true });
       return (await import('./torch-ts')).torchTsWebgpu;

@@ -74,8 +74,10 @@ export function registerAllocator(allocator: Allocator): void {
 export function getAllocator(op: string, type: DeviceType): Allocator {
   const a = allocators.get(type);
   if (!a) {
-    const hint = type === 'webgpu' ? " (import '@torch-ts/kernels-webgpu' and await torch.webgpu.init())" : '';
-    throw new DeviceError(`${op}: no allocator is registered for device type '${type}'${hint}`);
+    // The WebGPU backend registers itself when `torch.webgpu.init()` loads it: before that,
+    // the user's mistake is the same as with the backend loaded and no device found yet.
+    if (type === 'webgpu') throw new DeviceError(`${op}: WebGPU is not initialised: call \`await torch.webgpu.init()\` first`);
+    throw new DeviceError(`${op}: no allocator is registered for device type '${type}'`);
   }
   return a;
 }

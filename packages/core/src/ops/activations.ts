@@ -8,7 +8,7 @@ import { definePointwise, type OutOptions, type PointwiseOp } from './pointwise'
 import { implOf } from './registry';
 
 /**
- * The activations of API.md. Those with a kernel of their own in PyTorch (and so their own
+ * The activations of docs/api.md. Those with a kernel of their own in PyTorch (and so their own
  * values and Node names: GeluBackward0, SiluBackward0...) are primitives here too; selu and
  * relu6 are composites as in PyTorch (`elu` with SELU's constants, `hardtanh(x, 0, 6)`), so
  * their Nodes are EluBackward0 and HardtanhBackward0, as PyTorch's are.

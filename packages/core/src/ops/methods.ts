@@ -110,6 +110,12 @@ export type TensorMethods = { [K in keyof typeof METHODS]: BindSelf<(typeof METH
   median(dim: number, options?: stats.KeepdimOption): red.ValuesIndices;
   /** The last two dims swapped (`x.mT`). */
   readonly mT: Tensor;
+  /** The dims reversed (`x.T`; PyTorch deprecates it for other than 2-D tensors). */
+  readonly T: Tensor;
+  /** The conjugate transpose of a matrix (`x.H`, 2-D or 0-D). */
+  readonly H: Tensor;
+  /** The conjugate transpose of the last two dims (`x.mH`). */
+  readonly mH: Tensor;
 };
 
 export function installTensorMethods(): void {
@@ -125,10 +131,12 @@ export function installTensorMethods(): void {
       configurable: true,
     });
   }
-  Object.defineProperty(proto, 'mT', {
-    get(this: Tensor) {
-      return shape.mT(this);
-    },
-    configurable: true,
-  });
+  for (const [name, view] of [['mT', shape.mT], ['T', shape.T], ['H', shape.H], ['mH', shape.mH]] as const) {
+    Object.defineProperty(proto, name, {
+      get(this: Tensor) {
+        return view(this);
+      },
+      configurable: true,
+    });
+  }
 }

@@ -11,6 +11,7 @@ import { DispatchKey } from '../dispatch/dispatch-key';
 import { DispatchKeySet } from '../dispatch/dispatch-key-set';
 import { withExcluded } from '../dispatch/local-state';
 import { DTypeError, TorchError } from '../errors';
+import { getAllocator } from '../memory/allocator';
 import { defaultGenerator, type Generator } from '../random/generator';
 import { narrow, sampleIntFromTo, sampleNormal, samplePermutation, sampleUniform } from '../random/distributions';
 import { Tensor } from '../tensor/tensor';
@@ -74,6 +75,9 @@ const BELOW_INPLACE = DispatchKeySet.of(DispatchKey.ADInplaceOrView);
 
 /** A new tensor from host values (float64 or int64), cast by the backend's copy. */
 function fromHost(op: string, sizes: readonly number[], values: Float64Array | BigInt64Array, dtype: DType, device: Device, o: RandomOptions): Tensor {
+  // A device whose backend is not loaded (WebGPU before init()) fails here, under this op's
+  // name, rather than in the upload below as `to`.
+  if (device !== CPU) getAllocator(op, device.type);
   const hostDtype = values instanceof BigInt64Array ? 'int64' : 'float64';
   const impl = TensorImpl.empty(op, sizes, hostDtype, CPU);
   if (values instanceof BigInt64Array) impl.storage.typed(BigInt64Array).set(values);

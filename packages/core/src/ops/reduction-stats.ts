@@ -13,7 +13,7 @@ import { sum, valuesIndices, writeValuesIndicesOut, type ValuesIndices } from '.
 import { defineStructured, implOf, type Backend } from './registry';
 
 /**
- * The statistics reductions of API.md: var, std, var_mean, std_mean, logsumexp, the vector
+ * The statistics reductions of docs/api.md: var, std, var_mean, std_mean, logsumexp, the vector
  * norm behind `norm`, all, any, count_nonzero, median and mode. Multi-dim ones reduce rows
  * (Note [Row reductions] in reduction-stats-impls.ts); median(dim) and mode select one element
  * along a dim, as max(dim) does, and return (values, indices).

@@ -164,6 +164,36 @@ export function mT(self: Tensor): Tensor {
   return transpose(self, -2, -1);
 }
 
+/**
+ * `x.T`: the dims reversed, as PyTorch's `numpy_T` (a 0-D tensor's is a view of itself).
+ * PyTorch deprecates it for other than 2-D tensors, with a warning; it still returns the
+ * reversed view, and so does this.
+ */
+export function T(self: Tensor): Tensor {
+  const n = self.dim();
+  return permute(self, Array.from({ length: n }, (_, i) => n - 1 - i));
+}
+
+/**
+ * `x.H`: the conjugate transpose of a matrix (`matrix_H`); a 0-D tensor is its own. With no
+ * complex dtypes yet, the conjugate is the identity.
+ */
+export function H(self: Tensor): Tensor {
+  const n = self.dim();
+  if (n !== 2 && n !== 0) {
+    throw new ShapeError(
+      `H: tensor.H is only supported on matrices (2-D tensors). Got ${n}-D tensor.` + (n > 2 ? '\nFor batches of matrices, consider using tensor.mH' : ''),
+    );
+  }
+  return n === 0 ? permute(self, []) : transpose(self, 0, 1);
+}
+
+/** `x.mH`: the conjugate transpose of the last two dims (`adjoint`); the conjugate is the identity without complex dtypes. */
+export function mH(self: Tensor): Tensor {
+  if (self.dim() < 2) throw new ShapeError(`mH: tensor.mH is only supported on matrices or batches of matrices. Got ${self.dim()}-D tensor.`);
+  return transpose(self, -2, -1);
+}
+
 export function expandAs(self: Tensor, other: Tensor): Tensor {
   return expand(self, [...other.shape]);
 }

@@ -3,7 +3,7 @@ import type { TensorImpl } from './tensor-impl';
 
 /**
  * Note [Autograd through interfaces]
- * Core never imports autograd (ARCHITECTURE.md). As c10 does with AutogradMetaInterface and
+ * Core never imports autograd (docs/architecture.md). As c10 does with AutogradMetaInterface and
  * VariableHooksInterface, core declares what it needs here and the autograd package
  * registers the implementations on import. Until it does, tensors carry no autograd meta,
  * `requiresGrad` is false, and `backward()` / `requiresGrad_(true)` throw a clear error.

@@ -45,6 +45,8 @@ export function registerDeviceUploader(type: DeviceType, uploader: DeviceUploade
 
 export function deviceUploader(op: string, type: DeviceType): DeviceUploader {
   const u = uploaders.get(type);
+  // As getAllocator: before torch.webgpu.init() has loaded the backend, say to call it.
+  if (!u && type === 'webgpu') throw new DeviceError(`${op}: WebGPU is not initialised: call \`await torch.webgpu.init()\` first`);
   if (!u) throw new DeviceError(`${op}: cannot copy to ${type}: no uploader is registered for ${type} (import its backend package and initialise it)`);
   return u;
 }

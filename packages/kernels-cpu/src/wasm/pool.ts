@@ -158,11 +158,15 @@ async function startWorkers(): Promise<void> {
   const isNode = env.process?.versions?.node !== undefined;
   let spawn: (init: unknown) => void;
   if (isNode) {
+    // Computed specifiers, so that a browser bundle of this package (esbuild, Vite) does not
+    // try to resolve Node's built-ins: this branch only runs in Node.
+    const osSpec = 'node:os';
+    const workerThreadsSpec = 'node:worker_threads';
     if (env.process?.getBuiltinModule === undefined) {
-      const os = await import('node:os');
+      const os = (await import(/* @vite-ignore */ osSpec)) as typeof import('node:os');
       cores = Math.max(1, Math.min(os.availableParallelism?.() ?? os.cpus().length, CTL.maxThreads));
     }
-    const { Worker } = await import('node:worker_threads');
+    const { Worker } = (await import(/* @vite-ignore */ workerThreadsSpec)) as typeof import('node:worker_threads');
     spawn = (init) => {
       const w = new Worker(workerSource(), { eval: true });
       // Referenced until it is ready, so that a caller awaiting threadsReady() is not left

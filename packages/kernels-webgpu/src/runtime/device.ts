@@ -51,7 +51,7 @@ let unavailable: string | null = null;
 let pending: Promise<boolean> | null = null;
 const lostListeners: (() => void)[] = [];
 
-/** Whether `init()` found a device (async-free after it, as API.md says). */
+/** Whether `init()` found a device (async-free after it, as docs/api.md says). */
 export function isAvailable(): boolean {
   return context !== null;
 }

@@ -11,7 +11,7 @@ Every case records, for one op x sample x dtype:
   expected   {"dtype", "shape", "values"}, or a list of them for tuple results
   error      {"type", "message"} instead of expected when PyTorch raises
   reference  "upcast" where torch-ts follows PyTorch 2.x rather than 1.13 for Half/BFloat16
-             (API.md): the op ran on float32 copies and the result was cast back, which is
+             (docs/api.md): the op ran on float32 copies and the result was cast back, which is
              what 2.x computes. Either 1.13's CPU kernel lacks the dtype, or (`float_acc`
              ops) 1.13 rounds partial results to 16 bits where 2.x accumulates in float32;
              such a case is marked only when the two answers differ

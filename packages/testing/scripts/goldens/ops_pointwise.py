@@ -34,7 +34,7 @@ BINARY = {
     "div": (lambda a, k: torch.div(a[0], a[1], **k), lambda a, k: a[0].div_(a[1], **k), "div", {}),
     "div.trunc": (lambda a, k: torch.div(a[0], a[1], **k), lambda a, k: a[0].div_(a[1], **k), "div", {"roundingMode": "trunc"}),
     "div.floor": (lambda a, k: torch.div(a[0], a[1], **k), lambda a, k: a[0].div_(a[1], **k), "div", {"roundingMode": "floor"}),
-    # torch-ts has no trueDivide_ / floorDivide_ (API.md lists neither)
+    # torch-ts has no trueDivide_ / floorDivide_ (docs/api.md lists neither)
     "trueDivide": (lambda a, k: torch.true_divide(a[0], a[1]), None, "div", {}),
     "floorDivide": (lambda a, k: torch.floor_divide(a[0], a[1]), None, "div", {}),
     "pow": (lambda a, k: torch.pow(a[0], a[1]), lambda a, k: a[0].pow_(a[1]), "pow", {}),

@@ -1,6 +1,6 @@
 """Goldens for view ops: sizes, strides and storage offsets as PyTorch computes them.
 
-Each case is self-describing, in torch-ts spelling (API.md):
+Each case is self-describing, in torch-ts spelling (docs/api.md):
   base:  {"shape": [...], "steps": [{"op": ..., "args": [...]}, ...]}
          the input is a contiguous tensor of `shape` (offset 0, storage of numel(shape)
          elements) put through the setup `steps`, so views of non-contiguous inputs appear.

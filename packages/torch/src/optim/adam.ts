@@ -1,7 +1,7 @@
-import { zerosLike } from '@torch-ts/core';
+import { makeBinder, zerosLike, type Binder } from '@torch-ts/core';
 import type { Tensor } from '../nn/internal';
 import { TorchError } from '../nn/internal';
-import { Optimizer, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, type ParamGroup, type ParamsInput } from './optimizer';
+import { Optimizer, bindOptimizerArgs, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, type ParamGroup, type ParamsInput } from './optimizer';
 
 export interface AdamOptions {
   lr?: number;
@@ -20,14 +20,15 @@ export interface AdamOptions {
  * `p.addcdiv_(exp_avg, denom, value=-step_size)` with `denom = sqrt(v) / sqrt(bc2) + eps`.
  */
 abstract class AdamBase extends Optimizer {
-  constructor(params: ParamsInput, options: AdamOptions, defaultWeightDecay: number, private readonly decoupled: boolean) {
+  constructor(params: ParamsInput, binder: Binder, args: readonly unknown[], private readonly decoupled: boolean) {
+    const o = bindOptimizerArgs(binder, args);
     super(params, {
-      lr: options.lr ?? 1e-3,
-      betas: options.betas ?? [0.9, 0.999],
-      eps: options.eps ?? 1e-8,
-      weightDecay: options.weightDecay ?? defaultWeightDecay,
-      amsgrad: options.amsgrad ?? false,
-      maximize: options.maximize ?? false,
+      lr: o.lr as number,
+      betas: o.betas as [number, number],
+      eps: o.eps as number,
+      weightDecay: o.weightDecay as number,
+      amsgrad: o.amsgrad as boolean,
+      maximize: o.maximize as boolean,
     });
   }
 
@@ -80,15 +81,26 @@ abstract class AdamBase extends Optimizer {
   }
 }
 
+// PyTorch's Python signatures; `capturable`, `differentiable`, `fused` and `foreach` select
+// implementations torch-ts does not have, so only their defaults are accepted.
+const ADAM_TAIL = '*, bool? foreach=None, bool maximize=False, bool capturable=False, bool differentiable=False, bool? fused=None) -> ()';
+const UNSUPPORTED = { unsupported: ['foreach', 'capturable', 'differentiable', 'fused'] };
+const adamArgs = makeBinder('Adam', `Adam(float lr=0.001, float[2] betas=[0.9, 0.999], float eps=1e-08, float weight_decay=0, bool amsgrad=False, ${ADAM_TAIL}`, UNSUPPORTED);
+const adamWArgs = makeBinder('AdamW', `AdamW(float lr=0.001, float[2] betas=[0.9, 0.999], float eps=1e-08, float weight_decay=0.01, bool amsgrad=False, ${ADAM_TAIL}`, UNSUPPORTED);
+
 export class Adam extends AdamBase {
-  constructor(params: ParamsInput, options: AdamOptions = {}) {
-    super(params, options, 0, false);
+  constructor(params: ParamsInput, options?: AdamOptions);
+  constructor(params: ParamsInput, lr: number, options?: Omit<AdamOptions, 'lr'>);
+  constructor(params: ParamsInput, ...args: unknown[]) {
+    super(params, adamArgs, args, false);
   }
 }
 
 /** `optim.AdamW`: decoupled weight decay `p *= 1 - lr * weightDecay` (default 1e-2). */
 export class AdamW extends AdamBase {
-  constructor(params: ParamsInput, options: AdamOptions = {}) {
-    super(params, options, 1e-2, true);
+  constructor(params: ParamsInput, options?: AdamOptions);
+  constructor(params: ParamsInput, lr: number, options?: Omit<AdamOptions, 'lr'>);
+  constructor(params: ParamsInput, ...args: unknown[]) {
+    super(params, adamWArgs, args, true);
   }
 }

@@ -3,7 +3,7 @@
  * dicts in PyTorch's layout (`{ state: {index: {...}}, paramGroups: [{..., params: [index]}] }`,
  * with camelCase keys: `momentumBuffer`, `expAvg`, `weightDecay`).
  */
-import { keep } from '@torch-ts/core';
+import { keep, type Binder } from '@torch-ts/core';
 import { Tensor, TorchError, noGradGuard, setGrad } from '../nn/internal';
 
 export type StateValue = Tensor | number | boolean | null;
@@ -21,6 +21,22 @@ export type ParamsInput = Iterable<Tensor> | Iterable<ParamGroupInput>;
 export interface OptimizerStateDict {
   state: Record<number, ParamState>;
   paramGroups: (Record<string, unknown> & { params: number[] })[];
+}
+
+/**
+ * An optimizer constructor's arguments after `params`, bound as PyTorch's Python binds them
+ * (Note [The argument binder] in core): positionally in PyTorch's order
+ * (`new SGD(params, 0.1)`), or by keyword in a trailing options object, defaults filled in,
+ * each type-checked; an unknown option or one too many positionals is a TorchTypeError,
+ * so nothing a caller writes is silently ignored. Returns the values by camelCase keyword.
+ */
+export function bindOptimizerArgs(binder: Binder, args: readonly unknown[]): Record<string, unknown> {
+  const values = binder.bind(args);
+  const out: Record<string, unknown> = {};
+  binder.keywords.forEach((k, i) => {
+    out[k] = values[i];
+  });
+  return out;
 }
 
 /** Marks a required option with no default (`lr` of SGD in PyTorch 1.x). */

@@ -1,6 +1,6 @@
-import { zerosLike } from '@torch-ts/core';
+import { makeBinder, zerosLike } from '@torch-ts/core';
 import type { Tensor } from '../nn/internal';
-import { Optimizer, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, type ParamGroup, type ParamsInput } from './optimizer';
+import { Optimizer, bindOptimizerArgs, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, type ParamGroup, type ParamsInput } from './optimizer';
 
 export interface RMSpropOptions {
   lr?: number;
@@ -13,16 +13,25 @@ export interface RMSpropOptions {
 }
 
 /** `optim.RMSprop`, as PyTorch 2.x's `_single_tensor_rmsprop` (`grad_avg.lerp_` when centered). */
+const rmspropArgs = makeBinder(
+  'RMSprop',
+  'RMSprop(float lr=0.01, float alpha=0.99, float eps=1e-08, float weight_decay=0, float momentum=0, bool centered=False, bool capturable=False, bool? foreach=None, bool maximize=False, bool differentiable=False) -> ()',
+  { unsupported: ['capturable', 'foreach', 'differentiable'] },
+);
+
 export class RMSprop extends Optimizer {
-  constructor(params: ParamsInput, options: RMSpropOptions = {}) {
+  constructor(params: ParamsInput, options?: RMSpropOptions);
+  constructor(params: ParamsInput, lr: number, options?: Omit<RMSpropOptions, 'lr'>);
+  constructor(params: ParamsInput, ...args: unknown[]) {
+    const o = bindOptimizerArgs(rmspropArgs, args);
     super(params, {
-      lr: options.lr ?? 1e-2,
-      alpha: options.alpha ?? 0.99,
-      eps: options.eps ?? 1e-8,
-      weightDecay: options.weightDecay ?? 0,
-      momentum: options.momentum ?? 0,
-      centered: options.centered ?? false,
-      maximize: options.maximize ?? false,
+      lr: o.lr as number,
+      alpha: o.alpha as number,
+      eps: o.eps as number,
+      weightDecay: o.weightDecay as number,
+      momentum: o.momentum as number,
+      centered: o.centered as boolean,
+      maximize: o.maximize as boolean,
     });
   }
 

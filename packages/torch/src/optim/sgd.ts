@@ -1,5 +1,6 @@
 import type { Tensor } from '../nn/internal';
-import { Optimizer, checkNonNegative, forEachParamGrad, REQUIRED, type ParamGroup, type ParamsInput } from './optimizer';
+import { makeBinder } from '@torch-ts/core';
+import { Optimizer, bindOptimizerArgs, checkNonNegative, forEachParamGrad, REQUIRED, type ParamGroup, type ParamsInput } from './optimizer';
 import { TorchError } from '../nn/internal';
 
 export interface SGDOptions {
@@ -15,15 +16,24 @@ export interface SGDOptions {
  * `optim.SGD`, with PyTorch's update order (`_single_tensor_sgd`): weight decay, then
  * momentum (the first buffer is a copy of the gradient), nesterov, `p -= lr * d_p`.
  */
+const sgdArgs = makeBinder(
+  'SGD',
+  'SGD(float lr=0.001, float momentum=0, float dampening=0, float weight_decay=0, bool nesterov=False, *, bool maximize=False, bool? foreach=None, bool differentiable=False, bool? fused=None) -> ()',
+  { unsupported: ['foreach', 'differentiable', 'fused'] },
+);
+
 export class SGD extends Optimizer {
-  constructor(params: ParamsInput, options: SGDOptions = {}) {
+  constructor(params: ParamsInput, options?: SGDOptions);
+  constructor(params: ParamsInput, lr: number, options?: Omit<SGDOptions, 'lr'>);
+  constructor(params: ParamsInput, ...args: unknown[]) {
+    const o = bindOptimizerArgs(sgdArgs, args);
     super(params, {
-      lr: options.lr ?? 1e-3,
-      momentum: options.momentum ?? 0,
-      dampening: options.dampening ?? 0,
-      weightDecay: options.weightDecay ?? 0,
-      nesterov: options.nesterov ?? false,
-      maximize: options.maximize ?? false,
+      lr: o.lr as number,
+      momentum: o.momentum as number,
+      dampening: o.dampening as number,
+      weightDecay: o.weightDecay as number,
+      nesterov: o.nesterov as boolean,
+      maximize: o.maximize as boolean,
     });
     void REQUIRED;
   }

@@ -20,7 +20,7 @@ export class Sequential extends Module {
     }
   }
 
-  get length(): number {
+  override get length(): number {
     return this._modules.size;
   }
 
@@ -53,7 +53,7 @@ export class ModuleList extends Module {
     this.extend(modules);
   }
 
-  get length(): number {
+  override get length(): number {
     return this._modules.size;
   }
 

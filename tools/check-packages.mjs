@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+// The packages as a user gets them: packs every public package (after `pnpm build`), checks
+// the packed manifests (publint, @arethetypeswrong/cli, no source condition, no workspace
+// ranges, README and LICENSE shipped), installs the tarballs with npm into fresh consumer
+// projects in a temp dir, and in each runs the README's quick start as ESM and as CommonJS,
+// type-checks it strictly with skipLibCheck off under node16 and bundler resolution, and
+// bundles it for the browser with esbuild. The CPU-only install must contain no WebGPU
+// backend and no native addon, and torch.webgpu.init() must reject naming the package.
+// Prints one vitest-style `Tests N passed | M failed (T)` line, which tools/test-summary.mjs
+// counts, and exits 1 on any failure.
+// Usage: node tools/check-packages.mjs [--keep]   (--keep leaves the temp dir for inspection)
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const keep = process.argv.includes('--keep');
+const work = mkdtempSync(join(tmpdir(), 'torch-ts-packages-'));
+const tgzDir = join(work, 'tgz');
+mkdirSync(tgzDir);
+
+let passed = 0;
+let failed = 0;
+const t0 = Date.now();
+
+function run(cmd, args, opts = {}) {
+  return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+}
+
+function check(name, fn) {
+  const start = Date.now();
+  try {
+    fn();
+    passed++;
+    console.log(`  ✓ ${name} (${Date.now() - start} ms)`);
+  } catch (e) {
+    failed++;
+    const out = [e.stdout, e.stderr].filter(Boolean).join('\n').trim();
+    console.log(`  × ${name}\n${String(out || e.message).replace(/^/gm, '      ')}`);
+  }
+}
+
+function expect(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+// ---- the public packages, packed ----
+const packages = readdirSync(join(root, 'packages'))
+  .map((dir) => ({ dir: join(root, 'packages', dir), pkg: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) }))
+  .filter(({ pkg }) => !pkg.private);
+const tarball = {};
+console.log(`check-packages: packing ${packages.length} public packages into ${work}`);
+for (const { dir, pkg } of packages) {
+  expect(existsSync(join(dir, 'dist')), `${pkg.name}: no dist/ (run \`pnpm build\` first)`);
+  run('pnpm', ['pack', '--pack-destination', tgzDir], { cwd: dir });
+  tarball[pkg.name] = join(tgzDir, `${pkg.name.replace('@', '').replace('/', '-')}-${pkg.version}.tgz`);
+  expect(existsSync(tarball[pkg.name]), `${pkg.name}: pnpm pack wrote no ${tarball[pkg.name]}`);
+}
+
+// ---- the packed manifests ----
+function* targets(node) {
+  if (typeof node === 'string') yield node;
+  else if (node && typeof node === 'object') for (const v of Object.values(node)) yield* targets(v);
+}
+
+for (const { pkg } of packages) {
+  const tgz = tarball[pkg.name];
+  check(`${pkg.name}: packed manifest (no source condition, no workspace ranges, every export shipped, README and LICENSE)`, () => {
+    const manifest = JSON.parse(run('tar', ['-xzOf', tgz, 'package/package.json']));
+    const files = new Set(run('tar', ['-tzf', tgz]).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, '')));
+    const entryPoints = JSON.stringify([manifest.exports, manifest.main, manifest.module, manifest.types]);
+    expect(!entryPoints.includes('@torch-ts/source'), 'the packed exports name the @torch-ts/source condition');
+    const ranges = JSON.stringify([manifest.dependencies, manifest.peerDependencies, manifest.optionalDependencies]);
+    expect(!ranges.includes('workspace:'), 'a dependency range still says workspace:');
+    for (const t of targets(manifest.exports)) {
+      if (t.includes('*')) continue;
+      expect(files.has(t.replace(/^\.\//, '')), `exports names ${t}, which is not in the tarball`);
+    }
+    for (const f of ['README.md', 'LICENSE']) expect(files.has(f), `${f} is not in the tarball`);
+    expect(![...files].some((f) => f.startsWith('src/')), 'the tarball ships src/');
+  });
+  check(`${pkg.name}: publint --strict`, () => run(bin('publint'), ['run', tgz, '--strict', '--level', 'warning']));
+  // node10 (`moduleResolution: node`) cannot see sub-path exports; the packages need Node 20.
+  check(`${pkg.name}: are the types wrong (node16 from ESM and CJS, bundler)`, () => run(bin('attw'), [tgz, '--profile', 'node16', '--format', 'ascii']));
+}
+
+// ---- a consumer project: the README's quick start, every way a user loads it ----
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const quick = /<!-- quick-start[^>]*-->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+expect(quick, 'README.md has no quick-start block');
+const IMPORT = "import * as torch from '@torch-ts/torch';";
+expect(quick.includes(IMPORT), `the quick start does not start with ${IMPORT}`);
+// Each `console.log(x); // expected` line must print what its comment says, as in
+// packages/torch/test/readme.test.ts; console.log is wrapped to print arrays as the comments do.
+const expected = quick.split('\n').map((l) => /^\s*console\.log\(.*\);\s*\/\/\s*(.+)$/.exec(l)?.[1].trim()).filter(Boolean);
+const SHOW = `const show = (v) => Array.isArray(v) ? '[' + v.map(show).join(', ') + ']' : String(v);
+const log = console.log;
+console.log = (...a) => log(a.map(show).join(' ').replace(/\\s+/g, ' '));
+`;
+function checkPrinted(out) {
+  const lines = out.trim().split('\n');
+  expect(lines.length === expected.length, `printed ${lines.length} lines, the README expects ${expected.length}:\n${out}`);
+  lines.forEach((got, i) => {
+    const want = expected[i].replace(/\s+/g, ' ');
+    expect(want.startsWith(got) || want.startsWith(`'${got}'`), `console.log #${i + 1} printed ${got}, the README says ${expected[i]}`);
+  });
+}
+
+function consumer(name, deps) {
+  const dir = join(work, name);
+  mkdirSync(dir);
+  const spec = Object.fromEntries(deps.map((d) => [d, `file:${tarball[d]}`]));
+  // overrides: the packages' dependencies on each other resolve to these tarballs, not the registry.
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module', dependencies: spec, overrides: spec }, null, 2));
+  run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir });
+  return dir;
+}
+
+const cpuDeps = ['@torch-ts/core', '@torch-ts/autograd', '@torch-ts/kernels-cpu', '@torch-ts/torch'];
+let cpu = null;
+check('CPU-only consumer: npm install of the tarballs, offline (no third-party dependency)', () => {
+  cpu = consumer('cpu', cpuDeps);
+});
+if (cpu) {
+  writeFileSync(join(cpu, 'quick-start.mjs'), SHOW + quick);
+  writeFileSync(join(cpu, 'quick-start.cjs'), SHOW + quick.replace(IMPORT, "const torch = require('@torch-ts/torch');"));
+  writeFileSync(join(cpu, 'quick-start.mts'), quick);
+  writeFileSync(join(cpu, 'quick-start.cts'), quick.replace(IMPORT, "import torch = require('@torch-ts/torch');"));
+  writeFileSync(join(cpu, 'sub-paths.ts'), [
+    "import * as torch from '@torch-ts/torch';",
+    "import { Linear, functional as F } from '@torch-ts/torch/nn';",
+    "import { SGD } from '@torch-ts/torch/optim';",
+    'const lin: torch.nn.Linear = new Linear(2, 1);',
+    'const opt = new SGD(lin.parameters(), { lr: 0.1 });',
+    'const opts: F.AvgPool2dOptions = { stride: 1 };',
+    'export const out: torch.Tensor = lin.forward(torch.ones([1, 2]));',
+    'opt.step();',
+    'export { opts };',
+    '',
+  ].join('\n'));
+  const tsc = (module, moduleResolution, files) => {
+    const config = join(cpu, `tsconfig.${moduleResolution}.json`);
+    // No @types/node: the declarations must type-check for a browser user too.
+    const compilerOptions = { strict: true, skipLibCheck: false, noEmit: true, module, moduleResolution, target: 'es2022', lib: ['es2023', 'esnext.disposable', 'dom'], types: [] };
+    writeFileSync(config, JSON.stringify({ compilerOptions, files }));
+    run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config], { cwd: cpu });
+  };
+  check('CPU-only consumer: no WebGPU backend and no native addon installed', () => {
+    const mods = readdirSync(join(cpu, 'node_modules'));
+    expect(!mods.includes('webgpu'), 'node_modules/webgpu was installed');
+    expect(!readdirSync(join(cpu, 'node_modules', '@torch-ts')).includes('kernels-webgpu'), 'kernels-webgpu was installed');
+    const addons = run('find', ['node_modules', '-name', '*.node'], { cwd: cpu }).trim();
+    expect(!addons, `a native addon was installed: ${addons}`);
+  });
+  check('CPU-only consumer: the quick start as ESM (import)', () => checkPrinted(run(process.execPath, ['quick-start.mjs'], { cwd: cpu })));
+  check('CPU-only consumer: the quick start as CommonJS (require)', () => checkPrinted(run(process.execPath, ['quick-start.cjs'], { cwd: cpu })));
+  check('CPU-only consumer: tsc --strict, skipLibCheck false, moduleResolution node16 (ESM and CJS files)', () =>
+    tsc('node16', 'node16', ['quick-start.mts', 'quick-start.cts']));
+  check('CPU-only consumer: tsc --strict, skipLibCheck false, moduleResolution bundler (with the nn and optim sub-paths)', () =>
+    tsc('esnext', 'bundler', ['quick-start.mts', 'sub-paths.ts']));
+  check('CPU-only consumer: an esbuild browser bundle of the quick start', () =>
+    run(bin('esbuild'), ['quick-start.mts', '--bundle', '--platform=browser', '--format=esm', '--outfile=bundle.js', '--log-level=warning'], { cwd: cpu }));
+  const rejects = `.webgpu.init().then(() => { console.log('resolved'); process.exit(1); }, (e) => {
+  if (!(e instanceof TorchError) || !e.message.includes('@torch-ts/kernels-webgpu')) { console.log('wrong error:', e); process.exit(1); }
+});`;
+  writeFileSync(join(cpu, 'no-webgpu.mjs'), `import * as torch from '@torch-ts/torch';\nconst { TorchError } = torch;\ntorch${rejects}\n`);
+  writeFileSync(join(cpu, 'no-webgpu.cjs'), `const torch = require('@torch-ts/torch');\nconst { TorchError } = torch;\ntorch${rejects}\n`);
+  check('CPU-only consumer: torch.webgpu.init() rejects with a TorchError naming @torch-ts/kernels-webgpu (ESM and CJS)', () => {
+    run(process.execPath, ['no-webgpu.mjs'], { cwd: cpu });
+    run(process.execPath, ['no-webgpu.cjs'], { cwd: cpu });
+  });
+  writeFileSync(join(cpu, 'core-only.mjs'), [
+    "import { tensor } from '@torch-ts/core';",
+    "import '@torch-ts/kernels-cpu';",
+    'const y = tensor([[1, 2], [3, 4]]).add(1).sum(0);',
+    "if (JSON.stringify(y.tolist()) !== '[6,8]') { console.log(y.tolist()); process.exit(1); }",
+    '',
+  ].join('\n'));
+  check('core + kernels-cpu without the facade', () => run(process.execPath, ['core-only.mjs'], { cwd: cpu }));
+}
+
+const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+console.log(`\n check-packages (${seconds} s)\n      Tests  ${passed} passed${failed ? ` | ${failed} failed` : ''} (${passed + failed})`);
+if (!keep) rmSync(work, { recursive: true, force: true });
+else console.log(`kept ${work}`);
+process.exit(failed ? 1 : 0);
