@@ -18,7 +18,7 @@ if (!ready) console.warn('[webgpu-view-grads] SKIPPED: no WebGPU adapter (set TO
 const devices = ready ? (['cpu', 'webgpu'] as const) : (['cpu'] as const);
 
 /** The gradient of sum(view(x) * arange weights) with respect to x. */
-async function gradOf(base: number[] | number[][], device: string, view: (x: Tensor) => Tensor): Promise<unknown> {
+async function gradOf(base: number[] | number[][], device: (typeof devices)[number], view: (x: Tensor) => Tensor): Promise<unknown> {
   return torch.tidy(() => {
     const x = torch.tensor(base, { dtype: 'float32', device }).requiresGrad_();
     const v = view(x);
