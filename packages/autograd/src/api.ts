@@ -3,6 +3,7 @@ import {
   Tensor,
   fmtShape,
   isFloatingType,
+  isInferenceModeEnabled,
   onesLike,
   to,
   type AutogradHooks,
@@ -173,6 +174,9 @@ export const hooks: AutogradHooks = {
     }
     if (value && !isFloatingType(impl.dtype)) {
       throw new AutogradError(`requiresGrad_: only Tensors of floating point dtype can require gradients (got ${impl.dtype})`);
+    }
+    if (value && impl.version.inference && !isInferenceModeEnabled()) {
+      throw new AutogradError('requiresGrad_: Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.');
     }
     meta.leafRequiresGrad = value;
   },

@@ -15,6 +15,8 @@ export class AutogradMeta implements AutogradMetaInterface {
   /** The user's flag on a leaf; a non-leaf requires grad because it has a gradFn. */
   leafRequiresGrad = false;
   grad: TensorImpl | null = null;
+  /** Core's cached `.grad` handle (Note [Reading .grad]); forgotten, never disposed, when grad changes. */
+  gradHandle: object | null = null;
   gradFn: Node | null = null;
   outputNr = 0;
   retainsGrad = false;
@@ -42,6 +44,7 @@ export class AutogradMeta implements AutogradMetaInterface {
     g?.retain();
     this.grad?.release();
     this.grad = g;
+    this.gradHandle = null;
   }
 
   release(): void {

@@ -1,4 +1,4 @@
-import { Tensor, add, clone, tidy } from '@torch-ts/core';
+import { Tensor, add, clone } from '@torch-ts/core';
 import { metaOf, type AutogradMeta } from './autograd-meta';
 import { checkAnomaly } from './anomaly';
 import { enableGrad, noGrad } from './grad-mode';
@@ -89,11 +89,11 @@ export function execute(roots: readonly Edge[], rootGrads: readonly Tensor[], op
         }
         for (const [nr, meta] of node.retainedGrads) if (grads[nr]) retain(meta, grads[nr]!, options.createGraph);
         for (const [nr, meta] of onlyInto.get(node) ?? []) if (grads[nr]) retain(meta, grads[nr]!, options.createGraph);
-        for (const h of node.preHooks) inputs = adopt(inputs, h, () => h(inputs));
+        for (const h of node.preHooks) inputs = adopt(inputs, h, (users) => h(users));
         let outs: (Tensor | null)[] = node.apply(Array.from(inputs, (g) => g ?? null));
         try {
           checkAnomaly(node, outs);
-          for (const h of node.postHooks) outs = adopt(outs, h, () => h(outs, inputs), inputs);
+          for (const h of node.postHooks) outs = adopt(outs, h, (users) => h(users, inputs.map(userHandle)), inputs);
         } catch (e) {
           // The node's outputs are the task's until delivered (an output may be an input too).
           disposeAll([...new Set(outs)].filter((t) => !inputs.includes(t)));
@@ -194,45 +194,58 @@ function disposeAll(ts: readonly (Tensor | null | undefined)[]): void {
 }
 
 /**
- * A hook's returned tensor replaces the gradient, but stays the user's: the engine takes a
- * handle of its own on the data (the user may keep or dispose theirs). What a hook returns
- * is checked first (Note [Validating gradients]).
+ * Note [User code in backward]
+ * Hooks and custom Functions' `backward` are user code, and run as user code does anywhere:
+ * not inside a scope of the engine's. Tensors they make belong to the caller's context (the
+ * `tidy` around `backward()` if there is one, else their own handles and the
+ * FinalizationRegistry safety net), so `x.registerHook((g) => { seen = g.clone(); })` or
+ * `grads.push(g)` keeps a live tensor after `backward()` returns, as in PyTorch. For the same
+ * reason user code gets handles of its own on the gradients (`userHandle`): the engine
+ * disposes its handles when a node has run, and a kept argument must not die with them.
+ * Conversely the engine takes a handle of its own on whatever user code returns
+ * (`engineHandle`), so the user may keep, reuse or dispose what they returned.
  */
+export function userHandle(t: Tensor): Tensor;
+export function userHandle(t: Tensor | null): Tensor | null;
+export function userHandle(t: Tensor | null): Tensor | null {
+  return t === null ? null : new Tensor(t.impl.retain());
+}
+
+const engineHandle = userHandle;
+
+/** Runs tensor hooks in order; a returned tensor replaces the gradient (checked first, Note [Validating gradients]). */
 function runHooks(hooks: readonly ((g: Tensor) => Tensor | void | undefined)[], g: Tensor | null): Tensor | null {
   if (g === null) return null;
   let cur = g;
   for (const h of hooks) {
-    // Inside tidy: temporaries the hook makes are freed, and only a handle of the engine's
-    // own on its result survives (a tensor the user passed in stays theirs, untouched).
-    const r = tidy(() => {
-      const out = checkHookValue(h, cur, h(cur) as unknown);
-      return out !== null && out !== cur ? new Tensor(out.impl.retain()) : null;
-    });
-    if (r !== null) {
+    const arg = userHandle(cur);
+    const out = checkHookValue(h, cur, h(arg) as unknown);
+    if (out !== null && out !== arg && out.impl !== cur.impl) {
+      const own = engineHandle(out);
       cur.dispose();
-      cur = r;
+      cur = own;
     }
   }
   return cur;
 }
 
 /**
- * Runs a Node hook; when it returns replacement gradients (checked against `current`), the
- * task takes handles of its own on them (inside tidy, so temporaries the hook made are freed
- * and the caller's tensors stay theirs) and drops the gradients they replace.
+ * Runs a Node hook on user handles (`call` receives them); when it returns replacement
+ * gradients (checked against `current`), the task takes handles of its own on them and
+ * drops the gradients they replace (Note [User code in backward]).
  */
 function adopt(
   current: (Tensor | null)[],
   hook: (...args: never[]) => unknown,
-  call: () => unknown,
+  call: (users: (Tensor | null)[]) => unknown,
   keep: readonly (Tensor | null)[] = [],
 ): (Tensor | null)[] {
-  const replaced = tidy(() => {
-    const r = call();
-    if (r === current) return null;
-    return checkHookList(hook, current, r)?.map((t) => (t ? new Tensor(t.impl.retain()) : null)) ?? null;
-  });
-  if (replaced === null) return current;
+  const users = current.map(userHandle);
+  const r = call(users);
+  if (r === users || r === current) return current;
+  const checked = checkHookList(hook, current, r);
+  if (checked === null) return current;
+  const replaced = checked.map((t) => (t ? engineHandle(t) : null));
   for (const t of current) if (t && !keep.includes(t)) t.dispose();
   return replaced;
 }

@@ -6,6 +6,7 @@ import { isGradEnabled, noGrad } from './grad-mode';
 import { Node, nodeOnEdges, type Edge } from './node';
 import { SavedVariable } from './saved-variable';
 import { typeName, validateGrad } from './validate-grads';
+import { userHandle } from './engine';
 
 /** The `ctx` of a custom Function, as PyTorch's. */
 export class FunctionCtx {
@@ -82,20 +83,27 @@ class CustomFunctionNode extends Node {
   }
 
   apply(gradOutputs: (Tensor | null)[]): (Tensor | null)[] {
+    // `backward` is user code: it gets handles of its own and runs in the caller's scope
+    // (Note [User code in backward]); only the engine's own temporaries are freed here.
+    let r: unknown;
+    try {
+      const grads = this.outputs.map((o, k) => userHandle(gradOutputs[k] ?? null) ?? zeros([...o.sizes], { dtype: o.dtype, device: o.device }));
+      r = this.cls.backward(this.ctx, ...grads);
+    } finally {
+      this.ctx.endBackward();
+    }
+    const perArg = this.checkedResults(Array.isArray(r) ? r : [r]);
     return tidy(() => {
-      try {
-        const grads = this.outputs.map((o, k) => gradOutputs[k] ?? zeros([...o.sizes], { dtype: o.dtype, device: o.device }));
-        const r: unknown = this.cls.backward(this.ctx, ...grads);
-        const perArg = this.checkedResults(Array.isArray(r) ? r : [r]);
-        const out: (Tensor | null)[] = this.inputs.map(() => null);
-        this.argToInput.forEach((k, argIndex) => {
-          const g = perArg[argIndex];
-          if (k >= 0 && g && this.nextEdges[k] && this.inputs[k]) out[k] = validateGrad(() => this.name(), k, g, this.inputs[k]!);
-        });
-        return out;
-      } finally {
-        this.ctx.endBackward();
-      }
+      const out: (Tensor | null)[] = this.inputs.map(() => null);
+      this.argToInput.forEach((k, argIndex) => {
+        const g = perArg[argIndex];
+        if (k >= 0 && g && this.nextEdges[k] && this.inputs[k]) {
+          const v = validateGrad(() => this.name(), k, g, this.inputs[k]!);
+          // the engine disposes what a node returns: never the user's own handle
+          out[k] = v === g ? userHandle(g) : v;
+        }
+      });
+      return out;
     });
   }
 

@@ -2,6 +2,7 @@ import {
   AUTOGRAD_KEYSET,
   DispatchKey,
   ExcludeGuard,
+  exchangeInferenceMode,
   ExcludedSetGuard,
   localExcluded,
   withExcluded,
@@ -12,9 +13,9 @@ import {
  * Note [Grad mode is key exclusion]
  * `noGrad` excludes the autograd dispatch keys, so ops go straight to the backend and
  * record nothing; `enableGrad` removes them from the excluded set again; `inferenceMode`
- * records nothing either. (PyTorch's InferenceMode also skips version counting, but only for
- * the "inference tensors" it creates; torch-ts has no such tensors yet, so an in-place op in
- * it still bumps versions and a saved tensor changed there is still caught.)
+ * records nothing either, and the tensors it makes are inference tensors, which autograd
+ * refuses outside it (core Note [Inference tensors]). (PyTorch's InferenceMode also skips
+ * version counting for those; torch-ts still counts, which no check can observe.)
  * Each works as a function (`noGrad(() => ...)`, restoring the mode even when it throws) and
  * as a scope guard (`using _ = noGrad()`).
  */
@@ -35,10 +36,30 @@ export function enableGrad<T>(fn?: () => T): T | Disposable {
   return fn ? withExcludedSet(set, fn) : new ExcludedSetGuard(set);
 }
 
+/** The scope guard of `inferenceMode()`: autograd keys excluded and inference tensors made until disposed. */
+class InferenceModeGuard implements Disposable {
+  private readonly keys = new ExcludeGuard(AUTOGRAD_KEYSET);
+  private readonly prev = exchangeInferenceMode(true);
+  private done = false;
+
+  [Symbol.dispose](): void {
+    if (this.done) return;
+    this.done = true;
+    exchangeInferenceMode(this.prev);
+    this.keys[Symbol.dispose]();
+  }
+}
+
 export function inferenceMode(): Disposable;
 export function inferenceMode<T>(fn: () => T): T;
 export function inferenceMode<T>(fn?: () => T): T | Disposable {
-  return fn ? withExcluded(AUTOGRAD_KEYSET, fn) : new ExcludeGuard(AUTOGRAD_KEYSET);
+  if (!fn) return new InferenceModeGuard();
+  const prev = exchangeInferenceMode(true);
+  try {
+    return withExcluded(AUTOGRAD_KEYSET, fn);
+  } finally {
+    exchangeInferenceMode(prev);
+  }
 }
 
 /** Runs `fn` with grad mode set to `enabled`. */

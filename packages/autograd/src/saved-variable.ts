@@ -1,4 +1,4 @@
-import { AutogradError, Tensor, type TensorImpl } from '@torch-ts/core';
+import { AutogradError, Tensor, isInferenceModeEnabled, type TensorImpl } from '@torch-ts/core';
 import { AutogradMeta } from './autograd-meta';
 import type { Node } from './node';
 
@@ -25,6 +25,12 @@ export class SavedVariable {
     private readonly isOutput: boolean,
     private readonly outputNr = 0,
   ) {
+    if (impl.version.inference && !isInferenceModeEnabled()) {
+      // core Note [Inference tensors]: its version was not tracked, so no check could hold
+      throw new AutogradError(
+        'Inference tensors cannot be saved for backward. To work around you can make a clone to get a normal tensor and use it in autograd.',
+      );
+    }
     this.version = impl.version.version;
     this.impl = isOutput ? impl.regeometried(impl.sizes, impl.strides, impl.storageOffset) : impl.retain();
   }

@@ -335,6 +335,15 @@ const REFERENCE_IMPLS = {
       if (upper ? off < k : off > k) write(t, s, idx.reduce((q, i, d) => q + i * t.strides[d], t.storageOffset), 0);
     });
   },
+  // view_scatter_add of an overlapping window (Note [Overlapping view gradients]): 'add' with no index
+  indexScatter: (op, access, src, mode, alpha) => {
+    if (access.indices.length !== 0 || mode !== 'add') throw new Error(`${op}: the reference indexScatter adds through the window only`);
+    const d = access.data;
+    const [sd, ss] = [d, src].map(storageOf);
+    const dst = positions(d);
+    const from = positions(src);
+    dst.forEach((p, i) => write(d, sd, p, read(sd, p) + Number(alpha) * read(ss, from[i])));
+  },
   sort: (values, indices, self, dim, descending) => referenceSort(values, indices, self, dim, descending, self.sizes[dim]),
   topk: (values, indices, self, k, dim, largest) => referenceSort(values, indices, self, dim, largest, k),
   searchsorted: () => {

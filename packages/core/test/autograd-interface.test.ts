@@ -29,7 +29,13 @@ describe('autograd through the interfaces core declares', () => {
     const calls: string[] = [];
     const metas = new Map<TensorImpl, AutogradMetaInterface>();
     registerAutogradMetaFactory((impl) => {
-      const m: AutogradMetaInterface = { requiresGrad: false, grad: null, release: () => calls.push('release') };
+      const m: AutogradMetaInterface = {
+        requiresGrad: false,
+        grad: null,
+        gradHandle: null,
+        setGrad: () => calls.push('setGrad'),
+        release: () => calls.push('release'),
+      };
       metas.set(impl, m);
       return m;
     });

@@ -123,9 +123,31 @@ describe('basic indexing', () => {
 
   it('a 0-dim integer tensor is a select when its value is readable, else advanced', () => {
     const t = new Idx([], 'int64', 1);
-    expect(index([t], withValues)).toEqual({ geometry: { sizes: [3, 4], strides: [4, 1], offset: 12 }, advanced: [] });
+    expect(index([t], withValues)).toEqual({
+      geometry: { sizes: [3, 4], strides: [4, 1], offset: 12 },
+      steps: [{ kind: 'select', dim: 0, index: 1 }],
+      advanced: [],
+    });
     expect(index([t]).advanced).toEqual([{ kind: 'tensor', dim: 0, dims: 1, index: t }]);
     throws(() => index([new Idx([], 'int32', 7)], withValues), IndexError, 'index 7 is out of bounds for dimension 0 with size 2');
+  });
+
+  it("lists the view ops PyTorch's __getitem__ records (Note [Basic indexing as view ops])", () => {
+    // a [2, 3, 4]; PyTorch 1.13: x[1:] slice; x[:, 1] slice, select; x[0:2, 1] select only
+    expect(index(['1:']).steps).toEqual([{ kind: 'slice', dim: 0, start: 1, end: null, step: 1 }]);
+    expect(index(['0:2']).steps).toEqual([{ kind: 'slice', dim: 0, start: 0, end: 2, step: 1 }]);
+    expect(index([':', 1]).steps).toEqual([
+      { kind: 'slice', dim: 0, start: null, end: null, step: 1 },
+      { kind: 'select', dim: 1, index: 1 },
+    ]);
+    expect(index(['0:2', 1]).steps).toEqual([{ kind: 'select', dim: 1, index: 1 }]);
+    expect(index(['0:2', '0:3']).steps).toEqual([]);
+    expect(index(['...']).steps).toEqual([]);
+    expect(index([null, '...', 0]).steps).toEqual([
+      { kind: 'unsqueeze', dim: 0 },
+      { kind: 'select', dim: 3, index: 0 },
+    ]);
+    expect(index([true]).steps).toEqual([{ kind: 'unsqueeze', dim: 0 }]);
   });
 
   it('a 0-dim bool tensor is a boolean', () => {

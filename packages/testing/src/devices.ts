@@ -15,6 +15,7 @@
 import * as torch from '@torch-ts/torch';
 import type { DeviceLike, Tensor } from '@torch-ts/torch';
 import { readBackSync, type ReadBack } from './values';
+import { WEBGPU_DTYPES } from './webgpu-xfails';
 
 export interface DeviceHarness {
   /** The name used in test titles and in `describeOpInfo(table, [name])`. */
@@ -108,7 +109,7 @@ export function webgpuHarness(xfail?: DeviceHarness['xfail']): DeviceHarness {
     },
     xfail,
     settle: () => torch.webgpu.synchronize().catch(() => {}),
-    dtypes: ['float32', 'int32', 'uint8', 'bool'],
+    dtypes: WEBGPU_DTYPES,
     ownRandomValues: true,
     asyncForms: true,
   };

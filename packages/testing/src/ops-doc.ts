@@ -93,7 +93,7 @@ export function renderOpsDoc(table: readonly OpInfo[]): string {
   return out.join('\n');
 }
 
-const OFF_WEBGPU: readonly DType[] = ['float64', 'int8', 'int16'];
+const OFF_WEBGPU: readonly DType[] = ['float64'];
 
 function autogradCell(op: OpInfo, gradSamples: ReadonlyMap<string, number>): string {
   const excluded = GRADCHECK_EXCLUDED[op.name];

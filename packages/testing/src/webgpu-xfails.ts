@@ -3,7 +3,8 @@
  * xfails]). Two lists, expanded here into the harness's xfail keys (`caseId/dtype`, every
  * check of that case):
  *   - UNSUPPORTED_DTYPES: a case that involves one of them (an input, the case dtype or the
- *     result) cannot run: WebGPU kernels exist for float32, int32, uint8 and bool, int64
+ *     result) cannot run: WebGPU kernels exist for float32, int32, uint8, bool, int8 and
+ *     int16 (Note [int8 and int16 on WebGPU] in kernels-webgpu), int64
  *     for the ops of INT64_OPS, float16 for those of FLOAT16_OPS and bfloat16 for those of
  *     BFLOAT16_OPS (Note [WebGPU dtypes] in kernels-webgpu);
  *   - NOT_ON_WEBGPU: ops whose impls the WebGPU table lacks (Note [A partial WebGPU impl
@@ -20,15 +21,13 @@ import { layoutApplies } from './inputs';
 import { outApplies } from './op-forms';
 import type { OpInfo } from './op-info/types';
 
-export const WEBGPU_DTYPES: readonly DType[] = ['float32', 'int32', 'uint8', 'bool'];
+export const WEBGPU_DTYPES: readonly DType[] = ['float32', 'int32', 'uint8', 'bool', 'int8', 'int16'];
 
 export const UNSUPPORTED_DTYPES: Readonly<Partial<Record<DType, string>>> = {
   float64: 'float64 has no WGSL type: WebGPU kernels raise a DTypeError (issue 5)',
   int64: 'int64 is emulated on WebGPU for copies, casts and the pointwise ops (INT64_OPS) only; this op has no int64 kernel there yet',
   float16: 'float16 is emulated on WebGPU (Note [float16 on WebGPU]) for copies, casts and the ops of FLOAT16_OPS only; this op has no float16 kernel there yet',
   bfloat16: 'bfloat16 is emulated on WebGPU (Note [float16 on WebGPU]) for copies, casts and the ops of BFLOAT16_OPS only; this op has no bfloat16 kernel there yet',
-  int8: "int8 is not one of issue 5's WebGPU dtypes: WebGPU kernels raise a DTypeError",
-  int16: "int16 is not one of issue 5's WebGPU dtypes: WebGPU kernels raise a DTypeError",
 };
 
 /**
@@ -167,7 +166,7 @@ const ONE_HOT_DEVICE_CHECK =
   "as PyTorch on CUDA, one_hot on WebGPU does not read the class values back to check them: scatter's device-side index check reports the bad value at the next read, with scatter's message";
 
 const HUGE_TRIG =
-  'sin/cos/tan of |x| > 8192 (3e38, 2^31, 1e6 here; 60000 in float16) use WGSL builtins: without a Payne-Hanek reduction the result differs from C\'s';
+  'sin/cos/tan of |x| > 8192 (3e38, 2^31, 1e6 here; 60000 in float16, 32767 in int16) use WGSL builtins: without a Payne-Hanek reduction the result differs from C\'s';
 
 /** Op -> xfail key (`check@caseId/dtype`) -> reason, for cases that run but cannot match yet. */
 export const DEVIATIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
@@ -182,9 +181,9 @@ export const DEVIATIONS: Readonly<Record<string, Readonly<Record<string, string>
     'forward@too-small/int64': ONE_HOT_DEVICE_CHECK,
     'forward@negative/int64': ONE_HOT_DEVICE_CHECK,
   },
-  sin: trig(['edge/float32', 'edge/int32', 'edge/int64', 'edge/float16', 'edge/bfloat16']),
-  cos: trig(['edge/float32', 'edge/int32', 'edge/int64', 'edge/float16', 'edge/bfloat16']),
-  tan: trig(['edge/float32', 'edge/int32', 'edge/int64', 'domain/float32', 'edge/float16', 'edge/bfloat16', 'domain/bfloat16']),
+  sin: trig(['edge/float32', 'edge/int32', 'edge/int16', 'edge/int64', 'edge/float16', 'edge/bfloat16']),
+  cos: trig(['edge/float32', 'edge/int32', 'edge/int16', 'edge/int64', 'edge/float16', 'edge/bfloat16']),
+  tan: trig(['edge/float32', 'edge/int32', 'edge/int16', 'edge/int64', 'domain/float32', 'edge/float16', 'edge/bfloat16', 'domain/bfloat16']),
   scatterReduce: {
     'error-input@an out-of-range index (scatter_reduce)':
       'the error input reduces int64 data with amax: int64 scatters on WebGPU add only (a 64-bit compare-exchange is not in WGSL), so the DTypeError comes first',
@@ -232,7 +231,7 @@ const INDEX_RESULT_OPS: readonly string[] = ['argmax', 'argmin', 'max', 'min', '
 const CAST_ONLY_SAMPLES: Readonly<Record<string, readonly string[]>> = { median: ['empty-all'] };
 
 /** Dtypes WebGPU can hold but not convert on the device (copy/cast kernels exist for int64, float16 and bfloat16). */
-const NO_DEVICE_CAST: readonly DType[] = ['float64', 'int8', 'int16'];
+const NO_DEVICE_CAST: readonly DType[] = ['float64'];
 
 /**
  * The dtype a case cannot run in on WebGPU, if any: an input WebGPU cannot even cast, the
@@ -332,6 +331,4 @@ export const GRAD_XFAILS_WEBGPU: Readonly<Record<string, string>> = {
   'cumsum/dtype-same': 'the sample scans into a float64 result ({ dtype: float64 } in gradcheck), which WebGPU lacks',
   'cumprod/dtype-float64': 'the sample scans into a float64 result ({ dtype: float64 } in gradcheck), which WebGPU lacks',
   'cumprod/dtype-same': 'the sample scans into a float64 result ({ dtype: float64 } in gradcheck), which WebGPU lacks',
-  'cat/promote:float64+int8': 'the sample joins float64 and int8 inputs, dtypes WebGPU lacks',
-  'stack/promote:float64+int8': 'the sample joins float64 and int8 inputs, dtypes WebGPU lacks',
 };

@@ -426,6 +426,39 @@ describe('gradFn', () => {
     });
   }
 
+  // Note [Basic indexing as view ops]; python: names along next_functions[0] of x[...] for a
+  // [2, 2] leaf, PyTorch 1.13
+  const indexing: [string, unknown[], string[]][] = [
+    ['x[0]', [0], ['SelectBackward0']],
+    ['x[-1]', [-1], ['SelectBackward0']],
+    ['x[1:]', ['1:'], ['SliceBackward0']],
+    ['x[:]', [':'], ['SliceBackward0']],
+    ['x[None]', [null], ['UnsqueezeBackward0']],
+    ['x[...]', ['...'], ['AliasBackward0']],
+    ['x[()]', [], ['AliasBackward0']],
+    ['x[..., 0]', ['...', 0], ['SelectBackward0']],
+    ['x[0, 1]', [0, 1], ['SelectBackward0', 'SelectBackward0']],
+    ['x[:, ::2]', [':', '::2'], ['SliceBackward0', 'SliceBackward0']],
+    ['x[:, 1]', [':', 1], ['SelectBackward0', 'SliceBackward0']],
+    ['x[0:2, 1]', ['0:2', 1], ['SelectBackward0']],
+    ['x[0:2, 0:2]', ['0:2', '0:2'], ['AliasBackward0']],
+    ['x[1:, None]', ['1:', null], ['UnsqueezeBackward0', 'SliceBackward0']],
+    ['x[None, 0]', [null, 0], ['SelectBackward0', 'UnsqueezeBackward0']],
+    ['x[True]', [true], ['IndexBackward0', 'UnsqueezeBackward0']],
+    ['x[0, tensor([1, 0])]', [0, 'idx'], ['IndexBackward0', 'SelectBackward0']],
+  ];
+  for (const [what, items, names] of indexing) {
+    it(`${what}: ${names.join(' <- ')}`, () => {
+      const a = x();
+      const y = a.index(...items.map((i) => (i === 'idx' ? torch.tensor([1, 0]) : i)));
+      const seen: string[] = [];
+      for (let f = y.gradFn; f !== null && f.name() !== 'torch::autograd::AccumulateGrad'; f = f.nextFunctions[0]?.[0] ?? null) {
+        seen.push(f.name());
+      }
+      expect(seen).toEqual(names);
+    });
+  }
+
   it("copy_ into a non-leaf: PyTorch's 'torch::autograd::CopyBackwards'", () => {
     const a = x();
     const y = a.clone();

@@ -463,7 +463,9 @@ describe('no leaks after errors', () => {
         return x.mul(2);
       }
 
-      static override backward(): Tensor {
+      // the gradient handed to backward is the user's (autograd Note [User code in backward])
+      static override backward(_ctx: unknown, g: Tensor): Tensor {
+        g.dispose();
         throw new Error('boom');
       }
     }

@@ -214,6 +214,31 @@ describe('custom Function basics', () => {
   });
 });
 
+describe('tensors of a custom backward (issue 15, Note [User code in backward])', () => {
+  it('what backward makes or receives and keeps lives after backward() returns; what it returns stays its own', () => {
+    const kept: Tensor[] = [];
+    class Keep extends torch.autograd.Function {
+      static override forward(_ctx: Ctx, x: Tensor): Tensor {
+        return x.mul(2);
+      }
+      static override backward(_ctx: Ctx, g: Tensor): Tensor {
+        const r = g.mul(2);
+        kept.push(g, g.add(1), r);
+        return r;
+      }
+    }
+    const x = torch.tensor([1.0, 2.0], { dtype: 'float32', requiresGrad: true });
+    (Keep.apply(x) as Tensor).mul(torch.tensor([3.0, 4.0])).sum().backward();
+    expect(kept.map((t) => t.tolist())).toEqual([
+      [3, 4],
+      [4, 5],
+      [6, 8],
+    ]);
+    expectClose(gradValues(x), [6, 8]);
+    for (const t of kept) t.dispose();
+  });
+});
+
 describe('double backward through a custom Function', () => {
   it('MyExp\'s backward uses differentiable ops: d2/dx2 exp = exp', () => {
     // grad(MyExp.apply(x).sum(), x, create_graph=True) -> exp(x), requires grad; grad again -> exp(x)

@@ -155,25 +155,45 @@ describe('tensor hooks on non-leaves', () => {
     expectClose(gradValues(x), [180.0, 360.0]);
   });
 
-  it('hooks that replace gradients leak nothing', () => {
+  // Note [User code in backward]: what a hook makes is the caller's, so a backward in `tidy`
+  // (as a training step runs) frees it with the step
+  it('hooks that replace gradients leak nothing when backward runs in tidy', () => {
     const x = f32([1.0, 2.0]);
     const before = live();
-    {
+    torch.tidy(() => {
       const y = x.mul(3);
       const hy = y.registerHook((g) => g.mul(2));
       const hx = x.registerHook((g) => g.add(1));
-      const z = y.mul(y);
-      const l = z.sum();
-      l.backward();
+      y.mul(y).sum().backward();
       hy.remove();
       hx.remove();
-      l.dispose();
-      z.dispose();
-      y.dispose();
-    }
+    });
     // x.grad = (2*y*2 = [12, 24]) * 3 + 1 = [37, 73]
     expectClose(gradValues(x), [37.0, 73.0]);
     expect(live()).toBe(before + 1); // x's .grad
+  });
+
+  it('a tensor made or kept in a hook lives after backward returns (issue 15)', () => {
+    // seen = []; x.register_hook(lambda g: seen.extend([g.clone(), g, g * 2])); (x*x).sum().backward()
+    const x = f32([1.0, 2.0]);
+    const y = x.mul(3);
+    const seen: Tensor[] = [];
+    y.registerHook((g) => {
+      seen.push(g.clone(), g, g.mul(2));
+    });
+    x.registerHook((g) => {
+      seen.push(g);
+    });
+    y.mul(y).sum().backward();
+    // dy = 2y = [6, 12]; dx = 3 dy = [18, 36]
+    expect(seen.map((t) => t.tolist())).toEqual([
+      [6, 12],
+      [6, 12],
+      [12, 24],
+      [18, 36],
+    ]);
+    expectClose(gradValues(x), [18.0, 36.0]);
+    for (const t of seen) t.dispose();
   });
 
   // PyTorch lets a hook return any tensor, including one the caller keeps using
@@ -302,21 +322,34 @@ describe('Node hooks', () => {
     expect(order).toEqual(['tensor', 'pre', 'post', 'y', 'leaf']);
   });
 
-  it('Node hooks that replace gradients leak nothing', () => {
+  it('Node hooks that replace gradients leak nothing when backward runs in tidy', () => {
     const x = f32([1.0, 2.0]);
     const before = live();
-    {
-      const y = x.mul(3);
-      const z = y.exp();
+    torch.tidy(() => {
+      const z = x.mul(3).exp();
       z.gradFn!.registerPrehook((go) => [(go[0] as Tensor).mul(2)]);
       z.gradFn!.registerHook((gi) => [(gi[0] as Tensor).mul(0.5)]);
-      const l = z.sum();
-      l.backward();
-      l.dispose();
-      z.dispose();
-      y.dispose();
-    }
+      z.sum().backward();
+    });
     expectClose(gradValues(x), [60.25661, 1210.2864]);
     expect(live()).toBe(before + 1); // x's .grad only
+  });
+
+  it('gradients a Node hook keeps live after backward returns', () => {
+    const x = f32([1.0, 2.0]);
+    const z = x.mul(3).exp();
+    const kept: Tensor[] = [];
+    z.gradFn!.registerPrehook((go) => {
+      kept.push(go[0] as Tensor);
+    });
+    z.gradFn!.registerHook((gi, go) => {
+      kept.push(gi[0] as Tensor, (go[0] as Tensor).add(1));
+    });
+    z.sum().backward();
+    const e = [Math.exp(3), Math.exp(6)];
+    expectClose(kept[0].tolist(), [1, 1]);
+    expectClose(kept[1].tolist(), e);
+    expectClose(kept[2].tolist(), [2, 2]);
+    for (const t of kept) t.dispose();
   });
 });

@@ -142,6 +142,76 @@ describe('noGrad / enableGrad / inferenceMode as functions', () => {
   });
 });
 
+// Note [Inference tensors]; every expectation from PyTorch 1.13 (same messages in 2.x)
+describe('inference tensors', () => {
+  const SAVE = 'Inference tensors cannot be saved for backward. To work around you can make a clone to get a normal tensor and use it in autograd.';
+  const INPLACE =
+    'Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.';
+
+  it('what inferenceMode makes is an inference tensor; its views too; a view of a normal tensor is not', () => {
+    const b = f32([1, 2]);
+    const [a, v] = torch.inferenceMode(() => [torch.ones([2]), b.view(2)]);
+    expect(a.isInference()).toBe(true);
+    expect(a.view(2).isInference()).toBe(true);
+    expect(v.isInference()).toBe(false);
+    expect(a.mul(2).isInference()).toBe(false);
+    expect(b.isInference()).toBe(false);
+    using _inf = torch.inferenceMode();
+    expect(torch.ones([1]).isInference()).toBe(true);
+  });
+
+  it('autograd refuses to save one (a * w, a.view(2) * w, matmul, w.clone().mul_(a)); an op that saves nothing takes it', () => {
+    const a = torch.inferenceMode(() => torch.ones([2]));
+    const w = f32([1, 2], true);
+    for (const f of [() => a.mul(w), () => a.view(2).mul(w), () => a.matmul(w), () => w.exp().mul(a), () => w.clone().mul_(a)]) {
+      const e = thrown(f);
+      expect(e).toBeInstanceOf(torch.AutogradError);
+      expect(e.message).toBe(SAVE);
+    }
+    // (a + w) saves nothing: PyTorch records AddBackward0
+    const s = a.add(w);
+    expect(s.gradFn!.name()).toBe('AddBackward0');
+    s.sum().backward();
+    expect(w.grad!.tolist()).toEqual([1, 1]);
+    // the workaround the message names
+    expect(a.clone().mul(w).gradFn!.name()).toBe('MulBackward0');
+    // no grad wanted: nothing to save
+    expect(torch.noGrad(() => a.mul(w)).tolist()).toEqual([1, 2]);
+  });
+
+  it('requiresGrad_(true) and in-place writes are refused outside the mode, allowed inside', () => {
+    const a = torch.inferenceMode(() => torch.ones([2]));
+    let e = thrown(() => a.requiresGrad_());
+    expect(e).toBeInstanceOf(torch.AutogradError);
+    expect(e.message).toBe('requiresGrad_: Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.');
+    expect(() => a.requiresGrad_(false)).not.toThrow();
+    for (const f of [() => a.add_(1), () => torch.noGrad(() => a.add_(1)), () => a.copy_(f32([3, 4])), () => a.view(2).zero_()]) {
+      e = thrown(f);
+      expect(e.message).toBe(`${e.message.split(':')[0]}: ${INPLACE}`);
+    }
+    expect(a.tolist()).toEqual([1, 1]);
+    // a normal tensor may take an inference tensor as the source of its in-place op
+    const n = f32([1, 2]);
+    n.add_(a);
+    expect(n.tolist()).toEqual([2, 3]);
+    torch.inferenceMode(() => {
+      a.add_(1);
+      a.requiresGrad_();
+    });
+    expect(a.tolist()).toEqual([2, 2]);
+    expect(a.requiresGrad).toBe(true);
+  });
+
+  it('a refused save leaks nothing', () => {
+    const a = torch.inferenceMode(() => torch.ones([3]));
+    const w = f32([1, 2, 3], true);
+    thrown(() => a.mul(w));
+    const before = torch.memory.stats('cpu').liveTensors;
+    for (let i = 0; i < 100; i++) thrown(() => a.mul(w));
+    expect(torch.memory.stats('cpu').liveTensors).toBe(before);
+  });
+});
+
 describe('scope guards with `using`', () => {
   it('using _ = torch.noGrad() turns grad off until the block ends', () => {
     const x = f32([1.0, 2.0], true);

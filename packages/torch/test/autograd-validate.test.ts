@@ -18,18 +18,34 @@ function counters() {
 type Ctx = InstanceType<typeof torch.autograd.FunctionCtx>;
 type Track = <T extends Tensor>(t: T) => T;
 
+/**
+ * Hooks and custom backwards are user code (autograd Note [User code in backward]): the
+ * gradients they receive and the tensors they make are the user's, so the scenarios hand
+ * them to `mine` to be disposed with the rest of what `refused` tracked.
+ */
+let active: Track | null = null;
+function mine<T>(v: T): T {
+  if (Array.isArray(v)) for (const t of v) mine(t);
+  else if (v instanceof torch.Tensor) active?.(v);
+  return v;
+}
+
 /** Runs `scenario`, disposes what it tracked, and returns its error (checking nothing leaked). */
 function refused(scenario: (track: Track) => void): Error {
   const start = counters();
   const made: Tensor[] = [];
   let err: unknown = null;
+  const track: Track = (t) => {
+    made.push(t);
+    return t;
+  };
+  active = track;
   try {
-    scenario((t) => {
-      made.push(t);
-      return t;
-    });
+    scenario(track);
   } catch (e) {
     err = e;
+  } finally {
+    active = null;
   }
   for (const t of made) t.dispose();
   expect(err, 'expected an error').toBeInstanceOf(Error);
@@ -46,8 +62,9 @@ describe('tensor hooks (registerHook)', () => {
     let x: Tensor | null = null;
     const err = refused((track) => {
       x = leaf(track);
-      x.registerHook(function widen() {
-        return torch.ones([5]);
+      x.registerHook(function widen(g) {
+        mine(g);
+        return mine(torch.ones([5]));
       });
       track(x.sum()).backward();
       expect(x.grad).toBeNull();
@@ -60,7 +77,7 @@ describe('tensor hooks (registerHook)', () => {
     const err = refused((track) => {
       const x = leaf(track);
       const y = track(x.mul(2));
-      y.registerHook(() => torch.ones([2, 3]));
+      y.registerHook((g) => (mine(g), mine(torch.ones([2, 3]))));
       track(y.sum()).backward();
     });
     expect(err).toBeInstanceOf(torch.AutogradError);
@@ -72,7 +89,7 @@ describe('tensor hooks (registerHook)', () => {
     for (const value of [42, 'grad', [1, 2, 3], { grad: 1 }]) {
       const err = refused((track) => {
         const x = leaf(track);
-        x.registerHook(() => value as never);
+        x.registerHook((g) => (mine(g), value as never));
         track(x.sum()).backward();
         expect(x.grad).toBeNull();
       });
@@ -87,7 +104,7 @@ describe('tensor hooks (registerHook)', () => {
     const err = refused((track) => {
       const x = leaf(track);
       x.registerHook(function myhook(g) {
-        return g.double();
+        return mine(mine(g).double());
       });
       track(x.sum()).backward();
     });
@@ -118,8 +135,9 @@ describe('Node hooks (gradFn.registerHook / registerPrehook)', () => {
     const err = refused((track) => {
       const x = leaf(track);
       const y = track(x.mul(track(torch.ones([3], { requiresGrad: true }))));
-      y.gradFn!.registerHook(function one() {
-        return [torch.ones([3])];
+      y.gradFn!.registerHook(function one(gi, go) {
+        mine([gi, go].flat());
+        return [mine(torch.ones([3]))];
       });
       track(y.sum()).backward();
     });
@@ -132,7 +150,7 @@ describe('Node hooks (gradFn.registerHook / registerPrehook)', () => {
     const err = refused((track) => {
       const x = leaf(track);
       const y = track(x.mul(2));
-      y.gradFn!.registerHook(() => 42 as never);
+      y.gradFn!.registerHook((gi, go) => (mine([gi, go].flat()), 42 as never));
       track(y.sum()).backward();
     });
     expect(err).toBeInstanceOf(TypeError);
@@ -144,7 +162,7 @@ describe('Node hooks (gradFn.registerHook / registerPrehook)', () => {
     const err = refused((track) => {
       const x = leaf(track);
       const y = track(x.mul(2));
-      y.gradFn!.registerPrehook(() => [torch.ones([5])]);
+      y.gradFn!.registerPrehook((go) => (mine(go), [mine(torch.ones([5]))]));
       track(y.sum()).backward();
     });
     expect(err).toBeInstanceOf(torch.AutogradError);
@@ -159,7 +177,7 @@ function fn(name: string, backward: (ctx: Ctx, g: Tensor | null) => unknown) {
     }
 
     static override backward(ctx: Ctx, g: Tensor | null): Tensor {
-      return backward(ctx, g) as Tensor;
+      return mine(backward(ctx, mine(g))) as Tensor;
     }
   };
   Object.defineProperty(cls, 'name', { value: name });
@@ -233,7 +251,7 @@ describe('custom Functions', () => {
       }
 
       static override backward(_ctx: Ctx, g: Tensor | null): (Tensor | null)[] {
-        return [g!.mul(3), g!.mul(1)];
+        return mine([mine(g)!.mul(3), g!.mul(1)]);
       }
     }
     const err = refused((track) => track(track(Scale.apply<Tensor>(leaf(track), 3)).sum()).backward());

@@ -1,7 +1,7 @@
 import { TorchError } from '../errors';
 import { DispatchKey, dispatchKeyName, isAutogradKey, NUM_DISPATCH_KEYS } from './dispatch-key';
 import { DispatchKeySet } from './dispatch-key-set';
-import { localExcluded, localIncluded } from './local-state';
+import { isInferenceModeEnabled, localExcluded, localIncluded } from './local-state';
 import { parseSchema, type OpSchema } from './schema';
 
 /** Anything that carries a dispatch key set (a Tensor handle does). */
@@ -117,6 +117,15 @@ export function registerOperator(def: OperatorDef): OperatorHandle {
  */
 function bumpVersions(h: OperatorHandle, written: readonly number[]): BoxedKernel {
   return (ks, args) => {
+    if (!isInferenceModeEnabled()) {
+      for (const i of written) {
+        if ((args[i] as { version?: { inference?: boolean } } | undefined)?.version?.inference) {
+          throw new TorchError(
+            `${h.schema.name}: Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.`,
+          );
+        }
+      }
+    }
     const result = redispatch(h, ks, DispatchKey.ADInplaceOrView, args);
     for (const i of written) (args[i] as { version?: { bump(): void } } | undefined)?.version?.bump();
     return result;

@@ -10,6 +10,28 @@ import { DispatchKeySet } from './dispatch-key-set';
 let included = DispatchKeySet.EMPTY;
 let excluded = DispatchKeySet.EMPTY;
 
+/**
+ * Note [Inference tensors]
+ * While `inferenceMode` is on, every tensor made with new data is an *inference tensor*
+ * (PyTorch's `is_inference()`): its VersionCounter carries the flag, so its views and
+ * aliases are inference tensors too, while a view made in the mode of a normal tensor stays
+ * normal. Outside the mode, PyTorch refuses what would need autograd bookkeeping it skipped:
+ * saving one for backward, `requiresGrad_(true)`, and writing one in place (Note [Version
+ * counters are bumped at ADInplaceOrView] is where the write is refused, before the op runs).
+ */
+let inferenceModeOn = false;
+
+export function isInferenceModeEnabled(): boolean {
+  return inferenceModeOn;
+}
+
+/** Sets the inference mode flag and returns the previous one, which the caller restores in a `finally`. */
+export function exchangeInferenceMode(on: boolean): boolean {
+  const prev = inferenceModeOn;
+  inferenceModeOn = on;
+  return prev;
+}
+
 export const AUTOGRAD_KEYSET = DispatchKeySet.of(
   DispatchKey.AutogradCPU,
   DispatchKey.AutogradWebGPU,

@@ -9,7 +9,7 @@ import { isNonOverlappingAndDense } from '../iterator/layout';
 import { contiguousStrides } from '../views';
 import { makeBinder } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
-import { UNINITIALIZED, broadcastTo, checkNoInternalOverlap, isScalar, readScalar, sameShape, type Scalar } from './meta-utils';
+import { UNINITIALIZED, broadcastTo, checkNoInternalOverlap, checkNoPartialOverlap, isScalar, readScalar, sameShape, type Scalar } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
 
 /** `copy_`: writes `src` (broadcast to `self`'s shape, converted to its dtype) into `self`. */
@@ -37,6 +37,7 @@ export const COPY_ = defineStructured(
       return dst;
     }
     checkNoInternalOverlap('copy_', dst);
+    checkNoPartialOverlap('copy_', dst, [s]);
     const shape = broadcastShapes('copy_', dst.sizes, s.sizes);
     if (!sameShape(shape, dst.sizes)) {
       throw new TorchError(`copy_: output with shape [${dst.sizes.join(', ')}] doesn't match the broadcast shape [${shape.join(', ')}]`);

@@ -3,14 +3,14 @@ import { broadcastShapes } from '../iterator';
 import { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { advancedIndexShape, applyBasicIndexing, type AdvancedIndex, type AdvancedIndexShape, type TensorIndexLike } from '../views';
+import { advancedIndexShape, applyBasicIndexing, type AdvancedIndex, type AdvancedIndexShape, type BasicViewStep, type TensorIndexLike } from '../views';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { clone, copy_ } from './copy';
 import { empty, full, tensor as makeTensor } from './factories';
 import type { IndexedAccess } from './indexing-impls';
 import { broadcastTo, checkNoInternalOverlap, commonDevice, isScalar, readScalar, torchTypeName, type Scalar } from './meta-utils';
 import { defineStructured, implOf } from './registry';
-import { asStrided, expand, geometryOf, select } from './views';
+import { alias, asStrided, expand, geometryOf, select, sliceDim, unsqueeze } from './views';
 import { checkCountReadable, countNonzeroAsync, countsAreAsync, withKnownCounts, withScatterCheck } from './data-dependent';
 
 /**
@@ -276,20 +276,34 @@ function broadcastShapesAll(op: string, shapes: readonly (readonly number[])[]):
 
 /**
  * `x.index(0, ':', '1:5:2', null, '...', t)`: Python's `x[...]`. Numbers, slices, new axes
- * and ellipses give a view (one as_strided of the combined geometry, so autograd sees one
- * view op). Index tensors (int64/int32), masks (bool/uint8) and booleans then index that
- * view by advanced indexing, a copy (IndexBackward0), with PyTorch's placement of the
- * indexed dims (Note [Advanced index placement]).
+ * and ellipses give a view, made by the view ops PyTorch records (Note [Basic indexing as
+ * view ops]), so autograd names them as PyTorch does. Index tensors (int64/int32), masks
+ * (bool/uint8) and booleans then index that view by advanced indexing, a copy
+ * (IndexBackward0), with PyTorch's placement of the indexed dims (Note [Advanced index
+ * placement]).
  */
 export function index(self: Tensor, ...items: unknown[]): Tensor {
   const r = applyBasicIndexing('index', geometryOf(self.impl), items, indexingOptions);
-  const g = r.geometry;
-  if (r.advanced.length === 0) return asStrided(self, g.sizes, g.strides, g.offset);
+  if (r.advanced.length === 0) {
+    // PyTorch returns an alias, never `self`, when no view op applies (`x[...]`)
+    return r.steps.length === 0 ? alias(self) : tidy(() => basicView(self, r.steps));
+  }
   return tidy(() => {
-    const basic = sameGeometry(self, g) ? self : asStrided(self, g.sizes, g.strides, g.offset);
-    const { packed, dims } = packAdvanced('index', g.sizes, r.advanced, self.device);
+    const basic = basicView(self, r.steps);
+    const { packed, dims } = packAdvanced('index', r.geometry.sizes, r.advanced, self.device);
     return indexPacked(basic, packed, dims);
   });
+}
+
+/** `self` through the view ops of basic indexing (inside a tidy: the intermediate views go with it). */
+function basicView(self: Tensor, steps: readonly BasicViewStep[]): Tensor {
+  let t = self;
+  for (const s of steps) {
+    if (s.kind === 'select') t = select(t, s.dim, s.index);
+    else if (s.kind === 'slice') t = sliceDim(t, s.dim, s.start, s.end, s.step);
+    else t = unsqueeze(t, s.dim);
+  }
+  return t;
 }
 
 /**

@@ -7,7 +7,7 @@ import { normalizeDim } from '../views';
 import { makeBinder, type OptionalArgs } from './binder';
 import { callFunctional, callMutating, describe, unwrapTensor } from './call';
 import { composite } from './composite';
-import { checkNoInternalOverlap, commonDevice, sameShape, torchTypeName } from './meta-utils';
+import { checkNoInternalOverlap, checkNoOverlap, commonDevice, sameShape, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
 import { reshape } from './shape-ops';
 import { unsqueeze } from './views';
@@ -67,6 +67,7 @@ function fillCat(b: Backend, op: string, out: TensorImpl, parts: readonly Tensor
 
 function checkOut(op: string, out: TensorImpl, sizes: readonly number[], dtype: DType, tensors: readonly TensorImpl[]): void {
   checkNoInternalOverlap(op, out);
+  checkNoOverlap(op, out, tensors);
   commonDevice(op, [...tensors, out]);
   if (!sameShape(out.sizes, sizes)) {
     throw new ShapeError(`${op}: out= tensor has shape ${fmtShape(out.sizes)}, but the result has shape ${fmtShape(sizes)}`);

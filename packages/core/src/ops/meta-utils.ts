@@ -2,6 +2,7 @@ import { CPU, type Device } from '../device';
 import { bf16BitsToNumber, canCast, f16BitsToNumber, typeMeta, type DType } from '../dtype';
 import { DeviceError, DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { broadcastStrides, computeOutputLayout } from '../iterator';
+import { isNonOverlappingAndDense } from '../iterator/layout';
 import type { AllocateOptions } from '../memory/allocator';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides } from '../views';
@@ -136,9 +137,65 @@ export function checkNoInternalOverlap(op: string, dst: TensorImpl): void {
   }
 }
 
-/** The checks of writing a result into an existing tensor (in-place `self` or `out=`). */
-export function checkWritable(op: string, dst: TensorImpl, resultSizes: readonly number[], resultDtype: DType, device: Device): void {
+/**
+ * Note [Overlapping inputs and outputs]
+ * As PyTorch's MemoryOverlap.cpp: two tensors overlap *fully* when they are the same tensor
+ * or cover the same bytes with the same strides, *partially* when their byte ranges
+ * intersect otherwise; when either is not non-overlapping-and-dense the answer is "too hard"
+ * and nothing is refused. A pointwise op (TensorIterator's check) and `copy_` refuse an input
+ * that partially overlaps the written tensor (`a.index('1:').sub_(a.index(':-1'))`: the
+ * result would depend on the order of the writes); `cat` refuses any overlap with `out`.
+ * Reductions and matmul's `out=` check nothing, as in PyTorch.
+ */
+type Overlap = 'no' | 'full' | 'partial' | 'too hard';
+
+function overlapStatus(a: TensorImpl, b: TensorImpl): Overlap {
+  if (a === b) return 'full';
+  if (a.numel === 0 || b.numel === 0) return 'no';
+  if (!isNonOverlappingAndDense(a.sizes, a.strides) || !isNonOverlappingAndDense(b.sizes, b.strides)) return 'too hard';
+  if (a.storage !== b.storage) return 'no';
+  const aBegin = a.storageOffset * a.itemSize;
+  const aEnd = aBegin + a.numel * a.itemSize;
+  const bBegin = b.storageOffset * b.itemSize;
+  const bEnd = bBegin + b.numel * b.itemSize;
+  if (aBegin === bBegin && aEnd === bEnd) return sameShape(a.strides, b.strides) ? 'full' : 'partial';
+  return aBegin < bEnd && bBegin < aEnd ? 'partial' : 'no';
+}
+
+function overlapError(op: string): TorchError {
+  return new TorchError(
+    `${op}: unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.`,
+  );
+}
+
+/** PyTorch's assert_no_partial_overlap for each tensor input (Note [Overlapping inputs and outputs]). */
+export function checkNoPartialOverlap(op: string, dst: TensorImpl, inputs: readonly unknown[]): void {
+  for (const t of inputs) if (t instanceof TensorImpl && overlapStatus(dst, t) === 'partial') throw overlapError(op);
+}
+
+/** PyTorch's assert_no_overlap: neither partial nor full (Note [Overlapping inputs and outputs]). */
+export function checkNoOverlap(op: string, dst: TensorImpl, inputs: readonly unknown[]): void {
+  for (const t of inputs) {
+    if (!(t instanceof TensorImpl)) continue;
+    const s = overlapStatus(dst, t);
+    if (s === 'partial' || s === 'full') throw overlapError(op);
+  }
+}
+
+/**
+ * The checks of writing a result into an existing tensor (in-place `self` or `out=`);
+ * `inputs` are the op's operands (scalars are skipped), checked as TensorIterator does.
+ */
+export function checkWritable(
+  op: string,
+  dst: TensorImpl,
+  resultSizes: readonly number[],
+  resultDtype: DType,
+  device: Device,
+  inputs: readonly unknown[] = [],
+): void {
   checkNoInternalOverlap(op, dst);
+  checkNoPartialOverlap(op, dst, inputs);
   if (dst.device !== device) {
     throw new DeviceError(`${op}: expected the output on ${device}, but it is on ${dst.device}`);
   }

@@ -142,7 +142,7 @@ function runClamp(mode: Mode, args: unknown[], b: Backend): TensorImpl {
   else if (compute === 'bool' && lo != null && hi != null) throw new DTypeError(`${op}: "clamp_cpu" not implemented for 'Bool'`);
   const tensors = operands.filter((o): o is TensorImpl => o instanceof TensorImpl);
   const shape = broadcastShapes(op, ...tensors.map((t) => t.sizes));
-  if (dst) checkWritable(op, dst, shape, compute, device);
+  if (dst) checkWritable(op, dst, shape, compute, device, tensors);
 
   const temps: TensorImpl[] = [];
   const prepare = (o: Bound): TensorImpl | null => {

@@ -108,7 +108,7 @@ function runPointwise(def: PointwiseDef, mode: Mode, op: string, args: unknown[]
   const resultDtype: DType = rule === 'compare' ? 'bool' : compute;
   const tensors = operands.filter((o): o is TensorImpl => o instanceof TensorImpl);
   const shape = broadcastShapes(op, ...(cond ? [cond.sizes] : []), ...tensors.map((t) => t.sizes));
-  if (dst) checkWritable(op, dst, shape, resultDtype, device);
+  if (dst) checkWritable(op, dst, shape, resultDtype, device, cond ? [cond, ...tensors] : tensors);
 
   const temps: TensorImpl[] = [];
   try {
@@ -180,7 +180,7 @@ function runSameGeometry(
   const inputs = args.slice(0, def.arity) as TensorImpl[];
   def.check?.(op, compute, inputs, args);
   const resultDtype: DType = rule === 'compare' ? 'bool' : compute;
-  if (dst) checkWritable(op, dst, x.sizes, resultDtype, x.device);
+  if (dst) checkWritable(op, dst, x.sizes, resultDtype, x.device, inputs);
   if (dst && dst.dtype === resultDtype) {
     def.compute(b, op, dst, inputs, args);
     return dst;

@@ -152,6 +152,11 @@ export function diagonal(self: Tensor, offset: number | DiagonalOptions = 0, dim
   return callFunctional(DIAGONAL, [unwrapTensor('diagonal', 'self', self), o.offset ?? 0, o.dim1 ?? 0, o.dim2 ?? 1]);
 }
 
+/** `torch.alias(x)`: a new view of all of `x` (AliasBackward0), as `x[...]` gives. */
+export function alias(self: Tensor): Tensor {
+  return callFunctional(ALIAS, [unwrapTensor('alias', 'self', self)]);
+}
+
 export function detach(self: Tensor): Tensor {
   return callFunctional(DETACH, [unwrapTensor('detach', 'self', self)]);
 }

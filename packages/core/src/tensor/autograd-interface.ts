@@ -11,7 +11,11 @@ import type { TensorImpl } from './tensor-impl';
 export interface AutogradMetaInterface {
   requiresGrad: boolean;
   /** The accumulated gradient of a leaf (a TensorImpl owned by this meta), or null. */
-  grad: TensorImpl | null;
+  readonly grad: TensorImpl | null;
+  /** Replaces `grad` (retaining the new one, releasing the old) and forgets `gradHandle`. */
+  setGrad(g: TensorImpl | null): void;
+  /** The handle `.grad` reads hand out (Note [Reading .grad]): core's to set, any meta's to forget. */
+  gradHandle: object | null;
   /** Frees what the meta holds (its grad, its grad_fn reference) when the TensorImpl dies. */
   release(): void;
 }

@@ -2,6 +2,7 @@ import { typeMeta, type DType } from '../dtype';
 import type { Device } from '../device';
 import { autogradKeyOf, backendKeyOf, DispatchKey } from '../dispatch/dispatch-key';
 import { DispatchKeySet } from '../dispatch/dispatch-key-set';
+import { isInferenceModeEnabled } from '../dispatch/local-state';
 import { liveCounts } from '../memory/live-counts';
 import { RefCounted } from '../memory/ref-counted';
 import type { AllocateOptions } from '../memory/allocator';
@@ -16,6 +17,8 @@ import { autogradMetaFactory, type AutogradMetaInterface } from './autograd-inte
  */
 export class VersionCounter {
   version = 0;
+  /** Whether the data was made in inference mode (Note [Inference tensors]). */
+  readonly inference: boolean = isInferenceModeEnabled();
   bump(): void {
     this.version++;
   }

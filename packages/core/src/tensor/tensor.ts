@@ -1,6 +1,6 @@
 import type { Device } from '../device';
 import { getDefaultDtype, type DType } from '../dtype';
-import { DeviceError, TorchError, fmtShape } from '../errors';
+import { DeviceError, ShapeError, TorchError, TorchTypeError, fmtShape } from '../errors';
 import type { DispatchKeySet } from '../dispatch/dispatch-key-set';
 import { formatTensor } from '../format';
 import { normalizeDim } from '../views';
@@ -50,6 +50,13 @@ function defer(t: Tensor): void {
     flushScheduled = true;
     queueMicrotask(flushTask);
   }
+}
+
+/** A JS value's type for a message (binder.ts's typeName, which this module cannot import). */
+function jsTypeName(x: unknown): string {
+  if (Array.isArray(x)) return 'Array';
+  if (typeof x === 'object' && x !== null) return (x as object).constructor?.name ?? 'object';
+  return typeof x;
 }
 
 export interface ReadOptions {
@@ -199,6 +206,11 @@ export class Tensor {
     return this.impl.itemSize;
   }
 
+  /** `x.is_inference()`: whether the data was made in inference mode (Note [Inference tensors]). */
+  isInference(): boolean {
+    return this.impl.version.inference;
+  }
+
   isFloatingPoint(): boolean {
     const d = this.impl.dtype;
     return d === 'float32' || d === 'float64' || d === 'float16' || d === 'bfloat16';
@@ -223,9 +235,73 @@ export class Tensor {
     return this;
   }
 
+  /**
+   * Note [Reading .grad]
+   * `x.grad` hands out one handle per gradient, cached on the tensor's autograd meta: every
+   * read returns the same object while the gradient is the same (`x.grad === x.grad`, as
+   * `x.grad is x.grad` in Python), so reading it in a loop allocates nothing and leaks
+   * nothing. The handle shares the gradient's data: an in-place accumulation (a second
+   * backward) shows through it. Disposing it is allowed and frees only the handle (the tensor
+   * keeps its gradient; the next read makes a new handle), and a `tidy` that sees the handle
+   * made disposes it at its end like any other. When the gradient is replaced or cleared
+   * (`x.grad = null`, `zeroGrad()`, a first backward after that), the old handle stops being
+   * the tensor's and becomes an ordinary handle of the caller's, still valid, released by
+   * `dispose()` or the FinalizationRegistry safety net, as in PyTorch where an old `p.grad`
+   * a user kept outlives `p.grad = None`.
+   */
   get grad(): Tensor | null {
-    const g = this.impl.autogradMeta?.grad;
-    return g ? new Tensor(g.retain()) : null;
+    const meta = this.impl.autogradMeta;
+    const g = meta?.grad;
+    if (!meta || !g) return null;
+    const cached = meta.gradHandle as Tensor | null;
+    if (cached !== null && !cached.isDisposed && cached.impl === g) return cached;
+    const h = new Tensor(g.retain());
+    meta.gradHandle = h;
+    return h;
+  }
+
+  /**
+   * `x.grad = g` / `x.grad = null`, with PyTorch 2.x's checks (python_variable.cpp's
+   * THPVariable_set_grad): a Tensor or null, not `x` itself, the same dtype, device and
+   * size. Any tensor may get one (a non-leaf, one not requiring grad), as in PyTorch. The
+   * tensor takes a reference of its own on `g`'s data; the caller's handle stays theirs and
+   * is what the next `x.grad` read returns (Note [Reading .grad]).
+   */
+  set grad(g: Tensor | null) {
+    if (g === null || g === undefined) {
+      this.impl.autogradMeta?.setGrad(null);
+      return;
+    }
+    if (!(g instanceof Tensor)) {
+      throw new TorchTypeError(`assigned grad expected to be a Tensor or None but got grad of type ${jsTypeName(g)}`);
+    }
+    if (g === this || g.impl === this.impl) throw new TorchError("can't assign Variable as its own grad");
+    const gi = g.impl;
+    const si = this.impl;
+    if (gi.dtype !== si.dtype) {
+      throw new TorchError(
+        `attempting to assign a gradient with dtype '${gi.dtype}' to a tensor with dtype '${si.dtype}'. Please ensure that the gradient and the tensor have the same dtype`,
+      );
+    }
+    if (gi.device.type !== si.device.type) {
+      throw new DeviceError(
+        `attempting to assign a gradient with device type '${gi.device.type}' to a tensor with device type '${si.device.type}'. Please ensure that the gradient and the tensor are on the same device`,
+      );
+    }
+    if (gi.device !== si.device) {
+      throw new DeviceError(
+        `attempting to assign a gradient located on device with index '${gi.device.index}' to a tensor located on device with index '${si.device.index}'. Please ensure that the gradient and the tensor are on the same device`,
+      );
+    }
+    if (gi.sizes.length !== si.sizes.length || gi.sizes.some((n, i) => n !== si.sizes[i])) {
+      throw new ShapeError(
+        `attempting to assign a gradient of size '${fmtShape(gi.sizes)}' to a tensor of size '${fmtShape(si.sizes)}'. Please ensure that the gradient and the tensor are the same size`,
+      );
+    }
+    const meta = si.ensureAutogradMeta();
+    if (meta === null) throw requireAutogradHooks('grad') && new TorchError('grad: autograd registered no meta factory');
+    meta.setGrad(gi);
+    meta.gradHandle = g;
   }
 
   get gradFn(): GradFnHandle | null {

@@ -36,6 +36,7 @@ export {
 export type {
   AdvancedIndex,
   BasicIndexingResult,
+  BasicViewStep,
   IndexItem,
   IndexingOptions,
   SliceSpec,

@@ -71,9 +71,23 @@ export type AdvancedIndex =
   | { readonly kind: 'tensor'; readonly dim: number; readonly dims: number; readonly index: TensorIndexLike }
   | { readonly kind: 'bool'; readonly dim: number; readonly dims: 1; readonly index: boolean | TensorIndexLike };
 
+/**
+ * One view op of the basic part, at a dim of the running view (Note [Basic indexing as view
+ * ops]).
+ */
+export type BasicViewStep =
+  | { readonly kind: 'select'; readonly dim: number; readonly index: number }
+  | { readonly kind: 'slice'; readonly dim: number; readonly start: number | null; readonly end: number | null; readonly step: number }
+  | { readonly kind: 'unsqueeze'; readonly dim: number };
+
 export interface BasicIndexingResult {
   /** The view after all numbers, slices, new axes and ellipses. */
   readonly geometry: Geometry;
+  /**
+   * The view ops that make `geometry`, in order (Note [Basic indexing as view ops]); empty
+   * when the view is the tensor itself (then `x.index(...)` is an alias).
+   */
+  readonly steps: readonly BasicViewStep[];
   /** Index tensors and booleans, in order; empty when the whole result is a view. */
   readonly advanced: readonly AdvancedIndex[];
 }
@@ -172,6 +186,14 @@ function specifiedDims(items: readonly IndexItem[]): number {
  * PyTorch (so `x.index(mask2d, 0)` selects along dim 1, not dim 2); the advanced entry then
  * reports where the mask really starts in the view. Out-of-range messages name the item's
  * position in the index, which is what PyTorch prints as "dimension".
+ *
+ * Note [Basic indexing as view ops]
+ * The walk also lists the view ops PyTorch's `__getitem__` records, so that autograd names
+ * them as PyTorch does (`x[0]` is SelectBackward0, `x[1:]` SliceBackward0, `x[None]`
+ * UnsqueezeBackward0, `x[...]` AliasBackward0). A lone slice is always a slice; among
+ * several items, a slice that starts at 0 with an explicit end equal to the dim's size and
+ * step 1 is skipped (PyTorch's applySlice shortcut: `x[0:3, 1]` of a [3, 4] is one select,
+ * `x[:, 1]` a slice then a select, since `:`'s end is unbounded, not the size).
  */
 export function applyBasicIndexing(
   op: string,
@@ -196,6 +218,7 @@ export function applyBasicIndexing(
   let dim = 0;
   let maskExtra = 0; // dims covered by masks beyond the one the cursor advanced
   const advanced: AdvancedIndex[] = [];
+  const steps: BasicViewStep[] = [];
   parsed.forEach((it, position) => {
     switch (it.kind) {
       case 'int': {
@@ -204,14 +227,21 @@ export function applyBasicIndexing(
           throw new IndexError(`${op}: index ${it.value} is out of bounds for dimension ${position} with size ${size}`);
         }
         geometry = selectGeometry(op, geometry, dim, it.value);
+        steps.push({ kind: 'select', dim, index: it.value });
         break;
       }
-      case 'slice':
-        geometry = sliceGeometry(op, geometry, dim, it.start, it.end, it.step);
+      case 'slice': {
+        const whole = parsed.length > 1 && (it.start ?? 0) === 0 && it.end === geometry.sizes[dim] && it.step === 1;
+        if (!whole) {
+          geometry = sliceGeometry(op, geometry, dim, it.start, it.end, it.step);
+          steps.push({ kind: 'slice', dim, start: it.start, end: it.end, step: it.step });
+        }
         dim++;
         break;
+      }
       case 'newaxis':
         geometry = unsqueezeGeometry(op, geometry, dim);
+        steps.push({ kind: 'unsqueeze', dim });
         dim++;
         break;
       case 'ellipsis':
@@ -219,6 +249,7 @@ export function applyBasicIndexing(
         break;
       case 'bool':
         geometry = unsqueezeGeometry(op, geometry, dim);
+        steps.push({ kind: 'unsqueeze', dim });
         advanced.push({ kind: 'bool', dim: dim + maskExtra, dims: 1, index: it.value });
         dim++;
         break;
@@ -229,5 +260,5 @@ export function applyBasicIndexing(
         break;
     }
   });
-  return { geometry, advanced };
+  return { geometry, steps, advanced };
 }

@@ -1,5 +1,5 @@
 import { DTypeError, TensorImpl, type BackendImpls, type Conv2dGeometry } from '@torch-ts/core';
-import { kindOf, loadExpr, storeStmt, valueType, type Kind } from '../wgsl/kinds';
+import { isNarrowIntKind, kindOf, loadExpr, storeStmt, valueType, type Kind } from '../wgsl/kinds';
 import { geom, paramLets, runSpatial } from '../wgsl/spatial';
 import { copy } from './pointwise';
 
@@ -27,7 +27,7 @@ function geometryWords(g: Conv2dGeometry): number[] {
 export const im2col: BackendImpls['im2col'] = (col: TensorImpl, image: TensorImpl, g: Conv2dGeometry) => {
   const op = 'im2col';
   const k = kindOf(op, col.dtype);
-  const zero = k === 'f32' ? '0.0' : k === 'i32' ? '0' : '0u';
+  const zero = valueType(k) === 'f32' ? '0.0' : valueType(k) === 'i32' ? '0' : '0u';
   const body = `${paramLets(['cOff', 'cRs', 'cCs', 'xOff', 'xc', 'xh', 'xw', ...GEOM])}
   let L = oH * oW;
   let r = i32(idx) / L; let q = i32(idx) % L;
@@ -103,11 +103,11 @@ function directWords(g: Conv2dGeometry, groups: number, cog: number): number[] {
   return [groups, g.channels, cog, g.height, g.width, g.kernelH, g.kernelW, g.strideH, g.strideW, g.padH, g.padW, g.dilationH, g.dilationW, g.outH, g.outW];
 }
 
-/** Runs `f` on int32 copies of uint8 operands (results copied back, wrapping), else on the operands. */
+/** Runs `f` on int32 copies of uint8, int8 and int16 operands (results copied back, wrapping), else on the operands. */
 function widened(op: string, out: TensorImpl, inputs: readonly TensorImpl[], f: (k: Kind, out: TensorImpl, inputs: readonly TensorImpl[]) => void): void {
   const k = kindOf(op, out.dtype);
   if (k === 'f32' || k === 'i32') return f(k, out, inputs);
-  if (k !== 'u8') throw new DTypeError(`${op}: "${op}" not implemented for '${out.dtype}' on webgpu`);
+  if (k !== 'u8' && !isNarrowIntKind(k)) throw new DTypeError(`${op}: "${op}" not implemented for '${out.dtype}' on webgpu`);
   const wide = [out, ...inputs].map((t) => TensorImpl.empty(op, t.sizes, 'int32', t.device));
   try {
     wide.slice(1).forEach((w, i) => copy(w, inputs[i]));

@@ -128,5 +128,8 @@ export function scalarWord(k: Kind, v: number | bigint | boolean): number {
   if (k === 'f32') return f32Word(Number(v));
   if (k === 'u8') return Number(typeof v === 'bigint' ? BigInt.asUintN(8, v) : Number(v) & 255);
   if (k === 'bool') return Number(v) !== 0 ? 1 : 0;
+  // int8/int16: the scalar in the dtype (wrapped, as CPU's checked scalar is), as an i32 word
+  if (k === 'i8') return ((i32Word(v) << 24) >> 24) >>> 0;
+  if (k === 'i16') return ((i32Word(v) << 16) >> 16) >>> 0;
   return i32Word(v);
 }

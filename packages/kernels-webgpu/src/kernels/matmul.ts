@@ -1,6 +1,6 @@
 import { TensorImpl, TorchError } from '@torch-ts/core';
 import { commandQueue } from '../runtime/queue';
-import { isHalfKind, kindOf, valueType, type Kind } from '../wgsl/kinds';
+import { isHalfKind, isNarrowIntKind, kindOf, valueType, type Kind } from '../wgsl/kinds';
 import { PRELUDE } from '../wgsl/prelude';
 import { kernelTuning } from '../runtime/tuning';
 import { bindingOf, grid } from './launch';
@@ -218,8 +218,9 @@ function run(op: string, out: TensorImpl, self: TensorImpl, other: TensorImpl, b
     fill(out, 0); // an empty inner dim: sums of nothing
     return;
   }
-  if (k === 'u8') {
-    // uint8: multiply in int32 and wrap on the cast back, as uint8 arithmetic wraps.
+  if (k === 'u8' || isNarrowIntKind(k)) {
+    // uint8, int8, int16: multiply in int32 and wrap on the cast back, as their arithmetic
+    // wraps (Note [int8 and int16 on WebGPU])
     const a = TensorImpl.empty(op, self.sizes, 'int32', self.device);
     const b = TensorImpl.empty(op, other.sizes, 'int32', other.device);
     const o = TensorImpl.empty(op, out.sizes, 'int32', out.device);

@@ -8,7 +8,7 @@ import { bindingOf, f32Word, int64Value, runPointwise, scalarWord } from './laun
 import { BINARY_OPS, LOGIT_HELPER, rowExpr, SCALAR_OPS, UNARY_OPS, type OpRow } from './pointwise-ops';
 
 type Letter = 'f' | 'i' | 'u' | 'b' | 'l';
-const LETTER: Record<Kind, Letter> = { f32: 'f', i32: 'i', u8: 'u', bool: 'b', i64: 'l', u16: 'u', f16: 'f', bf16: 'f' };
+const LETTER: Record<Kind, Letter> = { f32: 'f', i32: 'i', u8: 'u', bool: 'b', i64: 'l', u16: 'u', f16: 'f', bf16: 'f', i8: 'i', i16: 'i' };
 
 /** The row's expression for the compute dtype of `t`, or the DTypeError naming the op. */
 function exprFor(op: string, row: OpRow, t: TensorImpl): { e: PointwiseExpr; kind: Kind } {
@@ -33,7 +33,7 @@ function unary(op: string, row: OpRow): UnaryImpl {
 }
 
 /** A zero integer divisor, as the WGSL bool over `$2` of each kind (floats divide by zero freely). */
-const ZERO_DIVISOR: Partial<Record<Kind, string>> = { i32: '$2 == 0', u8: '$2 == 0u', bool: '$2 == 0u', i64: '!i64_nz($2)' };
+const ZERO_DIVISOR: Partial<Record<Kind, string>> = { i32: '$2 == 0', i8: '$2 == 0', i16: '$2 == 0', u8: '$2 == 0u', bool: '$2 == 0u', i64: '!i64_nz($2)' };
 
 /** The row's expression, reporting a zero integer divisor as CPU's ZeroDivisionError (Note [Device-side errors]). */
 function withZeroDivision(e: PointwiseExpr, kind: Kind, row: OpRow): PointwiseExpr {

@@ -1,6 +1,6 @@
 import { DTypeError, TensorImpl, type ArgReduceImpl, type ReduceImpl } from '@torch-ts/core';
 import { commandQueue } from '../runtime/queue';
-import { bindingDecl, isFloatKind, isHalfKind, kindOf, loadExpr, storeStmt, valueType, type Kind } from '../wgsl/kinds';
+import { bindingDecl, isFloatKind, isHalfKind, isI32Kind, kindOf, loadExpr, storeStmt, valueType, type Kind } from '../wgsl/kinds';
 import { PRELUDE } from '../wgsl/prelude';
 import { I64_HELPERS, load64, store64 } from '../wgsl/reduce64';
 import { bindingOf, grid } from './launch';
@@ -57,7 +57,7 @@ interface ReduceRow {
   readonly combine: Partial<Record<Letter, string>>;
 }
 
-const LETTER: Record<Kind, Letter> = { f32: 'f', i32: 'i', u8: 'u', bool: 'b', i64: 'l', u16: 'u', f16: 'f', bf16: 'f' };
+const LETTER: Record<Kind, Letter> = { f32: 'f', i32: 'i', u8: 'u', bool: 'b', i64: 'l', u16: 'u', f16: 'f', bf16: 'f', i8: 'i', i16: 'i' };
 
 const REDUCE_OPS: Record<'sum' | 'prod' | 'amax' | 'amin', ReduceRow> = {
   sum: {
@@ -378,11 +378,11 @@ function argBetter(max: boolean, k: Kind, t: string): string {
 
 /** Scratch words of a value: u32 bits (f32, i32, u32) or two words (int64). */
 function encodeWord(k: Kind, v: string): string {
-  return isFloatKind(k) || k === 'i32' ? `bitcast<u32>(${v})` : v;
+  return isFloatKind(k) || isI32Kind(k) ? `bitcast<u32>(${v})` : v;
 }
 
 function decodeWord(k: Kind, w: string): string {
-  return isFloatKind(k) ? `bitcast<f32>(${w})` : k === 'i32' ? `bitcast<i32>(${w})` : w;
+  return isFloatKind(k) ? `bitcast<f32>(${w})` : isI32Kind(k) ? `bitcast<i32>(${w})` : w;
 }
 
 /**

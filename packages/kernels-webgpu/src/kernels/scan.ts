@@ -122,6 +122,9 @@ function sumProdSpec(op: 'cumsum' | 'cumprod', k: Kind, dtype: string): ScanSpec
       // float16/bfloat16: PyTorch's CPU accumulates them in float and rounds each stored element
       return { S: 'f32', ident: sum ? '0.0' : '1.0', comb: sum ? 'return a + b;' : 'return a * b;', load: (v) => v, store: (s) => ({ v: s }) };
     case 'i32':
+    case 'i8':
+    case 'i16':
+      // (int8/int16 wrap on store: Note [int8 and int16 on WebGPU])
       return { S: 'i32', ident: sum ? '0' : '1', comb: sum ? 'return a + b;' : 'return a * b;', load: (v) => v, store: (s) => ({ v: s }) };
     case 'u8':
       return { S: 'u32', ident: sum ? '0u' : '1u', comb: sum ? 'return (a + b) & 255u;' : 'return (a * b) & 255u;', load: (v) => v, store: (s) => ({ v: s }) };

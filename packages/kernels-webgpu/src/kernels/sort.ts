@@ -1,7 +1,7 @@
 /// <reference types="@webgpu/types" />
 import { DTypeError, TensorImpl, TorchError, type BackendImpls, type SortingImpls } from '@torch-ts/core';
 import { commandQueue } from '../runtime/queue';
-import { bindingDecl, isFloatKind, kindOf, loadExpr, loadInt64Expr, storeInt64Stmt, storeStmt, type Kind } from '../wgsl/kinds';
+import { bindingDecl, isFloatKind, isI32Kind, kindOf, loadExpr, loadInt64Expr, storeInt64Stmt, storeStmt, type Kind } from '../wgsl/kinds';
 import { WORKGROUP } from '../wgsl/pointwise';
 import { PRELUDE } from '../wgsl/prelude';
 import { GROUP_ID, paramsDecl, rowBaseCode, rowParams, rowWords, type RowGeometry } from '../wgsl/rows';
@@ -60,7 +60,7 @@ function keyDefs(k: Kind): string {
     isFloatKind(k)
       ? 'fn key(v: f32) -> KT { if (isnan_f(v)) { return 0xffffffffu; } var u = bitcast<u32>(v); ' +
         'if (u == 0x80000000u) { u = 0u; } return select(u | 0x80000000u, ~u, (u >> 31u) == 1u); }'
-      : k === 'i32'
+      : isI32Kind(k)
         ? 'fn key(v: i32) -> KT { return bitcast<u32>(v) ^ 0x80000000u; }'
         : 'fn key(v: u32) -> KT { return v; }';
   return [

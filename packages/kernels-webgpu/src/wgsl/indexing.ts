@@ -11,8 +11,9 @@ import { I64_HELPERS } from './reduce64';
  *   2+ I_k  the int64 index tensors (strides over N)
  * Every binding is raw u32 words, whatever the dtype: a gather or a 'set' scatter moves
  * element bits by width (1, 2, 4 or 8 bytes), so it serves every dtype; the arithmetic
- * scatter modes combine values of one kind (f32, i32, u8, bool) with an atomic
- * compare-exchange loop on the element's word (i32 'add' with atomicAdd), so duplicate
+ * scatter modes combine values of one kind (f32, i32, u8, bool, and int8/int16 sign-extended
+ * to i32: Note [int8 and int16 on WebGPU]) with an atomic compare-exchange loop on the
+ * element's word (i32 'add' with atomicAdd), so duplicate
  * positions combine correctly whatever the order (float sums may round differently from
  * CPU's row-major order, as on CUDA). int64 has 'add' only: atomicAdd on the low word, then
  * atomicAdd of the high word plus that addition's carry on the high word (exact modulo 2^64
@@ -30,7 +31,7 @@ import { I64_HELPERS } from './reduce64';
  * skipped.
  */
 export type AccessMode = 'gather' | 'set' | 'add' | 'mul' | 'amax' | 'amin';
-export type CombineKind = 'f32' | 'i32' | 'u8' | 'bool' | 'i64';
+export type CombineKind = 'f32' | 'i32' | 'u8' | 'bool' | 'i64' | 'i8' | 'i16';
 
 export interface AccessSpec {
   readonly mode: AccessMode;
@@ -144,19 +145,36 @@ export function accessSource(s: AccessSpec): string {
     L.push(`  atomicAdd(&b${wb}[oT], bitcast<u32>(bitcast<i32>(${alpha}) * bitcast<i32>(${loadRaw(1, 'oO')})));`);
   } else {
     const k = s.kind!;
-    const byte = k === 'u8' || k === 'bool';
+    const byte = k === 'u8' || k === 'bool' || k === 'i8';
+    // int8/int16 (Note [int8 and int16 on WebGPU]): sign-extended to i32 to combine, the low
+    // bits put back into their word
+    const narrow = k === 'i8' || k === 'i16';
+    const bits = k === 'i16' ? 16 : 8;
+    const mask = k === 'i16' ? '65535u' : '255u';
     L.push(`  let val = ${loadRaw(1, 'oO')};`);
-    L.push(byte ? '  let w = oT >> 2u; let sh = (oT & 3u) * 8u;' : '  let w = oT;');
-    const extract = k === 'f32' ? 'bitcast<f32>(old)' : k === 'i32' ? 'bitcast<i32>(old)' : '((old >> sh) & 255u)';
-    const v = k === 'f32' ? 'bitcast<f32>(val)' : k === 'i32' ? 'bitcast<i32>(val)' : 'val';
-    const insert = (nv: string) => (k === 'f32' || k === 'i32' ? `bitcast<u32>(${nv})` : `((old & ~(255u << sh)) | ((${nv} & 255u) << sh))`);
+    L.push(byte ? '  let w = oT >> 2u; let sh = (oT & 3u) * 8u;' : k === 'i16' ? '  let w = oT >> 1u; let sh = (oT & 1u) * 16u;' : '  let w = oT;');
+    const extract =
+      k === 'f32'
+        ? 'bitcast<f32>(old)'
+        : k === 'i32'
+          ? 'bitcast<i32>(old)'
+          : narrow
+            ? `(bitcast<i32>(old << (${32 - bits}u - sh)) >> ${32 - bits}u)`
+            : '((old >> sh) & 255u)';
+    const v = k === 'f32' ? 'bitcast<f32>(val)' : k === 'i32' ? 'bitcast<i32>(val)' : narrow ? `(bitcast<i32>(val << ${32 - bits}u) >> ${32 - bits}u)` : 'val';
+    const insert = (nv: string) =>
+      k === 'f32' || k === 'i32'
+        ? `bitcast<u32>(${nv})`
+        : narrow
+          ? `((old & ~(${mask} << sh)) | ((bitcast<u32>(${nv}) & ${mask}) << sh))`
+          : `((old & ~(255u << sh)) | ((${nv} & 255u) << sh))`;
     let combine: string;
     switch (s.mode) {
       case 'add':
         combine =
           k === 'f32'
             ? `cur + bitcast<f32>(${alpha}) * v`
-            : k === 'i32'
+            : k === 'i32' || narrow
               ? `cur + bitcast<i32>(${alpha}) * v`
               : k === 'u8'
                 ? `cur + ${alpha} * v`

@@ -7,6 +7,8 @@ import { DTypeError, type DType } from '@torch-ts/core';
  *   int32    array<i32>            values i32
  *   uint8    4 per u32 word        values u32 in [0, 255]
  *   bool     4 per u32 word        values u32, 0 or 1
+ *   int8     4 per u32 word        values i32 in [-128, 127]        (Note [int8 and int16 on
+ *   int16    2 per u32 word        values i32 in [-32768, 32767]     WebGPU])
  *   int64    2 u32 words (lo, hi)  values vec2<u32> in the kernels that emulate int64 (Note
  *                                  [int64 on WebGPU]: pointwise arithmetic, comparisons,
  *                                  casts); kernels that only index read the low word as i32
@@ -19,9 +21,24 @@ import { DTypeError, type DType } from '@torch-ts/core';
  * Byte-sized elements are written with atomicAnd/atomicOr on their word, so neighbouring
  * elements written by other invocations (or belonging to other tensors of the same block)
  * are never clobbered. float64 has no WGSL type: every kernel raises a DTypeError naming
- * the op. int8 and int16 are outside issue 5's WebGPU dtypes: DTypeError.
- * Storage of any dtype can still be uploaded to and read back from the device (bytes are bytes).
- */
+ * the op. Storage of any dtype can still be uploaded to and read back from the device
+ * (bytes are bytes).
+ *
+ * Note [int8 and int16 on WebGPU]
+ * WGSL has no 8- or 16-bit integers; int8 and int16 are emulated in 32-bit lanes, as int64
+ * is in two (Note [int64 on WebGPU]), but more simply: an element is a signed byte or half
+ * of a u32 word, sign-extended to an i32 on load (`bitcast<i32>(word << s) >> 24u`) and
+ * truncated to its low 8 or 16 bits on store (atomicAnd/atomicOr on the word, as uint8's).
+ * Everything in between is the int32 kernel: the kinds 'i8' and 'i16' have i32 values and
+ * take the `i` rows of the pointwise table, the int32 accumulators of the reductions and
+ * scans, the int32 keys of the sorts. That is exact: every int8/int16 value is an int32, and
+ * the operations PyTorch's CPU does on them in int32 or int64 and narrows on store (add,
+ * sub, mul wrap modulo 2^8 / 2^16, division and remainder of sign-extended values, bitwise
+ * ops, comparisons) give the same low bits when done in int32 and narrowed once. Where the
+ * result is wider (`sum` and `cumsum` of int8 give int64), core casts the input to the result
+ * dtype first, so those run in the int64 kernels, exactly; a reduction kept in int8/int16
+ * (`sum(x, 0, { dtype: 'int8' })`, amax) accumulates in i32 and wraps once on store, which
+ * is the same value.
 
 /**
  * Note [float16 on WebGPU]
@@ -46,9 +63,29 @@ import { DTypeError, type DType } from '@torch-ts/core';
  * A kernel opts in to it separately (`allowF16 = 'bf16'`: float16 and bfloat16), having
  * checked that it treats 'bf16' as it treats 'f16' (`isHalfKind`).
  */
-export type Kind = 'f32' | 'i32' | 'u8' | 'bool' | 'i64' | 'u16' | 'f16' | 'bf16';
+export type Kind = 'f32' | 'i32' | 'u8' | 'bool' | 'i64' | 'u16' | 'f16' | 'bf16' | 'i8' | 'i16';
 
-const KIND: Partial<Record<DType, Kind>> = { float32: 'f32', int32: 'i32', uint8: 'u8', bool: 'bool', int64: 'i64', float16: 'f16', bfloat16: 'bf16' };
+const KIND: Partial<Record<DType, Kind>> = {
+  float32: 'f32',
+  int32: 'i32',
+  uint8: 'u8',
+  bool: 'bool',
+  int64: 'i64',
+  float16: 'f16',
+  bfloat16: 'bf16',
+  int8: 'i8',
+  int16: 'i16',
+};
+
+/** An int32-valued kind: int32, or int8/int16 in 32-bit lanes (Note [int8 and int16 on WebGPU]). */
+export function isI32Kind(k: Kind): k is 'i32' | 'i8' | 'i16' {
+  return k === 'i32' || k === 'i8' || k === 'i16';
+}
+
+/** A narrow int kind, packed in words (Note [int8 and int16 on WebGPU]). */
+export function isNarrowIntKind(k: Kind): k is 'i8' | 'i16' {
+  return k === 'i8' || k === 'i16';
+}
 
 /** A 16-bit float kind (Note [float16 on WebGPU]): values f32, stored as halves. */
 export function isHalfKind(k: Kind): k is 'f16' | 'bf16' {
@@ -67,7 +104,7 @@ export function isFloatKind(k: Kind): boolean {
 export function kindOf(op: string, dtype: DType, allowInt64 = false, allowF16: boolean | 'bf16' = false): Kind {
   const k = KIND[dtype];
   if (!k || (k === 'i64' && !allowInt64) || (k === 'f16' && !allowF16) || (k === 'bf16' && allowF16 !== 'bf16')) {
-    throw new DTypeError(`${op}: "${op}" not implemented for '${dtype}' on webgpu (${whyNot(dtype)}; supported: float32, int32, uint8, bool, and int64, float16 and bfloat16 emulated where the op has kernels for them)`);
+    throw new DTypeError(`${op}: "${op}" not implemented for '${dtype}' on webgpu (${whyNot(dtype)}; supported: float32, int32, uint8, bool, int8, int16, and int64, float16 and bfloat16 emulated where the op has kernels for them)`);
   }
   return k;
 }
@@ -83,13 +120,13 @@ export function whyNot(dtype: DType): string {
     case 'bfloat16':
       return `${dtype} is emulated on WebGPU (16-bit storage, float32 compute) only for copies, casts, fill, pointwise ops, reductions and matmul, not for this op`;
     default:
-      return `${dtype} is not one of WebGPU's dtypes (float32, int32, uint8, bool; int64, float16 and bfloat16 emulated)`;
+      return `${dtype} is not one of WebGPU's dtypes (float32, int32, uint8, bool, int8, int16; int64, float16 and bfloat16 emulated)`;
   }
 }
 
 /** The WGSL type of a value of this kind inside a kernel. */
 export function valueType(k: Kind): string {
-  return isFloatKind(k) ? 'f32' : k === 'i32' || k === 'i64' ? 'i32' : 'u32';
+  return isFloatKind(k) ? 'f32' : isI32Kind(k) || k === 'i64' ? 'i32' : 'u32';
 }
 
 /** The binding declaration of operand `i`. Outputs of byte kinds are atomic words. */
@@ -97,7 +134,7 @@ export function bindingDecl(i: number, k: Kind, output: boolean, vec4: boolean):
   let elem: string;
   if (k === 'f32') elem = vec4 ? 'vec4<f32>' : 'f32';
   else if (k === 'i32') elem = vec4 ? 'vec4<i32>' : 'i32';
-  else if ((k === 'u8' || k === 'bool' || k === 'u16' || isHalfKind(k)) && output) elem = 'atomic<u32>';
+  else if ((k === 'u8' || k === 'bool' || k === 'u16' || isHalfKind(k) || isNarrowIntKind(k)) && output) elem = 'atomic<u32>';
   else elem = 'u32';
   return `@group(0) @binding(${i}) var<storage, read_write> b${i}: array<${elem}>;`;
 }
@@ -115,6 +152,14 @@ export function loadExpr(i: number, k: Kind, idx: string, atomic = false): strin
     }
     case 'i64':
       return `bitcast<i32>(b${i}[2u * (${idx})])`;
+    case 'i8': {
+      const word = atomic ? `atomicLoad(&b${i}[(${idx}) >> 2u])` : `b${i}[(${idx}) >> 2u]`;
+      return `(bitcast<i32>(${word} << (24u - ((${idx}) & 3u) * 8u)) >> 24u)`;
+    }
+    case 'i16': {
+      const word = atomic ? `atomicLoad(&b${i}[(${idx}) >> 1u])` : `b${i}[(${idx}) >> 1u]`;
+      return `(bitcast<i32>(${word} << (16u - ((${idx}) & 1u) * 16u)) >> 16u)`;
+    }
     case 'u16': {
       const word = atomic ? `atomicLoad(&b${i}[(${idx}) >> 1u])` : `b${i}[(${idx}) >> 1u]`;
       return `((${word} >> (((${idx}) & 1u) * 16u)) & 65535u)`;
@@ -155,6 +200,16 @@ export function storeStmt(i: number, k: Kind, idx: string, v: string, hi64?: str
         `{ let w = (${idx}) >> 1u; let sh = ((${idx}) & 1u) * 16u; ` +
         `atomicAnd(&b${i}[w], ~(65535u << sh)); atomicOr(&b${i}[w], ((${v}) & 65535u) << sh); }`
       );
+    case 'i8':
+      return (
+        `{ let w = (${idx}) >> 2u; let sh = ((${idx}) & 3u) * 8u; ` +
+        `atomicAnd(&b${i}[w], ~(255u << sh)); atomicOr(&b${i}[w], (bitcast<u32>(${v}) & 255u) << sh); }`
+      );
+    case 'i16':
+      return (
+        `{ let w = (${idx}) >> 1u; let sh = ((${idx}) & 1u) * 16u; ` +
+        `atomicAnd(&b${i}[w], ~(65535u << sh)); atomicOr(&b${i}[w], (bitcast<u32>(${v}) & 65535u) << sh); }`
+      );
     case 'f16':
       return (
         `{ let w = (${idx}) >> 1u; let sh = ((${idx}) & 1u) * 16u; ` +
@@ -177,7 +232,10 @@ export function convertExpr(v: string, from: Kind, to: Kind): string {
   // float16 values are f32 in kernels (Note [float16 on WebGPU]): a cast to it is the cast to
   // float32 (int32 -> float16 rounds twice, to float32 and then on store, as c10::Half(float(x))).
   if (isHalfKind(to)) return convertExpr(v, from, 'f32');
-  const src = from === 'i64' ? 'i32' : isHalfKind(from) ? 'f32' : from;
+  // int8/int16 values are i32 (Note [int8 and int16 on WebGPU]): a cast to them is the cast to
+  // int32, narrowed on store (float -> int8 truncates through int32, as CPU's copy does)
+  if (isNarrowIntKind(to)) return convertExpr(v, from, 'i32');
+  const src = from === 'i64' || isNarrowIntKind(from) ? 'i32' : isHalfKind(from) ? 'f32' : from;
   switch (to) {
     case 'f32':
       return src === 'f32' ? v : `f32(${v})`;
@@ -223,6 +281,8 @@ export function convertExpr64(v: string, from: Kind, to: Kind): string {
       case 'bf16':
         return `i64_to_f32(${v})`;
       case 'i32':
+      case 'i8':
+      case 'i16':
         return `bitcast<i32>((${v}).x)`;
       case 'u8':
         return `((${v}).x & 255u)`;
@@ -237,6 +297,8 @@ export function convertExpr64(v: string, from: Kind, to: Kind): string {
       case 'bf16':
         return `f32_to_i64(${v})`;
       case 'i32':
+      case 'i8':
+      case 'i16':
         return `i64_of_i32(${v})`;
       case 'u8':
       case 'bool':

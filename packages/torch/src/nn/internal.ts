@@ -2,7 +2,7 @@
  * What nn, optim and utils share: core's tensor API and two autograd-state helpers that
  * PyTorch users get from attribute assignment (`p.grad = None`, `p.grad = g`).
  */
-import { Tensor, TorchError, type TensorImpl } from '@torch-ts/core';
+import { Tensor, TorchError } from '@torch-ts/core';
 import { noGrad } from '@torch-ts/autograd';
 
 export { Tensor, TorchError };
@@ -12,30 +12,9 @@ export function noGradGuard<T>(fn: () => T): T {
   return noGrad(fn);
 }
 
-/**
- * `p.grad = g` (or `= None` with null): replaces a leaf's accumulated gradient. The meta
- * owns one reference on its grad (Note [AutogradMeta ownership]), so the old one is
- * released and the new one retained; the caller keeps its own handle on `g`.
- */
+/** `p.grad = g` (or `= None` with null), Tensor's setter with PyTorch's checks (Note [Reading .grad]). */
 export function setGrad(p: Tensor, g: Tensor | null): void {
-  const meta = p.impl.autogradMeta as (null | { grad: TensorImpl | null; setGrad?: (g: TensorImpl | null) => void });
-  if (meta === null) {
-    if (g === null) return;
-    throw new TorchError('setGrad: the tensor does not require grad, so it cannot hold a gradient');
-  }
-  if (g !== null && (g.dtype !== p.dtype || g.device.type !== p.device.type)) {
-    throw new TorchError(`setGrad: assigned grad has data type ${g.dtype} on ${g.device}, but the tensor is ${p.dtype} on ${p.device}`);
-  }
-  if (g !== null && g.shape.join() !== p.shape.join()) {
-    throw new TorchError(`setGrad: assigned grad has shape [${g.shape.join(', ')}] but the tensor has shape [${p.shape.join(', ')}]`);
-  }
-  if (meta.setGrad) {
-    meta.setGrad(g === null ? null : g.impl);
-    return;
-  }
-  const old = meta.grad;
-  meta.grad = g === null ? null : g.impl.retain();
-  old?.release();
+  p.grad = g;
 }
 
 /** Whether a leaf currently holds a gradient, without making a handle for it. */
@@ -43,9 +22,19 @@ export function hasGrad(p: Tensor): boolean {
   return (p.impl.autogradMeta?.grad ?? null) !== null;
 }
 
-/** Calls `fn(grad)` with a temporary handle on `p.grad` (disposed afterwards); nothing if none. */
+/**
+ * A handle of the caller's own on `p`'s gradient (null if none), to dispose when done. Library
+ * code reads gradients through it, never through `p.grad`: that handle is shared with the
+ * user (Note [Reading .grad]), and disposing it would dispose one the user may hold.
+ */
+export function ownGrad(p: Tensor): Tensor | null {
+  const g = p.impl.autogradMeta?.grad ?? null;
+  return g === null ? null : new Tensor(g.retain());
+}
+
+/** Calls `fn(grad)` with a temporary handle on `p`'s gradient (disposed afterwards); nothing if none. */
 export function withGrad<T>(p: Tensor, fn: (g: Tensor) => T): T | undefined {
-  const g = p.grad;
+  const g = ownGrad(p);
   if (g === null) return undefined;
   try {
     return fn(g);

@@ -1,5 +1,5 @@
 import { Device, parseDType, toDevice, type DType, type DeviceLike } from '@torch-ts/core';
-import { Tensor, TorchError, noGradGuard, setGrad } from './internal';
+import { Tensor, TorchError, noGradGuard, ownGrad, setGrad } from './internal';
 import { Parameter } from './parameter';
 
 export type StateDict = Map<string, Tensor>;
@@ -297,7 +297,7 @@ export class Module {
       if (setToNone) {
         setGrad(p, null);
       } else {
-        const g = p.grad;
+        const g = ownGrad(p);
         if (g !== null) {
           noGradGuard(() => g.zero_());
           g.dispose();
@@ -325,7 +325,7 @@ export class Module {
       if (converted === p) continue;
       const np = new Parameter(converted, p.requiresGrad);
       if (converted !== np) converted.dispose();
-      const g = p.grad;
+      const g = ownGrad(p);
       if (g !== null) {
         const cg = noGradGuard(() => fn(g));
         setGrad(np, cg);

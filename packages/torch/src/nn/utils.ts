@@ -2,7 +2,7 @@
  * `torch.nn.utils`: gradient clipping and parameter <-> vector conversion.
  */
 import { cat, fullLike, zeros } from '@torch-ts/core';
-import { Tensor, TorchError, noGradGuard } from './internal';
+import { Tensor, TorchError, noGradGuard, ownGrad } from './internal';
 
 type Params = Tensor | Iterable<Tensor>;
 
@@ -48,7 +48,7 @@ export function clipGradNorm_(parameters: Params, maxNorm: number, options: Clip
   const normType = o.normType ?? 2.0;
   return noGradGuard(() => {
     const grads = toList(parameters)
-      .map((p) => p.grad)
+      .map((p) => ownGrad(p))
       .filter((g): g is Tensor => g !== null);
     if (grads.length === 0) return zeros([]);
     try {
@@ -101,7 +101,7 @@ export function clipGradNorm_(parameters: Params, maxNorm: number, options: Clip
 export function clipGradValue_(parameters: Params, clipValue: number): void {
   noGradGuard(() => {
     for (const p of toList(parameters)) {
-      const g = p.grad;
+      const g = ownGrad(p);
       if (g === null) continue;
       g.clamp_(-clipValue, clipValue);
       g.dispose();

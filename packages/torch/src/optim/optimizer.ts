@@ -4,7 +4,7 @@
  * with camelCase keys: `momentumBuffer`, `expAvg`, `weightDecay`).
  */
 import { keep, type Binder } from '@torch-ts/core';
-import { Tensor, TorchError, noGradGuard, setGrad } from '../nn/internal';
+import { Tensor, TorchError, noGradGuard, ownGrad, setGrad } from '../nn/internal';
 
 export type StateValue = Tensor | number | boolean | null;
 export type ParamState = Record<string, StateValue>;
@@ -97,7 +97,7 @@ export abstract class Optimizer<D extends Record<string, unknown> = Record<strin
         if (setToNone) {
           setGrad(p, null);
         } else {
-          const grad = p.grad;
+          const grad = ownGrad(p);
           if (grad !== null) {
             noGradGuard(() => grad.zero_());
             grad.dispose();
@@ -242,7 +242,7 @@ export function forEachParamGrad(
   const maximize = group.maximize as boolean;
   const temps = new Temps();
   for (const p of group.params) {
-    const g0 = p.grad;
+    const g0 = ownGrad(p);
     if (g0 === null) continue;
     try {
       temps.add(g0);
