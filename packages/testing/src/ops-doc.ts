@@ -4,6 +4,7 @@
  * test/ops-doc.test.ts fails when the committed page differs from this rendering.
  */
 import { DTYPES, type DType } from '@torch-ts/torch';
+import { UNARY_TABLE, type UnaryRow } from '@torch-ts/core';
 import { API_GAPS, API_OPS } from './api-ops';
 import { opCoverage, type CoverageRow } from './coverage';
 import { webgpuHarness, type DeviceHarness } from './devices';
@@ -90,6 +91,19 @@ export function renderOpsDoc(table: readonly OpInfo[]): string {
   const listed = new Set<string>(Object.values(API_OPS).flat());
   const extra = [...new Set(table.map((op) => op.name))].filter((n) => !listed.has(baseName(n)));
   if (extra.length) out.push('## Also covered', '', extra.map((n) => `\`${n}\``).join(', '), '');
+  out.push(
+    '## The op table',
+    '',
+    "Ops declared as rows of core's op table (packages/core/src/ops/table/; CONTRIBUTING.md says how to add one): each is `torch.name`, `torch.name_`, `x.name()`, `x.name_()` and `out=`.",
+    '',
+    '| op | compute dtype | what it computes |',
+    '|---|---|---|',
+    ...Object.entries(UNARY_TABLE).map(([name, row]: [string, UnaryRow]) => {
+      const rule = row.rule === 'float' ? 'floating (integers and bool in the default dtype)' : row.rejects?.integral ? 'floating only' : "the input's";
+      return `| \`${name}\` | ${rule} | ${row.doc} |`;
+    }),
+    '',
+  );
   return out.join('\n');
 }
 

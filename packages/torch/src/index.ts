@@ -146,9 +146,6 @@ export {
   le,
   gt,
   ge,
-  neg,
-  abs,
-  relu,
   relu6,
   leakyRelu,
   leakyRelu_,
@@ -170,37 +167,9 @@ export {
   hardswish_,
   logit,
   logit_,
-  floor,
-  ceil,
-  exp,
-  log,
-  sqrt,
-  sin,
-  cos,
-  tanh,
-  sigmoid,
-  rsqrt,
-  reciprocal,
   square,
-  sign,
-  trunc,
   round,
   type RoundOptions,
-  frac,
-  exp2,
-  expm1,
-  log2,
-  log10,
-  log1p,
-  tan,
-  asin,
-  acos,
-  atan,
-  sinh,
-  cosh,
-  erf,
-  erfc,
-  erfinv,
   where,
   // reductions
   sum,
@@ -423,6 +392,8 @@ export const autograd = {
 };
 
 /** `torch.nn` (also `@torch-ts/torch/nn`): modules, `init`, `utils`, `functional`. */
+// The op table's functions (Note [The op table] in core): torch.exp, torch.exp_, ...
+export * from './generated/table-ops';
 export * as nn from './nn';
 
 /** `torch.optim` (also `@torch-ts/torch/optim`): optimizers and `lrScheduler`. */

@@ -6,6 +6,11 @@ import { META_IMPLS } from './meta-backend';
 import { registerBackend } from './registry';
 
 export * from './pointwise';
+export * from './generated/table-ops';
+export { UNARY_OPS } from './pointwise-table';
+export { UNARY_TABLE, type UnaryTableName } from './table/unary';
+export type { UnaryRow, UnaryDerivative, UnaryDtypeRule } from './table/types';
+export { UNARY_TABLE_NAMES } from './generated/table-names';
 export * from './rounding';
 export * from './activations';
 export * from './pointwise-binary';

@@ -10,6 +10,7 @@ import type { ReorderImpls } from './reorder-impls';
 import type { JoinImpls } from './join-impls';
 import type { RandomImpls } from './random-impls';
 import type { ConvImpls } from './conv-impls';
+import type { UnaryTableName } from './table/unary';
 
 /**
  * Note [What a backend implements]
@@ -30,7 +31,13 @@ export type ReduceImpl = (out: TensorImpl, self: TensorImpl, dims: readonly numb
 /** Values and int64 indices along one dim (`max(dim)`, `argmax`); `values` may be null (argmax). Outputs have size 1 in `dim`. */
 export type ArgReduceImpl = (values: TensorImpl | null, indices: TensorImpl, self: TensorImpl, dim: number) => void;
 
-export interface BackendImpls extends ActivationImpls, StatsImpls, ScanImpls, IndexingImpls, SortingImpls, ReorderImpls, JoinImpls, SpatialImpls, NnImpls, RandomImpls, ConvImpls {
+/**
+ * One impl per unary row of the op table (Note [The op table]), named as the row: a backend
+ * without one does not compile.
+ */
+export type TableUnaryImpls = { readonly [K in UnaryTableName]: UnaryImpl };
+
+export interface BackendImpls extends TableUnaryImpls, ActivationImpls, StatsImpls, ScanImpls, IndexingImpls, SortingImpls, ReorderImpls, JoinImpls, SpatialImpls, NnImpls, RandomImpls, ConvImpls {
   // data movement: same shape, any dtypes, same device
   copy: (dst: TensorImpl, src: TensorImpl) => void;
   fill: (dst: TensorImpl, value: number | bigint | boolean) => void;
@@ -76,38 +83,7 @@ export interface BackendImpls extends ActivationImpls, StatsImpls, ScanImpls, In
   le: BinaryImpl;
   gt: BinaryImpl;
   ge: BinaryImpl;
-  // pointwise unary: input and out in the compute dtype
-  neg: UnaryImpl;
-  abs: UnaryImpl;
-  exp: UnaryImpl;
-  log: UnaryImpl;
-  sqrt: UnaryImpl;
-  sin: UnaryImpl;
-  cos: UnaryImpl;
-  tanh: UnaryImpl;
-  sigmoid: UnaryImpl;
-  relu: UnaryImpl;
-  floor: UnaryImpl;
-  ceil: UnaryImpl;
-  rsqrt: UnaryImpl;
-  reciprocal: UnaryImpl;
-  sign: UnaryImpl;
-  trunc: UnaryImpl;
-  frac: UnaryImpl;
-  exp2: UnaryImpl;
-  expm1: UnaryImpl;
-  log2: UnaryImpl;
-  log10: UnaryImpl;
-  log1p: UnaryImpl;
-  tan: UnaryImpl;
-  asin: UnaryImpl;
-  acos: UnaryImpl;
-  atan: UnaryImpl;
-  sinh: UnaryImpl;
-  cosh: UnaryImpl;
-  erf: UnaryImpl;
-  erfc: UnaryImpl;
-  erfinv: UnaryImpl;
+  // pointwise unary: the op table's rows (TableUnaryImpls) and these
   /** round half to even; with `decimals` (floating only), scaled by 10^decimals in the op's math type. */
   round: (out: TensorImpl, self: TensorImpl, decimals: number | null) => void;
   /** `cond` is bool; self/other and out in the compute dtype. */

@@ -1,4 +1,6 @@
 import { notImplemented, type BackendImplTable } from './backend-impls';
+import { UNARY_TABLE_NAMES } from './generated/table-names';
+import type { UnaryTableName } from './table/unary';
 
 /**
  * The `meta` device: tensors with sizes and dtypes and no data. Every structured op's meta
@@ -11,12 +13,8 @@ export const META_IMPLS = {
   copy: noop, fill: noop,
   add: noop, mul: noop, div: noop, divTrunc: noop, divFloor: noop, pow: noop, remainder: noop,
   maximum: noop, minimum: noop, eq: noop, ne: noop, lt: noop, le: noop, gt: noop, ge: noop,
-  neg: noop, abs: noop, exp: noop, log: noop, sqrt: noop, sin: noop, cos: noop, tanh: noop,
-  sigmoid: noop, relu: noop, floor: noop, ceil: noop, where: noop,
-  rsqrt: noop, reciprocal: noop, sign: noop, trunc: noop, frac: noop,
-  exp2: noop, expm1: noop, log2: noop, log10: noop, log1p: noop,
-  tan: noop, asin: noop, acos: noop, atan: noop, sinh: noop, cosh: noop,
-  erf: noop, erfc: noop, erfinv: noop,
+  ...(Object.fromEntries(UNARY_TABLE_NAMES.map((n) => [n, noop])) as Record<UnaryTableName, typeof noop>),
+  where: noop,
   sum: noop, prod: noop, amax: noop, amin: noop, maxDim: noop, minDim: noop, argmax: noop, argmin: noop,
   mm: noop, bmm: noop,
   leakyRelu: noop, elu: noop, hardtanh: noop, gelu: noop, silu: noop, mish: noop, softplus: noop,

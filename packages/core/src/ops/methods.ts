@@ -7,6 +7,7 @@ import * as masked from './masked';
 import * as linalg from './linalg';
 import * as act from './activations';
 import * as pw from './pointwise';
+import { UNARY_METHODS } from './pointwise-table';
 import * as pwb from './pointwise-binary';
 import * as lg from './logical';
 import * as random from './random';
@@ -45,18 +46,9 @@ const METHODS = {
   bitwiseOr: lg.bitwiseOr, bitwiseOr_: lg.bitwiseOr_, bitwiseXor: lg.bitwiseXor, bitwiseXor_: lg.bitwiseXor_,
   eq: pw.eq, eq_: pw.eq_, ne: pw.ne, ne_: pw.ne_, lt: pw.lt, lt_: pw.lt_, le: pw.le, le_: pw.le_,
   gt: pw.gt, gt_: pw.gt_, ge: pw.ge, ge_: pw.ge_,
-  neg: pw.neg, neg_: pw.neg_, abs: pw.abs, abs_: pw.abs_, relu: pw.relu, relu_: pw.relu_,
-  floor: pw.floor, floor_: pw.floor_, ceil: pw.ceil, ceil_: pw.ceil_, exp: pw.exp, exp_: pw.exp_,
-  log: pw.log, log_: pw.log_, sqrt: pw.sqrt, sqrt_: pw.sqrt_, sin: pw.sin, sin_: pw.sin_,
-  cos: pw.cos, cos_: pw.cos_, tanh: pw.tanh, tanh_: pw.tanh_, sigmoid: pw.sigmoid, sigmoid_: pw.sigmoid_,
-  rsqrt: pw.rsqrt, rsqrt_: pw.rsqrt_, reciprocal: pw.reciprocal, reciprocal_: pw.reciprocal_,
-  square: pw.square, square_: pw.square_, sign: pw.sign, sign_: pw.sign_, trunc: pw.trunc, trunc_: pw.trunc_,
-  frac: pw.frac, frac_: pw.frac_, exp2: pw.exp2, exp2_: pw.exp2_, expm1: pw.expm1, expm1_: pw.expm1_,
-  log2: pw.log2, log2_: pw.log2_, log10: pw.log10, log10_: pw.log10_, log1p: pw.log1p, log1p_: pw.log1p_,
-  tan: pw.tan, tan_: pw.tan_, asin: pw.asin, asin_: pw.asin_, acos: pw.acos, acos_: pw.acos_, atan: pw.atan, atan_: pw.atan_,
-  sinh: pw.sinh, sinh_: pw.sinh_, cosh: pw.cosh, cosh_: pw.cosh_,
+  ...UNARY_METHODS,
+  square: pw.square, square_: pw.square_,
   round: rounding.round, round_: rounding.round_,
-  erf: pw.erf, erf_: pw.erf_, erfc: pw.erfc, erfc_: pw.erfc_, erfinv: pw.erfinv, erfinv_: pw.erfinv_,
   logit: act.logit, logit_: act.logit_,
   where: (self: Tensor, condition: Tensor, other: Tensor | number | boolean | bigint) => pw.where(condition, self, other),
   sum: red.sum, prod: red.prod, mean: red.mean, amax: red.amax, amin: red.amin,

@@ -245,14 +245,6 @@ function checkPowScalar(op: string, compute: DType, operands: readonly (TensorIm
 const binary = (name: keyof BackendImpls & ('mul' | 'div' | 'divTrunc' | 'divFloor' | 'pow' | 'remainder' | 'maximum' | 'minimum' | 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge')) =>
   (b: Backend, op: string, out: TensorImpl, [x, y]: TensorImpl[]) => implOf(b, name, op)(out, x, y);
 
-type UnaryName =
-  | 'neg' | 'abs' | 'exp' | 'log' | 'sqrt' | 'sin' | 'cos' | 'tanh' | 'sigmoid' | 'relu' | 'floor' | 'ceil'
-  | 'rsqrt' | 'reciprocal' | 'sign' | 'trunc' | 'frac'
-  | 'exp2' | 'expm1' | 'log2' | 'log10' | 'log1p'
-  | 'tan' | 'asin' | 'acos' | 'atan' | 'sinh' | 'cosh'
-  | 'erf' | 'erfc' | 'erfinv';
-const unary = (name: UnaryName) => (b: Backend, op: string, out: TensorImpl, [x]: TensorImpl[]) => implOf(b, name, op)(out, x);
-
 // ---- the ops ----
 export const ADD = definePointwise({
   name: 'add',
@@ -392,60 +384,6 @@ export const LT = definePointwise({ name: 'lt', arity: 2, rule: 'compare', compu
 export const LE = definePointwise({ name: 'le', arity: 2, rule: 'compare', compute: binary('le') });
 export const GT = definePointwise({ name: 'gt', arity: 2, rule: 'compare', compute: binary('gt') });
 export const GE = definePointwise({ name: 'ge', arity: 2, rule: 'compare', compute: binary('ge') });
-
-export const NEG = definePointwise({
-  name: 'neg',
-  arity: 1,
-  rule: 'promote',
-  check: noBool((op) => `${op}: Negation, the \`-\` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the \`~\` or \`logical_not()\` operator instead.`),
-  compute: unary('neg'),
-});
-export const ABS = definePointwise({ name: 'abs', arity: 1, rule: 'promote', check: notForBool('abs_cpu'), compute: unary('abs') });
-export const RELU = definePointwise({
-  name: 'relu',
-  arity: 1,
-  rule: 'promote',
-  check: noBool((op) => `${op}: Boolean inputs not supported for relu`),
-  compute: unary('relu'),
-});
-export const FLOOR = definePointwise({ name: 'floor', arity: 1, rule: 'promote', check: notForBool('floor_vml_cpu'), compute: unary('floor') });
-export const CEIL = definePointwise({ name: 'ceil', arity: 1, rule: 'promote', check: notForBool('ceil_vml_cpu'), compute: unary('ceil') });
-export const EXP = definePointwise({ name: 'exp', arity: 1, rule: 'float', compute: unary('exp') });
-export const LOG = definePointwise({ name: 'log', arity: 1, rule: 'float', compute: unary('log') });
-export const SQRT = definePointwise({ name: 'sqrt', arity: 1, rule: 'float', compute: unary('sqrt') });
-export const SIN = definePointwise({ name: 'sin', arity: 1, rule: 'float', compute: unary('sin') });
-export const COS = definePointwise({ name: 'cos', arity: 1, rule: 'float', compute: unary('cos') });
-export const TANH = definePointwise({ name: 'tanh', arity: 1, rule: 'float', compute: unary('tanh') });
-export const SIGMOID = definePointwise({ name: 'sigmoid', arity: 1, rule: 'float', compute: unary('sigmoid') });
-
-/** Floating dtypes only, as PyTorch's `frac_cpu` (no integral or bool kernel). */
-function floatOnly(kernel: string) {
-  return (op: string, compute: DType) => {
-    if (!isFloatingType(compute)) throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(compute)}'`);
-  };
-}
-
-// sign keeps the dtype (bool included), trunc keeps integers (a copy), frac is floating only;
-// the rest compute integral and bool inputs in the default float dtype.
-export const RSQRT = definePointwise({ name: 'rsqrt', arity: 1, rule: 'float', compute: unary('rsqrt') });
-export const RECIPROCAL = definePointwise({ name: 'reciprocal', arity: 1, rule: 'float', compute: unary('reciprocal') });
-export const SIGN = definePointwise({ name: 'sign', arity: 1, rule: 'promote', compute: unary('sign') });
-export const TRUNC = definePointwise({ name: 'trunc', arity: 1, rule: 'promote', check: notForBool('trunc_vml_cpu'), compute: unary('trunc') });
-export const FRAC = definePointwise({ name: 'frac', arity: 1, rule: 'promote', check: floatOnly('frac_cpu'), compute: unary('frac') });
-export const EXP2 = definePointwise({ name: 'exp2', arity: 1, rule: 'float', compute: unary('exp2') });
-export const EXPM1 = definePointwise({ name: 'expm1', arity: 1, rule: 'float', compute: unary('expm1') });
-export const LOG2 = definePointwise({ name: 'log2', arity: 1, rule: 'float', compute: unary('log2') });
-export const LOG10 = definePointwise({ name: 'log10', arity: 1, rule: 'float', compute: unary('log10') });
-export const LOG1P = definePointwise({ name: 'log1p', arity: 1, rule: 'float', compute: unary('log1p') });
-export const TAN = definePointwise({ name: 'tan', arity: 1, rule: 'float', compute: unary('tan') });
-export const ASIN = definePointwise({ name: 'asin', arity: 1, rule: 'float', compute: unary('asin') });
-export const ACOS = definePointwise({ name: 'acos', arity: 1, rule: 'float', compute: unary('acos') });
-export const ATAN = definePointwise({ name: 'atan', arity: 1, rule: 'float', compute: unary('atan') });
-export const SINH = definePointwise({ name: 'sinh', arity: 1, rule: 'float', compute: unary('sinh') });
-export const COSH = definePointwise({ name: 'cosh', arity: 1, rule: 'float', compute: unary('cosh') });
-export const ERF = definePointwise({ name: 'erf', arity: 1, rule: 'float', compute: unary('erf') });
-export const ERFC = definePointwise({ name: 'erfc', arity: 1, rule: 'float', compute: unary('erfc') });
-export const ERFINV = definePointwise({ name: 'erfinv', arity: 1, rule: 'float', compute: unary('erfinv') });
 
 export const WHERE = definePointwise({
   name: 'where',
@@ -610,103 +548,6 @@ export const gt: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) =>
 export const gt_: (self: Tensor, other: Tensor | Scalar) => Tensor = _gt.inplace;
 export const ge: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _ge.fn;
 export const ge_: (self: Tensor, other: Tensor | Scalar) => Tensor = _ge.inplace;
-
-const _neg = unaryFront(NEG);
-const _abs = unaryFront(ABS);
-const _relu = unaryFront(RELU, { inplaceArg: true });
-const _floor = unaryFront(FLOOR);
-const _ceil = unaryFront(CEIL);
-const _exp = unaryFront(EXP);
-const _log = unaryFront(LOG);
-const _sqrt = unaryFront(SQRT);
-const _sin = unaryFront(SIN);
-const _cos = unaryFront(COS);
-const _tanh = unaryFront(TANH);
-const _sigmoid = unaryFront(SIGMOID);
-type Unary = (self: Tensor, options?: OutOptions) => Tensor;
-type UnaryInplace = (self: Tensor) => Tensor;
-export const neg: Unary = _neg.fn;
-export const neg_: UnaryInplace = _neg.inplace;
-export const abs: Unary = _abs.fn;
-export const abs_: UnaryInplace = _abs.inplace;
-export const relu: (input: Tensor, ...rest: OptionalArgs<[inplace: boolean], OutOptions & { inplace?: boolean }>) => Tensor = _relu.fn;
-export const relu_: UnaryInplace = _relu.inplace;
-export const floor: Unary = _floor.fn;
-export const floor_: UnaryInplace = _floor.inplace;
-export const ceil: Unary = _ceil.fn;
-export const ceil_: UnaryInplace = _ceil.inplace;
-export const exp: Unary = _exp.fn;
-export const exp_: UnaryInplace = _exp.inplace;
-export const log: Unary = _log.fn;
-export const log_: UnaryInplace = _log.inplace;
-export const sqrt: Unary = _sqrt.fn;
-export const sqrt_: UnaryInplace = _sqrt.inplace;
-export const sin: Unary = _sin.fn;
-export const sin_: UnaryInplace = _sin.inplace;
-export const cos: Unary = _cos.fn;
-export const cos_: UnaryInplace = _cos.inplace;
-export const tanh: Unary = _tanh.fn;
-export const tanh_: UnaryInplace = _tanh.inplace;
-export const sigmoid: Unary = _sigmoid.fn;
-export const sigmoid_: UnaryInplace = _sigmoid.inplace;
-
-const _rsqrt = unaryFront(RSQRT);
-const _reciprocal = unaryFront(RECIPROCAL);
-const _sign = unaryFront(SIGN);
-const _trunc = unaryFront(TRUNC);
-const _frac = unaryFront(FRAC);
-const _exp2 = unaryFront(EXP2);
-const _expm1 = unaryFront(EXPM1);
-const _log2 = unaryFront(LOG2);
-const _log10 = unaryFront(LOG10);
-const _log1p = unaryFront(LOG1P);
-const _tan = unaryFront(TAN);
-const _asin = unaryFront(ASIN);
-const _acos = unaryFront(ACOS);
-const _atan = unaryFront(ATAN);
-const _sinh = unaryFront(SINH);
-const _cosh = unaryFront(COSH);
-const _erf = unaryFront(ERF);
-const _erfc = unaryFront(ERFC);
-const _erfinv = unaryFront(ERFINV);
-export const rsqrt: Unary = _rsqrt.fn;
-export const rsqrt_: UnaryInplace = _rsqrt.inplace;
-export const reciprocal: Unary = _reciprocal.fn;
-export const reciprocal_: UnaryInplace = _reciprocal.inplace;
-export const sign: Unary = _sign.fn;
-export const sign_: UnaryInplace = _sign.inplace;
-export const trunc: Unary = _trunc.fn;
-export const trunc_: UnaryInplace = _trunc.inplace;
-export const frac: Unary = _frac.fn;
-export const frac_: UnaryInplace = _frac.inplace;
-export const exp2: Unary = _exp2.fn;
-export const exp2_: UnaryInplace = _exp2.inplace;
-export const expm1: Unary = _expm1.fn;
-export const expm1_: UnaryInplace = _expm1.inplace;
-export const log2: Unary = _log2.fn;
-export const log2_: UnaryInplace = _log2.inplace;
-export const log10: Unary = _log10.fn;
-export const log10_: UnaryInplace = _log10.inplace;
-export const log1p: Unary = _log1p.fn;
-export const log1p_: UnaryInplace = _log1p.inplace;
-export const tan: Unary = _tan.fn;
-export const tan_: UnaryInplace = _tan.inplace;
-export const asin: Unary = _asin.fn;
-export const asin_: UnaryInplace = _asin.inplace;
-export const acos: Unary = _acos.fn;
-export const acos_: UnaryInplace = _acos.inplace;
-export const atan: Unary = _atan.fn;
-export const atan_: UnaryInplace = _atan.inplace;
-export const sinh: Unary = _sinh.fn;
-export const sinh_: UnaryInplace = _sinh.inplace;
-export const cosh: Unary = _cosh.fn;
-export const cosh_: UnaryInplace = _cosh.inplace;
-export const erf: Unary = _erf.fn;
-export const erf_: UnaryInplace = _erf.inplace;
-export const erfc: Unary = _erfc.fn;
-export const erfc_: UnaryInplace = _erfc.inplace;
-export const erfinv: Unary = _erfinv.fn;
-export const erfinv_: UnaryInplace = _erfinv.inplace;
 
 /**
  * `square(x)` is `pow(x, 2)`, as in PyTorch (a composite: no kernel, and its Node is

@@ -65,6 +65,21 @@ export function coshRow(n: number, o: FloatArray, oo: number, os: number, a: Flo
   else for (let i = 0; i < n; i++, oo += os, ao += as) o[oo] = Math.cosh(a[ao]);
 }
 
+export function asinhRow(n: number, o: FloatArray, oo: number, os: number, a: FloatArray, ao: number, as: number): void {
+  if (os === 1 && as === 1) for (let i = 0; i < n; i++) o[oo + i] = Math.asinh(a[ao + i]);
+  else for (let i = 0; i < n; i++, oo += os, ao += as) o[oo] = Math.asinh(a[ao]);
+}
+
+export function acoshRow(n: number, o: FloatArray, oo: number, os: number, a: FloatArray, ao: number, as: number): void {
+  if (os === 1 && as === 1) for (let i = 0; i < n; i++) o[oo + i] = Math.acosh(a[ao + i]);
+  else for (let i = 0; i < n; i++, oo += os, ao += as) o[oo] = Math.acosh(a[ao]);
+}
+
+export function atanhRow(n: number, o: FloatArray, oo: number, os: number, a: FloatArray, ao: number, as: number): void {
+  if (os === 1 && as === 1) for (let i = 0; i < n; i++) o[oo + i] = Math.atanh(a[ao + i]);
+  else for (let i = 0; i < n; i++, oo += os, ao += as) o[oo] = Math.atanh(a[ao]);
+}
+
 export function erfRow(n: number, o: FloatArray, oo: number, os: number, a: FloatArray, ao: number, as: number): void {
   if (os === 1 && as === 1) for (let i = 0; i < n; i++) o[oo + i] = erf(a[ao + i]);
   else for (let i = 0; i < n; i++, oo += os, ao += as) o[oo] = erf(a[ao]);

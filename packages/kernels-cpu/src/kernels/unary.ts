@@ -1,4 +1,4 @@
-import type { UnaryImpl } from '@torch-ts/core';
+import type { TableUnaryImpls, UnaryImpl } from '@torch-ts/core';
 import { onScratchUnary, runFloatUnary, runInt64Unary, runScratchUnary, type FloatUnaryRow } from '../loops/pointwise';
 import { unsupportedDtype } from './binary';
 import { copy } from './copy';
@@ -6,8 +6,11 @@ import { UNARY, unaryWasm } from './pointwise-wasm';
 import { roundModeOf } from './float-math';
 import { absInt64Row, negInt64Row, reluInt64Row, signInt64Row, type Int64UnaryRow } from './int64-rows';
 import {
+  acoshRow,
   acosRow,
+  asinhRow,
   asinRow,
+  atanhRow,
   atanRow,
   coshRow,
   erfcRow,
@@ -67,35 +70,43 @@ function unary(op: string, row: FloatUnaryRow, ints: IntegerRule, wasmOp?: numbe
 const NONE = { kind: 'none' } as const;
 const IDENTITY = { kind: 'identity' } as const;
 
-export const neg: UnaryImpl = unary('neg', negRow, { kind: 'compute', int64: negInt64Row }, UNARY.neg);
-export const abs: UnaryImpl = unary('abs', absRow, { kind: 'compute', int64: absInt64Row }, UNARY.abs);
-export const relu: UnaryImpl = unary('relu', reluRow, { kind: 'compute', int64: reluInt64Row }, UNARY.relu);
-export const floor: UnaryImpl = unary('floor', floorRow, IDENTITY);
-export const ceil: UnaryImpl = unary('ceil', ceilRow, IDENTITY);
-export const exp: UnaryImpl = unary('exp', expRow, NONE, UNARY.exp);
-export const log: UnaryImpl = unary('log', logRow, NONE, UNARY.log);
-export const sqrt: UnaryImpl = unary('sqrt', sqrtRow, NONE, UNARY.sqrt);
-export const sin: UnaryImpl = unary('sin', sinRow, NONE);
-export const cos: UnaryImpl = unary('cos', cosRow, NONE);
-export const tanh: UnaryImpl = unary('tanh', tanhRow, NONE, UNARY.tanh);
-export const sigmoid: UnaryImpl = unary('sigmoid', sigmoidRow, NONE, UNARY.sigmoid);
-
-export const rsqrt: UnaryImpl = unary('rsqrt', rsqrtRow, NONE);
-export const reciprocal: UnaryImpl = unary('reciprocal', reciprocalRow, NONE);
-export const sign: UnaryImpl = unary('sign', signRow, { kind: 'compute', int64: signInt64Row });
-export const trunc: UnaryImpl = unary('trunc', truncRow, IDENTITY);
-export const frac: UnaryImpl = unary('frac', fracRow, NONE);
-export const exp2: UnaryImpl = unary('exp2', exp2Row, NONE);
-export const expm1: UnaryImpl = unary('expm1', expm1Row, NONE);
-export const log2: UnaryImpl = unary('log2', log2Row, NONE);
-export const log10: UnaryImpl = unary('log10', log10Row, NONE);
-export const log1p: UnaryImpl = unary('log1p', log1pRow, NONE);
-export const tan: UnaryImpl = unary('tan', tanRow, NONE);
-export const asin: UnaryImpl = unary('asin', asinRow, NONE);
-export const acos: UnaryImpl = unary('acos', acosRow, NONE);
-export const atan: UnaryImpl = unary('atan', atanRow, NONE);
-export const sinh: UnaryImpl = unary('sinh', sinhRow, NONE);
-export const cosh: UnaryImpl = unary('cosh', coshRow, NONE);
-export const erf: UnaryImpl = unary('erf', erfRow, NONE, UNARY.erf);
-export const erfc: UnaryImpl = unary('erfc', erfcRow, NONE);
-export const erfinv: UnaryImpl = unary('erfinv', erfinvRow, NONE);
+/**
+ * The CPU kernel of every unary row of core's op table (Note [The op table]): a row missing
+ * here is a compile error.
+ */
+export const UNARY_IMPLS = {
+  neg: unary('neg', negRow, { kind: 'compute', int64: negInt64Row }, UNARY.neg),
+  abs: unary('abs', absRow, { kind: 'compute', int64: absInt64Row }, UNARY.abs),
+  relu: unary('relu', reluRow, { kind: 'compute', int64: reluInt64Row }, UNARY.relu),
+  floor: unary('floor', floorRow, IDENTITY),
+  ceil: unary('ceil', ceilRow, IDENTITY),
+  exp: unary('exp', expRow, NONE, UNARY.exp),
+  log: unary('log', logRow, NONE, UNARY.log),
+  sqrt: unary('sqrt', sqrtRow, NONE, UNARY.sqrt),
+  sin: unary('sin', sinRow, NONE),
+  cos: unary('cos', cosRow, NONE),
+  tanh: unary('tanh', tanhRow, NONE, UNARY.tanh),
+  sigmoid: unary('sigmoid', sigmoidRow, NONE, UNARY.sigmoid),
+  rsqrt: unary('rsqrt', rsqrtRow, NONE),
+  reciprocal: unary('reciprocal', reciprocalRow, NONE),
+  sign: unary('sign', signRow, { kind: 'compute', int64: signInt64Row }),
+  trunc: unary('trunc', truncRow, IDENTITY),
+  frac: unary('frac', fracRow, NONE),
+  exp2: unary('exp2', exp2Row, NONE),
+  expm1: unary('expm1', expm1Row, NONE),
+  log2: unary('log2', log2Row, NONE),
+  log10: unary('log10', log10Row, NONE),
+  log1p: unary('log1p', log1pRow, NONE),
+  tan: unary('tan', tanRow, NONE),
+  asin: unary('asin', asinRow, NONE),
+  acos: unary('acos', acosRow, NONE),
+  atan: unary('atan', atanRow, NONE),
+  sinh: unary('sinh', sinhRow, NONE),
+  cosh: unary('cosh', coshRow, NONE),
+  asinh: unary('asinh', asinhRow, NONE),
+  acosh: unary('acosh', acoshRow, NONE),
+  atanh: unary('atanh', atanhRow, NONE),
+  erf: unary('erf', erfRow, NONE, UNARY.erf),
+  erfc: unary('erfc', erfcRow, NONE),
+  erfinv: unary('erfinv', erfinvRow, NONE),
+} satisfies TableUnaryImpls;

@@ -1,3 +1,4 @@
+import type { UnaryTableName } from '@torch-ts/core';
 import type { PointwiseExpr } from '../wgsl/pointwise';
 import { INT64_DIV_HELPERS, INT64_POW_HELPER } from '../wgsl/int64';
 
@@ -25,6 +26,8 @@ export interface OpRow {
   readonly l?: string;
   /** WGSL helpers the `l` row calls (wgsl/int64.ts). */
   readonly lHelpers?: string;
+  /** WGSL functions the float rows call, beyond the prelude's (kept next to the row). */
+  readonly helpers?: string;
   /**
    * Integer rows divide by `$2`: a zero divisor is PyTorch's ZeroDivisionError, raised at the
    * next read (Note [Device-side errors]); the value is the op name the message gives.
@@ -76,6 +79,28 @@ export const UNARY_OPS = {
   atan: { f: 'atan($1)', vec: true },
   sinh: { f: 'sinh_f($1)' },
   cosh: { f: 'cosh_f($1)' },
+  // (above 2^28, x^2 would overflow: asinh(x) = log(2x) there to float32 precision)
+  asinh: { f: 'asinh_f($1)', helpers: /* wgsl */ `
+fn asinh_f(x: f32) -> f32 {
+  let a = abs(x);
+  var r = log1p_f(a + a * a / (1.0 + sqrt(1.0 + a * a)));
+  if (a > 268435456.0) { r = log_f(a) + 0.6931471805599453; }
+  return select(r, -r, x < 0.0);
+}` },
+  acosh: { f: 'acosh_f($1)', helpers: /* wgsl */ `
+fn acosh_f(x: f32) -> f32 {
+  if (isnan_f(x) || x < 1.0) { return nan_f(); }
+  if (x > 268435456.0) { return log_f(x) + 0.6931471805599453; }
+  let t = x - 1.0;
+  return log1p_f(t + sqrt(2.0 * t + t * t));
+}` },
+  atanh: { f: 'atanh_f($1)', helpers: /* wgsl */ `
+fn atanh_f(x: f32) -> f32 {
+  if (isnan_f(x) || abs(x) > 1.0) { return nan_f(); }
+  let a = abs(x);
+  let r = 0.5 * log1p_f(2.0 * a / (1.0 - a));
+  return select(r, -r, x < 0.0);
+}` },
   erf: { f: 'erf_f($1)' },
   erfc: { f: 'erfc_f($1)' },
   erfinv: { f: 'erfinv_f($1)' },
@@ -86,6 +111,10 @@ export const UNARY_OPS = {
   hardsigmoid: { f: 'min(max($1 + T(3.0), T(0.0)), T(6.0)) / T(6.0)', vec: true },
   hardswish: { f: '$1 * min(max($1 + T(3.0), T(0.0)), T(6.0)) / T(6.0)', vec: true },
 } satisfies Record<string, OpRow>;
+
+// Every unary row of core's op table (Note [The op table]) has its WGSL here: a missing one does not compile.
+const tableRowsHaveWgsl: Readonly<Record<UnaryTableName, OpRow>> = UNARY_OPS;
+void tableRowsHaveWgsl;
 
 export const BINARY_OPS = {
   mul: { f: '$1 * $2', i: '$1 * $2', u: '($1 * $2) & 255u', b: '$1 & $2', l: 'i64_mul($1, $2)', vec: true },
@@ -174,5 +203,5 @@ export function rowExpr(row: OpRow, kind: 'f' | 'i' | 'u' | 'b' | 'l', name = ''
   }
   const expr = row.pred ? `select(0u, 1u, ${x})` : x;
   if (kind === 'l') return { expr, int64: true, ...(row.lHelpers ? { helpers: row.lHelpers } : {}) };
-  return { expr, vec4: kind === 'f' && !row.pred && row.vec === true };
+  return { expr, vec4: kind === 'f' && !row.pred && row.vec === true, ...(row.helpers ? { helpers: row.helpers } : {}) };
 }

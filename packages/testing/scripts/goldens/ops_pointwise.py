@@ -53,12 +53,12 @@ for _cmp in ["eq", "ne", "lt", "le", "gt", "ge"]:
 UNARY = ["neg", "abs", "relu", "floor", "ceil", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid",
          "rsqrt", "reciprocal", "square", "sign", "trunc", "frac",
          "exp2", "expm1", "log2", "log10", "log1p",
-         "tan", "asin", "acos", "atan", "sinh", "cosh",
+         "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh",
          "erf", "erfc", "erfinv"]
 # 1.13's CPU lacks their Half kernels; 2.x has them (see "reference": "upcast").
 UPCAST = {"relu", "floor", "ceil", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid",
           "rsqrt", "trunc", "expm1", "log2", "log10", "log1p", "tan", "asin", "acos", "atan", "sinh", "cosh",
-          "erf", "erfc", "erfinv"}
+          "asinh", "acosh", "atanh", "erf", "erfc", "erfinv"}
 
 # Floating inputs in the part of the domain where an op is interesting (sample "domain"):
 # the random sample's N(0, 9) values mostly miss (-1, 1) and the tails of erf.
@@ -71,6 +71,9 @@ DOMAIN = {
     "log1p": _SMALL, "expm1": _SMALL,
     "erf": _ERF, "erfc": _ERF,
     "tan": [-1.5707963, 1.5707964, 1.57, -3.14159, 0.785398, 1e-7, -20.0, 100.25, 1e6],
+    "asinh": [-1e20, -3.5, -0.75, -1e-8, 0.0, 1e-8, 0.125, 1.0, 10.5, 1e10, 3e38],
+    "acosh": [0.5, 1.0, 1.0000001, 1.001, 1.5, 2.0, 10.5, 1e4, 1e20, 3e38],
+    "atanh": _UNIT + [-1.0, 1.0, 1.5],
 }
 
 # Mixed-dtype operand pairs: (dtype a, dtype b, b is 0-dim). The case is filed under a's dtype.

@@ -13,6 +13,7 @@
  * (every other element of a bigger tensor), through the function form and, where PyTorch
  * allows it for the case, the in-place form.
  */
+import { UNARY_TABLE } from '@torch-ts/core';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
 import { caseId, decodeScalar, decodeValues, isScalarInput, type GoldenCase, type GoldenTensor } from '../goldens';
@@ -99,12 +100,14 @@ export const GRADCHECK_EXCLUDED_SAMPLES: Readonly<Record<string, string>> = {
 /**
  * Where random values are drawn: any in [-2, 2]; pos in [0.5, 2.5]; nonzero in ±[0.5, 2.5];
  * unit in [-0.9, 0.9] (asin, acos, erfinv are nan outside (-1, 1); tan has poles at ±pi/2).
- * prob in [0.15, 0.85] (logit is nan outside (0, 1); logit's eps 0.1 clamps below 0.1).
+ * prob in [0.15, 0.85] (logit is nan outside (0, 1); logit's eps 0.1 clamps below 0.1);
+ * above1 in [1.25, 3.25] (acosh). The op table's rows declare theirs (`domain`, Note [The op
+ * table] in core); GRADCHECK_DOMAINS names the other ops'.
  * The piecewise-constant ops (floor, ceil, rounding divisions, remainder) jump only at
  * values that random doubles come within eps of with negligible probability.
  */
 /** golden: an integer input (an index tensor) keeps its golden values; on a float64 input it means 'any'. */
-export type Domain = 'any' | 'pos' | 'nonzero' | 'unit' | 'prob' | 'golden';
+export type Domain = 'any' | 'pos' | 'nonzero' | 'unit' | 'prob' | 'above1' | 'golden';
 
 /** The domain of each tensor operand of an op (by position among its inputs), where 'any' will not do. */
 export const GRADCHECK_DOMAINS: Readonly<Record<string, readonly Domain[]>> = {
@@ -129,20 +132,6 @@ export const GRADCHECK_DOMAINS: Readonly<Record<string, readonly Domain[]>> = {
   atan2: ['nonzero', 'nonzero'], // atan2(0, 0) has no derivative
   hypot: ['nonzero', 'nonzero'], // a kink at (0, 0)
   pow: ['pos', 'any'], // a negative base to a fractional power is nan
-  log: ['pos'],
-  sqrt: ['pos'], // and an infinite slope at 0
-  abs: ['nonzero'], // kinks at 0
-  relu: ['nonzero'],
-  rsqrt: ['pos'],
-  reciprocal: ['nonzero'],
-  sign: ['nonzero'], // a jump at 0
-  log2: ['pos'],
-  log10: ['pos'],
-  log1p: ['pos'],
-  tan: ['unit'],
-  asin: ['unit'],
-  acos: ['unit'],
-  erfinv: ['unit'],
   logit: ['prob'],
   leakyRelu: ['nonzero'], // kinks at 0
   elu: ['nonzero'],
@@ -196,7 +185,8 @@ export function gradcheckSamples(table: readonly OpInfo[], goldens: ReadonlyMap<
 
 function makeSample(op: OpInfo, c: GoldenCase, form: GradcheckForm, layout: GradcheckLayout, seed: string) {
   const random = seeded(seed);
-  const domains = GRADCHECK_DOMAINS[op.name] ?? [];
+  const row = (UNARY_TABLE as Readonly<Record<string, { readonly domain?: Domain }>>)[op.name];
+  const domains = GRADCHECK_DOMAINS[op.name] ?? (row?.domain ? [row.domain] : []);
   const all: OpInput[] = c.inputs.map((x, i) => {
     if (isScalarInput(x)) return decodeScalar(x);
     if (x.dtype === 'bool' || (domains[i] === 'golden' && x.dtype !== 'float64')) return goldenTensor(x);
@@ -229,11 +219,12 @@ function goldenTensor(g: GoldenTensor): Tensor {
   return shaped;
 }
 
-/** Integers in [-3, 3] ('any'), [1, 3] ('pos'), ±[1, 3] ('nonzero') or 0 ('unit'). */
+/** Integers in [-3, 3] ('any'), [1, 3] ('pos'), ±[1, 3] ('nonzero'), [2, 4] ('above1') or 0 ('unit'). */
 function randomIntegers(g: GoldenTensor, domain: Domain, random: () => number): Tensor {
   const draw = () => {
     if (domain === 'any') return Math.floor(random() * 7) - 3;
     if (domain === 'unit') return 0; // the only integer inside (-1, 1)
+    if (domain === 'above1') return 2 + Math.floor(random() * 3);
     const mag = 1 + Math.floor(random() * 3);
     return domain === 'pos' || random() < 0.5 ? mag : -mag;
   };
@@ -261,6 +252,7 @@ function draw(domain: Domain, random: () => number): number {
   if (domain === 'any') return u * 4 - 2;
   if (domain === 'unit') return u * 1.8 - 0.9;
   if (domain === 'prob') return u * 0.7 + 0.15;
+  if (domain === 'above1') return u * 2 + 1.25;
   const mag = u * 2 + 0.5;
   return domain === 'pos' || random() < 0.5 ? mag : -mag;
 }

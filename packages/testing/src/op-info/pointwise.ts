@@ -2,6 +2,8 @@ import * as torch from '@torch-ts/torch';
 import { DTypeError, ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
 import { ALL_DTYPES, FLOAT_DTYPES, HALF_2X, NO_BOOL, t, tensorArg } from './common';
 import type { ErrorInput, Kwargs, OpInfo, OpInput } from './types';
+import { UNARY_TABLE, type UnaryRow, type UnaryTableName } from '@torch-ts/core';
+import { loadOpGoldens } from '../goldens';
 
 type Scalar = number | boolean | bigint;
 // Each facade function takes its own options type; the goldens' kwargs are passed through as is.
@@ -218,47 +220,39 @@ function unary(name: string, fn: UnaryFn, dtypes: readonly DType[], half2x: stri
   };
 }
 
-const UNARY_OPS: OpInfo[] = [
-  unary('neg', torch.neg, NO_BOOL, null),
-  unary('abs', torch.abs, NO_BOOL, null),
-  unary('relu', torch.relu, NO_BOOL, 'clamp_min_cpu'),
-  unary('floor', torch.floor, NO_BOOL, 'floor_vml_cpu'),
-  unary('ceil', torch.ceil, NO_BOOL, 'ceil_vml_cpu'),
-  unary('exp', torch.exp, ALL_DTYPES, 'exp_vml_cpu'),
-  unary('log', torch.log, ALL_DTYPES, 'log_vml_cpu'),
-  unary('sqrt', torch.sqrt, ALL_DTYPES, 'sqrt_vml_cpu'),
-  unary('sin', torch.sin, ALL_DTYPES, 'sin_vml_cpu'),
-  unary('cos', torch.cos, ALL_DTYPES, 'cos_vml_cpu'),
-  unary('tanh', torch.tanh, ALL_DTYPES, 'tanh_vml_cpu'),
-  unary('sigmoid', torch.sigmoid, ALL_DTYPES, 'sigmoid_cpu'),
-  unary('rsqrt', torch.rsqrt, ALL_DTYPES, 'rsqrt_cpu'),
-  unary('reciprocal', torch.reciprocal, ALL_DTYPES, null),
-  // pow(x, 2): its errors come from pow, and bool squares to int64 (so bool's square_ throws)
-  unary('square', torch.square, ALL_DTYPES, null, { errorNames: ['square', 'pow', 'square_', 'pow_'] }),
-  unary('sign', torch.sign, ALL_DTYPES, null),
-  unary('trunc', torch.trunc, NO_BOOL, 'trunc_vml_cpu'),
-  unary('frac', torch.frac, FLOAT_DTYPES, null),
-  unary('exp2', torch.exp2, ALL_DTYPES, null),
-  unary('expm1', torch.expm1, ALL_DTYPES, 'expm1_vml_cpu', { samples: ['domain'] }),
-  unary('log2', torch.log2, ALL_DTYPES, 'log2_vml_cpu'),
-  unary('log10', torch.log10, ALL_DTYPES, 'log10_vml_cpu'),
-  unary('log1p', torch.log1p, ALL_DTYPES, 'log1p_vml_cpu', {
-    samples: ['domain'],
+/**
+ * The OpInfo entries of the op table's unary rows (Note [The op table] in core), derived
+ * from each row: its dtypes from what the row rejects, a `domain` sample where the goldens
+ * have one, and PyTorch 2.x's half kernel where 1.13's goldens were upcast. UNARY_EXTRAS
+ * holds what a row cannot say (tolerances and documented deviations).
+ */
+const UNARY_EXTRAS: Readonly<Record<string, UnaryExtras>> = {
+  log1p: {
     xfail: {
       'forward@edge/float32': LOG1P_HUGE,
       'forward@edge/bfloat16': LOG1P_HUGE,
     },
-  }),
-  unary('tan', torch.tan, ALL_DTYPES, 'tan_vml_cpu', { samples: ['domain'] }),
-  unary('asin', torch.asin, ALL_DTYPES, 'asin_vml_cpu', { samples: ['domain'] }),
-  unary('acos', torch.acos, ALL_DTYPES, 'acos_vml_cpu', { samples: ['domain'] }),
-  unary('atan', torch.atan, ALL_DTYPES, 'atan_vml_cpu'),
-  unary('sinh', torch.sinh, ALL_DTYPES, 'sinh_cpu'),
-  unary('cosh', torch.cosh, ALL_DTYPES, 'cosh_cpu'),
+  },
   // Note [erf, erfc and erfinv in doubles]: float64 is checked to a few ulp, not assert_close's 1e-7
-  unary('erf', torch.erf, ALL_DTYPES, 'erf_vml_cpu', { samples: ['domain'], tolerance: ERF_F64 }),
-  unary('erfc', torch.erfc, ALL_DTYPES, 'erfc_vml_cpu', { samples: ['domain'], tolerance: ERF_F64 }),
-  unary('erfinv', torch.erfinv, ALL_DTYPES, 'erfinv_vml_cpu', { samples: ['domain'], tolerance: ERF_F64 }),
+  erf: { tolerance: ERF_F64 },
+  erfc: { tolerance: ERF_F64 },
+  erfinv: { tolerance: ERF_F64 },
+};
+
+function tableUnary(name: UnaryTableName, row: UnaryRow): OpInfo {
+  const cases = loadOpGoldens().get(name) ?? [];
+  const dtypes = row.rejects?.integral ? FLOAT_DTYPES : row.rejects?.bool ? NO_BOOL : ALL_DTYPES;
+  const upcast = cases.some((c) => c.dtype === 'float16' && c.reference === 'upcast');
+  const extras = UNARY_EXTRAS[name] ?? {};
+  const samples = cases.some((c) => c.sample === 'domain') ? ['domain'] : [];
+  const fn = (torch as unknown as Record<string, UnaryFn>)[name];
+  return unary(name, fn, dtypes, upcast ? (row.kernel ?? `${name}_cpu`) : null, { ...extras, samples });
+}
+
+const UNARY_OPS: OpInfo[] = [
+  ...Object.entries(UNARY_TABLE).map(([name, row]) => tableUnary(name as UnaryTableName, row)),
+  // pow(x, 2): its errors come from pow, and bool squares to int64 (so bool's square_ throws)
+  unary('square', torch.square, ALL_DTYPES, null, { errorNames: ['square', 'pow', 'square_', 'pow_'] }),
 ];
 
 const WHERE: OpInfo = {

@@ -1,0 +1,13 @@
+/** Writes the files derived from the op table (scripts/op-table-files.ts). */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { opTableFiles } from './op-table-files';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+for (const [path, text] of Object.entries(opTableFiles())) {
+  const target = join(root, path);
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, text);
+  console.log(`wrote ${path}`);
+}

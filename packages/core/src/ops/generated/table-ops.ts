@@ -1,0 +1,141 @@
+// Generated from packages/core/src/ops/table/ by packages/core/scripts/gen-op-table.ts: do not edit.
+// Regenerate with `pnpm gen:ops` at the repository root.
+
+import { UNARY_OPS } from '../pointwise-table';
+
+/** The negation of each element. */
+export const neg = UNARY_OPS.neg.fn;
+/** The in-place form of `neg`: writes the result into `self`. */
+export const neg_ = UNARY_OPS.neg.inplace;
+/** The absolute value of each element. */
+export const abs = UNARY_OPS.abs.fn;
+/** The in-place form of `abs`: writes the result into `self`. */
+export const abs_ = UNARY_OPS.abs.inplace;
+/** max(x, 0) for each element. */
+export const relu = UNARY_OPS.relu.fn;
+/** The in-place form of `relu`: writes the result into `self`. */
+export const relu_ = UNARY_OPS.relu.inplace;
+/** The largest integer not greater than each element (integers unchanged). */
+export const floor = UNARY_OPS.floor.fn;
+/** The in-place form of `floor`: writes the result into `self`. */
+export const floor_ = UNARY_OPS.floor.inplace;
+/** The smallest integer not less than each element (integers unchanged). */
+export const ceil = UNARY_OPS.ceil.fn;
+/** The in-place form of `ceil`: writes the result into `self`. */
+export const ceil_ = UNARY_OPS.ceil.inplace;
+/** e to the power of each element. */
+export const exp = UNARY_OPS.exp.fn;
+/** The in-place form of `exp`: writes the result into `self`. */
+export const exp_ = UNARY_OPS.exp.inplace;
+/** The natural logarithm of each element. */
+export const log = UNARY_OPS.log.fn;
+/** The in-place form of `log`: writes the result into `self`. */
+export const log_ = UNARY_OPS.log.inplace;
+/** The square root of each element. */
+export const sqrt = UNARY_OPS.sqrt.fn;
+/** The in-place form of `sqrt`: writes the result into `self`. */
+export const sqrt_ = UNARY_OPS.sqrt.inplace;
+/** The sine of each element (radians). */
+export const sin = UNARY_OPS.sin.fn;
+/** The in-place form of `sin`: writes the result into `self`. */
+export const sin_ = UNARY_OPS.sin.inplace;
+/** The cosine of each element (radians). */
+export const cos = UNARY_OPS.cos.fn;
+/** The in-place form of `cos`: writes the result into `self`. */
+export const cos_ = UNARY_OPS.cos.inplace;
+/** The hyperbolic tangent of each element. */
+export const tanh = UNARY_OPS.tanh.fn;
+/** The in-place form of `tanh`: writes the result into `self`. */
+export const tanh_ = UNARY_OPS.tanh.inplace;
+/** 1 / (1 + exp(-x)) for each element. */
+export const sigmoid = UNARY_OPS.sigmoid.fn;
+/** The in-place form of `sigmoid`: writes the result into `self`. */
+export const sigmoid_ = UNARY_OPS.sigmoid.inplace;
+/** 1 / sqrt(x) for each element. */
+export const rsqrt = UNARY_OPS.rsqrt.fn;
+/** The in-place form of `rsqrt`: writes the result into `self`. */
+export const rsqrt_ = UNARY_OPS.rsqrt.inplace;
+/** 1 / x for each element. */
+export const reciprocal = UNARY_OPS.reciprocal.fn;
+/** The in-place form of `reciprocal`: writes the result into `self`. */
+export const reciprocal_ = UNARY_OPS.reciprocal.inplace;
+/** -1, 0 or 1: the sign of each element (the dtype is kept, bool included). */
+export const sign = UNARY_OPS.sign.fn;
+/** The in-place form of `sign`: writes the result into `self`. */
+export const sign_ = UNARY_OPS.sign.inplace;
+/** Each element rounded toward zero (integers unchanged). */
+export const trunc = UNARY_OPS.trunc.fn;
+/** The in-place form of `trunc`: writes the result into `self`. */
+export const trunc_ = UNARY_OPS.trunc.inplace;
+/** The fractional part of each element, x - trunc(x) (floating dtypes only). */
+export const frac = UNARY_OPS.frac.fn;
+/** The in-place form of `frac`: writes the result into `self`. */
+export const frac_ = UNARY_OPS.frac.inplace;
+/** 2 to the power of each element. */
+export const exp2 = UNARY_OPS.exp2.fn;
+/** The in-place form of `exp2`: writes the result into `self`. */
+export const exp2_ = UNARY_OPS.exp2.inplace;
+/** exp(x) - 1 for each element, exact near 0. */
+export const expm1 = UNARY_OPS.expm1.fn;
+/** The in-place form of `expm1`: writes the result into `self`. */
+export const expm1_ = UNARY_OPS.expm1.inplace;
+/** The base-2 logarithm of each element. */
+export const log2 = UNARY_OPS.log2.fn;
+/** The in-place form of `log2`: writes the result into `self`. */
+export const log2_ = UNARY_OPS.log2.inplace;
+/** The base-10 logarithm of each element. */
+export const log10 = UNARY_OPS.log10.fn;
+/** The in-place form of `log10`: writes the result into `self`. */
+export const log10_ = UNARY_OPS.log10.inplace;
+/** log(1 + x) for each element, exact near 0. */
+export const log1p = UNARY_OPS.log1p.fn;
+/** The in-place form of `log1p`: writes the result into `self`. */
+export const log1p_ = UNARY_OPS.log1p.inplace;
+/** The tangent of each element (radians). */
+export const tan = UNARY_OPS.tan.fn;
+/** The in-place form of `tan`: writes the result into `self`. */
+export const tan_ = UNARY_OPS.tan.inplace;
+/** The arcsine of each element. */
+export const asin = UNARY_OPS.asin.fn;
+/** The in-place form of `asin`: writes the result into `self`. */
+export const asin_ = UNARY_OPS.asin.inplace;
+/** The arccosine of each element. */
+export const acos = UNARY_OPS.acos.fn;
+/** The in-place form of `acos`: writes the result into `self`. */
+export const acos_ = UNARY_OPS.acos.inplace;
+/** The arctangent of each element. */
+export const atan = UNARY_OPS.atan.fn;
+/** The in-place form of `atan`: writes the result into `self`. */
+export const atan_ = UNARY_OPS.atan.inplace;
+/** The hyperbolic sine of each element. */
+export const sinh = UNARY_OPS.sinh.fn;
+/** The in-place form of `sinh`: writes the result into `self`. */
+export const sinh_ = UNARY_OPS.sinh.inplace;
+/** The hyperbolic cosine of each element. */
+export const cosh = UNARY_OPS.cosh.fn;
+/** The in-place form of `cosh`: writes the result into `self`. */
+export const cosh_ = UNARY_OPS.cosh.inplace;
+/** The inverse hyperbolic sine of each element. */
+export const asinh = UNARY_OPS.asinh.fn;
+/** The in-place form of `asinh`: writes the result into `self`. */
+export const asinh_ = UNARY_OPS.asinh.inplace;
+/** The inverse hyperbolic cosine of each element (nan below 1). */
+export const acosh = UNARY_OPS.acosh.fn;
+/** The in-place form of `acosh`: writes the result into `self`. */
+export const acosh_ = UNARY_OPS.acosh.inplace;
+/** The inverse hyperbolic tangent of each element (nan outside [-1, 1]). */
+export const atanh = UNARY_OPS.atanh.fn;
+/** The in-place form of `atanh`: writes the result into `self`. */
+export const atanh_ = UNARY_OPS.atanh.inplace;
+/** The error function of each element. */
+export const erf = UNARY_OPS.erf.fn;
+/** The in-place form of `erf`: writes the result into `self`. */
+export const erf_ = UNARY_OPS.erf.inplace;
+/** 1 - erf(x) for each element, exact in the tails. */
+export const erfc = UNARY_OPS.erfc.fn;
+/** The in-place form of `erfc`: writes the result into `self`. */
+export const erfc_ = UNARY_OPS.erfc.inplace;
+/** The inverse error function of each element (nan outside [-1, 1]). */
+export const erfinv = UNARY_OPS.erfinv.fn;
+/** The in-place form of `erfinv`: writes the result into `self`. */
+export const erfinv_ = UNARY_OPS.erfinv.inplace;

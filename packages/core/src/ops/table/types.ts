@@ -1,0 +1,74 @@
+import type { DType } from '../../dtype';
+import type { Tensor } from '../../tensor/tensor';
+
+/**
+ * Note [The op table]
+ * An op of the table is declared once, as data, in the style of PyTorch's
+ * native_functions.yaml + derivatives.yaml: one row holds its dtype rule and the dtypes
+ * PyTorch's kernel rejects, its variants, its derivative, and a line of documentation.
+ * Everything else is derived from the rows:
+ *  - the structured operators (functional, in-place `name_`, `name.out`) and their meta
+ *    (ops/pointwise-table.ts);
+ *  - the front ends `torch.name` / `torch.name_` and the Tensor methods, with their types
+ *    (ops/generated/table-ops.ts, written by scripts/gen-op-table.ts and kept current by
+ *    a staleness test; the facade's re-exports are generated the same way);
+ *  - KERNEL_OP_NAMES (op-names.ts) and the impl names of BackendImpls (backend-impls.ts), so
+ *    a backend without the kernel, or autograd without the derivative, does not compile;
+ *  - autograd's derivative entries (autograd's derivatives/table.ts);
+ *  - the OpInfo entries of the test package, and from them docs/ops.md.
+ * Adding a pointwise op takes four places: its row here, the CPU kernel, the WGSL
+ * expression, the golden line (CONTRIBUTING.md, "Adding an op"); the compiler names any
+ * other piece that is missing.
+ */
+
+/**
+ * How a pointwise op picks its compute dtype (TensorIterator's config):
+ *  - `float`: integral and bool inputs compute in the default float dtype (exp, sin);
+ *  - `promote`: the input's dtype (neg, floor).
+ */
+export type UnaryDtypeRule = 'float' | 'promote';
+
+/**
+ * The derivative of a unary op, as derivatives.yaml writes it: a formula of `grad` and of
+ * one saved tensor (`self`, the input, or `result`, the output; none: the formula gets
+ * `grad` again). Written with ordinary core ops, so double backward needs nothing more
+ * (autograd's Note [Derivatives are data]).
+ */
+export interface UnaryDerivative {
+  readonly saves: 'self' | 'result' | null;
+  readonly formula: (grad: Tensor, saved: Tensor) => Tensor;
+  /** PyTorch's Node name where it is not `${Name}Backward0` (`Log1PBackward0`). */
+  readonly node?: string;
+}
+
+export interface UnaryRow {
+  /** One line for docs/ops.md and the doc comment of the front end. */
+  readonly doc: string;
+  readonly rule: UnaryDtypeRule;
+  /**
+   * PyTorch's CPU kernel (`exp_vml_cpu`): named in the error for a dtype it rejects, and
+   * by the test package for what PyTorch 1.13's CPU computes in half precision.
+   */
+  readonly kernel?: string;
+  /**
+   * Compute dtypes PyTorch's kernel rejects: `bool` (the message names `kernel`, or is the
+   * given text), `integral` (floating only, as `frac_cpu`).
+   */
+  readonly rejects?: { readonly bool?: true | string; readonly integral?: true };
+  /**
+   * Where the op is finite and smooth, where that is not everywhere: `pos` (x > 0), `nonzero`
+   * (a kink or pole at 0), `unit` (|x| < 1, or poles at ±pi/2), `above1` (x > 1). Tests draw
+   * gradcheck inputs there.
+   */
+  readonly domain?: 'pos' | 'nonzero' | 'unit' | 'above1';
+  /** F.relu's `inplace=False` argument: the F.* spelling of the in-place form. */
+  readonly inplaceArg?: boolean;
+  readonly derivative: UnaryDerivative;
+}
+
+/** Whether a row's op accepts `dtype` as its compute dtype (before the `float` rule upcasts). */
+export function unaryRowAccepts(row: UnaryRow, dtype: DType): boolean {
+  if (row.rejects?.bool && dtype === 'bool') return false;
+  if (row.rejects?.integral && !(dtype === 'float16' || dtype === 'bfloat16' || dtype === 'float32' || dtype === 'float64')) return false;
+  return true;
+}
