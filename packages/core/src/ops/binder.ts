@@ -32,6 +32,8 @@ export interface Binder {
    * given as one int expanded to N, everything type-checked.
    */
   bind(args: readonly unknown[]): unknown[];
+  /** The other signatures of the same entry point, where it has several (makeOverloads). */
+  readonly overloads?: readonly Binder[];
 }
 
 export interface BinderOptions {
@@ -75,7 +77,34 @@ interface Param {
   readonly check: Check;
 }
 
+/** A call a binder bound: the JS arguments as the caller wrote them. */
+export interface BoundCall {
+  readonly binder: Binder;
+  readonly args: readonly unknown[];
+}
+
+let traced: BoundCall[] | null = null;
+
+/**
+ * Runs `f` and lists the calls bound during it, in order: the first is the entry point's
+ * (the test package's generated argument test finds each op's schema and arguments so).
+ */
+export function traceBinds<T>(f: () => T): { readonly value: T; readonly calls: readonly BoundCall[] } {
+  const outer = traced;
+  const calls: BoundCall[] = [];
+  traced = calls;
+  try {
+    return { value: f(), calls };
+  } finally {
+    traced = outer;
+  }
+}
+
 export function makeBinder(name: string, schemaText: string, options: BinderOptions = {}): Binder {
+  return binderOf(name, schemaText, options, undefined);
+}
+
+function binderOf(name: string, schemaText: string, options: BinderOptions, overloads: readonly Binder[] | undefined): Binder {
   const schema = parseSchema(schemaText);
   // (never `self`: `add([1, 2], x)` is refused as PyTorch refuses it)
   const params = schema.args.map((a) => paramOf(a, options.numbersAsTensors === true && a.name !== 'self'));
@@ -135,9 +164,11 @@ export function makeBinder(name: string, schemaText: string, options: BinderOpti
     if (missing.length > 0) {
       throw new TorchTypeError(`${name}() missing ${missing.length} required positional argument${missing.length === 1 ? '' : 's'}: ${missing.map((m) => `"${m}"`).join(', ')}`);
     }
+    if (traced !== null) traced.push({ binder, args: args.slice() });
     return out;
   };
-  return { name, schema, keywords: params.map((p) => p.keyword), bind };
+  const binder: Binder = { name, schema, keywords: params.map((p) => p.keyword), bind, overloads };
+  return binder;
 }
 
 function mustBe(name: string, p: Param, i: number, v: unknown, kwargs: Record<string, unknown> | undefined): TorchTypeError {
@@ -264,7 +295,8 @@ export interface OverloadBinder {
  * signatures it could have matched.
  */
 export function makeOverloads(name: string, schemaTexts: readonly string[], options: BinderOptions = {}): OverloadBinder {
-  const binders = schemaTexts.map((t) => makeBinder(name, t, options));
+  const binders: Binder[] = [];
+  for (const t of schemaTexts) binders.push(binderOf(name, t, options, binders));
   return {
     name,
     bind(args) {

@@ -2,9 +2,10 @@ import { isFloatingType, type DType } from '../dtype';
 import { DTypeError, TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import type { TensorImpl } from '../tensor/tensor-impl';
-import { callFunctional, callMutating, unwrapOptionalTensor, unwrapTensor, unwrapTensorOrScalar } from './call';
+import { callFunctional, callMutating, unwrapTensor } from './call';
 import { torchTypeName, type Scalar } from './meta-utils';
-import { definePointwise, unaryFront, type OutOptions, type PointwiseOp } from './pointwise';
+import { makeBinder, type OptionalArgs } from './binder';
+import { binaryFront, definePointwise, unaryFront, type OutOptions, type PointwiseOp } from './pointwise';
 import { implOf, type Backend } from './registry';
 
 /**
@@ -24,23 +25,10 @@ export const LOGICAL_OR = definePointwise({ name: 'logical_or', arity: 2, rule: 
 export const LOGICAL_XOR = definePointwise({ name: 'logical_xor', arity: 2, rule: 'compare', compute: impl('logicalXor') });
 
 
-function binaryFront(p: PointwiseOp) {
-  const name = p.functional.schema.name;
-  return {
-    fn: (self: Tensor, other: Tensor, options: OutOptions = {}): Tensor => {
-      const a = [unwrapTensor(name, 'input', self), unwrapTensor(name, 'other', other)];
-      const out = unwrapOptionalTensor(name, 'out', options.out);
-      return out ? callMutating(p.out, [...a, out], options.out as Tensor) : callFunctional(p.functional, a);
-    },
-    inplace: (self: Tensor, other: Tensor): Tensor =>
-      callMutating(p.inplace!, [unwrapTensor(`${name}_`, 'self', self), unwrapTensor(`${name}_`, 'other', other)], self),
-  };
-}
-
 const _not = unaryFront(LOGICAL_NOT);
-const _and = binaryFront(LOGICAL_AND);
-const _or = binaryFront(LOGICAL_OR);
-const _xor = binaryFront(LOGICAL_XOR);
+const _and = binaryFront(LOGICAL_AND, '', { numbers: false });
+const _or = binaryFront(LOGICAL_OR, '', { numbers: false });
+const _xor = binaryFront(LOGICAL_XOR, '', { numbers: false });
 
 export const logicalNot: (self: Tensor, options?: OutOptions) => Tensor = _not.fn;
 export const logicalNot_: (self: Tensor) => Tensor = _not.inplace;
@@ -76,23 +64,10 @@ export const BITWISE_AND = definePointwise({ name: 'bitwise_and', arity: 2, rule
 export const BITWISE_OR = definePointwise({ name: 'bitwise_or', arity: 2, rule: 'promote', check: integralOnly('bitwise_or_cpu'), compute: bitImpl('bitwiseOr') });
 export const BITWISE_XOR = definePointwise({ name: 'bitwise_xor', arity: 2, rule: 'promote', check: integralOnly('bitwise_xor_cpu'), compute: bitImpl('bitwiseXor') });
 
-function bitwiseFront(p: PointwiseOp) {
-  const name = p.functional.schema.name;
-  return {
-    fn: (self: Tensor, other: Tensor | Scalar, options: OutOptions = {}): Tensor => {
-      const a = [unwrapTensor(name, 'input', self), unwrapTensorOrScalar(name, 'other', other)];
-      const out = unwrapOptionalTensor(name, 'out', options.out);
-      return out ? callMutating(p.out, [...a, out], options.out as Tensor) : callFunctional(p.functional, a);
-    },
-    inplace: (self: Tensor, other: Tensor | Scalar): Tensor =>
-      callMutating(p.inplace!, [unwrapTensor(`${name}_`, 'self', self), unwrapTensorOrScalar(`${name}_`, 'other', other)], self),
-  };
-}
-
 const _bnot = unaryFront(BITWISE_NOT);
-const _band = bitwiseFront(BITWISE_AND);
-const _bor = bitwiseFront(BITWISE_OR);
-const _bxor = bitwiseFront(BITWISE_XOR);
+const _band = binaryFront(BITWISE_AND);
+const _bor = binaryFront(BITWISE_OR);
+const _bxor = binaryFront(BITWISE_XOR);
 
 export const bitwiseNot: (self: Tensor, options?: OutOptions) => Tensor = _bnot.fn;
 export const bitwiseNot_: (self: Tensor) => Tensor = _bnot.inplace;
@@ -145,21 +120,27 @@ export interface NanToNumOptions extends OutOptions {
   neginf?: number | null;
 }
 
-const nanArgs = (op: string, self: Tensor, o: NanToNumOptions) => [
+const nanArgs = makeBinder('nan_to_num', 'nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor? out=None) -> Tensor');
+const nanInplaceArgs = makeBinder('nan_to_num_', 'nan_to_num_(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor');
+const nanOperands = (op: string, [self, nan, posinf, neginf]: unknown[]) => [
   unwrapTensor(op, op.endsWith('_') ? 'self' : 'input', self),
-  o.nan ?? null,
-  o.posinf ?? null,
-  o.neginf ?? null,
+  nan ?? null,
+  posinf ?? null,
+  neginf ?? null,
 ];
-export function nanToNum(self: Tensor, options: NanToNumOptions = {}): Tensor {
-  const a = nanArgs('nan_to_num', self, options);
-  const out = unwrapOptionalTensor('nan_to_num', 'out', options.out);
-  return out ? callMutating(NAN_TO_NUM.out, [...a, out], options.out as Tensor) : callFunctional(NAN_TO_NUM.functional, a);
+type NanToNumRest = OptionalArgs<[nan: number, posinf: number, neginf: number], NanToNumOptions>;
+export function nanToNum(input: Tensor, ...rest: NanToNumRest): Tensor;
+export function nanToNum(...args: unknown[]): Tensor {
+  const b = nanArgs.bind(args);
+  const out = b[4] as Tensor | undefined;
+  const a = nanOperands('nan_to_num', b);
+  return out ? callMutating(NAN_TO_NUM.out, [...a, unwrapTensor('nan_to_num', 'out', out)], out) : callFunctional(NAN_TO_NUM.functional, a);
 }
-export function nanToNum_(self: Tensor, options: { nan?: number | null; posinf?: number | null; neginf?: number | null } = {}): Tensor {
-  return callMutating(NAN_TO_NUM.inplace!, nanArgs('nan_to_num_', self, options), self);
+export function nanToNum_(self: Tensor, ...rest: OptionalArgs<[nan: number, posinf: number, neginf: number], Omit<NanToNumOptions, 'out'>>): Tensor;
+export function nanToNum_(...args: unknown[]): Tensor {
+  const b = nanInplaceArgs.bind(args);
+  return callMutating(NAN_TO_NUM.inplace!, nanOperands('nan_to_num_', b), b[0] as Tensor);
 }
 
 // ---- clip ----
-/** `clip` is PyTorch's alias of `clamp` (CompositeImplicit: the Node is clamp's, ClampBackward0 / ClampBackward1). */
-export { clamp as clip, clamp_ as clip_ } from './pointwise-binary';
+export { clip, clip_ } from './pointwise-binary';

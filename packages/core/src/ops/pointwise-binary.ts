@@ -4,7 +4,7 @@ import { broadcastShapes } from '../iterator';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { makeBinder, type OptionalArgs } from './binder';
-import { callFunctional, callMutating, unwrapOptionalTensor, unwrapTensor, unwrapTensorOrScalar } from './call';
+import { callFunctional, callMutating, unwrapTensor, unwrapTensorOrScalar } from './call';
 import {
   allocateOutput,
   broadcastTo,
@@ -17,7 +17,7 @@ import {
   type Scalar,
 } from './meta-utils';
 import { onesLike, zerosLike } from './factories';
-import { eq, lt, ne, definePointwise, type OutOptions, type PointwiseOp } from './pointwise';
+import { binaryFront, eq, lt, ne, definePointwise, type OutOptions, type PointwiseOp } from './pointwise';
 import { abs } from './generated/table-ops';
 import { defineStructured, implOf, type Backend } from './registry';
 
@@ -59,27 +59,12 @@ export const HYPOT = definePointwise({
 export const FMAX = definePointwise({ name: 'fmax', arity: 2, rule: 'promote', compute: impl('fmax'), inplace: false });
 export const FMIN = definePointwise({ name: 'fmin', arity: 2, rule: 'promote', compute: impl('fmin'), inplace: false });
 
-// ---- front ends ----
-/** `other` may be a JS scalar only where PyTorch has a Scalar overload (fmod). */
-function front(p: PointwiseOp, scalarOther: boolean) {
-  const name = p.functional.schema.name;
-  const otherOf = (op: string, x: unknown) => (scalarOther ? unwrapTensorOrScalar(op, 'other', x) : unwrapTensor(op, 'other', x));
-  return {
-    fn: (self: Tensor, other: Tensor | Scalar, options: OutOptions = {}): Tensor => {
-      const a = [unwrapTensor(name, 'input', self), otherOf(name, other)];
-      const out = unwrapOptionalTensor(name, 'out', options.out);
-      return out ? callMutating(p.out, [...a, out], options.out as Tensor) : callFunctional(p.functional, a);
-    },
-    inplace: (self: Tensor, other: Tensor | Scalar): Tensor =>
-      callMutating(p.inplace!, [unwrapTensor(`${name}_`, 'self', self), otherOf(`${name}_`, other)], self),
-  };
-}
-
-const _fmod = front(FMOD, true);
-const _atan2 = front(ATAN2, false);
-const _hypot = front(HYPOT, false);
-const _fmax = front(FMAX, false);
-const _fmin = front(FMIN, false);
+// ---- front ends (Note [The argument binder]: `other` a number only where PyTorch has a Scalar overload) ----
+const _fmod = binaryFront(FMOD);
+const _atan2 = binaryFront(ATAN2, '', { numbers: false });
+const _hypot = binaryFront(HYPOT, '', { numbers: false });
+const _fmax = binaryFront(FMAX, '', { numbers: false });
+const _fmin = binaryFront(FMIN, '', { numbers: false });
 
 export const fmod: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _fmod.fn;
 export const fmod_: (self: Tensor, other: Tensor | Scalar) => Tensor = _fmod.inplace;
@@ -220,25 +205,36 @@ export const CLAMP_MAX = oneBound('clamp_max', 'clampMax', 'minimum', 'clamp_max
 type ClampBound = Tensor | Scalar | null | undefined;
 const bound = (op: string, name: string, x: unknown) => (x == null ? null : unwrapTensorOrScalar(op, name, x));
 
-const clampArgs = makeBinder('clamp', 'clamp(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true });
-const clampInplaceArgs = makeBinder('clamp_', 'clamp_(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor', { numbersAsTensors: true });
-
+/** clamp's front ends under `name` (`clip` is PyTorch's alias: the same op, its own messages). */
+function clampFront(name: 'clamp' | 'clip') {
+  const fnArgs = makeBinder(name, `${name}(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor? out=None) -> Tensor`, { numbersAsTensors: true });
+  const inplaceArgs = makeBinder(`${name}_`, `${name}_(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor`, { numbersAsTensors: true });
+  return {
+    fn: (...args: unknown[]): Tensor => {
+      const [self, min, max, out] = fnArgs.bind(args) as [Tensor, ClampBound, ClampBound, Tensor | undefined];
+      const a = [unwrapTensor(name, 'input', self), bound(name, 'min', min), bound(name, 'max', max)];
+      return out ? callMutating(CLAMP.out, [...a, unwrapTensor(name, 'out', out)], out) : callFunctional(CLAMP.functional, a);
+    },
+    inplace: (...args: unknown[]): Tensor => {
+      const [self, min, max] = inplaceArgs.bind(args) as [Tensor, ClampBound, ClampBound];
+      const a = [unwrapTensor(`${name}_`, 'self', self), bound(`${name}_`, 'min', min), bound(`${name}_`, 'max', max)];
+      return callMutating(CLAMP.inplace!, a, self);
+    },
+  };
+}
+type ClampRest = OptionalArgs<[min: ClampBound, max: ClampBound], { min?: ClampBound; max?: ClampBound } & OutOptions>;
+type ClampInplaceRest = OptionalArgs<[min: ClampBound, max: ClampBound], { min?: ClampBound; max?: ClampBound }>;
+const _clamp = clampFront('clamp');
+const _clip = clampFront('clip');
 /** `clamp(x, min, max)`: each bound a Tensor, a scalar or null/undefined (either by keyword); at least one must be given. */
-export function clamp(input: Tensor, ...rest: OptionalArgs<[min: ClampBound, max: ClampBound], { min?: ClampBound; max?: ClampBound } & OutOptions>): Tensor;
-export function clamp(...args: unknown[]): Tensor {
-  const [self, min, max, out] = clampArgs.bind(args) as [Tensor, ClampBound, ClampBound, Tensor | undefined];
-  const a = [unwrapTensor('clamp', 'input', self), bound('clamp', 'min', min), bound('clamp', 'max', max)];
-  return out ? callMutating(CLAMP.out, [...a, unwrapTensor('clamp', 'out', out)], out) : callFunctional(CLAMP.functional, a);
-}
-export function clamp_(self: Tensor, ...rest: OptionalArgs<[min: ClampBound, max: ClampBound], { min?: ClampBound; max?: ClampBound }>): Tensor;
-export function clamp_(...args: unknown[]): Tensor {
-  const [self, min, max] = clampInplaceArgs.bind(args) as [Tensor, ClampBound, ClampBound];
-  const a = [unwrapTensor('clamp_', 'self', self), bound('clamp_', 'min', min), bound('clamp_', 'max', max)];
-  return callMutating(CLAMP.inplace!, a, self);
-}
+export const clamp: (input: Tensor, ...rest: ClampRest) => Tensor = _clamp.fn;
+export const clamp_: (self: Tensor, ...rest: ClampInplaceRest) => Tensor = _clamp.inplace;
+/** `clip` is PyTorch's alias of `clamp` (CompositeImplicit: the Node is clamp's, ClampBackward0 / ClampBackward1). */
+export const clip: (input: Tensor, ...rest: ClampRest) => Tensor = _clip.fn;
+export const clip_: (self: Tensor, ...rest: ClampInplaceRest) => Tensor = _clip.inplace;
 
-const _clampMin = front(CLAMP_MIN, true);
-const _clampMax = front(CLAMP_MAX, true);
+const _clampMin = binaryFront(CLAMP_MIN, '', { otherName: 'min' });
+const _clampMax = binaryFront(CLAMP_MAX, '', { otherName: 'max' });
 export const clampMin: (self: Tensor, min: Tensor | Scalar, options?: OutOptions) => Tensor = _clampMin.fn;
 export const clampMin_: (self: Tensor, min: Tensor | Scalar) => Tensor = _clampMin.inplace;
 export const clampMax: (self: Tensor, max: Tensor | Scalar, options?: OutOptions) => Tensor = _clampMax.fn;
@@ -271,19 +267,25 @@ export const LERP = definePointwise({
   },
 });
 
-const _lerpArgs = (op: string, self: Tensor, end: Tensor, weight: Tensor | Scalar) => [
+const lerpArgs = makeBinder('lerp', 'lerp(Tensor self, Tensor end, Tensor weight, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true });
+const lerpInplaceArgs = makeBinder('lerp_', 'lerp_(Tensor self, Tensor end, Tensor weight) -> Tensor', { numbersAsTensors: true });
+const lerpOperands = (op: string, [self, end, weight]: unknown[]) => [
   unwrapTensor(op, op.endsWith('_') ? 'self' : 'input', self),
   unwrapTensor(op, 'end', end),
   unwrapTensorOrScalar(op, 'weight', weight),
 ];
 /** `lerp(self, end, weight)`: `weight` a number or a tensor; all tensors of one floating dtype. */
-export function lerp(self: Tensor, end: Tensor, weight: Tensor | Scalar, options: OutOptions = {}): Tensor {
-  const a = _lerpArgs('lerp', self, end, weight);
-  const out = unwrapOptionalTensor('lerp', 'out', options.out);
-  return out ? callMutating(LERP.out, [...a, out], options.out as Tensor) : callFunctional(LERP.functional, a);
+export function lerp(self: Tensor, end: Tensor, weight: Tensor | Scalar, options?: OutOptions): Tensor;
+export function lerp(...args: unknown[]): Tensor {
+  const b = lerpArgs.bind(args);
+  const out = b[3] as Tensor | undefined;
+  const a = lerpOperands('lerp', b);
+  return out ? callMutating(LERP.out, [...a, unwrapTensor('lerp', 'out', out)], out) : callFunctional(LERP.functional, a);
 }
-export function lerp_(self: Tensor, end: Tensor, weight: Tensor | Scalar): Tensor {
-  return callMutating(LERP.inplace!, _lerpArgs('lerp_', self, end, weight), self);
+export function lerp_(self: Tensor, end: Tensor, weight: Tensor | Scalar): Tensor;
+export function lerp_(...args: unknown[]): Tensor {
+  const b = lerpInplaceArgs.bind(args);
+  return callMutating(LERP.inplace!, lerpOperands('lerp_', b), b[0] as Tensor);
 }
 
 // ---- addcmul / addcdiv ----
@@ -326,20 +328,25 @@ export interface AddcOptions extends OutOptions {
 
 function addcFront(p: PointwiseOp) {
   const name = p.functional.schema.name;
-  const argsOf = (op: string, self: Tensor, t1: Tensor, t2: Tensor, value: Scalar | undefined) => [
+  const fnArgs = makeBinder(name, `${name}(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor? out=None) -> Tensor`);
+  const inplaceArgs = makeBinder(`${name}_`, `${name}_(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor`);
+  const operands = (op: string, [self, t1, t2, value]: unknown[]) => [
     unwrapTensor(op, op.endsWith('_') ? 'self' : 'input', self),
     unwrapTensor(op, 'tensor1', t1),
     unwrapTensor(op, 'tensor2', t2),
-    value ?? 1,
+    value,
   ];
   return {
-    fn: (self: Tensor, tensor1: Tensor, tensor2: Tensor, options: AddcOptions = {}): Tensor => {
-      const a = argsOf(name, self, tensor1, tensor2, options.value);
-      const out = unwrapOptionalTensor(name, 'out', options.out);
-      return out ? callMutating(p.out, [...a, out], options.out as Tensor) : callFunctional(p.functional, a);
+    fn: (...args: unknown[]): Tensor => {
+      const b = fnArgs.bind(args);
+      const out = b[4] as Tensor | undefined;
+      const a = operands(name, b);
+      return out ? callMutating(p.out, [...a, unwrapTensor(name, 'out', out)], out) : callFunctional(p.functional, a);
     },
-    inplace: (self: Tensor, tensor1: Tensor, tensor2: Tensor, options: { value?: Scalar } = {}): Tensor =>
-      callMutating(p.inplace!, argsOf(`${name}_`, self, tensor1, tensor2, options.value), self),
+    inplace: (...args: unknown[]): Tensor => {
+      const b = inplaceArgs.bind(args);
+      return callMutating(p.inplace!, operands(`${name}_`, b), b[0] as Tensor);
+    },
   };
 }
 const _addcmul = addcFront(ADDCMUL);
@@ -354,12 +361,20 @@ export const addcdiv_: (self: Tensor, tensor1: Tensor, tensor2: Tensor, options?
  * Composites, as in PyTorch (TensorCompare.cpp): no kernel and no derivative of their own;
  * the result is bool. Integral and bool inputs are never NaN or infinite.
  */
-export function isnan(self: Tensor): Tensor {
+const isnanArgs = makeBinder('isnan', 'isnan(Tensor self) -> Tensor');
+const isinfArgs = makeBinder('isinf', 'isinf(Tensor self) -> Tensor');
+const isfiniteArgs = makeBinder('isfinite', 'isfinite(Tensor self) -> Tensor');
+
+export function isnan(input: Tensor): Tensor;
+export function isnan(...args: unknown[]): Tensor {
+  const [self] = isnanArgs.bind(args) as [Tensor];
   unwrapTensor('isnan', 'input', self);
   return ne(self, self);
 }
 
-export function isinf(self: Tensor): Tensor {
+export function isinf(input: Tensor): Tensor;
+export function isinf(...args: unknown[]): Tensor {
+  const [self] = isinfArgs.bind(args) as [Tensor];
   unwrapTensor('isinf', 'input', self);
   if (!isFloatingType(self.dtype)) return zerosLike(self, { dtype: 'bool' });
   const a = abs(self);
@@ -370,7 +385,9 @@ export function isinf(self: Tensor): Tensor {
   }
 }
 
-export function isfinite(self: Tensor): Tensor {
+export function isfinite(input: Tensor): Tensor;
+export function isfinite(...args: unknown[]): Tensor {
+  const [self] = isfiniteArgs.bind(args) as [Tensor];
   unwrapTensor('isfinite', 'input', self);
   if (!isFloatingType(self.dtype)) return onesLike(self, { dtype: 'bool' });
   const a = abs(self);

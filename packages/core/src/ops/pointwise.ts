@@ -5,8 +5,8 @@ import { broadcastShapes } from '../iterator';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import type { BackendImpls } from './backend-impls';
-import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
-import { callFunctional, callMutating, unwrapOptionalTensor, unwrapTensor, unwrapTensorOrScalar } from './call';
+import { makeBinder, makeOverloads } from './binder';
+import { callFunctional, callMutating, unwrapTensor, unwrapTensorOrScalar } from './call';
 import {
   allocateOutput,
   broadcastTo,
@@ -414,21 +414,22 @@ export interface OutOptions {
 
 /**
  * The function and in-place front ends of a binary pointwise op, bound by Note [The argument
- * binder]: `other` a Tensor or a Number (PyTorch's parser allows numbers here), and `extra`
- * keyword-only arguments in schema syntax (`Scalar alpha=1`) passed to the op after `other`.
+ * binder]: `other` (named `otherName` in the schema) a Tensor, or also a Number where PyTorch's
+ * parser allows numbers there (`numbers`), and `extra` keyword-only arguments in schema syntax
+ * (`Scalar alpha=1`) passed to the op after `other`.
  */
-function binaryFront(p: PointwiseOp, extra = '') {
+export function binaryFront(p: PointwiseOp, extra = '', { numbers = true, otherName = 'other' } = {}) {
   const name = p.functional.schema.name;
   const inplaceName = `${name}_`;
   const kw = extra ? `*, ${extra}, ` : '*, ';
-  const fnArgs = makeBinder(name, `${name}(Tensor self, Tensor other, ${kw}Tensor? out=None) -> Tensor`, { numbersAsTensors: true });
-  const inplaceArgs = makeBinder(inplaceName, `${inplaceName}(Tensor self, Tensor other${extra ? `, *, ${extra}` : ''}) -> Tensor`, { numbersAsTensors: true });
+  const fnArgs = makeBinder(name, `${name}(Tensor self, Tensor ${otherName}, ${kw}Tensor? out=None) -> Tensor`, { numbersAsTensors: numbers });
+  const inplaceArgs = makeBinder(inplaceName, `${inplaceName}(Tensor self, Tensor ${otherName}${extra ? `, *, ${extra}` : ''}) -> Tensor`, { numbersAsTensors: numbers });
   const nExtra = fnArgs.schema.args.length - 3;
   return {
     fn: (...args: unknown[]): Tensor => {
       const b = fnArgs.bind(args);
       const x = unwrapTensor(name, 'input', b[0]);
-      const y = unwrapTensorOrScalar(name, 'other', b[1]);
+      const y = unwrapTensorOrScalar(name, otherName, b[1]);
       // (built without spreads: this runs on every call)
       const a: unknown[] = [x, y];
       for (let i = 0; i < nExtra; i++) a.push(b[2 + i] ?? null);
@@ -442,7 +443,7 @@ function binaryFront(p: PointwiseOp, extra = '') {
       const b = inplaceArgs.bind(args);
       const self = b[0] as Tensor;
       const x = unwrapTensor(inplaceName, 'self', self);
-      const y = unwrapTensorOrScalar(inplaceName, 'other', b[1]);
+      const y = unwrapTensorOrScalar(inplaceName, otherName, b[1]);
       const a: unknown[] = [x, y];
       for (let i = 0; i < nExtra; i++) a.push(b[2 + i] ?? null);
       return callMutating(p.inplace, a, self);
@@ -506,11 +507,31 @@ export const mul: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) =
 export const mul_: (self: Tensor, other: Tensor | Scalar) => Tensor = _mul.inplace;
 export const div: (self: Tensor, other: Tensor | Scalar, options?: DivOptions) => Tensor = _div.fn;
 export const div_: (self: Tensor, other: Tensor | Scalar, options?: { roundingMode?: 'trunc' | 'floor' | null }) => Tensor = _div.inplace;
-export const trueDivide = (self: Tensor, other: Tensor | Scalar, options: OutOptions = {}): Tensor => div(self, other, options);
-export const floorDivide = (self: Tensor, other: Tensor | Scalar, options: OutOptions = {}): Tensor =>
-  div(self, other, { ...options, roundingMode: 'floor' });
-export const trueDivide_ = (self: Tensor, other: Tensor | Scalar): Tensor => div_(self, other);
-export const floorDivide_ = (self: Tensor, other: Tensor | Scalar): Tensor => div_(self, other, { roundingMode: 'floor' });
+// true_divide and floor_divide are div with a rounding mode, bound under their own names.
+const trueDivideArgs = makeBinder('true_divide', 'true_divide(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true });
+const floorDivideArgs = makeBinder('floor_divide', 'floor_divide(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true });
+const trueDivideInplaceArgs = makeBinder('true_divide_', 'true_divide_(Tensor self, Tensor other) -> Tensor', { numbersAsTensors: true });
+const floorDivideInplaceArgs = makeBinder('floor_divide_', 'floor_divide_(Tensor self, Tensor other) -> Tensor', { numbersAsTensors: true });
+export function trueDivide(input: Tensor, other: Tensor | Scalar, options?: OutOptions): Tensor;
+export function trueDivide(...args: unknown[]): Tensor {
+  const [self, other, out] = trueDivideArgs.bind(args) as [Tensor, Tensor | Scalar, Tensor | undefined];
+  return div(self, other, { out });
+}
+export function floorDivide(input: Tensor, other: Tensor | Scalar, options?: OutOptions): Tensor;
+export function floorDivide(...args: unknown[]): Tensor {
+  const [self, other, out] = floorDivideArgs.bind(args) as [Tensor, Tensor | Scalar, Tensor | undefined];
+  return div(self, other, { out, roundingMode: 'floor' });
+}
+export function trueDivide_(self: Tensor, other: Tensor | Scalar): Tensor;
+export function trueDivide_(...args: unknown[]): Tensor {
+  const [self, other] = trueDivideInplaceArgs.bind(args) as [Tensor, Tensor | Scalar];
+  return div_(self, other);
+}
+export function floorDivide_(self: Tensor, other: Tensor | Scalar): Tensor;
+export function floorDivide_(...args: unknown[]): Tensor {
+  const [self, other] = floorDivideInplaceArgs.bind(args) as [Tensor, Tensor | Scalar];
+  return div_(self, other, { roundingMode: 'floor' });
+}
 
 const powArgs = makeOverloads('pow', [
   'pow.Tensor_Tensor(Tensor self, Tensor exponent, *, Tensor? out=None) -> Tensor',
@@ -570,18 +591,22 @@ export function square_(...args: unknown[]): Tensor {
  * `where(cond, self, other)`: elements of `self` where `cond` is true, else of `other`.
  * `where(cond)` alone is `nonzero(cond, { asTuple: true })`, as in PyTorch.
  */
+const whereArgs = makeOverloads(
+  'where',
+  // (`input`, not `self`: PyTorch's where also takes a number there, where.ScalarSelf)
+  ['where.self(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None) -> Tensor', 'where(Tensor condition) -> Tensor[]'],
+  { numbersAsTensors: true },
+);
 export function where(condition: Tensor): Tensor[];
-export function where(condition: Tensor, self: Tensor | Scalar, other: Tensor | Scalar, options?: OutOptions): Tensor;
-export function where(condition: Tensor, self?: Tensor | Scalar, other?: Tensor | Scalar, options: OutOptions = {}): Tensor | Tensor[] {
-  if (self === undefined && other === undefined) return whereCondition(condition);
-  if (self === undefined || other === undefined) {
-    throw new TorchError('where: expected both self and other (or neither, for where(condition))');
-  }
+export function where(condition: Tensor, input: Tensor | Scalar, other: Tensor | Scalar, options?: OutOptions): Tensor;
+export function where(...args: unknown[]): Tensor | Tensor[] {
+  const { index, values } = whereArgs.bind(args);
+  if (index === 1) return whereCondition(values[0] as Tensor);
+  const [condition, self, other, out] = values as [Tensor, Tensor | Scalar, Tensor | Scalar, Tensor | undefined];
   const cond = unwrapTensor('where', 'condition', condition);
   if (cond.dtype !== 'bool') {
     throw new DTypeError(`where: expected condition to be a boolean tensor, but got a tensor with dtype ${torchTypeName(cond.dtype)}`);
   }
-  const args = [cond, unwrapTensorOrScalar('where', 'input', self), unwrapTensorOrScalar('where', 'other', other)];
-  const out = unwrapOptionalTensor('where', 'out', options.out);
-  return out ? callMutating(WHERE.out, [...args, out], options.out as Tensor) : callFunctional(WHERE.functional, args);
+  const a = [cond, unwrapTensorOrScalar('where', 'input', self), unwrapTensorOrScalar('where', 'other', other)];
+  return out ? callMutating(WHERE.out, [...a, unwrapTensor('where', 'out', out)], out) : callFunctional(WHERE.functional, a);
 }

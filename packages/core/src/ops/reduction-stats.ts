@@ -308,17 +308,18 @@ function varOverloads(name: string) {
 }
 const VAR_BINDERS = { var: varOverloads('var'), std: varOverloads('std'), var_mean: varOverloads('var_mean'), std_mean: varOverloads('std_mean') };
 
-/** [dims, correction, keepdim, out] of a var/std call. */
-function varArgs(op: keyof typeof VAR_BINDERS, args: readonly unknown[]): [number[] | null, number, boolean, Tensor | undefined] {
+/** [self, dims, correction, keepdim, out] of a var/std call. */
+function varArgs(op: keyof typeof VAR_BINDERS, args: readonly unknown[]): [TensorImpl, number[] | null, number, boolean, Tensor | undefined] {
   const { index, values } = VAR_BINDERS[op].bind(args);
-  if (index === 0) return [null, values[1] ? 1 : 0, false, undefined];
+  const self = unwrapTensor(op, 'input', values[0]);
+  if (index === 0) return [self, null, values[1] ? 1 : 0, false, undefined];
   if (index === 1) {
     const [, dim, unbiased, keepdim, out] = values as [Tensor, number[] | undefined, boolean, boolean, Tensor | undefined];
-    return [dim ?? null, unbiased ? 1 : 0, keepdim, out];
+    return [self, dim ?? null, unbiased ? 1 : 0, keepdim, out];
   }
   const [, dim, correction, keepdim, unbiased, out] = values as [Tensor, number[] | undefined, number | undefined, boolean, boolean | undefined, Tensor | undefined];
   if (unbiased !== undefined && correction !== undefined) throw new TorchError(`${op}(): Cannot specify both unbiased and correction`);
-  return [dim ?? null, unbiased !== undefined ? (unbiased ? 1 : 0) : (correction ?? 1), keepdim, out];
+  return [self, dim ?? null, unbiased !== undefined ? (unbiased ? 1 : 0) : (correction ?? 1), keepdim, out];
 }
 
 type VarRest = OptionalArgs<[dim: DimArg | boolean, unbiased: boolean, keepdim: boolean], VarOptions>;
@@ -326,30 +327,30 @@ type VarRest = OptionalArgs<[dim: DimArg | boolean, unbiased: boolean, keepdim: 
 /** The variance over `dim` (all dims by default) with `correction` (default 1); exported as `var`. */
 function var_(input: Tensor, ...rest: VarRest): Tensor;
 function var_(...a: unknown[]): Tensor {
-  const [d, c, k, out] = varArgs('var', a);
-  const args = [unwrapTensor('var', 'input', a[0]), d, c, k];
+  const [x, d, c, k, out] = varArgs('var', a);
+  const args = [x, d, c, k];
   return out ? callOut(VAR_OUT, args, out) : callFunctional(VAR, args);
 }
 
 export function std(input: Tensor, ...rest: VarRest): Tensor;
 export function std(...a: unknown[]): Tensor {
-  const [d, c, k, out] = varArgs('std', a);
-  const args = [unwrapTensor('std', 'input', a[0]), d, c, k];
+  const [x, d, c, k, out] = varArgs('std', a);
+  const args = [x, d, c, k];
   return out ? callOut(STD_OUT, args, out) : callFunctional(STD, args);
 }
 
 /** `[var, mean]`, a plain array (PyTorch's plain tuple). */
 export function varMean(input: Tensor, ...rest: VarRest): [Tensor, Tensor];
 export function varMean(...a: unknown[]): [Tensor, Tensor] {
-  const [d, c, k] = varArgs('var_mean', a);
-  return callMulti(VAR_MEAN, [unwrapTensor('var_mean', 'input', a[0]), d, c, k]) as [Tensor, Tensor];
+  const [x, d, c, k] = varArgs('var_mean', a);
+  return callMulti(VAR_MEAN, [x, d, c, k]) as [Tensor, Tensor];
 }
 
 /** `[std, mean]`, a plain array. */
 export function stdMean(input: Tensor, ...rest: VarRest): [Tensor, Tensor];
 export function stdMean(...a: unknown[]): [Tensor, Tensor] {
-  const [d, c, k] = varArgs('std_mean', a);
-  return callMulti(STD_MEAN, [unwrapTensor('std_mean', 'input', a[0]), d, c, k]) as [Tensor, Tensor];
+  const [x, d, c, k] = varArgs('std_mean', a);
+  return callMulti(STD_MEAN, [x, d, c, k]) as [Tensor, Tensor];
 }
 
 export interface KeepdimOutOptions {

@@ -1,7 +1,8 @@
+import { makeBinder } from './binder';
 import { isFloatingType } from '../dtype';
 import { DTypeError, TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
-import { callFunctional, callMutating, unwrapOptionalTensor, unwrapTensor } from './call';
+import { callFunctional, callMutating, unwrapTensor } from './call';
 import { torchTypeName } from './meta-utils';
 import { definePointwise, type OutOptions } from './pointwise';
 import { implOf } from './registry';
@@ -36,12 +37,18 @@ export interface RoundOptions {
 }
 
 /** Rounds half to even (`torch.round`); `decimals` rounds to that many decimal places. */
-export function round(self: Tensor, options: RoundOptions & OutOptions = {}): Tensor {
-  const a = [unwrapTensor('round', 'input', self), options.decimals ?? null];
-  const out = unwrapOptionalTensor('round', 'out', options.out);
-  return out ? callMutating(ROUND.out, [...a, out], options.out as Tensor) : callFunctional(ROUND.functional, a);
+const roundArgs = makeBinder('round', 'round(Tensor self, *, int? decimals=None, Tensor? out=None) -> Tensor');
+const roundInplaceArgs = makeBinder('round_', 'round_(Tensor self, *, int? decimals=None) -> Tensor');
+
+export function round(input: Tensor, options?: RoundOptions & OutOptions): Tensor;
+export function round(...args: unknown[]): Tensor {
+  const [self, decimals, out] = roundArgs.bind(args) as [Tensor, number | undefined, Tensor | undefined];
+  const a = [unwrapTensor('round', 'input', self), decimals ?? null];
+  return out ? callMutating(ROUND.out, [...a, unwrapTensor('round', 'out', out)], out) : callFunctional(ROUND.functional, a);
 }
 
-export function round_(self: Tensor, options: RoundOptions = {}): Tensor {
-  return callMutating(ROUND.inplace!, [unwrapTensor('round_', 'self', self), options.decimals ?? null], self);
+export function round_(self: Tensor, options?: RoundOptions): Tensor;
+export function round_(...args: unknown[]): Tensor {
+  const [self, decimals] = roundInplaceArgs.bind(args) as [Tensor, number | undefined];
+  return callMutating(ROUND.inplace!, [unwrapTensor('round_', 'self', self), decimals ?? null], self);
 }

@@ -192,7 +192,7 @@ export const CLASSIFY_OPS: readonly OpInfo[] = (['isnan', 'isinf', 'isfinite'] a
       name: 'a JS array instead of a tensor',
       make: () => torch[name]([1, 2] as unknown as Tensor),
       error: TorchError,
-      match: new RegExp(`${name}\\(\\): argument 'input' must be Tensor, not Array`),
+      match: new RegExp(`${name}\\(\\): argument 'input' \\(position 1\\) must be Tensor, not Array`),
     },
   ],
 }));

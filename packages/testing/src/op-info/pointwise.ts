@@ -140,10 +140,10 @@ const BINARY_OPS: OpInfo[] = [
     kwargs: { roundingMode: 'floor' },
   }),
   // trueDivide / floorDivide are div with a mode: their messages name div.
-  binary({ name: 'trueDivide', errorNames: ['div', 'trueDivide'], fn: torch.trueDivide, inplace: false, dtypes: ALL_DTYPES, samples: DIV_SAMPLES }),
+  binary({ name: 'trueDivide', errorNames: ['div', 'trueDivide', 'true_divide'], fn: torch.trueDivide, inplace: false, dtypes: ALL_DTYPES, samples: DIV_SAMPLES }),
   binary({
     name: 'floorDivide',
-    errorNames: ['div', 'floorDivide'],
+    errorNames: ['div', 'floorDivide', 'floor_divide'],
     fn: torch.floorDivide,
     inplace: false,
     dtypes: NO_BOOL,

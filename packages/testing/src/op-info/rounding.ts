@@ -18,13 +18,13 @@ export const ROUND: OpInfo = {
       name: 'a JS array instead of a tensor',
       make: () => torch.round([1, 2] as unknown as Tensor),
       error: TorchError,
-      match: /round\(\): argument 'input' must be Tensor, not Array/,
+      match: /round\(\): argument 'input' \(position 1\) must be Tensor, not Array/,
     },
     {
       name: 'fractional decimals',
       make: (d) => torch.round(t(d, [0.5, 1.5], 'float32'), { decimals: 1.5 }),
       error: TorchError,
-      match: /round\(\): argument 'decimals' must be int, not float/,
+      match: /round\(\): argument 'decimals' must be int, not number/,
     },
     {
       name: 'an out= tensor of the wrong shape',
