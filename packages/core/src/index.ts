@@ -1,4 +1,8 @@
-// @torch-ts/core: c10 + ATen core. See docs/architecture.md for what lives here and why.
+/**
+ * `@torch-ts/core`: c10 + ATen core. See docs/architecture.md for what lives here and why.
+ *
+ * @module @torch-ts/core
+ */
 export * from './errors';
 export * from './dtype';
 export * from './device';
