@@ -3,7 +3,7 @@
 // the packed manifests (publint, @arethetypeswrong/cli, no source condition, no workspace
 // ranges, README and LICENSE shipped), installs the tarballs with npm into fresh consumer
 // projects in a temp dir, and in each runs the README's quick start as ESM and as CommonJS,
-// type-checks it strictly with skipLibCheck off under node16 and bundler resolution, and
+// type-checks it strictly with skipLibCheck off under node16, nodenext and bundler resolution, and
 // bundles it for the browser with esbuild. The CPU-only install must contain no WebGPU
 // backend and no native addon, and torch.webgpu.init() must reject naming the package.
 // Prints one vitest-style `Tests N passed | M failed (T)` line, which tools/test-summary.mjs
@@ -128,7 +128,7 @@ if (cpu) {
   writeFileSync(join(cpu, 'quick-start.cjs'), SHOW + quick.replace(IMPORT, "const torch = require('@torch-ts/torch');"));
   writeFileSync(join(cpu, 'quick-start.mts'), quick);
   writeFileSync(join(cpu, 'quick-start.cts'), quick.replace(IMPORT, "import torch = require('@torch-ts/torch');"));
-  writeFileSync(join(cpu, 'sub-paths.ts'), [
+  const subPaths = [
     "import * as torch from '@torch-ts/torch';",
     "import { Linear, functional as F } from '@torch-ts/torch/nn';",
     "import { SGD } from '@torch-ts/torch/optim';",
@@ -139,7 +139,8 @@ if (cpu) {
     'opt.step();',
     'export { opts };',
     '',
-  ].join('\n'));
+  ].join('\n');
+  writeFileSync(join(cpu, 'sub-paths.ts'), subPaths); // ESM: the consumer is `type: module`
   const tsc = (module, moduleResolution, files) => {
     const config = join(cpu, `tsconfig.${moduleResolution}.json`);
     // No @types/node: the declarations must type-check for a browser user too.
@@ -158,6 +159,8 @@ if (cpu) {
   check('CPU-only consumer: the quick start as CommonJS (require)', () => checkPrinted(run(process.execPath, ['quick-start.cjs'], { cwd: cpu })));
   check('CPU-only consumer: tsc --strict, skipLibCheck false, moduleResolution node16 (ESM and CJS files)', () =>
     tsc('node16', 'node16', ['quick-start.mts', 'quick-start.cts']));
+  check('CPU-only consumer: tsc --strict, skipLibCheck false, moduleResolution nodenext (ESM and CJS files, with the nn and optim sub-paths)', () =>
+    tsc('nodenext', 'nodenext', ['quick-start.mts', 'quick-start.cts', 'sub-paths.ts']));
   check('CPU-only consumer: tsc --strict, skipLibCheck false, moduleResolution bundler (with the nn and optim sub-paths)', () =>
     tsc('esnext', 'bundler', ['quick-start.mts', 'sub-paths.ts']));
   check('CPU-only consumer: an esbuild browser bundle of the quick start', () =>
