@@ -3,7 +3,7 @@
 // the packed manifests (publint, @arethetypeswrong/cli, no source condition, no workspace
 // ranges, README and LICENSE shipped), installs the tarballs with npm into fresh consumer
 // projects in a temp dir, and in each runs the README's quick start as ESM and as CommonJS,
-// type-checks it strictly with skipLibCheck off under node16 and bundler resolution, and
+// type-checks it strictly with skipLibCheck off under node16, nodenext and bundler resolution, and
 // bundles it for the browser with esbuild. The CPU-only install must contain no WebGPU
 // backend and no native addon, and torch.webgpu.init() must reject naming the package.
 // Prints one vitest-style `Tests N passed | M failed (T)` line, which tools/test-summary.mjs
@@ -23,16 +23,25 @@ mkdirSync(tgzDir);
 
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 const t0 = Date.now();
 
 function run(cmd, args, opts = {}) {
   return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts });
 }
 
+/** A check's fn returns `skip(reason)` when it cannot run here (and is not required to). */
+const skip = (reason) => ({ skipped: reason });
+
 function check(name, fn) {
   const start = Date.now();
   try {
-    fn();
+    const r = fn();
+    if (r?.skipped) {
+      skipped++;
+      console.log(`  - ${name}: SKIPPED, ${r.skipped}`);
+      return;
+    }
     passed++;
     console.log(`  ✓ ${name} (${Date.now() - start} ms)`);
   } catch (e) {
@@ -108,13 +117,15 @@ function checkPrinted(out) {
   });
 }
 
-function consumer(name, deps) {
+// `deps`: package names (their tarballs) or [name, spec] pairs. `offline: false` lets npm
+// fetch third-party packages (the WebGPU backend's `webgpu`) from its cache or the registry.
+function consumer(name, deps, { offline = true } = {}) {
   const dir = join(work, name);
   mkdirSync(dir);
-  const spec = Object.fromEntries(deps.map((d) => [d, `file:${tarball[d]}`]));
+  const spec = Object.fromEntries(deps.map((d) => (Array.isArray(d) ? d : [d, `file:${tarball[d]}`])));
   // overrides: the packages' dependencies on each other resolve to these tarballs, not the registry.
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module', dependencies: spec, overrides: spec }, null, 2));
-  run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir });
+  run('npm', ['install', offline ? '--offline' : '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir, timeout: 600_000 });
   return dir;
 }
 
@@ -128,7 +139,7 @@ if (cpu) {
   writeFileSync(join(cpu, 'quick-start.cjs'), SHOW + quick.replace(IMPORT, "const torch = require('@torch-ts/torch');"));
   writeFileSync(join(cpu, 'quick-start.mts'), quick);
   writeFileSync(join(cpu, 'quick-start.cts'), quick.replace(IMPORT, "import torch = require('@torch-ts/torch');"));
-  writeFileSync(join(cpu, 'sub-paths.ts'), [
+  const subPaths = [
     "import * as torch from '@torch-ts/torch';",
     "import { Linear, functional as F } from '@torch-ts/torch/nn';",
     "import { SGD } from '@torch-ts/torch/optim';",
@@ -139,7 +150,8 @@ if (cpu) {
     'opt.step();',
     'export { opts };',
     '',
-  ].join('\n'));
+  ].join('\n');
+  writeFileSync(join(cpu, 'sub-paths.ts'), subPaths); // ESM: the consumer is `type: module`
   const tsc = (module, moduleResolution, files) => {
     const config = join(cpu, `tsconfig.${moduleResolution}.json`);
     // No @types/node: the declarations must type-check for a browser user too.
@@ -158,6 +170,8 @@ if (cpu) {
   check('CPU-only consumer: the quick start as CommonJS (require)', () => checkPrinted(run(process.execPath, ['quick-start.cjs'], { cwd: cpu })));
   check('CPU-only consumer: tsc --strict, skipLibCheck false, moduleResolution node16 (ESM and CJS files)', () =>
     tsc('node16', 'node16', ['quick-start.mts', 'quick-start.cts']));
+  check('CPU-only consumer: tsc --strict, skipLibCheck false, moduleResolution nodenext (ESM and CJS files, with the nn and optim sub-paths)', () =>
+    tsc('nodenext', 'nodenext', ['quick-start.mts', 'quick-start.cts', 'sub-paths.ts']));
   check('CPU-only consumer: tsc --strict, skipLibCheck false, moduleResolution bundler (with the nn and optim sub-paths)', () =>
     tsc('esnext', 'bundler', ['quick-start.mts', 'sub-paths.ts']));
   check('CPU-only consumer: an esbuild browser bundle of the quick start', () =>
@@ -181,8 +195,112 @@ if (cpu) {
   check('core + kernels-cpu without the facade', () => run(process.execPath, ['core-only.mjs'], { cwd: cpu }));
 }
 
+// ---- a third-party backend, built against the packed core alone ----
+// tools/fixtures/third-party-backend claims the PrivateUse1 device as 'foo' through core's
+// public exports (Note [PrivateUse1]). Here it is compiled (strict, nodenext, skipLibCheck
+// off) against the core tarball, packed, and used from a consumer with the facade.
+const fixture = join(root, 'tools', 'fixtures', 'third-party-backend');
+const fooDir = join(work, 'foo-backend');
+let fooTgz = null;
+check('third-party backend: builds against the packed @torch-ts/core alone (tsc strict, nodenext, skipLibCheck false) and packs', () => {
+  mkdirSync(join(fooDir, 'src'), { recursive: true });
+  const manifest = JSON.parse(readFileSync(join(fixture, 'package.json'), 'utf8'));
+  expect(JSON.stringify(Object.keys(manifest.dependencies)) === '["@torch-ts/core"]', `the fixture depends on ${Object.keys(manifest.dependencies)}, not on @torch-ts/core alone`);
+  manifest.dependencies = { '@torch-ts/core': `file:${tarball['@torch-ts/core']}` };
+  delete manifest.scripts;
+  delete manifest.private;
+  writeFileSync(join(fooDir, 'package.json'), JSON.stringify(manifest, null, 2));
+  writeFileSync(join(fooDir, 'src', 'index.ts'), readFileSync(join(fixture, 'src', 'index.ts')));
+  const compilerOptions = { strict: true, skipLibCheck: false, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2023', 'esnext.disposable'], types: [], declaration: true, rootDir: 'src', outDir: 'dist' };
+  writeFileSync(join(fooDir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['src'] }));
+  run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: fooDir });
+  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: fooDir });
+  run('npm', ['pack', '--pack-destination', tgzDir], { cwd: fooDir });
+  fooTgz = join(tgzDir, `${manifest.name}-${manifest.version}.tgz`);
+  expect(existsSync(fooTgz), `npm pack wrote no ${fooTgz}`);
+});
+if (fooTgz) {
+  let foo = null;
+  check('third-party backend: npm install with the facade tarballs, offline', () => {
+    foo = consumer('third-party', [...cpuDeps, ['torch-ts-backend-foo', `file:${fooTgz}`]]);
+  });
+  if (foo) {
+    // Plain JavaScript that also type-checks: `{ device: 'foo' }` is typed by the backend's declarations.
+    const smoke = `import * as torch from '@torch-ts/torch';
+import 'torch-ts-backend-foo';
+
+const x = torch.ones([2, 3], { device: 'foo' });
+const y = torch.arange(6, { dtype: 'float32' }).reshape(2, 3).to('foo');
+const z = x.add(y).mul(y).sum(1);
+const w = torch.tensor([0.5, -1.5], { device: 'foo', requiresGrad: true });
+w.mul(w).sum().backward();
+let error = '';
+try {
+  x.exp();
+} catch (e) {
+  error = (e as Error).message;
+}
+const got = {
+  device: String(z.device),
+  z: await z.tolistAsync(),
+  back: (await y.toAsync('cpu')).tolist(),
+  grad: await w.grad!.tolistAsync(),
+  error,
+};
+console.log(JSON.stringify(got));
+`;
+    writeFileSync(join(foo, 'smoke.mts'), smoke);
+    writeFileSync(join(foo, 'smoke.mjs'), smoke.replace(' as Error', '').replace('w.grad!', 'w.grad'));
+    check("third-party backend: torch.ones({ device: 'foo' }), x.to('foo'), ops, autograd and toAsync('cpu') on its device", () => {
+      const got = JSON.parse(run(process.execPath, ['smoke.mjs'], { cwd: foo }));
+      const want = { device: 'foo:0', z: [8, 62], back: [[0, 1, 2], [3, 4, 5]], grad: [1, -3], error: 'exp: no kernel for aten::exp on foo (the foo backend does not implement exp)' };
+      expect(JSON.stringify(got) === JSON.stringify(want), `got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+    });
+    check("third-party backend: the consumer type-checks (device: 'foo' from the backend's declarations; strict, nodenext)", () => {
+      const compilerOptions = { strict: true, skipLibCheck: false, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2023', 'esnext.disposable', 'dom'], types: [] };
+      writeFileSync(join(foo, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['smoke.mts'] }));
+      run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: foo });
+    });
+  }
+}
+
+// ---- the facade with the optional WebGPU backend, computing on the WebGPU device ----
+// `webgpu` (Dawn, a native addon) comes from npm's cache or the registry as an ordinary
+// dependency of the kernels-webgpu tarball. Without an adapter (no GPU, no SwiftShader)
+// the computation is skipped and says why; TORCH_TS_REQUIRE_WEBGPU=1 (CI) makes that a failure.
+let gpu = null;
+check('WebGPU consumer: npm install of the facade, core, autograd, kernels-cpu and kernels-webgpu tarballs (webgpu from the registry)', () => {
+  gpu = consumer('webgpu', [...cpuDeps, '@torch-ts/kernels-webgpu'], { offline: false });
+});
+if (gpu) {
+  writeFileSync(join(gpu, 'webgpu-start.mjs'), `import * as torch from '@torch-ts/torch';
+if (!(await torch.webgpu.init())) {
+  console.log('no WebGPU adapter: ' + torch.webgpu.unavailableReason());
+  process.exit(3);
+}
+const a = torch.tensor([[1, 2], [3, 4]], { dtype: 'float32', device: 'webgpu' });
+const c = a.matmul(torch.ones([2, 2], { device: 'webgpu' })).add(1);
+const w = torch.tensor([0.5, -1.5], { device: 'webgpu', requiresGrad: true });
+w.mul(w).sum().backward();
+const got = { device: String(c.device), c: await c.tolistAsync(), sum: await c.sum(1).tolistAsync(), grad: await w.grad.tolistAsync(), source: torch.webgpu.deviceInfo().source };
+console.log(JSON.stringify(got));
+const want = { device: 'webgpu:0', c: [[4, 4], [8, 8]], sum: [8, 16], grad: [1, -3] };
+for (const k of Object.keys(want)) if (JSON.stringify(got[k]) !== JSON.stringify(want[k])) { console.log('wrong ' + k); process.exit(1); }
+`);
+  check('WebGPU consumer: await torch.webgpu.init() and a quick start on the WebGPU device (matmul, add, sum, autograd)', () => {
+    let out;
+    try {
+      out = run(process.execPath, ['webgpu-start.mjs'], { cwd: gpu, timeout: 180_000 });
+    } catch (e) {
+      if (e.status !== 3 || process.env.TORCH_TS_REQUIRE_WEBGPU === '1') throw e;
+      return skip(`${String(e.stdout).trim()} (in Node it needs a GPU, or SwiftShader through VK_ICD_FILENAMES; TORCH_TS_REQUIRE_WEBGPU=1 makes this a failure)`);
+    }
+    expect(out.includes('"device":"webgpu:0"'), out);
+  });
+}
+
 const seconds = ((Date.now() - t0) / 1000).toFixed(1);
-console.log(`\n check-packages (${seconds} s)\n      Tests  ${passed} passed${failed ? ` | ${failed} failed` : ''} (${passed + failed})`);
+console.log(`\n check-packages (${seconds} s)\n      Tests  ${passed} passed${failed ? ` | ${failed} failed` : ''}${skipped ? ` | ${skipped} skipped` : ''} (${passed + failed + skipped})`);
 if (!keep) rmSync(work, { recursive: true, force: true });
 else console.log(`kept ${work}`);
 process.exit(failed ? 1 : 0);

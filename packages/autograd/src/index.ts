@@ -1,7 +1,9 @@
 /**
- * @torch-ts/autograd: PyTorch's autograd engine. Importing it registers, into core, the
+ * `@torch-ts/autograd`: PyTorch's autograd engine. Importing it registers, into core, the
  * AutogradMeta factory, the hooks Tensor uses (backward, requiresGrad_, gradFn, hooks) and
  * an Autograd-key kernel for every differentiable op (Note [Autograd kernels]).
+ *
+ * @module @torch-ts/autograd
  */
 import { registerAutogradHooks, registerAutogradMetaFactory } from '@torch-ts/core';
 import { hooks } from './api';

@@ -1,4 +1,8 @@
-// @torch-ts/core: c10 + ATen core. See docs/architecture.md for what lives here and why.
+/**
+ * `@torch-ts/core`: c10 + ATen core. See docs/architecture.md for what lives here and why.
+ *
+ * @module @torch-ts/core
+ */
 export * from './errors';
 export * from './dtype';
 export * from './device';
@@ -34,6 +38,7 @@ export { Tensor, type ReadOptions, type NestedList, type HostData } from './tens
 export { tidy, keep } from './tensor/scope';
 export { registerDeviceReader, registerDeviceUploader, type DeviceReader, type DeviceUploader } from './tensor/device-reader';
 export { registerDeviceRuntime, deviceRuntime } from './dispatch/device-runtime';
+export { registerPrivateUse1Backend, type PrivateUse1BackendOptions } from './privateuse1';
 export type { HostValues } from './tensor/host-data';
 
 export * from './ops/backend-impls';

@@ -13,20 +13,20 @@ import {
   isBackendKey,
 } from '../src/index';
 
-const { CPU, WebGPU, Meta, ADInplaceOrView, AutogradCPU, AutogradWebGPU, AutogradMeta } = DispatchKey;
+const { CPU, WebGPU, Meta, PrivateUse1, ADInplaceOrView, AutogradCPU, AutogradWebGPU, AutogradMeta, AutogradPrivateUse1 } = DispatchKey;
 
 describe('DispatchKey', () => {
   it('orders keys by priority: backends lowest, then ADInplaceOrView, then autograd', () => {
-    expect([CPU, WebGPU, Meta, ADInplaceOrView, AutogradCPU, AutogradWebGPU, AutogradMeta]).toEqual([0, 1, 2, 3, 4, 5, 6]);
-    expect(BACKEND_KEYS).toEqual([CPU, WebGPU, Meta]);
-    expect(AUTOGRAD_KEYS).toEqual([AutogradCPU, AutogradWebGPU, AutogradMeta]);
+    expect([CPU, WebGPU, Meta, PrivateUse1, ADInplaceOrView, AutogradCPU, AutogradWebGPU, AutogradMeta, AutogradPrivateUse1]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(BACKEND_KEYS).toEqual([CPU, WebGPU, Meta, PrivateUse1]);
+    expect(AUTOGRAD_KEYS).toEqual([AutogradCPU, AutogradWebGPU, AutogradMeta, AutogradPrivateUse1]);
   });
 
   it('names keys and classifies them', () => {
     expect(dispatchKeyName(CPU)).toBe('CPU');
     expect(dispatchKeyName(AutogradWebGPU)).toBe('AutogradWebGPU');
     expect(dispatchKeyName(ADInplaceOrView)).toBe('ADInplaceOrView');
-    expect([CPU, WebGPU, Meta, ADInplaceOrView, AutogradCPU].map(isBackendKey)).toEqual([true, true, true, false, false]);
+    expect([CPU, WebGPU, Meta, PrivateUse1, ADInplaceOrView, AutogradCPU].map(isBackendKey)).toEqual([true, true, true, true, false, false]);
     expect([Meta, ADInplaceOrView, AutogradCPU, AutogradMeta].map(isAutogradKey)).toEqual([false, false, true, true]);
   });
 
@@ -34,16 +34,18 @@ describe('DispatchKey', () => {
     expect(backendKeyOf('cpu')).toBe(CPU);
     expect(backendKeyOf('webgpu')).toBe(WebGPU);
     expect(backendKeyOf('meta')).toBe(Meta);
+    expect(backendKeyOf('privateuseone')).toBe(PrivateUse1);
     expect(autogradKeyOf(CPU)).toBe(AutogradCPU);
     expect(autogradKeyOf(WebGPU)).toBe(AutogradWebGPU);
     expect(autogradKeyOf(Meta)).toBe(AutogradMeta);
+    expect(autogradKeyOf(PrivateUse1)).toBe(AutogradPrivateUse1);
   });
 });
 
 describe('DispatchKeySet', () => {
   it('is a bitset: of() sets bit k for key k', () => {
     expect(DispatchKeySet.of(CPU).bits).toBe(0b1);
-    expect(DispatchKeySet.of(CPU, AutogradCPU).bits).toBe(0b10001);
+    expect(DispatchKeySet.of(CPU, AutogradCPU).bits).toBe(0b100001);
     expect(DispatchKeySet.of(Meta, Meta).bits).toBe(0b100);
     expect(DispatchKeySet.EMPTY.bits).toBe(0);
     expect(DispatchKeySet.EMPTY.isEmpty).toBe(true);
@@ -100,8 +102,8 @@ describe('DispatchKeySet', () => {
   });
 
   it('the autograd key sets of local state hold exactly the autograd (and view) keys', () => {
-    expect(AUTOGRAD_KEYSET.keys()).toEqual([AutogradCPU, AutogradWebGPU, AutogradMeta]);
-    expect(AFTER_AUTOGRAD_EXCLUDED.keys()).toEqual([ADInplaceOrView, AutogradCPU, AutogradWebGPU, AutogradMeta]);
+    expect(AUTOGRAD_KEYSET.keys()).toEqual([AutogradCPU, AutogradWebGPU, AutogradMeta, AutogradPrivateUse1]);
+    expect(AFTER_AUTOGRAD_EXCLUDED.keys()).toEqual([ADInplaceOrView, AutogradCPU, AutogradWebGPU, AutogradMeta, AutogradPrivateUse1]);
     const tensorKeys = DispatchKeySet.of(CPU, ADInplaceOrView, AutogradCPU);
     expect(tensorKeys.minus(AFTER_AUTOGRAD_EXCLUDED)).toBe(DispatchKeySet.of(CPU));
   });

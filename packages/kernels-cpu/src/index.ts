@@ -1,5 +1,9 @@
-// @torch-ts/kernels-cpu: the CPU backend. Importing this module registers the CPU allocator
-// and the CPU kernels with core, as docs/architecture.md's "Backends" section describes.
+/**
+ * `@torch-ts/kernels-cpu`: the CPU backend. Importing this module registers the CPU allocator
+ * and the CPU kernels with core, as docs/architecture.md's "Backends" section describes.
+ *
+ * @module @torch-ts/kernels-cpu
+ */
 import { DispatchKey, registerAllocator, registerBackend } from '@torch-ts/core';
 import { cpuAllocator } from './allocator';
 import { cpuImpls } from './impls';

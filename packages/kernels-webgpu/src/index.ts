@@ -1,6 +1,10 @@
-// @torch-ts/kernels-webgpu: the WebGPU backend. Importing this module registers the WebGPU
-// allocator, the device reader and uploader, and the WebGPU kernels with core (docs/architecture.md,
-// "Backends"); `await init()` (torch.webgpu.init) then finds a device.
+/**
+ * `@torch-ts/kernels-webgpu`: the WebGPU backend. Importing this module registers the WebGPU
+ * allocator, the device reader and uploader, and the WebGPU kernels with core (docs/architecture.md,
+ * "Backends"); `await init()` (torch.webgpu.init) then finds a device.
+ *
+ * @module @torch-ts/kernels-webgpu
+ */
 import { DispatchKey, TensorImpl, registerAllocator, registerBackend, registerDeviceReader, registerDeviceRuntime, registerDeviceUploader, type HostValues } from '@torch-ts/core';
 import * as api from './api';
 import { webgpuAllocator } from './memory/webgpu-allocator';

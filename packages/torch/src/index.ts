@@ -1,6 +1,8 @@
 /**
- * @torch-ts/torch: PyTorch's tensor API in TypeScript. `import * as torch from '@torch-ts/torch'`.
+ * `@torch-ts/torch`: PyTorch's tensor API in TypeScript. `import * as torch from '@torch-ts/torch'`.
  * Importing it registers the CPU backend and the autograd engine.
+ *
+ * @module @torch-ts/torch
  */
 import { poolStats, threadsReady, wasmLevel } from '@torch-ts/kernels-cpu';
 import {

@@ -1,4 +1,4 @@
-import type { DeviceType } from '../device';
+import { privateUse1BackendName, type DeviceType } from '../device';
 
 /**
  * Note [DispatchKey priority]
@@ -6,22 +6,25 @@ import type { DeviceType } from '../device';
  * call's key set. Backend keys are lowest, so everything that wraps computation (autograd,
  * version counting of in-place ops) runs first and then redispatches below itself, as
  * PyTorch's DispatchKey order does. Each backend has its own autograd key so that a backend
- * component can be read back from an autograd key.
+ * component can be read back from an autograd key. `PrivateUse1` is the key of an
+ * out-of-tree backend (Note [PrivateUse1]).
  */
 export const DispatchKey = {
   CPU: 0,
   WebGPU: 1,
   Meta: 2,
-  ADInplaceOrView: 3,
-  AutogradCPU: 4,
-  AutogradWebGPU: 5,
-  AutogradMeta: 6,
+  PrivateUse1: 3,
+  ADInplaceOrView: 4,
+  AutogradCPU: 5,
+  AutogradWebGPU: 6,
+  AutogradMeta: 7,
+  AutogradPrivateUse1: 8,
 } as const;
 
 export type DispatchKey = (typeof DispatchKey)[keyof typeof DispatchKey];
 export type DispatchKeyName = keyof typeof DispatchKey;
 
-export const NUM_DISPATCH_KEYS = 7;
+export const NUM_DISPATCH_KEYS = 9;
 
 const NAMES: DispatchKeyName[] = [];
 for (const [name, k] of Object.entries(DispatchKey)) NAMES[k] = name as DispatchKeyName;
@@ -30,15 +33,25 @@ export function dispatchKeyName(k: DispatchKey): DispatchKeyName {
   return NAMES[k];
 }
 
-export const BACKEND_KEYS: readonly DispatchKey[] = [DispatchKey.CPU, DispatchKey.WebGPU, DispatchKey.Meta];
+/** A key as errors print it: PrivateUse1 under its backend's name (`foo`, `Autograd(foo)`) once one claimed it. */
+export function dispatchKeyDisplayName(k: DispatchKey): string {
+  const name = privateUse1BackendName();
+  if (name === 'privateuseone') return NAMES[k];
+  if (k === DispatchKey.PrivateUse1) return name;
+  if (k === DispatchKey.AutogradPrivateUse1) return `Autograd(${name})`;
+  return NAMES[k];
+}
+
+export const BACKEND_KEYS: readonly DispatchKey[] = [DispatchKey.CPU, DispatchKey.WebGPU, DispatchKey.Meta, DispatchKey.PrivateUse1];
 export const AUTOGRAD_KEYS: readonly DispatchKey[] = [
   DispatchKey.AutogradCPU,
   DispatchKey.AutogradWebGPU,
   DispatchKey.AutogradMeta,
+  DispatchKey.AutogradPrivateUse1,
 ];
 
 export function isBackendKey(k: DispatchKey): boolean {
-  return k <= DispatchKey.Meta;
+  return k <= DispatchKey.PrivateUse1;
 }
 
 export function isAutogradKey(k: DispatchKey): boolean {
@@ -46,7 +59,7 @@ export function isAutogradKey(k: DispatchKey): boolean {
 }
 
 export function backendKeyOf(type: DeviceType): DispatchKey {
-  return type === 'cpu' ? DispatchKey.CPU : type === 'webgpu' ? DispatchKey.WebGPU : DispatchKey.Meta;
+  return type === 'cpu' ? DispatchKey.CPU : type === 'webgpu' ? DispatchKey.WebGPU : type === 'meta' ? DispatchKey.Meta : DispatchKey.PrivateUse1;
 }
 
 export function autogradKeyOf(backend: DispatchKey): DispatchKey {

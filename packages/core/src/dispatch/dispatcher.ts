@@ -1,5 +1,5 @@
 import { TorchError } from '../errors';
-import { DispatchKey, dispatchKeyName, isAutogradKey, NUM_DISPATCH_KEYS } from './dispatch-key';
+import { DispatchKey, dispatchKeyDisplayName, isAutogradKey, NUM_DISPATCH_KEYS } from './dispatch-key';
 import { DispatchKeySet } from './dispatch-key-set';
 import { isInferenceModeEnabled, localExcluded, localIncluded } from './local-state';
 import { parseSchema, type OpSchema } from './schema';
@@ -194,7 +194,7 @@ function selectKernel(op: OperatorHandle, ks: DispatchKeySet): DispatchEntry {
       continue;
     }
     if (!kernel) {
-      throw new TorchError(`${op.schema.name}: no kernel for aten::${op.name} on ${dispatchKeyName(k)}`);
+      throw new TorchError(`${op.schema.name}: no kernel for aten::${op.name} on ${dispatchKeyDisplayName(k)}`);
     }
     return { kernel, set };
   }

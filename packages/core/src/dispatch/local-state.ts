@@ -36,6 +36,7 @@ export const AUTOGRAD_KEYSET = DispatchKeySet.of(
   DispatchKey.AutogradCPU,
   DispatchKey.AutogradWebGPU,
   DispatchKey.AutogradMeta,
+  DispatchKey.AutogradPrivateUse1,
 );
 export const AFTER_AUTOGRAD_EXCLUDED = AUTOGRAD_KEYSET.add(DispatchKey.ADInplaceOrView);
 

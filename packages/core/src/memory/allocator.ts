@@ -1,5 +1,5 @@
 import { DeviceError } from '../errors';
-import type { Device, DeviceType } from '../device';
+import { deviceTypeName, type Device, type DeviceType } from '../device';
 
 /**
  * A pointer to device memory with what it takes to free it, as c10's DataPtr: `data` is
@@ -77,7 +77,7 @@ export function getAllocator(op: string, type: DeviceType): Allocator {
     // The WebGPU backend registers itself when `torch.webgpu.init()` loads it: before that,
     // the user's mistake is the same as with the backend loaded and no device found yet.
     if (type === 'webgpu') throw new DeviceError(`${op}: WebGPU is not initialised: call \`await torch.webgpu.init()\` first`);
-    throw new DeviceError(`${op}: no allocator is registered for device type '${type}'`);
+    throw new DeviceError(`${op}: no allocator is registered for device type '${deviceTypeName(type)}'`);
   }
   return a;
 }

@@ -10,6 +10,7 @@ const counts: Record<DeviceType, LiveCounts> = {
   cpu: { tensors: 0, storages: 0 },
   webgpu: { tensors: 0, storages: 0 },
   meta: { tensors: 0, storages: 0 },
+  privateuseone: { tensors: 0, storages: 0 },
 };
 
 export function liveCounts(type: DeviceType): LiveCounts {

@@ -1,4 +1,4 @@
-import { dispatchKeyName, type DispatchKey } from '../dispatch/dispatch-key';
+import { dispatchKeyDisplayName, type DispatchKey } from '../dispatch/dispatch-key';
 import { registerKernel, registerOperator, type OperatorHandle } from '../dispatch/dispatcher';
 import { TorchError } from '../errors';
 import type { OpSchema } from '../dispatch/schema';
@@ -76,7 +76,7 @@ export function implOf<K extends ImplName>(b: Backend, name: K, op: string): Bac
   const f = b.impls[name];
   if (typeof f !== 'function') {
     const reason = (f as NotImplemented | undefined)?.notImplemented ?? 'not registered';
-    throw new TorchError(`${op}: no kernel for aten::${op} on ${dispatchKeyName(b.key)} (${reason})`);
+    throw new TorchError(`${op}: no kernel for aten::${op} on ${dispatchKeyDisplayName(b.key)} (${reason})`);
   }
   return f as BackendImpls[K];
 }

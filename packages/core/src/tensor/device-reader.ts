@@ -1,4 +1,4 @@
-import type { Device, DeviceType } from '../device';
+import { deviceTypeName, type Device, type DeviceType } from '../device';
 import { DeviceError } from '../errors';
 import type { HostValues } from './host-data';
 import type { TensorImpl } from './tensor-impl';
@@ -25,7 +25,7 @@ export function registerDeviceReader(type: DeviceType, reader: DeviceReader): vo
 
 export function deviceReader(op: string, type: DeviceType): DeviceReader {
   const r = readers.get(type);
-  if (!r) throw new DeviceError(`${op}: tensors on ${type} have no data to read (no reader is registered for ${type})`);
+  if (!r) throw new DeviceError(`${op}: tensors on ${deviceTypeName(type)} have no data to read (no reader is registered for ${deviceTypeName(type)})`);
   return r;
 }
 
@@ -47,6 +47,6 @@ export function deviceUploader(op: string, type: DeviceType): DeviceUploader {
   const u = uploaders.get(type);
   // As getAllocator: before torch.webgpu.init() has loaded the backend, say to call it.
   if (!u && type === 'webgpu') throw new DeviceError(`${op}: WebGPU is not initialised: call \`await torch.webgpu.init()\` first`);
-  if (!u) throw new DeviceError(`${op}: cannot copy to ${type}: no uploader is registered for ${type} (import its backend package and initialise it)`);
+  if (!u) throw new DeviceError(`${op}: cannot copy to ${deviceTypeName(type)}: no uploader is registered for ${deviceTypeName(type)} (import its backend package and initialise it)`);
   return u;
 }

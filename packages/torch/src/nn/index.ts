@@ -1,6 +1,8 @@
 /**
  * `torch.nn` (also `@torch-ts/torch/nn`): Module, Parameter, the layers, `init`, `utils`
  * and `functional` (usually imported as `F`).
+ *
+ * @module @torch-ts/torch/nn
  */
 import '@torch-ts/kernels-cpu';
 

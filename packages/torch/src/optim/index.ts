@@ -1,5 +1,7 @@
 /**
  * `torch.optim` (also `@torch-ts/torch/optim`): optimizers and `lrScheduler`.
+ *
+ * @module @torch-ts/torch/optim
  */
 import '@torch-ts/kernels-cpu';
 
