@@ -30,4 +30,7 @@ export default {
   // Tensor's and Parameter's pages still link to it there: without the summary links no
   // page links to a missing anchor.
   includeHierarchySummary: false,
+  // No source links: a clone's `origin` (CI clones a local path) is not a hosted repository,
+  // which TypeDoc warns about, and the reference must build the same in every clone.
+  disableSources: true,
 };
