@@ -61,7 +61,7 @@ describe('the argument binder', () => {
     expect(() => leaky.bind([[1, 2]])).toThrow("leakyRelu(): argument 'input' (position 1) must be Tensor, not Array");
     expect(() => leaky.bind([null])).toThrow("argument 'input' (position 1) must be Tensor, not null");
     expect(() => pool.bind([x, 2.5])).toThrow("maxPool2d(): argument 'kernelSize' (position 2) must be tuple of ints, not number");
-    expect(() => pool.bind([x, [2, 'a']])).toThrow('must be tuple of ints, not Array');
+    expect(() => pool.bind([x, [2, 'a']])).toThrow("maxPool2d(): argument 'kernelSize' must be tuple of ints, but found element of type string at pos 2");
   });
 
   it('raises NotImplementedError for a keyword torch-ts does not support yet, unless it is None', () => {

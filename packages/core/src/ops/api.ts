@@ -37,6 +37,8 @@ export {
   asStrided,
   permute,
   transpose,
+  swapaxes,
+  swapdims,
   select,
   unsqueeze,
   squeeze,
@@ -46,6 +48,8 @@ export {
   detach,
   sliceDim,
   type DiagonalOptions,
+  type SliceOptions,
+  type IntListArgs,
 } from './views';
 export * from './shape-ops';
 export * from './join';

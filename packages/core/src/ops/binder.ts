@@ -20,6 +20,15 @@ import { Tensor } from '../tensor/tensor';
  *
  * A binder is made once per entry point (schemas are parsed at module load); binding a call
  * is a loop over the schema's arguments, cheap enough for every op call.
+ *
+ * Note [Variadic int lists]
+ * PyTorch's parser lets a signature whose one positional argument is an int list take that
+ * list as variadic ints (`allow_varargs_intlist`): `x.view(2, 3)`, `x.permute(1, 0)`,
+ * `x.repeat(2, 2)`. Tensor methods here are their functions with `self` first, so the
+ * binder option `varargs` says the same of the argument after `self`: when two or more
+ * positionals follow `self` and the first is not an array, they are that list. (The
+ * function forms accept it too, which PyTorch's `torch.reshape(x, 2, 3)` does not: a
+ * superset, and one function per method keeps the two from drifting.)
  */
 export interface Binder {
   /** The JS name the caller used, for messages: `leakyRelu`. */
@@ -42,6 +51,11 @@ export interface BinderOptions {
   readonly numbersAsTensors?: boolean;
   /** Keywords PyTorch accepts that torch-ts does not support yet: given a value other than None or the default, NotImplementedError. */
   readonly unsupported?: readonly string[];
+  /**
+   * The int list after `self` may also be given as variadic ints: `x.view(2, 3)` as well as
+   * `x.view([2, 3])` (Note [Variadic int lists]).
+   */
+  readonly varargs?: boolean;
 }
 
 /** The JS spelling of an aten or argument name: `leaky_relu` -> `leakyRelu`. */
@@ -85,7 +99,11 @@ export function makeBinder(name: string, schemaText: string, options: BinderOpti
   const unsupported = new Set(options.unsupported ?? []);
   for (const k of unsupported) if (!byKeyword.has(k)) throw new Error(`makeBinder(${name}): unsupported keyword '${k}' is not in ${schemaText}`);
 
-  const bind = (args: readonly unknown[]): unknown[] => {
+  const varargs = options.varargs === true;
+  if (varargs && !/^(Sym)?[Ii]nt\[\]\??$/.test(schema.args[1]?.type ?? '')) throw new Error(`makeBinder(${name}): varargs needs an int list after self in ${schemaText}`);
+
+  const bind = (given: readonly unknown[]): unknown[] => {
+    let args = given;
     let n = args.length;
     // Trailing `undefined`s are "not given" (`f(x, undefined)`), as JS's own optional parameters are.
     while (n > 0 && args[n - 1] === undefined) n--;
@@ -94,37 +112,37 @@ export function makeBinder(name: string, schemaText: string, options: BinderOpti
       kwargs = args[n - 1] as Record<string, unknown>;
       n--;
     }
+    if (varargs && n > 2 && !Array.isArray(args[1])) {
+      args = [args[0], args.slice(1, n)];
+      n = 2;
+    }
     if (n > positional) {
       const takes = required === positional ? `${positional}` : `from ${required} to ${positional}`;
       throw new TorchTypeError(`${name}() takes ${takes} positional argument${positional === 1 ? '' : 's'} but ${n} ${n === 1 ? 'was' : 'were'} given`);
     }
+    // (`out[i] !== undefined` is "given": positionally, or by keyword below)
     const out = new Array<unknown>(params.length);
-    const given = new Array<boolean>(params.length).fill(false);
-    for (let i = 0; i < n; i++) {
-      if (args[i] === undefined) continue;
-      out[i] = args[i];
-      given[i] = true;
-    }
+    for (let i = 0; i < n; i++) out[i] = args[i];
     if (kwargs) {
-      for (const key of Object.keys(kwargs)) {
+      for (const key in kwargs) {
+        if (!Object.prototype.hasOwnProperty.call(kwargs, key)) continue;
         const i = byKeyword.get(key);
         if (i === undefined) throw new TorchTypeError(`${name}() got an unexpected keyword argument '${key}'`);
         const v = kwargs[key];
         if (v === undefined) continue;
-        if (given[i]) throw new TorchTypeError(`${name}(): argument '${key}' given by name ('${key}') and position (${i + 1})`);
+        if (out[i] !== undefined) throw new TorchTypeError(`${name}(): argument '${key}' given by name ('${key}') and position (${i + 1})`);
         out[i] = v;
-        given[i] = true;
       }
     }
-    const missing: string[] = [];
+    let missing: string[] | undefined;
     for (let i = 0; i < params.length; i++) {
       const p = params[i];
-      const v = given[i] ? out[i] : undefined;
+      const v = out[i];
       if (v === undefined || v === null) {
         if (p.hasDefault) out[i] = p.defaultValue;
         else if (p.optional) out[i] = undefined;
         else if (v === null) throw mustBe(name, p, i, v, kwargs);
-        else missing.push(p.keyword);
+        else (missing ??= []).push(p.keyword);
         continue;
       }
       if (unsupported.has(p.keyword) && !(p.hasDefault && v === p.defaultValue)) throw new NotImplementedError(`${name}(): argument '${p.keyword}' is not supported by torch-ts yet`);
@@ -132,7 +150,7 @@ export function makeBinder(name: string, schemaText: string, options: BinderOpti
       if (checked === INVALID) throw mustBe(name, p, i, v, kwargs);
       out[i] = checked;
     }
-    if (missing.length > 0) {
+    if (missing) {
       throw new TorchTypeError(`${name}() missing ${missing.length} required positional argument${missing.length === 1 ? '' : 's'}: ${missing.map((m) => `"${m}"`).join(', ')}`);
     }
     return out;
@@ -145,6 +163,12 @@ function mustBe(name: string, p: Param, i: number, v: unknown, kwargs: Record<st
     // (which element is wrong, as PyTorch's parser says it for a Tensor list)
     const j = v.findIndex((x) => !(x instanceof Tensor));
     if (j >= 0) return new TorchTypeError(`${name}(): expected Tensor as element ${j} in argument ${i}, but got ${typeName(v[j])}`);
+  }
+  if (p.expected.startsWith('tuple of ') && Array.isArray(v)) {
+    // (PyTorch names the first element that is wrong, counting from 1)
+    const item = p.arg.type.replace(/\[\d*\]\??$/, '');
+    const j = v.findIndex((x) => checkOf(item).check(x) === INVALID);
+    if (j >= 0) return new TorchTypeError(`${name}(): argument '${p.keyword}' must be ${p.expected}, but found element of type ${typeName(v[j])} at pos ${j + 1}`);
   }
   const where = kwargs && p.keyword in kwargs ? '' : ` (position ${i + 1})`;
   return new TorchTypeError(`${name}(): argument '${p.keyword}'${where} must be ${p.expected}, not ${typeName(v)}`);
@@ -292,3 +316,12 @@ function fail(message: string): never {
  * `OptionalArgs<[number, boolean], O>` admits `()`, `(o)`, `(n)`, `(n, o)`, `(n, b)`, `(n, b, o)`.
  */
 export type OptionalArgs<P extends unknown[], O> = P extends [infer H, ...infer R] ? [options?: O] | [arg?: H | null, ...OptionalArgs<R, O>] : [options?: O];
+
+/**
+ * The JS parameters after `input` of an op with required positionals `P` and optional ones
+ * `Q`: any prefix of `P` then the options object `O` holding the rest by keyword, or all of
+ * `P` then `OptionalArgs<Q, O>`. `BoundArgs<[number, number], [], O>` admits `(d, i)`,
+ * `(d, i, o)`, `(d, o)`, `(o)`. (One signature, not overloads: Tensor methods take their
+ * types from it, and a method type inferred from overloads keeps only the last.)
+ */
+export type BoundArgs<P extends unknown[], Q extends unknown[], O> = P extends [infer H, ...infer R] ? [options: O] | [arg: H, ...BoundArgs<R, Q, O>] : OptionalArgs<Q, O>;
