@@ -107,7 +107,8 @@ export type TensorMethods = { [K in keyof typeof METHODS]: BindSelf<(typeof METH
   min(other: Tensor): Tensor;
   median(): Tensor;
   median(options: stats.KeepdimOption & { dim: number }): red.ValuesIndices;
-  median(dim: number, options?: stats.KeepdimOption): red.ValuesIndices;
+  median(dim: number, options?: stats.KeepdimOption & { out?: readonly [Tensor, Tensor] | null }): red.ValuesIndices;
+  median(dim: number, keepdim: boolean, options?: { out?: readonly [Tensor, Tensor] | null }): red.ValuesIndices;
   /** The last two dims swapped (`x.mT`). */
   readonly mT: Tensor;
   /** The dims reversed (`x.T`; PyTorch deprecates it for other than 2-D tensors). */
