@@ -24,9 +24,10 @@ import { Tensor } from '../tensor/tensor';
  * Note [Variadic int lists]
  * PyTorch's parser lets a signature whose one positional argument is an int list take that
  * list as variadic ints (`allow_varargs_intlist`): `x.view(2, 3)`, `x.permute(1, 0)`,
- * `x.repeat(2, 2)`. Tensor methods here are their functions with `self` first, so the
- * binder option `varargs` says the same of the argument after `self`: when two or more
- * positionals follow `self` and the first is not an array, they are that list. (The
+ * `x.repeat(2, 2)`, `torch.zeros(2, 3)`. Tensor methods here are their functions with `self`
+ * first, so the binder option `varargs` says it of the last positional argument (the one
+ * after `self`, or a factory's `size`): when more positionals than the schema has are given
+ * from there on and the first is not an array, they are that list. (The
  * function forms accept it too, which PyTorch's `torch.reshape(x, 2, 3)` does not: a
  * superset, and one function per method keeps the two from drifting.)
  */
@@ -52,8 +53,8 @@ export interface BinderOptions {
   /** Keywords PyTorch accepts that torch-ts does not support yet: given a value other than None or the default, NotImplementedError. */
   readonly unsupported?: readonly string[];
   /**
-   * The int list after `self` may also be given as variadic ints: `x.view(2, 3)` as well as
-   * `x.view([2, 3])` (Note [Variadic int lists]).
+   * The last positional, an int list, may also be given as variadic ints: `x.view(2, 3)` as
+   * well as `x.view([2, 3])`, `zeros(2, 3)` as well as `zeros([2, 3])` (Note [Variadic int lists]).
    */
   readonly varargs?: boolean;
 }
@@ -99,8 +100,9 @@ export function makeBinder(name: string, schemaText: string, options: BinderOpti
   const unsupported = new Set(options.unsupported ?? []);
   for (const k of unsupported) if (!byKeyword.has(k)) throw new Error(`makeBinder(${name}): unsupported keyword '${k}' is not in ${schemaText}`);
 
-  const varargs = options.varargs === true;
-  if (varargs && !/^(Sym)?[Ii]nt\[\]\??$/.test(schema.args[1]?.type ?? '')) throw new Error(`makeBinder(${name}): varargs needs an int list after self in ${schemaText}`);
+  // (the last positional, an int list: `size` of view(self, size) and of zeros(size, *, ...))
+  const varargs = options.varargs === true ? positional - 1 : -1;
+  if (varargs >= 0 && !/^(Sym)?[Ii]nt\[\]\??$/.test(schema.args[varargs].type)) throw new Error(`makeBinder(${name}): varargs needs an int list as the last positional in ${schemaText}`);
 
   const bind = (given: readonly unknown[]): unknown[] => {
     let args = given;
@@ -112,9 +114,9 @@ export function makeBinder(name: string, schemaText: string, options: BinderOpti
       kwargs = args[n - 1] as Record<string, unknown>;
       n--;
     }
-    if (varargs && n > 2 && !Array.isArray(args[1])) {
-      args = [args[0], args.slice(1, n)];
-      n = 2;
+    if (varargs >= 0 && n > varargs + 1 && !Array.isArray(args[varargs])) {
+      args = [...args.slice(0, varargs), args.slice(varargs, n)];
+      n = varargs + 1;
     }
     if (n > positional) {
       const takes = required === positional ? `${positional}` : `from ${required} to ${positional}`;

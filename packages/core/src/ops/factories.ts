@@ -8,6 +8,7 @@ import { fma32, fma64 } from '../numeric/fused';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { isOptionsObject, makeBinder, type Binder } from './binder';
+import type { Generator } from '../random/generator';
 import { callMutating } from './call';
 import { COPY_, fill_, to } from './copy';
 import { isScalar, type Scalar } from './meta-utils';
@@ -27,14 +28,14 @@ function initialise(fn: () => unknown): void {
   withExcluded(BELOW_INPLACE, fn);
 }
 
-function resolve(op: string, o: FactoryOptions, fallback: DType): { dtype: DType; device: Device } {
+function resolve(op: string, o: FactoryOptions | BoundFactoryOptions, fallback: DType): { dtype: DType; device: Device } {
   return {
     dtype: o.dtype == null ? fallback : parseDType(op, o.dtype),
     device: toDevice(op, o.device ?? null),
   };
 }
 
-function finish(t: Tensor, o: FactoryOptions): Tensor {
+function finish(t: Tensor, o: FactoryOptions | BoundFactoryOptions): Tensor {
   if (o.requiresGrad) {
     try {
       t.requiresGrad_(true);
@@ -66,23 +67,40 @@ export function checkFactoryOptions(op: string, options: object): void {
   b.bind([options]);
 }
 
-/** Splits `(...sizes, options?)` / `([sizes], options?)`. */
-function sizesAndOptions(op: string, args: readonly unknown[]): [number[], FactoryOptions] {
-  let opts: FactoryOptions = {};
-  let rest = args;
-  const last = args[args.length - 1];
-  if (isOptionsObject(last)) {
-    checkFactoryOptions(op, last);
-    opts = last as FactoryOptions;
-    rest = args.slice(0, -1);
+/** The options of a sized factory, as bound: each keyword checked, None as undefined. */
+export interface BoundFactoryOptions {
+  dtype?: DType | string;
+  device?: DeviceLike;
+  requiresGrad: boolean;
+  generator?: Generator;
+}
+
+const SIZED_KEYWORDS =
+  "*, ScalarType? dtype=None, Layout layout='strided', Device? device=None, bool pin_memory=False, bool requires_grad=False, Dimname[]? names=None, MemoryFormat memory_format='contiguous', Tensor? out=None";
+const sizedBinders = new Map<string, Binder>();
+
+/**
+ * Binds a sized factory's `(...sizes, options?)`, `([sizes], options?)` or `({ size, ...options })`
+ * (`zeros`, `ones`, `empty`, `rand`, `randn`: PyTorch's `zeros(*size, *, dtype=None, ...)`,
+ * Note [Variadic int lists]); `random` adds the `generator` keyword.
+ */
+export function sizesAndOptions(op: string, args: readonly unknown[], random = false): [number[], BoundFactoryOptions] {
+  let b = sizedBinders.get(op);
+  if (!b) {
+    b = makeBinder(op, `${op}(SymInt[] size, ${SIZED_KEYWORDS}${random ? ', Generator? generator=None' : ''}) -> Tensor`, {
+      varargs: true,
+      unsupported: ['layout', 'pinMemory', 'names', 'memoryFormat', 'out'],
+    });
+    sizedBinders.set(op, b);
   }
-  const sizes = (rest.length === 1 && Array.isArray(rest[0]) ? rest[0] : rest) as unknown[];
-  for (const s of sizes) {
-    if (typeof s !== 'number' || !Number.isInteger(s) || s < 0) {
-      throw new TorchError(`${op}(): sizes must be non-negative integers, but got ${JSON.stringify(sizes)}`);
-    }
+  // (No sizes at all is a 0-dim tensor, `zeros([])`: PyTorch refuses `zeros()`, torch-ts has
+  // always taken it, and the testing suite's random tests rely on `rand()`.)
+  const bound = b.bind(args.length === 0 || (args.length === 1 && isOptionsObject(args[0]) && !('size' in args[0])) ? [[], ...args] : args);
+  const sizes = bound[0] as number[];
+  for (const n of sizes) {
+    if (n < 0) throw new TorchError(`${op}(): sizes must be non-negative integers, but got ${JSON.stringify(sizes)}`);
   }
-  return [sizes as number[], opts];
+  return [sizes, { dtype: bound[1] as DType | string | undefined, device: bound[3] as DeviceLike | undefined, requiresGrad: bound[5] as boolean, generator: bound[9] as Generator | undefined }];
 }
 
 export type SizeArgs = (number | readonly number[] | FactoryOptions)[];
