@@ -219,7 +219,12 @@ const TENSOR_OR_NUMBER = { expected: 'Tensor or Number', check: (v: unknown) => 
 const isInt = (v: unknown): boolean => (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint';
 
 function checkOf(base: string): { expected: string; check: Check } {
-  const list = /^(\w+)\[(\d*)\]$/.exec(base);
+  if (base.endsWith('?')) {
+    // (an optional element of a list: `int?[2] output_size`, where None keeps a size)
+    const inner = checkOf(base.slice(0, -1));
+    return { expected: inner.expected, check: (v) => (v === null || v === undefined ? null : inner.check(v)) };
+  }
+  const list = /^(\w+\??)\[(\d*)\]$/.exec(base);
   if (list) {
     const [, elem, nText] = list;
     const n = nText === '' ? undefined : Number(nText);
@@ -231,7 +236,7 @@ function checkOf(base: string): { expected: string; check: Check } {
         // PyTorch expands one int given for `int[N]` to N copies (`kernel_size=3` -> (3, 3)),
         // and takes one int for `int[]` as a list of one (`x.permute(0)`, `sum(dim=1)`).
         if (!Array.isArray(v)) {
-          if (elem === 'Tensor' || elem === 'bool') return INVALID;
+          if (elem === 'Tensor' || elem === 'bool' || v === null) return INVALID;
           const c = item.check(v);
           return c === INVALID ? INVALID : new Array(n ?? 1).fill(c);
         }
