@@ -57,6 +57,11 @@ export interface BinderOptions {
    * well as `x.view([2, 3])`, `zeros(2, 3)` as well as `zeros([2, 3])` (Note [Variadic int lists]).
    */
   readonly varargs?: boolean;
+  /**
+   * A Python method's binding (a module's `__init__`): the counts in "takes N positional
+   * arguments but M were given" include Python's `self`, as Python's own message does.
+   */
+  readonly countSelf?: boolean;
 }
 
 /** The JS spelling of an aten or argument name: `leaky_relu` -> `leakyRelu`. */
@@ -119,8 +124,9 @@ export function makeBinder(name: string, schemaText: string, options: BinderOpti
       n = varargs + 1;
     }
     if (n > positional) {
-      const takes = required === positional ? `${positional}` : `from ${required} to ${positional}`;
-      throw new TorchTypeError(`${name}() takes ${takes} positional argument${positional === 1 ? '' : 's'} but ${n} ${n === 1 ? 'was' : 'were'} given`);
+      const c = options.countSelf === true ? 1 : 0;
+      const takes = required === positional ? `${positional + c}` : `from ${required + c} to ${positional + c}`;
+      throw new TorchTypeError(`${name}() takes ${takes} positional argument${positional + c === 1 ? '' : 's'} but ${n + c} ${n + c === 1 ? 'was' : 'were'} given`);
     }
     // (`out[i] !== undefined` is "given": positionally, or by keyword below)
     const out = new Array<unknown>(params.length);
@@ -277,6 +283,10 @@ function checkOf(base: string): { expected: string; check: Check } {
       return { expected: 'Generator', check: (v) => (v instanceof Generator ? v : INVALID) };
     case 'Dimname':
       return { expected: 'name', check: (v) => (typeof v === 'string' ? v : INVALID) };
+    case 'Any':
+      // (a union the schema language cannot spell, checked by the front end itself: a conv
+      // layer's `padding`, an int, a tuple or 'same')
+      return { expected: 'object', check: (v) => v };
     default:
       throw new Error(`makeBinder: no binding for schema type '${base}'`);
   }
