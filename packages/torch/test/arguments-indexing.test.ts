@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import * as torch from '@torch-ts/torch';
+import { NotImplementedError, TorchTypeError } from '@torch-ts/torch';
+import { expectForms, inputs } from './arguments-golden';
+
+// Issue 15, indexing, scans, order statistics, matrix products and F: each argument
+// positionally, by keyword, mixed and as a method gives PyTorch's result for its keyword call
+// (goldens/arguments.json); an unknown keyword and one positional too many raise PyTorch's TypeError.
+const F = torch.nn.functional;
+
+describe('indexing ops bind their arguments as PyTorch does', () => {
+  const { y, idx, mask } = inputs();
+  const zeros = () => torch.zeros([3, 4]);
+  const ones = () => torch.ones([3, 4]);
+
+  it('gather, scatter (src, value, reduce), scatterAdd, scatterReduce', () => {
+    expectForms('gather', [() => y.gather(1, idx), () => torch.gather(y, { dim: 1, index: idx }), () => torch.gather(y, 1, { index: idx, sparseGrad: false })]);
+    expectForms('scatter', [() => zeros().scatter(1, idx, y), () => torch.scatter(zeros(), { dim: 1, index: idx, src: y }), () => zeros().scatter_(1, idx, { src: y })]);
+    expectForms('scatter_value', [() => zeros().scatter(1, idx, 2.5), () => torch.scatter(zeros(), 1, idx, { value: 2.5 }), () => zeros().scatter_(1, idx, 2.5)]);
+    expectForms('scatter_reduce_add', [() => ones().scatter(1, idx, y, { reduce: 'add' }), () => torch.scatter(ones(), { dim: 1, index: idx, src: y, reduce: 'add' }), () => ones().scatter_(1, idx, y, { reduce: 'add' })]);
+    expectForms('scatter_add', [() => zeros().scatterAdd(1, idx, y), () => torch.scatterAdd(zeros(), { dim: 1, index: idx, src: y }), () => zeros().scatterAdd_(1, idx, { src: y })]);
+    expectForms('scatter_reduce', [
+      () => ones().scatterReduce(1, idx, y, 'amax', { includeSelf: false }),
+      () => torch.scatterReduce(ones(), { dim: 1, index: idx, src: y, reduce: 'amax', includeSelf: false }),
+      () => ones().scatterReduce_(1, idx, y, { reduce: 'amax', includeSelf: false }),
+    ]);
+  });
+
+  it('indexSelect, indexAdd, indexFill, take', () => {
+    const i2 = torch.tensor([2, 0]);
+    expectForms('index_select', [() => y.indexSelect(1, i2), () => torch.indexSelect(y, { dim: 1, index: i2 }), () => torch.indexSelect(y, 1, { index: i2 })]);
+    expectForms('index_add', [
+      () => y.indexAdd(0, i2, torch.ones([2, 4]), { alpha: 2 }),
+      () => torch.indexAdd(y, { dim: 0, index: i2, source: torch.ones([2, 4]), alpha: 2 }),
+      () => y.clone().indexAdd_(0, i2, { source: torch.ones([2, 4]), alpha: 2 }),
+    ]);
+    const i13 = torch.tensor([1, 3]);
+    expectForms('index_fill', [() => y.indexFill(1, i13, -1), () => torch.indexFill(y, { dim: 1, index: i13, value: -1 }), () => y.clone().indexFill_(1, i13, torch.tensor(-1))]);
+    const t = torch.tensor([[0, 5], [11, 3]]);
+    expectForms('take', [() => y.take(t), () => torch.take(y, { index: t })]);
+  });
+
+  it('maskedFill, maskedSelect, maskedScatter, nonzero (asTuple)', () => {
+    expectForms('masked_fill', [() => y.maskedFill(mask, 0.5), () => torch.maskedFill(y, { mask, value: 0.5 }), () => y.clone().maskedFill_(mask, { value: 0.5 })]);
+    expectForms('masked_select', [() => y.maskedSelect(mask), () => torch.maskedSelect(y, { mask })]);
+    const src = torch.arange(12, { dtype: 'float32' }).view(3, 4).neg();
+    expectForms('masked_scatter', [() => y.maskedScatter(mask, src), () => torch.maskedScatter(y, { mask, source: src }), () => y.clone().maskedScatter_(mask, { source: src })]);
+    expectForms('nonzero', [() => mask.nonzero(), () => torch.nonzero(mask, { asTuple: false }), () => torch.nonzero({ input: mask } as never)]);
+    expectForms('nonzero_tuple', [() => mask.nonzero({ asTuple: true }), () => torch.nonzero(mask, { asTuple: true })]);
+  });
+
+  it('refuses what it cannot bind, in PyTorch words', () => {
+    const refused: [() => unknown, string][] = [
+      [() => y.gather(1, idx, { sparse: true } as never), "gather() got an unexpected keyword argument 'sparse'"],
+      [() => y.gather(1, idx, true as never), 'gather() takes 3 positional arguments but 4 were given'],
+      [() => y.scatter(1, idx, y, 'add' as never), 'scatter() received an invalid combination of arguments'],
+      [() => y.indexSelect(1, idx, 0 as never), 'index_select() takes 3 positional arguments but 4 were given'],
+      [() => y.indexAdd(0, idx, y, 2 as never), 'index_add() takes 4 positional arguments but 5 were given'],
+      [() => y.take(idx, { dim: 0 } as never), "take() got an unexpected keyword argument 'dim'"],
+      [() => y.maskedSelect(mask, mask as never), 'masked_select() takes 2 positional arguments but 3 were given'],
+      [() => y.nonzero({ as_tuple: true } as never), "nonzero() got an unexpected keyword argument 'as_tuple'"],
+      [() => y.maskedFill(mask, 'a' as never), 'masked_fill() received an invalid combination of arguments'],
+      [() => y.gather('1' as never, idx), "gather(): argument 'dim' (position 2) must be int, not string"],
+    ];
+    for (const [fn, message] of refused) {
+      expect(fn).toThrow(TorchTypeError);
+      expect(fn).toThrow(message);
+    }
+  });
+});
+
+describe('scans, order statistics and unique bind their arguments as PyTorch does', () => {
+  const { y, u, seq, vals } = inputs();
+
+  it('cumsum, cumprod (dtype keyword-only), cummax, cummin', () => {
+    expectForms('cumsum', [() => y.cumsum(1, { dtype: 'float64' }), () => torch.cumsum(y, { dim: 1, dtype: 'float64' }), () => y.clone().double().cumsum_(1)]);
+    const y1 = y.add(1);
+    expectForms('cumprod', [() => y1.cumprod(0), () => torch.cumprod(y1, { dim: 0 }), () => y1.clone().cumprod_({ dim: 0 })]);
+    expectForms('cummax', [() => u.cummax(1), () => torch.cummax(u, { dim: 1 })]);
+    expectForms('cummin', [() => u.cummin(0), () => torch.cummin(u, { dim: 0 })]);
+    expect(() => torch.cumsum(y, 1, 'float64' as never)).toThrow('cumsum() takes 2 positional arguments but 3 were given');
+    expect(() => y.cummax()).toThrow('cummax() missing 1 required positional argument: "dim"');
+  });
+
+  it('median (with and without dim), mode, unique, searchsorted, bucketize', () => {
+    const uf = u.float();
+    expectForms('median', [() => uf.median(1, true), () => torch.median(uf, { dim: 1, keepdim: true }), () => torch.median(uf, 1, { keepdim: true })]);
+    expectForms('median_all', [() => uf.median(), () => torch.median(uf)]);
+    expectForms('mode', [() => u.mode(0), () => torch.mode(u, { dim: 0 }), () => u.mode(0, false)]);
+    expectForms('unique', [() => u.unique(true, true, true), () => torch.unique(u, { sorted: true, returnInverse: true, returnCounts: true }), () => torch.unique(u, true, { returnInverse: true, returnCounts: true })]);
+    expectForms('unique_dim', [() => u.unique(true, false, true, 0), () => torch.unique(u, { returnCounts: true, dim: 0 })]);
+    expectForms('searchsorted', [() => torch.searchsorted(seq, vals, { right: true }), () => torch.searchsorted(seq, { input: vals, side: 'right' })]);
+    expectForms('bucketize', [() => torch.bucketize(vals, seq, { outInt32: true }), () => torch.bucketize(vals, { boundaries: seq, outInt32: true })]);
+    expect(() => uf.median(1, true, true as never)).toThrow('median() received an invalid combination of arguments');
+    expect(() => u.unique(true, true, true, 0, 1 as never)).toThrow('unique() takes from 1 to 5 positional arguments but 6 were given');
+    expect(() => torch.searchsorted(seq, vals, true as never)).toThrow('searchsorted() received an invalid combination of arguments');
+  });
+});
+
+describe('matrix products and F bind their arguments as PyTorch does', () => {
+  const { v, w, a, b, ba, bb, c, img } = inputs();
+
+  it('mm, bmm, mv, dot (keyword tensor), matmul, addmm and baddbmm (beta and alpha keyword-only), outer', () => {
+    expectForms('mm', [() => a.mm(b), () => torch.mm(a, { mat2: b }), () => torch.mm({ input: a, mat2: b } as never)]);
+    expectForms('bmm', [() => ba.bmm(bb), () => torch.bmm(ba, { mat2: bb })]);
+    expectForms('mv', [() => b.mv(v), () => torch.mv(b, { vec: v })]);
+    expectForms('dot', [() => v.dot(w), () => torch.dot(v, { tensor: w })]);
+    expectForms('matmul', [() => ba.matmul(bb), () => torch.matmul(ba, { other: bb })]);
+    expectForms('addmm', [() => c.addmm(a, b, { beta: 0.5, alpha: 2 }), () => torch.addmm(c, { mat1: a, mat2: b, beta: 0.5, alpha: 2 })]);
+    const o = torch.ones([2, 2, 2]);
+    expectForms('baddbmm', [() => o.baddbmm(ba, bb, { beta: 2, alpha: 0.5 }), () => torch.baddbmm(o, { batch1: ba, batch2: bb, beta: 2, alpha: 0.5 })]);
+    expectForms('outer', [() => v.outer(w), () => torch.outer(v, { vec2: w }), () => torch.ger(v, w)]);
+    expect(() => torch.addmm(c, a, b, 0.5 as never)).toThrow('addmm() takes 3 positional arguments but 4 were given');
+    expect(() => torch.dot(v, { other: w } as never)).toThrow("dot() got an unexpected keyword argument 'other'");
+    expect(() => torch.outer(v, w, { out: torch.empty([4, 4]) })).toThrow(NotImplementedError);
+  });
+
+  it('F.oneHot and F.adaptiveAvgPool2d (null keeps a size)', () => {
+    const t = torch.tensor([0, 3, 1]);
+    expectForms('one_hot', [() => F.oneHot(t, 5), () => F.oneHot(t, { numClasses: 5 })]);
+    expectForms('adaptive_avg_pool2d', [() => F.adaptiveAvgPool2d(img, [null, 2]), () => F.adaptiveAvgPool2d(img, { outputSize: [4, 2] })]);
+    expect(() => F.oneHot(t, 5, 1 as never)).toThrow('one_hot() takes from 1 to 2 positional arguments but 3 were given');
+    expect(() => F.adaptiveAvgPool2d(img, { size: 2 } as never)).toThrow("adaptive_avg_pool2d() got an unexpected keyword argument 'size'");
+  });
+});
