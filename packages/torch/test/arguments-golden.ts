@@ -76,3 +76,8 @@ export function expectForms(name: string, forms: readonly (() => unknown)[], vie
 }
 
 export const MODULE_REPRS = golden.modules as Record<string, string>;
+
+/** Calls `self[name](...args)` untyped: a call the types rightly refuse, to see the runtime refuse it too. */
+export function untyped(self: object, name: string, ...args: unknown[]): unknown {
+  return (self as Record<string, (...a: unknown[]) => unknown>)[name](...args);
+}
