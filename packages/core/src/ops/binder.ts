@@ -120,7 +120,14 @@ export function makeBinder(name: string, schemaText: string, options: BinderOpti
       n--;
     }
     if (varargs >= 0 && n > varargs + 1 && !Array.isArray(args[varargs])) {
-      args = [...args.slice(0, varargs), args.slice(varargs, n)];
+      // (a plain loop: `x.view(2, 3)` is a hot call)
+      const list = new Array<unknown>(n - varargs);
+      for (let i = varargs; i < n; i++) list[i - varargs] = args[i];
+      const collapsed = new Array<unknown>(varargs + 2);
+      for (let i = 0; i < varargs; i++) collapsed[i] = args[i];
+      collapsed[varargs] = list;
+      collapsed[varargs + 1] = kwargs;
+      args = collapsed;
       n = varargs + 1;
     }
     if (n > positional) {

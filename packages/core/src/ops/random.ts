@@ -19,7 +19,7 @@ import { TensorImpl } from '../tensor/tensor-impl';
 import { isOptionsObject, makeBinder, makeOverloads, typeName, type OptionalArgs } from './binder';
 import { callMutating } from './call';
 import { COPY_, copy_, to } from './copy';
-import { checkFactoryOptions, sizesAndOptions, type BoundFactoryOptions, type FactoryOptions } from './factories';
+import { sizesAndOptions, type BoundFactoryOptions, type FactoryOptions } from './factories';
 import { drawnOnDevice } from './random-impls';
 
 export { Generator, defaultGenerator, manualSeed, seed, initialSeed, type GeneratorState } from '../random/generator';
@@ -33,10 +33,6 @@ export interface GeneratorOptions {
 }
 
 export type RandomSizeArgs = (number | readonly number[] | RandomOptions)[];
-
-function isOptions(x: unknown): x is RandomOptions {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
 
 const numelOf = (sizes: readonly number[]) => sizes.reduce((a, b) => a * b, 1);
 

@@ -280,10 +280,6 @@ const ANY_OUT = defineOutVariant(ANY);
 
 type DimArg = number | readonly number[] | null | undefined;
 
-function isOptions(x: unknown): x is Record<string, unknown> {
-  return x !== null && typeof x === 'object' && !Array.isArray(x);
-}
-
 export interface VarOptions {
   /** Subtracted from the count in the divisor (default 1, Bessel's correction). */
   correction?: number | null;

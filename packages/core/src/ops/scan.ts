@@ -1,5 +1,5 @@
 import { isIntegralType, parseDType, type DType } from '../dtype';
-import { DTypeError, TorchError } from '../errors';
+import { DTypeError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim } from '../views';
