@@ -123,3 +123,34 @@ describe('matrix products and F bind their arguments as PyTorch does', () => {
     expect(() => F.adaptiveAvgPool2d(img, { size: 2 } as never)).toThrow("adaptive_avg_pool2d() got an unexpected keyword argument 'size'");
   });
 });
+
+describe('random ops bind their arguments as PyTorch does', () => {
+  const gen = () => new torch.Generator().manualSeed(7);
+  const same = (forms: (() => torch.Tensor)[]) => {
+    const [first, ...rest] = forms.map((f) => f().tolist());
+    for (const r of rest) expect(r).toEqual(first);
+  };
+
+  it('the same seed gives the same draw positionally and by keyword', () => {
+    const p = torch.full([3, 4], 0.5);
+    same([() => torch.bernoulli(p, { generator: gen() }), () => p.bernoulli({ generator: gen() }), () => torch.bernoulli({ input: p, generator: gen() } as never)]);
+    same([() => torch.bernoulli(p, 0.3, { generator: gen() }), () => torch.bernoulli(p, { p: 0.3, generator: gen() })]);
+    same([() => torch.zeros([5]).bernoulli_(0.3, { generator: gen() }), () => torch.zeros([5]).bernoulli_({ p: 0.3, generator: gen() })]);
+    const probs = torch.tensor([0.1, 0.2, 0.3, 0.4]);
+    same([() => probs.multinomial(6, true, { generator: gen() }), () => torch.multinomial(probs, { numSamples: 6, replacement: true, generator: gen() }), () => torch.multinomial(probs, 6, { replacement: true, generator: gen() })]);
+    same([() => torch.randint(0, 10, [4], { generator: gen() }), () => torch.randint(10, [4], { generator: gen() }), () => torch.randint({ low: 0, high: 10, size: [4], generator: gen() })]);
+    same([() => torch.randperm(5, { generator: gen() }), () => torch.randperm({ n: 5, generator: gen() })]);
+    same([() => torch.rand(2, 3, { generator: gen() }), () => torch.rand([2, 3], { generator: gen() }), () => torch.rand({ size: [2, 3], generator: gen() })]);
+    same([() => torch.zeros([4]).uniform_(-1, 1, { generator: gen() }), () => torch.zeros([4]).uniform_({ from: -1, to: 1, generator: gen() })]);
+    same([() => torch.zeros([4]).normal_(2, 0.5, { generator: gen() }), () => torch.zeros([4]).normal_(2, { std: 0.5, generator: gen() })]);
+  });
+
+  it('refuses what it cannot bind', () => {
+    expect(() => torch.randint(3, 5 as never)).toThrow("randint(): argument 'size' must be tuple of ints, not number");
+    expect(() => torch.rand(2, { generater: gen() } as never)).toThrow("rand() got an unexpected keyword argument 'generater'");
+    expect(() => torch.zeros(2, { generator: gen() } as never)).toThrow("zeros() got an unexpected keyword argument 'generator'");
+    expect(() => torch.zeros([4]).uniform_(0, 1, { a: 1 } as never)).toThrow("uniform_() got an unexpected keyword argument 'a'");
+    expect(() => torch.multinomial(torch.ones([2]), 1, false, 3 as never)).toThrow('multinomial() takes from 2 to 3 positional arguments but 4 were given');
+    expect(() => torch.bernoulli(torch.ones([2]), { out: torch.empty([2]) })).toThrow(NotImplementedError);
+  });
+});
