@@ -103,7 +103,9 @@ export function sizesAndOptions(op: string, args: readonly unknown[], random = f
   return [sizes, { dtype: bound[1] as DType | string | undefined, device: bound[3] as DeviceLike | undefined, requiresGrad: bound[5] as boolean, generator: bound[9] as Generator | undefined }];
 }
 
-export type SizeArgs = (number | readonly number[] | FactoryOptions)[];
+/** A sized factory's arguments: `(2, 3)`, `(2, 3, options)`, `([2, 3], options?)` or `({ size, ...options })`. */
+export type SizedArgs<O> = number[] | [...sizes: number[], options: O] | [size: readonly number[], options?: O] | [options: O & { size: number | readonly number[] }];
+export type SizeArgs = SizedArgs<FactoryOptions>;
 
 /** Uninitialised memory of the given shape (zeros on CPU, since ArrayBuffers start zeroed). */
 export function empty(...args: SizeArgs): Tensor {

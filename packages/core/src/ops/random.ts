@@ -19,7 +19,7 @@ import { TensorImpl } from '../tensor/tensor-impl';
 import { isOptionsObject, makeBinder, makeOverloads, typeName, type OptionalArgs } from './binder';
 import { callMutating } from './call';
 import { COPY_, copy_, to } from './copy';
-import { sizesAndOptions, type BoundFactoryOptions, type FactoryOptions } from './factories';
+import { sizesAndOptions, type BoundFactoryOptions, type FactoryOptions, type SizedArgs } from './factories';
 import { drawnOnDevice } from './random-impls';
 
 export { Generator, defaultGenerator, manualSeed, seed, initialSeed, type GeneratorState } from '../random/generator';
@@ -32,7 +32,7 @@ export interface GeneratorOptions {
   generator?: Generator | null;
 }
 
-export type RandomSizeArgs = (number | readonly number[] | RandomOptions)[];
+export type RandomSizeArgs = SizedArgs<RandomOptions>;
 
 const numelOf = (sizes: readonly number[]) => sizes.reduce((a, b) => a * b, 1);
 
