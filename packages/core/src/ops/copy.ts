@@ -7,7 +7,7 @@ import { deviceReader, deviceUploader } from '../tensor/device-reader';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { isNonOverlappingAndDense } from '../iterator/layout';
 import { contiguousStrides } from '../views';
-import { makeBinder } from './binder';
+import { makeBinder, makeOverloads, type BoundArgs } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { UNINITIALIZED, broadcastTo, checkNoInternalOverlap, checkNoPartialOverlap, isScalar, readScalar, sameShape, type Scalar } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
@@ -148,11 +148,21 @@ function crossDeviceCopy(src: TensorImpl, dtype: DType, dev: Device, cpuBackend:
 }
 
 // ---- front ends ----
-export function copy_(self: Tensor, src: Tensor, nonBlocking = false): Tensor {
+const copyArgs = makeBinder('copy_', 'copy_(Tensor self, Tensor src, bool non_blocking=False) -> Tensor');
+const fillArgs = makeOverloads('fill_', ['fill_(Tensor self, Tensor value) -> Tensor', 'fill_(Tensor self, Scalar value) -> Tensor']);
+const zeroArgs = makeBinder('zero_', 'zero_(Tensor self) -> Tensor');
+// (memory formats by name: 'preserve', 'contiguous')
+const cloneArgs = makeBinder('clone', 'clone(Tensor input, *, MemoryFormat? memory_format=None) -> Tensor');
+
+export function copy_(input: Tensor, ...rest: BoundArgs<[src: Tensor], [nonBlocking: boolean], { src?: Tensor; nonBlocking?: boolean | null }>): Tensor;
+export function copy_(...a: unknown[]): Tensor {
+  const [self, src, nonBlocking] = copyArgs.bind(a) as [Tensor, Tensor, boolean];
   return callMutating(COPY_, [unwrapTensor('copy_', 'self', self), unwrapTensor('copy_', 'src', src), nonBlocking], self);
 }
 
-export function fill_(self: Tensor, value: Scalar | Tensor): Tensor {
+export function fill_(input: Tensor, ...rest: BoundArgs<[value: Scalar | Tensor], [], { value?: Scalar | Tensor }>): Tensor;
+export function fill_(...a: unknown[]): Tensor {
+  const [self, value] = fillArgs.bind(a).values as [Tensor, Scalar | Tensor];
   let v: unknown = value;
   if (!isScalar(v)) {
     const t = unwrapTensor('fill_', 'value', value);
@@ -165,16 +175,20 @@ export function fill_(self: Tensor, value: Scalar | Tensor): Tensor {
   return callMutating(FILL_, [unwrapTensor('fill_', 'self', self), v], self);
 }
 
-export function zero_(self: Tensor): Tensor {
+export function zero_(input: Tensor): Tensor;
+export function zero_(...a: unknown[]): Tensor {
+  const [self] = zeroArgs.bind(a) as [Tensor];
   return fill_(self, 0);
 }
 
 export interface CloneOptions {
-  memoryFormat?: 'preserve' | 'contiguous';
+  memoryFormat?: 'preserve' | 'contiguous' | null;
 }
 
-export function clone(self: Tensor, options: CloneOptions = {}): Tensor {
-  return callFunctional(CLONE, [unwrapTensor('clone', 'self', self), options.memoryFormat ?? null]);
+export function clone(input: Tensor, options?: CloneOptions): Tensor;
+export function clone(...a: unknown[]): Tensor {
+  const [self, memoryFormat] = cloneArgs.bind(a) as [Tensor, string | undefined];
+  return callFunctional(CLONE, [unwrapTensor('clone', 'self', self), memoryFormat ?? null]);
 }
 
 /** Row-major contiguous: the same object when it already is (as PyTorch returns self). */

@@ -7,7 +7,7 @@ import { ShapeError, TorchError } from '../errors';
 import { fma32, fma64 } from '../numeric/fused';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { isOptionsObject, makeBinder, type Binder } from './binder';
+import { isOptionsObject, makeBinder, type Binder, type BoundArgs } from './binder';
 import type { Generator } from '../random/generator';
 import { callMutating } from './call';
 import { COPY_, fill_, to } from './copy';
@@ -130,11 +130,22 @@ export function ones(...args: SizeArgs): Tensor {
   return filled('ones', args, 1);
 }
 
+const LIKE_KEYWORDS = "*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool requires_grad=False, MemoryFormat? memory_format=None";
+const LIKE_UNSUPPORTED = ['layout', 'pinMemory', 'memoryFormat'];
+const fullArgs = makeBinder('full', `full(SymInt[] size, Scalar fill_value, ${SIZED_KEYWORDS}) -> Tensor`, { unsupported: ['layout', 'pinMemory', 'names', 'memoryFormat', 'out'] });
+const likeArgs = (name: string) => makeBinder(name, `${name}(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, { unsupported: LIKE_UNSUPPORTED });
+const emptyLikeArgs = likeArgs('empty_like');
+const zerosLikeArgs = likeArgs('zeros_like');
+const onesLikeArgs = likeArgs('ones_like');
+const fullLikeArgs = makeBinder('full_like', `full_like(Tensor input, Scalar fill_value, ${LIKE_KEYWORDS}) -> Tensor`, { unsupported: LIKE_UNSUPPORTED });
+
 /** `full(size, value)`: int64 for an integer value, bool for a boolean, else the default float. */
-export function full(size: readonly number[], fillValue: Scalar, options: FactoryOptions = {}): Tensor {
+export function full(...args: BoundArgs<[size: readonly number[], fillValue: Scalar], [], FactoryOptions & { size?: readonly number[]; fillValue?: Scalar }>): Tensor;
+export function full(...a: unknown[]): Tensor {
+  const [size, fillValue, dtypeArg, , deviceArg, , requiresGrad] = fullArgs.bind(a) as [number[], Scalar, DType | string | undefined, unknown, DeviceLike | undefined, unknown, boolean];
+  const options = { dtype: dtypeArg, device: deviceArg, requiresGrad };
   // As tensor() infers (Note [Integer-valued numbers are integers]): `full([2], 1e20)` is a
   // float tensor, not an int64 overflow.
-  checkFactoryOptions('full', options);
   const inferred = scalarDType(fillValue);
   const { dtype, device } = resolve('full', options, inferred);
   checkScalarFits('full', fillValue, dtype);
@@ -143,20 +154,37 @@ export function full(size: readonly number[], fillValue: Scalar, options: Factor
   return finish(t, options);
 }
 
-export function emptyLike(t: Tensor, options: FactoryOptions = {}): Tensor {
-  return empty([...t.shape], { dtype: t.dtype, device: t.device, ...options });
+/** A `*_like` factory's input and options: the input's dtype and device unless given. */
+function likeOf(v: readonly unknown[], k: number): [Tensor, FactoryOptions] {
+  const t = v[0] as Tensor;
+  return [t, { dtype: (v[k] as DType | string | undefined) ?? t.dtype, device: (v[k + 2] as DeviceLike | undefined) ?? t.device, requiresGrad: v[k + 4] as boolean }];
 }
 
-export function zerosLike(t: Tensor, options: FactoryOptions = {}): Tensor {
-  return zeros([...t.shape], { dtype: t.dtype, device: t.device, ...options });
+type LikeOptions = FactoryOptions & { layout?: null; pinMemory?: null; memoryFormat?: null };
+
+export function emptyLike(input: Tensor, options?: LikeOptions): Tensor;
+export function emptyLike(...a: unknown[]): Tensor {
+  const [t, o] = likeOf(emptyLikeArgs.bind(a), 1);
+  return empty([...t.shape], o);
 }
 
-export function onesLike(t: Tensor, options: FactoryOptions = {}): Tensor {
-  return ones([...t.shape], { dtype: t.dtype, device: t.device, ...options });
+export function zerosLike(input: Tensor, options?: LikeOptions): Tensor;
+export function zerosLike(...a: unknown[]): Tensor {
+  const [t, o] = likeOf(zerosLikeArgs.bind(a), 1);
+  return zeros([...t.shape], o);
 }
 
-export function fullLike(t: Tensor, fillValue: Scalar, options: FactoryOptions = {}): Tensor {
-  return full([...t.shape], fillValue, { dtype: t.dtype, device: t.device, ...options });
+export function onesLike(input: Tensor, options?: LikeOptions): Tensor;
+export function onesLike(...a: unknown[]): Tensor {
+  const [t, o] = likeOf(onesLikeArgs.bind(a), 1);
+  return ones([...t.shape], o);
+}
+
+export function fullLike(input: Tensor, ...rest: BoundArgs<[fillValue: Scalar], [], LikeOptions & { fillValue?: Scalar }>): Tensor;
+export function fullLike(...a: unknown[]): Tensor {
+  const v = fullLikeArgs.bind(a);
+  const [t, o] = likeOf(v, 2);
+  return full([...t.shape], v[1] as Scalar, o);
 }
 
 /**
