@@ -113,6 +113,11 @@ describe('matrix products and F bind their arguments as PyTorch does', () => {
     expect(() => torch.addmm(c, a, b, 0.5 as never)).toThrow('addmm() takes 3 positional arguments but 4 were given');
     expect(() => torch.dot(v, { other: w } as never)).toThrow("dot() got an unexpected keyword argument 'other'");
     expect(() => torch.outer(v, w, { out: torch.empty([4, 4]) })).toThrow(NotImplementedError);
+    const td = torch.tensordot(ba, bb, [[2], [1]]);
+    expect(td.shape).toEqual([2, 2, 2, 2]);
+    expect(torch.tensordot(ba, { b: bb, dims: [[2], [1]] }).tolist()).toEqual(td.tolist());
+    expect(torch.tensordot({ a: ba, b: bb, dims: [2, 1] } as never).tolist()).toEqual(td.tolist());
+    expect(() => torch.tensordot(ba, bb, { dim: 1 } as never)).toThrow("tensordot() got an unexpected keyword argument 'dim'");
   });
 
   it('F.oneHot and F.adaptiveAvgPool2d (null keeps a size)', () => {

@@ -1,9 +1,9 @@
 import { registerOperator } from '../dispatch/dispatcher';
 import type { Device } from '../device';
 import { isFloatingType } from '../dtype';
-import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
+import { DTypeError, ShapeError, TorchError, TorchTypeError, fmtShape } from '../errors';
 import { broadcastShapes } from '../iterator';
-import { makeBinder, type BoundArgs } from './binder';
+import { makeBinder, typeName, type BoundArgs } from './binder';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { callFunctional, unwrapTensor } from './call';
@@ -471,9 +471,15 @@ export const outer: Outer = outerFront('outer');
 /** `torch.ger`: the old name of outer. */
 export const ger: Outer = outerFront('ger');
 
+// (dims: a count or a pair of lists, checked below; `out` is PyTorch's keyword, no out= form here yet)
+const tensordotArgs = makeBinder('tensordot', 'tensordot(Tensor a, Tensor b, Any dims=2, *, Tensor? out=None) -> Tensor', { unsupported: ['out'] });
+type TensordotDims = number | readonly [readonly number[] | number, readonly number[] | number];
+
 /** `torch.tensordot(a, b, dims)`: `dims` a count (the last n of a with the first n of b) or a pair of lists. */
-export function tensordot(a: Tensor, b: Tensor, dims: number | readonly [readonly number[] | number, readonly number[] | number] | { dims?: number | readonly [readonly number[] | number, readonly number[] | number] } = 2): Tensor {
-  const d = typeof dims === 'object' && !Array.isArray(dims) ? ((dims as { dims?: number }).dims ?? 2) : dims;
+export function tensordot(a: Tensor, ...rest: BoundArgs<[b: Tensor], [dims: TensordotDims], { b?: Tensor; dims?: TensordotDims | null; out?: Tensor | null }>): Tensor;
+export function tensordot(...args: unknown[]): Tensor {
+  const [a, b, d] = tensordotArgs.bind(args) as [Tensor, Tensor, unknown];
+  if (typeof d !== 'number' && !(Array.isArray(d) && d.length === 2)) throw new TorchTypeError(`tensordot(): argument 'dims' must be int or a pair of lists of ints, not ${typeName(d)}`);
   const ta = unwrapTensor('tensordot', 'a', a);
   const tb = unwrapTensor('tensordot', 'b', b);
   let da: number[];
@@ -484,7 +490,7 @@ export function tensordot(a: Tensor, b: Tensor, dims: number | readonly [readonl
     da = Array.from({ length: d }, (_, i) => ta.dim - d + i);
     db = Array.from({ length: d }, (_, i) => i);
   } else {
-    const [x, y] = d as readonly [readonly number[] | number, readonly number[] | number];
+    const [x, y] = d as unknown as readonly [readonly number[] | number, readonly number[] | number];
     da = typeof x === 'number' ? [x] : [...x];
     db = typeof y === 'number' ? [y] : [...y];
   }
