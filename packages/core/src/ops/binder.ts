@@ -109,8 +109,7 @@ export function makeBinder(name: string, schemaText: string, options: BinderOpti
   const varargs = options.varargs === true ? positional - 1 : -1;
   if (varargs >= 0 && !/^(Sym)?[Ii]nt\[\]\??$/.test(schema.args[varargs].type)) throw new Error(`makeBinder(${name}): varargs needs an int list as the last positional in ${schemaText}`);
 
-  const bind = (given: readonly unknown[]): unknown[] => {
-    let args = given;
+  const bind = (args: readonly unknown[]): unknown[] => {
     let n = args.length;
     // Trailing `undefined`s are "not given" (`f(x, undefined)`), as JS's own optional parameters are.
     while (n > 0 && args[n - 1] === undefined) n--;
@@ -119,15 +118,11 @@ export function makeBinder(name: string, schemaText: string, options: BinderOpti
       kwargs = args[n - 1] as Record<string, unknown>;
       n--;
     }
+    let varList: unknown[] | undefined;
     if (varargs >= 0 && n > varargs + 1 && !Array.isArray(args[varargs])) {
       // (a plain loop: `x.view(2, 3)` is a hot call)
-      const list = new Array<unknown>(n - varargs);
-      for (let i = varargs; i < n; i++) list[i - varargs] = args[i];
-      const collapsed = new Array<unknown>(varargs + 2);
-      for (let i = 0; i < varargs; i++) collapsed[i] = args[i];
-      collapsed[varargs] = list;
-      collapsed[varargs + 1] = kwargs;
-      args = collapsed;
+      varList = new Array<unknown>(n - varargs);
+      for (let i = varargs; i < n; i++) varList[i - varargs] = args[i];
       n = varargs + 1;
     }
     if (n > positional) {
@@ -138,6 +133,7 @@ export function makeBinder(name: string, schemaText: string, options: BinderOpti
     // (`out[i] !== undefined` is "given": positionally, or by keyword below)
     const out = new Array<unknown>(params.length);
     for (let i = 0; i < n; i++) out[i] = args[i];
+    if (varList) out[varargs] = varList;
     if (kwargs) {
       for (const key in kwargs) {
         if (!Object.prototype.hasOwnProperty.call(kwargs, key)) continue;
