@@ -116,7 +116,7 @@ describe('matrix products and F bind their arguments as PyTorch does', () => {
     const td = torch.tensordot(ba, bb, [[2], [1]]);
     expect(td.shape).toEqual([2, 2, 2, 2]);
     expect(torch.tensordot(ba, { b: bb, dims: [[2], [1]] }).tolist()).toEqual(td.tolist());
-    expect(torch.tensordot({ a: ba, b: bb, dims: [2, 1] } as never).tolist()).toEqual(td.tolist());
+    expect((untyped(torch, 'tensordot', { a: ba, b: bb, dims: [2, 1] }) as torch.Tensor).tolist()).toEqual(td.tolist());
     expect(() => torch.tensordot(ba, bb, { dim: 1 } as never)).toThrow("tensordot() got an unexpected keyword argument 'dim'");
   });
 
@@ -157,5 +157,35 @@ describe('random ops bind their arguments as PyTorch does', () => {
     expect(() => torch.zeros([4]).uniform_(0, 1, { a: 1 } as never)).toThrow("uniform_() got an unexpected keyword argument 'a'");
     expect(() => torch.multinomial(torch.ones([2]), 1, false, 3 as never)).toThrow('multinomial() takes from 2 to 3 positional arguments but 4 were given');
     expect(() => torch.bernoulli(torch.ones([2]), { out: torch.empty([2]) })).toThrow(NotImplementedError);
+  });
+});
+
+describe('full, the *Like factories and the copies bind their arguments as PyTorch does', () => {
+  it('take their arguments positionally and by keyword, and refuse unknown ones', () => {
+    const t = torch.ones([2, 3], { dtype: 'float64' });
+    expect(torch.full([2], 1.5).tolist()).toEqual([1.5, 1.5]);
+    expect(torch.full({ size: [2], fillValue: 1.5, dtype: 'float64' }).dtype).toBe('float64');
+    expect(torch.full([2], { fillValue: 2 }).dtype).toBe('int64');
+    expect(torch.zerosLike(t).dtype).toBe('float64');
+    expect(torch.zerosLike(t, { dtype: 'int32' }).dtype).toBe('int32');
+    expect(torch.emptyLike(t, { requiresGrad: true }).requiresGrad).toBe(true);
+    expect(torch.fullLike(t, { fillValue: 2 }).tolist()).toEqual([[2, 2, 2], [2, 2, 2]]);
+    expect(torch.zeros([2]).copy_({ src: torch.ones([2]) }).tolist()).toEqual([1, 1]);
+    expect(torch.zeros([2]).copy_(torch.ones([2]), true).tolist()).toEqual([1, 1]);
+    expect(torch.zeros([2]).fill_({ value: 3 }).tolist()).toEqual([3, 3]);
+    expect(torch.zeros([2]).fill_(torch.tensor(3)).tolist()).toEqual([3, 3]);
+    expect(t.clone({ memoryFormat: 'contiguous' }).tolist()).toEqual(t.tolist());
+    const refused: [() => unknown, string][] = [
+      [() => torch.onesLike(t, { shape: [2] } as never), "ones_like() got an unexpected keyword argument 'shape'"],
+      [() => torch.full([2], 1, 2 as never), 'full() takes 2 positional arguments but 3 were given'],
+      [() => untyped(torch.zeros([2]), 'zero_', 1), 'zero_() takes 1 positional argument but 2 were given'],
+      [() => t.clone({ memory_format: 'contiguous' } as never), "clone() got an unexpected keyword argument 'memory_format'"],
+      [() => torch.zeros([2]).copy_(torch.ones([2]), { nonblocking: true } as never), "copy_() got an unexpected keyword argument 'nonblocking'"],
+    ];
+    for (const [fn, message] of refused) {
+      expect(fn).toThrow(TorchTypeError);
+      expect(fn).toThrow(message);
+    }
+    expect(() => torch.zerosLike(t, { memoryFormat: 'contiguous' } as never)).toThrow(NotImplementedError);
   });
 });
