@@ -188,4 +188,19 @@ describe('full, the *Like factories and the copies bind their arguments as PyTor
     }
     expect(() => torch.zerosLike(t, { memoryFormat: 'contiguous' } as never)).toThrow(NotImplementedError);
   });
+
+  it('to: a dtype, a device, both, another tensor, or keywords', () => {
+    const t = torch.ones([2]);
+    expect(t.to('float64').dtype).toBe('float64');
+    expect(t.to('cpu', 'float64').dtype).toBe('float64');
+    expect(t.to({ dtype: 'int32' }).dtype).toBe('int32');
+    expect(t.to(torch.zeros([1], { dtype: 'int64' })).dtype).toBe('int64');
+    expect(t.to('float32')).toBe(t);
+    expect(t.to({ type: 'cpu' })).toBe(t);
+    expect(t.to('float32', false, true)).not.toBe(t);
+    expect(t.to({ copy: true })).not.toBe(t);
+    expect(() => t.to({ dtpye: 'int32' } as never)).toThrow("to() got an unexpected keyword argument 'dtpye'");
+    expect(() => t.to('float64', false, false, true as never)).toThrow('to() takes from 2 to 4 positional arguments but 5 were given');
+    expect(() => t.to('float64', { memoryFormat: 'contiguous' } as never)).toThrow(NotImplementedError);
+  });
 });
