@@ -15,7 +15,7 @@ import { callFunctional, callMulti, unwrapTensor } from './call';
 import { composite } from './composite';
 import { clone } from './copy';
 import { makeBinder, makeOverloads, type BoundArgs, type OptionalArgs } from './binder';
-import { geometryOf, permute, select, sliceDim, transpose, view, expand, type IntListArgs } from './views';
+import { expandOf, geometryOf, permute, permuteOf, selectOf, sliceOf, transpose, transposeOf, viewOf, type IntListArgs } from './views';
 
 /** `reshape`: a view when the strides allow one, else a contiguous copy viewed at the shape. */
 export const RESHAPE = registerOperator({
@@ -23,7 +23,7 @@ export const RESHAPE = registerOperator({
   composite: composite(([self, shape]) => {
     const s = self as Tensor;
     const r = reshapeGeometry('reshape', geometryOf(s.impl), shape as number[]);
-    return r.view ? view(s, [...r.sizes]) : view(clone(s, { memoryFormat: 'contiguous' }), [...r.sizes]);
+    return r.view ? viewOf(s, [...r.sizes]) : viewOf(clone(s, { memoryFormat: 'contiguous' }), [...r.sizes]);
   }),
 });
 
@@ -36,7 +36,7 @@ export const FLATTEN = registerOperator({
     // Nothing to merge (start == end): PyTorch returns self, whose size-1 dims keep their
     // strides (a reshape would recompute them).
     if (r.view === g) return s;
-    return reshape(s, [...r.sizes]);
+    return callFunctional(RESHAPE, [s.impl, [...r.sizes]]);
   }),
 });
 
@@ -45,7 +45,7 @@ export const UNFLATTEN = registerOperator({
   composite: composite(([self, dim, sizes]) => {
     const s = self as Tensor;
     const g = unflattenGeometry('unflatten', geometryOf(s.impl), dim as number, sizes as number[]);
-    return view(s, [...g.sizes]);
+    return viewOf(s, [...g.sizes]);
   }),
 });
 
@@ -57,7 +57,7 @@ export const NARROW = registerOperator({
     narrowGeometry('narrow', geometryOf(s.impl), dim as number, start as number, length as number);
     const d = normalizeDim('narrow', dim as number, s.dim());
     const st = (start as number) < 0 ? (start as number) + s.shape[d] : (start as number);
-    return sliceDim(s, d, st, st + (length as number), 1);
+    return sliceOf(s, d, st, st + (length as number), 1);
   }),
 });
 
@@ -65,7 +65,7 @@ export const MOVEDIM = registerOperator({
   schema: 'movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)',
   composite: composite(([self, src, dst]) => {
     const s = self as Tensor;
-    return permute(s, movedimPermutation('movedim', s.dim(), src as number[], dst as number[]));
+    return permuteOf(s, movedimPermutation('movedim', s.dim(), src as number[], dst as number[]));
   }),
 });
 
@@ -98,7 +98,7 @@ export const UNBIND = registerOperator({
     const s = self as Tensor;
     const d = normalizeDim('unbind', dim as number, s.dim(), { wrapScalar: false });
     const out: Tensor[] = [];
-    for (let i = 0; i < s.shape[d]; i++) out.push(select(s, d, i));
+    for (let i = 0; i < s.shape[d]; i++) out.push(selectOf(s, d, i));
     return out;
   }),
 });
@@ -107,7 +107,7 @@ function pieces(s: Tensor, d: number, sizes: readonly number[]): Tensor[] {
   const out: Tensor[] = [];
   let start = 0;
   for (const n of sizes) {
-    out.push(sliceDim(s, d, start, start + n, 1));
+    out.push(sliceOf(s, d, start, start + n, 1));
     start += n;
   }
   return out;
@@ -196,7 +196,7 @@ export function t(...a: unknown[]): Tensor {
   const [self] = tArgs.bind(a) as [Tensor];
   const n = self.dim();
   if (n > 2) throw new ShapeError(`t: t() expects a tensor with <= 2 dimensions, but self is ${n}D`);
-  return n < 2 ? transpose(self, 0, 0) : transpose(self, 0, 1);
+  return n < 2 ? transposeOf(self, 0, 0) : transposeOf(self, 0, 1);
 }
 
 /** `x.mT`: the last two dims swapped (batched matrix transpose). */
@@ -238,5 +238,5 @@ export function mH(self: Tensor): Tensor {
 export function expandAs(input: Tensor, ...rest: BoundArgs<[other: Tensor], [], { other?: Tensor }>): Tensor;
 export function expandAs(...a: unknown[]): Tensor {
   const [self, other] = expandAsArgs.bind(a) as [Tensor, Tensor];
-  return expand(self, [...other.shape]);
+  return expandOf(self, [...other.shape]);
 }

@@ -94,6 +94,18 @@ export const ALIAS = defineView('alias(Tensor(a) self) -> Tensor(a)', (t) => geo
 // ---- front ends ----
 // (Note [The argument binder]; Note [Variadic int lists] for `x.view(2, 3)`)
 
+/**
+ * The view ops on values already bound, for composites and front ends that bound their own
+ * call: a user's call is bound once, not again by each view it is built from.
+ */
+export const viewOf = (t: Tensor, size: number[]): Tensor => callFunctional(VIEW, [unwrapTensor('view', 'self', t), size]);
+export const sliceOf = (t: Tensor, dim: number, start: number | null, end: number | null, step: number): Tensor =>
+  callFunctional(SLICE, [unwrapTensor('slice', 'self', t), dim, start, end, step]);
+export const selectOf = (t: Tensor, dim: number, index: number): Tensor => callFunctional(SELECT, [unwrapTensor('select', 'self', t), dim, index]);
+export const permuteOf = (t: Tensor, dims: number[]): Tensor => callFunctional(PERMUTE, [unwrapTensor('permute', 'self', t), dims]);
+export const transposeOf = (t: Tensor, d0: number, d1: number): Tensor => callFunctional(TRANSPOSE, [unwrapTensor('transpose', 'self', t), d0, d1]);
+export const expandOf = (t: Tensor, size: number[]): Tensor => callFunctional(EXPAND, [unwrapTensor('expand', 'self', t), size, false]);
+
 /** An int list given as one list, or (Note [Variadic int lists]) as variadic ints: `(2, 3)`, `([2, 3])`, `({ size: [2, 3] })`. */
 export type IntListArgs<K extends string> = number[] | [list: number | readonly number[]] | [options: { [P in K]: number | readonly number[] }];
 
