@@ -46,4 +46,4 @@ export type { RandomImpls, RandomFill, DeviceStream } from './ops/random-impls';
 export { KERNEL_OP_NAMES, type KernelOpName } from './ops/op-names';
 export { registerBackend, isBackendRegistered, implOf, defineStructured, type Backend, type BackendOpHook, type StructuredRun } from './ops/registry';
 export * from './ops/api';
-export { makeBinder, makeOverloads, traceBinds, keywordOf, camelName, isOptionsObject, typeName, type Binder, type BoundCall, type BinderOptions, type OverloadBinder, type OptionalArgs } from './ops/binder';
+export { makeBinder, makeOverloads, traceBinds, keywordOf, camelName, isOptionsObject, typeName, type Binder, type BoundCall, type BinderOptions, type OverloadBinder, type OptionalArgs, type BoundArgs } from './ops/binder';

@@ -61,7 +61,7 @@ describe('the argument binder', () => {
     expect(() => leaky.bind([[1, 2]])).toThrow("leakyRelu(): argument 'input' (position 1) must be Tensor, not Array");
     expect(() => leaky.bind([null])).toThrow("argument 'input' (position 1) must be Tensor, not null");
     expect(() => pool.bind([x, 2.5])).toThrow("maxPool2d(): argument 'kernelSize' (position 2) must be tuple of ints, not number");
-    expect(() => pool.bind([x, [2, 'a']])).toThrow('must be tuple of ints, not Array');
+    expect(() => pool.bind([x, [2, 'a']])).toThrow("maxPool2d(): argument 'kernelSize' must be tuple of ints, but found element of type string at pos 2");
   });
 
   it('raises NotImplementedError for a keyword torch-ts does not support yet, unless it is None', () => {
@@ -79,5 +79,31 @@ describe('the argument binder', () => {
     expect(a).toBeInstanceOf(Tensor);
     expect(b).toBe(y);
     expect(alpha).toBe(1);
+  });
+
+  it('takes the last positional int list as variadic ints with varargs (Note [Variadic int lists])', () => {
+    const view = makeBinder('view', 'view(Tensor self, SymInt[] size) -> Tensor', { varargs: true });
+    expect(view.bind([x, 2, 3])).toEqual([x, [2, 3]]);
+    expect(view.bind([x, [2, 3]])).toEqual([x, [2, 3]]);
+    expect(view.bind([x, -1])).toEqual([x, [-1]]);
+    expect(view.bind([x, { size: [6] }])).toEqual([x, [6]]);
+    expect(() => view.bind([x, 2, 'a'])).toThrow("view(): argument 'size' must be tuple of ints, but found element of type string at pos 2");
+    expect(() => view.bind([x, [2], [3]])).toThrow('view() takes 2 positional arguments but 3 were given');
+    const zeros = makeBinder('zeros', 'zeros(SymInt[] size, *, ScalarType? dtype=None) -> Tensor', { varargs: true });
+    expect(zeros.bind([2, 3, { dtype: 'int64' }])).toEqual([[2, 3], 'int64']);
+    expect(() => makeBinder('f', 'f(Tensor self, int dim) -> Tensor', { varargs: true })).toThrow('varargs needs an int list');
+  });
+
+  it("counts Python's self for a method's __init__, takes Any as given, and None entries of int?[N]", () => {
+    const linear = makeBinder('Linear.__init__', 'Linear(int in_features, int out_features, bool bias=True) -> ()', { countSelf: true });
+    expect(() => linear.bind([1, 2, true, 4])).toThrow('Linear.__init__() takes from 3 to 4 positional arguments but 5 were given');
+    const conv = makeBinder('Conv', "Conv(Any padding=0, str mode='zeros') -> ()");
+    expect(conv.bind(['same'])).toEqual(['same', 'zeros']);
+    expect(conv.bind([[1, 2]])).toEqual([[1, 2], 'zeros']);
+    expect(conv.bind([])).toEqual([0, 'zeros']);
+    const pool = makeBinder('pool', 'pool(Tensor input, int?[2] output_size) -> Tensor');
+    expect(pool.bind([x, [null, 2]])).toEqual([x, [null, 2]]);
+    expect(pool.bind([x, 3])).toEqual([x, [3, 3]]);
+    expect(() => pool.bind([x, [null, 'a']])).toThrow("pool(): argument 'outputSize' must be tuple of ints, but found element of type string at pos 2");
   });
 });

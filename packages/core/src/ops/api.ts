@@ -42,6 +42,8 @@ export {
   asStrided,
   permute,
   transpose,
+  swapaxes,
+  swapdims,
   select,
   unsqueeze,
   squeeze,
@@ -51,6 +53,8 @@ export {
   detach,
   sliceDim,
   type DiagonalOptions,
+  type SliceOptions,
+  type IntListArgs,
 } from './views';
 export * from './shape-ops';
 export * from './join';

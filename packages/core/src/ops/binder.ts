@@ -20,6 +20,16 @@ import { Tensor } from '../tensor/tensor';
  *
  * A binder is made once per entry point (schemas are parsed at module load); binding a call
  * is a loop over the schema's arguments, cheap enough for every op call.
+ *
+ * Note [Variadic int lists]
+ * PyTorch's parser lets a signature whose one positional argument is an int list take that
+ * list as variadic ints (`allow_varargs_intlist`): `x.view(2, 3)`, `x.permute(1, 0)`,
+ * `x.repeat(2, 2)`, `torch.zeros(2, 3)`. Tensor methods here are their functions with `self`
+ * first, so the binder option `varargs` says it of the last positional argument (the one
+ * after `self`, or a factory's `size`): when more positionals than the schema has are given
+ * from there on and the first is not an array, they are that list. (The
+ * function forms accept it too, which PyTorch's `torch.reshape(x, 2, 3)` does not: a
+ * superset, and one function per method keeps the two from drifting.)
  */
 export interface Binder {
   /** The JS name the caller used, for messages: `leakyRelu`. */
@@ -44,6 +54,16 @@ export interface BinderOptions {
   readonly numbersAsTensors?: boolean;
   /** Keywords PyTorch accepts that torch-ts does not support yet: given a value other than None or the default, NotImplementedError. */
   readonly unsupported?: readonly string[];
+  /**
+   * The last positional, an int list, may also be given as variadic ints: `x.view(2, 3)` as
+   * well as `x.view([2, 3])`, `zeros(2, 3)` as well as `zeros([2, 3])` (Note [Variadic int lists]).
+   */
+  readonly varargs?: boolean;
+  /**
+   * A Python method's binding (a module's `__init__`): the counts in "takes N positional
+   * arguments but M were given" include Python's `self`, as Python's own message does.
+   */
+  readonly countSelf?: boolean;
 }
 
 /** The JS spelling of an aten or argument name: `leaky_relu` -> `leakyRelu`. */
@@ -114,6 +134,10 @@ function binderOf(name: string, schemaText: string, options: BinderOptions, over
   const unsupported = new Set(options.unsupported ?? []);
   for (const k of unsupported) if (!byKeyword.has(k)) throw new Error(`makeBinder(${name}): unsupported keyword '${k}' is not in ${schemaText}`);
 
+  // (the last positional, an int list: `size` of view(self, size) and of zeros(size, *, ...))
+  const varargs = options.varargs === true ? positional - 1 : -1;
+  if (varargs >= 0 && !/^(Sym)?[Ii]nt\[\]\??$/.test(schema.args[varargs].type)) throw new Error(`makeBinder(${name}): varargs needs an int list as the last positional in ${schemaText}`);
+
   const bind = (args: readonly unknown[]): unknown[] => {
     let n = args.length;
     // Trailing `undefined`s are "not given" (`f(x, undefined)`), as JS's own optional parameters are.
@@ -123,37 +147,42 @@ function binderOf(name: string, schemaText: string, options: BinderOptions, over
       kwargs = args[n - 1] as Record<string, unknown>;
       n--;
     }
+    let varList: unknown[] | undefined;
+    if (varargs >= 0 && n > varargs + 1 && !Array.isArray(args[varargs])) {
+      // (a plain loop: `x.view(2, 3)` is a hot call)
+      varList = new Array<unknown>(n - varargs);
+      for (let i = varargs; i < n; i++) varList[i - varargs] = args[i];
+      n = varargs + 1;
+    }
     if (n > positional) {
-      const takes = required === positional ? `${positional}` : `from ${required} to ${positional}`;
-      throw new TorchTypeError(`${name}() takes ${takes} positional argument${positional === 1 ? '' : 's'} but ${n} ${n === 1 ? 'was' : 'were'} given`);
+      const c = options.countSelf === true ? 1 : 0;
+      const takes = required === positional ? `${positional + c}` : `from ${required + c} to ${positional + c}`;
+      throw new TorchTypeError(`${name}() takes ${takes} positional argument${positional + c === 1 ? '' : 's'} but ${n + c} ${n + c === 1 ? 'was' : 'were'} given`);
     }
+    // (`out[i] !== undefined` is "given": positionally, or by keyword below)
     const out = new Array<unknown>(params.length);
-    const given = new Array<boolean>(params.length).fill(false);
-    for (let i = 0; i < n; i++) {
-      if (args[i] === undefined) continue;
-      out[i] = args[i];
-      given[i] = true;
-    }
+    for (let i = 0; i < n; i++) out[i] = args[i];
+    if (varList) out[varargs] = varList;
     if (kwargs) {
-      for (const key of Object.keys(kwargs)) {
+      for (const key in kwargs) {
+        if (!Object.prototype.hasOwnProperty.call(kwargs, key)) continue;
         const i = byKeyword.get(key);
         if (i === undefined) throw new TorchTypeError(`${name}() got an unexpected keyword argument '${key}'`);
         const v = kwargs[key];
         if (v === undefined) continue;
-        if (given[i]) throw new TorchTypeError(`${name}(): argument '${key}' given by name ('${key}') and position (${i + 1})`);
+        if (out[i] !== undefined) throw new TorchTypeError(`${name}(): argument '${key}' given by name ('${key}') and position (${i + 1})`);
         out[i] = v;
-        given[i] = true;
       }
     }
-    const missing: string[] = [];
+    let missing: string[] | undefined;
     for (let i = 0; i < params.length; i++) {
       const p = params[i];
-      const v = given[i] ? out[i] : undefined;
+      const v = out[i];
       if (v === undefined || v === null) {
         if (p.hasDefault) out[i] = p.defaultValue;
         else if (p.optional) out[i] = undefined;
         else if (v === null) throw mustBe(name, p, i, v, kwargs);
-        else missing.push(p.keyword);
+        else (missing ??= []).push(p.keyword);
         continue;
       }
       if (unsupported.has(p.keyword) && !(p.hasDefault && v === p.defaultValue)) throw new NotImplementedError(`${name}(): argument '${p.keyword}' is not supported by torch-ts yet`);
@@ -161,7 +190,7 @@ function binderOf(name: string, schemaText: string, options: BinderOptions, over
       if (checked === INVALID) throw mustBe(name, p, i, v, kwargs);
       out[i] = checked;
     }
-    if (missing.length > 0) {
+    if (missing) {
       throw new TorchTypeError(`${name}() missing ${missing.length} required positional argument${missing.length === 1 ? '' : 's'}: ${missing.map((m) => `"${m}"`).join(', ')}`);
     }
     if (traced !== null) traced.push({ binder, args: args.slice() });
@@ -176,6 +205,12 @@ function mustBe(name: string, p: Param, i: number, v: unknown, kwargs: Record<st
     // (which element is wrong, as PyTorch's parser says it for a Tensor list)
     const j = v.findIndex((x) => !(x instanceof Tensor));
     if (j >= 0) return new TorchTypeError(`${name}(): expected Tensor as element ${j} in argument ${i}, but got ${typeName(v[j])}`);
+  }
+  if (p.expected.startsWith('tuple of ') && Array.isArray(v)) {
+    // (PyTorch names the first element that is wrong, counting from 1)
+    const item = p.arg.type.replace(/\[\d*\]\??$/, '');
+    const j = v.findIndex((x) => checkOf(item).check(x) === INVALID);
+    if (j >= 0) return new TorchTypeError(`${name}(): argument '${p.keyword}' must be ${p.expected}, but found element of type ${typeName(v[j])} at pos ${j + 1}`);
   }
   const where = kwargs && p.keyword in kwargs ? '' : ` (position ${i + 1})`;
   return new TorchTypeError(`${name}(): argument '${p.keyword}'${where} must be ${p.expected}, not ${typeName(v)}`);
@@ -224,7 +259,12 @@ const TENSOR_OR_NUMBER = { expected: 'Tensor or Number', check: (v: unknown) => 
 const isInt = (v: unknown): boolean => (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint';
 
 function checkOf(base: string): { expected: string; check: Check } {
-  const list = /^(\w+)\[(\d*)\]$/.exec(base);
+  if (base.endsWith('?')) {
+    // (an optional element of a list: `int?[2] output_size`, where None keeps a size)
+    const inner = checkOf(base.slice(0, -1));
+    return { expected: inner.expected, check: (v) => (v === null || v === undefined ? null : inner.check(v)) };
+  }
+  const list = /^(\w+\??)\[(\d*)\]$/.exec(base);
   if (list) {
     const [, elem, nText] = list;
     const n = nText === '' ? undefined : Number(nText);
@@ -236,7 +276,7 @@ function checkOf(base: string): { expected: string; check: Check } {
         // PyTorch expands one int given for `int[N]` to N copies (`kernel_size=3` -> (3, 3)),
         // and takes one int for `int[]` as a list of one (`x.permute(0)`, `sum(dim=1)`).
         if (!Array.isArray(v)) {
-          if (elem === 'Tensor' || elem === 'bool') return INVALID;
+          if (elem === 'Tensor' || elem === 'bool' || v === null) return INVALID;
           const c = item.check(v);
           return c === INVALID ? INVALID : new Array(n ?? 1).fill(c);
         }
@@ -277,6 +317,10 @@ function checkOf(base: string): { expected: string; check: Check } {
       return { expected: 'Generator', check: (v) => (v instanceof Generator ? v : INVALID) };
     case 'Dimname':
       return { expected: 'name', check: (v) => (typeof v === 'string' ? v : INVALID) };
+    case 'Any':
+      // (a union the schema language cannot spell, checked by the front end itself: a conv
+      // layer's `padding`, an int, a tuple or 'same')
+      return { expected: 'object', check: (v) => v };
     default:
       throw new Error(`makeBinder: no binding for schema type '${base}'`);
   }
@@ -324,3 +368,12 @@ function fail(message: string): never {
  * `OptionalArgs<[number, boolean], O>` admits `()`, `(o)`, `(n)`, `(n, o)`, `(n, b)`, `(n, b, o)`.
  */
 export type OptionalArgs<P extends unknown[], O> = P extends [infer H, ...infer R] ? [options?: O] | [arg?: H | null, ...OptionalArgs<R, O>] : [options?: O];
+
+/**
+ * The JS parameters after `input` of an op with required positionals `P` and optional ones
+ * `Q`: any prefix of `P` then the options object `O` holding the rest by keyword, or all of
+ * `P` then `OptionalArgs<Q, O>`. `BoundArgs<[number, number], [], O>` admits `(d, i)`,
+ * `(d, i, o)`, `(d, o)`, `(o)`. (One signature, not overloads: Tensor methods take their
+ * types from it, and a method type inferred from overloads keeps only the last.)
+ */
+export type BoundArgs<P extends unknown[], Q extends unknown[], O> = P extends [infer H, ...infer R] ? [options: O] | [arg: H, ...BoundArgs<R, Q, O>] : OptionalArgs<Q, O>;

@@ -1,13 +1,13 @@
 import { CPU, toDevice, type Device, type DeviceLike } from '../device';
 import { checkScalarFits, parseDType, type DType } from '../dtype';
-import { DeviceError, TorchError } from '../errors';
+import { DeviceError, NotImplementedError, TorchError } from '../errors';
 import { broadcastShapes, computeOutputLayout } from '../iterator';
 import { Tensor } from '../tensor/tensor';
 import { deviceReader, deviceUploader } from '../tensor/device-reader';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { isNonOverlappingAndDense } from '../iterator/layout';
 import { contiguousStrides } from '../views';
-import { makeBinder } from './binder';
+import { isOptionsObject, makeBinder, makeOverloads, type BoundArgs, type OptionalArgs } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { UNINITIALIZED, broadcastTo, checkNoInternalOverlap, checkNoPartialOverlap, isScalar, readScalar, sameShape, type Scalar } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
@@ -148,11 +148,21 @@ function crossDeviceCopy(src: TensorImpl, dtype: DType, dev: Device, cpuBackend:
 }
 
 // ---- front ends ----
-export function copy_(self: Tensor, src: Tensor, nonBlocking = false): Tensor {
+const copyArgs = makeBinder('copy_', 'copy_(Tensor self, Tensor src, bool non_blocking=False) -> Tensor');
+const fillArgs = makeOverloads('fill_', ['fill_(Tensor self, Tensor value) -> Tensor', 'fill_(Tensor self, Scalar value) -> Tensor']);
+const zeroArgs = makeBinder('zero_', 'zero_(Tensor self) -> Tensor');
+// (memory formats by name: 'preserve', 'contiguous')
+const cloneArgs = makeBinder('clone', 'clone(Tensor input, *, MemoryFormat? memory_format=None) -> Tensor');
+
+export function copy_(input: Tensor, ...rest: BoundArgs<[src: Tensor], [nonBlocking: boolean], { src?: Tensor; nonBlocking?: boolean | null }>): Tensor;
+export function copy_(...a: unknown[]): Tensor {
+  const [self, src, nonBlocking] = copyArgs.bind(a) as [Tensor, Tensor, boolean];
   return callMutating(COPY_, [unwrapTensor('copy_', 'self', self), unwrapTensor('copy_', 'src', src), nonBlocking], self);
 }
 
-export function fill_(self: Tensor, value: Scalar | Tensor): Tensor {
+export function fill_(input: Tensor, ...rest: BoundArgs<[value: Scalar | Tensor], [], { value?: Scalar | Tensor }>): Tensor;
+export function fill_(...a: unknown[]): Tensor {
+  const [self, value] = fillArgs.bind(a).values as [Tensor, Scalar | Tensor];
   let v: unknown = value;
   if (!isScalar(v)) {
     const t = unwrapTensor('fill_', 'value', value);
@@ -165,16 +175,20 @@ export function fill_(self: Tensor, value: Scalar | Tensor): Tensor {
   return callMutating(FILL_, [unwrapTensor('fill_', 'self', self), v], self);
 }
 
-export function zero_(self: Tensor): Tensor {
+export function zero_(input: Tensor): Tensor;
+export function zero_(...a: unknown[]): Tensor {
+  const [self] = zeroArgs.bind(a) as [Tensor];
   return fill_(self, 0);
 }
 
 export interface CloneOptions {
-  memoryFormat?: 'preserve' | 'contiguous';
+  memoryFormat?: 'preserve' | 'contiguous' | null;
 }
 
-export function clone(self: Tensor, options: CloneOptions = {}): Tensor {
-  return callFunctional(CLONE, [unwrapTensor('clone', 'self', self), options.memoryFormat ?? null]);
+export function clone(input: Tensor, options?: CloneOptions): Tensor;
+export function clone(...a: unknown[]): Tensor {
+  const [self, memoryFormat] = cloneArgs.bind(a) as [Tensor, string | undefined];
+  return callFunctional(CLONE, [unwrapTensor('clone', 'self', self), memoryFormat ?? null]);
 }
 
 /** Row-major contiguous: the same object when it already is (as PyTorch returns self). */
@@ -188,28 +202,63 @@ export function contiguous(...args: unknown[]): Tensor {
 }
 
 export interface ToOptions {
-  dtype?: DType | string;
-  device?: DeviceLike;
-  copy?: boolean;
+  dtype?: DType | string | null;
+  device?: DeviceLike | null;
+  /** Accepted as PyTorch's hint: copies here are synchronous, so it changes nothing. */
+  nonBlocking?: boolean | null;
+  copy?: boolean | null;
+  memoryFormat?: 'preserve' | null;
+}
+
+// PyTorch's three `to` signatures, told apart by the first argument after self (a dtype, a
+// tensor, or else a device); memory formats other than 'preserve' are not supported.
+const toDtypeArgs = makeBinder('to', 'to(Tensor self, ScalarType dtype, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None) -> Tensor');
+const toDeviceArgs = makeBinder('to', 'to(Tensor self, Device? device=None, ScalarType? dtype=None, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None) -> Tensor');
+const toOtherArgs = makeBinder('to', 'to(Tensor self, Tensor other, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None) -> Tensor');
+
+type ToTarget = DType | DeviceLike | Tensor | string;
+
+/**
+ * `x.to('float64')`, `x.to('cpu')`, `x.to('cpu', 'float64')`, `x.to(other)`,
+ * `x.to({ dtype, device, copy })`: the same object when nothing changes (unless `copy`),
+ * else a converted copy.
+ */
+type ToArgs = OptionalArgs<[target: ToTarget, dtypeOrNonBlocking: DType | string | boolean, nonBlockingOrCopy: boolean, copy: boolean], ToOptions & { other?: Tensor | null }>;
+
+/** A `to` call's tensor, dtype, device and copy flag, bound as PyTorch binds them. */
+function bindTo(args: readonly unknown[]): [Tensor, DType | string | undefined, DeviceLike | undefined, boolean] {
+  let a = args;
+  // (a device written as a plain object, `{ type: 'webgpu' }`, is not the options object)
+  if (isOptionsObject(a[1]) && 'type' in a[1]) a = [a[0], toDevice('to', a[1] as DeviceLike), ...a.slice(2)];
+  const target = a[1];
+  let dtype: DType | string | undefined;
+  let device: DeviceLike | undefined;
+  let copy: boolean;
+  let memoryFormat: string | undefined;
+  if (target instanceof Tensor) {
+    const [, other, , c, mf] = toOtherArgs.bind(a) as [Tensor, Tensor, boolean, boolean, string | undefined];
+    [dtype, device, copy, memoryFormat] = [other.dtype, other.device, c, mf];
+  } else if (typeof target === 'string' && isDTypeName(target)) {
+    [, dtype, , copy, memoryFormat] = toDtypeArgs.bind(a) as [Tensor, DType | string, boolean, boolean, string | undefined];
+  } else {
+    [, device, dtype, , copy, memoryFormat] = toDeviceArgs.bind(a) as [Tensor, DeviceLike | undefined, DType | string | undefined, boolean, boolean, string | undefined];
+  }
+  if (memoryFormat !== undefined && memoryFormat !== 'preserve') throw new NotImplementedError(`to(): memory_format '${memoryFormat}' is not supported by torch-ts yet`);
+  return [a[0] as Tensor, dtype, device, copy];
 }
 
 /**
- * `x.to('float64')`, `x.to('cpu')`, `x.to({ dtype, device })`: the same object when nothing
- * changes (unless `copy`), else a converted copy.
+ * `x.to('float64')`, `x.to('cpu')`, `x.to('cpu', 'float64')`, `x.to(other)`,
+ * `x.to({ dtype, device, copy })`: the same object when nothing changes (unless `copy`),
+ * else a converted copy.
  */
-export function to(self: Tensor, target: DType | DeviceLike | ToOptions | string, options: ToOptions = {}): Tensor {
+export function to(input: Tensor, ...rest: ToArgs): Tensor;
+export function to(...a: unknown[]): Tensor {
+  const [self, dtypeArg, deviceArg, copy] = bindTo(a);
   const impl = unwrapTensor('to', 'self', self);
-  let o: ToOptions;
-  if (typeof target === 'string') {
-    o = isDTypeName(target) ? { ...options, dtype: target } : { ...options, device: target as DeviceLike };
-  } else if (target && typeof target === 'object' && ('dtype' in target || 'device' in target || 'copy' in target) && !('type' in target)) {
-    o = { ...target, ...options };
-  } else {
-    o = { ...options, device: target as DeviceLike };
-  }
-  const dtype = o.dtype === undefined ? impl.dtype : parseDType('to', o.dtype);
-  const device = o.device === undefined ? impl.device : toDevice('to', o.device);
-  if (dtype === impl.dtype && device === impl.device && !o.copy) return self;
+  const dtype = dtypeArg === undefined ? impl.dtype : parseDType('to', dtypeArg);
+  const device = deviceArg === undefined ? impl.device : toDevice('to', deviceArg);
+  if (dtype === impl.dtype && device === impl.device && !copy) return self;
   return callFunctional(TO_COPY, [impl, dtype, device, null]);
 }
 
@@ -237,18 +286,16 @@ export const char = (x: Tensor): Tensor => to(x, 'int8');
  * `await x.toAsync('cpu')`: like `to`, and able to read device memory back (which the sync
  * `to('cpu')` of a device tensor cannot).
  */
-export async function toAsync(self: Tensor, target: DType | DeviceLike | ToOptions | string, options: ToOptions = {}): Promise<Tensor> {
+export async function toAsync(input: Tensor, ...rest: ToArgs): Promise<Tensor>;
+export async function toAsync(...a: unknown[]): Promise<Tensor> {
+  const [self, dtype, device, copy] = bindTo(a);
   const impl = unwrapTensor('toAsync', 'self', self);
-  const wantsCpu =
-    (typeof target === 'string' && target === 'cpu') ||
-    (typeof target === 'object' && target !== null && 'device' in target && toDevice('toAsync', (target as ToOptions).device) === CPU);
-  if (impl.device.type !== 'cpu' && wantsCpu) {
+  if (impl.device.type !== 'cpu' && device !== undefined && toDevice('toAsync', device) === CPU) {
     const host = new Tensor(await deviceReader('toAsync', impl.device.type).toHost(impl, 'toAsync'));
-    const o = typeof target === 'object' && target !== null ? { ...(target as ToOptions), ...options } : options;
-    if (o.dtype === undefined || o.dtype === host.dtype) return host;
-    const converted = to(host, { dtype: o.dtype });
+    if (dtype === undefined || parseDType('toAsync', dtype) === host.dtype) return host;
+    const converted = to(host, { dtype });
     host.dispose();
     return converted;
   }
-  return to(self, target, options);
+  return to(self, { dtype, device, copy });
 }

@@ -7,7 +7,8 @@ import { ShapeError, TorchError } from '../errors';
 import { fma32, fma64 } from '../numeric/fused';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { isOptionsObject, makeBinder, type Binder } from './binder';
+import { isOptionsObject, makeBinder, type Binder, type BoundArgs } from './binder';
+import type { Generator } from '../random/generator';
 import { callMutating } from './call';
 import { COPY_, fill_, to } from './copy';
 import { isScalar, type Scalar } from './meta-utils';
@@ -27,14 +28,14 @@ function initialise(fn: () => unknown): void {
   withExcluded(BELOW_INPLACE, fn);
 }
 
-function resolve(op: string, o: FactoryOptions, fallback: DType): { dtype: DType; device: Device } {
+function resolve(op: string, o: FactoryOptions | BoundFactoryOptions, fallback: DType): { dtype: DType; device: Device } {
   return {
     dtype: o.dtype == null ? fallback : parseDType(op, o.dtype),
     device: toDevice(op, o.device ?? null),
   };
 }
 
-function finish(t: Tensor, o: FactoryOptions): Tensor {
+function finish(t: Tensor, o: FactoryOptions | BoundFactoryOptions): Tensor {
   if (o.requiresGrad) {
     try {
       t.requiresGrad_(true);
@@ -66,26 +67,45 @@ export function checkFactoryOptions(op: string, options: object): void {
   b.bind([options]);
 }
 
-/** Splits `(...sizes, options?)` / `([sizes], options?)`. */
-function sizesAndOptions(op: string, args: readonly unknown[]): [number[], FactoryOptions] {
-  let opts: FactoryOptions = {};
-  let rest = args;
-  const last = args[args.length - 1];
-  if (isOptionsObject(last)) {
-    checkFactoryOptions(op, last);
-    opts = last as FactoryOptions;
-    rest = args.slice(0, -1);
-  }
-  const sizes = (rest.length === 1 && Array.isArray(rest[0]) ? rest[0] : rest) as unknown[];
-  for (const s of sizes) {
-    if (typeof s !== 'number' || !Number.isInteger(s) || s < 0) {
-      throw new TorchError(`${op}(): sizes must be non-negative integers, but got ${JSON.stringify(sizes)}`);
-    }
-  }
-  return [sizes as number[], opts];
+/** The options of a sized factory, as bound: each keyword checked, None as undefined. */
+export interface BoundFactoryOptions {
+  dtype?: DType | string;
+  device?: DeviceLike;
+  requiresGrad: boolean;
+  generator?: Generator;
 }
 
-export type SizeArgs = (number | readonly number[] | FactoryOptions)[];
+const SIZED_KEYWORDS =
+  "*, ScalarType? dtype=None, Layout layout='strided', Device? device=None, bool pin_memory=False, bool requires_grad=False, Dimname[]? names=None, MemoryFormat memory_format='contiguous', Tensor? out=None";
+const sizedBinders = new Map<string, Binder>();
+
+/**
+ * Binds a sized factory's `(...sizes, options?)`, `([sizes], options?)` or `({ size, ...options })`
+ * (`zeros`, `ones`, `empty`, `rand`, `randn`: PyTorch's `zeros(*size, *, dtype=None, ...)`,
+ * Note [Variadic int lists]); `random` adds the `generator` keyword.
+ */
+export function sizesAndOptions(op: string, args: readonly unknown[], random = false): [number[], BoundFactoryOptions] {
+  let b = sizedBinders.get(op);
+  if (!b) {
+    b = makeBinder(op, `${op}(SymInt[] size, ${SIZED_KEYWORDS}${random ? ', Generator? generator=None' : ''}) -> Tensor`, {
+      varargs: true,
+      unsupported: ['layout', 'pinMemory', 'names', 'memoryFormat', 'out'],
+    });
+    sizedBinders.set(op, b);
+  }
+  // (No sizes at all is a 0-dim tensor, `zeros([])`: PyTorch refuses `zeros()`, torch-ts has
+  // always taken it, and the testing suite's random tests rely on `rand()`.)
+  const bound = b.bind(args.length === 0 || (args.length === 1 && isOptionsObject(args[0]) && !('size' in args[0])) ? [[], ...args] : args);
+  const sizes = bound[0] as number[];
+  for (const n of sizes) {
+    if (n < 0) throw new TorchError(`${op}(): sizes must be non-negative integers, but got ${JSON.stringify(sizes)}`);
+  }
+  return [sizes, { dtype: bound[1] as DType | string | undefined, device: bound[3] as DeviceLike | undefined, requiresGrad: bound[5] as boolean, generator: bound[9] as Generator | undefined }];
+}
+
+/** A sized factory's arguments: `(2, 3)`, `(2, 3, options)`, `([2, 3], options?)` or `({ size, ...options })`. */
+export type SizedArgs<O> = number[] | [...sizes: number[], options: O] | [size: readonly number[], options?: O] | [options: O & { size: number | readonly number[] }];
+export type SizeArgs = SizedArgs<FactoryOptions>;
 
 /** Uninitialised memory of the given shape (zeros on CPU, since ArrayBuffers start zeroed). */
 export function empty(...args: SizeArgs): Tensor {
@@ -110,11 +130,22 @@ export function ones(...args: SizeArgs): Tensor {
   return filled('ones', args, 1);
 }
 
+const LIKE_KEYWORDS = "*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool requires_grad=False, MemoryFormat? memory_format=None";
+const LIKE_UNSUPPORTED = ['layout', 'pinMemory', 'memoryFormat'];
+const fullArgs = makeBinder('full', `full(SymInt[] size, Scalar fill_value, ${SIZED_KEYWORDS}) -> Tensor`, { unsupported: ['layout', 'pinMemory', 'names', 'memoryFormat', 'out'] });
+const likeArgs = (name: string) => makeBinder(name, `${name}(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, { unsupported: LIKE_UNSUPPORTED });
+const emptyLikeArgs = likeArgs('empty_like');
+const zerosLikeArgs = likeArgs('zeros_like');
+const onesLikeArgs = likeArgs('ones_like');
+const fullLikeArgs = makeBinder('full_like', `full_like(Tensor input, Scalar fill_value, ${LIKE_KEYWORDS}) -> Tensor`, { unsupported: LIKE_UNSUPPORTED });
+
 /** `full(size, value)`: int64 for an integer value, bool for a boolean, else the default float. */
-export function full(size: readonly number[], fillValue: Scalar, options: FactoryOptions = {}): Tensor {
+export function full(...args: BoundArgs<[size: readonly number[], fillValue: Scalar], [], FactoryOptions & { size?: readonly number[]; fillValue?: Scalar }>): Tensor;
+export function full(...a: unknown[]): Tensor {
+  const [size, fillValue, dtypeArg, , deviceArg, , requiresGrad] = fullArgs.bind(a) as [number[], Scalar, DType | string | undefined, unknown, DeviceLike | undefined, unknown, boolean];
+  const options = { dtype: dtypeArg, device: deviceArg, requiresGrad };
   // As tensor() infers (Note [Integer-valued numbers are integers]): `full([2], 1e20)` is a
   // float tensor, not an int64 overflow.
-  checkFactoryOptions('full', options);
   const inferred = scalarDType(fillValue);
   const { dtype, device } = resolve('full', options, inferred);
   checkScalarFits('full', fillValue, dtype);
@@ -123,20 +154,37 @@ export function full(size: readonly number[], fillValue: Scalar, options: Factor
   return finish(t, options);
 }
 
-export function emptyLike(t: Tensor, options: FactoryOptions = {}): Tensor {
-  return empty([...t.shape], { dtype: t.dtype, device: t.device, ...options });
+/** A `*_like` factory's input and options: the input's dtype and device unless given. */
+function likeOf(v: readonly unknown[], k: number): [Tensor, FactoryOptions] {
+  const t = v[0] as Tensor;
+  return [t, { dtype: (v[k] as DType | string | undefined) ?? t.dtype, device: (v[k + 2] as DeviceLike | undefined) ?? t.device, requiresGrad: v[k + 4] as boolean }];
 }
 
-export function zerosLike(t: Tensor, options: FactoryOptions = {}): Tensor {
-  return zeros([...t.shape], { dtype: t.dtype, device: t.device, ...options });
+type LikeOptions = FactoryOptions & { layout?: null; pinMemory?: null; memoryFormat?: null };
+
+export function emptyLike(input: Tensor, options?: LikeOptions): Tensor;
+export function emptyLike(...a: unknown[]): Tensor {
+  const [t, o] = likeOf(emptyLikeArgs.bind(a), 1);
+  return empty([...t.shape], o);
 }
 
-export function onesLike(t: Tensor, options: FactoryOptions = {}): Tensor {
-  return ones([...t.shape], { dtype: t.dtype, device: t.device, ...options });
+export function zerosLike(input: Tensor, options?: LikeOptions): Tensor;
+export function zerosLike(...a: unknown[]): Tensor {
+  const [t, o] = likeOf(zerosLikeArgs.bind(a), 1);
+  return zeros([...t.shape], o);
 }
 
-export function fullLike(t: Tensor, fillValue: Scalar, options: FactoryOptions = {}): Tensor {
-  return full([...t.shape], fillValue, { dtype: t.dtype, device: t.device, ...options });
+export function onesLike(input: Tensor, options?: LikeOptions): Tensor;
+export function onesLike(...a: unknown[]): Tensor {
+  const [t, o] = likeOf(onesLikeArgs.bind(a), 1);
+  return ones([...t.shape], o);
+}
+
+export function fullLike(input: Tensor, ...rest: BoundArgs<[fillValue: Scalar], [], LikeOptions & { fillValue?: Scalar }>): Tensor;
+export function fullLike(...a: unknown[]): Tensor {
+  const v = fullLikeArgs.bind(a);
+  const [t, o] = likeOf(v, 2);
+  return full([...t.shape], v[1] as Scalar, o);
 }
 
 /**

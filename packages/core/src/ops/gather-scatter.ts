@@ -4,6 +4,7 @@ import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides, normalizeDim } from '../views';
 import { registerOperator, type OperatorHandle } from '../dispatch/dispatcher';
+import { makeBinder, makeOverloads, type BoundArgs } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { composite } from './composite';
 import { clone } from './copy';
@@ -496,35 +497,70 @@ export const TAKE = defineStructured(
 const TAKE_OUT = defineOutVariant(TAKE);
 
 // ---- front ends ----
+// (Note [The argument binder])
 export interface OutOption {
   out?: Tensor | null;
 }
 
-function dimArg(op: string, dim: unknown): number {
-  if (typeof dim !== 'number' || !Number.isInteger(dim)) throw new TorchError(`${op}(): argument 'dim' must be int, not ${typeof dim}`);
-  return dim;
+type Reduce2 = 'add' | 'multiply';
+type ReduceKind = 'sum' | 'prod' | 'mean' | 'amax' | 'amin';
+type Dim = number;
+
+const gatherArgs = makeBinder('gather', 'gather(Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor? out=None) -> Tensor');
+const scatterOverloads = (name: string, out: boolean) =>
+  makeOverloads(name, [
+    `${name}(Tensor input, int dim, Tensor index, Tensor src, *, str? reduce=None${out ? ', Tensor? out=None' : ''}) -> Tensor`,
+    `${name}(Tensor input, int dim, Tensor index, Scalar value, *, str? reduce=None${out ? ', Tensor? out=None' : ''}) -> Tensor`,
+  ]);
+const scatterArgs = scatterOverloads('scatter', true);
+const scatterInplaceArgs = scatterOverloads('scatter_', false);
+const scatterAddArgs = makeBinder('scatter_add', 'scatter_add(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None) -> Tensor');
+const scatterAddInplaceArgs = makeBinder('scatter_add_', 'scatter_add_(Tensor input, int dim, Tensor index, Tensor src) -> Tensor');
+const scatterReduceArgs = makeBinder('scatter_reduce', 'scatter_reduce(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor? out=None) -> Tensor');
+const scatterReduceInplaceArgs = makeBinder('scatter_reduce_', 'scatter_reduce_(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor');
+const indexSelectArgs = makeBinder('index_select', 'index_select(Tensor input, int dim, Tensor index, *, Tensor? out=None) -> Tensor');
+const indexAddArgs = makeBinder('index_add', 'index_add(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor? out=None) -> Tensor');
+const indexAddInplaceArgs = makeBinder('index_add_', 'index_add_(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor');
+const takeArgs = makeBinder('take', 'take(Tensor input, Tensor index, *, Tensor? out=None) -> Tensor');
+const indexFillOverloads = (name: string) =>
+  makeOverloads(name, [`${name}(Tensor input, int dim, Tensor index, Tensor value) -> Tensor`, `${name}(Tensor input, int dim, Tensor index, Scalar value) -> Tensor`]);
+const indexFillArgs = indexFillOverloads('index_fill');
+const indexFillInplaceArgs = indexFillOverloads('index_fill_');
+
+export interface GatherOptions extends OutOption {
+  dim?: Dim;
+  index?: Tensor;
+  sparseGrad?: boolean;
 }
 
-export function gather(self: Tensor, dim: number, index: Tensor, options: OutOption & { sparseGrad?: boolean } = {}): Tensor {
-  const args = [unwrapTensor('gather', 'input', self), dimArg('gather', dim), unwrapTensor('gather', 'index', index), options.sparseGrad ?? false];
-  return options.out ? callOut(GATHER_OUT, args, options.out) : callFunctional(GATHER, args);
+export function gather(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor], [], GatherOptions>): Tensor;
+export function gather(...a: unknown[]): Tensor {
+  const [self, dim, index, sparseGrad, out] = gatherArgs.bind(a) as [Tensor, number, Tensor, boolean, Tensor | undefined];
+  const args = [unwrapTensor('gather', 'input', self), dim, unwrapTensor('gather', 'index', index), sparseGrad];
+  return out ? callOut(GATHER_OUT, args, out) : callFunctional(GATHER, args);
 }
 
 export interface ScatterOptions {
-  reduce?: 'add' | 'multiply' | null;
+  dim?: Dim;
+  index?: Tensor;
+  src?: Tensor;
+  value?: Scalar;
+  reduce?: Reduce2 | null;
 }
 
 /** `self.scatter_(dim, index, src | value, { reduce })`. */
-export function scatter_(self: Tensor, dim: number, index: Tensor, src: Tensor | Scalar, options: ScatterOptions = {}): Tensor {
+export function scatter_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor | Scalar], [], ScatterOptions>): Tensor;
+export function scatter_(...a: unknown[]): Tensor {
   const op = 'scatter_';
-  const args: unknown[] = [unwrapTensor(op, 'self', self), dimArg(op, dim), unwrapTensor(op, 'index', index)];
+  const [self, dim, index, src, reduce] = scatterInplaceArgs.bind(a).values as [Tensor, number, Tensor, Tensor | Scalar, Reduce2 | undefined];
+  const args: unknown[] = [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index)];
   if (isScalar(src)) {
     checkScalarFits(op, src, self.dtype);
-    if (options.reduce != null) return callMutating(SCATTER_VALUE_REDUCE_, [...args, src, options.reduce], self);
+    if (reduce != null) return callMutating(SCATTER_VALUE_REDUCE_, [...args, src, reduce], self);
     return callMutating(SCATTER_VALUE_, [...args, src], self);
   }
   args.push(unwrapTensor(op, 'src', src));
-  if (options.reduce != null) return callMutating(SCATTER_REDUCE_, [...args, options.reduce], self);
+  if (reduce != null) return callMutating(SCATTER_REDUCE_, [...args, reduce], self);
   return callMutating(SCATTER_SRC_, args, self);
 }
 
@@ -566,104 +602,120 @@ const INDEX_ADD = onClone('index_add(Tensor self, int dim, Tensor index, Tensor 
   indexAdd_(c, a[1] as number, T(a[2]), T(a[3]), { alpha: a[4] as Scalar }),
 );
 
+
 function callForm(op: { h: OperatorHandle; out: OperatorHandle }, args: unknown[], out: Tensor | null | undefined): Tensor {
   return out ? callOut(op.out, args, out) : callFunctional(op.h, args);
 }
 
-export function scatter(self: Tensor, dim: number, index: Tensor, src: Tensor | Scalar, options: ScatterOptions & OutOption = {}): Tensor {
+export function scatter(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor | Scalar], [], ScatterOptions & OutOption>): Tensor;
+export function scatter(...a: unknown[]): Tensor {
   const op = 'scatter';
-  const args: unknown[] = [unwrapTensor(op, 'input', self), dimArg(op, dim), unwrapTensor(op, 'index', index)];
+  const [self, dim, index, src, reduce, out] = scatterArgs.bind(a).values as [Tensor, number, Tensor, Tensor | Scalar, Reduce2 | undefined, Tensor | undefined];
+  const args: unknown[] = [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index)];
   const scalar = isScalar(src);
   args.push(scalar ? src : unwrapTensor(op, 'src', src));
-  if (options.reduce != null) args.push(options.reduce);
-  const h = scalar ? (options.reduce != null ? SCATTER_VALUE_REDUCE : SCATTER_VALUE) : options.reduce != null ? SCATTER_REDUCE : SCATTER_SRC;
-  return callForm(h, args, options.out);
+  if (reduce != null) args.push(reduce);
+  const h = scalar ? (reduce != null ? SCATTER_VALUE_REDUCE : SCATTER_VALUE) : reduce != null ? SCATTER_REDUCE : SCATTER_SRC;
+  return callForm(h, args, out);
 }
 
-export function scatterAdd_(self: Tensor, dim: number, index: Tensor, src: Tensor): Tensor {
+interface ScatterAddOptions {
+  dim?: Dim;
+  index?: Tensor;
+  src?: Tensor;
+}
+
+export function scatterAdd_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor], [], ScatterAddOptions>): Tensor;
+export function scatterAdd_(...a: unknown[]): Tensor {
   const op = 'scatter_add_';
-  return callMutating(SCATTER_ADD_, [unwrapTensor(op, 'self', self), dimArg(op, dim), unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src)], self);
+  const [self, dim, index, src] = scatterAddInplaceArgs.bind(a) as [Tensor, number, Tensor, Tensor];
+  return callMutating(SCATTER_ADD_, [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src)], self);
 }
 
-export function scatterAdd(self: Tensor, dim: number, index: Tensor, src: Tensor, options: OutOption = {}): Tensor {
+export function scatterAdd(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor], [], ScatterAddOptions & OutOption>): Tensor;
+export function scatterAdd(...a: unknown[]): Tensor {
   const op = 'scatter_add';
-  return callForm(SCATTER_ADD, [unwrapTensor(op, 'input', self), dimArg(op, dim), unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src)], options.out);
+  const [self, dim, index, src, out] = scatterAddArgs.bind(a) as [Tensor, number, Tensor, Tensor, Tensor | undefined];
+  return callForm(SCATTER_ADD, [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src)], out);
 }
 
 export interface ScatterReduceOptions {
+  dim?: Dim;
+  index?: Tensor;
+  src?: Tensor;
+  reduce?: ReduceKind;
   includeSelf?: boolean;
 }
 
-export function scatterReduce_(
-  self: Tensor,
-  dim: number,
-  index: Tensor,
-  src: Tensor,
-  reduce: 'sum' | 'prod' | 'mean' | 'amax' | 'amin',
-  options: ScatterReduceOptions = {},
-): Tensor {
+export function scatterReduce_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor, reduce: ReduceKind], [], ScatterReduceOptions>): Tensor;
+export function scatterReduce_(...a: unknown[]): Tensor {
   const op = 'scatter_reduce_';
-  return callMutating(
-    SCATTER_REDUCE_TWO_,
-    [unwrapTensor(op, 'self', self), dimArg(op, dim), unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src), reduce, options.includeSelf ?? true],
-    self,
-  );
+  const [self, dim, index, src, reduce, includeSelf] = scatterReduceInplaceArgs.bind(a) as [Tensor, number, Tensor, Tensor, ReduceKind, boolean];
+  return callMutating(SCATTER_REDUCE_TWO_, [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src), reduce, includeSelf], self);
 }
 
-export function scatterReduce(
-  self: Tensor,
-  dim: number,
-  index: Tensor,
-  src: Tensor,
-  reduce: 'sum' | 'prod' | 'mean' | 'amax' | 'amin',
-  options: ScatterReduceOptions & OutOption = {},
-): Tensor {
+export function scatterReduce(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor, reduce: ReduceKind], [], ScatterReduceOptions & OutOption>): Tensor;
+export function scatterReduce(...a: unknown[]): Tensor {
   const op = 'scatter_reduce';
-  const args = [unwrapTensor(op, 'input', self), dimArg(op, dim), unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src), reduce, options.includeSelf ?? true];
-  return callForm(SCATTER_REDUCE_TWO, args, options.out);
+  const [self, dim, index, src, reduce, includeSelf, out] = scatterReduceArgs.bind(a) as [Tensor, number, Tensor, Tensor, ReduceKind, boolean, Tensor | undefined];
+  const args = [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src), reduce, includeSelf];
+  return callForm(SCATTER_REDUCE_TWO, args, out);
 }
 
-export function indexSelect(self: Tensor, dim: number, index: Tensor, options: OutOption = {}): Tensor {
+export function indexSelect(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor], [], { dim?: Dim; index?: Tensor } & OutOption>): Tensor;
+export function indexSelect(...a: unknown[]): Tensor {
   const op = 'index_select';
-  const args = [unwrapTensor(op, 'input', self), dimArg(op, dim), unwrapTensor(op, 'index', index)];
-  return options.out ? callOut(INDEX_SELECT_OUT, args, options.out) : callFunctional(INDEX_SELECT, args);
+  const [self, dim, index, out] = indexSelectArgs.bind(a) as [Tensor, number, Tensor, Tensor | undefined];
+  const args = [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index)];
+  return out ? callOut(INDEX_SELECT_OUT, args, out) : callFunctional(INDEX_SELECT, args);
 }
 
 export interface IndexAddOptions {
+  dim?: Dim;
+  index?: Tensor;
+  source?: Tensor;
   alpha?: Scalar;
 }
 
-export function indexAdd_(self: Tensor, dim: number, index: Tensor, source: Tensor, options: IndexAddOptions = {}): Tensor {
+export function indexAdd_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, source: Tensor], [], IndexAddOptions>): Tensor;
+export function indexAdd_(...a: unknown[]): Tensor {
   const op = 'index_add_';
-  return callMutating(
-    INDEX_ADD_,
-    [unwrapTensor(op, 'self', self), dimArg(op, dim), unwrapTensor(op, 'index', index), unwrapTensor(op, 'source', source), options.alpha ?? 1],
-    self,
-  );
+  const [self, dim, index, source, alpha] = indexAddInplaceArgs.bind(a) as [Tensor, number, Tensor, Tensor, Scalar];
+  return callMutating(INDEX_ADD_, [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'source', source), alpha], self);
 }
 
-export function indexAdd(self: Tensor, dim: number, index: Tensor, source: Tensor, options: IndexAddOptions & OutOption = {}): Tensor {
+export function indexAdd(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, source: Tensor], [], IndexAddOptions & OutOption>): Tensor;
+export function indexAdd(...a: unknown[]): Tensor {
   const op = 'index_add';
-  const args = [unwrapTensor(op, 'input', self), dimArg(op, dim), unwrapTensor(op, 'index', index), unwrapTensor(op, 'source', source), options.alpha ?? 1];
-  return callForm(INDEX_ADD, args, options.out);
+  const [self, dim, index, source, alpha, out] = indexAddArgs.bind(a) as [Tensor, number, Tensor, Tensor, Scalar, Tensor | undefined];
+  const args = [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'source', source), alpha];
+  return callForm(INDEX_ADD, args, out);
 }
 
-export function take(self: Tensor, index: Tensor, options: OutOption = {}): Tensor {
+export function take(input: Tensor, ...rest: BoundArgs<[index: Tensor], [], { index?: Tensor } & OutOption>): Tensor;
+export function take(...a: unknown[]): Tensor {
+  const [self, index, out] = takeArgs.bind(a) as [Tensor, Tensor, Tensor | undefined];
   const args = [unwrapTensor('take', 'input', self), unwrapTensor('take', 'index', index)];
-  return options.out ? callOut(TAKE_OUT, args, options.out) : callFunctional(TAKE, args);
+  return out ? callOut(TAKE_OUT, args, out) : callFunctional(TAKE, args);
 }
+
+type IndexFillOptions = { dim?: Dim; index?: Tensor; value?: Tensor | Scalar };
 
 /** `self.indexFill_(dim, index, value)`: the slices `index` names along `dim` set to `value` (a Scalar or a 0-dim tensor). */
-export function indexFill_(self: Tensor, dim: number, index: Tensor, value: Tensor | Scalar): Tensor {
+export function indexFill_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, value: Tensor | Scalar], [], IndexFillOptions>): Tensor;
+export function indexFill_(...a: unknown[]): Tensor {
   const op = 'index_fill_';
-  const args = [unwrapTensor(op, 'self', self), dimArg(op, dim), unwrapTensor(op, 'index', index)];
+  const [self, dim, index, value] = indexFillInplaceArgs.bind(a).values as [Tensor, number, Tensor, Tensor | Scalar];
+  const args = [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index)];
   if (isScalar(value)) return callMutating(INDEX_FILL_SCALAR_, [...args, value], self);
   return callMutating(INDEX_FILL_TENSOR_, [...args, unwrapTensor(op, 'value', value)], self);
 }
 
-export function indexFill(self: Tensor, dim: number, index: Tensor, value: Tensor | Scalar): Tensor {
+export function indexFill(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, value: Tensor | Scalar], [], IndexFillOptions>): Tensor;
+export function indexFill(...a: unknown[]): Tensor {
   const op = 'index_fill';
-  const args = [unwrapTensor(op, 'input', self), dimArg(op, dim), unwrapTensor(op, 'index', index)];
+  const [self, dim, index, value] = indexFillArgs.bind(a).values as [Tensor, number, Tensor, Tensor | Scalar];
+  const args = [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index)];
   if (isScalar(value)) return callFunctional(INDEX_FILL_SCALAR.h, [...args, value]);
   return callFunctional(INDEX_FILL_TENSOR.h, [...args, unwrapTensor(op, 'value', value)]);
 }

@@ -1,8 +1,9 @@
 import { registerOperator } from '../dispatch/dispatcher';
 import type { Device } from '../device';
 import { isFloatingType } from '../dtype';
-import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
+import { DTypeError, ShapeError, TorchError, TorchTypeError, fmtShape } from '../errors';
 import { broadcastShapes } from '../iterator';
+import { makeBinder, typeName, type BoundArgs } from './binder';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { callFunctional, unwrapTensor } from './call';
@@ -430,37 +431,55 @@ export const EINSUM = registerOperator({
 });
 
 // ---- front ends ----
+// (Note [The argument binder]; beta and alpha are keyword-only, as in PyTorch)
 export interface AddmmOptions {
   beta?: number | bigint | boolean;
   alpha?: number | bigint | boolean;
   out?: Tensor | null;
 }
 
-function addmmLike(op: string, h: typeof ADDMM, hOut: typeof ADDMM, names: [string, string], self: Tensor, a: Tensor, b: Tensor, o: AddmmOptions): Tensor {
-  const args = [unwrapTensor(op, 'input', self), unwrapTensor(op, names[0], a), unwrapTensor(op, names[1], b), o.beta ?? 1, o.alpha ?? 1];
-  return o.out ? callOut(hOut, args, o.out) : callFunctional(h, args);
+type AddProduct<A extends string, B extends string> = (input: Tensor, ...rest: BoundArgs<[a: Tensor, b: Tensor], [], AddmmOptions & { [P in A | B]?: Tensor }>) => Tensor;
+
+function addProductFront<A extends string, B extends string>(op: string, h: typeof ADDMM, hOut: typeof ADDMM, a: A, b: B): AddProduct<A, B> {
+  const binder = makeBinder(op, `${op}(Tensor input, Tensor ${a}, Tensor ${b}, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) -> Tensor`);
+  return (...args: unknown[]): Tensor => {
+    const [self, x, y, beta, alpha, out] = binder.bind(args) as [Tensor, Tensor, Tensor, Scalar, Scalar, Tensor | undefined];
+    const boxed = [unwrapTensor(op, 'input', self), unwrapTensor(op, a, x), unwrapTensor(op, b, y), beta, alpha];
+    return out ? callOut(hOut, boxed, out) : callFunctional(h, boxed);
+  };
 }
 
 /** `torch.addmm(input, mat1, mat2, { beta, alpha, out })`: beta * input + alpha * (mat1 @ mat2). */
-export function addmm(self: Tensor, mat1: Tensor, mat2: Tensor, options: AddmmOptions = {}): Tensor {
-  return addmmLike('addmm', ADDMM, ADDMM_OUT, ['mat1', 'mat2'], self, mat1, mat2, options);
-}
+export const addmm: AddProduct<'mat1', 'mat2'> = addProductFront('addmm', ADDMM, ADDMM_OUT, 'mat1', 'mat2');
 
 /** `torch.baddbmm(input, batch1, batch2, { beta, alpha, out })`: per batch, beta * input + alpha * (b1 @ b2). */
-export function baddbmm(self: Tensor, batch1: Tensor, batch2: Tensor, options: AddmmOptions = {}): Tensor {
-  return addmmLike('baddbmm', BADDBMM, BADDBMM_OUT, ['batch1', 'batch2'], self, batch1, batch2, options);
+export const baddbmm: AddProduct<'batch1', 'batch2'> = addProductFront('baddbmm', BADDBMM, BADDBMM_OUT, 'batch1', 'batch2');
+
+type Outer = (input: Tensor, ...rest: BoundArgs<[vec2: Tensor], [], { vec2?: Tensor; out?: Tensor | null }>) => Tensor;
+
+function outerFront(op: string): Outer {
+  // (`out` is PyTorch's keyword; outer has no out= form here yet)
+  const binder = makeBinder(op, `${op}(Tensor input, Tensor vec2, *, Tensor? out=None) -> Tensor`, { unsupported: ['out'] });
+  return (...a: unknown[]): Tensor => {
+    const [self, vec2] = binder.bind(a) as [Tensor, Tensor];
+    return callFunctional(OUTER, [unwrapTensor(op, 'input', self), unwrapTensor(op, 'vec2', vec2)]);
+  };
 }
 
-export function outer(self: Tensor, vec2: Tensor): Tensor {
-  return callFunctional(OUTER, [unwrapTensor('outer', 'input', self), unwrapTensor('outer', 'vec2', vec2)]);
-}
+export const outer: Outer = outerFront('outer');
 
 /** `torch.ger`: the old name of outer. */
-export const ger = outer;
+export const ger: Outer = outerFront('ger');
+
+// (dims: a count or a pair of lists, checked below; `out` is PyTorch's keyword, no out= form here yet)
+const tensordotArgs = makeBinder('tensordot', 'tensordot(Tensor a, Tensor b, Any dims=2, *, Tensor? out=None) -> Tensor', { unsupported: ['out'] });
+type TensordotDims = number | readonly [readonly number[] | number, readonly number[] | number];
 
 /** `torch.tensordot(a, b, dims)`: `dims` a count (the last n of a with the first n of b) or a pair of lists. */
-export function tensordot(a: Tensor, b: Tensor, dims: number | readonly [readonly number[] | number, readonly number[] | number] | { dims?: number | readonly [readonly number[] | number, readonly number[] | number] } = 2): Tensor {
-  const d = typeof dims === 'object' && !Array.isArray(dims) ? ((dims as { dims?: number }).dims ?? 2) : dims;
+export function tensordot(a: Tensor, ...rest: BoundArgs<[b: Tensor], [dims: TensordotDims], { b?: Tensor; dims?: TensordotDims | null; out?: Tensor | null }>): Tensor;
+export function tensordot(...args: unknown[]): Tensor {
+  const [a, b, d] = tensordotArgs.bind(args) as [Tensor, Tensor, unknown];
+  if (typeof d !== 'number' && !(Array.isArray(d) && d.length === 2)) throw new TorchTypeError(`tensordot(): argument 'dims' must be int or a pair of lists of ints, not ${typeName(d)}`);
   const ta = unwrapTensor('tensordot', 'a', a);
   const tb = unwrapTensor('tensordot', 'b', b);
   let da: number[];
@@ -471,7 +490,7 @@ export function tensordot(a: Tensor, b: Tensor, dims: number | readonly [readonl
     da = Array.from({ length: d }, (_, i) => ta.dim - d + i);
     db = Array.from({ length: d }, (_, i) => i);
   } else {
-    const [x, y] = d as readonly [readonly number[] | number, readonly number[] | number];
+    const [x, y] = d as unknown as readonly [readonly number[] | number, readonly number[] | number];
     da = typeof x === 'number' ? [x] : [...x];
     db = typeof y === 'number' ? [y] : [...y];
   }

@@ -3,6 +3,7 @@ import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { broadcastShapes } from '../iterator';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
+import { makeBinder, type BoundArgs } from './binder';
 import { callFunctional, unwrapTensor } from './call';
 import { composite } from './composite';
 import { UNINITIALIZED, commonDevice, torchTypeName } from './meta-utils';
@@ -169,29 +170,20 @@ export interface MatmulOptions {
   out?: Tensor | null;
 }
 
-const SECOND_ARG: Record<string, string> = { matmul: 'other', mv: 'vec', dot: 'tensor' };
+/** The products' second argument, by PyTorch's keyword: `mm(input, mat2)`, `dot(input, tensor)`... */
+type Product<K extends string> = (input: Tensor, ...rest: BoundArgs<[second: Tensor], [], MatmulOptions & { [P in K]?: Tensor }>) => Tensor;
 
-function product(name: string, h: typeof MM, hOut: typeof MM, self: Tensor, other: Tensor, options: MatmulOptions): Tensor {
-  const args = [unwrapTensor(name, 'input', self), unwrapTensor(name, SECOND_ARG[name] ?? 'mat2', other)];
-  return options.out ? callOut(hOut, args, options.out) : callFunctional(h, args);
+function product<K extends string>(name: string, second: K, h: typeof MM, hOut: typeof MM): Product<K> {
+  const binder = makeBinder(name, `${name}(Tensor input, Tensor ${second}, *, Tensor? out=None) -> Tensor`);
+  return (...a: unknown[]): Tensor => {
+    const [self, other, out] = binder.bind(a) as [Tensor, Tensor, Tensor | undefined];
+    const args = [unwrapTensor(name, 'input', self), unwrapTensor(name, second, other)];
+    return out ? callOut(hOut, args, out) : callFunctional(h, args);
+  };
 }
 
-export function mm(self: Tensor, mat2: Tensor, options: MatmulOptions = {}): Tensor {
-  return product('mm', MM, MM_OUT, self, mat2, options);
-}
-
-export function bmm(self: Tensor, mat2: Tensor, options: MatmulOptions = {}): Tensor {
-  return product('bmm', BMM, BMM_OUT, self, mat2, options);
-}
-
-export function mv(self: Tensor, vec: Tensor, options: MatmulOptions = {}): Tensor {
-  return product('mv', MV, MV_OUT, self, vec, options);
-}
-
-export function dot(self: Tensor, other: Tensor, options: MatmulOptions = {}): Tensor {
-  return product('dot', DOT, DOT_OUT, self, other, options);
-}
-
-export function matmul(self: Tensor, other: Tensor, options: MatmulOptions = {}): Tensor {
-  return product('matmul', MATMUL, MATMUL_OUT, self, other, options);
-}
+export const mm: Product<'mat2'> = product('mm', 'mat2', MM, MM_OUT);
+export const bmm: Product<'mat2'> = product('bmm', 'mat2', BMM, BMM_OUT);
+export const mv: Product<'vec'> = product('mv', 'vec', MV, MV_OUT);
+export const dot: Product<'tensor'> = product('dot', 'tensor', DOT, DOT_OUT);
+export const matmul: Product<'other'> = product('matmul', 'other', MATMUL, MATMUL_OUT);

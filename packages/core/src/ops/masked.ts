@@ -4,6 +4,7 @@ import { broadcastShapes } from '../iterator';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides } from '../views';
+import { makeBinder, makeOverloads, type BoundArgs } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { clone } from './copy';
 import { setNonzero } from './indexing';
@@ -232,9 +233,23 @@ export const MASKED_SELECT = defineStructured(
 const MASKED_SELECT_OUT = defineOutVariant(MASKED_SELECT);
 
 // ---- front ends ----
+// (Note [The argument binder])
+const maskedFillOverloads = (name: string) =>
+  makeOverloads(name, [`${name}(Tensor input, Tensor mask, Tensor value) -> Tensor`, `${name}(Tensor input, Tensor mask, Scalar value) -> Tensor`]);
+const maskedFillArgs = maskedFillOverloads('masked_fill');
+const maskedFillInplaceArgs = maskedFillOverloads('masked_fill_');
+const maskedScatterArgs = makeBinder('masked_scatter', 'masked_scatter(Tensor input, Tensor mask, Tensor source) -> Tensor');
+const maskedScatterInplaceArgs = makeBinder('masked_scatter_', 'masked_scatter_(Tensor input, Tensor mask, Tensor source) -> Tensor');
+const maskedSelectArgs = makeBinder('masked_select', 'masked_select(Tensor input, Tensor mask, *, Tensor? out=None) -> Tensor');
+const nonzeroArgs = makeBinder('nonzero', 'nonzero(Tensor input, *, Tensor? out=None, bool as_tuple=False) -> Tensor');
 
-export function maskedFill_(self: Tensor, mask: Tensor, value: Tensor | Scalar): Tensor {
+type MaskedFillArgs = BoundArgs<[mask: Tensor, value: Tensor | Scalar], [], { mask?: Tensor; value?: Tensor | Scalar }>;
+type MaskedScatterArgs = BoundArgs<[mask: Tensor, source: Tensor], [], { mask?: Tensor; source?: Tensor }>;
+
+export function maskedFill_(input: Tensor, ...rest: MaskedFillArgs): Tensor;
+export function maskedFill_(...a: unknown[]): Tensor {
   const op = 'masked_fill_';
+  const [self, mask, value] = maskedFillInplaceArgs.bind(a).values as [Tensor, Tensor, Tensor | Scalar];
   const s = unwrapTensor(op, 'self', self);
   const m = unwrapTensor(op, 'mask', mask);
   if (isScalar(value)) return callMutating(MASKED_FILL_SCALAR_, [s, m, value], self);
@@ -242,8 +257,10 @@ export function maskedFill_(self: Tensor, mask: Tensor, value: Tensor | Scalar):
 }
 
 /** The out-of-place form: self broadcast with the mask, copied, then filled. */
-export function maskedFill(self: Tensor, mask: Tensor, value: Tensor | Scalar): Tensor {
+export function maskedFill(input: Tensor, ...rest: MaskedFillArgs): Tensor;
+export function maskedFill(...a: unknown[]): Tensor {
   const op = 'masked_fill';
+  const [self, mask, value] = maskedFillArgs.bind(a).values as [Tensor, Tensor, Tensor | Scalar];
   const s = unwrapTensor(op, 'input', self);
   const m = unwrapTensor(op, 'mask', mask);
   const shape = broadcastShapes(op, s.sizes, m.sizes);
@@ -258,13 +275,17 @@ export function maskedFill(self: Tensor, mask: Tensor, value: Tensor | Scalar): 
   }
 }
 
-export function maskedScatter_(self: Tensor, mask: Tensor, source: Tensor): Tensor {
+export function maskedScatter_(input: Tensor, ...rest: MaskedScatterArgs): Tensor;
+export function maskedScatter_(...a: unknown[]): Tensor {
   const op = 'masked_scatter_';
+  const [self, mask, source] = maskedScatterInplaceArgs.bind(a) as [Tensor, Tensor, Tensor];
   return callMutating(MASKED_SCATTER_, [unwrapTensor(op, 'self', self), unwrapTensor(op, 'mask', mask), unwrapTensor(op, 'source', source)], self);
 }
 
-export function maskedScatter(self: Tensor, mask: Tensor, source: Tensor): Tensor {
+export function maskedScatter(input: Tensor, ...rest: MaskedScatterArgs): Tensor;
+export function maskedScatter(...a: unknown[]): Tensor {
   const op = 'masked_scatter';
+  const [self, mask, source] = maskedScatterArgs.bind(a) as [Tensor, Tensor, Tensor];
   const s = unwrapTensor(op, 'input', self);
   const m = unwrapTensor(op, 'mask', mask);
   const shape = broadcastShapes(op, s.sizes, m.sizes);
@@ -279,10 +300,12 @@ export function maskedScatter(self: Tensor, mask: Tensor, source: Tensor): Tenso
   }
 }
 
-export function maskedSelect(self: Tensor, mask: Tensor, options: { out?: Tensor | null } = {}): Tensor {
+export function maskedSelect(input: Tensor, ...rest: BoundArgs<[mask: Tensor], [], { mask?: Tensor; out?: Tensor | null }>): Tensor;
+export function maskedSelect(...a: unknown[]): Tensor {
   const op = 'masked_select';
+  const [self, mask, out] = maskedSelectArgs.bind(a) as [Tensor, Tensor, Tensor | undefined];
   const args = [unwrapTensor(op, 'input', self), unwrapTensor(op, 'mask', mask)];
-  return options.out ? callOut(MASKED_SELECT_OUT, args, options.out) : callFunctional(MASKED_SELECT, args);
+  return out ? callOut(MASKED_SELECT_OUT, args, out) : callFunctional(MASKED_SELECT, args);
 }
 
 export interface NonzeroOptions {
@@ -295,12 +318,13 @@ export interface NonzeroOptions {
  * `{ asTuple: true }` gives one 1-dim index tensor per dim instead (a 0-dim input counts as
  * 1-dim, as in PyTorch), which is what `x.index(...)` takes.
  */
-export function nonzero(self: Tensor, options: NonzeroOptions & { asTuple: true }): Tensor[];
-export function nonzero(self: Tensor, options?: NonzeroOptions): Tensor;
-export function nonzero(self: Tensor, options: NonzeroOptions = {}): Tensor | Tensor[] {
+export function nonzero(input: Tensor, options: NonzeroOptions & { asTuple: true }): Tensor[];
+export function nonzero(input: Tensor, options?: NonzeroOptions): Tensor;
+export function nonzero(...a: unknown[]): Tensor | Tensor[] {
+  const [self, out, asTuple] = nonzeroArgs.bind(a) as [Tensor, Tensor | undefined, boolean];
   const s = unwrapTensor('nonzero', 'input', self);
-  if (options.asTuple) {
-    if (options.out) throw new TorchError('nonzero(): as_tuple=True does not support out=');
+  if (asTuple) {
+    if (out) throw new TorchError('nonzero(): as_tuple=True does not support out=');
     const flat = s.sizes.length === 0 ? s.view([1], [1], s.storageOffset) : s.retain();
     let nz: Tensor;
     try {
@@ -323,7 +347,7 @@ export function nonzero(self: Tensor, options: NonzeroOptions = {}): Tensor | Te
     }
   }
   const args = [s];
-  return options.out ? callOut(NONZERO_OUT, args, options.out) : callFunctional(NONZERO, args);
+  return out ? callOut(NONZERO_OUT, args, out) : callFunctional(NONZERO, args);
 }
 
 /** `torch.where(condition)` with one argument: `nonzero(condition, { asTuple: true })`. */
@@ -339,9 +363,11 @@ setNonzero((mask) => nonzero(mask));
  * passes, as CUDA's sync), then the device computes the positions; elsewhere it is `nonzero`
  * (Note [Data-dependent sizes on async-read backends]).
  */
-export async function nonzeroAsync(self: Tensor, options: NonzeroOptions & { asTuple: true }): Promise<Tensor[]>;
-export async function nonzeroAsync(self: Tensor, options?: NonzeroOptions): Promise<Tensor>;
-export async function nonzeroAsync(self: Tensor, options: NonzeroOptions = {}): Promise<Tensor | Tensor[]> {
+export async function nonzeroAsync(input: Tensor, options: NonzeroOptions & { asTuple: true }): Promise<Tensor[]>;
+export async function nonzeroAsync(input: Tensor, options?: NonzeroOptions): Promise<Tensor>;
+export async function nonzeroAsync(...a: unknown[]): Promise<Tensor | Tensor[]> {
+  const [self, out, asTuple] = nonzeroArgs.bind(a) as [Tensor, Tensor | undefined, boolean];
+  const options = { out, asTuple };
   const s = unwrapTensor('nonzero', 'input', self);
   if (!countsAreAsync(s.device)) return nonzero(self, options);
   if (options.asTuple && options.out) throw new TorchError('nonzero(): as_tuple=True does not support out=');
@@ -354,8 +380,11 @@ export async function nonzeroAsync(self: Tensor, options: NonzeroOptions = {}): 
  * broadcast mask read first on WebGPU; Note [Data-dependent sizes on async-read backends]).
  * Autograd records MaskedSelectBackward0 as the sync form does.
  */
-export async function maskedSelectAsync(self: Tensor, mask: Tensor, options: { out?: Tensor | null } = {}): Promise<Tensor> {
+export async function maskedSelectAsync(input: Tensor, ...rest: BoundArgs<[mask: Tensor], [], { mask?: Tensor; out?: Tensor | null }>): Promise<Tensor>;
+export async function maskedSelectAsync(...a: unknown[]): Promise<Tensor> {
   const op = 'masked_select';
+  const [self, mask, out] = maskedSelectArgs.bind(a) as [Tensor, Tensor, Tensor | undefined];
+  const options = { out };
   const s = unwrapTensor(op, 'input', self);
   const m = unwrapTensor(op, 'mask', mask);
   if (!countsAreAsync(s.device) && !countsAreAsync(m.device)) return maskedSelect(self, mask, options);

@@ -57,11 +57,11 @@ const METHODS = {
   countNonzero: stats.countNonzero, mode: stats.mode,
   cumsum: scan.cumsum, cumsum_: scan.cumsum_, cumprod: scan.cumprod, cumprod_: scan.cumprod_, cummax: scan.cummax, cummin: scan.cummin,
   mm: linalg.mm, bmm: linalg.bmm, matmul: linalg.matmul, mv: linalg.mv, dot: linalg.dot,
-  view: views.view, asStrided: views.asStrided, permute: views.permute, transpose: views.transpose,
+  view: views.view, asStrided: views.asStrided, permute: views.permute, transpose: views.transpose, swapaxes: views.swapaxes, swapdims: views.swapdims,
   select: views.select, unsqueeze: views.unsqueeze, squeeze: views.squeeze, expand: views.expand,
   unfold: views.unfold, diagonal: views.diagonal, detach: views.detach, slice: views.sliceDim,
   reshape: shape.reshape, flatten: shape.flatten, unflatten: shape.unflatten, narrow: shape.narrow,
-  movedim: shape.movedim, split: shape.split, chunk: shape.chunk, unbind: shape.unbind,
+  movedim: shape.movedim, moveaxis: shape.moveaxis, split: shape.split, chunk: shape.chunk, unbind: shape.unbind,
   t: shape.t, expandAs: shape.expandAs,
   repeat: reorder.repeat, tile: reorder.tile, flip: reorder.flip, fliplr: reorder.fliplr, flipud: reorder.flipud, roll: reorder.roll,
   triu: reorder.triu, triu_: reorder.triu_, tril: reorder.tril, tril_: reorder.tril_, repeatInterleave: reorder.repeatInterleave,
@@ -99,7 +99,8 @@ export type TensorMethods = { [K in keyof typeof METHODS]: BindSelf<(typeof METH
   min(other: Tensor): Tensor;
   median(): Tensor;
   median(options: stats.KeepdimOption & { dim: number }): red.ValuesIndices;
-  median(dim: number, options?: stats.KeepdimOption): red.ValuesIndices;
+  median(dim: number, options?: stats.KeepdimOption & { out?: readonly [Tensor, Tensor] | null }): red.ValuesIndices;
+  median(dim: number, keepdim: boolean, options?: { out?: readonly [Tensor, Tensor] | null }): red.ValuesIndices;
   /** The last two dims swapped (`x.mT`). */
   readonly mT: Tensor;
   /** The dims reversed (`x.T`; PyTorch deprecates it for other than 2-D tensors). */

@@ -259,13 +259,16 @@ function forEachIndex(idx: TensorImpl, f: (k: number) => void): void {
 
 // ---- one_hot ----
 export interface OneHotOptions {
-  numClasses?: number;
+  numClasses?: number | null;
 }
 
+const oneHotArgs = makeBinder('one_hot', 'one_hot(Tensor input, int num_classes=-1) -> Tensor');
+
 /** `oneHot(indices, numClasses = -1)`: int64 [..., numClasses] with a 1 at each index; -1 infers max + 1. */
-export function oneHot(input: Tensor, numClasses?: number | OneHotOptions): Tensor {
+export function oneHot(input: Tensor, ...rest: OptionalArgs<[numClasses: number], OneHotOptions>): Tensor;
+export function oneHot(...a: unknown[]): Tensor {
+  const [input, nc] = oneHotArgs.bind(a) as [Tensor, number];
   const x = unwrapTensor('one_hot', 'self', input);
-  const nc = typeof numClasses === 'object' && numClasses !== null ? numClasses.numClasses ?? -1 : numClasses ?? -1;
   if (x.dtype !== 'int64') throw new DTypeError('one_hot: one_hot is only applicable to index tensor.');
   if (!Number.isInteger(nc) || nc < -1) throw new TorchError('one_hot: num_classes should be positive');
   let n = nc;

@@ -3,7 +3,7 @@ import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { makeBinder, type OptionalArgs } from './binder';
+import { makeBinder, type BoundArgs, type OptionalArgs } from './binder';
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { releaseAll, torchTypeName } from './meta-utils';
 import { valuesIndices, type ValuesIndices } from './reduction';
@@ -354,11 +354,14 @@ export function avgPool2d(...a: unknown[]): Tensor {
   return batched(op, input, (t) => callFunctional(AVG_POOL2D, [t.impl, ...args]));
 }
 
+const adaptiveAvgPool2dArgs = makeBinder('adaptive_avg_pool2d', 'adaptive_avg_pool2d(Tensor input, int?[2] output_size) -> Tensor');
+
 /** `outputSize`: an int, or [h, w] where null keeps the input's size. */
-export function adaptiveAvgPool2d(input: Tensor, outputSize: number | readonly (number | null)[]): Tensor {
+export function adaptiveAvgPool2d(input: Tensor, ...rest: BoundArgs<[outputSize: number | readonly (number | null)[]], [], { outputSize?: number | readonly (number | null)[] }>): Tensor;
+export function adaptiveAvgPool2d(...a: unknown[]): Tensor {
   const op = 'adaptive_avg_pool2d';
+  const [input, req] = adaptiveAvgPool2dArgs.bind(a) as [Tensor, (number | null)[]];
   const x = unwrapTensor(op, 'input', input);
-  const req = typeof outputSize === 'number' ? [outputSize, outputSize] : [...outputSize];
   if (req.length !== 2) throw new TorchError(`${op}: output_size must be 2`);
   const size = req.map((s, i) => (s == null ? x.sizes[x.dim - 2 + i] : s));
   return callFunctional(ADAPTIVE_AVG_POOL2D, [x, size]);

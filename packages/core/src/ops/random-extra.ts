@@ -21,10 +21,11 @@
  */
 import { CPU } from '../device';
 import { isFloatingType } from '../dtype';
-import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
+import { DTypeError, NotImplementedError, ShapeError, TorchError, fmtShape } from '../errors';
 import { defaultGenerator, type Generator } from '../random/generator';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
+import { makeBinder, makeOverloads, type BoundArgs, type OptionalArgs } from './binder';
 import { unwrapTensor } from './call';
 import { contiguous, copy_, to } from './copy';
 import { emptyLike } from './factories';
@@ -103,9 +104,23 @@ function hostValues(t: Tensor): Float64Array {
 }
 
 /** `x.bernoulli_(p)`: each element becomes 1 with probability p (a number or a tensor broadcast to x), else 0. */
-export function bernoulli_(self: Tensor, p: number | Tensor = 0.5, options: GeneratorOption = {}): Tensor {
+const bernoulliInplaceArgs = makeOverloads('bernoulli_', [
+  'bernoulli_(Tensor self, Tensor p, *, Generator? generator=None) -> Tensor',
+  'bernoulli_(Tensor self, float p=0.5, *, Generator? generator=None) -> Tensor',
+]);
+const bernoulliArgs = makeOverloads('bernoulli', [
+  'bernoulli(Tensor input, *, Generator? generator=None, Tensor? out=None) -> Tensor',
+  'bernoulli(Tensor input, float p, *, Generator? generator=None) -> Tensor',
+]);
+const multinomialArgs = makeBinder('multinomial', 'multinomial(Tensor input, int num_samples, bool replacement=False, *, Generator? generator=None, Tensor? out=None) -> Tensor', {
+  unsupported: ['out'],
+});
+
+export function bernoulli_(input: Tensor, ...rest: OptionalArgs<[p: number | Tensor], GeneratorOption & { p?: number | Tensor | null }>): Tensor;
+export function bernoulli_(...a: unknown[]): Tensor {
+  const [self, p, generator] = bernoulliInplaceArgs.bind(a).values as [Tensor, number | Tensor, Generator | undefined];
   unwrapTensor('bernoulli_', 'self', self);
-  const gen = options.generator ?? defaultGenerator;
+  const gen = generator ?? defaultGenerator;
   const n = self.numel();
   const drawn = new Float64Array(n);
   if (typeof p === 'number') {
@@ -169,9 +184,14 @@ export interface BernoulliOptions extends GeneratorOption {
  * `bernoulli(probs)`: a tensor of probs' dtype with 1 where a draw falls below the
  * probability; `bernoulli(x, { p })` (or `bernoulli(x, p)`) draws with one probability.
  */
-export function bernoulli(input: Tensor, p?: number | BernoulliOptions, options: GeneratorOption = {}): Tensor {
+export function bernoulli(input: Tensor, ...rest: OptionalArgs<[p: number], BernoulliOptions & { out?: Tensor | null }>): Tensor;
+export function bernoulli(...a: unknown[]): Tensor {
+  const { index, values } = bernoulliArgs.bind(a);
+  const input = values[0] as Tensor;
+  const o = index === 0 ? { p: undefined, generator: values[1] as Generator | undefined, out: values[2] as Tensor | undefined } : { p: values[1] as number, generator: values[2] as Generator | undefined, out: undefined };
+  // (`out=` is PyTorch's keyword; no out= form here yet)
+  if (o.out !== undefined) throw new NotImplementedError("bernoulli(): argument 'out' is not supported by torch-ts yet");
   const x = unwrapTensor('bernoulli', 'input', input);
-  const o: BernoulliOptions = typeof p === 'number' ? { ...options, p } : { ...options, ...(p ?? {}) };
   if (o.p == null && !isFloatingType(x.dtype)) {
     throw new DTypeError(`bernoulli: "bernoulli_tensor_cpu_p_" not implemented for '${torchTypeName(x.dtype)}'`);
   }
@@ -185,17 +205,18 @@ export function bernoulli(input: Tensor, p?: number | BernoulliOptions, options:
 }
 
 export interface MultinomialOptions extends GeneratorOption {
-  replacement?: boolean;
+  replacement?: boolean | null;
 }
 
 /**
  * `multinomial(probs, numSamples, { replacement, generator })`: int64 category indices drawn
  * from each row of `probs` (1-D or 2-D, non-negative, not necessarily normalised).
  */
-export function multinomial(input: Tensor, numSamples: number, options: MultinomialOptions = {}): Tensor {
+export function multinomial(input: Tensor, ...rest: BoundArgs<[numSamples: number], [replacement: boolean], MultinomialOptions & { numSamples?: number; out?: Tensor | null }>): Tensor;
+export function multinomial(...a: unknown[]): Tensor {
+  const [input, numSamples, replacement, generator] = multinomialArgs.bind(a) as [Tensor, number, boolean, Generator | undefined];
   const x = unwrapTensor('multinomial', 'input', input);
-  const replacement = options.replacement ?? false;
-  const gen = options.generator ?? defaultGenerator;
+  const gen = generator ?? defaultGenerator;
   if (!isFloatingType(x.dtype)) {
     throw new DTypeError(`multinomial: multinomial only supports floating-point dtypes for input, got: ${torchTypeName(x.dtype)}`);
   }

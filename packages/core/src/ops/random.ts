@@ -5,20 +5,21 @@
  * to the tensor's dtype and device by the backend's copy; a backend with random impls
  * (WebGPU) draws on the device instead (Note [Counter-based random streams]).
  */
-import { CPU, toDevice, type Device } from '../device';
+import { CPU, toDevice, type Device, type DeviceLike } from '../device';
 import { getDefaultDtype, isFloatingType, parseDType, type DType } from '../dtype';
 import { DispatchKey } from '../dispatch/dispatch-key';
 import { DispatchKeySet } from '../dispatch/dispatch-key-set';
 import { withExcluded } from '../dispatch/local-state';
-import { DTypeError, TorchError } from '../errors';
+import { DTypeError, TorchError, TorchTypeError } from '../errors';
 import { getAllocator } from '../memory/allocator';
 import { defaultGenerator, type Generator } from '../random/generator';
 import { narrow, sampleIntFromTo, sampleNormal, samplePermutation, sampleUniform } from '../random/distributions';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
+import { isOptionsObject, makeBinder, makeOverloads, typeName, type OptionalArgs } from './binder';
 import { callMutating } from './call';
 import { COPY_, copy_, to } from './copy';
-import { checkFactoryOptions, type FactoryOptions } from './factories';
+import { sizesAndOptions, type BoundFactoryOptions, type FactoryOptions, type SizedArgs } from './factories';
 import { drawnOnDevice } from './random-impls';
 
 export { Generator, defaultGenerator, manualSeed, seed, initialSeed, type GeneratorState } from '../random/generator';
@@ -31,35 +32,11 @@ export interface GeneratorOptions {
   generator?: Generator | null;
 }
 
-export type RandomSizeArgs = (number | readonly number[] | RandomOptions)[];
-
-function isOptions(x: unknown): x is RandomOptions {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-function parseSizes(op: string, rest: readonly unknown[]): number[] {
-  const sizes = (rest.length === 1 && Array.isArray(rest[0]) ? rest[0] : rest) as unknown[];
-  for (const s of sizes) {
-    if (typeof s !== 'number' || !Number.isInteger(s) || s < 0) {
-      throw new TorchError(`${op}(): sizes must be non-negative integers, but got ${JSON.stringify(sizes)}`);
-    }
-  }
-  return sizes as number[];
-}
-
-/** Splits `(...sizes, options?)` / `([sizes], options?)`. */
-function sizesAndOptions(op: string, args: readonly unknown[]): [number[], RandomOptions] {
-  const last = args[args.length - 1];
-  if (isOptions(last)) {
-    checkFactoryOptions(op, last);
-    return [parseSizes(op, args.slice(0, -1)), last];
-  }
-  return [parseSizes(op, args), {}];
-}
+export type RandomSizeArgs = SizedArgs<RandomOptions>;
 
 const numelOf = (sizes: readonly number[]) => sizes.reduce((a, b) => a * b, 1);
 
-function floatDtype(op: string, o: RandomOptions): DType {
+function floatDtype(op: string, o: RandomOptions | BoundFactoryOptions): DType {
   const dtype = o.dtype == null ? getDefaultDtype() : parseDType(op, o.dtype);
   if (!isFloatingType(dtype)) {
     throw new DTypeError(`${op}(): expected a floating point dtype, but got ${dtype}`);
@@ -74,7 +51,7 @@ function floatDtype(op: string, o: RandomOptions): DType {
 const BELOW_INPLACE = DispatchKeySet.of(DispatchKey.ADInplaceOrView);
 
 /** A new tensor from host values (float64 or int64), cast by the backend's copy. */
-function fromHost(op: string, sizes: readonly number[], values: Float64Array | BigInt64Array, dtype: DType, device: Device, o: RandomOptions): Tensor {
+function fromHost(op: string, sizes: readonly number[], values: Float64Array | BigInt64Array, dtype: DType, device: Device, o: RandomOptions | BoundFactoryOptions): Tensor {
   // A device whose backend is not loaded (WebGPU before init()) fails here, under this op's
   // name, rather than in the upload below as `to`.
   if (device !== CPU) getAllocator(op, device.type);
@@ -104,7 +81,7 @@ function fromHost(op: string, sizes: readonly number[], values: Float64Array | B
   return t;
 }
 
-function withRequiresGrad(t: Tensor, o: RandomOptions): Tensor {
+function withRequiresGrad(t: Tensor, o: RandomOptions | BoundFactoryOptions): Tensor {
   if (o.requiresGrad) {
     try {
       t.requiresGrad_(true);
@@ -128,7 +105,7 @@ function writeDevice(self: Tensor, drawn: Tensor): Tensor {
 
 /** Uniform on [0, 1): `rand(2, 3)`, `rand([2, 3], { dtype: 'float64', generator })`. */
 export function rand(...args: RandomSizeArgs): Tensor {
-  const [sizes, o] = sizesAndOptions('rand', args);
+  const [sizes, o] = sizesAndOptions('rand', args, true);
   const dtype = floatDtype('rand', o);
   const device = toDevice('rand', o.device ?? null);
   const d = drawnOnDevice('rand', sizes, dtype, device, { kind: 'uniform', from: 0, to: 1 }, o.generator ?? defaultGenerator);
@@ -139,7 +116,7 @@ export function rand(...args: RandomSizeArgs): Tensor {
 
 /** Standard normal: `randn(2, 3)`. */
 export function randn(...args: RandomSizeArgs): Tensor {
-  const [sizes, o] = sizesAndOptions('randn', args);
+  const [sizes, o] = sizesAndOptions('randn', args, true);
   const dtype = floatDtype('randn', o);
   const device = toDevice('randn', o.device ?? null);
   const d = drawnOnDevice('randn', sizes, dtype, device, { kind: 'normal', mean: 0, std: 1 }, o.generator ?? defaultGenerator);
@@ -168,20 +145,42 @@ function toBig(op: string, name: string, v: unknown): bigint {
  * Integers uniform on [low, high): `randint(high, size)` or `randint(low, high, size)`,
  * int64 unless a dtype is given.
  */
+const FACTORY_UNSUPPORTED = ['layout', 'pinMemory', 'names', 'memoryFormat', 'out'];
+const RANDOM_KEYWORDS =
+  "*, Generator? generator=None, ScalarType? dtype=None, Layout layout='strided', Device? device=None, bool pin_memory=False, bool requires_grad=False, Dimname[]? names=None, MemoryFormat memory_format='contiguous', Tensor? out=None";
+// (low and high as Scalars: an int64 bound may be a bigint beyond 2**53, which `int` would round)
+const randintArgs = makeOverloads(
+  'randint',
+  [`randint(Scalar high, SymInt[] size, ${RANDOM_KEYWORDS}) -> Tensor`, `randint(Scalar low, Scalar high, SymInt[] size, ${RANDOM_KEYWORDS}) -> Tensor`],
+  { unsupported: FACTORY_UNSUPPORTED },
+);
+const randpermArgs = makeBinder('randperm', `randperm(int n, ${RANDOM_KEYWORDS}) -> Tensor`, { unsupported: FACTORY_UNSUPPORTED });
+const uniformArgs = makeBinder('uniform_', 'uniform_(Tensor self, float from=0, float to=1, *, Generator? generator=None) -> Tensor');
+const normalArgs = makeBinder('normal_', 'normal_(Tensor self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor');
+
+/** The bound keywords of randint/randperm (after their positionals) as options. */
+function boundOptions(v: readonly unknown[], k: number): BoundFactoryOptions {
+  return { generator: v[k] as Generator | undefined, dtype: v[k + 1] as DType | string | undefined, device: v[k + 3] as DeviceLike | undefined, requiresGrad: v[k + 5] as boolean };
+}
+
+/**
+ * Integers uniform on [low, high): `randint(high, size)` or `randint(low, high, size)`,
+ * int64 unless a dtype is given.
+ */
 export function randint(high: IntLike, size: readonly number[], options?: RandomOptions): Tensor;
 export function randint(low: IntLike, high: IntLike, size: readonly number[], options?: RandomOptions): Tensor;
+export function randint(options: RandomOptions & { low?: IntLike; high: IntLike; size: readonly number[] }): Tensor;
 export function randint(...args: unknown[]): Tensor {
-  const o: RandomOptions = isOptions(args[args.length - 1]) ? (args.pop() as RandomOptions) : {};
-  if (args.length !== 2 && args.length !== 3) {
-    throw new TorchError('randint(): expected (high, size) or (low, high, size)');
-  }
-  const size = args[args.length - 1];
-  if (!Array.isArray(size)) {
-    throw new TorchError(`randint(): size must be an array of integers, but got ${String(size)}`);
-  }
-  const sizes = parseSizes('randint', [size]);
-  const low = args.length === 3 ? toBig('randint', 'low', args[0]) : 0n;
-  const high = toBig('randint', 'high', args[args.length - 2]);
+  const { index, values: v } = randintArgs.bind(args);
+  const o = boundOptions(v, index + 2);
+  // (`size` is a list: `randint(3, 5)` is refused, as PyTorch refuses it, not size [5])
+  const last = args[args.length - 1];
+  const rawSize = isOptionsObject(last) && last.size !== undefined ? last.size : args[index + 1];
+  if (!Array.isArray(rawSize)) throw new TorchTypeError(`randint(): argument 'size' must be tuple of ints, not ${typeName(rawSize)}`);
+  const sizes = v[index + 1] as number[];
+  for (const n of sizes) if (n < 0) throw new TorchError(`randint(): sizes must be non-negative integers, but got ${JSON.stringify(sizes)}`);
+  const low = index === 1 ? toBig('randint', 'low', v[0]) : 0n;
+  const high = toBig('randint', 'high', v[index]);
   if (low >= high) {
     throw new TorchError(`randint(): random_ expects 'from' to be less than 'to', but got from=${low} >= to=${high}`);
   }
@@ -245,7 +244,12 @@ function representableBounds(dtype: DType, low: bigint, high: bigint): [bigint, 
 }
 
 /** A random permutation of 0..n-1 (int64 unless a dtype is given). */
-export function randperm(n: number, options: RandomOptions = {}): Tensor {
+export function randperm(n: number, options?: RandomOptions): Tensor;
+export function randperm(options: RandomOptions & { n: number }): Tensor;
+export function randperm(...a: unknown[]): Tensor {
+  const v = randpermArgs.bind(a);
+  const n = v[0] as number;
+  const options = boundOptions(v, 1);
   if (!Number.isInteger(n)) throw new TorchError(`randperm(): n must be an integer, but got ${n}`);
   if (n < 0) throw new TorchError(`randperm(): Trying to create tensor with negative dimension ${n}: [${n}]`);
   const dtype = options.dtype == null ? 'int64' : parseDType('randperm', options.dtype);
@@ -303,7 +307,10 @@ function checkFloating(op: string, self: Tensor): void {
 }
 
 /** Fills `self` with values uniform on [from, to). */
-export function uniform_(self: Tensor, from = 0, to = 1, options: GeneratorOptions = {}): Tensor {
+export function uniform_(input: Tensor, ...rest: OptionalArgs<[from: number, to: number], GeneratorOptions & { from?: number | null; to?: number | null }>): Tensor;
+export function uniform_(...a: unknown[]): Tensor {
+  const [self, from, to, generator] = uniformArgs.bind(a) as [Tensor, number, number, Generator | undefined];
+  const options = { generator };
   checkFloating('uniform_', self);
   if (!(from <= to)) {
     throw new TorchError(`uniform_ expects to return a [from, to) range, but found from=${from} > to=${to}`);
@@ -315,7 +322,10 @@ export function uniform_(self: Tensor, from = 0, to = 1, options: GeneratorOptio
 }
 
 /** Fills `self` with normal values of the given mean and standard deviation. */
-export function normal_(self: Tensor, mean = 0, std = 1, options: GeneratorOptions = {}): Tensor {
+export function normal_(input: Tensor, ...rest: OptionalArgs<[mean: number, std: number], GeneratorOptions & { mean?: number | null; std?: number | null }>): Tensor;
+export function normal_(...a: unknown[]): Tensor {
+  const [self, mean, std, generator] = normalArgs.bind(a) as [Tensor, number, number, Generator | undefined];
+  const options = { generator };
   checkFloating('normal_', self);
   if (!(std >= 0)) throw new TorchError(`normal_(): normal expects std >= 0.0, but found std ${std}`);
   const d = drawnOnDevice('normal_', self.shape, self.dtype, self.device, { kind: 'normal', mean, std }, options.generator ?? defaultGenerator);

@@ -280,10 +280,6 @@ const ANY_OUT = defineOutVariant(ANY);
 
 type DimArg = number | readonly number[] | null | undefined;
 
-function isOptions(x: unknown): x is Record<string, unknown> {
-  return x !== null && typeof x === 'object' && !Array.isArray(x);
-}
-
 export interface VarOptions {
   /** Subtracted from the count in the divisor (default 1, Bessel's correction). */
   correction?: number | null;
@@ -438,25 +434,28 @@ export interface KeepdimOption {
 
 type TupleOutOption = KeepdimOption & { out?: readonly [Tensor, Tensor] | null };
 
+const medianArgs = makeOverloads('median', ['median(Tensor self) -> Tensor', 'median.dim(Tensor self, int dim, bool keepdim=False, *, Tensor[]? out=None) -> (Tensor, Tensor)']);
+const modeArgs = makeBinder('mode', 'mode(Tensor self, int dim=-1, bool keepdim=False, *, Tensor[]? out=None) -> (Tensor, Tensor)');
+
 /** `median(x)`: the lower median of all elements; `median(x, dim)`: (values, indices) along `dim`. */
-export function median(self: Tensor): Tensor;
-export function median(self: Tensor, options: TupleOutOption & { dim: number }): ValuesIndices;
-export function median(self: Tensor, dim: number, options?: TupleOutOption): ValuesIndices;
-export function median(self: Tensor, dim?: number | null | (TupleOutOption & { dim?: number | null }), options?: TupleOutOption): Tensor | ValuesIndices {
-  const o: TupleOutOption & { dim?: number | null } = isOptions(dim) ? (dim as TupleOutOption) : (options ?? {});
-  const d = isOptions(dim) ? o.dim : (dim as number | null | undefined);
-  const s = unwrapTensor('median', 'input', self);
-  if (d == null) return callFunctional(MEDIAN, [s]);
-  const r = valuesIndices(callMulti(MEDIAN_DIM, [s, d, o.keepdim ?? false]));
-  return o.out ? writeValuesIndicesOut('median', r, o.out) : r;
+export function median(input: Tensor): Tensor;
+export function median(input: Tensor, options: TupleOutOption & { dim: number }): ValuesIndices;
+export function median(input: Tensor, dim: number, ...rest: OptionalArgs<[keepdim: boolean], TupleOutOption>): ValuesIndices;
+export function median(...a: unknown[]): Tensor | ValuesIndices {
+  const { index, values } = medianArgs.bind(a);
+  const s = unwrapTensor('median', 'input', values[0]);
+  if (index === 0) return callFunctional(MEDIAN, [s]);
+  const [, dim, keepdim, out] = values as [Tensor, number, boolean, [Tensor, Tensor] | undefined];
+  const r = valuesIndices(callMulti(MEDIAN_DIM, [s, dim, keepdim]));
+  return out ? writeValuesIndicesOut('median', r, out) : r;
 }
 
 /** `mode(x, dim = -1)`: (values, indices), the most frequent value along `dim`. */
-export function mode(self: Tensor, dim?: number | (TupleOutOption & { dim?: number }), options?: TupleOutOption): ValuesIndices {
-  const o: TupleOutOption & { dim?: number } = isOptions(dim) ? (dim as TupleOutOption) : (options ?? {});
-  const d = isOptions(dim) ? o.dim : (dim as number | undefined);
-  const r = valuesIndices(callMulti(MODE, [unwrapTensor('mode', 'input', self), d ?? -1, o.keepdim ?? false]));
-  return o.out ? writeValuesIndicesOut('mode', r, o.out) : r;
+export function mode(input: Tensor, ...rest: OptionalArgs<[dim: number, keepdim: boolean], TupleOutOption & { dim?: number | null }>): ValuesIndices;
+export function mode(...a: unknown[]): ValuesIndices {
+  const [self, dim, keepdim, out] = modeArgs.bind(a) as [Tensor, number, boolean, [Tensor, Tensor] | undefined];
+  const r = valuesIndices(callMulti(MODE, [unwrapTensor('mode', 'input', self), dim, keepdim]));
+  return out ? writeValuesIndicesOut('mode', r, out) : r;
 }
 
 // `var` is a reserved word: the function is `var_` inside this file and `var` outside.

@@ -4,14 +4,14 @@ import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim, normalizeDims } from '../views';
-import { makeBinder } from './binder';
+import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { composite } from './composite';
 import { checkNoInternalOverlap } from './meta-utils';
 import { callOut, defineOutVariant } from './out-variant';
 import { defineStructured, implOf, type Backend } from './registry';
 import { cat } from './join';
-import { expand, sliceDim, unsqueeze } from './views';
+import { expand, sliceDim, unsqueeze, type IntListArgs } from './views';
 import { flatten, reshape } from './shape-ops';
 import { arange, tensor } from './factories';
 import { contiguous } from './copy';
@@ -378,33 +378,42 @@ function interleave(input: Tensor, d: number, counts: readonly number[]): Tensor
 }
 
 // ---- front ends ----
-function intList(op: string, args: readonly unknown[]): number[] {
-  const list = args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args;
-  for (const v of list) {
-    if (typeof v !== 'number' || !Number.isInteger(v)) throw new TorchError(`${op}(): expected a list of integers, but got ${JSON.stringify(list)}`);
-  }
-  return list as number[];
+// (Note [The argument binder]; Note [Variadic int lists] for `x.repeat(2, 2)`)
+const repeatArgs = makeBinder('repeat', 'repeat(Tensor self, SymInt[] repeats) -> Tensor', { varargs: true });
+const tileArgs = makeBinder('tile', 'tile(Tensor self, int[] dims) -> Tensor', { varargs: true });
+const flipArgs = makeBinder('flip', 'flip(Tensor self, int[] dims) -> Tensor', { varargs: true });
+const fliplrArgs = makeBinder('fliplr', 'fliplr(Tensor self) -> Tensor');
+const flipudArgs = makeBinder('flipud', 'flipud(Tensor self) -> Tensor');
+
+export function repeat(input: Tensor, ...repeats: IntListArgs<'repeats'>): Tensor;
+export function repeat(...a: unknown[]): Tensor {
+  const [self, repeats] = repeatArgs.bind(a) as [Tensor, number[]];
+  return callFunctional(REPEAT, [unwrapTensor('repeat', 'self', self), repeats]);
 }
 
-export function repeat(self: Tensor, ...repeats: (number | readonly number[])[]): Tensor {
-  return callFunctional(REPEAT, [unwrapTensor('repeat', 'self', self), intList('repeat', repeats)]);
+export function tile(input: Tensor, ...dims: IntListArgs<'dims'>): Tensor;
+export function tile(...a: unknown[]): Tensor {
+  const [self, dims] = tileArgs.bind(a) as [Tensor, number[]];
+  return callFunctional(TILE, [unwrapTensor('tile', 'self', self), dims]);
 }
 
-export function tile(self: Tensor, ...dims: (number | readonly number[])[]): Tensor {
-  return callFunctional(TILE, [unwrapTensor('tile', 'self', self), intList('tile', dims)]);
-}
-
-export function flip(self: Tensor, ...dims: (number | readonly number[])[]): Tensor {
-  return callFunctional(FLIP, [unwrapTensor('flip', 'self', self), intList('flip', dims)]);
+export function flip(input: Tensor, ...dims: IntListArgs<'dims'>): Tensor;
+export function flip(...a: unknown[]): Tensor {
+  const [self, dims] = flipArgs.bind(a) as [Tensor, number[]];
+  return callFunctional(FLIP, [unwrapTensor('flip', 'self', self), dims]);
 }
 
 /** `torch.fliplr` / `flipud`: flip of dim 1 / dim 0 (at least 2-D / 1-D). */
-export function fliplr(self: Tensor): Tensor {
+export function fliplr(input: Tensor): Tensor;
+export function fliplr(...a: unknown[]): Tensor {
+  const [self] = fliplrArgs.bind(a) as [Tensor];
   if (self.dim() < 2) throw new ShapeError('fliplr: Input must be >= 2-d.');
   return flip(self, [1]);
 }
 
-export function flipud(self: Tensor): Tensor {
+export function flipud(input: Tensor): Tensor;
+export function flipud(...a: unknown[]): Tensor {
+  const [self] = flipudArgs.bind(a) as [Tensor];
   if (self.dim() < 1) throw new ShapeError('flipud: Input must be >= 1-d.');
   return flip(self, [0]);
 }
@@ -424,63 +433,66 @@ export function roll(...args: unknown[]): Tensor {
 }
 
 export interface TriOptions {
-  diagonal?: number;
+  diagonal?: number | null;
   out?: Tensor | null;
 }
 
-function triArgs(diagonal: number | TriOptions | undefined, options: TriOptions | undefined): [number, Tensor | null] {
-  const o = typeof diagonal === 'object' && diagonal !== null ? diagonal : (options ?? {});
-  const k = typeof diagonal === 'number' ? diagonal : (o.diagonal ?? 0);
-  if (!Number.isInteger(k)) throw new TorchError(`triu(): argument 'diagonal' must be int, not ${k}`);
-  return [k, o.out ?? null];
-}
+const triuArgs = makeBinder('triu', 'triu(Tensor self, int diagonal=0, *, Tensor? out=None) -> Tensor');
+const trilArgs = makeBinder('tril', 'tril(Tensor self, int diagonal=0, *, Tensor? out=None) -> Tensor');
+const triuInplaceArgs = makeBinder('triu_', 'triu_(Tensor self, int diagonal=0) -> Tensor');
+const trilInplaceArgs = makeBinder('tril_', 'tril_(Tensor self, int diagonal=0) -> Tensor');
 
-export function triu(self: Tensor, diagonal?: number | TriOptions, options?: TriOptions): Tensor {
-  const [k, out] = triArgs(diagonal, options);
+export function triu(input: Tensor, ...rest: OptionalArgs<[diagonal: number], TriOptions>): Tensor;
+export function triu(...a: unknown[]): Tensor {
+  const [self, k, out] = triuArgs.bind(a) as [Tensor, number, Tensor | undefined];
   const args = [unwrapTensor('triu', 'self', self), k];
   return out ? callOut(TRIU.out, args, out) : callFunctional(TRIU.functional, args);
 }
 
-export function tril(self: Tensor, diagonal?: number | TriOptions, options?: TriOptions): Tensor {
-  const [k, out] = triArgs(diagonal, options);
+export function tril(input: Tensor, ...rest: OptionalArgs<[diagonal: number], TriOptions>): Tensor;
+export function tril(...a: unknown[]): Tensor {
+  const [self, k, out] = trilArgs.bind(a) as [Tensor, number, Tensor | undefined];
   const args = [unwrapTensor('tril', 'self', self), k];
   return out ? callOut(TRIL.out, args, out) : callFunctional(TRIL.functional, args);
 }
 
-export function triu_(self: Tensor, diagonal: number | TriOptions = 0): Tensor {
-  const [k] = triArgs(diagonal, undefined);
+export function triu_(input: Tensor, ...rest: OptionalArgs<[diagonal: number], Omit<TriOptions, 'out'>>): Tensor;
+export function triu_(...a: unknown[]): Tensor {
+  const [self, k] = triuInplaceArgs.bind(a) as [Tensor, number];
   return callMutating(TRIU.inplace, [unwrapTensor('triu_', 'self', self), k], self);
 }
 
-export function tril_(self: Tensor, diagonal: number | TriOptions = 0): Tensor {
-  const [k] = triArgs(diagonal, undefined);
+export function tril_(input: Tensor, ...rest: OptionalArgs<[diagonal: number], Omit<TriOptions, 'out'>>): Tensor;
+export function tril_(...a: unknown[]): Tensor {
+  const [self, k] = trilInplaceArgs.bind(a) as [Tensor, number];
   return callMutating(TRIL.inplace, [unwrapTensor('tril_', 'self', self), k], self);
 }
 
 export interface RepeatInterleaveOptions {
+  repeats?: number | Tensor;
   dim?: number | null;
   outputSize?: number | null;
 }
 
+const repeatInterleaveArgs = makeOverloads('repeat_interleave', [
+  'repeat_interleave(Tensor self, SymInt repeats, int? dim=None, *, int? output_size=None) -> Tensor',
+  'repeat_interleave(Tensor self, Tensor repeats, int? dim=None, *, int? output_size=None) -> Tensor',
+  'repeat_interleave(Tensor repeats, *, int? output_size=None) -> Tensor',
+]);
+
 /**
- * `torch.repeatInterleave(x, repeats, { dim })` (int or tensor repeats; no dim flattens) and
+ * `torch.repeatInterleave(x, repeats, dim?)` (int or tensor repeats; no dim flattens) and
  * `torch.repeatInterleave(repeats)` (the index [0, 0, 1, ...] of an integer tensor).
  */
-export function repeatInterleave(
-  self: Tensor,
-  repeats?: number | Tensor | RepeatInterleaveOptions,
-  dim?: number | null | RepeatInterleaveOptions,
-  options?: RepeatInterleaveOptions,
-): Tensor {
+export function repeatInterleave(input: Tensor, ...rest: OptionalArgs<[repeats: number | Tensor, dim: number], RepeatInterleaveOptions>): Tensor;
+export function repeatInterleave(...a: unknown[]): Tensor {
+  const { index, values } = repeatInterleaveArgs.bind(a);
+  if (index === 2) {
+    const [repeats, outputSize] = values as [Tensor, number | undefined];
+    return callFunctional(REPEAT_INTERLEAVE_TENSOR, [unwrapTensor('repeat_interleave', 'repeats', repeats), outputSize ?? null]);
+  }
+  const [self, repeats, dim, outputSize] = values as [Tensor, number | Tensor, number | undefined, number | undefined];
   const s = unwrapTensor('repeat_interleave', 'self', self);
-  if (repeats === undefined || (typeof repeats === 'object' && !('impl' in repeats))) {
-    return callFunctional(REPEAT_INTERLEAVE_TENSOR, [s, (repeats as RepeatInterleaveOptions | undefined)?.outputSize ?? null]);
-  }
-  const o = dim !== null && typeof dim === 'object' ? dim : (options ?? {});
-  const d = typeof dim === 'number' ? dim : (o.dim ?? null);
-  if (typeof repeats === 'number') {
-    if (!Number.isInteger(repeats)) throw new TorchError(`repeat_interleave(): argument 'repeats' must be int or Tensor, not ${repeats}`);
-    return callFunctional(REPEAT_INTERLEAVE_SELF_INT, [s, repeats, d, o.outputSize ?? null]);
-  }
-  return callFunctional(REPEAT_INTERLEAVE_SELF_TENSOR, [s, unwrapTensor('repeat_interleave', 'repeats', repeats), d, o.outputSize ?? null]);
+  if (index === 0) return callFunctional(REPEAT_INTERLEAVE_SELF_INT, [s, repeats, dim ?? null, outputSize ?? null]);
+  return callFunctional(REPEAT_INTERLEAVE_SELF_TENSOR, [s, unwrapTensor('repeat_interleave', 'repeats', repeats), dim ?? null, outputSize ?? null]);
 }

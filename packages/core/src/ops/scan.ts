@@ -1,8 +1,9 @@
 import { isIntegralType, parseDType, type DType } from '../dtype';
-import { DTypeError, TorchError } from '../errors';
+import { DTypeError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim } from '../views';
+import { makeBinder, type Binder, type BoundArgs } from './binder';
 import { callFunctional, callMulti, callMutating, unwrapTensor } from './call';
 import { castTo, checkNoInternalOverlap, releaseAll, torchTypeName } from './meta-utils';
 import { callOut, defineOutVariant } from './out-variant';
@@ -121,50 +122,50 @@ export interface ScanOptions {
   out?: Tensor | null;
 }
 
-function dimOf(op: string, dim: unknown): number {
-  const d = dim !== null && typeof dim === 'object' && !Array.isArray(dim) ? (dim as { dim?: number }).dim : dim;
-  if (typeof d !== 'number') throw new TorchError(`${op}(): argument 'dim' must be int, not ${d === undefined ? 'missing' : typeof d}`);
-  return d;
+const cumsumArgs = makeBinder('cumsum', 'cumsum(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None) -> Tensor');
+const cumprodArgs = makeBinder('cumprod', 'cumprod(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None) -> Tensor');
+const cumsumInplaceArgs = makeBinder('cumsum_', 'cumsum_(Tensor input, int dim, *, ScalarType? dtype=None) -> Tensor');
+const cumprodInplaceArgs = makeBinder('cumprod_', 'cumprod_(Tensor input, int dim, *, ScalarType? dtype=None) -> Tensor');
+const cummaxArgs = makeBinder('cummax', 'cummax(Tensor input, int dim, *, Tensor[]? out=None) -> (Tensor, Tensor)');
+const cumminArgs = makeBinder('cummin', 'cummin(Tensor input, int dim, *, Tensor[]? out=None) -> (Tensor, Tensor)');
+
+type Scan = (input: Tensor, ...rest: BoundArgs<[dim: number], [], ScanOptions & { dim?: number }>) => Tensor;
+type ScanInplace = (input: Tensor, ...rest: BoundArgs<[dim: number], [], { dim?: number; dtype?: DType | null }>) => Tensor;
+
+function scanFront(name: 'cumsum' | 'cumprod', h: ReturnType<typeof defineScan>, fnArgs: Binder, inplaceArgs: Binder) {
+  const fn: Scan = (...a: unknown[]): Tensor => {
+    const [self, dim, dtype, out] = fnArgs.bind(a) as [Tensor, number, DType | undefined, Tensor | undefined];
+    const args = [unwrapTensor(name, 'input', self), dim, dtype ?? null];
+    return out ? callOut(h.out, args, out) : callFunctional(h.functional, args);
+  };
+  const inplace: ScanInplace = (...a: unknown[]): Tensor => {
+    const [self, dim, dtype] = inplaceArgs.bind(a) as [Tensor, number, DType | undefined];
+    return callMutating(h.inplace, [unwrapTensor(`${name}_`, 'self', self), dim, dtype ?? null], self);
+  };
+  return { fn, inplace };
 }
 
-function optionsOf<O extends object>(dim: unknown, options: O | undefined): O {
-  return dim !== null && typeof dim === 'object' && !Array.isArray(dim) ? (dim as O) : (options ?? ({} as O));
-}
+const _cumsum = scanFront('cumsum', CUMSUM, cumsumArgs, cumsumInplaceArgs);
+const _cumprod = scanFront('cumprod', CUMPROD, cumprodArgs, cumprodInplaceArgs);
 
-function scanFront(name: 'cumsum' | 'cumprod', h: ReturnType<typeof defineScan>) {
-  return {
-    fn: (self: Tensor, dim: number | (ScanOptions & { dim: number }), options?: ScanOptions): Tensor => {
-      const o = optionsOf<ScanOptions>(dim, options);
-      const args = [unwrapTensor(name, 'input', self), dimOf(name, dim), o.dtype ?? null];
-      return o.out ? callOut(h.out, args, o.out) : callFunctional(h.functional, args);
-    },
-    inplace: (self: Tensor, dim: number | { dim: number; dtype?: DType | null }, options?: { dtype?: DType | null }): Tensor => {
-      const o = optionsOf<{ dtype?: DType | null }>(dim, options);
-      return callMutating(h.inplace, [unwrapTensor(`${name}_`, 'self', self), dimOf(`${name}_`, dim), o.dtype ?? null], self);
-    },
+/** Cumulative sum along `dim`; integral and bool inputs give int64 unless `dtype` is given. */
+export const cumsum: Scan = _cumsum.fn;
+export const cumsum_: ScanInplace = _cumsum.inplace;
+/** Cumulative product along `dim`; integral and bool inputs give int64 unless `dtype` is given. */
+export const cumprod: Scan = _cumprod.fn;
+export const cumprod_: ScanInplace = _cumprod.inplace;
+
+type CumExtremum = (input: Tensor, ...rest: BoundArgs<[dim: number], [], TupleOut & { dim?: number }>) => ValuesIndices;
+
+function cumExtremum(name: 'cummax' | 'cummin', h: typeof CUMMAX, binder: Binder): CumExtremum {
+  return (...a: unknown[]): ValuesIndices => {
+    const [self, dim, out] = binder.bind(a) as [Tensor, number, [Tensor, Tensor] | undefined];
+    const r = valuesIndices(callMulti(h, [unwrapTensor(name, 'input', self), dim]));
+    return out ? writeValuesIndicesOut(name, r, out) : r;
   };
 }
 
-const _cumsum = scanFront('cumsum', CUMSUM);
-const _cumprod = scanFront('cumprod', CUMPROD);
-
-/** Cumulative sum along `dim`; integral and bool inputs give int64 unless `dtype` is given. */
-export const cumsum: (self: Tensor, dim: number | (ScanOptions & { dim: number }), options?: ScanOptions) => Tensor = _cumsum.fn;
-export const cumsum_: (self: Tensor, dim: number | { dim: number; dtype?: DType | null }, options?: { dtype?: DType | null }) => Tensor = _cumsum.inplace;
-/** Cumulative product along `dim`; integral and bool inputs give int64 unless `dtype` is given. */
-export const cumprod: (self: Tensor, dim: number | (ScanOptions & { dim: number }), options?: ScanOptions) => Tensor = _cumprod.fn;
-export const cumprod_: (self: Tensor, dim: number | { dim: number; dtype?: DType | null }, options?: { dtype?: DType | null }) => Tensor = _cumprod.inplace;
-
 /** Running maximum along `dim` and the index where it was found: (values, indices). */
-export function cummax(self: Tensor, dim: number | (TupleOut & { dim: number }), options?: TupleOut): ValuesIndices {
-  const out = (typeof dim === 'object' ? dim.out : options?.out) ?? null;
-  const r = valuesIndices(callMulti(CUMMAX, [unwrapTensor('cummax', 'input', self), dimOf('cummax', dim)]));
-  return out ? writeValuesIndicesOut('cummax', r, out) : r;
-}
-
+export const cummax: CumExtremum = cumExtremum('cummax', CUMMAX, cummaxArgs);
 /** Running minimum along `dim` and the index where it was found: (values, indices). */
-export function cummin(self: Tensor, dim: number | (TupleOut & { dim: number }), options?: TupleOut): ValuesIndices {
-  const out = (typeof dim === 'object' ? dim.out : options?.out) ?? null;
-  const r = valuesIndices(callMulti(CUMMIN, [unwrapTensor('cummin', 'input', self), dimOf('cummin', dim)]));
-  return out ? writeValuesIndicesOut('cummin', r, out) : r;
-}
+export const cummin: CumExtremum = cumExtremum('cummin', CUMMIN, cumminArgs);

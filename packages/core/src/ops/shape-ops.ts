@@ -14,7 +14,8 @@ import {
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { composite } from './composite';
 import { clone } from './copy';
-import { geometryOf, permute, select, sizesArg, sliceDim, transpose, view, expand } from './views';
+import { makeBinder, makeOverloads, type BoundArgs, type OptionalArgs } from './binder';
+import { expandOf, geometryOf, permute, permuteOf, selectOf, sliceOf, transpose, transposeOf, viewOf, type IntListArgs } from './views';
 
 /** `reshape`: a view when the strides allow one, else a contiguous copy viewed at the shape. */
 export const RESHAPE = registerOperator({
@@ -22,7 +23,7 @@ export const RESHAPE = registerOperator({
   composite: composite(([self, shape]) => {
     const s = self as Tensor;
     const r = reshapeGeometry('reshape', geometryOf(s.impl), shape as number[]);
-    return r.view ? view(s, [...r.sizes]) : view(clone(s, { memoryFormat: 'contiguous' }), [...r.sizes]);
+    return r.view ? viewOf(s, [...r.sizes]) : viewOf(clone(s, { memoryFormat: 'contiguous' }), [...r.sizes]);
   }),
 });
 
@@ -35,7 +36,7 @@ export const FLATTEN = registerOperator({
     // Nothing to merge (start == end): PyTorch returns self, whose size-1 dims keep their
     // strides (a reshape would recompute them).
     if (r.view === g) return s;
-    return reshape(s, [...r.sizes]);
+    return callFunctional(RESHAPE, [s.impl, [...r.sizes]]);
   }),
 });
 
@@ -44,7 +45,7 @@ export const UNFLATTEN = registerOperator({
   composite: composite(([self, dim, sizes]) => {
     const s = self as Tensor;
     const g = unflattenGeometry('unflatten', geometryOf(s.impl), dim as number, sizes as number[]);
-    return view(s, [...g.sizes]);
+    return viewOf(s, [...g.sizes]);
   }),
 });
 
@@ -56,7 +57,7 @@ export const NARROW = registerOperator({
     narrowGeometry('narrow', geometryOf(s.impl), dim as number, start as number, length as number);
     const d = normalizeDim('narrow', dim as number, s.dim());
     const st = (start as number) < 0 ? (start as number) + s.shape[d] : (start as number);
-    return sliceDim(s, d, st, st + (length as number), 1);
+    return sliceOf(s, d, st, st + (length as number), 1);
   }),
 });
 
@@ -64,7 +65,7 @@ export const MOVEDIM = registerOperator({
   schema: 'movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)',
   composite: composite(([self, src, dst]) => {
     const s = self as Tensor;
-    return permute(s, movedimPermutation('movedim', s.dim(), src as number[], dst as number[]));
+    return permuteOf(s, movedimPermutation('movedim', s.dim(), src as number[], dst as number[]));
   }),
 });
 
@@ -97,7 +98,7 @@ export const UNBIND = registerOperator({
     const s = self as Tensor;
     const d = normalizeDim('unbind', dim as number, s.dim(), { wrapScalar: false });
     const out: Tensor[] = [];
-    for (let i = 0; i < s.shape[d]; i++) out.push(select(s, d, i));
+    for (let i = 0; i < s.shape[d]; i++) out.push(selectOf(s, d, i));
     return out;
   }),
 });
@@ -106,56 +107,96 @@ function pieces(s: Tensor, d: number, sizes: readonly number[]): Tensor[] {
   const out: Tensor[] = [];
   let start = 0;
   for (const n of sizes) {
-    out.push(sliceDim(s, d, start, start + n, 1));
+    out.push(sliceOf(s, d, start, start + n, 1));
     start += n;
   }
   return out;
 }
 
 // ---- front ends ----
-export function reshape(self: Tensor, ...shape: (number | readonly number[])[]): Tensor {
-  return callFunctional(RESHAPE, [unwrapTensor('reshape', 'self', self), sizesArg('reshape', shape)]);
+// (Note [The argument binder])
+const reshapeArgs = makeBinder('reshape', 'reshape(Tensor self, SymInt[] shape) -> Tensor', { varargs: true });
+const flattenArgs = makeBinder('flatten', 'flatten(Tensor self, int start_dim=0, int end_dim=-1) -> Tensor');
+const unflattenArgs = makeBinder('unflatten', 'unflatten(Tensor self, int dim, SymInt[] sizes) -> Tensor');
+const narrowArgs = makeBinder('narrow', 'narrow(Tensor self, int dim, SymInt start, SymInt length) -> Tensor');
+const movedimArgs = makeBinder('movedim', 'movedim(Tensor self, int[1] source, int[1] destination) -> Tensor');
+const moveaxisArgs = makeBinder('moveaxis', 'moveaxis(Tensor self, int[1] source, int[1] destination) -> Tensor');
+// split_size_or_sections: an int (each piece's size) or a list (the pieces' sizes), PyTorch's two overloads
+const splitArgs = makeOverloads('split', ['split(Tensor self, SymInt split_size_or_sections, int dim=0) -> Tensor[]', 'split(Tensor self, SymInt[] split_size_or_sections, int dim=0) -> Tensor[]']);
+const chunkArgs = makeBinder('chunk', 'chunk(Tensor self, int chunks, int dim=0) -> Tensor[]');
+const unbindArgs = makeBinder('unbind', 'unbind(Tensor self, int dim=0) -> Tensor[]');
+const tArgs = makeBinder('t', 't(Tensor self) -> Tensor');
+const expandAsArgs = makeBinder('expand_as', 'expand_as(Tensor self, Tensor other) -> Tensor');
+
+/** `x.reshape(2, 3)`, `torch.reshape(x, [2, -1])`: a view where the strides allow, else a copy. */
+export function reshape(input: Tensor, ...shape: IntListArgs<'shape'>): Tensor;
+export function reshape(...a: unknown[]): Tensor {
+  const [self, shape] = reshapeArgs.bind(a) as [Tensor, number[]];
+  return callFunctional(RESHAPE, [unwrapTensor('reshape', 'self', self), shape]);
 }
 
-export function flatten(self: Tensor, startDim = 0, endDim = -1): Tensor {
-  return callFunctional(FLATTEN, [unwrapTensor('flatten', 'self', self), startDim, endDim]);
+export function flatten(input: Tensor, ...rest: OptionalArgs<[startDim: number, endDim: number], { startDim?: number | null; endDim?: number | null }>): Tensor;
+export function flatten(...a: unknown[]): Tensor {
+  const [self, start, end] = flattenArgs.bind(a) as [Tensor, number, number];
+  return callFunctional(FLATTEN, [unwrapTensor('flatten', 'self', self), start, end]);
 }
 
-export function unflatten(self: Tensor, dim: number, sizes: readonly number[]): Tensor {
-  return callFunctional(UNFLATTEN, [unwrapTensor('unflatten', 'self', self), dim, [...sizes]]);
+export function unflatten(input: Tensor, ...rest: BoundArgs<[dim: number, sizes: readonly number[]], [], { dim?: number; sizes?: readonly number[] }>): Tensor;
+export function unflatten(...a: unknown[]): Tensor {
+  const [self, dim, sizes] = unflattenArgs.bind(a) as [Tensor, number, number[]];
+  return callFunctional(UNFLATTEN, [unwrapTensor('unflatten', 'self', self), dim, sizes]);
 }
 
-export function narrow(self: Tensor, dim: number, start: number, length: number): Tensor {
+export function narrow(input: Tensor, ...rest: BoundArgs<[dim: number, start: number, length: number], [], { dim?: number; start?: number; length?: number }>): Tensor;
+export function narrow(...a: unknown[]): Tensor {
+  const [self, dim, start, length] = narrowArgs.bind(a) as [Tensor, number, number, number];
   return callFunctional(NARROW, [unwrapTensor('narrow', 'self', self), dim, start, length]);
 }
 
-export function movedim(self: Tensor, source: number | readonly number[], destination: number | readonly number[]): Tensor {
-  const src = typeof source === 'number' ? [source] : [...source];
-  const dst = typeof destination === 'number' ? [destination] : [...destination];
+type Dims = number | readonly number[];
+type MovedimArgs = BoundArgs<[source: Dims, destination: Dims], [], { source?: Dims; destination?: Dims }>;
+
+export function movedim(input: Tensor, ...rest: MovedimArgs): Tensor;
+export function movedim(...a: unknown[]): Tensor {
+  const [self, src, dst] = movedimArgs.bind(a) as [Tensor, number[], number[]];
   return callFunctional(MOVEDIM, [unwrapTensor('movedim', 'self', self), src, dst]);
 }
 
-export function split(self: Tensor, splitSizeOrSections: number | readonly number[], dim: number | { dim?: number } = 0): Tensor[] {
-  const d = typeof dim === 'number' ? dim : (dim.dim ?? 0);
-  const sizes = typeof splitSizeOrSections === 'number' ? splitSizeOrSections : [...splitSizeOrSections];
-  return callMulti(SPLIT, [unwrapTensor('split', 'self', self), sizes, d]);
+/** `torch.moveaxis`: numpy's name for movedim. */
+export function moveaxis(input: Tensor, ...rest: MovedimArgs): Tensor;
+export function moveaxis(...a: unknown[]): Tensor {
+  const [self, src, dst] = moveaxisArgs.bind(a) as [Tensor, number[], number[]];
+  return callFunctional(MOVEDIM, [unwrapTensor('moveaxis', 'self', self), src, dst]);
 }
 
-export function chunk(self: Tensor, chunks: number, dim: number | { dim?: number } = 0): Tensor[] {
-  const d = typeof dim === 'number' ? dim : (dim.dim ?? 0);
-  return callMulti(CHUNK, [unwrapTensor('chunk', 'self', self), chunks, d]);
+type SplitSize = number | readonly number[];
+
+/** `split(x, 2)` (pieces of 2 along dim) or `split(x, [1, 3])` (pieces of those sizes). */
+export function split(input: Tensor, ...rest: BoundArgs<[splitSizeOrSections: SplitSize], [dim: number], { splitSizeOrSections?: SplitSize; dim?: number | null }>): Tensor[];
+export function split(...a: unknown[]): Tensor[] {
+  const [self, sizes, dim] = splitArgs.bind(a).values as [Tensor, number | number[], number];
+  return callMulti(SPLIT, [unwrapTensor('split', 'self', self), sizes, dim]);
 }
 
-export function unbind(self: Tensor, dim: number | { dim?: number } = 0): Tensor[] {
-  const d = typeof dim === 'number' ? dim : (dim.dim ?? 0);
-  return callMulti(UNBIND, [unwrapTensor('unbind', 'self', self), d]);
+export function chunk(input: Tensor, ...rest: BoundArgs<[chunks: number], [dim: number], { chunks?: number; dim?: number | null }>): Tensor[];
+export function chunk(...a: unknown[]): Tensor[] {
+  const [self, chunks, dim] = chunkArgs.bind(a) as [Tensor, number, number];
+  return callMulti(CHUNK, [unwrapTensor('chunk', 'self', self), chunks, dim]);
+}
+
+export function unbind(input: Tensor, ...rest: OptionalArgs<[dim: number], { dim?: number | null }>): Tensor[];
+export function unbind(...a: unknown[]): Tensor[] {
+  const [self, dim] = unbindArgs.bind(a) as [Tensor, number];
+  return callMulti(UNBIND, [unwrapTensor('unbind', 'self', self), dim]);
 }
 
 /** `x.t()`: transpose of a ≤2-D tensor (the tensor itself, as a view, for 0-D and 1-D). */
-export function t(self: Tensor): Tensor {
+export function t(input: Tensor): Tensor;
+export function t(...a: unknown[]): Tensor {
+  const [self] = tArgs.bind(a) as [Tensor];
   const n = self.dim();
   if (n > 2) throw new ShapeError(`t: t() expects a tensor with <= 2 dimensions, but self is ${n}D`);
-  return n < 2 ? transpose(self, 0, 0) : transpose(self, 0, 1);
+  return n < 2 ? transposeOf(self, 0, 0) : transposeOf(self, 0, 1);
 }
 
 /** `x.mT`: the last two dims swapped (batched matrix transpose). */
@@ -194,6 +235,8 @@ export function mH(self: Tensor): Tensor {
   return transpose(self, -2, -1);
 }
 
-export function expandAs(self: Tensor, other: Tensor): Tensor {
-  return expand(self, [...other.shape]);
+export function expandAs(input: Tensor, ...rest: BoundArgs<[other: Tensor], [], { other?: Tensor }>): Tensor;
+export function expandAs(...a: unknown[]): Tensor {
+  const [self, other] = expandAsArgs.bind(a) as [Tensor, Tensor];
+  return expandOf(self, [...other.shape]);
 }

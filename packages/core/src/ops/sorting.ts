@@ -4,7 +4,7 @@ import { DTypeError, IndexError, ShapeError, TorchError, fmtShape } from '../err
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides, normalizeDim } from '../views';
-import { makeBinder, type OptionalArgs } from './binder';
+import { makeBinder, makeOverloads, type BoundArgs, type OptionalArgs } from './binder';
 import { callFunctional, callMulti, callMutating, unwrapTensor, unwrapTensorOrScalar } from './call';
 import { composite } from './composite';
 import { checkNoInternalOverlap, commonDevice, releaseAll, sameShape, torchTypeName, type Scalar } from './meta-utils';
@@ -361,13 +361,15 @@ export interface UniqueOptions {
  * `torch.unique(x, { sorted, returnInverse, returnCounts, dim })`: the sorted distinct values
  * alone, or an array [values, inverse?, counts?] when a flag asks for more (as PyTorch's tuple).
  */
-export function unique(self: Tensor, options: UniqueOptions = {}): Tensor | Tensor[] {
+const uniqueArgs = makeBinder('unique', 'unique(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False, int? dim=None) -> Tensor');
+
+type UniqueArgs = OptionalArgs<[sorted: boolean, returnInverse: boolean, returnCounts: boolean, dim: number], UniqueOptions>;
+
+export function unique(input: Tensor, ...rest: UniqueArgs): Tensor | Tensor[];
+export function unique(...a: unknown[]): Tensor | Tensor[] {
+  const [self, sorted, inv, cnt, dim] = uniqueArgs.bind(a) as [Tensor, boolean, boolean, boolean, number | undefined];
   const s = unwrapTensor('unique', 'self', self);
-  const sorted = options.sorted ?? true;
-  const inv = options.returnInverse ?? false;
-  const cnt = options.returnCounts ?? false;
-  const parts =
-    options.dim == null ? callMulti(UNIQUE, [s, sorted, inv, cnt]) : callMulti(UNIQUE_DIM, [s, options.dim, sorted, inv, cnt]);
+  const parts = dim == null ? callMulti(UNIQUE, [s, sorted, inv, cnt]) : callMulti(UNIQUE_DIM, [s, dim, sorted, inv, cnt]);
   const keep = [true, inv, cnt];
   parts.forEach((p, i) => {
     if (!keep[i]) p.dispose();
@@ -383,12 +385,15 @@ export function unique(self: Tensor, options: UniqueOptions = {}): Tensor | Tens
  * too), then `unique` runs with it known; elsewhere it is `unique` (Note [Data-dependent sizes
  * on async-read backends]).
  */
-export async function uniqueAsync(self: Tensor, options: UniqueOptions = {}): Promise<Tensor | Tensor[]> {
+export async function uniqueAsync(input: Tensor, ...rest: UniqueArgs): Promise<Tensor | Tensor[]>;
+export async function uniqueAsync(...a: unknown[]): Promise<Tensor | Tensor[]> {
+  const [self, sorted, returnInverse, returnCounts, dim] = uniqueArgs.bind(a) as [Tensor, boolean, boolean, boolean, number | undefined];
+  const options = { sorted, returnInverse, returnCounts, dim };
   const s = unwrapTensor('unique', 'self', self);
   const b = backendOf(backendKeyOf(s.device.type));
   if (!b || !countsAreAsync(s.device)) return unique(self, options);
   // the sync form's checks first (in uniqueRows), so that a bad call reads nothing
-  const { rows } = uniqueRows(b, s, options.dim ?? null, () => null);
+  const { rows } = uniqueRows(b, s, dim ?? null, () => null);
   let n: number;
   try {
     n = await countUniqueAsync(rows);
@@ -406,8 +411,17 @@ export interface SearchsortedOptions {
   out?: Tensor | null;
 }
 
-/** `torch.searchsorted(sortedSequence, values, { right, side, sorter, outInt32, out })`; `values` may be a Scalar. */
-export function searchsorted(sortedSequence: Tensor, values: Tensor | Scalar, options: SearchsortedOptions = {}): Tensor {
+const searchsortedArgs = makeOverloads('searchsorted', [
+  'searchsorted(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor? out=None) -> Tensor',
+  'searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor? out=None) -> Tensor',
+]);
+const bucketizeArgs = makeBinder('bucketize', 'bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor? out=None) -> Tensor');
+
+/** `torch.searchsorted(sortedSequence, values, { right, side, sorter, outInt32, out })`; `values` (keyword `input`) may be a Scalar. */
+export function searchsorted(sortedSequence: Tensor, ...rest: BoundArgs<[values: Tensor | Scalar], [], SearchsortedOptions & { input?: Tensor | Scalar }>): Tensor;
+export function searchsorted(...a: unknown[]): Tensor {
+  const [sortedSequence, values, outInt32, right, side, sorter, out] = searchsortedArgs.bind(a).values as [Tensor, Tensor | Scalar, boolean, boolean, string | undefined, Tensor | undefined, Tensor | undefined];
+  const options = { outInt32, right, side: side as SearchsortedOptions['side'], sorter, out };
   const seq = unwrapTensor('searchsorted', 'sorted_sequence', sortedSequence);
   const v = unwrapTensorOrScalar('searchsorted', 'self', values);
   let value: TensorImpl;
@@ -447,7 +461,10 @@ export interface BucketizeOptions {
   out?: Tensor | null;
 }
 
-export function bucketize(self: Tensor, boundaries: Tensor, options: BucketizeOptions = {}): Tensor {
+export function bucketize(input: Tensor, ...rest: BoundArgs<[boundaries: Tensor], [], BucketizeOptions & { boundaries?: Tensor }>): Tensor;
+export function bucketize(...a: unknown[]): Tensor {
+  const [self, boundaries, outInt32, right, out] = bucketizeArgs.bind(a) as [Tensor, Tensor, boolean, boolean, Tensor | undefined];
+  const options = { outInt32, right, out };
   const args = [unwrapTensor('bucketize', 'self', self), unwrapTensor('bucketize', 'boundaries', boundaries), options.outInt32 ?? false, options.right ?? false];
   if (options.out) return callMutating(BUCKETIZE_OUT, [...args, unwrapTensor('bucketize', 'out', options.out)], options.out);
   return callFunctional(BUCKETIZE, args);

@@ -1,6 +1,5 @@
 import { BACKEND_KEYS } from '../dispatch/dispatch-key';
 import { registerKernel, registerOperator, type OperatorHandle } from '../dispatch/dispatcher';
-import { TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import type { TensorImpl } from '../tensor/tensor-impl';
 import {
@@ -17,6 +16,7 @@ import {
   viewGeometry,
   type Geometry,
 } from '../views';
+import { makeBinder, type BoundArgs, type OptionalArgs } from './binder';
 import { callFunctional, unwrapTensor } from './call';
 
 /**
@@ -92,76 +92,147 @@ export const DETACH = defineView('detach(Tensor(a) self) -> Tensor(a)', (t) => g
 export const ALIAS = defineView('alias(Tensor(a) self) -> Tensor(a)', (t) => geometryOf(t));
 
 // ---- front ends ----
+// (Note [The argument binder]; Note [Variadic int lists] for `x.view(2, 3)`)
 
-/** Sizes given as an array or as variadic numbers (`x.view(2, 3)` or `x.view([2, 3])`). */
-export function sizesArg(op: string, args: readonly unknown[]): number[] {
-  const list = args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args;
-  for (const s of list) {
-    if (typeof s !== 'number' || !Number.isInteger(s)) {
-      throw new TorchError(`${op}(): argument 'size' must be a list of integers, but got ${JSON.stringify(args)}`);
-    }
-  }
-  return list as number[];
+/**
+ * The view ops on values already bound, for composites and front ends that bound their own
+ * call: a user's call is bound once, not again by each view it is built from.
+ */
+export const viewOf = (t: Tensor, size: number[]): Tensor => callFunctional(VIEW, [unwrapTensor('view', 'self', t), size]);
+export const sliceOf = (t: Tensor, dim: number, start: number | null, end: number | null, step: number): Tensor =>
+  callFunctional(SLICE, [unwrapTensor('slice', 'self', t), dim, start, end, step]);
+export const selectOf = (t: Tensor, dim: number, index: number): Tensor => callFunctional(SELECT, [unwrapTensor('select', 'self', t), dim, index]);
+export const permuteOf = (t: Tensor, dims: number[]): Tensor => callFunctional(PERMUTE, [unwrapTensor('permute', 'self', t), dims]);
+export const transposeOf = (t: Tensor, d0: number, d1: number): Tensor => callFunctional(TRANSPOSE, [unwrapTensor('transpose', 'self', t), d0, d1]);
+export const expandOf = (t: Tensor, size: number[]): Tensor => callFunctional(EXPAND, [unwrapTensor('expand', 'self', t), size, false]);
+
+/** An int list given as one list, or (Note [Variadic int lists]) as variadic ints: `(2, 3)`, `([2, 3])`, `({ size: [2, 3] })`. */
+export type IntListArgs<K extends string> = number[] | [list: number | readonly number[]] | [options: { [P in K]: number | readonly number[] }];
+
+const viewArgs = makeBinder('view', 'view(Tensor self, SymInt[] size) -> Tensor', { varargs: true });
+const asStridedArgs = makeBinder('as_strided', 'as_strided(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor');
+const permuteArgs = makeBinder('permute', 'permute(Tensor self, int[] dims) -> Tensor', { varargs: true });
+const transposeArgs = makeBinder('transpose', 'transpose(Tensor self, int dim0, int dim1) -> Tensor');
+const swapaxesArgs = makeBinder('swapaxes', 'swapaxes(Tensor self, int axis0, int axis1) -> Tensor');
+const swapdimsArgs = makeBinder('swapdims', 'swapdims(Tensor self, int dim0, int dim1) -> Tensor');
+const selectArgs = makeBinder('select', 'select(Tensor self, int dim, SymInt index) -> Tensor');
+const unsqueezeArgs = makeBinder('unsqueeze', 'unsqueeze(Tensor self, int dim) -> Tensor');
+const squeezeArgs = makeBinder('squeeze', 'squeeze(Tensor self, int[1]? dim=None) -> Tensor');
+// (`implicit` only marks a trace's expand; the eager result is the same either way)
+const expandArgs = makeBinder('expand', 'expand(Tensor self, SymInt[] size, *, bool implicit=False) -> Tensor', { varargs: true });
+const unfoldArgs = makeBinder('unfold', 'unfold(Tensor self, int dimension, int size, int step) -> Tensor');
+const diagonalArgs = makeBinder('diagonal', 'diagonal(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor');
+const aliasArgs = makeBinder('alias', 'alias(Tensor self) -> Tensor');
+const detachArgs = makeBinder('detach', 'detach(Tensor self) -> Tensor');
+const sliceArgs = makeBinder('slice', 'slice(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor');
+
+/** `x.view(2, 3)`, `x.view([2, -1])`: the same data seen at another shape (one -1 is inferred). */
+export function view(input: Tensor, ...size: IntListArgs<'size'>): Tensor;
+export function view(...a: unknown[]): Tensor {
+  const [self, size] = viewArgs.bind(a) as [Tensor, number[]];
+  return callFunctional(VIEW, [unwrapTensor('view', 'self', self), size]);
 }
 
-export function view(self: Tensor, ...shape: (number | readonly number[])[]): Tensor {
-  return callFunctional(VIEW, [unwrapTensor('view', 'self', self), sizesArg('view', shape)]);
+export function asStrided(input: Tensor, ...rest: BoundArgs<[size: readonly number[], stride: readonly number[]], [storageOffset: number], { size?: readonly number[]; stride?: readonly number[]; storageOffset?: number | null }>): Tensor;
+export function asStrided(...a: unknown[]): Tensor {
+  const [self, size, stride, offset] = asStridedArgs.bind(a) as [Tensor, number[], number[], number | undefined];
+  return callFunctional(AS_STRIDED, [unwrapTensor('as_strided', 'self', self), size, stride, offset ?? null]);
 }
 
-export function asStrided(self: Tensor, size: readonly number[], stride: readonly number[], storageOffset?: number | null): Tensor {
-  return callFunctional(AS_STRIDED, [unwrapTensor('asStrided', 'self', self), [...size], [...stride], storageOffset ?? null]);
+/** `x.permute(2, 0, 1)` or `torch.permute(x, [2, 0, 1])`. */
+export function permute(input: Tensor, ...dims: IntListArgs<'dims'>): Tensor;
+export function permute(...a: unknown[]): Tensor {
+  const [self, dims] = permuteArgs.bind(a) as [Tensor, number[]];
+  return callFunctional(PERMUTE, [unwrapTensor('permute', 'self', self), dims]);
 }
 
-export function permute(self: Tensor, ...dims: (number | readonly number[])[]): Tensor {
-  return callFunctional(PERMUTE, [unwrapTensor('permute', 'self', self), sizesArg('permute', dims)]);
+export function transpose(input: Tensor, ...rest: BoundArgs<[dim0: number, dim1: number], [], { dim0?: number; dim1?: number }>): Tensor;
+export function transpose(...a: unknown[]): Tensor {
+  const [self, d0, d1] = transposeArgs.bind(a) as [Tensor, number, number];
+  return callFunctional(TRANSPOSE, [unwrapTensor('transpose', 'self', self), d0, d1]);
 }
 
-export function transpose(self: Tensor, dim0: number, dim1: number): Tensor {
-  return callFunctional(TRANSPOSE, [unwrapTensor('transpose', 'self', self), dim0, dim1]);
+/** `torch.swapaxes` (numpy's name for transpose; keywords axis0 and axis1). */
+export function swapaxes(input: Tensor, ...rest: BoundArgs<[axis0: number, axis1: number], [], { axis0?: number; axis1?: number }>): Tensor;
+export function swapaxes(...a: unknown[]): Tensor {
+  const [self, d0, d1] = swapaxesArgs.bind(a) as [Tensor, number, number];
+  return callFunctional(TRANSPOSE, [unwrapTensor('swapaxes', 'self', self), d0, d1]);
 }
 
-export function select(self: Tensor, dim: number, index: number): Tensor {
+/** `torch.swapdims`: transpose by another name. */
+export function swapdims(input: Tensor, ...rest: BoundArgs<[dim0: number, dim1: number], [], { dim0?: number; dim1?: number }>): Tensor;
+export function swapdims(...a: unknown[]): Tensor {
+  const [self, d0, d1] = swapdimsArgs.bind(a) as [Tensor, number, number];
+  return callFunctional(TRANSPOSE, [unwrapTensor('swapdims', 'self', self), d0, d1]);
+}
+
+export function select(input: Tensor, ...rest: BoundArgs<[dim: number, index: number], [], { dim?: number; index?: number }>): Tensor;
+export function select(...a: unknown[]): Tensor {
+  const [self, dim, index] = selectArgs.bind(a) as [Tensor, number, number];
   return callFunctional(SELECT, [unwrapTensor('select', 'self', self), dim, index]);
 }
 
-export function unsqueeze(self: Tensor, dim: number): Tensor {
+export function unsqueeze(input: Tensor, ...rest: BoundArgs<[dim: number], [], { dim?: number }>): Tensor;
+export function unsqueeze(...a: unknown[]): Tensor {
+  const [self, dim] = unsqueezeArgs.bind(a) as [Tensor, number];
   return callFunctional(UNSQUEEZE, [unwrapTensor('unsqueeze', 'self', self), dim]);
 }
 
-export function squeeze(self: Tensor, dim?: number | readonly number[] | null): Tensor {
-  const dims = dim == null ? null : typeof dim === 'number' ? [dim] : [...dim];
-  return callFunctional(SQUEEZE, [unwrapTensor('squeeze', 'self', self), dims]);
+/** `x.squeeze()` (every size-1 dim), `x.squeeze(1)`, `x.squeeze([0, 2])`. */
+export function squeeze(input: Tensor, ...rest: OptionalArgs<[dim: number | readonly number[]], { dim?: number | readonly number[] | null }>): Tensor;
+export function squeeze(...a: unknown[]): Tensor {
+  const [self, dims] = squeezeArgs.bind(a) as [Tensor, number[] | undefined];
+  return callFunctional(SQUEEZE, [unwrapTensor('squeeze', 'self', self), dims ?? null]);
 }
 
-export function expand(self: Tensor, ...shape: (number | readonly number[])[]): Tensor {
-  return callFunctional(EXPAND, [unwrapTensor('expand', 'self', self), sizesArg('expand', shape), false]);
+/** `x.expand(2, -1)` or `x.expand([2, -1])` (-1 keeps a dim's size). */
+export function expand(input: Tensor, ...size: IntListArgs<'size'> | [size: number | readonly number[], options: { implicit?: boolean }]): Tensor;
+export function expand(...a: unknown[]): Tensor {
+  const [self, size, implicit] = expandArgs.bind(a) as [Tensor, number[], boolean];
+  return callFunctional(EXPAND, [unwrapTensor('expand', 'self', self), size, implicit]);
 }
 
-export function unfold(self: Tensor, dimension: number, size: number, step: number): Tensor {
-  return callFunctional(UNFOLD, [unwrapTensor('unfold', 'self', self), dimension, size, step]);
+export function unfold(input: Tensor, ...rest: BoundArgs<[dimension: number, size: number, step: number], [], { dimension?: number; size?: number; step?: number }>): Tensor;
+export function unfold(...a: unknown[]): Tensor {
+  const [self, d, size, step] = unfoldArgs.bind(a) as [Tensor, number, number, number];
+  return callFunctional(UNFOLD, [unwrapTensor('unfold', 'self', self), d, size, step]);
 }
 
 export interface DiagonalOptions {
-  offset?: number;
-  dim1?: number;
-  dim2?: number;
+  offset?: number | null;
+  dim1?: number | null;
+  dim2?: number | null;
 }
 
-export function diagonal(self: Tensor, offset: number | DiagonalOptions = 0, dim1 = 0, dim2 = 1): Tensor {
-  const o = typeof offset === 'object' ? offset : { offset, dim1, dim2 };
-  return callFunctional(DIAGONAL, [unwrapTensor('diagonal', 'self', self), o.offset ?? 0, o.dim1 ?? 0, o.dim2 ?? 1]);
+export function diagonal(input: Tensor, ...rest: OptionalArgs<[offset: number, dim1: number, dim2: number], DiagonalOptions>): Tensor;
+export function diagonal(...a: unknown[]): Tensor {
+  const [self, offset, d1, d2] = diagonalArgs.bind(a) as [Tensor, number, number, number];
+  return callFunctional(DIAGONAL, [unwrapTensor('diagonal', 'self', self), offset, d1, d2]);
 }
 
 /** `torch.alias(x)`: a new view of all of `x` (AliasBackward0), as `x[...]` gives. */
-export function alias(self: Tensor): Tensor {
+export function alias(input: Tensor): Tensor;
+export function alias(...a: unknown[]): Tensor {
+  const [self] = aliasArgs.bind(a) as [Tensor];
   return callFunctional(ALIAS, [unwrapTensor('alias', 'self', self)]);
 }
 
-export function detach(self: Tensor): Tensor {
+export function detach(input: Tensor): Tensor;
+export function detach(...a: unknown[]): Tensor {
+  const [self] = detachArgs.bind(a) as [Tensor];
   return callFunctional(DETACH, [unwrapTensor('detach', 'self', self)]);
 }
 
+export interface SliceOptions {
+  dim?: number | null;
+  start?: number | null;
+  end?: number | null;
+  step?: number | null;
+}
+
 /** `x.slice(dim, start, end, step)` (aten::slice); users mostly write `x.index(...)`. */
-export function sliceDim(self: Tensor, dim = 0, start: number | null = null, end: number | null = null, step = 1): Tensor {
-  return callFunctional(SLICE, [unwrapTensor('slice', 'self', self), dim, start, end, step]);
+export function sliceDim(input: Tensor, ...rest: OptionalArgs<[dim: number, start: number, end: number, step: number], SliceOptions>): Tensor;
+export function sliceDim(...a: unknown[]): Tensor {
+  const [self, dim, start, end, step] = sliceArgs.bind(a) as [Tensor, number, number | undefined, number | undefined, number];
+  return callFunctional(SLICE, [unwrapTensor('slice', 'self', self), dim, start ?? null, end ?? null, step]);
 }

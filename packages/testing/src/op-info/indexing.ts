@@ -34,7 +34,7 @@ const notATensor = (op: string, make: ErrorInput['make']): ErrorInput => ({
   name: 'a JS array instead of an index tensor',
   make,
   error: TorchError,
-  match: new RegExp(`${op}\\(\\): argument 'index' must be Tensor, not Array`),
+  match: new RegExp(`${op}\\(\\): argument 'index' \\(position \\d\\) must be Tensor, not Array`),
 });
 
 const INDEX: OpInfo = {

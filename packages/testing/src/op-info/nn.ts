@@ -276,7 +276,7 @@ export const NN_OPS: readonly OpInfo[] = [
     },
     dtypes: ['int64'],
     samples: ['infer', 'classes', 'too-small', 'negative', 'empty'],
-    errorInputs: [notTensor('one_hot', () => F.oneHot([1, 2] as unknown as Tensor))],
+    errorInputs: [notTensor('one_hot', () => F.oneHot([1, 2] as unknown as Tensor), 1)],
   },
   {
     name: 'dropout',
@@ -295,7 +295,15 @@ export const NN_OPS: readonly OpInfo[] = [
     forms: { method: (i, k) => x0(i, 'bernoulli').bernoulli(seeded(k) as never) as OpResult },
     dtypes: FLOAT_DTYPES,
     samples: ['probs', 'p', 'bad-probs'],
-    errorInputs: [notTensor('bernoulli', () => torch.bernoulli([1, 2] as unknown as Tensor))],
+    errorInputs: [
+      {
+        name: 'a JS array instead of a tensor',
+        make: () => torch.bernoulli([1, 2] as unknown as Tensor),
+        error: TorchError,
+        // (two overloads, as PyTorch's: with and without p)
+        match: /bernoulli\(\) received an invalid combination of arguments - got \(Array\)/,
+      },
+    ],
     pytorch2x: HALF_UPCAST('bernoulli_tensor_cpu_self_'),
     randomCheck: bernoulliCheck,
   },
@@ -314,7 +322,7 @@ export const NN_OPS: readonly OpInfo[] = [
     },
     dtypes: ['float32', 'float64', 'bfloat16'],
     samples: ['replacement', '1d', 'too-many', 'negative'],
-    errorInputs: [notTensor('multinomial', () => torch.multinomial([1, 2] as unknown as Tensor, 1))],
+    errorInputs: [notTensor('multinomial', () => torch.multinomial([1, 2] as unknown as Tensor, 1), 1)],
     randomCheck: multinomialCheck,
   },
 ];

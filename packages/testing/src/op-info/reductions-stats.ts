@@ -109,7 +109,7 @@ const cumExtremum = (name: 'cummax' | 'cummin'): OpInfo => ({
   variants: { method: true, out: true },
   dtypes: ALL_DTYPES,
   samples: CUM_EXTREMUM_SAMPLES,
-  errorInputs: [notTensor(name, name, (x) => torch[name](x, 0)), dimOutOfRange((x, d) => torch[name](x, d))],
+  errorInputs: [notTensor(name, name, (x) => torch[name](x, 0), 'position'), dimOutOfRange((x, d) => torch[name](x, d))],
   pytorch2x: { float16: HALF_2X(`${name}_cpu`) },
 });
 
@@ -123,7 +123,7 @@ function scan(name: 'cumsum' | 'cumprod', samples: readonly string[]): OpInfo {
     samples,
     errorNames: [name, `${name}_`],
     errorInputs: [
-      notTensor(name, name, (x) => fn(x, 0)),
+      notTensor(name, name, (x) => fn(x, 0), 'position'),
       dimOutOfRange((x, d) => fn(x, d)),
       {
         name: 'a bool result',
@@ -226,7 +226,7 @@ export const STATS_OPS: readonly OpInfo[] = [
     variants: { method: true, out: 'tuple' },
     dtypes: NO_BOOL,
     samples: MEDIAN_SAMPLES,
-    errorInputs: [notTensor('median', 'median', (x) => torch.median(x)), dimOutOfRange((x, d) => torch.median(x, d))],
+    errorInputs: [notTensor('median', 'median', (x) => torch.median(x), 'overloads'), dimOutOfRange((x, d) => torch.median(x, d))],
     pytorch2x: { float16: HALF_2X('median_cpu') },
   },
   {
@@ -235,7 +235,7 @@ export const STATS_OPS: readonly OpInfo[] = [
     variants: { method: true, out: true },
     dtypes: ALL_DTYPES,
     samples: MODE_SAMPLES,
-    errorInputs: [notTensor('mode', 'mode', (x) => torch.mode(x)), dimOutOfRange((x, d) => torch.mode(x, d))],
+    errorInputs: [notTensor('mode', 'mode', (x) => torch.mode(x), 'position'), dimOutOfRange((x, d) => torch.mode(x, d))],
   },
   scan('cumsum', SCAN_SAMPLES),
   scan('cumprod', CUMPROD_SAMPLES),

@@ -76,11 +76,11 @@ function correctFan(tensor: Tensor, mode: FanMode): number {
 }
 
 export function uniform_(tensor: Tensor, a = 0, b = 1, options: GeneratorOption = {}): Tensor {
-  return noGradGuard(() => tensor.uniform_(a, b, options));
+  return noGradGuard(() => tensor.uniform_(a, b, { generator: options.generator }));
 }
 
 export function normal_(tensor: Tensor, mean = 0, std = 1, options: GeneratorOption = {}): Tensor {
-  return noGradGuard(() => tensor.normal_(mean, std, options));
+  return noGradGuard(() => tensor.normal_(mean, std, { generator: options.generator }));
 }
 
 export function constant_(tensor: Tensor, val: number): Tensor {

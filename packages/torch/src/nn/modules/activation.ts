@@ -1,18 +1,32 @@
 import * as F from '../functional';
 import { Tensor, TorchError } from '../internal';
+import type { OptionalArgs } from '@torch-ts/core';
+import { initBinder } from '../init-args';
 import { Module } from '../module';
 import { pyFloat, pyRepr } from '../repr';
 
 export interface InplaceOptions {
-  inplace?: boolean;
+  inplace?: boolean | null;
 }
 
+const reluArgs = initBinder('ReLU', 'bool inplace=False');
+const geluArgs = initBinder('GELU', "str approximate='none'");
+const siluArgs = initBinder('SiLU', 'bool inplace=False');
+const tanhArgs = initBinder('Tanh', '');
+const sigmoidArgs = initBinder('Sigmoid', '');
+const leakyReluArgs = initBinder('LeakyReLU', 'float negative_slope=0.01, bool inplace=False');
+const eluArgs = initBinder('ELU', 'float alpha=1.0, bool inplace=False');
+const softmaxArgs = initBinder('Softmax', 'int? dim=None');
+const logSoftmaxArgs = initBinder('LogSoftmax', 'int? dim=None');
+const dropoutArgs = initBinder('Dropout', 'float p=0.5, bool inplace=False');
+
+/** `new nn.ReLU()`, `new nn.ReLU(true)`, `new nn.ReLU({ inplace: true })` (Note [Module constructors bind their arguments]). */
 export class ReLU extends Module {
   readonly inplace: boolean;
 
-  constructor(options: InplaceOptions = {}) {
+  constructor(...args: OptionalArgs<[inplace: boolean], InplaceOptions>) {
     super();
-    this.inplace = options.inplace ?? false;
+    [this.inplace] = reluArgs.bind(args) as [boolean];
   }
 
   override forward(input: Tensor): Tensor {
@@ -27,9 +41,9 @@ export class ReLU extends Module {
 export class GELU extends Module {
   readonly approximate: 'none' | 'tanh';
 
-  constructor(options: { approximate?: 'none' | 'tanh' } = {}) {
+  constructor(...args: OptionalArgs<[approximate: 'none' | 'tanh'], { approximate?: 'none' | 'tanh' | null }>) {
     super();
-    this.approximate = options.approximate ?? 'none';
+    [this.approximate] = geluArgs.bind(args) as ['none' | 'tanh'];
   }
 
   override forward(input: Tensor): Tensor {
@@ -44,9 +58,9 @@ export class GELU extends Module {
 export class SiLU extends Module {
   readonly inplace: boolean;
 
-  constructor(options: InplaceOptions = {}) {
+  constructor(...args: OptionalArgs<[inplace: boolean], InplaceOptions>) {
     super();
-    this.inplace = options.inplace ?? false;
+    [this.inplace] = siluArgs.bind(args) as [boolean];
   }
 
   override forward(input: Tensor): Tensor {
@@ -59,12 +73,22 @@ export class SiLU extends Module {
 }
 
 export class Tanh extends Module {
+  constructor(...args: []) {
+    super();
+    tanhArgs.bind(args);
+  }
+
   override forward(input: Tensor): Tensor {
     return F.tanh(input);
   }
 }
 
 export class Sigmoid extends Module {
+  constructor(...args: []) {
+    super();
+    sigmoidArgs.bind(args);
+  }
+
   override forward(input: Tensor): Tensor {
     return F.sigmoid(input);
   }
@@ -74,11 +98,9 @@ export class LeakyReLU extends Module {
   readonly negativeSlope: number;
   readonly inplace: boolean;
 
-  constructor(negativeSlope: number | (InplaceOptions & { negativeSlope?: number }) = 0.01, options: InplaceOptions = {}) {
+  constructor(...args: OptionalArgs<[negativeSlope: number, inplace: boolean], InplaceOptions & { negativeSlope?: number | null }>) {
     super();
-    const o = typeof negativeSlope === 'object' ? negativeSlope : { ...options, negativeSlope };
-    this.negativeSlope = o.negativeSlope ?? 0.01;
-    this.inplace = o.inplace ?? false;
+    [this.negativeSlope, this.inplace] = leakyReluArgs.bind(args) as [number, boolean];
   }
 
   override forward(input: Tensor): Tensor {
@@ -94,11 +116,9 @@ export class ELU extends Module {
   readonly alpha: number;
   readonly inplace: boolean;
 
-  constructor(alpha: number | (InplaceOptions & { alpha?: number }) = 1.0, options: InplaceOptions = {}) {
+  constructor(...args: OptionalArgs<[alpha: number, inplace: boolean], InplaceOptions & { alpha?: number | null }>) {
     super();
-    const o = typeof alpha === 'object' ? alpha : { ...options, alpha };
-    this.alpha = o.alpha ?? 1.0;
-    this.inplace = o.inplace ?? false;
+    [this.alpha, this.inplace] = eluArgs.bind(args) as [number, boolean];
   }
 
   override forward(input: Tensor): Tensor {
@@ -114,17 +134,12 @@ export interface DimOptions {
   dim?: number | null;
 }
 
-function dimOf(dim: number | DimOptions | null | undefined): number | null {
-  if (typeof dim === 'object' && dim !== null) return dim.dim ?? null;
-  return dim ?? null;
-}
-
 export class Softmax extends Module {
   readonly dim: number | null;
 
-  constructor(dim?: number | DimOptions | null) {
+  constructor(...args: OptionalArgs<[dim: number], DimOptions>) {
     super();
-    this.dim = dimOf(dim);
+    this.dim = (softmaxArgs.bind(args)[0] as number | undefined) ?? null;
   }
 
   override forward(input: Tensor): Tensor {
@@ -139,9 +154,9 @@ export class Softmax extends Module {
 export class LogSoftmax extends Module {
   readonly dim: number | null;
 
-  constructor(dim?: number | DimOptions | null) {
+  constructor(...args: OptionalArgs<[dim: number], DimOptions>) {
     super();
-    this.dim = dimOf(dim);
+    this.dim = (logSoftmaxArgs.bind(args)[0] as number | undefined) ?? null;
   }
 
   override forward(input: Tensor): Tensor {
@@ -159,18 +174,16 @@ function legacySoftmaxDim(ndim: number): number {
 }
 
 export interface DropoutOptions extends InplaceOptions {
-  p?: number;
+  p?: number | null;
 }
 
 export class Dropout extends Module {
   readonly p: number;
   readonly inplace: boolean;
 
-  constructor(p: number | DropoutOptions = 0.5, options: InplaceOptions = {}) {
+  constructor(...args: OptionalArgs<[p: number, inplace: boolean], DropoutOptions>) {
     super();
-    const o = typeof p === 'object' ? p : { ...options, p };
-    this.p = o.p ?? 0.5;
-    this.inplace = o.inplace ?? false;
+    [this.p, this.inplace] = dropoutArgs.bind(args) as [number, boolean];
     if (this.p < 0 || this.p > 1) throw new TorchError(`dropout probability has to be between 0 and 1, but got ${this.p}`);
   }
 

@@ -1,4 +1,5 @@
-import { zerosLike } from '@torch-ts/core';
+import { NotImplementedError, zerosLike, type BoundArgs, type DType, type DeviceLike } from '@torch-ts/core';
+import { FACTORY_PARAMS, initBinder } from '../init-args';
 import * as F from '../functional';
 import * as init from '../init';
 import { Tensor, TorchError } from '../internal';
@@ -10,10 +11,20 @@ import { emptyParam, Linear, type FactoryKwargs } from './linear';
 export class NonDynamicallyQuantizableLinear extends Linear {}
 
 export interface MultiheadAttentionOptions extends FactoryKwargs {
-  dropout?: number;
-  bias?: boolean;
-  batchFirst?: boolean;
+  dropout?: number | null;
+  bias?: boolean | null;
+  addBiasKv?: boolean | null;
+  addZeroAttn?: boolean | null;
+  kdim?: number | null;
+  vdim?: number | null;
+  batchFirst?: boolean | null;
 }
+
+const multiheadAttentionArgs = initBinder(
+  'MultiheadAttention',
+  `int embed_dim, int num_heads, float dropout=0.0, bool bias=True, bool add_bias_kv=False, bool add_zero_attn=False, int? kdim=None, int? vdim=None, bool batch_first=False, ${FACTORY_PARAMS}`,
+  ['addBiasKv', 'addZeroAttn'],
+);
 
 export interface MultiheadAttentionForwardOptions {
   keyPaddingMask?: Tensor | null;
@@ -45,18 +56,42 @@ export class MultiheadAttention extends Module {
   readonly dropout: number;
   readonly batchFirst: boolean;
 
+  readonly embedDim: number;
+  readonly numHeads: number;
+
   constructor(
-    readonly embedDim: number,
-    readonly numHeads: number,
-    o: MultiheadAttentionOptions = {},
+    ...args: BoundArgs<
+      [embedDim: number, numHeads: number],
+      [dropout: number, bias: boolean, addBiasKv: boolean, addZeroAttn: boolean, kdim: number, vdim: number, batchFirst: boolean, device: DeviceLike, dtype: DType | string],
+      MultiheadAttentionOptions & { embedDim?: number; numHeads?: number }
+    >
   ) {
     super();
+    const [embedDim, numHeads, dropout, bias, , , kdim, vdim, batchFirst, device, dtype] = multiheadAttentionArgs.bind(args) as [
+      number,
+      number,
+      number,
+      boolean,
+      boolean,
+      boolean,
+      number | undefined,
+      number | undefined,
+      boolean,
+      DeviceLike | undefined,
+      DType | undefined,
+    ];
+    // (key and value of the query's width only: other widths need separate projections)
+    for (const [name, d] of [['kdim', kdim], ['vdim', vdim]] as const) {
+      if (d != null && d !== embedDim) throw new NotImplementedError(`MultiheadAttention: ${name}=${d} other than embed_dim is not supported by torch-ts yet`);
+    }
+    const o = { device, dtype };
+    this.embedDim = embedDim;
+    this.numHeads = numHeads;
     if (embedDim <= 0 || numHeads <= 0) throw new TorchError(`MultiheadAttention: embed_dim and num_heads must be greater than 0, got embed_dim=${embedDim} and num_heads=${numHeads} instead`);
     this.headDim = Math.floor(embedDim / numHeads);
     if (this.headDim * numHeads !== embedDim) throw new TorchError('MultiheadAttention: embed_dim must be divisible by num_heads');
-    this.dropout = o.dropout ?? 0.0;
-    this.batchFirst = o.batchFirst ?? false;
-    const bias = o.bias ?? true;
+    this.dropout = dropout;
+    this.batchFirst = batchFirst;
     this.in_proj_weight = emptyParam([3 * embedDim, embedDim], o);
     if (bias) this.in_proj_bias = emptyParam([3 * embedDim], o);
     else this.registerParameter('in_proj_bias', null);

@@ -1,5 +1,7 @@
 import * as init from '../init';
+import { NotImplementedError, TorchTypeError, typeName, type BoundArgs, type DType, type DeviceLike } from '@torch-ts/core';
 import { Tensor, TorchError } from '../internal';
+import { FACTORY_PARAMS, initBinder } from '../init-args';
 import { Module } from '../module';
 import type { Parameter } from '../parameter';
 import * as F from '../functional';
@@ -9,22 +11,22 @@ import { emptyParam, type FactoryKwargs } from './linear';
 export type IntOrTuple = number | readonly number[];
 
 export interface ConvOptions extends FactoryKwargs {
-  stride?: IntOrTuple;
-  padding?: IntOrTuple | 'valid' | 'same';
-  dilation?: IntOrTuple;
-  groups?: number;
-  bias?: boolean;
-  paddingMode?: 'zeros';
+  stride?: IntOrTuple | null;
+  padding?: IntOrTuple | 'valid' | 'same' | null;
+  dilation?: IntOrTuple | null;
+  groups?: number | null;
+  bias?: boolean | null;
+  paddingMode?: 'zeros' | null;
 }
 
 export interface ConvTransposeOptions extends FactoryKwargs {
-  stride?: IntOrTuple;
-  padding?: IntOrTuple;
-  outputPadding?: IntOrTuple;
-  groups?: number;
-  bias?: boolean;
-  dilation?: IntOrTuple;
-  paddingMode?: 'zeros';
+  stride?: IntOrTuple | null;
+  padding?: IntOrTuple | null;
+  outputPadding?: IntOrTuple | null;
+  groups?: number | null;
+  bias?: boolean | null;
+  dilation?: IntOrTuple | null;
+  paddingMode?: 'zeros' | null;
 }
 
 /** `_single` / `_pair`: an int repeated to `n` entries, or the tuple itself. */
@@ -36,10 +38,46 @@ export function ntuple(op: string, v: IntOrTuple, n: number): number[] {
 
 const allEqual = (v: PyValue, x: number): boolean => Array.isArray(v) && v.every((e) => e === x);
 
+/** A conv layer's `__init__` arguments, bound (Note [Module constructors bind their arguments]). */
+interface ConvSpec {
+  readonly inChannels: number;
+  readonly outChannels: number;
+  readonly kernelSize: number[];
+  readonly stride: number[];
+  readonly padding: unknown;
+  readonly outputPadding: number[] | null;
+  readonly dilation: number[];
+  readonly groups: number;
+  readonly bias: boolean;
+  readonly paddingMode: string;
+  readonly factory: FactoryKwargs;
+}
+
+const convParams = (n: number) =>
+  `int in_channels, int out_channels, int[${n}] kernel_size, int[${n}] stride=1, Any padding=0, int[${n}] dilation=1, int groups=1, bool bias=True, str padding_mode='zeros', ${FACTORY_PARAMS}`;
+const conv1dArgs = initBinder('Conv1d', convParams(1));
+const conv2dArgs = initBinder('Conv2d', convParams(2));
+const convTranspose2dArgs = initBinder(
+  'ConvTranspose2d',
+  `int in_channels, int out_channels, int[2] kernel_size, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, bool bias=True, int[2] dilation=1, str padding_mode='zeros', ${FACTORY_PARAMS}`,
+);
+
+function convSpec(v: unknown[]): ConvSpec {
+  const [inChannels, outChannels, kernelSize, stride, padding, dilation, groups, bias, paddingMode, device, dtype] = v as [number, number, number[], number[], unknown, number[], number, boolean, string, DeviceLike | undefined, DType | undefined];
+  return { inChannels, outChannels, kernelSize, stride, padding, outputPadding: null, dilation, groups, bias, paddingMode, factory: { device, dtype } };
+}
+
+function convTransposeSpec(v: unknown[]): ConvSpec {
+  const [inChannels, outChannels, kernelSize, stride, padding, outputPadding, groups, bias, dilation, paddingMode, device, dtype] = v as [number, number, number[], number[], number[], number[], number, boolean, number[], string, DeviceLike | undefined, DType | undefined];
+  return { inChannels, outChannels, kernelSize, stride, padding, outputPadding, dilation, groups, bias, paddingMode, factory: { device, dtype } };
+}
+
 /** Shared by the conv layers: `_ConvNd`. */
 abstract class ConvNd extends Module {
   declare weight: Parameter;
   declare bias: Parameter | null;
+  readonly inChannels: number;
+  readonly outChannels: number;
   readonly kernelSize: number[];
   readonly stride: number[];
   readonly padding: number[] | 'valid' | 'same';
@@ -49,42 +87,45 @@ abstract class ConvNd extends Module {
   readonly paddingMode: string;
 
   constructor(
-    readonly inChannels: number,
-    readonly outChannels: number,
-    kernelSize: IntOrTuple,
+    o: ConvSpec,
     readonly transposed: boolean,
     n: number,
-    o: Omit<ConvTransposeOptions, 'padding'> & { padding?: IntOrTuple | 'valid' | 'same' },
   ) {
     super();
     const name = this.constructor.name;
-    this.groups = o.groups ?? 1;
+    const { inChannels, outChannels } = o;
+    this.inChannels = inChannels;
+    this.outChannels = outChannels;
+    this.groups = o.groups;
     if (this.groups <= 0) throw new TorchError(`${name}: groups must be a positive integer`);
     if (inChannels % this.groups !== 0) throw new TorchError(`${name}: in_channels must be divisible by groups`);
     if (outChannels % this.groups !== 0) throw new TorchError(`${name}: out_channels must be divisible by groups`);
-    this.kernelSize = ntuple(name, kernelSize, n);
-    this.stride = ntuple(name, o.stride ?? 1, n);
-    const padding = o.padding ?? 0;
+    this.kernelSize = ntuple(name, o.kernelSize, n);
+    this.stride = ntuple(name, o.stride, n);
+    const padding = o.padding;
     if (typeof padding === 'string') {
       if (padding !== 'valid' && padding !== 'same') throw new TorchError(`${name}: Invalid padding string '${padding}', should be one of ['valid', 'same']`);
       if (padding === 'same' && this.stride.some((s) => s !== 1)) throw new TorchError(`${name}: padding='same' is not supported for strided convolutions`);
       this.padding = padding;
     } else {
-      this.padding = ntuple(name, padding, n);
+      const ok = (x: unknown) => typeof x === 'number' && Number.isInteger(x);
+      if (!(ok(padding) || (Array.isArray(padding) && padding.every(ok)))) {
+        throw new TorchTypeError(`${name}.__init__(): argument 'padding' must be int, tuple of ints or str, not ${typeName(padding)}`);
+      }
+      this.padding = ntuple(name, padding as IntOrTuple, n);
     }
-    this.dilation = ntuple(name, o.dilation ?? 1, n);
+    this.dilation = ntuple(name, o.dilation, n);
     this.outputPadding = ntuple(name, o.outputPadding ?? 0, n);
-    this.paddingMode = o.paddingMode ?? 'zeros';
-    if (this.paddingMode !== 'zeros') throw new TorchError(`${name}: padding_mode '${this.paddingMode}' is not supported yet (only 'zeros')`);
+    this.paddingMode = o.paddingMode;
+    if (this.paddingMode !== 'zeros') throw new NotImplementedError(`${name}: padding_mode '${this.paddingMode}' is not supported by torch-ts yet (only 'zeros')`);
     const wShape = transposed
       ? [inChannels, outChannels / this.groups, ...this.kernelSize]
       : [outChannels, inChannels / this.groups, ...this.kernelSize];
-    this.weight = emptyParam(wShape, o);
-    if (o.bias ?? true) this.bias = emptyParam([outChannels], o);
+    this.weight = emptyParam(wShape, o.factory);
+    if (o.bias) this.bias = emptyParam([outChannels], o.factory);
     else this.registerParameter('bias', null);
     this.resetParameters();
   }
-
   resetParameters(): void {
     init.kaimingUniform_(this.weight, { a: Math.sqrt(5) });
     if (this.bias !== null) {
@@ -112,9 +153,15 @@ function convArgs(c: ConvNd): Record<string, unknown> {
   return { stride: c.stride, padding: c.padding, dilation: c.dilation, groups: c.groups };
 }
 
+type ConvArgs = BoundArgs<
+  [inChannels: number, outChannels: number, kernelSize: IntOrTuple],
+  [stride: IntOrTuple, padding: IntOrTuple | 'valid' | 'same', dilation: IntOrTuple, groups: number, bias: boolean, paddingMode: 'zeros', device: DeviceLike, dtype: DType | string],
+  ConvOptions & { inChannels?: number; outChannels?: number; kernelSize?: IntOrTuple }
+>;
+
 export class Conv1d extends ConvNd {
-  constructor(inChannels: number, outChannels: number, kernelSize: IntOrTuple, options: ConvOptions = {}) {
-    super(inChannels, outChannels, kernelSize, false, 1, options);
+  constructor(...args: ConvArgs) {
+    super(convSpec(conv1dArgs.bind(args)), false, 1);
   }
 
   override forward(input: Tensor): Tensor {
@@ -123,8 +170,8 @@ export class Conv1d extends ConvNd {
 }
 
 export class Conv2d extends ConvNd {
-  constructor(inChannels: number, outChannels: number, kernelSize: IntOrTuple, options: ConvOptions = {}) {
-    super(inChannels, outChannels, kernelSize, false, 2, options);
+  constructor(...args: ConvArgs) {
+    super(convSpec(conv2dArgs.bind(args)), false, 2);
   }
 
   override forward(input: Tensor): Tensor {
@@ -133,8 +180,14 @@ export class Conv2d extends ConvNd {
 }
 
 export class ConvTranspose2d extends ConvNd {
-  constructor(inChannels: number, outChannels: number, kernelSize: IntOrTuple, options: ConvTransposeOptions = {}) {
-    super(inChannels, outChannels, kernelSize, true, 2, options);
+  constructor(
+    ...args: BoundArgs<
+      [inChannels: number, outChannels: number, kernelSize: IntOrTuple],
+      [stride: IntOrTuple, padding: IntOrTuple, outputPadding: IntOrTuple, groups: number, bias: boolean, dilation: IntOrTuple, paddingMode: 'zeros', device: DeviceLike, dtype: DType | string],
+      ConvTransposeOptions & { inChannels?: number; outChannels?: number; kernelSize?: IntOrTuple }
+    >
+  ) {
+    super(convTransposeSpec(convTranspose2dArgs.bind(args)), true, 2);
   }
 
   override forward(input: Tensor): Tensor {

@@ -1,4 +1,5 @@
-import { empty, type DType, type DeviceLike } from '@torch-ts/core';
+import { empty, type BoundArgs, type DType, type DeviceLike, type OptionalArgs } from '@torch-ts/core';
+import { FACTORY_PARAMS, initBinder } from '../init-args';
 import * as init from '../init';
 import { Tensor } from '../internal';
 import { Module } from '../module';
@@ -7,13 +8,13 @@ import * as F from '../functional';
 import { pyRepr } from '../repr';
 
 export interface FactoryKwargs {
-  dtype?: DType | string;
-  device?: DeviceLike;
+  dtype?: DType | string | null;
+  device?: DeviceLike | null;
 }
 
 /** `torch.empty(sizes, dtype=..., device=...)` for a layer's parameters. */
 export function emptyParam(sizes: number[], o: FactoryKwargs): Parameter {
-  const t = empty(sizes, { dtype: o.dtype as DType | undefined, device: o.device });
+  const t = empty(sizes, { dtype: o.dtype as DType | null | undefined, device: o.device });
   const p = new Parameter(t);
   t.dispose();
   return p;
@@ -31,8 +32,13 @@ export class Identity extends Module {
 }
 
 export interface LinearOptions extends FactoryKwargs {
-  bias?: boolean;
+  bias?: boolean | null;
 }
+
+const linearArgs = initBinder('Linear', `int in_features, int out_features, bool bias=True, ${FACTORY_PARAMS}`);
+const bilinearArgs = initBinder('Bilinear', `int in1_features, int in2_features, int out_features, bool bias=True, ${FACTORY_PARAMS}`);
+const flattenArgs = initBinder('Flatten', 'int start_dim=1, int end_dim=-1');
+const unflattenArgs = initBinder('Unflatten', 'int dim, int[] unflattened_size');
 
 /** `nn.Linear(in, out, { bias })`: y = x W^T + b, initialised as PyTorch's `reset_parameters`. */
 export class Linear extends Module {
@@ -41,12 +47,16 @@ export class Linear extends Module {
   readonly inFeatures: number;
   readonly outFeatures: number;
 
-  constructor(inFeatures: number, outFeatures: number, options: LinearOptions = {}) {
+  constructor(
+    ...args: BoundArgs<[inFeatures: number, outFeatures: number], [bias: boolean, device: DeviceLike, dtype: DType | string], LinearOptions & { inFeatures?: number; outFeatures?: number }>
+  ) {
     super();
+    const [inFeatures, outFeatures, bias, device, dtype] = linearArgs.bind(args) as [number, number, boolean, DeviceLike | undefined, DType | undefined];
+    const options = { device, dtype };
     this.inFeatures = inFeatures;
     this.outFeatures = outFeatures;
     this.weight = emptyParam([outFeatures, inFeatures], options);
-    if (options.bias ?? true) this.bias = emptyParam([outFeatures], options);
+    if (bias) this.bias = emptyParam([outFeatures], options);
     else this.registerParameter('bias', null);
     this.resetParameters();
   }
@@ -77,13 +87,21 @@ export class Bilinear extends Module {
   readonly in2Features: number;
   readonly outFeatures: number;
 
-  constructor(in1Features: number, in2Features: number, outFeatures: number, options: LinearOptions = {}) {
+  constructor(
+    ...args: BoundArgs<
+      [in1Features: number, in2Features: number, outFeatures: number],
+      [bias: boolean, device: DeviceLike, dtype: DType | string],
+      LinearOptions & { in1Features?: number; in2Features?: number; outFeatures?: number }
+    >
+  ) {
     super();
+    const [in1Features, in2Features, outFeatures, bias, device, dtype] = bilinearArgs.bind(args) as [number, number, number, boolean, DeviceLike | undefined, DType | undefined];
+    const options = { device, dtype };
     this.in1Features = in1Features;
     this.in2Features = in2Features;
     this.outFeatures = outFeatures;
     this.weight = emptyParam([outFeatures, in1Features, in2Features], options);
-    if (options.bias ?? true) this.bias = emptyParam([outFeatures], options);
+    if (bias) this.bias = emptyParam([outFeatures], options);
     else this.registerParameter('bias', null);
     this.resetParameters();
   }
@@ -120,8 +138,12 @@ export class Bilinear extends Module {
 }
 
 export class Flatten extends Module {
-  constructor(readonly startDim = 1, readonly endDim = -1) {
+  readonly startDim: number;
+  readonly endDim: number;
+
+  constructor(...args: OptionalArgs<[startDim: number, endDim: number], { startDim?: number | null; endDim?: number | null }>) {
     super();
+    [this.startDim, this.endDim] = flattenArgs.bind(args) as [number, number];
   }
 
   override forward(input: Tensor): Tensor {
@@ -134,11 +156,12 @@ export class Flatten extends Module {
 }
 
 export class Unflatten extends Module {
+  readonly dim: number;
   readonly unflattenedSize: number[];
 
-  constructor(readonly dim: number, unflattenedSize: readonly number[]) {
+  constructor(...args: BoundArgs<[dim: number, unflattenedSize: readonly number[]], [], { dim?: number; unflattenedSize?: readonly number[] }>) {
     super();
-    this.unflattenedSize = [...unflattenedSize];
+    [this.dim, this.unflattenedSize] = unflattenArgs.bind(args) as [number, number[]];
   }
 
   override forward(input: Tensor): Tensor {

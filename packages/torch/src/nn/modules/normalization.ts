@@ -1,4 +1,5 @@
-import { ones, tensor, zeros } from '@torch-ts/core';
+import { ones, tensor, zeros, type Binder, type BoundArgs, type DType, type DeviceLike } from '@torch-ts/core';
+import { FACTORY_PARAMS, givenNull, initBinder } from '../init-args';
 import * as init from '../init';
 import { Tensor, TorchError, noGradGuard } from '../internal';
 import { Module } from '../module';
@@ -8,10 +9,35 @@ import { pyFloat, pyRepr } from '../repr';
 import { emptyParam, type FactoryKwargs } from './linear';
 
 export interface BatchNormOptions extends FactoryKwargs {
-  eps?: number;
+  eps?: number | null;
+  /** null: the cumulative average over `num_batches_tracked` (PyTorch's `momentum=None`). */
   momentum?: number | null;
-  affine?: boolean;
-  trackRunningStats?: boolean;
+  affine?: boolean | null;
+  trackRunningStats?: boolean | null;
+}
+
+const batchNormParams = `int num_features, float eps=1e-05, float momentum=0.1, bool affine=True, bool track_running_stats=True, ${FACTORY_PARAMS}`;
+const batchNorm1dArgs = initBinder('BatchNorm1d', batchNormParams);
+const batchNorm2dArgs = initBinder('BatchNorm2d', batchNormParams);
+const layerNormArgs = initBinder('LayerNorm', `int[] normalized_shape, float eps=1e-05, bool elementwise_affine=True, bool bias=True, ${FACTORY_PARAMS}`);
+const groupNormArgs = initBinder('GroupNorm', `int num_groups, int num_channels, float eps=1e-05, bool affine=True, ${FACTORY_PARAMS}`);
+
+type BatchNormArgs = BoundArgs<
+  [numFeatures: number],
+  [eps: number, momentum: number | null, affine: boolean, trackRunningStats: boolean, device: DeviceLike, dtype: DType | string],
+  BatchNormOptions & { numFeatures?: number }
+>;
+
+interface BatchNormSpec extends FactoryKwargs {
+  eps: number;
+  momentum: number | null;
+  affine: boolean;
+  trackRunningStats: boolean;
+}
+
+function batchNormSpec(b: Binder, args: readonly unknown[]): [number, BatchNormSpec] {
+  const [numFeatures, eps, momentum, affine, trackRunningStats, device, dtype] = b.bind(args) as [number, number, number, boolean, boolean, DeviceLike | undefined, DType | undefined];
+  return [numFeatures, { eps, momentum: givenNull(args, 2, 'momentum') ? null : momentum, affine, trackRunningStats, device, dtype }];
 }
 
 /**
@@ -31,12 +57,15 @@ abstract class BatchNormBase extends Module {
   readonly affine: boolean;
   readonly trackRunningStats: boolean;
 
-  constructor(readonly numFeatures: number, o: BatchNormOptions = {}) {
+  readonly numFeatures: number;
+
+  constructor([numFeatures, o]: ReturnType<typeof batchNormSpec>) {
     super();
-    this.eps = o.eps ?? 1e-5;
-    this.momentum = o.momentum === undefined ? 0.1 : o.momentum;
-    this.affine = o.affine ?? true;
-    this.trackRunningStats = o.trackRunningStats ?? true;
+    this.numFeatures = numFeatures;
+    this.eps = o.eps;
+    this.momentum = o.momentum;
+    this.affine = o.affine;
+    this.trackRunningStats = o.trackRunningStats;
     if (this.affine) {
       this.weight = emptyParam([numFeatures], o);
       this.bias = emptyParam([numFeatures], o);
@@ -121,21 +150,29 @@ abstract class BatchNormBase extends Module {
 }
 
 export class BatchNorm1d extends BatchNormBase {
+  constructor(...args: BatchNormArgs) {
+    super(batchNormSpec(batchNorm1dArgs, args));
+  }
+
   protected checkInputDim(input: Tensor): void {
     if (input.dim() !== 2 && input.dim() !== 3) throw new TorchError(`BatchNorm1d: expected 2D or 3D input (got ${input.dim()}D input)`);
   }
 }
 
 export class BatchNorm2d extends BatchNormBase {
+  constructor(...args: BatchNormArgs) {
+    super(batchNormSpec(batchNorm2dArgs, args));
+  }
+
   protected checkInputDim(input: Tensor): void {
     if (input.dim() !== 4) throw new TorchError(`BatchNorm2d: expected 4D input (got ${input.dim()}D input)`);
   }
 }
 
 export interface LayerNormOptions extends FactoryKwargs {
-  eps?: number;
-  elementwiseAffine?: boolean;
-  bias?: boolean;
+  eps?: number | null;
+  elementwiseAffine?: boolean | null;
+  bias?: boolean | null;
 }
 
 export class LayerNorm extends Module {
@@ -145,14 +182,22 @@ export class LayerNorm extends Module {
   readonly eps: number;
   readonly elementwiseAffine: boolean;
 
-  constructor(normalizedShape: number | readonly number[], o: LayerNormOptions = {}) {
+  constructor(
+    ...args: BoundArgs<
+      [normalizedShape: number | readonly number[]],
+      [eps: number, elementwiseAffine: boolean, bias: boolean, device: DeviceLike, dtype: DType | string],
+      LayerNormOptions & { normalizedShape?: number | readonly number[] }
+    >
+  ) {
     super();
-    this.normalizedShape = typeof normalizedShape === 'number' ? [normalizedShape] : [...normalizedShape];
-    this.eps = o.eps ?? 1e-5;
-    this.elementwiseAffine = o.elementwiseAffine ?? true;
+    const [normalizedShape, eps, elementwiseAffine, bias, device, dtype] = layerNormArgs.bind(args) as [number[], number, boolean, boolean, DeviceLike | undefined, DType | undefined];
+    const o = { device, dtype };
+    this.normalizedShape = normalizedShape;
+    this.eps = eps;
+    this.elementwiseAffine = elementwiseAffine;
     if (this.elementwiseAffine) {
       this.weight = emptyParam(this.normalizedShape, o);
-      if (o.bias ?? true) this.bias = emptyParam(this.normalizedShape, o);
+      if (bias) this.bias = emptyParam(this.normalizedShape, o);
       else this.registerParameter('bias', null);
     } else {
       this.registerParameter('weight', null);
@@ -176,8 +221,8 @@ export class LayerNorm extends Module {
 }
 
 export interface GroupNormOptions extends FactoryKwargs {
-  eps?: number;
-  affine?: boolean;
+  eps?: number | null;
+  affine?: boolean | null;
 }
 
 export class GroupNorm extends Module {
@@ -186,11 +231,20 @@ export class GroupNorm extends Module {
   readonly eps: number;
   readonly affine: boolean;
 
-  constructor(readonly numGroups: number, readonly numChannels: number, o: GroupNormOptions = {}) {
+  readonly numGroups: number;
+  readonly numChannels: number;
+
+  constructor(
+    ...args: BoundArgs<[numGroups: number, numChannels: number], [eps: number, affine: boolean, device: DeviceLike, dtype: DType | string], GroupNormOptions & { numGroups?: number; numChannels?: number }>
+  ) {
     super();
+    const [numGroups, numChannels, eps, affine, device, dtype] = groupNormArgs.bind(args) as [number, number, number, boolean, DeviceLike | undefined, DType | undefined];
+    const o = { device, dtype };
+    this.numGroups = numGroups;
+    this.numChannels = numChannels;
     if (numChannels % numGroups !== 0) throw new TorchError('GroupNorm: num_channels must be divisible by num_groups');
-    this.eps = o.eps ?? 1e-5;
-    this.affine = o.affine ?? true;
+    this.eps = eps;
+    this.affine = affine;
     if (this.affine) {
       this.weight = emptyParam([numChannels], o);
       this.bias = emptyParam([numChannels], o);

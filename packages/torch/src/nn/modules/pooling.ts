@@ -1,4 +1,6 @@
+import { TorchTypeError, typeName, type BoundArgs } from '@torch-ts/core';
 import { Tensor } from '../internal';
+import { initBinder } from '../init-args';
 import { Module } from '../module';
 import * as F from '../functional';
 import { pyRepr } from '../repr';
@@ -6,10 +8,23 @@ import type { IntOrTuple } from './conv';
 
 export interface MaxPoolOptions {
   stride?: IntOrTuple | null;
-  padding?: IntOrTuple;
-  dilation?: IntOrTuple;
-  returnIndices?: boolean;
-  ceilMode?: boolean;
+  padding?: IntOrTuple | null;
+  dilation?: IntOrTuple | null;
+  returnIndices?: boolean | null;
+  ceilMode?: boolean | null;
+}
+
+// (sizes as `Any`, checked by intOrTuple: the layers keep an int as given, for their repr)
+const maxPool2dArgs = initBinder('MaxPool2d', 'Any kernel_size, Any? stride=None, Any padding=0, Any dilation=1, bool return_indices=False, bool ceil_mode=False');
+const avgPool2dArgs = initBinder('AvgPool2d', 'Any kernel_size, Any? stride=None, Any padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None');
+const adaptiveAvgPool2dArgs = initBinder('AdaptiveAvgPool2d', 'Any output_size');
+
+/** An int or a tuple of ints, as the pooling layers take their sizes. */
+function intOrTuple(cls: string, name: string, v: unknown, optionalEntries = false): IntOrTuple {
+  const ok = (x: unknown) => (typeof x === 'number' && Number.isInteger(x)) || (optionalEntries && x === null);
+  if (ok(v) && v !== null) return v as number;
+  if (Array.isArray(v) && v.every(ok)) return [...(v as number[])];
+  throw new TorchTypeError(`${cls}.__init__(): argument '${name}' must be int or tuple of ints, not ${typeName(v)}`);
 }
 
 export class MaxPool2d extends Module {
@@ -20,14 +35,21 @@ export class MaxPool2d extends Module {
   readonly returnIndices: boolean;
   readonly ceilMode: boolean;
 
-  constructor(kernelSize: IntOrTuple, options: MaxPoolOptions = {}) {
+  constructor(
+    ...args: BoundArgs<
+      [kernelSize: IntOrTuple],
+      [stride: IntOrTuple, padding: IntOrTuple, dilation: IntOrTuple, returnIndices: boolean, ceilMode: boolean],
+      MaxPoolOptions & { kernelSize?: IntOrTuple }
+    >
+  ) {
     super();
-    this.kernelSize = kernelSize;
-    this.stride = options.stride ?? kernelSize;
-    this.padding = options.padding ?? 0;
-    this.dilation = options.dilation ?? 1;
-    this.returnIndices = options.returnIndices ?? false;
-    this.ceilMode = options.ceilMode ?? false;
+    const [kernelSize, stride, padding, dilation, returnIndices, ceilMode] = maxPool2dArgs.bind(args) as [unknown, unknown, unknown, unknown, boolean, boolean];
+    this.kernelSize = intOrTuple('MaxPool2d', 'kernelSize', kernelSize);
+    this.stride = stride == null ? this.kernelSize : intOrTuple('MaxPool2d', 'stride', stride);
+    this.padding = intOrTuple('MaxPool2d', 'padding', padding);
+    this.dilation = intOrTuple('MaxPool2d', 'dilation', dilation);
+    this.returnIndices = returnIndices;
+    this.ceilMode = ceilMode;
   }
 
   override forward(input: Tensor): Tensor {
@@ -48,9 +70,9 @@ export class MaxPool2d extends Module {
 
 export interface AvgPoolOptions {
   stride?: IntOrTuple | null;
-  padding?: IntOrTuple;
-  ceilMode?: boolean;
-  countIncludePad?: boolean;
+  padding?: IntOrTuple | null;
+  ceilMode?: boolean | null;
+  countIncludePad?: boolean | null;
   divisorOverride?: number | null;
 }
 
@@ -62,14 +84,21 @@ export class AvgPool2d extends Module {
   readonly countIncludePad: boolean;
   readonly divisorOverride: number | null;
 
-  constructor(kernelSize: IntOrTuple, options: AvgPoolOptions = {}) {
+  constructor(
+    ...args: BoundArgs<
+      [kernelSize: IntOrTuple],
+      [stride: IntOrTuple, padding: IntOrTuple, ceilMode: boolean, countIncludePad: boolean, divisorOverride: number],
+      AvgPoolOptions & { kernelSize?: IntOrTuple }
+    >
+  ) {
     super();
-    this.kernelSize = kernelSize;
-    this.stride = options.stride ?? kernelSize;
-    this.padding = options.padding ?? 0;
-    this.ceilMode = options.ceilMode ?? false;
-    this.countIncludePad = options.countIncludePad ?? true;
-    this.divisorOverride = options.divisorOverride ?? null;
+    const [kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride] = avgPool2dArgs.bind(args) as [unknown, unknown, unknown, boolean, boolean, number | undefined];
+    this.kernelSize = intOrTuple('AvgPool2d', 'kernelSize', kernelSize);
+    this.stride = stride == null ? this.kernelSize : intOrTuple('AvgPool2d', 'stride', stride);
+    this.padding = intOrTuple('AvgPool2d', 'padding', padding);
+    this.ceilMode = ceilMode;
+    this.countIncludePad = countIncludePad;
+    this.divisorOverride = divisorOverride ?? null;
   }
 
   override forward(input: Tensor): Tensor {
@@ -88,8 +117,12 @@ export class AvgPool2d extends Module {
 }
 
 export class AdaptiveAvgPool2d extends Module {
-  constructor(readonly outputSize: number | readonly (number | null)[]) {
+  readonly outputSize: number | readonly (number | null)[];
+
+  constructor(...args: BoundArgs<[outputSize: number | readonly (number | null)[]], [], { outputSize?: number | readonly (number | null)[] }>) {
     super();
+    const [outputSize] = adaptiveAvgPool2dArgs.bind(args);
+    this.outputSize = intOrTuple('AdaptiveAvgPool2d', 'outputSize', outputSize, true);
   }
 
   override forward(input: Tensor): Tensor {

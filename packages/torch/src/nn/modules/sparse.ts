@@ -1,4 +1,6 @@
+import type { BoundArgs, DType, DeviceLike } from '@torch-ts/core';
 import * as init from '../init';
+import { FACTORY_PARAMS, initBinder } from '../init-args';
 import { Tensor, TorchError, noGradGuard } from '../internal';
 import { Module } from '../module';
 import { Parameter } from '../parameter';
@@ -9,11 +11,18 @@ import { emptyParam, type FactoryKwargs } from './linear';
 export interface EmbeddingOptions extends FactoryKwargs {
   paddingIdx?: number | null;
   maxNorm?: number | null;
-  normType?: number;
-  scaleGradByFreq?: boolean;
-  sparse?: boolean;
+  normType?: number | null;
+  scaleGradByFreq?: boolean | null;
+  sparse?: boolean | null;
+  /** PyTorch's `_weight`: the table to use instead of a fresh N(0, 1) one. */
   weight?: Tensor | null;
 }
+
+// (`_weight` is `weight` here: PyTorch's leading underscore has no camelCase spelling)
+const embeddingArgs = initBinder(
+  'Embedding',
+  `int num_embeddings, int embedding_dim, int? padding_idx=None, float? max_norm=None, float norm_type=2.0, bool scale_grad_by_freq=False, bool sparse=False, Tensor? weight=None, ${FACTORY_PARAMS}`,
+);
 
 /** `nn.Embedding(num, dim)`: a lookup table initialised N(0, 1), the padding row zero. */
 export class Embedding extends Module {
@@ -24,9 +33,33 @@ export class Embedding extends Module {
   readonly scaleGradByFreq: boolean;
   readonly sparse: boolean;
 
-  constructor(readonly numEmbeddings: number, readonly embeddingDim: number, o: EmbeddingOptions = {}) {
+  readonly numEmbeddings: number;
+  readonly embeddingDim: number;
+
+  constructor(
+    ...args: BoundArgs<
+      [numEmbeddings: number, embeddingDim: number],
+      [paddingIdx: number, maxNorm: number, normType: number, scaleGradByFreq: boolean, sparse: boolean, weight: Tensor, device: DeviceLike, dtype: DType | string],
+      EmbeddingOptions & { numEmbeddings?: number; embeddingDim?: number }
+    >
+  ) {
     super();
-    let pad = o.paddingIdx ?? null;
+    const [numEmbeddings, embeddingDim, paddingIdx, maxNorm, normType, scaleGradByFreq, sparse, weight, device, dtype] = embeddingArgs.bind(args) as [
+      number,
+      number,
+      number | undefined,
+      number | undefined,
+      number,
+      boolean,
+      boolean,
+      Tensor | undefined,
+      DeviceLike | undefined,
+      DType | undefined,
+    ];
+    const o = { maxNorm, normType, scaleGradByFreq, sparse, weight, device, dtype };
+    this.numEmbeddings = numEmbeddings;
+    this.embeddingDim = embeddingDim;
+    let pad = paddingIdx ?? null;
     if (pad !== null) {
       if (pad > 0 && pad >= numEmbeddings) throw new TorchError('Embedding: Padding_idx must be within num_embeddings');
       if (pad < 0 && pad < -numEmbeddings) throw new TorchError('Embedding: Padding_idx must be within num_embeddings');

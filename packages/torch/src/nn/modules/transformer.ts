@@ -1,4 +1,6 @@
+import type { BoundArgs, DType, DeviceLike } from '@torch-ts/core';
 import * as F from '../functional';
+import { initBinder, FACTORY_PARAMS } from '../init-args';
 import { Tensor, TorchError } from '../internal';
 import { Module } from '../module';
 import { Dropout } from './activation';
@@ -6,15 +8,23 @@ import { MultiheadAttention } from './attention';
 import { Linear, type FactoryKwargs } from './linear';
 import { LayerNorm } from './normalization';
 
+type Activation = 'relu' | 'gelu' | ((x: Tensor) => Tensor) | Module;
+
 export interface TransformerEncoderLayerOptions extends FactoryKwargs {
-  dimFeedforward?: number;
-  dropout?: number;
-  activation?: 'relu' | 'gelu' | ((x: Tensor) => Tensor) | Module;
-  layerNormEps?: number;
-  batchFirst?: boolean;
-  normFirst?: boolean;
-  bias?: boolean;
+  dimFeedforward?: number | null;
+  dropout?: number | null;
+  activation?: Activation | null;
+  layerNormEps?: number | null;
+  batchFirst?: boolean | null;
+  normFirst?: boolean | null;
+  bias?: boolean | null;
 }
+
+// (activation: a name, a function or a module, checked below)
+const transformerEncoderLayerArgs = initBinder(
+  'TransformerEncoderLayer',
+  `int d_model, int nhead, int dim_feedforward=2048, float dropout=0.1, Any activation='relu', float layer_norm_eps=1e-05, bool batch_first=False, bool norm_first=False, bool bias=True, ${FACTORY_PARAMS}`,
+);
 
 export interface TransformerEncoderLayerForwardOptions {
   srcMask?: Tensor | null;
@@ -39,23 +49,37 @@ export class TransformerEncoderLayer extends Module {
   readonly normFirst: boolean;
   readonly activationFn: (x: Tensor) => Tensor;
 
-  constructor(dModel: number, nhead: number, o: TransformerEncoderLayerOptions = {}) {
+  constructor(
+    ...args: BoundArgs<
+      [dModel: number, nhead: number],
+      [dimFeedforward: number, dropout: number, activation: Activation, layerNormEps: number, batchFirst: boolean, normFirst: boolean, bias: boolean, device: DeviceLike, dtype: DType | string],
+      TransformerEncoderLayerOptions & { dModel?: number; nhead?: number }
+    >
+  ) {
     super();
-    const dff = o.dimFeedforward ?? 2048;
-    const p = o.dropout ?? 0.1;
-    const eps = o.layerNormEps ?? 1e-5;
-    const bias = o.bias ?? true;
-    const fk = { dtype: o.dtype, device: o.device };
-    this.self_attn = new MultiheadAttention(dModel, nhead, { dropout: p, bias, batchFirst: o.batchFirst ?? false, ...fk });
+    const [dModel, nhead, dff, p, act, eps, batchFirst, normFirst, bias, device, dtype] = transformerEncoderLayerArgs.bind(args) as [
+      number,
+      number,
+      number,
+      number,
+      Activation,
+      number,
+      boolean,
+      boolean,
+      boolean,
+      DeviceLike | undefined,
+      DType | undefined,
+    ];
+    const fk = { dtype, device };
+    this.self_attn = new MultiheadAttention(dModel, nhead, { dropout: p, bias, batchFirst, ...fk });
     this.linear1 = new Linear(dModel, dff, { bias, ...fk });
     this.dropout = new Dropout(p);
     this.linear2 = new Linear(dff, dModel, { bias, ...fk });
-    this.normFirst = o.normFirst ?? false;
+    this.normFirst = normFirst;
     this.norm1 = new LayerNorm(dModel, { eps, bias, ...fk });
     this.norm2 = new LayerNorm(dModel, { eps, bias, ...fk });
     this.dropout1 = new Dropout(p);
     this.dropout2 = new Dropout(p);
-    const act = o.activation ?? 'relu';
     if (act === 'relu') this.activationFn = (x) => F.relu(x);
     else if (act === 'gelu') this.activationFn = (x) => F.gelu(x);
     else if (act instanceof Module) {

@@ -1,0 +1,31 @@
+import { isOptionsObject, makeBinder, type Binder } from '@torch-ts/core';
+
+/**
+ * Note [Module constructors bind their arguments]
+ * A module's constructor takes PyTorch's `__init__` arguments as the functions take theirs
+ * (Note [The argument binder]): positionally in `__init__`'s order, then one options object
+ * with any of them by camelCase keyword, so `new nn.Linear(4, 2, false)` and
+ * `new nn.Linear(4, 2, { bias: false })` are the same layer. An unknown keyword or one
+ * argument too many raises TorchTypeError in Python's words for a method
+ * (`Linear.__init__() got an unexpected keyword argument 'x'`; counts include `self`), and
+ * an argument torch-ts does not support yet raises NotImplementedError naming it.
+ */
+export function initBinder(cls: string, params: string, unsupported: readonly string[] = []): Binder {
+  return makeBinder(`${cls}.__init__`, `${cls}(${params}) -> ()`, { countSelf: true, unsupported });
+}
+
+/** The `device=None, dtype=None` that layers with parameters end with. */
+export const FACTORY_PARAMS = 'Device? device=None, ScalarType? dtype=None';
+
+/**
+ * Whether an argument was given as `null` (positionally at `index`, or by `keyword`), where
+ * None means something other than the default: BatchNorm's `momentum=None` is a cumulative
+ * average, not the default 0.1 (the binder reads null as "the default").
+ */
+export function givenNull(args: readonly unknown[], index: number, keyword: string): boolean {
+  if (args[index] === null) return true;
+  let n = args.length;
+  while (n > 0 && args[n - 1] === undefined) n--;
+  const last = args[n - 1];
+  return isOptionsObject(last) && last[keyword] === null;
+}
