@@ -6,7 +6,7 @@
  *     'webgpu')`, which answers from the WebGPU backend's dtype table (kernels-webgpu Note
  *     [WebGPU dtype support]) and core's map of what each op calls (core Note [Dtype support
  *     is data]); the case's op name picks the overload where support differs (`kernelOp`);
- *   - NOT_ON_WEBGPU: ops that WebGPU computes in no dtype (an impl opted out of with
+ *   - `notOnWebgpu`: ops that WebGPU computes in no dtype (an impl opted out of with
  *     `notImplemented`: Note [The WebGPU impl table]): they raise "no kernel for aten::op on
  *     WebGPU";
  *   - DEVIATIONS: single cases that run but differ, with the reason.
