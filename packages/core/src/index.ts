@@ -44,6 +44,7 @@ export type { HostValues } from './tensor/host-data';
 export * from './ops/backend-impls';
 export type { RandomImpls, RandomFill, DeviceStream } from './ops/random-impls';
 export { KERNEL_OP_NAMES, type KernelOpName } from './ops/op-names';
-export { registerBackend, isBackendRegistered, implOf, defineStructured, type Backend, type BackendOpHook, type StructuredRun } from './ops/registry';
+export { registerBackend, isBackendRegistered, implOf, defineStructured, type Backend, type BackendOpHook, type BackendOptions, type StructuredRun } from './ops/registry';
+export { supports, supportedDtypes, OP_KERNELS, type KernelNeed } from './ops/supports';
 export * from './ops/api';
 export { makeBinder, makeOverloads, traceBinds, keywordOf, camelName, isOptionsObject, typeName, type Binder, type BoundCall, type BinderOptions, type OverloadBinder, type OptionalArgs, type BoundArgs } from './ops/binder';

@@ -1,4 +1,4 @@
-import type { BackendImplTable, BackendImpls } from '@torch-ts/core';
+import { notImplemented, type BackendImplTable } from '@torch-ts/core';
 import { matmulImpls } from './kernels/matmul';
 import { randomImpls } from './kernels/random';
 import { convImpls } from './kernels/conv';
@@ -17,21 +17,18 @@ import { lossImpls } from './kernels/losses';
 import { poisonsArgument } from './runtime/poison';
 
 /**
- * Note [A partial WebGPU impl table]
- * The CPU backend's table `satisfies BackendImplTable`, so a missing CPU impl is a compile
- * error. The WebGPU table is PARTIAL on purpose while the backend grows (issue 5): it is
- * typed `Partial<BackendImpls>` and registered as it is, and an op whose impl is absent
- * raises, from core's `implOf`, the TorchError "op: no kernel for aten::op on WebGPU (not
- * registered)", never a silent CPU round trip. New impls that other families add to
- * BackendImpls therefore do not break this package's build; the OpInfo suite on WebGPU
- * lists every op still missing here, with its reason, in NOT_ON_WEBGPU
- * (packages/testing/test/webgpu-xfails.ts) and runs a strict probe per op
- * (ops-webgpu.test.ts): once the op runs everywhere the probe fails until the entry goes,
- * so the gap stays visible and cannot rot. Today every impl the CPU table has is here; a few
- * raise a TorchError by design (`unique`, `nonzeroCount`: sizes that need a synchronous read,
- * Note [Data-dependent sizes on async-read backends] in core).
+ * Note [The WebGPU impl table]
+ * Like the CPU's, the WebGPU table `satisfies BackendImplTable`: every impl of core's
+ * BackendImpls is here or opted out of with `notImplemented('reason')`, so an impl that a
+ * family adds to BackendImpls is a compile error here until WebGPU has it or says why not
+ * (it then raises, from core's `implOf`, "op: no kernel for aten::op on WebGPU (reason)",
+ * never a silent CPU round trip). Today only the optional fused `addmm` opts out; a few impls raise a TorchError by
+ * design (`nonzeroCount`: a size that needs a synchronous read, Note [Data-dependent sizes on
+ * async-read backends] in core), and an impl that exists may still lack a dtype: what each
+ * computes in is dtypes.ts (Note [WebGPU dtype support]), from which core's `supports()`
+ * answers and the test package derives its WebGPU xfails.
  */
-export const webgpuImpls: Partial<BackendImpls> = {
+export const webgpuImpls = {
   copy,
   fill,
   ...unaryImpls,
@@ -47,6 +44,8 @@ export const webgpuImpls: Partial<BackendImpls> = {
   ...sortImpls,
   ...selectImpls,
   ...matmulImpls,
+  // the bias is added by a second kernel; a fused GEMM epilogue is future work
+  addmm: notImplemented('WebGPU composes mm and add (Note [Fused addmm])'),
   ...randomImpls,
   ...indexingImpls,
   ...convImpls,
@@ -57,7 +56,4 @@ export const webgpuImpls: Partial<BackendImpls> = {
   // core calls these outside a structured op (Note [Poisoned storages])
   bernoulliTensor: poisonsArgument(randomImpls.bernoulliTensor, 0),
   multinomial: poisonsArgument(randomImpls.multinomial, 0),
-};
-
-/** The table as core's registry takes it (absent entries read as "not registered"). */
-export const webgpuImplTable = webgpuImpls as BackendImplTable;
+} satisfies BackendImplTable;

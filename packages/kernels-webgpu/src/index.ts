@@ -8,7 +8,8 @@
 import { DispatchKey, TensorImpl, registerAllocator, registerBackend, registerDeviceReader, registerDeviceRuntime, registerDeviceUploader, type HostValues } from '@torch-ts/core';
 import * as api from './api';
 import { webgpuAllocator } from './memory/webgpu-allocator';
-import { webgpuImplTable } from './impls';
+import { webgpuImpls } from './impls';
+import { webgpuDtypeVariants, webgpuDtypes } from './dtypes';
 import { copy } from './kernels/pointwise';
 import { readToHost, readValues, uploadFromHost } from './runtime/transfer';
 import { poisonAround } from './runtime/poison';
@@ -34,7 +35,7 @@ async function values(impl: TensorImpl, op: string): Promise<HostValues> {
 registerAllocator(webgpuAllocator);
 registerDeviceReader('webgpu', { toHost: readToHost, values });
 registerDeviceUploader('webgpu', uploadFromHost);
-registerBackend(DispatchKey.WebGPU, webgpuImplTable, poisonAround);
+registerBackend(DispatchKey.WebGPU, webgpuImpls, { around: poisonAround, dtypes: { ...webgpuDtypes, ...webgpuDtypeVariants } });
 // What torch.webgpu calls (Note [Device runtimes] in core): the facade does not import this package.
 registerDeviceRuntime('webgpu', api);
 
@@ -42,5 +43,6 @@ export { init, isAvailable, unavailableReason, shutdown, synchronize, emptyCache
 export type { WebGPUInitOptions, WebGPULimits } from './api';
 export { kernelTuning, setKernelTuning, type KernelTuning } from './runtime/tuning';
 export { webgpuImpls } from './impls';
+export { webgpuDtypes, webgpuDtypeVariants } from './dtypes';
 export { WebGPUAllocator, webgpuAllocator, type WebGPUBlock } from './memory/webgpu-allocator';
 export { CachingAllocator, formatStats, type BufferFactory, type CachingAllocatorLimits, type CachingAllocatorStats, type Block } from './memory/caching-allocator';

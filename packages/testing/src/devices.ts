@@ -15,7 +15,8 @@
 import * as torch from '@torch-ts/torch';
 import type { DeviceLike, Tensor } from '@torch-ts/torch';
 import { readBackSync, type ReadBack } from './values';
-import { WEBGPU_DTYPES } from './webgpu-xfails';
+import type { GoldenCase } from './goldens';
+import { kernelOp } from './webgpu-xfails';
 
 export interface DeviceHarness {
   /** The name used in test titles and in `describeOpInfo(table, [name])`. */
@@ -39,11 +40,11 @@ export interface DeviceHarness {
    */
   settle?(): Promise<void>;
   /**
-   * The dtypes the device has kernels for, where that is fewer than CPU's: in another dtype a
-   * DTypeError naming the op is an accepted answer to a case that expects an error (the
-   * dtype check may come before a data-dependent one, e.g. an index out of range).
+   * Whether the device has kernels for the case's op in its dtype, where that is less than
+   * CPU's: otherwise a DTypeError naming the op is an accepted answer to a case that expects
+   * an error (the dtype check may come before a data-dependent one, e.g. an index out of range).
    */
-  readonly dtypes?: readonly string[];
+  readonly supports?: (op: string, c: GoldenCase) => boolean;
   /**
    * Random ops here draw values of their own (WebGPU: Philox, Note [Counter-based random
    * streams] in core), not PyTorch CPU's: their forward and oracle checks compare dtypes and
@@ -109,7 +110,7 @@ export function webgpuHarness(xfail?: DeviceHarness['xfail']): DeviceHarness {
     },
     xfail,
     settle: () => torch.webgpu.synchronize().catch(() => {}),
-    dtypes: WEBGPU_DTYPES,
+    supports: (op, c) => torch.supports(kernelOp(op, c), c.dtype, 'webgpu'),
     ownRandomValues: true,
     asyncForms: true,
   };

@@ -83,7 +83,7 @@ async function functionResults(ctx: CheckContext, c: GoldenCase, layout: Layout 
  */
 function acceptedErrors(op: OpInfo, c: GoldenCase, e: GoldenError, h?: DeviceHarness): ErrorClass[] {
   const classes = [errorClassFor(e)];
-  if (!op.dtypes.includes(c.dtype) || (h?.dtypes && !h.dtypes.includes(c.dtype))) classes.push(DTypeError);
+  if (!op.dtypes.includes(c.dtype) || (h?.supports && !h.supports(op.name, c))) classes.push(DTypeError);
   return classes;
 }
 

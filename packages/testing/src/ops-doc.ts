@@ -11,7 +11,7 @@ import { webgpuHarness, type DeviceHarness } from './devices';
 import { loadOpGoldens } from './goldens';
 import { GRADCHECK_EXCLUDED, gradcheckSamples } from './op-info/gradcheck';
 import type { OpInfo } from './op-info/types';
-import { NOT_ON_WEBGPU, WEBGPU_DTYPES, webgpuXfails } from './webgpu-xfails';
+import { notOnWebgpu, unsupportedMark, webgpuXfails } from './webgpu-xfails';
 
 const MARK = { supported: 'yes', 'known-failure': 'xfail', rejected: '—' } as const;
 const SHORT: Readonly<Record<DType, string>> = {
@@ -24,9 +24,11 @@ const baseName = (name: string) => name.split('.')[0];
 
 /**
  * The page for CPU and WebGPU: WebGPU rows come from the same xfail data the WebGPU suite
- * runs with (src/webgpu-xfails.ts); an op without WebGPU kernels yet gets one row saying why.
+ * runs with (src/webgpu-xfails.ts), and a dtype a device has no kernels for in the op (the
+ * xfails core's `supports()` gives) is `n/a` there; an op without WebGPU kernels gets one row saying why.
  */
 export function renderOpsDoc(table: readonly OpInfo[]): string {
+  const NOT_ON_WEBGPU = notOnWebgpu(table);
   const onWebgpu = table.filter((op) => !(op.name in NOT_ON_WEBGPU));
   const rows = [...opCoverage(table, ['cpu']), ...opCoverage(onWebgpu, [webgpuHarness(webgpuXfails(onWebgpu, table))])];
   const goldens = loadOpGoldens();
@@ -43,7 +45,8 @@ export function renderOpsDoc(table: readonly OpInfo[]): string {
     'One row per OpInfo entry and device. A dtype column says `yes` when the op accepts the dtype and',
     "its PyTorch goldens pass, `xfail` when some of its tests are documented strict xfails (see the",
     "notes), and `—` when PyTorch's CPU kernel rejects the dtype and torch-ts throws as it does.",
-    `On WebGPU, \`n/a\` marks a dtype WebGPU does not compute in (${OFF_WEBGPU.join(', ')}: a DTypeError); kernels exist for ${WEBGPU_DTYPES.join(', ')}, and int64, float16 and bfloat16 (emulated) per op, as the cells show.`,
+    "`n/a` marks a dtype the device has no kernels for in the op (`torch.supports(op, dtype, device)` is false, from",
+    'the dtype table each backend registers with its kernels): its cases are strict xfails there.',
     'The autograd column gives the number of float64 gradcheck samples run from the goldens (each',
     'function-form contiguous sample is also gradgradchecked), or why the op has no gradient.',
     'WebGPU rows are checked against the CPU results by the WebGPU suite (Dawn, SwiftShader in CI);',
@@ -68,9 +71,9 @@ export function renderOpsDoc(table: readonly OpInfo[]): string {
           const reasons = new Map<string, DType[]>();
           const cells = DTYPES.map((d) => {
             const r = byOp.get(op.name)!.find((x) => x.device === device && x.dtype === d)!;
-            // dtypes outside issue 5's WebGPU list raise a DTypeError there: 'n/a' (int64, float16 and
-            // bfloat16 run per op, so their cells show what the table found)
-            if (device === 'webgpu' && OFF_WEBGPU.includes(d) && r.status !== 'rejected') return 'n/a';
+            // a dtype whose xfails all say `supports()` is false for it (webgpu-xfails.ts) has no
+            // kernels there; a dtype PyTorch rejects stays '—' (core's meta raises first)
+            if (r.status === 'known-failure' && r.notes.every((n) => n.includes(unsupportedMark(d, device)))) return 'n/a';
             for (const n of r.notes) {
               const reason = n.replace(/^xfail \S+: /, 'xfail: ');
               if (!reasons.get(reason)?.includes(d)) reasons.set(reason, [...(reasons.get(reason) ?? []), d]);
@@ -106,8 +109,6 @@ export function renderOpsDoc(table: readonly OpInfo[]): string {
   );
   return out.join('\n');
 }
-
-const OFF_WEBGPU: readonly DType[] = ['float64'];
 
 function autogradCell(op: OpInfo, gradSamples: ReadonlyMap<string, number>): string {
   const excluded = GRADCHECK_EXCLUDED[op.name];

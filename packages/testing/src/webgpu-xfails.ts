@@ -1,140 +1,70 @@
 /**
  * What the OpInfo table cannot match on WebGPU yet, each with its reason (Note [Strict
- * xfails]). Two lists, expanded here into the harness's xfail keys (`caseId/dtype`, every
- * check of that case):
- *   - UNSUPPORTED_DTYPES: a case that involves one of them (an input, the case dtype or the
- *     result) cannot run: WebGPU kernels exist for float32, int32, uint8, bool, int8 and
- *     int16 (Note [int8 and int16 on WebGPU] in kernels-webgpu), int64
- *     for the ops of INT64_OPS, float16 for those of FLOAT16_OPS and bfloat16 for those of
- *     BFLOAT16_OPS (Note [WebGPU dtypes] in kernels-webgpu);
- *   - NOT_ON_WEBGPU: ops whose impls the WebGPU table lacks (Note [A partial WebGPU impl
- *     table]): they raise "no kernel for aten::op on WebGPU".
+ * xfails]), expanded here into the harness's xfail keys (`caseId/dtype`, every check of that
+ * case):
+ *   - a case whose dtype WebGPU has no kernel for: from core's `supports(op, dtype,
+ *     'webgpu')`, which answers from the WebGPU backend's dtype table (kernels-webgpu Note
+ *     [WebGPU dtype support]) and core's map of what each op calls (core Note [Dtype support
+ *     is data]); the case's op name picks the overload where support differs (`kernelOp`);
+ *   - `notOnWebgpu`: ops that WebGPU computes in no dtype (an impl opted out of with
+ *     `notImplemented`: Note [The WebGPU impl table]): they raise "no kernel for aten::op on
+ *     WebGPU";
  *   - DEVIATIONS: single cases that run but differ, with the reason.
+ * What stays here is about cases, not dtypes: samples that reach no dtype-specific kernel
+ * (empty inputs, constant results) and the index inputs that kernels read themselves.
  * Error cases are never expanded: their errors come from core's meta, before any kernel, or
  * from a kernel at the next read (integer division by zero: Note [Device-side errors]), and
  * must match on WebGPU as on CPU.
  */
-import type { DType } from '@torch-ts/torch';
-import { resultType, type Operand } from '@torch-ts/core';
+import '@torch-ts/kernels-webgpu';
+import { DTYPES, type DType } from '@torch-ts/torch';
+import { resultType, supports, type Operand } from '@torch-ts/core';
 import { caseId, isScalarInput, loadOpGoldens, type GoldenCase, type GoldenTensor } from './goldens';
 import { layoutApplies } from './inputs';
 import { outApplies } from './op-forms';
 import type { OpInfo } from './op-info/types';
 
-export const WEBGPU_DTYPES: readonly DType[] = ['float32', 'int32', 'uint8', 'bool', 'int8', 'int16'];
-
-export const UNSUPPORTED_DTYPES: Readonly<Partial<Record<DType, string>>> = {
-  float64: 'float64 has no WGSL type: WebGPU kernels raise a DTypeError (issue 5)',
-  int64: 'int64 is emulated on WebGPU for copies, casts and the pointwise ops (INT64_OPS) only; this op has no int64 kernel there yet',
-  float16: 'float16 is emulated on WebGPU (Note [float16 on WebGPU]) for copies, casts and the ops of FLOAT16_OPS only; this op has no float16 kernel there yet',
-  bfloat16: 'bfloat16 is emulated on WebGPU (Note [float16 on WebGPU]) for copies, casts and the ops of BFLOAT16_OPS only; this op has no bfloat16 kernel there yet',
+/** Why a dtype has no WebGPU kernel for an op (the xfail reason). */
+const WHY_NOT: Readonly<Record<DType, string>> = {
+  float64: 'float64 has no WGSL type: WebGPU kernels raise a DTypeError',
+  int64: 'int64 is emulated on WebGPU (Note [int64 on WebGPU]) in the kernels that declare it; this op has no int64 kernel there yet',
+  float16: 'float16 is emulated on WebGPU (Note [float16 on WebGPU]) in the kernels that declare it; this op has no float16 kernel there yet',
+  bfloat16: 'bfloat16 is emulated on WebGPU (Note [float16 on WebGPU]) in the kernels that declare it; this op has no bfloat16 kernel there yet',
+  float32: 'this op has no float32 kernel on WebGPU', int32: 'this op has no int32 kernel on WebGPU', uint8: 'this op has no uint8 kernel on WebGPU',
+  bool: 'this op has no bool kernel on WebGPU', int8: 'this op has no int8 kernel on WebGPU', int16: 'this op has no int16 kernel on WebGPU',
 };
 
-/**
- * OpInfo ops whose int64 cases run on WebGPU: their kernels emulate int64 with two 32-bit
- * words (Note [int64 on WebGPU] in kernels-webgpu: the pointwise table, and composites made
- * only of it). Other ops keep the int64 xfail of UNSUPPORTED_DTYPES.
- */
-const INT64_OPS: readonly string[] = [
-  'oneHot',
-  'add', 'sub', 'mul', 'div.trunc', 'div.floor', 'floorDivide', 'pow', 'remainder', 'fmod', 'square',
-  'maximum', 'minimum', 'fmax', 'fmin', 'clamp', 'clamp.min', 'clamp.max', 'clampMin', 'clampMax', 'clip', 'hardtanh', 'relu6',
-  'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'isnan', 'neg', 'abs', 'relu', 'sign', 'floor', 'ceil', 'trunc', 'round',
-  'where', 'maskedFill', 'addcmul', 'outer',
-  'logicalNot', 'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseNot', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor',
-  // the reductions (kernels-webgpu reduce.ts, Note [int64 in reductions]; all/any cast int64 to bool)
-  'sum', 'prod', 'amax', 'amin', 'argmax', 'argmin', 'max', 'min', 'countNonzero', 'all', 'any',
-  // data movement that converts to int64 with the copy kernel (join-sort-scan)
-  'cat', 'stack', 'hstack', 'vstack', 'cumsum', 'cumprod',
-  // int64 keys and values (kernels-webgpu sort.ts, scan.ts)
-  'sort', 'argsort', 'topk', 'median', 'mode', 'cummax', 'cummin', 'searchsorted', 'bucketize', 'unique',
-  // scatters that add (kernels-webgpu Note [Indexed access kernels]: int64 'add' only)
-  'scatterAdd', 'indexAdd',
-];
+/** What every xfail reason for a dtype without kernels says (docs/ops.md shows those cells as `n/a`). */
+export const unsupportedMark = (d: string, device: string) => `, '${d}', '${device}') is false`;
+const unsupportedReason = (op: string, d: DType) => `${WHY_NOT[d]} (supports('${op}'${unsupportedMark(d, 'webgpu')}: kernels-webgpu Note [WebGPU dtype support])`;
 
 /**
- * OpInfo ops whose float16 cases run on WebGPU (Note [float16 on WebGPU] in kernels-webgpu:
- * halves stored 2 per word, widened exactly, computed in float32 and rounded once on store,
- * as PyTorch's CPU computes half): the pointwise table, the reductions, matmul, the copy
- * kernel that widens 16-bit inputs of the NN kernels to float32, and composites of those.
+ * The op whose support a case needs: the OpInfo name, or the overload its keyword arguments
+ * select where the kernels differ (a scatter's combining mode, an accumulating index_put_).
  */
-const FLOAT16_OPS: readonly string[] = [
-  // the pointwise table (kernels-webgpu pointwise-ops.ts) and its composites
-  'add', 'sub', 'mul', 'div', 'div.trunc', 'div.floor', 'trueDivide', 'floorDivide', 'pow', 'remainder', 'maximum', 'minimum',
-  'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'neg', 'abs', 'relu', 'floor', 'ceil', 'exp', 'log', 'sqrt', 'sin', 'cos', 'tanh', 'sigmoid',
-  'rsqrt', 'reciprocal', 'square', 'sign', 'trunc', 'frac', 'exp2', 'expm1', 'log2', 'log10', 'log1p', 'tan', 'asin', 'acos', 'atan',
-  'sinh', 'cosh', 'asinh', 'acosh', 'atanh', 'erf', 'erfc', 'erfinv', 'where',
-  'isnan', 'isinf', 'isfinite', 'addcmul', 'addcdiv', 'lerp', 'fmod', 'atan2', 'hypot', 'fmax', 'fmin',
-  'clamp', 'clamp.min', 'clamp.max', 'clampMin', 'clampMax', 'clip', 'nanToNum', 'round',
-  'logicalNot', 'logicalAnd', 'logicalOr', 'logicalXor', 'maskedFill',
-  'leakyRelu', 'elu', 'selu', 'relu6', 'hardtanh', 'gelu', 'silu', 'mish', 'softplus', 'hardsigmoid', 'hardswish', 'logit',
-  // the reductions (f32 accumulation, one rounding)
-  'sum', 'mean', 'prod', 'amax', 'amin', 'max', 'min', 'argmax', 'argmin', 'all', 'any', 'countNonzero',
-  // the row statistics (kernels-webgpu stats.ts; core hands them float32, widening 16-bit inputs)
-  'var', 'std', 'varMean', 'stdMean', 'logsumexp', 'norm',
-  // matmul (f32 accumulation, rounding on store) and its composites
-  'mm', 'bmm', 'mv', 'dot', 'matmul', 'addmm', 'baddbmm', 'outer', 'einsum', 'tensordot', 'linear',
-  // data movement that converts with the copy kernel
-  'cat', 'stack', 'hstack', 'vstack',
-  // sorts, selections and scans (kernels-webgpu sort.ts, scan.ts: half keys widened exactly; scans accumulate in f32)
-  'sort', 'argsort', 'topk', 'median', 'mode', 'cummax', 'cummin', 'cumsum', 'cumprod', 'searchsorted', 'bucketize', 'unique',
-  // NN kernels core hands float32 (16-bit inputs widened by the copy kernel, results rounded back)
-  'softmax', 'logSoftmax', 'nllLoss', 'crossEntropy', 'mseLoss', 'l1Loss', 'smoothL1Loss', 'binaryCrossEntropy',
-  'binaryCrossEntropyWithLogits', 'batchNorm', 'layerNorm', 'groupNorm', 'dropout',
-  // random draws (kernels-webgpu random.ts store float16 as the other kernels do)
-  'bernoulli',
-  'conv1d', 'conv2d', 'convTranspose2d',
-  // pooling and interpolation (kernels-webgpu pooling.ts, resample.ts: f32 compute, one rounding on store)
-  'maxPool2d', 'maxPool2d.indices', 'avgPool2d', 'adaptiveAvgPool2d', 'interpolate',
-];
-
-/**
- * OpInfo ops whose bfloat16 cases run on WebGPU: the same emulation as float16 (Note [float16
- * on WebGPU]: bfloat16 is the top half of a float32, rounded to nearest even on store), in the
- * kernels that opt in to bfloat16 (`kindOf(op, dtype, _, 'bf16')`): the pointwise table, the
- * reductions, matmul, and the copy kernel that widens 16-bit inputs of the NN kernels.
- */
-const BFLOAT16_OPS: readonly string[] = [
-  'add', 'sub', 'mul', 'div', 'div.trunc', 'div.floor', 'trueDivide', 'floorDivide', 'pow', 'remainder', 'maximum', 'minimum',
-  'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'neg', 'abs', 'relu', 'floor', 'ceil', 'exp', 'log', 'sqrt', 'sin', 'cos', 'tanh', 'sigmoid',
-  'rsqrt', 'reciprocal', 'square', 'sign', 'trunc', 'frac', 'exp2', 'expm1', 'log2', 'log10', 'log1p', 'tan', 'asin', 'acos', 'atan',
-  'sinh', 'cosh', 'asinh', 'acosh', 'atanh', 'erf', 'erfc', 'erfinv', 'where', 'dropout', 'bernoulli',
-  'isnan', 'isinf', 'isfinite', 'addcmul', 'addcdiv', 'lerp', 'fmod', 'atan2', 'hypot', 'fmax', 'fmin',
-  'clamp', 'clamp.min', 'clamp.max', 'clampMin', 'clampMax', 'clip', 'nanToNum', 'round',
-  'logicalNot', 'logicalAnd', 'logicalOr', 'logicalXor', 'maskedFill',
-  'leakyRelu', 'elu', 'selu', 'relu6', 'hardtanh', 'gelu', 'silu', 'mish', 'softplus', 'hardsigmoid', 'hardswish', 'logit',
-  'sum', 'mean', 'prod', 'amax', 'amin', 'max', 'min', 'argmax', 'argmin', 'all', 'any', 'countNonzero',
-  'mm', 'bmm', 'mv', 'dot', 'matmul', 'addmm', 'baddbmm', 'outer', 'einsum', 'tensordot', 'linear',
-  'cat', 'stack', 'hstack', 'vstack',
-  'softmax', 'logSoftmax', 'nllLoss', 'crossEntropy', 'mseLoss', 'l1Loss', 'smoothL1Loss', 'binaryCrossEntropy',
-  'binaryCrossEntropyWithLogits', 'batchNorm', 'layerNorm', 'groupNorm', 'conv1d', 'conv2d', 'convTranspose2d',
-  // pooling and interpolation (kernels-webgpu pooling.ts, resample.ts: f32 compute, one rounding on store)
-  'maxPool2d', 'maxPool2d.indices', 'avgPool2d', 'adaptiveAvgPool2d', 'interpolate',
-];
-
-/** Whether WebGPU has kernels for `dtype` in op `opName` (for docs: int64 only for INT64_OPS, float16 for FLOAT16_OPS, bfloat16 for BFLOAT16_OPS). */
-export function webgpuRunsDtype(opName: string, dtype: DType): boolean {
-  return (
-    WEBGPU_DTYPES.includes(dtype) ||
-    (dtype === 'int64' && INT64_OPS.includes(opName)) ||
-    (dtype === 'float16' && FLOAT16_OPS.includes(opName)) ||
-    (dtype === 'bfloat16' && BFLOAT16_OPS.includes(opName))
-  );
+export function kernelOp(opName: string, c: GoldenCase): string {
+  const reduce = c.kwargs.reduce as string | undefined;
+  if (opName === 'scatter' && reduce) return `scatter.${reduce}`;
+  if (opName === 'scatterReduce' && reduce) return `scatterReduce.${reduce}`;
+  if (opName === 'indexPut' && c.kwargs.accumulate === true) return c.sample.startsWith('mask') ? 'indexPut.maskAccumulate' : 'indexPut.accumulate';
+  if (opName === 'interpolate' && c.kwargs.mode === 'bilinear') return 'interpolate.bilinear';
+  return opName;
 }
 
-/** Samples of other ops whose int64 cases (inputs or results) run only INT64_OPS kernels: einsum's elementwise products and sums. */
-const INT64_SAMPLES: Readonly<Record<string, readonly string[]>> = {
-  einsum: ['outer', 'hadamard', 'trace', 'sum-all', 'ellipsis-sum'],
+/** Samples that run only some of their op's kernels: einsum's elementwise products and sums run no GEMM. */
+const SAMPLE_OPS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  einsum: Object.fromEntries(['outer', 'hadamard', 'trace', 'sum-all', 'ellipsis-sum'].map((s) => [s, ['mul', 'sum']])),
 };
 
-/** Pure data movement (raw copies, which WebGPU has for every dtype): no dtype xfail at all. */
+/** Joins and copies, which skip empty inputs: nothing of an empty input's dtype is converted. */
 const DATA_MOVEMENT_OPS: readonly string[] = ['repeat', 'tile', 'roll', 'pad', 'cat', 'stack', 'hstack', 'vstack', 'flip', 'triu', 'tril'];
-/** Indexing ops that move raw element bits on WebGPU (Note [Indexed access kernels]); scatter without `reduce` too. */
-const INDEXED_MOVEMENT_OPS: readonly string[] = ['repeatInterleave', 'gather', 'indexSelect', 'take', 'indexFill', 'embedding', 'index', 'maskedSelect', 'maskedScatter'];
-/** nonzero tests each element's bits by width (NaN counts, -0 does not) and writes int64 positions: every dtype runs. */
-const BITWISE_TEST_OPS: readonly string[] = ['nonzero'];
-/** Ops with int64 index tensor inputs, which the WebGPU kernels read themselves. */
-const INDEX_INPUT_OPS: readonly string[] = [...INDEXED_MOVEMENT_OPS, 'scatter', 'scatterAdd', 'scatterReduce', 'indexAdd', 'indexPut', 'maskedScatter'];
+/** Ops with index (or mask) tensor inputs, which the WebGPU kernels read themselves. */
+const INDEX_INPUT_OPS: readonly string[] = ['repeatInterleave', 'gather', 'indexSelect', 'take', 'indexFill', 'embedding', 'index', 'maskedSelect', 'maskedScatter', 'scatter', 'scatterAdd', 'scatterReduce', 'indexAdd', 'indexPut'];
+/**
+ * Ops whose case dtype is the one dtype their kernels see: the data's, next to index inputs
+ * that are read as they are, or nonzero's input, whose elements are tested bit by bit.
+ */
+const OWN_DTYPE_OPS: readonly string[] = [...INDEX_INPUT_OPS, 'nonzero'];
 
 /**
  * Samples that run only copies and fills in float16 and bfloat16 (which WebGPU has for both:
@@ -154,13 +84,16 @@ const HALF_FREE_SAMPLES: Readonly<Record<string, readonly string[]>> = {
 const CONSTANT_FOR_INTEGRAL: readonly string[] = ['isinf', 'isfinite', 'nanToNum'];
 
 /**
- * Op (OpInfo name) -> why it does not run on WebGPU yet (Note [A partial WebGPU impl table]).
- * These ops are not run case by case; each gets one strict probe instead: some case in a
- * WebGPU dtype must still raise the "no kernel ... on WebGPU" (or WebGPU dtype) error, so
- * the entry fails the run once the op works and must then be removed.
+ * Op (OpInfo name) -> why it does not run on WebGPU (Note [The WebGPU impl table]): the ops
+ * that `supports` says WebGPU computes in no dtype. They are not run case by case; each gets
+ * one strict probe instead (ops-webgpu.test.ts): some case must still raise the "no kernel
+ * ... on WebGPU" (or WebGPU dtype) error.
  */
-export const NOT_ON_WEBGPU: Readonly<Record<string, string>> = {
-};
+export function notOnWebgpu(table: readonly OpInfo[]): Record<string, string> {
+  return Object.fromEntries(
+    table.filter((op) => !DTYPES.some((d) => supports(op.name, d, 'webgpu'))).map((op) => [op.name, `no WebGPU kernel in any dtype (supports('${op.name}', dtype, 'webgpu') is false for all)`]),
+  );
+}
 
 const ONE_HOT_DEVICE_CHECK =
   "as PyTorch on CUDA, one_hot on WebGPU does not read the class values back to check them: scatter's device-side index check reports the bad value at the next read, with scatter's message";
@@ -230,8 +163,8 @@ const INDEX_RESULT_OPS: readonly string[] = ['argmax', 'argmin', 'max', 'min', '
 /** Samples whose result core makes with a cast copy alone (median of nothing: NaN cast to the dtype): they run wherever the device casts. */
 const CAST_ONLY_SAMPLES: Readonly<Record<string, readonly string[]>> = { median: ['empty-all'] };
 
-/** Dtypes WebGPU can hold but not convert on the device (copy/cast kernels exist for int64, float16 and bfloat16). */
-const NO_DEVICE_CAST: readonly DType[] = ['float64'];
+/** Whether WebGPU converts to and from `d` (its copy kernel's dtypes; a same-dtype copy is raw, for every dtype). */
+const castsOnDevice = (d: DType) => supports('copy', d, 'webgpu');
 
 /**
  * The dtype a case cannot run in on WebGPU, if any: an input WebGPU cannot even cast, the
@@ -241,17 +174,20 @@ const NO_DEVICE_CAST: readonly DType[] = ['float64'];
 export function unsupportedDtypeOf(c: GoldenCase, opName: string): DType | null {
   // (cat skips empty inputs: nothing of their dtype is converted)
   const tensors = c.inputs.filter((x): x is GoldenTensor => !isScalarInput(x) && !(DATA_MOVEMENT_OPS.includes(opName) && x.shape.some((n) => n === 0)));
-  const bad = tensors.find((t) => NO_DEVICE_CAST.includes(t.dtype));
-  if (bad) return bad.dtype;
-  const int64 = INT64_OPS.includes(opName) || INT64_SAMPLES[opName]?.includes(c.sample) === true;
-  const supported: readonly DType[] = [...WEBGPU_DTYPES, ...(int64 ? ['int64' as const] : []), ...(FLOAT16_OPS.includes(opName) ? ['float16' as const] : []), ...(BFLOAT16_OPS.includes(opName) ? ['bfloat16' as const] : [])];
+  const results = (c.expected === undefined ? [] : Array.isArray(c.expected) ? c.expected : [c.expected]) as GoldenTensor[];
+  // (an input in the result's dtype is not converted; one in another dtype is, to the result's)
+  const to = results[0]?.dtype;
+  const converted = tensors.filter((t) => t.dtype !== to);
+  const bad = converted.find((t) => !castsOnDevice(t.dtype))?.dtype ?? (to !== undefined && converted.length > 0 && !castsOnDevice(to) ? to : undefined);
+  if (bad) return bad;
+  const ops = SAMPLE_OPS[opName]?.[c.sample] ?? [kernelOp(opName, c)];
+  const supported = DTYPES.filter((d) => ops.every((o) => supports(o, d, 'webgpu')));
   if (INDEX_RESULT_OPS.includes(opName)) {
     // The kernel runs in the input's dtype and writes int64 indices itself.
     // (searchsorted's third input, the sorter, is an int64 index its kernel reads itself)
     const data = opName === 'searchsorted' ? tensors.slice(0, 2) : tensors;
     return data.find((t) => !supported.includes(t.dtype))?.dtype ?? null;
   }
-  const results = (c.expected === undefined ? [] : Array.isArray(c.expected) ? c.expected : [c.expected]) as GoldenTensor[];
   const badResult = results.find((r) => !supported.includes(r.dtype));
   if (badResult) return badResult.dtype;
   // (an indexing op's int64 index tensors are not a compute dtype)
@@ -263,12 +199,6 @@ export function unsupportedDtypeOf(c: GoldenCase, opName: string): DType | null 
   return null;
 }
 
-/** A case whose non-empty tensor inputs differ from the result's dtype: a data-movement op (cat) then converts, which needs the dtypes' kernels. */
-function mixedDtypes(c: GoldenCase): boolean {
-  const result = (Array.isArray(c.expected) ? c.expected[0] : c.expected) as GoldenTensor | undefined;
-  return c.inputs.some((x) => !isScalarInput(x) && x.shape.every((n) => n > 0) && x.dtype !== result?.dtype);
-}
-
 function scalarOperand(v: number | boolean | string): number | boolean {
   return typeof v === 'string' ? Number.NaN : v;
 }
@@ -277,7 +207,7 @@ function scalarOperand(v: number | boolean | string): number | boolean {
 export function webgpuXfails(table: readonly OpInfo[], allOps: readonly OpInfo[] = table): Record<string, Record<string, string>> {
   const goldens = loadOpGoldens();
   const names = new Set(allOps.map((op) => op.name));
-  for (const name of [...Object.keys(NOT_ON_WEBGPU), ...Object.keys(DEVIATIONS)]) {
+  for (const name of Object.keys(DEVIATIONS)) {
     if (!names.has(name)) throw new Error(`webgpu xfails: '${name}' is not an op of the OpInfo table`);
   }
   const out: Record<string, Record<string, string>> = {};
@@ -291,16 +221,14 @@ export function webgpuXfails(table: readonly OpInfo[], allOps: readonly OpInfo[]
       const integralInput = c.inputs.some((x) => !isScalarInput(x) && !['float32', 'float64', 'float16', 'bfloat16'].includes(x.dtype));
       if (CONSTANT_FOR_INTEGRAL.includes(op.name) && integralInput) continue;
       if ((c.dtype === 'float16' || c.dtype === 'bfloat16') && HALF_FREE_SAMPLES[op.name]?.includes(c.sample)) continue;
-      if (DTYPE_FREE_SAMPLES[op.name]?.includes(c.sample) || (DATA_MOVEMENT_OPS.includes(op.name) && !mixedDtypes(c))) continue;
-      if (CAST_ONLY_SAMPLES[op.name]?.includes(c.sample) && !NO_DEVICE_CAST.includes(c.dtype)) continue;
-      if (INDEXED_MOVEMENT_OPS.includes(op.name) || BITWISE_TEST_OPS.includes(op.name) || (op.name === 'scatter' && !c.kwargs.reduce) || (op.name === 'indexPut' && !c.kwargs.accumulate)) continue;
-      // (indexPut with one bool mask and accumulate is `where(mask, self + values, self)` there:
-      // it runs in every dtype that add and where run in; core Note [Data-dependent sizes on async-read backends])
-      if (op.name === 'indexPut' && c.sample.startsWith('mask') && ['add', 'where'].every((o) => webgpuRunsDtype(o, c.dtype))) continue;
-      if (c.dtype === 'int64' && (['add', 'sum', 'mean'].includes(c.kwargs.reduce as string) || c.kwargs.accumulate === true) && ['scatter', 'scatterReduce', 'indexPut'].includes(op.name)) continue;
-      const bad = unsupportedDtypeOf(c, op.name);
-      const reason = bad ? UNSUPPORTED_DTYPES[bad] : null;
-      if (!reason) continue;
+      if (DTYPE_FREE_SAMPLES[op.name]?.includes(c.sample)) continue;
+      if (CAST_ONLY_SAMPLES[op.name]?.includes(c.sample) && castsOnDevice(c.dtype)) continue;
+      // (ops that move elements with the index inputs their kernels read themselves: the
+      // case's dtype is the data's; the index tensors are not converted)
+      const own = OWN_DTYPE_OPS.includes(op.name);
+      const bad = own ? (supports(kernelOp(op.name, c), c.dtype, 'webgpu') ? null : c.dtype) : unsupportedDtypeOf(c, op.name);
+      if (!bad) continue;
+      const reason = unsupportedReason(kernelOp(op.name, c), bad);
       // The checks run-op-info.ts declares for a case without an error; an in-place form
       // that PyTorch rejects fails in core's meta, before any kernel, so it is not listed.
       const checks = ['forward', 'oracle'];

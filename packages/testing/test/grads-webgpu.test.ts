@@ -5,7 +5,7 @@
  * gradients must agree within float32 tolerance. This reaches every backward kernel a
  * derivative formula calls (`_softmax_backward_data`, `max_pool2d_with_indices_backward`,
  * scatter for gather's backward, ...), which the forward OpInfo suite does not.
- * Ops still in NOT_ON_WEBGPU have no forward there and are left to its strict probe; a
+ * Ops WebGPU computes in no dtype (notOnWebgpu) have no forward there and are left to its strict probe; a
  * sample that cannot match is listed in GRAD_XFAILS_WEBGPU with its reason, strictly (it
  * fails the run once it passes).
  */
@@ -15,7 +15,7 @@ import type { Tensor } from '@torch-ts/torch';
 import { loadOpGoldens } from '../src/goldens';
 import { OP_TABLE } from '../src/op-info';
 import { gradcheckSamples, type GradcheckSample } from '../src/op-info/gradcheck';
-import { GRAD_XFAILS_WEBGPU, NOT_ON_WEBGPU } from '../src/webgpu-xfails';
+import { GRAD_XFAILS_WEBGPU, notOnWebgpu } from '../src/webgpu-xfails';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -92,8 +92,9 @@ if (ready) {
   // Random ops draw their own values on WebGPU (Philox, not the CPU's mt19937: Note in
   // core's random-impls.ts), so their gradients cannot equal CPU's; dropout's is checked
   // below against the mask it drew.
+  const absent = notOnWebgpu(OP_TABLE);
   const samples = gradcheckSamples(OP_TABLE, loadOpGoldens()).filter(
-    (s) => s.form === 'function' && s.layout === 'contiguous' && !(s.op.name in NOT_ON_WEBGPU) && !s.op.randomCheck,
+    (s) => s.form === 'function' && s.layout === 'contiguous' && !(s.op.name in absent) && !s.op.randomCheck,
   );
   const ids = new Set(samples.map((s) => `${s.op.name}/${s.caseId}`));
 

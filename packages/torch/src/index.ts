@@ -30,6 +30,9 @@ export {
   canCast,
   Device,
   type DeviceLike,
+  // which dtypes a device has kernels for (core Note [Dtype support is data])
+  supports,
+  supportedDtypes,
   // printing
   setPrintOptions,
   getPrintOptions,

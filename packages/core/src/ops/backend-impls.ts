@@ -1,3 +1,4 @@
+import type { DType } from '../dtype';
 import type { TensorImpl } from '../tensor/tensor-impl';
 import type { ActivationImpls } from './activation-impls';
 import type { NnImpls } from './nn-impls';
@@ -119,3 +120,16 @@ export function notImplemented(reason: string): NotImplemented {
 
 export type BackendImplTable = { readonly [K in ImplName]: BackendImpls[K] | NotImplemented };
 
+
+/**
+ * The dtypes each impl of a backend computes in, as data next to its kernels (Note [Dtype
+ * support is data]): complete, so a new impl needs its entry. An impl the backend opts out of
+ * (`notImplemented`) has none.
+ */
+export type ImplDtypes = { readonly [K in ImplName]: readonly DType[] };
+
+/** Dtypes of an impl for one value of an argument (`indexScatter.add`), where they differ from the impl's entry. */
+export type ImplDtypeVariants = { readonly [K in `${ImplName}.${string}`]?: readonly DType[] };
+
+/** What a backend registers (Note [Dtype support is data]). */
+export type BackendDtypes = ImplDtypes & ImplDtypeVariants;

@@ -2,7 +2,7 @@ import { dispatchKeyDisplayName, type DispatchKey } from '../dispatch/dispatch-k
 import { registerKernel, registerOperator, type OperatorHandle } from '../dispatch/dispatcher';
 import { TorchError } from '../errors';
 import type { OpSchema } from '../dispatch/schema';
-import type { BackendImpls, BackendImplTable, ImplName, NotImplemented } from './backend-impls';
+import type { BackendImpls, BackendImplTable, BackendDtypes, ImplName, NotImplemented } from './backend-impls';
 
 /**
  * How a structured op runs at a backend key: its meta (shapes, dtypes, validation, output
@@ -14,6 +14,15 @@ export interface Backend {
   readonly key: DispatchKey;
   readonly impls: BackendImplTable;
   readonly around: BackendOpHook | undefined;
+  /** The dtypes of each impl (Note [Dtype support is data]); absent: every dtype. */
+  readonly dtypes: BackendDtypes | undefined;
+}
+
+export interface BackendOptions {
+  /** Runs around every structured op of the backend (Note [Backend op hooks]). */
+  readonly around?: BackendOpHook;
+  /** The dtypes each impl computes in, which `supports()` answers from (Note [Dtype support is data]). */
+  readonly dtypes?: BackendDtypes;
 }
 
 /**
@@ -54,10 +63,11 @@ function bind(op: StructuredOp, b: Backend): void {
 
 /**
  * Registers a backend's impl table: every structured op gains a kernel at `key`, run through
- * `around` when given (Note [Backend op hooks]).
+ * `options.around` when given (Note [Backend op hooks]); `options.dtypes` declares what each
+ * impl computes in (Note [Dtype support is data]).
  */
-export function registerBackend(key: DispatchKey, impls: BackendImplTable, around?: BackendOpHook): void {
-  const b: Backend = { key, impls, around };
+export function registerBackend(key: DispatchKey, impls: BackendImplTable, options: BackendOptions = {}): void {
+  const b: Backend = { key, impls, around: options.around, dtypes: options.dtypes };
   backends.set(key, b);
   for (const op of structuredOps) bind(op, b);
 }

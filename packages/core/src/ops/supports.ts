@@ -1,0 +1,195 @@
+import { backendKeyOf } from '../dispatch/dispatch-key';
+import { toDevice, type DeviceLike } from '../device';
+import { DTYPES, parseDType, type DType } from '../dtype';
+import { TorchError } from '../errors';
+import type { ImplName } from './backend-impls';
+import { backendOf, type Backend } from './registry';
+
+/**
+ * Note [Dtype support is data]
+ * Which dtypes a device computes an op in is data, declared once per backend next to its
+ * kernels: `registerBackend(key, impls, { dtypes })` takes, for every impl, the dtypes it
+ * computes in (`ImplDtypes`, complete, so a new impl needs its entry), and optional
+ * variants for impls whose support depends on an argument (`indexScatter.add`). A backend
+ * registered without the table computes every impl it has in every dtype.
+ *
+ * `supports(op, dtype, device)` answers for the ops users call. An op computed by the impl
+ * of its own name in its own dtype needs nothing more; the others (composites, overloads,
+ * ops whose meta casts before the kernel) list here the impls they call (OP_KERNELS), each
+ * in the op's dtype or, with a suffix, in the dtype core casts to first:
+ *   - `impl@opmath`: float16 and bfloat16 widened to float32 (the NN kernels: Note [NN
+ *     kernels take contiguous float32/float64 operands]), other dtypes as they are;
+ *   - `impl@bool`: cast to bool first (all, any).
+ * A cast needs the backend's `copy` to convert the op's dtype. `a|b` takes the first of the
+ * impls the backend implements (the others are core's paths for a backend that opts out:
+ * `randomFill|host`, where `host` is core drawing on the host, Note [Counter-based random
+ * streams]; `nonzeroCountAsync|nonzeroCount`). An op that only moves
+ * elements (views, same-dtype copies) needs no impl: every backend does it for every dtype.
+ * So the kernels' tables stay the one source of truth, and this map only says what core's
+ * composites call, which core's own code decides.
+ *
+ * `dtype` is the op's dtype: its result's, or its inputs' after promotion where the result
+ * is bool or an index. The dtypes PyTorch rejects for an op on every device (`neg` of bool,
+ * `mean` of int64) raise the DTypeError of core's meta before any kernel and are not the
+ * backend's to declare: `supports` says whether the device has the kernels.
+ */
+export const OP_KERNELS: Readonly<Record<string, readonly KernelNeed[]>> = {
+  // pointwise ops computed by another impl
+  sub: ['add'],
+  'div.trunc': ['divTrunc'],
+  'div.floor': ['divFloor'],
+  trueDivide: ['div'],
+  floorDivide: ['divFloor'],
+  square: ['mul'],
+  selu: ['elu'],
+  relu6: ['hardtanh'],
+  clamp: ['clampMin', 'clampMax'],
+  'clamp.min': ['clampMin'],
+  'clamp.max': ['clampMax'],
+  clip: ['clampMin', 'clampMax'],
+  isnan: ['ne'],
+  isinf: ['abs', 'eq'],
+  isfinite: ['abs', 'eq', 'ne'],
+  maskedFill: ['where'],
+  // reductions and statistics
+  mean: ['sum', 'div'],
+  max: ['amax', 'maxDim'],
+  min: ['amin', 'minDim'],
+  countNonzero: ['ne', 'sum'],
+  all: ['all@bool'],
+  any: ['any@bool'],
+  // (the row statistics read float32 rows, core widening the 16-bit floats, and write the result's dtype)
+  var: ['varMean'],
+  std: ['varMean'],
+  stdMean: ['varMean'],
+  norm: ['vectorNorm'],
+  median: ['medianDim'],
+  mode: ['modeDim'],
+  argsort: ['sort'],
+  bucketize: ['searchsorted'],
+  unique: ['unique', 'uniqueCountAsync|unique'],
+  // linear algebra
+  mv: ['mm'],
+  dot: ['mm'],
+  matmul: ['mm', 'bmm'],
+  // (16-bit in float32, Note [Fused addmm]: the fused impl is only a faster mm + add)
+  addmm: ['mm@opmath', 'mul@opmath', 'add@opmath'],
+  baddbmm: ['bmm@opmath', 'mul@opmath', 'add@opmath'],
+  outer: ['mul'],
+  einsum: ['mul', 'sum', 'mm', 'bmm'],
+  tensordot: ['mm'],
+  linear: ['mm@opmath', 'mul@opmath', 'add@opmath'],
+  // data movement
+  stack: ['cat'],
+  hstack: ['cat'],
+  vstack: ['cat'],
+  repeat: [],
+  tile: [],
+  roll: [],
+  triu: ['triZero'],
+  tril: ['triZero'],
+  pad: ['fill', 'padIndexed'],
+  repeatInterleave: ['indexGather'],
+  // indexing (the scatters by their combining mode: Note [Indexed access kernels] in kernels-webgpu)
+  index: ['indexGather'],
+  gather: ['indexGather'],
+  indexSelect: ['indexGather'],
+  take: ['indexGather'],
+  maskedSelect: ['indexGather'],
+  indexFill: ['indexScatter.set'],
+  scatter: ['indexScatter.set'],
+  'scatter.add': ['indexScatter.add'],
+  'scatter.multiply': ['indexScatter'],
+  scatterAdd: ['indexScatter.add'],
+  indexAdd: ['indexScatter.add'],
+  scatterReduce: ['indexScatter'],
+  'scatterReduce.sum': ['indexScatter.add'],
+  // (a sum and a count, then div for floats, divFloor for integers: their rows agree on the float dtypes)
+  'scatterReduce.mean': ['indexScatter.add', 'fill', 'maximum', 'divFloor'],
+  'scatterReduce.prod': ['indexScatter'],
+  'scatterReduce.amax': ['indexScatter'],
+  'scatterReduce.amin': ['indexScatter'],
+  indexPut: ['indexScatter.set'],
+  'indexPut.accumulate': ['indexScatter.add'],
+  // one bool mask on an async-read backend: where(mask, self + values, self) (Note
+  // [Data-dependent sizes on async-read backends])
+  'indexPut.maskAccumulate': ['add', 'where'],
+  maskedScatter: ['maskedScatterOrdered|indexScatter.set'],
+  nonzero: ['nonzeroCountAsync|nonzeroCount', 'nonzeroFill'],
+  oneHot: ['fill', 'indexScatter.set'],
+  // NN: the fused kernels compute in float32 for the 16-bit floats
+  softmax: ['softmax@opmath'],
+  logSoftmax: ['softmax@opmath'],
+  nllLoss: ['nllLoss@opmath'],
+  crossEntropy: ['softmax@opmath', 'nllLoss@opmath'],
+  mseLoss: ['pointwiseLoss@opmath'],
+  l1Loss: ['add@opmath', 'abs@opmath', 'sum@opmath'],
+  smoothL1Loss: ['pointwiseLoss@opmath'],
+  binaryCrossEntropy: ['pointwiseLoss@opmath'],
+  binaryCrossEntropyWithLogits: ['pointwiseLoss@opmath'],
+  batchNorm: ['batchNorm@opmath'],
+  layerNorm: ['layerNorm@opmath'],
+  groupNorm: ['layerNorm@opmath'],
+  dropout: ['randomFill|host', 'div', 'mul'],
+  bernoulli: ['bernoulliTensor|host'],
+  multinomial: ['multinomial|host'],
+  conv1d: ['conv2d@opmath'],
+  conv2d: ['conv2d@opmath'],
+  convTranspose2d: ['conv2d@opmath'],
+  maxPool2d: ['maxPool2d'],
+  'maxPool2d.indices': ['maxPool2d'],
+  interpolate: ['upsampleNearest2d'],
+  'interpolate.bilinear': ['upsampleBilinear2d'],
+};
+
+/**
+ * An impl (or impl variant) an op calls, and the dtype it runs in (Note [Dtype support is
+ * data]): `impl[.variant][@opmath|@bool][|alternative]`. The compiler checks the leading
+ * impl name; test/supports.test.ts checks the rest.
+ */
+export type KernelNeed = `${ImplName}${string}`;
+
+/** Whether `impl` (or `impl.variant`) of backend `b` computes in `dtype`. */
+function implSupports(b: Backend, impl: string, dtype: DType): boolean {
+  const base = impl.split('.')[0] as ImplName;
+  if (typeof b.impls[base] !== 'function') return false;
+  const table = b.dtypes;
+  if (!table) return true;
+  const list = (table as Readonly<Record<string, readonly DType[] | undefined>>)[impl] ?? table[base];
+  return list.includes(dtype);
+}
+
+function implemented(b: Backend, need: string): boolean {
+  return need === 'host' || typeof b.impls[need.split(/[.@]/)[0] as ImplName] === 'function';
+}
+
+function needMet(b: Backend, alternatives: string, dtype: DType): boolean {
+  const options = alternatives.split('|');
+  const need = options.find((n) => implemented(b, n)) ?? options[0];
+  if (need === 'host') return true;
+  const [impl, mode] = need.split('@');
+  const wide = mode === 'bool' ? 'bool' : mode === 'opmath' && (dtype === 'float16' || dtype === 'bfloat16') ? 'float32' : dtype;
+  return implSupports(b, impl, wide) && (wide === dtype || implSupports(b, 'copy', dtype));
+}
+
+/**
+ * Whether `device` has the kernels to compute `op` in `dtype` (Note [Dtype support is data]):
+ * `torch.supports('sort', 'float16', 'webgpu')`. `op` is an operator's API name (`add`,
+ * `crossEntropy`), an overload where support differs (`div.trunc`, `scatterReduce.amax`),
+ * or an impl name of BackendImpls. Throws a TorchError for an unknown op, and for a device
+ * whose backend is not registered (import its package, or `await torch.webgpu.init()`).
+ */
+export function supports(op: string, dtype: DType, device: DeviceLike): boolean {
+  const d = parseDType('supports', dtype);
+  const dev = toDevice('supports', device);
+  const b = backendOf(backendKeyOf(dev.type));
+  if (!b) throw new TorchError(`supports: no backend registered for device '${dev.type}'`);
+  const needs = OP_KERNELS[op] ?? (op in b.impls || op.split('.')[0] in b.impls ? [op] : undefined);
+  if (!needs) throw new TorchError(`supports: unknown op '${op}'`);
+  return needs.every((n) => needMet(b, n, d));
+}
+
+/** The dtypes `device` computes `op` in, in DTYPES order. */
+export function supportedDtypes(op: string, device: DeviceLike): DType[] {
+  return DTYPES.filter((d) => supports(op, d, device));
+}
