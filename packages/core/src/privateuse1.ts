@@ -3,7 +3,7 @@ import { DispatchKey } from './dispatch/dispatch-key';
 import { registerDeviceRuntime } from './dispatch/device-runtime';
 import { DeviceError } from './errors';
 import { registerAllocator, type Allocator } from './memory/allocator';
-import { notImplemented, type BackendImplTable, type ImplName } from './ops/backend-impls';
+import { notImplemented, type BackendDtypes, type BackendImplTable, type ImplName } from './ops/backend-impls';
 import { META_IMPLS } from './ops/meta-backend';
 import { registerBackend, type BackendOpHook } from './ops/registry';
 import { registerDeviceReader, registerDeviceUploader, type DeviceReader, type DeviceUploader } from './tensor/device-reader';
@@ -20,6 +20,8 @@ export interface PrivateUse1BackendOptions {
   readonly runtime?: object;
   /** Note [Backend op hooks]. */
   readonly around?: BackendOpHook;
+  /** The dtypes each impl computes in, for `supports()` (Note [Dtype support is data]); without it, every dtype. */
+  readonly dtypes?: BackendDtypes;
 }
 
 /**
@@ -35,7 +37,7 @@ export interface PrivateUse1BackendOptions {
  * `@torch-ts/autograd` is loaded.
  */
 export function registerPrivateUse1Backend(name: string, impls: Partial<BackendImplTable>, options: PrivateUse1BackendOptions): void {
-  const { allocator, reader, uploader, runtime, around } = options;
+  const { allocator, reader, uploader, runtime, around, dtypes } = options;
   if (!allocator || allocator.deviceType !== 'privateuseone') {
     throw new DeviceError(
       `registerPrivateUse1Backend: the allocator of backend '${name}' must have deviceType 'privateuseone', but got ${allocator ? `'${allocator.deviceType}'` : 'none'}`,
@@ -52,5 +54,5 @@ export function registerPrivateUse1Backend(name: string, impls: Partial<BackendI
   if (reader) registerDeviceReader('privateuseone', reader);
   if (uploader) registerDeviceUploader('privateuseone', uploader);
   if (runtime) registerDeviceRuntime('privateuseone', runtime);
-  registerBackend(DispatchKey.PrivateUse1, table as BackendImplTable, around);
+  registerBackend(DispatchKey.PrivateUse1, table as BackendImplTable, { around, dtypes });
 }
