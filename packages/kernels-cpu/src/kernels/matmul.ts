@@ -184,25 +184,26 @@ function mmWasm(w: WasmKernels, n: number, m: number, p: number, out: Mat, a: Ma
  */
 const GEMM_GRAIN = 1 << 22;
 const SMALL_GEMM_GRAIN = 1 << 20;
-/** Rows of A per task of a small GEMM: a multiple of the micro-tile's 3. */
-const SMALL_GEMM_ROWS = 12;
+/** Rows of A in a small GEMM's tasks are split on multiples of the micro-tile's 3 rows. */
+const SMALL_GEMM_ROWS = 3;
 
 /**
  * Note [Small GEMMs on the pool]: B packed once by the calling thread, then rows of A in
- * tasks of SMALL_GEMM_ROWS or more; false when the product is not such a GEMM.
+ * a few tasks per thread; false when the product is not such a GEMM.
  */
 function smallGemmOnPool(w: WasmKernels, n: number, m: number, p: number, size: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number, accumulate: boolean): boolean {
   const work = n * m * p;
   const threads = getNumThreads();
-  if (threads <= 1 || work < SMALL_GEMM_GRAIN || work >= GEMM_GRAIN || n < 2 * SMALL_GEMM_ROWS || !w.gemmFitsOneBlock(m, p, size)) return false;
+  const units = Math.floor(n / SMALL_GEMM_ROWS);
+  if (threads <= 1 || work < SMALL_GEMM_GRAIN || work >= GEMM_GRAIN || units < 2 || !w.gemmFitsOneBlock(m, p, size)) return false;
   const bytes = w.gemmPackedBBytes(m, p, size);
   const packed = kernelHeap.alloc(bytes, true);
   if (packed < 0) return false;
   try {
     if (size === 8) w.dgemmPackB(m, p, b, rsb, csb, packed);
     else w.sgemmPackB(m, p, b, rsb, csb, packed);
-    // A few tasks per thread, so that a worker that wakes late still takes a share.
-    const units = Math.floor(n / SMALL_GEMM_ROWS);
+    // A few tasks per thread, so that a worker that wakes late still takes a share; the
+    // last task also takes the n mod 3 rows left.
     const parts = Math.min(units, 4 * threads);
     const tasks: number[][] = [];
     for (let t = 0; t < parts; t++) {
