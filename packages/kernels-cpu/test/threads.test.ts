@@ -70,6 +70,10 @@ describe('CPU thread pool', () => {
           return [read(out) as number[], read(view(wide, [n, p], [p + 5, 1], 0)) as number[], read(acc) as number[]];
         }),
       );
+    // A process runs its first SMALL_GEMM_WARM small products on one thread: past them here.
+    setNumThreads(2);
+    const w = tensor('float32', [128, 128], Array.from({ length: 128 * 128 }, rng(2)));
+    for (let i = 0; i < 40; i++) cpuImpls.mm(empty('float32', [128, 128]), w, w);
     const results: number[][][] = [];
     for (const threads of [1, 2, 4]) {
       setNumThreads(threads);

@@ -184,6 +184,15 @@ function mmWasm(w: WasmKernels, n: number, m: number, p: number, out: Mat, a: Ma
  */
 const GEMM_GRAIN = 1 << 22;
 const SMALL_GEMM_GRAIN = 1 << 20;
+/**
+ * Small GEMMs a process runs on one thread before it splits them. The split's exports start
+ * in V8's baseline WebAssembly code (Liftoff) on every thread and the pool's JS starts
+ * interpreted: measured in a fresh process, the first ~20 split 128^3 products took 200 to
+ * 480 us against 90 to 270 us on one thread, then 53 against 85 us. So the first products
+ * stay on the tiered-up one-thread GEMM; a loop that repeats them then gains the split.
+ */
+const SMALL_GEMM_WARM = 32;
+let smallGemmCalls = 0;
 /** Rows of A in a small GEMM's tasks are split on multiples of the micro-tile's 3 rows. */
 const SMALL_GEMM_ROWS = 3;
 
@@ -196,6 +205,10 @@ function smallGemmOnPool(w: WasmKernels, n: number, m: number, p: number, size: 
   const threads = getNumThreads();
   const units = Math.floor(n / SMALL_GEMM_ROWS);
   if (threads <= 1 || work < SMALL_GEMM_GRAIN || work >= GEMM_GRAIN || units < 2 || !w.gemmFitsOneBlock(m, p, size)) return false;
+  if (smallGemmCalls < SMALL_GEMM_WARM) {
+    smallGemmCalls++;
+    return false;
+  }
   const bytes = w.gemmPackedBBytes(m, p, size);
   const packed = kernelHeap.alloc(bytes, true);
   if (packed < 0) return false;
@@ -204,7 +217,7 @@ function smallGemmOnPool(w: WasmKernels, n: number, m: number, p: number, size: 
     else w.sgemmPackB(m, p, b, rsb, csb, packed);
     // A few tasks per thread, so that a worker that wakes late still takes a share; the
     // last task also takes the n mod 3 rows left.
-    const parts = Math.min(units, 4 * threads);
+    const parts = Math.min(units, 2 * threads);
     const tasks: number[][] = [];
     for (let t = 0; t < parts; t++) {
       const lo = Math.floor((t * units) / parts) * SMALL_GEMM_ROWS;
