@@ -177,7 +177,7 @@ export function packedAllBytes(m: i32, k: i32, size: i32): i32 {
  * B (a convolution's weights by its windows of columns) packs it once.
  */
 export function gemmPackedA<T>(m: i32, n: i32, k: i32, packed: usize, b: usize, rsb: i32, csb: i32, c: usize, ldc: i32, accumulate: bool, scratch: usize): void {
-  run<T>(m, n, k, 0, 0, 0, packed, b, rsb, csb, c, ldc, accumulate, scratch);
+  run<T>(m, n, k, 0, 0, 0, packed, b, rsb, csb, 0, c, ldc, accumulate, scratch);
 }
 
 export function gemm<T>(
@@ -186,20 +186,54 @@ export function gemm<T>(
   b: usize, rsb: i32, csb: i32,
   c: usize, ldc: i32, accumulate: bool, scratch: usize,
 ): void {
-  run<T>(m, n, k, a, rsa, csa, 0, b, rsb, csb, c, ldc, accumulate, scratch);
+  run<T>(m, n, k, a, rsa, csa, 0, b, rsb, csb, 0, c, ldc, accumulate, scratch);
 }
 
-/** The loops of Note [GEMM as the BLAS libraries build it]; A comes packed by `packAll` when `packedAll` is not 0. */
+// Note [Small GEMMs on the pool]
+// A GEMM whose B is one packed block (k <= KC and n at most NC float32 columns' bytes) can
+// be split over rows of A with B packed once: `gemmPackB` packs it (into memory the caller
+// owns), and each pool task (`sgemmPackedB`, `dgemmPackedB`) packs only its own rows of A
+// and runs the micro-kernels on the shared panels. Splitting by rows or columns the usual
+// way makes every task pack all of the other operand, which for a 128^3 product costs what
+// the second thread saves. Each element of C is computed by the same kernel steps (one
+// fused multiply-add per k, in k order, in a register tile or the edge tile) however the
+// rows are split, so the result is the one-thread result bit for bit.
+
+/** Whether B [k, n] of element size `size` packs into one block (Note [Small GEMMs on the pool]). */
+export function gemmFitsOneBlock(k: i32, n: i32, size: i32): bool {
+  return k <= KC && n <= NC * 4 / size;
+}
+
+/** Bytes `gemmPackB` writes for B [k, n] of element size `size`. */
+export function gemmPackedBBytes(k: i32, n: i32, size: i32): i32 {
+  const nr = PANEL_BYTES / size;
+  return (n + nr - 1) / nr * nr * k * size;
+}
+
+/** Packs B [k, n] (k <= KC, n within one block) into `dst` for `gemmPackedB`. */
+export function gemmPackB<T>(k: i32, n: i32, b: usize, rsb: i32, csb: i32, dst: usize): void {
+  packB<T>(k, n, b, rsb, csb, dst);
+}
+
+/** `gemm` of rows of A against B packed by `gemmPackB` (Note [Small GEMMs on the pool]). */
+export function gemmPackedB<T>(m: i32, n: i32, k: i32, a: usize, rsa: i32, csa: i32, packed: usize, c: usize, ldc: i32, accumulate: bool, scratch: usize): void {
+  run<T>(m, n, k, a, rsa, csa, 0, 0, 0, 0, packed, c, ldc, accumulate, scratch);
+}
+
+/**
+ * The loops of Note [GEMM as the BLAS libraries build it]; A comes packed by `packAll` when
+ * `packedAll` is not 0, B by `gemmPackB` when `packedBAll` is not 0 (then B is one block).
+ */
 function run<T>(
   m: i32, n: i32, k: i32,
   a: usize, rsa: i32, csa: i32, packedAll: usize,
-  b: usize, rsb: i32, csb: i32,
+  b: usize, rsb: i32, csb: i32, packedBAll: usize,
   c: usize, ldc: i32, accumulate: bool, scratch: usize,
 ): void {
   const size = sizeof<T>();
   const nr = PANEL_BYTES / <i32>size;
-  const packedB = (scratch + 15) & ~15;
-  const packedA = packedB + KC * NC * 4;
+  const packedB = packedBAll != 0 ? packedBAll : (scratch + 15) & ~15;
+  const packedA = ((scratch + 15) & ~15) + KC * NC * 4;
   const tile = packedA + MC * KC * 8;
   const ldcBytes = <usize>ldc * size;
   // The packed B block is NC float32 columns wide in bytes: half as many float64 columns.
@@ -209,7 +243,7 @@ function run<T>(
     for (let pc = 0; pc < k; pc += KC) {
       const kc = min(KC, k - pc);
       const add = accumulate || pc > 0;
-      packB<T>(kc, nc, b + <usize>(pc * rsb + jc * csb) * size, rsb, csb, packedB);
+      if (packedBAll == 0) packB<T>(kc, nc, b + <usize>(pc * rsb + jc * csb) * size, rsb, csb, packedB);
       for (let ic = 0; ic < m; ic += MC) {
         const mc = min(MC, m - ic);
         if (packedAll == 0) packA<T>(mc, kc, a + <usize>(ic * rsa + pc * csa) * size, rsa, csa, packedA);
@@ -254,4 +288,24 @@ export function sgemm(m: i32, n: i32, k: i32, a: usize, rsa: i32, csa: i32, b: u
 /** float64 `sgemm`. */
 export function dgemm(m: i32, n: i32, k: i32, a: usize, rsa: i32, csa: i32, b: usize, rsb: i32, csb: i32, c: usize, ldc: i32, accumulate: bool, scratch: usize): void {
   gemm<f64>(m, n, k, a, rsa, csa, b, rsb, csb, c, ldc, accumulate, scratch);
+}
+
+/** float32 B packed for `sgemmPackedB` (Note [Small GEMMs on the pool]). */
+export function sgemmPackB(k: i32, n: i32, b: usize, rsb: i32, csb: i32, dst: usize): void {
+  gemmPackB<f32>(k, n, b, rsb, csb, dst);
+}
+
+/** float64 `sgemmPackB`. */
+export function dgemmPackB(k: i32, n: i32, b: usize, rsb: i32, csb: i32, dst: usize): void {
+  gemmPackB<f64>(k, n, b, rsb, csb, dst);
+}
+
+/** float32 C[m, n] (+)= A @ B for B packed by `sgemmPackB`: a pool task over rows of A and C. */
+export function sgemmPackedB(m: i32, n: i32, k: i32, a: usize, rsa: i32, csa: i32, packed: usize, c: usize, ldc: i32, accumulate: bool, scratch: usize): void {
+  gemmPackedB<f32>(m, n, k, a, rsa, csa, packed, c, ldc, accumulate, scratch);
+}
+
+/** float64 `sgemmPackedB`. */
+export function dgemmPackedB(m: i32, n: i32, k: i32, a: usize, rsa: i32, csa: i32, packed: usize, c: usize, ldc: i32, accumulate: bool, scratch: usize): void {
+  gemmPackedB<f64>(m, n, k, a, rsa, csa, packed, c, ldc, accumulate, scratch);
 }

@@ -1,6 +1,6 @@
 // The kernels' WebAssembly module: everything exported here is callable from
 // src/wasm/kernels.ts (Note [Kernels in AssemblyScript]).
-export { sgemm, dgemm, gemmScratchBytes } from './gemm';
+export { sgemm, dgemm, gemmScratchBytes, sgemmPackB, dgemmPackB, sgemmPackedB, dgemmPackedB, gemmFitsOneBlock, gemmPackedBBytes } from './gemm';
 export { fill8, fill16, fill32, fill64 } from './fill';
 export { maxPool2dF32, maxPool2dF64, maxPool2dBackwardF32, maxPool2dBackwardF64 } from './pool';
 export { binaryF32, binaryF64 } from './binary';

@@ -159,7 +159,7 @@ function mmWasm(w: WasmKernels, n: number, m: number, p: number, out: Mat, a: Ma
     const ldc = direct ? out.s0 : p;
     if (m === 0) {
       if (!accumulate) new Uint8Array(kernelHeap.buffer()).fill(0, c, c + ((n - 1) * ldc + p) * size);
-    } else {
+    } else if (!smallGemmOnPool(w, n, m, p, size, pa, rsa, csa, pb, rsb, csb, c, ldc, accumulate)) {
       runTasks(d === 'float64' ? 'dgemm' : 'sgemm', gemmTasks(n, m, p, size, pa, rsa, csa, pb, rsb, csb, c, ldc, accumulate), w.gemmScratchBytes());
     }
     if (!direct) {
@@ -176,8 +176,60 @@ function mmWasm(w: WasmKernels, n: number, m: number, p: number, out: Mat, a: Ma
   }
 }
 
-/** Multiply-adds below which a GEMM stays on the calling thread (about 100 us of work: a 128^3 product is faster alone than split). */
+/**
+ * Multiply-adds from which a GEMM splits the usual way (each task packing what it needs);
+ * below, one whose B packs into one block splits over rows of A with B packed once (Note
+ * [Small GEMMs on the pool]), from SMALL_GEMM_GRAIN (about 30 us of work: a smaller product
+ * is done before a sleeping worker wakes) up; anything else stays on the calling thread.
+ */
 const GEMM_GRAIN = 1 << 22;
+const SMALL_GEMM_GRAIN = 1 << 20;
+/**
+ * Small GEMMs a process runs on one thread before it splits them. The split's exports start
+ * in V8's baseline WebAssembly code (Liftoff) on every thread and the pool's JS starts
+ * interpreted: measured in a fresh process, the first ~20 split 128^3 products took 200 to
+ * 480 us against 90 to 270 us on one thread, then 53 against 85 us. So the first products
+ * stay on the tiered-up one-thread GEMM; a loop that repeats them then gains the split.
+ */
+const SMALL_GEMM_WARM = 32;
+let smallGemmCalls = 0;
+/** Rows of A in a small GEMM's tasks are split on multiples of the micro-tile's 3 rows. */
+const SMALL_GEMM_ROWS = 3;
+
+/**
+ * Note [Small GEMMs on the pool]: B packed once by the calling thread, then rows of A in
+ * a few tasks per thread; false when the product is not such a GEMM.
+ */
+function smallGemmOnPool(w: WasmKernels, n: number, m: number, p: number, size: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number, accumulate: boolean): boolean {
+  const work = n * m * p;
+  const threads = getNumThreads();
+  const units = Math.floor(n / SMALL_GEMM_ROWS);
+  if (threads <= 1 || work < SMALL_GEMM_GRAIN || work >= GEMM_GRAIN || units < 2 || !w.gemmFitsOneBlock(m, p, size)) return false;
+  if (smallGemmCalls < SMALL_GEMM_WARM) {
+    smallGemmCalls++;
+    return false;
+  }
+  const bytes = w.gemmPackedBBytes(m, p, size);
+  const packed = kernelHeap.alloc(bytes, true);
+  if (packed < 0) return false;
+  try {
+    if (size === 8) w.dgemmPackB(m, p, b, rsb, csb, packed);
+    else w.sgemmPackB(m, p, b, rsb, csb, packed);
+    // A few tasks per thread, so that a worker that wakes late still takes a share; the
+    // last task also takes the n mod 3 rows left.
+    const parts = Math.min(units, 2 * threads);
+    const tasks: number[][] = [];
+    for (let t = 0; t < parts; t++) {
+      const lo = Math.floor((t * units) / parts) * SMALL_GEMM_ROWS;
+      const hi = t === parts - 1 ? n : Math.floor(((t + 1) * units) / parts) * SMALL_GEMM_ROWS;
+      tasks.push([hi - lo, p, m, a + lo * rsa * size, rsa, csa, packed, c + lo * ldc * size, ldc, accumulate ? 1 : 0]);
+    }
+    runTasks(size === 8 ? 'dgemmPackedB' : 'sgemmPackedB', tasks, w.gemmScratchBytes());
+  } finally {
+    kernelHeap.release(packed, bytes);
+  }
+  return true;
+}
 
 /**
  * The GEMM's tasks: one per thread, splitting the longer of C's two sides on micro-tile

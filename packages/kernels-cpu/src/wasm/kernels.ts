@@ -28,6 +28,13 @@ export interface WasmKernels {
   sgemm(m: number, n: number, k: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number, accumulate: number, scratch: number): void;
   dgemm(m: number, n: number, k: number, a: number, rsa: number, csa: number, b: number, rsb: number, csb: number, c: number, ldc: number, accumulate: number, scratch: number): void;
   gemmScratchBytes(): number;
+  /** Note [Small GEMMs on the pool]: B [k, n] packed once, then pool tasks over rows of A. */
+  gemmFitsOneBlock(k: number, n: number, size: number): number;
+  gemmPackedBBytes(k: number, n: number, size: number): number;
+  sgemmPackB(k: number, n: number, b: number, rsb: number, csb: number, dst: number): void;
+  dgemmPackB(k: number, n: number, b: number, rsb: number, csb: number, dst: number): void;
+  sgemmPackedB(m: number, n: number, k: number, a: number, rsa: number, csa: number, packed: number, c: number, ldc: number, accumulate: number, scratch: number): void;
+  dgemmPackedB(m: number, n: number, k: number, a: number, rsa: number, csa: number, packed: number, c: number, ldc: number, accumulate: number, scratch: number): void;
   fill8(dst: number, value: number, count: number): void;
   fill16(dst: number, value: number, count: number): void;
   fill32(dst: number, value: number, count: number): void;

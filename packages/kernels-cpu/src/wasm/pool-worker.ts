@@ -6,7 +6,7 @@
  * none are left, calling the named export with the task's arguments and its own scratch.
  * The layout constants are those of pool-layout.ts, inlined by `workerSource`.
  */
-import { CTL, MAX_ARGS, SLOTS } from './pool-layout';
+import { CTL, MAX_ARGS, SLOTS, SPIN_MS } from './pool-layout';
 
 export function workerSource(): string {
   return `
@@ -47,7 +47,14 @@ const onInit = (init) => {
   Atomics.add(ctl, ${CTL.ready}, 1);
   post('ready');
   for (;;) {
-    Atomics.wait(ctl, ${CTL.job}, seen);
+    // Note [Waking the pool]: spin a while for the next job before sleeping.
+    const until = performance.now() + ${SPIN_MS};
+    for (let i = 1; Atomics.load(ctl, ${CTL.job}) === seen; i++) {
+      if ((i & 255) === 0 && performance.now() > until) {
+        Atomics.wait(ctl, ${CTL.job}, seen);
+        break;
+      }
+    }
     seen = Atomics.load(ctl, ${CTL.job});
     if (index >= Atomics.load(ctl, ${CTL.threads}) - 1) continue;
     const seq = Atomics.load(ctl, ${CTL.ticket}) >>> 16;

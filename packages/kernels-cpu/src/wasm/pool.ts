@@ -1,5 +1,5 @@
 import { TorchError } from '@torch-ts/core';
-import { CONTROL_ADDRESS, CONTROL_BYTES, CTL, MAX_ARGS, SLOTS } from './pool-layout';
+import { CONTROL_ADDRESS, CONTROL_BYTES, CTL, MAX_ARGS, SLOTS, SPIN_MS } from './pool-layout';
 import { workerSource } from './pool-worker';
 import { kernelHeap } from './kernel-heap';
 import { wasm, wasmModule, type WasmKernels } from './kernels';
@@ -30,10 +30,23 @@ import { HEAP_BASE, memory, memoryIsShared } from './memory';
  * Atomics.wait is not allowed, so the caller spins on the counter while workers finish.
  */
 
+/**
+ * Note [Waking the pool]
+ * A worker asleep in Atomics.wait takes 7 to 30 us to run after Atomics.notify (measured on a
+ * 2-core KVM guest: longer the longer it slept), and so does a caller asleep on the done
+ * counter after the last task: for a 128^3 GEMM (about 70 us on one core) that is the whole
+ * gain of a second thread. So both spin for SPIN_MS before they sleep: a worker for the next
+ * job (jobs of consecutive ops then start in under a microsecond), the caller for the
+ * workers' last tasks. The spin is bounded, so an idle pool costs nothing, and short, so a
+ * worker that the OS put on the caller's core (a busy machine) holds it up at most that long.
+ */
+
 /** Exports of the kernels' module that run as pool tasks (the last argument is scratch). */
 export const POOL_EXPORTS = [
   'sgemm',
   'dgemm',
+  'sgemmPackedB',
+  'dgemmPackedB',
   'binaryF32',
   'binaryF64',
   'unaryF32',
@@ -261,10 +274,12 @@ export function runTasks(name: PoolExport, tasks: readonly (readonly number[])[]
     fn(...tasks[t], s);
     Atomics.add(ctl, CTL.done, 1);
   }
-  for (;;) {
+  // Note [Waking the pool]: spin a while for the workers' last tasks, then sleep.
+  const until = performance.now() + SPIN_MS;
+  for (let i = 1; ; i++) {
     const d = Atomics.load(ctl, CTL.done);
     if (d >= tasks.length) break;
-    if (canWait) Atomics.wait(ctl, CTL.done, d, 50);
+    if ((i & 255) === 0 && canWait && performance.now() > until) Atomics.wait(ctl, CTL.done, d, 50);
   }
 }
 
