@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { allOperators, KERNEL_OP_NAMES, UNARY_TABLE } from '../src/index';
+import { allOperators, BINARY_TABLE, KERNEL_OP_NAMES, UNARY_TABLE } from '../src/index';
 import { opTableFiles } from '../scripts/op-table-files';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -10,6 +10,18 @@ describe('the op table (Note [The op table])', () => {
   it('the files derived from it are current (run `pnpm gen:ops` after editing the table)', () => {
     for (const [path, text] of Object.entries(opTableFiles())) {
       expect(readFileSync(root + path, 'utf8'), path).toBe(text);
+    }
+  });
+
+  it('each binary row is a functional, an out= and (where the row has it) an in-place operator, and a kernel op', () => {
+    const ops = new Map(allOperators().map((o) => [o.name, o]));
+    for (const [name, row] of Object.entries(BINARY_TABLE)) {
+      const inplace = (row as { inplace?: boolean }).inplace !== false;
+      expect(ops.get(name)?.schema.args.map((a) => a.name), name).toEqual(['self', 'other']);
+      expect(ops.get(`${name}.out`)?.schema.args.map((a) => a.name), name).toEqual(['self', 'other', 'out']);
+      expect(ops.has(`${name}_`), `${name}_`).toBe(inplace);
+      expect(KERNEL_OP_NAMES.includes(`${name}_` as never), `${name}_`).toBe(inplace);
+      expect(KERNEL_OP_NAMES).toContain(name);
     }
   });
 

@@ -2,7 +2,7 @@ import { notImplemented, type BackendImplTable } from '@torch-ts/core';
 import { elu, gelu, hardsigmoid, hardswish, hardtanh, leakyRelu, logit, mish, silu, softplus } from './kernels/activations';
 import { argmax, argmin, maxDim, minDim } from './kernels/arg-reduce';
 import { add, div, divFloor, divTrunc, maximum, minimum, mul, pow, remainder } from './kernels/binary';
-import { atan2, clampMax, clampMin, fmax, fmin, fmod, hypot } from './kernels/binary-math';
+import { BINARY_MATH_IMPLS, clampMax, clampMin } from './kernels/binary-math';
 import { eq, ge, gt, le, lt, ne } from './kernels/compare';
 import { lerp } from './kernels/lerp';
 import { bitwiseAnd, bitwiseNot, bitwiseOr, bitwiseXor, logicalAnd, logicalNot, logicalOr, logicalXor, nanToNum } from './kernels/logical';
@@ -51,11 +51,7 @@ export const cpuImpls = {
   remainder,
   maximum,
   minimum,
-  fmod,
-  atan2,
-  hypot,
-  fmax,
-  fmin,
+  ...BINARY_MATH_IMPLS,
   clampMin,
   clampMax,
   lerp,

@@ -4,7 +4,7 @@
  * test/ops-doc.test.ts fails when the committed page differs from this rendering.
  */
 import { DTYPES, type DType } from '@torch-ts/torch';
-import { UNARY_TABLE, type UnaryRow } from '@torch-ts/core';
+import { BINARY_TABLE, UNARY_TABLE, type BinaryRow, type UnaryRow } from '@torch-ts/core';
 import { API_GAPS, API_OPS } from './api-ops';
 import { opCoverage, type CoverageRow } from './coverage';
 import { webgpuHarness, type DeviceHarness } from './devices';
@@ -97,12 +97,12 @@ export function renderOpsDoc(table: readonly OpInfo[]): string {
   out.push(
     '## The op table',
     '',
-    "Ops declared as rows of core's op table (packages/core/src/ops/table/; CONTRIBUTING.md says how to add one): each is `torch.name`, `torch.name_`, `x.name()`, `x.name_()` and `out=`.",
+    "Ops declared as rows of core's op table (packages/core/src/ops/table/; CONTRIBUTING.md says how to add one): each is `torch.name`, `x.name()`, `out=` and, where it exists, the in-place `name_`.",
     '',
     '| op | compute dtype | what it computes |',
     '|---|---|---|',
-    ...Object.entries(UNARY_TABLE).map(([name, row]: [string, UnaryRow]) => {
-      const rule = row.rule === 'float' ? 'floating (integers and bool in the default dtype)' : row.rejects?.integral ? 'floating only' : "the input's";
+    ...[...Object.entries(UNARY_TABLE), ...Object.entries(BINARY_TABLE)].map(([name, row]: [string, UnaryRow | BinaryRow]) => {
+      const rule = row.rule === 'float' ? 'floating (integers and bool in the default dtype)' : row.rejects?.integral ? 'floating only' : "the inputs' (promoted)";
       return `| \`${name}\` | ${rule} | ${row.doc} |`;
     }),
     '',

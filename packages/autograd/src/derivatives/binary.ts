@@ -1,82 +1,14 @@
-import { add, div, ge, gt, le, lt, mul, ne, neg, reciprocal, sub, where, type Scalar, type Tensor } from '@torch-ts/core';
+import { add, div, ge, gt, le, lt, mul, neg, sub, where, type Scalar, type Tensor } from '@torch-ts/core';
 import type { Derivative } from '../derivative';
 import { operand, savedTensor, scalarNumber } from './common';
 
 /**
- * Derivatives of the binary math ops of core's pointwise-binary.ts, as PyTorch's
+ * Derivatives of clamp, lerp and addcmul/addcdiv (core's pointwise-binary.ts), as PyTorch's
  * derivatives.yaml writes them (the engine sums each result down to its input's shape).
  */
 
 /** Tensor arguments reach `name` as null, scalars as themselves (the Scalar overload records another Node). */
 const tensorArg = (args: readonly unknown[], i: number) => args[i] === null;
-
-// fmod.Scalar records FmodBackward0, fmod.Tensor FmodBackward1:
-// self: grad; other: -grad * self.div(other, rounding_mode="trunc")
-const FmodBackward: Derivative = {
-  name: (args) => (tensorArg(args, 1) ? 'FmodBackward1' : 'FmodBackward0'),
-  inputs: ['self', 'other'],
-  saves: ['self@other', 'other@other'],
-  backward: (ctx) => {
-    const { grad, needs } = ctx;
-    const otherGrad = needs[1]
-      ? mul(neg(grad), div(savedTensor(ctx, 'self', 'fmod'), operand(ctx, 'other', 1), { roundingMode: 'trunc' }))
-      : null;
-    return [needs[0] ? grad : null, otherGrad];
-  },
-};
-
-// atan2_backward: with r = 1 / (self² + other²), self gets grad * other * r, other gets grad * -self * r
-const Atan2Backward0: Derivative = {
-  name: 'Atan2Backward0',
-  inputs: ['self', 'other'],
-  saves: ['self', 'other'],
-  backward: (ctx) => {
-    const { grad, needs } = ctx;
-    const self = savedTensor(ctx, 'self', 'atan2');
-    const other = savedTensor(ctx, 'other', 'atan2');
-    const r = reciprocal(add(mul(self, self), mul(other, other)));
-    return [needs[0] ? mul(mul(grad, other), r) : null, needs[1] ? mul(mul(grad, neg(self)), r) : null];
-  },
-};
-
-// self: grad * self / result; other: grad * other / result
-const HypotBackward0: Derivative = {
-  name: 'HypotBackward0',
-  inputs: ['self', 'other'],
-  saves: ['self@self', 'other@other', 'result'],
-  backward: (ctx) => {
-    const { grad, needs } = ctx;
-    const result = savedTensor(ctx, 'result', 'hypot');
-    return [
-      needs[0] ? div(mul(grad, savedTensor(ctx, 'self', 'hypot')), result) : null,
-      needs[1] ? div(mul(grad, savedTensor(ctx, 'other', 'hypot')), result) : null,
-    ];
-  },
-};
-
-/**
- * fmax / fmin: unlike maximum's, a tie is not split: `self` takes the whole gradient where
- * it wins or ties, or where `other` is NaN (PyTorch's `(self >= other).logical_or_(other.isnan())`
- * mask); `other` takes it elsewhere.
- */
-function nanIgnoringBackward(name: string, op: string, wins: (a: Tensor, b: Tensor) => Tensor): Derivative {
-  return {
-    name,
-    inputs: ['self', 'other'],
-    saves: ['self', 'other'],
-    backward: (ctx) => {
-      const { grad, needs } = ctx;
-      const self = savedTensor(ctx, 'self', op);
-      const other = savedTensor(ctx, 'other', op);
-      const selfWins = wins(self, other);
-      const otherNan = ne(other, other);
-      return [
-        needs[0] ? where(selfWins, grad, where(otherNan, grad, 0)) : null,
-        needs[1] ? where(selfWins, 0, where(otherNan, 0, grad)) : null,
-      ];
-    },
-  };
-}
 
 /** `grad` where both masks hold (PyTorch's `a.logical_and_(b)`), else 0; a null mask always holds. */
 function gradWhereAll(grad: Tensor, a: Tensor | null, b: Tensor | null): Tensor {
@@ -181,14 +113,6 @@ const AddcdivBackward0: Derivative = {
 };
 
 export const BINARY_DERIVATIVES = {
-  fmod: FmodBackward,
-  fmod_: FmodBackward,
-  atan2: Atan2Backward0,
-  atan2_: Atan2Backward0,
-  hypot: HypotBackward0,
-  hypot_: HypotBackward0,
-  fmax: nanIgnoringBackward('FmaxBackward0', 'fmax', ge),
-  fmin: nanIgnoringBackward('FminBackward0', 'fmin', le),
   clamp: ClampBackward,
   clamp_: ClampBackward,
   clamp_min: ClampMinBackward,

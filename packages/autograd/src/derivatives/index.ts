@@ -11,7 +11,7 @@ import { SORTING_DERIVATIVES } from './sorting';
 import { LINALG_EXTRA_DERIVATIVES } from './linalg-extra';
 import { SPATIAL_DERIVATIVES } from './spatial';
 import { POINTWISE_DERIVATIVES } from './pointwise';
-import { TABLE_DERIVATIVES } from './table';
+import { BINARY_TABLE_DERIVATIVES, TABLE_DERIVATIVES } from './table';
 import { REDUCTION_DERIVATIVES } from './reductions';
 import { STATS_DERIVATIVES } from './reductions-stats';
 import { VIEW_DERIVATIVES } from './views';
@@ -26,6 +26,7 @@ export const DERIVATIVES = {
   ...VIEW_DERIVATIVES,
   ...LINALG_DERIVATIVES,
   ...TABLE_DERIVATIVES,
+  ...BINARY_TABLE_DERIVATIVES,
   ...POINTWISE_DERIVATIVES,
   ...ACTIVATION_DERIVATIVES,
   ...BINARY_DERIVATIVES,

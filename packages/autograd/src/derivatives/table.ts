@@ -1,4 +1,4 @@
-import { UNARY_TABLE, type Tensor, type UnaryDerivative, type UnaryTableName } from '@torch-ts/core';
+import { BINARY_TABLE, UNARY_TABLE, type BinaryRow, type BinaryTableName, type Tensor, type UnaryDerivative, type UnaryTableName } from '@torch-ts/core';
 import type { Derivative, DerivativeContext } from '../derivative';
 import { savedTensor } from './common';
 
@@ -35,3 +35,31 @@ export const TABLE_DERIVATIVES = Object.fromEntries(
     ];
   }),
 ) as { readonly [K in UnaryTableName | `${UnaryTableName}_`]: Derivative };
+
+/**
+ * A binary row's Node: `other` reaches the formula as the number itself where the Scalar
+ * overload ran (only tensors are replaced by saved handles in `args`).
+ */
+function binaryDerivative(op: string, row: BinaryRow): Derivative {
+  const node = `${op[0].toUpperCase()}${op.slice(1)}Backward`;
+  const d = row.derivative;
+  return {
+    // fmod.Scalar records FmodBackward0, fmod.Tensor FmodBackward1
+    name: d.scalarOverloadNodes ? (args) => `${node}${args[1] === null ? 1 : 0}` : `${node}0`,
+    inputs: ['self', 'other'],
+    saves: d.saves,
+    backward: (ctx) => {
+      const { saved } = ctx;
+      return d.formula(ctx.grad, { self: saved.self, other: saved.other ?? (ctx.args[1] as number | undefined), result: saved.result }, ctx.needs);
+    },
+  };
+}
+
+type BinaryKernelOp = { [K in BinaryTableName]: (typeof BINARY_TABLE)[K] extends { readonly inplace: false } ? K : K | `${K}_` }[BinaryTableName];
+
+export const BINARY_TABLE_DERIVATIVES = Object.fromEntries(
+  Object.entries(BINARY_TABLE).flatMap(([op, row]: [string, BinaryRow]) => {
+    const entry = binaryDerivative(op, row);
+    return row.inplace === false ? [[op, entry]] : [[op, entry], [`${op}_`, entry]];
+  }),
+) as { readonly [K in BinaryKernelOp]: Derivative };

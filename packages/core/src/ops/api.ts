@@ -7,10 +7,11 @@ import { registerBackend } from './registry';
 
 export * from './pointwise';
 export * from './generated/table-ops';
-export { UNARY_OPS } from './pointwise-table';
+export { BINARY_OPS, UNARY_OPS } from './pointwise-table';
+export { BINARY_TABLE, type BinaryTableName } from './table/binary';
 export { UNARY_TABLE, type UnaryTableName } from './table/unary';
-export type { UnaryRow, UnaryDerivative, UnaryDtypeRule } from './table/types';
-export { UNARY_TABLE_NAMES } from './generated/table-names';
+export type { BinaryRow, BinaryDerivative, BinarySaved, UnaryRow, UnaryDerivative, UnaryDtypeRule } from './table/types';
+export { BINARY_TABLE_NAMES, UNARY_TABLE_NAMES } from './generated/table-names';
 export * from './rounding';
 export * from './activations';
 export * from './pointwise-binary';

@@ -12,6 +12,7 @@ import type { JoinImpls } from './join-impls';
 import type { RandomImpls } from './random-impls';
 import type { ConvImpls } from './conv-impls';
 import type { UnaryTableName } from './table/unary';
+import type { BinaryTableName } from './table/binary';
 
 /**
  * Note [What a backend implements]
@@ -37,8 +38,10 @@ export type ArgReduceImpl = (values: TensorImpl | null, indices: TensorImpl, sel
  * without one does not compile.
  */
 export type TableUnaryImpls = { readonly [K in UnaryTableName]: UnaryImpl };
+/** One impl per binary row of the op table, named as the row. */
+export type TableBinaryImpls = { readonly [K in BinaryTableName]: BinaryImpl };
 
-export interface BackendImpls extends TableUnaryImpls, ActivationImpls, StatsImpls, ScanImpls, IndexingImpls, SortingImpls, ReorderImpls, JoinImpls, SpatialImpls, NnImpls, RandomImpls, ConvImpls {
+export interface BackendImpls extends TableUnaryImpls, TableBinaryImpls, ActivationImpls, StatsImpls, ScanImpls, IndexingImpls, SortingImpls, ReorderImpls, JoinImpls, SpatialImpls, NnImpls, RandomImpls, ConvImpls {
   // data movement: same shape, any dtypes, same device
   copy: (dst: TensorImpl, src: TensorImpl) => void;
   fill: (dst: TensorImpl, value: number | bigint | boolean) => void;
@@ -52,12 +55,7 @@ export interface BackendImpls extends TableUnaryImpls, ActivationImpls, StatsImp
   remainder: BinaryImpl;
   maximum: BinaryImpl;
   minimum: BinaryImpl;
-  // binary math (pointwise-binary.ts)
-  fmod: BinaryImpl;
-  atan2: BinaryImpl;
-  hypot: BinaryImpl;
-  fmax: BinaryImpl;
-  fmin: BinaryImpl;
+  // binary math: the op table's rows (TableBinaryImpls) and these
   /** clamp with a Scalar bound (already a broadcast 0-dim tensor): a NaN bound is ignored. */
   clampMin: BinaryImpl;
   clampMax: BinaryImpl;

@@ -7,7 +7,7 @@ import * as masked from './masked';
 import * as linalg from './linalg';
 import * as act from './activations';
 import * as pw from './pointwise';
-import { UNARY_METHODS } from './pointwise-table';
+import { BINARY_METHODS, UNARY_METHODS } from './pointwise-table';
 import * as pwb from './pointwise-binary';
 import * as lg from './logical';
 import * as random from './random';
@@ -33,8 +33,7 @@ const METHODS = {
   div: pw.div, div_: pw.div_, trueDivide: pw.trueDivide, trueDivide_: pw.trueDivide_, floorDivide: pw.floorDivide, floorDivide_: pw.floorDivide_,
   pow: pw.pow, pow_: pw.pow_, remainder: pw.remainder, remainder_: pw.remainder_,
   maximum: pw.maximum, minimum: pw.minimum,
-  fmod: pwb.fmod, fmod_: pwb.fmod_, atan2: pwb.atan2, atan2_: pwb.atan2_, hypot: pwb.hypot, hypot_: pwb.hypot_,
-  fmax: pwb.fmax, fmin: pwb.fmin,
+  ...BINARY_METHODS,
   clamp: pwb.clamp, clamp_: pwb.clamp_, clampMin: pwb.clampMin, clampMin_: pwb.clampMin_, clampMax: pwb.clampMax, clampMax_: pwb.clampMax_,
   lerp: pwb.lerp, lerp_: pwb.lerp_,
   addcmul: pwb.addcmul, addcmul_: pwb.addcmul_, addcdiv: pwb.addcdiv, addcdiv_: pwb.addcdiv_,

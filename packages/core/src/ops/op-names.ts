@@ -1,4 +1,4 @@
-import { UNARY_TABLE_KERNEL_OP_NAMES } from './generated/table-names';
+import { BINARY_TABLE_KERNEL_OP_NAMES, UNARY_TABLE_KERNEL_OP_NAMES } from './generated/table-names';
 
 /**
  * Note [Ops that need a derivative]
@@ -16,8 +16,7 @@ const OTHER_KERNEL_OP_NAMES = [
   'mm', 'bmm', 'mv', 'dot',
   'add', 'add_', 'sub', 'sub_', 'mul', 'mul_', 'div', 'div_', 'pow', 'pow_', 'remainder', 'remainder_',
   'maximum', 'minimum',
-  'fmod', 'fmod_', 'atan2', 'atan2_', 'hypot', 'hypot_', 'fmax', 'fmin',
-  'clamp', 'clamp_', 'clamp_min', 'clamp_min_', 'clamp_max', 'clamp_max_', 'lerp', 'lerp_',
+    'clamp', 'clamp_', 'clamp_min', 'clamp_min_', 'clamp_max', 'clamp_max_', 'lerp', 'lerp_',
   'addcmul', 'addcmul_', 'addcdiv', 'addcdiv_',
   'logical_not', 'logical_not_', 'logical_and', 'logical_and_', 'logical_or', 'logical_or_', 'logical_xor', 'logical_xor_',
   'bitwise_not', 'bitwise_not_', 'bitwise_and', 'bitwise_and_', 'bitwise_or', 'bitwise_or_', 'bitwise_xor', 'bitwise_xor_', 'nan_to_num', 'nan_to_num_',
@@ -47,7 +46,7 @@ const OTHER_KERNEL_OP_NAMES = [
   'mse_loss', 'smooth_l1_loss', 'binary_cross_entropy', 'binary_cross_entropy_with_logits', 'native_group_norm',
 ] as const;
 
-export type KernelOpName = (typeof OTHER_KERNEL_OP_NAMES)[number] | (typeof UNARY_TABLE_KERNEL_OP_NAMES)[number];
+export type KernelOpName = (typeof OTHER_KERNEL_OP_NAMES)[number] | (typeof UNARY_TABLE_KERNEL_OP_NAMES)[number] | (typeof BINARY_TABLE_KERNEL_OP_NAMES)[number];
 
 /** Every kernel op: the op table's (Note [The op table]) and the ones not in the table yet. */
-export const KERNEL_OP_NAMES: readonly KernelOpName[] = [...UNARY_TABLE_KERNEL_OP_NAMES, ...OTHER_KERNEL_OP_NAMES];
+export const KERNEL_OP_NAMES: readonly KernelOpName[] = [...UNARY_TABLE_KERNEL_OP_NAMES, ...BINARY_TABLE_KERNEL_OP_NAMES, ...OTHER_KERNEL_OP_NAMES];

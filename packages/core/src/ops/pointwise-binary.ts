@@ -22,58 +22,13 @@ import { abs } from './generated/table-ops';
 import { defineStructured, implOf, type Backend } from './registry';
 
 /**
- * Binary math ops beyond arithmetic: fmod, atan2, hypot, fmax, fmin. Declared like the ops
- * of pointwise.ts (definePointwise: one functional, in-place and out= operator each), with
- * the dtype checks of PyTorch's CPU kernels.
+ * clamp and its one-bound forms, lerp, addcmul/addcdiv and the classification composites
+ * (isnan, isinf, isfinite). (fmod, atan2, hypot, fmax and fmin are rows of the op table,
+ * table/binary.ts.)
  */
 
-type MathName = 'fmod' | 'atan2' | 'hypot' | 'fmax' | 'fmin' | 'clampMin' | 'clampMax' | 'maximum' | 'minimum';
+type MathName = 'clampMin' | 'clampMax' | 'maximum' | 'minimum';
 const impl = (name: MathName) => (b: Backend, op: string, out: TensorImpl, [x, y]: TensorImpl[]) => implOf(b, name, op)(out, x, y);
-
-/** PyTorch's dispatch error for a compute dtype its kernel lacks. */
-function rejectDtype(kernel: string, accepts: (d: DType) => boolean) {
-  return (op: string, compute: DType) => {
-    if (!accepts(compute)) throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(compute)}'`);
-  };
-}
-
-/** C's fmod: the remainder has the sign of the dividend; an integer divisor of 0 raises ZeroDivisionError. */
-export const FMOD = definePointwise({
-  name: 'fmod',
-  arity: 2,
-  rule: 'promote',
-  check: rejectDtype('fmod_cpu', (d) => d !== 'bool'),
-  compute: impl('fmod'),
-});
-/** atan2(self, other) = atan(self / other) in the right quadrant; integral inputs compute in the default float dtype. */
-export const ATAN2 = definePointwise({ name: 'atan2', arity: 2, rule: 'float', compute: impl('atan2') });
-/** sqrt(self² + other²) without overflow; floating dtypes only (PyTorch has no integral kernel). */
-export const HYPOT = definePointwise({
-  name: 'hypot',
-  arity: 2,
-  rule: 'promote',
-  check: rejectDtype('hypot_cpu', isFloatingType),
-  compute: impl('hypot'),
-});
-/** C's fmax / fmin: a NaN operand is ignored, where `maximum` / `minimum` propagate it. No in-place form, as in PyTorch. */
-export const FMAX = definePointwise({ name: 'fmax', arity: 2, rule: 'promote', compute: impl('fmax'), inplace: false });
-export const FMIN = definePointwise({ name: 'fmin', arity: 2, rule: 'promote', compute: impl('fmin'), inplace: false });
-
-// ---- front ends (Note [The argument binder]: `other` a number only where PyTorch has a Scalar overload) ----
-const _fmod = binaryFront(FMOD);
-const _atan2 = binaryFront(ATAN2, '', { numbers: false });
-const _hypot = binaryFront(HYPOT, '', { numbers: false });
-const _fmax = binaryFront(FMAX, '', { numbers: false });
-const _fmin = binaryFront(FMIN, '', { numbers: false });
-
-export const fmod: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _fmod.fn;
-export const fmod_: (self: Tensor, other: Tensor | Scalar) => Tensor = _fmod.inplace;
-export const atan2: (self: Tensor, other: Tensor, options?: OutOptions) => Tensor = _atan2.fn;
-export const atan2_: (self: Tensor, other: Tensor) => Tensor = _atan2.inplace;
-export const hypot: (self: Tensor, other: Tensor, options?: OutOptions) => Tensor = _hypot.fn;
-export const hypot_: (self: Tensor, other: Tensor) => Tensor = _hypot.inplace;
-export const fmax: (self: Tensor, other: Tensor, options?: OutOptions) => Tensor = _fmax.fn;
-export const fmin: (self: Tensor, other: Tensor, options?: OutOptions) => Tensor = _fmin.fn;
 
 // ---- clamp ----
 /**

@@ -3,11 +3,12 @@ import { DTypeError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import type { OptionalArgs } from './binder';
 import { torchTypeName } from './meta-utils';
-import { definePointwise, unaryFront, type OutOptions, type PointwiseOp } from './pointwise';
+import { binaryFront, definePointwise, unaryFront, type OutOptions, type PointwiseOp } from './pointwise';
 import { implOf } from './registry';
-import type { UnaryRow } from './table/types';
+import type { BinaryRow, UnaryRow } from './table/types';
+import { BINARY_TABLE, type BinaryTableName } from './table/binary';
 import { UNARY_TABLE, type UnaryTableName } from './table/unary';
-import type { UNARY_TABLE_NAMES } from './generated/table-names';
+import type { BINARY_TABLE_NAMES, UNARY_TABLE_NAMES } from './generated/table-names';
 
 /**
  * The operators and front ends of the op table's unary rows (Note [The op table]): each row
@@ -16,7 +17,7 @@ import type { UNARY_TABLE_NAMES } from './generated/table-names';
  */
 
 /** PyTorch's errors for the compute dtypes a row rejects. */
-function checkOf(row: UnaryRow) {
+function checkOf(row: Pick<UnaryRow, 'rejects' | 'kernel'>) {
   const { bool, integral } = row.rejects ?? {};
   if (!bool && !integral) return undefined;
   const kernel = row.kernel;
@@ -63,7 +64,44 @@ export const UNARY_METHODS = Object.fromEntries(
   ]),
 ) as { readonly [K in UnaryTableName]: FrontOf<K> } & { readonly [K in UnaryTableName as `${K}_`]: (self: Tensor) => Tensor };
 
-// The generated name list must be the table's keys (test/op-table.test.ts regenerates it).
+// ---- binary rows ----
+type Scalar = number | bigint | boolean;
+type OtherOf<K extends BinaryTableName> = (typeof BINARY_TABLE)[K] extends { readonly scalarOther: true } ? Tensor | Scalar : Tensor;
+type HasInplace<K extends BinaryTableName> = (typeof BINARY_TABLE)[K] extends { readonly inplace: false } ? false : true;
+
+export interface BinaryTableOp<O> {
+  readonly op: PointwiseOp;
+  readonly fn: (input: Tensor, other: O, options?: OutOptions) => Tensor;
+  readonly inplace: (self: Tensor, other: O) => Tensor;
+}
+
+function defineBinary(name: BinaryTableName, row: BinaryRow): BinaryTableOp<never> {
+  const op = definePointwise({
+    name,
+    arity: 2,
+    rule: row.rule,
+    check: checkOf(row),
+    inplace: row.inplace !== false,
+    compute: (b, opName, out, [x, y]) => implOf(b, name, opName)(out, x, y),
+  });
+  return { op, ...binaryFront(op, '', { numbers: row.scalarOther === true }) };
+}
+
+export const BINARY_OPS = Object.fromEntries(
+  Object.entries(BINARY_TABLE).map(([name, row]) => [name, defineBinary(name as BinaryTableName, row)]),
+) as { readonly [K in BinaryTableName]: BinaryTableOp<OtherOf<K>> };
+
+/** The Tensor methods of the binary rows: `x.hypot(y)`, and `x.hypot_(y)` where the row has an in-place form. */
+export const BINARY_METHODS = Object.fromEntries(
+  Object.entries(BINARY_OPS).flatMap(([name, o]) => [
+    [name, o.fn],
+    ...((BINARY_TABLE[name as BinaryTableName] as BinaryRow).inplace === false ? [] : [[`${name}_`, o.inplace]]),
+  ]),
+) as { readonly [K in BinaryTableName]: BinaryTableOp<OtherOf<K>>['fn'] } & {
+  readonly [K in BinaryTableName as HasInplace<K> extends true ? `${K}_` : never]: BinaryTableOp<OtherOf<K>>['inplace'];
+};
+
+// The generated name lists must be the tables' keys (test/op-table.test.ts regenerates them).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const namesMatchTable: Same<(typeof UNARY_TABLE_NAMES)[number], UnaryTableName> = true;
+const namesMatchTable: [Same<(typeof UNARY_TABLE_NAMES)[number], UnaryTableName>, Same<(typeof BINARY_TABLE_NAMES)[number], BinaryTableName>] = [true, true];
 void namesMatchTable;

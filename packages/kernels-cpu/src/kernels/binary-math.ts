@@ -1,4 +1,4 @@
-import type { BinaryImpl } from '@torch-ts/core';
+import type { BinaryImpl, TableBinaryImpls } from '@torch-ts/core';
 import type { FloatArray } from '../loops/arrays';
 import { onScratch } from '../loops/pointwise';
 import { binary } from './binary';
@@ -59,12 +59,15 @@ export function fminRow(n: number, o: FloatArray, oo: number, os: number, a: Flo
   }
 }
 
-export const fmod: BinaryImpl = binary('fmod', { float: fmodRow, int: fmodIntRow, int64: fmodInt64Row });
-/** Floating only: core computes integral inputs in the default float dtype. */
-export const atan2: BinaryImpl = binary('atan2', { float: atan2Row, int: null, int64: null });
-export const hypot: BinaryImpl = binary('hypot', { float: hypotRow, int: null, int64: null });
-export const fmax: BinaryImpl = binary('fmax', { float: fmaxRow, int: onScratch(fmaxRow), int64: maximumInt64Row });
-export const fmin: BinaryImpl = binary('fmin', { float: fminRow, int: onScratch(fminRow), int64: minimumInt64Row });
+/** The CPU kernel of every binary row of core's op table (Note [The op table]): a row missing here is a compile error. */
+export const BINARY_MATH_IMPLS = {
+  fmod: binary('fmod', { float: fmodRow, int: fmodIntRow, int64: fmodInt64Row }),
+  // floating only: core computes integral inputs in the default float dtype
+  atan2: binary('atan2', { float: atan2Row, int: null, int64: null }),
+  hypot: binary('hypot', { float: hypotRow, int: null, int64: null }),
+  fmax: binary('fmax', { float: fmaxRow, int: onScratch(fmaxRow), int64: maximumInt64Row }),
+  fmin: binary('fmin', { float: fminRow, int: onScratch(fminRow), int64: minimumInt64Row }),
+} satisfies TableBinaryImpls;
 
 /**
  * clamp with a Scalar bound (Note [clamp's two kernels] in core): `std::max(x, min)`, so a

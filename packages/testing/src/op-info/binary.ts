@@ -2,13 +2,14 @@ import * as torch from '@torch-ts/torch';
 import { ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
 import { ALL_DTYPES, FLOAT_DTYPES, HALF_2X, NO_BOOL, t, tensorArg } from './common';
 import type { Kwargs, OpInfo, OpInput } from './types';
+import { loadOpGoldens } from '../goldens';
+import { BINARY_TABLE, type BinaryRow, type BinaryTableName } from '@torch-ts/core';
 
 type Scalar = number | boolean | bigint;
 type BinaryFn = (self: Tensor, other: Tensor | Scalar) => Tensor;
 
 // Sample ids written by scripts/goldens/ops_binary.py.
 const SAMPLES = ['same-shape', 'broadcast', 'broadcast-0dim', '0dim-0dim', '0dim-tensor', 'empty', 'promote'];
-const SCALAR_SAMPLES = ['scalar-int', 'scalar-float', 'scalar-negative-int'];
 
 interface Spec {
   readonly name: string;
@@ -58,23 +59,31 @@ const HALF_PROMOTE = (op: string) => ({
   'forward@promote:int8+float16': `deviation (not a bug): torch-ts computes ${op} in float16 as PyTorch 2.x does; the golden is 1.13's "${op}_cpu" not implemented for 'Half'`,
 });
 
-export const BINARY_MATH_OPS: readonly OpInfo[] = [
-  binary({
-    name: 'fmod',
-    fn: torch.fmod,
-    inplace: true,
-    dtypes: NO_BOOL,
-    samples: [...SCALAR_SAMPLES, 'signs', 'divide-by-zero'],
+/**
+ * The OpInfo entries of the op table's binary rows (Note [The op table] in core): dtypes and
+ * the in-place form from each row, the samples from the goldens; documented deviations here.
+ */
+const BINARY_EXTRAS: Readonly<Partial<Record<BinaryTableName, Pick<Spec, 'pytorch2x' | 'xfail'>>>> = {
+  fmod: {
     xfail: {
       'forward@same-shape/float32':
         "deviation (not a bug): fmod(3e38, -0.5) is -0 exactly (C fmod, PyTorch's scalar loop); PyTorch 1.13's vectorized float32 loop gives nan (Sleef fmodf returns nan for that quotient)",
     },
+  },
+  atan2: { pytorch2x: { float16: HALF_2X('atan2_cpu') }, xfail: HALF_PROMOTE('atan2') },
+  hypot: { pytorch2x: { float16: HALF_2X('hypot_cpu') }, xfail: HALF_PROMOTE('hypot') },
+};
+
+export const BINARY_MATH_OPS: readonly OpInfo[] = Object.entries(BINARY_TABLE).map(([name, row]: [string, BinaryRow]) =>
+  binary({
+    name,
+    fn: (torch as unknown as Record<string, BinaryFn>)[name],
+    inplace: row.inplace !== false,
+    dtypes: row.rejects?.integral ? FLOAT_DTYPES : row.rejects?.bool ? NO_BOOL : ALL_DTYPES,
+    samples: [...new Set((loadOpGoldens().get(name) ?? []).map((c) => c.sample))].filter((x) => !SAMPLES.includes(x)),
+    ...BINARY_EXTRAS[name as BinaryTableName],
   }),
-  binary({ name: 'atan2', fn: torch.atan2 as BinaryFn, inplace: true, dtypes: ALL_DTYPES, samples: ['quadrants'], pytorch2x: { float16: HALF_2X('atan2_cpu') }, xfail: HALF_PROMOTE('atan2') }),
-  binary({ name: 'hypot', fn: torch.hypot as BinaryFn, inplace: true, dtypes: FLOAT_DTYPES, samples: [], pytorch2x: { float16: HALF_2X('hypot_cpu') }, xfail: HALF_PROMOTE('hypot') }),
-  binary({ name: 'fmax', fn: torch.fmax as BinaryFn, inplace: false, dtypes: ALL_DTYPES, samples: ['nan'] }),
-  binary({ name: 'fmin', fn: torch.fmin as BinaryFn, inplace: false, dtypes: ALL_DTYPES, samples: ['nan'] }),
-];
+);
 
 // ---- clamp (Note [clamp's two kernels] in core) ----
 const CLAMP_SAMPLES = ['scalar', 'scalar-float', 'tensor', 'tensor-0dim', 'empty', 'scalar-nan', 'tensor-nan', 'promote'];

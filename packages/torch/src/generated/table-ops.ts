@@ -71,4 +71,12 @@ export {
   erfc_,
   erfinv,
   erfinv_,
+  fmod,
+  fmod_,
+  atan2,
+  atan2_,
+  hypot,
+  hypot_,
+  fmax,
+  fmin,
 } from '@torch-ts/core';

@@ -1,7 +1,7 @@
 // Generated from packages/core/src/ops/table/ by packages/core/scripts/gen-op-table.ts: do not edit.
 // Regenerate with `pnpm gen:ops` at the repository root.
 
-import { UNARY_OPS } from '../pointwise-table';
+import { BINARY_OPS, UNARY_OPS } from '../pointwise-table';
 
 /** The negation of each element. */
 export const neg = UNARY_OPS.neg.fn;
@@ -139,3 +139,19 @@ export const erfc_ = UNARY_OPS.erfc.inplace;
 export const erfinv = UNARY_OPS.erfinv.fn;
 /** The in-place form of `erfinv`: writes the result into `self`. */
 export const erfinv_ = UNARY_OPS.erfinv.inplace;
+/** C's fmod: the remainder of self / other with the sign of self (an integer divisor of 0 raises ZeroDivisionError). */
+export const fmod = BINARY_OPS.fmod.fn;
+/** The in-place form of `fmod`: writes the result into `self`. */
+export const fmod_ = BINARY_OPS.fmod.inplace;
+/** atan(self / other) in the quadrant of (other, self). */
+export const atan2 = BINARY_OPS.atan2.fn;
+/** The in-place form of `atan2`: writes the result into `self`. */
+export const atan2_ = BINARY_OPS.atan2.inplace;
+/** sqrt(self² + other²) without overflow (floating dtypes only). */
+export const hypot = BINARY_OPS.hypot.fn;
+/** The in-place form of `hypot`: writes the result into `self`. */
+export const hypot_ = BINARY_OPS.hypot.inplace;
+/** C's fmax: the larger of self and other, a NaN operand ignored (maximum propagates it). */
+export const fmax = BINARY_OPS.fmax.fn;
+/** C's fmin: the smaller of self and other, a NaN operand ignored (minimum propagates it). */
+export const fmin = BINARY_OPS.fmin.fn;

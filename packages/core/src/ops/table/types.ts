@@ -1,4 +1,3 @@
-import type { DType } from '../../dtype';
 import type { Tensor } from '../../tensor/tensor';
 
 /**
@@ -66,9 +65,38 @@ export interface UnaryRow {
   readonly derivative: UnaryDerivative;
 }
 
-/** Whether a row's op accepts `dtype` as its compute dtype (before the `float` rule upcasts). */
-export function unaryRowAccepts(row: UnaryRow, dtype: DType): boolean {
-  if (row.rejects?.bool && dtype === 'bool') return false;
-  if (row.rejects?.integral && !(dtype === 'float16' || dtype === 'bfloat16' || dtype === 'float32' || dtype === 'float64')) return false;
-  return true;
+/** The tensors a binary formula reads; `other` is the number itself where the Scalar overload ran. */
+export interface BinarySaved {
+  readonly self?: Tensor;
+  readonly other?: Tensor | number | bigint | boolean;
+  readonly result?: Tensor;
+}
+
+/**
+ * The derivative of a binary op, as derivatives.yaml writes it: the gradients of `self` and
+ * `other` from `grad` and the saved tensors (`name@input` saves `name` only when `input` needs
+ * a gradient, as PyTorch's codegen does); an entry `needs` does not ask for may be null.
+ */
+export interface BinaryDerivative {
+  readonly saves: readonly string[];
+  readonly formula: (grad: Tensor, saved: BinarySaved, needs: readonly boolean[]) => readonly [Tensor | null, Tensor | null];
+  /**
+   * PyTorch names the Node of an op with a Scalar overload by the overload that ran: the
+   * Scalar one `${Name}Backward0`, the Tensor one `${Name}Backward1` (fmod).
+   */
+  readonly scalarOverloadNodes?: boolean;
+}
+
+export interface BinaryRow {
+  readonly doc: string;
+  readonly rule: UnaryDtypeRule;
+  readonly kernel?: string;
+  readonly rejects?: { readonly bool?: true | string; readonly integral?: true };
+  /** `other` may be a number (PyTorch has a Scalar overload). */
+  readonly scalarOther?: boolean;
+  /** Whether `name_` exists (default true; fmax and fmin have none, as in PyTorch). */
+  readonly inplace?: boolean;
+  /** Where each operand keeps the op smooth (UnaryRow's `domain`), for gradcheck. */
+  readonly domain?: readonly [UnaryRow['domain'] | 'any', UnaryRow['domain'] | 'any'];
+  readonly derivative: BinaryDerivative;
 }

@@ -1,0 +1,115 @@
+import type { Tensor } from '../../tensor/tensor';
+import { add, div, ge, le, mul, ne, where } from '../pointwise';
+import { UNARY_OPS } from '../pointwise-table';
+import type { BinaryRow } from './types';
+
+/**
+ * The binary pointwise ops of the op table (Note [The op table]): `name(Tensor self, Tensor
+ * other) -> Tensor`, `name_` where the row has it, and `name.out`. Formulas as PyTorch's
+ * derivatives.yaml writes them.
+ */
+// (formulas declare their result type: the table's type must not depend on Tensor's, whose
+// methods are derived from the table)
+type Grads = readonly [Tensor | null, Tensor | null];
+const neg = (x: Tensor): Tensor => UNARY_OPS.neg.fn(x);
+const reciprocal = (x: Tensor): Tensor => UNARY_OPS.reciprocal.fn(x);
+
+/**
+ * A saved operand a formula cannot do without (a row whose `saves` omits it is a bug). Typed
+ * apart from the rows (an explicit return type), so that the table's type does not depend on
+ * Tensor's, whose methods are derived from the table.
+ */
+function need(x: unknown, what: string): Tensor {
+  if (x === undefined) throw new Error(`op table: the formula reads '${what}', which its row does not save`);
+  return x as Tensor;
+}
+/** `other` where the Scalar overload may have run: the number itself. */
+function operand(x: unknown, what: string): Tensor | number {
+  if (x === undefined) throw new Error(`op table: the formula reads '${what}', which its row does not save`);
+  return x as Tensor | number;
+}
+
+/**
+ * fmax / fmin: unlike maximum's, a tie is not split: `self` takes the whole gradient where it
+ * wins or ties, or where `other` is NaN (PyTorch's `(self >= other).logical_or_(other.isnan())`
+ * mask); `other` takes it elsewhere.
+ */
+function nanIgnoring(winner: 'ge' | 'le'): BinaryRow['derivative'] {
+  // (ge/le picked here, not passed in: comparing their types would tie the table's type to Tensor's)
+  const wins = winner === 'ge' ? ge : le;
+  return {
+    saves: ['self', 'other'],
+    formula: (grad, { self, other }, needs): Grads => {
+      const x = need(self, 'self');
+      const y = need(other, 'other');
+      const selfWins = wins(x, y);
+      const otherNan = ne(y, y);
+      return [needs[0] ? where(selfWins, grad, where(otherNan, grad, 0)) : null, needs[1] ? where(selfWins, 0, where(otherNan, 0, grad)) : null];
+    },
+  };
+}
+
+export const BINARY_TABLE = {
+  fmod: {
+    doc: "C's fmod: the remainder of self / other with the sign of self (an integer divisor of 0 raises ZeroDivisionError).",
+    rule: 'promote',
+    kernel: 'fmod_cpu',
+    rejects: { bool: true },
+    scalarOther: true,
+    domain: ['any', 'nonzero'],
+    // self: grad; other: -grad * self.div(other, rounding_mode="trunc")
+    derivative: {
+      saves: ['self@other', 'other@other'],
+      scalarOverloadNodes: true,
+      formula: (grad, { self, other }, needs): Grads => [
+        needs[0] ? grad : null,
+        needs[1] ? mul(neg(grad), div(need(self, 'self'), operand(other, 'other'), { roundingMode: 'trunc' })) : null,
+      ],
+    },
+  },
+  atan2: {
+    doc: 'atan(self / other) in the quadrant of (other, self).',
+    rule: 'float',
+    kernel: 'atan2_cpu',
+    domain: ['nonzero', 'nonzero'], // atan2(0, 0) has no derivative
+    // with r = 1 / (self² + other²): self gets grad * other * r, other gets grad * -self * r
+    derivative: {
+      saves: ['self', 'other'],
+      formula: (grad, { self, other }, needs): Grads => {
+        const x = need(self, 'self');
+        const y = need(other, 'other');
+        const r = reciprocal(add(mul(x, x), mul(y, y)));
+        return [needs[0] ? mul(mul(grad, y), r) : null, needs[1] ? mul(mul(grad, neg(x)), r) : null];
+      },
+    },
+  },
+  hypot: {
+    doc: 'sqrt(self² + other²) without overflow (floating dtypes only).',
+    rule: 'promote',
+    kernel: 'hypot_cpu',
+    rejects: { bool: true, integral: true },
+    domain: ['nonzero', 'nonzero'], // a kink at (0, 0)
+    // self: grad * self / result; other: grad * other / result
+    derivative: {
+      saves: ['self@self', 'other@other', 'result'],
+      formula: (grad, { self, other, result }, needs): Grads => {
+        const r = need(result, 'result');
+        return [needs[0] ? div(mul(grad, need(self, 'self')), r) : null, needs[1] ? div(mul(grad, need(other, 'other')), r) : null];
+      },
+    },
+  },
+  fmax: {
+    doc: "C's fmax: the larger of self and other, a NaN operand ignored (maximum propagates it).",
+    rule: 'promote',
+    inplace: false,
+    derivative: nanIgnoring('ge'),
+  },
+  fmin: {
+    doc: "C's fmin: the smaller of self and other, a NaN operand ignored (minimum propagates it).",
+    rule: 'promote',
+    inplace: false,
+    derivative: nanIgnoring('le'),
+  },
+} as const satisfies Readonly<Record<string, BinaryRow>>;
+
+export type BinaryTableName = keyof typeof BINARY_TABLE;
