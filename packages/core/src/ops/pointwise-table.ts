@@ -41,14 +41,23 @@ export interface UnaryTableOp<F> {
 
 type FrontOf<K extends UnaryTableName> = (typeof UNARY_TABLE)[K] extends { readonly inplaceArg: true } ? UnaryWithInplaceArg : Unary;
 
-function defineUnary(name: UnaryTableName, row: UnaryRow): UnaryTableOp<unknown> {
-  const op = definePointwise({
+/** A row's operators: the backend impl of the row's name computes, after the dtype checks the row declares. */
+function rowOperators(name: UnaryTableName | BinaryTableName, row: UnaryRow | BinaryRow, arity: 1 | 2): PointwiseOp {
+  return definePointwise({
     name,
-    arity: 1,
+    arity,
     rule: row.rule,
     check: checkOf(row),
-    compute: (b, opName, out, [x]) => implOf(b, name, opName)(out, x),
+    inplace: !('inplace' in row) || row.inplace !== false,
+    compute:
+      arity === 1
+        ? (b, opName, out, [x]) => implOf(b, name as UnaryTableName, opName)(out, x)
+        : (b, opName, out, [x, y]) => implOf(b, name as BinaryTableName, opName)(out, x, y),
   });
+}
+
+function defineUnary(name: UnaryTableName, row: UnaryRow): UnaryTableOp<unknown> {
+  const op = rowOperators(name, row, 1);
   return { op, ...unaryFront(op, { inplaceArg: row.inplaceArg === true }) };
 }
 
@@ -76,14 +85,7 @@ export interface BinaryTableOp<O> {
 }
 
 function defineBinary(name: BinaryTableName, row: BinaryRow): BinaryTableOp<never> {
-  const op = definePointwise({
-    name,
-    arity: 2,
-    rule: row.rule,
-    check: checkOf(row),
-    inplace: row.inplace !== false,
-    compute: (b, opName, out, [x, y]) => implOf(b, name, opName)(out, x, y),
-  });
+  const op = rowOperators(name, row, 2);
   return { op, ...binaryFront(op, '', { numbers: row.scalarOther === true }) };
 }
 

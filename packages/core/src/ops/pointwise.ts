@@ -507,30 +507,34 @@ export const mul: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) =
 export const mul_: (self: Tensor, other: Tensor | Scalar) => Tensor = _mul.inplace;
 export const div: (self: Tensor, other: Tensor | Scalar, options?: DivOptions) => Tensor = _div.fn;
 export const div_: (self: Tensor, other: Tensor | Scalar, options?: { roundingMode?: 'trunc' | 'floor' | null }) => Tensor = _div.inplace;
-// true_divide and floor_divide are div with a rounding mode, bound under their own names.
+// true_divide and floor_divide are div with a rounding mode, bound under their own names and
+// run as div's operators (a user's call is bound once).
 const trueDivideArgs = makeBinder('true_divide', 'true_divide(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true });
 const floorDivideArgs = makeBinder('floor_divide', 'floor_divide(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true });
 const trueDivideInplaceArgs = makeBinder('true_divide_', 'true_divide_(Tensor self, Tensor other) -> Tensor', { numbersAsTensors: true });
 const floorDivideInplaceArgs = makeBinder('floor_divide_', 'floor_divide_(Tensor self, Tensor other) -> Tensor', { numbersAsTensors: true });
+function divWithMode(op: string, [self, other, out]: unknown[], mode: 'floor' | null): Tensor {
+  const a = [unwrapTensor(op, 'input', self), unwrapTensorOrScalar(op, 'other', other), mode];
+  return out ? callMutating(DIV.out, [...a, unwrapTensor(op, 'out', out)], out as Tensor) : callFunctional(DIV.functional, a);
+}
+function divWithModeInplace(op: string, [self, other]: unknown[], mode: 'floor' | null): Tensor {
+  return callMutating(DIV.inplace!, [unwrapTensor(op, 'self', self), unwrapTensorOrScalar(op, 'other', other), mode], self as Tensor);
+}
 export function trueDivide(input: Tensor, other: Tensor | Scalar, options?: OutOptions): Tensor;
 export function trueDivide(...args: unknown[]): Tensor {
-  const [self, other, out] = trueDivideArgs.bind(args) as [Tensor, Tensor | Scalar, Tensor | undefined];
-  return div(self, other, { out });
+  return divWithMode('true_divide', trueDivideArgs.bind(args), null);
 }
 export function floorDivide(input: Tensor, other: Tensor | Scalar, options?: OutOptions): Tensor;
 export function floorDivide(...args: unknown[]): Tensor {
-  const [self, other, out] = floorDivideArgs.bind(args) as [Tensor, Tensor | Scalar, Tensor | undefined];
-  return div(self, other, { out, roundingMode: 'floor' });
+  return divWithMode('floor_divide', floorDivideArgs.bind(args), 'floor');
 }
 export function trueDivide_(self: Tensor, other: Tensor | Scalar): Tensor;
 export function trueDivide_(...args: unknown[]): Tensor {
-  const [self, other] = trueDivideInplaceArgs.bind(args) as [Tensor, Tensor | Scalar];
-  return div_(self, other);
+  return divWithModeInplace('true_divide_', trueDivideInplaceArgs.bind(args), null);
 }
 export function floorDivide_(self: Tensor, other: Tensor | Scalar): Tensor;
 export function floorDivide_(...args: unknown[]): Tensor {
-  const [self, other] = floorDivideInplaceArgs.bind(args) as [Tensor, Tensor | Scalar];
-  return div_(self, other, { roundingMode: 'floor' });
+  return divWithModeInplace('floor_divide_', floorDivideInplaceArgs.bind(args), 'floor');
 }
 
 const powArgs = makeOverloads('pow', [
