@@ -3,7 +3,7 @@
  * text: scripts/gen-op-table.ts writes them, test/op-table.test.ts checks that the committed
  * ones are current.
  */
-import { BINARY_TABLE, UNARY_TABLE } from '../src/index';
+import { BINARY_TABLE, dispatcherName, UNARY_TABLE } from '../src/index';
 
 const HEADER = '// Generated from packages/core/src/ops/table/ by packages/core/scripts/gen-op-table.ts: do not edit.\n// Regenerate with `pnpm gen:ops` at the repository root.\n';
 
@@ -12,16 +12,16 @@ export function opTableFiles(): Record<string, string> {
   const unary = Object.keys(UNARY_TABLE) as (keyof typeof UNARY_TABLE)[];
   const binary = Object.keys(BINARY_TABLE) as (keyof typeof BINARY_TABLE)[];
   const hasInplace = (n: keyof typeof BINARY_TABLE) => (BINARY_TABLE[n] as { inplace?: boolean }).inplace !== false;
-  const binaryKernelOps = binary.flatMap((n) => (hasInplace(n) ? [n, `${n}_`] : [n]));
+  const binaryKernelOps = binary.flatMap((n) => (hasInplace(n) ? [dispatcherName(n), `${dispatcherName(n)}_`] : [dispatcherName(n)]));
   const inplaceDoc = (n: string) => `/** The in-place form of \`${n}\`: writes the result into \`self\`. */`;
   const quoted = (xs: readonly string[]) => xs.map((x) => `'${x}'`).join(', ');
   const names = [
     HEADER,
-    '/** The unary rows, in table order. */',
+    '/** The unary rows, in table order (torch-ts names: the front ends, methods and impls). */',
     `export const UNARY_TABLE_NAMES = [${quoted(unary)}] as const;`,
     '',
-    '/** The dispatcher names of the unary rows\' operators with kernels (functional and in-place; `out` variants need no derivative). */',
-    `export const UNARY_TABLE_KERNEL_OP_NAMES = [${quoted(unary.flatMap((n) => [n, `${n}_`]))}] as const;`,
+    '/** The dispatcher (PyTorch) names of the unary rows\' operators with kernels (functional and in-place; `out` variants need no derivative). */',
+    `export const UNARY_TABLE_KERNEL_OP_NAMES = [${quoted(unary.flatMap((n) => [dispatcherName(n), `${dispatcherName(n)}_`]))}] as const;`,
     '',
     '/** The binary rows, in table order. */',
     `export const BINARY_TABLE_NAMES = [${quoted(binary)}] as const;`,

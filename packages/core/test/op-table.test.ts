@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { allOperators, BINARY_TABLE, KERNEL_OP_NAMES, UNARY_TABLE } from '../src/index';
+import { allOperators, BINARY_TABLE, dispatcherName, KERNEL_OP_NAMES, logicalAnd, logicalAnd_, Tensor, UNARY_TABLE } from '../src/index';
 import { opTableFiles } from '../scripts/op-table-files';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -15,7 +15,8 @@ describe('the op table (Note [The op table])', () => {
 
   it('each binary row is a functional, an out= and (where the row has it) an in-place operator, and a kernel op', () => {
     const ops = new Map(allOperators().map((o) => [o.name, o]));
-    for (const [name, row] of Object.entries(BINARY_TABLE)) {
+    for (const [key, row] of Object.entries(BINARY_TABLE)) {
+      const name = dispatcherName(key);
       const inplace = (row as { inplace?: boolean }).inplace !== false;
       expect(ops.get(name)?.schema.args.map((a) => a.name), name).toEqual(['self', 'other']);
       expect(ops.get(`${name}.out`)?.schema.args.map((a) => a.name), name).toEqual(['self', 'other', 'out']);
@@ -27,12 +28,21 @@ describe('the op table (Note [The op table])', () => {
 
   it('each unary row is a functional, an in-place and an out= operator, and a kernel op', () => {
     const ops = new Map(allOperators().map((o) => [o.name, o]));
-    for (const name of Object.keys(UNARY_TABLE)) {
+    for (const name of Object.keys(UNARY_TABLE).map(dispatcherName)) {
       for (const op of [name, `${name}_`, `${name}.out`]) {
         expect(ops.get(op)?.schema.args.map((a) => a.name), op).toEqual(op.endsWith('.out') ? ['self', 'out'] : ['self']);
       }
       expect(KERNEL_OP_NAMES).toContain(name);
       expect(KERNEL_OP_NAMES).toContain(`${name}_`);
     }
+  });
+
+  it('names a row in the dispatcher as PyTorch does, and its front end, method and impl as torch-ts does', () => {
+    expect(dispatcherName('logicalAnd')).toBe('logical_and');
+    expect(dispatcherName('bitwiseNot')).toBe('bitwise_not');
+    expect(dispatcherName('log1p')).toBe('log1p');
+    const names = new Set(allOperators().map((o) => o.name));
+    expect(['logical_and', 'logical_and_', 'logical_and.out'].filter((n) => !names.has(n))).toEqual([]);
+    expect([logicalAnd, logicalAnd_, Tensor.prototype.logicalAnd, Tensor.prototype.logicalAnd_].map((f) => typeof f)).toEqual(['function', 'function', 'function', 'function']);
   });
 });

@@ -3,9 +3,8 @@ import { elu, gelu, hardsigmoid, hardswish, hardtanh, leakyRelu, logit, mish, si
 import { argmax, argmin, maxDim, minDim } from './kernels/arg-reduce';
 import { add, div, divFloor, divTrunc, maximum, minimum, mul, pow, remainder } from './kernels/binary';
 import { BINARY_MATH_IMPLS, clampMax, clampMin } from './kernels/binary-math';
-import { eq, ge, gt, le, lt, ne } from './kernels/compare';
 import { lerp } from './kernels/lerp';
-import { bitwiseAnd, bitwiseNot, bitwiseOr, bitwiseXor, logicalAnd, logicalNot, logicalOr, logicalXor, nanToNum } from './kernels/logical';
+import { nanToNum } from './kernels/logical';
 import { addcdiv, addcmul } from './kernels/addc';
 import { copy } from './kernels/copy';
 import { fill } from './kernels/fill';
@@ -57,21 +56,7 @@ export const cpuImpls = {
   lerp,
   addcmul,
   addcdiv,
-  logicalNot,
-  logicalAnd,
-  logicalOr,
-  logicalXor,
-  bitwiseNot,
-  bitwiseAnd,
-  bitwiseOr,
-  bitwiseXor,
   nanToNum,
-  eq,
-  ne,
-  lt,
-  le,
-  gt,
-  ge,
   ...UNARY_IMPLS,
   where,
   sum,

@@ -102,12 +102,21 @@ export function renderOpsDoc(table: readonly OpInfo[]): string {
     '| op | compute dtype | what it computes |',
     '|---|---|---|',
     ...[...Object.entries(UNARY_TABLE), ...Object.entries(BINARY_TABLE)].map(([name, row]: [string, UnaryRow | BinaryRow]) => {
-      const rule = row.rule === 'float' ? 'floating (integers and bool in the default dtype)' : row.rejects?.integral ? 'floating only' : "the inputs' (promoted)";
-      return `| \`${name}\` | ${rule} | ${row.doc} |`;
+      // (a `|` in a line, bitwiseOr's, would end the cell)
+      return `| \`${name}\` | ${computeDtype(row)} | ${row.doc.replaceAll('|', '\\|')} |`;
     }),
     '',
   );
   return out.join('\n');
+}
+
+/** A row's dtype rule, in words. */
+function computeDtype(row: UnaryRow | BinaryRow): string {
+  if (row.rule === 'float') return 'floating (integers and bool in the default dtype)';
+  if (row.rule === 'compare') return "the inputs' (promoted); the result is bool";
+  if (row.rejects?.integral) return 'floating only';
+  if (row.rejects?.floating) return 'integral and bool only';
+  return "the inputs' (promoted)";
 }
 
 function autogradCell(op: OpInfo, gradSamples: ReadonlyMap<string, number>): string {

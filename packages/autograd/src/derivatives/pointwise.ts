@@ -15,7 +15,7 @@ import {
   zerosLike,
   type Tensor,
 } from '@torch-ts/core';
-import type { Derivative, DerivativeContext, NotDifferentiable } from '../derivative';
+import type { Derivative, DerivativeContext } from '../derivative';
 import { operand, savedTensor, scalarNumber } from './common';
 import { unaryDerivative } from './table';
 
@@ -166,24 +166,6 @@ const RoundBackward: Derivative = {
   name: (args) => (args[1] == null ? 'RoundBackward0' : 'RoundBackward1'),
 };
 
-/**
- * The in-place comparisons write 0/1 into `self` (a float tensor may require grad), so
- * PyTorch records a node whose gradients are zero (`self: zeros_like(self)`).
- */
-function inplaceCompare(op: string): Derivative {
-  return {
-    // eq_.Scalar records EqBackward0, eq_.Tensor EqBackward1
-    name: (args) => `${op}Backward${tensorArg(args, 1) ? 1 : 0}`,
-    inputs: ['self', 'other'],
-    saves: [],
-    backward: ({ grad, needs }) => [needs[0] ? zerosLike(grad) : null, needs[1] ? zerosLike(grad) : null],
-  };
-}
-
-const COMPARISON: NotDifferentiable = { notDifferentiable: 'a comparison: its bool result has no gradient' };
-const BITWISE: NotDifferentiable = { notDifferentiable: 'a bitwise op: integral and bool only, which have no gradient' };
-const LOGICAL: NotDifferentiable = { notDifferentiable: 'a logical op: its bool result has no gradient' };
-
 export const POINTWISE_DERIVATIVES = {
   add: AddBackward0,
   add_: AddBackward0,
@@ -199,34 +181,6 @@ export const POINTWISE_DERIVATIVES = {
   remainder_: RemainderBackward,
   maximum: extremumBackward('MaximumBackward0', 'maximum', lt),
   minimum: extremumBackward('MinimumBackward0', 'minimum', gt),
-  logical_not: LOGICAL,
-  logical_not_: LOGICAL,
-  logical_and: LOGICAL,
-  logical_and_: LOGICAL,
-  logical_or: LOGICAL,
-  logical_or_: LOGICAL,
-  logical_xor: LOGICAL,
-  logical_xor_: LOGICAL,
-  bitwise_not: BITWISE,
-  bitwise_not_: BITWISE,
-  bitwise_and: BITWISE,
-  bitwise_and_: BITWISE,
-  bitwise_or: BITWISE,
-  bitwise_or_: BITWISE,
-  bitwise_xor: BITWISE,
-  bitwise_xor_: BITWISE,
-  eq: COMPARISON,
-  eq_: inplaceCompare('Eq'),
-  ne: COMPARISON,
-  ne_: inplaceCompare('Ne'),
-  lt: COMPARISON,
-  lt_: inplaceCompare('Lt'),
-  le: COMPARISON,
-  le_: inplaceCompare('Le'),
-  gt: COMPARISON,
-  gt_: inplaceCompare('Gt'),
-  ge: COMPARISON,
-  ge_: inplaceCompare('Ge'),
   nan_to_num: NanToNumBackward0,
   nan_to_num_: NanToNumBackward0,
   round: RoundBackward,

@@ -1,11 +1,24 @@
-import { BINARY_TABLE, UNARY_TABLE, type BinaryRow, type BinaryTableName, type Tensor, type UnaryDerivative, type UnaryTableName } from '@torch-ts/core';
-import type { Derivative, DerivativeContext } from '../derivative';
+import {
+  BINARY_TABLE,
+  dispatcherName,
+  UNARY_TABLE,
+  type BinaryDerivative,
+  type BinaryRow,
+  type BinaryTableName,
+  type DispatcherName,
+  type Tensor,
+  type UnaryDerivative,
+  type UnaryRow,
+  type UnaryTableName,
+} from '@torch-ts/core';
+import type { Derivative, DerivativeContext, DerivativeEntry } from '../derivative';
 import { savedTensor } from './common';
 
 /**
  * The derivatives of the op table's rows (Note [The op table] in core): each row's formula
  * becomes the Node of its functional and in-place operators, named as PyTorch names it
- * (`ExpBackward0`).
+ * (`ExpBackward0`), keyed by the operators' dispatcher names (`logical_and`); a row without a
+ * gradient becomes a NotDifferentiable entry with its reason.
  */
 
 /** `log1p` -> `Log1pBackward0` (a row's `node` overrides it where PyTorch spells it otherwise). */
@@ -26,23 +39,24 @@ export function unaryDerivative(name: string, saves: 'self' | 'result' | null, f
 }
 
 export const TABLE_DERIVATIVES = Object.fromEntries(
-  Object.entries(UNARY_TABLE).flatMap(([op, row]) => {
-    const d: UnaryDerivative = row.derivative;
-    const entry = unaryDerivative(nodeName(op, d), d.saves, d.formula);
+  Object.entries(UNARY_TABLE).flatMap(([op, row]: [string, UnaryRow]) => {
+    const d = row.derivative;
+    const entry: DerivativeEntry = 'notDifferentiable' in d ? { notDifferentiable: d.notDifferentiable } : unaryDerivative(nodeName(op, d), d.saves, d.formula);
+    const name = dispatcherName(op);
     return [
-      [op, entry],
-      [`${op}_`, entry],
+      [name, entry],
+      [`${name}_`, entry],
     ];
   }),
-) as { readonly [K in UnaryTableName | `${UnaryTableName}_`]: Derivative };
+) as { readonly [K in UnaryTableName as DispatcherName<K> | `${DispatcherName<K>}_`]: DerivativeEntry };
 
 /**
  * A binary row's Node: `other` reaches the formula as the number itself where the Scalar
  * overload ran (only tensors are replaced by saved handles in `args`).
  */
-function binaryDerivative(op: string, row: BinaryRow): Derivative {
+function binaryDerivative(op: string, d: BinaryDerivative): Derivative {
+  // (`logicalAnd` -> LogicalAndBackward0: PyTorch's CamelCase of `logical_and`)
   const node = `${op[0].toUpperCase()}${op.slice(1)}Backward`;
-  const d = row.derivative;
   return {
     // fmod.Scalar records FmodBackward0, fmod.Tensor FmodBackward1
     name: d.scalarOverloadNodes ? (args) => `${node}${args[1] === null ? 1 : 0}` : `${node}0`,
@@ -55,11 +69,25 @@ function binaryDerivative(op: string, row: BinaryRow): Derivative {
   };
 }
 
-type BinaryKernelOp = { [K in BinaryTableName]: (typeof BINARY_TABLE)[K] extends { readonly inplace: false } ? K : K | `${K}_` }[BinaryTableName];
+type BinaryKernelOp = {
+  [K in BinaryTableName]: (typeof BINARY_TABLE)[K] extends { readonly inplace: false } ? DispatcherName<K> : DispatcherName<K> | `${DispatcherName<K>}_`;
+}[BinaryTableName];
+
+/** The functional's entry and the in-place form's (a row without a gradient may still give `name_` a Node: eq_). */
+function binaryEntries(op: string, row: BinaryRow): [DerivativeEntry, DerivativeEntry] {
+  const d = row.derivative;
+  if (!('notDifferentiable' in d)) {
+    const entry = binaryDerivative(op, d);
+    return [entry, entry];
+  }
+  const none = { notDifferentiable: d.notDifferentiable };
+  return [none, d.inplace ? binaryDerivative(op, d.inplace) : none];
+}
 
 export const BINARY_TABLE_DERIVATIVES = Object.fromEntries(
   Object.entries(BINARY_TABLE).flatMap(([op, row]: [string, BinaryRow]) => {
-    const entry = binaryDerivative(op, row);
-    return row.inplace === false ? [[op, entry]] : [[op, entry], [`${op}_`, entry]];
+    const name = dispatcherName(op);
+    const [functional, inplace] = binaryEntries(op, row);
+    return row.inplace === false ? [[name, functional]] : [[name, functional], [`${name}_`, inplace]];
   }),
-) as { readonly [K in BinaryKernelOp]: Derivative };
+) as { readonly [K in BinaryKernelOp]: DerivativeEntry };

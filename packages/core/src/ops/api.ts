@@ -10,7 +10,19 @@ export * from './generated/table-ops';
 export { BINARY_OPS, UNARY_OPS } from './pointwise-table';
 export { BINARY_TABLE, type BinaryTableName } from './table/binary';
 export { UNARY_TABLE, type UnaryTableName } from './table/unary';
-export type { BinaryRow, BinaryDerivative, BinarySaved, UnaryRow, UnaryDerivative, UnaryDtypeRule } from './table/types';
+export { dispatcherName } from './table/types';
+export type {
+  BinaryRow,
+  BinaryDerivative,
+  BinaryNoDerivative,
+  BinarySaved,
+  DispatcherName,
+  NoDerivative,
+  Rejects,
+  UnaryRow,
+  UnaryDerivative,
+  UnaryDtypeRule,
+} from './table/types';
 export { BINARY_TABLE_NAMES, UNARY_TABLE_NAMES } from './generated/table-names';
 export * from './rounding';
 export * from './activations';

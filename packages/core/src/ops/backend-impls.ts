@@ -35,17 +35,18 @@ export type ArgReduceImpl = (values: TensorImpl | null, indices: TensorImpl, sel
 
 /**
  * One impl per unary row of the op table (Note [The op table]), named as the row: a backend
- * without one does not compile.
+ * without one does not compile. The input is in the compute dtype; `out` in the compute dtype,
+ * or bool for a `compare` row (logicalNot).
  */
 export type TableUnaryImpls = { readonly [K in UnaryTableName]: UnaryImpl };
-/** One impl per binary row of the op table, named as the row. */
+/** One impl per binary row of the op table, named as the row (`out` bool for the `compare` rows: eq, logicalAnd). */
 export type TableBinaryImpls = { readonly [K in BinaryTableName]: BinaryImpl };
 
 export interface BackendImpls extends TableUnaryImpls, TableBinaryImpls, ActivationImpls, StatsImpls, ScanImpls, IndexingImpls, SortingImpls, ReorderImpls, JoinImpls, SpatialImpls, NnImpls, RandomImpls, ConvImpls {
   // data movement: same shape, any dtypes, same device
   copy: (dst: TensorImpl, src: TensorImpl) => void;
   fill: (dst: TensorImpl, value: number | bigint | boolean) => void;
-  // pointwise binary: inputs in the compute dtype; `out` in the compute dtype (or bool for comparisons)
+  // pointwise binary: inputs in the compute dtype; `out` in the compute dtype
   add: (out: TensorImpl, self: TensorImpl, other: TensorImpl, alpha: number | bigint) => void;
   mul: BinaryImpl;
   div: BinaryImpl;
@@ -64,24 +65,8 @@ export interface BackendImpls extends TableUnaryImpls, TableBinaryImpls, Activat
   /** out = self + value * t1 * t2 (or / t2), all in out's dtype; `value` unconverted. */
   addcmul: (out: TensorImpl, self: TensorImpl, t1: TensorImpl, t2: TensorImpl, value: number | bigint) => void;
   addcdiv: (out: TensorImpl, self: TensorImpl, t1: TensorImpl, t2: TensorImpl, value: number | bigint) => void;
-  /** logical ops (logical.ts): inputs in the compute dtype, `out` bool; logicalNot ignores its second input (the first again). */
-  logicalNot: BinaryImpl;
-  logicalAnd: BinaryImpl;
-  logicalOr: BinaryImpl;
-  logicalXor: BinaryImpl;
-  /** bitwise ops (logical.ts): integral or bool, input(s) and out in one dtype. */
-  bitwiseNot: UnaryImpl;
-  bitwiseAnd: BinaryImpl;
-  bitwiseOr: BinaryImpl;
-  bitwiseXor: BinaryImpl;
   /** nan_to_num on a floating dtype (input and out): replacements as doubles, converted on store. */
   nanToNum: (out: TensorImpl, self: TensorImpl, nan: number, posinf: number, neginf: number) => void;
-  eq: BinaryImpl;
-  ne: BinaryImpl;
-  lt: BinaryImpl;
-  le: BinaryImpl;
-  gt: BinaryImpl;
-  ge: BinaryImpl;
   // pointwise unary: the op table's rows (TableUnaryImpls) and these
   /** round half to even; with `decimals` (floating only), scaled by 10^decimals in the op's math type. */
   round: (out: TensorImpl, self: TensorImpl, decimals: number | null) => void;

@@ -1,82 +1,17 @@
-import { isFloatingType, type DType } from '../dtype';
-import { DTypeError, TorchError } from '../errors';
+import type { DType } from '../dtype';
+import { TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import type { TensorImpl } from '../tensor/tensor-impl';
 import { callFunctional, callMutating, unwrapTensor } from './call';
-import { torchTypeName, type Scalar } from './meta-utils';
+import { torchTypeName } from './meta-utils';
 import { makeBinder, type OptionalArgs } from './binder';
-import { binaryFront, definePointwise, unaryFront, type OutOptions, type PointwiseOp } from './pointwise';
-import { implOf, type Backend } from './registry';
+import { definePointwise, type OutOptions } from './pointwise';
+import { implOf } from './registry';
 
 /**
- * The logical ops: logical_not / logical_and / logical_or / logical_xor. Inputs of any dtype
- * (promoted to their common dtype, as PyTorch's comparison TensorIterator does); a value is
- * true when it is nonzero (NaN included). The result is bool; an `out=` or in-place `self` of
- * another dtype receives 0 / 1 in its own dtype. Not differentiable.
+ * nan_to_num and clip. The comparisons and the logical and bitwise ops are rows of the op
+ * table (Note [The op table]: table/unary.ts, table/binary.ts).
  */
-
-type LogicalName = 'logicalNot' | 'logicalAnd' | 'logicalOr' | 'logicalXor';
-const impl = (name: LogicalName) => (b: Backend, op: string, out: TensorImpl, inputs: TensorImpl[]) =>
-  implOf(b, name, op)(out, inputs[0], inputs[inputs.length - 1]);
-
-export const LOGICAL_NOT = definePointwise({ name: 'logical_not', arity: 1, rule: 'compare', compute: impl('logicalNot') });
-export const LOGICAL_AND = definePointwise({ name: 'logical_and', arity: 2, rule: 'compare', compute: impl('logicalAnd') });
-export const LOGICAL_OR = definePointwise({ name: 'logical_or', arity: 2, rule: 'compare', compute: impl('logicalOr') });
-export const LOGICAL_XOR = definePointwise({ name: 'logical_xor', arity: 2, rule: 'compare', compute: impl('logicalXor') });
-
-
-const _not = unaryFront(LOGICAL_NOT);
-const _and = binaryFront(LOGICAL_AND, '', { numbers: false });
-const _or = binaryFront(LOGICAL_OR, '', { numbers: false });
-const _xor = binaryFront(LOGICAL_XOR, '', { numbers: false });
-
-export const logicalNot: (self: Tensor, options?: OutOptions) => Tensor = _not.fn;
-export const logicalNot_: (self: Tensor) => Tensor = _not.inplace;
-export const logicalAnd: (self: Tensor, other: Tensor, options?: OutOptions) => Tensor = _and.fn;
-export const logicalAnd_: (self: Tensor, other: Tensor) => Tensor = _and.inplace;
-export const logicalOr: (self: Tensor, other: Tensor, options?: OutOptions) => Tensor = _or.fn;
-export const logicalOr_: (self: Tensor, other: Tensor) => Tensor = _or.inplace;
-export const logicalXor: (self: Tensor, other: Tensor, options?: OutOptions) => Tensor = _xor.fn;
-export const logicalXor_: (self: Tensor, other: Tensor) => Tensor = _xor.inplace;
-
-// ---- bitwise ops ----
-/**
- * bitwise_not / and / or / xor: integral and bool dtypes only (PyTorch's "bitwise_*_cpu" has
- * no floating kernel); `other` may be a Scalar, converted to the compute dtype with
- * wrap-around as PyTorch does (`uint8 & -1` is `uint8 & 255`). bool's not is logical not.
- */
-type BitwiseName = 'bitwiseAnd' | 'bitwiseOr' | 'bitwiseXor';
-const bitImpl = (name: BitwiseName) => (b: Backend, op: string, out: TensorImpl, [x, y]: TensorImpl[]) => implOf(b, name, op)(out, x, y);
-function integralOnly(kernel: string) {
-  return (op: string, compute: DType) => {
-    if (isFloatingType(compute)) throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(compute)}'`);
-  };
-}
-
-export const BITWISE_NOT = definePointwise({
-  name: 'bitwise_not',
-  arity: 1,
-  rule: 'promote',
-  check: integralOnly('bitwise_not_cpu'),
-  compute: (b, op, out, [x]) => implOf(b, 'bitwiseNot', op)(out, x),
-});
-export const BITWISE_AND = definePointwise({ name: 'bitwise_and', arity: 2, rule: 'promote', check: integralOnly('bitwise_and_cpu'), compute: bitImpl('bitwiseAnd') });
-export const BITWISE_OR = definePointwise({ name: 'bitwise_or', arity: 2, rule: 'promote', check: integralOnly('bitwise_or_cpu'), compute: bitImpl('bitwiseOr') });
-export const BITWISE_XOR = definePointwise({ name: 'bitwise_xor', arity: 2, rule: 'promote', check: integralOnly('bitwise_xor_cpu'), compute: bitImpl('bitwiseXor') });
-
-const _bnot = unaryFront(BITWISE_NOT);
-const _band = binaryFront(BITWISE_AND);
-const _bor = binaryFront(BITWISE_OR);
-const _bxor = binaryFront(BITWISE_XOR);
-
-export const bitwiseNot: (self: Tensor, options?: OutOptions) => Tensor = _bnot.fn;
-export const bitwiseNot_: (self: Tensor) => Tensor = _bnot.inplace;
-export const bitwiseAnd: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _band.fn;
-export const bitwiseAnd_: (self: Tensor, other: Tensor | Scalar) => Tensor = _band.inplace;
-export const bitwiseOr: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _bor.fn;
-export const bitwiseOr_: (self: Tensor, other: Tensor | Scalar) => Tensor = _bor.inplace;
-export const bitwiseXor: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _bxor.fn;
-export const bitwiseXor_: (self: Tensor, other: Tensor | Scalar) => Tensor = _bxor.inplace;
 
 // ---- nan_to_num ----
 /** finfo(dtype).max; the default posinf (neginf is its negation, finfo.min). */

@@ -13,7 +13,7 @@ const noop = () => {};
 export const META_IMPLS = {
   copy: noop, fill: noop,
   add: noop, mul: noop, div: noop, divTrunc: noop, divFloor: noop, pow: noop, remainder: noop,
-  maximum: noop, minimum: noop, eq: noop, ne: noop, lt: noop, le: noop, gt: noop, ge: noop,
+  maximum: noop, minimum: noop,
   ...(Object.fromEntries([...UNARY_TABLE_NAMES, ...BINARY_TABLE_NAMES].map((n) => [n, noop])) as Record<UnaryTableName | BinaryTableName, typeof noop>),
   where: noop,
   sum: noop, prod: noop, amax: noop, amin: noop, maxDim: noop, minDim: noop, argmax: noop, argmin: noop,
@@ -21,8 +21,7 @@ export const META_IMPLS = {
   leakyRelu: noop, elu: noop, hardtanh: noop, gelu: noop, silu: noop, mish: noop, softplus: noop,
   hardsigmoid: noop, hardswish: noop, logit: noop, round: noop,
   clampMin: noop, clampMax: noop, lerp: noop, addcmul: noop, addcdiv: noop,
-  logicalNot: noop, logicalAnd: noop, logicalOr: noop, logicalXor: noop,
-  bitwiseNot: noop, bitwiseAnd: noop, bitwiseOr: noop, bitwiseXor: noop, nanToNum: noop,
+  nanToNum: noop,
   varMean: noop, logsumexp: noop, vectorNorm: noop, all: noop, any: noop, medianDim: noop, modeDim: noop,
   cumsum: noop, cumprod: noop, cummax: noop, cummin: noop,
   indexGather: noop, indexScatter: noop, nonzeroFill: noop,

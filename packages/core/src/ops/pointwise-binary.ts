@@ -17,8 +17,8 @@ import {
   type Scalar,
 } from './meta-utils';
 import { onesLike, zerosLike } from './factories';
-import { binaryFront, eq, lt, ne, definePointwise, type OutOptions, type PointwiseOp } from './pointwise';
-import { abs } from './generated/table-ops';
+import { binaryFront, definePointwise, type OutOptions, type PointwiseOp } from './pointwise';
+import { abs, eq, lt, ne } from './generated/table-ops';
 import { defineStructured, implOf, type Backend } from './registry';
 
 /**

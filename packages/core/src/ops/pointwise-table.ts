@@ -5,27 +5,30 @@ import type { OptionalArgs } from './binder';
 import { torchTypeName } from './meta-utils';
 import { binaryFront, definePointwise, unaryFront, type OutOptions, type PointwiseOp } from './pointwise';
 import { implOf } from './registry';
-import type { BinaryRow, UnaryRow } from './table/types';
+import { dispatcherName, type BinaryRow, type UnaryRow } from './table/types';
 import { BINARY_TABLE, type BinaryTableName } from './table/binary';
 import { UNARY_TABLE, type UnaryTableName } from './table/unary';
 import type { BINARY_TABLE_NAMES, UNARY_TABLE_NAMES } from './generated/table-names';
 
 /**
- * The operators and front ends of the op table's unary rows (Note [The op table]): each row
- * becomes `name`, `name_` and `name.out` in the dispatcher, with the dtype checks its row
- * declares, computed by the backend impl of the same name.
+ * The operators and front ends of the op table's rows (Note [The op table]): each row
+ * becomes `name`, `name_` and `name.out` in the dispatcher (PyTorch's name: `logical_and`),
+ * with the dtype checks its row declares, computed by the backend impl named as the row
+ * (`logicalAnd`).
  */
 
 /** PyTorch's errors for the compute dtypes a row rejects. */
 function checkOf(row: Pick<UnaryRow, 'rejects' | 'kernel'>) {
-  const { bool, integral } = row.rejects ?? {};
-  if (!bool && !integral) return undefined;
+  const { bool, integral, floating } = row.rejects ?? {};
+  if (!bool && !integral && !floating) return undefined;
   const kernel = row.kernel;
   return (op: string, compute: DType) => {
     if (bool && compute === 'bool') {
       throw new DTypeError(`${op}: ${typeof bool === 'string' ? bool : `"${kernel}" not implemented for 'Bool'`}`);
     }
-    if (integral && !isFloatingType(compute)) throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(compute)}'`);
+    if ((integral && !isFloatingType(compute)) || (floating && isFloatingType(compute))) {
+      throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(compute)}'`);
+    }
   };
 }
 
@@ -44,7 +47,7 @@ type FrontOf<K extends UnaryTableName> = (typeof UNARY_TABLE)[K] extends { reado
 /** A row's operators: the backend impl of the row's name computes, after the dtype checks the row declares. */
 function rowOperators(name: UnaryTableName | BinaryTableName, row: UnaryRow | BinaryRow, arity: 1 | 2): PointwiseOp {
   return definePointwise({
-    name,
+    name: dispatcherName(name),
     arity,
     rule: row.rule,
     check: checkOf(row),

@@ -242,7 +242,7 @@ function checkPowScalar(op: string, compute: DType, operands: readonly (TensorIm
   }
 }
 
-const binary = (name: keyof BackendImpls & ('mul' | 'div' | 'divTrunc' | 'divFloor' | 'pow' | 'remainder' | 'maximum' | 'minimum' | 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge')) =>
+const binary = (name: keyof BackendImpls & ('mul' | 'div' | 'divTrunc' | 'divFloor' | 'pow' | 'remainder' | 'maximum' | 'minimum')) =>
   (b: Backend, op: string, out: TensorImpl, [x, y]: TensorImpl[]) => implOf(b, name, op)(out, x, y);
 
 // ---- the ops ----
@@ -378,12 +378,6 @@ export const REMAINDER = definePointwise({
 });
 export const MAXIMUM = definePointwise({ name: 'maximum', arity: 2, rule: 'promote', compute: binary('maximum'), inplace: false });
 export const MINIMUM = definePointwise({ name: 'minimum', arity: 2, rule: 'promote', compute: binary('minimum'), inplace: false });
-export const EQ = definePointwise({ name: 'eq', arity: 2, rule: 'compare', compute: binary('eq') });
-export const NE = definePointwise({ name: 'ne', arity: 2, rule: 'compare', compute: binary('ne') });
-export const LT = definePointwise({ name: 'lt', arity: 2, rule: 'compare', compute: binary('lt') });
-export const LE = definePointwise({ name: 'le', arity: 2, rule: 'compare', compute: binary('le') });
-export const GT = definePointwise({ name: 'gt', arity: 2, rule: 'compare', compute: binary('gt') });
-export const GE = definePointwise({ name: 'ge', arity: 2, rule: 'compare', compute: binary('ge') });
 
 export const WHERE = definePointwise({
   name: 'where',
@@ -485,12 +479,6 @@ const _pow = binaryFront(POW);
 const _remainder = binaryFront(REMAINDER);
 const _maximum = binaryFront(MAXIMUM);
 const _minimum = binaryFront(MINIMUM);
-const _eq = binaryFront(EQ);
-const _ne = binaryFront(NE);
-const _lt = binaryFront(LT);
-const _le = binaryFront(LE);
-const _gt = binaryFront(GT);
-const _ge = binaryFront(GE);
 
 export interface AlphaOptions extends OutOptions {
   alpha?: Scalar;
@@ -561,18 +549,6 @@ export const remainder: (self: Tensor, other: Tensor | Scalar, options?: OutOpti
 export const remainder_: (self: Tensor, other: Tensor | Scalar) => Tensor = _remainder.inplace;
 export const maximum: (self: Tensor, other: Tensor, options?: OutOptions) => Tensor = _maximum.fn;
 export const minimum: (self: Tensor, other: Tensor, options?: OutOptions) => Tensor = _minimum.fn;
-export const eq: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _eq.fn;
-export const eq_: (self: Tensor, other: Tensor | Scalar) => Tensor = _eq.inplace;
-export const ne: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _ne.fn;
-export const ne_: (self: Tensor, other: Tensor | Scalar) => Tensor = _ne.inplace;
-export const lt: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _lt.fn;
-export const lt_: (self: Tensor, other: Tensor | Scalar) => Tensor = _lt.inplace;
-export const le: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _le.fn;
-export const le_: (self: Tensor, other: Tensor | Scalar) => Tensor = _le.inplace;
-export const gt: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _gt.fn;
-export const gt_: (self: Tensor, other: Tensor | Scalar) => Tensor = _gt.inplace;
-export const ge: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _ge.fn;
-export const ge_: (self: Tensor, other: Tensor | Scalar) => Tensor = _ge.inplace;
 
 /**
  * `square(x)` is `pow(x, 2)`, as in PyTorch (a composite: no kernel, and its Node is

@@ -8,7 +8,7 @@ import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { releaseAll, scalarTensor, torchTypeName } from './meta-utils';
 import { callOut, defineOutVariant } from './out-variant';
-import { ne } from './pointwise';
+import { ne } from './generated/table-ops';
 import { sum, valuesIndices, writeValuesIndicesOut, type ValuesIndices } from './reduction';
 import { defineStructured, implOf, type Backend } from './registry';
 

@@ -2,6 +2,8 @@ import type { BinaryImpl, TableBinaryImpls } from '@torch-ts/core';
 import type { FloatArray } from '../loops/arrays';
 import { onScratch } from '../loops/pointwise';
 import { binary } from './binary';
+import { eq, ge, gt, le, lt, ne } from './compare';
+import { bitwiseAnd, bitwiseOr, bitwiseXor, logicalAnd, logicalOr, logicalXor } from './logical';
 import { zeroDivision } from './binary-int-rows';
 import { maximumInt64Row, minimumInt64Row } from './int64-rows';
 
@@ -67,6 +69,19 @@ export const BINARY_MATH_IMPLS = {
   hypot: binary('hypot', { float: hypotRow, int: null, int64: null }),
   fmax: binary('fmax', { float: fmaxRow, int: onScratch(fmaxRow), int64: maximumInt64Row }),
   fmin: binary('fmin', { float: fminRow, int: onScratch(fminRow), int64: minimumInt64Row }),
+  // comparisons (compare.ts), logical and bitwise ops (logical.ts)
+  eq,
+  ne,
+  lt,
+  le,
+  gt,
+  ge,
+  logicalAnd,
+  logicalOr,
+  logicalXor,
+  bitwiseAnd,
+  bitwiseOr,
+  bitwiseXor,
 } satisfies TableBinaryImpls;
 
 /**

@@ -4,7 +4,7 @@ import { runCompare, runInt64Unary, runInt64Words, runScratchUnary, type Compare
 import { binary, unsupportedDtype } from './binary';
 
 /**
- * The logical ops into a bool `out` (core's logical.ts): a value is true when nonzero, NaN
+ * The logical ops into a bool `out` (rows of core's op table): a value is true when nonzero, NaN
  * included (`x !== 0`). Inputs of any dtype: float32/float64 directly, the others through
  * scratch doubles (exact for them), int64 on its two words. logicalNot reads only `a`.
  */
@@ -44,7 +44,8 @@ function logical(op: number): BinaryImpl {
   };
 }
 
-export const logicalNot: BinaryImpl = logical(OP_NOT);
+const notImpl = logical(OP_NOT);
+export const logicalNot: UnaryImpl = (out, a) => notImpl(out, a, a);
 export const logicalAnd: BinaryImpl = logical(OP_AND);
 export const logicalOr: BinaryImpl = logical(OP_OR);
 export const logicalXor: BinaryImpl = logical(OP_XOR);

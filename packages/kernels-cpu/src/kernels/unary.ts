@@ -2,6 +2,7 @@ import type { TableUnaryImpls, UnaryImpl } from '@torch-ts/core';
 import { onScratchUnary, runFloatUnary, runInt64Unary, runScratchUnary, type FloatUnaryRow } from '../loops/pointwise';
 import { unsupportedDtype } from './binary';
 import { copy } from './copy';
+import { bitwiseNot, logicalNot } from './logical';
 import { UNARY, unaryWasm } from './pointwise-wasm';
 import { roundModeOf } from './float-math';
 import { absInt64Row, negInt64Row, reluInt64Row, signInt64Row, type Int64UnaryRow } from './int64-rows';
@@ -109,4 +110,7 @@ export const UNARY_IMPLS = {
   erf: unary('erf', erfRow, NONE, UNARY.erf),
   erfc: unary('erfc', erfcRow, NONE),
   erfinv: unary('erfinv', erfinvRow, NONE),
+  // logical.ts
+  logicalNot,
+  bitwiseNot,
 } satisfies TableUnaryImpls;

@@ -105,6 +105,7 @@ fn atanh_f(x: f32) -> f32 {
   erfc: { f: 'erfc_f($1)' },
   erfinv: { f: 'erfinv_f($1)' },
   bitwiseNot: { i: '~$1', u: '(~$1) & 255u', b: '1u - $1', l: '~$1' },
+  logicalNot: { f: '!nz_f($1)', i: '$1 == 0', u: '$1 == 0u', b: '$1 == 0u', l: '!i64_nz($1)', pred: true },
   // activations
   silu: { f: '$1 * sigmoid_f($1)', vec: true },
   mish: { f: '$1 * tanh_f(select(log1p_f(exp_f($1)), $1, $1 > 20.0))' },
@@ -146,7 +147,6 @@ export const BINARY_OPS = {
   logicalAnd: { f: 'nz_f($1) && nz_f($2)', i: '($1 != 0) && ($2 != 0)', u: '($1 != 0u) && ($2 != 0u)', b: '($1 != 0u) && ($2 != 0u)', l: 'i64_nz($1) && i64_nz($2)', pred: true },
   logicalOr: { f: 'nz_f($1) || nz_f($2)', i: '($1 != 0) || ($2 != 0)', u: '($1 != 0u) || ($2 != 0u)', b: '($1 != 0u) || ($2 != 0u)', l: 'i64_nz($1) || i64_nz($2)', pred: true },
   logicalXor: { f: 'nz_f($1) != nz_f($2)', i: '($1 != 0) != ($2 != 0)', u: '($1 != 0u) != ($2 != 0u)', b: '($1 != 0u) != ($2 != 0u)', l: 'i64_nz($1) != i64_nz($2)', pred: true },
-  logicalNot: { f: '!nz_f($1)', i: '$1 == 0', u: '$1 == 0u', b: '$1 == 0u', l: '!i64_nz($1)', pred: true },
 } satisfies Record<string, OpRow>;
 
 // ... and every binary row.

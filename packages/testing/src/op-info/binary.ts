@@ -1,15 +1,11 @@
 import * as torch from '@torch-ts/torch';
 import { ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
-import { ALL_DTYPES, FLOAT_DTYPES, HALF_2X, NO_BOOL, t, tensorArg } from './common';
-import type { Kwargs, OpInfo, OpInput } from './types';
-import { loadOpGoldens } from '../goldens';
-import { BINARY_TABLE, type BinaryRow, type BinaryTableName } from '@torch-ts/core';
+import { ALL_DTYPES, FLOAT_DTYPES, goldenSamples, HALF_2X, NO_BOOL, rowDtypes, rowErrorDtype, t, tensorArg } from './common';
+import type { ErrorInput, Kwargs, OpInfo, OpInput } from './types';
+import { BINARY_OPS, BINARY_TABLE, BINARY_TABLE_NAMES, dispatcherName, type BinaryRow, type BinaryTableName } from '@torch-ts/core';
 
 type Scalar = number | boolean | bigint;
 type BinaryFn = (self: Tensor, other: Tensor | Scalar) => Tensor;
-
-// Sample ids written by scripts/goldens/ops_binary.py.
-const SAMPLES = ['same-shape', 'broadcast', 'broadcast-0dim', '0dim-0dim', '0dim-tensor', 'empty', 'promote'];
 
 interface Spec {
   readonly name: string;
@@ -17,6 +13,10 @@ interface Spec {
   readonly inplace: boolean;
   readonly dtypes: readonly DType[];
   readonly samples: readonly string[];
+  readonly errorNames?: readonly string[];
+  /** The dtype of the error inputs' tensors (one the op accepts). */
+  readonly errorDtype?: DType;
+  readonly errorInputs?: readonly ErrorInput[];
   readonly pytorch2x?: OpInfo['pytorch2x'];
   readonly xfail?: OpInfo['xfail'];
 }
@@ -26,25 +26,28 @@ function binary(s: Spec): OpInfo {
     if (x === undefined) throw new Error(`${s.name}: the OpInfo sample has no second operand`);
     return x;
   };
+  const dtype = s.errorDtype ?? 'float32';
   return {
     name: s.name,
+    errorNames: s.errorNames,
     call: (i, k) => (s.fn as (a: Tensor, b: Tensor | Scalar, o: unknown) => Tensor)(tensorArg(i[0], s.name), other(i[1]), k),
     variants: { method: true, inplace: s.inplace, out: true },
     dtypes: s.dtypes,
-    samples: [...SAMPLES, ...s.samples],
+    samples: s.samples,
     errorInputs: [
       {
         name: 'shapes that do not broadcast',
-        make: (d) => s.fn(t(d, [[1, 2, 3], [4, 5, 6]], 'float32'), t(d, [1, 2, 3, 4], 'float32')),
+        make: (d) => s.fn(t(d, [[1, 2, 3], [4, 5, 6]], dtype), t(d, [1, 2, 3, 4], dtype)),
         error: ShapeError,
         match: /size of tensor a \(3\) must match the size of tensor b \(4\)|\[2, 3\].*\[4\]/,
       },
       {
         name: 'a non-tensor operand',
-        make: (d) => s.fn(t(d, [1, 2], 'float32'), 'two' as unknown as number),
+        make: (d) => s.fn(t(d, [1, 2], dtype), 'two' as unknown as number),
         error: TorchError,
         match: /must be Tensor( or Number)?, not string/,
       },
+      ...(s.errorInputs ?? []),
     ],
     pytorch2x: s.pytorch2x,
     xfail: s.xfail,
@@ -60,8 +63,9 @@ const HALF_PROMOTE = (op: string) => ({
 });
 
 /**
- * The OpInfo entries of the op table's binary rows (Note [The op table] in core): dtypes and
- * the in-place form from each row, the samples from the goldens; documented deviations here.
+ * The OpInfo entries of the op table's binary rows (Note [The op table] in core): dtypes, the
+ * in-place form and the names in messages from each row, the samples from the goldens;
+ * documented deviations here.
  */
 const BINARY_EXTRAS: Readonly<Partial<Record<BinaryTableName, Pick<Spec, 'pytorch2x' | 'xfail'>>>> = {
   fmod: {
@@ -74,16 +78,33 @@ const BINARY_EXTRAS: Readonly<Partial<Record<BinaryTableName, Pick<Spec, 'pytorc
   hypot: { pytorch2x: { float16: HALF_2X('hypot_cpu') }, xfail: HALF_PROMOTE('hypot') },
 };
 
-export const BINARY_MATH_OPS: readonly OpInfo[] = Object.entries(BINARY_TABLE).map(([name, row]: [string, BinaryRow]) =>
-  binary({
+/** `name_(x, y)` where `y` broadcasts `x` to a bigger shape: the result does not fit in `x`. */
+function inplaceTooSmall(name: BinaryTableName, dtype: DType): ErrorInput {
+  return {
+    name: 'in-place into a tensor smaller than the broadcast shape',
+    make: (d) => BINARY_OPS[name].inplace(t(d, [1, 2], dtype), t(d, [[1, 2], [3, 4]], dtype)),
+    error: ShapeError,
+    match: /output with shape \[2\] doesn't match the broadcast shape \[2, 2\]/,
+  };
+}
+
+export const BINARY_MATH_OPS: readonly OpInfo[] = BINARY_TABLE_NAMES.map((name) => {
+  const row: BinaryRow = BINARY_TABLE[name];
+  const aten = dispatcherName(name);
+  const inplace = row.inplace !== false;
+  const errorDtype = rowErrorDtype(row.rejects);
+  return binary({
     name,
     fn: (torch as unknown as Record<string, BinaryFn>)[name],
-    inplace: row.inplace !== false,
-    dtypes: row.rejects?.integral ? FLOAT_DTYPES : row.rejects?.bool ? NO_BOOL : ALL_DTYPES,
-    samples: [...new Set((loadOpGoldens().get(name) ?? []).map((c) => c.sample))].filter((x) => !SAMPLES.includes(x)),
-    ...BINARY_EXTRAS[name as BinaryTableName],
-  }),
-);
+    inplace,
+    dtypes: rowDtypes(row.rejects),
+    samples: goldenSamples(name),
+    errorNames: aten === name ? undefined : [aten],
+    errorDtype,
+    errorInputs: inplace ? [inplaceTooSmall(name, errorDtype)] : [],
+    ...BINARY_EXTRAS[name],
+  });
+});
 
 // ---- clamp (Note [clamp's two kernels] in core) ----
 const CLAMP_SAMPLES = ['scalar', 'scalar-float', 'tensor', 'tensor-0dim', 'empty', 'scalar-nan', 'tensor-nan', 'promote'];
@@ -135,9 +156,8 @@ export const CLAMP_OPS: readonly OpInfo[] = [
   ...(['clampMin', 'clampMax'] as const).map((name): OpInfo => {
     const aten = name === 'clampMin' ? 'clamp_min' : 'clamp_max';
     return {
-      ...binary({ name, fn: torch[name], inplace: true, dtypes: NO_BOOL, samples: [] }),
+      ...binary({ name, fn: torch[name], inplace: true, dtypes: NO_BOOL, samples: CLAMP_SAMPLES }),
       errorNames: [aten, `${aten}_`, name],
-      samples: CLAMP_SAMPLES,
       pytorch2x: CLAMP_HALF,
     };
   }),

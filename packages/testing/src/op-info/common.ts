@@ -1,11 +1,31 @@
 import * as torch from '@torch-ts/torch';
 import type { DeviceLike, DType, Tensor } from '@torch-ts/torch';
+import type { Rejects } from '@torch-ts/core';
+import { loadOpGoldens } from '../goldens';
 import type { OpInput, Tolerance } from './types';
 
 export const ALL_DTYPES: readonly DType[] = torch.DTYPES;
 export const FLOAT_DTYPES: readonly DType[] = ['float32', 'float64', 'float16', 'bfloat16'];
 export const NO_BOOL: readonly DType[] = ALL_DTYPES.filter((d) => d !== 'bool');
 export const NO_HALF_BOOL: readonly DType[] = ALL_DTYPES.filter((d) => d !== 'bool' && d !== 'float16');
+export const INTEGRAL_DTYPES: readonly DType[] = ALL_DTYPES.filter((d) => !FLOAT_DTYPES.includes(d));
+
+/** The dtypes an op-table row accepts (Note [The op table] in core): all but those its kernel rejects. */
+export function rowDtypes(rejects: Rejects | undefined): readonly DType[] {
+  if (rejects?.floating) return INTEGRAL_DTYPES;
+  if (rejects?.integral) return FLOAT_DTYPES;
+  return rejects?.bool ? NO_BOOL : ALL_DTYPES;
+}
+
+/** A dtype an op-table row computes in, for its error inputs (which must fail for the reason they test, not the dtype). */
+export function rowErrorDtype(rejects: Rejects | undefined): DType {
+  return rejects?.floating ? 'int32' : 'float32';
+}
+
+/** An op's golden sample ids, in the order they first appear (an op-table row's OpInfo lists them all). */
+export function goldenSamples(op: string): string[] {
+  return [...new Set((loadOpGoldens().get(op) ?? []).map((c) => c.sample))];
+}
 
 /**
  * The default tolerances of `torch.testing.assert_close` for floating dtypes; integral and

@@ -1,96 +1,9 @@
 import * as torch from '@torch-ts/torch';
-import { ShapeError, TorchError, type Tensor } from '@torch-ts/torch';
-import { ALL_DTYPES, FLOAT_DTYPES, HALF_2X, t, tensorArg } from './common';
+import { TorchError, type Tensor } from '@torch-ts/torch';
+import { ALL_DTYPES, HALF_2X, t, tensorArg } from './common';
 import type { OpInfo, OpInput } from './types';
 
-// Sample ids written by scripts/goldens/ops_logical.py.
-const BINARY_SAMPLES = ['edge', 'broadcast', '0dim-tensor', 'empty', 'promote'];
-
-/** logicalNot: bool result (or 0 / 1 in an in-place `self`'s or `out`'s dtype). */
-const LOGICAL_NOT: OpInfo = {
-  name: 'logicalNot',
-  errorNames: ['logical_not'],
-  call: (i, k) => torch.logicalNot(tensorArg(i[0], 'logicalNot'), k as { out?: Tensor }),
-  variants: { method: true, inplace: true, out: true },
-  dtypes: ALL_DTYPES,
-  samples: ['edge', '0dim', 'empty'],
-  errorInputs: [
-    {
-      name: 'a JS array instead of a tensor',
-      make: () => torch.logicalNot([1, 2] as unknown as Tensor),
-      error: TorchError,
-      match: /logical_not\(\): argument 'input' \(position 1\) must be Tensor, not Array/,
-    },
-  ],
-};
-
-type LogicalFn = (self: Tensor, other: Tensor, options?: { out?: Tensor }) => Tensor;
-
-function logicalBinary(name: 'logicalAnd' | 'logicalOr' | 'logicalXor'): OpInfo {
-  const fn = torch[name] as LogicalFn;
-  return {
-    name,
-    errorNames: [name.replace(/[A-Z]/, (c) => `_${c.toLowerCase()}`)],
-    call: (i: readonly OpInput[], k) => fn(tensorArg(i[0], name), tensorArg(i[1], name), k as { out?: Tensor }),
-    variants: { method: true, inplace: true, out: true },
-    dtypes: ALL_DTYPES,
-    samples: BINARY_SAMPLES,
-    errorInputs: [
-      {
-        name: 'shapes that do not broadcast',
-        make: (d) => fn(t(d, [[1, 2, 3], [4, 5, 6]], 'float32'), t(d, [1, 2, 3, 4], 'float32')),
-        error: ShapeError,
-        match: /size of tensor a \(3\) must match the size of tensor b \(4\)|\[2, 3\].*\[4\]/,
-      },
-    ],
-  };
-}
-
-export const LOGICAL_OPS: readonly OpInfo[] = [LOGICAL_NOT, logicalBinary('logicalAnd'), logicalBinary('logicalOr'), logicalBinary('logicalXor')];
-
-// ---- bitwise ops: integral and bool only ----
-const INTEGRAL_DTYPES = ALL_DTYPES.filter((d) => !FLOAT_DTYPES.includes(d));
-
-const BITWISE_NOT: OpInfo = {
-  name: 'bitwiseNot',
-  errorNames: ['bitwise_not'],
-  call: (i, k) => torch.bitwiseNot(tensorArg(i[0], 'bitwiseNot'), k as { out?: Tensor }),
-  variants: { method: true, inplace: true, out: true },
-  dtypes: INTEGRAL_DTYPES,
-  samples: ['edge', '0dim', 'empty'],
-  errorInputs: [
-    {
-      name: 'a JS array instead of a tensor',
-      make: () => torch.bitwiseNot([1, 2] as unknown as Tensor),
-      error: TorchError,
-      match: /bitwise_not\(\): argument 'input' \(position 1\) must be Tensor, not Array/,
-    },
-  ],
-};
-
-type BitwiseFn = (self: Tensor, other: Tensor | number | boolean | bigint, options?: { out?: Tensor }) => Tensor;
-
-function bitwiseBinary(name: 'bitwiseAnd' | 'bitwiseOr' | 'bitwiseXor'): OpInfo {
-  const fn = torch[name] as BitwiseFn;
-  return {
-    name,
-    errorNames: [name.replace(/[A-Z]/, (c) => `_${c.toLowerCase()}`)],
-    call: (i: readonly OpInput[], k) => fn(tensorArg(i[0], name), i[1] as Tensor, k as { out?: Tensor }),
-    variants: { method: true, inplace: true, out: true },
-    dtypes: INTEGRAL_DTYPES,
-    samples: [...BINARY_SAMPLES, 'scalar-int', 'scalar-negative-int'],
-    errorInputs: [
-      {
-        name: 'shapes that do not broadcast',
-        make: (d) => fn(t(d, [[1, 2, 3], [4, 5, 6]], 'int32'), t(d, [1, 2, 3, 4], 'int32')),
-        error: ShapeError,
-        match: /size of tensor a \(3\) must match the size of tensor b \(4\)|\[2, 3\].*\[4\]/,
-      },
-    ],
-  };
-}
-
-export const BITWISE_OPS: readonly OpInfo[] = [BITWISE_NOT, bitwiseBinary('bitwiseAnd'), bitwiseBinary('bitwiseOr'), bitwiseBinary('bitwiseXor')];
+// The logical and bitwise ops are rows of core's op table: their entries are derived (binary.ts, pointwise.ts).
 
 // ---- clip: clamp's alias, with clamp's samples and messages ----
 type Bound = Tensor | number | boolean | bigint | null;

@@ -1,8 +1,8 @@
 import * as torch from '@torch-ts/torch';
 import { DTypeError, ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
-import { ALL_DTYPES, FLOAT_DTYPES, HALF_2X, NO_BOOL, t, tensorArg } from './common';
+import { ALL_DTYPES, goldenSamples, HALF_2X, NO_BOOL, rowDtypes, rowErrorDtype, t, tensorArg } from './common';
 import type { ErrorInput, Kwargs, OpInfo, OpInput } from './types';
-import { UNARY_TABLE, type UnaryRow, type UnaryTableName } from '@torch-ts/core';
+import { dispatcherName, UNARY_TABLE, UNARY_TABLE_NAMES, type UnaryRow, type UnaryTableName } from '@torch-ts/core';
 import { loadOpGoldens } from '../goldens';
 
 type Scalar = number | boolean | bigint;
@@ -19,7 +19,6 @@ const other = (x: OpInput | undefined, op: string): Tensor | Scalar => {
 const BINARY_SAMPLES = ['same-shape', 'broadcast', 'broadcast-0dim', '0dim-0dim', '0dim-tensor', 'empty'];
 const SCALAR_SAMPLES = ['scalar-int', 'scalar-float', 'scalar-negative-int'];
 const DIV_SAMPLES = ['signs', 'divide-by-zero'];
-const COMPARE_SAMPLES = ['nan', 'ties', 'scalar-nan'];
 
 /** Errors every binary op shares: shapes that do not broadcast, in-place into a smaller tensor. */
 function binaryErrors(fn: (a: Tensor, b: Tensor | Scalar) => Tensor, inplace: string | null, nonTensor = /must be Tensor or Number, not string/): ErrorInput[] {
@@ -173,9 +172,6 @@ const BINARY_OPS: OpInfo[] = [
   binary({ name: 'remainder', fn: torch.remainder, inplace: true, dtypes: NO_BOOL, samples: DIV_SAMPLES }),
   binary({ name: 'maximum', fn: torch.maximum as BinaryFn, inplace: false, scalars: false, dtypes: ALL_DTYPES, samples: ['nan'] }),
   binary({ name: 'minimum', fn: torch.minimum as BinaryFn, inplace: false, scalars: false, dtypes: ALL_DTYPES, samples: ['nan'] }),
-  ...(['eq', 'ne', 'lt', 'le', 'gt', 'ge'] as const).map((name) =>
-    binary({ name, fn: torch[name], inplace: true, dtypes: ALL_DTYPES, samples: COMPARE_SAMPLES }),
-  ),
 ];
 
 const UNARY_SAMPLES = ['edge', 'random', '0dim', 'empty'];
@@ -185,32 +181,38 @@ const LOG1P_HUGE =
 const ERF_F64 = { float64: { rtol: 1e-14, atol: 1e-300 } } as const;
 
 interface UnaryExtras {
-  /** Samples beyond UNARY_SAMPLES (`domain`: floating inputs where the op is interesting). */
+  /** The golden samples, where they are not UNARY_SAMPLES. */
   readonly samples?: readonly string[];
   readonly tolerance?: OpInfo['tolerance'];
+  /** The dispatcher's name, where it is not `name` (`logical_not`): the binder's messages give it. */
+  readonly aten?: string;
   readonly errorNames?: readonly string[];
+  /** The dtype of the error inputs' tensors, where the op does not accept float32. */
+  readonly errorDtype?: DType;
   readonly xfail?: OpInfo['xfail'];
 }
 
 function unary(name: string, fn: UnaryFn, dtypes: readonly DType[], half2x: string | null, extras: UnaryExtras = {}): OpInfo {
+  const aten = extras.aten ?? name;
+  const dtype = extras.errorDtype;
   return {
     name,
-    errorNames: extras.errorNames,
+    errorNames: extras.errorNames ?? (extras.aten ? [extras.aten] : undefined),
     tolerance: extras.tolerance,
     call: (i, k) => fn(tensorArg(i[0], name), k as never),
     variants: { method: true, inplace: true, out: true },
     dtypes,
-    samples: [...UNARY_SAMPLES, ...(extras.samples ?? [])],
+    samples: extras.samples ?? UNARY_SAMPLES,
     errorInputs: [
       {
         name: 'a JS array instead of a tensor',
         make: () => fn([1, 2] as unknown as Tensor),
         error: TorchError,
-        match: new RegExp(`${name}\\(\\): argument 'input' \\(position 1\\) must be Tensor, not Array`),
+        match: new RegExp(`${aten}\\(\\): argument 'input' \\(position 1\\) must be Tensor, not Array`),
       },
       {
         name: 'an out= tensor of the wrong shape',
-        make: (d) => fn(t(d, [0.5, 1.5], 'float32'), { out: torch.empty([3], { device: d }) }),
+        make: (d) => fn(dtype ? t(d, [1, 2], dtype) : t(d, [0.5, 1.5], 'float32'), { out: torch.empty([3], { device: d, dtype: dtype ?? null }) }),
         error: ShapeError,
         match: /output with shape \[3\] doesn't match the broadcast shape \[2\]/,
       },
@@ -222,8 +224,8 @@ function unary(name: string, fn: UnaryFn, dtypes: readonly DType[], half2x: stri
 
 /**
  * The OpInfo entries of the op table's unary rows (Note [The op table] in core), derived
- * from each row: its dtypes from what the row rejects, a `domain` sample where the goldens
- * have one, and PyTorch 2.x's half kernel where 1.13's goldens were upcast. UNARY_EXTRAS
+ * from each row: its dtypes from what the row rejects, the names in its messages, the samples
+ * of its goldens, and PyTorch 2.x's half kernel where 1.13's goldens were upcast. UNARY_EXTRAS
  * holds what a row cannot say (tolerances and documented deviations).
  */
 const UNARY_EXTRAS: Readonly<Record<string, UnaryExtras>> = {
@@ -239,18 +241,23 @@ const UNARY_EXTRAS: Readonly<Record<string, UnaryExtras>> = {
   erfinv: { tolerance: ERF_F64 },
 };
 
-function tableUnary(name: UnaryTableName, row: UnaryRow): OpInfo {
+function tableUnary(name: UnaryTableName): OpInfo {
+  const row: UnaryRow = UNARY_TABLE[name];
   const cases = loadOpGoldens().get(name) ?? [];
-  const dtypes = row.rejects?.integral ? FLOAT_DTYPES : row.rejects?.bool ? NO_BOOL : ALL_DTYPES;
   const upcast = cases.some((c) => c.dtype === 'float16' && c.reference === 'upcast');
-  const extras = UNARY_EXTRAS[name] ?? {};
-  const samples = cases.some((c) => c.sample === 'domain') ? ['domain'] : [];
+  const aten = dispatcherName(name);
+  const extras: UnaryExtras = {
+    ...UNARY_EXTRAS[name],
+    samples: goldenSamples(name),
+    aten: aten === name ? undefined : aten,
+    errorDtype: row.rejects?.floating ? rowErrorDtype(row.rejects) : undefined,
+  };
   const fn = (torch as unknown as Record<string, UnaryFn>)[name];
-  return unary(name, fn, dtypes, upcast ? (row.kernel ?? `${name}_cpu`) : null, { ...extras, samples });
+  return unary(name, fn, rowDtypes(row.rejects), upcast ? (row.kernel ?? `${name}_cpu`) : null, extras);
 }
 
 const UNARY_OPS: OpInfo[] = [
-  ...Object.entries(UNARY_TABLE).map(([name, row]) => tableUnary(name as UnaryTableName, row)),
+  ...UNARY_TABLE_NAMES.map(tableUnary),
   // pow(x, 2): its errors come from pow, and bool squares to int64 (so bool's square_ throws)
   unary('square', torch.square, ALL_DTYPES, null, { errorNames: ['square', 'pow', 'square_', 'pow_'] }),
 ];

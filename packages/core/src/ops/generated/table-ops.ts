@@ -139,6 +139,14 @@ export const erfc_ = UNARY_OPS.erfc.inplace;
 export const erfinv = UNARY_OPS.erfinv.fn;
 /** The in-place form of `erfinv`: writes the result into `self`. */
 export const erfinv_ = UNARY_OPS.erfinv.inplace;
+/** not self for each element: true where it is zero, as bool. */
+export const logicalNot = UNARY_OPS.logicalNot.fn;
+/** The in-place form of `logicalNot`: writes the result into `self`. */
+export const logicalNot_ = UNARY_OPS.logicalNot.inplace;
+/** ~self for each element, in two's complement; logical not for bool (integral and bool dtypes only). */
+export const bitwiseNot = UNARY_OPS.bitwiseNot.fn;
+/** The in-place form of `bitwiseNot`: writes the result into `self`. */
+export const bitwiseNot_ = UNARY_OPS.bitwiseNot.inplace;
 /** C's fmod: the remainder of self / other with the sign of self (an integer divisor of 0 raises ZeroDivisionError). */
 export const fmod = BINARY_OPS.fmod.fn;
 /** The in-place form of `fmod`: writes the result into `self`. */
@@ -155,3 +163,51 @@ export const hypot_ = BINARY_OPS.hypot.inplace;
 export const fmax = BINARY_OPS.fmax.fn;
 /** C's fmin: the smaller of self and other, a NaN operand ignored (minimum propagates it). */
 export const fmin = BINARY_OPS.fmin.fn;
+/** self == other for each element, as bool (NaN equals nothing). */
+export const eq = BINARY_OPS.eq.fn;
+/** The in-place form of `eq`: writes the result into `self`. */
+export const eq_ = BINARY_OPS.eq.inplace;
+/** self != other for each element, as bool (true where either is NaN). */
+export const ne = BINARY_OPS.ne.fn;
+/** The in-place form of `ne`: writes the result into `self`. */
+export const ne_ = BINARY_OPS.ne.inplace;
+/** self < other for each element, as bool. */
+export const lt = BINARY_OPS.lt.fn;
+/** The in-place form of `lt`: writes the result into `self`. */
+export const lt_ = BINARY_OPS.lt.inplace;
+/** self <= other for each element, as bool. */
+export const le = BINARY_OPS.le.fn;
+/** The in-place form of `le`: writes the result into `self`. */
+export const le_ = BINARY_OPS.le.inplace;
+/** self > other for each element, as bool. */
+export const gt = BINARY_OPS.gt.fn;
+/** The in-place form of `gt`: writes the result into `self`. */
+export const gt_ = BINARY_OPS.gt.inplace;
+/** self >= other for each element, as bool. */
+export const ge = BINARY_OPS.ge.fn;
+/** The in-place form of `ge`: writes the result into `self`. */
+export const ge_ = BINARY_OPS.ge.inplace;
+/** self and other for each element (nonzero is true), as bool. */
+export const logicalAnd = BINARY_OPS.logicalAnd.fn;
+/** The in-place form of `logicalAnd`: writes the result into `self`. */
+export const logicalAnd_ = BINARY_OPS.logicalAnd.inplace;
+/** self or other for each element (nonzero is true), as bool. */
+export const logicalOr = BINARY_OPS.logicalOr.fn;
+/** The in-place form of `logicalOr`: writes the result into `self`. */
+export const logicalOr_ = BINARY_OPS.logicalOr.inplace;
+/** Exactly one of self and other for each element (nonzero is true), as bool. */
+export const logicalXor = BINARY_OPS.logicalXor.fn;
+/** The in-place form of `logicalXor`: writes the result into `self`. */
+export const logicalXor_ = BINARY_OPS.logicalXor.inplace;
+/** self & other for each element, in two's complement (integral and bool dtypes only). */
+export const bitwiseAnd = BINARY_OPS.bitwiseAnd.fn;
+/** The in-place form of `bitwiseAnd`: writes the result into `self`. */
+export const bitwiseAnd_ = BINARY_OPS.bitwiseAnd.inplace;
+/** self | other for each element, in two's complement (integral and bool dtypes only). */
+export const bitwiseOr = BINARY_OPS.bitwiseOr.fn;
+/** The in-place form of `bitwiseOr`: writes the result into `self`. */
+export const bitwiseOr_ = BINARY_OPS.bitwiseOr.inplace;
+/** self ^ other for each element, in two's complement (integral and bool dtypes only). */
+export const bitwiseXor = BINARY_OPS.bitwiseXor.fn;
+/** The in-place form of `bitwiseXor`: writes the result into `self`. */
+export const bitwiseXor_ = BINARY_OPS.bitwiseXor.inplace;

@@ -1,7 +1,8 @@
 import type { Tensor } from '../../tensor/tensor';
-import { add, div, ge, le, mul, ne, where } from '../pointwise';
-import { UNARY_OPS } from '../pointwise-table';
-import type { BinaryRow } from './types';
+import { zerosLike } from '../factories';
+import { add, div, mul, where } from '../pointwise';
+import { BINARY_OPS, UNARY_OPS } from '../pointwise-table';
+import type { BinaryDerivative, BinaryNoDerivative, BinaryRow } from './types';
 
 /**
  * The binary pointwise ops of the op table (Note [The op table]): `name(Tensor self, Tensor
@@ -13,6 +14,10 @@ import type { BinaryRow } from './types';
 type Grads = readonly [Tensor | null, Tensor | null];
 const neg = (x: Tensor): Tensor => UNARY_OPS.neg.fn(x);
 const reciprocal = (x: Tensor): Tensor => UNARY_OPS.reciprocal.fn(x);
+// (rows of this table, looked up when a formula runs: they do not exist while it loads)
+const ge = (x: Tensor, y: Tensor): Tensor => BINARY_OPS.ge.fn(x, y);
+const le = (x: Tensor, y: Tensor): Tensor => BINARY_OPS.le.fn(x, y);
+const ne = (x: Tensor, y: Tensor): Tensor => BINARY_OPS.ne.fn(x, y);
 
 /**
  * A saved operand a formula cannot do without (a row whose `saves` omits it is a bug). Typed
@@ -34,7 +39,7 @@ function operand(x: unknown, what: string): Tensor | number {
  * wins or ties, or where `other` is NaN (PyTorch's `(self >= other).logical_or_(other.isnan())`
  * mask); `other` takes it elsewhere.
  */
-function nanIgnoring(winner: 'ge' | 'le'): BinaryRow['derivative'] {
+function nanIgnoring(winner: 'ge' | 'le'): BinaryDerivative {
   // (ge/le picked here, not passed in: comparing their types would tie the table's type to Tensor's)
   const wins = winner === 'ge' ? ge : le;
   return {
@@ -48,6 +53,22 @@ function nanIgnoring(winner: 'ge' | 'le'): BinaryRow['derivative'] {
     },
   };
 }
+
+/**
+ * The comparisons: `x.eq_(y)` writes 0 / 1 into `self`, which may require grad, so PyTorch
+ * records a Node whose gradients are zeros (derivatives.yaml's `eq_.Scalar` / `eq_.Tensor`:
+ * `self: zeros_like(self)`, `other: zeros_like(other)`), named by the overload that ran.
+ */
+const COMPARISON = {
+  notDifferentiable: 'a comparison: its bool result has no gradient',
+  inplace: {
+    saves: [],
+    scalarOverloadNodes: true,
+    formula: (grad, _saved, needs): Grads => [needs[0] ? zerosLike(grad) : null, needs[1] ? zerosLike(grad) : null],
+  },
+} as const satisfies BinaryNoDerivative;
+const LOGICAL = { notDifferentiable: 'a logical op: its bool result has no gradient' } as const satisfies BinaryNoDerivative;
+const BITWISE = { notDifferentiable: 'a bitwise op: integral and bool only, which have no gradient' } as const satisfies BinaryNoDerivative;
 
 export const BINARY_TABLE = {
   fmod: {
@@ -109,6 +130,43 @@ export const BINARY_TABLE = {
     rule: 'promote',
     inplace: false,
     derivative: nanIgnoring('le'),
+  },
+  // Comparisons: computed in the promoted dtype (NaN compares unequal to everything, -0 equal to 0).
+  eq: { doc: 'self == other for each element, as bool (NaN equals nothing).', rule: 'compare', scalarOther: true, derivative: COMPARISON },
+  ne: { doc: 'self != other for each element, as bool (true where either is NaN).', rule: 'compare', scalarOther: true, derivative: COMPARISON },
+  lt: { doc: 'self < other for each element, as bool.', rule: 'compare', scalarOther: true, derivative: COMPARISON },
+  le: { doc: 'self <= other for each element, as bool.', rule: 'compare', scalarOther: true, derivative: COMPARISON },
+  gt: { doc: 'self > other for each element, as bool.', rule: 'compare', scalarOther: true, derivative: COMPARISON },
+  ge: { doc: 'self >= other for each element, as bool.', rule: 'compare', scalarOther: true, derivative: COMPARISON },
+  // Logical ops: an element is true when nonzero (NaN included); PyTorch has no Scalar overload.
+  logicalAnd: { doc: 'self and other for each element (nonzero is true), as bool.', rule: 'compare', derivative: LOGICAL },
+  logicalOr: { doc: 'self or other for each element (nonzero is true), as bool.', rule: 'compare', derivative: LOGICAL },
+  logicalXor: { doc: 'Exactly one of self and other for each element (nonzero is true), as bool.', rule: 'compare', derivative: LOGICAL },
+  // Bitwise ops: a Scalar `other` is converted to the compute dtype with wrap-around, as
+  // PyTorch does (`uint8 & -1` is `uint8 & 255`).
+  bitwiseAnd: {
+    doc: 'self & other for each element, in two\'s complement (integral and bool dtypes only).',
+    rule: 'promote',
+    kernel: 'bitwise_and_cpu',
+    rejects: { floating: true },
+    scalarOther: true,
+    derivative: BITWISE,
+  },
+  bitwiseOr: {
+    doc: 'self | other for each element, in two\'s complement (integral and bool dtypes only).',
+    rule: 'promote',
+    kernel: 'bitwise_or_cpu',
+    rejects: { floating: true },
+    scalarOther: true,
+    derivative: BITWISE,
+  },
+  bitwiseXor: {
+    doc: 'self ^ other for each element, in two\'s complement (integral and bool dtypes only).',
+    rule: 'promote',
+    kernel: 'bitwise_xor_cpu',
+    rejects: { floating: true },
+    scalarOther: true,
+    derivative: BITWISE,
   },
 } as const satisfies Readonly<Record<string, BinaryRow>>;
 

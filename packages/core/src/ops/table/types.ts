@@ -18,14 +18,50 @@ import type { Tensor } from '../../tensor/tensor';
  * Adding a pointwise op takes four places: its row here, the CPU kernel, the WGSL
  * expression, the golden line (CONTRIBUTING.md, "Adding an op"); the compiler names any
  * other piece that is missing.
+ * A row is keyed by its torch-ts name (`logicalAnd`), which is also its impl's name in
+ * BackendImpls; the dispatcher's name is PyTorch's, the key in snake case (`logical_and`,
+ * `dispatcherName`). Rows whose result has no gradient (comparisons, logical and bitwise ops:
+ * derivatives.yaml's `output_differentiability: [False]`) declare why instead of a formula.
  */
 
+/** `logicalAnd` -> `logical_and`: the dispatcher's (PyTorch's) name of a row. */
+export type DispatcherName<K extends string> = K extends `${infer H}${infer T}`
+  ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${DispatcherName<T>}`
+  : K;
+
+export function dispatcherName<K extends string>(key: K): DispatcherName<K> {
+  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) as DispatcherName<K>;
+}
+
 /**
- * How a pointwise op picks its compute dtype (TensorIterator's config):
+ * How a pointwise op picks its compute and result dtypes (TensorIterator's config):
  *  - `float`: integral and bool inputs compute in the default float dtype (exp, sin);
- *  - `promote`: the input's dtype (neg, floor).
+ *  - `promote`: the input's dtype (neg, floor);
+ *  - `compare`: computes in the inputs' promoted dtype, the result is bool (eq,
+ *    logical_and: PyTorch's comparison config); an in-place `self` or `out=` of another
+ *    dtype receives 0 / 1 in its own dtype.
  */
-export type UnaryDtypeRule = 'float' | 'promote';
+export type UnaryDtypeRule = 'float' | 'promote' | 'compare';
+
+/**
+ * Compute dtypes PyTorch's kernel rejects: `bool` (the message names the row's `kernel`, or
+ * is the given text), `integral` (floating only, as `frac_cpu`), `floating` (integral and bool
+ * only, as `bitwise_and_cpu`).
+ */
+export interface Rejects {
+  readonly bool?: true | string;
+  readonly integral?: true;
+  readonly floating?: true;
+}
+
+/**
+ * A row whose result has no gradient (derivatives.yaml's `output_differentiability:
+ * [False]`): autograd records no Node and the result never requires grad. `notDifferentiable`
+ * says why (autograd's entry and the gradcheck suite's exclusion quote it).
+ */
+export interface NoDerivative {
+  readonly notDifferentiable: string;
+}
 
 /**
  * The derivative of a unary op, as derivatives.yaml writes it: a formula of `grad` and of
@@ -49,11 +85,7 @@ export interface UnaryRow {
    * by the test package for what PyTorch 1.13's CPU computes in half precision.
    */
   readonly kernel?: string;
-  /**
-   * Compute dtypes PyTorch's kernel rejects: `bool` (the message names `kernel`, or is the
-   * given text), `integral` (floating only, as `frac_cpu`).
-   */
-  readonly rejects?: { readonly bool?: true | string; readonly integral?: true };
+  readonly rejects?: Rejects;
   /**
    * Where the op is finite and smooth, where that is not everywhere: `pos` (x > 0), `nonzero`
    * (a kink or pole at 0), `unit` (|x| < 1, or poles at ±pi/2), `above1` (x > 1). Tests draw
@@ -62,7 +94,7 @@ export interface UnaryRow {
   readonly domain?: 'pos' | 'nonzero' | 'unit' | 'above1';
   /** F.relu's `inplace=False` argument: the F.* spelling of the in-place form. */
   readonly inplaceArg?: boolean;
-  readonly derivative: UnaryDerivative;
+  readonly derivative: UnaryDerivative | NoDerivative;
 }
 
 /** The tensors a binary formula reads; `other` is the number itself where the Scalar overload ran. */
@@ -87,16 +119,25 @@ export interface BinaryDerivative {
   readonly scalarOverloadNodes?: boolean;
 }
 
+/**
+ * A binary row without a gradient. `inplace`: the Node its in-place form records where that
+ * form may write into a tensor that requires grad (`x.eq_(y)` on a float `x`: PyTorch records
+ * `EqBackward0/1`, whose gradients are zeros: `self: zeros_like(self)`).
+ */
+export interface BinaryNoDerivative extends NoDerivative {
+  readonly inplace?: BinaryDerivative;
+}
+
 export interface BinaryRow {
   readonly doc: string;
   readonly rule: UnaryDtypeRule;
   readonly kernel?: string;
-  readonly rejects?: { readonly bool?: true | string; readonly integral?: true };
+  readonly rejects?: Rejects;
   /** `other` may be a number (PyTorch has a Scalar overload). */
   readonly scalarOther?: boolean;
   /** Whether `name_` exists (default true; fmax and fmin have none, as in PyTorch). */
   readonly inplace?: boolean;
   /** Where each operand keeps the op smooth (UnaryRow's `domain`), for gradcheck. */
   readonly domain?: readonly [UnaryRow['domain'] | 'any', UnaryRow['domain'] | 'any'];
-  readonly derivative: BinaryDerivative;
+  readonly derivative: BinaryDerivative | BinaryNoDerivative;
 }

@@ -1,8 +1,8 @@
 import type { Tensor } from '../../tensor/tensor';
 import { zerosLike } from '../factories';
-import { add, div, gt, lt, mul, pow, sub, where } from '../pointwise';
-import { UNARY_OPS } from '../pointwise-table';
-import type { UnaryRow } from './types';
+import { add, div, mul, pow, sub, where } from '../pointwise';
+import { BINARY_OPS, UNARY_OPS } from '../pointwise-table';
+import type { NoDerivative, UnaryRow } from './types';
 
 /**
  * The unary pointwise ops (Note [The op table]): `name(Tensor self) -> Tensor`, `name_`
@@ -20,6 +20,8 @@ const sinh = (x: Tensor): Tensor => UNARY_OPS.sinh.fn(x);
 const cosh = (x: Tensor): Tensor => UNARY_OPS.cosh.fn(x);
 const rsqrt = (x: Tensor): Tensor => UNARY_OPS.rsqrt.fn(x);
 const erfinv = (x: Tensor): Tensor => UNARY_OPS.erfinv.fn(x);
+const gt = (x: Tensor, y: number): Tensor => BINARY_OPS.gt.fn(x, y);
+const lt = (x: Tensor, y: number): Tensor => BINARY_OPS.lt.fn(x, y);
 
 export const UNARY_TABLE = {
   neg: {
@@ -131,6 +133,19 @@ export const UNARY_TABLE = {
         return mul(mul(exp(mul(e, e)), 0.5 * Math.sqrt(Math.PI)), g);
       },
     },
+  },
+  // not: bool results and integral-only ops have no gradient
+  logicalNot: {
+    doc: 'not self for each element: true where it is zero, as bool.',
+    rule: 'compare',
+    derivative: { notDifferentiable: 'a logical op: its bool result has no gradient' } satisfies NoDerivative,
+  },
+  bitwiseNot: {
+    doc: "~self for each element, in two's complement; logical not for bool (integral and bool dtypes only).",
+    rule: 'promote',
+    kernel: 'bitwise_not_cpu',
+    rejects: { floating: true },
+    derivative: { notDifferentiable: 'a bitwise op: integral and bool only, which have no gradient' } satisfies NoDerivative,
   },
 } as const satisfies Readonly<Record<string, UnaryRow>>;
 
