@@ -947,7 +947,7 @@ describe('Node names', () => {
   it('non-differentiable ops give results that do not require grad', () => {
     const d = drawer('non-differentiable');
     const x = d([2, 3]);
-    for (const y of [c.eq(x, 0), c.lt(x, x), c.argmax(x), c.argmin(x, 1), c.detach(x), c.max(x, 1).indices]) {
+    for (const y of [c.eq(x, 0), c.lt(x, x), c.logicalAnd(x, x), c.logicalNot(x), c.argmax(x), c.argmin(x, 1), c.detach(x), c.max(x, 1).indices]) {
       expect(y.requiresGrad).toBe(false);
       expect(y.gradFn).toBeNull();
     }
