@@ -10,7 +10,7 @@ import { composite } from './composite';
 import { clone } from './copy';
 import type { IndexedAccess, ScatterMode } from './indexing-impls';
 import { castTo, checkNoInternalOverlap, commonDevice, isScalar, releaseAll, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
-import { callOut, defineOutVariant } from './out-variant';
+import { callOut, defineOutVariant, callWithOut } from './out-variant';
 import { defineStructured, implOf, type Backend } from './registry';
 
 /**
@@ -70,10 +70,10 @@ function gatherShapeCheck(op: string, self: TensorImpl, dim: number, index: Tens
 export const GATHER = defineStructured(
   'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor',
   ([self, dim, index], b) => {
-    const s = self as TensorImpl;
-    const ix = index as TensorImpl;
+    const s = self;
+    const ix = index;
     commonDevice('gather', [s, ix]);
-    const d = normalizeDim('gather', dim as number, s.sizes.length);
+    const d = normalizeDim('gather', dim, s.sizes.length);
     checkLong('gather', ix);
     gatherShapeCheck('gather', s, d, ix);
     const out = TensorImpl.empty('gather', ix.sizes, s.dtype, s.device);
@@ -161,9 +161,9 @@ function scatterReduceMode(op: string, reduce: unknown): ScatterMode {
 export const SCATTER_SRC_ = defineStructured(
   'scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)',
   ([self, dim, index, src], b) => {
-    const s = self as TensorImpl;
-    const d = scatterPrologue('scatter', s, dim, index as TensorImpl, src as TensorImpl);
-    runScatter(b, 'scatter', s, d, index as TensorImpl, src as TensorImpl, 'set');
+    const s = self;
+    const d = scatterPrologue('scatter', s, dim, index, src);
+    runScatter(b, 'scatter', s, d, index, src, 'set');
     return s;
   },
   ['inplace'],
@@ -172,11 +172,11 @@ export const SCATTER_SRC_ = defineStructured(
 export const SCATTER_VALUE_ = defineStructured(
   'scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)',
   ([self, dim, index, value], b) => {
-    const s = self as TensorImpl;
-    const d = scatterPrologue('scatter', s, dim, index as TensorImpl, null);
-    const v = valueTensor(b, 'scatter', value as Scalar, s);
+    const s = self;
+    const d = scatterPrologue('scatter', s, dim, index, null);
+    const v = valueTensor(b, 'scatter', value, s);
     try {
-      runScatter(b, 'scatter', s, d, index as TensorImpl, v, 'set');
+      runScatter(b, 'scatter', s, d, index, v, 'set');
     } finally {
       v.release();
     }
@@ -188,10 +188,10 @@ export const SCATTER_VALUE_ = defineStructured(
 export const SCATTER_REDUCE_ = defineStructured(
   'scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)',
   ([self, dim, index, src, reduce], b) => {
-    const s = self as TensorImpl;
+    const s = self;
     const mode = scatterReduceMode('scatter', reduce);
-    const d = scatterPrologue('scatter', s, dim, index as TensorImpl, src as TensorImpl);
-    runScatter(b, 'scatter', s, d, index as TensorImpl, src as TensorImpl, mode);
+    const d = scatterPrologue('scatter', s, dim, index, src);
+    runScatter(b, 'scatter', s, d, index, src, mode);
     return s;
   },
   ['inplace'],
@@ -200,12 +200,12 @@ export const SCATTER_REDUCE_ = defineStructured(
 export const SCATTER_VALUE_REDUCE_ = defineStructured(
   'scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)',
   ([self, dim, index, value, reduce], b) => {
-    const s = self as TensorImpl;
+    const s = self;
     const mode = scatterReduceMode('scatter', reduce);
-    const d = scatterPrologue('scatter', s, dim, index as TensorImpl, null);
-    const v = valueTensor(b, 'scatter', value as Scalar, s);
+    const d = scatterPrologue('scatter', s, dim, index, null);
+    const v = valueTensor(b, 'scatter', value, s);
     try {
-      runScatter(b, 'scatter', s, d, index as TensorImpl, v, mode);
+      runScatter(b, 'scatter', s, d, index, v, mode);
     } finally {
       v.release();
     }
@@ -217,9 +217,9 @@ export const SCATTER_VALUE_REDUCE_ = defineStructured(
 export const SCATTER_ADD_ = defineStructured(
   'scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)',
   ([self, dim, index, src], b) => {
-    const s = self as TensorImpl;
-    const d = scatterPrologue('scatter_add', s, dim, index as TensorImpl, src as TensorImpl);
-    runScatter(b, 'scatter_add', s, d, index as TensorImpl, src as TensorImpl, 'add');
+    const s = self;
+    const d = scatterPrologue('scatter_add', s, dim, index, src);
+    runScatter(b, 'scatter_add', s, d, index, src, 'add');
     return s;
   },
   ['inplace'],
@@ -249,10 +249,10 @@ export const SCATTER_REDUCE_TWO_ = defineStructured(
   'scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)',
   ([self, dim, index, src, reduce, includeSelf], b) => {
     const op = 'scatter_reduce';
-    const s = self as TensorImpl;
-    const ix = index as TensorImpl;
-    const sr = src as TensorImpl;
-    if (!(SCATTER_REDUCTIONS as readonly string[]).includes(reduce as string)) {
+    const s = self;
+    const ix = index;
+    const sr = src;
+    if (!(SCATTER_REDUCTIONS as readonly string[]).includes(reduce)) {
       throw new TorchError(`${op}(): reduce argument must be either sum, prod, mean, amax or amin, got ${String(reduce)}`);
     }
     const r = reduce as ScatterReduction;
@@ -324,10 +324,10 @@ export const INDEX_SELECT = defineStructured(
   'index_select(Tensor self, int dim, Tensor index) -> Tensor',
   ([self, dim, index], b) => {
     const op = 'index_select';
-    const s = self as TensorImpl;
-    const ix = index as TensorImpl;
+    const s = self;
+    const ix = index;
     commonDevice(op, [s, ix]);
-    const d = normalizeDim(op, dim as number, s.sizes.length);
+    const d = normalizeDim(op, dim, s.sizes.length);
     checkIntIndex(op, ix);
     const sizes = s.sizes.length === 0 ? [ix.numel] : s.sizes.map((n, k) => (k === d ? ix.numel : n));
     const outSizes = s.sizes.length === 0 ? (ix.sizes.length === 0 ? [] : [ix.numel]) : sizes;
@@ -358,11 +358,11 @@ export const INDEX_ADD_ = defineStructured(
   'index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)',
   ([self, dim, index, source, alpha], b) => {
     const op = 'index_add_';
-    const s = self as TensorImpl;
-    const ix = index as TensorImpl;
-    const src = source as TensorImpl;
+    const s = self;
+    const ix = index;
+    const src = source;
     commonDevice(op, [s, ix, src]);
-    const d = normalizeDim(op, dim as number, s.sizes.length);
+    const d = normalizeDim(op, dim, s.sizes.length);
     checkIntIndex(op, ix);
     if (src.dtype !== s.dtype) {
       throw new DTypeError(`${op}(): self (${torchTypeName(s.dtype)}) and source (${torchTypeName(src.dtype)}) must have the same scalar type`);
@@ -377,7 +377,7 @@ export const INDEX_ADD_ = defineStructured(
       }
     }
     checkNoInternalOverlap(op, s);
-    const a0 = (alpha ?? 1) as Scalar;
+    const a0 = (alpha ?? 1);
     if (!isFloatingType(s.dtype) && typeof a0 === 'number' && !Number.isInteger(a0)) {
       throw new TorchError(`${op}(): For integral input tensors, argument alpha must not be a floating point number.`);
     }
@@ -423,11 +423,11 @@ function runIndexFill(b: Backend, self: TensorImpl, dim: unknown, index: TensorI
 export const INDEX_FILL_SCALAR_ = defineStructured(
   'index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)',
   ([self, dim, index, value], b) => {
-    const s = self as TensorImpl;
-    checkScalarFits('index_fill_', value as Scalar, s.dtype);
-    const v = valueTensor(b, 'index_fill_', value as Scalar, s);
+    const s = self;
+    checkScalarFits('index_fill_', value, s.dtype);
+    const v = valueTensor(b, 'index_fill_', value, s);
     try {
-      return runIndexFill(b, s, dim, index as TensorImpl, v);
+      return runIndexFill(b, s, dim, index, v);
     } finally {
       v.release();
     }
@@ -438,14 +438,14 @@ export const INDEX_FILL_SCALAR_ = defineStructured(
 export const INDEX_FILL_TENSOR_ = defineStructured(
   'index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)',
   ([self, dim, index, value], b) => {
-    const s = self as TensorImpl;
-    const val = value as TensorImpl;
+    const s = self;
+    const val = value;
     if (val.sizes.length !== 0) {
       throw new ShapeError(`index_fill_: only supports a 0-dimensional value tensor, but got tensor with ${val.sizes.length} dimension(s).`);
     }
     const v = castTo(b, 'index_fill_', val, s.dtype, s.device);
     try {
-      return runIndexFill(b, s, dim, index as TensorImpl, v);
+      return runIndexFill(b, s, dim, index, v);
     } finally {
       v.release();
     }
@@ -458,8 +458,8 @@ export const TAKE = defineStructured(
   'take(Tensor self, Tensor index) -> Tensor',
   ([self, index], b) => {
     const op = 'take';
-    const s = self as TensorImpl;
-    const ix = index as TensorImpl;
+    const s = self;
+    const ix = index;
     commonDevice(op, [s, ix]);
     if (ix.dtype !== 'int64') throw new DTypeError(`${op}(): Expected a long tensor for index, but got ${torchTypeName(ix.dtype)}`);
     const out = TensorImpl.empty(op, ix.sizes, s.dtype, s.device);
@@ -535,9 +535,8 @@ export interface GatherOptions extends OutOption {
 
 export function gather(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor], [], GatherOptions>): Tensor;
 export function gather(...a: unknown[]): Tensor {
-  const [self, dim, index, sparseGrad, out] = gatherArgs.bind(a) as [Tensor, number, Tensor, boolean, Tensor | undefined];
-  const args = [unwrapTensor('gather', 'input', self), dim, unwrapTensor('gather', 'index', index), sparseGrad];
-  return out ? callOut(GATHER_OUT, args, out) : callFunctional(GATHER, args);
+  const [self, dim, index, sparseGrad, out] = gatherArgs.bind(a);
+  return callWithOut(GATHER, GATHER_OUT, [unwrapTensor('gather', 'input', self), dim, unwrapTensor('gather', 'index', index), sparseGrad], out);
 }
 
 export interface ScatterOptions {
@@ -553,15 +552,16 @@ export function scatter_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Ten
 export function scatter_(...a: unknown[]): Tensor {
   const op = 'scatter_';
   const [self, dim, index, src, reduce] = scatterInplaceArgs.bind(a).values as [Tensor, number, Tensor, Tensor | Scalar, Reduce2 | undefined];
-  const args: unknown[] = [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index)];
+  const s = unwrapTensor(op, 'self', self);
+  const ix = unwrapTensor(op, 'index', index);
   if (isScalar(src)) {
     checkScalarFits(op, src, self.dtype);
-    if (reduce != null) return callMutating(SCATTER_VALUE_REDUCE_, [...args, src, reduce], self);
-    return callMutating(SCATTER_VALUE_, [...args, src], self);
+    if (reduce != null) return callMutating(SCATTER_VALUE_REDUCE_, [s, dim, ix, src, reduce], self);
+    return callMutating(SCATTER_VALUE_, [s, dim, ix, src], self);
   }
-  args.push(unwrapTensor(op, 'src', src));
-  if (reduce != null) return callMutating(SCATTER_REDUCE_, [...args, reduce], self);
-  return callMutating(SCATTER_SRC_, args, self);
+  const sr = unwrapTensor(op, 'src', src);
+  if (reduce != null) return callMutating(SCATTER_REDUCE_, [s, dim, ix, sr, reduce], self);
+  return callMutating(SCATTER_SRC_, [s, dim, ix, sr], self);
 }
 
 /**
@@ -628,14 +628,14 @@ interface ScatterAddOptions {
 export function scatterAdd_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor], [], ScatterAddOptions>): Tensor;
 export function scatterAdd_(...a: unknown[]): Tensor {
   const op = 'scatter_add_';
-  const [self, dim, index, src] = scatterAddInplaceArgs.bind(a) as [Tensor, number, Tensor, Tensor];
+  const [self, dim, index, src] = scatterAddInplaceArgs.bind(a);
   return callMutating(SCATTER_ADD_, [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src)], self);
 }
 
 export function scatterAdd(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor], [], ScatterAddOptions & OutOption>): Tensor;
 export function scatterAdd(...a: unknown[]): Tensor {
   const op = 'scatter_add';
-  const [self, dim, index, src, out] = scatterAddArgs.bind(a) as [Tensor, number, Tensor, Tensor, Tensor | undefined];
+  const [self, dim, index, src, out] = scatterAddArgs.bind(a);
   return callForm(SCATTER_ADD, [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src)], out);
 }
 
@@ -665,9 +665,8 @@ export function scatterReduce(...a: unknown[]): Tensor {
 export function indexSelect(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor], [], { dim?: Dim; index?: Tensor } & OutOption>): Tensor;
 export function indexSelect(...a: unknown[]): Tensor {
   const op = 'index_select';
-  const [self, dim, index, out] = indexSelectArgs.bind(a) as [Tensor, number, Tensor, Tensor | undefined];
-  const args = [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index)];
-  return out ? callOut(INDEX_SELECT_OUT, args, out) : callFunctional(INDEX_SELECT, args);
+  const [self, dim, index, out] = indexSelectArgs.bind(a);
+  return callWithOut(INDEX_SELECT, INDEX_SELECT_OUT, [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index)], out);
 }
 
 export interface IndexAddOptions {
@@ -680,23 +679,22 @@ export interface IndexAddOptions {
 export function indexAdd_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, source: Tensor], [], IndexAddOptions>): Tensor;
 export function indexAdd_(...a: unknown[]): Tensor {
   const op = 'index_add_';
-  const [self, dim, index, source, alpha] = indexAddInplaceArgs.bind(a) as [Tensor, number, Tensor, Tensor, Scalar];
+  const [self, dim, index, source, alpha] = indexAddInplaceArgs.bind(a);
   return callMutating(INDEX_ADD_, [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'source', source), alpha], self);
 }
 
 export function indexAdd(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, source: Tensor], [], IndexAddOptions & OutOption>): Tensor;
 export function indexAdd(...a: unknown[]): Tensor {
   const op = 'index_add';
-  const [self, dim, index, source, alpha, out] = indexAddArgs.bind(a) as [Tensor, number, Tensor, Tensor, Scalar, Tensor | undefined];
+  const [self, dim, index, source, alpha, out] = indexAddArgs.bind(a);
   const args = [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'source', source), alpha];
   return callForm(INDEX_ADD, args, out);
 }
 
 export function take(input: Tensor, ...rest: BoundArgs<[index: Tensor], [], { index?: Tensor } & OutOption>): Tensor;
 export function take(...a: unknown[]): Tensor {
-  const [self, index, out] = takeArgs.bind(a) as [Tensor, Tensor, Tensor | undefined];
-  const args = [unwrapTensor('take', 'input', self), unwrapTensor('take', 'index', index)];
-  return out ? callOut(TAKE_OUT, args, out) : callFunctional(TAKE, args);
+  const [self, index, out] = takeArgs.bind(a);
+  return callWithOut(TAKE, TAKE_OUT, [unwrapTensor('take', 'input', self), unwrapTensor('take', 'index', index)], out);
 }
 
 type IndexFillOptions = { dim?: Dim; index?: Tensor; value?: Tensor | Scalar };
@@ -705,17 +703,19 @@ type IndexFillOptions = { dim?: Dim; index?: Tensor; value?: Tensor | Scalar };
 export function indexFill_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, value: Tensor | Scalar], [], IndexFillOptions>): Tensor;
 export function indexFill_(...a: unknown[]): Tensor {
   const op = 'index_fill_';
-  const [self, dim, index, value] = indexFillInplaceArgs.bind(a).values as [Tensor, number, Tensor, Tensor | Scalar];
-  const args = [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index)];
-  if (isScalar(value)) return callMutating(INDEX_FILL_SCALAR_, [...args, value], self);
-  return callMutating(INDEX_FILL_TENSOR_, [...args, unwrapTensor(op, 'value', value)], self);
+  const [self, dim, index, value] = indexFillInplaceArgs.bind(a).values;
+  const s = unwrapTensor(op, 'self', self);
+  const ix = unwrapTensor(op, 'index', index);
+  if (isScalar(value)) return callMutating(INDEX_FILL_SCALAR_, [s, dim, ix, value], self);
+  return callMutating(INDEX_FILL_TENSOR_, [s, dim, ix, unwrapTensor(op, 'value', value)], self);
 }
 
 export function indexFill(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, value: Tensor | Scalar], [], IndexFillOptions>): Tensor;
 export function indexFill(...a: unknown[]): Tensor {
   const op = 'index_fill';
-  const [self, dim, index, value] = indexFillArgs.bind(a).values as [Tensor, number, Tensor, Tensor | Scalar];
-  const args = [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index)];
-  if (isScalar(value)) return callFunctional(INDEX_FILL_SCALAR.h, [...args, value]);
-  return callFunctional(INDEX_FILL_TENSOR.h, [...args, unwrapTensor(op, 'value', value)]);
+  const [self, dim, index, value] = indexFillArgs.bind(a).values;
+  const s = unwrapTensor(op, 'input', self);
+  const ix = unwrapTensor(op, 'index', index);
+  if (isScalar(value)) return callFunctional(INDEX_FILL_SCALAR.h, [s, dim, ix, value]);
+  return callFunctional(INDEX_FILL_TENSOR.h, [s, dim, ix, unwrapTensor(op, 'value', value)]);
 }

@@ -89,10 +89,10 @@ function packedLayout(op: string, self: TensorImpl, indices: TensorImpl, dims: r
 export const INDEX_PACKED = defineStructured(
   'index.packed(Tensor self, Tensor indices, int[] dims) -> Tensor',
   ([self, indices, dims], b) => {
-    const s = self as TensorImpl;
-    const ix = indices as TensorImpl;
+    const s = self;
+    const ix = indices;
     commonDevice('index', [s, ix]);
-    const layout = packedLayout('index', s, ix, dims as number[]);
+    const layout = packedLayout('index', s, ix, dims);
     const out = TensorImpl.empty('index', layout.sizes, s.dtype, s.device);
     try {
       implOf(b, 'indexGather', 'index')('index', out, layout.access, 'wrap');
@@ -109,9 +109,9 @@ export const INDEX_PACKED = defineStructured(
 export const INDEX_PUT_PACKED = defineStructured(
   'index_put_.packed(Tensor(a!) self, Tensor indices, int[] dims, Tensor values, bool accumulate=False) -> Tensor(a!)',
   ([self, indices, dims, values, accumulate], b) => {
-    const s = self as TensorImpl;
-    const ix = indices as TensorImpl;
-    const v = values as TensorImpl;
+    const s = self;
+    const ix = indices;
+    const v = values;
     commonDevice('index_put_', [s, ix, v]);
     if (v.dtype !== s.dtype) {
       throw new DTypeError(
@@ -119,7 +119,7 @@ export const INDEX_PUT_PACKED = defineStructured(
       );
     }
     checkNoInternalOverlap('index_put_', s);
-    const layout = packedLayout('index_put_', s, ix, dims as number[]);
+    const layout = packedLayout('index_put_', s, ix, dims);
     try {
       if (!canBroadcastTo(v.sizes, layout.sizes)) {
         throw new ShapeError(
