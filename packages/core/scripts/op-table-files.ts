@@ -3,7 +3,7 @@
  * text: scripts/gen-op-table.ts writes them, test/op-table.test.ts checks that the committed
  * ones are current.
  */
-import { BINARY_TABLE, UNARY_TABLE } from '../src/index';
+import { BINARY_TABLE, UNARY_TABLE, allOperators } from '../src/index';
 
 const HEADER = '// Generated from packages/core/src/ops/table/ by packages/core/scripts/gen-op-table.ts: do not edit.\n// Regenerate with `pnpm gen:ops` at the repository root.\n';
 
@@ -51,7 +51,21 @@ export function opTableFiles(): Record<string, string> {
     "} from '@torch-ts/core';",
     '',
   ].join('\n');
+  // (every operator core declares, by dispatcher name: autograd's derivative entries take
+  // the types of `ctx.args` from these, Note [Schema types])
+  const schemas = [
+    HEADER.replace('packages/core/src/ops/table/', 'the operators core registers'),
+    '/** Each operator\'s schema, by its dispatcher name (Note [Schema types]). */',
+    'export interface OpSchemas {',
+    ...allOperators()
+      .map((h) => [h.name, h.def.schema] as const)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, schema]) => `  '${name}': '${schema.replace(/'/g, "\\'")}';`),
+    '}',
+    '',
+  ].join('\n');
   return {
+    'packages/core/src/ops/generated/schemas.ts': schemas,
     'packages/core/src/ops/generated/table-names.ts': names,
     'packages/core/src/ops/generated/table-ops.ts': ops,
     'packages/torch/src/generated/table-ops.ts': facade,
