@@ -6,7 +6,8 @@ import { contiguousStrides, normalizeDim } from '../views';
 import { registerOperator, type OperatorHandle } from '../dispatch/dispatcher';
 import { makeBinder, makeOverloads, type BoundArgs } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
-import { composite } from './composite';
+import { defineComposite, type CompositeArgs } from './composite';
+import type { KernelArgs } from './kernel-args';
 import { clone } from './copy';
 import type { IndexedAccess, ScatterMode } from './indexing-impls';
 import { castTo, checkNoInternalOverlap, commonDevice, isScalar, releaseAll, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
@@ -135,9 +136,9 @@ function runScatter(b: Backend, op: string, self: TensorImpl, d: number, index: 
   }
 }
 
-function scatterPrologue(op: string, self: TensorImpl, dim: unknown, index: TensorImpl, src: TensorImpl | null): number {
+function scatterPrologue(op: string, self: TensorImpl, dim: number, index: TensorImpl, src: TensorImpl | null): number {
   commonDevice(op, [self, index, src]);
-  const d = normalizeDim(op, dim as number, self.sizes.length);
+  const d = normalizeDim(op, dim, self.sizes.length);
   checkLong(op, index);
   if (src && src.dtype !== self.dtype) {
     throw new DTypeError(`${op}(): Expected self.dtype to be equal to src.dtype`);
@@ -152,8 +153,8 @@ function valueTensor(b: Backend, op: string, value: Scalar, self: TensorImpl): T
 }
 
 const REDUCE_MODES: Record<string, ScatterMode> = { add: 'add', multiply: 'mul' };
-function scatterReduceMode(op: string, reduce: unknown): ScatterMode {
-  const m = REDUCE_MODES[reduce as string];
+function scatterReduceMode(op: string, reduce: string): ScatterMode {
+  const m = REDUCE_MODES[reduce];
   if (!m) throw new TorchError(`${op}(): reduce argument must be either add or multiply. Got ${String(reduce)}`);
   return m;
 }
@@ -252,10 +253,8 @@ export const SCATTER_REDUCE_TWO_ = defineStructured(
     const s = self;
     const ix = index;
     const sr = src;
-    if (!(SCATTER_REDUCTIONS as readonly string[]).includes(reduce)) {
-      throw new TorchError(`${op}(): reduce argument must be either sum, prod, mean, amax or amin, got ${String(reduce)}`);
-    }
-    const r = reduce as ScatterReduction;
+    const r = SCATTER_REDUCTIONS.find((m) => m === reduce);
+    if (r === undefined) throw new TorchError(`${op}(): reduce argument must be either sum, prod, mean, amax or amin, got ${reduce}`);
     const d = scatterPrologue(op, s, dim, ix, sr);
     if (r === 'mean' && s.dtype === 'bool') throw new DTypeError(`${op}(): "scatter_gather_tensor_cpu_reduce_mean" not implemented for 'Bool'`);
     if (ix.numel === 0) return s;
@@ -400,10 +399,10 @@ export const INDEX_ADD_ = defineStructured(
 
 // ---- index_fill ----
 /** index_fill_: the slices of `self` along `dim` that `index` names (int64, negatives wrap) set to `value`. */
-function runIndexFill(b: Backend, self: TensorImpl, dim: unknown, index: TensorImpl, value: TensorImpl): TensorImpl {
+function runIndexFill(b: Backend, self: TensorImpl, dim: number, index: TensorImpl, value: TensorImpl): TensorImpl {
   const op = 'index_fill_';
   commonDevice(op, [self, index]);
-  const d = normalizeDim(op, dim as number, self.sizes.length);
+  const d = normalizeDim(op, dim, self.sizes.length);
   if (index.dtype !== 'int64') throw new IndexError(`${op}(): Expected dtype int64 for index.`);
   if (index.sizes.length > 1) throw new IndexError(`${op}(): Index has to be a vector/scalar`);
   checkNoInternalOverlap(op, self);
@@ -568,55 +567,59 @@ export function scatter_(...a: unknown[]): Tensor {
  * The functional forms: `clone(self)` then the in-place kernel op (CompositeImplicit, so the
  * result's Node is the in-place op's, as in PyTorch), each with its out= variant.
  */
-function onClone(schema: string, fn: (c: Tensor, args: unknown[]) => Tensor) {
-  const h = registerOperator({ schema, composite: composite((args) => fn(clone(args[0] as Tensor), args)) });
+function onClone<const S extends string>(schema: S, fn: (args: CompositeArgs<S>) => Tensor) {
+  const h = defineComposite(schema, fn);
   return { h, out: defineOutVariant(h) };
 }
-const T = (x: unknown) => x as Tensor;
-const SCATTER_SRC = onClone('scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', (c, a) =>
-  scatter_(c, a[1] as number, T(a[2]), T(a[3])),
+/** Runs the in-place `h` on a clone of `self` (its first argument) and returns the clone. */
+function intoClone<S extends string>(h: OperatorHandle<S>, self: Tensor, rest: (c: TensorImpl) => KernelArgs<S>): Tensor {
+  const c = clone(self);
+  return callMutating(h, rest(c.impl), c);
+}
+const SCATTER_SRC = onClone('scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', ([self, dim, index, src]) =>
+  intoClone(SCATTER_SRC_, self, (c) => [c, dim, index.impl, src.impl]),
 );
-const SCATTER_VALUE = onClone('scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor', (c, a) =>
-  scatter_(c, a[1] as number, T(a[2]), a[3] as Scalar),
+const SCATTER_VALUE = onClone('scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor', ([self, dim, index, value]) => {
+  checkScalarFits('scatter', value, self.dtype);
+  return intoClone(SCATTER_VALUE_, self, (c) => [c, dim, index.impl, value]);
+});
+const SCATTER_REDUCE = onClone('scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor', ([self, dim, index, src, reduce]) =>
+  intoClone(SCATTER_REDUCE_, self, (c) => [c, dim, index.impl, src.impl, reduce]),
 );
-const SCATTER_REDUCE = onClone('scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor', (c, a) =>
-  scatter_(c, a[1] as number, T(a[2]), T(a[3]), { reduce: a[4] as 'add' }),
-);
-const SCATTER_VALUE_REDUCE = onClone('scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor', (c, a) =>
-  scatter_(c, a[1] as number, T(a[2]), a[3] as Scalar, { reduce: a[4] as 'add' }),
-);
-const SCATTER_ADD = onClone('scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', (c, a) =>
-  scatterAdd_(c, a[1] as number, T(a[2]), T(a[3])),
+const SCATTER_VALUE_REDUCE = onClone('scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor', ([self, dim, index, value, reduce]) => {
+  checkScalarFits('scatter', value, self.dtype);
+  return intoClone(SCATTER_VALUE_REDUCE_, self, (c) => [c, dim, index.impl, value, reduce]);
+});
+const SCATTER_ADD = onClone('scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', ([self, dim, index, src]) =>
+  intoClone(SCATTER_ADD_, self, (c) => [c, dim, index.impl, src.impl]),
 );
 const SCATTER_REDUCE_TWO = onClone(
   'scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor',
-  (c, a) => scatterReduce_(c, a[1] as number, T(a[2]), T(a[3]), a[4] as 'sum', { includeSelf: a[5] as boolean }),
+  ([self, dim, index, src, reduce, includeSelf]) => intoClone(SCATTER_REDUCE_TWO_, self, (c) => [c, dim, index.impl, src.impl, reduce, includeSelf]),
 );
-const INDEX_FILL_SCALAR = onClone('index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor', (c, a) =>
-  indexFill_(c, a[1] as number, T(a[2]), a[3] as Scalar),
+const INDEX_FILL_SCALAR = onClone('index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor', ([self, dim, index, value]) =>
+  intoClone(INDEX_FILL_SCALAR_, self, (c) => [c, dim, index.impl, value]),
 );
-const INDEX_FILL_TENSOR = onClone('index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor', (c, a) =>
-  indexFill_(c, a[1] as number, T(a[2]), T(a[3])),
+const INDEX_FILL_TENSOR = onClone('index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor', ([self, dim, index, value]) =>
+  intoClone(INDEX_FILL_TENSOR_, self, (c) => [c, dim, index.impl, value.impl]),
 );
-const INDEX_ADD = onClone('index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor', (c, a) =>
-  indexAdd_(c, a[1] as number, T(a[2]), T(a[3]), { alpha: a[4] as Scalar }),
+const INDEX_ADD = onClone('index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor', ([self, dim, index, source, alpha]) =>
+  intoClone(INDEX_ADD_, self, (c) => [c, dim, index.impl, source.impl, alpha]),
 );
 
-
-function callForm(op: { h: OperatorHandle; out: OperatorHandle }, args: unknown[], out: Tensor | null | undefined): Tensor {
-  return out ? callOut(op.out, args, out) : callFunctional(op.h, args);
+function callForm<S extends string>(op: { h: OperatorHandle<S>; out: OperatorHandle }, args: KernelArgs<S>, out: Tensor | null | undefined): Tensor {
+  return callWithOut(op.h, op.out, args, out);
 }
 
 export function scatter(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor | Scalar], [], ScatterOptions & OutOption>): Tensor;
 export function scatter(...a: unknown[]): Tensor {
   const op = 'scatter';
   const [self, dim, index, src, reduce, out] = scatterArgs.bind(a).values as [Tensor, number, Tensor, Tensor | Scalar, Reduce2 | undefined, Tensor | undefined];
-  const args: unknown[] = [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index)];
-  const scalar = isScalar(src);
-  args.push(scalar ? src : unwrapTensor(op, 'src', src));
-  if (reduce != null) args.push(reduce);
-  const h = scalar ? (reduce != null ? SCATTER_VALUE_REDUCE : SCATTER_VALUE) : reduce != null ? SCATTER_REDUCE : SCATTER_SRC;
-  return callForm(h, args, out);
+  const s = unwrapTensor(op, 'input', self);
+  const ix = unwrapTensor(op, 'index', index);
+  if (isScalar(src)) return reduce != null ? callForm(SCATTER_VALUE_REDUCE, [s, dim, ix, src, reduce], out) : callForm(SCATTER_VALUE, [s, dim, ix, src], out);
+  const sr = unwrapTensor(op, 'src', src);
+  return reduce != null ? callForm(SCATTER_REDUCE, [s, dim, ix, sr, reduce], out) : callForm(SCATTER_SRC, [s, dim, ix, sr], out);
 }
 
 interface ScatterAddOptions {
@@ -650,16 +653,15 @@ export interface ScatterReduceOptions {
 export function scatterReduce_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor, reduce: ReduceKind], [], ScatterReduceOptions>): Tensor;
 export function scatterReduce_(...a: unknown[]): Tensor {
   const op = 'scatter_reduce_';
-  const [self, dim, index, src, reduce, includeSelf] = scatterReduceInplaceArgs.bind(a) as [Tensor, number, Tensor, Tensor, ReduceKind, boolean];
+  const [self, dim, index, src, reduce, includeSelf] = scatterReduceInplaceArgs.bind(a);
   return callMutating(SCATTER_REDUCE_TWO_, [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src), reduce, includeSelf], self);
 }
 
 export function scatterReduce(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor, reduce: ReduceKind], [], ScatterReduceOptions & OutOption>): Tensor;
 export function scatterReduce(...a: unknown[]): Tensor {
   const op = 'scatter_reduce';
-  const [self, dim, index, src, reduce, includeSelf, out] = scatterReduceArgs.bind(a) as [Tensor, number, Tensor, Tensor, ReduceKind, boolean, Tensor | undefined];
-  const args = [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src), reduce, includeSelf];
-  return callForm(SCATTER_REDUCE_TWO, args, out);
+  const [self, dim, index, src, reduce, includeSelf, out] = scatterReduceArgs.bind(a);
+  return callForm(SCATTER_REDUCE_TWO, [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src), reduce, includeSelf], out);
 }
 
 export function indexSelect(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor], [], { dim?: Dim; index?: Tensor } & OutOption>): Tensor;
@@ -687,8 +689,7 @@ export function indexAdd(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Ten
 export function indexAdd(...a: unknown[]): Tensor {
   const op = 'index_add';
   const [self, dim, index, source, alpha, out] = indexAddArgs.bind(a);
-  const args = [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'source', source), alpha];
-  return callForm(INDEX_ADD, args, out);
+  return callForm(INDEX_ADD, [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'source', source), alpha], out);
 }
 
 export function take(input: Tensor, ...rest: BoundArgs<[index: Tensor], [], { index?: Tensor } & OutOption>): Tensor;
