@@ -4,7 +4,7 @@ import type { Device } from '../device';
 import { isFloatingType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, TorchTypeError, fmtShape } from '../errors';
 import { broadcastShapes } from '../iterator';
-import { makeBinder, typeName, type BoundArgs } from './binder';
+import { isOptionsObject, makeBinder, typeName, type BoundArgs } from './binder';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { callFunctional, unwrapTensor } from './call';
@@ -489,9 +489,19 @@ export function tensordot(...args: unknown[]): Tensor {
   return callFunctional(TENSORDOT, [ta, tb, da, db]);
 }
 
-/** `torch.einsum('ij,jk->ik', a, b)` (operands variadic or as one array). */
-export function einsum(equation: string, ...operands: (Tensor | readonly Tensor[])[]): Tensor {
-  if (typeof equation !== 'string') throw new TorchError('einsum(): argument \'equation\' must be str');
-  const list = operands.length === 1 && Array.isArray(operands[0]) ? operands[0] : (operands as Tensor[]);
-  return callFunctional(EINSUM, [equation, list.map((t, i) => unwrapTensor('einsum', `tensors[${i}]`, t)), null]);
+// (`path`, PyTorch's opt_einsum contraction order, is not supported: torch-ts contracts left to right)
+const einsumArgs = makeBinder('einsum', 'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor', { unsupported: ['path'] });
+
+/**
+ * `torch.einsum('ij,jk->ik', a, b)` (operands variadic, as Python's `*operands`, or as one
+ * array), then optionally the options object.
+ */
+export function einsum(equation: string, ...operands: (Tensor | readonly Tensor[] | { path?: number[] | null })[]): Tensor;
+export function einsum(...a: unknown[]): Tensor {
+  // (Python's einsum gathers `*operands` into the list its schema takes; so do we, unless the
+  // list is given as one array or by keyword)
+  const last = a.length > 1 && isOptionsObject(a[a.length - 1]) ? a.length - 1 : a.length;
+  const variadic = typeof a[0] === 'string' && !Array.isArray(a[1]) && last > 1;
+  const [equation, tensors] = einsumArgs.bind(variadic ? [a[0], a.slice(1, last), ...a.slice(last)] : a);
+  return callFunctional(EINSUM, [equation, tensors.map((t, i) => unwrapTensor('einsum', `tensors[${i}]`, t)), null]);
 }
