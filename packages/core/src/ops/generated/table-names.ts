@@ -4,11 +4,5 @@
 /** The unary rows, in table order. */
 export const UNARY_TABLE_NAMES = ['neg', 'abs', 'relu', 'floor', 'ceil', 'exp', 'log', 'sqrt', 'sin', 'cos', 'tanh', 'sigmoid', 'rsqrt', 'reciprocal', 'sign', 'trunc', 'frac', 'exp2', 'expm1', 'log2', 'log10', 'log1p', 'tan', 'asin', 'acos', 'atan', 'sinh', 'cosh', 'asinh', 'acosh', 'atanh', 'erf', 'erfc', 'erfinv'] as const;
 
-/** The dispatcher names of the unary rows' operators with kernels (functional and in-place; `out` variants need no derivative). */
-export const UNARY_TABLE_KERNEL_OP_NAMES = ['neg', 'neg_', 'abs', 'abs_', 'relu', 'relu_', 'floor', 'floor_', 'ceil', 'ceil_', 'exp', 'exp_', 'log', 'log_', 'sqrt', 'sqrt_', 'sin', 'sin_', 'cos', 'cos_', 'tanh', 'tanh_', 'sigmoid', 'sigmoid_', 'rsqrt', 'rsqrt_', 'reciprocal', 'reciprocal_', 'sign', 'sign_', 'trunc', 'trunc_', 'frac', 'frac_', 'exp2', 'exp2_', 'expm1', 'expm1_', 'log2', 'log2_', 'log10', 'log10_', 'log1p', 'log1p_', 'tan', 'tan_', 'asin', 'asin_', 'acos', 'acos_', 'atan', 'atan_', 'sinh', 'sinh_', 'cosh', 'cosh_', 'asinh', 'asinh_', 'acosh', 'acosh_', 'atanh', 'atanh_', 'erf', 'erf_', 'erfc', 'erfc_', 'erfinv', 'erfinv_'] as const;
-
 /** The binary rows, in table order. */
 export const BINARY_TABLE_NAMES = ['fmod', 'atan2', 'hypot', 'fmax', 'fmin'] as const;
-
-/** The dispatcher names of the binary rows' operators with kernels. */
-export const BINARY_TABLE_KERNEL_OP_NAMES = ['fmod', 'fmod_', 'atan2', 'atan2_', 'hypot', 'hypot_', 'fmax', 'fmin'] as const;
