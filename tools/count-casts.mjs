@@ -50,7 +50,7 @@ for (const dir of dirs) {
   }
 }
 const top = (m, k) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k);
-if (process.argv.includes('--by-file')) for (const [f, n] of top(byFile, 60)) console.log(String(n).padStart(5), f);
+if (process.argv.includes('--by-file')) for (const [f, n] of top(byFile, 1000)) console.log(String(n).padStart(5), f);
 if (process.argv.includes('--by-type')) for (const [t, n] of top(byType, 40)) console.log(String(n).padStart(5), t);
 const perPkg = new Map();
 for (const [f, n] of byFile) {

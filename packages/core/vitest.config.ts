@@ -5,5 +5,6 @@ export default defineConfig({
   resolve: { conditions: ['@torch-ts/source'] },
   ssr: { resolve: { conditions: ['@torch-ts/source'] } },
   // --expose-gc lets the FinalizationRegistry test collect a handle nobody disposed.
-  test: { pool: 'forks', include: ['test/**/*.test.ts'], execArgv: ['--expose-gc'] },
+  // Kernels check their arguments against their schemas' types (core's Note [Checking kernel arguments]).
+  test: { env: { TORCH_TS_CHECK_KERNEL_ARGS: '1' }, pool: 'forks', include: ['test/**/*.test.ts'], execArgv: ['--expose-gc'] },
 });

@@ -4,5 +4,6 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['@torch-ts/source'] },
   ssr: { resolve: { conditions: ['@torch-ts/source'] } },
-  test: { pool: 'forks', include: ['test/**/*.test.ts'] },
+  // Kernels check their arguments against their schemas' types (core's Note [Checking kernel arguments]).
+  test: { env: { TORCH_TS_CHECK_KERNEL_ARGS: '1' }, pool: 'forks', include: ['test/**/*.test.ts'] },
 });

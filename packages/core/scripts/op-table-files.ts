@@ -3,7 +3,7 @@
  * text: scripts/gen-op-table.ts writes them, test/op-table.test.ts checks that the committed
  * ones are current.
  */
-import { BINARY_TABLE, dispatcherName, UNARY_TABLE } from '../src/index';
+import { BINARY_TABLE, UNARY_TABLE, allOperators } from '../src/index';
 
 const HEADER = '// Generated from packages/core/src/ops/table/ by packages/core/scripts/gen-op-table.ts: do not edit.\n// Regenerate with `pnpm gen:ops` at the repository root.\n';
 
@@ -12,22 +12,31 @@ export function opTableFiles(): Record<string, string> {
   const unary = Object.keys(UNARY_TABLE) as (keyof typeof UNARY_TABLE)[];
   const binary = Object.keys(BINARY_TABLE) as (keyof typeof BINARY_TABLE)[];
   const hasInplace = (n: keyof typeof BINARY_TABLE) => (BINARY_TABLE[n] as { inplace?: boolean }).inplace !== false;
-  const binaryKernelOps = binary.flatMap((n) => (hasInplace(n) ? [dispatcherName(n), `${dispatcherName(n)}_`] : [dispatcherName(n)]));
   const inplaceDoc = (n: string) => `/** The in-place form of \`${n}\`: writes the result into \`self\`. */`;
   const quoted = (xs: readonly string[]) => xs.map((x) => `'${x}'`).join(', ');
   const names = [
     HEADER,
-    '/** The unary rows, in table order (torch-ts names: the front ends, methods and impls). */',
+    '/** The unary rows, in table order. */',
     `export const UNARY_TABLE_NAMES = [${quoted(unary)}] as const;`,
     '',
-    '/** The dispatcher (PyTorch) names of the unary rows\' operators with kernels (functional and in-place; `out` variants need no derivative). */',
-    `export const UNARY_TABLE_KERNEL_OP_NAMES = [${quoted(unary.flatMap((n) => [dispatcherName(n), `${dispatcherName(n)}_`]))}] as const;`,
-    '',
+
     '/** The binary rows, in table order. */',
     `export const BINARY_TABLE_NAMES = [${quoted(binary)}] as const;`,
     '',
-    '/** The dispatcher names of the binary rows\' operators with kernels. */',
-    `export const BINARY_TABLE_KERNEL_OP_NAMES = [${quoted(binaryKernelOps)}] as const;`,
+
+  ].join('\n');
+  // (Note [Ops that need a derivative]: every operator with kernels of its own, i.e. not a
+  // composite and not an out= variant, as core registers them)
+  const kernelOps = allOperators()
+    .filter((o) => !o.def.composite && !o.schema.overload.endsWith('out'))
+    .map((o) => o.name)
+    .sort();
+  const kernelNames = [
+    HEADER.replace('packages/core/src/ops/table/', 'the operators core registers'),
+    '/** Every operator with kernels of its own (Note [Ops that need a derivative]), sorted. */',
+    'export const KERNEL_OP_NAMES = [',
+    ...kernelOps.map((n) => `  '${n}',`),
+    '] as const;',
     '',
   ].join('\n');
   const ops = [
@@ -51,7 +60,22 @@ export function opTableFiles(): Record<string, string> {
     "} from '@torch-ts/core';",
     '',
   ].join('\n');
+  // (every operator core declares, by dispatcher name: autograd's derivative entries take
+  // the types of `ctx.args` from these, Note [Schema types])
+  const schemas = [
+    HEADER.replace('packages/core/src/ops/table/', 'the operators core registers'),
+    '/** Each operator\'s schema, by its dispatcher name (Note [Schema types]). */',
+    'export interface OpSchemas {',
+    ...allOperators()
+      .map((h) => [h.name, h.def.schema] as const)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, schema]) => `  '${name}': '${schema.replace(/'/g, "\\'")}';`),
+    '}',
+    '',
+  ].join('\n');
   return {
+    'packages/core/src/ops/generated/schemas.ts': schemas,
+    'packages/core/src/ops/generated/kernel-op-names.ts': kernelNames,
     'packages/core/src/ops/generated/table-names.ts': names,
     'packages/core/src/ops/generated/table-ops.ts': ops,
     'packages/torch/src/generated/table-ops.ts': facade,

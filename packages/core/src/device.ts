@@ -45,7 +45,7 @@ export function renamePrivateUse1Backend(name: string): void {
   if (privateUse1Name !== PRIVATE_USE_1) {
     throw new DeviceError(`renamePrivateUse1Backend: the privateuseone backend has already been named! Current backend: ${privateUse1Name}, new name: ${name}`);
   }
-  if ((DEVICE_TYPES as readonly string[]).includes(name)) {
+  if (DEVICE_TYPES.some((t) => t === name)) {
     throw new DeviceError(`renamePrivateUse1Backend: '${name}' is already a device type; pick another name for the backend`);
   }
   privateUse1Name = name;
@@ -67,7 +67,7 @@ const hasIndex = (type: DeviceType): boolean => type === 'webgpu' || type === PR
 /** The device type a name denotes (`'foo'` once a backend took that name), or undefined. */
 function parseType(name: string): DeviceType | undefined {
   if (name === privateUse1Name) return PRIVATE_USE_1;
-  return (DEVICE_TYPES as readonly string[]).includes(name) ? (name as DeviceType) : undefined;
+  return DEVICE_TYPES.find((t) => t === name);
 }
 
 /**

@@ -31,6 +31,8 @@ export { DispatchKeySet } from './dispatch/dispatch-key-set';
 export * from './dispatch/local-state';
 export * from './dispatch/schema';
 export * from './dispatch/dispatcher';
+export type { SchemaValues, ValueRepr, KernelRepr } from './dispatch/schema-types';
+export type { OpSchemas } from './ops/generated/schemas';
 
 export * from './tensor/autograd-interface';
 export { TensorImpl, VersionCounter } from './tensor/tensor-impl';
@@ -45,6 +47,8 @@ export * from './ops/backend-impls';
 export type { RandomImpls, RandomFill, DeviceStream } from './ops/random-impls';
 export { KERNEL_OP_NAMES, type KernelOpName } from './ops/op-names';
 export { registerBackend, isBackendRegistered, implOf, defineStructured, type Backend, type BackendOpHook, type BackendOptions, type StructuredRun } from './ops/registry';
+export { defineComposite, type CompositeArgs, type CompositeRepr } from './ops/composite';
+export type { KernelArgs } from './ops/kernel-args';
 export { supports, supportedDtypes, OP_KERNELS, type KernelNeed } from './ops/supports';
 export * from './ops/api';
-export { makeBinder, makeOverloads, traceBinds, keywordOf, camelName, isOptionsObject, typeName, type Binder, type BoundCall, type BinderOptions, type OverloadBinder, type OptionalArgs, type BoundArgs } from './ops/binder';
+export { makeBinder, makeOverloads, traceBinds, keywordOf, camelName, isOptionsObject, typeName, type Binder, type TypedBinder, type TypedOverloadBinder, type BoundValues, type BoundCall, type BinderOptions, type OverloadBinder, type OptionalArgs, type BoundArgs } from './ops/binder';

@@ -20,9 +20,12 @@ export const FALLTHROUGH: BoxedKernel = Object.freeze(() => {
   throw new TorchError('fallthrough kernel called');
 }) as BoxedKernel;
 
-export interface OperatorDef {
-  /** PyTorch-style schema: `add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)`. */
-  readonly schema: string;
+export interface OperatorDef<S extends string = string> {
+  /**
+   * PyTorch-style schema: `add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)`.
+   * Kept as its literal type, from which the compiler derives the arguments' types (Note [Schema types]).
+   */
+  readonly schema: S;
   /** Tags, as native_functions.yaml's: `pointwise`, `reduction`, `view`, `inplace`, `out`, `factory`. */
   readonly tags?: readonly string[];
   /**
@@ -33,7 +36,7 @@ export interface OperatorDef {
 }
 
 /** An operator known to the dispatcher: its schema and its kernel per dispatch key. */
-export class OperatorHandle {
+export class OperatorHandle<S extends string = string> {
   readonly schema: OpSchema;
   /** The kernel per dispatch key; written only through `registerKernel` (Note [Dispatch cache]). */
   readonly kernels: readonly (BoxedKernel | undefined)[] = new Array(NUM_DISPATCH_KEYS).fill(undefined);
@@ -42,7 +45,7 @@ export class OperatorHandle {
   cacheEpoch = -1;
 
   constructor(
-    readonly def: OperatorDef,
+    readonly def: OperatorDef<S>,
   ) {
     this.schema = parseSchema(def.schema);
   }
@@ -97,7 +100,7 @@ function dispatchEntry(op: OperatorHandle, bits: number): DispatchEntry {
 }
 
 /** Declares an operator. Declaring the same name twice is an error (one declaration per op). */
-export function registerOperator(def: OperatorDef): OperatorHandle {
+export function registerOperator<const S extends string>(def: OperatorDef<S>): OperatorHandle<S> {
   const h = new OperatorHandle(def);
   if (operators.has(h.name)) throw new TorchError(`registerOperator: aten::${h.name} is declared twice`);
   operators.set(h.name, h);

@@ -117,7 +117,7 @@ const META: { readonly [D in DType]: TypeMeta<D> } = Object.freeze({
 export function typeMeta<D extends DType>(d: D): TypeMeta<D> {
   // The own-property check keeps 'toString' and friends from reaching Object.prototype.
   if (!isDType(d)) throw new DTypeError(`typeMeta: unknown dtype ${describe(d)}`);
-  return META[d] as TypeMeta<D>;
+  return META[d];
 }
 
 export function isDType(x: unknown): x is DType {

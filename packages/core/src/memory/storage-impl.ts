@@ -39,7 +39,7 @@ export class StorageImpl extends RefCounted {
       if (e instanceof DeviceError) throw e;
       const s = allocator.stats();
       throw new TorchError(
-        `${op}: out of memory: tried to allocate ${nbytes} bytes on ${device} (${(e as Error).message}; live ${s.allocatedBytes} bytes, peak ${s.peakAllocatedBytes} bytes)`,
+        `${op}: out of memory: tried to allocate ${nbytes} bytes on ${device} (${e instanceof Error ? e.message : String(e)}; live ${s.allocatedBytes} bytes, peak ${s.peakAllocatedBytes} bytes)`,
       );
     }
     return new StorageImpl(nbytes, device, ptr, allocator);

@@ -133,14 +133,14 @@ function front(p: PointwiseOp, extra: string, kernelArgs: (bound: unknown[]) => 
   const nExtra = inplaceArgs.schema.args.length - 1;
   const inplace = (...args: unknown[]): Tensor => {
     const bound = inplaceArgs.bind(args);
-    const self = bound[0] as Tensor;
+    const self = bound[0];
     if (!p.inplace) throw new TorchError(`${name}_: there is no in-place variant of ${name}`);
     return callMutating(p.inplace, [unwrapTensor(`${name}_`, 'self', self), ...kernelArgs(bound.slice(1))], self);
   };
   return {
     fn: (...args: unknown[]): Tensor => {
       const bound = fnArgs.bind(args);
-      const self = bound[0] as Tensor;
+      const self = bound[0];
       const extras = bound.slice(1, 1 + nExtra);
       const out = bound[bound.length - 1] as Tensor | undefined;
       if (hasInplace && bound[1 + nExtra] === true) {
@@ -222,21 +222,21 @@ const relu6Args = makeBinder('relu6', 'relu6(Tensor self, bool inplace=False, *,
 /** `selu(x)` is `elu(x, alpha, scale)` with SELU's constants, as in PyTorch (Node EluBackward0). */
 export function selu(input: Tensor, ...rest: OptionalArgs<[inplace: boolean], OutOptions & InplaceOption>): Tensor;
 export function selu(...args: unknown[]): Tensor {
-  const [self, inplace, out] = seluArgs.bind(args) as [Tensor, boolean, Tensor | undefined];
+  const [self, inplace, out] = seluArgs.bind(args);
   if (inplace) return selu_(self);
   const a = [unwrapTensor('selu', 'input', self), SELU_ALPHA, SELU_SCALE, 1];
   return out ? callMutating(ELU.out, [...a, unwrapTensor('selu', 'out', out)], out) : callFunctional(ELU.functional, a);
 }
 export function selu_(self: Tensor): Tensor;
 export function selu_(...args: unknown[]): Tensor {
-  const [self] = seluInplaceArgs.bind(args) as [Tensor];
+  const [self] = seluInplaceArgs.bind(args);
   return callMutating(ELU.inplace!, [unwrapTensor('selu_', 'self', self), SELU_ALPHA, SELU_SCALE, 1], self);
 }
 
 /** `relu6(x)` is `hardtanh(x, 0, 6)`, as in PyTorch (Node HardtanhBackward0); F.relu6's `inplace` is `hardtanh_`. */
 export function relu6(input: Tensor, ...rest: OptionalArgs<[inplace: boolean], OutOptions & InplaceOption>): Tensor;
 export function relu6(...args: unknown[]): Tensor {
-  const [self, inplace, out] = relu6Args.bind(args) as [Tensor, boolean, Tensor | undefined];
+  const [self, inplace, out] = relu6Args.bind(args);
   unwrapTensor(inplace ? 'relu6_' : 'relu6', 'input', self);
   return hardtanh(self, 0, 6, { inplace, out });
 }

@@ -1,6 +1,7 @@
 import { Device } from '../device';
-import { isDType } from '../dtype';
+import { isDType, parseDType, type DType } from '../dtype';
 import { parseSchema, type ArgSchema, type OpSchema } from '../dispatch/schema';
+import type { SchemaValues, ValueRepr } from '../dispatch/schema-types';
 import { NotImplementedError, TorchTypeError } from '../errors';
 import { Generator } from '../random/generator';
 import { Tensor } from '../tensor/tensor';
@@ -31,6 +32,21 @@ import { Tensor } from '../tensor/tensor';
  * function forms accept it too, which PyTorch's `torch.reshape(x, 2, 3)` does not: a
  * superset, and one function per method keeps the two from drifting.)
  */
+/**
+ * What a binder hands its front end (Note [Schema types]): Tensor handles (or numbers too, for
+ * the Tensors other than `self`, under `numbersAsTensors`), None as undefined, a `ScalarType`
+ * resolved to its DType (aliases such as 'float' included).
+ */
+export interface BinderRepr<O extends BinderOptions> extends ValueRepr {
+  readonly tensor: O extends { readonly numbersAsTensors: true } ? Tensor | number | boolean | bigint : Tensor;
+  readonly self: Tensor;
+  readonly none: undefined;
+  readonly dtype: DType;
+}
+
+/** The values a binder of schema `S` returns, in schema order. */
+export type BoundValues<S extends string, O extends BinderOptions = BinderOptions> = SchemaValues<S, BinderRepr<O>>;
+
 export interface Binder {
   /** The JS name the caller used, for messages: `leakyRelu`. */
   readonly name: string;
@@ -44,6 +60,11 @@ export interface Binder {
   bind(args: readonly unknown[]): unknown[];
   /** The other signatures of the same entry point, where it has several (makeOverloads). */
   readonly overloads?: readonly Binder[];
+}
+
+/** A binder whose `bind` returns the values typed by its schema `S` (Note [Schema types]). */
+export interface TypedBinder<S extends string, O extends BinderOptions = BinderOptions> extends Binder {
+  bind(args: readonly unknown[]): BoundValues<S, O>;
 }
 
 export interface BinderOptions {
@@ -120,14 +141,17 @@ export function traceBinds<T>(f: () => T): { readonly value: T; readonly calls: 
   }
 }
 
-export function makeBinder(name: string, schemaText: string, options: BinderOptions = {}): Binder {
-  return binderOf(name, schemaText, options, undefined);
+/** A binder for one schema; its `bind` returns the values typed by the schema (Note [Schema types]). */
+export function makeBinder<const S extends string, const O extends BinderOptions = {}>(name: string, schemaText: S, options?: O): TypedBinder<S, O> {
+  // (the one place where the checked values become the schema's tuple: `bind` builds them
+  // argument by argument from the same schema text)
+  return binderOf(name, schemaText, options ?? {}, undefined) as TypedBinder<S, O>;
 }
 
 function binderOf(name: string, schemaText: string, options: BinderOptions, overloads: readonly Binder[] | undefined): Binder {
   const schema = parseSchema(schemaText);
   // (never `self`: `add([1, 2], x)` is refused as PyTorch refuses it)
-  const params = schema.args.map((a) => paramOf(a, options.numbersAsTensors === true && a.name !== 'self'));
+  const params = schema.args.map((a) => paramOf(name, a, options.numbersAsTensors === true && a.name !== 'self'));
   const positional = params.filter((p) => !p.arg.kwargOnly).length;
   const required = params.filter((p) => !p.arg.kwargOnly && !p.hasDefault && !p.optional).length;
   const byKeyword = new Map(params.map((p, i) => [p.keyword, i]));
@@ -209,7 +233,7 @@ function mustBe(name: string, p: Param, i: number, v: unknown, kwargs: Record<st
   if (p.expected.startsWith('tuple of ') && Array.isArray(v)) {
     // (PyTorch names the first element that is wrong, counting from 1)
     const item = p.arg.type.replace(/\[\d*\]\??$/, '');
-    const j = v.findIndex((x) => checkOf(item).check(x) === INVALID);
+    const j = v.findIndex((x) => checkOf(item, name).check(x) === INVALID);
     if (j >= 0) return new TorchTypeError(`${name}(): argument '${p.keyword}' must be ${p.expected}, but found element of type ${typeName(v[j])} at pos ${j + 1}`);
   }
   const where = kwargs && p.keyword in kwargs ? '' : ` (position ${i + 1})`;
@@ -220,14 +244,14 @@ function mustBe(name: string, p: Param, i: number, v: unknown, kwargs: Record<st
 export function typeName(x: unknown): string {
   if (x === null) return 'null';
   if (Array.isArray(x)) return 'Array';
-  if (typeof x === 'object') return (x as object).constructor?.name ?? 'object';
+  if (typeof x === 'object') return x.constructor?.name ?? 'object';
   return typeof x;
 }
 
-function paramOf(arg: ArgSchema, numbersAsTensors: boolean): Param {
+function paramOf(name: string, arg: ArgSchema, numbersAsTensors: boolean): Param {
   const optional = arg.type.endsWith('?');
   const base = optional ? arg.type.slice(0, -1) : arg.type;
-  const { expected, check } = numbersAsTensors && base === 'Tensor' ? TENSOR_OR_NUMBER : checkOf(base);
+  const { expected, check } = numbersAsTensors && base === 'Tensor' ? TENSOR_OR_NUMBER : checkOf(base, name);
   const hasDefault = arg.defaultValue !== undefined;
   let defaultValue: unknown = undefined;
   if (hasDefault) {
@@ -258,17 +282,17 @@ const isNumber = (v: unknown): boolean => typeof v === 'number' || typeof v === 
 const TENSOR_OR_NUMBER = { expected: 'Tensor or Number', check: (v: unknown) => (v instanceof Tensor || isNumber(v) ? v : INVALID) };
 const isInt = (v: unknown): boolean => (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint';
 
-function checkOf(base: string): { expected: string; check: Check } {
+function checkOf(base: string, name: string): { expected: string; check: Check } {
   if (base.endsWith('?')) {
     // (an optional element of a list: `int?[2] output_size`, where None keeps a size)
-    const inner = checkOf(base.slice(0, -1));
+    const inner = checkOf(base.slice(0, -1), name);
     return { expected: inner.expected, check: (v) => (v === null || v === undefined ? null : inner.check(v)) };
   }
   const list = /^(\w+\??)\[(\d*)\]$/.exec(base);
   if (list) {
     const [, elem, nText] = list;
     const n = nText === '' ? undefined : Number(nText);
-    const item = checkOf(elem);
+    const item = checkOf(elem, name);
     const expected = elem === 'Tensor' ? 'tuple of Tensors' : `tuple of ${item.expected === 'int' ? 'ints' : item.expected === 'float' ? 'floats' : item.expected === 'bool' ? 'bools' : `${item.expected}s`}`;
     return {
       expected,
@@ -305,8 +329,8 @@ function checkOf(base: string): { expected: string; check: Check } {
     case 'str':
       return { expected: 'str', check: (v) => (typeof v === 'string' ? v : INVALID) };
     case 'ScalarType':
-      // (names and aliases: `parseDType` says which strings are dtypes, in its own words)
-      return { expected: 'dtype', check: (v) => (typeof v === 'string' || isDType(v) ? v : INVALID) };
+      // (names and aliases, resolved: `parseDType` says which strings are dtypes, in its own words)
+      return { expected: 'dtype', check: (v) => (isDType(v) ? v : typeof v === 'string' ? parseDType(name, v) : INVALID) };
     case 'Device':
       return { expected: 'Device', check: (v) => (typeof v === 'string' || v instanceof Device || (typeof v === 'object' && v !== null && 'type' in v) ? v : INVALID) };
     case 'MemoryFormat':
@@ -326,6 +350,11 @@ function checkOf(base: string): { expected: string; check: Check } {
   }
 }
 
+/** The overload a call bound to (its index in the list given) and its values, as a union over the overloads. */
+export type OverloadCall<S extends readonly string[], O extends BinderOptions> = number extends S['length']
+  ? { readonly index: number; readonly values: unknown[] }
+  : { [K in keyof S]: K extends `${infer I extends number}` ? { readonly index: I; readonly values: BoundValues<S[K], O> } : never }[number];
+
 /** A binder over several schemas (PyTorch's overloads: `pow(Tensor, Tensor)`, `pow(Scalar, Tensor)`...). */
 export interface OverloadBinder {
   readonly name: string;
@@ -333,15 +362,21 @@ export interface OverloadBinder {
   bind(args: readonly unknown[]): { readonly index: number; readonly values: unknown[] };
 }
 
+/** An overload binder whose `bind` says which overload bound, with its values typed by that schema. */
+export interface TypedOverloadBinder<S extends readonly string[], O extends BinderOptions = BinderOptions> extends OverloadBinder {
+  bind(args: readonly unknown[]): OverloadCall<S, O>;
+}
+
 /**
  * Tries each schema in order, as PyTorch's parser tries a function's signatures; a call that
  * binds to none raises PyTorch's "received an invalid combination of arguments" with the
  * signatures it could have matched.
  */
-export function makeOverloads(name: string, schemaTexts: readonly string[], options: BinderOptions = {}): OverloadBinder {
+export function makeOverloads<const S extends readonly string[], const O extends BinderOptions = {}>(name: string, schemaTexts: S, options?: O): TypedOverloadBinder<S, O> {
   const binders: Binder[] = [];
-  for (const t of schemaTexts) binders.push(binderOf(name, t, options, binders));
-  return {
+  for (const t of schemaTexts) binders.push(binderOf(name, t, options ?? {}, binders));
+  // (as in makeBinder: each overload's values are built from its own schema text)
+  const untyped: OverloadBinder = {
     name,
     bind(args) {
       for (let i = 0; i < binders.length; i++) {
@@ -356,6 +391,7 @@ export function makeOverloads(name: string, schemaTexts: readonly string[], opti
       return fail(`${name}() received an invalid combination of arguments - got (${got.join(', ')}), but expected one of:\n${sigs.join('\n')}`);
     },
   };
+  return untyped as TypedOverloadBinder<S, O>;
 }
 
 function fail(message: string): never {

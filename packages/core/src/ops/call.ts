@@ -2,6 +2,7 @@ import { callBoxed, type OperatorHandle } from '../dispatch/dispatcher';
 import { TorchError } from '../errors';
 import { Tensor } from '../tensor/tensor';
 import type { TensorImpl } from '../tensor/tensor-impl';
+import type { KernelArgs } from './kernel-args';
 import { isScalar, type Scalar } from './meta-utils';
 
 /**
@@ -34,22 +35,22 @@ export function unwrapTensorOrScalar(op: string, name: string, x: unknown): Tens
 export function describe(x: unknown): string {
   if (x === null) return 'null';
   if (Array.isArray(x)) return 'Array';
-  if (typeof x === 'object') return (x as object).constructor?.name ?? 'object';
+  if (typeof x === 'object') return x.constructor?.name ?? 'object';
   return typeof x;
 }
 
 /** Calls a functional op and wraps its result. */
-export function callFunctional(h: OperatorHandle, args: unknown[]): Tensor {
+export function callFunctional<S extends string>(h: OperatorHandle<S>, args: KernelArgs<S>): Tensor {
   return new Tensor(callBoxed(h, args) as TensorImpl);
 }
 
 /** Calls an op that returns several new tensors. */
-export function callMulti(h: OperatorHandle, args: unknown[]): Tensor[] {
+export function callMulti<S extends string>(h: OperatorHandle<S>, args: KernelArgs<S>): Tensor[] {
   return (callBoxed(h, args) as TensorImpl[]).map((i) => new Tensor(i));
 }
 
 /** Calls an in-place or out= op and returns the handle that was written. */
-export function callMutating<T extends Tensor>(h: OperatorHandle, args: unknown[], written: T): T {
+export function callMutating<S extends string, T extends Tensor>(h: OperatorHandle<S>, args: KernelArgs<S>, written: T): T {
   callBoxed(h, args);
   return written;
 }

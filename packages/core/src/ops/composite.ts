@@ -1,7 +1,37 @@
-import type { BoxedKernel } from '../dispatch/dispatcher';
+import { registerOperator, type BoxedKernel, type OperatorHandle } from '../dispatch/dispatcher';
+import type { SchemaValues, ValueRepr } from '../dispatch/schema-types';
+import type { DType } from '../dtype';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { tidy } from '../tensor/scope';
+import { CHECK_KERNEL_ARGS, checkKernelArgs } from './kernel-args';
+
+/** What a composite's `fn` receives: Tensor handles lent for the call (Note [Schema types]). */
+export interface CompositeRepr extends ValueRepr {
+  readonly tensor: Tensor;
+  readonly self: Tensor;
+  readonly none: null | undefined;
+  readonly dtype: DType;
+}
+
+export type CompositeArgs<S extends string> = SchemaValues<S, CompositeRepr>;
+
+/**
+ * Declares an operator whose every kernel is `fn` (CompositeImplicitAutograd, `composite`
+ * below), with its arguments typed by the schema.
+ */
+export function defineComposite<const S extends string>(schema: S, fn: (args: CompositeArgs<S>) => Tensor | Tensor[], tags?: readonly string[]): OperatorHandle<S> {
+  // (the boxed arguments are the schema's tuple, as for structured kernels: registry.ts `unboxed`)
+  const untyped = fn as (args: unknown[]) => Tensor | Tensor[];
+  let h: OperatorHandle<S> | undefined;
+  const kernel = composite(untyped);
+  const checked: BoxedKernel = (ks, args) => {
+    if (h) checkKernelArgs(h.schema, args, h.def.tags);
+    return kernel(ks, args);
+  };
+  h = registerOperator({ schema, tags, composite: CHECK_KERNEL_ARGS ? checked : kernel });
+  return h;
+}
 
 /**
  * A CompositeImplicitAutograd kernel written with ordinary Tensor ops: it needs no backend

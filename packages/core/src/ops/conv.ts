@@ -44,7 +44,7 @@ const CONV_DTYPES: readonly DType[] = ['float32', 'float64', 'float16', 'bfloat1
 const TRANSPOSED_DTYPES: readonly DType[] = ['float32', 'float64', 'float16', 'bfloat16', 'int64'];
 
 function intList(op: string, name: string, v: unknown, n: number): number[] {
-  const a = typeof v === 'number' ? Array(n).fill(v) : Array.isArray(v) ? [...(v as number[])] : null;
+  const a = typeof v === 'number' ? Array(n).fill(v) : Array.isArray(v) ? [...v] : null;
   if (a === null || !a.every((x) => Number.isInteger(x))) {
     throw new TorchError(`${op}(): argument '${name}' must be an int or a tuple of ${n} ints, but got ${String(v)}`);
   }
@@ -363,7 +363,7 @@ function addBias(b: Backend, op: string, out: TensorImpl, bias: TensorImpl): voi
 export const CONVOLUTION = defineStructured(
   'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor',
   (args, b) => {
-    const [input, weight, bias] = args as [TensorImpl, TensorImpl, TensorImpl | null];
+    const [input, weight, bias] = args;
     const op = 'convolution';
     const sp = weight.dim - 2;
     const p = readParams(op, args.slice(3), sp < 1 ? 2 : sp);
@@ -427,9 +427,9 @@ function prepare(b: Backend, op: string, t: TensorImpl, cd: DType): TensorImpl {
 export const CONVOLUTION_BACKWARD = defineStructured(
   'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)',
   (args, b) => {
-    const [gradOutput, input, weight] = args as [TensorImpl, TensorImpl, TensorImpl];
+    const [gradOutput, input, weight] = args;
     const op = 'convolution_backward';
-    const mask = args[10] as boolean[];
+    const mask = args[10];
     const sp = weight.dim - 2;
     const p = readParams(op, args.slice(4), sp < 1 ? 2 : sp);
     const sizes = convOutputSizes(op, input, weight, null, p);
@@ -567,10 +567,9 @@ export interface ConvTransposeOptions {
  * argument binder].
  */
 function convBinder(op: string, sp: number) {
-  const rest = `int[${sp}] stride=1, %PAD%, int[${sp}] dilation=1, int groups=1`;
   return makeOverloads(op, [
-    `${op}(Tensor input, Tensor weight, Tensor? bias=None, ${rest.replace('%PAD%', `int[${sp}] padding=0`)}) -> Tensor`,
-    `${op}.padding(Tensor input, Tensor weight, Tensor? bias=None, ${rest.replace('%PAD%', 'str padding')}) -> Tensor`,
+    `${op}(Tensor input, Tensor weight, Tensor? bias=None, int[${sp}] stride=1, int[${sp}] padding=0, int[${sp}] dilation=1, int groups=1) -> Tensor`,
+    `${op}.padding(Tensor input, Tensor weight, Tensor? bias=None, int[${sp}] stride=1, str padding, int[${sp}] dilation=1, int groups=1) -> Tensor`,
   ]);
 }
 const conv1dArgs = convBinder('conv1d', 1);
@@ -580,14 +579,17 @@ const convTranspose2dArgs = makeBinder(
   'conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor',
 );
 
-function boundConv(binder: ReturnType<typeof convBinder>, a: unknown[]): [Tensor, Tensor, Tensor | null, ConvOptions] {
-  const [input, weight, bias, stride, padding, dilation, groups] = binder.bind(a).values as [Tensor, Tensor, Tensor | undefined, number[], ConvOptions['padding'], number[], number];
+/** ConvOptions as bound: `padding` may be any string, which convNd refuses unless it is 'valid' or 'same'. */
+type BoundConvOptions = Omit<ConvOptions, 'padding'> & { readonly padding?: ConvOptions['padding'] | string };
+
+function boundConv(binder: ReturnType<typeof convBinder>, a: unknown[]): [Tensor, Tensor, Tensor | null, BoundConvOptions] {
+  const [input, weight, bias, stride, padding, dilation, groups] = binder.bind(a).values;
   return [input, weight, bias ?? null, { stride, padding, dilation, groups }];
 }
 
 type ConvRest = OptionalArgs<[bias: Tensor, stride: number | readonly number[], padding: ConvOptions['padding'], dilation: number | readonly number[], groups: number], ConvOptions & { bias?: Tensor | null }>;
 
-function convNd(op: string, sp: number, input: Tensor, weight: Tensor, bias: Tensor | null, o: ConvOptions): Tensor {
+function convNd(op: string, sp: number, input: Tensor, weight: Tensor, bias: Tensor | null, o: BoundConvOptions): Tensor {
   const x = unwrapTensor(op, 'input', input);
   const w = unwrapTensor(op, 'weight', weight);
   unwrapOptionalTensor(op, 'bias', bias);
@@ -630,7 +632,7 @@ function convNd(op: string, sp: number, input: Tensor, weight: Tensor, bias: Ten
   } else padding = intList(op, 'padding', o.padding ?? 0, sp);
   const p: ConvParams = { stride, padding, dilation, transposed: false, outputPadding: Array(sp).fill(0), groups } as never;
   convOutputSizes(op, unwrapTensor(op, 'input', x2), w, bias?.impl ?? null, p);
-  return callFunctional(CONVOLUTION, [x2.impl, w, bias?.impl ?? null, stride, padding, dilation, false, p.outputPadding, groups]);
+  return callFunctional(CONVOLUTION, [x2.impl, w, bias?.impl ?? null, stride, padding, dilation, false, [...p.outputPadding], groups]);
 }
 
 export function conv1d(input: Tensor, weight: Tensor, ...rest: ConvRest): Tensor;
@@ -653,7 +655,7 @@ export function convTranspose2d(
 ): Tensor;
 export function convTranspose2d(...a: unknown[]): Tensor {
   const op = 'conv_transpose2d';
-  const [input, weight, bias, stride, padding, outputPadding, groups, dilation] = convTranspose2dArgs.bind(a) as [Tensor, Tensor, Tensor | undefined, number[], number[], number[], number, number[]];
+  const [input, weight, bias, stride, padding, outputPadding, groups, dilation] = convTranspose2dArgs.bind(a);
   const bs = bias ?? null;
   const o: ConvTransposeOptions = { stride, padding, outputPadding, groups, dilation };
   const x = unwrapTensor(op, 'input', input);
@@ -672,7 +674,7 @@ export function convTranspose2d(...a: unknown[]): Tensor {
     groups: o.groups ?? 1,
   } as never;
   convOutputSizes(op, x, w, bs?.impl ?? null, p);
-  return callFunctional(CONVOLUTION, [x, w, bs?.impl ?? null, p.stride, p.padding, p.dilation, true, p.outputPadding, p.groups]);
+  return callFunctional(CONVOLUTION, [x, w, bs?.impl ?? null, [...p.stride], [...p.padding], [...p.dilation], true, [...p.outputPadding], p.groups]);
 }
 
 /** The whole aten::convolution (the Tensor-level op the derivatives call). */

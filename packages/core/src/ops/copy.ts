@@ -16,8 +16,8 @@ import { defineStructured, implOf, type Backend } from './registry';
 export const COPY_ = defineStructured(
   'copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)',
   ([self, src], b) => {
-    const dst = self as TensorImpl;
-    const s = src as TensorImpl;
+    const dst = self;
+    const s = src;
     if (s.device !== dst.device && !(s.device.type === 'cpu' && s.sizes.length === 0)) {
       if (s.device.type !== 'cpu' || dst.device.type === 'meta') {
         throw new DeviceError(
@@ -61,9 +61,9 @@ export const COPY_ = defineStructured(
 export const FILL_ = defineStructured(
   'fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)',
   ([self, value], b) => {
-    const dst = self as TensorImpl;
-    checkScalarFits('fill_', value as Scalar, dst.dtype);
-    implOf(b, 'fill', 'fill_')(dst, value as Scalar);
+    const dst = self;
+    checkScalarFits('fill_', value, dst.dtype);
+    implOf(b, 'fill', 'fill_')(dst, value);
     return dst;
   },
   ['inplace'],
@@ -76,8 +76,8 @@ export const FILL_ = defineStructured(
 export const TO_COPY = defineStructured(
   '_to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? memory_format=None) -> Tensor',
   ([self, dtype, device, format], b) => {
-    const src = self as TensorImpl;
-    const dev = device ? toDevice('to', device as DeviceLike) : src.device;
+    const src = self;
+    const dev = device ? toDevice('to', device) : src.device;
     // A meta tensor has no data: moving there is just the geometry.
     if (dev.type === 'meta') return TensorImpl.empty('to', src.sizes, (dtype as DType | null) ?? src.dtype, dev);
     if (dev !== src.device) return crossDeviceCopy(src, (dtype as DType | null) ?? src.dtype, dev, b);
@@ -100,7 +100,7 @@ export const TO_COPY = defineStructured(
 export const CLONE = defineStructured(
   'clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor',
   ([self, format], b) => {
-    const src = self as TensorImpl;
+    const src = self;
     const strides =
       format !== 'contiguous' && isNonOverlappingAndDense(src.sizes, src.strides)
         ? computeOutputLayout(src.sizes, [{ sizes: src.sizes, strides: src.strides }])
@@ -156,14 +156,14 @@ const cloneArgs = makeBinder('clone', 'clone(Tensor input, *, MemoryFormat? memo
 
 export function copy_(input: Tensor, ...rest: BoundArgs<[src: Tensor], [nonBlocking: boolean], { src?: Tensor; nonBlocking?: boolean | null }>): Tensor;
 export function copy_(...a: unknown[]): Tensor {
-  const [self, src, nonBlocking] = copyArgs.bind(a) as [Tensor, Tensor, boolean];
+  const [self, src, nonBlocking] = copyArgs.bind(a);
   return callMutating(COPY_, [unwrapTensor('copy_', 'self', self), unwrapTensor('copy_', 'src', src), nonBlocking], self);
 }
 
 export function fill_(input: Tensor, ...rest: BoundArgs<[value: Scalar | Tensor], [], { value?: Scalar | Tensor }>): Tensor;
 export function fill_(...a: unknown[]): Tensor {
-  const [self, value] = fillArgs.bind(a).values as [Tensor, Scalar | Tensor];
-  let v: unknown = value;
+  const [self, value] = fillArgs.bind(a).values;
+  let v = value;
   if (!isScalar(v)) {
     const t = unwrapTensor('fill_', 'value', value);
     if (t.sizes.length !== 0) {
@@ -177,7 +177,7 @@ export function fill_(...a: unknown[]): Tensor {
 
 export function zero_(input: Tensor): Tensor;
 export function zero_(...a: unknown[]): Tensor {
-  const [self] = zeroArgs.bind(a) as [Tensor];
+  const [self] = zeroArgs.bind(a);
   return fill_(self, 0);
 }
 
@@ -187,7 +187,7 @@ export interface CloneOptions {
 
 export function clone(input: Tensor, options?: CloneOptions): Tensor;
 export function clone(...a: unknown[]): Tensor {
-  const [self, memoryFormat] = cloneArgs.bind(a) as [Tensor, string | undefined];
+  const [self, memoryFormat] = cloneArgs.bind(a);
   return callFunctional(CLONE, [unwrapTensor('clone', 'self', self), memoryFormat ?? null]);
 }
 
@@ -197,7 +197,7 @@ const contiguousArgs = makeBinder('contiguous', "contiguous(Tensor self, MemoryF
 /** `x.contiguous()`: `x` itself when it is contiguous, else a row-major copy (channels-last is not supported yet). */
 export function contiguous(self: Tensor, options?: { memoryFormat?: 'contiguous' }): Tensor;
 export function contiguous(...args: unknown[]): Tensor {
-  const [self] = contiguousArgs.bind(args) as [Tensor];
+  const [self] = contiguousArgs.bind(args);
   return self.impl.isContiguous ? self : clone(self, { memoryFormat: 'contiguous' });
 }
 
@@ -236,12 +236,12 @@ function bindTo(args: readonly unknown[]): [Tensor, DType | string | undefined, 
   let copy: boolean;
   let memoryFormat: string | undefined;
   if (target instanceof Tensor) {
-    const [, other, , c, mf] = toOtherArgs.bind(a) as [Tensor, Tensor, boolean, boolean, string | undefined];
+    const [, other, , c, mf] = toOtherArgs.bind(a);
     [dtype, device, copy, memoryFormat] = [other.dtype, other.device, c, mf];
   } else if (typeof target === 'string' && isDTypeName(target)) {
-    [, dtype, , copy, memoryFormat] = toDtypeArgs.bind(a) as [Tensor, DType | string, boolean, boolean, string | undefined];
+    [, dtype, , copy, memoryFormat] = toDtypeArgs.bind(a);
   } else {
-    [, device, dtype, , copy, memoryFormat] = toDeviceArgs.bind(a) as [Tensor, DeviceLike | undefined, DType | string | undefined, boolean, boolean, string | undefined];
+    [, device, dtype, , copy, memoryFormat] = toDeviceArgs.bind(a);
   }
   if (memoryFormat !== undefined && memoryFormat !== 'preserve') throw new NotImplementedError(`to(): memory_format '${memoryFormat}' is not supported by torch-ts yet`);
   return [a[0] as Tensor, dtype, device, copy];

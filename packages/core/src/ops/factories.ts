@@ -142,7 +142,7 @@ const fullLikeArgs = makeBinder('full_like', `full_like(Tensor input, Scalar fil
 /** `full(size, value)`: int64 for an integer value, bool for a boolean, else the default float. */
 export function full(...args: BoundArgs<[size: readonly number[], fillValue: Scalar], [], FactoryOptions & { size?: readonly number[]; fillValue?: Scalar }>): Tensor;
 export function full(...a: unknown[]): Tensor {
-  const [size, fillValue, dtypeArg, , deviceArg, , requiresGrad] = fullArgs.bind(a) as [number[], Scalar, DType | string | undefined, unknown, DeviceLike | undefined, unknown, boolean];
+  const [size, fillValue, dtypeArg, , deviceArg, , requiresGrad] = fullArgs.bind(a);
   const options = { dtype: dtypeArg, device: deviceArg, requiresGrad };
   // As tensor() infers (Note [Integer-valued numbers are integers]): `full([2], 1e20)` is a
   // float tensor, not an int64 overflow.
@@ -184,7 +184,7 @@ export function fullLike(input: Tensor, ...rest: BoundArgs<[fillValue: Scalar], 
 export function fullLike(...a: unknown[]): Tensor {
   const v = fullLikeArgs.bind(a);
   const [t, o] = likeOf(v, 2);
-  return full([...t.shape], v[1] as Scalar, o);
+  return full([...t.shape], v[1], o);
 }
 
 /**
@@ -196,7 +196,7 @@ function fromHost(op: string, sizes: readonly number[], values: ArrayLike<number
   if (hostDtype === 'int64') {
     const dst = impl.storage.typed(BigInt64Array);
     if (values instanceof BigInt64Array) dst.set(values);
-    else for (let i = 0; i < values.length; i++) dst[i] = BigInt(values[i] as number);
+    else for (let i = 0; i < values.length; i++) dst[i] = BigInt(values[i]);
   } else if (hostDtype === 'bool') {
     const dst = impl.storage.typed(Uint8Array);
     for (let i = 0; i < values.length; i++) dst[i] = values[i] ? 1 : 0;

@@ -6,11 +6,12 @@ import { contiguousStrides, normalizeDim } from '../views';
 import { registerOperator, type OperatorHandle } from '../dispatch/dispatcher';
 import { makeBinder, makeOverloads, type BoundArgs } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
-import { composite } from './composite';
+import { defineComposite, type CompositeArgs } from './composite';
+import type { KernelArgs } from './kernel-args';
 import { clone } from './copy';
 import type { IndexedAccess, ScatterMode } from './indexing-impls';
 import { castTo, checkNoInternalOverlap, commonDevice, isScalar, releaseAll, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
-import { callOut, defineOutVariant } from './out-variant';
+import { callOut, defineOutVariant, callWithOut } from './out-variant';
 import { defineStructured, implOf, type Backend } from './registry';
 
 /**
@@ -70,10 +71,10 @@ function gatherShapeCheck(op: string, self: TensorImpl, dim: number, index: Tens
 export const GATHER = defineStructured(
   'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor',
   ([self, dim, index], b) => {
-    const s = self as TensorImpl;
-    const ix = index as TensorImpl;
+    const s = self;
+    const ix = index;
     commonDevice('gather', [s, ix]);
-    const d = normalizeDim('gather', dim as number, s.sizes.length);
+    const d = normalizeDim('gather', dim, s.sizes.length);
     checkLong('gather', ix);
     gatherShapeCheck('gather', s, d, ix);
     const out = TensorImpl.empty('gather', ix.sizes, s.dtype, s.device);
@@ -135,9 +136,9 @@ function runScatter(b: Backend, op: string, self: TensorImpl, d: number, index: 
   }
 }
 
-function scatterPrologue(op: string, self: TensorImpl, dim: unknown, index: TensorImpl, src: TensorImpl | null): number {
+function scatterPrologue(op: string, self: TensorImpl, dim: number, index: TensorImpl, src: TensorImpl | null): number {
   commonDevice(op, [self, index, src]);
-  const d = normalizeDim(op, dim as number, self.sizes.length);
+  const d = normalizeDim(op, dim, self.sizes.length);
   checkLong(op, index);
   if (src && src.dtype !== self.dtype) {
     throw new DTypeError(`${op}(): Expected self.dtype to be equal to src.dtype`);
@@ -152,8 +153,8 @@ function valueTensor(b: Backend, op: string, value: Scalar, self: TensorImpl): T
 }
 
 const REDUCE_MODES: Record<string, ScatterMode> = { add: 'add', multiply: 'mul' };
-function scatterReduceMode(op: string, reduce: unknown): ScatterMode {
-  const m = REDUCE_MODES[reduce as string];
+function scatterReduceMode(op: string, reduce: string): ScatterMode {
+  const m = REDUCE_MODES[reduce];
   if (!m) throw new TorchError(`${op}(): reduce argument must be either add or multiply. Got ${String(reduce)}`);
   return m;
 }
@@ -161,9 +162,9 @@ function scatterReduceMode(op: string, reduce: unknown): ScatterMode {
 export const SCATTER_SRC_ = defineStructured(
   'scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)',
   ([self, dim, index, src], b) => {
-    const s = self as TensorImpl;
-    const d = scatterPrologue('scatter', s, dim, index as TensorImpl, src as TensorImpl);
-    runScatter(b, 'scatter', s, d, index as TensorImpl, src as TensorImpl, 'set');
+    const s = self;
+    const d = scatterPrologue('scatter', s, dim, index, src);
+    runScatter(b, 'scatter', s, d, index, src, 'set');
     return s;
   },
   ['inplace'],
@@ -172,11 +173,11 @@ export const SCATTER_SRC_ = defineStructured(
 export const SCATTER_VALUE_ = defineStructured(
   'scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)',
   ([self, dim, index, value], b) => {
-    const s = self as TensorImpl;
-    const d = scatterPrologue('scatter', s, dim, index as TensorImpl, null);
-    const v = valueTensor(b, 'scatter', value as Scalar, s);
+    const s = self;
+    const d = scatterPrologue('scatter', s, dim, index, null);
+    const v = valueTensor(b, 'scatter', value, s);
     try {
-      runScatter(b, 'scatter', s, d, index as TensorImpl, v, 'set');
+      runScatter(b, 'scatter', s, d, index, v, 'set');
     } finally {
       v.release();
     }
@@ -188,10 +189,10 @@ export const SCATTER_VALUE_ = defineStructured(
 export const SCATTER_REDUCE_ = defineStructured(
   'scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)',
   ([self, dim, index, src, reduce], b) => {
-    const s = self as TensorImpl;
+    const s = self;
     const mode = scatterReduceMode('scatter', reduce);
-    const d = scatterPrologue('scatter', s, dim, index as TensorImpl, src as TensorImpl);
-    runScatter(b, 'scatter', s, d, index as TensorImpl, src as TensorImpl, mode);
+    const d = scatterPrologue('scatter', s, dim, index, src);
+    runScatter(b, 'scatter', s, d, index, src, mode);
     return s;
   },
   ['inplace'],
@@ -200,12 +201,12 @@ export const SCATTER_REDUCE_ = defineStructured(
 export const SCATTER_VALUE_REDUCE_ = defineStructured(
   'scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)',
   ([self, dim, index, value, reduce], b) => {
-    const s = self as TensorImpl;
+    const s = self;
     const mode = scatterReduceMode('scatter', reduce);
-    const d = scatterPrologue('scatter', s, dim, index as TensorImpl, null);
-    const v = valueTensor(b, 'scatter', value as Scalar, s);
+    const d = scatterPrologue('scatter', s, dim, index, null);
+    const v = valueTensor(b, 'scatter', value, s);
     try {
-      runScatter(b, 'scatter', s, d, index as TensorImpl, v, mode);
+      runScatter(b, 'scatter', s, d, index, v, mode);
     } finally {
       v.release();
     }
@@ -217,9 +218,9 @@ export const SCATTER_VALUE_REDUCE_ = defineStructured(
 export const SCATTER_ADD_ = defineStructured(
   'scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)',
   ([self, dim, index, src], b) => {
-    const s = self as TensorImpl;
-    const d = scatterPrologue('scatter_add', s, dim, index as TensorImpl, src as TensorImpl);
-    runScatter(b, 'scatter_add', s, d, index as TensorImpl, src as TensorImpl, 'add');
+    const s = self;
+    const d = scatterPrologue('scatter_add', s, dim, index, src);
+    runScatter(b, 'scatter_add', s, d, index, src, 'add');
     return s;
   },
   ['inplace'],
@@ -249,13 +250,11 @@ export const SCATTER_REDUCE_TWO_ = defineStructured(
   'scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)',
   ([self, dim, index, src, reduce, includeSelf], b) => {
     const op = 'scatter_reduce';
-    const s = self as TensorImpl;
-    const ix = index as TensorImpl;
-    const sr = src as TensorImpl;
-    if (!(SCATTER_REDUCTIONS as readonly string[]).includes(reduce as string)) {
-      throw new TorchError(`${op}(): reduce argument must be either sum, prod, mean, amax or amin, got ${String(reduce)}`);
-    }
-    const r = reduce as ScatterReduction;
+    const s = self;
+    const ix = index;
+    const sr = src;
+    const r = SCATTER_REDUCTIONS.find((m) => m === reduce);
+    if (r === undefined) throw new TorchError(`${op}(): reduce argument must be either sum, prod, mean, amax or amin, got ${reduce}`);
     const d = scatterPrologue(op, s, dim, ix, sr);
     if (r === 'mean' && s.dtype === 'bool') throw new DTypeError(`${op}(): "scatter_gather_tensor_cpu_reduce_mean" not implemented for 'Bool'`);
     if (ix.numel === 0) return s;
@@ -324,10 +323,10 @@ export const INDEX_SELECT = defineStructured(
   'index_select(Tensor self, int dim, Tensor index) -> Tensor',
   ([self, dim, index], b) => {
     const op = 'index_select';
-    const s = self as TensorImpl;
-    const ix = index as TensorImpl;
+    const s = self;
+    const ix = index;
     commonDevice(op, [s, ix]);
-    const d = normalizeDim(op, dim as number, s.sizes.length);
+    const d = normalizeDim(op, dim, s.sizes.length);
     checkIntIndex(op, ix);
     const sizes = s.sizes.length === 0 ? [ix.numel] : s.sizes.map((n, k) => (k === d ? ix.numel : n));
     const outSizes = s.sizes.length === 0 ? (ix.sizes.length === 0 ? [] : [ix.numel]) : sizes;
@@ -358,11 +357,11 @@ export const INDEX_ADD_ = defineStructured(
   'index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)',
   ([self, dim, index, source, alpha], b) => {
     const op = 'index_add_';
-    const s = self as TensorImpl;
-    const ix = index as TensorImpl;
-    const src = source as TensorImpl;
+    const s = self;
+    const ix = index;
+    const src = source;
     commonDevice(op, [s, ix, src]);
-    const d = normalizeDim(op, dim as number, s.sizes.length);
+    const d = normalizeDim(op, dim, s.sizes.length);
     checkIntIndex(op, ix);
     if (src.dtype !== s.dtype) {
       throw new DTypeError(`${op}(): self (${torchTypeName(s.dtype)}) and source (${torchTypeName(src.dtype)}) must have the same scalar type`);
@@ -377,7 +376,7 @@ export const INDEX_ADD_ = defineStructured(
       }
     }
     checkNoInternalOverlap(op, s);
-    const a0 = (alpha ?? 1) as Scalar;
+    const a0 = (alpha ?? 1);
     if (!isFloatingType(s.dtype) && typeof a0 === 'number' && !Number.isInteger(a0)) {
       throw new TorchError(`${op}(): For integral input tensors, argument alpha must not be a floating point number.`);
     }
@@ -400,10 +399,10 @@ export const INDEX_ADD_ = defineStructured(
 
 // ---- index_fill ----
 /** index_fill_: the slices of `self` along `dim` that `index` names (int64, negatives wrap) set to `value`. */
-function runIndexFill(b: Backend, self: TensorImpl, dim: unknown, index: TensorImpl, value: TensorImpl): TensorImpl {
+function runIndexFill(b: Backend, self: TensorImpl, dim: number, index: TensorImpl, value: TensorImpl): TensorImpl {
   const op = 'index_fill_';
   commonDevice(op, [self, index]);
-  const d = normalizeDim(op, dim as number, self.sizes.length);
+  const d = normalizeDim(op, dim, self.sizes.length);
   if (index.dtype !== 'int64') throw new IndexError(`${op}(): Expected dtype int64 for index.`);
   if (index.sizes.length > 1) throw new IndexError(`${op}(): Index has to be a vector/scalar`);
   checkNoInternalOverlap(op, self);
@@ -423,11 +422,11 @@ function runIndexFill(b: Backend, self: TensorImpl, dim: unknown, index: TensorI
 export const INDEX_FILL_SCALAR_ = defineStructured(
   'index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)',
   ([self, dim, index, value], b) => {
-    const s = self as TensorImpl;
-    checkScalarFits('index_fill_', value as Scalar, s.dtype);
-    const v = valueTensor(b, 'index_fill_', value as Scalar, s);
+    const s = self;
+    checkScalarFits('index_fill_', value, s.dtype);
+    const v = valueTensor(b, 'index_fill_', value, s);
     try {
-      return runIndexFill(b, s, dim, index as TensorImpl, v);
+      return runIndexFill(b, s, dim, index, v);
     } finally {
       v.release();
     }
@@ -438,14 +437,14 @@ export const INDEX_FILL_SCALAR_ = defineStructured(
 export const INDEX_FILL_TENSOR_ = defineStructured(
   'index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)',
   ([self, dim, index, value], b) => {
-    const s = self as TensorImpl;
-    const val = value as TensorImpl;
+    const s = self;
+    const val = value;
     if (val.sizes.length !== 0) {
       throw new ShapeError(`index_fill_: only supports a 0-dimensional value tensor, but got tensor with ${val.sizes.length} dimension(s).`);
     }
     const v = castTo(b, 'index_fill_', val, s.dtype, s.device);
     try {
-      return runIndexFill(b, s, dim, index as TensorImpl, v);
+      return runIndexFill(b, s, dim, index, v);
     } finally {
       v.release();
     }
@@ -458,8 +457,8 @@ export const TAKE = defineStructured(
   'take(Tensor self, Tensor index) -> Tensor',
   ([self, index], b) => {
     const op = 'take';
-    const s = self as TensorImpl;
-    const ix = index as TensorImpl;
+    const s = self;
+    const ix = index;
     commonDevice(op, [s, ix]);
     if (ix.dtype !== 'int64') throw new DTypeError(`${op}(): Expected a long tensor for index, but got ${torchTypeName(ix.dtype)}`);
     const out = TensorImpl.empty(op, ix.sizes, s.dtype, s.device);
@@ -535,9 +534,8 @@ export interface GatherOptions extends OutOption {
 
 export function gather(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor], [], GatherOptions>): Tensor;
 export function gather(...a: unknown[]): Tensor {
-  const [self, dim, index, sparseGrad, out] = gatherArgs.bind(a) as [Tensor, number, Tensor, boolean, Tensor | undefined];
-  const args = [unwrapTensor('gather', 'input', self), dim, unwrapTensor('gather', 'index', index), sparseGrad];
-  return out ? callOut(GATHER_OUT, args, out) : callFunctional(GATHER, args);
+  const [self, dim, index, sparseGrad, out] = gatherArgs.bind(a);
+  return callWithOut(GATHER, GATHER_OUT, [unwrapTensor('gather', 'input', self), dim, unwrapTensor('gather', 'index', index), sparseGrad], out);
 }
 
 export interface ScatterOptions {
@@ -553,70 +551,75 @@ export function scatter_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Ten
 export function scatter_(...a: unknown[]): Tensor {
   const op = 'scatter_';
   const [self, dim, index, src, reduce] = scatterInplaceArgs.bind(a).values as [Tensor, number, Tensor, Tensor | Scalar, Reduce2 | undefined];
-  const args: unknown[] = [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index)];
+  const s = unwrapTensor(op, 'self', self);
+  const ix = unwrapTensor(op, 'index', index);
   if (isScalar(src)) {
     checkScalarFits(op, src, self.dtype);
-    if (reduce != null) return callMutating(SCATTER_VALUE_REDUCE_, [...args, src, reduce], self);
-    return callMutating(SCATTER_VALUE_, [...args, src], self);
+    if (reduce != null) return callMutating(SCATTER_VALUE_REDUCE_, [s, dim, ix, src, reduce], self);
+    return callMutating(SCATTER_VALUE_, [s, dim, ix, src], self);
   }
-  args.push(unwrapTensor(op, 'src', src));
-  if (reduce != null) return callMutating(SCATTER_REDUCE_, [...args, reduce], self);
-  return callMutating(SCATTER_SRC_, args, self);
+  const sr = unwrapTensor(op, 'src', src);
+  if (reduce != null) return callMutating(SCATTER_REDUCE_, [s, dim, ix, sr, reduce], self);
+  return callMutating(SCATTER_SRC_, [s, dim, ix, sr], self);
 }
 
 /**
  * The functional forms: `clone(self)` then the in-place kernel op (CompositeImplicit, so the
  * result's Node is the in-place op's, as in PyTorch), each with its out= variant.
  */
-function onClone(schema: string, fn: (c: Tensor, args: unknown[]) => Tensor) {
-  const h = registerOperator({ schema, composite: composite((args) => fn(clone(args[0] as Tensor), args)) });
+function onClone<const S extends string>(schema: S, fn: (args: CompositeArgs<S>) => Tensor) {
+  const h = defineComposite(schema, fn);
   return { h, out: defineOutVariant(h) };
 }
-const T = (x: unknown) => x as Tensor;
-const SCATTER_SRC = onClone('scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', (c, a) =>
-  scatter_(c, a[1] as number, T(a[2]), T(a[3])),
+/** Runs the in-place `h` on a clone of `self` (its first argument) and returns the clone. */
+function intoClone<S extends string>(h: OperatorHandle<S>, self: Tensor, rest: (c: TensorImpl) => KernelArgs<S>): Tensor {
+  const c = clone(self);
+  return callMutating(h, rest(c.impl), c);
+}
+const SCATTER_SRC = onClone('scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', ([self, dim, index, src]) =>
+  intoClone(SCATTER_SRC_, self, (c) => [c, dim, index.impl, src.impl]),
 );
-const SCATTER_VALUE = onClone('scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor', (c, a) =>
-  scatter_(c, a[1] as number, T(a[2]), a[3] as Scalar),
+const SCATTER_VALUE = onClone('scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor', ([self, dim, index, value]) => {
+  checkScalarFits('scatter', value, self.dtype);
+  return intoClone(SCATTER_VALUE_, self, (c) => [c, dim, index.impl, value]);
+});
+const SCATTER_REDUCE = onClone('scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor', ([self, dim, index, src, reduce]) =>
+  intoClone(SCATTER_REDUCE_, self, (c) => [c, dim, index.impl, src.impl, reduce]),
 );
-const SCATTER_REDUCE = onClone('scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor', (c, a) =>
-  scatter_(c, a[1] as number, T(a[2]), T(a[3]), { reduce: a[4] as 'add' }),
-);
-const SCATTER_VALUE_REDUCE = onClone('scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor', (c, a) =>
-  scatter_(c, a[1] as number, T(a[2]), a[3] as Scalar, { reduce: a[4] as 'add' }),
-);
-const SCATTER_ADD = onClone('scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', (c, a) =>
-  scatterAdd_(c, a[1] as number, T(a[2]), T(a[3])),
+const SCATTER_VALUE_REDUCE = onClone('scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor', ([self, dim, index, value, reduce]) => {
+  checkScalarFits('scatter', value, self.dtype);
+  return intoClone(SCATTER_VALUE_REDUCE_, self, (c) => [c, dim, index.impl, value, reduce]);
+});
+const SCATTER_ADD = onClone('scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', ([self, dim, index, src]) =>
+  intoClone(SCATTER_ADD_, self, (c) => [c, dim, index.impl, src.impl]),
 );
 const SCATTER_REDUCE_TWO = onClone(
   'scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor',
-  (c, a) => scatterReduce_(c, a[1] as number, T(a[2]), T(a[3]), a[4] as 'sum', { includeSelf: a[5] as boolean }),
+  ([self, dim, index, src, reduce, includeSelf]) => intoClone(SCATTER_REDUCE_TWO_, self, (c) => [c, dim, index.impl, src.impl, reduce, includeSelf]),
 );
-const INDEX_FILL_SCALAR = onClone('index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor', (c, a) =>
-  indexFill_(c, a[1] as number, T(a[2]), a[3] as Scalar),
+const INDEX_FILL_SCALAR = onClone('index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor', ([self, dim, index, value]) =>
+  intoClone(INDEX_FILL_SCALAR_, self, (c) => [c, dim, index.impl, value]),
 );
-const INDEX_FILL_TENSOR = onClone('index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor', (c, a) =>
-  indexFill_(c, a[1] as number, T(a[2]), T(a[3])),
+const INDEX_FILL_TENSOR = onClone('index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor', ([self, dim, index, value]) =>
+  intoClone(INDEX_FILL_TENSOR_, self, (c) => [c, dim, index.impl, value.impl]),
 );
-const INDEX_ADD = onClone('index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor', (c, a) =>
-  indexAdd_(c, a[1] as number, T(a[2]), T(a[3]), { alpha: a[4] as Scalar }),
+const INDEX_ADD = onClone('index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor', ([self, dim, index, source, alpha]) =>
+  intoClone(INDEX_ADD_, self, (c) => [c, dim, index.impl, source.impl, alpha]),
 );
 
-
-function callForm(op: { h: OperatorHandle; out: OperatorHandle }, args: unknown[], out: Tensor | null | undefined): Tensor {
-  return out ? callOut(op.out, args, out) : callFunctional(op.h, args);
+function callForm<S extends string>(op: { h: OperatorHandle<S>; out: OperatorHandle }, args: KernelArgs<S>, out: Tensor | null | undefined): Tensor {
+  return callWithOut(op.h, op.out, args, out);
 }
 
 export function scatter(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor | Scalar], [], ScatterOptions & OutOption>): Tensor;
 export function scatter(...a: unknown[]): Tensor {
   const op = 'scatter';
   const [self, dim, index, src, reduce, out] = scatterArgs.bind(a).values as [Tensor, number, Tensor, Tensor | Scalar, Reduce2 | undefined, Tensor | undefined];
-  const args: unknown[] = [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index)];
-  const scalar = isScalar(src);
-  args.push(scalar ? src : unwrapTensor(op, 'src', src));
-  if (reduce != null) args.push(reduce);
-  const h = scalar ? (reduce != null ? SCATTER_VALUE_REDUCE : SCATTER_VALUE) : reduce != null ? SCATTER_REDUCE : SCATTER_SRC;
-  return callForm(h, args, out);
+  const s = unwrapTensor(op, 'input', self);
+  const ix = unwrapTensor(op, 'index', index);
+  if (isScalar(src)) return reduce != null ? callForm(SCATTER_VALUE_REDUCE, [s, dim, ix, src, reduce], out) : callForm(SCATTER_VALUE, [s, dim, ix, src], out);
+  const sr = unwrapTensor(op, 'src', src);
+  return reduce != null ? callForm(SCATTER_REDUCE, [s, dim, ix, sr, reduce], out) : callForm(SCATTER_SRC, [s, dim, ix, sr], out);
 }
 
 interface ScatterAddOptions {
@@ -628,14 +631,14 @@ interface ScatterAddOptions {
 export function scatterAdd_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor], [], ScatterAddOptions>): Tensor;
 export function scatterAdd_(...a: unknown[]): Tensor {
   const op = 'scatter_add_';
-  const [self, dim, index, src] = scatterAddInplaceArgs.bind(a) as [Tensor, number, Tensor, Tensor];
+  const [self, dim, index, src] = scatterAddInplaceArgs.bind(a);
   return callMutating(SCATTER_ADD_, [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src)], self);
 }
 
 export function scatterAdd(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor], [], ScatterAddOptions & OutOption>): Tensor;
 export function scatterAdd(...a: unknown[]): Tensor {
   const op = 'scatter_add';
-  const [self, dim, index, src, out] = scatterAddArgs.bind(a) as [Tensor, number, Tensor, Tensor, Tensor | undefined];
+  const [self, dim, index, src, out] = scatterAddArgs.bind(a);
   return callForm(SCATTER_ADD, [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src)], out);
 }
 
@@ -650,24 +653,22 @@ export interface ScatterReduceOptions {
 export function scatterReduce_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor, reduce: ReduceKind], [], ScatterReduceOptions>): Tensor;
 export function scatterReduce_(...a: unknown[]): Tensor {
   const op = 'scatter_reduce_';
-  const [self, dim, index, src, reduce, includeSelf] = scatterReduceInplaceArgs.bind(a) as [Tensor, number, Tensor, Tensor, ReduceKind, boolean];
+  const [self, dim, index, src, reduce, includeSelf] = scatterReduceInplaceArgs.bind(a);
   return callMutating(SCATTER_REDUCE_TWO_, [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src), reduce, includeSelf], self);
 }
 
 export function scatterReduce(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor, reduce: ReduceKind], [], ScatterReduceOptions & OutOption>): Tensor;
 export function scatterReduce(...a: unknown[]): Tensor {
   const op = 'scatter_reduce';
-  const [self, dim, index, src, reduce, includeSelf, out] = scatterReduceArgs.bind(a) as [Tensor, number, Tensor, Tensor, ReduceKind, boolean, Tensor | undefined];
-  const args = [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src), reduce, includeSelf];
-  return callForm(SCATTER_REDUCE_TWO, args, out);
+  const [self, dim, index, src, reduce, includeSelf, out] = scatterReduceArgs.bind(a);
+  return callForm(SCATTER_REDUCE_TWO, [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src), reduce, includeSelf], out);
 }
 
 export function indexSelect(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor], [], { dim?: Dim; index?: Tensor } & OutOption>): Tensor;
 export function indexSelect(...a: unknown[]): Tensor {
   const op = 'index_select';
-  const [self, dim, index, out] = indexSelectArgs.bind(a) as [Tensor, number, Tensor, Tensor | undefined];
-  const args = [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index)];
-  return out ? callOut(INDEX_SELECT_OUT, args, out) : callFunctional(INDEX_SELECT, args);
+  const [self, dim, index, out] = indexSelectArgs.bind(a);
+  return callWithOut(INDEX_SELECT, INDEX_SELECT_OUT, [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index)], out);
 }
 
 export interface IndexAddOptions {
@@ -680,23 +681,21 @@ export interface IndexAddOptions {
 export function indexAdd_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, source: Tensor], [], IndexAddOptions>): Tensor;
 export function indexAdd_(...a: unknown[]): Tensor {
   const op = 'index_add_';
-  const [self, dim, index, source, alpha] = indexAddInplaceArgs.bind(a) as [Tensor, number, Tensor, Tensor, Scalar];
+  const [self, dim, index, source, alpha] = indexAddInplaceArgs.bind(a);
   return callMutating(INDEX_ADD_, [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'source', source), alpha], self);
 }
 
 export function indexAdd(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, source: Tensor], [], IndexAddOptions & OutOption>): Tensor;
 export function indexAdd(...a: unknown[]): Tensor {
   const op = 'index_add';
-  const [self, dim, index, source, alpha, out] = indexAddArgs.bind(a) as [Tensor, number, Tensor, Tensor, Scalar, Tensor | undefined];
-  const args = [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'source', source), alpha];
-  return callForm(INDEX_ADD, args, out);
+  const [self, dim, index, source, alpha, out] = indexAddArgs.bind(a);
+  return callForm(INDEX_ADD, [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'source', source), alpha], out);
 }
 
 export function take(input: Tensor, ...rest: BoundArgs<[index: Tensor], [], { index?: Tensor } & OutOption>): Tensor;
 export function take(...a: unknown[]): Tensor {
-  const [self, index, out] = takeArgs.bind(a) as [Tensor, Tensor, Tensor | undefined];
-  const args = [unwrapTensor('take', 'input', self), unwrapTensor('take', 'index', index)];
-  return out ? callOut(TAKE_OUT, args, out) : callFunctional(TAKE, args);
+  const [self, index, out] = takeArgs.bind(a);
+  return callWithOut(TAKE, TAKE_OUT, [unwrapTensor('take', 'input', self), unwrapTensor('take', 'index', index)], out);
 }
 
 type IndexFillOptions = { dim?: Dim; index?: Tensor; value?: Tensor | Scalar };
@@ -705,17 +704,19 @@ type IndexFillOptions = { dim?: Dim; index?: Tensor; value?: Tensor | Scalar };
 export function indexFill_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, value: Tensor | Scalar], [], IndexFillOptions>): Tensor;
 export function indexFill_(...a: unknown[]): Tensor {
   const op = 'index_fill_';
-  const [self, dim, index, value] = indexFillInplaceArgs.bind(a).values as [Tensor, number, Tensor, Tensor | Scalar];
-  const args = [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index)];
-  if (isScalar(value)) return callMutating(INDEX_FILL_SCALAR_, [...args, value], self);
-  return callMutating(INDEX_FILL_TENSOR_, [...args, unwrapTensor(op, 'value', value)], self);
+  const [self, dim, index, value] = indexFillInplaceArgs.bind(a).values;
+  const s = unwrapTensor(op, 'self', self);
+  const ix = unwrapTensor(op, 'index', index);
+  if (isScalar(value)) return callMutating(INDEX_FILL_SCALAR_, [s, dim, ix, value], self);
+  return callMutating(INDEX_FILL_TENSOR_, [s, dim, ix, unwrapTensor(op, 'value', value)], self);
 }
 
 export function indexFill(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, value: Tensor | Scalar], [], IndexFillOptions>): Tensor;
 export function indexFill(...a: unknown[]): Tensor {
   const op = 'index_fill';
-  const [self, dim, index, value] = indexFillArgs.bind(a).values as [Tensor, number, Tensor, Tensor | Scalar];
-  const args = [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index)];
-  if (isScalar(value)) return callFunctional(INDEX_FILL_SCALAR.h, [...args, value]);
-  return callFunctional(INDEX_FILL_TENSOR.h, [...args, unwrapTensor(op, 'value', value)]);
+  const [self, dim, index, value] = indexFillArgs.bind(a).values;
+  const s = unwrapTensor(op, 'input', self);
+  const ix = unwrapTensor(op, 'index', index);
+  if (isScalar(value)) return callFunctional(INDEX_FILL_SCALAR.h, [s, dim, ix, value]);
+  return callFunctional(INDEX_FILL_TENSOR.h, [s, dim, ix, unwrapTensor(op, 'value', value)]);
 }

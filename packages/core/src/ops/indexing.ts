@@ -1,9 +1,10 @@
-import { DTypeError, IndexError, ShapeError, TorchError, fmtShape } from '../errors';
+import { DTypeError, IndexError, ShapeError, TorchError, TorchTypeError, fmtShape } from '../errors';
 import { broadcastShapes } from '../iterator';
 import { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { advancedIndexShape, applyBasicIndexing, type AdvancedIndex, type AdvancedIndexShape, type BasicViewStep, type TensorIndexLike } from '../views';
+import { makeBinder, typeName, type OptionalArgs } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { clone, copy_ } from './copy';
 import { empty, full, tensor as makeTensor } from './factories';
@@ -89,10 +90,10 @@ function packedLayout(op: string, self: TensorImpl, indices: TensorImpl, dims: r
 export const INDEX_PACKED = defineStructured(
   'index.packed(Tensor self, Tensor indices, int[] dims) -> Tensor',
   ([self, indices, dims], b) => {
-    const s = self as TensorImpl;
-    const ix = indices as TensorImpl;
+    const s = self;
+    const ix = indices;
     commonDevice('index', [s, ix]);
-    const layout = packedLayout('index', s, ix, dims as number[]);
+    const layout = packedLayout('index', s, ix, dims);
     const out = TensorImpl.empty('index', layout.sizes, s.dtype, s.device);
     try {
       implOf(b, 'indexGather', 'index')('index', out, layout.access, 'wrap');
@@ -109,9 +110,9 @@ export const INDEX_PACKED = defineStructured(
 export const INDEX_PUT_PACKED = defineStructured(
   'index_put_.packed(Tensor(a!) self, Tensor indices, int[] dims, Tensor values, bool accumulate=False) -> Tensor(a!)',
   ([self, indices, dims, values, accumulate], b) => {
-    const s = self as TensorImpl;
-    const ix = indices as TensorImpl;
-    const v = values as TensorImpl;
+    const s = self;
+    const ix = indices;
+    const v = values;
     commonDevice('index_put_', [s, ix, v]);
     if (v.dtype !== s.dtype) {
       throw new DTypeError(
@@ -119,7 +120,7 @@ export const INDEX_PUT_PACKED = defineStructured(
       );
     }
     checkNoInternalOverlap('index_put_', s);
-    const layout = packedLayout('index_put_', s, ix, dims as number[]);
+    const layout = packedLayout('index_put_', s, ix, dims);
     try {
       if (!canBroadcastTo(v.sizes, layout.sizes)) {
         throw new ShapeError(
@@ -346,9 +347,20 @@ export interface IndexPutOptions {
  * `x[0, idx] = v`). `values` broadcasts to the indexing result and must have x's dtype (a
  * JS scalar is taken in x's dtype). With `accumulate`, duplicate positions sum.
  */
-export function indexPut_(self: Tensor, indices: readonly unknown[], values: Tensor | Scalar, options: IndexPutOptions = {}): Tensor {
-  unwrapTensor('index_put_', 'self', self);
-  if (!Array.isArray(indices)) throw new TorchError(`index_put_(): argument 'indices' must be an array of tensors, not ${typeof indices}`);
+export function indexPut_(self: Tensor, indices: readonly unknown[], values: Tensor | Scalar, ...rest: OptionalArgs<[accumulate: boolean], IndexPutOptions>): Tensor;
+export function indexPut_(...a: unknown[]): Tensor {
+  const [self, indices, values, accumulate] = indexPutInplaceArgs.bind(a);
+  return indexPutBound(self, indices, values, accumulate);
+}
+
+// (`indices` holds index tensors, or null, numbers, slices and '...' as `x.index` does: the
+// binder takes the list as is and applyBasicIndexing checks each item)
+const indexPutInplaceArgs = makeBinder('index_put_', 'index_put_(Tensor self, Any indices, Tensor values, bool accumulate=False) -> Tensor', { numbersAsTensors: true });
+const indexPutArgs = makeBinder('index_put', 'index_put(Tensor self, Any indices, Tensor values, bool accumulate=False) -> Tensor', { numbersAsTensors: true });
+
+function indexPutBound(self: Tensor, indices: unknown, values: Tensor | Scalar, accumulate: boolean): Tensor {
+  const options = { accumulate };
+  if (!Array.isArray(indices)) throw new TorchTypeError(`index_put_(): argument 'indices' must be an array of tensors, not ${typeName(indices)}`);
   const items = indices.map((x) => (x === null || x === undefined ? ':' : x));
   const r = applyBasicIndexing('index_put_', geometryOf(self.impl), items, indexingOptions);
   const g = r.geometry;
@@ -378,10 +390,12 @@ export function indexPut_(self: Tensor, indices: readonly unknown[], values: Ten
 }
 
 /** `x.indexPut(indices, values, { accumulate })`: the out-of-place form (a copy of x, written). */
-export function indexPut(self: Tensor, indices: readonly unknown[], values: Tensor | Scalar, options: IndexPutOptions = {}): Tensor {
+export function indexPut(self: Tensor, indices: readonly unknown[], values: Tensor | Scalar, ...rest: OptionalArgs<[accumulate: boolean], IndexPutOptions>): Tensor;
+export function indexPut(...a: unknown[]): Tensor {
+  const [self, indices, values, accumulate] = indexPutArgs.bind(a);
   const c = clone(self);
   try {
-    return indexPut_(c, indices, values, options);
+    return indexPutBound(c, indices, values, accumulate);
   } catch (e) {
     c.dispose();
     throw e;

@@ -6,7 +6,7 @@ import { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim } from '../views';
 import { makeBinder, type OptionalArgs } from './binder';
 import { callFunctional, callMutating, describe, unwrapTensor } from './call';
-import { composite } from './composite';
+import { defineComposite } from './composite';
 import { checkNoInternalOverlap, checkNoOverlap, commonDevice, sameShape, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
 import { reshape } from './shape-ops';
@@ -103,7 +103,7 @@ function runCat(op: string, args: unknown[], b: Backend, out: TensorImpl | null)
 
 export const CAT = defineStructured('cat(Tensor[] tensors, int dim=0) -> Tensor', (args, b) => runCat('cat', args, b, null));
 const CAT_OUT = defineStructured('cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)', (args, b) =>
-  runCat('cat', args, b, args[2] as TensorImpl),
+  runCat('cat', args, b, args[2]),
   ['out'],
 );
 
@@ -141,28 +141,22 @@ function runStack(args: unknown[], b: Backend, out: TensorImpl | null): TensorIm
 
 export const STACK = defineStructured('stack(Tensor[] tensors, int dim=0) -> Tensor', (args, b) => runStack(args, b, null));
 const STACK_OUT = defineStructured('stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)', (args, b) =>
-  runStack(args, b, args[2] as TensorImpl),
+  runStack(args, b, args[2]),
   ['out'],
 );
 
 /** hstack / vstack: cat after atleast_1d / atleast_2d, as PyTorch composes them (CatBackward0). */
-export const HSTACK = registerOperator({
-  schema: 'hstack(Tensor[] tensors) -> Tensor',
-  composite: composite(([tensors]) => {
-    const ts = (tensors as Tensor[]).map((t) => (t.dim() === 0 ? reshape(t, [1]) : t));
+export const HSTACK = defineComposite('hstack(Tensor[] tensors) -> Tensor', ([tensors]) => {
+    const ts = tensors.map((t) => (t.dim() === 0 ? reshape(t, [1]) : t));
     if (ts.length === 0) throw new TorchError('hstack: expected a non-empty list of Tensors');
     return cat(ts, ts[0].dim() === 1 ? 0 : 1);
-  }),
-});
+  });
 
-export const VSTACK = registerOperator({
-  schema: 'vstack(Tensor[] tensors) -> Tensor',
-  composite: composite(([tensors]) => {
-    const ts = (tensors as Tensor[]).map((t) => (t.dim() === 0 ? reshape(t, [1, 1]) : t.dim() === 1 ? unsqueeze(t, 0) : t));
+export const VSTACK = defineComposite('vstack(Tensor[] tensors) -> Tensor', ([tensors]) => {
+    const ts = tensors.map((t) => (t.dim() === 0 ? reshape(t, [1, 1]) : t.dim() === 1 ? unsqueeze(t, 0) : t));
     if (ts.length === 0) throw new TorchError('vstack: expected a non-empty list of Tensors');
     return cat(ts, 0);
-  }),
-});
+  });
 
 // ---- front ends ----
 export interface CatOptions {
@@ -191,7 +185,7 @@ const vstackArgs = makeBinder('vstack', 'vstack(Tensor[] tensors, *, Tensor? out
 
 export function cat(tensors: readonly Tensor[], ...rest: OptionalArgs<[dim: number], CatOptions>): Tensor;
 export function cat(...a: unknown[]): Tensor {
-  const [tensors, d, out] = catArgs.bind(a) as [Tensor[], number, Tensor | undefined];
+  const [tensors, d, out] = catArgs.bind(a);
   const list = tensorList('cat', tensors);
   if (out) return callMutating(CAT_OUT, [list, d, unwrapTensor('cat', 'out', out)], out);
   return callFunctional(CAT, [list, d]);
@@ -203,7 +197,7 @@ export const concatenate = cat;
 
 export function stack(tensors: readonly Tensor[], ...rest: OptionalArgs<[dim: number], CatOptions>): Tensor;
 export function stack(...a: unknown[]): Tensor {
-  const [tensors, d, out] = stackArgs.bind(a) as [Tensor[], number, Tensor | undefined];
+  const [tensors, d, out] = stackArgs.bind(a);
   const list = tensorList('stack', tensors);
   if (out) return callMutating(STACK_OUT, [list, d, unwrapTensor('stack', 'out', out)], out);
   return callFunctional(STACK, [list, d]);
@@ -211,14 +205,14 @@ export function stack(...a: unknown[]): Tensor {
 
 export function hstack(tensors: readonly Tensor[], options?: { out?: Tensor | null }): Tensor;
 export function hstack(...a: unknown[]): Tensor {
-  const [tensors, out] = hstackArgs.bind(a) as [Tensor[], Tensor | undefined];
+  const [tensors, out] = hstackArgs.bind(a);
   const r = callFunctional(HSTACK, [tensorList('hstack', tensors)]);
   return out ? copyOut('hstack', r, out) : r;
 }
 
 export function vstack(tensors: readonly Tensor[], options?: { out?: Tensor | null }): Tensor;
 export function vstack(...a: unknown[]): Tensor {
-  const [tensors, out] = vstackArgs.bind(a) as [Tensor[], Tensor | undefined];
+  const [tensors, out] = vstackArgs.bind(a);
   const r = callFunctional(VSTACK, [tensorList('vstack', tensors)]);
   return out ? copyOut('vstack', r, out) : r;
 }

@@ -1,13 +1,14 @@
+import type { OperatorHandle } from '../dispatch/dispatcher';
 import { registerOperator } from '../dispatch/dispatcher';
 import type { Device } from '../device';
 import { isFloatingType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, TorchTypeError, fmtShape } from '../errors';
 import { broadcastShapes } from '../iterator';
-import { makeBinder, typeName, type BoundArgs } from './binder';
+import { isOptionsObject, makeBinder, typeName, type BoundArgs } from './binder';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { callFunctional, unwrapTensor } from './call';
-import { composite } from './composite';
+import { defineComposite } from './composite';
 import { broadcastTo, castTo, commonDevice, releaseAll, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
 import { callOut, defineOutVariant } from './out-variant';
 import { mul } from './pointwise';
@@ -155,9 +156,9 @@ function addProduct(
 export const ADDMM = defineStructured(
   'addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor',
   ([self, mat1, mat2, beta, alpha], b) => {
-    const s = self as TensorImpl;
-    const a = mat1 as TensorImpl;
-    const m = mat2 as TensorImpl;
+    const s = self;
+    const a = mat1;
+    const m = mat2;
     if (a.dim !== 2) throw new ShapeError(`addmm: mat1 must be a matrix, got ${a.dim}-D tensor`);
     if (m.dim !== 2) throw new ShapeError(`addmm: mat2 must be a matrix, got ${m.dim}-D tensor`);
     if (a.sizes[1] !== m.sizes[0]) {
@@ -170,9 +171,9 @@ export const ADDMM = defineStructured(
 export const BADDBMM = defineStructured(
   'baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor',
   ([self, batch1, batch2, beta, alpha], b) => {
-    const s = self as TensorImpl;
-    const a = batch1 as TensorImpl;
-    const m = batch2 as TensorImpl;
+    const s = self;
+    const a = batch1;
+    const m = batch2;
     if (a.dim !== 3) throw new ShapeError(`baddbmm: batch1 must be a 3D tensor, got ${a.dim}-D tensor`);
     if (m.dim !== 3) throw new ShapeError(`baddbmm: batch2 must be a 3D tensor, got ${m.dim}-D tensor`);
     if (a.sizes[0] !== m.sizes[0] || a.sizes[2] !== m.sizes[1]) {
@@ -188,22 +189,16 @@ const ADDMM_OUT = defineOutVariant(ADDMM);
 const BADDBMM_OUT = defineOutVariant(BADDBMM);
 
 // ---- outer ----
-export const OUTER = registerOperator({
-  schema: 'outer(Tensor self, Tensor vec2) -> Tensor',
-  composite: composite(([self, vec2]) => {
-    const a = self as Tensor;
-    const v = vec2 as Tensor;
+export const OUTER = defineComposite('outer(Tensor self, Tensor vec2) -> Tensor', ([self, vec2]) => {
+    const a = self;
+    const v = vec2;
     if (a.dim() !== 1) throw new ShapeError(`outer: Expected 1-D argument self, but got ${a.dim()}-D`);
     if (v.dim() !== 1) throw new ShapeError(`outer: Expected 1-D argument vec2, but got ${v.dim()}-D`);
     return mul(reshape(a, [a.shape[0], 1]), v);
-  }),
-});
+  });
 
 // ---- tensordot ----
-export const TENSORDOT = registerOperator({
-  schema: 'tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor',
-  composite: composite(([self, other, dimsA, dimsB]) => tensordotComposite(self as Tensor, other as Tensor, dimsA as number[], dimsB as number[])),
-});
+export const TENSORDOT = defineComposite('tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor', ([self, other, dimsA, dimsB]) => tensordotComposite(self, other, dimsA, dimsB));
 
 function normDims(op: string, dims: readonly number[], nd: number): number[] {
   const out = dims.map((d) => {
@@ -425,10 +420,7 @@ function pairProduct(a: Tensor, la: Label[], b: Tensor, lb: Label[], keep: (l: L
   return [reshape(r, labels.map(size)), labels];
 }
 
-export const EINSUM = registerOperator({
-  schema: 'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor',
-  composite: composite(([equation, tensors]) => einsumComposite(equation as string, tensors as Tensor[])),
-});
+export const EINSUM = defineComposite('einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor', ([equation, tensors]) => einsumComposite(equation, tensors));
 
 // ---- front ends ----
 // (Note [The argument binder]; beta and alpha are keyword-only, as in PyTorch)
@@ -440,7 +432,7 @@ export interface AddmmOptions {
 
 type AddProduct<A extends string, B extends string> = (input: Tensor, ...rest: BoundArgs<[a: Tensor, b: Tensor], [], AddmmOptions & { [P in A | B]?: Tensor }>) => Tensor;
 
-function addProductFront<A extends string, B extends string>(op: string, h: typeof ADDMM, hOut: typeof ADDMM, a: A, b: B): AddProduct<A, B> {
+function addProductFront<A extends string, B extends string>(op: string, h: OperatorHandle, hOut: OperatorHandle, a: A, b: B): AddProduct<A, B> {
   const binder = makeBinder(op, `${op}(Tensor input, Tensor ${a}, Tensor ${b}, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) -> Tensor`);
   return (...args: unknown[]): Tensor => {
     const [self, x, y, beta, alpha, out] = binder.bind(args) as [Tensor, Tensor, Tensor, Scalar, Scalar, Tensor | undefined];
@@ -461,7 +453,7 @@ function outerFront(op: string): Outer {
   // (`out` is PyTorch's keyword; outer has no out= form here yet)
   const binder = makeBinder(op, `${op}(Tensor input, Tensor vec2, *, Tensor? out=None) -> Tensor`, { unsupported: ['out'] });
   return (...a: unknown[]): Tensor => {
-    const [self, vec2] = binder.bind(a) as [Tensor, Tensor];
+    const [self, vec2] = binder.bind(a);
     return callFunctional(OUTER, [unwrapTensor(op, 'input', self), unwrapTensor(op, 'vec2', vec2)]);
   };
 }
@@ -478,7 +470,7 @@ type TensordotDims = number | readonly [readonly number[] | number, readonly num
 /** `torch.tensordot(a, b, dims)`: `dims` a count (the last n of a with the first n of b) or a pair of lists. */
 export function tensordot(a: Tensor, ...rest: BoundArgs<[b: Tensor], [dims: TensordotDims], { b?: Tensor; dims?: TensordotDims | null; out?: Tensor | null }>): Tensor;
 export function tensordot(...args: unknown[]): Tensor {
-  const [a, b, d] = tensordotArgs.bind(args) as [Tensor, Tensor, unknown];
+  const [a, b, d] = tensordotArgs.bind(args);
   if (typeof d !== 'number' && !(Array.isArray(d) && d.length === 2)) throw new TorchTypeError(`tensordot(): argument 'dims' must be int or a pair of lists of ints, not ${typeName(d)}`);
   const ta = unwrapTensor('tensordot', 'a', a);
   const tb = unwrapTensor('tensordot', 'b', b);
@@ -497,9 +489,19 @@ export function tensordot(...args: unknown[]): Tensor {
   return callFunctional(TENSORDOT, [ta, tb, da, db]);
 }
 
-/** `torch.einsum('ij,jk->ik', a, b)` (operands variadic or as one array). */
-export function einsum(equation: string, ...operands: (Tensor | readonly Tensor[])[]): Tensor {
-  if (typeof equation !== 'string') throw new TorchError('einsum(): argument \'equation\' must be str');
-  const list = operands.length === 1 && Array.isArray(operands[0]) ? (operands[0] as Tensor[]) : (operands as Tensor[]);
-  return callFunctional(EINSUM, [equation, list.map((t, i) => unwrapTensor('einsum', `tensors[${i}]`, t))]);
+// (`path`, PyTorch's opt_einsum contraction order, is not supported: torch-ts contracts left to right)
+const einsumArgs = makeBinder('einsum', 'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor', { unsupported: ['path'] });
+
+/**
+ * `torch.einsum('ij,jk->ik', a, b)` (operands variadic, as Python's `*operands`, or as one
+ * array), then optionally the options object.
+ */
+export function einsum(equation: string, ...operands: (Tensor | readonly Tensor[] | { path?: number[] | null })[]): Tensor;
+export function einsum(...a: unknown[]): Tensor {
+  // (Python's einsum gathers `*operands` into the list its schema takes; so do we, unless the
+  // list is given as one array or by keyword)
+  const last = a.length > 1 && isOptionsObject(a[a.length - 1]) ? a.length - 1 : a.length;
+  const variadic = typeof a[0] === 'string' && !Array.isArray(a[1]) && last > 1;
+  const [equation, tensors] = einsumArgs.bind(variadic ? [a[0], a.slice(1, last), ...a.slice(last)] : a);
+  return callFunctional(EINSUM, [equation, tensors.map((t, i) => unwrapTensor('einsum', `tensors[${i}]`, t)), null]);
 }

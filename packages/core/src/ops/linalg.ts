@@ -1,3 +1,4 @@
+import type { OperatorHandle } from '../dispatch/dispatcher';
 import { registerOperator } from '../dispatch/dispatcher';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { broadcastShapes } from '../iterator';
@@ -5,12 +6,12 @@ import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { makeBinder, type BoundArgs } from './binder';
 import { callFunctional, unwrapTensor } from './call';
-import { composite } from './composite';
+import { defineComposite } from './composite';
 import { UNINITIALIZED, commonDevice, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
 import { expand, unsqueeze, squeeze, transpose } from './views';
 import { reshape } from './shape-ops';
-import { callOut, defineOutVariant } from './out-variant';
+import { callOut, defineOutVariant, callWithOut } from './out-variant';
 
 function checkMatmulDtypes(op: string, a: TensorImpl, b: TensorImpl): void {
   if (a.dtype !== b.dtype) {
@@ -20,8 +21,8 @@ function checkMatmulDtypes(op: string, a: TensorImpl, b: TensorImpl): void {
 }
 
 export const MM = defineStructured('mm(Tensor self, Tensor mat2) -> Tensor', ([self, mat2], b) => {
-  const a = self as TensorImpl;
-  const m = mat2 as TensorImpl;
+  const a = self;
+  const m = mat2;
   if (a.dim !== 2) throw new ShapeError(`mm: self must be a matrix, got a tensor of shape ${fmtShape(a.sizes)}`);
   if (m.dim !== 2) throw new ShapeError(`mm: mat2 must be a matrix, got a tensor of shape ${fmtShape(m.sizes)}`);
   if (a.sizes[1] !== m.sizes[0]) {
@@ -40,8 +41,8 @@ export const MM = defineStructured('mm(Tensor self, Tensor mat2) -> Tensor', ([s
 });
 
 export const BMM = defineStructured('bmm(Tensor self, Tensor mat2) -> Tensor', ([self, mat2], b) => {
-  const a = self as TensorImpl;
-  const m = mat2 as TensorImpl;
+  const a = self;
+  const m = mat2;
   if (a.dim !== 3) throw new ShapeError(`bmm: batch1 must be a 3D tensor, got a tensor of shape ${fmtShape(a.sizes)}`);
   if (m.dim !== 3) throw new ShapeError(`bmm: batch2 must be a 3D tensor, got a tensor of shape ${fmtShape(m.sizes)}`);
   if (a.sizes[0] !== m.sizes[0] || a.sizes[2] !== m.sizes[1]) {
@@ -79,8 +80,8 @@ function mmInto(b: Backend, op: string, out: TensorImpl, outSizes2d: number[], a
 }
 
 export const MV = defineStructured('mv(Tensor self, Tensor vec) -> Tensor', ([self, vec], b) => {
-  const a = self as TensorImpl;
-  const v = vec as TensorImpl;
+  const a = self;
+  const v = vec;
   if (a.dim !== 2 || v.dim !== 1) {
     throw new ShapeError(`mv: vector + matrix @ vector expected, got ${a.dim}, ${v.dim} (shapes ${fmtShape(a.sizes)} and ${fmtShape(v.sizes)})`);
   }
@@ -98,8 +99,8 @@ export const MV = defineStructured('mv(Tensor self, Tensor vec) -> Tensor', ([se
 });
 
 export const DOT = defineStructured('dot(Tensor self, Tensor tensor) -> Tensor', ([self, other], b) => {
-  const a = self as TensorImpl;
-  const v = other as TensorImpl;
+  const a = self;
+  const v = other;
   if (a.dim !== 1 || v.dim !== 1) {
     throw new ShapeError(`dot: 1D tensors expected, but got ${a.dim}D and ${v.dim}D tensors`);
   }
@@ -122,10 +123,7 @@ export const DOT = defineStructured('dot(Tensor self, Tensor tensor) -> Tensor',
  * `matmul` as PyTorch defines it, composed of mm / bmm and views: 1-D operands gain a dim
  * that is removed again, batch dims broadcast, and batches fold into one bmm.
  */
-export const MATMUL = registerOperator({
-  schema: 'matmul(Tensor self, Tensor other) -> Tensor',
-  composite: composite(([self, other]) => matmulComposite(self as Tensor, other as Tensor)),
-});
+export const MATMUL = defineComposite('matmul(Tensor self, Tensor other) -> Tensor', ([self, other]) => matmulComposite(self, other));
 
 function matmulComposite(a: Tensor, b: Tensor): Tensor {
   const da = a.dim();
@@ -173,12 +171,11 @@ export interface MatmulOptions {
 /** The products' second argument, by PyTorch's keyword: `mm(input, mat2)`, `dot(input, tensor)`... */
 type Product<K extends string> = (input: Tensor, ...rest: BoundArgs<[second: Tensor], [], MatmulOptions & { [P in K]?: Tensor }>) => Tensor;
 
-function product<K extends string>(name: string, second: K, h: typeof MM, hOut: typeof MM): Product<K> {
+function product<K extends string>(name: string, second: K, h: OperatorHandle, hOut: OperatorHandle): Product<K> {
   const binder = makeBinder(name, `${name}(Tensor input, Tensor ${second}, *, Tensor? out=None) -> Tensor`);
   return (...a: unknown[]): Tensor => {
     const [self, other, out] = binder.bind(a) as [Tensor, Tensor, Tensor | undefined];
-    const args = [unwrapTensor(name, 'input', self), unwrapTensor(name, second, other)];
-    return out ? callOut(hOut, args, out) : callFunctional(h, args);
+    return callWithOut(h, hOut, [unwrapTensor(name, 'input', self), unwrapTensor(name, second, other)], out);
   };
 }
 

@@ -67,14 +67,14 @@ type NanToNumRest = OptionalArgs<[nan: number, posinf: number, neginf: number], 
 export function nanToNum(input: Tensor, ...rest: NanToNumRest): Tensor;
 export function nanToNum(...args: unknown[]): Tensor {
   const b = nanArgs.bind(args);
-  const out = b[4] as Tensor | undefined;
+  const out = b[4];
   const a = nanOperands('nan_to_num', b);
   return out ? callMutating(NAN_TO_NUM.out, [...a, unwrapTensor('nan_to_num', 'out', out)], out) : callFunctional(NAN_TO_NUM.functional, a);
 }
 export function nanToNum_(self: Tensor, ...rest: OptionalArgs<[nan: number, posinf: number, neginf: number], Omit<NanToNumOptions, 'out'>>): Tensor;
 export function nanToNum_(...args: unknown[]): Tensor {
   const b = nanInplaceArgs.bind(args);
-  return callMutating(NAN_TO_NUM.inplace!, nanOperands('nan_to_num_', b), b[0] as Tensor);
+  return callMutating(NAN_TO_NUM.inplace!, nanOperands('nan_to_num_', b), b[0]);
 }
 
 // ---- clip ----

@@ -31,6 +31,12 @@ import { view } from './views';
 export type LossReduction = 'none' | 'mean' | 'sum';
 const REDUCTIONS: Readonly<Record<string, number>> = { none: 0, mean: 1, sum: 2 };
 
+/** A bound `reduction` argument, checked: PyTorch's message for any other string. */
+function reductionArg(op: string, r: string): LossReduction {
+  if (r === 'none' || r === 'mean' || r === 'sum') return r;
+  throw new TorchError(`${op}: ${r} is not a valid value for reduction`);
+}
+
 function reductionEnum(op: string, r: unknown): number {
   const v = REDUCTIONS[String(r ?? 'mean')];
   if (v === undefined) throw new TorchError(`${op}: ${String(r)} is not a valid value for reduction`);
@@ -81,10 +87,10 @@ function nllForward(name: 'nll_loss_forward' | 'nll_loss2d_forward') {
   return defineStructured(
     `${name}(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight)`,
     ([self, target, weight, reduction, ignoreIndex], b) => {
-      const s = self as TensorImpl;
-      const t = target as TensorImpl;
+      const s = self;
+      const t = target;
       const w = (weight as TensorImpl | null) ?? null;
-      const r = reduction as number;
+      const r = reduction;
       checkNllArgs(name, s, t, w, name === 'nll_loss2d_forward');
       const [n, c, sp] = nllGeometry(s);
       const outSizes = r !== 0 ? [] : s.dim === 1 ? [] : [s.sizes[0], ...s.sizes.slice(2)];
@@ -100,7 +106,7 @@ function nllForward(name: 'nll_loss_forward' | 'nll_loss2d_forward') {
         const wi = w ? contiguousAs(b, name, w, compute) : null;
         if (wi) parts.push(wi);
         intoCompute(b, name, totalWeight, compute, (tw) =>
-          intoCompute(b, name, output, compute, (o) => implOf(b, 'nllLoss', name)(o, tw, x, ti, wi, n, c, sp, r, ignoreIndex as number)),
+          intoCompute(b, name, output, compute, (o) => implOf(b, 'nllLoss', name)(o, tw, x, ti, wi, n, c, sp, r, ignoreIndex)),
         );
       } catch (e) {
         output.release();
@@ -121,11 +127,11 @@ export const NLL_LOSS2D_FORWARD = nllForward('nll_loss2d_forward');
 export const NLL_LOSS_BACKWARD = defineStructured(
   'nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor',
   ([gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight], b: Backend) => {
-    const g = gradOutput as TensorImpl;
-    const s = self as TensorImpl;
-    const t = target as TensorImpl;
+    const g = gradOutput;
+    const s = self;
+    const t = target;
     const w = (weight as TensorImpl | null) ?? null;
-    const tw = totalWeight as TensorImpl;
+    const tw = totalWeight;
     const [n, c, sp] = nllGeometry(s);
     const out = TensorImpl.empty('nll_loss_backward', s.sizes, s.dtype, s.device);
     const compute = computeDtypeOf(s.dtype);
@@ -140,7 +146,7 @@ export const NLL_LOSS_BACKWARD = defineStructured(
       const twi = contiguousAs(b, 'nll_loss_backward', tw, compute);
       parts.push(twi);
       intoCompute(b, 'nll_loss_backward', out, compute, (o) =>
-        implOf(b, 'nllLossBackward', 'nll_loss_backward')(o, gi, ti, wi, twi, n, c, sp, reduction as number, ignoreIndex as number),
+        implOf(b, 'nllLossBackward', 'nll_loss_backward')(o, gi, ti, wi, twi, n, c, sp, reduction, ignoreIndex),
       );
     } catch (e) {
       out.release();
@@ -505,7 +511,7 @@ export const BINARY_CROSS_ENTROPY_WITH_LOGITS = pointwiseLossOp(
 // F.*'s full Python signatures: the legacy `size_average` and `reduce` are accepted as None
 // only (NotImplementedError otherwise), so nothing a caller passes is ignored.
 const LEGACY = ['sizeAverage', 'reduce'];
-const lossBinder = (name: string, args: string) => makeBinder(name, `${name}(${args}) -> Tensor`, { unsupported: LEGACY });
+const lossBinder = <const N extends string, const A extends string>(name: N, args: A) => makeBinder(name, `${name}(${args}) -> Tensor`, { unsupported: LEGACY });
 const nllArgs = lossBinder('nll_loss', "Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, int ignore_index=-100, bool? reduce=None, str reduction='mean'");
 const ceArgs = lossBinder('cross_entropy', "Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, int ignore_index=-100, bool? reduce=None, str reduction='mean', float label_smoothing=0.0");
 const mseArgs = lossBinder('mse_loss', "Tensor input, Tensor target, bool? size_average=None, bool? reduce=None, str reduction='mean'");
@@ -523,8 +529,8 @@ type Legacy = null | undefined;
 /** F.nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean'). */
 export function nllLoss(input: Tensor, target: Tensor, ...rest: OptionalArgs<[weight: Tensor, sizeAverage: Legacy, ignoreIndex: number, reduce: Legacy, reduction: Reduction], NllLossOptions>): Tensor;
 export function nllLoss(...a: unknown[]): Tensor {
-  const [input, target, weight, , ignoreIndex, , reduction] = nllArgs.bind(a) as [Tensor, Tensor, Tensor | undefined, unknown, number, unknown, Reduction];
-  return nllLossImpl(input, target, { weight, ignoreIndex, reduction });
+  const [input, target, weight, , ignoreIndex, , reduction] = nllArgs.bind(a);
+  return nllLossImpl(input, target, { weight, ignoreIndex, reduction: reductionArg('nll_loss', reduction) });
 }
 
 /** F.cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean', label_smoothing=0.0). */
@@ -534,40 +540,40 @@ export function crossEntropy(
   ...rest: OptionalArgs<[weight: Tensor, sizeAverage: Legacy, ignoreIndex: number, reduce: Legacy, reduction: Reduction, labelSmoothing: number], CrossEntropyOptions>
 ): Tensor;
 export function crossEntropy(...a: unknown[]): Tensor {
-  const [input, target, weight, , ignoreIndex, , reduction, labelSmoothing] = ceArgs.bind(a) as [Tensor, Tensor, Tensor | undefined, unknown, number, unknown, Reduction, number];
-  return crossEntropyImpl(input, target, { weight, ignoreIndex, reduction, labelSmoothing });
+  const [input, target, weight, , ignoreIndex, , reduction, labelSmoothing] = ceArgs.bind(a);
+  return crossEntropyImpl(input, target, { weight, ignoreIndex, reduction: reductionArg('cross_entropy', reduction), labelSmoothing });
 }
 
 type PairLoss<P extends unknown[], O> = (input: Tensor, target: Tensor, ...rest: OptionalArgs<P, O>) => Tensor;
 
 /** F.mse_loss(input, target, size_average=None, reduce=None, reduction='mean'). */
 export const mseLoss: PairLoss<[sizeAverage: Legacy, reduce: Legacy, reduction: Reduction], LossOptions> = (...a: unknown[]) => {
-  const [input, target, , , reduction] = mseArgs.bind(a) as [Tensor, Tensor, unknown, unknown, Reduction];
-  return mseLossImpl(input, target, { reduction });
+  const [input, target, , , reduction] = mseArgs.bind(a);
+  return mseLossImpl(input, target, { reduction: reductionArg('mse_loss', reduction) });
 };
 
 /** F.l1_loss(input, target, size_average=None, reduce=None, reduction='mean'). */
 export const l1Loss: PairLoss<[sizeAverage: Legacy, reduce: Legacy, reduction: Reduction], LossOptions> = (...a: unknown[]) => {
-  const [input, target, , , reduction] = l1Args.bind(a) as [Tensor, Tensor, unknown, unknown, Reduction];
-  return l1LossImpl(input, target, { reduction });
+  const [input, target, , , reduction] = l1Args.bind(a);
+  return l1LossImpl(input, target, { reduction: reductionArg('l1_loss', reduction) });
 };
 
 /** F.smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='mean', beta=1.0). */
 export const smoothL1Loss: PairLoss<[sizeAverage: Legacy, reduce: Legacy, reduction: Reduction, beta: number], SmoothL1Options> = (...a: unknown[]) => {
-  const [input, target, , , reduction, beta] = smoothL1Args.bind(a) as [Tensor, Tensor, unknown, unknown, Reduction, number];
-  return smoothL1LossImpl(input, target, { reduction, beta });
+  const [input, target, , , reduction, beta] = smoothL1Args.bind(a);
+  return smoothL1LossImpl(input, target, { reduction: reductionArg('smooth_l1_loss', reduction), beta });
 };
 
 /** F.binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction='mean'). */
 export const binaryCrossEntropy: PairLoss<[weight: Tensor, sizeAverage: Legacy, reduce: Legacy, reduction: Reduction], BceOptions> = (...a: unknown[]) => {
-  const [input, target, weight, , , reduction] = bceArgs.bind(a) as [Tensor, Tensor, Tensor | undefined, unknown, unknown, Reduction];
-  return binaryCrossEntropyImpl(input, target, { weight, reduction });
+  const [input, target, weight, , , reduction] = bceArgs.bind(a);
+  return binaryCrossEntropyImpl(input, target, { weight, reduction: reductionArg('binary_cross_entropy', reduction) });
 };
 
 /** F.binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction='mean', pos_weight=None). */
 export const binaryCrossEntropyWithLogits: PairLoss<[weight: Tensor, sizeAverage: Legacy, reduce: Legacy, reduction: Reduction, posWeight: Tensor], BceWithLogitsOptions> = (
   ...a: unknown[]
 ) => {
-  const [input, target, weight, , , reduction, posWeight] = bceLogitsArgs.bind(a) as [Tensor, Tensor, Tensor | undefined, unknown, unknown, Reduction, Tensor | undefined];
-  return binaryCrossEntropyWithLogitsImpl(input, target, { weight, reduction, posWeight });
+  const [input, target, weight, , , reduction, posWeight] = bceLogitsArgs.bind(a);
+  return binaryCrossEntropyWithLogitsImpl(input, target, { weight, reduction: reductionArg('binary_cross_entropy_with_logits', reduction), posWeight });
 };

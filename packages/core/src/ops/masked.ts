@@ -21,7 +21,7 @@ import {
   torchTypeName,
   type Scalar,
 } from './meta-utils';
-import { callOut, defineOutVariant } from './out-variant';
+import { callOut, defineOutVariant, callWithOut } from './out-variant';
 import { expand } from './views';
 import { countsAreAsync, countNonzeroAsync, dataDependentError, takeKnownCount, takeScatterCheck, withKnownCounts } from './data-dependent';
 import { defineStructured, implOf, type Backend } from './registry';
@@ -83,7 +83,7 @@ function maskedAccess(b: Backend, op: string, data: TensorImpl, mask: TensorImpl
   };
 }
 
-export const NONZERO = defineStructured('nonzero(Tensor self) -> Tensor', ([self], b) => nonzeroImpl(b, 'nonzero', self as TensorImpl));
+export const NONZERO = defineStructured('nonzero(Tensor self) -> Tensor', ([self], b) => nonzeroImpl(b, 'nonzero', self));
 const NONZERO_OUT = defineOutVariant(NONZERO);
 
 function maskedFillInto(b: Backend, op: string, self: TensorImpl, mask: TensorImpl, value: TensorImpl): void {
@@ -101,12 +101,12 @@ export const MASKED_FILL_SCALAR_ = defineStructured(
   'masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)',
   ([self, mask, value], b) => {
     const op = 'masked_fill_';
-    const s = self as TensorImpl;
-    const m = mask as TensorImpl;
+    const s = self;
+    const m = mask;
     commonDevice(op, [s, m]);
     checkMask(op, m);
-    checkScalarFits(op, value as Scalar, s.dtype);
-    const v = scalarTensor(b, op, value as Scalar, s.dtype, s.device);
+    checkScalarFits(op, value, s.dtype);
+    const v = scalarTensor(b, op, value, s.dtype, s.device);
     try {
       maskedFillInto(b, op, s, m, v);
     } finally {
@@ -121,9 +121,9 @@ export const MASKED_FILL_TENSOR_ = defineStructured(
   'masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)',
   ([self, mask, value], b) => {
     const op = 'masked_fill_';
-    const s = self as TensorImpl;
-    const m = mask as TensorImpl;
-    const val = value as TensorImpl;
+    const s = self;
+    const m = mask;
+    const val = value;
     commonDevice(op, [s, m, val]);
     checkMask(op, m);
     if (val.sizes.length !== 0) {
@@ -144,9 +144,9 @@ export const MASKED_SCATTER_ = defineStructured(
   'masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)',
   ([self, mask, source], b) => {
     const op = 'masked_scatter_';
-    const s = self as TensorImpl;
-    const m = mask as TensorImpl;
-    const src = source as TensorImpl;
+    const s = self;
+    const m = mask;
+    const src = source;
     commonDevice(op, [s, m, src]);
     checkMask(op, m);
     if (src.dtype !== s.dtype) {
@@ -206,8 +206,8 @@ export const MASKED_SELECT = defineStructured(
   'masked_select(Tensor self, Tensor mask) -> Tensor',
   ([self, mask], b) => {
     const op = 'masked_select';
-    const s = self as TensorImpl;
-    const m = mask as TensorImpl;
+    const s = self;
+    const m = mask;
     commonDevice(op, [s, m]);
     checkMask(op, m);
     const shape = broadcastShapes(op, s.sizes, m.sizes);
@@ -249,7 +249,7 @@ type MaskedScatterArgs = BoundArgs<[mask: Tensor, source: Tensor], [], { mask?: 
 export function maskedFill_(input: Tensor, ...rest: MaskedFillArgs): Tensor;
 export function maskedFill_(...a: unknown[]): Tensor {
   const op = 'masked_fill_';
-  const [self, mask, value] = maskedFillInplaceArgs.bind(a).values as [Tensor, Tensor, Tensor | Scalar];
+  const [self, mask, value] = maskedFillInplaceArgs.bind(a).values;
   const s = unwrapTensor(op, 'self', self);
   const m = unwrapTensor(op, 'mask', mask);
   if (isScalar(value)) return callMutating(MASKED_FILL_SCALAR_, [s, m, value], self);
@@ -260,7 +260,7 @@ export function maskedFill_(...a: unknown[]): Tensor {
 export function maskedFill(input: Tensor, ...rest: MaskedFillArgs): Tensor;
 export function maskedFill(...a: unknown[]): Tensor {
   const op = 'masked_fill';
-  const [self, mask, value] = maskedFillArgs.bind(a).values as [Tensor, Tensor, Tensor | Scalar];
+  const [self, mask, value] = maskedFillArgs.bind(a).values;
   const s = unwrapTensor(op, 'input', self);
   const m = unwrapTensor(op, 'mask', mask);
   const shape = broadcastShapes(op, s.sizes, m.sizes);
@@ -278,14 +278,14 @@ export function maskedFill(...a: unknown[]): Tensor {
 export function maskedScatter_(input: Tensor, ...rest: MaskedScatterArgs): Tensor;
 export function maskedScatter_(...a: unknown[]): Tensor {
   const op = 'masked_scatter_';
-  const [self, mask, source] = maskedScatterInplaceArgs.bind(a) as [Tensor, Tensor, Tensor];
+  const [self, mask, source] = maskedScatterInplaceArgs.bind(a);
   return callMutating(MASKED_SCATTER_, [unwrapTensor(op, 'self', self), unwrapTensor(op, 'mask', mask), unwrapTensor(op, 'source', source)], self);
 }
 
 export function maskedScatter(input: Tensor, ...rest: MaskedScatterArgs): Tensor;
 export function maskedScatter(...a: unknown[]): Tensor {
   const op = 'masked_scatter';
-  const [self, mask, source] = maskedScatterArgs.bind(a) as [Tensor, Tensor, Tensor];
+  const [self, mask, source] = maskedScatterArgs.bind(a);
   const s = unwrapTensor(op, 'input', self);
   const m = unwrapTensor(op, 'mask', mask);
   const shape = broadcastShapes(op, s.sizes, m.sizes);
@@ -303,9 +303,8 @@ export function maskedScatter(...a: unknown[]): Tensor {
 export function maskedSelect(input: Tensor, ...rest: BoundArgs<[mask: Tensor], [], { mask?: Tensor; out?: Tensor | null }>): Tensor;
 export function maskedSelect(...a: unknown[]): Tensor {
   const op = 'masked_select';
-  const [self, mask, out] = maskedSelectArgs.bind(a) as [Tensor, Tensor, Tensor | undefined];
-  const args = [unwrapTensor(op, 'input', self), unwrapTensor(op, 'mask', mask)];
-  return out ? callOut(MASKED_SELECT_OUT, args, out) : callFunctional(MASKED_SELECT, args);
+  const [self, mask, out] = maskedSelectArgs.bind(a);
+  return callWithOut(MASKED_SELECT, MASKED_SELECT_OUT, [unwrapTensor(op, 'input', self), unwrapTensor(op, 'mask', mask)], out);
 }
 
 export interface NonzeroOptions {
@@ -321,7 +320,7 @@ export interface NonzeroOptions {
 export function nonzero(input: Tensor, options: NonzeroOptions & { asTuple: true }): Tensor[];
 export function nonzero(input: Tensor, options?: NonzeroOptions): Tensor;
 export function nonzero(...a: unknown[]): Tensor | Tensor[] {
-  const [self, out, asTuple] = nonzeroArgs.bind(a) as [Tensor, Tensor | undefined, boolean];
+  const [self, out, asTuple] = nonzeroArgs.bind(a);
   const s = unwrapTensor('nonzero', 'input', self);
   if (asTuple) {
     if (out) throw new TorchError('nonzero(): as_tuple=True does not support out=');
@@ -346,8 +345,7 @@ export function nonzero(...a: unknown[]): Tensor | Tensor[] {
       nz.dispose();
     }
   }
-  const args = [s];
-  return out ? callOut(NONZERO_OUT, args, out) : callFunctional(NONZERO, args);
+  return callWithOut(NONZERO, NONZERO_OUT, [s], out);
 }
 
 /** `torch.where(condition)` with one argument: `nonzero(condition, { asTuple: true })`. */
@@ -366,7 +364,7 @@ setNonzero((mask) => nonzero(mask));
 export async function nonzeroAsync(input: Tensor, options: NonzeroOptions & { asTuple: true }): Promise<Tensor[]>;
 export async function nonzeroAsync(input: Tensor, options?: NonzeroOptions): Promise<Tensor>;
 export async function nonzeroAsync(...a: unknown[]): Promise<Tensor | Tensor[]> {
-  const [self, out, asTuple] = nonzeroArgs.bind(a) as [Tensor, Tensor | undefined, boolean];
+  const [self, out, asTuple] = nonzeroArgs.bind(a);
   const options = { out, asTuple };
   const s = unwrapTensor('nonzero', 'input', self);
   if (!countsAreAsync(s.device)) return nonzero(self, options);
@@ -383,7 +381,7 @@ export async function nonzeroAsync(...a: unknown[]): Promise<Tensor | Tensor[]> 
 export async function maskedSelectAsync(input: Tensor, ...rest: BoundArgs<[mask: Tensor], [], { mask?: Tensor; out?: Tensor | null }>): Promise<Tensor>;
 export async function maskedSelectAsync(...a: unknown[]): Promise<Tensor> {
   const op = 'masked_select';
-  const [self, mask, out] = maskedSelectArgs.bind(a) as [Tensor, Tensor, Tensor | undefined];
+  const [self, mask, out] = maskedSelectArgs.bind(a);
   const options = { out };
   const s = unwrapTensor(op, 'input', self);
   const m = unwrapTensor(op, 'mask', mask);

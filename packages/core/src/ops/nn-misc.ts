@@ -44,7 +44,7 @@ const linearArgs = makeBinder('linear', 'linear(Tensor input, Tensor weight, Ten
 
 export function linear(input: Tensor, weight: Tensor, bias?: Tensor | null | { bias?: Tensor | null }): Tensor;
 export function linear(...a: unknown[]): Tensor {
-  const [input, weight, b] = linearArgs.bind(a) as [Tensor, Tensor, Tensor | undefined];
+  const [input, weight, b] = linearArgs.bind(a);
   const x = unwrapTensor('linear', 'input', input);
   const w = unwrapTensor('linear', 'weight', weight);
   const bi = unwrapOptionalTensor('linear', 'bias', b);
@@ -88,8 +88,8 @@ function normPadding(paddingIdx: number | null, v: number): number {
 export const EMBEDDING = defineStructured(
   'embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor',
   ([weight, indices], b) => {
-    const w = weight as TensorImpl;
-    const idx = indices as TensorImpl;
+    const w = weight;
+    const idx = indices;
     if (w.dim !== 2) throw new ShapeError(`embedding: 'weight' must be 2-D, got a tensor of shape ${fmtShape(w.sizes)}`);
     checkIndices('embedding', idx);
     commonDevice('embedding', [w, idx]);
@@ -116,10 +116,10 @@ export const EMBEDDING = defineStructured(
 export const EMBEDDING_DENSE_BACKWARD = defineStructured(
   'embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor',
   ([gradOutput, indices, numWeights, paddingIdx, scaleGradByFreq], b) => {
-    const g = gradOutput as TensorImpl;
-    const idx = indices as TensorImpl;
+    const g = gradOutput;
+    const idx = indices;
     checkIndices('embedding_dense_backward', idx);
-    const v = numWeights as number;
+    const v = numWeights;
     const d = g.dim === 0 ? 1 : g.sizes[g.dim - 1];
     if (!isFloatingType(g.dtype)) throw new DTypeError(`embedding_dense_backward: expected a floating grad, got ${torchTypeName(g.dtype)}`);
     const out = TensorImpl.empty('embedding_dense_backward', [v, d], g.dtype, g.device);
@@ -130,7 +130,7 @@ export const EMBEDDING_DENSE_BACKWARD = defineStructured(
       parts.push(gc);
       const ic = contiguousAs(b, 'embedding_dense_backward', idx, 'int64');
       parts.push(ic);
-      const pad = paddingIdx as number;
+      const pad = paddingIdx;
       const run = (o: TensorImpl) => {
         implOf(b, 'embeddingBackward', 'embedding_dense_backward')(o, gc, ic, idx.numel, v, d, pad);
         if (scaleGradByFreq === true) scaleByFreq(o, ic, idx.numel, d);
@@ -192,7 +192,7 @@ export function embedding(
   ...rest: OptionalArgs<[paddingIdx: number, maxNorm: number, normType: number, scaleGradByFreq: boolean, sparse: boolean], EmbeddingOptions>
 ): Tensor;
 export function embedding(...a: unknown[]): Tensor {
-  const [input, weight, paddingIdx, maxNorm, normType, scaleGradByFreq, sparse] = embeddingArgs.bind(a) as [Tensor, Tensor, number | undefined, number | undefined, number, boolean, boolean];
+  const [input, weight, paddingIdx, maxNorm, normType, scaleGradByFreq, sparse] = embeddingArgs.bind(a);
   const options: EmbeddingOptions = { paddingIdx, maxNorm, normType, scaleGradByFreq, sparse };
   const idx = unwrapTensor('embedding', 'input', input);
   const w = unwrapTensor('embedding', 'weight', weight);
@@ -268,7 +268,7 @@ const oneHotArgs = makeBinder('one_hot', 'one_hot(Tensor input, int num_classes=
 /** `oneHot(indices, numClasses = -1)`: int64 [..., numClasses] with a 1 at each index; -1 infers max + 1. */
 export function oneHot(input: Tensor, ...rest: OptionalArgs<[numClasses: number], OneHotOptions>): Tensor;
 export function oneHot(...a: unknown[]): Tensor {
-  const [input, nc] = oneHotArgs.bind(a) as [Tensor, number];
+  const [input, nc] = oneHotArgs.bind(a);
   const x = unwrapTensor('one_hot', 'self', input);
   if (x.dtype !== 'int64') throw new DTypeError('one_hot: one_hot is only applicable to index tensor.');
   if (!Number.isInteger(nc) || nc < -1) throw new TorchError('one_hot: num_classes should be positive');
@@ -324,7 +324,7 @@ const dropoutArgs = makeBinder('dropout', 'dropout(Tensor input, float p=0.5, bo
 /** F.dropout(input, p=0.5, training=True, inplace=False); also torch.dropout(input, p, train). */
 export function dropout(input: Tensor, ...rest: OptionalArgs<[p: number, training: boolean, inplace: boolean], DropoutOptions>): Tensor;
 export function dropout(...a: unknown[]): Tensor {
-  const [input, p0, training0, inplace, generator] = dropoutArgs.bind(a) as [Tensor, number, boolean, boolean, Generator | undefined];
+  const [input, p0, training0, inplace, generator] = dropoutArgs.bind(a);
   const o: DropoutOptions = { p: p0, training: training0, inplace, generator };
   unwrapTensor('dropout', 'input', input);
   const p = o.p ?? 0.5;

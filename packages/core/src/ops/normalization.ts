@@ -57,7 +57,7 @@ export const NATIVE_BATCH_NORM = defineStructured(
   'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)',
   ([input, weight, bias, runningMean, runningVar, training, momentum, eps], b) => {
     const op = 'native_batch_norm';
-    const x = input as TensorImpl;
+    const x = input;
     const w = (weight as TensorImpl | null) ?? null;
     const bi = (bias as TensorImpl | null) ?? null;
     const rm = (runningMean as TensorImpl | null) ?? null;
@@ -87,7 +87,7 @@ export const NATIVE_BATCH_NORM = defineStructured(
       const rvc = runningStat(b, op, rv, compute, writeBacks);
       if (x.numel > 0 || !train) {
         intoCompute(b, op, out, compute, (o) =>
-          implOf(b, 'batchNorm', op)(o, mean, invstd, xc, wc, bc, rmc, rvc, n, c, s, train, momentum as number, eps as number),
+          implOf(b, 'batchNorm', op)(o, mean, invstd, xc, wc, bc, rmc, rvc, n, c, s, train, momentum, eps),
         );
       } else {
         implOf(b, 'fill', op)(mean, NaN);
@@ -115,8 +115,8 @@ export const NATIVE_BATCH_NORM_BACKWARD = defineStructured(
   'native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor save_mean, Tensor save_invstd, bool train) -> (Tensor, Tensor, Tensor)',
   ([gradOut, input, weight, saveMean, saveInvstd, train], b) => {
     const op = 'native_batch_norm_backward';
-    const g = gradOut as TensorImpl;
-    const x = input as TensorImpl;
+    const g = gradOut;
+    const x = input;
     const w = (weight as TensorImpl | null) ?? null;
     const [n, c, s] = nsOf(x);
     const compute = computeDtypeOf(x.dtype);
@@ -130,8 +130,8 @@ export const NATIVE_BATCH_NORM_BACKWARD = defineStructured(
       const xc = contiguousAs(b, op, x, compute);
       parts.push(xc);
       const wc = vec(b, op, w, compute, parts);
-      const mc = vec(b, op, saveMean as TensorImpl, compute, parts)!;
-      const ic = vec(b, op, saveInvstd as TensorImpl, compute, parts)!;
+      const mc = vec(b, op, saveMean, compute, parts)!;
+      const ic = vec(b, op, saveInvstd, compute, parts)!;
       intoCompute(b, op, gi, compute, (o1) =>
         intoCompute(b, op, gw, compute, (o2) =>
           intoCompute(b, op, gb, compute, (o3) => implOf(b, 'batchNormBackward', op)(o1, o2, o3, gc, xc, wc, mc, ic, n, c, s, train === true)),
@@ -165,8 +165,8 @@ export const NATIVE_LAYER_NORM = defineStructured(
   'native_layer_norm(Tensor input, int[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)',
   ([input, normalizedShape, weight, bias, eps], b) => {
     const op = 'native_layer_norm';
-    const x = input as TensorImpl;
-    const shape = normalizedShape as number[];
+    const x = input;
+    const shape = normalizedShape;
     const w = (weight as TensorImpl | null) ?? null;
     const bi = (bias as TensorImpl | null) ?? null;
     checkFloat(op, x, 'LayerNormKernelImpl');
@@ -189,7 +189,7 @@ export const NATIVE_LAYER_NORM = defineStructured(
         parts.push(xc);
         const wc = vec(b, op, w, compute, parts);
         const bc = vec(b, op, bi, compute, parts);
-        intoCompute(b, op, out, compute, (o) => implOf(b, 'layerNorm', op)(o, mean, rstd, xc, wc, bc, m, k, eps as number));
+        intoCompute(b, op, out, compute, (o) => implOf(b, 'layerNorm', op)(o, mean, rstd, xc, wc, bc, m, k, eps));
       } else if (mean.numel > 0) {
         implOf(b, 'fill', op)(mean, NaN);
         implOf(b, 'fill', op)(rstd, NaN);
@@ -210,9 +210,9 @@ export const NATIVE_LAYER_NORM_BACKWARD = defineStructured(
   'native_layer_norm_backward(Tensor grad_out, Tensor input, int[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight) -> (Tensor, Tensor, Tensor)',
   ([gradOut, input, normalizedShape, mean, rstd, weight], b) => {
     const op = 'native_layer_norm_backward';
-    const g = gradOut as TensorImpl;
-    const x = input as TensorImpl;
-    const shape = normalizedShape as number[];
+    const g = gradOut;
+    const x = input;
+    const shape = normalizedShape;
     const w = (weight as TensorImpl | null) ?? null;
     const [m, k] = layerNormGeometry(op, x, shape);
     const compute = computeDtypeOf(x.dtype);
@@ -226,8 +226,8 @@ export const NATIVE_LAYER_NORM_BACKWARD = defineStructured(
       const xc = contiguousAs(b, op, x, compute);
       parts.push(xc);
       const wc = vec(b, op, w, compute, parts);
-      const mc = vec(b, op, mean as TensorImpl, compute, parts)!;
-      const rc = vec(b, op, rstd as TensorImpl, compute, parts)!;
+      const mc = vec(b, op, mean, compute, parts)!;
+      const rc = vec(b, op, rstd, compute, parts)!;
       intoCompute(b, op, gi, compute, (o1) =>
         intoCompute(b, op, gw, compute, (o2) =>
           intoCompute(b, op, gb, compute, (o3) => implOf(b, 'layerNormBackward', op)(o1, o2, o3, gc, xc, mc, rc, wc, m, k)),
@@ -254,7 +254,7 @@ export const NATIVE_GROUP_NORM = defineStructured(
   'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, int N, int C, int HxW, int group, float eps) -> (Tensor, Tensor, Tensor)',
   ([input, weight, bias, nArg, cArg, hwArg, groupArg, eps], b) => {
     const op = 'native_group_norm';
-    const x = input as TensorImpl;
+    const x = input;
     const w = (weight as TensorImpl | null) ?? null;
     const bi = (bias as TensorImpl | null) ?? null;
     const [n, c, hw, g] = [nArg, cArg, hwArg, groupArg] as number[];
@@ -277,7 +277,7 @@ export const NATIVE_GROUP_NORM = defineStructured(
         const wc = vec(b, op, w, compute, parts);
         const bc = vec(b, op, bi, compute, parts);
         intoCompute(b, op, out, compute, (o) => {
-          implOf(b, 'layerNorm', op)(o, mean, rstd, xc, null, null, n * g, (c / g) * hw, eps as number);
+          implOf(b, 'layerNorm', op)(o, mean, rstd, xc, null, null, n * g, (c / g) * hw, eps);
           const o3 = o.view([n, c, hw], [c * hw, hw, 1], o.storageOffset);
           parts.push(o3);
           for (const [p, impl] of [[wc, 'mul'], [bc, 'add']] as const) {
@@ -332,7 +332,7 @@ export function batchNorm(
 ): Tensor;
 export function batchNorm(...args: unknown[]): Tensor {
   const op = 'batch_norm';
-  const [input, runningMean, runningVar, weight, bias, training, momentum, eps] = batchNormArgs.bind(args) as [Tensor, Tensor | undefined, Tensor | undefined, Tensor | undefined, Tensor | undefined, boolean, number, number];
+  const [input, runningMean, runningVar, weight, bias, training, momentum, eps] = batchNormArgs.bind(args);
   const x = unwrapTensor(op, 'input', input);
   const rm = unwrapOptionalTensor(op, 'running_mean', runningMean) ?? null;
   const rv = unwrapOptionalTensor(op, 'running_var', runningVar) ?? null;
@@ -373,7 +373,7 @@ export function layerNorm(...args: unknown[]): Tensor {
   const op = 'layer_norm';
   // (one int is a one-dim shape, as PyTorch's F.layer_norm takes it)
   if (typeof args[1] === 'number') args[1] = [args[1]];
-  const [input, normalizedShape, weight, bias, eps] = layerNormArgs.bind(args) as [Tensor, number[], Tensor | undefined, Tensor | undefined, number];
+  const [input, normalizedShape, weight, bias, eps] = layerNormArgs.bind(args);
   const x = unwrapTensor(op, 'input', input);
   const w = unwrapOptionalTensor(op, 'weight', weight) ?? null;
   const bi = unwrapOptionalTensor(op, 'bias', bias) ?? null;
@@ -399,7 +399,7 @@ const groupNormArgs = makeBinder('group_norm', 'group_norm(Tensor input, int num
 export function groupNorm(input: Tensor, numGroups: number, ...rest: OptionalArgs<[weight: Tensor, bias: Tensor, eps: number], GroupNormOptions>): Tensor;
 export function groupNorm(...args: unknown[]): Tensor {
   const op = 'group_norm';
-  const [input, numGroups, weight, bias, eps] = groupNormArgs.bind(args) as [Tensor, number, Tensor | undefined, Tensor | undefined, number];
+  const [input, numGroups, weight, bias, eps] = groupNormArgs.bind(args);
   const x = unwrapTensor(op, 'input', input);
   const w = unwrapOptionalTensor(op, 'weight', weight) ?? null;
   const bi = unwrapOptionalTensor(op, 'bias', bias) ?? null;

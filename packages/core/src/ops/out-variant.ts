@@ -1,8 +1,9 @@
-import { callBoxed, registerOperator, type OperatorHandle } from '../dispatch/dispatcher';
+import { callBoxed, registerOperator, type OperatorDef, type OperatorHandle } from '../dispatch/dispatcher';
+import type { ArgsBeforeOut, KernelArgs } from './kernel-args';
 import { DTypeError, ShapeError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import type { TensorImpl } from '../tensor/tensor-impl';
-import { callMutating } from './call';
+import { callFunctional, callMutating } from './call';
 import { COPY_ } from './copy';
 import { sameShape } from './meta-utils';
 
@@ -12,7 +13,10 @@ import { sameShape } from './meta-utils';
  * checks it (same shape; the same dtype, since these ops do not cast into `out`), and copied
  * in. Like every out= kernel it returns `out` borrowed (Note [Kernel results and ownership]).
  */
-export function defineOutVariant(functional: OperatorHandle): OperatorHandle {
+/** The out= schema's type: the functional's arguments, then `out` (only its arguments matter to the compiler). */
+export type OutSchema<S extends string> = S extends `${infer N}(${infer A}) -> ${string}` ? `${N}.out(${A}, *, Tensor(a!) out) -> Tensor(a!)` : string;
+
+export function defineOutVariant<S extends string>(functional: OperatorHandle<S>): OperatorHandle<OutSchema<S>> {
   const s = functional.def.schema;
   const open = s.indexOf('(');
   const close = s.lastIndexOf(')');
@@ -20,7 +24,8 @@ export function defineOutVariant(functional: OperatorHandle): OperatorHandle {
   const star = args.includes('*') ? '' : ', *';
   const name = functional.schema.name;
   const schema = `${name}.${functional.schema.overload ? `${functional.schema.overload}_out` : 'out'}(${args}${star}, Tensor(a!) out) -> Tensor(a!)`;
-  return registerOperator({
+  // (the schema text is built at run time; its arguments are the functional's and `out`, as OutSchema says)
+  const def: OperatorDef<string> = {
     schema,
     tags: ['out'],
     composite: (_ks, callArgs) => {
@@ -39,10 +44,16 @@ export function defineOutVariant(functional: OperatorHandle): OperatorHandle {
       }
       return out;
     },
-  });
+  };
+  return registerOperator(def) as OperatorHandle<OutSchema<S>>;
 }
 
 /** Calls `h` (an out variant) and returns the user's `out` handle. */
-export function callOut(h: OperatorHandle, args: unknown[], out: Tensor): Tensor {
-  return callMutating(h, [...args, out.impl], out);
+export function callOut<S extends string>(h: OperatorHandle<S>, args: ArgsBeforeOut<S>, out: Tensor): Tensor {
+  return callMutating<string, Tensor>(h, [...args, out.impl], out);
+}
+
+/** Calls the functional `h`, or its out= variant `hOut` (the same arguments, then `out`) when `out` is given. */
+export function callWithOut<S extends string>(h: OperatorHandle<S>, hOut: OperatorHandle, args: KernelArgs<S>, out: Tensor | null | undefined): Tensor {
+  return out ? callMutating(hOut, [...args, out.impl], out) : callFunctional(h, args);
 }

@@ -171,7 +171,7 @@ function clampFront(name: 'clamp' | 'clip') {
       return out ? callMutating(CLAMP.out, [...a, unwrapTensor(name, 'out', out)], out) : callFunctional(CLAMP.functional, a);
     },
     inplace: (...args: unknown[]): Tensor => {
-      const [self, min, max] = inplaceArgs.bind(args) as [Tensor, ClampBound, ClampBound];
+      const [self, min, max] = inplaceArgs.bind(args);
       const a = [unwrapTensor(`${name}_`, 'self', self), bound(`${name}_`, 'min', min), bound(`${name}_`, 'max', max)];
       return callMutating(CLAMP.inplace!, a, self);
     },
@@ -240,7 +240,7 @@ export function lerp(...args: unknown[]): Tensor {
 export function lerp_(self: Tensor, end: Tensor, weight: Tensor | Scalar): Tensor;
 export function lerp_(...args: unknown[]): Tensor {
   const b = lerpInplaceArgs.bind(args);
-  return callMutating(LERP.inplace!, lerpOperands('lerp_', b), b[0] as Tensor);
+  return callMutating(LERP.inplace!, lerpOperands('lerp_', b), b[0]);
 }
 
 // ---- addcmul / addcdiv ----
@@ -294,13 +294,13 @@ function addcFront(p: PointwiseOp) {
   return {
     fn: (...args: unknown[]): Tensor => {
       const b = fnArgs.bind(args);
-      const out = b[4] as Tensor | undefined;
+      const out = b[4];
       const a = operands(name, b);
       return out ? callMutating(p.out, [...a, unwrapTensor(name, 'out', out)], out) : callFunctional(p.functional, a);
     },
     inplace: (...args: unknown[]): Tensor => {
       const b = inplaceArgs.bind(args);
-      return callMutating(p.inplace!, operands(`${name}_`, b), b[0] as Tensor);
+      return callMutating(p.inplace!, operands(`${name}_`, b), b[0]);
     },
   };
 }
@@ -322,14 +322,14 @@ const isfiniteArgs = makeBinder('isfinite', 'isfinite(Tensor self) -> Tensor');
 
 export function isnan(input: Tensor): Tensor;
 export function isnan(...args: unknown[]): Tensor {
-  const [self] = isnanArgs.bind(args) as [Tensor];
+  const [self] = isnanArgs.bind(args);
   unwrapTensor('isnan', 'input', self);
   return ne(self, self);
 }
 
 export function isinf(input: Tensor): Tensor;
 export function isinf(...args: unknown[]): Tensor {
-  const [self] = isinfArgs.bind(args) as [Tensor];
+  const [self] = isinfArgs.bind(args);
   unwrapTensor('isinf', 'input', self);
   if (!isFloatingType(self.dtype)) return zerosLike(self, { dtype: 'bool' });
   const a = abs(self);
@@ -342,7 +342,7 @@ export function isinf(...args: unknown[]): Tensor {
 
 export function isfinite(input: Tensor): Tensor;
 export function isfinite(...args: unknown[]): Tensor {
-  const [self] = isfiniteArgs.bind(args) as [Tensor];
+  const [self] = isfiniteArgs.bind(args);
   unwrapTensor('isfinite', 'input', self);
   if (!isFloatingType(self.dtype)) return onesLike(self, { dtype: 'bool' });
   const a = abs(self);

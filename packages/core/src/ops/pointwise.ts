@@ -435,7 +435,7 @@ export function binaryFront(p: PointwiseOp, extra = '', { numbers = true, otherN
     inplace: (...args: unknown[]): Tensor => {
       if (!p.inplace) throw new TorchError(`${inplaceName}: there is no in-place variant of ${name}`);
       const b = inplaceArgs.bind(args);
-      const self = b[0] as Tensor;
+      const self = b[0];
       const x = unwrapTensor(inplaceName, 'self', self);
       const y = unwrapTensorOrScalar(inplaceName, otherName, b[1]);
       const a: unknown[] = [x, y];
@@ -455,7 +455,7 @@ export function unaryFront(p: PointwiseOp, { inplaceArg = false } = {}) {
   return {
     fn: (...args: unknown[]): Tensor => {
       const bound = fnArgs.bind(args);
-      const self = bound[0] as Tensor;
+      const self = bound[0];
       const out = bound[bound.length - 1] as Tensor | undefined;
       if (inplaceArg && bound[1] === true) {
         if (out) throw new TorchError(`${name}: out= cannot be combined with inplace=True`);
@@ -465,7 +465,7 @@ export function unaryFront(p: PointwiseOp, { inplaceArg = false } = {}) {
       return out ? callMutating(p.out, [x, unwrapTensor(name, 'out', out)], out) : callFunctional(p.functional, [x]);
     },
     inplace: (...args: unknown[]): Tensor => {
-      const [self] = inplaceArgs.bind(args) as [Tensor];
+      const [self] = inplaceArgs.bind(args);
       return callMutating(p.inplace!, [unwrapTensor(inplaceName, 'self', self)], self);
     },
   };
@@ -539,8 +539,8 @@ const powArgs = makeOverloads('pow', [
 export function pow(self: Tensor | Scalar, exponent: Tensor | Scalar, options?: OutOptions): Tensor;
 export function pow(...args: unknown[]): Tensor {
   const { values } = powArgs.bind(args);
-  const [self, exponent, out] = values as [Tensor | Scalar, Tensor | Scalar, Tensor | undefined];
-  const x = self instanceof Tensor ? unwrapTensor('pow', 'input', self) : (self as Scalar);
+  const [self, exponent, out] = values;
+  const x = self instanceof Tensor ? unwrapTensor('pow', 'input', self) : self;
   const y = unwrapTensorOrScalar('pow', 'exponent', exponent);
   return out ? callMutating(POW.out, [x, y, unwrapTensor('pow', 'out', out)], out) : callFunctional(POW.functional, [x, y]);
 }
@@ -558,12 +558,12 @@ const squareArgs = makeBinder('square', 'square(Tensor self, *, Tensor? out=None
 const squareInplaceArgs = makeBinder('square_', 'square_(Tensor self) -> Tensor');
 export function square(input: Tensor, options?: OutOptions): Tensor;
 export function square(...args: unknown[]): Tensor {
-  const [self, out] = squareArgs.bind(args) as [Tensor, Tensor | undefined];
+  const [self, out] = squareArgs.bind(args);
   return pow(self, 2, { out });
 }
 export function square_(self: Tensor): Tensor;
 export function square_(...args: unknown[]): Tensor {
-  const [self] = squareInplaceArgs.bind(args) as [Tensor];
+  const [self] = squareInplaceArgs.bind(args);
   return pow_(self, 2);
 }
 

@@ -126,7 +126,7 @@ export const MAX_POOL2D_WITH_INDICES = defineStructured(
   'max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)',
   (args, b) => {
     const op = 'max_pool2d';
-    const self = args[0] as TensorImpl;
+    const self = args[0];
     const g = poolGeometry(op, self, readPoolArgs(op, args.slice(1), true));
     checkDtype(op, 'max_pool2d', self);
     const sizes = outSizes(self, g);
@@ -149,8 +149,8 @@ export const MAX_POOL2D_WITH_INDICES_BACKWARD = defineStructured(
   'max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor',
   (args, b) => {
     const op = 'max_pool2d_with_indices_backward';
-    const [go, self] = args as [TensorImpl, TensorImpl];
-    const indices = args[7] as TensorImpl;
+    const [go, self] = args;
+    const indices = args[7];
     const g = poolGeometry(op, self, readPoolArgs(op, args.slice(2), true));
     checkGrad(op, go, self, outSizes(self, g));
     if (indices.dtype !== 'int64' || indices.sizes.length !== go.sizes.length || indices.sizes.some((s, i) => s !== go.sizes[i])) {
@@ -192,7 +192,7 @@ export const AVG_POOL2D = defineStructured(
   'avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor',
   (args, b) => {
     const op = 'avg_pool2d';
-    const self = args[0] as TensorImpl;
+    const self = args[0];
     const g = poolGeometry(op, self, readPoolArgs(op, args.slice(1), false));
     const divisor = readDivisor(op, args[6]);
     checkDtype(op, 'avg_pool2d', self, AVG_DTYPES);
@@ -214,7 +214,7 @@ export const AVG_POOL2D_BACKWARD = defineStructured(
   'avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor',
   (args, b) => {
     const op = 'avg_pool2d_backward';
-    const [go, self] = args as [TensorImpl, TensorImpl];
+    const [go, self] = args;
     const g = poolGeometry(op, self, readPoolArgs(op, args.slice(2), false));
     const divisor = readDivisor(op, args[7]);
     checkDtype(op, 'avg_pool2d_backward', self);
@@ -235,8 +235,8 @@ export const AVG_POOL2D_BACKWARD = defineStructured(
 
 export const ADAPTIVE_AVG_POOL2D = defineStructured('_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor', (args, b) => {
   const op = 'adaptive_avg_pool2d';
-  const self = args[0] as TensorImpl;
-  const size = args[1] as number[];
+  const self = args[0];
+  const size = args[1];
   if (!Array.isArray(size) || size.length !== 2) throw new TorchError(`${op}: output_size must be 2`);
   if (size.some((s) => !Number.isInteger(s) || s < 0)) throw new TorchError(`${op}: elements of output_size must be greater than or equal to 0 but received {${size.join(', ')}}`);
   if (!((self.dim === 3 || self.dim === 4) && self.sizes.slice(-2).every((s) => s > 0))) {
@@ -260,7 +260,7 @@ export const ADAPTIVE_AVG_POOL2D_BACKWARD = defineStructured(
   '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor',
   (args, b) => {
     const op = 'adaptive_avg_pool2d_backward';
-    const [go, self] = args as [TensorImpl, TensorImpl];
+    const [go, self] = args;
     if (go.dim !== self.dim || go.sizes.slice(0, -2).some((s, i) => s !== self.sizes[i])) {
       throw new ShapeError(`${op}: expected grad_output of size ${fmtShape([...self.sizes.slice(0, -2), go.sizes[go.dim - 2], go.sizes[go.dim - 1]])}, but got ${fmtShape(go.sizes)}`);
     }
@@ -307,7 +307,7 @@ function batched<R extends Tensor | Tensor[]>(op: string, input: Tensor, f: (x: 
   if (x.dim !== 3) return f(input);
   return tidy(() => {
     const r = f(unsqueeze(input, 0));
-    return (Array.isArray(r) ? r.map((t) => squeeze(t, 0)) : squeeze(r as Tensor, 0)) as R;
+    return (Array.isArray(r) ? r.map((t) => squeeze(t, 0)) : squeeze(r, 0)) as R;
   });
 }
 
@@ -330,11 +330,10 @@ export function maxPool2d(
 export function maxPool2d(input: Tensor, kernelSize: Size2, ...rest: OptionalArgs<[stride: Size2, padding: Size2, dilation: Size2, ceilMode: boolean, returnIndices: boolean], MaxPool2dOptions>): Tensor | ValuesIndices;
 export function maxPool2d(...a: unknown[]): Tensor | ValuesIndices {
   const op = 'max_pool2d';
-  const [input, kernelSize, stride, padding, dilation, ceilMode, returnIndices] = maxPool2dArgs.bind(a) as [Tensor, number[], number[] | undefined, number[], number[], boolean, boolean];
+  const [input, kernelSize, stride, padding, dilation, ceilMode, returnIndices] = maxPool2dArgs.bind(a);
   const x = unwrapTensor(op, 'input', input);
-  const args = [kernelSize, stride ?? [], padding, dilation, ceilMode];
   if (x.dim !== 3 && x.dim !== 4) checkSpatialInput(op, x);
-  const pair = batched(op, input, (t) => callMulti(MAX_POOL2D_WITH_INDICES, [t.impl, ...args]));
+  const pair = batched(op, input, (t) => callMulti(MAX_POOL2D_WITH_INDICES, [t.impl, kernelSize, stride ?? [], padding, dilation, ceilMode]));
   if (returnIndices) return valuesIndices(pair);
   pair[1].dispose();
   return pair[0];
@@ -348,10 +347,9 @@ export function avgPool2d(
 ): Tensor;
 export function avgPool2d(...a: unknown[]): Tensor {
   const op = 'avg_pool2d';
-  const [input, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride] = avgPool2dArgs.bind(a) as [Tensor, number[], number[] | undefined, number[], boolean, boolean, number | undefined];
+  const [input, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride] = avgPool2dArgs.bind(a);
   unwrapTensor(op, 'input', input);
-  const args = [kernelSize, stride ?? [], padding, ceilMode, countIncludePad, divisorOverride ?? null];
-  return batched(op, input, (t) => callFunctional(AVG_POOL2D, [t.impl, ...args]));
+  return batched(op, input, (t) => callFunctional(AVG_POOL2D, [t.impl, kernelSize, stride ?? [], padding, ceilMode, countIncludePad, divisorOverride ?? null]));
 }
 
 const adaptiveAvgPool2dArgs = makeBinder('adaptive_avg_pool2d', 'adaptive_avg_pool2d(Tensor input, int?[2] output_size) -> Tensor');
@@ -360,7 +358,7 @@ const adaptiveAvgPool2dArgs = makeBinder('adaptive_avg_pool2d', 'adaptive_avg_po
 export function adaptiveAvgPool2d(input: Tensor, ...rest: BoundArgs<[outputSize: number | readonly (number | null)[]], [], { outputSize?: number | readonly (number | null)[] }>): Tensor;
 export function adaptiveAvgPool2d(...a: unknown[]): Tensor {
   const op = 'adaptive_avg_pool2d';
-  const [input, req] = adaptiveAvgPool2dArgs.bind(a) as [Tensor, (number | null)[]];
+  const [input, req] = adaptiveAvgPool2dArgs.bind(a);
   const x = unwrapTensor(op, 'input', input);
   if (req.length !== 2) throw new TorchError(`${op}: output_size must be 2`);
   const size = req.map((s, i) => (s == null ? x.sizes[x.dim - 2 + i] : s));

@@ -118,7 +118,7 @@ const multinomialArgs = makeBinder('multinomial', 'multinomial(Tensor input, int
 
 export function bernoulli_(input: Tensor, ...rest: OptionalArgs<[p: number | Tensor], GeneratorOption & { p?: number | Tensor | null }>): Tensor;
 export function bernoulli_(...a: unknown[]): Tensor {
-  const [self, p, generator] = bernoulliInplaceArgs.bind(a).values as [Tensor, number | Tensor, Generator | undefined];
+  const [self, p, generator] = bernoulliInplaceArgs.bind(a).values;
   unwrapTensor('bernoulli_', 'self', self);
   const gen = generator ?? defaultGenerator;
   const n = self.numel();
@@ -187,8 +187,8 @@ export interface BernoulliOptions extends GeneratorOption {
 export function bernoulli(input: Tensor, ...rest: OptionalArgs<[p: number], BernoulliOptions & { out?: Tensor | null }>): Tensor;
 export function bernoulli(...a: unknown[]): Tensor {
   const { index, values } = bernoulliArgs.bind(a);
-  const input = values[0] as Tensor;
-  const o = index === 0 ? { p: undefined, generator: values[1] as Generator | undefined, out: values[2] as Tensor | undefined } : { p: values[1] as number, generator: values[2] as Generator | undefined, out: undefined };
+  const input = values[0];
+  const o = index === 0 ? { p: undefined, generator: values[1], out: values[2] } : { p: values[1], generator: values[2], out: undefined };
   // (`out=` is PyTorch's keyword; no out= form here yet)
   if (o.out !== undefined) throw new NotImplementedError("bernoulli(): argument 'out' is not supported by torch-ts yet");
   const x = unwrapTensor('bernoulli', 'input', input);
@@ -214,7 +214,7 @@ export interface MultinomialOptions extends GeneratorOption {
  */
 export function multinomial(input: Tensor, ...rest: BoundArgs<[numSamples: number], [replacement: boolean], MultinomialOptions & { numSamples?: number; out?: Tensor | null }>): Tensor;
 export function multinomial(...a: unknown[]): Tensor {
-  const [input, numSamples, replacement, generator] = multinomialArgs.bind(a) as [Tensor, number, boolean, Generator | undefined];
+  const [input, numSamples, replacement, generator] = multinomialArgs.bind(a);
   const x = unwrapTensor('multinomial', 'input', input);
   const gen = generator ?? defaultGenerator;
   if (!isFloatingType(x.dtype)) {

@@ -248,7 +248,7 @@ export function randperm(n: number, options?: RandomOptions): Tensor;
 export function randperm(options: RandomOptions & { n: number }): Tensor;
 export function randperm(...a: unknown[]): Tensor {
   const v = randpermArgs.bind(a);
-  const n = v[0] as number;
+  const n = v[0];
   const options = boundOptions(v, 1);
   if (!Number.isInteger(n)) throw new TorchError(`randperm(): n must be an integer, but got ${n}`);
   if (n < 0) throw new TorchError(`randperm(): Trying to create tensor with negative dimension ${n}: [${n}]`);
@@ -309,7 +309,7 @@ function checkFloating(op: string, self: Tensor): void {
 /** Fills `self` with values uniform on [from, to). */
 export function uniform_(input: Tensor, ...rest: OptionalArgs<[from: number, to: number], GeneratorOptions & { from?: number | null; to?: number | null }>): Tensor;
 export function uniform_(...a: unknown[]): Tensor {
-  const [self, from, to, generator] = uniformArgs.bind(a) as [Tensor, number, number, Generator | undefined];
+  const [self, from, to, generator] = uniformArgs.bind(a);
   const options = { generator };
   checkFloating('uniform_', self);
   if (!(from <= to)) {
@@ -324,7 +324,7 @@ export function uniform_(...a: unknown[]): Tensor {
 /** Fills `self` with normal values of the given mean and standard deviation. */
 export function normal_(input: Tensor, ...rest: OptionalArgs<[mean: number, std: number], GeneratorOptions & { mean?: number | null; std?: number | null }>): Tensor;
 export function normal_(...a: unknown[]): Tensor {
-  const [self, mean, std, generator] = normalArgs.bind(a) as [Tensor, number, number, Generator | undefined];
+  const [self, mean, std, generator] = normalArgs.bind(a);
   const options = { generator };
   checkFloating('normal_', self);
   if (!(std >= 0)) throw new TorchError(`normal_(): normal expects std >= 0.0, but found std ${std}`);

@@ -7,7 +7,7 @@ import { contiguousStrides, normalizeDim, normalizeDims } from '../views';
 import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { releaseAll, scalarTensor, torchTypeName } from './meta-utils';
-import { callOut, defineOutVariant } from './out-variant';
+import { callOut, defineOutVariant, callWithOut } from './out-variant';
 import { ne } from './generated/table-ops';
 import { sum, valuesIndices, writeValuesIndicesOut, type ValuesIndices } from './reduction';
 import { defineStructured, implOf, type Backend } from './registry';
@@ -112,9 +112,9 @@ export const STD_MEAN = defineStructured(`std_mean.correction(${VAR_ARGS}) -> (T
 export const LOGSUMEXP = defineStructured(
   'logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor',
   ([self, dim, keepdim], b) => {
-    const s = self as TensorImpl;
+    const s = self;
     const outDtype = isFloatingType(s.dtype) ? s.dtype : getDefaultDtype();
-    return rowReduce(b, 'logsumexp', s, dim as number[], keepdim as boolean, opmath(outDtype), [outDtype], (o, r) =>
+    return rowReduce(b, 'logsumexp', s, dim, keepdim, opmath(outDtype), [outDtype], (o, r) =>
       implOf(b, 'logsumexp', 'logsumexp')(o[0], r.work, r.rowLength),
     )[0];
   },
@@ -127,7 +127,7 @@ export const LINALG_VECTOR_NORM = defineStructured(
   'linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
   ([self, ord, dim, keepdim, dtype], b) => {
     const op = 'linalg.vector_norm';
-    const s = self as TensorImpl;
+    const s = self;
     if (!isFloatingType(s.dtype)) {
       throw new DTypeError(`${op}: Expected a floating point or complex tensor as input. Got ${torchTypeName(s.dtype)}`);
     }
@@ -135,7 +135,7 @@ export const LINALG_VECTOR_NORM = defineStructured(
     if (!isFloatingType(outDtype)) throw new DTypeError(`${op}: dtype should be floating point or complex. Got ${torchTypeName(outDtype)}`);
     const p = Number(ord);
     if (s.numel === 0 && (p < 0 || p === Infinity)) {
-      const dims = dim == null || (dim as number[]).length === 0 ? null : normalizeDims(op, dim as number[], s.sizes.length);
+      const dims = dim == null || dim.length === 0 ? null : normalizeDims(op, dim, s.sizes.length);
       if (dims === null) {
         throw new TorchError(`${op}: cannot compute the ${fmtOrd(p)} norm on an empty tensor because the operation does not have an identity`);
       }
@@ -145,7 +145,7 @@ export const LINALG_VECTOR_NORM = defineStructured(
         }
       }
     }
-    return rowReduce(b, op, s, dim as number[] | null, keepdim as boolean, opmath(outDtype), [outDtype], (o, r) =>
+    return rowReduce(b, op, s, dim as number[] | null, keepdim, opmath(outDtype), [outDtype], (o, r) =>
       implOf(b, 'vectorNorm', op)(o[0], r.work, r.rowLength, p),
     )[0];
   },
@@ -164,10 +164,10 @@ function logicalReduction(name: 'all' | 'any') {
   return defineStructured(
     `${name}.dims(Tensor self, int[1]? dim=None, bool keepdim=False) -> Tensor`,
     ([self, dim, keepdim], b) => {
-      const s = self as TensorImpl;
+      const s = self;
       // 2.x keeps uint8 for uint8 inputs (a legacy of masks); every other dtype gives bool.
       const outDtype: DType = s.dtype === 'uint8' ? 'uint8' : 'bool';
-      return rowReduce(b, name, s, dim as number[] | null, keepdim as boolean, 'bool', [outDtype], (o, r) =>
+      return rowReduce(b, name, s, dim as number[] | null, keepdim, 'bool', [outDtype], (o, r) =>
         implOf(b, name, name)(o[0], r.work, r.rowLength),
       )[0];
     },
@@ -187,7 +187,7 @@ function checkMedianDtype(op: string, s: TensorImpl): void {
 export const MEDIAN = defineStructured(
   'median(Tensor self) -> Tensor',
   ([self], b) => {
-    const s = self as TensorImpl;
+    const s = self;
     // PyTorch answers an empty input before its kernel checks the dtype (bool included)
     if (s.numel > 0) checkMedianDtype('median', s);
     const value = TensorImpl.empty('median', [1], s.dtype, s.device);
@@ -310,7 +310,7 @@ function varArgs(op: keyof typeof VAR_BINDERS, args: readonly unknown[]): [Tenso
   const self = unwrapTensor(op, 'input', values[0]);
   if (index === 0) return [self, null, values[1] ? 1 : 0, false, undefined];
   if (index === 1) {
-    const [, dim, unbiased, keepdim, out] = values as [Tensor, number[] | undefined, boolean, boolean, Tensor | undefined];
+    const [, dim, unbiased, keepdim, out] = values;
     return [self, dim ?? null, unbiased ? 1 : 0, keepdim, out];
   }
   const [, dim, correction, keepdim, unbiased, out] = values as [Tensor, number[] | undefined, number | undefined, boolean, boolean | undefined, Tensor | undefined];
@@ -324,15 +324,13 @@ type VarRest = OptionalArgs<[dim: DimArg | boolean, unbiased: boolean, keepdim: 
 function var_(input: Tensor, ...rest: VarRest): Tensor;
 function var_(...a: unknown[]): Tensor {
   const [x, d, c, k, out] = varArgs('var', a);
-  const args = [x, d, c, k];
-  return out ? callOut(VAR_OUT, args, out) : callFunctional(VAR, args);
+  return callWithOut(VAR, VAR_OUT, [x, d, c, k], out);
 }
 
 export function std(input: Tensor, ...rest: VarRest): Tensor;
 export function std(...a: unknown[]): Tensor {
   const [x, d, c, k, out] = varArgs('std', a);
-  const args = [x, d, c, k];
-  return out ? callOut(STD_OUT, args, out) : callFunctional(STD, args);
+  return callWithOut(STD, STD_OUT, [x, d, c, k], out);
 }
 
 /** `[var, mean]`, a plain array (PyTorch's plain tuple). */
@@ -360,9 +358,8 @@ const logsumexpArgs = makeBinder('logsumexp', 'logsumexp(Tensor self, int[1] dim
 export function logsumexp(input: Tensor, dim: number | readonly number[], ...rest: OptionalArgs<[keepdim: boolean], KeepdimOutOptions>): Tensor;
 export function logsumexp(input: Tensor, options: KeepdimOutOptions & { dim: number | readonly number[] }): Tensor;
 export function logsumexp(...a: unknown[]): Tensor {
-  const [self, dim, keepdim, out] = logsumexpArgs.bind(a) as [Tensor, number[], boolean, Tensor | undefined];
-  const args = [unwrapTensor('logsumexp', 'input', self), dim, keepdim];
-  return out ? callOut(LOGSUMEXP_OUT, args, out) : callFunctional(LOGSUMEXP, args);
+  const [self, dim, keepdim, out] = logsumexpArgs.bind(a);
+  return callWithOut(LOGSUMEXP, LOGSUMEXP_OUT, [unwrapTensor('logsumexp', 'input', self), dim, keepdim], out);
 }
 
 export type NormOrd = number | 'fro' | 'nuc' | null | undefined;
@@ -391,8 +388,7 @@ export function norm(...a: unknown[]): Tensor {
   if (typeof ord === 'string' && ord !== 'fro') throw new TorchError(`norm(): invalid norm type '${ord}'`);
   if (ord === 'fro' && dims !== undefined && dims.length > 2) throw new TorchError(`norm(): 'fro' norm expects at most 2 dims, got ${dims.length}`);
   const value = ord == null || ord === 'fro' ? 2 : ord;
-  const args = [s, value, dims ?? null, keepdim, dtype ?? null];
-  return out ? callOut(NORM_OUT, args, out) : callFunctional(LINALG_VECTOR_NORM, args);
+  return callWithOut(LINALG_VECTOR_NORM, NORM_OUT, [s, value, dims ?? null, keepdim, dtype ?? null], out);
 }
 
 function logical(name: 'all' | 'any') {
@@ -400,9 +396,8 @@ function logical(name: 'all' | 'any') {
   const hOut = name === 'all' ? ALL_OUT : ANY_OUT;
   const binder = makeBinder(name, `${name}(Tensor self, int[1]? dim=None, bool keepdim=False, *, Tensor? out=None) -> Tensor`);
   return (...a: unknown[]): Tensor => {
-    const [self, dim, keepdim, out] = binder.bind(a) as [Tensor, number[] | undefined, boolean, Tensor | undefined];
-    const args = [unwrapTensor(name, 'input', self), dim ?? null, keepdim];
-    return out ? callOut(hOut, args, out) : callFunctional(h, args);
+    const [self, dim, keepdim, out] = binder.bind(a);
+    return callWithOut(h, hOut, [unwrapTensor(name, 'input', self), dim ?? null, keepdim], out);
   };
 }
 
@@ -416,7 +411,7 @@ export const any: Logical = logical('any');
 const countNonzeroArgs = makeBinder('count_nonzero', 'count_nonzero(Tensor self, int[1]? dim=None) -> Tensor');
 export function countNonzero(input: Tensor, dim?: DimArg | { dim?: DimArg }): Tensor;
 export function countNonzero(...a: unknown[]): Tensor {
-  const [self, dimArg] = countNonzeroArgs.bind(a) as [Tensor, number[] | undefined];
+  const [self, dimArg] = countNonzeroArgs.bind(a);
   const s = unwrapTensor('count_nonzero', 'input', self);
   const dims = dimArg ?? null;
   if (dims !== null) normalizeDims('count_nonzero', dims, s.sizes.length);

@@ -1,3 +1,4 @@
+import type { OperatorHandle } from '../dispatch/dispatcher';
 import { isFloatingType, isIntegralType, parseDType, type DType } from '../dtype';
 import { DTypeError, IndexError, ShapeError, TorchError, fmtShape } from '../errors';
 import { reductionGeometry } from '../iterator';
@@ -32,7 +33,7 @@ function reduce(
   const input = castTo(b, op, self, outDtype, self.device);
   const full = TensorImpl.empty(op, geom.keepdimSizes, outDtype, self.device);
   try {
-    if (geom.dims.length > 0 || self.sizes.length === 0) implOf(b, impl as ImplName & typeof impl, op)(full, input, geom.dims);
+    if (geom.dims.length > 0 || self.sizes.length === 0) implOf(b, impl, op)(full, input, geom.dims);
     else implOf(b, 'copy', op)(full, input);
   } catch (e) {
     full.release();
@@ -71,8 +72,8 @@ function requireNonEmpty(op: string, self: TensorImpl, dims: readonly number[] |
 export const SUM = defineStructured(
   'sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
   ([self, dim, keepdim, dtype], b) => {
-    const s = self as TensorImpl;
-    return reduce(b, 'sum', 'sum', s, dim as number[] | null, keepdim as boolean, sumDtype(s, dtype));
+    const s = self;
+    return reduce(b, 'sum', 'sum', s, dim as number[] | null, keepdim, sumDtype(s, dtype));
   },
   ['reduction'],
 );
@@ -80,8 +81,8 @@ export const SUM = defineStructured(
 export const PROD = defineStructured(
   'prod.dim_int(Tensor self, int? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
   ([self, dim, keepdim, dtype], b) => {
-    const s = self as TensorImpl;
-    return reduce(b, 'prod', 'prod', s, dim == null ? null : [dim as number], keepdim as boolean, sumDtype(s, dtype));
+    const s = self;
+    return reduce(b, 'prod', 'prod', s, dim == null ? null : [dim], keepdim, sumDtype(s, dtype));
   },
   ['reduction'],
 );
@@ -90,9 +91,9 @@ function defineExtremum(name: 'amax' | 'amin') {
   return defineStructured(
     `${name}(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor`,
     ([self, dim, keepdim], b) => {
-      const s = self as TensorImpl;
-      requireNonEmpty(name, s, dim as number[]);
-      return reduce(b, name, name, s, dim as number[], keepdim as boolean, s.dtype);
+      const s = self;
+      requireNonEmpty(name, s, dim);
+      return reduce(b, name, name, s, dim, keepdim, s.dtype);
     },
     ['reduction'],
   );
@@ -105,8 +106,8 @@ function defineArgExtremum(name: 'max' | 'min', impl: 'maxDim' | 'minDim') {
   return defineStructured(
     `${name}.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)`,
     ([self, dim, keepdim], b) => {
-      const s = self as TensorImpl;
-      const d = normalizeDim(name, dim as number, s.sizes.length);
+      const s = self;
+      const d = normalizeDim(name, dim, s.sizes.length);
       requireNonEmpty(name, s, [d]);
       const keep = s.sizes.map((n, i) => (i === d ? 1 : n));
       const values = TensorImpl.empty(name, keep, s.dtype, s.device);
@@ -136,7 +137,7 @@ function defineArgIndex(name: 'argmax' | 'argmin') {
   return defineStructured(
     `${name}(Tensor self, int? dim=None, bool keepdim=False) -> Tensor`,
     ([self, dim, keepdim], b) => {
-      const s = self as TensorImpl;
+      const s = self;
       if (s.dtype === 'bool') throw new DTypeError(`${name}: "${name}_cpu" not implemented for 'Bool'`);
       if (dim == null) {
         if (s.numel === 0) throw new IndexError(`${name}(): Expected reduction dim to be specified for input.numel() == 0.`);
@@ -154,7 +155,7 @@ function defineArgIndex(name: 'argmax' | 'argmin') {
         const sizes = keepdim ? s.sizes.map(() => 1) : [];
         return dropDims(idx, sizes);
       }
-      const d = normalizeDim(name, dim as number, s.sizes.length);
+      const d = normalizeDim(name, dim, s.sizes.length);
       requireNonEmpty(name, s, [d]);
       const keep = s.sizes.map((n, i) => (i === d ? 1 : n));
       const idx = TensorImpl.empty(name, keep, 'int64', s.device);
@@ -188,14 +189,14 @@ function flatCopy(b: Backend, s: TensorImpl): TensorImpl {
 export const MEAN = defineStructured(
   'mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
   ([self, dim, keepdim, dtype], b) => {
-    const s = self as TensorImpl;
+    const s = self;
     const outDtype = dtype != null ? parseDType('mean', dtype) : s.dtype;
     if (!isFloatingType(outDtype)) {
       throw new DTypeError(
         `mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: ${torchTypeName(outDtype)}`,
       );
     }
-    const out = reduce(b, 'mean', 'sum', s, dim as number[] | null, keepdim as boolean, outDtype);
+    const out = reduce(b, 'mean', 'sum', s, dim as number[] | null, keepdim, outDtype);
     if (out.numel === 0) return out;
     const count = s.numel === 0 ? 0 : s.numel / out.numel; // 0 / 0 gives PyTorch's nan for an empty input
     const n = scalarTensor(b, 'mean', count, outDtype, out.device);
@@ -222,7 +223,7 @@ const ARGMAX_OUT = defineOutVariant(ARGMAX);
 const ARGMIN_OUT = defineOutVariant(ARGMIN);
 
 /** Calls the functional op, or its out variant when `out` is given. */
-function call(h: typeof SUM, hOut: typeof SUM, args: unknown[], out: Tensor | null | undefined): Tensor {
+function call(h: OperatorHandle, hOut: OperatorHandle, args: unknown[], out: Tensor | null | undefined): Tensor {
   return out ? callOut(hOut, args, out) : callFunctional(h, args);
 }
 
@@ -248,17 +249,17 @@ const argminArgs = makeBinder('argmin', 'argmin(Tensor self, int? dim=None, bool
 type Reduce<O> = (input: Tensor, ...rest: OptionalArgs<[dim: DimArg, keepdim: boolean], O & { dim?: DimArg }>) => Tensor;
 
 export const sum: Reduce<ReduceOptions> = (...args: unknown[]): Tensor => {
-  const [self, dim, keepdim, dtype, out] = sumArgs.bind(args) as [Tensor, number[] | undefined, boolean, DType | undefined, Tensor | undefined];
+  const [self, dim, keepdim, dtype, out] = sumArgs.bind(args);
   return call(SUM, SUM_OUT, [unwrapTensor('sum', 'input', self), dim ?? null, keepdim, dtype ?? null], out);
 };
 
 export const prod: (input: Tensor, ...rest: OptionalArgs<[dim: number | null, keepdim: boolean], ReduceOptions & { dim?: number | null }>) => Tensor = (...args: unknown[]): Tensor => {
-  const [self, dim, keepdim, dtype, out] = prodArgs.bind(args) as [Tensor, number | undefined, boolean, DType | undefined, Tensor | undefined];
+  const [self, dim, keepdim, dtype, out] = prodArgs.bind(args);
   return call(PROD, PROD_OUT, [unwrapTensor('prod', 'input', self), dim ?? null, keepdim, dtype ?? null], out);
 };
 
 export const mean: Reduce<ReduceOptions> = (...args: unknown[]): Tensor => {
-  const [self, dim, keepdim, dtype, out] = meanArgs.bind(args) as [Tensor, number[] | undefined, boolean, DType | undefined, Tensor | undefined];
+  const [self, dim, keepdim, dtype, out] = meanArgs.bind(args);
   return call(MEAN, MEAN_OUT, [unwrapTensor('mean', 'input', self), dim ?? null, keepdim, dtype ?? null], out);
 };
 
@@ -268,12 +269,12 @@ export interface KeepdimOptions {
 }
 
 export const amax: Reduce<KeepdimOptions> = (...args: unknown[]): Tensor => {
-  const [self, dim, keepdim, out] = amaxArgs.bind(args) as [Tensor, number[], boolean, Tensor | undefined];
+  const [self, dim, keepdim, out] = amaxArgs.bind(args);
   return call(AMAX, AMAX_OUT, [unwrapTensor('amax', 'input', self), dim, keepdim], out);
 };
 
 export const amin: Reduce<KeepdimOptions> = (...args: unknown[]): Tensor => {
-  const [self, dim, keepdim, out] = aminArgs.bind(args) as [Tensor, number[], boolean, Tensor | undefined];
+  const [self, dim, keepdim, out] = aminArgs.bind(args);
   return call(AMIN, AMIN_OUT, [unwrapTensor('amin', 'input', self), dim, keepdim], out);
 };
 
@@ -337,14 +338,14 @@ function extremum(name: 'max' | 'min', args: readonly unknown[]): Tensor | Value
   if (index === 0) {
     requireNonEmpty(name, s, null);
     // `max(x, { out })`: PyTorch 2.x's max.unary_out, a single tensor
-    return call(name === 'max' ? AMAX : AMIN, name === 'max' ? AMAX_OUT : AMIN_OUT, [s, [], false], values[1] as Tensor | undefined);
+    return call(name === 'max' ? AMAX : AMIN, name === 'max' ? AMAX_OUT : AMIN_OUT, [s, [], false], values[1]);
   }
   if (index === 2) {
-    const other = values[1] as Tensor;
-    const out = values[2] as Tensor | undefined;
-    return (name === 'max' ? maximum : minimum)(values[0] as Tensor, other, { out });
+    const other = values[1];
+    const out = values[2];
+    return (name === 'max' ? maximum : minimum)(values[0], other, { out });
   }
-  const [, dim, keepdim, out] = values as [Tensor, number, boolean, Tensor[] | undefined];
+  const [, dim, keepdim, out] = values;
   const r = valuesIndices(callMulti(name === 'max' ? MAX_DIM : MIN_DIM, [s, dim, keepdim]));
   return out ? writeValuesIndicesOut(name, r, out as unknown as readonly [Tensor, Tensor]) : r;
 }
@@ -372,11 +373,11 @@ export function min(...args: unknown[]): Tensor | ValuesIndices {
 type ArgReduce = (input: Tensor, ...rest: OptionalArgs<[dim: number | null, keepdim: boolean], KeepdimOptions & { dim?: number | null }>) => Tensor;
 
 export const argmax: ArgReduce = (...args: unknown[]): Tensor => {
-  const [self, dim, keepdim, out] = argmaxArgs.bind(args) as [Tensor, number | undefined, boolean, Tensor | undefined];
+  const [self, dim, keepdim, out] = argmaxArgs.bind(args);
   return call(ARGMAX, ARGMAX_OUT, [unwrapTensor('argmax', 'input', self), dim ?? null, keepdim], out);
 };
 
 export const argmin: ArgReduce = (...args: unknown[]): Tensor => {
-  const [self, dim, keepdim, out] = argminArgs.bind(args) as [Tensor, number | undefined, boolean, Tensor | undefined];
+  const [self, dim, keepdim, out] = argminArgs.bind(args);
   return call(ARGMIN, ARGMIN_OUT, [unwrapTensor('argmin', 'input', self), dim ?? null, keepdim], out);
 };

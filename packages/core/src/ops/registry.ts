@@ -3,6 +3,7 @@ import { registerKernel, registerOperator, type OperatorHandle } from '../dispat
 import { TorchError } from '../errors';
 import type { OpSchema } from '../dispatch/schema';
 import type { BackendImpls, BackendImplTable, BackendDtypes, ImplName, NotImplemented } from './backend-impls';
+import { CHECK_KERNEL_ARGS, checkKernelArgs, type KernelArgs } from './kernel-args';
 
 /**
  * How a structured op runs at a backend key: its meta (shapes, dtypes, validation, output
@@ -45,13 +46,29 @@ interface StructuredOp {
 const structuredOps: StructuredOp[] = [];
 const backends = new Map<DispatchKey, Backend>();
 
-/** Declares an operator whose backend kernels all come from `run` + the backend's impls. */
-export function defineStructured(schema: string, run: StructuredRun, tags: readonly string[] = []): OperatorHandle {
+/**
+ * Declares an operator whose backend kernels all come from `run` + the backend's impls.
+ * `run` receives the arguments typed by the schema (Note [Schema types]).
+ */
+export function defineStructured<const S extends string>(schema: S, run: (args: KernelArgs<S>, backend: Backend) => unknown, tags: readonly string[] = []): OperatorHandle<S> {
   const handle = registerOperator({ schema, tags });
-  const op = { handle, run };
+  const op: StructuredOp = { handle, run: unboxed(handle, run) };
   structuredOps.push(op);
   for (const b of backends.values()) bind(op, b);
   return handle;
+}
+
+/**
+ * The one place where boxed arguments become the schema's tuple: callers keep the promise
+ * (typed calls through call.ts, and the check of Note [Checking kernel arguments] in tests).
+ */
+function unboxed<S extends string>(handle: OperatorHandle<S>, run: (args: KernelArgs<S>, backend: Backend) => unknown): StructuredRun {
+  const typed = run as (args: unknown[], backend: Backend) => unknown;
+  if (!CHECK_KERNEL_ARGS) return typed;
+  return (args, b) => {
+    checkKernelArgs(handle.schema, args, handle.def.tags);
+    return typed(args, b);
+  };
 }
 
 function bind(op: StructuredOp, b: Backend): void {
@@ -85,7 +102,7 @@ export function backendOf(key: DispatchKey): Backend | undefined {
 export function implOf<K extends ImplName>(b: Backend, name: K, op: string): BackendImpls[K] {
   const f = b.impls[name];
   if (typeof f !== 'function') {
-    const reason = (f as NotImplemented | undefined)?.notImplemented ?? 'not registered';
+    const reason = f?.notImplemented ?? 'not registered';
     throw new TorchError(`${op}: no kernel for aten::${op} on ${dispatchKeyDisplayName(b.key)} (${reason})`);
   }
   return f as BackendImpls[K];

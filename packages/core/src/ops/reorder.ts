@@ -6,9 +6,9 @@ import { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim, normalizeDims } from '../views';
 import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
-import { composite } from './composite';
+import { defineComposite } from './composite';
 import { checkNoInternalOverlap } from './meta-utils';
-import { callOut, defineOutVariant } from './out-variant';
+import { callOut, defineOutVariant, callWithOut } from './out-variant';
 import { defineStructured, implOf, type Backend } from './registry';
 import { cat } from './join';
 import { expand, sliceDim, unsqueeze, type IntListArgs } from './views';
@@ -76,8 +76,8 @@ export function repeatSizes(op: string, sizes: readonly number[], repeats: reado
 }
 
 export const REPEAT = defineStructured('repeat(Tensor self, SymInt[] repeats) -> Tensor', ([self, repeats], b) => {
-  const s = self as TensorImpl;
-  const reps = repeats as number[];
+  const s = self;
+  const reps = repeats;
   const outSizes = repeatSizes('repeat', s.sizes, reps);
   const lead = reps.length - s.sizes.length;
   return filled(allocLike('repeat', s, outSizes), (out) => {
@@ -118,9 +118,9 @@ function flippedView(self: TensorImpl, dims: readonly number[]): TensorImpl {
 }
 
 export const FLIP = defineStructured('flip(Tensor self, int[] dims) -> Tensor', ([self, dims], b) => {
-  const s = self as TensorImpl;
-  if (s.sizes.length === 0) for (const d of dims as number[]) normalizeDim('flip', d, 0, { wrapScalar: false });
-  const ds = normalizeDims('flip', dims as number[], s.sizes.length);
+  const s = self;
+  if (s.sizes.length === 0) for (const d of dims) normalizeDim('flip', d, 0, { wrapScalar: false });
+  const ds = normalizeDims('flip', dims, s.sizes.length);
   return filled(allocLike('flip', s), (out) => {
     if (out.numel === 0) return;
     if (ds.length === 0) copyInto(b, 'flip', out, s);
@@ -185,8 +185,8 @@ function rollInto(b: Backend, dst: TensorImpl, src: TensorImpl, dims: readonly n
 }
 
 export const ROLL = defineStructured('roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor', ([self, shifts, dims], b) => {
-  const s = self as TensorImpl;
-  const plan = planRoll(s, shifts as number[], dims as number[]);
+  const s = self;
+  const plan = planRoll(s, shifts, dims);
   return filled(allocLike('roll', s), (out) => {
     if (out.numel === 0) return;
     if (plan.dims.length > 0) {
@@ -226,20 +226,20 @@ function checkTri(op: string, t: TensorImpl): void {
 function defineTri(name: 'triu' | 'tril') {
   const upper = name === 'triu';
   const functional = defineStructured(`${name}(Tensor self, int diagonal=0) -> Tensor`, ([self, diagonal], b) => {
-    const s = self as TensorImpl;
+    const s = self;
     checkTri(name, s);
     return filled(allocLike(name, s), (out) => {
       copyInto(b, name, out, s);
-      zeroTriangle(b, out, upper, diagonal as number);
+      zeroTriangle(b, out, upper, diagonal);
     });
   });
   const inplace = defineStructured(
     `${name}_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)`,
     ([self, diagonal], b) => {
-      const s = self as TensorImpl;
+      const s = self;
       checkTri(`${name}_`, s);
       checkNoInternalOverlap(`${name}_`, s);
-      zeroTriangle(b, s, upper, diagonal as number);
+      zeroTriangle(b, s, upper, diagonal);
       return s;
     },
     ['inplace'],
@@ -250,15 +250,12 @@ export const TRIU = defineTri('triu');
 export const TRIL = defineTri('tril');
 
 // ---- composites: tile, repeat_interleave ----
-export const TILE = registerOperator({
-  schema: 'tile(Tensor self, SymInt[] dims) -> Tensor',
-  composite: composite(([self, dims]) => {
-    const s = self as Tensor;
-    const reps = dims as number[];
+export const TILE = defineComposite('tile(Tensor self, SymInt[] dims) -> Tensor', ([self, dims]) => {
+    const s = self;
+    const reps = dims;
     const padded = reps.length < s.dim() ? [...new Array<number>(s.dim() - reps.length).fill(1), ...reps] : reps;
     return repeat(s, padded);
-  }),
-});
+  });
 
 /** The int64 index [0, 0, 1, 2, 2, ...] that repeats i `repeats[i]` times (repeat_interleave(repeats)). */
 function repeatIndex(op: string, repeats: Tensor): number[] {
@@ -312,23 +309,18 @@ function deviceRepeatIndex(r: Tensor, outputSize: unknown, n: number | null): Te
   });
 }
 
-export const REPEAT_INTERLEAVE_TENSOR = registerOperator({
-  schema: 'repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor',
-  composite: composite(([repeats, outputSize]) => {
-    const r = repeats as Tensor;
+export const REPEAT_INTERLEAVE_TENSOR = defineComposite('repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor', ([repeats, outputSize]) => {
+    const r = repeats;
     if (countsAreAsync(r.impl.device)) return deviceRepeatIndex(r, outputSize, null);
     const idx = repeatIndex('repeat_interleave', r);
     return tensor(idx, { dtype: 'int64', device: r.device });
-  }),
-});
+  });
 
-export const REPEAT_INTERLEAVE_SELF_TENSOR = registerOperator({
-  schema: 'repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor',
-  composite: composite(([self, repeats, dim, outputSize]) => {
-    const s = self as Tensor;
-    const r = repeats as Tensor;
+export const REPEAT_INTERLEAVE_SELF_TENSOR = defineComposite('repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor', ([self, repeats, dim, outputSize]) => {
+    const s = self;
+    const r = repeats;
     const input = dim == null ? flatten(s) : s;
-    const d = dim == null ? 0 : normalizeDim('repeat_interleave', dim as number, s.dim());
+    const d = dim == null ? 0 : normalizeDim('repeat_interleave', dim, s.dim());
     if (r.dim() > 1) throw new ShapeError('repeat_interleave: repeats must be 0-dim or 1-dim tensor');
     if (countsAreAsync(r.impl.device)) {
       const x = input.dim() === 0 ? reshape(input, [1]) : input;
@@ -341,25 +333,21 @@ export const REPEAT_INTERLEAVE_SELF_TENSOR = registerOperator({
       throw new ShapeError('repeat_interleave: repeats must have the same size as input along dim');
     }
     return interleave(input, d, counts.length === 1 && n !== 1 ? new Array<number>(n).fill(Number(counts[0])) : counts.map(Number));
-  }),
-});
+  });
 
-export const REPEAT_INTERLEAVE_SELF_INT = registerOperator({
-  schema: 'repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor',
-  composite: composite(([self, repeats, dim]) => {
-    const s = self as Tensor;
-    const r = repeats as number;
+export const REPEAT_INTERLEAVE_SELF_INT = defineComposite('repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor', ([self, repeats, dim]) => {
+    const s = self;
+    const r = repeats;
     if (r < 0) throw new TorchError('repeat_interleave: repeats can not be negative');
     const input = dim == null ? flatten(s) : s;
-    const d = dim == null ? 0 : normalizeDim('repeat_interleave', dim as number, s.dim());
+    const d = dim == null ? 0 : normalizeDim('repeat_interleave', dim, s.dim());
     if (input.dim() === 0) return reshape(expand(reshape(input, [1]), [r]), [r]);
     // x.unsqueeze(d + 1).expand(..., r, ...).flatten(d, d + 1): each slice repeated r times in place
     const u = unsqueeze(input, d + 1);
     const sizes = [...u.shape];
     sizes[d + 1] = r;
     return flatten(contiguous(expand(u, sizes)), d, d + 1);
-  }),
-});
+  });
 
 /** `input` with slice i along `d` repeated counts[i] times (slices of expanded views, concatenated). */
 function interleave(input: Tensor, d: number, counts: readonly number[]): Tensor {
@@ -387,33 +375,33 @@ const flipudArgs = makeBinder('flipud', 'flipud(Tensor self) -> Tensor');
 
 export function repeat(input: Tensor, ...repeats: IntListArgs<'repeats'>): Tensor;
 export function repeat(...a: unknown[]): Tensor {
-  const [self, repeats] = repeatArgs.bind(a) as [Tensor, number[]];
+  const [self, repeats] = repeatArgs.bind(a);
   return callFunctional(REPEAT, [unwrapTensor('repeat', 'self', self), repeats]);
 }
 
 export function tile(input: Tensor, ...dims: IntListArgs<'dims'>): Tensor;
 export function tile(...a: unknown[]): Tensor {
-  const [self, dims] = tileArgs.bind(a) as [Tensor, number[]];
+  const [self, dims] = tileArgs.bind(a);
   return callFunctional(TILE, [unwrapTensor('tile', 'self', self), dims]);
 }
 
 export function flip(input: Tensor, ...dims: IntListArgs<'dims'>): Tensor;
 export function flip(...a: unknown[]): Tensor {
-  const [self, dims] = flipArgs.bind(a) as [Tensor, number[]];
+  const [self, dims] = flipArgs.bind(a);
   return callFunctional(FLIP, [unwrapTensor('flip', 'self', self), dims]);
 }
 
 /** `torch.fliplr` / `flipud`: flip of dim 1 / dim 0 (at least 2-D / 1-D). */
 export function fliplr(input: Tensor): Tensor;
 export function fliplr(...a: unknown[]): Tensor {
-  const [self] = fliplrArgs.bind(a) as [Tensor];
+  const [self] = fliplrArgs.bind(a);
   if (self.dim() < 2) throw new ShapeError('fliplr: Input must be >= 2-d.');
   return flip(self, [1]);
 }
 
 export function flipud(input: Tensor): Tensor;
 export function flipud(...a: unknown[]): Tensor {
-  const [self] = flipudArgs.bind(a) as [Tensor];
+  const [self] = flipudArgs.bind(a);
   if (self.dim() < 1) throw new ShapeError('flipud: Input must be >= 1-d.');
   return flip(self, [0]);
 }
@@ -428,7 +416,7 @@ const rollArgs = makeBinder('roll', 'roll(Tensor self, int[1] shifts, int[1] dim
 export function roll(input: Tensor, options: RollOptions & { shifts: number | readonly number[] }): Tensor;
 export function roll(input: Tensor, shifts: number | readonly number[], dims?: number | readonly number[] | null | RollOptions): Tensor;
 export function roll(...args: unknown[]): Tensor {
-  const [self, shifts, dims] = rollArgs.bind(args) as [Tensor, number[], number[]];
+  const [self, shifts, dims] = rollArgs.bind(args);
   return callFunctional(ROLL, [unwrapTensor('roll', 'self', self), shifts, dims]);
 }
 
@@ -444,27 +432,25 @@ const trilInplaceArgs = makeBinder('tril_', 'tril_(Tensor self, int diagonal=0) 
 
 export function triu(input: Tensor, ...rest: OptionalArgs<[diagonal: number], TriOptions>): Tensor;
 export function triu(...a: unknown[]): Tensor {
-  const [self, k, out] = triuArgs.bind(a) as [Tensor, number, Tensor | undefined];
-  const args = [unwrapTensor('triu', 'self', self), k];
-  return out ? callOut(TRIU.out, args, out) : callFunctional(TRIU.functional, args);
+  const [self, k, out] = triuArgs.bind(a);
+  return callWithOut(TRIU.functional, TRIU.out, [unwrapTensor('triu', 'self', self), k], out);
 }
 
 export function tril(input: Tensor, ...rest: OptionalArgs<[diagonal: number], TriOptions>): Tensor;
 export function tril(...a: unknown[]): Tensor {
-  const [self, k, out] = trilArgs.bind(a) as [Tensor, number, Tensor | undefined];
-  const args = [unwrapTensor('tril', 'self', self), k];
-  return out ? callOut(TRIL.out, args, out) : callFunctional(TRIL.functional, args);
+  const [self, k, out] = trilArgs.bind(a);
+  return callWithOut(TRIL.functional, TRIL.out, [unwrapTensor('tril', 'self', self), k], out);
 }
 
 export function triu_(input: Tensor, ...rest: OptionalArgs<[diagonal: number], Omit<TriOptions, 'out'>>): Tensor;
 export function triu_(...a: unknown[]): Tensor {
-  const [self, k] = triuInplaceArgs.bind(a) as [Tensor, number];
+  const [self, k] = triuInplaceArgs.bind(a);
   return callMutating(TRIU.inplace, [unwrapTensor('triu_', 'self', self), k], self);
 }
 
 export function tril_(input: Tensor, ...rest: OptionalArgs<[diagonal: number], Omit<TriOptions, 'out'>>): Tensor;
 export function tril_(...a: unknown[]): Tensor {
-  const [self, k] = trilInplaceArgs.bind(a) as [Tensor, number];
+  const [self, k] = trilInplaceArgs.bind(a);
   return callMutating(TRIL.inplace, [unwrapTensor('tril_', 'self', self), k], self);
 }
 
@@ -486,13 +472,16 @@ const repeatInterleaveArgs = makeOverloads('repeat_interleave', [
  */
 export function repeatInterleave(input: Tensor, ...rest: OptionalArgs<[repeats: number | Tensor, dim: number], RepeatInterleaveOptions>): Tensor;
 export function repeatInterleave(...a: unknown[]): Tensor {
-  const { index, values } = repeatInterleaveArgs.bind(a);
-  if (index === 2) {
-    const [repeats, outputSize] = values as [Tensor, number | undefined];
+  const r = repeatInterleaveArgs.bind(a);
+  if (r.index === 2) {
+    const [repeats, outputSize] = r.values;
     return callFunctional(REPEAT_INTERLEAVE_TENSOR, [unwrapTensor('repeat_interleave', 'repeats', repeats), outputSize ?? null]);
   }
-  const [self, repeats, dim, outputSize] = values as [Tensor, number | Tensor, number | undefined, number | undefined];
-  const s = unwrapTensor('repeat_interleave', 'self', self);
-  if (index === 0) return callFunctional(REPEAT_INTERLEAVE_SELF_INT, [s, repeats, dim ?? null, outputSize ?? null]);
+  const s = unwrapTensor('repeat_interleave', 'self', r.values[0]);
+  if (r.index === 0) {
+    const [, repeats, dim, outputSize] = r.values;
+    return callFunctional(REPEAT_INTERLEAVE_SELF_INT, [s, repeats, dim ?? null, outputSize ?? null]);
+  }
+  const [, repeats, dim, outputSize] = r.values;
   return callFunctional(REPEAT_INTERLEAVE_SELF_TENSOR, [s, unwrapTensor('repeat_interleave', 'repeats', repeats), dim ?? null, outputSize ?? null]);
 }

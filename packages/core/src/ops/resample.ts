@@ -42,9 +42,9 @@ function padOutputSizes(op: string, sizes: readonly number[], pad: readonly numb
 
 export const CONSTANT_PAD_ND = defineStructured('constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor', (args, b) => {
   const op = 'constant_pad_nd';
-  const self = args[0] as TensorImpl;
-  const pad = (args[1] as number[]).map(Number);
-  const value = (args[2] ?? 0) as Scalar;
+  const self = args[0];
+  const pad = args[1].map(Number);
+  const value = (args[2] ?? 0);
   const sizes = padOutputSizes(op, self.sizes, pad);
   const out = TensorImpl.empty(op, sizes, self.dtype, self.device);
   // the region both share: in out from max(before, 0), in self from max(-before, 0)
@@ -127,16 +127,16 @@ function defineIndexedPad(mode: PadMode, sp: 1 | 2) {
   const kernel = mode === 'replicate' ? `${name}_cpu` : name;
   const dtypes = mode === 'circular' ? DTYPES : PAD_FLOATS;
   const forward = defineStructured(`${name}(Tensor self, SymInt[${2 * sp}] padding) -> Tensor`, (args, b) => {
-    const self = args[0] as TensorImpl;
-    const pad = (args[1] as number[]).map(Number);
+    const self = args[0];
+    const pad = args[1].map(Number);
     const sizes = checkIndexedPad(name, self, pad, mode, sp);
     checkDtype(name, kernel, self, dtypes);
     return runPlanes(b, name, self, sizes, sp, (o, x) => implOf(b, 'padIndexed', name)(o, x, pads2d(pad), mode));
   });
   const bname = `${name}_backward`;
   const backward = defineStructured(`${bname}(Tensor grad_output, Tensor self, SymInt[${2 * sp}] padding) -> Tensor`, (args, b) => {
-    const [go, self] = args as [TensorImpl, TensorImpl];
-    const pad = (args[2] as number[]).map(Number);
+    const [go, self] = args;
+    const pad = args[2].map(Number);
     const sizes = checkIndexedPad(bname, self, pad, mode, sp);
     checkDtype(bname, bname, self, PAD_FLOATS);
     if (go.dtype !== self.dtype || go.sizes.length !== sizes.length || go.sizes.some((s, i) => s !== sizes[i])) {
@@ -254,8 +254,8 @@ export const UPSAMPLE_NEAREST2D = defineStructured(
   'upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor',
   (args, b) => {
     const op = 'upsample_nearest2d';
-    const self = args[0] as TensorImpl;
-    const size = args[1] as number[];
+    const self = args[0];
+    const size = args[1];
     checkResample(op, self, size);
     checkDtype(op, 'upsample_nearest2d_channels_last', self, [...INTERP_FLOATS, 'uint8']);
     return runPlanes(b, op, self, [...self.sizes.slice(0, 2), size[0], size[1]], 2, (o, x) =>
@@ -268,9 +268,9 @@ export const UPSAMPLE_NEAREST2D_BACKWARD = defineStructured(
   'upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor',
   (args, b) => {
     const op = 'upsample_nearest2d_backward';
-    const go = args[0] as TensorImpl;
-    const size = args[1] as number[];
-    const inSize = args[2] as number[];
+    const go = args[0];
+    const size = args[1];
+    const inSize = args[2];
     checkResampleGrad(op, go, size, inSize);
     checkDtype(op, op, go, INTERP_FLOATS);
     return runBackward(b, op, go, inSize, (gi, g) => implOf(b, 'upsampleNearest2dBackward', op)(gi, g, optScale(args[3]), optScale(args[4])));
@@ -281,8 +281,8 @@ export const UPSAMPLE_BILINEAR2D = defineStructured(
   'upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor',
   (args, b) => {
     const op = 'upsample_bilinear2d';
-    const self = args[0] as TensorImpl;
-    const size = args[1] as number[];
+    const self = args[0];
+    const size = args[1];
     checkResample(op, self, size);
     checkDtype(op, 'upsample_bilinear2d_channels_last', self, INTERP_FLOATS);
     return runPlanes(b, op, self, [...self.sizes.slice(0, 2), size[0], size[1]], 2, (o, x) =>
@@ -295,9 +295,9 @@ export const UPSAMPLE_BILINEAR2D_BACKWARD = defineStructured(
   'upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor',
   (args, b) => {
     const op = 'upsample_bilinear2d_backward';
-    const go = args[0] as TensorImpl;
-    const size = args[1] as number[];
-    const inSize = args[2] as number[];
+    const go = args[0];
+    const size = args[1];
+    const inSize = args[2];
     checkResampleGrad(op, go, size, inSize);
     checkDtype(op, op, go, INTERP_FLOATS);
     return runBackward(b, op, go, inSize, (gi, g) =>
@@ -380,7 +380,7 @@ export function interpolate(
 ): Tensor;
 export function interpolate(...args: unknown[]): Tensor {
   const op = 'interpolate';
-  const [input, size, scaleFactor, mode, alignCorners, recomputeScaleFactor] = interpolateArgs.bind(args) as [Tensor, number[] | undefined, number[] | undefined, string, boolean | undefined, boolean | undefined];
+  const [input, size, scaleFactor, mode, alignCorners, recomputeScaleFactor] = interpolateArgs.bind(args);
   const x = unwrapTensor(op, 'input', input);
   // A number applies to every spatial dim; a list must name each (PyTorch raises for [3] on 4-d input).
   const options = isOptionsObject(args[args.length - 1]) ? (args[args.length - 1] as InterpolateOptions) : {};

@@ -42,13 +42,13 @@ const roundInplaceArgs = makeBinder('round_', 'round_(Tensor self, *, int? decim
 
 export function round(input: Tensor, options?: RoundOptions & OutOptions): Tensor;
 export function round(...args: unknown[]): Tensor {
-  const [self, decimals, out] = roundArgs.bind(args) as [Tensor, number | undefined, Tensor | undefined];
+  const [self, decimals, out] = roundArgs.bind(args);
   const a = [unwrapTensor('round', 'input', self), decimals ?? null];
   return out ? callMutating(ROUND.out, [...a, unwrapTensor('round', 'out', out)], out) : callFunctional(ROUND.functional, a);
 }
 
 export function round_(self: Tensor, options?: RoundOptions): Tensor;
 export function round_(...args: unknown[]): Tensor {
-  const [self, decimals] = roundInplaceArgs.bind(args) as [Tensor, number | undefined];
+  const [self, decimals] = roundInplaceArgs.bind(args);
   return callMutating(ROUND.inplace!, [unwrapTensor('round_', 'self', self), decimals ?? null], self);
 }

@@ -6,7 +6,7 @@ import { normalizeDim } from '../views';
 import { makeBinder, type Binder, type BoundArgs } from './binder';
 import { callFunctional, callMulti, callMutating, unwrapTensor } from './call';
 import { castTo, checkNoInternalOverlap, releaseAll, torchTypeName } from './meta-utils';
-import { callOut, defineOutVariant } from './out-variant';
+import { callOut, defineOutVariant, callWithOut } from './out-variant';
 import { valuesIndices, writeValuesIndicesOut, type ValuesIndices } from './reduction';
 import { defineStructured, implOf, type Backend } from './registry';
 
@@ -51,8 +51,8 @@ function defineScan(name: 'cumsum' | 'cumprod') {
   const functional = defineStructured(
     `${name}(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor`,
     ([self, dim, dtype], b) => {
-      const s = self as TensorImpl;
-      const d = normalizeDim(name, dim as number, s.sizes.length);
+      const s = self;
+      const d = normalizeDim(name, dim, s.sizes.length);
       const out = TensorImpl.empty(name, s.sizes, scanDtype(s, dtype, name), s.device);
       try {
         runScan(b, name, name, out, s, d);
@@ -68,8 +68,8 @@ function defineScan(name: 'cumsum' | 'cumprod') {
     `${name}_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)`,
     ([self, dim, dtype], b) => {
       const op = `${name}_`;
-      const s = self as TensorImpl;
-      const d = normalizeDim(op, dim as number, s.sizes.length);
+      const s = self;
+      const d = normalizeDim(op, dim, s.sizes.length);
       if (dtype != null && parseDType(op, dtype) !== s.dtype) {
         throw new DTypeError(
           `${op}: provided dtype must match the dtype of self tensor in ${name}. Got ${torchTypeName(parseDType(op, dtype))} and ${torchTypeName(s.dtype)}.`,
@@ -91,8 +91,8 @@ function defineCumExtremum(name: 'cummax' | 'cummin') {
   return defineStructured(
     `${name}(Tensor self, int dim) -> (Tensor values, Tensor indices)`,
     ([self, dim], b) => {
-      const s = self as TensorImpl;
-      const d = normalizeDim(name, dim as number, s.sizes.length);
+      const s = self;
+      const d = normalizeDim(name, dim, s.sizes.length);
       const values = TensorImpl.empty(name, s.sizes, s.dtype, s.device);
       const indices = TensorImpl.empty(name, s.sizes, 'int64', s.device);
       const v = asLine(values);
@@ -135,8 +135,7 @@ type ScanInplace = (input: Tensor, ...rest: BoundArgs<[dim: number], [], { dim?:
 function scanFront(name: 'cumsum' | 'cumprod', h: ReturnType<typeof defineScan>, fnArgs: Binder, inplaceArgs: Binder) {
   const fn: Scan = (...a: unknown[]): Tensor => {
     const [self, dim, dtype, out] = fnArgs.bind(a) as [Tensor, number, DType | undefined, Tensor | undefined];
-    const args = [unwrapTensor(name, 'input', self), dim, dtype ?? null];
-    return out ? callOut(h.out, args, out) : callFunctional(h.functional, args);
+    return callWithOut(h.functional, h.out, [unwrapTensor(name, 'input', self), dim, dtype ?? null], out);
   };
   const inplace: ScanInplace = (...a: unknown[]): Tensor => {
     const [self, dim, dtype] = inplaceArgs.bind(a) as [Tensor, number, DType | undefined];

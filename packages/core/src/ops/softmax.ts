@@ -30,8 +30,8 @@ export function splitAround(sizes: readonly number[], dim: number): [number, num
 
 function softmaxForward(name: '_softmax' | '_log_softmax', log: boolean) {
   return defineStructured(`${name}(Tensor self, int dim, bool half_to_float) -> Tensor`, ([self, dim, halfToFloat], b) => {
-    const s = self as TensorImpl;
-    const d = normalizeDim(name, dim as number, Math.max(s.dim, 1));
+    const s = self;
+    const d = normalizeDim(name, dim, Math.max(s.dim, 1));
     const lastDim = s.dim === 0 || d === s.dim - 1;
     if (!isFloatingType(s.dtype)) {
       const kernel = `${log ? 'log_' : ''}softmax${lastDim ? '_lastdim' : ''}_kernel_impl`;
@@ -67,12 +67,12 @@ function softmaxBackward(name: '_softmax_backward_data' | '_log_softmax_backward
   return defineStructured(
     `${name}(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor`,
     ([gradOutput, output, dim, inputDtype], b) => {
-      const g = gradOutput as TensorImpl;
-      const y = output as TensorImpl;
+      const g = gradOutput;
+      const y = output;
       if (g.sizes.length !== y.sizes.length || g.sizes.some((n, i) => n !== y.sizes[i])) {
         throw new ShapeError(`${name}: grad_output ${fmtShape(g.sizes)} and output ${fmtShape(y.sizes)} must have the same shape`);
       }
-      const d = normalizeDim(name, dim as number, Math.max(y.dim, 1));
+      const d = normalizeDim(name, dim, Math.max(y.dim, 1));
       const outDtype = inputDtype == null ? y.dtype : parseDType(name, inputDtype);
       const out = TensorImpl.empty(name, y.sizes, outDtype, y.device, UNINITIALIZED);
       if (y.numel === 0) return out;
@@ -117,7 +117,7 @@ function softmaxFront(name: 'softmax' | 'logSoftmax', op: typeof SOFTMAX) {
   const aten = name === 'softmax' ? 'softmax' : 'log_softmax';
   const binder = makeBinder(aten, `${aten}(Tensor input, int? dim=None, ScalarType? dtype=None) -> Tensor`);
   return (...a: unknown[]): Tensor => {
-    const [input, d, dtype] = binder.bind(a) as [Tensor, number | undefined, DType | undefined];
+    const [input, d, dtype] = binder.bind(a);
     const impl = unwrapTensor(name, 'input', input);
     const nd = d ?? implicitDim(impl.dim);
     if (dtype == null) return callFunctional(op, [impl, nd, false]);

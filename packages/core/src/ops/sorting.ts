@@ -6,7 +6,7 @@ import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides, normalizeDim } from '../views';
 import { makeBinder, makeOverloads, type BoundArgs, type OptionalArgs } from './binder';
 import { callFunctional, callMulti, callMutating, unwrapTensor, unwrapTensorOrScalar } from './call';
-import { composite } from './composite';
+import { defineComposite } from './composite';
 import { checkNoInternalOverlap, commonDevice, releaseAll, sameShape, torchTypeName, type Scalar } from './meta-utils';
 import { FILL_ } from './copy';
 import { valuesIndices, writeValuesIndicesOut, type ValuesIndices } from './reduction';
@@ -33,8 +33,8 @@ function releaseOnError<T>(ts: readonly TensorImpl[], fn: () => T): T {
 export const SORT = defineStructured(
   'sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)',
   ([self, , dim, descending], b) => {
-    const s = self as TensorImpl;
-    const d = normalizeDim('sort', dim as number, s.sizes.length);
+    const s = self;
+    const d = normalizeDim('sort', dim, s.sizes.length);
     const values = TensorImpl.empty('sort', s.sizes, s.dtype, s.device);
     const indices = TensorImpl.empty('sort', s.sizes, 'int64', s.device);
     return releaseOnError([values, indices], () => {
@@ -52,10 +52,10 @@ export const SORT = defineStructured(
 export const TOPK = defineStructured(
   'topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)',
   ([self, k, dim, largest], b) => {
-    const s = self as TensorImpl;
-    const d = normalizeDim('topk', dim as number, s.sizes.length);
+    const s = self;
+    const d = normalizeDim('topk', dim, s.sizes.length);
     const n = s.sizes.length === 0 ? 1 : s.sizes[d];
-    const kk = k as number;
+    const kk = k;
     if (!Number.isInteger(kk) || kk < 0 || kk > n) throw new IndexError('topk: selected index k out of range');
     if (s.dtype === 'bool' && s.sizes.length > 0) throw new DTypeError(`topk: "topk_cpu" not implemented for 'Bool'`);
     const sizes = s.sizes.map((x, i) => (i === d ? kk : x));
@@ -172,12 +172,12 @@ const SEARCHSORTED_ARGS = 'bool out_int32=False, bool right=False, str? side=Non
 export const SEARCHSORTED = defineStructured(
   `searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, ${SEARCHSORTED_ARGS}) -> Tensor`,
   ([seq, self, outInt32, right, side, sorter], b) =>
-    runSearchsorted(b, 'searchsorted', seq as TensorImpl, self as TensorImpl, outInt32 === true, resolveRight('searchsorted', right, side), (sorter as TensorImpl | null) ?? null, null),
+    runSearchsorted(b, 'searchsorted', seq, self, outInt32 === true, resolveRight('searchsorted', right, side), (sorter as TensorImpl | null) ?? null, null),
 );
 const SEARCHSORTED_OUT = defineStructured(
   `searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, ${SEARCHSORTED_ARGS}, Tensor(a!) out) -> Tensor(a!)`,
   ([seq, self, outInt32, right, side, sorter, out], b) =>
-    runSearchsorted(b, 'searchsorted', seq as TensorImpl, self as TensorImpl, outInt32 === true, resolveRight('searchsorted', right, side), (sorter as TensorImpl | null) ?? null, out as TensorImpl),
+    runSearchsorted(b, 'searchsorted', seq, self, outInt32 === true, resolveRight('searchsorted', right, side), (sorter as TensorImpl | null) ?? null, out),
   ['out'],
 );
 
@@ -188,15 +188,15 @@ function checkBucketBoundaries(op: string, boundaries: TensorImpl): void {
 export const BUCKETIZE = defineStructured(
   'bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor',
   ([self, boundaries, outInt32, right], b) => {
-    checkBucketBoundaries('bucketize', boundaries as TensorImpl);
-    return runSearchsorted(b, 'bucketize', boundaries as TensorImpl, self as TensorImpl, outInt32 === true, right === true, null, null);
+    checkBucketBoundaries('bucketize', boundaries);
+    return runSearchsorted(b, 'bucketize', boundaries, self, outInt32 === true, right === true, null, null);
   },
 );
 const BUCKETIZE_OUT = defineStructured(
   'bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!)',
   ([self, boundaries, outInt32, right, out], b) => {
-    checkBucketBoundaries('bucketize', boundaries as TensorImpl);
-    return runSearchsorted(b, 'bucketize', boundaries as TensorImpl, self as TensorImpl, outInt32 === true, right === true, null, out as TensorImpl);
+    checkBucketBoundaries('bucketize', boundaries);
+    return runSearchsorted(b, 'bucketize', boundaries, self, outInt32 === true, right === true, null, out);
   },
   ['out'],
 );
@@ -293,22 +293,19 @@ function runUnique(b: Backend, s: TensorImpl, dim: number | null): TensorImpl[] 
 
 export const UNIQUE = defineStructured(
   '_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)',
-  ([self], b) => runUnique(b, self as TensorImpl, null),
+  ([self], b) => runUnique(b, self, null),
 );
 export const UNIQUE_DIM = defineStructured(
   'unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)',
-  ([self, dim], b) => runUnique(b, self as TensorImpl, dim as number),
+  ([self, dim], b) => runUnique(b, self, dim),
 );
 
 // ---- argsort (sort's indices) ----
-export const ARGSORT = registerOperator({
-  schema: 'argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor',
-  composite: composite(([self, stable, dim, descending]) => {
-    const [values, indices] = callMulti(SORT, [(self as Tensor).impl, stable, dim, descending]);
+export const ARGSORT = defineComposite('argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor', ([self, stable, dim, descending]) => {
+    const [values, indices] = callMulti(SORT, [self.impl, stable, dim, descending]);
     values.dispose();
     return indices;
-  }),
-});
+  });
 
 // ---- front ends ----
 export interface SortOptions {
@@ -325,14 +322,14 @@ const topkArgs = makeBinder('topk', 'topk(Tensor self, int k, int dim=-1, bool l
 
 export function sort(input: Tensor, ...rest: OptionalArgs<[dim: number, descending: boolean], SortOptions>): ValuesIndices;
 export function sort(...a: unknown[]): ValuesIndices {
-  const [self, dim, descending, stable, out] = sortArgs.bind(a) as [Tensor, number, boolean, boolean | undefined, Tensor[] | undefined];
+  const [self, dim, descending, stable, out] = sortArgs.bind(a);
   const r = valuesIndices(callMulti(SORT, [unwrapTensor('sort', 'self', self), stable ?? null, dim, descending]));
   return out ? writeValuesIndicesOut('sort', r, out as unknown as readonly [Tensor, Tensor]) : r;
 }
 
 export function argsort(input: Tensor, ...rest: OptionalArgs<[dim: number, descending: boolean], Omit<SortOptions, 'out'>>): Tensor;
 export function argsort(...a: unknown[]): Tensor {
-  const [self, dim, descending, stable] = argsortArgs.bind(a) as [Tensor, number, boolean, boolean];
+  const [self, dim, descending, stable] = argsortArgs.bind(a);
   return callFunctional(ARGSORT, [unwrapTensor('argsort', 'self', self), stable, dim, descending]);
 }
 
@@ -345,7 +342,7 @@ export interface TopkOptions {
 
 export function topk(input: Tensor, k: number, ...rest: OptionalArgs<[dim: number, largest: boolean, sorted: boolean], TopkOptions>): ValuesIndices;
 export function topk(...a: unknown[]): ValuesIndices {
-  const [self, k, dim, largest, sorted, out] = topkArgs.bind(a) as [Tensor, number, number, boolean, boolean, Tensor[] | undefined];
+  const [self, k, dim, largest, sorted, out] = topkArgs.bind(a);
   const r = valuesIndices(callMulti(TOPK, [unwrapTensor('topk', 'self', self), k, dim, largest, sorted]));
   return out ? writeValuesIndicesOut('topk', r, out as unknown as readonly [Tensor, Tensor]) : r;
 }
@@ -367,7 +364,7 @@ type UniqueArgs = OptionalArgs<[sorted: boolean, returnInverse: boolean, returnC
 
 export function unique(input: Tensor, ...rest: UniqueArgs): Tensor | Tensor[];
 export function unique(...a: unknown[]): Tensor | Tensor[] {
-  const [self, sorted, inv, cnt, dim] = uniqueArgs.bind(a) as [Tensor, boolean, boolean, boolean, number | undefined];
+  const [self, sorted, inv, cnt, dim] = uniqueArgs.bind(a);
   const s = unwrapTensor('unique', 'self', self);
   const parts = dim == null ? callMulti(UNIQUE, [s, sorted, inv, cnt]) : callMulti(UNIQUE_DIM, [s, dim, sorted, inv, cnt]);
   const keep = [true, inv, cnt];
@@ -387,7 +384,7 @@ export function unique(...a: unknown[]): Tensor | Tensor[] {
  */
 export async function uniqueAsync(input: Tensor, ...rest: UniqueArgs): Promise<Tensor | Tensor[]>;
 export async function uniqueAsync(...a: unknown[]): Promise<Tensor | Tensor[]> {
-  const [self, sorted, returnInverse, returnCounts, dim] = uniqueArgs.bind(a) as [Tensor, boolean, boolean, boolean, number | undefined];
+  const [self, sorted, returnInverse, returnCounts, dim] = uniqueArgs.bind(a);
   const options = { sorted, returnInverse, returnCounts, dim };
   const s = unwrapTensor('unique', 'self', self);
   const b = backendOf(backendKeyOf(s.device.type));
@@ -420,7 +417,7 @@ const bucketizeArgs = makeBinder('bucketize', 'bucketize(Tensor input, Tensor bo
 /** `torch.searchsorted(sortedSequence, values, { right, side, sorter, outInt32, out })`; `values` (keyword `input`) may be a Scalar. */
 export function searchsorted(sortedSequence: Tensor, ...rest: BoundArgs<[values: Tensor | Scalar], [], SearchsortedOptions & { input?: Tensor | Scalar }>): Tensor;
 export function searchsorted(...a: unknown[]): Tensor {
-  const [sortedSequence, values, outInt32, right, side, sorter, out] = searchsortedArgs.bind(a).values as [Tensor, Tensor | Scalar, boolean, boolean, string | undefined, Tensor | undefined, Tensor | undefined];
+  const [sortedSequence, values, outInt32, right, side, sorter, out] = searchsortedArgs.bind(a).values;
   const options = { outInt32, right, side: side as SearchsortedOptions['side'], sorter, out };
   const seq = unwrapTensor('searchsorted', 'sorted_sequence', sortedSequence);
   const v = unwrapTensorOrScalar('searchsorted', 'self', values);
@@ -435,9 +432,11 @@ export function searchsorted(...a: unknown[]): Tensor {
     value = temp;
   }
   try {
-    const args = [seq, value, options.outInt32 ?? false, options.right ?? false, options.side ?? null, options.sorter ? unwrapTensor('searchsorted', 'sorter', options.sorter) : null];
-    if (options.out) return callMutating(SEARCHSORTED_OUT, [...args, unwrapTensor('searchsorted', 'out', options.out)], options.out);
-    return callFunctional(SEARCHSORTED, args);
+    const sorter = options.sorter ? unwrapTensor('searchsorted', 'sorter', options.sorter) : null;
+    if (options.out) {
+      return callMutating(SEARCHSORTED_OUT, [seq, value, options.outInt32 ?? false, options.right ?? false, options.side ?? null, sorter, unwrapTensor('searchsorted', 'out', options.out)], options.out);
+    }
+    return callFunctional(SEARCHSORTED, [seq, value, options.outInt32 ?? false, options.right ?? false, options.side ?? null, sorter]);
   } finally {
     temp?.release();
   }
@@ -463,9 +462,9 @@ export interface BucketizeOptions {
 
 export function bucketize(input: Tensor, ...rest: BoundArgs<[boundaries: Tensor], [], BucketizeOptions & { boundaries?: Tensor }>): Tensor;
 export function bucketize(...a: unknown[]): Tensor {
-  const [self, boundaries, outInt32, right, out] = bucketizeArgs.bind(a) as [Tensor, Tensor, boolean, boolean, Tensor | undefined];
-  const options = { outInt32, right, out };
-  const args = [unwrapTensor('bucketize', 'self', self), unwrapTensor('bucketize', 'boundaries', boundaries), options.outInt32 ?? false, options.right ?? false];
-  if (options.out) return callMutating(BUCKETIZE_OUT, [...args, unwrapTensor('bucketize', 'out', options.out)], options.out);
-  return callFunctional(BUCKETIZE, args);
+  const [self, boundaries, outInt32, right, out] = bucketizeArgs.bind(a);
+  const x = unwrapTensor('bucketize', 'self', self);
+  const b = unwrapTensor('bucketize', 'boundaries', boundaries);
+  if (out) return callMutating(BUCKETIZE_OUT, [x, b, outInt32, right, unwrapTensor('bucketize', 'out', out)], out);
+  return callFunctional(BUCKETIZE, [x, b, outInt32, right]);
 }

@@ -129,72 +129,72 @@ const sliceArgs = makeBinder('slice', 'slice(Tensor self, int dim=0, SymInt? sta
 /** `x.view(2, 3)`, `x.view([2, -1])`: the same data seen at another shape (one -1 is inferred). */
 export function view(input: Tensor, ...size: IntListArgs<'size'>): Tensor;
 export function view(...a: unknown[]): Tensor {
-  const [self, size] = viewArgs.bind(a) as [Tensor, number[]];
+  const [self, size] = viewArgs.bind(a);
   return callFunctional(VIEW, [unwrapTensor('view', 'self', self), size]);
 }
 
 export function asStrided(input: Tensor, ...rest: BoundArgs<[size: readonly number[], stride: readonly number[]], [storageOffset: number], { size?: readonly number[]; stride?: readonly number[]; storageOffset?: number | null }>): Tensor;
 export function asStrided(...a: unknown[]): Tensor {
-  const [self, size, stride, offset] = asStridedArgs.bind(a) as [Tensor, number[], number[], number | undefined];
+  const [self, size, stride, offset] = asStridedArgs.bind(a);
   return callFunctional(AS_STRIDED, [unwrapTensor('as_strided', 'self', self), size, stride, offset ?? null]);
 }
 
 /** `x.permute(2, 0, 1)` or `torch.permute(x, [2, 0, 1])`. */
 export function permute(input: Tensor, ...dims: IntListArgs<'dims'>): Tensor;
 export function permute(...a: unknown[]): Tensor {
-  const [self, dims] = permuteArgs.bind(a) as [Tensor, number[]];
+  const [self, dims] = permuteArgs.bind(a);
   return callFunctional(PERMUTE, [unwrapTensor('permute', 'self', self), dims]);
 }
 
 export function transpose(input: Tensor, ...rest: BoundArgs<[dim0: number, dim1: number], [], { dim0?: number; dim1?: number }>): Tensor;
 export function transpose(...a: unknown[]): Tensor {
-  const [self, d0, d1] = transposeArgs.bind(a) as [Tensor, number, number];
+  const [self, d0, d1] = transposeArgs.bind(a);
   return callFunctional(TRANSPOSE, [unwrapTensor('transpose', 'self', self), d0, d1]);
 }
 
 /** `torch.swapaxes` (numpy's name for transpose; keywords axis0 and axis1). */
 export function swapaxes(input: Tensor, ...rest: BoundArgs<[axis0: number, axis1: number], [], { axis0?: number; axis1?: number }>): Tensor;
 export function swapaxes(...a: unknown[]): Tensor {
-  const [self, d0, d1] = swapaxesArgs.bind(a) as [Tensor, number, number];
+  const [self, d0, d1] = swapaxesArgs.bind(a);
   return callFunctional(TRANSPOSE, [unwrapTensor('swapaxes', 'self', self), d0, d1]);
 }
 
 /** `torch.swapdims`: transpose by another name. */
 export function swapdims(input: Tensor, ...rest: BoundArgs<[dim0: number, dim1: number], [], { dim0?: number; dim1?: number }>): Tensor;
 export function swapdims(...a: unknown[]): Tensor {
-  const [self, d0, d1] = swapdimsArgs.bind(a) as [Tensor, number, number];
+  const [self, d0, d1] = swapdimsArgs.bind(a);
   return callFunctional(TRANSPOSE, [unwrapTensor('swapdims', 'self', self), d0, d1]);
 }
 
 export function select(input: Tensor, ...rest: BoundArgs<[dim: number, index: number], [], { dim?: number; index?: number }>): Tensor;
 export function select(...a: unknown[]): Tensor {
-  const [self, dim, index] = selectArgs.bind(a) as [Tensor, number, number];
+  const [self, dim, index] = selectArgs.bind(a);
   return callFunctional(SELECT, [unwrapTensor('select', 'self', self), dim, index]);
 }
 
 export function unsqueeze(input: Tensor, ...rest: BoundArgs<[dim: number], [], { dim?: number }>): Tensor;
 export function unsqueeze(...a: unknown[]): Tensor {
-  const [self, dim] = unsqueezeArgs.bind(a) as [Tensor, number];
+  const [self, dim] = unsqueezeArgs.bind(a);
   return callFunctional(UNSQUEEZE, [unwrapTensor('unsqueeze', 'self', self), dim]);
 }
 
 /** `x.squeeze()` (every size-1 dim), `x.squeeze(1)`, `x.squeeze([0, 2])`. */
 export function squeeze(input: Tensor, ...rest: OptionalArgs<[dim: number | readonly number[]], { dim?: number | readonly number[] | null }>): Tensor;
 export function squeeze(...a: unknown[]): Tensor {
-  const [self, dims] = squeezeArgs.bind(a) as [Tensor, number[] | undefined];
+  const [self, dims] = squeezeArgs.bind(a);
   return callFunctional(SQUEEZE, [unwrapTensor('squeeze', 'self', self), dims ?? null]);
 }
 
 /** `x.expand(2, -1)` or `x.expand([2, -1])` (-1 keeps a dim's size). */
 export function expand(input: Tensor, ...size: IntListArgs<'size'> | [size: number | readonly number[], options: { implicit?: boolean }]): Tensor;
 export function expand(...a: unknown[]): Tensor {
-  const [self, size, implicit] = expandArgs.bind(a) as [Tensor, number[], boolean];
+  const [self, size, implicit] = expandArgs.bind(a);
   return callFunctional(EXPAND, [unwrapTensor('expand', 'self', self), size, implicit]);
 }
 
 export function unfold(input: Tensor, ...rest: BoundArgs<[dimension: number, size: number, step: number], [], { dimension?: number; size?: number; step?: number }>): Tensor;
 export function unfold(...a: unknown[]): Tensor {
-  const [self, d, size, step] = unfoldArgs.bind(a) as [Tensor, number, number, number];
+  const [self, d, size, step] = unfoldArgs.bind(a);
   return callFunctional(UNFOLD, [unwrapTensor('unfold', 'self', self), d, size, step]);
 }
 
@@ -206,20 +206,20 @@ export interface DiagonalOptions {
 
 export function diagonal(input: Tensor, ...rest: OptionalArgs<[offset: number, dim1: number, dim2: number], DiagonalOptions>): Tensor;
 export function diagonal(...a: unknown[]): Tensor {
-  const [self, offset, d1, d2] = diagonalArgs.bind(a) as [Tensor, number, number, number];
+  const [self, offset, d1, d2] = diagonalArgs.bind(a);
   return callFunctional(DIAGONAL, [unwrapTensor('diagonal', 'self', self), offset, d1, d2]);
 }
 
 /** `torch.alias(x)`: a new view of all of `x` (AliasBackward0), as `x[...]` gives. */
 export function alias(input: Tensor): Tensor;
 export function alias(...a: unknown[]): Tensor {
-  const [self] = aliasArgs.bind(a) as [Tensor];
+  const [self] = aliasArgs.bind(a);
   return callFunctional(ALIAS, [unwrapTensor('alias', 'self', self)]);
 }
 
 export function detach(input: Tensor): Tensor;
 export function detach(...a: unknown[]): Tensor {
-  const [self] = detachArgs.bind(a) as [Tensor];
+  const [self] = detachArgs.bind(a);
   return callFunctional(DETACH, [unwrapTensor('detach', 'self', self)]);
 }
 
@@ -233,6 +233,6 @@ export interface SliceOptions {
 /** `x.slice(dim, start, end, step)` (aten::slice); users mostly write `x.index(...)`. */
 export function sliceDim(input: Tensor, ...rest: OptionalArgs<[dim: number, start: number, end: number, step: number], SliceOptions>): Tensor;
 export function sliceDim(...a: unknown[]): Tensor {
-  const [self, dim, start, end, step] = sliceArgs.bind(a) as [Tensor, number, number | undefined, number | undefined, number];
+  const [self, dim, start, end, step] = sliceArgs.bind(a);
   return callFunctional(SLICE, [unwrapTensor('slice', 'self', self), dim, start ?? null, end ?? null, step]);
 }

@@ -73,7 +73,7 @@ export function keep<T extends Trackable>(t: T): T {
 function collect(v: unknown, out: Set<Trackable>, seen: Set<unknown>): void {
   if (v === null || typeof v !== 'object' || seen.has(v)) return;
   seen.add(v);
-  if (typeof (v as Trackable).dispose === 'function' && 'isDisposed' in (v as object)) {
+  if (typeof (v as Trackable).dispose === 'function' && 'isDisposed' in v) {
     out.add(v as Trackable);
     return;
   }

@@ -55,7 +55,7 @@ function defer(t: Tensor): void {
 /** A JS value's type for a message (binder.ts's typeName, which this module cannot import). */
 function jsTypeName(x: unknown): string {
   if (Array.isArray(x)) return 'Array';
-  if (typeof x === 'object' && x !== null) return (x as object).constructor?.name ?? 'object';
+  if (typeof x === 'object' && x !== null) return x.constructor?.name ?? 'object';
   return typeof x;
 }
 
