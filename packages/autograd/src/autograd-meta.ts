@@ -1,7 +1,8 @@
 import { AutogradError, TensorImpl, type AutogradMetaInterface, type Tensor } from '@torch-ts/core';
 import type { AccumulateGrad, Node } from './node';
 
-export type TensorHook = (grad: Tensor) => Tensor | void | undefined;
+/** A tensor hook: user code, so what it returns is checked by the engine (Note [Validating gradients]). */
+export type TensorHook = (grad: Tensor) => unknown;
 
 /**
  * Note [AutogradMeta ownership]

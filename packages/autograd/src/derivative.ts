@@ -108,8 +108,11 @@ type NodeValue<T> = T extends RemovedTensor
 
 type NodeValues<T extends readonly unknown[]> = { [I in keyof T]: NodeValue<T[I]> };
 
-/** The arguments the Node of op `K` keeps (Note [Derivative arguments]). */
-export type DerivativeArgs<K extends keyof OpSchemas> = NodeValues<SchemaValues<OpSchemas[K], NodeArgRepr>>;
+/** The arguments a Node of an op of schema `S` keeps (Note [Derivative arguments]). */
+export type NodeArgs<S extends string> = NodeValues<SchemaValues<S, NodeArgRepr>>;
+
+/** The arguments the Node of op `K` keeps. */
+export type DerivativeArgs<K extends keyof OpSchemas> = NodeArgs<OpSchemas[K]>;
 
 /** The derivative of op `K`, its formula reading `K`'s arguments. */
 export type DerivativeOf<K extends keyof OpSchemas> = Derivative<DerivativeArgs<K>>;

@@ -203,8 +203,13 @@ export function registerDerivative<A extends readonly unknown[]>(op: OperatorHan
   for (const k of AUTOGRAD_KEYS) registerKernel(op, k, kernel);
 }
 
-/** One op's entry, typed by its own schema (a call with the union of names checks each pair alike). */
-function registerEntry<K extends KernelOpName>(name: K, entry: DerivativeTable[K]): void {
+/**
+ * One op's entry, typed by its op's schema. (Called with the union of every name, K's
+ * pairing of a name with its own entry rests on the table's type, DerivativeTable, which
+ * types each entry by its key.)
+ */
+function registerEntry<K extends KernelOpName>(name: K, entry: DerivativeTable[K] | undefined): void {
+  if (!entry) throw new AutogradError(`autograd: aten::${name} has no derivative entry`);
   if ('notDifferentiable' in entry) return; // the autograd keys fall through to the backend
   registerDerivative(getOperator(name), entry);
 }

@@ -117,9 +117,9 @@ const RemainderBackward: DerivativeOf<'remainder'> = {
   saves: ['self@other', 'other@other'],
   backward: (ctx) => {
     const { grad, needs } = ctx;
-    const other = operand(ctx, 'other', 1);
+    // (`other` is saved only when it needs a gradient: read it only then)
     const otherGrad = needs[1]
-      ? mul(neg(grad), div(savedTensor(ctx, 'self', 'remainder'), other, { roundingMode: 'floor' }))
+      ? mul(neg(grad), div(savedTensor(ctx, 'self', 'remainder'), operand(ctx, 'other', 1), { roundingMode: 'floor' }))
       : null;
     return [needs[0] ? grad : null, otherGrad];
   },
