@@ -75,9 +75,9 @@ export type DerivativeEntry<A extends readonly unknown[] = readonly unknown[]> =
 
 /**
  * Note [Derivative arguments]
- * A Node keeps its op's boxed arguments with the tensors taken out (kernels.ts
- * `withoutTensors`; a formula reads tensors from `saved`), and a formula reads dims, flags and
- * scalars from them. Their types come from the op's schema (Note [Schema types] in core,
+ * A Node keeps its op's boxed arguments with the tensors taken out (kernels.ts `nodeArgs`;
+ * a formula reads tensors from `saved`), and a formula reads dims, flags and scalars from
+ * them. Their types come from the op's schema (Note [Schema types] in core,
  * through the generated OpSchemas), in the kernels' representation (a dtype is a DType,
  * None is null or undefined) with each Tensor slot as the Node holds it:
  *  - a Tensor: null, or the number itself where a pointwise op took a plain number for it

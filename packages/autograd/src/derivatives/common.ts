@@ -26,7 +26,7 @@ export function inputSizes(ctx: DerivativeContext, i: number, op: string): reado
 }
 
 /** A number, boolean or bigint: a Scalar argument, or a pointwise op's wrapped number. */
-export function isScalar(v: unknown): v is Scalar {
+function isScalar(v: unknown): v is Scalar {
   return typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint';
 }
 

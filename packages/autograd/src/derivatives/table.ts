@@ -25,6 +25,8 @@ export function unaryDerivative(name: string, saves: 'self' | 'result' | null, f
   };
 }
 
+// Object.fromEntries cannot type its keys: the two casts below state that they are the rows'
+// operators (the derivative test checks the table's keys against KERNEL_OP_NAMES at run time).
 export const TABLE_DERIVATIVES = Object.fromEntries(
   Object.entries(UNARY_TABLE).flatMap(([op, row]) => {
     const d: UnaryDerivative = row.derivative;
