@@ -1,5 +1,5 @@
 import { BINARY_TABLE, UNARY_TABLE, type BinaryRow, type BinaryTableName, type Tensor, type UnaryDerivative, type UnaryTableName } from '@torch-ts/core';
-import type { Derivative, DerivativeContext } from '../derivative';
+import type { Derivative, DerivativeArgs, DerivativeContext } from '../derivative';
 import { savedTensor } from './common';
 
 /**
@@ -25,6 +25,8 @@ export function unaryDerivative(name: string, saves: 'self' | 'result' | null, f
   };
 }
 
+// Object.fromEntries cannot type its keys: the two casts below state that they are the rows'
+// operators (the derivative test checks the table's keys against KERNEL_OP_NAMES at run time).
 export const TABLE_DERIVATIVES = Object.fromEntries(
   Object.entries(UNARY_TABLE).flatMap(([op, row]) => {
     const d: UnaryDerivative = row.derivative;
@@ -36,11 +38,14 @@ export const TABLE_DERIVATIVES = Object.fromEntries(
   }),
 ) as { readonly [K in UnaryTableName | `${UnaryTableName}_`]: Derivative };
 
+type BinaryKernelOp = { [K in BinaryTableName]: (typeof BINARY_TABLE)[K] extends { readonly inplace: false } ? K : K | `${K}_` }[BinaryTableName];
+
 /**
  * A binary row's Node: `other` reaches the formula as the number itself where the Scalar
- * overload ran (only tensors are replaced by saved handles in `args`).
+ * overload ran (only tensors are taken out of `args`: Note [Derivative arguments]). Typed by
+ * the arguments of every row's operators (`(Tensor self, Tensor other)` each).
  */
-function binaryDerivative(op: string, row: BinaryRow): Derivative {
+function binaryDerivative(op: string, row: BinaryRow): Derivative<DerivativeArgs<BinaryKernelOp>> {
   const node = `${op[0].toUpperCase()}${op.slice(1)}Backward`;
   const d = row.derivative;
   return {
@@ -50,16 +55,14 @@ function binaryDerivative(op: string, row: BinaryRow): Derivative {
     saves: d.saves,
     backward: (ctx) => {
       const { saved } = ctx;
-      return d.formula(ctx.grad, { self: saved.self, other: saved.other ?? (ctx.args[1] as number | undefined), result: saved.result }, ctx.needs);
+      return d.formula(ctx.grad, { self: saved.self, other: saved.other ?? ctx.args[1] ?? undefined, result: saved.result }, ctx.needs);
     },
   };
 }
-
-type BinaryKernelOp = { [K in BinaryTableName]: (typeof BINARY_TABLE)[K] extends { readonly inplace: false } ? K : K | `${K}_` }[BinaryTableName];
 
 export const BINARY_TABLE_DERIVATIVES = Object.fromEntries(
   Object.entries(BINARY_TABLE).flatMap(([op, row]: [string, BinaryRow]) => {
     const entry = binaryDerivative(op, row);
     return row.inplace === false ? [[op, entry]] : [[op, entry], [`${op}_`, entry]];
   }),
-) as { readonly [K in BinaryKernelOp]: Derivative };
+) as { readonly [K in BinaryKernelOp]: ReturnType<typeof binaryDerivative> };
