@@ -42,7 +42,8 @@ export function checkAnomaly(node: Node, outputs: readonly (Tensor | null)[]): v
   if (!enabled) return;
   outputs.forEach((g, i) => {
     if (!g || g.device.type !== 'cpu' || !g.isFloatingPoint()) return;
-    const values = g.dataSync() as ArrayLike<number>;
+    const values = g.dataSync();
+    if (values instanceof BigInt64Array) return; // (never for a floating tensor; integers hold no NaN)
     for (let k = 0; k < values.length; k++) {
       if (Number.isNaN(values[k])) {
         const trace = node.anomalyTrace ? `\nTraceback of forward call that caused the error:\n${node.anomalyTrace}` : '';

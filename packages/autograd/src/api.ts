@@ -11,7 +11,7 @@ import {
   type GradFnHandle,
   type TensorImpl,
 } from '@torch-ts/core';
-import { AutogradMeta, metaOf, requiresGrad, type TensorHook } from './autograd-meta';
+import { ensureMeta, metaOf, requiresGrad, type TensorHook } from './autograd-meta';
 import { execute } from './engine';
 import { gradientEdge, type Edge, type Node } from './node';
 import { typeName } from './validate-grads';
@@ -23,7 +23,20 @@ export interface GradOptions {
   allowUnused?: boolean;
 }
 
-const list = <T>(x: T | readonly T[]): T[] => (Array.isArray(x) ? [...(x as T[])] : [x as T]);
+/** Whether an argument that takes one value or a list of them got a list. */
+function isList<T>(x: T | readonly T[]): x is readonly T[] {
+  return Array.isArray(x);
+}
+
+export const list = <T>(x: T | readonly T[]): T[] => (isList(x) ? [...x] : [x]);
+
+/** `backward`'s `inputs` (typed loosely by core, as a JS caller may pass anything): each must be a Tensor. */
+function tensorInputs(inputs: unknown): Tensor[] {
+  return list(inputs).map((t, i) => {
+    if (!(t instanceof Tensor)) throw new TypeError(`backward: inputs[${i}] must be a Tensor, but got ${typeName(t)}`);
+    return t;
+  });
+}
 
 /**
  * The root gradients the engine owns: the user's (a new handle each) or ones for scalars.
@@ -79,7 +92,7 @@ export function backward(
   const fresh: Node[] = [];
   try {
     const roots = rootEdges('backward', outs, fresh);
-    const onlyTensors = options.inputs ? list(options.inputs as Tensor | Tensor[]) : undefined;
+    const onlyTensors = options.inputs ? tensorInputs(options.inputs) : undefined;
     const only = onlyTensors?.map((t) => {
       const e = gradientEdge(t.impl, fresh);
       if (!e) throw new AutogradError('backward: One of the differentiated Tensors does not require grad');
@@ -87,7 +100,7 @@ export function backward(
     });
     // A non-leaf among `inputs` gets its gradient in `.grad`, as PyTorch does.
     const onlyMetas = onlyTensors?.map((t) => (metaOf(t.impl)?.gradFn ? metaOf(t.impl) : null));
-    const grads = rootGrads('backward', outs, gradTensors == null ? [] : list(gradTensors as unknown));
+    const grads = rootGrads('backward', outs, gradTensors == null ? [] : list<Tensor | null>(gradTensors));
     execute(roots, grads, {
       keepGraph: options.retainGraph ?? options.createGraph ?? false,
       createGraph: options.createGraph ?? false,
@@ -115,7 +128,7 @@ export function grad(
       if (!e) throw new AutogradError('grad: One of the differentiated Tensors does not require grad');
       return e;
     });
-    const given: unknown[] = options.gradOutputs == null ? [] : list(options.gradOutputs as unknown);
+    const given: unknown[] = options.gradOutputs == null ? [] : list<Tensor | null>(options.gradOutputs);
     const grads = rootGrads('grad', outs, given);
     const result = execute(roots, grads, {
       keepGraph: options.retainGraph ?? options.createGraph ?? false,
@@ -145,8 +158,8 @@ function nodeHandle(node: Node): GradFnHandle {
     get nextFunctions() {
       return node.nextEdges.map((e): [GradFnHandle, number] | null => (e ? [nodeHandle(e.node), e.inputNr] : null));
     },
-    registerHook: (hook) => removable(node.postHooks as unknown[], hook),
-    registerPrehook: (hook) => removable(node.preHooks as unknown[], hook),
+    registerHook: (hook) => removable(node.postHooks, hook),
+    registerPrehook: (hook) => removable(node.preHooks, hook),
   };
   handles.set(node, h);
   return h;
@@ -165,7 +178,7 @@ function removable<T>(list: T[], item: T): { remove(): void } {
 /** What core's Tensor calls (Note [Autograd through interfaces] in core). */
 export const hooks: AutogradHooks = {
   setRequiresGrad(impl: TensorImpl, value: boolean): void {
-    const meta = impl.ensureAutogradMeta() as AutogradMeta;
+    const meta = ensureMeta(impl);
     if (meta.gradFn) {
       if (value) return;
       throw new AutogradError(
@@ -220,7 +233,7 @@ export const hooks: AutogradHooks = {
       throw new AutogradError("registerHook: cannot register a hook on a tensor that doesn't require gradient");
     }
     if (typeof hook !== 'function') throw new TypeError(`registerHook: expected a function, but got ${typeName(hook)}`);
-    const h = hook as TensorHook;
+    const h: TensorHook = hook;
     let where: TensorHook[];
     if (meta.gradFn) {
       const hooks = meta.gradFn.outputHooks;

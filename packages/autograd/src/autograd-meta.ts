@@ -1,7 +1,8 @@
-import type { AutogradMetaInterface, Tensor, TensorImpl } from '@torch-ts/core';
+import { AutogradError, TensorImpl, type AutogradMetaInterface, type Tensor } from '@torch-ts/core';
 import type { AccumulateGrad, Node } from './node';
 
-export type TensorHook = (grad: Tensor) => Tensor | void | undefined;
+/** A tensor hook: user code, so what it returns is checked by the engine (Note [Validating gradients]). */
+export type TensorHook = (grad: Tensor) => unknown;
 
 /**
  * Note [AutogradMeta ownership]
@@ -57,10 +58,19 @@ export class AutogradMeta implements AutogradMetaInterface {
   }
 }
 
+/** `impl`'s autograd state, or null (every meta is an AutogradMeta: index.ts registers the factory). */
 export function metaOf(impl: TensorImpl): AutogradMeta | null {
-  return impl.autogradMeta as AutogradMeta | null;
+  const m = impl.autogradMeta;
+  return m instanceof AutogradMeta ? m : null;
 }
 
-export function requiresGrad(x: unknown): boolean {
-  return (x as TensorImpl | null)?.autogradMeta?.requiresGrad ?? false;
+/** `impl`'s autograd state, made by the factory if it has none. */
+export function ensureMeta(impl: TensorImpl): AutogradMeta {
+  const m = impl.ensureAutogradMeta();
+  if (!(m instanceof AutogradMeta)) throw new AutogradError('autograd: a tensor has no AutogradMeta (is the factory registered?)');
+  return m;
+}
+
+export function requiresGrad(x: TensorImpl | null): boolean {
+  return x?.autogradMeta?.requiresGrad ?? false;
 }

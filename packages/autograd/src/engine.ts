@@ -1,5 +1,5 @@
 import { Tensor, add, clone } from '@torch-ts/core';
-import { metaOf, type AutogradMeta } from './autograd-meta';
+import { metaOf, type AutogradMeta, type TensorHook } from './autograd-meta';
 import { checkAnomaly } from './anomaly';
 import { enableGrad, noGrad } from './grad-mode';
 import { AccumulateGrad, Node, type Edge } from './node';
@@ -214,12 +214,12 @@ export function userHandle(t: Tensor | null): Tensor | null {
 const engineHandle = userHandle;
 
 /** Runs tensor hooks in order; a returned tensor replaces the gradient (checked first, Note [Validating gradients]). */
-function runHooks(hooks: readonly ((g: Tensor) => Tensor | void | undefined)[], g: Tensor | null): Tensor | null {
+function runHooks(hooks: readonly TensorHook[], g: Tensor | null): Tensor | null {
   if (g === null) return null;
   let cur = g;
   for (const h of hooks) {
     const arg = userHandle(cur);
-    const out = checkHookValue(h, cur, h(arg) as unknown);
+    const out = checkHookValue(h, cur, h(arg));
     if (out !== null && out !== arg && out.impl !== cur.impl) {
       const own = engineHandle(out);
       cur.dispose();

@@ -15,14 +15,14 @@ export interface InputInfo {
 }
 
 /** The Node of an op with a derivative entry (Note [Derivatives are data]). */
-export class FormulaNode extends Node {
+export class FormulaNode<A extends readonly unknown[] = readonly unknown[]> extends Node {
   constructor(
-    private readonly derivative: Derivative,
+    private readonly derivative: Derivative<A>,
     edges: (Edge | null)[],
     private readonly inputs: readonly (InputInfo | null)[],
     private readonly saved: ReadonlyMap<string, SavedVariable>,
-    /** The op's arguments with tensors removed (the formula reads tensors from `saved`). */
-    private readonly args: readonly unknown[],
+    /** The op's arguments with tensors removed (Note [Derivative arguments]). */
+    private readonly args: Readonly<A>,
   ) {
     super(edges);
   }

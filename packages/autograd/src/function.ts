@@ -1,5 +1,5 @@
 import { AutogradError, Tensor, tidy, zeros, type TensorImpl } from '@torch-ts/core';
-import { type AutogradMeta, metaOf, requiresGrad } from './autograd-meta';
+import { ensureMeta, metaOf, requiresGrad } from './autograd-meta';
 import { recordForwardTrace } from './anomaly';
 import type { InputInfo } from './formula-node';
 import { isGradEnabled, noGrad } from './grad-mode';
@@ -153,45 +153,52 @@ export class Function {
   }
 
   static apply<T extends Tensor | Tensor[]>(this: FunctionClass, ...args: unknown[]): T {
-    const ctx = new FunctionCtx();
-    const tensors = args.filter((a): a is Tensor => a instanceof Tensor);
-    ctx.needsInputGrad = args.map((a) => a instanceof Tensor && isGradEnabled() && requiresGrad(a.impl));
-    const result = noGrad(() => this.forward(ctx, ...args));
-    const outputs = Array.isArray(result) ? result : [result];
-    if (!ctx.needsInputGrad.some(Boolean)) {
-      ctx.captureSaved([]);
-      ctx.releaseSaved();
-      return result as T;
-    }
-    for (const t of ctx.dirty) {
-      const m = metaOf(t.impl);
-      if (m?.leafRequiresGrad && !m.gradFn) {
-        throw new AutogradError(`${this.name}: a leaf Variable that requires grad has been used in an in-place operation.`);
-      }
-    }
-    // PyTorch bumps a dirty tensor's version once more when it wraps the outputs.
-    for (const t of ctx.dirty) t.impl.version.bump();
-    const inputs = tensors.map((t) => t.impl);
-    const argToInput = args.map((a) => (a instanceof Tensor ? tensors.indexOf(a) : -1));
-    const infos = inputs.map((t) => ({ sizes: t.sizes, strides: t.strides, storageOffset: t.storageOffset, dtype: t.dtype, device: t.device }));
-    // An input returned unchanged (and not marked dirty) is returned as a new alias, as PyTorch does.
-    const fixed = outputs.map((o) => (tensors.includes(o) && !ctx.dirty.has(o) ? new Tensor(o.impl.regeometried(o.impl.sizes, o.impl.strides, o.impl.storageOffset)) : o));
-    const node = nodeOnEdges(
-      inputs.map((t) => (requiresGrad(t) ? t : null)),
-      (edges) =>
-        new CustomFunctionNode(this, ctx, edges, infos, argToInput, fixed.map((o) => ({ sizes: o.shape, strides: o.stride(), storageOffset: o.storageOffset(), dtype: o.dtype, device: o.device }))),
-    );
-    try {
-      ctx.node = node;
-      ctx.captureSaved(fixed.map((o) => o.impl));
-      recordForwardTrace(node);
-      fixed.forEach((o, k) => {
-        if (ctx.nonDifferentiable.has(outputs[k]) || !o.isFloatingPoint()) return;
-        (o.impl.ensureAutogradMeta() as AutogradMeta).setGradFn(node, k);
-      });
-    } finally {
-      node.release();
-    }
-    return (Array.isArray(result) ? fixed : fixed[0]) as T;
+    // The caller names what its forward returns (`F.apply<Tensor>(x)`, as PyTorch's apply is
+    // untyped): the one place that claim is taken on trust.
+    return applyFunction(this, args) as T;
   }
+}
+
+/** `Function.apply`: forward under no-grad, then the Node when an input requires grad. */
+function applyFunction(cls: FunctionClass, args: unknown[]): Tensor | Tensor[] {
+  const ctx = new FunctionCtx();
+  const tensors = args.filter((a): a is Tensor => a instanceof Tensor);
+  ctx.needsInputGrad = args.map((a) => a instanceof Tensor && isGradEnabled() && requiresGrad(a.impl));
+  const result = noGrad(() => cls.forward(ctx, ...args));
+  const outputs = Array.isArray(result) ? result : [result];
+  if (!ctx.needsInputGrad.some(Boolean)) {
+    ctx.captureSaved([]);
+    ctx.releaseSaved();
+    return result;
+  }
+  for (const t of ctx.dirty) {
+    const m = metaOf(t.impl);
+    if (m?.leafRequiresGrad && !m.gradFn) {
+      throw new AutogradError(`${cls.name}: a leaf Variable that requires grad has been used in an in-place operation.`);
+    }
+  }
+  // PyTorch bumps a dirty tensor's version once more when it wraps the outputs.
+  for (const t of ctx.dirty) t.impl.version.bump();
+  const inputs = tensors.map((t) => t.impl);
+  const argToInput = args.map((a) => (a instanceof Tensor ? tensors.indexOf(a) : -1));
+  const infos = inputs.map((t) => ({ sizes: t.sizes, strides: t.strides, storageOffset: t.storageOffset, dtype: t.dtype, device: t.device }));
+  // An input returned unchanged (and not marked dirty) is returned as a new alias, as PyTorch does.
+  const fixed = outputs.map((o) => (tensors.includes(o) && !ctx.dirty.has(o) ? new Tensor(o.impl.regeometried(o.impl.sizes, o.impl.strides, o.impl.storageOffset)) : o));
+  const node = nodeOnEdges(
+    inputs.map((t) => (requiresGrad(t) ? t : null)),
+    (edges) =>
+      new CustomFunctionNode(cls, ctx, edges, infos, argToInput, fixed.map((o) => ({ sizes: o.shape, strides: o.stride(), storageOffset: o.storageOffset(), dtype: o.dtype, device: o.device }))),
+  );
+  try {
+    ctx.node = node;
+    ctx.captureSaved(fixed.map((o) => o.impl));
+    recordForwardTrace(node);
+    fixed.forEach((o, k) => {
+      if (ctx.nonDifferentiable.has(outputs[k]) || !o.isFloatingPoint()) return;
+      ensureMeta(o.impl).setGradFn(node, k);
+    });
+  } finally {
+    node.release();
+  }
+  return Array.isArray(result) ? fixed : fixed[0];
 }

@@ -1,5 +1,5 @@
 import { AutogradError, Tensor, asStrided, detach, isFloatingType, storageExtent, tensor, tidy } from '@torch-ts/core';
-import { grad } from './api';
+import { grad, list } from './api';
 
 /**
  * Note [gradcheck]
@@ -46,7 +46,6 @@ function resolve(o: GradcheckOptions): Resolved {
   return { eps: o.eps ?? 1e-6, atol: o.atol ?? 1e-5, rtol: o.rtol ?? 1e-3, raiseException: o.raiseException ?? true };
 }
 
-const asList = (r: Tensor | readonly Tensor[]): Tensor[] => (Array.isArray(r) ? [...(r as Tensor[])] : [r as Tensor]);
 
 /** `torch.autograd.gradcheck(fn, inputs, { eps, atol, rtol, raiseException })`. */
 export async function gradcheck(fn: GradcheckFunction, inputs: readonly Tensor[], options: GradcheckOptions = {}): Promise<boolean> {
@@ -103,7 +102,7 @@ export async function gradgradcheck(fn: GradcheckFunction, inputs: readonly Tens
   const n = inputs.length;
   const firstDerivative: GradcheckFunction = (...all) => {
     const ins = all.slice(0, n);
-    const outs = asList(fn(...ins));
+    const outs = list(fn(...ins));
     const grads = grad(
       used.map((k) => outs[k]),
       diff.map((i) => ins[i]),
@@ -279,7 +278,7 @@ function overlaps(sizes: readonly number[], strides: readonly number[]): boolean
 
 /** Runs `fn`, keeping its outputs and releasing everything else it made. */
 function evaluate(fn: GradcheckFunction, args: readonly Tensor[]): Tensor[] {
-  return tidy(() => asList(fn(...args)));
+  return tidy(() => list(fn(...args)));
 }
 
 /** Disposes outputs, except one that is an input itself (an identity function returns it). */
@@ -303,7 +302,9 @@ async function outputValues(fn: GradcheckFunction, args: readonly Tensor[], outs
 
 async function float64Values(t: Tensor): Promise<Float64Array> {
   const d = await t.data();
-  return d instanceof Float64Array ? d : Float64Array.from(d as ArrayLike<number>);
+  if (d instanceof Float64Array) return d;
+  // (an int64 tensor reads as numbers unless asked for bigints: this branch is for completeness)
+  return d instanceof BigInt64Array ? Float64Array.from(d, Number) : Float64Array.from(d);
 }
 
 /**

@@ -15,11 +15,12 @@ import {
   registerKernel,
   type BoxedKernel,
   type DispatchKeySet,
+  type KernelOpName,
   type OperatorHandle,
 } from '@torch-ts/core';
-import { metaOf, requiresGrad, type AutogradMeta } from './autograd-meta';
+import { ensureMeta, metaOf, requiresGrad } from './autograd-meta';
 import { recordForwardTrace } from './anomaly';
-import type { Derivative, DerivativeEntry } from './derivative';
+import type { Derivative, DerivativeTable } from './derivative';
 import { FormulaNode, type InputInfo } from './formula-node';
 import { CopySlices, ViewOfBase } from './copy-slices';
 import { nodeOnEdges, type Node } from './node';
@@ -47,7 +48,7 @@ export function belowAutograd(op: OperatorHandle, ks: DispatchKeySet, args: unkn
  * An in-place op on a view also rewrites its base's history (Note [In-place ops on views
  * (CopySlices)]).
  */
-function differentiableKernel(op: OperatorHandle, d: Derivative): BoxedKernel {
+function differentiableKernel<A extends readonly unknown[]>(op: OperatorHandle, d: Derivative<A>): BoxedKernel {
   const index = new Map(op.schema.args.map((a, i) => [a.name, i]));
   const at = (name: string) => {
     const i = index.get(name);
@@ -77,9 +78,10 @@ function differentiableKernel(op: OperatorHandle, d: Derivative): BoxedKernel {
       if (Array.isArray(a)) return a.map((t) => (t instanceof TensorImpl ? t : null));
       return [a instanceof TensorImpl ? a : null];
     });
-    if (inplace) checkInplace(name, args[0] as TensorImpl);
+    const self = inplace ? mutatedSelf(name, args[0]) : null;
+    if (self) checkInplace(name, self);
     // In-place on a view: input 0's edge is the base's old history (Note [In-place ops on views (CopySlices)]).
-    const viewBase = inplace ? (args[0] as TensorImpl).base : null;
+    const viewBase = self ? self.base : null;
     const needs = inputs.map((t) => t !== null && requiresGrad(t));
     const wanted = (when: number) => when < 0 || needs[when];
     const saved = new Map<string, SavedVariable>();
@@ -88,7 +90,7 @@ function differentiableKernel(op: OperatorHandle, d: Derivative): BoxedKernel {
     );
     const node = nodeOnEdges(
       inputs.map((t, k) => (k === 0 && viewBase ? (requiresGrad(viewBase) ? viewBase : null) : t && requiresGrad(t) ? t : null)),
-      (edges) => new FormulaNode(d, edges, infos, saved, withoutTensors(args)),
+      (edges) => new FormulaNode(d, edges, infos, saved, nodeArgs<A>(args)),
     );
     try {
       for (const [s, i, when] of argSaves) {
@@ -97,19 +99,19 @@ function differentiableKernel(op: OperatorHandle, d: Derivative): BoxedKernel {
         if (inplace && i === 0) {
           // The value `self` had before the op, with its history (a recorded clone), so a
           // double backward through it still reaches what `self` was computed from.
-          const copy = callBoxed(getOperator('clone'), [t, null]) as TensorImpl;
+          const copy = tensorOutput('clone', callBoxed(getOperator('clone'), [t, null]));
           saved.set(s, new SavedVariable(copy, false));
           copy.release();
         } else saved.set(s, new SavedVariable(t, false));
       }
       const result = belowAutograd(op, ks, args);
-      const outs = (Array.isArray(result) ? result : [result]) as TensorImpl[];
+      const outs = (Array.isArray(result) ? result : [result]).map((o) => tensorOutput(name, o));
       for (const [s, k, when] of resultSaves) if (wanted(when)) saved.set(s, new SavedVariable(outs[k], true, k));
       recordForwardTrace(node);
-      if (viewBase) rebaseHistory(viewBase, args[0] as TensorImpl, node);
+      if (viewBase && self) rebaseHistory(viewBase, self, node);
       else {
         outs.forEach((o, k) => {
-          if (isFloatingType(o.dtype)) (o.ensureAutogradMeta() as AutogradMeta).setGradFn(node, k);
+          if (isFloatingType(o.dtype)) ensureMeta(o).setGradFn(node, k);
         });
       }
       return result;
@@ -148,16 +150,36 @@ function rebaseHistory(base: TensorImpl, view: TensorImpl, node: Node): void {
   const bg = { sizes: base.sizes, strides: base.strides, offset: base.storageOffset };
   const vg = { sizes: view.sizes, strides: view.strides, offset: view.storageOffset };
   const copy = new CopySlices(bg, vg, node);
-  (base.ensureAutogradMeta() as AutogradMeta).setGradFn(copy, 0);
+  ensureMeta(base).setGradFn(copy, 0);
   const viewNode = new ViewOfBase(bg, vg, { node: copy, inputNr: 0 });
-  (view.ensureAutogradMeta() as AutogradMeta).setGradFn(viewNode, 0);
+  ensureMeta(view).setGradFn(viewNode, 0);
   copy.release();
   viewNode.release();
 }
 
-/** The arguments a Node keeps: tensors removed (formulas read tensors from `saved`). */
-function withoutTensors(args: readonly unknown[]): unknown[] {
-  return args.map((a) => (a instanceof TensorImpl ? null : Array.isArray(a) && a.some((x) => x instanceof TensorImpl) ? null : a));
+/**
+ * The arguments a Node keeps: tensors removed (formulas read tensors from `saved`), typed as
+ * the Node's derivative reads them (Note [Derivative arguments]).
+ */
+function nodeArgs<A extends readonly unknown[]>(args: readonly unknown[]): A {
+  const kept: unknown = args.map((a) => (a instanceof TensorImpl ? null : Array.isArray(a) && a.some((x) => x instanceof TensorImpl) ? null : a));
+  // The boxing boundary, the one place the untyped boxed list meets the typed entry: the
+  // boxed calling convention promises each op its schema's tuple (Note [Checking kernel
+  // arguments] in core, checked in the test suites), which with the tensors taken out as
+  // above is `A` (registerAutogradKernels pairs each op with its own entry).
+  return kept as A;
+}
+
+/** An in-place op's `self`: the boxed convention makes a mutable `Tensor(a!)` slot a TensorImpl. */
+function mutatedSelf(name: string, a: unknown): TensorImpl {
+  if (!(a instanceof TensorImpl)) throw new AutogradError(`autograd: ${name} is in-place but its self is not a tensor`);
+  return a;
+}
+
+/** An op's output (every differentiable op returns Tensors: one, a tuple or a list). */
+function tensorOutput(name: string, o: unknown): TensorImpl {
+  if (!(o instanceof TensorImpl)) throw new AutogradError(`autograd: ${name} returned an output that is not a tensor`);
+  return o;
 }
 
 /** PyTorch refuses out= when autograd would have to record it. */
@@ -172,19 +194,28 @@ const outKernel =
     return belowAutograd(op, ks, args);
   };
 
-/** Registers the autograd kernel of one op from its derivative (ops autograd defines itself). */
-export function registerDerivative(op: OperatorHandle, d: Derivative): void {
+/**
+ * Registers the autograd kernel of one op from its derivative (ops autograd defines itself):
+ * `d` reads the arguments of `op`'s schema (Note [Derivative arguments]).
+ */
+export function registerDerivative<A extends readonly unknown[]>(op: OperatorHandle, d: Derivative<A>): void {
   const kernel = differentiableKernel(op, d);
   for (const k of AUTOGRAD_KEYS) registerKernel(op, k, kernel);
 }
 
-export function registerAutogradKernels(table: { readonly [name: string]: DerivativeEntry }): void {
-  for (const name of KERNEL_OP_NAMES) {
-    const entry = table[name];
-    if (!entry) throw new AutogradError(`autograd: aten::${name} has no derivative entry`);
-    if ('notDifferentiable' in entry) continue; // the autograd keys fall through to the backend
-    registerDerivative(getOperator(name), entry);
-  }
+/**
+ * One op's entry, typed by its op's schema. (Called with the union of every name, K's
+ * pairing of a name with its own entry rests on the table's type, DerivativeTable, which
+ * types each entry by its key.)
+ */
+function registerEntry<K extends KernelOpName>(name: K, entry: DerivativeTable[K] | undefined): void {
+  if (!entry) throw new AutogradError(`autograd: aten::${name} has no derivative entry`);
+  if ('notDifferentiable' in entry) return; // the autograd keys fall through to the backend
+  registerDerivative(getOperator(name), entry);
+}
+
+export function registerAutogradKernels(table: DerivativeTable): void {
+  for (const name of KERNEL_OP_NAMES) registerEntry(name, table[name]);
   for (const op of allOperators()) {
     if (op.schema.overload.endsWith('out')) {
       for (const k of AUTOGRAD_KEYS) registerKernel(op, k, outKernel(op));

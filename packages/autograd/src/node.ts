@@ -26,8 +26,9 @@ export abstract class Node extends RefCounted {
   readonly outputHooks = new Map<number, TensorHook[]>();
   /** Non-leaf tensors that asked for `retainGrad()`, per output. */
   readonly retainedGrads = new Map<number, AutogradMeta>();
-  readonly preHooks: ((gradOutputs: (Tensor | null)[]) => (Tensor | null)[] | void)[] = [];
-  readonly postHooks: ((gradInputs: (Tensor | null)[], gradOutputs: (Tensor | null)[]) => (Tensor | null)[] | void)[] = [];
+  // Node hooks are user code: the engine checks what they return (checkHookList).
+  readonly preHooks: ((gradOutputs: (Tensor | null)[]) => unknown)[] = [];
+  readonly postHooks: ((gradInputs: (Tensor | null)[], gradOutputs: (Tensor | null)[]) => unknown)[] = [];
   /** The forward stack that created this node, under `detectAnomaly`. */
   anomalyTrace: string | null = null;
 

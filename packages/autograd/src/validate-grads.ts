@@ -23,7 +23,7 @@ import type { InputInfo } from './formula-node';
 export function typeName(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'Array';
-  if (typeof v === 'object') return (v as object).constructor?.name ?? 'object';
+  if (typeof v === 'object') return v.constructor?.name ?? 'object';
   return typeof v;
 }
 
@@ -77,7 +77,7 @@ export function sumToSize(g: Tensor, sizes: readonly number[]): Tensor {
 }
 
 function hookName(hook: unknown): string {
-  const n = (hook as { name?: unknown }).name;
+  const n = hook !== null && (typeof hook === 'object' || typeof hook === 'function') && 'name' in hook ? hook.name : undefined;
   return typeof n === 'string' && n !== '' ? n : '<anonymous>';
 }
 

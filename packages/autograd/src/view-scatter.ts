@@ -1,5 +1,5 @@
-import { Tensor as TensorHandle, TensorImpl, callBoxed, defineStructured, implOf, type Geometry, type Tensor } from '@torch-ts/core';
-import type { Derivative } from './derivative';
+import { AutogradError, Tensor as TensorHandle, TensorImpl, callBoxed, defineStructured, implOf, type Geometry, type Tensor } from '@torch-ts/core';
+import type { Derivative, NodeArgs } from './derivative';
 
 /**
  * `viewScatterAdd(grad, baseSizes, g)`: zeros of `baseSizes` with `grad` added at the view
@@ -18,12 +18,13 @@ import type { Derivative } from './derivative';
  * duplicate positions (atomically on WebGPU), as PyTorch's as_strided_backward uses
  * index_add_ when the output may overlap.
  */
+const VIEW_SCATTER_ADD_SCHEMA = 'view_scatter_add(Tensor grad, int[] base_sizes, int[] sizes, int[] strides, int offset) -> Tensor';
+
 export const VIEW_SCATTER_ADD = defineStructured(
-  'view_scatter_add(Tensor grad, int[] base_sizes, int[] sizes, int[] strides, int offset) -> Tensor',
-  ([grad, baseSizes, sizes, strides, offset], b) => {
-    const g = grad as TensorImpl;
-    const out = TensorImpl.empty('view_scatter_add', baseSizes as number[], g.dtype, g.device);
-    const window = out.view(sizes as number[], strides as number[], offset as number);
+  VIEW_SCATTER_ADD_SCHEMA,
+  ([g, baseSizes, sizes, strides, offset], b) => {
+    const out = TensorImpl.empty('view_scatter_add', baseSizes, g.dtype, g.device);
+    const window = out.view(sizes, strides, offset);
     try {
       implOf(b, 'fill', 'view_scatter_add')(out, 0);
       if (mayOverlap(window.sizes, window.strides)) {
@@ -43,12 +44,12 @@ export const VIEW_SCATTER_ADD = defineStructured(
   },
 );
 
-export const VIEW_SCATTER_ADD_DERIVATIVE: Derivative = {
+export const VIEW_SCATTER_ADD_DERIVATIVE: Derivative<NodeArgs<typeof VIEW_SCATTER_ADD_SCHEMA>> = {
   name: 'ViewScatterAddBackward0',
   inputs: ['grad'],
   saves: [],
   backward: ({ grad, args }) => {
-    const [, , sizes, strides, offset] = args as [unknown, number[], number[], number[], number];
+    const [, , sizes, strides, offset] = args;
     const c = grad.contiguous();
     return [c.asStrided(sizes, strides, c.storageOffset() + offset)];
   },
@@ -75,6 +76,7 @@ export function mayOverlap(sizes: readonly number[], strides: readonly number[])
 
 /** The Tensor-level call used by derivative formulas. */
 export function viewScatterAdd(grad: Tensor, baseSizes: readonly number[], g: Geometry): Tensor {
-  const impl = callBoxed(VIEW_SCATTER_ADD, [grad.impl, [...baseSizes], [...g.sizes], [...g.strides], g.offset]) as TensorImpl;
+  const impl = callBoxed(VIEW_SCATTER_ADD, [grad.impl, [...baseSizes], [...g.sizes], [...g.strides], g.offset]);
+  if (!(impl instanceof TensorImpl)) throw new AutogradError('view_scatter_add: the operator returned no tensor');
   return new TensorHandle(impl);
 }

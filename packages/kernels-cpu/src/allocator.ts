@@ -62,7 +62,7 @@ export class CpuAllocator implements Allocator {
       try {
         buffer = new ArrayBuffer(nbytes);
       } catch (e) {
-        throw new TorchError(`CpuAllocator: out of memory allocating ${nbytes} bytes (${(e as Error).message})`);
+        throw new TorchError(`CpuAllocator: out of memory allocating ${nbytes} bytes (${e instanceof Error ? e.message : String(e)})`);
       }
       this.ownBufferBytes += nbytes;
       data = { buffer, byteOffset: 0, byteLength: nbytes };

@@ -16,5 +16,5 @@ const FLOAT_ROWS: readonly DType[] = ['float32', 'float64'];
 const NN = ['softmax', 'softmaxBackward', 'nllLoss', 'nllLossBackward', 'pointwiseLoss', 'batchNorm', 'batchNormBackward', 'layerNorm', 'layerNormBackward'] as const;
 
 export const cpuDtypes = Object.fromEntries(
-  Object.entries(cpuImpls).map(([name, impl]) => [name, typeof impl !== 'function' ? [] : (NN as readonly string[]).includes(name) ? FLOAT_ROWS : ALL]),
+  Object.entries(cpuImpls).map(([name, impl]) => [name, typeof impl !== 'function' ? [] : NN.some((n) => n === name) ? FLOAT_ROWS : ALL]),
 ) as ImplDtypes;

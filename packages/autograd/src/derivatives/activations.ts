@@ -1,6 +1,6 @@
 import { add, div, erf, exp, ge, gt, le, lt, mul, neg, sigmoid, softplus, sub, tanh, where, type Tensor } from '@torch-ts/core';
 import { AutogradError } from '@torch-ts/core';
-import type { Derivative, DerivativeContext } from '../derivative';
+import type { Derivative, DerivativeArgs, DerivativeContext, DerivativeFamily, DerivativeOf } from '../derivative';
 import { savedTensor, scalarNumber } from './common';
 
 /**
@@ -10,16 +10,16 @@ import { savedTensor, scalarNumber } from './common';
  * as PyTorch's; the other in-place forms share the functional Node.
  */
 
-function activation(
+function activation<A extends readonly unknown[]>(
   name: string,
   saves: 'self' | 'result',
-  formula: (grad: Tensor, x: Tensor, args: readonly unknown[]) => Tensor,
-): Derivative {
+  formula: (grad: Tensor, x: Tensor, args: Readonly<A>) => Tensor,
+): Derivative<A> {
   return {
     name,
     inputs: ['self'],
     saves: [saves],
-    backward: (ctx: DerivativeContext) => {
+    backward: (ctx: DerivativeContext<A>) => {
       if (!ctx.needs[0]) return [null];
       return [formula(ctx.grad, savedTensor(ctx, saves, name), ctx.args)];
     },
@@ -32,7 +32,7 @@ const GELU_TANH_BETA = Math.SQRT2 * (2 / Math.sqrt(Math.PI)) * 0.5;
 const GELU_KAPPA = 0.044715;
 
 // gelu_backward: grad * (cdf + x * pdf), or the derivative of the tanh approximation
-const GeluBackward0 = activation('GeluBackward0', 'self', (g, x, args) => {
+const GeluBackward0: DerivativeOf<'gelu'> = activation('GeluBackward0', 'self', (g, x, args) => {
   if (args[1] === 'tanh') {
     const xSq = mul(x, x);
     const inner = mul(add(x, mul(mul(xSq, x), GELU_KAPPA)), GELU_TANH_BETA);
@@ -48,26 +48,26 @@ const GeluBackward0 = activation('GeluBackward0', 'self', (g, x, args) => {
 });
 
 // grad * sigmoid(x) * (1 + x * (1 - sigmoid(x)))
-const SiluBackward0 = activation('SiluBackward0', 'self', (g, x) => {
+const SiluBackward0: DerivativeOf<'silu'> = activation('SiluBackward0', 'self', (g, x) => {
   const s = sigmoid(x);
   return mul(mul(g, s), add(mul(x, neg(sub(s, 1))), 1));
 });
 
 // grad * (tanh(softplus(x)) + x * sigmoid(x) * (1 - tanh(softplus(x))^2))
-const MishBackward0 = activation('MishBackward0', 'self', (g, x) => {
+const MishBackward0: DerivativeOf<'mish'> = activation('MishBackward0', 'self', (g, x) => {
   const t = tanh(softplus(x));
   return mul(g, add(t, mul(mul(x, sigmoid(x)), neg(sub(mul(t, t), 1)))));
 });
 
 // x * beta > threshold ? grad : grad * z / (z + 1), z = exp(x * beta)
-const SoftplusBackward0 = activation('SoftplusBackward0', 'self', (g, x, args) => {
+const SoftplusBackward0: DerivativeOf<'softplus'> = activation('SoftplusBackward0', 'self', (g, x, args) => {
   const beta = scalarNumber(args[1], 1);
   const xb = mul(x, beta);
   const z = exp(xb);
   return where(gt(xb, scalarNumber(args[2], 20)), g, mul(g, div(z, add(z, 1))));
 });
 
-function eluCoefs(args: readonly unknown[]) {
+function eluCoefs(args: Readonly<DerivativeArgs<'elu'>>) {
   const alpha = scalarNumber(args[1], 1);
   const scale = scalarNumber(args[2], 1);
   const inputScale = scalarNumber(args[3], 1);
@@ -75,13 +75,13 @@ function eluCoefs(args: readonly unknown[]) {
 }
 
 // elu_backward(is_result=false): x <= 0 ? grad * input_scale * alpha * scale * exp(x * input_scale) : grad * scale
-const EluBackward0 = activation('EluBackward0', 'self', (g, x, args) => {
+const EluBackward0: DerivativeOf<'elu'> = activation('EluBackward0', 'self', (g, x, args) => {
   const c = eluCoefs(args);
   return where(le(x, 0), mul(mul(g, c.input * c.neg), exp(mul(x, c.input))), mul(g, c.pos));
 });
 
 // elu_backward(is_result=true): y <= 0 ? grad * input_scale * (y + alpha * scale) : grad * scale
-const EluBackward1 = activation('EluBackward1', 'result', (g, y, args) => {
+const EluBackward1: DerivativeOf<'elu_'> = activation('EluBackward1', 'result', (g, y, args) => {
   const c = eluCoefs(args);
   if (c.alpha < 0) {
     throw new AutogradError(
@@ -92,7 +92,7 @@ const EluBackward1 = activation('EluBackward1', 'result', (g, y, args) => {
   return where(le(y, 0), mul(mul(g, c.input), add(y, c.neg)), mul(g, c.pos));
 });
 
-const leaky = (name: string, saves: 'self' | 'result') =>
+const leaky = (name: string, saves: 'self' | 'result'): DerivativeOf<'leaky_relu'> =>
   activation(name, saves, (g, x, args) => {
     const slope = scalarNumber(args[1], 0.01);
     if (saves === 'result' && slope < 0) {
@@ -105,23 +105,23 @@ const leaky = (name: string, saves: 'self' | 'result') =>
   });
 
 // hardtanh_backward: nothing flows where x <= min_val or x >= max_val
-const hardtanhBackward = (saves: 'self' | 'result') =>
+const hardtanhBackward = (saves: 'self' | 'result'): DerivativeOf<'hardtanh'> =>
   activation('HardtanhBackward0', saves, (g, x, args) =>
     where(le(x, scalarNumber(args[1], -1)), 0, where(ge(x, scalarNumber(args[2], 1)), 0, g)),
   );
 
 // (x > -3 && x < 3) ? grad / 6 : 0
-const HardsigmoidBackward0 = activation('HardsigmoidBackward0', 'self', (g, x) =>
+const HardsigmoidBackward0: DerivativeOf<'hardsigmoid'> = activation('HardsigmoidBackward0', 'self', (g, x) =>
   where(gt(x, -3), where(lt(x, 3), div(g, 6), 0), 0),
 );
 
 // x < -3 ? 0 : x <= 3 ? grad * (x / 3 + 0.5) : grad
-const HardswishBackward0 = activation('HardswishBackward0', 'self', (g, x) =>
+const HardswishBackward0: DerivativeOf<'hardswish'> = activation('HardswishBackward0', 'self', (g, x) =>
   where(lt(x, -3), 0, where(le(x, 3), mul(g, add(div(x, 3), 0.5)), g)),
 );
 
 // grad / (x * (1 - x)), zero outside [eps, 1 - eps] when eps is given
-const LogitBackward0 = activation('LogitBackward0', 'self', (g, x, args) => {
+const LogitBackward0: DerivativeOf<'logit'> = activation('LogitBackward0', 'self', (g, x, args) => {
   const d = div(g, mul(x, neg(sub(x, 1))));
   const eps = args[1] == null ? -1 : Number(args[1]);
   if (eps < 0) return d;
@@ -147,4 +147,4 @@ export const ACTIVATION_DERIVATIVES = {
   hardswish_: HardswishBackward0,
   logit: LogitBackward0,
   logit_: LogitBackward0,
-} as const;
+} satisfies DerivativeFamily;

@@ -1,5 +1,5 @@
-import { add, div, ge, gt, le, lt, mul, neg, sub, where, type Scalar, type Tensor } from '@torch-ts/core';
-import type { Derivative } from '../derivative';
+import { add, div, ge, gt, le, lt, mul, neg, sub, where, type Tensor } from '@torch-ts/core';
+import type { DerivativeFamily, DerivativeOf } from '../derivative';
 import { operand, savedTensor, scalarNumber } from './common';
 
 /**
@@ -22,7 +22,7 @@ function gradWhereAll(grad: Tensor, a: Tensor | null, b: Tensor | null): Tensor 
  * (clamp_backward_min_max), `min` takes it where self < min and min < max, `max` where
  * self > max or max < min; a lone bound takes it where `self` is beyond it.
  */
-const ClampBackward: Derivative = {
+const ClampBackward: DerivativeOf<'clamp'> = {
   // clamp.Tensor records ClampBackward0, clamp (Scalar bounds) ClampBackward1
   name: (args) => (tensorArg(args, 1) || tensorArg(args, 2) ? 'ClampBackward0' : 'ClampBackward1'),
   inputs: ['self', 'min', 'max'],
@@ -30,22 +30,24 @@ const ClampBackward: Derivative = {
   backward: (ctx) => {
     const { grad, needs } = ctx;
     const self = savedTensor(ctx, 'self', 'clamp');
-    const lo = ctx.saved.min ?? (ctx.args[1] as Scalar | null);
-    const hi = ctx.saved.max ?? (ctx.args[2] as Scalar | null);
+    // a Tensor bound is saved (and is the only kind that can need a gradient), a Scalar one is in args
+    const { min, max } = ctx.saved;
+    const lo = min ?? ctx.args[1];
+    const hi = max ?? ctx.args[2];
     const selfGrad = needs[0] ? gradWhereAll(grad, lo == null ? null : ge(self, lo), hi == null ? null : le(self, hi)) : null;
     let minGrad: Tensor | null = null;
     let maxGrad: Tensor | null = null;
-    if (needs[1] && lo != null) minGrad = gradWhereAll(grad, lt(self, lo), hi == null ? null : lt(lo as Tensor, hi));
-    if (needs[2] && hi != null) {
-      const beyond = gt(self, hi);
-      maxGrad = lo == null ? where(beyond, grad, 0) : where(beyond, grad, where(lt(hi as Tensor, lo), grad, 0));
+    if (needs[1] && min) minGrad = gradWhereAll(grad, lt(self, min), hi == null ? null : lt(min, hi));
+    if (needs[2] && max) {
+      const beyond = gt(self, max);
+      maxGrad = lo == null ? where(beyond, grad, 0) : where(beyond, grad, where(lt(max, lo), grad, 0));
     }
     return [selfGrad, minGrad, maxGrad];
   },
 };
 
 /** clamp_min / clamp_max: `self` takes the gradient on its side of the bound (ties included), a Tensor bound beyond it. */
-function oneBoundBackward(op: string, scalarNode: string, tensorNode: string, inside: typeof ge, beyond: typeof lt): Derivative {
+function oneBoundBackward(op: string, scalarNode: string, tensorNode: string, inside: typeof ge, beyond: typeof lt): DerivativeOf<'clamp_min'> {
   return {
     name: (args) => (tensorArg(args, 1) ? tensorNode : scalarNode),
     inputs: ['self', 'other'],
@@ -63,14 +65,14 @@ const ClampMaxBackward = oneBoundBackward('clamp_max', 'ClampMaxBackward0', 'Cla
 
 // lerp.Scalar records LerpBackward0, lerp.Tensor LerpBackward1:
 // self: grad * (1 - weight); end: grad * weight; weight: grad * (end - self)
-const LerpBackward: Derivative = {
+const LerpBackward: DerivativeOf<'lerp'> = {
   name: (args) => (tensorArg(args, 2) ? 'LerpBackward1' : 'LerpBackward0'),
   inputs: ['self', 'other', 'other2'],
   saves: ['self@other2', 'other@other2', 'other2'],
   backward: (ctx) => {
     const { grad, needs } = ctx;
     const w = operand(ctx, 'other2', 2);
-    const oneMinus = typeof w === 'number' ? 1 - w : add(neg(w as Tensor), 1);
+    const oneMinus = typeof w === 'object' ? add(neg(w), 1) : 1 - Number(w);
     return [
       needs[0] ? mul(grad, oneMinus) : null,
       needs[1] ? mul(grad, w) : null,
@@ -80,7 +82,7 @@ const LerpBackward: Derivative = {
 };
 
 // addcmul: self: grad; tensor1: grad * tensor2 * value; tensor2: grad * tensor1 * value
-const AddcmulBackward0: Derivative = {
+const AddcmulBackward0: DerivativeOf<'addcmul'> = {
   name: 'AddcmulBackward0',
   inputs: ['self', 'other', 'other2'],
   saves: ['other@other2', 'other2@other'],
@@ -96,7 +98,7 @@ const AddcmulBackward0: Derivative = {
 };
 
 // addcdiv: self: grad; tensor1: grad * value / tensor2; tensor2: -grad * value * tensor1 / (tensor2 * tensor2)
-const AddcdivBackward0: Derivative = {
+const AddcdivBackward0: DerivativeOf<'addcdiv'> = {
   name: 'AddcdivBackward0',
   inputs: ['self', 'other', 'other2'],
   saves: ['other@other2', 'other2'],
@@ -125,4 +127,4 @@ export const BINARY_DERIVATIVES = {
   addcmul_: AddcmulBackward0,
   addcdiv: AddcdivBackward0,
   addcdiv_: AddcdivBackward0,
-} as const;
+} satisfies DerivativeFamily;

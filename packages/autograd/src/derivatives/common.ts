@@ -1,5 +1,5 @@
 import { arange, eq, expand, normalizeDim, normalizeDims, reshape, sum, unsqueeze, view, where, type Scalar, type Tensor } from '@torch-ts/core';
-import type { Derivative, DerivativeContext } from '../derivative';
+import type { DerivativeContext, DerivativeOf } from '../derivative';
 
 /**
  * Helpers shared by the derivative formulas. Every one of them is built from ordinary core
@@ -25,19 +25,28 @@ export function inputSizes(ctx: DerivativeContext, i: number, op: string): reado
   return info.sizes;
 }
 
+/** A number, boolean or bigint: a Scalar argument, or a pointwise op's wrapped number. */
+function isScalar(v: unknown): v is Scalar {
+  return typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint';
+}
+
 /**
  * A binary op's operand that may be a tensor (saved under `name`) or a JS scalar (then it
- * is still in `args` at `index`, since only tensors are replaced by saved handles).
+ * is still in `args` at `index`, since only tensors are taken out: Note [Derivative arguments]).
  */
 export function operand(ctx: DerivativeContext, name: string, index: number): Tensor | Scalar {
-  return ctx.saved[name] ?? (ctx.args[index] as Scalar);
+  const t = ctx.saved[name];
+  if (t) return t;
+  const v = ctx.args[index];
+  if (isScalar(v)) return v;
+  throw new Error(`backward: operand '${name}' is neither a saved tensor nor a scalar (is it listed in \`saves\`?)`);
 }
 
 /** A Scalar argument as a JS number (alpha may come boxed as a bigint or a boolean). */
-export function scalarNumber(s: unknown, fallback: number): number {
+export function scalarNumber(s: Scalar | null | undefined, fallback: number): number {
   if (s === undefined || s === null) return fallback;
   if (typeof s === 'boolean') return s ? 1 : 0;
-  return Number(s as number | bigint);
+  return Number(s);
 }
 
 /** The reduced dims of a reduction over `dims` (null or [] meaning all), normalised and ascending. */
@@ -78,11 +87,12 @@ export function sumTo(t: Tensor, shape: readonly number[]): Tensor {
 
 /**
  * The derivative of a reduction along one dim that returns (values, indices) with the values
- * picked from the input (max.dim, min.dim, median.dim, mode; args `(self, dim, keepdim)`):
+ * picked from the input (max.dim, min.dim, median.dim, mode; args `(self, dim, keepdim)`,
+ * typed as max.dim's, which the others share):
  * the gradient goes to the element the indices name, as a one-hot mask (an arange along
  * `dim` compared with the indices).
  */
-export function selectingReductionBackward(name: string, op: string): Derivative {
+export function selectingReductionBackward(name: string, op: string): DerivativeOf<'max.dim'> {
   return {
     name,
     inputs: ['self'],
@@ -91,7 +101,7 @@ export function selectingReductionBackward(name: string, op: string): Derivative
       if (!ctx.needs[0]) return [null];
       const shape = inputSizes(ctx, 0, op);
       if (shape.length === 0) return [ctx.grad]; // the value is the input itself
-      const d = normalizeDim(op, ctx.args[1] as number, shape.length);
+      const d = normalizeDim(op, ctx.args[1], shape.length);
       const keepdim = ctx.args[2] === true;
       const indices = restoreReducedDims(savedTensor(ctx, 'result1', op), [d], keepdim);
       const positions = view(

@@ -1,5 +1,5 @@
 import { zerosLike } from '@torch-ts/core';
-import type { Derivative } from '../derivative';
+import type { DerivativeFamily, DerivativeOf } from '../derivative';
 
 /**
  * Copy derivatives. The engine casts each gradient to its input's dtype and sums it to its
@@ -8,7 +8,7 @@ import type { Derivative } from '../derivative';
  */
 
 // copy_(self, src): self's old values are overwritten (no gradient); src's pass through.
-const CopyBackwards: Derivative = {
+const CopyBackwards: DerivativeOf<'copy_'> = {
   name: 'torch::autograd::CopyBackwards',
   inputs: ['self', 'src'],
   saves: [],
@@ -17,7 +17,7 @@ const CopyBackwards: Derivative = {
 
 // fill_.Scalar(self, value): every old value is overwritten. PyTorch numbers fill.Scalar,
 // fill.Tensor, fill_.Scalar, fill_.Tensor 0 to 3, so fill_ records FillBackward2.
-const FillBackward2: Derivative = {
+const FillBackward2: DerivativeOf<'fill_.Scalar'> = {
   name: 'FillBackward2',
   inputs: ['self'],
   saves: [],
@@ -25,14 +25,14 @@ const FillBackward2: Derivative = {
 };
 
 // _to_copy: grad as is; the engine casts it back to the input's dtype
-const ToCopyBackward0: Derivative = {
+const ToCopyBackward0: DerivativeOf<'_to_copy'> = {
   name: 'ToCopyBackward0',
   inputs: ['self'],
   saves: [],
   backward: ({ grad, needs }) => [needs[0] ? grad : null],
 };
 
-const CloneBackward0: Derivative = {
+const CloneBackward0: DerivativeOf<'clone'> = {
   name: 'CloneBackward0',
   inputs: ['self'],
   saves: [],
@@ -44,4 +44,4 @@ export const COPY_DERIVATIVES = {
   'fill_.Scalar': FillBackward2,
   _to_copy: ToCopyBackward0,
   clone: CloneBackward0,
-} as const;
+} satisfies DerivativeFamily;

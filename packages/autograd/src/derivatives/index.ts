@@ -1,5 +1,5 @@
 import type { KernelOpName } from '@torch-ts/core';
-import type { DerivativeEntry } from '../derivative';
+import type { DerivativeTable } from '../derivative';
 import { ACTIVATION_DERIVATIVES } from './activations';
 import { BINARY_DERIVATIVES } from './binary';
 import { COPY_DERIVATIVES } from './copies';
@@ -38,11 +38,11 @@ export const DERIVATIVES = {
   ...SORTING_DERIVATIVES,
   ...LINALG_EXTRA_DERIVATIVES,
   ...SPATIAL_DERIVATIVES,
-} satisfies { readonly [K in KernelOpName]: DerivativeEntry };
+} satisfies DerivativeTable;
 
 // `satisfies` does not check the keys that spreads bring in: refuse a key that names no op.
 type UnknownOps = Exclude<keyof typeof DERIVATIVES, KernelOpName>;
 const onlyKnownOps: [UnknownOps] extends [never] ? true : UnknownOps = true;
 void onlyKnownOps;
 
-export type { Derivative, DerivativeContext, DerivativeEntry, NotDifferentiable } from '../derivative';
+export type { Derivative, DerivativeArgs, DerivativeContext, DerivativeEntry, DerivativeFamily, DerivativeOf, DerivativeTable, NotDifferentiable } from '../derivative';

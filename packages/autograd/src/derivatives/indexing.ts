@@ -32,7 +32,7 @@ import {
   zerosLike,
   type Tensor,
 } from '@torch-ts/core';
-import type { Derivative, DerivativeContext, NotDifferentiable } from '../derivative';
+import type { Derivative, DerivativeContext, DerivativeFamily, DerivativeOf, NotDifferentiable } from '../derivative';
 import { inputSizes, savedTensor, scalarNumber } from './common';
 
 /**
@@ -46,7 +46,10 @@ import { inputSizes, savedTensor, scalarNumber } from './common';
 const zerosOf = (ctx: DerivativeContext, i: number, op: string): Tensor =>
   zeros([...inputSizes(ctx, i, op)], { dtype: ctx.grad.dtype, device: ctx.grad.device });
 
-const dimArg = (ctx: DerivativeContext): number => ctx.args[1] as number;
+/** The context of an op whose argument 1 is its `int dim` (gather, scatter, index_select, index_add, index_fill). */
+type DimContext = DerivativeContext<readonly [unknown, number, ...unknown[]]>;
+
+const dimArg = (ctx: DimContext): number => ctx.args[1];
 
 /**
  * The gradient of a scatter's `src`: what its positions received, `grad.gather(dim, index)`,
@@ -54,7 +57,7 @@ const dimArg = (ctx: DerivativeContext): number => ctx.args[1] as number;
  * reach had no effect (gradient 0). PyTorch 1.13 refuses that case at backward ("returned an
  * invalid gradient"); the zero-padded gradient is the true one.
  */
-function srcGrad(ctx: DerivativeContext, srcInput: number, index: Tensor, op: string): Tensor {
+function srcGrad(ctx: DimContext, srcInput: number, index: Tensor, op: string): Tensor {
   return padTo(gather(ctx.grad, dimArg(ctx), index), inputSizes(ctx, srcInput, op));
 }
 
@@ -71,25 +74,25 @@ function padTo(g: Tensor, sizes: readonly number[]): Tensor {
 }
 
 // index.packed(self, indices, dims): Note [Packed advanced indices] in core.
-const IndexBackward0: Derivative = {
+const IndexBackward0: DerivativeOf<'index.packed'> = {
   name: 'IndexBackward0',
   inputs: ['self'],
   saves: ['indices'],
   backward: (ctx) => {
     if (!ctx.needs[0]) return [null];
     const idx = savedTensor(ctx, 'indices', 'index');
-    return [indexPutPacked_(zerosOf(ctx, 0, 'index'), idx, ctx.args[2] as number[], ctx.grad, true)];
+    return [indexPutPacked_(zerosOf(ctx, 0, 'index'), idx, ctx.args[2], ctx.grad, true)];
   },
 };
 
 // index_put_.packed(self, indices, dims, values, accumulate)
-const IndexPutBackward0: Derivative = {
+const IndexPutBackward0: DerivativeOf<'index_put_.packed'> = {
   name: 'IndexPutBackward0',
   inputs: ['self', 'values'],
   saves: ['indices'],
   backward: (ctx) => {
     const idx = savedTensor(ctx, 'indices', 'index_put_');
-    const dims = ctx.args[2] as number[];
+    const dims = ctx.args[2];
     const accumulate = ctx.args[4] === true;
     const zero = zeros([], { dtype: ctx.grad.dtype, device: ctx.grad.device });
     const gSelf = !ctx.needs[0] ? null : accumulate ? ctx.grad : indexPutPacked_(clone(ctx.grad), idx, dims, zero, false);
@@ -98,7 +101,7 @@ const IndexPutBackward0: Derivative = {
   },
 };
 
-const GatherBackward0: Derivative = {
+const GatherBackward0: DerivativeOf<'gather'> = {
   name: 'GatherBackward0',
   inputs: ['self'],
   saves: ['index'],
@@ -109,7 +112,7 @@ const GatherBackward0: Derivative = {
 };
 
 // scatter_.src(self, dim, index, src): the overwritten self gets 0; src gets what its positions received.
-const ScatterBackward0: Derivative = {
+const ScatterBackward0: DerivativeOf<'scatter_.src'> = {
   name: 'ScatterBackward0',
   inputs: ['self', 'src'],
   saves: ['index'],
@@ -119,7 +122,7 @@ const ScatterBackward0: Derivative = {
   },
 };
 
-const ScatterBackward1: Derivative = {
+const ScatterBackward1: DerivativeOf<'scatter_.value'> = {
   name: 'ScatterBackward1',
   inputs: ['self'],
   saves: ['index'],
@@ -138,7 +141,7 @@ function notImplemented(op: string, inputs: string[]): Derivative {
   };
 }
 
-const ScatterAddBackward0: Derivative = {
+const ScatterAddBackward0: DerivativeOf<'scatter_add_'> = {
   name: 'ScatterAddBackward0',
   inputs: ['self', 'src'],
   saves: ['index'],
@@ -164,14 +167,14 @@ function narrowTo(t: Tensor, sizes: readonly number[]): Tensor {
   return r;
 }
 
-const ScatterReduceBackward0: Derivative = {
+const ScatterReduceBackward0: DerivativeOf<'scatter_reduce_.two'> = {
   name: 'ScatterReduceBackward0',
   inputs: ['self', 'src'],
   saves: ['self', 'index', 'src', 'result'],
   backward: (ctx) => {
     const op = 'scatter_reduce';
     const dim = dimArg(ctx);
-    const reduce = ctx.args[4] as string;
+    const reduce = ctx.args[4];
     const includeSelf = ctx.args[5] !== false;
     const self = savedTensor(ctx, 'self', op);
     const index = savedTensor(ctx, 'index', op);
@@ -221,7 +224,7 @@ const ScatterReduceBackward0: Derivative = {
   },
 };
 
-const IndexSelectBackward0: Derivative = {
+const IndexSelectBackward0: DerivativeOf<'index_select'> = {
   name: 'IndexSelectBackward0',
   inputs: ['self'],
   saves: ['index'],
@@ -237,7 +240,7 @@ const IndexSelectBackward0: Derivative = {
 };
 
 // index_add_(self, dim, index, source, alpha)
-const IndexAddBackward0: Derivative = {
+const IndexAddBackward0: DerivativeOf<'index_add_'> = {
   name: 'IndexAddBackward0',
   inputs: ['self', 'source'],
   saves: ['index'],
@@ -254,7 +257,7 @@ const IndexAddBackward0: Derivative = {
   },
 };
 
-const TakeBackward0: Derivative = {
+const TakeBackward0: DerivativeOf<'take'> = {
   name: 'TakeBackward0',
   inputs: ['self'],
   saves: ['index'],
@@ -270,14 +273,14 @@ const TakeBackward0: Derivative = {
   },
 };
 
-const MaskedFillBackward0: Derivative = {
+const MaskedFillBackward0: DerivativeOf<'masked_fill_.Scalar'> = {
   name: 'MaskedFillBackward0',
   inputs: ['self'],
   saves: ['mask'],
   backward: (ctx) => [ctx.needs[0] ? maskedFill(ctx.grad, savedTensor(ctx, 'mask', 'masked_fill'), 0) : null],
 };
 
-const MaskedFillBackward1: Derivative = {
+const MaskedFillBackward1: DerivativeOf<'masked_fill_.Tensor'> = {
   name: 'MaskedFillBackward1',
   inputs: ['self', 'value'],
   saves: ['mask'],
@@ -288,7 +291,7 @@ const MaskedFillBackward1: Derivative = {
 };
 
 // masked_scatter_(self, mask, source): source's first n elements went to the n true positions.
-const MaskedScatterBackward0: Derivative = {
+const MaskedScatterBackward0: DerivativeOf<'masked_scatter_'> = {
   name: 'MaskedScatterBackward0',
   inputs: ['self', 'source'],
   saves: ['mask'],
@@ -317,7 +320,7 @@ const MaskedScatterBackward0: Derivative = {
 };
 
 // masked_select(self, mask): the gradient goes back to the true positions (of the broadcast shape).
-const MaskedSelectBackward0: Derivative = {
+const MaskedSelectBackward0: DerivativeOf<'masked_select'> = {
   name: 'MaskedSelectBackward0',
   inputs: ['self'],
   saves: ['mask'],
@@ -340,14 +343,14 @@ function broadcast(a: readonly number[], b: readonly number[]): number[] {
 }
 
 // index_fill_(self, dim, index, value): the filled slices lose their gradient; a tensor value gets theirs summed.
-const IndexFillBackward0: Derivative = {
+const IndexFillBackward0: DerivativeOf<'index_fill_.int_Scalar'> = {
   name: 'IndexFillBackward0',
   inputs: ['self'],
   saves: ['index'],
   backward: (ctx) => [ctx.needs[0] ? indexFill(ctx.grad, dimArg(ctx), savedTensor(ctx, 'index', 'index_fill_'), 0) : null],
 };
 
-const IndexFillBackward1: Derivative = {
+const IndexFillBackward1: DerivativeOf<'index_fill_.int_Tensor'> = {
   name: 'IndexFillBackward1',
   inputs: ['self', 'value'],
   saves: ['index'],
@@ -385,4 +388,4 @@ export const INDEXING_DERIVATIVES = {
   masked_select: MaskedSelectBackward0,
   'index_fill_.int_Scalar': IndexFillBackward0,
   'index_fill_.int_Tensor': IndexFillBackward1,
-} as const;
+} satisfies DerivativeFamily;

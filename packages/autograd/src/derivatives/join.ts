@@ -1,5 +1,5 @@
 import { flip, normalizeDim, reshape, roll, sliceDim, sum, tril, triu, unbind, zeros, type Tensor } from '@torch-ts/core';
-import type { Derivative, DerivativeContext } from '../derivative';
+import type { DerivativeFamily, DerivativeOf } from '../derivative';
 import { inputSizes } from './common';
 
 /**
@@ -14,14 +14,14 @@ function skipped(sizes: readonly number[]): boolean {
 }
 
 // cat(tensors, dim): each input's gradient is its slice of grad along dim.
-const CatBackward0: Derivative = {
+const CatBackward0: DerivativeOf<'cat'> = {
   name: 'CatBackward0',
   inputs: ['tensors'],
   saves: [],
-  backward: (ctx: DerivativeContext) => {
+  backward: (ctx) => {
     const shapes = ctx.inputs.map((info) => info?.sizes ?? null);
     const ref = shapes.find((s) => s !== null && !skipped(s)) ?? shapes[0] ?? [0];
-    const d = normalizeDim('cat', ctx.args[1] as number, ref.length);
+    const d = normalizeDim('cat', ctx.args[1], ref.length);
     let at = 0;
     return shapes.map((s, i) => {
       if (s === null) return null;
@@ -36,27 +36,27 @@ const CatBackward0: Derivative = {
 };
 
 // stack(tensors, dim): the gradients are grad's slices along the new dim.
-const StackBackward0: Derivative = {
+const StackBackward0: DerivativeOf<'stack'> = {
   name: 'StackBackward0',
   inputs: ['tensors'],
   saves: [],
-  backward: (ctx: DerivativeContext) => {
+  backward: (ctx) => {
     const nd = (ctx.inputs[0]?.sizes.length ?? 0) + 1;
-    const d = normalizeDim('stack', ctx.args[1] as number, nd);
+    const d = normalizeDim('stack', ctx.args[1], nd);
     const parts = unbind(ctx.grad, d);
     return parts.map((p, i) => (ctx.needs[i] ? p : null));
   },
 };
 
 // repeat(self, repeats): grad viewed at [r0, s0, r1, s1, ...] summed over the r_i (Note [repeat as one copy]).
-const RepeatBackward0: Derivative = {
+const RepeatBackward0: DerivativeOf<'repeat'> = {
   name: 'RepeatBackward0',
   inputs: ['self'],
   saves: [],
   backward: (ctx) => {
     if (!ctx.needs[0]) return [null];
     const shape = inputSizes(ctx, 0, 'repeat');
-    const reps = ctx.args[1] as number[];
+    const reps = ctx.args[1];
     const lead = reps.length - shape.length;
     const doubled: number[] = [];
     const sumDims: number[] = [];
@@ -69,30 +69,31 @@ const RepeatBackward0: Derivative = {
   },
 };
 
-const FlipBackward0: Derivative = {
+const FlipBackward0: DerivativeOf<'flip'> = {
   name: 'FlipBackward0',
   inputs: ['self'],
   saves: [],
-  backward: (ctx) => [ctx.needs[0] ? flip(ctx.grad, ctx.args[1] as number[]) : null],
+  backward: (ctx) => [ctx.needs[0] ? flip(ctx.grad, ctx.args[1]) : null],
 };
 
-const RollBackward0: Derivative = {
+const RollBackward0: DerivativeOf<'roll'> = {
   name: 'RollBackward0',
   inputs: ['self'],
   saves: [],
   backward: (ctx) => {
     if (!ctx.needs[0]) return [null];
-    const shifts = (ctx.args[1] as number[]).map((s) => -s);
-    return [roll(ctx.grad, shifts, ctx.args[2] as number[])];
+    const shifts = ctx.args[1].map((s) => -s);
+    return [roll(ctx.grad, shifts, ctx.args[2])];
   },
 };
 
-function triBackward(name: string, tri: (g: Tensor, k: number) => Tensor): Derivative {
+/** (typed as triu's arguments, which tril's and the in-place forms' are too) */
+function triBackward(name: string, tri: (g: Tensor, k: number) => Tensor): DerivativeOf<'triu'> {
   return {
     name,
     inputs: ['self'],
     saves: [],
-    backward: (ctx) => [ctx.needs[0] ? tri(ctx.grad, (ctx.args[1] as number | undefined) ?? 0) : null],
+    backward: (ctx) => [ctx.needs[0] ? tri(ctx.grad, ctx.args[1] ?? 0) : null],
   };
 }
 
@@ -106,5 +107,5 @@ export const JOIN_DERIVATIVES = {
   triu_: triBackward('TriuBackward0', triu),
   tril: triBackward('TrilBackward0', tril),
   tril_: triBackward('TrilBackward0', tril),
-} as const;
+} satisfies DerivativeFamily;
 

@@ -1,5 +1,5 @@
 import { bmm, mm, mul, transpose, type Tensor } from '@torch-ts/core';
-import type { Derivative } from '../derivative';
+import type { DerivativeFamily, DerivativeOf } from '../derivative';
 import { savedTensor, scalarNumber } from './common';
 
 /**
@@ -12,7 +12,8 @@ function scaled(t: Tensor, s: number): Tensor {
   return s === 1 ? t : mul(t, s);
 }
 
-function addProductBackward(name: string, op: string, names: [string, string], product: typeof mm, t: (x: Tensor) => Tensor): Derivative {
+/** (typed as addmm's arguments, which baddbmm's are too) */
+function addProductBackward(name: string, op: string, names: [string, string], product: typeof mm, t: (x: Tensor) => Tensor): DerivativeOf<'addmm'> {
   const [n1, n2] = names;
   return {
     name,
@@ -33,4 +34,4 @@ function addProductBackward(name: string, op: string, names: [string, string], p
 export const LINALG_EXTRA_DERIVATIVES = {
   addmm: addProductBackward('AddmmBackward0', 'addmm', ['mat1', 'mat2'], mm, (x) => transpose(x, 0, 1)),
   baddbmm: addProductBackward('BaddbmmBackward0', 'baddbmm', ['batch1', 'batch2'], bmm, (x) => transpose(x, 1, 2)),
-} as const;
+} satisfies DerivativeFamily;

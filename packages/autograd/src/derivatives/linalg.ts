@@ -1,5 +1,5 @@
 import { bmm, mm, mul, mv, transpose, unsqueeze } from '@torch-ts/core';
-import type { Derivative } from '../derivative';
+import type { DerivativeFamily, DerivativeOf } from '../derivative';
 import { savedTensor } from './common';
 
 /**
@@ -8,7 +8,7 @@ import { savedTensor } from './common';
  */
 
 // mm(self [n, k], mat2 [k, m]): self: grad @ mat2^T, mat2: self^T @ grad
-const MmBackward0: Derivative = {
+const MmBackward0: DerivativeOf<'mm'> = {
   name: 'MmBackward0',
   inputs: ['self', 'mat2'],
   saves: ['self@mat2', 'mat2@self'],
@@ -19,7 +19,7 @@ const MmBackward0: Derivative = {
 };
 
 // bmm(self [b, n, k], mat2 [b, k, m]): the same, per batch
-const BmmBackward0: Derivative = {
+const BmmBackward0: DerivativeOf<'bmm'> = {
   name: 'BmmBackward0',
   inputs: ['self', 'mat2'],
   saves: ['self@mat2', 'mat2@self'],
@@ -30,7 +30,7 @@ const BmmBackward0: Derivative = {
 };
 
 // mv(self [n, k], vec [k]): self: the outer product grad ⊗ vec, vec: self^T @ grad
-const MvBackward0: Derivative = {
+const MvBackward0: DerivativeOf<'mv'> = {
   name: 'MvBackward0',
   inputs: ['self', 'vec'],
   saves: ['self@vec', 'vec@self'],
@@ -41,7 +41,7 @@ const MvBackward0: Derivative = {
 };
 
 // dot(self [n], tensor [n]) -> 0-dim: each operand's gradient is grad times the other
-const DotBackward0: Derivative = {
+const DotBackward0: DerivativeOf<'dot'> = {
   name: 'DotBackward0',
   inputs: ['self', 'tensor'],
   saves: ['self@tensor', 'tensor@self'],
@@ -56,4 +56,4 @@ export const LINALG_DERIVATIVES = {
   bmm: BmmBackward0,
   mv: MvBackward0,
   dot: DotBackward0,
-} as const;
+} satisfies DerivativeFamily;

@@ -29,10 +29,9 @@ import {
   unsqueeze,
   view,
   where,
-  type DType,
   type Tensor,
 } from '@torch-ts/core';
-import type { Derivative, DerivativeContext } from '../derivative';
+import type { Derivative, DerivativeContext, DerivativeFamily, DerivativeOf } from '../derivative';
 import { isGradEnabled } from '../grad-mode';
 import { inputSizes, savedTensor } from './common';
 
@@ -51,26 +50,26 @@ import { inputSizes, savedTensor } from './common';
  */
 
 // _softmax(self, dim, half_to_float): grad_input = y * (g - sum(g * y))
-const SoftmaxBackward0: Derivative = {
+const SoftmaxBackward0: DerivativeOf<'_softmax'> = {
   name: 'SoftmaxBackward0',
   inputs: ['self'],
   saves: ['result'],
   backward: (ctx) => {
     if (!ctx.needs[0]) return [null];
-    const dtype = (ctx.inputs[0]?.dtype ?? ctx.grad.dtype) as DType;
-    return [_softmaxBackwardData(ctx.grad, savedTensor(ctx, 'result', '_softmax'), ctx.args[1] as number, dtype, false)];
+    const dtype = ctx.inputs[0]?.dtype ?? ctx.grad.dtype;
+    return [_softmaxBackwardData(ctx.grad, savedTensor(ctx, 'result', '_softmax'), ctx.args[1], dtype, false)];
   },
 };
 
 // _log_softmax(self, dim, half_to_float): grad_input = g - exp(y) * sum(g)
-const LogSoftmaxBackward0: Derivative = {
+const LogSoftmaxBackward0: DerivativeOf<'_log_softmax'> = {
   name: 'LogSoftmaxBackward0',
   inputs: ['self'],
   saves: ['result'],
   backward: (ctx) => {
     if (!ctx.needs[0]) return [null];
-    const dtype = (ctx.inputs[0]?.dtype ?? ctx.grad.dtype) as DType;
-    return [_softmaxBackwardData(ctx.grad, savedTensor(ctx, 'result', '_log_softmax'), ctx.args[1] as number, dtype, true)];
+    const dtype = ctx.inputs[0]?.dtype ?? ctx.grad.dtype;
+    return [_softmaxBackwardData(ctx.grad, savedTensor(ctx, 'result', '_log_softmax'), ctx.args[1], dtype, true)];
   },
 };
 
@@ -86,14 +85,14 @@ function sumKeep(t: Tensor, dims: number[]): Tensor {
 
 // _softmax_backward_data(grad_output g, output y, dim, input_dtype) = y * (g - s), s = sum(g * y)
 //   d/dg . G = y * (G - sum(G * y));  d/dy . G = G * (g - s) - g * sum(G * y)
-const SoftmaxBackwardDataBackward0: Derivative = {
+const SoftmaxBackwardDataBackward0: DerivativeOf<'_softmax_backward_data'> = {
   name: 'SoftmaxBackwardDataBackward0',
   inputs: ['grad_output', 'output'],
   saves: ['grad_output', 'output'],
   backward: (ctx) => {
     const g = savedTensor(ctx, 'grad_output', '_softmax_backward_data');
     const y = savedTensor(ctx, 'output', '_softmax_backward_data');
-    const dims = softmaxDim(ctx.args[2] as number, y.dim());
+    const dims = softmaxDim(ctx.args[2], y.dim());
     const G = ctx.grad;
     const gy = sumKeep(mul(G, y), dims);
     return [
@@ -105,14 +104,14 @@ const SoftmaxBackwardDataBackward0: Derivative = {
 
 // _log_softmax_backward_data(g, y, dim, input_dtype) = g - exp(y) * sum(g)
 //   d/dg . G = G - sum(G * exp(y));  d/dy . G = -G * exp(y) * sum(g)
-const LogSoftmaxBackwardDataBackward0: Derivative = {
+const LogSoftmaxBackwardDataBackward0: DerivativeOf<'_log_softmax_backward_data'> = {
   name: 'LogSoftmaxBackwardDataBackward0',
   inputs: ['grad_output', 'output'],
   saves: ['grad_output', 'output'],
   backward: (ctx) => {
     const g = savedTensor(ctx, 'grad_output', '_log_softmax_backward_data');
     const y = savedTensor(ctx, 'output', '_log_softmax_backward_data');
-    const dims = softmaxDim(ctx.args[2] as number, y.dim());
+    const dims = softmaxDim(ctx.args[2], y.dim());
     const G = ctx.grad;
     const ey = exp(y);
     return [
@@ -124,7 +123,8 @@ const LogSoftmaxBackwardDataBackward0: Derivative = {
 
 // nll_loss_forward(self, target, weight, reduction, ignore_index): only self is differentiable
 // (PyTorch has no derivative for weight either).
-function nllLossBackward(name: string): Derivative {
+/** (typed as nll_loss_forward's arguments, which nll_loss2d_forward's are too) */
+function nllLossBackward(name: string): DerivativeOf<'nll_loss_forward'> {
   return {
     name,
     inputs: ['self'],
@@ -136,14 +136,14 @@ function nllLossBackward(name: string): Derivative {
       const target = savedTensor(ctx, 'target', 'nll_loss');
       const weight = ctx.saved['weight'] ?? null;
       const total = savedTensor(ctx, 'result1', 'nll_loss');
-      return [_nllLossBackward(ctx.grads[0], self, target, weight, ctx.args[3] as number, ctx.args[4] as number, total)];
+      return [_nllLossBackward(ctx.grads[0], self, target, weight, ctx.args[3], ctx.args[4], total)];
     },
   };
 }
 
 // nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight) is
 // linear in grad_output: its adjoint is nll_loss itself. It does not depend on self's values.
-const NllLossBackwardBackward0: Derivative = {
+const NllLossBackwardBackward0: DerivativeOf<'nll_loss_backward'> = {
   name: 'NllLossBackwardBackward0',
   inputs: ['grad_output', 'self'],
   saves: ['target', 'weight'],
@@ -151,7 +151,7 @@ const NllLossBackwardBackward0: Derivative = {
     if (!ctx.needs[0]) return [null, null];
     const target = savedTensor(ctx, 'target', 'nll_loss_backward');
     const weight = ctx.saved['weight'] ?? null;
-    const [out] = _nllLossForward(ctx.grad, target, weight, ctx.args[4] as number, ctx.args[5] as number);
+    const [out] = _nllLossForward(ctx.grad, target, weight, ctx.args[4], ctx.args[5]);
     return [out, null];
   },
 };
@@ -167,7 +167,7 @@ function perChannel(t: Tensor, ndim: number): Tensor {
 }
 
 // native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)
-const NativeBatchNormBackward0: Derivative = {
+const NativeBatchNormBackward0: DerivativeOf<'native_batch_norm'> = {
   name: 'NativeBatchNormBackward0',
   inputs: ['input', 'weight', 'bias'],
   saves: ['input', 'weight', 'result1', 'result2'],
@@ -197,7 +197,7 @@ const NativeBatchNormBackward0: Derivative = {
     if (training) {
       mu = mean(x, dims, { keepdim: true });
       const xc0 = sub(x, mu);
-      inv = rsqrt(add(mean(mul(xc0, xc0), dims, { keepdim: true }), ctx.args[7] as number));
+      inv = rsqrt(add(mean(mul(xc0, xc0), dims, { keepdim: true }), ctx.args[7]));
     } else {
       mu = perChannel(savedTensor(ctx, 'result1', 'native_batch_norm'), nd);
       inv = perChannel(savedTensor(ctx, 'result2', 'native_batch_norm'), nd);
@@ -228,7 +228,7 @@ function fusedOnly(name: string, op: string): Derivative {
 }
 
 // native_layer_norm(input, normalized_shape, weight, bias, eps)
-const NativeLayerNormBackward0: Derivative = {
+const NativeLayerNormBackward0: DerivativeOf<'native_layer_norm'> = {
   name: 'NativeLayerNormBackward0',
   inputs: ['input', 'weight', 'bias'],
   saves: ['input', 'weight', 'result1', 'result2'],
@@ -237,7 +237,7 @@ const NativeLayerNormBackward0: Derivative = {
     if (!g) return [null, null, null];
     const x = savedTensor(ctx, 'input', 'native_layer_norm');
     const w = ctx.saved['weight'] ?? null;
-    const shape = ctx.args[1] as number[];
+    const shape = ctx.args[1];
     if (!isGradEnabled()) {
       const [gi, gw, gb] = _nativeLayerNormBackward(
         g,
@@ -255,7 +255,7 @@ const NativeLayerNormBackward0: Derivative = {
     const outer = Array.from({ length: nd - k }, (_, i) => i);
     const mu = mean(x, inner, { keepdim: true });
     const xc = sub(x, mu);
-    const rstd = rsqrt(add(mean(mul(xc, xc), inner, { keepdim: true }), ctx.args[4] as number));
+    const rstd = rsqrt(add(mean(mul(xc, xc), inner, { keepdim: true }), ctx.args[4]));
     const xhat = mul(xc, rstd);
     const reduceOuter = (t: Tensor): Tensor => (outer.length === 0 ? t : sum(t, outer));
     const gi = (): Tensor => {
@@ -270,7 +270,7 @@ const NativeLayerNormBackward0: Derivative = {
 
 // native_group_norm(input, weight, bias, N, C, HxW, group, eps): the statistics recomputed per
 // group from the saved input (differentiable, so double backward works)
-const NativeGroupNormBackward0: Derivative = {
+const NativeGroupNormBackward0: DerivativeOf<'native_group_norm'> = {
   name: 'NativeGroupNormBackward0',
   inputs: ['input', 'weight', 'bias'],
   saves: ['input', 'weight'],
@@ -279,7 +279,7 @@ const NativeGroupNormBackward0: Derivative = {
     if (!g) return [null, null, null];
     const x = savedTensor(ctx, 'input', 'native_group_norm');
     const w = ctx.saved['weight'] ?? null;
-    const [n, c, hw, groups, eps] = [3, 4, 5, 6, 7].map((i) => ctx.args[i] as number);
+    const [, , , n, c, hw, groups, eps] = ctx.args;
     const shape = [...x.shape];
     const grouped = [n, groups, (c / groups) * hw];
     const xg = reshape(x, grouped);
@@ -304,7 +304,7 @@ const NativeGroupNormBackward0: Derivative = {
 };
 
 // embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse)
-const EmbeddingBackward0: Derivative = {
+const EmbeddingBackward0: DerivativeOf<'embedding'> = {
   name: 'EmbeddingBackward0',
   inputs: ['weight'],
   saves: ['indices'],
@@ -312,13 +312,13 @@ const EmbeddingBackward0: Derivative = {
     if (!ctx.needs[0]) return [null];
     const v = inputSizes(ctx, 0, 'embedding')[0];
     const indices = savedTensor(ctx, 'indices', 'embedding');
-    return [_embeddingDenseBackward(ctx.grad, indices, v, ctx.args[2] as number, ctx.args[3] === true)];
+    return [_embeddingDenseBackward(ctx.grad, indices, v, ctx.args[2], ctx.args[3] === true)];
   },
 };
 
 // embedding_dense_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq):
 // linear in grad_output; its adjoint looks the rows up again, padding_idx rows giving 0.
-const EmbeddingDenseBackwardBackward0: Derivative = {
+const EmbeddingDenseBackwardBackward0: DerivativeOf<'embedding_dense_backward'> = {
   name: 'EmbeddingDenseBackwardBackward0',
   inputs: ['grad_output'],
   saves: ['indices'],
@@ -329,7 +329,7 @@ const EmbeddingDenseBackwardBackward0: Derivative = {
     }
     const indices = savedTensor(ctx, 'indices', 'embedding_dense_backward');
     const rows = _embedding(ctx.grad, indices, -1);
-    const pad = ctx.args[3] as number;
+    const pad = ctx.args[3];
     return [pad < 0 ? rows : where(unsqueeze(eq(indices, pad), -1), 0, rows)];
   },
 };
@@ -349,12 +349,12 @@ function lossCount(ctx: DerivativeContext, reduction: number): number {
   return count;
 }
 
-function pointwiseLossBackward(
+function pointwiseLossBackward<A extends readonly unknown[]>(
   name: string,
   op: string,
-  reductionAt: number,
-  parts: (ctx: DerivativeContext, x: Tensor, t: Tensor) => [Tensor, Tensor],
-): Derivative {
+  reductionOf: (args: Readonly<A>) => number,
+  parts: (ctx: DerivativeContext<A>, x: Tensor, t: Tensor) => [Tensor, Tensor],
+): Derivative<A> {
   return {
     name,
     inputs: ['self', 'target'],
@@ -362,7 +362,7 @@ function pointwiseLossBackward(
     backward: (ctx) => {
       const x = savedTensor(ctx, 'self', op);
       const t = savedTensor(ctx, 'target', op);
-      const reduction = ctx.args[reductionAt] as number;
+      const reduction = reductionOf(ctx.args);
       const count = lossCount(ctx, reduction);
       let g = count === 1 ? ctx.grad : div(ctx.grad, count);
       const w = ctx.saved['weight'];
@@ -374,13 +374,13 @@ function pointwiseLossBackward(
 }
 
 // mse: 2 (x - t), -2 (x - t)
-const MseLossBackward0 = pointwiseLossBackward('MseLossBackward0', 'mse_loss', 2, (_c, x, t) => {
+const MseLossBackward0: DerivativeOf<'mse_loss'> = pointwiseLossBackward('MseLossBackward0', 'mse_loss', (a) => a[2], (_c, x, t) => {
   const d = mul(sub(x, t), 2);
   return [d, neg(d)];
 });
 
 // smooth L1: d / beta inside (-beta, beta), sign(d) outside
-const SmoothL1LossBackward0 = pointwiseLossBackward('SmoothL1LossBackward0', 'smooth_l1_loss', 2, (ctx, x, t) => {
+const SmoothL1LossBackward0: DerivativeOf<'smooth_l1_loss'> = pointwiseLossBackward('SmoothL1LossBackward0', 'smooth_l1_loss', (a) => a[2], (ctx, x, t) => {
   const beta = Number(ctx.args[3] ?? 1);
   const d = sub(x, t);
   const s = where(lt(abs(d), beta), div(d, beta), sign(d));
@@ -389,16 +389,16 @@ const SmoothL1LossBackward0 = pointwiseLossBackward('SmoothL1LossBackward0', 'sm
 
 // bce: (x - t) / max(x (1 - x), 1e-12); target: log(1 - x) - log(x), logs clamped at -100
 const BCE_EPS = 1e-12;
-const BinaryCrossEntropyBackward0 = pointwiseLossBackward('BinaryCrossEntropyBackward0', 'binary_cross_entropy', 3, (_c, x, t) => [
+const BinaryCrossEntropyBackward0: DerivativeOf<'binary_cross_entropy'> = pointwiseLossBackward('BinaryCrossEntropyBackward0', 'binary_cross_entropy', (a) => a[3], (_c, x, t) => [
   div(sub(x, t), clampMin(mul(x, neg(sub(x, 1))), BCE_EPS)),
   sub(clampMin(log1p(neg(x)), -100), clampMin(log(x), -100)),
 ]);
 
 // bce with logits: lw sigmoid(x) - pw t (lw = 1 + (pw - 1) t); target: -x - (pw - 1) logsigmoid(x)
-const BinaryCrossEntropyWithLogitsBackward0 = pointwiseLossBackward(
+const BinaryCrossEntropyWithLogitsBackward0: DerivativeOf<'binary_cross_entropy_with_logits'> = pointwiseLossBackward(
   'BinaryCrossEntropyWithLogitsBackward0',
   'binary_cross_entropy_with_logits',
-  4,
+  (a) => a[4],
   (ctx, x, t) => {
     const pw = ctx.saved['pos_weight'];
     if (!pw) return [sub(sigmoid(x), t), neg(x)];
@@ -427,4 +427,4 @@ export const NN_DERIVATIVES = {
   native_layer_norm_backward: fusedOnly('NativeLayerNormBackwardBackward0', 'native_layer_norm_backward'),
   embedding: EmbeddingBackward0,
   embedding_dense_backward: EmbeddingDenseBackwardBackward0,
-} as const;
+} satisfies DerivativeFamily;

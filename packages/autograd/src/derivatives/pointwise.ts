@@ -15,7 +15,7 @@ import {
   zerosLike,
   type Tensor,
 } from '@torch-ts/core';
-import type { Derivative, DerivativeContext } from '../derivative';
+import type { Derivative, DerivativeFamily, DerivativeOf } from '../derivative';
 import { operand, savedTensor, scalarNumber } from './common';
 import { unaryDerivative } from './table';
 
@@ -25,7 +25,7 @@ import { unaryDerivative } from './table';
  * formulas work at the output's shape and dtype.
  */
 
-const AddBackward0: Derivative = {
+const AddBackward0: DerivativeOf<'add'> = {
   name: 'AddBackward0',
   inputs: ['self', 'other'],
   saves: [],
@@ -35,7 +35,7 @@ const AddBackward0: Derivative = {
   },
 };
 
-const SubBackward0: Derivative = {
+const SubBackward0: DerivativeOf<'sub'> = {
   name: 'SubBackward0',
   inputs: ['self', 'other'],
   saves: [],
@@ -46,7 +46,7 @@ const SubBackward0: Derivative = {
 };
 
 // `name@input`: saved only when that input needs a gradient (x * 2 keeps nothing of x)
-const MulBackward0: Derivative = {
+const MulBackward0: DerivativeOf<'mul'> = {
   name: 'MulBackward0',
   inputs: ['self', 'other'],
   saves: ['self@other', 'other@self'],
@@ -60,7 +60,7 @@ const MulBackward0: Derivative = {
  * div: self gets grad / other, other gets -grad * self / other^2. With a rounding mode div is
  * piecewise constant and both gradients are zero (`grad * 0`, so nan stays nan), as in PyTorch.
  */
-const DivBackward: Derivative = {
+const DivBackward: DerivativeOf<'div'> = {
   // div.Tensor_mode / div.Scalar_mode record DivBackward2
   name: (args) => (args[2] == null ? 'DivBackward0' : 'DivBackward2'),
   inputs: ['self', 'other'],
@@ -85,7 +85,7 @@ const tensorArg = (args: readonly unknown[], i: number) => args[i] === null;
 
 // pow.Tensor_Scalar records PowBackward0, pow.Tensor_Tensor PowBackward1; the formula picks
 // the rule from the exponent it finds.
-const PowBackward: Derivative = {
+const PowBackward: DerivativeOf<'pow'> = {
   name: (args) => (tensorArg(args, 1) ? 'PowBackward1' : 'PowBackward0'),
   inputs: ['self', 'other'],
   saves: ['self', 'other', 'result@other'],
@@ -111,15 +111,15 @@ const PowBackward: Derivative = {
 };
 
 // remainder.Scalar records RemainderBackward0, remainder.Tensor RemainderBackward1
-const RemainderBackward: Derivative = {
+const RemainderBackward: DerivativeOf<'remainder'> = {
   name: (args) => (tensorArg(args, 1) ? 'RemainderBackward1' : 'RemainderBackward0'),
   inputs: ['self', 'other'],
   saves: ['self@other', 'other@other'],
   backward: (ctx) => {
     const { grad, needs } = ctx;
-    const other = operand(ctx, 'other', 1);
+    // (`other` is saved only when it needs a gradient: read it only then)
     const otherGrad = needs[1]
-      ? mul(neg(grad), div(savedTensor(ctx, 'self', 'remainder'), other, { roundingMode: 'floor' }))
+      ? mul(neg(grad), div(savedTensor(ctx, 'self', 'remainder'), operand(ctx, 'other', 1), { roundingMode: 'floor' }))
       : null;
     return [needs[0] ? grad : null, otherGrad];
   },
@@ -145,7 +145,7 @@ function extremumBackward(name: string, op: string, loses: (a: Tensor, b: Tensor
   };
 }
 
-const WhereBackward0: Derivative = {
+const WhereBackward0: DerivativeOf<'where'> = {
   name: 'WhereBackward0',
   inputs: ['self', 'other'],
   saves: ['condition'],
@@ -161,7 +161,7 @@ const unary = unaryDerivative;
 // nan_to_num: grad * at::isfinite(self)
 const NanToNumBackward0 = unary('NanToNumBackward0', 'self', (g, x) => mul(g, isfinite(x)));
 // round() is RoundBackward0, round(decimals=) RoundBackward1, as PyTorch's two overloads
-const RoundBackward: Derivative = {
+const RoundBackward: DerivativeOf<'round'> = {
   ...unary('RoundBackward0', null, (g) => zerosLike(g)),
   name: (args) => (args[1] == null ? 'RoundBackward0' : 'RoundBackward1'),
 };
@@ -186,4 +186,4 @@ export const POINTWISE_DERIVATIVES = {
   round: RoundBackward,
   round_: RoundBackward,
   where: WhereBackward0,
-} as const;
+} satisfies DerivativeFamily;

@@ -21,7 +21,7 @@ import {
   zerosLike,
   type Tensor,
 } from '@torch-ts/core';
-import type { Derivative, DerivativeContext, NotDifferentiable } from '../derivative';
+import type { DerivativeArgs, DerivativeContext, DerivativeFamily, DerivativeOf, NotDifferentiable } from '../derivative';
 import { expandReduced, inputSizes, reducedDims, restoreReducedDims, savedTensor, selectingReductionBackward } from './common';
 
 /**
@@ -57,17 +57,18 @@ interface VarArgs {
   readonly correction: number;
 }
 
-function varArgs(ctx: DerivativeContext, op: string): VarArgs {
+/** (var, std, var_mean and std_mean have the same arguments: var.correction's) */
+function varArgs(ctx: DerivativeContext<DerivativeArgs<'var.correction'>>, op: string): VarArgs {
   const x = savedTensor(ctx, 'self', op);
   return {
     x,
-    dims: reducedDims(op, ctx.args[1] as number[] | null, x.dim()),
+    dims: reducedDims(op, ctx.args[1], x.dim()),
     keepdim: ctx.args[3] === true,
     correction: ctx.args[2] == null ? 1 : Number(ctx.args[2]),
   };
 }
 
-const VarBackward0: Derivative = {
+const VarBackward0: DerivativeOf<'var.correction'> = {
   name: 'VarBackward0',
   inputs: ['self'],
   saves: ['self'],
@@ -78,7 +79,7 @@ const VarBackward0: Derivative = {
   },
 };
 
-const StdBackward0: Derivative = {
+const StdBackward0: DerivativeOf<'std.correction'> = {
   name: 'StdBackward0',
   inputs: ['self'],
   saves: ['self', 'result'],
@@ -92,7 +93,7 @@ const StdBackward0: Derivative = {
 };
 
 /** var_mean / std_mean: the var (std) part plus the mean's, each only when its output got a gradient. */
-function statMeanBackward(name: string, op: string, isStd: boolean): Derivative {
+function statMeanBackward(name: string, op: string, isStd: boolean): DerivativeOf<'var_mean.correction'> {
   return {
     name,
     inputs: ['self'],
@@ -117,14 +118,14 @@ function statMeanBackward(name: string, op: string, isStd: boolean): Derivative 
 }
 
 // grad * exp(self - result), the reduced dims restored
-const LogsumexpBackward0: Derivative = {
+const LogsumexpBackward0: DerivativeOf<'logsumexp'> = {
   name: 'LogsumexpBackward0',
   inputs: ['self'],
   saves: ['self', 'result'],
   backward: (ctx) => {
     if (!ctx.needs[0]) return [null];
     const x = savedTensor(ctx, 'self', 'logsumexp');
-    const dims = reducedDims('logsumexp', ctx.args[1] as number[], x.dim());
+    const dims = reducedDims('logsumexp', ctx.args[1], x.dim());
     const keepdim = ctx.args[2] === true;
     const result = restoreReducedDims(savedTensor(ctx, 'result', 'logsumexp'), dims, keepdim);
     return [mul(restoreReducedDims(ctx.grad, dims, keepdim), exp(sub(x, result)))];
@@ -132,7 +133,7 @@ const LogsumexpBackward0: Derivative = {
 };
 
 /** PyTorch's norm_backward for a vector norm of order `p` (FunctionsManual.cpp). */
-const LinalgVectorNormBackward0: Derivative = {
+const LinalgVectorNormBackward0: DerivativeOf<'linalg_vector_norm'> = {
   name: 'LinalgVectorNormBackward0',
   inputs: ['self'],
   saves: ['self', 'result'],
@@ -141,7 +142,7 @@ const LinalgVectorNormBackward0: Derivative = {
     const op = 'linalg.vector_norm';
     const x = savedTensor(ctx, 'self', op);
     const p = Number(ctx.args[1] ?? 2);
-    const dims = reducedDims(op, ctx.args[2] as number[] | null, x.dim());
+    const dims = reducedDims(op, ctx.args[2], x.dim());
     const keepdim = ctx.args[3] === true;
     const g = restoreReducedDims(ctx.grad, dims, keepdim);
     const norm = restoreReducedDims(savedTensor(ctx, 'result', op), dims, keepdim);
@@ -167,7 +168,7 @@ const LinalgVectorNormBackward0: Derivative = {
 };
 
 /** median(): the gradient shared evenly among the elements equal to the median (NaN: among the NaNs). */
-const MedianBackward0: Derivative = {
+const MedianBackward0: DerivativeOf<'median'> = {
   name: 'MedianBackward0',
   inputs: ['self'],
   saves: ['self', 'result'],
@@ -186,7 +187,7 @@ function reverseCumsum(t: Tensor, d: number): Tensor {
 }
 
 // grad.flip(dim).cumsum(dim).flip(dim), written as sum - cumsum + grad
-const CumsumBackward0: Derivative = {
+const CumsumBackward0: DerivativeOf<'cumsum'> = {
   name: 'CumsumBackward0',
   inputs: ['self'],
   saves: [],
@@ -194,7 +195,7 @@ const CumsumBackward0: Derivative = {
     if (!ctx.needs[0]) return [null];
     const shape = inputSizes(ctx, 0, 'cumsum');
     if (shape.length === 0 || ctx.grad.numel() === 0) return [ctx.grad];
-    return [reverseCumsum(ctx.grad, normalizeDim('cumsum', ctx.args[1] as number, shape.length))];
+    return [reverseCumsum(ctx.grad, normalizeDim('cumsum', ctx.args[1], shape.length))];
   },
 };
 
@@ -206,7 +207,7 @@ const CumsumBackward0: Derivative = {
  * replaced by 1 (y'), so revcumsum(grad * y'); after z every product holds x_z = 0. No
  * branch divides by zero, so `where` only selects finite values.
  */
-const CumprodBackward0: Derivative = {
+const CumprodBackward0: DerivativeOf<'cumprod'> = {
   name: 'CumprodBackward0',
   inputs: ['self'],
   saves: ['self', 'result'],
@@ -215,7 +216,7 @@ const CumprodBackward0: Derivative = {
     const x = savedTensor(ctx, 'self', 'cumprod');
     if (x.dim() === 0 || x.numel() === 0) return [ctx.grad];
     const y = savedTensor(ctx, 'result', 'cumprod');
-    const d = normalizeDim('cumprod', ctx.args[1] as number, x.dim());
+    const d = normalizeDim('cumprod', ctx.args[1], x.dim());
     const g = ctx.grad;
     const isZero = eq(x, 0);
     const zerosSoFar = cumsum(isZero, d);
@@ -232,7 +233,8 @@ const CumprodBackward0: Derivative = {
  * the sum of the gradients of the outputs that point at it: PyTorch's scatter_add of the
  * gradient at the indices (differentiable in the gradient, for double backward).
  */
-function cumExtremumBackward(name: string, op: string): Derivative {
+/** (typed as cummax's arguments, which cummin's are too) */
+function cumExtremumBackward(name: string, op: string): DerivativeOf<'cummax'> {
   return {
     name,
     inputs: ['self'],
@@ -241,7 +243,7 @@ function cumExtremumBackward(name: string, op: string): Derivative {
       if (!ctx.needs[0]) return [null];
       const shape = inputSizes(ctx, 0, op);
       if (shape.length === 0 || ctx.grad.numel() === 0) return [ctx.grad];
-      const d = normalizeDim(op, ctx.args[1] as number, shape.length);
+      const d = normalizeDim(op, ctx.args[1], shape.length);
       return [scatterAdd(zerosLike(ctx.grad), d, savedTensor(ctx, 'result1', op), ctx.grad)];
     },
   };
@@ -267,4 +269,4 @@ export const STATS_DERIVATIVES = {
   cumprod_: CumprodBackward0,
   cummax: cumExtremumBackward('CummaxBackward0', 'cummax'),
   cummin: cumExtremumBackward('CumminBackward0', 'cummin'),
-} as const;
+} satisfies DerivativeFamily;

@@ -1,5 +1,5 @@
 import { div, eq, mul, normalizeDim, prod, sum, unsqueeze, where } from '@torch-ts/core';
-import type { Derivative, NotDifferentiable } from '../derivative';
+import type { DerivativeFamily, DerivativeOf, NotDifferentiable } from '../derivative';
 import { expandReduced, inputSizes, reducedDims, restoreReducedDims, savedTensor, selectingReductionBackward } from './common';
 
 /**
@@ -8,7 +8,7 @@ import { expandReduced, inputSizes, reducedDims, restoreReducedDims, savedTensor
  */
 
 // sum.dim_IntList(self, dim?, keepdim, dtype): dim null or [] reduces every dim.
-const SumBackward: Derivative = {
+const SumBackward: DerivativeOf<'sum.dim_IntList'> = {
   // sum() records SumBackward0, sum(dim) SumBackward1
   name: (args) => (args[1] == null ? 'SumBackward0' : 'SumBackward1'),
   inputs: ['self'],
@@ -16,20 +16,20 @@ const SumBackward: Derivative = {
   backward: (ctx) => {
     if (!ctx.needs[0]) return [null];
     const shape = inputSizes(ctx, 0, 'sum');
-    const dims = reducedDims('sum', ctx.args[1] as number[] | null, shape.length);
+    const dims = reducedDims('sum', ctx.args[1], shape.length);
     return [expandReduced(ctx.grad, shape, dims, ctx.args[2] === true)];
   },
 };
 
 // mean.dim(self, dim?, keepdim, dtype): the sum's gradient divided by the count.
-const MeanBackward: Derivative = {
+const MeanBackward: DerivativeOf<'mean.dim'> = {
   name: (args) => (args[1] == null ? 'MeanBackward0' : 'MeanBackward1'),
   inputs: ['self'],
   saves: [],
   backward: (ctx) => {
     if (!ctx.needs[0]) return [null];
     const shape = inputSizes(ctx, 0, 'mean');
-    const dims = reducedDims('mean', ctx.args[1] as number[] | null, shape.length);
+    const dims = reducedDims('mean', ctx.args[1], shape.length);
     const count = dims.reduce((n, d) => n * shape[d], 1);
     return [div(expandReduced(ctx.grad, shape, dims, ctx.args[2] === true), count)];
   },
@@ -47,7 +47,7 @@ const MeanBackward: Derivative = {
  * derivative is exact everywhere; the second is exact away from zeros (PyTorch's
  * cumprod-based formula is exact there too, but core has no cumprod).
  */
-const ProdBackward: Derivative = {
+const ProdBackward: DerivativeOf<'prod.dim_int'> = {
   // prod() records ProdBackward0, prod(dim) ProdBackward1
   name: (args) => (args[1] == null ? 'ProdBackward0' : 'ProdBackward1'),
   inputs: ['self'],
@@ -56,7 +56,7 @@ const ProdBackward: Derivative = {
     if (!ctx.needs[0]) return [null];
     const self = savedTensor(ctx, 'self', 'prod');
     const ndim = self.dim();
-    const dim = ctx.args[1] as number | null;
+    const dim = ctx.args[1];
     // null: every dim (the 0-dim input's only "dim" is too); the results then broadcast as 0-dim.
     const d = dim == null || ndim === 0 ? null : normalizeDim('prod', dim, ndim);
     const isZero = eq(self, 0);
@@ -77,7 +77,8 @@ const ProdBackward: Derivative = {
  * amax / amin: the gradient is shared evenly among the elements equal to the result
  * (PyTorch's `scale_grad_by_count`), so ties each get grad / count.
  */
-function extremumBackward(name: string, op: string): Derivative {
+/** (typed as amax's arguments, which amin's are too) */
+function extremumBackward(name: string, op: string): DerivativeOf<'amax'> {
   return {
     name,
     inputs: ['self'],
@@ -85,7 +86,7 @@ function extremumBackward(name: string, op: string): Derivative {
     backward: (ctx) => {
       if (!ctx.needs[0]) return [null];
       const self = savedTensor(ctx, 'self', op);
-      const dims = reducedDims(op, ctx.args[1] as number[] | null, self.dim());
+      const dims = reducedDims(op, ctx.args[1], self.dim());
       const keepdim = ctx.args[2] === true;
       const result = restoreReducedDims(savedTensor(ctx, 'result', op), dims, keepdim);
       const mask = eq(self, result);
@@ -107,4 +108,4 @@ export const REDUCTION_DERIVATIVES = {
   'min.dim': selectingReductionBackward('MinBackward0', 'min'),
   argmax: ARG_INDEX,
   argmin: ARG_INDEX,
-} as const;
+} satisfies DerivativeFamily;

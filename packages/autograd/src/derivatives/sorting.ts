@@ -1,5 +1,5 @@
-import { normalizeDim, scatter, zeros, type Tensor } from '@torch-ts/core';
-import type { Derivative, NotDifferentiable } from '../derivative';
+import { normalizeDim, scatter, zeros } from '@torch-ts/core';
+import type { Derivative, DerivativeFamily, NotDifferentiable } from '../derivative';
 import { inputSizes, savedTensor } from './common';
 
 /**
@@ -8,7 +8,8 @@ import { inputSizes, savedTensor } from './common';
  * (PyTorch's value_selecting_reduction_backward). A sort's indices are a permutation and a
  * topk's are distinct, so the scatter never writes one place twice.
  */
-function selectingBackward(name: string, op: string, dimArg: number): Derivative {
+/** The derivative of sort.stable or topk: both have their `int dim` at argument 2. */
+function selectingBackward(name: string, op: string): Derivative<readonly [unknown, unknown, number, ...unknown[]]> {
   return {
     name,
     inputs: ['self'],
@@ -17,10 +18,10 @@ function selectingBackward(name: string, op: string, dimArg: number): Derivative
       if (!ctx.needs[0]) return [null];
       const shape = inputSizes(ctx, 0, op);
       if (shape.length === 0) return [ctx.grad];
-      const d = normalizeDim(op, ctx.args[dimArg] as number, shape.length);
+      const d = normalizeDim(op, ctx.args[2], shape.length);
       const indices = savedTensor(ctx, 'result1', op);
       const base = zeros([...shape], { dtype: ctx.grad.dtype, device: ctx.grad.device });
-      return [scatter(base, d, indices, ctx.grad as Tensor)];
+      return [scatter(base, d, indices, ctx.grad)];
     },
   };
 }
@@ -29,11 +30,11 @@ const INDICES: NotDifferentiable = { notDifferentiable: 'returns integer indices
 
 export const SORTING_DERIVATIVES = {
   // sort.stable(self, *, stable, dim, descending)
-  'sort.stable': selectingBackward('SortBackward0', 'sort', 2),
+  'sort.stable': selectingBackward('SortBackward0', 'sort'),
   // topk(self, k, dim, largest, sorted)
-  topk: selectingBackward('TopkBackward0', 'topk', 2),
+  topk: selectingBackward('TopkBackward0', 'topk'),
   'searchsorted.Tensor': INDICES,
   'bucketize.Tensor': INDICES,
   _unique2: { notDifferentiable: "PyTorch has no derivative for unique (_unique2's is not implemented)" },
   unique_dim: { notDifferentiable: "PyTorch has no derivative for unique (unique_dim's is not implemented)" },
-} as const;
+} satisfies DerivativeFamily;

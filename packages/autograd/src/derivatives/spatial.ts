@@ -21,7 +21,7 @@ import {
   type PadMode,
   type Tensor,
 } from '@torch-ts/core';
-import type { Derivative, DerivativeContext } from '../derivative';
+import type { Derivative, DerivativeArgs, DerivativeFamily, DerivativeOf } from '../derivative';
 import { inputSizes, savedTensor } from './common';
 
 /**
@@ -31,11 +31,11 @@ import { inputSizes, savedTensor } from './common';
  * (PyTorch's ...BackwardBackward0 Nodes).
  */
 
+/** stride, padding, dilation, transposed, output_padding, groups */
 type Conv = [number[], number[], number[], boolean, number[], number];
-const convArgs = (args: readonly unknown[], at: number): Conv => args.slice(at, at + 6) as Conv;
 
 // convolution(input, weight, bias?, stride, padding, dilation, transposed, output_padding, groups)
-const ConvolutionBackward0: Derivative = {
+const ConvolutionBackward0: DerivativeOf<'convolution'> = {
   name: 'ConvolutionBackward0',
   inputs: ['input', 'weight', 'bias'],
   saves: ['input', 'weight'],
@@ -43,7 +43,8 @@ const ConvolutionBackward0: Derivative = {
     const input = savedTensor(ctx, 'input', 'convolution');
     const weight = savedTensor(ctx, 'weight', 'convolution');
     const biasSizes = ctx.inputs[2] ? [...ctx.inputs[2].sizes] : null;
-    const [gi, gw, gb] = convolutionBackward(ctx.grad, input, weight, biasSizes, ...convArgs(ctx.args, 3), [
+    const [, , , ...conv] = ctx.args;
+    const [gi, gw, gb] = convolutionBackward(ctx.grad, input, weight, biasSizes, ...conv, [
       ctx.needs[0],
       ctx.needs[1],
       ctx.needs[2] === true && biasSizes !== null,
@@ -58,7 +59,7 @@ const ConvolutionBackward0: Derivative = {
  * grad_weight = dF/dW^T g, so for incoming ggI, ggW, ggB:
  *   grad_output: F(ggI, W) + F(x, ggW) + ggB,   input: dF(x, ggW)/dx^T g,   weight: dF(ggI, W)/dW^T g.
  */
-const ConvolutionBackwardBackward0: Derivative = {
+const ConvolutionBackwardBackward0: DerivativeOf<'convolution_backward'> = {
   name: 'ConvolutionBackwardBackward0',
   inputs: ['grad_output', 'input', 'weight'],
   saves: ['grad_output', 'input', 'weight'],
@@ -67,7 +68,8 @@ const ConvolutionBackwardBackward0: Derivative = {
     const go = savedTensor(ctx, 'grad_output', op);
     const input = savedTensor(ctx, 'input', op);
     const weight = savedTensor(ctx, 'weight', op);
-    const p = convArgs(ctx.args, 4);
+    const [, , , , stride, padding, dilation, transposed, outputPadding, groups] = ctx.args;
+    const p: Conv = [stride, padding, dilation, transposed, outputPadding, groups];
     const [ggI, ggW, ggB] = ctx.grads;
     let gGo: Tensor | null = null;
     if (ctx.needs[0]) {
@@ -88,24 +90,24 @@ const ConvolutionBackwardBackward0: Derivative = {
 
 // ---- pooling ----
 type MaxArgs = [number[], number[], number[], number[], boolean];
-const maxArgs = (args: readonly unknown[], at: number): MaxArgs => {
-  const [k, s, p, d, c] = args.slice(at, at + 5) as [number[], number[], number[], number[], boolean];
+/** kernel_size, stride, padding, dilation, ceil_mode with their defaults (an empty stride is kernel_size) */
+const maxArgs = ([, k, s, p, d, c]: Readonly<DerivativeArgs<'max_pool2d_with_indices'>>): MaxArgs => {
   return [k, s && s.length ? s : k, p ?? [0], d ?? [1], c ?? false];
 };
 
-const MaxPool2DWithIndicesBackward0: Derivative = {
+const MaxPool2DWithIndicesBackward0: DerivativeOf<'max_pool2d_with_indices'> = {
   name: 'MaxPool2DWithIndicesBackward0',
   inputs: ['self'],
   saves: ['self', 'result1'],
   backward: (ctx) => {
     if (!ctx.needs[0] || !ctx.grads[0]) return [null];
     const op = 'max_pool2d';
-    return [maxPool2dWithIndicesBackward(ctx.grads[0], savedTensor(ctx, 'self', op), ...maxArgs(ctx.args, 1), savedTensor(ctx, 'result1', op))];
+    return [maxPool2dWithIndicesBackward(ctx.grads[0], savedTensor(ctx, 'self', op), ...maxArgs(ctx.args), savedTensor(ctx, 'result1', op))];
   },
 };
 
 /** The gradient of grad_output is the incoming gradient gathered at the indices (PyTorch's max_pool_double_backward). */
-const MaxPool2DWithIndicesBackwardBackward0: Derivative = {
+const MaxPool2DWithIndicesBackwardBackward0: DerivativeOf<'max_pool2d_with_indices_backward'> = {
   name: 'MaxPool2DWithIndicesBackwardBackward0',
   inputs: ['grad_output', 'self'],
   saves: ['indices'],
@@ -117,34 +119,40 @@ const MaxPool2DWithIndicesBackwardBackward0: Derivative = {
   },
 };
 
+/** kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override */
 type AvgArgs = [number[], number[], number[], boolean, boolean, number | null];
-const avgArgs = (args: readonly unknown[], at: number): AvgArgs => {
-  const [k, s, p, c, cip, div] = args.slice(at, at + 6) as [number[], number[], number[], boolean, boolean, number | null];
+const avgArgs = ([k, s, p, c, cip, div]: readonly [number[], number[], number[], boolean, boolean, number | null | undefined]): AvgArgs => {
   return [k, s && s.length ? s : k, p ?? [0], c ?? false, cip ?? true, div ?? null];
 };
 
-const AvgPool2DBackward0: Derivative = {
+const AvgPool2DBackward0: DerivativeOf<'avg_pool2d'> = {
   name: 'AvgPool2DBackward0',
   inputs: ['self'],
   saves: ['self'],
-  backward: (ctx) => [ctx.needs[0] ? avgPool2dBackward(ctx.grad, savedTensor(ctx, 'self', 'avg_pool2d'), ...avgArgs(ctx.args, 1)) : null],
+  backward: (ctx) => {
+    const [, ...params] = ctx.args;
+    return [ctx.needs[0] ? avgPool2dBackward(ctx.grad, savedTensor(ctx, 'self', 'avg_pool2d'), ...avgArgs(params)) : null];
+  },
 };
 
-const AvgPool2DBackwardBackward0: Derivative = {
+const AvgPool2DBackwardBackward0: DerivativeOf<'avg_pool2d_backward'> = {
   name: 'AvgPool2DBackwardBackward0',
   inputs: ['grad_output', 'self'],
   saves: [],
-  backward: (ctx) => [ctx.needs[0] ? avgPool2dRaw(ctx.grad, ...avgArgs(ctx.args, 2)) : null, null],
+  backward: (ctx) => {
+    const [, , ...params] = ctx.args;
+    return [ctx.needs[0] ? avgPool2dRaw(ctx.grad, ...avgArgs(params)) : null, null];
+  },
 };
 
-const AdaptiveAvgPool2DBackward0: Derivative = {
+const AdaptiveAvgPool2DBackward0: DerivativeOf<'_adaptive_avg_pool2d'> = {
   name: 'AdaptiveAvgPool2DBackward0',
   inputs: ['self'],
   saves: ['self'],
   backward: (ctx) => [ctx.needs[0] ? adaptiveAvgPool2dBackward(ctx.grad, savedTensor(ctx, 'self', 'adaptive_avg_pool2d')) : null],
 };
 
-const AdaptiveAvgPool2DBackwardBackward0: Derivative = {
+const AdaptiveAvgPool2DBackwardBackward0: DerivativeOf<'_adaptive_avg_pool2d_backward'> = {
   name: 'AdaptiveAvgPool2DBackwardBackward0',
   inputs: ['grad_output', 'self'],
   saves: [],
@@ -156,25 +164,26 @@ const AdaptiveAvgPool2DBackwardBackward0: Derivative = {
 };
 
 // ---- padding ----
-const ConstantPadNdBackward0: Derivative = {
+const ConstantPadNdBackward0: DerivativeOf<'constant_pad_nd'> = {
   name: 'ConstantPadNdBackward0',
   inputs: ['self'],
   saves: [],
-  backward: (ctx) => [ctx.needs[0] ? constantPadNd(ctx.grad, (ctx.args[1] as number[]).map((p) => -p)) : null],
+  backward: (ctx) => [ctx.needs[0] ? constantPadNd(ctx.grad, ctx.args[1].map((p) => -p)) : null],
 };
 
+/** The reflection, replication and circular pads: `op(self, padding)` and `op_backward(grad_output, self, padding)`. */
 function indexedPadDerivatives(mode: PadMode, node: string) {
-  const forward: Derivative = {
+  const forward: Derivative<readonly [unknown, number[]]> = {
     name: `${node}Backward0`,
     inputs: ['self'],
     saves: ['self'],
-    backward: (ctx) => [ctx.needs[0] ? indexedPadBackward(ctx.grad, savedTensor(ctx, 'self', node), ctx.args[1] as number[], mode) : null],
+    backward: (ctx) => [ctx.needs[0] ? indexedPadBackward(ctx.grad, savedTensor(ctx, 'self', node), ctx.args[1], mode) : null],
   };
-  const backward: Derivative = {
+  const backward: Derivative<readonly [unknown, unknown, number[]]> = {
     name: `${node}BackwardBackward0`,
     inputs: ['grad_output', 'self'],
     saves: [],
-    backward: (ctx) => [ctx.needs[0] ? indexedPad(ctx.grad, ctx.args[2] as number[], mode) : null, null],
+    backward: (ctx) => [ctx.needs[0] ? indexedPad(ctx.grad, ctx.args[2], mode) : null, null],
   };
   return [forward, backward] as const;
 }
@@ -187,43 +196,43 @@ const [PadCircular1D, PadCircular1DBack] = indexedPadDerivatives('circular', 'Pa
 const [PadCircular2D, PadCircular2DBack] = indexedPadDerivatives('circular', 'PadCircular2D');
 
 // ---- interpolation ----
-const scale = (v: unknown): number | null => (v == null ? null : Number(v));
+const scale = (v: number | null | undefined): number | null => (v == null ? null : Number(v));
 
-const UpsampleNearest2DBackward0: Derivative = {
+const UpsampleNearest2DBackward0: DerivativeOf<'upsample_nearest2d'> = {
   name: 'UpsampleNearest2DBackward0',
   inputs: ['self'],
   saves: [],
   backward: (ctx) => {
     if (!ctx.needs[0]) return [null];
     const inSize = inputSizes(ctx, 0, 'upsample_nearest2d');
-    return [upsampleNearest2dBackward(ctx.grad, ctx.args[1] as number[], inSize, scale(ctx.args[2]), scale(ctx.args[3]))];
+    return [upsampleNearest2dBackward(ctx.grad, ctx.args[1], inSize, scale(ctx.args[2]), scale(ctx.args[3]))];
   },
 };
 
-const UpsampleNearest2DBackwardBackward0: Derivative = {
+const UpsampleNearest2DBackwardBackward0: DerivativeOf<'upsample_nearest2d_backward'> = {
   name: 'UpsampleNearest2DBackwardBackward0',
   inputs: ['grad_output'],
   saves: [],
-  backward: (ctx) => [ctx.needs[0] ? upsampleNearest2d(ctx.grad, ctx.args[1] as number[], scale(ctx.args[3]), scale(ctx.args[4])) : null],
+  backward: (ctx) => [ctx.needs[0] ? upsampleNearest2d(ctx.grad, ctx.args[1], scale(ctx.args[3]), scale(ctx.args[4])) : null],
 };
 
-const UpsampleBilinear2DBackward0: Derivative = {
+const UpsampleBilinear2DBackward0: DerivativeOf<'upsample_bilinear2d'> = {
   name: 'UpsampleBilinear2DBackward0',
   inputs: ['self'],
   saves: [],
   backward: (ctx) => {
     if (!ctx.needs[0]) return [null];
     const inSize = inputSizes(ctx, 0, 'upsample_bilinear2d');
-    return [upsampleBilinear2dBackward(ctx.grad, ctx.args[1] as number[], inSize, ctx.args[2] === true, scale(ctx.args[3]), scale(ctx.args[4]))];
+    return [upsampleBilinear2dBackward(ctx.grad, ctx.args[1], inSize, ctx.args[2] === true, scale(ctx.args[3]), scale(ctx.args[4]))];
   },
 };
 
-const UpsampleBilinear2DBackwardBackward0: Derivative = {
+const UpsampleBilinear2DBackwardBackward0: DerivativeOf<'upsample_bilinear2d_backward'> = {
   name: 'UpsampleBilinear2DBackwardBackward0',
   inputs: ['grad_output'],
   saves: [],
-  backward: (ctx: DerivativeContext) => [
-    ctx.needs[0] ? upsampleBilinear2d(ctx.grad, ctx.args[1] as number[], ctx.args[3] === true, scale(ctx.args[4]), scale(ctx.args[5])) : null,
+  backward: (ctx) => [
+    ctx.needs[0] ? upsampleBilinear2d(ctx.grad, ctx.args[1], ctx.args[3] === true, scale(ctx.args[4]), scale(ctx.args[5])) : null,
   ],
 };
 
@@ -253,4 +262,4 @@ export const SPATIAL_DERIVATIVES = {
   upsample_nearest2d_backward: UpsampleNearest2DBackwardBackward0,
   upsample_bilinear2d: UpsampleBilinear2DBackward0,
   upsample_bilinear2d_backward: UpsampleBilinear2DBackwardBackward0,
-} as const;
+} satisfies DerivativeFamily;

@@ -11,7 +11,7 @@ import {
   type UnaryRow,
   type UnaryTableName,
 } from '@torch-ts/core';
-import type { Derivative, DerivativeContext, DerivativeEntry } from '../derivative';
+import type { Derivative, DerivativeArgs, DerivativeContext, DerivativeEntry } from '../derivative';
 import { savedTensor } from './common';
 
 /**
@@ -38,6 +38,8 @@ export function unaryDerivative(name: string, saves: 'self' | 'result' | null, f
   };
 }
 
+// Object.fromEntries cannot type its keys: the two casts below state that they are the rows'
+// operators (the derivative test checks the table's keys against KERNEL_OP_NAMES at run time).
 export const TABLE_DERIVATIVES = Object.fromEntries(
   Object.entries(UNARY_TABLE).flatMap(([op, row]: [string, UnaryRow]) => {
     const d = row.derivative;
@@ -50,11 +52,17 @@ export const TABLE_DERIVATIVES = Object.fromEntries(
   }),
 ) as { readonly [K in UnaryTableName as DispatcherName<K> | `${DispatcherName<K>}_`]: DerivativeEntry };
 
+type BinaryKernelOp = {
+  [K in BinaryTableName]: (typeof BINARY_TABLE)[K] extends { readonly inplace: false } ? DispatcherName<K> : DispatcherName<K> | `${DispatcherName<K>}_`;
+}[BinaryTableName];
+type BinaryEntry = DerivativeEntry<DerivativeArgs<BinaryKernelOp>>;
+
 /**
  * A binary row's Node: `other` reaches the formula as the number itself where the Scalar
- * overload ran (only tensors are replaced by saved handles in `args`).
+ * overload ran (only tensors are taken out of `args`: Note [Derivative arguments]). Typed by
+ * the arguments of every row's operators (`(Tensor self, Tensor other)` each).
  */
-function binaryDerivative(op: string, d: BinaryDerivative): Derivative {
+function binaryDerivative(op: string, d: BinaryDerivative): Derivative<DerivativeArgs<BinaryKernelOp>> {
   // (`logicalAnd` -> LogicalAndBackward0: PyTorch's CamelCase of `logical_and`)
   const node = `${op[0].toUpperCase()}${op.slice(1)}Backward`;
   return {
@@ -64,17 +72,13 @@ function binaryDerivative(op: string, d: BinaryDerivative): Derivative {
     saves: d.saves,
     backward: (ctx) => {
       const { saved } = ctx;
-      return d.formula(ctx.grad, { self: saved.self, other: saved.other ?? (ctx.args[1] as number | undefined), result: saved.result }, ctx.needs);
+      return d.formula(ctx.grad, { self: saved.self, other: saved.other ?? ctx.args[1] ?? undefined, result: saved.result }, ctx.needs);
     },
   };
 }
 
-type BinaryKernelOp = {
-  [K in BinaryTableName]: (typeof BINARY_TABLE)[K] extends { readonly inplace: false } ? DispatcherName<K> : DispatcherName<K> | `${DispatcherName<K>}_`;
-}[BinaryTableName];
-
 /** The functional's entry and the in-place form's (a row without a gradient may still give `name_` a Node: eq_). */
-function binaryEntries(op: string, row: BinaryRow): [DerivativeEntry, DerivativeEntry] {
+function binaryEntries(op: string, row: BinaryRow): [BinaryEntry, BinaryEntry] {
   const d = row.derivative;
   if (!('notDifferentiable' in d)) {
     const entry = binaryDerivative(op, d);
@@ -90,4 +94,4 @@ export const BINARY_TABLE_DERIVATIVES = Object.fromEntries(
     const [functional, inplace] = binaryEntries(op, row);
     return row.inplace === false ? [[name, functional]] : [[name, functional], [`${name}_`, inplace]];
   }),
-) as { readonly [K in BinaryKernelOp]: DerivativeEntry };
+) as { readonly [K in BinaryKernelOp]: BinaryEntry };

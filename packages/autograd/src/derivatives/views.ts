@@ -15,7 +15,7 @@ import {
   type Geometry,
   type Tensor,
 } from '@torch-ts/core';
-import type { Derivative, DerivativeContext, NotDifferentiable } from '../derivative';
+import type { Derivative, DerivativeContext, DerivativeFamily, DerivativeOf, NotDifferentiable } from '../derivative';
 import { viewScatterAdd } from '../view-scatter';
 import { inputSizes, savedTensor, sumTo } from './common';
 
@@ -27,34 +27,38 @@ import { inputSizes, savedTensor, sumTo } from './common';
  * input's shape (overlapping unfold windows accumulate).
  */
 
-/** A one-input view formula of `grad`, the input's shape and the op's arguments. */
-function viewBackward(
-  name: Derivative['name'],
+/** A one-input view formula of `grad`, the input's shape and the op's arguments `A`. */
+function viewBackward<A extends readonly unknown[]>(
+  name: Derivative<A>['name'],
   op: string,
-  formula: (grad: Tensor, shape: readonly number[], args: readonly unknown[]) => Tensor,
-): Derivative {
+  formula: (grad: Tensor, shape: readonly number[], args: Readonly<A>) => Tensor,
+): Derivative<A> {
   return {
     name,
     inputs: ['self'],
     // only the input's sizes are read, and those come with the context
     saves: [],
-    backward: (ctx: DerivativeContext) => (ctx.needs[0] ? [formula(ctx.grad, inputSizes(ctx, 0, op), ctx.args)] : [null]),
+    backward: (ctx: DerivativeContext<A>) => (ctx.needs[0] ? [formula(ctx.grad, inputSizes(ctx, 0, op), ctx.args)] : [null]),
   };
 }
 
 /** A formula that needs neither the input nor its shape. */
-function shapeFree(name: string, formula: (grad: Tensor, args: readonly unknown[]) => Tensor): Derivative {
+function shapeFree<A extends readonly unknown[]>(name: string, formula: (grad: Tensor, args: Readonly<A>) => Tensor): Derivative<A> {
   return {
     name,
     inputs: ['self'],
     saves: [],
-    backward: (ctx: DerivativeContext) => (ctx.needs[0] ? [formula(ctx.grad, ctx.args)] : [null]),
+    backward: (ctx: DerivativeContext<A>) => (ctx.needs[0] ? [formula(ctx.grad, ctx.args)] : [null]),
   };
 }
 
 /** The gradient of a window `g` (a geometry on a contiguous tensor of `shape`). */
-function windowBackward(name: Derivative['name'], op: string, window: (base: Geometry, args: readonly unknown[]) => Geometry): Derivative {
-  return viewBackward(name, op, (grad, shape, args) => viewScatterAdd(grad, shape, window(contiguousGeometry(shape), args)));
+function windowBackward<A extends readonly unknown[]>(
+  name: Derivative<A>['name'],
+  op: string,
+  window: (base: Geometry, args: Readonly<A>) => Geometry,
+): Derivative<A> {
+  return viewBackward<A>(name, op, (grad, shape, args) => viewScatterAdd(grad, shape, window(contiguousGeometry(shape), args)));
 }
 
 /**
@@ -68,7 +72,7 @@ function windowBackward(name: Derivative['name'], op: string, window: (base: Geo
  * An input that overlaps itself (stride 0) would need its repeated elements' shares
  * divided out, which PyTorch does and this formula does not.
  */
-const AsStridedBackward0: Derivative = {
+const AsStridedBackward0: DerivativeOf<'as_strided'> = {
   name: 'AsStridedBackward0',
   inputs: ['self'],
   // The input's geometry comes from ctx.inputs: saving the tensor would make a later in-place
@@ -78,9 +82,8 @@ const AsStridedBackward0: Derivative = {
     if (!ctx.needs[0]) return [null];
     const info = ctx.inputs[0]!;
     const input: Geometry = { sizes: info.sizes, strides: info.strides, offset: info.storageOffset };
-    const sizes = ctx.args[1] as number[];
-    const strides = ctx.args[2] as number[];
-    const offset = (ctx.args[3] as number | null | undefined) ?? input.offset;
+    const [, sizes, strides] = ctx.args;
+    const offset = ctx.args[3] ?? input.offset;
     const numel = info.sizes.reduce((a, b) => a * b, 1);
     const relative = offset - input.offset;
     if (isContiguous(input.sizes, input.strides) && relative >= 0 && storageExtent(sizes, strides, relative) <= numel) {
@@ -92,8 +95,8 @@ const AsStridedBackward0: Derivative = {
   },
 };
 
-const PermuteBackward0 = shapeFree('PermuteBackward0', (grad, args) => {
-  const dims = normalizeDims('permute', args[1] as number[], grad.dim());
+const PermuteBackward0: DerivativeOf<'permute'> = shapeFree('PermuteBackward0', (grad, args) => {
+  const dims = normalizeDims('permute', args[1], grad.dim());
   const inverse = new Array<number>(dims.length);
   dims.forEach((d, i) => (inverse[d] = i));
   return permute(grad, inverse);
@@ -105,15 +108,15 @@ export const VIEW_DERIVATIVES = {
   view: viewBackward('ViewBackward0', 'view', (grad, shape) => reshape(grad, [...shape])),
   as_strided: AsStridedBackward0,
   permute: PermuteBackward0,
-  'transpose.int': shapeFree('TransposeBackward0', (grad, args) => transpose(grad, args[1] as number, args[2] as number)),
+  'transpose.int': shapeFree('TransposeBackward0', (grad, args) => transpose(grad, args[1], args[2])),
   'select.int': windowBackward('SelectBackward0', 'select', (g, args) =>
-    selectGeometry('select', g, args[1] as number, args[2] as number),
+    selectGeometry('select', g, args[1], args[2]),
   ),
   'slice.Tensor': windowBackward('SliceBackward0', 'slice', (g, args) =>
-    sliceGeometry('slice', g, args[1] as number, args[2] as number | null, args[3] as number | null, args[4] as number | null),
+    sliceGeometry('slice', g, args[1], args[2], args[3], args[4]),
   ),
   // unsqueeze's dim counts in the output's dims, which is what grad has
-  unsqueeze: shapeFree('UnsqueezeBackward0', (grad, args) => squeeze(grad, args[1] as number)),
+  unsqueeze: shapeFree('UnsqueezeBackward0', (grad, args) => squeeze(grad, args[1])),
   // squeeze only drops size-1 dims, so the input's shape is the same elements in the same order;
   // squeeze() records SqueezeBackward0, squeeze(dim) SqueezeBackward1
   'squeeze.dims': viewBackward(
@@ -123,11 +126,11 @@ export const VIEW_DERIVATIVES = {
   ),
   expand: viewBackward('ExpandBackward0', 'expand', (grad, shape) => sumTo(grad, shape)),
   unfold: windowBackward('UnfoldBackward0', 'unfold', (g, args) =>
-    unfoldGeometry('unfold', g, args[1] as number, args[2] as number, args[3] as number),
+    unfoldGeometry('unfold', g, args[1], args[2], args[3]),
   ),
   diagonal: windowBackward('DiagonalBackward0', 'diagonal', (g, args) =>
-    diagonalGeometry('diagonal', g, args[1] as number, args[2] as number, args[3] as number),
+    diagonalGeometry('diagonal', g, args[1], args[2], args[3]),
   ),
   detach: DETACH,
   alias: shapeFree('AliasBackward0', (grad) => grad),
-} as const;
+} satisfies DerivativeFamily;

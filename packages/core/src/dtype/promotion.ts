@@ -71,7 +71,7 @@ export function resultType(op: string, operands: ReadonlyArray<Operand>): DType 
 
 function describeOperand(x: unknown): string {
   if (typeof x !== 'object' || x === null) return typeof x === 'string' ? `'${x}'` : String(x);
-  const d = (x as { dtype?: unknown }).dtype;
+  const d = 'dtype' in x ? x.dtype : undefined;
   return isDType(d) ? 'an object without a shape array' : `an object with dtype ${String(d)}`;
 }
 

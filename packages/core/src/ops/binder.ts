@@ -100,7 +100,7 @@ export function keywordOf(schemaName: string): string {
 /** A plain object: the trailing options object of a call (never a Tensor, array or class instance). */
 export function isOptionsObject(x: unknown): x is Record<string, unknown> {
   if (x === null || typeof x !== 'object' || Array.isArray(x)) return false;
-  const proto = Object.getPrototypeOf(x) as unknown;
+  const proto: unknown = Object.getPrototypeOf(x);
   return proto === Object.prototype || proto === null;
 }
 
@@ -167,8 +167,9 @@ function binderOf(name: string, schemaText: string, options: BinderOptions, over
     // Trailing `undefined`s are "not given" (`f(x, undefined)`), as JS's own optional parameters are.
     while (n > 0 && args[n - 1] === undefined) n--;
     let kwargs: Record<string, unknown> | undefined;
-    if (n > 0 && isOptionsObject(args[n - 1])) {
-      kwargs = args[n - 1] as Record<string, unknown>;
+    const last = n > 0 ? args[n - 1] : undefined;
+    if (isOptionsObject(last)) {
+      kwargs = last;
       n--;
     }
     let varList: unknown[] | undefined;

@@ -1,7 +1,7 @@
 import { callBoxed, type OperatorHandle } from '../dispatch/dispatcher';
 import { TorchError } from '../errors';
 import { Tensor } from '../tensor/tensor';
-import type { TensorImpl } from '../tensor/tensor-impl';
+import { TensorImpl } from '../tensor/tensor-impl';
 import type { KernelArgs } from './kernel-args';
 import { isScalar, type Scalar } from './meta-utils';
 
@@ -39,14 +39,22 @@ export function describe(x: unknown): string {
   return typeof x;
 }
 
+/** A kernel's result as the TensorImpl its schema promises (a kernel returning anything else is a bug, named here). */
+export function implResult(h: OperatorHandle, r: unknown): TensorImpl {
+  if (r instanceof TensorImpl) return r;
+  throw new TorchError(`aten::${h.name}: internal error: the kernel returned ${describe(r)}, not a tensor`);
+}
+
 /** Calls a functional op and wraps its result. */
 export function callFunctional<S extends string>(h: OperatorHandle<S>, args: KernelArgs<S>): Tensor {
-  return new Tensor(callBoxed(h, args) as TensorImpl);
+  return new Tensor(implResult(h, callBoxed(h, args)));
 }
 
 /** Calls an op that returns several new tensors. */
 export function callMulti<S extends string>(h: OperatorHandle<S>, args: KernelArgs<S>): Tensor[] {
-  return (callBoxed(h, args) as TensorImpl[]).map((i) => new Tensor(i));
+  const r = callBoxed(h, args);
+  if (!Array.isArray(r)) throw new TorchError(`aten::${h.name}: internal error: the kernel returned ${describe(r)}, not a list of tensors`);
+  return r.map((i) => new Tensor(implResult(h, i)));
 }
 
 /** Calls an in-place or out= op and returns the handle that was written. */

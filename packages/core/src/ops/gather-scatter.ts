@@ -506,13 +506,14 @@ type ReduceKind = 'sum' | 'prod' | 'mean' | 'amax' | 'amin';
 type Dim = number;
 
 const gatherArgs = makeBinder('gather', 'gather(Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor? out=None) -> Tensor');
-const scatterOverloads = (name: string, out: boolean) =>
-  makeOverloads(name, [
-    `${name}(Tensor input, int dim, Tensor index, Tensor src, *, str? reduce=None${out ? ', Tensor? out=None' : ''}) -> Tensor`,
-    `${name}(Tensor input, int dim, Tensor index, Scalar value, *, str? reduce=None${out ? ', Tensor? out=None' : ''}) -> Tensor`,
-  ]);
-const scatterArgs = scatterOverloads('scatter', true);
-const scatterInplaceArgs = scatterOverloads('scatter_', false);
+const scatterArgs = makeOverloads('scatter', [
+  'scatter(Tensor input, int dim, Tensor index, Tensor src, *, str? reduce=None, Tensor? out=None) -> Tensor',
+  'scatter(Tensor input, int dim, Tensor index, Scalar value, *, str? reduce=None, Tensor? out=None) -> Tensor',
+]);
+const scatterInplaceArgs = makeOverloads('scatter_', [
+  'scatter_(Tensor input, int dim, Tensor index, Tensor src, *, str? reduce=None) -> Tensor',
+  'scatter_(Tensor input, int dim, Tensor index, Scalar value, *, str? reduce=None) -> Tensor',
+]);
 const scatterAddArgs = makeBinder('scatter_add', 'scatter_add(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None) -> Tensor');
 const scatterAddInplaceArgs = makeBinder('scatter_add_', 'scatter_add_(Tensor input, int dim, Tensor index, Tensor src) -> Tensor');
 const scatterReduceArgs = makeBinder('scatter_reduce', 'scatter_reduce(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor? out=None) -> Tensor');
@@ -550,7 +551,7 @@ export interface ScatterOptions {
 export function scatter_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor | Scalar], [], ScatterOptions>): Tensor;
 export function scatter_(...a: unknown[]): Tensor {
   const op = 'scatter_';
-  const [self, dim, index, src, reduce] = scatterInplaceArgs.bind(a).values as [Tensor, number, Tensor, Tensor | Scalar, Reduce2 | undefined];
+  const [self, dim, index, src, reduce] = scatterInplaceArgs.bind(a).values;
   const s = unwrapTensor(op, 'self', self);
   const ix = unwrapTensor(op, 'index', index);
   if (isScalar(src)) {
@@ -614,7 +615,7 @@ function callForm<S extends string>(op: { h: OperatorHandle<S>; out: OperatorHan
 export function scatter(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor | Scalar], [], ScatterOptions & OutOption>): Tensor;
 export function scatter(...a: unknown[]): Tensor {
   const op = 'scatter';
-  const [self, dim, index, src, reduce, out] = scatterArgs.bind(a).values as [Tensor, number, Tensor, Tensor | Scalar, Reduce2 | undefined, Tensor | undefined];
+  const [self, dim, index, src, reduce, out] = scatterArgs.bind(a).values;
   const s = unwrapTensor(op, 'input', self);
   const ix = unwrapTensor(op, 'index', index);
   if (isScalar(src)) return reduce != null ? callForm(SCATTER_VALUE_REDUCE, [s, dim, ix, src, reduce], out) : callForm(SCATTER_VALUE, [s, dim, ix, src], out);

@@ -2,8 +2,7 @@ import { callBoxed, registerOperator, type OperatorDef, type OperatorHandle } fr
 import type { ArgsBeforeOut, KernelArgs } from './kernel-args';
 import { DTypeError, ShapeError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
-import type { TensorImpl } from '../tensor/tensor-impl';
-import { callFunctional, callMutating } from './call';
+import { callFunctional, callMutating, implResult } from './call';
 import { COPY_ } from './copy';
 import { sameShape } from './meta-utils';
 
@@ -29,8 +28,8 @@ export function defineOutVariant<S extends string>(functional: OperatorHandle<S>
     schema,
     tags: ['out'],
     composite: (_ks, callArgs) => {
-      const out = callArgs[callArgs.length - 1] as TensorImpl;
-      const result = callBoxed(functional, callArgs.slice(0, -1)) as TensorImpl;
+      const out = implResult(functional, callArgs[callArgs.length - 1]);
+      const result = implResult(functional, callBoxed(functional, callArgs.slice(0, -1)));
       try {
         if (!sameShape(out.sizes, result.sizes)) {
           throw new ShapeError(`${name}: out= tensor has shape ${fmtShape(out.sizes)}, but the result has shape ${fmtShape(result.sizes)}`);

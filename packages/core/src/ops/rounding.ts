@@ -29,7 +29,7 @@ export const ROUND = definePointwise({
       throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(compute)}'`);
     }
   },
-  compute: (b, op, out, [x], args) => implOf(b, 'round', op)(out, x, (args[1] as number | null | undefined) ?? null),
+  compute: (b, op, out, [x], args) => implOf(b, 'round', op)(out, x, (typeof args[1] === 'number' ? args[1] : null)),
 });
 
 export interface RoundOptions {

@@ -196,6 +196,6 @@ function samples(n: number): Float64Array {
   try {
     return new Float64Array(n);
   } catch (e) {
-    throw new TorchError(`out of memory: cannot hold ${n} random samples on the host (${(e as Error).message})`);
+    throw new TorchError(`out of memory: cannot hold ${n} random samples on the host (${e instanceof Error ? e.message : String(e)})`);
   }
 }

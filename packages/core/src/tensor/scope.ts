@@ -70,11 +70,15 @@ export function keep<T extends Trackable>(t: T): T {
   return t;
 }
 
+function isTrackable(v: object): v is Trackable {
+  return 'dispose' in v && typeof v.dispose === 'function' && 'isDisposed' in v;
+}
+
 function collect(v: unknown, out: Set<Trackable>, seen: Set<unknown>): void {
   if (v === null || typeof v !== 'object' || seen.has(v)) return;
   seen.add(v);
-  if (typeof (v as Trackable).dispose === 'function' && 'isDisposed' in v) {
-    out.add(v as Trackable);
+  if (isTrackable(v)) {
+    out.add(v);
     return;
   }
   if (Array.isArray(v)) {

@@ -1,4 +1,4 @@
-import type { SortingImpls, TensorImpl } from '@torch-ts/core';
+import { TorchError, type SortingImpls, type TensorImpl } from '@torch-ts/core';
 import { bigints, itemWidth, raw1, raw2, raw4, words } from '../loops/arrays';
 import { readerOf } from '../loops/convert';
 
@@ -31,12 +31,15 @@ function readKeys(t: TensorImpl, n: number): (keys: Keys, off: number, stride: n
   if (t.dtype === 'int64') {
     const a = bigints(t);
     return (keys, off, stride) => {
-      const k = keys as BigInt64Array;
-      for (let i = 0, j = off; i < n; i++, j += stride) k[i] = a[j];
+      if (!(keys instanceof BigInt64Array)) throw new TorchError('sort: internal error: int64 keys in a float buffer');
+      for (let i = 0, j = off; i < n; i++, j += stride) keys[i] = a[j];
     };
   }
   const read = readerOf(t);
-  return (keys, off, stride) => read(n, keys as Float64Array, off, stride);
+  return (keys, off, stride) => {
+    if (!(keys instanceof Float64Array)) throw new TorchError('sort: internal error: float keys in an int64 buffer');
+    read(n, keys, off, stride);
+  };
 }
 
 function newKeys(t: TensorImpl, n: number): Keys {

@@ -277,7 +277,7 @@ export class CachingAllocator<B> {
         buffer = this.factory.create(size);
       } catch (e2) {
         this.s.numOoms++;
-        throw new TorchError(`${op}: out of memory on webgpu: tried to allocate ${nbytes} bytes (a ${size}-byte buffer): ${(e2 as Error).message}. ${formatStats(this.s)}`);
+        throw new TorchError(`${op}: out of memory on webgpu: tried to allocate ${nbytes} bytes (a ${size}-byte buffer): ${e2 instanceof Error ? e2.message : String(e2)}. ${formatStats(this.s)}`);
       }
     }
     const seg: Segment<B> = { id: this.nextSegmentId++, buffer, size, small, head: null };

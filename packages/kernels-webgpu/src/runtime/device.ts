@@ -122,7 +122,7 @@ async function doInit(opts: WebGPUInitOptions): Promise<boolean> {
     return true;
   } catch (e) {
     if (e instanceof DeviceError) throw e;
-    unavailable = `WebGPU initialisation failed: ${(e as Error).message}`;
+    unavailable = `WebGPU initialisation failed: ${e instanceof Error ? e.message : String(e)}`;
     if (required) throw new DeviceError(`webgpu.init: ${unavailable}`);
     return false;
   }
@@ -130,7 +130,7 @@ async function doInit(opts: WebGPUInitOptions): Promise<boolean> {
 
 async function findAdapter(opts: WebGPUInitOptions): Promise<{ adapter: GPUAdapter; source: string } | null> {
   const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
-  const request = { powerPreference: opts.powerPreference } as GPURequestAdapterOptions;
+  const request: GPURequestAdapterOptions = opts.powerPreference === undefined ? {} : { powerPreference: opts.powerPreference };
   if (nav?.gpu) {
     const adapter = await nav.gpu.requestAdapter(request);
     if (adapter) return { adapter, source: 'navigator.gpu' };
@@ -217,15 +217,17 @@ function wantedLimits(adapter: GPUAdapter): Record<string, number> {
 }
 
 function describeAdapter(adapter: GPUAdapter): string {
-  const info = (adapter as { info?: GPUAdapterInfo }).info;
+  // (older engines have no `adapter.info`)
+  const info: GPUAdapterInfo | undefined = adapter.info;
   if (!info) return 'unknown adapter';
   return [info.vendor, info.architecture, info.device, info.description].filter((s) => s).join(' ') || 'unknown adapter';
 }
 
 /** A CPU implementation of WebGPU: the fallback adapter, or SwiftShader by name (Dawn's Vulkan on it). */
 function isSoftwareAdapter(adapter: GPUAdapter): boolean {
-  const info = (adapter as { info?: GPUAdapterInfo & { isFallbackAdapter?: boolean } }).info;
-  if (info?.isFallbackAdapter === true || (adapter as { isFallbackAdapter?: boolean }).isFallbackAdapter === true) return true;
+  // (older engines have no `adapter.info`, and the flag on the adapter itself)
+  const info: GPUAdapterInfo | undefined = adapter.info;
+  if (info?.isFallbackAdapter === true || ('isFallbackAdapter' in adapter && adapter.isFallbackAdapter === true)) return true;
   return /swiftshader|llvmpipe|lavapipe|warp/i.test([info?.vendor, info?.architecture, info?.device, info?.description].join(' '));
 }
 
