@@ -128,6 +128,8 @@ export class DataLoader<T = unknown, B = any> {
     this.generator = options.generator ?? null;
     this.dropLast = options.dropLast ?? false;
     if (this.batchSize === null && this.dropLast) throw new TorchError('batch_size=None option disables auto-batching and is mutually exclusive with drop_last');
+    // (without a collateFn the batch type `B` is what the caller names it, `any` by default:
+    // defaultCollate's result depends on the samples' run-time shape)
     this.collateFn = options.collateFn ?? (defaultCollate as (b: T[]) => B);
   }
 

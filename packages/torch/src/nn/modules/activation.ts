@@ -43,6 +43,8 @@ export class GELU extends Module {
 
   constructor(...args: OptionalArgs<[approximate: 'none' | 'tanh'], { approximate?: 'none' | 'tanh' | null }>) {
     super();
+    // (bound as a str: another value is refused by F.gelu at the first forward, as PyTorch's
+    // nn.GELU refuses it, so the constructor keeps it unchecked and the type names the valid ones)
     [this.approximate] = geluArgs.bind(args) as ['none' | 'tanh'];
   }
 

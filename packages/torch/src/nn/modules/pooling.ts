@@ -58,7 +58,8 @@ export class MaxPool2d extends Module {
   }
 
   override forward(input: Tensor): Tensor {
-    // (with returnIndices, the [values, indices] pair, as PyTorch's module returns)
+    // (with returnIndices, the [values, indices] pair, as PyTorch's module returns: a run-time
+    // flag, so forward's type says the usual case)
     return F.maxPool2d(input, this.kernelSize, {
       stride: this.stride,
       padding: this.padding,
