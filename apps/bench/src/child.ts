@@ -4,7 +4,8 @@
  * py/bench_torch.py is the same for PyTorch, on the same config and messages (pytorch.ts).
  */
 import { loadLibrary } from './libs';
-import type { LibName, NodeLibName } from './libs/types';
+import type { LibName } from './libs/types';
+import { parseChildConfig } from './messages';
 import { measure, type MeasureOptions, type Measurement } from './measure';
 import { WORKLOADS } from './workloads';
 
@@ -25,7 +26,7 @@ function send(msg: ChildMessage): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const config = JSON.parse(process.env.TORCH_TS_BENCH_CHILD!) as ChildConfig & { lib: NodeLibName };
+  const config = parseChildConfig(process.env.TORCH_TS_BENCH_CHILD);
   let lib;
   try {
     lib = await loadLibrary(config.lib);

@@ -48,6 +48,10 @@ interface Args {
   out: string;
 }
 
+function fail(message: string): never {
+  throw new Error(message);
+}
+
 function parseArgs(argv: string[]): Args {
   const get = (flag: string): string | undefined => {
     const i = argv.indexOf(flag);
@@ -56,8 +60,9 @@ function parseArgs(argv: string[]): Args {
   const quick = argv.includes('--quick');
   const deviceArg = get('--device');
   if (deviceArg !== undefined && deviceArg !== 'cpu' && deviceArg !== 'webgpu') throw new Error(`bench: unknown device ${deviceArg} (know cpu, webgpu)`);
-  const libsArg = get('--libs')?.split(',') as LibName[] | undefined;
-  for (const l of libsArg ?? []) if (!ALL_LIB_NAMES.includes(l)) throw new Error(`bench: unknown library ${l} (know ${ALL_LIB_NAMES.join(', ')})`);
+  const libsArg = get('--libs')
+    ?.split(',')
+    .map((l) => ALL_LIB_NAMES.find((n) => n === l) ?? fail(`bench: unknown library ${l} (know ${ALL_LIB_NAMES.join(', ')})`));
   const device: BenchDevice = deviceArg ?? (libsArg?.every((l) => WEBGPU_LIB_NAMES.includes(l)) ? 'webgpu' : 'cpu');
   const libs = libsArg ?? [...(device === 'webgpu' ? WEBGPU_LIB_NAMES : LIB_NAMES)];
   const only = get('--only')?.split(',') ?? null;

@@ -1,4 +1,4 @@
-import type { Library, Prepared } from './libs/types';
+import type { Library, PreparedOf } from './libs/types';
 import { isNa } from './libs/types';
 import { probeOf, type Probe } from './probe';
 import type { Workload } from './workloads';
@@ -28,26 +28,31 @@ export interface Measurement {
   readonly na?: string;
 }
 
-const gc = (globalThis as { gc?: () => void }).gc;
+/** `gc()` where node runs with --expose-gc (it then is a global function). */
+const gc: unknown = Reflect.get(globalThis, 'gc');
 
-interface Run {
+interface Run<D> {
   readonly ms: number;
   readonly cpuMs: number;
   readonly readMs?: number;
-  /** What `read` returned (or `run`, with no `read`). */
-  readonly data: unknown;
+  /** What `read` returned (or `run`, when it is the read). */
+  readonly data: D;
 }
 
 /** One run: the timed call, then its read-back, timed apart, then its output released (Note [What a run times]). */
-async function once(lib: Library, s: Prepared): Promise<Run> {
+async function once<O, D>(s: PreparedOf<O, D>): Promise<Run<D>> {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  let out = s.run();
-  if (lib.async) out = await out;
+  if (s.mode === 'read-in-run') {
+    const data = await s.run();
+    const ms = performance.now() - t0;
+    const c = process.cpuUsage(c0);
+    return { ms, cpuMs: (c.user + c.system) / 1000, data };
+  }
+  const out = s.mode === 'sync' ? s.run() : await s.run();
   const ms = performance.now() - t0;
   const c = process.cpuUsage(c0);
   const cpuMs = (c.user + c.system) / 1000;
-  if (!s.read) return { ms, cpuMs, data: out };
   const r0 = performance.now();
   const data = s.read(out);
   const readMs = performance.now() - r0;
@@ -74,7 +79,7 @@ function naOf(e: unknown): string {
  * itself once the kernels it needs land.
  */
 export async function measure(lib: Library, w: Workload, o: MeasureOptions): Promise<Measurement> {
-  gc?.();
+  if (typeof gc === 'function') gc();
   let setup;
   try {
     setup = await lib.setup(w);
@@ -82,27 +87,30 @@ export async function measure(lib: Library, w: Workload, o: MeasureOptions): Pro
     return { id: w.id, samples: [], na: naOf(e) };
   }
   if (isNa(setup)) return { id: w.id, samples: [], na: setup.na };
-  const s = setup;
+  return setup.open((s) => measurePrepared(lib, w, o, s));
+}
+
+async function measurePrepared<O, D>(lib: Library, w: Workload, o: MeasureOptions, s: PreparedOf<O, D>): Promise<Measurement> {
   try {
-    let first: Run;
+    let first: Run<D>;
     try {
-      first = await once(lib, s);
+      first = await once(s);
     } catch (e) {
       return { id: w.id, samples: [], na: naOf(e) };
     }
-    const probe = o.probe ? probeOf(s.values ? s.values(first.data) : (first.data as ArrayLike<number>)) : undefined;
-    const slow = lib.compilesOnFirstRun ? await once(lib, s) : first;
-    const readOf = (r: Run[]) => (s.read ? { readSamples: r.map((x) => x.readMs!) } : {});
+    const probe = o.probe ? probeOf(s.values(first.data)) : undefined;
+    const slow = lib.compilesOnFirstRun ? await once(s) : first;
+    const readOf = (r: Run<D>[]) => (s.mode === 'read-in-run' ? {} : { readSamples: r.flatMap((x) => (x.readMs === undefined ? [] : [x.readMs])) });
     if (slow.ms > o.slowMs) return { id: w.id, samples: [slow.ms], cpuSamples: [slow.cpuMs], ...readOf([slow]), probe };
     let last = slow.ms;
     let warm = last;
     for (let k = 1; k < o.maxWarmups && warm < o.warmupMs; k++) {
-      last = (await once(lib, s)).ms;
+      last = (await once(s)).ms;
       warm += last;
     }
     const reps = Math.max(1, Math.min(o.maxReps, Math.round(o.targetMs / Math.max(last, 1e-3))));
-    const runs: Run[] = [];
-    for (let r = 0; r < reps; r++) runs.push(await once(lib, s));
+    const runs: Run<D>[] = [];
+    for (let r = 0; r < reps; r++) runs.push(await once(s));
     return { id: w.id, samples: runs.map((x) => x.ms), cpuSamples: runs.map((x) => x.cpuMs), ...readOf(runs), probe };
   } finally {
     s.dispose();

@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ChildConfig, ChildMessage } from './child';
 import type { PythonLibName } from './libs/types';
+import { parseChildMessage } from './messages';
 import { WORKLOADS, type Workload } from './workloads';
 
 const PYTHON = process.env.TORCH_TS_BENCH_PYTHON ?? '/usr/bin/python3';
@@ -37,7 +38,7 @@ export function runPytorch(config: ChildConfig, onMessage: (msg: ChildMessage) =
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    createInterface({ input: child.stdout }).on('line', (line) => onMessage(JSON.parse(line) as ChildMessage));
+    createInterface({ input: child.stdout }).on('line', (line) => onMessage(parseChildMessage(line)));
     child.on('error', (e) => done(e.message));
     child.on('close', (code, signal) => done(signal ?? `exit ${code}`));
   });

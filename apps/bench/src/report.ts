@@ -117,8 +117,8 @@ export interface TableOptions {
 export function formatTable(workloads: readonly Workload[], libs: readonly LibName[], rows: Map<string, Map<LibName, Cell>>, o: TableOptions = {}): string {
   const metric = o.metric ?? 'wall';
   const ours = o.ours ?? 'torch-ts';
-  const ratios = metric === 'wall' || metric === 'cpu';
-  const peers = ratios ? libs.filter((l) => l !== ours && !o.noRatio?.includes(l)) : [];
+  const ratioMetric = metric === 'wall' || metric === 'cpu' ? metric : null;
+  const peers = ratioMetric ? libs.filter((l) => l !== ours && !o.noRatio?.includes(l)) : [];
   const name = (l: LibName) => o.names?.get(l) ?? l;
   const head = ['workload', ...libs.map(name), ...peers.map((p) => `vs ${name(p)}`)];
   const body: string[][] = [];
@@ -128,7 +128,7 @@ export function formatTable(workloads: readonly Workload[], libs: readonly LibNa
     if (!cells || !hasRow(w, metric)) continue;
     const mine = cells.get(ours);
     const label = metric === 'rate' ? `${w.label} (${workOf(w)!.unit})` : w.label;
-    body.push([label, ...libs.map((l) => fmtValue(cells.get(l), metric, w)), ...peers.map((p) => fmtRatio(speedup(mine, cells.get(p), metric as 'wall' | 'cpu')))]);
+    body.push([label, ...libs.map((l) => fmtValue(cells.get(l), metric, w)), ...(ratioMetric ? peers.map((p) => fmtRatio(speedup(mine, cells.get(p), ratioMetric))) : [])]);
     for (const l of libs) {
       const c = cells.get(l);
       if (c?.na) notes.push(`${w.id} on ${name(l)}: n/a (${c.na})`);

@@ -28,10 +28,17 @@ export interface MnistData {
   readonly test: Split;
 }
 
+/** The pixels of one of the package's digit files (`{ "data": [...] }`), checked as it is read. */
+function digitPixels(digit: number, file: unknown): number[] {
+  const data: unknown = typeof file === 'object' && file !== null && 'data' in file ? file.data : undefined;
+  if (!Array.isArray(data) || !data.every((v) => typeof v === 'number')) throw new Error(`mnist/src/digits/${digit}.json holds no pixel list`);
+  return data;
+}
+
 /** Every digit of the package, in file order: pixels [n * 784] and labels [n]. */
 export function loadRaw(): { pixels: Float32Array; labels: Int32Array } {
   const parts: number[][] = [];
-  for (let d = 0; d < 10; d++) parts.push((require(`mnist/src/digits/${d}.json`) as { data: number[] }).data);
+  for (let d = 0; d < 10; d++) parts.push(digitPixels(d, require(`mnist/src/digits/${d}.json`)));
   const n = parts.reduce((s, p) => s + Math.floor(p.length / PIXELS), 0);
   const pixels = new Float32Array(n * PIXELS);
   const labels = new Int32Array(n);
@@ -53,7 +60,7 @@ export function loadMnist(options: { seed: number; testSize: number; limit?: num
   const { pixels, labels } = loadRaw();
   const total = labels.length;
   const g = new torch.Generator().manualSeed(options.seed);
-  const perm = torch.randperm(total, { generator: g }).tolist() as number[];
+  const perm = Array.from(torch.randperm(total, { generator: g }).dataSync(), Number);
   const order = options.limit ? perm.slice(0, options.limit) : perm;
   const testSize = Math.min(options.testSize, Math.floor(order.length / 2));
   const take = (idx: number[]): Split => {

@@ -54,7 +54,7 @@ async function predict(o: Options, data: ReturnType<typeof loadMnist>, weights: 
     state = torch.loadSafetensors(weights).tensors;
     model.loadStateDict(state);
   } catch (e) {
-    throw new FatalError(`cannot load weights from ${weights}: ${(e as Error).message.split('\n')[0]}`);
+    throw new FatalError(`cannot load weights from ${weights}: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`);
   }
   if (o.device !== 'cpu') model.to(o.device);
   model.eval();
@@ -63,9 +63,9 @@ async function predict(o: Options, data: ReturnType<typeof loadMnist>, weights: 
   const logits = torch.noGrad(() => model.forward(o.device === 'cpu' ? images : images.to(o.device)));
   const probs = torch.softmax(logits, { dim: 1 });
   const [p, cls] = probs.max(1);
-  const predicted = (await cls.tolistAsync()) as number[];
-  const confidence = (await p.tolistAsync()) as number[];
-  const actual = data.test.labels.narrow(0, 0, count).tolist() as number[];
+  const predicted = Array.from(await cls.data(), Number);
+  const confidence = Array.from(await p.data(), Number);
+  const actual = Array.from(data.test.labels.narrow(0, 0, count).dataSync(), Number);
   for (let i = 0; i < count; i++) {
     console.log(`${ascii(data.test.images, i)}\nheld-out digit ${i}: predicted ${predicted[i]} ` +
       `(${(confidence[i] * 100).toFixed(1)}%), label ${actual[i]} ${predicted[i] === actual[i] ? 'ok' : 'WRONG'}`);
@@ -76,7 +76,7 @@ async function predict(o: Options, data: ReturnType<typeof loadMnist>, weights: 
 
 /** A digit drawn with characters, 14 columns wide (every other pixel). */
 function ascii(images: torch.Tensor, i: number): string {
-  const px = images.select(0, i).reshape([IMAGE_SIZE * IMAGE_SIZE]).tolist() as number[];
+  const px = Array.from(images.select(0, i).dataSync(), Number);
   const shades = ' .:-=+*#%@';
   const rows: string[] = [];
   for (let r = 0; r < IMAGE_SIZE; r += 2) {

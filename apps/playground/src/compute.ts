@@ -57,7 +57,7 @@ function input(values: number[], shape: number[], device: DeviceName): Tensor {
 
 async function read(t: Tensor): Promise<OpResult> {
   const data = await t.data();
-  return { shape: [...t.shape], values: Array.from(data as ArrayLike<number>, Number) };
+  return { shape: [...t.shape], values: Array.from(data, Number) };
 }
 
 function reason(e: unknown): string {
@@ -118,7 +118,7 @@ export async function train(device: DeviceName, onStep?: (step: number, loss: nu
       onStep?.(step, v);
     }
     const out: number[] = [];
-    for (const p of params) out.push(...Array.from((await p.data()) as ArrayLike<number>, Number));
+    for (const p of params) out.push(...Array.from(await p.data(), Number));
     return { losses, params: out };
   } finally {
     for (const t of [x, y, ...params]) {
@@ -188,11 +188,12 @@ export async function runCpuThreads(): Promise<CpuThreadsResult> {
   let rowSums: number[] = [];
   // Workers take tasks whenever they are awake: a few repeats make sure one of them did.
   for (let i = 0; i < 50 && (i === 0 || torch.backends.cpu.poolStats().workerTasks === before); i++) {
-    rowSums = torch.tidy(() => a.matmul(b).tanh().sum(1).tolist() as number[]);
+    rowSums = torch.tidy(() => Array.from(a.matmul(b).tanh().sum(1).dataSync(), Number));
   }
   const stats = torch.backends.cpu.poolStats();
   return {
-    isolated: (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated ?? true,
+    // (undefined outside a browser: Node's workers need no isolation)
+    isolated: globalThis.crossOriginIsolated ?? true,
     capability: torch.backends.cpu.getCpuCapability(),
     threads: torch.getNumThreads(),
     workers: stats.workers,

@@ -96,8 +96,22 @@ export interface WebGPURuntime {
 declare const __TORCH_TS_CJS__: boolean | undefined;
 declare const require: (id: string) => unknown;
 
+const RUNTIME_METHODS = ['init', 'isAvailable', 'unavailableReason', 'shutdown', 'synchronize', 'emptyCache', 'memoryStats', 'deviceInfo'] as const satisfies readonly (keyof WebGPURuntime)[];
+
+/**
+ * The registered runtime, checked for the methods this facade calls (core keeps it as a
+ * plain object, Note [Device runtimes]): a backend of another version that lacks one is
+ * named here rather than failing on the first call.
+ */
 function runtime(): WebGPURuntime | undefined {
-  return deviceRuntime('webgpu') as WebGPURuntime | undefined;
+  const r = deviceRuntime('webgpu');
+  if (r === undefined || isWebGPURuntime(r)) return r;
+  const missing = RUNTIME_METHODS.filter((m) => typeof Reflect.get(r, m) !== 'function');
+  throw new TorchError(`torch.webgpu: the registered WebGPU runtime lacks ${missing.join(', ')}: ${WEBGPU_PACKAGE} and @torch-ts/torch are of different versions`);
+}
+
+function isWebGPURuntime(r: object): r is WebGPURuntime {
+  return RUNTIME_METHODS.every((m) => typeof Reflect.get(r, m) === 'function');
 }
 
 function notInitialised(op: string): DeviceError {
@@ -105,7 +119,7 @@ function notInitialised(op: string): DeviceError {
 }
 
 function isMissing(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
+  const code = typeof e === 'object' && e !== null && 'code' in e ? e.code : undefined;
   const message = e instanceof Error ? e.message : String(e);
   // Node says ERR_MODULE_NOT_FOUND (import) or MODULE_NOT_FOUND (require); a browser without
   // an import map fails to resolve the bare specifier. Only the backend itself counts: a

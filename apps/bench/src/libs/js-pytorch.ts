@@ -1,7 +1,7 @@
 import { torch as jp } from 'js-pytorch';
 import { labels, mlpParams, uniform } from '../data';
 import { numelOf, type Workload } from '../workloads';
-import type { Library, Setup } from './types';
+import { asRead, prepared as pack, type Library, type Setup } from './types';
 
 /**
  * js-pytorch 0.7: tensors are nested JS arrays of doubles (no float32 storage, so the
@@ -28,7 +28,8 @@ function flat(x: unknown): number[] {
   const out: number[] = [];
   const walk = (v: unknown): void => {
     if (typeof v === 'number') out.push(v);
-    else for (const e of v as unknown[]) walk(e);
+    else if (Array.isArray(v)) for (const e of v) walk(e);
+    else throw new Error(`bench: js-pytorch data holds ${typeof v}, not numbers`);
   };
   walk(x);
   return out;
@@ -40,7 +41,7 @@ function t(d: ArrayLike<number>, shape: readonly number[], requiresGrad = false)
 
 /** The run is the op (computed eagerly); reading it back is its nested `data` flattened (Note [What a run times]). */
 function prepared(fn: () => JpTensor): Setup {
-  return { run: fn, read: (y) => flat((y as JpTensor).data), dispose: () => {} };
+  return pack({ mode: 'sync', run: fn, read: (y) => flat(y.data), values: asRead, dispose: () => {} });
 }
 
 /** `calls` calls of `once` (Note [Overhead rows]); results are left to the garbage collector. */
@@ -146,11 +147,11 @@ function mlpStep(w: Workload): Setup {
     }
     return loss;
   };
-  const read = (loss: unknown): number[] => {
-    const out = flat((loss as JpTensor).data);
+  const read = (loss: JpTensor): number[] => {
+    const out = flat(loss.data);
     out.push(...flat(bs[last].data));
     out.push(...flat(ws[0].data).slice(0, 32));
     return out;
   };
-  return { run: step, read, dispose: () => {} };
+  return pack({ mode: 'sync', run: step, read, values: asRead, dispose: () => {} });
 }

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { uniform } from '../data';
 import { encodeModel, type GraphSpec, type NodeSpec } from '../onnx/proto';
 import { numelOf, type Workload } from '../workloads';
-import type { Library, Setup } from './types';
+import { asRead, prepared as pack, type Library, type Setup } from './types';
 
 /**
  * onnxruntime-node (its CPU execution provider, native code shipped in the npm package):
@@ -16,10 +16,21 @@ import type { Library, Setup } from './types';
  * include. onnxruntime-node does inference only (training needs onnxruntime-training's
  * artifacts), so the MLP step and tiny-fwd-bwd are n/a.
  */
-const version = (createRequire(import.meta.url)('onnxruntime-node/package.json') as { version: string }).version;
+const version = versionOf(createRequire(import.meta.url)('onnxruntime-node/package.json'));
+
+function versionOf(pkg: unknown): string {
+  return typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string' ? pkg.version : 'unknown';
+}
 
 type Feeds = Record<string, ort.Tensor>;
 type Outputs = ort.InferenceSession.OnnxValueMapType;
+
+/** The graph's output `y`, float32 as every workload's is. */
+function outputY(out: Outputs): Float32Array {
+  const d = out.y.data;
+  if (!(d instanceof Float32Array)) throw new Error(`bench: onnxruntime's output y is ${out.y.type}, not float32`);
+  return d;
+}
 
 function f32(data: Float32Array, dims: readonly number[]): ort.Tensor {
   return new ort.Tensor('float32', data, dims);
@@ -33,15 +44,17 @@ async function prepared(graph: GraphSpec, feeds: Feeds, calls = 1): Promise<Setu
     interOpNumThreads: 1,
     executionMode: 'sequential',
   });
-  return {
+  return pack({
+    mode: 'async',
     // Note [Overhead rows]: `calls` runs, the last one's output kept.
     run: async () => {
       for (let i = 1; i < calls; i++) await session.run(feeds);
       return session.run(feeds);
     },
-    read: (out) => (out as Outputs).y.data as Float32Array,
+    read: outputY,
+    values: asRead,
     dispose: () => void session.release(),
-  };
+  });
 }
 
 const input = (name: string, dims: readonly number[]) => ({ name, dims });
@@ -110,7 +123,6 @@ function setup(w: Workload): Setup | Promise<Setup> {
 
 export const onnxruntime: Library = {
   name: 'onnxruntime',
-  async: true,
   describe: () => `onnxruntime-node ${version} (CPU execution provider, 1 thread)`,
   setup,
 };

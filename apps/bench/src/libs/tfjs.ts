@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { labels, mlpParams, uniform } from '../data';
 import { numelOf, type Workload } from '../workloads';
-import type { Library, NodeLibName, Setup } from './types';
+import { asRead, prepared, type Library, type NodeLibName, type Setup } from './types';
 
 export type TfjsBackend = 'cpu' | 'wasm' | 'webgpu';
 
@@ -22,7 +22,7 @@ const SWIFTSHADER_ICDS = ['/usr/lib/chromium/vk_swiftshader_icd.json', '/usr/lib
 
 async function provideNavigatorGpu(): Promise<void> {
   const { create, globals } = await import('webgpu');
-  for (const [k, v] of Object.entries(globals)) if (!(k in globalThis)) (globalThis as Record<string, unknown>)[k] = v;
+  for (const [k, v] of Object.entries(globals)) if (!(k in globalThis)) Reflect.set(globalThis, k, v);
   let gpu = create([]);
   dawnInstances.push(gpu);
   if (!(await gpu.requestAdapter()) && !process.env.VK_ICD_FILENAMES) {
@@ -81,11 +81,14 @@ export async function initTfjs(backend: TfjsBackend): Promise<void> {
 }
 
 function t32(data: Float32Array, shape: readonly number[]): tf.Tensor {
-  return tf.tensor(data, shape as number[], 'float32');
+  return tf.tensor(data, [...shape], 'float32');
 }
 
+/** What tfjs reads back from a float32 tensor. */
+type Read = tf.DataTypeMap[tf.NumericDataType];
+
 /** On WebGPU a run ends when its result is on the host; on the CPU backends it is the op, read apart (Note [What a run times]). */
-function preparedOn(inputs: tf.Tensor[], fn: () => tf.Tensor, values: ((r: unknown) => ArrayLike<number>) | undefined, readAsync: boolean): Setup {
+function preparedOn(inputs: tf.Tensor[], fn: () => tf.Tensor, values: (r: Read) => ArrayLike<number>, readAsync: boolean): Setup {
   const dispose = () => {
     for (const t of inputs) t.dispose();
   };
@@ -96,16 +99,17 @@ function preparedOn(inputs: tf.Tensor[], fn: () => tf.Tensor, values: ((r: unkno
       y.dispose();
       return d;
     };
-    return { run, values, dispose };
+    return prepared({ mode: 'read-in-run', run, values, dispose });
   }
-  return {
+  return prepared({
+    mode: 'sync',
     run: () => tf.tidy(fn),
     // dataSync outside tidy: tidy walks its result looking for tensors, element by element.
-    read: (y) => (y as tf.Tensor).dataSync(),
-    free: (y) => (y as tf.Tensor).dispose(),
+    read: (y) => y.dataSync(),
+    free: (y) => y.dispose(),
     values,
     dispose,
-  };
+  });
 }
 
 /** `calls` calls of `once` (Note [Overhead rows]): every result but the last disposed as it comes. */
@@ -148,18 +152,19 @@ function oikkToKkio(d: Float32Array, [o, c, kh, kw]: readonly number[]): Float32
 
 /** The adapter tfjs-webgpu runs on, as its backend reports it. */
 function webgpuAdapter(): string {
-  const info = (tf.backend() as { adapterInfo?: { vendor?: string; architecture?: string } }).adapterInfo;
-  return [info?.vendor, info?.architecture].filter((s) => s).join(' ') || 'unknown adapter';
+  // (tfjs-backend-webgpu's own field: the backend is typed as tfjs-core's KernelBackend)
+  const info: unknown = Reflect.get(tf.backend(), 'adapterInfo');
+  const field = (k: string): unknown => (typeof info === 'object' && info !== null ? Reflect.get(info, k) : undefined);
+  return [field('vendor'), field('architecture')].filter((s) => typeof s === 'string' && s).join(' ') || 'unknown adapter';
 }
 
 export function tfjsLibrary(name: NodeLibName, backend: TfjsBackend): Library {
   const readAsync = backend === 'webgpu';
-  const prepared = (inputs: tf.Tensor[], fn: () => tf.Tensor, values?: (r: unknown) => ArrayLike<number>): Setup =>
+  const prepared = (inputs: tf.Tensor[], fn: () => tf.Tensor, values: (r: Read) => ArrayLike<number> = asRead): Setup =>
     preparedOn(inputs, fn, values, readAsync);
   const extra = backend === 'wasm' ? ' (SIMD, 1 thread)' : backend === 'webgpu' ? ` (Dawn in Node: ${webgpuAdapter()})` : '';
   return {
     name,
-    async: readAsync,
     compilesOnFirstRun: readAsync,
     describe: () => `@tensorflow/tfjs-core ${tf.version_core}, backend ${tf.getBackend()}` + extra,
     setup(w: Workload): Setup {
@@ -211,15 +216,15 @@ export function tfjsLibrary(name: NodeLibName, backend: TfjsBackend): Library {
           // tfjs convolves NHWC with [K, K, C, O] filters: the same numbers, its own layout.
           const c = s.conv!;
           const [n, ci, h, wd] = c.input;
-          const x = t32(nchwToNhwc(uniform(numelOf(c.input), 1), c.input), [n, h, wd, ci]);
+          const x = tf.tensor4d(nchwToNhwc(uniform(numelOf(c.input), 1), c.input), [n, h, wd, ci], 'float32');
           const [o, , kh, kw] = c.weight;
-          const k = t32(oikkToKkio(uniform(numelOf(c.weight), 2, -0.1, 0.1), c.weight), [kh, kw, ci, o]);
+          const k = tf.tensor4d(oikkToKkio(uniform(numelOf(c.weight), 2, -0.1, 0.1), c.weight), [kh, kw, ci, o], 'float32');
           const ho = h + 2 * c.padding - kh + 1;
           const wo = wd + 2 * c.padding - kw + 1;
           return prepared(
             [x, k],
-            () => tf.conv2d(x as tf.Tensor4D, k as tf.Tensor4D, 1, c.padding),
-            (r) => nhwcToNchw(r as ArrayLike<number>, [n, o, ho, wo]),
+            () => tf.conv2d(x, k, 1, c.padding),
+            (r) => nhwcToNchw(r, [n, o, ho, wo]),
           );
         }
         case 'mlp-step':
@@ -251,15 +256,19 @@ function mlpStep(w: Workload, readAsync: boolean): Setup {
   const onehot = tf.oneHot(tf.tensor1d(labels(batch, classes, 4), 'int32'), classes);
   const opt = tf.train.sgd(lr);
   const last = widths.length - 2;
-  const step = (): tf.Scalar =>
-    opt.minimize(() => {
+  const step = (): tf.Scalar => {
+    const loss = opt.minimize(() => {
       let h: tf.Tensor = x;
       for (let l = 0; l <= last; l++) {
         h = tf.add(tf.matMul(h, ws[l]), bs[l]);
         if (l < last) h = tf.relu(h);
       }
-      return tf.losses.softmaxCrossEntropy(onehot, h) as tf.Scalar;
-    }, true)!;
+      // (a mean over the batch: tfjs types the loss's rank by a type argument)
+      return tf.losses.softmaxCrossEntropy<tf.Tensor, tf.Scalar>(onehot, h);
+    }, true);
+    if (loss === null) throw new Error('bench: tfjs minimize returned no cost');
+    return loss;
+  };
   const collect = (loss: ArrayLike<number>, b: ArrayLike<number>, w1: ArrayLike<number>): number[] => {
     const out = [loss[0]];
     for (let i = 0; i < b.length; i++) out.push(b[i]);
@@ -275,14 +284,16 @@ function mlpStep(w: Workload, readAsync: boolean): Setup {
       const loss = step();
       const [l, b, w1] = await Promise.all([loss.data(), bs[last].data(), ws[0].data()]);
       loss.dispose();
-      return collect(l as Float32Array, b as Float32Array, w1 as Float32Array);
+      return collect(l, b, w1);
     };
-    return { run, dispose };
+    return prepared({ mode: 'read-in-run', run, values: asRead, dispose });
   }
-  return {
+  return prepared({
+    mode: 'sync',
     run: step,
-    read: (loss) => collect((loss as tf.Scalar).dataSync() as Float32Array, bs[last].dataSync() as Float32Array, ws[0].dataSync() as Float32Array),
-    free: (loss) => (loss as tf.Scalar).dispose(),
+    read: (loss) => collect(loss.dataSync(), bs[last].dataSync(), ws[0].dataSync()),
+    free: (loss) => loss.dispose(),
+    values: asRead,
     dispose,
-  };
+  });
 }

@@ -1,26 +1,10 @@
 import * as torch from '@torch-ts/torch';
 import { labels, mlpParams, uniform } from '../data';
 import { numelOf, type Workload } from '../workloads';
-import type { Library, Setup } from './types';
+import { asRead, prepared as pack, type Library, type Setup } from './types';
 
 type Tensor = torch.Tensor;
-type AnyFn = (...args: unknown[]) => Tensor;
-
-/**
- * An op that other work may not have landed yet (softmax, conv2d, crossEntropy): looked up
- * at run time on `torch`, `torch.nn.functional` and `torch.F`, so the benchmark compiles
- * and runs before it exists and reports "n/a (op missing)".
- */
-function op(name: string): AnyFn | null {
-  const t = torch as unknown as Record<string, unknown>;
-  const nn = t.nn as Record<string, unknown> | undefined;
-  const places = [t, nn?.functional, t.F, t.functional] as (Record<string, unknown> | undefined)[];
-  for (const p of places) {
-    const f = p?.[name];
-    if (typeof f === 'function') return f as AnyFn;
-  }
-  return null;
-}
+const F = torch.nn.functional;
 
 /** Where the adapter runs: `cpu` (synchronous reads) or `webgpu` (Dawn in Node; async reads). */
 type Dev = 'cpu' | 'webgpu';
@@ -43,11 +27,17 @@ function forcedAsync(fn: () => Tensor): () => Promise<ArrayLike<number>> {
   return async () => {
     const y = torch.tidy(fn);
     try {
-      return (await y.data()) as ArrayLike<number>;
+      return numbers(await y.data());
     } finally {
       y.dispose();
     }
   };
+}
+
+/** A read-back as numbers: the workloads are float32 (an int64 result would read as bigints). */
+function numbers(d: Awaited<ReturnType<Tensor['data']>>): ArrayLike<number> {
+  if (d instanceof BigInt64Array) throw new Error('bench: a torch-ts result read back as int64');
+  return d;
 }
 
 /** On the CPU the run is `fn()` (tidy frees its intermediates), read back apart (Note [What a run times]). */
@@ -55,13 +45,15 @@ function prepared(inputs: Tensor[], fn: () => Tensor, device: Dev): Setup {
   const dispose = () => {
     for (const t of inputs) t.dispose();
   };
-  if (device !== 'cpu') return { run: forcedAsync(fn), dispose };
-  return {
+  if (device !== 'cpu') return pack({ mode: 'read-in-run', run: forcedAsync(fn), values: asRead, dispose });
+  return pack({
+    mode: 'sync',
     run: () => torch.tidy(fn),
-    read: (y) => (y as Tensor).dataSync() as ArrayLike<number>,
-    free: (y) => (y as Tensor).dispose(),
+    read: (y) => numbers(y.dataSync()),
+    free: (y) => y.dispose(),
+    values: asRead,
     dispose,
-  };
+  });
 }
 
 /** `calls` calls of `once` (Note [Overhead rows]): every result but the last disposed as it comes. */
@@ -74,32 +66,20 @@ function loop(calls: number, once: () => Tensor): () => Tensor {
 
 /**
  * Note [torch-ts thread columns]
- * Where torch-ts has `torch.setNumThreads` (feature-detected, so the bench runs before and
- * after it lands), the CPU engine runs twice: `torch-ts` on one thread, like every peer here,
- * and `torch-ts-threads` on its default thread count (`getNumThreads()` at load). Without it,
- * or when the default is one thread, there is one torch-ts column, on one thread.
+ * The CPU engine runs twice: `torch-ts` on one thread (`torch.setNumThreads(1)`), like every
+ * peer here, and `torch-ts-threads` on its default thread count (`getNumThreads()` at load).
+ * When the default is one thread, there is one torch-ts column, on one thread.
  */
-interface ThreadApi {
-  setNumThreads(n: number): void;
-  getNumThreads(): number;
-}
-
-function threadApi(): ThreadApi | null {
-  const t = torch as unknown as Partial<ThreadApi>;
-  return typeof t.setNumThreads === 'function' && typeof t.getNumThreads === 'function' ? (t as ThreadApi) : null;
-}
-
 /** torch-ts's default CPU thread count where it can run on more than one, else null (one column). */
 export function defaultThreads(): number | null {
-  const n = threadApi()?.getNumThreads() ?? 1;
+  const n = torch.getNumThreads();
   return n > 1 ? n : null;
 }
 
 /** torch-ts on the CPU, on one thread or on its default thread count (Note [torch-ts thread columns]). */
 export function torchTsCpu(threads: 'one' | 'default'): Library {
-  const api = threadApi();
-  if (threads === 'one') api?.setNumThreads(1);
-  const n = api?.getNumThreads() ?? 1;
+  if (threads === 'one') torch.setNumThreads(1);
+  const n = torch.getNumThreads();
   return {
     name: threads === 'one' ? 'torch-ts' : 'torch-ts-threads',
     describe: () => `torch-ts CPU, ${n} thread${n === 1 ? '' : 's'} (this repository, run from source)`,
@@ -110,7 +90,6 @@ export function torchTsCpu(threads: 'one' | 'default'): Library {
 /** torch-ts on WebGPU; `loadLibrary` has initialised the device (`torch.webgpu.init`). */
 export const torchTsWebgpu: Library = {
   name: 'torch-ts-webgpu',
-  async: true,
   compilesOnFirstRun: true,
   describe: () => {
     const info = torch.webgpu.deviceInfo();
@@ -166,18 +145,14 @@ function setupOn(w: Workload, device: Dev): Setup {
       return prepared([a], () => a.sum(-1), device);
     }
     case 'softmax': {
-      const softmax = op('softmax');
-      if (!softmax) return { na: 'op missing' };
       const a = f32(uniform(numelOf(s.shape!), 1, -4, 4), s.shape!, device);
-      return prepared([a], () => softmax(a, { dim: -1 }), device);
+      return prepared([a], () => F.softmax(a, { dim: -1 }), device);
     }
     case 'conv2d': {
-      const conv2d = op('conv2d');
-      if (!conv2d) return { na: 'op missing' };
       const c = s.conv!;
       const x = f32(uniform(numelOf(c.input), 1), c.input, device);
       const k = f32(uniform(numelOf(c.weight), 2, -0.1, 0.1), c.weight, device);
-      return prepared([x, k], () => conv2d(x, k, { padding: c.padding }), device);
+      return prepared([x, k], () => F.conv2d(x, k, { padding: c.padding }), device);
     }
     case 'mlp-step':
       return mlpStep(w, device);
@@ -212,8 +187,6 @@ function setupOn(w: Workload, device: Dev): Setup {
  * read apart on the CPU, awaited at the end of the step on WebGPU (Note [What a run times]).
  */
 function mlpStep(w: Workload, device: Dev): Setup {
-  const crossEntropy = op('crossEntropy');
-  if (!crossEntropy) return { na: 'op missing (crossEntropy)' };
   const { widths, batch, lr } = w.shapes.mlp!;
   const init = mlpParams(widths, 10);
   const ws = init.weights.map((d, l) => f32(d, [widths[l], widths[l + 1]], device, true));
@@ -232,10 +205,14 @@ function mlpStep(w: Workload, device: Dev): Setup {
         h = h.matmul(ws[l]).add(bs[l]);
         if (l < last) h = h.relu();
       }
-      const loss = crossEntropy(h, y);
-      const grads = torch.autograd.grad(loss, params) as Tensor[];
+      const loss = F.crossEntropy(h, y);
+      const grads = torch.autograd.grad(loss, params);
       torch.noGrad(() => {
-        for (let i = 0; i < params.length; i++) params[i].sub_(grads[i], { alpha: lr });
+        for (let i = 0; i < params.length; i++) {
+          const g = grads[i];
+          if (g === null) throw new Error(`bench: the MLP loss does not reach parameter ${i}`);
+          params[i].sub_(g, { alpha: lr });
+        }
       });
       return loss.detach();
     });
@@ -249,21 +226,23 @@ function mlpStep(w: Workload, device: Dev): Setup {
     for (const t of [...params, x, y]) t.dispose();
   };
   if (device === 'cpu') {
-    return {
+    return pack({
+      mode: 'sync',
       run: step,
-      read: (loss) => collect((loss as Tensor).item() as number, bs[last].dataSync() as ArrayLike<number>, ws[0].dataSync() as ArrayLike<number>),
-      free: (loss) => (loss as Tensor).dispose(),
+      read: (loss) => collect(Number(loss.item()), numbers(bs[last].dataSync()), numbers(ws[0].dataSync())),
+      free: (loss) => loss.dispose(),
+      values: asRead,
       dispose,
-    };
+    });
   }
   const run = async (): Promise<ArrayLike<number>> => {
     const loss = step();
     try {
       const [l, b, w1] = await Promise.all([loss.data(), bs[last].data(), ws[0].data()]);
-      return collect(Number((l as ArrayLike<number>)[0]), b as ArrayLike<number>, w1 as ArrayLike<number>);
+      return collect(Number(numbers(l)[0]), numbers(b), numbers(w1));
     } finally {
       loss.dispose();
     }
   };
-  return { run, dispose };
+  return pack({ mode: 'read-in-run', run, values: asRead, dispose });
 }

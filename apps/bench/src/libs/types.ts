@@ -15,17 +15,48 @@ import type { Workload } from '../workloads';
  * over only when its result is on the host, so there `run()` includes the read and there is
  * no `read`.
  */
-export interface Prepared {
-  /** The timed call; its result is `read`'s input (or, with no `read`, the values). */
-  run(): unknown;
-  /** Reads `run()`'s output back (timed apart from the run). */
-  read?(out: unknown): unknown;
-  /** Releases `run()`'s output (untimed). */
-  free?(out: unknown): void;
-  /** What `read` (or `run`) returned as flat row-major numbers in PyTorch's layout (NCHW for conv2d). */
-  values?(data: unknown): ArrayLike<number>;
+/**
+ * A prepared workload (Note [What a run times]) whose run output `O` and read-back `D` keep
+ * their types, in one of three modes:
+ * - `sync`: `run()` is the op and returns its output; `read(out)` reads it back (timed apart).
+ * - `async`: `run()` resolves to the op's output (onnxruntime's `session.run`); `read` as above.
+ * - `read-in-run`: `run()` resolves once the result is on the host (WebGPU), and is the read.
+ * `values(data)` is what was read as flat row-major numbers in PyTorch's layout (NCHW for conv2d).
+ */
+export type PreparedOf<O, D> = ReadApart<O, D> | ReadInRun<D>;
+
+interface PreparedBase<D> {
+  values(data: D): ArrayLike<number>;
   dispose(): void;
 }
+
+export type ReadApart<O, D> = PreparedBase<D> &
+  ({ readonly mode: 'sync'; run(): O } | { readonly mode: 'async'; run(): Promise<O> }) & {
+    /** Reads `run()`'s output back (timed apart from the run). */
+    read(out: O): D;
+    /** Releases `run()`'s output (untimed). */
+    free?(out: O): void;
+  };
+
+export interface ReadInRun<D> extends PreparedBase<D> {
+  readonly mode: 'read-in-run';
+  run(): Promise<D>;
+}
+
+/**
+ * A prepared workload as the harness holds it: each library's output type is its own, so the
+ * harness opens it with a function generic in those types (an existential: `prepared(p)`).
+ */
+export interface Prepared {
+  open<R>(use: <O, D>(p: PreparedOf<O, D>) => R): R;
+}
+
+export function prepared<O, D>(p: PreparedOf<O, D>): Prepared {
+  return { open: (use) => use(p) };
+}
+
+/** `values` of a library whose read-back is already flat numbers in PyTorch's layout. */
+export const asRead = (data: ArrayLike<number>): ArrayLike<number> => data;
 
 /** A prepared workload, or the reason this library cannot run it ("n/a"). */
 export type Setup = Prepared | { readonly na: string };
@@ -36,8 +67,6 @@ export interface Library {
   describe(): string;
   /** Builds the inputs (untimed); onnxruntime builds its session, which is asynchronous. */
   setup(w: Workload): Setup | Promise<Setup>;
-  /** `run()` returns a promise (WebGPU, onnxruntime): the harness awaits it inside the timing. */
-  readonly async?: boolean;
   /** The first run compiles (WebGPU pipelines): it is never a sample (measure.ts). */
   readonly compilesOnFirstRun?: boolean;
 }

@@ -1,6 +1,6 @@
 import { isFloatingType, type DType } from '../dtype';
 import { DTypeError, TorchError } from '../errors';
-import type { Tensor } from '../tensor/tensor';
+import { Tensor } from '../tensor/tensor';
 import { makeBinder, type OptionalArgs } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { torchTypeName } from './meta-utils';
@@ -52,6 +52,13 @@ export const HARDTANH = definePointwise({
   },
   compute: (b, op, out, [x], args) => implOf(b, 'hardtanh', op)(out, x, num(args[1], -1), num(args[2], 1)),
 });
+/** gelu's `approximate`, checked: 'none' (the default) or 'tanh'. */
+function geluApproximate(op: string, a: unknown): 'none' | 'tanh' {
+  const v = a ?? 'none';
+  if (v === 'none' || v === 'tanh') return v;
+  throw new TorchError(`${op}: approximate argument must be either none or tanh.`);
+}
+
 export const GELU = definePointwise({
   name: 'gelu',
   arity: 1,
@@ -59,11 +66,10 @@ export const GELU = definePointwise({
   rule: 'promote',
   inplace: false,
   check: (op, compute, _o, args) => {
-    const a = args[1] ?? 'none';
-    if (a !== 'none' && a !== 'tanh') throw new TorchError(`${op}: approximate argument must be either none or tanh.`);
+    geluApproximate(op, args[1]);
     floatOnly('GeluKernelImpl')(op, compute);
   },
-  compute: (b, op, out, [x], args) => implOf(b, 'gelu', op)(out, x, (args[1] ?? 'none') as 'none' | 'tanh'),
+  compute: (b, op, out, [x], args) => implOf(b, 'gelu', op)(out, x, geluApproximate(op, args[1])),
 });
 export const SILU = definePointwise({
   name: 'silu',
@@ -142,7 +148,9 @@ function front(p: PointwiseOp, extra: string, kernelArgs: (bound: unknown[]) => 
       const bound = fnArgs.bind(args);
       const self = bound[0];
       const extras = bound.slice(1, 1 + nExtra);
-      const out = bound[bound.length - 1] as Tensor | undefined;
+      // (the binder checked it: `Tensor? out`)
+      const last = bound[bound.length - 1];
+      const out = last instanceof Tensor ? last : undefined;
       if (hasInplace && bound[1 + nExtra] === true) {
         if (out) throw new TorchError(`${name}: out= cannot be combined with inplace=True`);
         return callMutating(p.inplace!, [unwrapTensor(`${name}_`, 'self', self), ...kernelArgs(extras)], self);

@@ -7,7 +7,7 @@ import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
 import { callFunctional, callMulti, unwrapOptionalTensor, unwrapTensor } from './call';
 import { commonDevice, releaseAll, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
-import type { BackendImpls } from './backend-impls';
+import type { BackendImpls, NotImplemented } from './backend-impls';
 import type { Conv2dGeometry } from './spatial-impls';
 import { squeeze, unsqueeze } from './views';
 import { pad } from './resample';
@@ -27,13 +27,22 @@ import { pad } from './resample';
  * A backend with its own batched kernels convolves directly instead (Note [Direct convolution impls]).
  */
 
+/** A convolution's parameters: each list has one entry per spatial dim (1 or 2). */
 export interface ConvParams {
+  readonly stride: readonly number[];
+  readonly padding: readonly number[];
+  readonly dilation: readonly number[];
+  readonly transposed: boolean;
+  readonly outputPadding: readonly number[];
+  readonly groups: number;
+}
+
+/** The parameters in 4-d terms (a 1-d convolution's with a height of 1 in front). */
+interface Params2d extends ConvParams {
   readonly stride: readonly [number, number];
   readonly padding: readonly [number, number];
   readonly dilation: readonly [number, number];
-  readonly transposed: boolean;
   readonly outputPadding: readonly [number, number];
-  readonly groups: number;
 }
 
 /**
@@ -161,35 +170,40 @@ function contiguous(b: Backend, op: string, t: TensorImpl): TensorImpl {
   return c;
 }
 
-function params2d(args: readonly unknown[], spatial: number): ConvParams {
-  const two = (v: unknown, fill: number): [number, number] => {
-    const a = (v as number[]).map(Number);
-    return spatial === 1 ? [fill, a[0]] : [a[0], a[1]];
-  };
+function params2d(p: ConvParams, spatial: number): Params2d {
+  const two = (a: readonly number[], fill: number): [number, number] => (spatial === 1 ? [fill, a[0]] : [a[0], a[1]]);
   return {
-    stride: two(args[0], 1),
-    padding: two(args[1], 0),
-    dilation: two(args[2], 1),
-    transposed: args[3] as boolean,
-    outputPadding: two(args[4], 0),
-    groups: args[5] as number,
+    stride: two(p.stride, 1),
+    padding: two(p.padding, 0),
+    dilation: two(p.dilation, 1),
+    transposed: p.transposed,
+    outputPadding: two(p.outputPadding, 0),
+    groups: p.groups,
   };
 }
 
-function readParams(op: string, args: readonly unknown[], spatial: number): ConvParams {
-  const raw: ConvParams = {
-    stride: intList(op, 'stride', args[0], spatial) as never,
-    padding: intList(op, 'padding', args[1], spatial) as never,
-    dilation: intList(op, 'dilation', args[2], spatial) as never,
-    transposed: args[3] as boolean,
-    outputPadding: intList(op, 'output_padding', args[4], spatial) as never,
-    groups: Number(args[5]),
+function readParams(
+  op: string,
+  spatial: number,
+  stride: readonly number[],
+  padding: readonly number[],
+  dilation: readonly number[],
+  transposed: boolean,
+  outputPadding: readonly number[],
+  groups: number,
+): ConvParams {
+  return {
+    stride: intList(op, 'stride', stride, spatial),
+    padding: intList(op, 'padding', padding, spatial),
+    dilation: intList(op, 'dilation', dilation, spatial),
+    transposed,
+    outputPadding: intList(op, 'output_padding', outputPadding, spatial),
+    groups,
   };
-  return raw;
 }
 
 /** The geometry of the image a (transposed) convolution slides over, in 4-d terms. */
-function geometry(image: readonly number[], positions: readonly number[], weight: TensorImpl, p: ConvParams, channels: number): Conv2dGeometry {
+function geometry(image: readonly number[], positions: readonly number[], weight: TensorImpl, p: Params2d, channels: number): Conv2dGeometry {
   return {
     channels,
     height: image[2],
@@ -209,8 +223,8 @@ function geometry(image: readonly number[], positions: readonly number[], weight
 
 /** The backend's direct convolution impl, or null where it takes the im2col path (Note [Direct convolution impls]). */
 function direct<K extends 'conv2d' | 'conv2dInputGrad' | 'conv2dWeightGrad'>(b: Backend, name: K): BackendImpls[K] | null {
-  const f = b.impls[name];
-  return typeof f === 'function' ? (f as BackendImpls[K]) : null;
+  const f: BackendImpls[K] | NotImplemented = b.impls[name];
+  return typeof f === 'function' ? f : null;
 }
 
 function isPointwise(g: Conv2dGeometry): boolean {
@@ -248,7 +262,7 @@ function withViews(views: TensorImpl[], f: (...v: TensorImpl[]) => void): void {
  * out = slide(x, w): x [N, C_in, H, W], w [C_out, C_in/g, kH, kW] contiguous; the
  * convolution proper (im2col + mm per batch element and group).
  */
-function convForward(b: Backend, op: string, out: TensorImpl, x: TensorImpl, w: TensorImpl, p: ConvParams, bias: TensorImpl | null = null): boolean {
+function convForward(b: Backend, op: string, out: TensorImpl, x: TensorImpl, w: TensorImpl, p: Params2d, bias: TensorImpl | null = null): boolean {
   const [N, Cin] = x.sizes;
   const Cout = w.sizes[0];
   const G = p.groups;
@@ -284,7 +298,7 @@ function convForward(b: Backend, op: string, out: TensorImpl, x: TensorImpl, w: 
  * out = the transposed convolution of x [N, C_in, H, W] with w [C_in, C_out/g, kH, kW]:
  * col2im(W_g^T @ x[n, g]) per batch element and group (the grad input of a convolution).
  */
-function convTransposeForward(b: Backend, op: string, out: TensorImpl, x: TensorImpl, w: TensorImpl, p: ConvParams): void {
+function convTransposeForward(b: Backend, op: string, out: TensorImpl, x: TensorImpl, w: TensorImpl, p: Params2d): void {
   const [N, Cin] = x.sizes;
   const G = p.groups;
   const cig = Cin / G;
@@ -363,12 +377,12 @@ function addBias(b: Backend, op: string, out: TensorImpl, bias: TensorImpl): voi
 export const CONVOLUTION = defineStructured(
   'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor',
   (args, b) => {
-    const [input, weight, bias] = args;
+    const [input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups] = args;
     const op = 'convolution';
     const sp = weight.dim - 2;
-    const p = readParams(op, args.slice(3), sp < 1 ? 2 : sp);
+    const p = readParams(op, sp < 1 ? 2 : sp, stride, padding, dilation, transposed, outputPadding, groups);
     const sizes = convOutputSizes(op, input, weight, bias, p);
-    const p2 = params2d([p.stride, p.padding, p.dilation, p.transposed, p.outputPadding, p.groups], sp);
+    const p2 = params2d(p, sp);
     const out = TensorImpl.empty(op, sizes, input.dtype, input.device);
     const cd = computeDtype(input.dtype);
     const held: TensorImpl[] = [];
@@ -427,11 +441,10 @@ function prepare(b: Backend, op: string, t: TensorImpl, cd: DType): TensorImpl {
 export const CONVOLUTION_BACKWARD = defineStructured(
   'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)',
   (args, b) => {
-    const [gradOutput, input, weight] = args;
+    const [gradOutput, input, weight, , stride, padding, dilation, transposed, outputPadding, groups, mask] = args;
     const op = 'convolution_backward';
-    const mask = args[10];
     const sp = weight.dim - 2;
-    const p = readParams(op, args.slice(4), sp < 1 ? 2 : sp);
+    const p = readParams(op, sp < 1 ? 2 : sp, stride, padding, dilation, transposed, outputPadding, groups);
     const sizes = convOutputSizes(op, input, weight, null, p);
     if (gradOutput.sizes.length !== sizes.length || gradOutput.sizes.some((s, i) => s !== sizes[i])) {
       throw new ShapeError(`${op}: expected grad_output of size ${fmtShape(sizes)}, but got ${fmtShape(gradOutput.sizes)}`);
@@ -439,7 +452,7 @@ export const CONVOLUTION_BACKWARD = defineStructured(
     if (gradOutput.dtype !== input.dtype) {
       throw new DTypeError(`${op}: expected grad_output of dtype ${torchTypeName(input.dtype)}, but got ${torchTypeName(gradOutput.dtype)}`);
     }
-    const p2 = params2d([p.stride, p.padding, p.dilation, p.transposed, p.outputPadding, p.groups], sp);
+    const p2 = params2d(p, sp);
     const empty = () => TensorImpl.empty(op, [0], input.dtype, input.device);
     const gi = mask[0] ? TensorImpl.empty(op, input.sizes, input.dtype, input.device) : empty();
     const gw = mask[1] ? TensorImpl.empty(op, weight.sizes, input.dtype, input.device) : empty();
@@ -485,7 +498,7 @@ export const CONVOLUTION_BACKWARD = defineStructured(
   },
 );
 
-function weightGrad(b: Backend, op: string, gw: TensorImpl, go: TensorImpl, x: TensorImpl, w: TensorImpl, p: ConvParams): void {
+function weightGrad(b: Backend, op: string, gw: TensorImpl, go: TensorImpl, x: TensorImpl, w: TensorImpl, p: Params2d): void {
   const G = p.groups;
   const N = x.sizes[0];
   const im2col = implOf(b, 'im2col', op);
@@ -607,7 +620,7 @@ function convNd(op: string, sp: number, input: Tensor, weight: Tensor, bias: Ten
   if (o.padding === 'valid') padding = Array(sp).fill(0);
   else if (o.padding === 'same') {
     if (stride.some((s) => s !== 1)) throw new TorchError(`${op}: padding='same' is not supported for strided convolutions`);
-    if (w.dim !== sp + 2) convOutputSizes(op, x, w, null, { stride, padding: Array(sp).fill(0), dilation, transposed: false, outputPadding: Array(sp).fill(0), groups } as never);
+    if (w.dim !== sp + 2) convOutputSizes(op, x, w, null, { stride, padding: Array(sp).fill(0), dilation, transposed: false, outputPadding: Array(sp).fill(0), groups });
     // PyTorch's 'same': total padding d * (k - 1) split evenly; an odd remainder is padded on the right first
     padding = [];
     const extra: number[] = [];
@@ -630,7 +643,7 @@ function convNd(op: string, sp: number, input: Tensor, weight: Tensor, bias: Ten
   } else if (typeof o.padding === 'string') {
     throw new TorchError(`${op}: Invalid padding string: '${o.padding}'`);
   } else padding = intList(op, 'padding', o.padding ?? 0, sp);
-  const p: ConvParams = { stride, padding, dilation, transposed: false, outputPadding: Array(sp).fill(0), groups } as never;
+  const p: ConvParams = { stride, padding, dilation, transposed: false, outputPadding: Array(sp).fill(0), groups };
   convOutputSizes(op, unwrapTensor(op, 'input', x2), w, bias?.impl ?? null, p);
   return callFunctional(CONVOLUTION, [x2.impl, w, bias?.impl ?? null, stride, padding, dilation, false, [...p.outputPadding], groups]);
 }
@@ -672,7 +685,7 @@ export function convTranspose2d(...a: unknown[]): Tensor {
     transposed: true,
     outputPadding: intList(op, 'output_padding', o.outputPadding ?? 0, 2),
     groups: o.groups ?? 1,
-  } as never;
+  };
   convOutputSizes(op, x, w, bs?.impl ?? null, p);
   return callFunctional(CONVOLUTION, [x, w, bs?.impl ?? null, [...p.stride], [...p.padding], [...p.dilation], true, [...p.outputPadding], p.groups]);
 }

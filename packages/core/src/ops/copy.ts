@@ -79,13 +79,13 @@ export const TO_COPY = defineStructured(
     const src = self;
     const dev = device ? toDevice('to', device) : src.device;
     // A meta tensor has no data: moving there is just the geometry.
-    if (dev.type === 'meta') return TensorImpl.empty('to', src.sizes, (dtype as DType | null) ?? src.dtype, dev);
-    if (dev !== src.device) return crossDeviceCopy(src, (dtype as DType | null) ?? src.dtype, dev, b);
+    if (dev.type === 'meta') return TensorImpl.empty('to', src.sizes, dtype ?? src.dtype, dev);
+    if (dev !== src.device) return crossDeviceCopy(src, dtype ?? src.dtype, dev, b);
     const strides =
       format !== 'contiguous' && isNonOverlappingAndDense(src.sizes, src.strides)
         ? computeOutputLayout(src.sizes, [{ sizes: src.sizes, strides: src.strides }])
         : contiguousStrides(src.sizes);
-    const out = TensorImpl.emptyStrided('to', src.sizes, strides, (dtype as DType | null) ?? src.dtype, dev, UNINITIALIZED);
+    const out = TensorImpl.emptyStrided('to', src.sizes, strides, dtype ?? src.dtype, dev, UNINITIALIZED);
     try {
       implOf(b, 'copy', 'to')(out, src);
     } catch (e) {
@@ -231,20 +231,21 @@ function bindTo(args: readonly unknown[]): [Tensor, DType | string | undefined, 
   // (a device written as a plain object, `{ type: 'webgpu' }`, is not the options object)
   if (isOptionsObject(a[1]) && 'type' in a[1]) a = [a[0], toDevice('to', a[1] as DeviceLike), ...a.slice(2)];
   const target = a[1];
+  let self: Tensor;
   let dtype: DType | string | undefined;
   let device: DeviceLike | undefined;
   let copy: boolean;
   let memoryFormat: string | undefined;
   if (target instanceof Tensor) {
-    const [, other, , c, mf] = toOtherArgs.bind(a);
-    [dtype, device, copy, memoryFormat] = [other.dtype, other.device, c, mf];
+    const [s, other, , c, mf] = toOtherArgs.bind(a);
+    [self, dtype, device, copy, memoryFormat] = [s, other.dtype, other.device, c, mf];
   } else if (typeof target === 'string' && isDTypeName(target)) {
-    [, dtype, , copy, memoryFormat] = toDtypeArgs.bind(a);
+    [self, dtype, , copy, memoryFormat] = toDtypeArgs.bind(a);
   } else {
-    [, device, dtype, , copy, memoryFormat] = toDeviceArgs.bind(a);
+    [self, device, dtype, , copy, memoryFormat] = toDeviceArgs.bind(a);
   }
   if (memoryFormat !== undefined && memoryFormat !== 'preserve') throw new NotImplementedError(`to(): memory_format '${memoryFormat}' is not supported by torch-ts yet`);
-  return [a[0] as Tensor, dtype, device, copy];
+  return [self, dtype, device, copy];
 }
 
 /**

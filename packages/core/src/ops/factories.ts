@@ -3,11 +3,11 @@ import { checkScalarFits, checkTensorValue, getDefaultDtype, isFloatingType, par
 import { DispatchKey } from '../dispatch/dispatch-key';
 import { DispatchKeySet } from '../dispatch/dispatch-key-set';
 import { withExcluded } from '../dispatch/local-state';
-import { ShapeError, TorchError } from '../errors';
+import { ShapeError, TorchError, TorchTypeError } from '../errors';
 import { fma32, fma64 } from '../numeric/fused';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { isOptionsObject, makeBinder, type Binder, type BoundArgs } from './binder';
+import { isOptionsObject, makeBinder, typeName, type Binder, type BoundArgs } from './binder';
 import type { Generator } from '../random/generator';
 import { callMutating } from './call';
 import { COPY_, fill_, to } from './copy';
@@ -77,7 +77,20 @@ export interface BoundFactoryOptions {
 
 const SIZED_KEYWORDS =
   "*, ScalarType? dtype=None, Layout layout='strided', Device? device=None, bool pin_memory=False, bool requires_grad=False, Dimname[]? names=None, MemoryFormat memory_format='contiguous', Tensor? out=None";
-const sizedBinders = new Map<string, Binder>();
+const SIZED_OPTIONS = { varargs: true, unsupported: ['layout', 'pinMemory', 'names', 'memoryFormat', 'out'] } as const;
+const sizedBinder = (op: string) => makeBinder(op, `${op}(SymInt[] size, ${SIZED_KEYWORDS}) -> Tensor`, SIZED_OPTIONS);
+const randomBinder = (op: string) => makeBinder(op, `${op}(SymInt[] size, ${SIZED_KEYWORDS}, Generator? generator=None) -> Tensor`, SIZED_OPTIONS);
+const sizedBinders = new Map<string, ReturnType<typeof sizedBinder>>();
+const randomBinders = new Map<string, ReturnType<typeof randomBinder>>();
+
+function cachedBinder<B>(binders: Map<string, B>, op: string, make: (op: string) => B): B {
+  let b = binders.get(op);
+  if (!b) {
+    b = make(op);
+    binders.set(op, b);
+  }
+  return b;
+}
 
 /**
  * Binds a sized factory's `(...sizes, options?)`, `([sizes], options?)` or `({ size, ...options })`
@@ -85,22 +98,24 @@ const sizedBinders = new Map<string, Binder>();
  * Note [Variadic int lists]); `random` adds the `generator` keyword.
  */
 export function sizesAndOptions(op: string, args: readonly unknown[], random = false): [number[], BoundFactoryOptions] {
-  let b = sizedBinders.get(op);
-  if (!b) {
-    b = makeBinder(op, `${op}(SymInt[] size, ${SIZED_KEYWORDS}${random ? ', Generator? generator=None' : ''}) -> Tensor`, {
-      varargs: true,
-      unsupported: ['layout', 'pinMemory', 'names', 'memoryFormat', 'out'],
-    });
-    sizedBinders.set(op, b);
-  }
   // (No sizes at all is a 0-dim tensor, `zeros([])`: PyTorch refuses `zeros()`, torch-ts has
   // always taken it, and the testing suite's random tests rely on `rand()`.)
-  const bound = b.bind(args.length === 0 || (args.length === 1 && isOptionsObject(args[0]) && !('size' in args[0])) ? [[], ...args] : args);
-  const sizes = bound[0] as number[];
+  const call = args.length === 0 || (args.length === 1 && isOptionsObject(args[0]) && !('size' in args[0])) ? [[], ...args] : args;
+  let sizes: number[];
+  let options: BoundFactoryOptions;
+  if (random) {
+    const [size, dtype, , device, , requiresGrad, , , , generator] = cachedBinder(randomBinders, op, randomBinder).bind(call);
+    sizes = size;
+    options = { dtype, device, requiresGrad, generator };
+  } else {
+    const [size, dtype, , device, , requiresGrad] = cachedBinder(sizedBinders, op, sizedBinder).bind(call);
+    sizes = size;
+    options = { dtype, device, requiresGrad, generator: undefined };
+  }
   for (const n of sizes) {
     if (n < 0) throw new TorchError(`${op}(): sizes must be non-negative integers, but got ${JSON.stringify(sizes)}`);
   }
-  return [sizes, { dtype: bound[1] as DType | string | undefined, device: bound[3] as DeviceLike | undefined, requiresGrad: bound[5] as boolean, generator: bound[9] as Generator | undefined }];
+  return [sizes, options];
 }
 
 /** A sized factory's arguments: `(2, 3)`, `(2, 3, options)`, `([2, 3], options?)` or `({ size, ...options })`. */
@@ -154,37 +169,35 @@ export function full(...a: unknown[]): Tensor {
   return finish(t, options);
 }
 
-/** A `*_like` factory's input and options: the input's dtype and device unless given. */
-function likeOf(v: readonly unknown[], k: number): [Tensor, FactoryOptions] {
-  const t = v[0] as Tensor;
-  return [t, { dtype: (v[k] as DType | string | undefined) ?? t.dtype, device: (v[k + 2] as DeviceLike | undefined) ?? t.device, requiresGrad: v[k + 4] as boolean }];
+/** A `*_like` factory's options: the input's dtype and device unless given. */
+function likeOptions(t: Tensor, dtype: DType | undefined, device: DeviceLike | undefined, requiresGrad: boolean): FactoryOptions {
+  return { dtype: dtype ?? t.dtype, device: device ?? t.device, requiresGrad };
 }
 
 type LikeOptions = FactoryOptions & { layout?: null; pinMemory?: null; memoryFormat?: null };
 
 export function emptyLike(input: Tensor, options?: LikeOptions): Tensor;
 export function emptyLike(...a: unknown[]): Tensor {
-  const [t, o] = likeOf(emptyLikeArgs.bind(a), 1);
-  return empty([...t.shape], o);
+  const [t, dtype, , device, , requiresGrad] = emptyLikeArgs.bind(a);
+  return empty([...t.shape], likeOptions(t, dtype, device, requiresGrad));
 }
 
 export function zerosLike(input: Tensor, options?: LikeOptions): Tensor;
 export function zerosLike(...a: unknown[]): Tensor {
-  const [t, o] = likeOf(zerosLikeArgs.bind(a), 1);
-  return zeros([...t.shape], o);
+  const [t, dtype, , device, , requiresGrad] = zerosLikeArgs.bind(a);
+  return zeros([...t.shape], likeOptions(t, dtype, device, requiresGrad));
 }
 
 export function onesLike(input: Tensor, options?: LikeOptions): Tensor;
 export function onesLike(...a: unknown[]): Tensor {
-  const [t, o] = likeOf(onesLikeArgs.bind(a), 1);
-  return ones([...t.shape], o);
+  const [t, dtype, , device, , requiresGrad] = onesLikeArgs.bind(a);
+  return ones([...t.shape], likeOptions(t, dtype, device, requiresGrad));
 }
 
 export function fullLike(input: Tensor, ...rest: BoundArgs<[fillValue: Scalar], [], LikeOptions & { fillValue?: Scalar }>): Tensor;
 export function fullLike(...a: unknown[]): Tensor {
-  const v = fullLikeArgs.bind(a);
-  const [t, o] = likeOf(v, 2);
-  return full([...t.shape], v[1], o);
+  const [t, fillValue, dtype, , device, , requiresGrad] = fullLikeArgs.bind(a);
+  return full([...t.shape], fillValue, likeOptions(t, dtype, device, requiresGrad));
 }
 
 /**
@@ -200,8 +213,11 @@ function fromHost(op: string, sizes: readonly number[], values: ArrayLike<number
   } else if (hostDtype === 'bool') {
     const dst = impl.storage.typed(Uint8Array);
     for (let i = 0; i < values.length; i++) dst[i] = values[i] ? 1 : 0;
+  } else if (values instanceof BigInt64Array) {
+    const dst = impl.storage.typed(Float64Array);
+    for (let i = 0; i < values.length; i++) dst[i] = Number(values[i]);
   } else {
-    impl.storage.typed(Float64Array).set(values as ArrayLike<number>);
+    impl.storage.typed(Float64Array).set(values);
   }
   return hostTo(op, new Tensor(impl), dtype, device);
 }
@@ -240,13 +256,11 @@ const TYPED_DTYPES = new Map<unknown, DType>([
  */
 export function tensor(data: TensorData, options: FactoryOptions = {}): Tensor {
   if (ArrayBuffer.isView(data)) {
-    const typed = data as unknown as ArrayLike<number>;
     const inferred = TYPED_DTYPES.get(data.constructor);
     if (!inferred) throw new TorchError(`tensor(): unsupported typed array ${data.constructor.name}`);
     const { dtype, device } = resolve('tensor', options, inferred);
-    const host = inferred === 'int64' ? 'int64' : 'float64';
-    const vals = inferred === 'int64' ? (data as unknown as BigInt64Array) : Float64Array.from(typed);
-    return finish(fromHost('tensor', [typed.length], vals, host, dtype, device), options);
+    const vals = data instanceof BigInt64Array ? data : Float64Array.from(data);
+    return finish(fromHost('tensor', [vals.length], vals, vals instanceof BigInt64Array ? 'int64' : 'float64', dtype, device), options);
   }
   const sizes = nestedSizes(data);
   // The host copy is allocated before the data is walked: sizes no host can hold (a small
@@ -343,9 +357,14 @@ function storeNested(data: TensorData, sizes: readonly number[], out: Float64Arr
 
 /** `arange(end)`, `arange(start, end, step?)`: int64 when every argument is an integer. */
 export function arange(...args: (number | FactoryOptions)[]): Tensor {
-  const opts = (typeof args[args.length - 1] === 'object' ? args.pop() : {}) as FactoryOptions;
+  const last = args[args.length - 1];
+  const opts: FactoryOptions = typeof last === 'object' ? last : {};
   checkFactoryOptions('arange', opts);
-  const nums = args as number[];
+  const nums: number[] = [];
+  for (const x of typeof last === 'object' ? args.slice(0, -1) : args) {
+    if (typeof x !== 'number') throw new TorchTypeError(`arange(): argument must be Number, not ${typeName(x)}`);
+    nums.push(x);
+  }
   const [start, end, step] = nums.length === 1 ? [0, nums[0], 1] : [nums[0], nums[1], nums[2] ?? 1];
   if (step === 0) throw new TorchError('arange: step must be nonzero');
   if (!Number.isFinite(start) || !Number.isFinite(end)) throw new TorchError(`arange: unsupported range: ${start} -> ${end}`);

@@ -167,12 +167,21 @@ export function indexPutPacked_(self: Tensor, indices: Tensor, dims: readonly nu
 const indexingOptions = {
   isTensorIndex: (x: unknown): x is TensorIndexLike => x instanceof Tensor,
   scalarValue: (x: TensorIndexLike): number | boolean | undefined => {
-    const t = x as Tensor;
+    const t = indexTensor(x);
     if (t.device.type !== 'cpu' || t.dim() !== 0) return undefined;
     const v = readScalar(t.impl);
     return typeof v === 'bigint' ? Number(v) : v;
   },
 };
+
+/**
+ * An index tensor of the parser's result as the Tensor it is: the parser keeps what
+ * `indexingOptions.isTensorIndex` admitted, which is Tensors only.
+ */
+function indexTensor(x: TensorIndexLike): Tensor {
+  if (x instanceof Tensor) return x;
+  throw new TorchError('index: an index tensor that is not a Tensor');
+}
 
 /** The result of `nonzero` on a CPU-or-device bool tensor: [n, ndim] int64 (masks/booleans). */
 type NonzeroFn = (mask: Tensor) => Tensor;
@@ -197,8 +206,8 @@ function maskTensorsOf(advanced: readonly AdvancedIndex[]): Tensor[] {
   const out: Tensor[] = [];
   for (const a of advanced) {
     if (a.kind === 'bool') {
-      if (typeof a.index !== 'boolean') out.push(a.index as Tensor);
-    } else if ((a.index as Tensor).dtype === 'bool' || (a.index as Tensor).dtype === 'uint8') out.push(a.index as Tensor);
+      if (typeof a.index !== 'boolean') out.push(indexTensor(a.index));
+    } else if (a.index.dtype === 'bool' || a.index.dtype === 'uint8') out.push(indexTensor(a.index));
   }
   return out;
 }
@@ -211,13 +220,13 @@ function maskTensorsOf(advanced: readonly AdvancedIndex[]): Tensor[] {
 function checkMaskShapes(op: string, sizes: readonly number[], advanced: readonly AdvancedIndex[]): void {
   const entries: AdvancedIndexShape[] = [];
   for (const a of advanced) {
-    const t = a.index as Tensor;
-    const mask = a.kind === 'tensor' && (t.dtype === 'bool' || t.dtype === 'uint8');
+    const t = a.kind === 'tensor' ? indexTensor(a.index) : null;
+    const mask = t !== null && (t.dtype === 'bool' || t.dtype === 'uint8');
     if (mask && a.dim + a.dims > sizes.length) throw new IndexError(`${op}: too many indices for tensor of dimension ${sizes.length}`);
-    if (a.kind === 'tensor' && !mask && t.dtype !== 'int64' && t.dtype !== 'int32') {
+    if (t !== null && !mask && t.dtype !== 'int64' && t.dtype !== 'int32') {
       throw new IndexError(`${op}: tensors used as indices must be long, int, byte or bool tensors (got ${torchTypeName(t.dtype)})`);
     }
-    entries.push(mask ? { dim: a.dim, dims: a.dims, shape: [], maskShape: t.shape } : { dim: a.dim, dims: a.dims, shape: [] });
+    entries.push(t !== null && mask ? { dim: a.dim, dims: a.dims, shape: [], maskShape: t.shape } : { dim: a.dim, dims: a.dims, shape: [] });
   }
   advancedIndexShape(op, sizes, entries);
 }
@@ -238,13 +247,13 @@ function packAdvanced(op: string, sizes: readonly number[], advanced: readonly A
       const col =
         typeof a.index === 'boolean'
           ? makeTensor(a.index ? [0] : [], { dtype: 'int64', device })
-          : select(nonzeroOf((a.index as Tensor).bool().reshape([1])), 1, 0);
+          : select(nonzeroOf(indexTensor(a.index).bool().reshape([1])), 1, 0);
       columns.push(col);
       dims.push(a.dim);
       entries.push({ dim: a.dim, dims: 1, shape: col.shape });
       continue;
     }
-    const t = a.index as Tensor;
+    const t = indexTensor(a.index);
     if (t.dtype === 'bool' || t.dtype === 'uint8') {
       const nz = nonzeroOf(t.dtype === 'bool' ? t : t.bool()); // [n, k]
       entries.push({ dim: a.dim, dims: a.dims, shape: [nz.shape[0]], maskShape: t.shape });
@@ -380,7 +389,7 @@ function indexPutBound(self: Tensor, indices: unknown, values: Tensor | Scalar, 
     }
     const a = r.advanced[0];
     if (r.advanced.length === 1 && a.kind === 'tensor' && maskTensorsOf(r.advanced).length === 1 && countsAreAsync(self.device)) {
-      maskedIndexPut(target, a.index as Tensor, a.dim, a.dims, v, options.accumulate === true);
+      maskedIndexPut(target, indexTensor(a.index), a.dim, a.dims, v, options.accumulate === true);
       return;
     }
     const { packed, dims } = packAdvanced('index_put_', g.sizes, r.advanced, self.device);

@@ -82,9 +82,8 @@ function checkOut(op: string, out: TensorImpl, sizes: readonly number[], dtype: 
   }
 }
 
-function runCat(op: string, args: unknown[], b: Backend, out: TensorImpl | null): TensorImpl {
-  const tensors = args[0] as TensorImpl[];
-  const plan = planCat(op, tensors, args[1] as number);
+function runCat(op: string, tensors: readonly TensorImpl[], dim: number, b: Backend, out: TensorImpl | null): TensorImpl {
+  const plan = planCat(op, tensors, dim);
   const device = commonDevice(op, tensors);
   if (out) {
     checkOut(op, out, plan.sizes, plan.dtype, tensors);
@@ -101,9 +100,9 @@ function runCat(op: string, args: unknown[], b: Backend, out: TensorImpl | null)
   return result;
 }
 
-export const CAT = defineStructured('cat(Tensor[] tensors, int dim=0) -> Tensor', (args, b) => runCat('cat', args, b, null));
-const CAT_OUT = defineStructured('cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)', (args, b) =>
-  runCat('cat', args, b, args[2]),
+export const CAT = defineStructured('cat(Tensor[] tensors, int dim=0) -> Tensor', ([tensors, dim], b) => runCat('cat', tensors, dim, b, null));
+const CAT_OUT = defineStructured('cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)', ([tensors, dim, out], b) =>
+  runCat('cat', tensors, dim, b, out),
   ['out'],
 );
 
@@ -129,19 +128,18 @@ function planStack(tensors: readonly TensorImpl[], dim: number): { views: Tensor
   return { views, dim: d };
 }
 
-function runStack(args: unknown[], b: Backend, out: TensorImpl | null): TensorImpl {
-  const tensors = args[0] as TensorImpl[];
-  const { views, dim } = planStack(tensors, args[1] as number);
+function runStack(tensors: readonly TensorImpl[], d: number, b: Backend, out: TensorImpl | null): TensorImpl {
+  const { views, dim } = planStack(tensors, d);
   try {
-    return runCat('stack', [views, dim], b, out);
+    return runCat('stack', views, dim, b, out);
   } finally {
     for (const v of views) v.release();
   }
 }
 
-export const STACK = defineStructured('stack(Tensor[] tensors, int dim=0) -> Tensor', (args, b) => runStack(args, b, null));
-const STACK_OUT = defineStructured('stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)', (args, b) =>
-  runStack(args, b, args[2]),
+export const STACK = defineStructured('stack(Tensor[] tensors, int dim=0) -> Tensor', ([tensors, dim], b) => runStack(tensors, dim, b, null));
+const STACK_OUT = defineStructured('stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)', ([tensors, dim, out], b) =>
+  runStack(tensors, dim, b, out),
   ['out'],
 );
 

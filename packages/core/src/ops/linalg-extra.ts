@@ -1,5 +1,4 @@
 import type { OperatorHandle } from '../dispatch/dispatcher';
-import { registerOperator } from '../dispatch/dispatcher';
 import type { Device } from '../device';
 import { isFloatingType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, TorchTypeError, fmtShape } from '../errors';
@@ -10,7 +9,7 @@ import { TensorImpl } from '../tensor/tensor-impl';
 import { callFunctional, unwrapTensor } from './call';
 import { defineComposite } from './composite';
 import { broadcastTo, castTo, commonDevice, releaseAll, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
-import { callOut, defineOutVariant } from './out-variant';
+import { callWithOut, defineOutVariant } from './out-variant';
 import { mul } from './pointwise';
 import type { BackendImpls } from './backend-impls';
 import { defineStructured, implOf, type Backend } from './registry';
@@ -24,11 +23,6 @@ import { diagonal, expand, permute } from './views';
  * PyTorch's, with AddmmBackward0 / BaddbmmBackward0), and the composites outer, tensordot
  * and einsum, which PyTorch also composes of views, reshapes and (b)mm.
  */
-
-function scalarValue(v: unknown, fallback: number): Scalar {
-  if (v === undefined || v === null) return fallback;
-  return v as Scalar;
-}
 
 function isOne(v: Scalar): boolean {
   return v === 1 || v === 1n || v === true;
@@ -164,7 +158,7 @@ export const ADDMM = defineStructured(
     if (a.sizes[1] !== m.sizes[0]) {
       throw new ShapeError(`addmm: mat1 and mat2 shapes cannot be multiplied (${a.sizes[0]}x${a.sizes[1]} and ${m.sizes[0]}x${m.sizes[1]})`);
     }
-    return addProduct(b, 'addmm', 'mm', s, a, m, [a.sizes[0], m.sizes[1]], scalarValue(beta, 1), scalarValue(alpha, 1));
+    return addProduct(b, 'addmm', 'mm', s, a, m, [a.sizes[0], m.sizes[1]], beta, alpha);
   },
 );
 
@@ -181,7 +175,7 @@ export const BADDBMM = defineStructured(
         `baddbmm: Expected size for first two dimensions of batch2 tensor to be: [${a.sizes[0]}, ${a.sizes[2]}] but got: [${m.sizes[0]}, ${m.sizes[1]}].`,
       );
     }
-    return addProduct(b, 'baddbmm', 'bmm', s, a, m, [a.sizes[0], a.sizes[1], m.sizes[2]], scalarValue(beta, 1), scalarValue(alpha, 1));
+    return addProduct(b, 'baddbmm', 'bmm', s, a, m, [a.sizes[0], a.sizes[1], m.sizes[2]], beta, alpha);
   },
 );
 
@@ -432,12 +426,13 @@ export interface AddmmOptions {
 
 type AddProduct<A extends string, B extends string> = (input: Tensor, ...rest: BoundArgs<[a: Tensor, b: Tensor], [], AddmmOptions & { [P in A | B]?: Tensor }>) => Tensor;
 
-function addProductFront<A extends string, B extends string>(op: string, h: OperatorHandle, hOut: OperatorHandle, a: A, b: B): AddProduct<A, B> {
-  const binder = makeBinder(op, `${op}(Tensor input, Tensor ${a}, Tensor ${b}, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) -> Tensor`);
+function addProductFront<A extends string, B extends string>(op: string, h: typeof ADDMM | typeof BADDBMM, hOut: OperatorHandle, a: A, b: B): AddProduct<A, B> {
+  // (the keywords as plain strings: the schema's types do not depend on them)
+  const [ka, kb]: string[] = [a, b];
+  const binder = makeBinder(op, `${op}(Tensor input, Tensor ${ka}, Tensor ${kb}, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) -> Tensor`);
   return (...args: unknown[]): Tensor => {
-    const [self, x, y, beta, alpha, out] = binder.bind(args) as [Tensor, Tensor, Tensor, Scalar, Scalar, Tensor | undefined];
-    const boxed = [unwrapTensor(op, 'input', self), unwrapTensor(op, a, x), unwrapTensor(op, b, y), beta, alpha];
-    return out ? callOut(hOut, boxed, out) : callFunctional(h, boxed);
+    const [self, x, y, beta, alpha, out] = binder.bind(args);
+    return callWithOut(h, hOut, [unwrapTensor(op, 'input', self), unwrapTensor(op, a, x), unwrapTensor(op, b, y), beta, alpha], out);
   };
 }
 
@@ -482,11 +477,18 @@ export function tensordot(...args: unknown[]): Tensor {
     da = Array.from({ length: d }, (_, i) => ta.dim - d + i);
     db = Array.from({ length: d }, (_, i) => i);
   } else {
-    const [x, y] = d as unknown as readonly [readonly number[] | number, readonly number[] | number];
-    da = typeof x === 'number' ? [x] : [...x];
-    db = typeof y === 'number' ? [y] : [...y];
+    const [x, y]: unknown[] = d;
+    da = tensordotDims(x);
+    db = tensordotDims(y);
   }
   return callFunctional(TENSORDOT, [ta, tb, da, db]);
+}
+
+/** One of tensordot's pair of dim lists: a list of ints, or one int. */
+function tensordotDims(v: unknown): number[] {
+  if (typeof v === 'number') return [v];
+  if (Array.isArray(v) && v.every((x): x is number => typeof x === 'number')) return [...v];
+  throw new TorchTypeError(`tensordot(): argument 'dims' must be int or a pair of lists of ints, not ${typeName(v)}`);
 }
 
 // (`path`, PyTorch's opt_einsum contraction order, is not supported: torch-ts contracts left to right)

@@ -171,10 +171,12 @@ export interface MatmulOptions {
 /** The products' second argument, by PyTorch's keyword: `mm(input, mat2)`, `dot(input, tensor)`... */
 type Product<K extends string> = (input: Tensor, ...rest: BoundArgs<[second: Tensor], [], MatmulOptions & { [P in K]?: Tensor }>) => Tensor;
 
-function product<K extends string>(name: string, second: K, h: OperatorHandle, hOut: OperatorHandle): Product<K> {
-  const binder = makeBinder(name, `${name}(Tensor input, Tensor ${second}, *, Tensor? out=None) -> Tensor`);
+function product<K extends string>(name: string, second: K, h: typeof MM | typeof BMM | typeof MV | typeof DOT | typeof MATMUL, hOut: OperatorHandle): Product<K> {
+  // (the keyword as a plain string: the schema's types do not depend on it)
+  const keyword: string = second;
+  const binder = makeBinder(name, `${name}(Tensor input, Tensor ${keyword}, *, Tensor? out=None) -> Tensor`);
   return (...a: unknown[]): Tensor => {
-    const [self, other, out] = binder.bind(a) as [Tensor, Tensor, Tensor | undefined];
+    const [self, other, out] = binder.bind(a);
     return callWithOut(h, hOut, [unwrapTensor(name, 'input', self), unwrapTensor(name, second, other)], out);
   };
 }

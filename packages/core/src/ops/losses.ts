@@ -89,7 +89,7 @@ function nllForward(name: 'nll_loss_forward' | 'nll_loss2d_forward') {
     ([self, target, weight, reduction, ignoreIndex], b) => {
       const s = self;
       const t = target;
-      const w = (weight as TensorImpl | null) ?? null;
+      const w = weight ?? null;
       const r = reduction;
       checkNllArgs(name, s, t, w, name === 'nll_loss2d_forward');
       const [n, c, sp] = nllGeometry(s);
@@ -130,7 +130,7 @@ export const NLL_LOSS_BACKWARD = defineStructured(
     const g = gradOutput;
     const s = self;
     const t = target;
-    const w = (weight as TensorImpl | null) ?? null;
+    const w = weight ?? null;
     const tw = totalWeight;
     const [n, c, sp] = nllGeometry(s);
     const out = TensorImpl.empty('nll_loss_backward', s.sizes, s.dtype, s.device);
@@ -189,14 +189,8 @@ function nllLossNd(op: string, input: Tensor, target: Tensor, o: NllLossOptions)
   return [out, tw];
 }
 
-function splitWeight<O extends { weight?: Tensor | null }>(weight: Tensor | null | undefined | O, options: O | undefined): O {
-  if (weight instanceof Tensor || weight === null || weight === undefined) return { ...(options ?? ({} as O)), ...(weight ? { weight } : {}) };
-  return weight;
-}
-
 /** `nllLoss(logProbs, target, { weight, ignoreIndex, reduction })`: -logProbs[target] (Node NllLossBackward0). */
-function nllLossImpl(input: Tensor, target: Tensor, weight?: Tensor | null | NllLossOptions, options?: NllLossOptions): Tensor {
-  const o = splitWeight(weight, options);
+function nllLossImpl(input: Tensor, target: Tensor, o: NllLossOptions): Tensor {
   const [out, tw] = nllLossNd('nll_loss', input, target, o);
   tw.dispose();
   return out;
@@ -207,8 +201,7 @@ function nllLossImpl(input: Tensor, target: Tensor, weight?: Tensor | null | Nll
  * indices (an integral target of shape [N, d...]) or class probabilities (a floating target
  * of the input's shape), as PyTorch's cross_entropy_loss.
  */
-function crossEntropyImpl(input: Tensor, target: Tensor, weight?: Tensor | null | CrossEntropyOptions, options?: CrossEntropyOptions): Tensor {
-  const o = splitWeight(weight, options);
+function crossEntropyImpl(input: Tensor, target: Tensor, o: CrossEntropyOptions): Tensor {
   const s = unwrapTensor('cross_entropy', 'input', input);
   const t = unwrapTensor('cross_entropy', 'target', target);
   const w = unwrapOptionalTensor('cross_entropy', 'weight', o.weight) ?? null;
@@ -278,13 +271,13 @@ function crossEntropyImpl(input: Tensor, target: Tensor, weight?: Tensor | null 
  * PyTorch 2.x's fused loss kernels do in their opmath type), rather than rounding each
  * intermediate op to 16 bits.
  */
-function widened(inputs: readonly (Tensor | null | undefined)[], body: (ts: (Tensor | null)[]) => Tensor): Tensor {
-  const first = inputs[0] as Tensor;
-  const narrow = first.dtype === 'float16' || first.dtype === 'bfloat16';
+function widened(a: Tensor, b: Tensor, body: (a: Tensor, b: Tensor) => Tensor): Tensor {
+  const is16 = (x: Tensor) => x.dtype === 'float16' || x.dtype === 'bfloat16';
+  const narrow = is16(a);
   return tidy(() => {
-    const ts = inputs.map((x) => (x == null ? null : narrow && (x.dtype === 'float16' || x.dtype === 'bfloat16') ? to(x, 'float32') : x));
-    const r = body(ts);
-    return narrow ? to(r, first.dtype) : r;
+    const wide = (x: Tensor) => (narrow && is16(x) ? to(x, 'float32') : x);
+    const r = body(wide(a), wide(b));
+    return narrow ? to(r, a.dtype) : r;
   });
 }
 
@@ -327,7 +320,7 @@ function l1LossImpl(input: Tensor, target: Tensor, options: LossOptions = {}): T
       `l1_loss: mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: ${torchTypeName(input.impl.dtype)}`,
     );
   }
-  return widened([input, target], ([a, b]) => reduce(abs(sub(a!, b!)), r));
+  return widened(input, target, (a, b) => reduce(abs(sub(a, b)), r));
 }
 
 export interface SmoothL1Options extends LossOptions {
@@ -374,7 +367,7 @@ function binaryCrossEntropyImpl(input: Tensor, target: Tensor, options: BceOptio
   if (x.numel > 0 && x.device.type === 'cpu') {
     const lo = amin(input);
     const hi = amax(input);
-    const ok = (lo.item() as number) >= 0 && (hi.item() as number) <= 1;
+    const ok = Number(lo.item()) >= 0 && Number(hi.item()) <= 1;
     lo.dispose();
     hi.dispose();
     if (!ok) throw new TorchError('binary_cross_entropy: all elements of input should be between 0 and 1');
@@ -444,67 +437,66 @@ export function _nllLossBackward(
  * gradients are formulas of core ops (so double backward works). l1_loss stays a composite,
  * as in PyTorch 2.x.
  */
-function pointwiseLossOp(schema: string, kind: PointwiseLossKind, kernel: string) {
-  return defineStructured(schema, (args, b) => {
-    const op = schema.slice(0, schema.indexOf('('));
-    const s = args[0] as TensorImpl;
-    const t = args[1] as TensorImpl;
-    const hasWeights = kind === 'bce' || kind === 'bcewl';
-    const w = hasWeights ? ((args[2] as TensorImpl | null) ?? null) : null;
-    const pw = kind === 'bcewl' ? ((args[3] as TensorImpl | null) ?? null) : null;
-    const reduction = (kind === 'bcewl' ? args[4] : hasWeights ? args[3] : args[2]) as number;
-    const beta = kind === 'smoothL1' ? Number(args[3] ?? 1) : 0;
-    if (!isFloatingType(s.dtype)) throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(s.dtype)}'`);
-    const device = commonDevice(op, [s, t, w, pw]);
-    let shape = broadcastShapes(op, s.sizes, t.sizes);
-    if (w) shape = broadcastShapes(op, shape, w.sizes);
-    if (pw) shape = broadcastShapes(op, shape, pw.sizes);
-    const n = shape.reduce((a, v) => a * v, 1);
-    const out = TensorImpl.empty(op, reduction === 0 ? shape : [], s.dtype, device);
-    const compute = computeDtypeOf(s.dtype);
-    const parts: TensorImpl[] = [];
-    const dense = (x: TensorImpl | null): TensorImpl | null => {
-      if (!x) return null;
-      const v = broadcastTo(x, shape);
-      try {
-        const c = contiguousAs(b, op, v, compute);
-        parts.push(c);
-        return c;
-      } finally {
-        v.release();
-      }
-    };
+function pointwiseLoss(
+  b: Backend,
+  op: string,
+  kind: PointwiseLossKind,
+  kernel: string,
+  s: TensorImpl,
+  t: TensorImpl,
+  w: TensorImpl | null,
+  pw: TensorImpl | null,
+  reduction: number,
+  beta: number,
+): TensorImpl {
+  if (!isFloatingType(s.dtype)) throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(s.dtype)}'`);
+  const device = commonDevice(op, [s, t, w, pw]);
+  let shape = broadcastShapes(op, s.sizes, t.sizes);
+  if (w) shape = broadcastShapes(op, shape, w.sizes);
+  if (pw) shape = broadcastShapes(op, shape, pw.sizes);
+  const n = shape.reduce((a, v) => a * v, 1);
+  const out = TensorImpl.empty(op, reduction === 0 ? shape : [], s.dtype, device);
+  const compute = computeDtypeOf(s.dtype);
+  const parts: TensorImpl[] = [];
+  const dense = (x: TensorImpl): TensorImpl => {
+    const v = broadcastTo(x, shape);
     try {
-      const xs = dense(s)!;
-      const ts = dense(t)!;
-      const ws = dense(w);
-      const ps = dense(pw);
-      intoCompute(b, op, out, compute, (o) => implOf(b, 'pointwiseLoss', op)(o, kind, xs, ts, ws, ps, n, reduction, beta));
-    } catch (e) {
-      out.release();
-      throw e;
+      const c = contiguousAs(b, op, v, compute);
+      parts.push(c);
+      return c;
     } finally {
-      for (const p of parts) p.release();
+      v.release();
     }
-    return out;
-  });
+  };
+  try {
+    const xs = dense(s);
+    const ts = dense(t);
+    const ws = w ? dense(w) : null;
+    const ps = pw ? dense(pw) : null;
+    intoCompute(b, op, out, compute, (o) => implOf(b, 'pointwiseLoss', op)(o, kind, xs, ts, ws, ps, n, reduction, beta));
+  } catch (e) {
+    out.release();
+    throw e;
+  } finally {
+    for (const p of parts) p.release();
+  }
+  return out;
 }
 
-export const MSE_LOSS = pointwiseLossOp('mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor', 'mse', 'mse_cpu');
-export const SMOOTH_L1_LOSS = pointwiseLossOp(
-  'smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor',
-  'smoothL1',
-  'smooth_l1_cpu',
+export const MSE_LOSS = defineStructured('mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor', ([self, target, reduction], b) =>
+  pointwiseLoss(b, 'mse_loss', 'mse', 'mse_cpu', self, target, null, null, reduction, 0),
 );
-export const BINARY_CROSS_ENTROPY = pointwiseLossOp(
+export const SMOOTH_L1_LOSS = defineStructured('smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor', ([self, target, reduction, beta], b) =>
+  pointwiseLoss(b, 'smooth_l1_loss', 'smoothL1', 'smooth_l1_cpu', self, target, null, null, reduction, beta),
+);
+export const BINARY_CROSS_ENTROPY = defineStructured(
   'binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor',
-  'bce',
-  'binary_cross_entropy',
+  ([self, target, weight, reduction], b) => pointwiseLoss(b, 'binary_cross_entropy', 'bce', 'binary_cross_entropy', self, target, weight ?? null, null, reduction, 0),
 );
-export const BINARY_CROSS_ENTROPY_WITH_LOGITS = pointwiseLossOp(
+export const BINARY_CROSS_ENTROPY_WITH_LOGITS = defineStructured(
   'binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor',
-  'bcewl',
-  'binary_cross_entropy_with_logits',
+  ([self, target, weight, posWeight, reduction], b) =>
+    pointwiseLoss(b, 'binary_cross_entropy_with_logits', 'bcewl', 'binary_cross_entropy_with_logits', self, target, weight ?? null, posWeight ?? null, reduction, 0),
 );
 
 // ---- bound front ends (Note [The argument binder]) ----

@@ -58,10 +58,10 @@ export const NATIVE_BATCH_NORM = defineStructured(
   ([input, weight, bias, runningMean, runningVar, training, momentum, eps], b) => {
     const op = 'native_batch_norm';
     const x = input;
-    const w = (weight as TensorImpl | null) ?? null;
-    const bi = (bias as TensorImpl | null) ?? null;
-    const rm = (runningMean as TensorImpl | null) ?? null;
-    const rv = (runningVar as TensorImpl | null) ?? null;
+    const w = weight ?? null;
+    const bi = bias ?? null;
+    const rm = runningMean ?? null;
+    const rv = runningVar ?? null;
     checkFloat(op, x, 'batch_norm');
     if (x.dim < 2) throw new ShapeError(`${op}: Expected 2D or more input (got ${x.dim}D input ${fmtShape(x.sizes)})`);
     const [n, c, s] = nsOf(x);
@@ -117,7 +117,7 @@ export const NATIVE_BATCH_NORM_BACKWARD = defineStructured(
     const op = 'native_batch_norm_backward';
     const g = gradOut;
     const x = input;
-    const w = (weight as TensorImpl | null) ?? null;
+    const w = weight ?? null;
     const [n, c, s] = nsOf(x);
     const compute = computeDtypeOf(x.dtype);
     const gi = TensorImpl.empty(op, x.sizes, x.dtype, x.device);
@@ -167,8 +167,8 @@ export const NATIVE_LAYER_NORM = defineStructured(
     const op = 'native_layer_norm';
     const x = input;
     const shape = normalizedShape;
-    const w = (weight as TensorImpl | null) ?? null;
-    const bi = (bias as TensorImpl | null) ?? null;
+    const w = weight ?? null;
+    const bi = bias ?? null;
     checkFloat(op, x, 'LayerNormKernelImpl');
     const [m, k] = layerNormGeometry(op, x, shape);
     for (const [name, t] of [['weight', w], ['bias', bi]] as const) {
@@ -213,7 +213,7 @@ export const NATIVE_LAYER_NORM_BACKWARD = defineStructured(
     const g = gradOut;
     const x = input;
     const shape = normalizedShape;
-    const w = (weight as TensorImpl | null) ?? null;
+    const w = weight ?? null;
     const [m, k] = layerNormGeometry(op, x, shape);
     const compute = computeDtypeOf(x.dtype);
     const gi = TensorImpl.empty(op, x.sizes, x.dtype, x.device);
@@ -255,9 +255,9 @@ export const NATIVE_GROUP_NORM = defineStructured(
   ([input, weight, bias, nArg, cArg, hwArg, groupArg, eps], b) => {
     const op = 'native_group_norm';
     const x = input;
-    const w = (weight as TensorImpl | null) ?? null;
-    const bi = (bias as TensorImpl | null) ?? null;
-    const [n, c, hw, g] = [nArg, cArg, hwArg, groupArg] as number[];
+    const w = weight ?? null;
+    const bi = bias ?? null;
+    const [n, c, hw, g] = [nArg, cArg, hwArg, groupArg];
     checkFloat(op, x, 'GroupNormKernelImpl');
     if (n * c * hw !== x.numel || c % g !== 0) {
       throw new ShapeError(`${op}: Expected number of channels in input to be divisible by num_groups, but got input of shape ${fmtShape(x.sizes)} and num_groups=${g}`);

@@ -182,10 +182,10 @@ function checkGrad(op: string, go: TensorImpl, self: TensorImpl, sizes: readonly
 
 const AVG_DTYPES: readonly DType[] = ['float32', 'float64', 'float16', 'bfloat16', 'int64'];
 
-function readDivisor(op: string, v: unknown): number | null {
+function readDivisor(op: string, v: number | null | undefined): number | null {
   if (v == null) return null;
-  if (!Number.isInteger(v) || (v as number) === 0) throw new TorchError(`${op}: divisor must be not zero`);
-  return v as number;
+  if (!Number.isInteger(v) || v === 0) throw new TorchError(`${op}: divisor must be not zero`);
+  return v;
 }
 
 export const AVG_POOL2D = defineStructured(
@@ -302,13 +302,10 @@ export interface AvgPool2dOptions {
 }
 
 /** Runs `f` on a 4-d input, adding and removing a batch dim around a 3-d (unbatched) one. */
-function batched<R extends Tensor | Tensor[]>(op: string, input: Tensor, f: (x: Tensor) => R): R {
+function batched(op: string, input: Tensor, f: (x: Tensor) => Tensor[]): Tensor[] {
   const x = unwrapTensor(op, 'input', input);
   if (x.dim !== 3) return f(input);
-  return tidy(() => {
-    const r = f(unsqueeze(input, 0));
-    return (Array.isArray(r) ? r.map((t) => squeeze(t, 0)) : squeeze(r, 0)) as R;
-  });
+  return tidy(() => f(unsqueeze(input, 0)).map((t) => squeeze(t, 0)));
 }
 
 const maxPool2dArgs = makeBinder(
@@ -349,7 +346,8 @@ export function avgPool2d(...a: unknown[]): Tensor {
   const op = 'avg_pool2d';
   const [input, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride] = avgPool2dArgs.bind(a);
   unwrapTensor(op, 'input', input);
-  return batched(op, input, (t) => callFunctional(AVG_POOL2D, [t.impl, kernelSize, stride ?? [], padding, ceilMode, countIncludePad, divisorOverride ?? null]));
+  const [out] = batched(op, input, (t) => [callFunctional(AVG_POOL2D, [t.impl, kernelSize, stride ?? [], padding, ceilMode, countIncludePad, divisorOverride ?? null])]);
+  return out;
 }
 
 const adaptiveAvgPool2dArgs = makeBinder('adaptive_avg_pool2d', 'adaptive_avg_pool2d(Tensor input, int?[2] output_size) -> Tensor');

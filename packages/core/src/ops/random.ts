@@ -5,7 +5,7 @@
  * to the tensor's dtype and device by the backend's copy; a backend with random impls
  * (WebGPU) draws on the device instead (Note [Counter-based random streams]).
  */
-import { CPU, toDevice, type Device, type DeviceLike } from '../device';
+import { CPU, toDevice, type Device } from '../device';
 import { getDefaultDtype, isFloatingType, parseDType, type DType } from '../dtype';
 import { DispatchKey } from '../dispatch/dispatch-key';
 import { DispatchKeySet } from '../dispatch/dispatch-key-set';
@@ -158,11 +158,6 @@ const randpermArgs = makeBinder('randperm', `randperm(int n, ${RANDOM_KEYWORDS})
 const uniformArgs = makeBinder('uniform_', 'uniform_(Tensor self, float from=0, float to=1, *, Generator? generator=None) -> Tensor');
 const normalArgs = makeBinder('normal_', 'normal_(Tensor self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor');
 
-/** The bound keywords of randint/randperm (after their positionals) as options. */
-function boundOptions(v: readonly unknown[], k: number): BoundFactoryOptions {
-  return { generator: v[k] as Generator | undefined, dtype: v[k + 1] as DType | string | undefined, device: v[k + 3] as DeviceLike | undefined, requiresGrad: v[k + 5] as boolean };
-}
-
 /**
  * Integers uniform on [low, high): `randint(high, size)` or `randint(low, high, size)`,
  * int64 unless a dtype is given.
@@ -171,16 +166,17 @@ export function randint(high: IntLike, size: readonly number[], options?: Random
 export function randint(low: IntLike, high: IntLike, size: readonly number[], options?: RandomOptions): Tensor;
 export function randint(options: RandomOptions & { low?: IntLike; high: IntLike; size: readonly number[] }): Tensor;
 export function randint(...args: unknown[]): Tensor {
-  const { index, values: v } = randintArgs.bind(args);
-  const o = boundOptions(v, index + 2);
+  const r = randintArgs.bind(args);
+  const index = r.index;
+  const [lowArg, highArg, sizes, generator, dtypeArg, , deviceArg, , requiresGrad] = r.index === 1 ? r.values : [0, ...r.values];
+  const o: BoundFactoryOptions = { generator, dtype: dtypeArg, device: deviceArg, requiresGrad };
   // (`size` is a list: `randint(3, 5)` is refused, as PyTorch refuses it, not size [5])
   const last = args[args.length - 1];
   const rawSize = isOptionsObject(last) && last.size !== undefined ? last.size : args[index + 1];
   if (!Array.isArray(rawSize)) throw new TorchTypeError(`randint(): argument 'size' must be tuple of ints, not ${typeName(rawSize)}`);
-  const sizes = v[index + 1] as number[];
   for (const n of sizes) if (n < 0) throw new TorchError(`randint(): sizes must be non-negative integers, but got ${JSON.stringify(sizes)}`);
-  const low = index === 1 ? toBig('randint', 'low', v[0]) : 0n;
-  const high = toBig('randint', 'high', v[index]);
+  const low = toBig('randint', 'low', lowArg);
+  const high = toBig('randint', 'high', highArg);
   if (low >= high) {
     throw new TorchError(`randint(): random_ expects 'from' to be less than 'to', but got from=${low} >= to=${high}`);
   }
@@ -247,9 +243,8 @@ function representableBounds(dtype: DType, low: bigint, high: bigint): [bigint, 
 export function randperm(n: number, options?: RandomOptions): Tensor;
 export function randperm(options: RandomOptions & { n: number }): Tensor;
 export function randperm(...a: unknown[]): Tensor {
-  const v = randpermArgs.bind(a);
-  const n = v[0];
-  const options = boundOptions(v, 1);
+  const [n, generator, dtypeArg, , deviceArg, , requiresGrad] = randpermArgs.bind(a);
+  const options: BoundFactoryOptions = { generator, dtype: dtypeArg, device: deviceArg, requiresGrad };
   if (!Number.isInteger(n)) throw new TorchError(`randperm(): n must be an integer, but got ${n}`);
   if (n < 0) throw new TorchError(`randperm(): Trying to create tensor with negative dimension ${n}: [${n}]`);
   const dtype = options.dtype == null ? 'int64' : parseDType('randperm', options.dtype);

@@ -6,11 +6,12 @@ import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides, normalizeDim, normalizeDims } from '../views';
 import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
 import { callFunctional, callMulti, unwrapTensor } from './call';
-import { releaseAll, scalarTensor, torchTypeName } from './meta-utils';
+import { releaseAll, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
 import { callOut, defineOutVariant, callWithOut } from './out-variant';
 import { ne } from './generated/table-ops';
 import { sum, valuesIndices, writeValuesIndicesOut, type ValuesIndices } from './reduction';
 import { defineStructured, implOf, type Backend } from './registry';
+import type { KernelArgs } from './kernel-args';
 
 /**
  * The statistics reductions of docs/api.md: var, std, var_mean, std_mean, logsumexp, the vector
@@ -89,11 +90,11 @@ function opmath(d: DType): DType {
 // ---- var / std / var_mean / std_mean ----
 
 function varStd(name: string, takeSqrt: boolean, withMean: boolean) {
-  return ([self, dim, correction, keepdim]: unknown[], b: Backend): TensorImpl | TensorImpl[] => {
-    const s = self as TensorImpl;
+  return ([self, dim, correction, keepdim]: KernelArgs<`var(${typeof VAR_ARGS}) -> Tensor`>, b: Backend): TensorImpl | TensorImpl[] => {
+    const s = self;
     if (!isFloatingType(s.dtype)) throw new DTypeError(`${name}(): std and var only support floating point and complex dtypes, got ${torchTypeName(s.dtype)}`);
     const c = correction == null ? 1 : Number(correction);
-    const outs = rowReduce(b, name, s, dim as number[] | null, keepdim as boolean, opmath(s.dtype), withMean ? [s.dtype, s.dtype] : [s.dtype], (o, r) =>
+    const outs = rowReduce(b, name, s, dim ?? null, keepdim, opmath(s.dtype), withMean ? [s.dtype, s.dtype] : [s.dtype], (o, r) =>
       implOf(b, 'varMean', name)(o[0], o[1] ?? null, r.work, r.rowLength, c, takeSqrt),
     );
     return withMean ? outs : outs[0];
@@ -145,7 +146,7 @@ export const LINALG_VECTOR_NORM = defineStructured(
         }
       }
     }
-    return rowReduce(b, op, s, dim as number[] | null, keepdim, opmath(outDtype), [outDtype], (o, r) =>
+    return rowReduce(b, op, s, dim ?? null, keepdim, opmath(outDtype), [outDtype], (o, r) =>
       implOf(b, 'vectorNorm', op)(o[0], r.work, r.rowLength, p),
     )[0];
   },
@@ -167,7 +168,7 @@ function logicalReduction(name: 'all' | 'any') {
       const s = self;
       // 2.x keeps uint8 for uint8 inputs (a legacy of masks); every other dtype gives bool.
       const outDtype: DType = s.dtype === 'uint8' ? 'uint8' : 'bool';
-      return rowReduce(b, name, s, dim as number[] | null, keepdim, 'bool', [outDtype], (o, r) =>
+      return rowReduce(b, name, s, dim ?? null, keepdim, 'bool', [outDtype], (o, r) =>
         implOf(b, name, name)(o[0], r.work, r.rowLength),
       )[0];
     },
@@ -234,10 +235,10 @@ function requireNonEmptyDim(op: string, s: TensorImpl, d: number): void {
 }
 
 function selectAlongDim(name: string, impl: 'medianDim' | 'modeDim', check: (op: string, s: TensorImpl) => void) {
-  return ([self, dim, keepdim]: unknown[], b: Backend): TensorImpl[] => {
-    const s = self as TensorImpl;
+  return ([self, dim, keepdim]: KernelArgs<'median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)'>, b: Backend): TensorImpl[] => {
+    const s = self;
     check(name, s);
-    const d = normalizeDim(name, dim as number, s.sizes.length);
+    const d = normalizeDim(name, dim, s.sizes.length);
     requireNonEmptyDim(name, s, d);
     const keep = s.sizes.map((n, i) => (i === d ? 1 : n));
     const values = TensorImpl.empty(name, keep, s.dtype, s.device);
@@ -305,15 +306,15 @@ function varOverloads(name: string) {
 const VAR_BINDERS = { var: varOverloads('var'), std: varOverloads('std'), var_mean: varOverloads('var_mean'), std_mean: varOverloads('std_mean') };
 
 /** [self, dims, correction, keepdim, out] of a var/std call. */
-function varArgs(op: keyof typeof VAR_BINDERS, args: readonly unknown[]): [TensorImpl, number[] | null, number, boolean, Tensor | undefined] {
-  const { index, values } = VAR_BINDERS[op].bind(args);
-  const self = unwrapTensor(op, 'input', values[0]);
-  if (index === 0) return [self, null, values[1] ? 1 : 0, false, undefined];
-  if (index === 1) {
-    const [, dim, unbiased, keepdim, out] = values;
+function varArgs(op: keyof typeof VAR_BINDERS, args: readonly unknown[]): [TensorImpl, number[] | null, Scalar, boolean, Tensor | undefined] {
+  const r = VAR_BINDERS[op].bind(args);
+  const self = unwrapTensor(op, 'input', r.values[0]);
+  if (r.index === 0) return [self, null, r.values[1] ? 1 : 0, false, undefined];
+  if (r.index === 1) {
+    const [, dim, unbiased, keepdim, out] = r.values;
     return [self, dim ?? null, unbiased ? 1 : 0, keepdim, out];
   }
-  const [, dim, correction, keepdim, unbiased, out] = values as [Tensor, number[] | undefined, number | undefined, boolean, boolean | undefined, Tensor | undefined];
+  const [, dim, correction, keepdim, unbiased, out] = r.values;
   if (unbiased !== undefined && correction !== undefined) throw new TorchError(`${op}(): Cannot specify both unbiased and correction`);
   return [self, dim ?? null, unbiased !== undefined ? (unbiased ? 1 : 0) : (correction ?? 1), keepdim, out];
 }
@@ -337,14 +338,16 @@ export function std(...a: unknown[]): Tensor {
 export function varMean(input: Tensor, ...rest: VarRest): [Tensor, Tensor];
 export function varMean(...a: unknown[]): [Tensor, Tensor] {
   const [x, d, c, k] = varArgs('var_mean', a);
-  return callMulti(VAR_MEAN, [x, d, c, k]) as [Tensor, Tensor];
+  const [v, m] = callMulti(VAR_MEAN, [x, d, c, k]);
+  return [v, m];
 }
 
 /** `[std, mean]`, a plain array. */
 export function stdMean(input: Tensor, ...rest: VarRest): [Tensor, Tensor];
 export function stdMean(...a: unknown[]): [Tensor, Tensor] {
   const [x, d, c, k] = varArgs('std_mean', a);
-  return callMulti(STD_MEAN, [x, d, c, k]) as [Tensor, Tensor];
+  const [sd, m] = callMulti(STD_MEAN, [x, d, c, k]);
+  return [sd, m];
 }
 
 export interface KeepdimOutOptions {
@@ -382,7 +385,7 @@ const normArgs = makeOverloads('norm', [
 
 export function norm(input: Tensor, ...rest: OptionalArgs<[p: NormOrd, dim: DimArg, keepdim: boolean], NormOptions>): Tensor;
 export function norm(...a: unknown[]): Tensor {
-  const [self, ord, dims, keepdim, dtype, out] = normArgs.bind(a).values as [Tensor, NormOrd, number[] | undefined, boolean, DType | undefined, Tensor | undefined];
+  const [self, ord, dims, keepdim, dtype, out] = normArgs.bind(a).values;
   const s = unwrapTensor('norm', 'input', self);
   if (ord === 'nuc') throw new TorchError("norm(): the nuclear norm ('nuc') is a matrix norm, which torch-ts does not implement yet");
   if (typeof ord === 'string' && ord !== 'fro') throw new TorchError(`norm(): invalid norm type '${ord}'`);
@@ -437,18 +440,18 @@ export function median(input: Tensor): Tensor;
 export function median(input: Tensor, options: TupleOutOption & { dim: number }): ValuesIndices;
 export function median(input: Tensor, dim: number, ...rest: OptionalArgs<[keepdim: boolean], TupleOutOption>): ValuesIndices;
 export function median(...a: unknown[]): Tensor | ValuesIndices {
-  const { index, values } = medianArgs.bind(a);
-  const s = unwrapTensor('median', 'input', values[0]);
-  if (index === 0) return callFunctional(MEDIAN, [s]);
-  const [, dim, keepdim, out] = values as [Tensor, number, boolean, [Tensor, Tensor] | undefined];
-  const r = valuesIndices(callMulti(MEDIAN_DIM, [s, dim, keepdim]));
-  return out ? writeValuesIndicesOut('median', r, out) : r;
+  const r = medianArgs.bind(a);
+  const s = unwrapTensor('median', 'input', r.values[0]);
+  if (r.index === 0) return callFunctional(MEDIAN, [s]);
+  const [, dim, keepdim, out] = r.values;
+  const vi = valuesIndices(callMulti(MEDIAN_DIM, [s, dim, keepdim]));
+  return out ? writeValuesIndicesOut('median', vi, out) : vi;
 }
 
 /** `mode(x, dim = -1)`: (values, indices), the most frequent value along `dim`. */
 export function mode(input: Tensor, ...rest: OptionalArgs<[dim: number, keepdim: boolean], TupleOutOption & { dim?: number | null }>): ValuesIndices;
 export function mode(...a: unknown[]): ValuesIndices {
-  const [self, dim, keepdim, out] = modeArgs.bind(a) as [Tensor, number, boolean, [Tensor, Tensor] | undefined];
+  const [self, dim, keepdim, out] = modeArgs.bind(a);
   const r = valuesIndices(callMulti(MODE, [unwrapTensor('mode', 'input', self), dim, keepdim]));
   return out ? writeValuesIndicesOut('mode', r, out) : r;
 }

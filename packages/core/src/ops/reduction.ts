@@ -73,7 +73,7 @@ export const SUM = defineStructured(
   'sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
   ([self, dim, keepdim, dtype], b) => {
     const s = self;
-    return reduce(b, 'sum', 'sum', s, dim as number[] | null, keepdim, sumDtype(s, dtype));
+    return reduce(b, 'sum', 'sum', s, dim ?? null, keepdim, sumDtype(s, dtype));
   },
   ['reduction'],
 );
@@ -196,7 +196,7 @@ export const MEAN = defineStructured(
         `mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: ${torchTypeName(outDtype)}`,
       );
     }
-    const out = reduce(b, 'mean', 'sum', s, dim as number[] | null, keepdim, outDtype);
+    const out = reduce(b, 'mean', 'sum', s, dim ?? null, keepdim, outDtype);
     if (out.numel === 0) return out;
     const count = s.numel === 0 ? 0 : s.numel / out.numel; // 0 / 0 gives PyTorch's nan for an empty input
     const n = scalarTensor(b, 'mean', count, outDtype, out.device);
@@ -281,10 +281,13 @@ export const amin: Reduce<KeepdimOptions> = (...args: unknown[]): Tensor => {
 /** PyTorch's named tuple (values, indices): an array that also has `.values` and `.indices`. */
 export type ValuesIndices = [Tensor, Tensor] & { readonly values: Tensor; readonly indices: Tensor };
 
-export function valuesIndices(pair: Tensor[]): ValuesIndices {
-  const r = pair as unknown as ValuesIndices;
-  Object.defineProperty(r, 'values', { value: pair[0], enumerable: false });
-  Object.defineProperty(r, 'indices', { value: pair[1], enumerable: false });
+export function valuesIndices(pair: readonly Tensor[]): ValuesIndices {
+  const [values, indices] = pair;
+  const tuple: [Tensor, Tensor] = [values, indices];
+  const r = Object.assign(tuple, { values, indices });
+  // (the names are not elements: not enumerated, as a named tuple's fields are not its items)
+  Object.defineProperty(r, 'values', { enumerable: false, writable: false, configurable: false });
+  Object.defineProperty(r, 'indices', { enumerable: false, writable: false, configurable: false });
   return r;
 }
 
@@ -299,7 +302,7 @@ export interface ValuesIndicesOptions {
  * Writes a (values, indices) result into the caller's pair and returns that pair (named):
  * shapes and dtypes must match, as out= checks them (Note in out-variant.ts); `r` is disposed.
  */
-export function writeValuesIndicesOut(op: string, r: ValuesIndices, out: readonly [Tensor, Tensor]): ValuesIndices {
+export function writeValuesIndicesOut(op: string, r: ValuesIndices, out: readonly Tensor[]): ValuesIndices {
   try {
     if (!Array.isArray(out) || out.length !== 2) throw new TorchError(`${op}(): argument 'out' must be a tuple of 2 Tensors (values, indices)`);
     if (r[0].requiresGrad) {
@@ -347,7 +350,7 @@ function extremum(name: 'max' | 'min', args: readonly unknown[]): Tensor | Value
   }
   const [, dim, keepdim, out] = values;
   const r = valuesIndices(callMulti(name === 'max' ? MAX_DIM : MIN_DIM, [s, dim, keepdim]));
-  return out ? writeValuesIndicesOut(name, r, out as unknown as readonly [Tensor, Tensor]) : r;
+  return out ? writeValuesIndicesOut(name, r, out) : r;
 }
 
 export function max(self: Tensor): Tensor;

@@ -263,14 +263,18 @@ function repeatIndex(op: string, repeats: Tensor): number[] {
   if (!isIntegralType(repeats.dtype, false)) {
     throw new DTypeError(`${op}: "repeat_interleave_cpu" not implemented for '${typeNameOf(repeats)}'`);
   }
-  const values = (repeats.dim() === 0 ? [repeats.item()] : repeats.tolist()) as (number | bigint)[];
   const out: number[] = [];
-  values.forEach((r, i) => {
-    const n = Number(r);
+  repeatCounts(repeats).forEach((n, i) => {
     if (n < 0) throw new TorchError(`${op}: repeats can not be negative`);
     for (let k = 0; k < n; k++) out.push(i);
   });
   return out;
+}
+
+/** The values of a 0-dim or 1-dim repeats tensor, as numbers. */
+function repeatCounts(r: Tensor): number[] {
+  const v = r.tolist();
+  return Array.isArray(v) ? v.map(Number) : [Number(v)];
 }
 
 function typeNameOf(t: Tensor): string {
@@ -290,7 +294,7 @@ function typeNameOf(t: Tensor): string {
  * `outputSize` larger than the sum gives an index out of range, reported by indexSelect at
  * the next read.
  */
-function deviceRepeatIndex(r: Tensor, outputSize: unknown, n: number | null): Tensor {
+function deviceRepeatIndex(r: Tensor, outputSize: number | null | undefined, n: number | null): Tensor {
   if (r.dim() > 1) throw new ShapeError('repeat_interleave: repeats must be 0-dim or 1-dim tensor');
   if (!isIntegralType(r.dtype, false)) throw new DTypeError(`repeat_interleave: "repeat_interleave_cpu" not implemented for '${typeNameOf(r)}'`);
   if (outputSize == null) {
@@ -299,7 +303,7 @@ function deviceRepeatIndex(r: Tensor, outputSize: unknown, n: number | null): Te
         'pass { outputSize } (the sum of the repeats), as PyTorch\'s output_size',
     );
   }
-  const size = outputSize as number;
+  const size = outputSize;
   if (!Number.isInteger(size) || size < 0) throw new TorchError(`repeat_interleave: outputSize must be a non-negative integer, got ${String(outputSize)}`);
   return tidy(() => {
     let reps = r.dim() === 0 ? reshape(r, [1]) : r;
@@ -327,12 +331,12 @@ export const REPEAT_INTERLEAVE_SELF_TENSOR = defineComposite('repeat_interleave.
       return tidy(() => indexSelect(x, d, deviceRepeatIndex(r, outputSize, x.shape[d])));
     }
     const n = input.shape[d] ?? 1;
-    const counts = (r.dim() === 0 ? [r.item()] : r.tolist()) as (number | bigint)[];
+    const counts = repeatCounts(r);
     if (!isIntegralType(r.dtype, false)) repeatIndex('repeat_interleave', r);
     if (counts.length !== n && counts.length !== 1) {
       throw new ShapeError('repeat_interleave: repeats must have the same size as input along dim');
     }
-    return interleave(input, d, counts.length === 1 && n !== 1 ? new Array<number>(n).fill(Number(counts[0])) : counts.map(Number));
+    return interleave(input, d, counts.length === 1 && n !== 1 ? new Array<number>(n).fill(counts[0]) : counts);
   });
 
 export const REPEAT_INTERLEAVE_SELF_INT = defineComposite('repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor', ([self, repeats, dim]) => {

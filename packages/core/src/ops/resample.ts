@@ -217,18 +217,16 @@ const padArgs = makeBinder('pad', "pad(Tensor input, int[] pad, str mode='consta
 export function pad(input: Tensor, pad: readonly number[], ...rest: OptionalArgs<[mode: PadOptions['mode'], value: number], PadOptions>): Tensor;
 export function pad(...a: unknown[]): Tensor {
   const op = 'pad';
-  const [input, pad, mode, value] = padArgs.bind(a) as [Tensor, number[], PadOptions['mode'], number | undefined];
-  const o: PadOptions = { mode, value };
-  const m = o.mode ?? 'constant';
+  const [input, pad, m, value] = padArgs.bind(a);
   const x = unwrapTensor(op, 'input', input);
   if (!Array.isArray(pad) || !pad.every((p) => Number.isInteger(p))) throw new TorchError(`${op}(): argument 'pad' must be a list of ints`);
   if (pad.length % 2 !== 0) throw new TorchError(`${op}: Padding length must be divisible by 2`);
   if (pad.length / 2 > x.dim) {
     throw new TorchError(`${op}: Padding length should be less than or equal to two times the input dimension but got padding length ${pad.length} and input of dimension ${x.dim}`);
   }
-  if (m === 'constant') return constantPadNd(input, pad, o.value ?? 0);
+  if (m === 'constant') return constantPadNd(input, pad, value ?? 0);
   if (m !== 'reflect' && m !== 'replicate' && m !== 'circular') throw new TorchError(`${op}: Unrecognised padding mode ${String(m)}`);
-  if (o.value != null && o.value !== 0) throw new TorchError(`${op}: Padding mode "${m}" doesn't take in value argument`);
+  if (value != null && value !== 0) throw new TorchError(`${op}: Padding mode "${m}" doesn't take in value argument`);
   const sp = pad.length / 2;
   if ((sp !== 1 && sp !== 2) || (x.dim !== sp + 1 && x.dim !== sp + 2)) {
     throw new TorchError(`${op}: Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now (got a padding of length ${pad.length} for an input of size ${fmtShape(x.sizes)} in mode ${m})`);
@@ -383,7 +381,8 @@ export function interpolate(...args: unknown[]): Tensor {
   const [input, size, scaleFactor, mode, alignCorners, recomputeScaleFactor] = interpolateArgs.bind(args);
   const x = unwrapTensor(op, 'input', input);
   // A number applies to every spatial dim; a list must name each (PyTorch raises for [3] on 4-d input).
-  const options = isOptionsObject(args[args.length - 1]) ? (args[args.length - 1] as InterpolateOptions) : {};
+  const last = args[args.length - 1];
+  const options = isOptionsObject(last) ? last : {};
   const given = (i: number, key: 'size' | 'scaleFactor') => (args.length > i && !isOptionsObject(args[i]) ? args[i] : options[key]);
   const oneFor = (v: unknown) => typeof v === 'number' || typeof v === 'bigint';
   const linear = mode === 'linear' || mode === 'bilinear';

@@ -3,7 +3,7 @@ import { DTypeError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim } from '../views';
-import { makeBinder, type Binder, type BoundArgs } from './binder';
+import { makeBinder, type BoundArgs } from './binder';
 import { callFunctional, callMulti, callMutating, unwrapTensor } from './call';
 import { castTo, checkNoInternalOverlap, releaseAll, torchTypeName } from './meta-utils';
 import { callOut, defineOutVariant, callWithOut } from './out-variant';
@@ -132,13 +132,13 @@ const cumminArgs = makeBinder('cummin', 'cummin(Tensor input, int dim, *, Tensor
 type Scan = (input: Tensor, ...rest: BoundArgs<[dim: number], [], ScanOptions & { dim?: number }>) => Tensor;
 type ScanInplace = (input: Tensor, ...rest: BoundArgs<[dim: number], [], { dim?: number; dtype?: DType | null }>) => Tensor;
 
-function scanFront(name: 'cumsum' | 'cumprod', h: ReturnType<typeof defineScan>, fnArgs: Binder, inplaceArgs: Binder) {
+function scanFront(name: 'cumsum' | 'cumprod', h: ReturnType<typeof defineScan>, fnArgs: typeof cumsumArgs | typeof cumprodArgs, inplaceArgs: typeof cumsumInplaceArgs | typeof cumprodInplaceArgs) {
   const fn: Scan = (...a: unknown[]): Tensor => {
-    const [self, dim, dtype, out] = fnArgs.bind(a) as [Tensor, number, DType | undefined, Tensor | undefined];
+    const [self, dim, dtype, out] = fnArgs.bind(a);
     return callWithOut(h.functional, h.out, [unwrapTensor(name, 'input', self), dim, dtype ?? null], out);
   };
   const inplace: ScanInplace = (...a: unknown[]): Tensor => {
-    const [self, dim, dtype] = inplaceArgs.bind(a) as [Tensor, number, DType | undefined];
+    const [self, dim, dtype] = inplaceArgs.bind(a);
     return callMutating(h.inplace, [unwrapTensor(`${name}_`, 'self', self), dim, dtype ?? null], self);
   };
   return { fn, inplace };
@@ -156,9 +156,9 @@ export const cumprod_: ScanInplace = _cumprod.inplace;
 
 type CumExtremum = (input: Tensor, ...rest: BoundArgs<[dim: number], [], TupleOut & { dim?: number }>) => ValuesIndices;
 
-function cumExtremum(name: 'cummax' | 'cummin', h: typeof CUMMAX, binder: Binder): CumExtremum {
+function cumExtremum(name: 'cummax' | 'cummin', h: typeof CUMMAX, binder: typeof cummaxArgs | typeof cumminArgs): CumExtremum {
   return (...a: unknown[]): ValuesIndices => {
-    const [self, dim, out] = binder.bind(a) as [Tensor, number, [Tensor, Tensor] | undefined];
+    const [self, dim, out] = binder.bind(a);
     const r = valuesIndices(callMulti(h, [unwrapTensor(name, 'input', self), dim]));
     return out ? writeValuesIndicesOut(name, r, out) : r;
   };

@@ -172,12 +172,12 @@ const SEARCHSORTED_ARGS = 'bool out_int32=False, bool right=False, str? side=Non
 export const SEARCHSORTED = defineStructured(
   `searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, ${SEARCHSORTED_ARGS}) -> Tensor`,
   ([seq, self, outInt32, right, side, sorter], b) =>
-    runSearchsorted(b, 'searchsorted', seq, self, outInt32 === true, resolveRight('searchsorted', right, side), (sorter as TensorImpl | null) ?? null, null),
+    runSearchsorted(b, 'searchsorted', seq, self, outInt32 === true, resolveRight('searchsorted', right, side), sorter ?? null, null),
 );
 const SEARCHSORTED_OUT = defineStructured(
   `searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, ${SEARCHSORTED_ARGS}, Tensor(a!) out) -> Tensor(a!)`,
   ([seq, self, outInt32, right, side, sorter, out], b) =>
-    runSearchsorted(b, 'searchsorted', seq, self, outInt32 === true, resolveRight('searchsorted', right, side), (sorter as TensorImpl | null) ?? null, out),
+    runSearchsorted(b, 'searchsorted', seq, self, outInt32 === true, resolveRight('searchsorted', right, side), sorter ?? null, out),
   ['out'],
 );
 
@@ -324,7 +324,7 @@ export function sort(input: Tensor, ...rest: OptionalArgs<[dim: number, descendi
 export function sort(...a: unknown[]): ValuesIndices {
   const [self, dim, descending, stable, out] = sortArgs.bind(a);
   const r = valuesIndices(callMulti(SORT, [unwrapTensor('sort', 'self', self), stable ?? null, dim, descending]));
-  return out ? writeValuesIndicesOut('sort', r, out as unknown as readonly [Tensor, Tensor]) : r;
+  return out ? writeValuesIndicesOut('sort', r, out) : r;
 }
 
 export function argsort(input: Tensor, ...rest: OptionalArgs<[dim: number, descending: boolean], Omit<SortOptions, 'out'>>): Tensor;
@@ -344,7 +344,7 @@ export function topk(input: Tensor, k: number, ...rest: OptionalArgs<[dim: numbe
 export function topk(...a: unknown[]): ValuesIndices {
   const [self, k, dim, largest, sorted, out] = topkArgs.bind(a);
   const r = valuesIndices(callMulti(TOPK, [unwrapTensor('topk', 'self', self), k, dim, largest, sorted]));
-  return out ? writeValuesIndicesOut('topk', r, out as unknown as readonly [Tensor, Tensor]) : r;
+  return out ? writeValuesIndicesOut('topk', r, out) : r;
 }
 
 export interface UniqueOptions {
@@ -418,7 +418,6 @@ const bucketizeArgs = makeBinder('bucketize', 'bucketize(Tensor input, Tensor bo
 export function searchsorted(sortedSequence: Tensor, ...rest: BoundArgs<[values: Tensor | Scalar], [], SearchsortedOptions & { input?: Tensor | Scalar }>): Tensor;
 export function searchsorted(...a: unknown[]): Tensor {
   const [sortedSequence, values, outInt32, right, side, sorter, out] = searchsortedArgs.bind(a).values;
-  const options = { outInt32, right, side: side as SearchsortedOptions['side'], sorter, out };
   const seq = unwrapTensor('searchsorted', 'sorted_sequence', sortedSequence);
   const v = unwrapTensorOrScalar('searchsorted', 'self', values);
   let value: TensorImpl;
@@ -432,11 +431,9 @@ export function searchsorted(...a: unknown[]): Tensor {
     value = temp;
   }
   try {
-    const sorter = options.sorter ? unwrapTensor('searchsorted', 'sorter', options.sorter) : null;
-    if (options.out) {
-      return callMutating(SEARCHSORTED_OUT, [seq, value, options.outInt32 ?? false, options.right ?? false, options.side ?? null, sorter, unwrapTensor('searchsorted', 'out', options.out)], options.out);
-    }
-    return callFunctional(SEARCHSORTED, [seq, value, options.outInt32 ?? false, options.right ?? false, options.side ?? null, sorter]);
+    const so = sorter ? unwrapTensor('searchsorted', 'sorter', sorter) : null;
+    if (out) return callMutating(SEARCHSORTED_OUT, [seq, value, outInt32, right, side ?? null, so, unwrapTensor('searchsorted', 'out', out)], out);
+    return callFunctional(SEARCHSORTED, [seq, value, outInt32, right, side ?? null, so]);
   } finally {
     temp?.release();
   }

@@ -1,7 +1,8 @@
 import { BACKEND_KEYS } from '../dispatch/dispatch-key';
-import { registerKernel, registerOperator, type OperatorHandle } from '../dispatch/dispatcher';
+import { registerKernel, registerOperator, type BoxedKernel, type OperatorHandle } from '../dispatch/dispatcher';
+import { TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
-import type { TensorImpl } from '../tensor/tensor-impl';
+import { TensorImpl } from '../tensor/tensor-impl';
 import {
   asStridedGeometry,
   diagonalGeometry,
@@ -18,6 +19,7 @@ import {
 } from '../views';
 import { makeBinder, type BoundArgs, type OptionalArgs } from './binder';
 import { callFunctional, unwrapTensor } from './call';
+import { CHECK_KERNEL_ARGS, checkKernelArgs, type KernelArgs } from './kernel-args';
 
 /**
  * Note [View ops]
@@ -26,11 +28,16 @@ import { callFunctional, unwrapTensor } from './call';
  * result shares the base's storage and version counter (TensorImpl.view). Autograd registers
  * its own kernels for these ops above the backend keys.
  */
-function defineView(schema: string, geometry: (self: TensorImpl, args: unknown[]) => Geometry): OperatorHandle {
+function defineView<const S extends string>(schema: S, geometry: (self: TensorImpl, args: KernelArgs<S>) => Geometry): OperatorHandle<S> {
   const h = registerOperator({ schema, tags: ['view'] });
-  const kernel = (_ks: unknown, args: unknown[]) => {
-    const self = args[0] as TensorImpl;
-    const g = geometry(self, args);
+  // (the boxed arguments are the schema's tuple, as for structured kernels: registry.ts
+  // `unboxed`; checked in the test suites, Note [Checking kernel arguments])
+  const typed = geometry as (self: TensorImpl, args: unknown[]) => Geometry;
+  const kernel: BoxedKernel = (_ks, args) => {
+    if (CHECK_KERNEL_ARGS) checkKernelArgs(h.schema, args, h.def.tags);
+    const self = args[0];
+    if (!(self instanceof TensorImpl)) throw new TorchError(`${h.schema.qualifiedName}(): argument 'self' must be Tensor`);
+    const g = typed(self, args);
     return self.view(g.sizes, g.strides, g.offset);
   };
   for (const k of BACKEND_KEYS) registerKernel(h, k, kernel);
@@ -42,49 +49,40 @@ export function geometryOf(t: TensorImpl): Geometry {
 }
 
 export const VIEW = defineView('view(Tensor(a) self, SymInt[] size) -> Tensor(a)', (t, [, size]) =>
-  viewGeometry('view', geometryOf(t), size as number[]),
+  viewGeometry('view', geometryOf(t), size),
 );
 export const AS_STRIDED = defineView(
   'as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)',
-  (t, [, size, stride, offset]) =>
-    asStridedGeometry(
-      'asStrided',
-      geometryOf(t),
-      size as number[],
-      stride as number[],
-      offset as number | null | undefined,
-      t.storage.nbytes / t.itemSize,
-    ),
+  (t, [, size, stride, offset]) => asStridedGeometry('asStrided', geometryOf(t), size, stride, offset, t.storage.nbytes / t.itemSize),
 );
 export const PERMUTE = defineView('permute(Tensor(a) self, int[] dims) -> Tensor(a)', (t, [, dims]) =>
-  permuteGeometry('permute', geometryOf(t), dims as number[]),
+  permuteGeometry('permute', geometryOf(t), dims),
 );
 export const TRANSPOSE = defineView('transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)', (t, [, d0, d1]) =>
-  transposeGeometry('transpose', geometryOf(t), d0 as number, d1 as number),
+  transposeGeometry('transpose', geometryOf(t), d0, d1),
 );
 export const SELECT = defineView('select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)', (t, [, dim, index]) =>
-  selectGeometry('select', geometryOf(t), dim as number, index as number),
+  selectGeometry('select', geometryOf(t), dim, index),
 );
 export const SLICE = defineView(
   'slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)',
-  (t, [, dim, start, end, step]) =>
-    sliceGeometry('slice', geometryOf(t), dim as number, start as number | null, end as number | null, step as number | null),
+  (t, [, dim, start, end, step]) => sliceGeometry('slice', geometryOf(t), dim, start, end, step),
 );
 export const UNSQUEEZE = defineView('unsqueeze(Tensor(a) self, int dim) -> Tensor(a)', (t, [, dim]) =>
-  unsqueezeGeometry('unsqueeze', geometryOf(t), dim as number),
+  unsqueezeGeometry('unsqueeze', geometryOf(t), dim),
 );
 export const SQUEEZE = defineView('squeeze.dims(Tensor(a) self, int[]? dim) -> Tensor(a)', (t, [, dims]) =>
-  squeezeGeometry('squeeze', geometryOf(t), dims as number[] | null | undefined),
+  squeezeGeometry('squeeze', geometryOf(t), dims),
 );
 export const EXPAND = defineView('expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)', (t, [, size]) =>
-  expandGeometry('expand', geometryOf(t), size as number[]),
+  expandGeometry('expand', geometryOf(t), size),
 );
 export const UNFOLD = defineView('unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)', (t, [, d, s, st]) =>
-  unfoldGeometry('unfold', geometryOf(t), d as number, s as number, st as number),
+  unfoldGeometry('unfold', geometryOf(t), d, s, st),
 );
 export const DIAGONAL = defineView(
   'diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)',
-  (t, [, offset, d1, d2]) => diagonalGeometry('diagonal', geometryOf(t), offset as number, d1 as number, d2 as number),
+  (t, [, offset, d1, d2]) => diagonalGeometry('diagonal', geometryOf(t), offset, d1, d2),
 );
 /** `detach` aliases the data and drops autograd history (autograd's kernel does the latter). */
 export const DETACH = defineView('detach(Tensor(a) self) -> Tensor(a)', (t) => geometryOf(t));

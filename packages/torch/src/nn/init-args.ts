@@ -1,4 +1,4 @@
-import { isOptionsObject, makeBinder, type Binder } from '@torch-ts/core';
+import { isOptionsObject, makeBinder, type TypedBinder } from '@torch-ts/core';
 
 /**
  * Note [Module constructors bind their arguments]
@@ -10,9 +10,15 @@ import { isOptionsObject, makeBinder, type Binder } from '@torch-ts/core';
  * (`Linear.__init__() got an unexpected keyword argument 'x'`; counts include `self`), and
  * an argument torch-ts does not support yet raises NotImplementedError naming it.
  */
-export function initBinder(cls: string, params: string, unsupported: readonly string[] = []): Binder {
+export function initBinder<const C extends string, const P extends string>(cls: C, params: P, unsupported: readonly string[] = []): InitBinder<C, P> {
   return makeBinder(`${cls}.__init__`, `${cls}(${params}) -> ()`, { countSelf: true, unsupported });
 }
+
+/**
+ * A module constructor's binder: `bind` returns `__init__`'s values typed by the parameter
+ * text `P` (Note [Schema types] in core), where `P` is a literal.
+ */
+export type InitBinder<C extends string, P extends string> = TypedBinder<`${C}(${P}) -> ()`, { readonly countSelf: true }>;
 
 /** The `device=None, dtype=None` that layers with parameters end with. */
 export const FACTORY_PARAMS = 'Device? device=None, ScalarType? dtype=None';

@@ -70,10 +70,13 @@ export class Module {
   declare training: boolean;
 
   constructor() {
-    const self = ((...args: unknown[]) => proxy.call(...args)) as unknown as Module;
-    delete (self as { name?: unknown }).name;
-    delete (self as { length?: unknown }).length;
-    Object.setPrototypeOf(self, new.target.prototype);
+    const call = (...args: unknown[]) => proxy.call(...args);
+    Reflect.deleteProperty(call, 'name');
+    Reflect.deleteProperty(call, 'length');
+    Object.setPrototypeOf(call, new.target.prototype);
+    // (the one place the compiler is told a type: the function now has Module's prototype,
+    // and gets its fields just below; Note [Callable modules])
+    const self = call as Module;
     const define = (k: string, v: unknown) => Object.defineProperty(self, k, { value: v, writable: true, enumerable: false, configurable: true });
     define('_parameters', new Map());
     define('_buffers', new Map());
@@ -114,7 +117,7 @@ export class Module {
     } else if (this._parameters.has(name)) {
       if (value !== null && value !== undefined) {
         throw new TorchError(
-          `Module: cannot assign '${describe(value)}' as parameter '${name}' (nn.Parameter or null expected)`,
+          `Module: cannot assign '${describeValue(value)}' as parameter '${name}' (nn.Parameter or null expected)`,
         );
       }
       this._parameters.set(name, null);
@@ -125,14 +128,14 @@ export class Module {
       this._modules.set(name, value);
     } else if (this._modules.has(name)) {
       if (value !== null && value !== undefined) {
-        throw new TorchError(`Module: cannot assign '${describe(value)}' as child module '${name}' (nn.Module or null expected)`);
+        throw new TorchError(`Module: cannot assign '${describeValue(value)}' as child module '${name}' (nn.Module or null expected)`);
       }
       this._modules.set(name, null);
     } else if (this._buffers.has(name)) {
       if (value !== null && value !== undefined && !(value instanceof Tensor)) {
-        throw new TorchError(`Module: cannot assign '${describe(value)}' as buffer '${name}' (Tensor or null expected)`);
+        throw new TorchError(`Module: cannot assign '${describeValue(value)}' as buffer '${name}' (Tensor or null expected)`);
       }
-      this._buffers.set(name, (value as Tensor | null | undefined) ?? null);
+      this._buffers.set(name, value ?? null);
     }
   }
 
@@ -170,7 +173,7 @@ export class Module {
       throw new TorchError(`registerParameter: attribute '${name}' already exists`);
     }
     if (param !== null && !(param instanceof Parameter)) {
-      throw new TorchError(`registerParameter: cannot assign '${describe(param)}' object to parameter '${name}' (nn.Parameter or null required)`);
+      throw new TorchError(`registerParameter: cannot assign '${describeValue(param)}' object to parameter '${name}' (nn.Parameter or null required)`);
     }
     this._parameters.set(name, param);
     Reflect.set(this, name, param);
@@ -182,7 +185,7 @@ export class Module {
       throw new TorchError(`registerBuffer: attribute '${name}' already exists`);
     }
     if (tensor !== null && !(tensor instanceof Tensor)) {
-      throw new TorchError(`registerBuffer: cannot assign '${describe(tensor)}' object to buffer '${name}' (Tensor or null required)`);
+      throw new TorchError(`registerBuffer: cannot assign '${describeValue(tensor)}' object to buffer '${name}' (Tensor or null required)`);
     }
     this._buffers.set(name, tensor);
     if (options.persistent === false) this._nonPersistent.add(name);
@@ -196,7 +199,7 @@ export class Module {
       throw new TorchError(`registerModule: attribute '${name}' already exists`);
     }
     if (module !== null && !(module instanceof Module)) {
-      throw new TorchError(`registerModule: ${describe(module)} is not a Module subclass`);
+      throw new TorchError(`registerModule: ${describeValue(module)} is not a Module subclass`);
     }
     this._modules.set(name, module);
     Reflect.set(this, name, module);
@@ -346,10 +349,16 @@ export class Module {
   to(target: DType | DeviceLike | ModuleToOptions | string, options: ModuleToOptions = {}): this {
     let dtype: DType | null = null;
     let device: Device | null = null;
-    const opts: ModuleToOptions = typeof target === 'object' && target !== null && !(target instanceof Device) ? (target as ModuleToOptions) : options;
-    if (typeof target === 'string' || target instanceof Device) {
-      if (typeof target === 'string' && isDTypeName(target)) dtype = parseDType('Module.to', target);
+    let opts = options;
+    if (target instanceof Device) device = target;
+    else if (typeof target === 'string') {
+      if (isDTypeName(target)) dtype = parseDType('Module.to', target);
+      // (a string that is no device raises in toDevice: the cast only says it may be one)
       else device = toDevice('Module.to', target as DeviceLike);
+    } else if (typeof target === 'object' && target !== null) {
+      // a `{ type, index }` device, or the options
+      if ('type' in target) device = toDevice('Module.to', target);
+      else opts = target;
     }
     if (opts.dtype != null) dtype = parseDType('Module.to', opts.dtype);
     if (opts.device != null) device = toDevice('Module.to', opts.device);
@@ -421,7 +430,7 @@ export class Module {
         continue;
       }
       if (!(v instanceof Tensor)) {
-        errors.push(`While copying the parameter named "${key}", expected torch.Tensor or Tensor-like object from checkpoint but received ${describe(v)}`);
+        errors.push(`While copying the parameter named "${key}", expected torch.Tensor or Tensor-like object from checkpoint but received ${describeValue(v)}`);
         continue;
       }
       if (v.shape.join() !== t.shape.join()) {
@@ -500,7 +509,7 @@ export class Module {
 
 /** An attribute set to something (class fields start out undefined). */
 function hasAttribute(m: Module, name: string): boolean {
-  return (m as unknown as Record<string, unknown>)[name] !== undefined;
+  return Reflect.get(m, name) !== undefined;
 }
 
 function addIndent(s: string, n: number): string {
@@ -523,10 +532,11 @@ function checkName(op: string, kind: string, name: string): void {
   if (name === '') throw new TorchError(`${op}: ${kind} name can't be empty string ""`);
 }
 
-function describe(v: unknown): string {
+/** A value as the registration errors name it: `Tensor(float32)`, `Map`, `number`. */
+export function describeValue(v: unknown): string {
   if (v === null) return 'null';
   if (v instanceof Tensor) return `Tensor(${v.dtype})`;
-  if (typeof v === 'object' || v instanceof Module) return (v as object).constructor?.name ?? 'object';
+  if (typeof v === 'object' || v instanceof Module) return v.constructor?.name ?? 'object';
   return typeof v;
 }
 

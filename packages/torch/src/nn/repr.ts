@@ -41,7 +41,7 @@ export function pyRepr(v: PyValue): string {
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   if (typeof v === 'number') return Number.isInteger(v) ? String(v) : pyFloatRepr(v);
   if (typeof v === 'string') return `'${v}'`;
-  const items = (v as readonly PyValue[]).map(pyRepr);
+  const items = v.map(pyRepr);
   return items.length === 1 ? `(${items[0]},)` : `(${items.join(', ')})`;
 }
 

@@ -1,6 +1,5 @@
 import { fullLike, makeBinder } from '@torch-ts/core';
-import type { Tensor } from '../nn/internal';
-import { Optimizer, bindOptimizerArgs, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, type ParamGroup, type ParamsInput } from './optimizer';
+import { Optimizer, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, groupNumber, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
 
 export interface AdagradOptions {
   lr?: number;
@@ -22,20 +21,13 @@ export class Adagrad extends Optimizer {
   constructor(params: ParamsInput, options?: AdagradOptions);
   constructor(params: ParamsInput, lr: number, options?: Omit<AdagradOptions, 'lr'>);
   constructor(params: ParamsInput, ...args: unknown[]) {
-    const o = bindOptimizerArgs(adagradArgs, args);
-    super(params, {
-      lr: o.lr as number,
-      lrDecay: o.lrDecay as number,
-      weightDecay: o.weightDecay as number,
-      initialAccumulatorValue: o.initialAccumulatorValue as number,
-      eps: o.eps as number,
-      maximize: o.maximize as boolean,
-    });
+    const [lr, lrDecay, weightDecay, initialAccumulatorValue, eps, , maximize] = adagradArgs.bind(args);
+    super(params, { lr, lrDecay, weightDecay, initialAccumulatorValue, eps, maximize });
     for (const g of this.paramGroups) {
       for (const p of g.params) {
         const s = this.stateOf(p);
         s.step = 0;
-        s.sum = fullLike(p, g.initialAccumulatorValue as number);
+        s.sum = fullLike(p, groupNumber('Adagrad', g, 'initialAccumulatorValue'));
       }
     }
   }
@@ -50,18 +42,18 @@ export class Adagrad extends Optimizer {
 
   protected updateGroup(group: ParamGroup): void {
     const lr = group.lr;
-    const lrDecay = group.lrDecay as number;
-    const eps = group.eps as number;
-    forEachParamGrad(group, group.weightDecay as number, (p, grad, temps) => {
+    const lrDecay = groupNumber('Adagrad', group, 'lrDecay');
+    const eps = groupNumber('Adagrad', group, 'eps');
+    forEachParamGrad(group, groupNumber('Adagrad', group, 'weightDecay'), (p, grad, temps) => {
       const state = this.stateOf(p);
       if (state.sum === undefined) {
         state.step = 0;
-        state.sum = fullLike(p, group.initialAccumulatorValue as number);
+        state.sum = fullLike(p, groupNumber('Adagrad', group, 'initialAccumulatorValue'));
       }
-      const step = (state.step as number) + 1;
+      const step = stateNumber('Adagrad', state, 'step') + 1;
       state.step = step;
       const clr = lr / (1 + (step - 1) * lrDecay);
-      const sum = state.sum as Tensor;
+      const sum = stateTensor('Adagrad', state, 'sum');
       addcmulInto(sum, grad, grad, 1);
       const std = temps.add(sum.sqrt()).add_(eps);
       addcdivInto(p, grad, std, -clr);

@@ -1,7 +1,7 @@
-import { makeBinder, zerosLike, type Binder } from '@torch-ts/core';
+import { makeBinder, zerosLike } from '@torch-ts/core';
 import type { Tensor } from '../nn/internal';
 import { TorchError } from '../nn/internal';
-import { Optimizer, bindOptimizerArgs, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, type ParamGroup, type ParamsInput } from './optimizer';
+import { Optimizer, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, groupFlag, groupNumber, groupNumbers, stateNumber, stateTensor, stateTensorOrNone, type ParamGroup, type ParamsInput } from './optimizer';
 
 export interface AdamOptions {
   lr?: number;
@@ -20,33 +20,33 @@ export interface AdamOptions {
  * `p.addcdiv_(exp_avg, denom, value=-step_size)` with `denom = sqrt(v) / sqrt(bc2) + eps`.
  */
 abstract class AdamBase extends Optimizer {
-  constructor(params: ParamsInput, binder: Binder, args: readonly unknown[], private readonly decoupled: boolean) {
-    const o = bindOptimizerArgs(binder, args);
-    super(params, {
-      lr: o.lr as number,
-      betas: o.betas as [number, number],
-      eps: o.eps as number,
-      weightDecay: o.weightDecay as number,
-      amsgrad: o.amsgrad as boolean,
-      maximize: o.maximize as boolean,
-    });
+  constructor(params: ParamsInput, binder: typeof adamArgs | typeof adamWArgs, args: readonly unknown[], private readonly decoupled: boolean) {
+    const [lr, betas, eps, weightDecay, amsgrad, , maximize] = binder.bind(args);
+    super(params, { lr, betas, eps, weightDecay, amsgrad, maximize });
+  }
+
+  private get opName(): string {
+    return this.decoupled ? 'AdamW' : 'Adam';
   }
 
   protected override validateGroup(g: Record<string, unknown>): void {
     checkNonNegative('lr', g.lr, 'learning rate');
     checkNonNegative('eps', g.eps, 'epsilon value');
-    const [b1, b2] = g.betas as [number, number];
-    if (!(b1 >= 0 && b1 < 1)) throw new TorchError(`Invalid beta parameter at index 0: ${b1}`);
-    if (!(b2 >= 0 && b2 < 1)) throw new TorchError(`Invalid beta parameter at index 1: ${b2}`);
+    const betas = g.betas;
+    if (!Array.isArray(betas)) throw new TorchError(`Invalid beta parameters: ${String(betas)}`);
+    const [b1, b2]: unknown[] = betas;
+    if (!(typeof b1 === 'number' && b1 >= 0 && b1 < 1)) throw new TorchError(`Invalid beta parameter at index 0: ${String(b1)}`);
+    if (!(typeof b2 === 'number' && b2 >= 0 && b2 < 1)) throw new TorchError(`Invalid beta parameter at index 1: ${String(b2)}`);
     checkNonNegative('weightDecay', g.weightDecay, 'weight_decay value');
   }
 
   protected updateGroup(group: ParamGroup): void {
+    const op = this.opName;
     const lr = group.lr;
-    const [beta1, beta2] = group.betas as [number, number];
-    const eps = group.eps as number;
-    const weightDecay = group.weightDecay as number;
-    const amsgrad = group.amsgrad as boolean;
+    const [beta1, beta2] = groupNumbers(op, group, 'betas');
+    const eps = groupNumber(op, group, 'eps');
+    const weightDecay = groupNumber(op, group, 'weightDecay');
+    const amsgrad = groupFlag(group, 'amsgrad');
     // AdamW decays the parameter itself (below), Adam adds the L2 penalty to the gradient.
     forEachParamGrad(group, this.decoupled ? 0 : weightDecay, (p, grad, temps) => {
       const state = this.stateOf(p);
@@ -56,9 +56,9 @@ abstract class AdamBase extends Optimizer {
         state.expAvgSq = zerosLike(p);
         if (amsgrad) state.maxExpAvgSq = zerosLike(p);
       }
-      const expAvg = state.expAvg as Tensor;
-      const expAvgSq = state.expAvgSq as Tensor;
-      const step = (state.step as number) + 1;
+      const expAvg = stateTensor(op, state, 'expAvg');
+      const expAvgSq = stateTensor(op, state, 'expAvgSq');
+      const step = stateNumber(op, state, 'step') + 1;
       state.step = step;
       if (this.decoupled) p.mul_(1 - lr * weightDecay);
       expAvg.lerp_(grad, 1 - beta1);
@@ -69,7 +69,7 @@ abstract class AdamBase extends Optimizer {
       const bc2Sqrt = Math.sqrt(biasCorrection2);
       let v = expAvgSq;
       if (amsgrad) {
-        let m = (state.maxExpAvgSq as Tensor | undefined) ?? null;
+        let m = stateTensorOrNone(op, state, 'maxExpAvgSq');
         if (m === null) state.maxExpAvgSq = m = zerosLike(p);
         const mx = temps.add(m.maximum(expAvgSq));
         m.copy_(mx);

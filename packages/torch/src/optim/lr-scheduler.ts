@@ -4,7 +4,7 @@
  * (`get_lr`), in doubles and in the same order, so the rates equal PyTorch's.
  */
 import { TorchError } from '../nn/internal';
-import type { Optimizer, ParamGroup } from './optimizer';
+import { groupNumber, groupNumbers, type Optimizer, type ParamGroup } from './optimizer';
 
 export abstract class LRScheduler {
   readonly optimizer: Optimizer;
@@ -22,7 +22,7 @@ export abstract class LRScheduler {
         if (g.initialLr === undefined) throw new TorchError(`param 'initialLr' is not specified in paramGroups[${i}] when resuming an optimizer`);
       });
     }
-    this.baseLrs = optimizer.paramGroups.map((g) => g.initialLr as number);
+    this.baseLrs = optimizer.paramGroups.map((g) => groupNumber(this.constructor.name, g, 'initialLr'));
     this.lastEpoch = lastEpoch;
   }
 
@@ -219,9 +219,10 @@ export class OneCycleLR extends LRScheduler {
     const lastEpoch = options.lastEpoch ?? -1;
     if (lastEpoch === -1) {
       groups.forEach((g, i) => {
-        g.initialLr = maxLrs[i] / divFactor;
+        const initialLr = maxLrs[i] / divFactor;
+        g.initialLr = initialLr;
         g.maxLr = maxLrs[i];
-        g.minLr = (g.initialLr as number) / finalDivFactor;
+        g.minLr = initialLr / finalDivFactor;
       });
     }
     const cycleMomentum = options.cycleMomentum ?? true;
@@ -234,7 +235,7 @@ export class OneCycleLR extends LRScheduler {
       const baseM = perGroup('base_momentum', options.baseMomentum ?? 0.85, groups.length);
       if (lastEpoch === -1) {
         groups.forEach((g, i) => {
-          if (useBeta1) g.betas = [maxM[i], ...(g.betas as number[]).slice(1)];
+          if (useBeta1) g.betas = [maxM[i], ...groupNumbers('OneCycleLR', g, 'betas').slice(1)];
           else g.momentum = maxM[i];
           g.maxMomentum = maxM[i];
           g.baseMomentum = baseM[i];
@@ -278,14 +279,14 @@ export class OneCycleLR extends LRScheduler {
         const ph = this.phases[i];
         if (stepNum <= ph.endStep || i === this.phases.length - 1) {
           const pct = (stepNum - start) / (ph.endStep - start);
-          lr = this.anneal(g[ph.startLr] as number, g[ph.endLr] as number, pct);
-          if (this.cycleMomentum) momentum = this.anneal(g[ph.startMomentum] as number, g[ph.endMomentum] as number, pct);
+          lr = this.anneal(groupNumber('OneCycleLR', g, ph.startLr), groupNumber('OneCycleLR', g, ph.endLr), pct);
+          if (this.cycleMomentum) momentum = this.anneal(groupNumber('OneCycleLR', g, ph.startMomentum), groupNumber('OneCycleLR', g, ph.endMomentum), pct);
           break;
         }
         start = ph.endStep;
       }
       if (this.cycleMomentum) {
-        if (this.useBeta1) g.betas = [momentum, ...(g.betas as number[]).slice(1)];
+        if (this.useBeta1) g.betas = [momentum, ...groupNumbers('OneCycleLR', g, 'betas').slice(1)];
         else g.momentum = momentum;
       }
       return lr;

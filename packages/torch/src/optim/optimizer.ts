@@ -3,7 +3,7 @@
  * dicts in PyTorch's layout (`{ state: {index: {...}}, paramGroups: [{..., params: [index]}] }`,
  * with camelCase keys: `momentumBuffer`, `expAvg`, `weightDecay`).
  */
-import { keep, type Binder } from '@torch-ts/core';
+import { TorchTypeError, keep } from '@torch-ts/core';
 import { Tensor, TorchError, noGradGuard, ownGrad, setGrad } from '../nn/internal';
 
 export type StateValue = Tensor | number | boolean | null;
@@ -23,20 +23,64 @@ export interface OptimizerStateDict {
   paramGroups: (Record<string, unknown> & { params: number[] })[];
 }
 
+// An optimizer constructor's arguments after `params` are bound as PyTorch's Python binds
+// them (Note [The argument binder] in core): positionally in PyTorch's order
+// (`new SGD(params, 0.1)`), or by keyword in a trailing options object, defaults filled in,
+// each type-checked (the binder's values are typed by its schema); an unknown option or one
+// too many positionals is a TorchTypeError, so nothing a caller writes is silently ignored.
+
 /**
- * An optimizer constructor's arguments after `params`, bound as PyTorch's Python binds them
- * (Note [The argument binder] in core): positionally in PyTorch's order
- * (`new SGD(params, 0.1)`), or by keyword in a trailing options object, defaults filled in,
- * each type-checked; an unknown option or one too many positionals is a TorchTypeError,
- * so nothing a caller writes is silently ignored. Returns the values by camelCase keyword.
+ * Note [Reading parameter groups and state]
+ * A parameter group's options and a parameter's state are open records: a user may set any
+ * option (`optimizer.paramGroups[0].momentum = 0.9`, a scheduler adds `initialLr`), and
+ * `loadStateDict` takes whatever the dict holds. The optimizers read them through the
+ * functions below, which check each value's type where it is used and raise a TorchError
+ * naming the optimizer, the entry and what it held, rather than asserting a type and
+ * computing with whatever is there. Flags keep JavaScript truthiness, as the update reads them.
  */
-export function bindOptimizerArgs(binder: Binder, args: readonly unknown[]): Record<string, unknown> {
-  const values = binder.bind(args);
-  const out: Record<string, unknown> = {};
-  binder.keywords.forEach((k, i) => {
-    out[k] = values[i];
-  });
-  return out;
+function describe(v: unknown): string {
+  if (v === null) return 'None';
+  if (v instanceof Tensor) return 'a Tensor';
+  if (Array.isArray(v)) return 'a list';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+/** A group option read as a number (Note [Reading parameter groups and state]). */
+export function groupNumber(op: string, group: Readonly<Record<string, unknown>>, key: string): number {
+  const v = group[key];
+  if (typeof v !== 'number') throw new TorchError(`${op}: parameter group option '${key}' must be a number, but is ${describe(v)}`);
+  return v;
+}
+
+/** A group option read as a list of numbers (`betas`). */
+export function groupNumbers(op: string, group: Readonly<Record<string, unknown>>, key: string): number[] {
+  const v = group[key];
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'number')) throw new TorchError(`${op}: parameter group option '${key}' must be a list of numbers, but is ${describe(v)}`);
+  return v;
+}
+
+/** A group flag, by JavaScript truthiness (how the updates have always read them). */
+export function groupFlag(group: Readonly<Record<string, unknown>>, key: string): boolean {
+  return Boolean(group[key]);
+}
+
+/** A state entry read as a number (`step`). */
+export function stateNumber(op: string, state: ParamState, key: string): number {
+  const v = state[key];
+  if (typeof v !== 'number') throw new TorchError(`${op}: the state of a parameter has '${key}' = ${describe(v)}, expected a number`);
+  return v;
+}
+
+/** A state entry read as a Tensor (`expAvg`, `momentumBuffer`). */
+export function stateTensor(op: string, state: ParamState, key: string): Tensor {
+  const v = state[key];
+  if (!(v instanceof Tensor)) throw new TorchError(`${op}: the state of a parameter has '${key}' = ${describe(v)}, expected a Tensor`);
+  return v;
+}
+
+/** A state entry that is a Tensor once made: null when absent (None or not there yet). */
+export function stateTensorOrNone(op: string, state: ParamState, key: string): Tensor | null {
+  return state[key] === undefined || state[key] === null ? null : stateTensor(op, state, key);
 }
 
 /** Marks a required option with no default (`lr` of SGD in PyTorch 1.x). */
@@ -58,33 +102,47 @@ export abstract class Optimizer<D extends Record<string, unknown> = Record<strin
     if (params instanceof Tensor) {
       throw new TorchError(`params argument given to the optimizer should be an iterable of Tensors or dicts, but got ${params.dtype} Tensor`);
     }
-    const list = [...(params as Iterable<unknown>)];
+    const list = [...params];
     if (list.length === 0) throw new TorchError('optimizer got an empty parameter list');
-    const groups: ParamGroupInput[] = isGroup(list[0]) ? (list as ParamGroupInput[]) : [{ params: list as Tensor[] }];
-    for (const g of groups) this.addParamGroup(g);
+    // (as PyTorch: the first entry says whether these are parameters or groups)
+    if (isGroup(list[0])) {
+      for (const g of list) {
+        if (!isGroup(g)) throw new TorchTypeError(`param_group must be a dict, but got ${describe(g)}`);
+        this.addGroup(g);
+      }
+    } else {
+      this.addGroup({ params: list });
+    }
   }
 
   addParamGroup(group: ParamGroupInput): void {
-    const params = group.params instanceof Tensor ? [group.params] : [...group.params];
-    for (const p of params) {
+    this.addGroup(group);
+  }
+
+  /** `addParamGroup` of what a caller passed: the parameters are checked here, whatever their type says. */
+  private addGroup(group: { params: Iterable<unknown> | Tensor } & Record<string, unknown>): void {
+    const params: Tensor[] = [];
+    for (const p of group.params instanceof Tensor ? [group.params] : group.params) {
       if (!(p instanceof Tensor)) throw new TorchError(`optimizer can only optimize Tensors, but one of the params is ${typeof p}`);
       if (!p.isLeaf) throw new TorchError("can't optimize a non-leaf Tensor");
+      params.push(p);
     }
-    if (new Set(params).size !== params.length) {
-      // PyTorch warns; parameters are kept once.
-    }
-    const full: Record<string, unknown> = { ...group, params: [...new Set(params)] };
+    // (a parameter given twice is kept once; PyTorch warns)
+    const unique = [...new Set(params)];
+    const full: Record<string, unknown> = { ...group, params: unique };
     for (const [k, v] of Object.entries(this.defaults)) {
       if (v === REQUIRED && full[k] === undefined) throw new TorchError(`parameter group didn't specify a value of required optimization parameter ${k}`);
       if (full[k] === undefined) full[k] = v;
     }
     const seen = new Set<Tensor>();
     for (const g of this.paramGroups) for (const p of g.params) seen.add(p);
-    for (const p of full.params as Tensor[]) {
+    for (const p of unique) {
       if (seen.has(p)) throw new TorchError('some parameters appear in more than one parameter group');
     }
     this.validateGroup(full);
-    this.paramGroups.push(full as ParamGroup);
+    const lr = full.lr;
+    if (typeof lr !== 'number') throw new TorchError(`Invalid learning rate: ${String(lr)}`);
+    this.paramGroups.push({ ...full, params: unique, lr });
   }
 
   /** Checks a group's options (`Invalid learning rate: -1`). */
@@ -184,7 +242,7 @@ export abstract class Optimizer<D extends Record<string, unknown> = Record<strin
     const idToParam = new Map<number, Tensor>();
     groups.forEach((g, i) => g.params.forEach((id, j) => idToParam.set(Number(id), this.paramGroups[i].params[j])));
     const entries: [number, ParamState][] =
-      sd.state instanceof Map ? [...sd.state] : Object.entries(sd.state).map(([k, v]) => [Number(k), v as ParamState]);
+      sd.state instanceof Map ? [...sd.state] : Object.entries(sd.state).map(([k, v]) => [Number(k), v]);
     const newState = new Map<Tensor, ParamState>();
     for (const [id, s] of entries) {
       const p = idToParam.get(id);
@@ -239,7 +297,7 @@ export function forEachParamGrad(
   weightDecay: number,
   update: (p: Tensor, grad: Tensor, temps: Temps) => void,
 ): void {
-  const maximize = group.maximize as boolean;
+  const maximize = groupFlag(group, 'maximize');
   const temps = new Temps();
   for (const p of group.params) {
     const g0 = ownGrad(p);

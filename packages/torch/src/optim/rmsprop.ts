@@ -1,6 +1,6 @@
 import { makeBinder, zerosLike } from '@torch-ts/core';
 import type { Tensor } from '../nn/internal';
-import { Optimizer, bindOptimizerArgs, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, type ParamGroup, type ParamsInput } from './optimizer';
+import { Optimizer, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, groupFlag, groupNumber, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
 
 export interface RMSpropOptions {
   lr?: number;
@@ -23,16 +23,8 @@ export class RMSprop extends Optimizer {
   constructor(params: ParamsInput, options?: RMSpropOptions);
   constructor(params: ParamsInput, lr: number, options?: Omit<RMSpropOptions, 'lr'>);
   constructor(params: ParamsInput, ...args: unknown[]) {
-    const o = bindOptimizerArgs(rmspropArgs, args);
-    super(params, {
-      lr: o.lr as number,
-      alpha: o.alpha as number,
-      eps: o.eps as number,
-      weightDecay: o.weightDecay as number,
-      momentum: o.momentum as number,
-      centered: o.centered as boolean,
-      maximize: o.maximize as boolean,
-    });
+    const [lr, alpha, eps, weightDecay, momentum, centered, , , maximize] = rmspropArgs.bind(args);
+    super(params, { lr, alpha, eps, weightDecay, momentum, centered, maximize });
   }
 
   protected override validateGroup(g: Record<string, unknown>): void {
@@ -45,11 +37,11 @@ export class RMSprop extends Optimizer {
 
   protected updateGroup(group: ParamGroup): void {
     const lr = group.lr;
-    const alpha = group.alpha as number;
-    const eps = group.eps as number;
-    const momentum = group.momentum as number;
-    const centered = group.centered as boolean;
-    forEachParamGrad(group, group.weightDecay as number, (p, grad, temps) => {
+    const alpha = groupNumber('RMSprop', group, 'alpha');
+    const eps = groupNumber('RMSprop', group, 'eps');
+    const momentum = groupNumber('RMSprop', group, 'momentum');
+    const centered = groupFlag(group, 'centered');
+    forEachParamGrad(group, groupNumber('RMSprop', group, 'weightDecay'), (p, grad, temps) => {
       const state = this.stateOf(p);
       if (state.step === undefined) {
         state.step = 0;
@@ -57,12 +49,12 @@ export class RMSprop extends Optimizer {
         if (momentum > 0) state.momentumBuffer = zerosLike(p);
         if (centered) state.gradAvg = zerosLike(p);
       }
-      state.step = (state.step as number) + 1;
-      const squareAvg = state.squareAvg as Tensor;
+      state.step = stateNumber('RMSprop', state, 'step') + 1;
+      const squareAvg = stateTensor('RMSprop', state, 'squareAvg');
       addcmulInto(squareAvg.mul_(alpha), grad, grad, 1 - alpha);
       let avg: Tensor;
       if (centered) {
-        const gradAvg = state.gradAvg as Tensor;
+        const gradAvg = stateTensor('RMSprop', state, 'gradAvg');
         gradAvg.lerp_(grad, 1 - alpha);
         // square_avg.addcmul(grad_avg, grad_avg, value=-1): square_avg + (-grad_avg) * grad_avg
         avg = temps.add(gradAvg.mul(-1)).mul_(gradAvg).add_(squareAvg).sqrt_();
@@ -71,7 +63,7 @@ export class RMSprop extends Optimizer {
       }
       avg.add_(eps);
       if (momentum > 0) {
-        const buf = state.momentumBuffer as Tensor;
+        const buf = stateTensor('RMSprop', state, 'momentumBuffer');
         addcdivInto(buf.mul_(momentum), grad, avg, 1);
         p.add_(buf, { alpha: -lr });
       } else {

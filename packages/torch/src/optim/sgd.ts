@@ -1,6 +1,5 @@
-import type { Tensor } from '../nn/internal';
 import { makeBinder } from '@torch-ts/core';
-import { Optimizer, bindOptimizerArgs, checkNonNegative, forEachParamGrad, REQUIRED, type ParamGroup, type ParamsInput } from './optimizer';
+import { Optimizer, checkNonNegative, forEachParamGrad, groupFlag, groupNumber, stateTensorOrNone, REQUIRED, type ParamGroup, type ParamsInput } from './optimizer';
 import { TorchError } from '../nn/internal';
 
 export interface SGDOptions {
@@ -26,15 +25,8 @@ export class SGD extends Optimizer {
   constructor(params: ParamsInput, options?: SGDOptions);
   constructor(params: ParamsInput, lr: number, options?: Omit<SGDOptions, 'lr'>);
   constructor(params: ParamsInput, ...args: unknown[]) {
-    const o = bindOptimizerArgs(sgdArgs, args);
-    super(params, {
-      lr: o.lr as number,
-      momentum: o.momentum as number,
-      dampening: o.dampening as number,
-      weightDecay: o.weightDecay as number,
-      nesterov: o.nesterov as boolean,
-      maximize: o.maximize as boolean,
-    });
+    const [lr, momentum, dampening, weightDecay, nesterov, maximize] = sgdArgs.bind(args);
+    super(params, { lr, momentum, dampening, weightDecay, nesterov, maximize });
     void REQUIRED;
   }
 
@@ -42,21 +34,21 @@ export class SGD extends Optimizer {
     checkNonNegative('lr', g.lr, 'learning rate');
     checkNonNegative('momentum', g.momentum, 'momentum value');
     checkNonNegative('weightDecay', g.weightDecay, 'weight_decay value');
-    if (g.nesterov && (!((g.momentum as number) > 0) || g.dampening !== 0)) {
+    if (g.nesterov && (!(groupNumber('SGD', g, 'momentum') > 0) || g.dampening !== 0)) {
       throw new TorchError('Nesterov momentum requires a momentum and zero dampening');
     }
   }
 
   protected updateGroup(group: ParamGroup): void {
     const lr = group.lr;
-    const momentum = group.momentum as number;
-    const dampening = group.dampening as number;
-    const nesterov = group.nesterov as boolean;
-    forEachParamGrad(group, group.weightDecay as number, (p, grad, temps) => {
+    const momentum = groupNumber('SGD', group, 'momentum');
+    const dampening = groupNumber('SGD', group, 'dampening');
+    const nesterov = groupFlag(group, 'nesterov');
+    forEachParamGrad(group, groupNumber('SGD', group, 'weightDecay'), (p, grad, temps) => {
       let dp = grad;
       if (momentum !== 0) {
         const state = this.stateOf(p);
-        let buf = (state.momentumBuffer as Tensor | null | undefined) ?? null;
+        let buf = stateTensorOrNone('SGD', state, 'momentumBuffer');
         if (buf === null) {
           buf = dp.clone();
           state.momentumBuffer = buf;

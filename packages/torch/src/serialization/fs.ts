@@ -5,6 +5,7 @@
  */
 import { Tensor, TorchError } from '@torch-ts/core';
 import { deserialize, serialize, serializeAsync, type TensorMapLike } from './safetensors';
+import { errorMessage } from './guards';
 import { isLegacyPt, isZip, loadPt, type LoadPtOptions } from './pt';
 
 type NodeFs = typeof import('node:fs');
@@ -15,11 +16,14 @@ type NodeZlib = typeof import('node:zlib');
  * than imported, so that bundling `@torch-ts/torch` for a browser does not pull in
  * `node:fs`; there, `save` / `load` throw and the byte-level functions remain.
  */
-function nodeModule<T>(op: string, name: string): T {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (n: string) => unknown } }).process;
-  const mod = proc?.getBuiltinModule?.(name);
+function nodeModule(op: string, name: 'node:fs'): NodeFs;
+function nodeModule(op: string, name: 'node:zlib'): NodeZlib;
+function nodeModule(op: string, name: 'node:fs' | 'node:zlib'): NodeFs | NodeZlib {
+  // (`process` and `getBuiltinModule` are typed as always there; in a browser and before
+  // Node 20.16 they are not)
+  const mod: NodeFs | NodeZlib | undefined = globalThis.process?.getBuiltinModule?.(name);
   if (!mod) throw new TorchError(`${op}: needs Node.js >= 20.16 (${name}); in a browser use torch.serialization.serialize / deserialize on bytes`);
-  return mod as T;
+  return mod;
 }
 
 export interface SaveOptions {
@@ -29,8 +33,12 @@ export interface SaveOptions {
 
 type Savable = TensorMapLike | { stateDict(): Map<string, Tensor> };
 
+function hasStateDict(x: Savable): x is { stateDict(): Map<string, Tensor> } {
+  return 'stateDict' in x && typeof x.stateDict === 'function';
+}
+
 function tensorsOf(x: Savable): TensorMapLike {
-  return typeof (x as { stateDict?: unknown }).stateDict === 'function' ? (x as { stateDict(): Map<string, Tensor> }).stateDict() : (x as TensorMapLike);
+  return hasStateDict(x) ? x.stateDict() : x;
 }
 
 /** Writes `tensors` (CPU tensors, or a module's state dict) to `path` as safetensors (atomically: a temp file, then a rename). */
@@ -44,7 +52,7 @@ export async function saveAsync(tensors: Savable, path: string, options: SaveOpt
 }
 
 function writeAtomically(path: string, bytes: Uint8Array): void {
-  const { writeFileSync, renameSync, unlinkSync } = nodeModule<NodeFs>('torch.save', 'node:fs');
+  const { writeFileSync, renameSync, unlinkSync } = nodeModule('torch.save', 'node:fs');
   const tmp = `${path}.tmp-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   try {
     writeFileSync(tmp, bytes);
@@ -55,17 +63,17 @@ function writeAtomically(path: string, bytes: Uint8Array): void {
     } catch {
       /* nothing to clean */
     }
-    throw new TorchError(`torch.save: cannot write ${path} (${(e as Error).message})`);
+    throw new TorchError(`torch.save: cannot write ${path} (${errorMessage(e)})`);
   }
 }
 
 function readBytes(op: string, path: string): Uint8Array {
-  const { readFileSync } = nodeModule<NodeFs>(op, 'node:fs');
+  const { readFileSync } = nodeModule(op, 'node:fs');
   try {
     const b = readFileSync(path);
     return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
   } catch (e) {
-    throw new TorchError(`${op}: cannot read ${path} (${(e as Error).message})`);
+    throw new TorchError(`${op}: cannot read ${path} (${errorMessage(e)})`);
   }
 }
 
@@ -78,7 +86,7 @@ export interface LoadOptions extends Omit<LoadPtOptions, 'inflateRaw'> {}
 export function load(path: string, options: LoadOptions = {}): Map<string, Tensor> | unknown {
   const bytes = readBytes('torch.load', path);
   if (isZip(bytes) || isLegacyPt(bytes)) {
-    const { inflateRawSync } = nodeModule<NodeZlib>('torch.load', 'node:zlib');
+    const { inflateRawSync } = nodeModule('torch.load', 'node:zlib');
     // zlib stops at maxOutputLength (Note [Hostile archives]); it must be at least 1.
     const inflateRaw = (d: Uint8Array, max: number) => {
       const out = inflateRawSync(d, { maxOutputLength: Math.max(1, max) });

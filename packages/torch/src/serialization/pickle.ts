@@ -151,6 +151,11 @@ export function python3Global(module: string, name: string): [string, string] {
 
 const isObj = (x: unknown): x is object => x !== null && typeof x === 'object';
 
+/** A value REDUCE / NEWOBJ can call: what `findClass` returns for an allowed global. */
+export function isPyCallable(f: unknown): f is PyCallable {
+  return isObj(f) && 'call' in f && typeof f.call === 'function';
+}
+
 export function unpickle(bytes: Uint8Array, options: UnpicklerOptions): unknown {
   if (!(bytes instanceof Uint8Array)) throw bad('expected a Uint8Array');
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -230,7 +235,6 @@ export function unpickle(bytes: Uint8Array, options: UnpicklerOptions): unknown 
     if (b[b.length - 1] & 0x80) v -= 1n << BigInt(8 * b.length);
     return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
   };
-  const callable = (f: unknown): f is PyCallable => isObj(f) && typeof (f as PyCallable).call === 'function';
   const describe = (x: unknown) => (x instanceof PyObject ? x.className : Array.isArray(x) ? (lists.has(x) ? 'list' : 'tuple') : x instanceof Map ? 'dict' : typeof x);
   const made = (fn: PyCallable, r: unknown, args: unknown[]) => {
     if (isObj(r) && fn.build && !madeBy.has(r)) madeBy.set(r, fn);
@@ -387,7 +391,7 @@ export function unpickle(bytes: Uint8Array, options: UnpicklerOptions): unknown 
         // REDUCE
         const args = pop();
         const fn = pop();
-        if (!callable(fn)) throw bad(`Trying to call reduce for unrecognized function ${describe(fn)}`);
+        if (!isPyCallable(fn)) throw bad(`Trying to call reduce for unrecognized function ${describe(fn)}`);
         if (!Array.isArray(args)) throw bad('REDUCE arguments are not a tuple');
         stack.push(made(fn, fn.call(args), args));
         break;
@@ -396,7 +400,7 @@ export function unpickle(bytes: Uint8Array, options: UnpicklerOptions): unknown 
         // NEWOBJ
         const args = pop();
         const cls = pop();
-        if (!callable(cls) || cls.newobj !== true) {
+        if (!isPyCallable(cls) || cls.newobj !== true) {
           throw bad(`Can only create new object for nn.Parameter or classes allowlisted via \`addSafeGlobals\` but got ${describe(cls)}`);
         }
         if (!Array.isArray(args)) throw bad('NEWOBJ arguments are not a tuple');

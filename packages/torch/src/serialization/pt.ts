@@ -19,7 +19,8 @@
  */
 import { Tensor, TorchError, typeMeta, type DType } from '@torch-ts/core';
 import { tensorFromBytes } from './bytes';
-import { PyObject, UnpicklingError, unpickle, type PyCallable } from './pickle';
+import { PyObject, UnpicklingError, isPyCallable, unpickle, type PyCallable } from './pickle';
+import { errorMessage, isCount } from './guards';
 import { userGlobal, type SafeGlobal } from './safe-globals';
 import { ZipReader, type InflateRaw } from './zip';
 
@@ -151,24 +152,24 @@ export function loadPt(bytes: Uint8Array, options: LoadPtOptions = {}): unknown 
   const isStorage = new Set<Tensor>();
   const persistentLoad = (pid: unknown): unknown => {
     if (!Array.isArray(pid) || pid[0] !== 'storage' || pid.length !== 5) throw bad('unsupported persistent id (expected ("storage", type, key, location, numel))');
-    const [, type, key, , numel] = pid as [string, unknown, unknown, unknown, unknown];
+    const [, type, key, , numel]: unknown[] = pid;
     if (!(type instanceof StorageType)) throw bad('the persistent id has no storage type');
     if (type.dtype === null) throw bad(`storage type ${type.name} has no torch-ts dtype`);
     if (typeof key !== 'string') throw bad('malformed persistent id (the storage key is not a string)');
-    if (!Number.isSafeInteger(numel) || (numel as number) < 0) throw bad(`storage "${key}" has a bad number of elements (${String(numel)})`);
+    if (!isCount(numel)) throw bad(`storage "${key}" has a bad number of elements (${String(numel)})`);
     const cached = storages.get(key);
     if (cached) {
       if (cached.dtype !== type.dtype) throw bad(`storage "${key}" is used as both ${cached.dtype} and ${type.dtype}`);
-      if (cached.numel() !== numel) throw bad(`storage "${key}" is declared with ${cached.numel()} and ${numel as number} elements`);
+      if (cached.numel() !== numel) throw bad(`storage "${key}" is declared with ${cached.numel()} and ${numel} elements`);
       return cached;
     }
     const name = `${prefix}data/${key}`;
     const entry = zip.entries.get(name);
     if (!entry) throw bad(`storage "${key}" is missing from the archive`);
-    const want = mul(numel as number, typeMeta(type.dtype).itemSize, `the size of storage "${key}"`);
+    const want = mul(numel, typeMeta(type.dtype).itemSize, `the size of storage "${key}"`);
     // Checked against the declared size before a byte is inflated or allocated.
-    if (entry.size !== want) throw bad(`storage "${key}" has ${entry.size} bytes, expected ${want} for ${numel as number} ${type.dtype} elements`);
-    const t = tensorFromBytes('torch.load', zip.read(name), type.dtype, [numel as number]);
+    if (entry.size !== want) throw bad(`storage "${key}" has ${entry.size} bytes, expected ${want} for ${numel} ${type.dtype} elements`);
+    const t = tensorFromBytes('torch.load', zip.read(name), type.dtype, [numel]);
     made.push(t);
     storages.set(key, t);
     isStorage.add(t);
@@ -178,21 +179,21 @@ export function loadPt(bytes: Uint8Array, options: LoadPtOptions = {}): unknown 
   const rebuildTensor = (args: unknown[]): Tensor => {
     const [storage, offset, size, stride, requiresGrad] = args;
     if (!(storage instanceof Tensor) || !isStorage.has(storage)) throw bad('_rebuild_tensor_v2 without a storage');
-    const ints = (v: unknown): v is number[] => Array.isArray(v) && v.length <= MAX_DIMS && v.every((x) => Number.isSafeInteger(x) && (x as number) >= 0);
-    if (!Number.isSafeInteger(offset) || (offset as number) < 0) throw bad(`tensor storage offset ${String(offset)} is not a non-negative integer`);
+    const ints = (v: unknown): v is number[] => Array.isArray(v) && v.length <= MAX_DIMS && v.every(isCount);
+    if (!isCount(offset)) throw bad(`tensor storage offset ${String(offset)} is not a non-negative integer`);
     if (!ints(size) || !ints(stride)) throw bad(`malformed tensor sizes or strides (non-negative integers, at most ${MAX_DIMS} dimensions)`);
     if (size.length !== stride.length) throw bad(`tensor sizes [${size.join(', ')}] and strides [${stride.join(', ')}] differ in length`);
     let numel = 1;
     for (const s of size) numel = mul(numel, s, `the number of elements of a tensor of size [${size.join(', ')}]`);
     const n = storage.numel();
     if (numel > 0) {
-      let last = offset as number;
+      let last = offset;
       for (let i = 0; i < size.length; i++) last = add(last, mul(size[i] - 1, stride[i], 'a tensor extent'), 'a tensor extent');
-      if (last >= n) throw bad(`a tensor of size [${size.join(', ')}], stride [${stride.join(', ')}] and offset ${offset as number} reaches past its storage of ${n} elements`);
-    } else if ((offset as number) > n) {
-      throw bad(`an empty tensor's offset ${offset as number} is past its storage of ${n} elements`);
+      if (last >= n) throw bad(`a tensor of size [${size.join(', ')}], stride [${stride.join(', ')}] and offset ${offset} reaches past its storage of ${n} elements`);
+    } else if (offset > n) {
+      throw bad(`an empty tensor's offset ${offset} is past its storage of ${n} elements`);
     }
-    const t = storage.asStrided(size, stride, offset as number);
+    const t = storage.asStrided(size, stride, offset);
     made.push(t);
     if (requiresGrad === true && t.isFloatingPoint()) t.requiresGrad_(true);
     return t;
@@ -232,13 +233,13 @@ export function loadPt(bytes: Uint8Array, options: LoadPtOptions = {}): unknown 
       return fn((args) => {
         const [func, newType, fargs] = args;
         if (!(newType instanceof TensorClass)) throw bad('_rebuild_from_type_v2 of a type that is not torch.Tensor or torch.nn.Parameter');
-        if (!func || typeof (func as PyCallable).call !== 'function' || !Array.isArray(fargs)) throw bad('malformed _rebuild_from_type_v2');
-        const r = (func as PyCallable).call(fargs);
+        if (!isPyCallable(func) || !Array.isArray(fargs)) throw bad('malformed _rebuild_from_type_v2');
+        const r = func.call(fargs);
         if (!(r instanceof Tensor)) throw bad('_rebuild_from_type_v2 did not rebuild a tensor');
         return r;
       });
     }
-    if (path === 'torch.Size') return fn((a) => (Array.isArray(a[0]) ? [...(a[0] as unknown[])] : a.length === 0 ? [] : badSize()));
+    if (path === 'torch.Size') return fn((a) => (Array.isArray(a[0]) ? [...a[0]] : a.length === 0 ? [] : badSize()));
     if (path === 'torch.device') return fn((a) => String(a[0]) + (a.length > 1 && a[1] != null ? `:${String(a[1])}` : ''));
     if (path === 'torch.serialization._get_layout') return fn((a) => String(a[0]));
     if (path === '_codecs.encode' || path === 'builtins.bytearray') return fn((a) => encode(name, a));
@@ -252,7 +253,7 @@ export function loadPt(bytes: Uint8Array, options: LoadPtOptions = {}): unknown 
     if (path === 'builtins.complex') {
       return fn((a) => {
         if (!a.every((x) => typeof x === 'number') || a.length > 2) throw bad('complex(...) of something that is not two numbers');
-        return { re: (a[0] as number | undefined) ?? 0, im: (a[1] as number | undefined) ?? 0 };
+        return { re: a[0] ?? 0, im: a[1] ?? 0 };
       });
     }
     return userGlobal(options.safeGlobals, module, name);
@@ -269,7 +270,7 @@ export function loadPt(bytes: Uint8Array, options: LoadPtOptions = {}): unknown 
     for (const t of made) t.dispose();
     if (e instanceof UnpicklingError) throw new UnpicklingError(`torch.load: Weights only load failed. WeightsUnpickler error: ${e.message}`);
     if (e instanceof TorchError) throw e;
-    throw bad(`corrupt checkpoint (${(e as Error).message})`);
+    throw bad(`corrupt checkpoint (${errorMessage(e)})`);
   }
 }
 

@@ -24,9 +24,13 @@ function entry(op: string, g: SafeGlobal): [string, PyCallable] {
   const module = name.slice(0, name.lastIndexOf('.'));
   if (BLOCKED_MODULES.has(module.split('.')[0])) throw new TorchError(`${op}: ${name} is in module ${module}, which is blocked and cannot be allowed`);
   if (typeof g === 'string') {
-    return [name, { call: (args) => new PyObject(name, [...args]), newobj: true, build: (o, s) => ((o as PyObject).state = s) }];
+    // (BUILD reaches only objects this callable made: PyObjects)
+    const build = (o: unknown, s: unknown) => {
+      if (o instanceof PyObject) o.state = s;
+    };
+    return [name, { call: (args) => new PyObject(name, [...args]), newobj: true, build }];
   }
-  const [, make, build] = g as readonly [string, (args: unknown[]) => unknown, ((obj: unknown, state: unknown) => void)?];
+  const [, make, build] = g;
   if (typeof make !== 'function' || (build !== undefined && typeof build !== 'function')) throw new TorchError(`${op}: the factory of ${name} is not a function`);
   return [name, { call: (args) => make(args), newobj: true, ...(build ? { build } : {}) }];
 }

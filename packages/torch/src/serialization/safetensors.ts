@@ -13,6 +13,7 @@
  */
 import { Tensor, TorchError, type DType } from '@torch-ts/core';
 import { tensorBytes, tensorFromBytes } from './bytes';
+import { isCount, isObject } from './guards';
 
 /** safetensors dtype name <-> torch-ts dtype, in the reference library's enum order. */
 const ST_DTYPES: readonly [string, DType][] = [
@@ -149,27 +150,31 @@ export function readHeader(bytes: Uint8Array): { infos: Info[]; metadata: Record
   } catch {
     throw bad('the header is not valid JSON');
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw bad('the header is not a JSON object');
+  if (!isObject(parsed) || Array.isArray(parsed)) throw bad('the header is not a JSON object');
   let metadata: Record<string, string> | null = null;
   const infos: Info[] = [];
-  for (const [name, v] of Object.entries(parsed as Record<string, unknown>)) {
+  for (const [name, v] of Object.entries(parsed)) {
     if (name === '__metadata__') {
-      if (v === null || typeof v !== 'object' || Array.isArray(v) || Object.values(v).some((x) => typeof x !== 'string')) {
-        throw bad('__metadata__ must map strings to strings');
+      if (!isObject(v) || Array.isArray(v)) throw bad('__metadata__ must map strings to strings');
+      const strings: Record<string, string> = {};
+      for (const [k, x] of Object.entries(v)) {
+        if (typeof x !== 'string') throw bad('__metadata__ must map strings to strings');
+        strings[k] = x;
       }
-      metadata = { ...(v as Record<string, string>) };
+      metadata = strings;
       continue;
     }
-    const e = v as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
-    if (e === null || typeof e !== 'object') throw bad(`the entry of "${name}" is not an object`);
-    const dtype = typeof e.dtype === 'string' ? FROM_ST.get(e.dtype) : undefined;
-    if (!dtype) throw bad(`unsupported dtype ${JSON.stringify(e.dtype)} for "${name}"`);
-    if (!Array.isArray(e.shape) || !e.shape.every((s) => Number.isSafeInteger(s) && s >= 0)) throw bad(`invalid shape for "${name}"`);
-    const off = e.data_offsets;
-    if (!Array.isArray(off) || off.length !== 2 || !off.every((s) => Number.isSafeInteger(s) && s >= 0)) {
+    if (!isObject(v)) throw bad(`the entry of "${name}" is not an object`);
+    const st = v.dtype;
+    const dtype = typeof st === 'string' ? FROM_ST.get(st) : undefined;
+    if (typeof st !== 'string' || !dtype) throw bad(`unsupported dtype ${JSON.stringify(st)} for "${name}"`);
+    const shape = v.shape;
+    if (!Array.isArray(shape) || !shape.every(isCount)) throw bad(`invalid shape for "${name}"`);
+    const off = v.data_offsets;
+    if (!Array.isArray(off) || off.length !== 2 || !off.every(isCount)) {
       throw bad(`invalid data_offsets for "${name}"`);
     }
-    infos.push({ name, dtype, st: e.dtype as string, shape: e.shape as number[], begin: off[0], end: off[1] });
+    infos.push({ name, dtype, st, shape, begin: off[0], end: off[1] });
   }
   infos.sort((a, b) => a.begin - b.begin || a.end - b.end);
   let start = 0;

@@ -14,6 +14,7 @@
  * entry declares 144 bytes costs 144 bytes. The total work is linear in the file.
  */
 import { TorchError } from '@torch-ts/core';
+import { errorMessage } from './guards';
 
 export interface ZipEntry {
   name: string;
@@ -177,7 +178,7 @@ export class ZipReader {
         // One byte past the declared size: an entry that inflates to more is caught at once.
         out = this.inflateRaw(raw, e.size + 1);
       } catch (err) {
-        throw bad(`entry "${name}" cannot be inflated within its declared ${e.size} bytes (${(err as Error).message})`);
+        throw bad(`entry "${name}" cannot be inflated within its declared ${e.size} bytes (${errorMessage(err)})`);
       }
       if (!(out instanceof Uint8Array) || out.length !== e.size) {
         throw bad(`entry "${name}" inflated to ${out instanceof Uint8Array ? out.length : 'no'} bytes, expected ${e.size}`);

@@ -9,7 +9,7 @@
  * `randperm(n, generator)`; without a generator both come from the default generator,
  * the sampler first seeding a fresh Generator from another int64 draw.
  */
-import { Generator, defaultGenerator, randperm, stack, tensor, Tensor, TorchError } from '@torch-ts/core';
+import { Generator, TorchTypeError, defaultGenerator, randperm, stack, tensor, typeName, Tensor, TorchError } from '@torch-ts/core';
 
 /** A map-style dataset: `getItem(i)` for `0 <= i < length` (`__getitem__`, `__len__`). */
 export abstract class Dataset<T = unknown> {
@@ -52,29 +52,52 @@ export class TensorDataset extends Dataset<Tensor[]> {
 export function defaultCollate(batch: unknown[]): unknown {
   if (batch.length === 0) throw new TorchError('defaultCollate: empty batch');
   const elem = batch[0];
-  if (elem instanceof Tensor) return stack(batch as Tensor[], 0);
-  if (typeof elem === 'number') {
-    const allInt = (batch as number[]).every((v) => Number.isInteger(v));
-    return tensor(batch as number[], { dtype: allInt ? 'int64' : 'float64' });
+  if (elem instanceof Tensor) {
+    if (!batch.every(isTensor)) throw new TorchTypeError(`defaultCollate: the batch starts with a Tensor, but element ${batch.findIndex((b) => !isTensor(b))} is ${typeName(batch.find((b) => !isTensor(b)))}`);
+    return stack(batch, 0);
   }
-  if (typeof elem === 'bigint') return tensor(batch as bigint[], { dtype: 'int64' });
-  if (typeof elem === 'boolean') return tensor(batch as boolean[]);
+  if (typeof elem === 'number' || typeof elem === 'bigint' || typeof elem === 'boolean') {
+    // (a mix of numbers, bigints and bools is one tensor, as `tensor()` makes it)
+    if (!batch.every(isScalar)) throw new TorchError(`defaultCollate: the batch starts with a ${typeof elem}, but element ${batch.findIndex((b) => !isScalar(b))} is ${typeName(batch.find((b) => !isScalar(b)))}`);
+    if (typeof elem === 'bigint') return tensor(batch, { dtype: 'int64' });
+    if (typeof elem === 'boolean') return tensor(batch);
+    const allInt = batch.every((v) => typeof v === 'number' && Number.isInteger(v));
+    return tensor(batch, { dtype: allInt ? 'int64' : 'float64' });
+  }
   if (typeof elem === 'string') return batch;
   if (Array.isArray(elem)) {
     const n = elem.length;
-    if (!batch.every((b) => Array.isArray(b) && b.length === n)) throw new TorchError('defaultCollate: each element in list of batch should be of equal size');
-    return elem.map((_, i) => defaultCollate(batch.map((b) => (b as unknown[])[i])));
+    const rows: unknown[][] = [];
+    for (const b of batch) {
+      if (!Array.isArray(b) || b.length !== n) throw new TorchError('defaultCollate: each element in list of batch should be of equal size');
+      rows.push(b);
+    }
+    return elem.map((_, i) => defaultCollate(rows.map((b) => b[i])));
   }
   if (elem instanceof Map) {
-    return new Map([...elem.keys()].map((k) => [k, defaultCollate(batch.map((b) => (b as Map<unknown, unknown>).get(k)))]));
+    const maps: Map<unknown, unknown>[] = [];
+    for (const b of batch) {
+      if (!(b instanceof Map)) throw new TorchError(`defaultCollate: the batch starts with a Map, but holds ${typeName(b)}`);
+      maps.push(b);
+    }
+    return new Map([...elem.keys()].map((k) => [k, defaultCollate(maps.map((b) => b.get(k)))]));
   }
   if (elem !== null && typeof elem === 'object') {
+    const objects: Readonly<Record<string, unknown>>[] = [];
+    for (const b of batch) {
+      if (!isObject(b)) throw new TorchError(`defaultCollate: the batch starts with an object, but holds ${typeName(b)}`);
+      objects.push(b);
+    }
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(elem)) out[k] = defaultCollate(batch.map((b) => (b as Record<string, unknown>)[k]));
+    for (const k of Object.keys(elem)) out[k] = defaultCollate(objects.map((b) => b[k]));
     return out;
   }
   throw new TorchError(`defaultCollate: batch must contain tensors, numbers, strings, arrays or objects; found ${elem === null ? 'null' : typeof elem}`);
 }
+
+const isTensor = (x: unknown): x is Tensor => x instanceof Tensor;
+const isScalar = (x: unknown): x is number | bigint | boolean => typeof x === 'number' || typeof x === 'bigint' || typeof x === 'boolean';
+const isObject = (x: unknown): x is Readonly<Record<string, unknown>> => typeof x === 'object' && x !== null;
 
 export interface DataLoaderOptions<T, B> {
   batchSize?: number | null;
@@ -105,6 +128,8 @@ export class DataLoader<T = unknown, B = any> {
     this.generator = options.generator ?? null;
     this.dropLast = options.dropLast ?? false;
     if (this.batchSize === null && this.dropLast) throw new TorchError('batch_size=None option disables auto-batching and is mutually exclusive with drop_last');
+    // (without a collateFn the batch type `B` is what the caller names it, `any` by default:
+    // defaultCollate's result depends on the samples' run-time shape)
     this.collateFn = options.collateFn ?? (defaultCollate as (b: T[]) => B);
   }
 
@@ -129,7 +154,7 @@ export class DataLoader<T = unknown, B = any> {
     if (g === null) g = new Generator().manualSeed(defaultGenerator.random64() & INT64_MASK);
     const draw = () => {
       const perm = randperm(n, { generator: g });
-      const order = Array.from(perm.dataSync() as Float64Array);
+      const order = Array.from(perm.dataSync(), Number);
       perm.dispose();
       return order;
     };
@@ -157,14 +182,22 @@ export class DataLoader<T = unknown, B = any> {
   }
 
   private make(samples: T[]): B {
-    return this.batchSize === null ? (samples[0] as unknown as B) : this.collateFn(samples);
+    if (this.batchSize !== null) return this.collateFn(samples);
+    // (without batching a sample is its own batch: `B` is the sample type, which the types
+    // cannot say, as PyTorch's `batch_size=None` yields samples)
+    const sample: unknown = samples[0];
+    return sample as B;
   }
 
   *[Symbol.iterator](): Iterator<B> {
     for (const idx of this.batchesOfIndices()) {
-      const samples = idx.map((i) => this.dataset.getItem(i));
-      if (samples.some((s) => s instanceof Promise)) throw new TorchError('DataLoader: the dataset returns promises; iterate with `for await`');
-      yield this.make(samples as T[]);
+      const items = idx.map((i) => this.dataset.getItem(i));
+      const samples: T[] = [];
+      for (const s of items) {
+        if (s instanceof Promise) throw new TorchError('DataLoader: the dataset returns promises; iterate with `for await`');
+        samples.push(s);
+      }
+      yield this.make(samples);
     }
   }
 
@@ -217,7 +250,7 @@ export function randomSplit<T>(dataset: Dataset<T>, lengths: readonly number[], 
   }
   if (lens.reduce((a, b) => a + b, 0) !== n) throw new TorchError('randomSplit: Sum of input lengths does not equal the length of the input dataset!');
   const perm = randperm(n, { generator: options.generator ?? defaultGenerator });
-  const idx = Array.from(perm.dataSync() as Float64Array);
+  const idx = Array.from(perm.dataSync(), Number);
   perm.dispose();
   let off = 0;
   return lens.map((l) => {

@@ -26,7 +26,7 @@ export class ReLU extends Module {
 
   constructor(...args: OptionalArgs<[inplace: boolean], InplaceOptions>) {
     super();
-    [this.inplace] = reluArgs.bind(args) as [boolean];
+    [this.inplace] = reluArgs.bind(args);
   }
 
   override forward(input: Tensor): Tensor {
@@ -43,6 +43,8 @@ export class GELU extends Module {
 
   constructor(...args: OptionalArgs<[approximate: 'none' | 'tanh'], { approximate?: 'none' | 'tanh' | null }>) {
     super();
+    // (bound as a str: another value is refused by F.gelu at the first forward, as PyTorch's
+    // nn.GELU refuses it, so the constructor keeps it unchecked and the type names the valid ones)
     [this.approximate] = geluArgs.bind(args) as ['none' | 'tanh'];
   }
 
@@ -60,7 +62,7 @@ export class SiLU extends Module {
 
   constructor(...args: OptionalArgs<[inplace: boolean], InplaceOptions>) {
     super();
-    [this.inplace] = siluArgs.bind(args) as [boolean];
+    [this.inplace] = siluArgs.bind(args);
   }
 
   override forward(input: Tensor): Tensor {
@@ -100,7 +102,7 @@ export class LeakyReLU extends Module {
 
   constructor(...args: OptionalArgs<[negativeSlope: number, inplace: boolean], InplaceOptions & { negativeSlope?: number | null }>) {
     super();
-    [this.negativeSlope, this.inplace] = leakyReluArgs.bind(args) as [number, boolean];
+    [this.negativeSlope, this.inplace] = leakyReluArgs.bind(args);
   }
 
   override forward(input: Tensor): Tensor {
@@ -118,7 +120,7 @@ export class ELU extends Module {
 
   constructor(...args: OptionalArgs<[alpha: number, inplace: boolean], InplaceOptions & { alpha?: number | null }>) {
     super();
-    [this.alpha, this.inplace] = eluArgs.bind(args) as [number, boolean];
+    [this.alpha, this.inplace] = eluArgs.bind(args);
   }
 
   override forward(input: Tensor): Tensor {
@@ -139,7 +141,7 @@ export class Softmax extends Module {
 
   constructor(...args: OptionalArgs<[dim: number], DimOptions>) {
     super();
-    this.dim = (softmaxArgs.bind(args)[0] as number | undefined) ?? null;
+    this.dim = softmaxArgs.bind(args)[0] ?? null;
   }
 
   override forward(input: Tensor): Tensor {
@@ -156,7 +158,7 @@ export class LogSoftmax extends Module {
 
   constructor(...args: OptionalArgs<[dim: number], DimOptions>) {
     super();
-    this.dim = (logSoftmaxArgs.bind(args)[0] as number | undefined) ?? null;
+    this.dim = logSoftmaxArgs.bind(args)[0] ?? null;
   }
 
   override forward(input: Tensor): Tensor {
@@ -183,7 +185,7 @@ export class Dropout extends Module {
 
   constructor(...args: OptionalArgs<[p: number, inplace: boolean], DropoutOptions>) {
     super();
-    [this.p, this.inplace] = dropoutArgs.bind(args) as [number, boolean];
+    [this.p, this.inplace] = dropoutArgs.bind(args);
     if (this.p < 0 || this.p > 1) throw new TorchError(`dropout probability has to be between 0 and 1, but got ${this.p}`);
   }
 

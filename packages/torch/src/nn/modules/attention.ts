@@ -67,19 +67,7 @@ export class MultiheadAttention extends Module {
     >
   ) {
     super();
-    const [embedDim, numHeads, dropout, bias, , , kdim, vdim, batchFirst, device, dtype] = multiheadAttentionArgs.bind(args) as [
-      number,
-      number,
-      number,
-      boolean,
-      boolean,
-      boolean,
-      number | undefined,
-      number | undefined,
-      boolean,
-      DeviceLike | undefined,
-      DType | undefined,
-    ];
+    const [embedDim, numHeads, dropout, bias, , , kdim, vdim, batchFirst, device, dtype] = multiheadAttentionArgs.bind(args);
     // (key and value of the query's width only: other widths need separate projections)
     for (const [name, d] of [['kdim', kdim], ['vdim', vdim]] as const) {
       if (d != null && d !== embedDim) throw new NotImplementedError(`MultiheadAttention: ${name}=${d} other than embed_dim is not supported by torch-ts yet`);

@@ -1,4 +1,4 @@
-import { Module } from '../module';
+import { Module, describeValue } from '../module';
 import { TorchError } from '../internal';
 
 /** Normalises a (possibly negative) index into a container of `n` modules. */
@@ -7,16 +7,28 @@ function absIndex(op: string, idx: number, n: number): number {
   return idx < 0 ? idx + n : idx;
 }
 
+/** The module at `idx` of a list of slots; an empty slot (a module set to null) is an error, not a module. */
+function moduleAt(op: string, modules: Map<string, Module | null>, idx: number): Module {
+  const list = [...modules.values()];
+  const m = list[absIndex(op, idx, list.length)];
+  if (m === null) throw new TorchError(`${op}: the module at index ${idx} is None`);
+  return m;
+}
+
 /** `nn.Sequential(m1, m2, ...)` or `nn.Sequential(new Map([...]))`: calls its modules in order. */
 export class Sequential extends Module {
   constructor(...modules: (Module | Map<string, Module> | Record<string, Module>)[]) {
     super();
     const first = modules[0];
     if (modules.length === 1 && !(first instanceof Module)) {
-      const entries = first instanceof Map ? [...first] : Object.entries(first as Record<string, Module>);
+      const entries = first instanceof Map ? [...first] : Object.entries(first);
       for (const [k, m] of entries) this.registerModule(k, m);
     } else {
-      modules.forEach((m, i) => this.registerModule(String(i), m as Module));
+      modules.forEach((m, i) => {
+        // (null registers an empty slot, as registerModule allows)
+        if (m !== null && !(m instanceof Module)) throw new TorchError(`registerModule: ${describeValue(m)} is not a Module subclass`);
+        this.registerModule(String(i), m);
+      });
     }
   }
 
@@ -26,8 +38,7 @@ export class Sequential extends Module {
 
   /** The module at `idx` (negative counts from the end). */
   get(idx: number): Module {
-    const list = [...this._modules.values()];
-    return list[absIndex('Sequential', idx, list.length)] as Module;
+    return moduleAt('Sequential', this._modules, idx);
   }
 
   append(module: Module): this {
@@ -36,7 +47,7 @@ export class Sequential extends Module {
   }
 
   [Symbol.iterator](): Iterator<Module> {
-    return ([...this._modules.values()].filter((m) => m !== null) as Module[])[Symbol.iterator]();
+    return [...this._modules.values()].filter((m) => m !== null)[Symbol.iterator]();
   }
 
   override forward(input: unknown): any {
@@ -58,8 +69,7 @@ export class ModuleList extends Module {
   }
 
   get(idx: number): Module {
-    const list = [...this._modules.values()];
-    return list[absIndex('ModuleList', idx, list.length)] as Module;
+    return moduleAt('ModuleList', this._modules, idx);
   }
 
   set(idx: number, module: Module): void {
@@ -78,7 +88,7 @@ export class ModuleList extends Module {
   }
 
   insert(index: number, module: Module): void {
-    const list = [...this._modules.values()] as Module[];
+    const list = [...this._modules.values()];
     const n = list.length;
     const i = index < 0 ? Math.max(0, index + n) : Math.min(index, n);
     list.splice(i, 0, module);
@@ -86,7 +96,7 @@ export class ModuleList extends Module {
   }
 
   [Symbol.iterator](): Iterator<Module> {
-    return ([...this._modules.values()] as Module[])[Symbol.iterator]();
+    return [...this._modules.values()].filter((m) => m !== null)[Symbol.iterator]();
   }
 
   override forward(): never {
@@ -119,7 +129,7 @@ export class ModuleDict extends Module {
 
   delete(key: string): boolean {
     const had = this._modules.has(key);
-    delete (this as unknown as Record<string, unknown>)[key];
+    Reflect.deleteProperty(this, key);
     return had;
   }
 

@@ -6,7 +6,7 @@ import { Module } from '../module';
 import type { Parameter } from '../parameter';
 import * as F from '../functional';
 import { pyRepr, pyStr, type PyValue } from '../repr';
-import { emptyParam, type FactoryKwargs } from './linear';
+import { emptyParam, type BoundFactoryKwargs, type FactoryKwargs } from './linear';
 
 export type IntOrTuple = number | readonly number[];
 
@@ -38,23 +38,27 @@ export function ntuple(op: string, v: IntOrTuple, n: number): number[] {
 
 const allEqual = (v: PyValue, x: number): boolean => Array.isArray(v) && v.every((e) => e === x);
 
+/** What a conv layer's padding may be: one int per spatial dim, or 'valid' / 'same' (not for transposed convs). */
+type ConvPadding = number[] | 'valid' | 'same';
+
 /** A conv layer's `__init__` arguments, bound (Note [Module constructors bind their arguments]). */
-interface ConvSpec {
+interface ConvSpec<P extends ConvPadding> {
   readonly inChannels: number;
   readonly outChannels: number;
   readonly kernelSize: number[];
   readonly stride: number[];
-  readonly padding: unknown;
+  /** The padding, checked and expanded for the layer `name` once its stride is known. */
+  readonly padding: (name: string, stride: readonly number[], n: number) => P;
   readonly outputPadding: number[] | null;
   readonly dilation: number[];
   readonly groups: number;
   readonly bias: boolean;
   readonly paddingMode: string;
-  readonly factory: FactoryKwargs;
+  readonly factory: BoundFactoryKwargs;
 }
 
-const convParams = (n: number) =>
-  `int in_channels, int out_channels, int[${n}] kernel_size, int[${n}] stride=1, Any padding=0, int[${n}] dilation=1, int groups=1, bool bias=True, str padding_mode='zeros', ${FACTORY_PARAMS}`;
+const convParams = <N extends number>(n: N) =>
+  `int in_channels, int out_channels, int[${n}] kernel_size, int[${n}] stride=1, Any padding=0, int[${n}] dilation=1, int groups=1, bool bias=True, str padding_mode='zeros', ${FACTORY_PARAMS}` as const;
 const conv1dArgs = initBinder('Conv1d', convParams(1));
 const conv2dArgs = initBinder('Conv2d', convParams(2));
 const convTranspose2dArgs = initBinder(
@@ -62,32 +66,52 @@ const convTranspose2dArgs = initBinder(
   `int in_channels, int out_channels, int[2] kernel_size, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, bool bias=True, int[2] dilation=1, str padding_mode='zeros', ${FACTORY_PARAMS}`,
 );
 
-function convSpec(v: unknown[]): ConvSpec {
-  const [inChannels, outChannels, kernelSize, stride, padding, dilation, groups, bias, paddingMode, device, dtype] = v as [number, number, number[], number[], unknown, number[], number, boolean, string, DeviceLike | undefined, DType | undefined];
-  return { inChannels, outChannels, kernelSize, stride, padding, outputPadding: null, dilation, groups, bias, paddingMode, factory: { device, dtype } };
+function convSpec(v: ReturnType<typeof conv2dArgs.bind>): ConvSpec<ConvPadding> {
+  const [inChannels, outChannels, kernelSize, stride, padding, dilation, groups, bias, paddingMode, device, dtype] = v;
+  return {
+    inChannels, outChannels, kernelSize, stride, outputPadding: null, dilation, groups, bias, paddingMode, factory: { device, dtype },
+    padding: (name, strides, n) => convPadding(name, padding, strides, n),
+  }; // prettier-ignore
 }
 
-function convTransposeSpec(v: unknown[]): ConvSpec {
-  const [inChannels, outChannels, kernelSize, stride, padding, outputPadding, groups, bias, dilation, paddingMode, device, dtype] = v as [number, number, number[], number[], number[], number[], number, boolean, number[], string, DeviceLike | undefined, DType | undefined];
-  return { inChannels, outChannels, kernelSize, stride, padding, outputPadding, dilation, groups, bias, paddingMode, factory: { device, dtype } };
+function convTransposeSpec(v: ReturnType<typeof convTranspose2dArgs.bind>): ConvSpec<number[]> {
+  const [inChannels, outChannels, kernelSize, stride, padding, outputPadding, groups, bias, dilation, paddingMode, device, dtype] = v;
+  return {
+    inChannels, outChannels, kernelSize, stride, outputPadding, dilation, groups, bias, paddingMode, factory: { device, dtype },
+    padding: (name, _strides, n) => ntuple(name, padding, n),
+  }; // prettier-ignore
+}
+
+const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x);
+
+/** A conv layer's `padding` (bound as `Any`): an int, a tuple of ints, 'valid' or 'same'. */
+function convPadding(name: string, padding: unknown, stride: readonly number[], n: number): ConvPadding {
+  if (typeof padding === 'string') {
+    if (padding !== 'valid' && padding !== 'same') throw new TorchError(`${name}: Invalid padding string '${padding}', should be one of ['valid', 'same']`);
+    if (padding === 'same' && stride.some((s) => s !== 1)) throw new TorchError(`${name}: padding='same' is not supported for strided convolutions`);
+    return padding;
+  }
+  if (isInt(padding)) return ntuple(name, padding, n);
+  if (Array.isArray(padding) && padding.every(isInt)) return ntuple(name, padding, n);
+  throw new TorchTypeError(`${name}.__init__(): argument 'padding' must be int, tuple of ints or str, not ${typeName(padding)}`);
 }
 
 /** Shared by the conv layers: `_ConvNd`. */
-abstract class ConvNd extends Module {
+abstract class ConvNd<P extends ConvPadding = ConvPadding> extends Module {
   declare weight: Parameter;
   declare bias: Parameter | null;
   readonly inChannels: number;
   readonly outChannels: number;
   readonly kernelSize: number[];
   readonly stride: number[];
-  readonly padding: number[] | 'valid' | 'same';
+  readonly padding: P;
   readonly dilation: number[];
   readonly outputPadding: number[];
   readonly groups: number;
   readonly paddingMode: string;
 
   constructor(
-    o: ConvSpec,
+    o: ConvSpec<P>,
     readonly transposed: boolean,
     n: number,
   ) {
@@ -102,18 +126,7 @@ abstract class ConvNd extends Module {
     if (outChannels % this.groups !== 0) throw new TorchError(`${name}: out_channels must be divisible by groups`);
     this.kernelSize = ntuple(name, o.kernelSize, n);
     this.stride = ntuple(name, o.stride, n);
-    const padding = o.padding;
-    if (typeof padding === 'string') {
-      if (padding !== 'valid' && padding !== 'same') throw new TorchError(`${name}: Invalid padding string '${padding}', should be one of ['valid', 'same']`);
-      if (padding === 'same' && this.stride.some((s) => s !== 1)) throw new TorchError(`${name}: padding='same' is not supported for strided convolutions`);
-      this.padding = padding;
-    } else {
-      const ok = (x: unknown) => typeof x === 'number' && Number.isInteger(x);
-      if (!(ok(padding) || (Array.isArray(padding) && padding.every(ok)))) {
-        throw new TorchTypeError(`${name}.__init__(): argument 'padding' must be int, tuple of ints or str, not ${typeName(padding)}`);
-      }
-      this.padding = ntuple(name, padding as IntOrTuple, n);
-    }
+    this.padding = o.padding(name, this.stride, n);
     this.dilation = ntuple(name, o.dilation, n);
     this.outputPadding = ntuple(name, o.outputPadding ?? 0, n);
     this.paddingMode = o.paddingMode;
@@ -179,7 +192,7 @@ export class Conv2d extends ConvNd {
   }
 }
 
-export class ConvTranspose2d extends ConvNd {
+export class ConvTranspose2d extends ConvNd<number[]> {
   constructor(
     ...args: BoundArgs<
       [inChannels: number, outChannels: number, kernelSize: IntOrTuple],
@@ -193,7 +206,7 @@ export class ConvTranspose2d extends ConvNd {
   override forward(input: Tensor): Tensor {
     return F.convTranspose2d(input, this.weight, this.bias, {
       stride: this.stride,
-      padding: this.padding as number[], // never a string for transposed convs
+      padding: this.padding,
       outputPadding: this.outputPadding,
       groups: this.groups,
       dilation: this.dilation,

@@ -12,9 +12,15 @@ export interface FactoryKwargs {
   device?: DeviceLike | null;
 }
 
+/** A layer's `device=None, dtype=None` after binding: the dtype resolved from its name. */
+export interface BoundFactoryKwargs {
+  dtype?: DType | null;
+  device?: DeviceLike | null;
+}
+
 /** `torch.empty(sizes, dtype=..., device=...)` for a layer's parameters. */
-export function emptyParam(sizes: number[], o: FactoryKwargs): Parameter {
-  const t = empty(sizes, { dtype: o.dtype as DType | null | undefined, device: o.device });
+export function emptyParam(sizes: number[], o: BoundFactoryKwargs): Parameter {
+  const t = empty(sizes, { dtype: o.dtype, device: o.device });
   const p = new Parameter(t);
   t.dispose();
   return p;
@@ -51,7 +57,7 @@ export class Linear extends Module {
     ...args: BoundArgs<[inFeatures: number, outFeatures: number], [bias: boolean, device: DeviceLike, dtype: DType | string], LinearOptions & { inFeatures?: number; outFeatures?: number }>
   ) {
     super();
-    const [inFeatures, outFeatures, bias, device, dtype] = linearArgs.bind(args) as [number, number, boolean, DeviceLike | undefined, DType | undefined];
+    const [inFeatures, outFeatures, bias, device, dtype] = linearArgs.bind(args);
     const options = { device, dtype };
     this.inFeatures = inFeatures;
     this.outFeatures = outFeatures;
@@ -95,7 +101,7 @@ export class Bilinear extends Module {
     >
   ) {
     super();
-    const [in1Features, in2Features, outFeatures, bias, device, dtype] = bilinearArgs.bind(args) as [number, number, number, boolean, DeviceLike | undefined, DType | undefined];
+    const [in1Features, in2Features, outFeatures, bias, device, dtype] = bilinearArgs.bind(args);
     const options = { device, dtype };
     this.in1Features = in1Features;
     this.in2Features = in2Features;
@@ -143,7 +149,7 @@ export class Flatten extends Module {
 
   constructor(...args: OptionalArgs<[startDim: number, endDim: number], { startDim?: number | null; endDim?: number | null }>) {
     super();
-    [this.startDim, this.endDim] = flattenArgs.bind(args) as [number, number];
+    [this.startDim, this.endDim] = flattenArgs.bind(args);
   }
 
   override forward(input: Tensor): Tensor {
@@ -161,7 +167,7 @@ export class Unflatten extends Module {
 
   constructor(...args: BoundArgs<[dim: number, unflattenedSize: readonly number[]], [], { dim?: number; unflattenedSize?: readonly number[] }>) {
     super();
-    [this.dim, this.unflattenedSize] = unflattenArgs.bind(args) as [number, number[]];
+    [this.dim, this.unflattenedSize] = unflattenArgs.bind(args);
   }
 
   override forward(input: Tensor): Tensor {

@@ -19,7 +19,7 @@ interface LegacyOptions {
 // (Note [Module constructors bind their arguments]; size_average and reduce are PyTorch's
 // deprecated spellings of reduction, not supported)
 const LEGACY = ['sizeAverage', 'reduce'];
-const lossBinder = (cls: string, params: string) => initBinder(cls, params, LEGACY);
+const lossBinder = <const C extends string, const P extends string>(cls: C, params: P) => initBinder(cls, params, LEGACY);
 const mseLossArgs = lossBinder('MSELoss', "bool? size_average=None, bool? reduce=None, str reduction='mean'");
 const l1LossArgs = lossBinder('L1Loss', "bool? size_average=None, bool? reduce=None, str reduction='mean'");
 const crossEntropyLossArgs = lossBinder(
@@ -76,7 +76,7 @@ export class CrossEntropyLoss extends WeightedLoss {
       CrossEntropyLossOptions & LegacyOptions
     >
   ) {
-    const [weight, , ignoreIndex, , reduction, labelSmoothing] = crossEntropyLossArgs.bind(args) as [Tensor | undefined, null, number, null, string, number];
+    const [weight, , ignoreIndex, , reduction, labelSmoothing] = crossEntropyLossArgs.bind(args);
     super(weight, reduction);
     this.ignoreIndex = ignoreIndex;
     this.labelSmoothing = labelSmoothing;
@@ -98,7 +98,7 @@ export class NLLLoss extends WeightedLoss {
   constructor(
     ...args: OptionalArgs<[weight: Tensor, sizeAverage: Legacy, ignoreIndex: number, reduce: Legacy, reduction: Reduction], LossOptions & LegacyOptions & { weight?: Tensor | null; ignoreIndex?: number | null }>
   ) {
-    const [weight, , ignoreIndex, , reduction] = nllLossArgs.bind(args) as [Tensor | undefined, null, number, null, string];
+    const [weight, , ignoreIndex, , reduction] = nllLossArgs.bind(args);
     super(weight, reduction);
     this.ignoreIndex = ignoreIndex;
   }
@@ -112,7 +112,7 @@ type ReductionArgs = OptionalArgs<[sizeAverage: Legacy, reduce: Legacy, reductio
 
 export class MSELoss extends Loss {
   constructor(...args: ReductionArgs) {
-    super(mseLossArgs.bind(args)[2] as string);
+    super(mseLossArgs.bind(args)[2]);
   }
 
   override forward(input: Tensor, target: Tensor): Tensor {
@@ -122,7 +122,7 @@ export class MSELoss extends Loss {
 
 export class L1Loss extends Loss {
   constructor(...args: ReductionArgs) {
-    super(l1LossArgs.bind(args)[2] as string);
+    super(l1LossArgs.bind(args)[2]);
   }
 
   override forward(input: Tensor, target: Tensor): Tensor {
@@ -132,7 +132,7 @@ export class L1Loss extends Loss {
 
 export class BCELoss extends WeightedLoss {
   constructor(...args: OptionalArgs<[weight: Tensor, sizeAverage: Legacy, reduce: Legacy, reduction: Reduction], LossOptions & LegacyOptions & { weight?: Tensor | null }>) {
-    const [weight, , , reduction] = bceLossArgs.bind(args) as [Tensor | undefined, null, null, string];
+    const [weight, , , reduction] = bceLossArgs.bind(args);
     super(weight, reduction);
   }
 
@@ -151,7 +151,7 @@ export class BCEWithLogitsLoss extends Loss {
       LossOptions & LegacyOptions & { weight?: Tensor | null; posWeight?: Tensor | null }
     >
   ) {
-    const [weight, , , reduction, posWeight] = bceWithLogitsLossArgs.bind(args) as [Tensor | undefined, null, null, string, Tensor | undefined];
+    const [weight, , , reduction, posWeight] = bceWithLogitsLossArgs.bind(args);
     super(reduction);
     this.registerBuffer('weight', weight ?? null);
     this.registerBuffer('pos_weight', posWeight ?? null);
@@ -173,7 +173,7 @@ export class SmoothL1Loss extends Loss {
   readonly beta: number;
 
   constructor(...args: OptionalArgs<[sizeAverage: Legacy, reduce: Legacy, reduction: Reduction, beta: number], LossOptions & LegacyOptions & { beta?: number | null }>) {
-    const [, , reduction, beta] = smoothL1LossArgs.bind(args) as [null, null, string, number];
+    const [, , reduction, beta] = smoothL1LossArgs.bind(args);
     super(reduction);
     this.beta = beta;
   }

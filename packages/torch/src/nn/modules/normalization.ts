@@ -1,4 +1,4 @@
-import { ones, tensor, zeros, type Binder, type BoundArgs, type DType, type DeviceLike } from '@torch-ts/core';
+import { ones, tensor, zeros, type BoundArgs, type DType, type DeviceLike } from '@torch-ts/core';
 import { FACTORY_PARAMS, givenNull, initBinder } from '../init-args';
 import * as init from '../init';
 import { Tensor, TorchError, noGradGuard } from '../internal';
@@ -6,7 +6,7 @@ import { Module } from '../module';
 import type { Parameter } from '../parameter';
 import * as F from '../functional';
 import { pyFloat, pyRepr } from '../repr';
-import { emptyParam, type FactoryKwargs } from './linear';
+import { emptyParam, type BoundFactoryKwargs, type FactoryKwargs } from './linear';
 
 export interface BatchNormOptions extends FactoryKwargs {
   eps?: number | null;
@@ -16,7 +16,7 @@ export interface BatchNormOptions extends FactoryKwargs {
   trackRunningStats?: boolean | null;
 }
 
-const batchNormParams = `int num_features, float eps=1e-05, float momentum=0.1, bool affine=True, bool track_running_stats=True, ${FACTORY_PARAMS}`;
+const batchNormParams = `int num_features, float eps=1e-05, float momentum=0.1, bool affine=True, bool track_running_stats=True, ${FACTORY_PARAMS}` as const;
 const batchNorm1dArgs = initBinder('BatchNorm1d', batchNormParams);
 const batchNorm2dArgs = initBinder('BatchNorm2d', batchNormParams);
 const layerNormArgs = initBinder('LayerNorm', `int[] normalized_shape, float eps=1e-05, bool elementwise_affine=True, bool bias=True, ${FACTORY_PARAMS}`);
@@ -28,15 +28,15 @@ type BatchNormArgs = BoundArgs<
   BatchNormOptions & { numFeatures?: number }
 >;
 
-interface BatchNormSpec extends FactoryKwargs {
+interface BatchNormSpec extends BoundFactoryKwargs {
   eps: number;
   momentum: number | null;
   affine: boolean;
   trackRunningStats: boolean;
 }
 
-function batchNormSpec(b: Binder, args: readonly unknown[]): [number, BatchNormSpec] {
-  const [numFeatures, eps, momentum, affine, trackRunningStats, device, dtype] = b.bind(args) as [number, number, number, boolean, boolean, DeviceLike | undefined, DType | undefined];
+function batchNormSpec(b: typeof batchNorm1dArgs | typeof batchNorm2dArgs, args: readonly unknown[]): [number, BatchNormSpec] {
+  const [numFeatures, eps, momentum, affine, trackRunningStats, device, dtype] = b.bind(args);
   return [numFeatures, { eps, momentum: givenNull(args, 2, 'momentum') ? null : momentum, affine, trackRunningStats, device, dtype }];
 }
 
@@ -73,7 +73,7 @@ abstract class BatchNormBase extends Module {
       this.registerParameter('weight', null);
       this.registerParameter('bias', null);
     }
-    const fk = { dtype: o.dtype as never, device: o.device };
+    const fk = { dtype: o.dtype, device: o.device };
     if (this.trackRunningStats) {
       this.registerBuffer('running_mean', zeros([numFeatures], fk));
       this.registerBuffer('running_var', ones([numFeatures], fk));
@@ -190,7 +190,7 @@ export class LayerNorm extends Module {
     >
   ) {
     super();
-    const [normalizedShape, eps, elementwiseAffine, bias, device, dtype] = layerNormArgs.bind(args) as [number[], number, boolean, boolean, DeviceLike | undefined, DType | undefined];
+    const [normalizedShape, eps, elementwiseAffine, bias, device, dtype] = layerNormArgs.bind(args);
     const o = { device, dtype };
     this.normalizedShape = normalizedShape;
     this.eps = eps;
@@ -238,7 +238,7 @@ export class GroupNorm extends Module {
     ...args: BoundArgs<[numGroups: number, numChannels: number], [eps: number, affine: boolean, device: DeviceLike, dtype: DType | string], GroupNormOptions & { numGroups?: number; numChannels?: number }>
   ) {
     super();
-    const [numGroups, numChannels, eps, affine, device, dtype] = groupNormArgs.bind(args) as [number, number, number, boolean, DeviceLike | undefined, DType | undefined];
+    const [numGroups, numChannels, eps, affine, device, dtype] = groupNormArgs.bind(args);
     const o = { device, dtype };
     this.numGroups = numGroups;
     this.numChannels = numChannels;

@@ -19,11 +19,16 @@ const maxPool2dArgs = initBinder('MaxPool2d', 'Any kernel_size, Any? stride=None
 const avgPool2dArgs = initBinder('AvgPool2d', 'Any kernel_size, Any? stride=None, Any padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None');
 const adaptiveAvgPool2dArgs = initBinder('AdaptiveAvgPool2d', 'Any output_size');
 
-/** An int or a tuple of ints, as the pooling layers take their sizes. */
-function intOrTuple(cls: string, name: string, v: unknown, optionalEntries = false): IntOrTuple {
-  const ok = (x: unknown) => (typeof x === 'number' && Number.isInteger(x)) || (optionalEntries && x === null);
-  if (ok(v) && v !== null) return v as number;
-  if (Array.isArray(v) && v.every(ok)) return [...(v as number[])];
+const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x);
+const isIntOrNone = (x: unknown): x is number | null => x === null || isInt(x);
+
+/** An int or a tuple of ints, as the pooling layers take their sizes (with `optionalEntries`, None entries too: an adaptive pool's output size). */
+function intOrTuple(cls: string, name: string, v: unknown): IntOrTuple;
+function intOrTuple(cls: string, name: string, v: unknown, optionalEntries: true): number | readonly (number | null)[];
+function intOrTuple(cls: string, name: string, v: unknown, optionalEntries = false): number | readonly (number | null)[] {
+  if (isInt(v)) return v;
+  if (Array.isArray(v) && v.every(isInt)) return [...v];
+  if (optionalEntries && Array.isArray(v) && v.every(isIntOrNone)) return [...v];
   throw new TorchTypeError(`${cls}.__init__(): argument '${name}' must be int or tuple of ints, not ${typeName(v)}`);
 }
 
@@ -43,7 +48,7 @@ export class MaxPool2d extends Module {
     >
   ) {
     super();
-    const [kernelSize, stride, padding, dilation, returnIndices, ceilMode] = maxPool2dArgs.bind(args) as [unknown, unknown, unknown, unknown, boolean, boolean];
+    const [kernelSize, stride, padding, dilation, returnIndices, ceilMode] = maxPool2dArgs.bind(args);
     this.kernelSize = intOrTuple('MaxPool2d', 'kernelSize', kernelSize);
     this.stride = stride == null ? this.kernelSize : intOrTuple('MaxPool2d', 'stride', stride);
     this.padding = intOrTuple('MaxPool2d', 'padding', padding);
@@ -53,7 +58,8 @@ export class MaxPool2d extends Module {
   }
 
   override forward(input: Tensor): Tensor {
-    // (with returnIndices, the [values, indices] pair, as PyTorch's module returns)
+    // (with returnIndices, the [values, indices] pair, as PyTorch's module returns: a run-time
+    // flag, so forward's type says the usual case)
     return F.maxPool2d(input, this.kernelSize, {
       stride: this.stride,
       padding: this.padding,
@@ -92,7 +98,7 @@ export class AvgPool2d extends Module {
     >
   ) {
     super();
-    const [kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride] = avgPool2dArgs.bind(args) as [unknown, unknown, unknown, boolean, boolean, number | undefined];
+    const [kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride] = avgPool2dArgs.bind(args);
     this.kernelSize = intOrTuple('AvgPool2d', 'kernelSize', kernelSize);
     this.stride = stride == null ? this.kernelSize : intOrTuple('AvgPool2d', 'stride', stride);
     this.padding = intOrTuple('AvgPool2d', 'padding', padding);

@@ -44,18 +44,7 @@ export class Embedding extends Module {
     >
   ) {
     super();
-    const [numEmbeddings, embeddingDim, paddingIdx, maxNorm, normType, scaleGradByFreq, sparse, weight, device, dtype] = embeddingArgs.bind(args) as [
-      number,
-      number,
-      number | undefined,
-      number | undefined,
-      number,
-      boolean,
-      boolean,
-      Tensor | undefined,
-      DeviceLike | undefined,
-      DType | undefined,
-    ];
+    const [numEmbeddings, embeddingDim, paddingIdx, maxNorm, normType, scaleGradByFreq, sparse, weight, device, dtype] = embeddingArgs.bind(args);
     const o = { maxNorm, normType, scaleGradByFreq, sparse, weight, device, dtype };
     this.numEmbeddings = numEmbeddings;
     this.embeddingDim = embeddingDim;

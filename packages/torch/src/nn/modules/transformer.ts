@@ -31,6 +31,12 @@ export interface TransformerEncoderLayerForwardOptions {
   srcKeyPaddingMask?: Tensor | null;
 }
 
+/** What a custom activation (a function or a module) returned: a Tensor, or an error naming what came back. */
+function activationResult(y: unknown): Tensor {
+  if (!(y instanceof Tensor)) throw new TorchError(`TransformerEncoderLayer: the activation returned ${y === null ? 'null' : typeof y}, not a Tensor`);
+  return y;
+}
+
 /**
  * `nn.TransformerEncoderLayer(dModel, nhead, { dimFeedforward = 2048, dropout = 0.1,
  * activation = 'relu', layerNormEps = 1e-5, batchFirst, normFirst })`: self-attention and a
@@ -57,19 +63,7 @@ export class TransformerEncoderLayer extends Module {
     >
   ) {
     super();
-    const [dModel, nhead, dff, p, act, eps, batchFirst, normFirst, bias, device, dtype] = transformerEncoderLayerArgs.bind(args) as [
-      number,
-      number,
-      number,
-      number,
-      Activation,
-      number,
-      boolean,
-      boolean,
-      boolean,
-      DeviceLike | undefined,
-      DType | undefined,
-    ];
+    const [dModel, nhead, dff, p, act, eps, batchFirst, normFirst, bias, device, dtype] = transformerEncoderLayerArgs.bind(args);
     const fk = { dtype, device };
     this.self_attn = new MultiheadAttention(dModel, nhead, { dropout: p, bias, batchFirst, ...fk });
     this.linear1 = new Linear(dModel, dff, { bias, ...fk });
@@ -83,14 +77,15 @@ export class TransformerEncoderLayer extends Module {
     if (act === 'relu') this.activationFn = (x) => F.relu(x);
     else if (act === 'gelu') this.activationFn = (x) => F.gelu(x);
     else if (act instanceof Module) {
-      (this as unknown as Record<string, unknown>).activation = act;
-      this.activationFn = (x) => act.call(x) as Tensor;
-    } else if (typeof act === 'function') this.activationFn = act;
+      // (registered as `activation`, as PyTorch's `self.activation = activation` does)
+      Reflect.set(this, 'activation', act);
+      this.activationFn = (x) => activationResult(act(x));
+    } else if (typeof act === 'function') this.activationFn = (x) => activationResult(act(x));
     else throw new TorchError(`TransformerEncoderLayer: activation should be relu/gelu, not ${String(act)}`);
   }
 
   private selfAttention(x: Tensor, mask: Tensor | null, kpm: Tensor | null): Tensor {
-    const [out] = this.self_attn.call(x, x, x, { attnMask: mask, keyPaddingMask: kpm, needWeights: false }) as [Tensor, null];
+    const [out] = this.self_attn(x, x, x, { attnMask: mask, keyPaddingMask: kpm, needWeights: false });
     return this.dropout1.call(out);
   }
 
