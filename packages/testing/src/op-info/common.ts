@@ -24,6 +24,23 @@ export function tensorArg(x: OpInput | undefined, op: string): Tensor {
   throw new Error(`${op}: the OpInfo sample gives ${typeof x} where a tensor is expected`);
 }
 
+/** An operand that may be a tensor or a JS scalar (`add(x, 2)`); the sample must give it. */
+export function operand(x: OpInput | undefined, op: string): OpInput {
+  if (x === undefined) throw new Error(`${op}: the OpInfo sample lacks an operand`);
+  return x;
+}
+
+/** An optional tensor input (a weight, a bias): the tensor where the sample gives one, else null. */
+export function optionalTensor(x: OpInput | undefined, op: string): Tensor | null {
+  return x === undefined ? null : tensorArg(x, op);
+}
+
+/** A JS number input (`repeatInterleave(x, 2)`). */
+export function numberArg(x: OpInput | undefined, op: string): number {
+  if (typeof x === 'number') return x;
+  throw new Error(`${op}: the OpInfo sample gives ${typeof x} where a number is expected`);
+}
+
 /** The 2.x reason for a dtype whose 1.13 CPU kernel is missing. */
 export const HALF_2X = (kernel: string): string =>
   `PyTorch 2.x has the Half CPU kernel that 1.13 lacks ("${kernel}" not implemented for 'Half'); goldens computed on float32 copies`;
