@@ -35,6 +35,12 @@ export function optionalTensor(x: OpInput | undefined, op: string): Tensor | nul
   return x === undefined ? null : tensorArg(x, op);
 }
 
+/** A tensor or JS number input (repeatInterleave's repeats). */
+export function tensorOrNumber(x: OpInput | undefined, op: string): Tensor | number {
+  if (typeof x === 'number' || x instanceof torch.Tensor) return x;
+  throw new Error(`${op}: the OpInfo sample gives ${typeof x} where a tensor or a number is expected`);
+}
+
 /** A JS number input (`repeatInterleave(x, 2)`). */
 export function numberArg(x: OpInput | undefined, op: string): number {
   if (typeof x === 'number') return x;
