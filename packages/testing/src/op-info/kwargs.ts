@@ -92,5 +92,16 @@ function checkOptions<S extends Schema>(schema: S, k: unknown): asserts k is Opt
   }
 }
 
+/**
+ * `read(k)` then `fn(x, options)`, or `fn(x)` when the case has no options: `x.max()` and
+ * `x.max({})` mean the same, and the bare form is what users write.
+ */
+export function withOptions<O extends object, R>(read: (k: Kwargs) => O, fn: (self: Tensor, options?: NoInfer<O>) => R) {
+  return (x: Tensor, k: Kwargs): R => {
+    const o = read(k);
+    return Object.keys(o).length ? fn(x, o) : fn(x);
+  };
+}
+
 /** No options but out= (the unary, logical and bitwise ops). */
 export const outOnly = options({ out: tensor });

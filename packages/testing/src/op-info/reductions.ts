@@ -1,7 +1,7 @@
 import * as torch from '@torch-ts/torch';
 import { DTypeError, IndexError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
 import { ALL_DTYPES, FLOAT_ACC_2X, FLOAT_DTYPES, NO_BOOL, t, tensorArg } from './common';
-import { bool, dtype, intOrInts, num, options, tensor, tensorOrPair } from './kwargs';
+import { bool, dtype, intOrInts, num, options, tensor, tensorOrPair, withOptions } from './kwargs';
 import type { ErrorInput, Kwargs, OpInfo, OpResult } from './types';
 import { untyped } from './untyped';
 
@@ -89,17 +89,6 @@ const emptyWithoutDim = (name: string, fn: (self: Tensor) => unknown): ErrorInpu
   error: TorchError,
   match: new RegExp(`${name}\\(\\): Expected reduction dim to be specified for input.numel\\(\\) == 0`),
 });
-
-/**
- * `read(k)` then `fn(x, options)`, or `fn(x)` when the case has no options: `x.max()` and
- * `x.max({})` mean the same, and the bare form is what users write.
- */
-function withOptions<O extends object>(read: (k: Kwargs) => O, fn: (self: Tensor, options?: NoInfer<O>) => OpResult) {
-  return (x: Tensor, k: Kwargs): OpResult => {
-    const o = read(k);
-    return Object.keys(o).length ? fn(x, o) : fn(x);
-  };
-}
 
 const REDUCE_KW = options({ dim: intOrInts, keepdim: bool, dtype, out: tensor });
 const PROD_KW = options({ dim: num, keepdim: bool, dtype, out: tensor });
