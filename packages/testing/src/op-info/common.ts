@@ -30,21 +30,10 @@ export function operand(x: OpInput | undefined, op: string): OpInput {
   return x;
 }
 
-/** An optional tensor input (a weight, a bias): the tensor where the sample gives one, else null. */
-export function optionalTensor(x: OpInput | undefined, op: string): Tensor | null {
-  return x === undefined ? null : tensorArg(x, op);
-}
-
 /** A tensor or JS number input (repeatInterleave's repeats). */
 export function tensorOrNumber(x: OpInput | undefined, op: string): Tensor | number {
   if (typeof x === 'number' || x instanceof torch.Tensor) return x;
   throw new Error(`${op}: the OpInfo sample gives ${typeof x} where a tensor or a number is expected`);
-}
-
-/** A JS number input (`repeatInterleave(x, 2)`). */
-export function numberArg(x: OpInput | undefined, op: string): number {
-  if (typeof x === 'number') return x;
-  throw new Error(`${op}: the OpInfo sample gives ${typeof x} where a number is expected`);
 }
 
 /** The 2.x reason for a dtype whose 1.13 CPU kernel is missing. */

@@ -30,7 +30,7 @@ export const check = <T>(what: string, is: (v: unknown) => v is T): Check<T> => 
 export const num = check('a number', (v): v is number => typeof v === 'number');
 export const bool = check('a boolean', (v): v is boolean => typeof v === 'boolean');
 /** An int list (`dims`, `shifts`, `normalizedShape`). */
-export const ints = check('a list of numbers', (v): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number'));
+export const ints = check('a list of numbers', (v): v is number[] => Array.isArray(v) && v.every((x: unknown) => typeof x === 'number'));
 export const intOrInts = either(num, ints);
 export const numOrBool = either(num, bool);
 export const dtype = check('a dtype', (v): v is DType => torch.DTYPES.some((d) => d === v));
@@ -38,7 +38,7 @@ export const tensor = check('a tensor', (v): v is Tensor => v instanceof torch.T
 /** The out= of a (values, indices) result. */
 export const tensorPair = check(
   'a pair of tensors',
-  (v): v is readonly [Tensor, Tensor] => Array.isArray(v) && v.length === 2 && v.every((x) => x instanceof torch.Tensor),
+  (v): v is readonly [Tensor, Tensor] => Array.isArray(v) && v.length === 2 && v.every((x: unknown) => x instanceof torch.Tensor),
 );
 /** `out`: one tensor, or the pair of a (values, indices) result. */
 export const tensorOrPair = either(tensor, tensorPair);

@@ -13,7 +13,7 @@ const EINSUM_KW = options({ equation: required(check('a string', (v): v is strin
 /** tensordot's dims: a count, or the two lists of dims to contract. */
 const dimLists = check(
   'a pair of int lists',
-  (v): v is [number[], number[]] => Array.isArray(v) && v.length === 2 && v.every((d) => Array.isArray(d) && d.every((x) => typeof x === 'number')),
+  (v): v is [number[], number[]] => Array.isArray(v) && v.length === 2 && v.every((d: unknown) => Array.isArray(d) && d.every((x: unknown) => typeof x === 'number')),
 );
 const TENSORDOT_KW = options({ dims: required(either(num, dimLists)) });
 

@@ -1,5 +1,5 @@
 import * as torch from '@torch-ts/torch';
-import { ShapeError, TorchError, type Tensor } from '@torch-ts/torch';
+import { ShapeError, TorchError } from '@torch-ts/torch';
 import { ALL_DTYPES, FLOAT_DTYPES, HALF_2X, operand, t, tensorArg } from './common';
 import { num, options, outOnly, tensor } from './kwargs';
 import type { OpInfo, OpInput } from './types';

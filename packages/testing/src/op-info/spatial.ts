@@ -30,7 +30,7 @@ const AVG_POOL_KW = options({
 /** adaptiveAvgPool2d's output size: an int, or one per spatial dim where null keeps the input's. */
 const outputSize = either(
   num,
-  check('a list of ints or nulls', (v): v is (number | null)[] => Array.isArray(v) && v.every((x) => x === null || typeof x === 'number')),
+  check('a list of ints or nulls', (v): v is (number | null)[] => Array.isArray(v) && v.every((x: unknown) => x === null || typeof x === 'number')),
 );
 const ADAPTIVE_KW = options({ outputSize: required(outputSize) });
 const INTERPOLATE_KW = options({ size: intOrInts, scaleFactor: intOrInts, mode: oneOf('nearest', 'linear', 'bilinear'), alignCorners: bool });

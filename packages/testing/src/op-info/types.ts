@@ -30,6 +30,10 @@ export interface Tolerance {
 export const CHECKS = ['forward', 'method', 'inplace', 'out', 'noncontig', 'oracle', 'error-input', 'leak'] as const;
 export type CheckName = (typeof CHECKS)[number];
 
+export function isCheckName(s: string): s is CheckName {
+  return CHECKS.some((c) => c === s);
+}
+
 /** A TorchError subclass (or TorchError itself). */
 export type ErrorClass = abstract new (message: string) => Error;
 

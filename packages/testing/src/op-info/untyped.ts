@@ -38,7 +38,7 @@ export function tensorResult(r: unknown, what: string): Tensor {
 }
 
 function isTensorList(r: unknown): r is readonly Tensor[] {
-  return Array.isArray(r) && r.every((x) => x instanceof torch.Tensor);
+  return Array.isArray(r) && r.every((x: unknown) => x instanceof torch.Tensor);
 }
 
 function describe(x: unknown): string {
