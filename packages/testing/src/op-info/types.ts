@@ -14,7 +14,7 @@ import type { ReadBack } from '../values';
 /** A decoded golden input: a tensor on the device under test, or a JS scalar. */
 export type OpInput = Tensor | number | boolean | bigint;
 
-/** The options object of a call, spelled as torch-ts spells it (`roundingMode`, `keepdim`). */
+/** The options object of a call, spelled as torch-ts spells it (`roundingMode`, `keepdim`); entries read it through a schema (Note [Checked kwargs] in kwargs.ts). */
 export type Kwargs = Readonly<Record<string, unknown>>;
 
 /** A single tensor, or the array of a tuple result (`max(dim)` gives `[values, indices]`). */
