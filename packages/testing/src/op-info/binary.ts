@@ -1,19 +1,19 @@
 import * as torch from '@torch-ts/torch';
 import { ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
-import { ALL_DTYPES, FLOAT_DTYPES, HALF_2X, NO_BOOL, t, tensorArg } from './common';
-import type { Kwargs, OpInfo, OpInput } from './types';
+import { ALL_DTYPES, FLOAT_DTYPES, HALF_2X, NO_BOOL, operand, t, tensorArg } from './common';
+import { num, options, outOnly, tensor } from './kwargs';
+import type { OpInfo, OpInput } from './types';
 import { loadOpGoldens } from '../goldens';
-import { BINARY_TABLE, type BinaryRow, type BinaryTableName } from '@torch-ts/core';
+import { BINARY_TABLE, BINARY_TABLE_NAMES, type BinaryRow, type BinaryTableName } from '@torch-ts/core';
+import { untyped } from './untyped';
 
 type Scalar = number | boolean | bigint;
-type BinaryFn = (self: Tensor, other: Tensor | Scalar) => Tensor;
 
 // Sample ids written by scripts/goldens/ops_binary.py.
 const SAMPLES = ['same-shape', 'broadcast', 'broadcast-0dim', '0dim-0dim', '0dim-tensor', 'empty', 'promote'];
 
-interface Spec {
+interface BaseSpec {
   readonly name: string;
-  readonly fn: BinaryFn;
   readonly inplace: boolean;
   readonly dtypes: readonly DType[];
   readonly samples: readonly string[];
@@ -21,27 +21,29 @@ interface Spec {
   readonly xfail?: OpInfo['xfail'];
 }
 
-function binary(s: Spec): OpInfo {
-  const other = (x: OpInput | undefined): Tensor | Scalar => {
-    if (x === undefined) throw new Error(`${s.name}: the OpInfo sample has no second operand`);
-    return x;
-  };
+/** B: the second operand, a tensor or a JS scalar where the op takes one (`scalarOther`), else a tensor. */
+interface Spec<B extends Tensor | Scalar> extends BaseSpec {
+  readonly fn: (self: Tensor, other: NoInfer<B>, options?: { out?: Tensor | null }) => Tensor;
+  readonly operand: (x: OpInput | undefined, op: string) => B;
+}
+
+function binary<B extends Tensor | Scalar>(s: Spec<B>): OpInfo {
   return {
     name: s.name,
-    call: (i, k) => (s.fn as (a: Tensor, b: Tensor | Scalar, o: unknown) => Tensor)(tensorArg(i[0], s.name), other(i[1]), k),
+    call: (i, k) => s.fn(tensorArg(i[0], s.name), s.operand(i[1], s.name), outOnly(k)),
     variants: { method: true, inplace: s.inplace, out: true },
     dtypes: s.dtypes,
     samples: [...SAMPLES, ...s.samples],
     errorInputs: [
       {
         name: 'shapes that do not broadcast',
-        make: (d) => s.fn(t(d, [[1, 2, 3], [4, 5, 6]], 'float32'), t(d, [1, 2, 3, 4], 'float32')),
+        make: (d) => s.fn(t(d, [[1, 2, 3], [4, 5, 6]], 'float32'), s.operand(t(d, [1, 2, 3, 4], 'float32'), s.name)),
         error: ShapeError,
         match: /size of tensor a \(3\) must match the size of tensor b \(4\)|\[2, 3\].*\[4\]/,
       },
       {
         name: 'a non-tensor operand',
-        make: (d) => s.fn(t(d, [1, 2], 'float32'), 'two' as unknown as number),
+        make: (d) => untyped(s.fn)(t(d, [1, 2], 'float32'), 'two'),
         error: TorchError,
         match: /must be Tensor( or Number)?, not string/,
       },
@@ -63,7 +65,7 @@ const HALF_PROMOTE = (op: string) => ({
  * The OpInfo entries of the op table's binary rows (Note [The op table] in core): dtypes and
  * the in-place form from each row, the samples from the goldens; documented deviations here.
  */
-const BINARY_EXTRAS: Readonly<Partial<Record<BinaryTableName, Pick<Spec, 'pytorch2x' | 'xfail'>>>> = {
+const BINARY_EXTRAS: Readonly<Partial<Record<BinaryTableName, Pick<BaseSpec, 'pytorch2x' | 'xfail'>>>> = {
   fmod: {
     xfail: {
       'forward@same-shape/float32':
@@ -74,25 +76,31 @@ const BINARY_EXTRAS: Readonly<Partial<Record<BinaryTableName, Pick<Spec, 'pytorc
   hypot: { pytorch2x: { float16: HALF_2X('hypot_cpu') }, xfail: HALF_PROMOTE('hypot') },
 };
 
-export const BINARY_MATH_OPS: readonly OpInfo[] = Object.entries(BINARY_TABLE).map(([name, row]: [string, BinaryRow]) =>
-  binary({
+/** Each row's function, and how its second operand is read: a JS scalar only where the row takes one. */
+const ROW_OPS = {
+  fmod: (s: BaseSpec) => binary({ ...s, fn: torch.fmod, operand }),
+  atan2: (s: BaseSpec) => binary({ ...s, fn: torch.atan2, operand: tensorArg }),
+  hypot: (s: BaseSpec) => binary({ ...s, fn: torch.hypot, operand: tensorArg }),
+  fmax: (s: BaseSpec) => binary({ ...s, fn: torch.fmax, operand: tensorArg }),
+  fmin: (s: BaseSpec) => binary({ ...s, fn: torch.fmin, operand: tensorArg }),
+} satisfies Readonly<Record<BinaryTableName, (s: BaseSpec) => OpInfo>>;
+
+export const BINARY_MATH_OPS: readonly OpInfo[] = BINARY_TABLE_NAMES.map((name) => {
+  const row: BinaryRow = BINARY_TABLE[name];
+  return ROW_OPS[name]({
     name,
-    fn: (torch as unknown as Record<string, BinaryFn>)[name],
     inplace: row.inplace !== false,
     dtypes: row.rejects?.integral ? FLOAT_DTYPES : row.rejects?.bool ? NO_BOOL : ALL_DTYPES,
     samples: [...new Set((loadOpGoldens().get(name) ?? []).map((c) => c.sample))].filter((x) => !SAMPLES.includes(x)),
-    ...BINARY_EXTRAS[name as BinaryTableName],
-  }),
-);
+    ...BINARY_EXTRAS[name],
+  });
+});
 
 // ---- clamp (Note [clamp's two kernels] in core) ----
 const CLAMP_SAMPLES = ['scalar', 'scalar-float', 'tensor', 'tensor-0dim', 'empty', 'scalar-nan', 'tensor-nan', 'promote'];
 const CLAMP_HALF = { float16: HALF_2X('clamp_scalar_cpu') } as const;
 type Bound = Tensor | Scalar | null;
-const boundArg = (x: OpInput | undefined, op: string): Bound => {
-  if (x === undefined) throw new Error(`${op}: the OpInfo sample has no bound`);
-  return x;
-};
+const boundArg = (x: OpInput | undefined, op: string): Bound => operand(x, op);
 
 /** `clamp`, `clamp.min` or `clamp.max`: the goldens give the input and the bounds present. */
 function clampInfo(name: string, bounds: (i: readonly OpInput[]) => [Bound, Bound], samples: readonly string[], dtypes: readonly DType[]): OpInfo {
@@ -100,7 +108,7 @@ function clampInfo(name: string, bounds: (i: readonly OpInput[]) => [Bound, Boun
   return {
     name,
     methodName: 'clamp',
-    call: (i, k: Kwargs) => torch.clamp(self(i), ...bounds(i), k as { out?: Tensor }),
+    call: (i, k) => torch.clamp(self(i), ...bounds(i), outOnly(k)),
     variants: { method: true, inplace: true, out: true },
     forms: {
       method: (i) => self(i).clamp(...bounds(i)),
@@ -135,7 +143,7 @@ export const CLAMP_OPS: readonly OpInfo[] = [
   ...(['clampMin', 'clampMax'] as const).map((name): OpInfo => {
     const aten = name === 'clampMin' ? 'clamp_min' : 'clamp_max';
     return {
-      ...binary({ name, fn: torch[name], inplace: true, dtypes: NO_BOOL, samples: [] }),
+      ...binary({ name, fn: torch[name], operand, inplace: true, dtypes: NO_BOOL, samples: [] }),
       errorNames: [aten, `${aten}_`, name],
       samples: CLAMP_SAMPLES,
       pytorch2x: CLAMP_HALF,
@@ -148,7 +156,7 @@ const LERP_SAMPLES = ['scalar-weight', 'scalar-weight-high', 'scalar-weight-nega
 /** lerp(self, end, weight): all tensors of one floating dtype (PyTorch does not promote). */
 export const LERP: OpInfo = {
   name: 'lerp',
-  call: (i, k) => torch.lerp(tensorArg(i[0], 'lerp'), tensorArg(i[1], 'lerp'), boundArg(i[2], 'lerp') as Tensor | Scalar, k as { out?: Tensor }),
+  call: (i, k) => torch.lerp(tensorArg(i[0], 'lerp'), tensorArg(i[1], 'lerp'), operand(i[2], 'lerp'), outOnly(k)),
   variants: { method: true, inplace: true, out: true },
   dtypes: FLOAT_DTYPES,
   samples: LERP_SAMPLES,
@@ -165,11 +173,13 @@ export const LERP: OpInfo = {
 
 const ADDC_SAMPLES = ['same-shape', 'broadcast', 'value-int', 'value-float', '0dim', 'empty', 'promote'];
 
+const ADDC_KW = options({ value: num, out: tensor });
+
 /** addcmul / addcdiv(self, tensor1, tensor2, { value }). */
 function addc(name: 'addcmul' | 'addcdiv', dtypes: readonly DType[], kernel: string): OpInfo {
   return {
     name,
-    call: (i, k) => torch[name](tensorArg(i[0], name), tensorArg(i[1], name), tensorArg(i[2], name), k as { value?: Scalar }),
+    call: (i, k) => torch[name](tensorArg(i[0], name), tensorArg(i[1], name), tensorArg(i[2], name), ADDC_KW(k)),
     variants: { method: true, inplace: true, out: true },
     dtypes,
     samples: ADDC_SAMPLES,
@@ -199,7 +209,7 @@ export const CLASSIFY_OPS: readonly OpInfo[] = (['isnan', 'isinf', 'isfinite'] a
   errorInputs: [
     {
       name: 'a JS array instead of a tensor',
-      make: () => torch[name]([1, 2] as unknown as Tensor),
+      make: () => untyped(torch[name])([1, 2]),
       error: TorchError,
       match: new RegExp(`${name}\\(\\): argument 'input' \\(position 1\\) must be Tensor, not Array`),
     },

@@ -1,7 +1,9 @@
 import * as torch from '@torch-ts/torch';
-import { ShapeError, TorchError, type Tensor } from '@torch-ts/torch';
-import { ALL_DTYPES, FLOAT_DTYPES, HALF_2X, t, tensorArg } from './common';
+import { ShapeError, TorchError } from '@torch-ts/torch';
+import { ALL_DTYPES, FLOAT_DTYPES, HALF_2X, operand, t, tensorArg } from './common';
+import { num, options, outOnly, tensor } from './kwargs';
 import type { OpInfo, OpInput } from './types';
+import { untyped } from './untyped';
 
 // Sample ids written by scripts/goldens/ops_logical.py.
 const BINARY_SAMPLES = ['edge', 'broadcast', '0dim-tensor', 'empty', 'promote'];
@@ -10,28 +12,26 @@ const BINARY_SAMPLES = ['edge', 'broadcast', '0dim-tensor', 'empty', 'promote'];
 const LOGICAL_NOT: OpInfo = {
   name: 'logicalNot',
   errorNames: ['logical_not'],
-  call: (i, k) => torch.logicalNot(tensorArg(i[0], 'logicalNot'), k as { out?: Tensor }),
+  call: (i, k) => torch.logicalNot(tensorArg(i[0], 'logicalNot'), outOnly(k)),
   variants: { method: true, inplace: true, out: true },
   dtypes: ALL_DTYPES,
   samples: ['edge', '0dim', 'empty'],
   errorInputs: [
     {
       name: 'a JS array instead of a tensor',
-      make: () => torch.logicalNot([1, 2] as unknown as Tensor),
+      make: () => untyped(torch.logicalNot)([1, 2]),
       error: TorchError,
       match: /logical_not\(\): argument 'input' \(position 1\) must be Tensor, not Array/,
     },
   ],
 };
 
-type LogicalFn = (self: Tensor, other: Tensor, options?: { out?: Tensor }) => Tensor;
-
 function logicalBinary(name: 'logicalAnd' | 'logicalOr' | 'logicalXor'): OpInfo {
-  const fn = torch[name] as LogicalFn;
+  const fn = torch[name];
   return {
     name,
     errorNames: [name.replace(/[A-Z]/, (c) => `_${c.toLowerCase()}`)],
-    call: (i: readonly OpInput[], k) => fn(tensorArg(i[0], name), tensorArg(i[1], name), k as { out?: Tensor }),
+    call: (i: readonly OpInput[], k) => fn(tensorArg(i[0], name), tensorArg(i[1], name), outOnly(k)),
     variants: { method: true, inplace: true, out: true },
     dtypes: ALL_DTYPES,
     samples: BINARY_SAMPLES,
@@ -54,28 +54,26 @@ const INTEGRAL_DTYPES = ALL_DTYPES.filter((d) => !FLOAT_DTYPES.includes(d));
 const BITWISE_NOT: OpInfo = {
   name: 'bitwiseNot',
   errorNames: ['bitwise_not'],
-  call: (i, k) => torch.bitwiseNot(tensorArg(i[0], 'bitwiseNot'), k as { out?: Tensor }),
+  call: (i, k) => torch.bitwiseNot(tensorArg(i[0], 'bitwiseNot'), outOnly(k)),
   variants: { method: true, inplace: true, out: true },
   dtypes: INTEGRAL_DTYPES,
   samples: ['edge', '0dim', 'empty'],
   errorInputs: [
     {
       name: 'a JS array instead of a tensor',
-      make: () => torch.bitwiseNot([1, 2] as unknown as Tensor),
+      make: () => untyped(torch.bitwiseNot)([1, 2]),
       error: TorchError,
       match: /bitwise_not\(\): argument 'input' \(position 1\) must be Tensor, not Array/,
     },
   ],
 };
 
-type BitwiseFn = (self: Tensor, other: Tensor | number | boolean | bigint, options?: { out?: Tensor }) => Tensor;
-
 function bitwiseBinary(name: 'bitwiseAnd' | 'bitwiseOr' | 'bitwiseXor'): OpInfo {
-  const fn = torch[name] as BitwiseFn;
+  const fn = torch[name];
   return {
     name,
     errorNames: [name.replace(/[A-Z]/, (c) => `_${c.toLowerCase()}`)],
-    call: (i: readonly OpInput[], k) => fn(tensorArg(i[0], name), i[1] as Tensor, k as { out?: Tensor }),
+    call: (i: readonly OpInput[], k) => fn(tensorArg(i[0], name), operand(i[1], name), outOnly(k)),
     variants: { method: true, inplace: true, out: true },
     dtypes: INTEGRAL_DTYPES,
     samples: [...BINARY_SAMPLES, 'scalar-int', 'scalar-negative-int'],
@@ -93,17 +91,13 @@ function bitwiseBinary(name: 'bitwiseAnd' | 'bitwiseOr' | 'bitwiseXor'): OpInfo 
 export const BITWISE_OPS: readonly OpInfo[] = [BITWISE_NOT, bitwiseBinary('bitwiseAnd'), bitwiseBinary('bitwiseOr'), bitwiseBinary('bitwiseXor')];
 
 // ---- clip: clamp's alias, with clamp's samples and messages ----
-type Bound = Tensor | number | boolean | bigint | null;
-const clipBound = (x: OpInput | undefined): Bound => {
-  if (x === undefined) throw new Error('clip: the OpInfo sample has no bound');
-  return x as Bound;
-};
+const clipBound = (x: OpInput | undefined) => operand(x, 'clip');
 const clipSelf = (i: readonly OpInput[]) => tensorArg(i[0], 'clip');
 
 export const CLIP: OpInfo = {
   name: 'clip',
   errorNames: ['clamp', 'clip'],
-  call: (i, k) => torch.clip(clipSelf(i), clipBound(i[1]), clipBound(i[2]), k as { out?: Tensor }),
+  call: (i, k) => torch.clip(clipSelf(i), clipBound(i[1]), clipBound(i[2]), outOnly(k)),
   variants: { method: true, inplace: true, out: true },
   forms: {
     method: (i) => clipSelf(i).clip(clipBound(i[1]), clipBound(i[2])),
@@ -127,10 +121,11 @@ export const CLIP: OpInfo = {
 };
 
 // ---- nanToNum: floats replace NaN / ±inf; integral and bool inputs are copied ----
+const NAN_TO_NUM_KW = options({ nan: num, posinf: num, neginf: num, out: tensor });
 export const NAN_TO_NUM: OpInfo = {
   name: 'nanToNum',
   errorNames: ['nan_to_num'],
-  call: (i, k) => torch.nanToNum(tensorArg(i[0], 'nanToNum'), k as { nan?: number; posinf?: number; neginf?: number; out?: Tensor }),
+  call: (i, k) => torch.nanToNum(tensorArg(i[0], 'nanToNum'), NAN_TO_NUM_KW(k)),
   variants: { method: true, inplace: true, out: true },
   dtypes: ALL_DTYPES,
   samples: ['edge', 'values', 'posinf-only', 'huge-replacement', '0dim', 'empty'],
