@@ -3,7 +3,7 @@
  * the case format is described in scripts/goldens/_ops_common.py), read and decoded.
  */
 import { readFileSync } from 'node:fs';
-import type { DType } from '@torch-ts/torch';
+import { DTYPES, type DType } from '@torch-ts/torch';
 
 /** A JSON element: a number, a bool, "nan"/"inf"/"-inf", or an int64 beyond 2^53 as decimal text. */
 export type GoldenValue = number | boolean | string;
@@ -52,7 +52,7 @@ export function loadOpGoldens(): ReadonlyMap<string, readonly GoldenCase[]> {
   if (cache) return cache;
   const all = new Map<string, readonly GoldenCase[]>();
   for (const file of GOLDEN_FILES) {
-    const data = JSON.parse(readFileSync(new URL(`../goldens/${file}.json`, import.meta.url), 'utf8')) as GoldenFile;
+    const data = goldenFile(JSON.parse(readFileSync(new URL(`../goldens/${file}.json`, import.meta.url), 'utf8')), file);
     for (const [op, { cases }] of Object.entries(data.ops)) {
       if (all.has(op)) throw new Error(`goldens: op ${op} appears in more than one golden file (${file}.json)`);
       all.set(op, cases);
@@ -60,6 +60,64 @@ export function loadOpGoldens(): ReadonlyMap<string, readonly GoldenCase[]> {
   }
   cache = all;
   return all;
+}
+
+/**
+ * The parsed JSON of a golden file, checked to have the shape GoldenFile declares (the
+ * format of scripts/goldens/_ops_common.py), so that the types the runner relies on are
+ * true; a file that does not fit names the op and case that does not.
+ */
+function goldenFile(data: unknown, file: string): GoldenFile {
+  if (!isRecord(data) || typeof data.torch_version !== 'string' || typeof data.family !== 'string' || !isRecord(data.ops)) {
+    throw new Error(`goldens: ${file}.json is not a golden file (torch_version, family, ops)`);
+  }
+  const ops: Record<string, { readonly cases: readonly GoldenCase[] }> = {};
+  for (const [op, entry] of Object.entries(data.ops)) {
+    const cases = isRecord(entry) ? entry.cases : undefined;
+    if (!Array.isArray(cases)) throw new Error(`goldens: ${file}.json: ops.${op} has no cases list`);
+    const bad = cases.findIndex((c: unknown) => !isGoldenCase(c));
+    if (bad >= 0) throw new Error(`goldens: ${file}.json: ops.${op}.cases[${bad}] is not a golden case: ${JSON.stringify(cases[bad]).slice(0, 200)}`);
+    ops[op] = { cases: cases.filter(isGoldenCase) };
+  }
+  return { torch_version: data.torch_version, family: data.family, ops };
+}
+
+function isRecord(v: unknown): v is Readonly<Record<string, unknown>> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const isDType = (v: unknown): v is DType => DTYPES.some((d) => d === v);
+const isGoldenValue = (v: unknown): v is GoldenValue => typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string';
+
+function isGoldenTensor(v: unknown): v is GoldenTensor {
+  return (
+    isRecord(v) &&
+    isDType(v.dtype) &&
+    Array.isArray(v.shape) &&
+    v.shape.every((n: unknown) => typeof n === 'number') &&
+    Array.isArray(v.values) &&
+    v.values.every(isGoldenValue)
+  );
+}
+
+const isGoldenScalar = (v: unknown): v is GoldenScalar => isRecord(v) && isGoldenValue(v.scalar);
+const isGoldenError = (v: unknown): v is GoldenError => isRecord(v) && typeof v.type === 'string' && typeof v.message === 'string';
+
+function isGoldenCase(v: unknown): v is GoldenCase {
+  if (!isRecord(v)) return false;
+  const { sample, variant, dtype, inputs, kwargs, expected, error, reference, inplace } = v;
+  return (
+    typeof sample === 'string' &&
+    typeof variant === 'string' &&
+    isDType(dtype) &&
+    Array.isArray(inputs) &&
+    inputs.every((x: unknown) => isGoldenScalar(x) || isGoldenTensor(x)) &&
+    isRecord(kwargs) &&
+    (expected === undefined || isGoldenTensor(expected) || (Array.isArray(expected) && expected.every(isGoldenTensor))) &&
+    (error === undefined || isGoldenError(error)) &&
+    (reference === undefined || reference === 'upcast') &&
+    (inplace === undefined || inplace === 'ok' || isGoldenError(inplace))
+  );
 }
 
 /** `sample` or `sample:variant`: unique among an op's cases of one dtype. */
@@ -74,7 +132,7 @@ export function isScalarInput(x: GoldenTensor | GoldenScalar): x is GoldenScalar
 /** The expected result as a list (one element for a single tensor). */
 export function expectedList(c: GoldenCase): readonly GoldenTensor[] | null {
   if (!c.expected) return null;
-  return Array.isArray(c.expected) ? (c.expected as readonly GoldenTensor[]) : [c.expected as GoldenTensor];
+  return 'dtype' in c.expected ? [c.expected] : c.expected;
 }
 
 /** A float element: "nan", "inf", "-inf" are the driver's spellings of the non-finite values. */
@@ -90,7 +148,7 @@ export function decodeNumber(v: GoldenValue): number {
 /** The elements of a golden tensor in the form `readBack` gives (see values.ts). */
 export function decodeValues(g: GoldenTensor): number[] | bigint[] | boolean[] {
   if (g.dtype === 'bool') return g.values.map((v) => v === true);
-  if (g.dtype === 'int64') return g.values.map((v) => BigInt(v as number | string));
+  if (g.dtype === 'int64') return g.values.map((v) => BigInt(v));
   return g.values.map(decodeNumber);
 }
 

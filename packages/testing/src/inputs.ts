@@ -39,7 +39,7 @@ export function makeInputs(c: GoldenCase, device: DeviceLike, layout: Layout = '
 type Element = number | bigint | boolean;
 
 function makeTensor(g: GoldenTensor, device: DeviceLike, layout: Layout): Tensor {
-  const values = decodeValues(g) as Element[];
+  const values: readonly Element[] = decodeValues(g);
   if (layout === 'contiguous') return build(values, g.dtype, device, g.shape);
   if (layout === 'strided') {
     const filler = fillerFor(g.dtype);
@@ -65,8 +65,8 @@ function makeTensor(g: GoldenTensor, device: DeviceLike, layout: Layout): Tensor
   return view;
 }
 
-function build(values: Element[], dtype: DType, device: DeviceLike, shape: readonly number[]): Tensor {
-  const flat = torch.tensor(values as number[], { dtype, device });
+function build(values: readonly Element[], dtype: DType, device: DeviceLike, shape: readonly number[]): Tensor {
+  const flat = torch.tensor(values, { dtype, device });
   const shaped = flat.reshape([...shape]);
   if (shaped !== flat) flat.dispose();
   return shaped;

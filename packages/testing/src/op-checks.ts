@@ -8,11 +8,11 @@
  * test (forward), while a form that diverges from its function fails its own.
  */
 import * as torch from '@torch-ts/torch';
-import { DTypeError, type Tensor } from '@torch-ts/torch';
+import { DTypeError, type DType, type Tensor } from '@torch-ts/torch';
 import type { DeviceHarness } from './devices';
 import { caseId, decodeScalar, decodeValues, expectedList, isScalarInput, type GoldenCase, type GoldenError } from './goldens';
 import { disposeAll, layoutApplies, makeInputs, type Layout } from './inputs';
-import { DEFAULT_TOLERANCE } from './op-info/common';
+import { DEFAULT_TOLERANCE, tensorArg } from './op-info/common';
 import type { ErrorClass, ErrorInput, OpInfo, OpInput, OpResult, Tolerance } from './op-info/types';
 import { attempt, attemptForm, attemptOut, errorClassFor, errorProblems, inplaceForm, resultList } from './op-forms';
 import { compareReadBacks, describeValues, fromGolden, type ReadBack } from './values';
@@ -25,9 +25,8 @@ export interface CheckContext {
 }
 
 /** The tolerance for results of `dtype`: the op's override, else assert_close's default; null is exact. */
-export function toleranceFor(op: OpInfo, dtype: string): Tolerance | null {
-  const d = dtype as keyof typeof DEFAULT_TOLERANCE;
-  return op.tolerance?.[d] ?? DEFAULT_TOLERANCE[d] ?? null;
+export function toleranceFor(op: OpInfo, dtype: DType): Tolerance | null {
+  return op.tolerance?.[dtype] ?? DEFAULT_TOLERANCE[dtype] ?? null;
 }
 
 function describeCase(op: OpInfo, c: GoldenCase, device: string): string {
@@ -48,7 +47,7 @@ async function readAll(h: DeviceHarness, ts: readonly Tensor[]): Promise<ReadBac
   return out;
 }
 
-function compareLists(got: readonly ReadBack[], expected: readonly ReadBack[], tol: (d: string) => Tolerance | null, exact: boolean): string[] {
+function compareLists(got: readonly ReadBack[], expected: readonly ReadBack[], tol: (d: DType) => Tolerance | null, exact: boolean): string[] {
   if (got.length !== expected.length) return [`got ${got.length} result tensors, expected ${expected.length}`];
   return got.flatMap((g, i) => {
     const p = compareReadBacks(g, expected[i], { tolerance: exact ? null : tol(expected[i].dtype) });
@@ -92,12 +91,12 @@ function acceptedErrors(op: OpInfo, c: GoldenCase, e: GoldenError, h?: DeviceHar
  * data (an index out of range) on a device that finds it in a kernel, when its result is
  * read (docs/api.md: "on WebGPU they surface at the next read of the result at the latest").
  */
-async function throwProblems(ctx: CheckContext, c: GoldenCase, run: () => Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }>, e: GoldenError): Promise<string[]> {
+async function throwProblems(ctx: CheckContext, c: GoldenCase, run: () => Promise<{ ok: true; value: OpResult } | { ok: false; error: unknown }>, e: GoldenError): Promise<string[]> {
   const r = await run();
   let error: unknown = r.ok ? null : r.error;
   if (r.ok) {
     try {
-      await readAll(ctx.harness, resultList(r.value as OpResult));
+      await readAll(ctx.harness, resultList(r.value));
     } catch (readError) {
       error = readError;
     } finally {
@@ -122,7 +121,9 @@ export async function checkForward(ctx: CheckContext, c: GoldenCase): Promise<vo
     if (!r.ok) fail(op, c, h, [`threw ${String(r.error)}`]);
     try {
       const p = arityProblems(r.value, c);
-      const expected = expectedList(c)!.map(fromGolden);
+      const golden = expectedList(c);
+      if (!golden) fail(op, c, h, ['the golden case has neither expected values nor an error']);
+      const expected = golden.map(fromGolden);
       const got = await readAll(h, resultList(r.value));
       if (op.randomCheck && h.ownRandomValues) p.push(...(await randomDrawProblems(op, c, got, expected, h)));
       else p.push(...compareLists(got, expected, (d) => toleranceFor(op, d), false));
@@ -158,7 +159,7 @@ export async function checkMethod(ctx: CheckContext, c: GoldenCase): Promise<voi
 export async function checkInplace(ctx: CheckContext, c: GoldenCase): Promise<void> {
   const { op, harness: h } = ctx;
   const inputs = makeInputs(c, h.device);
-  const self = (inputs[0] as Tensor).clone();
+  const self = tensorArg(inputs[0], op.name).clone();
   const args: OpInput[] = [self, ...inputs.slice(1)];
   try {
     const before = await h.read(self);
@@ -240,7 +241,7 @@ export async function checkOut(ctx: CheckContext, c: GoldenCase): Promise<void> 
         p.push(`${label}: threw ${String(r.error)}`);
         continue;
       }
-      const got = resultList(r.value as OpResult);
+      const got = resultList(r.value);
       if (got.length !== out.length || got.some((t, i) => t !== out[i])) p.push(`${label}: did not return the out tensor${tuple ? 's' : ''}`);
       disposeAll(got.filter((t) => !out.includes(t)));
       for (let i = 0; i < out.length; i++) {
@@ -288,7 +289,8 @@ export async function checkNoncontig(ctx: CheckContext, c: GoldenCase): Promise<
 
 /** The device agrees with its oracle device on the same inputs. */
 export async function checkOracle(ctx: CheckContext, c: GoldenCase): Promise<void> {
-  const oracle = ctx.oracle!;
+  const oracle = ctx.oracle;
+  if (!oracle) throw new Error(`${ctx.op.name}: the oracle check runs only on a device with an oracle`);
   const expected = await functionResults(ctx, c, 'contiguous', oracle);
   const got = await functionResults(ctx, c);
   const p =
@@ -312,8 +314,9 @@ async function randomDrawProblems(op: OpInfo, c: GoldenCase, got: readonly ReadB
       : [],
   );
   if (p.length) return p;
+  if (!op.randomCheck) return [`${op.name} has no randomCheck`];
   const inputs = c.inputs.map((x) => (isScalarInput(x) ? decodeScalar(x) : fromGolden(x)));
-  return (await op.randomCheck!(got, inputs, c.kwargs, h.device)).map((x) => `random draw: ${x}`);
+  return (await op.randomCheck(got, inputs, c.kwargs, h.device)).map((x) => `random draw: ${x}`);
 }
 
 /** A hand-written bad call throws the declared TorchError subclass, naming the op. */

@@ -8,29 +8,37 @@ import { DTypeError, IndexError, ShapeError, TorchError, type Tensor } from '@to
 import type { GoldenError } from './goldens';
 import { tensorArg } from './op-info/common';
 import type { ErrorClass, Kwargs, OpInfo, OpInput, OpResult } from './op-info/types';
+import { callMethod, opResult, tensorResult } from './op-info/untyped';
 
 type Form = (inputs: readonly OpInput[], kwargs: Kwargs) => OpResult;
 
-function callMethod(op: OpInfo, name: string, inputs: readonly OpInput[], kwargs: Kwargs): unknown {
+/** `inputs[0][name](...rest, kwargs)`: the method the OpInfo entry names (Note [Deliberately ill-typed calls]). */
+function callMethodForm(op: OpInfo, name: string, inputs: readonly OpInput[], kwargs: Kwargs): unknown {
   const self = tensorArg(inputs[0], op.name);
-  const fn = (self as unknown as Record<string, unknown>)[name];
-  if (typeof fn !== 'function') throw new Error(`${op.name}: Tensor has no method ${name}`);
   // `x.neg()` rather than `x.neg({})`: the options object only when there are options.
   const args: unknown[] = [...inputs.slice(1)];
   if (Object.keys(kwargs).length) args.push(kwargs);
-  return (fn as (...a: unknown[]) => unknown).apply(self, args);
+  return callMethod(self, name, args, op.name);
 }
 
 export function methodForm(op: OpInfo): Form {
-  return op.forms?.method ?? ((i, k) => callMethod(op, op.methodName ?? op.name, i, k) as OpResult);
+  const name = op.methodName ?? op.name;
+  return op.forms?.method ?? ((i, k) => opResult(callMethodForm(op, name, i, k), `${op.name}: x.${name}()`));
 }
 
 export function inplaceForm(op: OpInfo): (inputs: readonly OpInput[], kwargs: Kwargs) => Tensor {
-  return op.forms?.inplace ?? ((i, k) => callMethod(op, `${op.methodName ?? op.name}_`, i, k) as Tensor);
+  const name = `${op.methodName ?? op.name}_`;
+  return op.forms?.inplace ?? ((i, k) => tensorResult(callMethodForm(op, name, i, k), `${op.name}: x.${name}()`));
 }
 
-export function outForm(op: OpInfo): (inputs: readonly OpInput[], kwargs: Kwargs, out: Tensor) => Tensor {
-  return op.forms?.out ?? ((i, k, out) => op.call(i, { ...k, out }) as Tensor);
+/** The out= form; `out` is a tuple of tensors where the result is a tuple (`{ out: [values, indices] }`). */
+export function outForm(op: OpInfo): (inputs: readonly OpInput[], kwargs: Kwargs, out: Tensor | readonly Tensor[]) => OpResult {
+  const form = op.forms?.out;
+  if (!form) return (i, k, out) => op.call(i, { ...k, out });
+  return (i, k, out) => {
+    if (!(out instanceof torch.Tensor)) throw new Error(`${op.name}: its out= form (OpForms.out) takes one tensor, not a tuple`);
+    return form(i, k, out);
+  };
 }
 
 /** Whether the case has an out= form to check (OpVariants.out). */
@@ -77,7 +85,7 @@ export async function attemptForm(op: OpInfo, asyncForms: boolean | undefined, i
 /** The out= form as the checks run it on a device (the async form with `out` where attemptForm runs that). */
 export async function attemptOut(op: OpInfo, asyncForms: boolean | undefined, inputs: readonly OpInput[], kwargs: Kwargs, out: Tensor | Tensor[]): Promise<Attempt<OpResult>> {
   const run = asyncForms ? op.forms?.async : undefined;
-  if (!run) return attempt(() => outForm(op)(inputs, kwargs, out as Tensor));
+  if (!run) return attempt(() => outForm(op)(inputs, kwargs, out));
   try {
     return { ok: true, value: await run(inputs, { ...kwargs, out }) };
   } catch (error) {

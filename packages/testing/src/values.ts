@@ -17,9 +17,11 @@ export interface ReadBack {
 export function readBackSync(t: Tensor): ReadBack {
   const dtype = t.dtype;
   const shape = [...t.shape];
-  if (dtype === 'int64') return { dtype, shape, values: Array.from(t.dataSync({ bigint: true }) as BigInt64Array) };
-  if (dtype === 'bool') return { dtype, shape, values: Array.from(t.dataSync() as Uint8Array, (v) => v !== 0) };
-  return { dtype, shape, values: Array.from(t.dataSync() as ArrayLike<number>) };
+  const data = t.dataSync({ bigint: dtype === 'int64' });
+  if (data instanceof BigInt64Array) return { dtype, shape, values: Array.from(data) };
+  if (dtype === 'int64') throw new Error('readBackSync: an int64 tensor read with { bigint: true } gave no BigInt64Array');
+  if (dtype === 'bool') return { dtype, shape, values: Array.from(data, (v) => v !== 0) };
+  return { dtype, shape, values: Array.from(data) };
 }
 
 export function fromGolden(g: GoldenTensor): ReadBack {
@@ -64,7 +66,7 @@ function isIntegral(d: DType): boolean {
 }
 
 function agree(g: number | bigint | boolean, e: number | bigint | boolean, tol: Tolerance | null): boolean {
-  if (typeof e === 'bigint' || typeof g === 'bigint') return BigInt(g as number | bigint) === BigInt(e as number | bigint);
+  if (typeof e === 'bigint' || typeof g === 'bigint') return BigInt(g) === BigInt(e);
   if (typeof e === 'boolean' || typeof g === 'boolean') return g === e;
   if (tol === null) return Object.is(g, e);
   if (Number.isNaN(e)) return Number.isNaN(g);

@@ -19,7 +19,7 @@
 import '@torch-ts/kernels-webgpu';
 import { DTYPES, type DType } from '@torch-ts/torch';
 import { resultType, supports, type Operand } from '@torch-ts/core';
-import { caseId, isScalarInput, loadOpGoldens, type GoldenCase, type GoldenTensor } from './goldens';
+import { caseId, expectedList, isScalarInput, loadOpGoldens, type GoldenCase, type GoldenTensor } from './goldens';
 import { layoutApplies } from './inputs';
 import { outApplies } from './op-forms';
 import type { OpInfo } from './op-info/types';
@@ -43,7 +43,7 @@ const unsupportedReason = (op: string, d: DType) => `${WHY_NOT[d]} (supports('${
  * select where the kernels differ (a scatter's combining mode, an accumulating index_put_).
  */
 export function kernelOp(opName: string, c: GoldenCase): string {
-  const reduce = c.kwargs.reduce as string | undefined;
+  const reduce = typeof c.kwargs.reduce === 'string' ? c.kwargs.reduce : undefined;
   if (opName === 'scatter' && reduce) return `scatter.${reduce}`;
   if (opName === 'scatterReduce' && reduce) return `scatterReduce.${reduce}`;
   if (opName === 'indexPut' && c.kwargs.accumulate === true) return c.sample.startsWith('mask') ? 'indexPut.maskAccumulate' : 'indexPut.accumulate';
@@ -174,7 +174,7 @@ const castsOnDevice = (d: DType) => supports('copy', d, 'webgpu');
 export function unsupportedDtypeOf(c: GoldenCase, opName: string): DType | null {
   // (cat skips empty inputs: nothing of their dtype is converted)
   const tensors = c.inputs.filter((x): x is GoldenTensor => !isScalarInput(x) && !(DATA_MOVEMENT_OPS.includes(opName) && x.shape.some((n) => n === 0)));
-  const results = (c.expected === undefined ? [] : Array.isArray(c.expected) ? c.expected : [c.expected]) as GoldenTensor[];
+  const results = expectedList(c) ?? [];
   // (an input in the result's dtype is not converted; one in another dtype is, to the result's)
   const to = results[0]?.dtype;
   const converted = tensors.filter((t) => t.dtype !== to);

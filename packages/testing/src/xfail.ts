@@ -10,7 +10,7 @@
  * `sample/dtype` or `caseId/dtype` pair, or an error input's name (check `error-input`).
  */
 import type { DType } from '@torch-ts/torch';
-import { CHECKS, type CheckName } from './op-info/types';
+import { CHECKS, isCheckName, type CheckName } from './op-info/types';
 
 /** What identifies one generated test. */
 export interface TestTarget {
@@ -40,11 +40,11 @@ export class XfailBook {
       for (const [key, reason] of Object.entries(source ?? {})) {
         const at = key.indexOf('@');
         const check = at < 0 ? null : key.slice(0, at);
-        if (check !== null && !(CHECKS as readonly string[]).includes(check)) {
+        if (check !== null && !isCheckName(check)) {
           this.malformed.push(`${key}: unknown check '${check}' (one of ${CHECKS.join(', ')})`);
           continue;
         }
-        this.#entries.push({ key, check: check as CheckName | null, selector: key.slice(at + 1), reason, used: false });
+        this.#entries.push({ key, check, selector: key.slice(at + 1), reason, used: false });
       }
     }
   }

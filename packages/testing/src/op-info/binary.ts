@@ -1,15 +1,15 @@
 import * as torch from '@torch-ts/torch';
 import { ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
-import { ALL_DTYPES, FLOAT_DTYPES, goldenSamples, HALF_2X, NO_BOOL, rowDtypes, rowErrorDtype, t, tensorArg } from './common';
-import type { ErrorInput, Kwargs, OpInfo, OpInput } from './types';
-import { BINARY_OPS, BINARY_TABLE, BINARY_TABLE_NAMES, dispatcherName, type BinaryRow, type BinaryTableName } from '@torch-ts/core';
+import { ALL_DTYPES, FLOAT_DTYPES, goldenSamples, HALF_2X, NO_BOOL, operand, rowDtypes, rowErrorDtype, t, tensorArg } from './common';
+import { num, options, outOnly, tensor } from './kwargs';
+import type { ErrorInput, OpInfo, OpInput } from './types';
+import { BINARY_TABLE, BINARY_TABLE_NAMES, dispatcherName, type BinaryRow, type BinaryTableName } from '@torch-ts/core';
+import { callMethod, untyped } from './untyped';
 
 type Scalar = number | boolean | bigint;
-type BinaryFn = (self: Tensor, other: Tensor | Scalar) => Tensor;
 
-interface Spec {
+interface BaseSpec {
   readonly name: string;
-  readonly fn: BinaryFn;
   readonly inplace: boolean;
   readonly dtypes: readonly DType[];
   readonly samples: readonly string[];
@@ -21,29 +21,31 @@ interface Spec {
   readonly xfail?: OpInfo['xfail'];
 }
 
-function binary(s: Spec): OpInfo {
-  const other = (x: OpInput | undefined): Tensor | Scalar => {
-    if (x === undefined) throw new Error(`${s.name}: the OpInfo sample has no second operand`);
-    return x;
-  };
+/** B: the second operand, a tensor or a JS scalar where the op takes one (`scalarOther`), else a tensor. */
+interface Spec<B extends Tensor | Scalar> extends BaseSpec {
+  readonly fn: (self: Tensor, other: NoInfer<B>, options?: { out?: Tensor | null }) => Tensor;
+  readonly operand: (x: OpInput | undefined, op: string) => B;
+}
+
+function binary<B extends Tensor | Scalar>(s: Spec<B>): OpInfo {
   const dtype = s.errorDtype ?? 'float32';
   return {
     name: s.name,
     errorNames: s.errorNames,
-    call: (i, k) => (s.fn as (a: Tensor, b: Tensor | Scalar, o: unknown) => Tensor)(tensorArg(i[0], s.name), other(i[1]), k),
+    call: (i, k) => s.fn(tensorArg(i[0], s.name), s.operand(i[1], s.name), outOnly(k)),
     variants: { method: true, inplace: s.inplace, out: true },
     dtypes: s.dtypes,
     samples: s.samples,
     errorInputs: [
       {
         name: 'shapes that do not broadcast',
-        make: (d) => s.fn(t(d, [[1, 2, 3], [4, 5, 6]], dtype), t(d, [1, 2, 3, 4], dtype)),
+        make: (d) => s.fn(t(d, [[1, 2, 3], [4, 5, 6]], dtype), s.operand(t(d, [1, 2, 3, 4], dtype), s.name)),
         error: ShapeError,
         match: /size of tensor a \(3\) must match the size of tensor b \(4\)|\[2, 3\].*\[4\]/,
       },
       {
         name: 'a non-tensor operand',
-        make: (d) => s.fn(t(d, [1, 2], dtype), 'two' as unknown as number),
+        make: (d) => untyped(s.fn)(t(d, [1, 2], dtype), 'two'),
         error: TorchError,
         match: /must be Tensor( or Number)?, not string/,
       },
@@ -63,11 +65,11 @@ const HALF_PROMOTE = (op: string) => ({
 });
 
 /**
- * The OpInfo entries of the op table's binary rows (Note [The op table] in core): dtypes, the
- * in-place form and the names in messages from each row, the samples from the goldens;
- * documented deviations here.
+ * The OpInfo entries of the op table's binary rows (Note [The op table] in core): the
+ * function, how its second operand is read, dtypes, the in-place form and the names in
+ * messages from each row, the samples from the goldens; documented deviations here.
  */
-const BINARY_EXTRAS: Readonly<Partial<Record<BinaryTableName, Pick<Spec, 'pytorch2x' | 'xfail'>>>> = {
+const BINARY_EXTRAS: Readonly<Partial<Record<BinaryTableName, Pick<BaseSpec, 'pytorch2x' | 'xfail'>>>> = {
   fmod: {
     xfail: {
       'forward@same-shape/float32':
@@ -78,11 +80,24 @@ const BINARY_EXTRAS: Readonly<Partial<Record<BinaryTableName, Pick<Spec, 'pytorc
   hypot: { pytorch2x: { float16: HALF_2X('hypot_cpu') }, xfail: HALF_PROMOTE('hypot') },
 };
 
-/** `name_(x, y)` where `y` broadcasts `x` to a bigger shape: the result does not fit in `x`. */
-function inplaceTooSmall(name: BinaryTableName, dtype: DType): ErrorInput {
+/** The rows whose `other` may be a JS scalar (PyTorch's Scalar overload: `scalarOther`). */
+type ScalarRow = { [K in BinaryTableName]: (typeof BINARY_TABLE)[K] extends { readonly scalarOther: true } ? K : never }[BinaryTableName];
+
+function takesScalar(name: BinaryTableName): name is ScalarRow {
+  const row: BinaryRow = BINARY_TABLE[name];
+  return row.scalarOther === true;
+}
+
+/** A row's function, its second operand read as a JS scalar only where the row takes one. */
+function rowOp(name: BinaryTableName, s: BaseSpec): OpInfo {
+  return takesScalar(name) ? binary({ ...s, fn: torch[name], operand }) : binary({ ...s, fn: torch[name], operand: tensorArg });
+}
+
+/** `x.name_(y)` where `y` broadcasts `x` to a bigger shape: the result does not fit in `x`. */
+function inplaceTooSmall(name: string, dtype: DType): ErrorInput {
   return {
     name: 'in-place into a tensor smaller than the broadcast shape',
-    make: (d) => BINARY_OPS[name].inplace(t(d, [1, 2], dtype), t(d, [[1, 2], [3, 4]], dtype)),
+    make: (d) => callMethod(t(d, [1, 2], dtype), `${name}_`, [t(d, [[1, 2], [3, 4]], dtype)], name),
     error: ShapeError,
     match: /output with shape \[2\] doesn't match the broadcast shape \[2, 2\]/,
   };
@@ -93,9 +108,8 @@ export const BINARY_MATH_OPS: readonly OpInfo[] = BINARY_TABLE_NAMES.map((name) 
   const aten = dispatcherName(name);
   const inplace = row.inplace !== false;
   const errorDtype = rowErrorDtype(row.rejects);
-  return binary({
+  return rowOp(name, {
     name,
-    fn: (torch as unknown as Record<string, BinaryFn>)[name],
     inplace,
     dtypes: rowDtypes(row.rejects),
     samples: goldenSamples(name),
@@ -110,10 +124,7 @@ export const BINARY_MATH_OPS: readonly OpInfo[] = BINARY_TABLE_NAMES.map((name) 
 const CLAMP_SAMPLES = ['scalar', 'scalar-float', 'tensor', 'tensor-0dim', 'empty', 'scalar-nan', 'tensor-nan', 'promote'];
 const CLAMP_HALF = { float16: HALF_2X('clamp_scalar_cpu') } as const;
 type Bound = Tensor | Scalar | null;
-const boundArg = (x: OpInput | undefined, op: string): Bound => {
-  if (x === undefined) throw new Error(`${op}: the OpInfo sample has no bound`);
-  return x;
-};
+const boundArg = (x: OpInput | undefined, op: string): Bound => operand(x, op);
 
 /** `clamp`, `clamp.min` or `clamp.max`: the goldens give the input and the bounds present. */
 function clampInfo(name: string, bounds: (i: readonly OpInput[]) => [Bound, Bound], samples: readonly string[], dtypes: readonly DType[]): OpInfo {
@@ -121,7 +132,7 @@ function clampInfo(name: string, bounds: (i: readonly OpInput[]) => [Bound, Boun
   return {
     name,
     methodName: 'clamp',
-    call: (i, k: Kwargs) => torch.clamp(self(i), ...bounds(i), k as { out?: Tensor }),
+    call: (i, k) => torch.clamp(self(i), ...bounds(i), outOnly(k)),
     variants: { method: true, inplace: true, out: true },
     forms: {
       method: (i) => self(i).clamp(...bounds(i)),
@@ -156,8 +167,9 @@ export const CLAMP_OPS: readonly OpInfo[] = [
   ...(['clampMin', 'clampMax'] as const).map((name): OpInfo => {
     const aten = name === 'clampMin' ? 'clamp_min' : 'clamp_max';
     return {
-      ...binary({ name, fn: torch[name], inplace: true, dtypes: NO_BOOL, samples: CLAMP_SAMPLES }),
+      ...binary({ name, fn: torch[name], operand, inplace: true, dtypes: NO_BOOL, samples: [] }),
       errorNames: [aten, `${aten}_`, name],
+      samples: CLAMP_SAMPLES,
       pytorch2x: CLAMP_HALF,
     };
   }),
@@ -168,7 +180,7 @@ const LERP_SAMPLES = ['scalar-weight', 'scalar-weight-high', 'scalar-weight-nega
 /** lerp(self, end, weight): all tensors of one floating dtype (PyTorch does not promote). */
 export const LERP: OpInfo = {
   name: 'lerp',
-  call: (i, k) => torch.lerp(tensorArg(i[0], 'lerp'), tensorArg(i[1], 'lerp'), boundArg(i[2], 'lerp') as Tensor | Scalar, k as { out?: Tensor }),
+  call: (i, k) => torch.lerp(tensorArg(i[0], 'lerp'), tensorArg(i[1], 'lerp'), operand(i[2], 'lerp'), outOnly(k)),
   variants: { method: true, inplace: true, out: true },
   dtypes: FLOAT_DTYPES,
   samples: LERP_SAMPLES,
@@ -185,11 +197,13 @@ export const LERP: OpInfo = {
 
 const ADDC_SAMPLES = ['same-shape', 'broadcast', 'value-int', 'value-float', '0dim', 'empty', 'promote'];
 
+const ADDC_KW = options({ value: num, out: tensor });
+
 /** addcmul / addcdiv(self, tensor1, tensor2, { value }). */
 function addc(name: 'addcmul' | 'addcdiv', dtypes: readonly DType[], kernel: string): OpInfo {
   return {
     name,
-    call: (i, k) => torch[name](tensorArg(i[0], name), tensorArg(i[1], name), tensorArg(i[2], name), k as { value?: Scalar }),
+    call: (i, k) => torch[name](tensorArg(i[0], name), tensorArg(i[1], name), tensorArg(i[2], name), ADDC_KW(k)),
     variants: { method: true, inplace: true, out: true },
     dtypes,
     samples: ADDC_SAMPLES,
@@ -219,7 +233,7 @@ export const CLASSIFY_OPS: readonly OpInfo[] = (['isnan', 'isinf', 'isfinite'] a
   errorInputs: [
     {
       name: 'a JS array instead of a tensor',
-      make: () => torch[name]([1, 2] as unknown as Tensor),
+      make: () => untyped(torch[name])([1, 2]),
       error: TorchError,
       match: new RegExp(`${name}\\(\\): argument 'input' \\(position 1\\) must be Tensor, not Array`),
     },

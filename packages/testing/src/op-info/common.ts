@@ -44,6 +44,18 @@ export function tensorArg(x: OpInput | undefined, op: string): Tensor {
   throw new Error(`${op}: the OpInfo sample gives ${typeof x} where a tensor is expected`);
 }
 
+/** An operand that may be a tensor or a JS scalar (`add(x, 2)`); the sample must give it. */
+export function operand(x: OpInput | undefined, op: string): OpInput {
+  if (x === undefined) throw new Error(`${op}: the OpInfo sample lacks an operand`);
+  return x;
+}
+
+/** A tensor or JS number input (repeatInterleave's repeats). */
+export function tensorOrNumber(x: OpInput | undefined, op: string): Tensor | number {
+  if (typeof x === 'number' || x instanceof torch.Tensor) return x;
+  throw new Error(`${op}: the OpInfo sample gives ${typeof x} where a tensor or a number is expected`);
+}
+
 /** The 2.x reason for a dtype whose 1.13 CPU kernel is missing. */
 export const HALF_2X = (kernel: string): string =>
   `PyTorch 2.x has the Half CPU kernel that 1.13 lacks ("${kernel}" not implemented for 'Half'); goldens computed on float32 copies`;

@@ -13,11 +13,12 @@
  * (every other element of a bigger tensor), through the function form and, where PyTorch
  * allows it for the case, the in-place form.
  */
-import { BINARY_TABLE, UNARY_TABLE, type BinaryRow, type UnaryRow } from '@torch-ts/core';
+import { BINARY_TABLE, BINARY_TABLE_NAMES, UNARY_TABLE, UNARY_TABLE_NAMES, type BinaryRow, type UnaryRow } from '@torch-ts/core';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
 import { caseId, decodeScalar, decodeValues, isScalarInput, type GoldenCase, type GoldenTensor } from '../goldens';
 import { inplaceForm } from '../op-forms';
+import { tensorArg } from './common';
 import type { Kwargs, OpInfo, OpInput, OpResult } from './types';
 
 /** The op table's rows without a gradient, with the reason each declares (Note [The op table] in core). */
@@ -175,11 +176,16 @@ export function gradcheckSamples(table: readonly OpInfo[], goldens: ReadonlyMap<
 }
 
 /** The domains an op-table row declares (Note [The op table] in core). */
-function tableDomains(name: string): readonly Domain[] {
-  const unary = (UNARY_TABLE as Readonly<Record<string, { readonly domain?: Domain }>>)[name];
-  if (unary) return unary.domain ? [unary.domain] : [];
-  const binary = (BINARY_TABLE as Readonly<Record<string, { readonly domain?: readonly Domain[] }>>)[name];
-  return binary?.domain ?? [];
+function tableDomains(name: string): readonly (Domain | undefined)[] {
+  const unary = UNARY_TABLE_NAMES.find((n) => n === name);
+  if (unary !== undefined) {
+    const row: UnaryRow = UNARY_TABLE[unary];
+    return row.domain ? [row.domain] : [];
+  }
+  const binary = BINARY_TABLE_NAMES.find((n) => n === name);
+  if (binary === undefined) return [];
+  const row: BinaryRow = BINARY_TABLE[binary];
+  return row.domain ?? [];
 }
 
 function makeSample(op: OpInfo, c: GoldenCase, form: GradcheckForm, layout: GradcheckLayout, seed: string) {
@@ -203,7 +209,7 @@ function makeSample(op: OpInfo, c: GoldenCase, form: GradcheckForm, layout: Grad
       : (...tensors: Tensor[]): OpResult => {
           // In place into a non-leaf copy: a leaf that requires grad may not be written.
           const [self, ...rest] = call(tensors);
-          return inplaceForm(op)([torch.mul(self as Tensor, 1), ...rest], kwargs);
+          return inplaceForm(op)([torch.mul(tensorArg(self, op.name), 1), ...rest], kwargs);
         };
   const asyncForm = op.forms?.async;
   const fnAsync = form === 'function' && asyncForm ? (...tensors: Tensor[]) => asyncForm(call(tensors), kwargs) : undefined;
@@ -211,7 +217,7 @@ function makeSample(op: OpInfo, c: GoldenCase, form: GradcheckForm, layout: Grad
 }
 
 function goldenTensor(g: GoldenTensor): Tensor {
-  const flat = torch.tensor(decodeValues(g) as number[], { dtype: g.dtype });
+  const flat = torch.tensor(decodeValues(g), { dtype: g.dtype });
   const shaped = flat.reshape([...g.shape]);
   if (shaped !== flat) flat.dispose();
   return shaped;

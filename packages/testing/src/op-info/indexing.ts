@@ -1,7 +1,9 @@
 import * as torch from '@torch-ts/torch';
 import { DTypeError, IndexError, ShapeError, TorchError, type Tensor } from '@torch-ts/torch';
-import { ALL_DTYPES, FLOAT_ACC_2X, t, tensorArg } from './common';
+import { ALL_DTYPES, FLOAT_ACC_2X, operand, t, tensorArg } from './common';
+import { bool, check, num, numOrBool, oneOf, options, outOnly, required, tensor } from './kwargs';
 import type { ErrorInput, Kwargs, OpInfo, OpInput } from './types';
+import { untyped } from './untyped';
 
 /**
  * The indexing family (goldens/ops_indexing.json, scripts/goldens/ops_indexing.py): index
@@ -11,19 +13,44 @@ import type { ErrorInput, Kwargs, OpInfo, OpInput } from './types';
  * slice). Gradcheck keeps the golden index values (GRADCHECK_DOMAINS 'golden').
  */
 
-type Item = string | number | boolean | null | { input: number } | { slice: (number | null)[] };
+/** An index item as the goldens spell it: a JS item as is, an input by position, or a slice. */
+type GoldenItem = string | number | boolean | null | { readonly input: number } | { readonly slice: readonly (number | null)[] };
 
-function items(k: Kwargs, inputs: readonly OpInput[]): unknown[] {
-  return (k.items as Item[]).map((it) => {
+const isNumberOrNull = (x: unknown): x is number | null => x === null || typeof x === 'number';
+
+function isGoldenItem(v: unknown): v is GoldenItem {
+  if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return true;
+  if (typeof v !== 'object') return false;
+  if ('input' in v) return typeof v.input === 'number';
+  return 'slice' in v && Array.isArray(v.slice) && v.slice.length <= 3 && v.slice.every(isNumberOrNull);
+}
+
+const goldenItems = check('a list of index items', (v): v is GoldenItem[] => Array.isArray(v) && v.every(isGoldenItem));
+
+/** The items of `x.index(...)`: inputs by position, slices made. */
+function items(list: readonly GoldenItem[], inputs: readonly OpInput[]): unknown[] {
+  return list.map((it) => {
     if (it !== null && typeof it === 'object' && 'input' in it) return inputs[it.input];
-    if (it !== null && typeof it === 'object' && 'slice' in it) return torch.slice(it.slice[0], it.slice[1], it.slice[2]);
+    if (it !== null && typeof it === 'object') return torch.slice(it.slice[0], it.slice[1], it.slice[2]);
     return it;
   });
 }
 
+const INDEX_KW = options({ items: required(goldenItems) });
+const INDEX_PUT_KW = options({ items: required(goldenItems), accumulate: bool });
+const DIM_KW = options({ dim: required(num) });
+const DIM_OUT_KW = options({ dim: required(num), out: tensor });
+const SCATTER_KW = options({ dim: required(num), reduce: oneOf('add', 'multiply'), out: tensor });
+const SCATTER_FORM_KW = options({ dim: required(num), reduce: oneOf('add', 'multiply') });
+const REDUCTION = oneOf('sum', 'prod', 'mean', 'amax', 'amin');
+const SCATTER_REDUCE_KW = options({ dim: required(num), reduce: required(REDUCTION), includeSelf: bool, out: tensor });
+const SCATTER_REDUCE_FORM_KW = options({ dim: required(num), reduce: required(REDUCTION), includeSelf: bool });
+const INDEX_ADD_KW = options({ dim: required(num), alpha: numOrBool, out: tensor });
+const INDEX_ADD_FORM_KW = options({ dim: required(num), alpha: numOrBool });
+const NONZERO_KW = options({ asTuple: bool, out: tensor });
+
 const self = (i: readonly OpInput[], op: string): Tensor => tensorArg(i[0], op);
 const ix = (i: readonly OpInput[], n: number, op: string): Tensor => tensorArg(i[n], op);
-const dim = (k: Kwargs): number => k.dim as number;
 
 /** An out-of-range index: IndexError naming the op, the index and the size. */
 function outOfRange(name: string, make: ErrorInput['make'], match: RegExp): ErrorInput {
@@ -39,10 +66,10 @@ const notATensor = (op: string, make: ErrorInput['make']): ErrorInput => ({
 
 const INDEX: OpInfo = {
   name: 'index',
-  call: (i, k) => self(i, 'index').index(...items(k, i)),
+  call: (i, k) => self(i, 'index').index(...items(INDEX_KW(k).items, i)),
   variants: {},
   // (a bool mask's result size depends on the data: the async form where reads are async only)
-  forms: { async: (i, k) => self(i, 'index').indexAsync(...items(k, i)) },
+  forms: { async: (i, k) => self(i, 'index').indexAsync(...items(INDEX_KW(k).items, i)) },
   dtypes: ALL_DTYPES,
   samples: [
     'int', 'neg', '2d-index', 'adjacent', 'separated', 'slice-number', 'ellipsis', 'newaxis', 'mask', 'mask-2d', 'mask-inner',
@@ -74,9 +101,8 @@ const INDEX: OpInfo = {
 };
 
 const putArgs = (i: readonly OpInput[], k: Kwargs) => {
-  const its = items(k, i);
-  const opts = k.accumulate === undefined ? {} : { accumulate: k.accumulate as boolean };
-  return [its, i[i.length - 1] as Tensor, opts] as const;
+  const { items: list, ...opts } = INDEX_PUT_KW(k);
+  return [items(list, i), operand(i[i.length - 1], 'indexPut'), opts] as const;
 };
 
 const INDEX_PUT: OpInfo = {
@@ -109,15 +135,18 @@ const INDEX_PUT: OpInfo = {
 
 const GATHER: OpInfo = {
   name: 'gather',
-  call: (i, k) => torch.gather(self(i, 'gather'), dim(k), ix(i, 1, 'gather'), k.out ? { out: k.out as Tensor } : {}),
+  call: (i, k) => {
+    const { dim, ...o } = DIM_OUT_KW(k);
+    return torch.gather(self(i, 'gather'), dim, ix(i, 1, 'gather'), o);
+  },
   variants: { method: true, out: true },
-  forms: { method: (i, k) => self(i, 'gather').gather(dim(k), ix(i, 1, 'gather')) },
+  forms: { method: (i, k) => self(i, 'gather').gather(DIM_KW(k).dim, ix(i, 1, 'gather')) },
   dtypes: ALL_DTYPES,
   samples: ['dim0', 'dim1', 'neg-dim', 'smaller', 'neg-index', '0dim', 'empty-index', 'out-of-range', 'bad-shape', 'int32-index'],
   errorInputs: [
     outOfRange('gather', (d) => torch.gather(t(d, [[1, 2], [3, 4]]), 0, t(d, [[0, 2]])), /gather: index 2 is out of bounds for dimension 0 with size 2/),
     outOfRange('negative', (d) => torch.gather(t(d, [1, 2]), 0, t(d, [-1])), /gather: index -1 is out of bounds for dimension 0 with size 2/),
-    notATensor('gather', (d) => torch.gather(t(d, [1, 2]), 0, [0] as unknown as Tensor)),
+    notATensor('gather', (d) => untyped(torch.gather)(t(d, [1, 2]), 0, [0])),
     {
       name: 'an index of another rank',
       make: (d) => torch.gather(t(d, [[1, 2], [3, 4]]), 0, t(d, [0])),
@@ -127,15 +156,22 @@ const GATHER: OpInfo = {
   ],
 };
 
-const withOut = (k: Kwargs) => (k.out ? { out: k.out as Tensor } : {});
-const scatterOpts = (k: Kwargs) => (k.reduce === undefined ? {} : { reduce: k.reduce as 'add' | 'multiply' });
 const SCATTER: OpInfo = {
   name: 'scatter',
-  call: (i, k) => torch.scatter(self(i, 'scatter'), dim(k), ix(i, 1, 'scatter'), i[2] as Tensor, { ...scatterOpts(k), ...withOut(k) }),
+  call: (i, k) => {
+    const { dim, ...o } = SCATTER_KW(k);
+    return torch.scatter(self(i, 'scatter'), dim, ix(i, 1, 'scatter'), operand(i[2], 'scatter'), o);
+  },
   variants: { method: true, inplace: true, out: true },
   forms: {
-    method: (i, k) => self(i, 'scatter').scatter(dim(k), ix(i, 1, 'scatter'), i[2] as Tensor, scatterOpts(k)),
-    inplace: (i, k) => self(i, 'scatter').scatter_(dim(k), ix(i, 1, 'scatter'), i[2] as Tensor, scatterOpts(k)),
+    method: (i, k) => {
+      const { dim, ...o } = SCATTER_FORM_KW(k);
+      return self(i, 'scatter').scatter(dim, ix(i, 1, 'scatter'), operand(i[2], 'scatter'), o);
+    },
+    inplace: (i, k) => {
+      const { dim, ...o } = SCATTER_FORM_KW(k);
+      return self(i, 'scatter').scatter_(dim, ix(i, 1, 'scatter'), operand(i[2], 'scatter'), o);
+    },
   },
   dtypes: ALL_DTYPES,
   samples: ['dim0', 'dim1', 'neg-dim', '0dim', 'empty-index', 'out-of-range', 'bad-shape', 'value', 'reduce-add', 'reduce-multiply'],
@@ -143,7 +179,7 @@ const SCATTER: OpInfo = {
     outOfRange('scatter', (d) => torch.scatter(t(d, [1, 2]), 0, t(d, [2]), t(d, [5])), /scatter: index 2 is out of bounds for dimension 0 with size 2/),
     {
       name: 'a reduce that is not one',
-      make: (d) => torch.scatter(t(d, [1, 2]), 0, t(d, [1]), t(d, [5]), { reduce: 'max' as 'add' }),
+      make: (d) => untyped(torch.scatter)(t(d, [1, 2]), 0, t(d, [1]), t(d, [5]), { reduce: 'max' }),
       error: TorchError,
       match: /scatter\(\): reduce argument must be either add or multiply\. Got max/,
     },
@@ -159,11 +195,14 @@ const SCATTER: OpInfo = {
 const SCATTER_ADD: OpInfo = {
   name: 'scatterAdd',
   errorNames: ['scatter_add', 'scatterAdd'],
-  call: (i, k) => torch.scatterAdd(self(i, 'scatterAdd'), dim(k), ix(i, 1, 'scatterAdd'), i[2] as Tensor, withOut(k)),
+  call: (i, k) => {
+    const { dim, ...o } = DIM_OUT_KW(k);
+    return torch.scatterAdd(self(i, 'scatterAdd'), dim, ix(i, 1, 'scatterAdd'), ix(i, 2, 'scatterAdd'), o);
+  },
   variants: { method: true, inplace: true, out: true },
   forms: {
-    method: (i, k) => self(i, 'scatterAdd').scatterAdd(dim(k), ix(i, 1, 'scatterAdd'), i[2] as Tensor),
-    inplace: (i, k) => self(i, 'scatterAdd').scatterAdd_(dim(k), ix(i, 1, 'scatterAdd'), i[2] as Tensor),
+    method: (i, k) => self(i, 'scatterAdd').scatterAdd(DIM_KW(k).dim, ix(i, 1, 'scatterAdd'), ix(i, 2, 'scatterAdd')),
+    inplace: (i, k) => self(i, 'scatterAdd').scatterAdd_(DIM_KW(k).dim, ix(i, 1, 'scatterAdd'), ix(i, 2, 'scatterAdd')),
   },
   dtypes: ALL_DTYPES,
   samples: ['dim0', 'dim1', 'neg-dim', '0dim', 'empty-index', 'dup-dim0', 'dup-dim1', 'out-of-range', 'bad-shape'],
@@ -178,27 +217,33 @@ const SCATTER_ADD: OpInfo = {
   ],
 };
 
-type Reduction = 'sum' | 'prod' | 'mean' | 'amax' | 'amin';
-const reduceOpts = (k: Kwargs) => (k.includeSelf === undefined ? {} : { includeSelf: k.includeSelf as boolean });
 const REDUCE_SAMPLES = ['sum', 'prod', 'mean', 'amax', 'amin'].flatMap((r) =>
   ['dup-dim0', 'dup-dim1'].flatMap((s) => [`${r}-${s}`, `${r}-${s}-exclude`]),
 );
 const SCATTER_REDUCE: OpInfo = {
   name: 'scatterReduce',
   errorNames: ['scatter_reduce', 'scatterReduce'],
-  call: (i, k) =>
-    torch.scatterReduce(self(i, 'scatterReduce'), dim(k), ix(i, 1, 'scatterReduce'), i[2] as Tensor, k.reduce as Reduction, { ...reduceOpts(k), ...withOut(k) }),
+  call: (i, k) => {
+    const { dim, reduce, ...o } = SCATTER_REDUCE_KW(k);
+    return torch.scatterReduce(self(i, 'scatterReduce'), dim, ix(i, 1, 'scatterReduce'), ix(i, 2, 'scatterReduce'), reduce, o);
+  },
   variants: { method: true, inplace: true, out: true },
   forms: {
-    method: (i, k) => self(i, 'scatterReduce').scatterReduce(dim(k), ix(i, 1, 'sr'), i[2] as Tensor, k.reduce as Reduction, reduceOpts(k)),
-    inplace: (i, k) => self(i, 'scatterReduce').scatterReduce_(dim(k), ix(i, 1, 'sr'), i[2] as Tensor, k.reduce as Reduction, reduceOpts(k)),
+    method: (i, k) => {
+      const { dim, reduce, ...o } = SCATTER_REDUCE_FORM_KW(k);
+      return self(i, 'scatterReduce').scatterReduce(dim, ix(i, 1, 'sr'), ix(i, 2, 'sr'), reduce, o);
+    },
+    inplace: (i, k) => {
+      const { dim, reduce, ...o } = SCATTER_REDUCE_FORM_KW(k);
+      return self(i, 'scatterReduce').scatterReduce_(dim, ix(i, 1, 'sr'), ix(i, 2, 'sr'), reduce, o);
+    },
   },
   dtypes: ALL_DTYPES,
   samples: [...REDUCE_SAMPLES, 'out-of-range'],
   errorInputs: [
     {
       name: 'a reduce that is not one',
-      make: (d) => torch.scatterReduce(t(d, [1, 2]), 0, t(d, [1]), t(d, [5]), 'max' as Reduction),
+      make: (d) => untyped(torch.scatterReduce)(t(d, [1, 2]), 0, t(d, [1]), t(d, [5]), 'max'),
       error: TorchError,
       match: /scatter_reduce\(\): reduce argument must be either sum, prod, mean, amax or amin, got max/,
     },
@@ -209,9 +254,12 @@ const SCATTER_REDUCE: OpInfo = {
 const INDEX_SELECT: OpInfo = {
   name: 'indexSelect',
   errorNames: ['index_select', 'indexSelect'],
-  call: (i, k) => torch.indexSelect(self(i, 'indexSelect'), dim(k), ix(i, 1, 'indexSelect'), k.out ? { out: k.out as Tensor } : {}),
+  call: (i, k) => {
+    const { dim, ...o } = DIM_OUT_KW(k);
+    return torch.indexSelect(self(i, 'indexSelect'), dim, ix(i, 1, 'indexSelect'), o);
+  },
   variants: { method: true, out: true },
-  forms: { method: (i, k) => self(i, 'indexSelect').indexSelect(dim(k), ix(i, 1, 'indexSelect')) },
+  forms: { method: (i, k) => self(i, 'indexSelect').indexSelect(DIM_KW(k).dim, ix(i, 1, 'indexSelect')) },
   dtypes: ALL_DTYPES,
   samples: ['dim0', 'dim1', 'neg-dim', 'int32', '0dim-index', 'empty-index', 'out-of-range', '2d-index'],
   errorInputs: [
@@ -225,15 +273,23 @@ const INDEX_SELECT: OpInfo = {
   ],
 };
 
-const alphaOpts = (k: Kwargs) => (k.alpha === undefined ? {} : { alpha: k.alpha as number });
 const INDEX_ADD: OpInfo = {
   name: 'indexAdd',
   errorNames: ['index_add_', 'index_add', 'indexAdd'],
-  call: (i, k) => torch.indexAdd(self(i, 'indexAdd'), dim(k), ix(i, 1, 'indexAdd'), i[2] as Tensor, { ...alphaOpts(k), ...withOut(k) }),
+  call: (i, k) => {
+    const { dim, ...o } = INDEX_ADD_KW(k);
+    return torch.indexAdd(self(i, 'indexAdd'), dim, ix(i, 1, 'indexAdd'), ix(i, 2, 'indexAdd'), o);
+  },
   variants: { method: true, inplace: true, out: true },
   forms: {
-    method: (i, k) => self(i, 'indexAdd').indexAdd(dim(k), ix(i, 1, 'indexAdd'), i[2] as Tensor, alphaOpts(k)),
-    inplace: (i, k) => self(i, 'indexAdd').indexAdd_(dim(k), ix(i, 1, 'indexAdd'), i[2] as Tensor, alphaOpts(k)),
+    method: (i, k) => {
+      const { dim, ...o } = INDEX_ADD_FORM_KW(k);
+      return self(i, 'indexAdd').indexAdd(dim, ix(i, 1, 'indexAdd'), ix(i, 2, 'indexAdd'), o);
+    },
+    inplace: (i, k) => {
+      const { dim, ...o } = INDEX_ADD_FORM_KW(k);
+      return self(i, 'indexAdd').indexAdd_(dim, ix(i, 1, 'indexAdd'), ix(i, 2, 'indexAdd'), o);
+    },
   },
   dtypes: ALL_DTYPES,
   samples: ['dim0', 'dim1', 'alpha', 'int32', 'empty-index', 'out-of-range', 'bad-source'],
@@ -252,11 +308,11 @@ const INDEX_ADD: OpInfo = {
 const INDEX_FILL: OpInfo = {
   name: 'indexFill',
   errorNames: ['index_fill_', 'index_fill', 'indexFill'],
-  call: (i, k) => torch.indexFill(self(i, 'indexFill'), dim(k), ix(i, 1, 'indexFill'), i[2] as Tensor | number | boolean),
+  call: (i, k) => torch.indexFill(self(i, 'indexFill'), DIM_KW(k).dim, ix(i, 1, 'indexFill'), operand(i[2], 'indexFill')),
   variants: { method: true, inplace: true },
   forms: {
-    method: (i, k) => self(i, 'indexFill').indexFill(dim(k), ix(i, 1, 'indexFill'), i[2] as Tensor | number | boolean),
-    inplace: (i, k) => self(i, 'indexFill').indexFill_(dim(k), ix(i, 1, 'indexFill'), i[2] as Tensor | number | boolean),
+    method: (i, k) => self(i, 'indexFill').indexFill(DIM_KW(k).dim, ix(i, 1, 'indexFill'), operand(i[2], 'indexFill')),
+    inplace: (i, k) => self(i, 'indexFill').indexFill_(DIM_KW(k).dim, ix(i, 1, 'indexFill'), operand(i[2], 'indexFill')),
   },
   dtypes: ALL_DTYPES,
   samples: ['dim0', 'dim1-dup', 'neg-index', '0dim-index', '0dim', 'empty-index', 'out-of-range', 'int32', 'tensor-value'],
@@ -273,20 +329,20 @@ const INDEX_FILL: OpInfo = {
 
 const TAKE: OpInfo = {
   name: 'take',
-  call: (i, k) => torch.take(self(i, 'take'), ix(i, 1, 'take'), k.out ? { out: k.out as Tensor } : {}),
+  call: (i, k) => torch.take(self(i, 'take'), ix(i, 1, 'take'), outOnly(k)),
   variants: { method: true, out: true },
   dtypes: ALL_DTYPES,
   samples: ['basic', 'neg', '2d-index', '0dim', 'empty-index', 'out-of-range'],
   errorInputs: [
     outOfRange('take', (d) => torch.take(t(d, [[1, 2], [3, 4]]), t(d, [-5])), /take: out of range: tried to access index -5 on a tensor of 4 elements/),
-    notATensor('take', (d) => torch.take(t(d, [1, 2]), [0] as unknown as Tensor)),
+    notATensor('take', (d) => untyped(torch.take)(t(d, [1, 2]), [0])),
   ],
 };
 
 const MASKED_FILL: OpInfo = {
   name: 'maskedFill',
   errorNames: ['masked_fill_', 'masked_fill', 'maskedFill'],
-  call: (i) => torch.maskedFill(self(i, 'maskedFill'), ix(i, 1, 'maskedFill'), i[2] as Tensor | number | boolean),
+  call: (i) => torch.maskedFill(self(i, 'maskedFill'), ix(i, 1, 'maskedFill'), operand(i[2], 'maskedFill')),
   variants: { method: true, inplace: true },
   dtypes: ALL_DTYPES,
   samples: ['scalar', 'broadcast-mask', 'broadcast-self', 'tensor-value', '0dim', 'empty'],
@@ -309,10 +365,10 @@ const MASKED_FILL: OpInfo = {
 const MASKED_SELECT: OpInfo = {
   name: 'maskedSelect',
   errorNames: ['masked_select', 'maskedSelect'],
-  call: (i, k) => torch.maskedSelect(self(i, 'maskedSelect'), ix(i, 1, 'maskedSelect'), k.out ? { out: k.out as Tensor } : {}),
+  call: (i, k) => torch.maskedSelect(self(i, 'maskedSelect'), ix(i, 1, 'maskedSelect'), outOnly(k)),
   variants: { method: true, out: true },
   forms: {
-    async: (i, k) => torch.maskedSelectAsync(self(i, 'maskedSelect'), ix(i, 1, 'maskedSelect'), k.out ? { out: k.out as Tensor } : {}),
+    async: (i, k) => torch.maskedSelectAsync(self(i, 'maskedSelect'), ix(i, 1, 'maskedSelect'), outOnly(k)),
     asyncMethod: (i) => self(i, 'maskedSelect').maskedSelectAsync(ix(i, 1, 'maskedSelect')),
   },
   dtypes: ALL_DTYPES,
@@ -330,7 +386,7 @@ const MASKED_SELECT: OpInfo = {
 const MASKED_SCATTER: OpInfo = {
   name: 'maskedScatter',
   errorNames: ['masked_scatter_', 'masked_scatter', 'maskedScatter'],
-  call: (i) => torch.maskedScatter(self(i, 'maskedScatter'), ix(i, 1, 'maskedScatter'), i[2] as Tensor),
+  call: (i) => torch.maskedScatter(self(i, 'maskedScatter'), ix(i, 1, 'maskedScatter'), ix(i, 2, 'maskedScatter')),
   variants: { method: true, inplace: true },
   dtypes: ALL_DTYPES,
   samples: ['basic', 'broadcast-mask', 'longer-source', 'short-source'],
@@ -346,18 +402,18 @@ const MASKED_SCATTER: OpInfo = {
 
 const NONZERO: OpInfo = {
   name: 'nonzero',
-  call: (i, k) => torch.nonzero(self(i, 'nonzero'), k as { asTuple?: boolean; out?: Tensor }),
+  call: (i, k) => torch.nonzero(self(i, 'nonzero'), NONZERO_KW(k)),
   variants: { method: true, out: 'single' },
   forms: {
-    async: (i, k) => torch.nonzeroAsync(self(i, 'nonzero'), k as { asTuple?: boolean; out?: Tensor }),
-    asyncMethod: (i, k) => self(i, 'nonzero').nonzeroAsync(k as { asTuple?: boolean; out?: Tensor }),
+    async: (i, k) => torch.nonzeroAsync(self(i, 'nonzero'), NONZERO_KW(k)),
+    asyncMethod: (i, k) => self(i, 'nonzero').nonzeroAsync(NONZERO_KW(k)),
   },
   dtypes: ALL_DTYPES,
   samples: ['basic', 'as-tuple', 'edges', '3d', '0dim', 'empty'],
   errorInputs: [
     {
       name: 'asTuple with out=',
-      make: (d) => torch.nonzero(t(d, [1, 0]), { asTuple: true, out: t(d, [0]) } as never),
+      make: (d) => torch.nonzero(t(d, [1, 0]), { asTuple: true, out: t(d, [0]) }),
       error: TorchError,
       match: /nonzero\(\): as_tuple=True does not support out=/,
     },

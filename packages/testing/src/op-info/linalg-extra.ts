@@ -1,11 +1,21 @@
 import * as torch from '@torch-ts/torch';
 import { DTypeError, ShapeError, TorchError, type Tensor } from '@torch-ts/torch';
 import { ALL_DTYPES, FLOAT_ACC_2X, HALF_2X, NO_BOOL, tensorArg } from './common';
+import { check, either, num, numOrBool, options, required, tensor } from './kwargs';
 import type { OpInfo, OpInput } from './types';
 
 /** The OpInfo entries of outer, addmm, baddbmm, einsum and tensordot; sample ids from scripts/goldens/ops_linalg_extra.py. */
 
 const list = (i: readonly OpInput[], op: string): Tensor[] => i.map((x) => tensorArg(x, op));
+
+const ADD_PRODUCT_KW = options({ beta: numOrBool, alpha: numOrBool, out: tensor });
+const EINSUM_KW = options({ equation: required(check('a string', (v): v is string => typeof v === 'string')) });
+/** tensordot's dims: a count, or the two lists of dims to contract. */
+const dimLists = check(
+  'a pair of int lists',
+  (v): v is [number[], number[]] => Array.isArray(v) && v.length === 2 && v.every((d: unknown) => Array.isArray(d) && d.every((x: unknown) => typeof x === 'number')),
+);
+const TENSORDOT_KW = options({ dims: required(either(num, dimLists)) });
 
 const EMPTY_BOOL =
   'deviation (not a bug): PyTorch multiplies empty bool matrices (its dtype check lives in the kernel, which empty inputs skip); torch-ts rejects bool up front';
@@ -15,7 +25,7 @@ function addProduct(name: 'addmm' | 'baddbmm', samples: string[]): OpInfo {
   return {
     name,
     errorNames: [name],
-    call: (i, k) => fn(tensorArg(i[0], name), tensorArg(i[1], name), tensorArg(i[2], name), k as torch.AddmmOptions),
+    call: (i, k) => fn(tensorArg(i[0], name), tensorArg(i[1], name), tensorArg(i[2], name), ADD_PRODUCT_KW(k)),
     variants: { method: true, out: true },
     dtypes: NO_BOOL,
     samples,
@@ -69,7 +79,7 @@ export const LINALG_EXTRA_OPS: readonly OpInfo[] = [
   {
     name: 'einsum',
     errorNames: ['einsum', 'bmm', 'mul', 'sum'],
-    call: (i, k) => torch.einsum(k.equation as string, list(i, 'einsum')),
+    call: (i, k) => torch.einsum(EINSUM_KW(k).equation, list(i, 'einsum')),
     variants: {},
     dtypes: NO_BOOL,
     samples: [
@@ -102,7 +112,7 @@ export const LINALG_EXTRA_OPS: readonly OpInfo[] = [
   {
     name: 'tensordot',
     errorNames: ['tensordot', 'mm'],
-    call: (i, k) => torch.tensordot(tensorArg(i[0], 'tensordot'), tensorArg(i[1], 'tensordot'), k.dims as number),
+    call: (i, k) => torch.tensordot(tensorArg(i[0], 'tensordot'), tensorArg(i[1], 'tensordot'), TENSORDOT_KW(k).dims),
     variants: {},
     dtypes: NO_BOOL,
     samples: ['count', 'count2', 'count0', 'lists', 'mismatch'],

@@ -12,6 +12,9 @@ const mixedDtypes = (name: string, fn: MatFn, shapeA: number[], shapeB: number[]
   match: new RegExp(`${name}|same dtype|Float.*Double`),
 });
 
+/** The 1.13 kernel without a Half version behind each product (addmm's for mm and matmul). */
+const HALF_KERNEL: Readonly<Record<string, string>> = { bmm: 'bmm', mv: 'addmv_impl_cpu', dot: 'dot' };
+
 const EMPTY_BOOL =
   "deviation (not a bug): PyTorch multiplies empty bool matrices (its dtype check lives in the kernel, which empty inputs skip); torch-ts rejects bool up front";
 
@@ -33,7 +36,7 @@ function linalg(
     errorInputs,
     xfail: Object.fromEntries(emptyBool.map((sample) => [`${sample}/bool`, EMPTY_BOOL])),
     pytorch2x: {
-      float16: HALF_2X(({ bmm: 'bmm', mv: 'addmv_impl_cpu', dot: 'dot' } as Record<string, string>)[name] ?? 'addmm_impl_cpu_'),
+      float16: HALF_2X(HALF_KERNEL[name] ?? 'addmm_impl_cpu_'),
       bfloat16: FLOAT_ACC_2X('BFloat16 products in every matmul path (1.13 rounds in its mv, dot and small bmm paths)'),
     },
   };

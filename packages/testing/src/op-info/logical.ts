@@ -1,22 +1,19 @@
 import * as torch from '@torch-ts/torch';
-import { TorchError, type Tensor } from '@torch-ts/torch';
-import { ALL_DTYPES, HALF_2X, t, tensorArg } from './common';
+import { TorchError } from '@torch-ts/torch';
+import { ALL_DTYPES, HALF_2X, operand, t, tensorArg } from './common';
+import { num, options, outOnly, tensor } from './kwargs';
 import type { OpInfo, OpInput } from './types';
 
 // The logical and bitwise ops are rows of core's op table: their entries are derived (binary.ts, pointwise.ts).
 
 // ---- clip: clamp's alias, with clamp's samples and messages ----
-type Bound = Tensor | number | boolean | bigint | null;
-const clipBound = (x: OpInput | undefined): Bound => {
-  if (x === undefined) throw new Error('clip: the OpInfo sample has no bound');
-  return x as Bound;
-};
+const clipBound = (x: OpInput | undefined) => operand(x, 'clip');
 const clipSelf = (i: readonly OpInput[]) => tensorArg(i[0], 'clip');
 
 export const CLIP: OpInfo = {
   name: 'clip',
   errorNames: ['clamp', 'clip'],
-  call: (i, k) => torch.clip(clipSelf(i), clipBound(i[1]), clipBound(i[2]), k as { out?: Tensor }),
+  call: (i, k) => torch.clip(clipSelf(i), clipBound(i[1]), clipBound(i[2]), outOnly(k)),
   variants: { method: true, inplace: true, out: true },
   forms: {
     method: (i) => clipSelf(i).clip(clipBound(i[1]), clipBound(i[2])),
@@ -40,10 +37,11 @@ export const CLIP: OpInfo = {
 };
 
 // ---- nanToNum: floats replace NaN / ±inf; integral and bool inputs are copied ----
+const NAN_TO_NUM_KW = options({ nan: num, posinf: num, neginf: num, out: tensor });
 export const NAN_TO_NUM: OpInfo = {
   name: 'nanToNum',
   errorNames: ['nan_to_num'],
-  call: (i, k) => torch.nanToNum(tensorArg(i[0], 'nanToNum'), k as { nan?: number; posinf?: number; neginf?: number; out?: Tensor }),
+  call: (i, k) => torch.nanToNum(tensorArg(i[0], 'nanToNum'), NAN_TO_NUM_KW(k)),
   variants: { method: true, inplace: true, out: true },
   dtypes: ALL_DTYPES,
   samples: ['edge', 'values', 'posinf-only', 'huge-replacement', '0dim', 'empty'],

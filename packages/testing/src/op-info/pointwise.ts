@@ -1,19 +1,16 @@
 import * as torch from '@torch-ts/torch';
 import { DTypeError, ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
-import { ALL_DTYPES, goldenSamples, HALF_2X, NO_BOOL, rowDtypes, rowErrorDtype, t, tensorArg } from './common';
+import { ALL_DTYPES, goldenSamples, HALF_2X, NO_BOOL, operand, rowDtypes, rowErrorDtype, t, tensorArg } from './common';
+import { num, oneOf, options, outOnly, tensor } from './kwargs';
 import type { ErrorInput, Kwargs, OpInfo, OpInput } from './types';
 import { dispatcherName, UNARY_TABLE, UNARY_TABLE_NAMES, type UnaryRow, type UnaryTableName } from '@torch-ts/core';
 import { loadOpGoldens } from '../goldens';
+import { callMethod, untyped } from './untyped';
 
 type Scalar = number | boolean | bigint;
-// Each facade function takes its own options type; the goldens' kwargs are passed through as is.
-type BinaryFn = (self: Tensor, other: Tensor | Scalar, options?: never) => Tensor;
 type UnaryFn = (self: Tensor, options?: { out?: Tensor | null }) => Tensor;
 
-const other = (x: OpInput | undefined, op: string): Tensor | Scalar => {
-  if (x === undefined) throw new Error(`${op}: the OpInfo sample has no second operand`);
-  return x;
-};
+const other = operand;
 
 // Sample ids written by scripts/goldens/ops_pointwise.py.
 const BINARY_SAMPLES = ['same-shape', 'broadcast', 'broadcast-0dim', '0dim-0dim', '0dim-tensor', 'empty'];
@@ -21,7 +18,7 @@ const SCALAR_SAMPLES = ['scalar-int', 'scalar-float', 'scalar-negative-int'];
 const DIV_SAMPLES = ['signs', 'divide-by-zero'];
 
 /** Errors every binary op shares: shapes that do not broadcast, in-place into a smaller tensor. */
-function binaryErrors(fn: (a: Tensor, b: Tensor | Scalar) => Tensor, inplace: string | null, nonTensor = /must be Tensor or Number, not string/): ErrorInput[] {
+function binaryErrors(name: string, fn: (a: Tensor, b: Tensor) => Tensor, untypedFn: (...args: unknown[]) => unknown, inplace: string | null, nonTensor = /must be Tensor or Number, not string/): ErrorInput[] {
   const errors: ErrorInput[] = [
     {
       name: 'shapes that do not broadcast',
@@ -31,7 +28,7 @@ function binaryErrors(fn: (a: Tensor, b: Tensor | Scalar) => Tensor, inplace: st
     },
     {
       name: 'a non-tensor operand',
-      make: (d) => fn(t(d, [1, 2]), 'two' as unknown as number),
+      make: (d) => untypedFn(t(d, [1, 2]), 'two'),
       error: TorchError,
       match: nonTensor,
     },
@@ -39,7 +36,7 @@ function binaryErrors(fn: (a: Tensor, b: Tensor | Scalar) => Tensor, inplace: st
   if (inplace) {
     errors.push({
       name: 'in-place into a tensor smaller than the broadcast shape',
-      make: (d) => (t(d, [1.5, 2]) as unknown as Record<string, (y: Tensor) => Tensor>)[inplace](t(d, [[1.5, 2], [3, 4]])),
+      make: (d) => callMethod(t(d, [1.5, 2]), inplace, [t(d, [[1.5, 2], [3, 4]])], name),
       error: ShapeError,
       match: /output with shape \[2\] doesn't match the broadcast shape \[2, 2\]/,
     });
@@ -47,26 +44,35 @@ function binaryErrors(fn: (a: Tensor, b: Tensor | Scalar) => Tensor, inplace: st
   return errors;
 }
 
-interface BinarySpec {
+/**
+ * O: the options of `fn`, read from the case's kwargs by `kwargs`; B: its second operand,
+ * read from the sample by `operand` (a tensor or a JS scalar, or a tensor only).
+ */
+interface BinarySpec<O, B> {
   readonly name: string;
-  readonly fn: BinaryFn;
+  readonly fn: (self: Tensor, other: NoInfer<B>, options?: NoInfer<O>) => Tensor;
+  readonly kwargs: (k: Kwargs) => O;
+  readonly operand: (x: OpInput | undefined, op: string) => B;
   readonly methodName?: string;
   readonly errorNames?: readonly string[];
   readonly inplace: boolean;
   readonly scalars?: boolean;
   readonly dtypes: readonly DType[];
   readonly samples: readonly string[];
-  readonly kwargs?: Kwargs;
+  /** The options of the error inputs' calls (div.trunc's rounding mode). */
+  readonly errorKwargs?: Kwargs;
   readonly errorInputs?: readonly ErrorInput[];
   /** The message of a non-tensor operand, where it is not the common one (an op bound over overloads). */
   readonly nonTensorMatch?: RegExp;
   readonly xfail?: Readonly<Record<string, string>>;
 }
 
-function binary(s: BinarySpec): OpInfo {
+function binary<O, B extends Tensor | Scalar = Tensor | Scalar>(s: BinarySpec<O, B>): OpInfo {
   const method = s.methodName ?? s.name;
+  const read = s.operand;
   // Cases carry their kwargs (`roundingMode` for div.trunc) in the goldens.
-  const call = (i: readonly OpInput[], k: Kwargs) => s.fn(tensorArg(i[0], s.name), other(i[1], s.name), k as never);
+  const call = (i: readonly OpInput[], k: Kwargs) => s.fn(tensorArg(i[0], s.name), read(i[1], s.name), s.kwargs(k));
+  const errorKwargs = s.errorKwargs;
   return {
     name: s.name,
     methodName: s.methodName,
@@ -75,15 +81,27 @@ function binary(s: BinarySpec): OpInfo {
     variants: { method: true, inplace: s.inplace, out: true },
     dtypes: s.dtypes,
     samples: [...BINARY_SAMPLES, ...(s.scalars === false ? [] : SCALAR_SAMPLES), 'promote', ...s.samples],
-    errorInputs: [...binaryErrors((a, b) => s.fn(a, b, s.kwargs as never), s.inplace ? `${method}_` : null, s.nonTensorMatch), ...(s.errorInputs ?? [])],
+    errorInputs: [
+      ...binaryErrors(
+        s.name,
+        (a, b) => (errorKwargs ? s.fn(a, read(b, s.name), s.kwargs(errorKwargs)) : s.fn(a, read(b, s.name))),
+        (...args) => (errorKwargs ? untyped(s.fn)(...args, s.kwargs(errorKwargs)) : untyped(s.fn)(...args)),
+        s.inplace ? `${method}_` : null,
+        s.nonTensorMatch,
+      ),
+      ...(s.errorInputs ?? []),
+    ],
     xfail: s.xfail,
   };
 }
 
+const ALPHA_KW = options({ alpha: num, out: tensor });
+const ROUNDING_KW = options({ roundingMode: oneOf('trunc', 'floor'), out: tensor });
+
 const DIV_MODE_ERRORS: ErrorInput[] = [
   {
     name: 'an unknown rounding mode',
-    make: (d) => torch.div(t(d, [1, 2]), t(d, [1, 2]), { roundingMode: 'round' as 'floor' }),
+    make: (d) => untyped(torch.div)(t(d, [1, 2]), t(d, [1, 2]), { roundingMode: 'round' }),
     error: TorchError,
     match: /div: expected rounding_mode to be one of null, 'trunc', or 'floor' but found 'round'/,
   },
@@ -93,6 +111,8 @@ const BINARY_OPS: OpInfo[] = [
   binary({
     name: 'add',
     fn: torch.add,
+    kwargs: ALPHA_KW,
+    operand: other,
     inplace: true,
     dtypes: ALL_DTYPES,
     samples: ['alpha-int', 'alpha-float', 'overflow'],
@@ -117,33 +137,39 @@ const BINARY_OPS: OpInfo[] = [
       },
     ],
   }),
-  binary({ name: 'sub', fn: torch.sub, inplace: true, dtypes: NO_BOOL, samples: ['alpha-int', 'alpha-float', 'overflow'] }),
-  binary({ name: 'mul', fn: torch.mul, inplace: true, dtypes: ALL_DTYPES, samples: ['overflow'] }),
-  binary({ name: 'div', fn: torch.div, inplace: true, dtypes: ALL_DTYPES, samples: DIV_SAMPLES, errorInputs: DIV_MODE_ERRORS }),
+  binary({ name: 'sub', fn: torch.sub, kwargs: ALPHA_KW, operand: other, inplace: true, dtypes: NO_BOOL, samples: ['alpha-int', 'alpha-float', 'overflow'] }),
+  binary({ name: 'mul', fn: torch.mul, kwargs: outOnly, operand: other, inplace: true, dtypes: ALL_DTYPES, samples: ['overflow'] }),
+  binary({ name: 'div', fn: torch.div, kwargs: outOnly, operand: other, inplace: true, dtypes: ALL_DTYPES, samples: DIV_SAMPLES, errorInputs: DIV_MODE_ERRORS }),
   binary({
     name: 'div.trunc',
     methodName: 'div',
     fn: torch.div,
+    kwargs: ROUNDING_KW,
+    operand: other,
     inplace: true,
     dtypes: NO_BOOL,
     samples: DIV_SAMPLES,
-    kwargs: { roundingMode: 'trunc' },
+    errorKwargs: { roundingMode: 'trunc' },
   }),
   binary({
     name: 'div.floor',
     methodName: 'div',
     fn: torch.div,
+    kwargs: ROUNDING_KW,
+    operand: other,
     inplace: true,
     dtypes: NO_BOOL,
     samples: DIV_SAMPLES,
-    kwargs: { roundingMode: 'floor' },
+    errorKwargs: { roundingMode: 'floor' },
   }),
   // trueDivide / floorDivide are div with a mode: their messages name div.
-  binary({ name: 'trueDivide', errorNames: ['div', 'trueDivide', 'true_divide'], fn: torch.trueDivide, inplace: false, dtypes: ALL_DTYPES, samples: DIV_SAMPLES }),
+  binary({ name: 'trueDivide', errorNames: ['div', 'trueDivide', 'true_divide'], fn: torch.trueDivide, kwargs: outOnly, operand: other, inplace: false, dtypes: ALL_DTYPES, samples: DIV_SAMPLES }),
   binary({
     name: 'floorDivide',
     errorNames: ['div', 'floorDivide', 'floor_divide'],
     fn: torch.floorDivide,
+    kwargs: outOnly,
+    operand: other,
     inplace: false,
     dtypes: NO_BOOL,
     samples: DIV_SAMPLES,
@@ -155,6 +181,8 @@ const BINARY_OPS: OpInfo[] = [
   binary({
     name: 'pow',
     fn: torch.pow,
+    kwargs: outOnly,
+    operand: other,
     inplace: true,
     // (PyTorch's parser tries pow's three overloads: Tensor^Tensor, Tensor^Number, Number^Tensor)
     nonTensorMatch: /pow\(\) received an invalid combination of arguments - got \(Tensor, string\), but expected one of:/,
@@ -169,9 +197,9 @@ const BINARY_OPS: OpInfo[] = [
       },
     ],
   }),
-  binary({ name: 'remainder', fn: torch.remainder, inplace: true, dtypes: NO_BOOL, samples: DIV_SAMPLES }),
-  binary({ name: 'maximum', fn: torch.maximum as BinaryFn, inplace: false, scalars: false, dtypes: ALL_DTYPES, samples: ['nan'] }),
-  binary({ name: 'minimum', fn: torch.minimum as BinaryFn, inplace: false, scalars: false, dtypes: ALL_DTYPES, samples: ['nan'] }),
+  binary({ name: 'remainder', fn: torch.remainder, kwargs: outOnly, operand: other, inplace: true, dtypes: NO_BOOL, samples: DIV_SAMPLES }),
+  binary({ name: 'maximum', fn: torch.maximum, kwargs: outOnly, operand: tensorArg, inplace: false, scalars: false, dtypes: ALL_DTYPES, samples: ['nan'] }),
+  binary({ name: 'minimum', fn: torch.minimum, kwargs: outOnly, operand: tensorArg, inplace: false, scalars: false, dtypes: ALL_DTYPES, samples: ['nan'] }),
 ];
 
 const UNARY_SAMPLES = ['edge', 'random', '0dim', 'empty'];
@@ -199,14 +227,14 @@ function unary(name: string, fn: UnaryFn, dtypes: readonly DType[], half2x: stri
     name,
     errorNames: extras.errorNames ?? (extras.aten ? [extras.aten] : undefined),
     tolerance: extras.tolerance,
-    call: (i, k) => fn(tensorArg(i[0], name), k as never),
+    call: (i, k) => fn(tensorArg(i[0], name), outOnly(k)),
     variants: { method: true, inplace: true, out: true },
     dtypes,
     samples: extras.samples ?? UNARY_SAMPLES,
     errorInputs: [
       {
         name: 'a JS array instead of a tensor',
-        make: () => fn([1, 2] as unknown as Tensor),
+        make: () => untyped(fn)([1, 2]),
         error: TorchError,
         match: new RegExp(`${aten}\\(\\): argument 'input' \\(position 1\\) must be Tensor, not Array`),
       },
@@ -241,8 +269,7 @@ const UNARY_EXTRAS: Readonly<Record<string, UnaryExtras>> = {
   erfinv: { tolerance: ERF_F64 },
 };
 
-function tableUnary(name: UnaryTableName): OpInfo {
-  const row: UnaryRow = UNARY_TABLE[name];
+function tableUnary(name: UnaryTableName, row: UnaryRow): OpInfo {
   const cases = loadOpGoldens().get(name) ?? [];
   const upcast = cases.some((c) => c.dtype === 'float16' && c.reference === 'upcast');
   const aten = dispatcherName(name);
@@ -252,12 +279,12 @@ function tableUnary(name: UnaryTableName): OpInfo {
     aten: aten === name ? undefined : aten,
     errorDtype: row.rejects?.floating ? rowErrorDtype(row.rejects) : undefined,
   };
-  const fn = (torch as unknown as Record<string, UnaryFn>)[name];
+  const fn: UnaryFn = torch[name];
   return unary(name, fn, rowDtypes(row.rejects), upcast ? (row.kernel ?? `${name}_cpu`) : null, extras);
 }
 
 const UNARY_OPS: OpInfo[] = [
-  ...UNARY_TABLE_NAMES.map(tableUnary),
+  ...UNARY_TABLE_NAMES.map((name) => tableUnary(name, UNARY_TABLE[name])),
   // pow(x, 2): its errors come from pow, and bool squares to int64 (so bool's square_ throws)
   unary('square', torch.square, ALL_DTYPES, null, { errorNames: ['square', 'pow', 'square_', 'pow_'] }),
 ];
@@ -265,7 +292,7 @@ const UNARY_OPS: OpInfo[] = [
 const WHERE: OpInfo = {
   name: 'where',
   // goldens: [condition, input, other]
-  call: (i, k) => torch.where(tensorArg(i[0], 'where'), other(i[1], 'where'), other(i[2], 'where'), k as never),
+  call: (i, k) => torch.where(tensorArg(i[0], 'where'), other(i[1], 'where'), other(i[2], 'where'), outOnly(k)),
   variants: { method: true, out: true },
   forms: {
     method: (i) => tensorArg(i[1], 'where').where(tensorArg(i[0], 'where'), other(i[2], 'where')),

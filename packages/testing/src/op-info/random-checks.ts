@@ -10,8 +10,9 @@
  * fixes every draw, so a check that passes once passes every run).
  */
 import * as torch from '@torch-ts/torch';
-import type { DeviceLike, DType, Tensor } from '@torch-ts/torch';
+import type { DeviceLike, Tensor } from '@torch-ts/torch';
 import type { ReadBack } from '../values';
+import { bool, num, options, required } from './kwargs';
 import type { Kwargs } from './types';
 
 const LARGE = 1 << 16;
@@ -19,7 +20,8 @@ const LARGE = 1 << 16;
 /** The values of a device tensor as numbers (the tensor is disposed). */
 async function valuesOf(t: Tensor): Promise<number[]> {
   try {
-    return Array.from((await t.data()) as ArrayLike<number | bigint>, Number);
+    const d = await t.data();
+    return d instanceof BigInt64Array ? Array.from(d, Number) : Array.from(d);
   } finally {
     t.dispose();
   }
@@ -33,9 +35,22 @@ function countOf(v: readonly number[], f: (x: number) => boolean): number {
 
 type Input = ReadBack | number | boolean;
 
-function numbers(r: ReadBack): number[] {
-  return (r.values as readonly (number | bigint | boolean)[]).map(Number);
+/** The case's first input, which the random ops take as a tensor. */
+function tensorInput(inputs: readonly Input[], op: string): ReadBack {
+  const x = inputs[0];
+  if (typeof x === 'object') return x;
+  throw new Error(`${op}: the OpInfo sample gives ${typeof x} where a tensor is expected`);
 }
+
+function numbers(r: ReadBack): number[] {
+  const values: readonly (number | bigint | boolean)[] = r.values;
+  return values.map(Number);
+}
+
+// (the case's kwargs as the goldens hold them, seed included: Note [Checked kwargs])
+const DROPOUT_KW = options({ seed: num, p: num, training: bool });
+const BERNOULLI_KW = options({ seed: num, p: num });
+const MULTINOMIAL_KW = options({ seed: num, numSamples: required(num), replacement: bool });
 
 function frequencyProblems(what: string, count: number, n: number, p: number): string[] {
   if (n === 0) return [];
@@ -55,10 +70,11 @@ function near(y: number, want: number, rel: number): boolean {
 
 /** dropout: eval mode or p = 0 returns x; p = 1 zeroes; else each y is x * 0 or x / (1 - p), kept with frequency 1 - p. */
 export async function dropoutCheck(got: readonly ReadBack[], inputs: readonly Input[], kwargs: Kwargs, device: DeviceLike): Promise<string[]> {
-  const xs = numbers(inputs[0] as ReadBack);
+  const xs = numbers(tensorInput(inputs, 'dropout'));
   const ys = numbers(got[0]);
-  const p = (kwargs.p as number | undefined) ?? 0.5;
-  const training = (kwargs.training as boolean | undefined) ?? true;
+  const o = DROPOUT_KW(kwargs);
+  const p = o.p ?? 0.5;
+  const training = o.training ?? true;
   const rel = REL[got[0].dtype] ?? 1e-5;
   const bad: string[] = [];
   let kept = 0;
@@ -92,8 +108,8 @@ export async function dropoutCheck(got: readonly ReadBack[], inputs: readonly In
 /** bernoulli: 0 or 1 each; a probability of 0 gives 0 and of 1 gives 1; the count of ones near the sum of the probabilities. */
 export async function bernoulliCheck(got: readonly ReadBack[], inputs: readonly Input[], kwargs: Kwargs, device: DeviceLike): Promise<string[]> {
   const ys = numbers(got[0]);
-  const scalar = kwargs.p as number | undefined;
-  const probs = scalar === undefined ? numbers(inputs[0] as ReadBack) : ys.map(() => scalar);
+  const scalar = BERNOULLI_KW(kwargs).p;
+  const probs = scalar === undefined ? numbers(tensorInput(inputs, 'bernoulli')) : ys.map(() => scalar);
   const bad: string[] = [];
   let ones = 0;
   let mean = 0;
@@ -109,7 +125,7 @@ export async function bernoulliCheck(got: readonly ReadBack[], inputs: readonly 
   }
   if (Math.abs(ones - mean) > 5 * Math.sqrt(variance) + 1e-9) bad.push(`${ones} ones, expected about ${mean} (the sum of the probabilities)`);
   // a large draw at (up to) three of the case's probabilities
-  const dtype = got[0].dtype as DType;
+  const dtype = got[0].dtype;
   for (const q of [...new Set(probs.filter((x) => x > 0 && x < 1))].slice(0, 3)) {
     const v = await valuesOf(
       torch.tidy(() => (scalar === undefined ? torch.bernoulli(torch.full([LARGE], q, { dtype, device })) : torch.bernoulli(torch.empty([LARGE], { dtype, device }), q))),
@@ -124,12 +140,13 @@ export async function bernoulliCheck(got: readonly ReadBack[], inputs: readonly 
  * drawn (without replacement) or never (with); without replacement distinct in each row.
  */
 export async function multinomialCheck(got: readonly ReadBack[], inputs: readonly Input[], kwargs: Kwargs, device: DeviceLike): Promise<string[]> {
-  const probs = inputs[0] as ReadBack;
+  const probs = tensorInput(inputs, 'multinomial');
   const w = numbers(probs);
   const nCat = probs.shape[probs.shape.length - 1];
   const rows = probs.shape.length === 2 ? probs.shape[0] : 1;
-  const numSamples = kwargs.numSamples as number;
-  const replacement = (kwargs.replacement as boolean | undefined) ?? false;
+  const o = MULTINOMIAL_KW(kwargs);
+  const numSamples = o.numSamples;
+  const replacement = o.replacement ?? false;
   const ys = numbers(got[0]);
   const bad: string[] = [];
   for (let r = 0; r < rows; r++) {
@@ -154,7 +171,7 @@ export async function multinomialCheck(got: readonly ReadBack[], inputs: readonl
   // (the top key of the Gumbel-max trick) of LARGE / 4 copies of the row without
   const first = w.slice(0, nCat);
   const total = first.reduce((a, b) => a + b, 0);
-  const dtype = probs.dtype as DType;
+  const dtype = probs.dtype;
   const row = torch.tensor(first, { dtype: 'float32' }).to(dtype).to(device);
   try {
     const withR = await valuesOf(torch.multinomial(row, LARGE, { replacement: true }));

@@ -1,7 +1,9 @@
 import * as torch from '@torch-ts/torch';
 import { DTypeError, IndexError, TorchError, type Tensor } from '@torch-ts/torch';
 import { ALL_DTYPES, FLOAT_ACC_2X, FLOAT_DTYPES, HALF_2X, NO_BOOL, t, tensorArg } from './common';
-import type { ErrorInput, Kwargs, OpInfo, OpInput, OpResult } from './types';
+import { bool, dtype, intOrInts, num, oneOf, either, options, required, tensor, tensorPair, withOptions } from './kwargs';
+import type { ErrorInput, Kwargs, OpInfo, OpInput } from './types';
+import { untyped } from './untyped';
 
 /**
  * The statistics reductions and the scans (goldens/ops_stats.json, written by
@@ -9,12 +11,16 @@ import type { ErrorInput, Kwargs, OpInfo, OpInput, OpResult } from './types';
  * golden's spelling of an infinite order (JSON has no Infinity).
  */
 
-type Fn = (self: Tensor, options?: never) => OpResult;
-
-/** The bare call when there are no options (`x.var()`), else the options object. */
-function bare(fn: Fn) {
-  return (x: Tensor, k: Kwargs): OpResult => (Object.keys(k).length ? fn(x, k as never) : fn(x));
-}
+const VAR_KW = options({ dim: intOrInts, keepdim: bool, correction: num, unbiased: bool, out: tensor });
+const VAR_MEAN_KW = options({ dim: intOrInts, keepdim: bool, correction: num, unbiased: bool });
+const LSE_KW = options({ dim: required(intOrInts), keepdim: bool, out: tensor });
+const NORM_KW = options({ dim: intOrInts, p: either(num, oneOf('inf', '-inf', 'fro')), keepdim: bool, dtype, out: tensor });
+const LOGICAL_KW = options({ dim: intOrInts, keepdim: bool, out: tensor });
+const COUNT_KW = options({ dim: intOrInts });
+const MEDIAN_KW = options({ dim: num, keepdim: bool, out: tensorPair });
+const MODE_KW = options({ dim: num, keepdim: bool, out: tensorPair });
+const SCAN_KW = options({ dim: required(num), dtype, out: tensor });
+const CUM_EXTREMUM_KW = options({ dim: required(num), out: tensorPair });
 
 const VAR_SAMPLES = [
   'all', 'all-random', 'dim0', 'dim1', 'dim-neg', 'keepdim', 'dims', 'dims-keepdim', 'correction0', 'correction2',
@@ -41,7 +47,7 @@ const CUM_EXTREMUM_SAMPLES = ['dim0', 'dim1', 'dim-neg', 'nan', 'ties', '0dim', 
  */
 const notTensor = (name: string, errName: string, fn: (x: Tensor) => unknown, bound?: 'position' | 'overloads'): ErrorInput => ({
   name: 'a JS array instead of a tensor',
-  make: () => fn([1, 2] as unknown as Tensor),
+  make: () => untyped(fn)([1, 2]),
   error: TorchError,
   match:
     bound === 'overloads'
@@ -64,25 +70,25 @@ const repeatedDim = (fn: (x: Tensor, dims: number[]) => unknown): ErrorInput => 
 });
 
 /** `p: 'inf'` / `'-inf'` in the goldens is an infinite order. */
-function normKwargs(k: Kwargs): Kwargs {
-  const p = k.p === 'inf' ? Infinity : k.p === '-inf' ? -Infinity : k.p;
-  return p === undefined ? k : { ...k, p };
+function normOptions(k: Kwargs) {
+  const { p, ...rest } = NORM_KW(k);
+  return p === undefined ? rest : { ...rest, p: p === 'inf' ? Infinity : p === '-inf' ? -Infinity : p };
 }
 
-function varLike(name: 'var' | 'std', fn: (x: Tensor, o?: never) => Tensor): OpInfo {
+function varLike(name: 'var' | 'std', fn: typeof torch.std): OpInfo {
   return {
     name,
-    call: (i, k) => bare(fn as Fn)(tensorArg(i[0], name), k),
+    call: (i, k) => withOptions(VAR_KW, fn)(tensorArg(i[0], name), k),
     variants: { method: true, out: true },
     dtypes: FLOAT_DTYPES,
     samples: VAR_SAMPLES,
     errorInputs: [
       notTensor(name, name, (x) => fn(x), 'overloads'),
-      dimOutOfRange((x, d) => fn(x, { dim: d } as never)),
-      repeatedDim((x, dims) => fn(x, { dim: dims } as never)),
+      dimOutOfRange((x, d) => fn(x, { dim: d })),
+      repeatedDim((x, dims) => fn(x, { dim: dims })),
       {
         name: 'both unbiased and correction',
-        make: (d) => fn(t(d, [1.5, 2.5]), { unbiased: true, correction: 0 } as never),
+        make: (d) => fn(t(d, [1.5, 2.5]), { unbiased: true, correction: 0 }),
         error: TorchError,
         match: new RegExp(`${name}\\(\\): Cannot specify both unbiased and correction`),
       },
@@ -90,12 +96,12 @@ function varLike(name: 'var' | 'std', fn: (x: Tensor, o?: never) => Tensor): OpI
   };
 }
 
-function varMeanLike(name: 'varMean' | 'stdMean', fn: (x: Tensor, o?: never) => Tensor[]): OpInfo {
+function varMeanLike(name: 'varMean' | 'stdMean', fn: typeof torch.varMean): OpInfo {
   const pyName = name === 'varMean' ? 'var_mean' : 'std_mean';
   return {
     name,
     errorNames: [pyName],
-    call: (i, k) => bare(fn as Fn)(tensorArg(i[0], name), k),
+    call: (i, k) => withOptions(VAR_MEAN_KW, fn)(tensorArg(i[0], name), k),
     variants: {},
     dtypes: FLOAT_DTYPES,
     samples: VAR_MEAN_SAMPLES,
@@ -105,7 +111,7 @@ function varMeanLike(name: 'varMean' | 'stdMean', fn: (x: Tensor, o?: never) => 
 
 const cumExtremum = (name: 'cummax' | 'cummin'): OpInfo => ({
   name,
-  call: (i, k) => torch[name](tensorArg(i[0], name), k as { dim: number }),
+  call: (i, k) => torch[name](tensorArg(i[0], name), CUM_EXTREMUM_KW(k)),
   variants: { method: true, out: true },
   dtypes: ALL_DTYPES,
   samples: CUM_EXTREMUM_SAMPLES,
@@ -117,7 +123,7 @@ function scan(name: 'cumsum' | 'cumprod', samples: readonly string[]): OpInfo {
   const fn = torch[name];
   return {
     name,
-    call: (i, k) => fn(tensorArg(i[0], name), k as { dim: number }),
+    call: (i, k) => fn(tensorArg(i[0], name), SCAN_KW(k)),
     variants: { method: true, inplace: true, out: true },
     dtypes: ALL_DTYPES,
     samples,
@@ -138,7 +144,7 @@ function scan(name: 'cumsum' | 'cumprod', samples: readonly string[]): OpInfo {
 
 const logical = (name: 'all' | 'any'): OpInfo => ({
   name,
-  call: (i, k) => bare(torch[name] as Fn)(tensorArg(i[0], name), k),
+  call: (i, k) => withOptions(LOGICAL_KW, torch[name])(tensorArg(i[0], name), k),
   variants: { method: true, out: true },
   dtypes: ALL_DTYPES,
   samples: LOGICAL_SAMPLES,
@@ -150,13 +156,13 @@ const logical = (name: 'all' | 'any'): OpInfo => ({
 });
 
 export const STATS_OPS: readonly OpInfo[] = [
-  varLike('var', torch.var as (x: Tensor, o?: never) => Tensor),
-  varLike('std', torch.std as (x: Tensor, o?: never) => Tensor),
-  varMeanLike('varMean', torch.varMean as (x: Tensor, o?: never) => Tensor[]),
-  varMeanLike('stdMean', torch.stdMean as (x: Tensor, o?: never) => Tensor[]),
+  varLike('var', torch.var),
+  varLike('std', torch.std),
+  varMeanLike('varMean', torch.varMean),
+  varMeanLike('stdMean', torch.stdMean),
   {
     name: 'logsumexp',
-    call: (i, k) => torch.logsumexp(tensorArg(i[0], 'logsumexp'), k as { dim: number }),
+    call: (i, k) => torch.logsumexp(tensorArg(i[0], 'logsumexp'), LSE_KW(k)),
     variants: { method: true, out: true },
     dtypes: ALL_DTYPES,
     samples: LSE_SAMPLES,
@@ -166,7 +172,7 @@ export const STATS_OPS: readonly OpInfo[] = [
       repeatedDim((x, dims) => torch.logsumexp(x, dims)),
       {
         name: 'no dim',
-        make: (d) => torch.logsumexp(t(d, [1.5, 2.5]), undefined as unknown as number),
+        make: (d) => untyped(torch.logsumexp)(t(d, [1.5, 2.5]), undefined),
         error: TorchError,
         match: /logsumexp\(\) missing 1 required positional argument: "dim"/,
       },
@@ -176,13 +182,17 @@ export const STATS_OPS: readonly OpInfo[] = [
   {
     name: 'norm',
     errorNames: ['norm', 'linalg.vector_norm'],
-    call: (i, k) => bare(torch.norm as Fn)(tensorArg(i[0], 'norm'), normKwargs(k)),
+    call: (i, k) => {
+      const x = tensorArg(i[0], 'norm');
+      const o = normOptions(k);
+      return Object.keys(o).length ? torch.norm(x, o) : torch.norm(x);
+    },
     variants: { method: true, out: true },
     forms: {
       method: (i: readonly OpInput[], k: Kwargs) => {
         const x = tensorArg(i[0], 'norm');
-        const o = normKwargs(k);
-        return Object.keys(o).length ? x.norm(o as never) : x.norm();
+        const o = normOptions(k);
+        return Object.keys(o).length ? x.norm(o) : x.norm();
       },
     },
     dtypes: FLOAT_DTYPES,
@@ -210,7 +220,7 @@ export const STATS_OPS: readonly OpInfo[] = [
   {
     name: 'countNonzero',
     errorNames: ['count_nonzero'],
-    call: (i, k) => bare(torch.countNonzero as Fn)(tensorArg(i[0], 'countNonzero'), k),
+    call: (i, k) => withOptions(COUNT_KW, torch.countNonzero)(tensorArg(i[0], 'countNonzero'), k),
     variants: { method: true },
     dtypes: ALL_DTYPES,
     samples: COUNT_SAMPLES,
@@ -222,7 +232,14 @@ export const STATS_OPS: readonly OpInfo[] = [
   },
   {
     name: 'median',
-    call: (i, k) => bare(torch.median as Fn)(tensorArg(i[0], 'median'), k),
+    // over all elements one tensor, without out=; along a dim (values, indices), by keyword
+    call: (i, k) => {
+      const x = tensorArg(i[0], 'median');
+      const { dim, ...o } = MEDIAN_KW(k);
+      if (dim !== undefined) return torch.median(x, { ...o, dim });
+      if (Object.keys(o).length) throw new Error(`median: the OpInfo case gives ${Object.keys(o).join(', ')} without a dim`);
+      return torch.median(x);
+    },
     variants: { method: true, out: 'tuple' },
     dtypes: NO_BOOL,
     samples: MEDIAN_SAMPLES,
@@ -231,7 +248,7 @@ export const STATS_OPS: readonly OpInfo[] = [
   },
   {
     name: 'mode',
-    call: (i, k) => bare(torch.mode as Fn)(tensorArg(i[0], 'mode'), k),
+    call: (i, k) => withOptions(MODE_KW, torch.mode)(tensorArg(i[0], 'mode'), k),
     variants: { method: true, out: true },
     dtypes: ALL_DTYPES,
     samples: MODE_SAMPLES,

@@ -1,10 +1,15 @@
 import * as torch from '@torch-ts/torch';
 import { DTypeError, IndexError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
 import { ALL_DTYPES, FLOAT_ACC_2X, FLOAT_DTYPES, NO_BOOL, t, tensorArg } from './common';
+import { bool, dtype, intOrInts, num, options, tensor, tensorOrPair, withOptions } from './kwargs';
 import type { ErrorInput, Kwargs, OpInfo, OpResult } from './types';
+import { untyped } from './untyped';
 
-// Each reduction's own options type; the goldens' kwargs ({ dim, keepdim, dtype }) go through as is.
-type ReductionFn = (self: Tensor, options?: never) => OpResult;
+/** A reduction as the error inputs call it: over every element, or over `dim`. */
+interface DimReduction {
+  (self: Tensor): unknown;
+  (self: Tensor, options: { dim: number }): unknown;
+}
 
 // Sample ids written by scripts/goldens/ops_reduction.py.
 const COMMON = [
@@ -25,26 +30,26 @@ const DIM_LISTS = ['dims', 'dims-keepdim', 'dims-all'];
 const TIES = ['ties', 'ties-dim0'];
 
 /** `notTensor`: the message for a JS array as input (ops bound over overloads word it as PyTorch's parser does). */
-function dimErrors(name: string, fn: ReductionFn, notTensor = new RegExp(`${name}\\(\\): argument 'input' \\(position 1\\) must be Tensor, not Array`)): ErrorInput[] {
+function dimErrors(name: string, fn: DimReduction, notTensor = new RegExp(`${name}\\(\\): argument 'input' \\(position 1\\) must be Tensor, not Array`)): ErrorInput[] {
   return [
     {
       name: 'a dim out of range',
-      make: (d) => fn(t(d, [[1, 2], [3, 4]], 'float32'), { dim: 2 } as never),
+      make: (d) => fn(t(d, [[1, 2], [3, 4]], 'float32'), { dim: 2 }),
       error: IndexError,
       match: /Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)/,
     },
     {
       name: 'a JS array instead of a tensor',
-      make: () => fn([1, 2] as unknown as Tensor),
+      make: () => untyped(fn)([1, 2]),
       error: TorchError,
       match: notTensor,
     },
   ];
 }
 
-const repeatedDim = (fn: ReductionFn): ErrorInput => ({
+const repeatedDim = (fn: (self: Tensor, options: { dim: number[] }) => unknown): ErrorInput => ({
   name: 'a dim repeated in the list',
-  make: (d) => fn(t(d, [[1, 2], [3, 4]], 'float32'), { dim: [0, -2] } as never),
+  make: (d) => fn(t(d, [[1, 2], [3, 4]], 'float32'), { dim: [0, -2] }),
   error: TorchError,
   match: /dim 0 appears multiple times in the list of dims/,
 });
@@ -54,7 +59,9 @@ const EMPTY_BOOL =
 
 interface ReductionSpec {
   readonly name: string;
-  readonly fn: ReductionFn;
+  /** The call with the case's kwargs (checked: Note [Checked kwargs]). */
+  readonly call: (self: Tensor, k: Kwargs) => OpResult;
+  readonly fn: DimReduction;
   readonly dtypes: readonly DType[];
   readonly samples: readonly string[];
   readonly errorInputs?: readonly ErrorInput[];
@@ -64,11 +71,9 @@ interface ReductionSpec {
 }
 
 function reduction(s: ReductionSpec): OpInfo {
-  // `x.max()` and `x.max({})` mean the same; the bare form is what users write.
-  const call = (x: Tensor, k: Kwargs) => (Object.keys(k).length ? s.fn(x, k as never) : s.fn(x));
   return {
     name: s.name,
-    call: (i, k) => call(tensorArg(i[0], s.name), k),
+    call: (i, k) => s.call(tensorArg(i[0], s.name), k),
     variants: { method: true, out: true },
     dtypes: s.dtypes,
     samples: s.samples,
@@ -78,24 +83,44 @@ function reduction(s: ReductionSpec): OpInfo {
   };
 }
 
-const emptyWithoutDim = (name: string, fn: ReductionFn): ErrorInput => ({
+const emptyWithoutDim = (name: string, fn: (self: Tensor) => unknown): ErrorInput => ({
   name: 'an empty input without a dim',
   make: (d) => fn(torch.zeros([0, 3], { device: d })),
   error: TorchError,
   match: new RegExp(`${name}\\(\\): Expected reduction dim to be specified for input.numel\\(\\) == 0`),
 });
 
+const REDUCE_KW = options({ dim: intOrInts, keepdim: bool, dtype, out: tensor });
+const PROD_KW = options({ dim: num, keepdim: bool, dtype, out: tensor });
+const KEEPDIM_KW = options({ dim: intOrInts, keepdim: bool, out: tensor });
+const ARG_KW = options({ dim: num, keepdim: bool, out: tensor });
+const EXTREMUM_KW = options({ dim: num, keepdim: bool, out: tensorOrPair });
+
+/** max / min: (values, indices) along a dim, given by keyword as the goldens give it; one tensor over all elements. */
+function extremumCall(name: 'max' | 'min') {
+  const fn = torch[name];
+  return (x: Tensor, k: Kwargs): OpResult => {
+    const { dim, ...o } = EXTREMUM_KW(k);
+    if (dim !== undefined) return fn(x, { ...o, dim });
+    if (o.keepdim !== undefined) throw new Error(`${name}: the OpInfo case gives keepdim without a dim`);
+    if (o.out === undefined) return fn(x);
+    if (o.out instanceof torch.Tensor) return fn(x, { out: o.out });
+    throw new Error(`${name}: the OpInfo case gives a pair of outs without a dim`);
+  };
+}
+
 export const REDUCTION_OPS: readonly OpInfo[] = [
   reduction({
     name: 'sum',
-    fn: torch.sum as ReductionFn,
+    call: withOptions(REDUCE_KW, torch.sum),
+    fn: torch.sum,
     dtypes: ALL_DTYPES,
     samples: [...COMMON, ...DIM_LISTS, 'dtype-float64', 'dtype-same'],
     errorInputs: [
-      repeatedDim(torch.sum as ReductionFn),
+      repeatedDim(torch.sum),
       {
         name: 'a dtype that is not one',
-        make: (d) => torch.sum(t(d, [1, 2]), { dtype: 'float128' as DType }),
+        make: (d) => untyped(torch.sum)(t(d, [1, 2]), { dtype: 'float128' }),
         error: DTypeError,
         match: /sum: expected a dtype/,
       },
@@ -104,22 +129,24 @@ export const REDUCTION_OPS: readonly OpInfo[] = [
   }),
   reduction({
     name: 'mean',
-    fn: torch.mean as ReductionFn,
+    call: withOptions(REDUCE_KW, torch.mean),
+    fn: torch.mean,
     dtypes: FLOAT_DTYPES,
     samples: [...COMMON, ...DIM_LISTS, 'dtype-float64'],
-    errorInputs: [repeatedDim(torch.mean as ReductionFn)],
+    errorInputs: [repeatedDim(torch.mean)],
     // 2.x: "BF16/FP16 mean should be computed via cast_fp32 -> sum -> div -> cast_bf16_or_fp16"
     pytorch2x: { float16: FLOAT_ACC_2X('a Half mean (sum and division)'), bfloat16: FLOAT_ACC_2X('a BFloat16 mean (sum and division)') },
   }),
   reduction({
     name: 'prod',
-    fn: torch.prod as ReductionFn,
+    call: withOptions(PROD_KW, torch.prod),
+    fn: torch.prod,
     dtypes: ALL_DTYPES,
     samples: [...COMMON, 'dtype-float64', 'overflow'],
     errorInputs: [
       {
         name: 'a list of dims',
-        make: (d) => torch.prod(t(d, [[1, 2], [3, 4]]), [0, 1] as unknown as number),
+        make: (d) => untyped(torch.prod)(t(d, [[1, 2], [3, 4]]), [0, 1]),
         error: TorchError,
         match: /prod\(\): argument 'dim' \(position 2\) must be int, not Array/,
       },
@@ -132,22 +159,24 @@ export const REDUCTION_OPS: readonly OpInfo[] = [
   ...(['amax', 'amin'] as const).map((name) =>
     reduction({
       name,
-      fn: torch[name] as ReductionFn,
+      call: withOptions(KEEPDIM_KW, torch[name]),
+      fn: torch[name],
       dtypes: ALL_DTYPES,
       samples: [...COMMON, ...TIES, ...DIM_LISTS],
-      errorInputs: [emptyWithoutDim(name, torch[name] as ReductionFn), repeatedDim(torch[name] as ReductionFn)],
+      errorInputs: [emptyWithoutDim(name, torch[name]), repeatedDim(torch[name])],
     }),
   ),
   ...(['max', 'min'] as const).map((name) =>
     reduction({
       name,
-      fn: torch[name] as ReductionFn,
+      call: extremumCall(name),
+      fn: torch[name],
       dtypes: ALL_DTYPES,
       samples: [...COMMON, ...TIES],
       // (three overloads: all elements, a dim, elementwise with another tensor)
       notTensorMatch: new RegExp(`${name}\\(\\) received an invalid combination of arguments - got \\(Array\\), but expected one of:`),
       errorInputs: [
-        emptyWithoutDim(name, torch[name] as ReductionFn),
+        emptyWithoutDim(name, torch[name]),
         {
           name: 'an empty dim to reduce',
           make: (d) => torch[name](torch.zeros([0, 3], { device: d }), 0),
@@ -160,10 +189,11 @@ export const REDUCTION_OPS: readonly OpInfo[] = [
   ...(['argmax', 'argmin'] as const).map((name) =>
     reduction({
       name,
-      fn: torch[name] as ReductionFn,
+      call: withOptions(ARG_KW, torch[name]),
+      fn: torch[name],
       dtypes: NO_BOOL,
       samples: [...COMMON, ...TIES, 'all-keepdim'],
-      errorInputs: [emptyWithoutDim(name, torch[name] as ReductionFn)],
+      errorInputs: [emptyWithoutDim(name, torch[name])],
       xfail: { 'empty-kept-dim/bool': EMPTY_BOOL },
     }),
   ),

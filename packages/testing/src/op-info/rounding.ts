@@ -1,7 +1,11 @@
 import * as torch from '@torch-ts/torch';
-import { ShapeError, TorchError, type Tensor } from '@torch-ts/torch';
+import { ShapeError, TorchError } from '@torch-ts/torch';
 import { ALL_DTYPES, HALF_2X, t, tensorArg } from './common';
+import { num, options, tensor } from './kwargs';
 import type { OpInfo } from './types';
+import { untyped } from './untyped';
+
+const ROUND_KW = options({ decimals: num, out: tensor });
 
 // Sample ids written by scripts/goldens/ops_rounding.py.
 const SAMPLES = ['edge', 'random', '0dim', 'empty', 'ties', 'decimals0', 'decimals1', 'decimals2', 'decimals-1', 'decimals-2'];
@@ -9,14 +13,14 @@ const SAMPLES = ['edge', 'random', '0dim', 'empty', 'ties', 'decimals0', 'decima
 /** round: bool is rejected, integers round to themselves but have no kernel with decimals (the goldens' errors). */
 export const ROUND: OpInfo = {
   name: 'round',
-  call: (i, k) => torch.round(tensorArg(i[0], 'round'), k),
+  call: (i, k) => torch.round(tensorArg(i[0], 'round'), ROUND_KW(k)),
   variants: { method: true, inplace: true, out: true },
   dtypes: ALL_DTYPES.filter((d) => d !== 'bool'),
   samples: SAMPLES,
   errorInputs: [
     {
       name: 'a JS array instead of a tensor',
-      make: () => torch.round([1, 2] as unknown as Tensor),
+      make: () => untyped(torch.round)([1, 2]),
       error: TorchError,
       match: /round\(\): argument 'input' \(position 1\) must be Tensor, not Array/,
     },

@@ -1,18 +1,25 @@
 import * as torch from '@torch-ts/torch';
 import { IndexError, ShapeError, TorchError, type Tensor } from '@torch-ts/torch';
-import { ALL_DTYPES, t, tensorArg } from './common';
+import { ALL_DTYPES, t, tensorArg, tensorOrNumber } from './common';
+import { ints, num, options, tensor } from './kwargs';
 import type { Kwargs, OpInfo, OpInput } from './types';
+import { untyped } from './untyped';
 
 /** The OpInfo entries of the joining and reordering ops; sample ids from scripts/goldens/ops_shape.py. */
 
 const list = (i: readonly OpInput[], op: string): Tensor[] => i.map((x) => tensorArg(x, op));
-const ints = (v: unknown): number[] => (v as number[] | undefined) ?? [];
+const JOIN_KW = options({ dim: num, out: tensor });
+const REPEAT_KW = options({ repeats: ints });
+const TILE_FLIP_KW = options({ dims: ints });
+const ROLL_KW = options({ shifts: ints, dims: ints });
+const TRI_KW = options({ diagonal: num, out: tensor });
+const REPEAT_INTERLEAVE_KW = options({ dim: num });
 
 function joinOp(name: 'cat' | 'stack', samples: string[], extraErrors: OpInfo['errorInputs'] = []): OpInfo {
   const fn = name === 'cat' ? torch.cat : torch.stack;
   return {
     name,
-    call: (i, k) => fn(list(i, name), k as { dim?: number }),
+    call: (i, k) => fn(list(i, name), JOIN_KW(k)),
     variants: { out: true },
     dtypes: ALL_DTYPES,
     samples,
@@ -76,7 +83,7 @@ function tri(name: 'triu' | 'tril'): OpInfo {
   const fn = name === 'triu' ? torch.triu : torch.tril;
   return {
     name,
-    call: (i, k) => fn(tensorArg(i[0], name), k as { diagonal?: number }),
+    call: (i, k) => fn(tensorArg(i[0], name), TRI_KW(k)),
     variants: { method: true, inplace: true, out: true },
     dtypes: ALL_DTYPES,
     samples: ['square', 'rect', 'tall', 'pos', 'neg', 'far', 'far-neg', 'batch', 'empty'],
@@ -105,7 +112,7 @@ export const SHAPE_OPS: readonly OpInfo[] = [
   ], [
     {
       name: 'an input that is not a tensor',
-      make: (d) => torch.cat([torch.ones([2], { device: d }), 3 as unknown as Tensor]),
+      make: (d) => untyped(torch.cat)([torch.ones([2], { device: d }), 3]),
       error: TorchError,
       match: /cat\(\): expected Tensor as element 1 in argument 0, but got number/,
     },
@@ -113,17 +120,23 @@ export const SHAPE_OPS: readonly OpInfo[] = [
   joinOp('stack', ['dim0', 'dim1', 'dim-last', '0d', 'empty', 'unequal', 'dim-range', 'promote']),
   stackLike('hstack', ['1d', '2d', '0d']),
   stackLike('vstack', ['1d', '2d', '3d']),
-  unary('repeat', (x, k) => torch.repeat(x, ints(k.repeats)), (x, k) => x.repeat(ints(k.repeats)), [
+  unary('repeat', (x, k) => torch.repeat(x, REPEAT_KW(k).repeats ?? []), (x, k) => x.repeat(REPEAT_KW(k).repeats ?? []), [
     '2d', 'more-dims', '0d', '0d-empty-reps', 'zero-rep', 'empty', 'fewer-reps', 'negative',
   ]),
-  unary('tile', (x, k) => torch.tile(x, ints(k.dims)), (x, k) => x.tile(ints(k.dims)), ['fewer', 'more', 'same']),
-  unary('flip', (x, k) => torch.flip(x, ints(k.dims)), (x, k) => x.flip(ints(k.dims)), [
+  unary('tile', (x, k) => torch.tile(x, TILE_FLIP_KW(k).dims ?? []), (x, k) => x.tile(TILE_FLIP_KW(k).dims ?? []), ['fewer', 'more', 'same']),
+  unary('flip', (x, k) => torch.flip(x, TILE_FLIP_KW(k).dims ?? []), (x, k) => x.flip(TILE_FLIP_KW(k).dims ?? []), [
     'dim0', 'both', 'neg', 'outer-inner', 'none', '0d', 'empty', 'dup', 'range',
   ]),
   unary(
     'roll',
-    (x, k) => torch.roll(x, ints(k.shifts), (k.dims as number[] | undefined) ?? null),
-    (x, k) => x.roll(ints(k.shifts), { dims: (k.dims as number[] | undefined) ?? null }),
+    (x, k) => {
+      const { shifts, dims } = ROLL_KW(k);
+      return torch.roll(x, shifts ?? [], dims ?? null);
+    },
+    (x, k) => {
+      const { shifts, dims } = ROLL_KW(k);
+      return x.roll(shifts ?? [], { dims: dims ?? null });
+    },
     ['flat', 'flat-neg', 'dim', 'big-shift', 'two-dims', 'same-dim-twice', '0d', 'empty', 'mismatch', 'range'],
     [
       {
@@ -139,7 +152,7 @@ export const SHAPE_OPS: readonly OpInfo[] = [
   {
     name: 'repeatInterleave',
     errorNames: ['repeat_interleave'],
-    call: (i, k) => torch.repeatInterleave(tensorArg(i[0], 'repeatInterleave'), i[1] as number | Tensor, k as { dim?: number }),
+    call: (i, k) => torch.repeatInterleave(tensorArg(i[0], 'repeatInterleave'), tensorOrNumber(i[1], 'repeatInterleave'), REPEAT_INTERLEAVE_KW(k)),
     variants: { method: true },
     // On WebGPU (no synchronous reads) the result's size is given as `outputSize`, read once
     // with an async read: what a user writes there (Note [repeat_interleave without a host read]).
@@ -177,8 +190,8 @@ export const SHAPE_OPS: readonly OpInfo[] = [
 
 async function sizedRepeatInterleave(i: readonly OpInput[], k: Kwargs, method: boolean): Promise<Tensor> {
   const x = tensorArg(i[0], 'repeatInterleave');
-  const r = i[1] as number | Tensor;
-  const dim = (k as { dim?: number | null }).dim ?? null;
+  const r = tensorOrNumber(i[1], 'repeatInterleave');
+  const dim = REPEAT_INTERLEAVE_KW(k).dim ?? null;
   let outputSize: number | null = null;
   if (r instanceof torch.Tensor) {
     const total = r.sum();

@@ -1,15 +1,23 @@
 import * as torch from '@torch-ts/torch';
-import { DTypeError, IndexError, ShapeError, TorchError, type Tensor } from '@torch-ts/torch';
-import { ALL_DTYPES, HALF_2X, NO_BOOL, t, tensorArg } from './common';
+import { DTypeError, IndexError, ShapeError, TorchError } from '@torch-ts/torch';
+import { ALL_DTYPES, HALF_2X, NO_BOOL, operand, t, tensorArg } from './common';
+import { bool, num, oneOf, options, required, tensor, tensorPair } from './kwargs';
 import type { Kwargs, OpInfo, OpInput } from './types';
 
 /** The OpInfo entries of the sorting ops; sample ids from scripts/goldens/ops_sorting.py. */
+
+const SORT_KW = options({ dim: num, descending: bool, stable: bool, out: tensorPair });
+const ARGSORT_KW = options({ dim: num, descending: bool, stable: bool });
+const TOPK_KW = options({ k: required(num), dim: num, largest: bool, sorted: bool, out: tensorPair });
+const UNIQUE_KW = options({ sorted: bool, returnInverse: bool, returnCounts: bool, dim: num });
+const SEARCHSORTED_KW = options({ right: bool, side: oneOf('left', 'right'), outInt32: bool, out: tensor });
+const BUCKETIZE_KW = options({ right: bool, outInt32: bool, out: tensor });
 
 const SORT_SAMPLES = ['1d', 'ties', 'ties-desc', 'edges', 'edges-desc', 'dim0', 'mid-dim', '0d', 'empty'];
 
 const SORT: OpInfo = {
   name: 'sort',
-  call: (i, k) => torch.sort(tensorArg(i[0], 'sort'), k as torch.SortOptions),
+  call: (i, k) => torch.sort(tensorArg(i[0], 'sort'), SORT_KW(k)),
   variants: { method: true, out: true },
   dtypes: ALL_DTYPES,
   samples: SORT_SAMPLES,
@@ -26,7 +34,7 @@ const SORT: OpInfo = {
 const ARGSORT: OpInfo = {
   name: 'argsort',
   errorNames: ['argsort', 'sort'],
-  call: (i, k) => torch.argsort(tensorArg(i[0], 'argsort'), k as torch.SortOptions),
+  call: (i, k) => torch.argsort(tensorArg(i[0], 'argsort'), ARGSORT_KW(k)),
   variants: { method: true },
   dtypes: ALL_DTYPES,
   samples: SORT_SAMPLES,
@@ -43,14 +51,14 @@ const ARGSORT: OpInfo = {
 const TOPK: OpInfo = {
   name: 'topk',
   call: (i, k) => {
-    const { k: count, ...rest } = k as Kwargs & { k: number };
-    return torch.topk(tensorArg(i[0], 'topk'), count, rest as torch.TopkOptions);
+    const { k: count, ...rest } = TOPK_KW(k);
+    return torch.topk(tensorArg(i[0], 'topk'), count, rest);
   },
   variants: { method: true, out: true },
   forms: {
     method: (i, k) => {
-      const { k: count, ...rest } = k as Kwargs & { k: number };
-      return tensorArg(i[0], 'topk').topk(count, rest as torch.TopkOptions);
+      const { k: count, ...rest } = TOPK_KW(k);
+      return tensorArg(i[0], 'topk').topk(count, rest);
     },
   },
   dtypes: NO_BOOL,
@@ -74,11 +82,11 @@ const TOPK: OpInfo = {
 
 const UNIQUE: OpInfo = {
   name: 'unique',
-  call: (i, k) => torch.unique(tensorArg(i[0], 'unique'), k as torch.UniqueOptions),
+  call: (i, k) => torch.unique(tensorArg(i[0], 'unique'), UNIQUE_KW(k)),
   variants: { method: true },
   forms: {
-    async: (i, k) => torch.uniqueAsync(tensorArg(i[0], 'unique'), k as torch.UniqueOptions),
-    asyncMethod: (i, k) => tensorArg(i[0], 'unique').uniqueAsync(k as torch.UniqueOptions),
+    async: (i, k) => torch.uniqueAsync(tensorArg(i[0], 'unique'), UNIQUE_KW(k)),
+    asyncMethod: (i, k) => tensorArg(i[0], 'unique').uniqueAsync(UNIQUE_KW(k)),
   },
   dtypes: ALL_DTYPES,
   samples: ['flat', 'inverse', 'counts', 'both', 'dim0', 'dim1', 'empty', '0d'],
@@ -95,8 +103,8 @@ const UNIQUE: OpInfo = {
 
 type SearchInputs = readonly OpInput[];
 const searchCall = (i: SearchInputs, k: Kwargs, extra: torch.SearchsortedOptions = {}) =>
-  torch.searchsorted(tensorArg(i[0], 'searchsorted'), i[1] as Tensor | number | boolean, {
-    ...(k as torch.SearchsortedOptions),
+  torch.searchsorted(tensorArg(i[0], 'searchsorted'), operand(i[1], 'searchsorted'), {
+    ...SEARCHSORTED_KW(k),
     ...(i[2] !== undefined ? { sorter: tensorArg(i[2], 'searchsorted') } : {}),
     ...extra,
   });
@@ -139,7 +147,7 @@ const SEARCHSORTED: OpInfo = {
 
 const BUCKETIZE: OpInfo = {
   name: 'bucketize',
-  call: (i, k) => torch.bucketize(tensorArg(i[0], 'bucketize'), tensorArg(i[1], 'bucketize'), k as torch.BucketizeOptions),
+  call: (i, k) => torch.bucketize(tensorArg(i[0], 'bucketize'), tensorArg(i[1], 'bucketize'), BUCKETIZE_KW(k)),
   variants: { out: true },
   dtypes: NO_BOOL,
   samples: ['left', 'right', '0d', '2d-boundaries'],

@@ -3,18 +3,14 @@ import {
   DTypeError,
   ShapeError,
   TorchError,
-  type AvgPool2dOptions,
-  type ConvOptions,
-  type ConvTransposeOptions,
   type DType,
   type DeviceLike,
-  type InterpolateOptions,
-  type MaxPool2dOptions,
-  type PadOptions,
   type Tensor,
 } from '@torch-ts/torch';
 import { ALL_DTYPES, FLOAT_ACC_2X, FLOAT_DTYPES, HALF_2X, tensorArg } from './common';
+import { bool, check, either, intOrInts, ints, num, oneOf, options, required } from './kwargs';
 import type { ErrorInput, OpInfo, OpInput } from './types';
+import { untyped } from './untyped';
 
 const F = torch.nn.functional;
 
@@ -24,6 +20,21 @@ const F = torch.nn.functional;
  * keyword (kernel_size, output_size, pad) travel in the same object and are passed
  * positionally here. Sample ids are written by scripts/goldens/ops_spatial.py.
  */
+
+const CONV_KW = options({ stride: intOrInts, padding: either(intOrInts, oneOf('valid', 'same')), dilation: intOrInts, groups: num });
+const CONV_T_KW = options({ stride: intOrInts, padding: intOrInts, outputPadding: intOrInts, groups: num, dilation: intOrInts });
+const MAX_POOL_KW = options({ kernelSize: required(intOrInts), stride: intOrInts, padding: intOrInts, dilation: intOrInts, ceilMode: bool });
+const AVG_POOL_KW = options({
+  kernelSize: required(intOrInts), stride: intOrInts, padding: intOrInts, ceilMode: bool, countIncludePad: bool, divisorOverride: num,
+});
+/** adaptiveAvgPool2d's output size: an int, or one per spatial dim where null keeps the input's. */
+const outputSize = either(
+  num,
+  check('a list of ints or nulls', (v): v is (number | null)[] => Array.isArray(v) && v.every((x: unknown) => x === null || typeof x === 'number')),
+);
+const ADAPTIVE_KW = options({ outputSize: required(outputSize) });
+const INTERPOLATE_KW = options({ size: intOrInts, scaleFactor: intOrInts, mode: oneOf('nearest', 'linear', 'bilinear'), alignCorners: bool });
+const PAD_KW = options({ pad: required(ints), mode: oneOf('constant', 'reflect', 'replicate', 'circular'), value: num });
 
 const bias = (i: readonly OpInput[], op: string): Tensor | null => (i.length > 2 ? tensorArg(i[2], op) : null);
 const ones = (d: DeviceLike, shape: number[], dtype: DType = 'float32') => torch.ones(shape, { device: d, dtype });
@@ -65,7 +76,7 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
   {
     name: 'conv2d',
     errorNames: ['conv2d', 'convolution', 'pad'],
-    call: (i, k) => F.conv2d(tensorArg(i[0], 'conv2d'), tensorArg(i[1], 'conv2d'), bias(i, 'conv2d'), k as ConvOptions),
+    call: (i, k) => F.conv2d(tensorArg(i[0], 'conv2d'), tensorArg(i[1], 'conv2d'), bias(i, 'conv2d'), CONV_KW(k)),
     variants: {},
     dtypes: CONV_DTYPES,
     samples: CONV2D_SAMPLES,
@@ -86,7 +97,7 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
       },
       {
         name: 'an unknown padding string',
-        make: (d) => F.conv2d(ones(d, [1, 1, 3, 3]), ones(d, [1, 1, 2, 2]), { padding: 'full' as never }),
+        make: (d) => untyped(F.conv2d)(ones(d, [1, 1, 3, 3]), ones(d, [1, 1, 2, 2]), { padding: 'full' }),
         error: TorchError,
         match: /conv2d: Invalid padding string: 'full'/,
       },
@@ -97,7 +108,7 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
   {
     name: 'conv1d',
     errorNames: ['conv1d', 'convolution', 'pad'],
-    call: (i, k) => F.conv1d(tensorArg(i[0], 'conv1d'), tensorArg(i[1], 'conv1d'), bias(i, 'conv1d'), k as ConvOptions),
+    call: (i, k) => F.conv1d(tensorArg(i[0], 'conv1d'), tensorArg(i[1], 'conv1d'), bias(i, 'conv1d'), CONV_KW(k)),
     variants: {},
     dtypes: CONV_DTYPES,
     samples: CONV1D_SAMPLES,
@@ -116,7 +127,7 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
   {
     name: 'convTranspose2d',
     errorNames: ['conv_transpose2d', 'convolution'],
-    call: (i, k) => F.convTranspose2d(tensorArg(i[0], 'convTranspose2d'), tensorArg(i[1], 'convTranspose2d'), bias(i, 'convTranspose2d'), k as ConvTransposeOptions),
+    call: (i, k) => F.convTranspose2d(tensorArg(i[0], 'convTranspose2d'), tensorArg(i[1], 'convTranspose2d'), bias(i, 'convTranspose2d'), CONV_T_KW(k)),
     variants: {},
     dtypes: ['float32', 'float64', 'float16', 'bfloat16', 'int64'],
     samples: CONV_T_SAMPLES,
@@ -135,7 +146,10 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
   {
     name: 'maxPool2d',
     errorNames: ['max_pool2d'],
-    call: (i, { kernelSize, ...k }) => F.maxPool2d(tensorArg(i[0], 'maxPool2d'), kernelSize as number, k as MaxPool2dOptions),
+    call: (i, k) => {
+      const { kernelSize, ...o } = MAX_POOL_KW(k);
+      return F.maxPool2d(tensorArg(i[0], 'maxPool2d'), kernelSize, o);
+    },
     variants: {},
     dtypes: FLOAT_DTYPES,
     samples: MAXPOOL_SAMPLES,
@@ -159,7 +173,10 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
     name: 'maxPool2d.indices',
     methodName: 'maxPool2d',
     errorNames: ['max_pool2d'],
-    call: (i, { kernelSize, ...k }) => F.maxPool2d(tensorArg(i[0], 'maxPool2d'), kernelSize as number, { ...(k as MaxPool2dOptions), returnIndices: true }),
+    call: (i, k) => {
+      const { kernelSize, ...o } = MAX_POOL_KW(k);
+      return F.maxPool2d(tensorArg(i[0], 'maxPool2d'), kernelSize, { ...o, returnIndices: true });
+    },
     variants: {},
     dtypes: FLOAT_DTYPES,
     samples: MAXPOOL_SAMPLES,
@@ -169,7 +186,10 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
   {
     name: 'avgPool2d',
     errorNames: ['avg_pool2d'],
-    call: (i, { kernelSize, ...k }) => F.avgPool2d(tensorArg(i[0], 'avgPool2d'), kernelSize as number, k as AvgPool2dOptions),
+    call: (i, k) => {
+      const { kernelSize, ...o } = AVG_POOL_KW(k);
+      return F.avgPool2d(tensorArg(i[0], 'avgPool2d'), kernelSize, o);
+    },
     variants: {},
     dtypes: ['float32', 'float64', 'float16', 'bfloat16', 'int64'],
     samples: AVGPOOL_SAMPLES,
@@ -186,7 +206,7 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
   {
     name: 'adaptiveAvgPool2d',
     errorNames: ['adaptive_avg_pool2d'],
-    call: (i, k) => F.adaptiveAvgPool2d(tensorArg(i[0], 'adaptiveAvgPool2d'), k.outputSize as number),
+    call: (i, k) => F.adaptiveAvgPool2d(tensorArg(i[0], 'adaptiveAvgPool2d'), ADAPTIVE_KW(k).outputSize),
     variants: {},
     dtypes: FLOAT_DTYPES,
     samples: ADAPTIVE_SAMPLES,
@@ -209,7 +229,7 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
   {
     name: 'interpolate',
     errorNames: ['interpolate', 'upsample_nearest2d', 'upsample_bilinear2d'],
-    call: (i, k) => F.interpolate(tensorArg(i[0], 'interpolate'), k as InterpolateOptions),
+    call: (i, k) => F.interpolate(tensorArg(i[0], 'interpolate'), INTERPOLATE_KW(k)),
     variants: {},
     dtypes: [...FLOAT_DTYPES, 'uint8'],
     samples: INTERP_SAMPLES,
@@ -241,7 +261,10 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
   {
     name: 'pad',
     errorNames: ['pad', 'constant_pad_nd', 'reflection_pad1d', 'reflection_pad2d', 'replication_pad1d', 'replication_pad2d', '_pad_circular1d', '_pad_circular2d'],
-    call: (i, { pad, ...k }) => F.pad(tensorArg(i[0], 'pad'), pad as number[], k as PadOptions),
+    call: (i, k) => {
+      const { pad, ...o } = PAD_KW(k);
+      return F.pad(tensorArg(i[0], 'pad'), pad, o);
+    },
     variants: {},
     dtypes: ALL_DTYPES,
     samples: PAD_SAMPLES,

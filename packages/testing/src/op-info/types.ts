@@ -14,7 +14,7 @@ import type { ReadBack } from '../values';
 /** A decoded golden input: a tensor on the device under test, or a JS scalar. */
 export type OpInput = Tensor | number | boolean | bigint;
 
-/** The options object of a call, spelled as torch-ts spells it (`roundingMode`, `keepdim`). */
+/** The options object of a call, spelled as torch-ts spells it (`roundingMode`, `keepdim`); entries read it through a schema (Note [Checked kwargs] in kwargs.ts). */
 export type Kwargs = Readonly<Record<string, unknown>>;
 
 /** A single tensor, or the array of a tuple result (`max(dim)` gives `[values, indices]`). */
@@ -29,6 +29,10 @@ export interface Tolerance {
 /** The checks the runner makes; an xfail key may name one (`'inplace@float16'`). */
 export const CHECKS = ['forward', 'method', 'inplace', 'out', 'noncontig', 'oracle', 'error-input', 'leak'] as const;
 export type CheckName = (typeof CHECKS)[number];
+
+export function isCheckName(s: string): s is CheckName {
+  return CHECKS.some((c) => c === s);
+}
 
 /** A TorchError subclass (or TorchError itself). */
 export type ErrorClass = abstract new (message: string) => Error;
