@@ -29,8 +29,9 @@ export type DispatcherName<K extends string> = K extends `${infer H}${infer T}`
   ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${DispatcherName<T>}`
   : K;
 
-export function dispatcherName<K extends string>(key: K): DispatcherName<K> {
-  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) as DispatcherName<K>;
+/** `DispatcherName` at run time (typed `string`: the compiler cannot follow the replacement). */
+export function dispatcherName(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
 /**
