@@ -3,7 +3,10 @@
 // the expression already has: `x as T` where x's type is assignable to T. They appear when a
 // value's type becomes precise (schema-typed kernel arguments, Note [Schema types]) and
 // only hide the next real mistake. Run the package's typecheck after --fix: a removal that
-// changes an inferred type elsewhere shows up there.
+// changes an inferred type elsewhere shows up there. The verdict holds for the package's own
+// tsconfig only: an assertion about a platform global (`globalThis.process`) may be needed
+// where core is compiled without Node's types (tools/fixtures/third-party-backend), so review
+// what --fix removed around globals.
 // Usage: node tools/unneeded-casts.mjs packages/core [--fix]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

@@ -26,8 +26,12 @@ export type ArgsBeforeOut<S extends string> = KernelArgs<S> extends [...infer H,
  * `pointwise`, whose kernels are written for it.
  */
 export const CHECK_KERNEL_ARGS: boolean = (() => {
-  const env = globalThis.process?.env;
-  return env?.TORCH_TS_CHECK_KERNEL_ARGS === '1';
+  // (core compiles without Node's types: `process` is probed, not assumed)
+  const g: object = globalThis;
+  const p: unknown = 'process' in g ? g.process : undefined;
+  if (typeof p !== 'object' || p === null || !('env' in p)) return false;
+  const env: unknown = p.env;
+  return typeof env === 'object' && env !== null && 'TORCH_TS_CHECK_KERNEL_ARGS' in env && env.TORCH_TS_CHECK_KERNEL_ARGS === '1';
 })();
 
 export function checkKernelArgs(schema: OpSchema, args: readonly unknown[], tags: readonly string[] = []): void {
