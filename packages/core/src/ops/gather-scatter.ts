@@ -11,7 +11,7 @@ import type { KernelArgs } from './kernel-args';
 import { clone } from './copy';
 import type { IndexedAccess, ScatterMode } from './indexing-impls';
 import { castTo, checkNoInternalOverlap, commonDevice, isScalar, releaseAll, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
-import { callOut, defineOutVariant, callWithOut } from './out-variant';
+import { callWithOut, defineOutVariant } from './out-variant';
 import { defineStructured, implOf, type Backend } from './registry';
 
 /**

@@ -368,7 +368,6 @@ const indexPutInplaceArgs = makeBinder('index_put_', 'index_put_(Tensor self, An
 const indexPutArgs = makeBinder('index_put', 'index_put(Tensor self, Any indices, Tensor values, bool accumulate=False) -> Tensor', { numbersAsTensors: true });
 
 function indexPutBound(self: Tensor, indices: unknown, values: Tensor | Scalar, accumulate: boolean): Tensor {
-  const options = { accumulate };
   if (!Array.isArray(indices)) throw new TorchTypeError(`index_put_(): argument 'indices' must be an array of tensors, not ${typeName(indices)}`);
   const items = indices.map((x) => (x === null || x === undefined ? ':' : x));
   const r = applyBasicIndexing('index_put_', geometryOf(self.impl), items, indexingOptions);
@@ -383,17 +382,17 @@ function indexPutBound(self: Tensor, indices: unknown, values: Tensor | Scalar, 
           `index_put_: Index put requires the source and destination dtypes match, got ${torchTypeName(self.dtype)} for the destination and ${torchTypeName(v.dtype)} for the source.`,
         );
       }
-      if (options.accumulate) copy_(target, target.add(v));
+      if (accumulate) copy_(target, target.add(v));
       else copy_(target, v);
       return;
     }
     const a = r.advanced[0];
     if (r.advanced.length === 1 && a.kind === 'tensor' && maskTensorsOf(r.advanced).length === 1 && countsAreAsync(self.device)) {
-      maskedIndexPut(target, indexTensor(a.index), a.dim, a.dims, v, options.accumulate === true);
+      maskedIndexPut(target, indexTensor(a.index), a.dim, a.dims, v, accumulate);
       return;
     }
     const { packed, dims } = packAdvanced('index_put_', g.sizes, r.advanced, self.device);
-    indexPutPacked_(target, packed, dims, v, options.accumulate === true);
+    indexPutPacked_(target, packed, dims, v, accumulate);
   });
   return self;
 }

@@ -8,9 +8,6 @@ import { TensorImpl } from '../tensor/tensor-impl';
 /** The arguments a kernel of schema `S` receives: TensorImpls, None as undefined or null (Note [Schema types]). */
 export type KernelArgs<S extends string> = SchemaValues<S, KernelRepr<TensorImpl>>;
 
-/** The arguments of an `out=` variant's call before its trailing `out`. */
-export type ArgsBeforeOut<S extends string> = KernelArgs<S> extends [...infer H, unknown] ? H : unknown[];
-
 /**
  * Note [Checking kernel arguments]
  * The boxed calling convention hands a kernel `unknown[]`; the kernel reads it as the tuple

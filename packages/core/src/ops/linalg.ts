@@ -11,7 +11,7 @@ import { UNINITIALIZED, commonDevice, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
 import { expand, unsqueeze, squeeze, transpose } from './views';
 import { reshape } from './shape-ops';
-import { callOut, defineOutVariant, callWithOut } from './out-variant';
+import { callWithOut, defineOutVariant } from './out-variant';
 
 function checkMatmulDtypes(op: string, a: TensorImpl, b: TensorImpl): void {
   if (a.dtype !== b.dtype) {

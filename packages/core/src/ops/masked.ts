@@ -21,7 +21,7 @@ import {
   torchTypeName,
   type Scalar,
 } from './meta-utils';
-import { callOut, defineOutVariant, callWithOut } from './out-variant';
+import { callWithOut, defineOutVariant } from './out-variant';
 import { expand } from './views';
 import { countsAreAsync, countNonzeroAsync, dataDependentError, takeKnownCount, takeScatterCheck, withKnownCounts } from './data-dependent';
 import { defineStructured, implOf, type Backend } from './registry';

@@ -1,5 +1,5 @@
 import { callBoxed, registerOperator, type OperatorDef, type OperatorHandle } from '../dispatch/dispatcher';
-import type { ArgsBeforeOut, KernelArgs } from './kernel-args';
+import type { KernelArgs } from './kernel-args';
 import { DTypeError, ShapeError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { callFunctional, callMutating, implResult } from './call';
@@ -45,11 +45,6 @@ export function defineOutVariant<S extends string>(functional: OperatorHandle<S>
     },
   };
   return registerOperator(def) as OperatorHandle<OutSchema<S>>;
-}
-
-/** Calls `h` (an out variant) and returns the user's `out` handle. */
-export function callOut<S extends string>(h: OperatorHandle<S>, args: ArgsBeforeOut<S>, out: Tensor): Tensor {
-  return callMutating<string, Tensor>(h, [...args, out.impl], out);
 }
 
 /** Calls the functional `h`, or its out= variant `hOut` (the same arguments, then `out`) when `out` is given. */

@@ -7,7 +7,7 @@ import { contiguousStrides, normalizeDim, normalizeDims } from '../views';
 import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { releaseAll, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
-import { callOut, defineOutVariant, callWithOut } from './out-variant';
+import { callWithOut, defineOutVariant } from './out-variant';
 import { ne } from './generated/table-ops';
 import { sum, valuesIndices, writeValuesIndicesOut, type ValuesIndices } from './reduction';
 import { defineStructured, implOf, type Backend } from './registry';

@@ -1,4 +1,3 @@
-import type { OperatorHandle } from '../dispatch/dispatcher';
 import { isFloatingType, isIntegralType, parseDType, type DType } from '../dtype';
 import { DTypeError, IndexError, ShapeError, TorchError, fmtShape } from '../errors';
 import { reductionGeometry } from '../iterator';
@@ -11,7 +10,7 @@ import { callFunctional, callMulti, unwrapTensor } from './call';
 import { broadcastTo, castTo, releaseAll, sameShape, scalarTensor, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
 import { maximum, minimum } from './pointwise';
-import { callOut, defineOutVariant } from './out-variant';
+import { callWithOut, defineOutVariant } from './out-variant';
 import { registerOperator } from '../dispatch/dispatcher';
 
 /**
@@ -222,10 +221,6 @@ const AMIN_OUT = defineOutVariant(AMIN);
 const ARGMAX_OUT = defineOutVariant(ARGMAX);
 const ARGMIN_OUT = defineOutVariant(ARGMIN);
 
-/** Calls the functional op, or its out variant when `out` is given. */
-function call(h: OperatorHandle, hOut: OperatorHandle, args: unknown[], out: Tensor | null | undefined): Tensor {
-  return out ? callOut(hOut, args, out) : callFunctional(h, args);
-}
 
 // ---- front ends ----
 export interface ReduceOptions {
@@ -250,17 +245,17 @@ type Reduce<O> = (input: Tensor, ...rest: OptionalArgs<[dim: DimArg, keepdim: bo
 
 export const sum: Reduce<ReduceOptions> = (...args: unknown[]): Tensor => {
   const [self, dim, keepdim, dtype, out] = sumArgs.bind(args);
-  return call(SUM, SUM_OUT, [unwrapTensor('sum', 'input', self), dim ?? null, keepdim, dtype ?? null], out);
+  return callWithOut(SUM, SUM_OUT, [unwrapTensor('sum', 'input', self), dim ?? null, keepdim, dtype ?? null], out);
 };
 
 export const prod: (input: Tensor, ...rest: OptionalArgs<[dim: number | null, keepdim: boolean], ReduceOptions & { dim?: number | null }>) => Tensor = (...args: unknown[]): Tensor => {
   const [self, dim, keepdim, dtype, out] = prodArgs.bind(args);
-  return call(PROD, PROD_OUT, [unwrapTensor('prod', 'input', self), dim ?? null, keepdim, dtype ?? null], out);
+  return callWithOut(PROD, PROD_OUT, [unwrapTensor('prod', 'input', self), dim ?? null, keepdim, dtype ?? null], out);
 };
 
 export const mean: Reduce<ReduceOptions> = (...args: unknown[]): Tensor => {
   const [self, dim, keepdim, dtype, out] = meanArgs.bind(args);
-  return call(MEAN, MEAN_OUT, [unwrapTensor('mean', 'input', self), dim ?? null, keepdim, dtype ?? null], out);
+  return callWithOut(MEAN, MEAN_OUT, [unwrapTensor('mean', 'input', self), dim ?? null, keepdim, dtype ?? null], out);
 };
 
 export interface KeepdimOptions {
@@ -270,12 +265,12 @@ export interface KeepdimOptions {
 
 export const amax: Reduce<KeepdimOptions> = (...args: unknown[]): Tensor => {
   const [self, dim, keepdim, out] = amaxArgs.bind(args);
-  return call(AMAX, AMAX_OUT, [unwrapTensor('amax', 'input', self), dim, keepdim], out);
+  return callWithOut(AMAX, AMAX_OUT, [unwrapTensor('amax', 'input', self), dim, keepdim], out);
 };
 
 export const amin: Reduce<KeepdimOptions> = (...args: unknown[]): Tensor => {
   const [self, dim, keepdim, out] = aminArgs.bind(args);
-  return call(AMIN, AMIN_OUT, [unwrapTensor('amin', 'input', self), dim, keepdim], out);
+  return callWithOut(AMIN, AMIN_OUT, [unwrapTensor('amin', 'input', self), dim, keepdim], out);
 };
 
 /** PyTorch's named tuple (values, indices): an array that also has `.values` and `.indices`. */
@@ -341,7 +336,7 @@ function extremum(name: 'max' | 'min', args: readonly unknown[]): Tensor | Value
   if (index === 0) {
     requireNonEmpty(name, s, null);
     // `max(x, { out })`: PyTorch 2.x's max.unary_out, a single tensor
-    return call(name === 'max' ? AMAX : AMIN, name === 'max' ? AMAX_OUT : AMIN_OUT, [s, [], false], values[1]);
+    return callWithOut(name === 'max' ? AMAX : AMIN, name === 'max' ? AMAX_OUT : AMIN_OUT, [s, [], false], values[1]);
   }
   if (index === 2) {
     const other = values[1];
@@ -377,10 +372,10 @@ type ArgReduce = (input: Tensor, ...rest: OptionalArgs<[dim: number | null, keep
 
 export const argmax: ArgReduce = (...args: unknown[]): Tensor => {
   const [self, dim, keepdim, out] = argmaxArgs.bind(args);
-  return call(ARGMAX, ARGMAX_OUT, [unwrapTensor('argmax', 'input', self), dim ?? null, keepdim], out);
+  return callWithOut(ARGMAX, ARGMAX_OUT, [unwrapTensor('argmax', 'input', self), dim ?? null, keepdim], out);
 };
 
 export const argmin: ArgReduce = (...args: unknown[]): Tensor => {
   const [self, dim, keepdim, out] = argminArgs.bind(args);
-  return call(ARGMIN, ARGMIN_OUT, [unwrapTensor('argmin', 'input', self), dim ?? null, keepdim], out);
+  return callWithOut(ARGMIN, ARGMIN_OUT, [unwrapTensor('argmin', 'input', self), dim ?? null, keepdim], out);
 };

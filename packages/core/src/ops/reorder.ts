@@ -8,7 +8,7 @@ import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { defineComposite } from './composite';
 import { checkNoInternalOverlap } from './meta-utils';
-import { callOut, defineOutVariant, callWithOut } from './out-variant';
+import { callWithOut, defineOutVariant } from './out-variant';
 import { defineStructured, implOf, type Backend } from './registry';
 import { cat } from './join';
 import { expand, sliceDim, unsqueeze, type IntListArgs } from './views';

@@ -6,7 +6,7 @@ import { normalizeDim } from '../views';
 import { makeBinder, type BoundArgs } from './binder';
 import { callFunctional, callMulti, callMutating, unwrapTensor } from './call';
 import { castTo, checkNoInternalOverlap, releaseAll, torchTypeName } from './meta-utils';
-import { callOut, defineOutVariant, callWithOut } from './out-variant';
+import { callWithOut, defineOutVariant } from './out-variant';
 import { valuesIndices, writeValuesIndicesOut, type ValuesIndices } from './reduction';
 import { defineStructured, implOf, type Backend } from './registry';
 
