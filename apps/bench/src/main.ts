@@ -20,6 +20,15 @@
  *
  * TORCH_TS_BENCH_PYTHON names the Python of the PyTorch columns (default /usr/bin/python3).
  * Run from a bundle (scripts/device-bundle.mjs), the children are the bundle's child.mjs.
+ *
+ * Note [torch-ts as published]
+ * The peers run as their packages ship (their built JavaScript), and so does torch-ts:
+ * `pnpm bench` builds the workspace packages first (turbo, cached) and imports their `dist`,
+ * the tsup output a user's `import` gets. Running torch-ts from source through tsx would
+ * time tsx's development transform too: it keeps function names (`keepNames`), which wraps
+ * every closure made in an op call in a `__name()` call, about 0.6 µs of a 2 µs small op.
+ * The device bundle (scripts/device-bundle.mjs) compiles the sources with esbuild as tsup
+ * does, so it times the same code.
  *   --only x,y     workload ids (default: all)
  *   --out FILE     JSON output (default results/<device>.json, results/<device>-quick.json
  *                  with --quick)

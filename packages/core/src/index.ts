@@ -51,4 +51,4 @@ export { defineComposite, type CompositeArgs, type CompositeRepr } from './ops/c
 export type { KernelArgs } from './ops/kernel-args';
 export { supports, supportedDtypes, OP_KERNELS, type KernelNeed } from './ops/supports';
 export * from './ops/api';
-export { makeBinder, makeOverloads, traceBinds, keywordOf, camelName, isOptionsObject, typeName, type Binder, type TypedBinder, type TypedOverloadBinder, type BoundValues, type BoundCall, type BinderOptions, type OverloadBinder, type OptionalArgs, type BoundArgs } from './ops/binder';
+export { makeBinder, makeOverloads, BindFailure, traceBinds, keywordOf, camelName, isOptionsObject, typeName, type Binder, type TypedBinder, type TypedOverloadBinder, type BoundValues, type BoundCall, type BinderOptions, type OverloadBinder, type OptionalArgs, type BoundArgs } from './ops/binder';

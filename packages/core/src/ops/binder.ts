@@ -31,6 +31,14 @@ import { Tensor } from '../tensor/tensor';
  * from there on and the first is not an array, they are that list. (The
  * function forms accept it too, which PyTorch's `torch.reshape(x, 2, 3)` does not: a
  * superset, and one function per method keeps the two from drifting.)
+ *
+ * Note [Overloads bind without throwing]
+ * An overload set (`fill_(Tensor value)` / `fill_(Scalar value)`, `add.Tensor` / `add.Scalar`)
+ * tries its signatures in order, and most calls bind to a later one. A TypeError made for
+ * each signature that does not fit would capture a stack trace each time: about 5 µs, more
+ * than the whole of a small op (it was a fifth of `mul -> sum -> backward` on 4 elements,
+ * through `zeros`' `fill_`). So binding says why a call does not fit as a `BindFailure` (a
+ * message, no stack), and only the call that fits no signature becomes a thrown error.
  */
 /**
  * What a binder hands its front end (Note [Schema types]): Tensor handles (or numbers too, for
@@ -58,6 +66,12 @@ export interface Binder {
    * given as one int expanded to N, everything type-checked.
    */
   bind(args: readonly unknown[]): unknown[];
+  /**
+   * As `bind`, but a call that does not fit the schema gives a `BindFailure` instead of
+   * throwing: an overload set tries its signatures in turn, and a thrown error (its stack
+   * captured) costs more than a whole small op (Note [Overloads bind without throwing]).
+   */
+  tryBind(args: readonly unknown[]): unknown[] | BindFailure;
   /** The other signatures of the same entry point, where it has several (makeOverloads). */
   readonly overloads?: readonly Binder[];
 }
@@ -162,7 +176,7 @@ function binderOf(name: string, schemaText: string, options: BinderOptions, over
   const varargs = options.varargs === true ? positional - 1 : -1;
   if (varargs >= 0 && !/^(Sym)?[Ii]nt\[\]\??$/.test(schema.args[varargs].type)) throw new Error(`makeBinder(${name}): varargs needs an int list as the last positional in ${schemaText}`);
 
-  const bind = (args: readonly unknown[]): unknown[] => {
+  const tryBind = (args: readonly unknown[]): unknown[] | BindFailure => {
     let n = args.length;
     // Trailing `undefined`s are "not given" (`f(x, undefined)`), as JS's own optional parameters are.
     while (n > 0 && args[n - 1] === undefined) n--;
@@ -182,7 +196,7 @@ function binderOf(name: string, schemaText: string, options: BinderOptions, over
     if (n > positional) {
       const c = options.countSelf === true ? 1 : 0;
       const takes = required === positional ? `${positional + c}` : `from ${required + c} to ${positional + c}`;
-      throw new TorchTypeError(`${name}() takes ${takes} positional argument${positional + c === 1 ? '' : 's'} but ${n + c} ${n + c === 1 ? 'was' : 'were'} given`);
+      return new BindFailure(`${name}() takes ${takes} positional argument${positional + c === 1 ? '' : 's'} but ${n + c} ${n + c === 1 ? 'was' : 'were'} given`);
     }
     // (`out[i] !== undefined` is "given": positionally, or by keyword below)
     const out = new Array<unknown>(params.length);
@@ -192,10 +206,10 @@ function binderOf(name: string, schemaText: string, options: BinderOptions, over
       for (const key in kwargs) {
         if (!Object.prototype.hasOwnProperty.call(kwargs, key)) continue;
         const i = byKeyword.get(key);
-        if (i === undefined) throw new TorchTypeError(`${name}() got an unexpected keyword argument '${key}'`);
+        if (i === undefined) return new BindFailure(`${name}() got an unexpected keyword argument '${key}'`);
         const v = kwargs[key];
         if (v === undefined) continue;
-        if (out[i] !== undefined) throw new TorchTypeError(`${name}(): argument '${key}' given by name ('${key}') and position (${i + 1})`);
+        if (out[i] !== undefined) return new BindFailure(`${name}(): argument '${key}' given by name ('${key}') and position (${i + 1})`);
         out[i] = v;
       }
     }
@@ -206,39 +220,52 @@ function binderOf(name: string, schemaText: string, options: BinderOptions, over
       if (v === undefined || v === null) {
         if (p.hasDefault) out[i] = p.defaultValue;
         else if (p.optional) out[i] = undefined;
-        else if (v === null) throw mustBe(name, p, i, v, kwargs);
+        else if (v === null) return new BindFailure(mustBe(name, p, i, v, kwargs));
         else (missing ??= []).push(p.keyword);
         continue;
       }
       if (unsupported.has(p.keyword) && !(p.hasDefault && v === p.defaultValue)) throw new NotImplementedError(`${name}(): argument '${p.keyword}' is not supported by torch-ts yet`);
       const checked = p.check(v);
-      if (checked === INVALID) throw mustBe(name, p, i, v, kwargs);
+      if (checked === INVALID) return new BindFailure(mustBe(name, p, i, v, kwargs));
       out[i] = checked;
     }
     if (missing) {
-      throw new TorchTypeError(`${name}() missing ${missing.length} required positional argument${missing.length === 1 ? '' : 's'}: ${missing.map((m) => `"${m}"`).join(', ')}`);
+      return new BindFailure(`${name}() missing ${missing.length} required positional argument${missing.length === 1 ? '' : 's'}: ${missing.map((m) => `"${m}"`).join(', ')}`);
     }
     if (traced !== null) traced.push({ binder, args: args.slice() });
     return out;
   };
-  const binder: Binder = { name, schema, keywords: params.map((p) => p.keyword), bind, overloads };
+  const bind = (args: readonly unknown[]): unknown[] => {
+    const r = tryBind(args);
+    if (r instanceof BindFailure) throw new TorchTypeError(r.message);
+    return r;
+  };
+  const binder: Binder = { name, schema, keywords: params.map((p) => p.keyword), bind, tryBind, overloads };
   return binder;
 }
 
-function mustBe(name: string, p: Param, i: number, v: unknown, kwargs: Record<string, unknown> | undefined): TorchTypeError {
+/**
+ * Why a call did not bind: the TypeError's message, made into an error only where the call
+ * fails for good (Note [Overloads bind without throwing]).
+ */
+export class BindFailure {
+  constructor(readonly message: string) {}
+}
+
+function mustBe(name: string, p: Param, i: number, v: unknown, kwargs: Record<string, unknown> | undefined): string {
   if (p.expected === 'tuple of Tensors' && Array.isArray(v)) {
     // (which element is wrong, as PyTorch's parser says it for a Tensor list)
     const j = v.findIndex((x) => !(x instanceof Tensor));
-    if (j >= 0) return new TorchTypeError(`${name}(): expected Tensor as element ${j} in argument ${i}, but got ${typeName(v[j])}`);
+    if (j >= 0) return `${name}(): expected Tensor as element ${j} in argument ${i}, but got ${typeName(v[j])}`;
   }
   if (p.expected.startsWith('tuple of ') && Array.isArray(v)) {
     // (PyTorch names the first element that is wrong, counting from 1)
     const item = p.arg.type.replace(/\[\d*\]\??$/, '');
     const j = v.findIndex((x) => checkOf(item, name).check(x) === INVALID);
-    if (j >= 0) return new TorchTypeError(`${name}(): argument '${p.keyword}' must be ${p.expected}, but found element of type ${typeName(v[j])} at pos ${j + 1}`);
+    if (j >= 0) return `${name}(): argument '${p.keyword}' must be ${p.expected}, but found element of type ${typeName(v[j])} at pos ${j + 1}`;
   }
   const where = kwargs && p.keyword in kwargs ? '' : ` (position ${i + 1})`;
-  return new TorchTypeError(`${name}(): argument '${p.keyword}'${where} must be ${p.expected}, not ${typeName(v)}`);
+  return `${name}(): argument '${p.keyword}'${where} must be ${p.expected}, not ${typeName(v)}`;
 }
 
 /** A JS value's type, as the messages name it. */
@@ -381,11 +408,8 @@ export function makeOverloads<const S extends readonly string[], const O extends
     name,
     bind(args) {
       for (let i = 0; i < binders.length; i++) {
-        try {
-          return { index: i, values: binders[i].bind(args) };
-        } catch (e) {
-          if (!(e instanceof TorchTypeError)) throw e;
-        }
+        const values = binders[i].tryBind(args);
+        if (!(values instanceof BindFailure)) return { index: i, values };
       }
       const got = args.filter((a) => a !== undefined).map((a) => (isOptionsObject(a) ? `{${Object.keys(a).join(', ')}}` : typeName(a)));
       const sigs = binders.map((b) => ` * (${b.schema.args.map((a, j) => `${a.kwargOnly && !b.schema.args[j - 1]?.kwargOnly ? '*, ' : ''}${a.type} ${keywordOf(a.name)}`).join(', ')})`);

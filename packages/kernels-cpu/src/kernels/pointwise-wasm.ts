@@ -1,7 +1,7 @@
 import { TensorIterator, forEachPlane, type TensorImpl } from '@torch-ts/core';
 import { wasm, type WasmKernels } from '../wasm/kernels';
 import { memoryIsShared } from '../wasm/memory';
-import { Operands } from '../wasm/operands';
+import { Operands, addressOf } from '../wasm/operands';
 import { GRAIN, getNumThreads, runTasks, type PoolExport } from '../wasm/pool';
 import { CTL } from '../wasm/pool-layout';
 
@@ -35,6 +35,7 @@ export function runPlanes(w: WasmKernels, name: PoolExport, tensors: readonly Te
   const out = tensors[0];
   const numel = out.numel;
   if (numel === 0) return;
+  if (numel < 2 * GRAIN && runSmallContiguous(w, name, tensors, head, tail)) return;
   const sizes = tensors.map((t) => t.itemSize);
   const ops = new Operands();
   try {
@@ -89,6 +90,32 @@ export function runPlanes(w: WasmKernels, name: PoolExport, tensors: readonly Te
   } finally {
     ops.finish();
   }
+}
+
+/**
+ * One plane on the calling thread, for a contiguous output whose inputs are each contiguous
+ * or one element broadcast (all strides 0: a gradient expanded from a sum), all in the
+ * kernels' memory: the common small op, which pays no iterator, staging or task split (their
+ * fixed cost is most of a small op's time). False when the operands do not allow it.
+ */
+function runSmallContiguous(w: WasmKernels, name: PoolExport, tensors: readonly TensorImpl[], head: readonly number[], tail: readonly number[]): boolean {
+  const task: number[] = [...head, tensors[0].numel, 1];
+  for (let k = 0; k < tensors.length; k++) {
+    const t = tensors[k];
+    const step = t.isContiguous ? 1 : k > 0 && allZero(t.strides) ? 0 : -1;
+    if (step < 0) return false;
+    const a = addressOf(t);
+    if (a < 0) return false;
+    task.push(a, step, 0);
+  }
+  for (const x of tail) task.push(x);
+  runTasks(name, [task], w.tileScratchBytes());
+  return true;
+}
+
+function allZero(strides: readonly number[]): boolean {
+  for (const s of strides) if (s !== 0) return false;
+  return true;
 }
 
 /** Binary op codes of assembly/binary.ts. */

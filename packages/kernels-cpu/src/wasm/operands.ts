@@ -54,6 +54,7 @@ export class Operands {
   }
 
   finish(): void {
+    if (this.blocks.length === 0) return;
     const heapBytes = new Uint8Array(kernelHeap.buffer());
     for (const [t, p] of this.outputs) {
       const h = t.storage.host;
