@@ -80,7 +80,14 @@ function parseArgs(argv: string[]): Args {
   return { quick, rounds: Number(get('--rounds') ?? (quick ? 1 : 3)), device, libs, only, out: resolve(out) };
 }
 
-const FULL: MeasureOptions = { targetMs: 1500, maxReps: 15, warmupMs: 300, maxWarmups: 3, slowMs: 5000, probe: false };
+/**
+ * Warm-up: runs until 300 ms are spent, up to 200 of them. Each round is a fresh process, and
+ * a sub-millisecond op needs many calls before V8 has optimized the JS around it (tfjs's glue
+ * as much as torch-ts's dispatch): with 3 warm-ups, matmul 128 timed 0.15 ms on torch-ts and
+ * 0.20 on tfjs-wasm, with 200 0.09 and 0.10, what either library gives a program that calls
+ * it in a loop. A slow run still ends the warm-up after the first one.
+ */
+const FULL: MeasureOptions = { targetMs: 1500, maxReps: 15, warmupMs: 300, maxWarmups: 200, slowMs: 5000, probe: false };
 /** A workload whose run takes longer than this (tfjs-cpu and js-pytorch matmul 2048) runs in the first round only. */
 const ONCE_MS = 20_000;
 const QUICK: MeasureOptions = { targetMs: 150, maxReps: 3, warmupMs: 0, maxWarmups: 1, slowMs: 1000, probe: false };
