@@ -1,7 +1,7 @@
 import { notImplemented, type BackendImplTable } from '@torch-ts/core';
 import { elu, gelu, hardsigmoid, hardswish, hardtanh, leakyRelu, logit, mish, silu, softplus } from './kernels/activations';
 import { argmax, argmin, maxDim, minDim } from './kernels/arg-reduce';
-import { add, div, divFloor, divTrunc, maximum, minimum, mul, pow, remainder } from './kernels/binary';
+import { add, div, divFloor, divTrunc, pow } from './kernels/binary';
 import { BINARY_MATH_IMPLS, clampMax, clampMin } from './kernels/binary-math';
 import { lerp } from './kernels/lerp';
 import { nanToNum } from './kernels/logical';
@@ -42,14 +42,10 @@ export const cpuImpls = {
   copy,
   fill,
   add,
-  mul,
   div,
   divTrunc,
   divFloor,
   pow,
-  remainder,
-  maximum,
-  minimum,
   ...BINARY_MATH_IMPLS,
   clampMin,
   clampMax,

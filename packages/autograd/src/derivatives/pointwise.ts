@@ -1,21 +1,5 @@
-import {
-  add,
-  isfinite,
-  div,
-  eq,
-  ge,
-  gt,
-  log,
-  lt,
-  mul,
-  neg,
-  pow,
-  sub,
-  where,
-  zerosLike,
-  type Tensor,
-} from '@torch-ts/core';
-import type { Derivative, DerivativeFamily, DerivativeOf } from '../derivative';
+import { isfinite, div, eq, ge, log, mul, neg, pow, sub, where, zerosLike } from '@torch-ts/core';
+import type { DerivativeFamily, DerivativeOf } from '../derivative';
 import { operand, savedTensor, scalarNumber } from './common';
 import { unaryDerivative } from './table';
 
@@ -43,17 +27,6 @@ const SubBackward0: DerivativeOf<'sub'> = {
     const alpha = scalarNumber(args[2], 1);
     return [needs[0] ? grad : null, needs[1] ? (alpha === 1 ? neg(grad) : mul(grad, -alpha)) : null];
   },
-};
-
-// `name@input`: saved only when that input needs a gradient (x * 2 keeps nothing of x)
-const MulBackward0: DerivativeOf<'mul'> = {
-  name: 'MulBackward0',
-  inputs: ['self', 'other'],
-  saves: ['self@other', 'other@self'],
-  backward: (ctx) => [
-    ctx.needs[0] ? mul(ctx.grad, operand(ctx, 'other', 1)) : null,
-    ctx.needs[1] ? mul(ctx.grad, operand(ctx, 'self', 0)) : null,
-  ],
 };
 
 /**
@@ -110,41 +83,6 @@ const PowBackward: DerivativeOf<'pow'> = {
   },
 };
 
-// remainder.Scalar records RemainderBackward0, remainder.Tensor RemainderBackward1
-const RemainderBackward: DerivativeOf<'remainder'> = {
-  name: (args) => (tensorArg(args, 1) ? 'RemainderBackward1' : 'RemainderBackward0'),
-  inputs: ['self', 'other'],
-  saves: ['self@other', 'other@other'],
-  backward: (ctx) => {
-    const { grad, needs } = ctx;
-    // (`other` is saved only when it needs a gradient: read it only then)
-    const otherGrad = needs[1]
-      ? mul(neg(grad), div(savedTensor(ctx, 'self', 'remainder'), operand(ctx, 'other', 1), { roundingMode: 'floor' }))
-      : null;
-    return [needs[0] ? grad : null, otherGrad];
-  },
-};
-
-/** maximum / minimum: the larger (smaller) operand takes the gradient; a tie splits it in two. */
-function extremumBackward(name: string, op: string, loses: (a: Tensor, b: Tensor) => Tensor): Derivative {
-  return {
-    name,
-    inputs: ['self', 'other'],
-    saves: ['self', 'other'],
-    backward: (ctx) => {
-      const { grad, needs } = ctx;
-      const self = savedTensor(ctx, 'self', op);
-      const other = savedTensor(ctx, 'other', op);
-      const tie = eq(self, other);
-      const half = div(grad, 2);
-      return [
-        needs[0] ? where(tie, half, where(loses(self, other), 0, grad)) : null,
-        needs[1] ? where(tie, half, where(loses(other, self), 0, grad)) : null,
-      ];
-    },
-  };
-}
-
 const WhereBackward0: DerivativeOf<'where'> = {
   name: 'WhereBackward0',
   inputs: ['self', 'other'],
@@ -171,16 +109,10 @@ export const POINTWISE_DERIVATIVES = {
   add_: AddBackward0,
   sub: SubBackward0,
   sub_: SubBackward0,
-  mul: MulBackward0,
-  mul_: MulBackward0,
   div: DivBackward,
   div_: DivBackward,
   pow: PowBackward,
   pow_: PowBackward,
-  remainder: RemainderBackward,
-  remainder_: RemainderBackward,
-  maximum: extremumBackward('MaximumBackward0', 'maximum', lt),
-  minimum: extremumBackward('MinimumBackward0', 'minimum', gt),
   nan_to_num: NanToNumBackward0,
   nan_to_num_: NanToNumBackward0,
   round: RoundBackward,

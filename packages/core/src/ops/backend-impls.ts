@@ -48,14 +48,10 @@ export interface BackendImpls extends TableUnaryImpls, TableBinaryImpls, Activat
   fill: (dst: TensorImpl, value: number | bigint | boolean) => void;
   // pointwise binary: inputs in the compute dtype; `out` in the compute dtype
   add: (out: TensorImpl, self: TensorImpl, other: TensorImpl, alpha: number | bigint) => void;
-  mul: BinaryImpl;
   div: BinaryImpl;
   divTrunc: BinaryImpl;
   divFloor: BinaryImpl;
   pow: BinaryImpl;
-  remainder: BinaryImpl;
-  maximum: BinaryImpl;
-  minimum: BinaryImpl;
   // binary math: the op table's rows (TableBinaryImpls) and these
   /** clamp with a Scalar bound (already a broadcast 0-dim tensor): a NaN bound is ignored. */
   clampMin: BinaryImpl;

@@ -10,7 +10,7 @@ import { callFunctional, unwrapTensor } from './call';
 import { defineComposite } from './composite';
 import { broadcastTo, castTo, commonDevice, releaseAll, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
 import { callWithOut, defineOutVariant } from './out-variant';
-import { mul } from './pointwise';
+import { mul } from './generated/table-ops';
 import type { BackendImpls } from './backend-impls';
 import { defineStructured, implOf, type Backend } from './registry';
 import { bmm, mm } from './linalg';

@@ -12,8 +12,7 @@ const noop = () => {};
 
 export const META_IMPLS = {
   copy: noop, fill: noop,
-  add: noop, mul: noop, div: noop, divTrunc: noop, divFloor: noop, pow: noop, remainder: noop,
-  maximum: noop, minimum: noop,
+  add: noop, div: noop, divTrunc: noop, divFloor: noop, pow: noop,
   ...(Object.fromEntries([...UNARY_TABLE_NAMES, ...BINARY_TABLE_NAMES].map((n) => [n, noop])) as Record<UnaryTableName | BinaryTableName, typeof noop>),
   where: noop,
   sum: noop, prod: noop, amax: noop, amin: noop, maxDim: noop, minDim: noop, argmax: noop, argmin: noop,

@@ -29,10 +29,9 @@ import * as views from './views';
  * (`TensorMethods`), so a method and its function cannot drift apart.
  */
 const METHODS = {
-  add: pw.add, add_: pw.add_, sub: pw.sub, sub_: pw.sub_, mul: pw.mul, mul_: pw.mul_,
+  add: pw.add, add_: pw.add_, sub: pw.sub, sub_: pw.sub_,
   div: pw.div, div_: pw.div_, trueDivide: pw.trueDivide, trueDivide_: pw.trueDivide_, floorDivide: pw.floorDivide, floorDivide_: pw.floorDivide_,
-  pow: pw.pow, pow_: pw.pow_, remainder: pw.remainder, remainder_: pw.remainder_,
-  maximum: pw.maximum, minimum: pw.minimum,
+  pow: pw.pow, pow_: pw.pow_,
   ...BINARY_METHODS,
   clamp: pwb.clamp, clamp_: pwb.clamp_, clampMin: pwb.clampMin, clampMin_: pwb.clampMin_, clampMax: pwb.clampMax, clampMax_: pwb.clampMax_,
   lerp: pwb.lerp, lerp_: pwb.lerp_,

@@ -204,14 +204,6 @@ function runSameGeometry(
 }
 
 // ---- the checks PyTorch makes ----
-function noBool(message: (op: string) => string) {
-  return (op: string, compute: DType) => {
-    if (compute === 'bool') throw new DTypeError(message(op));
-  };
-}
-
-const notForBool = (kernel: string) => noBool((op) => `${op}: "${kernel}" not implemented for 'Bool'`);
-
 function checkSub(op: string, _c: DType, operands: readonly (TensorImpl | Scalar)[]): void {
   const isBool = (o: TensorImpl | Scalar) => (o instanceof TensorImpl ? o.dtype === 'bool' : typeof o === 'boolean');
   if (isBool(operands[0]) && isBool(operands[1])) {
@@ -242,7 +234,7 @@ function checkPowScalar(op: string, compute: DType, operands: readonly (TensorIm
   }
 }
 
-const binary = (name: keyof BackendImpls & ('mul' | 'div' | 'divTrunc' | 'divFloor' | 'pow' | 'remainder' | 'maximum' | 'minimum')) =>
+const binary = (name: keyof BackendImpls & ('div' | 'divTrunc' | 'divFloor' | 'pow')) =>
   (b: Backend, op: string, out: TensorImpl, [x, y]: TensorImpl[]) => implOf(b, name, op)(out, x, y);
 
 // ---- the ops ----
@@ -268,7 +260,6 @@ export const SUB = definePointwise({
     implOf(b, 'add', op)(out, x, y, typeof a === 'bigint' ? -a : -a);
   },
 });
-export const MUL = definePointwise({ name: 'mul', arity: 2, rule: 'promote', compute: binary('mul') });
 export const DIV = definePointwise({
   name: 'div',
   arity: 2,
@@ -369,15 +360,6 @@ function powSpecial(b: Backend, op: string, out: TensorImpl, x: TensorImpl, e: n
       return false;
   }
 }
-export const REMAINDER = definePointwise({
-  name: 'remainder',
-  arity: 2,
-  rule: 'promote',
-  check: notForBool('remainder_cpu'),
-  compute: binary('remainder'),
-});
-export const MAXIMUM = definePointwise({ name: 'maximum', arity: 2, rule: 'promote', compute: binary('maximum'), inplace: false });
-export const MINIMUM = definePointwise({ name: 'minimum', arity: 2, rule: 'promote', compute: binary('minimum'), inplace: false });
 
 export const WHERE = definePointwise({
   name: 'where',
@@ -473,12 +455,8 @@ export function unaryFront(p: PointwiseOp, { inplaceArg = false } = {}) {
 
 const _add = binaryFront(ADD, 'Scalar alpha=1');
 const _sub = binaryFront(SUB, 'Scalar alpha=1');
-const _mul = binaryFront(MUL);
 const _div = binaryFront(DIV, 'str? rounding_mode=None');
 const _pow = binaryFront(POW);
-const _remainder = binaryFront(REMAINDER);
-const _maximum = binaryFront(MAXIMUM);
-const _minimum = binaryFront(MINIMUM);
 
 export interface AlphaOptions extends OutOptions {
   alpha?: Scalar;
@@ -491,8 +469,6 @@ export const add: (self: Tensor, other: Tensor | Scalar, options?: AlphaOptions)
 export const add_: (self: Tensor, other: Tensor | Scalar, options?: { alpha?: Scalar }) => Tensor = _add.inplace;
 export const sub: (self: Tensor, other: Tensor | Scalar, options?: AlphaOptions) => Tensor = _sub.fn;
 export const sub_: (self: Tensor, other: Tensor | Scalar, options?: { alpha?: Scalar }) => Tensor = _sub.inplace;
-export const mul: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _mul.fn;
-export const mul_: (self: Tensor, other: Tensor | Scalar) => Tensor = _mul.inplace;
 export const div: (self: Tensor, other: Tensor | Scalar, options?: DivOptions) => Tensor = _div.fn;
 export const div_: (self: Tensor, other: Tensor | Scalar, options?: { roundingMode?: 'trunc' | 'floor' | null }) => Tensor = _div.inplace;
 // true_divide and floor_divide are div with a rounding mode, bound under their own names and
@@ -545,10 +521,6 @@ export function pow(...args: unknown[]): Tensor {
   return out ? callMutating(POW.out, [x, y, unwrapTensor('pow', 'out', out)], out) : callFunctional(POW.functional, [x, y]);
 }
 export const pow_: (self: Tensor, exponent: Tensor | Scalar) => Tensor = _pow.inplace;
-export const remainder: (self: Tensor, other: Tensor | Scalar, options?: OutOptions) => Tensor = _remainder.fn;
-export const remainder_: (self: Tensor, other: Tensor | Scalar) => Tensor = _remainder.inplace;
-export const maximum: (self: Tensor, other: Tensor, options?: OutOptions) => Tensor = _maximum.fn;
-export const minimum: (self: Tensor, other: Tensor, options?: OutOptions) => Tensor = _minimum.fn;
 
 /**
  * `square(x)` is `pow(x, 2)`, as in PyTorch (a composite: no kernel, and its Node is

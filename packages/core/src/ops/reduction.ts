@@ -9,7 +9,7 @@ import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { broadcastTo, castTo, releaseAll, sameShape, scalarTensor, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
-import { maximum, minimum } from './pointwise';
+import { maximum, minimum } from './generated/table-ops';
 import { callWithOut, defineOutVariant } from './out-variant';
 import { registerOperator } from '../dispatch/dispatcher';
 

@@ -1,7 +1,7 @@
 import type { BinaryImpl, TableBinaryImpls } from '@torch-ts/core';
 import type { FloatArray } from '../loops/arrays';
 import { onScratch } from '../loops/pointwise';
-import { binary } from './binary';
+import { binary, maximum, minimum, mul, remainder } from './binary';
 import { eq, ge, gt, le, lt, ne } from './compare';
 import { bitwiseAnd, bitwiseOr, bitwiseXor, logicalAnd, logicalOr, logicalXor } from './logical';
 import { zeroDivision } from './binary-int-rows';
@@ -63,6 +63,11 @@ export function fminRow(n: number, o: FloatArray, oo: number, os: number, a: Flo
 
 /** The CPU kernel of every binary row of core's op table (Note [The op table]): a row missing here is a compile error. */
 export const BINARY_MATH_IMPLS = {
+  // arithmetic rows (binary.ts, with the WebAssembly fast path of mul)
+  mul,
+  remainder,
+  maximum,
+  minimum,
   fmod: binary('fmod', { float: fmodRow, int: fmodIntRow, int64: fmodInt64Row }),
   // floating only: core computes integral inputs in the default float dtype
   atan2: binary('atan2', { float: atan2Row, int: null, int64: null }),

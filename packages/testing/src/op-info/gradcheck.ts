@@ -122,7 +122,6 @@ export const GRADCHECK_DOMAINS: Readonly<Record<string, readonly Domain[]>> = {
   'div.floor': ['any', 'nonzero'],
   trueDivide: ['any', 'nonzero'],
   floorDivide: ['any', 'nonzero'],
-  remainder: ['any', 'nonzero'],
   pow: ['pos', 'any'], // a negative base to a fractional power is nan
   logit: ['prob'],
   leakyRelu: ['nonzero'], // kinks at 0

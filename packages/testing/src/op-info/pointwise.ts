@@ -138,7 +138,6 @@ const BINARY_OPS: OpInfo[] = [
     ],
   }),
   binary({ name: 'sub', fn: torch.sub, kwargs: ALPHA_KW, operand: other, inplace: true, dtypes: NO_BOOL, samples: ['alpha-int', 'alpha-float', 'overflow'] }),
-  binary({ name: 'mul', fn: torch.mul, kwargs: outOnly, operand: other, inplace: true, dtypes: ALL_DTYPES, samples: ['overflow'] }),
   binary({ name: 'div', fn: torch.div, kwargs: outOnly, operand: other, inplace: true, dtypes: ALL_DTYPES, samples: DIV_SAMPLES, errorInputs: DIV_MODE_ERRORS }),
   binary({
     name: 'div.trunc',
@@ -197,9 +196,6 @@ const BINARY_OPS: OpInfo[] = [
       },
     ],
   }),
-  binary({ name: 'remainder', fn: torch.remainder, kwargs: outOnly, operand: other, inplace: true, dtypes: NO_BOOL, samples: DIV_SAMPLES }),
-  binary({ name: 'maximum', fn: torch.maximum, kwargs: outOnly, operand: tensorArg, inplace: false, scalars: false, dtypes: ALL_DTYPES, samples: ['nan'] }),
-  binary({ name: 'minimum', fn: torch.minimum, kwargs: outOnly, operand: tensorArg, inplace: false, scalars: false, dtypes: ALL_DTYPES, samples: ['nan'] }),
 ];
 
 const UNARY_SAMPLES = ['edge', 'random', '0dim', 'empty'];

@@ -5,4 +5,4 @@
 export const UNARY_TABLE_NAMES = ['neg', 'abs', 'relu', 'floor', 'ceil', 'exp', 'log', 'sqrt', 'sin', 'cos', 'tanh', 'sigmoid', 'rsqrt', 'reciprocal', 'sign', 'trunc', 'frac', 'exp2', 'expm1', 'log2', 'log10', 'log1p', 'tan', 'asin', 'acos', 'atan', 'sinh', 'cosh', 'asinh', 'acosh', 'atanh', 'erf', 'erfc', 'erfinv', 'logicalNot', 'bitwiseNot'] as const;
 
 /** The binary rows, in table order. */
-export const BINARY_TABLE_NAMES = ['fmod', 'atan2', 'hypot', 'fmax', 'fmin', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor'] as const;
+export const BINARY_TABLE_NAMES = ['mul', 'remainder', 'maximum', 'minimum', 'fmod', 'atan2', 'hypot', 'fmax', 'fmin', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor'] as const;

@@ -147,6 +147,18 @@ export const logicalNot_ = UNARY_OPS.logicalNot.inplace;
 export const bitwiseNot = UNARY_OPS.bitwiseNot.fn;
 /** The in-place form of `bitwiseNot`: writes the result into `self`. */
 export const bitwiseNot_ = UNARY_OPS.bitwiseNot.inplace;
+/** self * other for each element (logical and for bool). */
+export const mul = BINARY_OPS.mul.fn;
+/** The in-place form of `mul`: writes the result into `self`. */
+export const mul_ = BINARY_OPS.mul.inplace;
+/** Python's modulus: the remainder of self / other with the sign of other (an integer divisor of 0 raises ZeroDivisionError). */
+export const remainder = BINARY_OPS.remainder.fn;
+/** The in-place form of `remainder`: writes the result into `self`. */
+export const remainder_ = BINARY_OPS.remainder.inplace;
+/** The larger of self and other for each element (NaN if either is NaN). */
+export const maximum = BINARY_OPS.maximum.fn;
+/** The smaller of self and other for each element (NaN if either is NaN). */
+export const minimum = BINARY_OPS.minimum.fn;
 /** C's fmod: the remainder of self / other with the sign of self (an integer divisor of 0 raises ZeroDivisionError). */
 export const fmod = BINARY_OPS.fmod.fn;
 /** The in-place form of `fmod`: writes the result into `self`. */

@@ -1,6 +1,6 @@
 import type { Tensor } from '../../tensor/tensor';
 import { zerosLike } from '../factories';
-import { add, div, mul, where } from '../pointwise';
+import { add, div, where } from '../pointwise';
 import { BINARY_OPS, UNARY_OPS } from '../pointwise-table';
 import type { BinaryDerivative, BinaryNoDerivative, BinaryRow } from './types';
 
@@ -18,6 +18,10 @@ const reciprocal = (x: Tensor): Tensor => UNARY_OPS.reciprocal.fn(x);
 const ge = (x: Tensor, y: Tensor): Tensor => BINARY_OPS.ge.fn(x, y);
 const le = (x: Tensor, y: Tensor): Tensor => BINARY_OPS.le.fn(x, y);
 const ne = (x: Tensor, y: Tensor): Tensor => BINARY_OPS.ne.fn(x, y);
+const eq = (x: Tensor, y: Tensor): Tensor => BINARY_OPS.eq.fn(x, y);
+const lt = (x: Tensor, y: Tensor): Tensor => BINARY_OPS.lt.fn(x, y);
+const gt = (x: Tensor, y: Tensor): Tensor => BINARY_OPS.gt.fn(x, y);
+const mul = (x: Tensor, y: Tensor | number): Tensor => BINARY_OPS.mul.fn(x, y);
 
 /**
  * A saved operand a formula cannot do without (a row whose `saves` omits it is a bug). Typed
@@ -55,6 +59,24 @@ function nanIgnoring(winner: 'ge' | 'le'): BinaryDerivative {
 }
 
 /**
+ * maximum / minimum: the larger (smaller) operand takes the gradient; a tie splits it in two
+ * (derivatives.yaml: `grad.masked_fill(self < other, 0) / 2` where equal).
+ */
+function extremum(loses: 'lt' | 'gt'): BinaryDerivative {
+  const lose = loses === 'lt' ? lt : gt;
+  return {
+    saves: ['self', 'other'],
+    formula: (grad, { self, other }, needs): Grads => {
+      const x = need(self, 'self');
+      const y = need(other, 'other');
+      const tie = eq(x, y);
+      const half = div(grad, 2);
+      return [needs[0] ? where(tie, half, where(lose(x, y), 0, grad)) : null, needs[1] ? where(tie, half, where(lose(y, x), 0, grad)) : null];
+    },
+  };
+}
+
+/**
  * The comparisons: `x.eq_(y)` writes 0 / 1 into `self`, which may require grad, so PyTorch
  * records a Node whose gradients are zeros (derivatives.yaml's `eq_.Scalar` / `eq_.Tensor`:
  * `self: zeros_like(self)`, `other: zeros_like(other)`), named by the overload that ran.
@@ -71,6 +93,48 @@ const LOGICAL = { notDifferentiable: 'a logical op: its bool result has no gradi
 const BITWISE = { notDifferentiable: 'a bitwise op: integral and bool only, which have no gradient' } as const satisfies BinaryNoDerivative;
 
 export const BINARY_TABLE = {
+  mul: {
+    doc: 'self * other for each element (logical and for bool).',
+    rule: 'promote',
+    scalarOther: true,
+    // self: grad * other; other: grad * self (`name@input`: x * 2 keeps nothing of x)
+    derivative: {
+      saves: ['self@other', 'other@self'],
+      formula: (grad, { self, other }, needs): Grads => [
+        needs[0] ? mul(grad, operand(other, 'other')) : null,
+        needs[1] ? mul(grad, need(self, 'self')) : null,
+      ],
+    },
+  },
+  remainder: {
+    doc: "Python's modulus: the remainder of self / other with the sign of other (an integer divisor of 0 raises ZeroDivisionError).",
+    rule: 'promote',
+    kernel: 'remainder_cpu',
+    rejects: { bool: true },
+    scalarOther: true,
+    domain: ['any', 'nonzero'],
+    // self: grad; other: -grad * self.div(other, rounding_mode="floor")
+    derivative: {
+      saves: ['self@other', 'other@other'],
+      scalarOverloadNodes: true,
+      formula: (grad, { self, other }, needs): Grads => [
+        needs[0] ? grad : null,
+        needs[1] ? mul(neg(grad), div(need(self, 'self'), operand(other, 'other'), { roundingMode: 'floor' })) : null,
+      ],
+    },
+  },
+  maximum: {
+    doc: 'The larger of self and other for each element (NaN if either is NaN).',
+    rule: 'promote',
+    inplace: false,
+    derivative: extremum('lt'),
+  },
+  minimum: {
+    doc: 'The smaller of self and other for each element (NaN if either is NaN).',
+    rule: 'promote',
+    inplace: false,
+    derivative: extremum('gt'),
+  },
   fmod: {
     doc: "C's fmod: the remainder of self / other with the sign of self (an integer divisor of 0 raises ZeroDivisionError).",
     rule: 'promote',

@@ -1,6 +1,6 @@
 import type { Tensor } from '../../tensor/tensor';
 import { zerosLike } from '../factories';
-import { add, div, mul, pow, sub, where } from '../pointwise';
+import { add, div, pow, sub, where } from '../pointwise';
 import { BINARY_OPS, UNARY_OPS } from '../pointwise-table';
 import type { NoDerivative, UnaryRow } from './types';
 
@@ -21,6 +21,7 @@ const cosh = (x: Tensor): Tensor => UNARY_OPS.cosh.fn(x);
 const rsqrt = (x: Tensor): Tensor => UNARY_OPS.rsqrt.fn(x);
 const erfinv = (x: Tensor): Tensor => UNARY_OPS.erfinv.fn(x);
 const gt = (x: Tensor, y: number): Tensor => BINARY_OPS.gt.fn(x, y);
+const mul = (x: Tensor, y: Tensor | number): Tensor => BINARY_OPS.mul.fn(x, y);
 const lt = (x: Tensor, y: number): Tensor => BINARY_OPS.lt.fn(x, y);
 
 export const UNARY_TABLE = {
