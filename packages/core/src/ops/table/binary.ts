@@ -59,6 +59,22 @@ function nanIgnoring(winner: 'ge' | 'le'): BinaryDerivative {
 }
 
 /**
+ * remainder (`floor`) and fmod (`trunc`): self: grad; other: -grad * self.div(other,
+ * rounding_mode=mode). The Scalar overload records `${Name}Backward0`, the Tensor one
+ * `${Name}Backward1`.
+ */
+function remainderOf(mode: 'floor' | 'trunc'): BinaryDerivative {
+  return {
+    saves: ['self@other', 'other@other'],
+    scalarOverloadNodes: true,
+    formula: (grad, { self, other }, needs): Grads => [
+      needs[0] ? grad : null,
+      needs[1] ? mul(neg(grad), div(need(self, 'self'), operand(other, 'other'), { roundingMode: mode })) : null,
+    ],
+  };
+}
+
+/**
  * maximum / minimum: the larger (smaller) operand takes the gradient; a tie splits it in two
  * (derivatives.yaml: `grad.masked_fill(self < other, 0) / 2` where equal).
  */
@@ -113,15 +129,7 @@ export const BINARY_TABLE = {
     rejects: { bool: true },
     scalarOther: true,
     domain: ['any', 'nonzero'],
-    // self: grad; other: -grad * self.div(other, rounding_mode="floor")
-    derivative: {
-      saves: ['self@other', 'other@other'],
-      scalarOverloadNodes: true,
-      formula: (grad, { self, other }, needs): Grads => [
-        needs[0] ? grad : null,
-        needs[1] ? mul(neg(grad), div(need(self, 'self'), operand(other, 'other'), { roundingMode: 'floor' })) : null,
-      ],
-    },
+    derivative: remainderOf('floor'),
   },
   maximum: {
     doc: 'The larger of self and other for each element (NaN if either is NaN).',
@@ -142,15 +150,7 @@ export const BINARY_TABLE = {
     rejects: { bool: true },
     scalarOther: true,
     domain: ['any', 'nonzero'],
-    // self: grad; other: -grad * self.div(other, rounding_mode="trunc")
-    derivative: {
-      saves: ['self@other', 'other@other'],
-      scalarOverloadNodes: true,
-      formula: (grad, { self, other }, needs): Grads => [
-        needs[0] ? grad : null,
-        needs[1] ? mul(neg(grad), div(need(self, 'self'), operand(other, 'other'), { roundingMode: 'trunc' })) : null,
-      ],
-    },
+    derivative: remainderOf('trunc'),
   },
   atan2: {
     doc: 'atan(self / other) in the quadrant of (other, self).',
