@@ -3,7 +3,7 @@
  * text: scripts/gen-op-table.ts writes them, test/op-table.test.ts checks that the committed
  * ones are current.
  */
-import { ACTIVATION_TABLE, BINARY_TABLE, UNARY_TABLE, allOperators, type ActivationRow } from '../src/index';
+import { ACTIVATION_TABLE, BINARY_TABLE, UNARY_TABLE, allOperators, dispatcherName, type ActivationRow } from '../src/index';
 
 const HEADER = '// Generated from packages/core/src/ops/table/ by packages/core/scripts/gen-op-table.ts: do not edit.\n// Regenerate with `pnpm gen:ops` at the repository root.\n';
 
@@ -14,6 +14,12 @@ export function opTableFiles(): Record<string, string> {
   const activation = Object.keys(ACTIVATION_TABLE) as (keyof typeof ACTIVATION_TABLE)[];
   const hasInplace = (n: keyof typeof BINARY_TABLE) => (BINARY_TABLE[n] as { inplace?: boolean }).inplace !== false;
   const actRow = (n: keyof typeof ACTIVATION_TABLE): ActivationRow => ACTIVATION_TABLE[n];
+  // (the function form's schema, as the binder takes it: positional in order, any by keyword)
+  const frontSignature = (n: keyof typeof ACTIVATION_TABLE) => {
+    const row = actRow(n);
+    const args = [row.frontArgs ?? row.args, row.inplaceArg ? 'bool inplace=False' : ''].filter((a) => a !== '');
+    return `${dispatcherName(n)}(Tensor input${args.map((a) => `, ${a}`).join('')})`;
+  };
   const inplaceDoc = (n: string) => `/** The in-place form of \`${n}\`: writes the result into \`self\`. */`;
   const quoted = (xs: readonly string[]) => xs.map((x) => `'${x}'`).join(', ');
   const names = [
@@ -54,7 +60,7 @@ export function opTableFiles(): Record<string, string> {
       ...(hasInplace(n) ? [inplaceDoc(n), `export const ${n}_ = BINARY_OPS.${n}.inplace;`] : []),
     ]),
     ...activation.flatMap((n) => [
-      `/** ${actRow(n).doc} */`,
+      `/** ${actRow(n).doc} PyTorch's signature: \`${frontSignature(n)}\`. */`,
       `export const ${n} = ACTIVATION_OPS.${n}.fn;`,
       ...(actRow(n).inplace !== false ? [inplaceDoc(n), `export const ${n}_ = ACTIVATION_OPS.${n}.inplace;`] : []),
     ]),

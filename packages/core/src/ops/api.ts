@@ -13,6 +13,7 @@ export {
   UNARY_OPS,
   type ActivationFn,
   type ActivationInplace,
+  type ActivationArgsReader,
   type ActivationOptions,
   type ActivationTableOp,
   type InplaceOption,

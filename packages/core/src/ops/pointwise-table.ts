@@ -140,29 +140,37 @@ type HasInplaceArg<R> = R extends { readonly inplaceArg: true } ? true : false;
 type InplacePositional<R> = HasInplaceArg<R> extends true ? ('*' extends FrontArgList<R>[number] ? [] : [inplace: boolean]) : [];
 
 /** The keyword options of a row's front ends (`{ negativeSlope?: number }`), without `out` and `inplace`. */
-export type ActivationOptions<R> = {
-  [A in Exclude<FrontArgList<R>[number], '*'> as Camel<ArgNameOf<A>>]?: ArgValueOf<A, RowChoices<R>>;
+export type ActivationOptions<K extends ActivationTableName> = {
+  [A in Exclude<FrontArgList<ActivationRowOf<K>>[number], '*'> as Camel<ArgNameOf<A>>]?: ArgValueOf<A, RowChoices<ActivationRowOf<K>>>;
 };
-/** A row's function form: its arguments positionally in schema order or by keyword, F.*'s `inplace` where it has it, and `out`. */
-export type ActivationFn<R> = (
-  input: Tensor,
-  ...rest: OptionalArgs<[...Positional<FrontArgList<R>, RowChoices<R>>, ...InplacePositional<R>], ActivationOptions<R> & OutOptions & (HasInplaceArg<R> extends true ? InplaceOption : {})>
+type FnPositional<R> = [...Positional<FrontArgList<R>, RowChoices<R>>, ...InplacePositional<R>];
+type FnOptions<K extends ActivationTableName> = ActivationOptions<K> & OutOptions & (HasInplaceArg<ActivationRowOf<K>> extends true ? InplaceOption : {});
+/**
+ * The function form of row `K` (`leakyRelu`): its arguments positionally in schema order or by
+ * keyword, F.*'s `inplace` where it has it, and `out`.
+ */
+export type ActivationFn<K extends ActivationTableName> = (input: Tensor, ...rest: OptionalArgs<FnPositional<ActivationRowOf<K>>, FnOptions<K>>) => Tensor;
+/** The in-place form of row `K` (`leakyRelu_(x, 0.2)`). */
+export type ActivationInplace<K extends ActivationTableName> = (
+  self: Tensor,
+  ...rest: OptionalArgs<Positional<FrontArgList<ActivationRowOf<K>>, RowChoices<ActivationRowOf<K>>>, ActivationOptions<K>>
 ) => Tensor;
-/** A row's in-place form (`leakyRelu_(x, 0.2)`). */
-export type ActivationInplace<R> = (self: Tensor, ...rest: OptionalArgs<Positional<FrontArgList<R>, RowChoices<R>>, ActivationOptions<R>>) => Tensor;
 
-export interface ActivationTableOp<R> {
+export interface ActivationTableOp<K extends ActivationTableName> {
   readonly op: PointwiseOp;
-  readonly fn: ActivationFn<R>;
+  readonly fn: ActivationFn<K>;
   /** null where the row has no in-place form (gelu, softplus). */
-  readonly inplace: R extends { readonly inplace: false } ? null : ActivationInplace<R>;
+  readonly inplace: ActivationRowOf<K> extends { readonly inplace: false } ? null : ActivationInplace<K>;
   /**
    * The row's arguments from its operators' boxed ones (`self` first, as a Node keeps them too):
    * defaults where none was given, numbers as numbers, then the row's `implArgs`. What its impl,
    * its check and its formula get (ActivationArgs).
    */
-  readonly args: (boxed: readonly unknown[]) => readonly ActivationArg[];
+  readonly args: ActivationArgsReader;
 }
+
+/** Reads a row's arguments (ActivationTableOp's `args`). */
+export type ActivationArgsReader = (boxed: readonly unknown[]) => readonly ActivationArg[];
 
 const NO_ARGS: readonly ActivationArg[] = [];
 
@@ -177,7 +185,7 @@ function argReader(op: string, arg: ArgSchema): (v: unknown) => ActivationArg {
   throw new Error(`op table: ${op}'s argument '${arg.type} ${arg.name}' is not one an activation row takes (Scalar, int or float with a default, float?, str with a default)`);
 }
 
-function argsReader(name: string, row: ActivationRow): ActivationTableOp<unknown>['args'] {
+function argsReader(name: string, row: ActivationRow): ActivationArgsReader {
   const schema = parseSchema(`${name}(Tensor self${row.args ? `, ${row.args}` : ''}) -> Tensor`);
   const readers = schema.args.slice(1).map((a) => argReader(name, a));
   if (readers.length === 0) return () => NO_ARGS;
@@ -190,7 +198,7 @@ function argsReader(name: string, row: ActivationRow): ActivationTableOp<unknown
 }
 
 /** The checks of a row: its `choices` (PyTorch's message), the dtypes it rejects, then its own `check`. */
-function activationCheck(name: string, row: ActivationRow, read: ActivationTableOp<unknown>['args']): PointwiseDef['check'] {
+function activationCheck(name: string, row: ActivationRow, read: ActivationArgsReader): PointwiseDef['check'] {
   const dtypes = checkOf(row);
   const argNames = parseSchema(`${name}(${row.args}) -> Tensor`).args.map((a) => a.name);
   const choices = Object.entries(row.choices ?? {}).map(([arg, values]) => ({ arg, values, at: argNames.indexOf(arg) }));
@@ -264,7 +272,7 @@ interface UntypedActivationOp {
   readonly op: PointwiseOp;
   readonly fn: (...args: never) => Tensor;
   readonly inplace: ((...args: never) => Tensor) | null;
-  readonly args: ActivationTableOp<unknown>['args'];
+  readonly args: ActivationArgsReader;
 }
 
 function defineActivation(key: ActivationTableName, row: ActivationRow): UntypedActivationOp {
@@ -285,7 +293,7 @@ function defineActivation(key: ActivationTableName, row: ActivationRow): Untyped
 }
 
 export const ACTIVATION_OPS = Object.fromEntries(ACTIVATION_TABLE_NAMES.map((name) => [name, defineActivation(name, ACTIVATION_TABLE[name])])) as {
-  readonly [K in ActivationTableName]: ActivationTableOp<ActivationRowOf<K>>;
+  readonly [K in ActivationTableName]: ActivationTableOp<K>;
 };
 
 type MethodRow = { [K in ActivationTableName]: ActivationRowOf<K> extends { readonly method: true } ? K : never }[ActivationTableName];
@@ -297,7 +305,7 @@ export const ACTIVATION_METHODS = Object.fromEntries(
     const o = ACTIVATION_OPS[name];
     return row.method ? [[name, o.fn], [`${name}_`, o.inplace]] : [];
   }),
-) as { readonly [K in MethodRow]: ActivationFn<ActivationRowOf<K>> } & { readonly [K in MethodRow as `${K}_`]: ActivationInplace<ActivationRowOf<K>> };
+) as { readonly [K in MethodRow]: ActivationFn<K> } & { readonly [K in MethodRow as `${K}_`]: ActivationInplace<K> };
 
 // The generated name lists must be the tables' keys (test/op-table.test.ts regenerates them).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -12,14 +12,16 @@ import type { Tensor } from '../../tensor/tensor';
  *    (ops/pointwise-table.ts);
  *  - the front ends `torch.name` / `torch.name_` and the Tensor methods, with their types
  *    (ops/generated/table-ops.ts, written by scripts/gen-op-table.ts and kept current by
- *    a staleness test; the facade's re-exports are generated the same way);
- *  - KERNEL_OP_NAMES (op-names.ts) and the impl names of BackendImpls (backend-impls.ts), so
- *    a backend without the kernel, or autograd without the derivative, does not compile;
+ *    a staleness test; the facade's re-exports, torch.* and torch.nn.functional's, are
+ *    generated the same way);
+ *  - KERNEL_OP_NAMES (op-names.ts) and the impl names (and, for the activations, the
+ *    parameter types) of BackendImpls (backend-impls.ts), so a backend without the kernel,
+ *    or autograd without the derivative, does not compile;
  *  - autograd's derivative entries (autograd's derivatives/table.ts);
  *  - the OpInfo entries of the test package, and from them docs/ops.md.
- * Adding a pointwise op takes four places: its row here, the CPU kernel, the WGSL
- * expression, the golden line (CONTRIBUTING.md, "Adding an op"); the compiler names any
- * other piece that is missing.
+ * Adding a pointwise op takes four places: its row, the CPU kernel, the WGSL expression,
+ * the golden line (CONTRIBUTING.md, "Adding an op"); the compiler names any other piece
+ * that is missing.
  * A row is keyed by its torch-ts name (`logicalAnd`), which is also its impl's name in
  * BackendImpls; the dispatcher's name is PyTorch's, the key in snake case (`logical_and`,
  * `dispatcherName`). Rows whose result has no gradient (comparisons, logical and bitwise ops:
@@ -30,10 +32,15 @@ import type { Tensor } from '../../tensor/tensor';
  * activations, `leaky_relu(Tensor self, Scalar negative_slope=0.01)`). An activation's row
  * writes its arguments in PyTorch's schema syntax, with their defaults; the schema, the front
  * ends' binders and types (positional in schema order, any by keyword), the impl's parameter
- * types and the values its check and formula read are all derived from that text. What F.*
- * spells differently is data too: `frontArgs` (F.elu takes alpha only; the kernel also
- * scale and input_scale, which F.elu leaves at their defaults), `inplaceArg` (F.*'s
- * `inplace=False`), `nnFunctional` (whether torch.nn.functional has it, and its `name_`).
+ * types and the values its check and formula read are all derived from that text (its
+ * formulas and checks are typed by it: `[slope]` is a number). What F.* spells differently
+ * is data too: `frontArgs` (F.elu takes alpha only; the kernel also scale and input_scale,
+ * which F.elu leaves at their defaults), `inplaceArg` (F.*'s `inplace=False`),
+ * `nnFunctional` (whether torch.nn.functional has it, and its `name_`), `method` (whether
+ * Tensor has it: only logit), `choices` (gelu's approximate, checked with PyTorch's
+ * message), `check` (hardtanh's unsigned limits), and an in-place form's own Node
+ * (LeakyReluBackward1, EluBackward1). Composites over rows (selu, relu6: ops/activations.ts)
+ * are not rows: they need no kernel and no derivative.
  */
 
 /** `logicalAnd` -> `logical_and`: the dispatcher's (PyTorch's) name of a row. */
