@@ -3,6 +3,7 @@ import type { SplitArgs } from '../dispatch/schema-types';
 import { isFloatingType, type DType } from '../dtype';
 import { DTypeError, TorchError } from '../errors';
 import { Tensor } from '../tensor/tensor';
+import type { TensorImpl } from '../tensor/tensor-impl';
 import { makeBinder, parseDefault, type OptionalArgs } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { torchTypeName } from './meta-utils';
@@ -172,8 +173,6 @@ export interface ActivationTableOp<K extends ActivationTableName> {
 /** Reads a row's arguments (ActivationTableOp's `args`). */
 export type ActivationArgsReader = (boxed: readonly unknown[]) => readonly ActivationArg[];
 
-const NO_ARGS: readonly ActivationArg[] = [];
-
 /** One argument from its boxed value, as ActivationArg says. */
 function argReader(op: string, arg: ArgSchema): (v: unknown) => ActivationArg {
   const d = arg.defaultValue === undefined ? undefined : parseDefault(arg.defaultValue);
@@ -185,32 +184,56 @@ function argReader(op: string, arg: ArgSchema): (v: unknown) => ActivationArg {
   throw new Error(`op table: ${op}'s argument '${arg.type} ${arg.name}' is not one an activation row takes (Scalar, int or float with a default, float?, str with a default)`);
 }
 
-function argsReader(name: string, row: ActivationRow): ActivationArgsReader {
+/**
+ * Reads a row's arguments from its operators' boxed ones (`self` first) and pushes them onto
+ * `into`, as ActivationArgs says them (its `implArgs` applied). (Built without closures per
+ * argument or intermediate arrays: it runs on every call.)
+ */
+function argsPusher(name: string, row: ActivationRow): (boxed: readonly unknown[], into: unknown[]) => void {
   const schema = parseSchema(`${name}(Tensor self${row.args ? `, ${row.args}` : ''}) -> Tensor`);
   const readers = schema.args.slice(1).map((a) => argReader(name, a));
-  if (readers.length === 0) return () => NO_ARGS;
+  const n = readers.length;
   const implArgs = row.implArgs;
+  if (implArgs) {
+    return (boxed, into) => {
+      const args = new Array<ActivationArg>(n);
+      for (let i = 0; i < n; i++) args[i] = readers[i](boxed[i + 1]);
+      const given = implArgs(args);
+      for (let i = 0; i < given.length; i++) into.push(given[i]);
+    };
+  }
+  return (boxed, into) => {
+    for (let i = 0; i < n; i++) into.push(readers[i](boxed[i + 1]));
+  };
+}
+
+function argsReader(push: (boxed: readonly unknown[], into: unknown[]) => void): ActivationArgsReader {
   return (boxed) => {
-    const args = new Array<ActivationArg>(readers.length);
-    for (let i = 0; i < readers.length; i++) args[i] = readers[i](boxed[i + 1]);
-    return implArgs ? implArgs(args) : args;
+    const args: ActivationArg[] = [];
+    push(boxed, args);
+    return args;
   };
 }
 
 /** The checks of a row: its `choices` (PyTorch's message), the dtypes it rejects, then its own `check`. */
 function activationCheck(name: string, row: ActivationRow, read: ActivationArgsReader): PointwiseDef['check'] {
   const dtypes = checkOf(row);
-  const argNames = parseSchema(`${name}(${row.args}) -> Tensor`).args.map((a) => a.name);
-  const choices = Object.entries(row.choices ?? {}).map(([arg, values]) => ({ arg, values, at: argNames.indexOf(arg) }));
+  const schemaArgs = parseSchema(`${name}(${row.args}) -> Tensor`).args;
+  // (a choice reads its one argument: `self` is boxed first)
+  const choices = Object.entries(row.choices ?? {}).map(([arg, values]) => {
+    const at = schemaArgs.findIndex((a) => a.name === arg);
+    if (at < 0) throw new Error(`op table: ${name}'s choices name '${arg}', which is not one of its arguments`);
+    return { arg, values, at: at + 1, read: argReader(name, schemaArgs[at]) };
+  });
   const own = row.check;
   if (choices.length === 0 && !own) return dtypes;
   return (op, compute, _operands, boxed) => {
-    const args = read(boxed);
     for (const c of choices) {
-      if (!c.values.some((v) => v === args[c.at])) throw new TorchError(`${op}: ${c.arg} argument must be either ${c.values.join(' or ')}.`);
+      const v = c.read(boxed[c.at]);
+      if (!c.values.includes(String(v))) throw new TorchError(`${op}: ${c.arg} argument must be either ${c.values.join(' or ')}.`);
     }
     dtypes?.(op, compute);
-    own?.(op, compute, args);
+    if (own) own(op, compute, read(boxed));
   };
 }
 
@@ -219,13 +242,19 @@ function activationCheck(name: string, row: ActivationRow, read: ActivationArgsR
  * end's schema, or its default where the front end does not take it (F.elu's scale and
  * input_scale).
  */
-function kernelArgsOf(name: string, kernel: readonly ArgSchema[], front: readonly ArgSchema[]): (bound: readonly unknown[]) => unknown[] {
-  const picks = kernel.map((a) => {
-    const at = front.findIndex((f) => f.name === a.name);
-    if (at < 0 && a.defaultValue === undefined) throw new Error(`op table: ${name}'s frontArgs omit '${a.name}', which has no default`);
-    return { at, value: at < 0 && a.defaultValue !== undefined ? parseDefault(a.defaultValue) : undefined };
+function kernelArgsOf(name: string, kernel: readonly ArgSchema[], front: readonly ArgSchema[]): (self: TensorImpl, bound: readonly unknown[]) => unknown[] {
+  const at = kernel.map((a) => front.findIndex((f) => f.name === a.name));
+  const defaults = kernel.map((a, i) => {
+    if (at[i] >= 0) return undefined;
+    if (a.defaultValue === undefined) throw new Error(`op table: ${name}'s frontArgs omit '${a.name}', which has no default`);
+    return parseDefault(a.defaultValue);
   });
-  return (bound) => picks.map((p) => (p.at < 0 ? p.value : bound[p.at]));
+  const n = kernel.length;
+  return (self, bound) => {
+    const a: unknown[] = [self];
+    for (let i = 0; i < n; i++) a.push(at[i] < 0 ? defaults[i] : bound[at[i]]);
+    return a;
+  };
 }
 
 /**
@@ -249,7 +278,7 @@ function activationFront(name: string, op: PointwiseOp, row: ActivationRow) {
       : (...args: unknown[]): Tensor => {
           const bound = inplaceArgs.bind(args);
           const self = bound[0];
-          return callMutating(inplaceOp, [unwrapTensor(inplaceName, 'self', self), ...kernelArgs(bound)], self);
+          return callMutating(inplaceOp, kernelArgs(unwrapTensor(inplaceName, 'self', self), bound), self);
         };
   const fn = (...args: unknown[]): Tensor => {
     const bound = fnArgs.bind(args);
@@ -259,10 +288,12 @@ function activationFront(name: string, op: PointwiseOp, row: ActivationRow) {
     const out = last instanceof Tensor ? last : undefined;
     if (inplaceArg && inplaceOp !== null && bound[1 + nFront] === true) {
       if (out) throw new TorchError(`${name}: out= cannot be combined with inplace=True`);
-      return callMutating(inplaceOp, [unwrapTensor(inplaceName, 'self', self), ...kernelArgs(bound)], self);
+      return callMutating(inplaceOp, kernelArgs(unwrapTensor(inplaceName, 'self', self), bound), self);
     }
-    const a = [unwrapTensor(name, 'input', self), ...kernelArgs(bound)];
-    return out ? callMutating(op.out, [...a, unwrapTensor(name, 'out', out)], out) : callFunctional(op.functional, a);
+    const a = kernelArgs(unwrapTensor(name, 'input', self), bound);
+    if (!out) return callFunctional(op.functional, a);
+    a.push(unwrapTensor(name, 'out', out));
+    return callMutating(op.out, a, out);
   };
   return { fn, inplace };
 }
@@ -277,7 +308,8 @@ interface UntypedActivationOp {
 
 function defineActivation(key: ActivationTableName, row: ActivationRow): UntypedActivationOp {
   const name = dispatcherName(key);
-  const args = argsReader(name, row);
+  const push = argsPusher(name, row);
+  const args = argsReader(push);
   const op = definePointwise({
     name,
     arity: 1,
@@ -286,8 +318,12 @@ function defineActivation(key: ActivationTableName, row: ActivationRow): Untyped
     check: activationCheck(name, row, args),
     inplace: row.inplace !== false,
     // (the impl's parameters after `self` are ActivationArgs of the row's `args` text, which is
-    // what `args` reads from the same text: a call the compiler cannot pair across rows)
-    compute: (b, opName, out, [x], boxed) => Reflect.apply(implOf(b, key, opName), undefined, [out, x, ...args(boxed)]),
+    // what `push` reads from the same text: a call the compiler cannot pair across rows)
+    compute: (b, opName, out, inputs, boxed) => {
+      const call: unknown[] = [out, inputs[0]];
+      push(boxed, call);
+      Reflect.apply(implOf(b, key, opName), undefined, call);
+    },
   });
   return { op, ...activationFront(name, op, row), args };
 }
