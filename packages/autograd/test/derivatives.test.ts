@@ -25,12 +25,12 @@ import {
 import { describe, expect, it } from 'vitest';
 import { grad, gradcheck, gradgradcheck } from '../src';
 import { DERIVATIVES } from '../src/derivatives';
-import { ACTIVATION_DERIVATIVES } from '../src/derivatives/activations';
 import { BINARY_DERIVATIVES } from '../src/derivatives/binary';
 import { COPY_DERIVATIVES } from '../src/derivatives/copies';
 import { LINALG_DERIVATIVES } from '../src/derivatives/linalg';
 import { POINTWISE_DERIVATIVES } from '../src/derivatives/pointwise';
 import { REDUCTION_DERIVATIVES } from '../src/derivatives/reductions';
+import { ACTIVATION_TABLE_DERIVATIVES } from '../src/derivatives/table';
 import { VIEW_DERIVATIVES } from '../src/derivatives/views';
 
 // ---- a reference CPU backend ----
@@ -719,7 +719,7 @@ const differentiable = KERNEL_OP_NAMES.filter((op) => !('notDifferentiable' in D
  * (@torch-ts/testing, test/gradcheck.test.ts), which this package may not import.
  */
 const REFERENCE_FAMILIES: readonly Record<string, unknown>[] = [
-  COPY_DERIVATIVES, VIEW_DERIVATIVES, LINALG_DERIVATIVES, POINTWISE_DERIVATIVES, ACTIVATION_DERIVATIVES, BINARY_DERIVATIVES, REDUCTION_DERIVATIVES,
+  COPY_DERIVATIVES, VIEW_DERIVATIVES, LINALG_DERIVATIVES, POINTWISE_DERIVATIVES, ACTIVATION_TABLE_DERIVATIVES, BINARY_DERIVATIVES, REDUCTION_DERIVATIVES,
 ];
 const referenceOps = new Set(REFERENCE_FAMILIES.flatMap((f) => Object.keys(f)));
 

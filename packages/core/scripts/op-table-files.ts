@@ -3,7 +3,7 @@
  * text: scripts/gen-op-table.ts writes them, test/op-table.test.ts checks that the committed
  * ones are current.
  */
-import { BINARY_TABLE, UNARY_TABLE, allOperators } from '../src/index';
+import { ACTIVATION_TABLE, BINARY_TABLE, UNARY_TABLE, allOperators, dispatcherName, type ActivationRow } from '../src/index';
 
 const HEADER = '// Generated from packages/core/src/ops/table/ by packages/core/scripts/gen-op-table.ts: do not edit.\n// Regenerate with `pnpm gen:ops` at the repository root.\n';
 
@@ -11,7 +11,15 @@ const HEADER = '// Generated from packages/core/src/ops/table/ by packages/core/
 export function opTableFiles(): Record<string, string> {
   const unary = Object.keys(UNARY_TABLE) as (keyof typeof UNARY_TABLE)[];
   const binary = Object.keys(BINARY_TABLE) as (keyof typeof BINARY_TABLE)[];
+  const activation = Object.keys(ACTIVATION_TABLE) as (keyof typeof ACTIVATION_TABLE)[];
   const hasInplace = (n: keyof typeof BINARY_TABLE) => (BINARY_TABLE[n] as { inplace?: boolean }).inplace !== false;
+  const actRow = (n: keyof typeof ACTIVATION_TABLE): ActivationRow => ACTIVATION_TABLE[n];
+  // (the function form's schema, as the binder takes it: positional in order, any by keyword)
+  const frontSignature = (n: keyof typeof ACTIVATION_TABLE) => {
+    const row = actRow(n);
+    const args = [row.frontArgs ?? row.args, row.inplaceArg ? 'bool inplace=False' : ''].filter((a) => a !== '');
+    return `${dispatcherName(n)}(Tensor input${args.map((a) => `, ${a}`).join('')})`;
+  };
   const inplaceDoc = (n: string) => `/** The in-place form of \`${n}\`: writes the result into \`self\`. */`;
   const quoted = (xs: readonly string[]) => xs.map((x) => `'${x}'`).join(', ');
   const names = [
@@ -23,7 +31,9 @@ export function opTableFiles(): Record<string, string> {
     '/** The binary rows, in table order. */',
     `export const BINARY_TABLE_NAMES = [${quoted(binary)}] as const;`,
     '',
-
+    '/** The activation rows (unary with arguments), in table order. */',
+    `export const ACTIVATION_TABLE_NAMES = [${quoted(activation)}] as const;`,
+    '',
   ].join('\n');
   // (Note [Ops that need a derivative]: every operator with kernels of its own, i.e. not a
   // composite and not an out= variant, as core registers them)
@@ -41,13 +51,18 @@ export function opTableFiles(): Record<string, string> {
   ].join('\n');
   const ops = [
     HEADER,
-    "import { BINARY_OPS, UNARY_OPS } from '../pointwise-table';",
+    "import { ACTIVATION_OPS, BINARY_OPS, UNARY_OPS } from '../pointwise-table';",
     '',
     ...unary.flatMap((n) => [`/** ${UNARY_TABLE[n].doc} */`, `export const ${n} = UNARY_OPS.${n}.fn;`, inplaceDoc(n), `export const ${n}_ = UNARY_OPS.${n}.inplace;`]),
     ...binary.flatMap((n) => [
       `/** ${BINARY_TABLE[n].doc} */`,
       `export const ${n} = BINARY_OPS.${n}.fn;`,
       ...(hasInplace(n) ? [inplaceDoc(n), `export const ${n}_ = BINARY_OPS.${n}.inplace;`] : []),
+    ]),
+    ...activation.flatMap((n) => [
+      `/** ${actRow(n).doc} PyTorch's signature: \`${frontSignature(n)}\`. */`,
+      `export const ${n} = ACTIVATION_OPS.${n}.fn;`,
+      ...(actRow(n).inplace !== false ? [inplaceDoc(n), `export const ${n}_ = ACTIVATION_OPS.${n}.inplace;`] : []),
     ]),
     '',
   ].join('\n');
@@ -57,6 +72,17 @@ export function opTableFiles(): Record<string, string> {
     'export {',
     ...unary.map((n) => `  ${n},\n  ${n}_,`),
     ...binary.map((n) => (hasInplace(n) ? `  ${n},\n  ${n}_,` : `  ${n},`)),
+    ...activation.map((n) => (actRow(n).inplace !== false ? `  ${n},\n  ${n}_,` : `  ${n},`)),
+    "} from '@torch-ts/core';",
+    '',
+  ].join('\n');
+  // (the rows torch.nn.functional has, as PyTorch's functional.py: F.silu, and F.elu_ too)
+  const nnFunctional = activation.filter((n) => actRow(n).nnFunctional !== undefined);
+  const functional = [
+    HEADER,
+    "// The activations of the op table that torch.nn.functional has (F.leaky_relu, F.leaky_relu_).",
+    'export {',
+    ...nnFunctional.map((n) => (actRow(n).nnFunctional === 'fn and inplace' ? `  ${n},\n  ${n}_,` : `  ${n},`)),
     "} from '@torch-ts/core';",
     '',
   ].join('\n');
@@ -79,5 +105,6 @@ export function opTableFiles(): Record<string, string> {
     'packages/core/src/ops/generated/table-names.ts': names,
     'packages/core/src/ops/generated/table-ops.ts': ops,
     'packages/torch/src/generated/table-ops.ts': facade,
+    'packages/torch/src/generated/functional-table-ops.ts': functional,
   };
 }

@@ -1,7 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { allOperators, BINARY_TABLE, dispatcherName, KERNEL_OP_NAMES, logicalAnd, logicalAnd_, Tensor, UNARY_TABLE } from '../src/index';
+import {
+  ACTIVATION_OPS,
+  ACTIVATION_TABLE,
+  allOperators,
+  BINARY_TABLE,
+  dispatcherName,
+  elu,
+  gelu,
+  KERNEL_OP_NAMES,
+  leakyRelu,
+  logicalAnd,
+  logicalAnd_,
+  logit,
+  softplus,
+  Tensor,
+  empty,
+  UNARY_TABLE,
+  type ActivationRow,
+} from '../src/index';
 import { opTableFiles } from '../scripts/op-table-files';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -35,6 +53,37 @@ describe('the op table (Note [The op table])', () => {
       expect(KERNEL_OP_NAMES).toContain(name);
       expect(KERNEL_OP_NAMES).toContain(`${name}_`);
     }
+  });
+
+  it("each activation row is a functional, an out= and (where the row has it) an in-place operator of its schema, and a kernel op", () => {
+    const ops = new Map(allOperators().map((o) => [o.name, o]));
+    for (const [key, row] of Object.entries(ACTIVATION_TABLE) as [string, ActivationRow][]) {
+      const name = dispatcherName(key);
+      const extra = row.args ? `, ${row.args}` : '';
+      expect(ops.get(name)?.def.schema, name).toBe(`${name}(Tensor self${extra}) -> Tensor`);
+      expect(ops.get(`${name}.out`)?.schema.args.at(-1)?.name, name).toBe('out');
+      expect(ops.has(`${name}_`), `${name}_`).toBe(row.inplace !== false);
+      expect(KERNEL_OP_NAMES).toContain(name);
+      expect(KERNEL_OP_NAMES.includes(`${name}_` as never), `${name}_`).toBe(row.inplace !== false);
+      expect(ACTIVATION_OPS[key as keyof typeof ACTIVATION_OPS].inplace === null, key).toBe(row.inplace === false);
+    }
+  });
+
+  it("binds an activation's front end by its row: positionally in schema order or by keyword, F.*'s spelling where it differs", () => {
+    // (meta tensors: binding and the operators' checks run before any kernel)
+    const x = empty([4], { device: 'meta' });
+    expect(leakyRelu(x, 0.2).shape).toEqual([4]);
+    expect(leakyRelu(x, { negativeSlope: 0.2, inplace: false }).shape).toEqual([4]);
+    expect(() => leakyRelu(x, '0.2' as never)).toThrow("leaky_relu(): argument 'negativeSlope' (position 2) must be Number, not string");
+    // F.elu takes alpha only: the kernel's scale and input_scale are not F's arguments
+    expect(() => elu(x, { scale: 2 } as never)).toThrow("elu() got an unexpected keyword argument 'scale'");
+    expect(() => elu(x, 0.5, false, 3 as never)).toThrow('elu() takes from 1 to 3 positional arguments but 4 were given');
+    // gelu's approximate is keyword-only, and one of its choices; gelu and softplus have no inplace=
+    expect(() => gelu(x, 'tanh' as never)).toThrow('gelu() takes 1 positional argument but 2 were given');
+    expect(() => gelu(x, { approximate: 'cubic' as never })).toThrow('gelu: approximate argument must be either none or tanh.');
+    expect(() => gelu(x, { inplace: true } as never)).toThrow("gelu() got an unexpected keyword argument 'inplace'");
+    expect(() => softplus(x, 1, 20, true as never)).toThrow('softplus() takes from 1 to 3 positional arguments but 4 were given');
+    expect(logit(x, { eps: -1 }).shape).toEqual([4]);
   });
 
   it('names a row in the dispatcher as PyTorch does, and its front end, method and impl as torch-ts does', () => {

@@ -4,7 +4,7 @@
  * test/ops-doc.test.ts fails when the committed page differs from this rendering.
  */
 import { DTYPES, type DType } from '@torch-ts/torch';
-import { BINARY_TABLE, UNARY_TABLE, type BinaryRow, type UnaryRow } from '@torch-ts/core';
+import { ACTIVATION_TABLE, BINARY_TABLE, UNARY_TABLE, type ActivationRow, type BinaryRow, type UnaryRow } from '@torch-ts/core';
 import { API_GAPS, API_OPS } from './api-ops';
 import { opCoverage, type CoverageRow } from './coverage';
 import { webgpuHarness, type DeviceHarness } from './devices';
@@ -97,7 +97,7 @@ export function renderOpsDoc(table: readonly OpInfo[]): string {
   out.push(
     '## The op table',
     '',
-    "Ops declared as rows of core's op table (packages/core/src/ops/table/; CONTRIBUTING.md says how to add one): each is `torch.name`, `x.name()`, `out=` and, where it exists, the in-place `name_`.",
+    "Ops declared as rows of core's op table (packages/core/src/ops/table/; CONTRIBUTING.md says how to add one). A unary or binary row is `torch.name`, `x.name()`, `out=` and, where it exists, the in-place `name_`.",
     '',
     '| op | compute dtype | what it computes |',
     '|---|---|---|',
@@ -106,12 +106,31 @@ export function renderOpsDoc(table: readonly OpInfo[]): string {
       return `| \`${name}\` | ${computeDtype(row)} | ${row.doc.replaceAll('|', '\\|')} |`;
     }),
     '',
+    "Activations, unary rows with arguments (`table/activation.ts`): `torch.name(x, ...)` takes the arguments positionally in schema order or by keyword, and `out=`; the forms column lists the others a row has.",
+    '',
+    '| op | compute dtype | arguments | forms | what it computes |',
+    '|---|---|---|---|---|',
+    ...Object.entries(ACTIVATION_TABLE).map(([name, row]: [string, ActivationRow]) => {
+      const args = row.frontArgs ?? row.args;
+      return `| \`${name}\` | ${computeDtype(row)} | ${args ? `\`${args}\`` : 'none'} | ${activationForms(name, row)} | ${row.doc.replaceAll('|', '\\|')} |`;
+    }),
+    '',
   );
   return out.join('\n');
 }
 
+/** The forms of an activation row besides `torch.name`: in-place, torch.nn.functional's (with F's `inplace=`), the method. */
+function activationForms(name: string, row: ActivationRow): string {
+  const forms: string[] = [];
+  if (row.inplace !== false) forms.push(`\`${name}_\``);
+  if (row.nnFunctional) forms.push(`\`F.${name}\`${row.inplaceArg ? ' (`inplace=`)' : ''}`);
+  if (row.nnFunctional === 'fn and inplace') forms.push(`\`F.${name}_\``);
+  if (row.method) forms.push(`\`x.${name}()\``, `\`x.${name}_()\``);
+  return forms.join(', ');
+}
+
 /** A row's dtype rule, in words. */
-function computeDtype(row: UnaryRow | BinaryRow): string {
+function computeDtype(row: UnaryRow | BinaryRow | ActivationRow): string {
   if (row.rule === 'float') return 'floating (integers and bool in the default dtype)';
   if (row.rule === 'compare') return "the inputs' (promoted); the result is bool";
   if (row.rejects?.integral) return 'floating only';

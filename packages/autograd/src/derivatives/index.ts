@@ -1,6 +1,5 @@
 import type { KernelOpName } from '@torch-ts/core';
 import type { DerivativeTable } from '../derivative';
-import { ACTIVATION_DERIVATIVES } from './activations';
 import { BINARY_DERIVATIVES } from './binary';
 import { COPY_DERIVATIVES } from './copies';
 import { INDEXING_DERIVATIVES } from './indexing';
@@ -11,7 +10,7 @@ import { SORTING_DERIVATIVES } from './sorting';
 import { LINALG_EXTRA_DERIVATIVES } from './linalg-extra';
 import { SPATIAL_DERIVATIVES } from './spatial';
 import { POINTWISE_DERIVATIVES } from './pointwise';
-import { BINARY_TABLE_DERIVATIVES, TABLE_DERIVATIVES } from './table';
+import { ACTIVATION_TABLE_DERIVATIVES, BINARY_TABLE_DERIVATIVES, TABLE_DERIVATIVES } from './table';
 import { REDUCTION_DERIVATIVES } from './reductions';
 import { STATS_DERIVATIVES } from './reductions-stats';
 import { VIEW_DERIVATIVES } from './views';
@@ -27,8 +26,8 @@ export const DERIVATIVES = {
   ...LINALG_DERIVATIVES,
   ...TABLE_DERIVATIVES,
   ...BINARY_TABLE_DERIVATIVES,
+  ...ACTIVATION_TABLE_DERIVATIVES,
   ...POINTWISE_DERIVATIVES,
-  ...ACTIVATION_DERIVATIVES,
   ...BINARY_DERIVATIVES,
   ...REDUCTION_DERIVATIVES,
   ...INDEXING_DERIVATIVES,

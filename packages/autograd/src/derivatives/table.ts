@@ -1,7 +1,13 @@
 import {
+  ACTIVATION_OPS,
+  ACTIVATION_TABLE,
+  ACTIVATION_TABLE_NAMES,
   BINARY_TABLE,
   dispatcherName,
   UNARY_TABLE,
+  type ActivationNode,
+  type ActivationRow,
+  type ActivationTableName,
   type BinaryDerivative,
   type BinaryRow,
   type BinaryTableName,
@@ -95,3 +101,39 @@ export const BINARY_TABLE_DERIVATIVES = Object.fromEntries(
     return row.inplace === false ? [[name, functional]] : [[name, functional], [`${name}_`, inplace]];
   }),
 ) as { readonly [K in BinaryKernelOp]: BinaryEntry };
+
+// ---- the activation rows ----
+type ActivationKernelOp = {
+  [K in ActivationTableName]: (typeof ACTIVATION_TABLE)[K] extends { readonly inplace: false } ? DispatcherName<K> : DispatcherName<K> | `${DispatcherName<K>}_`;
+}[ActivationTableName];
+
+/**
+ * An activation row's Node: the formula gets the row's arguments as its impl gets them
+ * (ACTIVATION_OPS' `args`: defaults filled in, from the Node's arguments, `self` first).
+ */
+function activationDerivative(op: ActivationTableName, d: ActivationNode): Derivative {
+  const name = d.node ?? `${op[0].toUpperCase()}${op.slice(1)}Backward0`;
+  const args = ACTIVATION_OPS[op].args;
+  return {
+    name,
+    inputs: ['self'],
+    saves: [d.saves],
+    backward: (ctx: DerivativeContext) => {
+      if (!ctx.needs[0]) return [null];
+      return [d.formula(ctx.grad, savedTensor(ctx, d.saves, name), args(ctx.args))];
+    },
+  };
+}
+
+export const ACTIVATION_TABLE_DERIVATIVES = Object.fromEntries(
+  ACTIVATION_TABLE_NAMES.flatMap((op) => {
+    const row: ActivationRow = ACTIVATION_TABLE[op];
+    const name = dispatcherName(op);
+    const functional = activationDerivative(op, row.derivative);
+    if (row.inplace === false) return [[name, functional]];
+    return [
+      [name, functional],
+      [`${name}_`, row.derivative.inplace ? activationDerivative(op, row.derivative.inplace) : functional],
+    ];
+  }),
+) as { readonly [K in ActivationKernelOp]: DerivativeEntry };

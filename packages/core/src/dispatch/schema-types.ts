@@ -44,7 +44,8 @@ export type SchemaArgsText<S extends string> = S extends `${string}(${infer A}) 
 /** `[1, 2]` inside a default holds `, ` that does not end the argument. */
 type OpensList<S extends string> = S extends `${string}[${infer R}` ? (R extends `${string}]${string}` ? OpensList<R extends `${string}]${infer T}` ? T : ''> : true) : false;
 
-type SplitArgs<S extends string, Acc extends string = ''> = S extends `${infer H}, ${infer T}`
+/** The arguments of an argument list (`Scalar alpha=1, *, str mode='none'`), each as written (`*` included). */
+export type SplitArgs<S extends string, Acc extends string = ''> = S extends `${infer H}, ${infer T}`
   ? OpensList<`${Acc}${H}`> extends true
     ? SplitArgs<T, `${Acc}${H}, `>
     : [`${Acc}${H}`, ...SplitArgs<T>]

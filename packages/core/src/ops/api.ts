@@ -7,11 +7,30 @@ import { registerBackend } from './registry';
 
 export * from './pointwise';
 export * from './generated/table-ops';
-export { BINARY_OPS, UNARY_OPS } from './pointwise-table';
+export {
+  ACTIVATION_OPS,
+  BINARY_OPS,
+  UNARY_OPS,
+  type ActivationFn,
+  type ActivationInplace,
+  type ActivationArgsReader,
+  type ActivationOptions,
+  type ActivationTableOp,
+  type InplaceOption,
+} from './pointwise-table';
+export { ACTIVATION_TABLE, type ActivationTableName } from './table/activation';
 export { BINARY_TABLE, type BinaryTableName } from './table/binary';
 export { UNARY_TABLE, type UnaryTableName } from './table/unary';
 export { dispatcherName } from './table/types';
 export type {
+  ActivationArg,
+  ActivationArgs,
+  ActivationDerivative,
+  ActivationNode,
+  ActivationRow,
+  ArgChoices,
+  RowArgs,
+  RowChoices,
   BinaryRow,
   BinaryDerivative,
   BinaryNoDerivative,
@@ -23,7 +42,7 @@ export type {
   UnaryDerivative,
   UnaryDtypeRule,
 } from './table/types';
-export { BINARY_TABLE_NAMES, UNARY_TABLE_NAMES } from './generated/table-names';
+export { ACTIVATION_TABLE_NAMES, BINARY_TABLE_NAMES, UNARY_TABLE_NAMES } from './generated/table-names';
 export * from './rounding';
 export * from './activations';
 export * from './pointwise-binary';

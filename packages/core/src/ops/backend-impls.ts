@@ -1,6 +1,5 @@
 import type { DType } from '../dtype';
 import type { TensorImpl } from '../tensor/tensor-impl';
-import type { ActivationImpls } from './activation-impls';
 import type { NnImpls } from './nn-impls';
 import type { SpatialImpls } from './spatial-impls';
 import type { IndexingImpls } from './indexing-impls';
@@ -13,6 +12,8 @@ import type { RandomImpls } from './random-impls';
 import type { ConvImpls } from './conv-impls';
 import type { UnaryTableName } from './table/unary';
 import type { BinaryTableName } from './table/binary';
+import type { ACTIVATION_TABLE, ActivationTableName } from './table/activation';
+import type { RowArgs } from './table/types';
 
 /**
  * Note [What a backend implements]
@@ -41,8 +42,18 @@ export type ArgReduceImpl = (values: TensorImpl | null, indices: TensorImpl, sel
 export type TableUnaryImpls = { readonly [K in UnaryTableName]: UnaryImpl };
 /** One impl per binary row of the op table, named as the row (`out` bool for the `compare` rows: eq, logicalAnd). */
 export type TableBinaryImpls = { readonly [K in BinaryTableName]: BinaryImpl };
+/**
+ * One impl per activation row of the op table, named as the row: `self` and `out` in the
+ * compute dtype (floating, or any hardtanh accepts), same shape; then the row's arguments in
+ * schema order (`leakyRelu(out, self, negativeSlope)`), typed from its `args` text (a Scalar as
+ * a number, a `float?` as a number or null, a `str` as one of its choices), defaults filled in
+ * and checked by core.
+ */
+export type TableActivationImpls = {
+  readonly [K in ActivationTableName]: (out: TensorImpl, self: TensorImpl, ...args: RowArgs<(typeof ACTIVATION_TABLE)[K]>) => void;
+};
 
-export interface BackendImpls extends TableUnaryImpls, TableBinaryImpls, ActivationImpls, StatsImpls, ScanImpls, IndexingImpls, SortingImpls, ReorderImpls, JoinImpls, SpatialImpls, NnImpls, RandomImpls, ConvImpls {
+export interface BackendImpls extends TableUnaryImpls, TableBinaryImpls, TableActivationImpls, StatsImpls, ScanImpls, IndexingImpls, SortingImpls, ReorderImpls, JoinImpls, SpatialImpls, NnImpls, RandomImpls, ConvImpls {
   // data movement: same shape, any dtypes, same device
   copy: (dst: TensorImpl, src: TensorImpl) => void;
   fill: (dst: TensorImpl, value: number | bigint | boolean) => void;

@@ -290,7 +290,7 @@ function paramOf(name: string, arg: ArgSchema, numbersAsTensors: boolean): Param
 }
 
 /** A schema default: `None`, `True`, `0.01`, `-1`, `[]`, `[0, 1]`, `'none'`, `"mean"`, `contiguous_format`. */
-function parseDefault(text: string): unknown {
+export function parseDefault(text: string): unknown {
   const t = text.trim();
   if (t === 'None') return null;
   if (t === 'True') return true;

@@ -1,5 +1,6 @@
 import { notImplemented, type BackendImplTable } from './backend-impls';
-import { BINARY_TABLE_NAMES, UNARY_TABLE_NAMES } from './generated/table-names';
+import { ACTIVATION_TABLE_NAMES, BINARY_TABLE_NAMES, UNARY_TABLE_NAMES } from './generated/table-names';
+import type { ActivationTableName } from './table/activation';
 import type { BinaryTableName } from './table/binary';
 import type { UnaryTableName } from './table/unary';
 
@@ -13,12 +14,14 @@ const noop = () => {};
 export const META_IMPLS = {
   copy: noop, fill: noop,
   add: noop, div: noop, divTrunc: noop, divFloor: noop, pow: noop,
-  ...(Object.fromEntries([...UNARY_TABLE_NAMES, ...BINARY_TABLE_NAMES].map((n) => [n, noop])) as Record<UnaryTableName | BinaryTableName, typeof noop>),
+  ...(Object.fromEntries([...UNARY_TABLE_NAMES, ...BINARY_TABLE_NAMES, ...ACTIVATION_TABLE_NAMES].map((n) => [n, noop])) as Record<
+    UnaryTableName | BinaryTableName | ActivationTableName,
+    typeof noop
+  >),
   where: noop,
   sum: noop, prod: noop, amax: noop, amin: noop, maxDim: noop, minDim: noop, argmax: noop, argmin: noop,
   mm: noop, bmm: noop,
-  leakyRelu: noop, elu: noop, hardtanh: noop, gelu: noop, silu: noop, mish: noop, softplus: noop,
-  hardsigmoid: noop, hardswish: noop, logit: noop, round: noop,
+  round: noop,
   clampMin: noop, clampMax: noop, lerp: noop, addcmul: noop, addcdiv: noop,
   nanToNum: noop,
   varMean: noop, logsumexp: noop, vectorNorm: noop, all: noop, any: noop, medianDim: noop, modeDim: noop,

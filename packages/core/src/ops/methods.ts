@@ -5,9 +5,8 @@ import { indexPut, indexPut_ } from './indexing';
 import * as gs from './gather-scatter';
 import * as masked from './masked';
 import * as linalg from './linalg';
-import * as act from './activations';
 import * as pw from './pointwise';
-import { BINARY_METHODS, UNARY_METHODS } from './pointwise-table';
+import { ACTIVATION_METHODS, BINARY_METHODS, UNARY_METHODS } from './pointwise-table';
 import * as pwb from './pointwise-binary';
 import * as lg from './logical';
 import * as random from './random';
@@ -41,7 +40,7 @@ const METHODS = {
   ...UNARY_METHODS,
   square: pw.square, square_: pw.square_,
   round: rounding.round, round_: rounding.round_,
-  logit: act.logit, logit_: act.logit_,
+  ...ACTIVATION_METHODS,
   where: (self: Tensor, condition: Tensor, other: Tensor | number | boolean | bigint) => pw.where(condition, self, other),
   sum: red.sum, prod: red.prod, mean: red.mean, amax: red.amax, amin: red.amin,
   argmax: red.argmax, argmin: red.argmin,

@@ -1,14 +1,28 @@
+import { parseSchema, type ArgSchema } from '../dispatch/schema';
+import type { SplitArgs } from '../dispatch/schema-types';
 import { isFloatingType, type DType } from '../dtype';
-import { DTypeError } from '../errors';
-import type { Tensor } from '../tensor/tensor';
-import type { OptionalArgs } from './binder';
+import { DTypeError, TorchError } from '../errors';
+import { Tensor } from '../tensor/tensor';
+import type { TensorImpl } from '../tensor/tensor-impl';
+import { makeBinder, parseDefault, type OptionalArgs } from './binder';
+import { callFunctional, callMutating, unwrapTensor } from './call';
 import { torchTypeName } from './meta-utils';
-import { binaryFront, definePointwise, unaryFront, type OutOptions, type PointwiseOp } from './pointwise';
+import { binaryFront, definePointwise, unaryFront, type OutOptions, type PointwiseDef, type PointwiseOp } from './pointwise';
 import { implOf } from './registry';
-import { dispatcherName, type BinaryRow, type UnaryRow } from './table/types';
+import {
+  dispatcherName,
+  type ActivationArg,
+  type ActivationRow,
+  type ArgNameOf,
+  type ArgValueOf,
+  type BinaryRow,
+  type RowChoices,
+  type UnaryRow,
+} from './table/types';
+import { ACTIVATION_TABLE, type ActivationTableName } from './table/activation';
 import { BINARY_TABLE, type BinaryTableName } from './table/binary';
 import { UNARY_TABLE, type UnaryTableName } from './table/unary';
-import type { BINARY_TABLE_NAMES, UNARY_TABLE_NAMES } from './generated/table-names';
+import { ACTIVATION_TABLE_NAMES, BINARY_TABLE_NAMES, UNARY_TABLE_NAMES } from './generated/table-names';
 
 /**
  * The operators and front ends of the op table's rows (Note [The op table]): each row
@@ -34,7 +48,12 @@ function checkOf(row: Pick<UnaryRow, 'rejects' | 'kernel'>) {
 
 type Unary = (input: Tensor, options?: OutOptions) => Tensor;
 /** F.relu's spelling: `relu(x, true)` / `relu(x, { inplace: true })` is `relu_(x)`. */
-type UnaryWithInplaceArg = (input: Tensor, ...rest: OptionalArgs<[inplace: boolean], OutOptions & { inplace?: boolean }>) => Tensor;
+type UnaryWithInplaceArg = (input: Tensor, ...rest: OptionalArgs<[inplace: boolean], OutOptions & InplaceOption>) => Tensor;
+
+/** `inplace: true` is F.*'s spelling of the in-place form (F.relu, F.leaky_relu). */
+export interface InplaceOption {
+  inplace?: boolean;
+}
 
 export interface UnaryTableOp<F> {
   readonly op: PointwiseOp;
@@ -44,29 +63,26 @@ export interface UnaryTableOp<F> {
 
 type FrontOf<K extends UnaryTableName> = (typeof UNARY_TABLE)[K] extends { readonly inplaceArg: true } ? UnaryWithInplaceArg : Unary;
 
-/** A row's operators: the backend impl of the row's name computes, after the dtype checks the row declares. */
-function rowOperators(name: UnaryTableName | BinaryTableName, row: UnaryRow | BinaryRow, arity: 1 | 2): PointwiseOp {
+/** A row's operators: `compute` calls the backend impl of the row's name, after the dtype checks the row declares. */
+function rowOperators(name: string, row: UnaryRow | BinaryRow, arity: 1 | 2, compute: PointwiseDef['compute']): PointwiseOp {
   return definePointwise({
     name: dispatcherName(name),
     arity,
     rule: row.rule,
     check: checkOf(row),
     inplace: !('inplace' in row) || row.inplace !== false,
-    compute:
-      arity === 1
-        ? (b, opName, out, [x]) => implOf(b, name as UnaryTableName, opName)(out, x)
-        : (b, opName, out, [x, y]) => implOf(b, name as BinaryTableName, opName)(out, x, y),
+    compute,
   });
 }
 
 function defineUnary(name: UnaryTableName, row: UnaryRow): UnaryTableOp<unknown> {
-  const op = rowOperators(name, row, 1);
+  const op = rowOperators(name, row, 1, (b, opName, out, [x]) => implOf(b, name, opName)(out, x));
   return { op, ...unaryFront(op, { inplaceArg: row.inplaceArg === true }) };
 }
 
-export const UNARY_OPS = Object.fromEntries(
-  Object.entries(UNARY_TABLE).map(([name, row]) => [name, defineUnary(name as UnaryTableName, row)]),
-) as { readonly [K in UnaryTableName]: UnaryTableOp<FrontOf<K>> };
+export const UNARY_OPS = Object.fromEntries(UNARY_TABLE_NAMES.map((name) => [name, defineUnary(name, UNARY_TABLE[name])])) as {
+  readonly [K in UnaryTableName]: UnaryTableOp<FrontOf<K>>;
+};
 
 /** The Tensor methods of the unary rows: `x.exp()`, `x.exp_()`. */
 export const UNARY_METHODS = Object.fromEntries(
@@ -88,25 +104,250 @@ export interface BinaryTableOp<O> {
 }
 
 function defineBinary(name: BinaryTableName, row: BinaryRow): BinaryTableOp<never> {
-  const op = rowOperators(name, row, 2);
+  const op = rowOperators(name, row, 2, (b, opName, out, [x, y]) => implOf(b, name, opName)(out, x, y));
   return { op, ...binaryFront(op, '', { numbers: row.scalarOther === true }) };
 }
 
-export const BINARY_OPS = Object.fromEntries(
-  Object.entries(BINARY_TABLE).map(([name, row]) => [name, defineBinary(name as BinaryTableName, row)]),
-) as { readonly [K in BinaryTableName]: BinaryTableOp<OtherOf<K>> };
+export const BINARY_OPS = Object.fromEntries(BINARY_TABLE_NAMES.map((name) => [name, defineBinary(name, BINARY_TABLE[name])])) as {
+  readonly [K in BinaryTableName]: BinaryTableOp<OtherOf<K>>;
+};
 
 /** The Tensor methods of the binary rows: `x.hypot(y)`, and `x.hypot_(y)` where the row has an in-place form. */
 export const BINARY_METHODS = Object.fromEntries(
-  Object.entries(BINARY_OPS).flatMap(([name, o]) => [
-    [name, o.fn],
-    ...((BINARY_TABLE[name as BinaryTableName] as BinaryRow).inplace === false ? [] : [[`${name}_`, o.inplace]]),
-  ]),
+  BINARY_TABLE_NAMES.flatMap((name) => {
+    const o = BINARY_OPS[name];
+    const row: BinaryRow = BINARY_TABLE[name];
+    return row.inplace === false ? [[name, o.fn]] : [[name, o.fn], [`${name}_`, o.inplace]];
+  }),
 ) as { readonly [K in BinaryTableName]: BinaryTableOp<OtherOf<K>>['fn'] } & {
   readonly [K in BinaryTableName as HasInplace<K> extends true ? `${K}_` : never]: BinaryTableOp<OtherOf<K>>['inplace'];
 };
 
+// ---- unary rows with arguments (the activations) ----
+type ActivationRowOf<K extends ActivationTableName> = (typeof ACTIVATION_TABLE)[K];
+
+/** The arguments of a row's front ends, in schema syntax: its `frontArgs`, or else its `args`. */
+type FrontArgsText<R> = R extends { readonly frontArgs: infer F extends string } ? F : R extends { readonly args: infer A extends string } ? A : never;
+type FrontArgList<R> = SplitArgs<FrontArgsText<R>>;
+/** `negative_slope` -> `negativeSlope` (the binder's keyword, Note [The argument binder]). */
+type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+type Positional<L extends readonly string[], C> = L extends readonly [infer H extends string, ...infer T extends string[]]
+  ? H extends '*'
+    ? []
+    : [ArgValueOf<H, C>, ...Positional<T, C>]
+  : [];
+type HasInplaceArg<R> = R extends { readonly inplaceArg: true } ? true : false;
+/** F.*'s `inplace`: positional after the row's arguments, unless they end keyword-only. */
+type InplacePositional<R> = HasInplaceArg<R> extends true ? ('*' extends FrontArgList<R>[number] ? [] : [inplace: boolean]) : [];
+
+/** The keyword options of a row's front ends (`{ negativeSlope?: number }`), without `out` and `inplace`. */
+export type ActivationOptions<K extends ActivationTableName> = {
+  [A in Exclude<FrontArgList<ActivationRowOf<K>>[number], '*'> as Camel<ArgNameOf<A>>]?: ArgValueOf<A, RowChoices<ActivationRowOf<K>>>;
+};
+type FnPositional<R> = [...Positional<FrontArgList<R>, RowChoices<R>>, ...InplacePositional<R>];
+type FnOptions<K extends ActivationTableName> = ActivationOptions<K> & OutOptions & (HasInplaceArg<ActivationRowOf<K>> extends true ? InplaceOption : {});
+/**
+ * The function form of row `K` (`leakyRelu`): its arguments positionally in schema order or by
+ * keyword, F.*'s `inplace` where it has it, and `out`.
+ */
+export type ActivationFn<K extends ActivationTableName> = (input: Tensor, ...rest: OptionalArgs<FnPositional<ActivationRowOf<K>>, FnOptions<K>>) => Tensor;
+/** The in-place form of row `K` (`leakyRelu_(x, 0.2)`). */
+export type ActivationInplace<K extends ActivationTableName> = (
+  self: Tensor,
+  ...rest: OptionalArgs<Positional<FrontArgList<ActivationRowOf<K>>, RowChoices<ActivationRowOf<K>>>, ActivationOptions<K>>
+) => Tensor;
+
+export interface ActivationTableOp<K extends ActivationTableName> {
+  readonly op: PointwiseOp;
+  readonly fn: ActivationFn<K>;
+  /** null where the row has no in-place form (gelu, softplus). */
+  readonly inplace: ActivationRowOf<K> extends { readonly inplace: false } ? null : ActivationInplace<K>;
+  /**
+   * The row's arguments from its operators' boxed ones (`self` first, as a Node keeps them too):
+   * defaults where none was given, numbers as numbers, then the row's `implArgs`. What its impl,
+   * its check and its formula get (ActivationArgs).
+   */
+  readonly args: ActivationArgsReader;
+}
+
+/** Reads a row's arguments (ActivationTableOp's `args`). */
+export type ActivationArgsReader = (boxed: readonly unknown[]) => readonly ActivationArg[];
+
+/** One argument from its boxed value, as ActivationArg says. */
+function argReader(op: string, arg: ArgSchema): (v: unknown) => ActivationArg {
+  const d = arg.defaultValue === undefined ? undefined : parseDefault(arg.defaultValue);
+  if (arg.type === 'float?') return (v) => (v === undefined || v === null ? null : Number(v));
+  if ((arg.type === 'Scalar' || arg.type === 'int' || arg.type === 'float') && typeof d === 'number') {
+    return (v) => (v === undefined || v === null ? d : Number(v));
+  }
+  if (arg.type === 'str' && typeof d === 'string') return (v) => (v === undefined || v === null ? d : String(v));
+  throw new Error(`op table: ${op}'s argument '${arg.type} ${arg.name}' is not one an activation row takes (Scalar, int or float with a default, float?, str with a default)`);
+}
+
+/**
+ * Reads a row's arguments from its operators' boxed ones (`self` first) and pushes them onto
+ * `into`, as ActivationArgs says them (its `implArgs` applied). (Built without closures per
+ * argument or intermediate arrays: it runs on every call.)
+ */
+function argsPusher(name: string, row: ActivationRow): (boxed: readonly unknown[], into: unknown[]) => void {
+  const schema = parseSchema(`${name}(Tensor self${row.args ? `, ${row.args}` : ''}) -> Tensor`);
+  const readers = schema.args.slice(1).map((a) => argReader(name, a));
+  const n = readers.length;
+  const implArgs = row.implArgs;
+  if (implArgs) {
+    return (boxed, into) => {
+      const args = new Array<ActivationArg>(n);
+      for (let i = 0; i < n; i++) args[i] = readers[i](boxed[i + 1]);
+      const given = implArgs(args);
+      for (let i = 0; i < given.length; i++) into.push(given[i]);
+    };
+  }
+  return (boxed, into) => {
+    for (let i = 0; i < n; i++) into.push(readers[i](boxed[i + 1]));
+  };
+}
+
+function argsReader(push: (boxed: readonly unknown[], into: unknown[]) => void): ActivationArgsReader {
+  return (boxed) => {
+    const args: ActivationArg[] = [];
+    push(boxed, args);
+    return args;
+  };
+}
+
+/** The checks of a row: its `choices` (PyTorch's message), the dtypes it rejects, then its own `check`. */
+function activationCheck(name: string, row: ActivationRow, read: ActivationArgsReader): PointwiseDef['check'] {
+  const dtypes = checkOf(row);
+  const schemaArgs = parseSchema(`${name}(${row.args}) -> Tensor`).args;
+  // (a choice reads its one argument: `self` is boxed first)
+  const choices = Object.entries(row.choices ?? {}).map(([arg, values]) => {
+    const at = schemaArgs.findIndex((a) => a.name === arg);
+    if (at < 0) throw new Error(`op table: ${name}'s choices name '${arg}', which is not one of its arguments`);
+    return { arg, values, at: at + 1, read: argReader(name, schemaArgs[at]) };
+  });
+  const own = row.check;
+  if (choices.length === 0 && !own) return dtypes;
+  return (op, compute, _operands, boxed) => {
+    for (const c of choices) {
+      const v = c.read(boxed[c.at]);
+      if (!c.values.includes(String(v))) throw new TorchError(`${op}: ${c.arg} argument must be either ${c.values.join(' or ')}.`);
+    }
+    dtypes?.(op, compute);
+    if (own) own(op, compute, read(boxed));
+  };
+}
+
+/**
+ * The kernel's arguments from a front end's bound ones (`self` first): each named by the front
+ * end's schema, or its default where the front end does not take it (F.elu's scale and
+ * input_scale).
+ */
+function kernelArgsOf(name: string, kernel: readonly ArgSchema[], front: readonly ArgSchema[]): (self: TensorImpl, bound: readonly unknown[]) => unknown[] {
+  const at = kernel.map((a) => front.findIndex((f) => f.name === a.name));
+  const defaults = kernel.map((a, i) => {
+    if (at[i] >= 0) return undefined;
+    if (a.defaultValue === undefined) throw new Error(`op table: ${name}'s frontArgs omit '${a.name}', which has no default`);
+    return parseDefault(a.defaultValue);
+  });
+  const n = kernel.length;
+  return (self, bound) => {
+    const a: unknown[] = [self];
+    for (let i = 0; i < n; i++) a.push(at[i] < 0 ? defaults[i] : bound[at[i]]);
+    return a;
+  };
+}
+
+/**
+ * An activation's front ends, bound by Note [The argument binder] against the row's front
+ * arguments: the function form takes them positionally in schema order or by keyword, then F.*'s
+ * `inplace` where the row has it, and `out`; the in-place form takes the same arguments.
+ */
+function activationFront(name: string, op: PointwiseOp, row: ActivationRow) {
+  const text = row.frontArgs ?? row.args;
+  const extra = text ? `, ${text}` : '';
+  const inplaceArg = row.inplaceArg === true;
+  const fnArgs = makeBinder(name, `${name}(Tensor self${extra}${inplaceArg ? ', bool inplace=False' : ''}${text.includes('*') ? '' : ', *'}, Tensor? out=None) -> Tensor`);
+  const inplaceName = `${name}_`;
+  const inplaceArgs = makeBinder(inplaceName, `${inplaceName}(Tensor self${extra}) -> Tensor`);
+  const nFront = inplaceArgs.schema.args.length - 1;
+  const kernelArgs = kernelArgsOf(name, op.functional.schema.args.slice(1), inplaceArgs.schema.args);
+  const inplaceOp = op.inplace;
+  const inplace =
+    inplaceOp === null
+      ? null
+      : (...args: unknown[]): Tensor => {
+          const bound = inplaceArgs.bind(args);
+          const self = bound[0];
+          return callMutating(inplaceOp, kernelArgs(unwrapTensor(inplaceName, 'self', self), bound), self);
+        };
+  const fn = (...args: unknown[]): Tensor => {
+    const bound = fnArgs.bind(args);
+    const self = bound[0];
+    // (the binder checked it: `Tensor? out`)
+    const last = bound[bound.length - 1];
+    const out = last instanceof Tensor ? last : undefined;
+    if (inplaceArg && inplaceOp !== null && bound[1 + nFront] === true) {
+      if (out) throw new TorchError(`${name}: out= cannot be combined with inplace=True`);
+      return callMutating(inplaceOp, kernelArgs(unwrapTensor(inplaceName, 'self', self), bound), self);
+    }
+    const a = kernelArgs(unwrapTensor(name, 'input', self), bound);
+    if (!out) return callFunctional(op.functional, a);
+    a.push(unwrapTensor(name, 'out', out));
+    return callMutating(op.out, a, out);
+  };
+  return { fn, inplace };
+}
+
+/** A row's operators and front ends, before ACTIVATION_OPS types them by the row (any row's are one). */
+interface UntypedActivationOp {
+  readonly op: PointwiseOp;
+  readonly fn: (...args: never) => Tensor;
+  readonly inplace: ((...args: never) => Tensor) | null;
+  readonly args: ActivationArgsReader;
+}
+
+function defineActivation(key: ActivationTableName, row: ActivationRow): UntypedActivationOp {
+  const name = dispatcherName(key);
+  const push = argsPusher(name, row);
+  const args = argsReader(push);
+  const op = definePointwise({
+    name,
+    arity: 1,
+    extraArgs: row.args || undefined,
+    rule: row.rule,
+    check: activationCheck(name, row, args),
+    inplace: row.inplace !== false,
+    // (the impl's parameters after `self` are ActivationArgs of the row's `args` text, which is
+    // what `push` reads from the same text: a call the compiler cannot pair across rows)
+    compute: (b, opName, out, inputs, boxed) => {
+      const call: unknown[] = [out, inputs[0]];
+      push(boxed, call);
+      Reflect.apply(implOf(b, key, opName), undefined, call);
+    },
+  });
+  return { op, ...activationFront(name, op, row), args };
+}
+
+export const ACTIVATION_OPS = Object.fromEntries(ACTIVATION_TABLE_NAMES.map((name) => [name, defineActivation(name, ACTIVATION_TABLE[name])])) as {
+  readonly [K in ActivationTableName]: ActivationTableOp<K>;
+};
+
+type MethodRow = { [K in ActivationTableName]: ActivationRowOf<K> extends { readonly method: true } ? K : never }[ActivationTableName];
+
+/** The Tensor methods of the activation rows that PyTorch has as methods: `x.logit()`, `x.logit_()`. */
+export const ACTIVATION_METHODS = Object.fromEntries(
+  ACTIVATION_TABLE_NAMES.flatMap((name) => {
+    const row: ActivationRow = ACTIVATION_TABLE[name];
+    const o = ACTIVATION_OPS[name];
+    return row.method ? [[name, o.fn], [`${name}_`, o.inplace]] : [];
+  }),
+) as { readonly [K in MethodRow]: ActivationFn<K> } & { readonly [K in MethodRow as `${K}_`]: ActivationInplace<K> };
+
 // The generated name lists must be the tables' keys (test/op-table.test.ts regenerates them).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const namesMatchTable: [Same<(typeof UNARY_TABLE_NAMES)[number], UnaryTableName>, Same<(typeof BINARY_TABLE_NAMES)[number], BinaryTableName>] = [true, true];
+const namesMatchTable: [
+  Same<(typeof UNARY_TABLE_NAMES)[number], UnaryTableName>,
+  Same<(typeof BINARY_TABLE_NAMES)[number], BinaryTableName>,
+  Same<(typeof ACTIVATION_TABLE_NAMES)[number], ActivationTableName>,
+] = [true, true, true];
 void namesMatchTable;

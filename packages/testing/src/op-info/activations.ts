@@ -1,108 +1,142 @@
 import * as torch from '@torch-ts/torch';
 import { ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
-import { ALL_DTYPES, FLOAT_DTYPES, HALF_2X, NO_BOOL, t, tensorArg } from './common';
-import { num, oneOf, options, tensor } from './kwargs';
-import type { Kwargs, OpInfo, OpInput } from './types';
-import { untyped } from './untyped';
+import { ACTIVATION_TABLE, ACTIVATION_TABLE_NAMES, dispatcherName, makeBinder, type ActivationRow, type ActivationTableName } from '@torch-ts/core';
+import { loadOpGoldens } from '../goldens';
+import { goldenSamples, HALF_2X, NO_BOOL, rowDtypes, t, tensorArg } from './common';
+import { check, num, oneOf, options, tensor, type Check } from './kwargs';
+import type { ErrorInput, Kwargs, OpForms, OpInfo, OpInput } from './types';
+import { tensorResult, untyped } from './untyped';
 
-// Sample ids written by scripts/goldens/ops_activations.py.
-const SAMPLES = ['edge', 'random', '0dim', 'empty', 'domain'];
-
-/** The function form's options: O, checked from the case's kwargs by `kwargs`. */
-interface ActivationSpec<O extends { readonly out?: Tensor }> {
-  readonly name: string;
-  readonly kwargs: (k: Kwargs) => O;
-  readonly fn: (self: Tensor, options?: NoInfer<O>) => Tensor;
-  /** The in-place form (`leakyRelu_`, or F's `{ inplace: true }`), where PyTorch has one. */
-  readonly inplace: ((self: Tensor, options?: Omit<NoInfer<O>, 'out'>) => Tensor) | null;
-  /** Whether PyTorch has the Tensor method (only logit among these). */
-  readonly method?: boolean;
-  /** The PyTorch kernel whose Half (and BFloat16) CPU version 1.13 lacks. */
-  readonly half2x: string;
-  readonly bf16In2x?: boolean;
-  readonly samples?: readonly string[];
-  /** The dispatcher op behind it (`leaky_relu`; `hardtanh` for relu6): error messages may name it. */
-  readonly aten: string;
-  readonly dtypes?: readonly DType[];
+/** The error inputs every activation shares: a JS array for the input, an out= of the wrong shape. */
+function activationErrors(fn: (...args: never[]) => unknown, callWithOut: (x: Tensor, out: Tensor) => unknown): ErrorInput[] {
+  return [
+    {
+      name: 'a JS array instead of a tensor',
+      make: () => untyped(fn)([1, 2]),
+      error: TorchError,
+      match: /\(\): argument 'input' \(position 1\) must be Tensor, not Array/,
+    },
+    {
+      name: 'an out= tensor of the wrong shape',
+      make: (d) => callWithOut(t(d, [0.5, 1.5], 'float32'), torch.empty([3], { device: d })),
+      error: ShapeError,
+      match: /output with shape \[3\] doesn't match the broadcast shape \[2\]/,
+    },
+  ];
 }
 
-function activation<O extends { readonly out?: Tensor }>(s: ActivationSpec<O>): OpInfo {
-  const call = (i: readonly OpInput[], k: Kwargs) => s.fn(tensorArg(i[0], s.name), s.kwargs(k));
-  const inplace = s.inplace;
-  const pytorch2x: Partial<Record<DType, string>> = { float16: HALF_2X(s.half2x) };
-  if (s.bf16In2x) pytorch2x.bfloat16 = HALF_2X(s.half2x).replace("'Half'", "'BFloat16'");
+/** The dtypes where 1.13's goldens were computed on float32 copies: PyTorch 2.x has the CPU kernel 1.13 lacks. */
+function pytorch2xOf(name: string, kernel: string): OpInfo['pytorch2x'] {
+  const cases = loadOpGoldens().get(name) ?? [];
+  const upcast = (d: DType) => cases.some((c) => c.dtype === d && c.reference === 'upcast');
+  const out: Partial<Record<DType, string>> = {};
+  if (upcast('float16')) out.float16 = HALF_2X(kernel);
+  if (upcast('bfloat16')) out.bfloat16 = HALF_2X(kernel).replace("'Half'", "'BFloat16'");
+  return out;
+}
+
+// ---- the op table's activation rows ----
+
+/** What a row cannot say: hardtanh's dtypes, since PyTorch refuses uint8 only for its default (negative) min_val. */
+const ACTIVATION_EXTRAS: Readonly<Partial<Record<ActivationTableName, { readonly dtypes: readonly DType[] }>>> = {
+  hardtanh: { dtypes: NO_BOOL.filter((d) => d !== 'uint8') },
+};
+
+const str = check('a string', (v): v is string => typeof v === 'string');
+
+/**
+ * The reader of a case's kwargs for a row (Note [Checked kwargs]): the keywords of its front
+ * ends' arguments, each checked as its schema type says (a `str` as one of the row's choices),
+ * and `out`.
+ */
+function rowKwargs(aten: string, row: ActivationRow) {
+  const front = makeBinder(aten, `${aten}(${row.frontArgs ?? row.args}) -> Tensor`);
+  const schema: Record<string, Check<unknown>> = { out: tensor };
+  front.schema.args.forEach((a, i) => {
+    const choices = row.choices?.[a.name];
+    schema[front.keywords[i]] = a.type === 'str' ? (choices ? oneOf(...choices) : str) : num;
+  });
+  return options(schema);
+}
+
+/**
+ * The OpInfo entry of an activation row (Note [The op table] in core), derived from the row:
+ * its dtypes from what it rejects, its forms (in-place where it has one, the method where
+ * PyTorch has it), the keywords its cases may set, the names in its messages, the samples of
+ * its goldens, and PyTorch 2.x's half kernel where 1.13's goldens were upcast. Every row's
+ * function takes a different options type, which no one compile-time type pairs with the
+ * derived reader, so the calls go through `untyped`: the reader checks each keyword at run
+ * time against the row's own argument text, and the facade's binder checks them again.
+ */
+function tableActivation(name: ActivationTableName): OpInfo {
+  const row: ActivationRow = ACTIVATION_TABLE[name];
+  const aten = dispatcherName(name);
+  const read = rowKwargs(aten, row);
+  const fn = torch[name];
+  const call = (x: Tensor, k: Kwargs) => tensorResult(untyped(fn)(x, read(k)), name);
+  const inplaceFn = row.inplace === false ? null : facadeFunction(`${name}_`);
+  const forms: OpForms | undefined = inplaceFn
+    ? {
+        inplace: (i, k) => {
+          const { out, ...rest } = read(k);
+          if (out) throw new Error(`${name}: the OpInfo case gives out= to the in-place form`);
+          return tensorResult(inplaceFn(tensorArg(i[0], name), rest), `${name}_`);
+        },
+      }
+    : undefined;
   return {
-    name: s.name,
-    errorNames: [s.name, `${s.name}_`, s.aten, `${s.aten}_`],
-    call,
-    variants: { method: s.method ?? false, inplace: inplace !== null, out: true },
-    forms: inplace
-      ? {
-          inplace: (i, k) => {
-            const { out, ...rest } = s.kwargs(k);
-            if (out) throw new Error(`${s.name}: the OpInfo case gives out= to the in-place form`);
-            return inplace(tensorArg(i[0], s.name), rest);
-          },
-        }
-      : undefined,
-    dtypes: s.dtypes ?? FLOAT_DTYPES,
-    samples: [...SAMPLES, ...(s.samples ?? [])],
-    errorInputs: [
-      {
-        name: 'a JS array instead of a tensor',
-        make: () => untyped(s.fn)([1, 2]),
-        error: TorchError,
-        match: /\(\): argument 'input' \(position 1\) must be Tensor, not Array/,
-      },
-      {
-        name: 'an out= tensor of the wrong shape',
-        make: (d) => s.fn(t(d, [0.5, 1.5], 'float32'), s.kwargs({ out: torch.empty([3], { device: d }) })),
-        error: ShapeError,
-        match: /output with shape \[3\] doesn't match the broadcast shape \[2\]/,
-      },
-    ],
-    pytorch2x,
+    name,
+    errorNames: [name, `${name}_`, aten, `${aten}_`],
+    call: (i, k) => call(tensorArg(i[0], name), k),
+    variants: { method: row.method === true, inplace: inplaceFn !== null, out: true },
+    forms,
+    dtypes: ACTIVATION_EXTRAS[name]?.dtypes ?? rowDtypes(row.rejects),
+    samples: goldenSamples(name),
+    errorInputs: activationErrors(fn, (x, out) => call(x, { out })),
+    pytorch2x: pytorch2xOf(name, row.kernel ?? `${aten}_cpu`),
   };
 }
 
+/** `torch.name` looked up by a name made at run time (`leakyRelu_`); throws when the facade lacks it. */
+function facadeFunction(name: string): (...args: unknown[]) => unknown {
+  const f: unknown = Reflect.get(torch, name);
+  if (typeof f !== 'function') throw new Error(`the facade has no torch.${name}`);
+  return (...args) => Reflect.apply(f, undefined, args);
+}
+
+// ---- the composite activations ----
+
 const OUT = options({ out: tensor });
-const OPTIONS = ['options'];
-/** PyTorch raises for bool, and for uint8 with the default (negative) min_val. */
-const HARDTANH_DTYPES: readonly DType[] = NO_BOOL.filter((d) => d !== 'uint8');
+
+/** selu and relu6: the elu and hardtanh rows with fixed arguments (core's ops/activations.ts). */
+function composite(s: {
+  readonly name: string;
+  readonly aten: string;
+  readonly fn: (self: Tensor, options?: { out?: Tensor | null; inplace?: boolean }) => Tensor;
+  readonly inplace: (self: Tensor) => Tensor;
+  readonly kernel: string;
+  readonly dtypes: readonly DType[];
+}): OpInfo {
+  return {
+    name: s.name,
+    errorNames: [s.name, `${s.name}_`, s.aten, `${s.aten}_`],
+    call: (i: readonly OpInput[], k: Kwargs) => s.fn(tensorArg(i[0], s.name), OUT(k)),
+    variants: { method: false, inplace: true, out: true },
+    forms: {
+      inplace: (i, k) => {
+        if (OUT(k).out) throw new Error(`${s.name}: the OpInfo case gives out= to the in-place form`);
+        return s.inplace(tensorArg(i[0], s.name));
+      },
+    },
+    dtypes: s.dtypes,
+    samples: goldenSamples(s.name),
+    errorInputs: activationErrors(s.fn, (x, out) => s.fn(x, { out })),
+    pytorch2x: pytorch2xOf(s.name, s.kernel),
+  };
+}
 
 export const ACTIVATION_OPS: readonly OpInfo[] = [
-  activation({
-    name: 'leakyRelu', aten: 'leaky_relu', half2x: 'leaky_relu_cpu', samples: OPTIONS,
-    kwargs: options({ negativeSlope: num, out: tensor }), fn: torch.leakyRelu, inplace: torch.leakyRelu_,
-  }),
-  activation({ name: 'elu', aten: 'elu', half2x: 'elu_cpu', samples: OPTIONS, kwargs: options({ alpha: num, out: tensor }), fn: torch.elu, inplace: torch.elu_ }),
-  activation({ name: 'selu', aten: 'elu', half2x: 'elu_cpu', kwargs: OUT, fn: torch.selu, inplace: torch.selu_ }),
-  activation({
-    name: 'relu6',
-    aten: 'hardtanh', dtypes: NO_BOOL,
-    kwargs: OUT,
-    fn: torch.relu6,
-    inplace: (x) => torch.relu6(x, { inplace: true }),
-    half2x: 'clamp_scalar_cpu',
-  }),
-  activation({
-    name: 'hardtanh', aten: 'hardtanh', dtypes: HARDTANH_DTYPES, half2x: 'clamp_scalar_cpu', samples: OPTIONS,
-    kwargs: options({ minVal: num, maxVal: num, out: tensor }), fn: torch.hardtanh, inplace: torch.hardtanh_,
-  }),
-  activation({
-    name: 'gelu', aten: 'gelu', half2x: 'GeluKernelImpl', samples: [...OPTIONS, 'tanh-edge'],
-    kwargs: options({ approximate: oneOf('none', 'tanh'), out: tensor }), fn: torch.gelu, inplace: null,
-  }),
-  activation({ name: 'silu', aten: 'silu', half2x: 'silu_cpu', kwargs: OUT, fn: torch.silu, inplace: torch.silu_ }),
-  activation({ name: 'mish', aten: 'mish', half2x: 'mish_cpu', bf16In2x: true, kwargs: OUT, fn: torch.mish, inplace: torch.mish_ }),
-  activation({
-    name: 'softplus', aten: 'softplus', half2x: 'softplus_cpu', samples: OPTIONS,
-    kwargs: options({ beta: num, threshold: num, out: tensor }), fn: torch.softplus, inplace: null,
-  }),
-  activation({ name: 'hardsigmoid', aten: 'hardsigmoid', half2x: 'hardsigmoid_cpu', kwargs: OUT, fn: torch.hardsigmoid, inplace: torch.hardsigmoid_ }),
-  activation({ name: 'hardswish', aten: 'hardswish', half2x: 'hardswish_cpu', kwargs: OUT, fn: torch.hardswish, inplace: torch.hardswish_ }),
-  activation({
-    name: 'logit', aten: 'logit', dtypes: ALL_DTYPES, method: true, half2x: 'logit_cpu', samples: OPTIONS,
-    kwargs: options({ eps: num, out: tensor }), fn: torch.logit, inplace: torch.logit_,
-  }),
+  ...ACTIVATION_TABLE_NAMES.map(tableActivation),
+  composite({ name: 'selu', aten: 'elu', fn: torch.selu, inplace: torch.selu_, kernel: 'elu_cpu', dtypes: rowDtypes(ACTIVATION_TABLE.elu.rejects) }),
+  composite({ name: 'relu6', aten: 'hardtanh', fn: torch.relu6, inplace: (x) => torch.relu6(x, { inplace: true }), kernel: 'clamp_scalar_cpu', dtypes: NO_BOOL }),
 ];

@@ -27,26 +27,15 @@ export type AvgPool2dOptions = core.AvgPool2dOptions;
 export type PadOptions = core.PadOptions;
 export type InterpolateOptions = core.InterpolateOptions;
 export {
-  // activations
+  // activations: the op table's rows that F has come from ../generated/functional-table-ops
   relu,
   relu_,
   relu6,
-  leakyRelu,
-  leakyRelu_,
-  elu,
-  elu_,
   selu,
-  gelu,
-  silu,
-  mish,
-  softplus,
-  hardtanh,
-  hardtanh_,
-  hardsigmoid,
-  hardswish,
   sigmoid,
   tanh,
 } from '@torch-ts/core';
+export * from '../generated/functional-table-ops';
 export {
   // NN functional ops (core ops/softmax.ts, losses.ts, normalization.ts, nn-misc.ts)
   linear,

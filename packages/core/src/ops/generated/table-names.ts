@@ -6,3 +6,6 @@ export const UNARY_TABLE_NAMES = ['neg', 'abs', 'relu', 'floor', 'ceil', 'exp', 
 
 /** The binary rows, in table order. */
 export const BINARY_TABLE_NAMES = ['mul', 'remainder', 'maximum', 'minimum', 'fmod', 'atan2', 'hypot', 'fmax', 'fmin', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor'] as const;
+
+/** The activation rows (unary with arguments), in table order. */
+export const ACTIVATION_TABLE_NAMES = ['leakyRelu', 'elu', 'hardtanh', 'gelu', 'silu', 'mish', 'softplus', 'hardsigmoid', 'hardswish', 'logit'] as const;

@@ -1,7 +1,7 @@
 // Generated from packages/core/src/ops/table/ by packages/core/scripts/gen-op-table.ts: do not edit.
 // Regenerate with `pnpm gen:ops` at the repository root.
 
-import { BINARY_OPS, UNARY_OPS } from '../pointwise-table';
+import { ACTIVATION_OPS, BINARY_OPS, UNARY_OPS } from '../pointwise-table';
 
 /** The negation of each element. */
 export const neg = UNARY_OPS.neg.fn;
@@ -223,3 +223,39 @@ export const bitwiseOr_ = BINARY_OPS.bitwiseOr.inplace;
 export const bitwiseXor = BINARY_OPS.bitwiseXor.fn;
 /** The in-place form of `bitwiseXor`: writes the result into `self`. */
 export const bitwiseXor_ = BINARY_OPS.bitwiseXor.inplace;
+/** x where x > 0, negative_slope * x elsewhere. PyTorch's signature: `leaky_relu(Tensor input, Scalar negative_slope=0.01, bool inplace=False)`. */
+export const leakyRelu = ACTIVATION_OPS.leakyRelu.fn;
+/** The in-place form of `leakyRelu`: writes the result into `self`. */
+export const leakyRelu_ = ACTIVATION_OPS.leakyRelu.inplace;
+/** x where x > 0, alpha * (exp(x) - 1) elsewhere (the kernel also scales: selu is elu with its constants). PyTorch's signature: `elu(Tensor input, Scalar alpha=1, bool inplace=False)`. */
+export const elu = ACTIVATION_OPS.elu.fn;
+/** The in-place form of `elu`: writes the result into `self`. */
+export const elu_ = ACTIVATION_OPS.elu.inplace;
+/** Each element clamped to [min_val, max_val], NaN kept (relu6 is hardtanh(x, 0, 6)). PyTorch's signature: `hardtanh(Tensor input, Scalar min_val=-1, Scalar max_val=1, bool inplace=False)`. */
+export const hardtanh = ACTIVATION_OPS.hardtanh.fn;
+/** The in-place form of `hardtanh`: writes the result into `self`. */
+export const hardtanh_ = ACTIVATION_OPS.hardtanh.inplace;
+/** x * Phi(x), Phi the standard normal CDF (approximate='tanh': its tanh approximation). PyTorch's signature: `gelu(Tensor input, *, str approximate='none')`. */
+export const gelu = ACTIVATION_OPS.gelu.fn;
+/** x * sigmoid(x) for each element. PyTorch's signature: `silu(Tensor input, bool inplace=False)`. */
+export const silu = ACTIVATION_OPS.silu.fn;
+/** The in-place form of `silu`: writes the result into `self`. */
+export const silu_ = ACTIVATION_OPS.silu.inplace;
+/** x * tanh(softplus(x)) for each element. PyTorch's signature: `mish(Tensor input, bool inplace=False)`. */
+export const mish = ACTIVATION_OPS.mish.fn;
+/** The in-place form of `mish`: writes the result into `self`. */
+export const mish_ = ACTIVATION_OPS.mish.inplace;
+/** log(1 + exp(beta * x)) / beta for each element; x itself where beta * x > threshold. PyTorch's signature: `softplus(Tensor input, Scalar beta=1, Scalar threshold=20)`. */
+export const softplus = ACTIVATION_OPS.softplus.fn;
+/** clamp(x / 6 + 1 / 2, 0, 1) for each element. PyTorch's signature: `hardsigmoid(Tensor input, bool inplace=False)`. */
+export const hardsigmoid = ACTIVATION_OPS.hardsigmoid.fn;
+/** The in-place form of `hardsigmoid`: writes the result into `self`. */
+export const hardsigmoid_ = ACTIVATION_OPS.hardsigmoid.inplace;
+/** x * hardsigmoid(x) for each element. PyTorch's signature: `hardswish(Tensor input, bool inplace=False)`. */
+export const hardswish = ACTIVATION_OPS.hardswish.fn;
+/** The in-place form of `hardswish`: writes the result into `self`. */
+export const hardswish_ = ACTIVATION_OPS.hardswish.inplace;
+/** log(x / (1 - x)) for each element, x first clamped to [eps, 1 - eps] when eps is given. PyTorch's signature: `logit(Tensor input, float? eps=None)`. */
+export const logit = ACTIVATION_OPS.logit.fn;
+/** The in-place form of `logit`: writes the result into `self`. */
+export const logit_ = ACTIVATION_OPS.logit.inplace;

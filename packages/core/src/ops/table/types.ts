@@ -1,3 +1,5 @@
+import type { SplitArgs } from '../../dispatch/schema-types';
+import type { DType } from '../../dtype';
 import type { Tensor } from '../../tensor/tensor';
 
 /**
@@ -10,18 +12,35 @@ import type { Tensor } from '../../tensor/tensor';
  *    (ops/pointwise-table.ts);
  *  - the front ends `torch.name` / `torch.name_` and the Tensor methods, with their types
  *    (ops/generated/table-ops.ts, written by scripts/gen-op-table.ts and kept current by
- *    a staleness test; the facade's re-exports are generated the same way);
- *  - KERNEL_OP_NAMES (op-names.ts) and the impl names of BackendImpls (backend-impls.ts), so
- *    a backend without the kernel, or autograd without the derivative, does not compile;
+ *    a staleness test; the facade's re-exports, torch.* and torch.nn.functional's, are
+ *    generated the same way);
+ *  - KERNEL_OP_NAMES (op-names.ts) and the impl names (and, for the activations, the
+ *    parameter types) of BackendImpls (backend-impls.ts), so a backend without the kernel,
+ *    or autograd without the derivative, does not compile;
  *  - autograd's derivative entries (autograd's derivatives/table.ts);
  *  - the OpInfo entries of the test package, and from them docs/ops.md.
- * Adding a pointwise op takes four places: its row here, the CPU kernel, the WGSL
- * expression, the golden line (CONTRIBUTING.md, "Adding an op"); the compiler names any
- * other piece that is missing.
+ * Adding a pointwise op takes four places: its row, the CPU kernel, the WGSL expression,
+ * the golden line (CONTRIBUTING.md, "Adding an op"); the compiler names any other piece
+ * that is missing.
  * A row is keyed by its torch-ts name (`logicalAnd`), which is also its impl's name in
  * BackendImpls; the dispatcher's name is PyTorch's, the key in snake case (`logical_and`,
  * `dispatcherName`). Rows whose result has no gradient (comparisons, logical and bitwise ops:
  * derivatives.yaml's `output_differentiability: [False]`) declare why instead of a formula.
+ *
+ * Three kinds of row: unary (table/unary.ts, `name(Tensor self)`), binary (table/binary.ts,
+ * `name(Tensor self, Tensor other)`), and unary with arguments (table/activation.ts: the
+ * activations, `leaky_relu(Tensor self, Scalar negative_slope=0.01)`). An activation's row
+ * writes its arguments in PyTorch's schema syntax, with their defaults; the schema, the front
+ * ends' binders and types (positional in schema order, any by keyword), the impl's parameter
+ * types and the values its check and formula read are all derived from that text (its
+ * formulas and checks are typed by it: `[slope]` is a number). What F.* spells differently
+ * is data too: `frontArgs` (F.elu takes alpha only; the kernel also scale and input_scale,
+ * which F.elu leaves at their defaults), `inplaceArg` (F.*'s `inplace=False`),
+ * `nnFunctional` (whether torch.nn.functional has it, and its `name_`), `method` (whether
+ * Tensor has it: only logit), `choices` (gelu's approximate, checked with PyTorch's
+ * message), `check` (hardtanh's unsigned limits), and an in-place form's own Node
+ * (LeakyReluBackward1, EluBackward1). Composites over rows (selu, relu6: ops/activations.ts)
+ * are not rows: they need no kernel and no derivative.
  */
 
 /** `logicalAnd` -> `logical_and`: the dispatcher's (PyTorch's) name of a row. */
@@ -89,10 +108,10 @@ export interface UnaryRow {
   readonly rejects?: Rejects;
   /**
    * Where the op is finite and smooth, where that is not everywhere: `pos` (x > 0), `nonzero`
-   * (a kink or pole at 0), `unit` (|x| < 1, or poles at ±pi/2), `above1` (x > 1). Tests draw
-   * gradcheck inputs there.
+   * (a kink or pole at 0), `unit` (|x| < 1, or poles at ±pi/2), `above1` (x > 1), `prob`
+   * (0 < x < 1, logit). Tests draw gradcheck inputs there.
    */
-  readonly domain?: 'pos' | 'nonzero' | 'unit' | 'above1';
+  readonly domain?: 'pos' | 'nonzero' | 'unit' | 'above1' | 'prob';
   /** F.relu's `inplace=False` argument: the F.* spelling of the in-place form. */
   readonly inplaceArg?: boolean;
   readonly derivative: UnaryDerivative | NoDerivative;
@@ -141,4 +160,127 @@ export interface BinaryRow {
   /** Where each operand keeps the op smooth (UnaryRow's `domain`), for gradcheck. */
   readonly domain?: readonly [UnaryRow['domain'] | 'any', UnaryRow['domain'] | 'any'];
   readonly derivative: BinaryDerivative | BinaryNoDerivative;
+}
+
+// ---- unary rows with arguments (the activations) ----
+
+/**
+ * An activation's argument as its impl, its check and its formula get it: a `Scalar`, `int` or
+ * `float` as a number (the default where none was given), a `float?` as a number or null, a
+ * `str` as a string (one of the row's `choices`).
+ */
+export type ActivationArg = number | string | null;
+
+/** The values a `str` argument may take, by argument name (gelu's `approximate`). */
+export type ArgChoices = { readonly [arg: string]: readonly string[] };
+
+/** `Scalar negative_slope=0.01` -> `['Scalar', 'negative_slope']`. */
+type ArgParts<A extends string> = A extends `${infer T} ${infer N}=${string}` ? [T, N] : A extends `${infer T} ${infer N}` ? [T, N] : [never, never];
+
+type ArgValue<T extends string, N extends string, C> = T extends `${infer B}?`
+  ? ArgValue<B, N, C> | null
+  : T extends 'Scalar' | 'int' | 'float'
+    ? number
+    : T extends 'str'
+      ? N extends keyof C
+        ? C[N] extends readonly (infer E)[]
+          ? E
+          : string
+        : string
+      : never;
+
+/** The value of one argument's text (`Scalar alpha=1`) under the choices `C`. */
+export type ArgValueOf<A extends string, C> = ArgValue<ArgParts<A>[0], ArgParts<A>[1], C>;
+/** The (snake_case) name of one argument's text. */
+export type ArgNameOf<A extends string> = ArgParts<A>[1];
+
+type Values<L extends readonly string[], C> = L extends readonly [infer H extends string, ...infer T extends string[]]
+  ? H extends '*'
+    ? Values<T, C>
+    : [ArgValueOf<H, C>, ...Values<T, C>]
+  : [];
+
+/**
+ * The values of an argument list in schema syntax, in order (`'Scalar min_val=-1, Scalar
+ * max_val=1'` -> `[number, number]`): what an activation's impl takes after `self`, and its
+ * check and formula read. Any list (`string`): `readonly ActivationArg[]`.
+ */
+export type ActivationArgs<A extends string, C = {}> = string extends A ? readonly ActivationArg[] : Values<SplitArgs<A>, C>;
+
+/** The choices a row declares (`{}` where it has none). */
+export type RowChoices<R> = R extends { readonly choices?: infer C } ? NonNullable<C> : {};
+/** The values of a row's arguments: its impl's parameters after `self`. */
+export type RowArgs<R> = R extends { readonly args: infer A extends string } ? ActivationArgs<A, RowChoices<R>> : never;
+
+/**
+ * A Node of an activation, as derivatives.yaml writes it: a formula of `grad`, one saved tensor
+ * (the input `self`, or the `result`) and the row's arguments (Note [The op table]). (The
+ * formula is a method in this type: a row's formula reads its own arguments' types, `[number]`
+ * for leaky_relu, and a table of rows is read through the erased type.)
+ */
+export interface ActivationNode<A extends string = string, C = ArgChoices> {
+  readonly saves: 'self' | 'result';
+  formula(grad: Tensor, saved: Tensor, args: ActivationArgs<A, C>): Tensor;
+  /** PyTorch's Node name where it is not `${Name}Backward0`. */
+  readonly node?: string;
+}
+
+export interface ActivationDerivative<A extends string = string, C = ArgChoices> extends ActivationNode<A, C> {
+  /**
+   * The in-place form's own Node, where it has one: `leaky_relu_` and `elu_` read the result
+   * (the input is gone), as PyTorch's `LeakyReluBackward1` and `EluBackward1` do. Default: the
+   * functional's.
+   */
+  readonly inplace?: ActivationNode<A, C>;
+}
+
+export interface ActivationRow<A extends string = string, C = ArgChoices> {
+  readonly doc: string;
+  /** `promote` (the activations with a floating kernel; `rejects` says which dtypes) or `float` (logit). */
+  readonly rule: 'promote' | 'float';
+  /** PyTorch's CPU kernel, as UnaryRow's (`leaky_relu_cpu`; hardtanh's is `clamp_scalar_cpu`). */
+  readonly kernel?: string;
+  readonly rejects?: Rejects;
+  /**
+   * The arguments after `self`, in PyTorch's schema syntax with their defaults (`Scalar
+   * negative_slope=0.01`; `*, str approximate='none'` for a keyword-only one; '' for none): the
+   * operators' schema, and the impl's parameters after `out` and `self`, in order. Types:
+   * Scalar, int, float, float?, str.
+   */
+  readonly args: A;
+  /**
+   * The arguments of the front ends (torch.*, F.*, the in-place form), where they are fewer than
+   * the kernel's: each names one of `args`, and the others get their defaults (F.elu takes
+   * `alpha`; the kernel also `scale` and `input_scale`, which selu sets).
+   */
+  readonly frontArgs?: string;
+  /** The values a `str` argument may take: anything else is refused with PyTorch's message. */
+  readonly choices?: C;
+  /** Checks PyTorch's kernel makes beyond the dtype (hardtanh: unsigned limits), after `rejects`'s. */
+  check?(op: string, compute: DType, args: ActivationArgs<A, C>): void;
+  /** What the impl and the formula get, where it is not the arguments as given (logit: a negative eps is none). */
+  implArgs?(args: ActivationArgs<A, C>): ActivationArgs<A, C>;
+  /** Whether `name_` exists (default true; gelu and softplus have none). */
+  readonly inplace?: false;
+  /** F.*'s `inplace=False` argument (F.leaky_relu, F.silu): the F.* spelling of the in-place form. */
+  readonly inplaceArg?: true;
+  /** Whether Tensor has the method (`x.logit()`, `x.logit_()`; the others are functions only, as in PyTorch). */
+  readonly method?: true;
+  /** Whether torch.nn.functional has it: `fn` (F.silu), or `fn and inplace` (F.elu and F.elu_). */
+  readonly nnFunctional?: 'fn' | 'fn and inplace';
+  readonly domain?: UnaryRow['domain'];
+  readonly derivative: ActivationDerivative<A, C>;
+}
+
+/**
+ * A row of the activation table, its formulas and checks typed by its own arguments: `A` and
+ * `C` are inferred from `args` and `choices`, and the row keeps its literal type (whether it
+ * has `inplace: false`, `method: true`...), from which the front ends' types are derived.
+ */
+export function activationRow<
+  const A extends string,
+  const C extends ArgChoices = {},
+  const R extends Omit<ActivationRow<A, C>, 'args' | 'choices'> = Omit<ActivationRow<A, C>, 'args' | 'choices'>,
+>(row: R & { readonly args: A; readonly choices?: C }): R & { readonly args: A; readonly choices?: C } {
+  return row;
 }
