@@ -34,4 +34,4 @@ export const CONTROL_ADDRESS = 32 * 1024;
 /** Bytes of the control block; it must end below HEAP_BASE. */
 export const CONTROL_BYTES = SLOTS * 4 + MAX_ARGS * 8 * CTL.maxTasks + 8 * CTL.maxThreads;
 /** Milliseconds a worker spins for the next job, and the caller for the last task, before sleeping (Note [Waking the pool]). */
-export const SPIN_MS = 0.1;
+export const SPIN_MS = 1;
