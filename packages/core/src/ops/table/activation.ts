@@ -1,7 +1,7 @@
 import { AutogradError, TorchError } from '../../errors';
 import type { Tensor } from '../../tensor/tensor';
 import { add, div, sub, where } from '../pointwise';
-import { ACTIVATION_OPS, BINARY_OPS, UNARY_OPS } from '../pointwise-table';
+import { erf, exp, ge, gt, le, lt, mul, neg, sigmoid, softplus, tanh } from './formula-ops';
 import { activationRow, type ActivationRow, type Rejects } from './types';
 
 /**
@@ -12,20 +12,6 @@ import { activationRow, type ActivationRow, type Rejects } from './types';
  * in PyTorch (ops/activations.ts). Formulas as PyTorch 1.13's derivatives.yaml and its
  * *_backward kernels write them.
  */
-// (the table's own ops and the other tables', looked up when a formula runs: pointwise-table.ts
-// defines them from this module, so they do not exist yet while it loads; each declares its
-// result type, so the table's type does not depend on Tensor's, whose methods come from it)
-const neg = (x: Tensor): Tensor => UNARY_OPS.neg.fn(x);
-const exp = (x: Tensor): Tensor => UNARY_OPS.exp.fn(x);
-const erf = (x: Tensor): Tensor => UNARY_OPS.erf.fn(x);
-const tanh = (x: Tensor): Tensor => UNARY_OPS.tanh.fn(x);
-const sigmoid = (x: Tensor): Tensor => UNARY_OPS.sigmoid.fn(x);
-const softplus = (x: Tensor): Tensor => ACTIVATION_OPS.softplus.fn(x);
-const gt = (x: Tensor, y: number): Tensor => BINARY_OPS.gt.fn(x, y);
-const ge = (x: Tensor, y: number): Tensor => BINARY_OPS.ge.fn(x, y);
-const lt = (x: Tensor, y: number): Tensor => BINARY_OPS.lt.fn(x, y);
-const le = (x: Tensor, y: number): Tensor => BINARY_OPS.le.fn(x, y);
-const mul = (x: Tensor, y: Tensor | number): Tensor => BINARY_OPS.mul.fn(x, y);
 
 /** PyTorch's CPU kernels of most activations are floating only; the message names the kernel. */
 const FLOAT_ONLY: Rejects = { bool: true, integral: true };

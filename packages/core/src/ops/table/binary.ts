@@ -1,7 +1,7 @@
 import type { Tensor } from '../../tensor/tensor';
 import { zerosLike } from '../factories';
 import { add, div, where } from '../pointwise';
-import { BINARY_OPS, UNARY_OPS } from '../pointwise-table';
+import { eq, ge, gt, le, lt, mul, ne, neg, reciprocal } from './formula-ops';
 import type { BinaryDerivative, BinaryNoDerivative, BinaryRow } from './types';
 
 /**
@@ -12,16 +12,6 @@ import type { BinaryDerivative, BinaryNoDerivative, BinaryRow } from './types';
 // (formulas declare their result type: the table's type must not depend on Tensor's, whose
 // methods are derived from the table)
 type Grads = readonly [Tensor | null, Tensor | null];
-const neg = (x: Tensor): Tensor => UNARY_OPS.neg.fn(x);
-const reciprocal = (x: Tensor): Tensor => UNARY_OPS.reciprocal.fn(x);
-// (rows of this table, looked up when a formula runs: they do not exist while it loads)
-const ge = (x: Tensor, y: Tensor): Tensor => BINARY_OPS.ge.fn(x, y);
-const le = (x: Tensor, y: Tensor): Tensor => BINARY_OPS.le.fn(x, y);
-const ne = (x: Tensor, y: Tensor): Tensor => BINARY_OPS.ne.fn(x, y);
-const eq = (x: Tensor, y: Tensor): Tensor => BINARY_OPS.eq.fn(x, y);
-const lt = (x: Tensor, y: Tensor): Tensor => BINARY_OPS.lt.fn(x, y);
-const gt = (x: Tensor, y: Tensor): Tensor => BINARY_OPS.gt.fn(x, y);
-const mul = (x: Tensor, y: Tensor | number): Tensor => BINARY_OPS.mul.fn(x, y);
 
 /**
  * A saved operand a formula cannot do without (a row whose `saves` omits it is a bug). Typed

@@ -1,7 +1,7 @@
 import type { Tensor } from '../../tensor/tensor';
 import { zerosLike } from '../factories';
 import { add, div, pow, sub, where } from '../pointwise';
-import { BINARY_OPS, UNARY_OPS } from '../pointwise-table';
+import { cos, cosh, erfinv, exp, gt, lt, mul, neg, rsqrt, sin, sinh } from './formula-ops';
 import type { NoDerivative, UnaryRow } from './types';
 
 /**
@@ -10,19 +10,6 @@ import type { NoDerivative, UnaryRow } from './types';
  */
 const TWO_OVER_SQRT_PI = 2 / Math.sqrt(Math.PI);
 const zero = (g: Tensor): Tensor => zerosLike(g);
-// The table's own ops, looked up when a formula runs: pointwise-table.ts defines them from
-// this module, so they do not exist yet while it loads.
-const neg = (x: Tensor): Tensor => UNARY_OPS.neg.fn(x);
-const exp = (x: Tensor): Tensor => UNARY_OPS.exp.fn(x);
-const sin = (x: Tensor): Tensor => UNARY_OPS.sin.fn(x);
-const cos = (x: Tensor): Tensor => UNARY_OPS.cos.fn(x);
-const sinh = (x: Tensor): Tensor => UNARY_OPS.sinh.fn(x);
-const cosh = (x: Tensor): Tensor => UNARY_OPS.cosh.fn(x);
-const rsqrt = (x: Tensor): Tensor => UNARY_OPS.rsqrt.fn(x);
-const erfinv = (x: Tensor): Tensor => UNARY_OPS.erfinv.fn(x);
-const gt = (x: Tensor, y: number): Tensor => BINARY_OPS.gt.fn(x, y);
-const mul = (x: Tensor, y: Tensor | number): Tensor => BINARY_OPS.mul.fn(x, y);
-const lt = (x: Tensor, y: number): Tensor => BINARY_OPS.lt.fn(x, y);
 
 export const UNARY_TABLE = {
   neg: {

@@ -1,0 +1,31 @@
+import type { Tensor } from '../../tensor/tensor';
+import { ACTIVATION_OPS, BINARY_OPS, UNARY_OPS } from '../pointwise-table';
+
+/**
+ * The table's own ops as its formulas call them. They are looked up when a formula runs:
+ * pointwise-table.ts defines them from the table modules, so they do not exist yet while
+ * those load. Each declares its types, so the tables' types do not depend on Tensor's, whose
+ * methods are derived from the tables.
+ */
+type Other = Tensor | number;
+
+export const neg = (x: Tensor): Tensor => UNARY_OPS.neg.fn(x);
+export const exp = (x: Tensor): Tensor => UNARY_OPS.exp.fn(x);
+export const sin = (x: Tensor): Tensor => UNARY_OPS.sin.fn(x);
+export const cos = (x: Tensor): Tensor => UNARY_OPS.cos.fn(x);
+export const sinh = (x: Tensor): Tensor => UNARY_OPS.sinh.fn(x);
+export const cosh = (x: Tensor): Tensor => UNARY_OPS.cosh.fn(x);
+export const rsqrt = (x: Tensor): Tensor => UNARY_OPS.rsqrt.fn(x);
+export const reciprocal = (x: Tensor): Tensor => UNARY_OPS.reciprocal.fn(x);
+export const erf = (x: Tensor): Tensor => UNARY_OPS.erf.fn(x);
+export const erfinv = (x: Tensor): Tensor => UNARY_OPS.erfinv.fn(x);
+export const tanh = (x: Tensor): Tensor => UNARY_OPS.tanh.fn(x);
+export const sigmoid = (x: Tensor): Tensor => UNARY_OPS.sigmoid.fn(x);
+export const softplus = (x: Tensor): Tensor => ACTIVATION_OPS.softplus.fn(x);
+export const mul = (x: Tensor, y: Other): Tensor => BINARY_OPS.mul.fn(x, y);
+export const eq = (x: Tensor, y: Other): Tensor => BINARY_OPS.eq.fn(x, y);
+export const ne = (x: Tensor, y: Other): Tensor => BINARY_OPS.ne.fn(x, y);
+export const lt = (x: Tensor, y: Other): Tensor => BINARY_OPS.lt.fn(x, y);
+export const le = (x: Tensor, y: Other): Tensor => BINARY_OPS.le.fn(x, y);
+export const gt = (x: Tensor, y: Other): Tensor => BINARY_OPS.gt.fn(x, y);
+export const ge = (x: Tensor, y: Other): Tensor => BINARY_OPS.ge.fn(x, y);
