@@ -3,7 +3,7 @@
  * text: scripts/gen-op-table.ts writes them, test/op-table.test.ts checks that the committed
  * ones are current.
  */
-import { ACTIVATION_TABLE, BINARY_TABLE, UNARY_TABLE, allOperators, dispatcherName, type ActivationRow } from '../src/index';
+import { ACTIVATION_TABLE, BINARY_TABLE, UNARY_TABLE, allOperators, dispatcherName, type ActivationRow, type BinaryRow } from '../src/index';
 
 const HEADER = '// Generated from packages/core/src/ops/table/ by packages/core/scripts/gen-op-table.ts: do not edit.\n// Regenerate with `pnpm gen:ops` at the repository root.\n';
 
@@ -12,8 +12,10 @@ export function opTableFiles(): Record<string, string> {
   const unary = Object.keys(UNARY_TABLE) as (keyof typeof UNARY_TABLE)[];
   const binary = Object.keys(BINARY_TABLE) as (keyof typeof BINARY_TABLE)[];
   const activation = Object.keys(ACTIVATION_TABLE) as (keyof typeof ACTIVATION_TABLE)[];
-  const hasInplace = (n: keyof typeof BINARY_TABLE) => (BINARY_TABLE[n] as { inplace?: boolean }).inplace !== false;
+  const binRow = (n: keyof typeof BINARY_TABLE): BinaryRow => BINARY_TABLE[n];
+  const hasInplace = (n: keyof typeof BINARY_TABLE) => binRow(n).inplace !== false;
   const actRow = (n: keyof typeof ACTIVATION_TABLE): ActivationRow => ACTIVATION_TABLE[n];
+  const binArgs = (n: keyof typeof BINARY_TABLE) => binRow(n).args ?? '';
   // (the function form's schema, as the binder takes it: positional in order, any by keyword)
   const frontSignature = (n: keyof typeof ACTIVATION_TABLE) => {
     const row = actRow(n);
@@ -55,7 +57,7 @@ export function opTableFiles(): Record<string, string> {
     '',
     ...unary.flatMap((n) => [`/** ${UNARY_TABLE[n].doc} */`, `export const ${n} = UNARY_OPS.${n}.fn;`, inplaceDoc(n), `export const ${n}_ = UNARY_OPS.${n}.inplace;`]),
     ...binary.flatMap((n) => [
-      `/** ${BINARY_TABLE[n].doc} */`,
+      `/** ${BINARY_TABLE[n].doc}${binArgs(n) ? ` PyTorch's signature: \`${dispatcherName(n)}(Tensor input, Tensor other, ${binArgs(n)})\`.` : ''} */`,
       `export const ${n} = BINARY_OPS.${n}.fn;`,
       ...(hasInplace(n) ? [inplaceDoc(n), `export const ${n}_ = BINARY_OPS.${n}.inplace;`] : []),
     ]),

@@ -18,7 +18,9 @@ import {
   Tensor,
   empty,
   UNARY_TABLE,
+  parseSchema,
   type ActivationRow,
+  type BinaryRow,
 } from '../src/index';
 import { opTableFiles } from '../scripts/op-table-files';
 
@@ -33,11 +35,13 @@ describe('the op table (Note [The op table])', () => {
 
   it('each binary row is a functional, an out= and (where the row has it) an in-place operator, and a kernel op', () => {
     const ops = new Map(allOperators().map((o) => [o.name, o]));
-    for (const [key, row] of Object.entries(BINARY_TABLE)) {
+    for (const [key, row] of Object.entries(BINARY_TABLE) as [string, BinaryRow][]) {
       const name = dispatcherName(key);
-      const inplace = (row as { inplace?: boolean }).inplace !== false;
-      expect(ops.get(name)?.schema.args.map((a) => a.name), name).toEqual(['self', 'other']);
-      expect(ops.get(`${name}.out`)?.schema.args.map((a) => a.name), name).toEqual(['self', 'other', 'out']);
+      const inplace = row.inplace !== false;
+      // (then the row's keyword-only arguments: add's alpha)
+      const args = ['self', 'other', ...(row.args ? parseSchema(`${name}(${row.args}) -> Tensor`).args.map((a) => a.name) : [])];
+      expect(ops.get(name)?.schema.args.map((a) => a.name), name).toEqual(args);
+      expect(ops.get(`${name}.out`)?.schema.args.map((a) => a.name), name).toEqual([...args, 'out']);
       expect(ops.has(`${name}_`), `${name}_`).toBe(inplace);
       expect(KERNEL_OP_NAMES.includes(`${name}_` as never), `${name}_`).toBe(inplace);
       expect(KERNEL_OP_NAMES).toContain(name);

@@ -110,10 +110,7 @@ export {
   dropout,
   layerNorm,
   groupNorm,
-  // pointwise
-  add,
-  sub,
-  div,
+  // pointwise (the op table's rows come from ./generated/table-ops)
   trueDivide,
   floorDivide,
   pow,

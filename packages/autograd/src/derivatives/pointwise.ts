@@ -1,4 +1,4 @@
-import { isfinite, div, eq, ge, log, mul, neg, pow, sub, where, zerosLike } from '@torch-ts/core';
+import { isfinite, eq, ge, log, mul, pow, sub, where, zerosLike } from '@torch-ts/core';
 import type { DerivativeFamily, DerivativeOf } from '../derivative';
 import { operand, savedTensor, scalarNumber } from './common';
 import { unaryDerivative } from './table';
@@ -8,47 +8,6 @@ import { unaryDerivative } from './table';
  * result down to its input's (broadcast) shape and casts it to the input's dtype, so the
  * formulas work at the output's shape and dtype.
  */
-
-const AddBackward0: DerivativeOf<'add'> = {
-  name: 'AddBackward0',
-  inputs: ['self', 'other'],
-  saves: [],
-  backward: ({ grad, args, needs }) => {
-    const alpha = scalarNumber(args[2], 1);
-    return [needs[0] ? grad : null, needs[1] ? (alpha === 1 ? grad : mul(grad, alpha)) : null];
-  },
-};
-
-const SubBackward0: DerivativeOf<'sub'> = {
-  name: 'SubBackward0',
-  inputs: ['self', 'other'],
-  saves: [],
-  backward: ({ grad, args, needs }) => {
-    const alpha = scalarNumber(args[2], 1);
-    return [needs[0] ? grad : null, needs[1] ? (alpha === 1 ? neg(grad) : mul(grad, -alpha)) : null];
-  },
-};
-
-/**
- * div: self gets grad / other, other gets -grad * self / other^2. With a rounding mode div is
- * piecewise constant and both gradients are zero (`grad * 0`, so nan stays nan), as in PyTorch.
- */
-const DivBackward: DerivativeOf<'div'> = {
-  // div.Tensor_mode / div.Scalar_mode record DivBackward2
-  name: (args) => (args[2] == null ? 'DivBackward0' : 'DivBackward2'),
-  inputs: ['self', 'other'],
-  saves: ['self@other', 'other'],
-  backward: (ctx) => {
-    const { grad, needs, args } = ctx;
-    const other = operand(ctx, 'other', 1);
-    if (args[2] != null) return [needs[0] ? mul(grad, 0) : null, needs[1] ? mul(grad, 0) : null];
-    return [
-      needs[0] ? div(grad, other) : null,
-      // -grad * self / other^2, as `-grad * ((self / other) / other)` to stay finite longer
-      needs[1] ? mul(neg(grad), div(div(savedTensor(ctx, 'self', 'div'), other), other)) : null,
-    ];
-  },
-};
 
 /**
  * Tensor arguments reach `name` as null (the Node keeps no tensors in its args), scalars as
@@ -105,12 +64,6 @@ const RoundBackward: DerivativeOf<'round'> = {
 };
 
 export const POINTWISE_DERIVATIVES = {
-  add: AddBackward0,
-  add_: AddBackward0,
-  sub: SubBackward0,
-  sub_: SubBackward0,
-  div: DivBackward,
-  div_: DivBackward,
   pow: PowBackward,
   pow_: PowBackward,
   nan_to_num: NanToNumBackward0,

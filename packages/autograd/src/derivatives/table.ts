@@ -2,7 +2,9 @@ import {
   ACTIVATION_OPS,
   ACTIVATION_TABLE,
   ACTIVATION_TABLE_NAMES,
+  BINARY_OPS,
   BINARY_TABLE,
+  BINARY_TABLE_NAMES,
   dispatcherName,
   UNARY_TABLE,
   type ActivationNode,
@@ -68,23 +70,25 @@ type BinaryEntry = DerivativeEntry<DerivativeArgs<BinaryKernelOp>>;
  * overload ran (only tensors are taken out of `args`: Note [Derivative arguments]). Typed by
  * the arguments of every row's operators (`(Tensor self, Tensor other)` each).
  */
-function binaryDerivative(op: string, d: BinaryDerivative): Derivative<DerivativeArgs<BinaryKernelOp>> {
+function binaryDerivative(op: BinaryTableName, d: BinaryDerivative): Derivative<DerivativeArgs<BinaryKernelOp>> {
   // (`logicalAnd` -> LogicalAndBackward0: PyTorch's CamelCase of `logical_and`)
   const node = `${op[0].toUpperCase()}${op.slice(1)}Backward`;
+  const read = BINARY_OPS[op].args;
+  const named = d.node;
   return {
-    // fmod.Scalar records FmodBackward0, fmod.Tensor FmodBackward1
-    name: d.scalarOverloadNodes ? (args) => `${node}${args[1] === null ? 1 : 0}` : `${node}0`,
+    // fmod.Scalar records FmodBackward0, fmod.Tensor FmodBackward1; div with a rounding mode DivBackward2
+    name: named ? (args) => named(read(args)) : d.scalarOverloadNodes ? (args) => `${node}${args[1] === null ? 1 : 0}` : `${node}0`,
     inputs: ['self', 'other'],
     saves: d.saves,
     backward: (ctx) => {
       const { saved } = ctx;
-      return d.formula(ctx.grad, { self: saved.self, other: saved.other ?? ctx.args[1] ?? undefined, result: saved.result }, ctx.needs);
+      return d.formula(ctx.grad, { self: saved.self, other: saved.other ?? ctx.args[1] ?? undefined, result: saved.result }, ctx.needs, read(ctx.args));
     },
   };
 }
 
 /** The functional's entry and the in-place form's (a row without a gradient may still give `name_` a Node: eq_). */
-function binaryEntries(op: string, row: BinaryRow): [BinaryEntry, BinaryEntry] {
+function binaryEntries(op: BinaryTableName, row: BinaryRow): [BinaryEntry, BinaryEntry] {
   const d = row.derivative;
   if (!('notDifferentiable' in d)) {
     const entry = binaryDerivative(op, d);
@@ -95,7 +99,8 @@ function binaryEntries(op: string, row: BinaryRow): [BinaryEntry, BinaryEntry] {
 }
 
 export const BINARY_TABLE_DERIVATIVES = Object.fromEntries(
-  Object.entries(BINARY_TABLE).flatMap(([op, row]: [string, BinaryRow]) => {
+  BINARY_TABLE_NAMES.flatMap((op) => {
+    const row: BinaryRow = BINARY_TABLE[op];
     const name = dispatcherName(op);
     const [functional, inplace] = binaryEntries(op, row);
     return row.inplace === false ? [[name, functional]] : [[name, functional], [`${name}_`, inplace]];

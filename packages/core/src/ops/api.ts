@@ -6,6 +6,7 @@ import { META_IMPLS } from './meta-backend';
 import { registerBackend } from './registry';
 
 export * from './pointwise';
+export * from './division';
 export * from './generated/table-ops';
 export {
   ACTIVATION_OPS,
@@ -16,6 +17,11 @@ export {
   type ActivationArgsReader,
   type ActivationOptions,
   type ActivationTableOp,
+  type BinaryArgsReader,
+  type BinaryFn,
+  type BinaryInplace,
+  type BinaryOptions,
+  type BinaryTableOp,
   type InplaceOption,
 } from './pointwise-table';
 export { ACTIVATION_TABLE, type ActivationTableName } from './table/activation';
@@ -31,6 +37,8 @@ export type {
   ArgChoices,
   RowArgs,
   RowChoices,
+  BinaryArg,
+  BinaryArgs,
   BinaryRow,
   BinaryDerivative,
   BinaryNoDerivative,

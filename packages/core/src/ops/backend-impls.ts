@@ -11,7 +11,7 @@ import type { JoinImpls } from './join-impls';
 import type { RandomImpls } from './random-impls';
 import type { ConvImpls } from './conv-impls';
 import type { UnaryTableName } from './table/unary';
-import type { BinaryTableName } from './table/binary';
+import type { BINARY_TABLE, BinaryTableName } from './table/binary';
 import type { ACTIVATION_TABLE, ActivationTableName } from './table/activation';
 import type { RowArgs } from './table/types';
 
@@ -40,8 +40,12 @@ export type ArgReduceImpl = (values: TensorImpl | null, indices: TensorImpl, sel
  * or bool for a `compare` row (logicalNot).
  */
 export type TableUnaryImpls = { readonly [K in UnaryTableName]: UnaryImpl };
-/** One impl per binary row of the op table, named as the row (`out` bool for the `compare` rows: eq, logicalAnd). */
-export type TableBinaryImpls = { readonly [K in BinaryTableName]: BinaryImpl };
+/** The binary rows computed by the impl of their name: all but those with a `compute` of their own (sub, div). */
+export type TableBinaryImplName = {
+  [K in BinaryTableName]: (typeof BINARY_TABLE)[K] extends { compute(...args: never): void } ? never : K;
+}[BinaryTableName];
+/** One impl per binary row of the op table without a `compute`, named as the row (`out` bool for the `compare` rows: eq, logicalAnd). */
+export type TableBinaryImpls = { readonly [K in TableBinaryImplName]: BinaryImpl };
 /**
  * One impl per activation row of the op table, named as the row: `self` and `out` in the
  * compute dtype (floating, or any hardtanh accepts), same shape; then the row's arguments in

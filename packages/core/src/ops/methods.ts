@@ -5,6 +5,7 @@ import { indexPut, indexPut_ } from './indexing';
 import * as gs from './gather-scatter';
 import * as masked from './masked';
 import * as linalg from './linalg';
+import * as division from './division';
 import * as pw from './pointwise';
 import { ACTIVATION_METHODS, BINARY_METHODS, UNARY_METHODS } from './pointwise-table';
 import * as pwb from './pointwise-binary';
@@ -28,8 +29,7 @@ import * as views from './views';
  * (`TensorMethods`), so a method and its function cannot drift apart.
  */
 const METHODS = {
-  add: pw.add, add_: pw.add_, sub: pw.sub, sub_: pw.sub_,
-  div: pw.div, div_: pw.div_, trueDivide: pw.trueDivide, trueDivide_: pw.trueDivide_, floorDivide: pw.floorDivide, floorDivide_: pw.floorDivide_,
+  trueDivide: division.trueDivide, trueDivide_: division.trueDivide_, floorDivide: division.floorDivide, floorDivide_: division.floorDivide_,
   pow: pw.pow, pow_: pw.pow_,
   ...BINARY_METHODS,
   clamp: pwb.clamp, clamp_: pwb.clamp_, clampMin: pwb.clampMin, clampMin_: pwb.clampMin_, clampMax: pwb.clampMax, clampMax_: pwb.clampMax_,

@@ -9,12 +9,14 @@ import { callFunctional, callMutating, unwrapTensor } from './call';
 import { torchTypeName } from './meta-utils';
 import { binaryFront, definePointwise, unaryFront, type OutOptions, type PointwiseDef, type PointwiseOp } from './pointwise';
 import { implOf } from './registry';
+import type { TableBinaryImplName } from './backend-impls';
 import {
   dispatcherName,
   type ActivationArg,
   type ActivationRow,
   type ArgNameOf,
   type ArgValueOf,
+  type BinaryArg,
   type BinaryRow,
   type RowChoices,
   type UnaryRow,
@@ -94,22 +96,115 @@ export const UNARY_METHODS = Object.fromEntries(
 
 // ---- binary rows ----
 type Scalar = number | bigint | boolean;
-type OtherOf<K extends BinaryTableName> = (typeof BINARY_TABLE)[K] extends { readonly scalarOther: true } ? Tensor | Scalar : Tensor;
-type HasInplace<K extends BinaryTableName> = (typeof BINARY_TABLE)[K] extends { readonly inplace: false } ? false : true;
+type BinaryRowOf<K extends BinaryTableName> = (typeof BINARY_TABLE)[K];
+type OtherOf<K extends BinaryTableName> = BinaryRowOf<K> extends { readonly scalarOther: true } ? Tensor | Scalar : Tensor;
+type HasInplace<K extends BinaryTableName> = BinaryRowOf<K> extends { readonly inplace: false } ? false : true;
+type BinaryArgsText<R> = R extends { readonly args: infer A extends string } ? A : '';
 
-export interface BinaryTableOp<O> {
+/** The keyword options of a binary row's front ends (`{ alpha?: Scalar }`), without `out`. */
+export type BinaryOptions<K extends BinaryTableName> = {
+  [A in Exclude<SplitArgs<BinaryArgsText<BinaryRowOf<K>>>[number], '*'> as Camel<ArgNameOf<A>>]?: ArgValueOf<A, RowChoices<BinaryRowOf<K>>, Scalar>;
+};
+/** The function form of binary row `K`: `add(x, y, { alpha, out })`. */
+export type BinaryFn<K extends BinaryTableName> = (input: Tensor, other: OtherOf<K>, options?: BinaryOptions<K> & OutOptions) => Tensor;
+/** The in-place form of binary row `K`: `x.add_(y, { alpha })`, `x.mul_(y)`. */
+export type BinaryInplace<K extends BinaryTableName> =
+  BinaryArgsText<BinaryRowOf<K>> extends '' ? (self: Tensor, other: OtherOf<K>) => Tensor : (self: Tensor, other: OtherOf<K>, options?: BinaryOptions<K>) => Tensor;
+
+export interface BinaryTableOp<K extends BinaryTableName> {
   readonly op: PointwiseOp;
-  readonly fn: (input: Tensor, other: O, options?: OutOptions) => Tensor;
-  readonly inplace: (self: Tensor, other: O) => Tensor;
+  readonly fn: BinaryFn<K>;
+  readonly inplace: BinaryInplace<K>;
+  /** The row's arguments from its operators' boxed ones (`self`, `other` first), defaults filled in: what its check, compute and formula get. */
+  readonly args: BinaryArgsReader;
 }
 
-function defineBinary(name: BinaryTableName, row: BinaryRow): BinaryTableOp<never> {
-  const op = rowOperators(name, row, 2, (b, opName, out, [x, y]) => implOf(b, name, opName)(out, x, y));
-  return { op, ...binaryFront(op, '', { numbers: row.scalarOther === true }) };
+/** Reads a binary row's arguments (BinaryTableOp's `args`). */
+export type BinaryArgsReader = (boxed: readonly unknown[]) => readonly BinaryArg[];
+
+/** One binary row argument from its boxed value, as BinaryArg says. */
+function binaryArgReader(op: string, arg: ArgSchema): (v: unknown) => BinaryArg {
+  const d = arg.defaultValue === undefined ? undefined : parseDefault(arg.defaultValue);
+  if (arg.type === 'str?') return (v) => (v === undefined || v === null ? null : String(v));
+  if (arg.type === 'Scalar' && typeof d === 'number') {
+    return (v) => (v === undefined || v === null ? d : typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ? v : Number(v));
+  }
+  throw new Error(`op table: ${op}'s argument '${arg.type} ${arg.name}' is not one a binary row takes (Scalar with a default, str?)`);
+}
+
+function binaryArgsReader(name: string, text: string): BinaryArgsReader {
+  if (text === '') return () => [];
+  if (!text.startsWith('*')) throw new Error(`op table: ${name}'s arguments must be keyword-only, as PyTorch's binary ops' are ('*, ${text}')`);
+  const readers = parseSchema(`${name}(Tensor self, Tensor other, ${text}) -> Tensor`)
+    .args.slice(2)
+    .map((a) => binaryArgReader(name, a));
+  const n = readers.length;
+  return (boxed) => {
+    const args = new Array<BinaryArg>(n);
+    for (let i = 0; i < n; i++) args[i] = readers[i](boxed[i + 2]);
+    return args;
+  };
+}
+
+/** A row computed by the impl of its name: every row without a `compute` of its own. */
+function isPlain(name: BinaryTableName): name is TableBinaryImplName {
+  const row: BinaryRow = BINARY_TABLE[name];
+  return row.compute === undefined;
+}
+
+/**
+ * The checks of a binary row: its `choices` (a `str?` argument is None or one of them, with
+ * PyTorch's message for div's rounding_mode), the dtypes it rejects, then its own `check`.
+ */
+function binaryCheck(name: string, row: BinaryRow, read: BinaryArgsReader): PointwiseDef['check'] {
+  const dtypes = checkOf(row);
+  const own = row.check;
+  const schemaArgs = row.args ? parseSchema(`${name}(${row.args}) -> Tensor`).args : [];
+  const choices = Object.entries(row.choices ?? {}).map(([arg, values]) => {
+    const at = schemaArgs.findIndex((a) => a.name === arg);
+    if (at < 0) throw new Error(`op table: ${name}'s choices name '${arg}', which is not one of its arguments`);
+    const quoted = values.map((v) => `'${v}'`);
+    const expected = `null, ${quoted.slice(0, -1).join(', ')}, or ${quoted[quoted.length - 1]}`;
+    return { arg, values, at, expected };
+  });
+  if (choices.length === 0 && !own) return dtypes;
+  return (op, compute, operands, boxed) => {
+    const args = read(boxed);
+    for (const c of choices) {
+      const v = args[c.at];
+      if (v !== null && !c.values.includes(String(v))) throw new TorchError(`${op}: expected ${c.arg} to be one of ${c.expected} but found '${String(v)}'`);
+    }
+    dtypes?.(op, compute);
+    own?.(op, compute, args, operands);
+  };
+}
+
+function defineBinary(key: BinaryTableName, row: BinaryRow): BinaryTableOp<BinaryTableName> {
+  const name = dispatcherName(key);
+  const text = row.args ?? '';
+  const read = binaryArgsReader(name, text);
+  const ruleFor = row.ruleFor;
+  const compute = row.compute;
+  const op = definePointwise({
+    name,
+    arity: 2,
+    extraArgs: text || undefined,
+    rule: ruleFor ? (boxed) => ruleFor(read(boxed)) : row.rule,
+    check: binaryCheck(name, row, read),
+    inplace: row.inplace !== false,
+    compute: compute
+      ? (b, opName, out, [x, y], boxed) => compute((impl) => implOf(b, impl, opName), out, x, y, read(boxed))
+      : isPlain(key)
+        ? (b, opName, out, [x, y]) => implOf(b, key, opName)(out, x, y)
+        : () => {
+            throw new Error(`op table: ${key} has neither a compute nor an impl`);
+          },
+  });
+  return { op, ...binaryFront(op, text.replace(/^\*,\s*/, ''), { numbers: row.scalarOther === true }), args: read };
 }
 
 export const BINARY_OPS = Object.fromEntries(BINARY_TABLE_NAMES.map((name) => [name, defineBinary(name, BINARY_TABLE[name])])) as {
-  readonly [K in BinaryTableName]: BinaryTableOp<OtherOf<K>>;
+  readonly [K in BinaryTableName]: BinaryTableOp<K>;
 };
 
 /** The Tensor methods of the binary rows: `x.hypot(y)`, and `x.hypot_(y)` where the row has an in-place form. */
@@ -119,8 +214,8 @@ export const BINARY_METHODS = Object.fromEntries(
     const row: BinaryRow = BINARY_TABLE[name];
     return row.inplace === false ? [[name, o.fn]] : [[name, o.fn], [`${name}_`, o.inplace]];
   }),
-) as { readonly [K in BinaryTableName]: BinaryTableOp<OtherOf<K>>['fn'] } & {
-  readonly [K in BinaryTableName as HasInplace<K> extends true ? `${K}_` : never]: BinaryTableOp<OtherOf<K>>['inplace'];
+) as { readonly [K in BinaryTableName]: BinaryFn<K> } & {
+  readonly [K in BinaryTableName as HasInplace<K> extends true ? `${K}_` : never]: BinaryInplace<K>;
 };
 
 // ---- unary rows with arguments (the activations) ----

@@ -1,10 +1,9 @@
 import type { OperatorHandle } from '../dispatch/dispatcher';
-import { checkScalarFits, getDefaultDtype, isFloatingType, resultType, type DType } from '../dtype';
+import { getDefaultDtype, isFloatingType, resultType, type DType } from '../dtype';
 import { DTypeError, TorchError } from '../errors';
 import { broadcastShapes } from '../iterator';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import type { BackendImpls } from './backend-impls';
 import { makeBinder, makeOverloads } from './binder';
 import { callFunctional, callMutating, unwrapTensor, unwrapTensorOrScalar } from './call';
 import {
@@ -204,28 +203,6 @@ function runSameGeometry(
 }
 
 // ---- the checks PyTorch makes ----
-function checkSub(op: string, _c: DType, operands: readonly (TensorImpl | Scalar)[]): void {
-  const isBool = (o: TensorImpl | Scalar) => (o instanceof TensorImpl ? o.dtype === 'bool' : typeof o === 'boolean');
-  if (isBool(operands[0]) && isBool(operands[1])) {
-    throw new DTypeError(`${op}: Subtraction, the \`-\` operator, with two bool tensors is not supported. Use the \`^\` or \`logical_xor()\` operator instead.`);
-  }
-  if (isBool(operands[0]) || isBool(operands[1])) {
-    throw new DTypeError(`${op}: Subtraction, the \`-\` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the \`~\` or \`logical_not()\` operator instead.`);
-  }
-}
-
-function checkAlpha(op: string, compute: DType, _o: unknown, args: unknown[]): void {
-  const alpha = args[2];
-  if (alpha === undefined || alpha === null) return;
-  if (typeof alpha === 'boolean' && compute !== 'bool') {
-    throw new DTypeError(`${op}: Boolean alpha only supported for Boolean results.`);
-  }
-  if (!isFloatingType(compute) && typeof alpha === 'number' && !Number.isInteger(alpha)) {
-    throw new DTypeError(`${op}: For integral input tensors, argument alpha must not be a floating point number.`);
-  }
-  checkScalarFits(op, alpha as Scalar, compute);
-}
-
 function checkPowScalar(op: string, compute: DType, operands: readonly (TensorImpl | Scalar)[]): void {
   if (compute === 'bool') throw new DTypeError(`${op}: "pow" not implemented for 'Bool'`);
   const e = operands[1];
@@ -234,49 +211,8 @@ function checkPowScalar(op: string, compute: DType, operands: readonly (TensorIm
   }
 }
 
-const binary = (name: keyof BackendImpls & ('div' | 'divTrunc' | 'divFloor' | 'pow')) =>
-  (b: Backend, op: string, out: TensorImpl, [x, y]: TensorImpl[]) => implOf(b, name, op)(out, x, y);
-
 // ---- the ops ----
-export const ADD = definePointwise({
-  name: 'add',
-  arity: 2,
-  extraArgs: '*, Scalar alpha=1',
-  rule: 'promote',
-  check: checkAlpha,
-  compute: (b, op, out, [x, y], args) => implOf(b, 'add', op)(out, x, y, alphaOf(args[2])),
-});
-export const SUB = definePointwise({
-  name: 'sub',
-  arity: 2,
-  extraArgs: '*, Scalar alpha=1',
-  rule: 'promote',
-  check: (op, c, o, args) => {
-    checkSub(op, c, o);
-    checkAlpha(op, c, o, args);
-  },
-  compute: (b, op, out, [x, y], args) => {
-    const a = alphaOf(args[2]);
-    implOf(b, 'add', op)(out, x, y, typeof a === 'bigint' ? -a : -a);
-  },
-});
-export const DIV = definePointwise({
-  name: 'div',
-  arity: 2,
-  extraArgs: '*, str? rounding_mode=None',
-  rule: (args) => (args[2] == null ? 'float' : 'promote'),
-  check: (op, c, _o, args) => {
-    const m = args[2];
-    if (m != null && m !== 'trunc' && m !== 'floor') {
-      throw new TorchError(`${op}: expected rounding_mode to be one of null, 'trunc', or 'floor' but found '${String(m)}'`);
-    }
-    if (m != null && c === 'bool') throw new DTypeError(`${op}: "div_${m}_cpu" not implemented for 'Bool'`);
-  },
-  compute: (b, op, out, [x, y], args) => {
-    const m = args[2];
-    implOf(b, m === 'trunc' ? 'divTrunc' : m === 'floor' ? 'divFloor' : 'div', op)(out, x, y);
-  },
-});
+// (add, sub, mul, div and the other binary ops with a kernel are rows of the op table: table/binary.ts)
 export const POW = definePointwise({
   name: 'pow',
   arity: 2,
@@ -377,12 +313,6 @@ export const WHERE = definePointwise({
   },
 });
 
-function alphaOf(a: unknown): number | bigint {
-  if (a === undefined || a === null) return 1;
-  if (typeof a === 'boolean') return a ? 1 : 0;
-  return a as number | bigint;
-}
-
 // ---- front ends ----
 export interface OutOptions {
   out?: Tensor | null;
@@ -453,53 +383,7 @@ export function unaryFront(p: PointwiseOp, { inplaceArg = false } = {}) {
   };
 }
 
-const _add = binaryFront(ADD, 'Scalar alpha=1');
-const _sub = binaryFront(SUB, 'Scalar alpha=1');
-const _div = binaryFront(DIV, 'str? rounding_mode=None');
 const _pow = binaryFront(POW);
-
-export interface AlphaOptions extends OutOptions {
-  alpha?: Scalar;
-}
-export interface DivOptions extends OutOptions {
-  roundingMode?: 'trunc' | 'floor' | null;
-}
-
-export const add: (self: Tensor, other: Tensor | Scalar, options?: AlphaOptions) => Tensor = _add.fn;
-export const add_: (self: Tensor, other: Tensor | Scalar, options?: { alpha?: Scalar }) => Tensor = _add.inplace;
-export const sub: (self: Tensor, other: Tensor | Scalar, options?: AlphaOptions) => Tensor = _sub.fn;
-export const sub_: (self: Tensor, other: Tensor | Scalar, options?: { alpha?: Scalar }) => Tensor = _sub.inplace;
-export const div: (self: Tensor, other: Tensor | Scalar, options?: DivOptions) => Tensor = _div.fn;
-export const div_: (self: Tensor, other: Tensor | Scalar, options?: { roundingMode?: 'trunc' | 'floor' | null }) => Tensor = _div.inplace;
-// true_divide and floor_divide are div with a rounding mode, bound under their own names and
-// run as div's operators (a user's call is bound once).
-const trueDivideArgs = makeBinder('true_divide', 'true_divide(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true });
-const floorDivideArgs = makeBinder('floor_divide', 'floor_divide(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true });
-const trueDivideInplaceArgs = makeBinder('true_divide_', 'true_divide_(Tensor self, Tensor other) -> Tensor', { numbersAsTensors: true });
-const floorDivideInplaceArgs = makeBinder('floor_divide_', 'floor_divide_(Tensor self, Tensor other) -> Tensor', { numbersAsTensors: true });
-function divWithMode(op: string, [self, other, out]: unknown[], mode: 'floor' | null): Tensor {
-  const a = [unwrapTensor(op, 'input', self), unwrapTensorOrScalar(op, 'other', other), mode];
-  return out ? callMutating(DIV.out, [...a, unwrapTensor(op, 'out', out)], out as Tensor) : callFunctional(DIV.functional, a);
-}
-function divWithModeInplace(op: string, [self, other]: unknown[], mode: 'floor' | null): Tensor {
-  return callMutating(DIV.inplace!, [unwrapTensor(op, 'self', self), unwrapTensorOrScalar(op, 'other', other), mode], self as Tensor);
-}
-export function trueDivide(input: Tensor, other: Tensor | Scalar, options?: OutOptions): Tensor;
-export function trueDivide(...args: unknown[]): Tensor {
-  return divWithMode('true_divide', trueDivideArgs.bind(args), null);
-}
-export function floorDivide(input: Tensor, other: Tensor | Scalar, options?: OutOptions): Tensor;
-export function floorDivide(...args: unknown[]): Tensor {
-  return divWithMode('floor_divide', floorDivideArgs.bind(args), 'floor');
-}
-export function trueDivide_(self: Tensor, other: Tensor | Scalar): Tensor;
-export function trueDivide_(...args: unknown[]): Tensor {
-  return divWithModeInplace('true_divide_', trueDivideInplaceArgs.bind(args), null);
-}
-export function floorDivide_(self: Tensor, other: Tensor | Scalar): Tensor;
-export function floorDivide_(...args: unknown[]): Tensor {
-  return divWithModeInplace('floor_divide_', floorDivideInplaceArgs.bind(args), 'floor');
-}
 
 const powArgs = makeOverloads('pow', [
   'pow.Tensor_Tensor(Tensor self, Tensor exponent, *, Tensor? out=None) -> Tensor',

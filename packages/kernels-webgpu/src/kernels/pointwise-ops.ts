@@ -1,4 +1,4 @@
-import type { BinaryTableName, UnaryTableName } from '@torch-ts/core';
+import type { TableBinaryImplName, UnaryTableName } from '@torch-ts/core';
 import type { PointwiseExpr } from '../wgsl/pointwise';
 import { INT64_DIV_HELPERS, INT64_POW_HELPER } from '../wgsl/int64';
 
@@ -149,8 +149,8 @@ export const BINARY_OPS = {
   logicalXor: { f: 'nz_f($1) != nz_f($2)', i: '($1 != 0) != ($2 != 0)', u: '($1 != 0u) != ($2 != 0u)', b: '($1 != 0u) != ($2 != 0u)', l: 'i64_nz($1) != i64_nz($2)', pred: true },
 } satisfies Record<string, OpRow>;
 
-// ... and every binary row.
-const binaryRowsHaveWgsl: Readonly<Record<BinaryTableName, OpRow>> = BINARY_OPS;
+// ... and every binary row computed by the impl of its name (sub and div pick other impls).
+const binaryRowsHaveWgsl: Readonly<Record<TableBinaryImplName, OpRow>> = BINARY_OPS;
 void binaryRowsHaveWgsl;
 
 /** Rows with scalar arguments (`$p0..`), filled in by their impls in impls.ts. */

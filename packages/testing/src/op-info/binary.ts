@@ -1,10 +1,10 @@
 import * as torch from '@torch-ts/torch';
-import { ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
+import { DTypeError, ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
 import { ALL_DTYPES, FLOAT_DTYPES, goldenSamples, HALF_2X, NO_BOOL, operand, rowDtypes, rowErrorDtype, t, tensorArg } from './common';
-import { num, options, outOnly, tensor } from './kwargs';
-import type { ErrorInput, OpInfo, OpInput } from './types';
-import { BINARY_TABLE, BINARY_TABLE_NAMES, dispatcherName, type BinaryRow, type BinaryTableName } from '@torch-ts/core';
-import { callMethod, untyped } from './untyped';
+import { check, num, oneOf, options, outOnly, tensor, type Check } from './kwargs';
+import type { ErrorInput, Kwargs, OpInfo, OpInput } from './types';
+import { BINARY_TABLE, BINARY_TABLE_NAMES, dispatcherName, makeBinder, type BinaryRow, type BinaryTableName } from '@torch-ts/core';
+import { callMethod, tensorResult, untyped } from './untyped';
 
 type Scalar = number | boolean | bigint;
 
@@ -19,20 +19,27 @@ interface BaseSpec {
   readonly errorInputs?: readonly ErrorInput[];
   readonly pytorch2x?: OpInfo['pytorch2x'];
   readonly xfail?: OpInfo['xfail'];
+  /** The reader of a case's kwargs where the row has arguments (add's alpha): the call then goes through `untyped`. */
+  readonly kwargs?: (k: Kwargs) => Readonly<Record<string, unknown>>;
 }
 
 /** B: the second operand, a tensor or a JS scalar where the op takes one (`scalarOther`), else a tensor. */
 interface Spec<B extends Tensor | Scalar> extends BaseSpec {
+  /** Whether `other` may be a JS scalar (the row's `scalarOther`): the binder's message names Number too. */
+  readonly numbers: boolean;
   readonly fn: (self: Tensor, other: NoInfer<B>, options?: { out?: Tensor | null }) => Tensor;
   readonly operand: (x: OpInput | undefined, op: string) => B;
 }
 
 function binary<B extends Tensor | Scalar>(s: Spec<B>): OpInfo {
   const dtype = s.errorDtype ?? 'float32';
+  const kwargs = s.kwargs;
   return {
     name: s.name,
     errorNames: s.errorNames,
-    call: (i, k) => s.fn(tensorArg(i[0], s.name), s.operand(i[1], s.name), outOnly(k)),
+    call: kwargs
+      ? (i, k) => tensorResult(untyped(s.fn)(tensorArg(i[0], s.name), s.operand(i[1], s.name), kwargs(k)), s.name)
+      : (i, k) => s.fn(tensorArg(i[0], s.name), s.operand(i[1], s.name), outOnly(k)),
     variants: { method: true, inplace: s.inplace, out: true },
     dtypes: s.dtypes,
     samples: s.samples,
@@ -47,7 +54,7 @@ function binary<B extends Tensor | Scalar>(s: Spec<B>): OpInfo {
         name: 'a non-tensor operand',
         make: (d) => untyped(s.fn)(t(d, [1, 2], dtype), 'two'),
         error: TorchError,
-        match: /must be Tensor( or Number)?, not string/,
+        match: s.numbers ? /must be Tensor or Number, not string/ : /must be Tensor, not string/,
       },
       ...(s.errorInputs ?? []),
     ],
@@ -69,7 +76,39 @@ const HALF_PROMOTE = (op: string) => ({
  * function, how its second operand is read, dtypes, the in-place form and the names in
  * messages from each row, the samples from the goldens; documented deviations here.
  */
-const BINARY_EXTRAS: Readonly<Partial<Record<BinaryTableName, Pick<BaseSpec, 'pytorch2x' | 'xfail'>>>> = {
+const BINARY_EXTRAS: Readonly<Partial<Record<BinaryTableName, Pick<BaseSpec, 'pytorch2x' | 'xfail' | 'errorInputs'>>>> = {
+  add: {
+    errorInputs: [
+      {
+        name: 'a float alpha with integral tensors',
+        make: (d) => torch.add(t(d, [1, 2]), t(d, [3, 4]), { alpha: 0.5 }),
+        error: DTypeError,
+        match: /add: For integral input tensors, argument alpha must not be a floating point number/,
+      },
+      {
+        name: 'a bool alpha with non-bool tensors',
+        make: (d) => torch.add(t(d, [1, 2]), t(d, [3, 4]), { alpha: true }),
+        error: DTypeError,
+        match: /add: Boolean alpha only supported for Boolean results/,
+      },
+      {
+        name: 'a float result written in place into an int tensor',
+        make: (d) => t(d, [1, 2]).add_(2.5),
+        error: DTypeError,
+        match: /add_: result type Float can't be cast to the desired output type Long/,
+      },
+    ],
+  },
+  div: {
+    errorInputs: [
+      {
+        name: 'an unknown rounding mode',
+        make: (d) => untyped(torch.div)(t(d, [1, 2]), t(d, [1, 2]), { roundingMode: 'round' }),
+        error: TorchError,
+        match: /div: expected rounding_mode to be one of null, 'trunc', or 'floor' but found 'round'/,
+      },
+    ],
+  },
   fmod: {
     xfail: {
       'forward@same-shape/float32':
@@ -88,9 +127,26 @@ function takesScalar(name: BinaryTableName): name is ScalarRow {
   return row.scalarOther === true;
 }
 
+const str = check('a string', (v): v is string => typeof v === 'string');
+
+/**
+ * The reader of a case's kwargs for a row with arguments (Note [Checked kwargs]): the keyword
+ * of each (a Scalar a number, a `str?` one of the row's choices) and `out`.
+ */
+function rowKwargs(aten: string, row: BinaryRow): BaseSpec['kwargs'] {
+  if (!row.args) return undefined;
+  const b = makeBinder(aten, `${aten}(${row.args}) -> Tensor`);
+  const schema: Record<string, Check<unknown>> = { out: tensor };
+  b.schema.args.forEach((a, i) => {
+    const choices = row.choices?.[a.name];
+    schema[b.keywords[i]] = a.type === 'str?' ? (choices ? oneOf(...choices) : str) : num;
+  });
+  return options(schema);
+}
+
 /** A row's function, its second operand read as a JS scalar only where the row takes one. */
 function rowOp(name: BinaryTableName, s: BaseSpec): OpInfo {
-  return takesScalar(name) ? binary({ ...s, fn: torch[name], operand }) : binary({ ...s, fn: torch[name], operand: tensorArg });
+  return takesScalar(name) ? binary({ ...s, fn: torch[name], operand, numbers: true }) : binary({ ...s, fn: torch[name], operand: tensorArg, numbers: false });
 }
 
 /** `x.name_(y)` where `y` broadcasts `x` to a bigger shape: the result does not fit in `x`. */
@@ -108,6 +164,7 @@ export const BINARY_MATH_OPS: readonly OpInfo[] = BINARY_TABLE_NAMES.map((name) 
   const aten = dispatcherName(name);
   const inplace = row.inplace !== false;
   const errorDtype = rowErrorDtype(row.rejects);
+  const extras = BINARY_EXTRAS[name];
   return rowOp(name, {
     name,
     inplace,
@@ -115,8 +172,10 @@ export const BINARY_MATH_OPS: readonly OpInfo[] = BINARY_TABLE_NAMES.map((name) 
     samples: goldenSamples(name),
     errorNames: aten === name ? undefined : [aten],
     errorDtype,
-    errorInputs: inplace ? [inplaceTooSmall(name, errorDtype)] : [],
-    ...BINARY_EXTRAS[name],
+    kwargs: rowKwargs(aten, row),
+    pytorch2x: extras?.pytorch2x,
+    xfail: extras?.xfail,
+    errorInputs: [...(inplace ? [inplaceTooSmall(name, errorDtype)] : []), ...(extras?.errorInputs ?? [])],
   });
 });
 
@@ -167,7 +226,7 @@ export const CLAMP_OPS: readonly OpInfo[] = [
   ...(['clampMin', 'clampMax'] as const).map((name): OpInfo => {
     const aten = name === 'clampMin' ? 'clamp_min' : 'clamp_max';
     return {
-      ...binary({ name, fn: torch[name], operand, inplace: true, dtypes: NO_BOOL, samples: [] }),
+      ...binary({ name, fn: torch[name], operand, numbers: true, inplace: true, dtypes: NO_BOOL, samples: [] }),
       errorNames: [aten, `${aten}_`, name],
       samples: CLAMP_SAMPLES,
       pytorch2x: CLAMP_HALF,

@@ -109,37 +109,6 @@ const DIV_MODE_ERRORS: ErrorInput[] = [
 
 const BINARY_OPS: OpInfo[] = [
   binary({
-    name: 'add',
-    fn: torch.add,
-    kwargs: ALPHA_KW,
-    operand: other,
-    inplace: true,
-    dtypes: ALL_DTYPES,
-    samples: ['alpha-int', 'alpha-float', 'overflow'],
-    errorInputs: [
-      {
-        name: 'a float alpha with integral tensors',
-        make: (d) => torch.add(t(d, [1, 2]), t(d, [3, 4]), { alpha: 0.5 }),
-        error: DTypeError,
-        match: /add: For integral input tensors, argument alpha must not be a floating point number/,
-      },
-      {
-        name: 'a bool alpha with non-bool tensors',
-        make: (d) => torch.add(t(d, [1, 2]), t(d, [3, 4]), { alpha: true }),
-        error: DTypeError,
-        match: /add: Boolean alpha only supported for Boolean results/,
-      },
-      {
-        name: 'a float result written in place into an int tensor',
-        make: (d) => t(d, [1, 2]).add_(2.5),
-        error: DTypeError,
-        match: /add_: result type Float can't be cast to the desired output type Long/,
-      },
-    ],
-  }),
-  binary({ name: 'sub', fn: torch.sub, kwargs: ALPHA_KW, operand: other, inplace: true, dtypes: NO_BOOL, samples: ['alpha-int', 'alpha-float', 'overflow'] }),
-  binary({ name: 'div', fn: torch.div, kwargs: outOnly, operand: other, inplace: true, dtypes: ALL_DTYPES, samples: DIV_SAMPLES, errorInputs: DIV_MODE_ERRORS }),
-  binary({
     name: 'div.trunc',
     methodName: 'div',
     fn: torch.div,

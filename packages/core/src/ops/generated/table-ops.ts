@@ -147,10 +147,22 @@ export const logicalNot_ = UNARY_OPS.logicalNot.inplace;
 export const bitwiseNot = UNARY_OPS.bitwiseNot.fn;
 /** The in-place form of `bitwiseNot`: writes the result into `self`. */
 export const bitwiseNot_ = UNARY_OPS.bitwiseNot.inplace;
+/** self + alpha * other for each element (logical or for bool). PyTorch's signature: `add(Tensor input, Tensor other, *, Scalar alpha=1)`. */
+export const add = BINARY_OPS.add.fn;
+/** The in-place form of `add`: writes the result into `self`. */
+export const add_ = BINARY_OPS.add.inplace;
+/** self - alpha * other for each element (not for bool: use logical_xor or logical_not). PyTorch's signature: `sub(Tensor input, Tensor other, *, Scalar alpha=1)`. */
+export const sub = BINARY_OPS.sub.fn;
+/** The in-place form of `sub`: writes the result into `self`. */
+export const sub_ = BINARY_OPS.sub.inplace;
 /** self * other for each element (logical and for bool). */
 export const mul = BINARY_OPS.mul.fn;
 /** The in-place form of `mul`: writes the result into `self`. */
 export const mul_ = BINARY_OPS.mul.inplace;
+/** self / other for each element: true division (integers divide in the default float dtype), or with rounding_mode 'trunc' (toward zero) or 'floor' (down) in the promoted dtype. PyTorch's signature: `div(Tensor input, Tensor other, *, str? rounding_mode=None)`. */
+export const div = BINARY_OPS.div.fn;
+/** The in-place form of `div`: writes the result into `self`. */
+export const div_ = BINARY_OPS.div.inplace;
 /** Python's modulus: the remainder of self / other with the sign of other (an integer divisor of 0 raises ZeroDivisionError). */
 export const remainder = BINARY_OPS.remainder.fn;
 /** The in-place form of `remainder`: writes the result into `self`. */

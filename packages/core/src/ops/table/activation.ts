@@ -1,7 +1,7 @@
 import { AutogradError, TorchError } from '../../errors';
 import type { Tensor } from '../../tensor/tensor';
-import { add, div, sub, where } from '../pointwise';
-import { erf, exp, ge, gt, le, lt, mul, neg, sigmoid, softplus, tanh } from './formula-ops';
+import { where } from '../pointwise';
+import { add, div, erf, exp, ge, gt, le, lt, mul, neg, sigmoid, softplus, sub, tanh } from './formula-ops';
 import { activationRow, type ActivationRow, type Rejects } from './types';
 
 /**

@@ -1,8 +1,12 @@
+import { checkScalarFits, isFloatingType, type DType } from '../../dtype';
+import { DTypeError } from '../../errors';
 import type { Tensor } from '../../tensor/tensor';
+import { TensorImpl } from '../../tensor/tensor-impl';
 import { zerosLike } from '../factories';
-import { add, div, where } from '../pointwise';
-import { eq, ge, gt, le, lt, mul, ne, neg, reciprocal } from './formula-ops';
-import type { BinaryDerivative, BinaryNoDerivative, BinaryRow } from './types';
+import type { Scalar } from '../meta-utils';
+import { where } from '../pointwise';
+import { add, div, eq, ge, gt, le, lt, mul, ne, neg, reciprocal } from './formula-ops';
+import { binaryRow, type BinaryDerivative, type BinaryNoDerivative, type BinaryRow } from './types';
 
 /**
  * The binary pointwise ops of the op table (Note [The op table]): `name(Tensor self, Tensor
@@ -26,6 +30,28 @@ function need(x: unknown, what: string): Tensor {
 function operand(x: unknown, what: string): Tensor | number {
   if (x === undefined) throw new Error(`op table: the formula reads '${what}', which its row does not save`);
   return x as Tensor | number;
+}
+
+/** alpha as the add impl and the formulas take it: a bool alpha (bool results only) as 0 / 1. */
+function alphaOf(alpha: Scalar): number | bigint {
+  return typeof alpha === 'boolean' ? Number(alpha) : alpha;
+}
+
+/** PyTorch's alpha_check, then alpha converted to the compute dtype as its kernel does. */
+function checkAlpha(op: string, compute: DType, alpha: Scalar): void {
+  if (typeof alpha === 'boolean' && compute !== 'bool') throw new DTypeError(`${op}: Boolean alpha only supported for Boolean results.`);
+  if (!isFloatingType(compute) && typeof alpha === 'number' && !Number.isInteger(alpha)) {
+    throw new DTypeError(`${op}: For integral input tensors, argument alpha must not be a floating point number.`);
+  }
+  checkScalarFits(op, alpha, compute);
+}
+
+/** sub with one bool operand (two are the row's `rejects`): PyTorch's sub_check. */
+function checkSubOperands(op: string, operands: readonly (TensorImpl | Scalar)[]): void {
+  const isBool = (o: TensorImpl | Scalar) => (o instanceof TensorImpl ? o.dtype === 'bool' : typeof o === 'boolean');
+  if (isBool(operands[0]) || isBool(operands[1])) {
+    throw new DTypeError(`${op}: Subtraction, the \`-\` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the \`~\` or \`logical_not()\` operator instead.`);
+  }
 }
 
 /**
@@ -99,6 +125,45 @@ const LOGICAL = { notDifferentiable: 'a logical op: its bool result has no gradi
 const BITWISE = { notDifferentiable: 'a bitwise op: integral and bool only, which have no gradient' } as const satisfies BinaryNoDerivative;
 
 export const BINARY_TABLE = {
+  add: binaryRow({
+    doc: 'self + alpha * other for each element (logical or for bool).',
+    rule: 'promote',
+    scalarOther: true,
+    args: '*, Scalar alpha=1',
+    check: (op, compute, [alpha]) => checkAlpha(op, compute, alpha),
+    compute: (impl, out, x, y, [alpha]): void => impl('add')(out, x, y, alphaOf(alpha)),
+    // self: grad; other: grad * alpha
+    derivative: {
+      saves: [],
+      formula: (grad, _saved, needs, [alpha]): Grads => [needs[0] ? grad : null, needs[1] ? (alpha === 1 ? grad : mul(grad, alphaOf(alpha))) : null],
+    },
+  }),
+  sub: binaryRow({
+    doc: 'self - alpha * other for each element (not for bool: use logical_xor or logical_not).',
+    rule: 'promote',
+    rejects: {
+      bool: 'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.',
+    },
+    scalarOther: true,
+    args: '*, Scalar alpha=1',
+    check: (op, compute, [alpha], operands) => {
+      checkSubOperands(op, operands);
+      checkAlpha(op, compute, alpha);
+    },
+    // (PyTorch's sub kernel is add's with -alpha)
+    compute: (impl, out, x, y, [alpha]): void => {
+      const a = alphaOf(alpha);
+      impl('add')(out, x, y, typeof a === 'bigint' ? -a : -a);
+    },
+    // self: grad; other: -grad * alpha
+    derivative: {
+      saves: [],
+      formula: (grad, _saved, needs, [alpha]): Grads => {
+        const a = alphaOf(alpha);
+        return [needs[0] ? grad : null, needs[1] ? (a === 1 ? neg(grad) : mul(grad, typeof a === 'bigint' ? -a : -a)) : null];
+      },
+    },
+  }),
   mul: {
     doc: 'self * other for each element (logical and for bool).',
     rule: 'promote',
@@ -112,6 +177,30 @@ export const BINARY_TABLE = {
       ],
     },
   },
+  div: binaryRow({
+    doc: "self / other for each element: true division (integers divide in the default float dtype), or with rounding_mode 'trunc' (toward zero) or 'floor' (down) in the promoted dtype.",
+    rule: 'float',
+    ruleFor: ([mode]) => (mode === null ? 'float' : 'promote'),
+    scalarOther: true,
+    args: '*, str? rounding_mode=None',
+    choices: { rounding_mode: ['trunc', 'floor'] },
+    check: (op, compute, [mode]) => {
+      if (mode !== null && compute === 'bool') throw new DTypeError(`${op}: "div_${mode}_cpu" not implemented for 'Bool'`);
+    },
+    compute: (impl, out, x, y, [mode]): void => impl(mode === 'trunc' ? 'divTrunc' : mode === 'floor' ? 'divFloor' : 'div')(out, x, y),
+    // self: grad / other; other: -grad * self / other², as `(self / other) / other` to stay
+    // finite longer. With a rounding mode div is piecewise constant: both are `grad * 0`, so a
+    // nan stays nan, as PyTorch's DivBackward2.
+    derivative: {
+      saves: ['self@other', 'other'],
+      node: ([mode]) => (mode === null ? 'DivBackward0' : 'DivBackward2'),
+      formula: (grad, { self, other }, needs, [mode]): Grads => {
+        if (mode !== null) return [needs[0] ? mul(grad, 0) : null, needs[1] ? mul(grad, 0) : null];
+        const y = operand(other, 'other');
+        return [needs[0] ? div(grad, y) : null, needs[1] ? mul(neg(grad), div(div(need(self, 'self'), y), y)) : null];
+      },
+    },
+  }),
   remainder: {
     doc: "Python's modulus: the remainder of self / other with the sign of other (an integer divisor of 0 raises ZeroDivisionError).",
     rule: 'promote',

@@ -7,7 +7,7 @@ import { ACTIVATION_OPS, BINARY_OPS, UNARY_OPS } from '../pointwise-table';
  * those load. Each declares its types, so the tables' types do not depend on Tensor's, whose
  * methods are derived from the tables.
  */
-type Other = Tensor | number;
+type Other = Tensor | number | bigint;
 
 export const neg = (x: Tensor): Tensor => UNARY_OPS.neg.fn(x);
 export const exp = (x: Tensor): Tensor => UNARY_OPS.exp.fn(x);
@@ -22,7 +22,10 @@ export const erfinv = (x: Tensor): Tensor => UNARY_OPS.erfinv.fn(x);
 export const tanh = (x: Tensor): Tensor => UNARY_OPS.tanh.fn(x);
 export const sigmoid = (x: Tensor): Tensor => UNARY_OPS.sigmoid.fn(x);
 export const softplus = (x: Tensor): Tensor => ACTIVATION_OPS.softplus.fn(x);
+export const add = (x: Tensor, y: Other): Tensor => BINARY_OPS.add.fn(x, y);
+export const sub = (x: Tensor, y: Other): Tensor => BINARY_OPS.sub.fn(x, y);
 export const mul = (x: Tensor, y: Other): Tensor => BINARY_OPS.mul.fn(x, y);
+export const div = (x: Tensor, y: Other, options?: { roundingMode?: 'trunc' | 'floor' | null }): Tensor => BINARY_OPS.div.fn(x, y, options);
 export const eq = (x: Tensor, y: Other): Tensor => BINARY_OPS.eq.fn(x, y);
 export const ne = (x: Tensor, y: Other): Tensor => BINARY_OPS.ne.fn(x, y);
 export const lt = (x: Tensor, y: Other): Tensor => BINARY_OPS.lt.fn(x, y);

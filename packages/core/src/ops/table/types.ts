@@ -1,6 +1,9 @@
 import type { SplitArgs } from '../../dispatch/schema-types';
 import type { DType } from '../../dtype';
 import type { Tensor } from '../../tensor/tensor';
+import type { TensorImpl } from '../../tensor/tensor-impl';
+import type { BackendImpls, ImplName } from '../backend-impls';
+import type { Scalar } from '../meta-utils';
 
 /**
  * Note [The op table]
@@ -28,7 +31,8 @@ import type { Tensor } from '../../tensor/tensor';
  * derivatives.yaml's `output_differentiability: [False]`) declare why instead of a formula.
  *
  * Three kinds of row: unary (table/unary.ts, `name(Tensor self)`), binary (table/binary.ts,
- * `name(Tensor self, Tensor other)`), and unary with arguments (table/activation.ts: the
+ * `name(Tensor self, Tensor other)`, and keyword-only arguments where the row declares them:
+ * add's `*, Scalar alpha=1`, div's `*, str? rounding_mode=None`), and unary with arguments (table/activation.ts: the
  * activations, `leaky_relu(Tensor self, Scalar negative_slope=0.01)`). An activation's row
  * writes its arguments in PyTorch's schema syntax, with their defaults; the schema, the front
  * ends' binders and types (positional in schema order, any by keyword), the impl's parameter
@@ -41,6 +45,11 @@ import type { Tensor } from '../../tensor/tensor';
  * message), `check` (hardtanh's unsigned limits), and an in-place form's own Node
  * (LeakyReluBackward1, EluBackward1). Composites over rows (selu, relu6: ops/activations.ts)
  * are not rows: they need no kernel and no derivative.
+ * A binary row's arguments work the same way (binaryRow: a Scalar reaches its check, compute
+ * and formula as given, number, bigint or boolean, so int64 alphas stay exact and a bool alpha
+ * can be refused); a row whose kernel is not the impl of its name says how it computes
+ * (`compute`: sub is `add` with -alpha, div picks its impl by rounding mode) and has no impl of
+ * its own (TableBinaryImplName).
  */
 
 /** `logicalAnd` -> `logical_and`: the dispatcher's (PyTorch's) name of a row. */
@@ -126,17 +135,21 @@ export interface BinarySaved {
 
 /**
  * The derivative of a binary op, as derivatives.yaml writes it: the gradients of `self` and
- * `other` from `grad` and the saved tensors (`name@input` saves `name` only when `input` needs
- * a gradient, as PyTorch's codegen does); an entry `needs` does not ask for may be null.
+ * `other` from `grad`, the saved tensors (`name@input` saves `name` only when `input` needs
+ * a gradient, as PyTorch's codegen does) and the row's arguments (add's `[alpha]`); an entry
+ * `needs` does not ask for may be null. (Methods, as ActivationNode's: a row's formula reads
+ * its own arguments' types, and a table of rows is read through the erased type.)
  */
-export interface BinaryDerivative {
+export interface BinaryDerivative<A extends string = string, C = ArgChoices> {
   readonly saves: readonly string[];
-  readonly formula: (grad: Tensor, saved: BinarySaved, needs: readonly boolean[]) => readonly [Tensor | null, Tensor | null];
+  formula(grad: Tensor, saved: BinarySaved, needs: readonly boolean[], args: BinaryArgs<A, C>): readonly [Tensor | null, Tensor | null];
   /**
    * PyTorch names the Node of an op with a Scalar overload by the overload that ran: the
    * Scalar one `${Name}Backward0`, the Tensor one `${Name}Backward1` (fmod).
    */
   readonly scalarOverloadNodes?: boolean;
+  /** The Node's name where it depends on the arguments (div with a rounding mode records DivBackward2). */
+  node?(args: BinaryArgs<A, C>): string;
 }
 
 /**
@@ -148,18 +161,57 @@ export interface BinaryNoDerivative extends NoDerivative {
   readonly inplace?: BinaryDerivative;
 }
 
-export interface BinaryRow {
+/** A binary row's argument as its check, compute and formula get it: a Scalar as given (its default where none was), a `str?` as a string or null. */
+export type BinaryArg = number | bigint | boolean | string | null;
+
+/** The values of a binary row's arguments (`'*, Scalar alpha=1'` -> `[number | bigint | boolean]`). */
+export type BinaryArgs<A extends string, C = {}> = string extends A ? readonly BinaryArg[] : Values<SplitArgs<A>, C, number | bigint | boolean>;
+
+/** A backend's impl by name, as a row's `compute` calls it (implOf for the backend that runs the op). */
+export type ImplLookup = <K extends ImplName>(name: K) => BackendImpls[K];
+
+export interface BinaryRow<A extends string = string, C = ArgChoices> {
   readonly doc: string;
   readonly rule: UnaryDtypeRule;
+  /** The rule where it depends on the arguments (div: `float`, `promote` with a rounding mode); `rule` is the one without them. */
+  ruleFor?(args: BinaryArgs<A, C>): UnaryDtypeRule;
   readonly kernel?: string;
   readonly rejects?: Rejects;
   /** `other` may be a number (PyTorch has a Scalar overload). */
   readonly scalarOther?: boolean;
   /** Whether `name_` exists (default true; fmax and fmin have none, as in PyTorch). */
   readonly inplace?: boolean;
+  /**
+   * Keyword-only arguments after `other`, in PyTorch's schema syntax with their defaults (`*,
+   * Scalar alpha=1`; `*, str? rounding_mode=None`): the operators' schema, the front ends'
+   * options (`{ alpha }`, camelCase), and what `check`, `compute` and the formula get. Types:
+   * Scalar, str?.
+   */
+  readonly args?: A;
+  /** The values a `str?` argument may take besides None: anything else is refused with the row's `check`. */
+  readonly choices?: C;
+  /** Checks PyTorch makes beyond `rejects` (add's alpha), given the arguments and the operands as the user gave them. */
+  check?(op: string, compute: DType, args: BinaryArgs<A, C>, operands: readonly (TensorImpl | Scalar)[]): void;
+  /**
+   * How the row computes where it is not the impl of its name (sub is `add` with -alpha; div
+   * picks its impl by rounding mode): such a row has no impl of its own in BackendImpls.
+   */
+  compute?(impl: ImplLookup, out: TensorImpl, self: TensorImpl, other: TensorImpl, args: BinaryArgs<A, C>): void;
   /** Where each operand keeps the op smooth (UnaryRow's `domain`), for gradcheck. */
   readonly domain?: readonly [UnaryRow['domain'] | 'any', UnaryRow['domain'] | 'any'];
-  readonly derivative: BinaryDerivative | BinaryNoDerivative;
+  readonly derivative: BinaryDerivative<A, C> | BinaryNoDerivative;
+}
+
+/**
+ * A binary row with arguments, its check, compute and formula typed by them (as activationRow:
+ * `A` and `C` are inferred from `args` and `choices`, and the row keeps its literal type).
+ */
+export function binaryRow<
+  const A extends string,
+  const C extends ArgChoices = {},
+  const R extends Omit<BinaryRow<A, C>, 'args' | 'choices'> = Omit<BinaryRow<A, C>, 'args' | 'choices'>,
+>(row: R & { readonly args: A; readonly choices?: C }): R & { readonly args: A; readonly choices?: C } {
+  return row;
 }
 
 // ---- unary rows with arguments (the activations) ----
@@ -177,27 +229,32 @@ export type ArgChoices = { readonly [arg: string]: readonly string[] };
 /** `Scalar negative_slope=0.01` -> `['Scalar', 'negative_slope']`. */
 type ArgParts<A extends string> = A extends `${infer T} ${infer N}=${string}` ? [T, N] : A extends `${infer T} ${infer N}` ? [T, N] : [never, never];
 
-type ArgValue<T extends string, N extends string, C> = T extends `${infer B}?`
-  ? ArgValue<B, N, C> | null
-  : T extends 'Scalar' | 'int' | 'float'
-    ? number
-    : T extends 'str'
+type ArgValue<T extends string, N extends string, C, S> = T extends `${infer B}?`
+  ? ArgValue<B, N, C, S> | null
+  : T extends 'Scalar'
+    ? S
+    : T extends 'int' | 'float'
+      ? number
+      : T extends 'str'
       ? N extends keyof C
         ? C[N] extends readonly (infer E)[]
           ? E
           : string
         : string
-      : never;
+        : never;
 
-/** The value of one argument's text (`Scalar alpha=1`) under the choices `C`. */
-export type ArgValueOf<A extends string, C> = ArgValue<ArgParts<A>[0], ArgParts<A>[1], C>;
+/**
+ * The value of one argument's text (`Scalar alpha=1`) under the choices `C`, a Scalar as `S`
+ * (a number to an activation's impl; as given, number, bigint or boolean, to a binary row).
+ */
+export type ArgValueOf<A extends string, C, S = number> = ArgValue<ArgParts<A>[0], ArgParts<A>[1], C, S>;
 /** The (snake_case) name of one argument's text. */
 export type ArgNameOf<A extends string> = ArgParts<A>[1];
 
-type Values<L extends readonly string[], C> = L extends readonly [infer H extends string, ...infer T extends string[]]
+type Values<L extends readonly string[], C, S> = L extends readonly [infer H extends string, ...infer T extends string[]]
   ? H extends '*'
-    ? Values<T, C>
-    : [ArgValueOf<H, C>, ...Values<T, C>]
+    ? Values<T, C, S>
+    : [ArgValueOf<H, C, S>, ...Values<T, C, S>]
   : [];
 
 /**
@@ -205,7 +262,7 @@ type Values<L extends readonly string[], C> = L extends readonly [infer H extend
  * max_val=1'` -> `[number, number]`): what an activation's impl takes after `self`, and its
  * check and formula read. Any list (`string`): `readonly ActivationArg[]`.
  */
-export type ActivationArgs<A extends string, C = {}> = string extends A ? readonly ActivationArg[] : Values<SplitArgs<A>, C>;
+export type ActivationArgs<A extends string, C = {}> = string extends A ? readonly ActivationArg[] : Values<SplitArgs<A>, C, number>;
 
 /** The choices a row declares (`{}` where it has none). */
 export type RowChoices<R> = R extends { readonly choices?: infer C } ? NonNullable<C> : {};

@@ -1,0 +1,51 @@
+import { TorchError } from '../errors';
+import { Tensor } from '../tensor/tensor';
+import { makeBinder } from './binder';
+import { callFunctional, callMutating, describe, unwrapTensor, unwrapTensorOrScalar } from './call';
+import type { Scalar } from './meta-utils';
+import type { OutOptions } from './pointwise';
+import { BINARY_OPS } from './pointwise-table';
+
+/**
+ * true_divide and floor_divide: div (a row of the op table) with a rounding mode, bound under
+ * their own names (so their messages name them) and run as div's operators, so a user's call
+ * is bound once and records div's Node.
+ */
+const trueDivideArgs = makeBinder('true_divide', 'true_divide(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true });
+const floorDivideArgs = makeBinder('floor_divide', 'floor_divide(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true });
+const trueDivideInplaceArgs = makeBinder('true_divide_', 'true_divide_(Tensor self, Tensor other) -> Tensor', { numbersAsTensors: true });
+const floorDivideInplaceArgs = makeBinder('floor_divide_', 'floor_divide_(Tensor self, Tensor other) -> Tensor', { numbersAsTensors: true });
+
+type Bound = readonly [Tensor, Tensor | Scalar, unknown?];
+
+function divWithMode(op: string, [self, other, out]: Bound, mode: 'floor' | null): Tensor {
+  const div = BINARY_OPS.div.op;
+  const a = [unwrapTensor(op, 'input', self), unwrapTensorOrScalar(op, 'other', other), mode];
+  if (out === undefined) return callFunctional(div.functional, a);
+  // (the binder lets a number through where it takes numbers for Tensors: refuse it here)
+  if (!(out instanceof Tensor)) throw new TorchError(`${op}(): argument 'out' must be Tensor, not ${describe(out)}`);
+  a.push(unwrapTensor(op, 'out', out));
+  return callMutating(div.out, a, out);
+}
+
+function divWithModeInplace(op: string, [self, other]: Bound, mode: 'floor' | null): Tensor {
+  const x = unwrapTensor(op, 'self', self);
+  return callMutating(BINARY_OPS.div.op.inplace!, [x, unwrapTensorOrScalar(op, 'other', other), mode], self);
+}
+
+export function trueDivide(input: Tensor, other: Tensor | Scalar, options?: OutOptions): Tensor;
+export function trueDivide(...args: unknown[]): Tensor {
+  return divWithMode('true_divide', trueDivideArgs.bind(args), null);
+}
+export function floorDivide(input: Tensor, other: Tensor | Scalar, options?: OutOptions): Tensor;
+export function floorDivide(...args: unknown[]): Tensor {
+  return divWithMode('floor_divide', floorDivideArgs.bind(args), 'floor');
+}
+export function trueDivide_(self: Tensor, other: Tensor | Scalar): Tensor;
+export function trueDivide_(...args: unknown[]): Tensor {
+  return divWithModeInplace('true_divide_', trueDivideInplaceArgs.bind(args), null);
+}
+export function floorDivide_(self: Tensor, other: Tensor | Scalar): Tensor;
+export function floorDivide_(...args: unknown[]): Tensor {
+  return divWithModeInplace('floor_divide_', floorDivideInplaceArgs.bind(args), 'floor');
+}
