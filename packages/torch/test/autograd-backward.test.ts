@@ -390,6 +390,7 @@ describe('gradFn', () => {
     ['prod()', () => x().prod(), 'ProdBackward0'],
     ['prod(0)', () => x().prod(0), 'ProdBackward1'],
     ['pow scalar exponent', () => x().pow(3), 'PowBackward0'],
+    ['pow scalar base (pow.Scalar)', () => torch.pow(2, x()), 'PowBackward2'],
     ['remainder scalar', () => x().remainder(2), 'RemainderBackward0'],
     ['remainder tensor', () => { const a = x(); return a.remainder(a); }, 'RemainderBackward1'],
     ['matmul 1-d', () => { const a = v(); return a.matmul(a); }, 'DotBackward0'],

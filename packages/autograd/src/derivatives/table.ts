@@ -76,13 +76,15 @@ function binaryDerivative(op: BinaryTableName, d: BinaryDerivative): Derivative<
   const read = BINARY_OPS[op].args;
   const named = d.node;
   return {
-    // fmod.Scalar records FmodBackward0, fmod.Tensor FmodBackward1; div with a rounding mode DivBackward2
-    name: named ? (args) => named(read(args)) : d.scalarOverloadNodes ? (args) => `${node}${args[1] === null ? 1 : 0}` : `${node}0`,
+    // fmod.Scalar records FmodBackward0, fmod.Tensor FmodBackward1, pow.Scalar (a number
+    // self) PowBackward2; div with a rounding mode DivBackward2
+    name: named ? (args) => named(read(args)) : d.scalarOverloadNodes ? (args) => `${node}${args[0] !== null ? 2 : args[1] === null ? 1 : 0}` : `${node}0`,
     inputs: ['self', 'other'],
     saves: d.saves,
     backward: (ctx) => {
       const { saved } = ctx;
-      return d.formula(ctx.grad, { self: saved.self, other: saved.other ?? ctx.args[1] ?? undefined, result: saved.result }, ctx.needs, read(ctx.args));
+      const { args } = ctx;
+      return d.formula(ctx.grad, { self: saved.self ?? args[0] ?? undefined, other: saved.other ?? args[1] ?? undefined, result: saved.result }, ctx.needs, read(args));
     },
   };
 }

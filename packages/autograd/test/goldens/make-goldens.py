@@ -106,6 +106,10 @@ CASES = {
     "sin-mul-inplace": ({"a": I([3]), "b": I([3])}, lambda a, b: torch.sin(a).mul_(b)),
     "sigmoid-inplace": ({"a": I([2, 3])}, lambda a: (a * 2).sigmoid_()),
     "relu-inplace": ({"a": I([2, 3], "nonzero")}, lambda a: (a + 0).relu_()),
+    # pow.Scalar (a number base): grad * result * log(base); at base 0 the limit 0 where the
+    # exponent is >= 0 (result * log(0) would be 0 * -inf)
+    "pow-scalar-base": ({"b": V([-1.0, 0.0, 1.5, 2.0])}, lambda b: torch.pow(2.0, b).sum()),
+    "pow-scalar-base-zero": ({"b": V([2.0, 0.5, 0.0, 1.0])}, lambda b: torch.pow(0.0, b).sum()),
 }
 
 

@@ -6,7 +6,7 @@ import { META_IMPLS } from './meta-backend';
 import { registerBackend } from './registry';
 
 export * from './pointwise';
-export * from './division';
+export * from './aliases';
 export * from './generated/table-ops';
 export {
   ACTIVATION_OPS,

@@ -13,7 +13,7 @@ const noop = () => {};
 
 export const META_IMPLS = {
   copy: noop, fill: noop,
-  divTrunc: noop, divFloor: noop, pow: noop,
+  divTrunc: noop, divFloor: noop,
   ...(Object.fromEntries([...UNARY_TABLE_NAMES, ...BINARY_TABLE_NAMES, ...ACTIVATION_TABLE_NAMES].map((n) => [n, noop])) as Record<
     UnaryTableName | BinaryTableName | ActivationTableName,
     typeof noop

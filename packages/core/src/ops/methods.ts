@@ -5,7 +5,7 @@ import { indexPut, indexPut_ } from './indexing';
 import * as gs from './gather-scatter';
 import * as masked from './masked';
 import * as linalg from './linalg';
-import * as division from './division';
+import * as aliases from './aliases';
 import * as pw from './pointwise';
 import { ACTIVATION_METHODS, BINARY_METHODS, UNARY_METHODS } from './pointwise-table';
 import * as pwb from './pointwise-binary';
@@ -29,8 +29,7 @@ import * as views from './views';
  * (`TensorMethods`), so a method and its function cannot drift apart.
  */
 const METHODS = {
-  trueDivide: division.trueDivide, trueDivide_: division.trueDivide_, floorDivide: division.floorDivide, floorDivide_: division.floorDivide_,
-  pow: pw.pow, pow_: pw.pow_,
+  trueDivide: aliases.trueDivide, trueDivide_: aliases.trueDivide_, floorDivide: aliases.floorDivide, floorDivide_: aliases.floorDivide_,
   ...BINARY_METHODS,
   clamp: pwb.clamp, clamp_: pwb.clamp_, clampMin: pwb.clampMin, clampMin_: pwb.clampMin_, clampMax: pwb.clampMax, clampMax_: pwb.clampMax_,
   lerp: pwb.lerp, lerp_: pwb.lerp_,
@@ -38,7 +37,7 @@ const METHODS = {
   isnan: pwb.isnan, isinf: pwb.isinf, isfinite: pwb.isfinite,
   clip: lg.clip, clip_: lg.clip_, nanToNum: lg.nanToNum, nanToNum_: lg.nanToNum_,
   ...UNARY_METHODS,
-  square: pw.square, square_: pw.square_,
+  square: aliases.square, square_: aliases.square_,
   round: rounding.round, round_: rounding.round_,
   ...ACTIVATION_METHODS,
   where: (self: Tensor, condition: Tensor, other: Tensor | number | boolean | bigint) => pw.where(condition, self, other),

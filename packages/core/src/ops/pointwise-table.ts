@@ -3,9 +3,9 @@ import type { SplitArgs } from '../dispatch/schema-types';
 import { isFloatingType, type DType } from '../dtype';
 import { DTypeError, TorchError } from '../errors';
 import { Tensor } from '../tensor/tensor';
-import type { TensorImpl } from '../tensor/tensor-impl';
-import { makeBinder, parseDefault, type OptionalArgs } from './binder';
-import { callFunctional, callMutating, unwrapTensor } from './call';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { makeBinder, makeOverloads, parseDefault, type OptionalArgs } from './binder';
+import { callFunctional, callMutating, unwrapTensor, unwrapTensorOrScalar } from './call';
 import { torchTypeName } from './meta-utils';
 import { binaryFront, definePointwise, unaryFront, type OutOptions, type PointwiseDef, type PointwiseOp } from './pointwise';
 import { implOf } from './registry';
@@ -98,6 +98,7 @@ export const UNARY_METHODS = Object.fromEntries(
 type Scalar = number | bigint | boolean;
 type BinaryRowOf<K extends BinaryTableName> = (typeof BINARY_TABLE)[K];
 type OtherOf<K extends BinaryTableName> = BinaryRowOf<K> extends { readonly scalarOther: true } ? Tensor | Scalar : Tensor;
+type SelfOf<K extends BinaryTableName> = BinaryRowOf<K> extends { readonly scalarSelf: true } ? Tensor | Scalar : Tensor;
 type HasInplace<K extends BinaryTableName> = BinaryRowOf<K> extends { readonly inplace: false } ? false : true;
 type BinaryArgsText<R> = R extends { readonly args: infer A extends string } ? A : '';
 
@@ -106,7 +107,7 @@ export type BinaryOptions<K extends BinaryTableName> = {
   [A in Exclude<SplitArgs<BinaryArgsText<BinaryRowOf<K>>>[number], '*'> as Camel<ArgNameOf<A>>]?: ArgValueOf<A, RowChoices<BinaryRowOf<K>>, Scalar>;
 };
 /** The function form of binary row `K`: `add(x, y, { alpha, out })`. */
-export type BinaryFn<K extends BinaryTableName> = (input: Tensor, other: OtherOf<K>, options?: BinaryOptions<K> & OutOptions) => Tensor;
+export type BinaryFn<K extends BinaryTableName> = (input: SelfOf<K>, other: OtherOf<K>, options?: BinaryOptions<K> & OutOptions) => Tensor;
 /** The in-place form of binary row `K`: `x.add_(y, { alpha })`, `x.mul_(y)`. */
 export type BinaryInplace<K extends BinaryTableName> =
   BinaryArgsText<BinaryRowOf<K>> extends '' ? (self: Tensor, other: OtherOf<K>) => Tensor : (self: Tensor, other: OtherOf<K>, options?: BinaryOptions<K>) => Tensor;
@@ -143,6 +144,39 @@ function binaryArgsReader(name: string, text: string): BinaryArgsReader {
     const args = new Array<BinaryArg>(n);
     for (let i = 0; i < n; i++) args[i] = readers[i](boxed[i + 2]);
     return args;
+  };
+}
+
+/** The operands of a binary operator's boxed arguments, as the user gave them. */
+function operandsOf(boxed: readonly unknown[]): (TensorImpl | Scalar)[] {
+  const ops: (TensorImpl | Scalar)[] = [];
+  for (let i = 0; i < 2; i++) {
+    const o = boxed[i];
+    if (o instanceof TensorImpl || typeof o === 'number' || typeof o === 'bigint' || typeof o === 'boolean') ops.push(o);
+    else throw new Error(`op table: operand ${i} is ${typeof o}, not a tensor or a scalar`);
+  }
+  return ops;
+}
+
+/**
+ * The function form of a row with a Scalar `self` overload (pow): bound as PyTorch's parser
+ * binds it, against `name.Tensor_Tensor`, `name.Tensor_Scalar` (where the row has
+ * `scalarOther`) and `name.Scalar` in turn, so a call that fits none gets PyTorch's "received
+ * an invalid combination of arguments". A number `self` runs the same operators (pointwise
+ * operators take a scalar in any operand slot, promoted as `result_type(2, x)`).
+ */
+function scalarSelfFront(name: string, op: PointwiseOp, otherName: string, scalarOther: boolean) {
+  const overloads = makeOverloads(name, [
+    `${name}.Tensor_Tensor(Tensor self, Tensor ${otherName}, *, Tensor? out=None) -> Tensor`,
+    ...(scalarOther ? [`${name}.Tensor_Scalar(Tensor self, Scalar ${otherName}, *, Tensor? out=None) -> Tensor`] : []),
+    `${name}.Scalar(Scalar self, Tensor ${otherName}, *, Tensor? out=None) -> Tensor`,
+  ]);
+  return (...args: unknown[]): Tensor => {
+    const [self, other, out] = overloads.bind(args).values;
+    const a: unknown[] = [unwrapTensorOrScalar(name, 'input', self), unwrapTensorOrScalar(name, otherName, other)];
+    if (!(out instanceof Tensor)) return callFunctional(op.functional, a);
+    a.push(unwrapTensor(name, 'out', out));
+    return callMutating(op.out, a, out);
   };
 }
 
@@ -193,14 +227,20 @@ function defineBinary(key: BinaryTableName, row: BinaryRow): BinaryTableOp<Binar
     check: binaryCheck(name, row, read),
     inplace: row.inplace !== false,
     compute: compute
-      ? (b, opName, out, [x, y], boxed) => compute((impl) => implOf(b, impl, opName), out, x, y, read(boxed))
+      ? (b, opName, out, [x, y], boxed) => compute((impl) => implOf(b, impl, opName), out, x, y, read(boxed), operandsOf(boxed))
       : isPlain(key)
         ? (b, opName, out, [x, y]) => implOf(b, key, opName)(out, x, y)
         : () => {
             throw new Error(`op table: ${key} has neither a compute nor an impl`);
           },
   });
-  return { op, ...binaryFront(op, text.replace(/^\*,\s*/, ''), { numbers: row.scalarOther === true }), args: read };
+  const otherName = row.otherName ?? 'other';
+  const front = binaryFront(op, text.replace(/^\*,\s*/, ''), { numbers: row.scalarOther === true, otherName });
+  if (row.scalarSelf) {
+    if (text !== '') throw new Error(`op table: ${key} has a Scalar self overload and arguments, which the overload front does not bind`);
+    return { op, fn: scalarSelfFront(name, op, otherName, row.scalarOther === true), inplace: front.inplace, args: read };
+  }
+  return { op, ...front, args: read };
 }
 
 export const BINARY_OPS = Object.fromEntries(BINARY_TABLE_NAMES.map((name) => [name, defineBinary(name, BINARY_TABLE[name])])) as {

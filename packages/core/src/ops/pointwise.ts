@@ -202,101 +202,9 @@ function runSameGeometry(
   return dst;
 }
 
-// ---- the checks PyTorch makes ----
-function checkPowScalar(op: string, compute: DType, operands: readonly (TensorImpl | Scalar)[]): void {
-  if (compute === 'bool') throw new DTypeError(`${op}: "pow" not implemented for 'Bool'`);
-  const e = operands[1];
-  if (!isFloatingType(compute) && typeof e === 'number' && Number.isInteger(e) && e < 0) {
-    throw new TorchError(`${op}: Integers to negative integer powers are not allowed.`);
-  }
-}
-
-// ---- the ops ----
-// (add, sub, mul, div and the other binary ops with a kernel are rows of the op table: table/binary.ts)
-export const POW = definePointwise({
-  name: 'pow',
-  arity: 2,
-  rule: 'promote',
-  check: checkPowScalar,
-  compute: (b, op, out, [x, y], args) => {
-    const e = args[1];
-    if (typeof e === 'number' && POW_SPECIAL_DTYPES.has(out.dtype) && powSpecial(b, op, out, x, e)) return;
-    implOf(b, 'pow', op)(out, x, y);
-  },
-});
-
-/**
- * Note [pow with a scalar exponent]
- * PyTorch computes `x ** e` for a *scalar* e specially in float32, float64 and bfloat16:
- * 0.5, -0.5 and -1 run the sqrt, rsqrt (1 / sqrt) and reciprocal kernels, and 2, 3 and -2
- * multiply (`x*x`, `x*x*x`, `1/(x*x)`, rounding after each step). The results differ from
- * `pow` at the edges (`(-inf) ** 0.5` is nan, `(-0) ** -0.5` is -inf), so torch-ts composes
- * the same impls. A tensor exponent always uses `pow`.
- */
-const POW_SPECIAL_DTYPES = new Set<DType>(['float32', 'float64', 'bfloat16']);
-
-function powSpecial(b: Backend, op: string, out: TensorImpl, x: TensorImpl, e: number): boolean {
-  const mul = implOf(b, 'mul', op);
-  const div = implOf(b, 'div', op);
-  const one = (dtype: DType = out.dtype) => {
-    const s = scalarTensor(b, op, 1, dtype, out.device);
-    const v = broadcastTo(s, out.sizes); // the view keeps `s` alive
-    s.release();
-    return v;
-  };
-  const withTemps = (n: number, fn: (...t: TensorImpl[]) => void) => {
-    const temps = Array.from({ length: n }, (_, i) => (i === 0 ? one() : TensorImpl.empty(op, out.sizes, out.dtype, out.device)));
-    try {
-      fn(...temps);
-    } finally {
-      releaseAll(temps);
-    }
-  };
-  switch (e) {
-    case 0.5:
-      implOf(b, 'sqrt', op)(out, x);
-      return true;
-    case -0.5:
-      if (out.dtype === 'bfloat16') {
-        // PyTorch's bfloat16 rsqrt computes 1 / sqrt in float32 and rounds once.
-        const x32 = TensorImpl.empty(op, out.sizes, 'float32', out.device);
-        const c1 = one('float32');
-        try {
-          implOf(b, 'copy', op)(x32, x);
-          implOf(b, 'sqrt', op)(x32, x32);
-          div(x32, c1, x32);
-          implOf(b, 'copy', op)(out, x32);
-        } finally {
-          releaseAll([x32, c1]);
-        }
-        return true;
-      }
-      implOf(b, 'sqrt', op)(out, x);
-      withTemps(1, (c1) => div(out, c1, out));
-      return true;
-    case -1:
-      withTemps(1, (c1) => div(out, c1, x));
-      return true;
-    case 2:
-      mul(out, x, x);
-      return true;
-    case 3:
-      withTemps(2, (_c1, sq) => {
-        mul(sq, x, x);
-        mul(out, sq, x);
-      });
-      return true;
-    case -2:
-      withTemps(2, (c1, sq) => {
-        mul(sq, x, x);
-        div(out, c1, sq);
-      });
-      return true;
-    default:
-      return false;
-  }
-}
-
+// ---- where ----
+// (the binary ops with kernels, add sub mul div pow and the rest, are rows of the op table:
+// table/binary.ts)
 export const WHERE = definePointwise({
   name: 'where',
   arity: 2,
@@ -381,46 +289,6 @@ export function unaryFront(p: PointwiseOp, { inplaceArg = false } = {}) {
       return callMutating(p.inplace!, [unwrapTensor(inplaceName, 'self', self)], self);
     },
   };
-}
-
-const _pow = binaryFront(POW);
-
-const powArgs = makeOverloads('pow', [
-  'pow.Tensor_Tensor(Tensor self, Tensor exponent, *, Tensor? out=None) -> Tensor',
-  'pow.Tensor_Scalar(Tensor self, Scalar exponent, *, Tensor? out=None) -> Tensor',
-  'pow.Scalar(Scalar self, Tensor exponent, *, Tensor? out=None) -> Tensor',
-]);
-
-/**
- * `pow(x, y)`, `pow(x, 2)` and `pow(2, x)`, as PyTorch's three overloads: a Number base runs
- * the same op with the base in the `self` slot (pointwise ops take scalars in any operand
- * slot, promoted as `result_type(2, x)`).
- */
-export function pow(self: Tensor | Scalar, exponent: Tensor | Scalar, options?: OutOptions): Tensor;
-export function pow(...args: unknown[]): Tensor {
-  const { values } = powArgs.bind(args);
-  const [self, exponent, out] = values;
-  const x = self instanceof Tensor ? unwrapTensor('pow', 'input', self) : self;
-  const y = unwrapTensorOrScalar('pow', 'exponent', exponent);
-  return out ? callMutating(POW.out, [x, y, unwrapTensor('pow', 'out', out)], out) : callFunctional(POW.functional, [x, y]);
-}
-export const pow_: (self: Tensor, exponent: Tensor | Scalar) => Tensor = _pow.inplace;
-
-/**
- * `square(x)` is `pow(x, 2)`, as in PyTorch (a composite: no kernel, and its Node is
- * PowBackward0): integers stay integers and wrap, bool computes in int64.
- */
-const squareArgs = makeBinder('square', 'square(Tensor self, *, Tensor? out=None) -> Tensor');
-const squareInplaceArgs = makeBinder('square_', 'square_(Tensor self) -> Tensor');
-export function square(input: Tensor, options?: OutOptions): Tensor;
-export function square(...args: unknown[]): Tensor {
-  const [self, out] = squareArgs.bind(args);
-  return pow(self, 2, { out });
-}
-export function square_(self: Tensor): Tensor;
-export function square_(...args: unknown[]): Tensor {
-  const [self] = squareInplaceArgs.bind(args);
-  return pow_(self, 2);
 }
 
 /**

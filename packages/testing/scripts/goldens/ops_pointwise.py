@@ -1,6 +1,6 @@
 """Goldens for the pointwise ops of the OpInfo table (goldens/ops_pointwise.json).
 
-Binary ops (add sub mul div div.trunc div.floor trueDivide floorDivide pow remainder maximum
+Binary ops (add sub mul div div.trunc div.floor trueDivide floorDivide pow pow.Scalar remainder maximum
 minimum eq ne lt le gt ge), unary ops (neg abs relu floor ceil exp log sqrt sin cos tanh
 sigmoid rsqrt reciprocal square sign trunc frac exp2 expm1 log2 log10 log1p tan asin acos atan
 sinh cosh erf erfc erfinv) and where, on every dtype. The case format is described in _ops_common.py.
@@ -263,10 +263,23 @@ def where_cases(rec):
              variant=f"{da}+{db}{'[]' if zero_dim else ''}")
 
 
+def pow_scalar_cases(rec):
+    """pow.Scalar: a number base to a tensor exponent, torch.pow(2, x) (no in-place form)."""
+    def fn(a, k):
+        return torch.pow(a[0], a[1])
+
+    for d in ALL:
+        for sample, base in [("scalar-base-int", 2), ("scalar-base-float", 0.5), ("scalar-base-zero", 0), ("scalar-base-negative", -2)]:
+            g = gen_for("pow.Scalar", sample, d)
+            rec.case("pow.Scalar", sample, d, [S(base), T(d, [2, 3], operand("pow", "b", d, [2, 3], g))], fn)
+        rec.case("pow.Scalar", "empty", d, [S(2), T(d, [0, 3], [])], fn)
+
+
 def make():
     rec = Recorder()
     for op in BINARY:
         binary_cases(rec, op)
+    pow_scalar_cases(rec)
     for op in UNARY:
         unary_cases(rec, op)
     where_cases(rec)

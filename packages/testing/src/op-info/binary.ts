@@ -19,6 +19,8 @@ interface BaseSpec {
   readonly errorInputs?: readonly ErrorInput[];
   readonly pytorch2x?: OpInfo['pytorch2x'];
   readonly xfail?: OpInfo['xfail'];
+  /** The message of a non-tensor operand where it is not the binder's (an op bound over overloads: pow). */
+  readonly nonTensorMatch?: RegExp;
   /** The reader of a case's kwargs where the row has arguments (add's alpha): the call then goes through `untyped`. */
   readonly kwargs?: (k: Kwargs) => Readonly<Record<string, unknown>>;
 }
@@ -54,7 +56,7 @@ function binary<B extends Tensor | Scalar>(s: Spec<B>): OpInfo {
         name: 'a non-tensor operand',
         make: (d) => untyped(s.fn)(t(d, [1, 2], dtype), 'two'),
         error: TorchError,
-        match: s.numbers ? /must be Tensor or Number, not string/ : /must be Tensor, not string/,
+        match: s.nonTensorMatch ?? (s.numbers ? /must be Tensor or Number, not string/ : /must be Tensor, not string/),
       },
       ...(s.errorInputs ?? []),
     ],
@@ -96,6 +98,16 @@ const BINARY_EXTRAS: Readonly<Partial<Record<BinaryTableName, Pick<BaseSpec, 'py
         make: (d) => t(d, [1, 2]).add_(2.5),
         error: DTypeError,
         match: /add_: result type Float can't be cast to the desired output type Long/,
+      },
+    ],
+  },
+  pow: {
+    errorInputs: [
+      {
+        name: 'an integer tensor to a negative integer power',
+        make: (d) => torch.pow(t(d, [1, 2]), -2),
+        error: TorchError,
+        match: /pow: Integers to negative integer powers are not allowed/,
       },
     ],
   },
@@ -159,8 +171,55 @@ function inplaceTooSmall(name: string, dtype: DType): ErrorInput {
   };
 }
 
-export const BINARY_MATH_OPS: readonly OpInfo[] = BINARY_TABLE_NAMES.map((name) => {
+/** A number `self` (`pow(2, x)`'s base): the goldens give a JS scalar there. */
+function scalarArg(x: OpInput | undefined, op: string): Scalar {
+  if (typeof x === 'number' || typeof x === 'bigint' || typeof x === 'boolean') return x;
+  throw new Error(`${op}: the OpInfo sample gives ${typeof x} where a number is expected`);
+}
+
+/**
+ * The OpInfo entry of a row's Scalar-self overload (`pow.Scalar`: `torch.pow(2, x)`): the
+ * function and out= forms (a number has no method and no in-place form). A number base makes
+ * the compute dtype a number's promotion with the exponent, never bool, so every dtype runs
+ * unless the row is integral or floating only.
+ */
+function scalarSelfOp(name: ScalarSelfRow, row: BinaryRow): OpInfo {
+  const aten = dispatcherName(name);
+  const op = `${name}.Scalar`;
+  const fn = torch[name];
+  return {
+    name: op,
+    methodName: name,
+    errorNames: [aten],
+    call: (i, k) => fn(scalarArg(i[0], op), tensorArg(i[1], op), outOnly(k)),
+    variants: { method: false, inplace: false, out: true },
+    dtypes: row.rejects?.floating || row.rejects?.integral ? rowDtypes(row.rejects) : ALL_DTYPES,
+    samples: goldenSamples(op),
+    errorInputs: [
+      {
+        name: 'a non-tensor exponent',
+        make: () => untyped(fn)(2, 'two'),
+        error: TorchError,
+        match: new RegExp(`${aten}\\(\\) received an invalid combination of arguments - got \\(number, string\\), but expected one of:`),
+      },
+    ],
+  };
+}
+
+type ScalarSelfRow = { [K in BinaryTableName]: (typeof BINARY_TABLE)[K] extends { readonly scalarSelf: true } ? K : never }[BinaryTableName];
+
+function hasScalarSelf(name: BinaryTableName): name is ScalarSelfRow {
   const row: BinaryRow = BINARY_TABLE[name];
+  return row.scalarSelf === true;
+}
+
+export const BINARY_MATH_OPS: readonly OpInfo[] = BINARY_TABLE_NAMES.flatMap((name) => {
+  const row: BinaryRow = BINARY_TABLE[name];
+  const entry = binaryRowOp(name, row);
+  return hasScalarSelf(name) ? [entry, scalarSelfOp(name, row)] : [entry];
+});
+
+function binaryRowOp(name: BinaryTableName, row: BinaryRow): OpInfo {
   const aten = dispatcherName(name);
   const inplace = row.inplace !== false;
   const errorDtype = rowErrorDtype(row.rejects);
@@ -173,11 +232,13 @@ export const BINARY_MATH_OPS: readonly OpInfo[] = BINARY_TABLE_NAMES.map((name) 
     errorNames: aten === name ? undefined : [aten],
     errorDtype,
     kwargs: rowKwargs(aten, row),
+    // (PyTorch's parser tries the overloads of a row with a Scalar self in turn: pow's Tensor^Tensor, Tensor^Number, Number^Tensor)
+    nonTensorMatch: row.scalarSelf ? new RegExp(`${aten}\\(\\) received an invalid combination of arguments - got \\(Tensor, string\\), but expected one of:`) : undefined,
     pytorch2x: extras?.pytorch2x,
     xfail: extras?.xfail,
     errorInputs: [...(inplace ? [inplaceTooSmall(name, errorDtype)] : []), ...(extras?.errorInputs ?? [])],
   });
-});
+}
 
 // ---- clamp (Note [clamp's two kernels] in core) ----
 const CLAMP_SAMPLES = ['scalar', 'scalar-float', 'tensor', 'tensor-0dim', 'empty', 'scalar-nan', 'tensor-nan', 'promote'];

@@ -63,6 +63,10 @@ const BCE_WEIGHT = "PyTorch's binary_cross_entropy(_with_logits) has no derivati
 export const GRADCHECK_EXCLUDED_SAMPLES: Readonly<Record<string, string>> = {
   'scatter/reduce-add': "scatter with reduce= has no derivative in PyTorch (its Node is NotImplemented); scatterReduce has one",
   'scatter/reduce-multiply': "scatter with reduce= has no derivative in PyTorch (its Node is NotImplemented); scatterReduce has one",
+  // (their gradients, 0 at a zero base where the exponent is >= 0, are checked against PyTorch's
+  // in autograd's test/goldens/grads.json)
+  'pow.Scalar/scalar-base-zero': '0 ** e jumps from inf to 1 to 0 at e = 0 and is 0 above: finite differences across it are meaningless',
+  'pow.Scalar/scalar-base-negative': 'a negative base to a real exponent is nan: there is no derivative to check',
   'clamp/scalar-nan': CLAMP_NAN,
   'clip/scalar-nan': CLAMP_NAN,
   'clamp.min/scalar-nan': CLAMP_NAN,
@@ -117,12 +121,10 @@ export const GRADCHECK_DOMAINS: Readonly<Record<string, readonly Domain[]>> = {
   indexAdd: ['any', 'golden', 'any'],
   take: ['any', 'golden'],
   indexFill: ['any', 'golden'],
-  div: ['any', 'nonzero'], // a pole at 0
   'div.trunc': ['any', 'nonzero'],
   'div.floor': ['any', 'nonzero'],
   trueDivide: ['any', 'nonzero'],
   floorDivide: ['any', 'nonzero'],
-  pow: ['pos', 'any'], // a negative base to a fractional power is nan
   selu: ['nonzero'], // kinks at 0
   relu6: ['nonzero'],
   // class-index targets: 'unit' makes every integer target 0, a valid class (test/nn-gradcheck.test.ts uses real targets)

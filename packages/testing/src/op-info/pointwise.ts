@@ -146,25 +146,6 @@ const BINARY_OPS: OpInfo[] = [
         "deviation (not a bug): 3e38 // 0.5 overflows; torch-ts gives inf as PyTorch's scalar loop does, PyTorch 1.13's vectorized loop gives nan (Sleef fmodf returns nan for that quotient)",
     },
   }),
-  binary({
-    name: 'pow',
-    fn: torch.pow,
-    kwargs: outOnly,
-    operand: other,
-    inplace: true,
-    // (PyTorch's parser tries pow's three overloads: Tensor^Tensor, Tensor^Number, Number^Tensor)
-    nonTensorMatch: /pow\(\) received an invalid combination of arguments - got \(Tensor, string\), but expected one of:/,
-    dtypes: NO_BOOL,
-    samples: ['scalar-special', 'negative-exponent', 'overflow'],
-    errorInputs: [
-      {
-        name: 'an integer tensor to a negative integer power',
-        make: (d) => torch.pow(t(d, [1, 2]), -2),
-        error: TorchError,
-        match: /pow: Integers to negative integer powers are not allowed/,
-      },
-    ],
-  }),
 ];
 
 const UNARY_SAMPLES = ['edge', 'random', '0dim', 'empty'];

@@ -83,6 +83,8 @@ export {
   mul_,
   div,
   div_,
+  pow,
+  pow_,
   remainder,
   remainder_,
   maximum,

@@ -163,6 +163,10 @@ export const mul_ = BINARY_OPS.mul.inplace;
 export const div = BINARY_OPS.div.fn;
 /** The in-place form of `div`: writes the result into `self`. */
 export const div_ = BINARY_OPS.div.inplace;
+/** self to the power of exponent for each element (self or exponent may be a number; integers to a negative integer power are an error). */
+export const pow = BINARY_OPS.pow.fn;
+/** The in-place form of `pow`: writes the result into `self`. */
+export const pow_ = BINARY_OPS.pow.inplace;
 /** Python's modulus: the remainder of self / other with the sign of other (an integer divisor of 0 raises ZeroDivisionError). */
 export const remainder = BINARY_OPS.remainder.fn;
 /** The in-place form of `remainder`: writes the result into `self`. */

@@ -1,11 +1,12 @@
 import { checkScalarFits, isFloatingType, type DType } from '../../dtype';
-import { DTypeError } from '../../errors';
+import { DTypeError, TorchError } from '../../errors';
 import type { Tensor } from '../../tensor/tensor';
 import { TensorImpl } from '../../tensor/tensor-impl';
 import { zerosLike } from '../factories';
 import type { Scalar } from '../meta-utils';
 import { where } from '../pointwise';
-import { add, div, eq, ge, gt, le, lt, mul, ne, neg, reciprocal } from './formula-ops';
+import { add, div, eq, ge, gt, le, log, logicalAnd, lt, mul, ne, neg, pow, reciprocal, sub } from './formula-ops';
+import { powSpecial } from './pow-scalar';
 import { binaryRow, type BinaryDerivative, type BinaryNoDerivative, type BinaryRow } from './types';
 
 /**
@@ -184,6 +185,7 @@ export const BINARY_TABLE = {
     scalarOther: true,
     args: '*, str? rounding_mode=None',
     choices: { rounding_mode: ['trunc', 'floor'] },
+    domain: ['any', 'nonzero'], // a pole at 0
     check: (op, compute, [mode]) => {
       if (mode !== null && compute === 'bool') throw new DTypeError(`${op}: "div_${mode}_cpu" not implemented for 'Bool'`);
     },
@@ -201,6 +203,50 @@ export const BINARY_TABLE = {
       },
     },
   }),
+  pow: {
+    doc: 'self to the power of exponent for each element (self or exponent may be a number; integers to a negative integer power are an error).',
+    rule: 'promote',
+    kernel: 'pow',
+    rejects: { bool: true },
+    scalarOther: true,
+    scalarSelf: true,
+    otherName: 'exponent',
+    domain: ['pos', 'any'], // a negative base to a fractional power is nan
+    check: (op, compute, _args, [, e]) => {
+      if (!isFloatingType(compute) && typeof e === 'number' && Number.isInteger(e) && e < 0) {
+        throw new TorchError(`${op}: Integers to negative integer powers are not allowed.`);
+      }
+    },
+    compute: (impl, out, x, y, _args, [, e]): void => {
+      if (typeof e === 'number' && powSpecial(impl, out, x, e)) return;
+      impl('pow')(out, x, y);
+    },
+    derivative: {
+      saves: ['self', 'other', 'result@other'],
+      scalarOverloadNodes: true,
+      formula: (grad, { self, other, result }, needs): Grads => {
+        const x = operand(self, 'self');
+        const e = operand(other, 'other');
+        if (typeof e !== 'object') {
+          // pow_backward: e * x^(e-1), and exactly zero for e == 0 (0^-1 would be inf)
+          const en = Number(e);
+          return [needs[0] ? (en === 0 ? zerosLike(grad) : mul(grad, mul(pow(need(self, 'self'), en - 1), en))) : null, null];
+        }
+        const selfGrad = needs[0] ? where(eq(e, 0), 0, mul(grad, mul(e, pow(need(self, 'self'), sub(e, 1))))) : null;
+        if (!needs[1]) return [selfGrad, null];
+        // pow_backward_exponent: grad * result * log(self), 0 where self == 0 and exponent >= 0
+        // (the limit; log would give -inf * 0)
+        const r = need(result, 'result');
+        if (typeof x !== 'object') {
+          const base = Number(x);
+          const g = mul(grad, mul(r, Math.log(base)));
+          return [selfGrad, base === 0 ? where(ge(e, 0), 0, g) : g];
+        }
+        const atZero = logicalAnd(eq(x, 0), ge(e, 0));
+        return [selfGrad, mul(grad, where(atZero, 0, mul(r, log(x))))];
+      },
+    },
+  },
   remainder: {
     doc: "Python's modulus: the remainder of self / other with the sign of other (an integer divisor of 0 raises ZeroDivisionError).",
     rule: 'promote',

@@ -48,8 +48,9 @@ import type { Scalar } from '../meta-utils';
  * A binary row's arguments work the same way (binaryRow: a Scalar reaches its check, compute
  * and formula as given, number, bigint or boolean, so int64 alphas stay exact and a bool alpha
  * can be refused); a row whose kernel is not the impl of its name says how it computes
- * (`compute`: sub is `add` with -alpha, div picks its impl by rounding mode) and has no impl of
- * its own (TableBinaryImplName).
+ * (`compute`: sub is `add` with -alpha, div picks its impl by rounding mode, pow has PyTorch's
+ * special scalar exponents) and has no impl of its own (TableBinaryImplName). `scalarSelf`
+ * gives the function form PyTorch's number-`self` overload (`torch.pow(2, x)`).
  */
 
 /** `logicalAnd` -> `logical_and`: the dispatcher's (PyTorch's) name of a row. */
@@ -126,9 +127,9 @@ export interface UnaryRow {
   readonly derivative: UnaryDerivative | NoDerivative;
 }
 
-/** The tensors a binary formula reads; `other` is the number itself where the Scalar overload ran. */
+/** The tensors a binary formula reads; `other` (`self`) is the number itself where a Scalar overload ran. */
 export interface BinarySaved {
-  readonly self?: Tensor;
+  readonly self?: Tensor | number | bigint | boolean;
   readonly other?: Tensor | number | bigint | boolean;
   readonly result?: Tensor;
 }
@@ -145,7 +146,8 @@ export interface BinaryDerivative<A extends string = string, C = ArgChoices> {
   formula(grad: Tensor, saved: BinarySaved, needs: readonly boolean[], args: BinaryArgs<A, C>): readonly [Tensor | null, Tensor | null];
   /**
    * PyTorch names the Node of an op with a Scalar overload by the overload that ran: the
-   * Scalar one `${Name}Backward0`, the Tensor one `${Name}Backward1` (fmod).
+   * Scalar one `${Name}Backward0`, the Tensor one `${Name}Backward1` (fmod), a Scalar `self`
+   * (`scalarSelf`: pow(2, x)) `${Name}Backward2`.
    */
   readonly scalarOverloadNodes?: boolean;
   /** The Node's name where it depends on the arguments (div with a rounding mode records DivBackward2). */
@@ -179,6 +181,14 @@ export interface BinaryRow<A extends string = string, C = ArgChoices> {
   readonly rejects?: Rejects;
   /** `other` may be a number (PyTorch has a Scalar overload). */
   readonly scalarOther?: boolean;
+  /**
+   * The function form also takes a number for `self` (PyTorch's `name.Scalar(Scalar self,
+   * Tensor other)`: pow(2, x)); it then binds as PyTorch's parser does, against the three
+   * overloads in turn. Rows with arguments cannot have it.
+   */
+  readonly scalarSelf?: true;
+  /** The second operand's name in PyTorch's schema where it is not `other` (pow's `exponent`): the front ends' messages and keywords use it. */
+  readonly otherName?: string;
   /** Whether `name_` exists (default true; fmax and fmin have none, as in PyTorch). */
   readonly inplace?: boolean;
   /**
@@ -194,9 +204,11 @@ export interface BinaryRow<A extends string = string, C = ArgChoices> {
   check?(op: string, compute: DType, args: BinaryArgs<A, C>, operands: readonly (TensorImpl | Scalar)[]): void;
   /**
    * How the row computes where it is not the impl of its name (sub is `add` with -alpha; div
-   * picks its impl by rounding mode): such a row has no impl of its own in BackendImpls.
+   * picks its impl by rounding mode; pow has PyTorch's special scalar exponents): such a row
+   * has no impl of its own in BackendImpls. `self` and `other` are cast and broadcast;
+   * `operands` are as the user gave them (a scalar as the number).
    */
-  compute?(impl: ImplLookup, out: TensorImpl, self: TensorImpl, other: TensorImpl, args: BinaryArgs<A, C>): void;
+  compute?(impl: ImplLookup, out: TensorImpl, self: TensorImpl, other: TensorImpl, args: BinaryArgs<A, C>, operands: readonly (TensorImpl | Scalar)[]): void;
   /** Where each operand keeps the op smooth (UnaryRow's `domain`), for gradcheck. */
   readonly domain?: readonly [UnaryRow['domain'] | 'any', UnaryRow['domain'] | 'any'];
   readonly derivative: BinaryDerivative<A, C> | BinaryNoDerivative;

@@ -1,7 +1,7 @@
 import type { Tensor } from '../../tensor/tensor';
 import { zerosLike } from '../factories';
-import { pow, where } from '../pointwise';
-import { add, cos, cosh, div, erfinv, exp, gt, lt, mul, neg, rsqrt, sin, sinh, sub } from './formula-ops';
+import { where } from '../pointwise';
+import { add, cos, cosh, div, erfinv, exp, gt, lt, mul, neg, pow, rsqrt, sin, sinh, sub } from './formula-ops';
 import type { NoDerivative, UnaryRow } from './types';
 
 /**

@@ -7,9 +7,11 @@ import type { OutOptions } from './pointwise';
 import { BINARY_OPS } from './pointwise-table';
 
 /**
- * true_divide and floor_divide: div (a row of the op table) with a rounding mode, bound under
- * their own names (so their messages name them) and run as div's operators, so a user's call
- * is bound once and records div's Node.
+ * PyTorch's composites and aliases over rows of the op table, bound under their own names (so
+ * their messages name them) and run as the row's operators, so a user's call is bound once
+ * and records the row's Node:
+ *  - true_divide and floor_divide: div with a rounding mode (DivBackward0 / DivBackward2);
+ *  - square: pow(x, 2) (PowBackward0): integers stay integers and wrap, bool computes in int64.
  */
 const trueDivideArgs = makeBinder('true_divide', 'true_divide(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true });
 const floorDivideArgs = makeBinder('floor_divide', 'floor_divide(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true });
@@ -48,4 +50,18 @@ export function trueDivide_(...args: unknown[]): Tensor {
 export function floorDivide_(self: Tensor, other: Tensor | Scalar): Tensor;
 export function floorDivide_(...args: unknown[]): Tensor {
   return divWithModeInplace('floor_divide_', floorDivideInplaceArgs.bind(args), 'floor');
+}
+
+const squareArgs = makeBinder('square', 'square(Tensor self, *, Tensor? out=None) -> Tensor');
+const squareInplaceArgs = makeBinder('square_', 'square_(Tensor self) -> Tensor');
+
+export function square(input: Tensor, options?: OutOptions): Tensor;
+export function square(...args: unknown[]): Tensor {
+  const [self, out] = squareArgs.bind(args);
+  return BINARY_OPS.pow.fn(self, 2, { out });
+}
+export function square_(self: Tensor): Tensor;
+export function square_(...args: unknown[]): Tensor {
+  const [self] = squareInplaceArgs.bind(args);
+  return BINARY_OPS.pow.inplace(self, 2);
 }
