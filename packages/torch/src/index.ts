@@ -115,8 +115,6 @@ export {
   floorDivide,
   pow,
   clamp,
-  clampMin,
-  clampMax,
   clip,
   lerp,
   addcmul,

@@ -46,23 +46,6 @@ const ClampBackward: DerivativeOf<'clamp'> = {
   },
 };
 
-/** clamp_min / clamp_max: `self` takes the gradient on its side of the bound (ties included), a Tensor bound beyond it. */
-function oneBoundBackward(op: string, scalarNode: string, tensorNode: string, inside: typeof ge, beyond: typeof lt): DerivativeOf<'clamp_min'> {
-  return {
-    name: (args) => (tensorArg(args, 1) ? tensorNode : scalarNode),
-    inputs: ['self', 'other'],
-    saves: ['self', 'other'],
-    backward: (ctx) => {
-      const { grad, needs } = ctx;
-      const self = savedTensor(ctx, 'self', op);
-      const b = operand(ctx, 'other', 1);
-      return [needs[0] ? where(inside(self, b), grad, 0) : null, needs[1] ? where(beyond(self, b), grad, 0) : null];
-    },
-  };
-}
-const ClampMinBackward = oneBoundBackward('clamp_min', 'ClampMinBackward0', 'ClampMinBackward1', ge, lt);
-const ClampMaxBackward = oneBoundBackward('clamp_max', 'ClampMaxBackward0', 'ClampMaxBackward1', le, gt);
-
 // lerp.Scalar records LerpBackward0, lerp.Tensor LerpBackward1:
 // self: grad * (1 - weight); end: grad * weight; weight: grad * (end - self)
 const LerpBackward: DerivativeOf<'lerp'> = {
@@ -117,10 +100,6 @@ const AddcdivBackward0: DerivativeOf<'addcdiv'> = {
 export const BINARY_DERIVATIVES = {
   clamp: ClampBackward,
   clamp_: ClampBackward,
-  clamp_min: ClampMinBackward,
-  clamp_min_: ClampMinBackward,
-  clamp_max: ClampMaxBackward,
-  clamp_max_: ClampMaxBackward,
   lerp: LerpBackward,
   lerp_: LerpBackward,
   addcmul: AddcmulBackward0,

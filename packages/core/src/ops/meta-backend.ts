@@ -22,7 +22,7 @@ export const META_IMPLS = {
   sum: noop, prod: noop, amax: noop, amin: noop, maxDim: noop, minDim: noop, argmax: noop, argmin: noop,
   mm: noop, bmm: noop,
   round: noop,
-  clampMin: noop, clampMax: noop, lerp: noop, addcmul: noop, addcdiv: noop,
+  lerp: noop, addcmul: noop, addcdiv: noop,
   nanToNum: noop,
   varMean: noop, logsumexp: noop, vectorNorm: noop, all: noop, any: noop, medianDim: noop, modeDim: noop,
   cumsum: noop, cumprod: noop, cummax: noop, cummin: noop,

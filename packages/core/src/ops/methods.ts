@@ -31,7 +31,7 @@ import * as views from './views';
 const METHODS = {
   trueDivide: aliases.trueDivide, trueDivide_: aliases.trueDivide_, floorDivide: aliases.floorDivide, floorDivide_: aliases.floorDivide_,
   ...BINARY_METHODS,
-  clamp: pwb.clamp, clamp_: pwb.clamp_, clampMin: pwb.clampMin, clampMin_: pwb.clampMin_, clampMax: pwb.clampMax, clampMax_: pwb.clampMax_,
+  clamp: pwb.clamp, clamp_: pwb.clamp_,
   lerp: pwb.lerp, lerp_: pwb.lerp_,
   addcmul: pwb.addcmul, addcmul_: pwb.addcmul_, addcdiv: pwb.addcdiv, addcdiv_: pwb.addcdiv_,
   isnan: pwb.isnan, isinf: pwb.isinf, isfinite: pwb.isfinite,

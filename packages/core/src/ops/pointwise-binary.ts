@@ -17,14 +17,14 @@ import {
   type Scalar,
 } from './meta-utils';
 import { onesLike, zerosLike } from './factories';
-import { binaryFront, definePointwise, type OutOptions, type PointwiseOp } from './pointwise';
+import { definePointwise, type OutOptions, type PointwiseOp } from './pointwise';
 import { abs, eq, lt, ne } from './generated/table-ops';
 import { defineStructured, implOf, type Backend } from './registry';
 
 /**
- * clamp and its one-bound forms, lerp, addcmul/addcdiv and the classification composites
- * (isnan, isinf, isfinite). (fmod, atan2, hypot, fmax and fmin are rows of the op table,
- * table/binary.ts.)
+ * clamp, lerp, addcmul/addcdiv and the classification composites (isnan, isinf, isfinite).
+ * (clamp's one-bound forms clamp_min / clamp_max, fmod, atan2, hypot, fmax and fmin are rows
+ * of the op table, table/binary.ts.)
  */
 
 type MathName = 'clampMin' | 'clampMax' | 'maximum' | 'minimum';
@@ -135,28 +135,6 @@ export const CLAMP: PointwiseOp = {
   out: defineStructured(`clamp.out(${CLAMP_ARGS}, *, Tensor(a!) out) -> Tensor(a!)`, (a, b) => runClamp('out', a, b), ['pointwise', 'out']),
 };
 
-/** clamp_min / clamp_max: one bound, Scalar or Tensor (Note [clamp's two kernels]). */
-function oneBound(name: 'clamp_min' | 'clamp_max', scalarImpl: 'clampMin' | 'clampMax', tensorImpl: 'maximum' | 'minimum', kernel: string): PointwiseOp {
-  return definePointwise({
-    name,
-    arity: 2,
-    rule: 'promote',
-    check: (op, compute, operands) => {
-      const bound = operands[1];
-      if (bound instanceof TensorImpl) return;
-      if (compute === 'bool') throw new DTypeError(`${op}: "${kernel}" not implemented for 'Bool'`);
-      checkScalarFits(op, bound, compute);
-    },
-    compute: (b, op, out, inputs, args) => {
-      const bound = args[1];
-      if (typeof bound === 'number' && Number.isNaN(bound)) implOf(b, 'fill', op)(out, NaN);
-      else impl(bound instanceof TensorImpl ? tensorImpl : scalarImpl)(b, op, out, inputs);
-    },
-  });
-}
-export const CLAMP_MIN = oneBound('clamp_min', 'clampMin', 'maximum', 'clamp_min_cpu');
-export const CLAMP_MAX = oneBound('clamp_max', 'clampMax', 'minimum', 'clamp_max_scalar_cpu');
-
 type ClampBound = Tensor | Scalar | null | undefined;
 const bound = (op: string, name: string, x: unknown) => (x == null ? null : unwrapTensorOrScalar(op, name, x));
 
@@ -187,13 +165,6 @@ export const clamp_: (self: Tensor, ...rest: ClampInplaceRest) => Tensor = _clam
 /** `clip` is PyTorch's alias of `clamp` (CompositeImplicit: the Node is clamp's, ClampBackward0 / ClampBackward1). */
 export const clip: (input: Tensor, ...rest: ClampRest) => Tensor = _clip.fn;
 export const clip_: (self: Tensor, ...rest: ClampInplaceRest) => Tensor = _clip.inplace;
-
-const _clampMin = binaryFront(CLAMP_MIN, '', { otherName: 'min' });
-const _clampMax = binaryFront(CLAMP_MAX, '', { otherName: 'max' });
-export const clampMin: (self: Tensor, min: Tensor | Scalar, options?: OutOptions) => Tensor = _clampMin.fn;
-export const clampMin_: (self: Tensor, min: Tensor | Scalar) => Tensor = _clampMin.inplace;
-export const clampMax: (self: Tensor, max: Tensor | Scalar, options?: OutOptions) => Tensor = _clampMax.fn;
-export const clampMax_: (self: Tensor, max: Tensor | Scalar) => Tensor = _clampMax.inplace;
 
 // ---- lerp ----
 const FLOAT_C_NAMES: Partial<Record<DType, string>> = { float32: 'float', float64: 'double', float16: 'c10::Half', bfloat16: 'c10::BFloat16' };

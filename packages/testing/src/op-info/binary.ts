@@ -73,12 +73,19 @@ const HALF_PROMOTE = (op: string) => ({
   'forward@promote:int8+float16': `deviation (not a bug): torch-ts computes ${op} in float16 as PyTorch 2.x does; the golden is 1.13's "${op}_cpu" not implemented for 'Half'`,
 });
 
+/** PyTorch 2.x's half clamp kernel, which 1.13 lacks (clamp, clamp_min, clamp_max). */
+const CLAMP_HALF = { float16: HALF_2X('clamp_scalar_cpu') } as const;
+
 /**
  * The OpInfo entries of the op table's binary rows (Note [The op table] in core): the
  * function, how its second operand is read, dtypes, the in-place form and the names in
  * messages from each row, the samples from the goldens; documented deviations here.
  */
-const BINARY_EXTRAS: Readonly<Partial<Record<BinaryTableName, Pick<BaseSpec, 'pytorch2x' | 'xfail' | 'errorInputs'>>>> = {
+const BINARY_EXTRAS: Readonly<Partial<Record<BinaryTableName, Partial<Pick<BaseSpec, 'pytorch2x' | 'xfail' | 'errorInputs' | 'dtypes' | 'errorNames'>>>>> = {
+  // (bool: a number bound runs the clamp kernel, which PyTorch lacks for Bool; messages name
+  // the in-place form too)
+  clampMin: { dtypes: NO_BOOL, errorNames: ['clamp_min', 'clamp_min_', 'clampMin'], pytorch2x: CLAMP_HALF },
+  clampMax: { dtypes: NO_BOOL, errorNames: ['clamp_max', 'clamp_max_', 'clampMax'], pytorch2x: CLAMP_HALF },
   add: {
     errorInputs: [
       {
@@ -227,9 +234,9 @@ function binaryRowOp(name: BinaryTableName, row: BinaryRow): OpInfo {
   return rowOp(name, {
     name,
     inplace,
-    dtypes: rowDtypes(row.rejects),
+    dtypes: extras?.dtypes ?? rowDtypes(row.rejects),
     samples: goldenSamples(name),
-    errorNames: aten === name ? undefined : [aten],
+    errorNames: extras?.errorNames ?? (aten === name ? undefined : [aten]),
     errorDtype,
     kwargs: rowKwargs(aten, row),
     // (PyTorch's parser tries the overloads of a row with a Scalar self in turn: pow's Tensor^Tensor, Tensor^Number, Number^Tensor)
@@ -242,7 +249,6 @@ function binaryRowOp(name: BinaryTableName, row: BinaryRow): OpInfo {
 
 // ---- clamp (Note [clamp's two kernels] in core) ----
 const CLAMP_SAMPLES = ['scalar', 'scalar-float', 'tensor', 'tensor-0dim', 'empty', 'scalar-nan', 'tensor-nan', 'promote'];
-const CLAMP_HALF = { float16: HALF_2X('clamp_scalar_cpu') } as const;
 type Bound = Tensor | Scalar | null;
 const boundArg = (x: OpInput | undefined, op: string): Bound => operand(x, op);
 
@@ -284,15 +290,6 @@ export const CLAMP_OPS: readonly OpInfo[] = [
   clampInfo('clamp', (i) => [boundArg(i[1], 'clamp'), boundArg(i[2], 'clamp')], [...CLAMP_SAMPLES, 'min-gt-max'], NO_BOOL),
   clampInfo('clamp.min', (i) => [boundArg(i[1], 'clamp'), null], CLAMP_SAMPLES, NO_BOOL),
   clampInfo('clamp.max', (i) => [null, boundArg(i[1], 'clamp')], CLAMP_SAMPLES, NO_BOOL),
-  ...(['clampMin', 'clampMax'] as const).map((name): OpInfo => {
-    const aten = name === 'clampMin' ? 'clamp_min' : 'clamp_max';
-    return {
-      ...binary({ name, fn: torch[name], operand, numbers: true, inplace: true, dtypes: NO_BOOL, samples: [] }),
-      errorNames: [aten, `${aten}_`, name],
-      samples: CLAMP_SAMPLES,
-      pytorch2x: CLAMP_HALF,
-    };
-  }),
 ];
 
 const LERP_SAMPLES = ['scalar-weight', 'scalar-weight-high', 'scalar-weight-negative', 'tensor-weight', '0dim', 'empty', 'weights', 'dtype-mismatch', 'weight-dtype-mismatch'];

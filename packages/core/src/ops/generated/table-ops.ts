@@ -175,6 +175,14 @@ export const remainder_ = BINARY_OPS.remainder.inplace;
 export const maximum = BINARY_OPS.maximum.fn;
 /** The smaller of self and other for each element (NaN if either is NaN). */
 export const minimum = BINARY_OPS.minimum.fn;
+/** max(self, min) for each element: a number bound ignores NaN, a tensor bound propagates it (as maximum). */
+export const clampMin = BINARY_OPS.clampMin.fn;
+/** The in-place form of `clampMin`: writes the result into `self`. */
+export const clampMin_ = BINARY_OPS.clampMin.inplace;
+/** min(self, max) for each element: a number bound ignores NaN, a tensor bound propagates it (as minimum). */
+export const clampMax = BINARY_OPS.clampMax.fn;
+/** The in-place form of `clampMax`: writes the result into `self`. */
+export const clampMax_ = BINARY_OPS.clampMax.inplace;
 /** C's fmod: the remainder of self / other with the sign of self (an integer divisor of 0 raises ZeroDivisionError). */
 export const fmod = BINARY_OPS.fmod.fn;
 /** The in-place form of `fmod`: writes the result into `self`. */

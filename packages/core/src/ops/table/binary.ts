@@ -56,6 +56,40 @@ function checkSubOperands(op: string, operands: readonly (TensorImpl | Scalar)[]
 }
 
 /**
+ * clamp_min / clamp_max (Note [clamp's two kernels] in pointwise-binary.ts): a number bound runs
+ * the clamp kernel, which ignores a NaN in `self`'s favour and is refused for bool; a NaN
+ * number bound fills the result with NaN (PyTorch's clamp_min_out checks it first); a tensor
+ * bound runs maximum / minimum. `self` takes the gradient on its side of the bound, ties
+ * included; a tensor bound beyond it.
+ */
+function oneBound(side: 'min' | 'max'): Required<Pick<BinaryRow, 'check' | 'compute' | 'derivative'>> {
+  const kernel = side === 'min' ? 'clamp_min_cpu' : 'clamp_max_scalar_cpu';
+  const inside = side === 'min' ? ge : le;
+  const beyond = side === 'min' ? lt : gt;
+  return {
+    check: (op, compute, _args, [, bound]) => {
+      if (bound instanceof TensorImpl) return;
+      if (compute === 'bool') throw new DTypeError(`${op}: "${kernel}" not implemented for 'Bool'`);
+      checkScalarFits(op, bound, compute);
+    },
+    compute: (impl, out, x, y, _args, [, bound]): void => {
+      if (typeof bound === 'number' && Number.isNaN(bound)) impl('fill')(out, NaN);
+      else if (bound instanceof TensorImpl) impl(side === 'min' ? 'maximum' : 'minimum')(out, x, y);
+      else impl(side === 'min' ? 'clampMin' : 'clampMax')(out, x, y);
+    },
+    derivative: {
+      saves: ['self', 'other'],
+      scalarOverloadNodes: true,
+      formula: (grad, { self, other }, needs): Grads => {
+        const x = need(self, 'self');
+        const b = operand(other, 'other');
+        return [needs[0] ? where(inside(x, b), grad, 0) : null, needs[1] ? where(beyond(x, b), grad, 0) : null];
+      },
+    },
+  };
+}
+
+/**
  * fmax / fmin: unlike maximum's, a tie is not split: `self` takes the whole gradient where it
  * wins or ties, or where `other` is NaN (PyTorch's `(self >= other).logical_or_(other.isnan())`
  * mask); `other` takes it elsewhere.
@@ -267,6 +301,20 @@ export const BINARY_TABLE = {
     rule: 'promote',
     inplace: false,
     derivative: extremum('gt'),
+  },
+  clampMin: {
+    doc: 'max(self, min) for each element: a number bound ignores NaN, a tensor bound propagates it (as maximum).',
+    rule: 'promote',
+    scalarOther: true,
+    otherName: 'min',
+    ...oneBound('min'),
+  },
+  clampMax: {
+    doc: 'min(self, max) for each element: a number bound ignores NaN, a tensor bound propagates it (as minimum).',
+    rule: 'promote',
+    scalarOther: true,
+    otherName: 'max',
+    ...oneBound('max'),
   },
   fmod: {
     doc: "C's fmod: the remainder of self / other with the sign of self (an integer divisor of 0 raises ZeroDivisionError).",
