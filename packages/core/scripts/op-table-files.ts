@@ -3,7 +3,7 @@
  * text: scripts/gen-op-table.ts writes them, test/op-table.test.ts checks that the committed
  * ones are current.
  */
-import { ACTIVATION_TABLE, BINARY_TABLE, UNARY_TABLE, allOperators, dispatcherName, type ActivationRow, type BinaryRow } from '../src/index';
+import { ACTIVATION_TABLE, BINARY_TABLE, TERNARY_TABLE, UNARY_TABLE, allOperators, dispatcherName, type ActivationRow, type BinaryRow, type TernaryRow } from '../src/index';
 
 const HEADER = '// Generated from packages/core/src/ops/table/ by packages/core/scripts/gen-op-table.ts: do not edit.\n// Regenerate with `pnpm gen:ops` at the repository root.\n';
 
@@ -12,6 +12,12 @@ export function opTableFiles(): Record<string, string> {
   const unary = Object.keys(UNARY_TABLE) as (keyof typeof UNARY_TABLE)[];
   const binary = Object.keys(BINARY_TABLE) as (keyof typeof BINARY_TABLE)[];
   const activation = Object.keys(ACTIVATION_TABLE) as (keyof typeof ACTIVATION_TABLE)[];
+  const ternary = Object.keys(TERNARY_TABLE) as (keyof typeof TERNARY_TABLE)[];
+  const terSignature = (n: keyof typeof TERNARY_TABLE) => {
+    const row: TernaryRow = TERNARY_TABLE[n];
+    const [, a, b] = row.operands;
+    return `${dispatcherName(n)}(Tensor input, Tensor ${a}, ${row.scalarLast ? 'Tensor|Number' : 'Tensor'} ${b}${row.args ? `, ${row.args}` : ''})`;
+  };
   const binRow = (n: keyof typeof BINARY_TABLE): BinaryRow => BINARY_TABLE[n];
   const hasInplace = (n: keyof typeof BINARY_TABLE) => binRow(n).inplace !== false;
   const actRow = (n: keyof typeof ACTIVATION_TABLE): ActivationRow => ACTIVATION_TABLE[n];
@@ -36,6 +42,9 @@ export function opTableFiles(): Record<string, string> {
     '/** The activation rows (unary with arguments), in table order. */',
     `export const ACTIVATION_TABLE_NAMES = [${quoted(activation)}] as const;`,
     '',
+    '/** The ternary rows, in table order. */',
+    `export const TERNARY_TABLE_NAMES = [${quoted(ternary)}] as const;`,
+    '',
   ].join('\n');
   // (Note [Ops that need a derivative]: every operator with kernels of its own, i.e. not a
   // composite and not an out= variant, as core registers them)
@@ -53,7 +62,7 @@ export function opTableFiles(): Record<string, string> {
   ].join('\n');
   const ops = [
     HEADER,
-    "import { ACTIVATION_OPS, BINARY_OPS, UNARY_OPS } from '../pointwise-table';",
+    "import { ACTIVATION_OPS, BINARY_OPS, TERNARY_OPS, UNARY_OPS } from '../pointwise-table';",
     '',
     ...unary.flatMap((n) => [`/** ${UNARY_TABLE[n].doc} */`, `export const ${n} = UNARY_OPS.${n}.fn;`, inplaceDoc(n), `export const ${n}_ = UNARY_OPS.${n}.inplace;`]),
     ...binary.flatMap((n) => [
@@ -66,6 +75,12 @@ export function opTableFiles(): Record<string, string> {
       `export const ${n} = ACTIVATION_OPS.${n}.fn;`,
       ...(actRow(n).inplace !== false ? [inplaceDoc(n), `export const ${n}_ = ACTIVATION_OPS.${n}.inplace;`] : []),
     ]),
+    ...ternary.flatMap((n) => [
+      `/** ${TERNARY_TABLE[n].doc} PyTorch's signature: \`${terSignature(n)}\`. */`,
+      `export const ${n} = TERNARY_OPS.${n}.fn;`,
+      inplaceDoc(n),
+      `export const ${n}_ = TERNARY_OPS.${n}.inplace;`,
+    ]),
     '',
   ].join('\n');
   const facade = [
@@ -75,6 +90,7 @@ export function opTableFiles(): Record<string, string> {
     ...unary.map((n) => `  ${n},\n  ${n}_,`),
     ...binary.map((n) => (hasInplace(n) ? `  ${n},\n  ${n}_,` : `  ${n},`)),
     ...activation.map((n) => (actRow(n).inplace !== false ? `  ${n},\n  ${n}_,` : `  ${n},`)),
+    ...ternary.map((n) => `  ${n},\n  ${n}_,`),
     "} from '@torch-ts/core';",
     '',
   ].join('\n');

@@ -17,10 +17,12 @@ import {
   softplus,
   Tensor,
   empty,
+  TERNARY_TABLE,
   UNARY_TABLE,
   parseSchema,
   type ActivationRow,
   type BinaryRow,
+  type TernaryRow,
 } from '../src/index';
 import { opTableFiles } from '../scripts/op-table-files';
 
@@ -45,6 +47,19 @@ describe('the op table (Note [The op table])', () => {
       expect(ops.has(`${name}_`), `${name}_`).toBe(inplace);
       expect(KERNEL_OP_NAMES.includes(`${name}_` as never), `${name}_`).toBe(inplace);
       expect(KERNEL_OP_NAMES).toContain(name);
+    }
+  });
+
+  it("each ternary row is a functional, an in-place and an out= operator with PyTorch's operand names, and a kernel op", () => {
+    const ops = new Map(allOperators().map((o) => [o.name, o]));
+    for (const [key, row] of Object.entries(TERNARY_TABLE) as [string, TernaryRow][]) {
+      const name = dispatcherName(key);
+      const args = [...row.operands, ...(row.args ? parseSchema(`${name}(${row.args}) -> Tensor`).args.map((a) => a.name) : [])];
+      expect(ops.get(name)?.schema.args.map((a) => a.name), name).toEqual(args);
+      expect(ops.get(`${name}_`)?.schema.args.map((a) => a.name), `${name}_`).toEqual(args);
+      expect(ops.get(`${name}.out`)?.schema.args.map((a) => a.name), `${name}.out`).toEqual([...args, 'out']);
+      expect(KERNEL_OP_NAMES).toContain(name);
+      expect(KERNEL_OP_NAMES.includes(`${name}_` as never), `${name}_`).toBe(true);
     }
   });
 

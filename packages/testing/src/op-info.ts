@@ -4,7 +4,7 @@
  */
 import { ACTIVATION_OPS } from './op-info/activations';
 import { LINALG_OPS } from './op-info/linalg';
-import { ADDC_OPS, BINARY_MATH_OPS, CLAMP_OPS, CLASSIFY_OPS, LERP } from './op-info/binary';
+import { BINARY_MATH_OPS, CLAMP_OPS, CLASSIFY_OPS, TERNARY_OPS } from './op-info/binary';
 import { CLIP, NAN_TO_NUM } from './op-info/logical';
 import { POINTWISE_OPS } from './op-info/pointwise';
 import { REDUCTION_OPS } from './op-info/reductions';
@@ -21,4 +21,4 @@ import { SPATIAL_OPS } from './op-info/spatial';
 export * from './op-info/types';
 export { DEFAULT_TOLERANCE } from './op-info/common';
 
-export const OP_TABLE: readonly OpInfo[] = [...POINTWISE_OPS, ...ACTIVATION_OPS, ...BINARY_MATH_OPS, ...CLAMP_OPS, LERP, ...ADDC_OPS, ...CLASSIFY_OPS, NAN_TO_NUM, CLIP, ROUND, ...REDUCTION_OPS, ...STATS_OPS, ...LINALG_OPS, ...SHAPE_OPS, ...SORTING_OPS, ...LINALG_EXTRA_OPS, ...NN_OPS, ...INDEXING_OPS, ...SPATIAL_OPS];
+export const OP_TABLE: readonly OpInfo[] = [...POINTWISE_OPS, ...ACTIVATION_OPS, ...BINARY_MATH_OPS, ...CLAMP_OPS, ...TERNARY_OPS, ...CLASSIFY_OPS, NAN_TO_NUM, CLIP, ROUND, ...REDUCTION_OPS, ...STATS_OPS, ...LINALG_OPS, ...SHAPE_OPS, ...SORTING_OPS, ...LINALG_EXTRA_OPS, ...NN_OPS, ...INDEXING_OPS, ...SPATIAL_OPS];

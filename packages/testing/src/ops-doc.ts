@@ -4,7 +4,7 @@
  * test/ops-doc.test.ts fails when the committed page differs from this rendering.
  */
 import { DTYPES, type DType } from '@torch-ts/torch';
-import { ACTIVATION_TABLE, BINARY_TABLE, UNARY_TABLE, type ActivationRow, type BinaryRow, type UnaryRow } from '@torch-ts/core';
+import { ACTIVATION_TABLE, BINARY_TABLE, TERNARY_TABLE, UNARY_TABLE, type ActivationRow, type BinaryRow, type TernaryRow, type UnaryRow } from '@torch-ts/core';
 import { API_GAPS, API_OPS } from './api-ops';
 import { opCoverage, type CoverageRow } from './coverage';
 import { webgpuHarness, type DeviceHarness } from './devices';
@@ -97,11 +97,11 @@ export function renderOpsDoc(table: readonly OpInfo[]): string {
   out.push(
     '## The op table',
     '',
-    "Ops declared as rows of core's op table (packages/core/src/ops/table/; CONTRIBUTING.md says how to add one). A unary or binary row is `torch.name`, `x.name()`, `out=` and, where it exists, the in-place `name_`.",
+    "Ops declared as rows of core's op table (packages/core/src/ops/table/; CONTRIBUTING.md says how to add one). A unary, binary or ternary row is `torch.name`, `x.name()`, `out=` and, where it exists, the in-place `name_`.",
     '',
     '| op | compute dtype | what it computes |',
     '|---|---|---|',
-    ...[...Object.entries(UNARY_TABLE), ...Object.entries(BINARY_TABLE)].map(([name, row]: [string, UnaryRow | BinaryRow]) => {
+    ...[...Object.entries(UNARY_TABLE), ...Object.entries(BINARY_TABLE), ...Object.entries(TERNARY_TABLE)].map(([name, row]: [string, UnaryRow | BinaryRow | TernaryRow]) => {
       // (a `|` in a line, bitwiseOr's, would end the cell)
       return `| \`${name}\` | ${computeDtype(row)} | ${row.doc.replaceAll('|', '\\|')} |`;
     }),
@@ -130,7 +130,7 @@ function activationForms(name: string, row: ActivationRow): string {
 }
 
 /** A row's dtype rule, in words. */
-function computeDtype(row: UnaryRow | BinaryRow | ActivationRow): string {
+function computeDtype(row: UnaryRow | BinaryRow | TernaryRow | ActivationRow): string {
   if (row.rule === 'float') return 'floating (integers and bool in the default dtype)';
   if (row.rule === 'compare') return "the inputs' (promoted); the result is bool";
   if (row.rejects?.integral) return 'floating only';

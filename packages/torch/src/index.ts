@@ -113,12 +113,8 @@ export {
   // pointwise (the op table's rows come from ./generated/table-ops)
   trueDivide,
   floorDivide,
-  pow,
   clamp,
   clip,
-  lerp,
-  addcmul,
-  addcdiv,
   isnan,
   isinf,
   isfinite,

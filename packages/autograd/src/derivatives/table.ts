@@ -6,6 +6,12 @@ import {
   BINARY_TABLE,
   BINARY_TABLE_NAMES,
   dispatcherName,
+  TERNARY_OPS,
+  TERNARY_TABLE,
+  TERNARY_TABLE_NAMES,
+  type TernaryRow,
+  type TernarySaved,
+  type TernaryTableName,
   UNARY_TABLE,
   type ActivationNode,
   type ActivationRow,
@@ -144,3 +150,42 @@ export const ACTIVATION_TABLE_DERIVATIVES = Object.fromEntries(
     ];
   }),
 ) as { readonly [K in ActivationKernelOp]: DerivativeEntry };
+
+// ---- the ternary rows ----
+
+/**
+ * A ternary row's Node (lerp, addcmul, addcdiv): the formula reads the saved operands by the
+ * row's names, the last one as the number itself where its Scalar overload ran (lerp.Scalar
+ * records LerpBackward0, lerp.Tensor LerpBackward1), and the row's arguments.
+ */
+function ternaryDerivative(op: TernaryTableName, row: TernaryRow): Derivative {
+  const d = row.derivative;
+  const node = `${op[0].toUpperCase()}${op.slice(1)}Backward`;
+  const read = TERNARY_OPS[op].args;
+  const names = row.operands;
+  return {
+    name: d.scalarOverloadNodes ? (args) => `${node}${args[2] === null ? 1 : 0}` : `${node}0`,
+    inputs: names,
+    saves: d.saves,
+    backward: (ctx: DerivativeContext) => {
+      const { args } = ctx;
+      const saved: Record<string, TernarySaved[string]> = { result: ctx.saved.result };
+      for (let i = 0; i < names.length; i++) {
+        const a = args[i];
+        saved[names[i]] = ctx.saved[names[i]] ?? (typeof a === 'number' || typeof a === 'bigint' || typeof a === 'boolean' ? a : undefined);
+      }
+      return d.formula(ctx.grad, saved, ctx.needs, read(args));
+    },
+  };
+}
+
+export const TERNARY_TABLE_DERIVATIVES = Object.fromEntries(
+  TERNARY_TABLE_NAMES.flatMap((op) => {
+    const entry = ternaryDerivative(op, TERNARY_TABLE[op]);
+    const name = dispatcherName(op);
+    return [
+      [name, entry],
+      [`${name}_`, entry],
+    ];
+  }),
+) as { readonly [K in TernaryTableName as DispatcherName<K> | `${DispatcherName<K>}_`]: DerivativeEntry };

@@ -11,6 +11,7 @@ export * from './generated/table-ops';
 export {
   ACTIVATION_OPS,
   BINARY_OPS,
+  TERNARY_OPS,
   UNARY_OPS,
   type ActivationFn,
   type ActivationInplace,
@@ -22,12 +23,17 @@ export {
   type BinaryInplace,
   type BinaryOptions,
   type BinaryTableOp,
+  type TernaryFn,
+  type TernaryInplace,
+  type TernaryOptions,
+  type TernaryTableOp,
   type InplaceOption,
 } from './pointwise-table';
 export { ACTIVATION_TABLE, type ActivationTableName } from './table/activation';
 export { BINARY_TABLE, type BinaryTableName } from './table/binary';
+export { TERNARY_TABLE, type TernaryTableName } from './table/ternary';
 export { UNARY_TABLE, type UnaryTableName } from './table/unary';
-export { dispatcherName } from './table/types';
+export { binaryRow, dispatcherName, ternaryRow } from './table/types';
 export type {
   ActivationArg,
   ActivationArgs,
@@ -40,6 +46,9 @@ export type {
   BinaryArg,
   BinaryArgs,
   BinaryRow,
+  TernaryDerivative,
+  TernaryRow,
+  TernarySaved,
   BinaryDerivative,
   BinaryNoDerivative,
   BinarySaved,
@@ -50,7 +59,7 @@ export type {
   UnaryDerivative,
   UnaryDtypeRule,
 } from './table/types';
-export { ACTIVATION_TABLE_NAMES, BINARY_TABLE_NAMES, UNARY_TABLE_NAMES } from './generated/table-names';
+export { ACTIVATION_TABLE_NAMES, BINARY_TABLE_NAMES, TERNARY_TABLE_NAMES, UNARY_TABLE_NAMES } from './generated/table-names';
 export * from './rounding';
 export * from './activations';
 export * from './pointwise-binary';

@@ -7,7 +7,7 @@ import * as masked from './masked';
 import * as linalg from './linalg';
 import * as aliases from './aliases';
 import * as pw from './pointwise';
-import { ACTIVATION_METHODS, BINARY_METHODS, UNARY_METHODS } from './pointwise-table';
+import { ACTIVATION_METHODS, BINARY_METHODS, TERNARY_METHODS, UNARY_METHODS } from './pointwise-table';
 import * as pwb from './pointwise-binary';
 import * as lg from './logical';
 import * as random from './random';
@@ -32,8 +32,7 @@ const METHODS = {
   trueDivide: aliases.trueDivide, trueDivide_: aliases.trueDivide_, floorDivide: aliases.floorDivide, floorDivide_: aliases.floorDivide_,
   ...BINARY_METHODS,
   clamp: pwb.clamp, clamp_: pwb.clamp_,
-  lerp: pwb.lerp, lerp_: pwb.lerp_,
-  addcmul: pwb.addcmul, addcmul_: pwb.addcmul_, addcdiv: pwb.addcdiv, addcdiv_: pwb.addcdiv_,
+  ...TERNARY_METHODS,
   isnan: pwb.isnan, isinf: pwb.isinf, isfinite: pwb.isfinite,
   clip: lg.clip, clip_: lg.clip_, nanToNum: lg.nanToNum, nanToNum_: lg.nanToNum_,
   ...UNARY_METHODS,

@@ -13,18 +13,17 @@ import {
   commonDevice,
   releaseAll,
   scalarTensor,
-  torchTypeName,
   type Scalar,
 } from './meta-utils';
 import { onesLike, zerosLike } from './factories';
-import { definePointwise, type OutOptions, type PointwiseOp } from './pointwise';
+import type { OutOptions, PointwiseOp } from './pointwise';
 import { abs, eq, lt, ne } from './generated/table-ops';
 import { defineStructured, implOf, type Backend } from './registry';
 
 /**
- * clamp, lerp, addcmul/addcdiv and the classification composites (isnan, isinf, isfinite).
- * (clamp's one-bound forms clamp_min / clamp_max, fmod, atan2, hypot, fmax and fmin are rows
- * of the op table, table/binary.ts.)
+ * clamp and the classification composites (isnan, isinf, isfinite). (clamp's one-bound forms
+ * clamp_min / clamp_max are rows of the op table, table/binary.ts; lerp, addcmul and addcdiv
+ * table/ternary.ts.)
  */
 
 type MathName = 'clampMin' | 'clampMax' | 'maximum' | 'minimum';
@@ -165,122 +164,6 @@ export const clamp_: (self: Tensor, ...rest: ClampInplaceRest) => Tensor = _clam
 /** `clip` is PyTorch's alias of `clamp` (CompositeImplicit: the Node is clamp's, ClampBackward0 / ClampBackward1). */
 export const clip: (input: Tensor, ...rest: ClampRest) => Tensor = _clip.fn;
 export const clip_: (self: Tensor, ...rest: ClampInplaceRest) => Tensor = _clip.inplace;
-
-// ---- lerp ----
-const FLOAT_C_NAMES: Partial<Record<DType, string>> = { float32: 'float', float64: 'double', float16: 'c10::Half', bfloat16: 'c10::BFloat16' };
-
-/** PyTorch's lerp checks: floating `self`, and `end` (and a Tensor `weight`) of `self`'s dtype. */
-function checkLerp(op: string, _c: DType, operands: readonly (TensorImpl | Scalar)[]): void {
-  const [self, end, weight] = operands as [TensorImpl, TensorImpl, TensorImpl | Scalar];
-  const kernel = weight instanceof TensorImpl ? 'lerp_kernel_tensor' : 'lerp_kernel_scalar';
-  const name = (d: DType) => FLOAT_C_NAMES[d] ?? torchTypeName(d);
-  if (end.dtype !== self.dtype) throw new DTypeError(`${op}: expected dtype ${name(self.dtype)} for \`end\` but got dtype ${name(end.dtype)}`);
-  if (weight instanceof TensorImpl && weight.dtype !== self.dtype) {
-    throw new DTypeError(`${op}: expected dtype ${name(self.dtype)} for \`weight\` but got dtype ${name(weight.dtype)}`);
-  }
-  if (!isFloatingType(self.dtype)) throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(self.dtype)}'`);
-}
-
-/** `self + weight * (end - self)`, PyTorch's formula (branching at |weight| = 0.5). */
-export const LERP = definePointwise({
-  name: 'lerp',
-  arity: 3,
-  rule: 'promote',
-  check: checkLerp,
-  compute: (b, op, out, [x, e, w], args) => {
-    const ws = args[2];
-    implOf(b, 'lerp', op)(out, x, e, w, ws instanceof TensorImpl ? null : Number(ws));
-  },
-});
-
-const lerpArgs = makeBinder('lerp', 'lerp(Tensor self, Tensor end, Tensor weight, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true });
-const lerpInplaceArgs = makeBinder('lerp_', 'lerp_(Tensor self, Tensor end, Tensor weight) -> Tensor', { numbersAsTensors: true });
-const lerpOperands = (op: string, [self, end, weight]: unknown[]) => [
-  unwrapTensor(op, op.endsWith('_') ? 'self' : 'input', self),
-  unwrapTensor(op, 'end', end),
-  unwrapTensorOrScalar(op, 'weight', weight),
-];
-/** `lerp(self, end, weight)`: `weight` a number or a tensor; all tensors of one floating dtype. */
-export function lerp(self: Tensor, end: Tensor, weight: Tensor | Scalar, options?: OutOptions): Tensor;
-export function lerp(...args: unknown[]): Tensor {
-  const b = lerpArgs.bind(args);
-  const out = b[3] as Tensor | undefined;
-  const a = lerpOperands('lerp', b);
-  return out ? callMutating(LERP.out, [...a, unwrapTensor('lerp', 'out', out)], out) : callFunctional(LERP.functional, a);
-}
-export function lerp_(self: Tensor, end: Tensor, weight: Tensor | Scalar): Tensor;
-export function lerp_(...args: unknown[]): Tensor {
-  const b = lerpInplaceArgs.bind(args);
-  return callMutating(LERP.inplace!, lerpOperands('lerp_', b), b[0]);
-}
-
-// ---- addcmul / addcdiv ----
-const ADDCDIV_INTEGER =
-  'Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.';
-
-function valueOf(v: unknown): number | bigint {
-  if (v === undefined || v === null) return 1;
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  return v as number | bigint;
-}
-
-/** `self + value * tensor1 * tensor2`, in the promoted dtype of the three tensors. */
-export const ADDCMUL = definePointwise({
-  name: 'addcmul',
-  arity: 3,
-  extraArgs: '*, Scalar value=1',
-  rule: 'promote',
-  check: (op, compute) => {
-    if (compute === 'bool') throw new DTypeError(`${op}: "addcmul_cpu_out" not implemented for 'Bool'`);
-  },
-  compute: (b, op, out, [x, t1, t2], args) => implOf(b, 'addcmul', op)(out, x, t1, t2, valueOf(args[3])),
-});
-/** `self + value * tensor1 / tensor2`; two integral (or bool) tensor1 / tensor2 are refused, as in PyTorch. */
-export const ADDCDIV = definePointwise({
-  name: 'addcdiv',
-  arity: 3,
-  extraArgs: '*, Scalar value=1',
-  rule: 'promote',
-  check: (op, _c, operands) => {
-    const [, t1, t2] = operands as TensorImpl[];
-    if (!isFloatingType(t1.dtype) && !isFloatingType(t2.dtype)) throw new TorchError(`${op}: ${ADDCDIV_INTEGER}`);
-  },
-  compute: (b, op, out, [x, t1, t2], args) => implOf(b, 'addcdiv', op)(out, x, t1, t2, valueOf(args[3])),
-});
-
-export interface AddcOptions extends OutOptions {
-  value?: Scalar;
-}
-
-function addcFront(p: PointwiseOp) {
-  const name = p.functional.schema.name;
-  const fnArgs = makeBinder(name, `${name}(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor? out=None) -> Tensor`);
-  const inplaceArgs = makeBinder(`${name}_`, `${name}_(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor`);
-  const operands = (op: string, [self, t1, t2, value]: unknown[]) => [
-    unwrapTensor(op, op.endsWith('_') ? 'self' : 'input', self),
-    unwrapTensor(op, 'tensor1', t1),
-    unwrapTensor(op, 'tensor2', t2),
-    value,
-  ];
-  return {
-    fn: (...args: unknown[]): Tensor => {
-      const b = fnArgs.bind(args);
-      const out = b[4];
-      const a = operands(name, b);
-      return out ? callMutating(p.out, [...a, unwrapTensor(name, 'out', out)], out) : callFunctional(p.functional, a);
-    },
-    inplace: (...args: unknown[]): Tensor => {
-      const b = inplaceArgs.bind(args);
-      return callMutating(p.inplace!, operands(`${name}_`, b), b[0]);
-    },
-  };
-}
-const _addcmul = addcFront(ADDCMUL);
-const _addcdiv = addcFront(ADDCDIV);
-export const addcmul: (self: Tensor, tensor1: Tensor, tensor2: Tensor, options?: AddcOptions) => Tensor = _addcmul.fn;
-export const addcmul_: (self: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: Scalar }) => Tensor = _addcmul.inplace;
-export const addcdiv: (self: Tensor, tensor1: Tensor, tensor2: Tensor, options?: AddcOptions) => Tensor = _addcdiv.fn;
-export const addcdiv_: (self: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: Scalar }) => Tensor = _addcdiv.inplace;
 
 // ---- isnan / isinf / isfinite ----
 /**

@@ -18,13 +18,15 @@ import {
   type ArgValueOf,
   type BinaryArg,
   type BinaryRow,
+  type TernaryRow,
   type RowChoices,
   type UnaryRow,
 } from './table/types';
 import { ACTIVATION_TABLE, type ActivationTableName } from './table/activation';
 import { BINARY_TABLE, type BinaryTableName } from './table/binary';
+import { TERNARY_TABLE, type TernaryTableName } from './table/ternary';
 import { UNARY_TABLE, type UnaryTableName } from './table/unary';
-import { ACTIVATION_TABLE_NAMES, BINARY_TABLE_NAMES, UNARY_TABLE_NAMES } from './generated/table-names';
+import { ACTIVATION_TABLE_NAMES, BINARY_TABLE_NAMES, TERNARY_TABLE_NAMES, UNARY_TABLE_NAMES } from './generated/table-names';
 
 /**
  * The operators and front ends of the op table's rows (Note [The op table]): each row
@@ -133,24 +135,25 @@ function binaryArgReader(op: string, arg: ArgSchema): (v: unknown) => BinaryArg 
   throw new Error(`op table: ${op}'s argument '${arg.type} ${arg.name}' is not one a binary row takes (Scalar with a default, str?)`);
 }
 
-function binaryArgsReader(name: string, text: string): BinaryArgsReader {
+/** The reader of a binary (`arity` 2) or ternary (3) row's keyword-only arguments, after its operands in the boxed arguments. */
+function binaryArgsReader(name: string, text: string, arity = 2): BinaryArgsReader {
   if (text === '') return () => [];
   if (!text.startsWith('*')) throw new Error(`op table: ${name}'s arguments must be keyword-only, as PyTorch's binary ops' are ('*, ${text}')`);
-  const readers = parseSchema(`${name}(Tensor self, Tensor other, ${text}) -> Tensor`)
-    .args.slice(2)
+  const readers = parseSchema(`${name}(${['Tensor a', 'Tensor b', 'Tensor c'].slice(0, arity).join(', ')}, ${text}) -> Tensor`)
+    .args.slice(arity)
     .map((a) => binaryArgReader(name, a));
   const n = readers.length;
   return (boxed) => {
     const args = new Array<BinaryArg>(n);
-    for (let i = 0; i < n; i++) args[i] = readers[i](boxed[i + 2]);
+    for (let i = 0; i < n; i++) args[i] = readers[i](boxed[i + arity]);
     return args;
   };
 }
 
-/** The operands of a binary operator's boxed arguments, as the user gave them. */
-function operandsOf(boxed: readonly unknown[]): (TensorImpl | Scalar)[] {
+/** The operands of a binary (ternary) operator's boxed arguments, as the user gave them. */
+function operandsOf(boxed: readonly unknown[], arity = 2): (TensorImpl | Scalar)[] {
   const ops: (TensorImpl | Scalar)[] = [];
-  for (let i = 0; i < 2; i++) {
+  for (let i = 0; i < arity; i++) {
     const o = boxed[i];
     if (o instanceof TensorImpl || typeof o === 'number' || typeof o === 'bigint' || typeof o === 'boolean') ops.push(o);
     else throw new Error(`op table: operand ${i} is ${typeof o}, not a tensor or a scalar`);
@@ -190,7 +193,7 @@ function isPlain(name: BinaryTableName): name is TableBinaryImplName {
  * The checks of a binary row: its `choices` (a `str?` argument is None or one of them, with
  * PyTorch's message for div's rounding_mode), the dtypes it rejects, then its own `check`.
  */
-function binaryCheck(name: string, row: BinaryRow, read: BinaryArgsReader): PointwiseDef['check'] {
+function binaryCheck(name: string, row: Pick<BinaryRow, 'args' | 'choices' | 'check' | 'rejects' | 'kernel'>, read: BinaryArgsReader): PointwiseDef['check'] {
   const dtypes = checkOf(row);
   const own = row.check;
   const schemaArgs = row.args ? parseSchema(`${name}(${row.args}) -> Tensor`).args : [];
@@ -257,6 +260,96 @@ export const BINARY_METHODS = Object.fromEntries(
 ) as { readonly [K in BinaryTableName]: BinaryFn<K> } & {
   readonly [K in BinaryTableName as HasInplace<K> extends true ? `${K}_` : never]: BinaryInplace<K>;
 };
+
+// ---- ternary rows ----
+type TernaryRowOf<K extends TernaryTableName> = (typeof TERNARY_TABLE)[K];
+type LastOf<K extends TernaryTableName> = TernaryRowOf<K> extends { readonly scalarLast: true } ? Tensor | Scalar : Tensor;
+type TernaryArgsText<R> = R extends { readonly args: infer A extends string } ? A : '';
+
+/** The keyword options of a ternary row's front ends (`{ value?: Scalar }`), without `out`. */
+export type TernaryOptions<K extends TernaryTableName> = {
+  [A in Exclude<SplitArgs<TernaryArgsText<TernaryRowOf<K>>>[number], '*'> as Camel<ArgNameOf<A>>]?: ArgValueOf<A, RowChoices<TernaryRowOf<K>>, Scalar>;
+};
+/** The function form of ternary row `K`: `addcmul(x, t1, t2, { value, out })`. */
+export type TernaryFn<K extends TernaryTableName> = (input: Tensor, a: Tensor, b: LastOf<K>, options?: TernaryOptions<K> & OutOptions) => Tensor;
+/** The in-place form of ternary row `K`: `x.addcmul_(t1, t2, { value })`, `x.lerp_(end, 0.5)`. */
+export type TernaryInplace<K extends TernaryTableName> =
+  TernaryArgsText<TernaryRowOf<K>> extends '' ? (self: Tensor, a: Tensor, b: LastOf<K>) => Tensor : (self: Tensor, a: Tensor, b: LastOf<K>, options?: TernaryOptions<K>) => Tensor;
+
+export interface TernaryTableOp<K extends TernaryTableName> {
+  readonly op: PointwiseOp;
+  readonly fn: TernaryFn<K>;
+  readonly inplace: TernaryInplace<K>;
+  /** The row's arguments from its operators' boxed ones (the three operands first), defaults filled in. */
+  readonly args: BinaryArgsReader;
+}
+
+/**
+ * A ternary row's front ends, bound by Note [The argument binder]: the operands by their
+ * schema names (a number for the last where the row has `scalarLast`), then the row's keyword
+ * arguments and `out`.
+ */
+function ternaryFront(name: string, op: PointwiseOp, row: TernaryRow) {
+  const [, a, b] = row.operands;
+  const text = row.args ?? '';
+  const extra = text.replace(/^\*,\s*/, '');
+  const numbers = { numbersAsTensors: row.scalarLast === true };
+  const inplaceName = `${name}_`;
+  const fnArgs = makeBinder(name, `${name}(Tensor self, Tensor ${a}, Tensor ${b}, *, ${extra ? `${extra}, ` : ''}Tensor? out=None) -> Tensor`, numbers);
+  const inplaceArgs = makeBinder(inplaceName, `${inplaceName}(Tensor self, Tensor ${a}, Tensor ${b}${extra ? `, *, ${extra}` : ''}) -> Tensor`, numbers);
+  const nExtra = fnArgs.schema.args.length - 4;
+  const last = (op: string, x: unknown) => (row.scalarLast ? unwrapTensorOrScalar(op, b, x) : unwrapTensor(op, b, x));
+  const operands = (op: string, bound: readonly unknown[], self: string): unknown[] => {
+    const args: unknown[] = [unwrapTensor(op, self, bound[0]), unwrapTensor(op, a, bound[1]), last(op, bound[2])];
+    for (let i = 0; i < nExtra; i++) args.push(bound[3 + i] ?? null);
+    return args;
+  };
+  return {
+    fn: (...args: unknown[]): Tensor => {
+      const bound = fnArgs.bind(args);
+      const call = operands(name, bound, 'input');
+      const out = bound[3 + nExtra];
+      if (!(out instanceof Tensor)) return callFunctional(op.functional, call);
+      call.push(unwrapTensor(name, 'out', out));
+      return callMutating(op.out, call, out);
+    },
+    inplace: (...args: unknown[]): Tensor => {
+      const bound = inplaceArgs.bind(args);
+      const call = operands(inplaceName, bound, 'self'); // (refuses a `self` that is not a Tensor)
+      const self = bound[0];
+      if (!op.inplace || !(self instanceof Tensor)) throw new TorchError(`${inplaceName}: there is no in-place variant of ${name}`);
+      return callMutating(op.inplace, call, self);
+    },
+  };
+}
+
+function defineTernary(key: TernaryTableName, row: TernaryRow): TernaryTableOp<TernaryTableName> {
+  const name = dispatcherName(key);
+  const read = binaryArgsReader(name, row.args ?? '', 3);
+  const compute = row.compute;
+  const op = definePointwise({
+    name,
+    arity: 3,
+    operandNames: row.operands,
+    extraArgs: row.args || undefined,
+    rule: row.rule,
+    check: binaryCheck(name, row, read),
+    compute: (b, opName, out, inputs, boxed) => compute((impl) => implOf(b, impl, opName), out, inputs, read(boxed), operandsOf(boxed, 3)),
+  });
+  return { op, ...ternaryFront(name, op, row), args: read };
+}
+
+export const TERNARY_OPS = Object.fromEntries(TERNARY_TABLE_NAMES.map((name) => [name, defineTernary(name, TERNARY_TABLE[name])])) as {
+  readonly [K in TernaryTableName]: TernaryTableOp<K>;
+};
+
+/** The Tensor methods of the ternary rows: `x.lerp(end, w)`, `x.addcmul_(t1, t2)`. */
+export const TERNARY_METHODS = Object.fromEntries(
+  TERNARY_TABLE_NAMES.flatMap((name) => [
+    [name, TERNARY_OPS[name].fn],
+    [`${name}_`, TERNARY_OPS[name].inplace],
+  ]),
+) as { readonly [K in TernaryTableName]: TernaryFn<K> } & { readonly [K in TernaryTableName as `${K}_`]: TernaryInplace<K> };
 
 // ---- unary rows with arguments (the activations) ----
 type ActivationRowOf<K extends ActivationTableName> = (typeof ACTIVATION_TABLE)[K];
@@ -484,5 +577,6 @@ const namesMatchTable: [
   Same<(typeof UNARY_TABLE_NAMES)[number], UnaryTableName>,
   Same<(typeof BINARY_TABLE_NAMES)[number], BinaryTableName>,
   Same<(typeof ACTIVATION_TABLE_NAMES)[number], ActivationTableName>,
-] = [true, true, true];
+  Same<(typeof TERNARY_TABLE_NAMES)[number], TernaryTableName>,
+] = [true, true, true, true];
 void namesMatchTable;

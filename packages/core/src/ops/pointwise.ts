@@ -36,6 +36,8 @@ export interface PointwiseDef {
   readonly extraArgs?: string;
   /** Number of leading tensor-or-scalar operands. */
   readonly arity: 1 | 2 | 3;
+  /** The operands' names in the schema, as PyTorch's (`self, end, weight`); default `self, other, other2`. */
+  readonly operandNames?: readonly string[];
   readonly rule: DtypeRule | ((args: unknown[]) => DtypeRule);
   /** Rejects dtypes PyTorch rejects (names the op). */
   readonly check?: (op: string, computeDtype: DType, operands: readonly (TensorImpl | Scalar)[], args: unknown[]) => void;
@@ -58,7 +60,8 @@ export interface PointwiseOp {
 type Mode = 'functional' | 'inplace' | 'out';
 
 export function definePointwise(def: PointwiseDef): PointwiseOp {
-  const operands = [...(def.leadingCondition ? ['Tensor condition'] : []), ...['Tensor self', 'Tensor other', 'Tensor other2'].slice(0, def.arity)];
+  const names = def.operandNames ?? ['self', 'other', 'other2'];
+  const operands = [...(def.leadingCondition ? ['Tensor condition'] : []), ...names.slice(0, def.arity).map((n) => `Tensor ${n}`)];
   const extra = def.extraArgs ? `, ${def.extraArgs}` : '';
   const star = def.extraArgs?.includes('*') ? '' : ', *';
   const tags = ['pointwise'];

@@ -3,7 +3,18 @@ import { DTypeError, ShapeError, TorchError, type DType, type Tensor } from '@to
 import { ALL_DTYPES, FLOAT_DTYPES, goldenSamples, HALF_2X, NO_BOOL, operand, rowDtypes, rowErrorDtype, t, tensorArg } from './common';
 import { check, num, oneOf, options, outOnly, tensor, type Check } from './kwargs';
 import type { ErrorInput, Kwargs, OpInfo, OpInput } from './types';
-import { BINARY_TABLE, BINARY_TABLE_NAMES, dispatcherName, makeBinder, type BinaryRow, type BinaryTableName } from '@torch-ts/core';
+import {
+  BINARY_TABLE,
+  BINARY_TABLE_NAMES,
+  dispatcherName,
+  makeBinder,
+  TERNARY_TABLE,
+  TERNARY_TABLE_NAMES,
+  type BinaryRow,
+  type BinaryTableName,
+  type TernaryRow,
+  type TernaryTableName,
+} from '@torch-ts/core';
 import { callMethod, tensorResult, untyped } from './untyped';
 
 type Scalar = number | boolean | bigint;
@@ -152,7 +163,7 @@ const str = check('a string', (v): v is string => typeof v === 'string');
  * The reader of a case's kwargs for a row with arguments (Note [Checked kwargs]): the keyword
  * of each (a Scalar a number, a `str?` one of the row's choices) and `out`.
  */
-function rowKwargs(aten: string, row: BinaryRow): BaseSpec['kwargs'] {
+function rowKwargs(aten: string, row: Pick<BinaryRow, 'args' | 'choices'>): BaseSpec['kwargs'] {
   if (!row.args) return undefined;
   const b = makeBinder(aten, `${aten}(${row.args}) -> Tensor`);
   const schema: Record<string, Check<unknown>> = { out: tensor };
@@ -292,52 +303,48 @@ export const CLAMP_OPS: readonly OpInfo[] = [
   clampInfo('clamp.max', (i) => [null, boundArg(i[1], 'clamp')], CLAMP_SAMPLES, NO_BOOL),
 ];
 
-const LERP_SAMPLES = ['scalar-weight', 'scalar-weight-high', 'scalar-weight-negative', 'tensor-weight', '0dim', 'empty', 'weights', 'dtype-mismatch', 'weight-dtype-mismatch'];
+// ---- the op table's ternary rows ----
 
-/** lerp(self, end, weight): all tensors of one floating dtype (PyTorch does not promote). */
-export const LERP: OpInfo = {
-  name: 'lerp',
-  call: (i, k) => torch.lerp(tensorArg(i[0], 'lerp'), tensorArg(i[1], 'lerp'), operand(i[2], 'lerp'), outOnly(k)),
-  variants: { method: true, inplace: true, out: true },
-  dtypes: FLOAT_DTYPES,
-  samples: LERP_SAMPLES,
-  errorInputs: [
-    {
-      name: 'shapes that do not broadcast',
-      make: (d) => torch.lerp(t(d, [[1, 2, 3], [4, 5, 6]], 'float32'), t(d, [1, 2, 3, 4], 'float32'), 0.5),
-      error: ShapeError,
-      match: /size of tensor a \(3\) must match the size of tensor b \(4\)|\[2, 3\].*\[4\]/,
-    },
-  ],
-  pytorch2x: { float16: HALF_2X('lerp_kernel_scalar') },
+/** What a ternary row cannot say: lerp's and addcdiv's dtypes (their checks refuse the others), PyTorch 2.x's half kernels. */
+const TERNARY_EXTRAS: Readonly<Record<TernaryTableName, Partial<Pick<OpInfo, 'dtypes' | 'pytorch2x' | 'xfail'>>>> = {
+  // all tensors of one floating dtype (PyTorch does not promote)
+  lerp: { dtypes: FLOAT_DTYPES, pytorch2x: { float16: HALF_2X('lerp_kernel_scalar') } },
+  // bool: no addcmul kernel; addcdiv refuses integral (and bool) tensor1 / tensor2
+  addcmul: { pytorch2x: { float16: HALF_2X('addcmul_cpu_out') }, xfail: HALF_PROMOTE('addcmul') },
+  addcdiv: { dtypes: FLOAT_DTYPES, pytorch2x: { float16: HALF_2X('addcdiv_cpu_out') }, xfail: HALF_PROMOTE('addcdiv') },
 };
 
-const ADDC_SAMPLES = ['same-shape', 'broadcast', 'value-int', 'value-float', '0dim', 'empty', 'promote'];
-
-const ADDC_KW = options({ value: num, out: tensor });
-
-/** addcmul / addcdiv(self, tensor1, tensor2, { value }). */
-function addc(name: 'addcmul' | 'addcdiv', dtypes: readonly DType[], kernel: string): OpInfo {
+/**
+ * The OpInfo entry of a ternary row (Note [The op table] in core): its function (the last
+ * operand a number where the row has `scalarLast`), its keywords, dtypes and samples from the
+ * row and the goldens, every form.
+ */
+function ternaryRowOp(name: TernaryTableName): OpInfo {
+  const row: TernaryRow = TERNARY_TABLE[name];
+  const read = rowKwargs(dispatcherName(name), row) ?? outOnly;
+  const fn = untyped(torch[name]);
+  const last = row.scalarLast ? operand : tensorArg;
+  const extras = TERNARY_EXTRAS[name];
   return {
     name,
-    call: (i, k) => torch[name](tensorArg(i[0], name), tensorArg(i[1], name), tensorArg(i[2], name), ADDC_KW(k)),
+    call: (i, k) => tensorResult(fn(tensorArg(i[0], name), tensorArg(i[1], name), last(i[2], name), read(k)), name),
     variants: { method: true, inplace: true, out: true },
-    dtypes,
-    samples: ADDC_SAMPLES,
+    dtypes: extras.dtypes ?? rowDtypes(row.rejects),
+    samples: goldenSamples(name),
     errorInputs: [
       {
         name: 'shapes that do not broadcast',
-        make: (d) => torch[name](t(d, [[1, 2, 3], [4, 5, 6]], 'float32'), t(d, [1, 2, 3, 4], 'float32'), t(d, [1], 'float32')),
+        make: (d) => fn(t(d, [[1, 2, 3], [4, 5, 6]], 'float32'), t(d, [1, 2, 3, 4], 'float32'), row.scalarLast ? 0.5 : t(d, [1], 'float32')),
         error: ShapeError,
         match: /size of tensor a \(3\) must match the size of tensor b \(4\)|\[2, 3\].*\[4\]/,
       },
     ],
-    pytorch2x: { float16: HALF_2X(kernel) },
-    xfail: HALF_PROMOTE(name),
+    pytorch2x: extras.pytorch2x,
+    xfail: extras.xfail,
   };
 }
-// bool: no addcmul kernel; addcdiv refuses integral (and bool) tensor1 / tensor2
-export const ADDC_OPS: readonly OpInfo[] = [addc('addcmul', NO_BOOL, 'addcmul_cpu_out'), addc('addcdiv', FLOAT_DTYPES, 'addcdiv_cpu_out')];
+
+export const TERNARY_OPS: readonly OpInfo[] = TERNARY_TABLE_NAMES.map(ternaryRowOp);
 
 /** isnan / isinf / isfinite: bool results, no in-place or out= form (as in PyTorch). */
 export const CLASSIFY_OPS: readonly OpInfo[] = (['isnan', 'isinf', 'isfinite'] as const).map((name) => ({

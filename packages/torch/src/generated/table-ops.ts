@@ -143,4 +143,10 @@ export {
   hardswish_,
   logit,
   logit_,
+  lerp,
+  lerp_,
+  addcmul,
+  addcmul_,
+  addcdiv,
+  addcdiv_,
 } from '@torch-ts/core';

@@ -9,3 +9,6 @@ export const BINARY_TABLE_NAMES = ['add', 'sub', 'mul', 'div', 'pow', 'remainder
 
 /** The activation rows (unary with arguments), in table order. */
 export const ACTIVATION_TABLE_NAMES = ['leakyRelu', 'elu', 'hardtanh', 'gelu', 'silu', 'mish', 'softplus', 'hardsigmoid', 'hardswish', 'logit'] as const;
+
+/** The ternary rows, in table order. */
+export const TERNARY_TABLE_NAMES = ['lerp', 'addcmul', 'addcdiv'] as const;

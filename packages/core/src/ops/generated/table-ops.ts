@@ -1,7 +1,7 @@
 // Generated from packages/core/src/ops/table/ by packages/core/scripts/gen-op-table.ts: do not edit.
 // Regenerate with `pnpm gen:ops` at the repository root.
 
-import { ACTIVATION_OPS, BINARY_OPS, UNARY_OPS } from '../pointwise-table';
+import { ACTIVATION_OPS, BINARY_OPS, TERNARY_OPS, UNARY_OPS } from '../pointwise-table';
 
 /** The negation of each element. */
 export const neg = UNARY_OPS.neg.fn;
@@ -283,3 +283,15 @@ export const hardswish_ = ACTIVATION_OPS.hardswish.inplace;
 export const logit = ACTIVATION_OPS.logit.fn;
 /** The in-place form of `logit`: writes the result into `self`. */
 export const logit_ = ACTIVATION_OPS.logit.inplace;
+/** self + weight * (end - self) for each element (PyTorch's formula, branching at |weight| = 0.5); all tensors of one floating dtype, weight may be a number. PyTorch's signature: `lerp(Tensor input, Tensor end, Tensor|Number weight)`. */
+export const lerp = TERNARY_OPS.lerp.fn;
+/** The in-place form of `lerp`: writes the result into `self`. */
+export const lerp_ = TERNARY_OPS.lerp.inplace;
+/** self + value * tensor1 * tensor2 for each element, in the promoted dtype of the three tensors. PyTorch's signature: `addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1)`. */
+export const addcmul = TERNARY_OPS.addcmul.fn;
+/** The in-place form of `addcmul`: writes the result into `self`. */
+export const addcmul_ = TERNARY_OPS.addcmul.inplace;
+/** self + value * tensor1 / tensor2 for each element, in the promoted dtype (two integral tensor1 / tensor2 are refused, as in PyTorch). PyTorch's signature: `addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1)`. */
+export const addcdiv = TERNARY_OPS.addcdiv.fn;
+/** The in-place form of `addcdiv`: writes the result into `self`. */
+export const addcdiv_ = TERNARY_OPS.addcdiv.inplace;

@@ -30,10 +30,12 @@ import type { Scalar } from '../meta-utils';
  * `dispatcherName`). Rows whose result has no gradient (comparisons, logical and bitwise ops:
  * derivatives.yaml's `output_differentiability: [False]`) declare why instead of a formula.
  *
- * Three kinds of row: unary (table/unary.ts, `name(Tensor self)`), binary (table/binary.ts,
+ * Four kinds of row: unary (table/unary.ts, `name(Tensor self)`), binary (table/binary.ts,
  * `name(Tensor self, Tensor other)`, and keyword-only arguments where the row declares them:
- * add's `*, Scalar alpha=1`, div's `*, str? rounding_mode=None`), and unary with arguments (table/activation.ts: the
- * activations, `leaky_relu(Tensor self, Scalar negative_slope=0.01)`). An activation's row
+ * add's `*, Scalar alpha=1`, div's `*, str? rounding_mode=None`), ternary (table/ternary.ts,
+ * `lerp(Tensor self, Tensor end, Tensor weight)`), and unary with arguments
+ * (table/activation.ts: the activations, `leaky_relu(Tensor self, Scalar
+ * negative_slope=0.01)`). An activation's row
  * writes its arguments in PyTorch's schema syntax, with their defaults; the schema, the front
  * ends' binders and types (positional in schema order, any by keyword), the impl's parameter
  * types and the values its check and formula read are all derived from that text (its
@@ -51,6 +53,11 @@ import type { Scalar } from '../meta-utils';
  * (`compute`: sub is `add` with -alpha, div picks its impl by rounding mode, pow has PyTorch's
  * special scalar exponents) and has no impl of its own (TableBinaryImplName). `scalarSelf`
  * gives the function form PyTorch's number-`self` overload (`torch.pow(2, x)`).
+ * Ternary rows (table/ternary.ts: lerp, addcmul, addcdiv) name their operands as PyTorch's
+ * schema does (`self, end, weight`), which the operators, the front ends' keywords and the
+ * formulas' saved tensors take; `scalarLast` gives the last operand PyTorch's Scalar overload
+ * (lerp's weight, LerpBackward0 / LerpBackward1). Their impls take more than the operands, so
+ * each says how it computes.
  */
 
 /** `logicalAnd` -> `logical_and`: the dispatcher's (PyTorch's) name of a row. */
@@ -222,6 +229,57 @@ export function binaryRow<
   const A extends string,
   const C extends ArgChoices = {},
   const R extends Omit<BinaryRow<A, C>, 'args' | 'choices'> = Omit<BinaryRow<A, C>, 'args' | 'choices'>,
+>(row: R & { readonly args: A; readonly choices?: C }): R & { readonly args: A; readonly choices?: C } {
+  return row;
+}
+
+// ---- ternary rows (lerp, addcmul, addcdiv) ----
+
+/**
+ * The tensors a ternary formula reads, by the row's operand names (`self`, `end`, `weight`)
+ * and `result`; the last operand is the number itself where its Scalar overload ran.
+ */
+export type TernarySaved = { readonly [name: string]: Tensor | number | bigint | boolean | undefined };
+
+/** The derivative of a ternary row, as derivatives.yaml writes it (BinaryDerivative's, with three gradients). */
+export interface TernaryDerivative<A extends string = string, C = ArgChoices> {
+  /** Operand names and `result` (`name@input` as BinaryDerivative's). */
+  readonly saves: readonly string[];
+  formula(grad: Tensor, saved: TernarySaved, needs: readonly boolean[], args: BinaryArgs<A, C>): readonly [Tensor | null, Tensor | null, Tensor | null];
+  /** lerp.Scalar records LerpBackward0, lerp.Tensor LerpBackward1: by whether the last operand was a number. */
+  readonly scalarOverloadNodes?: boolean;
+}
+
+export interface TernaryRow<A extends string = string, C = ArgChoices> {
+  readonly doc: string;
+  readonly rule: 'promote';
+  readonly kernel?: string;
+  readonly rejects?: Rejects;
+  /**
+   * The operands' names in PyTorch's schema (`['self', 'end', 'weight']`): the operators'
+   * schema, the front ends' keywords and messages, and the names the formula reads.
+   */
+  readonly operands: readonly [string, string, string];
+  /** The last operand may be a number (PyTorch's Scalar overload: lerp's weight). */
+  readonly scalarLast?: true;
+  /** Keyword-only arguments after the operands, as BinaryRow's (`*, Scalar value=1`). */
+  readonly args?: A;
+  readonly choices?: C;
+  /** Checks PyTorch makes beyond `rejects`, given the arguments and the operands as the user gave them. */
+  check?(op: string, compute: DType, args: BinaryArgs<A, C>, operands: readonly (TensorImpl | Scalar)[]): void;
+  /**
+   * How the row computes (its impls take more than the operands: lerp also the number weight,
+   * addcmul the value), with the operands cast and broadcast and as given.
+   */
+  compute(impl: ImplLookup, out: TensorImpl, inputs: readonly TensorImpl[], args: BinaryArgs<A, C>, operands: readonly (TensorImpl | Scalar)[]): void;
+  readonly derivative: TernaryDerivative<A, C>;
+}
+
+/** A ternary row, its check, compute and formula typed by its arguments (as binaryRow). */
+export function ternaryRow<
+  const A extends string,
+  const C extends ArgChoices = {},
+  const R extends Omit<TernaryRow<A, C>, 'args' | 'choices'> = Omit<TernaryRow<A, C>, 'args' | 'choices'>,
 >(row: R & { readonly args: A; readonly choices?: C }): R & { readonly args: A; readonly choices?: C } {
   return row;
 }
