@@ -3,7 +3,7 @@
  * text: scripts/gen-op-table.ts writes them, test/op-table.test.ts checks that the committed
  * ones are current.
  */
-import { ACTIVATION_TABLE, BINARY_TABLE, UNARY_TABLE, allOperators, dispatcherName, type ActivationRow } from '../src/index';
+import { ACTIVATION_TABLE, BINARY_TABLE, REDUCTION_TABLE, UNARY_TABLE, allOperators, dispatcherName, type ActivationRow, type ReductionRow } from '../src/index';
 
 const HEADER = '// Generated from packages/core/src/ops/table/ by packages/core/scripts/gen-op-table.ts: do not edit.\n// Regenerate with `pnpm gen:ops` at the repository root.\n';
 
@@ -12,6 +12,8 @@ export function opTableFiles(): Record<string, string> {
   const unary = Object.keys(UNARY_TABLE) as (keyof typeof UNARY_TABLE)[];
   const binary = Object.keys(BINARY_TABLE) as (keyof typeof BINARY_TABLE)[];
   const activation = Object.keys(ACTIVATION_TABLE) as (keyof typeof ACTIVATION_TABLE)[];
+  const reduction = Object.keys(REDUCTION_TABLE) as (keyof typeof REDUCTION_TABLE)[];
+  const redRow = (n: keyof typeof REDUCTION_TABLE): ReductionRow => REDUCTION_TABLE[n];
   const hasInplace = (n: keyof typeof BINARY_TABLE) => (BINARY_TABLE[n] as { inplace?: boolean }).inplace !== false;
   const actRow = (n: keyof typeof ACTIVATION_TABLE): ActivationRow => ACTIVATION_TABLE[n];
   // (the function form's schema, as the binder takes it: positional in order, any by keyword)
@@ -34,6 +36,9 @@ export function opTableFiles(): Record<string, string> {
     '/** The activation rows (unary with arguments), in table order. */',
     `export const ACTIVATION_TABLE_NAMES = [${quoted(activation)}] as const;`,
     '',
+    '/** The reduction rows, in table order. */',
+    `export const REDUCTION_TABLE_NAMES = [${quoted(reduction)}] as const;`,
+    '',
   ].join('\n');
   // (Note [Ops that need a derivative]: every operator with kernels of its own, i.e. not a
   // composite and not an out= variant, as core registers them)
@@ -52,6 +57,7 @@ export function opTableFiles(): Record<string, string> {
   const ops = [
     HEADER,
     "import { ACTIVATION_OPS, BINARY_OPS, UNARY_OPS } from '../pointwise-table';",
+    "import { reductionFn, type ReductionFn } from '../reduction-table';",
     '',
     ...unary.flatMap((n) => [`/** ${UNARY_TABLE[n].doc} */`, `export const ${n} = UNARY_OPS.${n}.fn;`, inplaceDoc(n), `export const ${n}_ = UNARY_OPS.${n}.inplace;`]),
     ...binary.flatMap((n) => [
@@ -64,6 +70,19 @@ export function opTableFiles(): Record<string, string> {
       `export const ${n} = ACTIVATION_OPS.${n}.fn;`,
       ...(actRow(n).inplace !== false ? [inplaceDoc(n), `export const ${n}_ = ACTIVATION_OPS.${n}.inplace;`] : []),
     ]),
+    // (typed by the row: the front end itself takes its arguments as the binder checks them)
+    ...reduction.flatMap((n) => [
+      `/** ${redRow(n).doc} PyTorch's signature: \`${dispatcherName(n)}(Tensor input, ${redRow(n).args})\`. */`,
+      `export const ${n}: ReductionFn<'${n}'> = reductionFn('${n}');`,
+    ]),
+    '',
+  ].join('\n');
+  const methods = [
+    HEADER,
+    "import { " + reduction.join(', ') + " } from './table-ops';",
+    '',
+    '/** The Tensor methods of the reduction rows: `x.sum()`, `x.argmax(1)` (Note [Tensor methods come from the op table]). */',
+    `export const REDUCTION_METHODS = { ${reduction.join(', ')} };`,
     '',
   ].join('\n');
   const facade = [
@@ -73,6 +92,7 @@ export function opTableFiles(): Record<string, string> {
     ...unary.map((n) => `  ${n},\n  ${n}_,`),
     ...binary.map((n) => (hasInplace(n) ? `  ${n},\n  ${n}_,` : `  ${n},`)),
     ...activation.map((n) => (actRow(n).inplace !== false ? `  ${n},\n  ${n}_,` : `  ${n},`)),
+    ...reduction.map((n) => `  ${n},`),
     "} from '@torch-ts/core';",
     '',
   ].join('\n');
@@ -104,6 +124,7 @@ export function opTableFiles(): Record<string, string> {
     'packages/core/src/ops/generated/kernel-op-names.ts': kernelNames,
     'packages/core/src/ops/generated/table-names.ts': names,
     'packages/core/src/ops/generated/table-ops.ts': ops,
+    'packages/core/src/ops/generated/table-methods.ts': methods,
     'packages/torch/src/generated/table-ops.ts': facade,
     'packages/torch/src/generated/functional-table-ops.ts': functional,
   };

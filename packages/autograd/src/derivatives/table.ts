@@ -4,6 +4,9 @@ import {
   ACTIVATION_TABLE_NAMES,
   BINARY_TABLE,
   dispatcherName,
+  REDUCTION_TABLE,
+  REDUCTION_TABLE_NAMES,
+  reductionOperators,
   UNARY_TABLE,
   type ActivationNode,
   type ActivationRow,
@@ -12,13 +15,18 @@ import {
   type BinaryRow,
   type BinaryTableName,
   type DispatcherName,
+  type ReductionContext,
+  type ReductionDerivative,
+  type ReductionOperatorName,
+  type ReductionRow,
+  type ReductionTableName,
   type Tensor,
   type UnaryDerivative,
   type UnaryRow,
   type UnaryTableName,
 } from '@torch-ts/core';
 import type { Derivative, DerivativeArgs, DerivativeContext, DerivativeEntry } from '../derivative';
-import { savedTensor } from './common';
+import { inputSizes, reducedDims, savedTensor } from './common';
 
 /**
  * The derivatives of the op table's rows (Note [The op table] in core): each row's formula
@@ -137,3 +145,48 @@ export const ACTIVATION_TABLE_DERIVATIVES = Object.fromEntries(
     ];
   }),
 ) as { readonly [K in ActivationKernelOp]: DerivativeEntry };
+
+// ---- the reduction rows ----
+type ReductionKernelOp = { [K in ReductionTableName]: ReductionOperatorName<K> }[ReductionTableName];
+
+/**
+ * A reduction row's Node: the formula reads the input's sizes (recorded, not saved), the reduced
+ * dims (normalised, ascending; every dim where the call named none) and keepdim, read from the
+ * Node's arguments by the row's operators, the tensors the row saves, and the row's arguments.
+ */
+function reductionDerivative(key: ReductionTableName, d: ReductionDerivative): Derivative {
+  const ops = reductionOperators(key);
+  const op = ops.op.name;
+  const node = `${key[0].toUpperCase()}${key.slice(1)}Backward`;
+  return {
+    // sum() records SumBackward0, sum(dim) SumBackward1
+    name: d.dimOverloadNodes ? (args) => `${node}${ops.dims(args) === null ? 0 : 1}` : `${node}0`,
+    inputs: ['self'],
+    saves: d.saves,
+    backward: (ctx: DerivativeContext) => {
+      if (!ctx.needs[0]) return [null];
+      const sizes = inputSizes(ctx, 0, op);
+      const r: ReductionContext = {
+        sizes,
+        dims: reducedDims(op, ops.dims(ctx.args), sizes.length),
+        keepdim: ops.keepdim(ctx.args),
+        get self() {
+          return savedTensor(ctx, 'self', op);
+        },
+        get result() {
+          return savedTensor(ctx, 'result', op);
+        },
+      };
+      return [d.formula(ctx.grad, r, ctx.args.slice(1))];
+    },
+  };
+}
+
+export const REDUCTION_TABLE_DERIVATIVES = Object.fromEntries(
+  REDUCTION_TABLE_NAMES.map((key) => {
+    const row: ReductionRow = REDUCTION_TABLE[key];
+    const d = row.derivative;
+    const entry: DerivativeEntry = 'notDifferentiable' in d ? { notDifferentiable: d.notDifferentiable } : reductionDerivative(key, d);
+    return [reductionOperators(key).op.name, entry];
+  }),
+) as { readonly [K in ReductionKernelOp]: DerivativeEntry };

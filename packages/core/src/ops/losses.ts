@@ -23,8 +23,7 @@ import { computeDtypeOf, contiguousAs, intoCompute, type PointwiseLossKind } fro
 import { to } from './copy';
 import { defineStructured, implOf, type Backend } from './registry';
 import { add, div, sub, where } from './pointwise';
-import { abs, eq, mul, neg } from './generated/table-ops';
-import { amax, amin, mean, sum } from './reduction';
+import { abs, amax, amin, eq, mean, mul, neg, sum } from './generated/table-ops';
 import { logSoftmax } from './softmax';
 import { view } from './views';
 

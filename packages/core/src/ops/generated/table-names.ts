@@ -9,3 +9,6 @@ export const BINARY_TABLE_NAMES = ['mul', 'remainder', 'maximum', 'minimum', 'fm
 
 /** The activation rows (unary with arguments), in table order. */
 export const ACTIVATION_TABLE_NAMES = ['leakyRelu', 'elu', 'hardtanh', 'gelu', 'silu', 'mish', 'softplus', 'hardsigmoid', 'hardswish', 'logit'] as const;
+
+/** The reduction rows, in table order. */
+export const REDUCTION_TABLE_NAMES = ['sum', 'mean', 'prod', 'amax', 'amin', 'argmax', 'argmin', 'logsumexp', 'all', 'any'] as const;
