@@ -149,6 +149,25 @@ export const ACTIVATION_TABLE_DERIVATIVES = Object.fromEntries(
 // ---- the reduction rows ----
 type ReductionKernelOp = { [K in ReductionTableName]: ReductionOperatorName<K> }[ReductionTableName];
 
+/** What a reduction's formula reads (ReductionContext); the saved tensors are looked up when it reads them. */
+class NodeReduction implements ReductionContext {
+  constructor(
+    private readonly ctx: DerivativeContext,
+    private readonly op: string,
+    readonly sizes: readonly number[],
+    readonly dims: readonly number[],
+    readonly keepdim: boolean,
+  ) {}
+
+  get self(): Tensor {
+    return savedTensor(this.ctx, 'self', this.op);
+  }
+
+  get result(): Tensor {
+    return savedTensor(this.ctx, 'result', this.op);
+  }
+}
+
 /**
  * A reduction row's Node: the formula reads the input's sizes (recorded, not saved), the reduced
  * dims (normalised, ascending; every dim where the call named none) and keepdim, read from the
@@ -166,17 +185,7 @@ function reductionDerivative(key: ReductionTableName, d: ReductionDerivative): D
     backward: (ctx: DerivativeContext) => {
       if (!ctx.needs[0]) return [null];
       const sizes = inputSizes(ctx, 0, op);
-      const r: ReductionContext = {
-        sizes,
-        dims: reducedDims(op, ops.dims(ctx.args), sizes.length),
-        keepdim: ops.keepdim(ctx.args),
-        get self() {
-          return savedTensor(ctx, 'self', op);
-        },
-        get result() {
-          return savedTensor(ctx, 'result', op);
-        },
-      };
+      const r = new NodeReduction(ctx, op, sizes, reducedDims(op, ops.dims(ctx.args), sizes.length), ops.keepdim(ctx.args));
       return [d.formula(ctx.grad, r, ctx.args.slice(1))];
     },
   };
