@@ -3,7 +3,7 @@
  * text: scripts/gen-op-table.ts writes them, test/op-table.test.ts checks that the committed
  * ones are current.
  */
-import { ACTIVATION_TABLE, BINARY_TABLE, TERNARY_TABLE, UNARY_TABLE, allOperators, dispatcherName, type ActivationRow, type BinaryRow, type TernaryRow } from '../src/index';
+import { ACTIVATION_TABLE, BINARY_TABLE, REDUCTION_TABLE, TERNARY_TABLE, UNARY_TABLE, allOperators, dispatcherName, type ActivationRow, type BinaryRow, type ReductionRow, type TernaryRow } from '../src/index';
 
 const HEADER = '// Generated from packages/core/src/ops/table/ by packages/core/scripts/gen-op-table.ts: do not edit.\n// Regenerate with `pnpm gen:ops` at the repository root.\n';
 
@@ -20,6 +20,8 @@ export function opTableFiles(): Record<string, string> {
   };
   const binRow = (n: keyof typeof BINARY_TABLE): BinaryRow => BINARY_TABLE[n];
   const hasInplace = (n: keyof typeof BINARY_TABLE) => binRow(n).inplace !== false;
+  const reduction = Object.keys(REDUCTION_TABLE) as (keyof typeof REDUCTION_TABLE)[];
+  const redRow = (n: keyof typeof REDUCTION_TABLE): ReductionRow => REDUCTION_TABLE[n];
   const actRow = (n: keyof typeof ACTIVATION_TABLE): ActivationRow => ACTIVATION_TABLE[n];
   const binArgs = (n: keyof typeof BINARY_TABLE) => binRow(n).args ?? '';
   // (the function form's schema, as the binder takes it: positional in order, any by keyword)
@@ -45,6 +47,9 @@ export function opTableFiles(): Record<string, string> {
     '/** The ternary rows, in table order. */',
     `export const TERNARY_TABLE_NAMES = [${quoted(ternary)}] as const;`,
     '',
+    '/** The reduction rows, in table order. */',
+    `export const REDUCTION_TABLE_NAMES = [${quoted(reduction)}] as const;`,
+    '',
   ].join('\n');
   // (Note [Ops that need a derivative]: every operator with kernels of its own, i.e. not a
   // composite and not an out= variant, as core registers them)
@@ -63,6 +68,7 @@ export function opTableFiles(): Record<string, string> {
   const ops = [
     HEADER,
     "import { ACTIVATION_OPS, BINARY_OPS, TERNARY_OPS, UNARY_OPS } from '../pointwise-table';",
+    "import { reductionFn, type ReductionFn } from '../reduction-table';",
     '',
     ...unary.flatMap((n) => [`/** ${UNARY_TABLE[n].doc} */`, `export const ${n} = UNARY_OPS.${n}.fn;`, inplaceDoc(n), `export const ${n}_ = UNARY_OPS.${n}.inplace;`]),
     ...binary.flatMap((n) => [
@@ -81,6 +87,19 @@ export function opTableFiles(): Record<string, string> {
       inplaceDoc(n),
       `export const ${n}_ = TERNARY_OPS.${n}.inplace;`,
     ]),
+    // (typed by the row: the front end itself takes its arguments as the binder checks them)
+    ...reduction.flatMap((n) => [
+      `/** ${redRow(n).doc} PyTorch's signature: \`${dispatcherName(n)}(Tensor input, ${redRow(n).args})\`. */`,
+      `export const ${n}: ReductionFn<'${n}'> = reductionFn('${n}');`,
+    ]),
+    '',
+  ].join('\n');
+  const methods = [
+    HEADER,
+    "import { " + reduction.join(', ') + " } from './table-ops';",
+    '',
+    '/** The Tensor methods of the reduction rows: `x.sum()`, `x.argmax(1)` (Note [Tensor methods come from the op table]). */',
+    `export const REDUCTION_METHODS = { ${reduction.join(', ')} };`,
     '',
   ].join('\n');
   const facade = [
@@ -91,6 +110,7 @@ export function opTableFiles(): Record<string, string> {
     ...binary.map((n) => (hasInplace(n) ? `  ${n},\n  ${n}_,` : `  ${n},`)),
     ...activation.map((n) => (actRow(n).inplace !== false ? `  ${n},\n  ${n}_,` : `  ${n},`)),
     ...ternary.map((n) => `  ${n},\n  ${n}_,`),
+    ...reduction.map((n) => `  ${n},`),
     "} from '@torch-ts/core';",
     '',
   ].join('\n');
@@ -122,6 +142,7 @@ export function opTableFiles(): Record<string, string> {
     'packages/core/src/ops/generated/kernel-op-names.ts': kernelNames,
     'packages/core/src/ops/generated/table-names.ts': names,
     'packages/core/src/ops/generated/table-ops.ts': ops,
+    'packages/core/src/ops/generated/table-methods.ts': methods,
     'packages/torch/src/generated/table-ops.ts': facade,
     'packages/torch/src/generated/functional-table-ops.ts': functional,
   };

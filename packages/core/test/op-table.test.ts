@@ -12,6 +12,13 @@ import {
   KERNEL_OP_NAMES,
   leakyRelu,
   logicalAnd,
+  logsumexp,
+  mean,
+  prod,
+  REDUCTION_TABLE,
+  reductionOperators,
+  sum,
+  type ReductionRow,
   logicalAnd_,
   logit,
   softplus,
@@ -103,6 +110,35 @@ describe('the op table (Note [The op table])', () => {
     expect(() => gelu(x, { inplace: true } as never)).toThrow("gelu() got an unexpected keyword argument 'inplace'");
     expect(() => softplus(x, 1, 20, true as never)).toThrow('softplus() takes from 1 to 3 positional arguments but 4 were given');
     expect(logit(x, { eps: -1 }).shape).toEqual([4]);
+  });
+
+  it('each reduction row is a functional operator of its schema, an out= operator, and a kernel op', () => {
+    const ops = new Map(allOperators().map((o) => [o.name, o]));
+    for (const [key, row] of Object.entries(REDUCTION_TABLE) as [keyof typeof REDUCTION_TABLE, ReductionRow][]) {
+      const name = row.overload ? `${dispatcherName(key)}.${row.overload}` : dispatcherName(key);
+      expect(ops.get(name)?.def.schema, name).toBe(`${name}(Tensor self, ${row.args}) -> Tensor`);
+      expect(reductionOperators(key).op.name, key).toBe(name);
+      const out = row.overload ? `${name}_out` : `${name}.out`;
+      expect(ops.get(out)?.schema.args.at(-1)?.name, out).toBe('out');
+      expect(KERNEL_OP_NAMES).toContain(name);
+    }
+  });
+
+  it("binds a reduction's front end by its row: positionally in schema order or by keyword, dtype= keyword-only", () => {
+    const x = empty([2, 3], { device: 'meta' });
+    expect(sum(x).shape).toEqual([]);
+    expect(sum(x, 1, true).shape).toEqual([2, 1]);
+    expect(sum(x, { dim: [0, 1], keepdim: true, dtype: 'float64' }).dtype).toBe('float64');
+    expect(x.sum({ dtype: 'int32' }).dtype).toBe('int32');
+    expect(sum(empty([2], { dtype: 'bool', device: 'meta' })).dtype).toBe('int64');
+    expect(() => sum(x, 0, false, 'float64' as never)).toThrow('sum() takes from 1 to 3 positional arguments but 4 were given');
+    expect(() => prod(x, [0, 1] as never)).toThrow("prod(): argument 'dim' (position 2) must be int, not Array");
+    expect(() => logsumexp(x, undefined as never)).toThrow('logsumexp() missing 1 required positional argument: "dim"');
+    expect(logsumexp(x, { dim: 0 }).shape).toEqual([3]);
+    expect(() => mean(empty([2], { dtype: 'int32', device: 'meta' }))).toThrow(
+      'mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Int',
+    );
+    expect(() => x.amax({ dim: 0, dtype: 'float32' } as never)).toThrow("amax() got an unexpected keyword argument 'dtype'");
   });
 
   it('names a row in the dispatcher as PyTorch does, and its front end, method and impl as torch-ts does', () => {

@@ -4,7 +4,19 @@
  * test/ops-doc.test.ts fails when the committed page differs from this rendering.
  */
 import { DTYPES, type DType } from '@torch-ts/torch';
-import { ACTIVATION_TABLE, BINARY_TABLE, TERNARY_TABLE, UNARY_TABLE, type ActivationRow, type BinaryRow, type TernaryRow, type UnaryRow } from '@torch-ts/core';
+import {
+  ACTIVATION_TABLE,
+  BINARY_TABLE,
+  REDUCTION_TABLE,
+  TERNARY_TABLE,
+  UNARY_TABLE,
+  type ActivationRow,
+  type BinaryRow,
+  type ReductionDtypeRule,
+  type ReductionRow,
+  type TernaryRow,
+  type UnaryRow,
+} from '@torch-ts/core';
 import { API_GAPS, API_OPS } from './api-ops';
 import { opCoverage, type CoverageRow } from './coverage';
 import { webgpuHarness, type DeviceHarness } from './devices';
@@ -115,6 +127,12 @@ export function renderOpsDoc(table: readonly OpInfo[]): string {
       return `| \`${name}\` | ${computeDtype(row)} | ${args ? `\`${args}\`` : 'none'} | ${activationForms(name, row)} | ${row.doc.replaceAll('|', '\\|')} |`;
     }),
     '',
+    'Reductions (`table/reduction.ts`): `torch.name(x, ...)` and `x.name(...)` take the arguments positionally in schema order or by keyword, and `out=`.',
+    '',
+    '| op | result dtype | arguments | what it computes |',
+    '|---|---|---|---|',
+    ...Object.entries(REDUCTION_TABLE).map(([name, row]: [string, ReductionRow]) => `| \`${name}\` | ${REDUCTION_DTYPE[row.rule]} | \`${row.args}\` | ${row.doc} |`),
+    '',
   );
   return out.join('\n');
 }
@@ -128,6 +146,16 @@ function activationForms(name: string, row: ActivationRow): string {
   if (row.method) forms.push(`\`x.${name}()\``, `\`x.${name}_()\``);
   return forms.join(', ');
 }
+
+/** A reduction row's dtype rule, in words. */
+const REDUCTION_DTYPE: Readonly<Record<ReductionDtypeRule, string>> = {
+  sum: "int64 for integers and bool, else the input's; or `dtype`",
+  floating: "the input's, or `dtype`: floating only",
+  self: "the input's",
+  index: 'int64',
+  bool: 'bool (uint8 for uint8)',
+  float: 'floating (integers and bool in the default dtype)',
+};
 
 /** A row's dtype rule, in words. */
 function computeDtype(row: UnaryRow | BinaryRow | TernaryRow | ActivationRow): string {

@@ -1,4 +1,4 @@
-import { arange, eq, expand, normalizeDim, normalizeDims, reshape, sum, unsqueeze, view, where, type Scalar, type Tensor } from '@torch-ts/core';
+import { arange, eq, expandReduced, normalizeDim, normalizeDims, reshape, restoreReducedDims, sum, view, where, type Scalar, type Tensor } from '@torch-ts/core';
 import type { DerivativeContext, DerivativeOf } from '../derivative';
 
 /**
@@ -56,22 +56,8 @@ export function reducedDims(op: string, dims: readonly number[] | null | undefin
   return normalizeDims(op, dims, ndim).sort((a, b) => a - b);
 }
 
-/**
- * A reduction's output (or its gradient) with the reduced dims put back as size-1 dims, so
- * that it broadcasts against the input (PyTorch's `restore_reduced_dims`).
- */
-export function restoreReducedDims(t: Tensor, dims: readonly number[], keepdim: boolean): Tensor {
-  if (keepdim) return t;
-  let out = t;
-  // Ascending order: each dim is at its final position once the ones before it are back.
-  for (const d of dims) out = unsqueeze(out, d);
-  return out;
-}
-
-/** `grad` of a reduction's output spread back over the input's shape (sum's backward). */
-export function expandReduced(grad: Tensor, shape: readonly number[], dims: readonly number[], keepdim: boolean): Tensor {
-  return expand(restoreReducedDims(grad, dims, keepdim), [...shape]);
-}
+// (restore_reduced_dims and sum's backward: core's, which its reduction rows' formulas use too)
+export { expandReduced, restoreReducedDims };
 
 /** `t` summed down to `shape`, which it was broadcast from (PyTorch's `sum_to`). */
 export function sumTo(t: Tensor, shape: readonly number[]): Tensor {

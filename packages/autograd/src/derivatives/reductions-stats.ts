@@ -5,7 +5,6 @@ import {
   cumsum,
   div,
   eq,
-  exp,
   isnan,
   logicalAnd,
   logicalOr,
@@ -21,7 +20,7 @@ import {
   zerosLike,
   type Tensor,
 } from '@torch-ts/core';
-import type { DerivativeArgs, DerivativeContext, DerivativeFamily, DerivativeOf, NotDifferentiable } from '../derivative';
+import type { DerivativeArgs, DerivativeContext, DerivativeFamily, DerivativeOf } from '../derivative';
 import { expandReduced, inputSizes, reducedDims, restoreReducedDims, savedTensor, selectingReductionBackward } from './common';
 
 /**
@@ -116,21 +115,6 @@ function statMeanBackward(name: string, op: string, isStd: boolean): DerivativeO
     },
   };
 }
-
-// grad * exp(self - result), the reduced dims restored
-const LogsumexpBackward0: DerivativeOf<'logsumexp'> = {
-  name: 'LogsumexpBackward0',
-  inputs: ['self'],
-  saves: ['self', 'result'],
-  backward: (ctx) => {
-    if (!ctx.needs[0]) return [null];
-    const x = savedTensor(ctx, 'self', 'logsumexp');
-    const dims = reducedDims('logsumexp', ctx.args[1], x.dim());
-    const keepdim = ctx.args[2] === true;
-    const result = restoreReducedDims(savedTensor(ctx, 'result', 'logsumexp'), dims, keepdim);
-    return [mul(restoreReducedDims(ctx.grad, dims, keepdim), exp(sub(x, result)))];
-  },
-};
 
 /** PyTorch's norm_backward for a vector norm of order `p` (FunctionsManual.cpp). */
 const LinalgVectorNormBackward0: DerivativeOf<'linalg_vector_norm'> = {
@@ -249,17 +233,12 @@ function cumExtremumBackward(name: string, op: string): DerivativeOf<'cummax'> {
   };
 }
 
-const BOOL_RESULT: NotDifferentiable = { notDifferentiable: 'returns a bool (or uint8) result, which has no gradient' };
-
 export const STATS_DERIVATIVES = {
   'var.correction': VarBackward0,
   'std.correction': StdBackward0,
   'var_mean.correction': statMeanBackward('VarMeanBackward0', 'var_mean', false),
   'std_mean.correction': statMeanBackward('StdMeanBackward0', 'std_mean', true),
-  logsumexp: LogsumexpBackward0,
   linalg_vector_norm: LinalgVectorNormBackward0,
-  'all.dims': BOOL_RESULT,
-  'any.dims': BOOL_RESULT,
   median: MedianBackward0,
   'median.dim': selectingReductionBackward('MedianBackward1', 'median'),
   mode: selectingReductionBackward('ModeBackward0', 'mode'),

@@ -12,6 +12,9 @@ import {
   type TernaryRow,
   type TernarySaved,
   type TernaryTableName,
+  REDUCTION_TABLE,
+  REDUCTION_TABLE_NAMES,
+  reductionOperators,
   UNARY_TABLE,
   type ActivationNode,
   type ActivationRow,
@@ -20,13 +23,18 @@ import {
   type BinaryRow,
   type BinaryTableName,
   type DispatcherName,
+  type ReductionContext,
+  type ReductionDerivative,
+  type ReductionOperatorName,
+  type ReductionRow,
+  type ReductionTableName,
   type Tensor,
   type UnaryDerivative,
   type UnaryRow,
   type UnaryTableName,
 } from '@torch-ts/core';
 import type { Derivative, DerivativeArgs, DerivativeContext, DerivativeEntry } from '../derivative';
-import { savedTensor } from './common';
+import { inputSizes, reducedDims, savedTensor } from './common';
 
 /**
  * The derivatives of the op table's rows (Note [The op table] in core): each row's formula
@@ -179,6 +187,51 @@ function ternaryDerivative(op: TernaryTableName, row: TernaryRow): Derivative {
   };
 }
 
+// ---- the reduction rows ----
+type ReductionKernelOp = { [K in ReductionTableName]: ReductionOperatorName<K> }[ReductionTableName];
+
+/** What a reduction's formula reads (ReductionContext); the saved tensors are looked up when it reads them. */
+class NodeReduction implements ReductionContext {
+  constructor(
+    private readonly ctx: DerivativeContext,
+    private readonly op: string,
+    readonly sizes: readonly number[],
+    readonly dims: readonly number[],
+    readonly keepdim: boolean,
+  ) {}
+
+  get self(): Tensor {
+    return savedTensor(this.ctx, 'self', this.op);
+  }
+
+  get result(): Tensor {
+    return savedTensor(this.ctx, 'result', this.op);
+  }
+}
+
+/**
+ * A reduction row's Node: the formula reads the input's sizes (recorded, not saved), the reduced
+ * dims (normalised, ascending; every dim where the call named none) and keepdim, read from the
+ * Node's arguments by the row's operators, the tensors the row saves, and the row's arguments.
+ */
+function reductionDerivative(key: ReductionTableName, d: ReductionDerivative): Derivative {
+  const ops = reductionOperators(key);
+  const op = ops.op.name;
+  const node = `${key[0].toUpperCase()}${key.slice(1)}Backward`;
+  return {
+    // sum() records SumBackward0, sum(dim) SumBackward1
+    name: d.dimOverloadNodes ? (args) => `${node}${ops.dims(args) === null ? 0 : 1}` : `${node}0`,
+    inputs: ['self'],
+    saves: d.saves,
+    backward: (ctx: DerivativeContext) => {
+      if (!ctx.needs[0]) return [null];
+      const sizes = inputSizes(ctx, 0, op);
+      const r = new NodeReduction(ctx, op, sizes, reducedDims(op, ops.dims(ctx.args), sizes.length), ops.keepdim(ctx.args));
+      return [d.formula(ctx.grad, r, ctx.args.slice(1))];
+    },
+  };
+}
+
 export const TERNARY_TABLE_DERIVATIVES = Object.fromEntries(
   TERNARY_TABLE_NAMES.flatMap((op) => {
     const entry = ternaryDerivative(op, TERNARY_TABLE[op]);
@@ -189,3 +242,12 @@ export const TERNARY_TABLE_DERIVATIVES = Object.fromEntries(
     ];
   }),
 ) as { readonly [K in TernaryTableName as DispatcherName<K> | `${DispatcherName<K>}_`]: DerivativeEntry };
+
+export const REDUCTION_TABLE_DERIVATIVES = Object.fromEntries(
+  REDUCTION_TABLE_NAMES.map((key) => {
+    const row: ReductionRow = REDUCTION_TABLE[key];
+    const d = row.derivative;
+    const entry: DerivativeEntry = 'notDifferentiable' in d ? { notDifferentiable: d.notDifferentiable } : reductionDerivative(key, d);
+    return [reductionOperators(key).op.name, entry];
+  }),
+) as { readonly [K in ReductionKernelOp]: DerivativeEntry };

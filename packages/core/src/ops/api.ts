@@ -60,6 +60,20 @@ export type {
   UnaryDtypeRule,
 } from './table/types';
 export { ACTIVATION_TABLE_NAMES, BINARY_TABLE_NAMES, TERNARY_TABLE_NAMES, UNARY_TABLE_NAMES } from './generated/table-names';
+export { REDUCTION_TABLE, expandReduced, restoreReducedDims, type ReductionTableName } from './table/reduction';
+export { REDUCTION_TABLE_NAMES } from './generated/table-names';
+export { reductionOperators, type ReductionFn, type ReductionOperatorName, type ReductionOperators } from './reduction-table';
+export type {
+  ReductionArgs,
+  ReductionContext,
+  ReductionDerivative,
+  ReductionDtypeRule,
+  ReductionKernel,
+  ReductionOptionsOf,
+  ReductionOutOption,
+  ReductionRest,
+  ReductionRow,
+} from './table/reduction-types';
 export * from './rounding';
 export * from './activations';
 export * from './pointwise-binary';

@@ -14,6 +14,7 @@ import type { UnaryTableName } from './table/unary';
 import type { BINARY_TABLE, BinaryTableName } from './table/binary';
 import type { ACTIVATION_TABLE, ActivationTableName } from './table/activation';
 import type { RowArgs } from './table/types';
+import type { REDUCTION_TABLE, ReductionTableName } from './table/reduction';
 
 /**
  * Note [What a backend implements]
@@ -33,6 +34,14 @@ export type BinaryImpl = (out: TensorImpl, self: TensorImpl, other: TensorImpl) 
 export type ReduceImpl = (out: TensorImpl, self: TensorImpl, dims: readonly number[]) => void;
 /** Values and int64 indices along one dim (`max(dim)`, `argmax`); `values` may be null (argmax). Outputs have size 1 in `dim`. */
 export type ArgReduceImpl = (values: TensorImpl | null, indices: TensorImpl, self: TensorImpl, dim: number) => void;
+/**
+ * A row reduction (Note [Row reductions] in reduction-stats-impls.ts): one result per run of
+ * `rowLength` elements of the contiguous `self`. logsumexp: log(sum(exp(x))) of each row,
+ * stable (max subtracted first; an infinite max counts as 0), `self` float32 or float64 (16-bit
+ * inputs arrive as float32), `out` the result's float dtype. all / any: `self` is bool; `out`
+ * bool or uint8.
+ */
+export type RowReduceImpl = (out: TensorImpl, self: TensorImpl, rowLength: number) => void;
 
 /**
  * One impl per unary row of the op table (Note [The op table]), named as the row: a backend
@@ -57,7 +66,17 @@ export type TableActivationImpls = {
   readonly [K in ActivationTableName]: (out: TensorImpl, self: TensorImpl, ...args: RowArgs<(typeof ACTIVATION_TABLE)[K]>) => void;
 };
 
-export interface BackendImpls extends TableUnaryImpls, TableBinaryImpls, TableActivationImpls, StatsImpls, ScanImpls, IndexingImpls, SortingImpls, ReorderImpls, JoinImpls, SpatialImpls, NnImpls, RandomImpls, ConvImpls {
+type ReductionImplOf<R> = R extends { readonly reduces: 'dims' } ? ReduceImpl : R extends { readonly reduces: 'rows' } ? RowReduceImpl : ArgReduceImpl;
+/**
+ * One impl per reduction row of the op table, named by the row's `impl` (mean's is sum's), of the
+ * type its `reduces` says: `dims` ReduceImpl (sum, prod, amax, amin), `rows` RowReduceImpl
+ * (logsumexp, all, any), `index` ArgReduceImpl (argmax, argmin).
+ */
+export type TableReductionImpls = {
+  readonly [K in ReductionTableName as (typeof REDUCTION_TABLE)[K]['impl']]: ReductionImplOf<(typeof REDUCTION_TABLE)[K]>;
+};
+
+export interface BackendImpls extends TableUnaryImpls, TableBinaryImpls, TableActivationImpls, TableReductionImpls, StatsImpls, ScanImpls, IndexingImpls, SortingImpls, ReorderImpls, JoinImpls, SpatialImpls, NnImpls, RandomImpls, ConvImpls {
   // data movement: same shape, any dtypes, same device
   copy: (dst: TensorImpl, src: TensorImpl) => void;
   fill: (dst: TensorImpl, value: number | bigint | boolean) => void;
@@ -83,15 +102,9 @@ export interface BackendImpls extends TableUnaryImpls, TableBinaryImpls, TableAc
   round: (out: TensorImpl, self: TensorImpl, decimals: number | null) => void;
   /** `cond` is bool; self/other and out in the compute dtype. */
   where: (out: TensorImpl, cond: TensorImpl, self: TensorImpl, other: TensorImpl) => void;
-  // reductions: self already in the accumulation/output dtype
-  sum: ReduceImpl;
-  prod: ReduceImpl;
-  amax: ReduceImpl;
-  amin: ReduceImpl;
+  // reductions: the op table's rows (TableReductionImpls, self already in the accumulation/output dtype) and these
   maxDim: ArgReduceImpl;
   minDim: ArgReduceImpl;
-  argmax: ArgReduceImpl;
-  argmin: ArgReduceImpl;
   // linear algebra: out [n, p] = self [n, m] @ other [m, p]; bmm adds a leading batch dim. Same dtype.
   mm: (out: TensorImpl, self: TensorImpl, other: TensorImpl) => void;
   bmm: (out: TensorImpl, self: TensorImpl, other: TensorImpl) => void;

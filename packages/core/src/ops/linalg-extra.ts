@@ -10,11 +10,10 @@ import { callFunctional, unwrapTensor } from './call';
 import { defineComposite } from './composite';
 import { broadcastTo, castTo, commonDevice, releaseAll, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
 import { callWithOut, defineOutVariant } from './out-variant';
-import { mul } from './generated/table-ops';
+import { mul, sum } from './generated/table-ops';
 import type { BackendImpls } from './backend-impls';
 import { defineStructured, implOf, type Backend } from './registry';
 import { bmm, mm } from './linalg';
-import { sum } from './reduction';
 import { reshape } from './shape-ops';
 import { diagonal, expand, permute } from './views';
 

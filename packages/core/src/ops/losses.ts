@@ -23,8 +23,7 @@ import { computeDtypeOf, contiguousAs, intoCompute, type PointwiseLossKind } fro
 import { to } from './copy';
 import { defineStructured, implOf, type Backend } from './registry';
 import { where } from './pointwise';
-import { abs, add, div, eq, mul, neg, sub } from './generated/table-ops';
-import { amax, amin, mean, sum } from './reduction';
+import { abs, add, amax, amin, div, eq, mean, mul, neg, sub, sum } from './generated/table-ops';
 import { logSoftmax } from './softmax';
 import { view } from './views';
 

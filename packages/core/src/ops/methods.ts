@@ -8,6 +8,7 @@ import * as linalg from './linalg';
 import * as aliases from './aliases';
 import * as pw from './pointwise';
 import { ACTIVATION_METHODS, BINARY_METHODS, TERNARY_METHODS, UNARY_METHODS } from './pointwise-table';
+import { REDUCTION_METHODS } from './generated/table-methods';
 import * as pwb from './pointwise-binary';
 import * as lg from './logical';
 import * as random from './random';
@@ -40,9 +41,8 @@ const METHODS = {
   round: rounding.round, round_: rounding.round_,
   ...ACTIVATION_METHODS,
   where: (self: Tensor, condition: Tensor, other: Tensor | number | boolean | bigint) => pw.where(condition, self, other),
-  sum: red.sum, prod: red.prod, mean: red.mean, amax: red.amax, amin: red.amin,
-  argmax: red.argmax, argmin: red.argmin,
-  var: stats.var, std: stats.std, logsumexp: stats.logsumexp, norm: stats.norm, all: stats.all, any: stats.any,
+  ...REDUCTION_METHODS,
+  var: stats.var, std: stats.std, norm: stats.norm,
   countNonzero: stats.countNonzero, mode: stats.mode,
   cumsum: scan.cumsum, cumsum_: scan.cumsum_, cumprod: scan.cumprod, cumprod_: scan.cumprod_, cummax: scan.cummax, cummin: scan.cummin,
   mm: linalg.mm, bmm: linalg.bmm, matmul: linalg.matmul, mv: linalg.mv, dot: linalg.dot,
@@ -101,13 +101,14 @@ export type TensorMethods = { [K in keyof typeof METHODS]: BindSelf<(typeof METH
 };
 
 export function installTensorMethods(): void {
-  const proto = Tensor.prototype as unknown as Record<string, unknown>;
-  // (`...a: never`: any function of a Tensor, whatever its other parameters)
+  const proto = Tensor.prototype;
+  // (`...a: never`: any function of a Tensor, whatever its other parameters; called as the
+  // engine calls any function, through Reflect.apply)
   const all: Record<string, (self: Tensor, ...a: never) => unknown> = { ...METHODS, max: red.max, min: red.min, median: stats.median };
   for (const [name, fn] of Object.entries(all)) {
     Object.defineProperty(proto, name, {
       value: function (this: Tensor, ...args: unknown[]) {
-        return (fn as (self: Tensor, ...a: unknown[]) => unknown)(this, ...args);
+        return Reflect.apply(fn, undefined, [this, ...args]);
       },
       writable: true,
       configurable: true,

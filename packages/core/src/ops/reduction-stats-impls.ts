@@ -2,7 +2,8 @@ import type { TensorImpl } from '../tensor/tensor-impl';
 
 /**
  * Note [Row reductions]
- * The statistics reductions (var, std, logsumexp, vector norm, all, any) reduce a list of
+ * The statistics reductions (var, std, vector norm, and the op table's logsumexp, all and any:
+ * RowReduceImpl in backend-impls.ts) reduce a list of
  * dims. Core normalises their input before an impl runs: the reduced dims are moved last and
  * the tensor made contiguous (a copy only when it is not already so), in the dtype the impl
  * computes in. So `self` is contiguous, every run of `rowLength` consecutive elements is one
@@ -18,13 +19,8 @@ export interface StatsImpls {
    * inputs arrive as float32); `out`, and `mean` when given, are the input's own float dtype.
    */
   varMean: (out: TensorImpl, mean: TensorImpl | null, self: TensorImpl, rowLength: number, correction: number, takeSqrt: boolean) => void;
-  /** log(sum(exp(x))) of each row, stable: max subtracted first (an infinite max counts as 0). */
-  logsumexp: (out: TensorImpl, self: TensorImpl, rowLength: number) => void;
   /** The vector `ord`-norm of each row (0: count of nonzeros, ±Infinity: max/min of |x|). */
   vectorNorm: (out: TensorImpl, self: TensorImpl, rowLength: number, ord: number) => void;
-  /** `self` is bool; `out` bool or uint8. */
-  all: (out: TensorImpl, self: TensorImpl, rowLength: number) => void;
-  any: (out: TensorImpl, self: TensorImpl, rowLength: number) => void;
   /**
    * The selections along one dim: `values`/`indices` have `self`'s rank with size 1 at `dim`
    * (any strides); `indices` is int64 or null (the global median needs no index); `self` has

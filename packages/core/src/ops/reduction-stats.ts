@@ -1,6 +1,5 @@
-import { getDefaultDtype, isFloatingType, parseDType, type DType } from '../dtype';
+import { isFloatingType, parseDType, type DType } from '../dtype';
 import { DTypeError, IndexError, TorchError } from '../errors';
-import { reductionGeometry } from '../iterator';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides, normalizeDim, normalizeDims } from '../views';
@@ -8,84 +7,31 @@ import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { releaseAll, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
 import { callWithOut, defineOutVariant } from './out-variant';
-import { ne } from './generated/table-ops';
-import { sum, valuesIndices, writeValuesIndicesOut, type ValuesIndices } from './reduction';
+import { ne, sum } from './generated/table-ops';
+import { valuesIndices, writeValuesIndicesOut, type ValuesIndices } from './reduction';
+import { dropDims, opmath, rowReduce } from './reduction-kernels';
 import { defineStructured, implOf, type Backend } from './registry';
 import type { KernelArgs } from './kernel-args';
 
 /**
- * The statistics reductions of docs/api.md: var, std, var_mean, std_mean, logsumexp, the vector
- * norm behind `norm`, all, any, count_nonzero, median and mode. Multi-dim ones reduce rows
- * (Note [Row reductions] in reduction-stats-impls.ts); median(dim) and mode select one element
- * along a dim, as max(dim) does, and return (values, indices).
+ * The statistics reductions of docs/api.md that are not rows of the op table (logsumexp, all
+ * and any are: table/reduction.ts): var, std, var_mean, std_mean, the vector norm behind
+ * `norm`, count_nonzero, median and mode. Multi-dim ones reduce rows (Note [Row reductions]
+ * in reduction-stats-impls.ts); median(dim) and mode select one element along a dim, as
+ * max(dim) does, and return (values, indices).
+ *
+ * Note [Reductions outside the table]
+ * A reduction row is one operator bound by one signature with one result. These are not:
+ *  - var and std: their front ends choose among three overloads, `(unbiased)`, `(dim,
+ *    unbiased, keepdim)` and `(dim, *, correction, keepdim)`, with PyTorch's error for both
+ *    unbiased and correction, and their impl is varMean's, shared with var_mean and std_mean;
+ *  - var_mean, std_mean, median(dim), mode, max(dim), min(dim): two results;
+ *  - norm: two overloads (a number or 'fro' / 'nuc') over linalg_vector_norm, whose `ord` is
+ *    an argument before `dim`;
+ *  - max, min, median: one front end over several operators (all elements, along a dim,
+ *    elementwise);
+ *  - count_nonzero: a composite of `ne` and `sum`, with no kernel and no derivative.
  */
-
-/** A contiguous copy (or the tensor itself) with the reduced dims last, in `dtype`. */
-interface Rows {
-  readonly work: TensorImpl;
-  readonly rowLength: number;
-  readonly keepdimSizes: readonly number[];
-  readonly sizes: readonly number[];
-}
-
-function toRows(b: Backend, op: string, self: TensorImpl, dims: readonly number[] | null, dtype: DType): Rows {
-  const geom = reductionGeometry(op, self.sizes, self.strides, dims ?? [], false);
-  const reduced = self.sizes.length === 0 ? [] : geom.dims;
-  const kept = self.sizes.map((_, d) => d).filter((d) => !reduced.includes(d));
-  const perm = [...kept, ...reduced];
-  const pSizes = perm.map((d) => self.sizes[d]);
-  const pStrides = perm.map((d) => self.strides[d]);
-  const rowLength = reduced.reduce((n, d) => n * self.sizes[d], 1);
-  const view = self.view(pSizes, pStrides, self.storageOffset);
-  if (view.isContiguous && view.dtype === dtype) return { work: view, rowLength, keepdimSizes: geom.keepdimSizes, sizes: geom.sizes };
-  const work = TensorImpl.empty(op, pSizes, dtype, self.device);
-  try {
-    implOf(b, 'copy', op)(work, view);
-  } catch (e) {
-    work.release();
-    throw e;
-  } finally {
-    view.release();
-  }
-  return { work, rowLength, keepdimSizes: geom.keepdimSizes, sizes: geom.sizes };
-}
-
-/** `t` (contiguous, keepdim sizes) viewed at `sizes` without the reduced dims; consumes `t`. */
-function dropDims(t: TensorImpl, sizes: readonly number[]): TensorImpl {
-  const v = t.regeometried(sizes, contiguousStrides(sizes), t.storageOffset);
-  t.release();
-  return v;
-}
-
-/** Runs a row reduction into new outputs (one per dtype in `outDtypes`) of the reduced shape. */
-function rowReduce(
-  b: Backend,
-  op: string,
-  self: TensorImpl,
-  dims: readonly number[] | null,
-  keepdim: boolean,
-  computeDtype: DType,
-  outDtypes: readonly DType[],
-  run: (outs: TensorImpl[], rows: Rows) => void,
-): TensorImpl[] {
-  const rows = toRows(b, op, self, dims, computeDtype);
-  const outs: TensorImpl[] = [];
-  try {
-    for (const d of outDtypes) outs.push(TensorImpl.empty(op, rows.keepdimSizes, d, self.device));
-    run(outs, rows);
-  } catch (e) {
-    releaseAll(outs);
-    throw e;
-  } finally {
-    rows.work.release();
-  }
-  return keepdim ? outs : outs.map((o) => dropDims(o, rows.sizes));
-}
-
-/** float64 stays float64; every other floating dtype computes in float32 (PyTorch's opmath). */
-function opmath(d: DType): DType {
-  return d === 'float64' ? 'float64' : 'float32';
-}
 
 // ---- var / std / var_mean / std_mean ----
 
@@ -106,21 +52,6 @@ export const VAR = defineStructured(`var.correction(${VAR_ARGS}) -> Tensor`, var
 export const STD = defineStructured(`std.correction(${VAR_ARGS}) -> Tensor`, varStd('std', true, false), ['reduction']);
 export const VAR_MEAN = defineStructured(`var_mean.correction(${VAR_ARGS}) -> (Tensor, Tensor)`, varStd('var_mean', false, true), ['reduction']);
 export const STD_MEAN = defineStructured(`std_mean.correction(${VAR_ARGS}) -> (Tensor, Tensor)`, varStd('std_mean', true, true), ['reduction']);
-
-// ---- logsumexp ----
-
-/** Integral and bool inputs are computed in the default float dtype (PyTorch promotes them). */
-export const LOGSUMEXP = defineStructured(
-  'logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor',
-  ([self, dim, keepdim], b) => {
-    const s = self;
-    const outDtype = isFloatingType(s.dtype) ? s.dtype : getDefaultDtype();
-    return rowReduce(b, 'logsumexp', s, dim, keepdim, opmath(outDtype), [outDtype], (o, r) =>
-      implOf(b, 'logsumexp', 'logsumexp')(o[0], r.work, r.rowLength),
-    )[0];
-  },
-  ['reduction'],
-);
 
 // ---- vector norm (torch.norm in PyTorch 2.x is linalg.vector_norm for vector orders) ----
 
@@ -158,25 +89,6 @@ function fmtOrd(p: number): string {
   if (p === -Infinity) return '-inf';
   return Number.isInteger(p) ? `${p}` : String(p);
 }
-
-// ---- all / any ----
-
-function logicalReduction(name: 'all' | 'any') {
-  return defineStructured(
-    `${name}.dims(Tensor self, int[1]? dim=None, bool keepdim=False) -> Tensor`,
-    ([self, dim, keepdim], b) => {
-      const s = self;
-      // 2.x keeps uint8 for uint8 inputs (a legacy of masks); every other dtype gives bool.
-      const outDtype: DType = s.dtype === 'uint8' ? 'uint8' : 'bool';
-      return rowReduce(b, name, s, dim ?? null, keepdim, 'bool', [outDtype], (o, r) =>
-        implOf(b, name, name)(o[0], r.work, r.rowLength),
-      )[0];
-    },
-    ['reduction'],
-  );
-}
-export const ALL = logicalReduction('all');
-export const ANY = logicalReduction('any');
 
 // ---- median / mode ----
 
@@ -272,10 +184,7 @@ export const MODE = defineStructured(
 
 const VAR_OUT = defineOutVariant(VAR);
 const STD_OUT = defineOutVariant(STD);
-const LOGSUMEXP_OUT = defineOutVariant(LOGSUMEXP);
 const NORM_OUT = defineOutVariant(LINALG_VECTOR_NORM);
-const ALL_OUT = defineOutVariant(ALL);
-const ANY_OUT = defineOutVariant(ANY);
 
 // ---- front ends ----
 
@@ -355,16 +264,6 @@ export interface KeepdimOutOptions {
   out?: Tensor | null;
 }
 
-const logsumexpArgs = makeBinder('logsumexp', 'logsumexp(Tensor self, int[1] dim, bool keepdim=False, *, Tensor? out=None) -> Tensor');
-
-/** `dim` is required, as in PyTorch. */
-export function logsumexp(input: Tensor, dim: number | readonly number[], ...rest: OptionalArgs<[keepdim: boolean], KeepdimOutOptions>): Tensor;
-export function logsumexp(input: Tensor, options: KeepdimOutOptions & { dim: number | readonly number[] }): Tensor;
-export function logsumexp(...a: unknown[]): Tensor {
-  const [self, dim, keepdim, out] = logsumexpArgs.bind(a);
-  return callWithOut(LOGSUMEXP, LOGSUMEXP_OUT, [unwrapTensor('logsumexp', 'input', self), dim, keepdim], out);
-}
-
 export type NormOrd = number | 'fro' | 'nuc' | null | undefined;
 
 export interface NormOptions extends KeepdimOutOptions {
@@ -393,22 +292,6 @@ export function norm(...a: unknown[]): Tensor {
   const value = ord == null || ord === 'fro' ? 2 : ord;
   return callWithOut(LINALG_VECTOR_NORM, NORM_OUT, [s, value, dims ?? null, keepdim, dtype ?? null], out);
 }
-
-function logical(name: 'all' | 'any') {
-  const h = name === 'all' ? ALL : ANY;
-  const hOut = name === 'all' ? ALL_OUT : ANY_OUT;
-  const binder = makeBinder(name, `${name}(Tensor self, int[1]? dim=None, bool keepdim=False, *, Tensor? out=None) -> Tensor`);
-  return (...a: unknown[]): Tensor => {
-    const [self, dim, keepdim, out] = binder.bind(a);
-    return callWithOut(h, hOut, [unwrapTensor(name, 'input', self), dim ?? null, keepdim], out);
-  };
-}
-
-type Logical = (input: Tensor, ...rest: OptionalArgs<[dim: DimArg, keepdim: boolean], KeepdimOutOptions & { dim?: DimArg }>) => Tensor;
-/** True where every element (of the reduced dims) is nonzero; uint8 inputs give uint8. */
-export const all: Logical = logical('all');
-/** True where some element (of the reduced dims) is nonzero; uint8 inputs give uint8. */
-export const any: Logical = logical('any');
 
 /** The number of nonzero elements (over `dim`, or all), int64: a composite of `ne` and `sum`. */
 const countNonzeroArgs = makeBinder('count_nonzero', 'count_nonzero(Tensor self, int[1]? dim=None) -> Tensor');

@@ -13,7 +13,19 @@
  * (every other element of a bigger tensor), through the function form and, where PyTorch
  * allows it for the case, the in-place form.
  */
-import { ACTIVATION_TABLE, ACTIVATION_TABLE_NAMES, BINARY_TABLE, BINARY_TABLE_NAMES, UNARY_TABLE, UNARY_TABLE_NAMES, type ActivationRow, type BinaryRow, type UnaryRow } from '@torch-ts/core';
+import {
+  ACTIVATION_TABLE,
+  ACTIVATION_TABLE_NAMES,
+  BINARY_TABLE,
+  BINARY_TABLE_NAMES,
+  REDUCTION_TABLE,
+  UNARY_TABLE,
+  UNARY_TABLE_NAMES,
+  type ActivationRow,
+  type BinaryRow,
+  type ReductionRow,
+  type UnaryRow,
+} from '@torch-ts/core';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
 import { caseId, decodeScalar, decodeValues, isScalarInput, type GoldenCase, type GoldenTensor } from '../goldens';
@@ -23,7 +35,7 @@ import type { Kwargs, OpInfo, OpInput, OpResult } from './types';
 
 /** The op table's rows without a gradient, with the reason each declares (Note [The op table] in core). */
 const TABLE_EXCLUDED: Readonly<Record<string, string>> = Object.fromEntries(
-  [...Object.entries(UNARY_TABLE), ...Object.entries(BINARY_TABLE)].flatMap(([name, row]: [string, UnaryRow | BinaryRow]) =>
+  [...Object.entries(UNARY_TABLE), ...Object.entries(BINARY_TABLE), ...Object.entries(REDUCTION_TABLE)].flatMap(([name, row]: [string, UnaryRow | BinaryRow | ReductionRow]) =>
     'notDifferentiable' in row.derivative ? [[name, row.derivative.notDifferentiable]] : [],
   ),
 );
@@ -32,11 +44,9 @@ const TABLE_EXCLUDED: Readonly<Record<string, string>> = Object.fromEntries(
 export const GRADCHECK_EXCLUDED: Readonly<Record<string, string>> = {
   ...TABLE_EXCLUDED,
   nonzero: 'returns int64 positions, which have no gradient',
-  argmax: 'returns int64 indices, which have no gradient',
   isnan: 'a bool result has no gradient',
   isinf: 'a bool result has no gradient',
   isfinite: 'a bool result has no gradient',
-  argmin: 'returns int64 indices, which have no gradient',
   argsort: 'returns int64 indices, which have no gradient',
   unique: 'PyTorch has no derivative for unique (_unique2 / unique_dim backward is not implemented)',
   searchsorted: 'returns integer indices, which have no gradient',
@@ -45,8 +55,6 @@ export const GRADCHECK_EXCLUDED: Readonly<Record<string, string>> = {
   multinomial: 'returns int64 indices, which have no gradient',
   bernoulli: 'random 0/1 samples: the derivative is zero almost everywhere and the sampler jumps',
   batchNorm: 'its running stats are buffers without a derivative (as in PyTorch) that gradcheck would perturb, and the OpInfo call returns them updated; test/nn-gradcheck.test.ts checks batchNorm with constant running stats',
-  all: 'a bool (or uint8) result has no gradient',
-  any: 'a bool (or uint8) result has no gradient',
   countNonzero: 'an int64 count has no gradient',
 };
 

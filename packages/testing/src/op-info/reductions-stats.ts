@@ -13,9 +13,7 @@ import { untyped } from './untyped';
 
 const VAR_KW = options({ dim: intOrInts, keepdim: bool, correction: num, unbiased: bool, out: tensor });
 const VAR_MEAN_KW = options({ dim: intOrInts, keepdim: bool, correction: num, unbiased: bool });
-const LSE_KW = options({ dim: required(intOrInts), keepdim: bool, out: tensor });
 const NORM_KW = options({ dim: intOrInts, p: either(num, oneOf('inf', '-inf', 'fro')), keepdim: bool, dtype, out: tensor });
-const LOGICAL_KW = options({ dim: intOrInts, keepdim: bool, out: tensor });
 const COUNT_KW = options({ dim: intOrInts });
 const MEDIAN_KW = options({ dim: num, keepdim: bool, out: tensorPair });
 const MODE_KW = options({ dim: num, keepdim: bool, out: tensorPair });
@@ -27,12 +25,10 @@ const VAR_SAMPLES = [
   'correction-big', 'unbiased-false', 'unbiased-all', 'single', '0dim', 'empty-reduced-dim', 'empty-kept-dim', 'nan',
 ];
 const VAR_MEAN_SAMPLES = ['all', 'dim0', 'keepdim', 'dims', 'correction0', 'unbiased-false', '0dim', 'empty-reduced-dim', 'nan'];
-const LSE_SAMPLES = ['dim1', 'dim0', 'dim-neg', 'keepdim', 'dims', 'dims-all', 'large', 'infinities', 'nan', '0dim-dim', 'empty-reduced-dim', 'empty-kept-dim'];
 const NORM_SAMPLES = [
   'p2-all', 'p2-all-random', 'p2-dim', 'p1', 'p0', 'pinf', 'pinf-edges', 'p-inf', 'p3', 'p0.5', 'p-1.5', 'p1.5', 'fro', 'keepdim',
   'dtype-float64', 'nan', '0dim', 'empty-reduced-dim', 'empty-kept-dim', 'empty-inf',
 ];
-const LOGICAL_SAMPLES = ['all', 'all-keepdim', 'dim0', 'dim1', 'keepdim', 'dims', 'zeros', 'nan', '0dim', 'empty-all', 'empty-reduced-dim', 'empty-kept-dim'];
 const COUNT_SAMPLES = ['all', 'dim0', 'dims', 'nan', '0dim', 'empty-all'];
 const MEDIAN_SAMPLES = ['all', 'all-even', 'all-nan', 'dim1', 'dim0', 'keepdim', 'nan', 'ties', '0dim', '0dim-dim', 'empty-all', 'empty-kept-dim', 'empty-reduced-dim'];
 const MODE_SAMPLES = ['default-dim', 'dim0', 'keepdim', 'ties', '0dim', 'empty-kept-dim', 'empty-reduced-dim'];
@@ -142,43 +138,11 @@ function scan(name: 'cumsum' | 'cumprod', samples: readonly string[]): OpInfo {
   };
 }
 
-const logical = (name: 'all' | 'any'): OpInfo => ({
-  name,
-  call: (i, k) => withOptions(LOGICAL_KW, torch[name])(tensorArg(i[0], name), k),
-  variants: { method: true, out: true },
-  dtypes: ALL_DTYPES,
-  samples: LOGICAL_SAMPLES,
-  errorInputs: [
-    notTensor(name, name, (x) => torch[name](x), 'position'),
-    dimOutOfRange((x, d) => torch[name](x, d)),
-    repeatedDim((x, dims) => torch[name](x, dims)),
-  ],
-});
-
 export const STATS_OPS: readonly OpInfo[] = [
   varLike('var', torch.var),
   varLike('std', torch.std),
   varMeanLike('varMean', torch.varMean),
   varMeanLike('stdMean', torch.stdMean),
-  {
-    name: 'logsumexp',
-    call: (i, k) => torch.logsumexp(tensorArg(i[0], 'logsumexp'), LSE_KW(k)),
-    variants: { method: true, out: true },
-    dtypes: ALL_DTYPES,
-    samples: LSE_SAMPLES,
-    errorInputs: [
-      notTensor('logsumexp', 'logsumexp', (x) => torch.logsumexp(x, 0), 'position'),
-      dimOutOfRange((x, d) => torch.logsumexp(x, d)),
-      repeatedDim((x, dims) => torch.logsumexp(x, dims)),
-      {
-        name: 'no dim',
-        make: (d) => untyped(torch.logsumexp)(t(d, [1.5, 2.5]), undefined),
-        error: TorchError,
-        match: /logsumexp\(\) missing 1 required positional argument: "dim"/,
-      },
-    ],
-    pytorch2x: { float16: HALF_2X('logsumexp') },
-  },
   {
     name: 'norm',
     errorNames: ['norm', 'linalg.vector_norm'],
@@ -215,8 +179,6 @@ export const STATS_OPS: readonly OpInfo[] = [
       },
     ],
   },
-  logical('all'),
-  logical('any'),
   {
     name: 'countNonzero',
     errorNames: ['count_nonzero'],

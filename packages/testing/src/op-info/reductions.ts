@@ -1,9 +1,10 @@
 import * as torch from '@torch-ts/torch';
 import { DTypeError, IndexError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
-import { ALL_DTYPES, FLOAT_ACC_2X, FLOAT_DTYPES, NO_BOOL, t, tensorArg } from './common';
-import { bool, dtype, intOrInts, num, options, tensor, tensorOrPair, withOptions } from './kwargs';
+import { makeBinder, REDUCTION_TABLE, REDUCTION_TABLE_NAMES, type ReductionRow, type ReductionTableName } from '@torch-ts/core';
+import { ALL_DTYPES, FLOAT_ACC_2X, FLOAT_DTYPES, goldenSamples, HALF_2X, rowDtypes, t, tensorArg } from './common';
+import { bool, dtype, intOrInts, num, options, required, tensor, tensorOrPair, type Check } from './kwargs';
 import type { ErrorInput, Kwargs, OpInfo, OpResult } from './types';
-import { untyped } from './untyped';
+import { tensorResult, untyped } from './untyped';
 
 /** A reduction as the error inputs call it: over every element, or over `dim`. */
 interface DimReduction {
@@ -11,7 +12,7 @@ interface DimReduction {
   (self: Tensor, options: { dim: number }): unknown;
 }
 
-// Sample ids written by scripts/goldens/ops_reduction.py.
+// Sample ids written by scripts/goldens/ops_reduction.py (max and min's; the op table's rows take all of theirs).
 const COMMON = [
   'all',
   'all-random',
@@ -26,7 +27,6 @@ const COMMON = [
   'empty-all',
   'nan',
 ];
-const DIM_LISTS = ['dims', 'dims-keepdim', 'dims-all'];
 const TIES = ['ties', 'ties-dim0'];
 
 /** `notTensor`: the message for a JS array as input (ops bound over overloads word it as PyTorch's parser does). */
@@ -47,13 +47,6 @@ function dimErrors(name: string, fn: DimReduction, notTensor = new RegExp(`${nam
   ];
 }
 
-const repeatedDim = (fn: (self: Tensor, options: { dim: number[] }) => unknown): ErrorInput => ({
-  name: 'a dim repeated in the list',
-  make: (d) => fn(t(d, [[1, 2], [3, 4]], 'float32'), { dim: [0, -2] }),
-  error: TorchError,
-  match: /dim 0 appears multiple times in the list of dims/,
-});
-
 const EMPTY_BOOL =
   "deviation (not a bug): PyTorch returns an empty result for an empty bool input because its dtype check lives in the kernel, which empty inputs skip; torch-ts rejects bool up front";
 
@@ -66,8 +59,6 @@ interface ReductionSpec {
   readonly samples: readonly string[];
   readonly errorInputs?: readonly ErrorInput[];
   readonly notTensorMatch?: RegExp;
-  readonly pytorch2x?: OpInfo['pytorch2x'];
-  readonly xfail?: OpInfo['xfail'];
 }
 
 function reduction(s: ReductionSpec): OpInfo {
@@ -78,8 +69,6 @@ function reduction(s: ReductionSpec): OpInfo {
     dtypes: s.dtypes,
     samples: s.samples,
     errorInputs: [...dimErrors(s.name, s.fn, s.notTensorMatch), ...(s.errorInputs ?? [])],
-    pytorch2x: s.pytorch2x,
-    xfail: s.xfail,
   };
 }
 
@@ -90,11 +79,123 @@ const emptyWithoutDim = (name: string, fn: (self: Tensor) => unknown): ErrorInpu
   match: new RegExp(`${name}\\(\\): Expected reduction dim to be specified for input.numel\\(\\) == 0`),
 });
 
-const REDUCE_KW = options({ dim: intOrInts, keepdim: bool, dtype, out: tensor });
-const PROD_KW = options({ dim: num, keepdim: bool, dtype, out: tensor });
-const KEEPDIM_KW = options({ dim: intOrInts, keepdim: bool, out: tensor });
-const ARG_KW = options({ dim: num, keepdim: bool, out: tensor });
 const EXTREMUM_KW = options({ dim: num, keepdim: bool, out: tensorOrPair });
+
+// ---- the op table's reduction rows ----
+
+/** What a row cannot say: PyTorch 2.x's kernels that 1.13's goldens were upcast for, and documented deviations. */
+const REDUCTION_EXTRAS: Readonly<Partial<Record<ReductionTableName, Pick<OpInfo, 'pytorch2x' | 'xfail'>>>> = {
+  sum: { pytorch2x: { float16: FLOAT_ACC_2X('a Half sum over several dims'), bfloat16: FLOAT_ACC_2X('a BFloat16 sum over several dims') } },
+  // 2.x: "BF16/FP16 mean should be computed via cast_fp32 -> sum -> div -> cast_bf16_or_fp16"
+  mean: { pytorch2x: { float16: FLOAT_ACC_2X('a Half mean (sum and division)'), bfloat16: FLOAT_ACC_2X('a BFloat16 mean (sum and division)') } },
+  prod: {
+    pytorch2x: {
+      float16: `PyTorch 2.x has the Half CPU prod that 1.13 lacks ("prod_cpu" not implemented for 'Half'); goldens computed on float32 copies`,
+      bfloat16: `PyTorch 2.x has the BFloat16 CPU prod that 1.13 lacks ("prod_cpu" not implemented for 'BFloat16'); goldens computed on float32 copies`,
+    },
+  },
+  argmax: { xfail: { 'empty-kept-dim/bool': EMPTY_BOOL } },
+  argmin: { xfail: { 'empty-kept-dim/bool': EMPTY_BOOL } },
+  logsumexp: { pytorch2x: { float16: HALF_2X('logsumexp') } },
+};
+
+/** The check of a case's kwarg for an argument of schema type `type` (int[1]: one int or a list). */
+function kwargCheck(op: string, type: string): Check<unknown> {
+  const base = type.endsWith('?') ? type.slice(0, -1) : type;
+  if (base.startsWith('int[')) return intOrInts;
+  if (base === 'int') return num;
+  if (base === 'bool') return bool;
+  if (base === 'ScalarType') return dtype;
+  throw new Error(`${op}: no kwarg check for an argument of type ${type}`);
+}
+
+/**
+ * The OpInfo entry of a reduction row (Note [The op table] in core), derived from the row: the
+ * keywords its cases may set (each checked as its schema type says, a required one required),
+ * its dtypes (floating only for a `floating` rule, no bool where its kernel rejects it), the
+ * samples of its goldens, and the error inputs its arguments call for: a dim out of range and a
+ * JS array for every row, a repeated dim for a dim list, a list for one int dim, a dtype that is
+ * not one for a `dtype`, a missing required dim, and an empty input without a dim for a row
+ * without an identity. Every row's function takes different options, which no one compile-time
+ * type pairs with the derived reader, so the calls go through `untyped`; the facade's binder
+ * checks each keyword again.
+ */
+function tableReduction(name: ReductionTableName): OpInfo {
+  const row: ReductionRow = REDUCTION_TABLE[name];
+  const fn = untyped(torch[name]);
+  const binder = makeBinder(name, `${name}(${row.args}) -> Tensor`);
+  const args = binder.schema.args;
+  const schema: Record<string, Check<unknown>> = { out: tensor };
+  args.forEach((a, i) => {
+    const c = kwargCheck(name, a.type);
+    schema[binder.keywords[i]] = a.defaultValue === undefined && !a.type.endsWith('?') ? required(c) : c;
+  });
+  const read = options(schema);
+  const call = (x: Tensor, k: Kwargs) => {
+    const o = read(k);
+    return tensorResult(Object.keys(o).length ? fn(x, o) : fn(x), name);
+  };
+  const dim = args.find((a) => a.name === 'dim');
+  if (!dim) throw new Error(`${name}: the row has no dim`);
+  // (the required arguments, given positionally: logsumexp's dim)
+  const requiredArgs = args.filter((a) => a.defaultValue === undefined && !a.type.endsWith('?')).map(() => 0);
+  const x2 = (d: torch.DeviceLike) => t(d, [[1, 2], [3, 4]], 'float32');
+  const errors: ErrorInput[] = [
+    {
+      name: 'a dim out of range',
+      make: (d) => fn(x2(d), { dim: 2 }),
+      error: IndexError,
+      match: /Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)/,
+    },
+    {
+      name: 'a JS array instead of a tensor',
+      make: () => fn([1, 2], ...requiredArgs),
+      error: TorchError,
+      match: new RegExp(`${name}\\(\\): argument 'input' \\(position 1\\) must be Tensor, not Array`),
+    },
+  ];
+  if (row.identity === false || row.reduces === 'index') errors.push(emptyWithoutDim(name, (x) => fn(x)));
+  if (dim.type.startsWith('int[')) {
+    errors.push({
+      name: 'a dim repeated in the list',
+      make: (d) => fn(x2(d), { dim: [0, -2] }),
+      error: TorchError,
+      match: /dim 0 appears multiple times in the list of dims/,
+    });
+  } else {
+    errors.push({
+      name: 'a list of dims',
+      make: (d) => fn(t(d, [[1, 2], [3, 4]]), [0, 1]),
+      error: TorchError,
+      match: new RegExp(`${name}\\(\\): argument 'dim' \\(position 2\\) must be int, not Array`),
+    });
+  }
+  if (args.some((a) => a.name === 'dtype')) {
+    errors.push({
+      name: 'a dtype that is not one',
+      make: (d) => fn(t(d, [1, 2]), { dtype: 'float128' }),
+      error: DTypeError,
+      match: new RegExp(`${name}: expected a dtype`),
+    });
+  }
+  if (requiredArgs.length > 0) {
+    errors.push({
+      name: 'no dim',
+      make: (d) => fn(t(d, [1.5, 2.5]), undefined),
+      error: TorchError,
+      match: new RegExp(`${name}\\(\\) missing 1 required positional argument: "dim"`),
+    });
+  }
+  return {
+    name,
+    call: (i, k) => call(tensorArg(i[0], name), k),
+    variants: { method: true, out: true },
+    dtypes: row.rule === 'floating' ? FLOAT_DTYPES : rowDtypes(row.rejects),
+    samples: goldenSamples(name),
+    errorInputs: errors,
+    ...REDUCTION_EXTRAS[name],
+  };
+}
 
 /** max / min: (values, indices) along a dim, given by keyword as the goldens give it; one tensor over all elements. */
 function extremumCall(name: 'max' | 'min') {
@@ -110,62 +211,7 @@ function extremumCall(name: 'max' | 'min') {
 }
 
 export const REDUCTION_OPS: readonly OpInfo[] = [
-  reduction({
-    name: 'sum',
-    call: withOptions(REDUCE_KW, torch.sum),
-    fn: torch.sum,
-    dtypes: ALL_DTYPES,
-    samples: [...COMMON, ...DIM_LISTS, 'dtype-float64', 'dtype-same'],
-    errorInputs: [
-      repeatedDim(torch.sum),
-      {
-        name: 'a dtype that is not one',
-        make: (d) => untyped(torch.sum)(t(d, [1, 2]), { dtype: 'float128' }),
-        error: DTypeError,
-        match: /sum: expected a dtype/,
-      },
-    ],
-    pytorch2x: { float16: FLOAT_ACC_2X('a Half sum over several dims'), bfloat16: FLOAT_ACC_2X('a BFloat16 sum over several dims') },
-  }),
-  reduction({
-    name: 'mean',
-    call: withOptions(REDUCE_KW, torch.mean),
-    fn: torch.mean,
-    dtypes: FLOAT_DTYPES,
-    samples: [...COMMON, ...DIM_LISTS, 'dtype-float64'],
-    errorInputs: [repeatedDim(torch.mean)],
-    // 2.x: "BF16/FP16 mean should be computed via cast_fp32 -> sum -> div -> cast_bf16_or_fp16"
-    pytorch2x: { float16: FLOAT_ACC_2X('a Half mean (sum and division)'), bfloat16: FLOAT_ACC_2X('a BFloat16 mean (sum and division)') },
-  }),
-  reduction({
-    name: 'prod',
-    call: withOptions(PROD_KW, torch.prod),
-    fn: torch.prod,
-    dtypes: ALL_DTYPES,
-    samples: [...COMMON, 'dtype-float64', 'overflow'],
-    errorInputs: [
-      {
-        name: 'a list of dims',
-        make: (d) => untyped(torch.prod)(t(d, [[1, 2], [3, 4]]), [0, 1]),
-        error: TorchError,
-        match: /prod\(\): argument 'dim' \(position 2\) must be int, not Array/,
-      },
-    ],
-    pytorch2x: {
-      float16: `PyTorch 2.x has the Half CPU prod that 1.13 lacks ("prod_cpu" not implemented for 'Half'); goldens computed on float32 copies`,
-      bfloat16: `PyTorch 2.x has the BFloat16 CPU prod that 1.13 lacks ("prod_cpu" not implemented for 'BFloat16'); goldens computed on float32 copies`,
-    },
-  }),
-  ...(['amax', 'amin'] as const).map((name) =>
-    reduction({
-      name,
-      call: withOptions(KEEPDIM_KW, torch[name]),
-      fn: torch[name],
-      dtypes: ALL_DTYPES,
-      samples: [...COMMON, ...TIES, ...DIM_LISTS],
-      errorInputs: [emptyWithoutDim(name, torch[name]), repeatedDim(torch[name])],
-    }),
-  ),
+  ...REDUCTION_TABLE_NAMES.map(tableReduction),
   ...(['max', 'min'] as const).map((name) =>
     reduction({
       name,
@@ -184,17 +230,6 @@ export const REDUCTION_OPS: readonly OpInfo[] = [
           match: new RegExp(`${name}\\(\\): Expected reduction dim 0 to have non-zero size`),
         },
       ],
-    }),
-  ),
-  ...(['argmax', 'argmin'] as const).map((name) =>
-    reduction({
-      name,
-      call: withOptions(ARG_KW, torch[name]),
-      fn: torch[name],
-      dtypes: NO_BOOL,
-      samples: [...COMMON, ...TIES, 'all-keepdim'],
-      errorInputs: [emptyWithoutDim(name, torch[name])],
-      xfail: { 'empty-kept-dim/bool': EMPTY_BOOL },
     }),
   ),
 ];

@@ -263,8 +263,8 @@ export interface OpSchemas {
   'max_pool2d_with_indices_backward': 'max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor';
   'maximum': 'maximum(Tensor self, Tensor other) -> Tensor';
   'maximum.out': 'maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)';
-  'mean.dim': 'mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor';
-  'mean.dim_out': 'mean.dim_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)';
+  'mean.dim': 'mean.dim(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor';
+  'mean.dim_out': 'mean.dim_out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)';
   'median': 'median(Tensor self) -> Tensor';
   'median.dim': 'median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)';
   'min.dim': 'min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)';
@@ -308,8 +308,8 @@ export interface OpSchemas {
   'pow': 'pow(Tensor self, Tensor other) -> Tensor';
   'pow.out': 'pow.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)';
   'pow_': 'pow_(Tensor(a!) self, Tensor other) -> Tensor(a!)';
-  'prod.dim_int': 'prod.dim_int(Tensor self, int? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor';
-  'prod.dim_int_out': 'prod.dim_int_out(Tensor self, int? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)';
+  'prod.dim_int': 'prod.dim_int(Tensor self, int? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor';
+  'prod.dim_int_out': 'prod.dim_int_out(Tensor self, int? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)';
   'reciprocal': 'reciprocal(Tensor self) -> Tensor';
   'reciprocal.out': 'reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)';
   'reciprocal_': 'reciprocal_(Tensor(a!) self) -> Tensor(a!)';
@@ -394,8 +394,8 @@ export interface OpSchemas {
   'sub': 'sub(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor';
   'sub.out': 'sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)';
   'sub_': 'sub_(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)';
-  'sum.dim_IntList': 'sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor';
-  'sum.dim_IntList_out': 'sum.dim_IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)';
+  'sum.dim_IntList': 'sum.dim_IntList(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor';
+  'sum.dim_IntList_out': 'sum.dim_IntList_out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)';
   'take': 'take(Tensor self, Tensor index) -> Tensor';
   'take.out': 'take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)';
   'tan': 'tan(Tensor self) -> Tensor';

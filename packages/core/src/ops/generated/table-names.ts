@@ -12,3 +12,6 @@ export const ACTIVATION_TABLE_NAMES = ['leakyRelu', 'elu', 'hardtanh', 'gelu', '
 
 /** The ternary rows, in table order. */
 export const TERNARY_TABLE_NAMES = ['lerp', 'addcmul', 'addcdiv'] as const;
+
+/** The reduction rows, in table order. */
+export const REDUCTION_TABLE_NAMES = ['sum', 'mean', 'prod', 'amax', 'amin', 'argmax', 'argmin', 'logsumexp', 'all', 'any'] as const;

@@ -2,6 +2,7 @@
 // Regenerate with `pnpm gen:ops` at the repository root.
 
 import { ACTIVATION_OPS, BINARY_OPS, TERNARY_OPS, UNARY_OPS } from '../pointwise-table';
+import { reductionFn, type ReductionFn } from '../reduction-table';
 
 /** The negation of each element. */
 export const neg = UNARY_OPS.neg.fn;
@@ -295,3 +296,23 @@ export const addcmul_ = TERNARY_OPS.addcmul.inplace;
 export const addcdiv = TERNARY_OPS.addcdiv.fn;
 /** The in-place form of `addcdiv`: writes the result into `self`. */
 export const addcdiv_ = TERNARY_OPS.addcdiv.inplace;
+/** The sum of the elements (over `dim`, or all); integers and bool sum in int64 unless `dtype` is given. PyTorch's signature: `sum(Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)`. */
+export const sum: ReductionFn<'sum'> = reductionFn('sum');
+/** The mean of the elements (over `dim`, or all): the sum in the result dtype over the count; floating dtypes only. PyTorch's signature: `mean(Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)`. */
+export const mean: ReductionFn<'mean'> = reductionFn('mean');
+/** The product of the elements (over one `dim`, or all); integers and bool multiply in int64 unless `dtype` is given. PyTorch's signature: `prod(Tensor input, int? dim=None, bool keepdim=False, *, ScalarType? dtype=None)`. */
+export const prod: ReductionFn<'prod'> = reductionFn('prod');
+/** The largest element (over `dim`, or all; NaN propagates); every element of a tie gets an equal share of the gradient. PyTorch's signature: `amax(Tensor input, int[1] dim=[], bool keepdim=False)`. */
+export const amax: ReductionFn<'amax'> = reductionFn('amax');
+/** The smallest element (over `dim`, or all; NaN propagates); every element of a tie gets an equal share of the gradient. PyTorch's signature: `amin(Tensor input, int[1] dim=[], bool keepdim=False)`. */
+export const amin: ReductionFn<'amin'> = reductionFn('amin');
+/** The int64 position of the largest element (along `dim`, or of the flattened input); the first of a tie, NaN counting as the largest. PyTorch's signature: `argmax(Tensor input, int? dim=None, bool keepdim=False)`. */
+export const argmax: ReductionFn<'argmax'> = reductionFn('argmax');
+/** The int64 position of the smallest element (along `dim`, or of the flattened input); the first of a tie, NaN counting as the smallest. PyTorch's signature: `argmin(Tensor input, int? dim=None, bool keepdim=False)`. */
+export const argmin: ReductionFn<'argmin'> = reductionFn('argmin');
+/** log(sum(exp(x))) over `dim` (required), computed stably; integers and bool in the default float dtype. PyTorch's signature: `logsumexp(Tensor input, int[1] dim, bool keepdim=False)`. */
+export const logsumexp: ReductionFn<'logsumexp'> = reductionFn('logsumexp');
+/** True where every element (over `dim`, or all) is nonzero; a uint8 input gives uint8. PyTorch's signature: `all(Tensor input, int[1]? dim=None, bool keepdim=False)`. */
+export const all: ReductionFn<'all'> = reductionFn('all');
+/** True where some element (over `dim`, or all) is nonzero; a uint8 input gives uint8. PyTorch's signature: `any(Tensor input, int[1]? dim=None, bool keepdim=False)`. */
+export const any: ReductionFn<'any'> = reductionFn('any');

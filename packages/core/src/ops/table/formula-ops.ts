@@ -1,5 +1,6 @@
 import type { Tensor } from '../../tensor/tensor';
 import { ACTIVATION_OPS, BINARY_OPS, UNARY_OPS } from '../pointwise-table';
+import { reductionFn } from '../reduction-table';
 
 /**
  * The table's own ops as its formulas call them. They are looked up when a formula runs:
@@ -35,3 +36,7 @@ export const lt = (x: Tensor, y: Other): Tensor => BINARY_OPS.lt.fn(x, y);
 export const le = (x: Tensor, y: Other): Tensor => BINARY_OPS.le.fn(x, y);
 export const gt = (x: Tensor, y: Other): Tensor => BINARY_OPS.gt.fn(x, y);
 export const ge = (x: Tensor, y: Other): Tensor => BINARY_OPS.ge.fn(x, y);
+
+// (the reduction rows': over every element, or over the given dims keeping them)
+export const sum = (x: Tensor, dims?: readonly number[], keepdim?: boolean): Tensor => (dims === undefined ? reductionFn('sum')(x) : reductionFn('sum')(x, dims, keepdim === true));
+export const prod = (x: Tensor, dim?: number, keepdim?: boolean): Tensor => (dim === undefined ? reductionFn('prod')(x) : reductionFn('prod')(x, dim, keepdim === true));

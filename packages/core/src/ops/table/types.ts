@@ -30,12 +30,18 @@ import type { Scalar } from '../meta-utils';
  * `dispatcherName`). Rows whose result has no gradient (comparisons, logical and bitwise ops:
  * derivatives.yaml's `output_differentiability: [False]`) declare why instead of a formula.
  *
- * Four kinds of row: unary (table/unary.ts, `name(Tensor self)`), binary (table/binary.ts,
+ * Five kinds of row: unary (table/unary.ts, `name(Tensor self)`), binary (table/binary.ts,
  * `name(Tensor self, Tensor other)`, and keyword-only arguments where the row declares them:
  * add's `*, Scalar alpha=1`, div's `*, str? rounding_mode=None`), ternary (table/ternary.ts,
- * `lerp(Tensor self, Tensor end, Tensor weight)`), and unary with arguments
- * (table/activation.ts: the activations, `leaky_relu(Tensor self, Scalar
- * negative_slope=0.01)`). An activation's row
+ * `lerp(Tensor self, Tensor end, Tensor weight)`), unary with arguments (table/activation.ts:
+ * the activations, `leaky_relu(Tensor self, Scalar negative_slope=0.01)`), and reductions
+ * (table/reduction.ts, types in table/reduction-types.ts: `sum.dim_IntList(Tensor self, int[1]?
+ * dim=None, bool keepdim=False, *, ScalarType? dtype=None)`; operators and front ends in
+ * ops/reduction-table.ts). A reduction's row says its result dtype rule, its impl and how core
+ * calls it (ReduceImpl over dims, a row impl, or an index along one dim), whether an empty
+ * reduced dim is an error, and a formula of `grad`, the reduced dims, keepdim, the input's
+ * sizes and the saved tensors; its arguments type the front ends (`x.sum(0, true)`,
+ * `x.sum({ dtype })`) and the formula, as an activation's do. An activation's row
  * writes its arguments in PyTorch's schema syntax, with their defaults; the schema, the front
  * ends' binders and types (positional in schema order, any by keyword), the impl's parameter
  * types and the values its check and formula read are all derived from that text (its
