@@ -1,4 +1,3 @@
-import { CPU } from '@torch-ts/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cpuImpls } from '../src/index';
 import { ROUND_F32 } from '../src/kernels/float-math';

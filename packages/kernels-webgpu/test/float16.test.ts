@@ -37,7 +37,6 @@ import { gpuTensor, readValues, WEBGPU, webgpuReady } from './helpers';
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 const bitsOf = (x: number): number => ((f32[0] = x), u32[0]);
-const fromBits = (b: number): number => ((u32[0] = b), f32[0]);
 
 /** A WebGPU tensor holding raw element words (float32 as u32 bits, float16 as u16 bits). */
 function rawTensor(words: readonly number[], dtype: 'float32' | 'float16' | 'bfloat16'): Tensor {

@@ -9,7 +9,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  Tensor,
   abs,
   add,
   bitwiseXor,

@@ -19,7 +19,7 @@ import {
 } from '@torch-ts/core';
 import { API_GAPS, API_OPS } from './api-ops';
 import { opCoverage, type CoverageRow } from './coverage';
-import { webgpuHarness, type DeviceHarness } from './devices';
+import { webgpuHarness } from './devices';
 import { loadOpGoldens } from './goldens';
 import { GRADCHECK_EXCLUDED, gradcheckSamples } from './op-info/gradcheck';
 import type { OpInfo } from './op-info/types';

@@ -25,8 +25,6 @@ function expectClose(t: torch.Tensor, g: G, rtol = 1e-6, atol = 1e-6): void {
   v.forEach((x, i) => expect(Math.abs(x - g.values[i])).toBeLessThanOrEqual(atol + rtol * Math.abs(g.values[i])));
 }
 
-const fromG = (g: G) => torch.tensor(g.values, { dtype: g.dtype as torch.DType }).reshape(g.shape);
-
 class Net extends nn.Module {
   declare scale: torch.nn.Parameter;
   declare conv: torch.nn.Conv2d;

@@ -287,7 +287,7 @@ const NativeGroupNormBackward0: DerivativeOf<'native_group_norm'> = {
     const xc = sub(xg, mu);
     const rstd = rsqrt(add(mean(mul(xc, xc), [2], { keepdim: true }), eps));
     const xhat = mul(xc, rstd);
-    const affine = shape.map((v, i) => (i === 1 ? c : 1));
+    const affine = shape.map((_, i) => (i === 1 ? c : 1));
     const spatial = shape.map((_, i) => i).filter((i) => i !== 1);
     const gi = (): Tensor => {
       const gw = reshape(w ? mul(g, reshape(w, affine)) : g, grouped);

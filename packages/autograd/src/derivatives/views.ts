@@ -17,7 +17,7 @@ import {
 } from '@torch-ts/core';
 import type { Derivative, DerivativeContext, DerivativeFamily, DerivativeOf, NotDifferentiable } from '../derivative';
 import { viewScatterAdd } from '../view-scatter';
-import { inputSizes, savedTensor, sumTo } from './common';
+import { inputSizes, sumTo } from './common';
 
 /**
  * View derivatives. A view that drops or repeats nothing is undone by the inverse view

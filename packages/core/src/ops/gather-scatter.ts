@@ -3,7 +3,7 @@ import { DTypeError, IndexError, ShapeError, TorchError, fmtShape } from '../err
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides, normalizeDim } from '../views';
-import { registerOperator, type OperatorHandle } from '../dispatch/dispatcher';
+import type { OperatorHandle } from '../dispatch/dispatcher';
 import { makeBinder, makeOverloads, type BoundArgs } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { defineComposite, type CompositeArgs } from './composite';

@@ -1,4 +1,3 @@
-import { registerOperator } from '../dispatch/dispatcher';
 import { canCast, resultType, type DType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';

@@ -1,11 +1,10 @@
 import type { OperatorHandle } from '../dispatch/dispatcher';
-import { registerOperator } from '../dispatch/dispatcher';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { broadcastShapes } from '../iterator';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { makeBinder, type BoundArgs } from './binder';
-import { callFunctional, unwrapTensor } from './call';
+import { unwrapTensor } from './call';
 import { defineComposite } from './composite';
 import { UNINITIALIZED, commonDevice, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';

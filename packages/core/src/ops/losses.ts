@@ -226,7 +226,7 @@ function crossEntropyImpl(input: Tensor, target: Tensor, o: CrossEntropyOptions)
       let tt = ls > 0 ? add(mul(target, 1 - ls), ls / c) : target;
       let prod = mul(lp, tt);
       if (o.weight) {
-        const shape = s.sizes.map((n, i) => (i === classDim ? c : 1));
+        const shape = s.sizes.map((_, i) => (i === classDim ? c : 1));
         prod = mul(prod, view(o.weight, shape));
       }
       tt = prod;
@@ -247,7 +247,7 @@ function crossEntropyImpl(input: Tensor, target: Tensor, o: CrossEntropyOptions)
     const ignoreMask = eq(target, o.ignoreIndex ?? -100);
     let smooth: Tensor;
     if (o.weight) {
-      const shape = s.sizes.map((n, i) => (i === classDim ? c : 1));
+      const shape = s.sizes.map((_, i) => (i === classDim ? c : 1));
       smooth = neg(sum(mul(lp, view(o.weight, shape)), classDim));
     } else {
       smooth = neg(sum(lp, classDim));

@@ -2,7 +2,7 @@ import { dispatchKeyDisplayName, type DispatchKey } from '../dispatch/dispatch-k
 import { registerKernel, registerOperator, type OperatorHandle } from '../dispatch/dispatcher';
 import { TorchError } from '../errors';
 import type { OpSchema } from '../dispatch/schema';
-import type { BackendImpls, BackendImplTable, BackendDtypes, ImplName, NotImplemented } from './backend-impls';
+import type { BackendImpls, BackendImplTable, BackendDtypes, ImplName } from './backend-impls';
 import { CHECK_KERNEL_ARGS, checkKernelArgs, type KernelArgs } from './kernel-args';
 
 /**

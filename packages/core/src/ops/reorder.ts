@@ -1,4 +1,3 @@
-import { registerOperator } from '../dispatch/dispatcher';
 import { isIntegralType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';

@@ -4,7 +4,7 @@ import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim } from '../views';
 import { makeBinder, type BoundArgs } from './binder';
-import { callFunctional, callMulti, callMutating, unwrapTensor } from './call';
+import { callMulti, callMutating, unwrapTensor } from './call';
 import { castTo, checkNoInternalOverlap, releaseAll, torchTypeName } from './meta-utils';
 import { callWithOut, defineOutVariant } from './out-variant';
 import { valuesIndices, writeValuesIndicesOut, type ValuesIndices } from './reduction';

@@ -1,4 +1,3 @@
-import { registerOperator } from '../dispatch/dispatcher';
 import { ShapeError, TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import {

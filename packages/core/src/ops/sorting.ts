@@ -1,4 +1,4 @@
-import { callBoxed, registerOperator } from '../dispatch/dispatcher';
+import { callBoxed } from '../dispatch/dispatcher';
 import { resultType, type DType } from '../dtype';
 import { DTypeError, IndexError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';

@@ -1,7 +1,7 @@
 import * as torch from '@torch-ts/torch';
 import { DTypeError, ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
 import { ALL_DTYPES, goldenSamples, HALF_2X, NO_BOOL, operand, rowDtypes, rowErrorDtype, t, tensorArg } from './common';
-import { num, oneOf, options, outOnly, tensor } from './kwargs';
+import { oneOf, options, outOnly, tensor } from './kwargs';
 import type { ErrorInput, Kwargs, OpInfo, OpInput } from './types';
 import { dispatcherName, UNARY_TABLE, UNARY_TABLE_NAMES, type UnaryRow, type UnaryTableName } from '@torch-ts/core';
 import { loadOpGoldens } from '../goldens';
@@ -95,17 +95,7 @@ function binary<O, B extends Tensor | Scalar = Tensor | Scalar>(s: BinarySpec<O,
   };
 }
 
-const ALPHA_KW = options({ alpha: num, out: tensor });
 const ROUNDING_KW = options({ roundingMode: oneOf('trunc', 'floor'), out: tensor });
-
-const DIV_MODE_ERRORS: ErrorInput[] = [
-  {
-    name: 'an unknown rounding mode',
-    make: (d) => untyped(torch.div)(t(d, [1, 2]), t(d, [1, 2]), { roundingMode: 'round' }),
-    error: TorchError,
-    match: /div: expected rounding_mode to be one of null, 'trunc', or 'floor' but found 'round'/,
-  },
-];
 
 const BINARY_OPS: OpInfo[] = [
   binary({

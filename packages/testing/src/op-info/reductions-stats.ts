@@ -41,7 +41,7 @@ const CUM_EXTREMUM_SAMPLES = ['dim0', 'dim1', 'dim-neg', 'nan', 'ties', '0dim', 
  * signature (`argument 'input' (position 1)`), 'overloads' for several (PyTorch's "invalid
  * combination of arguments"); undefined for front ends not bound yet.
  */
-const notTensor = (name: string, errName: string, fn: (x: Tensor) => unknown, bound?: 'position' | 'overloads'): ErrorInput => ({
+const notTensor = (errName: string, fn: (x: Tensor) => unknown, bound?: 'position' | 'overloads'): ErrorInput => ({
   name: 'a JS array instead of a tensor',
   make: () => untyped(fn)([1, 2]),
   error: TorchError,
@@ -79,7 +79,7 @@ function varLike(name: 'var' | 'std', fn: typeof torch.std): OpInfo {
     dtypes: FLOAT_DTYPES,
     samples: VAR_SAMPLES,
     errorInputs: [
-      notTensor(name, name, (x) => fn(x), 'overloads'),
+      notTensor(name, (x) => fn(x), 'overloads'),
       dimOutOfRange((x, d) => fn(x, { dim: d })),
       repeatedDim((x, dims) => fn(x, { dim: dims })),
       {
@@ -101,7 +101,7 @@ function varMeanLike(name: 'varMean' | 'stdMean', fn: typeof torch.varMean): OpI
     variants: {},
     dtypes: FLOAT_DTYPES,
     samples: VAR_MEAN_SAMPLES,
-    errorInputs: [notTensor(name, pyName, (x) => fn(x), 'overloads')],
+    errorInputs: [notTensor(pyName, (x) => fn(x), 'overloads')],
   };
 }
 
@@ -111,7 +111,7 @@ const cumExtremum = (name: 'cummax' | 'cummin'): OpInfo => ({
   variants: { method: true, out: true },
   dtypes: ALL_DTYPES,
   samples: CUM_EXTREMUM_SAMPLES,
-  errorInputs: [notTensor(name, name, (x) => torch[name](x, 0), 'position'), dimOutOfRange((x, d) => torch[name](x, d))],
+  errorInputs: [notTensor(name, (x) => torch[name](x, 0), 'position'), dimOutOfRange((x, d) => torch[name](x, d))],
   pytorch2x: { float16: HALF_2X(`${name}_cpu`) },
 });
 
@@ -125,7 +125,7 @@ function scan(name: 'cumsum' | 'cumprod', samples: readonly string[]): OpInfo {
     samples,
     errorNames: [name, `${name}_`],
     errorInputs: [
-      notTensor(name, name, (x) => fn(x, 0), 'position'),
+      notTensor(name, (x) => fn(x, 0), 'position'),
       dimOutOfRange((x, d) => fn(x, d)),
       {
         name: 'a bool result',
@@ -163,7 +163,7 @@ export const STATS_OPS: readonly OpInfo[] = [
     samples: NORM_SAMPLES,
     pytorch2x: { float16: FLOAT_ACC_2X('the |x|^p terms of a Half norm'), bfloat16: FLOAT_ACC_2X('the |x|^p terms of a BFloat16 norm') },
     errorInputs: [
-      notTensor('norm', 'norm', (x) => torch.norm(x), 'overloads'),
+      notTensor('norm', (x) => torch.norm(x), 'overloads'),
       dimOutOfRange((x, d) => torch.norm(x, 2, d)),
       {
         name: "the nuclear norm ('nuc')",
@@ -187,7 +187,7 @@ export const STATS_OPS: readonly OpInfo[] = [
     dtypes: ALL_DTYPES,
     samples: COUNT_SAMPLES,
     errorInputs: [
-      notTensor('countNonzero', 'count_nonzero', (x) => torch.countNonzero(x), 'position'),
+      notTensor('count_nonzero', (x) => torch.countNonzero(x), 'position'),
       dimOutOfRange((x, d) => torch.countNonzero(x, d)),
       repeatedDim((x, dims) => torch.countNonzero(x, dims)),
     ],
@@ -205,7 +205,7 @@ export const STATS_OPS: readonly OpInfo[] = [
     variants: { method: true, out: 'tuple' },
     dtypes: NO_BOOL,
     samples: MEDIAN_SAMPLES,
-    errorInputs: [notTensor('median', 'median', (x) => torch.median(x), 'overloads'), dimOutOfRange((x, d) => torch.median(x, d))],
+    errorInputs: [notTensor('median', (x) => torch.median(x), 'overloads'), dimOutOfRange((x, d) => torch.median(x, d))],
     pytorch2x: { float16: HALF_2X('median_cpu') },
   },
   {
@@ -214,7 +214,7 @@ export const STATS_OPS: readonly OpInfo[] = [
     variants: { method: true, out: true },
     dtypes: ALL_DTYPES,
     samples: MODE_SAMPLES,
-    errorInputs: [notTensor('mode', 'mode', (x) => torch.mode(x), 'position'), dimOutOfRange((x, d) => torch.mode(x, d))],
+    errorInputs: [notTensor('mode', (x) => torch.mode(x), 'position'), dimOutOfRange((x, d) => torch.mode(x, d))],
   },
   scan('cumsum', SCAN_SAMPLES),
   scan('cumprod', CUMPROD_SAMPLES),

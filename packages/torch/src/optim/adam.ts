@@ -1,5 +1,4 @@
 import { makeBinder, zerosLike } from '@torch-ts/core';
-import type { Tensor } from '../nn/internal';
 import { TorchError } from '../nn/internal';
 import { Optimizer, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, groupFlag, groupNumber, groupNumbers, stateNumber, stateTensor, stateTensorOrNone, type ParamGroup, type ParamsInput } from './optimizer';
 
