@@ -1,0 +1,73 @@
+/**
+ * The facade's types that core derives from the op table's rows (Note [The op table]): what a
+ * row's arguments text, its `scalarOther` / `scalarSelf` / `scalarLast` and its `inplace`
+ * make of `torch.*` and of the Tensor methods. Each line marked `@ts-expect-error` must fail
+ * to compile (the typecheck task runs tsc over the tests: an unused directive is an error),
+ * and also fails at run time with PyTorch's error, so the types promise no more and no less
+ * than the binder accepts.
+ */
+import { describe, expect, it } from 'vitest';
+import * as torch from '@torch-ts/torch';
+import { TorchError, TorchTypeError } from '@torch-ts/torch';
+
+const x = () => torch.tensor([1.5, -2, 3]);
+
+describe('binary rows: keyword arguments, Scalar overloads, in-place forms', () => {
+  it("add and sub take alpha by keyword, div a rounding mode among PyTorch's", () => {
+    expect(torch.add(x(), 1, { alpha: 2 }).tolist()).toEqual([3.5, 0, 5]);
+    expect(x().sub_(x(), { alpha: 2 }).tolist()).toEqual([-1.5, 2, -3]);
+    expect(torch.div(x(), 2, { roundingMode: 'floor' }).tolist()).toEqual([0, -1, 1]);
+    expect(torch.div(x(), 2, { roundingMode: null }).tolist()).toEqual([0.75, -1, 1.5]);
+    // @ts-expect-error: 'round' is not one of div's rounding modes
+    expect(() => torch.div(x(), 2, { roundingMode: 'round' })).toThrow(/expected rounding_mode to be one of null, 'trunc', or 'floor' but found 'round'/);
+    // @ts-expect-error: alpha is keyword-only, as in PyTorch
+    expect(() => torch.add(x(), 1, 2)).toThrow(TorchTypeError);
+  });
+
+  it('a row without arguments takes no options but out=, and its in-place form none', () => {
+    expect(torch.mul(x(), 2, { out: torch.empty([3]) }).tolist()).toEqual([3, -4, 6]);
+    // @ts-expect-error: mul has no alpha
+    expect(() => torch.mul(x(), 2, { alpha: 2 })).toThrow(/got an unexpected keyword argument 'alpha'/);
+    // @ts-expect-error: mul_ takes the other operand only
+    expect(() => x().mul_(2, { out: x() })).toThrow(TorchTypeError);
+  });
+
+  it('a number other only where PyTorch has the Scalar overload; a number self only for pow', () => {
+    expect(torch.remainder(x(), 4).tolist()).toEqual([1.5, 2, 3]);
+    // @ts-expect-error: maximum has no Scalar overload
+    expect(() => torch.maximum(x(), 2)).toThrow(TorchTypeError);
+    expect(torch.pow(2, torch.tensor([1, 3])).tolist()).toEqual([2, 8]);
+    // @ts-expect-error: hypot has no number self
+    expect(() => torch.hypot(2, x())).toThrow(TorchError);
+  });
+
+  it('fmax and fmin have no in-place form, as in PyTorch', () => {
+    expect(torch.fmax(x(), x()).tolist()).toEqual([1.5, -2, 3]);
+    // @ts-expect-error: there is no fmax_
+    expect(torch.fmax_).toBeUndefined();
+  });
+});
+
+describe('ternary rows', () => {
+  it("lerp's weight may be a number; addcmul's tensor2 may not, and its value is keyword-only", () => {
+    expect(torch.lerp(torch.zeros([2]), torch.ones([2]), 0.25).tolist()).toEqual([0.25, 0.25]);
+    expect(torch.addcmul(x(), x(), x(), { value: 0.5 }).tolist()).toEqual([2.625, 0, 7.5]);
+    // @ts-expect-error: tensor2 is a Tensor
+    expect(() => torch.addcmul(x(), x(), 2)).toThrow(TorchError);
+    // @ts-expect-error: value is keyword-only
+    expect(() => torch.addcmul(x(), x(), x(), 2)).toThrow(TorchTypeError);
+  });
+});
+
+describe('reduction rows', () => {
+  it('dim and keepdim positionally or by keyword, dtype by keyword', () => {
+    const m = torch.tensor([[1, 2], [3, 4]]);
+    expect(m.sum(0, true).tolist()).toEqual([[4, 6]]);
+    expect(torch.sum(m, { dim: 1, dtype: 'float64' }).dtype).toBe('float64');
+    expect(m.argmax({ dim: 1, keepdim: false }).tolist()).toEqual([1, 1]);
+    // @ts-expect-error: prod takes one dim, not a list
+    expect(() => torch.prod(m, [0, 1])).toThrow(TorchTypeError);
+    // @ts-expect-error: amax has no dtype
+    expect(() => torch.amax(m, { dtype: 'float32' })).toThrow(/got an unexpected keyword argument 'dtype'/);
+  });
+});
