@@ -109,13 +109,19 @@ export function renderOpsDoc(table: readonly OpInfo[]): string {
   out.push(
     '## The op table',
     '',
-    "Ops declared as rows of core's op table (packages/core/src/ops/table/; CONTRIBUTING.md says how to add one). A unary, binary or ternary row is `torch.name`, `x.name()`, `out=` and, where it exists, the in-place `name_`.",
+    "Ops declared as rows of core's op table (packages/core/src/ops/table/; CONTRIBUTING.md says how to add one). A unary, binary or ternary row is `torch.name`, `x.name()`, `out=` and, where it exists, the in-place `name_`; the operands column says which may be a number, the keywords column the keyword-only arguments in PyTorch's schema syntax (given in the trailing options object, camelCase: `{ roundingMode: 'floor' }`).",
     '',
-    '| op | compute dtype | what it computes |',
-    '|---|---|---|',
-    ...[...Object.entries(UNARY_TABLE), ...Object.entries(BINARY_TABLE), ...Object.entries(TERNARY_TABLE)].map(([name, row]: [string, UnaryRow | BinaryRow | TernaryRow]) => {
-      // (a `|` in a line, bitwiseOr's, would end the cell)
-      return `| \`${name}\` | ${computeDtype(row)} | ${row.doc.replaceAll('|', '\\|')} |`;
+    '| op | compute dtype | operands | keywords | what it computes |',
+    '|---|---|---|---|---|',
+    ...Object.entries(UNARY_TABLE).map(([name, row]: [string, UnaryRow]) => tableLine(name, row, '`self`', '')),
+    ...Object.entries(BINARY_TABLE).map(([name, row]: [string, BinaryRow]) => {
+      const other = row.otherName ?? 'other';
+      const operands = `\`${row.scalarSelf ? 'self` or a number' : 'self`'}, \`${other}${row.scalarOther ? '` or a number' : '`'}`;
+      return tableLine(name, row, operands, row.args ?? '');
+    }),
+    ...Object.entries(TERNARY_TABLE).map(([name, row]: [string, TernaryRow]) => {
+      const [a, b, c] = row.operands;
+      return tableLine(name, row, `\`${a}\`, \`${b}\`, \`${c}${row.scalarLast ? '` or a number' : '`'}`, row.args ?? '');
     }),
     '',
     "Activations, unary rows with arguments (`table/activation.ts`): `torch.name(x, ...)` takes the arguments positionally in schema order or by keyword, and `out=`; the forms column lists the others a row has.",
@@ -156,6 +162,13 @@ const REDUCTION_DTYPE: Readonly<Record<ReductionDtypeRule, string>> = {
   bool: 'bool (uint8 for uint8)',
   float: 'floating (integers and bool in the default dtype)',
 };
+
+/** A line of the op table's section: `args` in schema syntax, shown without the `*` that makes them keyword-only. */
+function tableLine(name: string, row: UnaryRow | BinaryRow | TernaryRow, operands: string, args: string): string {
+  const keywords = args.replace(/^\*,\s*/, '');
+  // (a `|` in a line, bitwiseOr's, would end the cell)
+  return `| \`${name}\` | ${computeDtype(row)} | ${operands} | ${keywords ? `\`${keywords}\`` : '—'} | ${row.doc.replaceAll('|', '\\|')} |`;
+}
 
 /** A row's dtype rule, in words. */
 function computeDtype(row: UnaryRow | BinaryRow | TernaryRow | ActivationRow): string {
