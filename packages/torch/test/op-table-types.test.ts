@@ -37,6 +37,9 @@ describe('binary rows: keyword arguments, Scalar overloads, in-place forms', () 
     // @ts-expect-error: maximum has no Scalar overload
     expect(() => torch.maximum(x(), 2)).toThrow(TorchTypeError);
     expect(torch.pow(2, torch.tensor([1, 3])).tolist()).toEqual([2, 8]);
+    // (PyTorch's parser takes a number self for add, sub, mul and div: `torch.sub(1, p)`)
+    expect(torch.sub(1, torch.tensor([0.25, 1])).tolist()).toEqual([0.75, 0]);
+    expect(torch.add(2, 3).tolist()).toBe(5);
     // @ts-expect-error: hypot has no number self
     expect(() => torch.hypot(2, x())).toThrow(TorchError);
   });

@@ -13,16 +13,15 @@ import { BINARY_OPS } from './pointwise-table';
  *  - true_divide and floor_divide: div with a rounding mode (DivBackward0 / DivBackward2);
  *  - square: pow(x, 2) (PowBackward0): integers stay integers and wrap, bool computes in int64.
  */
-const trueDivideArgs = makeBinder('true_divide', 'true_divide(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true });
-const floorDivideArgs = makeBinder('floor_divide', 'floor_divide(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true });
+// (a number self too, as PyTorch's parser allows for them: `torch.true_divide(1, x)`)
+const trueDivideArgs = makeBinder('true_divide', 'true_divide(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true, numberSelf: true });
+const floorDivideArgs = makeBinder('floor_divide', 'floor_divide(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true, numberSelf: true });
 const trueDivideInplaceArgs = makeBinder('true_divide_', 'true_divide_(Tensor self, Tensor other) -> Tensor', { numbersAsTensors: true });
 const floorDivideInplaceArgs = makeBinder('floor_divide_', 'floor_divide_(Tensor self, Tensor other) -> Tensor', { numbersAsTensors: true });
 
-type Bound = readonly [Tensor, Tensor | Scalar, unknown?];
-
-function divWithMode(op: string, [self, other, out]: Bound, mode: 'floor' | null): Tensor {
+function divWithMode(op: string, [self, other, out]: readonly [Tensor | Scalar, Tensor | Scalar, unknown?], mode: 'floor' | null): Tensor {
   const div = BINARY_OPS.div.op;
-  const a = [unwrapTensor(op, 'input', self), unwrapTensorOrScalar(op, 'other', other), mode];
+  const a = [unwrapTensorOrScalar(op, 'input', self), unwrapTensorOrScalar(op, 'other', other), mode];
   if (out === undefined) return callFunctional(div.functional, a);
   // (the binder lets a number through where it takes numbers for Tensors: refuse it here)
   if (!(out instanceof Tensor)) throw new TorchError(`${op}(): argument 'out' must be Tensor, not ${describe(out)}`);
@@ -30,16 +29,16 @@ function divWithMode(op: string, [self, other, out]: Bound, mode: 'floor' | null
   return callMutating(div.out, a, out);
 }
 
-function divWithModeInplace(op: string, [self, other]: Bound, mode: 'floor' | null): Tensor {
+function divWithModeInplace(op: string, [self, other]: readonly [Tensor, Tensor | Scalar, unknown?], mode: 'floor' | null): Tensor {
   const x = unwrapTensor(op, 'self', self);
   return callMutating(BINARY_OPS.div.op.inplace!, [x, unwrapTensorOrScalar(op, 'other', other), mode], self);
 }
 
-export function trueDivide(input: Tensor, other: Tensor | Scalar, options?: OutOptions): Tensor;
+export function trueDivide(input: Tensor | Scalar, other: Tensor | Scalar, options?: OutOptions): Tensor;
 export function trueDivide(...args: unknown[]): Tensor {
   return divWithMode('true_divide', trueDivideArgs.bind(args), null);
 }
-export function floorDivide(input: Tensor, other: Tensor | Scalar, options?: OutOptions): Tensor;
+export function floorDivide(input: Tensor | Scalar, other: Tensor | Scalar, options?: OutOptions): Tensor;
 export function floorDivide(...args: unknown[]): Tensor {
   return divWithMode('floor_divide', floorDivideArgs.bind(args), 'floor');
 }

@@ -47,7 +47,7 @@ import { Tensor } from '../tensor/tensor';
  */
 export interface BinderRepr<O extends BinderOptions> extends ValueRepr {
   readonly tensor: O extends { readonly numbersAsTensors: true } ? Tensor | number | boolean | bigint : Tensor;
-  readonly self: Tensor;
+  readonly self: O extends { readonly numbersAsTensors: true; readonly numberSelf: true } ? Tensor | number | boolean | bigint : Tensor;
   readonly none: undefined;
   readonly dtype: DType;
 }
@@ -87,6 +87,12 @@ export interface BinderOptions {
    * binary ops and a few others (`clamp(x, 0, t)`: `should_allow_numbers_as_tensors`).
    */
   readonly numbersAsTensors?: boolean;
+  /**
+   * With `numbersAsTensors`, `self` takes a Number too: PyTorch's parser allows it for add,
+   * sub, mul, div, true_divide and floor_divide (`should_allow_numbers_as_tensors`), so
+   * `torch.sub(1, p)` is `1 - p`.
+   */
+  readonly numberSelf?: boolean;
   /** Keywords PyTorch accepts that torch-ts does not support yet: given a value other than None or the default, NotImplementedError. */
   readonly unsupported?: readonly string[];
   /**
@@ -164,8 +170,8 @@ export function makeBinder<const S extends string, const O extends BinderOptions
 
 function binderOf(name: string, schemaText: string, options: BinderOptions, overloads: readonly Binder[] | undefined): Binder {
   const schema = parseSchema(schemaText);
-  // (never `self`: `add([1, 2], x)` is refused as PyTorch refuses it)
-  const params = schema.args.map((a) => paramOf(name, a, options.numbersAsTensors === true && a.name !== 'self'));
+  // (`self` only under `numberSelf`; a list never: `add([1, 2], x)` is refused as PyTorch refuses it)
+  const params = schema.args.map((a) => paramOf(name, a, options.numbersAsTensors === true && (a.name !== 'self' || options.numberSelf === true)));
   const positional = params.filter((p) => !p.arg.kwargOnly).length;
   const required = params.filter((p) => !p.arg.kwargOnly && !p.hasDefault && !p.optional).length;
   const byKeyword = new Map(params.map((p, i) => [p.keyword, i]));

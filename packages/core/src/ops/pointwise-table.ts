@@ -100,7 +100,7 @@ export const UNARY_METHODS = Object.fromEntries(
 type Scalar = number | bigint | boolean;
 type BinaryRowOf<K extends BinaryTableName> = (typeof BINARY_TABLE)[K];
 type OtherOf<K extends BinaryTableName> = BinaryRowOf<K> extends { readonly scalarOther: true } ? Tensor | Scalar : Tensor;
-type SelfOf<K extends BinaryTableName> = BinaryRowOf<K> extends { readonly scalarSelf: true } ? Tensor | Scalar : Tensor;
+type SelfOf<K extends BinaryTableName> = BinaryRowOf<K> extends { readonly scalarSelf: true } | { readonly numberSelf: true } ? Tensor | Scalar : Tensor;
 type HasInplace<K extends BinaryTableName> = BinaryRowOf<K> extends { readonly inplace: false } ? false : true;
 type BinaryArgsText<R> = R extends { readonly args: infer A extends string } ? A : '';
 
@@ -238,7 +238,7 @@ function defineBinary(key: BinaryTableName, row: BinaryRow): BinaryTableOp<Binar
           },
   });
   const otherName = row.otherName ?? 'other';
-  const front = binaryFront(op, text.replace(/^\*,\s*/, ''), { numbers: row.scalarOther === true, otherName });
+  const front = binaryFront(op, text.replace(/^\*,\s*/, ''), { numbers: row.scalarOther === true, otherName, numberSelf: row.numberSelf === true });
   if (row.scalarSelf) {
     if (text !== '') throw new Error(`op table: ${key} has a Scalar self overload and arguments, which the overload front does not bind`);
     return { op, fn: scalarSelfFront(name, op, otherName, row.scalarOther === true), inplace: front.inplace, args: read };

@@ -21,6 +21,7 @@ import {
 } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
 import { whereCondition } from './masked';
+import { tensor } from './factories';
 
 /**
  * How a pointwise op chooses its dtypes (TensorIterator's config in PyTorch):
@@ -235,25 +236,41 @@ export interface OutOptions {
  * parser allows numbers there (`numbers`), and `extra` keyword-only arguments in schema syntax
  * (`Scalar alpha=1`) passed to the op after `other`.
  */
-export function binaryFront(p: PointwiseOp, extra = '', { numbers = true, otherName = 'other' } = {}) {
+export function binaryFront(p: PointwiseOp, extra = '', { numbers = true, otherName = 'other', numberSelf = false } = {}) {
   const name = p.functional.schema.name;
   const inplaceName = `${name}_`;
   const kw = extra ? `*, ${extra}, ` : '*, ';
-  const fnArgs = makeBinder(name, `${name}(Tensor self, Tensor ${otherName}, ${kw}Tensor? out=None) -> Tensor`, { numbersAsTensors: numbers });
+  // (`numberSelf`: the function form also takes a number for self, `torch.sub(1, p)`)
+  const fnArgs = makeBinder(name, `${name}(Tensor self, Tensor ${otherName}, ${kw}Tensor? out=None) -> Tensor`, { numbersAsTensors: numbers, numberSelf });
   const inplaceArgs = makeBinder(inplaceName, `${inplaceName}(Tensor self, Tensor ${otherName}${extra ? `, *, ${extra}` : ''}) -> Tensor`, { numbersAsTensors: numbers });
   const nExtra = fnArgs.schema.args.length - 3;
   return {
     fn: (...args: unknown[]): Tensor => {
       const b = fnArgs.bind(args);
-      const x = unwrapTensor(name, 'input', b[0]);
       const y = unwrapTensorOrScalar(name, otherName, b[1]);
-      // (built without spreads: this runs on every call)
-      const a: unknown[] = [x, y];
-      for (let i = 0; i < nExtra; i++) a.push(b[2 + i] ?? null);
-      const out = b[2 + nExtra] as Tensor | undefined;
-      if (!out) return callFunctional(p.functional, a);
-      a.push(unwrapTensor(name, 'out', out));
-      return callMutating(p.out, a, out);
+      let x: TensorImpl | Scalar;
+      let wrapped: Tensor | null = null;
+      if (!numberSelf) x = unwrapTensor(name, 'input', b[0]);
+      else {
+        x = unwrapTensorOrScalar(name, 'input', b[0]);
+        // Two numbers (`torch.add(2, 3)`): PyTorch's parser wraps both; the first becomes the
+        // 0-dim tensor `torch.tensor(2)` would be, which gives the same result dtype.
+        if (!(x instanceof TensorImpl) && !(y instanceof TensorImpl)) {
+          wrapped = tensor(x);
+          x = wrapped.impl;
+        }
+      }
+      try {
+        // (built without spreads: this runs on every call)
+        const a: unknown[] = [x, y];
+        for (let i = 0; i < nExtra; i++) a.push(b[2 + i] ?? null);
+        const out = b[2 + nExtra] as Tensor | undefined;
+        if (!out) return callFunctional(p.functional, a);
+        a.push(unwrapTensor(name, 'out', out));
+        return callMutating(p.out, a, out);
+      } finally {
+        wrapped?.dispose();
+      }
     },
     inplace: (...args: unknown[]): Tensor => {
       if (!p.inplace) throw new TorchError(`${inplaceName}: there is no in-place variant of ${name}`);

@@ -175,8 +175,8 @@ function needMet(b: Backend, alternatives: string, dtype: DType): boolean {
 /**
  * Whether `device` has the kernels to compute `op` in `dtype` (Note [Dtype support is data]):
  * `torch.supports('sort', 'float16', 'webgpu')`. `op` is an operator's API name (`add`,
- * `crossEntropy`), an overload where support differs (`div.trunc`, `scatterReduce.amax`),
- * or an impl name of BackendImpls. Throws a TorchError for an unknown op, and for a device
+ * `crossEntropy`), an overload where support differs (`div.trunc`, `scatterReduce.amax`; any
+ * other overload, `sub.numberSelf`, is its op), or an impl name of BackendImpls. Throws a TorchError for an unknown op, and for a device
  * whose backend is not registered (import its package, or `await torch.webgpu.init()`).
  */
 export function supports(op: string, dtype: DType, device: DeviceLike): boolean {
@@ -184,7 +184,9 @@ export function supports(op: string, dtype: DType, device: DeviceLike): boolean 
   const dev = toDevice('supports', device);
   const b = backendOf(backendKeyOf(dev.type));
   if (!b) throw new TorchError(`supports: no backend registered for device '${dev.type}'`);
-  const needs = OP_KERNELS[op] ?? (op in b.impls || op.split('.')[0] in b.impls ? [op] : undefined);
+  // (an overload whose support does not differ, `sub.numberSelf`, needs what its op needs)
+  const base = op.split('.')[0];
+  const needs = OP_KERNELS[op] ?? OP_KERNELS[base] ?? (op in b.impls || base in b.impls ? [op] : undefined);
   if (!needs) throw new TorchError(`supports: unknown op '${op}'`);
   return needs.every((n) => needMet(b, n, d));
 }

@@ -275,11 +275,27 @@ def pow_scalar_cases(rec):
         rec.case("pow.Scalar", "empty", d, [S(2), T(d, [0, 3], [])], fn)
 
 
+def number_self_cases(rec):
+    """A number self where PyTorch's parser allows one (torch.sub(1, p)): add sub mul div, as
+    `<op>.numberSelf` (only the function and out= forms take it)."""
+    for op in ["add", "sub", "mul", "div"]:
+        fn, _, policy, _ = BINARY[op]
+        name = op + ".numberSelf"
+        for d in ALL:
+            g = gen_for(name, d)
+            b = T(d, [2, 3], operand(policy, "b", d, [2, 3], g))
+            rec.case(name, "scalar-int", d, [S(3), b], fn)
+            rec.case(name, "scalar-float", d, [S(2.5), b], fn)
+            if op in ("add", "sub"):
+                rec.case(name, "alpha", d, [S(3), b], fn, {"alpha": 2})
+
+
 def make():
     rec = Recorder()
     for op in BINARY:
         binary_cases(rec, op)
     pow_scalar_cases(rec)
+    number_self_cases(rec)
     for op in UNARY:
         unary_cases(rec, op)
     where_cases(rec)

@@ -196,45 +196,54 @@ function scalarArg(x: OpInput | undefined, op: string): Scalar {
 }
 
 /**
- * The OpInfo entry of a row's Scalar-self overload (`pow.Scalar`: `torch.pow(2, x)`): the
- * function and out= forms (a number has no method and no in-place form). A number base makes
- * the compute dtype a number's promotion with the exponent, never bool, so every dtype runs
- * unless the row is integral or floating only.
+ * The OpInfo entry of a row's number `self`: PyTorch's `name.Scalar` overload (`pow.Scalar`:
+ * `torch.pow(2, x)`), or a number its parser takes for `self` (`add.numberSelf`:
+ * `torch.sub(1, p)`). The function and out= forms only (a number has no method and no in-place
+ * form). For pow a number base makes the compute dtype a number's promotion with the exponent,
+ * never bool, so every dtype runs; the others keep the dtypes the row rejects (sub refuses
+ * any bool operand).
  */
-function scalarSelfOp(name: ScalarSelfRow, row: BinaryRow): OpInfo {
+function numberSelfOp(name: NumberSelfRow, row: BinaryRow): OpInfo {
   const aten = dispatcherName(name);
-  const op = `${name}.Scalar`;
-  const fn = torch[name];
+  const overload = row.scalarSelf === true;
+  const op = `${name}.${overload ? 'Scalar' : 'numberSelf'}`;
+  const fn = untyped(torch[name]);
+  const read = rowKwargs(aten, row) ?? outOnly;
   return {
     name: op,
     methodName: name,
     errorNames: [aten],
-    call: (i, k) => fn(scalarArg(i[0], op), tensorArg(i[1], op), outOnly(k)),
+    call: (i, k) => tensorResult(fn(scalarArg(i[0], op), tensorArg(i[1], op), read(k)), op),
     variants: { method: false, inplace: false, out: true },
-    dtypes: row.rejects?.floating || row.rejects?.integral ? rowDtypes(row.rejects) : ALL_DTYPES,
+    dtypes: overload && !row.rejects?.floating && !row.rejects?.integral ? ALL_DTYPES : rowDtypes(row.rejects),
     samples: goldenSamples(op),
     errorInputs: [
       {
-        name: 'a non-tensor exponent',
-        make: () => untyped(fn)(2, 'two'),
+        name: `a non-tensor ${row.otherName ?? 'other'}`,
+        make: () => fn(2, 'two'),
         error: TorchError,
-        match: new RegExp(`${aten}\\(\\) received an invalid combination of arguments - got \\(number, string\\), but expected one of:`),
+        // (pow binds its three overloads in turn, as PyTorch's parser does)
+        match: overload
+          ? new RegExp(`${aten}\\(\\) received an invalid combination of arguments - got \\(number, string\\), but expected one of:`)
+          : new RegExp(`${aten}\\(\\): argument '${row.otherName ?? 'other'}' \\(position 2\\) must be Tensor or Number, not string`),
       },
     ],
   };
 }
 
-type ScalarSelfRow = { [K in BinaryTableName]: (typeof BINARY_TABLE)[K] extends { readonly scalarSelf: true } ? K : never }[BinaryTableName];
+type NumberSelfRow = {
+  [K in BinaryTableName]: (typeof BINARY_TABLE)[K] extends { readonly scalarSelf: true } | { readonly numberSelf: true } ? K : never;
+}[BinaryTableName];
 
-function hasScalarSelf(name: BinaryTableName): name is ScalarSelfRow {
+function takesNumberSelf(name: BinaryTableName): name is NumberSelfRow {
   const row: BinaryRow = BINARY_TABLE[name];
-  return row.scalarSelf === true;
+  return row.scalarSelf === true || row.numberSelf === true;
 }
 
 export const BINARY_MATH_OPS: readonly OpInfo[] = BINARY_TABLE_NAMES.flatMap((name) => {
   const row: BinaryRow = BINARY_TABLE[name];
   const entry = binaryRowOp(name, row);
-  return hasScalarSelf(name) ? [entry, scalarSelfOp(name, row)] : [entry];
+  return takesNumberSelf(name) ? [entry, numberSelfOp(name, row)] : [entry];
 });
 
 function binaryRowOp(name: BinaryTableName, row: BinaryRow): OpInfo {

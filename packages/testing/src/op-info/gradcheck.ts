@@ -130,6 +130,7 @@ export const GRADCHECK_DOMAINS: Readonly<Record<string, readonly Domain[]>> = {
   take: ['any', 'golden'],
   indexFill: ['any', 'golden'],
   'div.trunc': ['any', 'nonzero'],
+  'div.numberSelf': ['any', 'nonzero'], // (the number self, then the divisor)
   'div.floor': ['any', 'nonzero'],
   trueDivide: ['any', 'nonzero'],
   floorDivide: ['any', 'nonzero'],

@@ -2,7 +2,7 @@ import { checkScalarFits, isFloatingType, type DType } from '../../dtype';
 import { DTypeError, TorchError } from '../../errors';
 import type { Tensor } from '../../tensor/tensor';
 import { TensorImpl } from '../../tensor/tensor-impl';
-import { zerosLike } from '../factories';
+import { fullLike, zerosLike } from '../factories';
 import type { Scalar } from '../meta-utils';
 import { where } from '../pointwise';
 import { add, div, eq, ge, gt, le, log, logicalAnd, lt, mul, ne, neg, pow, reciprocal, sub } from './formula-ops';
@@ -164,6 +164,7 @@ export const BINARY_TABLE = {
     doc: 'self + alpha * other for each element (logical or for bool).',
     rule: 'promote',
     scalarOther: true,
+    numberSelf: true,
     args: '*, Scalar alpha=1',
     check: (op, compute, [alpha]) => checkAlpha(op, compute, alpha),
     compute: (impl, out, x, y, [alpha]): void => impl('add')(out, x, y, alphaOf(alpha)),
@@ -180,6 +181,7 @@ export const BINARY_TABLE = {
       bool: 'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.',
     },
     scalarOther: true,
+    numberSelf: true,
     args: '*, Scalar alpha=1',
     check: (op, compute, [alpha], operands) => {
       checkSubOperands(op, operands);
@@ -203,12 +205,14 @@ export const BINARY_TABLE = {
     doc: 'self * other for each element (logical and for bool).',
     rule: 'promote',
     scalarOther: true,
-    // self: grad * other; other: grad * self (`name@input`: x * 2 keeps nothing of x)
+    numberSelf: true,
+    // self: grad * other; other: grad * self (`name@input`: x * 2 keeps nothing of x; a number
+    // self, `torch.mul(2, x)`, is the number itself)
     derivative: {
       saves: ['self@other', 'other@self'],
       formula: (grad, { self, other }, needs): Grads => [
         needs[0] ? mul(grad, operand(other, 'other')) : null,
-        needs[1] ? mul(grad, need(self, 'self')) : null,
+        needs[1] ? mul(grad, operand(self, 'self')) : null,
       ],
     },
   },
@@ -217,6 +221,7 @@ export const BINARY_TABLE = {
     rule: 'float',
     ruleFor: ([mode]) => (mode === null ? 'float' : 'promote'),
     scalarOther: true,
+    numberSelf: true,
     args: '*, str? rounding_mode=None',
     choices: { rounding_mode: ['trunc', 'floor'] },
     domain: ['any', 'nonzero'], // a pole at 0
@@ -233,7 +238,11 @@ export const BINARY_TABLE = {
       formula: (grad, { self, other }, needs, [mode]): Grads => {
         if (mode !== null) return [needs[0] ? mul(grad, 0) : null, needs[1] ? mul(grad, 0) : null];
         const y = operand(other, 'other');
-        return [needs[0] ? div(grad, y) : null, needs[1] ? mul(neg(grad), div(div(need(self, 'self'), y), y)) : null];
+        if (!needs[1]) return [needs[0] ? div(grad, y) : null, null];
+        // (a number self, `torch.div(1, x)`, divides as PyTorch's wrapped number: in y's dtype)
+        const x = operand(self, 'self');
+        const yt = need(other, 'other');
+        return [needs[0] ? div(grad, y) : null, mul(neg(grad), div(div(typeof x === 'object' ? x : fullLike(yt, x), yt), yt))];
       },
     },
   }),

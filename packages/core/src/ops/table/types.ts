@@ -200,6 +200,13 @@ export interface BinaryRow<A extends string = string, C = ArgChoices> {
    * overloads in turn. Rows with arguments cannot have it.
    */
   readonly scalarSelf?: true;
+  /**
+   * The function form also takes a number for `self`, as PyTorch's parser allows for add, sub,
+   * mul and div (`should_allow_numbers_as_tensors`: `torch.sub(1, p)`, `torch.div(1, x)`); the
+   * Node is the row's usual one. (A row with a `name.Scalar` overload of its own, pow, has
+   * `scalarSelf` instead.)
+   */
+  readonly numberSelf?: true;
   /** The second operand's name in PyTorch's schema where it is not `other` (pow's `exponent`): the front ends' messages and keywords use it. */
   readonly otherName?: string;
   /** Whether `name_` exists (default true; fmax and fmin have none, as in PyTorch). */
