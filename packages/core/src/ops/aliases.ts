@@ -1,15 +1,15 @@
 import { TorchError } from '../errors';
 import { Tensor } from '../tensor/tensor';
 import { makeBinder } from './binder';
-import { callFunctional, callMutating, describe, unwrapTensor, unwrapTensorOrScalar } from './call';
+import { callMutating, describe, unwrapTensor, unwrapTensorOrScalar } from './call';
 import type { Scalar } from './meta-utils';
 import type { OutOptions } from './pointwise';
 import { BINARY_OPS } from './pointwise-table';
 
 /**
  * PyTorch's composites and aliases over rows of the op table, bound under their own names (so
- * their messages name them) and run as the row's operators, so a user's call is bound once
- * and records the row's Node:
+ * a call that does not fit is refused in their name), then run as the row's function form or
+ * its in-place operator, so they record the row's Node:
  *  - true_divide and floor_divide: div with a rounding mode (DivBackward0 / DivBackward2);
  *  - square: pow(x, 2) (PowBackward0): integers stay integers and wrap, bool computes in int64.
  */
@@ -20,13 +20,10 @@ const trueDivideInplaceArgs = makeBinder('true_divide_', 'true_divide_(Tensor se
 const floorDivideInplaceArgs = makeBinder('floor_divide_', 'floor_divide_(Tensor self, Tensor other) -> Tensor', { numbersAsTensors: true });
 
 function divWithMode(op: string, [self, other, out]: readonly [Tensor | Scalar, Tensor | Scalar, unknown?], mode: 'floor' | null): Tensor {
-  const div = BINARY_OPS.div.op;
-  const a = [unwrapTensorOrScalar(op, 'input', self), unwrapTensorOrScalar(op, 'other', other), mode];
-  if (out === undefined) return callFunctional(div.functional, a);
   // (the binder lets a number through where it takes numbers for Tensors: refuse it here)
-  if (!(out instanceof Tensor)) throw new TorchError(`${op}(): argument 'out' must be Tensor, not ${describe(out)}`);
-  a.push(unwrapTensor(op, 'out', out));
-  return callMutating(div.out, a, out);
+  if (out !== undefined && !(out instanceof Tensor)) throw new TorchError(`${op}(): argument 'out' must be Tensor, not ${describe(out)}`);
+  // div's function form: two numbers are wrapped as PyTorch's parser wraps them (torch.true_divide(1, 2))
+  return BINARY_OPS.div.fn(self, other, { roundingMode: mode, out });
 }
 
 function divWithModeInplace(op: string, [self, other]: readonly [Tensor, Tensor | Scalar, unknown?], mode: 'floor' | null): Tensor {

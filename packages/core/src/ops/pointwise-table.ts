@@ -216,6 +216,12 @@ function binaryCheck(name: string, row: Pick<BinaryRow, 'args' | 'choices' | 'ch
   };
 }
 
+/** A row without a `compute`: the impl of its name. */
+function plainCompute(key: BinaryTableName): PointwiseDef['compute'] {
+  if (!isPlain(key)) throw new Error(`op table: ${key} has a compute of its own`);
+  return (b, opName, out, [x, y]) => implOf(b, key, opName)(out, x, y);
+}
+
 function defineBinary(key: BinaryTableName, row: BinaryRow): BinaryTableOp<BinaryTableName> {
   const name = dispatcherName(key);
   const text = row.args ?? '';
@@ -231,11 +237,7 @@ function defineBinary(key: BinaryTableName, row: BinaryRow): BinaryTableOp<Binar
     inplace: row.inplace !== false,
     compute: compute
       ? (b, opName, out, [x, y], boxed) => compute((impl) => implOf(b, impl, opName), out, x, y, read(boxed), operandsOf(boxed))
-      : isPlain(key)
-        ? (b, opName, out, [x, y]) => implOf(b, key, opName)(out, x, y)
-        : () => {
-            throw new Error(`op table: ${key} has neither a compute nor an impl`);
-          },
+      : plainCompute(key),
   });
   const otherName = row.otherName ?? 'other';
   const front = binaryFront(op, text.replace(/^\*,\s*/, ''), { numbers: row.scalarOther === true, otherName, numberSelf: row.numberSelf === true });

@@ -244,32 +244,29 @@ export function binaryFront(p: PointwiseOp, extra = '', { numbers = true, otherN
   const fnArgs = makeBinder(name, `${name}(Tensor self, Tensor ${otherName}, ${kw}Tensor? out=None) -> Tensor`, { numbersAsTensors: numbers, numberSelf });
   const inplaceArgs = makeBinder(inplaceName, `${inplaceName}(Tensor self, Tensor ${otherName}${extra ? `, *, ${extra}` : ''}) -> Tensor`, { numbersAsTensors: numbers });
   const nExtra = fnArgs.schema.args.length - 3;
+  /** The function form's call of the operators, given the bound values `b` and the unwrapped operands. */
+  const run = (x: TensorImpl | Scalar, y: TensorImpl | Scalar, b: readonly unknown[]): Tensor => {
+    // (built without spreads: this runs on every call)
+    const a: unknown[] = [x, y];
+    for (let i = 0; i < nExtra; i++) a.push(b[2 + i] ?? null);
+    const out = b[2 + nExtra] as Tensor | undefined;
+    if (!out) return callFunctional(p.functional, a);
+    a.push(unwrapTensor(name, 'out', out));
+    return callMutating(p.out, a, out);
+  };
   return {
     fn: (...args: unknown[]): Tensor => {
       const b = fnArgs.bind(args);
       const y = unwrapTensorOrScalar(name, otherName, b[1]);
-      let x: TensorImpl | Scalar;
-      let wrapped: Tensor | null = null;
-      if (!numberSelf) x = unwrapTensor(name, 'input', b[0]);
-      else {
-        x = unwrapTensorOrScalar(name, 'input', b[0]);
-        // Two numbers (`torch.add(2, 3)`): PyTorch's parser wraps both; the first becomes the
-        // 0-dim tensor `torch.tensor(2)` would be, which gives the same result dtype.
-        if (!(x instanceof TensorImpl) && !(y instanceof TensorImpl)) {
-          wrapped = tensor(x);
-          x = wrapped.impl;
-        }
-      }
+      const x = numberSelf ? unwrapTensorOrScalar(name, 'input', b[0]) : unwrapTensor(name, 'input', b[0]);
+      if (x instanceof TensorImpl || y instanceof TensorImpl) return run(x, y, b);
+      // Two numbers (`torch.add(2, 3)`): PyTorch's parser wraps both; the first becomes the
+      // 0-dim tensor `torch.tensor(2)` would be, which gives the same result dtype.
+      const wrapped = tensor(x);
       try {
-        // (built without spreads: this runs on every call)
-        const a: unknown[] = [x, y];
-        for (let i = 0; i < nExtra; i++) a.push(b[2 + i] ?? null);
-        const out = b[2 + nExtra] as Tensor | undefined;
-        if (!out) return callFunctional(p.functional, a);
-        a.push(unwrapTensor(name, 'out', out));
-        return callMutating(p.out, a, out);
+        return run(wrapped.impl, y, b);
       } finally {
-        wrapped?.dispose();
+        wrapped.dispose();
       }
     },
     inplace: (...args: unknown[]): Tensor => {

@@ -238,11 +238,13 @@ export const BINARY_TABLE = {
       formula: (grad, { self, other }, needs, [mode]): Grads => {
         if (mode !== null) return [needs[0] ? mul(grad, 0) : null, needs[1] ? mul(grad, 0) : null];
         const y = operand(other, 'other');
-        if (!needs[1]) return [needs[0] ? div(grad, y) : null, null];
-        // (a number self, `torch.div(1, x)`, divides as PyTorch's wrapped number: in y's dtype)
+        const selfGrad = needs[0] ? div(grad, y) : null;
+        if (!needs[1]) return [selfGrad, null];
+        // (`other` needs a gradient, so it is a tensor; a number self, `torch.div(1, x)`, divides
+        // as PyTorch's wrapped number does: in other's dtype)
         const x = operand(self, 'self');
         const yt = need(other, 'other');
-        return [needs[0] ? div(grad, y) : null, mul(neg(grad), div(div(typeof x === 'object' ? x : fullLike(yt, x), yt), yt))];
+        return [selfGrad, mul(neg(grad), div(div(typeof x === 'object' ? x : fullLike(yt, x), yt), yt))];
       },
     },
   }),
