@@ -217,12 +217,7 @@ export {
   type RollOptions,
   type TriOptions,
   type RepeatInterleaveOptions,
-  sort,
-  argsort,
-  topk,
-  unique,
-  searchsorted,
-  bucketize,
+  // sort, argsort, topk, unique, searchsorted, bucketize: ./generated/front-ops
   type SortOptions,
   type TopkOptions,
   type UniqueOptions,
@@ -319,16 +314,6 @@ export const backends = {
  */
 export { nonzeroAsync, maskedSelectAsync } from '@torch-ts/core';
 
-/**
- * `await torch.uniqueAsync(x, { sorted, returnInverse, returnCounts, dim })`: `unique` where
- * the number of distinct values (rows, with `dim`) must be read first: on WebGPU the sync
- * `torch.unique` throws a TorchError naming this form, before any work; this one sorts and
- * counts on the device, reads the count (4 bytes, as CUDA's sync), then fills the values,
- * inverse and counts on the device. The same results as `unique` (also `x.uniqueAsync()`);
- * on CPU it returns the sync result.
- */
-export { uniqueAsync } from '@torch-ts/core';
-
 /** `torch.autograd`: `backward`, `grad`, custom `Function`s, `gradcheck`, anomaly detection. */
 export const autograd = {
   backward: autogradBackward,
@@ -343,6 +328,8 @@ export const autograd = {
 /** `torch.nn` (also `@torch-ts/torch/nn`): modules, `init`, `utils`, `functional`. */
 // The op table's functions (Note [The op table] in core): torch.exp, torch.exp_, ...
 export * from './generated/table-ops';
+// The front ends declared in core (Note [Front ends are declared once]): torch.sort, ...
+export * from './generated/front-ops';
 export * as nn from './nn';
 
 /** `torch.optim` (also `@torch-ts/torch/optim`): optimizers and `lrScheduler`. */

@@ -74,3 +74,23 @@ describe('reduction rows', () => {
     expect(() => torch.amax(m, { dtype: 'float32' })).toThrow(/got an unexpected keyword argument 'dtype'/);
   });
 });
+
+describe('front ends declared by their schema (Note [Front ends are declared once])', () => {
+  it('sort, topk, searchsorted: positional in schema order, any by keyword, typed as the binder binds', () => {
+    const v = torch.tensor([3, 1, 2]);
+    expect(v.sort(0, true).values.tolist()).toEqual([3, 2, 1]);
+    expect(torch.sort(v, { descending: true, stable: true }).indices.tolist()).toEqual([0, 2, 1]);
+    expect(torch.topk(v, { k: 1 }).values.tolist()).toEqual([3]);
+    expect(torch.searchsorted(torch.tensor([1, 2, 3]), 2, { right: true }).tolist()).toBe(2);
+    // @ts-expect-error: dim is an int
+    expect(() => torch.sort(v, 'a')).toThrow(/argument 'dim' \(position 2\) must be int, not string/);
+    // @ts-expect-error: stable is keyword-only
+    expect(() => torch.sort(v, 0, false, true)).toThrow(/sort\(\) takes from 1 to 3 positional arguments but 4 were given/);
+    // @ts-expect-error: a misspelled keyword
+    expect(() => torch.sort(v, { dimm: 0 })).toThrow(/got an unexpected keyword argument 'dimm'/);
+    // @ts-expect-error: topk's k is required
+    expect(() => torch.topk(v)).toThrow(TorchTypeError);
+    // @ts-expect-error: bucketize is not a Tensor method, as in PyTorch
+    expect(v.bucketize).toBeUndefined();
+  });
+});

@@ -19,9 +19,10 @@ import * as stats from './reduction-stats';
 import * as scan from './scan';
 import * as shape from './shape-ops';
 import * as reorder from './reorder';
-import * as sorting from './sorting';
 import * as linalgExtra from './linalg-extra';
 import * as views from './views';
+import { FRONT_METHODS } from './generated/front-methods';
+import type { FrontInfo, FrontMethod } from './front';
 
 /**
  * Note [Tensor methods come from the op table]
@@ -54,7 +55,7 @@ const METHODS = {
   t: shape.t, expandAs: shape.expandAs,
   repeat: reorder.repeat, tile: reorder.tile, flip: reorder.flip, fliplr: reorder.fliplr, flipud: reorder.flipud, roll: reorder.roll,
   triu: reorder.triu, triu_: reorder.triu_, tril: reorder.tril, tril_: reorder.tril_, repeatInterleave: reorder.repeatInterleave,
-  sort: sorting.sort, argsort: sorting.argsort, topk: sorting.topk, unique: sorting.unique, uniqueAsync: sorting.uniqueAsync,
+  ...FRONT_METHODS,
   addmm: linalgExtra.addmm, baddbmm: linalgExtra.baddbmm, outer: linalgExtra.outer, ger: linalgExtra.ger,
   index,
   indexAsync,
@@ -72,7 +73,7 @@ const METHODS = {
   long: copy.long, int: copy.int, short: copy.short, bool: copy.bool, byte: copy.byte, char: copy.char,
 };
 
-type BindSelf<F> = F extends (self: Tensor, ...args: infer A) => infer R ? (...args: A) => R : never;
+type BindSelf<F> = F extends { readonly front: FrontInfo } ? FrontMethod<F> : F extends (self: Tensor, ...args: infer A) => infer R ? (...args: A) => R : never;
 
 /** The Tensor methods, typed from the table; `max`/`min` keep their overloads. */
 export type TensorMethods = { [K in keyof typeof METHODS]: BindSelf<(typeof METHODS)[K]> } & {

@@ -4,7 +4,8 @@ import { DTypeError, IndexError, ShapeError, TorchError, fmtShape } from '../err
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides, normalizeDim } from '../views';
-import { makeBinder, makeOverloads, type BoundArgs, type OptionalArgs } from './binder';
+import { front, overloadedFront } from './front';
+import type { FrontOptions } from './front-types';
 import { callFunctional, callMulti, callMutating, unwrapTensor, unwrapTensorOrScalar } from './call';
 import { defineComposite } from './composite';
 import { checkNoInternalOverlap, commonDevice, releaseAll, sameShape, torchTypeName, type Scalar } from './meta-utils';
@@ -308,63 +309,36 @@ export const ARGSORT = defineComposite('argsort.stable(Tensor self, *, bool stab
   });
 
 // ---- front ends ----
-export interface SortOptions {
-  dim?: number;
-  descending?: boolean;
-  stable?: boolean | null;
-  out?: readonly [Tensor, Tensor] | null;
-}
+// (Note [Front ends are declared once]: `x.sort(0, true)` is descending along dim 0)
 
-// Bound by Note [The argument binder]: `x.sort(0, true)` is descending along dim 0.
-const sortArgs = makeBinder('sort', 'sort(Tensor self, int dim=-1, bool descending=False, *, bool? stable=None, Tensor[]? out=None) -> (Tensor, Tensor)');
-const argsortArgs = makeBinder('argsort', 'argsort(Tensor self, int dim=-1, bool descending=False, *, bool stable=False) -> Tensor');
-const topkArgs = makeBinder('topk', 'topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[]? out=None) -> (Tensor, Tensor)');
+/** The sorted values along `dim` and their positions in the input (stable where asked; NaN sorts above every number). */
+export const sort = front(
+  'sort(Tensor self, int dim=-1, bool descending=False, *, bool? stable=None, Tensor[]? out=None) -> (Tensor, Tensor)').run(
+  ([self, dim, descending, stable, out]): ValuesIndices => {
+    const r = valuesIndices(callMulti(SORT, [unwrapTensor('sort', 'self', self), stable ?? null, dim, descending]));
+    return out ? writeValuesIndicesOut('sort', r, out) : r;
+  },
+);
+export type SortOptions = FrontOptions<'sort(Tensor self, int dim=-1, bool descending=False, *, bool? stable=None, Tensor[]? out=None) -> (Tensor, Tensor)'>;
 
-export function sort(input: Tensor, ...rest: OptionalArgs<[dim: number, descending: boolean], SortOptions>): ValuesIndices;
-export function sort(...a: unknown[]): ValuesIndices {
-  const [self, dim, descending, stable, out] = sortArgs.bind(a);
-  const r = valuesIndices(callMulti(SORT, [unwrapTensor('sort', 'self', self), stable ?? null, dim, descending]));
-  return out ? writeValuesIndicesOut('sort', r, out) : r;
-}
+/** The positions that sort the input along `dim` (sort's indices). */
+export const argsort = front('argsort(Tensor self, int dim=-1, bool descending=False, *, bool stable=False) -> Tensor').run(([self, dim, descending, stable]): Tensor =>
+  callFunctional(ARGSORT, [unwrapTensor('argsort', 'self', self), stable, dim, descending]),
+);
 
-export function argsort(input: Tensor, ...rest: OptionalArgs<[dim: number, descending: boolean], Omit<SortOptions, 'out'>>): Tensor;
-export function argsort(...a: unknown[]): Tensor {
-  const [self, dim, descending, stable] = argsortArgs.bind(a);
-  return callFunctional(ARGSORT, [unwrapTensor('argsort', 'self', self), stable, dim, descending]);
-}
+/** The `k` largest (or smallest) values along `dim` and their positions. */
+export const topk = front('topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[]? out=None) -> (Tensor, Tensor)').run(
+  ([self, k, dim, largest, sorted, out]): ValuesIndices => {
+    const r = valuesIndices(callMulti(TOPK, [unwrapTensor('topk', 'self', self), k, dim, largest, sorted]));
+    return out ? writeValuesIndicesOut('topk', r, out) : r;
+  },
+);
+export type TopkOptions = FrontOptions<'topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[]? out=None) -> (Tensor, Tensor)'>;
 
-export interface TopkOptions {
-  dim?: number;
-  largest?: boolean;
-  sorted?: boolean;
-  out?: readonly [Tensor, Tensor] | null;
-}
+const UNIQUE_SCHEMA = 'unique(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False, int? dim=None) -> Tensor';
+export type UniqueOptions = FrontOptions<typeof UNIQUE_SCHEMA>;
 
-export function topk(input: Tensor, k: number, ...rest: OptionalArgs<[dim: number, largest: boolean, sorted: boolean], TopkOptions>): ValuesIndices;
-export function topk(...a: unknown[]): ValuesIndices {
-  const [self, k, dim, largest, sorted, out] = topkArgs.bind(a);
-  const r = valuesIndices(callMulti(TOPK, [unwrapTensor('topk', 'self', self), k, dim, largest, sorted]));
-  return out ? writeValuesIndicesOut('topk', r, out) : r;
-}
-
-export interface UniqueOptions {
-  sorted?: boolean;
-  returnInverse?: boolean;
-  returnCounts?: boolean;
-  dim?: number | null;
-}
-
-/**
- * `torch.unique(x, { sorted, returnInverse, returnCounts, dim })`: the sorted distinct values
- * alone, or an array [values, inverse?, counts?] when a flag asks for more (as PyTorch's tuple).
- */
-const uniqueArgs = makeBinder('unique', 'unique(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False, int? dim=None) -> Tensor');
-
-type UniqueArgs = OptionalArgs<[sorted: boolean, returnInverse: boolean, returnCounts: boolean, dim: number], UniqueOptions>;
-
-export function unique(input: Tensor, ...rest: UniqueArgs): Tensor | Tensor[];
-export function unique(...a: unknown[]): Tensor | Tensor[] {
-  const [self, sorted, inv, cnt, dim] = uniqueArgs.bind(a);
+function runUniqueFront(self: Tensor, sorted: boolean, inv: boolean, cnt: boolean, dim: number | undefined): Tensor | Tensor[] {
   const s = unwrapTensor('unique', 'self', self);
   const parts = dim == null ? callMulti(UNIQUE, [s, sorted, inv, cnt]) : callMulti(UNIQUE_DIM, [s, dim, sorted, inv, cnt]);
   const keep = [true, inv, cnt];
@@ -376,68 +350,65 @@ export function unique(...a: unknown[]): Tensor | Tensor[] {
 }
 
 /**
+ * `torch.unique(x, { sorted, returnInverse, returnCounts, dim })`: the sorted distinct values
+ * alone, or an array [values, inverse?, counts?] when a flag asks for more (as PyTorch's tuple).
+ */
+export const unique = front(UNIQUE_SCHEMA).run(([self, sorted, inv, cnt, dim]): Tensor | Tensor[] => runUniqueFront(self, sorted, inv, cnt, dim));
+
+/**
  * `await torch.uniqueAsync(x, options)`: `unique` on any device, with the same options and
  * results. On a device that reads asynchronously only (WebGPU) the number of distinct values
  * (rows, with `dim`) is counted on the device and read first (4 bytes, the sync CUDA makes
  * too), then `unique` runs with it known; elsewhere it is `unique` (Note [Data-dependent sizes
  * on async-read backends]).
  */
-export async function uniqueAsync(input: Tensor, ...rest: UniqueArgs): Promise<Tensor | Tensor[]>;
-export async function uniqueAsync(...a: unknown[]): Promise<Tensor | Tensor[]> {
-  const [self, sorted, returnInverse, returnCounts, dim] = uniqueArgs.bind(a);
-  const options = { sorted, returnInverse, returnCounts, dim };
-  const s = unwrapTensor('unique', 'self', self);
-  const b = backendOf(backendKeyOf(s.device.type));
-  if (!b || !countsAreAsync(s.device)) return unique(self, options);
-  // the sync form's checks first (in uniqueRows), so that a bad call reads nothing
-  const { rows } = uniqueRows(b, s, dim ?? null, () => null);
-  let n: number;
-  try {
-    n = await countUniqueAsync(rows);
-  } finally {
-    rows.release();
-  }
-  return withKnownCounts([n], () => unique(self, options));
-}
+export const uniqueAsync = front(UNIQUE_SCHEMA, { name: 'uniqueAsync' }).run(
+  async ([self, sorted, returnInverse, returnCounts, dim]): Promise<Tensor | Tensor[]> => {
+    const s = unwrapTensor('unique', 'self', self);
+    const b = backendOf(backendKeyOf(s.device.type));
+    if (!b || !countsAreAsync(s.device)) return runUniqueFront(self, sorted, returnInverse, returnCounts, dim);
+    // the sync form's checks first (in uniqueRows), so that a bad call reads nothing
+    const { rows } = uniqueRows(b, s, dim ?? null, () => null);
+    let n: number;
+    try {
+      n = await countUniqueAsync(rows);
+    } finally {
+      rows.release();
+    }
+    return withKnownCounts([n], () => runUniqueFront(self, sorted, returnInverse, returnCounts, dim));
+  },
+);
 
-export interface SearchsortedOptions {
-  outInt32?: boolean;
-  right?: boolean;
-  side?: 'left' | 'right' | null;
-  sorter?: Tensor | null;
-  out?: Tensor | null;
-}
-
-const searchsortedArgs = makeOverloads('searchsorted', [
+const SEARCHSORTED_SCHEMAS = [
   'searchsorted(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor? out=None) -> Tensor',
   'searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor? out=None) -> Tensor',
-]);
-const bucketizeArgs = makeBinder('bucketize', 'bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor? out=None) -> Tensor');
+] as const;
+export type SearchsortedOptions = FrontOptions<(typeof SEARCHSORTED_SCHEMAS)[0]>;
 
 /** `torch.searchsorted(sortedSequence, values, { right, side, sorter, outInt32, out })`; `values` (keyword `input`) may be a Scalar. */
-export function searchsorted(sortedSequence: Tensor, ...rest: BoundArgs<[values: Tensor | Scalar], [], SearchsortedOptions & { input?: Tensor | Scalar }>): Tensor;
-export function searchsorted(...a: unknown[]): Tensor {
-  const [sortedSequence, values, outInt32, right, side, sorter, out] = searchsortedArgs.bind(a).values;
-  const seq = unwrapTensor('searchsorted', 'sorted_sequence', sortedSequence);
-  const v = unwrapTensorOrScalar('searchsorted', 'self', values);
-  let value: TensorImpl;
-  let temp: TensorImpl | null = null;
-  if (v instanceof TensorImpl) value = v;
-  else {
-    if (seq.sizes.length !== 1) {
-      throw new ShapeError(`searchsorted: input value can be a scalar only when boundaries tensor dimension is 1, but we got boundaries tensor dim(${seq.sizes.length}) and input value's dim(0) numel(1)`);
+export const searchsorted = overloadedFront(SEARCHSORTED_SCHEMAS, { method: false }).run(
+  ({ values: [sortedSequence, values, outInt32, right, side, sorter, out] }): Tensor => {
+    const seq = unwrapTensor('searchsorted', 'sorted_sequence', sortedSequence);
+    const v = unwrapTensorOrScalar('searchsorted', 'self', values);
+    let value: TensorImpl;
+    let temp: TensorImpl | null = null;
+    if (v instanceof TensorImpl) value = v;
+    else {
+      if (seq.sizes.length !== 1) {
+        throw new ShapeError(`searchsorted: input value can be a scalar only when boundaries tensor dimension is 1, but we got boundaries tensor dim(${seq.sizes.length}) and input value's dim(0) numel(1)`);
+      }
+      temp = scalarOf(v, seq);
+      value = temp;
     }
-    temp = scalarOf(v, seq);
-    value = temp;
-  }
-  try {
-    const so = sorter ? unwrapTensor('searchsorted', 'sorter', sorter) : null;
-    if (out) return callMutating(SEARCHSORTED_OUT, [seq, value, outInt32, right, side ?? null, so, unwrapTensor('searchsorted', 'out', out)], out);
-    return callFunctional(SEARCHSORTED, [seq, value, outInt32, right, side ?? null, so]);
-  } finally {
-    temp?.release();
-  }
-}
+    try {
+      const so = sorter ? unwrapTensor('searchsorted', 'sorter', sorter) : null;
+      if (out) return callMutating(SEARCHSORTED_OUT, [seq, value, outInt32, right, side ?? null, so, unwrapTensor('searchsorted', 'out', out)], out);
+      return callFunctional(SEARCHSORTED, [seq, value, outInt32, right, side ?? null, so]);
+    } finally {
+      temp?.release();
+    }
+  },
+);
 
 function scalarOf(v: Scalar, like: TensorImpl): TensorImpl {
   const dtype = resultType('searchsorted', [{ dtype: like.dtype, shape: like.sizes }, v]);
@@ -451,17 +422,15 @@ function scalarOf(v: Scalar, like: TensorImpl): TensorImpl {
   return t;
 }
 
-export interface BucketizeOptions {
-  outInt32?: boolean;
-  right?: boolean;
-  out?: Tensor | null;
-}
+const BUCKETIZE_SCHEMA = 'bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor? out=None) -> Tensor';
+export type BucketizeOptions = FrontOptions<typeof BUCKETIZE_SCHEMA>;
 
-export function bucketize(input: Tensor, ...rest: BoundArgs<[boundaries: Tensor], [], BucketizeOptions & { boundaries?: Tensor }>): Tensor;
-export function bucketize(...a: unknown[]): Tensor {
-  const [self, boundaries, outInt32, right, out] = bucketizeArgs.bind(a);
-  const x = unwrapTensor('bucketize', 'self', self);
-  const b = unwrapTensor('bucketize', 'boundaries', boundaries);
-  if (out) return callMutating(BUCKETIZE_OUT, [x, b, outInt32, right, unwrapTensor('bucketize', 'out', out)], out);
-  return callFunctional(BUCKETIZE, [x, b, outInt32, right]);
-}
+/** The index of the bucket of `boundaries` each element falls in. */
+export const bucketize = front(BUCKETIZE_SCHEMA, { method: false }).run(
+  ([self, boundaries, outInt32, right, out]): Tensor => {
+    const x = unwrapTensor('bucketize', 'self', self);
+    const b = unwrapTensor('bucketize', 'boundaries', boundaries);
+    if (out) return callMutating(BUCKETIZE_OUT, [x, b, outInt32, right, unwrapTensor('bucketize', 'out', out)], out);
+    return callFunctional(BUCKETIZE, [x, b, outInt32, right]);
+  },
+);

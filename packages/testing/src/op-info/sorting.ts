@@ -102,12 +102,13 @@ const UNIQUE: OpInfo = {
 };
 
 type SearchInputs = readonly OpInput[];
-const searchCall = (i: SearchInputs, k: Kwargs, extra: torch.SearchsortedOptions = {}) =>
-  torch.searchsorted(tensorArg(i[0], 'searchsorted'), operand(i[1], 'searchsorted'), {
-    ...SEARCHSORTED_KW(k),
-    ...(i[2] !== undefined ? { sorter: tensorArg(i[2], 'searchsorted') } : {}),
-    ...extra,
-  });
+const searchCall = (i: SearchInputs, k: Kwargs, extra: torch.SearchsortedOptions = {}) => {
+  const seq = tensorArg(i[0], 'searchsorted');
+  const values = operand(i[1], 'searchsorted');
+  const options = { ...SEARCHSORTED_KW(k), ...(i[2] !== undefined ? { sorter: tensorArg(i[2], 'searchsorted') } : {}), ...extra };
+  // (PyTorch's two overloads: a Tensor or a Scalar `self`)
+  return values instanceof torch.Tensor ? torch.searchsorted(seq, values, options) : torch.searchsorted(seq, values, options);
+};
 
 const SEARCHSORTED: OpInfo = {
   name: 'searchsorted',

@@ -36,6 +36,7 @@ export {
   tanh,
 } from '@torch-ts/core';
 export * from '../generated/functional-table-ops';
+export * from '../generated/functional-front-ops';
 export {
   // NN functional ops (core ops/softmax.ts, losses.ts, normalization.ts, nn-misc.ts)
   linear,

@@ -1,0 +1,145 @@
+import type { DeviceLike } from '../device';
+import type { SchemaArgsText, SplitArgs } from '../dispatch/schema-types';
+import type { DType } from '../dtype';
+import type { Generator } from '../random/generator';
+import type { Tensor } from '../tensor/tensor';
+
+/**
+ * Note [Front-end types come from the schema]
+ * A front end's JS parameters are derived by the compiler from the same schema text its binder
+ * binds at run time (Note [The argument binder]), so the two cannot disagree and nobody restates
+ * them in an options interface. For `sort(Tensor self, int dim=-1, bool descending=False, *,
+ * bool? stable=None)` a caller may write `sort(x)`, `sort(x, 0)`, `sort(x, 0, true)`,
+ * `sort(x, { descending: true })`, `sort(x, 0, { stable: true })`: `self` positionally, the
+ * other required arguments positionally or by keyword, then any prefix of the optional
+ * positionals (null for None), then one options object holding any argument not given yet,
+ * camelCased. What a caller may pass for each schema type is what the binder accepts:
+ *   Tensor -> Tensor (or a Number too, under `numbersAsTensors`)   Scalar -> number | boolean
+ *   | bigint   int, SymInt, float -> number   bool -> boolean   str, MemoryFormat, Layout,
+ *   Dimname -> string   ScalarType -> DType   Device -> DeviceLike   Generator -> Generator
+ *   int[N], int[] -> one int or a list   T[] -> a list   T? -> T | null   Any -> unknown.
+ * With `varargs` the last positional int list may also be variadic ints (`x.view(2, 3)`).
+ */
+
+/** What the front end's caller may pass for a Tensor: the binder's options say whether a Number is one. */
+export interface FrontRepr {
+  readonly tensor: unknown;
+  readonly self: unknown;
+}
+
+interface PlainRepr extends FrontRepr {
+  readonly tensor: Tensor;
+  readonly self: Tensor;
+}
+
+/** The representation a front end's binder options give (`numbersAsTensors`, `numberSelf`). */
+export type FrontReprOf<O> = O extends { readonly numbersAsTensors: true }
+  ? { readonly tensor: Tensor | number | boolean | bigint; readonly self: O extends { readonly numberSelf: true } ? Tensor | number | boolean | bigint : Tensor }
+  : PlainRepr;
+
+type Trim<S extends string> = S extends ` ${infer R}` ? Trim<R> : S extends `${infer R} ` ? Trim<R> : S;
+type StripAlias<T extends string> = T extends `${infer B}(${string})${infer R}` ? `${B}${R}` : T;
+
+/** `int[1]? dim=None` -> `['int[1]?', 'dim']`. */
+type Parts<A extends string> =
+  StripAlias<Trim<A extends `${infer L}=${string}` ? L : A>> extends `${infer T} ${infer N}` ? [T, Trim<N>] : [never, never];
+type HasDefault<A extends string> = A extends `${string}=${string}` ? true : false;
+
+type InputBase<T extends string> = T extends 'Scalar'
+  ? number | boolean | bigint
+  : T extends 'int' | 'SymInt' | 'float'
+    ? number
+    : T extends 'bool'
+      ? boolean
+      : T extends 'str' | 'MemoryFormat' | 'Layout' | 'Dimname'
+        ? string
+        : T extends 'ScalarType'
+          ? DType
+          : T extends 'Device'
+            ? DeviceLike
+            : T extends 'Generator'
+              ? Generator
+              : unknown;
+
+/** A list type's values: one item stands for a list of numbers (the binder expands it), not for Tensors or bools. */
+type InputList<E extends string> = E extends 'Tensor'
+  ? readonly Tensor[]
+  : E extends 'bool'
+    ? readonly boolean[]
+    : E extends `${infer B}?`
+      ? readonly (InputBase<B> | null)[] | InputBase<B>
+      : readonly InputBase<E>[] | InputBase<E>;
+
+type InputType<T extends string, R extends FrontRepr, N extends string> = T extends `${infer E}[${string}]?`
+  ? InputList<E> | null
+  : T extends `${infer E}[${string}]`
+    ? InputList<E>
+    : T extends `${infer B}?`
+      ? InputType<B, R, N> | null
+      : T extends 'Tensor'
+        ? N extends 'self'
+          ? R['self']
+          : R['tensor']
+        : InputBase<T>;
+
+/** The caller's value for one argument's text (`int? dim=None` -> `number | null`). */
+export type FrontInput<A extends string, R extends FrontRepr = PlainRepr> = InputType<Parts<A>[0], R, Parts<A>[1]>;
+
+/** `negative_slope` -> `negativeSlope`; `self` -> `input` (the binder's keyword). */
+type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+export type FrontKeyword<A extends string> = Parts<A>[1] extends 'self' ? 'input' : Camel<Parts<A>[1]>;
+
+/** A positional argument the caller must give: no default, and not optional. */
+type IsRequired<A extends string> = HasDefault<A> extends true ? false : Parts<A>[0] extends `${string}?` ? false : true;
+
+type PositionalList<L extends readonly string[]> = L extends readonly [infer H extends string, ...infer T extends string[]]
+  ? H extends '*'
+    ? []
+    : [H, ...PositionalList<T>]
+  : [];
+type RequiredPrefix<L extends readonly string[]> = L extends readonly [infer H extends string, ...infer T extends string[]]
+  ? IsRequired<H> extends true
+    ? [H, ...RequiredPrefix<T>]
+    : []
+  : [];
+type Drop<L extends readonly string[], P extends readonly string[]> = P extends readonly [string, ...infer PT extends string[]]
+  ? L extends readonly [string, ...infer LT extends string[]]
+    ? Drop<LT, PT>
+    : []
+  : L;
+type Inputs<L extends readonly string[], R extends FrontRepr> = { [I in keyof L]: FrontInput<L[I], R> };
+
+type ArgList<S extends string> = string extends S ? string[] : [SchemaArgsText<S>] extends [never] ? string[] : SplitArgs<SchemaArgsText<S>>;
+
+/** The options object of a front end: every argument but the required ones, by keyword (camelCase), each optional. */
+export type FrontOptions<S extends string, O = unknown> = {
+  [X in Exclude<ArgList<S>[number], '*'> as IsRequired<X> extends true ? never : FrontKeyword<X>]?: FrontInput<X, FrontReprOf<O>> | null;
+};
+
+type RequiredOptions<L extends readonly string[], R extends FrontRepr> = { [X in L[number] as FrontKeyword<X>]: FrontInput<X, R> };
+
+/** The required arguments after the first: positionally, or (from any one on) with the rest in the options object. */
+type Rest<P extends readonly string[], Q extends readonly string[], Opt, R extends FrontRepr> = P extends readonly [infer H extends string, ...infer T extends string[]]
+  ? [options: Opt & RequiredOptions<P, R>] | [arg: FrontInput<H, R>, ...Rest<T, Q, Opt, R>]
+  : Optional<Inputs<Q, R>, Opt>;
+type Optional<P extends readonly unknown[], Opt> = P extends readonly [infer H, ...infer T] ? [options?: Opt] | [arg?: H | null, ...Optional<T, Opt>] : [options?: Opt];
+
+/** The ints of a variadic int list (`x.view(2, 3)`), after the required arguments before it. */
+type Varargs<P extends readonly string[], R extends FrontRepr> = P extends readonly [...infer Lead extends string[], string] ? [...Inputs<Lead, R>, ...number[]] : never;
+
+type Args<L extends readonly string[], Opt, R extends FrontRepr> = RequiredPrefix<L> extends readonly [infer H extends string, ...infer T extends string[]]
+  ? [FrontInput<H, R>, ...Rest<T, Drop<L, RequiredPrefix<L>>, Opt, R>]
+  : Optional<Inputs<L, R>, Opt>;
+
+/**
+ * The JS parameters of a front end that binds schema `S` with binder options `O` (Note
+ * [Front-end types come from the schema]).
+ */
+export type FrontArgs<S extends string, O = unknown> = string extends S
+  ? unknown[]
+  :
+      | Args<PositionalList<ArgList<S>>, FrontOptions<S, O>, FrontReprOf<O>>
+      | (O extends { readonly varargs: true } ? Varargs<PositionalList<ArgList<S>>, FrontReprOf<O>> : never);
+
+/** The parameters of a front end with several signatures (PyTorch's overloads): any one of them. */
+export type OverloadFrontArgs<S extends readonly string[], O = unknown> = { [K in keyof S]: FrontArgs<S[K], O> }[number];

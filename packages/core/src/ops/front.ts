@@ -1,0 +1,98 @@
+import { parseSchema } from '../dispatch/schema';
+import { camelName, makeBinder, makeOverloads, type BinderOptions, type BoundValues, type OverloadCall } from './binder';
+import type { FrontArgs, OverloadFrontArgs } from './front-types';
+
+/**
+ * Note [Front ends are declared once]
+ * A public entry point that is not a row of the op table (Note [The op table]) is one
+ * declaration: its signature in PyTorch's schema syntax, the body that runs the operators, and
+ * whether Tensor has it as a method (`front` / `overloadedFront`). From that one
+ * text come its binder (Note [The argument binder]), its JS parameter types (Note [Front-end
+ * types come from the schema]), its JS name (the schema's name camelCased: `index_select` ->
+ * `indexSelect`), its Tensor method (generated/front-methods.ts lists every front end that is one) and the facade's re-export and docs/ops.md line (scripts/gen-op-table.ts, from
+ * `allFronts()`). The body gets the bound values typed by the schema, as a kernel does.
+ */
+
+/** What the generator and the methods table read of a front end. */
+export interface FrontInfo {
+  /** The JS name (`indexSelect`). */
+  readonly name: string;
+  /** The signatures it binds, as written (one, or PyTorch's overloads in the order tried). */
+  readonly schemas: readonly string[];
+  /** Tensor has it as a method, `self` bound (`x.sort(0)` is `sort(x, 0)`). */
+  readonly method: boolean;
+  /** The facade's namespaces that export it (`torch.sort`, `F.pad`). */
+  readonly namespaces: readonly FrontNamespace[];
+}
+
+/** A namespace of the facade: `torch` or `torch.nn.functional`. */
+export type FrontNamespace = 'torch' | 'nn.functional';
+
+/** A front end: the function, and what it was declared with. */
+export interface Front<A extends unknown[], R, M extends boolean = boolean> {
+  (...args: A): R;
+  readonly front: FrontInfo & { readonly method: M };
+}
+
+/** A front end's Tensor method: its parameters after `self` (each signature's). */
+export type FrontMethod<F> = F extends Front<infer A, infer R> ? (...args: A extends readonly [unknown, ...infer T] ? T : never) => R : never;
+
+export interface FrontDeclOptions extends BinderOptions {
+  /** Tensor has no method of it (default: it has, as most ops' `variants: function, method`). */
+  readonly method?: false;
+  /** The facade's namespaces that export the function (default `['torch']`; `[]`: a Tensor method only, as `x.float()`). */
+  readonly namespaces?: readonly FrontNamespace[];
+  /** The JS name where it is not the schema's name camelCased. */
+  readonly name?: string;
+}
+
+type MethodFlag<O> = O extends { readonly method: false } ? false : true;
+
+const FRONTS: FrontInfo[] = [];
+
+/** Every front end declared so far (all of them once core's modules are loaded), in declaration order. */
+export function allFronts(): readonly FrontInfo[] {
+  return FRONTS;
+}
+
+function infoOf(opName: string, schemas: readonly string[], options: FrontDeclOptions | undefined): FrontInfo {
+  return { name: options?.name ?? camelName(opName), schemas: [...schemas], method: options?.method !== false, namespaces: options?.namespaces ?? ['torch'] };
+}
+
+function declare<A extends unknown[], R, M extends boolean>(fn: (...args: unknown[]) => R, info: FrontInfo): Front<A, R, M> {
+  FRONTS.push(info);
+  // (the binder checks every argument, so the function takes what `A` admits and more)
+  return Object.assign(fn, { front: info }) as unknown as Front<A, R, M>;
+}
+
+/**
+ * A front end binding one signature: `front(schema).run(([self, dim]): Tensor => ...)`; the body
+ * gets the values in schema order, typed by it. The body's result type is written, as a
+ * function's is: Tensor's methods are typed from the front ends, so inferring it from a body
+ * that calls Tensor methods would be circular.
+ */
+export function front<const S extends string, const O extends FrontDeclOptions = {}>(schema: S, options?: O): FrontBuilder<FrontArgs<S, O>, BoundValues<S, O>, MethodFlag<O>> {
+  const opName = parseSchema(schema).name;
+  const binder = makeBinder(opName, schema, options);
+  const info = infoOf(opName, [schema], options);
+  return { run: (body) => declare((...args: unknown[]) => body(binder.bind(args)), info) };
+}
+
+/** A front end with PyTorch's overloads, tried in order: the body gets which one bound (`index`) and its `values`. */
+export function overloadedFront<const S extends readonly string[], const O extends FrontDeclOptions = {}>(
+  schemas: S,
+  options?: O,
+): FrontBuilder<OverloadFrontArgs<S, O>, OverloadCall<S, O>, MethodFlag<O>> {
+  const opName = parseSchema(schemas[0]).name;
+  const binder = makeOverloads(opName, schemas, options);
+  const info = infoOf(opName, schemas, options);
+  return { run: (body) => declare((...args: unknown[]) => body(binder.bind(args)), info) };
+}
+
+/** A declared signature waiting for its body. */
+export interface FrontBuilder<A extends unknown[], V, M extends boolean> {
+  run<R>(body: (values: V) => R): Front<A, R, M>;
+}
+
+/** The options object a front end takes (every keyword it binds), for callers that build one. */
+export type FrontOptionsOf<F> = F extends (...args: infer A) => unknown ? Extract<A[number], Record<string, unknown>> : never;

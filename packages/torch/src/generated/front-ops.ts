@@ -1,0 +1,13 @@
+// Generated from the front ends core declares (front(...) in packages/core/src/ops/) by packages/core/scripts/gen-op-table.ts: do not edit.
+// Regenerate with `pnpm gen:ops` at the repository root.
+
+// The front ends core declares that torch.* has (torch.sort, torch.topk).
+export {
+  sort,
+  argsort,
+  topk,
+  unique,
+  uniqueAsync,
+  searchsorted,
+  bucketize,
+} from '@torch-ts/core';
