@@ -52,5 +52,5 @@ export type { KernelArgs } from './ops/kernel-args';
 export { supports, supportedDtypes, OP_KERNELS, type KernelNeed } from './ops/supports';
 export * from './ops/api';
 export { makeBinder, makeOverloads, BindFailure, traceBinds, keywordOf, camelName, isOptionsObject, typeName, type Binder, type TypedBinder, type TypedOverloadBinder, type BoundValues, type BoundCall, type BinderOptions, type OverloadBinder, type OptionalArgs, type BoundArgs } from './ops/binder';
-export { front, overloadedFront, allFronts, type Front, type FrontInfo, type FrontDeclOptions, type FrontBuilder, type FrontMethod, type FrontNamespace } from './ops/front';
+export { front, overloadedFront, allFronts, type Front, type FrontInfo, type FrontDeclOptions, type FrontBuilder, type FrontMethod, type FrontNamespace, type OptionsOf } from './ops/front';
 export type { FrontArgs, FrontOptions, FrontInput, OverloadFrontArgs } from './ops/front-types';

@@ -18,6 +18,8 @@ import type { Tensor } from '../tensor/tensor';
  *   | bigint   int, SymInt, float -> number   bool -> boolean   str, MemoryFormat, Layout,
  *   Dimname -> string   ScalarType -> DType   Device -> DeviceLike   Generator -> Generator
  *   int[N], int[] -> one int or a list   T[] -> a list   T? -> T | null   Any -> unknown.
+ * A `str` argument with `choices` in the declaration takes only those strings (the body
+ * checks them at run time with PyTorch's message for the op).
  * With `varargs` the last positional int list may also be variadic ints (`x.view(2, 3)`).
  */
 
@@ -70,20 +72,25 @@ type InputList<E extends string> = E extends 'Tensor'
       ? readonly (InputBase<B> | null)[] | InputBase<B>
       : readonly InputBase<E>[] | InputBase<E>;
 
-type InputType<T extends string, R extends FrontRepr, N extends string> = T extends `${infer E}[${string}]?`
+type InputType<T extends string, R extends FrontRepr, N extends string, C> = T extends `${infer E}[${string}]?`
   ? InputList<E> | null
   : T extends `${infer E}[${string}]`
     ? InputList<E>
     : T extends `${infer B}?`
-      ? InputType<B, R, N> | null
+      ? InputType<B, R, N, C> | null
       : T extends 'Tensor'
         ? N extends 'self'
           ? R['self']
           : R['tensor']
-        : InputBase<T>;
+        : T extends 'str'
+          ? ChoiceOf<C, N>
+          : InputBase<T>;
 
-/** The caller's value for one argument's text (`int? dim=None` -> `number | null`). */
-export type FrontInput<A extends string, R extends FrontRepr = PlainRepr> = InputType<Parts<A>[0], R, Parts<A>[1]>;
+/** A `str` argument's values: its `choices` where the declaration lists them (`'mean' | 'sum' | 'none'`), else any string. */
+type ChoiceOf<C, N extends string> = C extends { readonly [K in N]: readonly (infer V extends string)[] } ? V : string;
+
+/** The caller's value for one argument's text (`int? dim=None` -> `number | null`) under the declaration's options `O`. */
+export type FrontInput<A extends string, O = unknown> = InputType<Parts<A>[0], FrontReprOf<O>, Parts<A>[1], O extends { readonly choices: infer C } ? C : unknown>;
 
 /** `negative_slope` -> `negativeSlope`; `self` -> `input` (the binder's keyword). */
 type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
@@ -107,29 +114,29 @@ type Drop<L extends readonly string[], P extends readonly string[]> = P extends 
     ? Drop<LT, PT>
     : []
   : L;
-type Inputs<L extends readonly string[], R extends FrontRepr> = { [I in keyof L]: FrontInput<L[I], R> };
+type Inputs<L extends readonly string[], O> = { [I in keyof L]: FrontInput<L[I], O> };
 
 type ArgList<S extends string> = string extends S ? string[] : [SchemaArgsText<S>] extends [never] ? string[] : SplitArgs<SchemaArgsText<S>>;
 
 /** The options object of a front end: every argument but the required ones, by keyword (camelCase), each optional. */
 export type FrontOptions<S extends string, O = unknown> = {
-  [X in Exclude<ArgList<S>[number], '*'> as IsRequired<X> extends true ? never : FrontKeyword<X>]?: FrontInput<X, FrontReprOf<O>> | null;
+  [X in Exclude<ArgList<S>[number], '*'> as IsRequired<X> extends true ? never : FrontKeyword<X>]?: FrontInput<X, O> | null;
 };
 
-type RequiredOptions<L extends readonly string[], R extends FrontRepr> = { [X in L[number] as FrontKeyword<X>]: FrontInput<X, R> };
+type RequiredOptions<L extends readonly string[], O> = { [X in L[number] as FrontKeyword<X>]: FrontInput<X, O> };
 
 /** The required arguments after the first: positionally, or (from any one on) with the rest in the options object. */
-type Rest<P extends readonly string[], Q extends readonly string[], Opt, R extends FrontRepr> = P extends readonly [infer H extends string, ...infer T extends string[]]
-  ? [options: Opt & RequiredOptions<P, R>] | [arg: FrontInput<H, R>, ...Rest<T, Q, Opt, R>]
-  : Optional<Inputs<Q, R>, Opt>;
+type Rest<P extends readonly string[], Q extends readonly string[], Opt, O> = P extends readonly [infer H extends string, ...infer T extends string[]]
+  ? [options: Opt & RequiredOptions<P, O>] | [arg: FrontInput<H, O>, ...Rest<T, Q, Opt, O>]
+  : Optional<Inputs<Q, O>, Opt>;
 type Optional<P extends readonly unknown[], Opt> = P extends readonly [infer H, ...infer T] ? [options?: Opt] | [arg?: H | null, ...Optional<T, Opt>] : [options?: Opt];
 
 /** The ints of a variadic int list (`x.view(2, 3)`), after the required arguments before it. */
-type Varargs<P extends readonly string[], R extends FrontRepr> = P extends readonly [...infer Lead extends string[], string] ? [...Inputs<Lead, R>, ...number[]] : never;
+type Varargs<P extends readonly string[], O> = P extends readonly [...infer Lead extends string[], string] ? [...Inputs<Lead, O>, ...number[]] : never;
 
-type Args<L extends readonly string[], Opt, R extends FrontRepr> = RequiredPrefix<L> extends readonly [infer H extends string, ...infer T extends string[]]
-  ? [FrontInput<H, R>, ...Rest<T, Drop<L, RequiredPrefix<L>>, Opt, R>]
-  : Optional<Inputs<L, R>, Opt>;
+type Args<L extends readonly string[], Opt, O> = RequiredPrefix<L> extends readonly [infer H extends string, ...infer T extends string[]]
+  ? [FrontInput<H, O>, ...Rest<T, Drop<L, RequiredPrefix<L>>, Opt, O>]
+  : Optional<Inputs<L, O>, Opt>;
 
 /**
  * The JS parameters of a front end that binds schema `S` with binder options `O` (Note
@@ -138,8 +145,8 @@ type Args<L extends readonly string[], Opt, R extends FrontRepr> = RequiredPrefi
 export type FrontArgs<S extends string, O = unknown> = string extends S
   ? unknown[]
   :
-      | Args<PositionalList<ArgList<S>>, FrontOptions<S, O>, FrontReprOf<O>>
-      | (O extends { readonly varargs: true } ? Varargs<PositionalList<ArgList<S>>, FrontReprOf<O>> : never);
+      | Args<PositionalList<ArgList<S>>, FrontOptions<S, O>, O>
+      | (O extends { readonly varargs: true } ? Varargs<PositionalList<ArgList<S>>, O> : never);
 
 /** The parameters of a front end with several signatures (PyTorch's overloads): any one of them. */
 export type OverloadFrontArgs<S extends readonly string[], O = unknown> = { [K in keyof S]: FrontArgs<S[K], O> }[number];

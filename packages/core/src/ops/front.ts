@@ -1,6 +1,6 @@
 import { parseSchema } from '../dispatch/schema';
 import { camelName, makeBinder, makeOverloads, type BinderOptions, type BoundValues, type OverloadCall } from './binder';
-import type { FrontArgs, OverloadFrontArgs } from './front-types';
+import type { FrontArgs, FrontOptions, OverloadFrontArgs } from './front-types';
 
 /**
  * Note [Front ends are declared once]
@@ -29,10 +29,15 @@ export interface FrontInfo {
 export type FrontNamespace = 'torch' | 'nn.functional';
 
 /** A front end: the function, and what it was declared with. */
-export interface Front<A extends unknown[], R, M extends boolean = boolean> {
+export interface Front<A extends unknown[], R, M extends boolean = boolean, Opt = unknown> {
   (...args: A): R;
   readonly front: FrontInfo & { readonly method: M };
+  /** (type only: the options object it takes, for `OptionsOf`) */
+  readonly options?: Opt;
 }
+
+/** The options object a front end takes, every keyword it binds: `type SortOptions = OptionsOf<typeof sort>`. */
+export type OptionsOf<F> = F extends { readonly options?: infer Opt } ? Exclude<Opt, undefined> : never;
 
 /** A front end's Tensor method: its parameters after `self` (each signature's). */
 export type FrontMethod<F> = F extends Front<infer A, infer R> ? (...args: A extends readonly [unknown, ...infer T] ? T : never) => R : never;
@@ -44,6 +49,11 @@ export interface FrontDeclOptions extends BinderOptions {
   readonly namespaces?: readonly FrontNamespace[];
   /** The JS name where it is not the schema's name camelCased. */
   readonly name?: string;
+  /**
+   * The strings a `str` argument takes, by schema name (`{ reduction: ['none', 'mean', 'sum'] }`):
+   * its JS type is their union. The body checks them, in PyTorch's words for the op.
+   */
+  readonly choices?: { readonly [arg: string]: readonly string[] };
 }
 
 type MethodFlag<O> = O extends { readonly method: false } ? false : true;
@@ -59,10 +69,10 @@ function infoOf(opName: string, schemas: readonly string[], options: FrontDeclOp
   return { name: options?.name ?? camelName(opName), schemas: [...schemas], method: options?.method !== false, namespaces: options?.namespaces ?? ['torch'] };
 }
 
-function declare<A extends unknown[], R, M extends boolean>(fn: (...args: unknown[]) => R, info: FrontInfo): Front<A, R, M> {
+function declare<A extends unknown[], R, M extends boolean, Opt>(fn: (...args: unknown[]) => R, info: FrontInfo): Front<A, R, M, Opt> {
   FRONTS.push(info);
   // (the binder checks every argument, so the function takes what `A` admits and more)
-  return Object.assign(fn, { front: info }) as unknown as Front<A, R, M>;
+  return Object.assign(fn, { front: info }) as unknown as Front<A, R, M, Opt>;
 }
 
 /**
@@ -71,7 +81,7 @@ function declare<A extends unknown[], R, M extends boolean>(fn: (...args: unknow
  * function's is: Tensor's methods are typed from the front ends, so inferring it from a body
  * that calls Tensor methods would be circular.
  */
-export function front<const S extends string, const O extends FrontDeclOptions = {}>(schema: S, options?: O): FrontBuilder<FrontArgs<S, O>, BoundValues<S, O>, MethodFlag<O>> {
+export function front<const S extends string, const O extends FrontDeclOptions = {}>(schema: S, options?: O): FrontBuilder<FrontArgs<S, O>, BoundValues<S, O>, MethodFlag<O>, FrontOptions<S, O>> {
   const opName = parseSchema(schema).name;
   const binder = makeBinder(opName, schema, options);
   const info = infoOf(opName, [schema], options);
@@ -82,7 +92,7 @@ export function front<const S extends string, const O extends FrontDeclOptions =
 export function overloadedFront<const S extends readonly string[], const O extends FrontDeclOptions = {}>(
   schemas: S,
   options?: O,
-): FrontBuilder<OverloadFrontArgs<S, O>, OverloadCall<S, O>, MethodFlag<O>> {
+): FrontBuilder<OverloadFrontArgs<S, O>, OverloadCall<S, O>, MethodFlag<O>, FrontOptions<S[0], O>> {
   const opName = parseSchema(schemas[0]).name;
   const binder = makeOverloads(opName, schemas, options);
   const info = infoOf(opName, schemas, options);
@@ -90,9 +100,6 @@ export function overloadedFront<const S extends readonly string[], const O exten
 }
 
 /** A declared signature waiting for its body. */
-export interface FrontBuilder<A extends unknown[], V, M extends boolean> {
-  run<R>(body: (values: V) => R): Front<A, R, M>;
+export interface FrontBuilder<A extends unknown[], V, M extends boolean, Opt> {
+  run<R>(body: (values: V) => R): Front<A, R, M, Opt>;
 }
-
-/** The options object a front end takes (every keyword it binds), for callers that build one. */
-export type FrontOptionsOf<F> = F extends (...args: infer A) => unknown ? Extract<A[number], Record<string, unknown>> : never;

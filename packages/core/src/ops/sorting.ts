@@ -4,8 +4,7 @@ import { DTypeError, IndexError, ShapeError, TorchError, fmtShape } from '../err
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides, normalizeDim } from '../views';
-import { front, overloadedFront } from './front';
-import type { FrontOptions } from './front-types';
+import { front, overloadedFront, type OptionsOf } from './front';
 import { callFunctional, callMulti, callMutating, unwrapTensor, unwrapTensorOrScalar } from './call';
 import { defineComposite } from './composite';
 import { checkNoInternalOverlap, commonDevice, releaseAll, sameShape, torchTypeName, type Scalar } from './meta-utils';
@@ -319,7 +318,7 @@ export const sort = front(
     return out ? writeValuesIndicesOut('sort', r, out) : r;
   },
 );
-export type SortOptions = FrontOptions<'sort(Tensor self, int dim=-1, bool descending=False, *, bool? stable=None, Tensor[]? out=None) -> (Tensor, Tensor)'>;
+export type SortOptions = OptionsOf<typeof sort>;
 
 /** The positions that sort the input along `dim` (sort's indices). */
 export const argsort = front('argsort(Tensor self, int dim=-1, bool descending=False, *, bool stable=False) -> Tensor').run(([self, dim, descending, stable]): Tensor =>
@@ -333,10 +332,9 @@ export const topk = front('topk(Tensor self, int k, int dim=-1, bool largest=Tru
     return out ? writeValuesIndicesOut('topk', r, out) : r;
   },
 );
-export type TopkOptions = FrontOptions<'topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[]? out=None) -> (Tensor, Tensor)'>;
+export type TopkOptions = OptionsOf<typeof topk>;
 
 const UNIQUE_SCHEMA = 'unique(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False, int? dim=None) -> Tensor';
-export type UniqueOptions = FrontOptions<typeof UNIQUE_SCHEMA>;
 
 function runUniqueFront(self: Tensor, sorted: boolean, inv: boolean, cnt: boolean, dim: number | undefined): Tensor | Tensor[] {
   const s = unwrapTensor('unique', 'self', self);
@@ -354,6 +352,7 @@ function runUniqueFront(self: Tensor, sorted: boolean, inv: boolean, cnt: boolea
  * alone, or an array [values, inverse?, counts?] when a flag asks for more (as PyTorch's tuple).
  */
 export const unique = front(UNIQUE_SCHEMA).run(([self, sorted, inv, cnt, dim]): Tensor | Tensor[] => runUniqueFront(self, sorted, inv, cnt, dim));
+export type UniqueOptions = OptionsOf<typeof unique>;
 
 /**
  * `await torch.uniqueAsync(x, options)`: `unique` on any device, with the same options and
@@ -383,10 +382,9 @@ const SEARCHSORTED_SCHEMAS = [
   'searchsorted(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor? out=None) -> Tensor',
   'searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor? out=None) -> Tensor',
 ] as const;
-export type SearchsortedOptions = FrontOptions<(typeof SEARCHSORTED_SCHEMAS)[0]>;
 
 /** `torch.searchsorted(sortedSequence, values, { right, side, sorter, outInt32, out })`; `values` (keyword `input`) may be a Scalar. */
-export const searchsorted = overloadedFront(SEARCHSORTED_SCHEMAS, { method: false }).run(
+export const searchsorted = overloadedFront(SEARCHSORTED_SCHEMAS, { method: false, choices: { side: ['left', 'right'] } }).run(
   ({ values: [sortedSequence, values, outInt32, right, side, sorter, out] }): Tensor => {
     const seq = unwrapTensor('searchsorted', 'sorted_sequence', sortedSequence);
     const v = unwrapTensorOrScalar('searchsorted', 'self', values);
@@ -409,6 +407,7 @@ export const searchsorted = overloadedFront(SEARCHSORTED_SCHEMAS, { method: fals
     }
   },
 );
+export type SearchsortedOptions = OptionsOf<typeof searchsorted>;
 
 function scalarOf(v: Scalar, like: TensorImpl): TensorImpl {
   const dtype = resultType('searchsorted', [{ dtype: like.dtype, shape: like.sizes }, v]);
@@ -422,11 +421,9 @@ function scalarOf(v: Scalar, like: TensorImpl): TensorImpl {
   return t;
 }
 
-const BUCKETIZE_SCHEMA = 'bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor? out=None) -> Tensor';
-export type BucketizeOptions = FrontOptions<typeof BUCKETIZE_SCHEMA>;
 
 /** The index of the bucket of `boundaries` each element falls in. */
-export const bucketize = front(BUCKETIZE_SCHEMA, { method: false }).run(
+export const bucketize = front('bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor? out=None) -> Tensor', { method: false }).run(
   ([self, boundaries, outInt32, right, out]): Tensor => {
     const x = unwrapTensor('bucketize', 'self', self);
     const b = unwrapTensor('bucketize', 'boundaries', boundaries);
@@ -434,3 +431,4 @@ export const bucketize = front(BUCKETIZE_SCHEMA, { method: false }).run(
     return callFunctional(BUCKETIZE, [x, b, outInt32, right]);
   },
 );
+export type BucketizeOptions = OptionsOf<typeof bucketize>;
