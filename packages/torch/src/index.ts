@@ -111,19 +111,12 @@ export {
   layerNorm,
   groupNorm,
   // pointwise (the op table's rows come from ./generated/table-ops)
-  trueDivide,
-  floorDivide,
-  clamp,
-  clip,
-  isnan,
-  isinf,
-  isfinite,
+  // trueDivide, floorDivide, clamp, clip, isnan, isinf, isfinite, square: ./generated/front-ops
   nanToNum,
   // the composite activations (the rows' functions come from ./generated/table-ops)
   relu6,
   selu,
   selu_,
-  square,
   round,
   type RoundOptions,
   where,

@@ -17,6 +17,16 @@ export function unwrapTensor(op: string, name: string, x: unknown): TensorImpl {
   throw new TorchError(`${op}(): argument '${name}' must be Tensor, not ${describe(x)}`);
 }
 
+/**
+ * An optional Tensor argument (`out=`) as a Tensor or undefined: a binder that takes numbers
+ * for Tensors (`numbersAsTensors`) lets a number through here too, which PyTorch refuses.
+ */
+export function optionalTensor(op: string, name: string, x: unknown): Tensor | undefined {
+  if (x === undefined || x === null) return undefined;
+  if (x instanceof Tensor) return x;
+  throw new TorchError(`${op}(): argument '${name}' must be Tensor, not ${describe(x)}`);
+}
+
 function implOf(op: string, name: string, x: Tensor): TensorImpl {
   if (x.isDisposed) throw new TorchError(`${op}(): argument '${name}' is a tensor that was disposed and cannot be used`);
   return x.impl;

@@ -5,11 +5,9 @@ import { indexPut, indexPut_ } from './indexing';
 import * as gs from './gather-scatter';
 import * as masked from './masked';
 import * as linalg from './linalg';
-import * as aliases from './aliases';
 import * as pw from './pointwise';
 import { ACTIVATION_METHODS, BINARY_METHODS, TERNARY_METHODS, UNARY_METHODS } from './pointwise-table';
 import { REDUCTION_METHODS } from './generated/table-methods';
-import * as pwb from './pointwise-binary';
 import * as lg from './logical';
 import * as random from './random';
 import * as nnOps from './nn-methods';
@@ -31,14 +29,10 @@ import type { FrontInfo, FrontMethod } from './front';
  * (`TensorMethods`), so a method and its function cannot drift apart.
  */
 const METHODS = {
-  trueDivide: aliases.trueDivide, trueDivide_: aliases.trueDivide_, floorDivide: aliases.floorDivide, floorDivide_: aliases.floorDivide_,
   ...BINARY_METHODS,
-  clamp: pwb.clamp, clamp_: pwb.clamp_,
   ...TERNARY_METHODS,
-  isnan: pwb.isnan, isinf: pwb.isinf, isfinite: pwb.isfinite,
-  clip: lg.clip, clip_: lg.clip_, nanToNum: lg.nanToNum, nanToNum_: lg.nanToNum_,
+  nanToNum: lg.nanToNum, nanToNum_: lg.nanToNum_,
   ...UNARY_METHODS,
-  square: aliases.square, square_: aliases.square_,
   round: rounding.round, round_: rounding.round_,
   ...ACTIVATION_METHODS,
   where: (self: Tensor, condition: Tensor, other: Tensor | number | boolean | bigint) => pw.where(condition, self, other),

@@ -3,8 +3,8 @@ import { DTypeError, TorchError } from '../errors';
 import { broadcastShapes } from '../iterator';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { makeBinder, type OptionalArgs } from './binder';
-import { callFunctional, callMutating, unwrapTensor, unwrapTensorOrScalar } from './call';
+import { front } from './front';
+import { callFunctional, callMutating, optionalTensor, unwrapTensor, unwrapTensorOrScalar } from './call';
 import {
   allocateOutput,
   broadcastTo,
@@ -16,7 +16,7 @@ import {
   type Scalar,
 } from './meta-utils';
 import { onesLike, zerosLike } from './factories';
-import type { OutOptions, PointwiseOp } from './pointwise';
+import type { PointwiseOp } from './pointwise';
 import { abs, eq, lt, ne } from './generated/table-ops';
 import { defineStructured, implOf, type Backend } from './registry';
 
@@ -134,56 +134,51 @@ export const CLAMP: PointwiseOp = {
   out: defineStructured(`clamp.out(${CLAMP_ARGS}, *, Tensor(a!) out) -> Tensor(a!)`, (a, b) => runClamp('out', a, b), ['pointwise', 'out']),
 };
 
-type ClampBound = Tensor | Scalar | null | undefined;
 const bound = (op: string, name: string, x: unknown) => (x == null ? null : unwrapTensorOrScalar(op, name, x));
 
-/** clamp's front ends under `name` (`clip` is PyTorch's alias: the same op, its own messages). */
-function clampFront(name: 'clamp' | 'clip') {
-  const fnArgs = makeBinder(name, `${name}(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor? out=None) -> Tensor`, { numbersAsTensors: true });
-  const inplaceArgs = makeBinder(`${name}_`, `${name}_(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor`, { numbersAsTensors: true });
-  return {
-    fn: (...args: unknown[]): Tensor => {
-      const [self, min, max, out] = fnArgs.bind(args) as [Tensor, ClampBound, ClampBound, Tensor | undefined];
-      const a = [unwrapTensor(name, 'input', self), bound(name, 'min', min), bound(name, 'max', max)];
-      return out ? callMutating(CLAMP.out, [...a, unwrapTensor(name, 'out', out)], out) : callFunctional(CLAMP.functional, a);
-    },
-    inplace: (...args: unknown[]): Tensor => {
-      const [self, min, max] = inplaceArgs.bind(args);
-      const a = [unwrapTensor(`${name}_`, 'self', self), bound(`${name}_`, 'min', min), bound(`${name}_`, 'max', max)];
-      return callMutating(CLAMP.inplace!, a, self);
-    },
-  };
+/** clamp's body under `name` (`clip` is PyTorch's alias: the same op, its own messages). */
+function runClampFront(name: string, self: Tensor, min: unknown, max: unknown, outArg: unknown): Tensor {
+  const a = [unwrapTensor(name, 'input', self), bound(name, 'min', min), bound(name, 'max', max)];
+  const out = optionalTensor(name, 'out', outArg);
+  return out ? callMutating(CLAMP.out, [...a, unwrapTensor(name, 'out', out)], out) : callFunctional(CLAMP.functional, a);
 }
-type ClampRest = OptionalArgs<[min: ClampBound, max: ClampBound], { min?: ClampBound; max?: ClampBound } & OutOptions>;
-type ClampInplaceRest = OptionalArgs<[min: ClampBound, max: ClampBound], { min?: ClampBound; max?: ClampBound }>;
-const _clamp = clampFront('clamp');
-const _clip = clampFront('clip');
+
+function runClampInplace(name: string, self: Tensor, min: unknown, max: unknown): Tensor {
+  return callMutating(CLAMP.inplace!, [unwrapTensor(name, 'self', self), bound(name, 'min', min), bound(name, 'max', max)], self);
+}
+
+// (a bound is a Tensor or a number: PyTorch's parser takes numbers for clamp's Tensors)
+const BOUNDS = { numbersAsTensors: true } as const;
+const INPLACE_BOUNDS = { numbersAsTensors: true, namespaces: [] } as const;
+
 /** `clamp(x, min, max)`: each bound a Tensor, a scalar or null/undefined (either by keyword); at least one must be given. */
-export const clamp: (input: Tensor, ...rest: ClampRest) => Tensor = _clamp.fn;
-export const clamp_: (self: Tensor, ...rest: ClampInplaceRest) => Tensor = _clamp.inplace;
+export const clamp = front('clamp(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor? out=None) -> Tensor', BOUNDS).run(
+  ([self, min, max, out]): Tensor => runClampFront('clamp', self, min, max, out),
+);
+/** The in-place form of `clamp`. */
+export const clamp_ = front('clamp_(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor', INPLACE_BOUNDS).run(
+  ([self, min, max]): Tensor => runClampInplace('clamp_', self, min, max),
+);
 /** `clip` is PyTorch's alias of `clamp` (CompositeImplicit: the Node is clamp's, ClampBackward0 / ClampBackward1). */
-export const clip: (input: Tensor, ...rest: ClampRest) => Tensor = _clip.fn;
-export const clip_: (self: Tensor, ...rest: ClampInplaceRest) => Tensor = _clip.inplace;
+export const clip = front('clip(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor? out=None) -> Tensor', BOUNDS).run(
+  ([self, min, max, out]): Tensor => runClampFront('clip', self, min, max, out),
+);
+/** The in-place form of `clip`. */
+export const clip_ = front('clip_(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor', INPLACE_BOUNDS).run(
+  ([self, min, max]): Tensor => runClampInplace('clip_', self, min, max),
+);
 
 // ---- isnan / isinf / isfinite ----
 /**
  * Composites, as in PyTorch (TensorCompare.cpp): no kernel and no derivative of their own;
  * the result is bool. Integral and bool inputs are never NaN or infinite.
  */
-const isnanArgs = makeBinder('isnan', 'isnan(Tensor self) -> Tensor');
-const isinfArgs = makeBinder('isinf', 'isinf(Tensor self) -> Tensor');
-const isfiniteArgs = makeBinder('isfinite', 'isfinite(Tensor self) -> Tensor');
-
-export function isnan(input: Tensor): Tensor;
-export function isnan(...args: unknown[]): Tensor {
-  const [self] = isnanArgs.bind(args);
+export const isnan = front('isnan(Tensor self) -> Tensor').run(([self]): Tensor => {
   unwrapTensor('isnan', 'input', self);
   return ne(self, self);
-}
+});
 
-export function isinf(input: Tensor): Tensor;
-export function isinf(...args: unknown[]): Tensor {
-  const [self] = isinfArgs.bind(args);
+export const isinf = front('isinf(Tensor self) -> Tensor').run(([self]): Tensor => {
   unwrapTensor('isinf', 'input', self);
   if (!isFloatingType(self.dtype)) return zerosLike(self, { dtype: 'bool' });
   const a = abs(self);
@@ -192,11 +187,9 @@ export function isinf(...args: unknown[]): Tensor {
   } finally {
     a.dispose();
   }
-}
+});
 
-export function isfinite(input: Tensor): Tensor;
-export function isfinite(...args: unknown[]): Tensor {
-  const [self] = isfiniteArgs.bind(args);
+export const isfinite = front('isfinite(Tensor self) -> Tensor').run(([self]): Tensor => {
   unwrapTensor('isfinite', 'input', self);
   if (!isFloatingType(self.dtype)) return onesLike(self, { dtype: 'bool' });
   const a = abs(self);
@@ -205,4 +198,4 @@ export function isfinite(...args: unknown[]): Tensor {
   } finally {
     a.dispose();
   }
-}
+});

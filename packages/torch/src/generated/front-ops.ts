@@ -3,6 +3,11 @@
 
 // The front ends core declares that torch.* has (torch.sort, torch.topk).
 export {
+  clamp,
+  clip,
+  isnan,
+  isinf,
+  isfinite,
   sort,
   argsort,
   topk,
@@ -10,4 +15,7 @@ export {
   uniqueAsync,
   searchsorted,
   bucketize,
+  trueDivide,
+  floorDivide,
+  square,
 } from '@torch-ts/core';
