@@ -70,7 +70,6 @@ export type {
   ReductionDtypeRule,
   ReductionKernel,
   ReductionOptionsOf,
-  ReductionOutOption,
   ReductionRest,
   ReductionRow,
 } from './table/reduction-types';

@@ -1,6 +1,6 @@
-import type { KernelRepr, SchemaValues, SplitArgs } from '../../dispatch/schema-types';
-import type { DType } from '../../dtype';
+import type { KernelRepr, SchemaValues } from '../../dispatch/schema-types';
 import type { Tensor } from '../../tensor/tensor';
+import type { FrontArgs, FrontOptions } from '../front-types';
 import type { NoDerivative, Rejects } from './types';
 
 /**
@@ -35,74 +35,17 @@ export type ReductionKernel = 'dims' | 'rows' | 'index';
 
 // ---- the argument text ----
 
-/** `int[1]? dim=None` -> `['int[1]?', 'dim']`. */
-type Parts<A extends string> = A extends `${infer T} ${infer N}=${string}` ? [T, N] : A extends `${infer T} ${infer N}` ? [T, N] : [never, never];
-type HasDefault<A extends string> = A extends `${string}=${string}` ? true : false;
+/** The front end's schema of a row: `name(Tensor self, <args>, *, Tensor? out=None)`. */
+type FrontSchemaOf<A extends string> = `reduction(Tensor self, ${A}, *, Tensor? out=None) -> Tensor`;
 
-/** What a front end takes for an argument of type `T`: `int[1]` also as one int. */
-type Input<T extends string> = T extends `${infer B}?`
-  ? Input<B> | null
-  : T extends `int[${string}]`
-    ? number | readonly number[]
-    : T extends 'int'
-      ? number
-      : T extends 'bool'
-        ? boolean
-        : T extends 'ScalarType'
-          ? DType
-          : never;
-
-/** The front end's value of one argument's text (`int? dim=None` -> `number | null`). */
-export type ReductionInputOf<A extends string> = Input<Parts<A>[0]>;
-
-/** `keepdim` -> `keepdim`, `negative_slope` -> `negativeSlope` (the binder's keyword). */
-type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
-type Keyword<A extends string> = Camel<Parts<A>[1]>;
-
-/** A positional argument the caller must give: no default, and not optional. */
-type IsRequired<A extends string> = HasDefault<A> extends true ? false : Parts<A>[0] extends `${string}?` ? false : true;
-
-type PositionalList<L extends readonly string[]> = L extends readonly [infer H extends string, ...infer T extends string[]] ? (H extends '*' ? [] : [H, ...PositionalList<T>]) : [];
-type RequiredPrefix<L extends readonly string[]> = L extends readonly [infer H extends string, ...infer T extends string[]]
-  ? IsRequired<H> extends true
-    ? [H, ...RequiredPrefix<T>]
-    : []
-  : [];
-type Drop<L extends readonly string[], P extends readonly string[]> = P extends readonly [string, ...infer PT extends string[]]
-  ? L extends readonly [string, ...infer LT extends string[]]
-    ? Drop<LT, PT>
-    : []
-  : L;
-type Inputs<L extends readonly string[]> = { [I in keyof L]: ReductionInputOf<L[I]> };
-
-/** `out=`, the keyword every reduction's front end takes last. */
-export interface ReductionOutOption {
-  out?: Tensor | null;
-}
-
-/** The keyword options of a front end: every argument but the required ones, and `out`. */
-export type ReductionOptionsOf<A extends string> = {
-  [X in Exclude<SplitArgs<A>[number], '*'> as IsRequired<X> extends true ? never : Keyword<X>]?: ReductionInputOf<X> | null;
-} & ReductionOutOption;
-
-type RequiredOptions<L extends readonly string[]> = { [X in L[number] as Keyword<X>]: ReductionInputOf<X> };
+/** The keyword options of a row's front end: every argument but the required ones, and `out`. */
+export type ReductionOptionsOf<A extends string> = FrontOptions<FrontSchemaOf<A>>;
 
 /**
- * A front end's parameters after `input`: the required arguments positionally or in the options
- * object, then the others positionally in schema order (`null` for None) or by keyword, as the
- * binder takes them (Note [The argument binder]).
+ * The parameters after `input` of a reduction whose arguments are the text `A`, derived as
+ * every front end's are (Note [Front-end types come from the schema]).
  */
-type Rest<P extends readonly string[], Q extends readonly string[], O> = P extends readonly [infer H extends string, ...infer T extends string[]]
-  ? [options: O & RequiredOptions<P>] | [arg: ReductionInputOf<H>, ...Rest<T, Q, O>]
-  : Optional<Inputs<Q>, O>;
-type Optional<P extends readonly unknown[], O> = P extends readonly [infer H, ...infer R] ? [options?: O] | [arg?: H | null, ...Optional<R, O>] : [options?: O];
-
-/** The parameters after `input` of a reduction whose arguments are the text `A`. */
-export type ReductionRest<A extends string> = Rest<
-  RequiredPrefix<PositionalList<SplitArgs<A>>>,
-  Drop<PositionalList<SplitArgs<A>>, RequiredPrefix<PositionalList<SplitArgs<A>>>>,
-  ReductionOptionsOf<A>
->;
+export type ReductionRest<A extends string> = FrontArgs<FrontSchemaOf<A>> extends infer L ? (L extends readonly [unknown, ...infer T] ? T : never) : never;
 
 /**
  * The values of a row's arguments as its operators (and a Node) hold them, in schema order:
