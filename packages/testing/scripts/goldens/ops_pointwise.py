@@ -34,9 +34,8 @@ BINARY = {
     "div": (lambda a, k: torch.div(a[0], a[1], **k), lambda a, k: a[0].div_(a[1], **k), "div", {}),
     "div.trunc": (lambda a, k: torch.div(a[0], a[1], **k), lambda a, k: a[0].div_(a[1], **k), "div", {"roundingMode": "trunc"}),
     "div.floor": (lambda a, k: torch.div(a[0], a[1], **k), lambda a, k: a[0].div_(a[1], **k), "div", {"roundingMode": "floor"}),
-    # torch-ts has no trueDivide_ / floorDivide_ (docs/api.md lists neither)
-    "trueDivide": (lambda a, k: torch.true_divide(a[0], a[1]), None, "div", {}),
-    "floorDivide": (lambda a, k: torch.floor_divide(a[0], a[1]), None, "div", {}),
+    "trueDivide": (lambda a, k: torch.true_divide(a[0], a[1]), lambda a, k: a[0].true_divide_(a[1]), "div", {}),
+    "floorDivide": (lambda a, k: torch.floor_divide(a[0], a[1]), lambda a, k: a[0].floor_divide_(a[1]), "div", {}),
     "pow": (lambda a, k: torch.pow(a[0], a[1]), lambda a, k: a[0].pow_(a[1]), "pow", {}),
     "remainder": (lambda a, k: torch.remainder(a[0], a[1]), lambda a, k: a[0].remainder_(a[1]), "div", {}),
     "maximum": (lambda a, k: torch.maximum(a[0], a[1]), None, "arith", {}),

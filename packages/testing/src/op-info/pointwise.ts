@@ -121,14 +121,14 @@ const BINARY_OPS: OpInfo[] = [
     errorKwargs: { roundingMode: 'floor' },
   }),
   // trueDivide / floorDivide are div with a mode: their messages name div.
-  binary({ name: 'trueDivide', errorNames: ['div', 'trueDivide', 'true_divide'], fn: torch.trueDivide, kwargs: outOnly, operand: other, inplace: false, dtypes: ALL_DTYPES, samples: DIV_SAMPLES }),
+  binary({ name: 'trueDivide', errorNames: ['div', 'trueDivide', 'true_divide'], fn: torch.trueDivide, kwargs: outOnly, operand: other, inplace: true, dtypes: ALL_DTYPES, samples: DIV_SAMPLES }),
   binary({
     name: 'floorDivide',
     errorNames: ['div', 'floorDivide', 'floor_divide'],
     fn: torch.floorDivide,
     kwargs: outOnly,
     operand: other,
-    inplace: false,
+    inplace: true,
     dtypes: NO_BOOL,
     samples: DIV_SAMPLES,
     xfail: {

@@ -1,0 +1,29 @@
+/**
+ * The OpInfo table against the front ends (core Note [Front ends are declared once]): an entry
+ * named as a front end tests the variants its declaration gives, no more and no fewer, so an
+ * entry cannot drift from the op it tests.
+ */
+import { describe, expect, it } from 'vitest';
+import { allFronts, camelName, type FrontInfo } from '@torch-ts/core';
+import { OP_TABLE } from '../src/op-info';
+
+const fronts = new Map<string, FrontInfo>(allFronts().map((f) => [f.name, f]));
+const hasOut = (f: FrontInfo) => f.schemas.some((s) => /[ (]out=None|\bTensor[^,]* out\b/.test(s));
+
+describe('OpInfo entries agree with the front ends', () => {
+  const entries = OP_TABLE.filter((op) => fronts.has(camelName(op.name)));
+
+  it('covers the front ends converted so far', () => {
+    expect(entries.length).toBeGreaterThan(0);
+  });
+
+  for (const op of entries) {
+    it(`${op.name}: method, in-place and out= as declared`, () => {
+      const f = fronts.get(camelName(op.name))!;
+      expect(op.variants.method === true, 'method').toBe(f.method);
+      expect(op.variants.out !== undefined && op.variants.out !== false, 'out=').toBe(hasOut(f));
+      const inplace = fronts.get(`${f.name}_`);
+      if (inplace) expect(op.variants.inplace === true, 'in-place').toBe(true);
+    });
+  }
+});
