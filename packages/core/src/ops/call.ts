@@ -17,14 +17,18 @@ export function unwrapTensor(op: string, name: string, x: unknown): TensorImpl {
   throw new TorchError(`${op}(): argument '${name}' must be Tensor, not ${describe(x)}`);
 }
 
+/** A Tensor argument as the Tensor handle, refused in PyTorch's words where a binder let a number through. */
+export function tensorArg(op: string, name: string, x: unknown): Tensor {
+  if (x instanceof Tensor) return x;
+  throw new TorchError(`${op}(): argument '${name}' must be Tensor, not ${describe(x)}`);
+}
+
 /**
  * An optional Tensor argument (`out=`) as a Tensor or undefined: a binder that takes numbers
  * for Tensors (`numbersAsTensors`) lets a number through here too, which PyTorch refuses.
  */
 export function optionalTensor(op: string, name: string, x: unknown): Tensor | undefined {
-  if (x === undefined || x === null) return undefined;
-  if (x instanceof Tensor) return x;
-  throw new TorchError(`${op}(): argument '${name}' must be Tensor, not ${describe(x)}`);
+  return x === undefined || x === null ? undefined : tensorArg(op, name, x);
 }
 
 function implOf(op: string, name: string, x: Tensor): TensorImpl {

@@ -28,19 +28,43 @@ export interface FrontInfo {
 /** A namespace of the facade: `torch` or `torch.nn.functional`. */
 export type FrontNamespace = 'torch' | 'nn.functional';
 
-/** A front end: the function, and what it was declared with. */
-export interface Front<A extends unknown[], R, M extends boolean = boolean, Opt = unknown> {
-  (...args: A): R;
+/**
+ * A front end: the function (its call signature `Sig`, or one per overload), and what it was
+ * declared with. `MethodSig` is the Tensor method's signature, `self` bound.
+ */
+export type Front<Sig, MethodSig, M extends boolean = boolean, Opt = unknown> = Sig & {
   readonly front: FrontInfo & { readonly method: M };
   /** (type only: the options object it takes, for `OptionsOf`) */
   readonly options?: Opt;
-}
+  /** (type only: the Tensor method's signature, for `FrontMethod`) */
+  readonly methodSignature?: MethodSig;
+};
 
 /** The options object a front end takes, every keyword it binds: `type SortOptions = OptionsOf<typeof sort>`. */
 export type OptionsOf<F> = F extends { readonly options?: infer Opt } ? Exclude<Opt, undefined> : never;
 
-/** A front end's Tensor method: its parameters after `self` (each signature's). */
-export type FrontMethod<F> = F extends Front<infer A, infer R> ? (...args: A extends readonly [unknown, ...infer T] ? T : never) => R : never;
+/** A front end's Tensor method: its parameters after `self`. */
+export type FrontMethod<F> = F extends { readonly methodSignature?: infer MS } ? Exclude<MS, undefined> : never;
+
+type Tail<A> = A extends readonly [unknown, ...infer T] ? T : never;
+
+/** The signature of a front end taking `A` and giving `R`, and its method's. */
+type Fn<A extends unknown[], R> = (...args: A) => R;
+type MethodFn<A extends unknown[], R> = (...args: Tail<A>) => R;
+
+/**
+ * One call signature per overload, in order (an intersection of functions is an overloaded
+ * function to the compiler), each with its own result: `where(condition)` gives a list,
+ * `where(condition, input, other)` a Tensor.
+ */
+type EachOverload<S extends readonly string[], Rs extends readonly unknown[], O, Method extends boolean> = S extends readonly [
+  infer S0 extends string,
+  ...infer ST extends string[],
+]
+  ? Rs extends readonly [infer R0, ...infer RT]
+    ? (Method extends true ? MethodFn<FrontArgs<S0, O>, R0> : Fn<FrontArgs<S0, O>, R0>) & EachOverload<ST, RT, O, Method>
+    : unknown
+  : unknown;
 
 export interface FrontDeclOptions extends BinderOptions {
   /** Tensor has no method of it (default: it has, as most ops' `variants: function, method`). */
@@ -69,10 +93,10 @@ function infoOf(opName: string, schemas: readonly string[], options: FrontDeclOp
   return { name: options?.name ?? camelName(opName), schemas: [...schemas], method: options?.method !== false, namespaces: options?.namespaces ?? ['torch'] };
 }
 
-function declare<A extends unknown[], R, M extends boolean, Opt>(fn: (...args: unknown[]) => R, info: FrontInfo): Front<A, R, M, Opt> {
+function declare<F>(fn: (...args: unknown[]) => unknown, info: FrontInfo): F {
   FRONTS.push(info);
-  // (the binder checks every argument, so the function takes what `A` admits and more)
-  return Object.assign(fn, { front: info }) as unknown as Front<A, R, M, Opt>;
+  // (the binder checks every argument, so the function takes what its signature admits and more)
+  return Object.assign(fn, { front: info }) as unknown as F;
 }
 
 /**
@@ -88,18 +112,30 @@ export function front<const S extends string, const O extends FrontDeclOptions =
   return { run: (body) => declare((...args: unknown[]) => body(binder.bind(args)), info) };
 }
 
-/** A front end with PyTorch's overloads, tried in order: the body gets which one bound (`index`) and its `values`. */
-export function overloadedFront<const S extends readonly string[], const O extends FrontDeclOptions = {}>(
-  schemas: S,
-  options?: O,
-): FrontBuilder<OverloadFrontArgs<S, O>, OverloadCall<S, O>, MethodFlag<O>, FrontOptions<S[0], O>> {
+/** A declared signature waiting for its body. */
+export interface FrontBuilder<A extends unknown[], V, M extends boolean, Opt> {
+  run<R>(body: (values: V) => R): Front<Fn<A, R>, MethodFn<A, R>, M, Opt>;
+}
+
+/**
+ * A front end with PyTorch's overloads, tried in order: the body gets which one bound (`index`)
+ * and its `values`. `run` gives every overload the body's result type; `runEach<[R0, R1]>`
+ * gives each its own (`where(condition)` a list, `where(condition, input, other)` a Tensor):
+ * the front end then has one call signature per overload.
+ */
+export function overloadedFront<const S extends readonly string[], const O extends FrontDeclOptions = {}>(schemas: S, options?: O): OverloadBuilder<S, O> {
   const opName = parseSchema(schemas[0]).name;
   const binder = makeOverloads(opName, schemas, options);
   const info = infoOf(opName, schemas, options);
-  return { run: (body) => declare((...args: unknown[]) => body(binder.bind(args)), info) };
+  return {
+    run: (body) => declare((...args: unknown[]) => body(binder.bind(args)), info),
+    runEach: (body) => declare((...args: unknown[]) => body(binder.bind(args)), info),
+  };
 }
 
-/** A declared signature waiting for its body. */
-export interface FrontBuilder<A extends unknown[], V, M extends boolean, Opt> {
-  run<R>(body: (values: V) => R): Front<A, R, M, Opt>;
+/** Overloaded signatures waiting for their body. */
+export interface OverloadBuilder<S extends readonly string[], O extends FrontDeclOptions> extends FrontBuilder<OverloadFrontArgs<S, O>, OverloadCall<S, O>, MethodFlag<O>, FrontOptions<S[0], O>> {
+  runEach<Rs extends { readonly [K in keyof S]: unknown }>(
+    body: (call: OverloadCall<S, O>) => Rs[number],
+  ): Front<EachOverload<S, Rs, O, false>, EachOverload<S, Rs, O, true>, MethodFlag<O>, FrontOptions<S[0], O>>;
 }

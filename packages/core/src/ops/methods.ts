@@ -35,7 +35,7 @@ const METHODS = {
   ...UNARY_METHODS,
   round: rounding.round, round_: rounding.round_,
   ...ACTIVATION_METHODS,
-  where: (self: Tensor, condition: Tensor, other: Tensor | number | boolean | bigint) => pw.where(condition, self, other),
+  where: (self: Tensor, condition: Tensor, other: Tensor | number | boolean | bigint): Tensor => pw.where(condition, self, other),
   ...REDUCTION_METHODS,
   var: stats.var, std: stats.std, norm: stats.norm,
   countNonzero: stats.countNonzero, mode: stats.mode,

@@ -4,8 +4,9 @@ import { DTypeError, TorchError } from '../errors';
 import { broadcastShapes } from '../iterator';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { makeBinder, makeOverloads } from './binder';
-import { callFunctional, callMutating, unwrapTensor, unwrapTensorOrScalar } from './call';
+import { makeBinder } from './binder';
+import { overloadedFront } from './front';
+import { callFunctional, callMutating, optionalTensor, tensorArg, unwrapTensor, unwrapTensorOrScalar } from './call';
 import {
   allocateOutput,
   broadcastTo,
@@ -312,22 +313,19 @@ export function unaryFront(p: PointwiseOp, { inplaceArg = false } = {}) {
  * `where(cond, self, other)`: elements of `self` where `cond` is true, else of `other`.
  * `where(cond)` alone is `nonzero(cond, { asTuple: true })`, as in PyTorch.
  */
-const whereArgs = makeOverloads(
-  'where',
+export const where = overloadedFront(
   // (`input`, not `self`: PyTorch's where also takes a number there, where.ScalarSelf)
   ['where.self(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None) -> Tensor', 'where(Tensor condition) -> Tensor[]'],
-  { numbersAsTensors: true },
-);
-export function where(condition: Tensor): Tensor[];
-export function where(condition: Tensor, input: Tensor | Scalar, other: Tensor | Scalar, options?: OutOptions): Tensor;
-export function where(...args: unknown[]): Tensor | Tensor[] {
-  const { index, values } = whereArgs.bind(args);
-  if (index === 1) return whereCondition(values[0] as Tensor);
-  const [condition, self, other, out] = values as [Tensor, Tensor | Scalar, Tensor | Scalar, Tensor | undefined];
+  // (the method is `x.where(condition, other)`, self second: methods.ts)
+  { numbersAsTensors: true, method: false },
+).runEach<[Tensor, Tensor[]]>((call): Tensor | Tensor[] => {
+  if (call.index === 1) return whereCondition(tensorArg('where', 'condition', call.values[0]));
+  const [condition, self, other, outArg] = call.values;
   const cond = unwrapTensor('where', 'condition', condition);
   if (cond.dtype !== 'bool') {
     throw new DTypeError(`where: expected condition to be a boolean tensor, but got a tensor with dtype ${torchTypeName(cond.dtype)}`);
   }
   const a = [cond, unwrapTensorOrScalar('where', 'input', self), unwrapTensorOrScalar('where', 'other', other)];
+  const out = optionalTensor('where', 'out', outArg);
   return out ? callMutating(WHERE.out, [...a, unwrapTensor('where', 'out', out)], out) : callFunctional(WHERE.functional, a);
-}
+});

@@ -3,6 +3,7 @@
 
 // The front ends core declares that torch.* has (torch.sort, torch.topk).
 export {
+  where,
   clamp,
   clip,
   isnan,

@@ -1,7 +1,6 @@
 import { AutogradError, TorchError } from '../../errors';
 import type { Tensor } from '../../tensor/tensor';
-import { where } from '../pointwise';
-import { add, div, erf, exp, ge, gt, le, lt, mul, neg, sigmoid, softplus, sub, tanh } from './formula-ops';
+import { add, div, erf, exp, ge, gt, le, lt, mul, neg, sigmoid, softplus, sub, tanh, where } from './formula-ops';
 import { activationRow, type ActivationRow, type Rejects } from './types';
 
 /**

@@ -2,10 +2,8 @@ import { checkScalarFits, isFloatingType, type DType } from '../../dtype';
 import { DTypeError, TorchError } from '../../errors';
 import type { Tensor } from '../../tensor/tensor';
 import { TensorImpl } from '../../tensor/tensor-impl';
-import { fullLike, zerosLike } from '../factories';
 import type { Scalar } from '../meta-utils';
-import { where } from '../pointwise';
-import { add, div, eq, ge, gt, le, log, logicalAnd, lt, mul, ne, neg, pow, reciprocal, sub } from './formula-ops';
+import { add, div, eq, fullLike, ge, gt, le, log, logicalAnd, lt, mul, ne, neg, pow, reciprocal, sub, where, zerosLike } from './formula-ops';
 import { powSpecial } from './pow-scalar';
 import { binaryRow, type BinaryDerivative, type BinaryNoDerivative, type BinaryRow } from './types';
 

@@ -1,12 +1,18 @@
 import type { Tensor } from '../../tensor/tensor';
+import * as factories from '../factories';
+import * as pointwise from '../pointwise';
 import { ACTIVATION_OPS, BINARY_OPS, UNARY_OPS } from '../pointwise-table';
 import { reductionFn } from '../reduction-table';
+import * as views from '../views';
 
 /**
- * The table's own ops as its formulas call them. They are looked up when a formula runs:
- * pointwise-table.ts defines them from the table modules, so they do not exist yet while
- * those load. Each declares its types, so the tables' types do not depend on Tensor's, whose
- * methods are derived from the tables.
+ * The ops the table's formulas call, each with its types declared. The table's own are looked
+ * up when a formula runs: pointwise-table.ts defines them from the table modules, so they do
+ * not exist yet while those load. The others are front ends (Note [Front ends are declared
+ * once]), whose parameter types offer an options object at each position: resolving a call
+ * against them compares a Tensor argument with that object, which needs Tensor's members,
+ * i.e. the methods derived from the tables. Declared types here keep the tables' types
+ * independent of Tensor's.
  */
 type Other = Tensor | number | bigint;
 
@@ -36,6 +42,11 @@ export const lt = (x: Tensor, y: Other): Tensor => BINARY_OPS.lt.fn(x, y);
 export const le = (x: Tensor, y: Other): Tensor => BINARY_OPS.le.fn(x, y);
 export const gt = (x: Tensor, y: Other): Tensor => BINARY_OPS.gt.fn(x, y);
 export const ge = (x: Tensor, y: Other): Tensor => BINARY_OPS.ge.fn(x, y);
+export const where = (condition: Tensor, x: Tensor | Other, y: Tensor | Other): Tensor => pointwise.where(condition, x, y);
+export const zerosLike = (x: Tensor): Tensor => factories.zerosLike(x);
+export const fullLike = (x: Tensor, value: number | bigint | boolean): Tensor => factories.fullLike(x, value);
+export const unsqueeze = (x: Tensor, dim: number): Tensor => views.unsqueeze(x, dim);
+export const expand = (x: Tensor, sizes: readonly number[]): Tensor => views.expand(x, sizes);
 
 // (the reduction rows': over every element, or over the given dims keeping them)
 export const sum = (x: Tensor, dims?: readonly number[], keepdim?: boolean): Tensor => (dims === undefined ? reductionFn('sum')(x) : reductionFn('sum')(x, dims, keepdim === true));

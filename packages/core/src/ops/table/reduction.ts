@@ -1,7 +1,5 @@
 import type { Tensor } from '../../tensor/tensor';
-import { where } from '../pointwise';
-import { expand, unsqueeze } from '../views';
-import { div, eq, exp, mul, prod, sub, sum } from './formula-ops';
+import { div, eq, exp, expand, mul, prod, sub, sum, unsqueeze, where } from './formula-ops';
 import { reductionRow, type ReductionContext, type ReductionRow } from './reduction-types';
 
 /**

@@ -1,7 +1,5 @@
 import type { Tensor } from '../../tensor/tensor';
-import { zerosLike } from '../factories';
-import { where } from '../pointwise';
-import { add, cos, cosh, div, erfinv, exp, gt, lt, mul, neg, pow, rsqrt, sin, sinh, sub } from './formula-ops';
+import { add, cos, cosh, div, erfinv, exp, gt, lt, mul, neg, pow, rsqrt, sin, sinh, sub, where, zerosLike } from './formula-ops';
 import type { NoDerivative, UnaryRow } from './types';
 
 /**
