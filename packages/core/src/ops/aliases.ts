@@ -44,4 +44,4 @@ export const floorDivide_ = front('floor_divide_(Tensor self, Tensor other) -> T
 /** `pow(input, 2)`. */
 export const square = front('square(Tensor self, *, Tensor? out=None) -> Tensor').run(([self, out]): Tensor => BINARY_OPS.pow.fn(self, 2, { out }));
 /** The in-place form of `square`. */
-export const square_ = front('square_(Tensor self) -> Tensor', { namespaces: [] }).run(([self]): Tensor => BINARY_OPS.pow.inplace(self, 2));
+export const square_ = front('square_(Tensor self) -> Tensor').run(([self]): Tensor => BINARY_OPS.pow.inplace(self, 2));

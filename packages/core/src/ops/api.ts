@@ -122,6 +122,7 @@ export * from './shape-ops';
 export * from './join';
 export * from './reorder';
 export * from './sorting';
+export * from './tensor-queries';
 export type { SortingImpls } from './sorting-impls';
 export type { ReorderImpls } from './reorder-impls';
 export type { JoinImpls } from './join-impls';

@@ -149,7 +149,7 @@ function runClampInplace(name: string, self: Tensor, min: unknown, max: unknown)
 
 // (a bound is a Tensor or a number: PyTorch's parser takes numbers for clamp's Tensors)
 const BOUNDS = { numbersAsTensors: true } as const;
-const INPLACE_BOUNDS = { numbersAsTensors: true, namespaces: [] } as const;
+const INPLACE_BOUNDS = { numbersAsTensors: true } as const;
 
 /** `clamp(x, min, max)`: each bound a Tensor, a scalar or null/undefined (either by keyword); at least one must be given. */
 export const clamp = front('clamp(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor? out=None) -> Tensor', BOUNDS).run(

@@ -5,7 +5,9 @@
 export {
   where,
   clamp,
+  clamp_,
   clip,
+  clip_,
   isnan,
   isinf,
   isfinite,
@@ -19,4 +21,8 @@ export {
   trueDivide,
   floorDivide,
   square,
+  square_,
+  numel,
+  isFloatingPoint,
+  isInference,
 } from '@torch-ts/core';
