@@ -6,12 +6,14 @@
 import { DTYPES, type DType } from '@torch-ts/torch';
 import {
   ACTIVATION_TABLE,
+  allFronts,
   BINARY_TABLE,
   REDUCTION_TABLE,
   TERNARY_TABLE,
   UNARY_TABLE,
   type ActivationRow,
   type BinaryRow,
+  type FrontInfo,
   type ReductionDtypeRule,
   type ReductionRow,
   type TernaryRow,
@@ -139,8 +141,28 @@ export function renderOpsDoc(table: readonly OpInfo[]): string {
     '|---|---|---|---|',
     ...Object.entries(REDUCTION_TABLE).map(([name, row]: [string, ReductionRow]) => `| \`${name}\` | ${REDUCTION_DTYPE[row.rule]} | \`${row.args}\` | ${row.doc} |`),
     '',
+    '## Front ends',
+    '',
+    "The other public functions, each declared once by the signature PyTorch's Python shows (core's Note [Front ends are declared once]): positional arguments in schema order, any of them by keyword in a trailing options object (camelCase), `null` or `undefined` for None. A function with several signatures binds the first that fits, as PyTorch's overloads do.",
+    '',
+    '| function | signature | forms |',
+    '|---|---|---|',
+    ...allFronts().map((f) => `| \`${f.name}\` | ${f.schemas.map((sch) => `\`${signatureOf(sch)}\``).join('<br>')} | ${frontForms(f)} |`),
+    '',
   );
   return out.join('\n');
+}
+
+/** `topk(Tensor self, int k) -> (Tensor, Tensor)` as written, without an overload name (`where.self(` -> `where(`). */
+function signatureOf(schema: string): string {
+  return schema.replace(/^(\w+)\.\w+\(/, '$1(').replaceAll('|', '\\|');
+}
+
+/** Where a front end is public: `torch.name`, `F.name`, `x.name()`. */
+function frontForms(f: FrontInfo): string {
+  const forms = f.namespaces.map((ns) => (ns === 'torch' ? `\`torch.${f.name}\`` : `\`F.${f.name}\``));
+  if (f.method) forms.push(`\`x.${f.name}()\``);
+  return forms.join(', ') || '—';
 }
 
 /** The forms of an activation row besides `torch.name`: in-place, torch.nn.functional's (with F's `inplace=`), the method. */
