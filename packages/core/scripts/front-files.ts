@@ -25,7 +25,10 @@ function declaringModules(): Map<string, string> {
 /** Repository-relative path -> contents. */
 export function frontFiles(): Record<string, string> {
   const where = declaringModules();
-  const fronts = allFronts();
+  // (in the order of the source text, module by module: the order core's modules are evaluated
+  // in depends on the loader where imports are circular, tsx's and vitest's differ)
+  const rank = new Map([...where.keys()].map((name, i) => [name, i]));
+  const fronts = [...allFronts()].sort((a, b) => (rank.get(a.name) ?? -1) - (rank.get(b.name) ?? -1));
   for (const f of fronts) {
     if (!where.has(f.name)) throw new Error(`front end '${f.name}' must be declared as \`export const ${f.name} = front(...)\` in a module of src/ops`);
   }

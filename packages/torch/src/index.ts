@@ -104,19 +104,11 @@ export {
   multinomial,
   type BernoulliOptions,
   type MultinomialOptions,
-  // NN ops PyTorch also has on `torch` (torch.softmax, torch.log_softmax, torch.dropout...)
-  softmax,
-  logSoftmax,
-  dropout,
-  layerNorm,
-  groupNorm,
+  // NN ops PyTorch also has on `torch` (torch.softmax, torch.log_softmax, torch.dropout...): ./generated/front-ops
   // pointwise (the op table's rows come from ./generated/table-ops)
   // trueDivide, floorDivide, clamp, clip, isnan, isinf, isfinite, square: ./generated/front-ops
   nanToNum,
-  // the composite activations (the rows' functions come from ./generated/table-ops)
-  relu6,
-  selu,
-  selu_,
+  // the composite activations relu6, selu, selu_: ./generated/front-ops (the rows' functions come from ./generated/table-ops)
   round,
   type RoundOptions,
   where,
@@ -142,13 +134,10 @@ export {
   type NormOptions,
   type NormOrd,
   type ScanOptions,
-  // convolution, pooling, padding, interpolation (also F.*)
+  // convolution, pooling, padding, interpolation (also F.*; convTranspose2d, avgPool2d, adaptiveAvgPool2d: ./generated/front-ops)
   conv1d,
   conv2d,
-  convTranspose2d,
   maxPool2d,
-  avgPool2d,
-  adaptiveAvgPool2d,
   constantPadNd,
   type ConvOptions,
   type ConvTransposeOptions,

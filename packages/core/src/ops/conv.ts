@@ -3,7 +3,8 @@ import { tidy } from '../tensor/scope';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
+import { makeOverloads, type OptionalArgs } from './binder';
+import { front, type OptionsOf } from './front';
 import { callFunctional, callMulti, unwrapOptionalTensor, unwrapTensor } from './call';
 import { commonDevice, releaseAll, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
@@ -566,18 +567,12 @@ export interface ConvOptions {
   dilation?: number | readonly number[];
   groups?: number;
 }
-export interface ConvTransposeOptions {
-  stride?: number | readonly number[];
-  padding?: number | readonly number[];
-  outputPadding?: number | readonly number[];
-  groups?: number;
-  dilation?: number | readonly number[];
-}
 
 /**
  * F.conv1d/conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1), with
  * padding an int, a list or 'valid'/'same' (two overloads, as PyTorch's), bound by Note [The
- * argument binder].
+ * argument binder]. (Not front ends: the `.padding` overload's `str padding` has no default
+ * after optional arguments, so the derived types would not take `{ padding: 'same' }` by keyword.)
  */
 function convBinder(op: string, sp: number) {
   return makeOverloads(op, [
@@ -587,10 +582,6 @@ function convBinder(op: string, sp: number) {
 }
 const conv1dArgs = convBinder('conv1d', 1);
 const conv2dArgs = convBinder('conv2d', 2);
-const convTranspose2dArgs = makeBinder(
-  'conv_transpose2d',
-  'conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor',
-);
 
 /** ConvOptions as bound: `padding` may be any string, which convNd refuses unless it is 'valid' or 'same'. */
 type BoundConvOptions = Omit<ConvOptions, 'padding'> & { readonly padding?: ConvOptions['padding'] | string };
@@ -660,35 +651,44 @@ export function conv2d(...a: unknown[]): Tensor {
   return convNd('conv2d', 2, input, weight, bias, o);
 }
 
-/** F.conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1). */
-export function convTranspose2d(
-  input: Tensor,
-  weight: Tensor,
-  ...rest: OptionalArgs<[bias: Tensor, stride: number | readonly number[], padding: number | readonly number[], outputPadding: number | readonly number[], groups: number, dilation: number | readonly number[]], ConvTransposeOptions & { bias?: Tensor | null }>
-): Tensor;
-export function convTranspose2d(...a: unknown[]): Tensor {
+/** convTranspose2d's bound arguments after `bias`. */
+interface ConvTransposeParams {
+  readonly stride: readonly number[];
+  readonly padding: readonly number[];
+  readonly outputPadding: readonly number[];
+  readonly groups: number;
+  readonly dilation: readonly number[];
+}
+
+function convTransposeNd(input: Tensor, weight: Tensor, bs: Tensor | null, o: ConvTransposeParams): Tensor {
   const op = 'conv_transpose2d';
-  const [input, weight, bias, stride, padding, outputPadding, groups, dilation] = convTranspose2dArgs.bind(a);
-  const bs = bias ?? null;
-  const o: ConvTransposeOptions = { stride, padding, outputPadding, groups, dilation };
   const x = unwrapTensor(op, 'input', input);
   const w = unwrapTensor(op, 'weight', weight);
   unwrapOptionalTensor(op, 'bias', bs);
   if (x.dim !== 3 && x.dim !== 4) {
     throw new ShapeError(`${op}: Expected 3D (unbatched) or 4D (batched) input to ${op}, but got input of size: ${fmtShape(x.sizes)}`);
   }
-  if (x.dim === 3) return tidy(() => squeeze(convTranspose2d(unsqueeze(input, 0), weight, bs, o), 0));
+  if (x.dim === 3) return tidy(() => squeeze(convTransposeNd(unsqueeze(input, 0), weight, bs, o), 0));
   const p: ConvParams = {
-    stride: intList(op, 'stride', o.stride ?? 1, 2),
-    padding: intList(op, 'padding', o.padding ?? 0, 2),
-    dilation: intList(op, 'dilation', o.dilation ?? 1, 2),
+    stride: intList(op, 'stride', o.stride, 2),
+    padding: intList(op, 'padding', o.padding, 2),
+    dilation: intList(op, 'dilation', o.dilation, 2),
     transposed: true,
-    outputPadding: intList(op, 'output_padding', o.outputPadding ?? 0, 2),
-    groups: o.groups ?? 1,
+    outputPadding: intList(op, 'output_padding', o.outputPadding, 2),
+    groups: o.groups,
   };
   convOutputSizes(op, x, w, bs?.impl ?? null, p);
   return callFunctional(CONVOLUTION, [x, w, bs?.impl ?? null, [...p.stride], [...p.padding], [...p.dilation], true, [...p.outputPadding], p.groups]);
 }
+
+/** F.conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1). */
+export const convTranspose2d = front(
+  'conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor',
+  { method: false, namespaces: ['torch', 'nn.functional'] },
+).run(([input, weight, bias, stride, padding, outputPadding, groups, dilation]): Tensor =>
+  convTransposeNd(input, weight, bias ?? null, { stride, padding, outputPadding, groups, dilation }),
+);
+export type ConvTransposeOptions = OptionsOf<typeof convTranspose2d>;
 
 /** The whole aten::convolution (the Tensor-level op the derivatives call). */
 export function convolution(

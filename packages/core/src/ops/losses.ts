@@ -15,7 +15,7 @@ import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { makeBinder, type OptionalArgs } from './binder';
+import { front, type OptionsOf } from './front';
 import { callFunctional, callMulti, unwrapOptionalTensor, unwrapTensor } from './call';
 import { broadcastTo, torchTypeName, commonDevice } from './meta-utils';
 import { broadcastShapes } from '../iterator';
@@ -158,16 +158,6 @@ export const NLL_LOSS_BACKWARD = defineStructured(
 );
 
 // ---- front ends ----
-export interface NllLossOptions {
-  weight?: Tensor | null;
-  ignoreIndex?: number;
-  reduction?: LossReduction;
-}
-
-export interface CrossEntropyOptions extends NllLossOptions {
-  labelSmoothing?: number;
-}
-
 /** The (output, total_weight) of nll_loss over any input rank (PyTorch's nll_loss_nd). */
 function nllLossNd(op: string, input: Tensor, target: Tensor, o: NllLossOptions): [Tensor, Tensor] {
   const s = unwrapTensor(op, 'input', input);
@@ -289,10 +279,6 @@ function reduce(loss: Tensor, r: number): Tensor {
   return r === 1 ? mean(loss) : sum(loss);
 }
 
-export interface LossOptions {
-  reduction?: LossReduction;
-}
-
 /** Both operands must be tensors; shapes broadcast (mismatches raise the broadcast ShapeError). */
 function pair(op: string, input: Tensor, target: Tensor): void {
   unwrapTensor(op, 'input', input);
@@ -322,10 +308,6 @@ function l1LossImpl(input: Tensor, target: Tensor, options: LossOptions = {}): T
   return widened(input, target, (a, b) => reduce(abs(sub(a, b)), r));
 }
 
-export interface SmoothL1Options extends LossOptions {
-  beta?: number;
-}
-
 /** `smoothL1Loss(input, target, { reduction, beta })`: 0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta. */
 function smoothL1LossImpl(input: Tensor, target: Tensor, options: SmoothL1Options = {}): Tensor {
   pair('smooth_l1_loss', input, target);
@@ -336,10 +318,6 @@ function smoothL1LossImpl(input: Tensor, target: Tensor, options: SmoothL1Option
   // beta = 0 is l1_loss, as PyTorch's smooth_l1_loss
   if (beta === 0) return l1LossImpl(input, target, { reduction: options.reduction });
   return callFunctional(SMOOTH_L1_LOSS, [input.impl, target.impl, r, beta]);
-}
-
-export interface BceOptions extends LossOptions {
-  weight?: Tensor | null;
 }
 
 function sameSize(op: string, input: Tensor, target: Tensor): void {
@@ -373,10 +351,6 @@ function binaryCrossEntropyImpl(input: Tensor, target: Tensor, options: BceOptio
   }
   const w = unwrapOptionalTensor('binary_cross_entropy', 'weight', options.weight) ?? null;
   return callFunctional(BINARY_CROSS_ENTROPY, [x, target.impl, w, r]);
-}
-
-export interface BceWithLogitsOptions extends BceOptions {
-  posWeight?: Tensor | null;
 }
 
 /**
@@ -500,71 +474,62 @@ export const BINARY_CROSS_ENTROPY_WITH_LOGITS = defineStructured(
 
 // ---- bound front ends (Note [The argument binder]) ----
 // F.*'s full Python signatures: the legacy `size_average` and `reduce` are accepted as None
-// only (NotImplementedError otherwise), so nothing a caller passes is ignored.
+// only (NotImplementedError otherwise), so nothing a caller passes is ignored. The losses are
+// F.* only, not torch.* nor Tensor methods.
 const LEGACY = ['sizeAverage', 'reduce'];
-const lossBinder = <const N extends string, const A extends string>(name: N, args: A) => makeBinder(name, `${name}(${args}) -> Tensor`, { unsupported: LEGACY });
-const nllArgs = lossBinder('nll_loss', "Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, int ignore_index=-100, bool? reduce=None, str reduction='mean'");
-const ceArgs = lossBinder('cross_entropy', "Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, int ignore_index=-100, bool? reduce=None, str reduction='mean', float label_smoothing=0.0");
-const mseArgs = lossBinder('mse_loss', "Tensor input, Tensor target, bool? size_average=None, bool? reduce=None, str reduction='mean'");
-const l1Args = lossBinder('l1_loss', "Tensor input, Tensor target, bool? size_average=None, bool? reduce=None, str reduction='mean'");
-const smoothL1Args = lossBinder('smooth_l1_loss', "Tensor input, Tensor target, bool? size_average=None, bool? reduce=None, str reduction='mean', float beta=1.0");
-const bceArgs = lossBinder('binary_cross_entropy', "Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, bool? reduce=None, str reduction='mean'");
-const bceLogitsArgs = lossBinder(
-  'binary_cross_entropy_with_logits',
-  "Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, bool? reduce=None, str reduction='mean', Tensor? pos_weight=None",
-);
-
-type Reduction = LossReduction;
-type Legacy = null | undefined;
+const LOSS = { method: false, namespaces: ['nn.functional'], unsupported: LEGACY, choices: { reduction: ['none', 'mean', 'sum'] } } as const;
 
 /** F.nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean'). */
-export function nllLoss(input: Tensor, target: Tensor, ...rest: OptionalArgs<[weight: Tensor, sizeAverage: Legacy, ignoreIndex: number, reduce: Legacy, reduction: Reduction], NllLossOptions>): Tensor;
-export function nllLoss(...a: unknown[]): Tensor {
-  const [input, target, weight, , ignoreIndex, , reduction] = nllArgs.bind(a);
-  return nllLossImpl(input, target, { weight, ignoreIndex, reduction: reductionArg('nll_loss', reduction) });
-}
+export const nllLoss = front(
+  "nll_loss(Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, int ignore_index=-100, bool? reduce=None, str reduction='mean') -> Tensor",
+  LOSS,
+).run(([input, target, weight, , ignoreIndex, , reduction]): Tensor =>
+  nllLossImpl(input, target, { weight, ignoreIndex, reduction: reductionArg('nll_loss', reduction) }),
+);
+export type NllLossOptions = OptionsOf<typeof nllLoss>;
 
 /** F.cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean', label_smoothing=0.0). */
-export function crossEntropy(
-  input: Tensor,
-  target: Tensor,
-  ...rest: OptionalArgs<[weight: Tensor, sizeAverage: Legacy, ignoreIndex: number, reduce: Legacy, reduction: Reduction, labelSmoothing: number], CrossEntropyOptions>
-): Tensor;
-export function crossEntropy(...a: unknown[]): Tensor {
-  const [input, target, weight, , ignoreIndex, , reduction, labelSmoothing] = ceArgs.bind(a);
-  return crossEntropyImpl(input, target, { weight, ignoreIndex, reduction: reductionArg('cross_entropy', reduction), labelSmoothing });
-}
-
-type PairLoss<P extends unknown[], O> = (input: Tensor, target: Tensor, ...rest: OptionalArgs<P, O>) => Tensor;
+export const crossEntropy = front(
+  "cross_entropy(Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, int ignore_index=-100, bool? reduce=None, str reduction='mean', float label_smoothing=0.0) -> Tensor",
+  LOSS,
+).run(([input, target, weight, , ignoreIndex, , reduction, labelSmoothing]): Tensor =>
+  crossEntropyImpl(input, target, { weight, ignoreIndex, reduction: reductionArg('cross_entropy', reduction), labelSmoothing }),
+);
+export type CrossEntropyOptions = OptionsOf<typeof crossEntropy>;
 
 /** F.mse_loss(input, target, size_average=None, reduce=None, reduction='mean'). */
-export const mseLoss: PairLoss<[sizeAverage: Legacy, reduce: Legacy, reduction: Reduction], LossOptions> = (...a: unknown[]) => {
-  const [input, target, , , reduction] = mseArgs.bind(a);
-  return mseLossImpl(input, target, { reduction: reductionArg('mse_loss', reduction) });
-};
+export const mseLoss = front("mse_loss(Tensor input, Tensor target, bool? size_average=None, bool? reduce=None, str reduction='mean') -> Tensor", LOSS).run(
+  ([input, target, , , reduction]): Tensor => mseLossImpl(input, target, { reduction: reductionArg('mse_loss', reduction) }),
+);
+/** The options of mseLoss and l1Loss. */
+export type LossOptions = OptionsOf<typeof mseLoss>;
 
 /** F.l1_loss(input, target, size_average=None, reduce=None, reduction='mean'). */
-export const l1Loss: PairLoss<[sizeAverage: Legacy, reduce: Legacy, reduction: Reduction], LossOptions> = (...a: unknown[]) => {
-  const [input, target, , , reduction] = l1Args.bind(a);
-  return l1LossImpl(input, target, { reduction: reductionArg('l1_loss', reduction) });
-};
+export const l1Loss = front("l1_loss(Tensor input, Tensor target, bool? size_average=None, bool? reduce=None, str reduction='mean') -> Tensor", LOSS).run(
+  ([input, target, , , reduction]): Tensor => l1LossImpl(input, target, { reduction: reductionArg('l1_loss', reduction) }),
+);
 
 /** F.smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='mean', beta=1.0). */
-export const smoothL1Loss: PairLoss<[sizeAverage: Legacy, reduce: Legacy, reduction: Reduction, beta: number], SmoothL1Options> = (...a: unknown[]) => {
-  const [input, target, , , reduction, beta] = smoothL1Args.bind(a);
-  return smoothL1LossImpl(input, target, { reduction: reductionArg('smooth_l1_loss', reduction), beta });
-};
+export const smoothL1Loss = front(
+  "smooth_l1_loss(Tensor input, Tensor target, bool? size_average=None, bool? reduce=None, str reduction='mean', float beta=1.0) -> Tensor",
+  LOSS,
+).run(([input, target, , , reduction, beta]): Tensor => smoothL1LossImpl(input, target, { reduction: reductionArg('smooth_l1_loss', reduction), beta }));
+export type SmoothL1Options = OptionsOf<typeof smoothL1Loss>;
 
 /** F.binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction='mean'). */
-export const binaryCrossEntropy: PairLoss<[weight: Tensor, sizeAverage: Legacy, reduce: Legacy, reduction: Reduction], BceOptions> = (...a: unknown[]) => {
-  const [input, target, weight, , , reduction] = bceArgs.bind(a);
-  return binaryCrossEntropyImpl(input, target, { weight, reduction: reductionArg('binary_cross_entropy', reduction) });
-};
+export const binaryCrossEntropy = front(
+  "binary_cross_entropy(Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, bool? reduce=None, str reduction='mean') -> Tensor",
+  LOSS,
+).run(([input, target, weight, , , reduction]): Tensor =>
+  binaryCrossEntropyImpl(input, target, { weight, reduction: reductionArg('binary_cross_entropy', reduction) }),
+);
+export type BceOptions = OptionsOf<typeof binaryCrossEntropy>;
 
 /** F.binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction='mean', pos_weight=None). */
-export const binaryCrossEntropyWithLogits: PairLoss<[weight: Tensor, sizeAverage: Legacy, reduce: Legacy, reduction: Reduction, posWeight: Tensor], BceWithLogitsOptions> = (
-  ...a: unknown[]
-) => {
-  const [input, target, weight, , , reduction, posWeight] = bceLogitsArgs.bind(a);
-  return binaryCrossEntropyWithLogitsImpl(input, target, { weight, reduction: reductionArg('binary_cross_entropy_with_logits', reduction), posWeight });
-};
+export const binaryCrossEntropyWithLogits = front(
+  "binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, bool? reduce=None, str reduction='mean', Tensor? pos_weight=None) -> Tensor",
+  LOSS,
+).run(([input, target, weight, , , reduction, posWeight]): Tensor =>
+  binaryCrossEntropyWithLogitsImpl(input, target, { weight, reduction: reductionArg('binary_cross_entropy_with_logits', reduction), posWeight }),
+);
+export type BceWithLogitsOptions = OptionsOf<typeof binaryCrossEntropyWithLogits>;

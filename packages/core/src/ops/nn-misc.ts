@@ -13,7 +13,7 @@ import { DTypeError, IndexError, ShapeError, TorchError, fmtShape } from '../err
 import { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { makeBinder, type OptionalArgs } from './binder';
+import { front, type OptionsOf } from './front';
 import { callFunctional, unwrapOptionalTensor, unwrapTensor } from './call';
 import { to } from './copy';
 import { arange, emptyLike, zeros } from './factories';
@@ -30,7 +30,9 @@ import { defaultGenerator } from '../random/generator';
 import { defineStructured, implOf } from './registry';
 import { t as transpose2d } from './shape-ops';
 import { unsqueeze } from './views';
-import type { Generator } from '../random/generator';
+
+// (F.linear, F.embedding, F.one_hot: neither torch.* nor Tensor methods)
+const F_ONLY = { method: false, namespaces: ['nn.functional'] } as const;
 
 /**
  * Note [linear]
@@ -38,11 +40,7 @@ import type { Generator } from '../random/generator';
  * AddmmBackward0); any other input is matmul(input, weight^T) followed by an add of the bias
  * (Nodes of matmul's parts, then AddBackward0).
  */
-const linearArgs = makeBinder('linear', 'linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor');
-
-export function linear(input: Tensor, weight: Tensor, bias?: Tensor | null | { bias?: Tensor | null }): Tensor;
-export function linear(...a: unknown[]): Tensor {
-  const [input, weight, b] = linearArgs.bind(a);
+export const linear = front('linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor', F_ONLY).run(([input, weight, b]): Tensor => {
   const x = unwrapTensor('linear', 'input', input);
   const w = unwrapTensor('linear', 'weight', weight);
   const bi = unwrapOptionalTensor('linear', 'bias', b);
@@ -67,7 +65,7 @@ export function linear(...a: unknown[]): Tensor {
     const y = matmul(input, transpose2d(weight));
     return b ? add(y, b) : y;
   });
-}
+});
 
 // ---- embedding ----
 function checkIndices(op: string, indices: TensorImpl): void {
@@ -165,33 +163,17 @@ function scaleByFreq(o: TensorImpl, idx: TensorImpl, n: number, d: number): void
   }
 }
 
-export interface EmbeddingOptions {
-  paddingIdx?: number | null;
-  maxNorm?: number | null;
-  normType?: number;
-  scaleGradByFreq?: boolean;
-  sparse?: boolean;
-}
-
 /**
  * `embedding(indices, weight, { paddingIdx, maxNorm, normType, scaleGradByFreq })`: rows of
  * `weight`. With `maxNorm`, the rows looked up are first renormalised in place (without
  * gradient) to norm at most `maxNorm`, as PyTorch's embedding_renorm_.
+ * F.embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False).
  */
-const embeddingArgs = makeBinder(
-  'embedding',
+export const embedding = front(
   'embedding(Tensor input, Tensor weight, int? padding_idx=None, float? max_norm=None, float norm_type=2.0, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor',
-);
-
-/** F.embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False). */
-export function embedding(
-  input: Tensor,
-  weight: Tensor,
-  ...rest: OptionalArgs<[paddingIdx: number, maxNorm: number, normType: number, scaleGradByFreq: boolean, sparse: boolean], EmbeddingOptions>
-): Tensor;
-export function embedding(...a: unknown[]): Tensor {
-  const [input, weight, paddingIdx, maxNorm, normType, scaleGradByFreq, sparse] = embeddingArgs.bind(a);
-  const options: EmbeddingOptions = { paddingIdx, maxNorm, normType, scaleGradByFreq, sparse };
+  F_ONLY,
+).run(([input, weight, paddingIdx, maxNorm, normType, scaleGradByFreq, sparse]): Tensor => {
+  const options = { paddingIdx, maxNorm, normType, scaleGradByFreq, sparse };
   const idx = unwrapTensor('embedding', 'input', input);
   const w = unwrapTensor('embedding', 'weight', weight);
   if (w.dim !== 2) throw new ShapeError(`embedding: 'weight' must be 2-D, got a tensor of shape ${fmtShape(w.sizes)}`);
@@ -207,7 +189,8 @@ export function embedding(...a: unknown[]): Tensor {
     embeddingRenorm(idx, w, options.maxNorm, options.normType ?? 2);
   }
   return callFunctional(EMBEDDING, [w, idx, pad ?? -1, options.scaleGradByFreq ?? false, false]);
-}
+});
+export type EmbeddingOptions = OptionsOf<typeof embedding>;
 
 /** PyTorch's embedding_renorm_: each distinct looked-up row whose norm exceeds maxNorm is scaled to maxNorm / (norm + 1e-7). */
 function embeddingRenorm(idx: TensorImpl, w: TensorImpl, maxNorm: number, normType: number): void {
@@ -257,16 +240,8 @@ function forEachIndex(idx: TensorImpl, f: (k: number) => void): void {
 }
 
 // ---- one_hot ----
-export interface OneHotOptions {
-  numClasses?: number | null;
-}
-
-const oneHotArgs = makeBinder('one_hot', 'one_hot(Tensor input, int num_classes=-1) -> Tensor');
-
 /** `oneHot(indices, numClasses = -1)`: int64 [..., numClasses] with a 1 at each index; -1 infers max + 1. */
-export function oneHot(input: Tensor, ...rest: OptionalArgs<[numClasses: number], OneHotOptions>): Tensor;
-export function oneHot(...a: unknown[]): Tensor {
-  const [input, nc] = oneHotArgs.bind(a);
+export const oneHot = front('one_hot(Tensor input, int num_classes=-1) -> Tensor', F_ONLY).run(([input, nc]): Tensor => {
   const x = unwrapTensor('one_hot', 'self', input);
   if (x.dtype !== 'int64') throw new DTypeError('one_hot: one_hot is only applicable to index tensor.');
   if (!Number.isInteger(nc) || nc < -1) throw new TorchError('one_hot: num_classes should be positive');
@@ -298,16 +273,10 @@ export function oneHot(...a: unknown[]): Tensor {
     }
   }
   return tidy(() => to(eq(unsqueeze(input, -1), arange(n, { device: input.device })), 'int64'));
-}
+});
+export type OneHotOptions = OptionsOf<typeof oneHot>;
 
 // ---- dropout ----
-export interface DropoutOptions {
-  p?: number;
-  training?: boolean;
-  inplace?: boolean;
-  generator?: Generator | null;
-}
-
 function checkP(p: number): void {
   if (!(p >= 0 && p <= 1)) throw new TorchError(`dropout: dropout probability has to be between 0 and 1, but got ${p}`);
 }
@@ -316,14 +285,13 @@ function checkP(p: number): void {
  * `dropout(x, { p = 0.5, training = true, inplace = false })` (F.dropout): each element is
  * zeroed with probability p, the others scaled by 1 / (1 - p). Not training, p = 0 or an
  * empty input returns `x` itself, as PyTorch does.
+ * F.dropout(input, p=0.5, training=True, inplace=False); also torch.dropout(input, p, train).
  */
-const dropoutArgs = makeBinder('dropout', 'dropout(Tensor input, float p=0.5, bool training=True, bool inplace=False, *, Generator? generator=None) -> Tensor');
-
-/** F.dropout(input, p=0.5, training=True, inplace=False); also torch.dropout(input, p, train). */
-export function dropout(input: Tensor, ...rest: OptionalArgs<[p: number, training: boolean, inplace: boolean], DropoutOptions>): Tensor;
-export function dropout(...a: unknown[]): Tensor {
-  const [input, p0, training0, inplace, generator] = dropoutArgs.bind(a);
-  const o: DropoutOptions = { p: p0, training: training0, inplace, generator };
+export const dropout = front(
+  'dropout(Tensor input, float p=0.5, bool training=True, bool inplace=False, *, Generator? generator=None) -> Tensor',
+  { method: false, namespaces: ['torch', 'nn.functional'] },
+).run(([input, p0, training0, inplace, generator]): Tensor => {
+  const o = { p: p0, training: training0, inplace, generator };
   unwrapTensor('dropout', 'input', input);
   const p = o.p ?? 0.5;
   checkP(p);
@@ -346,7 +314,8 @@ export function dropout(...a: unknown[]): Tensor {
   } finally {
     noise.dispose();
   }
-}
+});
+export type DropoutOptions = OptionsOf<typeof dropout>;
 
 /** `torch.dropout(input, p, train)`. */
 export function dropout_(input: Tensor, options: Omit<DropoutOptions, 'inplace'> = {}): Tensor {

@@ -16,7 +16,7 @@ import { isFloatingType, type DType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { makeBinder, type OptionalArgs } from './binder';
+import { front, type OptionsOf } from './front';
 import { callMulti, unwrapOptionalTensor, unwrapTensor } from './call';
 import { commonDevice, torchTypeName } from './meta-utils';
 import { computeDtypeOf, contiguousAs, intoCompute } from './nn-impls';
@@ -305,34 +305,17 @@ export const NATIVE_GROUP_NORM = defineStructured(
 );
 
 // ---- front ends ----
-export interface BatchNormOptions {
-  weight?: Tensor | null;
-  bias?: Tensor | null;
-  training?: boolean;
-  momentum?: number;
-  eps?: number;
-}
-
-const batchNormArgs = makeBinder(
-  'batch_norm',
-  'batch_norm(Tensor input, Tensor? running_mean, Tensor? running_var, Tensor? weight=None, Tensor? bias=None, bool training=False, float momentum=0.1, float eps=1e-05) -> Tensor',
-);
-
 /**
  * `batchNorm(input, runningMean, runningVar, weight?, bias?, training = false, momentum = 0.1,
  * eps = 1e-5)` (F.batch_norm; any of them by keyword): normalises each channel (dim 1) by the
  * batch statistics when training (updating the running stats in place) or by the running
  * stats otherwise.
  */
-export function batchNorm(
-  input: Tensor,
-  runningMean: Tensor | null,
-  runningVar: Tensor | null,
-  ...rest: OptionalArgs<[weight: Tensor, bias: Tensor, training: boolean, momentum: number, eps: number], BatchNormOptions>
-): Tensor;
-export function batchNorm(...args: unknown[]): Tensor {
+export const batchNorm = front(
+  'batch_norm(Tensor input, Tensor? running_mean, Tensor? running_var, Tensor? weight=None, Tensor? bias=None, bool training=False, float momentum=0.1, float eps=1e-05) -> Tensor',
+  { method: false, namespaces: ['nn.functional'] },
+).run(([input, runningMean, runningVar, weight, bias, training, momentum, eps]): Tensor => {
   const op = 'batch_norm';
-  const [input, runningMean, runningVar, weight, bias, training, momentum, eps] = batchNormArgs.bind(args);
   const x = unwrapTensor(op, 'input', input);
   const rm = unwrapOptionalTensor(op, 'running_mean', runningMean) ?? null;
   const rv = unwrapOptionalTensor(op, 'running_var', runningVar) ?? null;
@@ -347,13 +330,11 @@ export function batchNorm(...args: unknown[]): Tensor {
   mean.dispose();
   invstd.dispose();
   return out;
-}
+});
+export type BatchNormOptions = OptionsOf<typeof batchNorm>;
 
-export interface LayerNormOptions {
-  weight?: Tensor | null;
-  bias?: Tensor | null;
-  eps?: number;
-}
+// (torch.layer_norm and torch.group_norm, F.layer_norm and F.group_norm; no Tensor methods)
+const NORM_NAMESPACES = { method: false, namespaces: ['torch', 'nn.functional'] } as const;
 
 function shapeArg(op: string, s: number | readonly number[]): number[] {
   const shape = typeof s === 'number' ? [s] : [...s];
@@ -361,19 +342,16 @@ function shapeArg(op: string, s: number | readonly number[]): number[] {
   return shape;
 }
 
-const layerNormArgs = makeBinder('layer_norm', 'layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05) -> Tensor');
-
-/** `layerNorm(input, normalizedShape, weight?, bias?, eps = 1e-5)` (F.layer_norm): normalises over the trailing dims. */
-export function layerNorm(
-  input: Tensor,
-  normalizedShape: number | readonly number[],
-  ...rest: OptionalArgs<[weight: Tensor, bias: Tensor, eps: number], LayerNormOptions>
-): Tensor;
-export function layerNorm(...args: unknown[]): Tensor {
+/**
+ * `layerNorm(input, normalizedShape, weight?, bias?, eps = 1e-5)` (F.layer_norm): normalises over
+ * the trailing dims. (One int is a one-dim shape, as PyTorch's F.layer_norm takes it: the binder
+ * takes one int for an `int[]`.)
+ */
+export const layerNorm = front(
+  'layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05) -> Tensor',
+  NORM_NAMESPACES,
+).run(([input, normalizedShape, weight, bias, eps]): Tensor => {
   const op = 'layer_norm';
-  // (one int is a one-dim shape, as PyTorch's F.layer_norm takes it)
-  if (typeof args[1] === 'number') args[1] = [args[1]];
-  const [input, normalizedShape, weight, bias, eps] = layerNormArgs.bind(args);
   const x = unwrapTensor(op, 'input', input);
   const w = unwrapOptionalTensor(op, 'weight', weight) ?? null;
   const bi = unwrapOptionalTensor(op, 'bias', bias) ?? null;
@@ -381,25 +359,19 @@ export function layerNorm(...args: unknown[]): Tensor {
   mean.dispose();
   rstd.dispose();
   return out;
-}
-
-export interface GroupNormOptions {
-  weight?: Tensor | null;
-  bias?: Tensor | null;
-  eps?: number;
-}
-
-const groupNormArgs = makeBinder('group_norm', 'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05) -> Tensor');
+});
+export type LayerNormOptions = OptionsOf<typeof layerNorm>;
 
 /**
  * `groupNorm(input, numGroups, weight?, bias?, eps = 1e-5)` (F.group_norm): the channels
  * (dim 1) split into groups, each normalised over its channels and spatial positions, then a
  * per-channel affine.
  */
-export function groupNorm(input: Tensor, numGroups: number, ...rest: OptionalArgs<[weight: Tensor, bias: Tensor, eps: number], GroupNormOptions>): Tensor;
-export function groupNorm(...args: unknown[]): Tensor {
+export const groupNorm = front(
+  'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05) -> Tensor',
+  NORM_NAMESPACES,
+).run(([input, numGroups, weight, bias, eps]): Tensor => {
   const op = 'group_norm';
-  const [input, numGroups, weight, bias, eps] = groupNormArgs.bind(args);
   const x = unwrapTensor(op, 'input', input);
   const w = unwrapOptionalTensor(op, 'weight', weight) ?? null;
   const bi = unwrapOptionalTensor(op, 'bias', bias) ?? null;
@@ -421,7 +393,8 @@ export function groupNorm(...args: unknown[]): Tensor {
   mean.dispose();
   rstd.dispose();
   return out;
-}
+});
+export type GroupNormOptions = OptionsOf<typeof groupNorm>;
 
 
 /** `native_batch_norm_backward` (fused), for the derivative table: [gradInput, gradWeight, gradBias]. */

@@ -3,7 +3,8 @@ import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { makeBinder, type BoundArgs, type OptionalArgs } from './binder';
+import { makeBinder, type OptionalArgs } from './binder';
+import { front, type OptionsOf } from './front';
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { releaseAll, torchTypeName } from './meta-utils';
 import { valuesIndices, type ValuesIndices } from './reduction';
@@ -293,13 +294,6 @@ export interface MaxPool2dOptions {
   ceilMode?: boolean;
   returnIndices?: boolean;
 }
-export interface AvgPool2dOptions {
-  stride?: Size2 | null;
-  padding?: Size2;
-  ceilMode?: boolean;
-  countIncludePad?: boolean;
-  divisorOverride?: number | null;
-}
 
 /** Runs `f` on a 4-d input, adding and removing a batch dim around a 3-d (unbatched) one. */
 function batched(op: string, input: Tensor, f: (x: Tensor) => Tensor[]): Tensor[] {
@@ -312,10 +306,8 @@ const maxPool2dArgs = makeBinder(
   'max_pool2d',
   'max_pool2d(Tensor input, int[2] kernel_size, int[2]? stride=None, int[2] padding=0, int[2] dilation=1, bool ceil_mode=False, bool return_indices=False) -> Tensor',
 );
-const avgPool2dArgs = makeBinder(
-  'avg_pool2d',
-  'avg_pool2d(Tensor input, int[2] kernel_size, int[2]? stride=None, int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor',
-);
+// (not a front end: its result is a Tensor or (values, indices) by `return_indices`, which its
+// hand-written overloads type and one derived signature would not)
 /** F.max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False). */
 export function maxPool2d(input: Tensor, kernelSize: Size2, options: MaxPool2dOptions & { returnIndices: true }): ValuesIndices;
 export function maxPool2d(input: Tensor, kernelSize: Size2, stride: Size2 | null, padding: Size2, dilation: Size2, ceilMode: boolean, returnIndices: true): ValuesIndices;
@@ -336,32 +328,29 @@ export function maxPool2d(...a: unknown[]): Tensor | ValuesIndices {
   return pair[0];
 }
 
+// (torch.avg_pool2d... and F.avg_pool2d...; no Tensor methods)
+const POOL_NAMESPACES = { method: false, namespaces: ['torch', 'nn.functional'] } as const;
+
 /** F.avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None). */
-export function avgPool2d(
-  input: Tensor,
-  kernelSize: Size2,
-  ...rest: OptionalArgs<[stride: Size2, padding: Size2, ceilMode: boolean, countIncludePad: boolean, divisorOverride: number], AvgPool2dOptions>
-): Tensor;
-export function avgPool2d(...a: unknown[]): Tensor {
+export const avgPool2d = front(
+  'avg_pool2d(Tensor input, int[2] kernel_size, int[2]? stride=None, int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor',
+  POOL_NAMESPACES,
+).run(([input, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride]): Tensor => {
   const op = 'avg_pool2d';
-  const [input, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride] = avgPool2dArgs.bind(a);
   unwrapTensor(op, 'input', input);
   const [out] = batched(op, input, (t) => [callFunctional(AVG_POOL2D, [t.impl, kernelSize, stride ?? [], padding, ceilMode, countIncludePad, divisorOverride ?? null])]);
   return out;
-}
-
-const adaptiveAvgPool2dArgs = makeBinder('adaptive_avg_pool2d', 'adaptive_avg_pool2d(Tensor input, int?[2] output_size) -> Tensor');
+});
+export type AvgPool2dOptions = OptionsOf<typeof avgPool2d>;
 
 /** `outputSize`: an int, or [h, w] where null keeps the input's size. */
-export function adaptiveAvgPool2d(input: Tensor, ...rest: BoundArgs<[outputSize: number | readonly (number | null)[]], [], { outputSize?: number | readonly (number | null)[] }>): Tensor;
-export function adaptiveAvgPool2d(...a: unknown[]): Tensor {
+export const adaptiveAvgPool2d = front('adaptive_avg_pool2d(Tensor input, int?[2] output_size) -> Tensor', POOL_NAMESPACES).run(([input, req]): Tensor => {
   const op = 'adaptive_avg_pool2d';
-  const [input, req] = adaptiveAvgPool2dArgs.bind(a);
   const x = unwrapTensor(op, 'input', input);
   if (req.length !== 2) throw new TorchError(`${op}: output_size must be 2`);
   const size = req.map((s, i) => (s == null ? x.sizes[x.dim - 2 + i] : s));
   return callFunctional(ADAPTIVE_AVG_POOL2D, [x, size]);
-}
+});
 
 // Tensor-level calls of the backward ops (for the derivatives and double backward)
 export function maxPool2dWithIndicesBackward(

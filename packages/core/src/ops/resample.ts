@@ -4,6 +4,7 @@ import type { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { isOptionsObject, makeBinder, type OptionalArgs } from './binder';
+import { front, type OptionsOf } from './front';
 import { callFunctional, unwrapTensor } from './call';
 import { releaseAll, type Scalar } from './meta-utils';
 import { checkDtype, planeOutput, planes } from './pooling';
@@ -206,18 +207,13 @@ export function indexedPadBackward(gradOutput: Tensor, self: Tensor, pad: readon
   return callFunctional(INDEXED_PADS[mode][pad.length === 2 ? 0 : 1].backward, [gradOutput.impl, self.impl, [...pad]]);
 }
 
-export interface PadOptions {
-  mode?: 'constant' | PadMode;
-  value?: number | null;
-}
-
 /** F.pad: `pad` lists (before, after) pairs from the last dim backwards, as PyTorch's. */
-const padArgs = makeBinder('pad', "pad(Tensor input, int[] pad, str mode='constant', float? value=None) -> Tensor");
-
-export function pad(input: Tensor, pad: readonly number[], ...rest: OptionalArgs<[mode: PadOptions['mode'], value: number], PadOptions>): Tensor;
-export function pad(...a: unknown[]): Tensor {
+export const pad = front("pad(Tensor input, int[] pad, str mode='constant', float? value=None) -> Tensor", {
+  method: false,
+  namespaces: ['nn.functional'],
+  choices: { mode: ['constant', 'reflect', 'replicate', 'circular'] },
+}).run(([input, pad, m, value]): Tensor => {
   const op = 'pad';
-  const [input, pad, m, value] = padArgs.bind(a);
   const x = unwrapTensor(op, 'input', input);
   if (!Array.isArray(pad) || !pad.every((p) => Number.isInteger(p))) throw new TorchError(`${op}(): argument 'pad' must be a list of ints`);
   if (pad.length % 2 !== 0) throw new TorchError(`${op}: Padding length must be divisible by 2`);
@@ -232,7 +228,8 @@ export function pad(...a: unknown[]): Tensor {
     throw new TorchError(`${op}: Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now (got a padding of length ${pad.length} for an input of size ${fmtShape(x.sizes)} in mode ${m})`);
   }
   return indexedPad(input, pad, m);
-}
+});
+export type PadOptions = OptionsOf<typeof pad>;
 
 // ---- interpolate ----
 const INTERP_FLOATS: readonly DType[] = ['float32', 'float64', 'float16', 'bfloat16'];
@@ -367,6 +364,8 @@ const interpolateArgs = makeBinder(
   { unsupported: ['antialias'] },
 );
 
+// (not a front end: it reads the raw arguments, a number for `size` applying to every spatial
+// dim where a one-element list must match them, and a front end's body sees only bound values)
 /**
  * F.interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
  * recompute_scale_factor=None) for 'nearest' (3-d and 4-d), 'linear' (3-d) and 'bilinear'

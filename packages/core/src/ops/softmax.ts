@@ -11,7 +11,7 @@ import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim } from '../views';
-import { makeBinder, type OptionalArgs } from './binder';
+import { front, type OptionsOf } from './front';
 import { callFunctional, unwrapTensor } from './call';
 import { to } from './copy';
 import { UNINITIALIZED, torchTypeName } from './meta-utils';
@@ -102,44 +102,34 @@ export const SOFTMAX_BACKWARD_DATA = softmaxBackward('_softmax_backward_data', f
 export const LOG_SOFTMAX_BACKWARD_DATA = softmaxBackward('_log_softmax_backward_data', true);
 
 // ---- front ends ----
-export interface SoftmaxOptions {
-  dim?: number | null;
-  dtype?: DType | null;
-}
-
 /** PyTorch's legacy implicit dim (`_get_softmax_dim`): 0 for 0-, 1- and 3-dim inputs, else 1. */
 function implicitDim(ndim: number): number {
   return ndim === 0 || ndim === 1 || ndim === 3 ? 0 : 1;
 }
 
 /** torch.softmax(input, dim, dtype=None) and F.softmax's keywords, bound by Note [The argument binder]. */
-function softmaxFront(name: 'softmax' | 'logSoftmax', op: typeof SOFTMAX) {
-  const aten = name === 'softmax' ? 'softmax' : 'log_softmax';
-  const binder = makeBinder(aten, `${aten}(Tensor input, int? dim=None, ScalarType? dtype=None) -> Tensor`);
-  return (...a: unknown[]): Tensor => {
-    const [input, d, dtype] = binder.bind(a);
-    const impl = unwrapTensor(name, 'input', input);
-    const nd = d ?? implicitDim(impl.dim);
-    if (dtype == null) return callFunctional(op, [impl, nd, false]);
-    const cast = to(input, parseDType(name, dtype));
-    try {
-      return callFunctional(op, [cast.impl, nd, false]);
-    } finally {
-      if (cast !== input) cast.dispose();
-    }
-  };
+function runSoftmax(name: 'softmax' | 'logSoftmax', op: typeof SOFTMAX, input: Tensor, d: number | undefined, dtype: DType | undefined): Tensor {
+  const impl = unwrapTensor(name, 'input', input);
+  const nd = d ?? implicitDim(impl.dim);
+  if (dtype == null) return callFunctional(op, [impl, nd, false]);
+  const cast = to(input, parseDType(name, dtype));
+  try {
+    return callFunctional(op, [cast.impl, nd, false]);
+  } finally {
+    if (cast !== input) cast.dispose();
+  }
 }
 
+const SOFTMAX_NAMESPACES = { namespaces: ['torch', 'nn.functional'] } as const;
+
 /** `softmax(x, dim, { dtype })`: exp(x) / sum(exp(x)) along `dim` (Node SoftmaxBackward0). */
-type Softmax = (input: Tensor, ...rest: OptionalArgs<[dim: number, dtype: DType], SoftmaxOptions>) => Tensor;
-export const softmax: Softmax = softmaxFront(
-  'softmax',
-  SOFTMAX,
+export const softmax = front('softmax(Tensor input, int? dim=None, ScalarType? dtype=None) -> Tensor', SOFTMAX_NAMESPACES).run(
+  ([input, d, dtype]): Tensor => runSoftmax('softmax', SOFTMAX, input, d, dtype),
 );
+export type SoftmaxOptions = OptionsOf<typeof softmax>;
 /** `logSoftmax(x, dim, { dtype })`: x - logsumexp(x) along `dim` (Node LogSoftmaxBackward0). */
-export const logSoftmax: Softmax = softmaxFront(
-  'logSoftmax',
-  LOG_SOFTMAX,
+export const logSoftmax = front('log_softmax(Tensor input, int? dim=None, ScalarType? dtype=None) -> Tensor', SOFTMAX_NAMESPACES).run(
+  ([input, d, dtype]): Tensor => runSoftmax('logSoftmax', LOG_SOFTMAX, input, d, dtype),
 );
 
 /** `_softmax_backward_data` / `_log_softmax_backward_data` (the Nodes' fused backward), for the derivative table. */

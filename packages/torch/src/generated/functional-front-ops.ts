@@ -3,4 +3,26 @@
 
 // The front ends core declares that torch.nn.functional has (F.pad, F.interpolate).
 export {
+  selu,
+  relu6,
+  convTranspose2d,
+  nllLoss,
+  crossEntropy,
+  mseLoss,
+  l1Loss,
+  smoothL1Loss,
+  binaryCrossEntropy,
+  binaryCrossEntropyWithLogits,
+  linear,
+  embedding,
+  oneHot,
+  dropout,
+  batchNorm,
+  layerNorm,
+  groupNorm,
+  avgPool2d,
+  adaptiveAvgPool2d,
+  pad,
+  softmax,
+  logSoftmax,
 } from '@torch-ts/core';

@@ -30,40 +30,17 @@ export {
   // activations: the op table's rows that F has come from ../generated/functional-table-ops
   relu,
   relu_,
-  relu6,
-  selu,
   sigmoid,
   tanh,
 } from '@torch-ts/core';
 export * from '../generated/functional-table-ops';
 export * from '../generated/functional-front-ops';
+// NN functional ops (core ops/softmax.ts, losses.ts, normalization.ts, nn-misc.ts, activations.ts):
+// ../generated/functional-front-ops
 export {
-  // NN functional ops (core ops/softmax.ts, losses.ts, normalization.ts, nn-misc.ts)
-  linear,
-  softmax,
-  logSoftmax,
-  crossEntropy,
-  nllLoss,
-  mseLoss,
-  l1Loss,
-  smoothL1Loss,
-  binaryCrossEntropy,
-  binaryCrossEntropyWithLogits,
-  dropout,
-  batchNorm,
-  layerNorm,
-  groupNorm,
-  embedding,
-  oneHot,
-} from '@torch-ts/core';
-export {
-  // convolution, pooling, padding, interpolation
+  // convolution, pooling, interpolation (the others: ../generated/functional-front-ops)
   conv1d,
   conv2d,
-  convTranspose2d,
   maxPool2d,
-  avgPool2d,
-  adaptiveAvgPool2d,
-  pad,
   interpolate,
 } from '@torch-ts/core';

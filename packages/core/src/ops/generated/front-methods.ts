@@ -3,11 +3,13 @@
 
 import { trueDivide, floorDivide, trueDivide_, floorDivide_, square, square_ } from '../aliases';
 import { clamp, clamp_, clip, clip_, isnan, isinf, isfinite } from '../pointwise-binary';
+import { softmax, logSoftmax } from '../softmax';
 import { sort, argsort, topk, unique, uniqueAsync } from '../sorting';
 
 /** The Tensor methods among the front ends (Note [Tensor methods come from the op table]). */
 export const FRONT_METHODS = {
   trueDivide, floorDivide, trueDivide_, floorDivide_, square, square_,
   clamp, clamp_, clip, clip_, isnan, isinf, isfinite,
+  softmax, logSoftmax,
   sort, argsort, topk, unique, uniqueAsync,
 };
