@@ -3,9 +3,9 @@ import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim } from '../views';
-import { makeBinder, type OptionalArgs } from './binder';
 import { callFunctional, callMutating, describe, unwrapTensor } from './call';
 import { defineComposite } from './composite';
+import { front, type OptionsOf } from './front';
 import { checkNoInternalOverlap, checkNoOverlap, commonDevice, sameShape, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
 import { reshape } from './shape-ops';
@@ -156,11 +156,6 @@ export const VSTACK = defineComposite('vstack(Tensor[] tensors) -> Tensor', ([te
   });
 
 // ---- front ends ----
-export interface CatOptions {
-  dim?: number;
-  out?: Tensor | null;
-}
-
 function tensorList(op: string, tensors: unknown): TensorImpl[] {
   if (!Array.isArray(tensors)) {
     throw new TorchError(`${op}(): argument 'tensors' must be tuple of Tensors, not ${describe(tensors)}`);
@@ -174,45 +169,32 @@ function tensorList(op: string, tensors: unknown): TensorImpl[] {
 
 
 /** `torch.cat(tensors, dim?)` with PyTorch's type promotion and empty-tensor rules (Note [cat's empty inputs]). */
-// Bound by Note [The argument binder]: dim positionally or by keyword, nothing else.
-const catArgs = makeBinder('cat', 'cat(Tensor[] tensors, int dim=0, *, Tensor? out=None) -> Tensor');
-const stackArgs = makeBinder('stack', 'stack(Tensor[] tensors, int dim=0, *, Tensor? out=None) -> Tensor');
-const hstackArgs = makeBinder('hstack', 'hstack(Tensor[] tensors, *, Tensor? out=None) -> Tensor');
-const vstackArgs = makeBinder('vstack', 'vstack(Tensor[] tensors, *, Tensor? out=None) -> Tensor');
-
-export function cat(tensors: readonly Tensor[], ...rest: OptionalArgs<[dim: number], CatOptions>): Tensor;
-export function cat(...a: unknown[]): Tensor {
-  const [tensors, d, out] = catArgs.bind(a);
+export const cat = front('cat(Tensor[] tensors, int dim=0, *, Tensor? out=None) -> Tensor', { method: false }).run(([tensors, d, out]): Tensor => {
   const list = tensorList('cat', tensors);
   if (out) return callMutating(CAT_OUT, [list, d, unwrapTensor('cat', 'out', out)], out);
   return callFunctional(CAT, [list, d]);
-}
+});
+export type CatOptions = OptionsOf<typeof cat>;
 
 /** `torch.concat` / `torch.concatenate`: aliases of cat. */
 export const concat = cat;
 export const concatenate = cat;
 
-export function stack(tensors: readonly Tensor[], ...rest: OptionalArgs<[dim: number], CatOptions>): Tensor;
-export function stack(...a: unknown[]): Tensor {
-  const [tensors, d, out] = stackArgs.bind(a);
+export const stack = front('stack(Tensor[] tensors, int dim=0, *, Tensor? out=None) -> Tensor', { method: false }).run(([tensors, d, out]): Tensor => {
   const list = tensorList('stack', tensors);
   if (out) return callMutating(STACK_OUT, [list, d, unwrapTensor('stack', 'out', out)], out);
   return callFunctional(STACK, [list, d]);
-}
+});
 
-export function hstack(tensors: readonly Tensor[], options?: { out?: Tensor | null }): Tensor;
-export function hstack(...a: unknown[]): Tensor {
-  const [tensors, out] = hstackArgs.bind(a);
+export const hstack = front('hstack(Tensor[] tensors, *, Tensor? out=None) -> Tensor', { method: false }).run(([tensors, out]): Tensor => {
   const r = callFunctional(HSTACK, [tensorList('hstack', tensors)]);
   return out ? copyOut('hstack', r, out) : r;
-}
+});
 
-export function vstack(tensors: readonly Tensor[], options?: { out?: Tensor | null }): Tensor;
-export function vstack(...a: unknown[]): Tensor {
-  const [tensors, out] = vstackArgs.bind(a);
+export const vstack = front('vstack(Tensor[] tensors, *, Tensor? out=None) -> Tensor', { method: false }).run(([tensors, out]): Tensor => {
   const r = callFunctional(VSTACK, [tensorList('vstack', tensors)]);
   return out ? copyOut('vstack', r, out) : r;
-}
+});
 
 function copyOut(op: string, r: Tensor, out: Tensor): Tensor {
   try {

@@ -13,8 +13,8 @@ import {
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { defineComposite } from './composite';
 import { clone } from './copy';
-import { makeBinder, makeOverloads, type BoundArgs, type OptionalArgs } from './binder';
-import { expandOf, geometryOf, permute, permuteOf, selectOf, sliceOf, transpose, transposeOf, viewOf, type IntListArgs } from './views';
+import { front, overloadedFront } from './front';
+import { expandOf, geometryOf, permute, permuteOf, selectOf, sliceOf, transpose, transposeOf, viewOf } from './views';
 
 /** `reshape`: a view when the strides allow one, else a contiguous copy viewed at the shape. */
 export const RESHAPE = defineComposite('reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)', ([self, shape]) => {
@@ -93,92 +93,56 @@ function pieces(s: Tensor, d: number, sizes: readonly number[]): Tensor[] {
 }
 
 // ---- front ends ----
-// (Note [The argument binder])
-const reshapeArgs = makeBinder('reshape', 'reshape(Tensor self, SymInt[] shape) -> Tensor', { varargs: true });
-const flattenArgs = makeBinder('flatten', 'flatten(Tensor self, int start_dim=0, int end_dim=-1) -> Tensor');
-const unflattenArgs = makeBinder('unflatten', 'unflatten(Tensor self, int dim, SymInt[] sizes) -> Tensor');
-const narrowArgs = makeBinder('narrow', 'narrow(Tensor self, int dim, SymInt start, SymInt length) -> Tensor');
-const movedimArgs = makeBinder('movedim', 'movedim(Tensor self, int[1] source, int[1] destination) -> Tensor');
-const moveaxisArgs = makeBinder('moveaxis', 'moveaxis(Tensor self, int[1] source, int[1] destination) -> Tensor');
-// split_size_or_sections: an int (each piece's size) or a list (the pieces' sizes), PyTorch's two overloads
-const splitArgs = makeOverloads('split', ['split(Tensor self, SymInt split_size_or_sections, int dim=0) -> Tensor[]', 'split(Tensor self, SymInt[] split_size_or_sections, int dim=0) -> Tensor[]']);
-const chunkArgs = makeBinder('chunk', 'chunk(Tensor self, int chunks, int dim=0) -> Tensor[]');
-const unbindArgs = makeBinder('unbind', 'unbind(Tensor self, int dim=0) -> Tensor[]');
-const tArgs = makeBinder('t', 't(Tensor self) -> Tensor');
-const expandAsArgs = makeBinder('expand_as', 'expand_as(Tensor self, Tensor other) -> Tensor');
+// (Note [Front ends are declared once]; Note [Variadic int lists] for `x.reshape(2, 3)`)
 
 /** `x.reshape(2, 3)`, `torch.reshape(x, [2, -1])`: a view where the strides allow, else a copy. */
-export function reshape(input: Tensor, ...shape: IntListArgs<'shape'>): Tensor;
-export function reshape(...a: unknown[]): Tensor {
-  const [self, shape] = reshapeArgs.bind(a);
-  return callFunctional(RESHAPE, [unwrapTensor('reshape', 'self', self), shape]);
-}
+export const reshape = front('reshape(Tensor self, SymInt[] shape) -> Tensor', { varargs: true }).run(([self, shape]): Tensor =>
+  callFunctional(RESHAPE, [unwrapTensor('reshape', 'self', self), shape]),
+);
 
-export function flatten(input: Tensor, ...rest: OptionalArgs<[startDim: number, endDim: number], { startDim?: number | null; endDim?: number | null }>): Tensor;
-export function flatten(...a: unknown[]): Tensor {
-  const [self, start, end] = flattenArgs.bind(a);
-  return callFunctional(FLATTEN, [unwrapTensor('flatten', 'self', self), start, end]);
-}
+export const flatten = front('flatten(Tensor self, int start_dim=0, int end_dim=-1) -> Tensor').run(([self, start, end]): Tensor =>
+  callFunctional(FLATTEN, [unwrapTensor('flatten', 'self', self), start, end]),
+);
 
-export function unflatten(input: Tensor, ...rest: BoundArgs<[dim: number, sizes: readonly number[]], [], { dim?: number; sizes?: readonly number[] }>): Tensor;
-export function unflatten(...a: unknown[]): Tensor {
-  const [self, dim, sizes] = unflattenArgs.bind(a);
-  return callFunctional(UNFLATTEN, [unwrapTensor('unflatten', 'self', self), dim, sizes]);
-}
+export const unflatten = front('unflatten(Tensor self, int dim, SymInt[] sizes) -> Tensor').run(([self, dim, sizes]): Tensor =>
+  callFunctional(UNFLATTEN, [unwrapTensor('unflatten', 'self', self), dim, sizes]),
+);
 
-export function narrow(input: Tensor, ...rest: BoundArgs<[dim: number, start: number, length: number], [], { dim?: number; start?: number; length?: number }>): Tensor;
-export function narrow(...a: unknown[]): Tensor {
-  const [self, dim, start, length] = narrowArgs.bind(a);
-  return callFunctional(NARROW, [unwrapTensor('narrow', 'self', self), dim, start, length]);
-}
+export const narrow = front('narrow(Tensor self, int dim, SymInt start, SymInt length) -> Tensor').run(([self, dim, start, length]): Tensor =>
+  callFunctional(NARROW, [unwrapTensor('narrow', 'self', self), dim, start, length]),
+);
 
-type Dims = number | readonly number[];
-type MovedimArgs = BoundArgs<[source: Dims, destination: Dims], [], { source?: Dims; destination?: Dims }>;
-
-export function movedim(input: Tensor, ...rest: MovedimArgs): Tensor;
-export function movedim(...a: unknown[]): Tensor {
-  const [self, src, dst] = movedimArgs.bind(a);
-  return callFunctional(MOVEDIM, [unwrapTensor('movedim', 'self', self), src, dst]);
-}
+export const movedim = front('movedim(Tensor self, int[1] source, int[1] destination) -> Tensor').run(([self, src, dst]): Tensor =>
+  callFunctional(MOVEDIM, [unwrapTensor('movedim', 'self', self), src, dst]),
+);
 
 /** `torch.moveaxis`: numpy's name for movedim. */
-export function moveaxis(input: Tensor, ...rest: MovedimArgs): Tensor;
-export function moveaxis(...a: unknown[]): Tensor {
-  const [self, src, dst] = moveaxisArgs.bind(a);
-  return callFunctional(MOVEDIM, [unwrapTensor('moveaxis', 'self', self), src, dst]);
-}
+export const moveaxis = front('moveaxis(Tensor self, int[1] source, int[1] destination) -> Tensor').run(([self, src, dst]): Tensor =>
+  callFunctional(MOVEDIM, [unwrapTensor('moveaxis', 'self', self), src, dst]),
+);
 
-type SplitSize = number | readonly number[];
-
+// split_size_or_sections: an int (each piece's size) or a list (the pieces' sizes), PyTorch's two overloads
 /** `split(x, 2)` (pieces of 2 along dim) or `split(x, [1, 3])` (pieces of those sizes). */
-export function split(input: Tensor, ...rest: BoundArgs<[splitSizeOrSections: SplitSize], [dim: number], { splitSizeOrSections?: SplitSize; dim?: number | null }>): Tensor[];
-export function split(...a: unknown[]): Tensor[] {
-  const r = splitArgs.bind(a);
-  const [self, , dim] = r.values;
-  const x = unwrapTensor('split', 'self', self);
-  return r.index === 0 ? callMulti(SPLIT, [x, r.values[1], dim]) : callMulti(SPLIT_WITH_SIZES, [x, r.values[1], dim]);
-}
+export const split = overloadedFront([
+  'split(Tensor self, SymInt split_size_or_sections, int dim=0) -> Tensor[]',
+  'split(Tensor self, SymInt[] split_size_or_sections, int dim=0) -> Tensor[]',
+]).run((call): Tensor[] => {
+  const x = unwrapTensor('split', 'self', call.values[0]);
+  return call.index === 0 ? callMulti(SPLIT, [x, call.values[1], call.values[2]]) : callMulti(SPLIT_WITH_SIZES, [x, call.values[1], call.values[2]]);
+});
 
-export function chunk(input: Tensor, ...rest: BoundArgs<[chunks: number], [dim: number], { chunks?: number; dim?: number | null }>): Tensor[];
-export function chunk(...a: unknown[]): Tensor[] {
-  const [self, chunks, dim] = chunkArgs.bind(a);
-  return callMulti(CHUNK, [unwrapTensor('chunk', 'self', self), chunks, dim]);
-}
+export const chunk = front('chunk(Tensor self, int chunks, int dim=0) -> Tensor[]').run(([self, chunks, dim]): Tensor[] =>
+  callMulti(CHUNK, [unwrapTensor('chunk', 'self', self), chunks, dim]),
+);
 
-export function unbind(input: Tensor, ...rest: OptionalArgs<[dim: number], { dim?: number | null }>): Tensor[];
-export function unbind(...a: unknown[]): Tensor[] {
-  const [self, dim] = unbindArgs.bind(a);
-  return callMulti(UNBIND, [unwrapTensor('unbind', 'self', self), dim]);
-}
+export const unbind = front('unbind(Tensor self, int dim=0) -> Tensor[]').run(([self, dim]): Tensor[] => callMulti(UNBIND, [unwrapTensor('unbind', 'self', self), dim]));
 
 /** `x.t()`: transpose of a ≤2-D tensor (the tensor itself, as a view, for 0-D and 1-D). */
-export function t(input: Tensor): Tensor;
-export function t(...a: unknown[]): Tensor {
-  const [self] = tArgs.bind(a);
+export const t = front('t(Tensor self) -> Tensor').run(([self]): Tensor => {
   const n = self.dim();
   if (n > 2) throw new ShapeError(`t: t() expects a tensor with <= 2 dimensions, but self is ${n}D`);
   return n < 2 ? transposeOf(self, 0, 0) : transposeOf(self, 0, 1);
-}
+});
 
 /** `x.mT`: the last two dims swapped (batched matrix transpose). */
 export function mT(self: Tensor): Tensor {
@@ -216,8 +180,4 @@ export function mH(self: Tensor): Tensor {
   return transpose(self, -2, -1);
 }
 
-export function expandAs(input: Tensor, ...rest: BoundArgs<[other: Tensor], [], { other?: Tensor }>): Tensor;
-export function expandAs(...a: unknown[]): Tensor {
-  const [self, other] = expandAsArgs.bind(a);
-  return expandOf(self, [...other.shape]);
-}
+export const expandAs = front('expand_as(Tensor self, Tensor other) -> Tensor').run(([self, other]): Tensor => expandOf(self, [...other.shape]));
