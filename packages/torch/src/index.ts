@@ -80,10 +80,7 @@ export {
   arange,
   linspace,
   eye,
-  emptyLike,
-  zerosLike,
-  onesLike,
-  fullLike,
+  // emptyLike, zerosLike, onesLike, fullLike: ./generated/front-ops
   type FactoryOptions,
   type TensorData,
   // random
@@ -195,17 +192,7 @@ export {
   stack,
   hstack,
   vstack,
-  repeat,
-  tile,
-  flip,
-  fliplr,
-  flipud,
-  roll,
-  triu,
-  triu_,
-  tril,
-  tril_,
-  repeatInterleave,
+  // repeat, tile, flip, fliplr, flipud, roll, triu, triu_, tril, tril_, repeatInterleave: ./generated/front-ops
   type CatOptions,
   type RollOptions,
   type TriOptions,
@@ -223,9 +210,7 @@ export {
   tensordot,
   einsum,
   type AddmmOptions,
-  // copies and casts
-  clone,
-  contiguous,
+  // copies and casts (clone, contiguous: ./generated/front-ops)
   type Scalar,
   type NestedList,
   type ReadOptions,

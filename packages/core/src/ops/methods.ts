@@ -16,7 +16,6 @@ import * as red from './reduction';
 import * as stats from './reduction-stats';
 import * as scan from './scan';
 import * as shape from './shape-ops';
-import * as reorder from './reorder';
 import * as linalgExtra from './linalg-extra';
 import * as views from './views';
 import { FRONT_METHODS } from './generated/front-methods';
@@ -47,8 +46,6 @@ const METHODS = {
   reshape: shape.reshape, flatten: shape.flatten, unflatten: shape.unflatten, narrow: shape.narrow,
   movedim: shape.movedim, moveaxis: shape.moveaxis, split: shape.split, chunk: shape.chunk, unbind: shape.unbind,
   t: shape.t, expandAs: shape.expandAs,
-  repeat: reorder.repeat, tile: reorder.tile, flip: reorder.flip, fliplr: reorder.fliplr, flipud: reorder.flipud, roll: reorder.roll,
-  triu: reorder.triu, triu_: reorder.triu_, tril: reorder.tril, tril_: reorder.tril_, repeatInterleave: reorder.repeatInterleave,
   ...FRONT_METHODS,
   addmm: linalgExtra.addmm, baddbmm: linalgExtra.baddbmm, outer: linalgExtra.outer, ger: linalgExtra.ger,
   index,
@@ -62,7 +59,6 @@ const METHODS = {
   maskedSelectAsync: masked.maskedSelectAsync, nonzeroAsync: masked.nonzeroAsync,
   uniform_: random.uniform_, normal_: random.normal_,
   softmax: nnOps.softmax, logSoftmax: nnOps.logSoftmax, bernoulli: nnOps.bernoulli, bernoulli_: nnOps.bernoulli_, multinomial: nnOps.multinomial,
-  copy_: copy.copy_, fill_: copy.fill_, zero_: copy.zero_, clone: copy.clone, contiguous: copy.contiguous,
   to: copy.to, toAsync: copy.toAsync, float: copy.float, double: copy.double, half: copy.half, bfloat16: copy.bfloat16,
   long: copy.long, int: copy.int, short: copy.short, bool: copy.bool, byte: copy.byte, char: copy.char,
 };
