@@ -80,10 +80,7 @@ export {
   arange,
   linspace,
   eye,
-  emptyLike,
-  zerosLike,
-  onesLike,
-  fullLike,
+  // emptyLike, zerosLike, onesLike, fullLike: ./generated/front-ops
   type FactoryOptions,
   type TensorData,
   // random
@@ -156,17 +153,7 @@ export {
   // joining and reordering (cat, stack, hstack, vstack: ./generated/front-ops)
   concat,
   concatenate,
-  repeat,
-  tile,
-  flip,
-  fliplr,
-  flipud,
-  roll,
-  triu,
-  triu_,
-  tril,
-  tril_,
-  repeatInterleave,
+  // repeat, tile, flip, fliplr, flipud, roll, triu, triu_, tril, tril_, repeatInterleave: ./generated/front-ops
   type CatOptions,
   type RollOptions,
   type TriOptions,
@@ -184,9 +171,7 @@ export {
   tensordot,
   einsum,
   type AddmmOptions,
-  // copies and casts
-  clone,
-  contiguous,
+  // copies and casts (clone, contiguous: ./generated/front-ops)
   type Scalar,
   type NestedList,
   type ReadOptions,

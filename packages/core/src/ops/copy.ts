@@ -7,9 +7,10 @@ import { deviceReader, deviceUploader } from '../tensor/device-reader';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { isNonOverlappingAndDense } from '../iterator/layout';
 import { contiguousStrides } from '../views';
-import { isOptionsObject, makeBinder, makeOverloads, type BoundArgs, type OptionalArgs } from './binder';
+import { isOptionsObject, makeBinder, type OptionalArgs } from './binder';
+import { front, overloadedFront, type OptionsOf } from './front';
 import { callFunctional, callMutating, unwrapTensor } from './call';
-import { UNINITIALIZED, broadcastTo, checkNoInternalOverlap, checkNoPartialOverlap, isScalar, readScalar, sameShape, type Scalar } from './meta-utils';
+import { UNINITIALIZED, broadcastTo, checkNoInternalOverlap, checkNoPartialOverlap, isScalar, readScalar, sameShape } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
 
 /** `copy_`: writes `src` (broadcast to `self`'s shape, converted to its dtype) into `self`. */
@@ -148,58 +149,43 @@ function crossDeviceCopy(src: TensorImpl, dtype: DType, dev: Device, cpuBackend:
 }
 
 // ---- front ends ----
-const copyArgs = makeBinder('copy_', 'copy_(Tensor self, Tensor src, bool non_blocking=False) -> Tensor');
-const fillArgs = makeOverloads('fill_', ['fill_(Tensor self, Tensor value) -> Tensor', 'fill_(Tensor self, Scalar value) -> Tensor']);
-const zeroArgs = makeBinder('zero_', 'zero_(Tensor self) -> Tensor');
-// (memory formats by name: 'preserve', 'contiguous')
-const cloneArgs = makeBinder('clone', 'clone(Tensor input, *, MemoryFormat? memory_format=None) -> Tensor');
+// (Note [Front ends are declared once])
 
-export function copy_(input: Tensor, ...rest: BoundArgs<[src: Tensor], [nonBlocking: boolean], { src?: Tensor; nonBlocking?: boolean | null }>): Tensor;
-export function copy_(...a: unknown[]): Tensor {
-  const [self, src, nonBlocking] = copyArgs.bind(a);
-  return callMutating(COPY_, [unwrapTensor('copy_', 'self', self), unwrapTensor('copy_', 'src', src), nonBlocking], self);
-}
+/** `x.copy_(src)`: `src` (broadcast, converted to `x`'s dtype) written into `x`. */
+export const copy_ = front('copy_(Tensor self, Tensor src, bool non_blocking=False) -> Tensor', { namespaces: [] }).run(([self, src, nonBlocking]): Tensor =>
+  callMutating(COPY_, [unwrapTensor('copy_', 'self', self), unwrapTensor('copy_', 'src', src), nonBlocking], self),
+);
 
-export function fill_(input: Tensor, ...rest: BoundArgs<[value: Scalar | Tensor], [], { value?: Scalar | Tensor }>): Tensor;
-export function fill_(...a: unknown[]): Tensor {
-  const [self, value] = fillArgs.bind(a).values;
-  let v = value;
-  if (!isScalar(v)) {
-    const t = unwrapTensor('fill_', 'value', value);
-    if (t.sizes.length !== 0) {
-      throw new TorchError(`fill_: fill_ only supports 0-dimension value tensor but got tensor with ${t.sizes.length} dimensions.`);
+/** `x.fill_(value)`: every element set to `value`, a number or a 0-dim tensor. */
+export const fill_ = overloadedFront(['fill_(Tensor self, Tensor value) -> Tensor', 'fill_(Tensor self, Scalar value) -> Tensor'], { namespaces: [] }).run(
+  ({ values: [self, value] }): Tensor => {
+    let v = value;
+    if (!isScalar(v)) {
+      const t = unwrapTensor('fill_', 'value', value);
+      if (t.sizes.length !== 0) {
+        throw new TorchError(`fill_: fill_ only supports 0-dimension value tensor but got tensor with ${t.sizes.length} dimensions.`);
+      }
+      if (t.device.type !== 'cpu') throw new DeviceError('fill_: a value tensor on a device must be read first (await value.itemAsync())');
+      v = readScalar(t);
     }
-    if (t.device.type !== 'cpu') throw new DeviceError('fill_: a value tensor on a device must be read first (await value.itemAsync())');
-    v = readScalar(t);
-  }
-  return callMutating(FILL_, [unwrapTensor('fill_', 'self', self), v], self);
-}
+    return callMutating(FILL_, [unwrapTensor('fill_', 'self', self), v], self);
+  },
+);
 
-export function zero_(input: Tensor): Tensor;
-export function zero_(...a: unknown[]): Tensor {
-  const [self] = zeroArgs.bind(a);
-  return fill_(self, 0);
-}
+/** `x.zero_()`: every element set to 0. */
+export const zero_ = front('zero_(Tensor self) -> Tensor', { namespaces: [] }).run(([self]): Tensor => fill_(self, 0));
 
-export interface CloneOptions {
-  memoryFormat?: 'preserve' | 'contiguous' | null;
-}
-
-export function clone(input: Tensor, options?: CloneOptions): Tensor;
-export function clone(...a: unknown[]): Tensor {
-  const [self, memoryFormat] = cloneArgs.bind(a);
-  return callFunctional(CLONE, [unwrapTensor('clone', 'self', self), memoryFormat ?? null]);
-}
-
-/** Row-major contiguous: the same object when it already is (as PyTorch returns self). */
-const contiguousArgs = makeBinder('contiguous', "contiguous(Tensor self, MemoryFormat memory_format='contiguous') -> Tensor", { unsupported: ['memoryFormat'] });
+/** A copy with its own storage (`memoryFormat: 'preserve'`, the default, keeps a dense layout). */
+export const clone = front('clone(Tensor input, *, MemoryFormat? memory_format=None) -> Tensor', { choices: { memory_format: ['preserve', 'contiguous'] } }).run(
+  ([self, memoryFormat]): Tensor => callFunctional(CLONE, [unwrapTensor('clone', 'self', self), memoryFormat ?? null]),
+);
+export type CloneOptions = OptionsOf<typeof clone>;
 
 /** `x.contiguous()`: `x` itself when it is contiguous, else a row-major copy (channels-last is not supported yet). */
-export function contiguous(self: Tensor, options?: { memoryFormat?: 'contiguous' }): Tensor;
-export function contiguous(...args: unknown[]): Tensor {
-  const [self] = contiguousArgs.bind(args);
-  return self.impl.isContiguous ? self : clone(self, { memoryFormat: 'contiguous' });
-}
+export const contiguous = front("contiguous(Tensor self, MemoryFormat memory_format='contiguous') -> Tensor", {
+  unsupported: ['memoryFormat'],
+  choices: { memory_format: ['contiguous'] },
+}).run(([self]): Tensor => (self.impl.isContiguous ? self : clone(self, { memoryFormat: 'contiguous' })));
 
 export interface ToOptions {
   dtype?: DType | string | null;

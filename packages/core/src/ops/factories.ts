@@ -8,6 +8,7 @@ import { fma32, fma64 } from '../numeric/fused';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { isOptionsObject, makeBinder, typeName, type Binder, type BoundArgs } from './binder';
+import { front } from './front';
 import type { Generator } from '../random/generator';
 import { callMutating } from './call';
 import { COPY_, fill_, to } from './copy';
@@ -146,13 +147,9 @@ export function ones(...args: SizeArgs): Tensor {
 }
 
 const LIKE_KEYWORDS = "*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool requires_grad=False, MemoryFormat? memory_format=None";
-const LIKE_UNSUPPORTED = ['layout', 'pinMemory', 'memoryFormat'];
 const fullArgs = makeBinder('full', `full(SymInt[] size, Scalar fill_value, ${SIZED_KEYWORDS}) -> Tensor`, { unsupported: ['layout', 'pinMemory', 'names', 'memoryFormat', 'out'] });
-const likeArgs = (name: string) => makeBinder(name, `${name}(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, { unsupported: LIKE_UNSUPPORTED });
-const emptyLikeArgs = likeArgs('empty_like');
-const zerosLikeArgs = likeArgs('zeros_like');
-const onesLikeArgs = likeArgs('ones_like');
-const fullLikeArgs = makeBinder('full_like', `full_like(Tensor input, Scalar fill_value, ${LIKE_KEYWORDS}) -> Tensor`, { unsupported: LIKE_UNSUPPORTED });
+/** The `*_like` factories' declaration options: functions of `torch` only, as PyTorch's. */
+const LIKE = { method: false, unsupported: ['layout', 'pinMemory', 'memoryFormat'] } as const;
 
 /** `full(size, value)`: int64 for an integer value, bool for a boolean, else the default float. */
 export function full(...args: BoundArgs<[size: readonly number[], fillValue: Scalar], [], FactoryOptions & { size?: readonly number[]; fillValue?: Scalar }>): Tensor;
@@ -174,31 +171,25 @@ function likeOptions(t: Tensor, dtype: DType | undefined, device: DeviceLike | u
   return { dtype: dtype ?? t.dtype, device: device ?? t.device, requiresGrad };
 }
 
-type LikeOptions = FactoryOptions & { layout?: null; pinMemory?: null; memoryFormat?: null };
+/** Uninitialised memory of the input's shape (and dtype and device, unless given). */
+export const emptyLike = front(`empty_like(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, LIKE).run(([t, dtype, , device, , requiresGrad]): Tensor =>
+  empty([...t.shape], likeOptions(t, dtype, device, requiresGrad)),
+);
 
-export function emptyLike(input: Tensor, options?: LikeOptions): Tensor;
-export function emptyLike(...a: unknown[]): Tensor {
-  const [t, dtype, , device, , requiresGrad] = emptyLikeArgs.bind(a);
-  return empty([...t.shape], likeOptions(t, dtype, device, requiresGrad));
-}
+/** Zeros of the input's shape (and dtype and device, unless given). */
+export const zerosLike = front(`zeros_like(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, LIKE).run(([t, dtype, , device, , requiresGrad]): Tensor =>
+  zeros([...t.shape], likeOptions(t, dtype, device, requiresGrad)),
+);
 
-export function zerosLike(input: Tensor, options?: LikeOptions): Tensor;
-export function zerosLike(...a: unknown[]): Tensor {
-  const [t, dtype, , device, , requiresGrad] = zerosLikeArgs.bind(a);
-  return zeros([...t.shape], likeOptions(t, dtype, device, requiresGrad));
-}
+/** Ones of the input's shape (and dtype and device, unless given). */
+export const onesLike = front(`ones_like(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, LIKE).run(([t, dtype, , device, , requiresGrad]): Tensor =>
+  ones([...t.shape], likeOptions(t, dtype, device, requiresGrad)),
+);
 
-export function onesLike(input: Tensor, options?: LikeOptions): Tensor;
-export function onesLike(...a: unknown[]): Tensor {
-  const [t, dtype, , device, , requiresGrad] = onesLikeArgs.bind(a);
-  return ones([...t.shape], likeOptions(t, dtype, device, requiresGrad));
-}
-
-export function fullLike(input: Tensor, ...rest: BoundArgs<[fillValue: Scalar], [], LikeOptions & { fillValue?: Scalar }>): Tensor;
-export function fullLike(...a: unknown[]): Tensor {
-  const [t, fillValue, dtype, , device, , requiresGrad] = fullLikeArgs.bind(a);
-  return full([...t.shape], fillValue, likeOptions(t, dtype, device, requiresGrad));
-}
+/** `fillValue` in the input's shape (and dtype and device, unless given). */
+export const fullLike = front(`full_like(Tensor input, Scalar fill_value, ${LIKE_KEYWORDS}) -> Tensor`, LIKE).run(
+  ([t, fillValue, dtype, , device, , requiresGrad]): Tensor => full([...t.shape], fillValue, likeOptions(t, dtype, device, requiresGrad)),
+);
 
 /**
  * Values computed on the host in a wide dtype (float64, int64 or bool), then converted by

@@ -18,8 +18,8 @@ import type { Tensor } from '../tensor/tensor';
  *   | bigint   int, SymInt, float -> number   bool -> boolean   str, MemoryFormat, Layout,
  *   Dimname -> string   ScalarType -> DType   Device -> DeviceLike   Generator -> Generator
  *   int[N], int[] -> one int or a list   T[] -> a list   T? -> T | null   Any -> unknown.
- * A `str` argument with `choices` in the declaration takes only those strings (the body
- * checks them at run time with PyTorch's message for the op).
+ * A `str` (or `MemoryFormat`) argument with `choices` in the declaration takes only those
+ * strings (the body checks them at run time with PyTorch's message for the op).
  * With `varargs` the last positional int list may also be variadic ints (`x.view(2, 3)`).
  */
 
@@ -82,7 +82,7 @@ type InputType<T extends string, R extends FrontRepr, N extends string, C> = T e
         ? N extends 'self'
           ? R['self']
           : R['tensor']
-        : T extends 'str'
+        : T extends 'str' | 'MemoryFormat'
           ? ChoiceOf<C, N>
           : InputBase<T>;
 

@@ -74,7 +74,7 @@ export interface FrontDeclOptions extends BinderOptions {
   /** The JS name where it is not the schema's name camelCased. */
   readonly name?: string;
   /**
-   * The strings a `str` argument takes, by schema name (`{ reduction: ['none', 'mean', 'sum'] }`):
+   * The strings a `str` or `MemoryFormat` argument takes, by schema name (`{ reduction: ['none', 'mean', 'sum'] }`):
    * its JS type is their union. The body checks them, in PyTorch's words for the op.
    */
   readonly choices?: { readonly [arg: string]: readonly string[] };

@@ -16,7 +16,6 @@ import * as red from './reduction';
 import * as stats from './reduction-stats';
 import * as scan from './scan';
 import * as shape from './shape-ops';
-import * as reorder from './reorder';
 import * as linalgExtra from './linalg-extra';
 import * as views from './views';
 import { FRONT_METHODS } from './generated/front-methods';
@@ -42,8 +41,6 @@ const METHODS = {
   cumsum: scan.cumsum, cumsum_: scan.cumsum_, cumprod: scan.cumprod, cumprod_: scan.cumprod_, cummax: scan.cummax, cummin: scan.cummin,
   mm: linalg.mm, bmm: linalg.bmm, matmul: linalg.matmul, mv: linalg.mv, dot: linalg.dot,
   slice: views.sliceDim,
-  repeat: reorder.repeat, tile: reorder.tile, flip: reorder.flip, fliplr: reorder.fliplr, flipud: reorder.flipud, roll: reorder.roll,
-  triu: reorder.triu, triu_: reorder.triu_, tril: reorder.tril, tril_: reorder.tril_, repeatInterleave: reorder.repeatInterleave,
   ...FRONT_METHODS,
   addmm: linalgExtra.addmm, baddbmm: linalgExtra.baddbmm, outer: linalgExtra.outer, ger: linalgExtra.ger,
   index,
@@ -57,7 +54,6 @@ const METHODS = {
   maskedSelectAsync: masked.maskedSelectAsync, nonzeroAsync: masked.nonzeroAsync,
   uniform_: random.uniform_, normal_: random.normal_,
   bernoulli: nnOps.bernoulli, bernoulli_: nnOps.bernoulli_, multinomial: nnOps.multinomial,
-  copy_: copy.copy_, fill_: copy.fill_, zero_: copy.zero_, clone: copy.clone, contiguous: copy.contiguous,
   to: copy.to, toAsync: copy.toAsync, float: copy.float, double: copy.double, half: copy.half, bfloat16: copy.bfloat16,
   long: copy.long, int: copy.int, short: copy.short, bool: copy.bool, byte: copy.byte, char: copy.char,
 };

@@ -3,14 +3,14 @@ import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim, normalizeDims } from '../views';
-import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
+import { front, overloadedFront, type OptionsOf } from './front';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { defineComposite } from './composite';
 import { checkNoInternalOverlap } from './meta-utils';
 import { callWithOut, defineOutVariant } from './out-variant';
 import { defineStructured, implOf, type Backend } from './registry';
 import { cat } from './join';
-import { expand, sliceDim, unsqueeze, type IntListArgs } from './views';
+import { expand, sliceDim, unsqueeze } from './views';
 import { flatten, reshape } from './shape-ops';
 import { arange, tensor } from './factories';
 import { contiguous } from './copy';
@@ -369,113 +369,68 @@ function interleave(input: Tensor, d: number, counts: readonly number[]): Tensor
 }
 
 // ---- front ends ----
-// (Note [The argument binder]; Note [Variadic int lists] for `x.repeat(2, 2)`)
-const repeatArgs = makeBinder('repeat', 'repeat(Tensor self, SymInt[] repeats) -> Tensor', { varargs: true });
-const tileArgs = makeBinder('tile', 'tile(Tensor self, int[] dims) -> Tensor', { varargs: true });
-const flipArgs = makeBinder('flip', 'flip(Tensor self, int[] dims) -> Tensor', { varargs: true });
-const fliplrArgs = makeBinder('fliplr', 'fliplr(Tensor self) -> Tensor');
-const flipudArgs = makeBinder('flipud', 'flipud(Tensor self) -> Tensor');
+// (Note [Front ends are declared once]; Note [Variadic int lists] for `x.repeat(2, 2)`)
 
-export function repeat(input: Tensor, ...repeats: IntListArgs<'repeats'>): Tensor;
-export function repeat(...a: unknown[]): Tensor {
-  const [self, repeats] = repeatArgs.bind(a);
-  return callFunctional(REPEAT, [unwrapTensor('repeat', 'self', self), repeats]);
-}
+/** `x.repeat(2, 2)`: the tensor tiled along each dim (leading dims added as needed). */
+export const repeat = front('repeat(Tensor self, SymInt[] repeats) -> Tensor', { varargs: true }).run(([self, repeats]): Tensor =>
+  callFunctional(REPEAT, [unwrapTensor('repeat', 'self', self), repeats]),
+);
 
-export function tile(input: Tensor, ...dims: IntListArgs<'dims'>): Tensor;
-export function tile(...a: unknown[]): Tensor {
-  const [self, dims] = tileArgs.bind(a);
-  return callFunctional(TILE, [unwrapTensor('tile', 'self', self), dims]);
-}
+/** `x.tile(2, 2)`: `repeat`, with dims padded by leading 1s when fewer than the tensor's. */
+export const tile = front('tile(Tensor self, int[] dims) -> Tensor', { varargs: true }).run(([self, dims]): Tensor =>
+  callFunctional(TILE, [unwrapTensor('tile', 'self', self), dims]),
+);
 
-export function flip(input: Tensor, ...dims: IntListArgs<'dims'>): Tensor;
-export function flip(...a: unknown[]): Tensor {
-  const [self, dims] = flipArgs.bind(a);
-  return callFunctional(FLIP, [unwrapTensor('flip', 'self', self), dims]);
-}
+/** `x.flip(0, 1)`: the order of the elements along `dims` reversed. */
+export const flip = front('flip(Tensor self, int[] dims) -> Tensor', { varargs: true }).run(([self, dims]): Tensor =>
+  callFunctional(FLIP, [unwrapTensor('flip', 'self', self), dims]),
+);
 
 /** `torch.fliplr` / `flipud`: flip of dim 1 / dim 0 (at least 2-D / 1-D). */
-export function fliplr(input: Tensor): Tensor;
-export function fliplr(...a: unknown[]): Tensor {
-  const [self] = fliplrArgs.bind(a);
+export const fliplr = front('fliplr(Tensor self) -> Tensor').run(([self]): Tensor => {
   if (self.dim() < 2) throw new ShapeError('fliplr: Input must be >= 2-d.');
   return flip(self, [1]);
-}
+});
 
-export function flipud(input: Tensor): Tensor;
-export function flipud(...a: unknown[]): Tensor {
-  const [self] = flipudArgs.bind(a);
+export const flipud = front('flipud(Tensor self) -> Tensor').run(([self]): Tensor => {
   if (self.dim() < 1) throw new ShapeError('flipud: Input must be >= 1-d.');
   return flip(self, [0]);
-}
-
-export interface RollOptions {
-  dims?: number | readonly number[] | null;
-}
-
-const rollArgs = makeBinder('roll', 'roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor');
+});
 
 /** `roll(x, shifts, dims?)`: shifts and dims an int or a list, either by keyword. */
-export function roll(input: Tensor, options: RollOptions & { shifts: number | readonly number[] }): Tensor;
-export function roll(input: Tensor, shifts: number | readonly number[], dims?: number | readonly number[] | null | RollOptions): Tensor;
-export function roll(...args: unknown[]): Tensor {
-  const [self, shifts, dims] = rollArgs.bind(args);
-  return callFunctional(ROLL, [unwrapTensor('roll', 'self', self), shifts, dims]);
-}
+export const roll = front('roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor').run(([self, shifts, dims]): Tensor =>
+  callFunctional(ROLL, [unwrapTensor('roll', 'self', self), shifts, dims]),
+);
+export type RollOptions = OptionsOf<typeof roll>;
 
-export interface TriOptions {
-  diagonal?: number | null;
-  out?: Tensor | null;
-}
+/** The upper triangle of the last two dims (elements with j - i >= diagonal), the rest zero. */
+export const triu = front('triu(Tensor self, int diagonal=0, *, Tensor? out=None) -> Tensor').run(([self, k, out]): Tensor =>
+  callWithOut(TRIU.functional, TRIU.out, [unwrapTensor('triu', 'self', self), k], out),
+);
+export type TriOptions = OptionsOf<typeof triu>;
 
-const triuArgs = makeBinder('triu', 'triu(Tensor self, int diagonal=0, *, Tensor? out=None) -> Tensor');
-const trilArgs = makeBinder('tril', 'tril(Tensor self, int diagonal=0, *, Tensor? out=None) -> Tensor');
-const triuInplaceArgs = makeBinder('triu_', 'triu_(Tensor self, int diagonal=0) -> Tensor');
-const trilInplaceArgs = makeBinder('tril_', 'tril_(Tensor self, int diagonal=0) -> Tensor');
+/** The lower triangle of the last two dims (elements with j - i <= diagonal), the rest zero. */
+export const tril = front('tril(Tensor self, int diagonal=0, *, Tensor? out=None) -> Tensor').run(([self, k, out]): Tensor =>
+  callWithOut(TRIL.functional, TRIL.out, [unwrapTensor('tril', 'self', self), k], out),
+);
 
-export function triu(input: Tensor, ...rest: OptionalArgs<[diagonal: number], TriOptions>): Tensor;
-export function triu(...a: unknown[]): Tensor {
-  const [self, k, out] = triuArgs.bind(a);
-  return callWithOut(TRIU.functional, TRIU.out, [unwrapTensor('triu', 'self', self), k], out);
-}
+export const triu_ = front('triu_(Tensor self, int diagonal=0) -> Tensor').run(([self, k]): Tensor =>
+  callMutating(TRIU.inplace, [unwrapTensor('triu_', 'self', self), k], self),
+);
 
-export function tril(input: Tensor, ...rest: OptionalArgs<[diagonal: number], TriOptions>): Tensor;
-export function tril(...a: unknown[]): Tensor {
-  const [self, k, out] = trilArgs.bind(a);
-  return callWithOut(TRIL.functional, TRIL.out, [unwrapTensor('tril', 'self', self), k], out);
-}
-
-export function triu_(input: Tensor, ...rest: OptionalArgs<[diagonal: number], Omit<TriOptions, 'out'>>): Tensor;
-export function triu_(...a: unknown[]): Tensor {
-  const [self, k] = triuInplaceArgs.bind(a);
-  return callMutating(TRIU.inplace, [unwrapTensor('triu_', 'self', self), k], self);
-}
-
-export function tril_(input: Tensor, ...rest: OptionalArgs<[diagonal: number], Omit<TriOptions, 'out'>>): Tensor;
-export function tril_(...a: unknown[]): Tensor {
-  const [self, k] = trilInplaceArgs.bind(a);
-  return callMutating(TRIL.inplace, [unwrapTensor('tril_', 'self', self), k], self);
-}
-
-export interface RepeatInterleaveOptions {
-  repeats?: number | Tensor;
-  dim?: number | null;
-  outputSize?: number | null;
-}
-
-const repeatInterleaveArgs = makeOverloads('repeat_interleave', [
-  'repeat_interleave(Tensor self, SymInt repeats, int? dim=None, *, int? output_size=None) -> Tensor',
-  'repeat_interleave(Tensor self, Tensor repeats, int? dim=None, *, int? output_size=None) -> Tensor',
-  'repeat_interleave(Tensor repeats, *, int? output_size=None) -> Tensor',
-]);
+export const tril_ = front('tril_(Tensor self, int diagonal=0) -> Tensor').run(([self, k]): Tensor =>
+  callMutating(TRIL.inplace, [unwrapTensor('tril_', 'self', self), k], self),
+);
 
 /**
  * `torch.repeatInterleave(x, repeats, dim?)` (int or tensor repeats; no dim flattens) and
  * `torch.repeatInterleave(repeats)` (the index [0, 0, 1, ...] of an integer tensor).
  */
-export function repeatInterleave(input: Tensor, ...rest: OptionalArgs<[repeats: number | Tensor, dim: number], RepeatInterleaveOptions>): Tensor;
-export function repeatInterleave(...a: unknown[]): Tensor {
-  const r = repeatInterleaveArgs.bind(a);
+export const repeatInterleave = overloadedFront([
+  'repeat_interleave(Tensor self, SymInt repeats, int? dim=None, *, int? output_size=None) -> Tensor',
+  'repeat_interleave(Tensor self, Tensor repeats, int? dim=None, *, int? output_size=None) -> Tensor',
+  'repeat_interleave(Tensor repeats, *, int? output_size=None) -> Tensor',
+]).run((r): Tensor => {
   if (r.index === 2) {
     const [repeats, outputSize] = r.values;
     return callFunctional(REPEAT_INTERLEAVE_TENSOR, [unwrapTensor('repeat_interleave', 'repeats', repeats), outputSize ?? null]);
@@ -487,4 +442,5 @@ export function repeatInterleave(...a: unknown[]): Tensor {
   }
   const [, repeats, dim, outputSize] = r.values;
   return callFunctional(REPEAT_INTERLEAVE_SELF_TENSOR, [s, unwrapTensor('repeat_interleave', 'repeats', repeats), dim ?? null, outputSize ?? null]);
-}
+});
+export type RepeatInterleaveOptions = OptionsOf<typeof repeatInterleave>;

@@ -152,7 +152,12 @@ export const SHAPE_OPS: readonly OpInfo[] = [
   {
     name: 'repeatInterleave',
     errorNames: ['repeat_interleave'],
-    call: (i, k) => torch.repeatInterleave(tensorArg(i[0], 'repeatInterleave'), tensorOrNumber(i[1], 'repeatInterleave'), REPEAT_INTERLEAVE_KW(k)),
+    call: (i, k) => {
+      const x = tensorArg(i[0], 'repeatInterleave');
+      const r = tensorOrNumber(i[1], 'repeatInterleave');
+      // (int and tensor repeats are two overloads: each call is typed by its own)
+      return typeof r === 'number' ? torch.repeatInterleave(x, r, REPEAT_INTERLEAVE_KW(k)) : torch.repeatInterleave(x, r, REPEAT_INTERLEAVE_KW(k));
+    },
     variants: { method: true },
     // On WebGPU (no synchronous reads) the result's size is given as `outputSize`, read once
     // with an async read: what a user writes there (Note [repeat_interleave without a host read]).
@@ -203,5 +208,6 @@ async function sizedRepeatInterleave(i: readonly OpInput[], k: Kwargs, method: b
     }
   }
   const o = { dim, outputSize };
+  if (typeof r === 'number') return method ? x.repeatInterleave(r, o) : torch.repeatInterleave(x, r, o);
   return method ? x.repeatInterleave(r, o) : torch.repeatInterleave(x, r, o);
 }

@@ -2,7 +2,9 @@
 // Regenerate with `pnpm gen:ops` at the repository root.
 
 import { trueDivide, floorDivide, trueDivide_, floorDivide_, square, square_ } from '../aliases';
+import { copy_, fill_, zero_, clone, contiguous } from '../copy';
 import { clamp, clamp_, clip, clip_, isnan, isinf, isfinite } from '../pointwise-binary';
+import { repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave } from '../reorder';
 import { reshape, flatten, unflatten, narrow, movedim, moveaxis, split, chunk, unbind, t, expandAs } from '../shape-ops';
 import { softmax, logSoftmax } from '../softmax';
 import { sort, argsort, topk, unique, uniqueAsync } from '../sorting';
@@ -11,7 +13,9 @@ import { view, asStrided, permute, transpose, swapaxes, swapdims, select, unsque
 /** The Tensor methods among the front ends (Note [Tensor methods come from the op table]). */
 export const FRONT_METHODS = {
   trueDivide, floorDivide, trueDivide_, floorDivide_, square, square_,
+  copy_, fill_, zero_, clone, contiguous,
   clamp, clamp_, clip, clip_, isnan, isinf, isfinite,
+  repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave,
   reshape, flatten, unflatten, narrow, movedim, moveaxis, split, chunk, unbind, t, expandAs,
   softmax, logSoftmax,
   sort, argsort, topk, unique, uniqueAsync,
