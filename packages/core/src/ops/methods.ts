@@ -1,8 +1,6 @@
 import { Tensor } from '../tensor/tensor';
 import * as copy from './copy';
 import { index, indexAsync } from './indexing';
-import { indexPut, indexPut_ } from './indexing';
-import * as gs from './gather-scatter';
 import * as masked from './masked';
 import * as linalg from './linalg';
 import * as pw from './pointwise';
@@ -14,7 +12,6 @@ import * as nnOps from './nn-methods';
 import * as rounding from './rounding';
 import * as red from './reduction';
 import * as stats from './reduction-stats';
-import * as scan from './scan';
 import * as shape from './shape-ops';
 import * as reorder from './reorder';
 import * as linalgExtra from './linalg-extra';
@@ -39,7 +36,6 @@ const METHODS = {
   ...REDUCTION_METHODS,
   var: stats.var, std: stats.std, norm: stats.norm,
   countNonzero: stats.countNonzero, mode: stats.mode,
-  cumsum: scan.cumsum, cumsum_: scan.cumsum_, cumprod: scan.cumprod, cumprod_: scan.cumprod_, cummax: scan.cummax, cummin: scan.cummin,
   mm: linalg.mm, bmm: linalg.bmm, matmul: linalg.matmul, mv: linalg.mv, dot: linalg.dot,
   view: views.view, asStrided: views.asStrided, permute: views.permute, transpose: views.transpose, swapaxes: views.swapaxes, swapdims: views.swapdims,
   select: views.select, unsqueeze: views.unsqueeze, squeeze: views.squeeze, expand: views.expand,
@@ -53,13 +49,7 @@ const METHODS = {
   addmm: linalgExtra.addmm, baddbmm: linalgExtra.baddbmm, outer: linalgExtra.outer, ger: linalgExtra.ger,
   index,
   indexAsync,
-  indexPut, indexPut_,
-  gather: gs.gather, scatter: gs.scatter, scatter_: gs.scatter_, scatterAdd: gs.scatterAdd, scatterAdd_: gs.scatterAdd_,
-  scatterReduce: gs.scatterReduce, scatterReduce_: gs.scatterReduce_, indexSelect: gs.indexSelect,
-  indexAdd: gs.indexAdd, indexAdd_: gs.indexAdd_, take: gs.take, indexFill: gs.indexFill, indexFill_: gs.indexFill_,
-  maskedFill: masked.maskedFill, maskedFill_: masked.maskedFill_, maskedScatter: masked.maskedScatter,
-  maskedScatter_: masked.maskedScatter_, maskedSelect: masked.maskedSelect, nonzero: masked.nonzero,
-  maskedSelectAsync: masked.maskedSelectAsync, nonzeroAsync: masked.nonzeroAsync,
+  nonzero: masked.nonzero, nonzeroAsync: masked.nonzeroAsync,
   uniform_: random.uniform_, normal_: random.normal_,
   softmax: nnOps.softmax, logSoftmax: nnOps.logSoftmax, bernoulli: nnOps.bernoulli, bernoulli_: nnOps.bernoulli_, multinomial: nnOps.multinomial,
   copy_: copy.copy_, fill_: copy.fill_, zero_: copy.zero_, clone: copy.clone, contiguous: copy.contiguous,
