@@ -38,27 +38,9 @@ export {
   getPrintOptions,
   // indexing
   slice,
-  indexPut,
-  indexPut_,
+  // indexPut(_), gather, scatter(_), scatterAdd(_), scatterReduce(_), indexSelect, indexAdd(_),
+  // indexFill(_), take, maskedFill(_), maskedSelect, maskedScatter(_): ./generated/front-ops
   type IndexPutOptions,
-  gather,
-  scatter,
-  scatter_,
-  scatterAdd,
-  scatterAdd_,
-  scatterReduce,
-  scatterReduce_,
-  indexSelect,
-  indexAdd,
-  indexAdd_,
-  indexFill,
-  indexFill_,
-  take,
-  maskedFill,
-  maskedFill_,
-  maskedSelect,
-  maskedScatter,
-  maskedScatter_,
   nonzero,
   whereCondition,
   type NonzeroOptions,
@@ -121,12 +103,7 @@ export {
   countNonzero,
   median,
   mode,
-  cumsum,
-  cumsum_,
-  cumprod,
-  cumprod_,
-  cummax,
-  cummin,
+  // cumsum(_), cumprod(_), cummax, cummin: ./generated/front-ops
   type VarOptions,
   type NormOptions,
   type NormOrd,
@@ -251,7 +228,8 @@ export const backends = {
  * result. `maskedScatter` and `x.indexPut_([mask], v)` need no count and run on WebGPU without
  * any sync ("source too short" surfaces at the next read, as other device-side errors).
  */
-export { nonzeroAsync, maskedSelectAsync } from '@torch-ts/core';
+export { nonzeroAsync } from '@torch-ts/core';
+// (maskedSelectAsync: ./generated/front-ops)
 
 /** `torch.autograd`: `backward`, `grad`, custom `Function`s, `gradcheck`, anomaly detection. */
 export const autograd = {

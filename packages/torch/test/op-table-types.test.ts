@@ -93,4 +93,24 @@ describe('front ends declared by their schema (Note [Front ends are declared onc
     // @ts-expect-error: bucketize is not a Tensor method, as in PyTorch
     expect(v.bucketize).toBeUndefined();
   });
+
+  it('gather/scatter, masked, indexPut and the scans: Scalar overloads, str choices, out= and in-place forms', () => {
+    const v = torch.tensor([3, 1, 2]);
+    const ix = torch.tensor([2, 0]);
+    expect(torch.gather(v, 0, ix).tolist()).toEqual([2, 3]);
+    expect(v.indexSelect({ dim: 0, index: ix }).tolist()).toEqual([2, 3]);
+    expect(torch.scatter(v, 0, ix, 9).tolist()).toEqual([9, 1, 9]);
+    expect(torch.scatter(v, 0, ix, torch.tensor([5, 6]), { reduce: 'add' }).tolist()).toEqual([9, 1, 7]);
+    expect(v.clone().scatterReduce_(0, ix, torch.tensor([5, 6]), 'amax', { includeSelf: false }).tolist()).toEqual([6, 1, 5]);
+    expect(torch.maskedFill(v, torch.tensor([true, false, true]), 0).tolist()).toEqual([0, 1, 0]);
+    expect(v.clone().indexPut_([ix], 7, { accumulate: true }).tolist()).toEqual([10, 1, 9]);
+    expect(torch.cumsum(v, 0, { dtype: 'float32' }).dtype).toBe('float32');
+    expect(v.cummax(0).values.tolist()).toEqual([3, 3, 3]);
+    // @ts-expect-error: scatter's reduce is 'add' or 'multiply'
+    expect(() => torch.scatter(v, 0, ix, 1, { reduce: 'sum' })).toThrow(/scatter\(\): reduce argument must be either add or multiply\. Got sum/);
+    // @ts-expect-error: scatter_reduce's reduce is one of sum, prod, mean, amax, amin
+    expect(() => v.scatterReduce(0, ix, ix, 'max')).toThrow(/scatter_reduce\(\): reduce argument must be either sum, prod, mean, amax or amin, got max/);
+    // @ts-expect-error: cumsum's dim is required
+    expect(() => torch.cumsum(v)).toThrow(TorchTypeError);
+  });
 });

@@ -4,9 +4,9 @@ import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides, normalizeDim } from '../views';
 import type { OperatorHandle } from '../dispatch/dispatcher';
-import { makeBinder, makeOverloads, type BoundArgs } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { defineComposite, type CompositeArgs } from './composite';
+import { front, overloadedFront } from './front';
 import type { KernelArgs } from './kernel-args';
 import { clone } from './copy';
 import type { IndexedAccess, ScatterMode } from './indexing-impls';
@@ -496,62 +496,25 @@ export const TAKE = defineStructured(
 const TAKE_OUT = defineOutVariant(TAKE);
 
 // ---- front ends ----
-// (Note [The argument binder])
-export interface OutOption {
-  out?: Tensor | null;
-}
+// (Note [Front ends are declared once])
 
-type Reduce2 = 'add' | 'multiply';
-type ReduceKind = 'sum' | 'prod' | 'mean' | 'amax' | 'amin';
-type Dim = number;
+/** The values of `input` at `index` along `dim` (`out[i][j] = input[index[i][j]][j]` for dim 0). */
+export const gather = front('gather(Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor? out=None) -> Tensor').run(
+  ([self, dim, index, sparseGrad, out]): Tensor =>
+    callWithOut(GATHER, GATHER_OUT, [unwrapTensor('gather', 'input', self), dim, unwrapTensor('gather', 'index', index), sparseGrad], out),
+);
 
-const gatherArgs = makeBinder('gather', 'gather(Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor? out=None) -> Tensor');
-const scatterArgs = makeOverloads('scatter', [
-  'scatter(Tensor input, int dim, Tensor index, Tensor src, *, str? reduce=None, Tensor? out=None) -> Tensor',
-  'scatter(Tensor input, int dim, Tensor index, Scalar value, *, str? reduce=None, Tensor? out=None) -> Tensor',
-]);
-const scatterInplaceArgs = makeOverloads('scatter_', [
-  'scatter_(Tensor input, int dim, Tensor index, Tensor src, *, str? reduce=None) -> Tensor',
-  'scatter_(Tensor input, int dim, Tensor index, Scalar value, *, str? reduce=None) -> Tensor',
-]);
-const scatterAddArgs = makeBinder('scatter_add', 'scatter_add(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None) -> Tensor');
-const scatterAddInplaceArgs = makeBinder('scatter_add_', 'scatter_add_(Tensor input, int dim, Tensor index, Tensor src) -> Tensor');
-const scatterReduceArgs = makeBinder('scatter_reduce', 'scatter_reduce(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor? out=None) -> Tensor');
-const scatterReduceInplaceArgs = makeBinder('scatter_reduce_', 'scatter_reduce_(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor');
-const indexSelectArgs = makeBinder('index_select', 'index_select(Tensor input, int dim, Tensor index, *, Tensor? out=None) -> Tensor');
-const indexAddArgs = makeBinder('index_add', 'index_add(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor? out=None) -> Tensor');
-const indexAddInplaceArgs = makeBinder('index_add_', 'index_add_(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor');
-const takeArgs = makeBinder('take', 'take(Tensor input, Tensor index, *, Tensor? out=None) -> Tensor');
-const indexFillOverloads = (name: string) =>
-  makeOverloads(name, [`${name}(Tensor input, int dim, Tensor index, Tensor value) -> Tensor`, `${name}(Tensor input, int dim, Tensor index, Scalar value) -> Tensor`]);
-const indexFillArgs = indexFillOverloads('index_fill');
-const indexFillInplaceArgs = indexFillOverloads('index_fill_');
-
-export interface GatherOptions extends OutOption {
-  dim?: Dim;
-  index?: Tensor;
-  sparseGrad?: boolean;
-}
-
-export function gather(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor], [], GatherOptions>): Tensor;
-export function gather(...a: unknown[]): Tensor {
-  const [self, dim, index, sparseGrad, out] = gatherArgs.bind(a);
-  return callWithOut(GATHER, GATHER_OUT, [unwrapTensor('gather', 'input', self), dim, unwrapTensor('gather', 'index', index), sparseGrad], out);
-}
-
-export interface ScatterOptions {
-  dim?: Dim;
-  index?: Tensor;
-  src?: Tensor;
-  value?: Scalar;
-  reduce?: Reduce2 | null;
-}
+const SCATTER_REDUCE_CHOICES = { reduce: ['add', 'multiply'] } as const;
 
 /** `self.scatter_(dim, index, src | value, { reduce })`. */
-export function scatter_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor | Scalar], [], ScatterOptions>): Tensor;
-export function scatter_(...a: unknown[]): Tensor {
+export const scatter_ = overloadedFront(
+  [
+    'scatter_(Tensor input, int dim, Tensor index, Tensor src, *, str? reduce=None) -> Tensor',
+    'scatter_(Tensor input, int dim, Tensor index, Scalar value, *, str? reduce=None) -> Tensor',
+  ],
+  { choices: SCATTER_REDUCE_CHOICES },
+).run(({ values: [self, dim, index, src, reduce] }): Tensor => {
   const op = 'scatter_';
-  const [self, dim, index, src, reduce] = scatterInplaceArgs.bind(a).values;
   const s = unwrapTensor(op, 'self', self);
   const ix = unwrapTensor(op, 'index', index);
   if (isScalar(src)) {
@@ -562,7 +525,7 @@ export function scatter_(...a: unknown[]): Tensor {
   const sr = unwrapTensor(op, 'src', src);
   if (reduce != null) return callMutating(SCATTER_REDUCE_, [s, dim, ix, sr, reduce], self);
   return callMutating(SCATTER_SRC_, [s, dim, ix, sr], self);
-}
+});
 
 /**
  * The functional forms: `clone(self)` then the in-place kernel op (CompositeImplicit, so the
@@ -612,112 +575,88 @@ function callForm<S extends string>(op: { h: OperatorHandle<S>; out: OperatorHan
   return callWithOut(op.h, op.out, args, out);
 }
 
-export function scatter(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor | Scalar], [], ScatterOptions & OutOption>): Tensor;
-export function scatter(...a: unknown[]): Tensor {
+/** `scatter(input, dim, index, src | value, { reduce, out })`: a copy of `input`, scattered into. */
+export const scatter = overloadedFront(
+  [
+    'scatter(Tensor input, int dim, Tensor index, Tensor src, *, str? reduce=None, Tensor? out=None) -> Tensor',
+    'scatter(Tensor input, int dim, Tensor index, Scalar value, *, str? reduce=None, Tensor? out=None) -> Tensor',
+  ],
+  { choices: SCATTER_REDUCE_CHOICES },
+).run(({ values: [self, dim, index, src, reduce, out] }): Tensor => {
   const op = 'scatter';
-  const [self, dim, index, src, reduce, out] = scatterArgs.bind(a).values;
   const s = unwrapTensor(op, 'input', self);
   const ix = unwrapTensor(op, 'index', index);
   if (isScalar(src)) return reduce != null ? callForm(SCATTER_VALUE_REDUCE, [s, dim, ix, src, reduce], out) : callForm(SCATTER_VALUE, [s, dim, ix, src], out);
   const sr = unwrapTensor(op, 'src', src);
   return reduce != null ? callForm(SCATTER_REDUCE, [s, dim, ix, sr, reduce], out) : callForm(SCATTER_SRC, [s, dim, ix, sr], out);
-}
+});
 
-interface ScatterAddOptions {
-  dim?: Dim;
-  index?: Tensor;
-  src?: Tensor;
-}
-
-export function scatterAdd_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor], [], ScatterAddOptions>): Tensor;
-export function scatterAdd_(...a: unknown[]): Tensor {
+export const scatterAdd_ = front('scatter_add_(Tensor input, int dim, Tensor index, Tensor src) -> Tensor').run(([self, dim, index, src]): Tensor => {
   const op = 'scatter_add_';
-  const [self, dim, index, src] = scatterAddInplaceArgs.bind(a);
   return callMutating(SCATTER_ADD_, [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src)], self);
-}
+});
 
-export function scatterAdd(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor], [], ScatterAddOptions & OutOption>): Tensor;
-export function scatterAdd(...a: unknown[]): Tensor {
+export const scatterAdd = front('scatter_add(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None) -> Tensor').run(([self, dim, index, src, out]): Tensor => {
   const op = 'scatter_add';
-  const [self, dim, index, src, out] = scatterAddArgs.bind(a);
   return callForm(SCATTER_ADD, [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src)], out);
-}
+});
 
-export interface ScatterReduceOptions {
-  dim?: Dim;
-  index?: Tensor;
-  src?: Tensor;
-  reduce?: ReduceKind;
-  includeSelf?: boolean;
-}
+const SCATTER_REDUCE_TWO_CHOICES = { reduce: SCATTER_REDUCTIONS };
 
-export function scatterReduce_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor, reduce: ReduceKind], [], ScatterReduceOptions>): Tensor;
-export function scatterReduce_(...a: unknown[]): Tensor {
+export const scatterReduce_ = front('scatter_reduce_(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor', {
+  choices: SCATTER_REDUCE_TWO_CHOICES,
+}).run(([self, dim, index, src, reduce, includeSelf]): Tensor => {
   const op = 'scatter_reduce_';
-  const [self, dim, index, src, reduce, includeSelf] = scatterReduceInplaceArgs.bind(a);
   return callMutating(SCATTER_REDUCE_TWO_, [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src), reduce, includeSelf], self);
-}
+});
 
-export function scatterReduce(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, src: Tensor, reduce: ReduceKind], [], ScatterReduceOptions & OutOption>): Tensor;
-export function scatterReduce(...a: unknown[]): Tensor {
+export const scatterReduce = front('scatter_reduce(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor? out=None) -> Tensor', {
+  choices: SCATTER_REDUCE_TWO_CHOICES,
+}).run(([self, dim, index, src, reduce, includeSelf, out]): Tensor => {
   const op = 'scatter_reduce';
-  const [self, dim, index, src, reduce, includeSelf, out] = scatterReduceArgs.bind(a);
   return callForm(SCATTER_REDUCE_TWO, [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'src', src), reduce, includeSelf], out);
-}
+});
 
-export function indexSelect(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor], [], { dim?: Dim; index?: Tensor } & OutOption>): Tensor;
-export function indexSelect(...a: unknown[]): Tensor {
+export const indexSelect = front('index_select(Tensor input, int dim, Tensor index, *, Tensor? out=None) -> Tensor').run(([self, dim, index, out]): Tensor => {
   const op = 'index_select';
-  const [self, dim, index, out] = indexSelectArgs.bind(a);
   return callWithOut(INDEX_SELECT, INDEX_SELECT_OUT, [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index)], out);
-}
+});
 
-export interface IndexAddOptions {
-  dim?: Dim;
-  index?: Tensor;
-  source?: Tensor;
-  alpha?: Scalar;
-}
-
-export function indexAdd_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, source: Tensor], [], IndexAddOptions>): Tensor;
-export function indexAdd_(...a: unknown[]): Tensor {
+export const indexAdd_ = front('index_add_(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor').run(([self, dim, index, source, alpha]): Tensor => {
   const op = 'index_add_';
-  const [self, dim, index, source, alpha] = indexAddInplaceArgs.bind(a);
   return callMutating(INDEX_ADD_, [unwrapTensor(op, 'self', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'source', source), alpha], self);
-}
+});
 
-export function indexAdd(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, source: Tensor], [], IndexAddOptions & OutOption>): Tensor;
-export function indexAdd(...a: unknown[]): Tensor {
-  const op = 'index_add';
-  const [self, dim, index, source, alpha, out] = indexAddArgs.bind(a);
-  return callForm(INDEX_ADD, [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'source', source), alpha], out);
-}
+export const indexAdd = front('index_add(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor? out=None) -> Tensor').run(
+  ([self, dim, index, source, alpha, out]): Tensor => {
+    const op = 'index_add';
+    return callForm(INDEX_ADD, [unwrapTensor(op, 'input', self), dim, unwrapTensor(op, 'index', index), unwrapTensor(op, 'source', source), alpha], out);
+  },
+);
 
-export function take(input: Tensor, ...rest: BoundArgs<[index: Tensor], [], { index?: Tensor } & OutOption>): Tensor;
-export function take(...a: unknown[]): Tensor {
-  const [self, index, out] = takeArgs.bind(a);
-  return callWithOut(TAKE, TAKE_OUT, [unwrapTensor('take', 'input', self), unwrapTensor('take', 'index', index)], out);
-}
-
-type IndexFillOptions = { dim?: Dim; index?: Tensor; value?: Tensor | Scalar };
+export const take = front('take(Tensor input, Tensor index, *, Tensor? out=None) -> Tensor').run(([self, index, out]): Tensor =>
+  callWithOut(TAKE, TAKE_OUT, [unwrapTensor('take', 'input', self), unwrapTensor('take', 'index', index)], out),
+);
 
 /** `self.indexFill_(dim, index, value)`: the slices `index` names along `dim` set to `value` (a Scalar or a 0-dim tensor). */
-export function indexFill_(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, value: Tensor | Scalar], [], IndexFillOptions>): Tensor;
-export function indexFill_(...a: unknown[]): Tensor {
+export const indexFill_ = overloadedFront([
+  'index_fill_(Tensor input, int dim, Tensor index, Tensor value) -> Tensor',
+  'index_fill_(Tensor input, int dim, Tensor index, Scalar value) -> Tensor',
+]).run(({ values: [self, dim, index, value] }): Tensor => {
   const op = 'index_fill_';
-  const [self, dim, index, value] = indexFillInplaceArgs.bind(a).values;
   const s = unwrapTensor(op, 'self', self);
   const ix = unwrapTensor(op, 'index', index);
   if (isScalar(value)) return callMutating(INDEX_FILL_SCALAR_, [s, dim, ix, value], self);
   return callMutating(INDEX_FILL_TENSOR_, [s, dim, ix, unwrapTensor(op, 'value', value)], self);
-}
+});
 
-export function indexFill(input: Tensor, ...rest: BoundArgs<[dim: Dim, index: Tensor, value: Tensor | Scalar], [], IndexFillOptions>): Tensor;
-export function indexFill(...a: unknown[]): Tensor {
+export const indexFill = overloadedFront([
+  'index_fill(Tensor input, int dim, Tensor index, Tensor value) -> Tensor',
+  'index_fill(Tensor input, int dim, Tensor index, Scalar value) -> Tensor',
+]).run(({ values: [self, dim, index, value] }): Tensor => {
   const op = 'index_fill';
-  const [self, dim, index, value] = indexFillArgs.bind(a).values;
   const s = unwrapTensor(op, 'input', self);
   const ix = unwrapTensor(op, 'index', index);
   if (isScalar(value)) return callFunctional(INDEX_FILL_SCALAR.h, [s, dim, ix, value]);
   return callFunctional(INDEX_FILL_TENSOR.h, [s, dim, ix, unwrapTensor(op, 'value', value)]);
-}
+});

@@ -4,9 +4,10 @@ import { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { advancedIndexShape, applyBasicIndexing, type AdvancedIndex, type AdvancedIndexShape, type BasicViewStep, type TensorIndexLike } from '../views';
-import { makeBinder, typeName, type OptionalArgs } from './binder';
+import { typeName } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { clone, copy_ } from './copy';
+import { front, type OptionsOf } from './front';
 import { empty, full, tensor as makeTensor } from './factories';
 import type { IndexedAccess } from './indexing-impls';
 import { broadcastTo, checkNoInternalOverlap, commonDevice, isScalar, readScalar, torchTypeName, type Scalar } from './meta-utils';
@@ -343,9 +344,8 @@ function sameGeometry(t: Tensor, g: { sizes: readonly number[]; strides: readonl
   );
 }
 
-export interface IndexPutOptions {
-  accumulate?: boolean;
-}
+// (`indices` holds index tensors, or null, numbers, slices and '...' as `x.index` does: the
+// binder takes the list as is and applyBasicIndexing checks each item)
 
 /**
  * `x.indexPut_(indices, values, { accumulate })`: `x[indices] = values` (aten::index_put_).
@@ -356,16 +356,10 @@ export interface IndexPutOptions {
  * `x[0, idx] = v`). `values` broadcasts to the indexing result and must have x's dtype (a
  * JS scalar is taken in x's dtype). With `accumulate`, duplicate positions sum.
  */
-export function indexPut_(self: Tensor, indices: readonly unknown[], values: Tensor | Scalar, ...rest: OptionalArgs<[accumulate: boolean], IndexPutOptions>): Tensor;
-export function indexPut_(...a: unknown[]): Tensor {
-  const [self, indices, values, accumulate] = indexPutInplaceArgs.bind(a);
-  return indexPutBound(self, indices, values, accumulate);
-}
-
-// (`indices` holds index tensors, or null, numbers, slices and '...' as `x.index` does: the
-// binder takes the list as is and applyBasicIndexing checks each item)
-const indexPutInplaceArgs = makeBinder('index_put_', 'index_put_(Tensor self, Any indices, Tensor values, bool accumulate=False) -> Tensor', { numbersAsTensors: true });
-const indexPutArgs = makeBinder('index_put', 'index_put(Tensor self, Any indices, Tensor values, bool accumulate=False) -> Tensor', { numbersAsTensors: true });
+export const indexPut_ = front('index_put_(Tensor self, Any indices, Tensor values, bool accumulate=False) -> Tensor', { numbersAsTensors: true }).run(
+  ([self, indices, values, accumulate]): Tensor => indexPutBound(self, indices, values, accumulate),
+);
+export type IndexPutOptions = OptionsOf<typeof indexPut_>;
 
 function indexPutBound(self: Tensor, indices: unknown, values: Tensor | Scalar, accumulate: boolean): Tensor {
   if (!Array.isArray(indices)) throw new TorchTypeError(`index_put_(): argument 'indices' must be an array of tensors, not ${typeName(indices)}`);
@@ -398,18 +392,17 @@ function indexPutBound(self: Tensor, indices: unknown, values: Tensor | Scalar, 
 }
 
 /** `x.indexPut(indices, values, { accumulate })`: the out-of-place form (a copy of x, written). */
-export function indexPut(self: Tensor, indices: readonly unknown[], values: Tensor | Scalar, ...rest: OptionalArgs<[accumulate: boolean], IndexPutOptions>): Tensor;
-export function indexPut(...a: unknown[]): Tensor {
-  const [self, indices, values, accumulate] = indexPutArgs.bind(a);
-  const c = clone(self);
-  try {
-    return indexPutBound(c, indices, values, accumulate);
-  } catch (e) {
-    c.dispose();
-    throw e;
-  }
-}
-
+export const indexPut = front('index_put(Tensor self, Any indices, Tensor values, bool accumulate=False) -> Tensor', { numbersAsTensors: true }).run(
+  ([self, indices, values, accumulate]): Tensor => {
+    const c = clone(self);
+    try {
+      return indexPutBound(c, indices, values, accumulate);
+    } catch (e) {
+      c.dispose();
+      throw e;
+    }
+  },
+);
 
 /**
  * `target[mask] = v` (or `+=`) on a device that reads asynchronously only, without the count

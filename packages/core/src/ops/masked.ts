@@ -4,9 +4,10 @@ import { broadcastShapes } from '../iterator';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides } from '../views';
-import { makeBinder, makeOverloads, type BoundArgs } from './binder';
+import { makeBinder } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { clone } from './copy';
+import { front, overloadedFront } from './front';
 import { setNonzero } from './indexing';
 import type { IndexedAccess } from './indexing-impls';
 import {
@@ -19,7 +20,6 @@ import {
   sameShape,
   scalarTensor,
   torchTypeName,
-  type Scalar,
 } from './meta-utils';
 import { callWithOut, defineOutVariant } from './out-variant';
 import { expand } from './views';
@@ -233,34 +233,25 @@ export const MASKED_SELECT = defineStructured(
 const MASKED_SELECT_OUT = defineOutVariant(MASKED_SELECT);
 
 // ---- front ends ----
-// (Note [The argument binder])
-const maskedFillOverloads = (name: string) =>
-  makeOverloads(name, [`${name}(Tensor input, Tensor mask, Tensor value) -> Tensor`, `${name}(Tensor input, Tensor mask, Scalar value) -> Tensor`]);
-const maskedFillArgs = maskedFillOverloads('masked_fill');
-const maskedFillInplaceArgs = maskedFillOverloads('masked_fill_');
-const maskedScatterArgs = makeBinder('masked_scatter', 'masked_scatter(Tensor input, Tensor mask, Tensor source) -> Tensor');
-const maskedScatterInplaceArgs = makeBinder('masked_scatter_', 'masked_scatter_(Tensor input, Tensor mask, Tensor source) -> Tensor');
-const maskedSelectArgs = makeBinder('masked_select', 'masked_select(Tensor input, Tensor mask, *, Tensor? out=None) -> Tensor');
-const nonzeroArgs = makeBinder('nonzero', 'nonzero(Tensor input, *, Tensor? out=None, bool as_tuple=False) -> Tensor');
+// (Note [Front ends are declared once])
 
-type MaskedFillArgs = BoundArgs<[mask: Tensor, value: Tensor | Scalar], [], { mask?: Tensor; value?: Tensor | Scalar }>;
-type MaskedScatterArgs = BoundArgs<[mask: Tensor, source: Tensor], [], { mask?: Tensor; source?: Tensor }>;
-
-export function maskedFill_(input: Tensor, ...rest: MaskedFillArgs): Tensor;
-export function maskedFill_(...a: unknown[]): Tensor {
+export const maskedFill_ = overloadedFront([
+  'masked_fill_(Tensor input, Tensor mask, Tensor value) -> Tensor',
+  'masked_fill_(Tensor input, Tensor mask, Scalar value) -> Tensor',
+]).run(({ values: [self, mask, value] }): Tensor => {
   const op = 'masked_fill_';
-  const [self, mask, value] = maskedFillInplaceArgs.bind(a).values;
   const s = unwrapTensor(op, 'self', self);
   const m = unwrapTensor(op, 'mask', mask);
   if (isScalar(value)) return callMutating(MASKED_FILL_SCALAR_, [s, m, value], self);
   return callMutating(MASKED_FILL_TENSOR_, [s, m, unwrapTensor(op, 'value', value)], self);
-}
+});
 
 /** The out-of-place form: self broadcast with the mask, copied, then filled. */
-export function maskedFill(input: Tensor, ...rest: MaskedFillArgs): Tensor;
-export function maskedFill(...a: unknown[]): Tensor {
+export const maskedFill = overloadedFront([
+  'masked_fill(Tensor input, Tensor mask, Tensor value) -> Tensor',
+  'masked_fill(Tensor input, Tensor mask, Scalar value) -> Tensor',
+]).run(({ values: [self, mask, value] }): Tensor => {
   const op = 'masked_fill';
-  const [self, mask, value] = maskedFillArgs.bind(a).values;
   const s = unwrapTensor(op, 'input', self);
   const m = unwrapTensor(op, 'mask', mask);
   const shape = broadcastShapes(op, s.sizes, m.sizes);
@@ -268,24 +259,21 @@ export function maskedFill(...a: unknown[]): Tensor {
   const c = clone(src);
   if (src !== self) src.dispose();
   try {
-    return maskedFill_(c, mask, value);
+    // (PyTorch's two overloads: a Tensor or a Scalar value)
+    return isScalar(value) ? maskedFill_(c, mask, value) : maskedFill_(c, mask, value);
   } catch (e) {
     c.dispose();
     throw e;
   }
-}
+});
 
-export function maskedScatter_(input: Tensor, ...rest: MaskedScatterArgs): Tensor;
-export function maskedScatter_(...a: unknown[]): Tensor {
+export const maskedScatter_ = front('masked_scatter_(Tensor input, Tensor mask, Tensor source) -> Tensor').run(([self, mask, source]): Tensor => {
   const op = 'masked_scatter_';
-  const [self, mask, source] = maskedScatterInplaceArgs.bind(a);
   return callMutating(MASKED_SCATTER_, [unwrapTensor(op, 'self', self), unwrapTensor(op, 'mask', mask), unwrapTensor(op, 'source', source)], self);
-}
+});
 
-export function maskedScatter(input: Tensor, ...rest: MaskedScatterArgs): Tensor;
-export function maskedScatter(...a: unknown[]): Tensor {
+export const maskedScatter = front('masked_scatter(Tensor input, Tensor mask, Tensor source) -> Tensor').run(([self, mask, source]): Tensor => {
   const op = 'masked_scatter';
-  const [self, mask, source] = maskedScatterArgs.bind(a);
   const s = unwrapTensor(op, 'input', self);
   const m = unwrapTensor(op, 'mask', mask);
   const shape = broadcastShapes(op, s.sizes, m.sizes);
@@ -298,14 +286,16 @@ export function maskedScatter(...a: unknown[]): Tensor {
     c.dispose();
     throw e;
   }
-}
+});
 
-export function maskedSelect(input: Tensor, ...rest: BoundArgs<[mask: Tensor], [], { mask?: Tensor; out?: Tensor | null }>): Tensor;
-export function maskedSelect(...a: unknown[]): Tensor {
+const MASKED_SELECT_SCHEMA = 'masked_select(Tensor input, Tensor mask, *, Tensor? out=None) -> Tensor';
+
+export const maskedSelect = front(MASKED_SELECT_SCHEMA).run(([self, mask, out]): Tensor => {
   const op = 'masked_select';
-  const [self, mask, out] = maskedSelectArgs.bind(a);
   return callWithOut(MASKED_SELECT, MASKED_SELECT_OUT, [unwrapTensor(op, 'input', self), unwrapTensor(op, 'mask', mask)], out);
-}
+});
+
+const nonzeroArgs = makeBinder('nonzero', 'nonzero(Tensor input, *, Tensor? out=None, bool as_tuple=False) -> Tensor');
 
 export interface NonzeroOptions {
   asTuple?: boolean;
@@ -378,10 +368,8 @@ export async function nonzeroAsync(...a: unknown[]): Promise<Tensor | Tensor[]> 
  * broadcast mask read first on WebGPU; Note [Data-dependent sizes on async-read backends]).
  * Autograd records MaskedSelectBackward0 as the sync form does.
  */
-export async function maskedSelectAsync(input: Tensor, ...rest: BoundArgs<[mask: Tensor], [], { mask?: Tensor; out?: Tensor | null }>): Promise<Tensor>;
-export async function maskedSelectAsync(...a: unknown[]): Promise<Tensor> {
+export const maskedSelectAsync = front(MASKED_SELECT_SCHEMA, { name: 'maskedSelectAsync' }).run(async ([self, mask, out]): Promise<Tensor> => {
   const op = 'masked_select';
-  const [self, mask, out] = maskedSelectArgs.bind(a);
   const options = { out };
   const s = unwrapTensor(op, 'input', self);
   const m = unwrapTensor(op, 'mask', mask);
@@ -397,4 +385,4 @@ export async function maskedSelectAsync(...a: unknown[]): Promise<Tensor> {
     mb.release();
   }
   return withKnownCounts([n], () => maskedSelect(self, mask, options));
-}
+});

@@ -1,8 +1,6 @@
 import { Tensor } from '../tensor/tensor';
 import * as copy from './copy';
 import { index, indexAsync } from './indexing';
-import { indexPut, indexPut_ } from './indexing';
-import * as gs from './gather-scatter';
 import * as masked from './masked';
 import * as linalg from './linalg';
 import * as pw from './pointwise';
@@ -14,7 +12,6 @@ import * as nnOps from './nn-methods';
 import * as rounding from './rounding';
 import * as red from './reduction';
 import * as stats from './reduction-stats';
-import * as scan from './scan';
 import * as shape from './shape-ops';
 import * as linalgExtra from './linalg-extra';
 import * as views from './views';
@@ -38,20 +35,13 @@ const METHODS = {
   ...REDUCTION_METHODS,
   var: stats.var, std: stats.std, norm: stats.norm,
   countNonzero: stats.countNonzero, mode: stats.mode,
-  cumsum: scan.cumsum, cumsum_: scan.cumsum_, cumprod: scan.cumprod, cumprod_: scan.cumprod_, cummax: scan.cummax, cummin: scan.cummin,
   mm: linalg.mm, bmm: linalg.bmm, matmul: linalg.matmul, mv: linalg.mv, dot: linalg.dot,
   slice: views.sliceDim,
   ...FRONT_METHODS,
   addmm: linalgExtra.addmm, baddbmm: linalgExtra.baddbmm, outer: linalgExtra.outer, ger: linalgExtra.ger,
   index,
   indexAsync,
-  indexPut, indexPut_,
-  gather: gs.gather, scatter: gs.scatter, scatter_: gs.scatter_, scatterAdd: gs.scatterAdd, scatterAdd_: gs.scatterAdd_,
-  scatterReduce: gs.scatterReduce, scatterReduce_: gs.scatterReduce_, indexSelect: gs.indexSelect,
-  indexAdd: gs.indexAdd, indexAdd_: gs.indexAdd_, take: gs.take, indexFill: gs.indexFill, indexFill_: gs.indexFill_,
-  maskedFill: masked.maskedFill, maskedFill_: masked.maskedFill_, maskedScatter: masked.maskedScatter,
-  maskedScatter_: masked.maskedScatter_, maskedSelect: masked.maskedSelect, nonzero: masked.nonzero,
-  maskedSelectAsync: masked.maskedSelectAsync, nonzeroAsync: masked.nonzeroAsync,
+  nonzero: masked.nonzero, nonzeroAsync: masked.nonzeroAsync,
   uniform_: random.uniform_, normal_: random.normal_,
   bernoulli: nnOps.bernoulli, bernoulli_: nnOps.bernoulli_, multinomial: nnOps.multinomial,
   to: copy.to, toAsync: copy.toAsync, float: copy.float, double: copy.double, half: copy.half, bfloat16: copy.bfloat16,

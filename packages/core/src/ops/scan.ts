@@ -3,15 +3,12 @@ import { DTypeError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim } from '../views';
-import { makeBinder, type BoundArgs } from './binder';
 import { callMulti, callMutating, unwrapTensor } from './call';
+import { front, type OptionsOf } from './front';
 import { castTo, checkNoInternalOverlap, releaseAll, torchTypeName } from './meta-utils';
 import { callWithOut, defineOutVariant } from './out-variant';
 import { valuesIndices, writeValuesIndicesOut, type ValuesIndices } from './reduction';
 import { defineStructured, implOf, type Backend } from './registry';
-
-/** `{ out: [values, indices] }`, PyTorch's `out=` pair. */
-type TupleOut = { out?: readonly [Tensor, Tensor] | null };
 
 /**
  * Note [Scans]
@@ -116,55 +113,35 @@ export const CUMMAX = defineCumExtremum('cummax');
 export const CUMMIN = defineCumExtremum('cummin');
 
 // ---- front ends ----
-
-export interface ScanOptions {
-  dtype?: DType | null;
-  out?: Tensor | null;
-}
-
-const cumsumArgs = makeBinder('cumsum', 'cumsum(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None) -> Tensor');
-const cumprodArgs = makeBinder('cumprod', 'cumprod(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None) -> Tensor');
-const cumsumInplaceArgs = makeBinder('cumsum_', 'cumsum_(Tensor input, int dim, *, ScalarType? dtype=None) -> Tensor');
-const cumprodInplaceArgs = makeBinder('cumprod_', 'cumprod_(Tensor input, int dim, *, ScalarType? dtype=None) -> Tensor');
-const cummaxArgs = makeBinder('cummax', 'cummax(Tensor input, int dim, *, Tensor[]? out=None) -> (Tensor, Tensor)');
-const cumminArgs = makeBinder('cummin', 'cummin(Tensor input, int dim, *, Tensor[]? out=None) -> (Tensor, Tensor)');
-
-type Scan = (input: Tensor, ...rest: BoundArgs<[dim: number], [], ScanOptions & { dim?: number }>) => Tensor;
-type ScanInplace = (input: Tensor, ...rest: BoundArgs<[dim: number], [], { dim?: number; dtype?: DType | null }>) => Tensor;
-
-function scanFront(name: 'cumsum' | 'cumprod', h: ReturnType<typeof defineScan>, fnArgs: typeof cumsumArgs | typeof cumprodArgs, inplaceArgs: typeof cumsumInplaceArgs | typeof cumprodInplaceArgs) {
-  const fn: Scan = (...a: unknown[]): Tensor => {
-    const [self, dim, dtype, out] = fnArgs.bind(a);
-    return callWithOut(h.functional, h.out, [unwrapTensor(name, 'input', self), dim, dtype ?? null], out);
-  };
-  const inplace: ScanInplace = (...a: unknown[]): Tensor => {
-    const [self, dim, dtype] = inplaceArgs.bind(a);
-    return callMutating(h.inplace, [unwrapTensor(`${name}_`, 'self', self), dim, dtype ?? null], self);
-  };
-  return { fn, inplace };
-}
-
-const _cumsum = scanFront('cumsum', CUMSUM, cumsumArgs, cumsumInplaceArgs);
-const _cumprod = scanFront('cumprod', CUMPROD, cumprodArgs, cumprodInplaceArgs);
+// (Note [Front ends are declared once])
 
 /** Cumulative sum along `dim`; integral and bool inputs give int64 unless `dtype` is given. */
-export const cumsum: Scan = _cumsum.fn;
-export const cumsum_: ScanInplace = _cumsum.inplace;
+export const cumsum = front('cumsum(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None) -> Tensor').run(
+  ([self, dim, dtype, out]): Tensor => callWithOut(CUMSUM.functional, CUMSUM.out, [unwrapTensor('cumsum', 'input', self), dim, dtype ?? null], out),
+);
+export type ScanOptions = OptionsOf<typeof cumsum>;
+
+export const cumsum_ = front('cumsum_(Tensor input, int dim, *, ScalarType? dtype=None) -> Tensor').run(
+  ([self, dim, dtype]): Tensor => callMutating(CUMSUM.inplace, [unwrapTensor('cumsum_', 'self', self), dim, dtype ?? null], self),
+);
+
 /** Cumulative product along `dim`; integral and bool inputs give int64 unless `dtype` is given. */
-export const cumprod: Scan = _cumprod.fn;
-export const cumprod_: ScanInplace = _cumprod.inplace;
+export const cumprod = front('cumprod(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None) -> Tensor').run(
+  ([self, dim, dtype, out]): Tensor => callWithOut(CUMPROD.functional, CUMPROD.out, [unwrapTensor('cumprod', 'input', self), dim, dtype ?? null], out),
+);
 
-type CumExtremum = (input: Tensor, ...rest: BoundArgs<[dim: number], [], TupleOut & { dim?: number }>) => ValuesIndices;
-
-function cumExtremum(name: 'cummax' | 'cummin', h: typeof CUMMAX, binder: typeof cummaxArgs | typeof cumminArgs): CumExtremum {
-  return (...a: unknown[]): ValuesIndices => {
-    const [self, dim, out] = binder.bind(a);
-    const r = valuesIndices(callMulti(h, [unwrapTensor(name, 'input', self), dim]));
-    return out ? writeValuesIndicesOut(name, r, out) : r;
-  };
-}
+export const cumprod_ = front('cumprod_(Tensor input, int dim, *, ScalarType? dtype=None) -> Tensor').run(
+  ([self, dim, dtype]): Tensor => callMutating(CUMPROD.inplace, [unwrapTensor('cumprod_', 'self', self), dim, dtype ?? null], self),
+);
 
 /** Running maximum along `dim` and the index where it was found: (values, indices). */
-export const cummax: CumExtremum = cumExtremum('cummax', CUMMAX, cummaxArgs);
+export const cummax = front('cummax(Tensor input, int dim, *, Tensor[]? out=None) -> (Tensor, Tensor)').run(([self, dim, out]): ValuesIndices => {
+  const r = valuesIndices(callMulti(CUMMAX, [unwrapTensor('cummax', 'input', self), dim]));
+  return out ? writeValuesIndicesOut('cummax', r, out) : r;
+});
+
 /** Running minimum along `dim` and the index where it was found: (values, indices). */
-export const cummin: CumExtremum = cumExtremum('cummin', CUMMIN, cumminArgs);
+export const cummin = front('cummin(Tensor input, int dim, *, Tensor[]? out=None) -> (Tensor, Tensor)').run(([self, dim, out]): ValuesIndices => {
+  const r = valuesIndices(callMulti(CUMMIN, [unwrapTensor('cummin', 'input', self), dim]));
+  return out ? writeValuesIndicesOut('cummin', r, out) : r;
+});

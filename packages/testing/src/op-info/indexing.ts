@@ -158,19 +158,23 @@ const GATHER: OpInfo = {
 
 const SCATTER: OpInfo = {
   name: 'scatter',
+  // (PyTorch's two overloads: a Tensor `src` or a Scalar `value`)
   call: (i, k) => {
     const { dim, ...o } = SCATTER_KW(k);
-    return torch.scatter(self(i, 'scatter'), dim, ix(i, 1, 'scatter'), operand(i[2], 'scatter'), o);
+    const src = operand(i[2], 'scatter');
+    return src instanceof torch.Tensor ? torch.scatter(self(i, 'scatter'), dim, ix(i, 1, 'scatter'), src, o) : torch.scatter(self(i, 'scatter'), dim, ix(i, 1, 'scatter'), src, o);
   },
   variants: { method: true, inplace: true, out: true },
   forms: {
     method: (i, k) => {
       const { dim, ...o } = SCATTER_FORM_KW(k);
-      return self(i, 'scatter').scatter(dim, ix(i, 1, 'scatter'), operand(i[2], 'scatter'), o);
+      const src = operand(i[2], 'scatter');
+      return src instanceof torch.Tensor ? self(i, 'scatter').scatter(dim, ix(i, 1, 'scatter'), src, o) : self(i, 'scatter').scatter(dim, ix(i, 1, 'scatter'), src, o);
     },
     inplace: (i, k) => {
       const { dim, ...o } = SCATTER_FORM_KW(k);
-      return self(i, 'scatter').scatter_(dim, ix(i, 1, 'scatter'), operand(i[2], 'scatter'), o);
+      const src = operand(i[2], 'scatter');
+      return src instanceof torch.Tensor ? self(i, 'scatter').scatter_(dim, ix(i, 1, 'scatter'), src, o) : self(i, 'scatter').scatter_(dim, ix(i, 1, 'scatter'), src, o);
     },
   },
   dtypes: ALL_DTYPES,
@@ -308,11 +312,22 @@ const INDEX_ADD: OpInfo = {
 const INDEX_FILL: OpInfo = {
   name: 'indexFill',
   errorNames: ['index_fill_', 'index_fill', 'indexFill'],
-  call: (i, k) => torch.indexFill(self(i, 'indexFill'), DIM_KW(k).dim, ix(i, 1, 'indexFill'), operand(i[2], 'indexFill')),
+  // (PyTorch's two overloads: a Tensor or a Scalar `value`)
+  call: (i, k) => {
+    const v = operand(i[2], 'indexFill');
+    const [s, d, index] = [self(i, 'indexFill'), DIM_KW(k).dim, ix(i, 1, 'indexFill')];
+    return v instanceof torch.Tensor ? torch.indexFill(s, d, index, v) : torch.indexFill(s, d, index, v);
+  },
   variants: { method: true, inplace: true },
   forms: {
-    method: (i, k) => self(i, 'indexFill').indexFill(DIM_KW(k).dim, ix(i, 1, 'indexFill'), operand(i[2], 'indexFill')),
-    inplace: (i, k) => self(i, 'indexFill').indexFill_(DIM_KW(k).dim, ix(i, 1, 'indexFill'), operand(i[2], 'indexFill')),
+    method: (i, k) => {
+      const v = operand(i[2], 'indexFill');
+      return v instanceof torch.Tensor ? self(i, 'indexFill').indexFill(DIM_KW(k).dim, ix(i, 1, 'indexFill'), v) : self(i, 'indexFill').indexFill(DIM_KW(k).dim, ix(i, 1, 'indexFill'), v);
+    },
+    inplace: (i, k) => {
+      const v = operand(i[2], 'indexFill');
+      return v instanceof torch.Tensor ? self(i, 'indexFill').indexFill_(DIM_KW(k).dim, ix(i, 1, 'indexFill'), v) : self(i, 'indexFill').indexFill_(DIM_KW(k).dim, ix(i, 1, 'indexFill'), v);
+    },
   },
   dtypes: ALL_DTYPES,
   samples: ['dim0', 'dim1-dup', 'neg-index', '0dim-index', '0dim', 'empty-index', 'out-of-range', 'int32', 'tensor-value'],
@@ -342,7 +357,11 @@ const TAKE: OpInfo = {
 const MASKED_FILL: OpInfo = {
   name: 'maskedFill',
   errorNames: ['masked_fill_', 'masked_fill', 'maskedFill'],
-  call: (i) => torch.maskedFill(self(i, 'maskedFill'), ix(i, 1, 'maskedFill'), operand(i[2], 'maskedFill')),
+  // (PyTorch's two overloads: a Tensor or a Scalar `value`)
+  call: (i) => {
+    const v = operand(i[2], 'maskedFill');
+    return v instanceof torch.Tensor ? torch.maskedFill(self(i, 'maskedFill'), ix(i, 1, 'maskedFill'), v) : torch.maskedFill(self(i, 'maskedFill'), ix(i, 1, 'maskedFill'), v);
+  },
   variants: { method: true, inplace: true },
   dtypes: ALL_DTYPES,
   samples: ['scalar', 'broadcast-mask', 'broadcast-self', 'tensor-value', '0dim', 'empty'],
