@@ -90,7 +90,7 @@ export {
   rand,
   randn,
   randint,
-  randperm,
+  // randperm, bernoulli, multinomial: ./generated/front-ops
   randLike,
   randnLike,
   manualSeed,
@@ -100,8 +100,6 @@ export {
   defaultGenerator,
   type GeneratorState,
   type RandomOptions,
-  bernoulli,
-  multinomial,
   type BernoulliOptions,
   type MultinomialOptions,
   // NN ops PyTorch also has on `torch` (torch.softmax, torch.log_softmax, torch.dropout...)
@@ -111,13 +109,11 @@ export {
   layerNorm,
   groupNorm,
   // pointwise (the op table's rows come from ./generated/table-ops)
-  // trueDivide, floorDivide, clamp, clip, isnan, isinf, isfinite, square: ./generated/front-ops
-  nanToNum,
+  // trueDivide, floorDivide, clamp, clip, isnan, isinf, isfinite, square, nanToNum, round: ./generated/front-ops
   // the composite activations (the rows' functions come from ./generated/table-ops)
   relu6,
   selu,
   selu_,
-  round,
   type RoundOptions,
   where,
   // reductions (the op table's rows, sum ... any, come from ./generated/table-ops)
@@ -125,13 +121,8 @@ export {
   min,
   type ValuesIndices,
   var,
-  std,
-  varMean,
-  stdMean,
-  norm,
-  countNonzero,
+  // std, varMean, stdMean, norm, countNonzero, mode: ./generated/front-ops
   median,
-  mode,
   cumsum,
   cumsum_,
   cumprod,
@@ -156,12 +147,7 @@ export {
   type AvgPool2dOptions,
   type PadOptions,
   type InterpolateOptions,
-  // linear algebra
-  mm,
-  bmm,
-  mv,
-  dot,
-  matmul,
+  // linear algebra: mm, bmm, mv, dot, matmul: ./generated/front-ops
   // views and shape
   view,
   reshape,
@@ -216,10 +202,7 @@ export {
   type UniqueOptions,
   type SearchsortedOptions,
   type BucketizeOptions,
-  addmm,
-  baddbmm,
-  outer,
-  ger,
+  // addmm, baddbmm, outer, ger: ./generated/front-ops
   tensordot,
   einsum,
   type AddmmOptions,

@@ -4,20 +4,15 @@ import { index, indexAsync } from './indexing';
 import { indexPut, indexPut_ } from './indexing';
 import * as gs from './gather-scatter';
 import * as masked from './masked';
-import * as linalg from './linalg';
 import * as pw from './pointwise';
 import { ACTIVATION_METHODS, BINARY_METHODS, TERNARY_METHODS, UNARY_METHODS } from './pointwise-table';
 import { REDUCTION_METHODS } from './generated/table-methods';
-import * as lg from './logical';
-import * as random from './random';
 import * as nnOps from './nn-methods';
-import * as rounding from './rounding';
 import * as red from './reduction';
 import * as stats from './reduction-stats';
 import * as scan from './scan';
 import * as shape from './shape-ops';
 import * as reorder from './reorder';
-import * as linalgExtra from './linalg-extra';
 import * as views from './views';
 import { FRONT_METHODS } from './generated/front-methods';
 import type { FrontInfo, FrontMethod } from './front';
@@ -31,16 +26,12 @@ import type { FrontInfo, FrontMethod } from './front';
 const METHODS = {
   ...BINARY_METHODS,
   ...TERNARY_METHODS,
-  nanToNum: lg.nanToNum, nanToNum_: lg.nanToNum_,
   ...UNARY_METHODS,
-  round: rounding.round, round_: rounding.round_,
   ...ACTIVATION_METHODS,
   where: (self: Tensor, condition: Tensor, other: Tensor | number | boolean | bigint): Tensor => pw.where(condition, self, other),
   ...REDUCTION_METHODS,
-  var: stats.var, std: stats.std, norm: stats.norm,
-  countNonzero: stats.countNonzero, mode: stats.mode,
+  var: stats.var,
   cumsum: scan.cumsum, cumsum_: scan.cumsum_, cumprod: scan.cumprod, cumprod_: scan.cumprod_, cummax: scan.cummax, cummin: scan.cummin,
-  mm: linalg.mm, bmm: linalg.bmm, matmul: linalg.matmul, mv: linalg.mv, dot: linalg.dot,
   view: views.view, asStrided: views.asStrided, permute: views.permute, transpose: views.transpose, swapaxes: views.swapaxes, swapdims: views.swapdims,
   select: views.select, unsqueeze: views.unsqueeze, squeeze: views.squeeze, expand: views.expand,
   unfold: views.unfold, diagonal: views.diagonal, detach: views.detach, slice: views.sliceDim,
@@ -50,7 +41,6 @@ const METHODS = {
   repeat: reorder.repeat, tile: reorder.tile, flip: reorder.flip, fliplr: reorder.fliplr, flipud: reorder.flipud, roll: reorder.roll,
   triu: reorder.triu, triu_: reorder.triu_, tril: reorder.tril, tril_: reorder.tril_, repeatInterleave: reorder.repeatInterleave,
   ...FRONT_METHODS,
-  addmm: linalgExtra.addmm, baddbmm: linalgExtra.baddbmm, outer: linalgExtra.outer, ger: linalgExtra.ger,
   index,
   indexAsync,
   indexPut, indexPut_,
@@ -60,8 +50,7 @@ const METHODS = {
   maskedFill: masked.maskedFill, maskedFill_: masked.maskedFill_, maskedScatter: masked.maskedScatter,
   maskedScatter_: masked.maskedScatter_, maskedSelect: masked.maskedSelect, nonzero: masked.nonzero,
   maskedSelectAsync: masked.maskedSelectAsync, nonzeroAsync: masked.nonzeroAsync,
-  uniform_: random.uniform_, normal_: random.normal_,
-  softmax: nnOps.softmax, logSoftmax: nnOps.logSoftmax, bernoulli: nnOps.bernoulli, bernoulli_: nnOps.bernoulli_, multinomial: nnOps.multinomial,
+  softmax: nnOps.softmax, logSoftmax: nnOps.logSoftmax,
   copy_: copy.copy_, fill_: copy.fill_, zero_: copy.zero_, clone: copy.clone, contiguous: copy.contiguous,
   to: copy.to, toAsync: copy.toAsync, float: copy.float, double: copy.double, half: copy.half, bfloat16: copy.bfloat16,
   long: copy.long, int: copy.int, short: copy.short, bool: copy.bool, byte: copy.byte, char: copy.char,
