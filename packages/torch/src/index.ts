@@ -90,7 +90,7 @@ export {
   rand,
   randn,
   randint,
-  // randperm, bernoulli, multinomial: ./generated/front-ops
+  // randperm: ./generated/front-ops
   randLike,
   randnLike,
   manualSeed,
@@ -100,6 +100,8 @@ export {
   defaultGenerator,
   type GeneratorState,
   type RandomOptions,
+  bernoulli,
+  multinomial,
   type BernoulliOptions,
   type MultinomialOptions,
   // NN ops PyTorch also has on `torch` (torch.softmax, torch.log_softmax, torch.dropout...)
@@ -202,7 +204,9 @@ export {
   type UniqueOptions,
   type SearchsortedOptions,
   type BucketizeOptions,
-  // addmm, baddbmm, outer, ger: ./generated/front-ops
+  // addmm, baddbmm: ./generated/front-ops
+  outer,
+  ger,
   tensordot,
   einsum,
   type AddmmOptions,

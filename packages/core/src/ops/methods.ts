@@ -13,6 +13,7 @@ import * as stats from './reduction-stats';
 import * as scan from './scan';
 import * as shape from './shape-ops';
 import * as reorder from './reorder';
+import * as linalgExtra from './linalg-extra';
 import * as views from './views';
 import { FRONT_METHODS } from './generated/front-methods';
 import type { FrontInfo, FrontMethod } from './front';
@@ -41,6 +42,7 @@ const METHODS = {
   repeat: reorder.repeat, tile: reorder.tile, flip: reorder.flip, fliplr: reorder.fliplr, flipud: reorder.flipud, roll: reorder.roll,
   triu: reorder.triu, triu_: reorder.triu_, tril: reorder.tril, tril_: reorder.tril_, repeatInterleave: reorder.repeatInterleave,
   ...FRONT_METHODS,
+  outer: linalgExtra.outer, ger: linalgExtra.ger,
   index,
   indexAsync,
   indexPut, indexPut_,
@@ -50,7 +52,7 @@ const METHODS = {
   maskedFill: masked.maskedFill, maskedFill_: masked.maskedFill_, maskedScatter: masked.maskedScatter,
   maskedScatter_: masked.maskedScatter_, maskedSelect: masked.maskedSelect, nonzero: masked.nonzero,
   maskedSelectAsync: masked.maskedSelectAsync, nonzeroAsync: masked.nonzeroAsync,
-  softmax: nnOps.softmax, logSoftmax: nnOps.logSoftmax,
+  softmax: nnOps.softmax, logSoftmax: nnOps.logSoftmax, bernoulli: nnOps.bernoulli, multinomial: nnOps.multinomial,
   copy_: copy.copy_, fill_: copy.fill_, zero_: copy.zero_, clone: copy.clone, contiguous: copy.contiguous,
   to: copy.to, toAsync: copy.toAsync, float: copy.float, double: copy.double, half: copy.half, bfloat16: copy.bfloat16,
   long: copy.long, int: copy.int, short: copy.short, bool: copy.bool, byte: copy.byte, char: copy.char,

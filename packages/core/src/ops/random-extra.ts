@@ -22,16 +22,21 @@
 import { CPU } from '../device';
 import { isFloatingType } from '../dtype';
 import { DTypeError, NotImplementedError, ShapeError, TorchError, fmtShape } from '../errors';
-import { defaultGenerator } from '../random/generator';
+import { defaultGenerator, type Generator } from '../random/generator';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { front, overloadedFront, type OptionsOf } from './front';
+import { makeBinder, makeOverloads, type BoundArgs, type OptionalArgs } from './binder';
+import { overloadedFront } from './front';
 import { unwrapTensor } from './call';
 import { contiguous, copy_, to } from './copy';
 import { emptyLike } from './factories';
 import { torchTypeName } from './meta-utils';
 import { deviceRandomImpl, deviceStream, drawnOnDevice } from './random-impls';
 import { expand } from './views';
+
+export interface GeneratorOption {
+  generator?: Generator | null;
+}
 
 /** Row-major logical offsets of `t`'s elements in the order of their storage offsets (memory order). */
 function memoryOrder(t: Tensor): Int32Array | null {
@@ -99,6 +104,14 @@ function hostValues(t: Tensor): Float64Array {
   }
 }
 
+const bernoulliArgs = makeOverloads('bernoulli', [
+  'bernoulli(Tensor input, *, Generator? generator=None, Tensor? out=None) -> Tensor',
+  'bernoulli(Tensor input, float p, *, Generator? generator=None) -> Tensor',
+]);
+const multinomialArgs = makeBinder('multinomial', 'multinomial(Tensor input, int num_samples, bool replacement=False, *, Generator? generator=None, Tensor? out=None) -> Tensor', {
+  unsupported: ['out'],
+});
+
 /** `x.bernoulli_(p)`: each element becomes 1 with probability p (a number or a tensor broadcast to x), else 0. */
 export const bernoulli_ = overloadedFront(
   ['bernoulli_(Tensor self, Tensor p, *, Generator? generator=None) -> Tensor', 'bernoulli_(Tensor self, float p=0.5, *, Generator? generator=None) -> Tensor'],
@@ -161,14 +174,17 @@ export const bernoulli_ = overloadedFront(
   return writeDrawn('bernoulli_', self, drawn);
 });
 
+export interface BernoulliOptions extends GeneratorOption {
+  p?: number | null;
+}
+
 /**
  * `bernoulli(probs)`: a tensor of probs' dtype with 1 where a draw falls below the
  * probability; `bernoulli(x, { p })` (or `bernoulli(x, p)`) draws with one probability.
  */
-export const bernoulli = overloadedFront([
-  'bernoulli(Tensor input, *, Generator? generator=None, Tensor? out=None) -> Tensor',
-  'bernoulli(Tensor input, float p, *, Generator? generator=None) -> Tensor',
-]).run(({ index, values }): Tensor => {
+export function bernoulli(input: Tensor, ...rest: OptionalArgs<[p: number], BernoulliOptions & { out?: Tensor | null }>): Tensor;
+export function bernoulli(...a: unknown[]): Tensor {
+  const { index, values } = bernoulliArgs.bind(a);
   const input = values[0];
   const o = index === 0 ? { p: undefined, generator: values[1], out: values[2] } : { p: values[1], generator: values[2], out: undefined };
   // (`out=` is PyTorch's keyword; no out= form here yet)
@@ -186,16 +202,19 @@ export const bernoulli = overloadedFront([
     out.dispose();
     throw e;
   }
-});
-export type BernoulliOptions = OptionsOf<typeof bernoulli>;
+}
+
+export interface MultinomialOptions extends GeneratorOption {
+  replacement?: boolean | null;
+}
 
 /**
  * `multinomial(probs, numSamples, { replacement, generator })`: int64 category indices drawn
  * from each row of `probs` (1-D or 2-D, non-negative, not necessarily normalised).
  */
-export const multinomial = front('multinomial(Tensor input, int num_samples, bool replacement=False, *, Generator? generator=None, Tensor? out=None) -> Tensor', {
-  unsupported: ['out'],
-}).run(([input, numSamples, replacement, generator]): Tensor => {
+export function multinomial(input: Tensor, ...rest: BoundArgs<[numSamples: number], [replacement: boolean], MultinomialOptions & { numSamples?: number; out?: Tensor | null }>): Tensor;
+export function multinomial(...a: unknown[]): Tensor {
+  const [input, numSamples, replacement, generator] = multinomialArgs.bind(a);
   const x = unwrapTensor('multinomial', 'input', input);
   const gen = generator ?? defaultGenerator;
   if (!isFloatingType(x.dtype)) {
@@ -282,5 +301,5 @@ export const multinomial = front('multinomial(Tensor input, int num_samples, boo
   } finally {
     t.dispose();
   }
-});
-export type MultinomialOptions = OptionsOf<typeof multinomial>;
+}
+

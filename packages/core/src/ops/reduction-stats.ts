@@ -204,21 +204,34 @@ function varSchemas<const N extends string>(name: N) {
 }
 type VarSchemas = ReturnType<typeof varSchemas<'var'>>;
 
+/** var_mean/std_mean's: var's, with two results and no `out` (PyTorch has no out= form of them). */
+function varMeanSchemas<const N extends string>(name: N) {
+  return [
+    `${name}(Tensor self, bool unbiased=True) -> (Tensor, Tensor)`,
+    `${name}.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)`,
+    `${name}.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, bool? unbiased=None) -> (Tensor, Tensor)`,
+  ] as const;
+}
+type VarCall = OverloadCall<VarSchemas, {}> | OverloadCall<ReturnType<typeof varMeanSchemas<'var_mean'>>, {}>;
+
 /** var/std's options object: `correction` (default 1, Bessel's; or the legacy `unbiased`), `dim`, `keepdim`, `out`. */
 export type VarOptions = FrontOptions<VarSchemas[2]>;
 
-/** [self, dims, correction, keepdim, out] of a var/std call. */
-function varArgs(op: string, r: OverloadCall<VarSchemas, {}>): [TensorImpl, number[] | null, Scalar, boolean, Tensor | undefined] {
+/** [self, dims, correction, keepdim] of a var/std call. */
+function varArgs(op: string, r: VarCall): [TensorImpl, number[] | null, Scalar, boolean] {
   const self = unwrapTensor(op, 'input', r.values[0]);
-  if (r.index === 0) return [self, null, r.values[1] ? 1 : 0, false, undefined];
+  if (r.index === 0) return [self, null, r.values[1] ? 1 : 0, false];
   if (r.index === 1) {
-    const [, dim, unbiased, keepdim, out] = r.values;
-    return [self, dim ?? null, unbiased ? 1 : 0, keepdim, out];
+    const [, dim, unbiased, keepdim] = r.values;
+    return [self, dim ?? null, unbiased ? 1 : 0, keepdim];
   }
-  const [, dim, correction, keepdim, unbiased, out] = r.values;
+  const [, dim, correction, keepdim, unbiased] = r.values;
   if (unbiased !== undefined && correction !== undefined) throw new TorchError(`${op}(): Cannot specify both unbiased and correction`);
-  return [self, dim ?? null, unbiased !== undefined ? (unbiased ? 1 : 0) : (correction ?? 1), keepdim, out];
+  return [self, dim ?? null, unbiased !== undefined ? (unbiased ? 1 : 0) : (correction ?? 1), keepdim];
 }
+
+/** var/std's `out` (their `(unbiased)` overload has none). */
+const varOut = (r: OverloadCall<VarSchemas, {}>): Tensor | undefined => (r.index === 0 ? undefined : r.index === 1 ? r.values[4] : r.values[5]);
 
 // (`var` is a reserved word: no `export const var = front(...)` can declare it, so its front end
 // is a function binding the same overloads, typed from them; exported as `var`)
@@ -229,27 +242,22 @@ type VarRest = OverloadFrontArgs<VarSchemas> extends infer A ? (A extends readon
 /** The variance over `dim` (all dims by default) with `correction` (default 1); exported as `var`. */
 function var_(input: Tensor, ...rest: VarRest): Tensor;
 function var_(...a: unknown[]): Tensor {
-  const [x, d, c, k, out] = varArgs('var', varBinder.bind(a));
-  return callWithOut(VAR, VAR_OUT, [x, d, c, k], out);
+  const call = varBinder.bind(a);
+  return callWithOut(VAR, VAR_OUT, varArgs('var', call), varOut(call));
 }
 
 /** The standard deviation over `dim` (all dims by default) with `correction` (default 1). */
-export const std = overloadedFront(varSchemas('std')).run((call): Tensor => {
-  const [x, d, c, k, out] = varArgs('std', call);
-  return callWithOut(STD, STD_OUT, [x, d, c, k], out);
-});
+export const std = overloadedFront(varSchemas('std')).run((call): Tensor => callWithOut(STD, STD_OUT, varArgs('std', call), varOut(call)));
 
 /** `[var, mean]`, a plain array (PyTorch's plain tuple). */
-export const varMean = overloadedFront(varSchemas('var_mean'), { method: false }).run((call): [Tensor, Tensor] => {
-  const [x, d, c, k] = varArgs('var_mean', call);
-  const [v, m] = callMulti(VAR_MEAN, [x, d, c, k]);
+export const varMean = overloadedFront(varMeanSchemas('var_mean'), { method: false }).run((call): [Tensor, Tensor] => {
+  const [v, m] = callMulti(VAR_MEAN, varArgs('var_mean', call));
   return [v, m];
 });
 
 /** `[std, mean]`, a plain array. */
-export const stdMean = overloadedFront(varSchemas('std_mean'), { method: false }).run((call): [Tensor, Tensor] => {
-  const [x, d, c, k] = varArgs('std_mean', call);
-  const [sd, m] = callMulti(STD_MEAN, [x, d, c, k]);
+export const stdMean = overloadedFront(varMeanSchemas('std_mean'), { method: false }).run((call): [Tensor, Tensor] => {
+  const [sd, m] = callMulti(STD_MEAN, varArgs('std_mean', call));
   return [sd, m];
 });
 

@@ -44,13 +44,6 @@ const EMBEDDING_KW = options({ paddingIdx: num });
 const ONE_HOT_KW = options({ numClasses: num });
 const DROPOUT_KW = options({ seed: num, p: num, training: bool });
 const BERNOULLI_KW = options({ seed: num, p: num });
-
-/** bernoulli (or its method form) with the goldens' kwargs: PyTorch's two overloads, with and without `p`. */
-function callBernoulli(x: Tensor, k: Kwargs, method: boolean): Tensor {
-  const { p, ...rest } = seeded(BERNOULLI_KW(k));
-  if (p === undefined) return method ? x.bernoulli(rest) : torch.bernoulli(x, rest);
-  return method ? x.bernoulli({ ...rest, p }) : torch.bernoulli(x, { ...rest, p });
-}
 const MULTINOMIAL_KW = options({ seed: num, numSamples: required(num), replacement: bool });
 
 /** `position`: ops bound by core's binder name the position of a positional argument, as PyTorch's parser does. */
@@ -320,9 +313,9 @@ export const NN_OPS: readonly OpInfo[] = [
   },
   {
     name: 'bernoulli',
-    call: (i, k) => callBernoulli(x0(i, 'bernoulli'), k, false),
+    call: (i, k) => torch.bernoulli(x0(i, 'bernoulli'), seeded(BERNOULLI_KW(k))),
     variants: { method: true },
-    forms: { method: (i, k) => callBernoulli(x0(i, 'bernoulli'), k, true) },
+    forms: { method: (i, k) => x0(i, 'bernoulli').bernoulli(seeded(BERNOULLI_KW(k))) },
     dtypes: FLOAT_DTYPES,
     samples: ['probs', 'p', 'bad-probs'],
     errorInputs: [

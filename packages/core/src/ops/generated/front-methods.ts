@@ -3,11 +3,11 @@
 
 import { trueDivide, floorDivide, trueDivide_, floorDivide_, square, square_ } from '../aliases';
 import { mm, bmm, mv, dot, matmul } from '../linalg';
-import { addmm, baddbmm, outer, ger } from '../linalg-extra';
+import { addmm, baddbmm } from '../linalg-extra';
 import { nanToNum, nanToNum_ } from '../logical';
 import { clamp, clamp_, clip, clip_, isnan, isinf, isfinite } from '../pointwise-binary';
 import { uniform_, normal_ } from '../random';
-import { bernoulli_, bernoulli, multinomial } from '../random-extra';
+import { bernoulli_ } from '../random-extra';
 import { std, norm, countNonzero, mode } from '../reduction-stats';
 import { round, round_ } from '../rounding';
 import { sort, argsort, topk, unique, uniqueAsync } from '../sorting';
@@ -16,11 +16,11 @@ import { sort, argsort, topk, unique, uniqueAsync } from '../sorting';
 export const FRONT_METHODS = {
   trueDivide, floorDivide, trueDivide_, floorDivide_, square, square_,
   mm, bmm, mv, dot, matmul,
-  addmm, baddbmm, outer, ger,
+  addmm, baddbmm,
   nanToNum, nanToNum_,
   clamp, clamp_, clip, clip_, isnan, isinf, isfinite,
   uniform_, normal_,
-  bernoulli_, bernoulli, multinomial,
+  bernoulli_,
   std, norm, countNonzero, mode,
   round, round_,
   sort, argsort, topk, unique, uniqueAsync,
