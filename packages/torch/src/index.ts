@@ -69,7 +69,7 @@ export {
   rand,
   randn,
   randint,
-  randperm,
+  // randperm: ./generated/front-ops
   randLike,
   randnLike,
   manualSeed,
@@ -85,10 +85,8 @@ export {
   type MultinomialOptions,
   // NN ops PyTorch also has on `torch` (torch.softmax, torch.log_softmax, torch.dropout...): ./generated/front-ops
   // pointwise (the op table's rows come from ./generated/table-ops)
-  // trueDivide, floorDivide, clamp, clip, isnan, isinf, isfinite, square: ./generated/front-ops
-  nanToNum,
+  // trueDivide, floorDivide, clamp, clip, isnan, isinf, isfinite, square, nanToNum, round: ./generated/front-ops
   // the composite activations relu6, selu, selu_: ./generated/front-ops (the rows' functions come from ./generated/table-ops)
-  round,
   type RoundOptions,
   where,
   // reductions (the op table's rows, sum ... any, come from ./generated/table-ops)
@@ -96,13 +94,8 @@ export {
   min,
   type ValuesIndices,
   var,
-  std,
-  varMean,
-  stdMean,
-  norm,
-  countNonzero,
+  // std, varMean, stdMean, norm, countNonzero, mode: ./generated/front-ops
   median,
-  mode,
   // cumsum(_), cumprod(_), cummax, cummin: ./generated/front-ops
   type VarOptions,
   type NormOptions,
@@ -119,12 +112,7 @@ export {
   type AvgPool2dOptions,
   type PadOptions,
   type InterpolateOptions,
-  // linear algebra
-  mm,
-  bmm,
-  mv,
-  dot,
-  matmul,
+  // linear algebra: mm, bmm, mv, dot, matmul: ./generated/front-ops
   // views and shape (view, reshape, permute, transpose, select, squeeze, expand, split... : ./generated/front-ops)
   index,
   // joining and reordering (cat, stack, hstack, vstack: ./generated/front-ops)
@@ -141,8 +129,7 @@ export {
   type UniqueOptions,
   type SearchsortedOptions,
   type BucketizeOptions,
-  addmm,
-  baddbmm,
+  // addmm, baddbmm: ./generated/front-ops
   outer,
   ger,
   tensordot,

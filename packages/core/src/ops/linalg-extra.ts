@@ -4,6 +4,7 @@ import { isFloatingType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, TorchTypeError, fmtShape } from '../errors';
 import { broadcastShapes } from '../iterator';
 import { isOptionsObject, makeBinder, typeName, type BoundArgs } from './binder';
+import { front, type OptionsOf } from './front';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { callFunctional, unwrapTensor } from './call';
@@ -417,29 +418,21 @@ export const EINSUM = defineComposite('einsum(str equation, Tensor[] tensors, *,
 
 // ---- front ends ----
 // (Note [The argument binder]; beta and alpha are keyword-only, as in PyTorch)
-export interface AddmmOptions {
-  beta?: number | bigint | boolean;
-  alpha?: number | bigint | boolean;
-  out?: Tensor | null;
-}
-
-type AddProduct<A extends string, B extends string> = (input: Tensor, ...rest: BoundArgs<[a: Tensor, b: Tensor], [], AddmmOptions & { [P in A | B]?: Tensor }>) => Tensor;
-
-function addProductFront<A extends string, B extends string>(op: string, h: typeof ADDMM | typeof BADDBMM, hOut: OperatorHandle, a: A, b: B): AddProduct<A, B> {
-  // (the keywords as plain strings: the schema's types do not depend on them)
-  const [ka, kb]: string[] = [a, b];
-  const binder = makeBinder(op, `${op}(Tensor input, Tensor ${ka}, Tensor ${kb}, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) -> Tensor`);
-  return (...args: unknown[]): Tensor => {
-    const [self, x, y, beta, alpha, out] = binder.bind(args);
-    return callWithOut(h, hOut, [unwrapTensor(op, 'input', self), unwrapTensor(op, a, x), unwrapTensor(op, b, y), beta, alpha], out);
-  };
+/** beta * input + alpha * (a @ b), `ka`/`kb` being a and b's keywords. */
+function addProductFront(op: string, h: typeof ADDMM | typeof BADDBMM, hOut: OperatorHandle, ka: string, kb: string, [self, a, b, beta, alpha, out]: readonly [Tensor, Tensor, Tensor, Scalar, Scalar, Tensor | undefined]): Tensor {
+  return callWithOut(h, hOut, [unwrapTensor(op, 'input', self), unwrapTensor(op, ka, a), unwrapTensor(op, kb, b), beta, alpha], out);
 }
 
 /** `torch.addmm(input, mat1, mat2, { beta, alpha, out })`: beta * input + alpha * (mat1 @ mat2). */
-export const addmm: AddProduct<'mat1', 'mat2'> = addProductFront('addmm', ADDMM, ADDMM_OUT, 'mat1', 'mat2');
+export const addmm = front('addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) -> Tensor').run(
+  (values): Tensor => addProductFront('addmm', ADDMM, ADDMM_OUT, 'mat1', 'mat2', values),
+);
+export type AddmmOptions = OptionsOf<typeof addmm>;
 
 /** `torch.baddbmm(input, batch1, batch2, { beta, alpha, out })`: per batch, beta * input + alpha * (b1 @ b2). */
-export const baddbmm: AddProduct<'batch1', 'batch2'> = addProductFront('baddbmm', BADDBMM, BADDBMM_OUT, 'batch1', 'batch2');
+export const baddbmm = front('baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) -> Tensor').run(
+  (values): Tensor => addProductFront('baddbmm', BADDBMM, BADDBMM_OUT, 'batch1', 'batch2', values),
+);
 
 type Outer = (input: Tensor, ...rest: BoundArgs<[vec2: Tensor], [], { vec2?: Tensor; out?: Tensor | null }>) => Tensor;
 

@@ -3,8 +3,8 @@ import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { broadcastShapes } from '../iterator';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { makeBinder, type BoundArgs } from './binder';
 import { unwrapTensor } from './call';
+import { front } from './front';
 import { defineComposite } from './composite';
 import { UNINITIALIZED, commonDevice, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
@@ -163,25 +163,24 @@ const DOT_OUT = defineOutVariant(DOT);
 const BMM_OUT = defineOutVariant(BMM);
 const MATMUL_OUT = defineOutVariant(MATMUL);
 
-export interface MatmulOptions {
-  out?: Tensor | null;
+/** A product's call: `second` is its second argument's keyword (`mm(input, mat2)`, `dot(input, tensor)`). */
+function product(name: string, second: string, h: typeof MM | typeof BMM | typeof MV | typeof DOT | typeof MATMUL, hOut: OperatorHandle, self: Tensor, other: Tensor, out: Tensor | undefined): Tensor {
+  return callWithOut(h, hOut, [unwrapTensor(name, 'input', self), unwrapTensor(name, second, other)], out);
 }
 
-/** The products' second argument, by PyTorch's keyword: `mm(input, mat2)`, `dot(input, tensor)`... */
-type Product<K extends string> = (input: Tensor, ...rest: BoundArgs<[second: Tensor], [], MatmulOptions & { [P in K]?: Tensor }>) => Tensor;
+/** The matrix product of two matrices. */
+export const mm = front('mm(Tensor input, Tensor mat2, *, Tensor? out=None) -> Tensor').run(([self, mat2, out]): Tensor => product('mm', 'mat2', MM, MM_OUT, self, mat2, out));
 
-function product<K extends string>(name: string, second: K, h: typeof MM | typeof BMM | typeof MV | typeof DOT | typeof MATMUL, hOut: OperatorHandle): Product<K> {
-  // (the keyword as a plain string: the schema's types do not depend on it)
-  const keyword: string = second;
-  const binder = makeBinder(name, `${name}(Tensor input, Tensor ${keyword}, *, Tensor? out=None) -> Tensor`);
-  return (...a: unknown[]): Tensor => {
-    const [self, other, out] = binder.bind(a);
-    return callWithOut(h, hOut, [unwrapTensor(name, 'input', self), unwrapTensor(name, second, other)], out);
-  };
-}
+/** The matrix products of two batches of matrices. */
+export const bmm = front('bmm(Tensor input, Tensor mat2, *, Tensor? out=None) -> Tensor').run(([self, mat2, out]): Tensor => product('bmm', 'mat2', BMM, BMM_OUT, self, mat2, out));
 
-export const mm: Product<'mat2'> = product('mm', 'mat2', MM, MM_OUT);
-export const bmm: Product<'mat2'> = product('bmm', 'mat2', BMM, BMM_OUT);
-export const mv: Product<'vec'> = product('mv', 'vec', MV, MV_OUT);
-export const dot: Product<'tensor'> = product('dot', 'tensor', DOT, DOT_OUT);
-export const matmul: Product<'other'> = product('matmul', 'other', MATMUL, MATMUL_OUT);
+/** The product of a matrix and a vector. */
+export const mv = front('mv(Tensor input, Tensor vec, *, Tensor? out=None) -> Tensor').run(([self, vec, out]): Tensor => product('mv', 'vec', MV, MV_OUT, self, vec, out));
+
+/** The dot product of two vectors. */
+export const dot = front('dot(Tensor input, Tensor tensor, *, Tensor? out=None) -> Tensor').run(([self, tensor, out]): Tensor => product('dot', 'tensor', DOT, DOT_OUT, self, tensor, out));
+
+/** PyTorch's matmul: dot, mv, mm or a broadcast batched mm, by the operands' dims. */
+export const matmul = front('matmul(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor').run(([self, other, out]): Tensor =>
+  product('matmul', 'other', MATMUL, MATMUL_OUT, self, other, out),
+);

@@ -4,8 +4,8 @@ import type { Tensor } from '../tensor/tensor';
 import type { TensorImpl } from '../tensor/tensor-impl';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { torchTypeName } from './meta-utils';
-import { makeBinder, type OptionalArgs } from './binder';
-import { definePointwise, type OutOptions } from './pointwise';
+import { front, type OptionsOf } from './front';
+import { definePointwise } from './pointwise';
 import { implOf } from './registry';
 
 /**
@@ -49,33 +49,26 @@ export const NAN_TO_NUM = definePointwise({
   },
 });
 
-export interface NanToNumOptions extends OutOptions {
-  nan?: number | null;
-  posinf?: number | null;
-  neginf?: number | null;
-}
-
-const nanArgs = makeBinder('nan_to_num', 'nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor? out=None) -> Tensor');
-const nanInplaceArgs = makeBinder('nan_to_num_', 'nan_to_num_(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor');
-const nanOperands = (op: string, [self, nan, posinf, neginf]: unknown[]) => [
+const nanOperands = (op: string, self: Tensor, nan: number | undefined, posinf: number | undefined, neginf: number | undefined) => [
   unwrapTensor(op, op.endsWith('_') ? 'self' : 'input', self),
   nan ?? null,
   posinf ?? null,
   neginf ?? null,
 ];
-type NanToNumRest = OptionalArgs<[nan: number, posinf: number, neginf: number], NanToNumOptions>;
-export function nanToNum(input: Tensor, ...rest: NanToNumRest): Tensor;
-export function nanToNum(...args: unknown[]): Tensor {
-  const b = nanArgs.bind(args);
-  const out = b[4];
-  const a = nanOperands('nan_to_num', b);
-  return out ? callMutating(NAN_TO_NUM.out, [...a, unwrapTensor('nan_to_num', 'out', out)], out) : callFunctional(NAN_TO_NUM.functional, a);
-}
-export function nanToNum_(self: Tensor, ...rest: OptionalArgs<[nan: number, posinf: number, neginf: number], Omit<NanToNumOptions, 'out'>>): Tensor;
-export function nanToNum_(...args: unknown[]): Tensor {
-  const b = nanInplaceArgs.bind(args);
-  return callMutating(NAN_TO_NUM.inplace!, nanOperands('nan_to_num_', b), b[0]);
-}
+
+/** NaN, +inf and -inf replaced by `nan` (0), `posinf` (the dtype's max) and `neginf` (its min). */
+export const nanToNum = front('nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor? out=None) -> Tensor').run(
+  ([self, nan, posinf, neginf, out]): Tensor => {
+    const a = nanOperands('nan_to_num', self, nan, posinf, neginf);
+    return out ? callMutating(NAN_TO_NUM.out, [...a, unwrapTensor('nan_to_num', 'out', out)], out) : callFunctional(NAN_TO_NUM.functional, a);
+  },
+);
+export type NanToNumOptions = OptionsOf<typeof nanToNum>;
+
+/** `nanToNum` in place. */
+export const nanToNum_ = front('nan_to_num_(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor', { namespaces: [] }).run(
+  ([self, nan, posinf, neginf]): Tensor => callMutating(NAN_TO_NUM.inplace!, nanOperands('nan_to_num_', self, nan, posinf, neginf), self),
+);
 
 // ---- clip ----
 export { clip, clip_ } from './pointwise-binary';

@@ -2,14 +2,10 @@ import { Tensor } from '../tensor/tensor';
 import * as copy from './copy';
 import { index, indexAsync } from './indexing';
 import * as masked from './masked';
-import * as linalg from './linalg';
 import * as pw from './pointwise';
 import { ACTIVATION_METHODS, BINARY_METHODS, TERNARY_METHODS, UNARY_METHODS } from './pointwise-table';
 import { REDUCTION_METHODS } from './generated/table-methods';
-import * as lg from './logical';
-import * as random from './random';
 import * as nnOps from './nn-methods';
-import * as rounding from './rounding';
 import * as red from './reduction';
 import * as stats from './reduction-stats';
 import * as shape from './shape-ops';
@@ -27,23 +23,18 @@ import type { FrontInfo, FrontMethod } from './front';
 const METHODS = {
   ...BINARY_METHODS,
   ...TERNARY_METHODS,
-  nanToNum: lg.nanToNum, nanToNum_: lg.nanToNum_,
   ...UNARY_METHODS,
-  round: rounding.round, round_: rounding.round_,
   ...ACTIVATION_METHODS,
   where: (self: Tensor, condition: Tensor, other: Tensor | number | boolean | bigint): Tensor => pw.where(condition, self, other),
   ...REDUCTION_METHODS,
-  var: stats.var, std: stats.std, norm: stats.norm,
-  countNonzero: stats.countNonzero, mode: stats.mode,
-  mm: linalg.mm, bmm: linalg.bmm, matmul: linalg.matmul, mv: linalg.mv, dot: linalg.dot,
+  var: stats.var,
   slice: views.sliceDim,
   ...FRONT_METHODS,
-  addmm: linalgExtra.addmm, baddbmm: linalgExtra.baddbmm, outer: linalgExtra.outer, ger: linalgExtra.ger,
+  outer: linalgExtra.outer, ger: linalgExtra.ger,
   index,
   indexAsync,
   nonzero: masked.nonzero, nonzeroAsync: masked.nonzeroAsync,
-  uniform_: random.uniform_, normal_: random.normal_,
-  bernoulli: nnOps.bernoulli, bernoulli_: nnOps.bernoulli_, multinomial: nnOps.multinomial,
+  bernoulli: nnOps.bernoulli, multinomial: nnOps.multinomial,
   to: copy.to, toAsync: copy.toAsync, float: copy.float, double: copy.double, half: copy.half, bfloat16: copy.bfloat16,
   long: copy.long, int: copy.int, short: copy.short, bool: copy.bool, byte: copy.byte, char: copy.char,
 };

@@ -26,6 +26,7 @@ import { defaultGenerator, type Generator } from '../random/generator';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { makeBinder, makeOverloads, type BoundArgs, type OptionalArgs } from './binder';
+import { overloadedFront } from './front';
 import { unwrapTensor } from './call';
 import { contiguous, copy_, to } from './copy';
 import { emptyLike } from './factories';
@@ -103,11 +104,6 @@ function hostValues(t: Tensor): Float64Array {
   }
 }
 
-/** `x.bernoulli_(p)`: each element becomes 1 with probability p (a number or a tensor broadcast to x), else 0. */
-const bernoulliInplaceArgs = makeOverloads('bernoulli_', [
-  'bernoulli_(Tensor self, Tensor p, *, Generator? generator=None) -> Tensor',
-  'bernoulli_(Tensor self, float p=0.5, *, Generator? generator=None) -> Tensor',
-]);
 const bernoulliArgs = makeOverloads('bernoulli', [
   'bernoulli(Tensor input, *, Generator? generator=None, Tensor? out=None) -> Tensor',
   'bernoulli(Tensor input, float p, *, Generator? generator=None) -> Tensor',
@@ -116,9 +112,11 @@ const multinomialArgs = makeBinder('multinomial', 'multinomial(Tensor input, int
   unsupported: ['out'],
 });
 
-export function bernoulli_(input: Tensor, ...rest: OptionalArgs<[p: number | Tensor], GeneratorOption & { p?: number | Tensor | null }>): Tensor;
-export function bernoulli_(...a: unknown[]): Tensor {
-  const [self, p, generator] = bernoulliInplaceArgs.bind(a).values;
+/** `x.bernoulli_(p)`: each element becomes 1 with probability p (a number or a tensor broadcast to x), else 0. */
+export const bernoulli_ = overloadedFront(
+  ['bernoulli_(Tensor self, Tensor p, *, Generator? generator=None) -> Tensor', 'bernoulli_(Tensor self, float p=0.5, *, Generator? generator=None) -> Tensor'],
+  { namespaces: [] },
+).run(({ values: [self, p, generator] }): Tensor => {
   unwrapTensor('bernoulli_', 'self', self);
   const gen = generator ?? defaultGenerator;
   const n = self.numel();
@@ -174,7 +172,7 @@ export function bernoulli_(...a: unknown[]): Tensor {
   }
   // drawn is in memory order already; writeDrawn maps it back to logical order
   return writeDrawn('bernoulli_', self, drawn);
-}
+});
 
 export interface BernoulliOptions extends GeneratorOption {
   p?: number | null;
@@ -197,7 +195,9 @@ export function bernoulli(...a: unknown[]): Tensor {
   }
   const out = emptyLike(input);
   try {
-    return bernoulli_(out, o.p ?? input, { generator: o.generator ?? null });
+    const options = { generator: o.generator ?? null };
+    // (bernoulli_'s two overloads: a Tensor or a number `p`)
+    return o.p == null ? bernoulli_(out, input, options) : bernoulli_(out, o.p, options);
   } catch (e) {
     out.dispose();
     throw e;

@@ -16,7 +16,8 @@ import { defaultGenerator, type Generator } from '../random/generator';
 import { narrow, sampleIntFromTo, sampleNormal, samplePermutation, sampleUniform } from '../random/distributions';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { isOptionsObject, makeBinder, makeOverloads, typeName, type OptionalArgs } from './binder';
+import { isOptionsObject, makeOverloads, typeName } from './binder';
+import { front } from './front';
 import { callMutating } from './call';
 import { COPY_, copy_, to } from './copy';
 import { sizesAndOptions, type BoundFactoryOptions, type FactoryOptions, type SizedArgs } from './factories';
@@ -25,10 +26,6 @@ import { drawnOnDevice } from './random-impls';
 export { Generator, defaultGenerator, manualSeed, seed, initialSeed, type GeneratorState } from '../random/generator';
 
 export interface RandomOptions extends FactoryOptions {
-  generator?: Generator | null;
-}
-
-export interface GeneratorOptions {
   generator?: Generator | null;
 }
 
@@ -154,9 +151,6 @@ const randintArgs = makeOverloads(
   [`randint(Scalar high, SymInt[] size, ${RANDOM_KEYWORDS}) -> Tensor`, `randint(Scalar low, Scalar high, SymInt[] size, ${RANDOM_KEYWORDS}) -> Tensor`],
   { unsupported: FACTORY_UNSUPPORTED },
 );
-const randpermArgs = makeBinder('randperm', `randperm(int n, ${RANDOM_KEYWORDS}) -> Tensor`, { unsupported: FACTORY_UNSUPPORTED });
-const uniformArgs = makeBinder('uniform_', 'uniform_(Tensor self, float from=0, float to=1, *, Generator? generator=None) -> Tensor');
-const normalArgs = makeBinder('normal_', 'normal_(Tensor self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor');
 
 /**
  * Integers uniform on [low, high): `randint(high, size)` or `randint(low, high, size)`,
@@ -240,18 +234,17 @@ function representableBounds(dtype: DType, low: bigint, high: bigint): [bigint, 
 }
 
 /** A random permutation of 0..n-1 (int64 unless a dtype is given). */
-export function randperm(n: number, options?: RandomOptions): Tensor;
-export function randperm(options: RandomOptions & { n: number }): Tensor;
-export function randperm(...a: unknown[]): Tensor {
-  const [n, generator, dtypeArg, , deviceArg, , requiresGrad] = randpermArgs.bind(a);
-  const options: BoundFactoryOptions = { generator, dtype: dtypeArg, device: deviceArg, requiresGrad };
-  if (!Number.isInteger(n)) throw new TorchError(`randperm(): n must be an integer, but got ${n}`);
-  if (n < 0) throw new TorchError(`randperm(): Trying to create tensor with negative dimension ${n}: [${n}]`);
-  const dtype = options.dtype == null ? 'int64' : parseDType('randperm', options.dtype);
-  const device = toDevice('randperm', options.device ?? null);
-  const values = samplePermutation(options.generator ?? defaultGenerator, n);
-  return fromHost('randperm', [n], values, dtype, device, options);
-}
+export const randperm = front(`randperm(int n, ${RANDOM_KEYWORDS}) -> Tensor`, { unsupported: FACTORY_UNSUPPORTED, method: false }).run(
+  ([n, generator, dtypeArg, , deviceArg, , requiresGrad]): Tensor => {
+    const options: BoundFactoryOptions = { generator, dtype: dtypeArg, device: deviceArg, requiresGrad };
+    if (!Number.isInteger(n)) throw new TorchError(`randperm(): n must be an integer, but got ${n}`);
+    if (n < 0) throw new TorchError(`randperm(): Trying to create tensor with negative dimension ${n}: [${n}]`);
+    const dtype = options.dtype == null ? 'int64' : parseDType('randperm', options.dtype);
+    const device = toDevice('randperm', options.device ?? null);
+    const values = samplePermutation(options.generator ?? defaultGenerator, n);
+    return fromHost('randperm', [n], values, dtype, device, options);
+  },
+);
 
 /**
  * Note [Random values follow memory order]
@@ -302,29 +295,29 @@ function checkFloating(op: string, self: Tensor): void {
 }
 
 /** Fills `self` with values uniform on [from, to). */
-export function uniform_(input: Tensor, ...rest: OptionalArgs<[from: number, to: number], GeneratorOptions & { from?: number | null; to?: number | null }>): Tensor;
-export function uniform_(...a: unknown[]): Tensor {
-  const [self, from, to, generator] = uniformArgs.bind(a);
-  const options = { generator };
-  checkFloating('uniform_', self);
-  if (!(from <= to)) {
-    throw new TorchError(`uniform_ expects to return a [from, to) range, but found from=${from} > to=${to}`);
-  }
-  const d = drawnOnDevice('uniform_', self.shape, self.dtype, self.device, { kind: 'uniform', from, to }, options.generator ?? defaultGenerator);
-  if (d) return writeDevice(self, d);
-  const values = sampleUniform(options.generator ?? defaultGenerator, self.numel(), self.dtype, from, to);
-  return writeInPlace('uniform_', self, values);
-}
+export const uniform_ = front('uniform_(Tensor self, float from=0, float to=1, *, Generator? generator=None) -> Tensor', { namespaces: [] }).run(
+  ([self, from, to, generator]): Tensor => {
+    const options = { generator };
+    checkFloating('uniform_', self);
+    if (!(from <= to)) {
+      throw new TorchError(`uniform_ expects to return a [from, to) range, but found from=${from} > to=${to}`);
+    }
+    const d = drawnOnDevice('uniform_', self.shape, self.dtype, self.device, { kind: 'uniform', from, to }, options.generator ?? defaultGenerator);
+    if (d) return writeDevice(self, d);
+    const values = sampleUniform(options.generator ?? defaultGenerator, self.numel(), self.dtype, from, to);
+    return writeInPlace('uniform_', self, values);
+  },
+);
 
 /** Fills `self` with normal values of the given mean and standard deviation. */
-export function normal_(input: Tensor, ...rest: OptionalArgs<[mean: number, std: number], GeneratorOptions & { mean?: number | null; std?: number | null }>): Tensor;
-export function normal_(...a: unknown[]): Tensor {
-  const [self, mean, std, generator] = normalArgs.bind(a);
-  const options = { generator };
-  checkFloating('normal_', self);
-  if (!(std >= 0)) throw new TorchError(`normal_(): normal expects std >= 0.0, but found std ${std}`);
-  const d = drawnOnDevice('normal_', self.shape, self.dtype, self.device, { kind: 'normal', mean, std }, options.generator ?? defaultGenerator);
-  if (d) return writeDevice(self, d);
-  const values = sampleNormal(options.generator ?? defaultGenerator, self.numel(), self.dtype, mean, std, self.isContiguous());
-  return writeInPlace('normal_', self, values);
-}
+export const normal_ = front('normal_(Tensor self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor', { namespaces: [] }).run(
+  ([self, mean, std, generator]): Tensor => {
+    const options = { generator };
+    checkFloating('normal_', self);
+    if (!(std >= 0)) throw new TorchError(`normal_(): normal expects std >= 0.0, but found std ${std}`);
+    const d = drawnOnDevice('normal_', self.shape, self.dtype, self.device, { kind: 'normal', mean, std }, options.generator ?? defaultGenerator);
+    if (d) return writeDevice(self, d);
+    const values = sampleNormal(options.generator ?? defaultGenerator, self.numel(), self.dtype, mean, std, self.isContiguous());
+    return writeInPlace('normal_', self, values);
+  },
+);

@@ -1,9 +1,11 @@
-import { isFloatingType, parseDType, type DType } from '../dtype';
+import { isFloatingType, parseDType } from '../dtype';
 import { DTypeError, IndexError, TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides, normalizeDim, normalizeDims } from '../views';
-import { makeBinder, makeOverloads, type OptionalArgs } from './binder';
+import { makeOverloads, type OptionalArgs, type OverloadCall } from './binder';
+import { front, overloadedFront, type OptionsOf } from './front';
+import type { FrontOptions, OverloadFrontArgs } from './front-types';
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { releaseAll, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
 import { callWithOut, defineOutVariant } from './out-variant';
@@ -188,116 +190,103 @@ const NORM_OUT = defineOutVariant(LINALG_VECTOR_NORM);
 
 // ---- front ends ----
 
-type DimArg = number | readonly number[] | null | undefined;
-
-export interface VarOptions {
-  /** Subtracted from the count in the divisor (default 1, Bessel's correction). */
-  correction?: number | null;
-  /** Legacy spelling: true is correction 1, false correction 0. */
-  unbiased?: boolean | null;
-  keepdim?: boolean;
-  out?: Tensor | null;
-  dim?: DimArg;
-}
-
 /**
  * var/std's three overloads, as PyTorch's parser tries them (Note [The argument binder]):
  * `(unbiased)`, `(dim, unbiased, keepdim)` and `(dim, *, correction, keepdim)`; the last also
  * takes `unbiased` by keyword so that giving both raises PyTorch's error.
  */
-function varOverloads(name: string) {
-  return makeOverloads(name, [
+function varSchemas<const N extends string>(name: N) {
+  return [
     `${name}(Tensor self, bool unbiased=True) -> Tensor`,
     `${name}.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None) -> Tensor`,
     `${name}.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, bool? unbiased=None, Tensor? out=None) -> Tensor`,
-  ]);
+  ] as const;
 }
-const VAR_BINDERS = { var: varOverloads('var'), std: varOverloads('std'), var_mean: varOverloads('var_mean'), std_mean: varOverloads('std_mean') };
+type VarSchemas = ReturnType<typeof varSchemas<'var'>>;
 
-/** [self, dims, correction, keepdim, out] of a var/std call. */
-function varArgs(op: keyof typeof VAR_BINDERS, args: readonly unknown[]): [TensorImpl, number[] | null, Scalar, boolean, Tensor | undefined] {
-  const r = VAR_BINDERS[op].bind(args);
+/** var_mean/std_mean's: var's, with two results and no `out` (PyTorch has no out= form of them). */
+function varMeanSchemas<const N extends string>(name: N) {
+  return [
+    `${name}(Tensor self, bool unbiased=True) -> (Tensor, Tensor)`,
+    `${name}.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)`,
+    `${name}.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, bool? unbiased=None) -> (Tensor, Tensor)`,
+  ] as const;
+}
+type VarCall = OverloadCall<VarSchemas, {}> | OverloadCall<ReturnType<typeof varMeanSchemas<'var_mean'>>, {}>;
+
+/** var/std's options object: `correction` (default 1, Bessel's; or the legacy `unbiased`), `dim`, `keepdim`, `out`. */
+export type VarOptions = FrontOptions<VarSchemas[2]>;
+
+/** [self, dims, correction, keepdim] of a var/std call. */
+function varArgs(op: string, r: VarCall): [TensorImpl, number[] | null, Scalar, boolean] {
   const self = unwrapTensor(op, 'input', r.values[0]);
-  if (r.index === 0) return [self, null, r.values[1] ? 1 : 0, false, undefined];
+  if (r.index === 0) return [self, null, r.values[1] ? 1 : 0, false];
   if (r.index === 1) {
-    const [, dim, unbiased, keepdim, out] = r.values;
-    return [self, dim ?? null, unbiased ? 1 : 0, keepdim, out];
+    const [, dim, unbiased, keepdim] = r.values;
+    return [self, dim ?? null, unbiased ? 1 : 0, keepdim];
   }
-  const [, dim, correction, keepdim, unbiased, out] = r.values;
+  const [, dim, correction, keepdim, unbiased] = r.values;
   if (unbiased !== undefined && correction !== undefined) throw new TorchError(`${op}(): Cannot specify both unbiased and correction`);
-  return [self, dim ?? null, unbiased !== undefined ? (unbiased ? 1 : 0) : (correction ?? 1), keepdim, out];
+  return [self, dim ?? null, unbiased !== undefined ? (unbiased ? 1 : 0) : (correction ?? 1), keepdim];
 }
 
-type VarRest = OptionalArgs<[dim: DimArg | boolean, unbiased: boolean, keepdim: boolean], VarOptions>;
+/** var/std's `out` (their `(unbiased)` overload has none). */
+const varOut = (r: OverloadCall<VarSchemas, {}>): Tensor | undefined => (r.index === 0 ? undefined : r.index === 1 ? r.values[4] : r.values[5]);
+
+// (`var` is a reserved word: no `export const var = front(...)` can declare it, so its front end
+// is a function binding the same overloads, typed from them; exported as `var`)
+const varBinder = makeOverloads('var', varSchemas('var'));
+/** The arguments after `self` of any of var's overloads (the method's parameters too). */
+type VarRest = OverloadFrontArgs<VarSchemas> extends infer A ? (A extends readonly [unknown, ...infer T] ? T : never) : never;
 
 /** The variance over `dim` (all dims by default) with `correction` (default 1); exported as `var`. */
 function var_(input: Tensor, ...rest: VarRest): Tensor;
 function var_(...a: unknown[]): Tensor {
-  const [x, d, c, k, out] = varArgs('var', a);
-  return callWithOut(VAR, VAR_OUT, [x, d, c, k], out);
+  const call = varBinder.bind(a);
+  return callWithOut(VAR, VAR_OUT, varArgs('var', call), varOut(call));
 }
 
-export function std(input: Tensor, ...rest: VarRest): Tensor;
-export function std(...a: unknown[]): Tensor {
-  const [x, d, c, k, out] = varArgs('std', a);
-  return callWithOut(STD, STD_OUT, [x, d, c, k], out);
-}
+/** The standard deviation over `dim` (all dims by default) with `correction` (default 1). */
+export const std = overloadedFront(varSchemas('std')).run((call): Tensor => callWithOut(STD, STD_OUT, varArgs('std', call), varOut(call)));
 
 /** `[var, mean]`, a plain array (PyTorch's plain tuple). */
-export function varMean(input: Tensor, ...rest: VarRest): [Tensor, Tensor];
-export function varMean(...a: unknown[]): [Tensor, Tensor] {
-  const [x, d, c, k] = varArgs('var_mean', a);
-  const [v, m] = callMulti(VAR_MEAN, [x, d, c, k]);
+export const varMean = overloadedFront(varMeanSchemas('var_mean'), { method: false }).run((call): [Tensor, Tensor] => {
+  const [v, m] = callMulti(VAR_MEAN, varArgs('var_mean', call));
   return [v, m];
-}
+});
 
 /** `[std, mean]`, a plain array. */
-export function stdMean(input: Tensor, ...rest: VarRest): [Tensor, Tensor];
-export function stdMean(...a: unknown[]): [Tensor, Tensor] {
-  const [x, d, c, k] = varArgs('std_mean', a);
-  const [sd, m] = callMulti(STD_MEAN, [x, d, c, k]);
+export const stdMean = overloadedFront(varMeanSchemas('std_mean'), { method: false }).run((call): [Tensor, Tensor] => {
+  const [sd, m] = callMulti(STD_MEAN, varArgs('std_mean', call));
   return [sd, m];
-}
-
-export interface KeepdimOutOptions {
-  keepdim?: boolean;
-  out?: Tensor | null;
-}
+});
 
 export type NormOrd = number | 'fro' | 'nuc' | null | undefined;
-
-export interface NormOptions extends KeepdimOutOptions {
-  p?: NormOrd;
-  dim?: DimArg;
-  dtype?: DType | null;
-}
 
 /**
  * `norm(x, p?, dim?, options?)`: PyTorch 2.x's torch.norm, which is linalg.vector_norm for a
  * number `p` (default 2) and for 'fro' (the 2-norm of the flattened dims); 'nuc' is a matrix
  * norm, not available yet.
  */
-const normArgs = makeOverloads('norm', [
-  'norm(Tensor self, Scalar? p=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None) -> Tensor',
-  'norm.str(Tensor self, str p, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None) -> Tensor',
-]);
-
-export function norm(input: Tensor, ...rest: OptionalArgs<[p: NormOrd, dim: DimArg, keepdim: boolean], NormOptions>): Tensor;
-export function norm(...a: unknown[]): Tensor {
-  const [self, ord, dims, keepdim, dtype, out] = normArgs.bind(a).values;
+export const norm = overloadedFront(
+  [
+    'norm(Tensor self, Scalar? p=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None) -> Tensor',
+    'norm.str(Tensor self, str p, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None) -> Tensor',
+  ],
+  { choices: { p: ['fro', 'nuc'] } },
+).run(({ values: [self, ord, dims, keepdim, dtype, out] }): Tensor => {
   const s = unwrapTensor('norm', 'input', self);
   if (ord === 'nuc') throw new TorchError("norm(): the nuclear norm ('nuc') is a matrix norm, which torch-ts does not implement yet");
   if (typeof ord === 'string' && ord !== 'fro') throw new TorchError(`norm(): invalid norm type '${ord}'`);
   if (ord === 'fro' && dims !== undefined && dims.length > 2) throw new TorchError(`norm(): 'fro' norm expects at most 2 dims, got ${dims.length}`);
   const value = ord == null || ord === 'fro' ? 2 : ord;
   return callWithOut(LINALG_VECTOR_NORM, NORM_OUT, [s, value, dims ?? null, keepdim, dtype ?? null], out);
-}
+});
+/** norm's options object (its number-`p` overload's: `p`, `dim`, `keepdim`, `dtype`, `out`). */
+export type NormOptions = OptionsOf<typeof norm>;
 
 /** The number of nonzero elements (over `dim`, or all), int64: a composite of `ne` and `sum`. */
-const countNonzeroArgs = makeBinder('count_nonzero', 'count_nonzero(Tensor self, int[1]? dim=None) -> Tensor');
-export function countNonzero(input: Tensor, dim?: DimArg | { dim?: DimArg }): Tensor;
-export function countNonzero(...a: unknown[]): Tensor {
-  const [self, dimArg] = countNonzeroArgs.bind(a);
+export const countNonzero = front('count_nonzero(Tensor self, int[1]? dim=None) -> Tensor').run(([self, dimArg]): Tensor => {
   const s = unwrapTensor('count_nonzero', 'input', self);
   const dims = dimArg ?? null;
   if (dims !== null) normalizeDims('count_nonzero', dims, s.sizes.length);
@@ -307,7 +296,7 @@ export function countNonzero(...a: unknown[]): Tensor {
   } finally {
     mask.dispose();
   }
-}
+});
 
 export interface KeepdimOption {
   keepdim?: boolean;
@@ -316,7 +305,6 @@ export interface KeepdimOption {
 type TupleOutOption = KeepdimOption & { out?: readonly [Tensor, Tensor] | null };
 
 const medianArgs = makeOverloads('median', ['median(Tensor self) -> Tensor', 'median.dim(Tensor self, int dim, bool keepdim=False, *, Tensor[]? out=None) -> (Tensor, Tensor)']);
-const modeArgs = makeBinder('mode', 'mode(Tensor self, int dim=-1, bool keepdim=False, *, Tensor[]? out=None) -> (Tensor, Tensor)');
 
 /** `median(x)`: the lower median of all elements; `median(x, dim)`: (values, indices) along `dim`. */
 export function median(input: Tensor): Tensor;
@@ -332,12 +320,10 @@ export function median(...a: unknown[]): Tensor | ValuesIndices {
 }
 
 /** `mode(x, dim = -1)`: (values, indices), the most frequent value along `dim`. */
-export function mode(input: Tensor, ...rest: OptionalArgs<[dim: number, keepdim: boolean], TupleOutOption & { dim?: number | null }>): ValuesIndices;
-export function mode(...a: unknown[]): ValuesIndices {
-  const [self, dim, keepdim, out] = modeArgs.bind(a);
+export const mode = front('mode(Tensor self, int dim=-1, bool keepdim=False, *, Tensor[]? out=None) -> (Tensor, Tensor)').run(([self, dim, keepdim, out]): ValuesIndices => {
   const r = valuesIndices(callMulti(MODE, [unwrapTensor('mode', 'input', self), dim, keepdim]));
   return out ? writeValuesIndicesOut('mode', r, out) : r;
-}
+});
 
 // `var` is a reserved word: the function is `var_` inside this file and `var` outside.
 export { var_ as var };

@@ -1,10 +1,10 @@
-import { makeBinder } from './binder';
 import { isFloatingType } from '../dtype';
 import { DTypeError, TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { callFunctional, callMutating, unwrapTensor } from './call';
 import { torchTypeName } from './meta-utils';
-import { definePointwise, type OutOptions } from './pointwise';
+import { front, type OptionsOf } from './front';
+import { definePointwise } from './pointwise';
 import { implOf } from './registry';
 
 /**
@@ -32,23 +32,14 @@ export const ROUND = definePointwise({
   compute: (b, op, out, [x], args) => implOf(b, 'round', op)(out, x, (typeof args[1] === 'number' ? args[1] : null)),
 });
 
-export interface RoundOptions {
-  decimals?: number | null;
-}
-
 /** Rounds half to even (`torch.round`); `decimals` rounds to that many decimal places. */
-const roundArgs = makeBinder('round', 'round(Tensor self, *, int? decimals=None, Tensor? out=None) -> Tensor');
-const roundInplaceArgs = makeBinder('round_', 'round_(Tensor self, *, int? decimals=None) -> Tensor');
-
-export function round(input: Tensor, options?: RoundOptions & OutOptions): Tensor;
-export function round(...args: unknown[]): Tensor {
-  const [self, decimals, out] = roundArgs.bind(args);
+export const round = front('round(Tensor self, *, int? decimals=None, Tensor? out=None) -> Tensor').run(([self, decimals, out]): Tensor => {
   const a = [unwrapTensor('round', 'input', self), decimals ?? null];
   return out ? callMutating(ROUND.out, [...a, unwrapTensor('round', 'out', out)], out) : callFunctional(ROUND.functional, a);
-}
+});
+export type RoundOptions = OptionsOf<typeof round>;
 
-export function round_(self: Tensor, options?: RoundOptions): Tensor;
-export function round_(...args: unknown[]): Tensor {
-  const [self, decimals] = roundInplaceArgs.bind(args);
-  return callMutating(ROUND.inplace!, [unwrapTensor('round_', 'self', self), decimals ?? null], self);
-}
+/** `round` in place. */
+export const round_ = front('round_(Tensor self, *, int? decimals=None) -> Tensor', { namespaces: [] }).run(([self, decimals]): Tensor =>
+  callMutating(ROUND.inplace!, [unwrapTensor('round_', 'self', self), decimals ?? null], self),
+);

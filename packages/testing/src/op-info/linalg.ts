@@ -1,9 +1,10 @@
 import * as torch from '@torch-ts/torch';
 import { DTypeError, ShapeError, TorchError, type Tensor } from '@torch-ts/torch';
 import { FLOAT_ACC_2X, HALF_2X, NO_BOOL, t, tensorArg } from './common';
+import { outOnly } from './kwargs';
 import type { ErrorInput, OpInfo } from './types';
 
-type MatFn = (a: Tensor, b: Tensor) => Tensor;
+type MatFn = (a: Tensor, b: Tensor, options?: { out?: Tensor }) => Tensor;
 
 const mixedDtypes = (name: string, fn: MatFn, shapeA: number[], shapeB: number[]): ErrorInput => ({
   name: 'operands of different dtypes',
@@ -29,8 +30,12 @@ function linalg(
   return {
     name,
     errorNames,
-    call: (i) => fn(tensorArg(i[0], name), tensorArg(i[1], name)),
-    variants: { method: true },
+    call: (i, k) => {
+      const { out } = outOnly(k);
+      const [a, b] = [tensorArg(i[0], name), tensorArg(i[1], name)];
+      return out ? fn(a, b, { out }) : fn(a, b);
+    },
+    variants: { method: true, out: true },
     dtypes: NO_BOOL,
     samples: [...samples, 'mixed-dtypes'],
     errorInputs,

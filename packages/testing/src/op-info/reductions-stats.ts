@@ -65,13 +65,19 @@ const repeatedDim = (fn: (x: Tensor, dims: number[]) => unknown): ErrorInput => 
   match: /dim 0 appears multiple times in the list of dims/,
 });
 
-/** `p: 'inf'` / `'-inf'` in the goldens is an infinite order. */
-function normOptions(k: Kwargs) {
+/**
+ * norm (or its method form) with the goldens' kwargs: `p: 'inf'` / `'-inf'` is an infinite
+ * order; 'fro' is the `p` of PyTorch's `norm.str` overload, given positionally.
+ */
+function callNorm(x: Tensor, k: Kwargs, method: boolean): Tensor {
   const { p, ...rest } = NORM_KW(k);
-  return p === undefined ? rest : { ...rest, p: p === 'inf' ? Infinity : p === '-inf' ? -Infinity : p };
+  if (p === 'fro') return method ? x.norm(p, rest) : torch.norm(x, p, rest);
+  const o = p === undefined ? rest : { ...rest, p: p === 'inf' ? Infinity : p === '-inf' ? -Infinity : p };
+  if (!Object.keys(o).length) return method ? x.norm() : torch.norm(x);
+  return method ? x.norm(o) : torch.norm(x, o);
 }
 
-function varLike(name: 'var' | 'std', fn: typeof torch.std): OpInfo {
+function varLike(name: 'var' | 'std', fn: typeof torch.var): OpInfo {
   return {
     name,
     call: (i, k) => withOptions(VAR_KW, fn)(tensorArg(i[0], name), k),
@@ -146,19 +152,9 @@ export const STATS_OPS: readonly OpInfo[] = [
   {
     name: 'norm',
     errorNames: ['norm', 'linalg.vector_norm'],
-    call: (i, k) => {
-      const x = tensorArg(i[0], 'norm');
-      const o = normOptions(k);
-      return Object.keys(o).length ? torch.norm(x, o) : torch.norm(x);
-    },
+    call: (i, k) => callNorm(tensorArg(i[0], 'norm'), k, false),
     variants: { method: true, out: true },
-    forms: {
-      method: (i: readonly OpInput[], k: Kwargs) => {
-        const x = tensorArg(i[0], 'norm');
-        const o = normOptions(k);
-        return Object.keys(o).length ? x.norm(o) : x.norm();
-      },
-    },
+    forms: { method: (i: readonly OpInput[], k: Kwargs) => callNorm(tensorArg(i[0], 'norm'), k, true) },
     dtypes: FLOAT_DTYPES,
     samples: NORM_SAMPLES,
     pytorch2x: { float16: FLOAT_ACC_2X('the |x|^p terms of a Half norm'), bfloat16: FLOAT_ACC_2X('the |x|^p terms of a BFloat16 norm') },

@@ -5,9 +5,16 @@ import { trueDivide, floorDivide, trueDivide_, floorDivide_, square, square_ } f
 import { copy_, fill_, zero_, clone, contiguous } from '../copy';
 import { gather, scatter_, scatter, scatterAdd_, scatterAdd, scatterReduce_, scatterReduce, indexSelect, indexAdd_, indexAdd, take, indexFill_, indexFill } from '../gather-scatter';
 import { indexPut_, indexPut } from '../indexing';
+import { mm, bmm, mv, dot, matmul } from '../linalg';
+import { addmm, baddbmm } from '../linalg-extra';
+import { nanToNum, nanToNum_ } from '../logical';
 import { maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync } from '../masked';
 import { clamp, clamp_, clip, clip_, isnan, isinf, isfinite } from '../pointwise-binary';
+import { uniform_, normal_ } from '../random';
+import { bernoulli_ } from '../random-extra';
+import { std, norm, countNonzero, mode } from '../reduction-stats';
 import { repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave } from '../reorder';
+import { round, round_ } from '../rounding';
 import { cumsum, cumsum_, cumprod, cumprod_, cummax, cummin } from '../scan';
 import { reshape, flatten, unflatten, narrow, movedim, moveaxis, split, chunk, unbind, t, expandAs } from '../shape-ops';
 import { softmax, logSoftmax } from '../softmax';
@@ -20,9 +27,16 @@ export const FRONT_METHODS = {
   copy_, fill_, zero_, clone, contiguous,
   gather, scatter_, scatter, scatterAdd_, scatterAdd, scatterReduce_, scatterReduce, indexSelect, indexAdd_, indexAdd, take, indexFill_, indexFill,
   indexPut_, indexPut,
+  mm, bmm, mv, dot, matmul,
+  addmm, baddbmm,
+  nanToNum, nanToNum_,
   maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync,
   clamp, clamp_, clip, clip_, isnan, isinf, isfinite,
+  uniform_, normal_,
+  bernoulli_,
+  std, norm, countNonzero, mode,
   repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave,
+  round, round_,
   cumsum, cumsum_, cumprod, cumprod_, cummax, cummin,
   reshape, flatten, unflatten, narrow, movedim, moveaxis, split, chunk, unbind, t, expandAs,
   softmax, logSoftmax,
