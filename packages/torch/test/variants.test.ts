@@ -1,8 +1,8 @@
 /**
  * Issue 15: every op of PyTorch that has an in-place, method or function form has it here
- * too. For each public callable of PyTorch 1.13's `torch` and `torch.Tensor`
+ * too. For each public callable of PyTorch 1.13's `torch`, `torch.Tensor` and `torch.nn.functional`
  * (test/goldens/variants.json, scripts/goldens/variants.py) whose op torch-ts has in some form
- * (`torch.x` or `Tensor.x`), the same form must exist here, camelCased (`true_divide_` ->
+ * (`torch.x`, `Tensor.x` or `F.x`), the same form must exist here, camelCased (`true_divide_` ->
  * `x.trueDivide_`). What is missing on purpose is listed in KNOWN_GAPS with why, strictly: an
  * entry that exists must leave the list.
  */
@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 
-const PYTORCH = JSON.parse(readFileSync(new URL('./goldens/variants.json', import.meta.url), 'utf8')) as { torch: string[]; tensor: string[] };
+const PYTORCH = JSON.parse(readFileSync(new URL('./goldens/variants.json', import.meta.url), 'utf8')) as { torch: string[]; tensor: string[]; functional: string[] };
 
 /** What torch-ts lacks on purpose, by the form's JS spelling. */
 const KNOWN_GAPS: Readonly<Record<string, string>> = {
@@ -26,10 +26,13 @@ const KNOWN_GAPS: Readonly<Record<string, string>> = {
   'torch.asStrided_': 'in-place view op',
   'torch.detach_': 'in-place view op (x.detach_() is the autograd one, on Tensor)',
   'torch.dropout_': 'F.dropout(x, { inplace: true }) is the public form',
-  'x.addmm_': 'not yet (addmm is a hand-written front end)',
-  'x.baddbmm_': 'not yet (baddbmm is a hand-written front end)',
-  'torch.nanToNum_': 'not yet',
-  'torch.round_': 'not yet',
+  'F.unfold': "another op than Tensor.unfold: F.unfold is nn.Unfold's im2col (issue 18)",
+  // aten's own signatures, which PyTorch exposes on torch as they are (not F.*'s)
+  'torch.embedding': "aten's embedding(weight, indices, ...): the arguments in another order than F.embedding's",
+  'torch.batchNorm': "aten's batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled)",
+  'torch.binaryCrossEntropyWithLogits': "aten's signature, with the reduction as an int enum",
+  'x.addmm_': 'not yet: an in-place addmm needs its own operator (AddmmBackward0 on self)',
+  'x.baddbmm_': 'not yet: an in-place baddbmm needs its own operator (BaddbmmBackward0 on self)',
 };
 
 const camel = (n: string) => n.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -39,15 +42,18 @@ const baseOf = (n: string) => camel(n.replace(/_$/, ''));
 
 const proto = torch.Tensor.prototype as unknown as Record<string, unknown>;
 const fns = torch as unknown as Record<string, unknown>;
+const functional = torch.nn.functional as unknown as Record<string, unknown>;
 // (own data properties only: reading a getter such as `x.T` on the prototype would run it)
 const isMethod = (name: string) => typeof Object.getOwnPropertyDescriptor(proto, name)?.value === 'function';
 const isFunction = (name: string) => typeof fns[name] === 'function';
-const hasOp = (base: string) => isMethod(base) || isFunction(base);
+const isFunctional = (name: string) => typeof functional[name] === 'function';
+const hasOp = (base: string) => isMethod(base) || isFunction(base) || isFunctional(base);
 
 function missing(): string[] {
   const out: string[] = [];
   for (const n of PYTORCH.tensor) if (hasOp(baseOf(n)) && !isMethod(jsName(n))) out.push(`x.${jsName(n)}`);
   for (const n of PYTORCH.torch) if (hasOp(baseOf(n)) && !isFunction(jsName(n))) out.push(`torch.${jsName(n)}`);
+  for (const n of PYTORCH.functional) if (hasOp(baseOf(n)) && !isFunctional(jsName(n))) out.push(`F.${jsName(n)}`);
   return out.sort();
 }
 
@@ -62,10 +68,14 @@ describe("PyTorch's variants of every op torch-ts has", () => {
     expect(x.tolist()).toEqual([-1, 0.5, 1]);
     expect(torch.clip_(x, { min: 0 }).tolist()).toEqual([0, 0.5, 1]);
     expect(torch.square_(x).tolist()).toEqual([0, 0.25, 1]);
+    expect(torch.round_(torch.tensor([0.25, 1.5]), { decimals: 1 }).tolist()).toEqual([Math.fround(0.2), 1.5]);
+    expect(torch.nanToNum_(torch.tensor([NaN, 1]), 7).tolist()).toEqual([7, 1]);
     expect(torch.numel(torch.zeros([2, 3]))).toBe(6);
     expect(torch.isFloatingPoint(x)).toBe(true);
     expect(torch.isFloatingPoint(torch.tensor([1]))).toBe(false);
     expect(torch.isInference(x)).toBe(false);
+    const y = torch.tensor([-1.5, 1]);
+    expect(torch.nn.functional.selu_(y)).toBe(y);
     expect(() => torch.numel(x, 1 as never)).toThrow(/numel\(\) takes 1 positional argument but 2 were given/);
   });
 });

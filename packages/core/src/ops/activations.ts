@@ -29,7 +29,7 @@ function runSeluInplace(self: Tensor): Tensor {
   return callMutating(ACTIVATION_OPS.elu.op.inplace!, [unwrapTensor('selu_', 'self', self), SELU_ALPHA, SELU_SCALE, 1], self);
 }
 /** The in-place form of `selu`. */
-export const selu_ = front('selu_(Tensor self) -> Tensor', { method: false }).run(([self]): Tensor => runSeluInplace(self));
+export const selu_ = front('selu_(Tensor self) -> Tensor', SELU_NAMESPACES).run(([self]): Tensor => runSeluInplace(self));
 
 /** `relu6(x)` is `hardtanh(x, 0, 6)`, as in PyTorch (Node HardtanhBackward0); F.relu6's `inplace` is `hardtanh_`. */
 export const relu6 = front('relu6(Tensor self, bool inplace=False, *, Tensor? out=None) -> Tensor', SELU_NAMESPACES).run(([self, inplace, out]): Tensor => {

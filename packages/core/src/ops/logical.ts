@@ -66,7 +66,7 @@ export const nanToNum = front('nan_to_num(Tensor self, float? nan=None, float? p
 export type NanToNumOptions = OptionsOf<typeof nanToNum>;
 
 /** `nanToNum` in place. */
-export const nanToNum_ = front('nan_to_num_(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor', { namespaces: [] }).run(
+export const nanToNum_ = front('nan_to_num_(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor').run(
   ([self, nan, posinf, neginf]): Tensor => callMutating(NAN_TO_NUM.inplace!, nanOperands('nan_to_num_', self, nan, posinf, neginf), self),
 );
 

@@ -40,6 +40,6 @@ export const round = front('round(Tensor self, *, int? decimals=None, Tensor? ou
 export type RoundOptions = OptionsOf<typeof round>;
 
 /** `round` in place. */
-export const round_ = front('round_(Tensor self, *, int? decimals=None) -> Tensor', { namespaces: [] }).run(([self, decimals]): Tensor =>
+export const round_ = front('round_(Tensor self, *, int? decimals=None) -> Tensor').run(([self, decimals]): Tensor =>
   callMutating(ROUND.inplace!, [unwrapTensor('round_', 'self', self), decimals ?? null], self),
 );

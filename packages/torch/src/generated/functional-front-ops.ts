@@ -4,6 +4,7 @@
 // The front ends core declares that torch.nn.functional has (F.pad, F.interpolate).
 export {
   selu,
+  selu_,
   relu6,
   convTranspose2d,
   nllLoss,
