@@ -56,7 +56,8 @@ export type SplitArgs<S extends string, Acc extends string = ''> = S extends `${
 /** `Tensor(a!)` -> `Tensor`; `Tensor(a)[]` -> `Tensor[]`. */
 type StripAlias<T extends string> = T extends `${infer B}(${string})${infer R}` ? `${B}${R}` : T;
 
-type Base<T extends string, R extends ValueRepr> = T extends 'Tensor'
+/** One schema type (`int`, `Tensor`, `ScalarType`...) under representation `R`. */
+export type SchemaBaseValue<T extends string, R extends ValueRepr> = T extends 'Tensor'
   ? R['tensor']
   : T extends 'Scalar'
     ? number | boolean | bigint
@@ -79,11 +80,11 @@ type TypeOf<T extends string, R extends ValueRepr> = T extends `${infer E}[${str
   : T extends `${infer E}[${string}]`
     ? ElemList<E, R>
     : T extends `${infer B}?`
-      ? Base<B, R> | R['none']
-      : Base<T, R>;
+      ? SchemaBaseValue<B, R> | R['none']
+      : SchemaBaseValue<T, R>;
 
 // (an optional element, `int?[2]`, is None as null in every representation)
-type ElemList<E extends string, R extends ValueRepr> = E extends `${infer B}?` ? (Base<B, R> | null)[] : Base<E, R>[];
+type ElemList<E extends string, R extends ValueRepr> = E extends `${infer B}?` ? (SchemaBaseValue<B, R> | null)[] : SchemaBaseValue<E, R>[];
 
 /** One argument's text (`int[2] stride=1`, `Tensor(a -> *) self`) -> its value type. */
 type ArgValue<A extends string, R extends ValueRepr> = StripAlias<A extends `${infer L}=${string}` ? L : A> extends `${infer T} ${infer N}`

@@ -1,7 +1,5 @@
-import type { DeviceLike } from '../device';
-import type { SchemaArgsText, SplitArgs } from '../dispatch/schema-types';
+import type { SchemaArgsText, SchemaBaseValue, SplitArgs, ValueRepr } from '../dispatch/schema-types';
 import type { DType } from '../dtype';
-import type { Generator } from '../random/generator';
 import type { Tensor } from '../tensor/tensor';
 
 /**
@@ -47,21 +45,14 @@ type Parts<A extends string> =
   StripAlias<Trim<A extends `${infer L}=${string}` ? L : A>> extends `${infer T} ${infer N}` ? [T, Trim<N>] : [never, never];
 type HasDefault<A extends string> = A extends `${string}=${string}` ? true : false;
 
-type InputBase<T extends string> = T extends 'Scalar'
-  ? number | boolean | bigint
-  : T extends 'int' | 'SymInt' | 'float'
-    ? number
-    : T extends 'bool'
-      ? boolean
-      : T extends 'str' | 'MemoryFormat' | 'Layout' | 'Dimname'
-        ? string
-        : T extends 'ScalarType'
-          ? DType
-          : T extends 'Device'
-            ? DeviceLike
-            : T extends 'Generator'
-              ? Generator
-              : unknown;
+/** How a caller spells the types other than Tensor (which InputType gives by the binder's options). */
+interface CallerRepr extends ValueRepr {
+  readonly tensor: Tensor;
+  readonly self: Tensor;
+  readonly none: null;
+  readonly dtype: DType;
+}
+type InputBase<T extends string> = SchemaBaseValue<T, CallerRepr>;
 
 /** A list type's values: one item stands for a list of numbers (the binder expands it), not for Tensors or bools. */
 type InputList<E extends string> = E extends 'Tensor'
