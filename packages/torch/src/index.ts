@@ -80,7 +80,6 @@ export {
   type GeneratorState,
   type RandomOptions,
   bernoulli,
-  multinomial,
   type BernoulliOptions,
   type MultinomialOptions,
   // NN ops PyTorch also has on `torch` (torch.softmax, torch.log_softmax, torch.dropout...): ./generated/front-ops
@@ -130,8 +129,6 @@ export {
   type SearchsortedOptions,
   type BucketizeOptions,
   // addmm, baddbmm: ./generated/front-ops
-  outer,
-  ger,
   tensordot,
   einsum,
   type AddmmOptions,

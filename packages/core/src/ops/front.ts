@@ -23,6 +23,8 @@ export interface FrontInfo {
   readonly method: boolean;
   /** The facade's namespaces that export it (`torch.sort`, `F.pad`). */
   readonly namespaces: readonly FrontNamespace[];
+  /** Keywords of the schema that torch-ts refuses with NotImplementedError (the binder's `unsupported`): `out` here means no out= form. */
+  readonly unsupported: readonly string[];
 }
 
 /** A namespace of the facade: `torch` or `torch.nn.functional`. */
@@ -90,7 +92,13 @@ export function allFronts(): readonly FrontInfo[] {
 }
 
 function infoOf(opName: string, schemas: readonly string[], options: FrontDeclOptions | undefined): FrontInfo {
-  return { name: options?.name ?? camelName(opName), schemas: [...schemas], method: options?.method !== false, namespaces: options?.namespaces ?? ['torch'] };
+  return {
+    name: options?.name ?? camelName(opName),
+    schemas: [...schemas],
+    method: options?.method !== false,
+    namespaces: options?.namespaces ?? ['torch'],
+    unsupported: options?.unsupported ?? [],
+  };
 }
 
 function declare<F>(fn: (...args: unknown[]) => unknown, info: FrontInfo): F {

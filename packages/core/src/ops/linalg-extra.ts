@@ -434,21 +434,20 @@ export const baddbmm = front('baddbmm(Tensor input, Tensor batch1, Tensor batch2
   (values): Tensor => addProductFront('baddbmm', BADDBMM, BADDBMM_OUT, 'batch1', 'batch2', values),
 );
 
-type Outer = (input: Tensor, ...rest: BoundArgs<[vec2: Tensor], [], { vec2?: Tensor; out?: Tensor | null }>) => Tensor;
-
-function outerFront(op: string): Outer {
-  // (`out` is PyTorch's keyword; outer has no out= form here yet)
-  const binder = makeBinder(op, `${op}(Tensor input, Tensor vec2, *, Tensor? out=None) -> Tensor`, { unsupported: ['out'] });
-  return (...a: unknown[]): Tensor => {
-    const [self, vec2] = binder.bind(a);
-    return callFunctional(OUTER, [unwrapTensor(op, 'input', self), unwrapTensor(op, 'vec2', vec2)]);
-  };
+function runOuter(op: string, self: Tensor, vec2: Tensor): Tensor {
+  return callFunctional(OUTER, [unwrapTensor(op, 'input', self), unwrapTensor(op, 'vec2', vec2)]);
 }
 
-export const outer: Outer = outerFront('outer');
+// (`out` is PyTorch's keyword; outer has no out= form here yet)
+/** `torch.outer(input, vec2)`: the outer product of two vectors. */
+export const outer = front('outer(Tensor input, Tensor vec2, *, Tensor? out=None) -> Tensor', { unsupported: ['out'] }).run(
+  ([self, vec2]): Tensor => runOuter('outer', self, vec2),
+);
 
 /** `torch.ger`: the old name of outer. */
-export const ger: Outer = outerFront('ger');
+export const ger = front('ger(Tensor input, Tensor vec2, *, Tensor? out=None) -> Tensor', { unsupported: ['out'] }).run(
+  ([self, vec2]): Tensor => runOuter('ger', self, vec2),
+);
 
 // (dims: a count or a pair of lists, checked below; `out` is PyTorch's keyword, no out= form here yet)
 const tensordotArgs = makeBinder('tensordot', 'tensordot(Tensor a, Tensor b, Any dims=2, *, Tensor? out=None) -> Tensor', { unsupported: ['out'] });

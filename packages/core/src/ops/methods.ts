@@ -9,7 +9,6 @@ import * as nnOps from './nn-methods';
 import * as red from './reduction';
 import * as stats from './reduction-stats';
 import * as shape from './shape-ops';
-import * as linalgExtra from './linalg-extra';
 import * as views from './views';
 import { FRONT_METHODS } from './generated/front-methods';
 import type { FrontInfo, FrontMethod } from './front';
@@ -30,11 +29,10 @@ const METHODS = {
   var: stats.var,
   slice: views.sliceDim,
   ...FRONT_METHODS,
-  outer: linalgExtra.outer, ger: linalgExtra.ger,
   index,
   indexAsync,
   nonzero: masked.nonzero, nonzeroAsync: masked.nonzeroAsync,
-  bernoulli: nnOps.bernoulli, multinomial: nnOps.multinomial,
+  bernoulli: nnOps.bernoulli,
   to: copy.to, toAsync: copy.toAsync, float: copy.float, double: copy.double, half: copy.half, bfloat16: copy.bfloat16,
   long: copy.long, int: copy.int, short: copy.short, bool: copy.bool, byte: copy.byte, char: copy.char,
 };

@@ -25,8 +25,8 @@ import { DTypeError, NotImplementedError, ShapeError, TorchError, fmtShape } fro
 import { defaultGenerator, type Generator } from '../random/generator';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { makeBinder, makeOverloads, type BoundArgs, type OptionalArgs } from './binder';
-import { overloadedFront } from './front';
+import { makeOverloads, type OptionalArgs } from './binder';
+import { front, overloadedFront, type OptionsOf } from './front';
 import { unwrapTensor } from './call';
 import { contiguous, copy_, to } from './copy';
 import { emptyLike } from './factories';
@@ -108,9 +108,6 @@ const bernoulliArgs = makeOverloads('bernoulli', [
   'bernoulli(Tensor input, *, Generator? generator=None, Tensor? out=None) -> Tensor',
   'bernoulli(Tensor input, float p, *, Generator? generator=None) -> Tensor',
 ]);
-const multinomialArgs = makeBinder('multinomial', 'multinomial(Tensor input, int num_samples, bool replacement=False, *, Generator? generator=None, Tensor? out=None) -> Tensor', {
-  unsupported: ['out'],
-});
 
 /** `x.bernoulli_(p)`: each element becomes 1 with probability p (a number or a tensor broadcast to x), else 0. */
 export const bernoulli_ = overloadedFront(
@@ -204,17 +201,13 @@ export function bernoulli(...a: unknown[]): Tensor {
   }
 }
 
-export interface MultinomialOptions extends GeneratorOption {
-  replacement?: boolean | null;
-}
-
 /**
  * `multinomial(probs, numSamples, { replacement, generator })`: int64 category indices drawn
  * from each row of `probs` (1-D or 2-D, non-negative, not necessarily normalised).
  */
-export function multinomial(input: Tensor, ...rest: BoundArgs<[numSamples: number], [replacement: boolean], MultinomialOptions & { numSamples?: number; out?: Tensor | null }>): Tensor;
-export function multinomial(...a: unknown[]): Tensor {
-  const [input, numSamples, replacement, generator] = multinomialArgs.bind(a);
+export const multinomial = front('multinomial(Tensor input, int num_samples, bool replacement=False, *, Generator? generator=None, Tensor? out=None) -> Tensor', {
+  unsupported: ['out'],
+}).run(([input, numSamples, replacement, generator]): Tensor => {
   const x = unwrapTensor('multinomial', 'input', input);
   const gen = generator ?? defaultGenerator;
   if (!isFloatingType(x.dtype)) {
@@ -301,5 +294,6 @@ export function multinomial(...a: unknown[]): Tensor {
   } finally {
     t.dispose();
   }
-}
+});
+export type MultinomialOptions = OptionsOf<typeof multinomial>;
 

@@ -6,12 +6,12 @@ import { copy_, fill_, zero_, clone, contiguous } from '../copy';
 import { gather, scatter_, scatter, scatterAdd_, scatterAdd, scatterReduce_, scatterReduce, indexSelect, indexAdd_, indexAdd, take, indexFill_, indexFill } from '../gather-scatter';
 import { indexPut_, indexPut } from '../indexing';
 import { mm, bmm, mv, dot, matmul } from '../linalg';
-import { addmm, baddbmm } from '../linalg-extra';
+import { addmm, baddbmm, outer, ger } from '../linalg-extra';
 import { nanToNum, nanToNum_ } from '../logical';
 import { maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync } from '../masked';
 import { clamp, clamp_, clip, clip_, isnan, isinf, isfinite } from '../pointwise-binary';
 import { uniform_, normal_ } from '../random';
-import { bernoulli_ } from '../random-extra';
+import { bernoulli_, multinomial } from '../random-extra';
 import { std, norm, countNonzero, mode } from '../reduction-stats';
 import { repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave } from '../reorder';
 import { round, round_ } from '../rounding';
@@ -28,12 +28,12 @@ export const FRONT_METHODS = {
   gather, scatter_, scatter, scatterAdd_, scatterAdd, scatterReduce_, scatterReduce, indexSelect, indexAdd_, indexAdd, take, indexFill_, indexFill,
   indexPut_, indexPut,
   mm, bmm, mv, dot, matmul,
-  addmm, baddbmm,
+  addmm, baddbmm, outer, ger,
   nanToNum, nanToNum_,
   maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync,
   clamp, clamp_, clip, clip_, isnan, isinf, isfinite,
   uniform_, normal_,
-  bernoulli_,
+  bernoulli_, multinomial,
   std, norm, countNonzero, mode,
   repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave,
   round, round_,
