@@ -87,14 +87,12 @@ export {
   // trueDivide, floorDivide, clamp, clip, isnan, isinf, isfinite, square, nanToNum, round: ./generated/front-ops
   // the composite activations relu6, selu, selu_: ./generated/front-ops (the rows' functions come from ./generated/table-ops)
   type RoundOptions,
-  where,
+  // where: ./generated/front-ops
   // reductions (the op table's rows, sum ... any, come from ./generated/table-ops)
-  max,
-  min,
+  // max, min, median: ./generated/front-ops
   type ValuesIndices,
   var,
   // std, varMean, stdMean, norm, countNonzero, mode: ./generated/front-ops
-  median,
   // cumsum(_), cumprod(_), cummax, cummin: ./generated/front-ops
   type VarOptions,
   type NormOptions,

@@ -114,3 +114,23 @@ describe('front ends declared by their schema (Note [Front ends are declared onc
     expect(() => torch.cumsum(v)).toThrow(TorchTypeError);
   });
 });
+
+describe('overloads with their own result types (runEach)', () => {
+  it('max, min and median: a Tensor over all elements, (values, indices) along a dim, elementwise with other', () => {
+    const m = torch.tensor([[1, 5], [4, 2]]);
+    const all: torch.Tensor = m.max();
+    expect(all.item()).toBe(5);
+    const alongDim: torch.ValuesIndices = torch.max(m, { dim: 1 });
+    expect(alongDim.indices.tolist()).toEqual([1, 0]);
+    expect(m.min(0, true).values.tolist()).toEqual([[1, 2]]);
+    const elementwise: torch.Tensor = m.max(torch.tensor([[3, 3], [3, 3]]));
+    expect(elementwise.tolist()).toEqual([[3, 5], [4, 3]]);
+    const med: torch.ValuesIndices = m.median({ dim: 0 });
+    expect(med.values.tolist()).toEqual([1, 2]);
+    expect(torch.median(m).item()).toBe(2);
+    // @ts-expect-error: median over all elements takes no keyword arguments
+    expect(() => torch.median(m, { keepdim: true })).toThrow(TorchTypeError);
+    // @ts-expect-error: a keepdim needs a dim
+    expect(() => m.max({ keepdim: true })).toThrow(TorchTypeError);
+  });
+});

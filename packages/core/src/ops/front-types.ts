@@ -110,9 +110,17 @@ type Inputs<L extends readonly string[], O> = { [I in keyof L]: FrontInput<L[I],
 type ArgList<S extends string> = string extends S ? string[] : [SchemaArgsText<S>] extends [never] ? string[] : SplitArgs<SchemaArgsText<S>>;
 
 /** The options object of a front end: every argument but the required ones, by keyword (camelCase), each optional. */
-export type FrontOptions<S extends string, O = unknown> = {
+export type FrontOptions<S extends string, O = unknown> = NoKeywordsIfEmpty<{
   [X in Exclude<ArgList<S>[number], '*'> as IsRequired<X> extends true ? never : FrontKeyword<X>]?: FrontInput<X, O> | null;
-};
+}>;
+
+/**
+ * The options object of a signature without optional arguments: only `{}`. Plain `{}` would take
+ * any object (TS checks no excess properties against an empty type), so `median(x, { dim: 0 })`
+ * would bind to `median(Tensor self)` in the compiler's overload resolution, as it does not in
+ * the binder; a key that names the situation, of type never, makes the type non-empty.
+ */
+type NoKeywordsIfEmpty<T> = keyof T extends never ? { readonly '(no keyword arguments)'?: never } : T;
 
 type RequiredOptions<L extends readonly string[], O> = { [X in L[number] as FrontKeyword<X>]: FrontInput<X, O> };
 

@@ -6,7 +6,6 @@ import * as pw from './pointwise';
 import { ACTIVATION_METHODS, BINARY_METHODS, TERNARY_METHODS, UNARY_METHODS } from './pointwise-table';
 import { REDUCTION_METHODS } from './generated/table-methods';
 import * as nnOps from './nn-methods';
-import * as red from './reduction';
 import * as stats from './reduction-stats';
 import * as shape from './shape-ops';
 import * as views from './views';
@@ -39,22 +38,8 @@ const METHODS = {
 
 type BindSelf<F> = F extends { readonly front: FrontInfo } ? FrontMethod<F> : F extends (self: Tensor, ...args: infer A) => infer R ? (...args: A) => R : never;
 
-/** The Tensor methods, typed from the table; `max`/`min` keep their overloads. */
+/** The Tensor methods, typed from the table (max, min and median with one signature per overload). */
 export type TensorMethods = { [K in keyof typeof METHODS]: BindSelf<(typeof METHODS)[K]> } & {
-  max(): Tensor;
-  max(dim: number, options?: red.KeepdimOptions): red.ValuesIndices;
-  max(dim: number, keepdim: boolean, options?: red.KeepdimOptions): red.ValuesIndices;
-  max(options: red.KeepdimOptions & { dim: number }): red.ValuesIndices;
-  max(other: Tensor): Tensor;
-  min(): Tensor;
-  min(dim: number, options?: red.KeepdimOptions): red.ValuesIndices;
-  min(dim: number, keepdim: boolean, options?: red.KeepdimOptions): red.ValuesIndices;
-  min(options: red.KeepdimOptions & { dim: number }): red.ValuesIndices;
-  min(other: Tensor): Tensor;
-  median(): Tensor;
-  median(options: stats.KeepdimOption & { dim: number }): red.ValuesIndices;
-  median(dim: number, options?: stats.KeepdimOption & { out?: readonly [Tensor, Tensor] | null }): red.ValuesIndices;
-  median(dim: number, keepdim: boolean, options?: { out?: readonly [Tensor, Tensor] | null }): red.ValuesIndices;
   /** The last two dims swapped (`x.mT`). */
   readonly mT: Tensor;
   /** The dims reversed (`x.T`; PyTorch deprecates it for other than 2-D tensors). */
@@ -69,7 +54,7 @@ export function installTensorMethods(): void {
   const proto = Tensor.prototype;
   // (`...a: never`: any function of a Tensor, whatever its other parameters; called as the
   // engine calls any function, through Reflect.apply)
-  const all: Record<string, (self: Tensor, ...a: never) => unknown> = { ...METHODS, max: red.max, min: red.min, median: stats.median };
+  const all: Record<string, (self: Tensor, ...a: never) => unknown> = METHODS;
   for (const [name, fn] of Object.entries(all)) {
     Object.defineProperty(proto, name, {
       value: function (this: Tensor, ...args: unknown[]) {

@@ -3,7 +3,7 @@ import { DTypeError, IndexError, TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides, normalizeDim, normalizeDims } from '../views';
-import { makeOverloads, type OptionalArgs, type OverloadCall } from './binder';
+import { makeOverloads, type OverloadCall } from './binder';
 import { front, overloadedFront, type OptionsOf } from './front';
 import type { FrontOptions, OverloadFrontArgs } from './front-types';
 import { callFunctional, callMulti, unwrapTensor } from './call';
@@ -302,22 +302,17 @@ export interface KeepdimOption {
   keepdim?: boolean;
 }
 
-type TupleOutOption = KeepdimOption & { out?: readonly [Tensor, Tensor] | null };
-
-const medianArgs = makeOverloads('median', ['median(Tensor self) -> Tensor', 'median.dim(Tensor self, int dim, bool keepdim=False, *, Tensor[]? out=None) -> (Tensor, Tensor)']);
-
 /** `median(x)`: the lower median of all elements; `median(x, dim)`: (values, indices) along `dim`. */
-export function median(input: Tensor): Tensor;
-export function median(input: Tensor, options: TupleOutOption & { dim: number }): ValuesIndices;
-export function median(input: Tensor, dim: number, ...rest: OptionalArgs<[keepdim: boolean], TupleOutOption>): ValuesIndices;
-export function median(...a: unknown[]): Tensor | ValuesIndices {
-  const r = medianArgs.bind(a);
+export const median = overloadedFront([
+  'median(Tensor self) -> Tensor',
+  'median.dim(Tensor self, int dim, bool keepdim=False, *, Tensor[]? out=None) -> (Tensor, Tensor)',
+]).runEach<[Tensor, ValuesIndices]>((r): Tensor | ValuesIndices => {
   const s = unwrapTensor('median', 'input', r.values[0]);
   if (r.index === 0) return callFunctional(MEDIAN, [s]);
   const [, dim, keepdim, out] = r.values;
   const vi = valuesIndices(callMulti(MEDIAN_DIM, [s, dim, keepdim]));
   return out ? writeValuesIndicesOut('median', vi, out) : vi;
-}
+});
 
 /** `mode(x, dim = -1)`: (values, indices), the most frequent value along `dim`. */
 export const mode = front('mode(Tensor self, int dim=-1, bool keepdim=False, *, Tensor[]? out=None) -> (Tensor, Tensor)').run(([self, dim, keepdim, out]): ValuesIndices => {

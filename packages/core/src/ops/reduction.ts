@@ -2,7 +2,8 @@ import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim } from '../views';
-import { makeOverloads } from './binder';
+import type { OverloadCall } from './binder';
+import { overloadedFront } from './front';
 import { callMulti, unwrapTensor } from './call';
 import { sameShape } from './meta-utils';
 import { defineStructured, implOf } from './registry';
@@ -103,51 +104,32 @@ export function writeValuesIndicesOut(op: string, r: ValuesIndices, out: readonl
 }
 
 /** max/min's three overloads, as PyTorch's parser tries them: all elements, along a dim, elementwise with `other`. */
-function extremumArgs(name: 'max' | 'min') {
-  return makeOverloads(name, [
+const extremumSchemas = <N extends 'max' | 'min'>(name: N) =>
+  [
     `${name}(Tensor self, *, Tensor? out=None) -> Tensor`,
     `${name}.dim(Tensor self, int dim, bool keepdim=False, *, Tensor[]? out=None) -> (Tensor, Tensor)`,
     `${name}.other(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor`,
-  ]);
-}
-const maxArgs = extremumArgs('max');
-const minArgs = extremumArgs('min');
+  ] as const;
 
-function extremum(name: 'max' | 'min', args: readonly unknown[]): Tensor | ValuesIndices {
-  const { index, values } = (name === 'max' ? maxArgs : minArgs).bind(args);
-  const s = unwrapTensor(name, 'input', values[0]);
-  if (index === 0) {
+function extremum(name: 'max' | 'min', call: OverloadCall<ReturnType<typeof extremumSchemas<'max'>>, {}>): Tensor | ValuesIndices {
+  const s = unwrapTensor(name, 'input', call.values[0]);
+  if (call.index === 0) {
     requireNonEmpty(name, s, null);
     // `max(x, { out })`: PyTorch 2.x's max.unary_out, a single tensor
     const ops = reductionOperators(name === 'max' ? 'amax' : 'amin');
-    return callWithOut(ops.op, ops.out, [s, [], false], values[1]);
+    return callWithOut(ops.op, ops.out, [s, [], false], call.values[1]);
   }
-  if (index === 2) {
-    const other = values[1];
-    const out = values[2];
-    return (name === 'max' ? maximum : minimum)(values[0], other, { out });
+  if (call.index === 2) {
+    const [self, other, out] = call.values;
+    return (name === 'max' ? maximum : minimum)(self, other, { out });
   }
-  const [, dim, keepdim, out] = values;
+  const [, dim, keepdim, out] = call.values;
   const r = valuesIndices(callMulti(name === 'max' ? MAX_DIM : MIN_DIM, [s, dim, keepdim]));
   return out ? writeValuesIndicesOut(name, r, out) : r;
 }
 
-export function max(self: Tensor): Tensor;
-export function max(self: Tensor, options: { out?: Tensor | null }): Tensor;
-export function max(self: Tensor, dim: number, options?: ValuesIndicesOptions): ValuesIndices;
-export function max(self: Tensor, dim: number, keepdim: boolean, options?: ValuesIndicesOptions): ValuesIndices;
-export function max(self: Tensor, options: ValuesIndicesOptions & { dim: number }): ValuesIndices;
-export function max(self: Tensor, other: Tensor): Tensor;
-export function max(...args: unknown[]): Tensor | ValuesIndices {
-  return extremum('max', args);
-}
+/** `max(x)`: the largest element; `max(x, dim)`: (values, indices) along `dim`; `max(x, other)`: the elementwise maximum. */
+export const max = overloadedFront(extremumSchemas('max')).runEach<[Tensor, ValuesIndices, Tensor]>((call): Tensor | ValuesIndices => extremum('max', call));
 
-export function min(self: Tensor): Tensor;
-export function min(self: Tensor, options: { out?: Tensor | null }): Tensor;
-export function min(self: Tensor, dim: number, options?: ValuesIndicesOptions): ValuesIndices;
-export function min(self: Tensor, dim: number, keepdim: boolean, options?: ValuesIndicesOptions): ValuesIndices;
-export function min(self: Tensor, options: ValuesIndicesOptions & { dim: number }): ValuesIndices;
-export function min(self: Tensor, other: Tensor): Tensor;
-export function min(...args: unknown[]): Tensor | ValuesIndices {
-  return extremum('min', args);
-}
+/** `min(x)`: the smallest element; `min(x, dim)`: (values, indices) along `dim`; `min(x, other)`: the elementwise minimum. */
+export const min = overloadedFront(extremumSchemas('min')).runEach<[Tensor, ValuesIndices, Tensor]>((call): Tensor | ValuesIndices => extremum('min', call));

@@ -202,7 +202,11 @@ function extremumCall(name: 'max' | 'min') {
   const fn = torch[name];
   return (x: Tensor, k: Kwargs): OpResult => {
     const { dim, ...o } = EXTREMUM_KW(k);
-    if (dim !== undefined) return fn(x, { ...o, dim });
+    if (dim !== undefined) {
+      const { out, ...rest } = o;
+      if (out instanceof torch.Tensor) throw new Error(`${name}: the OpInfo case gives one out for a (values, indices) result`);
+      return fn(x, { ...rest, dim, out });
+    }
     if (o.keepdim !== undefined) throw new Error(`${name}: the OpInfo case gives keepdim without a dim`);
     if (o.out === undefined) return fn(x);
     if (o.out instanceof torch.Tensor) return fn(x, { out: o.out });

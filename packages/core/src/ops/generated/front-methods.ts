@@ -12,7 +12,8 @@ import { maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, m
 import { clamp, clamp_, clip, clip_, isnan, isinf, isfinite } from '../pointwise-binary';
 import { uniform_, normal_ } from '../random';
 import { bernoulli_, multinomial } from '../random-extra';
-import { std, norm, countNonzero, mode } from '../reduction-stats';
+import { max, min } from '../reduction';
+import { std, norm, countNonzero, median, mode } from '../reduction-stats';
 import { repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave } from '../reorder';
 import { round, round_ } from '../rounding';
 import { cumsum, cumsum_, cumprod, cumprod_, cummax, cummin } from '../scan';
@@ -34,7 +35,8 @@ export const FRONT_METHODS = {
   clamp, clamp_, clip, clip_, isnan, isinf, isfinite,
   uniform_, normal_,
   bernoulli_, multinomial,
-  std, norm, countNonzero, mode,
+  max, min,
+  std, norm, countNonzero, median, mode,
   repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave,
   round, round_,
   cumsum, cumsum_, cumprod, cumprod_, cummax, cummin,
