@@ -6,11 +6,20 @@ import type { FrontArgs, FrontOptions, OverloadFrontArgs } from './front-types';
  * Note [Front ends are declared once]
  * A public entry point that is not a row of the op table (Note [The op table]) is one
  * declaration: its signature in PyTorch's schema syntax, the body that runs the operators, and
- * whether Tensor has it as a method (`front` / `overloadedFront`). From that one
- * text come its binder (Note [The argument binder]), its JS parameter types (Note [Front-end
- * types come from the schema]), its JS name (the schema's name camelCased: `index_select` ->
- * `indexSelect`), its Tensor method (generated/front-methods.ts lists every front end that is one) and the facade's re-export and docs/ops.md line (scripts/gen-op-table.ts, from
- * `allFronts()`). The body gets the bound values typed by the schema, as a kernel does.
+ * its options (`front(schema, options).run(body)`; `overloadedFront([schemas])` for PyTorch's
+ * overloads, tried in order). From that one text come:
+ *  - its binder (Note [The argument binder]) and its JS parameter types (Note [Front-end types
+ *    come from the schema]);
+ *  - its JS name, the schema's name camelCased (`index_select` -> `indexSelect`);
+ *  - its Tensor method (generated/front-methods.ts; `method: false` where Tensor has none);
+ *  - the facade's re-exports in `torch` and `torch.nn.functional` (`namespaces`) and its line in
+ *    docs/ops.md (scripts/front-files.ts and the OpInfo docs, from `allFronts()`);
+ *  - the test that an OpInfo entry runs exactly the forms it declares (front-variants).
+ * The body gets the bound values typed by the schema, as a kernel does, and writes its result
+ * type: Tensor's methods are typed from the front ends, so a result inferred from a body that
+ * calls Tensor methods would be circular (the compiler then makes every method `unknown`). For
+ * the same reason the op table's formulas call front ends through table/formula-ops.ts, whose
+ * types are declared. `runEach<[R0, R1]>` gives each overload its own result type.
  */
 
 /** What the generator and the methods table read of a front end. */
