@@ -13,8 +13,7 @@ import { isScalar, type Scalar } from './meta-utils';
  * reference is added, and the front end returns the handle the user passed in.
  */
 export function unwrapTensor(op: string, name: string, x: unknown): TensorImpl {
-  if (x instanceof Tensor) return implOf(op, name, x);
-  throw new TorchError(`${op}(): argument '${name}' must be Tensor, not ${describe(x)}`);
+  return implOf(op, name, tensorArg(op, name, x));
 }
 
 /** A Tensor argument as the Tensor handle, refused in PyTorch's words where a binder let a number through. */

@@ -1,4 +1,3 @@
-import { parseSchema } from '../dispatch/schema';
 import { camelName, makeBinder, makeOverloads, type BinderOptions, type BoundValues, type OverloadCall } from './binder';
 import type { FrontArgs, FrontOptions, OverloadFrontArgs } from './front-types';
 
@@ -100,6 +99,11 @@ export function allFronts(): readonly FrontInfo[] {
   return FRONTS;
 }
 
+/** `sort.stable(Tensor self, ...)` -> `sort`: the name the binder's messages use (the binder parses the rest). */
+function opNameOf(schema: string): string {
+  return /^\s*(\w+)/.exec(schema)?.[1] ?? schema;
+}
+
 function infoOf(opName: string, schemas: readonly string[], options: FrontDeclOptions | undefined): FrontInfo {
   return {
     name: options?.name ?? camelName(opName),
@@ -123,7 +127,7 @@ function declare<F>(fn: (...args: unknown[]) => unknown, info: FrontInfo): F {
  * that calls Tensor methods would be circular.
  */
 export function front<const S extends string, const O extends FrontDeclOptions = {}>(schema: S, options?: O): FrontBuilder<FrontArgs<S, O>, BoundValues<S, O>, MethodFlag<O>, FrontOptions<S, O>> {
-  const opName = parseSchema(schema).name;
+  const opName = opNameOf(schema);
   const binder = makeBinder(opName, schema, options);
   const info = infoOf(opName, [schema], options);
   return { run: (body) => declare((...args: unknown[]) => body(binder.bind(args)), info) };
@@ -141,7 +145,7 @@ export interface FrontBuilder<A extends unknown[], V, M extends boolean, Opt> {
  * the front end then has one call signature per overload.
  */
 export function overloadedFront<const S extends readonly string[], const O extends FrontDeclOptions = {}>(schemas: S, options?: O): OverloadBuilder<S, O> {
-  const opName = parseSchema(schemas[0]).name;
+  const opName = opNameOf(schemas[0]);
   const binder = makeOverloads(opName, schemas, options);
   const info = infoOf(opName, schemas, options);
   return {
