@@ -23,6 +23,7 @@ export {
   keep,
   // dtypes, devices
   type DType,
+  type DTypeLike,
   DTYPES,
   getDefaultDtype,
   setDefaultDtype,
@@ -53,25 +54,13 @@ export {
   IndexError,
   TorchTypeError,
   NotImplementedError,
-  // factories
+  // factories (empty, zeros, ones, full, arange, linspace, eye and the *_like ones: ./generated/front-ops)
   tensor,
-  empty,
-  zeros,
-  ones,
-  full,
-  arange,
-  linspace,
-  eye,
-  // emptyLike, zerosLike, onesLike, fullLike: ./generated/front-ops
   type FactoryOptions,
+  type TensorOptions,
   type TensorData,
-  // random
-  rand,
-  randn,
+  // random (rand, randn, randLike, randnLike, randperm: ./generated/front-ops)
   randint,
-  // randperm: ./generated/front-ops
-  randLike,
-  randnLike,
   manualSeed,
   seed,
   initialSeed,

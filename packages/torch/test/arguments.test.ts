@@ -125,6 +125,33 @@ describe('arguments are bound as PyTorch binds them', () => {
     expect(() => F.pad(torch.ones([1, 1, 2]), [1, 1], { valu: 5 } as never)).toThrow("pad() got an unexpected keyword argument 'valu'");
   });
 
+  it('binds the factories as PyTorch binds them', () => {
+    expect(torch.zeros(2, 3, { dtype: 'int32' }).dtype).toBe('int32');
+    expect(torch.ones({ size: [2], dtype: 'double' }).tolist()).toEqual([1, 1]);
+    expect(torch.full({ size: [2], fillValue: 3 }).tolist()).toEqual([3, 3]);
+    expect(torch.full([2], 3, { dtype: 'float64' }).dtype).toBe('float64');
+    expect(torch.arange({ end: 3 }).tolist()).toEqual([0, 1, 2]);
+    expect(torch.arange(1, { end: 3 }).tolist()).toEqual([1, 2]);
+    expect(torch.arange(1, 6, 2).tolist()).toEqual([1, 3, 5]);
+    expect(torch.eye({ n: 2 }).tolist()).toEqual([[1, 0], [0, 1]]);
+    expect(torch.eye(2, { m: 3 }).shape).toEqual([2, 3]);
+    expect(torch.linspace({ start: 0, end: 1, steps: 3 }).tolist()).toEqual([0, 0.5, 1]);
+    expect(torch.tensor({ data: [1, 2], dtype: 'int32' }).dtype).toBe('int32');
+    expect(torch.randLike(torch.zeros([2], { dtype: 'float64' })).dtype).toBe('float64');
+    // PyTorch: `arange(5, step=2)` matches none of its signatures
+    expect(() => torch.arange(5, { step: 2 } as never)).toThrow('arange() received an invalid combination of arguments - got (number, {step})');
+  });
+
+  it('refuses factory arguments it used to ignore or misread', () => {
+    expect(() => torch.tensor([1], { dtpye: 'int32' } as never)).toThrow("tensor() got an unexpected keyword argument 'dtpye'");
+    expect(() => torch.tensor([1], { pinMemory: true })).toThrow(NotImplementedError);
+    expect(() => torch.linspace('a' as never, 1, 3)).toThrow("linspace(): argument 'start' (position 1) must be Number, not string");
+    expect(() => torch.linspace(0, 1, 2.5)).toThrow("linspace(): argument 'steps' (position 3) must be int, not number");
+    expect(() => torch.eye(2, 'x' as never)).toThrow('eye() received an invalid combination of arguments - got (number, string)');
+    expect(() => torch.arange(3, { generator: new torch.Generator() } as never)).toThrow('arange() received an invalid combination of arguments');
+    expect(() => torch.randLike(torch.zeros([2]), { generator: new torch.Generator() } as never)).toThrow("rand_like() got an unexpected keyword argument 'generator'");
+  });
+
   it('has trueDivide_ and floorDivide_', () => {
     close(x.clone().trueDivide_(2), xs.map((v) => v / 2));
     close(x.clone().floorDivide_(2), xs.map((v) => Math.floor(v / 2)));

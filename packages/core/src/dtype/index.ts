@@ -14,6 +14,7 @@ export type {
   AnyTypedArray,
   DType,
   DTypeCategory,
+  DTypeLike,
   TypeMeta,
   TypedArrayConstructorOf,
   TypedArrayOf,

@@ -141,14 +141,19 @@ export function categoryRank(d: DType): number {
 }
 
 // The other names torch gives the same dtype objects (`torch.float is torch.float32`).
-const ALIASES: Readonly<Record<string, DType>> = Object.freeze({
+const ALIASES = Object.freeze({
   float: 'float32',
   double: 'float64',
   half: 'float16',
   long: 'int64',
   int: 'int32',
   short: 'int16',
-});
+} as const satisfies Record<string, DType>);
+
+/** What a caller may name a dtype by: its name or one of torch's aliases (`'double'`). */
+export type DTypeLike = DType | keyof typeof ALIASES;
+
+const isAlias = (x: string): x is keyof typeof ALIASES => Object.prototype.hasOwnProperty.call(ALIASES, x);
 
 /**
  * Reads a user-supplied dtype: a canonical name or one of torch's aliases (`'float'`,
@@ -157,7 +162,7 @@ const ALIASES: Readonly<Record<string, DType>> = Object.freeze({
  */
 export function parseDType(op: string, x: unknown): DType {
   if (isDType(x)) return x;
-  if (typeof x === 'string' && Object.prototype.hasOwnProperty.call(ALIASES, x)) {
+  if (typeof x === 'string' && isAlias(x)) {
     return ALIASES[x];
   }
   throw new DTypeError(`${op}: expected a dtype (one of ${DTYPES.join(', ')}), got ${describe(x)}`);

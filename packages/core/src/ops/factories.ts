@@ -1,24 +1,18 @@
 import { CPU, toDevice, type Device, type DeviceLike } from '../device';
-import { checkScalarFits, checkTensorValue, getDefaultDtype, isFloatingType, parseDType, scalarDType, type DType } from '../dtype';
+import { checkScalarFits, checkTensorValue, getDefaultDtype, isFloatingType, scalarDType, type DType } from '../dtype';
 import { DispatchKey } from '../dispatch/dispatch-key';
 import { DispatchKeySet } from '../dispatch/dispatch-key-set';
 import { withExcluded } from '../dispatch/local-state';
-import { ShapeError, TorchError, TorchTypeError } from '../errors';
+import { ShapeError, TorchError } from '../errors';
 import { fma32, fma64 } from '../numeric/fused';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { isOptionsObject, makeBinder, typeName, type Binder, type BoundArgs } from './binder';
-import { front } from './front';
+import { makeBinder } from './binder';
+import { front, overloadedFront, type OptionsOf } from './front';
 import type { Generator } from '../random/generator';
 import { callMutating } from './call';
 import { COPY_, fill_, to } from './copy';
 import { isScalar, type Scalar } from './meta-utils';
-
-export interface FactoryOptions {
-  dtype?: DType | string | null;
-  device?: DeviceLike | null;
-  requiresGrad?: boolean;
-}
 
 /**
  * Filling a tensor nobody has seen yet is initialisation, not an in-place change: it runs
@@ -29,14 +23,19 @@ function initialise(fn: () => unknown): void {
   withExcluded(BELOW_INPLACE, fn);
 }
 
-function resolve(op: string, o: FactoryOptions | BoundFactoryOptions, fallback: DType): { dtype: DType; device: Device } {
-  return {
-    dtype: o.dtype == null ? fallback : parseDType(op, o.dtype),
-    device: toDevice(op, o.device ?? null),
-  };
+/** A factory's dtype and device, as bound (None: the fallback dtype, the default device). */
+export interface BoundFactoryOptions {
+  dtype?: DType;
+  device?: DeviceLike;
+  requiresGrad: boolean;
+  generator?: Generator;
 }
 
-function finish(t: Tensor, o: FactoryOptions | BoundFactoryOptions): Tensor {
+function resolve(op: string, o: BoundFactoryOptions, fallback: DType): { dtype: DType; device: Device } {
+  return { dtype: o.dtype ?? fallback, device: toDevice(op, o.device ?? null) };
+}
+
+function finish(t: Tensor, o: BoundFactoryOptions): Tensor {
   if (o.requiresGrad) {
     try {
       t.requiresGrad_(true);
@@ -49,122 +48,78 @@ function finish(t: Tensor, o: FactoryOptions | BoundFactoryOptions): Tensor {
 }
 
 /**
- * The keywords of PyTorch's factories (`zeros(*size, *, out=None, dtype=None, layout=torch.strided,
- * device=None, requires_grad=False)` and its relatives): each is checked against its type, an
- * unknown one raises, and those torch-ts does not support yet raise NotImplementedError
- * (Note [The argument binder]).
+ * The keywords of PyTorch's sized factories (`zeros(*size, *, out=None, dtype=None,
+ * layout=torch.strided, device=None, requires_grad=False)` and its relatives); those torch-ts
+ * does not support yet raise NotImplementedError (Note [The argument binder]).
  */
-const FACTORY_KEYWORDS =
-  "(*, ScalarType? dtype=None, Layout layout='strided', Device? device=None, bool pin_memory=False, bool requires_grad=False, Dimname[]? names=None, MemoryFormat memory_format='contiguous', Tensor? out=None, Generator? generator=None) -> Tensor";
-const factoryBinders = new Map<string, Binder>();
-
-/** Checks a factory's options object: nothing in it is ignored. */
-export function checkFactoryOptions(op: string, options: object): void {
-  let b = factoryBinders.get(op);
-  if (!b) {
-    b = makeBinder(op, `${op}${FACTORY_KEYWORDS}`, { unsupported: ['layout', 'pinMemory', 'names', 'memoryFormat', 'out'] });
-    factoryBinders.set(op, b);
-  }
-  b.bind([options]);
-}
-
-/** The options of a sized factory, as bound: each keyword checked, None as undefined. */
-export interface BoundFactoryOptions {
-  dtype?: DType | string;
-  device?: DeviceLike;
-  requiresGrad: boolean;
-  generator?: Generator;
-}
-
-const SIZED_KEYWORDS =
+export const SIZED_KEYWORDS =
   "*, ScalarType? dtype=None, Layout layout='strided', Device? device=None, bool pin_memory=False, bool requires_grad=False, Dimname[]? names=None, MemoryFormat memory_format='contiguous', Tensor? out=None";
-const SIZED_OPTIONS = { varargs: true, unsupported: ['layout', 'pinMemory', 'names', 'memoryFormat', 'out'] } as const;
-const sizedBinder = (op: string) => makeBinder(op, `${op}(SymInt[] size, ${SIZED_KEYWORDS}) -> Tensor`, SIZED_OPTIONS);
-const randomBinder = (op: string) => makeBinder(op, `${op}(SymInt[] size, ${SIZED_KEYWORDS}, Generator? generator=None) -> Tensor`, SIZED_OPTIONS);
-const sizedBinders = new Map<string, ReturnType<typeof sizedBinder>>();
-const randomBinders = new Map<string, ReturnType<typeof randomBinder>>();
-
-function cachedBinder<B>(binders: Map<string, B>, op: string, make: (op: string) => B): B {
-  let b = binders.get(op);
-  if (!b) {
-    b = make(op);
-    binders.set(op, b);
-  }
-  return b;
-}
+export const FACTORY_UNSUPPORTED = ['layout', 'pinMemory', 'names', 'memoryFormat', 'out'] as const;
+/** The keywords of `arange`, `linspace` and `eye`, as PyTorch's Python shows them. */
+const RANGE_KEYWORDS = "*, Tensor? out=None, ScalarType? dtype=None, Layout layout='strided', Device? device=None, bool pin_memory=False, bool requires_grad=False";
+const RANGE = { method: false, unsupported: ['out', 'layout', 'pinMemory'] } as const;
+/**
+ * The sized factories' declaration options: `zeros(2, 3)` as well as `zeros([2, 3])` (Note
+ * [Variadic int lists]); functions of `torch` only.
+ */
+export const SIZED = { varargs: true, method: false, unsupported: FACTORY_UNSUPPORTED } as const;
 
 /**
- * Binds a sized factory's `(...sizes, options?)`, `([sizes], options?)` or `({ size, ...options })`
- * (`zeros`, `ones`, `empty`, `rand`, `randn`: PyTorch's `zeros(*size, *, dtype=None, ...)`,
- * Note [Variadic int lists]); `random` adds the `generator` keyword.
+ * A sized factory's sizes, checked. (`size=[]` in their schemas: no sizes at all is a 0-dim
+ * tensor, `zeros()` as `zeros([])`. PyTorch refuses `zeros()`; torch-ts takes it so that
+ * `zeros(...shape)` works for every shape, the empty one too.)
  */
-export function sizesAndOptions(op: string, args: readonly unknown[], random = false): [number[], BoundFactoryOptions] {
-  // (No sizes at all is a 0-dim tensor, `zeros([])`: PyTorch refuses `zeros()`, torch-ts has
-  // always taken it, and the testing suite's random tests rely on `rand()`.)
-  const call = args.length === 0 || (args.length === 1 && isOptionsObject(args[0]) && !('size' in args[0])) ? [[], ...args] : args;
-  let sizes: number[];
-  let options: BoundFactoryOptions;
-  if (random) {
-    const [size, dtype, , device, , requiresGrad, , , , generator] = cachedBinder(randomBinders, op, randomBinder).bind(call);
-    sizes = size;
-    options = { dtype, device, requiresGrad, generator };
-  } else {
-    const [size, dtype, , device, , requiresGrad] = cachedBinder(sizedBinders, op, sizedBinder).bind(call);
-    sizes = size;
-    options = { dtype, device, requiresGrad, generator: undefined };
-  }
+export function checkSizes(op: string, sizes: readonly number[]): number[] {
   for (const n of sizes) {
     if (n < 0) throw new TorchError(`${op}(): sizes must be non-negative integers, but got ${JSON.stringify(sizes)}`);
   }
-  return [sizes, options];
+  return [...sizes];
 }
-
-/** A sized factory's arguments: `(2, 3)`, `(2, 3, options)`, `([2, 3], options?)` or `({ size, ...options })`. */
-export type SizedArgs<O> = number[] | [...sizes: number[], options: O] | [size: readonly number[], options?: O] | [options: O & { size: number | readonly number[] }];
-export type SizeArgs = SizedArgs<FactoryOptions>;
 
 /** Uninitialised memory of the given shape (zeros on CPU, since ArrayBuffers start zeroed). */
-export function empty(...args: SizeArgs): Tensor {
-  const [sizes, o] = sizesAndOptions('empty', args);
-  const { dtype, device } = resolve('empty', o, getDefaultDtype());
-  return finish(new Tensor(TensorImpl.empty('empty', sizes, dtype, device)), o);
-}
+export const empty = front(`empty(SymInt[] size=[], ${SIZED_KEYWORDS}) -> Tensor`, SIZED).run(([size, dtype, , device, , requiresGrad]): Tensor => {
+  const o = { dtype, device, requiresGrad };
+  const r = resolve('empty', o, getDefaultDtype());
+  return finish(new Tensor(TensorImpl.empty('empty', checkSizes('empty', size), r.dtype, r.device)), o);
+});
 
-function filled(op: string, args: readonly unknown[], value: Scalar): Tensor {
-  const [sizes, o] = sizesAndOptions(op, args);
+function filled(op: string, size: readonly number[], value: Scalar, o: BoundFactoryOptions): Tensor {
   const { dtype, device } = resolve(op, o, getDefaultDtype());
-  const t = new Tensor(TensorImpl.empty(op, sizes, dtype, device));
+  const t = new Tensor(TensorImpl.empty(op, checkSizes(op, size), dtype, device));
   initialise(() => fill_(t, value));
   return finish(t, o);
 }
 
-export function zeros(...args: SizeArgs): Tensor {
-  return filled('zeros', args, 0);
-}
+/** Zeros of the given shape: `zeros(2, 3)`, `zeros([2, 3], { dtype: 'int32' })`. */
+export const zeros = front(`zeros(SymInt[] size=[], ${SIZED_KEYWORDS}) -> Tensor`, SIZED).run(([size, dtype, , device, , requiresGrad]): Tensor =>
+  filled('zeros', size, 0, { dtype, device, requiresGrad }),
+);
 
-export function ones(...args: SizeArgs): Tensor {
-  return filled('ones', args, 1);
-}
+/** Ones of the given shape: `ones(2, 3)`, `ones([2, 3], { dtype: 'int32' })`. */
+export const ones = front(`ones(SymInt[] size=[], ${SIZED_KEYWORDS}) -> Tensor`, SIZED).run(([size, dtype, , device, , requiresGrad]): Tensor =>
+  filled('ones', size, 1, { dtype, device, requiresGrad }),
+);
 
-const LIKE_KEYWORDS = "*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool requires_grad=False, MemoryFormat? memory_format=None";
-const fullArgs = makeBinder('full', `full(SymInt[] size, Scalar fill_value, ${SIZED_KEYWORDS}) -> Tensor`, { unsupported: ['layout', 'pinMemory', 'names', 'memoryFormat', 'out'] });
+/** The keywords every factory takes: `{ dtype, device, requiresGrad }`, as the sized factories bind them. */
+export type FactoryOptions = Omit<OptionsOf<typeof zeros>, 'size'>;
+
+export const LIKE_KEYWORDS = "*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool requires_grad=False, MemoryFormat? memory_format=None";
 /** The `*_like` factories' declaration options: functions of `torch` only, as PyTorch's. */
-const LIKE = { method: false, unsupported: ['layout', 'pinMemory', 'memoryFormat'] } as const;
+export const LIKE = { method: false, unsupported: ['layout', 'pinMemory', 'memoryFormat'] } as const;
 
 /** `full(size, value)`: int64 for an integer value, bool for a boolean, else the default float. */
-export function full(...args: BoundArgs<[size: readonly number[], fillValue: Scalar], [], FactoryOptions & { size?: readonly number[]; fillValue?: Scalar }>): Tensor;
-export function full(...a: unknown[]): Tensor {
-  const [size, fillValue, dtypeArg, , deviceArg, , requiresGrad] = fullArgs.bind(a);
-  const options = { dtype: dtypeArg, device: deviceArg, requiresGrad };
-  // As tensor() infers (Note [Integer-valued numbers are integers]): `full([2], 1e20)` is a
-  // float tensor, not an int64 overflow.
-  const inferred = scalarDType(fillValue);
-  const { dtype, device } = resolve('full', options, inferred);
-  checkScalarFits('full', fillValue, dtype);
-  const t = new Tensor(TensorImpl.empty('full', [...size], dtype, device));
-  initialise(() => fill_(t, fillValue));
-  return finish(t, options);
-}
+export const full = front(`full(SymInt[] size, Scalar fill_value, ${SIZED_KEYWORDS}) -> Tensor`, { method: false, unsupported: FACTORY_UNSUPPORTED }).run(
+  ([size, fillValue, dtypeArg, , deviceArg, , requiresGrad]): Tensor => {
+    const options = { dtype: dtypeArg, device: deviceArg, requiresGrad };
+    // As tensor() infers (Note [Integer-valued numbers are integers]): `full([2], 1e20)` is a
+    // float tensor, not an int64 overflow.
+    const { dtype, device } = resolve('full', options, scalarDType(fillValue));
+    checkScalarFits('full', fillValue, dtype);
+    const t = new Tensor(TensorImpl.empty('full', checkSizes('full', size), dtype, device));
+    initialise(() => fill_(t, fillValue));
+    return finish(t, options);
+  },
+);
 
 /** A `*_like` factory's options: the input's dtype and device unless given. */
 function likeOptions(t: Tensor, dtype: DType | undefined, device: DeviceLike | undefined, requiresGrad: boolean): FactoryOptions {
@@ -240,12 +195,38 @@ const TYPED_DTYPES = new Map<unknown, DType>([
   [BigInt64Array, 'int64'],
 ]);
 
+const tensorArgs = makeBinder('tensor', 'tensor(Any data, *, ScalarType? dtype=None, Device? device=None, bool requires_grad=False, bool pin_memory=False) -> Tensor', {
+  unsupported: ['pinMemory'],
+});
+
+/** `tensor`'s keywords. */
+export interface TensorOptions {
+  dtype?: DType | null;
+  device?: DeviceLike | null;
+  requiresGrad?: boolean | null;
+  pinMemory?: boolean | null;
+}
+
 /**
  * `tensor(data)`: nested arrays of numbers / booleans / bigints, or a typed array (which
  * keeps its dtype). Inference as PyTorch: all integers -> int64, any non-integer (or NaN,
- * ±Infinity) -> the default float dtype, booleans -> bool.
+ * ±Infinity) -> the default float dtype, booleans -> bool. (Written by hand over its binder:
+ * the schema language has no type for nested data, `Any` to the binder.)
  */
-export function tensor(data: TensorData, options: FactoryOptions = {}): Tensor {
+export function tensor(data: TensorData, options?: TensorOptions): Tensor;
+export function tensor(options: TensorOptions & { data: TensorData }): Tensor;
+export function tensor(...args: unknown[]): Tensor {
+  const [raw, dtype, device, requiresGrad] = tensorArgs.bind(args);
+  return tensorOf(raw, { dtype, device, requiresGrad });
+}
+
+function isTensorData(d: unknown): d is TensorData {
+  return isScalar(d) || isSequence(d);
+}
+
+function tensorOf(raw: unknown, options: BoundFactoryOptions): Tensor {
+  if (!isTensorData(raw)) throw new TorchError(`tensor(): could not infer dtype of ${raw === null ? 'null' : typeof raw}`);
+  const data = raw;
   if (ArrayBuffer.isView(data)) {
     const inferred = TYPED_DTYPES.get(data.constructor);
     if (!inferred) throw new TorchError(`tensor(): unsupported typed array ${data.constructor.name}`);
@@ -346,17 +327,27 @@ function storeNested(data: TensorData, sizes: readonly number[], out: Float64Arr
   return { kind: kind ?? 'float', bigints };
 }
 
+const RANGE_SCHEMAS = [
+  `arange(Scalar end, ${RANGE_KEYWORDS}) -> Tensor`,
+  `arange(Scalar start, Scalar end, ${RANGE_KEYWORDS}) -> Tensor`,
+  `arange(Scalar start, Scalar end, Scalar step=1, ${RANGE_KEYWORDS}) -> Tensor`,
+] as const;
+
 /** `arange(end)`, `arange(start, end, step?)`: int64 when every argument is an integer. */
-export function arange(...args: (number | FactoryOptions)[]): Tensor {
-  const last = args[args.length - 1];
-  const opts: FactoryOptions = typeof last === 'object' ? last : {};
-  checkFactoryOptions('arange', opts);
-  const nums: number[] = [];
-  for (const x of typeof last === 'object' ? args.slice(0, -1) : args) {
-    if (typeof x !== 'number') throw new TorchTypeError(`arange(): argument must be Number, not ${typeName(x)}`);
-    nums.push(x);
+export const arange = overloadedFront(RANGE_SCHEMAS, RANGE).run((call): Tensor => {
+  if (call.index === 0) {
+    const [end, , dtype, , device, , requiresGrad] = call.values;
+    return rangeOf(0, Number(end), 1, { dtype, device, requiresGrad });
   }
-  const [start, end, step] = nums.length === 1 ? [0, nums[0], 1] : [nums[0], nums[1], nums[2] ?? 1];
+  if (call.index === 1) {
+    const [start, end, , dtype, , device, , requiresGrad] = call.values;
+    return rangeOf(Number(start), Number(end), 1, { dtype, device, requiresGrad });
+  }
+  const [start, end, step, , dtype, , device, , requiresGrad] = call.values;
+  return rangeOf(Number(start), Number(end), Number(step), { dtype, device, requiresGrad });
+});
+
+function rangeOf(start: number, end: number, step: number, opts: BoundFactoryOptions): Tensor {
   if (step === 0) throw new TorchError('arange: step must be nonzero');
   if (!Number.isFinite(start) || !Number.isFinite(end)) throw new TorchError(`arange: unsupported range: ${start} -> ${end}`);
   if ((end - start) / step < 0) {
@@ -379,12 +370,14 @@ export function arange(...args: (number | FactoryOptions)[]): Tensor {
  * lanes) whose lanes count up from their vector's first value with a separate multiply and
  * add (`Vectorized::arange`), and a scalar tail. Checked bit for bit against PyTorch.
  */
-export function linspace(start: number, end: number, steps: number, options: FactoryOptions = {}): Tensor {
-  checkFactoryOptions('linspace', options);
-  if (!Number.isInteger(steps) || steps < 0) throw new TorchError('linspace: number of steps must be non-negative');
-  const { dtype, device } = resolve('linspace', options, getDefaultDtype());
-  return finish(fromHost('linspace', [steps], linspaceValues(start, end, steps, dtype), 'float64', dtype, device), options);
-}
+export const linspace = front(`linspace(Scalar start, Scalar end, int steps, ${RANGE_KEYWORDS}) -> Tensor`, RANGE).run(
+  ([start, end, steps, , dtypeArg, , deviceArg, , requiresGrad]): Tensor => {
+    const options = { dtype: dtypeArg, device: deviceArg, requiresGrad };
+    if (steps < 0) throw new TorchError('linspace: number of steps must be non-negative');
+    const { dtype, device } = resolve('linspace', options, getDefaultDtype());
+    return finish(fromHost('linspace', [steps], linspaceValues(Number(start), Number(end), steps, dtype), 'float64', dtype, device), options);
+  },
+);
 
 function linspaceValues(startIn: number, endIn: number, steps: number, dtype: DType): Float64Array {
   const vals = new Float64Array(steps);
@@ -411,13 +404,21 @@ function linspaceValues(startIn: number, endIn: number, steps: number, dtype: DT
 }
 
 /** `eye(n, m?)`: ones on the diagonal. */
-export function eye(n: number, m?: number | FactoryOptions, options: FactoryOptions = {}): Tensor {
-  const cols = typeof m === 'number' ? m : n;
-  const o = typeof m === 'object' && m !== null ? m : options;
-  if (!Number.isInteger(n) || n < 0) throw new TorchError(`eye: n must be greater or equal to 0, got ${n}`);
-  if (!Number.isInteger(cols) || cols < 0) throw new TorchError(`eye: m must be greater or equal to 0, got ${cols}`);
-  const { dtype, device } = resolve('eye', o, getDefaultDtype());
-  const vals = new Float64Array(n * cols);
-  for (let i = 0; i < Math.min(n, cols); i++) vals[i * cols + i] = 1;
-  return finish(fromHost('eye', [n, cols], vals, 'float64', dtype, device), o);
-}
+export const eye = overloadedFront([`eye(int n, ${RANGE_KEYWORDS}) -> Tensor`, `eye(int n, int m, ${RANGE_KEYWORDS}) -> Tensor`], RANGE).run(
+  (call): Tensor => {
+    let n: number, cols: number, o: BoundFactoryOptions;
+    if (call.index === 0) {
+      const [rows, , dtype, , device, , requiresGrad] = call.values;
+      [n, cols, o] = [rows, rows, { dtype, device, requiresGrad }];
+    } else {
+      const [rows, m, , dtype, , device, , requiresGrad] = call.values;
+      [n, cols, o] = [rows, m, { dtype, device, requiresGrad }];
+    }
+    if (n < 0) throw new TorchError(`eye: n must be greater or equal to 0, got ${n}`);
+    if (cols < 0) throw new TorchError(`eye: m must be greater or equal to 0, got ${cols}`);
+    const { dtype, device } = resolve('eye', o, getDefaultDtype());
+    const vals = new Float64Array(n * cols);
+    for (let i = 0; i < Math.min(n, cols); i++) vals[i * cols + i] = 1;
+    return finish(fromHost('eye', [n, cols], vals, 'float64', dtype, device), o);
+  },
+);

@@ -1,5 +1,5 @@
 import type { SchemaArgsText, SchemaBaseValue, SplitArgs, ValueRepr } from '../dispatch/schema-types';
-import type { DType } from '../dtype';
+import type { DTypeLike } from '../dtype';
 import type { Tensor } from '../tensor/tensor';
 
 /**
@@ -14,11 +14,13 @@ import type { Tensor } from '../tensor/tensor';
  * camelCased. What a caller may pass for each schema type is what the binder accepts:
  *   Tensor -> Tensor (or a Number too, under `numbersAsTensors`)   Scalar -> number | boolean
  *   | bigint   int, SymInt, float -> number   bool -> boolean   str, MemoryFormat, Layout,
- *   Dimname -> string   ScalarType -> DType   Device -> DeviceLike   Generator -> Generator
+ *   Dimname -> string   ScalarType -> DType or an alias ('double')   Device -> DeviceLike   Generator -> Generator
  *   int[N], int[] -> one int or a list   T[] -> a list   T? -> T | null   Any -> unknown.
  * A `str` (or `MemoryFormat`) argument with `choices` in the declaration takes only those
  * strings (the body checks them at run time with PyTorch's message for the op).
- * With `varargs` the last positional int list may also be variadic ints (`x.view(2, 3)`).
+ * With `varargs` the last positional int list may also be variadic ints (`x.view(2, 3)`,
+ * `zeros(2, 3, { dtype })`). A first argument that is not a Tensor may come by keyword too
+ * (`full({ size: [2], fillValue: 1 })`).
  */
 
 /** What the front end's caller may pass for a Tensor: the binder's options say whether a Number is one. */
@@ -50,7 +52,7 @@ interface CallerRepr extends ValueRepr {
   readonly tensor: Tensor;
   readonly self: Tensor;
   readonly none: null;
-  readonly dtype: DType;
+  readonly dtype: DTypeLike;
 }
 type InputBase<T extends string> = SchemaBaseValue<T, CallerRepr>;
 
@@ -130,11 +132,24 @@ type Rest<P extends readonly string[], Q extends readonly string[], Opt, O> = P 
   : Optional<Inputs<Q, O>, Opt>;
 type Optional<P extends readonly unknown[], Opt> = P extends readonly [infer H, ...infer T] ? [options?: Opt] | [arg?: H | null, ...Optional<T, Opt>] : [options?: Opt];
 
-/** The ints of a variadic int list (`x.view(2, 3)`), after the required arguments before it. */
-type Varargs<P extends readonly string[], O> = P extends readonly [...infer Lead extends string[], string] ? [...Inputs<Lead, O>, ...number[]] : never;
+/**
+ * The ints of a variadic int list (`x.view(2, 3)`), after the required arguments before it, and
+ * then the options object (`zeros(2, 3, { dtype })`).
+ */
+type Varargs<P extends readonly string[], Opt, O> = P extends readonly [...infer Lead extends string[], string]
+  ? [...Inputs<Lead, O>, ...number[]] | [...Inputs<Lead, O>, ...number[], options: Opt]
+  : never;
 
+/**
+ * A Tensor first argument is positional; any other may come by keyword with the rest
+ * (`full({ size: [2], fillValue: 1 })`, `arange({ end: 5 })`), as in PyTorch. (A Tensor's
+ * alternative is left out on purpose: telling an options object from a Tensor would make the
+ * compiler read Tensor's members, which are derived from these types.)
+ */
 type Args<L extends readonly string[], Opt, O> = RequiredPrefix<L> extends readonly [infer H extends string, ...infer T extends string[]]
-  ? [FrontInput<H, O>, ...Rest<T, Drop<L, RequiredPrefix<L>>, Opt, O>]
+  ? Parts<H>[0] extends `Tensor${string}`
+    ? [FrontInput<H, O>, ...Rest<T, Drop<L, RequiredPrefix<L>>, Opt, O>]
+    : Rest<RequiredPrefix<L>, Drop<L, RequiredPrefix<L>>, Opt, O>
   : Optional<Inputs<L, O>, Opt>;
 
 /**
@@ -145,7 +160,7 @@ export type FrontArgs<S extends string, O = unknown> = string extends S
   ? unknown[]
   :
       | Args<PositionalList<ArgList<S>>, FrontOptions<S, O>, O>
-      | (O extends { readonly varargs: true } ? Varargs<PositionalList<ArgList<S>>, O> : never);
+      | (O extends { readonly varargs: true } ? Varargs<PositionalList<ArgList<S>>, FrontOptions<S, O>, O> : never);
 
 /** The parameters of a front end with several signatures (PyTorch's overloads): any one of them. */
 export type OverloadFrontArgs<S extends readonly string[], O = unknown> = { [K in keyof S]: FrontArgs<S[K], O> }[number];

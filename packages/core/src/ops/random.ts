@@ -20,21 +20,20 @@ import { isOptionsObject, makeOverloads, typeName } from './binder';
 import { front } from './front';
 import { callMutating } from './call';
 import { COPY_, copy_, to } from './copy';
-import { sizesAndOptions, type BoundFactoryOptions, type FactoryOptions, type SizedArgs } from './factories';
+import { checkSizes, FACTORY_UNSUPPORTED, LIKE, LIKE_KEYWORDS, SIZED, type BoundFactoryOptions, type FactoryOptions } from './factories';
 import { drawnOnDevice } from './random-impls';
 
 export { Generator, defaultGenerator, manualSeed, seed, initialSeed, type GeneratorState } from '../random/generator';
 
+/** The keywords of the random factories: the factories' and a `generator`. */
 export interface RandomOptions extends FactoryOptions {
   generator?: Generator | null;
 }
 
-export type RandomSizeArgs = SizedArgs<RandomOptions>;
-
 const numelOf = (sizes: readonly number[]) => sizes.reduce((a, b) => a * b, 1);
 
-function floatDtype(op: string, o: RandomOptions | BoundFactoryOptions): DType {
-  const dtype = o.dtype == null ? getDefaultDtype() : parseDType(op, o.dtype);
+function floatDtype(op: string, o: BoundFactoryOptions): DType {
+  const dtype = o.dtype ?? getDefaultDtype();
   if (!isFloatingType(dtype)) {
     throw new DTypeError(`${op}(): expected a floating point dtype, but got ${dtype}`);
   }
@@ -48,7 +47,7 @@ function floatDtype(op: string, o: RandomOptions | BoundFactoryOptions): DType {
 const BELOW_INPLACE = DispatchKeySet.of(DispatchKey.ADInplaceOrView);
 
 /** A new tensor from host values (float64 or int64), cast by the backend's copy. */
-function fromHost(op: string, sizes: readonly number[], values: Float64Array | BigInt64Array, dtype: DType, device: Device, o: RandomOptions | BoundFactoryOptions): Tensor {
+function fromHost(op: string, sizes: readonly number[], values: Float64Array | BigInt64Array, dtype: DType, device: Device, o: BoundFactoryOptions): Tensor {
   // A device whose backend is not loaded (WebGPU before init()) fails here, under this op's
   // name, rather than in the upload below as `to`.
   if (device !== CPU) getAllocator(op, device.type);
@@ -78,7 +77,7 @@ function fromHost(op: string, sizes: readonly number[], values: Float64Array | B
   return t;
 }
 
-function withRequiresGrad(t: Tensor, o: RandomOptions | BoundFactoryOptions): Tensor {
+function withRequiresGrad(t: Tensor, o: BoundFactoryOptions): Tensor {
   if (o.requiresGrad) {
     try {
       t.requiresGrad_(true);
@@ -100,35 +99,42 @@ function writeDevice(self: Tensor, drawn: Tensor): Tensor {
   return self;
 }
 
+const RANDOM_KEYWORDS =
+  "*, Generator? generator=None, ScalarType? dtype=None, Layout layout='strided', Device? device=None, bool pin_memory=False, bool requires_grad=False, Dimname[]? names=None, MemoryFormat memory_format='contiguous', Tensor? out=None";
+
 /** Uniform on [0, 1): `rand(2, 3)`, `rand([2, 3], { dtype: 'float64', generator })`. */
-export function rand(...args: RandomSizeArgs): Tensor {
-  const [sizes, o] = sizesAndOptions('rand', args, true);
+export const rand = front(`rand(SymInt[] size=[], ${RANDOM_KEYWORDS}) -> Tensor`, SIZED).run(([size, generator, dtypeArg, , deviceArg, , requiresGrad]): Tensor => {
+  const o = { dtype: dtypeArg, device: deviceArg, requiresGrad, generator };
+  const sizes = checkSizes('rand', size);
   const dtype = floatDtype('rand', o);
   const device = toDevice('rand', o.device ?? null);
   const d = drawnOnDevice('rand', sizes, dtype, device, { kind: 'uniform', from: 0, to: 1 }, o.generator ?? defaultGenerator);
   if (d) return withRequiresGrad(d, o);
   const values = sampleUniform(o.generator ?? defaultGenerator, numelOf(sizes), dtype, 0, 1);
   return fromHost('rand', sizes, values, dtype, device, o);
-}
+});
 
 /** Standard normal: `randn(2, 3)`. */
-export function randn(...args: RandomSizeArgs): Tensor {
-  const [sizes, o] = sizesAndOptions('randn', args, true);
+export const randn = front(`randn(SymInt[] size=[], ${RANDOM_KEYWORDS}) -> Tensor`, SIZED).run(([size, generator, dtypeArg, , deviceArg, , requiresGrad]): Tensor => {
+  const o = { dtype: dtypeArg, device: deviceArg, requiresGrad, generator };
+  const sizes = checkSizes('randn', size);
   const dtype = floatDtype('randn', o);
   const device = toDevice('randn', o.device ?? null);
   const d = drawnOnDevice('randn', sizes, dtype, device, { kind: 'normal', mean: 0, std: 1 }, o.generator ?? defaultGenerator);
   if (d) return withRequiresGrad(d, o);
   const values = sampleNormal(o.generator ?? defaultGenerator, numelOf(sizes), dtype, 0, 1, true);
   return fromHost('randn', sizes, values, dtype, device, o);
-}
+});
 
-export function randLike(t: Tensor, options: RandomOptions = {}): Tensor {
-  return rand([...t.shape], { dtype: t.dtype, device: t.device, ...options });
-}
+/** Uniform on [0, 1) in the input's shape (and dtype and device, unless given). */
+export const randLike = front(`rand_like(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, LIKE).run(([t, dtype, , device, , requiresGrad]): Tensor =>
+  rand([...t.shape], { dtype: dtype ?? t.dtype, device: device ?? t.device, requiresGrad }),
+);
 
-export function randnLike(t: Tensor, options: RandomOptions = {}): Tensor {
-  return randn([...t.shape], { dtype: t.dtype, device: t.device, ...options });
-}
+/** Standard normal in the input's shape (and dtype and device, unless given). */
+export const randnLike = front(`randn_like(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, LIKE).run(([t, dtype, , device, , requiresGrad]): Tensor =>
+  randn([...t.shape], { dtype: dtype ?? t.dtype, device: device ?? t.device, requiresGrad }),
+);
 
 type IntLike = number | bigint;
 
@@ -142,9 +148,6 @@ function toBig(op: string, name: string, v: unknown): bigint {
  * Integers uniform on [low, high): `randint(high, size)` or `randint(low, high, size)`,
  * int64 unless a dtype is given.
  */
-const FACTORY_UNSUPPORTED = ['layout', 'pinMemory', 'names', 'memoryFormat', 'out'];
-const RANDOM_KEYWORDS =
-  "*, Generator? generator=None, ScalarType? dtype=None, Layout layout='strided', Device? device=None, bool pin_memory=False, bool requires_grad=False, Dimname[]? names=None, MemoryFormat memory_format='contiguous', Tensor? out=None";
 // (low and high as Scalars: an int64 bound may be a bigint beyond 2**53, which `int` would round)
 const randintArgs = makeOverloads(
   'randint',
