@@ -68,7 +68,6 @@ export {
   defaultGenerator,
   type GeneratorState,
   type RandomOptions,
-  bernoulli,
   type BernoulliOptions,
   type MultinomialOptions,
   // NN ops PyTorch also has on `torch` (torch.softmax, torch.log_softmax, torch.dropout...): ./generated/front-ops
@@ -87,9 +86,7 @@ export {
   type NormOptions,
   type NormOrd,
   type ScanOptions,
-  // convolution, pooling, padding, interpolation (also F.*; convTranspose2d, avgPool2d, adaptiveAvgPool2d: ./generated/front-ops)
-  conv1d,
-  conv2d,
+  // convolution, pooling, padding, interpolation (also F.*; conv1d, conv2d, convTranspose2d, avgPool2d, adaptiveAvgPool2d: ./generated/front-ops)
   maxPool2d,
   constantPadNd,
   type ConvOptions,

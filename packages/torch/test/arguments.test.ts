@@ -118,6 +118,10 @@ describe('arguments are bound as PyTorch binds them', () => {
     close(F.conv2d(img, w, null, 2).flatten(), [45]);
     close(F.conv2d(img, w, torch.tensor([0.5]), 1, 1).flatten().narrow(0, 0, 2), [10.5, 18.5]);
     expect(F.conv2d(img, w, null, 1, 'same').shape).toEqual([1, 1, 4, 4]);
+    expect(F.conv2d(img, w, { padding: 'same' }).shape).toEqual([1, 1, 4, 4]);
+    expect(torch.conv1d(torch.ones([1, 1, 4]), torch.ones([1, 1, 3]), { padding: 'valid', stride: 1 }).shape).toEqual([1, 1, 2]);
+    expect(() => F.conv2d(img, w, { padding: 'full' } as never)).toThrow("conv2d: Invalid padding string: 'full'");
+    expect(() => torch.bernoulli(torch.ones([2]), { out: torch.ones([2]) })).toThrow("bernoulli(): argument 'out' is not supported by torch-ts yet");
     expect(() => F.conv2d(img, w, { strid: 2 } as never)).toThrow('conv2d() received an invalid combination of arguments');
     close(F.linear(torch.ones([1, 2]), torch.ones([3, 2]), torch.tensor([0.5, 1.5, 2.5])), [[2.5, 3.5, 4.5]]);
     close(F.pad(torch.ones([1, 1, 2]), [1, 1], 'constant', 5).flatten(), [5, 1, 1, 5]);

@@ -176,7 +176,8 @@ function binderOf(name: string, schemaText: string, options: BinderOptions, over
   const required = params.filter((p) => !p.arg.kwargOnly && !p.hasDefault && !p.optional).length;
   const byKeyword = new Map(params.map((p, i) => [p.keyword, i]));
   const unsupported = new Set(options.unsupported ?? []);
-  for (const k of unsupported) if (!byKeyword.has(k)) throw new Error(`makeBinder(${name}): unsupported keyword '${k}' is not in ${schemaText}`);
+  // (overloads: in one of them at least, which makeOverloads checks)
+  if (!overloads) for (const k of unsupported) if (!byKeyword.has(k)) throw new Error(`makeBinder(${name}): unsupported keyword '${k}' is not in ${schemaText}`);
 
   // (the last positional, an int list: `size` of view(self, size) and of zeros(size, *, ...))
   const varargs = options.varargs === true ? positional - 1 : -1;
@@ -409,6 +410,9 @@ export interface TypedOverloadBinder<S extends readonly string[], O extends Bind
 export function makeOverloads<const S extends readonly string[], const O extends BinderOptions = {}>(name: string, schemaTexts: S, options?: O): TypedOverloadBinder<S, O> {
   const binders: Binder[] = [];
   for (const t of schemaTexts) binders.push(binderOf(name, t, options ?? {}, binders));
+  for (const k of options?.unsupported ?? []) {
+    if (!binders.some((b) => b.keywords.includes(k))) throw new Error(`makeOverloads(${name}): unsupported keyword '${k}' is in none of ${schemaTexts.join(' | ')}`);
+  }
   // (as in makeBinder: each overload's values are built from its own schema text)
   const untyped: OverloadBinder = {
     name,

@@ -3,8 +3,7 @@ import { tidy } from '../tensor/scope';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { makeOverloads, type OptionalArgs } from './binder';
-import { front, type OptionsOf } from './front';
+import { front, overloadedFront, type OptionsOf } from './front';
 import { callFunctional, callMulti, unwrapOptionalTensor, unwrapTensor } from './call';
 import { commonDevice, releaseAll, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
@@ -560,38 +559,16 @@ function weightGrad(b: Backend, op: string, gw: TensorImpl, go: TensorImpl, x: T
 }
 
 // ---- front ends ----
-export interface ConvOptions {
-  stride?: number | readonly number[];
-  /** An int, one per spatial dim, or 'valid' / 'same' (conv1d, conv2d). */
-  padding?: number | readonly number[] | 'valid' | 'same';
-  dilation?: number | readonly number[];
-  groups?: number;
+/** Conv1d/conv2d's declaration: `padding` an int, a list, or 'valid' / 'same' (PyTorch's two overloads). */
+const CONV = { method: false, namespaces: ['torch', 'nn.functional'], choices: { padding: ['valid', 'same'] } } as const;
+
+/** Convolution's bound arguments after `bias`: `padding` a list or a string, which convNd refuses unless it is 'valid' or 'same'. */
+interface BoundConvOptions {
+  readonly stride?: number | readonly number[];
+  readonly padding?: number | readonly number[] | string;
+  readonly dilation?: number | readonly number[];
+  readonly groups?: number;
 }
-
-/**
- * F.conv1d/conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1), with
- * padding an int, a list or 'valid'/'same' (two overloads, as PyTorch's), bound by Note [The
- * argument binder]. (Not front ends: the `.padding` overload's `str padding` has no default
- * after optional arguments, so the derived types would not take `{ padding: 'same' }` by keyword.)
- */
-function convBinder(op: string, sp: number) {
-  return makeOverloads(op, [
-    `${op}(Tensor input, Tensor weight, Tensor? bias=None, int[${sp}] stride=1, int[${sp}] padding=0, int[${sp}] dilation=1, int groups=1) -> Tensor`,
-    `${op}.padding(Tensor input, Tensor weight, Tensor? bias=None, int[${sp}] stride=1, str padding, int[${sp}] dilation=1, int groups=1) -> Tensor`,
-  ]);
-}
-const conv1dArgs = convBinder('conv1d', 1);
-const conv2dArgs = convBinder('conv2d', 2);
-
-/** ConvOptions as bound: `padding` may be any string, which convNd refuses unless it is 'valid' or 'same'. */
-type BoundConvOptions = Omit<ConvOptions, 'padding'> & { readonly padding?: ConvOptions['padding'] | string };
-
-function boundConv(binder: ReturnType<typeof convBinder>, a: unknown[]): [Tensor, Tensor, Tensor | null, BoundConvOptions] {
-  const [input, weight, bias, stride, padding, dilation, groups] = binder.bind(a).values;
-  return [input, weight, bias ?? null, { stride, padding, dilation, groups }];
-}
-
-type ConvRest = OptionalArgs<[bias: Tensor, stride: number | readonly number[], padding: ConvOptions['padding'], dilation: number | readonly number[], groups: number], ConvOptions & { bias?: Tensor | null }>;
 
 function convNd(op: string, sp: number, input: Tensor, weight: Tensor, bias: Tensor | null, o: BoundConvOptions): Tensor {
   const x = unwrapTensor(op, 'input', input);
@@ -639,17 +616,26 @@ function convNd(op: string, sp: number, input: Tensor, weight: Tensor, bias: Ten
   return callFunctional(CONVOLUTION, [x2.impl, w, bias?.impl ?? null, stride, padding, dilation, false, [...p.outputPadding], groups]);
 }
 
-export function conv1d(input: Tensor, weight: Tensor, ...rest: ConvRest): Tensor;
-export function conv1d(...a: unknown[]): Tensor {
-  const [input, weight, bias, o] = boundConv(conv1dArgs, a);
-  return convNd('conv1d', 1, input, weight, bias, o);
-}
+/** F.conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1); padding an int, a list, 'valid' or 'same'. */
+export const conv1d = overloadedFront(
+  [
+    'conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] dilation=1, int groups=1) -> Tensor',
+    'conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, str padding="valid", int[1] dilation=1, int groups=1) -> Tensor',
+  ],
+  CONV,
+).run(({ values: [input, weight, bias, stride, padding, dilation, groups] }): Tensor => convNd('conv1d', 1, input, weight, bias ?? null, { stride, padding, dilation, groups }));
 
-export function conv2d(input: Tensor, weight: Tensor, ...rest: ConvRest): Tensor;
-export function conv2d(...a: unknown[]): Tensor {
-  const [input, weight, bias, o] = boundConv(conv2dArgs, a);
-  return convNd('conv2d', 2, input, weight, bias, o);
-}
+/** F.conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1); padding an int, a pair, 'valid' or 'same'. */
+export const conv2d = overloadedFront(
+  [
+    'conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor',
+    'conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding="valid", int[2] dilation=1, int groups=1) -> Tensor',
+  ],
+  CONV,
+).run(({ values: [input, weight, bias, stride, padding, dilation, groups] }): Tensor => convNd('conv2d', 2, input, weight, bias ?? null, { stride, padding, dilation, groups }));
+
+/** Conv1d/conv2d's keywords: `{ stride, padding, dilation, groups, bias }`, padding a list or 'valid' / 'same'. */
+export type ConvOptions = OptionsOf<typeof conv2d>;
 
 /** convTranspose2d's bound arguments after `bias`. */
 interface ConvTransposeParams {

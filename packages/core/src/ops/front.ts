@@ -155,8 +155,11 @@ export function overloadedFront<const S extends readonly string[], const O exten
 }
 
 /** Overloaded signatures waiting for their body. */
-export interface OverloadBuilder<S extends readonly string[], O extends FrontDeclOptions> extends FrontBuilder<OverloadFrontArgs<S, O>, OverloadCall<S, O>, MethodFlag<O>, FrontOptions<S[0], O>> {
+/** The options object of overloads: any one overload's (`conv2d`'s padding a list or 'same'). */
+type EachOptions<S extends readonly string[], O> = { [K in keyof S]: FrontOptions<S[K], O> }[number];
+
+export interface OverloadBuilder<S extends readonly string[], O extends FrontDeclOptions> extends FrontBuilder<OverloadFrontArgs<S, O>, OverloadCall<S, O>, MethodFlag<O>, EachOptions<S, O>> {
   runEach<Rs extends { readonly [K in keyof S]: unknown }>(
     body: (call: OverloadCall<S, O>) => Rs[number],
-  ): Front<EachOverload<S, Rs, O, false>, EachOverload<S, Rs, O, true>, MethodFlag<O>, FrontOptions<S[0], O>>;
+  ): Front<EachOverload<S, Rs, O, false>, EachOverload<S, Rs, O, true>, MethodFlag<O>, EachOptions<S, O>>;
 }

@@ -5,7 +5,6 @@ import * as masked from './masked';
 import * as pw from './pointwise';
 import { ACTIVATION_METHODS, BINARY_METHODS, TERNARY_METHODS, UNARY_METHODS } from './pointwise-table';
 import { REDUCTION_METHODS } from './generated/table-methods';
-import * as nnOps from './nn-methods';
 import * as stats from './reduction-stats';
 import * as shape from './shape-ops';
 import * as views from './views';
@@ -31,7 +30,6 @@ const METHODS = {
   index,
   indexAsync,
   nonzero: masked.nonzero, nonzeroAsync: masked.nonzeroAsync,
-  bernoulli: nnOps.bernoulli,
   to: copy.to, toAsync: copy.toAsync, float: copy.float, double: copy.double, half: copy.half, bfloat16: copy.bfloat16,
   long: copy.long, int: copy.int, short: copy.short, bool: copy.bool, byte: copy.byte, char: copy.char,
 };

@@ -21,11 +21,10 @@
  */
 import { CPU } from '../device';
 import { isFloatingType } from '../dtype';
-import { DTypeError, NotImplementedError, ShapeError, TorchError, fmtShape } from '../errors';
+import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { defaultGenerator, type Generator } from '../random/generator';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { makeOverloads, type OptionalArgs } from './binder';
 import { front, overloadedFront, type OptionsOf } from './front';
 import { unwrapTensor } from './call';
 import { contiguous, copy_, to } from './copy';
@@ -104,10 +103,6 @@ function hostValues(t: Tensor): Float64Array {
   }
 }
 
-const bernoulliArgs = makeOverloads('bernoulli', [
-  'bernoulli(Tensor input, *, Generator? generator=None, Tensor? out=None) -> Tensor',
-  'bernoulli(Tensor input, float p, *, Generator? generator=None) -> Tensor',
-]);
 
 /** `x.bernoulli_(p)`: each element becomes 1 with probability p (a number or a tensor broadcast to x), else 0. */
 export const bernoulli_ = overloadedFront(
@@ -171,35 +166,29 @@ export const bernoulli_ = overloadedFront(
   return writeDrawn('bernoulli_', self, drawn);
 });
 
-export interface BernoulliOptions extends GeneratorOption {
-  p?: number | null;
-}
-
 /**
  * `bernoulli(probs)`: a tensor of probs' dtype with 1 where a draw falls below the
- * probability; `bernoulli(x, { p })` (or `bernoulli(x, p)`) draws with one probability.
+ * probability; `bernoulli(x, p)` draws with one probability.
  */
-export function bernoulli(input: Tensor, ...rest: OptionalArgs<[p: number], BernoulliOptions & { out?: Tensor | null }>): Tensor;
-export function bernoulli(...a: unknown[]): Tensor {
-  const { index, values } = bernoulliArgs.bind(a);
-  const input = values[0];
-  const o = index === 0 ? { p: undefined, generator: values[1], out: values[2] } : { p: values[1], generator: values[2], out: undefined };
-  // (`out=` is PyTorch's keyword; no out= form here yet)
-  if (o.out !== undefined) throw new NotImplementedError("bernoulli(): argument 'out' is not supported by torch-ts yet");
+export const bernoulli = overloadedFront(
+  ['bernoulli(Tensor input, *, Generator? generator=None, Tensor? out=None) -> Tensor', 'bernoulli(Tensor input, float p, *, Generator? generator=None) -> Tensor'],
+  { namespaces: ['torch'], unsupported: ['out'] },
+).run((call): Tensor => {
+  const [input, p, generator] = call.index === 0 ? [call.values[0], undefined, call.values[1]] : call.values;
   const x = unwrapTensor('bernoulli', 'input', input);
-  if (o.p == null && !isFloatingType(x.dtype)) {
+  if (p === undefined && !isFloatingType(x.dtype)) {
     throw new DTypeError(`bernoulli: "bernoulli_tensor_cpu_p_" not implemented for '${torchTypeName(x.dtype)}'`);
   }
   const out = emptyLike(input);
   try {
-    const options = { generator: o.generator ?? null };
+    const options = { generator: generator ?? null };
     // (bernoulli_'s two overloads: a Tensor or a number `p`)
-    return o.p == null ? bernoulli_(out, input, options) : bernoulli_(out, o.p, options);
+    return p === undefined ? bernoulli_(out, input, options) : bernoulli_(out, p, options);
   } catch (e) {
     out.dispose();
     throw e;
   }
-}
+});
 
 /**
  * `multinomial(probs, numSamples, { replacement, generator })`: int64 category indices drawn
@@ -297,3 +286,5 @@ export const multinomial = front('multinomial(Tensor input, int num_samples, boo
 });
 export type MultinomialOptions = OptionsOf<typeof multinomial>;
 
+
+export type BernoulliOptions = OptionsOf<typeof bernoulli>;

@@ -313,9 +313,18 @@ export const NN_OPS: readonly OpInfo[] = [
   },
   {
     name: 'bernoulli',
-    call: (i, k) => torch.bernoulli(x0(i, 'bernoulli'), seeded(BERNOULLI_KW(k))),
+    // (PyTorch's two overloads, with and without p)
+    call: (i, k) => {
+      const { p, ...o } = seeded(BERNOULLI_KW(k));
+      return p === undefined ? torch.bernoulli(x0(i, 'bernoulli'), o) : torch.bernoulli(x0(i, 'bernoulli'), p, o);
+    },
     variants: { method: true },
-    forms: { method: (i, k) => x0(i, 'bernoulli').bernoulli(seeded(BERNOULLI_KW(k))) },
+    forms: {
+      method: (i, k) => {
+        const { p, ...o } = seeded(BERNOULLI_KW(k));
+        return p === undefined ? x0(i, 'bernoulli').bernoulli(o) : x0(i, 'bernoulli').bernoulli(p, o);
+      },
+    },
     dtypes: FLOAT_DTYPES,
     samples: ['probs', 'p', 'bad-probs'],
     errorInputs: [

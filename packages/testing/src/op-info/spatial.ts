@@ -9,7 +9,7 @@ import {
 } from '@torch-ts/torch';
 import { ALL_DTYPES, FLOAT_ACC_2X, FLOAT_DTYPES, HALF_2X, tensorArg } from './common';
 import { bool, check, either, intOrInts, ints, num, oneOf, options, required } from './kwargs';
-import type { ErrorInput, OpInfo, OpInput } from './types';
+import type { ErrorInput, Kwargs, OpInfo, OpInput } from './types';
 import { untyped } from './untyped';
 
 const F = torch.nn.functional;
@@ -22,6 +22,18 @@ const F = torch.nn.functional;
  */
 
 const CONV_KW = options({ stride: intOrInts, padding: either(intOrInts, oneOf('valid', 'same')), dilation: intOrInts, groups: num });
+/**
+ * A conv call by PyTorch's two overloads, which the compiler tells apart by `padding`'s type:
+ * a list (or an int), or 'valid' / 'same'.
+ */
+function byPadding<R>(
+  k: Kwargs,
+  ints: (o: { stride?: number | number[]; padding?: number | number[]; dilation?: number | number[]; groups?: number }) => R,
+  str: (o: { stride?: number | number[]; padding: 'valid' | 'same'; dilation?: number | number[]; groups?: number }) => R,
+): R {
+  const { padding, ...rest } = CONV_KW(k);
+  return typeof padding === 'string' ? str({ ...rest, padding }) : ints({ ...rest, padding });
+}
 const CONV_T_KW = options({ stride: intOrInts, padding: intOrInts, outputPadding: intOrInts, groups: num, dilation: intOrInts });
 const MAX_POOL_KW = options({ kernelSize: required(intOrInts), stride: intOrInts, padding: intOrInts, dilation: intOrInts, ceilMode: bool });
 const AVG_POOL_KW = options({
@@ -76,7 +88,10 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
   {
     name: 'conv2d',
     errorNames: ['conv2d', 'convolution', 'pad'],
-    call: (i, k) => F.conv2d(tensorArg(i[0], 'conv2d'), tensorArg(i[1], 'conv2d'), bias(i, 'conv2d'), CONV_KW(k)),
+    call: (i, k) => {
+      const [x, w, b] = [tensorArg(i[0], 'conv2d'), tensorArg(i[1], 'conv2d'), bias(i, 'conv2d')];
+      return byPadding(k, (o) => F.conv2d(x, w, b, o), (o) => F.conv2d(x, w, b, o));
+    },
     variants: {},
     dtypes: CONV_DTYPES,
     samples: CONV2D_SAMPLES,
@@ -108,7 +123,10 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
   {
     name: 'conv1d',
     errorNames: ['conv1d', 'convolution', 'pad'],
-    call: (i, k) => F.conv1d(tensorArg(i[0], 'conv1d'), tensorArg(i[1], 'conv1d'), bias(i, 'conv1d'), CONV_KW(k)),
+    call: (i, k) => {
+      const [x, w, b] = [tensorArg(i[0], 'conv1d'), tensorArg(i[1], 'conv1d'), bias(i, 'conv1d')];
+      return byPadding(k, (o) => F.conv1d(x, w, b, o), (o) => F.conv1d(x, w, b, o));
+    },
     variants: {},
     dtypes: CONV_DTYPES,
     samples: CONV1D_SAMPLES,

@@ -6,6 +6,8 @@ export {
   selu,
   selu_,
   relu6,
+  conv1d,
+  conv2d,
   convTranspose2d,
   nllLoss,
   crossEntropy,

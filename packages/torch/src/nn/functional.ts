@@ -39,8 +39,6 @@ export * from '../generated/functional-front-ops';
 // ../generated/functional-front-ops
 export {
   // convolution, pooling, interpolation (the others: ../generated/functional-front-ops)
-  conv1d,
-  conv2d,
   maxPool2d,
   interpolate,
 } from '@torch-ts/core';

@@ -11,7 +11,7 @@ import { nanToNum, nanToNum_ } from '../logical';
 import { maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync } from '../masked';
 import { clamp, clamp_, clip, clip_, isnan, isinf, isfinite } from '../pointwise-binary';
 import { uniform_, normal_ } from '../random';
-import { bernoulli_, multinomial } from '../random-extra';
+import { bernoulli_, bernoulli, multinomial } from '../random-extra';
 import { max, min } from '../reduction';
 import { std, norm, countNonzero, median, mode } from '../reduction-stats';
 import { repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave } from '../reorder';
@@ -34,7 +34,7 @@ export const FRONT_METHODS = {
   maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync,
   clamp, clamp_, clip, clip_, isnan, isinf, isfinite,
   uniform_, normal_,
-  bernoulli_, multinomial,
+  bernoulli_, bernoulli, multinomial,
   max, min,
   std, norm, countNonzero, median, mode,
   repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave,
