@@ -132,4 +132,5 @@ export {
   unfold,
   diagonal,
   detach,
+  asStrided_,
 } from '@torch-ts/core';
