@@ -139,7 +139,8 @@ export class TensorImpl extends RefCounted {
    * refcounts and the live-tensor counts are untouched.
    * The geometry arrays are replaced, never written: a Node or a kernel that kept the old
    * `sizes` (an autograd InputInfo) keeps the old layout. Backend kernels read the geometry
-   * when they are called (WebGPU encodes it into the launch), not later.
+   * when they are called (WebGPU encodes it into the launch), not later, and so does an async
+   * read (`x.toAsync('cpu')` takes it before its copy lands).
    */
   setGeometry(sizes: readonly number[], strides: readonly number[], storageOffset: number): void {
     const numel = checkedNumel(sizes);
