@@ -47,6 +47,18 @@ export function belowAutograd(op: OperatorHandle, ks: DispatchKeySet, args: unkn
  *    and every floating-point output gets the new Node as its gradFn.
  * An in-place op on a view also rewrites its base's history (Note [In-place ops on views
  * (CopySlices)]).
+ *
+ * Note [In-place view ops]
+ * `t_`, `transpose_`, `squeeze_`, `unsqueeze_`, `as_strided_` (PyTorch's `inplace_view` tag)
+ * change `self`'s geometry, not its data (core's Note [In-place view ops]). For autograd they
+ * are in-place ops as PyTorch 1.13 records them (its codegen's `set_history` for them, where
+ * other in-place ops `rebase_history`): the in-place checks refuse a leaf requiring grad and a
+ * view of one, the version bump invalidates what earlier Nodes saved of `self`, and the new
+ * Node (TBackward1, TransposeBackward1...), whose input is `self`'s history so far, becomes
+ * `self`'s gradFn. When `self` is a view, that history is its view Node (`base[0:2].t_()`
+ * records TBackward1 -> SliceBackward0) and the base's history stays: its data did not change,
+ * so there is no CopySlices. InputInfo keeps `self`'s geometry from before the op (the
+ * geometry arrays are replaced, not written), which is what the formulas read.
  */
 function differentiableKernel<A extends readonly unknown[]>(op: OperatorHandle, d: Derivative<A>): BoxedKernel {
   const index = new Map(op.schema.args.map((a, i) => [a.name, i]));
@@ -66,6 +78,8 @@ function differentiableKernel<A extends readonly unknown[]>(op: OperatorHandle, 
     .filter((p) => p.s.startsWith('result'))
     .map((p) => [p.s, p.s === 'result' ? 0 : Number(p.s.slice(6)), p.when] as const);
   const inplace = op.schema.args[0]?.mutable === true && op.schema.overload !== 'out';
+  // (Note [In-place view ops])
+  const inplaceView = inplace && (op.def.tags ?? []).includes('inplace_view');
   const name = op.schema.name;
   return (ks, args) => {
     // The common case first, without building anything: no input requires grad.
@@ -80,8 +94,9 @@ function differentiableKernel<A extends readonly unknown[]>(op: OperatorHandle, 
     });
     const self = inplace ? mutatedSelf(name, args[0]) : null;
     if (self) checkInplace(name, self);
-    // In-place on a view: input 0's edge is the base's old history (Note [In-place ops on views (CopySlices)]).
-    const viewBase = self ? self.base : null;
+    // In-place on a view: input 0's edge is the base's old history (Note [In-place ops on views
+    // (CopySlices)]); an in-place view op leaves the data, so the base's history, alone.
+    const viewBase = self && !inplaceView ? self.base : null;
     const needs = inputs.map((t) => t !== null && requiresGrad(t));
     const wanted = (when: number) => when < 0 || needs[when];
     const saved = new Map<string, SavedVariable>();

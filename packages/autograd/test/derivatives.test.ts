@@ -677,6 +677,18 @@ add('unsqueeze', 'dim -1', (d) => [d([2, 3])], (x) => c.unsqueeze(x, -1), true);
 add('unsqueeze', '0-dim input', (d) => [d([])], (x) => c.unsqueeze(x, 0));
 add('squeeze.dims', 'one dim', (d) => [d([3, 1, 2])], (x) => c.squeeze(x, 1), true);
 add('squeeze.dims', 'every size-1 dim', (d) => [d([1, 3, 1])], (x) => c.squeeze(x));
+// in-place view ops (Note [In-place view ops]): on a non-leaf, as PyTorch requires
+add('t_', 'matrix', (d) => [d([2, 3])], (x) => c.t_(fresh(x)), true);
+add('t_', 'vector', (d) => [d([3])], (x) => c.t_(fresh(x)));
+add('t_', 'of a row slice (a view)', (d) => [d([4, 3])], (x) => c.t_(c.sliceDim(fresh(x), 0, 1, 3)), true);
+add('transpose_', 'dims 0, -1', (d) => [d([2, 3, 4])], (x) => c.transpose_(fresh(x), 0, -1), true);
+add('squeeze_', 'every size-1 dim', (d) => [d([1, 3, 1])], (x) => c.squeeze_(fresh(x)), true);
+add('squeeze_.dim', 'dim 1', (d) => [d([3, 1, 2])], (x) => c.squeeze_(fresh(x), 1), true);
+add('unsqueeze_', 'dim -1', (d) => [d([2, 3])], (x) => c.unsqueeze_(fresh(x), -1), true);
+add('unsqueeze_', 'then t_', (d) => [d([3])], (x) => c.t_(c.unsqueeze_(fresh(x), 0)));
+add('as_strided_', 'contiguous input', (d) => [d([3, 3])], (x) => c.asStrided_(fresh(x), [2, 2], [1, 2], 1), true);
+add('as_strided_', 'overlapping windows', (d) => [d([5])], (x) => c.asStrided_(fresh(x), [3, 3], [1, 1], 0));
+add('as_strided_', 'non-contiguous input (after t_)', (d) => [d([2, 3])], (x) => c.asStrided_(c.t_(fresh(x)), [2, 2], [3, 1], 1), true);
 add('expand', '[3, 1] -> [2, 3, 4]', (d) => [d([3, 1])], (x) => c.expand(x, 2, 3, 4), true);
 add('expand', '-1 keeps a size', (d) => [d([3, 1])], (x) => c.expand(x, -1, 4));
 add('expand', '0-dim input', (d) => [d([])], (x) => c.expand(x, 3));
@@ -915,6 +927,14 @@ const NAMED: [string, (d: Draw) => Tensor][] = [
   ['UnsqueezeBackward0', (d) => c.unsqueeze(d([2]), 0)],
   ['SqueezeBackward0', (d) => c.squeeze(d([1, 2]))],
   ['SqueezeBackward1', (d) => c.squeeze(d([1, 2]), 0)],
+  ['TBackward1', (d) => c.t_(fresh(d([2, 2])))],
+  ['TransposeBackward1', (d) => c.transpose_(fresh(d([2, 2])), 0, 1)],
+  ['TransposeBackward1', (d) => c.swapaxes_(fresh(d([2, 2])), 0, 1)],
+  ['TransposeBackward1', (d) => c.swapdims_(fresh(d([2, 2])), 0, 1)],
+  ['SqueezeBackward2', (d) => c.squeeze_(fresh(d([1, 2])))],
+  ['SqueezeBackward3', (d) => c.squeeze_(fresh(d([1, 2])), 0)],
+  ['UnsqueezeBackward1', (d) => c.unsqueeze_(fresh(d([2])), 0)],
+  ['AsStridedBackward1', (d) => c.asStrided_(fresh(d([4])), [2], [2])],
   ['ExpandBackward0', (d) => c.expand(d([1, 2]), 3, 2)],
   ['UnfoldBackward0', (d) => c.unfold(d([4]), 0, 2, 1)],
   ['DiagonalBackward0', (d) => c.diagonal(d([2, 2]))],

@@ -14,16 +14,6 @@ const PYTORCH = JSON.parse(readFileSync(new URL('./goldens/variants.json', impor
 
 /** What torch-ts lacks on purpose, by the form's JS spelling. */
 const KNOWN_GAPS: Readonly<Record<string, string>> = {
-  // In-place view ops change a tensor's sizes and strides in place; torch-ts's views are new
-  // handles, and PyTorch itself discourages these forms.
-  'x.asStrided_': 'in-place view op',
-  'x.squeeze_': 'in-place view op',
-  'x.unsqueeze_': 'in-place view op',
-  'x.swapaxes_': 'in-place view op',
-  'x.swapdims_': 'in-place view op',
-  'x.t_': 'in-place view op',
-  'x.transpose_': 'in-place view op',
-  'torch.asStrided_': 'in-place view op',
   'torch.detach_': 'in-place view op (x.detach_() is the autograd one, on Tensor)',
   'torch.dropout_': 'F.dropout(x, { inplace: true }) is the public form',
   'F.unfold': "another op than Tensor.unfold: F.unfold is nn.Unfold's im2col (issue 18)",

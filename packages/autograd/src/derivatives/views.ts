@@ -72,28 +72,30 @@ function windowBackward<A extends readonly unknown[]>(
  * An input that overlaps itself (stride 0) would need its repeated elements' shares
  * divided out, which PyTorch does and this formula does not.
  */
-const AsStridedBackward0: DerivativeOf<'as_strided'> = {
-  name: 'AsStridedBackward0',
-  inputs: ['self'],
-  // The input's geometry comes from ctx.inputs: saving the tensor would make a later in-place
-  // change of it (through this very view) invalidate this node.
-  saves: [],
-  backward: (ctx) => {
-    if (!ctx.needs[0]) return [null];
-    const info = ctx.inputs[0]!;
-    const input: Geometry = { sizes: info.sizes, strides: info.strides, offset: info.storageOffset };
-    const [, sizes, strides] = ctx.args;
-    const offset = ctx.args[3] ?? input.offset;
-    const numel = info.sizes.reduce((a, b) => a * b, 1);
-    const relative = offset - input.offset;
-    if (isContiguous(input.sizes, input.strides) && relative >= 0 && storageExtent(sizes, strides, relative) <= numel) {
-      return [viewScatterAdd(ctx.grad, input.sizes, { sizes, strides, offset: relative })];
-    }
-    const extent = Math.max(storageExtent(input.sizes, input.strides, input.offset), storageExtent(sizes, strides, offset));
-    const flat = viewScatterAdd(ctx.grad, [extent], { sizes, strides, offset });
-    return [asStrided(flat, input.sizes, input.strides, input.offset)];
-  },
-};
+function asStridedBackward(name: string): DerivativeOf<'as_strided'> {
+  return {
+    name,
+    inputs: ['self'],
+    // The input's geometry comes from ctx.inputs: saving the tensor would make a later in-place
+    // change of it (through this very view) invalidate this node.
+    saves: [],
+    backward: (ctx) => {
+      if (!ctx.needs[0]) return [null];
+      const info = ctx.inputs[0]!;
+      const input: Geometry = { sizes: info.sizes, strides: info.strides, offset: info.storageOffset };
+      const [, sizes, strides] = ctx.args;
+      const offset = ctx.args[3] ?? input.offset;
+      const numel = info.sizes.reduce((a, b) => a * b, 1);
+      const relative = offset - input.offset;
+      if (isContiguous(input.sizes, input.strides) && relative >= 0 && storageExtent(sizes, strides, relative) <= numel) {
+        return [viewScatterAdd(ctx.grad, input.sizes, { sizes, strides, offset: relative })];
+      }
+      const extent = Math.max(storageExtent(input.sizes, input.strides, input.offset), storageExtent(sizes, strides, offset));
+      const flat = viewScatterAdd(ctx.grad, [extent], { sizes, strides, offset });
+      return [asStrided(flat, input.sizes, input.strides, input.offset)];
+    },
+  };
+}
 
 const PermuteBackward0: DerivativeOf<'permute'> = shapeFree('PermuteBackward0', (grad, args) => {
   const dims = normalizeDims('permute', args[1], grad.dim());
@@ -102,11 +104,27 @@ const PermuteBackward0: DerivativeOf<'permute'> = shapeFree('PermuteBackward0', 
   return permute(grad, inverse);
 });
 
+/**
+ * The in-place view ops (autograd's Note [In-place view ops]): the same formulas as their
+ * views', under PyTorch's names for the in-place overloads. `ctx.inputs[0]` is `self` as it
+ * was before the op changed its geometry.
+ */
+const INPLACE_VIEW_DERIVATIVES = {
+  // (a 0-D or 1-D self is unchanged by t_, and so is its gradient)
+  t_: shapeFree('TBackward1', (grad) => (grad.dim() === 2 ? transpose(grad, 0, 1) : grad)),
+  transpose_: shapeFree('TransposeBackward1', (grad, args) => transpose(grad, args[1], args[2])),
+  squeeze_: viewBackward('SqueezeBackward2', 'squeeze_', (grad, shape) => reshape(grad, [...shape])),
+  'squeeze_.dim': viewBackward('SqueezeBackward3', 'squeeze_', (grad, shape) => reshape(grad, [...shape])),
+  // unsqueeze_'s dim counts in the output's dims, which is what grad has
+  unsqueeze_: shapeFree('UnsqueezeBackward1', (grad, args) => squeeze(grad, args[1])),
+  as_strided_: asStridedBackward('AsStridedBackward1'),
+} satisfies DerivativeFamily;
+
 const DETACH: NotDifferentiable = { notDifferentiable: 'detach cuts the graph: its result never requires grad' };
 
 export const VIEW_DERIVATIVES = {
   view: viewBackward('ViewBackward0', 'view', (grad, shape) => reshape(grad, [...shape])),
-  as_strided: AsStridedBackward0,
+  as_strided: asStridedBackward('AsStridedBackward0'),
   permute: PermuteBackward0,
   'transpose.int': shapeFree('TransposeBackward0', (grad, args) => transpose(grad, args[1], args[2])),
   'select.int': windowBackward('SelectBackward0', 'select', (g, args) =>
@@ -133,4 +151,5 @@ export const VIEW_DERIVATIVES = {
   ),
   detach: DETACH,
   alias: shapeFree('AliasBackward0', (grad) => grad),
+  ...INPLACE_VIEW_DERIVATIVES,
 } satisfies DerivativeFamily;

@@ -1,6 +1,6 @@
 import { BACKEND_KEYS } from '../dispatch/dispatch-key';
 import { registerKernel, registerOperator, type BoxedKernel, type OperatorHandle } from '../dispatch/dispatcher';
-import { TorchError } from '../errors';
+import { ShapeError, TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import {
@@ -11,14 +11,15 @@ import {
   selectGeometry,
   sliceGeometry,
   squeezeGeometry,
+  tGeometry,
   transposeGeometry,
   unfoldGeometry,
   unsqueezeGeometry,
   viewGeometry,
   type Geometry,
 } from '../views';
-import { callFunctional, unwrapTensor } from './call';
-import { front, type OptionsOf } from './front';
+import { callFunctional, callMutating, unwrapTensor } from './call';
+import { front, overloadedFront, type OptionsOf } from './front';
 import { CHECK_KERNEL_ARGS, checkKernelArgs, type KernelArgs } from './kernel-args';
 
 /**
@@ -39,6 +40,29 @@ function defineView<const S extends string>(schema: S, geometry: (self: TensorIm
     if (!(self instanceof TensorImpl)) throw new TorchError(`${h.schema.qualifiedName}(): argument 'self' must be Tensor`);
     const g = typed(self, args);
     return self.view(g.sizes, g.strides, g.offset);
+  };
+  for (const k of BACKEND_KEYS) registerKernel(h, k, kernel);
+  return h;
+}
+
+/**
+ * An in-place view op (PyTorch's `inplace_view` tag: `t_`, `transpose_`, `squeeze_`,
+ * `unsqueeze_`, `as_strided_`): the same stride arithmetic as its view op, written onto `self`
+ * itself (TensorImpl.setGeometry, Note [In-place view ops]), which it returns borrowed as every
+ * in-place kernel does (Note [Kernel results and ownership]). The schema's `Tensor(a!)` gives
+ * it the ADInplaceOrView kernel that bumps the version; autograd records it as an in-place op
+ * whose Node becomes `self`'s gradFn (autograd's Note [In-place view ops]).
+ */
+function defineInplaceView<const S extends string>(schema: S, geometry: (self: TensorImpl, args: KernelArgs<S>) => Geometry): OperatorHandle<S> {
+  const h = registerOperator({ schema, tags: ['inplace_view'] });
+  const typed = geometry as (self: TensorImpl, args: unknown[]) => Geometry;
+  const kernel: BoxedKernel = (_ks, args) => {
+    if (CHECK_KERNEL_ARGS) checkKernelArgs(h.schema, args, h.def.tags);
+    const self = args[0];
+    if (!(self instanceof TensorImpl)) throw new TorchError(`${h.schema.qualifiedName}(): argument 'self' must be Tensor`);
+    const g = typed(self, args);
+    self.setGeometry(g.sizes, g.strides, g.offset);
+    return self;
   };
   for (const k of BACKEND_KEYS) registerKernel(h, k, kernel);
   return h;
@@ -83,6 +107,25 @@ export const UNFOLD = defineView('unfold(Tensor(a) self, int dimension, int size
 export const DIAGONAL = defineView(
   'diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)',
   (t, [, offset, d1, d2]) => diagonalGeometry('diagonal', geometryOf(t), offset, d1, d2),
+);
+
+export const T_ = defineInplaceView('t_(Tensor(a!) self) -> Tensor(a!)', (t) => {
+  if (t.dim > 2) throw new ShapeError(`t_: t_() expects a tensor with <= 2 dimensions, but self is ${t.dim}D`);
+  return tGeometry('t_', geometryOf(t));
+});
+export const TRANSPOSE_ = defineInplaceView('transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)', (t, [, d0, d1]) =>
+  transposeGeometry('transpose_', geometryOf(t), d0, d1),
+);
+export const SQUEEZE_ = defineInplaceView('squeeze_(Tensor(a!) self) -> Tensor(a!)', (t) => squeezeGeometry('squeeze_', geometryOf(t), null));
+export const SQUEEZE_DIM_ = defineInplaceView('squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)', (t, [, dim]) =>
+  squeezeGeometry('squeeze_', geometryOf(t), dim),
+);
+export const UNSQUEEZE_ = defineInplaceView('unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)', (t, [, dim]) =>
+  unsqueezeGeometry('unsqueeze_', geometryOf(t), dim),
+);
+export const AS_STRIDED_ = defineInplaceView(
+  'as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a!)',
+  (t, [, size, stride, offset]) => asStridedGeometry('as_strided_', geometryOf(t), size, stride, offset, t.storage.nbytes / t.itemSize),
 );
 /** `detach` aliases the data and drops autograd history (autograd's kernel does the latter). */
 export const DETACH = defineView('detach(Tensor(a) self) -> Tensor(a)', (t) => geometryOf(t));
@@ -177,3 +220,45 @@ export const sliceDim = front('slice(Tensor self, int dim=0, SymInt? start=None,
   namespaces: [],
 }).run(([self, dim, start, end, step]): Tensor => callFunctional(SLICE, [unwrapTensor('slice', 'self', self), dim, start ?? null, end ?? null, step]));
 export type SliceOptions = OptionsOf<typeof sliceDim>;
+
+// ---- in-place view ops (Note [In-place view ops]): methods only, but torch.as_strided_, as in PyTorch 1.13 ----
+
+/** `x.t_()`: `x` itself becomes its transpose (a 0-D or 1-D tensor is unchanged). */
+export const t_ = front('t_(Tensor(a!) self) -> Tensor(a!)', { namespaces: [] }).run(([self]): Tensor =>
+  callMutating(T_, [unwrapTensor('t_', 'self', self)], self),
+);
+
+/** `x.transpose_(0, 1)`: swaps two dims of `x` itself. */
+export const transpose_ = front('transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)', { namespaces: [] }).run(([self, d0, d1]): Tensor =>
+  callMutating(TRANSPOSE_, [unwrapTensor('transpose_', 'self', self), d0, d1], self),
+);
+
+/** `x.swapaxes_(0, 1)`: transpose_ (numpy's name; keywords axis0 and axis1). */
+export const swapaxes_ = front('swapaxes_(Tensor(a!) self, int axis0, int axis1) -> Tensor(a!)', { namespaces: [] }).run(([self, d0, d1]): Tensor =>
+  callMutating(TRANSPOSE_, [unwrapTensor('swapaxes_', 'self', self), d0, d1], self),
+);
+
+/** `x.swapdims_(0, 1)`: transpose_ by another name. */
+export const swapdims_ = front('swapdims_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)', { namespaces: [] }).run(([self, d0, d1]): Tensor =>
+  callMutating(TRANSPOSE_, [unwrapTensor('swapdims_', 'self', self), d0, d1], self),
+);
+
+// (PyTorch 1.13's overloads: none and one dim; its Dimname one needs named tensors, which torch-ts has not)
+/** `x.squeeze_()` drops every size-1 dim of `x` itself, `x.squeeze_(dim)` that one if its size is 1. */
+export const squeeze_ = overloadedFront(['squeeze_(Tensor(a!) self) -> Tensor(a!)', 'squeeze_(Tensor(a!) self, int dim) -> Tensor(a!)'], {
+  namespaces: [],
+}).run((call): Tensor => {
+  const self = call.values[0];
+  const x = unwrapTensor('squeeze_', 'self', self);
+  return call.index === 0 ? callMutating(SQUEEZE_, [x], self) : callMutating(SQUEEZE_DIM_, [x, call.values[1]], self);
+});
+
+/** `x.unsqueeze_(dim)`: inserts a size-1 dim into `x` itself. */
+export const unsqueeze_ = front('unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)', { namespaces: [] }).run(([self, dim]): Tensor =>
+  callMutating(UNSQUEEZE_, [unwrapTensor('unsqueeze_', 'self', self), dim], self),
+);
+
+/** `x.asStrided_(size, stride, storageOffset?)`, `torch.asStrided_(x, ...)`: `x` itself gets that window onto its storage. */
+export const asStrided_ = front('as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a!)').run(
+  ([self, size, stride, offset]): Tensor => callMutating(AS_STRIDED_, [unwrapTensor('as_strided_', 'self', self), size, stride, offset ?? null], self),
+);

@@ -123,6 +123,36 @@ export class TensorImpl extends RefCounted {
     return new TensorImpl(this.storage, sizes, strides, storageOffset, this.dtype, this.device, this.version, this.base);
   }
 
+  /**
+   * Note [In-place view ops]
+   * `x.t_()`, `x.transpose_(0, 1)`, `x.squeeze_()`, `x.unsqueeze_(1)`, `x.asStrided_(...)`
+   * change the geometry of the tensor they are called on, as PyTorch's do
+   * (`set_sizes_and_strides` on the TensorImpl itself): this method, called only by their
+   * kernels (ops/views.ts `defineInplaceView`), replaces this TensorImpl's window onto its
+   * storage. Everything else stays: the storage (no reference moves), the version counter
+   * (ADInplaceOrView bumps it, as for every op that writes `Tensor(a!)`), `base`, the
+   * autograd meta, and so every holder of this TensorImpl, not only the handle the user
+   * called the op on, sees the new layout: a `.grad` handle sharing its TensorImpl with the
+   * meta, a view whose `base` this is, a saved tensor (which the version bump invalidates, as
+   * in PyTorch). The alternative, the handle taking a new TensorImpl, would split those holders
+   * between two tensors and need the meta moved; nothing is allocated or freed here, so the
+   * refcounts and the live-tensor counts are untouched.
+   * The geometry arrays are replaced, never written: a Node or a kernel that kept the old
+   * `sizes` (an autograd InputInfo) keeps the old layout. Backend kernels read the geometry
+   * when they are called (WebGPU encodes it into the launch), not later, and so does an async
+   * read (`x.toAsync('cpu')` takes it before its copy lands).
+   */
+  setGeometry(sizes: readonly number[], strides: readonly number[], storageOffset: number): void {
+    const numel = checkedNumel(sizes);
+    // (the fields are readonly to everyone else: Note [In-place view ops])
+    const w = this as { -readonly [K in 'sizes' | 'strides' | 'storageOffset' | 'numel' | 'isContiguous']: TensorImpl[K] };
+    w.sizes = [...sizes];
+    w.strides = [...strides];
+    w.storageOffset = storageOffset;
+    w.numel = numel;
+    w.isContiguous = isContiguous(sizes, strides);
+  }
+
   get dim(): number {
     return this.sizes.length;
   }

@@ -117,12 +117,15 @@ export async function readToHost(impl: TensorImpl, op = 'data'): Promise<TensorI
     return TensorImpl.empty(op, impl.sizes, impl.dtype, CPU);
   }
   const item = impl.itemSize;
+  // The geometry as the read was asked for: an in-place view op (`x.t_()`) may change impl's
+  // before the copy lands (core Note [In-place view ops]), and the span read is this one's.
+  const { sizes, strides, storageOffset } = impl;
   return readSpan(op, impl, impl, (mapped, lead, lo) => {
     const storage = StorageImpl.allocate(op, mapped.byteLength, CPU);
     try {
       const host = storage.host as HostRegion;
       new Uint8Array(host.buffer, host.byteOffset, mapped.byteLength).set(new Uint8Array(mapped));
-      return new TensorImpl(storage, impl.sizes, impl.strides, lead / item + (impl.storageOffset - lo), impl.dtype, CPU, new VersionCounter());
+      return new TensorImpl(storage, sizes, strides, lead / item + (storageOffset - lo), impl.dtype, CPU, new VersionCounter());
     } finally {
       storage.release(); // the TensorImpl holds its own reference
     }

@@ -146,4 +146,5 @@ export {
   unfold,
   diagonal,
   detach,
+  asStrided_,
 } from '@torch-ts/core';

@@ -20,7 +20,7 @@ import { cumsum, cumsum_, cumprod, cumprod_, cummax, cummin } from '../scan';
 import { reshape, flatten, unflatten, narrow, movedim, moveaxis, split, chunk, unbind, t, expandAs } from '../shape-ops';
 import { softmax, logSoftmax } from '../softmax';
 import { sort, argsort, topk, unique, uniqueAsync } from '../sorting';
-import { view, asStrided, permute, transpose, swapaxes, swapdims, select, unsqueeze, squeeze, expand, unfold, diagonal, detach } from '../views';
+import { view, asStrided, permute, transpose, swapaxes, swapdims, select, unsqueeze, squeeze, expand, unfold, diagonal, detach, t_, transpose_, swapaxes_, swapdims_, squeeze_, unsqueeze_, asStrided_ } from '../views';
 
 /** The Tensor methods among the front ends (Note [Tensor methods come from the op table]). */
 export const FRONT_METHODS = {
@@ -43,5 +43,5 @@ export const FRONT_METHODS = {
   reshape, flatten, unflatten, narrow, movedim, moveaxis, split, chunk, unbind, t, expandAs,
   softmax, logSoftmax,
   sort, argsort, topk, unique, uniqueAsync,
-  view, asStrided, permute, transpose, swapaxes, swapdims, select, unsqueeze, squeeze, expand, unfold, diagonal, detach,
+  view, asStrided, permute, transpose, swapaxes, swapdims, select, unsqueeze, squeeze, expand, unfold, diagonal, detach, t_, transpose_, swapaxes_, swapdims_, squeeze_, unsqueeze_, asStrided_,
 };

@@ -50,6 +50,7 @@ export interface OpSchemas {
   'argmin.out': 'argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)';
   'argsort.stable': 'argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor';
   'as_strided': 'as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)';
+  'as_strided_': 'as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a!)';
   'asin': 'asin(Tensor self) -> Tensor';
   'asin.out': 'asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)';
   'asin_': 'asin_(Tensor(a!) self) -> Tensor(a!)';
@@ -386,6 +387,8 @@ export interface OpSchemas {
   'sqrt.out': 'sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)';
   'sqrt_': 'sqrt_(Tensor(a!) self) -> Tensor(a!)';
   'squeeze.dims': 'squeeze.dims(Tensor(a) self, int[]? dim) -> Tensor(a)';
+  'squeeze_': 'squeeze_(Tensor(a!) self) -> Tensor(a!)';
+  'squeeze_.dim': 'squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)';
   'stack': 'stack(Tensor[] tensors, int dim=0) -> Tensor';
   'stack.out': 'stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)';
   'std.correction': 'std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor';
@@ -396,6 +399,7 @@ export interface OpSchemas {
   'sub_': 'sub_(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)';
   'sum.dim_IntList': 'sum.dim_IntList(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor';
   'sum.dim_IntList_out': 'sum.dim_IntList_out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)';
+  't_': 't_(Tensor(a!) self) -> Tensor(a!)';
   'take': 'take(Tensor self, Tensor index) -> Tensor';
   'take.out': 'take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)';
   'tan': 'tan(Tensor self) -> Tensor';
@@ -408,6 +412,7 @@ export interface OpSchemas {
   'tile': 'tile(Tensor self, SymInt[] dims) -> Tensor';
   'topk': 'topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)';
   'transpose.int': 'transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)';
+  'transpose_': 'transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)';
   'tril': 'tril(Tensor self, int diagonal=0) -> Tensor';
   'tril.out': 'tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)';
   'tril_': 'tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)';
@@ -422,6 +427,7 @@ export interface OpSchemas {
   'unfold': 'unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)';
   'unique_dim': 'unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)';
   'unsqueeze': 'unsqueeze(Tensor(a) self, int dim) -> Tensor(a)';
+  'unsqueeze_': 'unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)';
   'upsample_bilinear2d': 'upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor';
   'upsample_bilinear2d_backward': 'upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor';
   'upsample_nearest2d': 'upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor';
