@@ -24,7 +24,6 @@ const KNOWN_GAPS: Readonly<Record<string, string>> = {
   'x.t_': 'in-place view op',
   'x.transpose_': 'in-place view op',
   'torch.asStrided_': 'in-place view op',
-  'F.unfold': "another op than Tensor.unfold: F.unfold is nn.Unfold's im2col (issue 18)",
 };
 
 const camel = (n: string) => n.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

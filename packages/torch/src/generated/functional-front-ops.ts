@@ -7,6 +7,8 @@ export {
   selu_,
   relu6,
   convTranspose2d,
+  im2col as unfold,
+  col2im as fold,
   nllLoss,
   crossEntropy,
   mseLoss,
