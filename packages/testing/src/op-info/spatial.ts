@@ -304,8 +304,10 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
     },
   },
   {
-    // (the goldens' and core's name: F.unfold is PyTorch's im2col, core's `unfold` Tensor.unfold's view)
+    // (the goldens' and core's name: F.unfold is PyTorch's im2col, core's `unfold` Tensor.unfold's
+    // view; methodName is the binder's name, by which the arguments test finds F.unfold)
     name: 'im2col',
+    methodName: 'unfold',
     errorNames: ['unfold'],
     call: (i, k) => {
       const { kernelSize, ...o } = UNFOLD_KW(k);
@@ -337,6 +339,7 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
   },
   {
     name: 'col2im',
+    methodName: 'fold',
     errorNames: ['fold', 'index_add'],
     call: (i, k) => {
       const { outputSize, kernelSize, ...o } = FOLD_KW(k);
