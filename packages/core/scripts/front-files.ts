@@ -53,7 +53,14 @@ export function frontFiles(): Record<string, string> {
     '',
   ].join('\n');
   const reexports = (what: string, ns: FrontNamespace) =>
-    [HEADER, what, 'export {', ...fronts.filter((f) => f.namespaces.includes(ns)).map((f) => `  ${f.name},`), "} from '@torch-ts/core';", ''].join('\n');
+    [
+      HEADER,
+      what,
+      'export {',
+      ...fronts.filter((f) => f.namespaces.includes(ns)).map((f) => `  ${f.exportName === f.name ? f.name : `${f.name} as ${f.exportName}`},`),
+      "} from '@torch-ts/core';",
+      '',
+    ].join('\n');
   return {
     'packages/core/src/ops/generated/front-methods.ts': methods,
     'packages/torch/src/generated/front-ops.ts': reexports('// The front ends core declares that torch.* has (torch.sort, torch.topk).', 'torch'),

@@ -155,6 +155,7 @@ const DTYPE_FREE_SAMPLES: Readonly<Record<string, readonly string[]>> = {
   logSoftmax: ['empty'],
   scatterAdd: ['empty-index'],
   indexAdd: ['empty-index'],
+  col2im: ['batch0'],
 };
 
 /** Ops whose int64 results are indices, written by the arg-reduction kernel (no int64 arithmetic). */

@@ -12,18 +12,8 @@ import * as torch from '@torch-ts/torch';
 
 const PYTORCH = JSON.parse(readFileSync(new URL('./goldens/variants.json', import.meta.url), 'utf8')) as { torch: string[]; tensor: string[]; functional: string[] };
 
-/** What torch-ts lacks on purpose, by the form's JS spelling. */
-const KNOWN_GAPS: Readonly<Record<string, string>> = {
-  'torch.detach_': 'in-place view op (x.detach_() is the autograd one, on Tensor)',
-  'torch.dropout_': 'F.dropout(x, { inplace: true }) is the public form',
-  'F.unfold': "another op than Tensor.unfold: F.unfold is nn.Unfold's im2col (issue 18)",
-  // aten's own signatures, which PyTorch exposes on torch as they are (not F.*'s)
-  'torch.embedding': "aten's embedding(weight, indices, ...): the arguments in another order than F.embedding's",
-  'torch.batchNorm': "aten's batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled)",
-  'torch.binaryCrossEntropyWithLogits': "aten's signature, with the reduction as an int enum",
-  'x.addmm_': 'not yet: an in-place addmm needs its own operator (AddmmBackward0 on self)',
-  'x.baddbmm_': 'not yet: an in-place baddbmm needs its own operator (BaddbmmBackward0 on self)',
-};
+/** What torch-ts lacks on purpose, by the form's JS spelling, with why (none today). */
+const KNOWN_GAPS: Readonly<Record<string, string>> = {};
 
 const camel = (n: string) => n.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 /** `true_divide_` -> `trueDivide_` (a trailing underscore is the in-place mark, kept). */

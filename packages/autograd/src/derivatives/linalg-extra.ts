@@ -34,4 +34,7 @@ function addProductBackward(name: string, op: string, names: [string, string], p
 export const LINALG_EXTRA_DERIVATIVES = {
   addmm: addProductBackward('AddmmBackward0', 'addmm', ['mat1', 'mat2'], mm, (x) => transpose(x, 0, 1)),
   baddbmm: addProductBackward('BaddbmmBackward0', 'baddbmm', ['batch1', 'batch2'], bmm, (x) => transpose(x, 1, 2)),
+  // (in place, the same Nodes as PyTorch's: self's gradient never reads what self held)
+  addmm_: addProductBackward('AddmmBackward0', 'addmm_', ['mat1', 'mat2'], mm, (x) => transpose(x, 0, 1)),
+  baddbmm_: addProductBackward('BaddbmmBackward0', 'baddbmm_', ['batch1', 'batch2'], bmm, (x) => transpose(x, 1, 2)),
 } satisfies DerivativeFamily;

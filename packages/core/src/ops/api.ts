@@ -95,6 +95,7 @@ export * from './masked';
 export * from './conv';
 export * from './pooling';
 export * from './resample';
+export * from './im2col';
 export type { Conv2dGeometry, Pool2dGeometry, Pads2d, PadMode, SpatialImpls } from './spatial-impls';
 export type { ConvImpls } from './conv-impls';
 export { indexPut, indexPut_, indexPacked, indexPutPacked_, type IndexPutOptions } from './indexing';

@@ -31,6 +31,8 @@ export interface FrontInfo {
   readonly method: boolean;
   /** The facade's namespaces that export it (`torch.sort`, `F.pad`). */
   readonly namespaces: readonly FrontNamespace[];
+  /** The name those namespaces export it as: `name`, but where `exportAs` says otherwise (Note [aten's own signatures on torch]). */
+  readonly exportName: string;
   /** Keywords of the schema that torch-ts refuses with NotImplementedError (the binder's `unsupported`): `out` here means no out= form. */
   readonly unsupported: readonly string[];
 }
@@ -83,6 +85,8 @@ export interface FrontDeclOptions extends BinderOptions {
   readonly namespaces?: readonly FrontNamespace[];
   /** The JS name where it is not the schema's name camelCased. */
   readonly name?: string;
+  /** The name the facade's namespaces export it as, where it is not the JS name (Note [aten's own signatures on torch]). */
+  readonly exportAs?: string;
   /**
    * The strings a `str` or `MemoryFormat` argument takes, by schema name (`{ reduction: ['none', 'mean', 'sum'] }`):
    * its JS type is their union. The body checks them, in PyTorch's words for the op.
@@ -104,9 +108,21 @@ function opNameOf(schema: string): string {
   return /^\s*(\w+)/.exec(schema)?.[1] ?? schema;
 }
 
+/**
+ * Note [aten's own signatures on torch]
+ * A few ops are on `torch` with aten's signature and on `torch.nn.functional` with another
+ * (`torch.embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse)` but
+ * `F.embedding(input, weight, padding_idx=None, max_norm=None, ...)`; torch.batch_norm,
+ * torch.binary_cross_entropy_with_logits with an int reduction). Both are front ends; core
+ * names aten's one `aten<Name>` (`atenEmbedding`) and `exportAs` gives it its PyTorch name in
+ * the facade, so `torch.embedding` and `F.embedding` are each PyTorch's. The same way F.unfold
+ * (im2col) is core's `im2col`, core's `unfold` being Tensor.unfold's view.
+ */
 function infoOf(opName: string, schemas: readonly string[], options: FrontDeclOptions | undefined): FrontInfo {
+  const name = options?.name ?? camelName(opName);
   return {
-    name: options?.name ?? camelName(opName),
+    name,
+    exportName: options?.exportAs ?? name,
     schemas: [...schemas],
     method: options?.method !== false,
     namespaces: options?.namespaces ?? ['torch'],

@@ -7,9 +7,9 @@ import { isOptionsObject, makeBinder, typeName, type BoundArgs } from './binder'
 import { front, type OptionsOf } from './front';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { callFunctional, unwrapTensor } from './call';
+import { callFunctional, callMutating, unwrapTensor } from './call';
 import { defineComposite } from './composite';
-import { broadcastTo, castTo, commonDevice, releaseAll, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
+import { broadcastTo, castTo, checkNoInternalOverlap, commonDevice, releaseAll, sameShape, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
 import { callWithOut, defineOutVariant } from './out-variant';
 import { mul, sum } from './generated/table-ops';
 import type { BackendImpls } from './backend-impls';
@@ -79,9 +79,11 @@ function addProduct(
   alpha: Scalar,
 ): TensorImpl {
   const dtype = m1.dtype;
-  if (m2.dtype !== dtype || self.dtype !== dtype) {
-    const other = m2.dtype !== dtype ? m2.dtype : self.dtype;
-    throw new DTypeError(`${op}: expected ${product === 'mm' ? 'mat1 and mat2' : 'batch1, batch2 and self'} to have the same dtype, but got: ${dtype} != ${other}`);
+  if (m2.dtype !== dtype) {
+    throw new DTypeError(`${op}: expected ${product === 'mm' ? 'mat1 and mat2' : 'batch1, batch2 and self'} to have the same dtype, but got: ${dtype} != ${m2.dtype}`);
+  }
+  if (self.dtype !== dtype) {
+    throw new DTypeError(`${op}: self and ${product === 'mm' ? 'mat2' : 'batch2'} must have the same dtype, but got ${torchTypeName(self.dtype)} and ${torchTypeName(dtype)}`);
   }
   if (dtype === 'bool') throw new DTypeError(`${op}: "${product === 'mm' ? 'addmm_impl_cpu_' : 'baddbmm'}" not implemented for 'Bool'`);
   checkAlphaBeta(op, dtype, beta, alpha);
@@ -147,40 +149,84 @@ function addProduct(
   }
 }
 
+/** The result's sizes of addmm(self, a, m), after PyTorch's checks of the two matrices. */
+function addmmSizes(op: string, a: TensorImpl, m: TensorImpl): number[] {
+  if (a.dim !== 2) throw new ShapeError(`${op}: mat1 must be a matrix, got ${a.dim}-D tensor`);
+  if (m.dim !== 2) throw new ShapeError(`${op}: mat2 must be a matrix, got ${m.dim}-D tensor`);
+  if (a.sizes[1] !== m.sizes[0]) {
+    throw new ShapeError(`${op}: mat1 and mat2 shapes cannot be multiplied (${a.sizes[0]}x${a.sizes[1]} and ${m.sizes[0]}x${m.sizes[1]})`);
+  }
+  return [a.sizes[0], m.sizes[1]];
+}
+
+/** The result's sizes of baddbmm(self, a, m), after PyTorch's checks of the two batches. */
+function baddbmmSizes(op: string, a: TensorImpl, m: TensorImpl): number[] {
+  if (a.dim !== 3) throw new ShapeError(`${op}: batch1 must be a 3D tensor, got ${a.dim}-D tensor`);
+  if (m.dim !== 3) throw new ShapeError(`${op}: batch2 must be a 3D tensor, got ${m.dim}-D tensor`);
+  if (a.sizes[0] !== m.sizes[0] || a.sizes[2] !== m.sizes[1]) {
+    throw new ShapeError(
+      `${op}: Expected size for first two dimensions of batch2 tensor to be: [${a.sizes[0]}, ${a.sizes[2]}] but got: [${m.sizes[0]}, ${m.sizes[1]}].`,
+    );
+  }
+  return [a.sizes[0], a.sizes[1], m.sizes[2]];
+}
+
 export const ADDMM = defineStructured(
   'addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor',
-  ([self, mat1, mat2, beta, alpha], b) => {
-    const s = self;
-    const a = mat1;
-    const m = mat2;
-    if (a.dim !== 2) throw new ShapeError(`addmm: mat1 must be a matrix, got ${a.dim}-D tensor`);
-    if (m.dim !== 2) throw new ShapeError(`addmm: mat2 must be a matrix, got ${m.dim}-D tensor`);
-    if (a.sizes[1] !== m.sizes[0]) {
-      throw new ShapeError(`addmm: mat1 and mat2 shapes cannot be multiplied (${a.sizes[0]}x${a.sizes[1]} and ${m.sizes[0]}x${m.sizes[1]})`);
-    }
-    return addProduct(b, 'addmm', 'mm', s, a, m, [a.sizes[0], m.sizes[1]], beta, alpha);
-  },
+  ([self, mat1, mat2, beta, alpha], b) => addProduct(b, 'addmm', 'mm', self, mat1, mat2, addmmSizes('addmm', mat1, mat2), beta, alpha),
 );
 
 export const BADDBMM = defineStructured(
   'baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor',
-  ([self, batch1, batch2, beta, alpha], b) => {
-    const s = self;
-    const a = batch1;
-    const m = batch2;
-    if (a.dim !== 3) throw new ShapeError(`baddbmm: batch1 must be a 3D tensor, got ${a.dim}-D tensor`);
-    if (m.dim !== 3) throw new ShapeError(`baddbmm: batch2 must be a 3D tensor, got ${m.dim}-D tensor`);
-    if (a.sizes[0] !== m.sizes[0] || a.sizes[2] !== m.sizes[1]) {
-      throw new ShapeError(
-        `baddbmm: Expected size for first two dimensions of batch2 tensor to be: [${a.sizes[0]}, ${a.sizes[2]}] but got: [${m.sizes[0]}, ${m.sizes[1]}].`,
-      );
-    }
-    return addProduct(b, 'baddbmm', 'bmm', s, a, m, [a.sizes[0], a.sizes[1], m.sizes[2]], beta, alpha);
-  },
+  ([self, batch1, batch2, beta, alpha], b) => addProduct(b, 'baddbmm', 'bmm', self, batch1, batch2, baddbmmSizes('baddbmm', batch1, batch2), beta, alpha),
 );
 
 const ADDMM_OUT = defineOutVariant(ADDMM);
 const BADDBMM_OUT = defineOutVariant(BADDBMM);
+
+/**
+ * Note [In-place addmm]
+ * addmm_ / baddbmm_ are operators of their own, as in PyTorch, so that autograd records
+ * AddmmBackward0 / BaddbmmBackward0 on self (its gradient is grad * beta whatever self held,
+ * so nothing of self is saved). The kernel computes the out-of-place result (the same checks
+ * and paths, Note [Fused addmm]) and copies it into self; self must already have the result's
+ * shape, as PyTorch's in-place call requires: it cannot broadcast up.
+ */
+function addProductInplace(
+  b: Backend,
+  op: string,
+  product: 'mm' | 'bmm',
+  self: TensorImpl,
+  m1: TensorImpl,
+  m2: TensorImpl,
+  outSizes: number[],
+  beta: Scalar,
+  alpha: Scalar,
+): TensorImpl {
+  if (!sameShape(self.sizes, outSizes)) {
+    throw new ShapeError(`${op}: Bad in-place call: input tensor size ${fmtShape(self.sizes)} and output tensor size ${fmtShape(outSizes)} should match`);
+  }
+  checkNoInternalOverlap(op, self);
+  const r = addProduct(b, op, product, self, m1, m2, outSizes, beta, alpha);
+  try {
+    if (self.numel > 0) implOf(b, 'copy', op)(self, r);
+  } finally {
+    r.release();
+  }
+  return self;
+}
+
+export const ADDMM_ = defineStructured(
+  'addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)',
+  ([self, mat1, mat2, beta, alpha], b) => addProductInplace(b, 'addmm_', 'mm', self, mat1, mat2, addmmSizes('addmm_', mat1, mat2), beta, alpha),
+  ['inplace'],
+);
+
+export const BADDBMM_ = defineStructured(
+  'baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)',
+  ([self, batch1, batch2, beta, alpha], b) => addProductInplace(b, 'baddbmm_', 'bmm', self, batch1, batch2, baddbmmSizes('baddbmm_', batch1, batch2), beta, alpha),
+  ['inplace'],
+);
 
 // ---- outer ----
 export const OUTER = defineComposite('outer(Tensor self, Tensor vec2) -> Tensor', ([self, vec2]) => {
@@ -432,6 +478,19 @@ export type AddmmOptions = OptionsOf<typeof addmm>;
 /** `torch.baddbmm(input, batch1, batch2, { beta, alpha, out })`: per batch, beta * input + alpha * (b1 @ b2). */
 export const baddbmm = front('baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) -> Tensor').run(
   (values): Tensor => addProductFront('baddbmm', BADDBMM, BADDBMM_OUT, 'batch1', 'batch2', values),
+);
+
+// (PyTorch has these as Tensor methods only: no torch.addmm_; Note [In-place addmm])
+/** `x.addmm_(mat1, mat2, { beta, alpha })`: x = beta * x + alpha * (mat1 @ mat2), x of the result's shape. */
+export const addmm_ = front('addmm_(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor', { namespaces: [] }).run(
+  ([self, mat1, mat2, beta, alpha]): Tensor =>
+    callMutating(ADDMM_, [unwrapTensor('addmm_', 'self', self), unwrapTensor('addmm_', 'mat1', mat1), unwrapTensor('addmm_', 'mat2', mat2), beta, alpha], self),
+);
+
+/** `x.baddbmm_(batch1, batch2, { beta, alpha })`: per batch, x = beta * x + alpha * (b1 @ b2), x of the result's shape. */
+export const baddbmm_ = front('baddbmm_(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor', { namespaces: [] }).run(
+  ([self, batch1, batch2, beta, alpha]): Tensor =>
+    callMutating(BADDBMM_, [unwrapTensor('baddbmm_', 'self', self), unwrapTensor('baddbmm_', 'batch1', batch1), unwrapTensor('baddbmm_', 'batch2', batch2), beta, alpha], self),
 );
 
 function runOuter(op: string, self: Tensor, vec2: Tensor): Tensor {

@@ -533,3 +533,15 @@ export const binaryCrossEntropyWithLogits = front(
   binaryCrossEntropyWithLogitsImpl(input, target, { weight, reduction: reductionArg('binary_cross_entropy_with_logits', reduction), posWeight }),
 );
 export type BceWithLogitsOptions = OptionsOf<typeof binaryCrossEntropyWithLogits>;
+
+/**
+ * `torch.binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None,
+ * reduction=1)`: aten's signature, the reduction an int (Note [aten's own signatures on
+ * torch]): 1 mean, 2 sum, and, as PyTorch 1.13's apply_loss_reduction, any other int none.
+ */
+export const atenBinaryCrossEntropyWithLogits = front(
+  'binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor',
+  { method: false, name: 'atenBinaryCrossEntropyWithLogits', exportAs: 'binaryCrossEntropyWithLogits' },
+).run(([input, target, weight, posWeight, reduction]): Tensor =>
+  binaryCrossEntropyWithLogitsImpl(input, target, { weight, posWeight, reduction: reduction === 1 ? 'mean' : reduction === 2 ? 'sum' : 'none' }),
+);

@@ -192,6 +192,21 @@ export const embedding = front(
 });
 export type EmbeddingOptions = OptionsOf<typeof embedding>;
 
+/**
+ * `torch.embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False)`:
+ * aten's embedding, weight first and no renorm (Note [aten's own signatures on torch]). As
+ * aten's, padding_idx is not checked: one outside [0, num_embeddings) (-1 among them) pads
+ * nothing.
+ */
+export const atenEmbedding = front('embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor', {
+  method: false,
+  name: 'atenEmbedding',
+  exportAs: 'embedding',
+  unsupported: ['sparse'],
+}).run(([weight, indices, paddingIdx, scaleGradByFreq]): Tensor =>
+  callFunctional(EMBEDDING, [unwrapTensor('embedding', 'weight', weight), unwrapTensor('embedding', 'indices', indices), paddingIdx, scaleGradByFreq, false]),
+);
+
 /** PyTorch's embedding_renorm_: each distinct looked-up row whose norm exceeds maxNorm is scaled to maxNorm / (norm + 1e-7). */
 function embeddingRenorm(idx: TensorImpl, w: TensorImpl, maxNorm: number, normType: number): void {
   if (w.device.type !== 'cpu') throw new TorchError('embedding: maxNorm is only supported on CPU tensors in torch-ts');
@@ -317,11 +332,13 @@ export const dropout = front(
 });
 export type DropoutOptions = OptionsOf<typeof dropout>;
 
-/** `torch.dropout(input, p, train)`. */
-export function dropout_(input: Tensor, options: Omit<DropoutOptions, 'inplace'> = {}): Tensor {
-  return dropout(input, { ...options, inplace: true });
-}
-
+/**
+ * `torch.dropout_(input, p, train)`: aten's in-place dropout, F.dropout(input, p, train,
+ * inplace=True) (MulBackward0 on input, as PyTorch's).
+ */
+export const dropout_ = front('dropout_(Tensor input, float p, bool train) -> Tensor', { method: false }).run(([input, p, train]): Tensor =>
+  dropout(input, p, train, true),
+);
 
 /** The `embedding` kernel op itself (no renorm), for the derivative table. */
 export function _embedding(weight: Tensor, indices: Tensor, paddingIdx: number): Tensor {

@@ -333,6 +333,30 @@ export const batchNorm = front(
 });
 export type BatchNormOptions = OptionsOf<typeof batchNorm>;
 
+/**
+ * `torch.batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
+ * cudnn_enabled)`: aten's batch_norm, every argument required (Note [aten's own signatures on
+ * torch]). F.batch_norm's check of more than one value per channel is Python's, not aten's, so
+ * it is not made here. cudnn_enabled picks a CUDA backend, which changes no value: accepted.
+ */
+export const atenBatchNorm = front(
+  'batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor',
+  { method: false, name: 'atenBatchNorm', exportAs: 'batchNorm' },
+).run(([input, weight, bias, runningMean, runningVar, training, momentum, eps]): Tensor => {
+  const op = 'batch_norm';
+  const args = [
+    unwrapTensor(op, 'input', input),
+    unwrapOptionalTensor(op, 'weight', weight) ?? null,
+    unwrapOptionalTensor(op, 'bias', bias) ?? null,
+    unwrapOptionalTensor(op, 'running_mean', runningMean) ?? null,
+    unwrapOptionalTensor(op, 'running_var', runningVar) ?? null,
+  ] as const;
+  const [out, mean, invstd] = callMulti(NATIVE_BATCH_NORM, [...args, training, momentum, eps]);
+  mean.dispose();
+  invstd.dispose();
+  return out;
+});
+
 // (torch.layer_norm and torch.group_norm, F.layer_norm and F.group_norm; no Tensor methods)
 const NORM_NAMESPACES = { method: false, namespaces: ['torch', 'nn.functional'] } as const;
 

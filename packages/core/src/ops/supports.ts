@@ -90,6 +90,9 @@ export const OP_KERNELS: Readonly<Record<string, readonly KernelNeed[]>> = {
   tril: ['triZero'],
   pad: ['fill', 'padIndexed'],
   repeatInterleave: ['indexGather'],
+  // F.unfold / F.fold (Note [unfold and fold as index_select and index_add]): constant_pad_nd's fill, then the index kernels
+  im2col: ['fill', 'indexGather'],
+  col2im: ['fill', 'indexScatter.add'],
   // indexing (the scatters by their combining mode: Note [Indexed access kernels] in kernels-webgpu)
   index: ['indexGather'],
   gather: ['indexGather'],

@@ -1,7 +1,8 @@
 """Goldens for outer, addmm, baddbmm, einsum and tensordot (goldens/ops_linalg_extra.json).
 
 Every dtype; addmm/baddbmm with a broadcast self, beta/alpha (beta=0 ignoring a NaN self),
-empty inner dims and the errors; einsum over the forms of its equations (products,
+empty inner dims and the errors, and their in-place forms (self must have the result's
+shape); einsum over the forms of its equations (products,
 traces, diagonals, transposes, outer products, batches, ellipses, implicit outputs, three
 operands) and its errors; tensordot with a count and with lists of dims. Half (and
 BFloat16 where 1.13 rounds between partial sums) are computed on float32 copies as 2.x
@@ -85,6 +86,14 @@ TENSORDOT = [
 ]
 
 
+def ADDMM_(a, k):
+    return a[0].addmm_(*a[1:], **k)
+
+
+def BADDBMM_(a, k):
+    return a[0].baddbmm_(*a[1:], **k)
+
+
 def make():
     rec = Recorder()
     for d in ALL:
@@ -93,12 +102,14 @@ def make():
             inputs = ts("addmm", sample, d, shapes)
             if sample == "beta0" and is_float(d):
                 inputs[0] = T(d, shapes[0], [math.nan] * math.prod(shapes[0]))
-            rec.case("addmm", sample, d, inputs, lambda a, k: torch.addmm(*a, **k), scales if kw == "scales" else kw, upcast=True, float_acc=("bfloat16",))
+            rec.case("addmm", sample, d, inputs, lambda a, k: torch.addmm(*a, **k), scales if kw == "scales" else kw, "", ADDMM_,
+                     upcast=True, float_acc=("bfloat16",))
         for sample, shapes, kw in BADDBMM:
             inputs = ts("baddbmm", sample, d, shapes)
             if sample == "beta0" and is_float(d):
                 inputs[0] = T(d, shapes[0], [math.nan] * math.prod(shapes[0]))
-            rec.case("baddbmm", sample, d, inputs, lambda a, k: torch.baddbmm(*a, **k), scales if kw == "scales" else kw, upcast=True, float_acc=("bfloat16",))
+            rec.case("baddbmm", sample, d, inputs, lambda a, k: torch.baddbmm(*a, **k), scales if kw == "scales" else kw, "", BADDBMM_,
+                     upcast=True, float_acc=("bfloat16",))
         rec.case("outer", "basic", d, ts("outer", "basic", d, [[3], [4]]), lambda a, k: torch.outer(*a))
         rec.case("outer", "empty", d, ts("outer", "empty", d, [[0], [4]]), lambda a, k: torch.outer(*a))
         rec.case("outer", "2d", d, ts("outer", "2d", d, [[2, 2], [4]]), lambda a, k: torch.outer(*a))
@@ -113,5 +124,5 @@ def make():
         rec.case("outer", "promote", da, [T(da, [2], operand(da, [2], g)), T(db, [3], operand(db, [3], g))], lambda a, k: torch.outer(*a), variant=f"{da}+{db}")
         g = gen_for("addmm", "mixed", da, db)
         rec.case("addmm", "mixed-dtypes", da, [T(da, [2, 2], operand(da, [2, 2], g)), T(da, [2, 2], operand(da, [2, 2], g)), T(db, [2, 2], operand(db, [2, 2], g))],
-                 lambda a, k: torch.addmm(*a), variant=f"{da}+{db}")
+                 lambda a, k: torch.addmm(*a), variant=f"{da}+{db}", inplace=ADDMM_)
     return {"family": "linalg_extra", **rec.result()}

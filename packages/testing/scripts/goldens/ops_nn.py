@@ -346,19 +346,24 @@ def one_hot_cases(rec):
 
 
 # ---- random ----
+def dropout_inplace(a, k):
+    k = kw_seed(k)
+    return torch.dropout_(a[0], k.get("p", 0.5), k.get("training", True))
+
+
 def dropout_cases(rec):
     op = "dropout"
     fn = lambda a, k: F.dropout(a[0], **kw_seed(k))
     for d in ALL:
         g = gen_for(op, d)
         x = T(d, [4, 5], values_for(d, [4, 5], g))
-        rec.case(op, "random", d, [x], fn, kwargs={"seed": 7, "p": 0.3}, upcast=True)
+        rec.case(op, "random", d, [x], fn, kwargs={"seed": 7, "p": 0.3}, inplace=dropout_inplace, upcast=True)
         if not is_float(d):
             continue
-        rec.case(op, "default-p", d, [x], fn, kwargs={"seed": 11}, upcast=True)
-        rec.case(op, "eval", d, [x], fn, kwargs={"seed": 7, "p": 0.3, "training": False}, upcast=True)
-        rec.case(op, "p1", d, [x], fn, kwargs={"seed": 7, "p": 1.0}, upcast=True)
-        rec.case(op, "bad-p", d, [x], fn, kwargs={"seed": 7, "p": 1.5})
+        rec.case(op, "default-p", d, [x], fn, kwargs={"seed": 11}, inplace=dropout_inplace, upcast=True)
+        rec.case(op, "eval", d, [x], fn, kwargs={"seed": 7, "p": 0.3, "training": False}, inplace=dropout_inplace, upcast=True)
+        rec.case(op, "p1", d, [x], fn, kwargs={"seed": 7, "p": 1.0}, inplace=dropout_inplace, upcast=True)
+        rec.case(op, "bad-p", d, [x], fn, kwargs={"seed": 7, "p": 1.5}, inplace=dropout_inplace)
 
 
 def bernoulli_cases(rec):

@@ -3,7 +3,8 @@
 conv1d conv2d convTranspose2d (stride, padding incl. 'same'/'valid', dilation, groups,
 output_padding, bias or none, unbatched inputs), maxPool2d (with and without indices),
 avgPool2d, adaptiveAvgPool2d, interpolate (nearest, linear, bilinear, align_corners, size or
-scale_factor) and pad (constant with crops, reflect, replicate, circular), plus inputs
+scale_factor), pad (constant with crops, reflect, replicate, circular) and unfold / fold
+(im2col / col2im: kernel, dilation, padding, stride, unbatched, empty batch), plus inputs
 PyTorch rejects. Half (and the BFloat16 kernels 1.13 lacks) are computed on float32 copies,
 as 2.x computes them ("reference": "upcast"); BFloat16 results that 1.13 rounds between
 partial sums and 2.x does not are "upcast" too (`float_acc`). The case format is described
@@ -53,6 +54,8 @@ FNS = {
     "adaptiveAvgPool2d": lambda a, k: F.adaptive_avg_pool2d(a[0], **k),
     "interpolate": lambda a, k: F.interpolate(a[0], **k),
     "pad": lambda a, k: F.pad(a[0], **k),
+    "im2col": lambda a, k: F.unfold(a[0], **k),
+    "col2im": lambda a, k: F.fold(a[0], **k),
 }
 
 # sample -> (shapes of the tensor inputs, kwargs)
@@ -157,10 +160,34 @@ PAD = [
     ("err-reflect-too-big", [[1, 1, 3, 3]], {"pad": [3, 0, 0, 0], "mode": "reflect"}),
     ("err-odd", [[1, 1, 3, 3]], {"pad": [1, 2, 3]}),
 ]
+# F.unfold and F.fold, filed under PyTorch's op names im2col and col2im (core's unfold is Tensor.unfold): L = blocks_h * blocks_w, fold's input (N, C * kh * kw, L)
+UNFOLD = [
+    ("basic", [[2, 3, 4, 5]], {"kernelSize": 2}),
+    ("all-args", [[1, 2, 5, 6]], {"kernelSize": [2, 3], "dilation": [2, 1], "padding": [1, 2], "stride": [2, 1]}),
+    ("stride-k", [[1, 1, 6, 6]], {"kernelSize": 3, "stride": 3}),
+    ("unbatched", [[2, 4, 4]], {"kernelSize": 2, "padding": 1}),
+    ("batch0", [[0, 2, 4, 4]], {"kernelSize": 2}),
+    ("err-too-big", [[1, 1, 3, 3]], {"kernelSize": 4}),
+    ("err-5d", [[1, 1, 1, 3, 3]], {"kernelSize": 2}),
+    ("err-empty", [[1, 0, 3, 3]], {"kernelSize": 2}),
+    ("err-stride0", [[1, 1, 3, 3]], {"kernelSize": 2, "stride": 0}),
+    ("err-padding", [[1, 1, 3, 3]], {"kernelSize": 2, "padding": -1}),
+]
+FOLD = [
+    ("basic", [[2, 12, 12]], {"outputSize": [4, 5], "kernelSize": 2}),
+    ("all-args", [[1, 12, 24]], {"outputSize": [5, 6], "kernelSize": [2, 3], "dilation": [2, 1], "padding": [1, 2], "stride": [2, 1]}),
+    ("stride-k", [[1, 9, 4]], {"outputSize": [6, 6], "kernelSize": 3, "stride": 3}),
+    ("unbatched", [[8, 25]], {"outputSize": [4, 4], "kernelSize": 2, "padding": 1}),
+    ("batch0", [[0, 4, 9]], {"outputSize": [4, 4], "kernelSize": 2}),
+    ("err-blocks", [[1, 4, 8]], {"outputSize": [4, 4], "kernelSize": 2}),
+    ("err-channels", [[1, 5, 9]], {"outputSize": [4, 4], "kernelSize": 2}),
+    ("err-4d", [[1, 1, 4, 9]], {"outputSize": [4, 4], "kernelSize": 2}),
+    ("err-kernel0", [[1, 4, 9]], {"outputSize": [4, 4], "kernelSize": 0}),
+]
 
 SAMPLES = {
     "conv1d": CONV1D, "conv2d": CONV2D, "convTranspose2d": CONV_T, "maxPool2d": MAXPOOL, "maxPool2d.indices": MAXPOOL,
-    "avgPool2d": AVGPOOL, "adaptiveAvgPool2d": ADAPTIVE, "interpolate": INTERP, "pad": PAD,
+    "avgPool2d": AVGPOOL, "adaptiveAvgPool2d": ADAPTIVE, "interpolate": INTERP, "pad": PAD, "im2col": UNFOLD, "col2im": FOLD,
 }
 # Every op's cases on every dtype: values where PyTorch has the kernel, its error elsewhere.
 DTYPES = {op: ALL for op in SAMPLES}

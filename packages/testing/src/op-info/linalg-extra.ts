@@ -26,7 +26,7 @@ function addProduct(name: 'addmm' | 'baddbmm', samples: string[]): OpInfo {
     name,
     errorNames: [name],
     call: (i, k) => fn(tensorArg(i[0], name), tensorArg(i[1], name), tensorArg(i[2], name), ADD_PRODUCT_KW(k)),
-    variants: { method: true, out: true },
+    variants: { method: true, inplace: true, out: true },
     dtypes: NO_BOOL,
     samples,
     xfail: name === 'baddbmm' ? { 'batch0/bool': EMPTY_BOOL } : undefined,

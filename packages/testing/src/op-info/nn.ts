@@ -304,7 +304,18 @@ export const NN_OPS: readonly OpInfo[] = [
   {
     name: 'dropout',
     call: (i, k) => F.dropout(x0(i, 'dropout'), seeded(DROPOUT_KW(k))),
-    variants: {},
+    // (the in-place form is aten's torch.dropout_(input, p, train): no method)
+    variants: { inplace: true },
+    forms: {
+      inplace: (i, k) => {
+        const o = seeded(DROPOUT_KW(k));
+        return torch.dropout_(x0(i, 'dropout'), o.p ?? 0.5, o.training ?? true);
+      },
+    },
+    xfail: {
+      'inplace@eval':
+        "not a bug: not training, PyTorch's dropout_ returns its input untouched, without a version bump (aten's _dropout returns early), and so does torch-ts; the in-place check expects a bump",
+    },
     dtypes: FLOAT_DTYPES,
     samples: ['random', 'default-p', 'eval', 'p1', 'bad-p'],
     errorInputs: [notTensor('dropout', () => untyped(F.dropout)([1, 2]), 1)],

@@ -47,6 +47,8 @@ const outputSize = either(
 const ADAPTIVE_KW = options({ outputSize: required(outputSize) });
 const INTERPOLATE_KW = options({ size: intOrInts, scaleFactor: intOrInts, mode: oneOf('nearest', 'linear', 'bilinear'), alignCorners: bool });
 const PAD_KW = options({ pad: required(ints), mode: oneOf('constant', 'reflect', 'replicate', 'circular'), value: num });
+const UNFOLD_KW = options({ kernelSize: required(intOrInts), dilation: intOrInts, padding: intOrInts, stride: intOrInts });
+const FOLD_KW = options({ outputSize: required(intOrInts), kernelSize: required(intOrInts), dilation: intOrInts, padding: intOrInts, stride: intOrInts });
 
 const bias = (i: readonly OpInput[], op: string): Tensor | null => (i.length > 2 ? tensorArg(i[2], op) : null);
 const ones = (d: DeviceLike, shape: number[], dtype: DType = 'float32') => torch.ones(shape, { device: d, dtype });
@@ -74,6 +76,8 @@ const PAD_SAMPLES = [
   'constant-1d', 'constant-2d-value', 'constant-crop', 'constant-3dims', 'reflect-2d', 'reflect-1d', 'reflect-3d-input',
   'replicate-2d', 'replicate-1d', 'circular-2d', 'circular-1d', 'err-reflect-too-big', 'err-odd',
 ];
+const UNFOLD_SAMPLES = ['basic', 'all-args', 'stride-k', 'unbatched', 'batch0', 'err-too-big', 'err-5d', 'err-empty', 'err-stride0', 'err-padding'];
+const FOLD_SAMPLES = ['basic', 'all-args', 'stride-k', 'unbatched', 'batch0', 'err-blocks', 'err-channels', 'err-4d', 'err-kernel0'];
 
 const CONV_BF16 = FLOAT_ACC_2X('BFloat16 convolutions (one float32 GEMM accumulation per output, as mkldnn / 2.x compute them)');
 
@@ -316,5 +320,71 @@ export const SPATIAL_OPS: readonly OpInfo[] = [
       float16: HALF_2X('reflection_pad2d'),
       bfloat16: HALF_2X('reflection_pad2d').replace("'Half'", "'BFloat16'"),
     },
+  },
+  {
+    // (the goldens' and core's name: F.unfold is PyTorch's im2col, core's `unfold` Tensor.unfold's
+    // view; methodName is the binder's name, by which the arguments test finds F.unfold)
+    name: 'im2col',
+    methodName: 'unfold',
+    errorNames: ['unfold'],
+    call: (i, k) => {
+      const { kernelSize, ...o } = UNFOLD_KW(k);
+      return F.unfold(tensorArg(i[0], 'unfold'), kernelSize, o);
+    },
+    variants: {},
+    dtypes: FLOAT_DTYPES,
+    samples: UNFOLD_SAMPLES,
+    errorInputs: [
+      {
+        name: 'three kernel sizes',
+        make: (d) => F.unfold(ones(d, [1, 1, 3, 3]), [1, 2, 3]),
+        error: TorchError,
+        match: /unfold: It is expected kernel_size equals to 2, but got size 3/,
+      },
+      {
+        name: 'a zero dilation',
+        make: (d) => F.unfold(ones(d, [1, 1, 3, 3]), 2, { dilation: 0 }),
+        error: ShapeError,
+        match: /unfold: dilation should be greater than zero, but got dilation_height: 0 dilation_width: 0/,
+      },
+      {
+        name: 'no block fits',
+        make: (d) => F.unfold(ones(d, [2, 3, 5, 5]), 6),
+        error: ShapeError,
+        match: /unfold: Given input with spatial size \(5, 5\), kernel_size=\(6, 6\), dilation=\(1, 1\), padding=\(0, 0\), calculated shape of the array of sliding blocks as \(0, 0\), but its components must be at least one\./,
+      },
+    ],
+  },
+  {
+    name: 'col2im',
+    methodName: 'fold',
+    errorNames: ['fold', 'index_add'],
+    call: (i, k) => {
+      const { outputSize, kernelSize, ...o } = FOLD_KW(k);
+      return F.fold(tensorArg(i[0], 'fold'), outputSize, kernelSize, o);
+    },
+    variants: {},
+    dtypes: FLOAT_DTYPES,
+    samples: FOLD_SAMPLES,
+    errorInputs: [
+      {
+        name: 'blocks that do not match the input',
+        make: (d) => F.fold(ones(d, [2, 12, 15]), [5, 5], 2),
+        error: ShapeError,
+        match: /fold: Given output_size=\(5, 5\), kernel_size=\(2, 2\), dilation=\(1, 1\), padding=\(0, 0\), stride=\(1, 1\), expected size of input's dimension 2 to match the calculated number of sliding blocks 4 \* 4 = 16, but got input.size\(2\)=15\./,
+      },
+      {
+        name: 'three output sizes',
+        make: (d) => F.fold(ones(d, [2, 12, 16]), [5, 5, 1], 2),
+        error: TorchError,
+        match: /fold: It is expected output_size equals to 2, but got size 3/,
+      },
+      {
+        name: 'an integer input',
+        make: (d) => F.fold(ones(d, [2, 12, 16], 'int64'), [5, 5], 2),
+        error: DTypeError,
+        match: /fold: "col2im_out_cpu" not implemented for 'Long'/,
+      },
+    ],
   },
 ];

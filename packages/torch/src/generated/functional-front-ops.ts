@@ -9,6 +9,8 @@ export {
   conv1d,
   conv2d,
   convTranspose2d,
+  im2col as unfold,
+  col2im as fold,
   nllLoss,
   crossEntropy,
   mseLoss,

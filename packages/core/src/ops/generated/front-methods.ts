@@ -6,7 +6,7 @@ import { copy_, fill_, zero_, clone, contiguous } from '../copy';
 import { gather, scatter_, scatter, scatterAdd_, scatterAdd, scatterReduce_, scatterReduce, indexSelect, indexAdd_, indexAdd, take, indexFill_, indexFill } from '../gather-scatter';
 import { indexPut_, indexPut } from '../indexing';
 import { mm, bmm, mv, dot, matmul } from '../linalg';
-import { addmm, baddbmm, outer, ger } from '../linalg-extra';
+import { addmm, baddbmm, addmm_, baddbmm_, outer, ger } from '../linalg-extra';
 import { nanToNum, nanToNum_ } from '../logical';
 import { maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync } from '../masked';
 import { clamp, clamp_, clip, clip_, isnan, isinf, isfinite } from '../pointwise-binary';
@@ -29,7 +29,7 @@ export const FRONT_METHODS = {
   gather, scatter_, scatter, scatterAdd_, scatterAdd, scatterReduce_, scatterReduce, indexSelect, indexAdd_, indexAdd, take, indexFill_, indexFill,
   indexPut_, indexPut,
   mm, bmm, mv, dot, matmul,
-  addmm, baddbmm, outer, ger,
+  addmm, baddbmm, addmm_, baddbmm_, outer, ger,
   nanToNum, nanToNum_,
   maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync,
   clamp, clamp_, clip, clip_, isnan, isinf, isfinite,

@@ -35,6 +35,7 @@ export interface OpSchemas {
   'addcmul_': 'addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)';
   'addmm': 'addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor';
   'addmm.out': 'addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)';
+  'addmm_': 'addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)';
   'alias': 'alias(Tensor(a) self) -> Tensor(a)';
   'all.dims': 'all.dims(Tensor self, int[1]? dim=None, bool keepdim=False) -> Tensor';
   'all.dims_out': 'all.dims_out(Tensor self, int[1]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)';
@@ -70,6 +71,7 @@ export interface OpSchemas {
   'avg_pool2d_backward': 'avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor';
   'baddbmm': 'baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor';
   'baddbmm.out': 'baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)';
+  'baddbmm_': 'baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)';
   'binary_cross_entropy': 'binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor';
   'binary_cross_entropy_with_logits': 'binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor';
   'bitwise_and': 'bitwise_and(Tensor self, Tensor other) -> Tensor';
