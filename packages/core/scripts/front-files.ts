@@ -36,6 +36,7 @@ export function frontFiles(): Record<string, string> {
     const declared = new Set(fronts.map((f) => f.name));
     throw new Error(`exported front ends whose name is not their declared name: ${[...where.keys()].filter((n) => !declared.has(n)).join(', ')}`);
   }
+  const exportNames = new Map(fronts.map((f) => [f.name, f.exportName]));
   const byModule = new Map<string, string[]>();
   for (const f of fronts.filter((x) => x.method)) {
     const m = where.get(f.name)!;
@@ -48,7 +49,8 @@ export function frontFiles(): Record<string, string> {
     '',
     '/** The Tensor methods among the front ends (Note [Tensor methods come from the op table]). */',
     'export const FRONT_METHODS = {',
-    ...modules.map((m) => `  ${byModule.get(m)!.join(', ')},`),
+    // (a method is named as the facade exports its function: `x.var()` is core's `variance`)
+    ...modules.map((m) => `  ${byModule.get(m)!.map((n) => { const e = exportNames.get(n) ?? n; return e === n ? n : `${e}: ${n}`; }).join(', ')},`),
     '};',
     '',
   ].join('\n');

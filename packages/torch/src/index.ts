@@ -79,7 +79,6 @@ export {
   // reductions (the op table's rows, sum ... any, come from ./generated/table-ops)
   // max, min, median: ./generated/front-ops
   type ValuesIndices,
-  var,
   // std, varMean, stdMean, norm, countNonzero, mode: ./generated/front-ops
   // cumsum(_), cumprod(_), cummax, cummin: ./generated/front-ops
   type VarOptions,

@@ -116,7 +116,8 @@ function opNameOf(schema: string): string {
  * torch.binary_cross_entropy_with_logits with an int reduction). Both are front ends; core
  * names aten's one `aten<Name>` (`atenEmbedding`) and `exportAs` gives it its PyTorch name in
  * the facade, so `torch.embedding` and `F.embedding` are each PyTorch's. The same way F.unfold
- * (im2col) is core's `im2col`, core's `unfold` being Tensor.unfold's view.
+ * (im2col) is core's `im2col`, core's `unfold` being Tensor.unfold's view, and `var`, a reserved
+ * word in JS, is core's `variance` (its Tensor method, too, is named as the facade names it).
  */
 function infoOf(opName: string, schemas: readonly string[], options: FrontDeclOptions | undefined): FrontInfo {
   const name = options?.name ?? camelName(opName);

@@ -5,7 +5,6 @@ import * as masked from './masked';
 import * as pw from './pointwise';
 import { ACTIVATION_METHODS, BINARY_METHODS, TERNARY_METHODS, UNARY_METHODS } from './pointwise-table';
 import { REDUCTION_METHODS } from './generated/table-methods';
-import * as stats from './reduction-stats';
 import * as shape from './shape-ops';
 import * as views from './views';
 import { FRONT_METHODS } from './generated/front-methods';
@@ -24,7 +23,6 @@ const METHODS = {
   ...ACTIVATION_METHODS,
   where: (self: Tensor, condition: Tensor, other: Tensor | number | boolean | bigint): Tensor => pw.where(condition, self, other),
   ...REDUCTION_METHODS,
-  var: stats.var,
   slice: views.sliceDim,
   ...FRONT_METHODS,
   index,

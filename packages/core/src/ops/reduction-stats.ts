@@ -3,9 +3,9 @@ import { DTypeError, IndexError, TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides, normalizeDim, normalizeDims } from '../views';
-import { makeOverloads, type OverloadCall } from './binder';
+import type { OverloadCall } from './binder';
 import { front, overloadedFront, type OptionsOf } from './front';
-import type { FrontOptions, OverloadFrontArgs } from './front-types';
+import type { FrontOptions } from './front-types';
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { releaseAll, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
 import { callWithOut, defineOutVariant } from './out-variant';
@@ -233,18 +233,14 @@ function varArgs(op: string, r: VarCall): [TensorImpl, number[] | null, Scalar, 
 /** var/std's `out` (their `(unbiased)` overload has none). */
 const varOut = (r: OverloadCall<VarSchemas, {}>): Tensor | undefined => (r.index === 0 ? undefined : r.index === 1 ? r.values[4] : r.values[5]);
 
-// (`var` is a reserved word: no `export const var = front(...)` can declare it, so its front end
-// is a function binding the same overloads, typed from them; exported as `var`)
-const varBinder = makeOverloads('var', varSchemas('var'));
-/** The arguments after `self` of any of var's overloads (the method's parameters too). */
-type VarRest = OverloadFrontArgs<VarSchemas> extends infer A ? (A extends readonly [unknown, ...infer T] ? T : never) : never;
-
-/** The variance over `dim` (all dims by default) with `correction` (default 1); exported as `var`. */
-function var_(input: Tensor, ...rest: VarRest): Tensor;
-function var_(...a: unknown[]): Tensor {
-  const call = varBinder.bind(a);
-  return callWithOut(VAR, VAR_OUT, varArgs('var', call), varOut(call));
-}
+/**
+ * The variance over `dim` (all dims by default) with `correction` (default 1). (`var` is a
+ * reserved word, so core declares it as `variance` and the facade and the Tensor method name
+ * it `var`: Note [aten's own signatures on torch].)
+ */
+export const variance = overloadedFront(varSchemas('var'), { name: 'variance', exportAs: 'var' }).run(
+  (call): Tensor => callWithOut(VAR, VAR_OUT, varArgs('var', call), varOut(call)),
+);
 
 /** The standard deviation over `dim` (all dims by default) with `correction` (default 1). */
 export const std = overloadedFront(varSchemas('std')).run((call): Tensor => callWithOut(STD, STD_OUT, varArgs('std', call), varOut(call)));
@@ -320,5 +316,5 @@ export const mode = front('mode(Tensor self, int dim=-1, bool keepdim=False, *, 
   return out ? writeValuesIndicesOut('mode', r, out) : r;
 });
 
-// `var` is a reserved word: the function is `var_` inside this file and `var` outside.
-export { var_ as var };
+// `var` is a reserved word: core's own callers say `variance`.
+export { variance as var };

@@ -86,6 +86,7 @@ export {
   randLike,
   randnLike,
   randperm,
+  variance as var,
   std,
   varMean,
   stdMean,

@@ -13,7 +13,7 @@ import { clamp, clamp_, clip, clip_, isnan, isinf, isfinite } from '../pointwise
 import { uniform_, normal_ } from '../random';
 import { bernoulli_, bernoulli, multinomial } from '../random-extra';
 import { max, min } from '../reduction';
-import { std, norm, countNonzero, median, mode } from '../reduction-stats';
+import { variance, std, norm, countNonzero, median, mode } from '../reduction-stats';
 import { repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave } from '../reorder';
 import { round, round_ } from '../rounding';
 import { cumsum, cumsum_, cumprod, cumprod_, cummax, cummin } from '../scan';
@@ -36,7 +36,7 @@ export const FRONT_METHODS = {
   uniform_, normal_,
   bernoulli_, bernoulli, multinomial,
   max, min,
-  std, norm, countNonzero, median, mode,
+  var: variance, std, norm, countNonzero, median, mode,
   repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave,
   round, round_,
   cumsum, cumsum_, cumprod, cumprod_, cummax, cummin,
