@@ -30,19 +30,7 @@ import { CHECK_KERNEL_ARGS, checkKernelArgs, type KernelArgs } from './kernel-ar
  * its own kernels for these ops above the backend keys.
  */
 function defineView<const S extends string>(schema: S, geometry: (self: TensorImpl, args: KernelArgs<S>) => Geometry): OperatorHandle<S> {
-  const h = registerOperator({ schema, tags: ['view'] });
-  // (the boxed arguments are the schema's tuple, as for structured kernels: registry.ts
-  // `unboxed`; checked in the test suites, Note [Checking kernel arguments])
-  const typed = geometry as (self: TensorImpl, args: unknown[]) => Geometry;
-  const kernel: BoxedKernel = (_ks, args) => {
-    if (CHECK_KERNEL_ARGS) checkKernelArgs(h.schema, args, h.def.tags);
-    const self = args[0];
-    if (!(self instanceof TensorImpl)) throw new TorchError(`${h.schema.qualifiedName}(): argument 'self' must be Tensor`);
-    const g = typed(self, args);
-    return self.view(g.sizes, g.strides, g.offset);
-  };
-  for (const k of BACKEND_KEYS) registerKernel(h, k, kernel);
-  return h;
+  return defineGeometryOp(schema, 'view', geometry);
 }
 
 /**
@@ -54,13 +42,20 @@ function defineView<const S extends string>(schema: S, geometry: (self: TensorIm
  * whose Node becomes `self`'s gradFn (autograd's Note [In-place view ops]).
  */
 function defineInplaceView<const S extends string>(schema: S, geometry: (self: TensorImpl, args: KernelArgs<S>) => Geometry): OperatorHandle<S> {
-  const h = registerOperator({ schema, tags: ['inplace_view'] });
+  return defineGeometryOp(schema, 'inplace_view', geometry);
+}
+
+function defineGeometryOp<const S extends string>(schema: S, tag: 'view' | 'inplace_view', geometry: (self: TensorImpl, args: KernelArgs<S>) => Geometry): OperatorHandle<S> {
+  const h = registerOperator({ schema, tags: [tag] });
+  // (the boxed arguments are the schema's tuple, as for structured kernels: registry.ts
+  // `unboxed`; checked in the test suites, Note [Checking kernel arguments])
   const typed = geometry as (self: TensorImpl, args: unknown[]) => Geometry;
   const kernel: BoxedKernel = (_ks, args) => {
     if (CHECK_KERNEL_ARGS) checkKernelArgs(h.schema, args, h.def.tags);
     const self = args[0];
     if (!(self instanceof TensorImpl)) throw new TorchError(`${h.schema.qualifiedName}(): argument 'self' must be Tensor`);
     const g = typed(self, args);
+    if (tag === 'view') return self.view(g.sizes, g.strides, g.offset);
     self.setGeometry(g.sizes, g.strides, g.offset);
     return self;
   };
