@@ -3,7 +3,7 @@
  * `step()` computes the new rates from the current ones with PyTorch's recursive formulas
  * (`get_lr`), in doubles and in the same order, so the rates equal PyTorch's.
  */
-import { TorchTypeError, typeName, type FrontArgs, type FrontOptions } from '@torch-ts/core';
+import { TorchTypeError, makeBinder, typeName, type FrontArgs, type FrontOptions } from '@torch-ts/core';
 import { initBinder } from '../nn/init-args';
 import { TorchError } from '../nn/internal';
 import { Optimizer, groupNumber, groupNumbers, type ParamGroup } from './optimizer';
@@ -76,7 +76,7 @@ export function formatLr(x: number): string {
 
 const LR_SCHEDULER = 'int last_epoch=-1, bool verbose=False';
 const lrSchedulerArgs = schedBinder('LRScheduler', LR_SCHEDULER);
-const stepArgs = initBinder('LRScheduler.step', 'int? epoch=None', ['epoch']);
+const stepArgs = makeBinder('LRScheduler.step', 'step(int? epoch=None) -> ()', { countSelf: true, unsupported: ['epoch'] });
 
 export abstract class LRScheduler {
   readonly optimizer: Optimizer;
@@ -396,7 +396,7 @@ const REDUCE_LR_ON_PLATEAU =
   "str mode='min', float factor=0.1, int patience=10, float threshold=0.0001, str threshold_mode='rel', int cooldown=0, Any min_lr=0, float eps=1e-08, bool verbose=False";
 const reduceLrOnPlateauArgs = schedBinder('ReduceLROnPlateau', REDUCE_LR_ON_PLATEAU);
 const PLATEAU_CHOICES = { choices: { mode: ['min', 'max'], threshold_mode: ['rel', 'abs'] } } as const;
-const plateauStepArgs = initBinder('ReduceLROnPlateau.step', 'Any metrics, int? epoch=None');
+const plateauStepArgs = makeBinder('ReduceLROnPlateau.step', 'step(Any metrics, int? epoch=None) -> ()', { countSelf: true });
 
 /** `ReduceLROnPlateau`'s options object: any of its arguments by keyword. */
 export type ReduceLROnPlateauOptions = SchedOptions<'ReduceLROnPlateau', typeof REDUCE_LR_ON_PLATEAU, typeof PLATEAU_CHOICES>;
