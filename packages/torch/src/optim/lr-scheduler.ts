@@ -32,10 +32,10 @@ import { Optimizer, groupNumber, groupNumbers, type ParamGroup } from './optimiz
 type Typed<P extends string> = P extends `${infer A}Any ${infer B}` ? Typed<`${A}float[] ${B}`> : P;
 
 /** A scheduler constructor's parameters after the optimizer, from its `__init__` text `P`. */
-export type SchedArgs<C extends string, P extends string, O = unknown> = FrontArgs<`${C}(${Typed<P>}) -> ()`, O>;
+type SchedArgs<C extends string, P extends string, O = unknown> = FrontArgs<`${C}(${Typed<P>}) -> ()`, O>;
 
 /** A scheduler constructor's options object, from its `__init__` text `P`. */
-export type SchedOptions<C extends string, P extends string, O = unknown> = FrontOptions<`${C}(${Typed<P>}) -> ()`, O>;
+type SchedOptions<C extends string, P extends string, O = unknown> = FrontOptions<`${C}(${Typed<P>}) -> ()`, O>;
 
 const schedBinder = <const C extends string, const P extends string>(cls: C, params: P) => initBinder(cls, `Any optimizer, ${params}`);
 
@@ -60,7 +60,7 @@ function perGroup(cls: string, keyword: string, name: string, v: unknown, n: num
  * zero where Python rounds half to even, on the double's exact value: the tie is read off
  * the exact digits, which `toExponential(99)` gives for every value with a tie at 5 digits.)
  */
-export function formatLr(x: number): string {
+function formatLr(x: number): string {
   if (Number.isNaN(x)) return 'nan';
   if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
   let s = x.toExponential(4);
