@@ -6,6 +6,9 @@ momenta) every scheduler gives step by step.
 PyTorch 1.13 differs from 2.x in one op order: Adam/AdamW/RMSprop(centered) update the
 first moment with `mul_(beta).add_(g, alpha=1-beta)` where 2.x uses `lerp_(g, 1-beta)`;
 torch-ts follows 2.x, so the float32 comparisons allow rounding-level differences."""
+import contextlib
+import io
+
 import torch
 from _common import values, write
 
@@ -87,5 +90,54 @@ scheds = {
     'ReduceLROnPlateau(patience=2,factor=0.5,cooldown=1)': sched_run(
         lambda o: S.ReduceLROnPlateau(o, patience=2, factor=0.5, cooldown=1), len(metrics), metrics=metrics),
 }
+
+# ---- scheduler arguments: PyTorch's TypeErrors, and what verbose=True prints ----
+def type_error(f):
+    try:
+        f()
+    except TypeError as e:
+        return str(e)
+    raise AssertionError('no TypeError')
+
+
+def sgd():
+    return torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1, momentum=0.9)
+
+
+# (one positional too many: each signature's full positional list, then one more)
+sched_errors = {
+    'StepLR': (lambda: S.StepLR(sgd(), 3, 0.5, -1, False, 1), lambda: S.StepLR(sgd(), 3, gama=0.5)),
+    'MultiStepLR': (lambda: S.MultiStepLR(sgd(), [2], 0.1, -1, False, 1), lambda: S.MultiStepLR(sgd(), [2], milestone=[3])),
+    'ExponentialLR': (lambda: S.ExponentialLR(sgd(), 0.9, -1, False, 1), lambda: S.ExponentialLR(sgd(), 0.9, gama=0.5)),
+    'CosineAnnealingLR': (lambda: S.CosineAnnealingLR(sgd(), 5, 0.0, -1, False, 1), lambda: S.CosineAnnealingLR(sgd(), 5, etamin=0.01)),
+    'LinearLR': (lambda: S.LinearLR(sgd(), 0.5, 1.0, 5, -1, False, 1), lambda: S.LinearLR(sgd(), startFactr=0.5)),
+    'OneCycleLR': (lambda: S.OneCycleLR(sgd(), 1.0, 10, None, None, 0.3, 'cos', True, 0.85, 0.95, 25.0, 1e4, False, -1, False, 1),
+                   lambda: S.OneCycleLR(sgd(), 1.0, total_step=10)),
+    'ReduceLROnPlateau': (lambda: S.ReduceLROnPlateau(sgd(), 'min', 0.1, 10, 1e-4, 'rel', 0, 0, 1e-8, False, 1),
+                          lambda: S.ReduceLROnPlateau(sgd(), patiense=2)),
+}
+sched_errors = {k: {'tooMany': type_error(a), 'unknownKeyword': type_error(b)} for k, (a, b) in sched_errors.items()}
+
+
+def printed(make, n, lr=0.1, metrics=None):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=lr, momentum=0.9)
+        s = make(opt)
+        for i in range(n):
+            opt.step()
+            s.step(*([] if metrics is None else [metrics[i]]))
+    return out.getvalue().splitlines()
+
+
+# (1.03125 and 0.515625 are exact ties at 5 digits: Python rounds them half to even)
+sched_verbose = {
+    'StepLR': printed(lambda o: S.StepLR(o, 2, 0.5, verbose=True), 4),
+    'ExponentialLR(1.03125)': printed(lambda o: S.ExponentialLR(o, 0.5, verbose=True), 3, lr=1.03125),
+    'OneCycleLR': printed(lambda o: S.OneCycleLR(o, 1.0, total_steps=5, verbose=True), 4),
+    'ReduceLROnPlateau': printed(lambda o: S.ReduceLROnPlateau(o, patience=0, factor=0.5, verbose=True), 4, metrics=[1.0, 2.0, 3.0, 0.5]),
+}
+
 write('optim', {'start': [values(s) for s in start], 'grads': [[values(g) for g in gs] for gs in grads],
-                'cases': cases, 'groups': groups_case, 'schedulers': scheds, 'plateauMetrics': metrics})
+                'cases': cases, 'groups': groups_case, 'schedulers': scheds, 'plateauMetrics': metrics,
+                'schedulerErrors': sched_errors, 'schedulerVerbose': sched_verbose})

@@ -3,17 +3,91 @@
  * `step()` computes the new rates from the current ones with PyTorch's recursive formulas
  * (`get_lr`), in doubles and in the same order, so the rates equal PyTorch's.
  */
+import { TorchTypeError, makeBinder, typeName, type FrontArgs, type FrontOptions } from '@torch-ts/core';
+import { initBinder } from '../nn/init-args';
 import { TorchError } from '../nn/internal';
-import { groupNumber, groupNumbers, type Optimizer, type ParamGroup } from './optimizer';
+import { Optimizer, groupNumber, groupNumbers, type ParamGroup } from './optimizer';
+
+/**
+ * Note [Scheduler constructors bind their arguments]
+ * A scheduler's constructor binds PyTorch 1.13's `__init__` as a module's does (Note [Module
+ * constructors bind their arguments]): `new StepLR(opt, 3, 0.5)`, `new StepLR(opt, 3,
+ * { gamma: 0.5 })` and `new StepLR(opt, { stepSize: 3, gamma: 0.5 })` are one scheduler; an
+ * unknown keyword, one positional too many or a wrong type raises TorchTypeError in Python's
+ * words (`StepLR.__init__() takes from 3 to 6 positional arguments but 7 were given`).
+ * - The optimizer is bound too, as an `Any` first argument, only so that the counts in those
+ *   messages are Python's (`self` and `optimizer` included); it is checked by hand first,
+ *   with PyTorch's "X is not an Optimizer" (the binder has no Optimizer type).
+ * - `max_lr`, `base_momentum`, `max_momentum` and `min_lr` take a float or one float per
+ *   parameter group (PyTorch's `_format_param`). The binder's `float[]` would turn a float
+ *   into a list of one, which cannot then be told from a list given for one group, so they
+ *   are bound as `Any` and checked by `perGroup`; the constructor types say `float[]` (a
+ *   number or a list: `SchedArgs`), from the same text.
+ * - `verbose=True` prints what PyTorch prints, with Python's `{:.4e}`.
+ * The JS parameters after the optimizer are derived from the parameter text (Note [Front-end
+ * types come from the schema]), so they cannot drift from what the binder accepts.
+ */
+
+/** The parameter text's `Any` arguments as the caller sees them: a float or a list of floats. */
+type Typed<P extends string> = P extends `${infer A}Any ${infer B}` ? Typed<`${A}float[] ${B}`> : P;
+
+/** A scheduler constructor's parameters after the optimizer, from its `__init__` text `P`. */
+type SchedArgs<C extends string, P extends string, O = unknown> = FrontArgs<`${C}(${Typed<P>}) -> ()`, O>;
+
+/** A scheduler constructor's options object, from its `__init__` text `P`. */
+type SchedOptions<C extends string, P extends string, O = unknown> = FrontOptions<`${C}(${Typed<P>}) -> ()`, O>;
+
+const schedBinder = <const C extends string, const P extends string>(cls: C, params: P) => initBinder(cls, `Any optimizer, ${params}`);
+
+/** Binds `__init__`'s arguments, the optimizer checked first (Note [Scheduler constructors bind their arguments]). */
+function bindInit<R>(binder: { bind(args: readonly unknown[]): R }, optimizer: unknown, args: readonly unknown[]): R {
+  if (!(optimizer instanceof Optimizer)) throw new TorchTypeError(`${typeName(optimizer)} is not an Optimizer`);
+  return binder.bind([optimizer, ...args]);
+}
+
+/** A float for every parameter group, from a float or a list of them (PyTorch's `_format_param`). */
+function perGroup(cls: string, keyword: string, name: string, v: unknown, n: number): number[] {
+  if (typeof v === 'number') return new Array<number>(n).fill(v);
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'number')) {
+    throw new TorchTypeError(`${cls}.__init__(): argument '${keyword}' must be float or tuple of floats, not ${typeName(v)}`);
+  }
+  if (v.length !== n) throw new TorchError(`expected ${n} values for ${name}, got ${v.length}`);
+  return [...(v as number[])];
+}
+
+/**
+ * Python's `'{:.4e}'.format(x)`: `1.0000e-01`. (`toExponential` breaks an exact tie away from
+ * zero where Python rounds half to even, on the double's exact value: the tie is read off
+ * the exact digits, which `toExponential(99)` gives for every value with a tie at 5 digits.)
+ */
+function formatLr(x: number): string {
+  if (Number.isNaN(x)) return 'nan';
+  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
+  let s = x.toExponential(4);
+  const exact = x.toExponential(99);
+  const [digits, exp] = exact.split('e');
+  const neg = digits.startsWith('-');
+  const body = neg ? digits.slice(1) : digits; // d.ddddd...
+  if (/^\d\.\d{4}50*$/.test(body) && Number(body[5]) % 2 === 0) s = `${neg ? '-' : ''}${body.slice(0, 6)}e${exp}`;
+  const [m, e] = s.split('e');
+  const n = Number(e);
+  return `${m}e${n < 0 ? '-' : '+'}${String(Math.abs(n)).padStart(2, '0')}`;
+}
+
+const LR_SCHEDULER = 'int last_epoch=-1, bool verbose=False';
+const lrSchedulerArgs = schedBinder('LRScheduler', LR_SCHEDULER);
+const stepArgs = makeBinder('LRScheduler.step', 'step(int? epoch=None) -> ()', { countSelf: true, unsupported: ['epoch'] });
 
 export abstract class LRScheduler {
   readonly optimizer: Optimizer;
   baseLrs: number[];
   lastEpoch: number;
+  verbose: boolean;
   protected stepCount = 0;
   protected lastLr: number[] = [];
 
-  constructor(optimizer: Optimizer, lastEpoch = -1) {
+  constructor(optimizer: Optimizer, ...args: SchedArgs<'LRScheduler', typeof LR_SCHEDULER>) {
+    const [, lastEpoch, verbose] = bindInit(lrSchedulerArgs, optimizer, args);
     this.optimizer = optimizer;
     if (lastEpoch === -1) {
       for (const g of optimizer.paramGroups) if (g.initialLr === undefined) g.initialLr = g.lr;
@@ -24,6 +98,7 @@ export abstract class LRScheduler {
     }
     this.baseLrs = optimizer.paramGroups.map((g) => groupNumber(this.constructor.name, g, 'initialLr'));
     this.lastEpoch = lastEpoch;
+    this.verbose = verbose;
   }
 
   /** PyTorch's `_initial_step`: subclasses call it at the end of their constructor. */
@@ -39,11 +114,19 @@ export abstract class LRScheduler {
   /** The new rates for `lastEpoch` (already advanced). */
   protected abstract getLr(): number[];
 
-  step(): void {
+  /** PyTorch's `step()`; its deprecated `epoch` argument raises NotImplementedError. */
+  step(): void;
+  step(...args: unknown[]): void {
+    // (a call without arguments, every training step, skips the binder)
+    if (args.length > 0) stepArgs.bind(args);
     this.stepCount += 1;
     this.lastEpoch += 1;
     const lrs = this.getLr();
-    this.groups.forEach((g, i) => (g.lr = lrs[i]));
+    this.groups.forEach((g, i) => {
+      g.lr = lrs[i];
+      // (PyTorch's `print_lr` without an epoch)
+      if (this.verbose) console.log(`Adjusting learning rate of group ${i} to ${formatLr(lrs[i])}.`);
+    });
     this.lastLr = this.groups.map((g) => g.lr);
   }
 
@@ -62,9 +145,18 @@ export abstract class LRScheduler {
   }
 }
 
+const STEP_LR = 'int step_size, float gamma=0.1, int last_epoch=-1, bool verbose=False';
+const stepLrArgs = schedBinder('StepLR', STEP_LR);
+
 export class StepLR extends LRScheduler {
-  constructor(optimizer: Optimizer, readonly stepSize: number, readonly gamma = 0.1, lastEpoch = -1) {
-    super(optimizer, lastEpoch);
+  readonly stepSize: number;
+  readonly gamma: number;
+
+  constructor(optimizer: Optimizer, ...args: SchedArgs<'StepLR', typeof STEP_LR>) {
+    const [, stepSize, gamma, lastEpoch, verbose] = bindInit(stepLrArgs, optimizer, args);
+    super(optimizer, lastEpoch, verbose);
+    this.stepSize = stepSize;
+    this.gamma = gamma;
     this.initialStep();
   }
 
@@ -74,11 +166,17 @@ export class StepLR extends LRScheduler {
   }
 }
 
+const MULTI_STEP_LR = 'int[] milestones, float gamma=0.1, int last_epoch=-1, bool verbose=False';
+const multiStepLrArgs = schedBinder('MultiStepLR', MULTI_STEP_LR);
+
 export class MultiStepLR extends LRScheduler {
   readonly milestones: Map<number, number>;
+  readonly gamma: number;
 
-  constructor(optimizer: Optimizer, milestones: readonly number[], readonly gamma = 0.1, lastEpoch = -1) {
-    super(optimizer, lastEpoch);
+  constructor(optimizer: Optimizer, ...args: SchedArgs<'MultiStepLR', typeof MULTI_STEP_LR>) {
+    const [, milestones, gamma, lastEpoch, verbose] = bindInit(multiStepLrArgs, optimizer, args);
+    super(optimizer, lastEpoch, verbose);
+    this.gamma = gamma;
     this.milestones = new Map();
     for (const m of [...milestones].sort((a, b) => a - b)) this.milestones.set(m, (this.milestones.get(m) ?? 0) + 1);
     this.initialStep();
@@ -91,9 +189,16 @@ export class MultiStepLR extends LRScheduler {
   }
 }
 
+const EXPONENTIAL_LR = 'float gamma, int last_epoch=-1, bool verbose=False';
+const exponentialLrArgs = schedBinder('ExponentialLR', EXPONENTIAL_LR);
+
 export class ExponentialLR extends LRScheduler {
-  constructor(optimizer: Optimizer, readonly gamma: number, lastEpoch = -1) {
-    super(optimizer, lastEpoch);
+  readonly gamma: number;
+
+  constructor(optimizer: Optimizer, ...args: SchedArgs<'ExponentialLR', typeof EXPONENTIAL_LR>) {
+    const [, gamma, lastEpoch, verbose] = bindInit(exponentialLrArgs, optimizer, args);
+    super(optimizer, lastEpoch, verbose);
+    this.gamma = gamma;
     this.initialStep();
   }
 
@@ -103,9 +208,18 @@ export class ExponentialLR extends LRScheduler {
   }
 }
 
+const COSINE_ANNEALING_LR = 'int T_max, float eta_min=0, int last_epoch=-1, bool verbose=False';
+const cosineAnnealingLrArgs = schedBinder('CosineAnnealingLR', COSINE_ANNEALING_LR);
+
 export class CosineAnnealingLR extends LRScheduler {
-  constructor(optimizer: Optimizer, readonly TMax: number, readonly etaMin = 0, lastEpoch = -1) {
-    super(optimizer, lastEpoch);
+  readonly TMax: number;
+  readonly etaMin: number;
+
+  constructor(optimizer: Optimizer, ...args: SchedArgs<'CosineAnnealingLR', typeof COSINE_ANNEALING_LR>) {
+    const [, TMax, etaMin, lastEpoch, verbose] = bindInit(cosineAnnealingLrArgs, optimizer, args);
+    super(optimizer, lastEpoch, verbose);
+    this.TMax = TMax;
+    this.etaMin = etaMin;
     this.initialStep();
   }
 
@@ -126,27 +240,27 @@ export class CosineAnnealingLR extends LRScheduler {
   }
 }
 
-export interface LinearLROptions {
-  startFactor?: number;
-  endFactor?: number;
-  totalIters?: number;
-  lastEpoch?: number;
-}
+const LINEAR_LR = 'float start_factor=0.3333333333333333, float end_factor=1.0, int total_iters=5, int last_epoch=-1, bool verbose=False';
+const linearLrArgs = schedBinder('LinearLR', LINEAR_LR);
+
+/** `LinearLR`'s options object: any of its arguments by keyword. */
+export type LinearLROptions = SchedOptions<'LinearLR', typeof LINEAR_LR>;
 
 export class LinearLR extends LRScheduler {
   readonly startFactor: number;
   readonly endFactor: number;
   readonly totalIters: number;
 
-  constructor(optimizer: Optimizer, options: LinearLROptions = {}) {
-    super(optimizer, options.lastEpoch ?? -1);
-    this.startFactor = options.startFactor ?? 1.0 / 3;
-    this.endFactor = options.endFactor ?? 1.0;
-    this.totalIters = options.totalIters ?? 5;
-    if (this.startFactor > 1.0 || this.startFactor <= 0) {
+  constructor(optimizer: Optimizer, ...args: SchedArgs<'LinearLR', typeof LINEAR_LR>) {
+    const [, startFactor, endFactor, totalIters, lastEpoch, verbose] = bindInit(linearLrArgs, optimizer, args);
+    if (startFactor > 1.0 || startFactor <= 0) {
       throw new TorchError('Starting multiplicative factor expected to be greater than 0 and less or equal to 1.');
     }
-    if (this.endFactor > 1.0 || this.endFactor < 0) throw new TorchError('Ending multiplicative factor expected to be between 0 and 1.');
+    if (endFactor > 1.0 || endFactor < 0) throw new TorchError('Ending multiplicative factor expected to be between 0 and 1.');
+    super(optimizer, lastEpoch, verbose);
+    this.startFactor = startFactor;
+    this.endFactor = endFactor;
+    this.totalIters = totalIters;
     this.initialStep();
   }
 
@@ -159,21 +273,6 @@ export class LinearLR extends LRScheduler {
   }
 }
 
-export interface OneCycleLROptions {
-  totalSteps?: number | null;
-  epochs?: number | null;
-  stepsPerEpoch?: number | null;
-  pctStart?: number;
-  annealStrategy?: 'cos' | 'linear';
-  cycleMomentum?: boolean;
-  baseMomentum?: number | number[];
-  maxMomentum?: number | number[];
-  divFactor?: number;
-  finalDivFactor?: number;
-  threePhase?: boolean;
-  lastEpoch?: number;
-}
-
 interface Phase {
   endStep: number;
   startLr: string;
@@ -182,11 +281,13 @@ interface Phase {
   endMomentum: string;
 }
 
-const perGroup = (name: string, v: number | readonly number[], n: number): number[] => {
-  if (typeof v === 'number') return new Array<number>(n).fill(v);
-  if (v.length !== n) throw new TorchError(`expected ${n} values for ${name}, got ${v.length}`);
-  return [...v];
-};
+const ONE_CYCLE_LR =
+  "Any max_lr, int? total_steps=None, int? epochs=None, int? steps_per_epoch=None, float pct_start=0.3, str anneal_strategy='cos', bool cycle_momentum=True, Any base_momentum=0.85, Any max_momentum=0.95, float div_factor=25.0, float final_div_factor=10000.0, bool three_phase=False, int last_epoch=-1, bool verbose=False";
+const oneCycleLrArgs = schedBinder('OneCycleLR', ONE_CYCLE_LR);
+const ONE_CYCLE_CHOICES = { choices: { anneal_strategy: ['cos', 'linear'] } } as const;
+
+/** `OneCycleLR`'s options object: any of its arguments after `maxLr` by keyword. */
+export type OneCycleLROptions = SchedOptions<'OneCycleLR', typeof ONE_CYCLE_LR, typeof ONE_CYCLE_CHOICES>;
 
 /** `OneCycleLR`: warm up to `maxLr`, anneal to `initialLr / finalDivFactor`, cycling momentum inversely. */
 export class OneCycleLR extends LRScheduler {
@@ -196,27 +297,24 @@ export class OneCycleLR extends LRScheduler {
   readonly cycleMomentum: boolean;
   readonly useBeta1: boolean;
 
-  constructor(optimizer: Optimizer, maxLr: number | number[], options: OneCycleLROptions = {}) {
+  constructor(optimizer: Optimizer, ...args: SchedArgs<'OneCycleLR', typeof ONE_CYCLE_LR, typeof ONE_CYCLE_CHOICES>) {
+    const [, maxLr, totalSteps, epochs, stepsPerEpoch, pct, strategy, cycleMomentum, baseMomentum, maxMomentum, divFactor, finalDivFactor, threePhase, lastEpoch, verbose] =
+      bindInit(oneCycleLrArgs, optimizer, args);
     const groups = optimizer.paramGroups;
     let total: number;
-    if (options.totalSteps != null) {
-      if (!(options.totalSteps > 0) || !Number.isInteger(options.totalSteps)) throw new TorchError(`Expected positive integer total_steps, but got ${options.totalSteps}`);
-      total = options.totalSteps;
-    } else if (options.epochs != null && options.stepsPerEpoch != null) {
-      if (!(options.epochs > 0)) throw new TorchError(`Expected positive integer epochs, but got ${options.epochs}`);
-      if (!(options.stepsPerEpoch > 0)) throw new TorchError(`Expected positive integer steps_per_epoch, but got ${options.stepsPerEpoch}`);
-      total = options.epochs * options.stepsPerEpoch;
+    if (totalSteps !== undefined) {
+      if (!(totalSteps > 0)) throw new TorchError(`Expected positive integer total_steps, but got ${totalSteps}`);
+      total = totalSteps;
+    } else if (epochs !== undefined && stepsPerEpoch !== undefined) {
+      if (!(epochs > 0)) throw new TorchError(`Expected positive integer epochs, but got ${epochs}`);
+      if (!(stepsPerEpoch > 0)) throw new TorchError(`Expected positive integer steps_per_epoch, but got ${stepsPerEpoch}`);
+      total = epochs * stepsPerEpoch;
     } else {
       throw new TorchError('You must define either total_steps OR (epochs AND steps_per_epoch)');
     }
-    const pct = options.pctStart ?? 0.3;
     if (!(pct >= 0 && pct <= 1)) throw new TorchError(`Expected float between 0 and 1 pct_start, but got ${pct}`);
-    const strategy = options.annealStrategy ?? 'cos';
-    if (strategy !== 'cos' && strategy !== 'linear') throw new TorchError(`anneal_strategy must by one of 'cos' or 'linear', instead got ${String(strategy)}`);
-    const divFactor = options.divFactor ?? 25.0;
-    const finalDivFactor = options.finalDivFactor ?? 1e4;
-    const maxLrs = perGroup('max_lr', maxLr, groups.length);
-    const lastEpoch = options.lastEpoch ?? -1;
+    if (strategy !== 'cos' && strategy !== 'linear') throw new TorchError(`anneal_strategy must by one of 'cos' or 'linear', instead got ${strategy}`);
+    const maxLrs = perGroup('OneCycleLR', 'maxLr', 'max_lr', maxLr, groups.length);
     if (lastEpoch === -1) {
       groups.forEach((g, i) => {
         const initialLr = maxLrs[i] / divFactor;
@@ -225,14 +323,13 @@ export class OneCycleLR extends LRScheduler {
         g.minLr = initialLr / finalDivFactor;
       });
     }
-    const cycleMomentum = options.cycleMomentum ?? true;
     let useBeta1 = false;
     if (cycleMomentum) {
       const d = optimizer.defaults;
       if (!('momentum' in d) && !('betas' in d)) throw new TorchError('optimizer must support momentum or beta1 with `cycle_momentum` option enabled');
       useBeta1 = 'betas' in d;
-      const maxM = perGroup('max_momentum', options.maxMomentum ?? 0.95, groups.length);
-      const baseM = perGroup('base_momentum', options.baseMomentum ?? 0.85, groups.length);
+      const maxM = perGroup('OneCycleLR', 'maxMomentum', 'max_momentum', maxMomentum, groups.length);
+      const baseM = perGroup('OneCycleLR', 'baseMomentum', 'base_momentum', baseMomentum, groups.length);
       if (lastEpoch === -1) {
         groups.forEach((g, i) => {
           if (useBeta1) g.betas = [maxM[i], ...groupNumbers('OneCycleLR', g, 'betas').slice(1)];
@@ -242,12 +339,12 @@ export class OneCycleLR extends LRScheduler {
         });
       }
     }
-    super(optimizer, lastEpoch);
+    super(optimizer, lastEpoch, verbose);
     this.totalSteps = total;
     this.annealStrategy = strategy;
     this.cycleMomentum = cycleMomentum;
     this.useBeta1 = useBeta1;
-    this.phases = options.threePhase
+    this.phases = threePhase
       ? [
           { endStep: pct * total - 1, startLr: 'initialLr', endLr: 'maxLr', startMomentum: 'maxMomentum', endMomentum: 'baseMomentum' },
           { endStep: 2 * pct * total - 2, startLr: 'maxLr', endLr: 'initialLr', startMomentum: 'baseMomentum', endMomentum: 'maxMomentum' },
@@ -294,16 +391,15 @@ export class OneCycleLR extends LRScheduler {
   }
 }
 
-export interface ReduceLROnPlateauOptions {
-  mode?: 'min' | 'max';
-  factor?: number;
-  patience?: number;
-  threshold?: number;
-  thresholdMode?: 'rel' | 'abs';
-  cooldown?: number;
-  minLr?: number | number[];
-  eps?: number;
-}
+
+const REDUCE_LR_ON_PLATEAU =
+  "str mode='min', float factor=0.1, int patience=10, float threshold=0.0001, str threshold_mode='rel', int cooldown=0, Any min_lr=0, float eps=1e-08, bool verbose=False";
+const reduceLrOnPlateauArgs = schedBinder('ReduceLROnPlateau', REDUCE_LR_ON_PLATEAU);
+const PLATEAU_CHOICES = { choices: { mode: ['min', 'max'], threshold_mode: ['rel', 'abs'] } } as const;
+const plateauStepArgs = makeBinder('ReduceLROnPlateau.step', 'step(Any metrics, int? epoch=None) -> ()', { countSelf: true });
+
+/** `ReduceLROnPlateau`'s options object: any of its arguments by keyword. */
+export type ReduceLROnPlateauOptions = SchedOptions<'ReduceLROnPlateau', typeof REDUCE_LR_ON_PLATEAU, typeof PLATEAU_CHOICES>;
 
 /** Cuts the rates by `factor` once the metric has not improved for `patience` epochs. */
 export class ReduceLROnPlateau {
@@ -316,25 +412,28 @@ export class ReduceLROnPlateau {
   readonly cooldown: number;
   readonly minLrs: number[];
   readonly eps: number;
+  verbose: boolean;
   best: number;
   numBadEpochs = 0;
   cooldownCounter = 0;
   lastEpoch = 0;
   private lastLr: number[];
 
-  constructor(optimizer: Optimizer, options: ReduceLROnPlateauOptions = {}) {
+  constructor(optimizer: Optimizer, ...args: SchedArgs<'ReduceLROnPlateau', typeof REDUCE_LR_ON_PLATEAU, typeof PLATEAU_CHOICES>) {
+    const [, mode, factor, patience, threshold, thresholdMode, cooldown, minLr, eps, verbose] = bindInit(reduceLrOnPlateauArgs, optimizer, args);
+    if (factor >= 1.0) throw new TorchError('Factor should be < 1.0.');
+    this.factor = factor;
     this.optimizer = optimizer;
-    this.factor = options.factor ?? 0.1;
-    if (this.factor >= 1.0) throw new TorchError('Factor should be < 1.0.');
-    this.mode = options.mode ?? 'min';
-    this.thresholdMode = options.thresholdMode ?? 'rel';
-    if (this.mode !== 'min' && this.mode !== 'max') throw new TorchError(`mode ${String(this.mode)} is unknown!`);
-    if (this.thresholdMode !== 'rel' && this.thresholdMode !== 'abs') throw new TorchError(`threshold mode ${String(this.thresholdMode)} is unknown!`);
-    this.patience = options.patience ?? 10;
-    this.threshold = options.threshold ?? 1e-4;
-    this.cooldown = options.cooldown ?? 0;
-    this.minLrs = perGroup('min_lr', options.minLr ?? 0, optimizer.paramGroups.length);
-    this.eps = options.eps ?? 1e-8;
+    this.minLrs = perGroup('ReduceLROnPlateau', 'minLr', 'min_lr', minLr, optimizer.paramGroups.length);
+    if (mode !== 'min' && mode !== 'max') throw new TorchError(`mode ${mode} is unknown!`);
+    if (thresholdMode !== 'rel' && thresholdMode !== 'abs') throw new TorchError(`threshold mode ${thresholdMode} is unknown!`);
+    this.mode = mode;
+    this.thresholdMode = thresholdMode;
+    this.patience = patience;
+    this.threshold = threshold;
+    this.cooldown = cooldown;
+    this.eps = eps;
+    this.verbose = verbose;
     this.best = this.mode === 'min' ? Infinity : -Infinity;
     this.lastLr = optimizer.paramGroups.map((g) => g.lr);
   }
@@ -346,9 +445,17 @@ export class ReduceLROnPlateau {
     return a > best + this.threshold;
   }
 
-  step(metric: number | { item(): unknown }): void {
-    const current = typeof metric === 'number' ? metric : Number(metric.item());
-    this.lastEpoch += 1;
+
+  /** PyTorch's `step(metrics, epoch=None)`: `metrics` a number or a one-element Tensor. */
+  step(metrics: number | { item(): unknown }, epoch?: number | null): void;
+  step(...args: unknown[]): void {
+    const [metrics, epoch] = plateauStepArgs.bind(args);
+    const current = typeof metrics === 'number' ? metrics : hasItem(metrics) ? Number(metrics.item()) : NaN;
+    if (Number.isNaN(current) && typeof metrics !== 'number') {
+      throw new TorchTypeError(`ReduceLROnPlateau.step(): argument 'metrics' must be float or a one-element Tensor, not ${typeName(metrics)}`);
+    }
+    // (PyTorch warns that `epoch` is deprecated and sets it as the last epoch)
+    this.lastEpoch = epoch ?? this.lastEpoch + 1;
     if (this.isBetter(current, this.best)) {
       this.best = current;
       this.numBadEpochs = 0;
@@ -363,7 +470,10 @@ export class ReduceLROnPlateau {
       this.optimizer.paramGroups.forEach((g, i) => {
         const old = g.lr;
         const next = Math.max(old * this.factor, this.minLrs[i]);
-        if (old - next > this.eps) g.lr = next;
+        if (old - next > this.eps) {
+          g.lr = next;
+          if (this.verbose) console.log(`Epoch ${String(this.lastEpoch).padStart(5, '0')}: reducing learning rate of group ${i} to ${formatLr(next)}.`);
+        }
       });
       this.cooldownCounter = this.cooldown;
       this.numBadEpochs = 0;
@@ -375,3 +485,5 @@ export class ReduceLROnPlateau {
     return [...this.lastLr];
   }
 }
+
+const hasItem = (v: unknown): v is { item(): unknown } => typeof v === 'object' && v !== null && typeof (v as { item?: unknown }).item === 'function';
