@@ -48,12 +48,12 @@ function bindInit<R>(binder: { bind(args: readonly unknown[]): R }, optimizer: u
 /** A float for every parameter group, from a float or a list of them (PyTorch's `_format_param`). */
 function perGroup(cls: string, keyword: string, name: string, v: unknown, n: number): number[] {
   if (typeof v === 'number') return new Array<number>(n).fill(v);
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'number')) {
-    throw new TorchTypeError(`${cls}.__init__(): argument '${keyword}' must be float or tuple of floats, not ${typeName(v)}`);
-  }
+  if (!isNumbers(v)) throw new TorchTypeError(`${cls}.__init__(): argument '${keyword}' must be float or tuple of floats, not ${typeName(v)}`);
   if (v.length !== n) throw new TorchError(`expected ${n} values for ${name}, got ${v.length}`);
-  return [...(v as number[])];
+  return [...v];
 }
+
+const isNumbers = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number');
 
 /**
  * Python's `'{:.4e}'.format(x)`: `1.0000e-01`. (`toExponential` breaks an exact tie away from
@@ -486,4 +486,4 @@ export class ReduceLROnPlateau {
   }
 }
 
-const hasItem = (v: unknown): v is { item(): unknown } => typeof v === 'object' && v !== null && typeof (v as { item?: unknown }).item === 'function';
+const hasItem = (v: unknown): v is { item(): unknown } => typeof v === 'object' && v !== null && 'item' in v && typeof v.item === 'function';
