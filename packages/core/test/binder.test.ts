@@ -91,7 +91,12 @@ describe('the argument binder', () => {
     expect(() => view.bind([x, [2], [3]])).toThrow('view() takes 2 positional arguments but 3 were given');
     const zeros = makeBinder('zeros', 'zeros(SymInt[] size, *, ScalarType? dtype=None) -> Tensor', { varargs: true });
     expect(zeros.bind([2, 3, { dtype: 'int64' }])).toEqual([[2, 3], 'int64']);
-    expect(() => makeBinder('f', 'f(Tensor self, int dim) -> Tensor', { varargs: true })).toThrow('varargs needs an int list');
+    expect(() => makeBinder('f', 'f(Tensor self, int dim) -> Tensor', { varargs: true })).toThrow('varargs needs an int or Tensor list');
+    const einsum = makeBinder('einsum', 'einsum(str equation, Tensor[] tensors) -> Tensor', { varargs: true });
+    expect(einsum.bind(['ii', x])).toEqual(['ii', [x]]);
+    expect(einsum.bind(['i,i', x, x])).toEqual(['i,i', [x, x]]);
+    expect(einsum.bind(['i,i', [x, x]])).toEqual(['i,i', [x, x]]);
+    expect(() => einsum.bind(['i,i', x, 2])).toThrow('einsum(): expected Tensor as element 1 in argument 1, but got number');
   });
 
   it("counts Python's self for a method's __init__, takes Any as given, and None entries of int?[N]", () => {

@@ -113,7 +113,6 @@ export {
   type BucketizeOptions,
   // addmm, baddbmm: ./generated/front-ops
   tensordot,
-  einsum,
   type AddmmOptions,
   // copies and casts (clone, contiguous: ./generated/front-ops)
   type Scalar,

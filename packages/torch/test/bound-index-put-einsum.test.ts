@@ -22,7 +22,9 @@ describe('indexPut and einsum bind their arguments', () => {
     const b = torch.tensor([[1, 0], [0, 1]]);
     expect(torch.einsum('ij,jk->ik', a, b).tolist()).toEqual([[1, 2], [3, 4]]);
     expect(torch.einsum('ij,jk->ik', [a, b]).tolist()).toEqual([[1, 2], [3, 4]]);
-    expect(torch.einsum({ equation: 'ii', tensors: [a] } as never).item()).toBe(5);
+    expect(torch.einsum({ equation: 'ii', tensors: [a] }).item()).toBe(5);
+    expect(torch.einsum('ii', a).item()).toBe(5);
+    expect(torch.einsum('ii', a, { path: null }).item()).toBe(5);
     expect(() => torch.einsum('ij,jk->ik', a, b, { path: [0, 1] })).toThrow(torch.NotImplementedError);
     expect(() => torch.einsum('ij,jk->ik', a, b, { pth: [0, 1] } as never)).toThrow(/einsum\(\) got an unexpected keyword argument 'pth'/);
   });

@@ -181,7 +181,7 @@ function binderOf(name: string, schemaText: string, options: BinderOptions, over
 
   // (the last positional, an int list: `size` of view(self, size) and of zeros(size, *, ...))
   const varargs = options.varargs === true ? positional - 1 : -1;
-  if (varargs >= 0 && !/^(Sym)?[Ii]nt\[\]\??$/.test(schema.args[varargs].type)) throw new Error(`makeBinder(${name}): varargs needs an int list as the last positional in ${schemaText}`);
+  if (varargs >= 0 && !/^((Sym)?[Ii]nt|Tensor)\[\]\??$/.test(schema.args[varargs].type)) throw new Error(`makeBinder(${name}): varargs needs an int or Tensor list as the last positional in ${schemaText}`);
 
   const tryBind = (args: readonly unknown[]): unknown[] | BindFailure => {
     let n = args.length;
@@ -194,7 +194,8 @@ function binderOf(name: string, schemaText: string, options: BinderOptions, over
       n--;
     }
     let varList: unknown[] | undefined;
-    if (varargs >= 0 && n > varargs + 1 && !Array.isArray(args[varargs])) {
+    // (one Tensor is a list of one, `einsum('i->', x)`; one int is one already, by the list's check)
+    if (varargs >= 0 && (n > varargs + 1 || (n === varargs + 1 && args[varargs] instanceof Tensor)) && !Array.isArray(args[varargs])) {
       // (a plain loop: `x.view(2, 3)` is a hot call)
       varList = new Array<unknown>(n - varargs);
       for (let i = varargs; i < n; i++) varList[i - varargs] = args[i];

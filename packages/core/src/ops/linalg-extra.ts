@@ -3,7 +3,7 @@ import type { Device } from '../device';
 import { isFloatingType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, TorchTypeError, fmtShape } from '../errors';
 import { broadcastShapes } from '../iterator';
-import { isOptionsObject, makeBinder, typeName, type BoundArgs } from './binder';
+import { makeBinder, typeName, type BoundArgs } from './binder';
 import { front, type OptionsOf } from './front';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
@@ -542,18 +542,10 @@ function tensordotDims(v: unknown): number[] {
 }
 
 // (`path`, PyTorch's opt_einsum contraction order, is not supported: torch-ts contracts left to right)
-const einsumArgs = makeBinder('einsum', 'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor', { unsupported: ['path'] });
-
 /**
- * `torch.einsum('ij,jk->ik', a, b)` (operands variadic, as Python's `*operands`, or as one
- * array), then optionally the options object.
+ * `torch.einsum('ij,jk->ik', a, b)`: the operands variadic, as Python's `*operands`, or one
+ * list, then optionally the options object.
  */
-export function einsum(equation: string, ...operands: (Tensor | readonly Tensor[] | { path?: number[] | null })[]): Tensor;
-export function einsum(...a: unknown[]): Tensor {
-  // (Python's einsum gathers `*operands` into the list its schema takes; so do we, unless the
-  // list is given as one array or by keyword)
-  const last = a.length > 1 && isOptionsObject(a[a.length - 1]) ? a.length - 1 : a.length;
-  const variadic = typeof a[0] === 'string' && !Array.isArray(a[1]) && last > 1;
-  const [equation, tensors] = einsumArgs.bind(variadic ? [a[0], a.slice(1, last), ...a.slice(last)] : a);
-  return callFunctional(EINSUM, [equation, tensors.map((t, i) => unwrapTensor('einsum', `tensors[${i}]`, t)), null]);
-}
+export const einsum = front('einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor', { varargs: true, method: false, unsupported: ['path'] }).run(
+  ([equation, tensors]): Tensor => callFunctional(EINSUM, [equation, tensors.map((t, i) => unwrapTensor('einsum', `tensors[${i}]`, t)), null]),
+);

@@ -49,6 +49,7 @@ export {
   baddbmm,
   outer,
   ger,
+  einsum,
   mm,
   bmm,
   mv,
