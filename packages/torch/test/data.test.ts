@@ -26,6 +26,19 @@ describe('DataLoader equals PyTorch', () => {
     expect(epochs(new DataLoader(ds(), { batchSize: 3, shuffle: true, generator: g }), 2)).toEqual(golden.shuffleGenerator42);
   });
 
+  it("binds PyTorch's signature: positional forms, and nothing ignored", () => {
+    expect(epochs(new DataLoader(ds(), 4), 1)).toEqual(golden.inOrder);
+    expect(epochs(new DataLoader(ds(), 3, true, { generator: new torch.Generator().manualSeed(42) }), 2)).toEqual(golden.shuffleGenerator42);
+    expect(new DataLoader(ds(), null).length).toBe(10);
+    expect(new DataLoader(ds(), { batchSize: null }).batchSize).toBeNull();
+    expect(() => new DataLoader(ds(), { batchSze: 4 } as never)).toThrow("DataLoader.__init__() got an unexpected keyword argument 'batchSze'");
+    expect(() => new DataLoader(ds(), { batchSize: 2.5 })).toThrow("DataLoader.__init__(): argument 'batchSize' must be int, not number");
+    expect(() => new DataLoader(ds(), { numWorkers: 2 } as never)).toThrow(torch.NotImplementedError);
+    expect(new DataLoader(ds(), { numWorkers: 0 } as never).length).toBe(10);
+    expect(() => new DataLoader([1, 2] as never)).toThrow("DataLoader.__init__(): argument 'dataset' must be a Dataset, not");
+    expect(() => new DataLoader(ds(), { collateFn: 3 } as never)).toThrow("argument 'collateFn' must be a function");
+  });
+
   it('shuffled with the default generator, consuming it as PyTorch does', () => {
     torch.manualSeed(5);
     expect(epochs(new DataLoader(ds(), { batchSize: 3, shuffle: true }), 2)).toEqual(golden.shuffleDefaultSeed5);
@@ -83,6 +96,9 @@ describe('DataLoader equals PyTorch', () => {
     const idx = (ss: InstanceType<typeof Subset>[]) => ss.map((s) => [...s.indices]);
     g.manualSeed(7);
     expect(idx(randomSplit(ds(), [3, 7], { generator: g }))).toEqual(golden['randomSplit[3,7]']);
+    // (PyTorch's positional generator, the same split from the same state)
+    expect(idx(randomSplit(ds(), [3, 7], new torch.Generator().manualSeed(0)))).toEqual(idx(randomSplit(ds(), [3, 7], { generator: new torch.Generator().manualSeed(0) })));
+    expect(() => randomSplit(ds(), [3, 7], { generatr: g } as never)).toThrow("random_split() got an unexpected keyword argument 'generatr'");
     g.manualSeed(8);
     expect(idx(randomSplit(ds(), [0.3, 0.3, 0.4], { generator: g }))).toEqual(golden['randomSplit[0.3,0.3,0.4]']);
     g.manualSeed(9);

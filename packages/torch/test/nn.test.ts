@@ -119,6 +119,11 @@ describe('nn.init equals PyTorch after manualSeed', () => {
     ['kaimingUniform_(a=sqrt5)', [4, 3, 2], 17, (t) => nn.init.kaimingUniform_(t, { a: Math.sqrt(5) })],
     ['kaimingNormal_(fan_out,relu)', [6, 2, 3], 18, (t) => nn.init.kaimingNormal_(t, { mode: 'fan_out', nonlinearity: 'relu' })],
     ['kaimingNormal_', [20, 4], 19, (t) => nn.init.kaimingNormal_(t)],
+    // PyTorch's positional forms, bound by the same signatures (the same goldens)
+    ['kaimingUniform_(a=sqrt5)', [4, 3, 2], 17, (t) => nn.init.kaimingUniform_(t, Math.sqrt(5))],
+    ['kaimingNormal_(fan_out,relu)', [6, 2, 3], 18, (t) => nn.init.kaimingNormal_(t, 0, 'fan_out', 'relu')],
+    ['uniform_(-2,3)', [3, 4], 10, (t) => nn.init.uniform_(t, { a: -2, b: 3 })],
+    ['xavierUniform_(gain=relu)', [3, 2, 2, 2], 14, (t) => nn.init.xavierUniform_(t, { gain: nn.init.calculateGain({ nonlinearity: 'relu' }) })],
   ];
   for (const [name, shape, seed, fn, dtype] of cases) {
     it(name, () => {
@@ -141,6 +146,17 @@ describe('nn.init equals PyTorch after manualSeed', () => {
     expect(nn.init.calculateGain('selu')).toBe(gains.selu);
     expect(thrown(() => nn.init.calculateGain('nope' as never))).toBeInstanceOf(torch.TorchError);
     expect(thrown(() => nn.init.xavierUniform_(torch.empty(3)))).toBeInstanceOf(torch.TorchError);
+  });
+
+  it('init functions bind their Python signatures: nothing is ignored', () => {
+    const t = torch.empty(3, 2);
+    expect(() => nn.init.kaimingUniform_(t, { mod: 'fan_out' } as never)).toThrow("kaiming_uniform_() got an unexpected keyword argument 'mod'");
+    expect(() => nn.init.uniform_(t, 0, 1, null, 5 as never)).toThrow('uniform_() takes from 1 to 4 positional arguments but 5 were given');
+    expect(() => nn.init.normal_(t, { std: 'a' } as never)).toThrow("normal_(): argument 'std' must be float, not string");
+    // @ts-expect-error: val is required
+    expect(() => nn.init.constant_(t)).toThrow('constant_() missing 1 required positional argument: "val"');
+    expect(() => nn.init.kaimingNormal_(t, { mode: 'fan' } as never)).toThrow('Mode fan not supported, please use one of fan_in, fan_out');
+    expect(() => nn.init.calculateGain('nope' as never)).toThrow('calculate_gain: Unsupported nonlinearity nope');
   });
 
   it('init runs under no-grad on a parameter and keeps it a leaf', () => {
@@ -372,6 +388,12 @@ describe('nn.utils', () => {
       expectClose(a.grad!, c[key].ga);
       expectClose(b.grad!, c[key].gb!);
     });
+    it(`clipGradNorm_ normType=${key} positionally, as PyTorch's clip_grad_norm_(parameters, 2.5, ${key})`, () => {
+      const [a, b] = setup();
+      const total = nn.utils.clipGradNorm_([a, b], 2.5, normType, false);
+      expect(Math.abs(Number(total.item()) - c[key].total)).toBeLessThanOrEqual(1e-6 * c[key].total);
+      expectClose(a.grad!, c[key].ga);
+    });
   }
   it('clipGradNorm_ leaves small gradients alone', () => {
     const a = torch.tensor([1.0, 2.0], { dtype: 'float32', requiresGrad: true });
@@ -391,5 +413,14 @@ describe('nn.utils', () => {
     expect(a.tolist()).toEqual([[0, 1], [2, 3]]);
     expect(b.tolist()).toEqual([4, 5, 6]);
     expect(thrown(() => nn.utils.vectorToParameters(torch.zeros(3), [a]))).toBeInstanceOf(torch.TorchError);
+  });
+  it('clipGradNorm_ and clipGradValue_ bind their Python signatures: nothing is ignored', () => {
+    const [a] = setup();
+    expect(() => nn.utils.clipGradNorm_([a], 1, { normTyp: 1 } as never)).toThrow("clip_grad_norm_() got an unexpected keyword argument 'normTyp'");
+    expect(() => nn.utils.clipGradNorm_([a], 1, 2, false, null, 5 as never)).toThrow('clip_grad_norm_() takes from 2 to 5 positional arguments but 6 were given');
+    expect(() => nn.utils.clipGradNorm_([a], '1' as never)).toThrow("clip_grad_norm_(): argument 'maxNorm' (position 2) must be float, not string");
+    expect(() => nn.utils.clipGradValue_([a], { clipValue: 1, foreach: true, x: 1 } as never)).toThrow("clip_grad_value_() got an unexpected keyword argument 'x'");
+    nn.utils.clipGradValue_([a], { clipValue: 0.5 });
+    expect(a.grad!.abs().max().item()).toBe(0.5);
   });
 });

@@ -1,4 +1,4 @@
-import { isOptionsObject, makeBinder, type TypedBinder } from '@torch-ts/core';
+import { isOptionsObject, makeBinder, type BinderOptions, type BoundValues, type FrontArgs, type TypedBinder } from '@torch-ts/core';
 
 /**
  * Note [Module constructors bind their arguments]
@@ -34,4 +34,21 @@ export function givenNull(args: readonly unknown[], index: number, keyword: stri
   while (n > 0 && args[n - 1] === undefined) n--;
   const last = args[n - 1];
   return isOptionsObject(last) && last[keyword] === null;
+}
+
+/**
+ * A function of `torch.nn` bound by its Python signature as a front end is (Note [The argument
+ * binder]): `pyFunction('kaiming_uniform_(Tensor tensor, float a=0, ...) -> Tensor').run(body)`.
+ * Its JS parameters come from the same text (Note [Front-end types come from the schema]);
+ * `choices` narrows a `str` argument's type to its values. (Not core's `front`: that one also
+ * declares a `torch.*` function, a Tensor method and a line of docs/ops.md.)
+ */
+export function pyFunction<const S extends string, const O extends BinderOptions & { readonly choices?: { readonly [arg: string]: readonly string[] } } = {}>(schema: S, options?: O) {
+  const binder = makeBinder(/^\s*(\w+)/.exec(schema)?.[1] ?? schema, schema, options);
+  return {
+    run:
+      <R>(body: (values: BoundValues<S, O>) => R) =>
+      (...args: FrontArgs<S, O>): R =>
+        body(binder.bind(args)),
+  };
 }

@@ -4,31 +4,34 @@
  * values equal PyTorch's; bounds and standard deviations are computed in doubles in the
  * same order as PyTorch's Python code.
  */
-import type { Generator } from '@torch-ts/core';
+import type { FrontOptions, Generator } from '@torch-ts/core';
+import { pyFunction } from './init-args';
 import { Tensor, TorchError, noGradGuard } from './internal';
 
-export type Nonlinearity =
-  | 'linear'
-  | 'conv1d'
-  | 'conv2d'
-  | 'conv3d'
-  | 'conv_transpose1d'
-  | 'conv_transpose2d'
-  | 'conv_transpose3d'
-  | 'sigmoid'
-  | 'tanh'
-  | 'relu'
-  | 'leaky_relu'
-  | 'selu';
+const NONLINEARITIES = [
+  'linear',
+  'conv1d',
+  'conv2d',
+  'conv3d',
+  'conv_transpose1d',
+  'conv_transpose2d',
+  'conv_transpose3d',
+  'sigmoid',
+  'tanh',
+  'relu',
+  'leaky_relu',
+  'selu',
+] as const;
+export type Nonlinearity = (typeof NONLINEARITIES)[number];
+const FAN_MODES = ['fan_in', 'fan_out'] as const;
+export type FanMode = (typeof FAN_MODES)[number];
 
-export type FanMode = 'fan_in' | 'fan_out';
+/** The recommended gain for a nonlinearity (`calculate_gain(nonlinearity, param=None)`). */
+export const calculateGain = pyFunction('calculate_gain(str nonlinearity, Scalar? param=None) -> float', { choices: { nonlinearity: NONLINEARITIES } }).run(
+  ([nonlinearity, param]): number => gainOf(nonlinearity, param),
+);
 
-export interface GeneratorOption {
-  generator?: Generator | null;
-}
-
-/** The recommended gain for a nonlinearity (`calculate_gain`). */
-export function calculateGain(nonlinearity: Nonlinearity, param?: number | null): number {
+function gainOf(nonlinearity: string, param: number | boolean | bigint | undefined): number {
   switch (nonlinearity) {
     case 'linear':
     case 'conv1d':
@@ -45,8 +48,8 @@ export function calculateGain(nonlinearity: Nonlinearity, param?: number | null)
       return Math.sqrt(2.0);
     case 'leaky_relu': {
       let slope = 0.01;
-      if (param != null) {
-        if (typeof param !== 'number' || Number.isNaN(param)) throw new TorchError(`calculateGain: negative_slope ${param} not a valid number`);
+      if (param !== undefined) {
+        if (typeof param !== 'number' || Number.isNaN(param)) throw new TorchError(`calculate_gain: negative_slope ${param} not a valid number`);
         slope = param;
       }
       return Math.sqrt(2.0 / (1 + slope * slope));
@@ -54,7 +57,7 @@ export function calculateGain(nonlinearity: Nonlinearity, param?: number | null)
     case 'selu':
       return 3.0 / 4;
     default:
-      throw new TorchError(`calculateGain: unsupported nonlinearity ${String(nonlinearity)}`);
+      throw new TorchError(`calculate_gain: Unsupported nonlinearity ${nonlinearity}`);
   }
 }
 
@@ -69,64 +72,80 @@ export function calculateFanInAndFanOut(tensor: Tensor): [number, number] {
   return [shape[1] * receptive, shape[0] * receptive];
 }
 
-function correctFan(tensor: Tensor, mode: FanMode): number {
-  if (mode !== 'fan_in' && mode !== 'fan_out') throw new TorchError(`Mode ${String(mode)} not supported, please use one of fan_in, fan_out`);
+function correctFan(tensor: Tensor, mode: string): number {
+  if (mode !== 'fan_in' && mode !== 'fan_out') throw new TorchError(`Mode ${mode} not supported, please use one of fan_in, fan_out`);
   const [fanIn, fanOut] = calculateFanInAndFanOut(tensor);
   return mode === 'fan_in' ? fanIn : fanOut;
 }
 
-export function uniform_(tensor: Tensor, a = 0, b = 1, options: GeneratorOption = {}): Tensor {
-  return noGradGuard(() => tensor.uniform_(a, b, { generator: options.generator }));
+// (PyTorch 2.x's signatures: 1.13's have no `generator`, which torch-ts takes as 2.x does)
+function drawUniform(tensor: Tensor, a: number, b: number, generator: Generator | undefined): Tensor {
+  return noGradGuard(() => tensor.uniform_(a, b, { generator }));
 }
 
-export function normal_(tensor: Tensor, mean = 0, std = 1, options: GeneratorOption = {}): Tensor {
-  return noGradGuard(() => tensor.normal_(mean, std, { generator: options.generator }));
+function drawNormal(tensor: Tensor, mean: number, std: number, generator: Generator | undefined): Tensor {
+  return noGradGuard(() => tensor.normal_(mean, std, { generator }));
 }
 
-export function constant_(tensor: Tensor, val: number): Tensor {
-  return noGradGuard(() => tensor.fill_(val));
+/** Fills `tensor` from U(a, b). */
+export const uniform_ = pyFunction('uniform_(Tensor tensor, float a=0., float b=1., Generator? generator=None) -> Tensor').run(
+  ([tensor, a, b, generator]): Tensor => drawUniform(tensor, a, b, generator),
+);
+
+/** Fills `tensor` from N(mean, std²). */
+export const normal_ = pyFunction('normal_(Tensor tensor, float mean=0., float std=1., Generator? generator=None) -> Tensor').run(
+  ([tensor, mean, std, generator]): Tensor => drawNormal(tensor, mean, std, generator),
+);
+
+/** Fills `tensor` with `val`. */
+export const constant_ = pyFunction('constant_(Tensor tensor, Scalar val) -> Tensor').run(([tensor, val]): Tensor => noGradGuard(() => tensor.fill_(val)));
+
+/** Fills `tensor` with zeros. */
+export const zeros_ = pyFunction('zeros_(Tensor tensor) -> Tensor').run(([tensor]): Tensor => noGradGuard(() => tensor.zero_()));
+
+/** Fills `tensor` with ones. */
+export const ones_ = pyFunction('ones_(Tensor tensor) -> Tensor').run(([tensor]): Tensor => noGradGuard(() => tensor.fill_(1)));
+
+/** Glorot's uniform initialisation: U(-a, a), a = gain * sqrt(6 / (fan_in + fan_out)). */
+export const xavierUniform_ = pyFunction('xavier_uniform_(Tensor tensor, float gain=1., Generator? generator=None) -> Tensor').run(
+  ([tensor, gain, generator]): Tensor => {
+    const [fanIn, fanOut] = calculateFanInAndFanOut(tensor);
+    const std = gain * Math.sqrt(2.0 / (fanIn + fanOut));
+    const a = Math.sqrt(3.0) * std;
+    return drawUniform(tensor, -a, a, generator);
+  },
+);
+
+/** Glorot's normal initialisation: N(0, std²), std = gain * sqrt(2 / (fan_in + fan_out)). */
+export const xavierNormal_ = pyFunction('xavier_normal_(Tensor tensor, float gain=1., Generator? generator=None) -> Tensor').run(
+  ([tensor, gain, generator]): Tensor => {
+    const [fanIn, fanOut] = calculateFanInAndFanOut(tensor);
+    const std = gain * Math.sqrt(2.0 / (fanIn + fanOut));
+    return drawNormal(tensor, 0, std, generator);
+  },
+);
+
+const KAIMING = "Tensor tensor, float a=0, str mode='fan_in', str nonlinearity='leaky_relu', Generator? generator=None";
+const KAIMING_CHOICES = { choices: { mode: FAN_MODES, nonlinearity: NONLINEARITIES } } as const;
+
+/** He's standard deviation for `tensor`: gain / sqrt(fan). */
+function kaimingStd(tensor: Tensor, a: number, mode: string, nonlinearity: string): number {
+  const fan = correctFan(tensor, mode);
+  return gainOf(nonlinearity, a) / Math.sqrt(fan);
 }
 
-export function zeros_(tensor: Tensor): Tensor {
-  return noGradGuard(() => tensor.zero_());
-}
-
-export function ones_(tensor: Tensor): Tensor {
-  return noGradGuard(() => tensor.fill_(1));
-}
-
-export function xavierUniform_(tensor: Tensor, gain = 1, options: GeneratorOption = {}): Tensor {
-  const [fanIn, fanOut] = calculateFanInAndFanOut(tensor);
-  const std = gain * Math.sqrt(2.0 / (fanIn + fanOut));
-  const a = Math.sqrt(3.0) * std;
-  return uniform_(tensor, -a, a, options);
-}
-
-export function xavierNormal_(tensor: Tensor, gain = 1, options: GeneratorOption = {}): Tensor {
-  const [fanIn, fanOut] = calculateFanInAndFanOut(tensor);
-  const std = gain * Math.sqrt(2.0 / (fanIn + fanOut));
-  return normal_(tensor, 0, std, options);
-}
-
-export interface KaimingOptions extends GeneratorOption {
-  a?: number;
-  mode?: FanMode;
-  nonlinearity?: Nonlinearity;
-}
-
-export function kaimingUniform_(tensor: Tensor, options: KaimingOptions = {}): Tensor {
+/** He's uniform initialisation (`kaiming_uniform_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu')`). */
+export const kaimingUniform_ = pyFunction(`kaiming_uniform_(${KAIMING}) -> Tensor`, KAIMING_CHOICES).run(([tensor, a, mode, nonlinearity, generator]): Tensor => {
   if (tensor.shape.includes(0)) return tensor; // PyTorch warns and leaves an empty tensor alone
-  const fan = correctFan(tensor, options.mode ?? 'fan_in');
-  const gain = calculateGain(options.nonlinearity ?? 'leaky_relu', options.a ?? 0);
-  const std = gain / Math.sqrt(fan);
-  const bound = Math.sqrt(3.0) * std;
-  return uniform_(tensor, -bound, bound, options);
-}
+  const bound = Math.sqrt(3.0) * kaimingStd(tensor, a, mode, nonlinearity);
+  return drawUniform(tensor, -bound, bound, generator);
+});
 
-export function kaimingNormal_(tensor: Tensor, options: KaimingOptions = {}): Tensor {
+/** He's normal initialisation (`kaiming_normal_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu')`). */
+export const kaimingNormal_ = pyFunction(`kaiming_normal_(${KAIMING}) -> Tensor`, KAIMING_CHOICES).run(([tensor, a, mode, nonlinearity, generator]): Tensor => {
   if (tensor.shape.includes(0)) return tensor;
-  const fan = correctFan(tensor, options.mode ?? 'fan_in');
-  const gain = calculateGain(options.nonlinearity ?? 'leaky_relu', options.a ?? 0);
-  const std = gain / Math.sqrt(fan);
-  return normal_(tensor, 0, std, options);
-}
+  return drawNormal(tensor, 0, kaimingStd(tensor, a, mode, nonlinearity), generator);
+});
+
+/** kaimingUniform_/kaimingNormal_'s keywords. */
+export type KaimingOptions = FrontOptions<`kaiming_uniform_(${typeof KAIMING}) -> Tensor`, typeof KAIMING_CHOICES>;

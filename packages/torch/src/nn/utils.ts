@@ -1,7 +1,7 @@
 /**
  * `torch.nn.utils`: gradient clipping and parameter <-> vector conversion.
  */
-import { cat, fullLike, zeros } from '@torch-ts/core';
+import { cat, fullLike, makeBinder, zeros, type FrontArgs, type FrontOptions } from '@torch-ts/core';
 import { Tensor, TorchError, noGradGuard, ownGrad } from './internal';
 
 type Params = Tensor | Iterable<Tensor>;
@@ -33,19 +33,26 @@ function vectorNorm(g: Tensor, normType: number): Tensor {
   return r;
 }
 
-export interface ClipGradNormOptions {
-  normType?: number;
-  errorIfNonfinite?: boolean;
-}
+/**
+ * Note [nn.utils functions bind their arguments]
+ * `clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None)`
+ * and `clip_grad_value_(parameters, clip_value, foreach=None)` bind their arguments by PyTorch's
+ * signature (Note [The argument binder]). `parameters` is a Tensor or any iterable of them,
+ * which the schema language cannot spell: it is bound as `Any` (so the messages count it) and
+ * its JS type is written; the rest's types come from the same text. `foreach` only picks
+ * PyTorch's implementation, not the numbers, so it is accepted.
+ */
+const CLIP_GRAD_NORM = 'float max_norm, float norm_type=2.0, bool error_if_nonfinite=False, bool? foreach=None';
+const clipGradNormArgs = makeBinder('clip_grad_norm_', `clip_grad_norm_(Any parameters, ${CLIP_GRAD_NORM}) -> Tensor`);
+export type ClipGradNormOptions = FrontOptions<`clip_grad_norm_(${typeof CLIP_GRAD_NORM}) -> Tensor`>;
 
 /**
  * Scales the gradients in place so their total `normType`-norm is at most `maxNorm`, and
  * returns the total norm (before clipping), as `clip_grad_norm_`. The total of the
  * per-gradient norms is accumulated with tensor ops, so nothing is read back.
  */
-export function clipGradNorm_(parameters: Params, maxNorm: number, options: ClipGradNormOptions | number = {}): Tensor {
-  const o = typeof options === 'number' ? { normType: options } : options;
-  const normType = o.normType ?? 2.0;
+export function clipGradNorm_(parameters: Params, ...args: FrontArgs<`clip_grad_norm_(${typeof CLIP_GRAD_NORM}) -> Tensor`>): Tensor {
+  const [, maxNorm, normType, errorIfNonfinite] = clipGradNormArgs.bind([parameters, ...args]);
   return noGradGuard(() => {
     const grads = toList(parameters)
       .map((p) => ownGrad(p))
@@ -76,7 +83,7 @@ export function clipGradNorm_(parameters: Params, maxNorm: number, options: Clip
         }
         for (const n of norms) n.dispose();
       }
-      if (o.errorIfNonfinite) {
+      if (errorIfNonfinite) {
         const v = Number(total.item());
         if (!Number.isFinite(v)) {
           total.dispose();
@@ -97,8 +104,12 @@ export function clipGradNorm_(parameters: Params, maxNorm: number, options: Clip
   });
 }
 
-/** Clamps every gradient in place to [-clipValue, clipValue]. */
-export function clipGradValue_(parameters: Params, clipValue: number): void {
+const CLIP_GRAD_VALUE = 'float clip_value, bool? foreach=None';
+const clipGradValueArgs = makeBinder('clip_grad_value_', `clip_grad_value_(Any parameters, ${CLIP_GRAD_VALUE}) -> ()`);
+
+/** Clamps every gradient in place to [-clipValue, clipValue] (Note [nn.utils functions bind their arguments]). */
+export function clipGradValue_(parameters: Params, ...args: FrontArgs<`clip_grad_value_(${typeof CLIP_GRAD_VALUE}) -> ()`>): void {
+  const [, clipValue] = clipGradValueArgs.bind([parameters, ...args]);
   noGradGuard(() => {
     for (const p of toList(parameters)) {
       const g = ownGrad(p);

@@ -9,7 +9,8 @@
  * `randperm(n, generator)`; without a generator both come from the default generator,
  * the sampler first seeding a fresh Generator from another int64 draw.
  */
-import { Generator, TorchTypeError, defaultGenerator, randperm, stack, tensor, typeName, Tensor, TorchError } from '@torch-ts/core';
+import { Generator, TorchTypeError, defaultGenerator, makeBinder, randperm, stack, tensor, typeName, Tensor, TorchError } from '@torch-ts/core';
+import { givenNull, initBinder } from '../nn/init-args';
 
 /** A map-style dataset: `getItem(i)` for `0 <= i < length` (`__getitem__`, `__len__`). */
 export abstract class Dataset<T = unknown> {
@@ -98,14 +99,31 @@ export function defaultCollate(batch: unknown[]): unknown {
 const isTensor = (x: unknown): x is Tensor => x instanceof Tensor;
 const isScalar = (x: unknown): x is number | bigint | boolean => typeof x === 'number' || typeof x === 'bigint' || typeof x === 'boolean';
 const isObject = (x: unknown): x is Readonly<Record<string, unknown>> => typeof x === 'object' && x !== null;
+// (a collate function's batch type is the caller's word: nothing at run time can check it)
+const isCollate = <T, B>(f: unknown): f is (batch: T[]) => B => typeof f === 'function';
 
 export interface DataLoaderOptions<T, B> {
   batchSize?: number | null;
-  shuffle?: boolean;
-  generator?: Generator | null;
+  shuffle?: boolean | null;
+  collateFn?: ((batch: T[]) => B) | null;
   dropLast?: boolean;
-  collateFn?: (batch: T[]) => B;
+  generator?: Generator | null;
 }
+
+/**
+ * Note [DataLoader binds its arguments]
+ * `new DataLoader(dataset, 4, true)` and `new DataLoader(dataset, { batchSize: 4, shuffle: true })`
+ * are one loader: the constructor binds PyTorch's `__init__` (Note [Module constructors bind
+ * their arguments]), so a misspelled keyword (`batchSze`) raises instead of leaving batches
+ * of one, and what torch-ts has not built (samplers, worker processes, pinned memory) raises
+ * NotImplementedError unless it is given its default. Its TypeScript signature is written (the
+ * dataset and `collate_fn` are generic), the arguments PyTorch passes positionally first.
+ */
+const dataLoaderArgs = initBinder(
+  'DataLoader',
+  "Any dataset, int? batch_size=1, bool? shuffle=None, Any sampler=None, Any batch_sampler=None, int num_workers=0, Any collate_fn=None, bool pin_memory=False, bool drop_last=False, float timeout=0, Any worker_init_fn=None, Any multiprocessing_context=None, Generator? generator=None, *, int prefetch_factor=2, bool persistent_workers=False, str pin_memory_device=''",
+  ['sampler', 'batchSampler', 'numWorkers', 'pinMemory', 'timeout', 'workerInitFn', 'multiprocessingContext', 'prefetchFactor', 'persistentWorkers', 'pinMemoryDevice'],
+);
 
 const INT64_MASK = (1n << 63n) - 1n;
 
@@ -118,19 +136,26 @@ export class DataLoader<T = unknown, B = any> {
   readonly dropLast: boolean;
   readonly collateFn: (batch: T[]) => B;
 
-  constructor(dataset: Dataset<T>, options: DataLoaderOptions<T, B> = {}) {
+  constructor(dataset: Dataset<T>, options?: DataLoaderOptions<T, B>);
+  constructor(dataset: Dataset<T>, batchSize: number | null, options?: Omit<DataLoaderOptions<T, B>, 'batchSize'>);
+  constructor(dataset: Dataset<T>, batchSize: number | null, shuffle: boolean | null, options?: Omit<DataLoaderOptions<T, B>, 'batchSize' | 'shuffle'>);
+  constructor(dataset: Dataset<T>, ...args: unknown[]) {
+    if (!(dataset instanceof Dataset)) throw new TorchTypeError(`DataLoader.__init__(): argument 'dataset' must be a Dataset, not ${typeName(dataset)}`);
+    const [, batchSize, shuffle, , , , collateFn, , dropLast, , , , generator] = dataLoaderArgs.bind([dataset, ...args]);
     this.dataset = dataset;
-    this.batchSize = options.batchSize === undefined ? 1 : options.batchSize;
-    if (this.batchSize !== null && (!Number.isInteger(this.batchSize) || this.batchSize <= 0)) {
+    // (None is "no batching" here, not the default 1: Note [Module constructors bind their arguments])
+    this.batchSize = givenNull([dataset, ...args], 1, 'batchSize') ? null : (batchSize ?? 1);
+    if (this.batchSize !== null && this.batchSize <= 0) {
       throw new TorchError(`batch_size should be a positive integer value, but got batch_size=${this.batchSize}`);
     }
-    this.shuffle = options.shuffle ?? false;
-    this.generator = options.generator ?? null;
-    this.dropLast = options.dropLast ?? false;
+    this.shuffle = shuffle ?? false;
+    this.generator = generator ?? null;
+    this.dropLast = dropLast;
     if (this.batchSize === null && this.dropLast) throw new TorchError('batch_size=None option disables auto-batching and is mutually exclusive with drop_last');
+    if (collateFn !== undefined && typeof collateFn !== 'function') throw new TorchTypeError(`DataLoader.__init__(): argument 'collateFn' must be a function, not ${typeName(collateFn)}`);
     // (without a collateFn the batch type `B` is what the caller names it, `any` by default:
     // defaultCollate's result depends on the samples' run-time shape)
-    this.collateFn = options.collateFn ?? (defaultCollate as (b: T[]) => B);
+    this.collateFn = isCollate<T, B>(collateFn) ? collateFn : (defaultCollate as (b: T[]) => B);
   }
 
   /** Batches per epoch (`len(loader)`). */
@@ -233,12 +258,18 @@ export class Subset<T = unknown> extends Dataset<T> {
   }
 }
 
+const randomSplitArgs = makeBinder('random_split', 'random_split(Any dataset, float[] lengths, Generator? generator=None) -> ()');
+
 /**
  * `random_split`: non-overlapping random subsets of the given lengths, or of fractions
  * summing to 1 (the remainder spread round-robin), drawn with `randperm(n, generator)`
  * exactly as PyTorch does, so the split is PyTorch's for the same generator state.
  */
-export function randomSplit<T>(dataset: Dataset<T>, lengths: readonly number[], options: { generator?: Generator | null } = {}): Subset<T>[] {
+export function randomSplit<T>(dataset: Dataset<T>, lengths: readonly number[], generator?: Generator | null): Subset<T>[];
+export function randomSplit<T>(dataset: Dataset<T>, lengths: readonly number[], options?: { generator?: Generator | null }): Subset<T>[];
+export function randomSplit<T>(dataset: Dataset<T>, ...args: unknown[]): Subset<T>[] {
+  const [, lengths, generator] = randomSplitArgs.bind([dataset, ...args]);
+  const options = { generator };
   const n = dataset.length;
   let lens = [...lengths];
   const total = lens.reduce((a, b) => a + b, 0);
