@@ -145,7 +145,7 @@ export const NANMEDIAN = defineComposite('nanmedian(Tensor self) -> Tensor', ([s
 
 export const NANMEDIAN_DIM = defineComposite('nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)', ([self, dim, keepdim]) => {
   const d = normalizeDim('nanmedian', dim, self.dim());
-  if (!isFloatingType(self.dtype) || self.dim() === 0 || self.shape[d] === 0) {
+  if (!isFloatingType(self.dtype) || self.dim() === 0 || self.numel() === 0) {
     return callMulti(MEDIAN_DIM, [self.impl, dim, keepdim]);
   }
   const { values, indices } = self.sort({ dim: d, stable: true });
@@ -171,17 +171,17 @@ export const nanmedian = overloadedFront([
 
 const INTERPOLATIONS = ['linear', 'lower', 'higher', 'midpoint', 'nearest'] as const;
 
-/** PyTorch's quantile_checks, in its order, then the interpolation's (both ops say `quantile()`). */
+/** The interpolation's check, then PyTorch's quantile_checks, in its order (both ops say `quantile()`). */
 function quantileChecks(self: Tensor, q: Tensor, interpolation: string): void {
+  if (!(INTERPOLATIONS as readonly string[]).includes(interpolation)) {
+    throw new TorchError(`quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, but got ${interpolation}`);
+  }
   if (self.numel() === 0) throw new TorchError('quantile() input tensor must be non-empty');
   if (q.dim() > 1) throw new ShapeError('quantile() q must be a scalar or 1D tensor');
   if (self.dtype !== 'float32' && self.dtype !== 'float64') throw new DTypeError('quantile() input tensor must be either float or double dtype');
   if (self.dtype !== q.dtype) throw new DTypeError('quantile() q tensor must be same dtype as the input tensor');
   if (self.device.type !== q.device.type || self.device.index !== q.device.index) {
     throw new TorchError('quantile() q tensor must be on the same device as the input tensor');
-  }
-  if (!(INTERPOLATIONS as readonly string[]).includes(interpolation)) {
-    throw new TorchError(`quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, but got ${interpolation}`);
   }
 }
 
