@@ -79,6 +79,7 @@ export * from './pointwise-binary';
 export * from './logical';
 export * from './reduction';
 export * from './reduction-stats';
+export * from './nan-stats';
 export * from './scan';
 export * from './linalg';
 export * from './copy';

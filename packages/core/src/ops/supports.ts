@@ -65,6 +65,13 @@ export const OP_KERNELS: Readonly<Record<string, readonly KernelNeed[]>> = {
   norm: ['vectorNorm'],
   median: ['medianDim'],
   mode: ['modeDim'],
+  // the NaN-ignoring statistics (Note [NaN-ignoring statistics are composites]); logcumsumexp computes 16-bit floats in float32
+  nansum: ['ne', 'where', 'sum'],
+  nanmean: ['ne', 'where', 'sum', 'div'],
+  logcumsumexp: ['where@opmath', 'logsumexp@opmath', 'cat@opmath', 'fill@opmath'],
+  nanmedian: ['sort', 'ne', 'indexGather'],
+  quantile: ['sort', 'ne', 'indexGather', 'lerp', 'where', 'fill'],
+  nanquantile: ['sort', 'ne', 'indexGather', 'lerp', 'clampMin', 'fill'],
   argsort: ['sort'],
   bucketize: ['searchsorted'],
   unique: ['unique', 'uniqueCountAsync|unique'],

@@ -144,6 +144,8 @@ export const GRADCHECK_DOMAINS: Readonly<Record<string, readonly Domain[]>> = {
   binaryCrossEntropyWithLogits: ['any', 'prob', 'pos', 'pos'],
   norm: ['nonzero'], // |x| has a kink at 0 (the 1-norm, p < 1)
   repeatInterleave: ['any', 'golden'], // the tensor of repeats keeps its golden counts
+  quantile: ['any', 'prob'], // q in [0, 1]
+  nanquantile: ['any', 'prob'],
 };
 
 export type GradcheckForm = 'function' | 'inplace';

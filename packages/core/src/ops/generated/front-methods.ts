@@ -9,6 +9,7 @@ import { mm, bmm, mv, dot, matmul } from '../linalg';
 import { addmm, baddbmm, addmm_, baddbmm_, outer, ger } from '../linalg-extra';
 import { nanToNum, nanToNum_ } from '../logical';
 import { maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync } from '../masked';
+import { nansum, nanmean, logcumsumexp, nanmedian, quantile, nanquantile } from '../nan-stats';
 import { clamp, clamp_, clip, clip_, isnan, isinf, isfinite } from '../pointwise-binary';
 import { uniform_, normal_ } from '../random';
 import { bernoulli_, bernoulli, multinomial } from '../random-extra';
@@ -32,6 +33,7 @@ export const FRONT_METHODS = {
   addmm, baddbmm, addmm_, baddbmm_, outer, ger,
   nanToNum, nanToNum_,
   maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync,
+  nansum, nanmean, logcumsumexp, nanmedian, quantile, nanquantile,
   clamp, clamp_, clip, clip_, isnan, isinf, isfinite,
   uniform_, normal_,
   bernoulli_, bernoulli, multinomial,

@@ -234,6 +234,8 @@ export interface OpSchemas {
   'log2.out': 'log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)';
   'log2_': 'log2_(Tensor(a!) self) -> Tensor(a!)';
   'log_': 'log_(Tensor(a!) self) -> Tensor(a!)';
+  'logcumsumexp': 'logcumsumexp(Tensor self, int dim) -> Tensor';
+  'logcumsumexp.out': 'logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)';
   'logical_and': 'logical_and(Tensor self, Tensor other) -> Tensor';
   'logical_and.out': 'logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)';
   'logical_and_': 'logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)';
@@ -289,6 +291,14 @@ export interface OpSchemas {
   'nan_to_num': 'nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor';
   'nan_to_num.out': 'nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)';
   'nan_to_num_': 'nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)';
+  'nanmean': 'nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor';
+  'nanmean.out': 'nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)';
+  'nanmedian': 'nanmedian(Tensor self) -> Tensor';
+  'nanmedian.dim': 'nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)';
+  'nanquantile': 'nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation=\'linear\') -> Tensor';
+  'nanquantile.out': 'nanquantile.out(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation=\'linear\', Tensor(a!) out) -> Tensor(a!)';
+  'nansum': 'nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor';
+  'nansum.out': 'nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)';
   'narrow': 'narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)';
   'native_batch_norm': 'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)';
   'native_batch_norm_backward': 'native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor save_mean, Tensor save_invstd, bool train) -> (Tensor, Tensor, Tensor)';
@@ -313,6 +323,8 @@ export interface OpSchemas {
   'pow_': 'pow_(Tensor(a!) self, Tensor other) -> Tensor(a!)';
   'prod.dim_int': 'prod.dim_int(Tensor self, int? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor';
   'prod.dim_int_out': 'prod.dim_int_out(Tensor self, int? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)';
+  'quantile': 'quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation=\'linear\') -> Tensor';
+  'quantile.out': 'quantile.out(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation=\'linear\', Tensor(a!) out) -> Tensor(a!)';
   'reciprocal': 'reciprocal(Tensor self) -> Tensor';
   'reciprocal.out': 'reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)';
   'reciprocal_': 'reciprocal_(Tensor(a!) self) -> Tensor(a!)';
