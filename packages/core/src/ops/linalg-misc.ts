@@ -6,7 +6,8 @@ import { callFunctional, unwrapTensor } from './call';
 import { defineComposite } from './composite';
 import { clone, to } from './copy';
 import { onesLike, tensor, zeros } from './factories';
-import { clampMin, logicalXor, mul, pow, sqrt, sub, sum } from './generated/table-ops';
+import { gt, logicalXor, mul, pow, sqrt, sub, sum } from './generated/table-ops';
+import { where } from './pointwise';
 import { front, type OptionsOf } from './front';
 import { indexSelect } from './gather-scatter';
 import { cat, stack } from './join';
@@ -36,8 +37,9 @@ function rejectDtype(op: string, kernel: string, dtype: DType, rejected: readonl
 
 // ---- trace ----
 export const TRACE = defineComposite('trace(Tensor self) -> Tensor', ([self]) => {
-  if (self.dim() !== 2) throw new ShapeError(`trace: expected a matrix, but got tensor with dim ${self.dim()}`);
+  // (PyTorch's kernel checks its dtype first)
   rejectDtype('trace', 'trace', self.dtype, ['bool', 'float16', 'bfloat16']);
+  if (self.dim() !== 2) throw new ShapeError(`trace: expected a matrix, but got tensor with dim ${self.dim()}`);
   // (sum's dtype rule is trace's: integers and bool in int64)
   return sum(diagonal(self));
 });
@@ -105,7 +107,8 @@ export const cross = front('cross(Tensor input, Tensor other, int? dim=None, *, 
 /**
  * Note [cdist's two paths]
  * As PyTorch's cdist: p = 2 takes the matrix-product form (`_euclidean_dist`: |x|^2 - 2 x.y +
- * |y|^2 as one matmul of padded operands, clamped at 1e-30 before the sqrt) when
+ * |y|^2 as one matmul of padded operands, clamped at 0 before the sqrt, with gradient 0 at a
+ * distance of 0) when
  * compute_mode says so (mode 1), or by default (mode 0) when either operand has more than 25
  * rows; every other case takes the direct form, the p-norm of the pairwise differences
  * (PyTorch's `_cdist_forward`), here linalg.vector_norm over the last dim, whose gradient is
@@ -146,7 +149,11 @@ function euclideanDist(x1: Tensor, x2: Tensor): Tensor {
   const n2 = sum(pow(x2, 2), [-1], true);
   const a = cat([mul(x1, -2), n1, onesLike(n1)], -1);
   const b = cat([x2, onesLike(n2), n2], -1);
-  return sqrt(clampMin(matmul(a, transpose(b, -1, -2)), 1e-30));
+  // As 1.13's clamp_min_(0).sqrt_(), with _euclidean_dist_backward's gradient: 0 where the
+  // distance is 0 (sqrt of 1 stands in there, so that no inf * 0 reaches the gradient).
+  const m = matmul(a, transpose(b, -1, -2));
+  const positive = gt(m, 0);
+  return where(positive, sqrt(where(positive, m, 1)), 0);
 }
 
 const CDIST_MODES = ['use_mm_for_euclid_dist_if_necessary', 'use_mm_for_euclid_dist', 'donot_use_mm_for_euclid_dist'] as const;
