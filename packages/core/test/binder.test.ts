@@ -91,7 +91,18 @@ describe('the argument binder', () => {
     expect(() => view.bind([x, [2], [3]])).toThrow('view() takes 2 positional arguments but 3 were given');
     const zeros = makeBinder('zeros', 'zeros(SymInt[] size, *, ScalarType? dtype=None) -> Tensor', { varargs: true });
     expect(zeros.bind([2, 3, { dtype: 'int64' }])).toEqual([[2, 3], 'int64']);
-    expect(() => makeBinder('f', 'f(Tensor self, int dim) -> Tensor', { varargs: true })).toThrow('varargs needs an int list');
+    expect(() => makeBinder('f', 'f(Tensor self, int dim) -> Tensor', { varargs: true })).toThrow('varargs needs an int or Tensor list');
+  });
+
+  it('takes a Tensor list as variadic Tensors with varargs, one Tensor or none included', () => {
+    const y = empty([3], { device: 'meta' });
+    const blockDiag = makeBinder('block_diag', 'block_diag(Tensor[] tensors) -> Tensor', { varargs: true });
+    expect(blockDiag.bind([x, y])).toEqual([[x, y]]);
+    expect(blockDiag.bind([x])).toEqual([[x]]);
+    expect(blockDiag.bind([])).toEqual([[]]);
+    expect(blockDiag.bind([[x, y]])).toEqual([[x, y]]);
+    expect(blockDiag.bind([{ tensors: [y] }])).toEqual([[y]]);
+    expect(() => blockDiag.bind([x, 2])).toThrow(/block_diag\(\): expected Tensor as element 1/);
   });
 
   it("counts Python's self for a method's __init__, takes Any as given, and None entries of int?[N]", () => {
