@@ -99,6 +99,17 @@ describe('the argument binder', () => {
     expect(() => einsum.bind(['i,i', x, 2])).toThrow('einsum(): expected Tensor as element 1 in argument 1, but got number');
   });
 
+  it('takes a Tensor list as variadic Tensors with varargs, one Tensor or none included', () => {
+    const y = empty([3], { device: 'meta' });
+    const blockDiag = makeBinder('block_diag', 'block_diag(Tensor[] tensors) -> Tensor', { varargs: true });
+    expect(blockDiag.bind([x, y])).toEqual([[x, y]]);
+    expect(blockDiag.bind([x])).toEqual([[x]]);
+    expect(blockDiag.bind([])).toEqual([[]]);
+    expect(blockDiag.bind([[x, y]])).toEqual([[x, y]]);
+    expect(blockDiag.bind([{ tensors: [y] }])).toEqual([[y]]);
+    expect(() => blockDiag.bind([x, 2])).toThrow(/block_diag\(\): expected Tensor as element 1/);
+  });
+
   it("counts Python's self for a method's __init__, takes Any as given, and None entries of int?[N]", () => {
     const linear = makeBinder('Linear.__init__', 'Linear(int in_features, int out_features, bool bias=True) -> ()', { countSelf: true });
     expect(() => linear.bind([1, 2, true, 4])).toThrow('Linear.__init__() takes from 3 to 4 positional arguments but 5 were given');

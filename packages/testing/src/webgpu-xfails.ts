@@ -54,6 +54,8 @@ export function kernelOp(opName: string, c: GoldenCase): string {
 /** Samples that run only some of their op's kernels: einsum's elementwise products and sums run no GEMM. */
 const SAMPLE_OPS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
   einsum: Object.fromEntries(['outer', 'hadamard', 'trace', 'sum-all', 'ellipsis-sum'].map((s) => [s, ['mul', 'sum']])),
+  // (no distance to compute: the empty differences summed, Note [cdist's two paths] in core)
+  cdist: Object.fromEntries(['empty-rows', 'zero-cols', 'empty-batch'].map((s) => [s, ['add', 'sum']])),
 };
 
 /** Joins and copies, which skip empty inputs: nothing of an empty input's dtype is converted. */
@@ -166,6 +168,8 @@ const DTYPE_FREE_SAMPLES: Readonly<Record<string, readonly string[]>> = {
   scatterAdd: ['empty-index'],
   indexAdd: ['empty-index'],
   col2im: ['batch0'],
+  // (n = 0, or nothing to difference: a copy of the input)
+  diff: ['n0', 'empty'],
 };
 
 /** Ops whose int64 results are indices, written by the arg-reduction kernel (no int64 arithmetic). */

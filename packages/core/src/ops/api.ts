@@ -136,6 +136,7 @@ export type { SortingImpls } from './sorting-impls';
 export type { ReorderImpls } from './reorder-impls';
 export type { JoinImpls } from './join-impls';
 export * from './linalg-extra';
+export * from './linalg-misc';
 export { index, indexAsync } from './indexing';
 export { countsAreAsync } from './data-dependent';
 export type { Scalar } from './meta-utils';

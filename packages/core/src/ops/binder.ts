@@ -31,6 +31,9 @@ import { Tensor } from '../tensor/tensor';
  * from there on and the first is not an array, they are that list. (The
  * function forms accept it too, which PyTorch's `torch.reshape(x, 2, 3)` does not: a
  * superset, and one function per method keeps the two from drifting.)
+ * A Tensor list may be variadic the same way, as Python's `*tensors` gathers it
+ * (`block_diag(a, b)`, `cartesian_prod(a, b)`): there one Tensor is a list of one, and no
+ * Tensor at all the empty list.
  *
  * Note [Overloads bind without throwing]
  * An overload set (`fill_(Tensor value)` / `fill_(Scalar value)`, `add.Tensor` / `add.Scalar`)
@@ -181,7 +184,9 @@ function binderOf(name: string, schemaText: string, options: BinderOptions, over
 
   // (the last positional, an int list: `size` of view(self, size) and of zeros(size, *, ...))
   const varargs = options.varargs === true ? positional - 1 : -1;
-  if (varargs >= 0 && !/^((Sym)?[Ii]nt|Tensor)\[\]\??$/.test(schema.args[varargs].type)) throw new Error(`makeBinder(${name}): varargs needs an int or Tensor list as the last positional in ${schemaText}`);
+  const varType = varargs >= 0 ? schema.args[varargs].type : '';
+  if (varargs >= 0 && !/^((Sym)?[Ii]nt|Tensor)\[\]\??$/.test(varType)) throw new Error(`makeBinder(${name}): varargs needs an int or Tensor list as the last positional in ${schemaText}`);
+  const tensorVarargs = varType.startsWith('Tensor');
 
   const tryBind = (args: readonly unknown[]): unknown[] | BindFailure => {
     let n = args.length;
@@ -194,8 +199,13 @@ function binderOf(name: string, schemaText: string, options: BinderOptions, over
       n--;
     }
     let varList: unknown[] | undefined;
-    // (one Tensor is a list of one, `einsum('i->', x)`; one int is one already, by the list's check)
-    if (varargs >= 0 && (n > varargs + 1 || (n === varargs + 1 && args[varargs] instanceof Tensor)) && !Array.isArray(args[varargs])) {
+    // (a Tensor list also gathers one Tensor, or none where its keyword is not given either)
+    const gather =
+      varargs >= 0 &&
+      (tensorVarargs
+        ? n > varargs ? !Array.isArray(args[varargs]) : n === varargs && !(kwargs && Object.prototype.hasOwnProperty.call(kwargs, params[varargs].keyword))
+        : n > varargs + 1 && !Array.isArray(args[varargs]));
+    if (gather) {
       // (a plain loop: `x.view(2, 3)` is a hot call)
       varList = new Array<unknown>(n - varargs);
       for (let i = varargs; i < n; i++) varList[i - varargs] = args[i];

@@ -3,7 +3,7 @@ import { checkScalarFits, checkTensorValue, getDefaultDtype, isFloatingType, sca
 import { DispatchKey } from '../dispatch/dispatch-key';
 import { DispatchKeySet } from '../dispatch/dispatch-key-set';
 import { withExcluded } from '../dispatch/local-state';
-import { ShapeError, TorchError } from '../errors';
+import { DTypeError, ShapeError, TorchError } from '../errors';
 import { fma32, fma64 } from '../numeric/fused';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
@@ -12,7 +12,7 @@ import { front, overloadedFront, type OptionsOf } from './front';
 import type { Generator } from '../random/generator';
 import { callMutating } from './call';
 import { COPY_, fill_, to } from './copy';
-import { isScalar, type Scalar } from './meta-utils';
+import { isScalar, torchTypeName, type Scalar } from './meta-utils';
 
 /**
  * Filling a tensor nobody has seen yet is initialisation, not an in-place change: it runs
@@ -421,4 +421,41 @@ export const eye = overloadedFront([`eye(int n, ${RANGE_KEYWORDS}) -> Tensor`, `
     for (let i = 0; i < Math.min(n, cols); i++) vals[i * cols + i] = 1;
     return finish(fromHost('eye', [n, cols], vals, 'float64', dtype, device), o);
   },
+);
+
+const TRI_INDICES_KEYWORDS = '*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None';
+const TRI_INDICES = { method: false, unsupported: ['layout', 'pinMemory'] } as const;
+
+/**
+ * The [2, N] positions (rows, then columns) of a row x col matrix's lower (`lower`) or upper
+ * triangle, from diagonal `offset` on, in row-major order; int64 unless `dtype` (int32 or
+ * int64, the dtypes of PyTorch's kernel).
+ */
+function triIndices(op: 'tril_indices' | 'triu_indices', row: number, col: number, offset: number, dtypeArg: DType | undefined, deviceArg: DeviceLike | undefined): Tensor {
+  if (row < 0) throw new TorchError(`${op}: row must be non-negative, got${row}`);
+  if (col < 0) throw new TorchError(`${op}: col must be non-negative, got${col}`);
+  const { dtype, device } = resolve(op, { dtype: dtypeArg, device: deviceArg, requiresGrad: false }, 'int64');
+  if (dtype !== 'int64' && dtype !== 'int32') throw new DTypeError(`${op}: "${op}" not implemented for '${torchTypeName(dtype)}'`);
+  const rows: number[] = [];
+  const cols: number[] = [];
+  for (let i = 0; i < row; i++) {
+    // (the columns j of row i with j - i <= offset (tril) or >= offset (triu))
+    const from = op === 'tril_indices' ? 0 : Math.max(0, i + offset);
+    const until = op === 'tril_indices' ? Math.min(col, i + offset + 1) : col;
+    for (let j = from; j < until; j++) {
+      rows.push(i);
+      cols.push(j);
+    }
+  }
+  return fromHost(op, [2, rows.length], [...rows, ...cols], 'int64', dtype, device);
+}
+
+/** `torch.trilIndices(row, col, offset?)`: the positions of a matrix's lower triangle, as a [2, N] tensor. */
+export const trilIndices = front(`tril_indices(int row, int col, int offset=0, ${TRI_INDICES_KEYWORDS}) -> Tensor`, TRI_INDICES).run(
+  ([row, col, offset, dtype, , device]): Tensor => triIndices('tril_indices', row, col, offset, dtype, device),
+);
+
+/** `torch.triuIndices(row, col, offset?)`: the positions of a matrix's upper triangle, as a [2, N] tensor. */
+export const triuIndices = front(`triu_indices(int row, int col, int offset=0, ${TRI_INDICES_KEYWORDS}) -> Tensor`, TRI_INDICES).run(
+  ([row, col, offset, dtype, , device]): Tensor => triIndices('triu_indices', row, col, offset, dtype, device),
 );

@@ -19,7 +19,7 @@ import type { Tensor } from '../tensor/tensor';
  * A `str` (or `MemoryFormat`) argument with `choices` in the declaration takes only those
  * strings (the body checks them at run time with PyTorch's message for the op).
  * With `varargs` the last positional int list may also be variadic ints (`x.view(2, 3)`,
- * `zeros(2, 3, { dtype })`), and a Tensor list variadic Tensors (`einsum('ij,jk', a, b)`). A first argument that is not a Tensor may come by keyword too
+ * `zeros(2, 3, { dtype })`), and a Tensor list variadic Tensors (`einsum('ij,jk', a, b)`, `blockDiag(a, b)`). A first argument that is not a Tensor may come by keyword too
  * (`full({ size: [2], fillValue: 1 })`).
  */
 
@@ -136,11 +136,11 @@ type Optional<P extends readonly unknown[], Opt> = P extends readonly [infer H, 
  * The ints of a variadic int list (`x.view(2, 3)`), after the required arguments before it, and
  * then the options object (`zeros(2, 3, { dtype })`).
  */
-type Varargs<P extends readonly string[], Opt, O> = P extends readonly [...infer Lead extends string[], infer L extends string]
-  ? [...Inputs<Lead, O>, ...VarItem<L>[]] | [...Inputs<Lead, O>, ...VarItem<L>[], options: Opt]
+type Varargs<P extends readonly string[], Opt, O> = P extends readonly [...infer Lead extends string[], infer V extends string]
+  ? [...Inputs<Lead, O>, ...VarargOf<V>[]] | [...Inputs<Lead, O>, ...VarargOf<V>[], options: Opt]
   : never;
-/** An item of a variadic list: a Tensor of `Tensor[]`, else an int. */
-type VarItem<A extends string> = Parts<A>[0] extends `Tensor[${string}` ? Tensor : number;
+/** One element of a variadic list: an int, or a Tensor (`block_diag(a, b)`). */
+type VarargOf<V extends string> = Parts<V>[0] extends `Tensor${string}` ? Tensor : number;
 
 /**
  * A Tensor first argument is positional; any other may come by keyword with the rest

@@ -85,6 +85,16 @@ export const OP_KERNELS: Readonly<Record<string, readonly KernelNeed[]>> = {
   outer: ['mul'],
   einsum: ['mul', 'sum', 'mm', 'bmm'],
   tensordot: ['mm'],
+  // the common composites (Note [The common composites]): sub is add's impl; cdist's direct
+  // path is sub and the vector norm, its matmul path (Note [cdist's two paths]) the rest
+  trace: ['sum'],
+  kron: ['mul'],
+  cross: ['mul', 'add', 'cat'],
+  cdist: ['add', 'vectorNorm', 'pow', 'sum', 'mul', 'cat', 'mm', 'bmm', 'gt', 'where', 'sqrt'],
+  diff: ['add', 'cat'],
+  blockDiag: ['cat'],
+  cartesianProd: ['cat'],
+  combinations: ['indexGather'],
   linear: ['mm@opmath', 'mul@opmath', 'add@opmath'],
   // data movement
   stack: ['cat'],

@@ -7,6 +7,7 @@ import { gather, scatter_, scatter, scatterAdd_, scatterAdd, scatterReduce_, sca
 import { indexPut_, indexPut } from '../indexing';
 import { mm, bmm, mv, dot, matmul } from '../linalg';
 import { addmm, baddbmm, addmm_, baddbmm_, outer, ger } from '../linalg-extra';
+import { trace, kron, cross, diff } from '../linalg-misc';
 import { nanToNum, nanToNum_ } from '../logical';
 import { maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync } from '../masked';
 import { nansum, nanmean, logcumsumexp, nanmedian, quantile, nanquantile } from '../nan-stats';
@@ -31,6 +32,7 @@ export const FRONT_METHODS = {
   indexPut_, indexPut,
   mm, bmm, mv, dot, matmul,
   addmm, baddbmm, addmm_, baddbmm_, outer, ger,
+  trace, kron, cross, diff,
   nanToNum, nanToNum_,
   maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync,
   nansum, nanmean, logcumsumexp, nanmedian, quantile, nanquantile,

@@ -86,12 +86,15 @@ export interface OpSchemas {
   'bitwise_xor': 'bitwise_xor(Tensor self, Tensor other) -> Tensor';
   'bitwise_xor.out': 'bitwise_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)';
   'bitwise_xor_': 'bitwise_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)';
+  'block_diag': 'block_diag(Tensor[] tensors) -> Tensor';
   'bmm': 'bmm(Tensor self, Tensor mat2) -> Tensor';
   'bmm.out': 'bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)';
   'bucketize.Tensor': 'bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor';
   'bucketize.Tensor_out': 'bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!)';
+  'cartesian_prod': 'cartesian_prod(Tensor[] tensors) -> Tensor';
   'cat': 'cat(Tensor[] tensors, int dim=0) -> Tensor';
   'cat.out': 'cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)';
+  'cdist': 'cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor';
   'ceil': 'ceil(Tensor self) -> Tensor';
   'ceil.out': 'ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)';
   'ceil_': 'ceil_(Tensor(a!) self) -> Tensor(a!)';
@@ -106,6 +109,7 @@ export interface OpSchemas {
   'clamp_min.out': 'clamp_min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)';
   'clamp_min_': 'clamp_min_(Tensor(a!) self, Tensor other) -> Tensor(a!)';
   'clone': 'clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor';
+  'combinations': 'combinations(Tensor self, int r=2, bool with_replacement=False) -> Tensor';
   'constant_pad_nd': 'constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor';
   'convolution': 'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor';
   'convolution_backward': 'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)';
@@ -116,6 +120,7 @@ export interface OpSchemas {
   'cosh': 'cosh(Tensor self) -> Tensor';
   'cosh.out': 'cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)';
   'cosh_': 'cosh_(Tensor(a!) self) -> Tensor(a!)';
+  'cross': 'cross(Tensor self, Tensor other, int? dim=None) -> Tensor';
   'cummax': 'cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)';
   'cummin': 'cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)';
   'cumprod': 'cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor';
@@ -126,6 +131,7 @@ export interface OpSchemas {
   'cumsum_': 'cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)';
   'detach': 'detach(Tensor(a) self) -> Tensor(a)';
   'diagonal': 'diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)';
+  'diff': 'diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor';
   'div': 'div(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor';
   'div.out': 'div.out(Tensor self, Tensor other, *, str? rounding_mode=None, Tensor(a!) out) -> Tensor(a!)';
   'div_': 'div_(Tensor(a!) self, Tensor other, *, str? rounding_mode=None) -> Tensor(a!)';
@@ -211,6 +217,7 @@ export interface OpSchemas {
   'index_put_.packed': 'index_put_.packed(Tensor(a!) self, Tensor indices, int[] dims, Tensor values, bool accumulate=False) -> Tensor(a!)';
   'index_select': 'index_select(Tensor self, int dim, Tensor index) -> Tensor';
   'index_select.out': 'index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)';
+  'kron': 'kron(Tensor self, Tensor other) -> Tensor';
   'le': 'le(Tensor self, Tensor other) -> Tensor';
   'le.out': 'le.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)';
   'le_': 'le_(Tensor(a!) self, Tensor other) -> Tensor(a!)';
@@ -425,6 +432,7 @@ export interface OpSchemas {
   'tensordot': 'tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor';
   'tile': 'tile(Tensor self, SymInt[] dims) -> Tensor';
   'topk': 'topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)';
+  'trace': 'trace(Tensor self) -> Tensor';
   'transpose.int': 'transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)';
   'transpose_': 'transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)';
   'tril': 'tril(Tensor self, int diagonal=0) -> Tensor';
