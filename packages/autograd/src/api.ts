@@ -4,6 +4,7 @@ import {
   fmtShape,
   isFloatingType,
   isInferenceModeEnabled,
+  makeBinder,
   onesLike,
   to,
   type AutogradHooks,
@@ -82,17 +83,43 @@ function rootEdges(op: string, outputs: readonly Tensor[], fresh: Node[]): Edge[
   });
 }
 
+/**
+ * Note [autograd's entry points bind their arguments]
+ * `torch.autograd.backward`, `torch.autograd.grad` and `Tensor.backward` bind PyTorch's
+ * signatures (Note [The argument binder]): `grad(y, x, { createGraph: true })` and
+ * `grad(y, x, null, null, true)` are one call, and a misspelled keyword (`createGrph`) raises
+ * instead of silently giving a first-order graph. The tensors and their lists are `Any` (a
+ * Tensor or a list of them), checked here; `retain_graph=None` is `create_graph`'s value.
+ */
+const backwardArgs = makeBinder(
+  'backward',
+  'backward(Any tensors, Any grad_tensors=None, bool? retain_graph=None, bool create_graph=False, Any grad_variables=None, Any inputs=None) -> ()',
+  { unsupported: ['gradVariables'] },
+);
+
+type GradTensors = Tensor | readonly (Tensor | null)[] | null;
+
 /** `torch.autograd.backward(tensors, gradTensors, { retainGraph, createGraph, inputs })`. */
-export function backward(
-  tensors: Tensor | readonly Tensor[],
-  gradTensors: Tensor | readonly (Tensor | null)[] | null = null,
-  options: BackwardOptions = {},
-): void {
-  const outs = list(tensors);
+export function backward(tensors: Tensor | readonly Tensor[], gradTensors?: GradTensors, options?: BackwardOptions): void;
+export function backward(tensors: Tensor | readonly Tensor[], options?: BackwardOptions & { gradTensors?: GradTensors }): void;
+export function backward(...args: unknown[]): void {
+  const [tensors, gradTensors, retainGraph, createGraph, , inputs] = backwardArgs.bind(args);
+  runBackward(tensorList('backward', 'tensors', tensors), gradTensors, retainGraph ?? createGraph, createGraph, inputs);
+}
+
+/** A Tensor or a list of them (`tensors`, `outputs`, `inputs`), checked. */
+function tensorList(op: string, name: string, x: unknown): Tensor[] {
+  return list(x).map((t, i) => {
+    if (!(t instanceof Tensor)) throw new TypeError(`${op}: ${name}[${i}] must be a Tensor, but got ${typeName(t)}`);
+    return t;
+  });
+}
+
+function runBackward(outs: readonly Tensor[], gradTensors: unknown, keepGraph: boolean, createGraph: boolean, inputs: unknown): void {
   const fresh: Node[] = [];
   try {
     const roots = rootEdges('backward', outs, fresh);
-    const onlyTensors = options.inputs ? tensorInputs(options.inputs) : undefined;
+    const onlyTensors = inputs == null ? undefined : tensorInputs(inputs);
     const only = onlyTensors?.map((t) => {
       const e = gradientEdge(t.impl, fresh);
       if (!e) throw new AutogradError('backward: One of the differentiated Tensors does not require grad');
@@ -100,26 +127,34 @@ export function backward(
     });
     // A non-leaf among `inputs` gets its gradient in `.grad`, as PyTorch does.
     const onlyMetas = onlyTensors?.map((t) => (metaOf(t.impl)?.gradFn ? metaOf(t.impl) : null));
-    const grads = rootGrads('backward', outs, gradTensors == null ? [] : list<Tensor | null>(gradTensors));
-    execute(roots, grads, {
-      keepGraph: options.retainGraph ?? options.createGraph ?? false,
-      createGraph: options.createGraph ?? false,
-      only,
-      onlyMetas,
-    });
+    const grads = rootGrads('backward', outs, gradTensors == null ? [] : list(gradTensors));
+    execute(roots, grads, { keepGraph, createGraph, only, onlyMetas });
   } finally {
     for (const f of fresh) f.release();
   }
 }
 
+const gradArgs = makeBinder(
+  'grad',
+  'grad(Any outputs, Any inputs, Any grad_outputs=None, bool? retain_graph=None, bool create_graph=False, bool only_inputs=True, bool allow_unused=False, bool is_grads_batched=False) -> ()',
+  { unsupported: ['isGradsBatched'] },
+);
+
 /** `torch.autograd.grad(outputs, inputs, opts)`: the gradients, without touching `.grad`. */
+export function grad(outputs: Tensor | readonly Tensor[], inputs: Tensor | readonly Tensor[], options?: GradOptions): (Tensor | null)[];
+export function grad(outputs: Tensor | readonly Tensor[], inputs: Tensor | readonly Tensor[], gradOutputs: GradTensors, options?: Omit<GradOptions, 'gradOutputs'>): (Tensor | null)[];
 export function grad(
   outputs: Tensor | readonly Tensor[],
   inputs: Tensor | readonly Tensor[],
-  options: GradOptions = {},
-): (Tensor | null)[] {
-  const outs = list(outputs);
-  const ins = list(inputs);
+  gradOutputs: GradTensors,
+  retainGraph: boolean | null,
+  createGraph?: boolean,
+  options?: Pick<GradOptions, 'allowUnused'>,
+): (Tensor | null)[];
+export function grad(...args: unknown[]): (Tensor | null)[] {
+  const [outputs, inputs, gradOutputs, retainGraph, createGraph, , allowUnused] = gradArgs.bind(args);
+  const outs = tensorList('grad', 'outputs', outputs);
+  const ins = tensorList('grad', 'inputs', inputs);
   const fresh: Node[] = [];
   try {
     const roots = rootEdges('grad', outs, fresh);
@@ -128,14 +163,9 @@ export function grad(
       if (!e) throw new AutogradError('grad: One of the differentiated Tensors does not require grad');
       return e;
     });
-    const given: unknown[] = options.gradOutputs == null ? [] : list<Tensor | null>(options.gradOutputs);
-    const grads = rootGrads('grad', outs, given);
-    const result = execute(roots, grads, {
-      keepGraph: options.retainGraph ?? options.createGraph ?? false,
-      createGraph: options.createGraph ?? false,
-      captures,
-    });
-    if (!options.allowUnused && result.some((g) => g === null)) {
+    const grads = rootGrads('grad', outs, gradOutputs == null ? [] : list(gradOutputs));
+    const result = execute(roots, grads, { keepGraph: retainGraph ?? createGraph, createGraph, captures });
+    if (!allowUnused && result.some((g) => g === null)) {
       for (const g of result) g?.dispose();
       throw new AutogradError(
         'grad: One of the differentiated Tensors appears to not have been used in the graph. Set allowUnused: true if this is the desired behavior.',
@@ -197,7 +227,8 @@ export const hooks: AutogradHooks = {
     const out = new Tensor(impl.retain());
     const g = gradient ? new Tensor(gradient.retain()) : null;
     try {
-      backward(out, g, options);
+      // (Tensor.backward has bound the options: Note [autograd's entry points bind their arguments])
+      runBackward([out], g === null ? null : [g], options.retainGraph ?? options.createGraph ?? false, options.createGraph ?? false, options.inputs);
     } finally {
       out.dispose();
       g?.dispose();

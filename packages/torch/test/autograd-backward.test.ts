@@ -236,6 +236,26 @@ describe('backward()', () => {
     expect(other.grad).toBeNull();
   });
 
+  it("binds PyTorch's signatures: y.backward({ retainGraph }), positional flags, grad's createGraph; nothing ignored", () => {
+    const x = f32([0.5, 1.5]);
+    const y = x.pow(3).sum();
+    y.backward({ retainGraph: true });
+    y.backward(null, true);
+    expectClose(gradValues(x), [2 * 3 * 0.25, 2 * 3 * 2.25]);
+    const z = x.pow(3).sum();
+    // createGraph positionally (grad(outputs, inputs, grad_outputs, retain_graph, create_graph)) and by keyword
+    const [g1] = torch.autograd.grad(z, x, null, null, true);
+    const [g2] = torch.autograd.grad(x.pow(3).sum(), x, { createGraph: true });
+    const [gg] = torch.autograd.grad(g1!.sum(), x);
+    expectClose(gg!.tolist(), [6 * 0.5, 6 * 1.5]);
+    expect(g2!.requiresGrad).toBe(true);
+    expect(() => torch.autograd.grad(x.pow(3).sum(), x, { createGrph: true } as never)).toThrow("grad() got an unexpected keyword argument 'createGrph'");
+    expect(() => x.pow(2).sum().backward({ retainGrph: true } as never)).toThrow("backward() got an unexpected keyword argument 'retainGrph'");
+    expect(() => torch.autograd.backward(x.pow(2).sum(), { gradTensor: null } as never)).toThrow("backward() got an unexpected keyword argument 'gradTensor'");
+    expect(() => torch.autograd.grad(x.sum(), x, { isGradsBatched: true } as never)).toThrow(torch.NotImplementedError);
+    expect(() => x.sum().backward(null, 'yes' as never)).toThrow("backward(): argument 'retainGraph' (position 3) must be bool, not string");
+  });
+
   it('torch.autograd.backward takes several outputs and their gradients', () => {
     // torch.autograd.backward([x*2, x.sum()*x.sum()... ]) : y1 = x*2 (grad [1,1]), y2 = (x*x).sum()
     const x = f32([1.0, 3.0]);

@@ -5,6 +5,7 @@ import type { DispatchKeySet } from '../dispatch/dispatch-key-set';
 import { formatTensor } from '../format';
 import { normalizeDim } from '../views';
 import { autogradHooks, requireAutogradHooks, type BackwardOptions, type GradFnHandle } from './autograd-interface';
+import { makeBinder, type TypedBinder } from '../ops/binder';
 import { deviceReader } from './device-reader';
 import { decodeHost, gatherHost, type HostValues } from './host-data';
 import { LEFT_SCOPES, trackInScope, untrackFromScope } from './scope';
@@ -318,12 +319,21 @@ export class Tensor {
     return autogradHooks()?.isLeaf(this.impl) ?? true;
   }
 
-  backward(gradient?: Tensor | null, options: BackwardOptions = {}): void {
-    // Untyped callers can pass anything; PyTorch's `_make_grads` raises a TypeError for it.
+  /**
+   * `backward(gradient=None, retain_graph=None, create_graph=False, inputs=None)`, bound as
+   * PyTorch binds it: `y.backward({ retainGraph: true })`, `y.backward(g, { inputs: [x] })`
+   * (autograd's Note [autograd's entry points bind their arguments]).
+   */
+  backward(options?: BackwardOptions & { gradient?: Tensor | null }): void;
+  backward(gradient?: Tensor | null, options?: BackwardOptions): void;
+  backward(gradient: Tensor | null | undefined, retainGraph: boolean | null, createGraph?: boolean, options?: Pick<BackwardOptions, 'inputs'>): void;
+  backward(...args: unknown[]): void {
+    const [, gradient, retainGraph, createGraph, inputs] = backwardBinder().bind([this, ...args]);
+    // (PyTorch's `_make_grads` words, for a gradient of any other type)
     if (gradient != null && !(gradient instanceof Tensor)) {
       throw new TypeError(`backward: gradients can be either Tensors or null, but got ${Array.isArray(gradient) ? 'Array' : typeof gradient}`);
     }
-    requireAutogradHooks('backward').backward(this.impl, gradient ? gradient.impl : null, options);
+    requireAutogradHooks('backward').backward(this.impl, gradient ? gradient.impl : null, { retainGraph: retainGraph ?? undefined, createGraph, inputs: inputs == null ? undefined : inputsList(inputs) });
   }
 
   retainGrad(): void {
@@ -461,3 +471,13 @@ function nest(sizes: readonly number[], flat: (number | bigint | boolean)[]): Ne
   };
   return build(0);
 }
+
+const BACKWARD = 'backward(Tensor self, Any gradient=None, bool? retain_graph=None, bool create_graph=False, Any inputs=None) -> ()';
+let backwardArgs: TypedBinder<typeof BACKWARD> | null = null;
+/** Tensor.backward's binder, made at its first call (the binder's module imports this one). */
+function backwardBinder(): TypedBinder<typeof BACKWARD> {
+  return (backwardArgs ??= makeBinder('backward', BACKWARD));
+}
+
+/** `inputs`: a Tensor or a list of them (autograd checks each). */
+const inputsList = (x: unknown): readonly unknown[] => (Array.isArray(x) ? x : [x]);
