@@ -166,7 +166,7 @@ export const cdist = front("cdist(Tensor x1, Tensor x2, float p=2, str compute_m
   method: false,
   choices: { compute_mode: CDIST_MODES },
 }).run(([x1, x2, p, computeMode]): Tensor => {
-  const mode = (CDIST_MODES as readonly string[]).indexOf(computeMode);
+  const mode = CDIST_MODES.findIndex((m) => m === computeMode);
   if (mode < 0) throw new TorchError(`cdist: ${String(computeMode)} is not a valid value for compute_mode`);
   return callFunctional(CDIST, [unwrapTensor('cdist', 'x1', x1), unwrapTensor('cdist', 'x2', x2), p, mode === 0 ? null : mode]);
 });

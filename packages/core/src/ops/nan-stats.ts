@@ -173,7 +173,7 @@ const INTERPOLATIONS = ['linear', 'lower', 'higher', 'midpoint', 'nearest'] as c
 
 /** The interpolation's check, then PyTorch's quantile_checks, in its order (both ops say `quantile()`). */
 function quantileChecks(self: Tensor, q: Tensor, interpolation: string): void {
-  if (!(INTERPOLATIONS as readonly string[]).includes(interpolation)) {
+  if (!INTERPOLATIONS.some((m) => m === interpolation)) {
     throw new TorchError(`quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, but got ${interpolation}`);
   }
   if (self.numel() === 0) throw new TorchError('quantile() input tensor must be non-empty');

@@ -3,6 +3,7 @@ import { DTypeError, ShapeError, TorchError, type DType, type Tensor } from '@to
 import { ALL_DTYPES, goldenSamples, tensorArg } from './common';
 import { bool, either, num, oneOf, options } from './kwargs';
 import type { OpInfo, OpInput } from './types';
+import { untyped } from './untyped';
 
 /**
  * The OpInfo entries of kron, cross, cdist, trace, diff, blockDiag, cartesianProd and
@@ -90,8 +91,8 @@ export const LINALG_MISC_OPS: readonly OpInfo[] = [
     errorInputs: [
       {
         name: 'an unknown compute_mode',
-        // (a string the types refuse, as Python's does at run time)
-        make: (d) => torch.cdist(ones(d, [2, 2]), ones(d, [2, 2]), { computeMode: 'fast' as 'use_mm_for_euclid_dist' }),
+        // (a string the types refuse, and the function at run time as Python's does)
+        make: (d) => untyped(torch.cdist)(ones(d, [2, 2]), ones(d, [2, 2]), { computeMode: 'fast' }),
         error: TorchError,
         match: /cdist/,
       },
