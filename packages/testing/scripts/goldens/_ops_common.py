@@ -95,6 +95,22 @@ def fill(name, shape, g, pool=None, scale=3.0, lo=None, hi=None):
     return head + rest
 
 
+def small_operand(d, shape, g):
+    """An operand whose products and sums stay exact: floats in [-2, 2], ints in [-5, 5] ([0, 5] for uint8)."""
+    if is_float(d):
+        return fill(d, shape, g, scale=2.0)
+    if d == "bool":
+        return fill(d, shape, g)
+    lo, hi = (0, 5) if d == "uint8" else (-5, 5)
+    return fill(d, shape, g, lo=lo, hi=hi)
+
+
+def small_operands(op, sample, d, shapes):
+    """One `small_operand` per shape, drawn from the case's own generator."""
+    g = gen_for(op, sample, d)
+    return [T(d, s, small_operand(d, s, g)) for s in shapes]
+
+
 def shuffled(vals, g):
     perm = torch.randperm(len(vals), generator=g).tolist()
     return [vals[i] for i in perm]

@@ -19,24 +19,10 @@ import torch
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import _ops_common  # noqa: E402
-from _ops_common import ALL, FLOATS, T, Recorder, encode_error, encode_result, fill, gen_for, is_float  # noqa: E402
+from _ops_common import ALL, FLOATS, T, Recorder, encode_error, encode_result, gen_for, small_operand, small_operands  # noqa: E402
 from _dtypes import DTYPES  # noqa: E402
 
 _ops_common.PY_KWARGS.update({"p": "p", "computeMode": "compute_mode", "n": "n", "r": "r", "withReplacement": "with_replacement"})
-
-
-def operand(d, shape, g):
-    if is_float(d):
-        return fill(d, shape, g, scale=2.0)
-    if d == "bool":
-        return fill(d, shape, g)
-    lo, hi = (0, 5) if d == "uint8" else (-5, 5)
-    return fill(d, shape, g, lo=lo, hi=hi)
-
-
-def ts(op, sample, d, shapes):
-    g = gen_for(op, sample, d)
-    return [T(d, s, operand(d, s, g)) for s in shapes]
 
 
 TRACE = [("square", [3, 3]), ("wide", [2, 4]), ("tall", [4, 2]), ("empty", [2, 0]), ("1d", [3]), ("3d", [2, 2, 2])]
@@ -187,37 +173,37 @@ def make():
     rec = Recorder()
     for d in ALL:
         for sample, shape in TRACE:
-            rec.case("trace", sample, d, ts("trace", sample, d, [shape]), lambda a, k: torch.trace(a[0]))
+            rec.case("trace", sample, d, small_operands("trace", sample, d, [shape]), lambda a, k: torch.trace(a[0]))
         for sample, shapes in KRON:
-            rec.case("kron", sample, d, ts("kron", sample, d, shapes), lambda a, k: torch.kron(*a))
+            rec.case("kron", sample, d, small_operands("kron", sample, d, shapes), lambda a, k: torch.kron(*a))
         for sample, shapes, kw in CROSS:
-            rec.case("cross", sample, d, ts("cross", sample, d, shapes), lambda a, k: torch.cross(*a, **k), kw)
+            rec.case("cross", sample, d, small_operands("cross", sample, d, shapes), lambda a, k: torch.cross(*a, **k), kw)
         for sample, shapes, kw in CDIST + (CDIST_MM if d in ("float32", "float64") else []):
-            rec.case("cdist", sample, d, ts("cdist", sample, d, shapes), cdist_call, kw)
+            rec.case("cdist", sample, d, small_operands("cdist", sample, d, shapes), cdist_call, kw)
         for sample, shapes, kw in DIFF:
-            rec.case("diff", sample, d, ts("diff", sample, d, shapes), diff_call, kw)
+            rec.case("diff", sample, d, small_operands("diff", sample, d, shapes), diff_call, kw)
         for sample, shapes in BLOCK_DIAG:
-            rec.case("blockDiag", sample, d, ts("block_diag", sample, d, shapes), lambda a, k: torch.block_diag(*a))
+            rec.case("blockDiag", sample, d, small_operands("block_diag", sample, d, shapes), lambda a, k: torch.block_diag(*a))
         for sample, shapes in CARTESIAN:
-            rec.case("cartesianProd", sample, d, ts("cartesian_prod", sample, d, shapes), lambda a, k: torch.cartesian_prod(*a))
+            rec.case("cartesianProd", sample, d, small_operands("cartesian_prod", sample, d, shapes), lambda a, k: torch.cartesian_prod(*a))
         for sample, shape, kw in COMBINATIONS:
-            rec.case("combinations", sample, d, ts("combinations", sample, d, [shape]), lambda a, k: torch.combinations(a[0], **k), kw)
+            rec.case("combinations", sample, d, small_operands("combinations", sample, d, [shape]), lambda a, k: torch.combinations(a[0], **k), kw)
     # mixed dtypes: kron and diff's prepend promote; cross, cdist and cartesian_prod refuse; block_diag promotes
     for da, db in [("int32", "float32"), ("bool", "int8"), ("float16", "float64"), ("uint8", "int8")]:
         g = gen_for("mixed", da, db)
         v = f"{da}+{db}"
-        rec.case("kron", "promote", da, [T(da, [2], operand(da, [2], g)), T(db, [2, 2], operand(db, [2, 2], g))], lambda a, k: torch.kron(*a), variant=v)
-        rec.case("cross", "mixed-dtypes", da, [T(da, [2, 3], operand(da, [2, 3], g)), T(db, [2, 3], operand(db, [2, 3], g))],
+        rec.case("kron", "promote", da, [T(da, [2], small_operand(da, [2], g)), T(db, [2, 2], small_operand(db, [2, 2], g))], lambda a, k: torch.kron(*a), variant=v)
+        rec.case("cross", "mixed-dtypes", da, [T(da, [2, 3], small_operand(da, [2, 3], g)), T(db, [2, 3], small_operand(db, [2, 3], g))],
                  lambda a, k: torch.cross(*a, **k), {"dim": 1}, variant=v)
-        rec.case("diff", "prepend-promote", da, [T(da, [2, 3], operand(da, [2, 3], g)), T(db, [2, 1], operand(db, [2, 1], g))], diff_call, {"dim": 1}, variant=v)
-        rec.case("blockDiag", "promote", da, [T(da, [2], operand(da, [2], g)), T(db, [2, 2], operand(db, [2, 2], g))], lambda a, k: torch.block_diag(*a), variant=v)
-        rec.case("cartesianProd", "mixed-dtypes", da, [T(da, [2], operand(da, [2], g)), T(db, [2], operand(db, [2], g))], lambda a, k: torch.cartesian_prod(*a), variant=v)
+        rec.case("diff", "prepend-promote", da, [T(da, [2, 3], small_operand(da, [2, 3], g)), T(db, [2, 1], small_operand(db, [2, 1], g))], diff_call, {"dim": 1}, variant=v)
+        rec.case("blockDiag", "promote", da, [T(da, [2], small_operand(da, [2], g)), T(db, [2, 2], small_operand(db, [2, 2], g))], lambda a, k: torch.block_diag(*a), variant=v)
+        rec.case("cartesianProd", "mixed-dtypes", da, [T(da, [2], small_operand(da, [2], g)), T(db, [2], small_operand(db, [2], g))], lambda a, k: torch.cartesian_prod(*a), variant=v)
     for da, db in [("float32", "float64"), ("float64", "float32")]:
         g = gen_for("cdist-mixed", da, db)
-        rec.case("cdist", "mixed-dtypes", da, [T(da, [2, 3], operand(da, [2, 3], g)), T(db, [2, 3], operand(db, [2, 3], g))], cdist_call, variant=f"{da}+{db}")
+        rec.case("cdist", "mixed-dtypes", da, [T(da, [2, 3], small_operand(da, [2, 3], g)), T(db, [2, 3], small_operand(db, [2, 3], g))], cdist_call, variant=f"{da}+{db}")
     # a zero distance (a point of x1 in x2): 0 on the direct path, sqrt(1e-30) on the matmul one
     for d in ("float32", "float64"):
-        x = T(d, [2, 3], operand(d, [2, 3], gen_for("cdist", "same", d)))
+        x = T(d, [2, 3], small_operand(d, [2, 3], gen_for("cdist", "same", d)))
         rec.case("cdist", "zero-distance", d, [x, x], cdist_call)
         rec.case("cdist", "zero-distance-mm", d, [x, x], cdist_call, {"computeMode": "use_mm_for_euclid_dist"})
     return {"family": "common", **rec.result(), "indices": indices_cases(), "cdist_grads": cdist_grads()}

@@ -17,23 +17,9 @@ import torch
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import _ops_common  # noqa: E402
-from _ops_common import ALL, T, Recorder, fill, gen_for, is_float  # noqa: E402
+from _ops_common import ALL, T, Recorder, gen_for, is_float, small_operand, small_operands  # noqa: E402
 
 _ops_common.PY_KWARGS.update({"beta": "beta", "equation": "equation", "dims": "dims"})
-
-
-def operand(d, shape, g):
-    if is_float(d):
-        return fill(d, shape, g, scale=2.0)
-    if d == "bool":
-        return fill(d, shape, g)
-    lo, hi = (0, 5) if d == "uint8" else (-5, 5)
-    return fill(d, shape, g, lo=lo, hi=hi)
-
-
-def ts(op, sample, d, shapes):
-    g = gen_for(op, sample, d)
-    return [T(d, s, operand(d, s, g)) for s in shapes]
 
 
 ADDMM = [
@@ -99,30 +85,30 @@ def make():
     for d in ALL:
         scales = {"beta": 0.5, "alpha": 1.5} if is_float(d) else ({"beta": 2, "alpha": 3} if d != "bool" else {"beta": True, "alpha": True})
         for sample, shapes, kw in ADDMM:
-            inputs = ts("addmm", sample, d, shapes)
+            inputs = small_operands("addmm", sample, d, shapes)
             if sample == "beta0" and is_float(d):
                 inputs[0] = T(d, shapes[0], [math.nan] * math.prod(shapes[0]))
             rec.case("addmm", sample, d, inputs, lambda a, k: torch.addmm(*a, **k), scales if kw == "scales" else kw, "", ADDMM_,
                      upcast=True, float_acc=("bfloat16",))
         for sample, shapes, kw in BADDBMM:
-            inputs = ts("baddbmm", sample, d, shapes)
+            inputs = small_operands("baddbmm", sample, d, shapes)
             if sample == "beta0" and is_float(d):
                 inputs[0] = T(d, shapes[0], [math.nan] * math.prod(shapes[0]))
             rec.case("baddbmm", sample, d, inputs, lambda a, k: torch.baddbmm(*a, **k), scales if kw == "scales" else kw, "", BADDBMM_,
                      upcast=True, float_acc=("bfloat16",))
-        rec.case("outer", "basic", d, ts("outer", "basic", d, [[3], [4]]), lambda a, k: torch.outer(*a))
-        rec.case("outer", "empty", d, ts("outer", "empty", d, [[0], [4]]), lambda a, k: torch.outer(*a))
-        rec.case("outer", "2d", d, ts("outer", "2d", d, [[2, 2], [4]]), lambda a, k: torch.outer(*a))
+        rec.case("outer", "basic", d, small_operands("outer", "basic", d, [[3], [4]]), lambda a, k: torch.outer(*a))
+        rec.case("outer", "empty", d, small_operands("outer", "empty", d, [[0], [4]]), lambda a, k: torch.outer(*a))
+        rec.case("outer", "2d", d, small_operands("outer", "2d", d, [[2, 2], [4]]), lambda a, k: torch.outer(*a))
         for sample, eq, shapes in EINSUM:
-            rec.case("einsum", sample, d, ts("einsum", sample, d, shapes), lambda a, k: torch.einsum(k["equation"], *a), {"equation": eq},
+            rec.case("einsum", sample, d, small_operands("einsum", sample, d, shapes), lambda a, k: torch.einsum(k["equation"], *a), {"equation": eq},
                      upcast=True, float_acc=("bfloat16",))
         for sample, kw, shapes in TENSORDOT:
-            rec.case("tensordot", sample, d, ts("tensordot", sample, d, shapes), lambda a, k: torch.tensordot(a[0], a[1], **k), kw,
+            rec.case("tensordot", sample, d, small_operands("tensordot", sample, d, shapes), lambda a, k: torch.tensordot(a[0], a[1], **k), kw,
                      upcast=True, float_acc=("bfloat16",))
     for da, db in [("int32", "float32"), ("bool", "int8"), ("float16", "float64")]:
         g = gen_for("outer", "promote", da, db)
-        rec.case("outer", "promote", da, [T(da, [2], operand(da, [2], g)), T(db, [3], operand(db, [3], g))], lambda a, k: torch.outer(*a), variant=f"{da}+{db}")
+        rec.case("outer", "promote", da, [T(da, [2], small_operand(da, [2], g)), T(db, [3], small_operand(db, [3], g))], lambda a, k: torch.outer(*a), variant=f"{da}+{db}")
         g = gen_for("addmm", "mixed", da, db)
-        rec.case("addmm", "mixed-dtypes", da, [T(da, [2, 2], operand(da, [2, 2], g)), T(da, [2, 2], operand(da, [2, 2], g)), T(db, [2, 2], operand(db, [2, 2], g))],
+        rec.case("addmm", "mixed-dtypes", da, [T(da, [2, 2], small_operand(da, [2, 2], g)), T(da, [2, 2], small_operand(da, [2, 2], g)), T(db, [2, 2], small_operand(db, [2, 2], g))],
                  lambda a, k: torch.addmm(*a), variant=f"{da}+{db}", inplace=ADDMM_)
     return {"family": "linalg_extra", **rec.result()}

@@ -13,16 +13,15 @@ import torch
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import _ops_common  # noqa: E402
 from _ops_common import ALL, FLOATS, S, T, Recorder, edges, fill, gen_for, is_float  # noqa: E402
+from ops_stats import MEDIAN_SAMPLES as MEDIAN_CASES, NAN_POOL, TIES_POOL  # noqa: E402
 
 for _k in ("interpolation",):
     _ops_common.PY_KWARGS.setdefault(_k, _k)
 
 NAN = math.nan
 INF = math.inf
-NAN_POOL = {f: [1.0, NAN, -2.0, 3.0, INF, 0.5, -INF, 2.0, NAN, -1.0, 0.0, 4.0] for f in FLOATS}
 # a row of NaN only (rows of 4), finite values elsewhere
 NAN_ROW_POOL = {f: [1.5, NAN, -2.0, 3.0, NAN, NAN, NAN, NAN, 2.0, 0.5, NAN, -1.0] for f in FLOATS}
-TIES_POOL = [3, 1, 3, 0, 1, 3, 1, 3, 2, 2, 0, 0]
 LARGE_POOL = {f: [1000.0, 1000.5, -1000.0, 999.0, 88.5, 89.0, 90.0, -88.0, 1.0, 2.0, 3.0, 4.0] for f in FLOATS}
 NEG_INF_POOL = {f: [-INF, -INF, -INF, -INF, 1.0, -INF, 2.0, -INF, INF, 1.0, -INF, 3.0] for f in FLOATS}
 
@@ -106,22 +105,9 @@ LCSE_SAMPLES = [
     ("empty", [0, 3], {"dim": 0}, None),
 ]
 
-MEDIAN_SAMPLES = [
-    ("all", [3, 4], {}, None),
-    ("all-even", [2, 3], {}, None),
-    ("all-nan", [3, 4], {}, NAN_POOL),
-    ("only-nan", [2, 2], {}, {f: [NAN] * 4 for f in FLOATS}),
-    ("dim1", [3, 4], {"dim": 1}, None),
-    ("dim0", [4, 3], {"dim": 0}, None),
-    ("keepdim", [2, 3, 4], {"dim": 1, "keepdim": True}, None),
-    ("nan", [3, 4], {"dim": 1}, NAN_POOL),
-    ("ties", [3, 4], {"dim": 1}, TIES_POOL),
-    ("0dim", [], {}, None),
-    ("0dim-dim", [], {"dim": 0}, None),
-    ("empty-all", [0, 3], {}, None),
-    ("empty-kept-dim", [0, 3], {"dim": 1}, None),
-    ("empty-reduced-dim", [0, 3], {"dim": 0}, None),
-]
+# nanmedian's cases are median's (ops_stats), with a tensor of NaN only after the one with some
+_AFTER = [name for name, *_ in MEDIAN_CASES].index("all-nan") + 1
+MEDIAN_SAMPLES = [*MEDIAN_CASES[:_AFTER], ("only-nan", [2, 2], {}, {f: [NAN] * 4 for f in FLOATS}), *MEDIAN_CASES[_AFTER:]]
 
 QUANTILE_SAMPLES = [
     ("all", [3, 4], {"q": 0.25}, None),
