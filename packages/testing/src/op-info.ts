@@ -10,6 +10,7 @@ import { POINTWISE_OPS } from './op-info/pointwise';
 import { REDUCTION_OPS } from './op-info/reductions';
 import { STATS_OPS } from './op-info/reductions-stats';
 import { NAN_STATS_OPS } from './op-info/nan-stats';
+import { HISTOGRAM_OPS } from './op-info/histograms';
 import { ROUND } from './op-info/rounding';
 import { SHAPE_OPS } from './op-info/shape';
 import { SORTING_OPS } from './op-info/sorting';
@@ -23,4 +24,4 @@ import { SPATIAL_OPS } from './op-info/spatial';
 export * from './op-info/types';
 export { DEFAULT_TOLERANCE } from './op-info/common';
 
-export const OP_TABLE: readonly OpInfo[] = [...POINTWISE_OPS, ...ACTIVATION_OPS, ...BINARY_MATH_OPS, ...CLAMP_OPS, ...TERNARY_OPS, ...CLASSIFY_OPS, NAN_TO_NUM, CLIP, ROUND, ...REDUCTION_OPS, ...STATS_OPS, ...NAN_STATS_OPS, ...LINALG_OPS, ...SHAPE_OPS, ...SORTING_OPS, ...LINALG_EXTRA_OPS, ...NN_OPS, ...INDEXING_OPS, ...SPATIAL_OPS, ...LINALG_MISC_OPS];
+export const OP_TABLE: readonly OpInfo[] = [...POINTWISE_OPS, ...ACTIVATION_OPS, ...BINARY_MATH_OPS, ...CLAMP_OPS, ...TERNARY_OPS, ...CLASSIFY_OPS, NAN_TO_NUM, CLIP, ROUND, ...REDUCTION_OPS, ...STATS_OPS, ...NAN_STATS_OPS, ...HISTOGRAM_OPS, ...LINALG_OPS, ...SHAPE_OPS, ...SORTING_OPS, ...LINALG_EXTRA_OPS, ...NN_OPS, ...INDEXING_OPS, ...SPATIAL_OPS, ...LINALG_MISC_OPS];

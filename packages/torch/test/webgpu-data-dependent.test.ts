@@ -404,4 +404,36 @@ describe.skipIf(!ready)('unique on webgpu (uniqueAsync)', () => {
     expectNoGrowth(before);
     x.dispose();
   });
+
+  it('bincount refuses its sync form by naming bincountAsync, after the argument checks; bincountAsync reads the min and max, matches CPU and leaks nothing', async () => {
+    const data = [3, 0, 7, 3, 1];
+    const x = gpu(data, 'int32');
+    const w = gpu([0.5, 1.5, 2, -1, 4]);
+    const neg = gpu([1, -2], 'int32');
+    const short = gpu([1, 2]);
+    const before = live();
+    expect(() => torch.bincount(x)).toThrow(/bincount: the size of the result depends on the data, and webgpu tensors cannot be read synchronously; use `await torch\.bincountAsync\(x, weights, minlength\)`/);
+    expect(() => torch.bincount(x, short)).toThrow(/bincount: weights should be 1-d and have the same length as input/);
+    expect(() => torch.bincount(x, { minlength: -1 })).toThrow(/bincount: minlength should be >= 0/);
+    expectNoGrowth(before);
+    const expected = torch.tidy(() => [torch.bincount(cpu(data, 'int32')).tolist(), torch.bincount(cpu(data, 'int32'), cpu([0.5, 1.5, 2, -1, 4]), 10).tolist()]);
+    const read = async (r: Promise<Tensor>) => {
+      const t = await r;
+      try {
+        return await t.tolistAsync();
+      } finally {
+        t.dispose();
+      }
+    };
+    for (let i = 0; i < 3; i++) {
+      expect(await read(torch.bincountAsync(x))).toEqual(expected[0]);
+      expect(await read(x.bincountAsync(w, 10))).toEqual(expected[1]);
+      await expect(torch.bincountAsync(neg)).rejects.toThrow(/bincount: bincount only supports 1-d non-negative integral inputs/);
+      const empty = gpu([], 'int32');
+      expect(await read(torch.bincountAsync(empty, { minlength: 2 }))).toEqual([0, 0]);
+      empty.dispose();
+    }
+    expectNoGrowth(before);
+    for (const t of [x, w, neg, short]) t.dispose();
+  });
 });

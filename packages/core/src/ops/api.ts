@@ -80,6 +80,7 @@ export * from './logical';
 export * from './reduction';
 export * from './reduction-stats';
 export * from './nan-stats';
+export * from './histograms';
 export * from './scan';
 export * from './linalg';
 export * from './copy';

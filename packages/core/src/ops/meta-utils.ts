@@ -18,6 +18,22 @@ export function isScalar(x: unknown): x is Scalar {
 export function torchTypeName(d: DType): string {
   return TYPE_NAMES[d];
 }
+/** The C++ type name PyTorch's TypeMeta prints for a dtype (`input(float), and weight(long int)`). */
+export function cTypeName(d: DType): string {
+  return C_TYPE_NAMES[d];
+}
+const C_TYPE_NAMES: Record<DType, string> = {
+  float32: 'float',
+  float64: 'double',
+  float16: 'c10::Half',
+  bfloat16: 'c10::BFloat16',
+  int8: 'signed char',
+  uint8: 'unsigned char',
+  int16: 'short int',
+  int32: 'int',
+  int64: 'long int',
+  bool: 'bool',
+};
 const TYPE_NAMES: Record<DType, string> = {
   float32: 'Float',
   float64: 'Double',

@@ -74,6 +74,10 @@ export const OP_KERNELS: Readonly<Record<string, readonly KernelNeed[]>> = {
   nanquantile: ['sort', 'ne', 'indexGather', 'lerp', 'clampMin', 'fill'],
   argsort: ['sort'],
   bucketize: ['searchsorted'],
+  // the bin counts (Note [bincount, histc and histogram are composites]): index_add into zeros
+  bincount: ['amin', 'amax', 'cat', 'copy', 'fill', 'indexScatter.add'],
+  histc: ['amin', 'amax', 'cat', 'add', 'mul', 'div', 'trunc', 'eq', 'ge', 'le', 'bitwiseAnd@bool', 'where', 'fill', 'indexScatter.add'],
+  histogram: ['amin', 'amax', 'cat', 'add', 'mul', 'div', 'lt', 'eq', 'ge', 'le', 'bitwiseAnd@bool', 'where', 'searchsorted', 'clampMax', 'fill', 'sum', 'indexScatter.add'],
   unique: ['unique', 'uniqueCountAsync|unique'],
   // linear algebra
   mv: ['mm'],

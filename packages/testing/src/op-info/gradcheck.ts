@@ -56,6 +56,9 @@ export const GRADCHECK_EXCLUDED: Readonly<Record<string, string>> = {
   bernoulli: 'random 0/1 samples: the derivative is zero almost everywhere and the sampler jumps',
   batchNorm: 'its running stats are buffers without a derivative (as in PyTorch) that gradcheck would perturb, and the OpInfo call returns them updated; test/nn-gradcheck.test.ts checks batchNorm with constant running stats',
   countNonzero: 'an int64 count has no gradient',
+  bincount: 'PyTorch has no derivative for bincount (its Node is NotImplemented): counts of bins',
+  histc: 'PyTorch has no derivative for histc: counts of bins',
+  histogram: 'PyTorch has no derivative for histogram (its Node is NotImplemented): counts of bins',
 };
 
 /**

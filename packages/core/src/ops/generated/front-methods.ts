@@ -4,6 +4,7 @@
 import { trueDivide, floorDivide, trueDivide_, floorDivide_, square, square_ } from '../aliases';
 import { copy_, fill_, zero_, clone, contiguous } from '../copy';
 import { gather, scatter_, scatter, scatterAdd_, scatterAdd, scatterReduce_, scatterReduce, indexSelect, indexAdd_, indexAdd, take, indexFill_, indexFill } from '../gather-scatter';
+import { bincount, bincountAsync, histc, histogram } from '../histograms';
 import { indexPut_, indexPut } from '../indexing';
 import { mm, bmm, mv, dot, matmul } from '../linalg';
 import { addmm, baddbmm, addmm_, baddbmm_, outer, ger } from '../linalg-extra';
@@ -29,6 +30,7 @@ export const FRONT_METHODS = {
   trueDivide, floorDivide, trueDivide_, floorDivide_, square, square_,
   copy_, fill_, zero_, clone, contiguous,
   gather, scatter_, scatter, scatterAdd_, scatterAdd, scatterReduce_, scatterReduce, indexSelect, indexAdd_, indexAdd, take, indexFill_, indexFill,
+  bincount, bincountAsync, histc, histogram,
   indexPut_, indexPut,
   mm, bmm, mv, dot, matmul,
   addmm, baddbmm, addmm_, baddbmm_, outer, ger,

@@ -74,6 +74,7 @@ export interface OpSchemas {
   'baddbmm_': 'baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)';
   'binary_cross_entropy': 'binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor';
   'binary_cross_entropy_with_logits': 'binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor';
+  'bincount': 'bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor';
   'bitwise_and': 'bitwise_and(Tensor self, Tensor other) -> Tensor';
   'bitwise_and.out': 'bitwise_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)';
   'bitwise_and_': 'bitwise_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)';
@@ -200,6 +201,10 @@ export interface OpSchemas {
   'hardtanh': 'hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor';
   'hardtanh.out': 'hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)';
   'hardtanh_': 'hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)';
+  'histc': 'histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor';
+  'histc.out': 'histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)';
+  'histogram.bin_ct': 'histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)';
+  'histogram.bins_tensor': 'histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)';
   'hstack': 'hstack(Tensor[] tensors) -> Tensor';
   'hypot': 'hypot(Tensor self, Tensor other) -> Tensor';
   'hypot.out': 'hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)';

@@ -1,8 +1,8 @@
-import { isFloatingType, type DType } from '../../dtype';
+import { isFloatingType } from '../../dtype';
 import { DTypeError, TorchError } from '../../errors';
 import type { Tensor } from '../../tensor/tensor';
 import { TensorImpl } from '../../tensor/tensor-impl';
-import { torchTypeName, type Scalar } from '../meta-utils';
+import { cTypeName, torchTypeName, type Scalar } from '../meta-utils';
 import { add, div, mul, neg, sub } from './formula-ops';
 import { ternaryRow, type TernaryRow, type TernarySaved } from './types';
 
@@ -26,14 +26,13 @@ function operand(saved: TernarySaved, what: string): Tensor | number {
   return typeof x === 'object' ? x : Number(x);
 }
 
-const FLOAT_C_NAMES: Partial<Record<DType, string>> = { float32: 'float', float64: 'double', float16: 'c10::Half', bfloat16: 'c10::BFloat16' };
-
 /** PyTorch's lerp checks: `end` (and a tensor `weight`) of `self`'s dtype, and that dtype floating. */
 function checkLerp(op: string, operands: readonly (TensorImpl | Scalar)[]): void {
   const [self, end, weight] = operands;
   if (!(self instanceof TensorImpl) || !(end instanceof TensorImpl)) throw new Error('op table: lerp has tensor self and end');
   const kernel = weight instanceof TensorImpl ? 'lerp_kernel_tensor' : 'lerp_kernel_scalar';
-  const name = (d: DType) => FLOAT_C_NAMES[d] ?? torchTypeName(d);
+  // (PyTorch prints the dtypes as TypeMeta does: `float`, `long int`)
+  const name = cTypeName;
   if (end.dtype !== self.dtype) throw new DTypeError(`${op}: expected dtype ${name(self.dtype)} for \`end\` but got dtype ${name(end.dtype)}`);
   if (weight instanceof TensorImpl && weight.dtype !== self.dtype) {
     throw new DTypeError(`${op}: expected dtype ${name(self.dtype)} for \`weight\` but got dtype ${name(weight.dtype)}`);
