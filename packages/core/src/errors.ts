@@ -34,6 +34,9 @@ export class TorchTypeError extends TorchError {}
 /** An argument or mode PyTorch has that torch-ts does not support yet. PyTorch: NotImplementedError. */
 export class NotImplementedError extends TorchError {}
 
+/** PyTorch's ValueError (a Python builtin): an argument of the right type whose value is refused (torch.distributions' validation). */
+export class ValueError extends TorchError {}
+
 /** Formats a size list the way torch-ts messages print it: `[2, 3]`. */
 export function fmtShape(shape: readonly number[]): string {
   return `[${shape.join(', ')}]`;

@@ -18,7 +18,9 @@ export const API_OPS = {
   reductions: [
     'sum', 'mean', 'prod', 'amax', 'amin', 'max', 'min', 'argmax', 'argmin', 'var', 'std', 'varMean', 'stdMean',
     'logsumexp', 'norm', 'all', 'any', 'countNonzero', 'cumsum', 'cumprod', 'cummax', 'cummin', 'median', 'mode',
+    'nansum', 'nanmean', 'nanmedian', 'quantile', 'nanquantile', 'logcumsumexp',
   ],
+  counting: ['bincount', 'histc', 'histogram'],
   'linear algebra': ['matmul', 'mm', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'baddbmm', 'einsum', 'tensordot'],
   'nn.functional': [
     'linear', 'conv1d', 'conv2d', 'convTranspose2d', 'maxPool2d', 'avgPool2d', 'adaptiveAvgPool2d', 'softmax',

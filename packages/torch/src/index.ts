@@ -54,6 +54,7 @@ export {
   IndexError,
   TorchTypeError,
   NotImplementedError,
+  ValueError,
   // factories (empty, zeros, ones, full, arange, linspace, eye and the *_like ones: ./generated/front-ops)
   tensor,
   type FactoryOptions,
@@ -228,3 +229,9 @@ export * as serialization from './serialization';
 
 /** `torch.utils.data`: Dataset, TensorDataset, DataLoader. */
 export * as utils from './utils';
+
+/** `torch.distributions`: probability distributions, their samples, log-probabilities and KL divergences. */
+export * as distributions from './distributions';
+
+/** `torch.finfo` / `torch.iinfo`: the limits of a dtype. */
+export { finfo, iinfo, type FInfo, type IInfo } from './finfo';

@@ -1,0 +1,322 @@
+/**
+ * torch.distributions against PyTorch 1.13 (goldens/distributions.json, written by
+ * scripts/goldens/distributions.py): shapes, repr, moments, entropy, logProb, cdf, icdf and
+ * their gradients, seeded sample/rsample draws (PyTorch's own values: the CPU generator is
+ * PyTorch's), KL divergences with gradients, and the validation errors.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import * as torch from '../src';
+import type { Tensor } from '../src';
+
+const D = torch.distributions;
+
+interface Values {
+  shape: number[];
+  dtype: 'float32' | 'float64' | 'int64' | 'bool';
+  values: (number | string | boolean)[];
+}
+type Maybe = { value: Values } | { error: string; message: string };
+interface Point {
+  value: Values;
+  logProb: Values;
+  grads: Record<string, Values | null>;
+  cdf: Maybe;
+}
+interface Case {
+  name: string;
+  dist: string;
+  dtype: 'float32' | 'float64';
+  params: Record<string, Values>;
+  kwparams: Record<string, Values>;
+  batchShape: number[];
+  eventShape: number[];
+  repr: string;
+  mean: Maybe;
+  mode: Maybe;
+  variance: Maybe;
+  stddev: Maybe;
+  entropy: Maybe;
+  points: Point[];
+  icdf: { value: Values; icdf: Maybe }[];
+  samples: { seed: number; shape: number[]; sample: Values; rsample: Values | null; rsampleGrads: Record<string, Values | null> | null };
+  expand: { batchShape: number[]; mean: Maybe };
+}
+interface Golden {
+  cases: Case[];
+  kl: { name: string; args: Values[]; kl: Values; grads: (Values | null)[] }[];
+  errors: Record<string, { type: string; message: string }>;
+}
+
+const G: Golden = JSON.parse(readFileSync(new URL('./goldens/distributions.json', import.meta.url), 'utf8'));
+
+const num = (v: number | string | boolean): number => (typeof v === 'number' ? v : v === 'nan' ? Number.NaN : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : Number(v));
+
+function make(v: Values, requiresGrad = false): Tensor {
+  const t = torch.tensor(v.values.map(num), { dtype: v.dtype }).reshape(v.shape);
+  return requiresGrad ? t.requiresGrad_() : t;
+}
+
+/** Values equal within the dtype's tolerance (NaN equal to NaN, infinities exactly). */
+function expectClose(got: Tensor, want: Values, what: string): void {
+  expect(got.shape, `${what}: shape`).toEqual(want.shape);
+  const g = (got.flatten().tolist() as (number | boolean)[]).map(Number);
+  const w = want.values.map(num);
+  const tol = got.dtype === 'float32' ? { rtol: 2e-6, atol: 1e-6 } : { rtol: 1e-12, atol: 1e-12 };
+  g.forEach((x, i) => {
+    const y = w[i];
+    if (Number.isNaN(y) || !Number.isFinite(y)) expect(x, `${what}[${i}]`).toBe(y);
+    else expect(Math.abs(x - y), `${what}[${i}]: got ${x}, expected ${y}`).toBeLessThanOrEqual(tol.atol + tol.rtol * Math.abs(y));
+  });
+}
+
+type Dist = InstanceType<typeof D.Distribution>;
+
+function build(c: Case): { d: Dist; leaves: Record<string, Tensor> } {
+  const leaves: Record<string, Tensor> = {};
+  for (const [k, v] of [...Object.entries(c.params), ...Object.entries(c.kwparams)]) leaves[k] = make(v, true);
+  const p = Object.values(leaves);
+  switch (c.dist) {
+    case 'Normal':
+      return { d: new D.Normal(p[0], p[1]), leaves };
+    case 'Uniform':
+      return { d: new D.Uniform(p[0], p[1]), leaves };
+    case 'Exponential':
+      return { d: new D.Exponential(p[0]), leaves };
+    case 'Laplace':
+      return { d: new D.Laplace(p[0], p[1]), leaves };
+    case 'LogNormal':
+      return { d: new D.LogNormal(p[0], p[1]), leaves };
+    case 'Bernoulli':
+      return { d: new D.Bernoulli(leaves), leaves };
+    case 'Categorical':
+      return { d: new D.Categorical(leaves), leaves };
+    case 'OneHotCategorical':
+      return { d: new D.OneHotCategorical(leaves), leaves };
+    default:
+      throw new Error(`no such distribution in the test: ${c.dist}`);
+  }
+}
+
+function check(got: () => Tensor, want: Maybe, what: string): void {
+  if ('value' in want) expectClose(got(), want.value, what);
+  else expect(got, what).toThrow(torch.NotImplementedError);
+}
+
+function expectGrads(out: Tensor, leaves: Record<string, Tensor>, want: Record<string, Values | null>, what: string): void {
+  const names = Object.keys(leaves);
+  const grads = torch.autograd.grad(out, names.map((n) => leaves[n]), { allowUnused: true, retainGraph: true });
+  names.forEach((n, i) => {
+    const w = want[n];
+    const g = grads[i];
+    if (w === null || w === undefined) expect(g === null || (g.abs().max().item() as number) === 0, `${what}: d/d${n} is none`).toBe(true);
+    else expectClose(g ?? torch.zeros(w.shape, { dtype: leaves[n].dtype }), w, `${what}: d/d${n}`);
+  });
+}
+
+describe('torch.distributions against PyTorch', () => {
+  for (const c of G.cases) {
+    describe(`${c.name} (${c.dtype})`, () => {
+      it('shapes, repr, moments and entropy', () => {
+        const { d } = build(c);
+        expect(d.batchShape).toEqual(c.batchShape);
+        expect(d.eventShape).toEqual(c.eventShape);
+        expect(String(d)).toBe(c.repr);
+        check(() => d.mean, c.mean, 'mean');
+        check(() => d.mode, c.mode, 'mode');
+        check(() => d.variance, c.variance, 'variance');
+        check(() => d.stddev, c.stddev, 'stddev');
+        check(() => d.entropy(), c.entropy, 'entropy');
+        const e = d.expand([2, ...d.batchShape]);
+        expect(e.batchShape).toEqual(c.expand.batchShape);
+        check(() => e.mean, c.expand.mean, 'expand(...).mean');
+      });
+
+      it('logProb, cdf and icdf, and the gradients of logProb', () => {
+        const { d, leaves } = build(c);
+        for (const [k, p] of c.points.entries()) {
+          const v = make(p.value);
+          const lp = d.logProb(v);
+          expectClose(lp, p.logProb, `logProb #${k}`);
+          expectGrads(lp.sum(), leaves, p.grads, `logProb #${k}`);
+          check(() => d.cdf(v), p.cdf, `cdf #${k}`);
+        }
+        for (const q of c.icdf) check(() => d.icdf(make(q.value)), q.icdf, 'icdf');
+      });
+
+      it("samples as PyTorch's for the same seed, and the gradient of rsample", () => {
+        const { d, leaves } = build(c);
+        torch.manualSeed(c.samples.seed);
+        const s = d.sample(c.samples.shape);
+        expect(s.requiresGrad).toBe(false);
+        expectClose(s, c.samples.sample, 'sample');
+        if (c.samples.rsample === null) {
+          expect(d.hasRsample).toBe(false);
+          expect(() => d.rsample([1])).toThrow(torch.NotImplementedError);
+          return;
+        }
+        const r = d.rsample(c.samples.shape);
+        expectClose(r, c.samples.rsample, 'rsample');
+        expectGrads(r.sum(), leaves, c.samples.rsampleGrads ?? {}, 'rsample');
+      });
+    });
+  }
+});
+
+describe('klDivergence against PyTorch', () => {
+  const makeKl: Record<string, (a: Tensor[]) => [Dist, Dist]> = {
+    normal: ([l1, s1, l2, s2]) => [new D.Normal(l1, s1), new D.Normal(l2, s2)],
+    laplace: ([l1, s1, l2, s2]) => [new D.Laplace(l1, s1), new D.Laplace(l2, s2)],
+    uniform: ([a, b, c, d]) => [new D.Uniform(a, b), new D.Uniform(c, d)],
+    exponential: ([r1, r2]) => [new D.Exponential(r1), new D.Exponential(r2)],
+    bernoulli: ([p1, p2]) => [new D.Bernoulli(p1), new D.Bernoulli(p2)],
+    'bernoulli-q-edge': ([p1, p2]) => [new D.Bernoulli(p1), new D.Bernoulli(p2)],
+    categorical: ([p1, p2]) => [new D.Categorical(p1), new D.Categorical(p2)],
+    'categorical-q-zero': ([p1, p2]) => [new D.Categorical(p1), new D.Categorical(p2)],
+    onehot: ([p1, p2]) => [new D.OneHotCategorical(p1), new D.OneHotCategorical(p2)],
+    'independent-normal': ([l1, s1, l2, s2]) => [new D.Independent(new D.Normal(l1, s1), 1), new D.Independent(new D.Normal(l2, s2), 1)],
+    lognormal: ([l1, s1, l2, s2]) => [new D.LogNormal(l1, s1), new D.LogNormal(l2, s2)],
+  };
+  for (const k of G.kl) {
+    it(k.name, () => {
+      const args = k.args.map((a) => make(a, true));
+      const [p, q] = makeKl[k.name](args);
+      const kl = torch.distributions.klDivergence(p, q);
+      expectClose(kl, k.kl, 'kl');
+      const finite = kl.isfinite();
+      if (!(finite.any().item() as boolean)) return;
+      const grads = torch.autograd.grad(kl.maskedSelect(finite).sum(), args, { allowUnused: true });
+      k.grads.forEach((w, i) => {
+        if (w !== null) expectClose(grads[i] ?? torch.zeros(w.shape, { dtype: 'float64' }), w, `d kl / d arg ${i}`);
+      });
+    });
+  }
+});
+
+describe('validation as PyTorch', () => {
+  const t = (x: number[] | number[][] | number) => torch.tensor(x, { dtype: 'float64' });
+  const calls: Record<string, () => unknown> = {
+    'normal-scale': () => new D.Normal(t([0, 1]), t([1, -1])),
+    'normal-scale-scalar': () => new D.Normal(0, -1),
+    'bernoulli-probs': () => new D.Bernoulli({ probs: t([0.5, 1.5]) }),
+    'bernoulli-neither': () => new D.Bernoulli({}),
+    'bernoulli-both': () => new D.Bernoulli({ probs: t([0.5]), logits: t([0]) }),
+    'categorical-probs': () => new D.Categorical({ probs: t([-0.5, 1.5]) }),
+    'uniform-order': () => new D.Uniform(t([0, 2]), t([1, 1])),
+    'exponential-rate': () => new D.Exponential(t([0])),
+    'log-prob-support': () => new D.Exponential(t([1])).logProb(t([-1])),
+    'log-prob-shape': () => new D.Normal(t([0, 1]), t([1, 1])).logProb(t([0, 1, 2])),
+    'log-prob-event-shape': () => new D.OneHotCategorical(t([[0.5, 0.5]])).logProb(t([1, 0, 0])),
+    'log-prob-not-tensor': () => new D.Normal(t([0]), t([1])).logProb(0.5 as unknown as Tensor),
+    'independent-ndims': () => new D.Independent(new D.Normal(t([0]), t([1])), 2),
+    'kl-not-implemented': () => torch.distributions.klDivergence(new D.Laplace(t([0]), t([1])), new D.Categorical(t([0.5, 0.5]))),
+    'bernoulli-rsample': () => new D.Bernoulli(t([0.5])).rsample(),
+  };
+  for (const [name, want] of Object.entries(G.errors)) {
+    it(name, () => {
+      const saved = torch.getDefaultDtype();
+      // (the goldens were made with float64 as the default dtype, which tensor reprs omit)
+      torch.setDefaultDtype('float64');
+      try {
+        const cls = want.type === 'ValueError' ? torch.ValueError : torch.NotImplementedError;
+        expect(calls[name]).toThrow(cls);
+        if (want.message) expect(calls[name]).toThrow(want.message);
+      } finally {
+        torch.setDefaultDtype(saved);
+      }
+    });
+  }
+});
+
+describe('distributions: arguments, finfo, memory', () => {
+  it('bind PyTorch signatures: a misspelled keyword or a bad type is refused', () => {
+    expect(() => new D.Normal(0, 1, { validateArg: true } as never)).toThrow(torch.TorchTypeError);
+    expect(() => new D.Normal(0, 1, { validateArgs: false }).sample({ sampleShape: [2] })).not.toThrow();
+    expect(new D.Normal({ loc: 0, scale: 2 } as never).scale.item()).toBe(2);
+    expect(() => new D.Normal('a' as never, 1)).toThrow(/Input arguments must all be instances of numbers.Number, torch.Tensor/);
+    expect(() => new D.Normal(0, 1).sample(2 as never)).not.toThrow();
+    expect(() => new D.Normal(0, 1).sample(['x'] as never)).toThrow(torch.TorchTypeError);
+  });
+
+  it('validateArgs false skips the checks, and setDefaultValidateArgs sets the default', () => {
+    expect(() => new D.Normal(0, -1, { validateArgs: false })).not.toThrow();
+    D.Distribution.setDefaultValidateArgs(false);
+    try {
+      expect(() => new D.Normal(0, -1)).not.toThrow();
+    } finally {
+      D.Distribution.setDefaultValidateArgs(true);
+    }
+    expect(() => new D.Normal(0, -1)).toThrow(torch.ValueError);
+  });
+
+  it('finfo and iinfo give PyTorch limits', () => {
+    expect(torch.finfo('float32')).toMatchObject({ bits: 32, eps: 1.1920928955078125e-7, max: 3.4028234663852886e38, min: -3.4028234663852886e38, tiny: 1.1754943508222875e-38, resolution: 1e-6 });
+    expect(torch.finfo('double')).toMatchObject({ bits: 64, eps: 2.220446049250313e-16, tiny: 2.2250738585072014e-308 });
+    expect(torch.finfo('float16')).toMatchObject({ eps: 0.0009765625, max: 65504, tiny: 6.103515625e-5 });
+    expect(torch.finfo('bfloat16')).toMatchObject({ eps: 0.0078125, max: 3.3895313892515355e38 });
+    expect(torch.finfo().dtype).toBe(torch.getDefaultDtype());
+    expect(torch.iinfo('int8')).toMatchObject({ bits: 8, min: -128, max: 127 });
+    expect(torch.iinfo('int64').max).toBe(2n ** 63n - 1n);
+    expect(() => torch.finfo('int32')).toThrow(/torch\.finfo\(\) requires a floating point input type/);
+    expect(() => torch.iinfo('bool')).toThrow(/torch\.bool is not supported by torch\.iinfo/);
+  });
+
+  it('a loop of draws and log-probabilities inside tidy leaves the live tensor count flat', () => {
+    const loc = torch.zeros([8], { requiresGrad: true });
+    const scale = torch.ones([8]);
+    const round = () =>
+      torch.tidy(() => {
+        const d = new D.Normal(loc, scale);
+        const x = d.rsample([4]);
+        const c = new D.Categorical({ logits: x });
+        d.logProb(x).sum().add(c.entropy().sum()).add(new D.Bernoulli({ logits: x }).logProb(x.gt(0).to('float32')).sum()).backward();
+        torch.distributions.klDivergence(d, new D.Normal(1, 2));
+      });
+    round();
+    loc.grad?.zero_();
+    const before = torch.memory.stats('cpu').liveTensors;
+    for (let i = 0; i < 50; i++) round();
+    expect(torch.memory.stats('cpu').liveTensors).toBe(before);
+  });
+});
+
+const gpuReady = await torch.webgpu.init();
+
+describe.skipIf(!gpuReady)('distributions on WebGPU', () => {
+  it('logProb, entropy, cdf and KL equal the CPU; samples have the shapes and gradients; nothing is read back synchronously', async () => {
+    const onBoth = <T>(f: (device: 'cpu' | 'webgpu') => T) => [f('cpu'), f('webgpu')];
+    const mk = (device: 'cpu' | 'webgpu') => {
+      const loc = torch.tensor([0.5, -1, 2], { device, requiresGrad: true });
+      const scale = torch.tensor([1, 0.5, 2.5], { device });
+      const x = torch.tensor([[0.3, -1.2, 4], [1, 0, -2]], { device });
+      const n = new D.Normal(loc, scale);
+      const c = new D.Categorical({ logits: torch.tensor([[0.5, -1, 2], [0, 0, 1]], { device }) });
+      const b = new D.Bernoulli({ probs: torch.tensor([0.2, 0.7, 0.5], { device }) });
+      const lp = n.logProb(x);
+      lp.sum().backward();
+      return {
+        lp,
+        grad: loc.grad!,
+        cdf: n.cdf(x),
+        ent: n.entropy(),
+        c: c.logProb(torch.tensor([2, 0], { device })),
+        ce: c.entropy(),
+        b: b.logProb(torch.tensor([1, 0, 1], { device, dtype: 'float32' })),
+        kl: torch.distributions.klDivergence(n, new D.Normal(torch.zeros([3], { device }), 2)),
+        s: n.rsample([5]),
+        cs: c.sample([7]),
+      };
+    };
+    const [cpu, gpu] = onBoth(mk);
+    for (const k of ['lp', 'grad', 'cdf', 'ent', 'c', 'ce', 'b', 'kl'] as const) {
+      const g = (await gpu[k].tolistAsync()) as unknown;
+      const want = cpu[k].tolist() as unknown;
+      expect(JSON.stringify(g, (_, v) => (typeof v === 'number' ? Math.round(v * 1e4) / 1e4 : v)), k).toBe(JSON.stringify(want, (_, v) => (typeof v === 'number' ? Math.round(v * 1e4) / 1e4 : v)));
+    }
+    expect(gpu.s.shape).toEqual([5, 3]);
+    expect(gpu.s.device.type).toBe('webgpu');
+    expect(gpu.cs.shape).toEqual([7, 2]);
+    const cats = (await gpu.cs.tolistAsync()) as number[][];
+    expect(cats.flat().every((v) => v >= 0 && v <= 2)).toBe(true);
+  });
+});
