@@ -46,6 +46,7 @@ interface Golden {
   cases: Case[];
   kl: { name: string; args: Values[]; kl: Values; grads: (Values | null)[] }[];
   errors: Record<string, { type: string; message: string }>;
+  draws: { fn: '_standard_gamma' | 'poisson'; dtype: 'float32' | 'float64' | 'float16' | 'bfloat16'; input: Values; expand: number[] | null; values?: Values; error?: string }[];
 }
 
 const G: Golden = JSON.parse(readFileSync(new URL('./goldens/distributions.json', import.meta.url), 'utf8'));
@@ -228,6 +229,30 @@ describe('validation as PyTorch', () => {
   }
 });
 
+describe('_standardGamma and poisson draw as PyTorch for a seed', () => {
+  for (const r of G.draws) {
+    it(`${r.fn} ${r.dtype} ${JSON.stringify(r.input.shape)}${r.expand ? ` expanded to ${JSON.stringify(r.expand)}` : ''}`, () => {
+      let x = make({ ...r.input, dtype: r.dtype as Values['dtype'] });
+      if (r.expand) x = x.expand(r.expand);
+      const g = new torch.Generator().manualSeed(11);
+      const call = () => (r.fn === 'poisson' ? torch.poisson(x, g) : torch._standardGamma(x, { generator: g }));
+      if (r.error) {
+        expect(call).toThrow(r.error);
+        return;
+      }
+      const got = call();
+      expect(got.dtype).toBe(r.dtype);
+      expectClose(got.to('float64'), r.values!, r.fn);
+    });
+  }
+
+  it('refuse other devices and negative rates; the result has no gradient', () => {
+    expect(() => torch.poisson(torch.tensor([1, -1], { dtype: 'float32' }))).toThrow(/poisson: invalid Poisson rate, expected rate to be non-negative/);
+    expect(torch._standardGamma(torch.tensor([1.5], { requiresGrad: true })).requiresGrad).toBe(false);
+    expect(() => torch._standardGamma(torch.tensor([1, 2], { dtype: 'int64' }))).toThrow(/"gamma_cpu" not implemented for 'Long'/);
+  });
+});
+
 describe('distributions: arguments, finfo, memory', () => {
   it('bind PyTorch signatures: a misspelled keyword or a bad type is refused', () => {
     expect(() => new D.Normal(0, 1, { validateArg: true } as never)).toThrow(torch.TorchTypeError);
@@ -318,5 +343,12 @@ describe.skipIf(!gpuReady)('distributions on WebGPU', () => {
     expect(gpu.cs.shape).toEqual([7, 2]);
     const cats = (await gpu.cs.tolistAsync()) as number[][];
     expect(cats.flat().every((v) => v >= 0 && v <= 2)).toBe(true);
+  });
+
+  it('_standardGamma and poisson say they have no WebGPU kernel yet, reading nothing', () => {
+    const a = torch.tensor([1.5, 2], { device: 'webgpu' });
+    expect(() => torch._standardGamma(a)).toThrow(/_standard_gamma: not implemented on webgpu yet/);
+    expect(() => torch.poisson(a)).toThrow(/poisson: not implemented on webgpu yet/);
+    a.dispose();
   });
 });

@@ -68,7 +68,7 @@ function writeDevice(self: Tensor, drawn: Tensor): Tensor {
 }
 
 /** Writes host values (draw order) into `self` through copy_, so versions and autograd apply. */
-function writeDrawn(op: string, self: Tensor, drawn: Float64Array): Tensor {
+export function writeDrawn(op: string, self: Tensor, drawn: Float64Array): Tensor {
   const order = memoryOrder(self);
   let values = drawn;
   if (order) {
@@ -87,7 +87,7 @@ function writeDrawn(op: string, self: Tensor, drawn: Float64Array): Tensor {
 }
 
 /** The logical values of a CPU tensor as float64 (row-major). */
-function hostValues(t: Tensor): Float64Array {
+export function hostValues(t: Tensor): Float64Array {
   const c = t.dtype === 'float64' ? contiguous(t) : to(t, 'float64');
   try {
     const impl = c.impl;

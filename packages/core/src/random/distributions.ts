@@ -191,6 +191,123 @@ export function samplePermutation(gen: Generator, n: number): BigInt64Array {
   return BigInt64Array.from(perm, (v) => BigInt(v));
 }
 
+/**
+ * Note [Gamma and Poisson draws]
+ * PyTorch's CPU `_standard_gamma` draws each element with Marsaglia and Tsang's method (2000):
+ * for alpha < 1, alpha + 1 is drawn and scaled by U^(1/alpha); then d = alpha - 1/3,
+ * c = 1/sqrt(9d), and normals x are drawn until y = 1 + cx > 0, v = y³ accepted with one
+ * more uniform u by the squeeze u < 1 - 0.0331 x⁴ or by log u < x²/2 + d(1 - v + log v); the
+ * sample is d·v (times the boost). Its uniforms are `uniform_real_distribution<double>` (53
+ * bits), its normals `normal_distribution<double>` (Box-Muller, the second value cached on
+ * the generator), the arithmetic in double except where the kernel spells float constants
+ * and a float32 alpha (`1/3`, `0.0331`, `alpha - 1/3` and `1/alpha` are float32 there); the
+ * result is rounded to the dtype and kept at least its smallest normal. `poisson` draws with
+ * multiplied uniforms below rate 10 and Hörmann's transformed rejection (PTRS, 1993) from
+ * 10 on. The same draws in the same order give PyTorch's values; Math.pow and Math.exp may
+ * differ from glibc's in the last bit, which moves a sample by an ulp at most (and an
+ * acceptance test only when it is that close).
+ */
+export function sampleGamma(gen: Generator, alphas: Float64Array, dtype: 'float32' | 'float64'): Float64Array {
+  const single = dtype === 'float32';
+  const f = single ? f32 : (x: number) => x;
+  const third = f32(1 / 3);
+  const squeeze = f32(0.0331);
+  const smallest = single ? 2 ** -126 : 2 ** -1022;
+  const out = samples(alphas.length);
+  const uniform = () => gen.random53() * 2 ** -53;
+  for (let i = 0; i < alphas.length; i++) {
+    let alpha = alphas[i]!;
+    let scale = 1;
+    if (alpha < 1) {
+      if (alpha === 0) {
+        out[i] = 0;
+        continue;
+      }
+      scale *= Math.pow(1 - uniform(), f(1 / alpha));
+      alpha = f(alpha + 1);
+    }
+    const d = f(alpha - third);
+    const c = 1 / Math.sqrt(9 * d);
+    let sample: number;
+    for (;;) {
+      let x: number;
+      let y: number;
+      do {
+        x = normalScalar(gen, 0, 1);
+        y = 1 + c * x;
+      } while (y <= 0);
+      const v = y * y * y;
+      const u = 1 - uniform();
+      const xx = x * x;
+      if (u < 1 - squeeze * xx * xx || log(u) < 0.5 * xx + d * (1 - v + log(v))) {
+        sample = scale * d * v;
+        break;
+      }
+    }
+    out[i] = Math.max(smallest, f(sample));
+  }
+  return out;
+}
+
+/** log(k!) for an integer k >= 0 (std::lgamma(k + 1)). */
+function logFactorial(k: number): number {
+  if (k < 2) return 0;
+  if (k <= 170) {
+    let p = 1;
+    for (let j = 2; j <= k; j++) p *= j;
+    return log(p);
+  }
+  // Stirling's series, accurate to double precision from 171 on
+  const n = k + 1;
+  return (n - 0.5) * log(n) - n + 0.5 * log(2 * Math.PI) + 1 / (12 * n) - 1 / (360 * n ** 3) + 1 / (1260 * n ** 5);
+}
+
+/** Poisson draws of the given rates (Note [Gamma and Poisson draws]). */
+export function samplePoisson(gen: Generator, rates: Float64Array): Float64Array {
+  const out = samples(rates.length);
+  const uniform = () => gen.random53() * 2 ** -53;
+  for (let i = 0; i < rates.length; i++) {
+    const lambda = rates[i]!;
+    if (!(lambda >= 0)) throw new TorchError('poisson: invalid Poisson rate, expected rate to be non-negative');
+    if (lambda === 0) {
+      out[i] = 0;
+    } else if (lambda < 10) {
+      const enlam = Math.exp(-lambda);
+      let x = 0;
+      let prod = 1;
+      for (;;) {
+        prod *= uniform();
+        if (!(prod > enlam)) break;
+        x += 1;
+      }
+      out[i] = x;
+    } else {
+      const slam = Math.sqrt(lambda);
+      const loglam = log(lambda);
+      const b = 0.931 + 2.53 * slam;
+      const a = -0.059 + 0.02483 * b;
+      const invalpha = 1.1239 + 1.1328 / (b - 3.4);
+      const vr = 0.9277 - 3.6224 / (b - 2);
+      for (;;) {
+        const u = uniform() - 0.5;
+        const v = uniform();
+        const us = 0.5 - Math.abs(u);
+        const k = Math.floor(((2 * a) / us + b) * u + lambda + 0.43);
+        if (us >= 0.07 && v <= vr) {
+          out[i] = k;
+          break;
+        }
+        if (k < 0 || (us < 0.013 && v > us)) continue;
+        if (log(v) + log(invalpha) - log(a / (us * us) + b) <= -lambda + k * loglam - logFactorial(k)) {
+          out[i] = k;
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
 /** Host room for `n` draws; an engine's refusal (a RangeError) becomes the out-of-memory TorchError an allocation gives. */
 function samples(n: number): Float64Array {
   try {

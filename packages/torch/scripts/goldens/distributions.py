@@ -162,12 +162,33 @@ def error_cases():
     }
 
 
+def draws():
+    """Seeded _standard_gamma and poisson draws (every branch of their samplers), and their errors."""
+    alphas = [0.3, 1.0, 2.5, 0.05, 7.0, 1e-3, 100.0, 0.7, 0.0, 3.3]
+    rates = [0.0, 0.5, 3.0, 9.99, 10.0, 12.5, 40.0, 1000.0, 1e6, 2.0]
+    out = []
+    for dtype in (torch.float64, torch.float32, torch.float16, torch.bfloat16):
+        for fn, params in (("_standard_gamma", alphas), ("poisson", rates)):
+            for shape, expand in (([10], None), ([2, 5], None), ([1, 10], [3, 10])):
+                x = t(params, dtype).reshape(shape)
+                if expand:
+                    x = x.expand(expand)
+                g = torch.Generator().manual_seed(11)
+                rec = {"fn": fn, "dtype": str(dtype)[6:], "input": values(x.contiguous()), "expand": expand}
+                try:
+                    rec["values"] = values(getattr(torch, fn)(x, generator=g))
+                except Exception as e:  # noqa: BLE001
+                    rec["error"] = str(e)
+                out.append(rec)
+    return out
+
+
 def make():
     cases = []
     for dtype in (torch.float64, torch.float32):
         for c in CASES:
             cases.append(case(*c, dtype))
-    return {"cases": cases, "kl": kl_cases(), "errors": error_cases()}
+    return {"cases": cases, "kl": kl_cases(), "errors": error_cases(), "draws": draws()}
 
 
 if __name__ == "__main__":

@@ -102,6 +102,8 @@ export {
   adaptiveAvgPool2d,
   bernoulli,
   multinomial,
+  _standardGamma,
+  poisson,
   rand,
   randn,
   randLike,
