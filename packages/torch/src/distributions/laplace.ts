@@ -1,42 +1,13 @@
 import { Tensor, empty } from '@torch-ts/core';
-import { distributionBinder, type DistArgs, type ValidateOptions } from './args';
-import { positive, real, type Constraint } from './constraints';
-import { Distribution } from './distribution';
+import type { Distribution } from './distribution';
+import { LocScaleDistribution, type LocScaleArgs } from './loc-scale';
 import { finfo } from '../finfo';
-import { broadcastAll, type Param } from './utils';
 
-const laplaceArgs = distributionBinder('Laplace', 'Any loc, Any scale, bool? validate_args=None');
 
 /** The Laplace distribution: density exp(-|x - loc| / scale) / (2 scale). */
-export class Laplace extends Distribution {
-  readonly loc: Tensor;
-  readonly scale: Tensor;
-
-  constructor(...args: DistArgs<[loc: Param, scale: Param], [validateArgs: boolean | null], ValidateOptions>) {
-    super();
-    const [loc, scale, validateArgs] = laplaceArgs.bind(args);
-    [this.loc, this.scale] = broadcastAll(loc, scale);
-    this.setup(this.loc.shape, [], validateArgs);
-  }
-
-  get argConstraints(): Readonly<Record<string, Constraint>> {
-    return { loc: real, scale: positive };
-  }
-
-  override get support(): Constraint {
-    return real;
-  }
-
-  override get hasRsample(): boolean {
-    return true;
-  }
-
-  override get mean(): Tensor {
-    return this.loc;
-  }
-
-  override get mode(): Tensor {
-    return this.loc;
+export class Laplace extends LocScaleDistribution {
+  constructor(...args: LocScaleArgs) {
+    super('Laplace', args);
   }
 
   override get variance(): Tensor {

@@ -1,42 +1,14 @@
 import { Tensor, erf, erfinv } from '@torch-ts/core';
-import { distributionBinder, type DistArgs, type ValidateOptions } from './args';
-import { positive, real, type Constraint } from './constraints';
-import { Distribution } from './distribution';
-import { broadcastAll, standardNormal, type Param } from './utils';
+import type { Distribution } from './distribution';
+import { LocScaleDistribution, type LocScaleArgs } from './loc-scale';
+import { standardNormal } from './utils';
 
 const LOG_SQRT_2PI = Math.log(Math.sqrt(2 * Math.PI));
-const normalArgs = distributionBinder('Normal', 'Any loc, Any scale, bool? validate_args=None');
 
 /** The normal distribution N(loc, scale²). */
-export class Normal extends Distribution {
-  readonly loc: Tensor;
-  readonly scale: Tensor;
-
-  constructor(...args: DistArgs<[loc: Param, scale: Param], [validateArgs: boolean | null], ValidateOptions>) {
-    super();
-    const [loc, scale, validateArgs] = normalArgs.bind(args);
-    [this.loc, this.scale] = broadcastAll(loc, scale);
-    this.setup(this.loc.shape, [], validateArgs);
-  }
-
-  get argConstraints(): Readonly<Record<string, Constraint>> {
-    return { loc: real, scale: positive };
-  }
-
-  override get support(): Constraint {
-    return real;
-  }
-
-  override get hasRsample(): boolean {
-    return true;
-  }
-
-  override get mean(): Tensor {
-    return this.loc;
-  }
-
-  override get mode(): Tensor {
-    return this.loc;
+export class Normal extends LocScaleDistribution {
+  constructor(...args: LocScaleArgs) {
+    super('Normal', args);
   }
 
   override get stddev(): Tensor {

@@ -86,11 +86,7 @@ export class TransformedDistribution extends Distribution {
 
   /** The cdf through monotone transforms: a decreasing one flips it. */
   private monotonize(value: Tensor): Tensor {
-    let sign: number | Tensor = 1;
-    for (const t of this.transforms) {
-      const s = t.sign;
-      sign = typeof sign === 'number' ? (typeof s === 'number' ? sign * s : s.mul(sign)) : sign.mul(s);
-    }
+    const sign = new ComposeTransform(this.transforms).sign;
     if (sign === 1) return value;
     return value.sub(0.5).mul(sign).add(0.5);
   }

@@ -83,6 +83,9 @@ function sameParam(a: Tensor | number, b: Tensor | number): boolean {
   return ta instanceof Tensor && ta.eq(other).all().item() === true;
 }
 
+/** The sign of a parameter: a number's, or elementwise. */
+const signOf = (x: number | Tensor): number | Tensor => (typeof x === 'number' ? Math.sign(x) : x.sign());
+
 /** y = exp(x). */
 export class ExpTransform extends Transform {
   get domain(): Constraint {
@@ -124,7 +127,7 @@ export class AffineTransform extends Transform {
     return this.domain;
   }
   override get sign(): number | Tensor {
-    return typeof this.scale === 'number' ? Math.sign(this.scale) : this.scale.sign();
+    return signOf(this.scale);
   }
   protected forward(x: Tensor): Tensor {
     return x.mul(this.scale).add(this.loc);
@@ -215,7 +218,7 @@ export class PowerTransform extends Transform {
     return positive;
   }
   override get sign(): number | Tensor {
-    return typeof this.exponent === 'number' ? Math.sign(this.exponent) : this.exponent.sign();
+    return signOf(this.exponent);
   }
   protected forward(x: Tensor): Tensor {
     return x.pow(this.exponent);
