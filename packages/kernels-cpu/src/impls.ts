@@ -1,4 +1,5 @@
 import { notImplemented, type BackendImplTable } from '@torch-ts/core';
+import { mvlgamma, polygamma, specialEntr, specialErfcx, specialI0e, specialI1, specialI1e, specialLogNdtr, specialNdtri } from './kernels/special';
 import { elu, gelu, hardsigmoid, hardswish, hardtanh, leakyRelu, logit, mish, silu, softplus } from './kernels/activations';
 import { argmax, argmin, maxDim, minDim } from './kernels/arg-reduce';
 import { add, div, divFloor, divTrunc, pow } from './kernels/binary';
@@ -76,6 +77,15 @@ export const cpuImpls = {
   hardsigmoid,
   hardswish,
   logit,
+  polygamma,
+  mvlgamma,
+  specialEntr,
+  specialNdtri,
+  specialLogNdtr,
+  specialErfcx,
+  specialI0e,
+  specialI1,
+  specialI1e,
   varMean,
   logsumexp,
   vectorNorm,

@@ -411,7 +411,9 @@ function argReader(op: string, arg: ArgSchema): (v: unknown) => ActivationArg {
     return (v) => (v === undefined || v === null ? d : Number(v));
   }
   if (arg.type === 'str' && typeof d === 'string') return (v) => (v === undefined || v === null ? d : String(v));
-  throw new Error(`op table: ${op}'s argument '${arg.type} ${arg.name}' is not one an activation row takes (Scalar, int or float with a default, float?, str with a default)`);
+  // (a required int, as polygamma's n and mvlgamma's p: the binder has refused a call without it)
+  if (arg.type === 'int' && d === undefined) return (v) => Number(v);
+  throw new Error(`op table: ${op}'s argument '${arg.type} ${arg.name}' is not one an activation row takes (Scalar, int or float with a default, int, float?, str with a default)`);
 }
 
 /**

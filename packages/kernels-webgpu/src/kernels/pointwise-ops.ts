@@ -1,6 +1,7 @@
 import type { TableBinaryImplName, UnaryTableName } from '@torch-ts/core';
 import type { PointwiseExpr } from '../wgsl/pointwise';
 import { INT64_DIV_HELPERS, INT64_POW_HELPER } from '../wgsl/int64';
+import { SPECIAL_WGSL } from './special-wgsl';
 
 /**
  * Note [The WebGPU pointwise op table]
@@ -104,6 +105,18 @@ fn atanh_f(x: f32) -> f32 {
   erf: { f: 'erf_f($1)' },
   erfc: { f: 'erfc_f($1)' },
   erfinv: { f: 'erfinv_f($1)' },
+  // the special functions (Note [The special functions in WGSL])
+  lgamma: { f: 'lgamma_f($1)', helpers: SPECIAL_WGSL },
+  digamma: { f: 'digamma_f($1)', helpers: SPECIAL_WGSL },
+  i0: { f: 'i0_f($1)', helpers: SPECIAL_WGSL },
+  sinc: { f: 'sinc_f($1)', helpers: SPECIAL_WGSL },
+  specialEntr: { f: 'entr_f($1)', helpers: SPECIAL_WGSL },
+  specialNdtri: { f: 'ndtri_f($1)', helpers: SPECIAL_WGSL },
+  specialLogNdtr: { f: 'log_ndtr_f($1)', helpers: SPECIAL_WGSL },
+  specialErfcx: { f: 'erfcx_f($1)', helpers: SPECIAL_WGSL },
+  specialI0e: { f: 'i0e_f($1)', helpers: SPECIAL_WGSL },
+  specialI1: { f: 'i1_f($1)', helpers: SPECIAL_WGSL },
+  specialI1e: { f: 'i1e_f($1)', helpers: SPECIAL_WGSL },
   bitwiseNot: { i: '~$1', u: '(~$1) & 255u', b: '1u - $1', l: '~$1' },
   logicalNot: { f: '!nz_f($1)', i: '$1 == 0', u: '$1 == 0u', b: '$1 == 0u', l: '!i64_nz($1)', pred: true },
   // activations
@@ -175,6 +188,8 @@ export const SCALAR_OPS = {
   },
   softplus: { f: 'select(log1p_f(exp_f($1 * $p0)) / $p0, $1, $1 * $p0 > $p1)' },
   logit: { f: 'logit_f($1, $p0, $u1)' },
+  polygamma: { f: 'polygamma_f($1, $u0)', helpers: SPECIAL_WGSL },
+  mvlgamma: { f: 'mvlgamma_f($1, $u0)', helpers: SPECIAL_WGSL },
   nanToNum: { f: 'select(select(select($1, $p0, isnan_f($1)), $p1, isinf_f($1) && $1 > 0.0), $p2, isinf_f($1) && $1 < 0.0)' },
   lerp: { f: 'select($2 - ($2 - $1) * (1.0 - $3), $1 + $3 * ($2 - $1), abs($3) < 0.5)' },
   // a Scalar weight is converted to the opmath type (f32), not to the dtype (float16 and bfloat16 matter)

@@ -152,6 +152,7 @@ export {
   uniqueAsync,
   searchsorted,
   bucketize,
+  polygammaNFirst as polygamma,
   numel,
   isFloatingPoint,
   isInference,

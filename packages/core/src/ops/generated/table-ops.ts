@@ -140,6 +140,22 @@ export const erfc_ = UNARY_OPS.erfc.inplace;
 export const erfinv = UNARY_OPS.erfinv.fn;
 /** The in-place form of `erfinv`: writes the result into `self`. */
 export const erfinv_ = UNARY_OPS.erfinv.inplace;
+/** The log of the absolute value of the gamma function of each element (+inf at 0, -1, -2...). */
+export const lgamma = UNARY_OPS.lgamma.fn;
+/** The in-place form of `lgamma`: writes the result into `self`. */
+export const lgamma_ = UNARY_OPS.lgamma.inplace;
+/** The logarithmic derivative of the gamma function of each element (nan at -1, -2...; -inf at 0). */
+export const digamma = UNARY_OPS.digamma.fn;
+/** The in-place form of `digamma`: writes the result into `self`. */
+export const digamma_ = UNARY_OPS.digamma.inplace;
+/** The modified Bessel function of the first kind of order 0 of each element. */
+export const i0 = UNARY_OPS.i0.fn;
+/** The in-place form of `i0`: writes the result into `self`. */
+export const i0_ = UNARY_OPS.i0.inplace;
+/** sin(pi x) / (pi x) for each element, 1 at 0. */
+export const sinc = UNARY_OPS.sinc.fn;
+/** The in-place form of `sinc`: writes the result into `self`. */
+export const sinc_ = UNARY_OPS.sinc.inplace;
 /** not self for each element: true where it is zero, as bool. */
 export const logicalNot = UNARY_OPS.logicalNot.fn;
 /** The in-place form of `logicalNot`: writes the result into `self`. */
@@ -284,6 +300,28 @@ export const hardswish_ = ACTIVATION_OPS.hardswish.inplace;
 export const logit = ACTIVATION_OPS.logit.fn;
 /** The in-place form of `logit`: writes the result into `self`. */
 export const logit_ = ACTIVATION_OPS.logit.inplace;
+/** The n-th derivative of digamma of each element (polygamma(0, x) is digamma). PyTorch's signature: `polygamma(Tensor input, int n)`. */
+export const polygamma = ACTIVATION_OPS.polygamma.fn;
+/** The in-place form of `polygamma`: writes the result into `self`. */
+export const polygamma_ = ACTIVATION_OPS.polygamma.inplace;
+/** The log of the multivariate gamma function of dimension p of each element: p(p-1)/4 log(pi) + sum_j lgamma(x - j/2). PyTorch's signature: `mvlgamma(Tensor input, int p)`. */
+export const mvlgamma = ACTIVATION_OPS.mvlgamma.fn;
+/** The in-place form of `mvlgamma`: writes the result into `self`. */
+export const mvlgamma_ = ACTIVATION_OPS.mvlgamma.inplace;
+/** -x log(x) for each element: 0 at 0, -inf below. PyTorch's signature: `special_entr(Tensor input)`. */
+export const specialEntr = ACTIVATION_OPS.specialEntr.fn;
+/** The quantile function of the standard normal distribution: ndtri(0) = -inf, ndtri(1) = inf. PyTorch's signature: `special_ndtri(Tensor input)`. */
+export const specialNdtri = ACTIVATION_OPS.specialNdtri.fn;
+/** The log of the standard normal CDF of each element, accurate in the lower tail. PyTorch's signature: `special_log_ndtr(Tensor input)`. */
+export const specialLogNdtr = ACTIVATION_OPS.specialLogNdtr.fn;
+/** The scaled complementary error function exp(x^2) erfc(x) of each element. PyTorch's signature: `special_erfcx(Tensor input)`. */
+export const specialErfcx = ACTIVATION_OPS.specialErfcx.fn;
+/** exp(-|x|) i0(x) for each element. PyTorch's signature: `special_i0e(Tensor input)`. */
+export const specialI0e = ACTIVATION_OPS.specialI0e.fn;
+/** The modified Bessel function of the first kind of order 1 of each element. PyTorch's signature: `special_i1(Tensor input)`. */
+export const specialI1 = ACTIVATION_OPS.specialI1.fn;
+/** exp(-|x|) i1(x) for each element. PyTorch's signature: `special_i1e(Tensor input)`. */
+export const specialI1e = ACTIVATION_OPS.specialI1e.fn;
 /** self + weight * (end - self) for each element (PyTorch's formula, branching at |weight| = 0.5); all tensors of one floating dtype, weight may be a number. PyTorch's signature: `lerp(Tensor input, Tensor end, Tensor|Number weight)`. */
 export const lerp = TERNARY_OPS.lerp.fn;
 /** The in-place form of `lerp`: writes the result into `self`. */

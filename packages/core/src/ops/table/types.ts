@@ -406,6 +406,13 @@ export interface ActivationRow<A extends string = string, C = ArgChoices> {
   readonly inplaceArg?: true;
   /** Whether Tensor has the method (`x.logit()`, `x.logit_()`; the others are functions only, as in PyTorch). */
   readonly method?: true;
+  /**
+   * `false` where PyTorch has no `torch.name` of this signature (Note [torch.special's rows]):
+   * the facade does not re-export the row's function form (polygamma's is `polygamma(int n,
+   * Tensor self)`, declared apart; torch.special's functions are reached as torch.special.*).
+   * The operators, the method (where `method`) and core's function stay.
+   */
+  readonly torchFunction?: false;
   /** Whether torch.nn.functional has it: `fn` (F.silu), or `fn and inplace` (F.elu and F.elu_). */
   readonly nnFunctional?: 'fn' | 'fn and inplace';
   readonly domain?: UnaryRow['domain'];

@@ -1,0 +1,346 @@
+import type { FloatArray } from '../loops/arrays';
+import { erfc, erfinv } from './erf-math';
+import { roundTo } from './float-math';
+
+/**
+ * Note [The special functions in doubles]
+ * torch.special's functions (and lgamma, digamma, polygamma, i0, sinc, xlogy) computed in
+ * doubles from their mathematics, then rounded once by the store:
+ *  - lgamma: Lanczos's approximation (g = 7, nine terms) on [0.5, 10), Stirling's series with
+ *    terms to x^-13 above, and the reflection log(pi / |sin(pi x)|) - lgamma(1 - x) below 0.5
+ *    (sin(pi x) reduced exactly, so the poles at 0, -1, -2... are +inf as in C's lgamma);
+ *  - digamma and trigamma: the recurrence psi(x) = psi(x + 1) - 1/x up to x >= 10, then the
+ *    asymptotic series in Bernoulli numbers; reflection below 0 (digamma) or 0.5 (trigamma);
+ *  - zeta(s, q) (Hurwitz): the direct sum up to q + N >= max(10, s), then the Euler-Maclaurin
+ *    tail with twelve Bernoulli terms; polygamma(n >= 2, x) = (-1)^(n+1) n! zeta(n + 1, x);
+ *  - I0, I1 and their scaled forms: the power series (all terms positive: no cancellation)
+ *    for |x| <= 20, the asymptotic expansion e^x / sqrt(2 pi x) sum (-1)^k a_k(nu) / x^k
+ *    above, whose smallest term there is ~e^-40;
+ *  - erfcx: exp(x^2) erfc(x) with x^2 split exactly for x < 10, Laplace's continued fraction
+ *    above, and 2 exp(x^2) - erfcx(-x) below 0; log_ndtr from it in the lower tail;
+ *  - ndtri: sqrt(2) erfinv(2p - 1) on [0.25, 0.75] (2p - 1 exact there), else the tail's
+ *    rational first guess (Abramowitz and Stegun 26.2.23) refined by Halley steps on erfc.
+ * PyTorch evaluates the reflections of trigamma and sinc with sin(pi * x) in the dtype: in
+ * float32 the product pi * x is rounded to float32 first (`mode`), which is what makes, for
+ * example, trigamma(-1) 1.29e15 rather than inf in float32, and sinc(3e38) nan.
+ */
+
+const LOG_2PI_HALF = 0.5 * Math.log(2 * Math.PI);
+const LANCZOS_G = 7;
+const LANCZOS = [
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905,
+  -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+];
+
+/** sin(pi x) with the argument reduced exactly (so sinpi(n) = 0 for an integer n). */
+function sinpi(x: number): number {
+  let r = x - 2 * Math.round(x / 2); // in [-1, 1], exact
+  if (r > 0.5) r = 1 - r;
+  else if (r < -0.5) r = -1 - r;
+  return Math.sin(Math.PI * r);
+}
+
+/** ln Gamma(x) for x >= 0.5. */
+function lgammaPositive(x: number): number {
+  if (x >= 10) {
+    const r = 1 / x;
+    const r2 = r * r;
+    const series = r * (1 / 12 - r2 * (1 / 360 - r2 * (1 / 1260 - r2 * (1 / 1680 - r2 * (1 / 1188 - r2 * (691 / 360360 - r2 / 156))))));
+    return (x - 0.5) * Math.log(x) - x + LOG_2PI_HALF + series;
+  }
+  const z = x - 1;
+  let a = LANCZOS[0];
+  for (let i = 1; i < LANCZOS.length; i++) a += LANCZOS[i] / (z + i);
+  const t = z + LANCZOS_G + 0.5;
+  return LOG_2PI_HALF + (z + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
+export function lgamma(x: number): number {
+  if (x !== x) return x;
+  if (x === Infinity || x === -Infinity) return Infinity;
+  if (x === 1 || x === 2) return 0;
+  if (x >= 0.5) return lgammaPositive(x);
+  const s = sinpi(x);
+  if (s === 0) return Infinity;
+  return Math.log(Math.PI / Math.abs(s)) - lgammaPositive(1 - x);
+}
+
+export function digamma(x: number): number {
+  if (x !== x) return x;
+  if (x === 0) return Object.is(x, -0) ? Infinity : -Infinity;
+  if (x === Infinity) return Infinity;
+  if (x < 0) {
+    if (x === Math.trunc(x)) return NaN; // the poles (and -inf)
+    // psi(x) = psi(1 - x) - pi / tan(pi x)
+    return digamma(1 - x) - (Math.PI * cospiOverSinpi(x));
+  }
+  let acc = 0;
+  while (x < 10) {
+    acc -= 1 / x;
+    x += 1;
+  }
+  const r2 = 1 / (x * x);
+  const series = r2 * (1 / 12 - r2 * (1 / 120 - r2 * (1 / 252 - r2 * (1 / 240 - r2 * (1 / 132 - r2 * (691 / 32760 - r2 / 12))))));
+  return acc + Math.log(x) - 0.5 / x - series;
+}
+
+/** cot(pi x), the argument reduced exactly. */
+function cospiOverSinpi(x: number): number {
+  const r = x - Math.round(x); // in [-0.5, 0.5], exact; cot has period 1
+  return 1 / Math.tan(Math.PI * r);
+}
+
+/** trigamma, with the reflection's sin(pi x) evaluated as PyTorch does in the dtype of `mode`. */
+export function trigamma(x: number, mode: number): number {
+  if (x !== x) return x;
+  let sign = 1;
+  let acc = 0;
+  if (x < 0.5) {
+    // psi1(1 - x) + psi1(x) = pi^2 / sin^2(pi x)
+    const s = Math.sin(roundTo(roundTo(Math.PI, mode) * x, mode));
+    acc = -(Math.PI * Math.PI) / (s * s);
+    sign = -1;
+    x = 1 - x;
+  }
+  if (x === Infinity) return sign * (acc + 0);
+  while (x < 10) {
+    acc += 1 / (x * x);
+    x += 1;
+  }
+  const r = 1 / x;
+  const r2 = r * r;
+  const series = r + 0.5 * r2 + r * r2 * (1 / 6 - r2 * (1 / 30 - r2 * (1 / 42 - r2 * (1 / 30 - r2 * (5 / 66 - r2 * (691 / 2730 - r2 * (7 / 6)))))));
+  return sign * (acc + series);
+}
+
+// B_2j / (2j)!, j = 1..12
+const BERNOULLI_OVER_FACTORIAL = [
+  1 / 6 / 2, -1 / 30 / 24, 1 / 42 / 720, -1 / 30 / 40320, 5 / 66 / 3628800, -691 / 2730 / 479001600, 7 / 6 / 87178291200,
+  -3617 / 510 / 20922789888000, 43867 / 798 / 6402373705728000, -174611 / 330 / 2432902008176640000,
+  854513 / 138 / 1.1240007277776077e21, -236364091 / 2730 / 6.204484017332394e23,
+];
+
+/** The Hurwitz zeta function sum_k (q + k)^-s, with PyTorch's domain (s = 1: inf; s < 1: nan; q a non-positive integer: inf; q <= 0 and s not an integer: nan). */
+export function zeta(s: number, q: number): number {
+  if (s !== s || q !== q) return NaN;
+  if (s === 1) return Infinity;
+  if (s < 1) return NaN;
+  if (q <= 0) {
+    if (q === Math.floor(q)) return Infinity;
+    if (s !== Math.floor(s)) return NaN;
+  }
+  if (q === Infinity) return 0;
+  if (s === Infinity) return q < 1 ? Infinity : q === 1 ? 1 : 0;
+  let sum = 0;
+  let a = q;
+  const limit = Math.max(10, s);
+  while (a < limit) {
+    const term = Math.pow(a, -s);
+    sum += term;
+    a += 1;
+    if (Math.abs(term) <= 1e-17 * Math.abs(sum) && a > 0) return sum;
+  }
+  // Euler-Maclaurin: int_a^inf t^-s dt + a^-s / 2 + sum_j B_2j / (2j)! (s)_(2j-1) a^(-s-2j+1)
+  const as = Math.pow(a, -s);
+  let tail = (a * as) / (s - 1) + 0.5 * as;
+  let rising = s; // s (s + 1) ... (s + 2j - 2)
+  let power = as / a;
+  const inv2 = 1 / (a * a);
+  for (let j = 0; j < BERNOULLI_OVER_FACTORIAL.length; j++) {
+    const term = BERNOULLI_OVER_FACTORIAL[j] * rising * power;
+    tail += term;
+    if (Math.abs(term) <= 1e-17 * Math.abs(sum + tail)) break;
+    rising *= (s + 2 * j + 1) * (s + 2 * j + 2);
+    power *= inv2;
+  }
+  return sum + tail;
+}
+
+/** polygamma(n, x): digamma, trigamma, or (-1)^(n+1) n! zeta(n + 1, x). */
+export function polygamma(n: number, x: number, mode: number): number {
+  if (n === 0) return digamma(x);
+  if (n === 1) return trigamma(x, mode);
+  let factorial = 1;
+  for (let k = 2; k <= n; k++) factorial *= k;
+  return (n % 2 === 1 ? 1 : -1) * factorial * zeta(n + 1, x);
+}
+
+// ---- modified Bessel functions of the first kind ----
+
+/** sum_k (x^2/4)^k / (k! (k + nu)!), nu = 0 or 1. */
+function besselSeries(x: number, nu: 0 | 1): number {
+  const q = (x * x) / 4;
+  let term = nu === 0 ? 1 : 1;
+  let sum = term;
+  for (let k = 1; k < 500; k++) {
+    term *= q / (k * (k + nu));
+    sum += term;
+    if (term <= 1e-17 * sum) break;
+  }
+  return sum;
+}
+
+/** sqrt(2 pi x) e^-x I_nu(x) for x > 20, from the asymptotic expansion. */
+function besselAsymptotic(x: number, nu: 0 | 1): number {
+  const mu = 4 * nu * nu;
+  let term = 1;
+  let sum = 1;
+  for (let k = 1; k < 60; k++) {
+    const next = (term * -(mu - (2 * k - 1) * (2 * k - 1))) / (k * 8 * x);
+    if (Math.abs(next) >= Math.abs(term)) break; // past the smallest term
+    term = next;
+    sum += term;
+    if (Math.abs(term) <= 1e-17 * Math.abs(sum)) break;
+  }
+  return sum;
+}
+
+const BESSEL_SWITCH = 20;
+
+/** I_nu(|x|) e^(-|x|) when `scaled`, else I_nu(|x|). */
+function besselI(ax: number, nu: 0 | 1, scaled: boolean): number {
+  if (ax === Infinity) return scaled ? 0 : Infinity;
+  if (ax <= BESSEL_SWITCH) {
+    const v = (nu === 0 ? 1 : ax / 2) * besselSeries(ax, nu);
+    return scaled ? v * Math.exp(-ax) : v;
+  }
+  const s = besselAsymptotic(ax, nu) / Math.sqrt(2 * Math.PI * ax);
+  if (scaled) return s;
+  // e^x overflows before I(x) does only in the last bits: split it
+  const h = Math.exp(ax / 2);
+  return s * h * h;
+}
+
+export const i0 = (x: number): number => (x !== x ? x : besselI(Math.abs(x), 0, false));
+export const i0e = (x: number): number => (x !== x ? x : besselI(Math.abs(x), 0, true));
+export const i1 = (x: number): number => (x !== x ? x : x === 0 ? x : Math.sign(x) * besselI(Math.abs(x), 1, false));
+export const i1e = (x: number): number => (x !== x ? x : x === 0 ? x : Math.sign(x) * besselI(Math.abs(x), 1, true));
+
+// ---- the normal distribution ----
+
+/** hi + lo = x * x exactly (Veltkamp's split; |x| < 2^500). */
+function exactSquare(x: number): [number, number] {
+  const c = 134217729 * x; // 2^27 + 1
+  const xh = c - (c - x);
+  const xl = x - xh;
+  const hi = x * x;
+  const lo = xh * xh - hi + 2 * xh * xl + xl * xl;
+  return [hi, lo];
+}
+
+export function erfcx(x: number): number {
+  if (x !== x) return x;
+  if (x < 0) {
+    if (x < -26.7) return Infinity;
+    const [hi, lo] = exactSquare(x);
+    return 2 * Math.exp(hi) * Math.exp(lo) - erfcx(-x);
+  }
+  if (x < 10) {
+    const [hi, lo] = exactSquare(x);
+    return Math.exp(hi) * Math.exp(lo) * erfc(x);
+  }
+  if (x === Infinity) return 0;
+  // erfc(x) e^(x^2) = 1/sqrt(pi) * 1 / (x + (1/2) / (x + 1 / (x + (3/2) / (x + 2 / (x + ...)))))
+  let f = x;
+  for (let k = 40; k >= 1; k--) f = x + k / 2 / f;
+  return 1 / (Math.sqrt(Math.PI) * f);
+}
+
+/** log of the standard normal CDF: log1p(-erfc(x / sqrt 2) / 2) above -1, log(erfcx(-x / sqrt 2) / 2) - x^2 / 2 below. */
+export function logNdtr(x: number): number {
+  if (x !== x) return x;
+  const t = x * Math.SQRT1_2;
+  if (x < -1) {
+    if (x === -Infinity) return -Infinity;
+    return Math.log(erfcx(-t) / 2) - t * t;
+  }
+  return Math.log1p(-erfc(t) / 2);
+}
+
+const SQRT_2PI = Math.sqrt(2 * Math.PI);
+
+/** The standard normal quantile: ndtri(0) = -inf, ndtri(1) = inf, nan outside [0, 1]. */
+export function ndtri(p: number): number {
+  if (p !== p || p < 0 || p > 1) return NaN;
+  if (p === 0) return -Infinity;
+  if (p === 1) return Infinity;
+  if (p >= 0.25 && p <= 0.75) return Math.SQRT2 * erfinv(2 * p - 1);
+  if (p > 0.5) return -ndtri(1 - p); // exact: 1 - p for p in (0.75, 1)
+  // p < 0.25: A&S 26.2.23's guess, error < 4.5e-4, then Halley on Phi(x) = erfc(-x / sqrt 2) / 2
+  const t = Math.sqrt(-2 * Math.log(p));
+  let x = -(t - (2.515517 + t * (0.802853 + t * 0.010328)) / (1 + t * (1.432788 + t * (0.189269 + t * 0.001308))));
+  for (let i = 0; i < 4; i++) {
+    const e = erfc(-x * Math.SQRT1_2) / 2 - p;
+    const u = e * SQRT_2PI * Math.exp((x * x) / 2);
+    const dx = u / (1 + (x * u) / 2);
+    x -= dx;
+    if (Math.abs(dx) <= 1e-16 * Math.abs(x)) break;
+  }
+  return x;
+}
+
+// ---- the elementary ones ----
+
+/** sin(pi x) / (pi x), 1 at 0; the product pi x rounded to the dtype first, as PyTorch computes it. */
+export function sinc(x: number, mode: number): number {
+  if (x === 0) return 1;
+  const product = roundTo(roundTo(Math.PI, mode) * x, mode);
+  return Math.sin(product) / product;
+}
+
+/** -x log x for x > 0, 0 at 0, -inf below. */
+export function entr(x: number): number {
+  if (x !== x) return x;
+  if (x > 0) return -x * Math.log(x);
+  return x === 0 ? 0 : -Infinity;
+}
+
+/** x log y, 0 where x = 0 unless y is nan. */
+export function xlogy(x: number, y: number): number {
+  if (y !== y) return NaN;
+  if (x === 0) return 0;
+  return x * Math.log(y);
+}
+
+/** x log(1 + y), 0 where x = 0 unless y is nan. */
+export function xlog1py(x: number, y: number): number {
+  if (y !== y) return NaN;
+  if (x === 0) return 0;
+  return x * Math.log1p(y);
+}
+
+// ---- row kernels (FloatUnaryRow / FloatBinaryRow) ----
+
+type Unary = (x: number, mode: number) => number;
+
+function unaryRow(f: Unary) {
+  return (n: number, o: FloatArray, oo: number, os: number, a: FloatArray, ao: number, as: number, p: number): void => {
+    for (let i = 0; i < n; i++, oo += os, ao += as) o[oo] = f(a[ao], p);
+  };
+}
+
+function binaryRow(f: (x: number, y: number) => number) {
+  return (n: number, o: FloatArray, oo: number, os: number, a: FloatArray, ao: number, as: number, b: FloatArray, bo: number, bs: number): void => {
+    for (let i = 0; i < n; i++, oo += os, ao += as, bo += bs) o[oo] = f(a[ao], b[bo]);
+  };
+}
+
+export const lgammaRow = unaryRow(lgamma);
+export const digammaRow = unaryRow(digamma);
+export const i0Row = unaryRow(i0);
+export const i0eRow = unaryRow(i0e);
+export const i1Row = unaryRow(i1);
+export const i1eRow = unaryRow(i1e);
+export const sincRow = unaryRow(sinc);
+export const entrRow = unaryRow(entr);
+export const ndtriRow = unaryRow(ndtri);
+export const logNdtrRow = unaryRow(logNdtr);
+export const erfcxRow = unaryRow(erfcx);
+export const xlogyRow = binaryRow(xlogy);
+export const xlog1pyRow = binaryRow(xlog1py);
+export const zetaRow = binaryRow(zeta);
+
+/** polygamma(n, x) rows for a given n. */
+export function polygammaRow(n: number) {
+  return unaryRow((x, mode) => polygamma(n, x, mode));
+}

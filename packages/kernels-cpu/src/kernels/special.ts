@@ -1,0 +1,65 @@
+import type { BackendImpls, TensorImpl, UnaryImpl } from '@torch-ts/core';
+import { onScratchUnary, runFloatUnary, runScratchUnary, type FloatUnaryRow } from '../loops/pointwise';
+import { unsupportedDtype } from './binary';
+import { ROUND_F32, roundModeOf } from './float-math';
+import {
+  digammaRow,
+  entrRow,
+  erfcxRow,
+  i0eRow,
+  i0Row,
+  i1eRow,
+  i1Row,
+  lgamma,
+  lgammaRow,
+  logNdtrRow,
+  ndtriRow,
+  polygammaRow,
+  sincRow,
+} from './special-math';
+
+/**
+ * The kernels of the special functions (Note [The special functions in doubles]): floating
+ * outputs only (core computes integral inputs in the default float dtype). The rows that
+ * round `pi * x` as PyTorch does get float32's rounding for float16, whose goldens are
+ * PyTorch 2.x's float32 computation, and bfloat16's own where 1.13 has that kernel.
+ */
+function run(op: string, out: TensorImpl, a: TensorImpl, row: FloatUnaryRow): void {
+  const d = out.dtype;
+  if (d === 'float32' || d === 'float64') runFloatUnary(out, a, row, roundModeOf(d));
+  else if (d === 'float16') runScratchUnary(out, a, onScratchUnary(row), ROUND_F32);
+  else if (d === 'bfloat16') runScratchUnary(out, a, onScratchUnary(row), roundModeOf(d));
+  else throw unsupportedDtype(op, out);
+}
+
+const special =
+  (op: string, row: FloatUnaryRow): UnaryImpl =>
+  (out, a) =>
+    run(op, out, a, row);
+
+export const lgamma_: UnaryImpl = special('lgamma', lgammaRow);
+export const digamma: UnaryImpl = special('digamma', digammaRow);
+export const i0: UnaryImpl = special('i0', i0Row);
+export const sinc: UnaryImpl = special('sinc', sincRow);
+export const specialEntr: UnaryImpl = special('special_entr', entrRow);
+export const specialNdtri: UnaryImpl = special('special_ndtri', ndtriRow);
+export const specialLogNdtr: UnaryImpl = special('special_log_ndtr', logNdtrRow);
+export const specialErfcx: UnaryImpl = special('special_erfcx', erfcxRow);
+export const specialI0e: UnaryImpl = special('special_i0e', i0eRow);
+export const specialI1: UnaryImpl = special('special_i1', i1Row);
+export const specialI1e: UnaryImpl = special('special_i1e', i1eRow);
+
+export const polygamma: BackendImpls['polygamma'] = (out, a, n) => run('polygamma', out, a, polygammaRow(n));
+
+/** mvlgamma: p(p-1)/4 log(pi) + sum_j lgamma(x - j/2), in doubles, rounded once. */
+export const mvlgamma: BackendImpls['mvlgamma'] = (out, a, p) => {
+  const c = ((p * (p - 1)) / 4) * Math.log(Math.PI);
+  const f = (x: number): number => {
+    let s = c;
+    for (let j = 0; j < p; j++) s += lgamma(x - j / 2);
+    return s;
+  };
+  run('mvlgamma', out, a, (n, o, oo, os, x, xo, xs) => {
+    for (let i = 0; i < n; i++, oo += os, xo += xs) o[oo] = f(x[xo]);
+  });
+};

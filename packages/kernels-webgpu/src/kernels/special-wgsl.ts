@@ -1,0 +1,198 @@
+/**
+ * Note [The special functions in WGSL]
+ * float32 versions of the special functions (kernels-cpu's Note [The special functions in
+ * doubles] has the double ones): the same mathematics with fewer terms, since float32 needs
+ * ~1e-7. lgamma and digamma recur up to 7 then use Stirling's and the asymptotic series;
+ * trigamma and zeta(s, q) likewise (Euler-Maclaurin tail above 10); the Bessel functions use
+ * the power series to 15 and the asymptotic expansion above; erfcx uses exp(x^2) erfc(x)
+ * below 3 (x^2 still exact enough) and Laplace's continued fraction above; ndtri refines the
+ * Abramowitz-Stegun tail guess by Halley steps on erfc. sinc and trigamma's reflection round
+ * pi * x to float32 first, as PyTorch's float32 kernels do.
+ */
+export const SPECIAL_WGSL = /* wgsl */ `
+fn lgamma_pos(x0: f32) -> f32 {
+  var x = x0;
+  var acc = 0.0;
+  while (x < 7.0) { acc -= log_f(x); x += 1.0; }
+  let r = 1.0 / x;
+  let r2 = r * r;
+  return acc + (x - 0.5) * log_f(x) - x + 0.91893853320467274 + r * (0.083333333333 - r2 * (0.0027777777778 - r2 * 0.00079365079365));
+}
+fn lgamma_f(x: f32) -> f32 {
+  if (isnan_f(x)) { return x; }
+  if (isinf_f(x)) { return inf_f(); }
+  if (x == 1.0 || x == 2.0) { return 0.0; }
+  if (x >= 0.5) { return lgamma_pos(x); }
+  var r = x - 2.0 * round(x * 0.5);
+  if (r > 0.5) { r = 1.0 - r; } else if (r < -0.5) { r = -1.0 - r; }
+  let s = abs(sin(3.14159265358979 * r));
+  if (s == 0.0) { return inf_f(); }
+  return log_f(3.14159265358979 / s) - lgamma_pos(1.0 - x);
+}
+fn digamma_f(x0: f32) -> f32 {
+  if (isnan_f(x0)) { return x0; }
+  if (x0 == 0.0) { return select(-inf_f(), inf_f(), signbit_f(x0)); }
+  var x = x0;
+  var acc = 0.0;
+  if (x < 0.0) {
+    if (x == trunc(x)) { return nan_f(); }
+    let r = x - round(x);
+    acc = -3.14159265358979 / tan(3.14159265358979 * r);
+    x = 1.0 - x;
+  }
+  if (isinf_f(x)) { return x; }
+  while (x < 7.0) { acc -= 1.0 / x; x += 1.0; }
+  let r2 = 1.0 / (x * x);
+  return acc + log_f(x) - 0.5 / x - r2 * (0.083333333333 - r2 * (0.0083333333333 - r2 * 0.0039682539683));
+}
+fn trigamma_f(x0: f32) -> f32 {
+  if (isnan_f(x0)) { return x0; }
+  var x = x0;
+  var sgn = 1.0;
+  var acc = 0.0;
+  if (x < 0.5) {
+    let s = sin_f(3.14159265358979 * x);
+    acc = -9.8696044010893586 / (s * s);
+    sgn = -1.0;
+    x = 1.0 - x;
+  }
+  if (isinf_f(x)) { return sgn * acc; }
+  while (x < 7.0) { acc += 1.0 / (x * x); x += 1.0; }
+  let r = 1.0 / x;
+  let r2 = r * r;
+  return sgn * (acc + r + 0.5 * r2 + r * r2 * (0.16666666667 - r2 * (0.033333333333 - r2 * 0.023809523810)));
+}
+fn zeta_f(s: f32, q: f32) -> f32 {
+  if (isnan_f(s) || isnan_f(q)) { return nan_f(); }
+  if (s == 1.0) { return inf_f(); }
+  if (s < 1.0) { return nan_f(); }
+  if (q <= 0.0) {
+    if (q == floor(q)) { return inf_f(); }
+    if (s != floor(s)) { return nan_f(); }
+  }
+  if (isinf_f(q)) { return 0.0; }
+  var sum = 0.0;
+  var a = q;
+  let lim = max(10.0, s);
+  while (a < lim) { sum += pow_f(a, -s); a += 1.0; }
+  let as_ = pow_f(a, -s);
+  var tail = a * as_ / (s - 1.0) + 0.5 * as_;
+  let b = array<f32, 6>(0.083333333333, -0.0013888888889, 3.3068783069e-5, -8.2671957672e-7, 2.0876756988e-8, -5.2841901386e-10);
+  var rising = s;
+  var power = as_ / a;
+  let inv2 = 1.0 / (a * a);
+  for (var j = 0; j < 6; j++) {
+    tail += b[j] * rising * power;
+    let fj = f32(j);
+    rising *= (s + 2.0 * fj + 1.0) * (s + 2.0 * fj + 2.0);
+    power *= inv2;
+  }
+  return sum + tail;
+}
+fn polygamma_f(x: f32, n: u32) -> f32 {
+  if (n == 0u) { return digamma_f(x); }
+  if (n == 1u) { return trigamma_f(x); }
+  var fact = 1.0;
+  for (var k = 2u; k <= n; k++) { fact *= f32(k); }
+  return select(-1.0, 1.0, (n & 1u) == 1u) * fact * zeta_f(f32(n) + 1.0, x);
+}
+fn mvlgamma_f(x: f32, p: u32) -> f32 {
+  let fp = f32(p);
+  var s = fp * (fp - 1.0) * 0.25 * 1.1447298858494002;
+  for (var j = 0u; j < p; j++) { s += lgamma_f(x - 0.5 * f32(j)); }
+  return s;
+}
+fn bessel_series(x: f32, nu: f32) -> f32 {
+  let q = x * x * 0.25;
+  var term = 1.0;
+  var sum = 1.0;
+  for (var k = 1; k < 200; k++) {
+    let fk = f32(k);
+    term *= q / (fk * (fk + nu));
+    sum += term;
+    if (term <= 1e-8 * sum) { break; }
+  }
+  return sum;
+}
+fn bessel_asym(x: f32, nu: f32) -> f32 {
+  let mu = 4.0 * nu * nu;
+  var term = 1.0;
+  var sum = 1.0;
+  for (var k = 1; k < 40; k++) {
+    let m = 2.0 * f32(k) - 1.0;
+    let next = term * -(mu - m * m) / (f32(k) * 8.0 * x);
+    if (abs(next) >= abs(term)) { break; }
+    term = next;
+    sum += term;
+    if (abs(term) <= 1e-8 * abs(sum)) { break; }
+  }
+  return sum / sqrt(6.2831853071795865 * x);
+}
+// I_nu(|x|), times exp(-|x|) when scaled
+fn bessel_i(ax: f32, nu: f32, scaled: bool) -> f32 {
+  if (isinf_f(ax)) { return select(inf_f(), 0.0, scaled); }
+  if (ax <= 15.0) {
+    let v = select(1.0, ax * 0.5, nu > 0.5) * bessel_series(ax, nu);
+    return select(v, v * exp_f(-ax), scaled);
+  }
+  let s = bessel_asym(ax, nu);
+  if (scaled) { return s; }
+  let h = exp_f(ax * 0.5);
+  return s * h * h;
+}
+fn i0_f(x: f32) -> f32 { if (isnan_f(x)) { return x; } return bessel_i(abs(x), 0.0, false); }
+fn i0e_f(x: f32) -> f32 { if (isnan_f(x)) { return x; } return bessel_i(abs(x), 0.0, true); }
+fn i1_f(x: f32) -> f32 { if (isnan_f(x) || x == 0.0) { return x; } return sign(x) * bessel_i(abs(x), 1.0, false); }
+fn i1e_f(x: f32) -> f32 { if (isnan_f(x) || x == 0.0) { return x; } return sign(x) * bessel_i(abs(x), 1.0, true); }
+fn sinc_f(x: f32) -> f32 {
+  if (x == 0.0) { return 1.0; }
+  let p = 3.14159265358979 * x;
+  return sin_f(p) / p;
+}
+fn entr_f(x: f32) -> f32 {
+  if (isnan_f(x)) { return x; }
+  if (x > 0.0) { return -x * log_f(x); }
+  return select(-inf_f(), 0.0, x == 0.0);
+}
+fn erfcx_f(x: f32) -> f32 {
+  if (isnan_f(x)) { return x; }
+  if (x < 0.0) {
+    if (x < -9.4) { return inf_f(); }
+    return 2.0 * exp_f(x * x) - erfcx_f_pos(-x);
+  }
+  return erfcx_f_pos(x);
+}
+fn erfcx_f_pos(x: f32) -> f32 {
+  if (x < 3.0) { return exp_f(x * x) * erfc_f(x); }
+  if (isinf_f(x)) { return 0.0; }
+  var f = x;
+  for (var k = 50; k >= 1; k--) { f = x + f32(k) * 0.5 / f; }
+  return 1.0 / (1.7724538509055160 * f);
+}
+fn log_ndtr_f(x: f32) -> f32 {
+  if (isnan_f(x)) { return x; }
+  let t = x * 0.70710678118654752;
+  if (x < -1.0) {
+    if (isinf_f(x)) { return x; }
+    return log_f(erfcx_f_pos(-t) * 0.5) - t * t;
+  }
+  return log1p_f(-erfc_f(t) * 0.5);
+}
+fn ndtri_f(p: f32) -> f32 {
+  if (isnan_f(p) || p < 0.0 || p > 1.0) { return nan_f(); }
+  if (p == 0.0) { return -inf_f(); }
+  if (p == 1.0) { return inf_f(); }
+  if (p >= 0.25 && p <= 0.75) { return 1.4142135623730951 * erfinv_f(2.0 * p - 1.0); }
+  var q = p;
+  var flip = false;
+  if (p > 0.5) { q = 1.0 - p; flip = true; }
+  let t = sqrt(-2.0 * log_f(q));
+  var x = -(t - (2.515517 + t * (0.802853 + t * 0.010328)) / (1.0 + t * (1.432788 + t * (0.189269 + t * 0.001308))));
+  for (var i = 0; i < 3; i++) {
+    let e = 0.5 * erfc_f(-x * 0.70710678118654752) - q;
+    let u = e * 2.5066282746310002 * exp_f(x * x * 0.5);
+    x -= u / (1.0 + x * u * 0.5);
+  }
+  return select(x, -x, flip);
+}
+`;
