@@ -459,13 +459,14 @@ function activationCheck(name: string, row: ActivationRow, read: ActivationArgsR
   });
   const own = row.check;
   if (choices.length === 0 && !own) return dtypes;
-  return (op, compute, _operands, boxed) => {
+  return (op, compute, operands, boxed) => {
     for (const c of choices) {
       const v = c.read(boxed[c.at]);
       if (!c.values.includes(String(v))) throw new TorchError(`${op}: ${c.arg} argument must be either ${c.values.join(' or ')}.`);
     }
     dtypes?.(op, compute);
-    if (own) own(op, compute, read(boxed));
+    const self = operands[0];
+    if (own) own(op, compute, read(boxed), self instanceof TensorImpl ? self.dtype : compute);
   };
 }
 

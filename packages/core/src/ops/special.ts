@@ -1,4 +1,5 @@
 import type { Tensor } from '../tensor/tensor';
+import { tidy } from '../tensor/scope';
 import { front } from './front';
 import { ACTIVATION_OPS, UNARY_OPS } from './pointwise-table';
 import { add, mul } from './generated/table-ops';
@@ -19,5 +20,5 @@ export const polygammaNFirst = front('polygamma(int n, Tensor input, *, Tensor? 
 
 /** The standard normal CDF of each element, PyTorch's composite (1 + erf(x / sqrt 2)) / 2. */
 export const specialNdtr = front('special_ndtr(Tensor input, *, Tensor? out=None) -> Tensor', { method: false, namespaces: [] }).run(
-  ([input, out]): Tensor => mul(add(UNARY_OPS.erf.fn(mul(input, Math.SQRT1_2)), 1), 0.5, { out }),
+  ([input, out]): Tensor => tidy(() => mul(add(UNARY_OPS.erf.fn(mul(input, Math.SQRT1_2)), 1), 0.5, { out })),
 );

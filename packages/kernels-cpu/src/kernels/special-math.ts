@@ -1,6 +1,6 @@
 import type { FloatArray } from '../loops/arrays';
 import { erfc, erfinv } from './erf-math';
-import { roundTo } from './float-math';
+import { ROUND_F64, roundTo } from './float-math';
 
 /**
  * Note [The special functions in doubles]
@@ -129,7 +129,7 @@ export function zeta(s: number, q: number): number {
     if (q === Math.floor(q)) return Infinity;
     if (s !== Math.floor(s)) return NaN;
   }
-  if (q === Infinity) return 0;
+  if (q === Infinity) return NaN; // (PyTorch's: its tail is inf / inf)
   if (s === Infinity) return q < 1 ? Infinity : q === 1 ? 1 : 0;
   let sum = 0;
   let a = q;
@@ -196,10 +196,16 @@ function besselAsymptotic(x: number, nu: 0 | 1): number {
 }
 
 const BESSEL_SWITCH = 20;
+const F32_EXP_MAX = 88.72283935546875; // above it, float32's exp(x) is inf
 
-/** I_nu(|x|) e^(-|x|) when `scaled`, else I_nu(|x|). */
-function besselI(ax: number, nu: 0 | 1, scaled: boolean): number {
-  if (ax === Infinity) return scaled ? 0 : Infinity;
+/**
+ * I_nu(|x|) e^(-|x|) when `scaled`, else I_nu(|x|). PyTorch's unscaled ones are e^x times a
+ * series, so they are nan at ±inf and, in float32 and below (`mode`), inf once e^x overflows
+ * float32, a little before I_nu(x) itself does.
+ */
+function besselI(ax: number, nu: 0 | 1, scaled: boolean, mode = ROUND_F64): number {
+  if (ax === Infinity) return scaled ? 0 : NaN;
+  if (!scaled && mode !== ROUND_F64 && ax > F32_EXP_MAX) return Infinity;
   if (ax <= BESSEL_SWITCH) {
     const v = (nu === 0 ? 1 : ax / 2) * besselSeries(ax, nu);
     return scaled ? v * Math.exp(-ax) : v;
@@ -211,9 +217,9 @@ function besselI(ax: number, nu: 0 | 1, scaled: boolean): number {
   return s * h * h;
 }
 
-export const i0 = (x: number): number => (x !== x ? x : besselI(Math.abs(x), 0, false));
+export const i0 = (x: number, mode?: number): number => (x !== x ? x : besselI(Math.abs(x), 0, false, mode));
 export const i0e = (x: number): number => (x !== x ? x : besselI(Math.abs(x), 0, true));
-export const i1 = (x: number): number => (x !== x ? x : x === 0 ? x : Math.sign(x) * besselI(Math.abs(x), 1, false));
+export const i1 = (x: number, mode?: number): number => (x !== x ? x : x === 0 ? x : Math.sign(x) * besselI(Math.abs(x), 1, false, mode));
 export const i1e = (x: number): number => (x !== x ? x : x === 0 ? x : Math.sign(x) * besselI(Math.abs(x), 1, true));
 
 // ---- the normal distribution ----
@@ -228,10 +234,12 @@ function exactSquare(x: number): [number, number] {
   return [hi, lo];
 }
 
-export function erfcx(x: number): number {
+/** exp(x^2) erfc(x); below 0, PyTorch's float32 kernel squares x in float32 (`mode`) before 2 exp(x^2). */
+export function erfcx(x: number, mode = ROUND_F64): number {
   if (x !== x) return x;
   if (x < 0) {
     if (x < -26.7) return Infinity;
+    if (mode !== ROUND_F64) return 2 * Math.exp(roundTo(x * x, mode)) - erfcx(-x);
     const [hi, lo] = exactSquare(x);
     return 2 * Math.exp(hi) * Math.exp(lo) - erfcx(-x);
   }

@@ -70,7 +70,7 @@ fn zeta_f(s: f32, q: f32) -> f32 {
     if (q == floor(q)) { return inf_f(); }
     if (s != floor(s)) { return nan_f(); }
   }
-  if (isinf_f(q)) { return 0.0; }
+  if (isinf_f(q)) { return nan_f(); }
   var sum = 0.0;
   var a = q;
   let lim = max(10.0, s);
@@ -130,15 +130,14 @@ fn bessel_asym(x: f32, nu: f32) -> f32 {
 }
 // I_nu(|x|), times exp(-|x|) when scaled
 fn bessel_i(ax: f32, nu: f32, scaled: bool) -> f32 {
-  if (isinf_f(ax)) { return select(inf_f(), 0.0, scaled); }
+  if (isinf_f(ax)) { return select(nan_f(), 0.0, scaled); }
   if (ax <= 15.0) {
     let v = select(1.0, ax * 0.5, nu > 0.5) * bessel_series(ax, nu);
     return select(v, v * exp_f(-ax), scaled);
   }
   let s = bessel_asym(ax, nu);
   if (scaled) { return s; }
-  let h = exp_f(ax * 0.5);
-  return s * h * h;
+  return s * exp_f(ax); // (inf once exp overflows, as PyTorch's float32 kernel)
 }
 fn i0_f(x: f32) -> f32 { if (isnan_f(x)) { return x; } return bessel_i(abs(x), 0.0, false); }
 fn i0e_f(x: f32) -> f32 { if (isnan_f(x)) { return x; } return bessel_i(abs(x), 0.0, true); }

@@ -1,4 +1,4 @@
-import { AutogradError, TorchError } from '../../errors';
+import { AutogradError, DTypeError, TorchError } from '../../errors';
 import type { Tensor } from '../../tensor/tensor';
 import { add, digamma, div, eq, erf, exp, ge, gt, i0, le, log, lt, mul, neg, polygamma, reciprocal, sigmoid, sign, softplus, specialErfcx, specialI0e, specialI1, specialI1e, specialLogNdtr, sub, tanh, where } from './formula-ops';
 import { activationRow, type ActivationRow, type Rejects } from './types';
@@ -256,7 +256,8 @@ export const ACTIVATION_TABLE = {
     args: 'int p',
     method: true,
     domain: 'above1',
-    check: (_op, _compute, [p]) => {
+    check: (op, _compute, [p], input) => {
+      if (input === 'bool') throw new DTypeError(`${op}: The input tensor may not be a boolean tensor.`);
       if (p < 1) throw new TorchError('p has to be greater than or equal to 1');
     },
     // mvlgamma_backward: grad * sum_j digamma(self - j/2)

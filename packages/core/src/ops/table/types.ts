@@ -396,8 +396,11 @@ export interface ActivationRow<A extends string = string, C = ArgChoices> {
   readonly frontArgs?: string;
   /** The values a `str` argument may take: anything else is refused with PyTorch's message. */
   readonly choices?: C;
-  /** Checks PyTorch's kernel makes beyond the dtype (hardtanh: unsigned limits), after `rejects`'s. */
-  check?(op: string, compute: DType, args: ActivationArgs<A, C>): void;
+  /**
+   * Checks PyTorch's kernel makes beyond the dtype (hardtanh: unsigned limits), after `rejects`'s;
+   * `input` is the input's own dtype (mvlgamma refuses bool, which `float` would compute in float32).
+   */
+  check?(op: string, compute: DType, args: ActivationArgs<A, C>, input: DType): void;
   /** What the impl and the formula get, where it is not the arguments as given (logit: a negative eps is none). */
   implArgs?(args: ActivationArgs<A, C>): ActivationArgs<A, C>;
   /** Whether `name_` exists (default true; gelu and softplus have none). */
