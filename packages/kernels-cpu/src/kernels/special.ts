@@ -24,19 +24,22 @@ import {
  * round `pi * x` as PyTorch does get float32's rounding for float16, whose goldens are
  * PyTorch 2.x's float32 computation, and bfloat16's own where 1.13 has that kernel.
  */
-function run(op: string, out: TensorImpl, a: TensorImpl, row: FloatUnaryRow, bf16Kernel = true): void {
+function run(op: string, out: TensorImpl, a: TensorImpl, row: FloatUnaryRow, bf16Steps = true): void {
   const d = out.dtype;
   if (d === 'float32' || d === 'float64') runFloatUnary(out, a, row, roundModeOf(d));
-  else if (d === 'float16' || (d === 'bfloat16' && !bf16Kernel)) runScratchUnary(out, a, onScratchUnary(row), ROUND_F32);
+  else if (d === 'float16' || (d === 'bfloat16' && !bf16Steps)) runScratchUnary(out, a, onScratchUnary(row), ROUND_F32);
   else if (d === 'bfloat16') runScratchUnary(out, a, onScratchUnary(row), roundModeOf(d));
   else throw unsupportedDtype(op, out);
 }
 
-/** `bf16Kernel: false` where 1.13's CPU has no bfloat16 kernel, whose goldens are float32's. */
+/**
+ * `bf16Steps: false` where bfloat16 computes as float32 does: 1.13's CPU has no bfloat16 kernel
+ * (its goldens are float32's), or its kernel computes in float (trigamma: pi * x in float32).
+ */
 const special =
-  (op: string, row: FloatUnaryRow, bf16Kernel = true): UnaryImpl =>
+  (op: string, row: FloatUnaryRow, bf16Steps = true): UnaryImpl =>
   (out, a) =>
-    run(op, out, a, row, bf16Kernel);
+    run(op, out, a, row, bf16Steps);
 
 export const lgamma_: UnaryImpl = special('lgamma', lgammaRow);
 export const digamma: UnaryImpl = special('digamma', digammaRow);
@@ -50,7 +53,7 @@ export const specialI0e: UnaryImpl = special('special_i0e', i0eRow);
 export const specialI1: UnaryImpl = special('special_i1', i1Row, false);
 export const specialI1e: UnaryImpl = special('special_i1e', i1eRow, false);
 
-export const polygamma: BackendImpls['polygamma'] = (out, a, n) => run('polygamma', out, a, polygammaRow(n));
+export const polygamma: BackendImpls['polygamma'] = (out, a, n) => run('polygamma', out, a, polygammaRow(n), false);
 
 /** mvlgamma: p(p-1)/4 log(pi) + sum_j lgamma(x - j/2), in doubles, rounded once. */
 export const mvlgamma: BackendImpls['mvlgamma'] = (out, a, p) => {

@@ -109,7 +109,7 @@ fn atanh_f(x: f32) -> f32 {
   lgamma: { f: 'lgamma_f($1)', helpers: SPECIAL_WGSL },
   digamma: { f: 'digamma_f($1)', helpers: SPECIAL_WGSL },
   i0: { f: 'i0_f($1)', helpers: SPECIAL_WGSL },
-  sinc: { f: 'sinc_f($1)', helpers: SPECIAL_WGSL },
+  sinc: { f: 'sinc_f($1)', bh: 'sinc_bh($1)', helpers: SPECIAL_WGSL },
   specialEntr: { f: 'entr_f($1)', helpers: SPECIAL_WGSL },
   specialNdtri: { f: 'ndtri_f($1)', helpers: SPECIAL_WGSL },
   specialLogNdtr: { f: 'log_ndtr_f($1)', helpers: SPECIAL_WGSL },

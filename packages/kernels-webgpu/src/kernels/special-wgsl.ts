@@ -25,7 +25,7 @@ fn lgamma_f(x: f32) -> f32 {
   if (x >= 0.5) { return lgamma_pos(x); }
   var r = x - 2.0 * round(x * 0.5);
   if (r > 0.5) { r = 1.0 - r; } else if (r < -0.5) { r = -1.0 - r; }
-  let s = abs(sin(3.14159265358979 * r));
+  let s = abs(sin_f(3.14159265358979 * r));
   if (s == 0.0) { return inf_f(); }
   return log_f(3.14159265358979 / s) - lgamma_pos(1.0 - x);
 }
@@ -37,7 +37,7 @@ fn digamma_f(x0: f32) -> f32 {
   if (x < 0.0) {
     if (x == trunc(x)) { return nan_f(); }
     let r = x - round(x);
-    acc = -3.14159265358979 / tan(3.14159265358979 * r);
+    acc = -3.14159265358979 / tan_f(3.14159265358979 * r);
     x = 1.0 - x;
   }
   if (isinf_f(x)) { return x; }
@@ -62,6 +62,14 @@ fn trigamma_f(x0: f32) -> f32 {
   let r2 = r * r;
   return sgn * (acc + r + 0.5 * r2 + r * r2 * (0.16666666667 - r2 * (0.033333333333 - r2 * 0.023809523810)));
 }
+// a^-s, by repeated products for the integer s of polygamma (pow's exp(log) loses ~1e-6 at 1e32)
+fn pow_neg(a: f32, s: f32) -> f32 {
+  if (s != floor(s) || s > 64.0) { return pow_f(a, -s); }
+  let t = 1.0 / a;
+  var r = 1.0;
+  for (var k = 0; k < i32(s); k++) { r *= t; }
+  return r;
+}
 fn zeta_f(s: f32, q: f32) -> f32 {
   if (isnan_f(s) || isnan_f(q)) { return nan_f(); }
   if (s == 1.0) { return inf_f(); }
@@ -74,8 +82,8 @@ fn zeta_f(s: f32, q: f32) -> f32 {
   var sum = 0.0;
   var a = q;
   let lim = max(10.0, s);
-  while (a < lim) { sum += pow_f(a, -s); a += 1.0; }
-  let as_ = pow_f(a, -s);
+  while (a < lim) { sum += pow_neg(a, s); a += 1.0; }
+  let as_ = pow_neg(a, s);
   var tail = a * as_ / (s - 1.0) + 0.5 * as_;
   let b = array<f32, 6>(0.083333333333, -0.0013888888889, 3.3068783069e-5, -8.2671957672e-7, 2.0876756988e-8, -5.2841901386e-10);
   var rising = s;
@@ -126,7 +134,7 @@ fn bessel_asym(x: f32, nu: f32) -> f32 {
     sum += term;
     if (abs(term) <= 1e-8 * abs(sum)) { break; }
   }
-  return sum / sqrt(6.2831853071795865 * x);
+  return sum * 0.39894228040143268 / sqrt(x);
 }
 // I_nu(|x|), times exp(-|x|) when scaled
 fn bessel_i(ax: f32, nu: f32, scaled: bool) -> f32 {
@@ -137,7 +145,8 @@ fn bessel_i(ax: f32, nu: f32, scaled: bool) -> f32 {
   }
   let s = bessel_asym(ax, nu);
   if (scaled) { return s; }
-  return s * exp_f(ax); // (inf once exp overflows, as PyTorch's float32 kernel)
+  if (ax > 88.72283935546875) { return inf_f(); } // (exp overflows, as in PyTorch's float32 kernel)
+  return s * exp_f(ax);
 }
 fn i0_f(x: f32) -> f32 { if (isnan_f(x)) { return x; } return bessel_i(abs(x), 0.0, false); }
 fn i0e_f(x: f32) -> f32 { if (isnan_f(x)) { return x; } return bessel_i(abs(x), 0.0, true); }
@@ -146,6 +155,12 @@ fn i1e_f(x: f32) -> f32 { if (isnan_f(x) || x == 0.0) { return x; } return sign(
 fn sinc_f(x: f32) -> f32 {
   if (x == 0.0) { return 1.0; }
   let p = 3.14159265358979 * x;
+  return sin_f(p) / p;
+}
+// bfloat16: PyTorch 1.13's kernel rounds pi * x to bfloat16 first
+fn sinc_bh(x: f32) -> f32 {
+  if (x == 0.0) { return 1.0; }
+  let p = bfr(3.140625 * x);
   return sin_f(p) / p;
 }
 fn entr_f(x: f32) -> f32 {

@@ -74,11 +74,7 @@ const BF16_STEPS = (what: string): string =>
  */
 const ACTIVATION_EXTRAS: Readonly<Partial<Record<ActivationTableName, ActivationExtras>>> = {
   hardtanh: { dtypes: NO_BOOL.filter((d) => d !== 'uint8') },
-  polygamma: {
-    required: { n: 1 },
-    inputPosition: 2,
-    xfail: { 'forward@edge/bfloat16': BF16_STEPS('trigamma'), 'forward@random/bfloat16': BF16_STEPS('trigamma') },
-  },
+  polygamma: { required: { n: 1 }, inputPosition: 2 },
   mvlgamma: { dtypes: NO_BOOL, required: { p: 1 } },
   specialI0e: { xfail: { 'forward@edge/bfloat16': BF16_STEPS('i0e (its Chebyshev series)') } },
 };
