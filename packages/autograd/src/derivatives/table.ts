@@ -79,6 +79,11 @@ type BinaryKernelOp = {
 }[BinaryTableName];
 type BinaryEntry = DerivativeEntry<DerivativeArgs<BinaryKernelOp>>;
 
+/** A Node named by the overload that ran: a number `self` (args[0]), a number `other` (args[1]), or two tensors. */
+function overloadNode(base: string, [tensor, scalarSelf, scalarOther]: readonly [number, number, number]) {
+  return (args: readonly unknown[]): string => `${base}${args[0] !== null ? scalarSelf : args[1] !== null ? scalarOther : tensor}`;
+}
+
 /**
  * A binary row's Node: `other` reaches the formula as the number itself where the Scalar
  * overload ran (only tensors are taken out of `args`: Note [Derivative arguments]). Typed by
@@ -92,7 +97,13 @@ function binaryDerivative(op: BinaryTableName, d: BinaryDerivative): Derivative<
   return {
     // fmod.Scalar records FmodBackward0, fmod.Tensor FmodBackward1, pow.Scalar (a number
     // self) PowBackward2; div with a rounding mode DivBackward2
-    name: named ? (args) => named(read(args)) : d.scalarOverloadNodes ? (args) => `${node}${args[0] !== null ? 2 : args[1] === null ? 1 : 0}` : `${node}0`,
+    name: named
+      ? (args) => named(read(args))
+      : d.overloadNodes
+        ? overloadNode(d.overloadNodes.base ?? node, d.overloadNodes.numbers)
+        : d.scalarOverloadNodes
+          ? (args) => `${node}${args[0] !== null ? 2 : args[1] === null ? 1 : 0}`
+          : `${node}0`,
     inputs: ['self', 'other'],
     saves: d.saves,
     backward: (ctx) => {

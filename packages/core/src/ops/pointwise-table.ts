@@ -252,15 +252,18 @@ export const BINARY_OPS = Object.fromEntries(BINARY_TABLE_NAMES.map((name) => [n
   readonly [K in BinaryTableName]: BinaryTableOp<K>;
 };
 
-/** The Tensor methods of the binary rows: `x.hypot(y)`, and `x.hypot_(y)` where the row has an in-place form. */
+type BinaryMethodRow = { [K in BinaryTableName]: BinaryRowOf<K> extends { readonly method: false } ? never : K }[BinaryTableName];
+
+/** The Tensor methods of the binary rows: `x.hypot(y)`, and `x.hypot_(y)` where the row has an in-place form (not torch.special's rows). */
 export const BINARY_METHODS = Object.fromEntries(
   BINARY_TABLE_NAMES.flatMap((name) => {
     const o = BINARY_OPS[name];
     const row: BinaryRow = BINARY_TABLE[name];
+    if (row.method === false) return [];
     return row.inplace === false ? [[name, o.fn]] : [[name, o.fn], [`${name}_`, o.inplace]];
   }),
-) as { readonly [K in BinaryTableName]: BinaryFn<K> } & {
-  readonly [K in BinaryTableName as HasInplace<K> extends true ? `${K}_` : never]: BinaryInplace<K>;
+) as { readonly [K in BinaryMethodRow]: BinaryFn<K> } & {
+  readonly [K in BinaryMethodRow as HasInplace<K> extends true ? `${K}_` : never]: BinaryInplace<K>;
 };
 
 // ---- ternary rows ----

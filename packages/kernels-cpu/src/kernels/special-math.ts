@@ -120,7 +120,12 @@ const BERNOULLI_OVER_FACTORIAL = [
   854513 / 138 / 1.1240007277776077e21, -236364091 / 2730 / 6.204484017332394e23,
 ];
 
-/** The Hurwitz zeta function sum_k (q + k)^-s, with PyTorch's domain (s = 1: inf; s < 1: nan; q a non-positive integer: inf; q <= 0 and s not an integer: nan). */
+/**
+ * The Hurwitz zeta function sum_k (q + k)^-s, with PyTorch's domain (s = 1: inf; s < 1: nan;
+ * q a non-positive integer: inf; q <= 0 and s not an integer: nan). Where every term of the
+ * first ten underflows, PyTorch's series gives 0, or nan once its tail's rising factorial
+ * s (s + 1) ... (s + 22) overflows (its 0 * inf): so does this one.
+ */
 export function zeta(s: number, q: number): number {
   if (s !== s || q !== q) return NaN;
   if (s === 1) return Infinity;
@@ -130,15 +135,23 @@ export function zeta(s: number, q: number): number {
     if (s !== Math.floor(s)) return NaN;
   }
   if (q === Infinity) return NaN; // (PyTorch's: its tail is inf / inf)
-  if (s === Infinity) return q < 1 ? Infinity : q === 1 ? 1 : 0;
   let sum = 0;
   let a = q;
-  const limit = Math.max(10, s);
+  // (a far negative q would take as many terms as PyTorch's loop does, ~|q|: capped, not hung)
+  for (let i = 0; i < 10 || (a <= 9 && i < 1e7); i++, a += 1) sum += Math.pow(a, -s);
+  if (sum === 0) {
+    let rising = 1;
+    for (let k = 0; k < 23; k++) rising *= s + k;
+    return rising === Infinity ? NaN : 0;
+  }
+  if (!Number.isFinite(sum)) return sum;
+  // more terms where s is large next to a, for the tail's sake (they fall fast: stop when negligible)
+  const limit = Math.min(s, 100);
   while (a < limit) {
     const term = Math.pow(a, -s);
     sum += term;
     a += 1;
-    if (Math.abs(term) <= 1e-17 * Math.abs(sum) && a > 0) return sum;
+    if (Math.abs(term) <= 1e-17 * Math.abs(sum)) return sum;
   }
   // Euler-Maclaurin: int_a^inf t^-s dt + a^-s / 2 + sum_j B_2j / (2j)! (s)_(2j-1) a^(-s-2j+1)
   const as = Math.pow(a, -s);

@@ -81,7 +81,10 @@ fn zeta_f(s: f32, q: f32) -> f32 {
   if (isinf_f(q)) { return nan_f(); }
   var sum = 0.0;
   var a = q;
-  let lim = max(10.0, s);
+  for (var i = 0; i < 10 || (a <= 9.0 && i < 100000); i++) { sum += pow_neg(a, s); a += 1.0; }
+  if (sum == 0.0) { return select(0.0, nan_f(), s > 2.5e13); } // (PyTorch's: its tail's rising factorial overflows)
+  if (isinf_f(sum) || isnan_f(sum)) { return sum; }
+  let lim = min(s, 100.0);
   while (a < lim) { sum += pow_neg(a, s); a += 1.0; }
   let as_ = pow_neg(a, s);
   var tail = a * as_ / (s - 1.0) + 0.5 * as_;
@@ -162,6 +165,16 @@ fn sinc_bh(x: f32) -> f32 {
   if (x == 0.0) { return 1.0; }
   let p = bfr(3.140625 * x);
   return sin_f(p) / p;
+}
+fn xlogy_f(x: f32, y: f32) -> f32 {
+  if (isnan_f(y)) { return y; }
+  if (x == 0.0) { return 0.0; }
+  return x * log_f(y);
+}
+fn xlog1py_f(x: f32, y: f32) -> f32 {
+  if (isnan_f(y)) { return y; }
+  if (x == 0.0) { return 0.0; }
+  return x * log1p_f(y);
 }
 fn entr_f(x: f32) -> f32 {
   if (isnan_f(x)) { return x; }

@@ -1,11 +1,14 @@
 """Goldens for the special functions of the OpInfo table (goldens/ops_special.json).
 
 lgamma digamma i0 sinc (torch.* with methods and in-place forms), polygamma and mvlgamma
-(with their integer argument), and torch.special's own entr ndtri log_ndtr erfcx i0e i1 i1e
-(keyed by the op table's names, specialEntr...), on every dtype. Half (and the BFloat16 that
+(with their integer argument), torch.special's own entr ndtri log_ndtr erfcx i0e i1 i1e ndtr
+(keyed by the op table's names, specialEntr...), and the binary xlogy, special.xlog1py and
+special.zeta with the samples of ops_binary.py, their number-self overloads (`xlogy.Scalar`...)
+and the pairs where each is defined specially, on every dtype. Half (and the BFloat16 that
 1.13's CPU lacks for some) are computed on float32 copies ("reference": "upcast"). The case
 format is described in _ops_common.py.
 """
+import math
 import pathlib
 import sys
 
@@ -13,11 +16,12 @@ import torch
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import _ops_common  # noqa: E402
-from _ops_common import ALL, FLOATS, T, Recorder, edges, fill, gen_for  # noqa: E402
+from _ops_common import ALL, FLOATS, S, T, Recorder, edges, fill, gen_for  # noqa: E402
+from ops_pointwise import PROMOTE, operand  # noqa: E402
 
 _ops_common.PY_KWARGS.update({"n": "n", "p": "p"})
 
-S = torch.special
+SP = torch.special
 # name -> (function, in-place or None)
 OPS = {
     "lgamma": (lambda a, k: torch.lgamma(a[0]), lambda a, k: a[0].lgamma_()),
@@ -26,14 +30,14 @@ OPS = {
     "sinc": (lambda a, k: torch.sinc(a[0]), lambda a, k: a[0].sinc_()),
     "polygamma": (lambda a, k: torch.polygamma(k["n"], a[0]), lambda a, k: a[0].polygamma_(k["n"])),
     "mvlgamma": (lambda a, k: torch.mvlgamma(a[0], k["p"]), lambda a, k: a[0].mvlgamma_(k["p"])),
-    "specialEntr": (lambda a, k: S.entr(a[0]), None),
-    "specialNdtri": (lambda a, k: S.ndtri(a[0]), None),
-    "specialLogNdtr": (lambda a, k: S.log_ndtr(a[0]), None),
-    "specialErfcx": (lambda a, k: S.erfcx(a[0]), None),
-    "specialI0e": (lambda a, k: S.i0e(a[0]), None),
-    "specialI1": (lambda a, k: S.i1(a[0]), None),
-    "specialI1e": (lambda a, k: S.i1e(a[0]), None),
-    "specialNdtr": (lambda a, k: S.ndtr(a[0]), None),
+    "specialEntr": (lambda a, k: SP.entr(a[0]), None),
+    "specialNdtri": (lambda a, k: SP.ndtri(a[0]), None),
+    "specialLogNdtr": (lambda a, k: SP.log_ndtr(a[0]), None),
+    "specialErfcx": (lambda a, k: SP.erfcx(a[0]), None),
+    "specialI0e": (lambda a, k: SP.i0e(a[0]), None),
+    "specialI1": (lambda a, k: SP.i1(a[0]), None),
+    "specialI1e": (lambda a, k: SP.i1e(a[0]), None),
+    "specialNdtr": (lambda a, k: SP.ndtr(a[0]), None),
 }
 # the integer argument of every case (polygamma's n, mvlgamma's p), and the others tried
 BASE = {"polygamma": {"n": 1}, "mvlgamma": {"p": 1}}
@@ -72,8 +76,65 @@ def cases(rec, op):
             rec.case(op, "options", d, [T(d, [len(vals)], vals)], fn, kwargs=o, variant=str(i), **kw)
 
 
+# name -> (function, in-place or None)
+BINARY = {
+    "xlogy": (lambda a, k: torch.xlogy(a[0], a[1]), lambda a, k: a[0].xlogy_(a[1])),
+    "specialXlog1py": (lambda a, k: SP.xlog1py(a[0], a[1]), None),
+    "specialZeta": (lambda a, k: SP.zeta(a[0], a[1]), None),
+}
+nan, inf = math.nan, math.inf
+# (self, other) pairs where each op is defined specially: xlogy(0, 0) = 0, xlogy(0, nan) = nan,
+# zeta's domain (x = 1, x < 1, q a non-positive integer, non-integer x with q <= 0)
+PAIRS = {
+    "xlogy": ([0.0, 0.0, 0.0, 0.0, -0.0, 1.0, 2.5, -3.0, 1e-3, nan, 2.0, 0.5],
+              [0.0, nan, inf, -1.0, 2.0, 0.0, -1.0, inf, 1e-300, 1.0, 0.5, 3.0]),
+    "specialXlog1py": ([0.0, 0.0, 0.0, 0.0, 1.0, 2.5, -3.0, 1e-3, nan, 2.0, 0.5, 3.0],
+                       [0.0, nan, inf, -1.0, -1.0, -2.0, inf, 1e-10, 1.0, 0.5, 3.0, -0.5]),
+    "specialZeta": ([1.0, 0.5, 2.0, 2.0, 2.0, 3.0, 3.0, 2.5, 1.5, 4.0, 10.0, 1.1, 50.0, 2.0, 3.0, 2.0],
+                    [1.0, 1.0, 0.0, -1.0, -1.5, -1.5, -2.5, -1.5, 0.5, 2.0, 10.0, 3.3, 1.0, 1e-3, 100.0, inf]),
+}
+
+
+def binary_cases(rec, op):
+    fn, inplace = BINARY[op]
+    kw = {"inplace": inplace, "upcast": True}
+
+    def pair(sample, da, sa, db, sb, variant=""):
+        g = gen_for(op, sample, da, db, variant)
+        rec.case(op, sample, da, [T(da, sa, operand("arith", "a", da, sa, g)), T(db, sb, operand("arith", "b", db, sb, g))], fn, variant=variant, **kw)
+
+    for d in ALL:
+        pair("same-shape", d, [4, 5], d, [4, 5])
+        pair("broadcast", d, [2, 1, 4], d, [3, 1])
+        pair("broadcast-0dim", d, [2, 3], d, [])
+        pair("0dim-0dim", d, [], d, [])
+        pair("0dim-tensor", d, [], d, [3])
+        pair("empty", d, [0, 3], d, [3])
+        g = gen_for(op, "scalar", d)
+        a = T(d, [2, 3], operand("arith", "a", d, [2, 3], g))
+        rec.case(op, "scalar-int", d, [a, S(3)], fn, **kw)
+        rec.case(op, "scalar-float", d, [a, S(2.5)], fn, **kw)
+        if d != "uint8":
+            rec.case(op, "scalar-negative-int", d, [a, S(-2)], fn, **kw)
+    for da, db, zero_dim in PROMOTE:
+        pair("promote", da, [2, 3], db, [] if zero_dim else [3], variant=f"{da}+{db}{'[]' if zero_dim else ''}")
+    xs, ys = PAIRS[op]
+    for d in FLOATS:
+        rec.case(op, "values", d, [T(d, [len(xs)], xs), T(d, [len(ys)], ys)], fn, **kw)
+    # the number-self overload (xlogy.Scalar_Self): function and out= forms only
+    name = op + ".Scalar"
+    for d in ALL:
+        g = gen_for(name, d)
+        b = T(d, [2, 3], operand("arith", "b", d, [2, 3], g))
+        rec.case(name, "scalar-int", d, [S(3), b], fn, upcast=True)
+        rec.case(name, "scalar-float", d, [S(2.5), b], fn, upcast=True)
+        rec.case(name, "scalar-zero", d, [S(0), b], fn, upcast=True)
+
+
 def make():
     rec = Recorder()
     for op in OPS:
         cases(rec, op)
+    for op in BINARY:
+        binary_cases(rec, op)
     return {"family": "special", **rec.result()}

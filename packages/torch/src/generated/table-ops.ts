@@ -107,6 +107,8 @@ export {
   atan2_,
   hypot,
   hypot_,
+  xlogy,
+  xlogy_,
   fmax,
   fmin,
   eq,

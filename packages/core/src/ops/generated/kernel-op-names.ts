@@ -271,6 +271,8 @@ export const KERNEL_OP_NAMES = [
   'special_i1e',
   'special_log_ndtr',
   'special_ndtri',
+  'special_xlog1py',
+  'special_zeta',
   'sqrt',
   'sqrt_',
   'squeeze.dims',
@@ -309,4 +311,6 @@ export const KERNEL_OP_NAMES = [
   'var_mean.correction',
   'view',
   'where',
+  'xlogy',
+  'xlogy_',
 ] as const;

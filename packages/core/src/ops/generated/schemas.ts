@@ -434,6 +434,10 @@ export interface OpSchemas {
   'special_log_ndtr.out': 'special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)';
   'special_ndtri': 'special_ndtri(Tensor self) -> Tensor';
   'special_ndtri.out': 'special_ndtri.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)';
+  'special_xlog1py': 'special_xlog1py(Tensor self, Tensor other) -> Tensor';
+  'special_xlog1py.out': 'special_xlog1py.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)';
+  'special_zeta': 'special_zeta(Tensor self, Tensor other) -> Tensor';
+  'special_zeta.out': 'special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)';
   'split.Tensor': 'split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]';
   'split_with_sizes': 'split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]';
   'sqrt': 'sqrt(Tensor self) -> Tensor';
@@ -493,4 +497,7 @@ export interface OpSchemas {
   'vstack': 'vstack(Tensor[] tensors) -> Tensor';
   'where': 'where(Tensor condition, Tensor self, Tensor other) -> Tensor';
   'where.out': 'where.out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)';
+  'xlogy': 'xlogy(Tensor self, Tensor other) -> Tensor';
+  'xlogy.out': 'xlogy.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)';
+  'xlogy_': 'xlogy_(Tensor(a!) self, Tensor other) -> Tensor(a!)';
 }

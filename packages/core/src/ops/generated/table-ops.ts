@@ -212,6 +212,14 @@ export const atan2_ = BINARY_OPS.atan2.inplace;
 export const hypot = BINARY_OPS.hypot.fn;
 /** The in-place form of `hypot`: writes the result into `self`. */
 export const hypot_ = BINARY_OPS.hypot.inplace;
+/** self * log(other) for each element, 0 where self is 0 unless other is nan. */
+export const xlogy = BINARY_OPS.xlogy.fn;
+/** The in-place form of `xlogy`: writes the result into `self`. */
+export const xlogy_ = BINARY_OPS.xlogy.inplace;
+/** self * log1p(other) for each element, 0 where self is 0 unless other is nan. */
+export const specialXlog1py = BINARY_OPS.specialXlog1py.fn;
+/** The Hurwitz zeta function sum_k (other + k)^-self of each pair (inf at self = 1; nan for self < 1). */
+export const specialZeta = BINARY_OPS.specialZeta.fn;
 /** C's fmax: the larger of self and other, a NaN operand ignored (maximum propagates it). */
 export const fmax = BINARY_OPS.fmax.fn;
 /** C's fmin: the smaller of self and other, a NaN operand ignored (minimum propagates it). */

@@ -165,6 +165,12 @@ export interface BinaryDerivative<A extends string = string, C = ArgChoices> {
   readonly scalarOverloadNodes?: boolean;
   /** The Node's name where it depends on the arguments (div with a rounding mode records DivBackward2). */
   node?(args: BinaryArgs<A, C>): string;
+  /**
+   * The Node's number by the overload that ran, where PyTorch numbers them otherwise than
+   * `scalarOverloadNodes` (xlogy: `xlogy.Tensor` 0, `xlogy.Scalar_Self` 1, `xlogy.Scalar_Other`
+   * 2), and the name before it where it is not the row's CamelCase (`SpecialXlog1PyBackward`).
+   */
+  readonly overloadNodes?: { readonly numbers: readonly [tensor: number, scalarSelf: number, scalarOther: number]; readonly base?: string };
 }
 
 /**
@@ -211,6 +217,10 @@ export interface BinaryRow<A extends string = string, C = ArgChoices> {
   readonly otherName?: string;
   /** Whether `name_` exists (default true; fmax and fmin have none, as in PyTorch). */
   readonly inplace?: boolean;
+  /** `false` where Tensor has no method `x.name(y)` (torch.special's: Note [torch.special's rows]). */
+  readonly method?: false;
+  /** `false` where PyTorch has no `torch.name` (torch.special's: reached as torch.special.*). */
+  readonly torchFunction?: false;
   /**
    * Keyword-only arguments after `other`, in PyTorch's schema syntax with their defaults (`*,
    * Scalar alpha=1`; `*, str? rounding_mode=None`): the operators' schema, the front ends'
