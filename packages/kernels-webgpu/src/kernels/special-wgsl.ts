@@ -87,6 +87,7 @@ fn zeta_f(s: f32, q: f32) -> f32 {
   let lim = min(s, 100.0);
   while (a < lim) { sum += pow_neg(a, s); a += 1.0; }
   let as_ = pow_neg(a, s);
+  if (as_ == 0.0) { return sum; } // (the tail underflows; its rising factorial may not)
   var tail = a * as_ / (s - 1.0) + 0.5 * as_;
   let b = array<f32, 6>(0.083333333333, -0.0013888888889, 3.3068783069e-5, -8.2671957672e-7, 2.0876756988e-8, -5.2841901386e-10);
   var rising = s;
