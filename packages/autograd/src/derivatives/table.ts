@@ -158,14 +158,19 @@ function activationDerivative(op: ActivationTableName, d: ActivationNode): Deriv
 }
 
 export const ACTIVATION_TABLE_DERIVATIVES = Object.fromEntries(
-  ACTIVATION_TABLE_NAMES.flatMap((op) => {
+  ACTIVATION_TABLE_NAMES.flatMap((op): [string, DerivativeEntry][] => {
     const row: ActivationRow = ACTIVATION_TABLE[op];
     const name = dispatcherName(op);
-    const functional = activationDerivative(op, row.derivative);
+    const d = row.derivative;
+    if ('notDifferentiable' in d) {
+      const entry: DerivativeEntry = { notDifferentiable: d.notDifferentiable };
+      return row.inplace === false ? [[name, entry]] : [[name, entry], [`${name}_`, entry]];
+    }
+    const functional = activationDerivative(op, d);
     if (row.inplace === false) return [[name, functional]];
     return [
       [name, functional],
-      [`${name}_`, row.derivative.inplace ? activationDerivative(op, row.derivative.inplace) : functional],
+      [`${name}_`, d.inplace ? activationDerivative(op, d.inplace) : functional],
     ];
   }),
 ) as { readonly [K in ActivationKernelOp]: DerivativeEntry };

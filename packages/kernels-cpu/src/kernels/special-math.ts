@@ -11,8 +11,9 @@ import { ROUND_F64, roundTo } from './float-math';
  *    (sin(pi x) reduced exactly, so the poles at 0, -1, -2... are +inf as in C's lgamma);
  *  - digamma and trigamma: the recurrence psi(x) = psi(x + 1) - 1/x up to x >= 10, then the
  *    asymptotic series in Bernoulli numbers; reflection below 0 (digamma) or 0.5 (trigamma);
- *  - zeta(s, q) (Hurwitz): the direct sum up to q + N >= max(10, s), then the Euler-Maclaurin
- *    tail with twelve Bernoulli terms; polygamma(n >= 2, x) = (-1)^(n+1) n! zeta(n + 1, x);
+ *  - zeta(s, q) (Hurwitz): the direct sum of ten terms and up to q + N >= 10 (and s, up to
+ *    100), then the Euler-Maclaurin tail with twelve Bernoulli terms; polygamma(n >= 2, x) =
+ *    (-1)^(n+1) n! zeta(n + 1, x);
  *  - I0, I1 and their scaled forms: the power series (all terms positive: no cancellation)
  *    for |x| <= 20, the asymptotic expansion e^x / sqrt(2 pi x) sum (-1)^k a_k(nu) / x^k
  *    above, whose smallest term there is ~e^-40;
@@ -20,9 +21,12 @@ import { ROUND_F64, roundTo } from './float-math';
  *    above, and 2 exp(x^2) - erfcx(-x) below 0; log_ndtr from it in the lower tail;
  *  - ndtri: sqrt(2) erfinv(2p - 1) on [0.25, 0.75] (2p - 1 exact there), else the tail's
  *    rational first guess (Abramowitz and Stegun 26.2.23) refined by Halley steps on erfc.
- * PyTorch evaluates the reflections of trigamma and sinc with sin(pi * x) in the dtype: in
- * float32 the product pi * x is rounded to float32 first (`mode`), which is what makes, for
- * example, trigamma(-1) 1.29e15 rather than inf in float32, and sinc(3e38) nan.
+ * PyTorch evaluates trigamma's reflection and sinc with sin(pi * x) of the product rounded
+ * to the dtype it computes in (`mode`: float32 for float32, and for float16 and trigamma's
+ * bfloat16, which compute in float; bfloat16 for sinc's bfloat16 kernel), which is what makes,
+ * for example, trigamma(-1) 1.29e15 rather than inf in float32, and sinc(3e38) nan. Likewise
+ * its float32 i0 and i1 overflow with exp(x) (x > 88.72), a little before I(x) does; and its
+ * unscaled Bessel functions are nan at ±inf.
  */
 
 const LOG_2PI_HALF = 0.5 * Math.log(2 * Math.PI);
@@ -210,6 +214,7 @@ function besselAsymptotic(x: number, nu: 0 | 1): number {
 
 const BESSEL_SWITCH = 20;
 const F32_EXP_MAX = 88.72283935546875; // above it, float32's exp(x) is inf
+const F64_EXP_MAX = 709.782712893384; // and float64's
 
 /**
  * I_nu(|x|) e^(-|x|) when `scaled`, else I_nu(|x|). PyTorch's unscaled ones are e^x times a
@@ -234,6 +239,210 @@ export const i0 = (x: number, mode?: number): number => (x !== x ? x : besselI(M
 export const i0e = (x: number): number => (x !== x ? x : besselI(Math.abs(x), 0, true));
 export const i1 = (x: number, mode?: number): number => (x !== x ? x : x === 0 ? x : Math.sign(x) * besselI(Math.abs(x), 1, false, mode));
 export const i1e = (x: number): number => (x !== x ? x : x === 0 ? x : Math.sign(x) * besselI(Math.abs(x), 1, true));
+
+// ---- Bessel functions of the first and second kind, the modified ones of the second kind ----
+// (Note [Bessel functions in doubles])
+
+/**
+ * Note [Bessel functions in doubles]
+ *  - J0, J1 for |x| <= 25: Bessel's integral J_n(x) = (1/pi) int_0^pi cos(n t - x sin t) dt by
+ *    the trapezoid rule with 64 panels: the integrand is periodic and smooth, so the rule is
+ *    exact to rounding (its error is ~J_128(x)); above 25, Hankel's asymptotic expansion,
+ *    J = sqrt(2 / (pi x)) (P cos chi - Q sin chi), whose smallest term there is ~e^-50;
+ *  - Y0, Y1 for x <= 12: the ascending series (Abramowitz and Stegun 9.1.11, harmonic numbers
+ *    for digamma at the integers); above, the same Hankel expansion (Y = ... P sin chi + Q cos chi);
+ *  - K0, K1 for x < 2: the ascending series (A&S 9.6.11); above, the integral
+ *    K_n(x) e^x = int_0^inf exp(-x (cosh t - 1)) cosh(n t) dt by the trapezoid rule, again
+ *    exact to rounding for a smooth, fast-decaying integrand with a step ~0.5 / sqrt(x).
+ * cos(chi) and sin(chi) for chi = x - pi/4 or x - 3pi/4 are combinations of cos x and sin x
+ * (V8 reduces huge arguments exactly), not cos of a rounded chi.
+ */
+const EULER_GAMMA = 0.5772156649015329;
+
+function besselJTrapezoid(n: 0 | 1, x: number): number {
+  const N = 64;
+  const h = Math.PI / N;
+  let sum = 0.5 * (Math.cos(0) + Math.cos(n * Math.PI)); // the ends: t = 0 and t = pi (sin t = 0)
+  for (let k = 1; k < N; k++) {
+    const t = k * h;
+    sum += Math.cos(n * t - x * Math.sin(t));
+  }
+  return sum / N;
+}
+
+/** Hankel's P and Q for order nu at x (x > 12). */
+function hankelPQ(nu: 0 | 1, x: number): [number, number] {
+  const mu = 4 * nu * nu;
+  let p = 1;
+  let q = 0;
+  let term = 1;
+  for (let k = 1; k < 60; k++) {
+    const next = (term * (mu - (2 * k - 1) * (2 * k - 1))) / (k * 8 * x);
+    if (Math.abs(next) >= Math.abs(term) && k > 2) break;
+    term = next;
+    // a_k enters Q (odd k) or P (even k) with the sign (-1)^floor(k/2)
+    const signed = Math.floor(k / 2) % 2 === 0 ? term : -term;
+    if (k % 2 === 1) q += signed;
+    else p += signed;
+    if (Math.abs(term) < 1e-17) break;
+  }
+  return [p, q];
+}
+
+/**
+ * J_nu and Y_nu from Hankel's expansion (x > 0 large). PyTorch's float32 kernels round the
+ * phase chi to float32 before its cosine (`mode`), which at 2^31 is a different angle: so
+ * does this one there, where float64 takes cos(chi) exactly from cos x and sin x.
+ */
+function besselHankel(nu: 0 | 1, x: number, second: boolean, mode = ROUND_F64): number {
+  if (x === Infinity) return 0;
+  const [p, q] = hankelPQ(nu, x);
+  let cosChi: number;
+  let sinChi: number;
+  if (mode !== ROUND_F64) {
+    const chi = roundTo(x - (nu === 0 ? Math.PI / 4 : (3 * Math.PI) / 4), mode);
+    cosChi = Math.cos(chi);
+    sinChi = Math.sin(chi);
+  } else {
+    const c = Math.cos(x);
+    const s = Math.sin(x);
+    // chi = x - pi/4 (nu = 0) or x - 3pi/4 (nu = 1)
+    cosChi = nu === 0 ? (c + s) * Math.SQRT1_2 : (s - c) * Math.SQRT1_2;
+    sinChi = nu === 0 ? (s - c) * Math.SQRT1_2 : -(s + c) * Math.SQRT1_2;
+  }
+  const amp = Math.sqrt(2 / (Math.PI * x));
+  return second ? amp * (p * sinChi + q * cosChi) : amp * (p * cosChi - q * sinChi);
+}
+
+// (PyTorch's J and Y are nan at ±inf, its K 0 at inf, its unscaled I nan at ±inf)
+export function besselJ0(x: number, mode = ROUND_F64): number {
+  if (x !== x || x === Infinity || x === -Infinity) return NaN;
+  const ax = Math.abs(x);
+  return ax <= 25 ? besselJTrapezoid(0, ax) : besselHankel(0, ax, false, mode);
+}
+
+export function besselJ1(x: number, mode = ROUND_F64): number {
+  if (x !== x || x === Infinity || x === -Infinity) return NaN;
+  const ax = Math.abs(x);
+  const v = ax <= 25 ? besselJTrapezoid(1, ax) : besselHankel(1, ax, false, mode);
+  return x < 0 ? -v : v;
+}
+
+/** Y0 and Y1's ascending series (x <= 12). */
+function besselYSeries(nu: 0 | 1, x: number): number {
+  const q = -(x * x) / 4;
+  const logHalf = Math.log(x / 2);
+  if (nu === 0) {
+    // (2/pi) [(ln(x/2) + gamma) J0(x) - sum_k>=1 H_k (-x^2/4)^k / (k!)^2]
+    let term = 1;
+    let h = 0;
+    let sum = 0;
+    for (let k = 1; k < 200; k++) {
+      term *= q / (k * k);
+      h += 1 / k;
+      sum += h * term;
+      if (Math.abs(h * term) < 1e-18 * Math.abs(sum)) break;
+    }
+    return (2 / Math.PI) * ((logHalf + EULER_GAMMA) * besselJ0(x) - sum);
+  }
+  // -2/(pi x) + (2/pi) ln(x/2) J1(x) - (1/pi)(x/2) sum_k>=0 (psi(k+1) + psi(k+2)) (-x^2/4)^k / (k! (k+1)!)
+  let term = 1;
+  let psi1 = -EULER_GAMMA; // psi(k + 1)
+  let sum = 0;
+  for (let k = 0; k < 200; k++) {
+    if (k > 0) {
+      term *= q / (k * (k + 1));
+      psi1 += 1 / k;
+    }
+    const part = (2 * psi1 + 1 / (k + 1)) * term;
+    sum += part;
+    if (k > 0 && Math.abs(part) < 1e-18 * Math.abs(sum)) break;
+  }
+  return -2 / (Math.PI * x) + (2 / Math.PI) * logHalf * besselJ1(x) - (x / (2 * Math.PI)) * sum;
+}
+
+function besselY(nu: 0 | 1, x: number, mode: number): number {
+  if (x !== x || x === Infinity) return NaN;
+  if (x < 0) return NaN;
+  if (x === 0) return -Infinity;
+  return x <= 12 ? besselYSeries(nu, x) : besselHankel(nu, x, true, mode);
+}
+
+export const besselY0 = (x: number, mode = ROUND_F64): number => besselY(0, x, mode);
+export const besselY1 = (x: number, mode = ROUND_F64): number => besselY(1, x, mode);
+
+/** K_nu(x) e^x for x >= 2 by the trapezoid rule on int_0^inf exp(-x (cosh t - 1)) cosh(nu t) dt. */
+function besselKScaledIntegral(nu: 0 | 1, x: number): number {
+  const h = Math.min(0.25, 0.5 / Math.sqrt(x));
+  let sum = 0.5;
+  for (let k = 1; k < 100000; k++) {
+    const t = k * h;
+    const f = Math.exp(-x * (Math.cosh(t) - 1)) * (nu === 0 ? 1 : Math.cosh(t));
+    sum += f;
+    if (f < 1e-18 * sum) break;
+  }
+  return sum * h;
+}
+
+/** K0 and K1's ascending series (0 < x < 2). */
+function besselKSeries(nu: 0 | 1, x: number): number {
+  const q = (x * x) / 4;
+  const logHalf = Math.log(x / 2);
+  if (nu === 0) {
+    // -(ln(x/2) + gamma) I0(x) + sum_k>=1 H_k (x^2/4)^k / (k!)^2
+    let term = 1;
+    let h = 0;
+    let sum = 0;
+    for (let k = 1; k < 200; k++) {
+      term *= q / (k * k);
+      h += 1 / k;
+      sum += h * term;
+      if (h * term < 1e-18 * sum) break;
+    }
+    return -(logHalf + EULER_GAMMA) * i0(x) + sum;
+  }
+  // 1/x + ln(x/2) I1(x) - (x/4) sum_k>=0 (psi(k+1) + psi(k+2)) (x^2/4)^k / (k! (k+1)!)
+  let term = 1;
+  let psi1 = -EULER_GAMMA;
+  let sum = 0;
+  for (let k = 0; k < 200; k++) {
+    if (k > 0) {
+      term *= q / (k * (k + 1));
+      psi1 += 1 / k;
+    }
+    const part = (2 * psi1 + 1 / (k + 1)) * term;
+    sum += part;
+    if (k > 0 && Math.abs(part) < 1e-18 * Math.abs(sum)) break;
+  }
+  return 1 / x + logHalf * i1(x) - (x / 4) * sum;
+}
+
+/** K_nu(x), times e^x when `scaled`. */
+function besselK(nu: 0 | 1, x: number, scaled: boolean): number {
+  if (x !== x) return x;
+  if (x < 0) return NaN;
+  if (x === 0) return Infinity;
+  if (x === Infinity) return 0;
+  if (x < 2) {
+    const v = besselKSeries(nu, x);
+    return scaled ? v * Math.exp(x) : v;
+  }
+  const v = besselKScaledIntegral(nu, x);
+  return scaled ? v : v * Math.exp(-x);
+}
+
+export const modifiedBesselK0 = (x: number): number => besselK(0, x, false);
+export const modifiedBesselK1 = (x: number): number => besselK(1, x, false);
+export const scaledModifiedBesselK0 = (x: number): number => besselK(0, x, true);
+export const scaledModifiedBesselK1 = (x: number): number => besselK(1, x, true);
+
+/** sin(x) / x, 1 at 0. */
+export function sphericalBesselJ0(x: number): number {
+  if (x !== x) return x;
+  if (x === Infinity || x === -Infinity) return 0;
+  if (Math.abs(x) < 1e-4) return 1 - (x * x) / 6;
+  return Math.sin(x) / x;
+}
 
 // ---- the normal distribution ----
 
@@ -357,6 +566,19 @@ export const entrRow = unaryRow(entr);
 export const ndtriRow = unaryRow(ndtri);
 export const logNdtrRow = unaryRow(logNdtr);
 export const erfcxRow = unaryRow(erfcx);
+export const besselJ0Row = unaryRow(besselJ0);
+export const besselJ1Row = unaryRow(besselJ1);
+export const besselY0Row = unaryRow(besselY0);
+export const besselY1Row = unaryRow(besselY1);
+// (PyTorch's modified_bessel_i0/i1 overflow with exp(x) in float64 too, above 709.78, unlike its i0/i1)
+const expOverflows = (x: number, mode: number): boolean => mode === ROUND_F64 && Number.isFinite(x) && Math.abs(x) > F64_EXP_MAX;
+export const modifiedBesselI0Row = unaryRow((x, mode) => (expOverflows(x, mode) ? Infinity : i0(x, mode)));
+export const modifiedBesselI1Row = unaryRow((x, mode) => (expOverflows(x, mode) ? Math.sign(x) * Infinity : i1(x, mode)));
+export const modifiedBesselK0Row = unaryRow(modifiedBesselK0);
+export const modifiedBesselK1Row = unaryRow(modifiedBesselK1);
+export const scaledModifiedBesselK0Row = unaryRow(scaledModifiedBesselK0);
+export const scaledModifiedBesselK1Row = unaryRow(scaledModifiedBesselK1);
+export const sphericalBesselJ0Row = unaryRow(sphericalBesselJ0);
 export const xlogyRow = binaryRow(xlogy);
 export const xlog1pyRow = binaryRow(xlog1py);
 export const zetaRow = binaryRow(zeta);

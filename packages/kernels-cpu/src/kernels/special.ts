@@ -3,6 +3,17 @@ import { onScratchUnary, runFloatUnary, runScratchUnary, type FloatUnaryRow } fr
 import { unsupportedDtype } from './binary';
 import { ROUND_F32, roundModeOf } from './float-math';
 import {
+  besselJ0Row,
+  besselJ1Row,
+  besselY0Row,
+  besselY1Row,
+  modifiedBesselI0Row,
+  modifiedBesselI1Row,
+  modifiedBesselK0Row,
+  modifiedBesselK1Row,
+  scaledModifiedBesselK0Row,
+  scaledModifiedBesselK1Row,
+  sphericalBesselJ0Row,
   digammaRow,
   entrRow,
   erfcxRow,
@@ -52,6 +63,19 @@ export const specialErfcx: UnaryImpl = special('special_erfcx', erfcxRow, false)
 export const specialI0e: UnaryImpl = special('special_i0e', i0eRow);
 export const specialI1: UnaryImpl = special('special_i1', i1Row, false);
 export const specialI1e: UnaryImpl = special('special_i1e', i1eRow, false);
+
+// (1.13 has no half or bfloat16 kernel for the Bessel functions: computed as float32)
+export const specialBesselJ0: UnaryImpl = special('special_bessel_j0', besselJ0Row, false);
+export const specialBesselJ1: UnaryImpl = special('special_bessel_j1', besselJ1Row, false);
+export const specialBesselY0: UnaryImpl = special('special_bessel_y0', besselY0Row, false);
+export const specialBesselY1: UnaryImpl = special('special_bessel_y1', besselY1Row, false);
+export const specialModifiedBesselI0: UnaryImpl = special('special_modified_bessel_i0', modifiedBesselI0Row, false);
+export const specialModifiedBesselI1: UnaryImpl = special('special_modified_bessel_i1', modifiedBesselI1Row, false);
+export const specialModifiedBesselK0: UnaryImpl = special('special_modified_bessel_k0', modifiedBesselK0Row, false);
+export const specialModifiedBesselK1: UnaryImpl = special('special_modified_bessel_k1', modifiedBesselK1Row, false);
+export const specialScaledModifiedBesselK0: UnaryImpl = special('special_scaled_modified_bessel_k0', scaledModifiedBesselK0Row, false);
+export const specialScaledModifiedBesselK1: UnaryImpl = special('special_scaled_modified_bessel_k1', scaledModifiedBesselK1Row, false);
+export const specialSphericalBesselJ0: UnaryImpl = special('special_spherical_bessel_j0', sphericalBesselJ0Row, false);
 
 export const polygamma: BackendImpls['polygamma'] = (out, a, n) => run('polygamma', out, a, polygammaRow(n), false);
 

@@ -7,7 +7,10 @@
  * the power series to 15 and the asymptotic expansion above; erfcx uses exp(x^2) erfc(x)
  * below 3 (x^2 still exact enough) and Laplace's continued fraction above; ndtri refines the
  * Abramowitz-Stegun tail guess by Halley steps on erfc. sinc and trigamma's reflection round
- * pi * x to float32 first, as PyTorch's float32 kernels do.
+ * pi * x to float32 first, as PyTorch's float32 kernels do. The Bessel functions J, Y, K are
+ * kernels-cpu's algorithms (Note [Bessel functions in doubles]) with float32's thresholds: J by
+ * Bessel's integral (trapezoid, 32 panels) to 12 and Hankel's expansion above, Y's and K's
+ * ascending series to 8 and 2, K's integral by the trapezoid rule above 2.
  */
 export const SPECIAL_WGSL = /* wgsl */ `
 fn lgamma_pos(x0: f32) -> f32 {
@@ -222,5 +225,122 @@ fn ndtri_f(p: f32) -> f32 {
     x -= u / (1.0 + x * u * 0.5);
   }
   return select(x, -x, flip);
+}
+
+const EULER_GAMMA: f32 = 0.57721566490153286;
+fn bessel_j_trap(n: f32, x: f32) -> f32 {
+  let N = 32;
+  let h = 3.14159265358979 / f32(N);
+  var sum = 0.5 * (1.0 + cos(n * 3.14159265358979));
+  for (var k = 1; k < N; k++) {
+    let t = f32(k) * h;
+    sum += cos_f(n * t - x * sin(t));
+  }
+  return sum / f32(N);
+}
+// Hankel's expansion: vec2(J, Y) of order nu at x > 12
+fn bessel_hankel(nu: f32, x: f32) -> vec2<f32> {
+  let mu = 4.0 * nu * nu;
+  var p = 1.0;
+  var q = 0.0;
+  var term = 1.0;
+  for (var k = 1; k < 30; k++) {
+    let m = 2.0 * f32(k) - 1.0;
+    let next = term * (mu - m * m) / (f32(k) * 8.0 * x);
+    if (abs(next) >= abs(term) && k > 2) { break; }
+    term = next;
+    let signed = select(-term, term, ((k / 2) % 2) == 0);
+    if ((k % 2) == 1) { q += signed; } else { p += signed; }
+    if (abs(term) < 1e-9) { break; }
+  }
+  // (the phase rounded to float32, as PyTorch's float32 kernel rounds it)
+  let chi = x - select(0.78539816339744831, 2.35619449019234492, nu > 0.5);
+  let cc = cos_f(chi);
+  let ss = sin_f(chi);
+  let amp = 0.79788456080286536 / sqrt(x);
+  return vec2<f32>(amp * (p * cc - q * ss), amp * (p * ss + q * cc));
+}
+fn bessel_j0_f(x: f32) -> f32 {
+  if (isnan_f(x) || isinf_f(x)) { return nan_f(); }
+  let a = abs(x);
+  if (a <= 12.0) { return bessel_j_trap(0.0, a); }
+  return bessel_hankel(0.0, a).x;
+}
+fn bessel_j1_f(x: f32) -> f32 {
+  if (isnan_f(x) || isinf_f(x)) { return nan_f(); }
+  let a = abs(x);
+  var v = 0.0;
+  if (a <= 12.0) { v = bessel_j_trap(1.0, a); } else { v = bessel_hankel(1.0, a).x; }
+  return select(v, -v, x < 0.0);
+}
+fn bessel_y_f(nu: f32, x: f32) -> f32 {
+  if (isnan_f(x) || isinf_f(x) || x < 0.0) { return nan_f(); }
+  if (x == 0.0) { return -inf_f(); }
+  if (x > 8.0) { return bessel_hankel(nu, x).y; }
+  let q = -x * x * 0.25;
+  let lh = log_f(x * 0.5);
+  var term = 1.0;
+  var sum = 0.0;
+  if (nu < 0.5) {
+    var hk = 0.0;
+    for (var k = 1; k < 60; k++) {
+      term *= q / f32(k * k);
+      hk += 1.0 / f32(k);
+      sum += hk * term;
+    }
+    return 0.63661977236758134 * ((lh + EULER_GAMMA) * bessel_j0_f(x) - sum);
+  }
+  var psi1 = -EULER_GAMMA;
+  for (var k = 0; k < 60; k++) {
+    if (k > 0) { term *= q / f32(k * (k + 1)); psi1 += 1.0 / f32(k); }
+    sum += (2.0 * psi1 + 1.0 / f32(k + 1)) * term;
+  }
+  return -0.63661977236758134 / x + 0.63661977236758134 * lh * bessel_j1_f(x) - x * 0.15915494309189535 * sum;
+}
+fn bessel_y0_f(x: f32) -> f32 { return bessel_y_f(0.0, x); }
+fn bessel_y1_f(x: f32) -> f32 { return bessel_y_f(1.0, x); }
+// K_nu(x), times e^x when scaled
+fn bessel_k_f(nu: f32, x: f32, scaled: bool) -> f32 {
+  if (isnan_f(x) || x < 0.0) { return nan_f(); }
+  if (x == 0.0) { return inf_f(); }
+  if (isinf_f(x)) { return 0.0; }
+  if (x < 2.0) {
+    let q = x * x * 0.25;
+    let lh = log_f(x * 0.5);
+    var term = 1.0;
+    var sum = 0.0;
+    var v = 0.0;
+    if (nu < 0.5) {
+      var hk = 0.0;
+      for (var k = 1; k < 30; k++) { term *= q / f32(k * k); hk += 1.0 / f32(k); sum += hk * term; }
+      v = -(lh + EULER_GAMMA) * bessel_i(x, 0.0, false) + sum;
+    } else {
+      var psi1 = -EULER_GAMMA;
+      for (var k = 0; k < 30; k++) {
+        if (k > 0) { term *= q / f32(k * (k + 1)); psi1 += 1.0 / f32(k); }
+        sum += (2.0 * psi1 + 1.0 / f32(k + 1)) * term;
+      }
+      v = 1.0 / x + lh * bessel_i(x, 1.0, false) - x * 0.25 * sum;
+    }
+    return select(v, v * exp_f(x), scaled);
+  }
+  let h = min(0.25, 0.5 / sqrt(x));
+  var sum = 0.5;
+  for (var k = 1; k < 4000; k++) {
+    let t = f32(k) * h;
+    let f = exp_f(-x * (cosh_f(t) - 1.0)) * select(1.0, cosh_f(t), nu > 0.5);
+    sum += f;
+    if (f < 1e-9 * sum) { break; }
+  }
+  let v = sum * h;
+  return select(v * exp_f(-x), v, scaled);
+}
+fn modified_bessel_i0_f(x: f32) -> f32 { return i0_f(x); }
+fn modified_bessel_i1_f(x: f32) -> f32 { return i1_f(x); }
+fn spherical_bessel_j0_f(x: f32) -> f32 {
+  if (isnan_f(x)) { return x; }
+  if (isinf_f(x)) { return 0.0; }
+  if (abs(x) < 1e-3) { return 1.0 - x * x / 6.0; }
+  return sin_f(x) / x;
 }
 `;

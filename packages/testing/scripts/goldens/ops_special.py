@@ -2,7 +2,7 @@
 
 lgamma digamma i0 sinc (torch.* with methods and in-place forms), polygamma and mvlgamma
 (with their integer argument), torch.special's own entr ndtri log_ndtr erfcx i0e i1 i1e ndtr
-(keyed by the op table's names, specialEntr...), and the binary xlogy, special.xlog1py and
+(keyed by the op table's names, specialEntr...), its Bessel functions (specialBesselJ0...), and the binary xlogy, special.xlog1py and
 special.zeta with the samples of ops_binary.py, their number-self overloads (`xlogy.Scalar`...)
 and the pairs where each is defined specially, on every dtype. Half (and the BFloat16 that
 1.13's CPU lacks for some) are computed on float32 copies ("reference": "upcast"). The case
@@ -38,6 +38,18 @@ OPS = {
     "specialI1": (lambda a, k: SP.i1(a[0]), None),
     "specialI1e": (lambda a, k: SP.i1e(a[0]), None),
     "specialNdtr": (lambda a, k: SP.ndtr(a[0]), None),
+    # the Bessel functions (no derivative in PyTorch)
+    "specialBesselJ0": ((lambda f: lambda a, k: f(a[0]))(SP.bessel_j0), None),
+    "specialBesselJ1": ((lambda f: lambda a, k: f(a[0]))(SP.bessel_j1), None),
+    "specialBesselY0": ((lambda f: lambda a, k: f(a[0]))(SP.bessel_y0), None),
+    "specialBesselY1": ((lambda f: lambda a, k: f(a[0]))(SP.bessel_y1), None),
+    "specialModifiedBesselI0": ((lambda f: lambda a, k: f(a[0]))(SP.modified_bessel_i0), None),
+    "specialModifiedBesselI1": ((lambda f: lambda a, k: f(a[0]))(SP.modified_bessel_i1), None),
+    "specialModifiedBesselK0": ((lambda f: lambda a, k: f(a[0]))(SP.modified_bessel_k0), None),
+    "specialModifiedBesselK1": ((lambda f: lambda a, k: f(a[0]))(SP.modified_bessel_k1), None),
+    "specialScaledModifiedBesselK0": ((lambda f: lambda a, k: f(a[0]))(SP.scaled_modified_bessel_k0), None),
+    "specialScaledModifiedBesselK1": ((lambda f: lambda a, k: f(a[0]))(SP.scaled_modified_bessel_k1), None),
+    "specialSphericalBesselJ0": ((lambda f: lambda a, k: f(a[0]))(SP.spherical_bessel_j0), None),
 }
 # the integer argument of every case (polygamma's n, mvlgamma's p), and the others tried
 BASE = {"polygamma": {"n": 1}, "mvlgamma": {"p": 1}}
@@ -46,7 +58,8 @@ OPTIONS = {"polygamma": [{"n": 0}, {"n": 2}, {"n": 3}], "mvlgamma": [{"p": 3}]}
 # Floating inputs where each op is interesting (sample "domain"): the poles, the zeros, the
 # switch points of the algorithms, the tails.
 _GAMMA = [-3.5, -2.5, -1.5, -0.5, -1e-8, 1e-8, 0.1, 0.5, 0.999, 1.0, 1.4616, 2.0, 2.001, 3.5, 6.9, 7.1, 9.9, 10.1, 25.5, 171.5, 1e10]
-_BESSEL = [-50.0, -21.0, -19.0, -5.0, -1.0, -1e-6, 1e-6, 0.25, 1.0, 3.75, 8.0, 14.9, 15.1, 19.9, 20.1, 30.0, 80.0, 90.0, 700.0, 1e5]
+_BESSEL = [-50.0, -21.0, -19.0, -5.0, -1.0, -1e-6, 1e-6, 0.25, 1.0, 1.99, 2.01, 3.75, 8.0, 11.9, 12.1, 14.9, 15.1, 19.9, 20.1, 24.9,
+           25.1, 30.0, 80.0, 90.0, 700.0, 1e5]
 _PROB = [0.0, 1e-30, 1e-10, 1e-4, 0.01, 0.1, 0.2499, 0.25, 0.3, 0.5, 0.7, 0.75, 0.7501, 0.9, 0.99, 0.9999, 1.0, -0.1, 1.1]
 _TAIL = [-40.0, -30.0, -26.0, -10.0, -5.0, -3.0, -1.01, -1.0, -0.99, -0.5, 0.0, 0.5, 1.0, 2.9, 3.1, 5.0, 9.9, 10.1, 26.0, 30.0, 1e5]
 DOMAIN = {
@@ -55,6 +68,17 @@ DOMAIN = {
     "sinc": [-2.5, -1.0, -0.5, -1e-4, 1e-4, 0.25, 0.5, 1.0, 1.5, 10.0, 1000.25],
     "specialEntr": [0.0, 1e-30, 1e-3, 0.1, 0.3678794, 0.5, 1.0, 2.0, 100.0, -1e-3],
     "specialNdtri": _PROB, "specialLogNdtr": _TAIL, "specialErfcx": _TAIL, "specialNdtr": _TAIL,
+    "specialBesselJ0": _BESSEL,
+    "specialBesselJ1": _BESSEL,
+    "specialBesselY0": _BESSEL,
+    "specialBesselY1": _BESSEL,
+    "specialModifiedBesselI0": _BESSEL,
+    "specialModifiedBesselI1": _BESSEL,
+    "specialModifiedBesselK0": _BESSEL,
+    "specialModifiedBesselK1": _BESSEL,
+    "specialScaledModifiedBesselK0": _BESSEL,
+    "specialScaledModifiedBesselK1": _BESSEL,
+    "specialSphericalBesselJ0": _BESSEL,
 }
 
 

@@ -47,14 +47,15 @@ const ROW_FUNCTIONS: Readonly<Partial<Record<ActivationTableName, (...args: neve
     const { n, ...rest } = options ?? {};
     return torch.polygamma(n ?? 1, self, rest);
   },
-  specialEntr: torch.special.entr,
-  specialNdtri: torch.special.ndtri,
-  specialLogNdtr: torch.special.logNdtr,
-  specialErfcx: torch.special.erfcx,
-  specialI0e: torch.special.i0e,
-  specialI1: torch.special.i1,
-  specialI1e: torch.special.i1e,
 };
+
+/** torch.special's function of a row keyed by its operator's name (`specialLogNdtr`: torch.special.logNdtr). */
+function specialFunction(name: string): ((...args: unknown[]) => unknown) | undefined {
+  if (!name.startsWith('special')) return undefined;
+  const f: unknown = Reflect.get(torch.special, `${name[7].toLowerCase()}${name.slice(8)}`);
+  if (typeof f !== 'function') throw new Error(`torch.special has no function for the row ${name}`);
+  return (...args) => Reflect.apply(f, undefined, args);
+}
 
 interface ActivationExtras {
   readonly dtypes?: readonly DType[];
@@ -110,7 +111,7 @@ function tableActivation(name: ActivationTableName): OpInfo {
   const aten = dispatcherName(name);
   const read = rowKwargs(aten, row);
   const extras = ACTIVATION_EXTRAS[name];
-  const fn = ROW_FUNCTIONS[name] ?? facadeFunction(name);
+  const fn = ROW_FUNCTIONS[name] ?? specialFunction(name) ?? facadeFunction(name);
   const call = (x: Tensor, k: Kwargs) => tensorResult(untyped(fn)(x, read(k)), name);
   // (polygamma_ is a method only: Note [torch.special's rows])
   const inplaceFn = row.inplace === false ? null : row.torchFunction === false ? methodFunction(`${name}_`) : facadeFunction(`${name}_`);

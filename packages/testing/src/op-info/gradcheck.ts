@@ -35,7 +35,7 @@ import type { Kwargs, OpInfo, OpInput, OpResult } from './types';
 
 /** The op table's rows without a gradient, with the reason each declares (Note [The op table] in core). */
 const TABLE_EXCLUDED: Readonly<Record<string, string>> = Object.fromEntries(
-  [...Object.entries(UNARY_TABLE), ...Object.entries(BINARY_TABLE), ...Object.entries(REDUCTION_TABLE)].flatMap(([name, row]: [string, UnaryRow | BinaryRow | ReductionRow]) =>
+  [...Object.entries(UNARY_TABLE), ...Object.entries(BINARY_TABLE), ...Object.entries(REDUCTION_TABLE), ...Object.entries(ACTIVATION_TABLE)].flatMap(([name, row]: [string, UnaryRow | BinaryRow | ReductionRow | ActivationRow]) =>
     'notDifferentiable' in row.derivative ? [[name, row.derivative.notDifferentiable]] : [],
   ),
 );

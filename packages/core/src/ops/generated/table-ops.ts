@@ -330,6 +330,28 @@ export const specialI0e = ACTIVATION_OPS.specialI0e.fn;
 export const specialI1 = ACTIVATION_OPS.specialI1.fn;
 /** exp(-|x|) i1(x) for each element. PyTorch's signature: `special_i1e(Tensor input)`. */
 export const specialI1e = ACTIVATION_OPS.specialI1e.fn;
+/** The Bessel function of the first kind of order 0 of each element. PyTorch's signature: `special_bessel_j0(Tensor input)`. */
+export const specialBesselJ0 = ACTIVATION_OPS.specialBesselJ0.fn;
+/** The Bessel function of the first kind of order 1 of each element. PyTorch's signature: `special_bessel_j1(Tensor input)`. */
+export const specialBesselJ1 = ACTIVATION_OPS.specialBesselJ1.fn;
+/** The Bessel function of the second kind of order 0 of each element (nan below 0, -inf at 0). PyTorch's signature: `special_bessel_y0(Tensor input)`. */
+export const specialBesselY0 = ACTIVATION_OPS.specialBesselY0.fn;
+/** The Bessel function of the second kind of order 1 of each element (nan below 0, -inf at 0). PyTorch's signature: `special_bessel_y1(Tensor input)`. */
+export const specialBesselY1 = ACTIVATION_OPS.specialBesselY1.fn;
+/** The modified Bessel function of the first kind of order 0 of each element. PyTorch's signature: `special_modified_bessel_i0(Tensor input)`. */
+export const specialModifiedBesselI0 = ACTIVATION_OPS.specialModifiedBesselI0.fn;
+/** The modified Bessel function of the first kind of order 1 of each element. PyTorch's signature: `special_modified_bessel_i1(Tensor input)`. */
+export const specialModifiedBesselI1 = ACTIVATION_OPS.specialModifiedBesselI1.fn;
+/** The modified Bessel function of the second kind of order 0 of each element (nan below 0). PyTorch's signature: `special_modified_bessel_k0(Tensor input)`. */
+export const specialModifiedBesselK0 = ACTIVATION_OPS.specialModifiedBesselK0.fn;
+/** The modified Bessel function of the second kind of order 1 of each element (nan below 0). PyTorch's signature: `special_modified_bessel_k1(Tensor input)`. */
+export const specialModifiedBesselK1 = ACTIVATION_OPS.specialModifiedBesselK1.fn;
+/** exp(x) times the modified Bessel function of the second kind of order 0 of each element. PyTorch's signature: `special_scaled_modified_bessel_k0(Tensor input)`. */
+export const specialScaledModifiedBesselK0 = ACTIVATION_OPS.specialScaledModifiedBesselK0.fn;
+/** exp(x) times the modified Bessel function of the second kind of order 1 of each element. PyTorch's signature: `special_scaled_modified_bessel_k1(Tensor input)`. */
+export const specialScaledModifiedBesselK1 = ACTIVATION_OPS.specialScaledModifiedBesselK1.fn;
+/** The spherical Bessel function of the first kind of order 0, sin(x) / x, of each element. PyTorch's signature: `special_spherical_bessel_j0(Tensor input)`. */
+export const specialSphericalBesselJ0 = ACTIVATION_OPS.specialSphericalBesselJ0.fn;
 /** self + weight * (end - self) for each element (PyTorch's formula, branching at |weight| = 0.5); all tensors of one floating dtype, weight may be a number. PyTorch's signature: `lerp(Tensor input, Tensor end, Tensor|Number weight)`. */
 export const lerp = TERNARY_OPS.lerp.fn;
 /** The in-place form of `lerp`: writes the result into `self`. */

@@ -52,6 +52,8 @@ function eluBackward(g: Tensor, x: Tensor, alpha: number, scale: number, inputSc
 // hardtanh_backward: nothing flows where x <= min_val or x >= max_val
 const hardtanhBackward = (g: Tensor, x: Tensor, minVal: number, maxVal: number): Tensor => where(le(x, minVal), 0, where(ge(x, maxVal), 0, g));
 
+const BESSEL_NO_DERIVATIVE = { notDifferentiable: "PyTorch 1.13 has no derivative for torch.special's Bessel functions: their results do not require grad" } as const;
+
 /**
  * Note [torch.special's rows]
  * torch.special's own unary functions (entr, ndtri, log_ndtr, erfcx, i0e, i1, i1e) are rows
@@ -348,6 +350,106 @@ export const ACTIVATION_TABLE = {
       node: 'SpecialI1EBackward0',
       formula: (g, x): Tensor => where(eq(x, 0), mul(g, 0.5), mul(g, sub(specialI0e(x), mul(specialI1e(x), add(sign(x), reciprocal(x)))))),
     },
+  }),
+  // torch.special's Bessel functions: PyTorch 1.13 gives them no derivative (their results never require grad)
+  specialBesselJ0: activationRow({
+    doc: 'The Bessel function of the first kind of order 0 of each element.',
+    rule: 'float',
+    kernel: 'bessel_j0_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialBesselJ1: activationRow({
+    doc: 'The Bessel function of the first kind of order 1 of each element.',
+    rule: 'float',
+    kernel: 'bessel_j1_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialBesselY0: activationRow({
+    doc: 'The Bessel function of the second kind of order 0 of each element (nan below 0, -inf at 0).',
+    rule: 'float',
+    kernel: 'bessel_y0_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialBesselY1: activationRow({
+    doc: 'The Bessel function of the second kind of order 1 of each element (nan below 0, -inf at 0).',
+    rule: 'float',
+    kernel: 'bessel_y1_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialModifiedBesselI0: activationRow({
+    doc: 'The modified Bessel function of the first kind of order 0 of each element.',
+    rule: 'float',
+    kernel: 'modified_bessel_i0_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialModifiedBesselI1: activationRow({
+    doc: 'The modified Bessel function of the first kind of order 1 of each element.',
+    rule: 'float',
+    kernel: 'modified_bessel_i1_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialModifiedBesselK0: activationRow({
+    doc: 'The modified Bessel function of the second kind of order 0 of each element (nan below 0).',
+    rule: 'float',
+    kernel: 'modified_bessel_k0_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialModifiedBesselK1: activationRow({
+    doc: 'The modified Bessel function of the second kind of order 1 of each element (nan below 0).',
+    rule: 'float',
+    kernel: 'modified_bessel_k1_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialScaledModifiedBesselK0: activationRow({
+    doc: 'exp(x) times the modified Bessel function of the second kind of order 0 of each element.',
+    rule: 'float',
+    kernel: 'scaled_modified_bessel_k0_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialScaledModifiedBesselK1: activationRow({
+    doc: 'exp(x) times the modified Bessel function of the second kind of order 1 of each element.',
+    rule: 'float',
+    kernel: 'scaled_modified_bessel_k1_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialSphericalBesselJ0: activationRow({
+    doc: 'The spherical Bessel function of the first kind of order 0, sin(x) / x, of each element.',
+    rule: 'float',
+    kernel: 'spherical_bessel_j0_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
   }),
 } as const satisfies Readonly<Record<string, ActivationRow>>;
 

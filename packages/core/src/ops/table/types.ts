@@ -429,7 +429,8 @@ export interface ActivationRow<A extends string = string, C = ArgChoices> {
   /** Whether torch.nn.functional has it: `fn` (F.silu), or `fn and inplace` (F.elu and F.elu_). */
   readonly nnFunctional?: 'fn' | 'fn and inplace';
   readonly domain?: UnaryRow['domain'];
-  readonly derivative: ActivationDerivative<A, C>;
+  /** Its Node, or why it has none (torch.special's Bessel functions: PyTorch gives them no gradient). */
+  readonly derivative: ActivationDerivative<A, C> | NoDerivative;
 }
 
 /**
