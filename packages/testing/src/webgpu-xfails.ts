@@ -128,6 +128,11 @@ export const DEVIATIONS: Readonly<Record<string, Readonly<Record<string, string>
     'forward@random/int32': POLE_TRIG,
     'oracle@random/int32': POLE_TRIG,
   },
+  // Hankel's expansion of J and Y at a huge x: the cosine of its phase
+  specialBesselJ0: trig(['edge/int32', 'edge/float16']),
+  specialBesselJ1: trig(['edge/int32']),
+  specialBesselY0: trig(['edge/int32']),
+  specialBesselY1: trig(['edge/int32', 'edge/int16', 'edge/float16']),
   // PyTorch checks q's range on the CPU only, so as not to wait for an accelerator: so does torch-ts
   quantile: quantileRange(),
   nanquantile: quantileRange(),

@@ -61,6 +61,17 @@ describe('torch.special', () => {
   });
 });
 
+describe("torch.special's Bessel functions", () => {
+  it('record no Node, as PyTorch 1.13 gives them no derivative', () => {
+    const x = leaf([0.5, 1.5]);
+    for (const f of [torch.special.besselJ0, torch.special.besselY1, torch.special.modifiedBesselK0, torch.special.scaledModifiedBesselK1, torch.special.sphericalBesselJ0]) {
+      const y = f(x);
+      expect(y.requiresGrad).toBe(false);
+      expect(y.gradFn).toBeNull();
+    }
+  });
+});
+
 describe('Nodes named as PyTorch names them', () => {
   const x = (): Tensor => leaf([1.5, 2.5]);
   const cases: [string, () => Tensor][] = [

@@ -377,7 +377,8 @@ function besselKScaledIntegral(nu: 0 | 1, x: number): number {
   let sum = 0.5;
   for (let k = 1; k < 100000; k++) {
     const t = k * h;
-    const f = Math.exp(-x * (Math.cosh(t) - 1)) * (nu === 0 ? 1 : Math.cosh(t));
+    const sh = Math.sinh(t / 2); // (cosh t - 1 = 2 sinh^2(t/2): exact for the tiny t of a huge x)
+    const f = Math.exp(-x * 2 * sh * sh) * (nu === 0 ? 1 : Math.cosh(t));
     sum += f;
     if (f < 1e-18 * sum) break;
   }

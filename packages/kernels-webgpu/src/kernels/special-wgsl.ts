@@ -10,7 +10,7 @@
  * pi * x to float32 first, as PyTorch's float32 kernels do. The Bessel functions J, Y, K are
  * kernels-cpu's algorithms (Note [Bessel functions in doubles]) with float32's thresholds: J by
  * Bessel's integral (trapezoid, 32 panels) to 12 and Hankel's expansion above, Y's and K's
- * ascending series to 8 and 2, K's integral by the trapezoid rule above 2.
+ * ascending series to 6.5 and 2, K's integral by the trapezoid rule above 2.
  */
 export const SPECIAL_WGSL = /* wgsl */ `
 fn lgamma_pos(x0: f32) -> f32 {
@@ -231,10 +231,10 @@ const EULER_GAMMA: f32 = 0.57721566490153286;
 fn bessel_j_trap(n: f32, x: f32) -> f32 {
   let N = 32;
   let h = 3.14159265358979 / f32(N);
-  var sum = 0.5 * (1.0 + cos(n * 3.14159265358979));
+  var sum = 0.5 * (1.0 + select(1.0, -1.0, n > 0.5)); // (t = 0 and t = pi)
   for (var k = 1; k < N; k++) {
     let t = f32(k) * h;
-    sum += cos_f(n * t - x * sin(t));
+    sum += cos_f(n * t - x * sin_f(t));
   }
   return sum / f32(N);
 }
@@ -276,7 +276,7 @@ fn bessel_j1_f(x: f32) -> f32 {
 fn bessel_y_f(nu: f32, x: f32) -> f32 {
   if (isnan_f(x) || isinf_f(x) || x < 0.0) { return nan_f(); }
   if (x == 0.0) { return -inf_f(); }
-  if (x > 8.0) { return bessel_hankel(nu, x).y; }
+  if (x > 6.5) { return bessel_hankel(nu, x).y; } // (float32's series loses ~1e-5 to cancellation by 8)
   let q = -x * x * 0.25;
   let lh = log_f(x * 0.5);
   var term = 1.0;
@@ -328,7 +328,8 @@ fn bessel_k_f(nu: f32, x: f32, scaled: bool) -> f32 {
   var sum = 0.5;
   for (var k = 1; k < 4000; k++) {
     let t = f32(k) * h;
-    let f = exp_f(-x * (cosh_f(t) - 1.0)) * select(1.0, cosh_f(t), nu > 0.5);
+    let sh = sinh_f(0.5 * t); // (cosh t - 1 = 2 sinh^2(t/2), exact for the tiny t of a huge x)
+    let f = exp_f(-x * 2.0 * sh * sh) * select(1.0, cosh_f(t), nu > 0.5);
     sum += f;
     if (f < 1e-9 * sum) { break; }
   }
