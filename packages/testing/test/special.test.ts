@@ -23,6 +23,8 @@ describe('torch.special', () => {
     expect(S.multigammaln).toBe(torch.mvlgamma);
     expect(S.polygamma).toBe(torch.polygamma);
     expect(S.xlogy).toBe(torch.xlogy);
+    expect(S.gammainc).toBe(torch.igamma);
+    expect(S.gammaincc).toBe(torch.igammac);
     for (const name of ['erf', 'erfc', 'erfinv', 'exp2', 'expm1', 'log1p', 'logit', 'i0', 'sinc', 'round', 'softmax', 'logSoftmax', 'logsumexp'] as const) {
       expect(S[name], name).toBe(torch[name]);
     }
@@ -96,6 +98,8 @@ describe('Nodes named as PyTorch names them', () => {
     ['SpecialXlog1PyBackward2', () => torch.special.xlog1py(x(), 2)],
     ['SpecialZetaBackward1', () => torch.special.zeta(2, x())],
     ['SpecialZetaBackward2', () => torch.special.zeta(x(), 2)],
+    ['IgammaBackward0', () => torch.igamma(x(), x())],
+    ['IgammacBackward0', () => torch.special.gammaincc(x(), x())],
     // (ndtr is PyTorch's composite, recorded as the last op it runs; PyTorch 1.13's C++ multiplies
     // by the Scalar overload, MulBackward1, torch-ts's mul by a number records MulBackward0 as
     // Python's `x * 0.5` does: a documented deviation of the Node's name only)
@@ -106,6 +110,25 @@ describe('Nodes named as PyTorch names them', () => {
       expect(make().gradFn?.name()).toBe(name);
     });
   }
+});
+
+describe("igamma's and igammac's derivatives", () => {
+  it("are other's only: input's is not implemented, an error at backward as in PyTorch", () => {
+    const a = leaf([2, 3]);
+    const y = torch.special.gammainc(a, torch.tensor([1.5, 2], f64));
+    expect(() => y.sum().backward()).toThrow(/the derivative for 'igamma: input' is not implemented\./);
+    const z = torch.igammac(leaf([2, 3]), torch.tensor([1.5, 2], f64));
+    expect(() => z.sum().backward()).toThrow(/the derivative for 'igammac: input' is not implemented\./);
+  });
+
+  it('pass gradcheck and gradgradcheck in other, input constant', async () => {
+    const a = torch.tensor([0.5, 2, 7.5], f64);
+    const x = leaf([0.75, 2.5, 6]);
+    for (const f of [torch.igamma, torch.igammac]) {
+      expect(await gradcheck((t: Tensor) => f(a, t), [x])).toBe(true);
+      expect(await gradgradcheck((t: Tensor) => f(a, t), [x])).toBe(true);
+    }
+  });
 });
 
 describe("zeta's derivative", () => {

@@ -28,6 +28,8 @@ export {
   specialXlog1py as xlog1py,
   specialZeta as zeta,
   xlogy,
+  igamma as gammainc,
+  igammac as gammaincc,
   polygammaNFirst as polygamma,
   mvlgamma as multigammaln,
   lgamma as gammaln,

@@ -6,7 +6,7 @@ import { eq, ge, gt, le, lt, ne } from './compare';
 import { bitwiseAnd, bitwiseOr, bitwiseXor, logicalAnd, logicalOr, logicalXor } from './logical';
 import { zeroDivision } from './binary-int-rows';
 import { maximumInt64Row, minimumInt64Row } from './int64-rows';
-import { xlog1pyRow, xlogyRow, zetaRow } from './special-math';
+import { igammacRow, igammaRow, xlog1pyRow, xlogyRow, zetaRow } from './special-math';
 
 /**
  * The binary math ops fmod, atan2, hypot, fmax and fmin (signature: FloatBinaryRow). They
@@ -76,6 +76,8 @@ export const BINARY_MATH_IMPLS = {
   xlogy: binary('xlogy', { float: xlogyRow, int: null, int64: null }),
   specialXlog1py: binary('special_xlog1py', { float: xlog1pyRow, int: null, int64: null }),
   specialZeta: binary('special_zeta', { float: zetaRow, int: null, int64: null }),
+  igamma: binary('igamma', { float: igammaRow, int: null, int64: null }),
+  igammac: binary('igammac', { float: igammacRow, int: null, int64: null }),
   fmax: binary('fmax', { float: fmaxRow, int: onScratch(fmaxRow), int64: maximumInt64Row }),
   fmin: binary('fmin', { float: fminRow, int: onScratch(fminRow), int64: minimumInt64Row }),
   // comparisons (compare.ts), logical and bitwise ops (logical.ts)

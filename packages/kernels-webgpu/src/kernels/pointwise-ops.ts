@@ -156,6 +156,8 @@ export const BINARY_OPS = {
   xlogy: { f: 'xlogy_f($1, $2)', helpers: SPECIAL_WGSL },
   specialXlog1py: { f: 'xlog1py_f($1, $2)', helpers: SPECIAL_WGSL },
   specialZeta: { f: 'zeta_f($1, $2)', helpers: SPECIAL_WGSL },
+  igamma: { f: 'igamma_f($1, $2, false)', helpers: SPECIAL_WGSL },
+  igammac: { f: 'igamma_f($1, $2, true)', helpers: SPECIAL_WGSL },
   fmax: { f: 'select(select(max($1, $2), $1, isnan_f($2)), $2, isnan_f($1))', i: 'max($1, $2)', u: 'max($1, $2)', b: 'max($1, $2)', l: MAX64 },
   fmin: { f: 'select(select(min($1, $2), $1, isnan_f($2)), $2, isnan_f($1))', i: 'min($1, $2)', u: 'min($1, $2)', b: 'min($1, $2)', l: MIN64 },
   clampMin: { f: 'select(select(max($1, $2), $1, isnan_f($2)), $1, isnan_f($1))', i: 'max($1, $2)', u: 'max($1, $2)', b: 'max($1, $2)', l: MAX64 },

@@ -344,4 +344,58 @@ fn spherical_bessel_j0_f(x: f32) -> f32 {
   if (abs(x) < 1e-3) { return 1.0 - x * x / 6.0; }
   return sin_f(x) / x;
 }
+// P(a, x), or Q(a, x) when upper: kernels-cpu's Note [The incomplete gamma functions in doubles] in float32
+fn igamma_f(a: f32, x: f32, upper: bool) -> f32 {
+  if (isnan_f(a) || isnan_f(x) || a < 0.0 || x < 0.0) { return nan_f(); }
+  var p = -1.0;
+  if (a == 0.0) { if (x > 0.0) { p = 1.0; } else { return nan_f(); } }
+  else if (x == 0.0) { p = 0.0; }
+  else if (isinf_f(a)) { if (isinf_f(x)) { return nan_f(); } p = 0.0; }
+  else if (isinf_f(x)) { p = 1.0; }
+  if (p >= 0.0) { return select(p, 1.0 - p, upper); }
+  var q = 0.0;
+  if (a > 50.0) {
+    // Temme's uniform expansion to its first correction (float32's series and fraction lose ~1e-3 by a = 1e4)
+    let mu = (x - a) / a;
+    var d = mu - log1p_f(mu);
+    if (abs(mu) <= 0.1) {
+      var term = mu;
+      d = 0.0;
+      for (var k = 2; k < 20; k++) { term *= -mu; d -= term / f32(k); }
+    }
+    let eta = sign(mu) * sqrt(2.0 * d);
+    var c0 = 1.0 / mu - 1.0 / eta;
+    if (abs(eta) < 1e-2) { c0 = -1.0 / 3.0 + eta / 12.0; }
+    q = 0.5 * erfc_f(eta * sqrt(a * 0.5)) + exp_f(-a * eta * eta * 0.5) * 0.39894228040143268 / sqrt(a) * c0;
+  } else if (x < a + 1.0) {
+    var term = 1.0;
+    var sum = 1.0;
+    for (var n = 1; n < 20000; n++) {
+      term *= x / (a + f32(n));
+      sum += term;
+      if (term < 1e-8 * sum) { break; }
+    }
+    let pp = exp_f(a * log_f(x) - x - lgamma_f(a + 1.0) + log_f(sum));
+    return select(pp, 1.0 - pp, upper);
+  } else {
+    var b = x + 1.0 - a;
+    var c = 1e30;
+    var dd = 1.0 / b;
+    var f = dd;
+    for (var n = 1; n < 20000; n++) {
+      let an = -f32(n) * (f32(n) - a);
+      b += 2.0;
+      dd = an * dd + b;
+      if (abs(dd) < 1e-30) { dd = 1e-30; }
+      c = b + an / c;
+      if (abs(c) < 1e-30) { c = 1e-30; }
+      dd = 1.0 / dd;
+      let delta = dd * c;
+      f *= delta;
+      if (abs(delta - 1.0) < 1e-7) { break; }
+    }
+    q = exp_f(a * log_f(x) - x - lgamma_f(a) + log_f(f));
+  }
+  return select(1.0 - q, q, upper);
+}
 `;

@@ -3,7 +3,7 @@
 lgamma digamma i0 sinc (torch.* with methods and in-place forms), polygamma and mvlgamma
 (with their integer argument), torch.special's own entr ndtri log_ndtr erfcx i0e i1 i1e ndtr
 (keyed by the op table's names, specialEntr...), its Bessel functions (specialBesselJ0...), and the binary xlogy, special.xlog1py and
-special.zeta with the samples of ops_binary.py, their number-self overloads (`xlogy.Scalar`...)
+special.zeta and igamma / igammac (torch.special.gammainc / gammaincc) with the samples of ops_binary.py, their number-self overloads (`xlogy.Scalar`...)
 and the pairs where each is defined specially, on every dtype. Half (and the BFloat16 that
 1.13's CPU lacks for some) are computed on float32 copies ("reference": "upcast"). The case
 format is described in _ops_common.py.
@@ -105,7 +105,11 @@ BINARY = {
     "xlogy": (lambda a, k: torch.xlogy(a[0], a[1]), lambda a, k: a[0].xlogy_(a[1])),
     "specialXlog1py": (lambda a, k: SP.xlog1py(a[0], a[1]), None),
     "specialZeta": (lambda a, k: SP.zeta(a[0], a[1]), None),
+    "igamma": (lambda a, k: torch.igamma(a[0], a[1]), lambda a, k: a[0].igamma_(a[1])),
+    "igammac": (lambda a, k: torch.igammac(a[0], a[1]), lambda a, k: a[0].igammac_(a[1])),
 }
+# ops without PyTorch's Scalar overloads
+NO_SCALARS = {"igamma", "igammac"}
 nan, inf = math.nan, math.inf
 # (self, other) pairs where each op is defined specially: xlogy(0, 0) = 0, xlogy(0, nan) = nan,
 # zeta's domain (x = 1, x < 1, q a non-positive integer, non-integer x with q <= 0)
@@ -116,7 +120,11 @@ PAIRS = {
                        [0.0, nan, inf, -1.0, -1.0, -2.0, inf, 1e-10, 1.0, 0.5, 3.0, -0.5]),
     "specialZeta": ([1.0, 0.5, 2.0, 2.0, 2.0, 3.0, 3.0, 2.5, 1.5, 4.0, 10.0, 1.1, 50.0, 2.0, 3.0, 2.0],
                     [1.0, 1.0, 0.0, -1.0, -1.5, -1.5, -2.5, -1.5, 0.5, 2.0, 10.0, 3.3, 1.0, 1e-3, 100.0, inf]),
+    # the edges, the series and the continued fraction around x = a + 1, and large a
+    "igamma": ([0.0, 0.0, -1.0, 1.0, 1.0, inf, inf, 2.0, 0.5, 0.5, 2.5, 10.0, 10.0, 100.0, 100.0, 1e4, 1e5, 2e6, 1e-5, 50.0, 0.1, 5.0],
+               [0.0, 1.0, 1.0, -1.0, 0.0, 1.0, inf, inf, 0.1, 2.0, 3.5, 9.0, 12.0, 90.0, 130.0, 1.01e4, 1.003e5, 2.001e6, 3.0, 1e-3, 30.0, 0.5]),
 }
+PAIRS["igammac"] = PAIRS["igamma"]
 
 
 def binary_cases(rec, op):
@@ -134,6 +142,8 @@ def binary_cases(rec, op):
         pair("0dim-0dim", d, [], d, [])
         pair("0dim-tensor", d, [], d, [3])
         pair("empty", d, [0, 3], d, [3])
+        if op in NO_SCALARS:
+            continue
         g = gen_for(op, "scalar", d)
         a = T(d, [2, 3], operand("arith", "a", d, [2, 3], g))
         rec.case(op, "scalar-int", d, [a, S(3)], fn, **kw)
@@ -145,6 +155,8 @@ def binary_cases(rec, op):
     xs, ys = PAIRS[op]
     for d in FLOATS:
         rec.case(op, "values", d, [T(d, [len(xs)], xs), T(d, [len(ys)], ys)], fn, **kw)
+    if op in NO_SCALARS:
+        return
     # the number-self overload (xlogy.Scalar_Self): function and out= forms only
     name = op + ".Scalar"
     for d in ALL:

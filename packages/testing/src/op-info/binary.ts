@@ -86,6 +86,9 @@ const HALF_PROMOTE = (op: string) => ({
   'forward@promote:int8+float16': `deviation (not a bug): torch-ts computes ${op} in float16 as PyTorch 2.x does; the golden is 1.13's "${op}_cpu" not implemented for 'Half'`,
 });
 
+const IGAMMA_F32 =
+  "deviation (not a bug): PyTorch 1.13's float32 igamma evaluates its large-a expansion in float32, 1.2e-5 off at a = 2e6, x = 2.001e6; torch-ts computes in doubles and rounds once";
+
 /** PyTorch 2.x's half clamp kernel, which 1.13 lacks (clamp, clamp_min, clamp_max). */
 const CLAMP_HALF = { float16: HALF_2X('clamp_scalar_cpu') } as const;
 
@@ -95,6 +98,9 @@ const CLAMP_HALF = { float16: HALF_2X('clamp_scalar_cpu') } as const;
  * messages from each row, the samples from the goldens; documented deviations here.
  */
 const BINARY_EXTRAS: Readonly<Partial<Record<BinaryTableName, Partial<Pick<BaseSpec, 'pytorch2x' | 'xfail' | 'errorInputs' | 'dtypes' | 'errorNames'>>>>> = {
+  // (float64's golden of the same pair agrees with torch-ts)
+  igamma: { xfail: { 'forward@values/float32': IGAMMA_F32 } },
+  igammac: { xfail: { 'forward@values/float32': IGAMMA_F32 } },
   // 1.13 has no half or bfloat16 zeta kernel; 2.x has both
   specialZeta: { pytorch2x: { float16: HALF_2X('zeta_cpu'), bfloat16: HALF_2X('zeta_cpu').replace("'Half'", "'BFloat16'") }, xfail: HALF_PROMOTE('zeta') },
   // (bool: a number bound runs the clamp kernel, which PyTorch lacks for Bool; messages name

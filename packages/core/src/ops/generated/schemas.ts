@@ -210,6 +210,12 @@ export interface OpSchemas {
   'i0': 'i0(Tensor self) -> Tensor';
   'i0.out': 'i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)';
   'i0_': 'i0_(Tensor(a!) self) -> Tensor(a!)';
+  'igamma': 'igamma(Tensor self, Tensor other) -> Tensor';
+  'igamma.out': 'igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)';
+  'igamma_': 'igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!)';
+  'igammac': 'igammac(Tensor self, Tensor other) -> Tensor';
+  'igammac.out': 'igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)';
+  'igammac_': 'igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!)';
   'index.packed': 'index.packed(Tensor self, Tensor indices, int[] dims) -> Tensor';
   'index_add': 'index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor';
   'index_add.out': 'index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)';

@@ -220,6 +220,14 @@ export const xlogy_ = BINARY_OPS.xlogy.inplace;
 export const specialXlog1py = BINARY_OPS.specialXlog1py.fn;
 /** The Hurwitz zeta function sum_k (other + k)^-self of each pair (inf at self = 1; nan for self < 1). */
 export const specialZeta = BINARY_OPS.specialZeta.fn;
+/** The regularized lower incomplete gamma function P(self, other) of each pair. */
+export const igamma = BINARY_OPS.igamma.fn;
+/** The in-place form of `igamma`: writes the result into `self`. */
+export const igamma_ = BINARY_OPS.igamma.inplace;
+/** The regularized upper incomplete gamma function Q(self, other) = 1 - P(self, other) of each pair. */
+export const igammac = BINARY_OPS.igammac.fn;
+/** The in-place form of `igammac`: writes the result into `self`. */
+export const igammac_ = BINARY_OPS.igammac.inplace;
 /** C's fmax: the larger of self and other, a NaN operand ignored (maximum propagates it). */
 export const fmax = BINARY_OPS.fmax.fn;
 /** C's fmin: the smaller of self and other, a NaN operand ignored (minimum propagates it). */

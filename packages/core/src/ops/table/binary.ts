@@ -3,7 +3,7 @@ import { DTypeError, TorchError } from '../../errors';
 import type { Tensor } from '../../tensor/tensor';
 import { TensorImpl } from '../../tensor/tensor-impl';
 import type { Scalar } from '../meta-utils';
-import { add, div, eq, fullLike, ge, gt, le, log, logicalAnd, lt, mul, ne, neg, pow, reciprocal, specialXlog1py, specialZeta, sub, where, xlogy, zerosLike } from './formula-ops';
+import { add, div, eq, exp, fullLike, ge, gt, le, lgamma, log, logicalAnd, lt, mul, ne, neg, pow, reciprocal, specialXlog1py, specialZeta, sub, where, xlogy, zerosLike } from './formula-ops';
 import { powSpecial } from './pow-scalar';
 import { binaryRow, type BinaryDerivative, type BinaryNoDerivative, type BinaryRow } from './types';
 
@@ -156,6 +156,24 @@ const COMPARISON = {
 } as const satisfies BinaryNoDerivative;
 const LOGICAL = { notDifferentiable: 'a logical op: its bool result has no gradient' } as const satisfies BinaryNoDerivative;
 const BITWISE = { notDifferentiable: 'a bitwise op: integral and bool only, which have no gradient' } as const satisfies BinaryNoDerivative;
+
+/**
+ * igamma's and igammac's derivative (±): PyTorch has none for `self` (an error at backward,
+ * in its words); `other`'s is the integrand, x^(a-1) e^-x / Gamma(a).
+ */
+function incompleteGamma(op: 'igamma' | 'igammac', sign: 1 | -1): BinaryDerivative {
+  return {
+    saves: ['self', 'other'],
+    formula: (grad, { self, other }, needs): Grads => {
+      if (needs[0]) throw new TorchError(`the derivative for '${op}: input' is not implemented.`);
+      if (!needs[1]) return [null, null];
+      const a = need(self, 'self');
+      const x = need(other, 'other');
+      const d = exp(sub(sub(mul(sub(a, 1), log(x)), x), lgamma(a)));
+      return [null, mul(sign === 1 ? grad : neg(grad), d)];
+    },
+  };
+}
 
 export const BINARY_TABLE = {
   add: binaryRow({
@@ -434,6 +452,24 @@ export const BINARY_TABLE = {
         return [null, needs[1] ? mul(mul(grad, typeof x === 'number' ? -x : neg(x)), specialZeta(typeof x === 'number' ? x + 1 : add(x, 1), q)) : null];
       },
     },
+  },
+  // The regularized incomplete gamma functions (torch.special.gammainc / gammaincc): floating
+  // only. self: not_implemented("igamma: input"); other: grad * exp((self - 1) * log(other) - other - lgamma(self))
+  igamma: {
+    doc: 'The regularized lower incomplete gamma function P(self, other) of each pair.',
+    rule: 'promote',
+    kernel: 'igamma_cpu',
+    rejects: { bool: true, integral: true },
+    domain: ['pos', 'pos'],
+    derivative: incompleteGamma('igamma', 1),
+  },
+  igammac: {
+    doc: 'The regularized upper incomplete gamma function Q(self, other) = 1 - P(self, other) of each pair.',
+    rule: 'promote',
+    kernel: 'igammac_cpu',
+    rejects: { bool: true, integral: true },
+    domain: ['pos', 'pos'],
+    derivative: incompleteGamma('igammac', -1),
   },
   fmax: {
     doc: "C's fmax: the larger of self and other, a NaN operand ignored (maximum propagates it).",
