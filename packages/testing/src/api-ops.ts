@@ -13,7 +13,8 @@ export const API_OPS = {
     'erfinv', 'floor', 'ceil', 'round', 'trunc', 'frac', 'clamp', 'clampMin', 'clampMax', 'lerp', 'addcmul',
     'addcdiv', 'where', 'maximum', 'minimum', 'fmax', 'fmin', 'hypot', 'isnan', 'isinf', 'isfinite', 'nanToNum',
     'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'logicalAnd', 'logicalOr', 'logicalXor', 'logicalNot', 'bitwiseAnd',
-    'bitwiseOr', 'bitwiseXor', 'bitwiseNot', 'square',
+    'bitwiseOr', 'bitwiseXor', 'bitwiseNot', 'square', 'lgamma', 'digamma', 'polygamma', 'mvlgamma', 'i0', 'sinc',
+    'xlogy', 'igamma', 'igammac',
   ],
   reductions: [
     'sum', 'mean', 'prod', 'amax', 'amin', 'max', 'min', 'argmax', 'argmin', 'var', 'std', 'varMean', 'stdMean',

@@ -3,7 +3,7 @@ import { DTypeError, TorchError } from '../../errors';
 import type { Tensor } from '../../tensor/tensor';
 import { TensorImpl } from '../../tensor/tensor-impl';
 import type { Scalar } from '../meta-utils';
-import { add, div, eq, fullLike, ge, gt, le, log, logicalAnd, lt, mul, ne, neg, pow, reciprocal, sub, where, zerosLike } from './formula-ops';
+import { add, div, eq, exp, fullLike, ge, gt, le, lgamma, log, logicalAnd, lt, mul, ne, neg, pow, reciprocal, specialXlog1py, specialZeta, sub, where, xlogy, zerosLike } from './formula-ops';
 import { powSpecial } from './pow-scalar';
 import { binaryRow, type BinaryDerivative, type BinaryNoDerivative, type BinaryRow } from './types';
 
@@ -156,6 +156,24 @@ const COMPARISON = {
 } as const satisfies BinaryNoDerivative;
 const LOGICAL = { notDifferentiable: 'a logical op: its bool result has no gradient' } as const satisfies BinaryNoDerivative;
 const BITWISE = { notDifferentiable: 'a bitwise op: integral and bool only, which have no gradient' } as const satisfies BinaryNoDerivative;
+
+/**
+ * igamma's and igammac's derivative (±): PyTorch has none for `self` (an error at backward,
+ * in its words); `other`'s is the integrand, x^(a-1) e^-x / Gamma(a).
+ */
+function incompleteGamma(op: 'igamma' | 'igammac', sign: 1 | -1): BinaryDerivative {
+  return {
+    saves: ['self', 'other'],
+    formula: (grad, { self, other }, needs): Grads => {
+      if (needs[0]) throw new TorchError(`the derivative for '${op}: input' is not implemented.`);
+      if (!needs[1]) return [null, null];
+      const a = need(self, 'self');
+      const x = need(other, 'other');
+      const d = exp(sub(sub(mul(sub(a, 1), log(x)), x), lgamma(a)));
+      return [null, mul(sign === 1 ? grad : neg(grad), d)];
+    },
+  };
+}
 
 export const BINARY_TABLE = {
   add: binaryRow({
@@ -364,6 +382,94 @@ export const BINARY_TABLE = {
         return [needs[0] ? div(mul(grad, need(self, 'self')), r) : null, needs[1] ? div(mul(grad, need(other, 'other')), r) : null];
       },
     },
+  },
+  // The special functions of two operands (Note [The special functions in doubles] in
+  // kernels-cpu). Each has PyTorch's Scalar overloads for either operand, whose Nodes PyTorch
+  // numbers Tensor 0, Scalar_Self 1, Scalar_Other 2.
+  // self: grad * xlogy(self != 0, other); other: grad * self / other
+  xlogy: {
+    doc: 'self * log(other) for each element, 0 where self is 0 unless other is nan.',
+    rule: 'float',
+    kernel: 'xlogy_cpu',
+    scalarOther: true,
+    scalarSelf: true,
+    domain: ['nonzero', 'pos'],
+    derivative: {
+      saves: ['self', 'other'],
+      overloadNodes: { numbers: [0, 1, 2] },
+      formula: (grad, { self, other }, needs): Grads => {
+        const y = operand(other, 'other');
+        const x = operand(self, 'self');
+        return [
+          needs[0] ? mul(grad, xlogy(ne(need(self, 'self'), 0), y)) : null,
+          needs[1] ? div(mul(grad, x), need(other, 'other')) : null,
+        ];
+      },
+    },
+  },
+  // self: grad * xlog1py(self != 0, other); other: grad * self / (other + 1)
+  specialXlog1py: {
+    doc: 'self * log1p(other) for each element, 0 where self is 0 unless other is nan.',
+    rule: 'float',
+    kernel: 'xlog1py_cpu',
+    scalarOther: true,
+    scalarSelf: true,
+    inplace: false,
+    method: false,
+    torchFunction: false,
+    domain: ['nonzero', 'pos'],
+    derivative: {
+      saves: ['self', 'other'],
+      overloadNodes: { numbers: [0, 1, 2], base: 'SpecialXlog1PyBackward' },
+      formula: (grad, { self, other }, needs): Grads => {
+        const y = operand(other, 'other');
+        const x = operand(self, 'self');
+        return [
+          needs[0] ? mul(grad, specialXlog1py(ne(need(self, 'self'), 0), y)) : null,
+          needs[1] ? div(mul(grad, x), add(need(other, 'other'), 1)) : null,
+        ];
+      },
+    },
+  },
+  // self: not_implemented("zeta"); other: grad * -self * special_zeta(self + 1., other)
+  specialZeta: {
+    doc: 'The Hurwitz zeta function sum_k (other + k)^-self of each pair (inf at self = 1; nan for self < 1).',
+    rule: 'float',
+    kernel: 'zeta_cpu',
+    scalarOther: true,
+    scalarSelf: true,
+    inplace: false,
+    method: false,
+    torchFunction: false,
+    domain: ['above1', 'pos'],
+    derivative: {
+      saves: ['self', 'other'],
+      overloadNodes: { numbers: [0, 1, 2] },
+      formula: (grad, { self, other }, needs): Grads => {
+        if (needs[0]) throw new TorchError("the derivative for 'zeta' is not implemented.");
+        const x = operand(self, 'self');
+        const q = operand(other, 'other');
+        return [null, needs[1] ? mul(mul(grad, typeof x === 'number' ? -x : neg(x)), specialZeta(typeof x === 'number' ? x + 1 : add(x, 1), q)) : null];
+      },
+    },
+  },
+  // The regularized incomplete gamma functions (torch.special.gammainc / gammaincc): floating
+  // only. self: not_implemented("igamma: input"); other: grad * exp((self - 1) * log(other) - other - lgamma(self))
+  igamma: {
+    doc: 'The regularized lower incomplete gamma function P(self, other) of each pair.',
+    rule: 'promote',
+    kernel: 'igamma_cpu',
+    rejects: { bool: true, integral: true },
+    domain: ['pos', 'pos'],
+    derivative: incompleteGamma('igamma', 1),
+  },
+  igammac: {
+    doc: 'The regularized upper incomplete gamma function Q(self, other) = 1 - P(self, other) of each pair.',
+    rule: 'promote',
+    kernel: 'igammac_cpu',
+    rejects: { bool: true, integral: true },
+    domain: ['pos', 'pos'],
+    derivative: incompleteGamma('igammac', -1),
   },
   fmax: {
     doc: "C's fmax: the larger of self and other, a NaN operand ignored (maximum propagates it).",
