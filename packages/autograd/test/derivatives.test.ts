@@ -113,6 +113,44 @@ function referenceErf(x: number): number {
   return (2 / Math.sqrt(Math.PI)) * Math.exp(-x * x) * sum;
 }
 
+/**
+ * The gamma family from their definitions, plainly (no reflection: the gradcheck inputs are
+ * positive): ln Gamma and digamma recur up to x >= 20, then Stirling's and the asymptotic
+ * series; polygamma(n >= 1) sums (x + k)^-(n+1) to k = 60 and the integral of the rest.
+ */
+function referenceLgamma(x: number): number {
+  let acc = 0;
+  for (; x < 20; x += 1) acc -= Math.log(x);
+  return acc + (x - 0.5) * Math.log(x) - x + 0.5 * Math.log(2 * Math.PI) + 1 / (12 * x) - 1 / (360 * x ** 3) + 1 / (1260 * x ** 5);
+}
+function referenceDigamma(x: number): number {
+  let acc = 0;
+  for (; x < 20; x += 1) acc -= 1 / x;
+  return acc + Math.log(x) - 1 / (2 * x) - 1 / (12 * x ** 2) + 1 / (120 * x ** 4) - 1 / (252 * x ** 6);
+}
+function referencePolygamma(n: number, x: number): number {
+  if (n === 0) return referenceDigamma(x);
+  let factorial = 1;
+  for (let k = 2; k <= n; k++) factorial *= k;
+  const K = 60;
+  let sum = 0;
+  for (let k = 0; k < K; k++) sum += (x + k) ** -(n + 1);
+  const a = x + K;
+  sum += a ** -n / n + a ** -(n + 1) / 2 + ((n + 1) * a ** -(n + 2)) / 12;
+  return (n % 2 === 1 ? 1 : -1) * factorial * sum;
+}
+/** I0 and I1 from their power series (all terms positive). */
+function referenceBesselI(nu: 0 | 1, x: number): number {
+  let term = nu === 0 ? 1 : x / 2;
+  let sum = term;
+  for (let k = 1; k < 200; k++) {
+    term *= (x * x) / 4 / (k * (k + nu));
+    sum += term;
+  }
+  return sum;
+}
+const referenceNdtr = (x: number): number => 0.5 * (1 + referenceErf(x / Math.SQRT2));
+
 /** erfinv by bisection on referenceErf (erf is increasing). */
 function referenceErfinv(y: number): number {
   if (!(Math.abs(y) <= 1)) return NaN;
@@ -304,6 +342,24 @@ const REFERENCE_IMPLS = {
       const z = eps === null ? x : Math.min(Math.max(x, eps), 1 - eps);
       return Math.log(z / (1 - z));
     })(out, a),
+  // the gamma family and torch.special's unary functions (the formulas call lgamma, digamma, i0...)
+  lgamma: pointwise(referenceLgamma),
+  digamma: pointwise(referenceDigamma),
+  i0: pointwise((x) => referenceBesselI(0, x)),
+  polygamma: (out, a, n) => pointwise((x) => referencePolygamma(n, x))(out, a),
+  mvlgamma: (out, a, p) =>
+    pointwise((x) => {
+      let sum = ((p * (p - 1)) / 4) * Math.log(Math.PI);
+      for (let j = 0; j < p; j++) sum += referenceLgamma(x - j / 2);
+      return sum;
+    })(out, a),
+  specialEntr: pointwise((x) => (x > 0 ? -x * Math.log(x) : x === 0 ? 0 : -Infinity)),
+  specialNdtri: pointwise((p) => Math.SQRT2 * referenceErfinv(2 * p - 1)),
+  specialLogNdtr: pointwise((x) => Math.log(referenceNdtr(x))),
+  specialErfcx: pointwise((x) => Math.exp(x * x) * (1 - referenceErf(x))),
+  specialI0e: pointwise((x) => Math.exp(-Math.abs(x)) * referenceBesselI(0, x)),
+  specialI1: pointwise((x) => referenceBesselI(1, x)),
+  specialI1e: pointwise((x) => Math.exp(-Math.abs(x)) * referenceBesselI(1, x)),
   // joining and reordering (core/src/ops/join.ts, reorder.ts): naive index loops
   cat: (out, parts, dim) => {
     const so = storageOf(out);
@@ -596,6 +652,21 @@ add('hardsigmoid', 'both flat parts', fixedKinked, (x) => c.hardsigmoid(x), true
 add('hardswish', 'both outer parts', fixedKinked, (x) => c.hardswish(x), true);
 add('logit', 'no eps', (d) => [d.fixed([0.1, 0.3, 0.5, 0.7, 0.95, 0.2], [2, 3])], (x) => c.logit(x), true);
 add('logit', 'eps 0.25 (zero gradient outside)', (d) => [d.fixed([0.1, 0.3, 0.5, 0.7, 0.95, 0.2], [2, 3])], (x) => c.logit(x, { eps: 0.25 }), true);
+// the gamma family with an argument, and torch.special's rows (their domains: x > 0, p in (0, 1), x > (p - 1) / 2)
+const POSITIVE = [0.5, 1.25, 2, 3.5, 0.75, 5] as const;
+add('polygamma', 'n = 0 (digamma)', (d) => [d.fixed(POSITIVE, [2, 3])], (x) => c.polygamma(x, 0), true);
+add('polygamma', 'n = 1 (trigamma)', (d) => [d.fixed(POSITIVE, [2, 3])], (x) => c.polygamma(x, 1), true);
+add('polygamma', 'n = 3', (d) => [d.fixed(POSITIVE, [2, 3])], (x) => c.polygamma(x, 3), true);
+add('polygamma_', 'in-place', (d) => [d.fixed(POSITIVE, [2, 3])], (x) => c.polygamma_(fresh(x), 2), true);
+add('mvlgamma', 'p = 3', (d) => [d.fixed([1.5, 2.25, 3, 4.5, 1.75, 6], [2, 3])], (x) => c.mvlgamma(x, 3), true);
+add('mvlgamma_', 'in-place, p = 2', (d) => [d.fixed([1.5, 2.25, 3, 4.5, 1.75, 6], [2, 3])], (x) => c.mvlgamma_(fresh(x), 2), true);
+add('special_entr', '[2, 3]', (d) => [d([2, 3], 'pos')], (x) => c.specialEntr(x), true);
+add('special_ndtri', '[2, 3]', (d) => [d.fixed([0.1, 0.3, 0.5, 0.7, 0.95, 0.2], [2, 3])], (x) => c.specialNdtri(x), true);
+add('special_log_ndtr', '[2, 3]', (d) => [d([2, 3])], (x) => c.specialLogNdtr(x), true);
+add('special_erfcx', '[2, 3]', (d) => [d([2, 3])], (x) => c.specialErfcx(x), true);
+add('special_i0e', '[2, 3]', (d) => [d([2, 3], 'nonzero')], (x) => c.specialI0e(x), true);
+add('special_i1', '[2, 3]', (d) => [d([2, 3])], (x) => c.specialI1(x), true);
+add('special_i1e', '[2, 3]', (d) => [d([2, 3], 'nonzero')], (x) => c.specialI1e(x), true);
 add('leaky_relu_', 'in-place (LeakyReluBackward1)', (d) => [d([2, 3], 'nonzero')], (x) => c.leakyRelu_(fresh(x), { negativeSlope: 0.2 }), true);
 add('elu_', 'in-place (EluBackward1)', (d) => [d([2, 3], 'nonzero')], (x) => c.elu_(fresh(x)), true);
 add('elu_', 'selu_ in-place', (d) => [d([2, 3], 'nonzero')], (x) => c.selu_(fresh(x)), true);

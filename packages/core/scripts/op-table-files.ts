@@ -107,8 +107,9 @@ export function opTableFiles(): Record<string, string> {
     '// The functions of the op table, re-exported by the facade (torch.exp, torch.exp_).',
     'export {',
     ...unary.map((n) => `  ${n},\n  ${n}_,`),
-    ...binary.map((n) => (hasInplace(n) ? `  ${n},\n  ${n}_,` : `  ${n},`)),
-    ...activation.map((n) => (actRow(n).inplace !== false ? `  ${n},\n  ${n}_,` : `  ${n},`)),
+    ...binary.filter((n) => binRow(n).torchFunction !== false).map((n) => (hasInplace(n) ? `  ${n},\n  ${n}_,` : `  ${n},`)),
+    // (not the rows PyTorch has no torch.name for: Note [torch.special's rows])
+    ...activation.filter((n) => actRow(n).torchFunction !== false).map((n) => (actRow(n).inplace !== false ? `  ${n},\n  ${n}_,` : `  ${n},`)),
     ...ternary.map((n) => `  ${n},\n  ${n}_,`),
     ...reduction.map((n) => `  ${n},`),
     "} from '@torch-ts/core';",

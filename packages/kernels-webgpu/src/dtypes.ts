@@ -55,6 +55,8 @@ export const webgpuDtypes = {
   gelu: rowDtypes(SCALAR_OPS.geluNone, SCALAR_OPS.geluTanh),
   softplus: rowDtypes(SCALAR_OPS.softplus),
   logit: rowDtypes(SCALAR_OPS.logit),
+  polygamma: rowDtypes(SCALAR_OPS.polygamma),
+  mvlgamma: rowDtypes(SCALAR_OPS.mvlgamma),
   nanToNum: rowDtypes(SCALAR_OPS.nanToNum),
   lerp: rowDtypes(SCALAR_OPS.lerp, SCALAR_OPS.lerpScalar),
   addcmul: rowDtypes(SCALAR_OPS.addcmul),

@@ -56,7 +56,13 @@ function compare(got: unknown, expected: readonly ReturnType<typeof fromGolden>[
 /** The public function whose call binds `call.binder` first (torch.* or torch.nn.functional.*). */
 function entryPoint(call: BoundCall): Fn | null {
   const name = camelName(call.binder.name);
-  const candidates = [(torch as unknown as Record<string, unknown>)[name], (torch.nn.functional as unknown as Record<string, unknown>)[name]];
+  // (torch.special's functions are named without the operator's `special_`: special_log_ndtr is torch.special.logNdtr)
+  const special = camelName(call.binder.name.replace(/^special_/, ''));
+  const candidates = [
+    (torch as unknown as Record<string, unknown>)[name],
+    (torch.nn.functional as unknown as Record<string, unknown>)[name],
+    (torch.special as unknown as Record<string, unknown>)[special],
+  ];
   for (const f of candidates) {
     if (typeof f !== 'function') continue;
     try {

@@ -216,6 +216,9 @@ export * from './generated/table-ops';
 export * from './generated/front-ops';
 export * as nn from './nn';
 
+/** `torch.special`: the special functions under PyTorch's names (torch.special.logNdtr, torch.special.expit). */
+export * as special from './special';
+
 /** `torch.optim` (also `@torch-ts/torch/optim`): optimizers and `lrScheduler`. */
 export * as optim from './optim';
 

@@ -79,6 +79,11 @@ type BinaryKernelOp = {
 }[BinaryTableName];
 type BinaryEntry = DerivativeEntry<DerivativeArgs<BinaryKernelOp>>;
 
+/** A Node named by the overload that ran: a number `self` (args[0]), a number `other` (args[1]), or two tensors. */
+function overloadNode(base: string, [tensor, scalarSelf, scalarOther]: readonly [number, number, number]) {
+  return (args: readonly unknown[]): string => `${base}${args[0] !== null ? scalarSelf : args[1] !== null ? scalarOther : tensor}`;
+}
+
 /**
  * A binary row's Node: `other` reaches the formula as the number itself where the Scalar
  * overload ran (only tensors are taken out of `args`: Note [Derivative arguments]). Typed by
@@ -92,7 +97,13 @@ function binaryDerivative(op: BinaryTableName, d: BinaryDerivative): Derivative<
   return {
     // fmod.Scalar records FmodBackward0, fmod.Tensor FmodBackward1, pow.Scalar (a number
     // self) PowBackward2; div with a rounding mode DivBackward2
-    name: named ? (args) => named(read(args)) : d.scalarOverloadNodes ? (args) => `${node}${args[0] !== null ? 2 : args[1] === null ? 1 : 0}` : `${node}0`,
+    name: named
+      ? (args) => named(read(args))
+      : d.overloadNodes
+        ? overloadNode(d.overloadNodes.base ?? node, d.overloadNodes.numbers)
+        : d.scalarOverloadNodes
+          ? (args) => `${node}${args[0] !== null ? 2 : args[1] === null ? 1 : 0}`
+          : `${node}0`,
     inputs: ['self', 'other'],
     saves: d.saves,
     backward: (ctx) => {
@@ -147,14 +158,19 @@ function activationDerivative(op: ActivationTableName, d: ActivationNode): Deriv
 }
 
 export const ACTIVATION_TABLE_DERIVATIVES = Object.fromEntries(
-  ACTIVATION_TABLE_NAMES.flatMap((op) => {
+  ACTIVATION_TABLE_NAMES.flatMap((op): [string, DerivativeEntry][] => {
     const row: ActivationRow = ACTIVATION_TABLE[op];
     const name = dispatcherName(op);
-    const functional = activationDerivative(op, row.derivative);
+    const d = row.derivative;
+    if ('notDifferentiable' in d) {
+      const entry: DerivativeEntry = { notDifferentiable: d.notDifferentiable };
+      return row.inplace === false ? [[name, entry]] : [[name, entry], [`${name}_`, entry]];
+    }
+    const functional = activationDerivative(op, d);
     if (row.inplace === false) return [[name, functional]];
     return [
       [name, functional],
-      [`${name}_`, row.derivative.inplace ? activationDerivative(op, row.derivative.inplace) : functional],
+      [`${name}_`, d.inplace ? activationDerivative(op, d.inplace) : functional],
     ];
   }),
 ) as { readonly [K in ActivationKernelOp]: DerivativeEntry };

@@ -89,6 +89,7 @@ export * from './factories';
 export * from './random';
 export * from './softmax';
 export * from './losses';
+export * from './special';
 export * from './normalization';
 export * from './nn-misc';
 export * from './random-extra';

@@ -252,15 +252,18 @@ export const BINARY_OPS = Object.fromEntries(BINARY_TABLE_NAMES.map((name) => [n
   readonly [K in BinaryTableName]: BinaryTableOp<K>;
 };
 
-/** The Tensor methods of the binary rows: `x.hypot(y)`, and `x.hypot_(y)` where the row has an in-place form. */
+type BinaryMethodRow = { [K in BinaryTableName]: BinaryRowOf<K> extends { readonly method: false } ? never : K }[BinaryTableName];
+
+/** The Tensor methods of the binary rows: `x.hypot(y)`, and `x.hypot_(y)` where the row has an in-place form (not torch.special's rows). */
 export const BINARY_METHODS = Object.fromEntries(
   BINARY_TABLE_NAMES.flatMap((name) => {
     const o = BINARY_OPS[name];
     const row: BinaryRow = BINARY_TABLE[name];
+    if (row.method === false) return [];
     return row.inplace === false ? [[name, o.fn]] : [[name, o.fn], [`${name}_`, o.inplace]];
   }),
-) as { readonly [K in BinaryTableName]: BinaryFn<K> } & {
-  readonly [K in BinaryTableName as HasInplace<K> extends true ? `${K}_` : never]: BinaryInplace<K>;
+) as { readonly [K in BinaryMethodRow]: BinaryFn<K> } & {
+  readonly [K in BinaryMethodRow as HasInplace<K> extends true ? `${K}_` : never]: BinaryInplace<K>;
 };
 
 // ---- ternary rows ----
@@ -411,7 +414,9 @@ function argReader(op: string, arg: ArgSchema): (v: unknown) => ActivationArg {
     return (v) => (v === undefined || v === null ? d : Number(v));
   }
   if (arg.type === 'str' && typeof d === 'string') return (v) => (v === undefined || v === null ? d : String(v));
-  throw new Error(`op table: ${op}'s argument '${arg.type} ${arg.name}' is not one an activation row takes (Scalar, int or float with a default, float?, str with a default)`);
+  // (a required int, as polygamma's n and mvlgamma's p: the binder has refused a call without it)
+  if (arg.type === 'int' && d === undefined) return (v) => Number(v);
+  throw new Error(`op table: ${op}'s argument '${arg.type} ${arg.name}' is not one an activation row takes (Scalar, int or float with a default, int, float?, str with a default)`);
 }
 
 /**
@@ -457,13 +462,14 @@ function activationCheck(name: string, row: ActivationRow, read: ActivationArgsR
   });
   const own = row.check;
   if (choices.length === 0 && !own) return dtypes;
-  return (op, compute, _operands, boxed) => {
+  return (op, compute, operands, boxed) => {
     for (const c of choices) {
       const v = c.read(boxed[c.at]);
       if (!c.values.includes(String(v))) throw new TorchError(`${op}: ${c.arg} argument must be either ${c.values.join(' or ')}.`);
     }
     dtypes?.(op, compute);
-    if (own) own(op, compute, read(boxed));
+    const self = operands[0];
+    if (own) own(op, compute, read(boxed), self instanceof TensorImpl ? self.dtype : compute);
   };
 }
 

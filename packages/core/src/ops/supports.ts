@@ -43,6 +43,7 @@ export const OP_KERNELS: Readonly<Record<string, readonly KernelNeed[]>> = {
   square: ['mul'],
   selu: ['elu'],
   relu6: ['hardtanh'],
+  specialNdtr: ['mul', 'erf', 'add'],
   clamp: ['clampMin', 'clampMax'],
   'clamp.min': ['clampMin'],
   'clamp.max': ['clampMax'],

@@ -6,6 +6,7 @@ import { eq, ge, gt, le, lt, ne } from './compare';
 import { bitwiseAnd, bitwiseOr, bitwiseXor, logicalAnd, logicalOr, logicalXor } from './logical';
 import { zeroDivision } from './binary-int-rows';
 import { maximumInt64Row, minimumInt64Row } from './int64-rows';
+import { xlog1pyRow, xlogyRow, zetaRow } from './special-math';
 
 /**
  * The binary math ops fmod, atan2, hypot, fmax and fmin (signature: FloatBinaryRow). They
@@ -72,6 +73,9 @@ export const BINARY_MATH_IMPLS = {
   // floating only: core computes integral inputs in the default float dtype
   atan2: binary('atan2', { float: atan2Row, int: null, int64: null }),
   hypot: binary('hypot', { float: hypotRow, int: null, int64: null }),
+  xlogy: binary('xlogy', { float: xlogyRow, int: null, int64: null }),
+  specialXlog1py: binary('special_xlog1py', { float: xlog1pyRow, int: null, int64: null }),
+  specialZeta: binary('special_zeta', { float: zetaRow, int: null, int64: null }),
   fmax: binary('fmax', { float: fmaxRow, int: onScratch(fmaxRow), int64: maximumInt64Row }),
   fmin: binary('fmin', { float: fminRow, int: onScratch(fminRow), int64: minimumInt64Row }),
   // comparisons (compare.ts), logical and bitwise ops (logical.ts)

@@ -3,6 +3,7 @@ import { onScratchUnary, runFloatUnary, runInt64Unary, runScratchUnary, type Flo
 import { unsupportedDtype } from './binary';
 import { copy } from './copy';
 import { bitwiseNot, logicalNot } from './logical';
+import { digamma, i0, lgamma_, sinc } from './special';
 import { UNARY, unaryWasm } from './pointwise-wasm';
 import { roundModeOf } from './float-math';
 import { absInt64Row, negInt64Row, reluInt64Row, signInt64Row, type Int64UnaryRow } from './int64-rows';
@@ -110,6 +111,11 @@ export const UNARY_IMPLS = {
   erf: unary('erf', erfRow, NONE, UNARY.erf),
   erfc: unary('erfc', erfcRow, NONE),
   erfinv: unary('erfinv', erfinvRow, NONE),
+  // special.ts
+  lgamma: lgamma_,
+  digamma,
+  i0,
+  sinc,
   // logical.ts
   logicalNot,
   bitwiseNot,

@@ -1,6 +1,7 @@
 import type { TableBinaryImplName, UnaryTableName } from '@torch-ts/core';
 import type { PointwiseExpr } from '../wgsl/pointwise';
 import { INT64_DIV_HELPERS, INT64_POW_HELPER } from '../wgsl/int64';
+import { SPECIAL_WGSL } from './special-wgsl';
 
 /**
  * Note [The WebGPU pointwise op table]
@@ -104,6 +105,29 @@ fn atanh_f(x: f32) -> f32 {
   erf: { f: 'erf_f($1)' },
   erfc: { f: 'erfc_f($1)' },
   erfinv: { f: 'erfinv_f($1)' },
+  // the special functions (Note [The special functions in WGSL])
+  lgamma: { f: 'lgamma_f($1)', helpers: SPECIAL_WGSL },
+  digamma: { f: 'digamma_f($1)', helpers: SPECIAL_WGSL },
+  i0: { f: 'i0_f($1)', helpers: SPECIAL_WGSL },
+  sinc: { f: 'sinc_f($1)', bh: 'sinc_bh($1)', helpers: SPECIAL_WGSL },
+  specialEntr: { f: 'entr_f($1)', helpers: SPECIAL_WGSL },
+  specialNdtri: { f: 'ndtri_f($1)', helpers: SPECIAL_WGSL },
+  specialLogNdtr: { f: 'log_ndtr_f($1)', helpers: SPECIAL_WGSL },
+  specialErfcx: { f: 'erfcx_f($1)', helpers: SPECIAL_WGSL },
+  specialI0e: { f: 'i0e_f($1)', helpers: SPECIAL_WGSL },
+  specialI1: { f: 'i1_f($1)', helpers: SPECIAL_WGSL },
+  specialI1e: { f: 'i1e_f($1)', helpers: SPECIAL_WGSL },
+  specialBesselJ0: { f: 'bessel_j0_f($1)', helpers: SPECIAL_WGSL },
+  specialBesselJ1: { f: 'bessel_j1_f($1)', helpers: SPECIAL_WGSL },
+  specialBesselY0: { f: 'bessel_y0_f($1)', helpers: SPECIAL_WGSL },
+  specialBesselY1: { f: 'bessel_y1_f($1)', helpers: SPECIAL_WGSL },
+  specialModifiedBesselI0: { f: 'modified_bessel_i0_f($1)', helpers: SPECIAL_WGSL },
+  specialModifiedBesselI1: { f: 'modified_bessel_i1_f($1)', helpers: SPECIAL_WGSL },
+  specialModifiedBesselK0: { f: 'bessel_k_f(0.0, $1, false)', helpers: SPECIAL_WGSL },
+  specialModifiedBesselK1: { f: 'bessel_k_f(1.0, $1, false)', helpers: SPECIAL_WGSL },
+  specialScaledModifiedBesselK0: { f: 'bessel_k_f(0.0, $1, true)', helpers: SPECIAL_WGSL },
+  specialScaledModifiedBesselK1: { f: 'bessel_k_f(1.0, $1, true)', helpers: SPECIAL_WGSL },
+  specialSphericalBesselJ0: { f: 'spherical_bessel_j0_f($1)', helpers: SPECIAL_WGSL },
   bitwiseNot: { i: '~$1', u: '(~$1) & 255u', b: '1u - $1', l: '~$1' },
   logicalNot: { f: '!nz_f($1)', i: '$1 == 0', u: '$1 == 0u', b: '$1 == 0u', l: '!i64_nz($1)', pred: true },
   // activations
@@ -129,6 +153,9 @@ export const BINARY_OPS = {
   fmod: { f: 'fmod_f($1, $2)', i: 'select($1 % $2, 0, $2 == 0)', u: 'select($1 % $2, 0u, $2 == 0u)', l: 'i64_fmod($1, $2)', lHelpers: INT64_DIV_HELPERS, zeroDiv: 'fmod' },
   atan2: { f: 'atan2_f($1, $2)' },
   hypot: { f: 'hypot_f($1, $2)' },
+  xlogy: { f: 'xlogy_f($1, $2)', helpers: SPECIAL_WGSL },
+  specialXlog1py: { f: 'xlog1py_f($1, $2)', helpers: SPECIAL_WGSL },
+  specialZeta: { f: 'zeta_f($1, $2)', helpers: SPECIAL_WGSL },
   fmax: { f: 'select(select(max($1, $2), $1, isnan_f($2)), $2, isnan_f($1))', i: 'max($1, $2)', u: 'max($1, $2)', b: 'max($1, $2)', l: MAX64 },
   fmin: { f: 'select(select(min($1, $2), $1, isnan_f($2)), $2, isnan_f($1))', i: 'min($1, $2)', u: 'min($1, $2)', b: 'min($1, $2)', l: MIN64 },
   clampMin: { f: 'select(select(max($1, $2), $1, isnan_f($2)), $1, isnan_f($1))', i: 'max($1, $2)', u: 'max($1, $2)', b: 'max($1, $2)', l: MAX64 },
@@ -175,6 +202,8 @@ export const SCALAR_OPS = {
   },
   softplus: { f: 'select(log1p_f(exp_f($1 * $p0)) / $p0, $1, $1 * $p0 > $p1)' },
   logit: { f: 'logit_f($1, $p0, $u1)' },
+  polygamma: { f: 'polygamma_f($1, $u0)', helpers: SPECIAL_WGSL },
+  mvlgamma: { f: 'mvlgamma_f($1, $u0)', helpers: SPECIAL_WGSL },
   nanToNum: { f: 'select(select(select($1, $p0, isnan_f($1)), $p1, isinf_f($1) && $1 > 0.0), $p2, isinf_f($1) && $1 < 0.0)' },
   lerp: { f: 'select($2 - ($2 - $1) * (1.0 - $3), $1 + $3 * ($2 - $1), abs($3) < 0.5)' },
   // a Scalar weight is converted to the opmath type (f32), not to the dtype (float16 and bfloat16 matter)

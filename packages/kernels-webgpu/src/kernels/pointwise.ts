@@ -76,7 +76,7 @@ function withScalars(op: string, rowName: keyof typeof SCALAR_OPS, out: TensorIm
 
 export const scalarImpls: Pick<
   BackendImpls,
-  'add' | 'leakyRelu' | 'elu' | 'hardtanh' | 'gelu' | 'softplus' | 'logit' | 'nanToNum' | 'lerp' | 'addcmul' | 'addcdiv' | 'where' | 'round'
+  'add' | 'leakyRelu' | 'elu' | 'hardtanh' | 'gelu' | 'softplus' | 'logit' | 'polygamma' | 'mvlgamma' | 'nanToNum' | 'lerp' | 'addcmul' | 'addcdiv' | 'where' | 'round'
 > = {
   add: (out, self, other, alpha) => {
     // alpha is converted to the dtype (kernels-cpu's checkedScalar): float16/bfloat16 round it
@@ -93,6 +93,8 @@ export const scalarImpls: Pick<
   gelu: (out, self, approximate) => withScalars('gelu', approximate === 'tanh' ? 'geluTanh' : 'geluNone', out, [self], 0, []),
   softplus: (out, self, beta, threshold) => withScalars('softplus', 'softplus', out, [self], 0, [f32Word(beta), f32Word(threshold)]),
   logit: (out, self, eps) => withScalars('logit', 'logit', out, [self], 0, [f32Word(eps ?? 0), eps === null ? 0 : 1], LOGIT_HELPER),
+  polygamma: (out, self, n) => withScalars('polygamma', 'polygamma', out, [self], 0, [n]),
+  mvlgamma: (out, self, p) => withScalars('mvlgamma', 'mvlgamma', out, [self], 0, [p]),
   nanToNum: (out, self, nan, posinf, neginf) => withScalars('nanToNum', 'nanToNum', out, [self], 0, [f32Word(nan), f32Word(posinf), f32Word(neginf)]),
   lerp: (out, self, end, weight, weightScalar) =>
     weightScalar === null || !isHalfKind(kindOf('lerp', self.dtype, false, 'bf16'))

@@ -8,13 +8,13 @@ import type { ErrorInput, Kwargs, OpForms, OpInfo, OpInput } from './types';
 import { tensorResult, untyped } from './untyped';
 
 /** The error inputs every activation shares: a JS array for the input, an out= of the wrong shape. */
-function activationErrors(fn: (...args: never[]) => unknown, callWithOut: (x: Tensor, out: Tensor) => unknown): ErrorInput[] {
+function activationErrors(fn: (...args: never[]) => unknown, callWithOut: (x: Tensor, out: Tensor) => unknown, inputPosition = 1): ErrorInput[] {
   return [
     {
       name: 'a JS array instead of a tensor',
       make: () => untyped(fn)([1, 2]),
       error: TorchError,
-      match: /\(\): argument 'input' \(position 1\) must be Tensor, not Array/,
+      match: new RegExp(`\\(\\): argument 'input' \\(position ${inputPosition}\\) must be Tensor, not Array`),
     },
     {
       name: 'an out= tensor of the wrong shape',
@@ -37,9 +37,47 @@ function pytorch2xOf(name: string, kernel: string): OpInfo['pytorch2x'] {
 
 // ---- the op table's activation rows ----
 
-/** What a row cannot say: hardtanh's dtypes, since PyTorch refuses uint8 only for its default (negative) min_val. */
-const ACTIVATION_EXTRAS: Readonly<Partial<Record<ActivationTableName, { readonly dtypes: readonly DType[] }>>> = {
+/**
+ * The function form of the rows PyTorch has no `torch.name` for (Note [torch.special's rows] in
+ * core): torch.special's, and polygamma's, whose torch.polygamma takes `n` first.
+ */
+const ROW_FUNCTIONS: Readonly<Partial<Record<ActivationTableName, (...args: never[]) => unknown>>> = {
+  // (n = 1 where a case gives none: the error inputs)
+  polygamma: (self: Tensor, options?: { n?: number; out?: Tensor | null }) => {
+    const { n, ...rest } = options ?? {};
+    return torch.polygamma(n ?? 1, self, rest);
+  },
+};
+
+/** torch.special's function of a row keyed by its operator's name (`specialLogNdtr`: torch.special.logNdtr). */
+function specialFunction(name: string): ((...args: unknown[]) => unknown) | undefined {
+  if (!name.startsWith('special')) return undefined;
+  const f: unknown = Reflect.get(torch.special, `${name[7].toLowerCase()}${name.slice(8)}`);
+  if (typeof f !== 'function') throw new Error(`torch.special has no function for the row ${name}`);
+  return (...args) => Reflect.apply(f, undefined, args);
+}
+
+interface ActivationExtras {
+  readonly dtypes?: readonly DType[];
+  /** The arguments a row requires, for its error inputs (polygamma's n). */
+  readonly required?: Kwargs;
+  /** The position of `input` in the function form (polygamma(n, input): 2). */
+  readonly inputPosition?: number;
+  readonly xfail?: OpInfo['xfail'];
+}
+
+const BF16_STEPS = (what: string): string =>
+  `deviation (not a bug): PyTorch 1.13's bfloat16 ${what} rounds its intermediate steps to bfloat16 (errors of several percent); torch-ts computes in doubles and rounds once`;
+
+/**
+ * What a row cannot say: hardtanh's dtypes, since PyTorch refuses uint8 only for its default
+ * (negative) min_val; the required arguments of polygamma and mvlgamma; documented deviations.
+ */
+const ACTIVATION_EXTRAS: Readonly<Partial<Record<ActivationTableName, ActivationExtras>>> = {
   hardtanh: { dtypes: NO_BOOL.filter((d) => d !== 'uint8') },
+  polygamma: { required: { n: 1 }, inputPosition: 2 },
+  mvlgamma: { dtypes: NO_BOOL, required: { p: 1 } },
+  specialI0e: { xfail: { 'forward@edge/bfloat16': BF16_STEPS('i0e (its Chebyshev series)') } },
 };
 
 const str = check('a string', (v): v is string => typeof v === 'string');
@@ -72,9 +110,11 @@ function tableActivation(name: ActivationTableName): OpInfo {
   const row: ActivationRow = ACTIVATION_TABLE[name];
   const aten = dispatcherName(name);
   const read = rowKwargs(aten, row);
-  const fn = torch[name];
+  const extras = ACTIVATION_EXTRAS[name];
+  const fn = ROW_FUNCTIONS[name] ?? specialFunction(name) ?? facadeFunction(name);
   const call = (x: Tensor, k: Kwargs) => tensorResult(untyped(fn)(x, read(k)), name);
-  const inplaceFn = row.inplace === false ? null : facadeFunction(`${name}_`);
+  // (polygamma_ is a method only: Note [torch.special's rows])
+  const inplaceFn = row.inplace === false ? null : row.torchFunction === false ? methodFunction(`${name}_`) : facadeFunction(`${name}_`);
   const forms: OpForms | undefined = inplaceFn
     ? {
         inplace: (i, k) => {
@@ -90,10 +130,20 @@ function tableActivation(name: ActivationTableName): OpInfo {
     call: (i, k) => call(tensorArg(i[0], name), k),
     variants: { method: row.method === true, inplace: inplaceFn !== null, out: true },
     forms,
-    dtypes: ACTIVATION_EXTRAS[name]?.dtypes ?? rowDtypes(row.rejects),
+    dtypes: extras?.dtypes ?? rowDtypes(row.rejects),
     samples: goldenSamples(name),
-    errorInputs: activationErrors(fn, (x, out) => call(x, { out })),
+    errorInputs: activationErrors(fn, (x, out) => call(x, { ...extras?.required, out }), extras?.inputPosition),
     pytorch2x: pytorch2xOf(name, row.kernel ?? `${aten}_cpu`),
+    xfail: extras?.xfail,
+  };
+}
+
+/** `x.name(...)` as a function of `x` first, looked up by a name made at run time (`polygamma_`). */
+function methodFunction(name: string): (...args: unknown[]) => unknown {
+  return (self, ...args) => {
+    const f: unknown = Reflect.get(self as object, name);
+    if (typeof f !== 'function') throw new Error(`Tensor has no method ${name}`);
+    return Reflect.apply(f, self, args);
   };
 }
 
@@ -135,7 +185,24 @@ function composite(s: {
   };
 }
 
+const NDTR_HALF =
+  "deviation (not a bug): ndtr is PyTorch's composite (1 + erf(x / sqrt 2)) / 2, which in float16 rounds erf(x) to half before adding 1 (as 2.x does); 1.13 has no half erf, so its goldens ran the whole composite in float32";
+
+/** torch.special.ndtr: PyTorch 1.13's composite over erf (core's ops/special.ts), function and out= only. */
+const NDTR: OpInfo = {
+  name: 'specialNdtr',
+  errorNames: ['special_ndtr', 'mul', 'erf'],
+  call: (i, k) => torch.special.ndtr(tensorArg(i[0], 'specialNdtr'), OUT(k)),
+  variants: { method: false, inplace: false, out: true },
+  dtypes: torch.DTYPES,
+  samples: goldenSamples('specialNdtr'),
+  errorInputs: activationErrors(torch.special.ndtr, (x, out) => torch.special.ndtr(x, { out })),
+  pytorch2x: pytorch2xOf('specialNdtr', 'erf_vml_cpu'),
+  xfail: Object.fromEntries(['edge', 'random', 'domain'].map((s) => [`forward@${s}/float16`, NDTR_HALF])),
+};
+
 export const ACTIVATION_OPS: readonly OpInfo[] = [
+  NDTR,
   ...ACTIVATION_TABLE_NAMES.map(tableActivation),
   composite({ name: 'selu', aten: 'elu', fn: torch.selu, inplace: torch.selu_, kernel: 'elu_cpu', dtypes: rowDtypes(ACTIVATION_TABLE.elu.rejects) }),
   composite({ name: 'relu6', aten: 'hardtanh', fn: torch.relu6, inplace: (x) => torch.relu6(x, { inplace: true }), kernel: 'clamp_scalar_cpu', dtypes: NO_BOOL }),

@@ -22,6 +22,8 @@ type Scalar = number | boolean | bigint;
 interface BaseSpec {
   readonly name: string;
   readonly inplace: boolean;
+  /** Whether Tensor has the method (not torch.special's rows). */
+  readonly method?: boolean;
   readonly dtypes: readonly DType[];
   readonly samples: readonly string[];
   readonly errorNames?: readonly string[];
@@ -53,7 +55,7 @@ function binary<B extends Tensor | Scalar>(s: Spec<B>): OpInfo {
     call: kwargs
       ? (i, k) => tensorResult(untyped(s.fn)(tensorArg(i[0], s.name), s.operand(i[1], s.name), kwargs(k)), s.name)
       : (i, k) => s.fn(tensorArg(i[0], s.name), s.operand(i[1], s.name), outOnly(k)),
-    variants: { method: true, inplace: s.inplace, out: true },
+    variants: { method: s.method !== false, inplace: s.inplace, out: true },
     dtypes: s.dtypes,
     samples: s.samples,
     errorInputs: [
@@ -93,6 +95,8 @@ const CLAMP_HALF = { float16: HALF_2X('clamp_scalar_cpu') } as const;
  * messages from each row, the samples from the goldens; documented deviations here.
  */
 const BINARY_EXTRAS: Readonly<Partial<Record<BinaryTableName, Partial<Pick<BaseSpec, 'pytorch2x' | 'xfail' | 'errorInputs' | 'dtypes' | 'errorNames'>>>>> = {
+  // 1.13 has no half or bfloat16 zeta kernel; 2.x has both
+  specialZeta: { pytorch2x: { float16: HALF_2X('zeta_cpu'), bfloat16: HALF_2X('zeta_cpu').replace("'Half'", "'BFloat16'") }, xfail: HALF_PROMOTE('zeta') },
   // (bool: a number bound runs the clamp kernel, which PyTorch lacks for Bool; messages name
   // the in-place form too)
   clampMin: { dtypes: NO_BOOL, errorNames: ['clamp_min', 'clamp_min_', 'clampMin'], pytorch2x: CLAMP_HALF },
@@ -174,9 +178,22 @@ function rowKwargs(aten: string, row: Pick<BinaryRow, 'args' | 'choices'>): Base
   return options(schema);
 }
 
+/** torch.special's rows, which torch.* lacks (Note [torch.special's rows] in core): their function is torch.special's. */
+const SPECIAL_FUNCTIONS = {
+  specialXlog1py: torch.special.xlog1py,
+  specialZeta: torch.special.zeta,
+} as const;
+
+/** The function form of a row: torch.name, or torch.special's. */
+function rowFunction<K extends BinaryTableName>(name: K): K extends keyof typeof SPECIAL_FUNCTIONS ? (typeof SPECIAL_FUNCTIONS)[K] : K extends keyof typeof torch ? (typeof torch)[K] : never;
+function rowFunction(name: BinaryTableName): unknown {
+  return name in SPECIAL_FUNCTIONS ? SPECIAL_FUNCTIONS[name as keyof typeof SPECIAL_FUNCTIONS] : Reflect.get(torch, name);
+}
+
 /** A row's function, its second operand read as a JS scalar only where the row takes one. */
 function rowOp(name: BinaryTableName, s: BaseSpec): OpInfo {
-  return takesScalar(name) ? binary({ ...s, fn: torch[name], operand, numbers: true }) : binary({ ...s, fn: torch[name], operand: tensorArg, numbers: false });
+  const fn = rowFunction(name) as (self: Tensor, other: Tensor | Scalar, options?: { out?: Tensor | null }) => Tensor;
+  return takesScalar(name) ? binary({ ...s, fn, operand, numbers: true }) : binary({ ...s, fn, operand: tensorArg, numbers: false });
 }
 
 /** `x.name_(y)` where `y` broadcasts `x` to a bigger shape: the result does not fit in `x`. */
@@ -207,7 +224,7 @@ function numberSelfOp(name: NumberSelfRow, row: BinaryRow): OpInfo {
   const aten = dispatcherName(name);
   const overload = row.scalarSelf === true;
   const op = `${name}.${overload ? 'Scalar' : 'numberSelf'}`;
-  const fn = untyped(torch[name]);
+  const fn = untyped(rowFunction(name) as (...args: never[]) => unknown);
   const read = rowKwargs(aten, row) ?? outOnly;
   return {
     name: op,
@@ -217,6 +234,7 @@ function numberSelfOp(name: NumberSelfRow, row: BinaryRow): OpInfo {
     variants: { method: false, inplace: false, out: true },
     dtypes: overload && !row.rejects?.floating && !row.rejects?.integral ? ALL_DTYPES : rowDtypes(row.rejects),
     samples: goldenSamples(op),
+    pytorch2x: BINARY_EXTRAS[name]?.pytorch2x,
     errorInputs: [
       {
         name: `a non-tensor ${row.otherName ?? 'other'}`,
@@ -254,6 +272,7 @@ function binaryRowOp(name: BinaryTableName, row: BinaryRow): OpInfo {
   return rowOp(name, {
     name,
     inplace,
+    method: row.method !== false,
     dtypes: extras?.dtypes ?? rowDtypes(row.rejects),
     samples: goldenSamples(name),
     errorNames: extras?.errorNames ?? (aten === name ? undefined : [aten]),

@@ -208,6 +208,7 @@ const UNARY_EXTRAS: Readonly<Record<string, UnaryExtras>> = {
 function tableUnary(name: UnaryTableName, row: UnaryRow): OpInfo {
   const cases = loadOpGoldens().get(name) ?? [];
   const upcast = cases.some((c) => c.dtype === 'float16' && c.reference === 'upcast');
+  const upcastBf16 = cases.some((c) => c.dtype === 'bfloat16' && c.reference === 'upcast');
   const aten = dispatcherName(name);
   const extras: UnaryExtras = {
     ...UNARY_EXTRAS[name],
@@ -216,7 +217,9 @@ function tableUnary(name: UnaryTableName, row: UnaryRow): OpInfo {
     errorDtype: row.rejects?.floating ? rowErrorDtype(row.rejects) : undefined,
   };
   const fn: UnaryFn = torch[name];
-  return unary(name, fn, rowDtypes(row.rejects), upcast ? (row.kernel ?? `${name}_cpu`) : null, extras);
+  const info = unary(name, fn, rowDtypes(row.rejects), upcast ? (row.kernel ?? `${name}_cpu`) : null, extras);
+  if (!upcastBf16) return info;
+  return { ...info, pytorch2x: { ...info.pytorch2x, bfloat16: HALF_2X(row.kernel ?? `${name}_cpu`).replace("'Half'", "'BFloat16'") } };
 }
 
 const UNARY_OPS: OpInfo[] = [

@@ -158,6 +158,7 @@ export {
   uniqueAsync,
   searchsorted,
   bucketize,
+  polygammaNFirst as polygamma,
   numel,
   isFloatingPoint,
   isInference,

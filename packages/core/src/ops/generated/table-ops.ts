@@ -140,6 +140,22 @@ export const erfc_ = UNARY_OPS.erfc.inplace;
 export const erfinv = UNARY_OPS.erfinv.fn;
 /** The in-place form of `erfinv`: writes the result into `self`. */
 export const erfinv_ = UNARY_OPS.erfinv.inplace;
+/** The log of the absolute value of the gamma function of each element (+inf at 0, -1, -2...). */
+export const lgamma = UNARY_OPS.lgamma.fn;
+/** The in-place form of `lgamma`: writes the result into `self`. */
+export const lgamma_ = UNARY_OPS.lgamma.inplace;
+/** The logarithmic derivative of the gamma function of each element (nan at -1, -2...; -inf at 0). */
+export const digamma = UNARY_OPS.digamma.fn;
+/** The in-place form of `digamma`: writes the result into `self`. */
+export const digamma_ = UNARY_OPS.digamma.inplace;
+/** The modified Bessel function of the first kind of order 0 of each element. */
+export const i0 = UNARY_OPS.i0.fn;
+/** The in-place form of `i0`: writes the result into `self`. */
+export const i0_ = UNARY_OPS.i0.inplace;
+/** sin(pi x) / (pi x) for each element, 1 at 0. */
+export const sinc = UNARY_OPS.sinc.fn;
+/** The in-place form of `sinc`: writes the result into `self`. */
+export const sinc_ = UNARY_OPS.sinc.inplace;
 /** not self for each element: true where it is zero, as bool. */
 export const logicalNot = UNARY_OPS.logicalNot.fn;
 /** The in-place form of `logicalNot`: writes the result into `self`. */
@@ -196,6 +212,14 @@ export const atan2_ = BINARY_OPS.atan2.inplace;
 export const hypot = BINARY_OPS.hypot.fn;
 /** The in-place form of `hypot`: writes the result into `self`. */
 export const hypot_ = BINARY_OPS.hypot.inplace;
+/** self * log(other) for each element, 0 where self is 0 unless other is nan. */
+export const xlogy = BINARY_OPS.xlogy.fn;
+/** The in-place form of `xlogy`: writes the result into `self`. */
+export const xlogy_ = BINARY_OPS.xlogy.inplace;
+/** self * log1p(other) for each element, 0 where self is 0 unless other is nan. */
+export const specialXlog1py = BINARY_OPS.specialXlog1py.fn;
+/** The Hurwitz zeta function sum_k (other + k)^-self of each pair (inf at self = 1; nan for self < 1). */
+export const specialZeta = BINARY_OPS.specialZeta.fn;
 /** C's fmax: the larger of self and other, a NaN operand ignored (maximum propagates it). */
 export const fmax = BINARY_OPS.fmax.fn;
 /** C's fmin: the smaller of self and other, a NaN operand ignored (minimum propagates it). */
@@ -284,6 +308,50 @@ export const hardswish_ = ACTIVATION_OPS.hardswish.inplace;
 export const logit = ACTIVATION_OPS.logit.fn;
 /** The in-place form of `logit`: writes the result into `self`. */
 export const logit_ = ACTIVATION_OPS.logit.inplace;
+/** The n-th derivative of digamma of each element (polygamma(0, x) is digamma). PyTorch's signature: `polygamma(Tensor input, int n)`. */
+export const polygamma = ACTIVATION_OPS.polygamma.fn;
+/** The in-place form of `polygamma`: writes the result into `self`. */
+export const polygamma_ = ACTIVATION_OPS.polygamma.inplace;
+/** The log of the multivariate gamma function of dimension p of each element: p(p-1)/4 log(pi) + sum_j lgamma(x - j/2). PyTorch's signature: `mvlgamma(Tensor input, int p)`. */
+export const mvlgamma = ACTIVATION_OPS.mvlgamma.fn;
+/** The in-place form of `mvlgamma`: writes the result into `self`. */
+export const mvlgamma_ = ACTIVATION_OPS.mvlgamma.inplace;
+/** -x log(x) for each element: 0 at 0, -inf below. PyTorch's signature: `special_entr(Tensor input)`. */
+export const specialEntr = ACTIVATION_OPS.specialEntr.fn;
+/** The quantile function of the standard normal distribution: ndtri(0) = -inf, ndtri(1) = inf. PyTorch's signature: `special_ndtri(Tensor input)`. */
+export const specialNdtri = ACTIVATION_OPS.specialNdtri.fn;
+/** The log of the standard normal CDF of each element, accurate in the lower tail. PyTorch's signature: `special_log_ndtr(Tensor input)`. */
+export const specialLogNdtr = ACTIVATION_OPS.specialLogNdtr.fn;
+/** The scaled complementary error function exp(x^2) erfc(x) of each element. PyTorch's signature: `special_erfcx(Tensor input)`. */
+export const specialErfcx = ACTIVATION_OPS.specialErfcx.fn;
+/** exp(-|x|) i0(x) for each element. PyTorch's signature: `special_i0e(Tensor input)`. */
+export const specialI0e = ACTIVATION_OPS.specialI0e.fn;
+/** The modified Bessel function of the first kind of order 1 of each element. PyTorch's signature: `special_i1(Tensor input)`. */
+export const specialI1 = ACTIVATION_OPS.specialI1.fn;
+/** exp(-|x|) i1(x) for each element. PyTorch's signature: `special_i1e(Tensor input)`. */
+export const specialI1e = ACTIVATION_OPS.specialI1e.fn;
+/** The Bessel function of the first kind of order 0 of each element. PyTorch's signature: `special_bessel_j0(Tensor input)`. */
+export const specialBesselJ0 = ACTIVATION_OPS.specialBesselJ0.fn;
+/** The Bessel function of the first kind of order 1 of each element. PyTorch's signature: `special_bessel_j1(Tensor input)`. */
+export const specialBesselJ1 = ACTIVATION_OPS.specialBesselJ1.fn;
+/** The Bessel function of the second kind of order 0 of each element (nan below 0, -inf at 0). PyTorch's signature: `special_bessel_y0(Tensor input)`. */
+export const specialBesselY0 = ACTIVATION_OPS.specialBesselY0.fn;
+/** The Bessel function of the second kind of order 1 of each element (nan below 0, -inf at 0). PyTorch's signature: `special_bessel_y1(Tensor input)`. */
+export const specialBesselY1 = ACTIVATION_OPS.specialBesselY1.fn;
+/** The modified Bessel function of the first kind of order 0 of each element. PyTorch's signature: `special_modified_bessel_i0(Tensor input)`. */
+export const specialModifiedBesselI0 = ACTIVATION_OPS.specialModifiedBesselI0.fn;
+/** The modified Bessel function of the first kind of order 1 of each element. PyTorch's signature: `special_modified_bessel_i1(Tensor input)`. */
+export const specialModifiedBesselI1 = ACTIVATION_OPS.specialModifiedBesselI1.fn;
+/** The modified Bessel function of the second kind of order 0 of each element (nan below 0). PyTorch's signature: `special_modified_bessel_k0(Tensor input)`. */
+export const specialModifiedBesselK0 = ACTIVATION_OPS.specialModifiedBesselK0.fn;
+/** The modified Bessel function of the second kind of order 1 of each element (nan below 0). PyTorch's signature: `special_modified_bessel_k1(Tensor input)`. */
+export const specialModifiedBesselK1 = ACTIVATION_OPS.specialModifiedBesselK1.fn;
+/** exp(x) times the modified Bessel function of the second kind of order 0 of each element. PyTorch's signature: `special_scaled_modified_bessel_k0(Tensor input)`. */
+export const specialScaledModifiedBesselK0 = ACTIVATION_OPS.specialScaledModifiedBesselK0.fn;
+/** exp(x) times the modified Bessel function of the second kind of order 1 of each element. PyTorch's signature: `special_scaled_modified_bessel_k1(Tensor input)`. */
+export const specialScaledModifiedBesselK1 = ACTIVATION_OPS.specialScaledModifiedBesselK1.fn;
+/** The spherical Bessel function of the first kind of order 0, sin(x) / x, of each element. PyTorch's signature: `special_spherical_bessel_j0(Tensor input)`. */
+export const specialSphericalBesselJ0 = ACTIVATION_OPS.specialSphericalBesselJ0.fn;
 /** self + weight * (end - self) for each element (PyTorch's formula, branching at |weight| = 0.5); all tensors of one floating dtype, weight may be a number. PyTorch's signature: `lerp(Tensor input, Tensor end, Tensor|Number weight)`. */
 export const lerp = TERNARY_OPS.lerp.fn;
 /** The in-place form of `lerp`: writes the result into `self`. */

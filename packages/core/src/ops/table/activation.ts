@@ -1,6 +1,6 @@
-import { AutogradError, TorchError } from '../../errors';
+import { AutogradError, DTypeError, TorchError } from '../../errors';
 import type { Tensor } from '../../tensor/tensor';
-import { add, div, erf, exp, ge, gt, le, lt, mul, neg, sigmoid, softplus, sub, tanh, where } from './formula-ops';
+import { add, digamma, div, eq, erf, exp, ge, gt, i0, le, log, lt, mul, neg, polygamma, reciprocal, sigmoid, sign, softplus, specialErfcx, specialI0e, specialI1, specialI1e, specialLogNdtr, sub, tanh, where } from './formula-ops';
 import { activationRow, type ActivationRow, type Rejects } from './types';
 
 /**
@@ -52,6 +52,20 @@ function eluBackward(g: Tensor, x: Tensor, alpha: number, scale: number, inputSc
 // hardtanh_backward: nothing flows where x <= min_val or x >= max_val
 const hardtanhBackward = (g: Tensor, x: Tensor, minVal: number, maxVal: number): Tensor => where(le(x, minVal), 0, where(ge(x, maxVal), 0, g));
 
+const BESSEL_NO_DERIVATIVE = { notDifferentiable: "PyTorch 1.13 has no derivative for torch.special's Bessel functions: their results do not require grad" } as const;
+
+/**
+ * Note [torch.special's rows]
+ * torch.special's own unary functions (entr, ndtri, log_ndtr, erfcx, i0e, i1, i1e) are rows
+ * keyed by PyTorch's operator names (`special_entr`: `specialEntr`), so the dispatcher's
+ * operators, their messages and their Nodes (SpecialEntrBackward0) are PyTorch's. They are
+ * activation rows without arguments because that row kind can say what they lack: no method,
+ * no in-place form, and no `torch.name` (`torchFunction: false`); the facade's torch.special
+ * namespace exports them under PyTorch's short names (torch.special.entr), with the aliases.
+ * polygamma is a row with an argument whose function form PyTorch orders `polygamma(int n,
+ * Tensor self)`: the row gives the operators and `x.polygamma(n)`, and torch.polygamma is
+ * declared apart over them (ops/special.ts).
+ */
 export const ACTIVATION_TABLE = {
   leakyRelu: activationRow({
     doc: 'x where x > 0, negative_slope * x elsewhere.',
@@ -220,6 +234,222 @@ export const ACTIVATION_TABLE = {
         return where(lt(x, eps), 0, where(gt(x, 1 - eps), 0, d));
       },
     },
+  }),
+  // ---- the gamma family with an argument, and torch.special's own unary functions ----
+  // (Note [torch.special's rows]: no method and no in-place form, as PyTorch; reached as torch.special.*)
+  polygamma: activationRow({
+    doc: 'The n-th derivative of digamma of each element (polygamma(0, x) is digamma).',
+    rule: 'float',
+    kernel: 'polygamma',
+    args: 'int n',
+    method: true,
+    torchFunction: false,
+    domain: 'pos',
+    check: (_op, _compute, [n]) => {
+      if (n < 0) throw new TorchError('polygamma(n, x) does not support negative n.');
+    },
+    // polygamma(n + 1, self) * grad
+    derivative: { saves: 'self', formula: (g, x, [n]): Tensor => mul(g, polygamma(x, n + 1)) },
+  }),
+  mvlgamma: activationRow({
+    doc: 'The log of the multivariate gamma function of dimension p of each element: p(p-1)/4 log(pi) + sum_j lgamma(x - j/2).',
+    rule: 'float',
+    kernel: 'lgamma_vml_cpu',
+    args: 'int p',
+    method: true,
+    domain: 'above1',
+    check: (op, _compute, [p], input) => {
+      if (input === 'bool') throw new DTypeError(`${op}: The input tensor may not be a boolean tensor.`);
+      if (p < 1) throw new TorchError('p has to be greater than or equal to 1');
+    },
+    // mvlgamma_backward: grad * sum_j digamma(self - j/2)
+    derivative: {
+      saves: 'self',
+      formula: (g, x, [p]): Tensor => {
+        let acc = digamma(x);
+        for (let j = 1; j < p; j++) acc = add(acc, digamma(sub(x, j / 2)));
+        return mul(g, acc);
+      },
+    },
+  }),
+  specialEntr: activationRow({
+    doc: '-x log(x) for each element: 0 at 0, -inf below.',
+    rule: 'float',
+    kernel: 'entr_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    domain: 'pos',
+    // grad * -(1 + log(self))
+    derivative: { saves: 'self', formula: (g, x): Tensor => mul(g, neg(add(log(x), 1))) },
+  }),
+  specialNdtri: activationRow({
+    doc: 'The quantile function of the standard normal distribution: ndtri(0) = -inf, ndtri(1) = inf.',
+    rule: 'float',
+    kernel: 'ndtri_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    domain: 'prob',
+    // grad * sqrt(2 pi) * exp(result^2 / 2)
+    derivative: { saves: 'result', formula: (g, y): Tensor => mul(mul(g, Math.sqrt(2 * Math.PI)), exp(div(mul(y, y), 2))) },
+  }),
+  specialLogNdtr: activationRow({
+    doc: 'The log of the standard normal CDF of each element, accurate in the lower tail.',
+    rule: 'float',
+    kernel: 'log_ndtr_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    // grad / sqrt(2 pi) * exp(-(result + self^2 / 2))
+    derivative: {
+      saves: 'self',
+      formula: (g, x): Tensor => mul(div(g, Math.sqrt(2 * Math.PI)), exp(neg(add(specialLogNdtr(x), div(mul(x, x), 2))))),
+    },
+  }),
+  specialErfcx: activationRow({
+    doc: 'The scaled complementary error function exp(x^2) erfc(x) of each element.',
+    rule: 'float',
+    kernel: 'erfcx_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    // (2 self result - 2 / sqrt(pi)) * grad
+    derivative: { saves: 'self', formula: (g, x): Tensor => mul(sub(mul(mul(x, 2), specialErfcx(x)), 2 / Math.sqrt(Math.PI)), g) },
+  }),
+  specialI0e: activationRow({
+    doc: 'exp(-|x|) i0(x) for each element.',
+    rule: 'float',
+    kernel: 'i0e_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    // grad * (i1e(self) - sgn(self) * result)
+    derivative: { saves: 'self', node: 'SpecialI0EBackward0', formula: (g, x): Tensor => mul(g, sub(specialI1e(x), mul(sign(x), specialI0e(x)))) },
+  }),
+  specialI1: activationRow({
+    doc: 'The modified Bessel function of the first kind of order 1 of each element.',
+    rule: 'float',
+    kernel: 'i1_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    // i1_backward: grad * (i0(self) - i1(self) / self), grad / 2 at 0
+    derivative: { saves: 'self', formula: (g, x): Tensor => where(eq(x, 0), mul(g, 0.5), mul(g, sub(i0(x), div(specialI1(x), x)))) },
+  }),
+  specialI1e: activationRow({
+    doc: 'exp(-|x|) i1(x) for each element.',
+    rule: 'float',
+    kernel: 'i1e_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    // i1e_backward: grad * (i0e(self) - i1e(self) * (sgn(self) + 1 / self)), grad / 2 at 0
+    derivative: {
+      saves: 'self',
+      node: 'SpecialI1EBackward0',
+      formula: (g, x): Tensor => where(eq(x, 0), mul(g, 0.5), mul(g, sub(specialI0e(x), mul(specialI1e(x), add(sign(x), reciprocal(x)))))),
+    },
+  }),
+  // torch.special's Bessel functions: PyTorch 1.13 gives them no derivative (their results never require grad)
+  specialBesselJ0: activationRow({
+    doc: 'The Bessel function of the first kind of order 0 of each element.',
+    rule: 'float',
+    kernel: 'bessel_j0_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialBesselJ1: activationRow({
+    doc: 'The Bessel function of the first kind of order 1 of each element.',
+    rule: 'float',
+    kernel: 'bessel_j1_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialBesselY0: activationRow({
+    doc: 'The Bessel function of the second kind of order 0 of each element (nan below 0, -inf at 0).',
+    rule: 'float',
+    kernel: 'bessel_y0_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialBesselY1: activationRow({
+    doc: 'The Bessel function of the second kind of order 1 of each element (nan below 0, -inf at 0).',
+    rule: 'float',
+    kernel: 'bessel_y1_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialModifiedBesselI0: activationRow({
+    doc: 'The modified Bessel function of the first kind of order 0 of each element.',
+    rule: 'float',
+    kernel: 'modified_bessel_i0_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialModifiedBesselI1: activationRow({
+    doc: 'The modified Bessel function of the first kind of order 1 of each element.',
+    rule: 'float',
+    kernel: 'modified_bessel_i1_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialModifiedBesselK0: activationRow({
+    doc: 'The modified Bessel function of the second kind of order 0 of each element (nan below 0).',
+    rule: 'float',
+    kernel: 'modified_bessel_k0_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialModifiedBesselK1: activationRow({
+    doc: 'The modified Bessel function of the second kind of order 1 of each element (nan below 0).',
+    rule: 'float',
+    kernel: 'modified_bessel_k1_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialScaledModifiedBesselK0: activationRow({
+    doc: 'exp(x) times the modified Bessel function of the second kind of order 0 of each element.',
+    rule: 'float',
+    kernel: 'scaled_modified_bessel_k0_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialScaledModifiedBesselK1: activationRow({
+    doc: 'exp(x) times the modified Bessel function of the second kind of order 1 of each element.',
+    rule: 'float',
+    kernel: 'scaled_modified_bessel_k1_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
+  }),
+  specialSphericalBesselJ0: activationRow({
+    doc: 'The spherical Bessel function of the first kind of order 0, sin(x) / x, of each element.',
+    rule: 'float',
+    kernel: 'spherical_bessel_j0_cpu',
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: BESSEL_NO_DERIVATIVE,
   }),
 } as const satisfies Readonly<Record<string, ActivationRow>>;
 

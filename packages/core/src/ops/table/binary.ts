@@ -3,7 +3,7 @@ import { DTypeError, TorchError } from '../../errors';
 import type { Tensor } from '../../tensor/tensor';
 import { TensorImpl } from '../../tensor/tensor-impl';
 import type { Scalar } from '../meta-utils';
-import { add, div, eq, fullLike, ge, gt, le, log, logicalAnd, lt, mul, ne, neg, pow, reciprocal, sub, where, zerosLike } from './formula-ops';
+import { add, div, eq, fullLike, ge, gt, le, log, logicalAnd, lt, mul, ne, neg, pow, reciprocal, specialXlog1py, specialZeta, sub, where, xlogy, zerosLike } from './formula-ops';
 import { powSpecial } from './pow-scalar';
 import { binaryRow, type BinaryDerivative, type BinaryNoDerivative, type BinaryRow } from './types';
 
@@ -362,6 +362,76 @@ export const BINARY_TABLE = {
       formula: (grad, { self, other, result }, needs): Grads => {
         const r = need(result, 'result');
         return [needs[0] ? div(mul(grad, need(self, 'self')), r) : null, needs[1] ? div(mul(grad, need(other, 'other')), r) : null];
+      },
+    },
+  },
+  // The special functions of two operands (Note [The special functions in doubles] in
+  // kernels-cpu). Each has PyTorch's Scalar overloads for either operand, whose Nodes PyTorch
+  // numbers Tensor 0, Scalar_Self 1, Scalar_Other 2.
+  // self: grad * xlogy(self != 0, other); other: grad * self / other
+  xlogy: {
+    doc: 'self * log(other) for each element, 0 where self is 0 unless other is nan.',
+    rule: 'float',
+    kernel: 'xlogy_cpu',
+    scalarOther: true,
+    scalarSelf: true,
+    domain: ['nonzero', 'pos'],
+    derivative: {
+      saves: ['self', 'other'],
+      overloadNodes: { numbers: [0, 1, 2] },
+      formula: (grad, { self, other }, needs): Grads => {
+        const y = operand(other, 'other');
+        const x = operand(self, 'self');
+        return [
+          needs[0] ? mul(grad, xlogy(ne(need(self, 'self'), 0), y)) : null,
+          needs[1] ? div(mul(grad, x), need(other, 'other')) : null,
+        ];
+      },
+    },
+  },
+  // self: grad * xlog1py(self != 0, other); other: grad * self / (other + 1)
+  specialXlog1py: {
+    doc: 'self * log1p(other) for each element, 0 where self is 0 unless other is nan.',
+    rule: 'float',
+    kernel: 'xlog1py_cpu',
+    scalarOther: true,
+    scalarSelf: true,
+    inplace: false,
+    method: false,
+    torchFunction: false,
+    domain: ['nonzero', 'pos'],
+    derivative: {
+      saves: ['self', 'other'],
+      overloadNodes: { numbers: [0, 1, 2], base: 'SpecialXlog1PyBackward' },
+      formula: (grad, { self, other }, needs): Grads => {
+        const y = operand(other, 'other');
+        const x = operand(self, 'self');
+        return [
+          needs[0] ? mul(grad, specialXlog1py(ne(need(self, 'self'), 0), y)) : null,
+          needs[1] ? div(mul(grad, x), add(need(other, 'other'), 1)) : null,
+        ];
+      },
+    },
+  },
+  // self: not_implemented("zeta"); other: grad * -self * special_zeta(self + 1., other)
+  specialZeta: {
+    doc: 'The Hurwitz zeta function sum_k (other + k)^-self of each pair (inf at self = 1; nan for self < 1).',
+    rule: 'float',
+    kernel: 'zeta_cpu',
+    scalarOther: true,
+    scalarSelf: true,
+    inplace: false,
+    method: false,
+    torchFunction: false,
+    domain: ['above1', 'pos'],
+    derivative: {
+      saves: ['self', 'other'],
+      overloadNodes: { numbers: [0, 1, 2] },
+      formula: (grad, { self, other }, needs): Grads => {
+        if (needs[0]) throw new TorchError("the derivative for 'zeta' is not implemented.");
+        const x = operand(self, 'self');
+        const q = operand(other, 'other');
+        return [null, needs[1] ? mul(mul(grad, typeof x === 'number' ? -x : neg(x)), specialZeta(typeof x === 'number' ? x + 1 : add(x, 1), q)) : null];
       },
     },
   },

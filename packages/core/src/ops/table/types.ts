@@ -165,6 +165,12 @@ export interface BinaryDerivative<A extends string = string, C = ArgChoices> {
   readonly scalarOverloadNodes?: boolean;
   /** The Node's name where it depends on the arguments (div with a rounding mode records DivBackward2). */
   node?(args: BinaryArgs<A, C>): string;
+  /**
+   * The Node's number by the overload that ran, where PyTorch numbers them otherwise than
+   * `scalarOverloadNodes` (xlogy: `xlogy.Tensor` 0, `xlogy.Scalar_Self` 1, `xlogy.Scalar_Other`
+   * 2), and the name before it where it is not the row's CamelCase (`SpecialXlog1PyBackward`).
+   */
+  readonly overloadNodes?: { readonly numbers: readonly [tensor: number, scalarSelf: number, scalarOther: number]; readonly base?: string };
 }
 
 /**
@@ -211,6 +217,10 @@ export interface BinaryRow<A extends string = string, C = ArgChoices> {
   readonly otherName?: string;
   /** Whether `name_` exists (default true; fmax and fmin have none, as in PyTorch). */
   readonly inplace?: boolean;
+  /** `false` where Tensor has no method `x.name(y)` (torch.special's: Note [torch.special's rows]). */
+  readonly method?: false;
+  /** `false` where PyTorch has no `torch.name` (torch.special's: reached as torch.special.*). */
+  readonly torchFunction?: false;
   /**
    * Keyword-only arguments after `other`, in PyTorch's schema syntax with their defaults (`*,
    * Scalar alpha=1`; `*, str? rounding_mode=None`): the operators' schema, the front ends'
@@ -396,8 +406,11 @@ export interface ActivationRow<A extends string = string, C = ArgChoices> {
   readonly frontArgs?: string;
   /** The values a `str` argument may take: anything else is refused with PyTorch's message. */
   readonly choices?: C;
-  /** Checks PyTorch's kernel makes beyond the dtype (hardtanh: unsigned limits), after `rejects`'s. */
-  check?(op: string, compute: DType, args: ActivationArgs<A, C>): void;
+  /**
+   * Checks PyTorch's kernel makes beyond the dtype (hardtanh: unsigned limits), after `rejects`'s;
+   * `input` is the input's own dtype (mvlgamma refuses bool, which `float` would compute in float32).
+   */
+  check?(op: string, compute: DType, args: ActivationArgs<A, C>, input: DType): void;
   /** What the impl and the formula get, where it is not the arguments as given (logit: a negative eps is none). */
   implArgs?(args: ActivationArgs<A, C>): ActivationArgs<A, C>;
   /** Whether `name_` exists (default true; gelu and softplus have none). */
@@ -406,10 +419,18 @@ export interface ActivationRow<A extends string = string, C = ArgChoices> {
   readonly inplaceArg?: true;
   /** Whether Tensor has the method (`x.logit()`, `x.logit_()`; the others are functions only, as in PyTorch). */
   readonly method?: true;
+  /**
+   * `false` where PyTorch has no `torch.name` of this signature (Note [torch.special's rows]):
+   * the facade does not re-export the row's function form (polygamma's is `polygamma(int n,
+   * Tensor self)`, declared apart; torch.special's functions are reached as torch.special.*).
+   * The operators, the method (where `method`) and core's function stay.
+   */
+  readonly torchFunction?: false;
   /** Whether torch.nn.functional has it: `fn` (F.silu), or `fn and inplace` (F.elu and F.elu_). */
   readonly nnFunctional?: 'fn' | 'fn and inplace';
   readonly domain?: UnaryRow['domain'];
-  readonly derivative: ActivationDerivative<A, C>;
+  /** Its Node, or why it has none (torch.special's Bessel functions: PyTorch gives them no gradient). */
+  readonly derivative: ActivationDerivative<A, C> | NoDerivative;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Tensor } from '../../tensor/tensor';
-import { add, cos, cosh, div, erfinv, exp, gt, lt, mul, neg, pow, rsqrt, sin, sinh, sub, where, zerosLike } from './formula-ops';
+import { add, cos, cosh, digamma, div, eq, erfinv, exp, gt, lt, mul, neg, polygamma, pow, rsqrt, sin, sinh, specialI1, sub, where, zerosLike } from './formula-ops';
 import type { NoDerivative, UnaryRow } from './types';
 
 /**
@@ -117,6 +117,45 @@ export const UNARY_TABLE = {
       formula: (g, x) => {
         const e = erfinv(x);
         return mul(mul(exp(mul(e, e)), 0.5 * Math.sqrt(Math.PI)), g);
+      },
+    },
+  },
+  // The gamma family and the special functions PyTorch has as torch.* and methods (Note [The
+  // special functions in doubles] in kernels-cpu); torch.special's own are activation rows.
+  // digamma(self) * grad
+  lgamma: {
+    doc: 'The log of the absolute value of the gamma function of each element (+inf at 0, -1, -2...).',
+    rule: 'float',
+    domain: 'pos',
+    kernel: 'lgamma_vml_cpu',
+    derivative: { saves: 'self', formula: (g, x) => mul(g, digamma(x)) },
+  },
+  // polygamma(1, self) * grad
+  digamma: {
+    doc: 'The logarithmic derivative of the gamma function of each element (nan at -1, -2...; -inf at 0).',
+    rule: 'float',
+    domain: 'pos',
+    kernel: 'digamma',
+    derivative: { saves: 'self', formula: (g, x) => mul(g, polygamma(x, 1)) },
+  },
+  // i1(self) * grad
+  i0: {
+    doc: 'The modified Bessel function of the first kind of order 0 of each element.',
+    rule: 'float',
+    kernel: 'i0_vml_cpu',
+    derivative: { saves: 'self', formula: (g, x) => mul(g, specialI1(x)) },
+  },
+  // sinc_backward: grad * (pi x cos(pi x) - sin(pi x)) / (pi x^2), 0 at 0
+  sinc: {
+    doc: 'sin(pi x) / (pi x) for each element, 1 at 0.',
+    rule: 'float',
+    kernel: 'sinc_cpu',
+    derivative: {
+      saves: 'self',
+      formula: (g, x) => {
+        const px = mul(x, Math.PI);
+        const sq = mul(mul(x, x), Math.PI);
+        return where(eq(sq, 0), 0, div(mul(g, sub(mul(px, cos(px)), sin(px))), sq));
       },
     },
   },
