@@ -104,6 +104,8 @@ export {
   multinomial,
   _standardGamma,
   poisson,
+  _sampleDirichlet,
+  binomial,
   rand,
   randn,
   randLike,
