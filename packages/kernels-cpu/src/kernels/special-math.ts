@@ -9,8 +9,9 @@ import { ROUND_F64, roundTo } from './float-math';
  *  - lgamma: Lanczos's approximation (g = 7, nine terms) on [0.5, 10), Stirling's series with
  *    terms to x^-13 above, and the reflection log(pi / |sin(pi x)|) - lgamma(1 - x) below 0.5
  *    (sin(pi x) reduced exactly, so the poles at 0, -1, -2... are +inf as in C's lgamma);
- *  - digamma and trigamma: the recurrence psi(x) = psi(x + 1) - 1/x up to x >= 10, then the
- *    asymptotic series in Bernoulli numbers; reflection below 0 (digamma) or 0.5 (trigamma);
+ *  - digamma: the recurrence psi(x) = psi(x + 1) - 1/x up to x >= 10, then the asymptotic
+ *    series in Bernoulli numbers; reflection below 0; trigamma: PyTorch's truncated series
+ *    (Note [trigamma as PyTorch truncates it]), reflection below 0.5;
  *  - zeta(s, q) (Hurwitz): the direct sum of ten terms and up to q + N >= 10 (and s, up to
  *    100), then the Euler-Maclaurin tail with twelve Bernoulli terms; polygamma(n >= 2, x) =
  *    (-1)^(n+1) n! zeta(n + 1, x);
@@ -94,7 +95,18 @@ function cospiOverSinpi(x: number): number {
   return 1 / Math.tan(Math.PI * r);
 }
 
-/** trigamma, with the reflection's sin(pi x) evaluated as PyTorch does in the dtype of `mode`. */
+/**
+ * trigamma as PyTorch computes it (Note [trigamma as PyTorch truncates it]), with the
+ * reflection's sin(pi x) evaluated in the dtype of `mode`.
+ *
+ * Note [trigamma as PyTorch truncates it]
+ * PyTorch's trigamma takes exactly six steps of the recurrence psi1(x) = psi1(x + 1) + 1/x²
+ * and then four terms of the asymptotic series, 1/x + 1/(2x²) + 1/(6x³) - 1/(30x⁵) +
+ * 1/(42x⁷); from x = 0.5 that leaves an error near 1e-9 (psi1(0.5) is 4.9348022021 there, not
+ * pi²/2 = 4.9348022005). The gradients of lgamma and digamma (digamma's derivative is
+ * polygamma(1, x)) carry that value into every KL divergence and log-probability gradient
+ * of the Gamma family, so torch-ts computes the same truncation, in doubles.
+ */
 export function trigamma(x: number, mode: number): number {
   if (x !== x) return x;
   let sign = 1;
@@ -107,14 +119,13 @@ export function trigamma(x: number, mode: number): number {
     x = 1 - x;
   }
   if (x === Infinity) return sign * (acc + 0);
-  while (x < 10) {
+  for (let i = 0; i < 6; i++) {
     acc += 1 / (x * x);
     x += 1;
   }
-  const r = 1 / x;
-  const r2 = r * r;
-  const series = r + 0.5 * r2 + r * r2 * (1 / 6 - r2 * (1 / 30 - r2 * (1 / 42 - r2 * (1 / 30 - r2 * (5 / 66 - r2 * (691 / 2730 - r2 * (7 / 6)))))));
-  return sign * (acc + series);
+  const ixx = 1 / (x * x);
+  acc += (1 + 1 / (2 * x) + ixx * (1 / 6 - ixx * (1 / 30 - ixx * (1 / 42)))) / x;
+  return sign * acc;
 }
 
 // B_2j / (2j)!, j = 1..12
