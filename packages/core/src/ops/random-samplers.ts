@@ -12,7 +12,11 @@ import { defaultGenerator } from '../random/generator';
 import { sampleBinomial, sampleGamma, samplePoisson } from '../random/distributions';
 import { broadcastShapes } from '../iterator';
 import type { Tensor } from '../tensor/tensor';
-import { unwrapTensor } from './call';
+import { callFunctional, unwrapTensor } from './call';
+import { defineStructured, implOf } from './registry';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { broadcastTo, commonDevice } from './meta-utils';
+import { contiguousAs } from './nn-impls';
 import { empty } from './factories';
 import { front } from './front';
 import { torchTypeName } from './meta-utils';
@@ -90,3 +94,37 @@ export const binomial = front('binomial(Tensor count, Tensor prob, Generator? ge
     pe.dispose();
   }
 });
+
+/**
+ * `_standard_gamma_grad(alpha, x)`: d x / d alpha of Gamma(alpha, 1) samples x (the gradient
+ * of `_standard_gamma`, Note [The derivative of a Gamma sample] in kernels-cpu), elementwise
+ * over the broadcast operands of one floating dtype.
+ */
+export const STANDARD_GAMMA_GRAD = defineStructured('_standard_gamma_grad(Tensor self, Tensor output) -> Tensor', ([self, output], b) => {
+  const op = '_standard_gamma_grad';
+  if (self.dtype !== output.dtype) throw new DTypeError(`${op}: expected self and output of one dtype, but got ${torchTypeName(self.dtype)} and ${torchTypeName(output.dtype)}`);
+  if (self.dtype !== 'float32' && self.dtype !== 'float64') throw new DTypeError(`${op}: "_standard_gamma_grad_cpu" not implemented for '${torchTypeName(self.dtype)}'`);
+  const device = commonDevice(op, [self, output]);
+  const shape = broadcastShapes(op, self.sizes, output.sizes);
+  const out = TensorImpl.empty(op, shape, self.dtype, device);
+  const parts: TensorImpl[] = [];
+  try {
+    for (const t of [self, output]) {
+      const e = broadcastTo(t, shape);
+      parts.push(e);
+      parts.push(contiguousAs(b, op, e, self.dtype));
+    }
+    implOf(b, 'standardGammaGrad', op)(out, parts[1], parts[3], out.numel);
+  } catch (e) {
+    out.release();
+    throw e;
+  } finally {
+    for (const p of parts) p.release();
+  }
+  return out;
+});
+
+/** d x / d alpha of Gamma(alpha, 1) samples `output` (no gradient of its own, as in PyTorch). */
+export const _standardGammaGrad = front('_standard_gamma_grad(Tensor input, Tensor output) -> Tensor', { name: '_standardGammaGrad', method: false }).run(
+  ([input, output]): Tensor => callFunctional(STANDARD_GAMMA_GRAD, [unwrapTensor('_standard_gamma_grad', 'self', input), unwrapTensor('_standard_gamma_grad', 'output', output)]),
+);

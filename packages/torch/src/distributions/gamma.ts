@@ -1,4 +1,5 @@
-import { NotImplementedError, Tensor, ValueError, _sampleDirichlet, _standardGamma, digamma, lgamma, oneHot, poisson, stack, where, xlogy } from '@torch-ts/core';
+import { Tensor, ValueError, _standardGamma, _standardGammaGrad, digamma, lgamma, oneHot, poisson, stack, where, xlogy } from '@torch-ts/core';
+import { Function as AutogradFunction, type FunctionCtx } from '@torch-ts/autograd';
 import { distributionBinder, type DistArgs, type ValidateOptions } from './args';
 import { independent, nonnegative, nonnegativeInteger, positive, simplex, unitInterval, type Constraint } from './constraints';
 import { Distribution } from './distribution';
@@ -6,14 +7,34 @@ import { finfo } from '../finfo';
 import { broadcastAll, type Param } from './utils';
 
 /**
- * Note [Gamma-family samples have no gradient yet]
- * PyTorch reparameterises Gamma, Chi2, Beta and Dirichlet samples through the gradients of
- * its samplers (`_standard_gamma_grad`, `_dirichlet_grad`), which torch-ts does not have yet:
- * their `hasRsample` is false and `rsample` raises NotImplementedError, rather than return
- * samples whose gradient with respect to the concentrations would silently be zero.
- * `sample` draws PyTorch's values for a seed on the CPU (core Note [Gamma and Poisson draws]).
+ * Note [Reparameterised Gamma-family samples]
+ * A Gamma sample's gradient with respect to its concentration is d x / d alpha at the drawn x
+ * (implicit reparameterisation: Note [The derivative of a Gamma sample] in kernels-cpu), which
+ * `StandardGamma` attaches to `_standardGamma`'s draws, as PyTorch's derivative of
+ * `_standard_gamma` does. Chi2 is a Gamma. Dirichlet samples are normalised Gamma draws (made
+ * in double, as PyTorch's `_sample_dirichlet` makes them, so the values are PyTorch's for a
+ * seed), and their gradient flows through that normalisation to each Gamma draw: a pathwise
+ * gradient with the same expectation as PyTorch's (which differentiates the Beta marginals'
+ * CDFs instead, `_dirichlet_grad`), but not its value per sample. Beta is a Dirichlet of two.
+ * The draws are made on the CPU (core's sampler has no WebGPU kernel yet).
  */
-const noRsample = (cls: string) => new NotImplementedError(`${cls}.rsample is not implemented yet: the gradient of PyTorch's Gamma sampler (_standard_gamma_grad) is not implemented (Note [Gamma-family samples have no gradient yet])`);
+class StandardGamma extends AutogradFunction {
+  static override forward(ctx: FunctionCtx, alpha: Tensor): Tensor {
+    const x = _standardGamma(alpha);
+    ctx.saveForBackward(alpha, x);
+    return x;
+  }
+
+  static override backward(ctx: FunctionCtx, grad: Tensor | null): Tensor | null {
+    const [alpha, x] = ctx.savedTensors;
+    return grad === null ? null : grad.mul(_standardGammaGrad(alpha, x));
+  }
+}
+
+/** Gamma(alpha, 1) draws, differentiable with respect to alpha. */
+function standardGamma(alpha: Tensor): Tensor {
+  return StandardGamma.apply<Tensor>(alpha);
+}
 
 const gammaArgs = distributionBinder('Gamma', 'Any concentration, Any rate, bool? validate_args=None');
 
@@ -49,14 +70,15 @@ export class Gamma extends Distribution {
     return this.concentration.div(this.rate.pow(2));
   }
 
-  override rsample(): Tensor {
-    throw noRsample(this.constructor.name);
+  override get hasRsample(): boolean {
+    return true;
   }
 
   protected override draw(sampleShape: number[]): Tensor {
     const shape = this.extendedShape(sampleShape);
-    const value = _standardGamma(this.concentration.expand(shape)).div(this.rate.expand(shape));
-    return value.clampMin(finfo(value.dtype).tiny);
+    const value = standardGamma(this.concentration.expand(shape)).div(this.rate.expand(shape));
+    // (PyTorch clamps the values in place through a detached alias: the gradient is the unclamped one's)
+    return value.add(value.detach().clampMin(finfo(value.dtype).tiny).sub(value.detach()));
   }
 
   override logProb(value: Tensor): Tensor {
@@ -146,12 +168,18 @@ export class Dirichlet extends Distribution {
     return this.concentration.mul(c0.sub(this.concentration)).div(c0.pow(2).mul(c0.add(1)));
   }
 
-  override rsample(): Tensor {
-    throw noRsample('Dirichlet');
+  override get hasRsample(): boolean {
+    return true;
   }
 
   protected override draw(sampleShape: number[]): Tensor {
-    return _sampleDirichlet(this.concentration.expand(this.extendedShape(sampleShape)));
+    const alpha = this.concentration.expand(this.extendedShape(sampleShape));
+    const g = standardGamma(alpha.to('float64'));
+    const x = g.div(g.sum(-1, true)).to(alpha.dtype);
+    // (kept within [the smallest normal, the largest value below 1], the gradient the unclamped one's)
+    const single = alpha.dtype === 'float32';
+    const kept = x.detach().clamp(single ? 2 ** -126 : 2 ** -1022, single ? 1 - 2 ** -24 : 1 - 2 ** -53);
+    return x.add(kept.sub(x.detach()));
   }
 
   override logProb(value: Tensor): Tensor {
@@ -216,12 +244,12 @@ export class Beta extends Distribution {
     return this.concentration1.mul(this.concentration0).div(total.pow(2).mul(total.add(1)));
   }
 
-  override rsample(): Tensor {
-    throw noRsample('Beta');
+  override get hasRsample(): boolean {
+    return true;
   }
 
   protected override draw(sampleShape: number[]): Tensor {
-    return this.#dirichlet.sample(sampleShape).select(-1, 0);
+    return this.#dirichlet.rsample(sampleShape).select(-1, 0);
   }
 
   override logProb(value: Tensor): Tensor {

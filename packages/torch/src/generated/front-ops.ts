@@ -106,6 +106,7 @@ export {
   poisson,
   _sampleDirichlet,
   binomial,
+  _standardGammaGrad,
   rand,
   randn,
   randLike,
