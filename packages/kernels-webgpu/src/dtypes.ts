@@ -111,6 +111,7 @@ export const webgpuDtypes = {
   mm: WITH_F16_BF16,
   bmm: WITH_F16_BF16,
   addmm: [],
+  standardGammaGrad: [],
   randomFill: WITH_I64_F16_BF16,
   bernoulliTensor: WITH_I64_F16_BF16,
   multinomial: F32,

@@ -46,6 +46,8 @@ export const webgpuImpls = {
   ...matmulImpls,
   // the bias is added by a second kernel; a fused GEMM epilogue is future work
   addmm: notImplemented('WebGPU composes mm and add (Note [Fused addmm])'),
+  // (the Gamma sampler has no WebGPU kernel yet either: core draws on the CPU only)
+  standardGammaGrad: notImplemented('the gradient of Gamma samples has no WebGPU kernel yet'),
   ...randomImpls,
   ...indexingImpls,
   ...convImpls,

@@ -36,4 +36,6 @@ export const POINTWISE_DERIVATIVES = {
   round: RoundBackward,
   round_: RoundBackward,
   where: WhereBackward0,
+  // the gradient of a Gamma sample, whose own derivative PyTorch does not implement
+  _standard_gamma_grad: { notDifferentiable: "PyTorch's derivative of _standard_gamma_grad is not implemented" },
 } satisfies DerivativeFamily;

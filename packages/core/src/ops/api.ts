@@ -81,7 +81,7 @@ export * from './reduction';
 export * from './reduction-stats';
 export * from './nan-stats';
 export * from './histograms';
-export * from './random-gamma';
+export * from './random-samplers';
 export * from './scan';
 export * from './linalg';
 export * from './copy';

@@ -95,6 +95,11 @@ export interface BackendImpls extends TableUnaryImpls, TableBinaryImpls, TableAc
   /** out = self + value * t1 * t2 (or / t2), all in out's dtype; `value` unconverted. */
   addcmul: (out: TensorImpl, self: TensorImpl, t1: TensorImpl, t2: TensorImpl, value: number | bigint) => void;
   addcdiv: (out: TensorImpl, self: TensorImpl, t1: TensorImpl, t2: TensorImpl, value: number | bigint) => void;
+  /**
+   * d x / d alpha of Gamma(alpha, 1) samples x (PyTorch's `_standard_gamma_grad`): `alpha` and
+   * `x` contiguous, of out's floating dtype, `n` elements each.
+   */
+  standardGammaGrad: (out: TensorImpl, alpha: TensorImpl, x: TensorImpl, n: number) => void;
   /** nan_to_num on a floating dtype (input and out): replacements as doubles, converted on store. */
   nanToNum: (out: TensorImpl, self: TensorImpl, nan: number, posinf: number, neginf: number) => void;
   // pointwise unary: the op table's rows (TableUnaryImpls) and these

@@ -37,7 +37,7 @@ export const META_IMPLS = {
   adaptiveAvgPool2d: noop, adaptiveAvgPool2dBackward: noop, upsampleNearest2d: noop, upsampleNearest2dBackward: noop,
   upsampleBilinear2d: noop, upsampleBilinear2dBackward: noop, padIndexed: noop, padIndexedBackward: noop,
   softmax: noop, softmaxBackward: noop, nllLoss: noop, nllLossBackward: noop, batchNorm: noop, batchNormBackward: noop,
-  layerNorm: noop, layerNormBackward: noop, embedding: noop, embeddingBackward: noop, pointwiseLoss: noop,
+  layerNorm: noop, layerNormBackward: noop, embedding: noop, embeddingBackward: noop, standardGammaGrad: noop, pointwiseLoss: noop,
   randomFill: notImplemented('meta tensors take the host path of random ops (Note [Counter-based random streams])'),
   bernoulliTensor: notImplemented('meta tensors take the host path of random ops (Note [Counter-based random streams])'),
   multinomial: notImplemented('meta tensors take the host path of random ops (Note [Counter-based random streams])'),

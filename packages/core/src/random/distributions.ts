@@ -308,6 +308,82 @@ export function samplePoisson(gen: Generator, rates: Float64Array): Float64Array
   return out;
 }
 
+/** log(k!) - Stirling's approximation of it, (k + 1/2) log(k + 1) - (k + 1) + log(2 pi) / 2: exact values below 10, the series above. */
+const STIRLING_TAIL = [
+  0.08106146679532726, 0.0413406959554093, 0.02767792568499834, 0.020790672103765093, 0.016644691189821193, 0.013876128823070748, 0.01189670994589177,
+  0.010411265261972096, 0.009255462182712733, 0.00833056343336287,
+];
+
+function stirlingTail(k: number): number {
+  if (k <= 9) return STIRLING_TAIL[k]!;
+  const kp1 = k + 1;
+  const kp1sq = kp1 * kp1;
+  return (1 / 12 - (1 / 360 - 1 / 1260 / kp1sq) / kp1sq) / kp1;
+}
+
+/**
+ * Binomial draws (`torch.binomial`), as PyTorch's CPU kernel: 0 for a count or probability
+ * of 0 or less, the count for a probability of 1 or more; otherwise the draw for min(p, 1 - p)
+ * (mirrored when p > 1/2), by inversion of geometric waiting times while count * p < 10 and
+ * by Hörmann's transformed rejection with squeeze (BTRS, 1993) from 10 on, its bound made of
+ * Stirling tails. Uniforms are 53-bit doubles; the arithmetic is double.
+ */
+export function sampleBinomial(gen: Generator, counts: Float64Array, probs: Float64Array): Float64Array {
+  const out = samples(counts.length);
+  const uniform = () => gen.random53() * 2 ** -53;
+  const inversion = (count: number, prob: number): number => {
+    let geomSum = 0;
+    let num = 0;
+    const logprob = Math.log1p(-prob);
+    for (;;) {
+      geomSum += Math.ceil(log(uniform()) / logprob);
+      if (geomSum > count) return num;
+      num += 1;
+    }
+  };
+  const btrs = (n: number, p: number): number => {
+    const q = 1 - p;
+    const spq = Math.sqrt(n * p * q);
+    const b = 1.15 + 2.53 * spq;
+    const a = -0.0873 + 0.0248 * b + 0.01 * p;
+    const c = n * p + 0.5;
+    const alpha = (2.83 + 5.1 / b) * spq;
+    const vr = 0.92 - 4.2 / b;
+    const r = p / q;
+    const m = Math.floor((n + 1) * p);
+    for (;;) {
+      const u = uniform() - 0.5;
+      let v = uniform();
+      const us = 0.5 - Math.abs(u);
+      const k = Math.floor(((2 * a) / us + b) * u + c);
+      if (k < 0 || k > n) continue;
+      if (us >= 0.07 && v <= vr) return k;
+      v = log((v * alpha) / (a / (us * us) + b));
+      const bound =
+        (m + 0.5) * log((m + 1) / (r * (n - m + 1))) +
+        (n + 1) * log((n - m + 1) / (n - k + 1)) +
+        (k + 0.5) * log((r * (n - k + 1)) / (k + 1)) +
+        stirlingTail(m) +
+        stirlingTail(n - m) -
+        stirlingTail(k) -
+        stirlingTail(n - k);
+      if (v <= bound) return k;
+    }
+  };
+  for (let i = 0; i < counts.length; i++) {
+    const count = counts[i]!;
+    const prob = probs[i]!;
+    if (count <= 0 || prob <= 0) out[i] = 0;
+    else if (prob >= 1) out[i] = count;
+    else if (prob <= 0.5) out[i] = count * prob >= 10 ? btrs(count, prob) : inversion(count, prob);
+    else {
+      const q = 1 - prob;
+      out[i] = count - (count * q >= 10 ? btrs(count, q) : inversion(count, q));
+    }
+  }
+  return out;
+}
+
 /** Host room for `n` draws; an engine's refusal (a RangeError) becomes the out-of-memory TorchError an allocation gives. */
 function samples(n: number): Float64Array {
   try {

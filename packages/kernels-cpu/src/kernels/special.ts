@@ -1,4 +1,5 @@
 import type { BackendImpls, TensorImpl, UnaryImpl } from '@torch-ts/core';
+import { floatArray } from '../loops/arrays';
 import { onScratchUnary, runFloatUnary, runScratchUnary, type FloatUnaryRow } from '../loops/pointwise';
 import { unsupportedDtype } from './binary';
 import { ROUND_F32, roundModeOf } from './float-math';
@@ -27,6 +28,7 @@ import {
   ndtriRow,
   polygammaRow,
   sincRow,
+  standardGammaGrad as standardGammaGradOf,
 } from './special-math';
 
 /**
@@ -90,4 +92,15 @@ export const mvlgamma: BackendImpls['mvlgamma'] = (out, a, p) => {
   run('mvlgamma', out, a, (n, o, oo, os, x, xo, xs) => {
     for (let i = 0; i < n; i++, oo += os, xo += xs) o[oo] = f(x[xo]);
   });
+};
+
+/** d x / d alpha of Gamma samples, in doubles, rounded once by the store (Note [The derivative of a Gamma sample]). */
+export const standardGammaGrad: BackendImpls['standardGammaGrad'] = (out, alpha, x, n) => {
+  const o = floatArray(out);
+  const a = floatArray(alpha);
+  const v = floatArray(x);
+  const oo = out.storageOffset;
+  const ao = alpha.storageOffset;
+  const vo = x.storageOffset;
+  for (let i = 0; i < n; i++) o[oo + i] = standardGammaGradOf(a[ao + i], v[vo + i]);
 };

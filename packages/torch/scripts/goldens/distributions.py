@@ -51,6 +51,17 @@ CASES = [
     ("exponential", D.Exponential, {"rate": [0.5, 2.0, 4.0]}, {}, [[0.1, 1.5, 0.0], [3.0, 0.2, 0.7]], [4]),
     ("laplace", D.Laplace, {"loc": [0.0, 1.5], "scale": [1.0, 0.3]}, {}, [[0.5, 1.2], [-2.0, 3.0]], [4]),
     ("lognormal", D.LogNormal, {"loc": [0.0, 0.5], "scale": [1.0, 0.25]}, {}, [[0.5, 2.0], [1.5, 0.1]], [3]),
+    ("gamma", D.Gamma, {"concentration": [0.5, 2.0, 7.5], "rate": [1.0, 0.5, 3.0]}, {}, [[0.3, 2.5, 1.0], [4.0, 0.01, 2.2]], [4]),
+    ("chi2", D.Chi2, {"df": [1.0, 3.0, 10.0]}, {}, [[0.3, 2.5, 11.0]], [4]),
+    ("beta", D.Beta, {"concentration1": [0.5, 2.0, 5.0], "concentration0": [0.7, 2.0, 1.5]}, {}, [[0.2, 0.5, 0.9], [0.999, 0.01, 0.5]], [3]),
+    # (no concentration of exactly 1: there 1.13's log_prob, log(value) * (c - 1), and 2.x's,
+    # xlogy(c - 1, value), which torch-ts follows, have different gradients: test/distributions.test.ts)
+    ("dirichlet", D.Dirichlet, {"concentration": [[0.5, 1.25, 2.0], [3.0, 0.2, 1.5]]}, {}, [[[0.2, 0.3, 0.5], [0.6, 0.1, 0.3]]], [2]),
+    ("dirichlet-small", D.Dirichlet, {"concentration": [[0.5, 0.3, 0.9]]}, {}, [[[0.1, 0.8, 0.1]]], [2]),
+    ("poisson", D.Poisson, {"rate": [0.5, 4.0, 15.0]}, {}, [[0.0, 3.0, 12.0], [2.0, 7.0, 20.0]], [4]),
+    ("binomial-probs", D.Binomial, {"total_count": [5.0, 5.0, 5.0]}, {"probs": [0.2, 0.7, 0.5]}, [[0.0, 3.0, 5.0], [2.0, 4.0, 1.0]], [4]),
+    ("binomial-logits", D.Binomial, {"total_count": [40.0, 40.0]}, {"logits": [-0.3, 1.5]}, [[10.0, 33.0]], [3]),
+    ("binomial-large", D.Binomial, {"total_count": [1000.0, 30.0]}, {"probs": [0.4, 0.9]}, [[410.0, 27.0]], [3]),
 ]
 
 ICDF_AT = [0.1, 0.5, 0.9]
@@ -123,6 +134,11 @@ def kl_cases():
         ("onehot", lambda p1, p2: (D.OneHotCategorical(p1), D.OneHotCategorical(p2)), [[[0.1, 0.2, 0.7]], [[0.3, 0.3, 0.4]]]),
         ("independent-normal", lambda l1, s1, l2, s2: (D.Independent(D.Normal(l1, s1), 1), D.Independent(D.Normal(l2, s2), 1)), [[[0.0, 1.0]], [[1.0, 0.5]], [[0.5, -1.0]], [[2.0, 0.25]]]),
         ("lognormal", lambda l1, s1, l2, s2: (D.LogNormal(l1, s1), D.LogNormal(l2, s2)), [[0.0, 1.0], [1.0, 0.5], [0.5, -1.0], [2.0, 0.25]]),
+        ("gamma", lambda a1, r1, a2, r2: (D.Gamma(a1, r1), D.Gamma(a2, r2)), [[0.5, 2.0], [1.0, 0.5], [1.5, 0.3], [2.0, 4.0]]),
+        ("beta", lambda a1, b1, a2, b2: (D.Beta(a1, b1), D.Beta(a2, b2)), [[0.5, 2.0], [1.0, 0.5], [1.5, 0.3], [2.0, 4.0]]),
+        ("dirichlet", lambda c1, c2: (D.Dirichlet(c1), D.Dirichlet(c2)), [[[0.5, 1.0, 2.0]], [[1.5, 0.3, 0.7]]]),
+        ("poisson", lambda r1, r2: (D.Poisson(r1), D.Poisson(r2)), [[0.5, 4.0], [2.0, 3.0]]),
+        ("binomial", lambda n1, p1, n2, p2: (D.Binomial(n1, p1), D.Binomial(n2, p2)), [[10.0, 12.0], [0.3, 0.6], [10.0, 8.0], [0.5, 0.2]]),
     ]
     for name, make, args in pairs:
         ts = [t(a).requires_grad_() for a in args]
@@ -168,18 +184,44 @@ def draws():
     rates = [0.0, 0.5, 3.0, 9.99, 10.0, 12.5, 40.0, 1000.0, 1e6, 2.0]
     out = []
     for dtype in (torch.float64, torch.float32, torch.float16, torch.bfloat16):
-        for fn, params in (("_standard_gamma", alphas), ("poisson", rates)):
+        for fn, params in (("_standard_gamma", alphas), ("poisson", rates), ("_sample_dirichlet", alphas[:9]), ("binomial", [5.0, 20.0, 1000.0, 0.0, 7.0, 30.0, 100.0, 3.0, 1e5, 12.0])):
             for shape, expand in (([10], None), ([2, 5], None), ([1, 10], [3, 10])):
+                if fn == "_sample_dirichlet":
+                    shape = [3, 3] if not expand else [1, 9]
+                    expand = None if not expand else [2, 9]
                 x = t(params, dtype).reshape(shape)
                 if expand:
                     x = x.expand(expand)
                 g = torch.Generator().manual_seed(11)
                 rec = {"fn": fn, "dtype": str(dtype)[6:], "input": values(x.contiguous()), "expand": expand}
                 try:
-                    rec["values"] = values(getattr(torch, fn)(x, generator=g))
+                    if fn == "binomial":
+                        p = t([0.3, 0.9, 0.5, 0.5, 0.0, 0.02, 0.97, 1.0, 0.4, 0.6], dtype).reshape(x.shape if not expand else shape)
+                        rec["prob"] = values(p.contiguous())
+                        rec["values"] = values(torch.binomial(x, p.expand(x.shape), generator=g))
+                    else:
+                        rec["values"] = values(getattr(torch, fn)(x, generator=g))
                 except Exception as e:  # noqa: BLE001
                     rec["error"] = str(e)
                 out.append(rec)
+    return out
+
+
+def gamma_grads():
+    """d x / d alpha of Gamma(alpha, 1) at x, to 30 digits (mpmath): the exact implicit derivative
+    that torch-ts's _standard_gamma_grad computes (PyTorch's approximates it to about 2e-3)."""
+    import mpmath
+    mpmath.mp.dps = 30
+    out = []
+    for a in [0.01, 0.1, 0.5, 1.0, 2.0, 5.0, 7.9, 8.1, 20.0, 100.0, 1000.0]:
+        for x in [1e-5, 0.01, 0.3, 0.79, 0.81, 1.5, 3.0, a, 2 * a, a / 3 + 0.05, a + 1.0001, 5 * a + 3, a + 3 * math.sqrt(a)]:
+            am, xm = mpmath.mpf(a), mpmath.mpf(x)
+            dpda = mpmath.diff(lambda aa: mpmath.gammainc(aa, 0, xm, regularized=True), am)
+            density = xm ** (am - 1) * mpmath.exp(-xm) / mpmath.gamma(am)
+            if density == 0 or dpda == 0:
+                continue  # (mpmath's difference underflows there)
+            g = torch._standard_gamma_grad(t([a]), t([x])).item()
+            out.append({"alpha": a, "x": x, "exact": float(-dpda / density), "pytorch": g})
     return out
 
 
@@ -188,7 +230,7 @@ def make():
     for dtype in (torch.float64, torch.float32):
         for c in CASES:
             cases.append(case(*c, dtype))
-    return {"cases": cases, "kl": kl_cases(), "errors": error_cases(), "draws": draws()}
+    return {"cases": cases, "kl": kl_cases(), "errors": error_cases(), "draws": draws(), "gammaGrads": gamma_grads()}
 
 
 if __name__ == "__main__":

@@ -91,8 +91,8 @@ export class HalfOpenInterval extends Interval {
 export class IntegerInterval extends Constraint {
   override readonly isDiscrete = true;
   constructor(
-    readonly lowerBound: number,
-    readonly upperBound: number,
+    readonly lowerBound: number | Tensor,
+    readonly upperBound: number | Tensor,
   ) {
     super();
   }
@@ -100,7 +100,7 @@ export class IntegerInterval extends Constraint {
     return value.remainder(1).eq(0).logicalAnd(value.ge(this.lowerBound)).logicalAnd(value.le(this.upperBound));
   }
   override toString(): string {
-    return `IntegerInterval(lower_bound=${this.lowerBound}, upper_bound=${this.upperBound})`;
+    return `IntegerInterval(lower_bound=${String(this.lowerBound)}, upper_bound=${String(this.upperBound)})`;
   }
 }
 
@@ -187,5 +187,5 @@ export const greaterThan = (lowerBound: number | Tensor): Constraint => new Grea
 export const greaterThanEq = (lowerBound: number | Tensor): Constraint => new GreaterThanEq(lowerBound);
 export const interval = (lowerBound: number | Tensor, upperBound: number | Tensor): Constraint => new Interval(lowerBound, upperBound);
 export const halfOpenInterval = (lowerBound: number | Tensor, upperBound: number | Tensor): Constraint => new HalfOpenInterval(lowerBound, upperBound);
-export const integerInterval = (lowerBound: number, upperBound: number): Constraint => new IntegerInterval(lowerBound, upperBound);
+export const integerInterval = (lowerBound: number | Tensor, upperBound: number | Tensor): Constraint => new IntegerInterval(lowerBound, upperBound);
 export const independent = (base: Constraint, reinterpretedBatchNdims: number): Constraint => new IndependentConstraint(base, reinterpretedBatchNdims);

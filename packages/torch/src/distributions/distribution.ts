@@ -22,6 +22,9 @@ const sampleArgs = makeBinder('Distribution.sample', 'sample(int[] sample_shape=
 const rsampleArgs = makeBinder('Distribution.rsample', 'rsample(int[] sample_shape=[]) -> Tensor', { countSelf: true });
 const expandArgs = makeBinder('Distribution.expand', 'expand(int[] batch_shape) -> Tensor', { countSelf: true });
 
+/** A parameter's Python name (`totalCount` is `total_count`). */
+const pyName = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
 export abstract class Distribution {
   static #validateDefault = true;
 
@@ -78,7 +81,7 @@ export abstract class Distribution {
       const valid = allTrue(constraint.check(value));
       if (valid === false) {
         throw new ValueError(
-          `Expected parameter ${param} (Tensor of shape ${pyTuple(value.shape)}) of distribution ${this} to satisfy the constraint ${constraint}, but found invalid values:\n${pyFormat(value)}`,
+          `Expected parameter ${pyName(param)} (Tensor of shape ${pyTuple(value.shape)}) of distribution ${this} to satisfy the constraint ${constraint}, but found invalid values:\n${pyFormat(value)}`,
         );
       }
     }
@@ -90,6 +93,11 @@ export abstract class Distribution {
    */
   protected givenParams(): readonly string[] {
     return Object.keys(this.argConstraints);
+  }
+
+  /** The parameters PyTorch's repr shows: the given ones that are attributes, not properties (Chi2's df is a property). */
+  protected reprParams(): readonly string[] {
+    return this.givenParams();
   }
 
   /** The parameter named `name` (PyTorch's attribute of that name), if it is set. */
@@ -209,10 +217,10 @@ export abstract class Distribution {
 
   /** PyTorch's repr: the parameters that are set, each its value when it has one element, else its size. */
   toString(): string {
-    const parts = this.givenParams().flatMap((p) => {
+    const parts = this.reprParams().flatMap((p) => {
       const v = this.param(p);
       if (v === undefined) return [];
-      return [`${p}: ${v.numel() === 1 ? pyFormat(v) : pySize(v.shape)}`];
+      return [`${pyName(p)}: ${v.numel() === 1 ? pyFormat(v) : pySize(v.shape)}`];
     });
     return `${this.constructor.name}(${parts.join(', ')})`;
   }

@@ -13,6 +13,8 @@ export { Bernoulli, type ProbsOrLogits } from './bernoulli';
 export { Categorical, OneHotCategorical } from './categorical';
 export { Exponential } from './exponential';
 export { Laplace } from './laplace';
+export { Gamma, Chi2, Beta, Dirichlet, Poisson } from './gamma';
+export { Binomial, type BinomialOptions } from './binomial';
 export { Independent } from './independent';
 export { TransformedDistribution, LogNormal } from './transformed-distribution';
 export { Transform, ExpTransform, AffineTransform, SigmoidTransform, TanhTransform, PowerTransform, ComposeTransform } from './transforms';

@@ -1,8 +1,10 @@
-import { NotImplementedError, Tensor, ValueError, softplus, where } from '@torch-ts/core';
+import { NotImplementedError, Tensor, ValueError, digamma, lgamma, softplus, where } from '@torch-ts/core';
 import { Bernoulli } from './bernoulli';
 import { Categorical, OneHotCategorical } from './categorical';
 import { Distribution } from './distribution';
 import { Exponential } from './exponential';
+import { Beta, Dirichlet, Gamma, Poisson } from './gamma';
+import { Binomial } from './binomial';
 import { Independent } from './independent';
 import { Laplace } from './laplace';
 import { Normal } from './normal';
@@ -115,4 +117,41 @@ registerKl(TransformedDistribution, TransformedDistribution, (p, q) => {
   }
   if (p.eventShape.join() !== q.eventShape.join()) throw new ValueError('KL between TransformedDistributions with different event shapes is not implemented');
   return klDivergence(p.baseDist, q.baseDist);
+});
+
+registerKl(Gamma, Gamma, (p, q) => {
+  const t1 = q.concentration.mul(p.rate.div(q.rate).log());
+  const t2 = lgamma(q.concentration).sub(lgamma(p.concentration));
+  const t3 = p.concentration.sub(q.concentration).mul(digamma(p.concentration));
+  const t4 = q.rate.sub(p.rate).mul(p.concentration.div(p.rate));
+  return t1.add(t2).add(t3).add(t4);
+});
+
+registerKl(Beta, Beta, (p, q) => {
+  const sumP = p.concentration1.add(p.concentration0);
+  const sumQ = q.concentration1.add(q.concentration0);
+  const t1 = lgamma(q.concentration1).add(lgamma(q.concentration0)).add(lgamma(sumP));
+  const t2 = lgamma(p.concentration1).add(lgamma(p.concentration0)).add(lgamma(sumQ));
+  const t3 = p.concentration1.sub(q.concentration1).mul(digamma(p.concentration1));
+  const t4 = p.concentration0.sub(q.concentration0).mul(digamma(p.concentration0));
+  const t5 = sumQ.sub(sumP).mul(digamma(sumP));
+  return t1.sub(t2).add(t3).add(t4).add(t5);
+});
+
+registerKl(Dirichlet, Dirichlet, (p, q) => {
+  const sumP = p.concentration.sum(-1);
+  const sumQ = q.concentration.sum(-1);
+  const t1 = lgamma(sumP).sub(lgamma(sumQ));
+  const t2 = lgamma(p.concentration).sub(lgamma(q.concentration)).sum(-1);
+  const t3 = p.concentration.sub(q.concentration);
+  const t4 = digamma(p.concentration).sub(digamma(sumP).unsqueeze(-1));
+  return t1.sub(t2).add(t3.mul(t4).sum(-1));
+});
+
+registerKl(Poisson, Poisson, (p, q) => p.rate.mul(p.rate.log().sub(q.rate.log())).sub(p.rate.sub(q.rate)));
+
+registerKl(Binomial, Binomial, (p, q) => {
+  if (p.totalCount.lt(q.totalCount).any().item() === true) throw new NotImplementedError('KL between Binomials where q.total_count > p.total_count is not implemented');
+  const kl = p.totalCount.mul(p.probs.mul(p.logits.sub(q.logits)).add(p.probs.neg().log1p()).sub(q.probs.neg().log1p()));
+  return where(p.totalCount.gt(q.totalCount), Number.POSITIVE_INFINITY, kl);
 });

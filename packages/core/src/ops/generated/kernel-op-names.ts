@@ -13,6 +13,7 @@ export const KERNEL_OP_NAMES = [
   '_pad_circular2d_backward',
   '_softmax',
   '_softmax_backward_data',
+  '_standard_gamma_grad',
   '_to_copy',
   '_unique2',
   'abs',
