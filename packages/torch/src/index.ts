@@ -214,6 +214,8 @@ export * from './generated/table-ops';
 // The front ends declared in core (Note [Front ends are declared once]): torch.sort, ...
 export * from './generated/front-ops';
 export * as nn from './nn';
+/** `torch.linalg`: factorizations, solves, inverses, determinants and norms (Note [The linalg primitives] in core). */
+export * as linalg from './linalg';
 
 /** `torch.optim` (also `@torch-ts/torch/optim`): optimizers and `lrScheduler`. */
 export * as optim from './optim';
