@@ -2,6 +2,7 @@ import type { DType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { normalizeDim } from '../views';
+import { tidy } from '../tensor/scope';
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { front, overloadedFront } from './front';
 import { abs, add, amax, amin, log, mul, ne, prod, remainder, sign, sub, sum } from './generated/table-ops';
@@ -17,6 +18,7 @@ import {
   checkFloating,
   checkInfo,
   checkSameDtype,
+  checkSolveShapes,
   checkSquare,
 } from './linalg-solve';
 import { where } from './pointwise';
@@ -79,11 +81,12 @@ export const linalgLuFactorEx = front('linalg_lu_factor_ex(Tensor A, *, bool piv
  * A singular input raises on CPU, as PyTorch's; not on WebGPU (use `luFactorEx`'s info).
  */
 export const linalgLuFactor = front('linalg_lu_factor(Tensor A, *, bool pivot=True) -> (Tensor LU, Tensor pivots)', { ...LINALG, exportAs: 'luFactor' }).run(
-  ([A, pivot]): LUFactorResult => {
-    const [LU, pivots, info] = luFactorExOf(A, pivot, false);
-    checkInfo('torch.linalg.lu_factor', 'lu_factor', info.impl);
-    return named(['LU', 'pivots'], [LU, pivots]);
-  },
+  ([A, pivot]): LUFactorResult =>
+    tidy(() => {
+      const [LU, pivots, info] = luFactorExOf(A, pivot, false);
+      checkInfo('torch.linalg.lu_factor', 'lu_factor', info.impl);
+      return named(['LU', 'pivots'], [LU, pivots]);
+    }),
 );
 
 /** The permutation matrix of 1-based `pivots` ([..., k]) for m rows: P with A = P L U (lu_solve of the identity: Note [The linalg primitives]). */
@@ -99,7 +102,9 @@ function permutationOf(pivots: Tensor, m: number, dtype: DType): Tensor {
 }
 
 /** A = P L U: the permutation P, unit lower-trapezoidal L ([..., m, k]) and upper-trapezoidal U ([..., k, n]), k = min(m, n). */
-export const linalgLu = front('linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor P, Tensor L, Tensor U)', { ...LINALG, exportAs: 'lu' }).run(([A, pivot]): LUResult => {
+export const linalgLu = front('linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor P, Tensor L, Tensor U)', { ...LINALG, exportAs: 'lu' }).run(([A, pivot]): LUResult => tidy(() => luOf(A, pivot)));
+
+function luOf(A: Tensor, pivot: boolean): LUResult {
   if (A.dim() < 2) throw new ShapeError(`linalg.lu: Expected tensor with 2 or more dimensions. Got size: ${fmtShape(A.shape)} instead`);
   const [LU, pivots] = luFactorExOf(A, pivot, false);
   const [m, n] = A.shape.slice(-2);
@@ -108,7 +113,7 @@ export const linalgLu = front('linalg_lu(Tensor A, *, bool pivot=True) -> (Tenso
   const U = triu(narrow(LU, -2, 0, k));
   const P = expandBatch(permutationOf(pivots, m, A.dtype), [...A.shape.slice(0, -2), m, m]);
   return named(['P', 'L', 'U'], [P, L, U]);
-});
+}
 
 function expandBatch(t: Tensor, shape: number[]): Tensor {
   return t.shape.length === shape.length && t.shape.every((s, i) => s === shape[i]) ? t : expand(t, shape);
@@ -147,15 +152,21 @@ export const linalgCholeskyEx = front('linalg_cholesky_ex(Tensor A, *, bool uppe
  * matrix, reading its lower triangle. A matrix that is not positive-definite raises a
  * LinAlgError on CPU; not on WebGPU (use `choleskyEx`'s info there).
  */
-export const linalgCholesky = front('linalg_cholesky(Tensor A, *, bool upper=False) -> Tensor', { ...LINALG, exportAs: 'cholesky' }).run(([A, upper]): Tensor => {
-  const [L, info] = choleskyExOf(A, upper, false);
-  checkInfo('linalg.cholesky', 'cholesky', info.impl);
-  return L;
-});
+export const linalgCholesky = front('linalg_cholesky(Tensor A, *, bool upper=False) -> Tensor', { ...LINALG, exportAs: 'cholesky' }).run(([A, upper]): Tensor =>
+  tidy(() => {
+    const [L, info] = choleskyExOf(A, upper, false);
+    checkInfo('linalg.cholesky', 'cholesky', info.impl);
+    return L;
+  }),
+);
 
 // ---- inverse ----
 
 function invExOf(op: string, A: Tensor): [Tensor, Tensor] {
+  return tidy(() => invExIn(op, A));
+}
+
+function invExIn(op: string, A: Tensor): [Tensor, Tensor] {
   checkInputMatrix(op, A);
   const [LU, pivots, info] = luFactorExOf(A, true, false);
   const n = A.shape[A.dim() - 1];
@@ -173,9 +184,11 @@ export const linalgInvEx = front('linalg_inv_ex(Tensor A, *, bool check_errors=F
 );
 
 function invOf(op: string, A: Tensor): Tensor {
-  const [inverse, info] = invExOf(op, A);
-  checkInfo('linalg.inv', 'inv', info.impl);
-  return inverse;
+  return tidy(() => {
+    const [inverse, info] = invExOf(op, A);
+    checkInfo('linalg.inv', 'inv', info.impl);
+    return inverse;
+  });
 }
 
 /** The inverse of a square matrix. A singular input raises a LinAlgError on CPU; not on WebGPU (use `invEx`'s info there). */
@@ -195,16 +208,20 @@ function permutationSign(pivots: Tensor): Tensor {
 
 function detOf(op: string, A: Tensor): Tensor {
   checkInputMatrix(op, A);
-  const [LU, pivots] = luFactorExOf(A, true, false);
-  return mul(prod(diagonal(LU, 0, -2, -1), -1), permutationSign(pivots));
+  return tidy(() => {
+    const [LU, pivots] = luFactorExOf(A, true, false);
+    return mul(prod(diagonal(LU, 0, -2, -1), -1), permutationSign(pivots));
+  });
 }
 
 function slogdetOf(op: string, A: Tensor): Tensor[] {
   checkInputMatrix(op, A);
-  const [LU, pivots] = luFactorExOf(A, true, false);
-  const d = diagonal(LU, 0, -2, -1);
-  const s = mul(prod(sign(d), -1), permutationSign(pivots));
-  return [s, sum(log(abs(d)), -1)];
+  return tidy(() => {
+    const [LU, pivots] = luFactorExOf(A, true, false);
+    const d = diagonal(LU, 0, -2, -1);
+    const s = mul(prod(sign(d), -1), permutationSign(pivots));
+    return [s, sum(log(abs(d)), -1)];
+  });
 }
 
 /** The determinant of a square matrix, from its LU factorization. */
@@ -224,10 +241,12 @@ export const slogdet = front('slogdet(Tensor self) -> (Tensor sign, Tensor logab
 );
 
 /** log(det(A)): NaN where the determinant is negative, -inf where it is 0. */
-export const logdet = front('logdet(Tensor self) -> Tensor').run(([A]): Tensor => {
-  const [s, logabsdet] = slogdetOf('logdet', A);
-  return where(ne(s, -1), logabsdet, fullLike(logabsdet, NaN));
-});
+export const logdet = front('logdet(Tensor self) -> Tensor').run(([A]): Tensor =>
+  tidy(() => {
+    const [s, logabsdet] = slogdetOf('logdet', A);
+    return where(ne(s, -1), logabsdet, fullLike(logabsdet, NaN));
+  }),
+);
 
 // ---- solve ----
 
@@ -237,11 +256,16 @@ function isVectorRhs(A: Tensor, B: Tensor): boolean {
 }
 
 function solveExOf(A: Tensor, B: Tensor, left: boolean): [Tensor, Tensor] {
+  return tidy(() => solveExIn(A, B, left));
+}
+
+function solveExIn(A: Tensor, B: Tensor, left: boolean): [Tensor, Tensor] {
   const op = 'linalg.solve';
   checkInputMatrix(op, A);
   checkSameDtype(op, A, B, 'A', 'B');
   const vector = isVectorRhs(A, B);
   const B2 = vector ? unsqueeze(B, left ? -1 : -2) : B;
+  checkSolveShapes(op, A.shape, B2.shape, left);
   const [LU, pivots, info] = luFactorExOf(A, true, false);
   const X = luSolveOf(LU, pivots, B2, left, false);
   return [vector ? squeeze(X, left ? -1 : -2) : X, info];
@@ -258,15 +282,21 @@ export const linalgSolveEx = front('linalg_solve_ex(Tensor A, Tensor B, *, bool 
 });
 
 /** Solves A X = B (X A = B: `left=False`). A singular A raises a LinAlgError on CPU; not on WebGPU (use `solveEx`'s info there). */
-export const linalgSolve = front('linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor', { ...LINALG, exportAs: 'solve' }).run(([A, B, left]): Tensor => {
-  const [result, info] = solveExOf(A, B, left);
-  checkInfo('torch.linalg.solve', 'solve', info.impl);
-  return result;
-});
+export const linalgSolve = front('linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor', { ...LINALG, exportAs: 'solve' }).run(([A, B, left]): Tensor =>
+  tidy(() => {
+    const [result, info] = solveExOf(A, B, left);
+    checkInfo('torch.linalg.solve', 'solve', info.impl);
+    return result;
+  }),
+);
 
 // ---- matrix_power ----
 
 function matrixPowerOf(A: Tensor, n: number): Tensor {
+  return tidy(() => matrixPowerIn(A, n));
+}
+
+function matrixPowerIn(A: Tensor, n: number): Tensor {
   checkSquare('linalg.matrix_power', A.shape);
   if (n === 0) return expand(eye(A.shape[A.dim() - 1], { dtype: A.dtype, device: A.device }), [...A.shape]);
   let a = A;
@@ -329,7 +359,9 @@ function chainProduct(ts: readonly Tensor[]): Tensor {
 }
 
 /** The product of a chain of matrices in the cheapest order; the first and last may be vectors. */
-export const linalgMultiDot = front('linalg_multi_dot(Tensor[] tensors) -> Tensor', { ...LINALG, exportAs: 'multiDot' }).run(([tensors]): Tensor => {
+export const linalgMultiDot = front('linalg_multi_dot(Tensor[] tensors) -> Tensor', { ...LINALG, exportAs: 'multiDot' }).run(([tensors]): Tensor => tidy(() => multiDotOf(tensors)));
+
+function multiDotOf(tensors: readonly Tensor[]): Tensor {
   const op = 'multi_dot()';
   const n = tensors.length;
   if (n < 2) throw new TorchError(`${op}: expected at least 2 tensors but got ${n}`);
@@ -366,7 +398,7 @@ export const linalgMultiDot = front('linalg_multi_dot(Tensor[] tensors) -> Tenso
   if (d0 === 1) r = squeeze(r, 0);
   if (dl === 1) r = squeeze(r, -1);
   return r;
-});
+}
 
 // ---- norms and products ----
 
@@ -396,8 +428,10 @@ function matrixNormOf(A: Tensor, ord: 'fro' | 'nuc' | number, dimArg: readonly n
   if (absOrd === Infinity) dim.reverse();
   // (without keepdim, the first reduction shifts a later dim down by one)
   const second = !keepdim && dim[0] < dim[1] ? dim[1] - 1 : dim[1];
-  const colSums = callFunctional(LINALG_VECTOR_NORM, [A.impl, 1, [dim[0]], keepdim, dtype ?? null]);
-  return ord > 0 ? amax(colSums, second, keepdim) : amin(colSums, second, keepdim);
+  return tidy(() => {
+    const colSums = callFunctional(LINALG_VECTOR_NORM, [A.impl, 1, [dim[0]], keepdim, dtype ?? null]);
+    return ord > 0 ? amax(colSums, second, keepdim) : amin(colSums, second, keepdim);
+  });
 }
 
 /**
@@ -419,7 +453,7 @@ export const linalgMatrixNorm = overloadedFront(
 /** The dot product of vectors along `dim` (the inputs broadcast): sum(x * y, dim). */
 export const linalgVecdot = front('linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor', { ...LINALG, exportAs: 'vecdot' }).run(([x, y, dim]): Tensor => {
   checkSameDtype('linalg.vecdot', x, y, 'x', 'y');
-  return sum(mul(x, y), dim);
+  return tidy(() => sum(mul(x, y), dim));
 });
 
 /** The cross product of 3-vectors along `dim` (default the last), the inputs broadcast. */
