@@ -63,9 +63,10 @@ function luSolveOf(LU: Tensor, pivots: Tensor, B: Tensor, left: boolean, adjoint
   return callFunctional(LINALG_LU_SOLVE, [unwrapTensor('linalg.lu_solve', 'LU', LU), unwrapTensor('linalg.lu_solve', 'pivots', pivots), unwrapTensor('linalg.lu_solve', 'B', B), left, adjoint]);
 }
 
-function checkInputMatrix(op: string, A: Tensor): void {
+/** squareCheckInputs and checkFloatingOrComplex, as PyTorch's (`lowPrecision=false`: inv and slogdet refuse float16 / bfloat16 even when empty). */
+function checkInputMatrix(op: string, A: Tensor, lowPrecision = true): void {
   checkSquare(op, A.shape);
-  checkFloating(op, A);
+  checkFloating(op, A, lowPrecision);
 }
 
 // ---- LU ----
@@ -111,7 +112,9 @@ function luOf(A: Tensor, pivot: boolean): LUResult {
   const k = Math.min(m, n);
   const L = add(tril(narrow(LU, -1, 0, k), -1), eye(m, k, { dtype: A.dtype, device: A.device }));
   const U = triu(narrow(LU, -2, 0, k));
-  const P = expandBatch(permutationOf(pivots, m, A.dtype), [...A.shape.slice(0, -2), m, m]);
+  // an empty A has no row swaps: P is the identity, of any dtype (lu_solve takes floats only)
+  const perm = A.numel() === 0 ? eye(m, { dtype: A.dtype, device: A.device }) : permutationOf(pivots, m, A.dtype);
+  const P = expandBatch(perm, [...A.shape.slice(0, -2), m, m]);
   return named(['P', 'L', 'U'], [P, L, U]);
 }
 
@@ -167,7 +170,7 @@ function invExOf(op: string, A: Tensor): [Tensor, Tensor] {
 }
 
 function invExIn(op: string, A: Tensor): [Tensor, Tensor] {
-  checkInputMatrix(op, A);
+  checkInputMatrix(op, A, false);
   const [LU, pivots, info] = luFactorExOf(A, true, false);
   const n = A.shape[A.dim() - 1];
   const I = eye(n, { dtype: A.dtype, device: A.device });
@@ -215,7 +218,7 @@ function detOf(op: string, A: Tensor): Tensor {
 }
 
 function slogdetOf(op: string, A: Tensor): Tensor[] {
-  checkInputMatrix(op, A);
+  checkInputMatrix(op, A, false);
   return tidy(() => {
     const [LU, pivots] = luFactorExOf(A, true, false);
     const d = diagonal(LU, 0, -2, -1);
@@ -452,6 +455,7 @@ export const linalgMatrixNorm = overloadedFront(
 
 /** The dot product of vectors along `dim` (the inputs broadcast): sum(x * y, dim). */
 export const linalgVecdot = front('linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor', { ...LINALG, exportAs: 'vecdot' }).run(([x, y, dim]): Tensor => {
+  checkFloating('linalg.vecdot', x);
   checkSameDtype('linalg.vecdot', x, y, 'x', 'y');
   return tidy(() => sum(mul(x, y), dim));
 });

@@ -25,16 +25,27 @@ function isLinalgDtype(d: DType): boolean {
   return d === 'float32' || d === 'float64';
 }
 
-/** `"lu_cpu" not implemented for 'Half'`: the kernel dtype check of PyTorch's CPU kernels. */
-export function checkKernelDtype(kernel: string, t: TensorImpl): void {
-  if (!isLinalgDtype(t.dtype)) throw new DTypeError(`"${kernel}" not implemented for '${torchTypeName(t.dtype)}'`);
+/**
+ * `"lu_cpu" not implemented for 'Half'`: the kernel dtype check of PyTorch's CPU kernels.
+ * `computes`: whether the kernel runs. PyTorch's lu_factor_ex, lu_solve and cholesky_ex
+ * return before dispatching on the dtype when there is nothing to compute, so an empty int
+ * or float16 input gets empty results there rather than this error.
+ */
+export function checkKernelDtype(kernel: string, t: TensorImpl, computes: boolean): void {
+  if (computes && !isLinalgDtype(t.dtype)) throw new DTypeError(`"${kernel}" not implemented for '${torchTypeName(t.dtype)}'`);
 }
 
-/** PyTorch's checkFloatingOrComplex: `linalg.inv: Expected a floating point or complex tensor as input. Got Long`. */
-export function checkFloating(op: string, t: { readonly dtype: DType }): void {
+/**
+ * PyTorch's checkFloatingOrComplex: `linalg.inv: Expected a floating point or complex tensor
+ * as input. Got Long`; `lowPrecision=false` (inv, slogdet, logdet) also refuses float16 and
+ * bfloat16 up front ("Low precision dtypes not supported. Got Half"), where the others let
+ * them reach the kernel, which refuses them unless the input is empty.
+ */
+export function checkFloating(op: string, t: { readonly dtype: DType }, lowPrecision = true): void {
   if (t.dtype !== 'float32' && t.dtype !== 'float64' && t.dtype !== 'float16' && t.dtype !== 'bfloat16') {
     throw new DTypeError(`${op}: Expected a floating point or complex tensor as input. Got ${torchTypeName(t.dtype)}`);
   }
+  if (!lowPrecision && !isLinalgDtype(t.dtype)) throw new DTypeError(`${op}: Low precision dtypes not supported. Got ${torchTypeName(t.dtype)}`);
 }
 
 /** PyTorch's squareCheckInputs. */
@@ -162,7 +173,7 @@ export const LINALG_LU_FACTOR_EX = defineStructured(
   ([A, pivot, checkErrors], b) => {
     const op = 'torch.linalg.lu_factor_ex';
     if (A.dim < 2) throw new ShapeError(`torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: ${fmtShape(A.sizes)} instead`);
-    checkKernelDtype('lu_cpu', A);
+    checkKernelDtype('lu_cpu', A, A.numel > 0);
     if (!pivot) throw new TorchError('linalg.lu_factor: LU without pivoting is not implemented on the CPU');
     const batch = A.sizes.slice(0, -2);
     const [m, n] = A.sizes.slice(-2);
@@ -188,15 +199,15 @@ export const LINALG_LU_SOLVE = defineStructured(
     checkAtLeast2d(op, B.sizes, 'B');
     checkSameDtype(op, LU, B, 'LU', 'B');
     checkFloating(op, LU);
-    checkKernelDtype('lu_solve_cpu', LU);
     if (pivots.dtype !== 'int32') throw new DTypeError(`${op}: pivots should be a Tensor of scalar type torch.int32`);
     const n = LU.sizes[LU.dim - 1];
     if (pivots.dim < 1 || pivots.sizes[pivots.dim - 1] !== n) throw new ShapeError(`${op}: Number of pivots per batch should be same as the dimension of the matrix`);
     checkSolveShapes(op, LU.sizes, B.sizes, left);
     commonDevice(op, [LU, pivots, B]);
     const batch = broadcastShapes(op, broadcastShapes(op, LU.sizes.slice(0, -2), pivots.sizes.slice(0, -1)), B.sizes.slice(0, -2));
+    const k = B.sizes[B.dim - (left ? 1 : 2)];
+    checkKernelDtype('lu_solve_cpu', LU, batch.reduce((a, s) => a * s, n * k) > 0);
     const Bl = left ? B.retain() : mT(B);
-    const k = Bl.sizes[Bl.dim - 1];
     const temps: TensorImpl[] = [Bl];
     const X = freshCopy(b, op, Bl, [...batch, n, k]);
     return guarded(temps, [X], () => {
@@ -225,7 +236,8 @@ export const LINALG_SOLVE_TRIANGULAR = defineStructured(
     checkSquare(op, A.sizes);
     checkSolveShapes(op, A.sizes, B.sizes, left);
     checkSameDtype(op, A, B, 'A', 'B');
-    checkKernelDtype('triangular_solve_cpu', A);
+    // (1.13 dispatches solve_triangular on the dtype before its empty check: it refuses an empty float16 A)
+    checkKernelDtype('triangular_solve_cpu', A, true);
     commonDevice(op, [A, B]);
     const n = A.sizes[A.dim - 1];
     const batch = broadcastShapes(op, A.sizes.slice(0, -2), B.sizes.slice(0, -2));
@@ -255,7 +267,8 @@ export const LINALG_CHOLESKY_EX = defineStructured(
   ([A, upper, checkErrors], b) => {
     const op = 'linalg.cholesky';
     checkSquare(op, A.sizes);
-    checkKernelDtype('cholesky_cpu', A);
+    checkFloating(op, A);
+    checkKernelDtype('cholesky_cpu', A, A.numel > 0);
     const batch = A.sizes.slice(0, -2);
     const L = freshCopy(b, op, A, A.sizes);
     const info = TensorImpl.empty(op, batch, 'int32', A.device);

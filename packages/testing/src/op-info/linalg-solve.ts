@@ -1,6 +1,6 @@
 import * as torch from '@torch-ts/torch';
 import { DTypeError, ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
-import { goldenSamples, tensorArg } from './common';
+import { ALL_DTYPES, FLOAT_ACC_2X, HALF_2X, NO_BOOL, NO_HALF_BOOL, goldenSamples, tensorArg } from './common';
 import { bool, either, ints, num, oneOf, options, required } from './kwargs';
 import type { OpInfo, OpInput, Tolerance } from './types';
 
@@ -18,6 +18,8 @@ import type { OpInfo, OpInput, Tolerance } from './types';
  */
 
 const FLOATS: readonly DType[] = ['float32', 'float64'];
+/** The norms and vecdot take every floating dtype (reductions, not LAPACK kernels). */
+const ALL_FLOATS: readonly DType[] = ['float32', 'float64', 'float16', 'bfloat16'];
 const ILL_CONDITIONED: Readonly<Partial<Record<DType, Tolerance>>> = { float32: { rtol: 1e-3, atol: 1e-3 } };
 // (well-conditioned float32 factorizations computed in float32 by PyTorch and in doubles here: a few ulps of a cond ~10 matrix)
 const WELL_CONDITIONED: Readonly<Partial<Record<DType, Tolerance>>> = { float32: { rtol: 1e-5, atol: 1e-5 } };
@@ -201,20 +203,27 @@ export const LINALG_SOLVE_OPS: readonly OpInfo[] = [
       call: (i, k) => (name === 'matrixPower' ? torch.matrixPower : torch.linalg.matrixPower)(one(i, name), POWER_KW(k).n),
       variants: name === 'matrixPower' ? { method: true } : {},
       forms: name === 'matrixPower' ? { method: (i, k) => one(i, name).matrixPower(POWER_KW(k).n) } : undefined,
-      dtypes: torch.DTYPES.filter((d) => d !== 'float16' && d !== 'bfloat16'),
+      dtypes: ALL_DTYPES,
       samples: goldenSamples(name),
       tolerance: WELL_CONDITIONED,
+      // products, as mm's entry (op-info/linalg.ts); n = 0 is eye, which 1.13 lacks in BFloat16
+      pytorch2x: {
+        float16: HALF_2X('bmm'),
+        bfloat16: `${FLOAT_ACC_2X('BFloat16 products')}; 2.x also has the BFloat16 eye (n = 0) that 1.13 lacks ("eye" not implemented for 'BFloat16')`,
+      },
       errorInputs: [],
     }),
   ),
   {
     name: 'linalgMultiDot',
-    errorNames: ['multi_dot'],
+    // (a bool chain fails in mm's kernel, as PyTorch's: "addmm_impl_cpu_" not implemented for 'Bool')
+    errorNames: ['multi_dot', 'addmm_impl_cpu_'],
     call: (i) => torch.linalg.multiDot(i.map((x) => tensorArg(x, 'multiDot'))),
     variants: {},
-    dtypes: FLOATS,
+    dtypes: NO_BOOL,
     samples: goldenSamples('linalgMultiDot'),
     tolerance: WELL_CONDITIONED,
+    pytorch2x: { float16: HALF_2X('addmm_impl_cpu_'), bfloat16: FLOAT_ACC_2X('BFloat16 products') },
     errorInputs: [
       { name: 'one tensor', make: (d) => torch.linalg.multiDot([ones(d, [2, 2])]), error: TorchError, match: /multi_dot\(\): expected at least 2 tensors but got 1/ },
       { name: 'a 3-D first tensor', make: (d) => torch.linalg.multiDot([ones(d, [2, 2, 2]), ones(d, [2, 2])]), error: ShapeError, match: /multi_dot\(\): the first tensor must be 1D or 2D but got 3D/ },
@@ -234,7 +243,7 @@ export const LINALG_SOLVE_OPS: readonly OpInfo[] = [
       return torch.linalg.vectorNorm(one(i, 'vectorNorm'), { ...o, ord: ordValue(o.ord) as number | undefined });
     },
     variants: {},
-    dtypes: FLOATS,
+    dtypes: ALL_FLOATS,
     samples: goldenSamples('linalgVectorNorm'),
     errorInputs: [],
   },
@@ -248,7 +257,7 @@ export const LINALG_SOLVE_OPS: readonly OpInfo[] = [
       return typeof ord === 'number' ? torch.linalg.matrixNorm(A, ord, { dim: o.dim, keepdim: o.keepdim }) : torch.linalg.matrixNorm(A, { ord, dim: o.dim, keepdim: o.keepdim });
     },
     variants: {},
-    dtypes: FLOATS,
+    dtypes: ALL_FLOATS,
     samples: goldenSamples('linalgMatrixNorm'),
     errorInputs: [
       { name: 'ord=2', make: (d) => torch.linalg.matrixNorm(ones(d, [2, 2]), 2), error: TorchError, match: /linalg.matrix_norm: ord=2 needs the singular values/ },
@@ -261,7 +270,7 @@ export const LINALG_SOLVE_OPS: readonly OpInfo[] = [
     errorNames: ['linalg.vecdot'],
     call: (i, k) => torch.linalg.vecdot(one(i, 'vecdot'), tensorArg(i[1], 'vecdot'), DIM_KW(k)),
     variants: {},
-    dtypes: FLOATS,
+    dtypes: ALL_FLOATS,
     samples: goldenSamples('linalgVecdot'),
     errorInputs: [
       {
@@ -277,7 +286,7 @@ export const LINALG_SOLVE_OPS: readonly OpInfo[] = [
     errorNames: ['linalg.cross', 'cross'],
     call: (i, k) => torch.linalg.cross(one(i, 'cross'), tensorArg(i[1], 'cross'), DIM_KW(k)),
     variants: {},
-    dtypes: FLOATS,
+    dtypes: NO_HALF_BOOL,
     samples: goldenSamples('linalgCross'),
     errorInputs: [],
   },
