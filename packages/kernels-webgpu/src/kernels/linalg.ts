@@ -22,11 +22,13 @@ import { requireF32 } from './softmax';
  */
 
 const WG = 64;
+/** The parameter words, padded to the size of `Params` (a uniform binding must cover the whole struct). */
+const PARAM_WORDS = 8;
 
 function header(bindings: readonly string[]): string[] {
   return [
     ...bindings.map((b, i) => `@group(0) @binding(${i}) var<storage, read_write> ${b};`),
-    'struct Params { w: array<vec4<u32>, 2> };',
+    `struct Params { w: array<vec4<u32>, ${PARAM_WORDS / 4}> };`,
     `@group(0) @binding(${bindings.length}) var<uniform> P: Params;`,
     'fn p(i: u32) -> u32 { return P.w[i / 4u][i % 4u]; }',
   ];
@@ -183,7 +185,9 @@ function dims(t: TensorImpl): [number, number, number] {
 
 function launch(op: string, source: string, tensors: readonly TensorImpl[], words: readonly number[], batch: number): void {
   if (batch === 0) return;
-  commandQueue(op).dispatch(source, tensors.map(bindingOf), new Uint32Array(words), grid(op, batch, WG));
+  const params = new Uint32Array(PARAM_WORDS);
+  params.set(words);
+  commandQueue(op).dispatch(source, tensors.map(bindingOf), params, grid(op, batch, WG));
 }
 
 export const linalgImpls: Pick<BackendImpls, 'luFactor' | 'luSolve' | 'solveTriangular' | 'cholesky'> = {

@@ -63,7 +63,11 @@ function square(name: string, errorNames: readonly string[], call: (A: Tensor) =
   };
 }
 
-const DTYPE_NAMES = ['lu_cpu', 'cholesky_cpu', 'triangular_solve_cpu', 'lu_solve_cpu'];
+/** The kernels' names in their dtype errors: PyTorch's CPU kernels, and the WebGPU ones (float64: Note [WebGPU LU, Cholesky and triangular solves]). */
+const DTYPE_NAMES = [
+  'lu_cpu', 'cholesky_cpu', 'triangular_solve_cpu', 'lu_solve_cpu',
+  'linalg_lu_factor_ex', 'linalg_lu_solve', 'linalg_solve_triangular', 'linalg_cholesky_ex',
+];
 
 export const LINALG_SOLVE_OPS: readonly OpInfo[] = [
   {
