@@ -25,7 +25,7 @@ import { where } from './pointwise';
 import { LINALG_VECTOR_NORM } from './reduction-stats';
 import { tril, triu } from './reorder';
 import { narrow } from './shape-ops';
-import { clone } from './copy';
+import { clone, copy_ } from './copy';
 import { diagonal, expand, squeeze, unsqueeze } from './views';
 
 /**
@@ -301,7 +301,9 @@ function matrixPowerOf(A: Tensor, n: number): Tensor {
 
 function matrixPowerIn(A: Tensor, n: number): Tensor {
   checkSquare('linalg.matrix_power', A.shape);
-  if (n === 0) return expand(eye(A.shape[A.dim() - 1], { dtype: A.dtype, device: A.device }), [...A.shape]);
+  // (as PyTorch's, the identity copied into a clone of A: the result requires grad when A
+  // does, with a zero gradient, rather than being a constant)
+  if (n === 0) return copy_(clone(A), expand(eye(A.shape[A.dim() - 1], { dtype: A.dtype, device: A.device }), [...A.shape]));
   let a = A;
   if (n < 0) {
     a = invOf('linalg.inv', A);

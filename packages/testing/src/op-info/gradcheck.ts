@@ -106,6 +106,7 @@ export const GRADCHECK_EXCLUDED_SAMPLES: Readonly<Record<string, string>> = {
   'stdMean/0dim': 'one element with correction 1: the std is nan, as in PyTorch',
   'linalgLuFactorEx/wide': 'the derivative of a non-square LU factorization is not implemented yet (torch.linalg part 2)',
   'linalgLuFactorEx/tall': 'the derivative of a non-square LU factorization is not implemented yet (torch.linalg part 2)',
+  'linalgLuFactorEx/nonsquare': 'the derivative of a non-square LU factorization is not implemented yet (torch.linalg part 2)',
   'linalgLu/wide': 'the derivative of a non-square LU factorization is not implemented yet (torch.linalg part 2)',
   'linalgLu/tall': 'the derivative of a non-square LU factorization is not implemented yet (torch.linalg part 2)',
 };
@@ -119,8 +120,13 @@ export const GRADCHECK_EXCLUDED_SAMPLES: Readonly<Record<string, string>> = {
  * The piecewise-constant ops (floor, ceil, rounding divisions, remainder) jump only at
  * values that random doubles come within eps of with negligible probability.
  */
-/** golden: an integer input (an index tensor) keeps its golden values; on a float64 input it means 'any'. */
-export type Domain = 'any' | 'pos' | 'nonzero' | 'unit' | 'prob' | 'above1' | 'golden';
+/**
+ * golden: an integer input (an index tensor) keeps its golden values; on a float64 input it means 'any'.
+ * posdet: (batches of) square matrices, 'any' values with 2n added to the diagonal: strictly
+ * diagonally dominant with a positive diagonal, so by Gershgorin their eigenvalues have
+ * positive real parts and the determinant is positive (logdet is NaN for a negative one).
+ */
+export type Domain = 'any' | 'pos' | 'nonzero' | 'unit' | 'prob' | 'above1' | 'golden' | 'posdet';
 
 /** The domain of each tensor operand of an op (by position among its inputs), where 'any' will not do. */
 export const GRADCHECK_DOMAINS: Readonly<Record<string, readonly Domain[]>> = {
@@ -152,6 +158,7 @@ export const GRADCHECK_DOMAINS: Readonly<Record<string, readonly Domain[]>> = {
   repeatInterleave: ['any', 'golden'], // the tensor of repeats keeps its golden counts
   quantile: ['any', 'prob'], // q in [0, 1]
   nanquantile: ['any', 'prob'],
+  logdet: ['posdet'],
 };
 
 export type GradcheckForm = 'function' | 'inplace';
@@ -263,6 +270,11 @@ function randomIntegers(g: GoldenTensor, domain: Domain, random: () => number): 
 function randomLeaf(shape: readonly number[], domain: Domain, layout: GradcheckLayout, random: () => number): Tensor {
   const n = shape.reduce((a, b) => a * b, 1) * (layout === 'strided' ? 2 : 1);
   const values = Float64Array.from({ length: n }, () => draw(domain, random));
+  if (domain === 'posdet') {
+    const m = shape[shape.length - 1];
+    const step = layout === 'strided' ? 2 : 1;
+    for (let e = 0; e * step < n; e++) if (Math.floor(e / m) % m === e % m) values[e * step] += 2 * m;
+  }
   const flat = torch.tensor(values);
   const base = flat.reshape(layout === 'strided' ? [...shape, 2] : [...shape]);
   const window = layout === 'strided' ? base.select(-1, 0) : base;
@@ -273,7 +285,7 @@ function randomLeaf(shape: readonly number[], domain: Domain, layout: GradcheckL
 
 function draw(domain: Domain, random: () => number): number {
   const u = random();
-  if (domain === 'any') return u * 4 - 2;
+  if (domain === 'any' || domain === 'posdet') return u * 4 - 2;
   if (domain === 'unit') return u * 1.8 - 0.9;
   if (domain === 'prob') return u * 0.7 + 0.15;
   if (domain === 'above1') return u * 2 + 1.25;
