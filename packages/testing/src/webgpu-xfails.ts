@@ -190,6 +190,7 @@ const DTYPE_FREE_SAMPLES: Readonly<Record<string, readonly string[]>> = {
   // composites have nothing to solve; matrix_power's n = 0 is the identity, n = 1 a copy
   ...Object.fromEntries(['linalgLuFactorEx', 'linalgLuFactor', 'linalgCholeskyEx', 'linalgCholesky', 'linalgInv', 'linalgInvEx', 'inverse'].map((op) => [op, ['empty', 'batch0']])),
   linalgSolveTriangular: ['batch0'],
+  linalgLuSolve: ['k0'],
   linalgSolve: ['empty'],
   linalgSolveEx: ['empty'],
   linalgMatrixPower: ['n0', 'n1'],

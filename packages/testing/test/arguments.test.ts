@@ -53,10 +53,14 @@ function compare(got: unknown, expected: readonly ReturnType<typeof fromGolden>[
   return ts.flatMap((t, i) => compareReadBacks(readBackSync(t), expected[i], { tolerance }));
 }
 
-/** The public function whose call binds `call.binder` first (torch.* or torch.nn.functional.*). */
+/** The public function whose call binds `call.binder` first (torch.*, torch.nn.functional.* or torch.linalg.*: `linalg_lu_factor` is `torch.linalg.luFactor`). */
 function entryPoint(call: BoundCall): Fn | null {
   const name = camelName(call.binder.name);
-  const candidates = [(torch as unknown as Record<string, unknown>)[name], (torch.nn.functional as unknown as Record<string, unknown>)[name]];
+  const candidates = [
+    (torch as unknown as Record<string, unknown>)[name],
+    (torch.nn.functional as unknown as Record<string, unknown>)[name],
+    (torch.linalg as unknown as Record<string, unknown>)[camelName(call.binder.name.replace(/^linalg_/, ''))],
+  ];
   for (const f of candidates) {
     if (typeof f !== 'function') continue;
     try {

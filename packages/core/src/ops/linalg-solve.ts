@@ -194,19 +194,19 @@ export const LINALG_LU_SOLVE = defineStructured(
   'linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor',
   ([LU, pivots, B, left, adjoint], b) => {
     const op = 'linalg.lu_solve';
-    checkAtLeast2d(op, LU.sizes, 'LU');
+    // (1.13's order and wording, torch. prefix included where it has one)
+    checkFloating(`torch.${op}`, LU);
+    checkSameDtype(op, LU, B, 'LU', 'B');
+    if (pivots.dtype !== 'int32') throw new DTypeError(`${op}: pivots should be a Tensor of scalar type torch.int32`);
     checkSquare(`torch.${op}`, LU.sizes);
     checkAtLeast2d(op, B.sizes, 'B');
-    checkSameDtype(op, LU, B, 'LU', 'B');
-    checkFloating(op, LU);
-    if (pivots.dtype !== 'int32') throw new DTypeError(`${op}: pivots should be a Tensor of scalar type torch.int32`);
+    checkSolveShapes(op, LU.sizes, B.sizes, left);
     const n = LU.sizes[LU.dim - 1];
     if (pivots.dim < 1 || pivots.sizes[pivots.dim - 1] !== n) throw new ShapeError(`${op}: Number of pivots per batch should be same as the dimension of the matrix`);
-    checkSolveShapes(op, LU.sizes, B.sizes, left);
     commonDevice(op, [LU, pivots, B]);
     const batch = broadcastShapes(op, broadcastShapes(op, LU.sizes.slice(0, -2), pivots.sizes.slice(0, -1)), B.sizes.slice(0, -2));
     const k = B.sizes[B.dim - (left ? 1 : 2)];
-    checkKernelDtype('lu_solve_cpu', LU, batch.reduce((a, s) => a * s, n * k) > 0);
+    checkKernelDtype('linalg.lu_solve_cpu', LU, batch.reduce((a, s) => a * s, n * k) > 0);
     const Bl = left ? B.retain() : mT(B);
     const temps: TensorImpl[] = [Bl];
     const X = freshCopy(b, op, Bl, [...batch, n, k]);

@@ -159,6 +159,7 @@ export const GRADCHECK_DOMAINS: Readonly<Record<string, readonly Domain[]>> = {
   quantile: ['any', 'prob'], // q in [0, 1]
   nanquantile: ['any', 'prob'],
   logdet: ['posdet'],
+  linalgLuSolve: ['posdet', 'golden', 'any'], // (an LU factor with a dominant U diagonal, its golden pivots, B)
 };
 
 export type GradcheckForm = 'function' | 'inplace';

@@ -38,12 +38,9 @@ const VNORM_KW = options({ ord: either(num, oneOf('inf', '-inf')), dim: ints, ke
 const MNORM_KW = options({ ord: either(num, oneOf('inf', '-inf', 'fro', 'nuc')), dim: ints, keepdim: bool });
 const DIM_KW = options({ dim: num });
 
-/** lu_solve's goldens factor A first (as PyTorch's test does): inputs are A and B. */
+/** lu_solve's inputs are PyTorch's LU and int32 pivots of a well-conditioned A (its goldens factor it), and B. */
 function luSolveCall(i: readonly OpInput[], k: Readonly<Record<string, unknown>>): Tensor {
-  return torch.tidy(() => {
-    const [LU, pivots] = torch.linalg.luFactor(one(i, 'luSolve'));
-    return torch.linalg.luSolve(LU, pivots, tensorArg(i[1], 'luSolve'), LU_SOLVE_KW(k));
-  });
+  return torch.linalg.luSolve(one(i, 'luSolve'), tensorArg(i[1], 'luSolve'), tensorArg(i[2], 'luSolve'), LU_SOLVE_KW(k));
 }
 
 /** An entry taking one square matrix (no kwargs), with the error inputs they share. */
@@ -65,7 +62,7 @@ function square(name: string, errorNames: readonly string[], call: (A: Tensor) =
 
 /** The kernels' names in their dtype errors: PyTorch's CPU kernels, and the WebGPU ones (float64: Note [WebGPU LU, Cholesky and triangular solves]). */
 const DTYPE_NAMES = [
-  'lu_cpu', 'cholesky_cpu', 'triangular_solve_cpu', 'lu_solve_cpu',
+  'lu_cpu', 'cholesky_cpu', 'triangular_solve_cpu', 'linalg.lu_solve_cpu',
   'linalg_lu_factor_ex', 'linalg_lu_solve', 'linalg_solve_triangular', 'linalg_cholesky_ex',
 ];
 
@@ -104,7 +101,7 @@ export const LINALG_SOLVE_OPS: readonly OpInfo[] = [
   },
   {
     name: 'linalgLuSolve',
-    errorNames: ['linalg.lu_solve', 'torch.linalg.lu_solve', 'torch.linalg.lu_factor', ...DTYPE_NAMES],
+    errorNames: ['linalg.lu_solve', 'torch.linalg.lu_solve', ...DTYPE_NAMES],
     call: luSolveCall,
     variants: {},
     dtypes: FLOATS,
