@@ -1,4 +1,4 @@
-import { AutogradError, add, eye, linalgLuSolve, linalgSolveTriangular, matmul, mul, neg, transpose, tril, triu, type Tensor } from '@torch-ts/core';
+import { add, arange, cat, expand, eye, linalgLuSolve, linalgSolveTriangular, matmul, mul, narrow, neg, sub, transpose, tril, triu, type Tensor } from '@torch-ts/core';
 import type { DerivativeFamily, DerivativeOf } from '../derivative';
 import { savedTensor } from './common';
 
@@ -14,23 +14,38 @@ import { savedTensor } from './common';
 
 const mT = (t: Tensor): Tensor => transpose(t, -2, -1);
 
+/** The unit lower-trapezoidal L ([..., m, k], k = min(m, n)) packed in LU ([..., m, n]). */
 function unpackL(LU: Tensor): Tensor {
-  const n = LU.shape[LU.dim() - 1];
-  return add(tril(LU, -1), eye(n, { dtype: LU.dtype, device: LU.device }));
+  const [m, n] = LU.shape.slice(-2);
+  const k = Math.min(m, n);
+  return add(tril(narrow(LU, -1, 0, k), -1), eye(m, k, { dtype: LU.dtype, device: LU.device }));
 }
 
-/** P @ M for the permutation of `pivots` (square, n = M's rows). */
+/** P @ M for the permutation of `pivots` ([..., k], k <= m = M's rows; rows past k are not swapped). */
 function applyP(pivots: Tensor, M: Tensor, transposeP: boolean): Tensor {
-  const n = M.shape[M.dim() - 2];
-  const I = eye(n, { dtype: M.dtype, device: M.device });
-  return linalgLuSolve(I, pivots, M, { adjoint: !transposeP });
+  const m = M.shape[M.dim() - 2];
+  const k = pivots.shape[pivots.dim() - 1];
+  let piv = pivots;
+  if (k < m) {
+    const rest = arange(k + 1, m + 1, { dtype: 'int32', device: pivots.device });
+    piv = cat([pivots, expand(rest, [...pivots.shape.slice(0, -1), m - k])], -1);
+  }
+  const I = eye(m, { dtype: M.dtype, device: M.device });
+  return linalgLuSolve(I, piv, M, { adjoint: !transposeP });
 }
 
 function solveTri(A: Tensor, B: Tensor, upper: boolean, left = true, unitriangular = false): Tensor {
   return linalgSolveTriangular(A, B, { upper, left, unitriangular });
 }
 
-// lu_factor_ex(A) = (LU, pivots, info), A = P L U: gA = P L^-H (tril(L^H gL, -1) + triu(gU U^H)) U^-H
+/**
+ * lu_factor_ex(A) = (LU, pivots, info), A = P L U, k = min(m, n); gL = tril(gLU, -1) and
+ * gU = triu(gLU) restricted to L's [m, k] and U's [k, n] (PyTorch's linalg_lu_backward):
+ *   square: gA = P L^-H (tril(L^H gL, -1) + triu(gU U^H)) U^-H;
+ *   wide (m < n, U = [U1 U2]): gA = P L^-H [tril(L^H gL - gU U^H, -1) U1^-H + gU1, gU2];
+ *   tall (m > n, L = [L1; L2]): gA = P [L1^-H triu(gU U^H - L^H gL) + gL1; gL2] U^-H
+ * (the square case of each, and the chain rule through A2 = L U2, resp. A2 = L2 U).
+ */
 const LinalgLuFactorExBackward0: DerivativeOf<'linalg_lu_factor_ex'> = {
   name: 'LinalgLuFactorExBackward0',
   inputs: ['A'],
@@ -41,15 +56,25 @@ const LinalgLuFactorExBackward0: DerivativeOf<'linalg_lu_factor_ex'> = {
     const LU = savedTensor(ctx, 'result0', 'linalg_lu_factor_ex');
     const pivots = savedTensor(ctx, 'result1', 'linalg_lu_factor_ex');
     const [m, n] = LU.shape.slice(-2);
-    if (m !== n) {
-      throw new AutogradError(`linalg_lu_factor_ex: the derivative of the LU factorization of non-square matrices (${m} by ${n}) is not implemented yet`);
-    }
+    const k = Math.min(m, n);
     const L = unpackL(LU);
-    const U = triu(LU);
-    const phi = add(tril(matmul(mT(L), tril(g, -1)), -1), triu(matmul(triu(g), mT(U))));
-    const Y = solveTri(mT(L), phi, true, true, true);
-    const Z = solveTri(mT(U), Y, false, false);
-    return [applyP(pivots, Z, false)];
+    const U = triu(narrow(LU, -2, 0, k));
+    const gL = narrow(tril(g, -1), -1, 0, k);
+    const gU = narrow(triu(g), -2, 0, k);
+    if (m === n) {
+      const phi = add(tril(matmul(mT(L), gL), -1), triu(matmul(gU, mT(U))));
+      const Y = solveTri(mT(L), phi, true, true, true);
+      const Z = solveTri(mT(U), Y, false, false);
+      return [applyP(pivots, Z, false)];
+    }
+    if (m < n) {
+      const T = solveTri(mT(narrow(U, -1, 0, k)), tril(sub(matmul(mT(L), gL), matmul(gU, mT(U))), -1), false, false);
+      const G = cat([add(T, narrow(gU, -1, 0, k)), narrow(gU, -1, k, n - k)], -1);
+      return [applyP(pivots, solveTri(mT(L), G, true, true, true), false)];
+    }
+    const T = solveTri(mT(narrow(L, -2, 0, k)), triu(sub(matmul(gU, mT(U)), matmul(mT(L), gL))), true, true, true);
+    const G = cat([add(T, narrow(gL, -2, 0, k)), narrow(gL, -2, k, m - k)], -2);
+    return [applyP(pivots, solveTri(mT(U), G, false, false), false)];
   },
 };
 

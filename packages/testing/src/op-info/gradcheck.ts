@@ -104,11 +104,6 @@ export const GRADCHECK_EXCLUDED_SAMPLES: Readonly<Record<string, string>> = {
   'std/0dim': 'one element with correction 1: the result is nan, as in PyTorch',
   'varMean/0dim': 'one element with correction 1: the var is nan, as in PyTorch',
   'stdMean/0dim': 'one element with correction 1: the std is nan, as in PyTorch',
-  'linalgLuFactorEx/wide': 'the derivative of a non-square LU factorization is not implemented yet (torch.linalg part 2)',
-  'linalgLuFactorEx/tall': 'the derivative of a non-square LU factorization is not implemented yet (torch.linalg part 2)',
-  'linalgLuFactorEx/nonsquare': 'the derivative of a non-square LU factorization is not implemented yet (torch.linalg part 2)',
-  'linalgLu/wide': 'the derivative of a non-square LU factorization is not implemented yet (torch.linalg part 2)',
-  'linalgLu/tall': 'the derivative of a non-square LU factorization is not implemented yet (torch.linalg part 2)',
 };
 
 /**
