@@ -67,5 +67,6 @@ export function frontFiles(): Record<string, string> {
     'packages/core/src/ops/generated/front-methods.ts': methods,
     'packages/torch/src/generated/front-ops.ts': reexports('// The front ends core declares that torch.* has (torch.sort, torch.topk).', 'torch'),
     'packages/torch/src/generated/functional-front-ops.ts': reexports('// The front ends core declares that torch.nn.functional has (F.pad, F.interpolate).', 'nn.functional'),
+    'packages/torch/src/generated/linalg-front-ops.ts': reexports('// The front ends core declares that torch.linalg has (torch.linalg.inv, torch.linalg.luFactor).', 'linalg'),
   };
 }

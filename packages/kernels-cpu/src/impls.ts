@@ -28,6 +28,7 @@ import { indexGather, indexScatter, nonzeroCount, nonzeroFill } from './kernels/
 import { searchsorted, sort, topk, unique } from './kernels/sort';
 import { flip, triZero } from './kernels/reorder';
 import { cat } from './kernels/join';
+import { cholesky, luFactor, luSolve, solveTriangular } from './kernels/linalg';
 
 /** Note [Counter-based random streams] (core): the CPU's random ops draw on the host. */
 const CPU_RANDOM = 'random ops on CPU draw on the host from MT19937, as PyTorch CPU does';
@@ -67,6 +68,11 @@ export const cpuImpls = {
   mm,
   bmm,
   addmm,
+  // Note [CPU LU, Cholesky and triangular solves]
+  luFactor,
+  luSolve,
+  solveTriangular,
+  cholesky,
   leakyRelu,
   elu,
   hardtanh,

@@ -109,6 +109,11 @@ export const webgpuDtypes = {
   embedding: RAW,
   embeddingBackward: F32,
   mm: WITH_F16_BF16,
+  // Note [WebGPU LU, Cholesky and triangular solves]
+  luFactor: F32,
+  luSolve: F32,
+  solveTriangular: F32,
+  cholesky: F32,
   bmm: WITH_F16_BF16,
   addmm: [],
   standardGammaGrad: [],

@@ -14,6 +14,7 @@ import { selectImpls, sortImpls } from './kernels/sort';
 import { indexingImpls } from './kernels/indexing';
 import { softmaxImpls } from './kernels/softmax';
 import { lossImpls } from './kernels/losses';
+import { linalgImpls } from './kernels/linalg';
 import { poisonsArgument } from './runtime/poison';
 
 /**
@@ -55,6 +56,7 @@ export const webgpuImpls = {
   ...resampleImpls,
   ...softmaxImpls,
   ...lossImpls,
+  ...linalgImpls,
   // core calls these outside a structured op (Note [Poisoned storages])
   bernoulliTensor: poisonsArgument(randomImpls.bernoulliTensor, 0),
   multinomial: poisonsArgument(randomImpls.multinomial, 0),

@@ -22,7 +22,16 @@ export const API_OPS = {
     'nansum', 'nanmean', 'nanmedian', 'quantile', 'nanquantile', 'logcumsumexp',
   ],
   counting: ['bincount', 'histc', 'histogram'],
-  'linear algebra': ['matmul', 'mm', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'baddbmm', 'einsum', 'tensordot'],
+  'linear algebra': [
+    'matmul', 'mm', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'baddbmm', 'einsum', 'tensordot', 'inverse', 'det', 'slogdet',
+    'logdet', 'matrixPower',
+  ],
+  // torch.linalg.x, by their OpInfo names (linalgLuFactor is torch.linalg.luFactor)
+  linalg: [
+    'linalgLuFactor', 'linalgLuFactorEx', 'linalgLu', 'linalgLuSolve', 'linalgSolveTriangular', 'linalgCholesky',
+    'linalgCholeskyEx', 'linalgInv', 'linalgInvEx', 'linalgDet', 'linalgSlogdet', 'linalgSolve', 'linalgSolveEx',
+    'linalgMatrixPower', 'linalgMultiDot', 'linalgVectorNorm', 'linalgMatrixNorm', 'linalgVecdot', 'linalgCross',
+  ],
   'nn.functional': [
     'linear', 'conv1d', 'conv2d', 'convTranspose2d', 'maxPool2d', 'avgPool2d', 'adaptiveAvgPool2d', 'softmax',
     'logSoftmax', 'dropout', 'batchNorm', 'layerNorm', 'groupNorm', 'embedding', 'crossEntropy', 'nllLoss',

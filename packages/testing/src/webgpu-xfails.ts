@@ -56,6 +56,8 @@ const SAMPLE_OPS: Readonly<Record<string, Readonly<Record<string, readonly strin
   einsum: Object.fromEntries(['outer', 'hadamard', 'trace', 'sum-all', 'ellipsis-sum'].map((s) => [s, ['mul', 'sum']])),
   // (no distance to compute: the empty differences summed, Note [cdist's two paths] in core)
   cdist: Object.fromEntries(['empty-rows', 'zero-cols', 'empty-batch'].map((s) => [s, ['add', 'sum']])),
+  // (no matrix to factor: L is the empty LU's triangle plus the identity, P the identity)
+  linalgLu: { batch0: ['triZero', 'add'] },
 };
 
 /** Joins and copies, which skip empty inputs: nothing of an empty input's dtype is converted. */
@@ -74,6 +76,9 @@ const OWN_DTYPE_OPS: readonly string[] = [...INDEX_INPUT_OPS, 'nonzero'];
  */
 const HALF_FREE_SAMPLES: Readonly<Record<string, readonly string[]>> = {
   var: ['empty-reduced-dim'],
+  // (the determinant of no matrix: a product over nothing, no factorization)
+  det: ['empty', 'batch0'],
+  linalgDet: ['empty', 'batch0'],
   std: ['empty-reduced-dim'],
   varMean: ['empty-reduced-dim'],
   stdMean: ['empty-reduced-dim'],
@@ -135,6 +140,11 @@ export const DEVIATIONS: Readonly<Record<string, Readonly<Record<string, string>
   specialBesselJ1: trig(['edge/int32']),
   specialBesselY0: trig(['edge/int32']),
   specialBesselY1: trig(['edge/int32', 'edge/int16', 'edge/float16']),
+  // core's Note [Checking info without a device read]: the raising forms do not read info on WebGPU
+  linalgInv: noInfoCheck(['singular', 'batch-singular']),
+  inverse: noInfoCheck(['singular', 'batch-singular']),
+  linalgSolve: noInfoCheck(['singular']),
+  linalgCholesky: noInfoCheck(['not-pd', 'batch-not-pd']),
   // PyTorch checks q's range on the CPU only, so as not to wait for an accelerator: so does torch-ts
   quantile: quantileRange(),
   nanquantile: quantileRange(),
@@ -146,6 +156,12 @@ export const DEVIATIONS: Readonly<Record<string, Readonly<Record<string, string>
   },
 };
 
+
+function noInfoCheck(samples: readonly string[]): Record<string, string> {
+  const why =
+    "a failed factorization raises no LinAlgError on WebGPU (core's Note [Checking info without a device read]: reading info is a sync, which torch-ts never makes behind a call; the _ex forms return info to read): the result holds inf / NaN or a partial factor";
+  return Object.fromEntries(samples.map((s) => [`forward@${s}/float32`, why]));
+}
 
 function quantileRange(): Record<string, string> {
   const why = "q's range is not checked on WebGPU (as PyTorch checks it on the CPU only: the check would be a synchronous read); an out-of-range q gives no error";
@@ -204,10 +220,22 @@ const DTYPE_FREE_SAMPLES: Readonly<Record<string, readonly string[]>> = {
   col2im: ['batch0'],
   // (n = 0, or nothing to difference: a copy of the input)
   diff: ['n0', 'empty'],
+  // empty matrices: the factorizations return before their kernels (as PyTorch's), and the
+  // composites have nothing to solve; matrix_power's n = 0 is the identity, n = 1 a copy
+  ...Object.fromEntries(['linalgLuFactorEx', 'linalgLuFactor', 'linalgCholeskyEx', 'linalgCholesky', 'linalgInv', 'linalgInvEx', 'inverse'].map((op) => [op, ['empty', 'batch0']])),
+  linalgSolveTriangular: ['batch0'],
+  linalgLuSolve: ['k0'],
+  linalgSolve: ['empty'],
+  linalgSolveEx: ['empty'],
+  linalgMatrixPower: ['n0', 'n1'],
+  matrixPower: ['n0', 'n1'],
 };
 
 /** Ops whose int64 results are indices, written by the arg-reduction kernel (no int64 arithmetic). */
 const INDEX_RESULT_OPS: readonly string[] = ['argmax', 'argmin', 'max', 'min', 'maxPool2d.indices', 'sort', 'argsort', 'topk', 'median', 'mode', 'cummax', 'cummin', 'searchsorted', 'bucketize', 'multinomial', 'unique'];
+
+/** Factorizations whose int32 results (pivots, info) their kernels write themselves (core Note [The linalg primitives]): they compute in the input's dtype. */
+const LINALG_INFO_OPS: readonly string[] = ['linalgLuFactorEx', 'linalgLuFactor', 'linalgCholeskyEx', 'linalgInvEx', 'linalgSolveEx'];
 
 /** Samples whose result core makes with a cast copy alone (median of nothing: NaN cast to the dtype): they run wherever the device casts. */
 const CAST_ONLY_SAMPLES: Readonly<Record<string, readonly string[]>> = { median: ['empty-all'], nanmedian: ['empty-all'] };
@@ -231,7 +259,7 @@ export function unsupportedDtypeOf(c: GoldenCase, opName: string): DType | null 
   if (bad) return bad;
   const ops = SAMPLE_OPS[opName]?.[c.sample] ?? [kernelOp(opName, c)];
   const supported = DTYPES.filter((d) => ops.every((o) => supports(o, d, 'webgpu')));
-  if (INDEX_RESULT_OPS.includes(opName)) {
+  if (INDEX_RESULT_OPS.includes(opName) || LINALG_INFO_OPS.includes(opName)) {
     // The kernel runs in the input's dtype and writes int64 indices itself.
     // (searchsorted's third input, the sorter, is an int64 index its kernel reads itself)
     const data = opName === 'searchsorted' ? tensors.slice(0, 2) : tensors;

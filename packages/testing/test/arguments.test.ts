@@ -53,7 +53,7 @@ function compare(got: unknown, expected: readonly ReturnType<typeof fromGolden>[
   return ts.flatMap((t, i) => compareReadBacks(readBackSync(t), expected[i], { tolerance }));
 }
 
-/** The public function whose call binds `call.binder` first (torch.* or torch.nn.functional.*). */
+/** The public function whose call binds `call.binder` first (torch.*, torch.nn.functional.* or torch.linalg.*: `linalg_lu_factor` is `torch.linalg.luFactor`). */
 function entryPoint(call: BoundCall): Fn | null {
   const name = camelName(call.binder.name);
   // (torch.special's functions are named without the operator's `special_`: special_log_ndtr is torch.special.logNdtr)
@@ -62,6 +62,7 @@ function entryPoint(call: BoundCall): Fn | null {
     (torch as unknown as Record<string, unknown>)[name],
     (torch.nn.functional as unknown as Record<string, unknown>)[name],
     (torch.special as unknown as Record<string, unknown>)[special],
+    (torch.linalg as unknown as Record<string, unknown>)[camelName(call.binder.name.replace(/^linalg_/, ''))],
   ];
   for (const f of candidates) {
     if (typeof f !== 'function') continue;

@@ -10,7 +10,7 @@ import { OP_KERNELS, supports, type DType } from '@torch-ts/core';
 import { cpuImpls } from '@torch-ts/kernels-cpu';
 import { webgpuDtypeVariants, webgpuDtypes } from '@torch-ts/kernels-webgpu';
 import { OP_TABLE } from '../src/op-info';
-import { loadOpGoldens } from '../src/goldens';
+import { expectedList, isScalarInput, loadOpGoldens, type GoldenCase, type GoldenTensor } from '../src/goldens';
 import { kernelOp, notOnWebgpu } from '../src/webgpu-xfails';
 
 describe('supports()', () => {
@@ -41,7 +41,11 @@ describe('supports()', () => {
     for (const op of OP_TABLE) {
       for (const d of torch.DTYPES) {
         const cases = (goldens.get(op.name) ?? []).filter((c) => c.dtype === d);
-        const runs = cases.filter((c) => !c.error && (Array.isArray(c.expected) ? c.expected[0] : c.expected)?.dtype === d);
+        // (a case whose tensor inputs are all empty, or whose result is, computes in no dtype:
+        // PyTorch's factorizations and solves return before dispatching on it, and so do torch-ts's)
+        const first = (c: GoldenCase): GoldenTensor | undefined => expectedList(c)?.[0];
+        const computes = (c: GoldenCase) => c.inputs.some((x) => isScalarInput(x) || x.shape.every((n) => n > 0)) && first(c)?.shape.every((n) => n > 0);
+        const runs = cases.filter((c) => !c.error && computes(c) && first(c)?.dtype === d);
         if (runs.length === 0) continue;
         for (const c of runs) if (!supports(kernelOp(op.name, c), d, 'cpu')) wrong.push(`${kernelOp(op.name, c)}/${d}`);
       }

@@ -215,6 +215,8 @@ export * from './generated/table-ops';
 // The front ends declared in core (Note [Front ends are declared once]): torch.sort, ...
 export * from './generated/front-ops';
 export * as nn from './nn';
+/** `torch.linalg`: factorizations, solves, inverses, determinants and norms (Note [The linalg primitives] in core). */
+export * as linalg from './linalg';
 
 /** `torch.special`: the special functions under PyTorch's names (torch.special.logNdtr, torch.special.expit). */
 export * as special from './special';

@@ -140,6 +140,8 @@ export type { ReorderImpls } from './reorder-impls';
 export type { JoinImpls } from './join-impls';
 export * from './linalg-extra';
 export * from './linalg-misc';
+export * from './linalg-front';
+export type { LinalgImpls } from './linalg-solve-impls';
 export { index, indexAsync } from './indexing';
 export { countsAreAsync } from './data-dependent';
 export type { Scalar } from './meta-utils';

@@ -112,9 +112,22 @@ type Inputs<L extends readonly string[], O> = { [I in keyof L]: FrontInput<L[I],
 type ArgList<S extends string> = string extends S ? string[] : [SchemaArgsText<S>] extends [never] ? string[] : SplitArgs<SchemaArgsText<S>>;
 
 /** The options object of a front end: every argument but the required ones, by keyword (camelCase), each optional. */
-export type FrontOptions<S extends string, O = unknown> = NoKeywordsIfEmpty<{
-  [X in Exclude<ArgList<S>[number], '*'> as IsRequired<X> extends true ? never : FrontKeyword<X>]?: FrontInput<X, O> | null;
-}>;
+export type FrontOptions<S extends string, O = unknown> = NoKeywordsIfEmpty<
+  WithRequired<
+    {
+      [X in Exclude<ArgList<S>[number], '*'> as IsRequired<X> extends true ? never : FrontKeyword<X>]?: FrontInput<X, O> | null;
+    },
+    RequiredKeywords<KeywordOnly<ArgList<S>>, O>
+  >
+>;
+
+/** `A` with the required keys of `B`, if any (an intersection with `{}` would loosen the excess-property checks). */
+type WithRequired<A, B> = keyof B extends never ? A : A & B;
+
+/** The arguments after `*`. */
+type KeywordOnly<L extends readonly string[]> = L extends readonly [infer H extends string, ...infer T extends string[]] ? (H extends '*' ? T : KeywordOnly<T>) : [];
+/** A keyword-only argument without a default (`solve_triangular(A, B, *, bool upper)`): a required key of the options object. */
+type RequiredKeywords<L extends readonly string[], O> = { [X in L[number] as IsRequired<X> extends true ? FrontKeyword<X> : never]: FrontInput<X, O> };
 
 /**
  * The options object of a signature without optional arguments: only `{}`. Plain `{}` would take

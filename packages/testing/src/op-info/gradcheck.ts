@@ -62,6 +62,8 @@ export const GRADCHECK_EXCLUDED: Readonly<Record<string, string>> = {
   igamma: "PyTorch's derivative for igamma's input is not implemented (an error at backward), and gradcheck makes every float64 input require grad; other's is checked with input constant in test/special.test.ts",
   igammac: "PyTorch's derivative for igammac's input is not implemented (an error at backward), and gradcheck makes every float64 input require grad; other's is checked with input constant in test/special.test.ts",
   specialZeta: "PyTorch's derivative for zeta's x is not implemented (an error at backward), and gradcheck makes every float64 input require grad; q's is checked with x constant in test/special.test.ts",
+  linalgCholesky: 'needs symmetric positive-definite inputs, which random draws are not: test/linalg.test.ts gradchecks it on A A^T + n I',
+  linalgCholeskyEx: 'needs symmetric positive-definite inputs, which random draws are not: test/linalg.test.ts gradchecks it on A A^T + n I',
 };
 
 /**
@@ -122,8 +124,13 @@ export const GRADCHECK_EXCLUDED_SAMPLES: Readonly<Record<string, string>> = {
  * The piecewise-constant ops (floor, ceil, rounding divisions, remainder) jump only at
  * values that random doubles come within eps of with negligible probability.
  */
-/** golden: an integer input (an index tensor) keeps its golden values; on a float64 input it means 'any'. */
-export type Domain = 'any' | 'pos' | 'nonzero' | 'unit' | 'prob' | 'above1' | 'golden';
+/**
+ * golden: an integer input (an index tensor) keeps its golden values; on a float64 input it means 'any'.
+ * posdet: (batches of) square matrices, 'any' values with 2n added to the diagonal: strictly
+ * diagonally dominant with a positive diagonal, so by Gershgorin their eigenvalues have
+ * positive real parts and the determinant is positive (logdet is NaN for a negative one).
+ */
+export type Domain = 'any' | 'pos' | 'nonzero' | 'unit' | 'prob' | 'above1' | 'golden' | 'posdet';
 
 /** The domain of each tensor operand of an op (by position among its inputs), where 'any' will not do. */
 export const GRADCHECK_DOMAINS: Readonly<Record<string, readonly Domain[]>> = {
@@ -158,6 +165,8 @@ export const GRADCHECK_DOMAINS: Readonly<Record<string, readonly Domain[]>> = {
   'specialXlog1py.Scalar': ['any', 'pos'],
   'specialZeta.Scalar': ['any', 'pos'],
   nanquantile: ['any', 'prob'],
+  logdet: ['posdet'],
+  linalgLuSolve: ['posdet', 'golden', 'any'], // (an LU factor with a dominant U diagonal, its golden pivots, B)
 };
 
 export type GradcheckForm = 'function' | 'inplace';
@@ -269,6 +278,11 @@ function randomIntegers(g: GoldenTensor, domain: Domain, random: () => number): 
 function randomLeaf(shape: readonly number[], domain: Domain, layout: GradcheckLayout, random: () => number): Tensor {
   const n = shape.reduce((a, b) => a * b, 1) * (layout === 'strided' ? 2 : 1);
   const values = Float64Array.from({ length: n }, () => draw(domain, random));
+  if (domain === 'posdet') {
+    const m = shape[shape.length - 1];
+    const step = layout === 'strided' ? 2 : 1;
+    for (let e = 0; e * step < n; e++) if (Math.floor(e / m) % m === e % m) values[e * step] += 2 * m;
+  }
   const flat = torch.tensor(values);
   const base = flat.reshape(layout === 'strided' ? [...shape, 2] : [...shape]);
   const window = layout === 'strided' ? base.select(-1, 0) : base;
@@ -279,7 +293,7 @@ function randomLeaf(shape: readonly number[], domain: Domain, layout: GradcheckL
 
 function draw(domain: Domain, random: () => number): number {
   const u = random();
-  if (domain === 'any') return u * 4 - 2;
+  if (domain === 'any' || domain === 'posdet') return u * 4 - 2;
   if (domain === 'unit') return u * 1.8 - 0.9;
   if (domain === 'prob') return u * 0.7 + 0.15;
   if (domain === 'above1') return u * 2 + 1.25;

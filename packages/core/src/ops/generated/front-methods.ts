@@ -8,6 +8,7 @@ import { bincount, bincountAsync, histc, histogram } from '../histograms';
 import { indexPut_, indexPut } from '../indexing';
 import { mm, bmm, mv, dot, matmul } from '../linalg';
 import { addmm, baddbmm, addmm_, baddbmm_, outer, ger } from '../linalg-extra';
+import { inverse, det, slogdet, logdet, matrixPower } from '../linalg-front';
 import { trace, kron, cross, diff } from '../linalg-misc';
 import { nanToNum, nanToNum_ } from '../logical';
 import { maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync } from '../masked';
@@ -34,6 +35,7 @@ export const FRONT_METHODS = {
   indexPut_, indexPut,
   mm, bmm, mv, dot, matmul,
   addmm, baddbmm, addmm_, baddbmm_, outer, ger,
+  inverse, det, slogdet, logdet, matrixPower,
   trace, kron, cross, diff,
   nanToNum, nanToNum_,
   maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync,

@@ -248,6 +248,10 @@ export interface OpSchemas {
   'lgamma': 'lgamma(Tensor self) -> Tensor';
   'lgamma.out': 'lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)';
   'lgamma_': 'lgamma_(Tensor(a!) self) -> Tensor(a!)';
+  'linalg_cholesky_ex': 'linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)';
+  'linalg_lu_factor_ex': 'linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info)';
+  'linalg_lu_solve': 'linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor';
+  'linalg_solve_triangular': 'linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor';
   'linalg_vector_norm': 'linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor';
   'linalg_vector_norm.out': 'linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)';
   'log': 'log(Tensor self) -> Tensor';
