@@ -113,6 +113,11 @@ function build(c: Case): { d: Dist; leaves: Record<string, Tensor> } {
       return { d: new D.Dirichlet(p[0]), leaves };
     case 'Poisson':
       return { d: new D.Poisson(p[0]), leaves };
+    case 'MultivariateNormal': {
+      const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+      const [name, m] = Object.entries(leaves).find(([k]) => k !== 'loc')!;
+      return { d: new D.MultivariateNormal(leaves.loc, { [camel(name)]: m }), leaves };
+    }
     case 'Binomial': {
       const { total_count: totalCount, ...rest } = leaves;
       return { d: new D.Binomial({ totalCount: totalCount.detach(), ...rest }), leaves: rest };
@@ -204,6 +209,7 @@ describe('klDivergence against PyTorch', () => {
     lognormal: ([l1, s1, l2, s2]) => [new D.LogNormal(l1, s1), new D.LogNormal(l2, s2)],
     gamma: ([a1, r1, a2, r2]) => [new D.Gamma(a1, r1), new D.Gamma(a2, r2)],
     binomial: ([n1, p1, n2, p2]) => [new D.Binomial(n1, p1), new D.Binomial(n2, p2)],
+    mvn: ([l1, c1, l2, c2]) => [new D.MultivariateNormal(l1, { covarianceMatrix: c1 }), new D.MultivariateNormal(l2, { covarianceMatrix: c2 })],
     beta: ([a1, b1, a2, b2]) => [new D.Beta(a1, b1), new D.Beta(a2, b2)],
     dirichlet: ([c1, c2]) => [new D.Dirichlet(c1), new D.Dirichlet(c2)],
     poisson: ([r1, r2]) => [new D.Poisson(r1), new D.Poisson(r2)],
@@ -242,6 +248,9 @@ describe('validation as PyTorch', () => {
     'independent-ndims': () => new D.Independent(new D.Normal(t([0]), t([1])), 2),
     'kl-not-implemented': () => torch.distributions.klDivergence(new D.Laplace(t([0]), t([1])), new D.Categorical(t([0.5, 0.5]))),
     'bernoulli-rsample': () => new D.Bernoulli(t([0.5])).rsample(),
+    'mvn-not-pd': () => new D.MultivariateNormal(t([0, 0]), { covarianceMatrix: t([[1, 2], [2, 1]]) }),
+    'mvn-none': () => new D.MultivariateNormal(t([0, 0])),
+    'mvn-scale-tril': () => new D.MultivariateNormal(t([0, 0]), { scaleTril: t([[1, 0.5], [0, 1]]) }),
   };
   for (const [name, want] of Object.entries(G.errors)) {
     it(name, () => {
@@ -415,12 +424,13 @@ describe.skipIf(!gpuReady)('distributions on WebGPU', () => {
         ce: c.entropy(),
         b: b.logProb(torch.tensor([1, 0, 1], { device, dtype: 'float32' })),
         kl: torch.distributions.klDivergence(n, new D.Normal(torch.zeros([3], { device }), 2)),
+        mvn: new D.MultivariateNormal(loc.detach(), { covarianceMatrix: torch.tensor([[2, 0.3, -0.4], [0.3, 1, 0.2], [-0.4, 0.2, 1.5]], { device }) }).logProb(x),
         s: n.rsample([5]),
         cs: c.sample([7]),
       };
     };
     const [cpu, gpu] = onBoth(mk);
-    for (const k of ['lp', 'grad', 'cdf', 'ent', 'c', 'ce', 'b', 'kl'] as const) {
+    for (const k of ['lp', 'grad', 'cdf', 'ent', 'c', 'ce', 'b', 'kl', 'mvn'] as const) {
       const g = (await gpu[k].tolistAsync()) as unknown;
       const want = cpu[k].tolist() as unknown;
       expect(JSON.stringify(g, (_, v) => (typeof v === 'number' ? Math.round(v * 1e4) / 1e4 : v)), k).toBe(JSON.stringify(want, (_, v) => (typeof v === 'number' ? Math.round(v * 1e4) / 1e4 : v)));

@@ -62,6 +62,11 @@ CASES = [
     ("binomial-probs", D.Binomial, {"total_count": [5.0, 5.0, 5.0]}, {"probs": [0.2, 0.7, 0.5]}, [[0.0, 3.0, 5.0], [2.0, 4.0, 1.0]], [4]),
     ("binomial-logits", D.Binomial, {"total_count": [40.0, 40.0]}, {"logits": [-0.3, 1.5]}, [[10.0, 33.0]], [3]),
     ("binomial-large", D.Binomial, {"total_count": [1000.0, 30.0]}, {"probs": [0.4, 0.9]}, [[410.0, 27.0]], [3]),
+    ("mvn-cov", D.MultivariateNormal, {"loc": [[0.5, -1.0, 2.0], [0.0, 0.3, -0.2]]},
+     {"covariance_matrix": [[2.0, 0.3, -0.4], [0.3, 1.0, 0.2], [-0.4, 0.2, 1.5]]}, [[[0.1, -0.5, 1.0], [1.0, 0.0, 0.0]]], [4]),
+    ("mvn-scale-tril", D.MultivariateNormal, {"loc": [1.0, -2.0, 0.5]},
+     {"scale_tril": [[1.2, 0.0, 0.0], [0.4, 0.8, 0.0], [-0.3, 0.1, 0.5]]}, [[0.3, -1.0, 1.2], [[0.0, 0.0, 0.0], [2.0, -3.0, 0.1]]], [3]),
+    ("mvn-precision", D.MultivariateNormal, {"loc": [0.2, -0.7]}, {"precision_matrix": [[2.0, -0.5], [-0.5, 1.0]]}, [[0.5, 0.5]], [5]),
 ]
 
 ICDF_AT = [0.1, 0.5, 0.9]
@@ -139,6 +144,8 @@ def kl_cases():
         ("dirichlet", lambda c1, c2: (D.Dirichlet(c1), D.Dirichlet(c2)), [[[0.5, 1.0, 2.0]], [[1.5, 0.3, 0.7]]]),
         ("poisson", lambda r1, r2: (D.Poisson(r1), D.Poisson(r2)), [[0.5, 4.0], [2.0, 3.0]]),
         ("binomial", lambda n1, p1, n2, p2: (D.Binomial(n1, p1), D.Binomial(n2, p2)), [[10.0, 12.0], [0.3, 0.6], [10.0, 8.0], [0.5, 0.2]]),
+        ("mvn", lambda l1, c1, l2, c2: (D.MultivariateNormal(l1, covariance_matrix=c1), D.MultivariateNormal(l2, covariance_matrix=c2)),
+         [[0.5, -1.0], [[2.0, 0.3], [0.3, 1.0]], [[0.0, 0.0], [1.0, 1.0]], [[[1.0, 0.0], [0.0, 1.0]], [[1.5, -0.2], [-0.2, 0.7]]]]),
     ]
     for name, make, args in pairs:
         ts = [t(a).requires_grad_() for a in args]
@@ -175,6 +182,9 @@ def error_cases():
         "independent-ndims": err(lambda: D.Independent(D.Normal(t([0.0]), t([1.0])), 2)),
         "kl-not-implemented": err(lambda: D.kl_divergence(D.Laplace(t([0.0]), t([1.0])), D.Categorical(t([0.5, 0.5])))),
         "bernoulli-rsample": err(lambda: D.Bernoulli(t([0.5])).rsample()),
+        "mvn-not-pd": err(lambda: D.MultivariateNormal(t([0.0, 0.0]), covariance_matrix=t([[1.0, 2.0], [2.0, 1.0]]))),
+        "mvn-none": err(lambda: D.MultivariateNormal(t([0.0, 0.0]))),
+        "mvn-scale-tril": err(lambda: D.MultivariateNormal(t([0.0, 0.0]), scale_tril=t([[1.0, 0.5], [0.0, 1.0]]))),
     }
 
 

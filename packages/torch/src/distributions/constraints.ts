@@ -1,4 +1,4 @@
-import { Tensor, TorchError } from '@torch-ts/core';
+import { Tensor, TorchError, full, linalgCholeskyEx } from '@torch-ts/core';
 import { pyFloat } from './utils';
 
 /**
@@ -171,6 +171,49 @@ export class Dependent extends Constraint {
   }
 }
 
+/** Square matrices whose transpose is close to them (PyTorch's `_Symmetric`: isclose with atol 1e-6, rtol 1e-5). */
+class Symmetric extends Constraint {
+  override readonly eventDim = 2;
+  check(value: Tensor): Tensor {
+    const n = value.dim();
+    if (n < 2 || value.shape[n - 2] !== value.shape[n - 1]) return full(value.shape.slice(0, -2), false, { dtype: 'bool', device: value.device });
+    const t = value.transpose(-2, -1);
+    const close = value.sub(t).abs().le(t.abs().mul(1e-5).add(1e-6)).logicalOr(value.eq(t));
+    return close.all(-1).all(-1);
+  }
+  toString(): string {
+    return 'Symmetric()';
+  }
+}
+
+/** Symmetric positive-definite matrices: symmetric, and a Cholesky factorization succeeds (info 0). */
+class PositiveDefinite extends Symmetric {
+  override check(value: Tensor): Tensor {
+    const symmetric = super.check(value);
+    const n = value.dim();
+    if (n < 2 || value.shape[n - 2] !== value.shape[n - 1]) return symmetric;
+    // (PyTorch returns the symmetry check alone when it fails anywhere; this combines both
+    // without reading it back, which gives the same answer)
+    return symmetric.logicalAnd(linalgCholeskyEx(value).info.eq(0));
+  }
+  override toString(): string {
+    return 'PositiveDefinite()';
+  }
+}
+
+/** Lower-triangular matrices with a positive diagonal. */
+class LowerCholesky extends Constraint {
+  override readonly eventDim = 2;
+  check(value: Tensor): Tensor {
+    const lower = value.tril().eq(value).reshape([...value.shape.slice(0, -2), -1]).all(-1);
+    const positive = value.diagonal(0, -2, -1).gt(0).all(-1);
+    return lower.logicalAnd(positive);
+  }
+  toString(): string {
+    return 'LowerCholesky()';
+  }
+}
+
 export const real: Constraint = new Real();
 export const boolean: Constraint = new BooleanConstraint();
 export const positive: Constraint = new GreaterThan(0);
@@ -189,3 +232,7 @@ export const interval = (lowerBound: number | Tensor, upperBound: number | Tenso
 export const halfOpenInterval = (lowerBound: number | Tensor, upperBound: number | Tensor): Constraint => new HalfOpenInterval(lowerBound, upperBound);
 export const integerInterval = (lowerBound: number | Tensor, upperBound: number | Tensor): Constraint => new IntegerInterval(lowerBound, upperBound);
 export const independent = (base: Constraint, reinterpretedBatchNdims: number): Constraint => new IndependentConstraint(base, reinterpretedBatchNdims);
+
+export const symmetric: Constraint = new Symmetric();
+export const positiveDefinite: Constraint = new PositiveDefinite();
+export const lowerCholesky: Constraint = new LowerCholesky();

@@ -15,6 +15,7 @@ export { Exponential } from './exponential';
 export { Laplace } from './laplace';
 export { Gamma, Chi2, Beta, Dirichlet, Poisson } from './gamma';
 export { Binomial, type BinomialOptions } from './binomial';
+export { MultivariateNormal, type MultivariateNormalOptions } from './multivariate-normal';
 export { Independent } from './independent';
 export { TransformedDistribution, LogNormal } from './transformed-distribution';
 export { Transform, ExpTransform, AffineTransform, SigmoidTransform, TanhTransform, PowerTransform, ComposeTransform } from './transforms';

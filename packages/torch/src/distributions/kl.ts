@@ -1,10 +1,11 @@
-import { NotImplementedError, Tensor, ValueError, digamma, lgamma, softplus, where } from '@torch-ts/core';
+import { NotImplementedError, Tensor, ValueError, broadcastShapes, digamma, lgamma, linalgSolveTriangular, softplus, where } from '@torch-ts/core';
 import { Bernoulli } from './bernoulli';
 import { Categorical, OneHotCategorical } from './categorical';
 import { Distribution } from './distribution';
 import { Exponential } from './exponential';
 import { Beta, Dirichlet, Gamma, Poisson } from './gamma';
 import { Binomial } from './binomial';
+import { MultivariateNormal, batchMahalanobis } from './multivariate-normal';
 import { Independent } from './independent';
 import { Laplace } from './laplace';
 import { Normal } from './normal';
@@ -154,4 +155,18 @@ registerKl(Binomial, Binomial, (p, q) => {
   if (p.totalCount.lt(q.totalCount).any().item() === true) throw new NotImplementedError('KL between Binomials where q.total_count > p.total_count is not implemented');
   const kl = p.totalCount.mul(p.probs.mul(p.logits.sub(q.logits)).add(p.probs.neg().log1p()).sub(q.probs.neg().log1p()));
   return where(p.totalCount.gt(q.totalCount), Number.POSITIVE_INFINITY, kl);
+});
+
+registerKl(MultivariateNormal, MultivariateNormal, (p, q) => {
+  if (p.eventShape[0] !== q.eventShape[0]) throw new ValueError('KL-divergence between two Multivariate Normals with different event shapes cannot be computed');
+  const n = p.eventShape[0];
+  const pL = p.unbroadcastedScaleTril;
+  const qL = q.unbroadcastedScaleTril;
+  const halfTerm1 = qL.diagonal(0, -2, -1).log().sum(-1).sub(pL.diagonal(0, -2, -1).log().sum(-1));
+  const batch = broadcastShapes('kl_divergence', qL.shape.slice(0, -2), pL.shape.slice(0, -2));
+  const solved = linalgSolveTriangular(qL.expand([...batch, n, n]), pL.expand([...batch, n, n]), { upper: false });
+  // (PyTorch's _batch_trace_XXT: the squared Frobenius norm of each matrix)
+  const term2 = solved.reshape([-1, n * n]).pow(2).sum(-1).reshape(batch);
+  const term3 = batchMahalanobis(qL, q.loc.sub(p.loc));
+  return halfTerm1.add(term2.add(term3).sub(n).mul(0.5));
 });
