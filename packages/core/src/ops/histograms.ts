@@ -11,6 +11,7 @@ import { front, overloadedFront, type OptionsOf } from './front';
 import { bitwiseAnd, div, eq, ge, le, mul, sub, sum, trunc } from './generated/table-ops';
 import { cTypeName, torchTypeName } from './meta-utils';
 import { callWithOut, defineOutVariant } from './out-variant';
+import { named } from './named-tuple';
 import { where } from './pointwise';
 import { bucketize } from './sorting';
 import { stack } from './join';
@@ -257,13 +258,6 @@ export type HistcOptions = OptionsOf<typeof histc>;
 /** histogram's (hist, bin_edges), indexable and named as PyTorch's named tuple. */
 export type HistogramResult = [Tensor, Tensor] & { readonly hist: Tensor; readonly binEdges: Tensor };
 
-function histogramResult(hist: Tensor, binEdges: Tensor): HistogramResult {
-  const pair: [Tensor, Tensor] = [hist, binEdges];
-  const r = Object.assign(pair, { hist, binEdges });
-  Object.defineProperty(r, 'hist', { enumerable: false });
-  Object.defineProperty(r, 'binEdges', { enumerable: false });
-  return r;
-}
 
 /** histogram's checks of the input and weight (PyTorch's histogramdd wording: it runs that code). */
 function histogramChecks(self: Tensor, weight: Tensor | null | undefined): void {
@@ -341,11 +335,11 @@ export const histogram = overloadedFront(
     const [, bins, weight, density] = r.values;
     const w = weight ? unwrapTensor(op, 'weight', weight) : null;
     const [hist, edges] = callMulti(HISTOGRAM_BINS_TENSOR, [s, unwrapTensor(op, 'bins', bins), w, density]);
-    return histogramResult(hist, edges);
+    return named<HistogramResult>(['hist', 'binEdges'], [hist, edges]);
   }
   const [, bins, range, weight, density] = r.values;
   const w = weight ? unwrapTensor(op, 'weight', weight) : null;
   const [hist, edges] = callMulti(HISTOGRAM_BIN_CT, [s, bins, range ?? null, w, density]);
-  return histogramResult(hist, edges);
+  return named<HistogramResult>(['hist', 'binEdges'], [hist, edges]);
 });
 export type HistogramOptions = OptionsOf<typeof histogram>;

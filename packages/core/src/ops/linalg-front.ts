@@ -27,6 +27,7 @@ import { tril, triu } from './reorder';
 import { narrow } from './shape-ops';
 import { clone, copy_ } from './copy';
 import { diagonal, expand, squeeze, unsqueeze } from './views';
+import { named } from './named-tuple';
 
 /**
  * torch.linalg, part 1: the LU / Cholesky / triangular family and the functions composed of
@@ -40,12 +41,6 @@ import { diagonal, expand, squeeze, unsqueeze } from './views';
 
 const LINALG = { method: false, namespaces: ['linalg'] } as const;
 
-/** A named tuple: indexable and destructurable, its fields also by name (not enumerated, as a Python named tuple's). */
-function named<R extends Tensor[]>(names: readonly string[], ts: readonly Tensor[]): R {
-  const r = [...ts];
-  names.forEach((n, i) => Object.defineProperty(r, n, { value: ts[i], enumerable: false, writable: false, configurable: false }));
-  return r as R;
-}
 
 export type LUFactorResult = [Tensor, Tensor] & { readonly LU: Tensor; readonly pivots: Tensor };
 export type LUFactorExResult = [Tensor, Tensor, Tensor] & { readonly LU: Tensor; readonly pivots: Tensor; readonly info: Tensor };
