@@ -132,7 +132,7 @@ export class LinAlgError extends TorchError {}
 
 /** The failing batch element and its info (first one), or null; `info` is readable. */
 export function firstFailure(info: TensorImpl): { batch: number; info: number } | null {
-  const raw = info.storage.typed(Int32Array) as Int32Array;
+  const raw = info.storage.typed(Int32Array);
   for (let i = 0; i < info.numel; i++) {
     const v = raw[info.storageOffset + i];
     if (v !== 0) return { batch: i, info: v };

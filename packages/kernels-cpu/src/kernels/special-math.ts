@@ -506,25 +506,7 @@ function igammaSeries(a: number, x: number): number {
 
 /** Q by its continued fraction, Lentz's method (x >= a + 1). */
 function igammacFraction(a: number, x: number): number {
-  const logPrefix = a * Math.log(x) - x - lgamma(a);
-  const tiny = 1e-300;
-  let b = x + 1 - a;
-  let c = 1 / tiny;
-  let d = 1 / b;
-  let f = d;
-  for (let n = 1; n < 200000; n++) {
-    const an = -n * (n - a);
-    b += 2;
-    d = an * d + b;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = b + an / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    const delta = d * c;
-    f *= delta;
-    if (Math.abs(delta - 1) < 1e-16) break;
-  }
-  return Math.exp(logPrefix + Math.log(f));
+  return Math.exp(a * Math.log(x) - x - lgamma(a) + Math.log(upperGammaFraction(a, x)));
 }
 
 /** The edges both share: P there, or undefined to compute. */
@@ -704,7 +686,7 @@ function upperGammaFraction(a: number, x: number): number {
   let c = 1 / tiny;
   let d = 1 / b;
   let h = d;
-  for (let i = 1; i < 10000; i++) {
+  for (let i = 1; i < 200000; i++) {
     const an = -i * (i - a);
     b += 2;
     d = an * d + b;

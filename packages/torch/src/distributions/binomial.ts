@@ -90,7 +90,7 @@ export class Binomial extends Distribution {
 
   /** The counts 0, ..., totalCount along a new first dim (one total count for the whole batch). */
   enumerateSupport(expand = true): Tensor {
-    const total = this.totalCount.max().item() as number;
+    const total = Number(this.totalCount.max().item());
     if (this.totalCount.min().item() !== total) throw new NotImplementedError('Inhomogeneous total count not supported by `enumerate_support`.');
     const batch = this.batchShape;
     const values = arange(1 + total, { dtype: this.probs.dtype, device: this.probs.device }).view([-1, ...batch.map(() => 1)]);
@@ -98,7 +98,7 @@ export class Binomial extends Distribution {
   }
 
   override entropy(): Tensor {
-    const total = this.totalCount.max().item() as number;
+    const total = Number(this.totalCount.max().item());
     if (this.totalCount.min().item() !== total) throw new NotImplementedError('Inhomogeneous total count not supported by `entropy`.');
     const lp = this.logProb(this.enumerateSupport(false));
     return lp.exp().mul(lp).sum(0).neg();
