@@ -21,6 +21,14 @@ export const API_OPS = {
     'logsumexp', 'norm', 'all', 'any', 'countNonzero', 'cumsum', 'cumprod', 'cummax', 'cummin', 'median', 'mode',
     'nansum', 'nanmean', 'nanmedian', 'quantile', 'nanquantile', 'logcumsumexp',
   ],
+  // torch.special.x, by their OpInfo names (specialEntr is torch.special.entr; gammainc and
+  // gammaincc are igamma and igammac, and the aliases are the pointwise ops they alias)
+  special: [
+    'specialEntr', 'specialErfcx', 'specialLogNdtr', 'specialNdtr', 'specialNdtri', 'specialI0e', 'specialI1', 'specialI1e',
+    'specialXlog1py', 'specialZeta', 'specialBesselJ0', 'specialBesselJ1', 'specialBesselY0', 'specialBesselY1',
+    'specialModifiedBesselI0', 'specialModifiedBesselI1', 'specialModifiedBesselK0', 'specialModifiedBesselK1',
+    'specialScaledModifiedBesselK0', 'specialScaledModifiedBesselK1', 'specialSphericalBesselJ0',
+  ],
   counting: ['bincount', 'histc', 'histogram'],
   'linear algebra': [
     'matmul', 'mm', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'baddbmm', 'einsum', 'tensordot', 'inverse', 'det', 'slogdet',
