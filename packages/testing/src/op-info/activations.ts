@@ -141,7 +141,8 @@ function tableActivation(name: ActivationTableName): OpInfo {
 /** `x.name(...)` as a function of `x` first, looked up by a name made at run time (`polygamma_`). */
 function methodFunction(name: string): (...args: unknown[]) => unknown {
   return (self, ...args) => {
-    const f: unknown = Reflect.get(self as object, name);
+    if (!(self instanceof torch.Tensor)) throw new Error(`${name}: the method's self must be a Tensor`);
+    const f: unknown = Reflect.get(self, name);
     if (typeof f !== 'function') throw new Error(`Tensor has no method ${name}`);
     return Reflect.apply(f, self, args);
   };

@@ -190,15 +190,19 @@ const SPECIAL_FUNCTIONS = {
   specialZeta: torch.special.zeta,
 } as const;
 
-/** The function form of a row: torch.name, or torch.special's. */
-function rowFunction<K extends BinaryTableName>(name: K): K extends keyof typeof SPECIAL_FUNCTIONS ? (typeof SPECIAL_FUNCTIONS)[K] : K extends keyof typeof torch ? (typeof torch)[K] : never;
-function rowFunction(name: BinaryTableName): unknown {
-  return name in SPECIAL_FUNCTIONS ? SPECIAL_FUNCTIONS[name as keyof typeof SPECIAL_FUNCTIONS] : Reflect.get(torch, name);
+const isSpecialRow = (name: string): name is keyof typeof SPECIAL_FUNCTIONS => name in SPECIAL_FUNCTIONS;
+
+/** The function form of a row (torch.name, or torch.special's), called with whatever the case gives. */
+function rowFunction(name: BinaryTableName): (...args: unknown[]) => unknown {
+  const f: unknown = isSpecialRow(name) ? SPECIAL_FUNCTIONS[name] : Reflect.get(torch, name);
+  if (typeof f !== 'function') throw new Error(`binary row ${name}: the facade has no function of that name`);
+  return (...args) => Reflect.apply(f, undefined, args);
 }
 
 /** A row's function, its second operand read as a JS scalar only where the row takes one. */
 function rowOp(name: BinaryTableName, s: BaseSpec): OpInfo {
-  const fn = rowFunction(name) as (self: Tensor, other: Tensor | Scalar, options?: { out?: Tensor | null }) => Tensor;
+  const call = rowFunction(name);
+  const fn = (self: Tensor, other: Tensor | Scalar, options?: { out?: Tensor | null }): Tensor => tensorResult(call(self, other, options), name);
   return takesScalar(name) ? binary({ ...s, fn, operand, numbers: true }) : binary({ ...s, fn, operand: tensorArg, numbers: false });
 }
 
@@ -230,7 +234,7 @@ function numberSelfOp(name: NumberSelfRow, row: BinaryRow): OpInfo {
   const aten = dispatcherName(name);
   const overload = row.scalarSelf === true;
   const op = `${name}.${overload ? 'Scalar' : 'numberSelf'}`;
-  const fn = untyped(rowFunction(name) as (...args: never[]) => unknown);
+  const fn = rowFunction(name);
   const read = rowKwargs(aten, row) ?? outOnly;
   return {
     name: op,

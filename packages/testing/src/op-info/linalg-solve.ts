@@ -33,7 +33,14 @@ const TRI_KW = options({ upper: required(bool), left: bool, unitriangular: bool 
 const CHOL_KW = options({ upper: bool, checkErrors: bool });
 const SOLVE_KW = options({ left: bool, checkErrors: bool });
 const POWER_KW = options({ n: required(num) });
-const ordValue = (o: unknown): number | 'fro' | 'nuc' | undefined => (o === 'inf' ? Infinity : o === '-inf' ? -Infinity : (o as number | undefined));
+/** An ord as the goldens spell it ("inf" and "-inf": JSON has no Infinity) as the call takes it. */
+function ordValue(o: number | 'inf' | '-inf' | undefined): number | undefined;
+function ordValue(o: number | 'inf' | '-inf' | 'fro' | 'nuc' | undefined): number | 'fro' | 'nuc' | undefined;
+function ordValue(o: number | string | undefined): number | string | undefined {
+  if (o === 'inf') return Infinity;
+  if (o === '-inf') return -Infinity;
+  return o;
+}
 const VNORM_KW = options({ ord: either(num, oneOf('inf', '-inf')), dim: ints, keepdim: bool });
 const MNORM_KW = options({ ord: either(num, oneOf('inf', '-inf', 'fro', 'nuc')), dim: ints, keepdim: bool });
 const DIM_KW = options({ dim: num });
@@ -241,7 +248,7 @@ export const LINALG_SOLVE_OPS: readonly OpInfo[] = [
     errorNames: ['linalg.vector_norm'],
     call: (i, k) => {
       const o = VNORM_KW(k);
-      return torch.linalg.vectorNorm(one(i, 'vectorNorm'), { ...o, ord: ordValue(o.ord) as number | undefined });
+      return torch.linalg.vectorNorm(one(i, 'vectorNorm'), { ...o, ord: ordValue(o.ord) });
     },
     variants: {},
     dtypes: ALL_FLOATS,
