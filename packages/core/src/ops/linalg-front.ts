@@ -28,6 +28,7 @@ import { narrow } from './shape-ops';
 import { clone, copy_ } from './copy';
 import { diagonal, expand, squeeze, unsqueeze } from './views';
 import { named } from './named-tuple';
+import { cTypeName } from './meta-utils';
 
 /**
  * torch.linalg, part 1: the LU / Cholesky / triangular family and the functions composed of
@@ -329,12 +330,6 @@ export const matrixPower = front('matrix_power(Tensor self, int n) -> Tensor').r
 
 // ---- multi_dot ----
 
-/** The dtype as c10's TypeMeta prints it (multi_dot's message). */
-const META_NAME: Readonly<Record<DType, string>> = {
-  float32: 'float', float64: 'double', float16: 'c10::Half', bfloat16: 'c10::BFloat16', int8: 'signed char', uint8: 'unsigned char',
-  int16: 'short int', int32: 'int', int64: 'long int', bool: 'bool',
-};
-
 /** The cheapest parenthesization of the chain (PyTorch's matrix_chain_order), applied. */
 function chainProduct(ts: readonly Tensor[]): Tensor {
   const n = ts.length;
@@ -374,7 +369,7 @@ function multiDotOf(tensors: readonly Tensor[]): Tensor {
   }
   for (let i = 1; i < n; i++) {
     if (tensors[i].dtype !== tensors[0].dtype) {
-      throw new DTypeError(`${op}: all tensors must have be the same dtype but tensor 0 is ${META_NAME[tensors[0].dtype]} and tensor ${i} ${META_NAME[tensors[i].dtype]}`);
+      throw new DTypeError(`${op}: all tensors must have be the same dtype but tensor 0 is ${cTypeName(tensors[0].dtype)} and tensor ${i} ${cTypeName(tensors[i].dtype)}`);
     }
     if (tensors[i].device.toString() !== tensors[0].device.toString()) {
       throw new TorchError(`${op}: all tensors must be on the same device but tensor 0 is on ${tensors[0].device} and tensor ${i} on ${tensors[i].device}`);

@@ -339,24 +339,22 @@ export function besselJ1(x: number, mode = ROUND_F64): number {
   return x < 0 ? -v : v;
 }
 
-/** Y0 and Y1's ascending series (x <= 12). */
-function besselYSeries(nu: 0 | 1, x: number): number {
-  const q = -(x * x) / 4;
-  const logHalf = Math.log(x / 2);
-  if (nu === 0) {
-    // (2/pi) [(ln(x/2) + gamma) J0(x) - sum_k>=1 H_k (-x^2/4)^k / (k!)^2]
-    let term = 1;
-    let h = 0;
-    let sum = 0;
-    for (let k = 1; k < 200; k++) {
-      term *= q / (k * k);
-      h += 1 / k;
-      sum += h * term;
-      if (Math.abs(h * term) < 1e-18 * Math.abs(sum)) break;
-    }
-    return (2 / Math.PI) * ((logHalf + EULER_GAMMA) * besselJ0(x) - sum);
+/** sum_k>=1 H_k q^k / (k!)^2, H_k the harmonic numbers: Y0's (q = -x^2/4) and K0's (q = x^2/4) series. */
+function harmonicSeries(q: number): number {
+  let term = 1;
+  let h = 0;
+  let sum = 0;
+  for (let k = 1; k < 200; k++) {
+    term *= q / (k * k);
+    h += 1 / k;
+    sum += h * term;
+    if (Math.abs(h * term) < 1e-18 * Math.abs(sum)) break;
   }
-  // -2/(pi x) + (2/pi) ln(x/2) J1(x) - (1/pi)(x/2) sum_k>=0 (psi(k+1) + psi(k+2)) (-x^2/4)^k / (k! (k+1)!)
+  return sum;
+}
+
+/** sum_k>=0 (psi(k+1) + psi(k+2)) q^k / (k! (k+1)!): Y1's (q = -x^2/4) and K1's (q = x^2/4) series. */
+function digammaPairSeries(q: number): number {
   let term = 1;
   let psi1 = -EULER_GAMMA; // psi(k + 1)
   let sum = 0;
@@ -369,7 +367,19 @@ function besselYSeries(nu: 0 | 1, x: number): number {
     sum += part;
     if (k > 0 && Math.abs(part) < 1e-18 * Math.abs(sum)) break;
   }
-  return -2 / (Math.PI * x) + (2 / Math.PI) * logHalf * besselJ1(x) - (x / (2 * Math.PI)) * sum;
+  return sum;
+}
+
+/** Y0 and Y1's ascending series (x <= 12). */
+function besselYSeries(nu: 0 | 1, x: number): number {
+  const q = -(x * x) / 4;
+  const logHalf = Math.log(x / 2);
+  if (nu === 0) {
+    // (2/pi) [(ln(x/2) + gamma) J0(x) - sum_k>=1 H_k (-x^2/4)^k / (k!)^2]
+    return (2 / Math.PI) * ((logHalf + EULER_GAMMA) * besselJ0(x) - harmonicSeries(q));
+  }
+  // -2/(pi x) + (2/pi) ln(x/2) J1(x) - (1/pi)(x/2) sum_k>=0 (psi(k+1) + psi(k+2)) (-x^2/4)^k / (k! (k+1)!)
+  return -2 / (Math.PI * x) + (2 / Math.PI) * logHalf * besselJ1(x) - (x / (2 * Math.PI)) * digammaPairSeries(q);
 }
 
 function besselY(nu: 0 | 1, x: number, mode: number): number {
@@ -402,31 +412,10 @@ function besselKSeries(nu: 0 | 1, x: number): number {
   const logHalf = Math.log(x / 2);
   if (nu === 0) {
     // -(ln(x/2) + gamma) I0(x) + sum_k>=1 H_k (x^2/4)^k / (k!)^2
-    let term = 1;
-    let h = 0;
-    let sum = 0;
-    for (let k = 1; k < 200; k++) {
-      term *= q / (k * k);
-      h += 1 / k;
-      sum += h * term;
-      if (h * term < 1e-18 * sum) break;
-    }
-    return -(logHalf + EULER_GAMMA) * i0(x) + sum;
+    return -(logHalf + EULER_GAMMA) * i0(x) + harmonicSeries(q);
   }
   // 1/x + ln(x/2) I1(x) - (x/4) sum_k>=0 (psi(k+1) + psi(k+2)) (x^2/4)^k / (k! (k+1)!)
-  let term = 1;
-  let psi1 = -EULER_GAMMA;
-  let sum = 0;
-  for (let k = 0; k < 200; k++) {
-    if (k > 0) {
-      term *= q / (k * (k + 1));
-      psi1 += 1 / k;
-    }
-    const part = (2 * psi1 + 1 / (k + 1)) * term;
-    sum += part;
-    if (k > 0 && Math.abs(part) < 1e-18 * Math.abs(sum)) break;
-  }
-  return 1 / x + logHalf * i1(x) - (x / 4) * sum;
+  return 1 / x + logHalf * i1(x) - (x / 4) * digammaPairSeries(q);
 }
 
 /** K_nu(x), times e^x when `scaled`. */
