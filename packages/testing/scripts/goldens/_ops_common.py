@@ -95,6 +95,18 @@ def fill(name, shape, g, pool=None, scale=3.0, lo=None, hi=None):
     return head + rest
 
 
+# The shape pairs every binary op's goldens cover: equal, broadcast (also against 0-dim), 0-dim
+# with 0-dim and with a tensor, and empty.
+BINARY_SHAPES = [
+    ("same-shape", [4, 5], [4, 5]),
+    ("broadcast", [2, 1, 4], [3, 1]),
+    ("broadcast-0dim", [2, 3], []),
+    ("0dim-0dim", [], []),
+    ("0dim-tensor", [], [3]),
+    ("empty", [0, 3], [3]),
+]
+
+
 def small_operand(d, shape, g):
     """An operand whose products and sums stay exact: floats in [-2, 2], ints in [-5, 5] ([0, 5] for uint8)."""
     if is_float(d):

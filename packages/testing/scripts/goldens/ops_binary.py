@@ -11,7 +11,7 @@ import sys
 import torch
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from _ops_common import ALL, FLOATS, INTS, S, T, Recorder, edges, fill, gen_for, is_float  # noqa: E402
+from _ops_common import ALL, BINARY_SHAPES, FLOATS, INTS, S, T, Recorder, edges, fill, gen_for, is_float  # noqa: E402
 from ops_pointwise import PROMOTE, operand  # noqa: E402
 
 # name -> (function, in-place or None, value policy, takes a Scalar other, 2.x Half kernel)
@@ -35,12 +35,8 @@ def binary_cases(rec, op):
         case(sample, da, T(da, sa, operand(policy, "a", da, sa, g)), T(db, sb, operand(policy, "b", db, sb, g)), variant)
 
     for d in ALL:
-        pair("same-shape", d, [4, 5], d, [4, 5])
-        pair("broadcast", d, [2, 1, 4], d, [3, 1])
-        pair("broadcast-0dim", d, [2, 3], d, [])
-        pair("0dim-0dim", d, [], d, [])
-        pair("0dim-tensor", d, [], d, [3])
-        pair("empty", d, [0, 3], d, [3])
+        for sample, sa, sb in BINARY_SHAPES:
+            pair(sample, d, sa, d, sb)
         if scalars:
             g = gen_for(op, "scalar", d)
             a = T(d, [2, 3], operand(policy, "a", d, [2, 3], g))

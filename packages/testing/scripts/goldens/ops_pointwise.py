@@ -13,6 +13,7 @@ import torch
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from _ops_common import (  # noqa: E402
+    BINARY_SHAPES,
     ALL,
     FLOATS,
     INTS,
@@ -146,12 +147,8 @@ def binary_cases(rec, op):
 
     takes_scalars = op not in ("maximum", "minimum")
     for d in ALL:
-        pair("same-shape", d, [4, 5], d, [4, 5])
-        pair("broadcast", d, [2, 1, 4], d, [3, 1])
-        pair("broadcast-0dim", d, [2, 3], d, [])
-        pair("0dim-0dim", d, [], d, [])
-        pair("0dim-tensor", d, [], d, [3])
-        pair("empty", d, [0, 3], d, [3])
+        for sample, sa, sb in BINARY_SHAPES:
+            pair(sample, d, sa, d, sb)
         if takes_scalars:
             g = gen_for(op, "scalar", d)
             a = T(d, [2, 3], operand(policy, "a", d, [2, 3], g))

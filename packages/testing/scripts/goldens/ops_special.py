@@ -16,7 +16,7 @@ import torch
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import _ops_common  # noqa: E402
-from _ops_common import ALL, FLOATS, S, T, Recorder, edges, fill, gen_for  # noqa: E402
+from _ops_common import ALL, BINARY_SHAPES, FLOATS, S, T, Recorder, edges, fill, gen_for  # noqa: E402
 from ops_pointwise import PROMOTE, operand  # noqa: E402
 
 _ops_common.PY_KWARGS.update({"n": "n", "p": "p"})
@@ -136,12 +136,8 @@ def binary_cases(rec, op):
         rec.case(op, sample, da, [T(da, sa, operand("arith", "a", da, sa, g)), T(db, sb, operand("arith", "b", db, sb, g))], fn, variant=variant, **kw)
 
     for d in ALL:
-        pair("same-shape", d, [4, 5], d, [4, 5])
-        pair("broadcast", d, [2, 1, 4], d, [3, 1])
-        pair("broadcast-0dim", d, [2, 3], d, [])
-        pair("0dim-0dim", d, [], d, [])
-        pair("0dim-tensor", d, [], d, [3])
-        pair("empty", d, [0, 3], d, [3])
+        for sample, sa, sb in BINARY_SHAPES:
+            pair(sample, d, sa, d, sb)
         if op in NO_SCALARS:
             continue
         g = gen_for(op, "scalar", d)
