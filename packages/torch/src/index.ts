@@ -239,4 +239,4 @@ export * as utils from './utils';
 export * as distributions from './distributions';
 
 /** `torch.finfo` / `torch.iinfo`: the limits of a dtype. */
-export { finfo, iinfo, type FInfo, type IInfo } from './finfo';
+export { finfo, iinfo, type FInfo, type IInfo } from '@torch-ts/core';

@@ -32,3 +32,4 @@ export {
 export { canCast, checkCanCast, promoteTypes, resultType } from './promotion';
 export type { Operand } from './promotion';
 export { checkScalarFits, checkTensorValue, scalarFits } from './scalar-range';
+export { finfo, iinfo, floatMax, type FInfo, type IInfo } from './finfo';

@@ -1,4 +1,4 @@
-import type { DType } from '../dtype';
+import { floatMax } from '../dtype';
 import { TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import type { TensorImpl } from '../tensor/tensor-impl';
@@ -14,14 +14,6 @@ import { implOf } from './registry';
  */
 
 // ---- nan_to_num ----
-/** finfo(dtype).max; the default posinf (neginf is its negation, finfo.min). */
-const FLOAT_MAX: Partial<Record<DType, number>> = {
-  float64: Number.MAX_VALUE,
-  float32: 3.4028234663852886e38,
-  float16: 65504,
-  bfloat16: 3.3895313892515355e38,
-};
-
 /**
  * nan_to_num(self, nan=0, posinf=finfo.max, neginf=finfo.min): floating inputs replace NaN
  * and the infinities (the replacements converted to the dtype, so an out-of-range one becomes
@@ -39,7 +31,8 @@ export const NAN_TO_NUM = definePointwise({
     }
   },
   compute: (b, op, out, [x], args) => {
-    const max = FLOAT_MAX[out.dtype];
+    // (finfo.max: the default posinf; neginf is its negation, finfo.min)
+    const max = floatMax(out.dtype);
     if (max === undefined) {
       implOf(b, 'copy', op)(out, x);
       return;

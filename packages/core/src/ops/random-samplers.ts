@@ -7,6 +7,7 @@
  * does not offer `rsample` (torch.distributions' Gamma).
  */
 import { CPU } from '../device';
+import { finfo } from '../dtype';
 import { NotImplementedError, DTypeError } from '../errors';
 import { defaultGenerator } from '../random/generator';
 import { sampleBinomial, sampleGamma, samplePoisson } from '../random/distributions';
@@ -62,8 +63,9 @@ export const _sampleDirichlet = front('_sample_dirichlet(Tensor input, Generator
     const gamma = sampleGamma(generator ?? defaultGenerator, hostValues(input), 'float64');
     const k = x.dim === 0 ? 1 : x.sizes[x.dim - 1];
     const single = x.dtype === 'float32';
-    const smallest = single ? 2 ** -126 : 2 ** -1022;
-    const below1 = single ? 1 - 2 ** -24 : 1 - 2 ** -53;
+    const { tiny: smallest, eps } = finfo(x.dtype);
+    // (the largest value below 1: nexttoward(1, 0))
+    const below1 = 1 - eps / 2;
     const round = single ? Math.fround : (v: number) => v;
     for (let r = 0; r + k <= gamma.length; r += k) {
       let sum = 0;

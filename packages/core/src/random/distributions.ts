@@ -4,7 +4,7 @@
  * aten/src/ATen/core/TransformationHelper.h and native/cpu/DistributionTemplates.h).
  */
 import { bf16BitsToNumber, f16BitsToNumber, f64ToBf16Bits, f64ToF16Bits } from '../dtype/half';
-import type { DType } from '../dtype';
+import { finfo, type DType } from '../dtype';
 import { fma32, fma64 } from '../numeric/fused';
 import { TorchError } from '../errors';
 import type { Generator } from './generator';
@@ -212,7 +212,7 @@ export function sampleGamma(gen: Generator, alphas: Float64Array, dtype: 'float3
   const f = single ? f32 : (x: number) => x;
   const third = f32(1 / 3);
   const squeeze = f32(0.0331);
-  const smallest = single ? 2 ** -126 : 2 ** -1022;
+  const smallest = finfo(dtype).tiny;
   const out = samples(alphas.length);
   const uniform = () => gen.random53() * 2 ** -53;
   for (let i = 0; i < alphas.length; i++) {

@@ -1,10 +1,9 @@
-import { Tensor, arange, broadcastShapes, eye, full, multinomial, oneHot as oneHotOf } from '@torch-ts/core';
+import { Tensor, arange, broadcastShapes, eye, full, multinomial, oneHot as oneHotOf, finfo } from '@torch-ts/core';
 import { distributionBinder } from './args';
 import { independent, integerInterval, oneHot, real, simplex, type Constraint } from './constraints';
 import { Distribution } from './distribution';
 import { ValueError } from '@torch-ts/core';
 import type { ProbsOrLogits } from './bernoulli';
-import { finfo } from '../finfo';
 import { logitsToProbs, probsToLogits, type Param } from './utils';
 
 const categoricalArgs = distributionBinder('Categorical', 'Any? probs=None, Any? logits=None, bool? validate_args=None');

@@ -1,9 +1,8 @@
-import { Tensor, ValueError, _standardGamma, _standardGammaGrad, digamma, lgamma, oneHot, poisson, stack, where, xlogy } from '@torch-ts/core';
+import { Tensor, ValueError, _standardGamma, _standardGammaGrad, digamma, lgamma, oneHot, poisson, stack, where, xlogy, finfo } from '@torch-ts/core';
 import { Function as AutogradFunction, type FunctionCtx } from '@torch-ts/autograd';
 import { distributionBinder, type DistArgs, type ValidateOptions } from './args';
 import { independent, nonnegative, nonnegativeInteger, positive, simplex, unitInterval, type Constraint } from './constraints';
 import { Distribution } from './distribution';
-import { finfo } from '../finfo';
 import { broadcastAll, type Param } from './utils';
 
 /**
@@ -177,8 +176,8 @@ export class Dirichlet extends Distribution {
     const g = standardGamma(alpha.to('float64'));
     const x = g.div(g.sum(-1, true)).to(alpha.dtype);
     // (kept within [the smallest normal, the largest value below 1], the gradient the unclamped one's)
-    const single = alpha.dtype === 'float32';
-    const kept = x.detach().clamp(single ? 2 ** -126 : 2 ** -1022, single ? 1 - 2 ** -24 : 1 - 2 ** -53);
+    const { tiny, eps } = finfo(alpha.dtype);
+    const kept = x.detach().clamp(tiny, 1 - eps / 2);
     return x.add(kept.sub(x.detach()));
   }
 

@@ -1,7 +1,6 @@
-import { Tensor, empty } from '@torch-ts/core';
+import { Tensor, empty, finfo } from '@torch-ts/core';
 import type { Distribution } from './distribution';
 import { LocScaleDistribution, type LocScaleArgs } from './loc-scale';
-import { finfo } from '../finfo';
 
 
 /** The Laplace distribution: density exp(-|x - loc| / scale) / (2 scale). */

@@ -1,7 +1,6 @@
-import { Tensor, fullLike, softplus } from '@torch-ts/core';
+import { Tensor, fullLike, softplus, finfo } from '@torch-ts/core';
 import { independent, interval, positive, real, unitInterval, type Constraint } from './constraints';
 import { ValueError } from '@torch-ts/core';
-import { finfo } from '../finfo';
 
 /**
  * `torch.distributions.transforms`: invertible maps y = f(x) with log|det J|, which

@@ -1,5 +1,4 @@
-import { Tensor, TorchTypeError, broadcastShapes, countsAreAsync, empty, getDefaultDtype, tensor, toDevice, type DType, type DeviceLike } from '@torch-ts/core';
-import { finfo } from '../finfo';
+import { Tensor, TorchTypeError, broadcastShapes, countsAreAsync, empty, getDefaultDtype, tensor, toDevice, type DType, type DeviceLike, finfo } from '@torch-ts/core';
 
 /** A distribution's parameter as given: a Tensor or a number. */
 export type Param = Tensor | number;

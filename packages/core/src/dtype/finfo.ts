@@ -1,4 +1,5 @@
-import { TorchTypeError, getDefaultDtype, parseDType, type DType, type DTypeLike } from '@torch-ts/core';
+import { TorchTypeError } from '../errors';
+import { getDefaultDtype, parseDType, type DType, type DTypeLike } from './scalar-type';
 
 /** `torch.finfo(dtype)`: the machine limits of a floating dtype, as PyTorch gives them. */
 export interface FInfo {
@@ -37,6 +38,11 @@ const IINFO: Partial<Record<DType, IInfo>> = {
   int32: { bits: 32, min: -2147483648, max: 2147483647, dtype: 'int32' },
   int64: { bits: 64, min: -(2n ** 63n), max: 2n ** 63n - 1n, dtype: 'int64' },
 };
+
+/** The largest finite value of a floating dtype, or undefined for the others (nan_to_num's default posinf). */
+export function floatMax(dtype: DType): number | undefined {
+  return FINFO[dtype]?.max;
+}
 
 /** The limits of a floating dtype (the default dtype when none is given). */
 export function finfo(dtype?: DTypeLike): FInfo {
