@@ -15,7 +15,7 @@ import { SPECIAL_WGSL } from './special-wgsl';
  * kindOf's int64 DTypeError.
  * Conventions: `$1..$3` inputs, `$p0..` scalars in the compute type, `T(...)` a constant of
  * the compute type (so that `vec: true` rows also compile as vec4 kernels;
- * there `exp_f(`, `exp2_f(`, `sigmoid_f(`, `tanh_f(`, `isnan_f(` call their vec4 twins, Note
+ * there `exp_f(`, `exp2_f(`, `sigmoid_f(`, `tanh_f(`, `isnan_f(`, `div_f(` call their vec4 twins, Note
  * [Pointwise vec4 layout]).
  */
 export interface OpRow {
@@ -61,12 +61,12 @@ export const UNARY_OPS = {
   cos: { f: 'cos_f($1)' },
   tanh: { f: 'tanh_f($1)', vec: true },
   sigmoid: { f: 'sigmoid_f($1)', vec: true },
-  relu: { f: 'select($1, T(0.0), $1 <= T(0.0))', i: 'max($1, 0)', u: '$1', b: '$1', l: 'select($1, vec2<u32>(0u, 0u), i64_isneg($1))', vec: true },
+  relu: { f: 'select($1, T(0.0), ($1 <= T(0.0)) & !isnan_f($1))', i: 'max($1, 0)', u: '$1', b: '$1', l: 'select($1, vec2<u32>(0u, 0u), i64_isneg($1))', vec: true },
   floor: { f: 'floor($1)', ...same('$1'), l: '$1', vec: true },
   ceil: { f: 'ceil($1)', ...same('$1'), l: '$1', vec: true },
   trunc: { f: 'trunc($1)', ...same('$1'), l: '$1', vec: true },
   rsqrt: { f: '1.0 / sqrt_f($1)' },
-  reciprocal: { f: 'T(1.0) / $1', vec: true },
+  reciprocal: { f: 'div_f(T(1.0), $1)', vec: true },
   sign: { f: 'sign_f($1)', i: 'sign($1)', u: 'min($1, 1u)', b: '$1', l: 'select(vec2<u32>(select(0u, 1u, i64_nz($1)), 0u), vec2<u32>(0xffffffffu, 0xffffffffu), i64_isneg($1))' },
   frac: { f: '$1 - trunc($1)', vec: true },
   exp2: { f: 'exp2_f($1)', vec: true },
@@ -143,8 +143,8 @@ void tableRowsHaveWgsl;
 
 export const BINARY_OPS = {
   mul: { f: '$1 * $2', i: '$1 * $2', u: '($1 * $2) & 255u', b: '$1 & $2', l: 'i64_mul($1, $2)', vec: true },
-  div: { f: '$1 / $2', vec: true },
-  divTrunc: { f: 'trunc($1 / $2)', i: 'select($1 / $2, 0, $2 == 0)', u: 'select($1 / $2, 0u, $2 == 0u)', l: 'i64_div_trunc($1, $2)', lHelpers: INT64_DIV_HELPERS, zeroDiv: 'div', vec: false },
+  div: { f: 'div_f($1, $2)', vec: true },
+  divTrunc: { f: 'trunc(div_f($1, $2))', i: 'select($1 / $2, 0, $2 == 0)', u: 'select($1 / $2, 0u, $2 == 0u)', l: 'i64_div_trunc($1, $2)', lHelpers: INT64_DIV_HELPERS, zeroDiv: 'div', vec: false },
   divFloor: { f: 'div_floor_f($1, $2)', i: 'div_floor_i($1, $2)', u: 'select($1 / $2, 0u, $2 == 0u)', l: 'i64_div_floor($1, $2)', lHelpers: INT64_DIV_HELPERS, zeroDiv: 'div' },
   pow: { f: 'pow_f($1, $2)', h: 'pow_h($1, $2)', bh: 'pow_b($1, $2)', i: 'pow_i($1, $2)', u: 'pow_u($1, $2)', l: 'i64_pow($1, $2)', lHelpers: INT64_POW_HELPER },
   remainder: { f: 'remainder_f($1, $2)', i: 'remainder_i($1, $2)', u: 'select($1 % $2, 0u, $2 == 0u)', l: 'i64_remainder($1, $2)', lHelpers: INT64_DIV_HELPERS, zeroDiv: 'remainder' },
@@ -211,7 +211,7 @@ export const SCALAR_OPS = {
   // a Scalar weight is converted to the opmath type (f32), not to the dtype (float16 and bfloat16 matter)
   lerpScalar: { f: 'select($2 - ($2 - $1) * (1.0 - $p0), $1 + $p0 * ($2 - $1), abs($p0) < 0.5)' },
   addcmul: { f: '$1 + $p0 * $2 * $3', i: '$1 + $p0 * $2 * $3', u: '($1 + $p0 * $2 * $3) & 255u', l: 'i64_add($1, i64_mul(i64_mul(vec2<u32>($u0, $u1), $2), $3))' },
-  addcdiv: { f: '$1 + $p0 * ($2 / $3)' },
+  addcdiv: { f: '$1 + $p0 * div_f($2, $3)' },
   round: { f: 'round_dec($1, $p0, $u1)', i: '$1', u: '$1', b: '$1', l: '$1' },
   where: { f: 'select($3, $2, $1 != 0u)', i: 'select($3, $2, $1 != 0u)', u: 'select($3, $2, $1 != 0u)', b: 'select($3, $2, $1 != 0u)', l: 'select($3, $2, $1 != 0u)' },
 } satisfies Record<string, OpRow>;
@@ -221,7 +221,7 @@ export const LOGIT_HELPER = /* wgsl */ `
 fn logit_f(x: f32, eps: f32, hasEps: u32) -> f32 {
   var z = x;
   if (hasEps != 0u) { z = select(min(max(x, eps), 1.0 - eps), x, isnan_f(x)); }
-  return log_f(z / (1.0 - z));
+  return log_f(div_f(z, 1.0 - z));
 }`;
 
 /**

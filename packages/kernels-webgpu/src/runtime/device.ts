@@ -1,6 +1,7 @@
 /// <reference types="@webgpu/types" />
 import { DeviceError } from '@torch-ts/core';
 import { runPendingDawnCallbacks, watchDawnPolling } from './polling';
+import { probeDivision, type DivisionProbe } from '../wgsl/division';
 
 /** What `torch.webgpu.init(opts)` takes. */
 export interface WebGPUInitOptions {
@@ -36,6 +37,8 @@ export interface GpuContext {
   readonly adapterInfo: string;
   /** Whether the adapter runs shaders on the CPU (SwiftShader, a fallback adapter): Note [Kernel tuning per adapter]. */
   readonly softwareAdapter: boolean;
+  /** How the device's f32 division rounds (Note [Division on WebGPU]). */
+  readonly division: DivisionProbe;
 }
 
 /**
@@ -101,7 +104,7 @@ async function doInit(opts: WebGPUInitOptions): Promise<boolean> {
   const required = opts.required === true || requireFromEnv();
   try {
     if (opts.device) {
-      setContext(opts.device, 'user', 'a device given to init()', false);
+      setContext(opts.device, 'user', 'a device given to init()', false, await probeDivision(opts.device));
       return true;
     }
     const found = await findAdapter(opts);
@@ -116,7 +119,7 @@ async function doInit(opts: WebGPUInitOptions): Promise<boolean> {
     const requiredFeatures: GPUFeatureName[] = adapter.features.has('shader-f16') ? ['shader-f16'] : [];
     const device = await adapter.requestDevice({ requiredLimits: wantedLimits(adapter), requiredFeatures });
     const software = isSoftwareAdapter(adapter);
-    setContext(device, source, describeAdapter(adapter), software);
+    setContext(device, source, describeAdapter(adapter), software, await probeDivision(device));
     watchDawnPolling(software); // (Note [Dawn's polling on a software adapter]; Note [Exiting with work in flight])
     unavailable = null;
     return true;
@@ -231,13 +234,14 @@ function isSoftwareAdapter(adapter: GPUAdapter): boolean {
   return /swiftshader|llvmpipe|lavapipe|warp/i.test([info?.vendor, info?.architecture, info?.device, info?.description].join(' '));
 }
 
-function setContext(device: GPUDevice, source: string, adapterInfo: string, softwareAdapter: boolean): void {
+function setContext(device: GPUDevice, source: string, adapterInfo: string, softwareAdapter: boolean, division: DivisionProbe): void {
   const l = device.limits;
   context = {
     device,
     source,
     adapterInfo,
     softwareAdapter,
+    division,
     limits: {
       maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
       maxBufferSize: l.maxBufferSize,

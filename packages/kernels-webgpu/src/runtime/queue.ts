@@ -2,6 +2,7 @@
 import { TorchError } from '@torch-ts/core';
 import { gpu, onDeviceLost, type GpuContext } from './device';
 import { BufferUsage } from './flags';
+import { withDivision } from '../wgsl/division';
 
 /** GPUShaderStage.COMPUTE (fixed by the spec; see flags.ts for why not the global). */
 const COMPUTE_STAGE = 0x4;
@@ -144,7 +145,7 @@ export class CommandQueue {
   private compile(k: Kernel, bindings: number): GPUComputePipeline {
     const source = k.source;
     this.device.pushErrorScope('validation');
-    const module = this.device.createShaderModule({ code: source });
+    const module = this.device.createShaderModule({ code: withDivision(source, this.ctx.division) });
     const p = this.device.createComputePipeline({ layout: this.pipelineLayout(bindings), compute: { module, entryPoint: 'main' } });
     this.errors.push(
       this.device.popErrorScope().then((e) => (e ? `compiling a generated kernel failed: ${e.message}\n--- kernel source ---\n${source}` : null)),

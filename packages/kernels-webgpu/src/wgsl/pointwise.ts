@@ -113,7 +113,7 @@ export function pointwiseSource(
   let body = scal(e.expr);
   if (vec4) {
     const vecSubst = (x: string) =>
-      x.replaceAll('T(', `${vt}(`).replaceAll('isnan_f(', 'isnan4(').replaceAll('exp_f(', 'exp_f4(').replaceAll('exp2_f(', 'exp2_f4(').replaceAll('sigmoid_f(', 'sigmoid_f4(').replaceAll('tanh_f(', 'tanh_f4(');
+      x.replaceAll('T(', `${vt}(`).replaceAll('isnan_f(', 'isnan4(').replaceAll('exp_f(', 'exp_f4(').replaceAll('exp2_f(', 'exp2_f4(').replaceAll('sigmoid_f(', 'sigmoid_f4(').replaceAll('tanh_f(', 'tanh_f4(').replaceAll('div_f(', 'div_f4(');
     if (ndim === 1 && !splat.some((x) => x)) {
       for (let i = 1; i < k; i++) body = body.replaceAll(`$${i}`, `b${alias[i]}[p(${1 + i}u) + idx]`);
       lines.push(`  b0[p(1u) + idx] = ${vecSubst(body)};`);

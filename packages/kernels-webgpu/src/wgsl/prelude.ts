@@ -1,9 +1,12 @@
+import { PLAIN_DIVISION } from './division';
+
 /**
  * WGSL helpers every generated kernel may call. NaN and infinity are tested on the bits, not
  * with `x != x`, which a shader compiler is allowed to fold away. The approximations are
  * chosen to stay within float32's assert_close tolerance of PyTorch's CPU results.
  */
 export const PRELUDE = /* wgsl */ `
+${PLAIN_DIVISION}
 fn isnan_f(x: f32) -> bool { let u = bitcast<u32>(x); return (u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu) != 0u; }
 fn isinf_f(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u; }
 fn nan_f() -> f32 { var u = 0x7fc00000u; return bitcast<f32>(u); }
@@ -197,7 +200,7 @@ fn div_floor_f(a: f32, b: f32) -> f32 {
   if (isnan_f(a) || isnan_f(b)) { return nan_f(); }
   if (b == 0.0) { return a / b; }
   let m = fmod_f(a, b);
-  var d = (a - m) / b;
+  var d = div_f(a - m, b);
   // (nz_f: a NaN counts as non-zero, as C's truthiness; SwiftShader's != is ordered)
   if (nz_f(m) && ((b < 0.0) != (m < 0.0))) { d = d - 1.0; }
   if (nz_f(d)) {
@@ -244,7 +247,7 @@ fn hypot_f(a: f32, b: f32) -> f32 {
   let x = abs(a); let y = abs(b);
   let m = max(x, y);
   if (m == 0.0 || isnan_f(a) || isnan_f(b)) { return x + y; }
-  let q = min(x, y) / m;
+  let q = div_f(min(x, y), m);
   return m * sqrt(1.0 + q * q);
 }
 // WGSL leaves builtins outside their domain undefined (SwiftShader's log(-1) is a number,
@@ -269,11 +272,13 @@ fn sqrt_f(x: f32) -> f32 {
 fn trig_arg_ok(x: f32) -> bool { return !isnan_f(x) && !isinf_f(x); }
 fn sin_poly(x: f32, z: f32) -> f32 { return x + x * z * (-1.6666654611e-1 + z * (8.3321608736e-3 + z * (-1.9515295891e-4))); }
 fn cos_poly(z: f32) -> f32 { return 1.0 - 0.5 * z + z * z * (4.166664568298827e-2 + z * (-1.388731625493765e-3 + z * 2.443315711809948e-5)); }
-// sin and cos of x (Cephes' reduction by pi/4 in three parts, accurate for |x| < 8192;
-// beyond, WGSL's builtins, whose accuracy the spec leaves open).
+// sin and cos of x: Cephes' reduction by pi/4 in three parts, with the multiple y split in
+// two (yh, 12 low bits yl) so that each product with the first two parts is exact up to
+// |x| = 2^18; beyond, WGSL's builtins, whose accuracy the spec leaves open (NVIDIA's lose
+// 1e-2 at 1e5).
 fn sincos_f(x: f32) -> vec2<f32> {
   let ax = abs(x);
-  if (ax > 8192.0) { return vec2<f32>(sin(x), cos(x)); }
+  if (ax > 262144.0) { return vec2<f32>(sin(x), cos(x)); }
   var j = u32(ax * 1.2732395447351628);
   var y = f32(j);
   if ((j & 1u) == 1u) { j = j + 1u; y = y + 1.0; }
@@ -282,7 +287,9 @@ fn sincos_f(x: f32) -> vec2<f32> {
   var cs = 1.0;
   if (j > 3u) { ss = -ss; cs = -cs; j = j - 4u; }
   if (j > 1u) { cs = -cs; }
-  let r = ((ax - y * 0.78515625) - y * 2.4187564849853515625e-4) - y * 3.77489497744594108e-8;
+  let yl = f32(u32(y) & 4095u);
+  let yh = y - yl;
+  let r = ((((ax - yh * 0.78515625) - yl * 0.78515625) - yh * 2.4187564849853515625e-4) - yl * 2.4187564849853515625e-4) - y * 3.77489497744594108e-8;
   let z = r * r;
   let sp = sin_poly(r, z);
   let cp = cos_poly(z);
@@ -291,7 +298,7 @@ fn sincos_f(x: f32) -> vec2<f32> {
 }
 fn sin_f(x: f32) -> f32 { if (!trig_arg_ok(x)) { return nan_f(); } return sincos_f(x).x; }
 fn cos_f(x: f32) -> f32 { if (!trig_arg_ok(x)) { return nan_f(); } return sincos_f(x).y; }
-fn tan_f(x: f32) -> f32 { if (!trig_arg_ok(x)) { return nan_f(); } let sc = sincos_f(x); return sc.x / sc.y; }
+fn tan_f(x: f32) -> f32 { if (!trig_arg_ok(x)) { return nan_f(); } let sc = sincos_f(x); return div_f(sc.x, sc.y); }
 // asin/acos: Cephes' asinf polynomial, with the half-angle identity above 0.5.
 fn asin_core(a: f32) -> f32 {
   var x = a; var z = a * a; var big = false;
@@ -318,16 +325,16 @@ fn atan2_f(y: f32, x: f32) -> f32 {
   var r: f32;
   if (isinf_f(ay) && isinf_f(ax)) { r = 0.7853981633974483; }
   else if (ay == 0.0 && ax == 0.0) { r = 0.0; }
-  else if (ay <= ax) { r = atan(ay / ax); }
-  else { r = 1.5707963267948966 - atan(ax / ay); }
+  else if (ay <= ax) { r = atan(div_f(ay, ax)); }
+  else { r = 1.5707963267948966 - atan(div_f(ax, ay)); }
   if (signbit_f(x)) { r = 3.141592653589793 - r; }
   return select(r, -r, signbit_f(y));
 }
 // round half to even (WGSL's round); with decimals: mode 1 scales by s = 10^d, mode 2 by 10^-d.
 fn round_dec(x: f32, s: f32, mode: u32) -> f32 {
   if (isnan_f(x) || isinf_f(x)) { return x; }
-  if (mode == 1u) { return round(x * s) / s; }
-  if (mode == 2u) { return round(x / s) * s; }
+  if (mode == 1u) { return div_f(round(x * s), s); }
+  if (mode == 2u) { return round(div_f(x, s)) * s; }
   return round(x);
 }
 fn nz_f(x: f32) -> bool { return isnan_f(x) || x != 0.0; }
