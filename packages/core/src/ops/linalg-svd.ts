@@ -1,0 +1,106 @@
+import { ShapeError, TorchError } from '../errors';
+import type { Tensor } from '../tensor/tensor';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { callMulti, unwrapTensor } from './call';
+import { checkFloating, checkKernelDtype } from './linalg-solve';
+import { releaseAll } from './meta-utils';
+import { defineStructured, implOf, type Backend } from './registry';
+
+/**
+ * Note [The SVD primitive]
+ * torch.linalg's SVD family (svd, svdvals, pinv, matrix_rank, cond, the 2 / -2 / nuclear
+ * norms: linalg-svd-front.ts) rests on one operator, PyTorch's
+ * `_linalg_svd(A, full_matrices, compute_uv, *, driver)`, whose derivative is PyTorch's
+ * svd_backward (autograd's derivatives/linalg-svd.ts), so the composites differentiate
+ * through it. Its meta checks the input as 1.13's linalg_svd does, allocates U / S / Vh
+ * (U and Vh empty, of size [0], without compute_uv, as PyTorch's) and hands the backend
+ * (SvdImpls) a fresh contiguous copy of A with one batch dim and 3-d views of the results.
+ * `driver` picks a cuSOLVER algorithm in PyTorch: on any other device it raises, and
+ * torch-ts has no CUDA, so a non-None driver always raises, with PyTorch's message.
+ *
+ * Singular vectors are unique only up to a sign per pair (u_i, v_i) (and not at all for a
+ * repeated or zero singular value): the backends' one-sided Jacobi and LAPACK's gesdd may
+ * pick other signs, so tests compare U and Vh up to that sign (the OpInfo entries normalize
+ * each pair), or compare |U|, U diag(S) Vh and the orthonormality, as PyTorch's tests do.
+ */
+
+function asBatched(t: TensorImpl, batch: number): TensorImpl {
+  const [r, c] = t.sizes.slice(-2);
+  return t.view([batch, r, c], [r * c, c, 1], t.storageOffset);
+}
+
+// ---- _linalg_svd ----
+export const LINALG_SVD = defineStructured(
+  '_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)',
+  ([A, fullMatrices, computeUv, driver], b) => {
+    const op = 'linalg.svd';
+    if (A.dim < 2) throw new ShapeError(`${op}: The input tensor A must have at least 2 dimensions.`);
+    checkFloating(op, A);
+    if (driver !== null) throw new TorchError('torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend.');
+    checkKernelDtype('linalg_svd_cpu', A, A.numel > 0);
+    return svdOf(b, op, A, fullMatrices, computeUv);
+  },
+);
+
+function svdOf(b: Backend, op: string, A: TensorImpl, full: boolean, computeUv: boolean): TensorImpl[] {
+  const batchSizes = A.sizes.slice(0, -2);
+  const batch = batchSizes.reduce((x, y) => x * y, 1);
+  const [m, n] = A.sizes.slice(-2);
+  const k = Math.min(m, n);
+  const S = TensorImpl.empty(op, [...batchSizes, k], A.dtype, A.device);
+  const results = [S];
+  const temps: TensorImpl[] = [];
+  try {
+    let U: TensorImpl;
+    let Vh: TensorImpl;
+    if (computeUv) {
+      U = TensorImpl.empty(op, [...batchSizes, m, full ? m : k], A.dtype, A.device);
+      results.push(U);
+      Vh = TensorImpl.empty(op, [...batchSizes, full ? n : k, n], A.dtype, A.device);
+      results.push(Vh);
+    } else {
+      U = TensorImpl.empty(op, [0], A.dtype, A.device);
+      results.push(U);
+      Vh = TensorImpl.empty(op, [0], A.dtype, A.device);
+      results.push(Vh);
+    }
+    if (batch > 0 && (S.numel > 0 || (computeUv && (U.numel > 0 || Vh.numel > 0)))) {
+      const a = TensorImpl.empty(op, [batch, m, n], A.dtype, A.device);
+      temps.push(a);
+      if (a.numel > 0) {
+        const dst = a.view([...A.sizes], A.sizes.map((_, i) => A.sizes.slice(i + 1).reduce((x, y) => x * y, 1)), 0);
+        temps.push(dst);
+        implOf(b, 'copy', op)(dst, A);
+      }
+      const s = S.view([batch, k], [k, 1], S.storageOffset);
+      temps.push(s);
+      const u = computeUv ? asBatched(U, batch) : null;
+      const vh = computeUv ? asBatched(Vh, batch) : null;
+      if (u) temps.push(u);
+      if (vh) temps.push(vh);
+      implOf(b, 'svd', op)(a, s, u, vh);
+    }
+    return [results[1], results[0], results[2]];
+  } catch (e) {
+    releaseAll(results);
+    throw e;
+  } finally {
+    releaseAll(temps);
+  }
+}
+
+/** `_linalg_svd` of a Tensor: [U, S, Vh]. */
+export function svdTensors(A: Tensor, fullMatrices: boolean, computeUv: boolean, driver: string | null): Tensor[] {
+  return callMulti(LINALG_SVD, [unwrapTensor('linalg.svd', 'A', A), fullMatrices, computeUv, driver]);
+}
+
+/**
+ * linalg.svdvals: the S of `_linalg_svd`, with the vectors computed only where a gradient
+ * may be asked for (PyTorch's _may_require_fw_or_bw_grad: svd_backward needs U and Vh).
+ */
+export function svdvalsOf(A: Tensor, driver: string | null = null): Tensor {
+  const [U, S, Vh] = svdTensors(A, false, A.requiresGrad, driver);
+  U.dispose();
+  Vh.dispose();
+  return S;
+}
