@@ -2,8 +2,9 @@ import type { TensorImpl } from '../tensor/tensor-impl';
 
 /**
  * The impl of the SVD (linalg-svd.ts; Note [What a backend implements]). Core hands fresh
- * contiguous float32 / float64 tensors with one leading batch dim (B, read off `a`'s sizes,
- * which may hold 0 x n or m x 0 matrices), nothing shared; the impl may overwrite `a`.
+ * contiguous float32 / float64 tensors with one leading batch dim (B, read off `a`'s sizes;
+ * B > 0 and the matrices are not empty: core fills those results itself), nothing shared;
+ * the impl may overwrite `a`.
  */
 export interface SvdImpls {
   /**

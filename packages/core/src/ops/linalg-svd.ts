@@ -29,6 +29,15 @@ function asBatched(t: TensorImpl, batch: number): TensorImpl {
   return t.view([batch, r, c], [r * c, c, 1], t.storageOffset);
 }
 
+/** Square identity matrices into the contiguous batch `t` ([..., r, r]): zeros, then ones on a strided view of the diagonals. */
+function identityInto(b: Backend, op: string, t: TensorImpl, batch: number, temps: TensorImpl[]): void {
+  const r = t.sizes[t.dim - 1];
+  implOf(b, 'fill', op)(t, 0);
+  const diag = t.view([batch, r], [r * r, r + 1], t.storageOffset);
+  temps.push(diag);
+  implOf(b, 'fill', op)(diag, 1);
+}
+
 // ---- _linalg_svd ----
 export const LINALG_SVD = defineStructured(
   '_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)',
@@ -64,14 +73,15 @@ function svdOf(b: Backend, op: string, A: TensorImpl, full: boolean, computeUv: 
       Vh = TensorImpl.empty(op, [0], A.dtype, A.device);
       results.push(Vh);
     }
-    if (batch > 0 && (S.numel > 0 || (computeUv && (U.numel > 0 || Vh.numel > 0)))) {
+    if (batch > 0 && m * n === 0) {
+      // no matrix to decompose: the vectors are the identity's (full_matrices), or empty
+      if (computeUv) for (const t of [U, Vh]) if (t.numel > 0) identityInto(b, op, t, batch, temps);
+    } else if (batch > 0) {
       const a = TensorImpl.empty(op, [batch, m, n], A.dtype, A.device);
       temps.push(a);
-      if (a.numel > 0) {
-        const dst = a.view([...A.sizes], A.sizes.map((_, i) => A.sizes.slice(i + 1).reduce((x, y) => x * y, 1)), 0);
-        temps.push(dst);
-        implOf(b, 'copy', op)(dst, A);
-      }
+      const dst = a.view([...A.sizes], A.sizes.map((_, i) => A.sizes.slice(i + 1).reduce((x, y) => x * y, 1)), 0);
+      temps.push(dst);
+      implOf(b, 'copy', op)(dst, A);
       const s = S.view([batch, k], [k, 1], S.storageOffset);
       temps.push(s);
       const u = computeUv ? asBatched(U, batch) : null;
