@@ -419,7 +419,11 @@ export function matrixNormOf(A: Tensor, ord: MatrixOrd, dimArg: readonly number[
   if (ord === 'fro') return callFunctional(LINALG_VECTOR_NORM, [A.impl, 2, dim, keepdim, dtype ?? null]);
   const absOrd = ord === 'nuc' ? 0 : Math.abs(ord);
   if (ord !== 'nuc' && absOrd !== 2 && absOrd !== 1 && absOrd !== Infinity) throw new TorchError(`${op}: Order ${ord} not supported.`);
-  if (ord === 'nuc' || absOrd === 2) return tidy(() => singularNorm(A, ord, dim, keepdim, dtype));
+  if (ord === 'nuc' || absOrd === 2) {
+    // (1.13 refuses float16 / bfloat16 here even before the SVD kernel would)
+    checkFloating(op, A, false);
+    return tidy(() => singularNorm(A, ord, dim, keepdim, dtype));
+  }
   // the inf norm is the 1 norm of the transpose: the max (min) over rows of the row sums
   if (absOrd === Infinity) dim.reverse();
   // (without keepdim, the first reduction shifts a later dim down by one)

@@ -108,6 +108,8 @@ function threshold(A: Tensor, sMax: Tensor, atol: number | null, rtol: number | 
 
 function pinvOf(A: Tensor, atol: number | null, rtol: number | null, hermitian: boolean): Tensor {
   return tidy(() => {
+    // (the float overload computes the default rtol, eps of A's dtype, before pinv's own check)
+    if (atol !== null && rtol === null) epsilonOf(A);
     if ((A.dtype !== 'float32' && A.dtype !== 'float64') || A.dim() < 2) {
       throw new TorchError(`linalg.pinv(${torchTypeName(A.dtype)}${fmtShape(A.shape)}): expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble types`);
     }
@@ -148,7 +150,8 @@ export const pinverse = front('pinverse(Tensor self, float rcond=1e-15) -> Tenso
 function matrixRankOf(A: Tensor, atol: number | null, rtol: number | null, hermitian: boolean): Tensor {
   return tidy(() => {
     if (A.dim() < 2) throw new ShapeError('torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.');
-    epsilonOf(A);
+    // (the default rtol, eps of A's dtype, is computed before anything else looks at the dtype)
+    if (rtol === null) epsilonOf(A);
     if (A.numel() === 0) return zeros(A.shape.slice(0, -2), { dtype: 'int64', device: A.device });
     const S = svdvalsOf(hermitian ? hermitianPart(A) : A);
     const tol = threshold(A, narrow(S, -1, 0, 1), atol, rtol);
