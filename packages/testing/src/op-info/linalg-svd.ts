@@ -45,8 +45,12 @@ function signsOf(X: Tensor, dim: number): Tensor {
 /**
  * The goldens' sign_fix (ops_linalg_svd.py): each pair (u_i, v_i) flipped so that u_i's entry
  * of largest magnitude is positive; the rows of a full Vh past k by their own largest entry.
+ * Without singular values (empty matrices) the vectors are the identity's on both sides and
+ * are left as they are (the flip would be a multiplication by ones, which WebGPU cannot do in
+ * float64, where core makes these results without a kernel).
  */
 export function signFix(U: Tensor, S: Tensor, Vh: Tensor): Tensor[] {
+  if (S.numel() === 0) return [U, S, Vh];
   return torch.tidy(() => {
     const k = S.shape[S.dim() - 1];
     const sU = signsOf(U, -2);
