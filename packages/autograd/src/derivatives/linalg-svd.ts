@@ -1,4 +1,4 @@
-import { TorchError, add, div, eye, matmul, mul, narrow, sub, transpose, unsqueeze, type Tensor } from '@torch-ts/core';
+import { TorchError, abs, add, arange, cat, cumprod, detach, div, eye, lt, flip, linalgDet, linalgSolve, linalgSvd, matmul, mul, narrow, ones, sub, transpose, unsqueeze, where, type Tensor } from '@torch-ts/core';
 import type { DerivativeFamily, DerivativeOf } from '../derivative';
 import { savedTensor } from './common';
 
@@ -78,6 +78,56 @@ const LinalgSvdBackward0: DerivativeOf<'_linalg_svd'> = {
   },
 };
 
+/** PyTorch's prod_safe_zeros_backward: grad * prod_{j != i} x_j along the last dim, by exclusive cumulative products (no division, so zeros are fine). */
+function prodSafeZerosBackward(grad: Tensor, x: Tensor): Tensor {
+  const n = x.shape[x.dim() - 1];
+  if (x.numel() === 0 || n === 1) return mul(grad, ones(x.shape, { dtype: x.dtype, device: x.device }));
+  const one = ones([...x.shape.slice(0, -1), 1], { dtype: x.dtype, device: x.device });
+  const before = cumprod(cat([one, narrow(x, -1, 0, n - 1)], -1), -1);
+  const after = flip(cumprod(cat([one, flip(narrow(x, -1, 1, n - 1), [-1])], -1), -1), [-1]);
+  return mul(grad, mul(before, after));
+}
+
+/**
+ * linalg_det_backward (core's Note [The determinant's derivative]), PyTorch 1.13's create_graph
+ * form: gA = solve(A^T, grad det I) where |det| >= 100 eps (eps of A's dtype: PyTorch's
+ * threshold, found by running 1.13: det 1e-12 solves, 1e-14 takes the SVD in float64), else
+ * the SVD form U diag(prod_{j != i} s_j * grad * det(U) det(Vh)) Vh, finite and exact at a
+ * singular matrix (the cofactors, of every rank). Without a host read of which matrices
+ * are singular, both forms run on every matrix of the batch, each on a stand-in where the
+ * other applies (the identity for the solve, diag(1..n), whose singular values are distinct,
+ * for the SVD), so neither makes inf or NaN that `where` would pass on in double backward.
+ */
+function detBackward(grad: Tensor, det: Tensor, A: Tensor): Tensor {
+  const n = A.shape[A.dim() - 1];
+  const opts = { dtype: A.dtype, device: A.device };
+  const I = eye(n, opts);
+  const eps = A.dtype === 'float32' ? 1.1920928955078125e-7 : 2.220446049250313e-16;
+  const singular = unsqueeze(unsqueeze(lt(abs(det), 100 * eps), -1), -1);
+  const g = unsqueeze(unsqueeze(mul(grad, det), -1), -1);
+  const regular = linalgSolve(transpose(where(singular, I, A), -2, -1), mul(g, I));
+  const D = mul(I, add(arange(n, opts), 1));
+  const [U, S, Vh] = linalgSvd(where(singular, A, D), { fullMatrices: false });
+  // (det(U) det(Vh) is +-1, locally constant: no derivative to carry)
+  const alpha = detach(mul(linalgDet(detach(U)), linalgDet(detach(Vh))));
+  const Dg = prodSafeZerosBackward(unsqueeze(mul(grad, alpha), -1), S);
+  const fromSvd = matmul(mul(U, unsqueeze(Dg, -2)), Vh);
+  return where(singular, fromSvd, regular);
+}
+
+const LinalgDetBackward0: DerivativeOf<'_linalg_det_attach'> = {
+  name: 'LinalgDetBackward0',
+  inputs: ['A'],
+  saves: ['A', 'result'],
+  backward: (ctx) => {
+    if (!ctx.needs[0]) return [null];
+    const A = savedTensor(ctx, 'A', '_linalg_det_attach');
+    if (A.numel() === 0) return [mul(A, 0)];
+    return [detBackward(ctx.grad, savedTensor(ctx, 'result', '_linalg_det_attach'), A)];
+  },
+};
+
 export const LINALG_SVD_DERIVATIVES = {
   _linalg_svd: LinalgSvdBackward0,
+  _linalg_det_attach: LinalgDetBackward0,
 } satisfies DerivativeFamily;

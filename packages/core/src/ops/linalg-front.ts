@@ -26,8 +26,8 @@ import { LINALG_VECTOR_NORM } from './reduction-stats';
 import { tril, triu } from './reorder';
 import { narrow } from './shape-ops';
 import { clone, copy_ } from './copy';
-import { diagonal, expand, permute, squeeze, unsqueeze } from './views';
-import { svdvalsOf } from './linalg-svd';
+import { detach, diagonal, expand, permute, squeeze, unsqueeze } from './views';
+import { attachDet, svdvalsOf } from './linalg-svd';
 import { named } from './named-tuple';
 import { cTypeName } from './meta-utils';
 
@@ -209,8 +209,9 @@ function permutationSign(pivots: Tensor): Tensor {
 function detOf(op: string, A: Tensor): Tensor {
   checkInputMatrix(op, A);
   return tidy(() => {
-    const [LU, pivots] = luFactorExOf(A, true, false);
-    return mul(prod(diagonal(LU, 0, -2, -1), -1), permutationSign(pivots));
+    // (the value from A's LU factors, the derivative PyTorch's: Note [The determinant's derivative])
+    const [LU, pivots] = luFactorExOf(detach(A), true, false);
+    return attachDet(A, mul(prod(diagonal(LU, 0, -2, -1), -1), permutationSign(pivots)));
   });
 }
 

@@ -1,7 +1,7 @@
 import { ShapeError, TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { callMulti, unwrapTensor } from './call';
+import { callFunctional, callMulti, unwrapTensor } from './call';
 import { checkFloating, checkKernelDtype } from './linalg-solve';
 import { releaseAll } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
@@ -113,4 +113,41 @@ export function svdvalsOf(A: Tensor, driver: string | null = null): Tensor {
   U.dispose();
   Vh.dispose();
   return S;
+}
+
+/**
+ * Note [The determinant's derivative]
+ * linalg.det is LU-based (linalg-front.ts), and differentiating it through lu_factor_ex gives
+ * inf / NaN at an exactly singular matrix, where det is 0 but its derivative, the cofactor
+ * matrix, is finite. PyTorch 1.13 gives det its own derivative, linalg_det_backward: the
+ * solve det * A^-T, or where |det| < 100 eps the SVD formula U diag(prod_{j != i} s_j) Vh
+ * (times det(U) det(Vh)), which stays finite and is right for every rank. torch-ts keeps
+ * det's forward as it was, computed without a graph, and attaches that derivative with this
+ * operator: `_linalg_det_attach(A, det)` returns det (a copy) and its derivative in A is
+ * linalg_det_backward (autograd's derivatives/linalg-svd.ts); `det` itself has none (it was
+ * computed from a detached A). The formula is written with ordinary ops, so it differentiates
+ * again. That is PyTorch's create_graph path; its first-order path (no create_graph)
+ * perturbs the LU factors instead, which gives 0, not the cofactors, at an exactly singular
+ * matrix of rank n - 1 (1.13's own gradcheck of det fails there): torch-ts uses the one
+ * formula for both. slogdet and logdet keep the LU derivative: their gradient A^-T is
+ * infinite at a singular matrix in PyTorch too.
+ */
+export const LINALG_DET_ATTACH = defineStructured('_linalg_det_attach(Tensor A, Tensor det) -> Tensor', ([A, det], b) => {
+  const op = 'linalg.det';
+  const out = TensorImpl.empty(op, [...det.sizes], det.dtype, det.device);
+  if (out.numel > 0) {
+    try {
+      implOf(b, 'copy', op)(out, det);
+    } catch (e) {
+      out.release();
+      throw e;
+    }
+  }
+  void A;
+  return out;
+});
+
+/** det (computed from a detached A) with linalg_det_backward as its derivative in A (Note [The determinant's derivative]). */
+export function attachDet(A: Tensor, det: Tensor): Tensor {
+  return callFunctional(LINALG_DET_ATTACH, [unwrapTensor('linalg.det', 'A', A), unwrapTensor('linalg.det', 'det', det)]);
 }
