@@ -111,7 +111,7 @@ function pinvOf(A: Tensor, atol: number | null, rtol: number | null, hermitian: 
     // (the float overload computes the default rtol, eps of A's dtype, before pinv's own check)
     if (atol !== null && rtol === null) epsilonOf(A);
     if ((A.dtype !== 'float32' && A.dtype !== 'float64') || A.dim() < 2) {
-      throw new TorchError(`linalg.pinv(${torchTypeName(A.dtype)}${fmtShape(A.shape)}): expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble types`);
+      throw new TorchError(`linalg.pinv(${torchTypeName(A.dtype)}{${fmtShape(A.shape)}}): expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble types`);
     }
     const [U, S, Vh] = svdTensors(hermitian ? hermitianPart(A) : A, false, true, null);
     if (A.numel() === 0) return matmul(mul(mT(Vh), unsqueeze(reciprocal(S), -2)), mT(U));
