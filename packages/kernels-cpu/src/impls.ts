@@ -29,6 +29,7 @@ import { searchsorted, sort, topk, unique } from './kernels/sort';
 import { flip, triZero } from './kernels/reorder';
 import { cat } from './kernels/join';
 import { cholesky, luFactor, luSolve, solveTriangular } from './kernels/linalg';
+import { svd } from './kernels/linalg-svd';
 
 /** Note [Counter-based random streams] (core): the CPU's random ops draw on the host. */
 const CPU_RANDOM = 'random ops on CPU draw on the host from MT19937, as PyTorch CPU does';
@@ -73,6 +74,8 @@ export const cpuImpls = {
   luSolve,
   solveTriangular,
   cholesky,
+  // Note [CPU SVD: one-sided Jacobi]
+  svd,
   leakyRelu,
   elu,
   hardtanh,

@@ -114,6 +114,8 @@ export const webgpuDtypes = {
   luSolve: F32,
   solveTriangular: F32,
   cholesky: F32,
+  // Note [WebGPU SVD: one-sided Jacobi, a workgroup per matrix]
+  svd: F32,
   bmm: WITH_F16_BF16,
   addmm: [],
   standardGammaGrad: [],

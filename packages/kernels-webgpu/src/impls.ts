@@ -15,6 +15,7 @@ import { indexingImpls } from './kernels/indexing';
 import { softmaxImpls } from './kernels/softmax';
 import { lossImpls } from './kernels/losses';
 import { linalgImpls } from './kernels/linalg';
+import { svdImpls } from './kernels/linalg-svd';
 import { poisonsArgument } from './runtime/poison';
 
 /**
@@ -57,6 +58,7 @@ export const webgpuImpls = {
   ...softmaxImpls,
   ...lossImpls,
   ...linalgImpls,
+  ...svdImpls,
   // core calls these outside a structured op (Note [Poisoned storages])
   bernoulliTensor: poisonsArgument(randomImpls.bernoulliTensor, 0),
   multinomial: poisonsArgument(randomImpls.multinomial, 0),

@@ -229,6 +229,12 @@ const DTYPE_FREE_SAMPLES: Readonly<Record<string, readonly string[]>> = {
   linalgSolveEx: ['empty'],
   linalgMatrixPower: ['n0', 'n1'],
   matrixPower: ['n0', 'n1'],
+  // (the SVD of empty matrices: core fills the results, the identity for full_matrices; cond's are zeros)
+  linalgSvd: ['empty', 'm0-full', 'n0-full', 'm0-thin', 'batch0'],
+  linalgSvdvals: ['empty', 'n0', 'batch0'],
+  svd: ['empty'],
+  linalgCond: ['empty', 'batch0-one'],
+  linalgMatrixRank: ['empty', 'batch0'],
 };
 
 /** Ops whose int64 results are indices, written by the arg-reduction kernel (no int64 arithmetic). */
@@ -236,6 +242,9 @@ const INDEX_RESULT_OPS: readonly string[] = ['argmax', 'argmin', 'max', 'min', '
 
 /** Factorizations whose int32 results (pivots, info) their kernels write themselves (core Note [The linalg primitives]): they compute in the input's dtype. */
 const LINALG_INFO_OPS: readonly string[] = ['linalgLuFactorEx', 'linalgLuFactor', 'linalgCholeskyEx', 'linalgInvEx', 'linalgSolveEx'];
+
+/** Ops whose int64 result is a count of a bool mask (sum of comparisons: matrix_rank), computed in the input's dtype up to the mask. */
+const COUNT_RESULT_OPS: readonly string[] = ['linalgMatrixRank'];
 
 /** Samples whose result core makes with a cast copy alone (median of nothing: NaN cast to the dtype): they run wherever the device casts. */
 const CAST_ONLY_SAMPLES: Readonly<Record<string, readonly string[]>> = { median: ['empty-all'], nanmedian: ['empty-all'] };
@@ -259,7 +268,7 @@ export function unsupportedDtypeOf(c: GoldenCase, opName: string): DType | null 
   if (bad) return bad;
   const ops = SAMPLE_OPS[opName]?.[c.sample] ?? [kernelOp(opName, c)];
   const supported = DTYPES.filter((d) => ops.every((o) => supports(o, d, 'webgpu')));
-  if (INDEX_RESULT_OPS.includes(opName) || LINALG_INFO_OPS.includes(opName)) {
+  if (INDEX_RESULT_OPS.includes(opName) || LINALG_INFO_OPS.includes(opName) || COUNT_RESULT_OPS.includes(opName)) {
     // The kernel runs in the input's dtype and writes int64 indices itself.
     // (searchsorted's third input, the sorter, is an int64 index its kernel reads itself)
     const data = opName === 'searchsorted' ? tensors.slice(0, 2) : tensors;

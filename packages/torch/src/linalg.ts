@@ -1,6 +1,7 @@
 /**
  * `torch.linalg`: the LU / Cholesky / triangular family and the functions composed of it
- * (inv, det, slogdet, solve, lu, matrixPower, multiDot, the norms, vecdot, cross), camelCased
+ * (inv, det, slogdet, solve, lu, matrixPower, multiDot, the norms, vecdot, cross), the SVD
+ * family (svd, svdvals, pinv, matrixRank, cond, norm), camelCased
  * (`torch.linalg.luFactor`, `torch.linalg.invEx`). Named-tuple results are arrays with named
  * fields: `const [LU, pivots] = torch.linalg.luFactor(A)` or `.LU`.
  */

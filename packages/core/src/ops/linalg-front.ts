@@ -26,7 +26,8 @@ import { LINALG_VECTOR_NORM } from './reduction-stats';
 import { tril, triu } from './reorder';
 import { narrow } from './shape-ops';
 import { clone, copy_ } from './copy';
-import { diagonal, expand, squeeze, unsqueeze } from './views';
+import { detach, diagonal, expand, permute, squeeze, unsqueeze } from './views';
+import { attachDet, svdvalsOf } from './linalg-svd';
 import { named } from './named-tuple';
 import { cTypeName } from './meta-utils';
 
@@ -208,8 +209,9 @@ function permutationSign(pivots: Tensor): Tensor {
 function detOf(op: string, A: Tensor): Tensor {
   checkInputMatrix(op, A);
   return tidy(() => {
-    const [LU, pivots] = luFactorExOf(A, true, false);
-    return mul(prod(diagonal(LU, 0, -2, -1), -1), permutationSign(pivots));
+    // (the value from A's LU factors, the derivative PyTorch's: Note [The determinant's derivative])
+    const [LU, pivots] = luFactorExOf(detach(A), true, false);
+    return attachDet(A, mul(prod(diagonal(LU, 0, -2, -1), -1), permutationSign(pivots)));
   });
 }
 
@@ -405,20 +407,24 @@ export const linalgVectorNorm = front('linalg_vector_norm(Tensor x, Scalar ord=2
   callFunctional(LINALG_VECTOR_NORM, [unwrapTensor('linalg.vector_norm', 'x', x), ord, dim ?? null, keepdim, dtype ?? null]),
 );
 
-function matrixNormOf(A: Tensor, ord: 'fro' | 'nuc' | number, dimArg: readonly number[], keepdim: boolean, dtype: DType | null | undefined): Tensor {
+export type MatrixOrd = 'fro' | 'nuc' | number;
+
+/** linalg.matrix_norm (also linalg.norm's and linalg.cond's matrix norms). */
+export function matrixNormOf(A: Tensor, ord: MatrixOrd, dimArg: readonly number[], keepdim: boolean, dtype: DType | null | undefined): Tensor {
   const op = 'linalg.matrix_norm';
   if (A.dim() < 2) throw new ShapeError(`${op}: The input tensor A must have at least 2 dimensions.`);
   checkFloating(op, A);
   if (dimArg.length !== 2) throw new ShapeError(`${op}: dim must be a 2-tuple. Got ${dimArg.join(' ')}`);
   const dim = dimArg.map((d) => normalizeDim(op, d, A.dim()));
   if (dim[0] === dim[1]) throw new ShapeError(`${op}: dims must be different. Got (${dim[0]}, ${dim[1]})`);
-  const svd = (what: string) =>
-    new TorchError(`${op}: ${what} needs the singular values (torch.linalg.svd), which torch-ts does not have yet (torch.linalg part 2)`);
   if (ord === 'fro') return callFunctional(LINALG_VECTOR_NORM, [A.impl, 2, dim, keepdim, dtype ?? null]);
-  if (ord === 'nuc') throw svd("ord='nuc'");
-  const absOrd = Math.abs(ord);
-  if (absOrd !== 2 && absOrd !== 1 && absOrd !== Infinity) throw new TorchError(`${op}: Order ${ord} not supported.`);
-  if (absOrd === 2) throw svd(`ord=${ord}`);
+  const absOrd = ord === 'nuc' ? 0 : Math.abs(ord);
+  if (ord !== 'nuc' && absOrd !== 2 && absOrd !== 1 && absOrd !== Infinity) throw new TorchError(`${op}: Order ${ord} not supported.`);
+  if (ord === 'nuc' || absOrd === 2) {
+    // (1.13 refuses float16 / bfloat16 here even before the SVD kernel would)
+    checkFloating(op, A, false);
+    return tidy(() => singularNorm(A, ord, dim, keepdim, dtype));
+  }
   // the inf norm is the 1 norm of the transpose: the max (min) over rows of the row sums
   if (absOrd === Infinity) dim.reverse();
   // (without keepdim, the first reduction shifts a later dim down by one)
@@ -430,8 +436,22 @@ function matrixNormOf(A: Tensor, ord: 'fro' | 'nuc' | number, dimArg: readonly n
 }
 
 /**
- * The matrix norm over the two dims `dim`: 'fro', 1, -1, inf, -inf. ord 2, -2 and 'nuc'
- * need the singular values, which come with torch.linalg's second part: they raise.
+ * ord 2, -2 and 'nuc' (1.13's linalg_matrix_norm): the singular values of A (cast to
+ * `dtype` first) with `dim` moved last, then their max, min or sum; keepdim puts the two
+ * dims back as size 1.
+ */
+function singularNorm(A: Tensor, ord: 'nuc' | number, dim: readonly number[], keepdim: boolean, dtype: DType | null | undefined): Tensor {
+  const perm = [...A.shape.keys()].filter((d) => d !== dim[0] && d !== dim[1]).concat(dim);
+  const A2 = permute(dtype ? A.to(dtype) : A, perm);
+  const S = svdvalsOf(A2);
+  let r = ord === 'nuc' ? sum(S, -1) : ord > 0 ? amax(S, -1) : amin(S, -1);
+  if (keepdim) for (const d of [...dim].sort((a, b) => a - b)) r = unsqueeze(r, d);
+  return r;
+}
+
+/**
+ * The matrix norm over the two dims `dim`: 'fro', 'nuc' (the sum of the singular values),
+ * 1, -1, inf, -inf, 2 and -2 (the largest and smallest singular value).
  */
 export const linalgMatrixNorm = overloadedFront(
   [

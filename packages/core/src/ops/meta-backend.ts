@@ -21,7 +21,7 @@ export const META_IMPLS = {
   where: noop,
   sum: noop, prod: noop, amax: noop, amin: noop, maxDim: noop, minDim: noop, argmax: noop, argmin: noop,
   mm: noop, bmm: noop,
-  luFactor: noop, luSolve: noop, solveTriangular: noop, cholesky: noop,
+  luFactor: noop, luSolve: noop, solveTriangular: noop, cholesky: noop, svd: noop,
   round: noop,
   lerp: noop, addcmul: noop, addcdiv: noop,
   nanToNum: noop,

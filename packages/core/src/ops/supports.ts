@@ -129,6 +129,16 @@ export const OP_KERNELS: Readonly<Record<string, readonly KernelNeed[]>> = {
   linalgMatrixNorm: ['vectorNorm', 'amax', 'amin'],
   linalgVecdot: ['mul', 'sum'],
   linalgCross: ['mul', 'add', 'cat'],
+  // torch.linalg part 2b (Note [The SVD primitive]): the SVD (fill: the identity vectors of
+  // empty matrices), and what the composites compute with its results in the op's dtype
+  linalgSvd: ['fill', 'svd'],
+  linalgSvdvals: ['svd'],
+  linalgPinv: ['svd', 'gt', 'reciprocal', 'where', 'mul', 'mm', 'bmm'],
+  pinverse: ['svd', 'gt', 'reciprocal', 'where', 'mul', 'mm', 'bmm'],
+  linalgMatrixRank: ['svd', 'gt', 'mul', 'where', 'sum'],
+  linalgCond: ['svd', 'div', 'fill', 'luFactor', 'luSolve', 'vectorNorm', 'amax', 'amin', 'mul', 'where', 'nanToNum'],
+  // (its vector norms and 'fro' / 1 / inf take every float dtype; 2, -2 and 'nuc' the SVD's)
+  linalgNorm: ['vectorNorm', 'amax', 'amin'],
   // data movement
   stack: ['cat'],
   hstack: ['cat'],

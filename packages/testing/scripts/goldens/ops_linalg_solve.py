@@ -282,7 +282,10 @@ def make():
             rec.case("linalgVectorNorm", sample, d, [rand(d, shape, ("vn", sample, d))], lambda a, k: L.vector_norm(a[0], **_ord(k)), kw)
         for sample, kw, shape in [("fro", {}, [2, 3, 4]), ("one", {"ord": 1}, [3, 4]), ("minus-one", {"ord": -1}, [2, 3, 4]),
                                   ("inf", {"ord": "inf"}, [3, 4]), ("minus-inf", {"ord": "-inf"}, [2, 3, 4]),
-                                  ("dims", {"ord": 1, "dim": [2, 0]}, [2, 3, 4]), ("keepdim", {"ord": "inf", "keepdim": True}, [2, 3, 4])]:
+                                  ("dims", {"ord": 1, "dim": [2, 0]}, [2, 3, 4]), ("keepdim", {"ord": "inf", "keepdim": True}, [2, 3, 4]),
+                                  # (the singular values' orders: torch.linalg part 2b, ops_linalg_svd.py)
+                                  ("two", {"ord": 2}, [2, 3, 4]), ("minus-two", {"ord": -2}, [4, 3]), ("nuc", {"ord": "nuc"}, [2, 3, 4]),
+                                  ("nuc-dims", {"ord": "nuc", "dim": [2, 0], "keepdim": True}, [2, 3, 4])]:
             rec.case("linalgMatrixNorm", sample, d, [rand(d, shape, ("mn", sample, d))], lambda a, k: L.matrix_norm(a[0], **_ord(k)), kw)
         rec.case("linalgVecdot", "basic", d, [rand(d, [2, 3], ("vd", d)), rand(d, [3], ("vdb", d))], lambda a, k: L.vecdot(*a))
         rec.case("linalgVecdot", "dim", d, [rand(d, [4, 2], ("vd2", d)), rand(d, [4, 2], ("vd2b", d))], lambda a, k: L.vecdot(*a, **k), {"dim": 0})

@@ -64,6 +64,7 @@ export const GRADCHECK_EXCLUDED: Readonly<Record<string, string>> = {
   specialZeta: "PyTorch's derivative for zeta's x is not implemented (an error at backward), and gradcheck makes every float64 input require grad; q's is checked with x constant in test/special.test.ts",
   linalgCholesky: 'needs symmetric positive-definite inputs, which random draws are not: test/linalg.test.ts gradchecks it on A A^T + n I',
   linalgCholeskyEx: 'needs symmetric positive-definite inputs, which random draws are not: test/linalg.test.ts gradchecks it on A A^T + n I',
+  linalgMatrixRank: 'an int64 count has no gradient',
 };
 
 /**
@@ -76,6 +77,8 @@ const CLAMP_NAN = "a NaN Scalar bound: PyTorch's clamp_backward gives 0 where th
 const NLL_WEIGHT = "PyTorch's nll_loss has no derivative for weight, which gradcheck makes require grad (checked with constant weights in test/nn-gradcheck.test.ts)";
 /** Nor have binary_cross_entropy's weight and binary_cross_entropy_with_logits's weight and pos_weight. */
 const BCE_WEIGHT = "PyTorch's binary_cross_entropy(_with_logits) has no derivative for weight / pos_weight, which gradcheck makes require grad";
+/** torch.linalg.svd's full_matrices (the default) on a rectangular A. */
+const SVD_FULL = "the columns of a full U (rows of Vh) past min(m, n) are any orthonormal completion, on which PyTorch's derivative does not depend (derivatives.yaml narrows them away): finite differences through them cannot match; test/linalg-svd.test.ts gradchecks the first k of them";
 export const GRADCHECK_EXCLUDED_SAMPLES: Readonly<Record<string, string>> = {
   'scatter/reduce-add': "scatter with reduce= has no derivative in PyTorch (its Node is NotImplemented); scatterReduce has one",
   'scatter/reduce-multiply': "scatter with reduce= has no derivative in PyTorch (its Node is NotImplemented); scatterReduce has one",
@@ -113,6 +116,12 @@ export const GRADCHECK_EXCLUDED_SAMPLES: Readonly<Record<string, string>> = {
   'xlogy/scalar-negative-int': 'log of a negative number: nan, with no derivative to check',
   'specialXlog1py/scalar-negative-int': 'log1p(-2): nan, with no derivative to check',
   'specialZeta.Scalar/scalar-zero': 'zeta(0, q) is nan (x < 1): no derivative to check',
+  'linalgSvd/full-tall': SVD_FULL,
+  'linalgSvd/full-wide': SVD_FULL,
+  'linalgSvd/batched': SVD_FULL,
+  'svd/full': SVD_FULL,
+  'linalgCond/empty': "cond of empty matrices is a new zeros tensor, as PyTorch's (_linalg_cond_empty_matrix): not a function of A, so there is nothing to differentiate",
+  'linalgCond/batch0-one': "cond of empty matrices is a new zeros tensor, as PyTorch's (_linalg_cond_empty_matrix): not a function of A, so there is nothing to differentiate",
 };
 
 /**

@@ -69,6 +69,8 @@ export {
   blockDiag,
   cartesianProd,
   combinations,
+  svd,
+  pinverse,
   mm,
   bmm,
   mv,

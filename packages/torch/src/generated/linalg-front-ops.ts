@@ -22,4 +22,10 @@ export {
   linalgMatrixNorm as matrixNorm,
   linalgVecdot as vecdot,
   linalgCross as cross,
+  linalgSvd as svd,
+  linalgSvdvals as svdvals,
+  linalgPinv as pinv,
+  linalgMatrixRank as matrixRank,
+  linalgCond as cond,
+  linalgNorm as norm,
 } from '@torch-ts/core';

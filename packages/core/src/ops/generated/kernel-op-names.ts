@@ -5,6 +5,8 @@
 export const KERNEL_OP_NAMES = [
   '_adaptive_avg_pool2d',
   '_adaptive_avg_pool2d_backward',
+  '_linalg_det_attach',
+  '_linalg_svd',
   '_log_softmax',
   '_log_softmax_backward_data',
   '_pad_circular1d',

@@ -5,6 +5,8 @@
 export interface OpSchemas {
   '_adaptive_avg_pool2d': '_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor';
   '_adaptive_avg_pool2d_backward': '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor';
+  '_linalg_det_attach': '_linalg_det_attach(Tensor A, Tensor det) -> Tensor';
+  '_linalg_svd': '_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)';
   '_log_softmax': '_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor';
   '_log_softmax_backward_data': '_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor';
   '_pad_circular1d': '_pad_circular1d(Tensor self, SymInt[2] padding) -> Tensor';

@@ -1,0 +1,153 @@
+import { ShapeError, TorchError } from '../errors';
+import type { Tensor } from '../tensor/tensor';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { callFunctional, callMulti, unwrapTensor } from './call';
+import { checkFloating, checkKernelDtype } from './linalg-solve';
+import { releaseAll } from './meta-utils';
+import { defineStructured, implOf, type Backend } from './registry';
+
+/**
+ * Note [The SVD primitive]
+ * torch.linalg's SVD family (svd, svdvals, pinv, matrix_rank, cond, the 2 / -2 / nuclear
+ * norms: linalg-svd-front.ts) rests on one operator, PyTorch's
+ * `_linalg_svd(A, full_matrices, compute_uv, *, driver)`, whose derivative is PyTorch's
+ * svd_backward (autograd's derivatives/linalg-svd.ts), so the composites differentiate
+ * through it. Its meta checks the input as 1.13's linalg_svd does, allocates U / S / Vh
+ * (U and Vh empty, of size [0], without compute_uv, as PyTorch's) and hands the backend
+ * (SvdImpls) a fresh contiguous copy of A with one batch dim and 3-d views of the results.
+ * `driver` picks a cuSOLVER algorithm in PyTorch: on any other device it raises, and
+ * torch-ts has no CUDA, so a non-None driver always raises, with PyTorch's message.
+ *
+ * Singular vectors are unique only up to a sign per pair (u_i, v_i) (and not at all for a
+ * repeated or zero singular value): the backends' one-sided Jacobi and LAPACK's gesdd may
+ * pick other signs, so tests compare U and Vh up to that sign (the OpInfo entries normalize
+ * each pair), or compare |U|, U diag(S) Vh and the orthonormality, as PyTorch's tests do.
+ */
+
+function asBatched(t: TensorImpl, batch: number): TensorImpl {
+  const [r, c] = t.sizes.slice(-2);
+  return t.view([batch, r, c], [r * c, c, 1], t.storageOffset);
+}
+
+/** Square identity matrices into the contiguous batch `t` ([..., r, r]): zeros, then ones on a strided view of the diagonals. */
+function identityInto(b: Backend, op: string, t: TensorImpl, batch: number, temps: TensorImpl[]): void {
+  const r = t.sizes[t.dim - 1];
+  implOf(b, 'fill', op)(t, 0);
+  const diag = t.view([batch, r], [r * r, r + 1], t.storageOffset);
+  temps.push(diag);
+  implOf(b, 'fill', op)(diag, 1);
+}
+
+// ---- _linalg_svd ----
+export const LINALG_SVD = defineStructured(
+  '_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)',
+  ([A, fullMatrices, computeUv, driver], b) => {
+    const op = 'linalg.svd';
+    if (A.dim < 2) throw new ShapeError(`${op}: The input tensor A must have at least 2 dimensions.`);
+    checkFloating(op, A);
+    if (driver !== null) throw new TorchError('torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend.');
+    checkKernelDtype('linalg_svd_cpu', A, A.numel > 0);
+    return svdOf(b, op, A, fullMatrices, computeUv);
+  },
+);
+
+function svdOf(b: Backend, op: string, A: TensorImpl, full: boolean, computeUv: boolean): TensorImpl[] {
+  const batchSizes = A.sizes.slice(0, -2);
+  const batch = batchSizes.reduce((x, y) => x * y, 1);
+  const [m, n] = A.sizes.slice(-2);
+  const k = Math.min(m, n);
+  const S = TensorImpl.empty(op, [...batchSizes, k], A.dtype, A.device);
+  const results = [S];
+  const temps: TensorImpl[] = [];
+  try {
+    let U: TensorImpl;
+    let Vh: TensorImpl;
+    if (computeUv) {
+      U = TensorImpl.empty(op, [...batchSizes, m, full ? m : k], A.dtype, A.device);
+      results.push(U);
+      Vh = TensorImpl.empty(op, [...batchSizes, full ? n : k, n], A.dtype, A.device);
+      results.push(Vh);
+    } else {
+      U = TensorImpl.empty(op, [0], A.dtype, A.device);
+      results.push(U);
+      Vh = TensorImpl.empty(op, [0], A.dtype, A.device);
+      results.push(Vh);
+    }
+    if (batch > 0 && m * n === 0) {
+      // no matrix to decompose: the vectors are the identity's (full_matrices), or empty
+      if (computeUv) for (const t of [U, Vh]) if (t.numel > 0) identityInto(b, op, t, batch, temps);
+    } else if (batch > 0) {
+      const a = TensorImpl.empty(op, [batch, m, n], A.dtype, A.device);
+      temps.push(a);
+      const dst = a.view([...A.sizes], A.sizes.map((_, i) => A.sizes.slice(i + 1).reduce((x, y) => x * y, 1)), 0);
+      temps.push(dst);
+      implOf(b, 'copy', op)(dst, A);
+      const s = S.view([batch, k], [k, 1], S.storageOffset);
+      temps.push(s);
+      const u = computeUv ? asBatched(U, batch) : null;
+      const vh = computeUv ? asBatched(Vh, batch) : null;
+      if (u) temps.push(u);
+      if (vh) temps.push(vh);
+      implOf(b, 'svd', op)(a, s, u, vh);
+    }
+    return [results[1], results[0], results[2]];
+  } catch (e) {
+    releaseAll(results);
+    throw e;
+  } finally {
+    releaseAll(temps);
+  }
+}
+
+/** `_linalg_svd` of a Tensor: [U, S, Vh]. */
+export function svdTensors(A: Tensor, fullMatrices: boolean, computeUv: boolean, driver: string | null): Tensor[] {
+  return callMulti(LINALG_SVD, [unwrapTensor('linalg.svd', 'A', A), fullMatrices, computeUv, driver]);
+}
+
+/**
+ * linalg.svdvals: the S of `_linalg_svd`, with the vectors computed only where a gradient
+ * may be asked for (PyTorch's _may_require_fw_or_bw_grad: svd_backward needs U and Vh).
+ */
+export function svdvalsOf(A: Tensor, driver: string | null = null): Tensor {
+  const [U, S, Vh] = svdTensors(A, false, A.requiresGrad, driver);
+  U.dispose();
+  Vh.dispose();
+  return S;
+}
+
+/**
+ * Note [The determinant's derivative]
+ * linalg.det is LU-based (linalg-front.ts), and differentiating it through lu_factor_ex gives
+ * inf / NaN at an exactly singular matrix, where det is 0 but its derivative, the cofactor
+ * matrix, is finite. PyTorch 1.13 gives det its own derivative, linalg_det_backward: the
+ * solve det * A^-T, or where |det| < 100 eps the SVD formula U diag(prod_{j != i} s_j) Vh
+ * (times det(U) det(Vh)), which stays finite and is right for every rank. torch-ts keeps
+ * det's forward as it was, computed without a graph, and attaches that derivative with this
+ * operator: `_linalg_det_attach(A, det)` returns det (a copy) and its derivative in A is
+ * linalg_det_backward (autograd's derivatives/linalg-svd.ts); `det` itself has none (it was
+ * computed from a detached A). The formula is written with ordinary ops, so it differentiates
+ * again. That is PyTorch's create_graph path; its first-order path (no create_graph)
+ * perturbs the LU factors instead, which gives 0, not the cofactors, at an exactly singular
+ * matrix of rank n - 1 (1.13's own gradcheck of det fails there): torch-ts uses the one
+ * formula for both. slogdet and logdet keep the LU derivative: their gradient A^-T is
+ * infinite at a singular matrix in PyTorch too.
+ */
+export const LINALG_DET_ATTACH = defineStructured('_linalg_det_attach(Tensor A, Tensor det) -> Tensor', ([A, det], b) => {
+  const op = 'linalg.det';
+  const out = TensorImpl.empty(op, [...det.sizes], det.dtype, det.device);
+  if (out.numel > 0) {
+    try {
+      implOf(b, 'copy', op)(out, det);
+    } catch (e) {
+      out.release();
+      throw e;
+    }
+  }
+  void A;
+  return out;
+});
+
+/** det (computed from a detached A) with linalg_det_backward as its derivative in A (Note [The determinant's derivative]). */
+export function attachDet(A: Tensor, det: Tensor): Tensor {
+  return callFunctional(LINALG_DET_ATTACH, [unwrapTensor('linalg.det', 'A', A), unwrapTensor('linalg.det', 'det', det)]);
+}
