@@ -9,6 +9,7 @@ import { JOIN_DERIVATIVES } from './join';
 import { SORTING_DERIVATIVES } from './sorting';
 import { LINALG_EXTRA_DERIVATIVES } from './linalg-extra';
 import { LINALG_SOLVE_DERIVATIVES } from './linalg-solve';
+import { LINALG_QR_DERIVATIVES } from './linalg-qr';
 import { SPATIAL_DERIVATIVES } from './spatial';
 import { POINTWISE_DERIVATIVES } from './pointwise';
 import { ACTIVATION_TABLE_DERIVATIVES, BINARY_TABLE_DERIVATIVES, REDUCTION_TABLE_DERIVATIVES, TABLE_DERIVATIVES, TERNARY_TABLE_DERIVATIVES } from './table';
@@ -40,6 +41,7 @@ export const DERIVATIVES = {
   ...SORTING_DERIVATIVES,
   ...LINALG_EXTRA_DERIVATIVES,
   ...LINALG_SOLVE_DERIVATIVES,
+  ...LINALG_QR_DERIVATIVES,
   ...SPATIAL_DERIVATIVES,
 } satisfies DerivativeTable;
 

@@ -22,4 +22,10 @@ export {
   linalgMatrixNorm as matrixNorm,
   linalgVecdot as vecdot,
   linalgCross as cross,
+  linalgHouseholderProduct as householderProduct,
+  linalgQr as qr,
+  linalgEigh as eigh,
+  linalgEigvalsh as eigvalsh,
+  linalgLstsq as lstsq,
+  linalgMatrixExp as matrixExp,
 } from '@torch-ts/core';
