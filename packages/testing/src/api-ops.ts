@@ -32,13 +32,14 @@ export const API_OPS = {
   counting: ['bincount', 'histc', 'histogram'],
   'linear algebra': [
     'matmul', 'mm', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'baddbmm', 'einsum', 'tensordot', 'inverse', 'det', 'slogdet',
-    'logdet', 'matrixPower',
+    'logdet', 'matrixPower', 'geqrf', 'orgqr', 'qr', 'matrixExp',
   ],
   // torch.linalg.x, by their OpInfo names (linalgLuFactor is torch.linalg.luFactor)
   linalg: [
     'linalgLuFactor', 'linalgLuFactorEx', 'linalgLu', 'linalgLuSolve', 'linalgSolveTriangular', 'linalgCholesky',
     'linalgCholeskyEx', 'linalgInv', 'linalgInvEx', 'linalgDet', 'linalgSlogdet', 'linalgSolve', 'linalgSolveEx',
     'linalgMatrixPower', 'linalgMultiDot', 'linalgVectorNorm', 'linalgMatrixNorm', 'linalgVecdot', 'linalgCross',
+    'linalgQr', 'linalgHouseholderProduct', 'linalgEigh', 'linalgEigvalsh', 'linalgLstsq', 'linalgMatrixExp',
   ],
   'nn.functional': [
     'linear', 'conv1d', 'conv2d', 'convTranspose2d', 'maxPool2d', 'avgPool2d', 'adaptiveAvgPool2d', 'softmax',

@@ -139,7 +139,7 @@ export const LINALG_EIGH = defineStructured('_linalg_eigh(Tensor A, str UPLO="L"
   const op = 'linalg.eigh';
   checkSquare(op, A.sizes);
   if (uplo.length !== 1 || (uplo.toUpperCase() !== 'L' && uplo.toUpperCase() !== 'U')) throw new TorchError(`Expected UPLO argument to be 'L' or 'U', but got ${uplo}`);
-  checkKernelDtype('linalg_eigh_cpu', A, true);
+  checkKernelDtype('linalg_eigh_cpu', A, A.numel > 0);
   const n = A.sizes[A.dim - 1];
   const V = freshCopy(b, op, A, A.sizes);
   const w = TensorImpl.empty(op, [...A.sizes.slice(0, -1)], A.dtype, A.device);
@@ -272,17 +272,24 @@ export const LINALG_MATRIX_EXP = defineStructured('linalg_matrix_exp(Tensor self
   const op = 'linalg.matrix_exp';
   checkSquare(op, A.sizes);
   checkFloating('matrix_exp', A);
-  // (1.13 fails on 16-bit floats inside its mexp, at log2: "log2_vml_cpu" not implemented for 'Half')
-  checkKernelDtype('linalg_matrix_exp', A, A.numel > 0);
   const out = TensorImpl.empty(op, A.sizes, A.dtype, A.device);
   return guarded([], [out], () => {
-    if (out.numel > 0) {
-      const a = freshCopy(b, op, A, A.sizes);
-      try {
-        implOf(b, 'matrixExp', op)(out, a);
-      } finally {
-        a.release();
-      }
+    if (out.numel === 0) return out;
+    // 16-bit floats are exponentiated in float32 and rounded once (1.13 computes bfloat16 in
+    // bfloat16 with float64's thresholds, overflowing where float32 does not, and fails
+    // float16 at log2): float32's thresholds, as ATen's for float32
+    const wide = isLinalgDtype(A.dtype) ? A.dtype : 'float32';
+    const a = castTo(b, op, A, wide, A.device);
+    const temps = [a];
+    try {
+      const contiguous = freshCopy(b, op, a, a.sizes);
+      temps.push(contiguous);
+      const r = wide === A.dtype ? out : TensorImpl.empty(op, A.sizes, wide, A.device);
+      if (r !== out) temps.push(r);
+      implOf(b, 'matrixExp', op)(r, contiguous);
+      if (r !== out) implOf(b, 'copy', op)(out, r);
+    } finally {
+      for (const t of temps) t.release();
     }
     return out;
   });

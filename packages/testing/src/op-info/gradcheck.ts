@@ -64,6 +64,9 @@ export const GRADCHECK_EXCLUDED: Readonly<Record<string, string>> = {
   specialZeta: "PyTorch's derivative for zeta's x is not implemented (an error at backward), and gradcheck makes every float64 input require grad; q's is checked with x constant in test/special.test.ts",
   linalgCholesky: 'needs symmetric positive-definite inputs, which random draws are not: test/linalg.test.ts gradchecks it on A A^T + n I',
   linalgCholeskyEx: 'needs symmetric positive-definite inputs, which random draws are not: test/linalg.test.ts gradchecks it on A A^T + n I',
+  geqrf: "PyTorch's derivative for geqrf is not implemented (an error at backward, as torch-ts's)",
+  linalgEigh: 'reads one triangle of a symmetric input, which random draws are not (the formula is the symmetric one): test/linalg-qr.test.ts gradchecks it on A + A^T with distinct eigenvalues',
+  linalgEigvalsh: 'reads one triangle of a symmetric input, which random draws are not (the formula is the symmetric one): test/linalg-qr.test.ts gradchecks it on A + A^T',
 };
 
 /**
@@ -113,6 +116,13 @@ export const GRADCHECK_EXCLUDED_SAMPLES: Readonly<Record<string, string>> = {
   'xlogy/scalar-negative-int': 'log of a negative number: nan, with no derivative to check',
   'specialXlog1py/scalar-negative-int': 'log1p(-2): nan, with no derivative to check',
   'specialZeta.Scalar/scalar-zero': 'zeta(0, q) is nan (x < 1): no derivative to check',
+  ...Object.fromEntries(
+    ['3x3-r', 'tall-r', 'wide-r', 'batched-r', '1x1-r', 'empty-r', 'rows0-r', 'cols0-r', 'batch0-r'].map((s) => [`linalgQr/${s}`, "mode='r' computes no Q, on which the derivative depends: PyTorch's backward raises, as torch-ts's (test/linalg-qr.test.ts)"]),
+  ),
+  ...Object.fromEntries(
+    ['tall-complete', 'batched-complete', 'cols0-complete'].map((s) => [`linalgQr/${s}`, "mode='complete' with more rows than columns is not differentiable: PyTorch's backward raises, as torch-ts's"]),
+  ),
+  'qr/tall': "some=False with more rows than columns (mode='complete') is not differentiable: PyTorch's backward raises, as torch-ts's",
 };
 
 /**
