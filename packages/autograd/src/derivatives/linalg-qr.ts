@@ -2,6 +2,7 @@ import {
   add,
   cat,
   div,
+  expand,
   eye,
   linalgLstsq,
   linalgMatrixExp,
@@ -180,33 +181,43 @@ function pinvBackward(grad: Tensor, pinvA: Tensor, A: Tensor): Tensor {
 }
 
 /**
- * linalg_lstsq_backward (1.13): X = pinv(A) B, so gA = pinv_backward(gX B^H, pinv(A), A) and
- * gB = pinv(A)^H gX. torch-ts computes pinv(A) as lstsq(A, I) (gelsy's minimum-norm
+ * linalg_lstsq_backward: X = pinv(A) B, so gA = pinv_backward(gX B^H, pinv(A), A) and gB =
+ * pinv(A)^H gX (1.13's); torch-ts computes pinv(A) as lstsq(A, I) (gelsy's minimum-norm
  * solution: the pseudo-inverse for a matrix of the rank gelsy finds), which differentiates
- * again. Only the solution is differentiable, as in 1.13.
+ * again. The residuals (gels, m > n) are differentiable as in 2.x (1.13 marks them not
+ * differentiable; torch-ts records a gradient for every float output, so it gives theirs
+ * rather than a silent zero): r_j = |A x_j - b_j|^2 at the optimum, where the gradient in x
+ * vanishes, so gA += 2 (A X - B) diag(gr) X^T and gB -= 2 (A X - B) diag(gr).
  */
 const LinalgLstsqBackward0: DerivativeOf<'linalg_lstsq'> = {
   name: 'LinalgLstsqBackward0',
   inputs: ['self', 'b'],
-  saves: ['self', 'b'],
+  saves: ['self', 'b', 'result0'],
   backward: (ctx) => {
     const gX0 = ctx.grads[0];
-    if (!gX0 || (!ctx.needs[0] && !ctx.needs[1])) return [null, null];
+    const gRes = ctx.grads[1] && ctx.grads[1].numel() > 0 ? ctx.grads[1] : null;
+    if ((!gX0 && !gRes) || (!ctx.needs[0] && !ctx.needs[1])) return [null, null];
     const A = savedTensor(ctx, 'self', 'linalg_lstsq');
     const B0 = savedTensor(ctx, 'b', 'linalg_lstsq');
     const vector = A.dim() - B0.dim() === 1;
-    const gX = vector ? unsqueeze(gX0, -1) : gX0;
-    const B = vector ? unsqueeze(B0, -1) : B0;
-    const m = A.shape[A.dim() - 2];
-    const pinvA = linalgLstsq(A, eye(m, { dtype: A.dtype, device: A.device })).solution;
+    const asMatrix = (t: Tensor) => (vector ? unsqueeze(t, -1) : t);
+    const B = asMatrix(B0);
     let gA: Tensor | null = null;
-    if (ctx.needs[0]) gA = sumTo(pinvBackward(matmul(gX, mT(B)), pinvA, A), A.shape);
     let gB: Tensor | null = null;
-    if (ctx.needs[1]) {
-      const g = matmul(mT(pinvA), gX);
-      gB = sumTo(vector ? squeeze(g, -1) : g, B0.shape);
+    if (gX0) {
+      const gX = asMatrix(gX0);
+      const m = A.shape[A.dim() - 2];
+      const pinvA = linalgLstsq(A, expand(eye(m, { dtype: A.dtype, device: A.device }), [...A.shape.slice(0, -1), m])).solution;
+      if (ctx.needs[0]) gA = pinvBackward(matmul(gX, mT(B)), pinvA, A);
+      if (ctx.needs[1]) gB = matmul(mT(pinvA), gX);
     }
-    return [gA, gB];
+    if (gRes) {
+      const X = asMatrix(savedTensor(ctx, 'result0', 'linalg_lstsq'));
+      const scaled = mul(sub(matmul(A, X), B), mul(unsqueeze(gRes, -2), 2));
+      if (ctx.needs[0]) gA = gA ? add(gA, matmul(scaled, mT(X))) : matmul(scaled, mT(X));
+      if (ctx.needs[1]) gB = gB ? sub(gB, scaled) : neg(scaled);
+    }
+    return [gA ? sumTo(gA, A.shape) : null, gB ? sumTo(vector ? squeeze(gB, -1) : gB, B0.shape) : null];
   },
 };
 
