@@ -114,6 +114,12 @@ export const webgpuDtypes = {
   luSolve: F32,
   solveTriangular: F32,
   cholesky: F32,
+  // Note [WebGPU QR, eigh, lstsq and matrix_exp]
+  geqrf: F32,
+  householderProduct: F32,
+  eigh: F32,
+  lstsq: [],
+  matrixExp: F32,
   bmm: WITH_F16_BF16,
   addmm: [],
   standardGammaGrad: [],

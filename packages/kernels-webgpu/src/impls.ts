@@ -15,6 +15,7 @@ import { indexingImpls } from './kernels/indexing';
 import { softmaxImpls } from './kernels/softmax';
 import { lossImpls } from './kernels/losses';
 import { linalgImpls } from './kernels/linalg';
+import { linalgQrImpls } from './kernels/linalg-qr';
 import { poisonsArgument } from './runtime/poison';
 
 /**
@@ -48,6 +49,7 @@ export const webgpuImpls = {
   // the bias is added by a second kernel; a fused GEMM epilogue is future work
   addmm: notImplemented('WebGPU composes mm and add (Note [Fused addmm])'),
   // (the Gamma sampler has no WebGPU kernel yet either: core draws on the CPU only)
+  lstsq: notImplemented('torch.linalg.lstsq has no WebGPU kernel yet (Note [WebGPU QR, eigh, lstsq and matrix_exp])'),
   standardGammaGrad: notImplemented('the gradient of Gamma samples has no WebGPU kernel yet'),
   ...randomImpls,
   ...indexingImpls,
@@ -57,6 +59,7 @@ export const webgpuImpls = {
   ...softmaxImpls,
   ...lossImpls,
   ...linalgImpls,
+  ...linalgQrImpls,
   // core calls these outside a structured op (Note [Poisoned storages])
   bernoulliTensor: poisonsArgument(randomImpls.bernoulliTensor, 0),
   multinomial: poisonsArgument(randomImpls.multinomial, 0),

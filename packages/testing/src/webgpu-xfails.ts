@@ -229,6 +229,15 @@ const DTYPE_FREE_SAMPLES: Readonly<Record<string, readonly string[]>> = {
   linalgSolveEx: ['empty'],
   linalgMatrixPower: ['n0', 'n1'],
   matrixPower: ['n0', 'n1'],
+  // torch.linalg part 2a: empty matrices reach no kernel (an empty Q or R is only allocated)
+  geqrf: ['batch0', 'cols0', 'empty', 'rows0'],
+  linalgQr: ['batch0', 'batch0-complete', 'batch0-r', 'cols0', 'cols0-r', 'empty', 'empty-complete', 'empty-r', 'rows0', 'rows0-complete', 'rows0-r'],
+  linalgHouseholderProduct: ['batch0'],
+  orgqr: ['batch0'],
+  linalgEigh: ['batch0', 'batch0-upper', 'empty', 'empty-upper'],
+  linalgEigvalsh: ['batch0', 'batch0-upper', 'empty', 'empty-upper'],
+  linalgMatrixExp: ['batch0', 'empty'],
+  matrixExp: ['batch0', 'empty'],
 };
 
 /** Ops whose int64 results are indices, written by the arg-reduction kernel (no int64 arithmetic). */

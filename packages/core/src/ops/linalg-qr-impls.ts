@@ -22,9 +22,10 @@ export interface LinalgQrImpls {
   householderProduct: (q: TensorImpl, tau: TensorImpl) => void;
   /**
    * `a` ([B, n, n]; only the triangle `upper` names is read, the matrix taken as symmetric)
-   * becomes its eigenvectors (the columns), `w` ([B, n]) its eigenvalues in ascending order.
+   * becomes its eigenvectors (the columns), `w` ([B, n]) its eigenvalues in ascending order;
+   * `work` ([B, n, n], same dtype) is scratch.
    */
-  eigh: (a: TensorImpl, w: TensorImpl, upper: boolean) => void;
+  eigh: (a: TensorImpl, w: TensorImpl, upper: boolean, work: TensorImpl) => void;
   /**
    * The least-squares solutions of A X = B: `a` ([B, m, n], overwritten with scratch), `x`
    * ([B, max(m, n), k], B's rows first, zeros after) whose first n rows become X.
@@ -35,6 +36,12 @@ export interface LinalgQrImpls {
    * `rcond` times the first; X the minimum-norm solution of the rank-r problem).
    */
   lstsq: (a: TensorImpl, x: TensorImpl, rank: TensorImpl, info: TensorImpl, pivot: boolean, rcond: number) => void;
-  /** `out` ([B, n, n]) becomes exp of each matrix of `a` (ATen's mexp: its degrees, thresholds and scaling for the dtype). */
-  matrixExp: (out: TensorImpl, a: TensorImpl) => void;
+  /**
+   * `out` ([B, n, n]) becomes exp of each matrix of `a` (ATen's mexp: its degrees,
+   * thresholds and scaling for the dtype); `work` ([B, MATRIX_EXP_WORK, n, n]) is scratch.
+   */
+  matrixExp: (out: TensorImpl, a: TensorImpl, work: TensorImpl) => void;
 }
+
+/** The n x n scratch matrices matrixExp is given per matrix (its kernels' powers, B's and products). */
+export const MATRIX_EXP_WORK = 10;

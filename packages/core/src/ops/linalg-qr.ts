@@ -4,6 +4,7 @@ import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides } from '../views';
 import { castTo, commonDevice, torchTypeName } from './meta-utils';
 import { LinAlgError, checkFloating, checkKernelDtype, checkSquare, firstFailure, freshCopy, guarded, infoReadable, isLinalgDtype } from './linalg-solve';
+import { MATRIX_EXP_WORK } from './linalg-qr-impls';
 import { defineStructured, implOf, type Backend } from './registry';
 
 /**
@@ -36,6 +37,17 @@ function topLeftCopy(b: Backend, op: string, t: TensorImpl, rows: number, cols: 
   } finally {
     v.release();
   }
+}
+
+/**
+ * The taus householderProduct is given: a fresh copy, or for k = 0 one zero tau (H = I,
+ * whatever its v), so that no backend binds an empty buffer and the product is I's columns.
+ */
+function nonEmptyTaus(b: Backend, op: string, tau: TensorImpl): TensorImpl {
+  if (tau.sizes[tau.dim - 1] > 0) return freshCopy(b, op, tau, tau.sizes);
+  const t = TensorImpl.empty(op, [...tau.sizes.slice(0, -1), 1], tau.dtype, tau.device);
+  if (t.numel > 0) implOf(b, 'fill', op)(t, 0);
+  return t;
 }
 
 function zeroBelowDiagonal(b: Backend, op: string, t: TensorImpl): void {
@@ -77,7 +89,7 @@ export const LINALG_HOUSEHOLDER_PRODUCT = defineStructured('linalg_householder_p
   const Q = freshCopy(b, op, A, A.sizes);
   return guarded([], [Q], () => {
     if (Q.numel > 0) {
-      const t = freshCopy(b, op, tau, tau.sizes);
+      const t = nonEmptyTaus(b, op, tau);
       try {
         implOf(b, 'householderProduct', op)(Q, t);
       } finally {
@@ -129,7 +141,14 @@ export const LINALG_QR = defineStructured("linalg_qr(Tensor A, str mode='reduced
       }
     }
     results.unshift(Q);
-    if (Q.numel > 0) implOf(b, 'householderProduct', op)(Q, tau);
+    if (Q.numel > 0) {
+      const t = nonEmptyTaus(b, op, tau);
+      try {
+        implOf(b, 'householderProduct', op)(Q, t);
+      } finally {
+        t.release();
+      }
+    }
     return [Q, R];
   });
 });
@@ -145,7 +164,14 @@ export const LINALG_EIGH = defineStructured('_linalg_eigh(Tensor A, str UPLO="L"
   const w = TensorImpl.empty(op, [...A.sizes.slice(0, -1)], A.dtype, A.device);
   const results = [w, V];
   return guarded([], results, () => {
-    if (V.numel > 0) implOf(b, 'eigh', op)(V, w, uplo.toUpperCase() === 'U');
+    if (V.numel > 0) {
+      const work = TensorImpl.empty(op, A.sizes, A.dtype, A.device);
+      try {
+        implOf(b, 'eigh', op)(V, w, uplo.toUpperCase() === 'U', work);
+      } finally {
+        work.release();
+      }
+    }
     if (computeV || n < 0) return [w, V];
     V.release();
     results.pop();
@@ -286,7 +312,10 @@ export const LINALG_MATRIX_EXP = defineStructured('linalg_matrix_exp(Tensor self
       temps.push(contiguous);
       const r = wide === A.dtype ? out : TensorImpl.empty(op, A.sizes, wide, A.device);
       if (r !== out) temps.push(r);
-      implOf(b, 'matrixExp', op)(r, contiguous);
+      const n = A.sizes[A.dim - 1];
+      const work = TensorImpl.empty(op, [...A.sizes.slice(0, -2), MATRIX_EXP_WORK, n, n], wide, A.device);
+      temps.push(work);
+      implOf(b, 'matrixExp', op)(r, contiguous, work);
       if (r !== out) implOf(b, 'copy', op)(out, r);
     } finally {
       for (const t of temps) t.release();

@@ -129,6 +129,17 @@ export const OP_KERNELS: Readonly<Record<string, readonly KernelNeed[]>> = {
   linalgMatrixNorm: ['vectorNorm', 'amax', 'amin'],
   linalgVecdot: ['mul', 'sum'],
   linalgCross: ['mul', 'add', 'cat'],
+  // torch.linalg part 2a (Note [The QR, eigh, lstsq and matrix_exp primitives]); matrix_exp
+  // exponentiates 16-bit floats in float32
+  linalgHouseholderProduct: ['fill', 'householderProduct'],
+  orgqr: ['fill', 'householderProduct'],
+  linalgQr: ['fill', 'geqrf', 'householderProduct', 'triZero'],
+  qr: ['fill', 'geqrf', 'householderProduct', 'triZero'],
+  linalgEigh: ['eigh'],
+  linalgEigvalsh: ['eigh'],
+  linalgLstsq: ['fill', 'lstsq', 'mul', 'sum'],
+  linalgMatrixExp: ['matrixExp@opmath'],
+  matrixExp: ['matrixExp@opmath'],
   // data movement
   stack: ['cat'],
   hstack: ['cat'],
