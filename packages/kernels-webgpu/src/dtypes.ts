@@ -118,7 +118,7 @@ export const webgpuDtypes = {
   geqrf: F32,
   householderProduct: F32,
   eigh: F32,
-  lstsq: [],
+  lstsq: F32,
   matrixExp: F32,
   bmm: WITH_F16_BF16,
   addmm: [],

@@ -49,7 +49,6 @@ export const webgpuImpls = {
   // the bias is added by a second kernel; a fused GEMM epilogue is future work
   addmm: notImplemented('WebGPU composes mm and add (Note [Fused addmm])'),
   // (the Gamma sampler has no WebGPU kernel yet either: core draws on the CPU only)
-  lstsq: notImplemented('torch.linalg.lstsq has no WebGPU kernel yet (Note [WebGPU QR, eigh, lstsq and matrix_exp])'),
   standardGammaGrad: notImplemented('the gradient of Gamma samples has no WebGPU kernel yet'),
   ...randomImpls,
   ...indexingImpls,

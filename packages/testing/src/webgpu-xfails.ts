@@ -237,14 +237,19 @@ const DTYPE_FREE_SAMPLES: Readonly<Record<string, readonly string[]>> = {
   linalgEigh: ['batch0', 'batch0-upper', 'empty', 'empty-upper'],
   linalgEigvalsh: ['batch0', 'batch0-upper', 'empty', 'empty-upper'],
   linalgMatrixExp: ['batch0', 'empty'],
+  linalgLstsq: ['batch0', 'k0', 'rows0'],
   matrixExp: ['batch0', 'empty'],
 };
 
 /** Ops whose int64 results are indices, written by the arg-reduction kernel (no int64 arithmetic). */
 const INDEX_RESULT_OPS: readonly string[] = ['argmax', 'argmin', 'max', 'min', 'maxPool2d.indices', 'sort', 'argsort', 'topk', 'median', 'mode', 'cummax', 'cummin', 'searchsorted', 'bucketize', 'multinomial', 'unique'];
 
-/** Factorizations whose int32 results (pivots, info) their kernels write themselves (core Note [The linalg primitives]): they compute in the input's dtype. */
-const LINALG_INFO_OPS: readonly string[] = ['linalgLuFactorEx', 'linalgLuFactor', 'linalgCholeskyEx', 'linalgInvEx', 'linalgSolveEx'];
+/**
+ * Factorizations whose int32 results (pivots, info) their kernels write themselves (core Note
+ * [The linalg primitives]), and lstsq, whose int64 rank is its kernel's int32 one cast by the
+ * copy kernel: they compute in the input's dtype.
+ */
+const LINALG_INFO_OPS: readonly string[] = ['linalgLuFactorEx', 'linalgLuFactor', 'linalgCholeskyEx', 'linalgInvEx', 'linalgSolveEx', 'linalgLstsq'];
 
 /** Samples whose result core makes with a cast copy alone (median of nothing: NaN cast to the dtype): they run wherever the device casts. */
 const CAST_ONLY_SAMPLES: Readonly<Record<string, readonly string[]>> = { median: ['empty-all'], nanmedian: ['empty-all'] };

@@ -142,7 +142,7 @@ export * from './linalg-extra';
 export * from './linalg-misc';
 export * from './linalg-front';
 export type { LinalgImpls } from './linalg-solve-impls';
-export type { LinalgQrImpls } from './linalg-qr-impls';
+export { lstsqWorkSize, type LinalgQrImpls } from './linalg-qr-impls';
 export * from './linalg-qr-front';
 export { index, indexAsync } from './indexing';
 export { countsAreAsync } from './data-dependent';

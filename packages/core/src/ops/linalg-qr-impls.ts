@@ -33,9 +33,10 @@ export interface LinalgQrImpls {
    * index of a zero diagonal element of the triangular factor, else 0; for m > n the rows n..m
    * of `x` keep Q^T B's, whose squares are the residuals); `pivot=true` is gelsy (QR with
    * column pivoting; `rank` [B] int32 the number of R's leading diagonal elements above
-   * `rcond` times the first; X the minimum-norm solution of the rank-r problem).
+   * `rcond` times the first; X the minimum-norm solution of the rank-r problem). `work`
+   * ([B, lstsqWorkSize(m, n, k)], a's dtype) is scratch.
    */
-  lstsq: (a: TensorImpl, x: TensorImpl, rank: TensorImpl, info: TensorImpl, pivot: boolean, rcond: number) => void;
+  lstsq: (a: TensorImpl, x: TensorImpl, rank: TensorImpl, info: TensorImpl, pivot: boolean, rcond: number, work: TensorImpl) => void;
   /**
    * `out` ([B, n, n]) becomes exp of each matrix of `a` (ATen's mexp: its degrees,
    * thresholds and scaling for the dtype); `work` ([B, MATRIX_EXP_WORK, n, n]) is scratch.
@@ -45,3 +46,9 @@ export interface LinalgQrImpls {
 
 /** The n x n scratch matrices matrixExp is given per matrix (its kernels' powers, B's and products). */
 export const MATRIX_EXP_WORK = 10;
+
+/** The scratch elements lstsq is given per matrix: the taus, pivots, column norms, W^T, its taus and Y. */
+export function lstsqWorkSize(m: number, n: number, k: number): number {
+  const kk = Math.min(m, n);
+  return 2 * kk + 3 * n + n * kk + Math.max(m, n) * k;
+}

@@ -2,9 +2,9 @@ import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { broadcastShapes } from '../iterator';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides } from '../views';
-import { castTo, commonDevice, torchTypeName } from './meta-utils';
+import { UNINITIALIZED, castTo, commonDevice, torchTypeName } from './meta-utils';
 import { LinAlgError, checkFloating, checkKernelDtype, checkSquare, firstFailure, freshCopy, guarded, infoReadable, isLinalgDtype } from './linalg-solve';
-import { MATRIX_EXP_WORK } from './linalg-qr-impls';
+import { MATRIX_EXP_WORK, lstsqWorkSize } from './linalg-qr-impls';
 import { defineStructured, implOf, type Backend } from './registry';
 
 /**
@@ -244,7 +244,9 @@ export const LINALG_LSTSQ = defineStructured(
           const a = freshCopy(b, op, A, [...batch, m, n]);
           temps.push(a);
           const rc = rcond ?? (A.dtype === 'float32' ? 2 ** -23 : 2 ** -52) * Math.max(m, n);
-          implOf(b, 'lstsq', op)(a, X, rankI, info, pivot, rc);
+          const work = TensorImpl.empty(op, [...batch, lstsqWorkSize(m, n, k)], A.dtype, dev, UNINITIALIZED);
+          temps.push(work);
+          implOf(b, 'lstsq', op)(a, X, rankI, info, pivot, rc, work);
         }
       }
       if (!pivot && infoReadable(info)) {

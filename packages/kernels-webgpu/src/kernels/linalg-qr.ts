@@ -14,8 +14,7 @@ import { requireF32 } from './softmax';
  * and the number of squarings of matrix_exp are chosen on the device per matrix (ATen reads
  * the norms on the host). Batches of small and medium matrices fill the device; a single
  * large matrix runs on one invocation (a workgroup-cooperative form is future work, as the
- * LU family's). lstsq has no kernel yet: core's composites of geqrf and triangular solves
- * would need gelsy's rank decision on the device, which is future work.
+ * LU family's). lstsq's gelsy decides the rank on the device too.
  *
  * Words: 0 batch, then the op's sizes, offsets and flags as each source lists them.
  */
@@ -23,10 +22,10 @@ import { requireF32 } from './softmax';
 const WG = 64;
 const PARAM_WORDS = 8;
 
-function header(bindings: readonly string[]): string[] {
+function header(bindings: readonly string[], words = PARAM_WORDS): string[] {
   return [
     ...bindings.map((b, i) => `@group(0) @binding(${i}) var<storage, read_write> ${b};`),
-    `struct Params { w: array<vec4<u32>, ${PARAM_WORDS / 4}> };`,
+    `struct Params { w: array<vec4<u32>, ${words / 4}> };`,
     `@group(0) @binding(${bindings.length}) var<uniform> P: Params;`,
     'fn p(i: u32) -> u32 { return P.w[i / 4u][i % 4u]; }',
   ];
@@ -343,6 +342,169 @@ const MATRIX_EXP = [
   '}',
 ].join('\n');
 
+/** dlarfg on column `c` of buffer `buf` (row stride ld, from row r to m), as larfg above. */
+function larfgOn(buf: string): string[] {
+  return HOUSEHOLDER.slice(0, HOUSEHOLDER.indexOf('}') + 1).map((l) => l.replace('fn larfg(', `fn larfg_${buf}(`).replaceAll('a[', `${buf}[`));
+}
+
+/** dlarf from the left: v = column vc of `vbuf` (base vb, stride vld, rows r..m-1, v[r] = 1), applied to columns c0..n-1 of `dbuf` (base db, stride dld). */
+function larfOn(vbuf: string, dbuf: string): string[] {
+  return [
+    `fn larf_${vbuf}_${dbuf}(vb: u32, vld: u32, vc: u32, tau: f32, db: u32, dld: u32, m: u32, r: u32, c0: u32, n: u32) {`,
+    '  if (tau == 0.0) { return; }',
+    '  for (var c = c0; c < n; c++) {',
+    `    var w = ${dbuf}[db + r * dld + c];`,
+    `    for (var i = r + 1u; i < m; i++) { w = w + ${vbuf}[vb + i * vld + vc] * ${dbuf}[db + i * dld + c]; }`,
+    '    if (w != 0.0) {',
+    '      w = w * tau;',
+    `      ${dbuf}[db + r * dld + c] = ${dbuf}[db + r * dld + c] - w;`,
+    `      for (var i = r + 1u; i < m; i++) { ${dbuf}[db + i * dld + c] = ${dbuf}[db + i * dld + c] - ${vbuf}[vb + i * vld + vc] * w; }`,
+    '    }',
+    '  }',
+    '}',
+  ];
+}
+
+const LSTSQ_WORDS = 12;
+
+/**
+ * words: 1 m, 2 n, 3 k, 4 a offset, 5 x offset, 6 rank offset, 7 info offset, 8 work offset,
+ * 9 pivot, 10 rcond (f32 bits). work per matrix: tau [kk], jpvt [n] (exact small integers),
+ * norms [n], orig [n], W^T [n * kk], tau2 [kk], y [max(m, n) * k].
+ */
+const LSTSQ = [
+  ...header(['a: array<f32>', 'x: array<f32>', 'rk: array<i32>', 'info: array<i32>', 'wk: array<f32>'], LSTSQ_WORDS),
+  ...larfgOn('a'),
+  ...larfgOn('wk'),
+  ...larfOn('a', 'a'),
+  ...larfOn('a', 'x'),
+  ...larfOn('wk', 'wk'),
+  // the minimum-norm solution of W y = c (W the r x n rows of `a` from ab, c the first r rows of x): y = Q R^-T c from W^T = Q R; returns the first zero diagonal of R (1-based) or 0
+  'fn min_norm(ab: u32, r: u32, n: u32, k: u32, xb: u32, wt: u32, t2: u32, yb: u32) -> i32 {',
+  '  for (var i = 0u; i < r; i++) { for (var j = 0u; j < n; j++) { wk[wt + j * r + i] = a[ab + i * n + j]; } }',
+  '  for (var i = 0u; i < r; i++) {',
+  '    let t = larfg_wk(wt, r, n, i, i);',
+  '    wk[t2 + i] = t;',
+  '    if (i + 1u < r) { larf_wk_wk(wt, r, i, t, wt, r, n, i, i + 1u, r); }',
+  '  }',
+  '  var bad = 0;',
+  '  for (var i = 0u; i < r; i++) { if (bad == 0 && wk[wt + i * r + i] == 0.0) { bad = i32(i + 1u); } }',
+  '  for (var i = 0u; i < n * k; i++) { wk[yb + i] = 0.0; }',
+  '  for (var c = 0u; c < k; c++) {',
+  '    for (var i = 0u; i < r; i++) {',
+  '      var s = x[xb + i * k + c];',
+  '      for (var j = 0u; j < i; j++) { s = s - wk[wt + j * r + i] * wk[yb + j * k + c]; }',
+  '      wk[yb + i * k + c] = s / wk[wt + i * r + i];',
+  '    }',
+  '  }',
+  '  for (var ii = 0u; ii < r; ii++) { let i = r - 1u - ii; larf_wk_wk(wt, r, i, wk[t2 + i], yb, k, n, i, 0u, k); }',
+  '  return bad;',
+  '}',
+  ...MAIN,
+  '  let m = p(1u);',
+  '  let n = p(2u);',
+  '  let k = p(3u);',
+  '  let kk = min(m, n);',
+  '  let rows = max(m, n);',
+  '  let ab = p(4u) + b * m * n;',
+  '  let xb = p(5u) + b * rows * k;',
+  '  let wb = p(8u) + b * (2u * kk + 3u * n + n * kk + rows * k);',
+  '  let tb = wb;',
+  '  let jb = tb + kk;',
+  '  let nb = jb + n;',
+  '  let ob = nb + n;',
+  '  let wt = ob + n;',
+  '  let t2 = wt + n * kk;',
+  '  let yb = t2 + kk;',
+  '  var r = kk;',
+  '  var bad = 0;',
+  '  if (p(9u) == 0u) {',
+  '    if (m >= n) {',
+  '      for (var i = 0u; i < n; i++) {',
+  '        let t = larfg_a(ab, n, m, i, i);',
+  '        wk[tb + i] = t;',
+  '        if (i + 1u < n) { larf_a_a(ab, n, i, t, ab, n, m, i, i + 1u, n); }',
+  '      }',
+  '      for (var i = 0u; i < n; i++) { if (bad == 0 && a[ab + i * n + i] == 0.0) { bad = i32(i + 1u); } }',
+  '      for (var i = 0u; i < n; i++) { larf_a_x(ab, n, i, wk[tb + i], xb, k, m, i, 0u, k); }',
+  '      if (bad == 0) {',
+  '        for (var c = 0u; c < k; c++) {',
+  '          for (var ii = 0u; ii < n; ii++) {',
+  '            let i = n - 1u - ii;',
+  '            var s = x[xb + i * k + c];',
+  '            for (var j = i + 1u; j < n; j++) { s = s - a[ab + i * n + j] * x[xb + j * k + c]; }',
+  '            x[xb + i * k + c] = s / a[ab + i * n + i];',
+  '          }',
+  '        }',
+  '      }',
+  '    } else {',
+  '      bad = min_norm(ab, m, n, k, xb, wt, t2, yb);',
+  '      for (var i = 0u; i < n * k; i++) { x[xb + i] = wk[yb + i]; }',
+  '    }',
+  '  } else {',
+  // geqp3: the remaining column of largest partial norm first, the norms downdated as dlaqp2
+  '    for (var j = 0u; j < n; j++) {',
+  '      var s = 0.0;',
+  '      for (var i = 0u; i < m; i++) { s = s + a[ab + i * n + j] * a[ab + i * n + j]; }',
+  '      wk[nb + j] = sqrt(s);',
+  '      wk[ob + j] = sqrt(s);',
+  '      wk[jb + j] = f32(j);',
+  '    }',
+  '    for (var i = 0u; i < kk; i++) {',
+  '      var pv = i;',
+  '      for (var j = i + 1u; j < n; j++) { if (wk[nb + j] > wk[nb + pv]) { pv = j; } }',
+  '      if (pv != i) {',
+  '        for (var rr = 0u; rr < m; rr++) {',
+  '          let t = a[ab + rr * n + i];',
+  '          a[ab + rr * n + i] = a[ab + rr * n + pv];',
+  '          a[ab + rr * n + pv] = t;',
+  '        }',
+  '        let tj = wk[jb + i];',
+  '        wk[jb + i] = wk[jb + pv];',
+  '        wk[jb + pv] = tj;',
+  '        wk[nb + pv] = wk[nb + i];',
+  '        wk[ob + pv] = wk[ob + i];',
+  '      }',
+  '      let t = larfg_a(ab, n, m, i, i);',
+  '      wk[tb + i] = t;',
+  '      if (i + 1u < n) { larf_a_a(ab, n, i, t, ab, n, m, i, i + 1u, n); }',
+  '      for (var j = i + 1u; j < n; j++) {',
+  '        let nj = wk[nb + j];',
+  '        if (nj == 0.0) { continue; }',
+  '        let q = abs(a[ab + i * n + j]) / nj;',
+  '        let temp = max(1.0 - q * q, 0.0);',
+  '        let ratio = nj / wk[ob + j];',
+  // (tol3z = sqrt(eps32))
+  '        if (temp * ratio * ratio <= 3.4526698e-4) {',
+  '          var s = 0.0;',
+  '          for (var rr = i + 1u; rr < m; rr++) { s = s + a[ab + rr * n + j] * a[ab + rr * n + j]; }',
+  '          wk[nb + j] = sqrt(s);',
+  '          wk[ob + j] = sqrt(s);',
+  '        } else { wk[nb + j] = nj * sqrt(temp); }',
+  '      }',
+  '    }',
+  '    for (var i = 0u; i < kk; i++) { larf_a_x(ab, n, i, wk[tb + i], xb, k, m, i, 0u, k); }',
+  '    let rcond = bitcast<f32>(p(10u));',
+  '    var r00 = 0.0;',
+  '    if (kk > 0u) { r00 = abs(a[ab]); }',
+  '    r = 0u;',
+  '    loop {',
+  '      if (r >= kk || !(r00 > 0.0) || !(abs(a[ab + r * n + r]) > rcond * r00)) { break; }',
+  '      r = r + 1u;',
+  '    }',
+  '    for (var i = 0u; i < r; i++) { for (var j = 0u; j < i; j++) { a[ab + i * n + j] = 0.0; } }',
+  '    if (r > 0u) { _ = min_norm(ab, r, n, k, xb, wt, t2, yb); } else { for (var i = 0u; i < n * k; i++) { wk[yb + i] = 0.0; } }',
+  '    for (var j = 0u; j < n; j++) {',
+  '      let dst = u32(wk[jb + j]);',
+  '      for (var c = 0u; c < k; c++) { x[xb + dst * k + c] = wk[yb + j * k + c]; }',
+  '    }',
+  '  }',
+  '  rk[p(6u) + b] = i32(r);',
+  '  info[p(7u) + b] = bad;',
+  '}',
+].join('\n');
+
+
 function dims(t: TensorImpl): [number, number, number] {
   const s = t.sizes;
   const m = s[s.length - 2];
@@ -350,14 +512,22 @@ function dims(t: TensorImpl): [number, number, number] {
   return [m * n === 0 ? 0 : t.numel / (m * n), m, n];
 }
 
-function launch(op: string, source: string, tensors: readonly TensorImpl[], words: readonly number[], batch: number): void {
+function launch(op: string, source: string, tensors: readonly TensorImpl[], words: readonly number[], batch: number, paramWords = PARAM_WORDS): void {
   if (batch === 0) return;
-  const params = new Uint32Array(PARAM_WORDS);
+  const params = new Uint32Array(paramWords);
   params.set(words);
   commandQueue(op).dispatch(source, tensors.map(bindingOf), params, grid(op, batch, WG));
 }
 
-export const linalgQrImpls: Pick<BackendImpls, 'geqrf' | 'householderProduct' | 'eigh' | 'matrixExp'> = {
+export const linalgQrImpls: Pick<BackendImpls, 'geqrf' | 'householderProduct' | 'eigh' | 'lstsq' | 'matrixExp'> = {
+  lstsq: (a, x, rank, info, pivot, rcond, work) => {
+    requireF32('linalg_lstsq', a);
+    const [batch, m, n] = dims(a);
+    const k = x.sizes[x.sizes.length - 1];
+    const rc = new Float32Array([rcond]);
+    const words = [batch, m, n, k, a.storageOffset, x.storageOffset, rank.storageOffset, info.storageOffset, work.storageOffset, pivot ? 1 : 0, new Uint32Array(rc.buffer)[0]];
+    launch('linalg_lstsq', LSTSQ, [a, x, rank, info, work], words, batch, LSTSQ_WORDS);
+  },
   geqrf: (a, tau) => {
     requireF32('geqrf', a);
     const [batch, m, n] = dims(a);
