@@ -159,7 +159,6 @@ export const LINALG_EIGH = defineStructured('_linalg_eigh(Tensor A, str UPLO="L"
   checkSquare(op, A.sizes);
   if (uplo.length !== 1 || (uplo.toUpperCase() !== 'L' && uplo.toUpperCase() !== 'U')) throw new TorchError(`Expected UPLO argument to be 'L' or 'U', but got ${uplo}`);
   checkKernelDtype('linalg_eigh_cpu', A, A.numel > 0);
-  const n = A.sizes[A.dim - 1];
   const V = freshCopy(b, op, A, A.sizes);
   const w = TensorImpl.empty(op, [...A.sizes.slice(0, -1)], A.dtype, A.device);
   const results = [w, V];
@@ -172,7 +171,7 @@ export const LINALG_EIGH = defineStructured('_linalg_eigh(Tensor A, str UPLO="L"
         work.release();
       }
     }
-    if (computeV || n < 0) return [w, V];
+    if (computeV) return [w, V];
     V.release();
     results.pop();
     const none = TensorImpl.empty(op, [0], A.dtype, A.device);
