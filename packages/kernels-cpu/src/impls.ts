@@ -30,6 +30,7 @@ import { flip, triZero } from './kernels/reorder';
 import { cat } from './kernels/join';
 import { cholesky, luFactor, luSolve, solveTriangular } from './kernels/linalg';
 import { svd } from './kernels/linalg-svd';
+import { eigh, geqrf, householderProduct, lstsq, matrixExp } from './kernels/linalg-qr';
 
 /** Note [Counter-based random streams] (core): the CPU's random ops draw on the host. */
 const CPU_RANDOM = 'random ops on CPU draw on the host from MT19937, as PyTorch CPU does';
@@ -76,6 +77,12 @@ export const cpuImpls = {
   cholesky,
   // Note [CPU SVD: one-sided Jacobi]
   svd,
+  // Note [CPU QR, eigh, lstsq and matrix_exp]
+  geqrf,
+  householderProduct,
+  eigh,
+  lstsq,
+  matrixExp,
   leakyRelu,
   elu,
   hardtanh,

@@ -116,6 +116,12 @@ export const webgpuDtypes = {
   cholesky: F32,
   // Note [WebGPU SVD: one-sided Jacobi, a workgroup per matrix]
   svd: F32,
+  // Note [WebGPU QR, eigh, lstsq and matrix_exp]
+  geqrf: F32,
+  householderProduct: F32,
+  eigh: F32,
+  lstsq: F32,
+  matrixExp: F32,
   bmm: WITH_F16_BF16,
   addmm: [],
   standardGammaGrad: [],

@@ -16,6 +16,7 @@ import { softmaxImpls } from './kernels/softmax';
 import { lossImpls } from './kernels/losses';
 import { linalgImpls } from './kernels/linalg';
 import { svdImpls } from './kernels/linalg-svd';
+import { linalgQrImpls } from './kernels/linalg-qr';
 import { poisonsArgument } from './runtime/poison';
 
 /**
@@ -59,6 +60,7 @@ export const webgpuImpls = {
   ...lossImpls,
   ...linalgImpls,
   ...svdImpls,
+  ...linalgQrImpls,
   // core calls these outside a structured op (Note [Poisoned storages])
   bernoulliTensor: poisonsArgument(randomImpls.bernoulliTensor, 0),
   multinomial: poisonsArgument(randomImpls.multinomial, 0),

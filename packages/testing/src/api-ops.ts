@@ -33,6 +33,7 @@ export const API_OPS = {
   'linear algebra': [
     'matmul', 'mm', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'baddbmm', 'einsum', 'tensordot', 'inverse', 'det', 'slogdet',
     'logdet', 'matrixPower', 'svd', 'pinverse',
+    'logdet', 'matrixPower', 'geqrf', 'orgqr', 'qr', 'matrixExp',
   ],
   // torch.linalg.x, by their OpInfo names (linalgLuFactor is torch.linalg.luFactor)
   linalg: [
@@ -40,6 +41,7 @@ export const API_OPS = {
     'linalgCholeskyEx', 'linalgInv', 'linalgInvEx', 'linalgDet', 'linalgSlogdet', 'linalgSolve', 'linalgSolveEx',
     'linalgMatrixPower', 'linalgMultiDot', 'linalgVectorNorm', 'linalgMatrixNorm', 'linalgVecdot', 'linalgCross',
     'linalgSvd', 'linalgSvdvals', 'linalgPinv', 'linalgMatrixRank', 'linalgCond', 'linalgNorm',
+    'linalgQr', 'linalgHouseholderProduct', 'linalgEigh', 'linalgEigvalsh', 'linalgLstsq', 'linalgMatrixExp',
   ],
   'nn.functional': [
     'linear', 'conv1d', 'conv2d', 'convTranspose2d', 'maxPool2d', 'avgPool2d', 'adaptiveAvgPool2d', 'softmax',

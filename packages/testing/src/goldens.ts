@@ -43,7 +43,7 @@ interface GoldenFile {
   readonly ops: Readonly<Record<string, { readonly cases: readonly GoldenCase[] }>>;
 }
 
-export const GOLDEN_FILES = ['ops_pointwise', 'ops_activations', 'ops_binary', 'ops_logical', 'ops_rounding', 'ops_reduction', 'ops_linalg', 'ops_shape', 'ops_sorting', 'ops_linalg_extra', 'ops_stats', 'ops_nan_stats', 'ops_nn', 'ops_indexing', 'ops_spatial', 'ops_common', 'ops_histograms', 'ops_special', 'ops_linalg_solve', 'ops_linalg_svd'] as const;
+export const GOLDEN_FILES = ['ops_pointwise', 'ops_activations', 'ops_binary', 'ops_logical', 'ops_rounding', 'ops_reduction', 'ops_linalg', 'ops_shape', 'ops_sorting', 'ops_linalg_extra', 'ops_stats', 'ops_nan_stats', 'ops_nn', 'ops_indexing', 'ops_spatial', 'ops_common', 'ops_histograms', 'ops_special', 'ops_linalg_solve', 'ops_linalg_svd', 'ops_linalg_qr'] as const;
 
 let cache: ReadonlyMap<string, readonly GoldenCase[]> | null = null;
 

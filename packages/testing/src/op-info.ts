@@ -18,6 +18,7 @@ import { LINALG_EXTRA_OPS } from './op-info/linalg-extra';
 import { LINALG_MISC_OPS } from './op-info/linalg-misc';
 import { LINALG_SOLVE_OPS } from './op-info/linalg-solve';
 import { LINALG_SVD_OPS } from './op-info/linalg-svd';
+import { LINALG_QR_OPS } from './op-info/linalg-qr';
 import { NN_OPS } from './op-info/nn';
 import type { OpInfo } from './op-info/types';
 import { INDEXING_OPS } from './op-info/indexing';
@@ -26,4 +27,4 @@ import { SPATIAL_OPS } from './op-info/spatial';
 export * from './op-info/types';
 export { DEFAULT_TOLERANCE } from './op-info/common';
 
-export const OP_TABLE: readonly OpInfo[] = [...POINTWISE_OPS, ...ACTIVATION_OPS, ...BINARY_MATH_OPS, ...CLAMP_OPS, ...TERNARY_OPS, ...CLASSIFY_OPS, NAN_TO_NUM, CLIP, ROUND, ...REDUCTION_OPS, ...STATS_OPS, ...NAN_STATS_OPS, ...HISTOGRAM_OPS, ...LINALG_OPS, ...SHAPE_OPS, ...SORTING_OPS, ...LINALG_EXTRA_OPS, ...NN_OPS, ...INDEXING_OPS, ...SPATIAL_OPS, ...LINALG_MISC_OPS, ...LINALG_SOLVE_OPS, ...LINALG_SVD_OPS];
+export const OP_TABLE: readonly OpInfo[] = [...POINTWISE_OPS, ...ACTIVATION_OPS, ...BINARY_MATH_OPS, ...CLAMP_OPS, ...TERNARY_OPS, ...CLASSIFY_OPS, NAN_TO_NUM, CLIP, ROUND, ...REDUCTION_OPS, ...STATS_OPS, ...NAN_STATS_OPS, ...HISTOGRAM_OPS, ...LINALG_OPS, ...SHAPE_OPS, ...SORTING_OPS, ...LINALG_EXTRA_OPS, ...NN_OPS, ...INDEXING_OPS, ...SPATIAL_OPS, ...LINALG_MISC_OPS, ...LINALG_SOLVE_OPS, ...LINALG_SVD_OPS, ...LINALG_QR_OPS];

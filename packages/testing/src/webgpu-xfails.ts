@@ -235,13 +235,27 @@ const DTYPE_FREE_SAMPLES: Readonly<Record<string, readonly string[]>> = {
   svd: ['empty'],
   linalgCond: ['empty', 'batch0-one'],
   linalgMatrixRank: ['empty', 'batch0'],
+  // torch.linalg part 2a: empty matrices reach no kernel (an empty Q or R is only allocated)
+  geqrf: ['batch0', 'cols0', 'empty', 'rows0'],
+  linalgQr: ['batch0', 'batch0-complete', 'batch0-r', 'cols0', 'cols0-r', 'empty', 'empty-complete', 'empty-r', 'rows0', 'rows0-complete', 'rows0-r'],
+  linalgHouseholderProduct: ['batch0'],
+  orgqr: ['batch0'],
+  linalgEigh: ['batch0', 'batch0-upper', 'empty', 'empty-upper'],
+  linalgEigvalsh: ['batch0', 'batch0-upper', 'empty', 'empty-upper'],
+  linalgMatrixExp: ['batch0', 'empty'],
+  linalgLstsq: ['batch0', 'k0', 'rows0'],
+  matrixExp: ['batch0', 'empty'],
 };
 
 /** Ops whose int64 results are indices, written by the arg-reduction kernel (no int64 arithmetic). */
 const INDEX_RESULT_OPS: readonly string[] = ['argmax', 'argmin', 'max', 'min', 'maxPool2d.indices', 'sort', 'argsort', 'topk', 'median', 'mode', 'cummax', 'cummin', 'searchsorted', 'bucketize', 'multinomial', 'unique'];
 
-/** Factorizations whose int32 results (pivots, info) their kernels write themselves (core Note [The linalg primitives]): they compute in the input's dtype. */
-const LINALG_INFO_OPS: readonly string[] = ['linalgLuFactorEx', 'linalgLuFactor', 'linalgCholeskyEx', 'linalgInvEx', 'linalgSolveEx'];
+/**
+ * Factorizations whose int32 results (pivots, info) their kernels write themselves (core Note
+ * [The linalg primitives]), and lstsq, whose int64 rank is its kernel's int32 one cast by the
+ * copy kernel: they compute in the input's dtype.
+ */
+const LINALG_INFO_OPS: readonly string[] = ['linalgLuFactorEx', 'linalgLuFactor', 'linalgCholeskyEx', 'linalgInvEx', 'linalgSolveEx', 'linalgLstsq'];
 
 /** Ops whose int64 result is a count of a bool mask (sum of comparisons: matrix_rank), computed in the input's dtype up to the mask. */
 const COUNT_RESULT_OPS: readonly string[] = ['linalgMatrixRank'];

@@ -144,6 +144,8 @@ export * from './linalg-front';
 export type { LinalgImpls } from './linalg-solve-impls';
 export * from './linalg-svd-front';
 export type { SvdImpls } from './linalg-svd-impls';
+export { lstsqWorkSize, type LinalgQrImpls } from './linalg-qr-impls';
+export * from './linalg-qr-front';
 export { index, indexAsync } from './indexing';
 export { countsAreAsync } from './data-dependent';
 export type { Scalar } from './meta-utils';

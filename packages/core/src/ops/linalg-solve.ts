@@ -21,7 +21,7 @@ import { defineStructured, implOf, type Backend } from './registry';
  */
 
 /** The dtypes the factorizations compute in (PyTorch: real float and double; no complex dtypes yet). */
-function isLinalgDtype(d: DType): boolean {
+export function isLinalgDtype(d: DType): boolean {
   return d === 'float32' || d === 'float64';
 }
 
@@ -77,7 +77,7 @@ export function checkSolveShapes(op: string, a: readonly number[], b: readonly n
 }
 
 /** The impl tensors a failure must release: every tensor allocated so far. */
-function guarded<T>(temps: TensorImpl[], results: TensorImpl[], fn: () => T): T {
+export function guarded<T>(temps: TensorImpl[], results: TensorImpl[], fn: () => T): T {
   try {
     return fn();
   } catch (e) {
@@ -89,7 +89,7 @@ function guarded<T>(temps: TensorImpl[], results: TensorImpl[], fn: () => T): T 
 }
 
 /** `t`'s last two dims swapped (a view). */
-function mT(t: TensorImpl): TensorImpl {
+export function mT(t: TensorImpl): TensorImpl {
   const d = t.dim;
   const sizes = [...t.sizes];
   const strides = [...t.strides];
@@ -99,7 +99,7 @@ function mT(t: TensorImpl): TensorImpl {
 }
 
 /** A fresh contiguous copy of `t` broadcast to `sizes`. */
-function freshCopy(b: Backend, op: string, t: TensorImpl, sizes: readonly number[]): TensorImpl {
+export function freshCopy(b: Backend, op: string, t: TensorImpl, sizes: readonly number[]): TensorImpl {
   const out = TensorImpl.empty(op, [...sizes], t.dtype, t.device);
   if (out.numel === 0) return out;
   const src = broadcastTo(t, sizes);

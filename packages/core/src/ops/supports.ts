@@ -139,6 +139,17 @@ export const OP_KERNELS: Readonly<Record<string, readonly KernelNeed[]>> = {
   linalgCond: ['svd', 'div', 'fill', 'luFactor', 'luSolve', 'vectorNorm', 'amax', 'amin', 'mul', 'where', 'nanToNum'],
   // (its vector norms and 'fro' / 1 / inf take every float dtype; 2, -2 and 'nuc' the SVD's)
   linalgNorm: ['vectorNorm', 'amax', 'amin'],
+  // torch.linalg part 2a (Note [The QR, eigh, lstsq and matrix_exp primitives]); matrix_exp
+  // exponentiates 16-bit floats in float32
+  linalgHouseholderProduct: ['fill', 'householderProduct'],
+  orgqr: ['fill', 'householderProduct'],
+  linalgQr: ['fill', 'geqrf', 'householderProduct', 'triZero'],
+  qr: ['fill', 'geqrf', 'householderProduct', 'triZero'],
+  linalgEigh: ['eigh'],
+  linalgEigvalsh: ['eigh'],
+  linalgLstsq: ['fill', 'lstsq', 'mul', 'sum'],
+  linalgMatrixExp: ['matrixExp@opmath'],
+  matrixExp: ['matrixExp@opmath'],
   // data movement
   stack: ['cat'],
   hstack: ['cat'],

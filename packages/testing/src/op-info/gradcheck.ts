@@ -65,6 +65,9 @@ export const GRADCHECK_EXCLUDED: Readonly<Record<string, string>> = {
   linalgCholesky: 'needs symmetric positive-definite inputs, which random draws are not: test/linalg.test.ts gradchecks it on A A^T + n I',
   linalgCholeskyEx: 'needs symmetric positive-definite inputs, which random draws are not: test/linalg.test.ts gradchecks it on A A^T + n I',
   linalgMatrixRank: 'an int64 count has no gradient',
+  geqrf: "PyTorch's derivative for geqrf is not implemented (an error at backward, as torch-ts's)",
+  linalgEigh: 'reads one triangle of a symmetric input, which random draws are not (the formula is the symmetric one): test/linalg-qr.test.ts gradchecks it on A + A^T with distinct eigenvalues',
+  linalgEigvalsh: 'reads one triangle of a symmetric input, which random draws are not (the formula is the symmetric one): test/linalg-qr.test.ts gradchecks it on A + A^T',
 };
 
 /**
@@ -122,6 +125,13 @@ export const GRADCHECK_EXCLUDED_SAMPLES: Readonly<Record<string, string>> = {
   'svd/full': SVD_FULL,
   'linalgCond/empty': "cond of empty matrices is a new zeros tensor, as PyTorch's (_linalg_cond_empty_matrix): not a function of A, so there is nothing to differentiate",
   'linalgCond/batch0-one': "cond of empty matrices is a new zeros tensor, as PyTorch's (_linalg_cond_empty_matrix): not a function of A, so there is nothing to differentiate",
+  ...Object.fromEntries(
+    ['3x3-r', 'tall-r', 'wide-r', 'batched-r', '1x1-r', 'empty-r', 'rows0-r', 'cols0-r', 'batch0-r'].map((s) => [`linalgQr/${s}`, "mode='r' computes no Q, on which the derivative depends: PyTorch's backward raises, as torch-ts's (test/linalg-qr.test.ts)"]),
+  ),
+  ...Object.fromEntries(
+    ['tall-complete', 'batched-complete', 'cols0-complete'].map((s) => [`linalgQr/${s}`, "mode='complete' with more rows than columns is not differentiable: PyTorch's backward raises, as torch-ts's"]),
+  ),
+  'qr/tall': "some=False with more rows than columns (mode='complete') is not differentiable: PyTorch's backward raises, as torch-ts's",
 };
 
 /**

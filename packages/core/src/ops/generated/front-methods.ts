@@ -10,6 +10,7 @@ import { mm, bmm, mv, dot, matmul } from '../linalg';
 import { addmm, baddbmm, addmm_, baddbmm_, outer, ger } from '../linalg-extra';
 import { inverse, det, slogdet, logdet, matrixPower } from '../linalg-front';
 import { trace, kron, cross, diff } from '../linalg-misc';
+import { geqrf, orgqr, qr, matrixExp } from '../linalg-qr-front';
 import { svd, pinverse } from '../linalg-svd-front';
 import { nanToNum, nanToNum_ } from '../logical';
 import { maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync } from '../masked';
@@ -38,6 +39,7 @@ export const FRONT_METHODS = {
   addmm, baddbmm, addmm_, baddbmm_, outer, ger,
   inverse, det, slogdet, logdet, matrixPower,
   trace, kron, cross, diff,
+  geqrf, orgqr, qr, matrixExp,
   svd, pinverse,
   nanToNum, nanToNum_,
   maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync,

@@ -6,6 +6,7 @@ export interface OpSchemas {
   '_adaptive_avg_pool2d': '_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor';
   '_adaptive_avg_pool2d_backward': '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor';
   '_linalg_det_attach': '_linalg_det_attach(Tensor A, Tensor det) -> Tensor';
+  '_linalg_eigh': '_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)';
   '_linalg_svd': '_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)';
   '_log_softmax': '_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor';
   '_log_softmax_backward_data': '_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor';
@@ -195,6 +196,7 @@ export interface OpSchemas {
   'ge_': 'ge_(Tensor(a!) self, Tensor other) -> Tensor(a!)';
   'gelu': 'gelu(Tensor self, *, str approximate=\'none\') -> Tensor';
   'gelu.out': 'gelu.out(Tensor self, *, str approximate=\'none\', Tensor(a!) out) -> Tensor(a!)';
+  'geqrf': 'geqrf(Tensor self) -> (Tensor a, Tensor tau)';
   'gt': 'gt(Tensor self, Tensor other) -> Tensor';
   'gt.out': 'gt.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)';
   'gt_': 'gt_(Tensor(a!) self, Tensor other) -> Tensor(a!)';
@@ -251,8 +253,12 @@ export interface OpSchemas {
   'lgamma.out': 'lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)';
   'lgamma_': 'lgamma_(Tensor(a!) self) -> Tensor(a!)';
   'linalg_cholesky_ex': 'linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)';
+  'linalg_householder_product': 'linalg_householder_product(Tensor input, Tensor tau) -> Tensor';
+  'linalg_lstsq': 'linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)';
   'linalg_lu_factor_ex': 'linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info)';
   'linalg_lu_solve': 'linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor';
+  'linalg_matrix_exp': 'linalg_matrix_exp(Tensor self) -> Tensor';
+  'linalg_qr': 'linalg_qr(Tensor A, str mode=\'reduced\') -> (Tensor Q, Tensor R)';
   'linalg_solve_triangular': 'linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor';
   'linalg_vector_norm': 'linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor';
   'linalg_vector_norm.out': 'linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)';

@@ -1,0 +1,326 @@
+import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
+import { broadcastShapes } from '../iterator';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { contiguousStrides } from '../views';
+import { UNINITIALIZED, castTo, commonDevice, torchTypeName } from './meta-utils';
+import { LinAlgError, checkFloating, checkKernelDtype, checkSquare, firstFailure, freshCopy, guarded, infoReadable, isLinalgDtype } from './linalg-solve';
+import { MATRIX_EXP_WORK, lstsqWorkSize } from './linalg-qr-impls';
+import { defineStructured, implOf, type Backend } from './registry';
+
+/**
+ * Note [The QR, eigh, lstsq and matrix_exp primitives]
+ * torch.linalg part 2a rests on six operators with PyTorch's schemas: geqrf and
+ * linalg_householder_product (LAPACK's geqrf / orgqr), linalg_qr (composed of the two in
+ * its kernel, as ATen's, so that its derivative is linalg_qr_backward rather than geqrf's,
+ * which PyTorch does not have), _linalg_eigh (what linalg.eigh and eigvalsh call),
+ * linalg_lstsq and linalg_matrix_exp. Their metas check shapes and dtypes in PyTorch 1.13's
+ * order and words and hand the backend (LinalgQrImpls) fresh contiguous tensors, as the LU
+ * family's (Note [The linalg primitives]). The kernels follow LAPACK's conventions, so Q and
+ * R equal PyTorch's up to rounding, signs included. Eigenvectors are unique only up to sign
+ * (up to a rotation for a repeated eigenvalue) in LAPACK too: the tests compare them up to a
+ * per-column sign, and through V diag(w) V^T = A, as PyTorch's own tests do.
+ */
+
+/** `t` narrowed to its first `rows` x `cols` of the last two dims (a view). */
+function topLeft(t: TensorImpl, rows: number, cols: number): TensorImpl {
+  const sizes = [...t.sizes];
+  sizes[sizes.length - 2] = rows;
+  sizes[sizes.length - 1] = cols;
+  return t.view(sizes, [...t.strides], t.storageOffset);
+}
+
+/** A fresh contiguous copy of the first `rows` x `cols` of `t`. */
+function topLeftCopy(b: Backend, op: string, t: TensorImpl, rows: number, cols: number): TensorImpl {
+  const v = topLeft(t, rows, cols);
+  try {
+    return freshCopy(b, op, v, v.sizes);
+  } finally {
+    v.release();
+  }
+}
+
+/**
+ * The taus householderProduct is given: a fresh copy, or for k = 0 one zero tau (H = I,
+ * whatever its v), so that no backend binds an empty buffer and the product is I's columns.
+ */
+function nonEmptyTaus(b: Backend, op: string, tau: TensorImpl): TensorImpl {
+  if (tau.sizes[tau.dim - 1] > 0) return freshCopy(b, op, tau, tau.sizes);
+  const t = TensorImpl.empty(op, [...tau.sizes.slice(0, -1), 1], tau.dtype, tau.device);
+  if (t.numel > 0) implOf(b, 'fill', op)(t, 0);
+  return t;
+}
+
+function zeroBelowDiagonal(b: Backend, op: string, t: TensorImpl): void {
+  if (t.numel > 0) implOf(b, 'triZero', op)(t, true, 0);
+}
+
+// ---- geqrf ----
+export const GEQRF = defineStructured('geqrf(Tensor self) -> (Tensor a, Tensor tau)', ([A], b) => {
+  const op = 'geqrf';
+  if (A.dim < 2) throw new ShapeError('torch.geqrf: input must have at least 2 dimensions.');
+  checkKernelDtype('geqrf_cpu', A, true);
+  const [m, n] = A.sizes.slice(-2);
+  const QR = freshCopy(b, op, A, A.sizes);
+  const tau = TensorImpl.empty(op, [...A.sizes.slice(0, -2), Math.min(m, n)], A.dtype, A.device);
+  return guarded([], [QR, tau], () => {
+    if (QR.numel > 0) implOf(b, 'geqrf', op)(QR, tau);
+    return [QR, tau];
+  });
+});
+
+// ---- linalg_householder_product ----
+export const LINALG_HOUSEHOLDER_PRODUCT = defineStructured('linalg_householder_product(Tensor input, Tensor tau) -> Tensor', ([A, tau], b) => {
+  const op = 'torch.linalg.householder_product';
+  if (A.dim < 2) throw new ShapeError(`${op}: input must have at least 2 dimensions.`);
+  const [m, n] = A.sizes.slice(-2);
+  if (m < n) throw new ShapeError(`${op}: input.shape[-2] must be greater than or equal to input.shape[-1]`);
+  if (n < tau.sizes[tau.dim - 1]) throw new ShapeError(`${op}: input.shape[-1] must be greater than or equal to tau.shape[-1]`);
+  if (A.dim - tau.dim !== 1) {
+    throw new ShapeError(`${op}: Expected tau to have one dimension less than input, but got tau.ndim equal to ${tau.dim} and input.ndim is equal to ${A.dim}`);
+  }
+  const batch = A.sizes.slice(0, -2);
+  const tauBatch = tau.sizes.slice(0, -1);
+  if (A.dim > 2 && (tauBatch.length !== batch.length || tauBatch.some((s, i) => s !== batch[i]))) {
+    throw new ShapeError(`${op}: Expected batch dimensions of tau to be equal to input.shape[:-2], but got ${fmtShape(tauBatch)}`);
+  }
+  if (tau.dtype !== A.dtype) throw new DTypeError(`${op}: tau dtype ${torchTypeName(tau.dtype)} does not match input dtype ${torchTypeName(A.dtype)}`);
+  commonDevice(op, [A, tau]);
+  checkKernelDtype('orgqr_cpu', A, true);
+  const Q = freshCopy(b, op, A, A.sizes);
+  return guarded([], [Q], () => {
+    if (Q.numel > 0) {
+      const t = nonEmptyTaus(b, op, tau);
+      try {
+        implOf(b, 'householderProduct', op)(Q, t);
+      } finally {
+        t.release();
+      }
+    }
+    return Q;
+  });
+});
+
+// ---- linalg_qr ----
+const QR_MODES = ['reduced', 'complete', 'r'];
+
+export const LINALG_QR = defineStructured("linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)", ([A, mode], b) => {
+  const op = 'linalg.qr';
+  if (A.dim < 2) throw new ShapeError(`${op}: The input tensor A must have at least 2 dimensions.`);
+  checkFloating(op, A);
+  if (!QR_MODES.includes(mode)) throw new TorchError(`qr received unrecognized mode '${mode}' but expected one of 'reduced' (default), 'r', or 'complete'`);
+  checkKernelDtype('geqrf_cpu', A, true);
+  const batch = A.sizes.slice(0, -2);
+  const [m, n] = A.sizes.slice(-2);
+  const k = Math.min(m, n);
+  const reduced = mode !== 'complete';
+  const QR = freshCopy(b, op, A, A.sizes);
+  const tau = TensorImpl.empty(op, [...batch, k], A.dtype, A.device);
+  const temps = [QR, tau];
+  const results: TensorImpl[] = [];
+  return guarded(temps, results, () => {
+    if (QR.numel > 0) implOf(b, 'geqrf', op)(QR, tau);
+    const R = topLeftCopy(b, op, QR, reduced ? k : m, n);
+    results.push(R);
+    zeroBelowDiagonal(b, op, R);
+    if (mode === 'r') {
+      const Q = TensorImpl.empty(op, [0], A.dtype, A.device);
+      results.unshift(Q);
+      return [Q, R];
+    }
+    const qCols = reduced ? k : m;
+    let Q: TensorImpl;
+    if (qCols <= n) Q = topLeftCopy(b, op, QR, m, qCols);
+    else {
+      // (complete, m > n: the reflectors fill the first n columns, orgqr sets the others)
+      Q = TensorImpl.empty(op, [...batch, m, m], A.dtype, A.device);
+      const head = topLeft(Q, m, n);
+      try {
+        if (head.numel > 0) implOf(b, 'copy', op)(head, QR);
+      } finally {
+        head.release();
+      }
+    }
+    results.unshift(Q);
+    if (Q.numel > 0) {
+      const t = nonEmptyTaus(b, op, tau);
+      try {
+        implOf(b, 'householderProduct', op)(Q, t);
+      } finally {
+        t.release();
+      }
+    }
+    return [Q, R];
+  });
+});
+
+// ---- _linalg_eigh ----
+export const LINALG_EIGH = defineStructured('_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)', ([A, uplo, computeV], b) => {
+  const op = 'linalg.eigh';
+  checkSquare(op, A.sizes);
+  if (uplo.length !== 1 || (uplo.toUpperCase() !== 'L' && uplo.toUpperCase() !== 'U')) throw new TorchError(`Expected UPLO argument to be 'L' or 'U', but got ${uplo}`);
+  checkKernelDtype('linalg_eigh_cpu', A, A.numel > 0);
+  const V = freshCopy(b, op, A, A.sizes);
+  const w = TensorImpl.empty(op, [...A.sizes.slice(0, -1)], A.dtype, A.device);
+  const results = [w, V];
+  return guarded([], results, () => {
+    if (V.numel > 0) {
+      const work = TensorImpl.empty(op, A.sizes, A.dtype, A.device);
+      try {
+        implOf(b, 'eigh', op)(V, w, uplo.toUpperCase() === 'U', work);
+      } finally {
+        work.release();
+      }
+    }
+    if (computeV) return [w, V];
+    V.release();
+    results.pop();
+    const none = TensorImpl.empty(op, [0], A.dtype, A.device);
+    results.push(none);
+    return [w, none];
+  });
+});
+
+// ---- linalg_lstsq ----
+const LSTSQ_DRIVERS = ['gels', 'gelsy', 'gelsd', 'gelss'];
+
+/** PyTorch's linalg_solve_is_vector_rhs for lstsq: b has one dim less than A. */
+export function lstsqIsVector(aDim: number, bDim: number): boolean {
+  return aDim - bDim === 1;
+}
+
+export const LINALG_LSTSQ = defineStructured(
+  'linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)',
+  ([A, B, rcond, driverArg], b) => {
+    const op = 'torch.linalg.lstsq';
+    if (A.dim < 2) throw new ShapeError(`${op}: input must have at least 2 dimensions.`);
+    if (B.dim < 1) throw new ShapeError(`${op}: other must have at least 1 dimension.`);
+    if (A.dtype !== B.dtype) {
+      throw new DTypeError(`${op}: Expected input and other to have the same dtype, but got input's dtype ${torchTypeName(A.dtype)} and other's dtype ${torchTypeName(B.dtype)}`);
+    }
+    const diff = A.dim - B.dim;
+    if (diff < 0 || diff > 1) throw new ShapeError(`${op}: input.dim() must be greater or equal to other.dim() and (input.dim() - other.dim()) <= 1`);
+    const vector = lstsqIsVector(A.dim, B.dim);
+    const [m, n] = A.sizes.slice(-2);
+    const bRows = vector ? B.sizes[B.dim - 1] : B.sizes[B.dim - 2];
+    if (m !== bRows) throw new ShapeError(`${op}: input.size(-2) should match other.size(${vector ? -1 : -2})`);
+    commonDevice(op, [A, B]);
+    const driver = driverArg == null ? 'gelsy' : driverArg.toLowerCase();
+    if (!LSTSQ_DRIVERS.includes(driver)) throw new TorchError(`${op}: parameter \`driver\` should be one of (gels, gelsy, gelsd, gelss)`);
+    if (!isLinalgDtype(A.dtype)) throw new DTypeError("This function doesn't handle types other than float and double");
+    if (driver === 'gelsd' || driver === 'gelss') {
+      throw new TorchError(`${op}: driver='${driver}' needs the singular value decomposition (torch.linalg.svd), which torch-ts does not have yet (torch.linalg part 2b)`);
+    }
+    const k = vector ? 1 : B.sizes[B.dim - 1];
+    const batch = broadcastShapes(op, A.sizes.slice(0, -2), B.sizes.slice(0, vector ? -1 : -2));
+    const rows = Math.max(m, n);
+    const dev = A.device;
+    const X = TensorImpl.empty(op, [...batch, rows, k], A.dtype, dev);
+    const results: TensorImpl[] = [X];
+    const temps: TensorImpl[] = [];
+    return guarded(temps, results, () => {
+      const pivot = driver === 'gelsy';
+      const nb = batch.reduce((p, s) => p * s, 1);
+      const rankI = TensorImpl.empty(op, batch, 'int32', dev);
+      temps.push(rankI);
+      const info = TensorImpl.empty(op, batch, 'int32', dev);
+      temps.push(info);
+      if (nb > 0) {
+        implOf(b, 'fill', op)(rankI, 0);
+        implOf(b, 'fill', op)(info, 0);
+      }
+      if (X.numel > 0) {
+        implOf(b, 'fill', op)(X, 0);
+        const Bm = vector ? B.view([...B.sizes, 1], [...B.strides, 1], B.storageOffset) : B.retain();
+        temps.push(Bm);
+        const head = topLeft(X, m, k);
+        temps.push(head);
+        if (head.numel > 0 && m * n > 0) {
+          const src = freshCopy(b, op, Bm, [...batch, m, k]);
+          temps.push(src);
+          implOf(b, 'copy', op)(head, src);
+        }
+        if (m * n > 0) {
+          const a = freshCopy(b, op, A, [...batch, m, n]);
+          temps.push(a);
+          const rc = rcond ?? (A.dtype === 'float32' ? 2 ** -23 : 2 ** -52) * Math.max(m, n);
+          const work = TensorImpl.empty(op, [...batch, lstsqWorkSize(m, n, k)], A.dtype, dev, UNINITIALIZED);
+          temps.push(work);
+          implOf(b, 'lstsq', op)(a, X, rankI, info, pivot, rc, work);
+        }
+      }
+      if (!pivot && infoReadable(info)) {
+        const f = firstFailure(info);
+        if (f !== null) {
+          throw new LinAlgError(
+            `${op}${info.dim === 0 ? '' : `: (Batch element ${f.batch})`}: The least squares solution could not be computed because the input matrix does not have full rank (error code: ${f.info}).`,
+          );
+        }
+      }
+      // residuals: the squares of Q^T B's rows past n (gels with m > n; empty otherwise, as 1.13)
+      let residuals: TensorImpl;
+      if (m > n && !pivot) {
+        const tail = X.view([...batch, m - n, k], [...X.strides], X.storageOffset + n * k);
+        temps.push(tail);
+        residuals = sumOfSquaresOverRows(b, op, tail, [...batch, k]);
+      } else residuals = TensorImpl.empty(op, [0], A.dtype, dev);
+      results.push(residuals);
+      const rank = pivot ? castTo(b, op, rankI, 'int64', dev) : TensorImpl.empty(op, [0], 'int64', dev);
+      results.push(rank);
+      const sv = TensorImpl.empty(op, [0], A.dtype, dev);
+      results.push(sv);
+      const solutionView = X.view(vector ? [...batch, n] : [...batch, n, k], vector ? [...X.strides.slice(0, -2), k] : [...X.strides], X.storageOffset);
+      const solution = freshCopy(b, op, solutionView, solutionView.sizes);
+      solutionView.release();
+      X.release();
+      results[0] = solution;
+      return [solution, residuals, rank, sv];
+    });
+  },
+);
+
+/** sum(t^2, -2) into a fresh tensor of `sizes` (t: [..., r, k]; the sum reduces into a keepdim [..., 1, k]). */
+function sumOfSquaresOverRows(b: Backend, op: string, t: TensorImpl, sizes: number[]): TensorImpl {
+  const sq = TensorImpl.empty(op, t.sizes, t.dtype, t.device);
+  const keep = TensorImpl.empty(op, [...sizes.slice(0, -1), 1, sizes[sizes.length - 1]], t.dtype, t.device);
+  try {
+    if (sq.numel > 0) {
+      implOf(b, 'mul', op)(sq, t, t);
+      implOf(b, 'sum', op)(keep, sq, [sq.dim - 2]);
+    }
+    return keep.view(sizes, contiguousStrides(sizes), 0);
+  } finally {
+    sq.release();
+    keep.release();
+  }
+}
+
+// ---- linalg_matrix_exp ----
+export const LINALG_MATRIX_EXP = defineStructured('linalg_matrix_exp(Tensor self) -> Tensor', ([A], b) => {
+  const op = 'linalg.matrix_exp';
+  checkSquare(op, A.sizes);
+  checkFloating('matrix_exp', A);
+  const out = TensorImpl.empty(op, A.sizes, A.dtype, A.device);
+  return guarded([], [out], () => {
+    if (out.numel === 0) return out;
+    // 16-bit floats are exponentiated in float32 and rounded once (1.13 computes bfloat16 in
+    // bfloat16 with float64's thresholds, overflowing where float32 does not, and fails
+    // float16 at log2): float32's thresholds, as ATen's for float32
+    const wide = isLinalgDtype(A.dtype) ? A.dtype : 'float32';
+    const a = castTo(b, op, A, wide, A.device);
+    const temps = [a];
+    try {
+      const contiguous = freshCopy(b, op, a, a.sizes);
+      temps.push(contiguous);
+      const r = wide === A.dtype ? out : TensorImpl.empty(op, A.sizes, wide, A.device);
+      if (r !== out) temps.push(r);
+      const n = A.sizes[A.dim - 1];
+      const work = TensorImpl.empty(op, [...A.sizes.slice(0, -2), MATRIX_EXP_WORK, n, n], wide, A.device);
+      temps.push(work);
+      implOf(b, 'matrixExp', op)(r, contiguous, work);
+      if (r !== out) implOf(b, 'copy', op)(out, r);
+    } finally {
+      for (const t of temps) t.release();
+    }
+    return out;
+  });
+});
