@@ -2,7 +2,7 @@ import {
   AutogradError,
   Tensor,
   fmtShape,
-  isFloatingType,
+  isDifferentiableType,
   isInferenceModeEnabled,
   makeBinder,
   onesLike,
@@ -215,8 +215,8 @@ export const hooks: AutogradHooks = {
         "requiresGrad_: you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use varNoGrad = var.detach().",
       );
     }
-    if (value && !isFloatingType(impl.dtype)) {
-      throw new AutogradError(`requiresGrad_: only Tensors of floating point dtype can require gradients (got ${impl.dtype})`);
+    if (value && !isDifferentiableType(impl.dtype)) {
+      throw new AutogradError(`requiresGrad_: only Tensors of floating point dtype can require gradients (got ${impl.dtype}; complex dtypes can too)`);
     }
     if (value && impl.version.inference && !isInferenceModeEnabled()) {
       throw new AutogradError('requiresGrad_: Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.');

@@ -1,4 +1,4 @@
-import { AutogradError, Tensor, tidy, zeros, type TensorImpl } from '@torch-ts/core';
+import { AutogradError, Tensor, isDifferentiableType, tidy, zeros, type TensorImpl } from '@torch-ts/core';
 import { ensureMeta, metaOf, requiresGrad } from './autograd-meta';
 import { recordForwardTrace } from './anomaly';
 import type { InputInfo } from './formula-node';
@@ -194,7 +194,7 @@ function applyFunction(cls: FunctionClass, args: unknown[]): Tensor | Tensor[] {
     ctx.captureSaved(fixed.map((o) => o.impl));
     recordForwardTrace(node);
     fixed.forEach((o, k) => {
-      if (ctx.nonDifferentiable.has(outputs[k]) || !o.isFloatingPoint()) return;
+      if (ctx.nonDifferentiable.has(outputs[k]) || !isDifferentiableType(o.dtype)) return;
       ensureMeta(o.impl).setGradFn(node, k);
     });
   } finally {

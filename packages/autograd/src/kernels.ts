@@ -9,7 +9,7 @@ import {
   callBoxed,
   exchangeExcluded,
   getOperator,
-  isFloatingType,
+  isDifferentiableType,
   localExcluded,
   redispatch,
   registerKernel,
@@ -126,7 +126,7 @@ function differentiableKernel<A extends readonly unknown[]>(op: OperatorHandle, 
       if (viewBase && self) rebaseHistory(viewBase, self, node);
       else {
         outs.forEach((o, k) => {
-          if (isFloatingType(o.dtype)) ensureMeta(o).setGradFn(node, k);
+          if (isDifferentiableType(o.dtype)) ensureMeta(o).setGradFn(node, k);
         });
       }
       return result;

@@ -1,4 +1,4 @@
-import { AutogradError, Tensor as TensorHandle, TensorImpl, callBoxed, defineStructured, implOf, type Geometry, type Tensor } from '@torch-ts/core';
+import { AutogradError, Tensor as TensorHandle, TensorImpl, callBoxed, defineStructured, implOf, registerComplexKernel, viewAsComplex, viewAsReal, type Geometry, type Tensor } from '@torch-ts/core';
 import type { Derivative, NodeArgs } from './derivative';
 
 /**
@@ -42,6 +42,15 @@ export const VIEW_SCATTER_ADD = defineStructured(
     }
     return out;
   },
+);
+
+// A complex gradient's window is its parts' window with the trailing parts dim (core's Note [Complex tensors are pairs of reals]).
+registerComplexKernel(VIEW_SCATTER_ADD, ([g, baseSizes, sizes, strides, offset]) =>
+  viewAsComplex(viewScatterAdd(viewAsReal(g as Tensor), [...(baseSizes as number[]), 2], {
+    sizes: [...(sizes as number[]), 2],
+    strides: [...(strides as number[]).map((s) => 2 * s), 1],
+    offset: 2 * (offset as number),
+  })),
 );
 
 export const VIEW_SCATTER_ADD_DERIVATIVE: Derivative<NodeArgs<typeof VIEW_SCATTER_ADD_SCHEMA>> = {

@@ -769,6 +769,10 @@ add('unfold', '0-dim input', (d) => [d([])], (x) => c.unfold(x, 0, 1, 1));
 add('diagonal', 'offset 1', (d) => [d([3, 4])], (x) => c.diagonal(x, 1), true);
 add('diagonal', 'offset -1, dims (2, 0)', (d) => [d([3, 2, 4])], (x) => c.diagonal(x, -1, 2, 0));
 add('alias', 'same geometry', (d) => [d([2, 3])], alias, true);
+// complex tensors are views of pairs of reals (core's Note [Complex gradients]): the real Jacobian of complex ops through them
+add('view_as_complex', 'pairs as complex and back', (d) => [d([3, 2])], (x) => c.viewAsReal(c.viewAsComplex(x)), true);
+add('view_as_real', 'complex products, as pairs', (d) => [d([3, 2]), d([3, 2])], (a, b) => c.viewAsReal(c.mul(c.viewAsComplex(a), c.div(c.viewAsComplex(b), c.add(c.viewAsComplex(a), 3)))), true);
+add('view_as_real', 'complex matmul, abs and exp, as pairs', (d) => [d([2, 2, 2]), d([2, 2])], (a, b) => c.viewAsReal(c.exp(c.matmul(c.viewAsComplex(a), c.viewAsComplex(b)).div(4))).mul(c.abs(c.viewAsComplex(b)).sum()), true);
 
 // copies
 add('clone', 'clone', (d) => [d([2, 3], 'any', 'strided')], (x) => c.clone(x), true);

@@ -90,9 +90,9 @@ function lcg(seed: number): () => number {
 }
 
 describe('scalar types', () => {
-  it('lists the ten dtypes in a fixed order', () => {
+  it('lists the twelve dtypes in a fixed order', () => {
     expect(DTYPES).toEqual([
-      'float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int16', 'int32', 'int64', 'bool',
+      'float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int16', 'int32', 'int64', 'bool', 'complex64', 'complex128',
     ]);
     expect(Object.isFrozen(DTYPES)).toBe(true);
   });
@@ -109,13 +109,17 @@ describe('scalar types', () => {
       ['int32', 4, Int32Array, false, true, 'integral'],
       ['int64', 8, BigInt64Array, false, true, 'integral'],
       ['bool', 1, Uint8Array, false, false, 'bool'],
+      // (a complex element is two parts in its parts' array: Note [Complex tensors are pairs of reals])
+      ['complex64', 8, Float32Array, false, true, 'complex'],
+      ['complex128', 16, Float64Array, false, true, 'complex'],
     ];
     for (const [d, size, Arr, isFloat, signed, category] of facts) {
       const m = typeMeta(d);
       expect(m.name).toBe(d);
       expect(m.itemSize).toBe(size);
       expect(m.ArrayType).toBe(Arr);
-      expect(m.ArrayType.BYTES_PER_ELEMENT).toBe(size);
+      expect(m.ArrayType.BYTES_PER_ELEMENT * (category === 'complex' ? 2 : 1)).toBe(size);
+      expect(m.isComplex).toBe(category === 'complex');
       expect(m.isFloatingPoint).toBe(isFloat);
       expect(m.isSigned).toBe(signed);
       expect(m.category).toBe(category);
@@ -123,13 +127,13 @@ describe('scalar types', () => {
       expect(typeMeta(d)).toBe(m);
       expect(isFloatingType(d)).toBe(isFloat);
       expect(isIntegralType(d, false)).toBe(category === 'integral');
-      expect(isIntegralType(d, true)).toBe(category !== 'floating');
+      expect(isIntegralType(d, true)).toBe(category === 'integral' || category === 'bool');
     }
   });
 
   it('recognises dtype names and nothing else', () => {
     for (const d of DTYPES) expect(isDType(d)).toBe(true);
-    for (const x of ['float', 'Float32', 'toString', 'complex64', '', 3, null, undefined, {}]) {
+    for (const x of ['float', 'Float32', 'toString', 'complex32', '', 3, null, undefined, {}]) {
       expect(isDType(x)).toBe(false);
     }
     expect(() => typeMeta('toString' as DType)).toThrow(DTypeError);
@@ -146,11 +150,13 @@ describe('scalar types', () => {
   });
 
   it('rejects anything else with a DTypeError naming the op', () => {
-    for (const bad of ['complex64', 'byte', 'char', 'Float', 'hasOwnProperty', 7, null, undefined, ['float32']]) {
+    for (const bad of ['complex32', 'byte', 'char', 'Float', 'hasOwnProperty', 7, null, undefined, ['float32']]) {
       expect(() => parseDType('zeros', bad)).toThrow(DTypeError);
       expect(() => parseDType('zeros', bad)).toThrow(/^zeros: expected a dtype/);
     }
-    expect(() => parseDType('zeros', 'complex64')).toThrow("zeros: expected a dtype (one of float32, float64, float16, bfloat16, int8, uint8, int16, int32, int64, bool), got 'complex64'");
+    expect(() => parseDType('zeros', 'complex32')).toThrow("zeros: expected a dtype (one of float32, float64, float16, bfloat16, int8, uint8, int16, int32, int64, bool, complex64, complex128), got 'complex32'");
+    expect(parseDType('zeros', 'cfloat')).toBe('complex64');
+    expect(parseDType('zeros', 'cdouble')).toBe('complex128');
   });
 });
 
@@ -423,10 +429,10 @@ describe('promotion', () => {
   it('resultType rejects bad operands', () => {
     expect(() => resultType('add', [])).toThrow(TorchError);
     expect(() => resultType('add', [])).toThrow(/^add: /);
-    expect(() => resultType('mul', [{ dtype: 'complex64', shape: [] } as never])).toThrow(DTypeError);
+    expect(() => resultType('mul', [{ dtype: 'complex32', shape: [] } as never])).toThrow(DTypeError);
     expect(() => resultType('mul', ['x' as never])).toThrow("mul: expected tensors or scalars for type promotion, got 'x'");
-    expect(() => resultType('mul', [{ dtype: 'complex64', shape: [] } as never])).toThrow(
-      'mul: expected tensors or scalars for type promotion, got an object with dtype complex64',
+    expect(() => resultType('mul', [{ dtype: 'complex32', shape: [] } as never])).toThrow(
+      'mul: expected tensors or scalars for type promotion, got an object with dtype complex32',
     );
     expect(() => resultType('mul', [{ dtype: 'int8' } as never])).toThrow(/got an object without a shape array$/);
   });

@@ -1,4 +1,4 @@
-import { f16BitsToNumber, f32BitsToBf16Bits, f32BitsToF16Bits, bf16BitsToNumber, type DType } from '@torch-ts/core';
+import { f16BitsToNumber, f32BitsToBf16Bits, f32BitsToF16Bits, bf16BitsToNumber, type DType, type RealDType } from '@torch-ts/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cpuImpls, setNumThreads, threadsReady } from '../src/index';
 import { pointwiseWasm } from '../src/kernels/pointwise-wasm';
@@ -10,8 +10,8 @@ afterEach(releaseCreated);
 // Note [Copy and cast kernels]: the casts the wasm kernels run, each against PyTorch's goldens
 // repeated over planes large enough for the SIMD loops, their tails, several tiles and the
 // thread pool's split.
-const OTHERS: DType[] = ['float64', 'int32', 'int64', 'float16', 'bfloat16', 'uint8', 'bool'];
-const PAIRS: [DType, DType][] = [...OTHERS.map((d): [DType, DType] => ['float32', d]), ...OTHERS.map((d): [DType, DType] => [d, 'float32'])];
+const OTHERS: RealDType[] = ['float64', 'int32', 'int64', 'float16', 'bfloat16', 'uint8', 'bool'];
+const PAIRS: [RealDType, RealDType][] = [...OTHERS.map((d): [RealDType, RealDType] => ['float32', d]), ...OTHERS.map((d): [RealDType, RealDType] => [d, 'float32'])];
 const LAYOUTS: [Layout, Layout][] = [
   ['contiguous', 'contiguous'],
   ['transposed', 'contiguous'],
@@ -21,7 +21,7 @@ const LAYOUTS: [Layout, Layout][] = [
 /** Odd sizes: row tails of every SIMD width, and more columns than one tile (128). */
 const SHAPE = [37, 301];
 
-function golden(src: DType, dst: DType, n: number): { values: Value[]; expected: Value[] } {
+function golden(src: RealDType, dst: RealDType, n: number): { values: Value[]; expected: Value[] } {
   const c = CAST_CASES[src];
   const vs = c.values as readonly Value[];
   const ex = c[dst] as readonly Value[];

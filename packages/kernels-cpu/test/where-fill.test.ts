@@ -1,4 +1,4 @@
-import { DTYPES, type DType } from '@torch-ts/core';
+import { REAL_DTYPES as DTYPES, type DType } from '@torch-ts/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cpuImpls } from '../src/index';
 import { CAST_CASES } from './goldens/cast';

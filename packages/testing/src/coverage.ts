@@ -2,7 +2,7 @@
  * What the OpInfo table covers, as data: one row per op x dtype x device. Meant for
  * generating docs/ops.md; nothing here runs an op.
  */
-import { DTYPES, type DType } from '@torch-ts/torch';
+import { REAL_DTYPES as DTYPES, type DType } from '@torch-ts/torch';
 import { deviceHarness, type DeviceHarness } from './devices';
 import { loadOpGoldens } from './goldens';
 import type { OpInfo } from './op-info/types';

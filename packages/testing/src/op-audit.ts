@@ -3,7 +3,7 @@
  * goldens tell the same story, and that running the op leaks nothing.
  */
 import * as torch from '@torch-ts/torch';
-import { DTYPES, type DeviceLike } from '@torch-ts/torch';
+import { REAL_DTYPES as DTYPES, type DeviceLike } from '@torch-ts/torch';
 import { caseId, type GoldenCase } from './goldens';
 import { disposeAll, makeInputs } from './inputs';
 import type { CheckContext } from './op-checks';

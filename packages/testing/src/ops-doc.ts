@@ -3,7 +3,7 @@
  * table, its goldens and docs/api.md's operator lists, so the page cannot drift from the tests:
  * test/ops-doc.test.ts fails when the committed page differs from this rendering.
  */
-import { DTYPES, type DType } from '@torch-ts/torch';
+import { REAL_DTYPES as DTYPES, type DType } from '@torch-ts/torch';
 import {
   ACTIVATION_TABLE,
   allFronts,
@@ -30,7 +30,7 @@ import { notOnWebgpu, unsupportedMark, webgpuXfails } from './webgpu-xfails';
 const MARK = { supported: 'yes', 'known-failure': 'xfail', rejected: '—' } as const;
 const SHORT: Readonly<Record<DType, string>> = {
   float32: 'f32', float64: 'f64', float16: 'f16', bfloat16: 'bf16', int8: 'i8', uint8: 'u8',
-  int16: 'i16', int32: 'i32', int64: 'i64', bool: 'bool',
+  int16: 'i16', int32: 'i32', int64: 'i64', bool: 'bool', complex64: 'c64', complex128: 'c128',
 };
 
 /** The base op of an OpInfo entry: `div.trunc` and `div` both document `div`. */

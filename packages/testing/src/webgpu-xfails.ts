@@ -17,7 +17,7 @@
  * must match on WebGPU as on CPU.
  */
 import '@torch-ts/kernels-webgpu';
-import { DTYPES, type DType } from '@torch-ts/torch';
+import { REAL_DTYPES as DTYPES, type DType } from '@torch-ts/torch';
 import { resultType, supports, type Operand } from '@torch-ts/core';
 import { caseId, expectedList, isScalarInput, loadOpGoldens, type GoldenCase, type GoldenTensor } from './goldens';
 import { layoutApplies } from './inputs';
@@ -32,6 +32,7 @@ const WHY_NOT: Readonly<Record<DType, string>> = {
   bfloat16: 'bfloat16 is emulated on WebGPU (Note [float16 on WebGPU]) in the kernels that declare it; this op has no bfloat16 kernel there yet',
   float32: 'this op has no float32 kernel on WebGPU', int32: 'this op has no int32 kernel on WebGPU', uint8: 'this op has no uint8 kernel on WebGPU',
   bool: 'this op has no bool kernel on WebGPU', int8: 'this op has no int8 kernel on WebGPU', int16: 'this op has no int16 kernel on WebGPU',
+  complex64: 'complex ops run as composites over real views (core Note [Complex tensors are pairs of reals])', complex128: 'complex128 has float64 parts, which have no WGSL type',
 };
 
 /** What every xfail reason for a dtype without kernels says (docs/ops.md shows those cells as `n/a`). */
@@ -281,7 +282,7 @@ export function unsupportedDtypeOf(c: GoldenCase, opName: string): DType | null 
   const bad = converted.find((t) => !castsOnDevice(t.dtype))?.dtype ?? (to !== undefined && converted.length > 0 && !castsOnDevice(to) ? to : undefined);
   if (bad) return bad;
   const ops = SAMPLE_OPS[opName]?.[c.sample] ?? [kernelOp(opName, c)];
-  const supported = DTYPES.filter((d) => ops.every((o) => supports(o, d, 'webgpu')));
+  const supported: readonly DType[] = DTYPES.filter((d) => ops.every((o) => supports(o, d, 'webgpu')));
   if (INDEX_RESULT_OPS.includes(opName) || LINALG_INFO_OPS.includes(opName) || COUNT_RESULT_OPS.includes(opName)) {
     // The kernel runs in the input's dtype and writes int64 indices itself.
     // (searchsorted's third input, the sorter, is an int64 index its kernel reads itself)

@@ -25,6 +25,8 @@ export {
   type DType,
   type DTypeLike,
   DTYPES,
+  REAL_DTYPES,
+  type RealDType,
   getDefaultDtype,
   setDefaultDtype,
   promoteTypes,

@@ -12,6 +12,8 @@ import {
   storageExtent,
   transpose,
   unfoldGeometry,
+  viewAsComplex,
+  viewAsReal,
   type Geometry,
   type Tensor,
 } from '@torch-ts/core';
@@ -151,5 +153,8 @@ export const VIEW_DERIVATIVES = {
   ),
   detach: DETACH,
   alias: shapeFree('AliasBackward0', (grad) => grad),
+  // (Note [Complex gradients] in core: a complex gradient is its parts' gradients, viewed)
+  view_as_real: shapeFree('ViewAsRealBackward0', (grad) => viewAsComplex(grad.contiguous())),
+  view_as_complex: shapeFree('ViewAsComplexBackward0', (grad) => viewAsReal(grad)),
   ...INPLACE_VIEW_DERIVATIVES,
 } satisfies DerivativeFamily;

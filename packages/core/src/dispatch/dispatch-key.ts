@@ -7,7 +7,9 @@ import { privateUse1BackendName, type DeviceType } from '../device';
  * version counting of in-place ops) runs first and then redispatches below itself, as
  * PyTorch's DispatchKey order does. Each backend has its own autograd key so that a backend
  * component can be read back from an autograd key. `PrivateUse1` is the key of an
- * out-of-tree backend (Note [PrivateUse1]).
+ * out-of-tree backend (Note [PrivateUse1]). `Complex`, the highest, is in the key set of a
+ * complex tensor: there complex ops run as composites over real views, above autograd, so
+ * that autograd records the real ops (Note [Complex tensors are pairs of reals]).
  */
 export const DispatchKey = {
   CPU: 0,
@@ -19,12 +21,13 @@ export const DispatchKey = {
   AutogradWebGPU: 6,
   AutogradMeta: 7,
   AutogradPrivateUse1: 8,
+  Complex: 9,
 } as const;
 
 export type DispatchKey = (typeof DispatchKey)[keyof typeof DispatchKey];
 export type DispatchKeyName = keyof typeof DispatchKey;
 
-export const NUM_DISPATCH_KEYS = 9;
+export const NUM_DISPATCH_KEYS = 10;
 
 const NAMES: DispatchKeyName[] = [];
 for (const [name, k] of Object.entries(DispatchKey)) NAMES[k] = name as DispatchKeyName;
@@ -55,7 +58,7 @@ export function isBackendKey(k: DispatchKey): boolean {
 }
 
 export function isAutogradKey(k: DispatchKey): boolean {
-  return k >= DispatchKey.AutogradCPU;
+  return k >= DispatchKey.AutogradCPU && k <= DispatchKey.AutogradPrivateUse1;
 }
 
 export function backendKeyOf(type: DeviceType): DispatchKey {

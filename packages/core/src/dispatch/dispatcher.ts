@@ -1,4 +1,4 @@
-import { TorchError } from '../errors';
+import { DTypeError, TorchError } from '../errors';
 import { DispatchKey, dispatchKeyDisplayName, isAutogradKey, NUM_DISPATCH_KEYS } from './dispatch-key';
 import { DispatchKeySet } from './dispatch-key-set';
 import { isInferenceModeEnabled, localExcluded, localIncluded } from './local-state';
@@ -191,7 +191,7 @@ function selectKernel(op: OperatorHandle, ks: DispatchKeySet): DispatchEntry {
         `${op.schema.name}: no kernel for aten::${op.name} on any key of the call (were the tensor arguments disposed, or is no backend imported?)`,
       );
     }
-    const kernel = op.kernels[k] ?? compositeFor(op, k) ?? backendFallbacks[k];
+    const kernel = op.kernels[k] ?? compositeFor(op, k) ?? backendFallbacks[k] ?? (k === DispatchKey.Complex ? noComplexKernel(op) : undefined);
     if (kernel === FALLTHROUGH) {
       set = set.remove(k);
       continue;
@@ -211,9 +211,20 @@ function selectKernel(op: OperatorHandle, ks: DispatchKeySet): DispatchEntry {
  */
 function compositeFor(op: OperatorHandle, k: DispatchKey): BoxedKernel | undefined {
   const c = op.def.composite;
+  // (a composite reaches complex tensors through the ops it calls)
+  if (c && k === DispatchKey.Complex) return FALLTHROUGH;
   if (!c || k === DispatchKey.ADInplaceOrView) return undefined; // registered at backend and autograd keys only
   if (isAutogradKey(k) && op.kernels[k - DispatchKey.AutogradCPU] !== undefined) return undefined;
   return c;
+}
+
+/** An op with complex operands and no complex kernel: PyTorch's "not implemented for 'ComplexFloat'". */
+function noComplexKernel(op: OperatorHandle): BoxedKernel {
+  return (_ks, args) => {
+    const dtypes = args.flat().map((a) => (a as { dtype?: unknown } | null)?.dtype);
+    const name = dtypes.includes('complex128') && !dtypes.includes('complex64') ? 'ComplexDouble' : 'ComplexFloat';
+    throw new DTypeError(`"${op.schema.name}" not implemented for '${name}' (torch-ts has no complex kernel for aten::${op.name} yet)`);
+  };
 }
 
 /** A boxed call: dispatches on the arguments' keys. */

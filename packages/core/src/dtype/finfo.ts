@@ -1,5 +1,5 @@
 import { TorchTypeError } from '../errors';
-import { getDefaultDtype, parseDType, type DType, type DTypeLike } from './scalar-type';
+import { getDefaultDtype, parseDType, toRealValueType, type DType, type DTypeLike } from './scalar-type';
 
 /** `torch.finfo(dtype)`: the machine limits of a floating dtype, as PyTorch gives them. */
 export interface FInfo {
@@ -46,7 +46,8 @@ export function floatMax(dtype: DType): number | undefined {
 
 /** The limits of a floating dtype (the default dtype when none is given). */
 export function finfo(dtype?: DTypeLike): FInfo {
-  const d = dtype === undefined ? getDefaultDtype() : parseDType('finfo', dtype);
+  // (a complex dtype's limits are its parts', as PyTorch gives them)
+  const d = toRealValueType(dtype === undefined ? getDefaultDtype() : parseDType('finfo', dtype));
   const f = FINFO[d];
   if (!f) throw new TorchTypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle 'torch.finfo'");
   return { ...f, min: -f.max, smallestNormal: f.tiny, dtype: d };

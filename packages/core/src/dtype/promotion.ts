@@ -4,7 +4,7 @@
  * PyTorch goldens in packages/testing).
  */
 import { DTypeError, TorchError } from '../errors';
-import { categoryRank, isDType, isFloatingType, scalarDType, typeMeta, type DType } from './scalar-type';
+import { categoryRank, isComplexType, isDType, isFloatingType, scalarDType, toComplexType, toRealValueType, typeMeta, type DType } from './scalar-type';
 
 /**
  * The smallest dtype both `a` and `b` convert to without changing category, as
@@ -14,6 +14,8 @@ import { categoryRank, isDType, isFloatingType, scalarDType, typeMeta, type DTyp
  */
 export function promoteTypes(a: DType, b: DType): DType {
   if (a === b) return a;
+  // a complex dtype with anything: the complex dtype of the promoted parts
+  if (isComplexType(a) || isComplexType(b)) return toComplexType(promoteTypes(toRealValueType(a), toRealValueType(b)));
   if (a === 'bool') return b;
   if (b === 'bool') return a;
   const fa = isFloatingType(a);
@@ -83,6 +85,8 @@ function promoteMaybe(a: DType | undefined, b: DType): DType {
 function combineCategories(higher: DType | undefined, lower: DType | undefined): DType | undefined {
   if (higher === undefined) return lower;
   if (lower === undefined) return higher;
+  // a complex lower class keeps a floating higher class's precision (c10's combine_categories)
+  if (isComplexType(lower) && isFloatingType(higher)) return toComplexType(higher);
   // Promoting across categories always yields the higher category's dtype, so the lower
   // class's dtype is the whole answer when it reaches further up the lattice.
   return categoryRank(lower) > categoryRank(higher) ? lower : higher;

@@ -13,6 +13,8 @@ const CPP_NAMES: Record<DType, string> = {
   int32: 'int',
   int64: 'int64_t',
   bool: 'bool',
+  complex64: 'c10::complex<float>',
+  complex128: 'c10::complex<double>',
 };
 
 const FLOAT_MAX: Partial<Record<DType, number>> = {

@@ -1,5 +1,5 @@
 /**
- * The ten dtypes of torch-ts and the facts every other module asks about them: element
+ * The twelve dtypes of torch-ts and the facts every other module asks about them: element
  * size, storage array, category. Plays the role of c10's ScalarType.h.
  */
 import { DTypeError } from '../errors';
@@ -14,7 +14,9 @@ export type DType =
   | 'int16'
   | 'int32'
   | 'int64'
-  | 'bool';
+  | 'bool'
+  | 'complex64'
+  | 'complex128';
 
 export const DTYPES: readonly DType[] = Object.freeze([
   'float32',
@@ -27,16 +29,22 @@ export const DTYPES: readonly DType[] = Object.freeze([
   'int32',
   'int64',
   'bool',
+  'complex64',
+  'complex128',
 ] as const);
+
+/** The dtypes whose elements are one real number (all but the complex ones). */
+export type RealDType = Exclude<DType, 'complex64' | 'complex128'>;
+export const REAL_DTYPES: readonly RealDType[] = Object.freeze(DTYPES.filter((d): d is RealDType => !d.startsWith('complex')));
 
 /**
  * Note [Category lattice]
- * Every dtype is in exactly one category, ordered bool < integral < floating. Type
+ * Every dtype is in exactly one category, ordered bool < integral < floating < complex. Type
  * promotion (`resultType`) lets a lower-priority operand change the result only when its
  * category is higher, and `canCast` allows a cast exactly when it does not go down the
  * lattice. `categoryRank` is the order both rely on.
  */
-export type DTypeCategory = 'bool' | 'integral' | 'floating';
+export type DTypeCategory = 'bool' | 'integral' | 'floating' | 'complex';
 
 /**
  * Note [16-bit floats are stored as words]
@@ -45,9 +53,9 @@ export type DTypeCategory = 'bool' | 'integral' | 'floating';
  * Uint16Array. Reading or writing a value goes through `half.ts`; copying, viewing and
  * permuting never needs to decode them.
  */
-export type TypedArrayOf<D extends DType> = D extends 'float32'
+export type TypedArrayOf<D extends DType> = D extends 'float32' | 'complex64'
   ? Float32Array
-  : D extends 'float64'
+  : D extends 'float64' | 'complex128'
     ? Float64Array
     : D extends 'float16' | 'bfloat16'
       ? Uint16Array
@@ -79,6 +87,8 @@ export interface TypeMeta<D extends DType = DType> {
   /** The array that stores elements of this dtype; see Note [16-bit floats are stored as words]. */
   readonly ArrayType: TypedArrayConstructorOf<TypedArrayOf<D>>;
   readonly isFloatingPoint: boolean;
+  /** complex64 and complex128: Note [Complex tensors are pairs of reals]. */
+  readonly isComplex: boolean;
   /** Whether negative values are representable (`dtype.is_signed`); false for uint8 and bool. */
   readonly isSigned: boolean;
   readonly category: DTypeCategory;
@@ -96,6 +106,7 @@ function meta<D extends DType>(
     itemSize,
     ArrayType,
     isFloatingPoint: category === 'floating',
+    isComplex: category === 'complex',
     isSigned,
     category,
   });
@@ -112,7 +123,44 @@ const META: { readonly [D in DType]: TypeMeta<D> } = Object.freeze({
   int32: meta('int32', 4, Int32Array, 'integral', true),
   int64: meta('int64', 8, BigInt64Array, 'integral', true),
   bool: meta('bool', 1, Uint8Array, 'bool', false),
+  complex64: meta('complex64', 8, Float32Array, 'complex', true),
+  complex128: meta('complex128', 16, Float64Array, 'complex', true),
 });
+
+/**
+ * Note [Complex tensors are pairs of reals]
+ * A complex element is two reals, (real, imag), next to each other in the storage of its
+ * component dtype (float32 for complex64, float64 for complex128), as C's and PyTorch's
+ * complex<T> lay them out; sizes, strides and offsets count complex elements. So
+ * `viewAsReal` is a view of the same storage in the component dtype with a trailing dim of
+ * 2 (strides doubled, then 1), and complex ops are composites over real views (core's
+ * ops/complex.ts): each backend computes them with its real kernels, and autograd, which
+ * sees only the real ops, gives PyTorch's convention for complex gradients on its own
+ * (Note [Complex gradients] there). `ArrayType` is the component's array.
+ */
+export function isComplexType(d: DType): boolean {
+  return d === 'complex64' || d === 'complex128';
+}
+
+/** Whether tensors of `d` can require gradients (c10's isDifferentiableType): floating and complex dtypes. */
+export function isDifferentiableType(d: DType): boolean {
+  const c = typeMeta(d).category;
+  return c === 'floating' || c === 'complex';
+}
+
+/** The dtype of a complex dtype's real and imaginary parts (c10's toRealValueType); others unchanged. */
+export function toRealValueType(d: DType): DType {
+  return d === 'complex64' ? 'float32' : d === 'complex128' ? 'float64' : d;
+}
+
+/** The complex dtype whose parts are `d` (c10's toComplexType); complex dtypes unchanged. */
+export function toComplexType(d: DType): DType {
+  // (bfloat16 too, as PyTorch 1.13's result_type gives it)
+  if (d === 'float32' || d === 'bfloat16' || d === 'complex64') return 'complex64';
+  if (d === 'float64' || d === 'complex128') return 'complex128';
+  if (d === 'float16') throw new DTypeError('complex32 (ComplexHalf), the complex dtype of float16 parts, is not supported by torch-ts');
+  throw new DTypeError(`Unknown Complex ScalarType for ${d}`);
+}
 
 export function typeMeta<D extends DType>(d: D): TypeMeta<D> {
   // The own-property check keeps 'toString' and friends from reaching Object.prototype.
@@ -134,10 +182,10 @@ export function isIntegralType(d: DType, includeBool: boolean): boolean {
   return c === 'integral' || (includeBool && c === 'bool');
 }
 
-/** The position of `d`'s category in Note [Category lattice]: bool 0, integral 1, floating 2. */
+/** The position of `d`'s category in Note [Category lattice]: bool 0, integral 1, floating 2, complex 3. */
 export function categoryRank(d: DType): number {
   const c = typeMeta(d).category;
-  return c === 'bool' ? 0 : c === 'integral' ? 1 : 2;
+  return c === 'bool' ? 0 : c === 'integral' ? 1 : c === 'floating' ? 2 : 3;
 }
 
 // The other names torch gives the same dtype objects (`torch.float is torch.float32`).
@@ -148,6 +196,8 @@ const ALIASES = Object.freeze({
   long: 'int64',
   int: 'int32',
   short: 'int16',
+  cfloat: 'complex64',
+  cdouble: 'complex128',
 } as const satisfies Record<string, DType>);
 
 /** What a caller may name a dtype by: its name or one of torch's aliases (`'double'`). */

@@ -6,7 +6,7 @@
  * storage, strides or devices; reading device memory is the caller's job.
  */
 
-import { type DType, isFloatingType } from '../dtype/scalar-type';
+import { type DType, isComplexType, isFloatingType } from '../dtype/scalar-type';
 import { TorchError, fmtShape } from '../errors';
 import {
   type Element,
@@ -21,7 +21,8 @@ export interface ReprInput {
   readonly dtype: DType;
   /**
    * The logical elements in row-major order; float16/bfloat16 already decoded to numbers,
-   * int64 as bigint or number. Ignored (may be empty) on the meta device.
+   * int64 as bigint or number, a complex element as two numbers (real, imag). Ignored (may
+   * be empty) on the meta device.
    */
   readonly values: ArrayLike<number | bigint | boolean>;
   /** `'cpu'`, `'webgpu:0'`, `'meta'`: printed as `device='...'` unless on the CPU. */
@@ -48,10 +49,12 @@ export function formatTensor(t: ReprInput): string {
   // printed literal: the default float dtype, int64 or bool. Meta and empty tensors show no
   // literal to infer from, so there only the default float dtype goes unprinted (an empty
   // int64 tensor prints `dtype=torch.int64`).
+  // (complex tensors: the complex dtype of the default float dtype goes unprinted too)
+  const defaultDtype = isComplexType(t.dtype) ? (t.defaultDtype === 'float64' ? 'complex128' : 'complex64') : t.defaultDtype;
   let body: string;
   if (deviceType(t.device) === 'meta') {
     suffixes.push(`size=${pythonTuple(t.shape)}`);
-    if (t.dtype !== t.defaultDtype) suffixes.push(`dtype=torch.${t.dtype}`);
+    if (t.dtype !== defaultDtype) suffixes.push(`dtype=torch.${t.dtype}`);
     body = '...';
   } else if (numel === 0) {
     // Like NumPy, a shape other than (0,) is spelled out.
@@ -59,12 +62,12 @@ export function formatTensor(t: ReprInput): string {
     if (t.dtype !== t.defaultDtype) suffixes.push(`dtype=torch.${t.dtype}`);
     body = '[]';
   } else {
-    if (t.values.length < numel) {
+    if (t.values.length < (isComplexType(t.dtype) ? 2 * numel : numel)) {
       throw new TorchError(
         `formatTensor: shape ${fmtShape(t.shape)} needs ${numel} values, got ${t.values.length}`,
       );
     }
-    if (t.dtype !== t.defaultDtype && t.dtype !== 'int64' && t.dtype !== 'bool') {
+    if (t.dtype !== defaultDtype && t.dtype !== 'int64' && t.dtype !== 'bool') {
       suffixes.push(`dtype=torch.${t.dtype}`);
     }
     body = formatData(t, indent, opts);
@@ -123,6 +126,7 @@ function formatData(t: ReprInput, indent: number, opts: PrintOptions): string {
   const ndim = shape.length;
   const strides = rowMajorStrides(shape);
   const floating = isFloatingType(t.dtype);
+  const complex = isComplexType(t.dtype);
   const read = elementReader(t);
   const summarize = shape.reduce((a, b) => a * b, 1) > opts.threshold;
 
@@ -134,26 +138,24 @@ function formatData(t: ReprInput, indent: number, opts: PrintOptions): string {
     return [...range(0, edge), null, ...range(size - edge, size)];
   };
 
-  const shown: Element[] = [];
+  const shown: number[] = [];
   const collect = (dim: number, offset: number): void => {
     if (dim === ndim) {
-      shown.push(read(offset));
+      shown.push(offset);
       return;
     }
     for (const i of kept(shape[dim])) if (i !== null) collect(dim + 1, offset + i * strides[dim]);
   };
   collect(0, 0);
-  const formatter = floating
-    ? floatFormatter(shown as number[], opts)
-    : integerFormatter(shown, t.dtype === 'bool');
+  const cell = complex ? complexCell(t, shown, opts) : realCell(shown.map(read), floating, t.dtype === 'bool', opts, read);
 
-  if (ndim === 0) return formatter.format(read(0));
+  if (ndim === 0) return cell.format(0);
 
   const row = (offset: number, rowIndent: number): string => {
     const items = kept(shape[ndim - 1]).map((i) =>
-      i === null ? ' ...' : formatter.format(read(offset + i * strides[ndim - 1])),
+      i === null ? ' ...' : cell.format(offset + i * strides[ndim - 1]),
     );
-    return wrapRow(items, formatter, rowIndent, opts.linewidth);
+    return wrapRow(items, cell.width, rowIndent, opts.linewidth);
   };
   const block = (dim: number, offset: number, blockIndent: number): string => {
     if (dim === ndim - 1) return row(offset, blockIndent);
@@ -174,14 +176,43 @@ function formatData(t: ReprInput, indent: number, opts: PrintOptions): string {
  */
 function wrapRow(
   items: readonly string[],
-  formatter: ElementFormatter,
+  width: number,
   indent: number,
   linewidth: number,
 ): string {
-  const perLine = Math.max(1, Math.floor((linewidth - indent) / (formatter.width + 2)));
+  const perLine = Math.max(1, Math.floor((linewidth - indent) / (width + 2)));
   const lines: string[] = [];
   for (let i = 0; i < items.length; i += perLine) lines.push(items.slice(i, i + perLine).join(', '));
   return `[${lines.join(`,\n${' '.repeat(indent + 1)}`)}]`;
+}
+
+/** How one element prints, by its row-major index, and the width of its column. */
+interface Cell {
+  readonly width: number;
+  format(flat: number): string;
+}
+
+function realCell(shown: Element[], floating: boolean, bool: boolean, opts: PrintOptions, read: (flat: number) => Element): Cell {
+  const f: ElementFormatter = floating ? floatFormatter(shown as number[], opts) : integerFormatter(shown, bool);
+  return { width: f.width, format: (i) => f.format(read(i)) };
+}
+
+/**
+ * A complex element prints as PyTorch's `_val_formatter`: the real parts and the imaginary
+ * parts each get their own float formatter (from the shown elements' parts), and the
+ * imaginary part follows with its sign (`+` added where the formatter gave none) and `j`.
+ */
+function complexCell(t: ReprInput, shown: readonly number[], opts: PrintOptions): Cell {
+  const part = (i: number, k: number): number => (t.dtype === 'complex64' ? Math.fround(Number(t.values[2 * i + k])) : Number(t.values[2 * i + k]));
+  const re = floatFormatter(shown.map((i) => part(i, 0)), opts);
+  const im = floatFormatter(shown.map((i) => part(i, 1)), opts);
+  return {
+    width: re.width + im.width + 1,
+    format: (i) => {
+      const imag = `${im.format(part(i, 1))}j`.trimStart();
+      return re.format(part(i, 0)) + (imag[0] === '+' || imag[0] === '-' ? imag : `+${imag}`);
+    },
+  };
 }
 
 function rowMajorStrides(shape: readonly number[]): number[] {

@@ -4,6 +4,7 @@ import { FALLTHROUGH, registerFallback } from '../dispatch/dispatcher';
 import { installTensorMethods } from './methods';
 import { META_IMPLS } from './meta-backend';
 import { registerBackend } from './registry';
+import { registerComplexKernels } from './complex';
 
 export * from './pointwise';
 export * from './aliases';
@@ -141,6 +142,8 @@ export type { JoinImpls } from './join-impls';
 export * from './linalg-extra';
 export * from './linalg-misc';
 export * from './linalg-front';
+export * from './complex-views';
+export { complex, polar, angle, conj, conjPhysical, conjPhysical_, isComplex, isConj, resolveConj, registerComplexKernel } from './complex';
 export type { LinalgImpls } from './linalg-solve-impls';
 export * from './linalg-svd-front';
 export type { SvdImpls } from './linalg-svd-impls';
@@ -152,6 +155,7 @@ export type { Scalar } from './meta-utils';
 export type { TensorMethods } from './methods';
 
 installTensorMethods();
+registerComplexKernels();
 registerBackend(DispatchKey.Meta, META_IMPLS);
 // Until the autograd package registers kernels, the autograd and view-tracking keys pass
 // every call straight down to the backend.

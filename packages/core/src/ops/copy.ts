@@ -1,12 +1,14 @@
 import { CPU, toDevice, type Device, type DeviceLike } from '../device';
-import { checkScalarFits, parseDType, type DType } from '../dtype';
+import { checkScalarFits, isComplexType, parseDType, type DType } from '../dtype';
 import { DeviceError, NotImplementedError, TorchError } from '../errors';
 import { broadcastShapes, computeOutputLayout } from '../iterator';
 import { Tensor } from '../tensor/tensor';
 import { deviceReader, deviceUploader } from '../tensor/device-reader';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { isNonOverlappingAndDense } from '../iterator/layout';
-import { contiguousStrides } from '../views';
+import { contiguousStrides, selectGeometry } from '../views';
+import { complexParts } from '../tensor/host-data';
+import { callBoxed } from '../dispatch/dispatcher';
 import { isOptionsObject, makeBinder, type OptionalArgs } from './binder';
 import { front, overloadedFront, type OptionsOf } from './front';
 import { callFunctional, callMutating, unwrapTensor } from './call';
@@ -79,6 +81,7 @@ export const TO_COPY = defineStructured(
   ([self, dtype, device, format], b) => {
     const src = self;
     const dev = device ? toDevice('to', device) : src.device;
+    if (dtype != null && isComplexType(dtype) && !isComplexType(src.dtype) && dev.type !== 'meta') return realToComplex(src, dtype, dev, b);
     // A meta tensor has no data: moving there is just the geometry.
     if (dev.type === 'meta') return TensorImpl.empty('to', src.sizes, dtype ?? src.dtype, dev);
     if (dev !== src.device) return crossDeviceCopy(src, dtype ?? src.dtype, dev, b);
@@ -96,6 +99,34 @@ export const TO_COPY = defineStructured(
     return out;
   },
 );
+
+/**
+ * A real tensor converted to a complex dtype: its values in the real parts of a new complex
+ * tensor, zeros in the imaginary parts, written through the parts' views by the backend's
+ * real kernels (Note [Complex tensors are pairs of reals]); then moved to `dev` (the complex
+ * tensor's own `_to_copy`).
+ */
+function realToComplex(src: TensorImpl, dtype: DType, dev: Device, b: Backend | null): TensorImpl {
+  if (!b) throw new DeviceError(`to: cannot convert ${src.dtype} to ${dtype} on ${src.device}`);
+  const out = TensorImpl.empty('to', src.sizes, dtype, src.device);
+  const pairs = complexParts(out);
+  const part = (k: number) => {
+    const g = selectGeometry('select', { sizes: pairs.sizes, strides: pairs.strides, offset: pairs.storageOffset }, -1, k);
+    return pairs.view(g.sizes, g.strides, g.offset);
+  };
+  const [re, im] = [part(0), part(1)];
+  try {
+    implOf(b, 'copy', 'to')(re, src);
+    implOf(b, 'fill', 'to')(im, 0);
+    if (dev === src.device) return out.retain();
+    return callBoxed(TO_COPY, [out, dtype, dev, null]) as TensorImpl;
+  } finally {
+    re.release();
+    im.release();
+    pairs.release();
+    out.release();
+  }
+}
 
 /** `clone`: a copy with its own storage (preserving a dense layout, as PyTorch does). */
 export const CLONE = defineStructured(

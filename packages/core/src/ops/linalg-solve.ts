@@ -20,7 +20,7 @@ import { defineStructured, implOf, type Backend } from './registry';
  * impls only solve from the left. Pivots are int32 and 1-based, info int32, as PyTorch's.
  */
 
-/** The dtypes the factorizations compute in (PyTorch: real float and double; no complex dtypes yet). */
+/** The dtypes the factorizations compute in (PyTorch: real float and double; complex inputs have no linalg kernels yet). */
 export function isLinalgDtype(d: DType): boolean {
   return d === 'float32' || d === 'float64';
 }

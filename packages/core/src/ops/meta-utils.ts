@@ -33,6 +33,8 @@ const C_TYPE_NAMES: Record<DType, string> = {
   int32: 'int',
   int64: 'long int',
   bool: 'bool',
+  complex64: 'c10::complex<float>',
+  complex128: 'c10::complex<double>',
 };
 const TYPE_NAMES: Record<DType, string> = {
   float32: 'Float',
@@ -45,6 +47,8 @@ const TYPE_NAMES: Record<DType, string> = {
   int32: 'Int',
   int64: 'Long',
   bool: 'Bool',
+  complex64: 'ComplexFloat',
+  complex128: 'ComplexDouble',
 };
 
 /**

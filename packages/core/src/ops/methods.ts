@@ -7,6 +7,7 @@ import { ACTIVATION_METHODS, BINARY_METHODS, TERNARY_METHODS, UNARY_METHODS } fr
 import { REDUCTION_METHODS } from './generated/table-methods';
 import * as shape from './shape-ops';
 import * as views from './views';
+import { imag, real } from './complex-views';
 import { FRONT_METHODS } from './generated/front-methods';
 import type { FrontInfo, FrontMethod } from './front';
 
@@ -44,6 +45,10 @@ export type TensorMethods = { [K in keyof typeof METHODS]: BindSelf<(typeof METH
   readonly H: Tensor;
   /** The conjugate transpose of the last two dims (`x.mH`). */
   readonly mH: Tensor;
+  /** The real parts, a view (`x.real`; a real tensor's is itself, as an alias). */
+  readonly real: Tensor;
+  /** The imaginary parts of a complex tensor, a view (`x.imag`). */
+  readonly imag: Tensor;
 };
 
 export function installTensorMethods(): void {
@@ -60,7 +65,7 @@ export function installTensorMethods(): void {
       configurable: true,
     });
   }
-  for (const [name, view] of [['mT', shape.mT], ['T', shape.T], ['H', shape.H], ['mH', shape.mH]] as const) {
+  for (const [name, view] of [['mT', shape.mT], ['T', shape.T], ['H', shape.H], ['mH', shape.mH], ['real', real], ['imag', imag]] as const) {
     Object.defineProperty(proto, name, {
       get(this: Tensor) {
         return view(this);

@@ -1,4 +1,4 @@
-import { checkScalarFits, isFloatingType, resultType, type DType } from '../dtype';
+import { checkScalarFits, isComplexType, isFloatingType, resultType, type DType } from '../dtype';
 import { DTypeError, TorchError } from '../errors';
 import { broadcastShapes } from '../iterator';
 import type { Tensor } from '../tensor/tensor';
@@ -17,7 +17,8 @@ import {
 } from './meta-utils';
 import { onesLike, zerosLike } from './factories';
 import type { PointwiseOp } from './pointwise';
-import { abs, eq, lt, ne } from './generated/table-ops';
+import { abs, eq, logicalOr, lt, ne } from './generated/table-ops';
+import { imag, real } from './complex-views';
 import { defineStructured, implOf, type Backend } from './registry';
 
 /**
@@ -180,6 +181,8 @@ export const isnan = front('isnan(Tensor self) -> Tensor').run(([self]): Tensor 
 
 export const isinf = front('isinf(Tensor self) -> Tensor').run(([self]): Tensor => {
   unwrapTensor('isinf', 'input', self);
+  // (a complex element is infinite where either part is, as PyTorch's)
+  if (isComplexType(self.dtype)) return logicalOr(isinf(real(self)), isinf(imag(self)));
   if (!isFloatingType(self.dtype)) return zerosLike(self, { dtype: 'bool' });
   const a = abs(self);
   try {
@@ -191,7 +194,7 @@ export const isinf = front('isinf(Tensor self) -> Tensor').run(([self]): Tensor 
 
 export const isfinite = front('isfinite(Tensor self) -> Tensor').run(([self]): Tensor => {
   unwrapTensor('isfinite', 'input', self);
-  if (!isFloatingType(self.dtype)) return onesLike(self, { dtype: 'bool' });
+  if (!isFloatingType(self.dtype) && !isComplexType(self.dtype)) return onesLike(self, { dtype: 'bool' });
   const a = abs(self);
   try {
     return lt(a, Infinity); // false for NaN, as `self == self && abs(self) != inf`

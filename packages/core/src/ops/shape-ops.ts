@@ -1,3 +1,4 @@
+import { isComplexType } from '../dtype';
 import { ShapeError, TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import {
@@ -160,10 +161,7 @@ export function T(self: Tensor): Tensor {
   return permute(self, Array.from({ length: n }, (_, i) => n - 1 - i));
 }
 
-/**
- * `x.H`: the conjugate transpose of a matrix (`matrix_H`); a 0-D tensor is its own. With no
- * complex dtypes yet, the conjugate is the identity.
- */
+/** `x.H`: the conjugate transpose of a matrix (`matrix_H`); a 0-D tensor is its own. */
 export function H(self: Tensor): Tensor {
   const n = self.dim();
   if (n !== 2 && n !== 0) {
@@ -171,13 +169,15 @@ export function H(self: Tensor): Tensor {
       `H: tensor.H is only supported on matrices (2-D tensors). Got ${n}-D tensor.` + (n > 2 ? '\nFor batches of matrices, consider using tensor.mH' : ''),
     );
   }
-  return n === 0 ? permute(self, []) : transpose(self, 0, 1);
+  const t = n === 0 ? permute(self, []) : transpose(self, 0, 1);
+  return isComplexType(t.dtype) ? t.conj() : t;
 }
 
-/** `x.mH`: the conjugate transpose of the last two dims (`adjoint`); the conjugate is the identity without complex dtypes. */
+/** `x.mH`: the conjugate transpose of the last two dims (`adjoint`). */
 export function mH(self: Tensor): Tensor {
   if (self.dim() < 2) throw new ShapeError(`mH: tensor.mH is only supported on matrices or batches of matrices. Got ${self.dim()}-D tensor.`);
-  return transpose(self, -2, -1);
+  const t = transpose(self, -2, -1);
+  return isComplexType(t.dtype) ? t.conj() : t;
 }
 
 export const expandAs = front('expand_as(Tensor self, Tensor other) -> Tensor').run(([self, other]): Tensor => expandOf(self, [...other.shape]));

@@ -1,5 +1,5 @@
-import { BACKEND_KEYS } from '../dispatch/dispatch-key';
-import { registerKernel, registerOperator, type BoxedKernel, type OperatorHandle } from '../dispatch/dispatcher';
+import { BACKEND_KEYS, DispatchKey } from '../dispatch/dispatch-key';
+import { FALLTHROUGH, registerKernel, registerOperator, type BoxedKernel, type OperatorHandle } from '../dispatch/dispatcher';
 import { ShapeError, TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
@@ -60,6 +60,8 @@ function defineGeometryOp<const S extends string>(schema: S, tag: 'view' | 'inpl
     return self;
   };
   for (const k of BACKEND_KEYS) registerKernel(h, k, kernel);
+  // stride arithmetic is the same for complex elements (Note [Complex tensors are pairs of reals])
+  registerKernel(h, DispatchKey.Complex, FALLTHROUGH);
   return h;
 }
 

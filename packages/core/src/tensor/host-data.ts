@@ -1,4 +1,4 @@
-import { bf16BitsToNumber, f16BitsToNumber, typeMeta, type DType } from '../dtype';
+import { bf16BitsToNumber, f16BitsToNumber, isComplexType, toRealValueType, typeMeta, type DType } from '../dtype';
 import type { TensorImpl } from './tensor-impl';
 
 /** Logical elements of a tensor as JavaScript values, row-major. */
@@ -6,9 +6,19 @@ export type HostValues = Uint16Array | Float32Array | Float64Array | Int8Array |
 
 /**
  * Copies the logical elements of a CPU tensor (any strides, any offset) into a new
- * contiguous typed array of its storage element type (16-bit floats stay 16-bit words).
+ * contiguous typed array of its storage element type (16-bit floats stay 16-bit words; a
+ * complex element is its two parts, real then imaginary: Note [Complex tensors are pairs of
+ * reals]).
  */
 export function gatherHost(impl: TensorImpl): HostValues {
+  if (isComplexType(impl.dtype)) {
+    const parts = complexParts(impl);
+    try {
+      return gatherHost(parts);
+    } finally {
+      parts.release();
+    }
+  }
   const meta = typeMeta(impl.dtype);
   const src = impl.storage.typed(meta.ArrayType as never) as HostValues;
   const n = impl.numel;
@@ -37,6 +47,11 @@ export function gatherHost(impl: TensorImpl): HostValues {
     }
   }
   return out;
+}
+
+/** A complex tensor's parts as a real view with a trailing dim of 2 (a new reference for the caller). */
+export function complexParts(impl: TensorImpl): TensorImpl {
+  return impl.viewAsDtype(toRealValueType(impl.dtype), [...impl.sizes, 2], [...impl.strides.map((s) => 2 * s), 1], 2 * impl.storageOffset);
 }
 
 /** Decodes 16-bit float words to numbers; other dtypes pass through. */

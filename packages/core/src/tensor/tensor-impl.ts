@@ -1,4 +1,4 @@
-import { typeMeta, type DType } from '../dtype';
+import { isComplexType, typeMeta, type DType } from '../dtype';
 import type { Device } from '../device';
 import { autogradKeyOf, backendKeyOf, DispatchKey } from '../dispatch/dispatch-key';
 import { DispatchKeySet } from '../dispatch/dispatch-key-set';
@@ -70,7 +70,7 @@ export class TensorImpl extends RefCounted {
     this.numel = n;
     this.isContiguous = isContiguous(sizes, strides);
     const backend = backendKeyOf(device.type);
-    this.keySet = keySetFor(backend);
+    this.keySet = keySetFor(backend, isComplexType(dtype));
     this.base = base ? (base.base ?? base) : null;
     this.base?.retain();
     liveCounts(device.type).tensors++;
@@ -112,6 +112,11 @@ export class TensorImpl extends RefCounted {
   /** A view of this tensor's storage with other geometry; shares the version counter. */
   view(sizes: readonly number[], strides: readonly number[], storageOffset: number): TensorImpl {
     return new TensorImpl(this.storage, sizes, strides, storageOffset, this.dtype, this.device, this.version, this);
+  }
+
+  /** A view in another dtype of the same storage (Note [Complex tensors are pairs of reals]). */
+  viewAsDtype(dtype: DType, sizes: readonly number[], strides: readonly number[], storageOffset: number): TensorImpl {
+    return new TensorImpl(this.storage, sizes, strides, storageOffset, dtype, this.device, this.version, this);
   }
 
   /**
@@ -181,6 +186,9 @@ export class TensorImpl extends RefCounted {
 }
 
 const keySets: DispatchKeySet[] = [];
-function keySetFor(backend: DispatchKey): DispatchKeySet {
-  return (keySets[backend] ??= DispatchKeySet.of(backend, DispatchKey.ADInplaceOrView, autogradKeyOf(backend)));
+function keySetFor(backend: DispatchKey, complex: boolean): DispatchKeySet {
+  const i = 2 * backend + (complex ? 1 : 0);
+  return (keySets[i] ??= complex
+    ? DispatchKeySet.of(backend, DispatchKey.ADInplaceOrView, autogradKeyOf(backend), DispatchKey.Complex)
+    : DispatchKeySet.of(backend, DispatchKey.ADInplaceOrView, autogradKeyOf(backend)));
 }

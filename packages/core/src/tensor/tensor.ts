@@ -1,5 +1,5 @@
 import type { Device } from '../device';
-import { getDefaultDtype, type DType } from '../dtype';
+import { getDefaultDtype, isComplexType, type DType } from '../dtype';
 import { DeviceError, ShapeError, TorchError, TorchTypeError, fmtShape } from '../errors';
 import type { DispatchKeySet } from '../dispatch/dispatch-key-set';
 import { formatTensor } from '../format';
@@ -7,7 +7,7 @@ import { normalizeDim } from '../views';
 import { autogradHooks, requireAutogradHooks, type BackwardOptions, type GradFnHandle } from './autograd-interface';
 import { makeBinder, type TypedBinder } from '../ops/binder';
 import { deviceReader } from './device-reader';
-import { decodeHost, gatherHost, type HostValues } from './host-data';
+import { complexParts, decodeHost, gatherHost, type HostValues } from './host-data';
 import { LEFT_SCOPES, trackInScope, untrackFromScope } from './scope';
 import type { TensorImpl } from './tensor-impl';
 import type { TensorMethods } from '../ops/methods';
@@ -362,16 +362,16 @@ export class Tensor {
     return toHostData('dataSync', impl.dtype, gatherHost(impl), options);
   }
 
-  /** Nested arrays of JS values (bools for bool tensors), as `tolist()`. */
+  /** Nested arrays of JS values (bools for bool tensors; a complex element as `[real, imag]`), as `tolist()`. */
   tolist(options: ReadOptions = {}): NestedList {
     const impl = this.requireHost('tolist', 'tolistAsync()');
-    return nest(impl.sizes, toValues('tolist', impl.dtype, gatherHost(impl), options));
+    return nest(listSizes(impl), toValues('tolist', impl.dtype, gatherHost(impl), options));
   }
 
   /** The value of a one-element tensor. */
   item(options: ReadOptions = {}): number | bigint | boolean {
     const impl = this.requireHost('item', 'itemAsync()');
-    checkItem(impl.numel);
+    checkItem(impl.numel, impl.dtype);
     return toValues('item', impl.dtype, gatherHost(impl), options)[0];
   }
 
@@ -384,6 +384,14 @@ export class Tensor {
   private async hostValues(op: string): Promise<HostValues> {
     const impl = this.impl;
     if (impl.device.type === 'cpu') return gatherHost(impl);
+    if (isComplexType(impl.dtype)) {
+      const parts = complexParts(impl);
+      try {
+        return await deviceReader(op, impl.device.type).values(parts, op);
+      } finally {
+        parts.release();
+      }
+    }
     return deviceReader(op, impl.device.type).values(impl, op);
   }
 
@@ -394,13 +402,13 @@ export class Tensor {
   }
 
   async tolistAsync(options: ReadOptions = {}): Promise<NestedList> {
-    const { dtype, sizes } = this.impl;
-    return nest(sizes, toValues('tolistAsync', dtype, await this.hostValues('tolistAsync'), options));
+    const { dtype } = this.impl;
+    return nest(listSizes(this.impl), toValues('tolistAsync', dtype, await this.hostValues('tolistAsync'), options));
   }
 
   async itemAsync(options: ReadOptions = {}): Promise<number | bigint | boolean> {
     const { dtype, numel } = this.impl;
-    checkItem(numel);
+    checkItem(numel, dtype);
     return toValues('itemAsync', dtype, await this.hostValues('itemAsync'), options)[0];
   }
 
@@ -444,8 +452,15 @@ function toValues(op: string, dtype: DType, raw: HostValues, options: ReadOption
   return Array.from(decoded as Float64Array);
 }
 
-function checkItem(numel: number): void {
+function checkItem(numel: number, dtype: DType): void {
   if (numel !== 1) throw new TorchError(`item: a Tensor with ${numel} elements cannot be converted to Scalar`);
+  // (JavaScript has no complex number: Note [Complex tensors are pairs of reals])
+  if (isComplexType(dtype)) throw new TorchError(`item: a ${dtype} value is not a JS number; read x.real.item() and x.imag.item(), or x.tolist() ([real, imag])`);
+}
+
+/** The nesting of tolist(): a complex element is a list of its two parts. */
+function listSizes(impl: TensorImpl): readonly number[] {
+  return isComplexType(impl.dtype) ? [...impl.sizes, 2] : impl.sizes;
 }
 
 function int64ToNumbers(op: string, raw: BigInt64Array): Float64Array {

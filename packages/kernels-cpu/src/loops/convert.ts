@@ -1,4 +1,4 @@
-import { f16BitsToNumber, f32ToBf16Bits, f32ToF16Bits, type TensorImpl } from '@torch-ts/core';
+import { DTypeError, f16BitsToNumber, f32ToBf16Bits, f32ToF16Bits, type TensorImpl } from '@torch-ts/core';
 import { wordsToF32, wordsToF64, storeF64AsInt64 } from './int64-words';
 
 /**
@@ -61,6 +61,8 @@ export function readerOf(t: TensorImpl, int64Mode: Int64ReadMode = 'value'): Rea
       const w = s.typed(Int32Array);
       return (n, dst, off, stride) => readI64(n, dst, w, off, stride, int64Mode);
     }
+    default:
+      throw complexElements(t);
   }
 }
 
@@ -107,7 +109,14 @@ export function writerOf(t: TensorImpl): Writer {
       const w = s.typed(Int32Array);
       return (n, src, off, stride) => writeI64(n, src, w, off, stride);
     }
+    default:
+      throw complexElements(t);
   }
+}
+
+/** CPU kernels see real dtypes only: core runs complex ops as composites over real views (core Note [Complex tensors are pairs of reals]). */
+function complexElements(t: TensorImpl): Error {
+  return new DTypeError(`CPU kernels take real tensors; got ${t.dtype} (core should have run the op on its real view)`);
 }
 
 // ---- readers: one per array type, so each loop sees one kind ----

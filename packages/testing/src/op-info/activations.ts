@@ -195,7 +195,7 @@ const NDTR: OpInfo = {
   errorNames: ['special_ndtr', 'mul', 'erf'],
   call: (i, k) => torch.special.ndtr(tensorArg(i[0], 'specialNdtr'), OUT(k)),
   variants: { method: false, inplace: false, out: true },
-  dtypes: torch.DTYPES,
+  dtypes: torch.REAL_DTYPES,
   samples: goldenSamples('specialNdtr'),
   errorInputs: activationErrors(torch.special.ndtr, (x, out) => torch.special.ndtr(x, { out })),
   pytorch2x: pytorch2xOf('specialNdtr', 'erf_vml_cpu'),

@@ -4,7 +4,8 @@ import type { Rejects } from '@torch-ts/core';
 import { loadOpGoldens } from '../goldens';
 import type { OpInput, Tolerance } from './types';
 
-export const ALL_DTYPES: readonly DType[] = torch.DTYPES;
+// (the real dtypes: complex ones are not in the OpInfo goldens yet; packages/torch/test/complex.test.ts has theirs)
+export const ALL_DTYPES: readonly DType[] = torch.REAL_DTYPES;
 export const FLOAT_DTYPES: readonly DType[] = ['float32', 'float64', 'float16', 'bfloat16'];
 export const NO_BOOL: readonly DType[] = ALL_DTYPES.filter((d) => d !== 'bool');
 export const NO_HALF_BOOL: readonly DType[] = ALL_DTYPES.filter((d) => d !== 'bool' && d !== 'float16');

@@ -2,6 +2,8 @@
 // Regenerate with `pnpm gen:ops` at the repository root.
 
 import { trueDivide, floorDivide, trueDivide_, floorDivide_, square, square_ } from '../aliases';
+import { angle, conj, conjPhysical, conjPhysical_, isComplex, isConj, resolveConj } from '../complex';
+import { viewAsReal, viewAsComplex } from '../complex-views';
 import { copy_, fill_, zero_, clone, contiguous } from '../copy';
 import { gather, scatter_, scatter, scatterAdd_, scatterAdd, scatterReduce_, scatterReduce, indexSelect, indexAdd_, indexAdd, take, indexFill_, indexFill } from '../gather-scatter';
 import { bincount, bincountAsync, histc, histogram } from '../histograms';
@@ -31,6 +33,8 @@ import { view, asStrided, permute, transpose, swapaxes, swapdims, select, unsque
 /** The Tensor methods among the front ends (Note [Tensor methods come from the op table]). */
 export const FRONT_METHODS = {
   trueDivide, floorDivide, trueDivide_, floorDivide_, square, square_,
+  angle, conj, conjPhysical, conjPhysical_, isComplex, isConj, resolveConj,
+  viewAsReal, viewAsComplex,
   copy_, fill_, zero_, clone, contiguous,
   gather, scatter_, scatter, scatterAdd_, scatterAdd, scatterReduce_, scatterReduce, indexSelect, indexAdd_, indexAdd, take, indexFill_, indexFill,
   bincount, bincountAsync, histc, histogram,

@@ -338,6 +338,8 @@ export const KERNEL_OP_NAMES = [
   'var.correction',
   'var_mean.correction',
   'view',
+  'view_as_complex',
+  'view_as_real',
   'where',
   'xlogy',
   'xlogy_',

@@ -540,6 +540,8 @@ export interface OpSchemas {
   'var.correction_out': 'var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)';
   'var_mean.correction': 'var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)';
   'view': 'view(Tensor(a) self, SymInt[] size) -> Tensor(a)';
+  'view_as_complex': 'view_as_complex(Tensor(a) self) -> Tensor(a)';
+  'view_as_real': 'view_as_real(Tensor(a) self) -> Tensor(a)';
   'vstack': 'vstack(Tensor[] tensors) -> Tensor';
   'where': 'where(Tensor condition, Tensor self, Tensor other) -> Tensor';
   'where.out': 'where.out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)';

@@ -1,0 +1,372 @@
+/**
+ * Complex ops as composites over real views, registered at the Complex dispatch key (Note
+ * [Complex tensors are pairs of reals]). An op with a complex operand and no kernel here is
+ * PyTorch's "not implemented for 'ComplexFloat'" (the dispatcher's noComplexKernel).
+ *
+ * Note [Complex gradients]
+ * PyTorch's gradient of a real loss L with respect to a complex z = x + iy is the conjugate
+ * Wirtinger derivative times two, which is dL/dx + i dL/dy. These kernels compute with real
+ * ops on views of the parts, so autograd records only real ops and the parts' gradients
+ * (dL/dx, dL/dy) reach z through view_as_real's derivative as exactly that complex number:
+ * no complex derivative formula is needed, on any backend.
+ */
+import { DispatchKey } from '../dispatch/dispatch-key';
+import { getOperator, registerKernel, type BoxedKernel, type OperatorHandle } from '../dispatch/dispatcher';
+import { isComplexType, resultType, toComplexType, toRealValueType, type DType } from '../dtype';
+import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
+import { Tensor } from '../tensor/tensor';
+import { composite } from './composite';
+import { viewAsComplexOf, viewAsRealOf } from './complex-views';
+import { to } from './copy';
+import { front } from './front';
+import { full, zerosLike } from './factories';
+import { add, atan2, cos, div, eq, exp, hypot, logicalAnd, logicalOr, mul, ne, neg, sin, sub, sum, mean } from './generated/table-ops';
+import { where } from './pointwise';
+import { torchTypeName } from './meta-utils';
+import { cat, stack } from './join';
+import { alias, expandOf, selectOf } from './views';
+import { broadcastShapes } from '../iterator';
+
+// ---- parts ----
+
+const cplx = (t: Tensor): boolean => isComplexType(t.dtype);
+/** The parts of a complex tensor as a real view, trailing dim 2. */
+const parts = (z: Tensor): Tensor => viewAsRealOf(z);
+const re = (z: Tensor): Tensor => selectOf(parts(z), -1, 0);
+const im = (z: Tensor): Tensor => selectOf(parts(z), -1, 1);
+
+/** A complex tensor from a real one whose trailing dim of 2 holds the parts. */
+function fromPairs(p: Tensor): Tensor {
+  const n = p.dim();
+  const s = p.stride();
+  const viewable = s[n - 1] === 1 && s.slice(0, -1).every((x) => x % 2 === 0) && p.storageOffset() % 2 === 0;
+  return viewAsComplexOf(viewable ? p : p.contiguous());
+}
+
+/** A complex tensor from its real and imaginary parts (broadcast to one shape). */
+function fromParts(r: Tensor, i: Tensor): Tensor {
+  const shape = broadcastShapes('complex', r.shape, i.shape);
+  return viewAsComplexOf(stack([expandOf(r, shape), expandOf(i, shape)], -1));
+}
+
+/** A binary op's operand: a tensor, or a JS number where the binder let one through. */
+type Operand = Tensor | number | boolean | bigint;
+
+/** `x` as the complex dtype `d` (a real tensor's imaginary parts are zeros; a number becomes a 0-dim tensor on `like`'s device). */
+function asComplex(x: Operand, d: DType, like?: Tensor): Tensor {
+  const real = toRealValueType(d);
+  if (!(x instanceof Tensor)) x = full([], Number(x), { dtype: real, device: like?.device });
+  if (cplx(x)) return x.dtype === d ? x : fromPairs(to(parts(x), real));
+  const r = to(x, real);
+  return fromParts(r, zerosLike(r));
+}
+
+/** The complex dtype of a binary op's result (type promotion with a complex operand). */
+function complexResult(op: string, a: Operand, b: Operand): DType {
+  return resultType(op, [a, b]);
+}
+
+/** A real operand as a factor of both parts: a number as it is, a tensor with a trailing dim. */
+const realFactor = (x: Operand, d: DType): Tensor | number => (x instanceof Tensor ? to(x, toRealValueType(d)).unsqueeze(-1) : Number(x));
+const isRealOperand = (x: Operand): boolean => !(x instanceof Tensor) || !cplx(x);
+
+/** In-place ops write a complex result: a real `self` cannot hold it (PyTorch's canCast error). */
+function checkComplexSelf(self: Tensor, result: DType): void {
+  if (!isComplexType(self.dtype)) throw new DTypeError(`result type ${torchTypeName(result)} can't be cast to the desired output type ${torchTypeName(self.dtype)}`);
+}
+
+// ---- arithmetic ----
+
+function addSub(op: 'add' | 'sub', self: Tensor, other: Operand, alpha: number | boolean | bigint): Tensor {
+  const d = complexResult(op, self, other);
+  const f = op === 'add' ? add : sub;
+  return fromPairs(f(parts(asComplex(self, d)), parts(asComplex(other, d, self)), { alpha }));
+}
+
+function product(self: Tensor, other: Operand): Tensor {
+  const d = complexResult('mul', self, other);
+  // a real factor scales both parts
+  if (isRealOperand(other)) return fromPairs(mul(parts(asComplex(self, d)), realFactor(other, d)));
+  if (!cplx(self)) return fromPairs(mul(parts(asComplex(other, d)), realFactor(self, d)));
+  const a = asComplex(self, d);
+  const b = asComplex(other, d);
+  const [ar, ai, br, bi] = [re(a), im(a), re(b), im(b)];
+  return fromParts(sub(mul(ar, br), mul(ai, bi)), add(mul(ar, bi), mul(ai, br)));
+}
+
+/**
+ * a / b with both operands scaled by 1 / max(|c|, |d|) first, so that neither |b|^2 nor the
+ * numerator overflows or underflows where the quotient does not (PyTorch 1.13's vectorised
+ * complex64 kernel overflows to nan for parts near 3e38; c10's scalar one, Smith's, too).
+ */
+function quotient(self: Tensor, other: Operand, roundingMode: string | null | undefined): Tensor {
+  const d = complexResult('div', self, other);
+  if (roundingMode != null) throw new DTypeError(`"div_${roundingMode}_cpu" not implemented for '${torchTypeName(d)}'`);
+  if (isRealOperand(other)) return fromPairs(div(parts(asComplex(self, d)), realFactor(other, d)));
+  const a = asComplex(self, d);
+  const b = asComplex(other, d, self);
+  const [ar, ai, br, bi] = [re(a), im(a), re(b), im(b)];
+  // (both operands scaled, so that neither |b|^2 nor the numerator's products overflow)
+  const s = br.abs().maximum(bi.abs());
+  const [c, e, x, y] = [div(br, s), div(bi, s), div(ar, s), div(ai, s)];
+  const den = add(mul(c, c), mul(e, e));
+  return fromParts(div(add(mul(x, c), mul(y, e)), den), div(sub(mul(y, c), mul(x, e)), den));
+}
+
+/**
+ * |z| as C's hypot (no overflow of re^2 + im^2), with PyTorch's gradient at 0: sgn(0) = 0.
+ * hypot's own derivative is 0/0 there, and masking its result would still send NaN back
+ * (0 * NaN), so zeros go through hypot(1, 0) and are then replaced (the double-where trick).
+ */
+function modulus(z: Tensor): Tensor {
+  const [x, y] = [re(z), im(z)];
+  const zero = logicalAnd(eq(x, 0), eq(y, 0));
+  return where(zero, 0, hypot(where(zero, 1, x), y));
+}
+
+/** Ones of z's shape, dtype and device (1 + 0i). */
+const onesOf = (z: Tensor): Tensor => asComplex(full(z.shape, 1, { dtype: toRealValueType(z.dtype), device: z.device }), z.dtype);
+
+/**
+ * The principal square root, without cancellation: t = sqrt((|x| + |z|) / 2), then
+ * (t, y / 2t) for x >= 0 and (|y| / 2t, t with y's sign) for x < 0 (0 at 0).
+ */
+function principalSqrt(z: Tensor): Tensor {
+  const [x, y] = [re(z), im(z)];
+  const t = div(add(x.abs(), modulus(z)), 2).sqrt();
+  const zero = eq(t, 0);
+  const safe = where(zero, 1, t);
+  const half = where(zero, 0, div(y, mul(safe, 2)));
+  const posX = x.ge(0);
+  // (y's sign bit, -0 included: 1 / -0 is -inf)
+  const negY = logicalOr(y.lt(0), eq(y.reciprocal(), -Infinity));
+  return fromParts(where(posX, t, half.abs()), where(posX, half, where(negY, neg(t), t)));
+}
+
+/** An in-place op's result written into `self` (complex). */
+function writeInto(self: Tensor, value: Tensor): Tensor {
+  checkComplexSelf(self, value.dtype);
+  parts(self).copy_(parts(value));
+  return self;
+}
+
+// ---- matrix products: (A + iB)(C + iD) = (AC - BD) + i(AD + BC) ----
+
+function sameDtype(op: string, a: Tensor, b: Tensor): void {
+  if (a.dtype !== b.dtype) {
+    throw new DTypeError(`${op}: expected scalar type ${torchTypeName(a.dtype)} but found ${torchTypeName(b.dtype)}`);
+  }
+}
+
+function matrixProduct(op: string, f: (x: Tensor, y: Tensor) => Tensor, a: Tensor, b: Tensor): Tensor {
+  sameDtype(op, a, b);
+  const [ar, ai, br, bi] = [re(a), im(a), re(b), im(b)];
+  return fromParts(sub(f(ar, br), f(ai, bi)), add(f(ar, bi), f(ai, br)));
+}
+
+// ---- reductions over the complex dims ----
+
+/** A reduction's dims as dims of the parts' view (the trailing parts dim is never reduced). */
+function partDims(z: Tensor, dims: readonly number[] | null | undefined): number[] {
+  const n = z.dim();
+  if (dims == null || dims.length === 0) return Array.from({ length: n }, (_, i) => i);
+  return dims.map((d) => {
+    if (d < -n || d >= Math.max(n, 1)) throw new TorchError(`Dimension out of range (expected to be in range of [${-Math.max(n, 1)}, ${Math.max(n, 1) - 1}], but got ${d})`);
+    return d < 0 ? d + n : d;
+  });
+}
+
+function reduceParts(f: typeof sum, z: Tensor, dims: readonly number[] | null | undefined, keepdim: boolean, dtype: DType | null | undefined): Tensor {
+  const real = dtype == null ? undefined : toRealValueType(dtype);
+  const r = f(parts(z), partDims(z, dims), keepdim, real === undefined ? {} : { dtype: real });
+  return fromPairs(r);
+}
+
+// ---- copies ----
+
+function copyInto(self: Tensor, src: Tensor): Tensor {
+  if (cplx(self)) {
+    if (cplx(src)) parts(self).copy_(parts(src));
+    else {
+      re(self).copy_(src);
+      im(self).fill_(0);
+    }
+  } else {
+    // (PyTorch warns that the imaginary parts are discarded)
+    self.copy_(re(src));
+  }
+  return self;
+}
+
+function toCopy(self: Tensor, dtype: DType | null | undefined, device: unknown): Tensor {
+  const d = dtype ?? self.dtype;
+  const options = device == null ? {} : { device: device as never };
+  if (isComplexType(d)) return fromPairs(to(parts(self), { dtype: toRealValueType(d), ...options, copy: true }));
+  return to(re(self), { dtype: d, ...options, copy: true });
+}
+
+// ---- the Complex key's kernels ----
+
+type Lent = (args: unknown[]) => Tensor;
+const KERNELS: readonly [string, Lent][] = [
+  ['add', ([a, b, alpha]) => addSub('add', a as Tensor, b as Tensor, alpha as number)],
+  ['sub', ([a, b, alpha]) => addSub('sub', a as Tensor, b as Tensor, alpha as number)],
+  ['add_', ([a, b, alpha]) => writeInto(a as Tensor, addSub('add', a as Tensor, b as Tensor, alpha as number))],
+  ['sub_', ([a, b, alpha]) => writeInto(a as Tensor, addSub('sub', a as Tensor, b as Tensor, alpha as number))],
+  ['mul', ([a, b]) => product(a as Tensor, b as Operand)],
+  ['mul_', ([a, b]) => writeInto(a as Tensor, product(a as Tensor, b as Operand))],
+  ['div', ([a, b, mode]) => quotient(a as Tensor, b as Operand, mode as string | null)],
+  ['div_', ([a, b, mode]) => writeInto(a as Tensor, quotient(a as Tensor, b as Operand, mode as string | null))],
+  ['neg', ([a]) => fromPairs(neg(parts(a as Tensor)))],
+  ['neg_', ([a]) => (parts(a as Tensor).neg_(), a as Tensor)],
+  ['abs', ([a]) => modulus(a as Tensor)],
+  ['exp', ([a]) => {
+    const z = a as Tensor;
+    const r = exp(re(z));
+    return fromParts(mul(r, cos(im(z))), mul(r, sin(im(z))));
+  }],
+  ['log', ([a]) => fromParts(modulus(a as Tensor).log(), atan2(im(a as Tensor), re(a as Tensor)))],
+  ['sqrt', ([a]) => principalSqrt(a as Tensor)],
+  ['reciprocal', ([a]) => quotient(onesOf(a as Tensor), a as Tensor, null)],
+  ['sin', ([a]) => {
+    const [x, y] = [re(a as Tensor), im(a as Tensor)];
+    return fromParts(mul(sin(x), y.cosh()), mul(cos(x), y.sinh()));
+  }],
+  ['cos', ([a]) => {
+    const [x, y] = [re(a as Tensor), im(a as Tensor)];
+    return fromParts(mul(cos(x), y.cosh()), neg(mul(sin(x), y.sinh())));
+  }],
+  ['cumsum', ([z, dim, dtype]) => {
+    const t = z as Tensor;
+    const n = Math.max(t.dim(), 1);
+    const d = (dim as number) < 0 ? (dim as number) + n : (dim as number);
+    return fromPairs(parts(t).cumsum(d, { dtype: dtype == null ? undefined : toRealValueType(dtype as DType) }));
+  }],
+  ['eq', ([a, b]) => {
+    const d = complexResult('eq', a as Tensor, b as Operand);
+    const [x, y] = [asComplex(a as Tensor, d), asComplex(b as Operand, d, a as Tensor)];
+    return logicalAnd(eq(re(x), re(y)), eq(im(x), im(y)));
+  }],
+  ['ne', ([a, b]) => {
+    const d = complexResult('ne', a as Tensor, b as Operand);
+    const [x, y] = [asComplex(a as Tensor, d), asComplex(b as Operand, d, a as Tensor)];
+    return logicalOr(ne(re(x), re(y)), ne(im(x), im(y)));
+  }],
+  ['where', ([c, a, b]) => {
+    const d = complexResult('where', a as Operand, b as Operand);
+    const like = c as Tensor;
+    return fromPairs(where(like.unsqueeze(-1), parts(asComplex(a as Operand, d, like)), parts(asComplex(b as Operand, d, like))));
+  }],
+  ['sum.dim_IntList', ([z, dims, keepdim, dtype]) => reduceParts(sum, z as Tensor, dims as number[] | null, keepdim as boolean, dtype as DType | null)],
+  ['mean.dim', ([z, dims, keepdim, dtype]) => reduceParts(mean, z as Tensor, dims as number[] | null, keepdim as boolean, dtype as DType | null)],
+  ['mm', ([a, b]) => matrixProduct('mm', (x, y) => x.mm(y), a as Tensor, b as Tensor)],
+  ['bmm', ([a, b]) => matrixProduct('bmm', (x, y) => x.bmm(y), a as Tensor, b as Tensor)],
+  ['dot', ([a, b]) => matrixProduct('dot', (x, y) => x.dot(y), a as Tensor, b as Tensor)],
+  ['mv', ([a, b]) => matrixProduct('mv', (x, y) => x.mv(y), a as Tensor, b as Tensor)],
+  ['copy_', ([self, src]) => copyInto(self as Tensor, src as Tensor)],
+  ['fill_.Scalar', ([self, value]) => {
+    const z = self as Tensor;
+    re(z).fill_(value as number);
+    im(z).fill_(0);
+    return z;
+  }],
+  ['_to_copy', ([self, dtype, device]) => toCopy(self as Tensor, dtype as DType | null, device)],
+  ['clone', ([self, format]) => fromPairs(parts(self as Tensor).clone({ memoryFormat: (format ?? 'preserve') as never }))],
+  ['cat', ([tensors, dim]) => catParts(tensors as Tensor[], dim as number)],
+  ['stack', ([tensors, dim]) => {
+    const ts = tensors as Tensor[];
+    const n = (ts[0]?.dim() ?? 0) + 1;
+    const d = (dim as number) < 0 ? (dim as number) + n : (dim as number);
+    const c = commonComplex('stack', ts);
+    return fromPairs(stack(ts.map((t) => parts(asComplex(t, c))), d));
+  }],
+];
+
+function commonComplex(op: string, ts: readonly Tensor[]): DType {
+  return toComplexType(resultType(op, ts.map((t) => ({ dtype: t.dtype, shape: [1] }))));
+}
+
+function catParts(ts: readonly Tensor[], dim: number): Tensor {
+  const c = commonComplex('cat', ts);
+  const n = Math.max(...ts.map((t) => t.dim()));
+  const d = dim < 0 ? dim + n : dim;
+  return fromPairs(cat(ts.map((t) => parts(asComplex(t, c))), d));
+}
+
+/** Registers the kernels above at the Complex key (core's api.ts, once every op exists). */
+export function registerComplexKernels(): void {
+  for (const [name, fn] of KERNELS) registerComplexKernel(getOperator(name), fn);
+}
+
+/**
+ * Registers `fn` as `op`'s kernel for complex operands (the Complex key): a composite that
+ * receives the arguments as Tensor handles (numbers and lists as they are) and computes with
+ * ops on real views (`viewAsReal`), so that autograd and every backend see real ops only.
+ */
+export function registerComplexKernel(op: OperatorHandle, fn: (args: unknown[]) => Tensor): void {
+  registerKernel(op, DispatchKey.Complex, composite(fn) as BoxedKernel);
+}
+
+// ---- front ends ----
+
+/** `torch.complex(real, imag)`: a complex tensor from two float tensors of one dtype. */
+export const complex = front('complex(Tensor real, Tensor imag, *, Tensor? out=None) -> Tensor', { method: false }).run(([r, i, out]): Tensor => {
+  if (r.dtype !== i.dtype) throw new DTypeError(`complex: Expected object of scalar type ${torchTypeName(r.dtype)} but got scalar type ${torchTypeName(i.dtype)} for second argument`);
+  if (r.dtype !== 'float32' && r.dtype !== 'float64') throw new DTypeError(`complex: Expected both inputs to be Float or Double tensors but got ${torchTypeName(r.dtype)} and ${torchTypeName(i.dtype)} (torch-ts has no complex32 for Half)`);
+  const z = fromParts(r, i);
+  return out ? copyResult(out, z) : z;
+});
+
+/** `torch.polar(abs, angle)`: abs * (cos(angle) + i sin(angle)). */
+export const polar = front('polar(Tensor abs, Tensor angle, *, Tensor? out=None) -> Tensor', { method: false }).run(([r, theta, out]): Tensor => {
+  if (r.dtype !== theta.dtype) throw new DTypeError(`polar: Expected object of scalar type ${torchTypeName(r.dtype)} but got scalar type ${torchTypeName(theta.dtype)} for second argument`);
+  if (r.dtype !== 'float32' && r.dtype !== 'float64') throw new DTypeError(`polar: Expected both inputs to be Float or Double tensors but got ${torchTypeName(r.dtype)} and ${torchTypeName(theta.dtype)} (torch-ts has no complex32 for Half)`);
+  const z = fromParts(mul(r, cos(theta)), mul(r, sin(theta)));
+  return out ? copyResult(out, z) : z;
+});
+
+/** An out= result, checked as core's out variants check theirs (same shape and dtype). */
+function copyResult(out: Tensor, z: Tensor): Tensor {
+  if (out.dtype !== z.dtype) throw new DTypeError(`Expected object of scalar type ${torchTypeName(z.dtype)} but got scalar type ${torchTypeName(out.dtype)} for argument 'out'`);
+  if (out.shape.join() !== z.shape.join()) throw new ShapeError(`out= tensor has shape ${fmtShape(out.shape)}, but the result has shape ${fmtShape(z.shape)}`);
+  return out.copy_(z);
+}
+
+/** `torch.angle(z)`: the argument of each element (atan2(imag, real)); of a real tensor, 0 or pi. */
+export const angle = front('angle(Tensor self, *, Tensor? out=None) -> Tensor').run(([self, out]): Tensor => {
+  if (out) throw new TorchError('angle: out= is not supported by torch-ts yet');
+  if (cplx(self)) return atan2(im(self), re(self));
+  const x = self.dtype.startsWith('float') || self.dtype === 'bfloat16' ? self : to(self, 'float32');
+  // (NaN stays NaN, as PyTorch's where(x < 0, pi, 0) on a float does not: it maps NaN through isnan)
+  return where(x.isnan(), x, where(x.lt(0), Math.PI, 0).to(x.dtype));
+});
+
+/**
+ * `torch.conj(z)`: the complex conjugate. PyTorch returns a lazy view with the conjugate bit
+ * set; torch-ts has no conjugate bit yet and returns a new tensor (`conjPhysical`'s result), so
+ * writing into the result does not write into `z`. A real tensor is returned as an alias.
+ */
+export const conj = front('conj(Tensor(a) self) -> Tensor(a)').run(([self]): Tensor =>
+  cplx(self) ? fromParts(re(self), neg(im(self))) : alias(self),
+);
+
+/** `torch.conjPhysical(z)`: the conjugate as a new tensor. */
+export const conjPhysical = front('conj_physical(Tensor self, *, Tensor? out=None) -> Tensor').run(([self, out]): Tensor => {
+  const z = cplx(self) ? fromParts(re(self), neg(im(self))) : self.clone();
+  return out ? copyResult(out, z) : z;
+});
+
+/** `x.conjPhysical_()`: conjugates in place (negates the imaginary parts); a real tensor is left as it is. */
+export const conjPhysical_ = front('conj_physical_(Tensor(a!) self) -> Tensor(a!)').run(([self]): Tensor => {
+  if (cplx(self)) im(self).neg_();
+  return self;
+});
+
+/** `x.isComplex()`: whether the dtype is complex64 or complex128. */
+export const isComplex = front('is_complex(Tensor self) -> bool').run(([self]): boolean => cplx(self));
+
+/** `x.isConj()`: always false in torch-ts (no conjugate bit yet: see `conj`). */
+export const isConj = front('is_conj(Tensor self) -> bool').run((): boolean => false);
+
+/** `x.resolveConj()`: the tensor itself (no conjugate bit to resolve), as an alias. */
+export const resolveConj = front('resolve_conj(Tensor(a) self) -> Tensor(a)').run(([self]): Tensor => alias(self));
