@@ -21,8 +21,10 @@ import { ROUND_F64 } from './float-math';
  * Computed in doubles, a float32 recurrence that overflows float32 but not float64 rounds to
  * ±inf where 2.x's float32 arithmetic reaches inf - inf = NaN a step later; float64 behaves
  * as 2.x's.
- * airy_ai is Cephes' airy (2.x's airy_ai_forward): the asymptotic expansions below -2.09 and
- * above 2.09, the Maclaurin series between; nan at ±inf, 0 above 103.892.
+ * airy_ai is Cephes' airy as 2.x ports it (airy_ai_forward): the asymptotic expansions below
+ * -2.09 and above 2.09, the Maclaurin series between; nan at ±inf, 0 above 103.892. 2.x
+ * evaluates the AFD and AGD denominators without the leading 1 that Cephes' p1evl implies,
+ * which puts Ai up to ~2e-5 off just below -2.09 (less further out): kept, as 2.x computes it.
  */
 
 const INT64_LIMIT = 9223372036854775808; // 2^63
