@@ -1,5 +1,5 @@
 import { notImplemented, type BackendImplTable } from '@torch-ts/core';
-import { specialBesselJ0, specialBesselJ1, specialBesselY0, specialBesselY1, specialModifiedBesselI0, specialModifiedBesselI1, specialModifiedBesselK0, specialModifiedBesselK1, specialScaledModifiedBesselK0, specialScaledModifiedBesselK1, specialSphericalBesselJ0, mvlgamma, polygamma, specialEntr, specialErfcx, specialI0e, specialI1, specialI1e, specialLogNdtr, specialNdtri, standardGammaGrad } from './kernels/special';
+import { specialAiryAi, specialBesselJ0, specialBesselJ1, specialBesselY0, specialBesselY1, specialModifiedBesselI0, specialModifiedBesselI1, specialModifiedBesselK0, specialModifiedBesselK1, specialScaledModifiedBesselK0, specialScaledModifiedBesselK1, specialSphericalBesselJ0, mvlgamma, polygamma, specialEntr, specialErfcx, specialI0e, specialI1, specialI1e, specialLogNdtr, specialNdtri, standardGammaGrad } from './kernels/special';
 import { elu, gelu, hardsigmoid, hardswish, hardtanh, leakyRelu, logit, mish, silu, softplus } from './kernels/activations';
 import { argmax, argmin, maxDim, minDim } from './kernels/arg-reduce';
 import { add, div, divFloor, divTrunc, pow } from './kernels/binary';
@@ -113,6 +113,7 @@ export const cpuImpls = {
   specialScaledModifiedBesselK0,
   specialScaledModifiedBesselK1,
   specialSphericalBesselJ0,
+  specialAiryAi,
   varMean,
   logsumexp,
   vectorNorm,

@@ -27,7 +27,11 @@ export const API_OPS = {
     'specialEntr', 'specialErfcx', 'specialLogNdtr', 'specialNdtr', 'specialNdtri', 'specialI0e', 'specialI1', 'specialI1e',
     'specialXlog1py', 'specialZeta', 'specialBesselJ0', 'specialBesselJ1', 'specialBesselY0', 'specialBesselY1',
     'specialModifiedBesselI0', 'specialModifiedBesselI1', 'specialModifiedBesselK0', 'specialModifiedBesselK1',
-    'specialScaledModifiedBesselK0', 'specialScaledModifiedBesselK1', 'specialSphericalBesselJ0',
+    'specialScaledModifiedBesselK0', 'specialScaledModifiedBesselK1', 'specialSphericalBesselJ0', 'specialAiryAi',
+    'specialChebyshevPolynomialT', 'specialChebyshevPolynomialU', 'specialChebyshevPolynomialV', 'specialChebyshevPolynomialW',
+    'specialShiftedChebyshevPolynomialT', 'specialShiftedChebyshevPolynomialU', 'specialShiftedChebyshevPolynomialV',
+    'specialShiftedChebyshevPolynomialW', 'specialHermitePolynomialH', 'specialHermitePolynomialHe', 'specialLaguerrePolynomialL',
+    'specialLegendrePolynomialP',
   ],
   counting: ['bincount', 'histc', 'histogram'],
   'linear algebra': [

@@ -32,8 +32,12 @@ export interface GoldenCase {
   readonly kwargs: Readonly<Record<string, unknown>>;
   readonly expected?: GoldenTensor | readonly GoldenTensor[];
   readonly error?: GoldenError;
-  /** "upcast": computed on float32 copies, as PyTorch 2.x does (1.13 lacks the kernel). */
-  readonly reference?: 'upcast';
+  /**
+   * "upcast": computed on float32 copies, as PyTorch 2.x does (1.13 lacks the kernel); "2.x":
+   * 1.13 lacks the op, and the golden script's reference implementation of 2.x's kernel
+   * computed it (torch.special's orthogonal polynomials, airy_ai).
+   */
+  readonly reference?: 'upcast' | '2.x';
   readonly inplace?: 'ok' | GoldenError;
 }
 
@@ -43,7 +47,7 @@ interface GoldenFile {
   readonly ops: Readonly<Record<string, { readonly cases: readonly GoldenCase[] }>>;
 }
 
-export const GOLDEN_FILES = ['ops_pointwise', 'ops_activations', 'ops_binary', 'ops_logical', 'ops_rounding', 'ops_reduction', 'ops_linalg', 'ops_shape', 'ops_sorting', 'ops_linalg_extra', 'ops_stats', 'ops_nan_stats', 'ops_nn', 'ops_indexing', 'ops_spatial', 'ops_common', 'ops_histograms', 'ops_special', 'ops_linalg_solve', 'ops_linalg_svd', 'ops_linalg_qr'] as const;
+export const GOLDEN_FILES = ['ops_pointwise', 'ops_activations', 'ops_binary', 'ops_logical', 'ops_rounding', 'ops_reduction', 'ops_linalg', 'ops_shape', 'ops_sorting', 'ops_linalg_extra', 'ops_stats', 'ops_nan_stats', 'ops_nn', 'ops_indexing', 'ops_spatial', 'ops_common', 'ops_histograms', 'ops_special', 'ops_special_2x', 'ops_linalg_solve', 'ops_linalg_svd', 'ops_linalg_qr'] as const;
 
 let cache: ReadonlyMap<string, readonly GoldenCase[]> | null = null;
 
@@ -115,7 +119,7 @@ function isGoldenCase(v: unknown): v is GoldenCase {
     isRecord(kwargs) &&
     (expected === undefined || isGoldenTensor(expected) || (Array.isArray(expected) && expected.every(isGoldenTensor))) &&
     (error === undefined || isGoldenError(error)) &&
-    (reference === undefined || reference === 'upcast') &&
+    (reference === undefined || reference === 'upcast' || reference === '2.x') &&
     (inplace === undefined || inplace === 'ok' || isGoldenError(inplace))
   );
 }

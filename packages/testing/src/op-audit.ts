@@ -38,12 +38,12 @@ export function tableProblems(op: OpInfo, cases: readonly GoldenCase[]): string[
       );
     }
   }
-  const upcast = new Set(cases.filter((c) => c.reference === 'upcast').map((c) => c.dtype));
+  const upcast = new Set(cases.filter((c) => c.reference !== undefined).map((c) => c.dtype));
   for (const d of upcast) {
-    if (!op.pytorch2x?.[d]) problems.push(`${d} goldens follow PyTorch 2.x (upcast) but pytorch2x does not say why`);
+    if (!op.pytorch2x?.[d]) problems.push(`${d} goldens follow PyTorch 2.x (upcast or 2.x reference) but pytorch2x does not say why`);
   }
   for (const d of Object.keys(op.pytorch2x ?? {})) {
-    if (![...upcast].some((u) => u === d)) problems.push(`pytorch2x names ${d} but no ${d} golden is an upcast one`);
+    if (![...upcast].some((u) => u === d)) problems.push(`pytorch2x names ${d} but no ${d} golden follows 2.x (upcast or 2.x reference)`);
   }
   return problems;
 }

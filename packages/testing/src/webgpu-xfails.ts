@@ -114,6 +114,23 @@ const HUGE_TRIG =
 const POLE_TRIG =
   'trigamma near a negative integer is pi^2 / sin^2(pi x) with sin(pi x) ~1e-7: the last bits of float32 sine that WGSL computes differ from C\'s, and the result by ~1e-6';
 
+const AIRY_PHASE =
+  "deviation (not a bug): Ai(x) below -2.09 oscillates with the phase (2/3)|x|^1.5 + pi/4, which float32 (WebGPU, as PyTorch 2.x's float32 kernel) holds to ~1e-7 relative: at x = -100 and beyond (-1000.5, -2^31, -3e38 here) the sine is off by more than the tolerance; the goldens and the CPU compute the phase in float64";
+const F32_LARGE_N =
+  "deviation (not a bug): WebGPU evaluates in float32, as PyTorch 2.x's float32 kernel does: cos(n acos x) and the n-step recurrences lose about n ulp at degrees in the hundreds, which the goldens (float64, rounded) and the CPU (doubles) keep";
+const F32_OVERFLOW =
+  "deviation (not a bug): WebGPU's float32 recurrence overflows as PyTorch 2.x's float32 kernel does (inf, then inf - inf = nan); the goldens and the CPU compute in float64 and round the finite value to ±inf";
+
+/** The polynomial samples where float32 arithmetic departs from the float64 goldens. */
+function f32Poly(samples: readonly ('large-n' | 'overflow')[]): Record<string, string> {
+  return Object.fromEntries(
+    samples.flatMap((s) => {
+      const why = s === 'overflow' ? F32_OVERFLOW : F32_LARGE_N;
+      return [[`forward@${s}/float32`, why], [`oracle@${s}/float32`, why]];
+    }),
+  );
+}
+
 /** Op -> xfail key (`check@caseId/dtype`) -> reason, for cases that run but cannot match yet. */
 export const DEVIATIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   // Note [repeat_interleave without a host read]: negative repeats cannot be seen without a read
@@ -141,6 +158,22 @@ export const DEVIATIONS: Readonly<Record<string, Readonly<Record<string, string>
   specialBesselJ1: trig(['edge/int32']),
   specialBesselY0: trig(['edge/int32']),
   specialBesselY1: trig(['edge/int32']),
+  // torch.special's 2.x functions in float32 (kernels-webgpu Note [Orthogonal polynomials in WGSL])
+  specialAiryAi: Object.fromEntries(
+    ['edge/float32', 'edge/int16', 'edge/int32', 'edge/int64', 'domain/float32'].flatMap((c) => [[`forward@${c}`, AIRY_PHASE], [`oracle@${c}`, AIRY_PHASE]]),
+  ),
+  specialChebyshevPolynomialT: f32Poly(['large-n', 'overflow']),
+  specialChebyshevPolynomialU: f32Poly(['large-n', 'overflow']),
+  specialChebyshevPolynomialV: f32Poly(['large-n', 'overflow']),
+  specialChebyshevPolynomialW: f32Poly(['large-n', 'overflow']),
+  specialShiftedChebyshevPolynomialT: f32Poly(['large-n', 'overflow']),
+  specialShiftedChebyshevPolynomialU: f32Poly(['large-n', 'overflow']),
+  specialShiftedChebyshevPolynomialV: f32Poly(['large-n', 'overflow']),
+  specialShiftedChebyshevPolynomialW: f32Poly(['large-n', 'overflow']),
+  specialHermitePolynomialH: f32Poly(['overflow']),
+  specialHermitePolynomialHe: f32Poly(['overflow']),
+  specialLaguerrePolynomialL: f32Poly(['large-n', 'overflow']),
+  specialLegendrePolynomialP: f32Poly(['overflow']),
   // core's Note [Checking info without a device read]: the raising forms do not read info on WebGPU
   linalgInv: noInfoCheck(['singular', 'batch-singular']),
   inverse: noInfoCheck(['singular', 'batch-singular']),

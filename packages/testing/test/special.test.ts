@@ -74,6 +74,82 @@ describe("torch.special's Bessel functions", () => {
   });
 });
 
+describe("torch.special's PyTorch 2.x functions (airyAi, the orthogonal polynomials)", () => {
+  const S = torch.special;
+  const polynomials = {
+    chebyshev_polynomial_t: S.chebyshevPolynomialT,
+    chebyshev_polynomial_u: S.chebyshevPolynomialU,
+    chebyshev_polynomial_v: S.chebyshevPolynomialV,
+    chebyshev_polynomial_w: S.chebyshevPolynomialW,
+    shifted_chebyshev_polynomial_t: S.shiftedChebyshevPolynomialT,
+    shifted_chebyshev_polynomial_u: S.shiftedChebyshevPolynomialU,
+    shifted_chebyshev_polynomial_v: S.shiftedChebyshevPolynomialV,
+    shifted_chebyshev_polynomial_w: S.shiftedChebyshevPolynomialW,
+    hermite_polynomial_h: S.hermitePolynomialH,
+    hermite_polynomial_he: S.hermitePolynomialHe,
+    laguerre_polynomial_l: S.laguerrePolynomialL,
+    legendre_polynomial_p: S.legendrePolynomialP,
+  } as const;
+
+  it("record no Node: 2.x's derivatives.yaml marks x and n non_differentiable, so backward finds no grad_fn", () => {
+    const x = leaf([0.25, 0.5]);
+    const n = leaf([2, 3]);
+    for (const f of Object.values(polynomials)) {
+      for (const y of [f(x, n), f(x, 3), f(0.5, n)]) {
+        expect(y.requiresGrad).toBe(false);
+        expect(y.gradFn).toBeNull();
+        expect(() => y.sum().backward()).toThrow(/does not require grad and does not have a grad_fn/);
+      }
+    }
+    const a = S.airyAi(x);
+    expect(a.requiresGrad).toBe(false);
+    expect(() => a.sum().backward()).toThrow(/does not require grad and does not have a grad_fn/);
+  });
+
+  it("refuse float16 and bfloat16 with 2.x's messages (AT_DISPATCH_FLOATING_TYPES), whichever operand brings them", () => {
+    for (const [aten, f] of Object.entries(polynomials)) {
+      const kernel = `"${aten}_cpu" not implemented for`;
+      expect(() => f(torch.tensor([0.5], { dtype: 'float16' }), torch.tensor([2], { dtype: 'float16' }))).toThrow(new RegExp(`special_${aten}: ${kernel} 'Half'`));
+      expect(() => f(torch.tensor([0.5], { dtype: 'bfloat16' }), 2)).toThrow(new RegExp(`${kernel} 'BFloat16'`));
+      expect(() => f(0.5, torch.tensor([2], { dtype: 'float16' }))).toThrow(new RegExp(`${kernel} 'Half'`));
+      expect(() => f(torch.tensor([1, 2], { dtype: 'int32' }), torch.tensor([2], { dtype: 'float16' }))).toThrow(torch.DTypeError);
+      // a float16 operand with a float32 tensor computes in float32 (with an int64 one, in float16: refused above)
+      expect(f(torch.tensor([0.5], { dtype: 'float16' }), torch.tensor([2], { dtype: 'float32' })).dtype).toBe('float32');
+    }
+    expect(() => S.airyAi(torch.tensor([0.5], { dtype: 'float16' }))).toThrow(/special_airy_ai: "airy_ai_cpu" not implemented for 'Half'/);
+    expect(() => S.airyAi(torch.tensor([0.5], { dtype: 'bfloat16' }))).toThrow(/"airy_ai_cpu" not implemented for 'BFloat16'/);
+  });
+
+  it('compute integral and bool inputs in the default float dtype, and follow promotion with a float64 operand', () => {
+    expect(S.chebyshevPolynomialT(torch.tensor([2, 3]), torch.tensor([2, 2])).dtype).toBe('float32');
+    expect(S.chebyshevPolynomialT(torch.tensor([2, 3]), torch.tensor([2, 2])).tolist()).toEqual([7, 17]);
+    expect(S.legendrePolynomialP(torch.tensor([true, false]), 2).dtype).toBe('float32');
+    expect(S.hermitePolynomialH(torch.tensor([0.5], f64), torch.tensor([3])).dtype).toBe('float64');
+    expect(S.airyAi(torch.tensor([0, 1])).dtype).toBe('float32');
+  });
+
+  it("keep 2.x's special cases: n < 0 and non-finite n give 0, n truncates, x = ±1 in closed form, Hermite's limits", () => {
+    const T = (x: number, n: number) => (S.chebyshevPolynomialT(torch.tensor([x], f64), n).tolist() as number[])[0];
+    expect(T(0.3, -1)).toBe(0);
+    expect(T(0.3, 2.9)).toBeCloseTo(2 * 0.09 - 1, 15);
+    expect(T(0.3, -0.5)).toBe(1); // truncated to 0
+    expect(T(-1, 7)).toBe(-1);
+    expect(S.chebyshevPolynomialU(torch.tensor([-1], f64), 4).tolist()).toEqual([5]);
+    expect(S.chebyshevPolynomialT(torch.tensor([0.3], f64), torch.tensor([NaN, Infinity, -Infinity], f64)).tolist()).toEqual([0, 0, 0]);
+    // float32 refuses H_n above 128, float64 above 512 (2.x's getHermitianLimit)
+    expect(S.hermitePolynomialH(torch.tensor([0.1]), 129).tolist()).toEqual([NaN]);
+    expect(Number.isFinite((S.hermitePolynomialH(torch.tensor([0.1], f64), 129).tolist() as number[])[0])).toBe(true);
+    expect(S.hermitePolynomialHe(torch.tensor([0.1], f64), 513).tolist()).toEqual([NaN]);
+  });
+
+  it('are torch.special only: no torch.* function and no method, as in PyTorch', () => {
+    expect(Reflect.get(torch, 'specialChebyshevPolynomialT')).toBeUndefined();
+    expect(Reflect.get(torch, 'chebyshevPolynomialT')).toBeUndefined();
+    expect(Reflect.get(torch.tensor([1]), 'specialAiryAi')).toBeUndefined();
+    expect(Reflect.get(torch.tensor([1]), 'chebyshevPolynomialT')).toBeUndefined();
+  });
+});
+
 describe('Nodes named as PyTorch names them', () => {
   const x = (): Tensor => leaf([1.5, 2.5]);
   const cases: [string, () => Tensor][] = [

@@ -37,14 +37,15 @@ import { ACTIVATION_TABLE_NAMES, BINARY_TABLE_NAMES, TERNARY_TABLE_NAMES, UNARY_
 
 /** PyTorch's errors for the compute dtypes a row rejects. */
 function checkOf(row: Pick<UnaryRow, 'rejects' | 'kernel'>) {
-  const { bool, integral, floating } = row.rejects ?? {};
-  if (!bool && !integral && !floating) return undefined;
+  const { bool, integral, floating, reducedFloating } = row.rejects ?? {};
+  if (!bool && !integral && !floating && !reducedFloating) return undefined;
   const kernel = row.kernel;
   return (op: string, compute: DType) => {
     if (bool && compute === 'bool') {
       throw new DTypeError(`${op}: ${typeof bool === 'string' ? bool : `"${kernel}" not implemented for 'Bool'`}`);
     }
-    if ((integral && !isFloatingType(compute)) || (floating && isFloatingType(compute))) {
+    const reduced = compute === 'float16' || compute === 'bfloat16';
+    if ((integral && !isFloatingType(compute)) || (floating && isFloatingType(compute)) || (reducedFloating && reduced)) {
       throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(compute)}'`);
     }
   };

@@ -6,6 +6,20 @@ import { eq, ge, gt, le, lt, ne } from './compare';
 import { bitwiseAnd, bitwiseOr, bitwiseXor, logicalAnd, logicalOr, logicalXor } from './logical';
 import { zeroDivision } from './binary-int-rows';
 import { maximumInt64Row, minimumInt64Row } from './int64-rows';
+import {
+  chebyshevTRow,
+  chebyshevURow,
+  chebyshevVRow,
+  chebyshevWRow,
+  hermiteHeRow,
+  hermiteHRow,
+  laguerreLRow,
+  legendrePRow,
+  shiftedChebyshevTRow,
+  shiftedChebyshevURow,
+  shiftedChebyshevVRow,
+  shiftedChebyshevWRow,
+} from './special-poly';
 import { igammacRow, igammaRow, xlog1pyRow, xlogyRow, zetaRow } from './special-math';
 
 /**
@@ -78,6 +92,20 @@ export const BINARY_MATH_IMPLS = {
   specialZeta: binary('special_zeta', { float: zetaRow, int: null, int64: null }),
   igamma: binary('igamma', { float: igammaRow, int: null, int64: null }),
   igammac: binary('igammac', { float: igammacRow, int: null, int64: null }),
+  // torch.special's orthogonal polynomials (Note [Orthogonal polynomials as PyTorch 2.x evaluates them]):
+  // float32 and float64 only (core refuses the 16-bit floats); Hermite's limit reads the dtype's rounding mode
+  specialChebyshevPolynomialT: binary('special_chebyshev_polynomial_t', { float: chebyshevTRow, int: null, int64: null }),
+  specialChebyshevPolynomialU: binary('special_chebyshev_polynomial_u', { float: chebyshevURow, int: null, int64: null }),
+  specialChebyshevPolynomialV: binary('special_chebyshev_polynomial_v', { float: chebyshevVRow, int: null, int64: null }),
+  specialChebyshevPolynomialW: binary('special_chebyshev_polynomial_w', { float: chebyshevWRow, int: null, int64: null }),
+  specialShiftedChebyshevPolynomialT: binary('special_shifted_chebyshev_polynomial_t', { float: shiftedChebyshevTRow, int: null, int64: null }),
+  specialShiftedChebyshevPolynomialU: binary('special_shifted_chebyshev_polynomial_u', { float: shiftedChebyshevURow, int: null, int64: null }),
+  specialShiftedChebyshevPolynomialV: binary('special_shifted_chebyshev_polynomial_v', { float: shiftedChebyshevVRow, int: null, int64: null }),
+  specialShiftedChebyshevPolynomialW: binary('special_shifted_chebyshev_polynomial_w', { float: shiftedChebyshevWRow, int: null, int64: null }),
+  specialHermitePolynomialH: binary('special_hermite_polynomial_h', { float: hermiteHRow, int: null, int64: null, rounds: true }),
+  specialHermitePolynomialHe: binary('special_hermite_polynomial_he', { float: hermiteHeRow, int: null, int64: null, rounds: true }),
+  specialLaguerrePolynomialL: binary('special_laguerre_polynomial_l', { float: laguerreLRow, int: null, int64: null }),
+  specialLegendrePolynomialP: binary('special_legendre_polynomial_p', { float: legendrePRow, int: null, int64: null }),
   fmax: binary('fmax', { float: fmaxRow, int: onScratch(fmaxRow), int64: maximumInt64Row }),
   fmin: binary('fmin', { float: fminRow, int: onScratch(fminRow), int64: minimumInt64Row }),
   // comparisons (compare.ts), logical and bitwise ops (logical.ts)

@@ -30,6 +30,7 @@ import {
   sincRow,
   standardGammaGrad as standardGammaGradOf,
 } from './special-math';
+import { airyAiRow } from './special-poly';
 
 /**
  * The kernels of the special functions (Note [The special functions in doubles]): floating
@@ -78,6 +79,9 @@ export const specialModifiedBesselK1: UnaryImpl = special('special_modified_bess
 export const specialScaledModifiedBesselK0: UnaryImpl = special('special_scaled_modified_bessel_k0', scaledModifiedBesselK0Row, false);
 export const specialScaledModifiedBesselK1: UnaryImpl = special('special_scaled_modified_bessel_k1', scaledModifiedBesselK1Row, false);
 export const specialSphericalBesselJ0: UnaryImpl = special('special_spherical_bessel_j0', sphericalBesselJ0Row, false);
+
+// (2.x: float32 and float64 only; core refuses the 16-bit floats before the kernel)
+export const specialAiryAi: UnaryImpl = special('special_airy_ai', airyAiRow, false);
 
 export const polygamma: BackendImpls['polygamma'] = (out, a, n) => run('polygamma', out, a, polygammaRow(n), false);
 

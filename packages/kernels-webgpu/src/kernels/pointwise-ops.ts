@@ -1,6 +1,7 @@
 import type { TableBinaryImplName, UnaryTableName } from '@torch-ts/core';
 import type { PointwiseExpr } from '../wgsl/pointwise';
 import { INT64_DIV_HELPERS, INT64_POW_HELPER } from '../wgsl/int64';
+import { SPECIAL_POLY_WGSL } from './special-poly-wgsl';
 import { SPECIAL_WGSL } from './special-wgsl';
 
 /**
@@ -128,6 +129,7 @@ fn atanh_f(x: f32) -> f32 {
   specialScaledModifiedBesselK0: { f: 'bessel_k_f(0.0, $1, true)', helpers: SPECIAL_WGSL },
   specialScaledModifiedBesselK1: { f: 'bessel_k_f(1.0, $1, true)', helpers: SPECIAL_WGSL },
   specialSphericalBesselJ0: { f: 'spherical_bessel_j0_f($1)', helpers: SPECIAL_WGSL },
+  specialAiryAi: { f: 'airy_ai_f($1)', helpers: SPECIAL_POLY_WGSL },
   bitwiseNot: { i: '~$1', u: '(~$1) & 255u', b: '1u - $1', l: '~$1' },
   logicalNot: { f: '!nz_f($1)', i: '$1 == 0', u: '$1 == 0u', b: '$1 == 0u', l: '!i64_nz($1)', pred: true },
   // activations
@@ -158,6 +160,19 @@ export const BINARY_OPS = {
   specialZeta: { f: 'zeta_f($1, $2)', helpers: SPECIAL_WGSL },
   igamma: { f: 'igamma_f($1, $2, false)', helpers: SPECIAL_WGSL },
   igammac: { f: 'igamma_f($1, $2, true)', helpers: SPECIAL_WGSL },
+  // torch.special's orthogonal polynomials (Note [Orthogonal polynomials in WGSL])
+  specialChebyshevPolynomialT: { f: 'cheb_t_f($1, $2)', helpers: SPECIAL_POLY_WGSL },
+  specialChebyshevPolynomialU: { f: 'cheb_u_f($1, $2)', helpers: SPECIAL_POLY_WGSL },
+  specialChebyshevPolynomialV: { f: 'cheb_v_f($1, $2)', helpers: SPECIAL_POLY_WGSL },
+  specialChebyshevPolynomialW: { f: 'cheb_w_f($1, $2)', helpers: SPECIAL_POLY_WGSL },
+  specialShiftedChebyshevPolynomialT: { f: 'scheb_t_f($1, $2)', helpers: SPECIAL_POLY_WGSL },
+  specialShiftedChebyshevPolynomialU: { f: 'scheb_u_f($1, $2)', helpers: SPECIAL_POLY_WGSL },
+  specialShiftedChebyshevPolynomialV: { f: 'scheb_v_f($1, $2)', helpers: SPECIAL_POLY_WGSL },
+  specialShiftedChebyshevPolynomialW: { f: 'scheb_w_f($1, $2)', helpers: SPECIAL_POLY_WGSL },
+  specialHermitePolynomialH: { f: 'hermite_h_f($1, $2)', helpers: SPECIAL_POLY_WGSL },
+  specialHermitePolynomialHe: { f: 'hermite_he_f($1, $2)', helpers: SPECIAL_POLY_WGSL },
+  specialLaguerrePolynomialL: { f: 'laguerre_l_f($1, $2)', helpers: SPECIAL_POLY_WGSL },
+  specialLegendrePolynomialP: { f: 'legendre_p_f($1, $2)', helpers: SPECIAL_POLY_WGSL },
   fmax: { f: 'select(select(max($1, $2), $1, isnan_f($2)), $2, isnan_f($1))', i: 'max($1, $2)', u: 'max($1, $2)', b: 'max($1, $2)', l: MAX64 },
   fmin: { f: 'select(select(min($1, $2), $1, isnan_f($2)), $2, isnan_f($1))', i: 'min($1, $2)', u: 'min($1, $2)', b: 'min($1, $2)', l: MIN64 },
   clampMin: { f: 'select(select(max($1, $2), $1, isnan_f($2)), $1, isnan_f($1))', i: 'max($1, $2)', u: 'max($1, $2)', b: 'max($1, $2)', l: MAX64 },

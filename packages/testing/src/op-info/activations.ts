@@ -2,7 +2,7 @@ import * as torch from '@torch-ts/torch';
 import { ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
 import { ACTIVATION_TABLE, ACTIVATION_TABLE_NAMES, dispatcherName, makeBinder, type ActivationRow, type ActivationTableName } from '@torch-ts/core';
 import { loadOpGoldens } from '../goldens';
-import { goldenSamples, HALF_2X, NO_BOOL, rowDtypes, t, tensorArg } from './common';
+import { goldenSamples, HALF_2X, NO_BOOL, reference2x, rowDtypes, t, tensorArg } from './common';
 import { check, num, oneOf, options, tensor, type Check } from './kwargs';
 import type { ErrorInput, Kwargs, OpForms, OpInfo, OpInput } from './types';
 import { tensorResult, untyped } from './untyped';
@@ -32,7 +32,7 @@ function pytorch2xOf(name: string, kernel: string): OpInfo['pytorch2x'] {
   const out: Partial<Record<DType, string>> = {};
   if (upcast('float16')) out.float16 = HALF_2X(kernel);
   if (upcast('bfloat16')) out.bfloat16 = HALF_2X(kernel).replace("'Half'", "'BFloat16'");
-  return out;
+  return { ...out, ...reference2x(name, dispatcherName(name)) };
 }
 
 // ---- the op table's activation rows ----

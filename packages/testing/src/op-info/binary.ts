@@ -1,6 +1,6 @@
 import * as torch from '@torch-ts/torch';
 import { DTypeError, ShapeError, TorchError, type DType, type Tensor } from '@torch-ts/torch';
-import { ALL_DTYPES, FLOAT_DTYPES, goldenSamples, HALF_2X, NO_BOOL, operand, rowDtypes, rowErrorDtype, t, tensorArg } from './common';
+import { ALL_DTYPES, FLOAT_DTYPES, goldenSamples, HALF_2X, NO_BOOL, operand, reference2x, rowDtypes, rowErrorDtype, t, tensorArg } from './common';
 import { check, num, oneOf, options, outOnly, tensor, type Check } from './kwargs';
 import type { ErrorInput, Kwargs, OpInfo, OpInput } from './types';
 import {
@@ -188,6 +188,18 @@ function rowKwargs(aten: string, row: Pick<BinaryRow, 'args' | 'choices'>): Base
 const SPECIAL_FUNCTIONS = {
   specialXlog1py: torch.special.xlog1py,
   specialZeta: torch.special.zeta,
+  specialChebyshevPolynomialT: torch.special.chebyshevPolynomialT,
+  specialChebyshevPolynomialU: torch.special.chebyshevPolynomialU,
+  specialChebyshevPolynomialV: torch.special.chebyshevPolynomialV,
+  specialChebyshevPolynomialW: torch.special.chebyshevPolynomialW,
+  specialShiftedChebyshevPolynomialT: torch.special.shiftedChebyshevPolynomialT,
+  specialShiftedChebyshevPolynomialU: torch.special.shiftedChebyshevPolynomialU,
+  specialShiftedChebyshevPolynomialV: torch.special.shiftedChebyshevPolynomialV,
+  specialShiftedChebyshevPolynomialW: torch.special.shiftedChebyshevPolynomialW,
+  specialHermitePolynomialH: torch.special.hermitePolynomialH,
+  specialHermitePolynomialHe: torch.special.hermitePolynomialHe,
+  specialLaguerrePolynomialL: torch.special.laguerrePolynomialL,
+  specialLegendrePolynomialP: torch.special.legendrePolynomialP,
 } as const;
 
 const isSpecialRow = (name: string): name is keyof typeof SPECIAL_FUNCTIONS => name in SPECIAL_FUNCTIONS;
@@ -242,9 +254,9 @@ function numberSelfOp(name: NumberSelfRow, row: BinaryRow): OpInfo {
     errorNames: [aten],
     call: (i, k) => tensorResult(fn(scalarArg(i[0], op), tensorArg(i[1], op), read(k)), op),
     variants: { method: false, inplace: false, out: true },
-    dtypes: overload && !row.rejects?.floating && !row.rejects?.integral ? ALL_DTYPES : rowDtypes(row.rejects),
+    dtypes: overload && !row.rejects?.floating && !row.rejects?.integral && !row.rejects?.reducedFloating ? ALL_DTYPES : rowDtypes(row.rejects),
     samples: goldenSamples(op),
-    pytorch2x: BINARY_EXTRAS[name]?.pytorch2x,
+    pytorch2x: { ...BINARY_EXTRAS[name]?.pytorch2x, ...reference2x(op, aten) },
     errorInputs: [
       {
         name: `a non-tensor ${row.otherName ?? 'other'}`,
@@ -290,7 +302,7 @@ function binaryRowOp(name: BinaryTableName, row: BinaryRow): OpInfo {
     kwargs: rowKwargs(aten, row),
     // (PyTorch's parser tries the overloads of a row with a Scalar self in turn: pow's Tensor^Tensor, Tensor^Number, Number^Tensor)
     nonTensorMatch: row.scalarSelf ? new RegExp(`${aten}\\(\\) received an invalid combination of arguments - got \\(Tensor, string\\), but expected one of:`) : undefined,
-    pytorch2x: extras?.pytorch2x,
+    pytorch2x: { ...extras?.pytorch2x, ...reference2x(name, aten) },
     xfail: extras?.xfail,
     errorInputs: [...(inplace ? [inplaceTooSmall(name, errorDtype)] : []), ...(extras?.errorInputs ?? [])],
   });

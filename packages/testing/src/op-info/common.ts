@@ -2,7 +2,7 @@ import * as torch from '@torch-ts/torch';
 import type { DeviceLike, DType, Tensor } from '@torch-ts/torch';
 import type { Rejects } from '@torch-ts/core';
 import { loadOpGoldens } from '../goldens';
-import type { OpInput, Tolerance } from './types';
+import type { OpInfo, OpInput, Tolerance } from './types';
 
 // (the real dtypes: complex ones are not in the OpInfo goldens yet; packages/torch/test/complex.test.ts has theirs)
 export const ALL_DTYPES: readonly DType[] = torch.REAL_DTYPES;
@@ -15,7 +15,8 @@ export const INTEGRAL_DTYPES: readonly DType[] = ALL_DTYPES.filter((d) => !FLOAT
 export function rowDtypes(rejects: Rejects | undefined): readonly DType[] {
   if (rejects?.floating) return INTEGRAL_DTYPES;
   if (rejects?.integral) return FLOAT_DTYPES;
-  return rejects?.bool ? NO_BOOL : ALL_DTYPES;
+  const dtypes = rejects?.bool ? NO_BOOL : ALL_DTYPES;
+  return rejects?.reducedFloating ? dtypes.filter((d) => d !== 'float16' && d !== 'bfloat16') : dtypes;
 }
 
 /** A dtype an op-table row computes in, for its error inputs (which must fail for the reason they test, not the dtype). */
@@ -60,6 +61,16 @@ export function tensorOrNumber(x: OpInput | undefined, op: string): Tensor | num
 /** The 2.x reason for a dtype whose 1.13 CPU kernel is missing. */
 export const HALF_2X = (kernel: string): string =>
   `PyTorch 2.x has the Half CPU kernel that 1.13 lacks ("${kernel}" not implemented for 'Half'); goldens computed on float32 copies`;
+
+/** The 2.x reason for an op 1.13 lacks altogether: its goldens come from a reference implementation of 2.x's kernel. */
+export const ONLY_2X = (aten: string): string =>
+  `PyTorch 1.13 has no ${aten}; goldens from the golden script's float64 reference implementation of 2.x's kernel, rounded to the dtype`;
+
+/** The dtypes whose goldens follow 2.x's kernel by a reference implementation (`"reference": "2.x"`), with ONLY_2X's reason. */
+export function reference2x(name: string, aten: string): OpInfo['pytorch2x'] {
+  const dtypes = new Set((loadOpGoldens().get(name) ?? []).filter((c) => c.reference === '2.x').map((c) => c.dtype));
+  return dtypes.size === 0 ? undefined : Object.fromEntries([...dtypes].map((d) => [d, ONLY_2X(aten)]));
+}
 
 /** The 2.x reason for 16-bit results that 1.13 rounds between partial sums. */
 export const FLOAT_ACC_2X = (what: string): string =>

@@ -228,6 +228,30 @@ export const igamma_ = BINARY_OPS.igamma.inplace;
 export const igammac = BINARY_OPS.igammac.fn;
 /** The in-place form of `igammac`: writes the result into `self`. */
 export const igammac_ = BINARY_OPS.igammac.inplace;
+/** The Chebyshev polynomial of the first kind T_n(x) of each pair (x, n). */
+export const specialChebyshevPolynomialT = BINARY_OPS.specialChebyshevPolynomialT.fn;
+/** The Chebyshev polynomial of the second kind U_n(x) of each pair (x, n). */
+export const specialChebyshevPolynomialU = BINARY_OPS.specialChebyshevPolynomialU.fn;
+/** The Chebyshev polynomial of the third kind V_n(x) of each pair (x, n). */
+export const specialChebyshevPolynomialV = BINARY_OPS.specialChebyshevPolynomialV.fn;
+/** The Chebyshev polynomial of the fourth kind W_n(x) of each pair (x, n). */
+export const specialChebyshevPolynomialW = BINARY_OPS.specialChebyshevPolynomialW.fn;
+/** The shifted Chebyshev polynomial of the first kind T_n(2x - 1) of each pair (x, n). */
+export const specialShiftedChebyshevPolynomialT = BINARY_OPS.specialShiftedChebyshevPolynomialT.fn;
+/** The shifted Chebyshev polynomial of the second kind U_n(2x - 1) of each pair (x, n). */
+export const specialShiftedChebyshevPolynomialU = BINARY_OPS.specialShiftedChebyshevPolynomialU.fn;
+/** The shifted Chebyshev polynomial of the third kind V_n(2x - 1) of each pair (x, n). */
+export const specialShiftedChebyshevPolynomialV = BINARY_OPS.specialShiftedChebyshevPolynomialV.fn;
+/** The shifted Chebyshev polynomial of the fourth kind W_n(2x - 1) of each pair (x, n). */
+export const specialShiftedChebyshevPolynomialW = BINARY_OPS.specialShiftedChebyshevPolynomialW.fn;
+/** The physicists' Hermite polynomial H_n(x) of each pair (x, n) (nan above n = 128 in float32, 512 in float64). */
+export const specialHermitePolynomialH = BINARY_OPS.specialHermitePolynomialH.fn;
+/** The probabilists' Hermite polynomial He_n(x) of each pair (x, n) (nan above n = 128 in float32, 512 in float64). */
+export const specialHermitePolynomialHe = BINARY_OPS.specialHermitePolynomialHe.fn;
+/** The Laguerre polynomial L_n(x) of each pair (x, n). */
+export const specialLaguerrePolynomialL = BINARY_OPS.specialLaguerrePolynomialL.fn;
+/** The Legendre polynomial P_n(x) of each pair (x, n). */
+export const specialLegendrePolynomialP = BINARY_OPS.specialLegendrePolynomialP.fn;
 /** C's fmax: the larger of self and other, a NaN operand ignored (maximum propagates it). */
 export const fmax = BINARY_OPS.fmax.fn;
 /** C's fmin: the smaller of self and other, a NaN operand ignored (minimum propagates it). */
@@ -360,6 +384,8 @@ export const specialScaledModifiedBesselK0 = ACTIVATION_OPS.specialScaledModifie
 export const specialScaledModifiedBesselK1 = ACTIVATION_OPS.specialScaledModifiedBesselK1.fn;
 /** The spherical Bessel function of the first kind of order 0, sin(x) / x, of each element. PyTorch's signature: `special_spherical_bessel_j0(Tensor input)`. */
 export const specialSphericalBesselJ0 = ACTIVATION_OPS.specialSphericalBesselJ0.fn;
+/** The Airy function Ai(x) of each element (nan at ±inf). PyTorch's signature: `special_airy_ai(Tensor input)`. */
+export const specialAiryAi = ACTIVATION_OPS.specialAiryAi.fn;
 /** self + weight * (end - self) for each element (PyTorch's formula, branching at |weight| = 0.5); all tensors of one floating dtype, weight may be a number. PyTorch's signature: `lerp(Tensor input, Tensor end, Tensor|Number weight)`. */
 export const lerp = TERNARY_OPS.lerp.fn;
 /** The in-place form of `lerp`: writes the result into `self`. */

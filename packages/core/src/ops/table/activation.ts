@@ -451,6 +451,17 @@ export const ACTIVATION_TABLE = {
     torchFunction: false,
     derivative: BESSEL_NO_DERIVATIVE,
   }),
+  // PyTorch 2.x (1.13 lacks it): float32 and float64 only; x: non_differentiable
+  specialAiryAi: activationRow({
+    doc: 'The Airy function Ai(x) of each element (nan at ±inf).',
+    rule: 'float',
+    kernel: 'airy_ai_cpu',
+    rejects: { reducedFloating: true },
+    args: '',
+    inplace: false,
+    torchFunction: false,
+    derivative: { notDifferentiable: "PyTorch 2.x's derivatives.yaml marks x non_differentiable: the result never requires grad" },
+  }),
 } as const satisfies Readonly<Record<string, ActivationRow>>;
 
 export type ActivationTableName = keyof typeof ACTIVATION_TABLE;

@@ -8,6 +8,25 @@ import { powSpecial } from './pow-scalar';
 import { binaryRow, type BinaryDerivative, type BinaryNoDerivative, type BinaryRow } from './types';
 
 /**
+ * What torch.special's orthogonal polynomials share (PyTorch 2.x's `special_*_polynomial_*(Tensor
+ * x, Tensor n)` with its `x_scalar` and `n_scalar` overloads): the float rule, no float16 or
+ * bfloat16 kernel, no in-place form, method or torch.* function, and no derivative.
+ */
+const ORTHOGONAL_POLYNOMIAL = {
+  rule: 'float',
+  rejects: { reducedFloating: true },
+  scalarOther: true,
+  scalarSelf: true,
+  otherName: 'n',
+  inplace: false,
+  method: false,
+  torchFunction: false,
+  derivative: {
+    notDifferentiable: "PyTorch 2.x's derivatives.yaml marks x and n non_differentiable: the result never requires grad",
+  } satisfies BinaryNoDerivative,
+} as const;
+
+/**
  * The binary pointwise ops of the op table (Note [The op table]): `name(Tensor self, Tensor
  * other) -> Tensor`, `name_` where the row has it, and `name.out`. Formulas as PyTorch's
  * derivatives.yaml writes them.
@@ -470,6 +489,69 @@ export const BINARY_TABLE = {
     rejects: { bool: true, integral: true },
     domain: ['pos', 'pos'],
     derivative: incompleteGamma('igammac', -1),
+  },
+  // torch.special's orthogonal polynomials of (x, n) (PyTorch 2.x; Note [Orthogonal polynomials
+  // as PyTorch 2.x evaluates them] in kernels-cpu): n truncated to an integer, 0 for n < 0;
+  // float32 and float64 only; x: non_differentiable, n: non_differentiable
+  specialChebyshevPolynomialT: {
+    doc: 'The Chebyshev polynomial of the first kind T_n(x) of each pair (x, n).',
+    ...ORTHOGONAL_POLYNOMIAL,
+    kernel: 'chebyshev_polynomial_t_cpu',
+  },
+  specialChebyshevPolynomialU: {
+    doc: 'The Chebyshev polynomial of the second kind U_n(x) of each pair (x, n).',
+    ...ORTHOGONAL_POLYNOMIAL,
+    kernel: 'chebyshev_polynomial_u_cpu',
+  },
+  specialChebyshevPolynomialV: {
+    doc: 'The Chebyshev polynomial of the third kind V_n(x) of each pair (x, n).',
+    ...ORTHOGONAL_POLYNOMIAL,
+    kernel: 'chebyshev_polynomial_v_cpu',
+  },
+  specialChebyshevPolynomialW: {
+    doc: 'The Chebyshev polynomial of the fourth kind W_n(x) of each pair (x, n).',
+    ...ORTHOGONAL_POLYNOMIAL,
+    kernel: 'chebyshev_polynomial_w_cpu',
+  },
+  specialShiftedChebyshevPolynomialT: {
+    doc: 'The shifted Chebyshev polynomial of the first kind T_n(2x - 1) of each pair (x, n).',
+    ...ORTHOGONAL_POLYNOMIAL,
+    kernel: 'shifted_chebyshev_polynomial_t_cpu',
+  },
+  specialShiftedChebyshevPolynomialU: {
+    doc: 'The shifted Chebyshev polynomial of the second kind U_n(2x - 1) of each pair (x, n).',
+    ...ORTHOGONAL_POLYNOMIAL,
+    kernel: 'shifted_chebyshev_polynomial_u_cpu',
+  },
+  specialShiftedChebyshevPolynomialV: {
+    doc: 'The shifted Chebyshev polynomial of the third kind V_n(2x - 1) of each pair (x, n).',
+    ...ORTHOGONAL_POLYNOMIAL,
+    kernel: 'shifted_chebyshev_polynomial_v_cpu',
+  },
+  specialShiftedChebyshevPolynomialW: {
+    doc: 'The shifted Chebyshev polynomial of the fourth kind W_n(2x - 1) of each pair (x, n).',
+    ...ORTHOGONAL_POLYNOMIAL,
+    kernel: 'shifted_chebyshev_polynomial_w_cpu',
+  },
+  specialHermitePolynomialH: {
+    doc: 'The physicists\' Hermite polynomial H_n(x) of each pair (x, n) (nan above n = 128 in float32, 512 in float64).',
+    ...ORTHOGONAL_POLYNOMIAL,
+    kernel: 'hermite_polynomial_h_cpu',
+  },
+  specialHermitePolynomialHe: {
+    doc: 'The probabilists\' Hermite polynomial He_n(x) of each pair (x, n) (nan above n = 128 in float32, 512 in float64).',
+    ...ORTHOGONAL_POLYNOMIAL,
+    kernel: 'hermite_polynomial_he_cpu',
+  },
+  specialLaguerrePolynomialL: {
+    doc: 'The Laguerre polynomial L_n(x) of each pair (x, n).',
+    ...ORTHOGONAL_POLYNOMIAL,
+    kernel: 'laguerre_polynomial_l_cpu',
+  },
+  specialLegendrePolynomialP: {
+    doc: 'The Legendre polynomial P_n(x) of each pair (x, n).',
+    ...ORTHOGONAL_POLYNOMIAL,
+    kernel: 'legendre_polynomial_p_cpu',
   },
   fmax: {
     doc: "C's fmax: the larger of self and other, a NaN operand ignored (maximum propagates it).",

@@ -89,12 +89,15 @@ export type UnaryDtypeRule = 'float' | 'promote' | 'compare';
 /**
  * Compute dtypes PyTorch's kernel rejects: `bool` (the message names the row's `kernel`, or
  * is the given text), `integral` (floating only, as `frac_cpu`), `floating` (integral and bool
- * only, as `bitwise_and_cpu`).
+ * only, as `bitwise_and_cpu`), `reducedFloating` (float16 and bfloat16: a kernel dispatched
+ * with AT_DISPATCH_FLOATING_TYPES, float32 and float64 only, as `chebyshev_polynomial_t_cpu`;
+ * with the `float` rule integral and bool inputs still compute in the default float dtype).
  */
 export interface Rejects {
   readonly bool?: true | string;
   readonly integral?: true;
   readonly floating?: true;
+  readonly reducedFloating?: true;
 }
 
 /**
