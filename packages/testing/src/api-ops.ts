@@ -37,7 +37,7 @@ export const API_OPS = {
   'linear algebra': [
     'matmul', 'mm', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'baddbmm', 'einsum', 'tensordot', 'inverse', 'det', 'slogdet',
     'logdet', 'matrixPower', 'svd', 'pinverse',
-    'logdet', 'matrixPower', 'geqrf', 'orgqr', 'qr', 'matrixExp',
+    'geqrf', 'orgqr', 'qr', 'matrixExp',
   ],
   // torch.linalg.x, by their OpInfo names (linalgLuFactor is torch.linalg.luFactor)
   linalg: [

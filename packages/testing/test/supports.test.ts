@@ -30,7 +30,7 @@ describe('supports()', () => {
 
   it('raises a TorchError for an unknown op or dtype', () => {
     expect(() => supports('noSuchOp', 'float32', 'cpu')).toThrow(/supports: unknown op 'noSuchOp'/);
-    expect(() => supports('add', 'complex64' as DType, 'cpu')).toThrow(torch.TorchError);
+    expect(() => supports('add', 'complex32' as DType, 'cpu')).toThrow(torch.TorchError);
   });
 
   // (`dtype` is the op's compute dtype: cases whose result is in another one, softmax of int8
