@@ -30,7 +30,7 @@ import { flip, triZero } from './kernels/reorder';
 import { cat } from './kernels/join';
 import { cholesky, luFactor, luSolve, solveTriangular } from './kernels/linalg';
 import { svd } from './kernels/linalg-svd';
-import { eigh, geqrf, householderProduct, lstsq, matrixExp } from './kernels/linalg-qr';
+import { eigh, geqrf, householderProduct, lstsq, lstsqSvd, matrixExp } from './kernels/linalg-qr';
 
 /** Note [Counter-based random streams] (core): the CPU's random ops draw on the host. */
 const CPU_RANDOM = 'random ops on CPU draw on the host from MT19937, as PyTorch CPU does';
@@ -82,6 +82,7 @@ export const cpuImpls = {
   householderProduct,
   eigh,
   lstsq,
+  lstsqSvd,
   matrixExp,
   leakyRelu,
   elu,

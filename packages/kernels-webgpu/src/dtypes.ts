@@ -121,6 +121,7 @@ export const webgpuDtypes = {
   householderProduct: F32,
   eigh: F32,
   lstsq: F32,
+  lstsqSvd: F32,
   matrixExp: F32,
   bmm: WITH_F16_BF16,
   addmm: [],

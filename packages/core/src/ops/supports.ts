@@ -147,7 +147,7 @@ export const OP_KERNELS: Readonly<Record<string, readonly KernelNeed[]>> = {
   qr: ['fill', 'geqrf', 'householderProduct', 'triZero'],
   linalgEigh: ['eigh'],
   linalgEigvalsh: ['eigh'],
-  linalgLstsq: ['fill', 'lstsq', 'mul', 'sum'],
+  linalgLstsq: ['fill', 'lstsq', 'mul', 'sum', 'svd', 'lstsqSvd'],
   linalgMatrixExp: ['matrixExp@opmath'],
   matrixExp: ['matrixExp@opmath'],
   // data movement

@@ -119,6 +119,8 @@ export const GRADCHECK_EXCLUDED_SAMPLES: Readonly<Record<string, string>> = {
   'xlogy/scalar-negative-int': 'log of a negative number: nan, with no derivative to check',
   'specialXlog1py/scalar-negative-int': 'log1p(-2): nan, with no derivative to check',
   'specialZeta.Scalar/scalar-zero': 'zeta(0, q) is nan (x < 1): no derivative to check',
+  'linalgLstsq/gelss-rcond-big':
+    "rcond 2 keeps no singular value: the solution is 0 near A, but 1.13's derivative (linalg_lstsq_backward) is pinv(A)'s at pinv's default tolerances, whatever rcond and the driver, as torch-ts's",
   'linalgSvd/full-tall': SVD_FULL,
   'linalgSvd/full-wide': SVD_FULL,
   'linalgSvd/batched': SVD_FULL,
