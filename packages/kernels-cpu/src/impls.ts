@@ -163,6 +163,8 @@ export const cpuImpls = {
   randomFill: notImplemented(CPU_RANDOM),
   bernoulliTensor: notImplemented(CPU_RANDOM),
   multinomial: notImplemented(CPU_RANDOM),
+  standardGamma: notImplemented(CPU_RANDOM),
+  sampleDirichlet: notImplemented(CPU_RANDOM),
   // float32 / float64 on the kernels' GEMM; other dtypes decline to core's im2col + mm (Note [CPU direct convolution])
   conv2d,
   conv2dInputGrad,

@@ -70,6 +70,14 @@ export interface RandomImpls {
    * CPU's message for the path, to surface at the next read.
    */
   multinomial: (out: TensorImpl, probs: TensorImpl, replacement: boolean, stream: DeviceStream) => void;
+  /**
+   * Gamma(alpha, 1) draws into `out` (contiguous), alpha the same-shaped contiguous `alpha`:
+   * PyTorch's sample_gamma (Marsaglia and Tsang, alpha < 1 boosted), each element from its
+   * own stream of the call, as many draws as its rejections take.
+   */
+  standardGamma: (out: TensorImpl, alpha: TensorImpl, stream: DeviceStream) => void;
+  /** Dirichlet draws: each row along the last dim of `out` (contiguous) its Gamma draws of `alpha`'s row (same shape, contiguous), normalised. */
+  sampleDirichlet: (out: TensorImpl, alpha: TensorImpl, stream: DeviceStream) => void;
 }
 
 /** The backend's random impl for tensors on `device`, or null when core draws on the host. */
