@@ -165,6 +165,8 @@ export const cpuImpls = {
   multinomial: notImplemented(CPU_RANDOM),
   standardGamma: notImplemented(CPU_RANDOM),
   sampleDirichlet: notImplemented(CPU_RANDOM),
+  poisson: notImplemented(CPU_RANDOM),
+  binomial: notImplemented(CPU_RANDOM),
   // float32 / float64 on the kernels' GEMM; other dtypes decline to core's im2col + mm (Note [CPU direct convolution])
   conv2d,
   conv2dInputGrad,

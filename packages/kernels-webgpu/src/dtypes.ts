@@ -131,6 +131,8 @@ export const webgpuDtypes = {
   multinomial: F32,
   standardGamma: F32,
   sampleDirichlet: F32,
+  poisson: F32,
+  binomial: F32,
   im2col: BASE,
   col2im: BASE,
   conv2d: CONV,

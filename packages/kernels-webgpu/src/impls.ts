@@ -66,4 +66,5 @@ export const webgpuImpls = {
   // core calls these outside a structured op (Note [Poisoned storages])
   bernoulliTensor: poisonsArgument(randomImpls.bernoulliTensor, 0),
   multinomial: poisonsArgument(randomImpls.multinomial, 0),
+  poisson: poisonsArgument(samplerImpls.poisson, 0),
 } satisfies BackendImplTable;

@@ -442,11 +442,37 @@ describe.skipIf(!gpuReady)('distributions on WebGPU', () => {
     expect(cats.flat().every((v) => v >= 0 && v <= 2)).toBe(true);
   });
 
-  it('poisson and binomial say they have no WebGPU kernel yet, reading nothing', () => {
-    const a = torch.tensor([1.5, 2], { device: 'webgpu' });
-    expect(() => torch.poisson(a)).toThrow(/poisson: not implemented on webgpu yet/);
-    expect(() => torch.binomial(a, torch.tensor([0.5, 0.5], { device: 'webgpu' }))).toThrow(/binomial: not implemented on webgpu yet/);
-    a.dispose();
+  it('poisson and binomial draw on the device: integers in the support, moments within 5 standard errors; a negative rate raises at the read', async () => {
+    const n = 4000;
+    const rates = [0.3, 4, 9.5, 10, 35, 1e4];
+    const gen = () => new torch.Generator().manualSeed(11);
+    const pois = torch.poisson(torch.tensor(rates, { device: 'webgpu' }).expand([n, rates.length]), { generator: gen() });
+    expect([pois.shape, pois.device.type]).toEqual([[n, rates.length], 'webgpu']);
+    const rows = (await pois.tolistAsync()) as number[][];
+    expect(rows.flat().every((v) => v >= 0 && Number.isInteger(v))).toBe(true);
+    rates.forEach((r, j) => {
+      const col = rows.map((row) => row[j]!);
+      const mean = col.reduce((p, v) => p + v, 0) / n;
+      const variance = col.reduce((p, v) => p + (v - mean) ** 2, 0) / (n - 1);
+      // Poisson(r): mean r, variance r (the variance's standard error sqrt((2 r^2 + r) / n))
+      expect(Math.abs(mean - r)).toBeLessThan(5 * Math.sqrt(r / n));
+      expect(Math.abs(variance - r)).toBeLessThan(5 * Math.sqrt((2 * r * r + r) / n));
+    });
+    expect(await torch.poisson(torch.tensor(rates, { device: 'webgpu' }).expand([n, rates.length]), { generator: gen() }).tolistAsync()).toEqual(rows);
+    const bad = torch.poisson(torch.tensor([1, -1], { device: 'webgpu', dtype: 'float32' }));
+    await expect(bad.tolistAsync()).rejects.toThrow(/^poisson: invalid Poisson rate, expected rate to be non-negative$/);
+
+    const counts = [0, 5, 30, 200, 7, 1000];
+    const probs = [0.5, 0.3, 0.6, 0.02, 1, 0.9];
+    const bin = torch.binomial(torch.tensor(counts, { device: 'webgpu', dtype: 'float32' }).expand([n, 6]), torch.tensor(probs, { device: 'webgpu' }), { generator: gen() });
+    expect(bin.shape).toEqual([n, 6]);
+    const b = (await bin.tolistAsync()) as number[][];
+    expect(b.every((row) => row.every((v, j) => Number.isInteger(v) && v >= 0 && v <= counts[j]!))).toBe(true);
+    counts.forEach((c, j) => {
+      const p = probs[j]!;
+      const mean = b.reduce((acc, row) => acc + row[j]!, 0) / n;
+      expect(Math.abs(mean - c * p)).toBeLessThan(5 * Math.sqrt((c * p * (1 - p)) / n) + 1e-9);
+    });
   });
 
   it('_standardGammaGrad equals the CPU kernel (float32: 1e-4 relative, the series and fraction sums rounding in float32)', async () => {
@@ -494,9 +520,13 @@ describe.skipIf(!gpuReady)('distributions on WebGPU', () => {
     });
   });
 
-  it('Gamma, Chi2, Beta and Dirichlet rsample and sample on the device, with gradients', async () => {
+  it('Gamma, Chi2, Beta and Dirichlet rsample and sample on the device, with gradients; Poisson and Binomial sample there', async () => {
     const conc = torch.tensor([0.7, 3], { device: 'webgpu', requiresGrad: true });
     const rate = torch.tensor([2, 0.5], { device: 'webgpu' });
+    const counts = new D.Poisson(rate).sample([200]);
+    const trials = new D.Binomial({ totalCount: 20, probs: torch.tensor([0.25, 0.75], { device: 'webgpu' }) }).sample([200]);
+    expect([counts.shape, counts.device.type, trials.shape, trials.device.type]).toEqual([[200, 2], 'webgpu', [200, 2], 'webgpu']);
+    expect(((await trials.tolistAsync()) as number[][]).every((r) => r.every((v) => v >= 0 && v <= 20))).toBe(true);
     const samples = [
       new D.Gamma(conc, rate).rsample([500]),
       new D.Chi2(conc).rsample([500]),

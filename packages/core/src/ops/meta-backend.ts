@@ -45,6 +45,8 @@ export const META_IMPLS = {
   multinomial: notImplemented('meta tensors take the host path of random ops (Note [Counter-based random streams])'),
   standardGamma: notImplemented('meta tensors take the host path of random ops (Note [Counter-based random streams])'),
   sampleDirichlet: notImplemented('meta tensors take the host path of random ops (Note [Counter-based random streams])'),
+  poisson: notImplemented('meta tensors take the host path of random ops (Note [Counter-based random streams])'),
+  binomial: notImplemented('meta tensors take the host path of random ops (Note [Counter-based random streams])'),
   addmm: notImplemented('meta addmm composes mm and add (Note [Fused addmm])'),
   conv2d: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),
   conv2dInputGrad: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),

@@ -78,6 +78,10 @@ export interface RandomImpls {
   standardGamma: (out: TensorImpl, alpha: TensorImpl, stream: DeviceStream) => void;
   /** Dirichlet draws: each row along the last dim of `out` (contiguous) its Gamma draws of `alpha`'s row (same shape, contiguous), normalised. */
   sampleDirichlet: (out: TensorImpl, alpha: TensorImpl, stream: DeviceStream) => void;
+  /** Poisson draws into `out` (contiguous), the rates the same-shaped contiguous `rate`; a negative or NaN rate is reported by the kernel with CPU's message. */
+  poisson: (out: TensorImpl, rate: TensorImpl, stream: DeviceStream) => void;
+  /** Binomial draws into `out` (contiguous): `count` trials of probability `prob` (both broadcast by core to out's shape, contiguous). */
+  binomial: (out: TensorImpl, count: TensorImpl, prob: TensorImpl, stream: DeviceStream) => void;
 }
 
 /** The backend's random impl for tensors on `device`, or null when core draws on the host. */

@@ -2,9 +2,8 @@
  * `_standard_gamma`, `_sample_dirichlet`, `poisson` and `binomial`: draws whose distribution
  * each element of the input parametrises, on the host in PyTorch CPU's order (Note [Gamma and Poisson draws]).
  * On a device whose backend has the random impls (Note [Counter-based random streams]),
- * `_standard_gamma` and `_sample_dirichlet` draw there (`standardGamma`, `sampleDirichlet`);
- * elsewhere, and `poisson` and `binomial` on any device but the CPU, they raise
- * NotImplementedError rather than read the parameters back. The gradient of Gamma samples
+ * they draw there (`standardGamma`, `sampleDirichlet`, `poisson`, `binomial`); on any other
+ * device but the CPU they raise NotImplementedError rather than read the parameters back. The gradient of Gamma samples
  * (`_standard_gamma_grad`) is attached by torch.distributions.
  */
 import { CPU } from '../device';
@@ -27,7 +26,7 @@ import { torchTypeName } from './meta-utils';
 import { hostValues, writeDrawn } from './random-extra';
 
 /** Draws made by the device's impl `name` from a contiguous copy of `input`, or null where the device has none (the CPU draws on the host). */
-function drawnBy(name: 'standardGamma' | 'sampleDirichlet', op: string, input: Tensor, gen: Generator): Tensor | null {
+function drawnBy(name: 'standardGamma' | 'sampleDirichlet' | 'poisson', op: string, input: Tensor, gen: Generator): Tensor | null {
   const impl = deviceRandomImpl(input.device, name);
   if (!impl) return null;
   const alpha = input.contiguous();
@@ -65,6 +64,8 @@ export const poisson = front('poisson(Tensor input, Generator? generator=None) -
   if (x.dtype !== 'float32' && x.dtype !== 'float64' && x.dtype !== 'bfloat16') {
     throw new DTypeError(`poisson: "poisson_cpu" not implemented for '${torchTypeName(x.dtype)}'`);
   }
+  const onDevice = drawnBy('poisson', 'poisson', input, generator ?? defaultGenerator);
+  if (onDevice) return onDevice;
   onHost('poisson', input);
   const drawn = samplePoisson(generator ?? defaultGenerator, hostValues(input));
   const out = empty(input.shape, { dtype: x.dtype, device: input.device });
@@ -107,9 +108,25 @@ export const binomial = front('binomial(Tensor count, Tensor prob, Generator? ge
   const p = unwrapTensor('binomial', 'prob', prob);
   if (p.dtype !== c.dtype) throw new DTypeError(`binomial: Found dtype ${torchTypeName(p.dtype)} but expected ${torchTypeName(c.dtype)}`);
   if (c.dtype !== 'float32' && c.dtype !== 'float64') throw new DTypeError(`binomial: "binomial_cpu" not implemented for '${torchTypeName(c.dtype)}'`);
+  const shape = broadcastShapes('binomial', c.sizes, p.sizes);
+  const impl = deviceRandomImpl(count.device, 'binomial');
+  if (impl) {
+    commonDevice('binomial', [c, p]);
+    const expanded = [count.expand(shape), prob.expand(shape)];
+    const parts = expanded.map((t) => t.contiguous());
+    const out = TensorImpl.empty('binomial', shape, c.dtype, count.device);
+    try {
+      if (out.numel > 0) impl(out, unwrapTensor('binomial', 'count', parts[0]), unwrapTensor('binomial', 'prob', parts[1]), deviceStream(generator ?? defaultGenerator));
+    } catch (e) {
+      out.release();
+      throw e;
+    } finally {
+      for (const t of new Set([...expanded, ...parts])) t.dispose();
+    }
+    return new Tensor(out);
+  }
   onHost('binomial', count);
   onHost('binomial', prob);
-  const shape = broadcastShapes('binomial', c.sizes, p.sizes);
   const ce = count.expand(shape);
   const pe = prob.expand(shape);
   try {
