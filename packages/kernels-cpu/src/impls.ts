@@ -30,7 +30,7 @@ import { flip, triZero } from './kernels/reorder';
 import { cat } from './kernels/join';
 import { cholesky, luFactor, luSolve, solveTriangular } from './kernels/linalg';
 import { svd } from './kernels/linalg-svd';
-import { eigh, geqrf, householderProduct, lstsq, matrixExp } from './kernels/linalg-qr';
+import { eigh, geqrf, householderProduct, lstsq, lstsqSvd, matrixExp } from './kernels/linalg-qr';
 
 /** Note [Counter-based random streams] (core): the CPU's random ops draw on the host. */
 const CPU_RANDOM = 'random ops on CPU draw on the host from MT19937, as PyTorch CPU does';
@@ -82,6 +82,7 @@ export const cpuImpls = {
   householderProduct,
   eigh,
   lstsq,
+  lstsqSvd,
   matrixExp,
   leakyRelu,
   elu,
@@ -163,6 +164,10 @@ export const cpuImpls = {
   randomFill: notImplemented(CPU_RANDOM),
   bernoulliTensor: notImplemented(CPU_RANDOM),
   multinomial: notImplemented(CPU_RANDOM),
+  standardGamma: notImplemented(CPU_RANDOM),
+  sampleDirichlet: notImplemented(CPU_RANDOM),
+  poisson: notImplemented(CPU_RANDOM),
+  binomial: notImplemented(CPU_RANDOM),
   // float32 / float64 on the kernels' GEMM; other dtypes decline to core's im2col + mm (Note [CPU direct convolution])
   conv2d,
   conv2dInputGrad,

@@ -17,6 +17,8 @@ import { lossImpls } from './kernels/losses';
 import { linalgImpls } from './kernels/linalg';
 import { svdImpls } from './kernels/linalg-svd';
 import { linalgQrImpls } from './kernels/linalg-qr';
+import { gammaImpls } from './kernels/gamma';
+import { samplerImpls } from './kernels/samplers';
 import { poisonsArgument } from './runtime/poison';
 
 /**
@@ -49,8 +51,8 @@ export const webgpuImpls = {
   ...matmulImpls,
   // the bias is added by a second kernel; a fused GEMM epilogue is future work
   addmm: notImplemented('WebGPU composes mm and add (Note [Fused addmm])'),
-  // (the Gamma sampler has no WebGPU kernel yet either: core draws on the CPU only)
-  standardGammaGrad: notImplemented('the gradient of Gamma samples has no WebGPU kernel yet'),
+  ...gammaImpls,
+  ...samplerImpls,
   ...randomImpls,
   ...indexingImpls,
   ...convImpls,
@@ -64,4 +66,5 @@ export const webgpuImpls = {
   // core calls these outside a structured op (Note [Poisoned storages])
   bernoulliTensor: poisonsArgument(randomImpls.bernoulliTensor, 0),
   multinomial: poisonsArgument(randomImpls.multinomial, 0),
+  poisson: poisonsArgument(samplerImpls.poisson, 0),
 } satisfies BackendImplTable;

@@ -36,8 +36,7 @@ export const API_OPS = {
   counting: ['bincount', 'histc', 'histogram'],
   'linear algebra': [
     'matmul', 'mm', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'baddbmm', 'einsum', 'tensordot', 'inverse', 'det', 'slogdet',
-    'logdet', 'matrixPower', 'svd', 'pinverse',
-    'geqrf', 'orgqr', 'qr', 'matrixExp',
+    'logdet', 'matrixPower', 'svd', 'pinverse', 'geqrf', 'orgqr', 'qr', 'matrixExp',
   ],
   // torch.linalg.x, by their OpInfo names (linalgLuFactor is torch.linalg.luFactor)
   linalg: [

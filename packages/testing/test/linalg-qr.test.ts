@@ -6,7 +6,8 @@
  *  - eigenvectors compared as PyTorch's tests compare them: V diag(w) V^T = A and V^T V = I,
  *    and, for a repeated eigenvalue, through the reconstruction only;
  *  - the derivatives PyTorch refuses (geqrf; linalg.qr with mode='r', or 'complete' with m > n)
- *    and their messages, the error paths (lstsq's drivers, a rank-deficient gels), named
+ *    and their messages, the error paths (lstsq's drivers, a rank-deficient gels), the SVD
+ *    drivers' thresholds and residual rule, lstsq's derivative through pinv, named
  *    results, and that a loop of every function leaks no tensor or storage.
  * On CPU (the WebGPU kernels run the OpInfo table on SwiftShader: test/ops-webgpu.test.ts).
  */
@@ -118,11 +119,59 @@ describe('derivatives PyTorch refuses, with its messages', () => {
 });
 
 describe('torch.linalg part 2a: errors and results', () => {
-  it('lstsq: gelsd and gelss need the SVD (not yet); driver names in any case', () => {
-    const A = torch.ones([3, 2]);
-    expect(() => L.lstsq(A, torch.ones([3, 1]), { driver: 'gelsd' })).toThrow(/^torch\.linalg\.lstsq: driver='gelsd' needs the singular value decomposition/);
-    expect(() => L.lstsq(A, torch.ones([3, 1]), { driver: 'gelss' })).toThrow(TorchError);
-    expect(() => L.lstsq(A, torch.ones([3, 1]), { driver: 'foo' })).toThrow(/^torch\.linalg\.lstsq: parameter `driver` should be one of \(gels, gelsy, gelsd, gelss\)$/);
+  it('lstsq: driver names in any case; an unknown one raises', () => {
+    const A = f64([[1, 0], [0, 2], [1, 1]]);
+    const B = f64([[1], [2], [3]]);
+    expect(maxDiff(L.lstsq(A, B, { driver: 'GELSD' }).solution, L.lstsq(A, B, { driver: 'gelsd' }).solution)).toBe(0);
+    expect(() => L.lstsq(A, B, { driver: 'foo' })).toThrow(/^torch\.linalg\.lstsq: parameter `driver` should be one of \(gels, gelsy, gelsd, gelss\)$/);
+  });
+
+  it('lstsq gelsd / gelss: the minimum-norm solution pinv(A) B, rank, singular values; residuals only at full rank', () => {
+    // (two equal columns: rank 2)
+    const deficient = f64([[1, 2, 2], [0.5, -1, -1], [3, 0.25, 0.25], [-2, 1.5, 1.5]]);
+    const B = f64([[1, -1], [2, 0.5], [0, 1], [-1, 3]]);
+    for (const driver of ['gelsd', 'gelss'] as const) {
+      const r = L.lstsq(deficient, B, { driver });
+      expect(maxDiff(r.solution, torch.matmul(L.pinv(deficient), B))).toBeLessThan(1e-13);
+      expect(r.rank.item()).toBe(2);
+      expect(maxDiff(r.singularValues, L.svdvals(deficient))).toBeLessThan(1e-14);
+      expect(r.residuals.shape).toEqual([0]);
+      const full = deficient.clone();
+      full.narrow(1, 2, 1).add_(f64([[0.5], [0], [1], [0]]));
+      const f = L.lstsq(full, B, { driver });
+      expect(f.rank.item()).toBe(3);
+      const res = torch.sub(torch.matmul(full, f.solution), B).square().sum(0);
+      expect(maxDiff(f.residuals, res)).toBeLessThan(1e-13);
+    }
+  });
+
+  it("lstsq gelsd / gelss: LAPACK's thresholds (gelsd takes rcond >= 1 as eps, gelss keeps nothing)", () => {
+    const A = f64([[2, 0], [0, 1], [0, 0]]);
+    const B = f64([[2], [3], [4]]);
+    expect(L.lstsq(A, B, { driver: 'gelsd', rcond: 2 }).rank.item()).toBe(2);
+    const none = L.lstsq(A, B, { driver: 'gelss', rcond: 2 });
+    expect([none.rank.item(), none.solution.tolist(), none.residuals.shape]).toEqual([0, [[0], [0]], [0]]);
+    // (rcond 0.5 cuts s = 1 against 0.5 * 2: strictly above is kept)
+    expect(L.lstsq(A, B, { driver: 'gelsd', rcond: 0.5 }).rank.item()).toBe(1);
+    expect(L.lstsq(A, B, { driver: 'gelss', rcond: 0.49 }).solution.tolist()).toEqual([[1], [3]]);
+    // no right-hand side (1.13's LAPACK refuses nrhs = 0): the rank and values are still computed
+    const k0 = L.lstsq(A, torch.zeros([3, 0], { dtype: 'float64' }), { driver: 'gelsd' });
+    expect([k0.solution.shape, k0.rank.item(), k0.singularValues.tolist()]).toEqual([[2, 0], 2, [2, 1]]);
+  });
+
+  it("lstsq's derivative is 1.13's, through linalg.pinv at its default tolerances whatever rcond", async () => {
+    // singular values 1, 0.1, 0.01: rcond 0.05 solves with rank 2, pinv keeps all three
+    const Q = L.qr(torch.randn([4, 4], { dtype: 'float64', generator: new torch.Generator().manualSeed(7) })).Q;
+    const V = L.qr(torch.randn([3, 3], { dtype: 'float64', generator: new torch.Generator().manualSeed(8) })).Q;
+    const A = torch.matmul(torch.mul(Q.narrow(1, 0, 3), f64([1, 0.1, 0.01])), V.mT);
+    for (const driver of ['gelsy', 'gelsd', 'gelss'] as const) {
+      const B = torch.ones([4, 2], { dtype: 'float64' }).requiresGrad_(true);
+      const r = L.lstsq(A, B, { driver, rcond: 0.05 });
+      expect(r.rank.item()).toBe(2);
+      r.solution.sum().backward();
+      expect(maxDiff(B.grad!, torch.matmul(L.pinv(A).mT, torch.ones([3, 2], { dtype: 'float64' })))).toBeLessThan(1e-9);
+    }
+    expect(await gradcheck((a: Tensor, b: Tensor) => L.lstsq(a, b, { driver: 'gelsd' }), [leafOf([5, 3], 12), leafOf([5, 2], 13)])).toBe(true);
   });
 
   it("lstsq: gels of a rank-deficient matrix raises PyTorch's LinAlgError (CPU)", () => {
@@ -181,9 +230,10 @@ describe('torch.linalg part 2a leaks nothing', () => {
       const out: (Tensor | readonly Tensor[])[] = [
         g, L.householderProduct(g.a, g.tau), torch.orgqr(g.a, g.tau), L.qr(A), L.qr(A, { mode: 'complete' }), L.qr(A, { mode: 'r' }), torch.qr(A),
         L.eigh(S), L.eigvalsh(S, { UPLO: 'U' }), L.lstsq(A, B), L.lstsq(A, B, { driver: 'gels' }), L.lstsq(At, b3),
+        L.lstsq(A, B, { driver: 'gelsd' }), L.lstsq(At, b3, { driver: 'gelss' }), L.lstsq(deficient, b2, { driver: 'gelsd' }),
         L.matrixExp(S), torch.matrixExp(S5), L.matrixExp(half),
       ];
-      for (const fails of [() => L.lstsq(A, B, { driver: 'gelsd' }), () => L.eigh(A), () => L.lstsq(deficient, b2, { driver: 'gels' })]) {
+      for (const fails of [() => L.lstsq(A, B, { driver: 'foo' }), () => L.eigh(A), () => L.lstsq(deficient, b2, { driver: 'gels' })]) {
         expect(fails).toThrow(TorchError);
       }
       for (const t of out.flat()) t.dispose();
@@ -202,7 +252,8 @@ describe('torch.linalg part 2a leaks nothing', () => {
         const { Q, R } = L.qr(A);
         const w = L.eigvalsh(symmetric(A.narrow(0, 0, 3)));
         const x = L.lstsq(A, torch.ones([4, 1], { dtype: 'float64' })).solution;
-        return torch.add(torch.add(Q.sum(), R.sum()), torch.add(w.sum(), torch.add(x.sum(), L.matrixExp(A.narrow(0, 0, 3)).sum())));
+        const sv = L.lstsq(A, torch.ones([4, 1], { dtype: 'float64' }), { driver: 'gelsd' }).singularValues;
+        return torch.add(torch.add(Q.sum(), R.sum()), torch.add(torch.add(w.sum(), sv.sum()), torch.add(x.sum(), L.matrixExp(A.narrow(0, 0, 3)).sum())));
       });
       loss.backward();
       loss.dispose();

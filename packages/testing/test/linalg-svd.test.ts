@@ -142,6 +142,21 @@ describe('linalg.svd where the vectors are not unique: reconstruction and orthon
     expect(maxDiff(L.pinv(lowerOnly, { hermitian: true }), L.inv(S))).toBeLessThan(1e-10);
     expect(L.matrixRank(torch.tril(rankR(3, 3, 1, 11)), { hermitian: true }).item()).toBe(3);
   });
+
+  it('hermitian: through eigh as PyTorch (|eigenvalues| against the largest), gradchecked on symmetric inputs', async () => {
+    // eigenvalues 3, -2, 1e-9: |w| ranks them, and the tiny one is cut at rtol 1e-6
+    const Q = L.qr(torch.randn([3, 3], { dtype: 'float64', generator: new torch.Generator().manualSeed(21) })).Q;
+    const S = torch.matmul(torch.mul(Q, torch.tensor([3, -2, 1e-9], { dtype: 'float64' })), Q.mT);
+    expect(L.matrixRank(S, { hermitian: true }).item()).toBe(3);
+    expect(L.matrixRank(S, { hermitian: true, rtol: 1e-6 }).item()).toBe(2);
+    expect(maxDiff(L.pinv(S, { hermitian: true, rtol: 1e-6 }), L.pinv(S, { rtol: 1e-6 }))).toBeLessThan(1e-12);
+    expect(() => L.pinv(torch.ones([2, 3], { dtype: 'float64' }), { hermitian: true })).toThrow(/^linalg\.eigh: A must be batches of square matrices, but they are 2 by 3 matrices$/);
+    expect(() => L.matrixRank(torch.ones([2, 3], { dtype: 'float64' }), { hermitian: true })).toThrow(/^linalg\.eigh: A must be batches of square matrices/);
+    const sym = (a: Tensor) => L.pinv(torch.add(torch.add(a, a.mT), torch.mul(torch.eye(3, { dtype: 'float64' }), torch.tensor([0, 3, 6], { dtype: 'float64' }))), { hermitian: true });
+    const a = torch.randn([3, 3], { dtype: 'float64', generator: new torch.Generator().manualSeed(22) }).mul(0.3).requiresGrad_(true);
+    expect(await gradcheck(sym, [a])).toBe(true);
+    expect(await gradgradcheck(sym, [a])).toBe(true);
+  });
 });
 
 describe('linalg.svd: gradcheck through gauge-invariant losses (float64, CPU)', () => {

@@ -442,10 +442,107 @@ describe.skipIf(!gpuReady)('distributions on WebGPU', () => {
     expect(cats.flat().every((v) => v >= 0 && v <= 2)).toBe(true);
   });
 
-  it('_standardGamma and poisson say they have no WebGPU kernel yet, reading nothing', () => {
-    const a = torch.tensor([1.5, 2], { device: 'webgpu' });
-    expect(() => torch._standardGamma(a)).toThrow(/_standard_gamma: not implemented on webgpu yet/);
-    expect(() => torch.poisson(a)).toThrow(/poisson: not implemented on webgpu yet/);
-    a.dispose();
+  it('poisson and binomial draw on the device: integers in the support, moments within 5 standard errors; a negative rate raises at the read', async () => {
+    const n = 4000;
+    const rates = [0.3, 4, 9.5, 10, 35, 1e4];
+    const gen = () => new torch.Generator().manualSeed(11);
+    const pois = torch.poisson(torch.tensor(rates, { device: 'webgpu' }).expand([n, rates.length]), { generator: gen() });
+    expect([pois.shape, pois.device.type]).toEqual([[n, rates.length], 'webgpu']);
+    const rows = (await pois.tolistAsync()) as number[][];
+    expect(rows.flat().every((v) => v >= 0 && Number.isInteger(v))).toBe(true);
+    rates.forEach((r, j) => {
+      const col = rows.map((row) => row[j]!);
+      const mean = col.reduce((p, v) => p + v, 0) / n;
+      const variance = col.reduce((p, v) => p + (v - mean) ** 2, 0) / (n - 1);
+      // Poisson(r): mean r, variance r (the variance's standard error sqrt((2 r^2 + r) / n))
+      expect(Math.abs(mean - r)).toBeLessThan(5 * Math.sqrt(r / n));
+      expect(Math.abs(variance - r)).toBeLessThan(5 * Math.sqrt((2 * r * r + r) / n));
+    });
+    expect(await torch.poisson(torch.tensor(rates, { device: 'webgpu' }).expand([n, rates.length]), { generator: gen() }).tolistAsync()).toEqual(rows);
+    const bad = torch.poisson(torch.tensor([1, -1], { device: 'webgpu', dtype: 'float32' }));
+    await expect(bad.tolistAsync()).rejects.toThrow(/^poisson: invalid Poisson rate, expected rate to be non-negative$/);
+
+    const counts = [0, 5, 30, 200, 7, 1000];
+    const probs = [0.5, 0.3, 0.6, 0.02, 1, 0.9];
+    const bin = torch.binomial(torch.tensor(counts, { device: 'webgpu', dtype: 'float32' }).expand([n, 6]), torch.tensor(probs, { device: 'webgpu' }), { generator: gen() });
+    expect(bin.shape).toEqual([n, 6]);
+    const b = (await bin.tolistAsync()) as number[][];
+    expect(b.every((row) => row.every((v, j) => Number.isInteger(v) && v >= 0 && v <= counts[j]!))).toBe(true);
+    counts.forEach((c, j) => {
+      const p = probs[j]!;
+      const mean = b.reduce((acc, row) => acc + row[j]!, 0) / n;
+      expect(Math.abs(mean - c * p)).toBeLessThan(5 * Math.sqrt((c * p * (1 - p)) / n) + 1e-9);
+    });
+  });
+
+  it('_standardGammaGrad equals the CPU kernel (float32: 1e-4 relative, the series and fraction sums rounding in float32)', async () => {
+    const alphas: number[] = [];
+    for (const a of [0.01, 0.1, 0.5, 0.9, 1, 1.5, 2, 3, 8, 20, 100, 1000]) for (let j = 0; j < 16; j++) alphas.push(a);
+    const al = torch.tensor(alphas);
+    const x = torch._standardGamma(al, { generator: new torch.Generator().manualSeed(3) });
+    const cpu = torch._standardGammaGrad(al, x).tolist() as number[];
+    const gpu = (await torch._standardGammaGrad(al.to('webgpu'), x.to('webgpu')).tolistAsync()) as number[];
+    const worst = Math.max(...cpu.map((c, i) => Math.abs(gpu[i]! - c) / Math.abs(c)));
+    expect(worst).toBeLessThan(1e-4);
+    const edge = (await torch._standardGammaGrad(torch.tensor([2, 2, -1], { device: 'webgpu', dtype: 'float32' }), torch.tensor([0, Number.NaN, 1], { device: 'webgpu' })).tolistAsync()) as number[];
+    expect(edge).toEqual([0, Number.NaN, Number.NaN]);
+  });
+
+  it('_standardGamma and _sampleDirichlet draw on the device: shapes, support, moments within 5 standard errors, a seed repeats', async () => {
+    const n = 4000;
+    const alphas = [0.2, 1, 4.5, 60];
+    const alpha = torch.tensor(alphas, { device: 'webgpu' }).expand([n, 4]);
+    const draw = (seed: number) => torch._standardGamma(alpha, { generator: new torch.Generator().manualSeed(seed) });
+    const g = draw(5);
+    expect([g.shape, g.device.type, g.dtype]).toEqual([[n, 4], 'webgpu', 'float32']);
+    const rows = (await g.tolistAsync()) as number[][];
+    expect(rows.flat().every((v) => v > 0 && Number.isFinite(v))).toBe(true);
+    alphas.forEach((a, j) => {
+      const col = rows.map((r) => r[j]!);
+      const mean = col.reduce((p, v) => p + v, 0) / n;
+      const variance = col.reduce((p, v) => p + (v - mean) ** 2, 0) / (n - 1);
+      // Gamma(a, 1): mean a, variance a (the variance's standard error sqrt((m4 - a^2) / n), m4 = 3a^2 + 6a)
+      expect(Math.abs(mean - a)).toBeLessThan(5 * Math.sqrt(a / n));
+      expect(Math.abs(variance - a)).toBeLessThan(5 * Math.sqrt((2 * a * a + 6 * a) / n));
+    });
+    expect(await draw(5).tolistAsync()).toEqual(rows);
+    expect(await draw(6).tolistAsync()).not.toEqual(rows);
+    expect((await torch._standardGamma(torch.tensor([0, -1, Number.NaN], { device: 'webgpu', dtype: 'float32' })).tolistAsync()) as number[]).toEqual([0, Number.NaN, Number.NaN]);
+
+    const conc = [0.5, 2, 7.5];
+    const d = (await torch._sampleDirichlet(torch.tensor(conc, { device: 'webgpu' }).expand([n, 3])).tolistAsync()) as number[][];
+    expect(d.every((r) => Math.abs(r[0]! + r[1]! + r[2]! - 1) < 1e-5 && r.every((v) => v > 0 && v < 1))).toBe(true);
+    conc.forEach((c, j) => {
+      const mean = d.reduce((p, r) => p + r[j]!, 0) / n;
+      // Dirichlet: mean c / c0, variance c (c0 - c) / (c0^2 (c0 + 1))
+      const c0 = 10;
+      expect(Math.abs(mean - c / c0)).toBeLessThan(5 * Math.sqrt((c * (c0 - c)) / (c0 * c0 * (c0 + 1)) / n));
+    });
+  });
+
+  it('Gamma, Chi2, Beta and Dirichlet rsample and sample on the device, with gradients; Poisson and Binomial sample there', async () => {
+    const conc = torch.tensor([0.7, 3], { device: 'webgpu', requiresGrad: true });
+    const rate = torch.tensor([2, 0.5], { device: 'webgpu' });
+    const counts = new D.Poisson(rate).sample([200]);
+    const trials = new D.Binomial({ totalCount: 20, probs: torch.tensor([0.25, 0.75], { device: 'webgpu' }) }).sample([200]);
+    expect([counts.shape, counts.device.type, trials.shape, trials.device.type]).toEqual([[200, 2], 'webgpu', [200, 2], 'webgpu']);
+    expect(((await trials.tolistAsync()) as number[][]).every((r) => r.every((v) => v >= 0 && v <= 20))).toBe(true);
+    const samples = [
+      new D.Gamma(conc, rate).rsample([500]),
+      new D.Chi2(conc).rsample([500]),
+      new D.Beta(conc, torch.tensor([1.5, 1.5], { device: 'webgpu' })).rsample([500]),
+      new D.Dirichlet(conc).rsample([500]),
+    ];
+    for (const s of samples) expect([s.device.type, s.requiresGrad]).toEqual(['webgpu', true]);
+    expect(samples.map((s) => s.shape)).toEqual([[500, 2], [500, 2], [500, 2], [500, 2]]);
+    torch.stack(samples.map((s) => s.mean())).sum().backward();
+    const grad = (await conc.grad!.tolistAsync()) as number[];
+    expect(grad.every((v) => Number.isFinite(v) && v !== 0)).toBe(true);
+    const gs = new D.Gamma(conc, rate).sample([3]);
+    expect([gs.shape, gs.requiresGrad]).toEqual([[3, 2], false]);
+    // d E[x] / d concentration of Gamma(c, rate) is 1 / rate: the pathwise gradient's mean
+    const c = torch.tensor([2.5], { device: 'webgpu', requiresGrad: true });
+    new D.Gamma(c, torch.tensor([0.5], { device: 'webgpu' })).rsample([4000]).mean().backward();
+    expect(Math.abs(((await c.grad!.tolistAsync()) as number[])[0]! - 2)).toBeLessThan(0.15);
   });
 });

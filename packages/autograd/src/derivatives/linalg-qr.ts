@@ -2,10 +2,10 @@ import {
   add,
   cat,
   div,
-  expand,
   eye,
-  linalgLstsq,
   linalgMatrixExp,
+  linalgPinv,
+  linalgSvd,
   linalgSolveTriangular,
   matmul,
   mul,
@@ -182,12 +182,13 @@ function pinvBackward(grad: Tensor, pinvA: Tensor, A: Tensor): Tensor {
 
 /**
  * linalg_lstsq_backward: X = pinv(A) B, so gA = pinv_backward(gX B^H, pinv(A), A) and gB =
- * pinv(A)^H gX (1.13's); torch-ts computes pinv(A) as lstsq(A, I) (gelsy's minimum-norm
- * solution: the pseudo-inverse for a matrix of the rank gelsy finds), which differentiates
- * again. The residuals (gels, m > n) are differentiable as in 2.x (1.13 marks them not
- * differentiable; torch-ts records a gradient for every float output, so it gives theirs
- * rather than a silent zero): r_j = |A x_j - b_j|^2 at the optimum, where the gradient in x
- * vanishes, so gA += 2 (A X - B) diag(gr) X^T and gB -= 2 (A X - B) diag(gr).
+ * pinv(A)^H gX, with 1.13's pinv(A): linalg.pinv at its default tolerances, whatever the
+ * driver and rcond (FunctionsManual's at::linalg_pinv(A)). The residuals (m > n) are
+ * differentiable as in 2.x (1.13 marks them not differentiable; torch-ts records a gradient
+ * for every float output, so it gives theirs rather than a silent zero): r_j = |A x_j -
+ * b_j|^2 at the optimum, where the gradient in x vanishes, so gA += 2 (A X - B) diag(gr) X^T
+ * and gB -= 2 (A X - B) diag(gr). For the same reason the SVD drivers' singular values get
+ * svd_backward's gradient for S alone, U diag(gS) Vh (PyTorch marks them not differentiable).
  */
 const LinalgLstsqBackward0: DerivativeOf<'linalg_lstsq'> = {
   name: 'LinalgLstsqBackward0',
@@ -196,7 +197,8 @@ const LinalgLstsqBackward0: DerivativeOf<'linalg_lstsq'> = {
   backward: (ctx) => {
     const gX0 = ctx.grads[0];
     const gRes = ctx.grads[1] && ctx.grads[1].numel() > 0 ? ctx.grads[1] : null;
-    if ((!gX0 && !gRes) || (!ctx.needs[0] && !ctx.needs[1])) return [null, null];
+    const gS = ctx.grads[3] && ctx.grads[3].numel() > 0 ? ctx.grads[3] : null;
+    if ((!gX0 && !gRes && !gS) || (!ctx.needs[0] && !ctx.needs[1])) return [null, null];
     const A = savedTensor(ctx, 'self', 'linalg_lstsq');
     const B0 = savedTensor(ctx, 'b', 'linalg_lstsq');
     const vector = A.dim() - B0.dim() === 1;
@@ -206,8 +208,7 @@ const LinalgLstsqBackward0: DerivativeOf<'linalg_lstsq'> = {
     let gB: Tensor | null = null;
     if (gX0) {
       const gX = asMatrix(gX0);
-      const m = A.shape[A.dim() - 2];
-      const pinvA = linalgLstsq(A, expand(eye(m, { dtype: A.dtype, device: A.device }), [...A.shape.slice(0, -1), m])).solution;
+      const pinvA = linalgPinv(A);
       if (ctx.needs[0]) gA = pinvBackward(matmul(gX, mT(B)), pinvA, A);
       if (ctx.needs[1]) gB = matmul(mT(pinvA), gX);
     }
@@ -216,6 +217,11 @@ const LinalgLstsqBackward0: DerivativeOf<'linalg_lstsq'> = {
       const scaled = mul(sub(matmul(A, X), B), mul(unsqueeze(gRes, -2), 2));
       if (ctx.needs[0]) gA = gA ? add(gA, matmul(scaled, mT(X))) : matmul(scaled, mT(X));
       if (ctx.needs[1]) gB = gB ? sub(gB, scaled) : neg(scaled);
+    }
+    if (gS && ctx.needs[0]) {
+      const { U, Vh } = linalgSvd(A, { fullMatrices: false });
+      const fromS = matmul(mul(U, unsqueeze(gS, -2)), Vh);
+      gA = gA ? add(gA, fromS) : fromS;
     }
     return [gA ? sumTo(gA, A.shape) : null, gB ? sumTo(vector ? squeeze(gB, -1) : gB, B0.shape) : null];
   },

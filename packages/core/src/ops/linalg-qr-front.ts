@@ -87,8 +87,10 @@ export const linalgEigvalsh = front('linalg_eigvalsh(Tensor A, str UPLO="L") -> 
 /**
  * The least-squares solution of A X = B (B a matrix, or a vector with one dim less than A),
  * with PyTorch's CPU drivers: 'gelsy' (the default: QR with column pivoting, the
- * minimum-norm solution for a rank-deficient A; `rank`) and 'gels' (QR, A of full rank;
- * `residuals` for m > n). 'gelsd' and 'gelss' need the SVD and raise for now.
+ * minimum-norm solution for a rank-deficient A; `rank`), 'gels' (QR, A of full rank;
+ * `residuals` for m > n), and 'gelsd' / 'gelss' (from the SVD, the singular values at or
+ * below rcond times the largest cut: the minimum-norm solution, `rank`, `singularValues`,
+ * and `residuals` for m > n when every matrix has rank n; Note [lstsq by the SVD]).
  */
 export const linalgLstsq = front('linalg_lstsq(Tensor A, Tensor B, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)', {
   ...LINALG,

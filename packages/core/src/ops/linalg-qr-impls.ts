@@ -38,6 +38,17 @@ export interface LinalgQrImpls {
    */
   lstsq: (a: TensorImpl, x: TensorImpl, rank: TensorImpl, info: TensorImpl, pivot: boolean, rcond: number, work: TensorImpl) => void;
   /**
+   * The SVD drivers' (gelsd, gelss) least-squares solutions from A's reduced SVD: `u` ([B,
+   * m, kk]), `s` ([B, kk], descending), `vh` ([B, kk, n]), kk = min(m, n) >= 1; `x` ([B,
+   * max(m, n), k], B's rows first, zeros after). The singular values above max(rcond *
+   * s[0], floor) are kept (core turns LAPACK's rules into these two numbers), `rank` ([B]
+   * int32) their count; the first n rows of `x` become the minimum-norm solution V
+   * diag(1/s_kept) U^T B and, for m > n, its row n the residuals |B - U_kept U_kept^T B|^2 of
+   * each column (the other rows are left as they are). `work` ([B, kk * k], a's dtype) is
+   * scratch.
+   */
+  lstsqSvd: (u: TensorImpl, s: TensorImpl, vh: TensorImpl, x: TensorImpl, rank: TensorImpl, rcond: number, floor: number, work: TensorImpl) => void;
+  /**
    * `out` ([B, n, n]) becomes exp of each matrix of `a` (ATen's mexp: its degrees,
    * thresholds and scaling for the dtype); `work` ([B, MATRIX_EXP_WORK, n, n]) is scratch.
    */

@@ -5,6 +5,7 @@ import { contiguousStrides } from '../views';
 import { UNINITIALIZED, castTo, commonDevice, torchTypeName } from './meta-utils';
 import { LinAlgError, checkFloating, checkKernelDtype, checkSquare, firstFailure, freshCopy, guarded, infoReadable, isLinalgDtype } from './linalg-solve';
 import { MATRIX_EXP_WORK, lstsqWorkSize } from './linalg-qr-impls';
+import { svdOf } from './linalg-svd';
 import { defineStructured, implOf, type Backend } from './registry';
 
 /**
@@ -207,9 +208,6 @@ export const LINALG_LSTSQ = defineStructured(
     const driver = driverArg == null ? 'gelsy' : driverArg.toLowerCase();
     if (!LSTSQ_DRIVERS.includes(driver)) throw new TorchError(`${op}: parameter \`driver\` should be one of (gels, gelsy, gelsd, gelss)`);
     if (!isLinalgDtype(A.dtype)) throw new DTypeError("This function doesn't handle types other than float and double");
-    if (driver === 'gelsd' || driver === 'gelss') {
-      throw new TorchError(`${op}: driver='${driver}' needs the singular value decomposition (torch.linalg.svd), which torch-ts does not have yet (torch.linalg part 2b)`);
-    }
     const k = vector ? 1 : B.sizes[B.dim - 1];
     const batch = broadcastShapes(op, A.sizes.slice(0, -2), B.sizes.slice(0, vector ? -1 : -2));
     const rows = Math.max(m, n);
@@ -219,6 +217,7 @@ export const LINALG_LSTSQ = defineStructured(
     const temps: TensorImpl[] = [];
     return guarded(temps, results, () => {
       const pivot = driver === 'gelsy';
+      const bySvd = driver === 'gelsd' || driver === 'gelss';
       const nb = batch.reduce((p, s) => p * s, 1);
       const rankI = TensorImpl.empty(op, batch, 'int32', dev);
       temps.push(rankI);
@@ -228,27 +227,39 @@ export const LINALG_LSTSQ = defineStructured(
         implOf(b, 'fill', op)(rankI, 0);
         implOf(b, 'fill', op)(info, 0);
       }
+      const rc = rcond ?? (A.dtype === 'float32' ? 2 ** -23 : 2 ** -52) * Math.max(m, n);
+      let sv: TensorImpl;
+      let uv: TensorImpl[] = [];
+      if (bySvd) {
+        // (A's own batch: the singular values and the rank have A's batch shape, as 1.13's)
+        const [U, S, Vh] = svdOf(b, op, A, false, true);
+        uv = [U, Vh];
+        temps.push(U, Vh);
+        sv = S;
+      } else sv = TensorImpl.empty(op, [0], A.dtype, dev);
+      results.push(sv);
       if (X.numel > 0) {
         implOf(b, 'fill', op)(X, 0);
         const Bm = vector ? B.view([...B.sizes, 1], [...B.strides, 1], B.storageOffset) : B.retain();
         temps.push(Bm);
         const head = topLeft(X, m, k);
         temps.push(head);
-        if (head.numel > 0 && m * n > 0) {
+        // (gels leaves X zero for an empty A, gelsd and gelss keep B: their residuals)
+        if (head.numel > 0 && (m * n > 0 || bySvd)) {
           const src = freshCopy(b, op, Bm, [...batch, m, k]);
           temps.push(src);
           implOf(b, 'copy', op)(head, src);
         }
-        if (m * n > 0) {
+        if (m * n > 0 && !bySvd) {
           const a = freshCopy(b, op, A, [...batch, m, n]);
           temps.push(a);
-          const rc = rcond ?? (A.dtype === 'float32' ? 2 ** -23 : 2 ** -52) * Math.max(m, n);
           const work = TensorImpl.empty(op, [...batch, lstsqWorkSize(m, n, k)], A.dtype, dev, UNINITIALIZED);
           temps.push(work);
           implOf(b, 'lstsq', op)(a, X, rankI, info, pivot, rc, work);
         }
       }
-      if (!pivot && infoReadable(info)) {
+      if (bySvd && nb > 0 && m * n > 0) solveBySvd(b, op, temps, X, rankI, uv[0], sv, uv[1], driver, rc, batch, m, n);
+      if (!pivot && !bySvd && infoReadable(info)) {
         const f = firstFailure(info);
         if (f !== null) {
           throw new LinAlgError(
@@ -256,18 +267,33 @@ export const LINALG_LSTSQ = defineStructured(
           );
         }
       }
-      // residuals: the squares of Q^T B's rows past n (gels with m > n; empty otherwise, as 1.13)
+      const aBatch = A.sizes.slice(0, -2);
+      // residuals (m > n; empty otherwise, as 1.13): gels', the squares of Q^T B's rows past n;
+      // the SVD drivers', only where every matrix has rank n (Note [lstsq by the SVD])
       let residuals: TensorImpl;
-      if (m > n && !pivot) {
-        const tail = X.view([...batch, m - n, k], [...X.strides], X.storageOffset + n * k);
-        temps.push(tail);
-        residuals = sumOfSquaresOverRows(b, op, tail, [...batch, k]);
+      if (m > n && !pivot && (!bySvd || !infoReadable(rankI) || allOfRank(rankI, n))) {
+        if (bySvd && n > 0) {
+          const row = X.view([...batch, k], [...X.strides.slice(0, -2), 1], X.storageOffset + n * k);
+          temps.push(row);
+          residuals = freshCopy(b, op, row, row.sizes);
+        } else {
+          const tail = X.view([...batch, m - n, k], [...X.strides], X.storageOffset + n * k);
+          temps.push(tail);
+          residuals = sumOfSquaresOverRows(b, op, tail, [...batch, k]);
+        }
       } else residuals = TensorImpl.empty(op, [0], A.dtype, dev);
       results.push(residuals);
-      const rank = pivot ? castTo(b, op, rankI, 'int64', dev) : TensorImpl.empty(op, [0], 'int64', dev);
+      let rank: TensorImpl;
+      if (!pivot && !bySvd) rank = TensorImpl.empty(op, [0], 'int64', dev);
+      else if (nb === 0) {
+        rank = TensorImpl.empty(op, aBatch, 'int64', dev);
+        if (rank.numel > 0) implOf(b, 'fill', op)(rank, 0);
+      } else {
+        const ofA = ofBatch(rankI, batch, aBatch);
+        temps.push(ofA);
+        rank = castTo(b, op, ofA, 'int64', dev);
+      }
       results.push(rank);
-      const sv = TensorImpl.empty(op, [0], A.dtype, dev);
-      results.push(sv);
       const solutionView = X.view(vector ? [...batch, n] : [...batch, n, k], vector ? [...X.strides.slice(0, -2), k] : [...X.strides], X.storageOffset);
       const solution = freshCopy(b, op, solutionView, solutionView.sizes);
       solutionView.release();
@@ -277,6 +303,83 @@ export const LINALG_LSTSQ = defineStructured(
     });
   },
 );
+
+/**
+ * The first element, along the dims that A's batch broadcast to, of the contiguous `t` of
+ * the broadcast batch shape: `t` as A's batch shape (a view).
+ */
+function ofBatch(t: TensorImpl, batch: readonly number[], aBatch: readonly number[]): TensorImpl {
+  const strides = contiguousStrides([...batch]);
+  const lead = batch.length - aBatch.length;
+  return t.view([...aBatch], aBatch.map((s, i) => (s === 1 ? 0 : strides[lead + i])), t.storageOffset);
+}
+
+/** Whether every rank (int32, readable) equals n. */
+function allOfRank(rank: TensorImpl, n: number): boolean {
+  const raw = rank.storage.typed(Int32Array);
+  for (let i = 0; i < rank.numel; i++) if (raw[rank.storageOffset + i] !== n) return false;
+  return true;
+}
+
+/**
+ * Note [lstsq by the SVD]
+ * 'gelsd' and 'gelss' solve from A's SVD as LAPACK's do (PyTorch's CPU calls them): the
+ * singular values above a threshold are kept, the solution is V diag(1/s_kept) U^T B (the
+ * minimum-norm one) and `rank` their count. LAPACK's thresholds differ in their edges, and
+ * core hands the kernel (lstsqSvd) the resolved rcond and floor: gelsd's dlalsd keeps s >
+ * rcond * s_max, with rcond <= 0 or >= 1 replaced by the dtype's eps (dlamch('E'), half the
+ * machine epsilon); gelss keeps s > max(rcond * s_max, safe minimum), with a negative rcond
+ * replaced by the machine epsilon (dlamch('P')). The singular values are the SVD's (A's
+ * batch shape, as 1.13's, which decomposes each matrix of A once whatever B broadcasts to).
+ * 1.13 fills `residuals` (m > n) only when every matrix has rank n, from LAPACK's rows n..m
+ * of U^T B; the kernel computes the same number, |B - U_kept U_kept^T B|^2 per column. The
+ * ranks are read on the host for that, as 1.13 does: where they cannot be read synchronously
+ * (WebGPU) the residuals are always computed for m > n.
+ */
+function solveBySvd(
+  b: Backend,
+  op: string,
+  temps: TensorImpl[],
+  X: TensorImpl,
+  rankI: TensorImpl,
+  U: TensorImpl,
+  S: TensorImpl,
+  Vh: TensorImpl,
+  driver: string,
+  rc: number,
+  batch: number[],
+  m: number,
+  n: number,
+): void {
+  const f32 = S.dtype === 'float32';
+  const kk = Math.min(m, n);
+  let rcond: number;
+  let floor: number;
+  if (driver === 'gelsd') {
+    rcond = rc <= 0 || rc >= 1 ? (f32 ? 2 ** -24 : 2 ** -53) : rc;
+    floor = 0;
+  } else {
+    rcond = rc < 0 ? (f32 ? 2 ** -23 : 2 ** -52) : rc;
+    floor = f32 ? 2 ** -126 : 2 ** -1022;
+  }
+  const u = freshCopy(b, op, U, [...batch, m, kk]);
+  temps.push(u);
+  const s = freshCopy(b, op, S, [...batch, kk]);
+  temps.push(s);
+  const vh = freshCopy(b, op, Vh, [...batch, kk, n]);
+  temps.push(vh);
+  // (no right-hand side: the rank still counts; a zero column stands in)
+  let x = X;
+  if (X.numel === 0) {
+    x = TensorImpl.empty(op, [...batch, Math.max(m, n), 1], X.dtype, X.device);
+    temps.push(x);
+    implOf(b, 'fill', op)(x, 0);
+  }
+  const k = x.sizes[x.dim - 1];
+  const work = TensorImpl.empty(op, [...batch, kk * k], X.dtype, X.device, UNINITIALIZED);
+  temps.push(work);
+  implOf(b, 'lstsqSvd', op)(u, s, vh, x, rankI, rcond, floor, work);
+}
 
 /** sum(t^2, -2) into a fresh tensor of `sizes` (t: [..., r, k]; the sum reduces into a keepdim [..., 1, k]). */
 function sumOfSquaresOverRows(b: Backend, op: string, t: TensorImpl, sizes: number[]): TensorImpl {

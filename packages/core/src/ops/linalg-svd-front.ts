@@ -2,17 +2,17 @@ import { ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
 import { front, overloadedFront } from './front';
-import { add, div, gt, mul, reciprocal, sum } from './generated/table-ops';
+import { abs, amax, div, gt, mul, reciprocal, sum } from './generated/table-ops';
 import { full, zeros } from './factories';
 import { matmul } from './linalg';
 import { linalgInvEx, matrixNormOf, type MatrixOrd } from './linalg-front';
 import { checkSquare } from './linalg-solve';
 import { svdTensors, svdvalsOf } from './linalg-svd';
+import { linalgEigh, linalgEigvalsh } from './linalg-qr-front';
 import { LINALG_VECTOR_NORM } from './reduction-stats';
 import { callFunctional, unwrapTensor } from './call';
 import { nanToNum } from './logical';
 import { where } from './pointwise';
-import { tril } from './reorder';
 import { narrow } from './shape-ops';
 import { transpose, unsqueeze } from './views';
 import { named } from './named-tuple';
@@ -24,13 +24,14 @@ import { torchTypeName } from './meta-utils';
  * norm, and torch.svd / pinverse with their Tensor methods. matrix_norm's 2 / -2 / 'nuc'
  * orders (linalg-front.ts) take the singular values from here too.
  *
- * Note [Hermitian inputs without eigh]
- * PyTorch computes pinv and matrix_rank with `hermitian=True` from linalg.eigh, which reads
- * only the lower triangle. torch-ts has no eigh on this branch: it symmetrizes the lower
- * triangle (tril(A) + tril(A, -1)^T, what eigh reads) and takes its SVD. The singular values
- * of a symmetric matrix are the absolute values of its eigenvalues and its SVD gives the
- * same pseudo-inverse, so the results agree up to rounding; the gradient flows, as eigh's,
- * to the lower triangle only.
+ * Note [Hermitian inputs through eigh]
+ * pinv and matrix_rank with `hermitian=True` take the eigendecomposition, as PyTorch 1.13's:
+ * linalg.eigh / eigvalsh, which read only the lower triangle; the singular values of a
+ * symmetric matrix are the absolute values of its eigenvalues, so the threshold is taken
+ * against max |w| and pinv is V diag(1/w kept) V^T. The gradient is eigh's, PyTorch's
+ * symmetric formula, on both triangles though only one is read (so finite differences of
+ * a non-symmetric input cannot match it, in PyTorch neither); a non-square input raises
+ * eigh's error.
  */
 
 const LINALG = { method: false, namespaces: ['linalg'] } as const;
@@ -39,11 +40,6 @@ export type SvdResult = [Tensor, Tensor, Tensor] & { readonly U: Tensor; readonl
 export type TorchSvdResult = [Tensor, Tensor, Tensor] & { readonly U: Tensor; readonly S: Tensor; readonly V: Tensor };
 
 const mT = (t: Tensor): Tensor => transpose(t, -2, -1);
-
-/** What linalg.eigh would read of A: its lower triangle, mirrored (Note [Hermitian inputs without eigh]). */
-function hermitianPart(A: Tensor): Tensor {
-  return add(tril(A), mT(tril(A, -1)));
-}
 
 // ---- svd ----
 
@@ -113,7 +109,14 @@ function pinvOf(A: Tensor, atol: number | null, rtol: number | null, hermitian: 
     if ((A.dtype !== 'float32' && A.dtype !== 'float64') || A.dim() < 2) {
       throw new TorchError(`linalg.pinv(${torchTypeName(A.dtype)}{${fmtShape(A.shape)}}): expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble types`);
     }
-    const [U, S, Vh] = svdTensors(hermitian ? hermitianPart(A) : A, false, true, null);
+    if (hermitian && A.numel() > 0) {
+      const [w, V] = linalgEigh(A);
+      const wAbs = abs(w);
+      const tol = threshold(A, amax(wAbs, -1, true), atol, rtol);
+      const wInv = where(gt(wAbs, tol), reciprocal(w), zeros([], { dtype: w.dtype, device: w.device }));
+      return matmul(mul(V, unsqueeze(wInv, -2)), mT(V));
+    }
+    const [U, S, Vh] = svdTensors(A, false, true, null);
     if (A.numel() === 0) return matmul(mul(mT(Vh), unsqueeze(reciprocal(S), -2)), mT(U));
     const tol = threshold(A, narrow(S, -1, 0, 1), atol, rtol);
     const sInv = where(gt(S, tol), reciprocal(S), zeros([], { dtype: S.dtype, device: S.device }));
@@ -125,7 +128,7 @@ function pinvOf(A: Tensor, atol: number | null, rtol: number | null, hermitian: 
  * The Moore-Penrose pseudo-inverse, from the SVD: singular values at or below
  * max(atol, rtol * the largest) count as zero (rtol's default eps * max(m, n) when atol is
  * not given or is 0). `rcond` (the older overload): atol 0, rtol rcond. `hermitian`: A is
- * taken as symmetric, its lower triangle read (Note [Hermitian inputs without eigh]).
+ * taken as symmetric, its lower triangle read, through eigh (Note [Hermitian inputs through eigh]).
  */
 export const linalgPinv = overloadedFront(
   [
@@ -153,15 +156,16 @@ function matrixRankOf(A: Tensor, atol: number | null, rtol: number | null, hermi
     // (the default rtol, eps of A's dtype, is computed before anything else looks at the dtype)
     if (rtol === null) epsilonOf(A);
     if (A.numel() === 0) return zeros(A.shape.slice(0, -2), { dtype: 'int64', device: A.device });
-    const S = svdvalsOf(hermitian ? hermitianPart(A) : A);
-    const tol = threshold(A, narrow(S, -1, 0, 1), atol, rtol);
+    // (|eigenvalues|, ascending by value: the largest is not at either end)
+    const S = hermitian ? abs(linalgEigvalsh(A)) : svdvalsOf(A);
+    const tol = threshold(A, hermitian ? amax(S, -1, true) : narrow(S, -1, 0, 1), atol, rtol);
     return sum(gt(S, tol), -1);
   });
 }
 
 /**
  * The number of singular values above max(atol, rtol * the largest) (int64); `tol` (the
- * older overload): atol tol, rtol 0. `hermitian`: Note [Hermitian inputs without eigh].
+ * older overload): atol tol, rtol 0. `hermitian`: Note [Hermitian inputs through eigh].
  */
 export const linalgMatrixRank = overloadedFront(
   [

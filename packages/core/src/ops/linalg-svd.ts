@@ -51,7 +51,8 @@ export const LINALG_SVD = defineStructured(
   },
 );
 
-function svdOf(b: Backend, op: string, A: TensorImpl, full: boolean, computeUv: boolean): TensorImpl[] {
+/** The SVD of A's matrices as `_linalg_svd` computes it: [U, S, Vh] of A's batch shape (lstsq's 'gelsd' and 'gelss' call it too). */
+export function svdOf(b: Backend, op: string, A: TensorImpl, full: boolean, computeUv: boolean): TensorImpl[] {
   const batchSizes = A.sizes.slice(0, -2);
   const batch = batchSizes.reduce((x, y) => x * y, 1);
   const [m, n] = A.sizes.slice(-2);

@@ -70,6 +70,18 @@ export interface RandomImpls {
    * CPU's message for the path, to surface at the next read.
    */
   multinomial: (out: TensorImpl, probs: TensorImpl, replacement: boolean, stream: DeviceStream) => void;
+  /**
+   * Gamma(alpha, 1) draws into `out` (contiguous), alpha the same-shaped contiguous `alpha`:
+   * PyTorch's sample_gamma (Marsaglia and Tsang, alpha < 1 boosted), each element from its
+   * own stream of the call, as many draws as its rejections take.
+   */
+  standardGamma: (out: TensorImpl, alpha: TensorImpl, stream: DeviceStream) => void;
+  /** Dirichlet draws: each row along the last dim of `out` (contiguous) its Gamma draws of `alpha`'s row (same shape, contiguous), normalised. */
+  sampleDirichlet: (out: TensorImpl, alpha: TensorImpl, stream: DeviceStream) => void;
+  /** Poisson draws into `out` (contiguous), the rates the same-shaped contiguous `rate`; a negative or NaN rate is reported by the kernel with CPU's message. */
+  poisson: (out: TensorImpl, rate: TensorImpl, stream: DeviceStream) => void;
+  /** Binomial draws into `out` (contiguous): `count` trials of probability `prob` (both broadcast by core to out's shape, contiguous). */
+  binomial: (out: TensorImpl, count: TensorImpl, prob: TensorImpl, stream: DeviceStream) => void;
 }
 
 /** The backend's random impl for tensors on `device`, or null when core draws on the host. */

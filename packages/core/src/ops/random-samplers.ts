@@ -1,10 +1,10 @@
 /**
  * `_standard_gamma`, `_sample_dirichlet`, `poisson` and `binomial`: draws whose distribution
  * each element of the input parametrises, on the host in PyTorch CPU's order (Note [Gamma and Poisson draws]).
- * Neither has a device kernel yet: on another device they raise NotImplementedError rather
- * than read the parameters back. `_standard_gamma` has no gradient here yet (PyTorch's is
- * `_standard_gamma_grad`), so its result never requires one, and a distribution built on it
- * does not offer `rsample` (torch.distributions' Gamma).
+ * On a device whose backend has the random impls (Note [Counter-based random streams]),
+ * they draw there (`standardGamma`, `sampleDirichlet`, `poisson`, `binomial`); on any other
+ * device but the CPU they raise NotImplementedError rather than read the parameters back. The gradient of Gamma samples
+ * (`_standard_gamma_grad`) is attached by torch.distributions.
  */
 import { CPU } from '../device';
 import { finfo } from '../dtype';
@@ -12,7 +12,9 @@ import { NotImplementedError, DTypeError } from '../errors';
 import { defaultGenerator } from '../random/generator';
 import { sampleBinomial, sampleGamma, samplePoisson } from '../random/distributions';
 import { broadcastShapes } from '../iterator';
-import type { Tensor } from '../tensor/tensor';
+import { Tensor } from '../tensor/tensor';
+import type { Generator } from '../random/generator';
+import { deviceRandomImpl, deviceStream } from './random-impls';
 import { callFunctional, unwrapTensor } from './call';
 import { defineStructured, implOf } from './registry';
 import { TensorImpl } from '../tensor/tensor-impl';
@@ -23,6 +25,23 @@ import { front } from './front';
 import { torchTypeName } from './meta-utils';
 import { hostValues, writeDrawn } from './random-extra';
 
+/** Draws made by the device's impl `name` from a contiguous copy of `input`, or null where the device has none (the CPU draws on the host). */
+function drawnBy(name: 'standardGamma' | 'sampleDirichlet' | 'poisson', op: string, input: Tensor, gen: Generator): Tensor | null {
+  const impl = deviceRandomImpl(input.device, name);
+  if (!impl) return null;
+  const alpha = input.contiguous();
+  const out = TensorImpl.empty(op, input.shape, input.dtype, input.device);
+  try {
+    if (out.numel > 0) impl(out, unwrapTensor(op, 'self', alpha), deviceStream(gen));
+  } catch (e) {
+    out.release();
+    throw e;
+  } finally {
+    if (alpha !== input) alpha.dispose();
+  }
+  return new Tensor(out);
+}
+
 function onHost(op: string, t: Tensor): void {
   if (t.device !== CPU) throw new NotImplementedError(`${op}: not implemented on ${t.device.type} yet (its draws are made on the CPU)`);
 }
@@ -31,6 +50,8 @@ function onHost(op: string, t: Tensor): void {
 export const _standardGamma = front('_standard_gamma(Tensor input, Generator? generator=None) -> Tensor', { name: '_standardGamma', method: false }).run(([input, generator]): Tensor => {
   const x = unwrapTensor('_standard_gamma', 'self', input);
   if (x.dtype !== 'float32' && x.dtype !== 'float64') throw new DTypeError(`_standard_gamma: "gamma_cpu" not implemented for '${torchTypeName(x.dtype)}'`);
+  const onDevice = drawnBy('standardGamma', '_standard_gamma', input, generator ?? defaultGenerator);
+  if (onDevice) return onDevice;
   onHost('_standard_gamma', input);
   const drawn = sampleGamma(generator ?? defaultGenerator, hostValues(input), x.dtype);
   const out = empty(input.shape, { dtype: x.dtype, device: input.device });
@@ -43,6 +64,8 @@ export const poisson = front('poisson(Tensor input, Generator? generator=None) -
   if (x.dtype !== 'float32' && x.dtype !== 'float64' && x.dtype !== 'bfloat16') {
     throw new DTypeError(`poisson: "poisson_cpu" not implemented for '${torchTypeName(x.dtype)}'`);
   }
+  const onDevice = drawnBy('poisson', 'poisson', input, generator ?? defaultGenerator);
+  if (onDevice) return onDevice;
   onHost('poisson', input);
   const drawn = samplePoisson(generator ?? defaultGenerator, hostValues(input));
   const out = empty(input.shape, { dtype: x.dtype, device: input.device });
@@ -59,6 +82,8 @@ export const _sampleDirichlet = front('_sample_dirichlet(Tensor input, Generator
   ([input, generator]): Tensor => {
     const x = unwrapTensor('_sample_dirichlet', 'self', input);
     if (x.dtype !== 'float32' && x.dtype !== 'float64') throw new DTypeError(`_sample_dirichlet: "dirichlet" not implemented for '${torchTypeName(x.dtype)}'`);
+    const onDevice = drawnBy('sampleDirichlet', '_sample_dirichlet', input, generator ?? defaultGenerator);
+    if (onDevice) return onDevice;
     onHost('_sample_dirichlet', input);
     const gamma = sampleGamma(generator ?? defaultGenerator, hostValues(input), 'float64');
     const k = x.dim === 0 ? 1 : x.sizes[x.dim - 1];
@@ -83,9 +108,25 @@ export const binomial = front('binomial(Tensor count, Tensor prob, Generator? ge
   const p = unwrapTensor('binomial', 'prob', prob);
   if (p.dtype !== c.dtype) throw new DTypeError(`binomial: Found dtype ${torchTypeName(p.dtype)} but expected ${torchTypeName(c.dtype)}`);
   if (c.dtype !== 'float32' && c.dtype !== 'float64') throw new DTypeError(`binomial: "binomial_cpu" not implemented for '${torchTypeName(c.dtype)}'`);
+  const shape = broadcastShapes('binomial', c.sizes, p.sizes);
+  const impl = deviceRandomImpl(count.device, 'binomial');
+  if (impl) {
+    commonDevice('binomial', [c, p]);
+    const expanded = [count.expand(shape), prob.expand(shape)];
+    const parts = expanded.map((t) => t.contiguous());
+    const out = TensorImpl.empty('binomial', shape, c.dtype, count.device);
+    try {
+      if (out.numel > 0) impl(out, unwrapTensor('binomial', 'count', parts[0]), unwrapTensor('binomial', 'prob', parts[1]), deviceStream(generator ?? defaultGenerator));
+    } catch (e) {
+      out.release();
+      throw e;
+    } finally {
+      for (const t of new Set([...expanded, ...parts])) t.dispose();
+    }
+    return new Tensor(out);
+  }
   onHost('binomial', count);
   onHost('binomial', prob);
-  const shape = broadcastShapes('binomial', c.sizes, p.sizes);
   const ce = count.expand(shape);
   const pe = prob.expand(shape);
   try {

@@ -133,9 +133,9 @@ export const OP_KERNELS: Readonly<Record<string, readonly KernelNeed[]>> = {
   // empty matrices), and what the composites compute with its results in the op's dtype
   linalgSvd: ['fill', 'svd'],
   linalgSvdvals: ['svd'],
-  linalgPinv: ['svd', 'gt', 'reciprocal', 'where', 'mul', 'mm', 'bmm'],
+  linalgPinv: ['svd', 'gt', 'reciprocal', 'where', 'mul', 'mm', 'bmm', 'eigh', 'abs', 'amax'],
   pinverse: ['svd', 'gt', 'reciprocal', 'where', 'mul', 'mm', 'bmm'],
-  linalgMatrixRank: ['svd', 'gt', 'mul', 'where', 'sum'],
+  linalgMatrixRank: ['svd', 'gt', 'mul', 'where', 'sum', 'eigh', 'abs', 'amax'],
   linalgCond: ['svd', 'div', 'fill', 'luFactor', 'luSolve', 'vectorNorm', 'amax', 'amin', 'mul', 'where', 'nanToNum'],
   // (its vector norms and 'fro' / 1 / inf take every float dtype; 2, -2 and 'nuc' the SVD's)
   linalgNorm: ['vectorNorm', 'amax', 'amin'],
@@ -147,7 +147,7 @@ export const OP_KERNELS: Readonly<Record<string, readonly KernelNeed[]>> = {
   qr: ['fill', 'geqrf', 'householderProduct', 'triZero'],
   linalgEigh: ['eigh'],
   linalgEigvalsh: ['eigh'],
-  linalgLstsq: ['fill', 'lstsq', 'mul', 'sum'],
+  linalgLstsq: ['fill', 'lstsq', 'mul', 'sum', 'svd', 'lstsqSvd'],
   linalgMatrixExp: ['matrixExp@opmath'],
   matrixExp: ['matrixExp@opmath'],
   // data movement

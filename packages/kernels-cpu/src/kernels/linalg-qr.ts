@@ -14,6 +14,7 @@ import { floatArray, words } from '../loops/arrays';
  *    eigenvectors' signs are the iteration's (LAPACK's are arbitrary too);
  *  - lstsq: gels (Householder QR; LQ through the QR of A^T when m < n) and gelsy (QR with
  *    column pivoting as geqp3, then the minimum-norm solution of the rank-r trapezoid);
+ *    lstsqSvd (gelsd and gelss) from the SVD core computed;
  *  - matrixExp: ATen's mexp, the degree-optimised Taylor polynomials of Bader, Blanes and
  *    Casas (2019) chosen by the 1-norm against ATen's per-dtype thresholds, with scaling
  *    and squaring past the last one.
@@ -349,6 +350,59 @@ export const lstsq: BackendImpls['lstsq'] = (a, x, rank, info, pivot, rcond) => 
     }
     rk[rank.storageOffset + b] = r;
     inf[info.storageOffset + b] = bad;
+    xs.set(X, xOff);
+  }
+};
+
+/** gelsd / gelss from A's SVD (core's Note [lstsq by the SVD]): the kept singular values' solution, rank and residuals. */
+export const lstsqSvd: BackendImpls['lstsqSvd'] = (u, s, vh, x, rank, rcond, floor) => {
+  const [batch, m, kk] = dims(u);
+  const n = vh.sizes[vh.sizes.length - 1];
+  const rows = Math.max(m, n);
+  const k = x.sizes[x.sizes.length - 1];
+  const us = floatArray(u);
+  const ss = floatArray(s);
+  const vs = floatArray(vh);
+  const xs = floatArray(x);
+  const rk = words(rank);
+  for (let b = 0; b < batch; b++) {
+    const U = load(us, u.storageOffset + b * m * kk, m * kk);
+    const S = load(ss, s.storageOffset + b * kk, kk);
+    const V = load(vs, vh.storageOffset + b * kk * n, kk * n);
+    const xOff = x.storageOffset + b * rows * k;
+    const X = load(xs, xOff, rows * k);
+    const thr = Math.max(rcond * S[0], floor);
+    const keep = Array.from(S, (v) => v > thr);
+    // c = U_kept^T B
+    const c = new Float64Array(kk * k);
+    for (let i = 0; i < kk; i++) {
+      if (!keep[i]) continue;
+      for (let j = 0; j < k; j++) {
+        let t = 0;
+        for (let r = 0; r < m; r++) t += U[r * kk + i] * X[r * k + j];
+        c[i * k + j] = t;
+      }
+    }
+    if (m > n) {
+      for (let j = 0; j < k; j++) {
+        let res = 0;
+        for (let r = 0; r < m; r++) {
+          let t = X[r * k + j];
+          for (let i = 0; i < kk; i++) if (keep[i]) t -= U[r * kk + i] * c[i * k + j];
+          res += t * t;
+        }
+        X[n * k + j] = res;
+      }
+    }
+    for (let i = 0; i < kk; i++) for (let j = 0; j < k; j++) c[i * k + j] = keep[i] ? c[i * k + j] / S[i] : 0;
+    for (let col = 0; col < n; col++) {
+      for (let j = 0; j < k; j++) {
+        let t = 0;
+        for (let i = 0; i < kk; i++) t += V[i * n + col] * c[i * k + j];
+        X[col * k + j] = t;
+      }
+    }
+    rk[rank.storageOffset + b] = keep.filter(Boolean).length;
     xs.set(X, xOff);
   }
 };

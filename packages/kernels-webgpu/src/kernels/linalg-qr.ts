@@ -14,7 +14,8 @@ import { requireF32 } from './softmax';
  * and the number of squarings of matrix_exp are chosen on the device per matrix (ATen reads
  * the norms on the host). Batches of small and medium matrices fill the device; a single
  * large matrix runs on one invocation (a workgroup-cooperative form is future work, as the
- * LU family's). lstsq's gelsy decides the rank on the device too.
+ * LU family's). lstsq's gelsy decides the rank on the device too, as do gelsd and gelss
+ * (lstsqSvd) from the SVD core computed.
  *
  * Words: 0 batch, then the op's sizes, offsets and flags as each source lists them.
  */
@@ -505,6 +506,65 @@ const LSTSQ = [
 ].join('\n');
 
 
+const LSTSQ_SVD_WORDS = 16;
+
+/**
+ * lstsqSvd (gelsd, gelss; core's Note [lstsq by the SVD]), the CPU kernel's loops. words: 1
+ * m, 2 n, 3 k, 4 kk, 5 u offset, 6 s offset, 7 vh offset, 8 x offset, 9 rank offset, 10 work
+ * offset, 11 rcond, 12 floor (f32 bits). work per matrix: c = U_kept^T B [kk, k].
+ */
+const LSTSQ_SVD = [
+  ...header(['u: array<f32>', 's: array<f32>', 'vh: array<f32>', 'x: array<f32>', 'rk: array<i32>', 'wk: array<f32>'], LSTSQ_SVD_WORDS),
+  ...MAIN,
+  '  let m = p(1u);',
+  '  let n = p(2u);',
+  '  let k = p(3u);',
+  '  let kk = p(4u);',
+  '  let rows = max(m, n);',
+  '  let ub = p(5u) + b * m * kk;',
+  '  let sb = p(6u) + b * kk;',
+  '  let vb = p(7u) + b * kk * n;',
+  '  let xb = p(8u) + b * rows * k;',
+  '  let wb = p(10u) + b * kk * k;',
+  '  let thr = max(bitcast<f32>(p(11u)) * s[sb], bitcast<f32>(p(12u)));',
+  '  var r = 0;',
+  '  for (var i = 0u; i < kk; i++) {',
+  '    let keep = s[sb + i] > thr;',
+  '    if (keep) { r = r + 1; }',
+  '    for (var j = 0u; j < k; j++) {',
+  '      var t = 0.0;',
+  '      if (keep) { for (var q = 0u; q < m; q++) { t = t + u[ub + q * kk + i] * x[xb + q * k + j]; } }',
+  '      wk[wb + i * k + j] = t;',
+  '    }',
+  '  }',
+  '  if (m > n) {',
+  '    for (var j = 0u; j < k; j++) {',
+  '      var res = 0.0;',
+  '      for (var q = 0u; q < m; q++) {',
+  '        var t = x[xb + q * k + j];',
+  // (a dropped value's c is 0: its column of U takes nothing away)
+  '        for (var i = 0u; i < kk; i++) { t = t - u[ub + q * kk + i] * wk[wb + i * k + j]; }',
+  '        res = res + t * t;',
+  '      }',
+  '      x[xb + n * k + j] = res;',
+  '    }',
+  '  }',
+  '  for (var i = 0u; i < kk; i++) {',
+  '    let si = s[sb + i];',
+  '    for (var j = 0u; j < k; j++) { if (si > thr) { wk[wb + i * k + j] = wk[wb + i * k + j] / si; } }',
+  '  }',
+  '  for (var c = 0u; c < n; c++) {',
+  '    for (var j = 0u; j < k; j++) {',
+  '      var t = 0.0;',
+  '      for (var i = 0u; i < kk; i++) { t = t + vh[vb + i * n + c] * wk[wb + i * k + j]; }',
+  '      x[xb + c * k + j] = t;',
+  '    }',
+  '  }',
+  '  rk[p(9u) + b] = r;',
+  '}',
+].join('\n');
+
+
 function dims(t: TensorImpl): [number, number, number] {
   const s = t.sizes;
   const m = s[s.length - 2];
@@ -519,7 +579,17 @@ function launch(op: string, source: string, tensors: readonly TensorImpl[], word
   commandQueue(op).dispatch(source, tensors.map(bindingOf), params, grid(op, batch, WG));
 }
 
-export const linalgQrImpls: Pick<BackendImpls, 'geqrf' | 'householderProduct' | 'eigh' | 'lstsq' | 'matrixExp'> = {
+const f32Bits = (v: number): number => new Uint32Array(new Float32Array([v]).buffer)[0];
+
+export const linalgQrImpls: Pick<BackendImpls, 'geqrf' | 'householderProduct' | 'eigh' | 'lstsq' | 'lstsqSvd' | 'matrixExp'> = {
+  lstsqSvd: (u, s, vh, x, rank, rcond, floor, work) => {
+    requireF32('linalg_lstsq', u);
+    const [batch, m, kk] = dims(u);
+    const n = vh.sizes[vh.sizes.length - 1];
+    const k = x.sizes[x.sizes.length - 1];
+    const words = [batch, m, n, k, kk, u.storageOffset, s.storageOffset, vh.storageOffset, x.storageOffset, rank.storageOffset, work.storageOffset, f32Bits(rcond), f32Bits(floor)];
+    launch('linalg_lstsq', LSTSQ_SVD, [u, s, vh, x, rank, work], words, batch, LSTSQ_SVD_WORDS);
+  },
   lstsq: (a, x, rank, info, pivot, rcond, work) => {
     requireF32('linalg_lstsq', a);
     const [batch, m, n] = dims(a);

@@ -450,4 +450,4 @@ function multinomial(out: TensorImpl, probs: TensorImpl, replacement: boolean, s
   }
 }
 
-export const randomImpls: RandomImpls = { randomFill, bernoulliTensor, multinomial };
+export const randomImpls: Pick<RandomImpls, 'randomFill' | 'bernoulliTensor' | 'multinomial'> = { randomFill, bernoulliTensor, multinomial };

@@ -13,7 +13,9 @@ Inputs are random matrices, batched, tall and wide, empty (0 x 0, 0 x n, batch s
   - eigh of a matrix with a repeated eigenvalue ("repeated", eigvalsh only: its eigenvectors
     are any basis of the eigenspace) and of a non-symmetric input (only the UPLO triangle
     is read);
-  - lstsq of a rank-deficient matrix (gelsy's minimum-norm solution and rank);
+  - lstsq of a rank-deficient matrix (gelsy's minimum-norm solution and rank), and the SVD
+    drivers gelsd / gelss (singular values, rank, residuals only when every matrix of the
+    batch has rank n; rcond < 0 or >= 1, where LAPACK's two drivers differ);
   - matrix_exp at 1-norms in each of ATen's degree intervals (1, 2, 4, 8, 12, 18 and
     scaling and squaring) for the dtype.
 Eigenvectors are unique up to sign, in LAPACK too: the eigh goldens (and op-info's call)
@@ -119,6 +121,28 @@ def make():
         rec.case("linalgLstsq", "rcond", d, [T(d, [4, 3], NEAR_DEFICIENT), rand(d, [4, 1], ("lstsqB", "rcond", d))],
                  lambda a, k: L.lstsq(*a, **k), {"rcond": 0.01})
         rec.case("linalgLstsq", "hilbert", d, [hilbert(d), rand(d, [4, 1], ("lstsqB", "hilbert", d))], lambda a, k: L.lstsq(*a, **k))
+        # the SVD drivers: singular values, rank, residuals only where every matrix has rank n
+        for drv in ["gelsd", "gelss"]:
+            for sample, sa, sb, kw in [
+                ("tall", [5, 3], [5, 2], {}), ("square", [3, 3], [3, 2], {}), ("wide", [3, 5], [3, 2], {}), ("vector", [4, 3], [4], {}),
+                ("batched", [2, 5, 3], [2, 5, 2], {}), ("broadcast-a", [1, 4, 3], [3, 4, 2], {}), ("broadcast-b", [2, 1, 4, 3], [1, 3, 4, 2], {}),
+                ("rows0", [0, 3], [0, 2], {}), ("cols0", [4, 0], [4, 2], {}), ("batch0", [0, 4, 3], [0, 4, 2], {}),
+                ("1x1", [1, 1], [1, 1], {}), ("rcond-negative", [5, 3], [5, 1], {"rcond": -1.0}), ("rcond-big", [5, 3], [5, 1], {"rcond": 2.0}),
+            ]:
+                rec.case("linalgLstsq", f"{drv}-{sample}", d, [rand(d, sa, ("lstsq", drv, sample, d)), rand(d, sb, ("lstsqB", drv, sample, d))],
+                         lambda a, k: L.lstsq(*a, **k), {"driver": drv, **kw})
+            # (no k0 sample: without right-hand sides 1.13's gelsd fails an internal assert (SLALSD
+            # refuses nrhs = 0) and its gelss crashes)
+            rec.case("linalgLstsq", f"{drv}-rcond", d, [T(d, [4, 3], NEAR_DEFICIENT), rand(d, [4, 2], ("lstsqB", drv, "rcond", d))],
+                     lambda a, k: L.lstsq(*a, **k), {"driver": drv, "rcond": 0.01})
+            rec.case("linalgLstsq", f"{drv}-zero", d, [T(d, [4, 3], [0.0] * 12), rand(d, [4, 2], ("lstsqB", drv, "zero", d))],
+                     lambda a, k: L.lstsq(*a, **k), {"driver": drv})
+            rec.case("linalgLstsq", f"{drv}-hilbert", d, [hilbert(d), rand(d, [4, 1], ("lstsqB", drv, "hilbert", d))], lambda a, k: L.lstsq(*a, **k), {"driver": drv})
+            # (one matrix of the batch of rank 2: no residuals for any)
+            bad = torch.randn(2, 4, 3, generator=gen_for("lstsq", drv, "batch-deficient", d), dtype=torch.float64)
+            bad[1, :, 2] = bad[1, :, 1]
+            rec.case("linalgLstsq", f"{drv}-batch-deficient", d, [T(d, [2, 4, 3], bad.reshape(-1).tolist()), rand(d, [2, 4, 1], ("lstsqB", drv, "bd", d))],
+                     lambda a, k: L.lstsq(*a, **k), {"driver": drv})
 
         # ---- matrix_exp ----
     # (16-bit matrices: 1.13 exponentiates bfloat16 in bfloat16 with float64's thresholds, so

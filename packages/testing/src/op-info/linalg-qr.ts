@@ -40,7 +40,7 @@ const ones = (d: torch.DeviceLike, shape: number[], dtype?: DType) => torch.ones
 const QR_KW = options({ mode: oneOf('reduced', 'complete', 'r') });
 const TORCH_QR_KW = options({ some: bool });
 const UPLO_KW = options({ UPLO: oneOf('L', 'U') });
-const LSTSQ_KW = options({ rcond: num, driver: oneOf('gels', 'gelsy', 'GELS') });
+const LSTSQ_KW = options({ rcond: num, driver: oneOf('gels', 'gelsy', 'gelsd', 'gelss', 'GELS') });
 
 /** Each column of V flipped so that its entry of largest magnitude is positive (the goldens' `signed`). */
 export function signedColumns(V: Tensor): Tensor {

@@ -15,7 +15,9 @@ import { broadcastAll, type Param } from './utils';
  * seed), and their gradient flows through that normalisation to each Gamma draw: a pathwise
  * gradient with the same expectation as PyTorch's (which differentiates the Beta marginals'
  * CDFs instead, `_dirichlet_grad`), but not its value per sample. Beta is a Dirichlet of two.
- * The draws are made on the CPU (core's sampler has no WebGPU kernel yet).
+ * On WebGPU the draws and their gradient are made on the device (kernels-webgpu's Note
+ * [WebGPU samplers]), in float32: it has no double, so Dirichlet's Gamma draws are float32
+ * there (a tiny concentration's draws are then clamped to the smallest normal float).
  */
 class StandardGamma extends AutogradFunction {
   static override forward(ctx: FunctionCtx, alpha: Tensor): Tensor {
@@ -173,7 +175,8 @@ export class Dirichlet extends Distribution {
 
   protected override draw(sampleShape: number[]): Tensor {
     const alpha = this.concentration.expand(this.extendedShape(sampleShape));
-    const g = standardGamma(alpha.to('float64'));
+    // (in double where the device has it: a tiny concentration's draws underflow float32)
+    const g = standardGamma(alpha.device.type === 'cpu' ? alpha.to('float64') : alpha);
     const x = g.div(g.sum(-1, true)).to(alpha.dtype);
     // (kept within [the smallest normal, the largest value below 1], the gradient the unclamped one's)
     const { tiny, eps } = finfo(alpha.dtype);
