@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gpu } from '../src/runtime/device';
-import { PLAIN_DIVISION, probeDivision, withDivision, type DivisionProbe } from '../src/wgsl/division';
+import { PLAIN_DIVISION, probeDivision, runOneWorkgroup, withDivision, type DivisionProbe } from '../src/wgsl/division';
 import { webgpuReady } from './helpers';
 
 const PAIRS: readonly [number, number][] = [
@@ -27,32 +27,7 @@ async function divide(probe: DivisionProbe, vec4: boolean): Promise<Float32Array
 @compute @workgroup_size(${n}) fn main(@builtin(local_invocation_index) i: u32) { ${body} }`,
     probe,
   );
-  const input = new Float32Array(PAIRS.flat());
-  const inBuf = device.createBuffer({ size: input.byteLength, usage: 0x0080 | 0x0008 });
-  const outBuf = device.createBuffer({ size: 4 * n, usage: 0x0080 | 0x0004 });
-  const readBuf = device.createBuffer({ size: 4 * n, usage: 0x0001 | 0x0008 });
-  device.queue.writeBuffer(inBuf, 0, input);
-  const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code }), entryPoint: 'main' } });
-  const group = device.createBindGroup({
-    layout: pipeline.getBindGroupLayout(0),
-    entries: [
-      { binding: 0, resource: { buffer: inBuf } },
-      { binding: 1, resource: { buffer: outBuf } },
-    ],
-  });
-  const enc = device.createCommandEncoder();
-  const pass = enc.beginComputePass();
-  pass.setPipeline(pipeline);
-  pass.setBindGroup(0, group);
-  pass.dispatchWorkgroups(1);
-  pass.end();
-  enc.copyBufferToBuffer(outBuf, 0, readBuf, 0, 4 * n);
-  device.queue.submit([enc.finish()]);
-  await readBuf.mapAsync(0x0001);
-  const got = new Float32Array(readBuf.getMappedRange().slice(0));
-  readBuf.unmap();
-  for (const b of [inBuf, outBuf, readBuf]) b.destroy();
-  return got;
+  return runOneWorkgroup(device, code, new Float32Array(PAIRS.flat()), n);
 }
 
 const ulpsApart = (a: number, b: number): number => {

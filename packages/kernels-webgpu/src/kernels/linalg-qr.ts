@@ -3,6 +3,7 @@ import type { BackendImpls, TensorImpl } from '@torch-ts/core';
 import { commandQueue } from '../runtime/queue';
 import { bindingOf, grid } from './launch';
 import { requireF32 } from './softmax';
+import { MAIN, header } from './linalg';
 
 /**
  * Note [WebGPU QR, eigh, lstsq and matrix_exp]
@@ -23,21 +24,6 @@ import { requireF32 } from './softmax';
 const WG = 64;
 const PARAM_WORDS = 8;
 
-function header(bindings: readonly string[], words = PARAM_WORDS): string[] {
-  return [
-    ...bindings.map((b, i) => `@group(0) @binding(${i}) var<storage, read_write> ${b};`),
-    `struct Params { w: array<vec4<u32>, ${words / 4}> };`,
-    `@group(0) @binding(${bindings.length}) var<uniform> P: Params;`,
-    'fn p(i: u32) -> u32 { return P.w[i / 4u][i % 4u]; }',
-  ];
-}
-
-const MAIN = [
-  `@compute @workgroup_size(${WG})`,
-  'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-  `  let b = gid.x + gid.y * nwg.x * ${WG}u;`,
-  '  if (b >= p(0u)) { return; }',
-];
 
 /** dlarfg and dlarf (from the left) on the module-scope buffer `a`, row stride `ld`. */
 const HOUSEHOLDER = [

@@ -25,16 +25,18 @@ const WG = 64;
 /** The parameter words, padded to the size of `Params` (a uniform binding must cover the whole struct). */
 const PARAM_WORDS = 8;
 
-function header(bindings: readonly string[]): string[] {
+/** The storage bindings, then the parameter words (`p(i)`), of a linalg kernel. */
+export function header(bindings: readonly string[], words = PARAM_WORDS): string[] {
   return [
     ...bindings.map((b, i) => `@group(0) @binding(${i}) var<storage, read_write> ${b};`),
-    `struct Params { w: array<vec4<u32>, ${PARAM_WORDS / 4}> };`,
+    `struct Params { w: array<vec4<u32>, ${words / 4}> };`,
     `@group(0) @binding(${bindings.length}) var<uniform> P: Params;`,
     'fn p(i: u32) -> u32 { return P.w[i / 4u][i % 4u]; }',
   ];
 }
 
-const MAIN = [
+/** One matrix per invocation: `b` is the batch element; word 0 the batch size. */
+export const MAIN = [
   `@compute @workgroup_size(${WG})`,
   'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
   `  let b = gid.x + gid.y * nwg.x * ${WG}u;`,

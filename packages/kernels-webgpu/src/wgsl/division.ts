@@ -76,11 +76,22 @@ export async function probeDivision(device: GPUDevice): Promise<DivisionProbe> {
   y[i] = x[2u * i] / x[2u * i + 1u];
   if (i == 0u) { let a = x[${2 * n}]; let b = x[${2 * n + 1}]; y[${n}] = fma(a, b, -(a * b)); }
 }`;
-  const size = 4 * (n + 1);
-  const usage = BufferUsage;
-  const inBuf = device.createBuffer({ size: input.byteLength, usage: usage.STORAGE | usage.COPY_DST });
-  const outBuf = device.createBuffer({ size, usage: usage.STORAGE | usage.COPY_SRC });
-  const readBuf = device.createBuffer({ size, usage: usage.MAP_READ | usage.COPY_DST });
+  const got = await runOneWorkgroup(device, code, input, n + 1);
+  return {
+    exact: PROBES.every((_, i) => Object.is(got[i], Math.fround(input[2 * i] / input[2 * i + 1]))),
+    fusedFma: got[n] === 2 ** -24,
+  };
+}
+
+/**
+ * Runs a one-workgroup kernel outside the backend's queue (it runs before the queue exists):
+ * binding 0 the f32 `input`, binding 1 `outWords` f32 results, read back.
+ */
+export async function runOneWorkgroup(device: GPUDevice, code: string, input: Float32Array<ArrayBuffer>, outWords: number): Promise<Float32Array> {
+  const size = 4 * outWords;
+  const inBuf = device.createBuffer({ size: input.byteLength, usage: BufferUsage.STORAGE | BufferUsage.COPY_DST });
+  const outBuf = device.createBuffer({ size, usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC });
+  const readBuf = device.createBuffer({ size, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
   try {
     device.queue.writeBuffer(inBuf, 0, input);
     const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code }), entryPoint: 'main' } });
@@ -102,10 +113,7 @@ export async function probeDivision(device: GPUDevice): Promise<DivisionProbe> {
     await readBuf.mapAsync(MapMode.READ);
     const got = new Float32Array(readBuf.getMappedRange().slice(0));
     readBuf.unmap();
-    return {
-      exact: PROBES.every((_, i) => Object.is(got[i], Math.fround(input[2 * i] / input[2 * i + 1]))),
-      fusedFma: got[n] === 2 ** -24,
-    };
+    return got;
   } finally {
     inBuf.destroy();
     outBuf.destroy();
