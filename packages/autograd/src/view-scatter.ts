@@ -46,11 +46,7 @@ export const VIEW_SCATTER_ADD = defineStructured(
 
 // A complex gradient's window is its parts' window with the trailing parts dim (core's Note [Complex tensors are pairs of reals]).
 registerComplexKernel(VIEW_SCATTER_ADD, ([g, baseSizes, sizes, strides, offset]) =>
-  viewAsComplex(viewScatterAdd(viewAsReal(g as Tensor), [...(baseSizes as number[]), 2], {
-    sizes: [...(sizes as number[]), 2],
-    strides: [...(strides as number[]).map((s) => 2 * s), 1],
-    offset: 2 * (offset as number),
-  })),
+  viewAsComplex(viewScatterAdd(viewAsReal(g), [...baseSizes, 2], { sizes: [...sizes, 2], strides: [...strides.map((s) => 2 * s), 1], offset: 2 * offset })),
 );
 
 export const VIEW_SCATTER_ADD_DERIVATIVE: Derivative<NodeArgs<typeof VIEW_SCATTER_ADD_SCHEMA>> = {

@@ -221,7 +221,7 @@ function compositeFor(op: OperatorHandle, k: DispatchKey): BoxedKernel | undefin
 /** An op with complex operands and no complex kernel: PyTorch's "not implemented for 'ComplexFloat'". */
 function noComplexKernel(op: OperatorHandle): BoxedKernel {
   return (_ks, args) => {
-    const dtypes = args.flat().map((a) => (a as { dtype?: unknown } | null)?.dtype);
+    const dtypes = args.flat().map((a) => (typeof a === 'object' && a !== null && 'dtype' in a ? a.dtype : undefined));
     const name = dtypes.includes('complex128') && !dtypes.includes('complex64') ? 'ComplexDouble' : 'ComplexFloat';
     throw new DTypeError(`"${op.schema.name}" not implemented for '${name}' (torch-ts has no complex kernel for aten::${op.name} yet)`);
   };

@@ -11,11 +11,13 @@
  * no complex derivative formula is needed, on any backend.
  */
 import { DispatchKey } from '../dispatch/dispatch-key';
-import { getOperator, registerKernel, type BoxedKernel, type OperatorHandle } from '../dispatch/dispatcher';
+import { getOperator, registerKernel, type OperatorHandle } from '../dispatch/dispatcher';
+import type { DeviceLike } from '../device';
 import { isComplexType, resultType, toComplexType, toRealValueType, type DType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { Tensor } from '../tensor/tensor';
-import { composite } from './composite';
+import { composite, type CompositeArgs } from './composite';
+import type { OpSchemas } from './generated/schemas';
 import { viewAsComplexOf, viewAsRealOf } from './complex-views';
 import { to } from './copy';
 import { front } from './front';
@@ -198,89 +200,81 @@ function copyInto(self: Tensor, src: Tensor): Tensor {
   return self;
 }
 
-function toCopy(self: Tensor, dtype: DType | null | undefined, device: unknown): Tensor {
+function toCopy(self: Tensor, dtype: DType | null | undefined, device: DeviceLike | null | undefined): Tensor {
   const d = dtype ?? self.dtype;
-  const options = device == null ? {} : { device: device as never };
+  const options = device == null ? {} : { device };
   if (isComplexType(d)) return fromPairs(to(parts(self), { dtype: toRealValueType(d), ...options, copy: true }));
   return to(re(self), { dtype: d, ...options, copy: true });
 }
 
 // ---- the Complex key's kernels ----
 
-type Lent = (args: unknown[]) => Tensor;
-const KERNELS: readonly [string, Lent][] = [
-  ['add', ([a, b, alpha]) => addSub('add', a as Tensor, b as Tensor, alpha as number)],
-  ['sub', ([a, b, alpha]) => addSub('sub', a as Tensor, b as Tensor, alpha as number)],
-  ['add_', ([a, b, alpha]) => writeInto(a as Tensor, addSub('add', a as Tensor, b as Tensor, alpha as number))],
-  ['sub_', ([a, b, alpha]) => writeInto(a as Tensor, addSub('sub', a as Tensor, b as Tensor, alpha as number))],
-  ['mul', ([a, b]) => product(a as Tensor, b as Operand)],
-  ['mul_', ([a, b]) => writeInto(a as Tensor, product(a as Tensor, b as Operand))],
-  ['div', ([a, b, mode]) => quotient(a as Tensor, b as Operand, mode as string | null)],
-  ['div_', ([a, b, mode]) => writeInto(a as Tensor, quotient(a as Tensor, b as Operand, mode as string | null))],
-  ['neg', ([a]) => fromPairs(neg(parts(a as Tensor)))],
-  ['neg_', ([a]) => (parts(a as Tensor).neg_(), a as Tensor)],
-  ['abs', ([a]) => modulus(a as Tensor)],
-  ['exp', ([a]) => {
-    const z = a as Tensor;
+/** Registers `fn` at the Complex key of the op named `name`, its arguments typed by the op's schema. */
+function kernel<N extends keyof OpSchemas>(name: N, fn: (args: CompositeArgs<OpSchemas[N]>) => Tensor): void {
+  registerComplexKernel(getOperator(name) as OperatorHandle<OpSchemas[N]>, fn);
+}
+
+/** Registers the kernels of this module at the Complex key (core's api.ts, once every op exists). */
+export function registerComplexKernels(): void {
+  kernel('add', ([a, b, alpha]) => addSub('add', a, b, alpha));
+  kernel('sub', ([a, b, alpha]) => addSub('sub', a, b, alpha));
+  kernel('add_', ([a, b, alpha]) => writeInto(a, addSub('add', a, b, alpha)));
+  kernel('sub_', ([a, b, alpha]) => writeInto(a, addSub('sub', a, b, alpha)));
+  kernel('mul', ([a, b]) => product(a, b));
+  kernel('mul_', ([a, b]) => writeInto(a, product(a, b)));
+  kernel('div', ([a, b, mode]) => quotient(a, b, mode));
+  kernel('div_', ([a, b, mode]) => writeInto(a, quotient(a, b, mode)));
+  kernel('neg', ([a]) => fromPairs(neg(parts(a))));
+  kernel('neg_', ([a]) => (parts(a).neg_(), a));
+  kernel('abs', ([a]) => modulus(a));
+  kernel('exp', ([z]) => {
     const r = exp(re(z));
     return fromParts(mul(r, cos(im(z))), mul(r, sin(im(z))));
-  }],
-  ['log', ([a]) => fromParts(modulus(a as Tensor).log(), atan2(im(a as Tensor), re(a as Tensor)))],
-  ['sqrt', ([a]) => principalSqrt(a as Tensor)],
-  ['reciprocal', ([a]) => quotient(onesOf(a as Tensor), a as Tensor, null)],
-  ['sin', ([a]) => {
-    const [x, y] = [re(a as Tensor), im(a as Tensor)];
-    return fromParts(mul(sin(x), y.cosh()), mul(cos(x), y.sinh()));
-  }],
-  ['cos', ([a]) => {
-    const [x, y] = [re(a as Tensor), im(a as Tensor)];
-    return fromParts(mul(cos(x), y.cosh()), neg(mul(sin(x), y.sinh())));
-  }],
-  ['cumsum', ([z, dim, dtype]) => {
-    const t = z as Tensor;
-    const n = Math.max(t.dim(), 1);
-    const d = (dim as number) < 0 ? (dim as number) + n : (dim as number);
-    return fromPairs(parts(t).cumsum(d, { dtype: dtype == null ? undefined : toRealValueType(dtype as DType) }));
-  }],
-  ['eq', ([a, b]) => {
-    const d = complexResult('eq', a as Tensor, b as Operand);
-    const [x, y] = [asComplex(a as Tensor, d), asComplex(b as Operand, d, a as Tensor)];
+  });
+  kernel('log', ([z]) => fromParts(modulus(z).log(), atan2(im(z), re(z))));
+  kernel('sqrt', ([z]) => principalSqrt(z));
+  kernel('reciprocal', ([z]) => quotient(onesOf(z), z, null));
+  kernel('sin', ([z]) => fromParts(mul(sin(re(z)), im(z).cosh()), mul(cos(re(z)), im(z).sinh())));
+  kernel('cos', ([z]) => fromParts(mul(cos(re(z)), im(z).cosh()), neg(mul(sin(re(z)), im(z).sinh()))));
+  kernel('cumsum', ([z, dim, dtype]) => {
+    const d = dim < 0 ? dim + Math.max(z.dim(), 1) : dim;
+    return fromPairs(parts(z).cumsum(d, { dtype: dtype == null ? undefined : toRealValueType(dtype) }));
+  });
+  kernel('eq', ([a, b]) => {
+    const d = complexResult('eq', a, b);
+    const [x, y] = [asComplex(a, d), asComplex(b, d, a)];
     return logicalAnd(eq(re(x), re(y)), eq(im(x), im(y)));
-  }],
-  ['ne', ([a, b]) => {
-    const d = complexResult('ne', a as Tensor, b as Operand);
-    const [x, y] = [asComplex(a as Tensor, d), asComplex(b as Operand, d, a as Tensor)];
+  });
+  kernel('ne', ([a, b]) => {
+    const d = complexResult('ne', a, b);
+    const [x, y] = [asComplex(a, d), asComplex(b, d, a)];
     return logicalOr(ne(re(x), re(y)), ne(im(x), im(y)));
-  }],
-  ['where', ([c, a, b]) => {
-    const d = complexResult('where', a as Operand, b as Operand);
-    const like = c as Tensor;
-    return fromPairs(where(like.unsqueeze(-1), parts(asComplex(a as Operand, d, like)), parts(asComplex(b as Operand, d, like))));
-  }],
-  ['sum.dim_IntList', ([z, dims, keepdim, dtype]) => reduceParts(sum, z as Tensor, dims as number[] | null, keepdim as boolean, dtype as DType | null)],
-  ['mean.dim', ([z, dims, keepdim, dtype]) => reduceParts(mean, z as Tensor, dims as number[] | null, keepdim as boolean, dtype as DType | null)],
-  ['mm', ([a, b]) => matrixProduct('mm', (x, y) => x.mm(y), a as Tensor, b as Tensor)],
-  ['bmm', ([a, b]) => matrixProduct('bmm', (x, y) => x.bmm(y), a as Tensor, b as Tensor)],
-  ['dot', ([a, b]) => matrixProduct('dot', (x, y) => x.dot(y), a as Tensor, b as Tensor)],
-  ['mv', ([a, b]) => matrixProduct('mv', (x, y) => x.mv(y), a as Tensor, b as Tensor)],
-  ['copy_', ([self, src]) => copyInto(self as Tensor, src as Tensor)],
-  ['fill_.Scalar', ([self, value]) => {
-    const z = self as Tensor;
-    re(z).fill_(value as number);
+  });
+  kernel('where', ([c, a, b]) => {
+    const d = complexResult('where', a, b);
+    return fromPairs(where(c.unsqueeze(-1), parts(asComplex(a, d, c)), parts(asComplex(b, d, c))));
+  });
+  kernel('sum.dim_IntList', ([z, dims, keepdim, dtype]) => reduceParts(sum, z, dims, keepdim, dtype));
+  kernel('mean.dim', ([z, dims, keepdim, dtype]) => reduceParts(mean, z, dims, keepdim, dtype));
+  kernel('mm', ([a, b]) => matrixProduct('mm', (x, y) => x.mm(y), a, b));
+  kernel('bmm', ([a, b]) => matrixProduct('bmm', (x, y) => x.bmm(y), a, b));
+  kernel('dot', ([a, b]) => matrixProduct('dot', (x, y) => x.dot(y), a, b));
+  kernel('mv', ([a, b]) => matrixProduct('mv', (x, y) => x.mv(y), a, b));
+  kernel('copy_', ([self, src]) => copyInto(self, src));
+  kernel('fill_.Scalar', ([z, value]) => {
+    re(z).fill_(value);
     im(z).fill_(0);
     return z;
-  }],
-  ['_to_copy', ([self, dtype, device]) => toCopy(self as Tensor, dtype as DType | null, device)],
-  ['clone', ([self, format]) => fromPairs(parts(self as Tensor).clone({ memoryFormat: (format ?? 'preserve') as never }))],
-  ['cat', ([tensors, dim]) => catParts(tensors as Tensor[], dim as number)],
-  ['stack', ([tensors, dim]) => {
-    const ts = tensors as Tensor[];
-    const n = (ts[0]?.dim() ?? 0) + 1;
-    const d = (dim as number) < 0 ? (dim as number) + n : (dim as number);
-    const c = commonComplex('stack', ts);
-    return fromPairs(stack(ts.map((t) => parts(asComplex(t, c))), d));
-  }],
-];
+  });
+  kernel('_to_copy', ([self, dtype, device]) => toCopy(self, dtype, device));
+  kernel('clone', ([self, format]) => fromPairs(parts(self).clone({ memoryFormat: format === 'contiguous' ? 'contiguous' : 'preserve' })));
+  kernel('cat', ([tensors, dim]) => catParts(tensors, dim));
+  kernel('stack', ([tensors, dim]) => {
+    const d = dim < 0 ? dim + (tensors[0]?.dim() ?? 0) + 1 : dim;
+    const c = commonComplex('stack', tensors);
+    return fromPairs(stack(tensors.map((t) => parts(asComplex(t, c))), d));
+  });
+}
 
 function commonComplex(op: string, ts: readonly Tensor[]): DType {
   return toComplexType(resultType(op, ts.map((t) => ({ dtype: t.dtype, shape: [1] }))));
@@ -293,18 +287,14 @@ function catParts(ts: readonly Tensor[], dim: number): Tensor {
   return fromPairs(cat(ts.map((t) => parts(asComplex(t, c))), d));
 }
 
-/** Registers the kernels above at the Complex key (core's api.ts, once every op exists). */
-export function registerComplexKernels(): void {
-  for (const [name, fn] of KERNELS) registerComplexKernel(getOperator(name), fn);
-}
-
 /**
  * Registers `fn` as `op`'s kernel for complex operands (the Complex key): a composite that
  * receives the arguments as Tensor handles (numbers and lists as they are) and computes with
  * ops on real views (`viewAsReal`), so that autograd and every backend see real ops only.
  */
-export function registerComplexKernel(op: OperatorHandle, fn: (args: unknown[]) => Tensor): void {
-  registerKernel(op, DispatchKey.Complex, composite(fn) as BoxedKernel);
+export function registerComplexKernel<S extends string>(op: OperatorHandle<S>, fn: (args: CompositeArgs<S>) => Tensor): void {
+  // (composite lends the boxed arguments in schema order, which CompositeArgs<S> types: Note [Schema types])
+  registerKernel(op, DispatchKey.Complex, composite(fn as (args: unknown[]) => Tensor));
 }
 
 // ---- front ends ----

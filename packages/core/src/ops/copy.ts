@@ -11,7 +11,7 @@ import { complexParts } from '../tensor/host-data';
 import { callBoxed } from '../dispatch/dispatcher';
 import { isOptionsObject, makeBinder, type OptionalArgs } from './binder';
 import { front, overloadedFront, type OptionsOf } from './front';
-import { callFunctional, callMutating, unwrapTensor } from './call';
+import { callFunctional, callMutating, implResult, unwrapTensor } from './call';
 import { UNINITIALIZED, broadcastTo, checkNoInternalOverlap, checkNoPartialOverlap, isScalar, readScalar, sameShape } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
 
@@ -119,7 +119,7 @@ function realToComplex(src: TensorImpl, dtype: DType, dev: Device, b: Backend | 
     implOf(b, 'copy', 'to')(re, src);
     implOf(b, 'fill', 'to')(im, 0);
     if (dev === src.device) return out.retain();
-    return callBoxed(TO_COPY, [out, dtype, dev, null]) as TensorImpl;
+    return implResult(TO_COPY, callBoxed(TO_COPY, [out, dtype, dev, null]));
   } finally {
     re.release();
     im.release();
