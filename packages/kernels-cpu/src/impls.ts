@@ -84,6 +84,7 @@ export const cpuImpls = {
   lstsq,
   lstsqSvd,
   matrixExp,
+  fft: notImplemented('torch.fft on the CPU is being written'),
   leakyRelu,
   elu,
   hardtanh,

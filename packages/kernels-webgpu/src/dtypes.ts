@@ -125,6 +125,7 @@ export const webgpuDtypes = {
   matrixExp: F32,
   bmm: WITH_F16_BF16,
   addmm: [],
+  fft: [],
   standardGammaGrad: F32,
   randomFill: WITH_I64_F16_BF16,
   bernoulliTensor: WITH_I64_F16_BF16,

@@ -148,6 +148,7 @@ export type { LinalgImpls } from './linalg-solve-impls';
 export * from './linalg-svd-front';
 export type { SvdImpls } from './linalg-svd-impls';
 export { lstsqWorkSize, type LinalgQrImpls } from './linalg-qr-impls';
+export type { FftImpls } from './fft-impls';
 export * from './linalg-qr-front';
 export { index, indexAsync } from './indexing';
 export { countsAreAsync } from './data-dependent';
