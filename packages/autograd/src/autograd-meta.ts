@@ -18,7 +18,9 @@ export class AutogradMeta implements AutogradMetaInterface {
   grad: TensorImpl | null = null;
   /** Core's cached `.grad` handle (Note [Reading .grad]); forgotten, never disposed, when grad changes. */
   gradHandle: object | null = null;
-  gradFn: Node | null = null;
+  private fn: Node | null = null;
+  /** The storage version when `fn` was set (Note [Stale view histories]). */
+  private fnVersion = 0;
   outputNr = 0;
   retainsGrad = false;
   hooks: TensorHook[] = [];
@@ -34,10 +36,36 @@ export class AutogradMeta implements AutogradMetaInterface {
     this.leafRequiresGrad = v;
   }
 
+  /**
+   * Note [Stale view histories]
+   * A differentiable view's history is its base's as of the view's making. An in-place op on
+   * the base, or on another view of it, gives the base a new history (CopySlices) and bumps
+   * the storage's version; PyTorch then regenerates the view's gradFn from the base's new one
+   * when it is next read, and so does this getter: a view whose gradFn was set (a view made
+   * while the base required grad) and whose version moved since gets a window onto the base's
+   * current history (ViewOfBase, which also knows dtype views and the conjugate bit). Without
+   * it, `v = z[0]; z.mul_(2); v.sum().backward()` would miss the mul, and so would every
+   * complex in-place op, which writes through a view of its operand's parts.
+   */
+  get gradFn(): Node | null {
+    const base = this.impl.base;
+    if (base !== null && this.fn !== null && this.fnVersion !== this.impl.version.version) {
+      this.fnVersion = this.impl.version.version;
+      const node = regenerateView?.(this.impl, base) ?? null;
+      if (node) {
+        this.fn.release();
+        this.fn = node; // (born with the reference this meta owns)
+        this.outputNr = 0;
+      }
+    }
+    return this.fn;
+  }
+
   setGradFn(node: Node | null, outputNr: number): void {
     node?.retain();
-    this.gradFn?.release();
-    this.gradFn = node;
+    this.fn?.release();
+    this.fn = node;
+    this.fnVersion = this.impl.version.version;
     this.outputNr = outputNr;
   }
 
@@ -50,12 +78,19 @@ export class AutogradMeta implements AutogradMetaInterface {
 
   release(): void {
     this.setGrad(null);
-    const fn = this.gradFn;
-    this.gradFn = null;
+    const fn = this.fn;
+    this.fn = null;
     fn?.forgetRetainedGrad(this);
     fn?.release();
     this.hooks = [];
   }
+}
+
+let regenerateView: ((view: TensorImpl, base: TensorImpl) => Node | null) | null = null;
+
+/** How a stale view's gradFn is remade from its base's (copy-slices.ts; Note [Stale view histories]). */
+export function setViewRegenerator(f: (view: TensorImpl, base: TensorImpl) => Node | null): void {
+  regenerateView = f;
 }
 
 /** `impl`'s autograd state, or null (every meta is an AutogradMeta: index.ts registers the factory). */

@@ -22,7 +22,7 @@ import { ensureMeta, metaOf, requiresGrad } from './autograd-meta';
 import { recordForwardTrace } from './anomaly';
 import type { Derivative, DerivativeTable } from './derivative';
 import { FormulaNode, type InputInfo } from './formula-node';
-import { CopySlices, ViewOfBase } from './copy-slices';
+import { CopySlices, ViewOfBase, stridedGeometryOf } from './copy-slices';
 import { nodeOnEdges, type Node } from './node';
 import { SavedVariable } from './saved-variable';
 
@@ -162,8 +162,8 @@ function checkInplace(name: string, self: TensorImpl): void {
 
 /** After an in-place op `node` on `view`: the base's history goes through CopySlices, the view's through the new base. */
 function rebaseHistory(base: TensorImpl, view: TensorImpl, node: Node): void {
-  const bg = { sizes: base.sizes, strides: base.strides, offset: base.storageOffset };
-  const vg = { sizes: view.sizes, strides: view.strides, offset: view.storageOffset };
+  const bg = stridedGeometryOf(base);
+  const vg = stridedGeometryOf(view);
   const copy = new CopySlices(bg, vg, node);
   ensureMeta(base).setGradFn(copy, 0);
   const viewNode = new ViewOfBase(bg, vg, { node: copy, inputNr: 0 });

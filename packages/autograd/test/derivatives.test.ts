@@ -773,6 +773,12 @@ add('alias', 'same geometry', (d) => [d([2, 3])], alias, true);
 add('view_as_complex', 'pairs as complex and back', (d) => [d([3, 2])], (x) => c.viewAsReal(c.viewAsComplex(x)), true);
 add('view_as_real', 'complex products, as pairs', (d) => [d([3, 2]), d([3, 2])], (a, b) => c.viewAsReal(c.mul(c.viewAsComplex(a), c.div(c.viewAsComplex(b), c.add(c.viewAsComplex(a), 3)))), true);
 add('view_as_real', 'complex matmul, abs and exp, as pairs', (d) => [d([2, 2, 2]), d([2, 2])], (a, b) => c.viewAsReal(c.exp(c.matmul(c.viewAsComplex(a), c.viewAsComplex(b)).div(4))).mul(c.abs(c.viewAsComplex(b)).sum()), true);
+add('_conj', 'a lazy conjugate times its operand, resolved', (d) => [d([3, 2]), d([3, 2])], (a, b) => c.viewAsReal(c.mul(c.viewAsComplex(a).conj(), c.viewAsComplex(b)).resolveConj()), true);
+add('_conj', 'in place through a lazy conjugate (the fallback writes back)', (d) => [d([3, 2]), d([3, 2])], (a, b) => {
+  const z = c.viewAsComplex(a).mul(1);
+  z.conj().mul_(c.viewAsComplex(b));
+  return c.viewAsReal(z);
+}, true);
 
 // copies
 add('clone', 'clone', (d) => [d([2, 3], 'any', 'strided')], (x) => c.clone(x), true);

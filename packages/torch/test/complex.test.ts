@@ -5,7 +5,10 @@
  * view_as_real pairs.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+
+// (the WebGPU suite compiles a pipeline per kernel on first use: slow on SwiftShader under load)
+vi.setConfig({ testTimeout: 120_000 });
 import * as torch from '../src';
 import type { DType, Tensor } from '../src';
 
@@ -22,6 +25,8 @@ interface Golden {
   grads: [string, Values[], Values[]][];
   errors: ([string, null] | [string, string, string])[];
   finfo: Record<string, { eps: number; max: number; dtype: DType }>;
+  conj_bits: Record<string, boolean>;
+  conj_values: Record<string, Values>;
   pt: Record<string, Values & { stride: number[]; storageOffset: number }>;
 }
 
@@ -42,7 +47,7 @@ function make(v: Values): Tensor {
 function expectClose(got: Tensor, want: Values, tol = want.dtype === 'complex128' || want.dtype === 'float64' ? 1e-12 : 1e-6): void {
   expect(got.dtype).toBe(want.dtype);
   expect(got.shape).toEqual(want.shape);
-  const flat = (isComplex(got.dtype) ? torch.viewAsReal(got) : got).contiguous().reshape(-1);
+  const flat = (isComplex(got.dtype) ? torch.viewAsReal(got.resolveConj()) : got).contiguous().reshape(-1);
   const vals = got.dtype === 'bool' ? (flat.tolist() as boolean[]).map(Number) : (flat.tolist() as number[]);
   const exp = want.values.map(num);
   vals.forEach((g, i) => {
@@ -151,6 +156,29 @@ describe('complex dtypes: gradients (PyTorch\'s conjugate Wirtinger convention)'
     conj_mul: (z) => z.mul(z.conj()).real.sum(),
     log_sqrt: (z) => z.log().add(z.sqrt().mul(z.reciprocal())).abs().sum(),
     sin_cos_cumsum: (z) => z.sin().mul(z.cos()).cumsum(0).real.sum(),
+    // in-place ops through views and the conjugate bit (autograd's Note [Stale view histories])
+    conj_inplace: (a, b) => {
+      const z = a.mul(1);
+      z.conj().mul_(b);
+      return z.abs().sum();
+    },
+    conj_inplace_view_used: (a, b) => {
+      const z = a.mul(1);
+      const y = z.conj();
+      y.mul_(b);
+      return y.mul(b).real.sum();
+    },
+    inplace_then_view: (a, b) => {
+      const z = a.mul(1);
+      const v = z.index('0:2');
+      z.mul_(b);
+      return v.abs().sum();
+    },
+    real_view_inplace: (a) => {
+      const z = a.mul(1);
+      z.real.mul_(3);
+      return z.abs().sum();
+    },
   };
   for (const [label, inputs, grads] of G.grads) {
     it(label, () => {
@@ -165,6 +193,7 @@ describe('complex dtypes: errors', () => {
   const z = torch.complex(torch.tensor([1, 2], { dtype: 'float32' }), torch.tensor([0.5, -1], { dtype: 'float32' }));
   const calls: Record<string, () => unknown> = {
     view_as_real_float: () => torch.viewAsReal(torch.zeros([2])),
+    view_as_real_conj: () => torch.viewAsReal(z.conj()),
     view_as_complex_last_dim: () => torch.viewAsComplex(torch.zeros([2, 3])),
     view_as_complex_stride: () => torch.viewAsComplex(torch.zeros([2, 2]).t()),
     view_as_complex_0d: () => torch.viewAsComplex(torch.tensor(1.5)),
@@ -196,6 +225,76 @@ describe('complex dtypes: errors', () => {
   it('item() of a complex tensor says how to read it', () => {
     expect(() => z.index(0).item()).toThrow(/x\.real\.item\(\)/);
     expect(z.tolist()).toEqual([[1, 0.5], [2, -1]]);
+  });
+});
+
+describe('the conjugate bit (a lazy view, as PyTorch\'s)', () => {
+  const c = (r: number[], i: number[]) => torch.complex(torch.tensor(r, { dtype: 'float32' }), torch.tensor(i, { dtype: 'float32' }));
+  const z1 = c([1, -2, 3.5, 0], [2, 0.5, -1, -0]);
+  const z2 = c([0.5, 4, -1.5, 2], [-3, 1, 2.5, 0.25]);
+  const m1 = c([1, 2, 3, 4.5], [0, 1, -1, 0.5]).reshape([2, 2]);
+  const m2 = c([0.5, -1, 2, 1], [1.5, 0, 0.25, -2]).reshape([2, 2]);
+  const bits: Record<string, () => boolean> = {
+    conj: () => z1.conj().isConj(), conj_conj: () => z1.conj().conj().isConj(), slice: () => z1.conj().index('1:').isConj(),
+    reshape: () => z1.conj().reshape([2, 2]).isConj(), clone: () => z1.conj().clone().isConj(), add: () => z1.conj().add(0).isConj(),
+    resolve: () => z1.conj().resolveConj().isConj(), real_tensor: () => torch.tensor([1]).conj().isConj(),
+    detach: () => z1.conj().detach().isConj(), mH: () => m1.mH.isConj(), to_cdouble: () => z1.conj().to('complex128').isConj(),
+    conj_physical: () => z1.conjPhysical().isConj(), shares_storage: () => z1.conj().impl.storage === z1.impl.storage,
+  };
+  it('has a case for every golden', () => {
+    expect(Object.keys(bits).sort()).toEqual(Object.keys(G.conj_bits).sort());
+    expect(Object.keys(values).sort()).toEqual(Object.keys(G.conj_values).sort());
+  });
+  for (const [name, want] of Object.entries(G.conj_bits)) it(`isConj: ${name}`, () => expect(bits[name]()).toBe(want));
+
+  /** z1's values after `f` wrote through its conjugate. */
+  const through = (f: (y: Tensor) => unknown) => () => {
+    const z = z1.clone();
+    f(z.conj());
+    return z;
+  };
+  const values: Record<string, () => Tensor> = {
+    imag: () => z1.conj().imag, real: () => z1.conj().real, sum: () => z1.conj().sum(), abs: () => z1.conj().abs(),
+    mm: () => m1.conj().matmul(m2), mH_mm: () => m1.mH.matmul(m2), cat: () => torch.cat([z1.conj(), z2]), to_cdouble: () => z1.conj().to('complex128'),
+    mul_: through((y) => y.mul_(z2)), add_real_: through((y) => y.add_(torch.tensor([1, 2, 3, 4], { dtype: 'float32' }))),
+    fill_: through((y) => y.index('1:3').fill_(2.5)), copy_: through((y) => y.copy_(z2)), conj_physical_: through((y) => y.conjPhysical_()),
+    copy_from_conj: () => torch.zeros([4], { dtype: 'complex64' }).copy_(z2.conj()),
+    conj_conj: () => z1.conj().conj(), slice_conj: () => z1.conj().index('1:3'), exp: () => z1.conj().exp(),
+  };
+  for (const [name, want] of Object.entries(G.conj_values)) it(`values: ${name}`, () => expectClose(values[name](), want));
+
+  it('reads conjugated values on the host: tolist, printing, data', async () => {
+    const y = z1.conj();
+    expect(y.tolist()).toEqual([[1, -2], [-2, -0.5], [3.5, 1], [0, 0]]);
+    expect(String(y)).toBe(String(z1.conjPhysical()));
+    expect(Array.from((await y.data()) as Float32Array)).toEqual([1, -2, -2, -0.5, 3.5, 1, 0, 0]);
+  });
+
+  it('writes through the conjugate into the tensor it views, bumping the shared version', () => {
+    const z = z1.clone();
+    const y = z.conj();
+    const v0 = z.version;
+    y.index('0:1').fill_(5);
+    expect((z.tolist() as number[][])[0]).toEqual([5, -0]);
+    expect(z.version).toBeGreaterThan(v0);
+  });
+
+  it('leaves no tensors behind when in-place ops with gradients go through it', () => {
+    const a = z1.clone().requiresGrad_();
+    const b = z2.clone().requiresGrad_();
+    let before = 0;
+    for (let i = 0; i < 20; i++) {
+      if (i === 1) before = torch.memory.stats('cpu').liveTensors;
+      torch.tidy(() => {
+        const z = a.mul(1);
+        z.conj().mul_(b);
+        z.index('0:2').add_(1);
+        z.abs().sum().backward();
+      });
+      a.grad!.zero_();
+      b.grad!.zero_();
+    }
+    expect(torch.memory.stats('cpu').liveTensors).toBe(before);
   });
 });
 

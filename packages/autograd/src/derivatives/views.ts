@@ -1,5 +1,6 @@
 import {
   asStrided,
+  conj,
   contiguousGeometry,
   diagonalGeometry,
   isContiguous,
@@ -156,5 +157,7 @@ export const VIEW_DERIVATIVES = {
   // (Note [Complex gradients] in core: a complex gradient is its parts' gradients, viewed)
   view_as_real: shapeFree('ViewAsRealBackward0', (grad) => viewAsComplex(grad.contiguous())),
   view_as_complex: shapeFree('ViewAsComplexBackward0', (grad) => viewAsReal(grad)),
+  // (the gradient of conj(z) is conj of the gradient: core's Note [The conjugate bit])
+  _conj: shapeFree('ConjBackward0', (grad) => conj(grad)),
   ...INPLACE_VIEW_DERIVATIVES,
 } satisfies DerivativeFamily;

@@ -9,7 +9,8 @@ import { privateUse1BackendName, type DeviceType } from '../device';
  * component can be read back from an autograd key. `PrivateUse1` is the key of an
  * out-of-tree backend (Note [PrivateUse1]). `Complex`, the highest, is in the key set of a
  * complex tensor: there complex ops run as composites over real views, above autograd, so
- * that autograd records the real ops (Note [Complex tensors are pairs of reals]).
+ * that autograd records the real ops (Note [Complex tensors are pairs of reals]). `Conjugate`,
+ * above it, is in the key set of a tensor with the conjugate bit set (Note [The conjugate bit]).
  */
 export const DispatchKey = {
   CPU: 0,
@@ -22,12 +23,13 @@ export const DispatchKey = {
   AutogradMeta: 7,
   AutogradPrivateUse1: 8,
   Complex: 9,
+  Conjugate: 10,
 } as const;
 
 export type DispatchKey = (typeof DispatchKey)[keyof typeof DispatchKey];
 export type DispatchKeyName = keyof typeof DispatchKey;
 
-export const NUM_DISPATCH_KEYS = 10;
+export const NUM_DISPATCH_KEYS = 11;
 
 const NAMES: DispatchKeyName[] = [];
 for (const [name, k] of Object.entries(DispatchKey)) NAMES[k] = name as DispatchKeyName;

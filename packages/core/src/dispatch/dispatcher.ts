@@ -191,7 +191,7 @@ function selectKernel(op: OperatorHandle, ks: DispatchKeySet): DispatchEntry {
         `${op.schema.name}: no kernel for aten::${op.name} on any key of the call (were the tensor arguments disposed, or is no backend imported?)`,
       );
     }
-    const kernel = op.kernels[k] ?? compositeFor(op, k) ?? backendFallbacks[k] ?? (k === DispatchKey.Complex ? noComplexKernel(op) : undefined);
+    const kernel = op.kernels[k] ?? compositeFor(op, k) ?? backendFallbacks[k] ?? perOpFallback(op, k);
     if (kernel === FALLTHROUGH) {
       set = set.remove(k);
       continue;
@@ -211,11 +211,29 @@ function selectKernel(op: OperatorHandle, ks: DispatchKeySet): DispatchEntry {
  */
 function compositeFor(op: OperatorHandle, k: DispatchKey): BoxedKernel | undefined {
   const c = op.def.composite;
-  // (a composite reaches complex tensors through the ops it calls)
-  if (c && k === DispatchKey.Complex) return FALLTHROUGH;
+  // (a composite reaches complex and conjugated tensors through the ops it calls)
+  if (c && (k === DispatchKey.Complex || k === DispatchKey.Conjugate)) return FALLTHROUGH;
   if (!c || k === DispatchKey.ADInplaceOrView) return undefined; // registered at backend and autograd keys only
   if (isAutogradKey(k) && op.kernels[k - DispatchKey.AutogradCPU] !== undefined) return undefined;
   return c;
+}
+
+let conjugateFallback: ((op: OperatorHandle) => BoxedKernel) | undefined;
+
+/**
+ * Sets the kernel every op without one of its own runs at the Conjugate key, made per op
+ * because it reads the op's schema (which arguments it writes) and calls it again: core's
+ * ops layer registers it (Note [The conjugate bit]).
+ */
+export function setConjugateFallback(make: (op: OperatorHandle) => BoxedKernel): void {
+  conjugateFallback = make;
+  epoch++;
+}
+
+function perOpFallback(op: OperatorHandle, k: DispatchKey): BoxedKernel | undefined {
+  if (k === DispatchKey.Complex) return noComplexKernel(op);
+  if (k === DispatchKey.Conjugate) return conjugateFallback?.(op);
+  return undefined;
 }
 
 /** An op with complex operands and no complex kernel: PyTorch's "not implemented for 'ComplexFloat'". */

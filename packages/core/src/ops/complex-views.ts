@@ -23,13 +23,28 @@ function defineDtypeView(schema: string, make: (self: TensorImpl) => TensorImpl)
   };
   for (const k of BACKEND_KEYS) registerKernel(h, k, kernel);
   registerKernel(h, DispatchKey.Complex, FALLTHROUGH);
+  registerKernel(h, DispatchKey.Conjugate, FALLTHROUGH);
   return h;
 }
 
 export const VIEW_AS_REAL = defineDtypeView('view_as_real(Tensor(a) self) -> Tensor(a)', (t) => {
   if (!isComplexType(t.dtype)) throw new DTypeError('view_as_real is only supported for complex tensors');
+  if (t.isConj) {
+    throw new TorchError(
+      "view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate tensor so you can view it as real, use self.resolve_conj(); however, be warned that the resulting tensor will NOT alias the original.",
+    );
+  }
   return complexParts(t);
 });
+
+/** `_conj`: a complex tensor's window with the conjugate bit flipped (Note [The conjugate bit] in conjugate.ts). */
+export const CONJ_VIEW = defineDtypeView('_conj(Tensor(a) self) -> Tensor(a)', (t) => {
+  if (!isComplexType(t.dtype)) throw new DTypeError(`_conj: expected a complex tensor, but got ${torchTypeName(t.dtype)}`);
+  return t.conjugateView();
+});
+
+/** `_conj(t)` of a complex tensor: the same window with the bit flipped (a view). */
+export const conjView = (t: Tensor): Tensor => callFunctional(CONJ_VIEW, [unwrapTensor('_conj', 'self', t)]);
 
 export const VIEW_AS_COMPLEX = defineDtypeView('view_as_complex(Tensor(a) self) -> Tensor(a)', (t) => {
   if (t.dtype !== 'float32' && t.dtype !== 'float64') {
@@ -55,12 +70,16 @@ export const viewAsReal = front('view_as_real(Tensor(a) self) -> Tensor(a)').run
 export const viewAsComplex = front('view_as_complex(Tensor(a) self) -> Tensor(a)').run(([self]): Tensor => viewAsComplexOf(self));
 
 /** `torch.real(z)` / `z.real`: a view of the real parts; a real tensor itself. */
-export const real = front('real(Tensor(a) self) -> Tensor(a)', { method: false }).run(([self]): Tensor =>
-  isComplexType(self.dtype) ? selectOf(viewAsRealOf(self), -1, 0) : callFunctional(ALIAS, [unwrapTensor('real', 'self', self)]),
-);
+export const real = front('real(Tensor(a) self) -> Tensor(a)', { method: false }).run(([self]): Tensor => {
+  if (!isComplexType(self.dtype)) return callFunctional(ALIAS, [unwrapTensor('real', 'self', self)]);
+  // (a conjugate's real parts are its storage's: Note [The conjugate bit])
+  return selectOf(viewAsRealOf(self.impl.isConj ? conjView(self) : self), -1, 0);
+});
 
 /** `torch.imag(z)` / `z.imag`: a view of the imaginary parts (PyTorch refuses a real tensor). */
 export const imag = front('imag(Tensor(a) self) -> Tensor(a)', { method: false }).run(([self]): Tensor => {
   if (!isComplexType(self.dtype)) throw new TorchError('imag is not implemented for tensors with non-complex dtypes.');
+  // (a conjugate's are the storage's negated: a new tensor, for want of PyTorch's negative bit)
+  if (self.impl.isConj) return selectOf(viewAsRealOf(conjView(self)), -1, 1).neg();
   return selectOf(viewAsRealOf(self), -1, 1);
 });

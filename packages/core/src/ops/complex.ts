@@ -16,9 +16,10 @@ import type { DeviceLike } from '../device';
 import { isComplexType, resultType, toComplexType, toRealValueType, type DType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { Tensor } from '../tensor/tensor';
+import { TensorImpl } from '../tensor/tensor-impl';
 import { composite, type CompositeArgs } from './composite';
 import type { OpSchemas } from './generated/schemas';
-import { viewAsComplexOf, viewAsRealOf } from './complex-views';
+import { conjView, viewAsComplexOf, viewAsRealOf } from './complex-views';
 import { to } from './copy';
 import { front } from './front';
 import { full, zerosLike } from './factories';
@@ -145,6 +146,17 @@ function principalSqrt(z: Tensor): Tensor {
   return fromParts(where(posX, t, half.abs()), where(posX, half, where(negY, neg(t), t)));
 }
 
+/**
+ * An in-place op's operands to compute from: where autograd records the computation, `self`
+ * copied, since the products' derivatives save views of what they read and the write into
+ * `self` would change them (PyTorch's in-place derivatives save `original_self` so).
+ */
+function readable(self: Tensor, other: Operand): [Tensor, Operand] {
+  if (!self.requiresGrad && !(other instanceof Tensor && other.requiresGrad)) return [self, other];
+  const copy = self.clone();
+  return [copy, other === self ? copy : other];
+}
+
 /** An in-place op's result written into `self` (complex). */
 function writeInto(self: Tensor, value: Tensor): Tensor {
   checkComplexSelf(self, value.dtype);
@@ -186,16 +198,29 @@ function reduceParts(f: typeof sum, z: Tensor, dims: readonly number[] | null | 
 
 // ---- copies ----
 
+/** A tensor without the conjugate bit on the same storage, and whether it had it (Note [The conjugate bit]). */
+function unconjugated(t: Tensor): [Tensor, boolean] {
+  return t.impl.isConj ? [conjView(t), true] : [t, false];
+}
+
+/** copy_ is the one kernel a conjugated tensor reaches (Note [The conjugate bit]): it reads and writes storage. */
 function copyInto(self: Tensor, src: Tensor): Tensor {
   if (cplx(self)) {
-    if (cplx(src)) parts(self).copy_(parts(src));
-    else {
-      re(self).copy_(src);
-      im(self).fill_(0);
+    const [dst, dstConj] = unconjugated(self);
+    if (cplx(src)) {
+      const [from, srcConj] = unconjugated(src);
+      if (dstConj === srcConj) parts(dst).copy_(parts(from));
+      else {
+        re(dst).copy_(re(from));
+        im(dst).copy_(neg(im(from)));
+      }
+    } else {
+      re(dst).copy_(src);
+      im(dst).fill_(0);
     }
   } else {
-    // (PyTorch warns that the imaginary parts are discarded)
-    self.copy_(re(src));
+    // (PyTorch warns that the imaginary parts are discarded; a conjugate's real parts are its storage's)
+    self.copy_(re(unconjugated(src)[0]));
   }
   return self;
 }
@@ -221,9 +246,9 @@ export function registerComplexKernels(): void {
   kernel('add_', ([a, b, alpha]) => writeInto(a, addSub('add', a, b, alpha)));
   kernel('sub_', ([a, b, alpha]) => writeInto(a, addSub('sub', a, b, alpha)));
   kernel('mul', ([a, b]) => product(a, b));
-  kernel('mul_', ([a, b]) => writeInto(a, product(a, b)));
+  kernel('mul_', ([a, b]) => writeInto(a, product(...readable(a, b))));
   kernel('div', ([a, b, mode]) => quotient(a, b, mode));
-  kernel('div_', ([a, b, mode]) => writeInto(a, quotient(a, b, mode)));
+  kernel('div_', ([a, b, mode]) => writeInto(a, quotient(...readable(a, b), mode)));
   kernel('neg', ([a]) => fromPairs(neg(parts(a))));
   kernel('neg_', ([a]) => (parts(a).neg_(), a));
   kernel('abs', ([a]) => modulus(a));
@@ -294,7 +319,15 @@ function catParts(ts: readonly Tensor[], dim: number): Tensor {
  */
 export function registerComplexKernel<S extends string>(op: OperatorHandle<S>, fn: (args: CompositeArgs<S>) => Tensor): void {
   // (composite lends the boxed arguments in schema order, which CompositeArgs<S> types: Note [Schema types])
-  registerKernel(op, DispatchKey.Complex, composite(fn as (args: unknown[]) => Tensor));
+  const k = composite(fn as (args: unknown[]) => Tensor);
+  if (!op.schema.args.some((a) => a.mutable)) return registerKernel(op, DispatchKey.Complex, k);
+  // An in-place or out= kernel returns what it wrote borrowed (Note [Kernel results and
+  // ownership]); composite hands its result over with a reference of its own.
+  registerKernel(op, DispatchKey.Complex, (ks, args) => {
+    const written = k(ks, args);
+    if (written instanceof TensorImpl) written.release();
+    return written;
+  });
 }
 
 // ---- front ends ----
@@ -331,32 +364,36 @@ export const angle = front('angle(Tensor self, *, Tensor? out=None) -> Tensor').
   return where(x.isnan(), x, where(x.lt(0), Math.PI, 0).to(x.dtype));
 });
 
-/**
- * `torch.conj(z)`: the complex conjugate. PyTorch returns a lazy view with the conjugate bit
- * set; torch-ts has no conjugate bit yet and returns a new tensor (`conjPhysical`'s result), so
- * writing into the result does not write into `z`. A real tensor is returned as an alias.
- */
-export const conj = front('conj(Tensor(a) self) -> Tensor(a)').run(([self]): Tensor =>
-  cplx(self) ? fromParts(re(self), neg(im(self))) : alias(self),
-);
+/** The conjugate of a complex tensor without the conjugate bit, as a new tensor. */
+const conjugated = (z: Tensor): Tensor => fromParts(re(z), neg(im(z)));
 
-/** `torch.conjPhysical(z)`: the conjugate as a new tensor. */
+/**
+ * `torch.conj(z)`: PyTorch's lazy conjugate, a view of z with the conjugate bit set (Note
+ * [The conjugate bit]): nothing is computed, and writing into it writes into z. A real tensor
+ * is returned as an alias.
+ */
+export const conj = front('conj(Tensor(a) self) -> Tensor(a)').run(([self]): Tensor => (cplx(self) ? conjView(self) : alias(self)));
+
+/** `torch.conjPhysical(z)`: the conjugate as a new tensor, without the bit. */
 export const conjPhysical = front('conj_physical(Tensor self, *, Tensor? out=None) -> Tensor').run(([self, out]): Tensor => {
-  const z = cplx(self) ? fromParts(re(self), neg(im(self))) : self.clone();
+  const z = !cplx(self) ? self.clone() : self.impl.isConj ? conjView(self).clone() : conjugated(self);
   return out ? copyResult(out, z) : z;
 });
 
-/** `x.conjPhysical_()`: conjugates in place (negates the imaginary parts); a real tensor is left as it is. */
+/** `x.conjPhysical_()`: conjugates in place (negates the imaginary parts it holds); a real tensor is left as it is. */
 export const conjPhysical_ = front('conj_physical_(Tensor(a!) self) -> Tensor(a!)').run(([self]): Tensor => {
-  if (cplx(self)) im(self).neg_();
+  // (a conjugate's storage is negated too: conj(conj(s)) = conj(values))
+  if (cplx(self)) im(unconjugated(self)[0]).neg_();
   return self;
 });
 
 /** `x.isComplex()`: whether the dtype is complex64 or complex128. */
 export const isComplex = front('is_complex(Tensor self) -> bool').run(([self]): boolean => cplx(self));
 
-/** `x.isConj()`: always false in torch-ts (no conjugate bit yet: see `conj`). */
-export const isConj = front('is_conj(Tensor self) -> bool').run((): boolean => false);
+/** `x.isConj()`: whether the conjugate bit is set (`z.conj()` and views of it). */
+export const isConj = front('is_conj(Tensor self) -> bool').run(([self]): boolean => self.impl.isConj);
 
-/** `x.resolveConj()`: the tensor itself (no conjugate bit to resolve), as an alias. */
-export const resolveConj = front('resolve_conj(Tensor(a) self) -> Tensor(a)').run(([self]): Tensor => alias(self));
+/** `x.resolveConj()`: a conjugated tensor's values as a new tensor without the bit; any other tensor itself (an alias). */
+export const resolveConj = front('resolve_conj(Tensor(a) self) -> Tensor(a)').run(([self]): Tensor =>
+  self.impl.isConj ? conjugated(conjView(self)) : alias(self),
+);

@@ -62,6 +62,8 @@ function defineGeometryOp<const S extends string>(schema: S, tag: 'view' | 'inpl
   for (const k of BACKEND_KEYS) registerKernel(h, k, kernel);
   // stride arithmetic is the same for complex elements (Note [Complex tensors are pairs of reals])
   registerKernel(h, DispatchKey.Complex, FALLTHROUGH);
+  // a view of a conjugated tensor is conjugated too (TensorImpl.view keeps the bit)
+  registerKernel(h, DispatchKey.Conjugate, FALLTHROUGH);
   return h;
 }
 

@@ -14,7 +14,7 @@ export function gatherHost(impl: TensorImpl): HostValues {
   if (isComplexType(impl.dtype)) {
     const parts = complexParts(impl);
     try {
-      return gatherHost(parts);
+      return conjugatedIf(impl, gatherHost(parts));
     } finally {
       parts.release();
     }
@@ -47,6 +47,15 @@ export function gatherHost(impl: TensorImpl): HostValues {
     }
   }
   return out;
+}
+
+/**
+ * A complex tensor's gathered parts, the imaginary ones negated where it has the conjugate
+ * bit (core's Note [The conjugate bit]): its values are the conjugates of its storage's.
+ */
+export function conjugatedIf(impl: TensorImpl, parts: HostValues): HostValues {
+  if (impl.isConj) for (let i = 1; i < parts.length; i += 2) (parts as Float64Array)[i] = -(parts as Float64Array)[i];
+  return parts;
 }
 
 /** A complex tensor's parts as a real view with a trailing dim of 2 (a new reference for the caller). */

@@ -53,6 +53,11 @@ export class TensorImpl extends RefCounted {
   autogradMeta: AutogradMetaInterface | null = null;
   /** For a view: the TensorImpl it was made from (autograd's view tracking uses it). */
   readonly base: TensorImpl | null;
+  /**
+   * The conjugate bit (Note [The conjugate bit], ops/conjugate.ts): the values are the
+   * conjugates of what the storage holds. Set only on complex views, made by `_conj`.
+   */
+  readonly isConj: boolean;
 
   constructor(
     readonly storage: StorageImpl,
@@ -63,6 +68,7 @@ export class TensorImpl extends RefCounted {
     readonly device: Device,
     readonly version: VersionCounter,
     base: TensorImpl | null = null,
+    isConj = false,
   ) {
     super();
     const n = checkedNumel(sizes);
@@ -70,7 +76,8 @@ export class TensorImpl extends RefCounted {
     this.numel = n;
     this.isContiguous = isContiguous(sizes, strides);
     const backend = backendKeyOf(device.type);
-    this.keySet = keySetFor(backend, isComplexType(dtype));
+    this.isConj = isConj;
+    this.keySet = keySetFor(backend, isComplexType(dtype), isConj);
     this.base = base ? (base.base ?? base) : null;
     this.base?.retain();
     liveCounts(device.type).tensors++;
@@ -111,7 +118,12 @@ export class TensorImpl extends RefCounted {
 
   /** A view of this tensor's storage with other geometry; shares the version counter. */
   view(sizes: readonly number[], strides: readonly number[], storageOffset: number): TensorImpl {
-    return new TensorImpl(this.storage, sizes, strides, storageOffset, this.dtype, this.device, this.version, this);
+    return new TensorImpl(this.storage, sizes, strides, storageOffset, this.dtype, this.device, this.version, this, this.isConj);
+  }
+
+  /** The same window with the conjugate bit flipped, a view (`_conj`'s kernel; a complex tensor only). */
+  conjugateView(): TensorImpl {
+    return new TensorImpl(this.storage, this.sizes, this.strides, this.storageOffset, this.dtype, this.device, this.version, this, !this.isConj);
   }
 
   /** A view in another dtype of the same storage (Note [Complex tensors are pairs of reals]). */
@@ -125,7 +137,7 @@ export class TensorImpl extends RefCounted {
    * The result shares storage and version counter and has this tensor's base (if any).
    */
   regeometried(sizes: readonly number[], strides: readonly number[], storageOffset: number): TensorImpl {
-    return new TensorImpl(this.storage, sizes, strides, storageOffset, this.dtype, this.device, this.version, this.base);
+    return new TensorImpl(this.storage, sizes, strides, storageOffset, this.dtype, this.device, this.version, this.base, this.isConj);
   }
 
   /**
@@ -186,9 +198,11 @@ export class TensorImpl extends RefCounted {
 }
 
 const keySets: DispatchKeySet[] = [];
-function keySetFor(backend: DispatchKey, complex: boolean): DispatchKeySet {
-  const i = 2 * backend + (complex ? 1 : 0);
-  return (keySets[i] ??= complex
-    ? DispatchKeySet.of(backend, DispatchKey.ADInplaceOrView, autogradKeyOf(backend), DispatchKey.Complex)
-    : DispatchKeySet.of(backend, DispatchKey.ADInplaceOrView, autogradKeyOf(backend)));
+function keySetFor(backend: DispatchKey, complex: boolean, conj: boolean): DispatchKeySet {
+  const i = 4 * backend + (complex ? 1 : 0) + (conj ? 2 : 0);
+  if (keySets[i]) return keySets[i];
+  let s = DispatchKeySet.of(backend, DispatchKey.ADInplaceOrView, autogradKeyOf(backend));
+  if (complex) s = s.add(DispatchKey.Complex);
+  if (conj) s = s.add(DispatchKey.Conjugate);
+  return (keySets[i] = s);
 }

@@ -7,7 +7,7 @@ import { normalizeDim } from '../views';
 import { autogradHooks, requireAutogradHooks, type BackwardOptions, type GradFnHandle } from './autograd-interface';
 import { makeBinder, type TypedBinder } from '../ops/binder';
 import { deviceReader } from './device-reader';
-import { complexParts, decodeHost, gatherHost, type HostValues } from './host-data';
+import { complexParts, conjugatedIf, decodeHost, gatherHost, type HostValues } from './host-data';
 import { LEFT_SCOPES, trackInScope, untrackFromScope } from './scope';
 import type { TensorImpl } from './tensor-impl';
 import type { TensorMethods } from '../ops/methods';
@@ -387,7 +387,7 @@ export class Tensor {
     if (isComplexType(impl.dtype)) {
       const parts = complexParts(impl);
       try {
-        return await deviceReader(op, impl.device.type).values(parts, op);
+        return conjugatedIf(impl, await deviceReader(op, impl.device.type).values(parts, op));
       } finally {
         parts.release();
       }

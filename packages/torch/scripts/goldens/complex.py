@@ -126,6 +126,65 @@ grad_case('log_sqrt', lambda z: (z.log() + z.sqrt() * z.reciprocal()).abs().sum(
 grad_case('sin_cos_cumsum', lambda z: (z.sin() * z.cos()).cumsum(0).real.sum(), z1)
 grad_case('conj_mul', lambda z: (z * z.conj()).real.sum(), z2)
 
+
+# in-place ops through views and the lazy conjugate: the base's new history reaches every view
+def conj_inplace(a, b):
+    z = a * 1
+    z.conj().mul_(b)
+    return z.abs().sum()
+
+
+def conj_inplace_view_used(a, b):
+    z = a * 1
+    y = z.conj()
+    y.mul_(b)
+    return (y * b).real.sum()
+
+
+def inplace_then_view(a, b):
+    z = a * 1
+    v = z[0:2]
+    z.mul_(b)
+    return v.abs().sum()
+
+
+def real_view_inplace(a):
+    z = a * 1
+    z.real.mul_(3)
+    return z.abs().sum()
+
+
+grad_case('conj_inplace', conj_inplace, z1, z2)
+grad_case('conj_inplace_view_used', conj_inplace_view_used, z1, z2)
+grad_case('inplace_then_view', inplace_then_view, z1, z2)
+grad_case('real_view_inplace', real_view_inplace, z1)
+
+# the conjugate bit (a lazy view): which results carry it, and values read through it
+zc = z1.clone()
+conj_bits = {
+    'conj': zc.conj().is_conj(), 'conj_conj': zc.conj().conj().is_conj(), 'slice': zc.conj()[1:].is_conj(),
+    'reshape': zc.conj().reshape(2, 2).is_conj(), 'clone': zc.conj().clone().is_conj(), 'add': (zc.conj() + 0).is_conj(),
+    'resolve': zc.conj().resolve_conj().is_conj(), 'real_tensor': torch.tensor([1.0]).conj().is_conj(),
+    'detach': zc.conj().detach().is_conj(), 'mH': m1.mH.is_conj(), 'to_cdouble': zc.conj().to(torch.complex128).is_conj(),
+    'conj_physical': zc.conj_physical().is_conj(), 'shares_storage': zc.conj().data_ptr() == zc.data_ptr(),
+}
+
+
+def inplace_through(f):
+    z = z1.clone()
+    f(z.conj())
+    return enc(z)
+
+
+conj_values = {
+    'imag': enc(z1.conj().imag), 'real': enc(z1.conj().real), 'sum': enc(z1.conj().sum()), 'abs': enc(z1.conj().abs()),
+    'mm': enc(m1.conj() @ m2), 'mH_mm': enc(m1.mH @ m2), 'cat': enc(torch.cat([z1.conj(), z2])), 'to_cdouble': enc(z1.conj().to(torch.complex128)),
+    'mul_': inplace_through(lambda y: y.mul_(z2)), 'add_real_': inplace_through(lambda y: y.add_(torch.tensor([1.0, 2.0, 3.0, 4.0]))),
+    'fill_': inplace_through(lambda y: y[1:3].fill_(2.5)), 'copy_': inplace_through(lambda y: y.copy_(z2)),
+    'conj_physical_': inplace_through(lambda y: y.conj_physical_()), 'copy_from_conj': enc(torch.zeros(4, dtype=torch.complex64).copy_(z2.conj())),
+    'conj_conj': enc(z1.conj().conj()), 'slice_conj': enc(z1.conj()[1:3]), 'exp': enc(z1.conj().exp()),
+}
+
 errors = []
 def err(label, f):
     try:
@@ -147,6 +206,7 @@ err('mm_mixed', lambda: torch.mm(m1, torch.zeros(2, 2)))
 err('div_floor', lambda: torch.div(z1, z2, rounding_mode='floor'))
 err('requires_grad_int', lambda: torch.zeros(2, dtype=torch.int64).requires_grad_())
 err('item', lambda: z1[0].item() and None)
+err('view_as_real_conj', lambda: torch.view_as_real(z1.conj()))
 
 finfo = {d: {'eps': torch.finfo(T[d]).eps, 'max': torch.finfo(T[d]).max, 'dtype': name(torch.finfo(T[d]).dtype)} for d in ['complex64', 'complex128']}
 
@@ -157,4 +217,4 @@ pt = {'z': z1, 'mt': m1.t(), 'zd': zd}
 torch.save(pt, os.path.join(FIX, 'complex.pt'))
 pt_expect = {k: dict(enc(v), stride=list(v.stride()), storageOffset=v.storage_offset()) for k, v in pt.items()}
 
-write('complex', {'pt': pt_expect, 'promote': promote, 'result_type': result_type, 'repr': reprs, 'ops': ops, 'grads': grads, 'errors': errors, 'finfo': finfo})
+write('complex', {'pt': pt_expect, 'promote': promote, 'result_type': result_type, 'repr': reprs, 'ops': ops, 'grads': grads, 'errors': errors, 'finfo': finfo, 'conj_bits': conj_bits, 'conj_values': conj_values})
