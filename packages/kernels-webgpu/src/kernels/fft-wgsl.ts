@@ -1,0 +1,215 @@
+import { header } from './linalg';
+
+/**
+ * The WGSL of the FFT kernels (Note [WebGPU FFT: Stockham passes, Bluestein for large
+ * primes], fft.ts). Three sources, each compiled once: the radix, the pass and the
+ * direction are parameters, so a new length compiles nothing.
+ *
+ * Layouts: a "line" is one transform's n complex values; line `l` of a tensor laid out as
+ * [outer, len, inner, 2] has element j at base + (((l / inner) * len + j) * inner + l % inner) * 2
+ * (floats). Scratch tensors are [lines, len, 2] (inner 1).
+ */
+
+/** Invocations of a pass workgroup, and of the one-dispatch (workgroup memory) kernel. */
+export const PASS_WG = 64;
+export const SHARED_WG = 256;
+/** The longest line the one-dispatch kernel takes: two ping-pong arrays of it fill 16 KiB. */
+export const SHARED_MAX = 1024;
+/** Stages the one-dispatch kernel's parameters have room for (<= 6 for n <= 1024 by fft.ts's radix order). */
+export const SHARED_STAGES = 8;
+/** Parameter words of every FFT kernel (a multiple of 4). */
+export const FFT_WORDS = 20;
+
+const COMMON = [
+  'fn at(base: u32, len: u32, inner: u32, l: u32, j: u32) -> u32 {',
+  '  return base + (((l / inner) * len + j) * inner + l % inner) * 2u;',
+  '}',
+  'fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }',
+  // the table holds exp(-2 pi i k / n); the inverse transform reads its conjugate
+  'fn twid(k: u32, inv: bool) -> vec2<f32> {',
+  '  let w = tw[k];',
+  '  if (inv) { return vec2<f32>(w.x, -w.y); }',
+  '  return w;',
+  '}',
+  // The length-R DFT of v[0..R) in place; w_R^e is the table entry e * stride (stride = n / R).
+  // Radix 2 and 4 need no multiplication; 3, 5 and 7 sum R products per output.
+  'fn butterfly(v: ptr<function, array<vec2<f32>, 8>>, R: u32, stride: u32, inv: bool) {',
+  '  if (R == 2u) {',
+  '    let a = (*v)[0];',
+  '    let b = (*v)[1];',
+  '    (*v)[0] = a + b;',
+  '    (*v)[1] = a - b;',
+  '    return;',
+  '  }',
+  '  if (R == 4u) {',
+  '    let a = (*v)[0] + (*v)[2];',
+  '    let b = (*v)[0] - (*v)[2];',
+  '    let c = (*v)[1] + (*v)[3];',
+  '    let e = (*v)[1] - (*v)[3];',
+  // w_4 = -i forward, +i inverse: -i (x + iy) = y - ix
+  '    var d = vec2<f32>(e.y, -e.x);',
+  '    if (inv) { d = -d; }',
+  '    (*v)[0] = a + c;',
+  '    (*v)[1] = b + d;',
+  '    (*v)[2] = a - c;',
+  '    (*v)[3] = b - d;',
+  '    return;',
+  '  }',
+  '  var y: array<vec2<f32>, 8>;',
+  '  for (var q = 0u; q < R; q++) {',
+  '    var acc = (*v)[0];',
+  '    for (var r = 1u; r < R; r++) { acc += cmul((*v)[r], twid(((r * q) % R) * stride, inv)); }',
+  '    y[q] = acc;',
+  '  }',
+  '  for (var q = 0u; q < R; q++) { (*v)[q] = y[q]; }',
+  '}',
+];
+
+const BINDINGS = ['src: array<f32>', 'dst: array<f32>', 'tw: array<vec2<f32>>'];
+
+/**
+ * One Stockham pass of radix R over every line (Govindaraju et al. 2008, mixed radix): the
+ * invocation for (line, j), j < n / R, reads x[j + r n/R] (r < R), multiplies by the twiddles
+ * w_n^(r (j mod Ns) n/(Ns R)), takes the length-R DFT and writes it to
+ * (j / Ns) Ns R + (j mod Ns) + q Ns (q < R), Ns the product of the earlier radices.
+ * Words: 0 invocations (lines * n/R), 1 n, 2 R, 3 Ns, 4 n/R, 5 src base, 6 src len, 7 src
+ * inner, 8 dst base, 9 dst len, 10 dst inner, 11 inverse, 12 scale (f32 bits), 13 lines,
+ * 14 whether the line index runs fastest (inner > 1: neighbours in memory are neighbouring lines).
+ */
+export const FFT_PASS = [
+  ...header(BINDINGS, FFT_WORDS),
+  ...COMMON,
+  `@compute @workgroup_size(${PASS_WG})`,
+  'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
+  `  let t = gid.x + gid.y * nwg.x * ${PASS_WG}u;`,
+  '  if (t >= p(0u)) { return; }',
+  '  let n = p(1u);',
+  '  let R = p(2u);',
+  '  let Ns = p(3u);',
+  '  let M = p(4u);',
+  '  let inv = p(11u) != 0u;',
+  '  var l = t / M;',
+  '  var j = t % M;',
+  '  if (p(14u) != 0u) { l = t % p(13u); j = t / p(13u); }',
+  '  let k = j % Ns;',
+  '  let ts = n / (Ns * R);',
+  '  var v: array<vec2<f32>, 8>;',
+  '  for (var r = 0u; r < R; r++) {',
+  '    let a = at(p(5u), p(6u), p(7u), l, j + r * M);',
+  '    var x = vec2<f32>(src[a], src[a + 1u]);',
+  '    if (r > 0u && k > 0u) { x = cmul(x, twid(k * r * ts, inv)); }',
+  '    v[r] = x;',
+  '  }',
+  '  butterfly(&v, R, M, inv);',
+  '  let base = (j / Ns) * Ns * R + k;',
+  '  let s = bitcast<f32>(p(12u));',
+  '  for (var q = 0u; q < R; q++) {',
+  '    let a = at(p(8u), p(9u), p(10u), l, base + q * Ns);',
+  '    let y = v[q] * s;',
+  '    dst[a] = y.x;',
+  '    dst[a + 1u] = y.y;',
+  '  }',
+  '}',
+].join('\n');
+
+/**
+ * Every pass of lines of length n <= SHARED_MAX in one dispatch: a workgroup takes L =
+ * floor(SHARED_MAX / n) lines into workgroup memory, runs the Stockham passes between two
+ * workgroup arrays (a barrier between passes), and writes the result, scaled.
+ * Words: 0 lines, 1 n, 2 L, 3 stages, 4 inverse, 5 scale (f32 bits), 6 src base, 7 src len,
+ * 8 src inner, 9 dst base, 10 dst len, 11 dst inner, 12.. the radices.
+ */
+export const FFT_SHARED = [
+  ...header(BINDINGS, FFT_WORDS),
+  ...COMMON,
+  `var<workgroup> wa: array<vec2<f32>, ${SHARED_MAX}>;`,
+  `var<workgroup> wb: array<vec2<f32>, ${SHARED_MAX}>;`,
+  'fn wld(second: bool, i: u32) -> vec2<f32> {',
+  '  if (second) { return wb[i]; }',
+  '  return wa[i];',
+  '}',
+  'fn wst(second: bool, i: u32, x: vec2<f32>) {',
+  '  if (second) { wb[i] = x; } else { wa[i] = x; }',
+  '}',
+  `@compute @workgroup_size(${SHARED_WG})`,
+  'fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {',
+  '  let lines = p(0u);',
+  '  let n = p(1u);',
+  '  let line0 = (wid.x + wid.y * nwg.x) * p(2u);',
+  '  if (line0 >= lines) { return; }',
+  '  let total = min(p(2u), lines - line0) * n;',
+  '  let inv = p(4u) != 0u;',
+  `  for (var e = lid; e < total; e += ${SHARED_WG}u) {`,
+  '    let a = at(p(6u), p(7u), p(8u), line0 + e / n, e % n);',
+  '    wa[e] = vec2<f32>(src[a], src[a + 1u]);',
+  '  }',
+  '  workgroupBarrier();',
+  '  var second = false;',
+  '  var Ns = 1u;',
+  '  for (var s = 0u; s < p(3u); s++) {',
+  '    let R = p(12u + s);',
+  '    let M = n / R;',
+  '    let ts = n / (Ns * R);',
+  '    let count = (total / n) * M;',
+  `    for (var t = lid; t < count; t += ${SHARED_WG}u) {`,
+  '      let lb = (t / M) * n;',
+  '      let j = t % M;',
+  '      let k = j % Ns;',
+  '      var v: array<vec2<f32>, 8>;',
+  '      for (var r = 0u; r < R; r++) {',
+  '        var x = wld(second, lb + j + r * M);',
+  '        if (r > 0u && k > 0u) { x = cmul(x, twid(k * r * ts, inv)); }',
+  '        v[r] = x;',
+  '      }',
+  '      butterfly(&v, R, M, inv);',
+  '      let base = lb + (j / Ns) * Ns * R + k;',
+  '      for (var q = 0u; q < R; q++) { wst(!second, base + q * Ns, v[q]); }',
+  '    }',
+  '    second = !second;',
+  '    Ns = Ns * R;',
+  '    workgroupBarrier();',
+  '  }',
+  '  let sc = bitcast<f32>(p(5u));',
+  `  for (var e = lid; e < total; e += ${SHARED_WG}u) {`,
+  '    let a = at(p(9u), p(10u), p(11u), line0 + e / n, e % n);',
+  '    let y = wld(second, e) * sc;',
+  '    dst[a] = y.x;',
+  '    dst[a + 1u] = y.y;',
+  '  }',
+  '}',
+].join('\n');
+
+/**
+ * Bluestein's pointwise steps; `tw` is the step's table. Mode 0: dst[l, j] = src[l, j] c[j]
+ * for j < n, 0 for n <= j < m (c the chirp, conjugated for the inverse); mode 1: dst[l, j] =
+ * src[l, j] B[j] (the filter's DFT, already of the direction and divided by m); mode 2:
+ * dst[l, k] = scale c[k] src[l, k] for k < n.
+ * Words: 0 invocations, 1 mode, 2 n, 3 m, 4 inverse, 5 scale (f32 bits), 6 src base, 7 src
+ * len, 8 src inner, 9 dst base, 10 dst len, 11 dst inner, 12 the length each line runs over (m or n).
+ */
+export const FFT_BLUESTEIN = [
+  ...header(BINDINGS, FFT_WORDS),
+  ...COMMON,
+  `@compute @workgroup_size(${PASS_WG})`,
+  'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
+  `  let t = gid.x + gid.y * nwg.x * ${PASS_WG}u;`,
+  '  if (t >= p(0u)) { return; }',
+  '  let mode = p(1u);',
+  '  let n = p(2u);',
+  '  let inv = p(4u) != 0u;',
+  '  let l = t / p(12u);',
+  '  let j = t % p(12u);',
+  '  var y = vec2<f32>(0.0, 0.0);',
+  '  if (mode == 1u) {',
+  '    let a = at(p(6u), p(7u), p(8u), l, j);',
+  '    y = cmul(vec2<f32>(src[a], src[a + 1u]), tw[j]);',
+  '  } else if (j < n) {',
+  '    let a = at(p(6u), p(7u), p(8u), l, j);',
+  '    y = cmul(vec2<f32>(src[a], src[a + 1u]), twid(j, inv));',
+  '    if (mode == 2u) { y = y * bitcast<f32>(p(5u)); }',
+  '  }',
+  '  let d = at(p(9u), p(10u), p(11u), l, j);',
+  '  dst[d] = y.x;',
+  '  dst[d + 1u] = y.y;',
+  '}',
+].join('\n');
