@@ -22,11 +22,14 @@ import type { CommandQueue } from '../runtime/queue';
  * backend's (like the parameter ring), not tensors, so they never count as live tensors or
  * storages and an op's leak check stays flat after the first call. They are cached by name,
  * up to `MAX_TABLE_BYTES` in all, least recently used first out (never one the current call
- * took), and dropped with the device (`onDeviceLost`).
+ * took), and dropped with the device (`onDeviceLost`). Dropping one flushes the recorded
+ * commands first, since a destroyed buffer may not be used by a later submit.
  */
 
 /** The float32 bytes the table cache may hold before it drops the least recently used tables. */
 export const MAX_TABLE_BYTES = 64 << 20;
+/** The cache's bound, settable for tests (as the bind group cache's is). */
+export const fftTableLimits = { maxBytes: MAX_TABLE_BYTES };
 
 interface Table {
   readonly buffer: GPUBuffer;
@@ -40,6 +43,8 @@ let clock = 0;
 let tableDevice: GPUDevice | null = null;
 /** Tables built, for tests: a loop over one shape builds none after its first call. */
 let built = 0;
+/** Tables dropped to stay within the bound, for tests. */
+let dropped = 0;
 
 onDeviceLost(() => {
   tables.clear();
@@ -48,8 +53,8 @@ onDeviceLost(() => {
 });
 
 /** What the table cache holds (for tests). */
-export function fftTableStats(): { tables: number; bytes: number; built: number } {
-  return { tables: tables.size, bytes: cachedBytes, built };
+export function fftTableStats(): { tables: number; bytes: number; built: number; dropped: number } {
+  return { tables: tables.size, bytes: cachedBytes, built, dropped };
 }
 
 /**
@@ -87,17 +92,18 @@ export function table(q: CommandQueue, name: string, stamp: number, make: () => 
 
 /** Drops least recently used tables (not this call's) until `bytes` more fit the budget. */
 function evictFor(q: CommandQueue, bytes: number, stamp: number): void {
-  if (cachedBytes + bytes <= MAX_TABLE_BYTES) return;
+  if (cachedBytes + bytes <= fftTableLimits.maxBytes) return;
   const old = [...tables.entries()].filter(([, t]) => t.lastUse !== stamp).sort((a, b) => a[1].lastUse - b[1].lastUse);
   // A destroyed buffer may not be used by a later submit: the commands recorded so far that
   // read it go out first (Note [Block reuse in submission order]).
   q.flush();
   for (const [name, t] of old) {
-    if (cachedBytes + bytes <= MAX_TABLE_BYTES) break;
+    if (cachedBytes + bytes <= fftTableLimits.maxBytes) break;
     tables.delete(name);
     cachedBytes -= t.bytes;
     q.forgetBuffer(t.buffer);
     t.buffer.destroy();
+    dropped++;
   }
 }
 
