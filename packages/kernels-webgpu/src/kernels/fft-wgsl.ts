@@ -18,7 +18,7 @@ export const SHARED_MAX = 1024;
 /** Stages the one-dispatch kernel's parameters have room for (<= 6 for n <= 1024 by fft.ts's radix order). */
 export const SHARED_STAGES = 8;
 /** Parameter words of every FFT kernel (a multiple of 4). */
-export const FFT_WORDS = 20;
+export const FFT_WORDS = 24;
 
 const COMMON = [
   'fn at(base: u32, len: u32, inner: u32, l: u32, j: u32) -> u32 {',
@@ -116,8 +116,10 @@ export const FFT_PASS = [
  * Every pass of lines of length n <= SHARED_MAX in one dispatch: a workgroup takes L =
  * floor(SHARED_MAX / n) lines into workgroup memory, runs the Stockham passes between two
  * workgroup arrays (a barrier between passes), and writes the result, scaled.
+ * Loads and stores run over the workgroup's lines with the line index fastest when word 20
+ * says so (inner > 1: there neighbouring lines are neighbours in memory), else along lines.
  * Words: 0 lines, 1 n, 2 L, 3 stages, 4 inverse, 5 scale (f32 bits), 6 src base, 7 src len,
- * 8 src inner, 9 dst base, 10 dst len, 11 dst inner, 12.. the radices.
+ * 8 src inner, 9 dst base, 10 dst len, 11 dst inner, 12..19 the radices, 20 line index fastest.
  */
 export const FFT_SHARED = [
   ...header(BINDINGS, FFT_WORDS),
@@ -131,6 +133,11 @@ export const FFT_SHARED = [
   'fn wst(second: bool, i: u32, x: vec2<f32>) {',
   '  if (second) { wb[i] = x; } else { wa[i] = x; }',
   '}',
+  // element e of the workgroup's `lines` lines of length n as (line, j)
+  'fn split(e: u32, n: u32, lines: u32) -> vec2<u32> {',
+  '  if (p(20u) != 0u) { return vec2<u32>(e % lines, e / lines); }',
+  '  return vec2<u32>(e / n, e % n);',
+  '}',
   `@compute @workgroup_size(${SHARED_WG})`,
   'fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {',
   '  let lines = p(0u);',
@@ -140,8 +147,9 @@ export const FFT_SHARED = [
   '  let total = min(p(2u), lines - line0) * n;',
   '  let inv = p(4u) != 0u;',
   `  for (var e = lid; e < total; e += ${SHARED_WG}u) {`,
-  '    let a = at(p(6u), p(7u), p(8u), line0 + e / n, e % n);',
-  '    wa[e] = vec2<f32>(src[a], src[a + 1u]);',
+  '    let lj = split(e, n, total / n);',
+  '    let a = at(p(6u), p(7u), p(8u), line0 + lj.x, lj.y);',
+  '    wa[lj.x * n + lj.y] = vec2<f32>(src[a], src[a + 1u]);',
   '  }',
   '  workgroupBarrier();',
   '  var second = false;',
@@ -171,8 +179,9 @@ export const FFT_SHARED = [
   '  }',
   '  let sc = bitcast<f32>(p(5u));',
   `  for (var e = lid; e < total; e += ${SHARED_WG}u) {`,
-  '    let a = at(p(9u), p(10u), p(11u), line0 + e / n, e % n);',
-  '    let y = wld(second, e) * sc;',
+  '    let lj = split(e, n, total / n);',
+  '    let a = at(p(9u), p(10u), p(11u), line0 + lj.x, lj.y);',
+  '    let y = wld(second, lj.x * n + lj.y) * sc;',
   '    dst[a] = y.x;',
   '    dst[a + 1u] = y.y;',
   '  }',

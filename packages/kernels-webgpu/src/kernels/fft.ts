@@ -86,7 +86,9 @@ function transform(q: CommandQueue, stamp: number, n: number, lines: number, src
   if (n <= SHARED_MAX) {
     if (rad.length > SHARED_STAGES) throw new TorchError(`${OP}: internal error: ${rad.length} radix stages for n = ${n}`);
     const perGroup = Math.floor(SHARED_MAX / n);
-    params.set([lines, n, perGroup, rad.length, inverse ? 1 : 0, f32Word(scale), src.base, src.len, src.inner, a.base, a.len, a.inner, ...rad]);
+    params.set([lines, n, perGroup, rad.length, inverse ? 1 : 0, f32Word(scale), src.base, src.len, src.inner, a.base, a.len, a.inner]);
+    params.set(rad, 12);
+    params[20] = src.inner > 1 || a.inner > 1 ? 1 : 0;
     q.dispatch(FFT_SHARED, [bindingOf(src.t), bindingOf(a.t), twBinding], params, grid(OP, Math.ceil(lines / perGroup), 1));
     return a;
   }
