@@ -276,6 +276,36 @@ describe.skipIf(!webgpuReady)('the WebGPU FFT kernel', { timeout: 600_000 }, () 
     await check([37, 11, 2], 1, false, 1, 5);
   });
 
+  it('reads and writes contiguous views at a storage offset (all three paths)', async () => {
+    for (const n of [12, 2048, 13]) {
+      const sizes = [2, n, 2];
+      const numel = 4 * n;
+      const values = randoms(numel, n + 40);
+      // input at offset 6 of a larger buffer; out at offset 10 of another, whose head must stay
+      const big = gpuTensor([0, 0, 0, 0, 0, 0, ...values, 0, 0], 'float32', [numel + 8]);
+      const outBig = gpuTensor(Array.from({ length: numel + 12 }, (_, i) => 1000 + i), 'float32', [numel + 12]);
+      const input = big.impl.view(sizes, [2 * n, 2, 1], 6);
+      const out = outBig.impl.view(sizes, [2 * n, 2, 1], 10);
+      try {
+        webgpuImpls.fft(out, input, 1, true, 0.25);
+        const all = await readValues(outBig);
+        expect(all.slice(0, 10)).toEqual(range(10).map((i) => 1000 + i));
+        expect(all.slice(10 + numel)).toEqual([1010 + numel, 1011 + numel]);
+        for (let o = 0; o < 2; o++) {
+          const ref = naiveDft(values.subarray(2 * n * o, 2 * n * (o + 1)), n, true, 0.25, range(n));
+          let maxAbs = 0;
+          for (let k = 0; k < n; k++) maxAbs = Math.max(maxAbs, Math.hypot(ref[2 * k], ref[2 * k + 1]));
+          for (let i = 0; i < 2 * n; i++) expect(Math.abs(all[10 + 2 * n * o + i] - ref[i])).toBeLessThanOrEqual(C * EPS * Math.log2(n) * maxAbs);
+        }
+      } finally {
+        input.release();
+        out.release();
+        big.dispose();
+        outBig.dispose();
+      }
+    }
+  });
+
   it('a zero-line batch does nothing', async () => {
     const out = TensorImpl.empty('test', [0, 8, 2], 'float32', WEBGPU);
     const input = TensorImpl.empty('test', [0, 8, 2], 'float32', WEBGPU);
