@@ -2,11 +2,13 @@
  * The WebGPU FFT kernel (Note [WebGPU FFT: Stockham passes, Bluestein for large primes]),
  * called through the backend's impl table, against a float64 DFT in plain JS: every length
  * from 1 to 70 (smooth lengths through the workgroup-memory kernel, the others through
- * Bluestein), then the longer and awkward lengths (primes around powers of two, 1009, and
- * the multi-pass lengths 2048, 4096, 65536), forward and inverse, scales other than 1, and
- * the transform along the first dim, a middle dim and the last dim before the pair dim.
- * Also: the host tables against direct formulas, the error paths, and a loop that builds no
- * table, compiles no pipeline and leaves the allocator's counters where they were.
+ * Bluestein), then the longer and awkward lengths (primes around powers of two, 1009 and
+ * 4099, whose Bluestein transforms of 2048 and 16384 take the multi-pass path, and the
+ * multi-pass lengths 2048, 4096, 65536), forward and inverse, scales other than 1, and the
+ * transform along the first dim, a middle dim and the last dim before the pair dim; views
+ * at a storage offset. Also: the host tables against direct formulas, the error paths, a
+ * loop that builds no table, compiles no pipeline and leaves the allocator's counters where
+ * they were, and the table cache's bound.
  *
  * Tolerance: |got - want| <= C * eps32 * log2(n) * max|X| per line (max over the line's
  * exact outputs; log2 taken of max(n, 2)). An FFT's rounding error grows with the number of
@@ -227,7 +229,7 @@ describe.skipIf(!webgpuReady)('the WebGPU FFT kernel', { timeout: 600_000 }, () 
     console.log(`[fft] n <= 70: largest error ${worst.toFixed(3)} eps log2(n) max|X| (bound ${C})`);
   });
 
-  it.each([97, 127, 128, 255, 256, 257, 1000, 1009, 2048, 4096])('n = %i, forward and inverse, scale != 1, batched', async (n) => {
+  it.each([97, 127, 128, 255, 256, 257, 1000, 1009, 2048, 4096, 4099])('n = %i, forward and inverse, scale != 1, batched', async (n) => {
     await check([2, n, 2], 1, false, 1, n);
     await check([2, n, 2], 1, true, 1 / n, n + 1);
     await check([1, n, 2], 1, false, 0.5, n + 2);
