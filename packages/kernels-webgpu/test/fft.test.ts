@@ -4,7 +4,8 @@
  * from 1 to 70 (smooth lengths through the workgroup-memory kernel, the others through
  * Bluestein), then the longer and awkward lengths (primes around powers of two, 1009 and
  * 4099, whose Bluestein transforms of 2048 and 16384 take the multi-pass path, and the
- * multi-pass lengths 2048, 4096, 65536), forward and inverse, scales other than 1, and the
+ * multi-pass lengths 1029 = 3 * 7^3, 2048, 2100 = 4 * 3 * 5^2 * 7, 4096, 65536: every radix's
+ * pass kernel), forward and inverse, scales other than 1, and the
  * transform along the first dim, a middle dim and the last dim before the pair dim; views
  * at a storage offset. Also: the host tables against direct formulas, the error paths, a
  * loop that builds no table, compiles no pipeline and leaves the allocator's counters where
@@ -229,7 +230,7 @@ describe.skipIf(!webgpuReady)('the WebGPU FFT kernel', { timeout: 600_000 }, () 
     console.log(`[fft] n <= 70: largest error ${worst.toFixed(3)} eps log2(n) max|X| (bound ${C})`);
   });
 
-  it.each([97, 127, 128, 255, 256, 257, 1000, 1009, 2048, 4096, 4099])('n = %i, forward and inverse, scale != 1, batched', async (n) => {
+  it.each([97, 127, 128, 255, 256, 257, 1000, 1009, 1029, 2048, 2100, 4096, 4099])('n = %i, forward and inverse, scale != 1, batched', async (n) => {
     await check([2, n, 2], 1, false, 1, n);
     await check([2, n, 2], 1, true, 1 / n, n + 1);
     await check([1, n, 2], 1, false, 0.5, n + 2);

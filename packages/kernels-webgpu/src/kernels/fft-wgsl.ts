@@ -1,9 +1,13 @@
 import { header } from './linalg';
+import { rootOfUnity } from './fft-plans';
 
 /**
  * The WGSL of the FFT kernels (Note [WebGPU FFT: Stockham passes, Bluestein for large
- * primes], fft.ts). Three sources, each compiled once: the radix, the pass and the
- * direction are parameters, so a new length compiles nothing.
+ * primes], fft.ts): a pass kernel per radix (2, 3, 4, 5, 7: the butterfly unrolled, in
+ * registers), the one-dispatch workgroup-memory kernel (a stage function per radix, picked
+ * by a switch on the stage's radix) and Bluestein's pointwise kernel; seven sources in all,
+ * each compiled once. Pass, stride, direction and layout are parameters, so a new length
+ * compiles nothing.
  *
  * Layouts: a "line" is one transform's n complex values; line `l` of a tensor laid out as
  * [outer, len, inner, 2] has element j at base + (((l / inner) * len + j) * inner + l % inner) * 2
@@ -31,39 +35,61 @@ const COMMON = [
   '  if (inv) { return vec2<f32>(w.x, -w.y); }',
   '  return w;',
   '}',
-  // The length-R DFT of v[0..R) in place; w_R^e is the table entry e * stride (stride = n / R).
-  // Radix 2 and 4 need no multiplication; 3, 5 and 7 sum R products per output.
-  'fn butterfly(v: ptr<function, array<vec2<f32>, 8>>, R: u32, stride: u32, inv: bool) {',
-  '  if (R == 2u) {',
-  '    let a = (*v)[0];',
-  '    let b = (*v)[1];',
-  '    (*v)[0] = a + b;',
-  '    (*v)[1] = a - b;',
-  '    return;',
-  '  }',
-  '  if (R == 4u) {',
-  '    let a = (*v)[0] + (*v)[2];',
-  '    let b = (*v)[0] - (*v)[2];',
-  '    let c = (*v)[1] + (*v)[3];',
-  '    let e = (*v)[1] - (*v)[3];',
-  // w_4 = -i forward, +i inverse: -i (x + iy) = y - ix
-  '    var d = vec2<f32>(e.y, -e.x);',
-  '    if (inv) { d = -d; }',
-  '    (*v)[0] = a + c;',
-  '    (*v)[1] = b + d;',
-  '    (*v)[2] = a - c;',
-  '    (*v)[3] = b - d;',
-  '    return;',
-  '  }',
-  '  var y: array<vec2<f32>, 8>;',
-  '  for (var q = 0u; q < R; q++) {',
-  '    var acc = (*v)[0];',
-  '    for (var r = 1u; r < R; r++) { acc += cmul((*v)[r], twid(((r * q) % R) * stride, inv)); }',
-  '    y[q] = acc;',
-  '  }',
-  '  for (var q = 0u; q < R; q++) { (*v)[q] = y[q]; }',
+  // x times table entry e; entry 0 is 1 and skipped (so an inf stays an inf, as with no twiddle)
+  'fn tmul(x: vec2<f32>, e: u32, inv: bool) -> vec2<f32> {',
+  '  if (e == 0u) { return x; }',
+  '  return cmul(x, twid(e, inv));',
   '}',
 ];
+
+/** The radices the kernels have butterflies for (fft.ts's `radices` picks from them). */
+export const RADICES = [2, 3, 4, 5, 7] as const;
+
+const seq = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+/** A float64 constant as a WGSL literal (17 significant digits: the f32 it rounds to is the nearest). */
+const literal = (v: number) => v.toPrecision(17);
+
+/**
+ * Statements that define y0..y{R-1}, the length-R DFT of x0..x{R-1} (`inv` in scope: the
+ * sign). Unrolled, so every value stays in registers (no dynamically indexed array). Radix 2
+ * and 4 need no multiplication; 3, 5 and 7 multiply by w_R^e, constants computed here in
+ * float64 (Note [WebGPU FFT tables]: never WGSL's sin/cos).
+ */
+function dftStatements(R: number): string[] {
+  if (R === 2) return ['let y0 = x0 + x1;', 'let y1 = x0 - x1;'];
+  if (R === 4) {
+    return [
+      'let a = x0 + x2;',
+      'let b = x0 - x2;',
+      'let c = x1 + x3;',
+      'let e = x1 - x3;',
+      // w_4 = -i forward, +i inverse: -i (x + iy) = y - ix
+      'let d = select(vec2<f32>(e.y, -e.x), vec2<f32>(-e.y, e.x), inv);',
+      'let y0 = a + c;',
+      'let y1 = b + d;',
+      'let y2 = a - c;',
+      'let y3 = b - d;',
+    ];
+  }
+  // exp(s 2 pi i e / R): s = -1 forward, +1 inverse
+  const out = ['let s = select(-1.0, 1.0, inv);'];
+  for (let q = 0; q < R; q++) {
+    const terms = seq(R).map((r) => {
+      const e = (r * q) % R;
+      if (e === 0) return `x${r}`;
+      const [c, minusSin] = rootOfUnity(e, R);
+      return `cmul(x${r}, vec2<f32>(${literal(c)}, s * ${literal(-minusSin)}))`;
+    });
+    out.push(`let y${q} = ${terms.join(' + ')};`);
+  }
+  return out;
+}
+
+/** Loads x0..x{R-1} with `load(index)` (an expression of r's index), twiddled by w_n^(r k ts). */
+function loads(R: number, load: (index: string) => string, j: string): string[] {
+  return seq(R).map((r) => (r === 0 ? `let x0 = ${load(j)};` : `let x${r} = tmul(${load(`${j} + ${r}u * M`)}, k * ${r}u * ts, inv);`));
+}
 
 const BINDINGS = ['src: array<f32>', 'dst: array<f32>', 'tw: array<vec2<f32>>'];
 
@@ -71,46 +97,62 @@ const BINDINGS = ['src: array<f32>', 'dst: array<f32>', 'tw: array<vec2<f32>>'];
  * One Stockham pass of radix R over every line (Govindaraju et al. 2008, mixed radix): the
  * invocation for (line, j), j < n / R, reads x[j + r n/R] (r < R), multiplies by the twiddles
  * w_n^(r (j mod Ns) n/(Ns R)), takes the length-R DFT and writes it to
- * (j / Ns) Ns R + (j mod Ns) + q Ns (q < R), Ns the product of the earlier radices.
+ * (j / Ns) Ns R + (j mod Ns) + q Ns (q < R), Ns the product of the earlier radices. One
+ * source per radix (the butterfly unrolled).
  * Words: 0 invocations (lines * n/R), 1 n, 2 R, 3 Ns, 4 n/R, 5 src base, 6 src len, 7 src
  * inner, 8 dst base, 9 dst len, 10 dst inner, 11 inverse, 12 scale (f32 bits), 13 lines,
  * 14 whether the line index runs fastest (inner > 1: neighbours in memory are neighbouring lines).
  */
-export const FFT_PASS = [
-  ...header(BINDINGS, FFT_WORDS),
-  ...COMMON,
-  `@compute @workgroup_size(${PASS_WG})`,
-  'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-  `  let t = gid.x + gid.y * nwg.x * ${PASS_WG}u;`,
-  '  if (t >= p(0u)) { return; }',
-  '  let n = p(1u);',
-  '  let R = p(2u);',
-  '  let Ns = p(3u);',
-  '  let M = p(4u);',
-  '  let inv = p(11u) != 0u;',
-  '  var l = t / M;',
-  '  var j = t % M;',
-  '  if (p(14u) != 0u) { l = t % p(13u); j = t / p(13u); }',
-  '  let k = j % Ns;',
-  '  let ts = n / (Ns * R);',
-  '  var v: array<vec2<f32>, 8>;',
-  '  for (var r = 0u; r < R; r++) {',
-  '    let a = at(p(5u), p(6u), p(7u), l, j + r * M);',
-  '    var x = vec2<f32>(src[a], src[a + 1u]);',
-  '    if (r > 0u && k > 0u) { x = cmul(x, twid(k * r * ts, inv)); }',
-  '    v[r] = x;',
-  '  }',
-  '  butterfly(&v, R, M, inv);',
-  '  let base = (j / Ns) * Ns * R + k;',
-  '  let s = bitcast<f32>(p(12u));',
-  '  for (var q = 0u; q < R; q++) {',
-  '    let a = at(p(8u), p(9u), p(10u), l, base + q * Ns);',
-  '    let y = v[q] * s;',
-  '    dst[a] = y.x;',
-  '    dst[a + 1u] = y.y;',
-  '  }',
-  '}',
-].join('\n');
+function passSource(R: number): string {
+  return [
+    ...header(BINDINGS, FFT_WORDS),
+    ...COMMON,
+    'fn ldg(l: u32, j: u32) -> vec2<f32> {',
+    '  let a = at(p(5u), p(6u), p(7u), l, j);',
+    '  return vec2<f32>(src[a], src[a + 1u]);',
+    '}',
+    'fn stg(l: u32, j: u32, y: vec2<f32>) {',
+    '  let a = at(p(8u), p(9u), p(10u), l, j);',
+    '  dst[a] = y.x;',
+    '  dst[a + 1u] = y.y;',
+    '}',
+    `@compute @workgroup_size(${PASS_WG})`,
+    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
+    `  let t = gid.x + gid.y * nwg.x * ${PASS_WG}u;`,
+    '  if (t >= p(0u)) { return; }',
+    '  let n = p(1u);',
+    '  let Ns = p(3u);',
+    '  let M = p(4u);',
+    '  let inv = p(11u) != 0u;',
+    '  var l = t / M;',
+    '  var j = t % M;',
+    '  if (p(14u) != 0u) { l = t % p(13u); j = t / p(13u); }',
+    '  let k = j % Ns;',
+    `  let ts = n / (Ns * ${R}u);`,
+    ...loads(R, (i) => `ldg(l, ${i})`, 'j').map((x) => `  ${x}`),
+    ...dftStatements(R).map((x) => `  ${x}`),
+    `  let base = (j / Ns) * Ns * ${R}u + k;`,
+    '  let sc = bitcast<f32>(p(12u));',
+    ...seq(R).map((q) => `  stg(l, base + ${q}u * Ns, y${q} * sc);`),
+    '}',
+  ].join('\n');
+}
+
+/** The pass kernel of each radix. */
+export const FFT_PASS: Readonly<Record<number, string>> = Object.fromEntries(RADICES.map((r) => [r, passSource(r)]));
+
+/** The workgroup-memory stage of radix R for one (line, j): from one array into the other. */
+function stageFunction(R: number): string[] {
+  return [
+    `fn stage${R}(second: bool, lb: u32, j: u32, Ns: u32, M: u32, ts: u32, inv: bool) {`,
+    '  let k = j % Ns;',
+    ...loads(R, (i) => `wld(second, lb + ${i})`, 'j').map((x) => `  ${x}`),
+    ...dftStatements(R).map((x) => `  ${x}`),
+    `  let base = lb + (j / Ns) * Ns * ${R}u + k;`,
+    ...seq(R).map((q) => `  wst(!second, base + ${q}u * Ns, y${q});`),
+    '}',
+  ];
+}
 
 /**
  * Every pass of lines of length n <= SHARED_MAX in one dispatch: a workgroup takes L =
@@ -138,6 +180,7 @@ export const FFT_SHARED = [
   '  if (p(20u) != 0u) { return vec2<u32>(e % lines, e / lines); }',
   '  return vec2<u32>(e / n, e % n);',
   '}',
+  ...RADICES.flatMap(stageFunction),
   `@compute @workgroup_size(${SHARED_WG})`,
   'fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {',
   '  let lines = p(0u);',
@@ -162,16 +205,10 @@ export const FFT_SHARED = [
   `    for (var t = lid; t < count; t += ${SHARED_WG}u) {`,
   '      let lb = (t / M) * n;',
   '      let j = t % M;',
-  '      let k = j % Ns;',
-  '      var v: array<vec2<f32>, 8>;',
-  '      for (var r = 0u; r < R; r++) {',
-  '        var x = wld(second, lb + j + r * M);',
-  '        if (r > 0u && k > 0u) { x = cmul(x, twid(k * r * ts, inv)); }',
-  '        v[r] = x;',
+  '      switch R {',
+  ...RADICES.map((r) => `        case ${r}u: { stage${r}(second, lb, j, Ns, M, ts, inv); }`),
+  '        default: {}',
   '      }',
-  '      butterfly(&v, R, M, inv);',
-  '      let base = lb + (j / Ns) * Ns * R + k;',
-  '      for (var q = 0u; q < R; q++) { wst(!second, base + q * Ns, v[q]); }',
   '    }',
   '    second = !second;',
   '    Ns = Ns * R;',

@@ -15,8 +15,9 @@ import { FFT_BLUESTEIN, FFT_PASS, FFT_SHARED, FFT_WORDS, PASS_WG, SHARED_MAX, SH
  *    autosort FFT (Govindaraju et al., "High performance discrete Fourier transforms on
  *    graphics processors", 2008), mixed radix: radix 4 while 4 divides what is left, then
  *    2, 3, 5, 7. Each pass reads one array and writes another in sorted order, so there is
- *    no bit reversal and every pass is the same kernel with (R, Ns) as parameters
- *    (fft-wgsl.ts, FFT_PASS). A line of n <= 1024 runs every pass in ONE dispatch in
+ *    no bit reversal; a pass is its radix's kernel (the butterfly unrolled, its constants
+ *    w_R^e written into the source) with the stride Ns as a parameter (fft-wgsl.ts,
+ *    FFT_PASS). A line of n <= 1024 runs every pass in ONE dispatch in
  *    workgroup memory (FFT_SHARED: two 8 KiB arrays, barriers between passes, as many lines
  *    per workgroup as fit, so short transforms of a big batch fill the device); longer lines
  *    take one dispatch per pass over all lines, ping-ponging between `out` and one scratch
@@ -37,8 +38,8 @@ import { FFT_BLUESTEIN, FFT_PASS, FFT_SHARED, FFT_WORDS, PASS_WG, SHARED_MAX, SH
  *  - Index arithmetic is u32: a tensor (or Bluestein scratch) of 2^32 floats or more raises.
  * Accuracy is that of any FFT in float32: each output's error is a small multiple of
  * eps * log2(n) * max|X| (test/fft.test.ts checks every n up to 70 and larger smooth,
- * prime and power-of-two lengths against a float64 DFT). All three kernels are compiled
- * once; a new length builds only its tables.
+ * prime and power-of-two lengths against a float64 DFT). Every kernel is compiled once;
+ * a new length builds only its tables.
  */
 
 const OP = '_fft_c2c';
@@ -100,7 +101,7 @@ function transform(q: CommandQueue, stamp: number, n: number, lines: number, src
     const count = lines * (n / r);
     const lineFastest = to.inner > 1 ? 1 : 0;
     params.set([count, n, r, ns, n / r, from.base, from.len, from.inner, to.base, to.len, to.inner, inverse ? 1 : 0, f32Word(last ? scale : 1), lines, lineFastest]);
-    q.dispatch(FFT_PASS, [bindingOf(from.t), bindingOf(to.t), twBinding], params, grid(OP, count, PASS_WG));
+    q.dispatch(FFT_PASS[r], [bindingOf(from.t), bindingOf(to.t), twBinding], params, grid(OP, count, PASS_WG));
     from = to;
     ns *= r;
   });
