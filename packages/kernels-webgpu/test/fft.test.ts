@@ -344,6 +344,22 @@ describe.skipIf(!webgpuReady)('the WebGPU FFT kernel', { timeout: 600_000 }, () 
     }
   });
 
+  it('raises, before any work, where u32 indexing would overflow (the tensor, or Bluestein\'s scratch)', () => {
+    // views far past their small storage: the impl must refuse them from their sizes alone
+    const base = TensorImpl.empty('test', [8, 2], 'float32', WEBGPU);
+    const huge = (sizes: number[]) => base.view(sizes, [sizes[1] * 2, 2, 1], 0);
+    const big = huge([2 ** 20, 2053, 2]); // 2^32 floats and more
+    const blue = huge([2 ** 19, 2053, 2]); // 2^31 floats, but 2053 is prime: a [2^19, 8192] scratch
+    try {
+      expect(() => webgpuImpls.fft(big, big, 1, false, 1)).toThrow(/^_fft_c2c: a tensor of sizes \[1048576, 2053, 2\] is past WebGPU's 32-bit indexing/);
+      expect(() => webgpuImpls.fft(blue, blue, 1, false, 1)).toThrow(/^_fft_c2c: 524288 lines of length 2053 need a Bluestein scratch of 524288 x 8192 complex values/);
+    } finally {
+      big.release();
+      blue.release();
+      base.release();
+    }
+  });
+
   it('repeated calls reuse the cached tables and pipelines: memory, tables and pipelines stay flat', async () => {
     const shapes: [number[], number][] = [
       [[3, 60, 2], 1], // one dispatch in workgroup memory
