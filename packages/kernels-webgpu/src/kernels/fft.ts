@@ -17,12 +17,15 @@ import { FFT_BLUESTEIN, FFT_PASS, FFT_SHARED, FFT_WORDS, PASS_WG, SHARED_MAX, SH
  *    2, 3, 5, 7. Each pass reads one array and writes another in sorted order, so there is
  *    no bit reversal; a pass is its radix's kernel (the butterfly unrolled, its constants
  *    w_R^e written into the source) with the stride Ns as a parameter (fft-wgsl.ts,
- *    FFT_PASS). A line of n <= 1024 runs every pass in ONE dispatch in
- *    workgroup memory (FFT_SHARED: two 8 KiB arrays, barriers between passes, as many lines
- *    per workgroup as fit, so short transforms of a big batch fill the device); longer lines
- *    take one dispatch per pass over all lines, ping-ponging between `out` and one scratch
- *    of out's shape from the caching allocator, arranged so that the last pass lands in
- *    `out`. The input is only read.
+ *    FFT_PASS). A line of n <= 1024 runs every pass in ONE dispatch in workgroup memory
+ *    (FFT_SHARED: two 8 KiB arrays, barriers between passes, as many lines per workgroup
+ *    as fit, so short transforms of a big batch fill the device); longer lines take one
+ *    dispatch per pass over all lines, ping-ponging between `out` and one scratch of out's
+ *    shape from the caching allocator, arranged so that the last pass lands in `out`. The
+ *    input is only read. Where lines interleave (a dim before the last, inner > 1),
+ *    neighbouring invocations take neighbouring lines, which are neighbours in memory.
+ *    Future work, for speed on long lines: a four-step split so that all passes but one
+ *    run in workgroup memory, and radix 8 (65536 takes eight passes over memory today).
  *  - Other lengths (a prime factor of 11 or more) run Bluestein's chirp z: with
  *    c[k] = exp(-pi i k^2 / n) (conjugated for the inverse), X[k] = c[k] sum_j (x[j] c[j])
  *    conj(c[k - j]), a convolution done by power-of-two FFTs of length m >= 2n - 1: chirp
@@ -42,6 +45,7 @@ import { FFT_BLUESTEIN, FFT_PASS, FFT_SHARED, FFT_WORDS, PASS_WG, SHARED_MAX, SH
  * a new length builds only its tables.
  */
 
+/** The name errors start with: PyTorch's primitive for complex-to-complex transforms. */
 const OP = '_fft_c2c';
 
 /** Where a line lives: element j of line l at base + (((l / inner) * len + j) * inner + l % inner) * 2. */
