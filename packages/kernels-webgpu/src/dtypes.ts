@@ -125,7 +125,8 @@ export const webgpuDtypes = {
   matrixExp: F32,
   bmm: WITH_F16_BF16,
   addmm: [],
-  fft: [],
+  // Note [WebGPU FFT: Stockham passes, Bluestein for large primes]: complex64 as float32 pairs
+  fft: F32,
   standardGammaGrad: F32,
   randomFill: WITH_I64_F16_BF16,
   bernoulliTensor: WITH_I64_F16_BF16,

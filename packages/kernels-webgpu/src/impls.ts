@@ -19,6 +19,7 @@ import { svdImpls } from './kernels/linalg-svd';
 import { linalgQrImpls } from './kernels/linalg-qr';
 import { gammaImpls } from './kernels/gamma';
 import { samplerImpls } from './kernels/samplers';
+import { fftImpls } from './kernels/fft';
 import { poisonsArgument } from './runtime/poison';
 
 /**
@@ -50,7 +51,6 @@ export const webgpuImpls = {
   ...selectImpls,
   ...matmulImpls,
   // the bias is added by a second kernel; a fused GEMM epilogue is future work
-  fft: notImplemented('torch.fft on WebGPU is being written'),
   addmm: notImplemented('WebGPU composes mm and add (Note [Fused addmm])'),
   ...gammaImpls,
   ...samplerImpls,
@@ -64,6 +64,7 @@ export const webgpuImpls = {
   ...linalgImpls,
   ...svdImpls,
   ...linalgQrImpls,
+  ...fftImpls,
   // core calls these outside a structured op (Note [Poisoned storages])
   bernoulliTensor: poisonsArgument(randomImpls.bernoulliTensor, 0),
   multinomial: poisonsArgument(randomImpls.multinomial, 0),
