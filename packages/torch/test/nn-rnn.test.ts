@@ -125,6 +125,21 @@ describe('RNN, LSTM and GRU equal PyTorch', () => {
     expect(m2(x)[0].tolist()).toEqual(m(x)[0].tolist());
   });
 
+  it('forward and backward leave no live tensors behind once the results are released', () => {
+    const m = new nn.LSTM(3, 4, 2, { bidirectional: true });
+    const x = torch.randn(5, 2, 3).requiresGrad_(true);
+    const live = () => torch.memory.stats('cpu').liveTensors;
+    const run = () => {
+      const [y, [h, c]] = m(x);
+      torch.tidy(() => y.sum().add(h.sum()).add(c.sum()).backward());
+      for (const t of [y, h, c]) t.dispose();
+    };
+    run(); // (the first run makes the parameters' and the input's .grad)
+    const before = live();
+    for (let i = 0; i < 3; i++) run();
+    expect(live()).toBe(before);
+  });
+
   it('float64 layers (dtype option) and an empty batch', () => {
     const m = new nn.GRU(3, 2, { dtype: 'float64' });
     const [y, h] = m(torch.randn([4, 2, 3], { dtype: 'float64' }));
