@@ -73,6 +73,11 @@ const lstmCellArgs = initBinder('LSTMCell', `int input_size, int hidden_size, bo
 const gruCellArgs = initBinder('GRUCell', `int input_size, int hidden_size, bool bias=True, ${FACTORY_PARAMS}`);
 
 type CellArgs<O> = BoundArgs<[inputSize: number, hiddenSize: number], [bias: boolean, device: DeviceLike, dtype: DType | string], O & { inputSize?: number; hiddenSize?: number }>;
+type RNNCellArgs = BoundArgs<
+  [inputSize: number, hiddenSize: number],
+  [bias: boolean, nonlinearity: 'tanh' | 'relu', device: DeviceLike, dtype: DType | string],
+  RNNCellNonlinearityOptions & { inputSize?: number; hiddenSize?: number }
+>;
 
 /**
  * `RNNCellBase`: `weight_ih` [chunks * hidden, input], `weight_hh` [chunks * hidden, hidden]
@@ -151,7 +156,7 @@ export abstract class RNNCellBase extends Module {
 export class RNNCell extends RNNCellBase {
   readonly nonlinearity: string;
 
-  constructor(...args: CellArgs<RNNCellNonlinearityOptions>) {
+  constructor(...args: RNNCellArgs) {
     const [inputSize, hiddenSize, bias, nonlinearity, device, dtype] = rnnCellArgs.bind(args);
     super(inputSize, hiddenSize, bias, 1, device, dtype);
     // (checked at forward, as PyTorch's RNNCell does)

@@ -7,7 +7,13 @@ import { Module } from '../module';
 import type { Parameter } from '../parameter';
 import { pyFloat, pyRepr } from '../repr';
 import { emptyParam, type FactoryKwargs } from './linear';
+import { PackedSequence } from '../rnn-utils';
 import { gruStep, lstmStep, simpleStep, type CellWeights } from './rnn-cell';
+
+/** `permute_hidden`: the states in a PackedSequence's sorted (or original) batch order. */
+function permute(hx: Tensor, permutation: Tensor | null): Tensor {
+  return permutation === null ? hx : hx.indexSelect(1, permutation);
+}
 
 /** The recurrence an RNNBase runs (PyTorch's `mode`). */
 export type RNNMode = 'RNN_TANH' | 'RNN_RELU' | 'LSTM' | 'GRU';
@@ -67,6 +73,9 @@ const GATES: Record<RNNMode, number> = { RNN_TANH: 1, RNN_RELU: 1, LSTM: 4, GRU:
  * released at once while autograd keeps what backward needs.
  */
 export abstract class RNNBase extends Module {
+  /** The parameters by PyTorch's names (`lstm.weight_ih_l0`, `gru.bias_hh_l1_reverse`); biases only with `bias`. */
+  [param: `weight_${'ih' | 'hh' | 'hr'}_l${number}` | `weight_${'ih' | 'hh' | 'hr'}_l${number}_reverse`]: Parameter;
+  [bias: `bias_${'ih' | 'hh'}_l${number}` | `bias_${'ih' | 'hh'}_l${number}_reverse`]: Parameter;
   readonly mode: RNNMode;
   readonly inputSize: number;
   readonly hiddenSize: number;
@@ -136,9 +145,10 @@ export abstract class RNNBase extends Module {
     return { wIh: get('weight_ih')!, wHh: get('weight_hh')!, bIh: get('bias_ih'), bHh: get('bias_hh'), wHr: get('weight_hr') };
   }
 
-  /** `check_input`: a 3-D input with `input_size` features. */
-  protected checkInput(input: Tensor): void {
-    if (input.dim() !== 3) throw new ShapeError(`${this._getName()}: input must have 3 dimensions, got ${input.dim()}`);
+  /** `check_input`: a 3-D input (2-D packed data) with `input_size` features. */
+  protected checkInput(input: Tensor, packed: boolean): void {
+    const dims = packed ? 2 : 3;
+    if (input.dim() !== dims) throw new ShapeError(`${this._getName()}: input must have ${dims} dimensions, got ${input.dim()}`);
     if (input.size(-1) !== this.inputSize) {
       throw new ShapeError(`${this._getName()}: input.size(-1) must be equal to input_size. Expected ${this.inputSize}, got ${input.size(-1)}`);
     }
@@ -151,31 +161,33 @@ export abstract class RNNBase extends Module {
     }
   }
 
-  /** `get_expected_hidden_size` of a batched input: [layers * directions, batch, proj_size or hidden_size]. */
-  protected expectedHiddenSize(input: Tensor): number[] {
-    const batch = input.size(this.batchFirst ? 0 : 1);
+  /** `get_expected_hidden_size`: [layers * directions, batch, proj_size or hidden_size]. */
+  protected expectedHiddenSize(batch: number): number[] {
     return [this.numLayers * (this.bidirectional ? 2 : 1), batch, this.projSize > 0 ? this.projSize : this.hiddenSize];
   }
 
-  protected zerosState(input: Tensor, size: number): Tensor {
-    const batch = input.size(this.batchFirst ? 0 : 1);
-    return zeros([this.numLayers * (this.bidirectional ? 2 : 1), batch, size], { dtype: input.dtype, device: input.device });
+  protected zerosState(like: Tensor, batch: number, size: number): Tensor {
+    return zeros([this.numLayers * (this.bidirectional ? 2 : 1), batch, size], { dtype: like.dtype, device: like.device });
   }
 
   /**
-   * Runs the layers over a batched input (batch-first or not, as the module's) from the
-   * initial states h0 (and c0 for an LSTM): [output, h_n, c_n or null].
+   * Runs the layers from the initial states h0 (and c0 for an LSTM): [output, h_n, c_n or
+   * null]. `input` is a padded batch (batch-first or not, as the module's), or with
+   * `batchSizes` a PackedSequence's data (Note [PackedSequence]).
    */
-  protected run(input: Tensor, h0: Tensor, c0: Tensor | null): [Tensor, Tensor, Tensor | null] {
+  protected run(input: Tensor, h0: Tensor, c0: Tensor | null, batchSizes: number[] | null = null): [Tensor, Tensor, Tensor | null] {
     const dirs = this.bidirectional ? 2 : 1;
-    let layerInput = this.batchFirst ? input.transpose(0, 1) : input;
+    const timeMajor = batchSizes === null && this.batchFirst;
+    let layerInput = timeMajor ? input.transpose(0, 1) : input;
     const hs: Tensor[] = [];
     const cs: Tensor[] = [];
     for (let layer = 0; layer < this.numLayers; layer++) {
       const outs: Tensor[] = [];
       for (let d = 0; d < dirs; d++) {
         const k = layer * dirs + d;
-        const [out, h, c] = this.runDirection(layerInput, h0.select(0, k), c0 === null ? null : c0.select(0, k), this.cellWeights(layer, d), d === 1);
+        const args = [layerInput, h0.select(0, k), c0 === null ? null : c0.select(0, k), this.cellWeights(layer, d)] as const;
+        const [out, h, c] =
+          batchSizes === null ? this.runDirection(...args, d === 1) : d === 1 ? this.runPackedReverse(...args, batchSizes) : this.runPackedForward(...args, batchSizes);
         outs.push(out);
         hs.push(h);
         if (c !== null) cs.push(c);
@@ -184,8 +196,15 @@ export abstract class RNNBase extends Module {
       if (this.dropout !== 0 && this.training && layer < this.numLayers - 1) layerOutput = F.dropout(layerOutput, { p: this.dropout, training: true });
       layerInput = layerOutput;
     }
-    const output = this.batchFirst ? layerInput.transpose(0, 1) : layerInput;
+    const output = timeMajor ? layerInput.transpose(0, 1) : layerInput;
     return [output, stack(hs, 0), c0 === null ? null : stack(cs, 0)];
+  }
+
+  /** One step of the module's cell from the input projection `gi`. */
+  private step(gi: Tensor, h: Tensor, c: Tensor | null, w: CellWeights): [Tensor, Tensor | null] {
+    if (this.mode === 'LSTM') return lstmStep(gi, h, c!, w);
+    if (this.mode === 'GRU') return [gruStep(gi, h, w), null];
+    return [simpleStep(gi, h, w, this.mode === 'RNN_RELU'), null];
   }
 
   /** One direction of one layer over a time-major [T, B, F] input: [outputs [T, B, H], h_T, c_T]. */
@@ -197,38 +216,107 @@ export abstract class RNNBase extends Module {
     let c = c0;
     for (let s = 0; s < steps; s++) {
       const t = reverse ? steps - 1 - s : s;
-      const g = gi.select(0, t);
-      if (this.mode === 'LSTM') [h, c] = lstmStep(g, h, c!, w);
-      else if (this.mode === 'GRU') h = gruStep(g, h, w);
-      else h = simpleStep(g, h, w, this.mode === 'RNN_RELU');
+      [h, c] = this.step(gi.select(0, t), h, c, w);
       outs[t] = h;
     }
     return [stack(outs, 0), h, c];
   }
 
   /**
-   * The forward of RNN and GRU (one state h): PyTorch's unbatched-input handling, h0 checks
-   * and zeros, then `run`.
+   * The forward direction over packed data (ATen's PackedLayer): at each step the batch
+   * shrinks to `batchSizes[t]`, and the states of the sequences that just ended are their
+   * final states, gathered back in batch order at the end.
    */
-  protected forwardH(input: Tensor, hx: Tensor | null): [Tensor, Tensor] {
-    const batched = input.dim() === 3;
-    const batchDim = this.batchFirst ? 0 : 1;
-    let x = input;
-    let h = hx;
-    if (!batched) {
-      x = input.unsqueeze(batchDim);
-      if (h !== null) {
-        if (h.dim() !== 2) throw new ShapeError(`${this._getName()}: For unbatched 2-D input, hx should also be 2-D but got ${h.dim()}-D tensor`);
-        h = h.unsqueeze(1);
+  private runPackedForward(data: Tensor, h0: Tensor, c0: Tensor | null, w: CellWeights, batchSizes: number[]): [Tensor, Tensor, Tensor | null] {
+    const gi = F.linear(data, w.wIh, w.bIh);
+    const finalH: Tensor[] = [];
+    const finalC: Tensor[] = [];
+    const outs: Tensor[] = [];
+    let h = h0;
+    let c = c0;
+    let last = batchSizes[0];
+    let offset = 0;
+    for (const b of batchSizes) {
+      if (b < last) {
+        finalH.push(h.narrow(0, b, last - b));
+        h = h.narrow(0, 0, b);
+        if (c !== null) {
+          finalC.push(c.narrow(0, b, last - b));
+          c = c.narrow(0, 0, b);
+        }
       }
-    } else if (h !== null && h.dim() !== 3) {
-      throw new ShapeError(`${this._getName()}: For batched 3-D input, hx should also be 3-D but got ${h.dim()}-D tensor`);
+      last = b;
+      [h, c] = this.step(gi.narrow(0, offset, b), h, c, w);
+      offset += b;
+      outs.push(h);
     }
-    if (h === null) h = this.zerosState(x, this.hiddenSize);
-    this.checkInput(x);
-    this.checkHiddenSize(h, this.expectedHiddenSize(x));
-    const [out, hn] = this.run(x, h, null);
-    return batched ? [out, hn] : [out.squeeze(batchDim), hn.squeeze(1)];
+    finalH.push(h);
+    if (c !== null) finalC.push(c);
+    return [cat(outs, 0), cat(finalH.reverse(), 0), c === null ? null : cat(finalC.reverse(), 0)];
+  }
+
+  /**
+   * The reverse direction over packed data (ATen's ReversedPackedLayer): from the last step
+   * back, the batch grows to `batchSizes[t]`, the sequences joining with their rows of h0.
+   */
+  private runPackedReverse(data: Tensor, h0: Tensor, c0: Tensor | null, w: CellWeights, batchSizes: number[]): [Tensor, Tensor, Tensor | null] {
+    const gi = F.linear(data, w.wIh, w.bIh);
+    const outs: Tensor[] = [];
+    let last = batchSizes[batchSizes.length - 1];
+    let h = h0.narrow(0, 0, last);
+    let c = c0 === null ? null : c0.narrow(0, 0, last);
+    let offset = data.size(0);
+    for (let t = batchSizes.length - 1; t >= 0; t--) {
+      const b = batchSizes[t];
+      if (b > last) {
+        h = cat([h, h0.narrow(0, last, b - last)], 0);
+        if (c !== null) c = cat([c, c0!.narrow(0, last, b - last)], 0);
+      }
+      last = b;
+      offset -= b;
+      [h, c] = this.step(gi.narrow(0, offset, b), h, c, w);
+      outs.push(h);
+    }
+    return [cat(outs.reverse(), 0), h, c];
+  }
+
+  /**
+   * The forward of RNN and GRU (one state h): PyTorch's unbatched-input and PackedSequence
+   * handling, h0 checks and zeros, then `run`.
+   */
+  protected forwardH(input: Tensor | PackedSequence, hx: Tensor | null): [Tensor | PackedSequence, Tensor] {
+    if (input instanceof PackedSequence) {
+      const bs = input.batchSizesList();
+      const [out, hn] = tidy(() => {
+        const h = hx === null ? this.zerosState(input.data, bs[0], this.hiddenSize) : permute(hx, input.sortedIndices);
+        this.checkInput(input.data, true);
+        this.checkHiddenSize(h, this.expectedHiddenSize(bs[0]));
+        const [o, hN] = this.run(input.data, h, null, bs);
+        return [o, permute(hN, input.unsortedIndices)];
+      });
+      return [new PackedSequence(out, input.batchSizes, input.sortedIndices, input.unsortedIndices), hn];
+    }
+    return tidy(() => {
+      const batched = input.dim() === 3;
+      const batchDim = this.batchFirst ? 0 : 1;
+      let x = input;
+      let h = hx;
+      if (!batched) {
+        x = input.unsqueeze(batchDim);
+        if (h !== null) {
+          if (h.dim() !== 2) throw new ShapeError(`${this._getName()}: For unbatched 2-D input, hx should also be 2-D but got ${h.dim()}-D tensor`);
+          h = h.unsqueeze(1);
+        }
+      } else if (h !== null && h.dim() !== 3) {
+        throw new ShapeError(`${this._getName()}: For batched 3-D input, hx should also be 3-D but got ${h.dim()}-D tensor`);
+      }
+      const batch = x.size(batchDim);
+      if (h === null) h = this.zerosState(x, batch, this.hiddenSize);
+      this.checkInput(x, false);
+      this.checkHiddenSize(h, this.expectedHiddenSize(batch));
+      const [out, hn] = this.run(x, h, null);
+      return batched ? [out, hn] : [out.squeeze(batchDim), hn.squeeze(1)];
+    });
   }
 
   override extraRepr(): string {
@@ -260,8 +348,10 @@ export class RNN extends RNNBase {
     this.nonlinearity = nonlinearity;
   }
 
-  override forward(input: Tensor, hx: Tensor | null = null): [Tensor, Tensor] {
-    return tidy(() => this.forwardH(input, hx));
+  override forward(input: PackedSequence, hx?: Tensor | null): [PackedSequence, Tensor];
+  override forward(input: Tensor, hx?: Tensor | null): [Tensor, Tensor];
+  override forward(input: Tensor | PackedSequence, hx: Tensor | null = null): [Tensor | PackedSequence, Tensor] {
+    return this.forwardH(input, hx);
   }
 }
 
@@ -274,8 +364,10 @@ export class GRU extends RNNBase {
     super('GRU', bound);
   }
 
-  override forward(input: Tensor, hx: Tensor | null = null): [Tensor, Tensor] {
-    return tidy(() => this.forwardH(input, hx));
+  override forward(input: PackedSequence, hx?: Tensor | null): [PackedSequence, Tensor];
+  override forward(input: Tensor, hx?: Tensor | null): [Tensor, Tensor];
+  override forward(input: Tensor | PackedSequence, hx: Tensor | null = null): [Tensor | PackedSequence, Tensor] {
+    return this.forwardH(input, hx);
   }
 }
 
@@ -290,16 +382,31 @@ export class LSTM extends RNNBase {
     super('LSTM', lstmArgs.bind(args));
   }
 
-  override forward(input: Tensor, hx: readonly [Tensor, Tensor] | null = null): [Tensor, [Tensor, Tensor]] {
+  override forward(input: PackedSequence, hx?: readonly [Tensor, Tensor] | null): [PackedSequence, [Tensor, Tensor]];
+  override forward(input: Tensor, hx?: readonly [Tensor, Tensor] | null): [Tensor, [Tensor, Tensor]];
+  override forward(input: Tensor | PackedSequence, hx: readonly [Tensor, Tensor] | null = null): [Tensor | PackedSequence, [Tensor, Tensor]] {
+    const hSize = this.projSize > 0 ? this.projSize : this.hiddenSize;
+    if (input instanceof PackedSequence) {
+      const bs = input.batchSizesList();
+      const [out, hn, cn] = tidy(() => {
+        const h = hx === null ? this.zerosState(input.data, bs[0], hSize) : permute(hx[0], input.sortedIndices);
+        const c = hx === null ? this.zerosState(input.data, bs[0], this.hiddenSize) : permute(hx[1], input.sortedIndices);
+        this.checkStates(input.data, true, bs[0], h, c);
+        const [o, hN, cN] = this.run(input.data, h, c, bs);
+        return [o, permute(hN, input.unsortedIndices), permute(cN!, input.unsortedIndices)];
+      });
+      return [new PackedSequence(out, input.batchSizes, input.sortedIndices, input.unsortedIndices), [hn, cn]];
+    }
     return tidy(() => {
       const batched = input.dim() === 3;
       const batchDim = this.batchFirst ? 0 : 1;
       const x = batched ? input : input.unsqueeze(batchDim);
+      const batch = x.size(batchDim);
       let h: Tensor;
       let c: Tensor;
       if (hx === null) {
-        h = this.zerosState(x, this.projSize > 0 ? this.projSize : this.hiddenSize);
-        c = this.zerosState(x, this.hiddenSize);
+        h = this.zerosState(x, batch, hSize);
+        c = this.zerosState(x, batch, this.hiddenSize);
       } else {
         [h, c] = hx;
         if (batched && (h.dim() !== 3 || c.dim() !== 3)) {
@@ -310,12 +417,17 @@ export class LSTM extends RNNBase {
           [h, c] = [h.unsqueeze(1), c.unsqueeze(1)];
         }
       }
-      this.checkInput(x);
-      const expected = this.expectedHiddenSize(x);
-      this.checkHiddenSize(h, expected, 'Expected hidden[0] size');
-      this.checkHiddenSize(c, [expected[0], expected[1], this.hiddenSize], 'Expected hidden[1] size');
+      this.checkStates(x, false, batch, h, c);
       const [out, hn, cn] = this.run(x, h, c);
       return batched ? [out, [hn, cn!]] : [out.squeeze(batchDim), [hn.squeeze(1), cn!.squeeze(1)]];
     });
+  }
+
+  /** LSTM's `check_forward_args`. */
+  private checkStates(x: Tensor, packed: boolean, batch: number, h: Tensor, c: Tensor): void {
+    this.checkInput(x, packed);
+    const expected = this.expectedHiddenSize(batch);
+    this.checkHiddenSize(h, expected, 'Expected hidden[0] size');
+    this.checkHiddenSize(c, [expected[0], batch, this.hiddenSize], 'Expected hidden[1] size');
   }
 }
