@@ -225,6 +225,105 @@ describe('RNNCell, LSTMCell and GRUCell equal PyTorch', () => {
   }
 });
 
+describe('nn.utils.rnn and the layers on a PackedSequence equal PyTorch', () => {
+  const { rnn } = nn.utils;
+  interface PCase {
+    x: G;
+    lengths: number[];
+    packedData: G;
+    batchSizes: number[];
+    sortedIndices: number[] | null;
+    h0?: G;
+    c0?: G;
+    outData: G;
+    padded: G;
+    padLengths: number[];
+    r: G;
+    hn: G;
+    rh: G;
+    cn?: G;
+    rc?: G;
+    grads: Record<string, G>;
+    xGrad: G;
+    h0Grad?: G;
+    c0Grad?: G;
+  }
+  const P = golden.packed as Record<string, PCase>;
+  // name -> [seed, constructor, enforceSorted, batchFirst]: nn_rnn.py's table
+  const packedCases: Record<string, [number, () => torch.nn.RNNBase, boolean, boolean]> = {
+    'LSTM(3,4) sorted': [740, () => new nn.LSTM(3, 4), true, false],
+    'LSTM(3,4,2,bidirectional,proj_size=2) unsorted h0': [741, () => new nn.LSTM(3, 4, 2, { bidirectional: true, projSize: 2 }), false, false],
+    'GRU(3,4,bidirectional,batch_first) unsorted h0': [742, () => new nn.GRU(3, 4, { bidirectional: true, batchFirst: true }), false, true],
+    'RNN(3,4,2,relu) sorted': [743, () => new nn.RNN(3, 4, 2, { nonlinearity: 'relu' }), true, false],
+  };
+  it('covers every golden', () => expect(Object.keys(packedCases).sort()).toEqual(Object.keys(P).sort()));
+  for (const [name, [seed, make, enforceSorted, batchFirst]] of Object.entries(packedCases)) {
+    it(name, () => {
+      const c = P[name];
+      torch.manualSeed(seed);
+      const m = make();
+      const x = fromG(c.x).requiresGrad_(true);
+      const packed = rnn.packPaddedSequence(x, c.lengths, { batchFirst, enforceSorted });
+      expectClose(packed.data, c.packedData, 'packed data', 0, 0);
+      expect(packed.batchSizes.tolist()).toEqual(c.batchSizes);
+      expect(packed.sortedIndices === null ? null : packed.sortedIndices.tolist()).toEqual(c.sortedIndices);
+      const h0 = c.h0 ? fromG(c.h0).requiresGrad_(true) : null;
+      const c0 = c.c0 ? fromG(c.c0).requiresGrad_(true) : null;
+      let out: torch.nn.utils.rnn.PackedSequence;
+      let hn: torch.Tensor;
+      let cn: torch.Tensor | null = null;
+      if (m instanceof nn.LSTM) [out, [hn, cn]] = m.forward(packed, h0 && c0 ? [h0, c0] : null);
+      else [out, hn] = (m as torch.nn.GRU).forward(packed, h0);
+      expectClose(out.data, c.outData, 'output data');
+      expect(out.batchSizes).toBe(packed.batchSizes);
+      const [padded, lens] = rnn.padPackedSequence(out, { batchFirst, paddingValue: -1.0, totalLength: Math.max(...c.lengths) + 1 });
+      expectClose(padded, c.padded, 'padded output');
+      expect(lens.tolist()).toEqual(c.padLengths);
+      expectClose(hn, c.hn, 'h_n');
+      let loss = padded.mul(fromG(c.r)).sum().add(hn.mul(fromG(c.rh)).sum());
+      if (cn !== null) {
+        expectClose(cn, c.cn!, 'c_n');
+        loss = loss.add(cn.mul(fromG(c.rc!)).sum());
+      }
+      loss.backward();
+      for (const [k, p] of m.namedParameters()) expectClose(p.grad!, c.grads[k], `grad ${k}`);
+      expectClose(x.grad!, c.xGrad, 'input grad');
+      if (h0) expectClose(h0.grad!, c.h0Grad!, 'h0 grad');
+      if (c0) expectClose(c0.grad!, c.c0Grad!, 'c0 grad');
+    });
+  }
+
+  it('padSequence and packSequence', () => {
+    const g = golden.padSequence as { seqs: G[]; padded: G; paddedBatchFirst: G; packData: G; packBatchSizes: number[]; packSorted: number[]; packUnsorted: number[] };
+    const seqs = g.seqs.map(fromG);
+    expectClose(rnn.padSequence(seqs), g.padded, 'padSequence', 0, 0);
+    expectClose(rnn.padSequence(seqs, { batchFirst: true, paddingValue: 7 }), g.paddedBatchFirst, 'padSequence batchFirst', 0, 0);
+    const p = rnn.packSequence(seqs, { enforceSorted: false });
+    expectClose(p.data, g.packData, 'packSequence', 0, 0);
+    expect(p.batchSizes.tolist()).toEqual(g.packBatchSizes);
+    expect(p.sortedIndices!.tolist()).toEqual(g.packSorted);
+    expect(p.unsortedIndices!.tolist()).toEqual(g.packUnsorted);
+    const [data, batchSizes] = p;
+    expect([data, batchSizes]).toEqual([p.data, p.batchSizes]);
+  });
+
+  it("PyTorch's errors", () => {
+    const bad = (f: () => unknown, cls: typeof torch.TorchError, msg: string) => {
+      expect(f).toThrow(cls);
+      expect(f).toThrow(msg);
+    };
+    const x = torch.randn(5, 3, 2);
+    bad(() => rnn.packPaddedSequence(x, [2, 4, 1]), torch.TorchError, 'pack_padded_sequence: `lengths` array must be sorted in decreasing order when `enforce_sorted` is True');
+    bad(() => rnn.packPaddedSequence(x, [4, 2, 0]), torch.TorchError, "pack_padded_sequence: Length of all samples has to be greater than 0, but found an element in 'lengths' that is <= 0");
+    bad(() => rnn.packPaddedSequence(x, [4, 2]), torch.ShapeError, 'pack_padded_sequence: Expected `len(lengths)` to be equal to batch_size, but got 2 (batch_size=3)');
+    const p = rnn.packPaddedSequence(x, [4, 2, 1]);
+    bad(() => rnn.padPackedSequence(p, { totalLength: 3 }), torch.ValueError, 'pad_packed_sequence: Expected total_length to be at least the length of the longest sequence in input, but got total_length=3 and max sequence length being 4');
+    bad(() => new nn.LSTM(2, 3).forward(p, [torch.zeros(1, 2, 3), torch.zeros(1, 2, 3)]), torch.ShapeError, 'LSTM: Expected hidden[0] size (1, 3, 3), got [1, 2, 3]');
+    bad(() => new nn.GRU(2, 3).forward(p, torch.zeros(1, 2, 3)), torch.ShapeError, 'GRU: Expected hidden size (1, 3, 3), got [1, 2, 3]');
+    bad(() => new nn.GRU(4, 3).forward(p), torch.ShapeError, 'GRU: input.size(-1) must be equal to input_size. Expected 4, got 2');
+  });
+});
+
 describe('reprs', () => {
   const r = golden.reprs as Record<string, string>;
   const got: Record<string, () => torch.nn.Module> = {

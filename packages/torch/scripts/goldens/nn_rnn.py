@@ -140,6 +140,80 @@ cell_cases = {
 }
 cells = {name: run_cell(*args) for name, args in cell_cases.items()}
 
+
+
+# ---- nn.utils.rnn: packing, padding, and the layers on a PackedSequence ----
+from torch.nn.utils import rnn as R
+
+
+def run_packed(seed, make, lengths, enforce_sorted, h0=False, batch_first=False):
+    torch.manual_seed(seed)
+    m = make()
+    lstm = isinstance(m, nn.LSTM)
+    T, B = max(lengths), len(lengths)
+    x = torch.randn(*((B, T) if batch_first else (T, B)), m.input_size, requires_grad=True)
+    packed = R.pack_padded_sequence(x, lengths, batch_first=batch_first, enforce_sorted=enforce_sorted)
+    dirs = 2 if m.bidirectional else 1
+    out_h = m.proj_size if getattr(m, 'proj_size', 0) > 0 else m.hidden_size
+    res = {'x': values(x), 'lengths': lengths, 'packedData': values(packed.data), 'batchSizes': packed.batch_sizes.tolist(),
+           'sortedIndices': None if packed.sorted_indices is None else packed.sorted_indices.tolist()}
+    hx = None
+    if h0:
+        h = torch.randn(m.num_layers * dirs, B, out_h, requires_grad=True)
+        res['h0'] = values(h)
+        if lstm:
+            c = torch.randn(m.num_layers * dirs, B, m.hidden_size, requires_grad=True)
+            res['c0'] = values(c)
+            hx = (h, c)
+        else:
+            hx = h
+    out, hn = m(packed, hx)
+    res['outData'] = values(out.data)
+    padded, lens = R.pad_packed_sequence(out, batch_first=batch_first, padding_value=-1.0, total_length=T + 1)
+    res['padded'] = values(padded)
+    res['padLengths'] = lens.tolist()
+    r = torch.randn(padded.shape)
+    res['r'] = values(r)
+    loss = (padded * r).sum()
+    if lstm:
+        hn, cn = hn
+        res['cn'] = values(cn)
+        rc = torch.randn(cn.shape)
+        res['rc'] = values(rc)
+        loss = loss + (cn * rc).sum()
+    res['hn'] = values(hn)
+    rh = torch.randn(hn.shape)
+    res['rh'] = values(rh)
+    loss = loss + (hn * rh).sum()
+    loss.backward()
+    res['grads'] = {n: values(p.grad) for n, p in m.named_parameters()}
+    res['xGrad'] = values(x.grad)
+    if h0:
+        res['h0Grad'] = values(hx[0].grad if lstm else hx.grad)
+        if lstm:
+            res['c0Grad'] = values(hx[1].grad)
+    return res
+
+
+packed_cases = {
+    'LSTM(3,4) sorted': (740, lambda: nn.LSTM(3, 4), [5, 3, 3, 1], True, False, False),
+    'LSTM(3,4,2,bidirectional,proj_size=2) unsorted h0': (741, lambda: nn.LSTM(3, 4, 2, bidirectional=True, proj_size=2), [2, 5, 1, 3], False, True, False),
+    'GRU(3,4,bidirectional,batch_first) unsorted h0': (742, lambda: nn.GRU(3, 4, bidirectional=True, batch_first=True), [3, 1, 4], False, True, True),
+    'RNN(3,4,2,relu) sorted': (743, lambda: nn.RNN(3, 4, 2, nonlinearity='relu'), [4, 4, 2], True, False, False),
+}
+packed_rnns = {name: run_packed(*args) for name, args in packed_cases.items()}
+
+torch.manual_seed(750)
+seqs = [torch.randn(2, 3), torch.randn(4, 3), torch.randn(1, 3)]
+pad_seq = {'seqs': [values(t) for t in seqs],
+           'padded': values(R.pad_sequence(seqs)),
+           'paddedBatchFirst': values(R.pad_sequence(seqs, batch_first=True, padding_value=7.0))}
+ps = R.pack_sequence(seqs, enforce_sorted=False)
+pad_seq['packData'] = values(ps.data)
+pad_seq['packBatchSizes'] = ps.batch_sizes.tolist()
+pad_seq['packSorted'] = ps.sorted_indices.tolist()
+pad_seq['packUnsorted'] = ps.unsorted_indices.tolist()
+
 reprs = {
     'RNN(4,3)': repr(nn.RNN(4, 3)),
     'RNN(4,3,2,relu,bias=False,batch_first,dropout=0.5,bidirectional)': repr(
@@ -181,4 +255,4 @@ for _ in range(5):
     losses.append(loss.item())
 lm_golden = {'tokens': tokens.tolist(), 'losses': losses, 'state': {n: values(t) for n, t in lm.state_dict().items()}}
 
-write('nn_rnn', {'rnns': rnns, 'cells': cells, 'reprs': reprs, 'lm': lm_golden})
+write('nn_rnn', {'rnns': rnns, 'cells': cells, 'packed': packed_rnns, 'padSequence': pad_seq, 'reprs': reprs, 'lm': lm_golden})
