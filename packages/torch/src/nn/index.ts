@@ -35,7 +35,7 @@ export {
 } from './modules/attention';
 export { TransformerEncoderLayer, type TransformerEncoderLayerOptions, type TransformerEncoderLayerForwardOptions } from './modules/transformer';
 export { RNNBase, RNN, LSTM, GRU, type RNNMode, type RNNBaseOptions, type RNNOptions, type LSTMOptions } from './modules/rnn';
-export { RNNCellBase, RNNCell, LSTMCell, GRUCell, type RNNCellOptions, type RNNCellNonlinearityOptions } from './modules/rnn-cell';
+export { RNNCellBase, RNNCell, LSTMCell, GRUCell, type RNNCellOptions, type RNNCellNonlinearityOptions, type CellWeights } from './modules/rnn-cell';
 export {
   CrossEntropyLoss,
   NLLLoss,

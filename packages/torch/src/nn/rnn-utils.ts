@@ -35,7 +35,7 @@ export class PackedSequence {
 
   /** `batch_sizes` as numbers. */
   batchSizesList(): number[] {
-    return Array.from(this.batchSizes.dataSync() as ArrayLike<number | bigint>, Number);
+    return [...this.batchSizes.dataSync()].map(Number);
   }
 
   /** The same sequence with `data` (and the indices) moved to `device`; `batchSizes` stays on the CPU. */
@@ -65,7 +65,7 @@ export function invertPermutation(permutation: Tensor | null): Tensor | null {
 function lengthsList(lengths: Tensor | readonly number[]): number[] {
   if (lengths instanceof Tensor) {
     if (lengths.dim() !== 1) throw new ShapeError(`pack_padded_sequence: 'lengths' should be a 1D tensor, but got ${lengths.dim()}D tensor`);
-    return Array.from(lengths.to('cpu').dataSync() as ArrayLike<number | bigint>, Number);
+    return [...lengths.to('cpu').dataSync()].map(Number);
   }
   return [...lengths];
 }
@@ -145,7 +145,7 @@ export function padPackedSequence(sequence: PackedSequence, options: PadPackedSe
     }
     maxLen = total;
   }
-  return tidy(() => {
+  return tidy((): [Tensor, Tensor] => {
     const data = sequence.data;
     const batch = bs[0];
     const feat = data.shape.slice(1);
@@ -167,7 +167,7 @@ export function padPackedSequence(sequence: PackedSequence, options: PadPackedSe
       padded = padded.indexSelect(batchFirst ? 0 : 1, unsorted);
       lengths = lengths.indexSelect(0, unsorted.to('cpu'));
     }
-    return [padded, lengths] as [Tensor, Tensor];
+    return [padded, lengths];
   });
 }
 

@@ -88,6 +88,7 @@ export abstract class RNNBase extends Module {
   /** The parameter names of each (layer, direction), PyTorch's `_all_weights`. */
   readonly _allWeightNames: string[][];
 
+  /** @internal (RNN, LSTM and GRU bind their arguments and call it with their mode) */
   protected constructor(mode: RNNMode, bound: Bound) {
     super();
     const [inputSize, hiddenSize, numLayers, bias, batchFirst, dropout, bidirectional, projSize, device, dtype] = bound;
