@@ -2,7 +2,7 @@
  * Recurrent layers on WebGPU (issue 18): the layers are composites of ordinary ops (Note
  * [Recurrent cells are composites]), so they run on WebGPU with no kernel of their own. The
  * same PyTorch goldens as nn-rnn.test.ts (those without dropout: WebGPU's generator is not
- * PyTorch's CPU one), and the 2-layer LSTM language model's five Adam steps, in float32 on
+ * PyTorch's CPU one), an LSTM on an unsorted PackedSequence, and the 2-layer LSTM language model's five Adam steps, in float32 on
  * device 'webgpu'. Tolerances: see `TOL` below.
  */
 import { describe, expect, it, vi } from 'vitest';
@@ -94,6 +94,32 @@ if (ready) {
         if (c0) await expectClose(c0.grad!, c.c0Grad!, 'c0 grad');
       });
     }
+  });
+
+  describe('an LSTM on an unsorted PackedSequence on webgpu equals PyTorch', () => {
+    it('LSTM(3,4,2,bidirectional,proj_size=2) unsorted h0', async () => {
+      const c = (golden.packed as unknown as Record<string, Case & { lengths: number[]; outData: G; padded: G; padLengths: number[] }>)[
+        'LSTM(3,4,2,bidirectional,proj_size=2) unsorted h0'
+      ];
+      torch.manualSeed(741);
+      const m = new nn.LSTM(3, 4, 2, { bidirectional: true, projSize: 2 }).to('webgpu');
+      const x = onDevice(c.x).requiresGrad_(true);
+      const h0 = onDevice(c.h0!).requiresGrad_(true);
+      const c0 = onDevice(c.c0!).requiresGrad_(true);
+      const packed = nn.utils.rnn.packPaddedSequence(x, c.lengths, { enforceSorted: false });
+      const [out, [hn, cn]] = m.forward(packed, [h0, c0]);
+      const [padded, lens] = nn.utils.rnn.padPackedSequence(out, { paddingValue: -1.0, totalLength: Math.max(...c.lengths) + 1 });
+      padded.mul(onDevice(c.r)).sum().add(hn.mul(onDevice(c.rh)).sum()).add(cn.mul(onDevice(c.rc!)).sum()).backward();
+      await expectClose(out.data, c.outData, 'output data');
+      await expectClose(padded, c.padded, 'padded output');
+      expect(lens.tolist()).toEqual(c.padLengths);
+      await expectClose(hn, c.hn, 'h_n');
+      await expectClose(cn, c.cn!, 'c_n');
+      for (const [k, p] of m.namedParameters()) await expectClose(p.grad!, c.grads[k], `grad ${k}`);
+      await expectClose(x.grad!, c.xGrad, 'input grad');
+      await expectClose(h0.grad!, c.h0Grad!, 'h0 grad');
+      await expectClose(c0.grad!, c.c0Grad!, 'c0 grad');
+    });
   });
 
   describe('a 2-layer LSTM language model trained five Adam steps on webgpu equals PyTorch', () => {

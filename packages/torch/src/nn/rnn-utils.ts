@@ -56,9 +56,25 @@ export class PackedSequence {
   }
 }
 
+/**
+ * The values of the permutations that packPaddedSequence made from a JS array, and of their
+ * inverses: padPackedSequence reorders the (CPU) lengths by `unsortedIndices` as PyTorch's
+ * `lengths[unsorted_indices.cpu()]` does, which on WebGPU would be a read-back that cannot be
+ * synchronous.
+ */
+const hostPermutations = new WeakMap<Tensor, number[]>();
+
 /** `invert_permutation`: the inverse of a permutation (null stays null). */
 export function invertPermutation(permutation: Tensor | null): Tensor | null {
   if (permutation === null) return null;
+  const host = hostPermutations.get(permutation);
+  if (host !== undefined) {
+    const inverse = new Array<number>(host.length);
+    host.forEach((p, i) => (inverse[p] = i));
+    const t = tensor(inverse, { dtype: 'int64', device: permutation.device });
+    hostPermutations.set(t, inverse);
+    return t;
+  }
   return tidy(() => zeros(permutation.shape, { dtype: permutation.dtype, device: permutation.device }).scatter_(0, permutation, arange(permutation.numel(), { device: permutation.device })));
 }
 
@@ -90,6 +106,7 @@ export function packPaddedSequence(input: Tensor, lengths: Tensor | readonly num
     order = lens.map((_, i) => i).sort((a, b) => lens[b] - lens[a] || a - b);
     lens = order.map((i) => lens[i]);
     sortedIndices = tensor(order, { dtype: 'int64', device: input.device });
+    hostPermutations.set(sortedIndices, order);
   }
   // (tidy keeps the tensors of a returned array, not of a class instance: the PackedSequence is made outside)
   const [data, batchSizes] = tidy(() => {
@@ -165,7 +182,8 @@ export function padPackedSequence(sequence: PackedSequence, options: PadPackedSe
     const unsorted = sequence.unsortedIndices;
     if (unsorted !== null) {
       padded = padded.indexSelect(batchFirst ? 0 : 1, unsorted);
-      lengths = lengths.indexSelect(0, unsorted.to('cpu'));
+      const host = hostPermutations.get(unsorted);
+      lengths = lengths.indexSelect(0, host === undefined ? unsorted.to('cpu') : tensor(host, { dtype: 'int64' }));
     }
     return [padded, lengths];
   });
