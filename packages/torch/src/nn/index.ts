@@ -34,6 +34,8 @@ export {
   type MultiheadAttentionForwardOptions,
 } from './modules/attention';
 export { TransformerEncoderLayer, type TransformerEncoderLayerOptions, type TransformerEncoderLayerForwardOptions } from './modules/transformer';
+export { RNNBase, RNN, LSTM, GRU, type RNNMode, type RNNBaseOptions, type RNNOptions, type LSTMOptions } from './modules/rnn';
+export { RNNCellBase, RNNCell, LSTMCell, GRUCell, type RNNCellOptions, type RNNCellNonlinearityOptions, type CellWeights } from './modules/rnn-cell';
 export {
   CrossEntropyLoss,
   NLLLoss,

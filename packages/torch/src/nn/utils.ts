@@ -1,5 +1,6 @@
 /**
- * `torch.nn.utils`: gradient clipping and parameter <-> vector conversion.
+ * `torch.nn.utils`: gradient clipping, parameter <-> vector conversion, and `rnn`
+ * (PackedSequence and its packing and padding functions).
  */
 import { cat, fullLike, makeBinder, zeros, type FrontArgs, type FrontOptions } from '@torch-ts/core';
 import { Tensor, TorchError, noGradGuard, ownGrad } from './internal';
@@ -154,3 +155,5 @@ export function vectorToParameters(vec: Tensor, parameters: Iterable<Tensor>): v
     }
   });
 }
+
+export * as rnn from './rnn-utils';
