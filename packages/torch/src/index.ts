@@ -14,12 +14,17 @@ import {
   gradcheck,
   gradgradcheck,
 } from '@torch-ts/autograd';
+// tidyAsync follows its body across await through AsyncLocalStorage where Node has it (core Note [Async scopes])
+import './async-scope';
 import { memoryStats, resetPeakMemoryStats, getAllocator, hasAllocator, toDevice, type DeviceLike } from '@torch-ts/core';
 
 export {
   // tensors and their lifetime
   Tensor,
   tidy,
+  tidyAsync,
+  AsyncScope,
+  asyncScopeTracking,
   keep,
   // dtypes, devices
   type DType,
