@@ -164,14 +164,13 @@ describe.skipIf(!webgpu)('a 1,000-step async training loop on WebGPU', () => {
     // a second async body that runs between the training steps' awaits: its own tensors
     // and reads, checked against a plain reference. Snapshots are taken while it waits at
     // its idle point (between two of its scopes), so its own live tensors are not counted.
-    let pause: Promise<void> | null = null;
-    let idle: (() => void) | null = null;
+    const gate: { pause: Promise<void> | null; idle: (() => void) | null } = { pause: null, idle: null };
     const side = (async () => {
       let rounds = 0;
       while (training) {
-        if (pause) {
-          idle?.();
-          await pause;
+        if (gate.pause) {
+          gate.idle?.();
+          await gate.pause;
         }
         const ok = await torch.tidyAsync(async () => {
           const v = torch.arange(0, 16, { device: 'webgpu' }).to('float32');
@@ -196,13 +195,13 @@ describe.skipIf(!webgpu)('a 1,000-step async training loop on WebGPU', () => {
       losses.push(Number(loss));
       if (i === 100 || i % 300 === 0 || i === STEPS) {
         let resume!: () => void;
-        const reachedIdle = new Promise<void>((r) => (idle = r));
-        pause = new Promise<void>((r) => (resume = r));
+        const reachedIdle = new Promise<void>((r) => (gate.idle = r));
+        gate.pause = new Promise<void>((r) => (resume = r));
         await reachedIdle;
         await torch.webgpu.synchronize();
         snapshots.set(i, torch.memory.stats('webgpu'));
-        pause = null;
-        idle = null;
+        gate.pause = null;
+        gate.idle = null;
         resume();
       }
     }

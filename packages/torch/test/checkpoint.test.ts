@@ -147,7 +147,7 @@ describe('checkpoint: memory, gradcheck and errors (CPU)', () => {
       loss.backward();
       const peak = torch.memory.stats('cpu').peakBytes - base;
       loss.dispose();
-      const g = [...model.parameters()].map((p) => Array.from(p.grad!.dataSync()));
+      const g = [...model.parameters()].map((p) => Array.from(p.grad!.dataSync() as Float32Array));
       return { peak, afterForward, g };
     };
     const plain = run((x) => model(x));

@@ -128,6 +128,7 @@ function openAncestor(f: ScopeFrame | null): ScopeFrame | null {
 
 /** Records `t` in the innermost scope; false when no scope is open. */
 export function trackInScope(t: Trackable): boolean {
+  if (syncStack.length === 0 && asyncOpen === 0) return false; // the common case, on every tensor made
   const f = current();
   if (f === null) return false;
   f.tracked.add(t);
@@ -135,6 +136,7 @@ export function trackInScope(t: Trackable): boolean {
 }
 
 export function untrackFromScope(t: Trackable): void {
+  if (syncStack.length === 0 && asyncOpen === 0) return;
   const f = current();
   if (f !== null) f.tracked.delete(t);
 }
