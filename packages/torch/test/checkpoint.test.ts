@@ -235,5 +235,8 @@ describe('torch.autograd.graph.savedTensorsHooks', () => {
     expect(thrown(() => c.sum().backward()).message).toMatch(/^ExpBackward0: Output of saved tensor unpack_hook expected to be a Tensor but got result of type number/);
     a.sum().backward();
     expect(x.grad).not.toBeNull();
+    expect(thrown(() => torch.autograd.graph.savedTensorsHooks(null as never, (t) => t as torch.Tensor)).message).toBe(
+      'savedTensorsHooks: pack and unpack must be functions',
+    );
   });
 });
