@@ -145,6 +145,10 @@ describe('tidyAsync with an async-context provider', () => {
     expect(liveMeta()).toBe(n);
   });
 
+  it('refuses a non-function with a rejection naming tidyAsync', async () => {
+    await expect(tidyAsync(42 as never)).rejects.toThrow(/^tidyAsync: expected a function, but got number$/);
+  });
+
   it('a synchronous throw in the body becomes a rejection (no throw from tidyAsync)', async () => {
     useAls();
     const n = liveMeta();

@@ -1,4 +1,4 @@
-import { TorchError } from '../errors';
+import { TorchError, TorchTypeError } from '../errors';
 
 /** What `tidy` tracks: anything disposable that may appear in a result. */
 export interface Trackable {
@@ -235,6 +235,7 @@ export class AsyncScope {
  * rejects with the same error.
  */
 export function tidyAsync<T>(fn: (scope: AsyncScope) => Promise<T> | T): Promise<T> {
+  if (typeof fn !== 'function') return Promise.reject(new TorchTypeError(`tidyAsync: expected a function, but got ${fn === null ? 'null' : typeof fn}`));
   const frame = openFrame();
   const scope = new AsyncScope(frame);
   asyncOpen++;
