@@ -129,38 +129,44 @@ for (const device of devices) {
   });
 }
 
-describe('checkpoint: memory, gradcheck and errors (CPU)', () => {
-  it('peak memory of a deep MLP drops, gradients unchanged', () => {
-    const width = 128;
-    const depth = 16;
-    torch.manualSeed(0);
-    const layers: nn.Module[] = [];
-    for (let i = 0; i < depth; i++) layers.push(new nn.Linear(width, width), new nn.ReLU());
-    const model = new nn.Sequential(...layers);
-    const x = torch.randn([256, width]);
-    const run = (f: (x: torch.Tensor) => torch.Tensor) => {
-      model.zeroGrad();
-      const base = torch.memory.stats('cpu').liveBytes;
-      torch.memory.resetPeakStats('cpu');
-      const loss = torch.tidy(() => f(x).square().mean());
-      const afterForward = torch.memory.stats('cpu').liveBytes - base;
-      loss.backward();
-      const peak = torch.memory.stats('cpu').peakBytes - base;
-      loss.dispose();
-      const g = [...model.parameters()].map((p) => Array.from(p.grad!.dataSync() as Float32Array));
-      return { peak, afterForward, g };
-    };
-    const plain = run((x) => model(x));
-    const ckpt = run((x) => checkpointSequential(model, 4, x));
-    expect(ckpt.g).toEqual(plain.g);
-    const activation = 256 * width * 4;
-    // without checkpointing every ReLU result is kept (the ReLU's and the next Linear's saved
-    // tensor, one per layer); with 4 segments only the 3 boundaries and the last segment's 4
-    expect(plain.afterForward).toBeGreaterThanOrEqual(depth * activation);
-    expect(ckpt.afterForward).toBeLessThan(8 * activation + activation / 2);
-    expect(ckpt.peak).toBeLessThan(plain.peak * 0.75);
-    console.log(`[checkpoint] deep MLP peak bytes: ${plain.peak} without, ${ckpt.peak} with checkpointSequential(4); after forward ${plain.afterForward} vs ${ckpt.afterForward}`);
-  });
+describe('checkpoint: memory, gradcheck and errors', () => {
+  for (const device of devices) {
+    it(`peak memory of a deep MLP drops on ${device}, gradients unchanged`, async () => {
+      const width = 128;
+      const depth = 16;
+      torch.manualSeed(0);
+      const layers: nn.Module[] = [];
+      for (let i = 0; i < depth; i++) layers.push(new nn.Linear(width, width), new nn.ReLU());
+      const model = new nn.Sequential(...layers);
+      if (device !== 'cpu') model.to(device);
+      const x = torch.randn([256, width]).to(device);
+      const run = async (f: (x: torch.Tensor) => torch.Tensor) => {
+        model.zeroGrad();
+        if (device === 'webgpu') await torch.webgpu.synchronize();
+        const base = torch.memory.stats(device).liveBytes;
+        torch.memory.resetPeakStats(device);
+        const loss = torch.tidy(() => f(x).square().mean());
+        const afterForward = torch.memory.stats(device).liveBytes - base;
+        loss.backward();
+        const peak = torch.memory.stats(device).peakBytes - base;
+        loss.dispose();
+        const g = [];
+        for (const p of model.parameters()) g.push(await values(p.grad!));
+        return { peak, afterForward, g };
+      };
+      const plain = await run((x) => model(x));
+      const ckpt = await run((x) => checkpointSequential(model, 4, x));
+      expect(ckpt.g).toEqual(plain.g);
+      const activation = 256 * width * 4;
+      // without checkpointing every ReLU result is kept (the ReLU's and the next Linear's saved
+      // tensor, one per layer); with 4 segments only the 3 boundaries and the last segment's 4
+      expect(plain.afterForward).toBeGreaterThanOrEqual(depth * activation);
+      expect(ckpt.afterForward).toBeLessThan(8 * activation + activation / 2);
+      expect(ckpt.peak).toBeLessThan(plain.peak * 0.75);
+      console.log(`[checkpoint] ${device}: deep MLP peak bytes ${plain.peak} without, ${ckpt.peak} with checkpointSequential(4); after forward ${plain.afterForward} vs ${ckpt.afterForward}`);
+      x.dispose();
+    });
+  }
 
   it('gradcheck (float64) through checkpoint, inputs and a closed-over weight', async () => {
     const w = torch.randn([3, 3], { dtype: 'float64', requiresGrad: true });
