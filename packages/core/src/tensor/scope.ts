@@ -222,7 +222,7 @@ export class AsyncScope {
   track<T extends Trackable>(t: T): T {
     if (!this.#frame.open) throw new TorchError('AsyncScope.track: this scope has already settled');
     if (t.isDisposed) return t;
-    untrackFromScope(t);
+    untrackFromEnclosing(t);
     this.#frame.tracked.add(t);
     return t;
   }
@@ -270,12 +270,16 @@ export function tidyAsync<T>(fn: (scope: AsyncScope) => Promise<T> | T): Promise
 
 /** Keeps a handle made inside `tidy` alive past the scope. */
 export function keep<T extends Trackable>(t: T): T {
+  if (untrackFromEnclosing(t) && !t.isDisposed) t[LEFT_SCOPES]?.();
+  return t;
+}
+
+/** Takes `t` out of every enclosing scope (the frames on the stack and the chain above the innermost one); whether any held it. */
+function untrackFromEnclosing(t: Trackable): boolean {
   let tracked = false;
-  // every enclosing scope: the frames on the stack and the chain above the innermost one
   for (const s of syncStack) if (s.tracked.delete(t)) tracked = true;
   for (let f = current(); f !== null; f = f.parent) if (f.tracked.delete(t)) tracked = true;
-  if (tracked && !t.isDisposed) t[LEFT_SCOPES]?.();
-  return t;
+  return tracked;
 }
 
 function isTrackable(v: object): v is Trackable {
