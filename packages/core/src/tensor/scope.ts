@@ -57,7 +57,11 @@ let syncStack: ScopeFrame[] = [];
  *  - one registered from above: `@torch-ts/torch` registers Node's `AsyncLocalStorage`
  *    (`node:async_hooks`, fetched with `process.getBuiltinModule` so browser bundles never see it).
  * With a provider, a frame is entered with `provider.run(frame, body)` and every
- * continuation of the body (awaits, timers, `then` callbacks it schedules) sees it.
+ * continuation of the body (awaits, timers, `then` callbacks it schedules) sees it. Work the
+ * body started and did not await that runs after it settled (a timer) goes to the nearest
+ * scope still open above it, or to none. A callback the provider cannot follow (a native
+ * callback outside Node's async hooks) sees no frame: its tensors are untracked, never
+ * given to another body.
  *
  * Without one (browsers today), nothing tells a continuation apart from another body's, and
  * a global "current scope" that `tidyAsync` set and restored around awaits would hand one
@@ -68,7 +72,10 @@ let syncStack: ScopeFrame[] = [];
  *  - handles given to `scope.track(t)`.
  * Tensors made elsewhere after an `await` are attributed to no async scope: they are neither
  * disposed early nor misattributed, and the FinalizationRegistry (or `dispose`, `using`)
- * releases them. `asyncScopeTracking()` says which regime holds.
+ * releases them. (Node before 20.16, which lacks `process.getBuiltinModule`, is in this
+ * regime too.) `asyncScopeTracking()` says which regime holds. Code written for both
+ * regimes wraps its synchronous stretches after each `await` in `scope.run`, which costs
+ * nothing where a provider exists.
  */
 export interface AsyncScopeContext {
   /** Runs `fn` with `frame` as the async context value of everything it starts. */
