@@ -196,6 +196,17 @@ describe('checkpoint: memory, gradcheck and errors', () => {
     let n = 0;
     const z = checkpoint((t: torch.Tensor) => (n++ === 0 ? t.exp() : t.view(3, 1).exp()).sum(), x, { useReentrant: false });
     expect(thrown(() => z.backward()).message).toMatch(/^torch\.utils\.checkpoint: Recomputed values for the following tensors have different metadata than during the forward pass\.\ntensor at position 0:\nsaved metadata: \{shape: \[3\]/);
+    // determinismCheck: 'none' skips the comparison (the holders that match still get their tensors)
+    let k = 0;
+    const w = checkpoint((t: torch.Tensor) => (k++ === 0 ? t.exp().exp() : t.exp().exp().exp()).sum(), x, { useReentrant: false, determinismCheck: 'none' });
+    x.grad = null;
+    w.backward();
+    const want = x.detach().exp().add(x.detach()).exp().tolist() as number[]; // d/dx exp(exp(x)) = exp(exp(x) + x)
+    (x.grad!.tolist() as number[]).forEach((v, i) => expect(Math.abs(v - want[i])).toBeLessThanOrEqual(1e-13 * Math.abs(want[i])));
+    expect(thrown(() => checkpoint((t: torch.Tensor) => t, x, { determinismCheck: 'all' as never })).message).toBe(
+      `checkpoint: determinismCheck should be 'default' or 'none', but got "all"`,
+    );
+    expect(thrown(() => checkpoint((t: torch.Tensor) => t, x, { debug: true }))).toBeInstanceOf(torch.NotImplementedError);
     const fns = [(t: torch.Tensor) => t.exp()];
     expect(thrown(() => checkpointSequential(fns, 2, x)).message).toMatch(/^checkpointSequential: segments \(2\) is larger than the number of functions \(1\)/);
     expect(thrown(() => checkpointSequential(fns, 0, x)).message).toMatch(/^checkpointSequential: segments must be a positive integer/);

@@ -49,9 +49,16 @@ export interface CheckpointOptions {
   useReentrant?: boolean;
   /** Restore the random state for the recomputation (Note [Checkpoint and random state]). Default: true. */
   preserveRngState?: boolean;
+  /**
+   * PyTorch 2.x's `determinism_check`: 'default' compares the number, shapes, dtypes and
+   * devices of the recomputed saved tensors with the forward's; 'none' skips the comparison.
+   */
+  determinismCheck?: 'default' | 'none';
+  /** PyTorch 2.x's `debug`: only `false` (the default) is supported. */
+  debug?: boolean;
 }
 
-const OPTION_KEYS = new Set(['useReentrant', 'preserveRngState']);
+const OPTION_KEYS = new Set(['useReentrant', 'preserveRngState', 'determinismCheck', 'debug']);
 
 /** The trailing options object: a plain object whose keys are all checkpoint options. */
 function isOptions(v: unknown): v is CheckpointOptions {
@@ -110,6 +117,7 @@ class CheckpointFrame {
     private readonly fn: (...args: unknown[]) => unknown,
     private readonly args: readonly unknown[],
     private readonly rngState: GeneratorState | null,
+    private readonly checkDeterminism: boolean,
   ) {}
 
   pack(t: Tensor): Holder {
@@ -150,7 +158,7 @@ class CheckpointFrame {
       const h = this.holders[k];
       if (h === undefined || h.released) return null;
       const m = metaOf(inner);
-      if (!sameMeta(m, h.meta)) {
+      if (this.checkDeterminism && !sameMeta(m, h.meta)) {
         mismatches.push(`tensor at position ${k}:\nsaved metadata: ${describeMeta(h.meta)}\nrecomputed metadata: ${describeMeta(m)}`);
         return null;
       }
@@ -175,7 +183,7 @@ class CheckpointFrame {
     } finally {
       if (caller) defaultGenerator.setState(caller);
     }
-    if (count !== this.holders.length) {
+    if (this.checkDeterminism && count !== this.holders.length) {
       throw new TorchError(
         `torch.utils.checkpoint: A different number of tensors was saved during the original forward and recomputation.\nNumber of tensors saved during forward: ${this.holders.length}\nNumber of tensors saved during recomputation: ${count}`,
       );
@@ -201,11 +209,16 @@ export function checkpoint<R>(fn: (...args: never[]) => R, ...argsAndOptions: un
   if (options.useReentrant === true) {
     throw new NotImplementedError('checkpoint: useReentrant: true is not supported; torch-ts implements the non-reentrant variant (useReentrant: false)');
   }
+  const determinism = options.determinismCheck ?? 'default';
+  if (determinism !== 'default' && determinism !== 'none') {
+    throw new TorchError(`checkpoint: determinismCheck should be 'default' or 'none', but got ${JSON.stringify(determinism)}`);
+  }
+  if (options.debug === true) throw new NotImplementedError('checkpoint: debug: true is not supported');
   const preserve = options.preserveRngState ?? true;
   const call = fn as (...args: unknown[]) => R;
   // the frame's own handles: same data and history, alive until the graph is freed
   const own = args.map((a) => (a instanceof Tensor ? keep(new Tensor(a.impl.retain())) : a));
-  const frame = new CheckpointFrame(call as (...args: unknown[]) => unknown, own, preserve ? defaultGenerator.getState() : null);
+  const frame = new CheckpointFrame(call as (...args: unknown[]) => unknown, own, preserve ? defaultGenerator.getState() : null, determinism === 'default');
   let result: R;
   try {
     result = savedTensorsHooks(
