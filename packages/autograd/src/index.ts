@@ -21,6 +21,7 @@ export { backward, grad, type GradOptions } from './api';
 export { noGrad, enableGrad, inferenceMode, isGradEnabled, setGradEnabled } from './grad-mode';
 export { detectAnomaly, isAnomalyEnabled } from './anomaly';
 export { Function, FunctionCtx } from './function';
+export { savedTensorsHooks, currentSavedTensorsHooks, type SavedTensorsHooks } from './saved-tensors-hooks';
 export { gradcheck, gradgradcheck } from './gradcheck';
 export { viewScatterAdd } from './view-scatter';
 export type { Derivative, DerivativeContext, DerivativeEntry, NotDifferentiable } from './derivative';

@@ -37,7 +37,7 @@ export type { OpSchemas } from './ops/generated/schemas';
 export * from './tensor/autograd-interface';
 export { TensorImpl, VersionCounter } from './tensor/tensor-impl';
 export { Tensor, type ReadOptions, type NestedList, type HostData } from './tensor/tensor';
-export { tidy, keep } from './tensor/scope';
+export { tidy, tidyAsync, keep, AsyncScope, registerAsyncScopeContext, asyncScopeTracking, type AsyncScopeContext } from './tensor/scope';
 export { registerDeviceReader, registerDeviceUploader, type DeviceReader, type DeviceUploader } from './tensor/device-reader';
 export { registerDeviceRuntime, deviceRuntime } from './dispatch/device-runtime';
 export { registerPrivateUse1Backend, type PrivateUse1BackendOptions } from './privateuse1';

@@ -13,13 +13,19 @@ import {
   grad as autogradGrad,
   gradcheck,
   gradgradcheck,
+  savedTensorsHooks,
 } from '@torch-ts/autograd';
+// tidyAsync follows its body across await through AsyncLocalStorage where Node has it (core Note [Async scopes])
+import './async-scope';
 import { memoryStats, resetPeakMemoryStats, getAllocator, hasAllocator, toDevice, type DeviceLike } from '@torch-ts/core';
 
 export {
   // tensors and their lifetime
   Tensor,
   tidy,
+  tidyAsync,
+  AsyncScope,
+  asyncScopeTracking,
   keep,
   // dtypes, devices
   type DType,
@@ -209,6 +215,8 @@ export const autograd = {
   gradcheck,
   gradgradcheck,
   detectAnomaly,
+  /** `torch.autograd.graph`: `savedTensorsHooks(pack, unpack, fn?)` (autograd Note [Saved tensors hooks]). */
+  graph: { savedTensorsHooks },
 };
 
 /** `torch.nn` (also `@torch-ts/torch/nn`): modules, `init`, `utils`, `functional`. */
@@ -234,7 +242,7 @@ export { save, saveAsync, load, loadSafetensors } from './serialization/fs';
 /** Byte-level (browser-safe) serialization: safetensors `serialize`/`deserialize`, `.pt` `loadPt`. */
 export * as serialization from './serialization';
 
-/** `torch.utils.data`: Dataset, TensorDataset, DataLoader. */
+/** `torch.utils.data` (Dataset, TensorDataset, DataLoader) and `torch.utils.checkpoint` (checkpoint, checkpointSequential). */
 export * as utils from './utils';
 
 /** `torch.distributions`: probability distributions, their samples, log-probabilities and KL divergences. */

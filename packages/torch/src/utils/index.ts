@@ -1,2 +1,3 @@
-/** `torch.utils`: `data` (Dataset, TensorDataset, DataLoader, defaultCollate). */
+/** `torch.utils`: `data` (Dataset, TensorDataset, DataLoader, defaultCollate), `checkpoint` (activation checkpointing). */
 export * as data from './data';
+export * as checkpoint from './checkpoint';
