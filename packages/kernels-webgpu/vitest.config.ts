@@ -4,5 +4,6 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['@torch-ts/source'] },
   ssr: { resolve: { conditions: ['@torch-ts/source'] } },
-  test: { pool: 'forks', include: ['test/**/*.test.ts'] },
+  // A timeout only catches a hang: tests assert values, never speed, and must pass on a loaded machine.
+  test: { testTimeout: 60_000, pool: 'forks', include: ['test/**/*.test.ts'] },
 });

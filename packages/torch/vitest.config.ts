@@ -6,5 +6,6 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['@torch-ts/source'] } },
   // --expose-gc lets the FinalizationRegistry test collect a handle nobody disposed.
   // Kernels check their arguments against their schemas' types (core's Note [Checking kernel arguments]).
-  test: { env: { TORCH_TS_CHECK_KERNEL_ARGS: '1' }, pool: 'forks', include: ['test/**/*.test.ts'], execArgv: ['--expose-gc'] },
+  // A timeout only catches a hang: tests assert values, never speed, and must pass on a loaded machine.
+  test: { testTimeout: 60_000, env: { TORCH_TS_CHECK_KERNEL_ARGS: '1' }, pool: 'forks', include: ['test/**/*.test.ts'], execArgv: ['--expose-gc'] },
 });

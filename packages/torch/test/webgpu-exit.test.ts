@@ -137,6 +137,6 @@ describe.runIf(ready)('a process that used WebGPU exits with its own status (iss
         if (c.stderr) c.stderr(err);
         else expect(err).toBe('');
       }
-    }, 120_000);
+    }, 600_000); // (a hang guard: a dozen child processes each start Dawn, slow on a loaded machine)
   }
 });
