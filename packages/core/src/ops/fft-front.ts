@@ -228,7 +228,8 @@ function hfftnOf(op: string, x: Tensor, s: readonly number[] | null | undefined,
 }
 
 function ihfftnOf(op: string, x: Tensor, s: readonly number[] | null | undefined, dim: readonly number[] | null | undefined, norm: string | null | undefined): Tensor {
-  if (isComplexType(x.dtype)) throw new DTypeError(`${op}: ihfftn expects a real-valued input tensor, but got ${torchTypeName(x.dtype)}`);
+  // (1.13's words: its ihfftn asserts a floating input rather than naming the op)
+  if (isComplexType(x.dtype)) throw new DTypeError(`${op}: Expected self.is_floating_point() to be true, but got false.`);
   const { shape, dims } = shapeAndDims(op, x, s, dim);
   if (shape.length === 0) throw new TorchError(`${op}: ihfftn must transform at least one axis`);
   const r = resized(promoteReal(op, x), dims, shape);
@@ -300,9 +301,10 @@ export const fftRfftfreq = front(`fft_rfftfreq(int n, float d=1.0, ${FREQ_KEYWOR
 
 function shiftOf(op: string, x: Tensor, dim: readonly number[] | null | undefined, inverse: boolean): Tensor {
   const dims = dim == null ? x.shape.map((_, i) => i) : dim.map((d) => normalizeDim(op, d, x.dim()));
-  if (dims.length === 0) return roll(x, [], []);
+  if (dims.length === 0) throw new TorchError(`${op}: \`shifts\` required`);
   const shifts = dims.map((d) => Math.floor((x.shape[d] + (inverse ? 1 : 0)) / 2));
-  return roll(x, shifts, dims);
+  // (a complex input rolls as its pairs: the leading dims are the same)
+  return isComplexType(x.dtype) ? complexOf(roll(viewAsRealOf(x), shifts, dims)) : roll(x, shifts, dims);
 }
 
 /** The zero frequency moved to the centre of `dim` (default: all dims). */
