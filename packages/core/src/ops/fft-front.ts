@@ -276,6 +276,8 @@ const FREQ = { ...FFT, unsupported: ['layout', 'pinMemory'] } as const;
 function freqDtype(op: string, dtype: DType | null | undefined): DType {
   const d = dtype ?? getDefaultDtype();
   if (!isFloatingType(d) && !isComplexType(d)) throw new DTypeError(`${op}: ${op.slice(4)} requires a floating point or complex dtype`);
+  // (1.13 admits complex dtypes here, and then its arange has no complex kernel)
+  if (isComplexType(d)) throw new DTypeError(`${op}: "arange_cpu" not implemented for '${torchTypeName(d)}'`);
   return d;
 }
 

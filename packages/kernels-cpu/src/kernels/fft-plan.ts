@@ -28,7 +28,7 @@ export function rootOfUnity(t: number, n: number): [number, number] {
   let negSin = false;
   let negCos = false;
   let swap = false;
-  if (x >= 4 * n) {
+  if (x > 4 * n) {
     x = 8 * n - x; // angle -> 2 pi - angle: sin changes sign
     negSin = true;
   }

@@ -214,4 +214,6 @@ def make():
     err("ifftshift", "float32", [2, 3], dim=[])
     ferr("fftfreq", 5, dtype="int64")
     ferr("rfftfreq", 5, dtype="bool")
+    ferr("fftfreq", 5, dtype="complex64")
+    ferr("rfftfreq", 4, dtype="complex128")
     return {"family": "fft", "forward": forward, "freq": freq, "shifts": shifts, "grads": grads, "errors": errors}
