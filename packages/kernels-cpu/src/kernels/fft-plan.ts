@@ -4,9 +4,9 @@
  * line of n complex values at a time, in doubles, with a plan made once per n and cached:
  *  - smooth n (every prime factor <= MAX_DIRECT_RADIX): a recursive mixed-radix
  *    decimation in time (kissfft's structure): n = p * m, the p sub-transforms of length m
- *    on the inputs of stride p, then m butterflies of radix p. Radix 4 and 2 have their own
- *    butterflies, 3 and 5 and any other small odd radix use the generic one (O(p^2) per
- *    butterfly, which is cheap for p <= MAX_DIRECT_RADIX);
+ *    on the inputs of stride p, then m butterflies of radix p. Radices 4, 2, 3 and 5 have
+ *    their own butterflies, any other small odd radix (7 .. MAX_DIRECT_RADIX) the generic
+ *    one (O(p^2) per butterfly, which is cheap for such p);
  *  - otherwise Bluestein's chirp z: jk = (j^2 + k^2 - (k - j)^2) / 2 turns the DFT into a
  *    circular convolution with the chirp exp(i pi t^2 / n), done by power-of-two FFTs of
  *    size M >= 2n - 1 (whose plans are smooth, so this never recurses further).
@@ -120,6 +120,8 @@ class MixedRadixPlan implements FftPlan {
     }
     if (p === 4) this.radix4(out, o, fstride, m);
     else if (p === 2) this.radix2(out, o, fstride, m);
+    else if (p === 3) this.radix3(out, o, fstride, m);
+    else if (p === 5) this.radix5(out, o, fstride, m);
     else this.generic(out, o, fstride, m, p);
   }
 
@@ -173,6 +175,82 @@ class MixedRadixPlan implements FftPlan {
       f[i1 + 1] = s1i - s3r;
       f[i3] = s1r - s3i;
       f[i3 + 1] = s1i + s3r;
+    }
+  }
+
+  /** x1, x2 twiddled: X0 = x0 + s, X1,2 = x0 - s / 2 -+ i (sqrt(3) / 2) d (s, d the sum and difference). */
+  private radix3(f: Float64Array, o: number, fstride: number, m: number): void {
+    const tw = this.tw;
+    const h = Math.sqrt(3) / 2;
+    for (let k = 0; k < m; k++) {
+      const i0 = o + 2 * k;
+      const i1 = i0 + 2 * m;
+      const i2 = i1 + 2 * m;
+      const t1 = 2 * k * fstride;
+      const t2 = 2 * t1;
+      const ar = f[i1] * tw[t1] - f[i1 + 1] * tw[t1 + 1];
+      const ai = f[i1] * tw[t1 + 1] + f[i1 + 1] * tw[t1];
+      const br = f[i2] * tw[t2] - f[i2 + 1] * tw[t2 + 1];
+      const bi = f[i2] * tw[t2 + 1] + f[i2 + 1] * tw[t2];
+      const sr = ar + br;
+      const si = ai + bi;
+      const dr = h * (ar - br);
+      const di = h * (ai - bi);
+      const mr = f[i0] - sr / 2;
+      const mi = f[i0 + 1] - si / 2;
+      f[i0] += sr;
+      f[i0 + 1] += si;
+      f[i1] = mr + di;
+      f[i1 + 1] = mi - dr;
+      f[i2] = mr - di;
+      f[i2 + 1] = mi + dr;
+    }
+  }
+
+  /** Radix 5 from the sums and differences of x1 +- x4 and x2 +- x3 (twiddled), with cos / sin of 2 pi / 5 and 4 pi / 5. */
+  private radix5(f: Float64Array, o: number, fstride: number, m: number): void {
+    const tw = this.tw;
+    const [c1, s1] = rootOfUnity(1, 5);
+    const [c2, s2] = rootOfUnity(2, 5);
+    const a = this.scratch; // (2 * 5 doubles at least: 5 is a factor)
+    for (let k = 0; k < m; k++) {
+      const i0 = o + 2 * k;
+      for (let q = 1; q < 5; q++) {
+        const i = i0 + 2 * q * m;
+        const t = 2 * q * k * fstride;
+        a[2 * q] = f[i] * tw[t] - f[i + 1] * tw[t + 1];
+        a[2 * q + 1] = f[i] * tw[t + 1] + f[i + 1] * tw[t];
+      }
+      const s7r = a[2] + a[8];
+      const s7i = a[3] + a[9];
+      const s10r = a[2] - a[8];
+      const s10i = a[3] - a[9];
+      const s8r = a[4] + a[6];
+      const s8i = a[5] + a[7];
+      const s9r = a[4] - a[6];
+      const s9i = a[5] - a[7];
+      const x0r = f[i0];
+      const x0i = f[i0 + 1];
+      // X1,4 = x0 + c1 s7 + c2 s8 -+ i (s1 s10 + s2 s9); X2,3 = x0 + c2 s7 + c1 s8 -+ i (s2 s10 - s1 s9)
+      const p1r = x0r + c1 * s7r + c2 * s8r;
+      const p1i = x0i + c1 * s7i + c2 * s8i;
+      const q1r = s1 * s10r + s2 * s9r;
+      const q1i = s1 * s10i + s2 * s9i;
+      const p2r = x0r + c2 * s7r + c1 * s8r;
+      const p2i = x0i + c2 * s7i + c1 * s8i;
+      const q2r = s2 * s10r - s1 * s9r;
+      const q2i = s2 * s10i - s1 * s9i;
+      f[i0] = x0r + s7r + s8r;
+      f[i0 + 1] = x0i + s7i + s8i;
+      const [j1, j2, j3, j4] = [i0 + 2 * m, i0 + 4 * m, i0 + 6 * m, i0 + 8 * m];
+      f[j1] = p1r + q1i;
+      f[j1 + 1] = p1i - q1r;
+      f[j4] = p1r - q1i;
+      f[j4 + 1] = p1i + q1r;
+      f[j2] = p2r + q2i;
+      f[j2 + 1] = p2i - q2r;
+      f[j3] = p2r - q2i;
+      f[j3 + 1] = p2i + q2r;
     }
   }
 
