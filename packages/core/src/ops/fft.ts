@@ -45,12 +45,9 @@ import { selectOf } from './views';
  * float16 / bfloat16 are refused as PyTorch 1.13's CPU does ("Unsupported dtype Half").
  */
 
-/** PyTorch's fft_norm_mode: none, 1 / sqrt(n) and 1 / n. */
-export const enum FftNorm {
-  None = 0,
-  ByRootN = 1,
-  ByN = 2,
-}
+/** PyTorch's fft_norm_mode: none, 1 / sqrt(n) and 1 / n (the primitive's `normalization`). */
+export const FftNorm = { None: 0, ByRootN: 1, ByN: 2 } as const;
+export type FftNorm = (typeof FftNorm)[keyof typeof FftNorm];
 
 export const FFT_C2C_PAIRS = defineStructured('_fft_c2c_pairs(Tensor self, int[] dim, int normalization, bool forward) -> Tensor', ([x, dims, normalization, forward], b) => {
   const op = '_fft_c2c_pairs';
@@ -91,7 +88,7 @@ export const FFT_C2C_PAIRS = defineStructured('_fft_c2c_pairs(Tensor self, int[]
 });
 
 /** The primitive on pairs (a real tensor, trailing dim 2): `dims` index the complex dims. */
-export function fftC2cPairs(pairs: Tensor, dims: readonly number[], normalization: FftNorm, forward: boolean): Tensor {
+export function fftC2cPairs(pairs: Tensor, dims: readonly number[], normalization: FftNorm | number, forward: boolean): Tensor {
   return callFunctional(FFT_C2C_PAIRS, [unwrapTensor('_fft_c2c_pairs', 'self', pairs), [...dims], normalization, forward]);
 }
 
