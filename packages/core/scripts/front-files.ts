@@ -68,5 +68,6 @@ export function frontFiles(): Record<string, string> {
     'packages/torch/src/generated/front-ops.ts': reexports('// The front ends core declares that torch.* has (torch.sort, torch.topk).', 'torch'),
     'packages/torch/src/generated/functional-front-ops.ts': reexports('// The front ends core declares that torch.nn.functional has (F.pad, F.interpolate).', 'nn.functional'),
     'packages/torch/src/generated/linalg-front-ops.ts': reexports('// The front ends core declares that torch.linalg has (torch.linalg.inv, torch.linalg.luFactor).', 'linalg'),
+    'packages/torch/src/generated/fft-front-ops.ts': reexports('// The front ends core declares that torch.fft has (torch.fft.rfft, torch.fft.fftshift).', 'fft'),
   };
 }

@@ -31,6 +31,7 @@ import { cat } from './kernels/join';
 import { cholesky, luFactor, luSolve, solveTriangular } from './kernels/linalg';
 import { svd } from './kernels/linalg-svd';
 import { eigh, geqrf, householderProduct, lstsq, lstsqSvd, matrixExp } from './kernels/linalg-qr';
+import { fft } from './kernels/fft';
 
 /** Note [Counter-based random streams] (core): the CPU's random ops draw on the host. */
 const CPU_RANDOM = 'random ops on CPU draw on the host from MT19937, as PyTorch CPU does';
@@ -84,7 +85,8 @@ export const cpuImpls = {
   lstsq,
   lstsqSvd,
   matrixExp,
-  fft: notImplemented('torch.fft on the CPU is being written'),
+  // Note [CPU FFT plans]
+  fft,
   leakyRelu,
   elu,
   hardtanh,

@@ -228,6 +228,9 @@ export * as nn from './nn';
 /** `torch.linalg`: factorizations, solves, inverses, determinants and norms (Note [The linalg primitives] in core). */
 export * as linalg from './linalg';
 
+/** `torch.fft`: discrete Fourier transforms, their frequencies and shifts (Note [torch.fft on one complex-to-complex impl] in core). */
+export * as fft from './fft';
+
 /** `torch.special`: the special functions under PyTorch's names (torch.special.logNdtr, torch.special.expit). */
 export * as special from './special';
 

@@ -11,6 +11,7 @@ import { LINALG_EXTRA_DERIVATIVES } from './linalg-extra';
 import { LINALG_SOLVE_DERIVATIVES } from './linalg-solve';
 import { LINALG_SVD_DERIVATIVES } from './linalg-svd';
 import { LINALG_QR_DERIVATIVES } from './linalg-qr';
+import { FFT_DERIVATIVES } from './fft';
 import { SPATIAL_DERIVATIVES } from './spatial';
 import { POINTWISE_DERIVATIVES } from './pointwise';
 import { ACTIVATION_TABLE_DERIVATIVES, BINARY_TABLE_DERIVATIVES, REDUCTION_TABLE_DERIVATIVES, TABLE_DERIVATIVES, TERNARY_TABLE_DERIVATIVES } from './table';
@@ -44,6 +45,7 @@ export const DERIVATIVES = {
   ...LINALG_SOLVE_DERIVATIVES,
   ...LINALG_SVD_DERIVATIVES,
   ...LINALG_QR_DERIVATIVES,
+  ...FFT_DERIVATIVES,
   ...SPATIAL_DERIVATIVES,
 } satisfies DerivativeTable;
 

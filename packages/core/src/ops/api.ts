@@ -150,6 +150,8 @@ export * from './linalg-svd-front';
 export type { SvdImpls } from './linalg-svd-impls';
 export { lstsqWorkSize, type LinalgQrImpls } from './linalg-qr-impls';
 export type { FftImpls } from './fft-impls';
+export { FftNorm, fftC2cPairs } from './fft';
+export * from './fft-front';
 export * from './linalg-qr-front';
 export { index, indexAsync } from './indexing';
 export { countsAreAsync } from './data-dependent';

@@ -37,8 +37,8 @@ export interface FrontInfo {
   readonly unsupported: readonly string[];
 }
 
-/** A namespace of the facade: `torch`, `torch.nn.functional` or `torch.linalg`. */
-export type FrontNamespace = 'torch' | 'nn.functional' | 'linalg';
+/** A namespace of the facade: `torch`, `torch.nn.functional`, `torch.linalg` or `torch.fft`. */
+export type FrontNamespace = 'torch' | 'nn.functional' | 'linalg' | 'fft';
 
 /**
  * A front end: the function (its call signature `Sig`, or one per overload), and what it was

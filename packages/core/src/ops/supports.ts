@@ -157,6 +157,14 @@ export const OP_KERNELS: Readonly<Record<string, readonly KernelNeed[]>> = {
   repeat: [],
   tile: [],
   roll: [],
+  // torch.fft (Note [torch.fft on one complex-to-complex impl]): the fft impl, and the pairs' stack / padding / conjugation
+  fftFftshift: [],
+  fftIfftshift: [],
+  fftFftfreq: ['mul'],
+  fftRfftfreq: ['mul'],
+  ...Object.fromEntries(
+    ['fft', 'ifft', 'rfft', 'irfft', 'hfft', 'ihfft'].flatMap((f) => [f, `${f}2`, `${f}n`]).map((f) => [`fft${f[0].toUpperCase()}${f.slice(1)}`, ['fft', 'cat', 'fill', 'mul']]),
+  ),
   triu: ['triZero'],
   tril: ['triZero'],
   pad: ['fill', 'padIndexed'],

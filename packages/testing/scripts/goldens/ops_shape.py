@@ -1,4 +1,5 @@
-"""Goldens for the joining and reordering ops of the OpInfo table (goldens/ops_shape.json).
+"""Goldens for the joining and reordering ops of the OpInfo table (goldens/ops_shape.json),
+and torch.fft.fftshift / ifftshift (rolls).
 
 cat stack hstack vstack repeat tile flip roll triu tril repeatInterleave on every dtype:
 each op's dims (negative ones included), empty and 0-dim inputs, cat's type promotion and
@@ -92,6 +93,17 @@ FLIP = [
     ("range", [2, 3], [2]),
 ]
 
+# torch.fft.fftshift / ifftshift (OpInfo names fftFftshift / fftIfftshift): rolls by n // 2 or (n + 1) // 2
+FFTSHIFT = [
+    ("all", [3, 4], {}),
+    ("odd", [5], {}),
+    ("even", [6], {}),
+    ("dim", [4, 5], {"dim": [1]}),
+    ("dims", [2, 3, 5], {"dim": [-1, 0]}),
+    ("empty", [0, 3], {"dim": [1]}),
+    ("range", [2, 3], {"dim": [2]}),
+    ("0d", [], {}),
+]
 ROLL = [
     ("flat", [2, 3], {"shifts": [1]}),
     ("flat-neg", [3, 2], {"shifts": [-4]}),
@@ -139,6 +151,9 @@ def make():
             rec.case("flip", sample, d, tensors("flip", sample, d, [shape]), lambda a, k: torch.flip(a[0], k["dims"]), {"dims": dims})
         for sample, shape, kw in ROLL:
             rec.case("roll", sample, d, tensors("roll", sample, d, [shape]), lambda a, k: torch.roll(a[0], **k), kw)
+        for op, fn in (("fftFftshift", torch.fft.fftshift), ("fftIfftshift", torch.fft.ifftshift)):
+            for sample, shape, kw in FFTSHIFT:
+                rec.case(op, sample, d, tensors(op, sample, d, [shape]), lambda a, k, fn=fn: fn(a[0], **k), kw)
         for op in ("triu", "tril"):
             for sample, shape, kw in TRI:
                 rec.case(op, sample, d, tensors(op, sample, d, [shape]), lambda a, k, op=op: getattr(torch, op)(a[0], **k), kw,

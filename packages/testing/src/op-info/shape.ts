@@ -13,6 +13,7 @@ const REPEAT_KW = options({ repeats: ints });
 const TILE_FLIP_KW = options({ dims: ints });
 const ROLL_KW = options({ shifts: ints, dims: ints });
 const TRI_KW = options({ diagonal: num, out: tensor });
+const FFTSHIFT_KW = options({ dim: ints });
 const REPEAT_INTERLEAVE_KW = options({ dim: num });
 
 function joinOp(name: 'cat' | 'stack', samples: string[], extraErrors: OpInfo['errorInputs'] = []): OpInfo {
@@ -105,6 +106,20 @@ function tri(name: 'triu' | 'tril'): OpInfo {
   };
 }
 
+/** torch.fft.fftshift / ifftshift: rolls of every dtype (functions of torch.fft only). */
+function fftShift(name: 'fftFftshift' | 'fftIfftshift'): OpInfo {
+  const fn = name === 'fftFftshift' ? torch.fft.fftshift : torch.fft.ifftshift;
+  return {
+    name,
+    errorNames: [name === 'fftFftshift' ? 'fft.fftshift' : 'fft.ifftshift'],
+    call: (i, k) => fn(tensorArg(i[0], name), FFTSHIFT_KW(k)),
+    variants: {},
+    dtypes: ALL_DTYPES,
+    samples: ['all', 'odd', 'even', 'dim', 'dims', 'empty', 'range', '0d'],
+    errorInputs: [],
+  };
+}
+
 export const SHAPE_OPS: readonly OpInfo[] = [
   joinOp('cat', [
     'dim0', 'dim1', 'neg-dim', 'three', 'single', 'legacy-empty', 'all-legacy-empty', 'zero-size', 'zero-size-dim',
@@ -149,6 +164,8 @@ export const SHAPE_OPS: readonly OpInfo[] = [
   ),
   tri('triu'),
   tri('tril'),
+  fftShift('fftFftshift'),
+  fftShift('fftIfftshift'),
   {
     name: 'repeatInterleave',
     errorNames: ['repeat_interleave'],

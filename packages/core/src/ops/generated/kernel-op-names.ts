@@ -6,6 +6,7 @@ export const KERNEL_OP_NAMES = [
   '_adaptive_avg_pool2d',
   '_adaptive_avg_pool2d_backward',
   '_conj',
+  '_fft_c2c_pairs',
   '_linalg_det_attach',
   '_linalg_eigh',
   '_linalg_svd',
