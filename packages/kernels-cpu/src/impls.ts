@@ -30,6 +30,7 @@ import { flip, triZero } from './kernels/reorder';
 import { cat } from './kernels/join';
 import { cholesky, luFactor, luSolve, solveTriangular } from './kernels/linalg';
 import { svd } from './kernels/linalg-svd';
+import { eig } from './kernels/linalg-eig';
 import { eigh, geqrf, householderProduct, lstsq, lstsqSvd, matrixExp } from './kernels/linalg-qr';
 
 /** Note [Counter-based random streams] (core): the CPU's random ops draw on the host. */
@@ -84,6 +85,8 @@ export const cpuImpls = {
   lstsq,
   lstsqSvd,
   matrixExp,
+  // Note [CPU eig: LAPACK's dgeev]
+  eig,
   fft: notImplemented('torch.fft on the CPU is being written'),
   leakyRelu,
   elu,

@@ -126,6 +126,7 @@ export const webgpuDtypes = {
   bmm: WITH_F16_BF16,
   addmm: [],
   fft: [],
+  eig: [],
   standardGammaGrad: F32,
   randomFill: WITH_I64_F16_BF16,
   bernoulliTensor: WITH_I64_F16_BF16,

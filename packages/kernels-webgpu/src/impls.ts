@@ -51,6 +51,7 @@ export const webgpuImpls = {
   ...matmulImpls,
   // the bias is added by a second kernel; a fused GEMM epilogue is future work
   fft: notImplemented('torch.fft on WebGPU is being written'),
+  eig: notImplemented('linalg.eig on WebGPU is being written'),
   addmm: notImplemented('WebGPU composes mm and add (Note [Fused addmm])'),
   ...gammaImpls,
   ...samplerImpls,

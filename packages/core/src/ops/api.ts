@@ -150,6 +150,8 @@ export type { SvdImpls } from './linalg-svd-impls';
 export { lstsqWorkSize, type LinalgQrImpls } from './linalg-qr-impls';
 export type { FftImpls } from './fft-impls';
 export * from './linalg-qr-front';
+export type { EigImpls } from './linalg-eig-impls';
+export { linalgEig, linalgEigvals, type EigResult } from './linalg-eig';
 export { index, indexAsync } from './indexing';
 export { countsAreAsync } from './data-dependent';
 export type { Scalar } from './meta-utils';

@@ -6,6 +6,7 @@ export const KERNEL_OP_NAMES = [
   '_adaptive_avg_pool2d',
   '_adaptive_avg_pool2d_backward',
   '_linalg_det_attach',
+  '_linalg_eig_parts',
   '_linalg_eigh',
   '_linalg_svd',
   '_log_softmax',
