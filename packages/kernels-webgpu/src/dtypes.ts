@@ -126,7 +126,8 @@ export const webgpuDtypes = {
   bmm: WITH_F16_BF16,
   addmm: [],
   fft: [],
-  eig: [],
+  // Note [WebGPU eig: dgeev, an invocation per matrix]
+  eig: F32,
   standardGammaGrad: F32,
   randomFill: WITH_I64_F16_BF16,
   bernoulliTensor: WITH_I64_F16_BF16,

@@ -16,6 +16,7 @@ import { softmaxImpls } from './kernels/softmax';
 import { lossImpls } from './kernels/losses';
 import { linalgImpls } from './kernels/linalg';
 import { svdImpls } from './kernels/linalg-svd';
+import { eigImpls } from './kernels/linalg-eig';
 import { linalgQrImpls } from './kernels/linalg-qr';
 import { gammaImpls } from './kernels/gamma';
 import { samplerImpls } from './kernels/samplers';
@@ -51,7 +52,6 @@ export const webgpuImpls = {
   ...matmulImpls,
   // the bias is added by a second kernel; a fused GEMM epilogue is future work
   fft: notImplemented('torch.fft on WebGPU is being written'),
-  eig: notImplemented('linalg.eig on WebGPU is being written'),
   addmm: notImplemented('WebGPU composes mm and add (Note [Fused addmm])'),
   ...gammaImpls,
   ...samplerImpls,
@@ -64,6 +64,7 @@ export const webgpuImpls = {
   ...lossImpls,
   ...linalgImpls,
   ...svdImpls,
+  ...eigImpls,
   ...linalgQrImpls,
   // core calls these outside a structured op (Note [Poisoned storages])
   bernoulliTensor: poisonsArgument(randomImpls.bernoulliTensor, 0),

@@ -10,7 +10,7 @@
  *  - the derivative: PyTorch's gradient of a gauge-invariant loss, gradcheck and
  *    gradgradcheck of eigenvalues, |V| and V diag(L) V^-1 in float64, and the gauge error;
  *  - the error paths with PyTorch 1.13's messages.
- * WebGPU has no eig kernel yet (it opts out with notImplemented): that is tested too.
+ * The same goldens on WebGPU (float32), whose kernel follows sgeev's steps in float32.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
@@ -101,6 +101,39 @@ function eigProblems(a: number[], Lm: C[], Vm: C[], n: number, tol: number): str
 
 const byValue = (x: C, y: C): number => x[0] - y[0] || x[1] - y[1];
 
+/** Compares eig's results (as pairs) with the golden: float64 element for element, float32 up to order and phase; then the eigenpairs' own checks. */
+function checkAgainstGolden(c: EigCase, Lm: number[], Vm: number[], exact: boolean): void {
+  const n = c.shape[c.shape.length - 1];
+  const batch = c.shape.slice(0, -2).reduce((x, y) => x * y, 1);
+  const scale = Math.max(1, ...c.a.map(Math.abs));
+  if (exact) {
+    // geev's order and normalisation, element for element
+    expect(maxAbsDiff(Lm, c.L)).toBeLessThan(1e-13 * scale);
+    expect(maxAbsDiff(Vm, c.V)).toBeLessThan(1e-12);
+  } else {
+    const mine = matrices(Lm, batch);
+    const theirs = matrices(c.L, batch);
+    for (let b = 0; b < batch; b++) {
+      const x = [...mine[b]].sort(byValue);
+      const y = [...theirs[b]].sort(byValue);
+      expect(maxAbsDiff(x.flat(), y.flat())).toBeLessThan(1e-5 * scale);
+      // eigenvectors up to a unit phase, paired by eigenvalue, where the eigenvalue is simple (else any basis of its eigenspace will do)
+      const close = (l: C, m: C) => Math.hypot(l[0] - m[0], l[1] - m[1]) <= 1e-4 * scale;
+      const simple = mine[b].map((l) => mine[b].filter((m) => close(l, m)).length === 1);
+      const perm = mine[b].map((l) => theirs[b].findIndex((m) => close(l, m)));
+      const vm = matrices(Vm, batch)[b];
+      const vt = matrices(c.V, batch)[b];
+      const permuted = vt.map((_, k) => vt[Math.floor(k / n) * n + perm[k % n]]);
+      expect(phaseDistance(vm, permuted, n, simple)).toBeLessThan(1e-4);
+    }
+  }
+  const a64 = c.a.map((x) => (c.dtype === 'float32' ? Math.fround(x) : x));
+  for (let b = 0; b < batch; b++) {
+    const problems = eigProblems(a64.slice(b * n * n, (b + 1) * n * n), matrices(Lm, batch)[b], matrices(Vm, batch)[b], n, c.dtype === 'float64' ? 1e-13 : 2e-6);
+    expect(problems).toEqual([]);
+  }
+}
+
 describe('linalg.eig against PyTorch 1.13 (LAPACK geev)', () => {
   for (const c of goldens.cases) {
     it(`${c.dtype}: ${c.id} ${JSON.stringify(c.shape)}`, () => {
@@ -111,36 +144,7 @@ describe('linalg.eig against PyTorch 1.13 (LAPACK geev)', () => {
       expect(eigenvalues.shape).toEqual(c.shape.slice(0, -1));
       expect(eigenvectors.shape).toEqual(c.shape);
       const Lm = pairsOf(eigenvalues);
-      const Vm = pairsOf(eigenvectors);
-      const n = c.shape[c.shape.length - 1];
-      const batch = c.shape.slice(0, -2).reduce((x, y) => x * y, 1);
-      const scale = Math.max(1, ...c.a.map(Math.abs));
-      if (c.dtype === 'float64') {
-        // geev's order and normalisation, element for element
-        expect(maxAbsDiff(Lm, c.L)).toBeLessThan(1e-13 * scale);
-        expect(maxAbsDiff(Vm, c.V)).toBeLessThan(1e-12);
-      } else {
-        const mine = matrices(Lm, batch);
-        const theirs = matrices(c.L, batch);
-        for (let b = 0; b < batch; b++) {
-          const x = [...mine[b]].sort(byValue);
-          const y = [...theirs[b]].sort(byValue);
-          expect(maxAbsDiff(x.flat(), y.flat())).toBeLessThan(1e-5 * scale);
-          // eigenvectors up to a unit phase, paired by eigenvalue, where the eigenvalue is simple (else any basis of its eigenspace will do)
-          const close = (l: C, m: C) => Math.hypot(l[0] - m[0], l[1] - m[1]) <= 1e-4 * scale;
-          const simple = mine[b].map((l) => mine[b].filter((m) => close(l, m)).length === 1);
-          const perm = mine[b].map((l) => theirs[b].findIndex((m) => Math.hypot(l[0] - m[0], l[1] - m[1]) <= 1e-4 * scale));
-          const vm = matrices(Vm, batch)[b];
-          const vt = matrices(c.V, batch)[b];
-          const permuted = vt.map((_, k) => vt[Math.floor(k / n) * n + perm[k % n]]);
-          expect(phaseDistance(vm, permuted, n, simple)).toBeLessThan(1e-4);
-        }
-      }
-      const a64 = c.a.map((x) => (c.dtype === 'float32' ? Math.fround(x) : x));
-      for (let b = 0; b < batch; b++) {
-        const problems = eigProblems(a64.slice(b * n * n, (b + 1) * n * n), matrices(Lm, batch)[b], matrices(Vm, batch)[b], n, c.dtype === 'float64' ? 1e-13 : 2e-6);
-        expect(problems).toEqual([]);
-      }
+      checkAgainstGolden(c, Lm, pairsOf(eigenvectors), c.dtype === 'float64');
       // eigvals: the same values
       expect(maxAbsDiff(pairsOf(L.eigvals(A)), Lm)).toBe(0);
     });
@@ -233,9 +237,21 @@ describe('linalg.eig errors (PyTorch 1.13)', () => {
     expect(() => L.eig(z)).toThrow(/ComplexFloat/);
   });
 
-  it('WebGPU opts out with a clear error', async (ctx) => {
-    if (!(await torch.webgpu.init())) return ctx.skip();
-    const A = await torch.eye(3).toAsync('webgpu');
-    expect(() => L.eig(A)).toThrow(/linalg\.eig on WebGPU is being written/);
-  });
+});
+
+describe('linalg.eig on WebGPU (float32, sgeev\'s steps on the device)', () => {
+  for (const c of goldens.cases) {
+    if (c.dtype !== 'float32') continue;
+    it(`${c.id} ${JSON.stringify(c.shape)}`, async (ctx) => {
+      if (!(await torch.webgpu.init())) return ctx.skip();
+      const A = await torch.tensor(c.a, { dtype: 'float32' }).reshape(c.shape).toAsync('webgpu');
+      const r = L.eig(A);
+      expect([r.eigenvalues.device.type, r.eigenvalues.dtype, r.eigenvectors.dtype]).toEqual(['webgpu', 'complex64', 'complex64']);
+      const [Lw, Vw, Ew] = await Promise.all([r.eigenvalues, r.eigenvectors, L.eigvals(A)].map((t) => t.toAsync('cpu')));
+      const Lm = pairsOf(Lw);
+      checkAgainstGolden(c, Lm, pairsOf(Vw), false);
+      // eigvals (the kernel without vectors): the same values
+      expect(maxAbsDiff(pairsOf(Ew), Lm)).toBe(0);
+    });
+  }
 });

@@ -16,7 +16,8 @@ export interface EigImpls {
    * columns as pairs, each of unit 2-norm with its largest component real (geev's
    * normalisation; a real eigenvalue's vector real). `info` ([B] int32): 0, -1 where the
    * matrix holds an inf or a NaN (then w and v are not written), or the 1-based index at
-   * which the QR iteration failed to converge (LAPACK's info > 0).
+   * which the QR iteration failed to converge (LAPACK's info > 0). `work` ([B, 4n], a's
+   * dtype) is scratch.
    */
-  eig: (a: TensorImpl, w: TensorImpl, v: TensorImpl | null, info: TensorImpl) => void;
+  eig: (a: TensorImpl, w: TensorImpl, v: TensorImpl | null, info: TensorImpl, work: TensorImpl) => void;
 }

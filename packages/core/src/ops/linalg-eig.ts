@@ -25,8 +25,11 @@ import { defineStructured, implOf } from './registry';
  * The values are exactly LAPACK's geev's (PyTorch's CPU kernel calls geev): the backends
  * follow dgeev step by step (balancing, Hessenberg reduction, dlahqr's Francis double-shift
  * QR, dtrevc's back substitution, geev's normalisation; kernels-cpu's Note [CPU eig:
- * LAPACK's dgeev]), so the eigenvalues come in geev's order and each eigenvector has unit
- * 2-norm with its largest component real. Eigenvectors are unique only up to that
+ * LAPACK's dgeev; kernels-webgpu's Note [WebGPU eig: dgeev, an invocation per matrix]), so
+ * the eigenvalues come in geev's order and each eigenvector has unit 2-norm with its largest
+ * component real. The CPU computes in doubles: its float64 results are geev's to rounding,
+ * its float32 ones geev's in double rounded once, where sgeev (PyTorch's float32, and the
+ * WebGPU kernel, which iterates in float32 as sgeev does) may converge in another order. Eigenvectors are unique only up to that
  * normalisation (and not at all for a repeated eigenvalue), so tests compare them up to a
  * unit phase per column and through A V = V diag(L), as PyTorch's tests do.
  *
@@ -73,7 +76,9 @@ export const LINALG_EIG_PARTS = defineStructured('_linalg_eig_parts(Tensor A, bo
     }
     const info = TensorImpl.empty(op, [batch], 'int32', A.device);
     temps.push(info);
-    implOf(b, 'eig', op)(a3, w3, v4, info);
+    const work = TensorImpl.empty(op, [batch, 4 * n], A.dtype, A.device);
+    temps.push(work);
+    implOf(b, 'eig', op)(a3, w3, v4, info, work);
     if (infoReadable(info)) {
       const f = firstFailure(info);
       if (f && f.info < 0) throw new TorchError('torch.linalg.eig: input tensor should not contain infs or NaNs.');
