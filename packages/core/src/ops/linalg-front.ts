@@ -1,4 +1,4 @@
-import type { DType } from '../dtype';
+import { isComplexType, type DType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { normalizeDim } from '../views';
@@ -29,6 +29,7 @@ import { clone, copy_ } from './copy';
 import { detach, diagonal, expand, permute, squeeze, unsqueeze } from './views';
 import { attachDet, svdvalsOf } from './linalg-svd';
 import { named } from './named-tuple';
+import { complexEmbedding, fromStackedParts, stackedIdentity, stackedParts } from './linalg-complex';
 import { cTypeName } from './meta-utils';
 
 /**
@@ -61,8 +62,10 @@ function luSolveOf(LU: Tensor, pivots: Tensor, B: Tensor, left: boolean, adjoint
 }
 
 /** squareCheckInputs and checkFloatingOrComplex, as PyTorch's (`lowPrecision=false`: inv and slogdet refuse float16 / bfloat16 even when empty). */
-function checkInputMatrix(op: string, A: Tensor, lowPrecision = true): void {
+function checkInputMatrix(op: string, A: Tensor, lowPrecision = true, complex = false): void {
   checkSquare(op, A.shape);
+  // (complex inputs: the ops that take them solve by the real embedding, Note [Complex linear solves by the real embedding])
+  if (complex && isComplexType(A.dtype)) return;
   checkFloating(op, A, lowPrecision);
 }
 
@@ -167,9 +170,13 @@ function invExOf(op: string, A: Tensor): [Tensor, Tensor] {
 }
 
 function invExIn(op: string, A: Tensor): [Tensor, Tensor] {
-  checkInputMatrix(op, A, false);
-  const [LU, pivots, info] = luFactorExOf(A, true, false);
+  checkInputMatrix(op, A, false, true);
   const n = A.shape[A.dim() - 1];
+  if (isComplexType(A.dtype)) {
+    const [LU, pivots, info] = luFactorExOf(complexEmbedding(A), true, false);
+    return [expandBatch(fromStackedParts(luSolveOf(LU, pivots, stackedIdentity(n, A), true, false), n), [...A.shape]), info];
+  }
+  const [LU, pivots, info] = luFactorExOf(A, true, false);
   const I = eye(n, { dtype: A.dtype, device: A.device });
   return [expandBatch(luSolveOf(LU, pivots, I, true, false), [...A.shape]), info];
 }
@@ -262,11 +269,19 @@ function solveExOf(A: Tensor, B: Tensor, left: boolean): [Tensor, Tensor] {
 
 function solveExIn(A: Tensor, B: Tensor, left: boolean): [Tensor, Tensor] {
   const op = 'linalg.solve';
-  checkInputMatrix(op, A);
+  checkInputMatrix(op, A, true, true);
   checkSameDtype(op, A, B, 'A', 'B');
   const vector = isVectorRhs(A, B);
   const B2 = vector ? unsqueeze(B, left ? -1 : -2) : B;
   checkSolveShapes(op, A.shape, B2.shape, left);
+  if (isComplexType(A.dtype)) {
+    // (X A = B is A^T X^T = B^T: a transpose, not the adjoint)
+    const n = A.shape[A.dim() - 1];
+    const [LU, pivots, info] = luFactorExOf(complexEmbedding(left ? A : A.mT), true, false);
+    const Xt = fromStackedParts(luSolveOf(LU, pivots, stackedParts(left ? B2 : B2.mT), true, false), n);
+    const X = left ? Xt : Xt.mT;
+    return [vector ? squeeze(X, left ? -1 : -2) : X, info];
+  }
   const [LU, pivots, info] = luFactorExOf(A, true, false);
   const X = luSolveOf(LU, pivots, B2, left, false);
   return [vector ? squeeze(X, left ? -1 : -2) : X, info];
