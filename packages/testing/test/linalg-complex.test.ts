@@ -3,7 +3,9 @@
  * embedding]): linalg.solve (left and right, vector right-hand sides, broadcast batches) and
  * linalg.inv against PyTorch 1.13 (goldens/linalg_complex.json), the gradients of a real
  * loss through them against PyTorch's, and gradcheck / gradgradcheck through view_as_real.
- * The same values on WebGPU (complex64).
+ * The same values on WebGPU (complex64). Then the norms (vector_norm; matrix_norm 'fro', 1,
+ * inf: the moduli's), matrix_power (negative powers through the complex inverse) and
+ * multi_dot of complex matrices, values and gradients against PyTorch's.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
@@ -27,7 +29,14 @@ interface Case {
   weights?: number[];
   grads?: number[][];
 }
-const { cases } = JSON.parse(readFileSync(new URL('../goldens/linalg_complex.json', import.meta.url), 'utf8')) as { cases: Case[] };
+interface Other {
+  id: string;
+  dtype: 'complex64' | 'complex128';
+  A: Pairs;
+  expected: Pairs;
+  grad?: number[];
+}
+const { cases, others } = JSON.parse(readFileSync(new URL('../goldens/linalg_complex.json', import.meta.url), 'utf8')) as { cases: Case[]; others: Other[] };
 
 const L = torch.linalg;
 const { LinAlgError } = torch.linalg;
@@ -91,4 +100,33 @@ describe('complex linalg.solve / inv against PyTorch 1.13', () => {
     expect((L.invEx(s).info.item() as number) !== 0).toBe(true);
     expect(() => L.solve(s, torch.ones([2, 2], { dtype: 'float64' }))).toThrow(/^linalg\.solve: Expected A and B to have the same dtype, but found A of type ComplexDouble and B of type Double instead$/);
   });
+});
+
+const OTHERS: Record<string, (a: Tensor) => Tensor> = {
+  vector_norm: (a) => L.vectorNorm(a),
+  'vector_norm ord=1 dim=-1': (a) => L.vectorNorm(a, 1, { dim: [-1] }),
+  'vector_norm ord=inf dim=(0, 2)': (a) => L.vectorNorm(a, Infinity, { dim: [0, 2] }),
+  'matrix_norm fro': (a) => L.matrixNorm(a),
+  'matrix_norm 1': (a) => L.matrixNorm(a, 1),
+  'matrix_norm -inf': (a) => L.matrixNorm(a, -Infinity),
+  'matrix_power 3': (a) => torch.viewAsReal(L.matrixPower(a, 3)),
+  'matrix_power -2': (a) => torch.viewAsReal(L.matrixPower(a, -2)),
+  multi_dot: (a) => torch.viewAsReal(L.multiDot([torch.select(a, 0, 0), torch.select(a, 0, 1), torch.select(a, 0, 0)])),
+};
+
+describe('complex norms, matrix_power and multi_dot against PyTorch 1.13', () => {
+  for (const o of others) {
+    it(`${o.dtype}: ${o.id}`, () => {
+      const A = complexOf(o.A, o.dtype);
+      if (o.grad) A.requiresGrad_(true);
+      const out = OTHERS[o.id](A);
+      expect([out.dtype, out.shape]).toEqual([partsDtype(o.dtype), o.expected.shape]);
+      const scale = Math.max(1, ...o.expected.values.map(Math.abs));
+      expect(maxAbsDiff(out.reshape([-1]).tolist() as number[], o.expected.values)).toBeLessThan((o.dtype === 'complex128' ? 1e-12 : 2e-5) * scale);
+      if (o.grad) {
+        out.sum().backward();
+        expect(maxAbsDiff(pairsOf(A.grad!), o.grad)).toBeLessThan(1e-10 * Math.max(1, ...o.grad.map(Math.abs)));
+      }
+    });
+  }
 });

@@ -3,6 +3,7 @@ import { AUTOGRAD_KEYS, DispatchKey } from '../dispatch/dispatch-key';
 import { FALLTHROUGH, registerFallback } from '../dispatch/dispatcher';
 import { installTensorMethods } from './methods';
 import { META_IMPLS } from './meta-backend';
+import { registerLinalgComplexKernels } from './linalg-complex';
 import { registerBackend } from './registry';
 import { registerComplexKernels } from './complex';
 
@@ -159,6 +160,7 @@ export type { TensorMethods } from './methods';
 
 installTensorMethods();
 registerComplexKernels();
+registerLinalgComplexKernels();
 registerBackend(DispatchKey.Meta, META_IMPLS);
 // Until the autograd package registers kernels, the autograd and view-tracking keys pass
 // every call straight down to the backend.

@@ -2,7 +2,10 @@ import { toRealValueType } from '../dtype';
 import type { Tensor } from '../tensor/tensor';
 import { imag, real, viewAsComplexOf } from './complex-views';
 import { eye, zeros } from './factories';
-import { neg } from './generated/table-ops';
+import { abs, neg } from './generated/table-ops';
+import { callFunctional, unwrapTensor } from './call';
+import { registerComplexKernel } from './complex';
+import { LINALG_VECTOR_NORM } from './reduction-stats';
 import { cat, stack } from './join';
 import { narrow } from './shape-ops';
 
@@ -41,4 +44,15 @@ export function stackedIdentity(n: number, like: Tensor): Tensor {
 /** The complex matrix whose parts are stacked in the real [.., 2n, k] `X`. */
 export function fromStackedParts(X: Tensor, n: number): Tensor {
   return viewAsComplexOf(stack([narrow(X, -2, 0, n), narrow(X, -2, n, n)], -1));
+}
+
+/**
+ * Complex inputs to the vector norm (and so to matrix_norm's 'fro', 1 and inf, which reduce
+ * with it): the norm of the moduli |z|, as PyTorch's, whose derivative is |z|'s (Note
+ * [Complex gradients]); a `dtype` names the result's real dtype.
+ */
+export function registerLinalgComplexKernels(): void {
+  registerComplexKernel(LINALG_VECTOR_NORM, ([x, ord, dim, keepdim, dtype]) =>
+    callFunctional(LINALG_VECTOR_NORM, [unwrapTensor('linalg.vector_norm', 'x', abs(x)), ord, dim, keepdim, dtype == null ? null : toRealValueType(dtype)]),
+  );
 }

@@ -45,4 +45,27 @@ def make():
                 case["weights"] = pairs(w)
                 case["grads"] = [pairs(x) for x in grads]
             cases.append(case)
-    return {"cases": cases}
+    # norms, matrix_power and multi_dot of complex matrices (float64 parts), with the gradient of their real sum
+    g2 = torch.Generator().manual_seed(11)
+    A = crand(g2, 2, 3, 3)
+    others = []
+    for cid, fn in [
+        ("vector_norm", lambda a: torch.linalg.vector_norm(a)),
+        ("vector_norm ord=1 dim=-1", lambda a: torch.linalg.vector_norm(a, 1, dim=-1)),
+        ("vector_norm ord=inf dim=(0, 2)", lambda a: torch.linalg.vector_norm(a, float("inf"), dim=(0, 2))),
+        ("matrix_norm fro", lambda a: torch.linalg.matrix_norm(a)),
+        ("matrix_norm 1", lambda a: torch.linalg.matrix_norm(a, 1)),
+        ("matrix_norm -inf", lambda a: torch.linalg.matrix_norm(a, -float("inf"))),
+        ("matrix_power 3", lambda a: torch.view_as_real(torch.linalg.matrix_power(a, 3))),
+        ("matrix_power -2", lambda a: torch.view_as_real(torch.linalg.matrix_power(a, -2))),
+        ("multi_dot", lambda a: torch.view_as_real(torch.linalg.multi_dot([a[0], a[1], a[0]]))),
+    ]:
+        for d in (torch.complex64, torch.complex128):
+            a = A.to(d).clone().requires_grad_(d == torch.complex128)
+            out = fn(a)
+            o = {"id": cid, "dtype": str(d)[6:], "A": {"shape": list(a.shape), "values": pairs(a.detach())}, "expected": {"shape": list(out.shape), "values": out.detach().reshape(-1).tolist()}}
+            if d == torch.complex128:
+                (ga,) = torch.autograd.grad(out.sum(), a)
+                o["grad"] = pairs(ga)
+            others.append(o)
+    return {"cases": cases, "others": others}
