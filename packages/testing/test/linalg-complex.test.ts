@@ -4,8 +4,8 @@
  * linalg.inv against PyTorch 1.13 (goldens/linalg_complex.json), the gradients of a real
  * loss through them against PyTorch's, and gradcheck / gradgradcheck through view_as_real.
  * The same values on WebGPU (complex64). Then the norms (vector_norm; matrix_norm 'fro', 1,
- * inf: the moduli's), matrix_power (negative powers through the complex inverse) and
- * multi_dot of complex matrices, values and gradients against PyTorch's.
+ * inf: the moduli's), matrix_power (negative powers through the complex inverse),
+ * multi_dot and vecdot (x's conjugate times y) of complex matrices, values and gradients against PyTorch's.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
@@ -111,6 +111,7 @@ const OTHERS: Record<string, (a: Tensor) => Tensor> = {
   'matrix_norm -inf': (a) => L.matrixNorm(a, -Infinity),
   'matrix_power 3': (a) => torch.viewAsReal(L.matrixPower(a, 3)),
   'matrix_power -2': (a) => torch.viewAsReal(L.matrixPower(a, -2)),
+  'vecdot dim=-2': (a) => torch.viewAsReal(L.vecdot(a, torch.select(a, 0, 1), { dim: -2 })),
   multi_dot: (a) => torch.viewAsReal(L.multiDot([torch.select(a, 0, 0), torch.select(a, 0, 1), torch.select(a, 0, 0)])),
 };
 

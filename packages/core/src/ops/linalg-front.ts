@@ -29,6 +29,7 @@ import { clone, copy_ } from './copy';
 import { detach, diagonal, expand, permute, squeeze, unsqueeze } from './views';
 import { attachDet, svdvalsOf } from './linalg-svd';
 import { named } from './named-tuple';
+import { conj } from './complex';
 import { complexEmbedding, fromStackedParts, stackedIdentity, stackedParts } from './linalg-complex';
 import { cTypeName } from './meta-utils';
 
@@ -483,9 +484,10 @@ export const linalgMatrixNorm = overloadedFront(
 
 /** The dot product of vectors along `dim` (the inputs broadcast): sum(x * y, dim). */
 export const linalgVecdot = front('linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor', { ...LINALG, exportAs: 'vecdot' }).run(([x, y, dim]): Tensor => {
-  checkFloating('linalg.vecdot', x);
+  if (!isComplexType(x.dtype)) checkFloating('linalg.vecdot', x);
   checkSameDtype('linalg.vecdot', x, y, 'x', 'y');
-  return tidy(() => sum(mul(x, y), dim));
+  // (complex: x's conjugate, as PyTorch's x.conj() * y)
+  return tidy(() => sum(mul(isComplexType(x.dtype) ? conj(x) : x, y), dim));
 });
 
 /** The cross product of 3-vectors along `dim` (default the last), the inputs broadcast. */

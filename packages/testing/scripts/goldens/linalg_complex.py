@@ -59,6 +59,7 @@ def make():
         ("matrix_power 3", lambda a: torch.view_as_real(torch.linalg.matrix_power(a, 3))),
         ("matrix_power -2", lambda a: torch.view_as_real(torch.linalg.matrix_power(a, -2))),
         ("multi_dot", lambda a: torch.view_as_real(torch.linalg.multi_dot([a[0], a[1], a[0]]))),
+        ("vecdot dim=-2", lambda a: torch.view_as_real(torch.linalg.vecdot(a, a[1], dim=-2))),
     ]:
         for d in (torch.complex64, torch.complex128):
             a = A.to(d).clone().requires_grad_(d == torch.complex128)
