@@ -30,6 +30,7 @@ import { flip, triZero } from './kernels/reorder';
 import { cat } from './kernels/join';
 import { cholesky, luFactor, luSolve, solveTriangular } from './kernels/linalg';
 import { svd } from './kernels/linalg-svd';
+import { eig } from './kernels/linalg-eig';
 import { eigh, geqrf, householderProduct, lstsq, lstsqSvd, matrixExp } from './kernels/linalg-qr';
 import { fft } from './kernels/fft';
 
@@ -87,6 +88,8 @@ export const cpuImpls = {
   matrixExp,
   // Note [CPU FFT plans]
   fft,
+  // Note [CPU eig: LAPACK's dgeev]
+  eig,
   leakyRelu,
   elu,
   hardtanh,

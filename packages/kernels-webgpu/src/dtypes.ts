@@ -127,6 +127,8 @@ export const webgpuDtypes = {
   addmm: [],
   // Note [WebGPU FFT: Stockham passes, Bluestein for large primes]: complex64 as float32 pairs
   fft: F32,
+  // Note [WebGPU eig: dgeev, an invocation per matrix]
+  eig: F32,
   standardGammaGrad: F32,
   randomFill: WITH_I64_F16_BF16,
   bernoulliTensor: WITH_I64_F16_BF16,

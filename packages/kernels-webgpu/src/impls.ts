@@ -16,6 +16,7 @@ import { softmaxImpls } from './kernels/softmax';
 import { lossImpls } from './kernels/losses';
 import { linalgImpls } from './kernels/linalg';
 import { svdImpls } from './kernels/linalg-svd';
+import { eigImpls } from './kernels/linalg-eig';
 import { linalgQrImpls } from './kernels/linalg-qr';
 import { gammaImpls } from './kernels/gamma';
 import { samplerImpls } from './kernels/samplers';
@@ -63,6 +64,7 @@ export const webgpuImpls = {
   ...lossImpls,
   ...linalgImpls,
   ...svdImpls,
+  ...eigImpls,
   ...linalgQrImpls,
   ...fftImpls,
   // core calls these outside a structured op (Note [Poisoned storages])

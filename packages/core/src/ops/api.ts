@@ -3,6 +3,7 @@ import { AUTOGRAD_KEYS, DispatchKey } from '../dispatch/dispatch-key';
 import { FALLTHROUGH, registerFallback } from '../dispatch/dispatcher';
 import { installTensorMethods } from './methods';
 import { META_IMPLS } from './meta-backend';
+import { registerLinalgComplexKernels } from './linalg-complex';
 import { registerBackend } from './registry';
 import { registerComplexKernels } from './complex';
 import { registerConjugateFallback } from './conjugate';
@@ -153,6 +154,8 @@ export type { FftImpls } from './fft-impls';
 export { FftNorm, fftC2cPairs } from './fft';
 export * from './fft-front';
 export * from './linalg-qr-front';
+export type { EigImpls } from './linalg-eig-impls';
+export { linalgEig, linalgEigvals, type EigResult } from './linalg-eig';
 export { index, indexAsync } from './indexing';
 export { countsAreAsync } from './data-dependent';
 export type { Scalar } from './meta-utils';
@@ -161,6 +164,7 @@ export type { TensorMethods } from './methods';
 installTensorMethods();
 registerComplexKernels();
 registerConjugateFallback();
+registerLinalgComplexKernels();
 registerBackend(DispatchKey.Meta, META_IMPLS);
 // Until the autograd package registers kernels, the autograd and view-tracking keys pass
 // every call straight down to the backend.

@@ -1,4 +1,4 @@
-import type { DType } from '../dtype';
+import { isComplexType, type DType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { normalizeDim } from '../views';
@@ -29,6 +29,8 @@ import { clone, copy_ } from './copy';
 import { detach, diagonal, expand, permute, squeeze, unsqueeze } from './views';
 import { attachDet, svdvalsOf } from './linalg-svd';
 import { named } from './named-tuple';
+import { conj } from './complex';
+import { complexEmbedding, fromStackedParts, stackedIdentity, stackedParts } from './linalg-complex';
 import { cTypeName } from './meta-utils';
 
 /**
@@ -61,8 +63,10 @@ function luSolveOf(LU: Tensor, pivots: Tensor, B: Tensor, left: boolean, adjoint
 }
 
 /** squareCheckInputs and checkFloatingOrComplex, as PyTorch's (`lowPrecision=false`: inv and slogdet refuse float16 / bfloat16 even when empty). */
-function checkInputMatrix(op: string, A: Tensor, lowPrecision = true): void {
+function checkInputMatrix(op: string, A: Tensor, lowPrecision = true, complex = false): void {
   checkSquare(op, A.shape);
+  // (complex inputs: the ops that take them solve by the real embedding, Note [Complex linear solves by the real embedding])
+  if (complex && isComplexType(A.dtype)) return;
   checkFloating(op, A, lowPrecision);
 }
 
@@ -167,9 +171,13 @@ function invExOf(op: string, A: Tensor): [Tensor, Tensor] {
 }
 
 function invExIn(op: string, A: Tensor): [Tensor, Tensor] {
-  checkInputMatrix(op, A, false);
-  const [LU, pivots, info] = luFactorExOf(A, true, false);
+  checkInputMatrix(op, A, false, true);
   const n = A.shape[A.dim() - 1];
+  if (isComplexType(A.dtype)) {
+    const [LU, pivots, info] = luFactorExOf(complexEmbedding(A), true, false);
+    return [expandBatch(fromStackedParts(luSolveOf(LU, pivots, stackedIdentity(n, A), true, false), n), [...A.shape]), info];
+  }
+  const [LU, pivots, info] = luFactorExOf(A, true, false);
   const I = eye(n, { dtype: A.dtype, device: A.device });
   return [expandBatch(luSolveOf(LU, pivots, I, true, false), [...A.shape]), info];
 }
@@ -262,11 +270,19 @@ function solveExOf(A: Tensor, B: Tensor, left: boolean): [Tensor, Tensor] {
 
 function solveExIn(A: Tensor, B: Tensor, left: boolean): [Tensor, Tensor] {
   const op = 'linalg.solve';
-  checkInputMatrix(op, A);
+  checkInputMatrix(op, A, true, true);
   checkSameDtype(op, A, B, 'A', 'B');
   const vector = isVectorRhs(A, B);
   const B2 = vector ? unsqueeze(B, left ? -1 : -2) : B;
   checkSolveShapes(op, A.shape, B2.shape, left);
+  if (isComplexType(A.dtype)) {
+    // (X A = B is A^T X^T = B^T: a transpose, not the adjoint)
+    const n = A.shape[A.dim() - 1];
+    const [LU, pivots, info] = luFactorExOf(complexEmbedding(left ? A : A.mT), true, false);
+    const Xt = fromStackedParts(luSolveOf(LU, pivots, stackedParts(left ? B2 : B2.mT), true, false), n);
+    const X = left ? Xt : Xt.mT;
+    return [vector ? squeeze(X, left ? -1 : -2) : X, info];
+  }
   const [LU, pivots, info] = luFactorExOf(A, true, false);
   const X = luSolveOf(LU, pivots, B2, left, false);
   return [vector ? squeeze(X, left ? -1 : -2) : X, info];
@@ -413,7 +429,8 @@ export type MatrixOrd = 'fro' | 'nuc' | number;
 export function matrixNormOf(A: Tensor, ord: MatrixOrd, dimArg: readonly number[], keepdim: boolean, dtype: DType | null | undefined): Tensor {
   const op = 'linalg.matrix_norm';
   if (A.dim() < 2) throw new ShapeError(`${op}: The input tensor A must have at least 2 dimensions.`);
-  checkFloating(op, A);
+  // (complex: 'fro', 1 and inf reduce the moduli, registerLinalgComplexKernels; the SVD norms have no complex kernel yet)
+  if (!isComplexType(A.dtype)) checkFloating(op, A);
   if (dimArg.length !== 2) throw new ShapeError(`${op}: dim must be a 2-tuple. Got ${dimArg.join(' ')}`);
   const dim = dimArg.map((d) => normalizeDim(op, d, A.dim()));
   if (dim[0] === dim[1]) throw new ShapeError(`${op}: dims must be different. Got (${dim[0]}, ${dim[1]})`);
@@ -467,9 +484,10 @@ export const linalgMatrixNorm = overloadedFront(
 
 /** The dot product of vectors along `dim` (the inputs broadcast): sum(x * y, dim). */
 export const linalgVecdot = front('linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor', { ...LINALG, exportAs: 'vecdot' }).run(([x, y, dim]): Tensor => {
-  checkFloating('linalg.vecdot', x);
+  if (!isComplexType(x.dtype)) checkFloating('linalg.vecdot', x);
   checkSameDtype('linalg.vecdot', x, y, 'x', 'y');
-  return tidy(() => sum(mul(x, y), dim));
+  // (complex: x's conjugate, as PyTorch's x.conj() * y)
+  return tidy(() => sum(mul(isComplexType(x.dtype) ? conj(x) : x, y), dim));
 });
 
 /** The cross product of 3-vectors along `dim` (default the last), the inputs broadcast. */

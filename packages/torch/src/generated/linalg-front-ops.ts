@@ -3,6 +3,8 @@
 
 // The front ends core declares that torch.linalg has (torch.linalg.inv, torch.linalg.luFactor).
 export {
+  linalgEig as eig,
+  linalgEigvals as eigvals,
   linalgLuFactorEx as luFactorEx,
   linalgLuFactor as luFactor,
   linalgLu as lu,

@@ -8,6 +8,7 @@ export const KERNEL_OP_NAMES = [
   '_conj',
   '_fft_c2c_pairs',
   '_linalg_det_attach',
+  '_linalg_eig_parts',
   '_linalg_eigh',
   '_linalg_svd',
   '_log_softmax',

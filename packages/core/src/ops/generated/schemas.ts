@@ -8,6 +8,7 @@ export interface OpSchemas {
   '_conj': '_conj(Tensor(a) self) -> Tensor(a)';
   '_fft_c2c_pairs': '_fft_c2c_pairs(Tensor self, int[] dim, int normalization, bool forward) -> Tensor';
   '_linalg_det_attach': '_linalg_det_attach(Tensor A, Tensor det) -> Tensor';
+  '_linalg_eig_parts': '_linalg_eig_parts(Tensor A, bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)';
   '_linalg_eigh': '_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)';
   '_linalg_svd': '_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)';
   '_log_softmax': '_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor';
