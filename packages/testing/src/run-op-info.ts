@@ -13,7 +13,7 @@
  * Known failures are strict xfails (Note [Strict xfails]).
  */
 import { beforeAll, describe, it } from 'vitest';
-import { REAL_DTYPES as DTYPES } from '@torch-ts/torch';
+import { DTYPES } from '@torch-ts/torch';
 import { deviceHarness, type DeviceHarness } from './devices';
 import { caseId, loadOpGoldens, type GoldenCase } from './goldens';
 import { layoutApplies } from './inputs';

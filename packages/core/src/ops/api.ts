@@ -5,6 +5,7 @@ import { installTensorMethods } from './methods';
 import { META_IMPLS } from './meta-backend';
 import { registerBackend } from './registry';
 import { registerComplexKernels } from './complex';
+import { registerComplexMathKernels } from './complex-math';
 
 export * from './pointwise';
 export * from './aliases';
@@ -157,6 +158,7 @@ export type { TensorMethods } from './methods';
 
 installTensorMethods();
 registerComplexKernels();
+registerComplexMathKernels();
 registerBackend(DispatchKey.Meta, META_IMPLS);
 // Until the autograd package registers kernels, the autograd and view-tracking keys pass
 // every call straight down to the backend.

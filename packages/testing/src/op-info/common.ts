@@ -38,6 +38,9 @@ export const DEFAULT_TOLERANCE: Readonly<Partial<Record<DType, Tolerance>>> = {
   float32: { rtol: 1.3e-6, atol: 1e-5 },
   float16: { rtol: 1e-3, atol: 1e-5 },
   bfloat16: { rtol: 1.6e-2, atol: 1e-5 },
+  // (assert_close's complex defaults are its parts' dtypes'; compared part by part)
+  complex128: { rtol: 1e-7, atol: 1e-7 },
+  complex64: { rtol: 1.3e-6, atol: 1e-5 },
 };
 
 /** The input that must be a tensor (the goldens never put a scalar there). */
