@@ -17,6 +17,7 @@ import type { DeviceLike } from '../device';
 import { isComplexType, resultType, toComplexType, toRealValueType, type DType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { Tensor } from '../tensor/tensor';
+import { TensorImpl } from '../tensor/tensor-impl';
 import { composite, type CompositeArgs } from './composite';
 import type { OpSchemas } from './generated/schemas';
 import { viewAsComplexOf, viewAsRealOf } from './complex-views';
@@ -299,7 +300,14 @@ function catParts(ts: readonly Tensor[], dim: number): Tensor {
  */
 export function registerComplexKernel<S extends string>(op: OperatorHandle<S>, fn: (args: CompositeArgs<S>) => Tensor): void {
   // (composite lends the boxed arguments in schema order, which CompositeArgs<S> types: Note [Schema types])
-  registerKernel(op, DispatchKey.Complex, composite(fn as (args: unknown[]) => Tensor));
+  const k = composite(fn as (args: unknown[]) => Tensor);
+  registerKernel(op, DispatchKey.Complex, (ks, args) => {
+    const r = k(ks, args);
+    // An in-place or out= kernel returns its self / out borrowed (Note [Kernel results and
+    // ownership]); the composite handed back a new reference to it.
+    if (r instanceof TensorImpl && args.includes(r)) r.release();
+    return r;
+  });
 }
 
 // ---- front ends ----
