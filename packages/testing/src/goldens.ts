@@ -5,7 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { DTYPES, type DType } from '@torch-ts/torch';
 
-/** A JSON element: a number, a bool, "nan"/"inf"/"-inf", or an int64 beyond 2^53 as decimal text. */
+/**
+ * A JSON element: a number, a bool, "nan"/"inf"/"-inf", or an int64 beyond 2^53 as decimal text.
+ * A complex tensor's values are its view_as_real pairs, [re0, im0, re1, im1, ...].
+ */
 export type GoldenValue = number | boolean | string;
 
 export interface GoldenTensor {
@@ -47,7 +50,13 @@ interface GoldenFile {
   readonly ops: Readonly<Record<string, { readonly cases: readonly GoldenCase[] }>>;
 }
 
-export const GOLDEN_FILES = ['ops_pointwise', 'ops_activations', 'ops_binary', 'ops_logical', 'ops_rounding', 'ops_reduction', 'ops_linalg', 'ops_shape', 'ops_sorting', 'ops_linalg_extra', 'ops_stats', 'ops_nan_stats', 'ops_nn', 'ops_indexing', 'ops_spatial', 'ops_common', 'ops_histograms', 'ops_special', 'ops_special_2x', 'ops_linalg_solve', 'ops_linalg_svd', 'ops_linalg_qr'] as const;
+export const GOLDEN_FILES = ['ops_pointwise', 'ops_activations', 'ops_binary', 'ops_logical', 'ops_rounding', 'ops_reduction', 'ops_linalg', 'ops_shape', 'ops_sorting', 'ops_linalg_extra', 'ops_stats', 'ops_nan_stats', 'ops_nn', 'ops_indexing', 'ops_spatial', 'ops_common', 'ops_histograms', 'ops_special', 'ops_special_2x', 'ops_linalg_solve', 'ops_linalg_svd', 'ops_linalg_qr', 'ops_complex'] as const;
+
+/**
+ * The golden file whose cases extend ops of the other files (Note [Complex OpInfo] in
+ * op-info/complex.ts): complex64/complex128 cases only, merged into the op's real cases.
+ */
+const EXTENDING_FILE = 'ops_complex';
 
 let cache: ReadonlyMap<string, readonly GoldenCase[]> | null = null;
 
@@ -58,6 +67,12 @@ export function loadOpGoldens(): ReadonlyMap<string, readonly GoldenCase[]> {
   for (const file of GOLDEN_FILES) {
     const data = goldenFile(JSON.parse(readFileSync(new URL(`../goldens/${file}.json`, import.meta.url), 'utf8')), file);
     for (const [op, { cases }] of Object.entries(data.ops)) {
+      if (file === EXTENDING_FILE) {
+        const real = cases.find((c) => !isComplexType(c.dtype));
+        if (real) throw new Error(`goldens: ${file}.json: ${op} has a ${real.dtype} case; this file holds complex cases only`);
+        all.set(op, [...(all.get(op) ?? []), ...cases]);
+        continue;
+      }
       if (all.has(op)) throw new Error(`goldens: op ${op} appears in more than one golden file (${file}.json)`);
       all.set(op, cases);
     }
@@ -122,6 +137,16 @@ function isGoldenCase(v: unknown): v is GoldenCase {
     (reference === undefined || reference === 'upcast' || reference === '2.x') &&
     (inplace === undefined || inplace === 'ok' || isGoldenError(inplace))
   );
+}
+
+/** complex64 or complex128 (torch's dtype predicates live in core, which testing does not import directly). */
+export function isComplexType(d: DType): d is 'complex64' | 'complex128' {
+  return d === 'complex64' || d === 'complex128';
+}
+
+/** The dtype of a complex dtype's parts. */
+export function partsDtype(d: DType): DType {
+  return d === 'complex64' ? 'float32' : d === 'complex128' ? 'float64' : d;
 }
 
 /** `sample` or `sample:variant`: unique among an op's cases of one dtype. */

@@ -4,7 +4,7 @@
  */
 import * as torch from '@torch-ts/torch';
 import type { DeviceLike, DType, Tensor } from '@torch-ts/torch';
-import { decodeScalar, decodeValues, isScalarInput, type GoldenCase, type GoldenTensor } from './goldens';
+import { decodeScalar, decodeValues, isComplexType, isScalarInput, partsDtype, type GoldenCase, type GoldenTensor } from './goldens';
 import type { OpInput } from './op-info/types';
 
 /**
@@ -36,10 +36,19 @@ export function makeInputs(c: GoldenCase, device: DeviceLike, layout: Layout = '
   });
 }
 
-type Element = number | bigint | boolean;
+/** A complex element is its (re, im) pair. */
+type Element = number | bigint | boolean | readonly [number, number];
+
+/** The golden's elements: a complex tensor's values pair up (Note on GoldenValue). */
+function elements(g: GoldenTensor): readonly Element[] {
+  const flat = decodeValues(g);
+  if (!isComplexType(g.dtype)) return flat;
+  const nums = flat.map(Number);
+  return Array.from({ length: nums.length / 2 }, (_, i): Element => [nums[2 * i], nums[2 * i + 1]]);
+}
 
 function makeTensor(g: GoldenTensor, device: DeviceLike, layout: Layout): Tensor {
-  const values: readonly Element[] = decodeValues(g);
+  const values: readonly Element[] = elements(g);
   if (layout === 'contiguous') return build(values, g.dtype, device, g.shape);
   if (layout === 'strided') {
     const filler = fillerFor(g.dtype);
@@ -66,7 +75,14 @@ function makeTensor(g: GoldenTensor, device: DeviceLike, layout: Layout): Tensor
 }
 
 function build(values: readonly Element[], dtype: DType, device: DeviceLike, shape: readonly number[]): Tensor {
-  const flat = torch.tensor(values, { dtype, device });
+  if (isComplexType(dtype)) {
+    // the pairs as a real [...shape, 2] tensor, viewed as complex (the view keeps the storage)
+    const parts = build(values.flatMap((v) => (Array.isArray(v) ? v : [Number(v), 0])), partsDtype(dtype), device, [...shape, 2]);
+    const z = torch.viewAsComplex(parts);
+    parts.dispose();
+    return z;
+  }
+  const flat = torch.tensor(values as readonly (number | bigint | boolean)[], { dtype, device });
   const shaped = flat.reshape([...shape]);
   if (shaped !== flat) flat.dispose();
   return shaped;
@@ -75,6 +91,7 @@ function build(values: readonly Element[], dtype: DType, device: DeviceLike, sha
 /** A value no sample uses in that position, representable in every dtype. */
 function fillerFor(dtype: DType): Element {
   if (dtype === 'bool') return true;
+  if (isComplexType(dtype)) return [7, 7];
   if (dtype === 'int64') return 7n;
   return 7;
 }

@@ -3,8 +3,8 @@
  * goldens tell the same story, and that running the op leaks nothing.
  */
 import * as torch from '@torch-ts/torch';
-import { REAL_DTYPES as DTYPES, type DeviceLike } from '@torch-ts/torch';
-import { caseId, type GoldenCase } from './goldens';
+import { REAL_DTYPES as DTYPES, type DeviceLike, type DType } from '@torch-ts/torch';
+import { caseId, isComplexType, type GoldenCase } from './goldens';
 import { disposeAll, makeInputs } from './inputs';
 import type { CheckContext } from './op-checks';
 import { inplaceForm, methodForm, outForm, resultList } from './op-forms';
@@ -17,26 +17,10 @@ import type { OpInfo, OpInput } from './op-info/types';
  */
 export function tableProblems(op: OpInfo, cases: readonly GoldenCase[]): string[] {
   if (cases.length === 0) return [`no golden cases for ${op.name}: regenerate goldens or fix the name`];
-  const problems: string[] = [];
-  const golden = new Set(cases.map((c) => c.sample));
-  const listed = new Set(op.samples);
-  for (const s of golden) if (!listed.has(s)) problems.push(`golden sample '${s}' is missing from samples`);
-  for (const s of listed) if (!golden.has(s)) problems.push(`sample '${s}' has no golden case`);
-  const basic = op.samples[0];
-  for (const d of DTYPES) {
-    const c = cases.find((x) => x.dtype === d && x.sample === basic && !x.variant);
-    if (!c) {
-      problems.push(`no '${basic}' case for ${d}`);
-      continue;
-    }
-    const error = c.error;
-    if ((error === undefined) !== op.dtypes.includes(d)) {
-      problems.push(
-        error === undefined
-          ? `PyTorch supports ${d} (the '${basic}' case has values) but dtypes omits it`
-          : `dtypes lists ${d} but PyTorch raises on it: ${error.message}`,
-      );
-    }
+  const complexCases = cases.filter((c) => isComplexType(c.dtype));
+  const problems = [...samplesProblems(op.samples, cases.filter((c) => !isComplexType(c.dtype)), '', op.dtypes, DTYPES)];
+  if (op.complex || complexCases.length) {
+    problems.push(...samplesProblems(op.complex?.samples ?? [], complexCases, 'complex.', op.complex?.dtypes ?? [], ['complex64', 'complex128']));
   }
   const upcast = new Set(cases.filter((c) => c.reference !== undefined).map((c) => c.dtype));
   for (const d of upcast) {
@@ -44,6 +28,32 @@ export function tableProblems(op: OpInfo, cases: readonly GoldenCase[]): string[
   }
   for (const d of Object.keys(op.pytorch2x ?? {})) {
     if (![...upcast].some((u) => u === d)) problems.push(`pytorch2x names ${d} but no ${d} golden follows 2.x (upcast or 2.x reference)`);
+  }
+  return problems;
+}
+
+/** The sample ids of `cases` against `samples`, and the first sample's cases against the dtypes listed as supported. */
+function samplesProblems(samples: readonly string[], cases: readonly GoldenCase[], field: string, supported: readonly DType[], dtypes: readonly DType[]): string[] {
+  const problems: string[] = [];
+  const golden = new Set(cases.map((c) => c.sample));
+  const listed = new Set(samples);
+  for (const s of golden) if (!listed.has(s)) problems.push(`golden sample '${s}' is missing from ${field}samples`);
+  for (const s of listed) if (!golden.has(s)) problems.push(`sample '${s}' has no golden case`);
+  const basic = samples[0];
+  for (const d of dtypes) {
+    const c = cases.find((x) => x.dtype === d && x.sample === basic && !x.variant);
+    if (!c) {
+      problems.push(`no '${basic}' case for ${d}`);
+      continue;
+    }
+    const error = c.error;
+    if ((error === undefined) !== supported.includes(d)) {
+      problems.push(
+        error === undefined
+          ? `PyTorch supports ${d} (the '${basic}' case has values) but ${field}dtypes omits it`
+          : `${field}dtypes lists ${d} but PyTorch raises on it: ${error.message}`,
+      );
+    }
   }
   return problems;
 }

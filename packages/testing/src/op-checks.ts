@@ -13,7 +13,7 @@ import type { DeviceHarness } from './devices';
 import { caseId, decodeScalar, decodeValues, expectedList, isScalarInput, type GoldenCase, type GoldenError } from './goldens';
 import { disposeAll, layoutApplies, makeInputs, type Layout } from './inputs';
 import { DEFAULT_TOLERANCE, tensorArg } from './op-info/common';
-import type { ErrorClass, ErrorInput, OpInfo, OpInput, OpResult, Tolerance } from './op-info/types';
+import { supportsDtype, type ErrorClass, type ErrorInput, type OpInfo, type OpInput, type OpResult, type Tolerance } from './op-info/types';
 import { attempt, attemptForm, attemptOut, errorClassFor, errorProblems, inplaceForm, resultList } from './op-forms';
 import { compareReadBacks, describeValues, fromGolden, type ReadBack } from './values';
 
@@ -82,7 +82,7 @@ async function functionResults(ctx: CheckContext, c: GoldenCase, layout: Layout 
  */
 function acceptedErrors(op: OpInfo, c: GoldenCase, e: GoldenError, h?: DeviceHarness): ErrorClass[] {
   const classes = [errorClassFor(e)];
-  if (!op.dtypes.includes(c.dtype) || (h?.supports && !h.supports(op.name, c))) classes.push(DTypeError);
+  if (!supportsDtype(op, c.dtype) || (h?.supports && !h.supports(op.name, c))) classes.push(DTypeError);
   return classes;
 }
 

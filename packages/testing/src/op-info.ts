@@ -1,6 +1,7 @@
 /**
  * The OpInfo table: one entry per op of the facade (Note [OpInfo] in op-info/types.ts).
- * Families live in op-info/<family>.ts; their golden cases in goldens/ops_<family>.json.
+ * Families live in op-info/<family>.ts; their golden cases in goldens/ops_<family>.json, and
+ * the complex cases of all of them in goldens/ops_complex.json (op-info/complex.ts).
  */
 import { ACTIVATION_OPS } from './op-info/activations';
 import { LINALG_OPS } from './op-info/linalg';
@@ -23,8 +24,12 @@ import { NN_OPS } from './op-info/nn';
 import type { OpInfo } from './op-info/types';
 import { INDEXING_OPS } from './op-info/indexing';
 import { SPATIAL_OPS } from './op-info/spatial';
+import { withComplex } from './op-info/complex';
 
 export * from './op-info/types';
 export { DEFAULT_TOLERANCE } from './op-info/common';
 
-export const OP_TABLE: readonly OpInfo[] = [...POINTWISE_OPS, ...ACTIVATION_OPS, ...BINARY_MATH_OPS, ...CLAMP_OPS, ...TERNARY_OPS, ...CLASSIFY_OPS, NAN_TO_NUM, CLIP, ROUND, ...REDUCTION_OPS, ...STATS_OPS, ...NAN_STATS_OPS, ...HISTOGRAM_OPS, ...LINALG_OPS, ...SHAPE_OPS, ...SORTING_OPS, ...LINALG_EXTRA_OPS, ...NN_OPS, ...INDEXING_OPS, ...SPATIAL_OPS, ...LINALG_MISC_OPS, ...LINALG_SOLVE_OPS, ...LINALG_SVD_OPS, ...LINALG_QR_OPS];
+const ENTRIES: readonly OpInfo[] = [...POINTWISE_OPS, ...ACTIVATION_OPS, ...BINARY_MATH_OPS, ...CLAMP_OPS, ...TERNARY_OPS, ...CLASSIFY_OPS, NAN_TO_NUM, CLIP, ROUND, ...REDUCTION_OPS, ...STATS_OPS, ...NAN_STATS_OPS, ...HISTOGRAM_OPS, ...LINALG_OPS, ...SHAPE_OPS, ...SORTING_OPS, ...LINALG_EXTRA_OPS, ...NN_OPS, ...INDEXING_OPS, ...SPATIAL_OPS, ...LINALG_MISC_OPS, ...LINALG_SOLVE_OPS, ...LINALG_SVD_OPS, ...LINALG_QR_OPS];
+
+/** The entries, with complex support where they have it (Note [Complex OpInfo]). */
+export const OP_TABLE: readonly OpInfo[] = ENTRIES.map(withComplex);

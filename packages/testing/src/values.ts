@@ -3,10 +3,14 @@
  * results, `assert_close`-style for floats (NaN equals NaN, infinities must match).
  */
 import type { DType, Tensor } from '@torch-ts/torch';
-import { decodeValues, type GoldenTensor } from './goldens';
+import * as torch from '@torch-ts/torch';
+import { decodeValues, isComplexType, type GoldenTensor } from './goldens';
 import type { Tolerance } from './op-info/types';
 
-/** A tensor's logical elements, row-major: bigint for int64, boolean for bool, else number. */
+/**
+ * A tensor's logical elements, row-major: bigint for int64, boolean for bool, else number;
+ * a complex tensor's as (re, im) pairs, twice as many numbers as elements (its golden form).
+ */
 export interface ReadBack {
   readonly dtype: DType;
   readonly shape: readonly number[];
@@ -17,6 +21,14 @@ export interface ReadBack {
 export function readBackSync(t: Tensor): ReadBack {
   const dtype = t.dtype;
   const shape = [...t.shape];
+  if (isComplexType(dtype)) {
+    const parts = torch.viewAsReal(t);
+    try {
+      return { dtype, shape, values: Array.from(parts.dataSync(), Number) };
+    } finally {
+      parts.dispose();
+    }
+  }
   const data = t.dataSync({ bigint: dtype === 'int64' });
   if (data instanceof BigInt64Array) return { dtype, shape, values: Array.from(data) };
   if (dtype === 'int64') throw new Error('readBackSync: an int64 tensor read with { bigint: true } gave no BigInt64Array');
@@ -54,15 +66,18 @@ export function compareReadBacks(got: ReadBack, expected: ReadBack, options: Com
     const e = expected.values[i];
     if (agree(g, e, tol)) continue;
     bad++;
-    if (bad <= MAX_REPORTED) problems.push(`at ${position(i, expected.shape)}: got ${show(g)}, expected ${show(e)}`);
+    if (bad <= MAX_REPORTED) {
+      const at = isComplexType(expected.dtype) ? `${position(i >> 1, expected.shape)}.${i % 2 ? 'imag' : 'real'}` : position(i, expected.shape);
+      problems.push(`at ${at}: got ${show(g)}, expected ${show(e)}`);
+    }
   }
-  if (bad > MAX_REPORTED) problems.push(`... ${bad - MAX_REPORTED} more of ${expected.values.length} elements differ`);
+  if (bad > MAX_REPORTED) problems.push(`... ${bad - MAX_REPORTED} more of ${expected.values.length} ${isComplexType(expected.dtype) ? 'parts' : 'elements'} differ`);
   if (bad > 0 && tol) problems.push(`(tolerance rtol=${tol.rtol}, atol=${tol.atol})`);
   return problems;
 }
 
 function isIntegral(d: DType): boolean {
-  return d !== 'float32' && d !== 'float64' && d !== 'float16' && d !== 'bfloat16';
+  return d !== 'float32' && d !== 'float64' && d !== 'float16' && d !== 'bfloat16' && !isComplexType(d);
 }
 
 function agree(g: number | bigint | boolean, e: number | bigint | boolean, tol: Tolerance | null): boolean {

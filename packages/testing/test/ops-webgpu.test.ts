@@ -6,6 +6,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
+import { REAL_DTYPES } from '@torch-ts/torch';
 import { OP_TABLE } from '../src/op-info';
 import { describeOpInfo } from '../src/run-op-info';
 import { registerDeviceHarness, webgpuHarness } from '../src/devices';
@@ -24,7 +25,11 @@ if (ready) {
   const NOT_ON_WEBGPU = notOnWebgpu(OP_TABLE);
   const table = selected.filter((op) => !(op.name in NOT_ON_WEBGPU));
   registerDeviceHarness(webgpuHarness(webgpuXfails(table, OP_TABLE)));
-  describeOpInfo(table, ['webgpu'], { requireEveryGoldenOp: false });
+  // Complex cases (Note [Complex OpInfo]) are not run here yet: the complex composites run on
+  // WebGPU's float32 kernels (tanh and mul's complex64 cases pass there), but the table's
+  // complex rows have not all been through WebGPU, and the dtype-support xfails would call
+  // complex64 unsupported (supports(op, 'complex64', 'webgpu') is false for the composites).
+  describeOpInfo(table, ['webgpu'], { requireEveryGoldenOp: false, dtypes: REAL_DTYPES });
 
   const absent = selected.filter((o) => o.name in NOT_ON_WEBGPU);
   if (absent.length > 0) describe('ops not on WebGPU yet (strict: each must still fail somewhere)', () => {

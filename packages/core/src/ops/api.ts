@@ -7,6 +7,7 @@ import { registerLinalgComplexKernels } from './linalg-complex';
 import { registerBackend } from './registry';
 import { registerComplexKernels } from './complex';
 import { registerConjugateFallback } from './conjugate';
+import { registerComplexMathKernels } from './complex-math';
 
 export * from './pointwise';
 export * from './aliases';
@@ -165,6 +166,7 @@ installTensorMethods();
 registerComplexKernels();
 registerConjugateFallback();
 registerLinalgComplexKernels();
+registerComplexMathKernels();
 registerBackend(DispatchKey.Meta, META_IMPLS);
 // Until the autograd package registers kernels, the autograd and view-tracking keys pass
 // every call straight down to the backend.

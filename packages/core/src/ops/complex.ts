@@ -1,7 +1,8 @@
 /**
  * Complex ops as composites over real views, registered at the Complex dispatch key (Note
  * [Complex tensors are pairs of reals]). An op with a complex operand and no kernel here is
- * PyTorch's "not implemented for 'ComplexFloat'" (the dispatcher's noComplexKernel).
+ * PyTorch's "not implemented for 'ComplexFloat'" (the dispatcher's noComplexKernel). The
+ * helpers over parts are exported for complex-math.ts, which holds the math kernels.
  *
  * Note [Complex gradients]
  * PyTorch's gradient of a real loss L with respect to a complex z = x + iy is the conjugate
@@ -32,14 +33,14 @@ import { broadcastShapes } from '../iterator';
 
 // ---- parts ----
 
-const cplx = (t: Tensor): boolean => isComplexType(t.dtype);
+export const cplx = (t: Tensor): boolean => isComplexType(t.dtype);
 /** The parts of a complex tensor as a real view, trailing dim 2. */
-const parts = (z: Tensor): Tensor => viewAsRealOf(z);
-const re = (z: Tensor): Tensor => selectOf(parts(z), -1, 0);
-const im = (z: Tensor): Tensor => selectOf(parts(z), -1, 1);
+export const parts = (z: Tensor): Tensor => viewAsRealOf(z);
+export const re = (z: Tensor): Tensor => selectOf(parts(z), -1, 0);
+export const im = (z: Tensor): Tensor => selectOf(parts(z), -1, 1);
 
 /** A complex tensor from a real one whose trailing dim of 2 holds the parts. */
-function fromPairs(p: Tensor): Tensor {
+export function fromPairs(p: Tensor): Tensor {
   const n = p.dim();
   const s = p.stride();
   const viewable = s[n - 1] === 1 && s.slice(0, -1).every((x) => x % 2 === 0) && p.storageOffset() % 2 === 0;
@@ -47,16 +48,16 @@ function fromPairs(p: Tensor): Tensor {
 }
 
 /** A complex tensor from its real and imaginary parts (broadcast to one shape). */
-function fromParts(r: Tensor, i: Tensor): Tensor {
+export function fromParts(r: Tensor, i: Tensor): Tensor {
   const shape = broadcastShapes('complex', r.shape, i.shape);
   return viewAsComplexOf(stack([expandOf(r, shape), expandOf(i, shape)], -1));
 }
 
 /** A binary op's operand: a tensor, or a JS number where the binder let one through. */
-type Operand = Tensor | number | boolean | bigint;
+export type Operand = Tensor | number | boolean | bigint;
 
 /** `x` as the complex dtype `d` (a real tensor's imaginary parts are zeros; a number becomes a 0-dim tensor on `like`'s device). */
-function asComplex(x: Operand, d: DType, like?: Tensor): Tensor {
+export function asComplex(x: Operand, d: DType, like?: Tensor): Tensor {
   const real = toRealValueType(d);
   if (!(x instanceof Tensor)) x = full([], Number(x), { dtype: real, device: like?.device });
   if (cplx(x)) return x.dtype === d ? x : fromPairs(to(parts(x), real));
@@ -65,17 +66,18 @@ function asComplex(x: Operand, d: DType, like?: Tensor): Tensor {
 }
 
 /** The complex dtype of a binary op's result (type promotion with a complex operand). */
-function complexResult(op: string, a: Operand, b: Operand): DType {
+export function complexResult(op: string, a: Operand, b: Operand): DType {
   return resultType(op, [a, b]);
 }
 
 /** A real operand as a factor of both parts: a number as it is, a tensor with a trailing dim. */
-const realFactor = (x: Operand, d: DType): Tensor | number => (x instanceof Tensor ? to(x, toRealValueType(d)).unsqueeze(-1) : Number(x));
-const isRealOperand = (x: Operand): boolean => !(x instanceof Tensor) || !cplx(x);
+export const realFactor = (x: Operand, d: DType): Tensor | number => (x instanceof Tensor ? to(x, toRealValueType(d)).unsqueeze(-1) : Number(x));
+export const isRealOperand = (x: Operand): boolean => !(x instanceof Tensor) || !cplx(x);
 
 /** In-place ops write a complex result: a real `self` cannot hold it (PyTorch's canCast error). */
-function checkComplexSelf(self: Tensor, result: DType): void {
-  if (!isComplexType(self.dtype)) throw new DTypeError(`result type ${torchTypeName(result)} can't be cast to the desired output type ${torchTypeName(self.dtype)}`);
+export function checkComplexSelf(self: Tensor, result: DType, op = ''): void {
+  const name = op ? `${op}: ` : '';
+  if (!isComplexType(self.dtype)) throw new DTypeError(`${name}result type ${torchTypeName(result)} can't be cast to the desired output type ${torchTypeName(self.dtype)}`);
 }
 
 // ---- arithmetic ----
@@ -86,7 +88,7 @@ function addSub(op: 'add' | 'sub', self: Tensor, other: Operand, alpha: number |
   return fromPairs(f(parts(asComplex(self, d)), parts(asComplex(other, d, self)), { alpha }));
 }
 
-function product(self: Tensor, other: Operand): Tensor {
+export function product(self: Tensor, other: Operand): Tensor {
   const d = complexResult('mul', self, other);
   // a real factor scales both parts
   if (isRealOperand(other)) return fromPairs(mul(parts(asComplex(self, d)), realFactor(other, d)));
@@ -102,7 +104,7 @@ function product(self: Tensor, other: Operand): Tensor {
  * numerator overflows or underflows where the quotient does not (PyTorch 1.13's vectorised
  * complex64 kernel overflows to nan for parts near 3e38; c10's scalar one, Smith's, too).
  */
-function quotient(self: Tensor, other: Operand, roundingMode: string | null | undefined): Tensor {
+export function quotient(self: Tensor, other: Operand, roundingMode: string | null | undefined): Tensor {
   const d = complexResult('div', self, other);
   if (roundingMode != null) throw new DTypeError(`"div_${roundingMode}_cpu" not implemented for '${torchTypeName(d)}'`);
   if (isRealOperand(other)) return fromPairs(div(parts(asComplex(self, d)), realFactor(other, d)));
@@ -121,20 +123,20 @@ function quotient(self: Tensor, other: Operand, roundingMode: string | null | un
  * hypot's own derivative is 0/0 there, and masking its result would still send NaN back
  * (0 * NaN), so zeros go through hypot(1, 0) and are then replaced (the double-where trick).
  */
-function modulus(z: Tensor): Tensor {
+export function modulus(z: Tensor): Tensor {
   const [x, y] = [re(z), im(z)];
   const zero = logicalAnd(eq(x, 0), eq(y, 0));
   return where(zero, 0, hypot(where(zero, 1, x), y));
 }
 
 /** Ones of z's shape, dtype and device (1 + 0i). */
-const onesOf = (z: Tensor): Tensor => asComplex(full(z.shape, 1, { dtype: toRealValueType(z.dtype), device: z.device }), z.dtype);
+export const onesOf = (z: Tensor): Tensor => asComplex(full(z.shape, 1, { dtype: toRealValueType(z.dtype), device: z.device }), z.dtype);
 
 /**
  * The principal square root, without cancellation: t = sqrt((|x| + |z|) / 2), then
  * (t, y / 2t) for x >= 0 and (|y| / 2t, t with y's sign) for x < 0 (0 at 0).
  */
-function principalSqrt(z: Tensor): Tensor {
+export function principalSqrt(z: Tensor): Tensor {
   const [x, y] = [re(z), im(z)];
   const t = div(add(x.abs(), modulus(z)), 2).sqrt();
   const zero = eq(t, 0);
@@ -157,9 +159,12 @@ function readable(self: Tensor, other: Operand): [Tensor, Operand] {
   return [copy, other === self ? copy : other];
 }
 
-/** An in-place op's result written into `self` (complex). */
-function writeInto(self: Tensor, value: Tensor): Tensor {
-  checkComplexSelf(self, value.dtype);
+/** An in-place op's result written into `self` (complex), which must have the result's (broadcast) shape. */
+export function writeInto(self: Tensor, value: Tensor, op = ''): Tensor {
+  checkComplexSelf(self, value.dtype, op);
+  if (self.shape.join() !== value.shape.join()) {
+    throw new ShapeError(`${op ? `${op}: ` : ''}output with shape ${fmtShape(self.shape)} doesn't match the broadcast shape ${fmtShape(value.shape)}`);
+  }
   parts(self).copy_(parts(value));
   return self;
 }
@@ -181,7 +186,7 @@ function matrixProduct(op: string, f: (x: Tensor, y: Tensor) => Tensor, a: Tenso
 // ---- reductions over the complex dims ----
 
 /** A reduction's dims as dims of the parts' view (the trailing parts dim is never reduced). */
-function partDims(z: Tensor, dims: readonly number[] | null | undefined): number[] {
+export function partDims(z: Tensor, dims: readonly number[] | null | undefined): number[] {
   const n = z.dim();
   if (dims == null || dims.length === 0) return Array.from({ length: n }, (_, i) => i);
   return dims.map((d) => {
@@ -243,12 +248,12 @@ function kernel<N extends keyof OpSchemas>(name: N, fn: (args: CompositeArgs<OpS
 export function registerComplexKernels(): void {
   kernel('add', ([a, b, alpha]) => addSub('add', a, b, alpha));
   kernel('sub', ([a, b, alpha]) => addSub('sub', a, b, alpha));
-  kernel('add_', ([a, b, alpha]) => writeInto(a, addSub('add', a, b, alpha)));
-  kernel('sub_', ([a, b, alpha]) => writeInto(a, addSub('sub', a, b, alpha)));
+  kernel('add_', ([a, b, alpha]) => writeInto(a, addSub('add', a, b, alpha), 'add_'));
+  kernel('sub_', ([a, b, alpha]) => writeInto(a, addSub('sub', a, b, alpha), 'sub_'));
   kernel('mul', ([a, b]) => product(a, b));
-  kernel('mul_', ([a, b]) => writeInto(a, product(...readable(a, b))));
+  kernel('mul_', ([a, b]) => writeInto(a, product(...readable(a, b)), 'mul_'));
   kernel('div', ([a, b, mode]) => quotient(a, b, mode));
-  kernel('div_', ([a, b, mode]) => writeInto(a, quotient(...readable(a, b), mode)));
+  kernel('div_', ([a, b, mode]) => writeInto(a, quotient(...readable(a, b), mode), 'div_'));
   kernel('neg', ([a]) => fromPairs(neg(parts(a))));
   kernel('neg_', ([a]) => (parts(a).neg_(), a));
   kernel('abs', ([a]) => modulus(a));
@@ -321,12 +326,12 @@ export function registerComplexKernel<S extends string>(op: OperatorHandle<S>, f
   // (composite lends the boxed arguments in schema order, which CompositeArgs<S> types: Note [Schema types])
   const k = composite(fn as (args: unknown[]) => Tensor);
   if (!op.schema.args.some((a) => a.mutable)) return registerKernel(op, DispatchKey.Complex, k);
-  // An in-place or out= kernel returns what it wrote borrowed (Note [Kernel results and
-  // ownership]); composite hands its result over with a reference of its own.
   registerKernel(op, DispatchKey.Complex, (ks, args) => {
-    const written = k(ks, args);
-    if (written instanceof TensorImpl) written.release();
-    return written;
+    const r = k(ks, args);
+    // An in-place or out= kernel returns its self / out borrowed (Note [Kernel results and
+    // ownership]); the composite handed back a new reference to it.
+    if (r instanceof TensorImpl && args.includes(r)) r.release();
+    return r;
   });
 }
 

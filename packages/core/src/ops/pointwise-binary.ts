@@ -1,3 +1,4 @@
+import { tidy } from '../tensor/scope';
 import { checkScalarFits, isComplexType, isFloatingType, resultType, type DType } from '../dtype';
 import { DTypeError, TorchError } from '../errors';
 import { broadcastShapes } from '../iterator';
@@ -182,7 +183,8 @@ export const isnan = front('isnan(Tensor self) -> Tensor').run(([self]): Tensor 
 export const isinf = front('isinf(Tensor self) -> Tensor').run(([self]): Tensor => {
   unwrapTensor('isinf', 'input', self);
   // (a complex element is infinite where either part is, as PyTorch's)
-  if (isComplexType(self.dtype)) return logicalOr(isinf(real(self)), isinf(imag(self)));
+  // (tidy: real and imag leave a view_as_real temporary each)
+  if (isComplexType(self.dtype)) return tidy(() => logicalOr(isinf(real(self)), isinf(imag(self))));
   if (!isFloatingType(self.dtype)) return zerosLike(self, { dtype: 'bool' });
   const a = abs(self);
   try {

@@ -182,6 +182,9 @@ def encode_result(t):
         return [encode_result(x) for x in t]
     name = NAME[t.dtype]
     flat = t.detach().reshape(-1)
+    if t.is_complex():
+        # complex values travel as view_as_real pairs: [re0, im0, re1, im1, ...]
+        flat = torch.view_as_real(flat.resolve_conj()).reshape(-1)
     if name in ("float16", "bfloat16"):
         flat = flat.double()
     return {"dtype": name, "shape": list(t.shape), "values": _encode_values(name, flat.tolist())}

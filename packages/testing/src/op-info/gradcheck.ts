@@ -12,6 +12,12 @@
  * for a central difference). Each sample runs contiguous and strided
  * (every other element of a bigger tensor), through the function form and, where PyTorch
  * allows it for the case, the in-place form.
+ * complex128 cases (Note [Complex OpInfo]) are checked through real leaves: each complex input
+ * is a float64 leaf of shape [...shape, 2] (re, im drawn from the domain) viewed as complex,
+ * and each complex result is viewed as real. gradcheck then compares the whole real Jacobian
+ * of (re, im) -> (re, im), and the gradient that reaches a leaf is (dL/dx, dL/dy), which is
+ * the conjugate Wirtinger gradient times two that Note [Complex gradients] in core defines.
+ * Complex in-place forms are not checked yet (COMPLEX_INPLACE).
  */
 import {
   ACTIVATION_TABLE,
@@ -28,7 +34,7 @@ import {
 } from '@torch-ts/core';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
-import { caseId, decodeScalar, decodeValues, isScalarInput, type GoldenCase, type GoldenTensor } from '../goldens';
+import { caseId, decodeScalar, decodeValues, isComplexType, isScalarInput, type GoldenCase, type GoldenTensor } from '../goldens';
 import { inplaceForm } from '../op-forms';
 import { tensorArg } from './common';
 import type { Kwargs, OpInfo, OpInput, OpResult } from './types';
@@ -45,6 +51,17 @@ const SCALAR_SELF_EXCLUDED: Readonly<Record<string, string>> = Object.fromEntrie
     row.scalarSelf && 'notDifferentiable' in row.derivative ? [[`${name}.Scalar`, row.derivative.notDifferentiable]] : [],
   ),
 );
+
+/**
+ * Why complex in-place forms are left out: a complex kernel's result is view_as_complex of a
+ * real temporary (core's complex.ts fromPairs), and an in-place complex kernel writes through
+ * view_as_real of `self`, another view of that temporary. Autograd rebases the base and the
+ * view written to (CopySlices), but does not refresh the history of `self`, a third view of
+ * the base (PyTorch regenerates a view's grad_fn when its base's version moves), so the
+ * gradient through `self` is the stale one. The values are right (the forward checks).
+ */
+export const COMPLEX_INPLACE =
+  "complex in-place writes go through view_as_real of self, itself a view (view_as_complex of a real temporary); torch-ts's autograd does not regenerate a view's stale history when another view of its base is written (PyTorch's view grad_fn regeneration), so the gradient through self is wrong";
 
 /** Ops of the table without a gradient, and why (the suite checks each is still in the table). */
 export const GRADCHECK_EXCLUDED: Readonly<Record<string, string>> = {
@@ -99,6 +116,9 @@ export const GRADCHECK_EXCLUDED_SAMPLES: Readonly<Record<string, string>> = {
   // in autograd's test/goldens/grads.json)
   'pow.Scalar/scalar-base-zero': '0 ** e jumps from inf to 1 to 0 at e = 0 and is 0 above: finite differences across it are meaningless',
   'pow.Scalar/scalar-base-negative': 'a negative base to a real exponent is nan: there is no derivative to check',
+  'maskedFill/c-scalar': COMPLEX_INPLACE,
+  'indexPut/c-set': COMPLEX_INPLACE,
+  'pow/c-zero-base': 'a zero complex base: z ** w is exp(w log z) with log 0 = -inf, not differentiable there (PyTorch gives nan gradients too)',
   'clamp/scalar-nan': CLAMP_NAN,
   'clip/scalar-nan': CLAMP_NAN,
   'clamp.min/scalar-nan': CLAMP_NAN,
@@ -203,11 +223,16 @@ export const GRADCHECK_DOMAINS: Readonly<Record<string, readonly Domain[]>> = {
 };
 
 export type GradcheckForm = 'function' | 'inplace';
+
+/** Complex samples whose point is their golden values (special points), not their shapes. */
+const COMPLEX_VALUE_ONLY_SAMPLES: ReadonlySet<string> = new Set(['c-edges', 'c-nonfinite']);
 export type GradcheckLayout = 'contiguous' | 'strided';
 
 export interface GradcheckSample {
   readonly op: OpInfo;
   readonly caseId: string;
+  /** A complex128 case, checked through real leaves (Note [OpInfo gradcheck]). */
+  readonly complex: boolean;
   readonly form: GradcheckForm;
   readonly layout: GradcheckLayout;
   /** Fresh inputs (float64 ones require grad) and the op over them, for `gradcheck(fn, inputs)`. */
@@ -225,12 +250,16 @@ export function gradcheckSamples(table: readonly OpInfo[], goldens: ReadonlyMap<
   for (const op of table) {
     if (op.name in GRADCHECK_EXCLUDED) continue;
     for (const c of goldens.get(op.name) ?? []) {
-      if (c.dtype !== 'float64' || c.error || `${op.name}/${c.sample}` in GRADCHECK_EXCLUDED_SAMPLES) continue;
-      const forms: GradcheckForm[] = op.variants.inplace && c.inplace === 'ok' ? ['function', 'inplace'] : ['function'];
+      if ((c.dtype !== 'float64' && c.dtype !== 'complex128') || c.error || `${op.name}/${c.sample}` in GRADCHECK_EXCLUDED_SAMPLES) continue;
+      // (a complex sample's values are drawn afresh, so the edge samples would only repeat c-random's 1-D shapes)
+      if (c.dtype === 'complex128' && COMPLEX_VALUE_ONLY_SAMPLES.has(c.sample)) continue;
+      // (complex in-place forms: Note [OpInfo gradcheck], COMPLEX_INPLACE)
+      const forms: GradcheckForm[] = op.variants.inplace && c.inplace === 'ok' && c.dtype !== 'complex128' ? ['function', 'inplace'] : ['function'];
       for (const form of forms) {
         for (const layout of ['contiguous', 'strided'] as const) {
           const id = caseId(c);
-          samples.push({ op, caseId: id, form, layout, make: () => makeSample(op, c, form, layout, `${op.name}/${id}/${form}/${layout}`) });
+          const label = c.dtype === 'complex128' ? `${id} complex128` : id;
+          samples.push({ op, caseId: label, complex: c.dtype === 'complex128', form, layout, make: () => makeSample(op, c, form, layout, `${op.name}/${label}/${form}/${layout}`) });
         }
       }
     }
@@ -259,8 +288,14 @@ function tableDomains(name: string): readonly (Domain | undefined)[] {
 function makeSample(op: OpInfo, c: GoldenCase, form: GradcheckForm, layout: GradcheckLayout, seed: string) {
   const random = seeded(seed);
   const domains = GRADCHECK_DOMAINS[op.name] ?? tableDomains(op.name);
+  // complex inputs: real leaves [...shape, 2], viewed as complex inside fn
+  const complexAt = new Set<number>();
   const all: OpInput[] = c.inputs.map((x, i) => {
     if (isScalarInput(x)) return decodeScalar(x);
+    if (isComplexType(x.dtype)) {
+      complexAt.add(i);
+      return randomPairsLeaf(x.shape, domains[i] ?? 'any', layout, random);
+    }
     if (x.dtype === 'bool' || (domains[i] === 'golden' && x.dtype !== 'float64')) return goldenTensor(x);
     if (x.dtype !== 'float64') return randomIntegers(x, domains[i] ?? 'any', random);
     return randomLeaf(x.shape, domains[i] ?? 'any', layout, random);
@@ -269,19 +304,36 @@ function makeSample(op: OpInfo, c: GoldenCase, form: GradcheckForm, layout: Grad
   const kwargs: Kwargs = c.kwargs;
   const call = (tensors: readonly Tensor[]): readonly OpInput[] => {
     let k = 0;
-    return all.map((x) => (x instanceof torch.Tensor ? tensors[k++] : x));
+    return all.map((x, i) => (x instanceof torch.Tensor ? (complexAt.has(i) ? torch.viewAsComplex(tensors[k++]) : tensors[k++]) : x));
   };
   const fn =
     form === 'function'
-      ? (...tensors: Tensor[]): OpResult => op.call(call(tensors), kwargs)
+      ? (...tensors: Tensor[]): OpResult => asReal(op.call(call(tensors), kwargs))
       : (...tensors: Tensor[]): OpResult => {
           // In place into a non-leaf copy: a leaf that requires grad may not be written.
           const [self, ...rest] = call(tensors);
-          return inplaceForm(op)([torch.mul(tensorArg(self, op.name), 1), ...rest], kwargs);
+          return asReal(inplaceForm(op)([torch.mul(tensorArg(self, op.name), 1), ...rest], kwargs));
         };
   const asyncForm = op.forms?.async;
   const fnAsync = form === 'function' && asyncForm ? (...tensors: Tensor[]) => asyncForm(call(tensors), kwargs) : undefined;
   return { inputs, fn, fnAsync };
+}
+
+/** A result with its complex tensors viewed as real (gradcheck compares real Jacobians). */
+function asReal(r: OpResult): OpResult {
+  const one = (t: Tensor) => (isComplexType(t.dtype) ? torch.viewAsReal(t) : t);
+  return r instanceof torch.Tensor ? one(r) : r.map(one);
+}
+
+/** The parts of a complex128 input: a float64 leaf [...shape, 2]; strided, every other pair of a [..., 2, 2] tensor (last stride 1, as viewAsComplex needs). */
+function randomPairsLeaf(shape: readonly number[], domain: Domain, layout: GradcheckLayout, random: () => number): Tensor {
+  const n = shape.reduce((a, b) => a * b, 1) * 2 * (layout === 'strided' ? 2 : 1);
+  const flat = torch.tensor(Float64Array.from({ length: n }, () => draw(domain === 'posdet' ? 'any' : domain, random)));
+  const base = flat.reshape(layout === 'strided' ? [...shape, 2, 2] : [...shape, 2]);
+  const window = layout === 'strided' ? base.select(-2, 0) : base;
+  const leaf = window.detach();
+  for (const t of new Set([flat, base, window])) t.dispose();
+  return leaf.requiresGrad_(true);
 }
 
 function goldenTensor(g: GoldenTensor): Tensor {

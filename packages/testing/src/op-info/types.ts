@@ -81,6 +81,21 @@ export interface OpForms {
   readonly asyncMethod?: (inputs: readonly OpInput[], kwargs: Kwargs) => Promise<OpResult>;
 }
 
+/**
+ * What an entry says about complex64 and complex128 (Note [Complex OpInfo] in complex.ts), as
+ * PyTorch's OpInfo lists them among its `dtypes`: those PyTorch's CPU kernel accepts (the
+ * others must throw its error) and the complex sample ids of goldens/ops_complex.json.
+ */
+export interface ComplexSupport {
+  readonly dtypes: readonly ('complex64' | 'complex128')[];
+  readonly samples: readonly string[];
+}
+
+/** Whether the entry says PyTorch computes the op in `d` (real or complex). */
+export function supportsDtype(op: OpInfo, d: DType): boolean {
+  return d === 'complex64' || d === 'complex128' ? (op.complex?.dtypes.includes(d) ?? false) : op.dtypes.includes(d);
+}
+
 export interface OpInfo {
   /** The key of the op's cases in goldens/ops_*.json (`'div.trunc'` for a mode of div). */
   readonly name: string;
@@ -92,8 +107,10 @@ export interface OpInfo {
   readonly call: (inputs: readonly OpInput[], kwargs: Kwargs) => OpResult;
   readonly variants: OpVariants;
   readonly forms?: OpForms;
-  /** The dtypes PyTorch's CPU kernel accepts (2.x where docs/api.md follows 2.x); others must throw. */
+  /** The real dtypes PyTorch's CPU kernel accepts (2.x where docs/api.md follows 2.x); others must throw. */
   readonly dtypes: readonly DType[];
+  /** The op's complex cases (Note [Complex OpInfo] in complex.ts); absent: the op has none yet. */
+  readonly complex?: ComplexSupport;
   /** The golden sample ids of the op, all of them: the runner checks the goldens agree. */
   readonly samples: readonly string[];
   /** Overrides of the default tolerance per dtype (ints and bool are always exact). */
