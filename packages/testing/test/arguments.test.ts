@@ -53,7 +53,7 @@ function compare(got: unknown, expected: readonly ReturnType<typeof fromGolden>[
   return ts.flatMap((t, i) => compareReadBacks(readBackSync(t), expected[i], { tolerance }));
 }
 
-/** The public function whose call binds `call.binder` first (torch.*, torch.nn.functional.* or torch.linalg.*: `linalg_lu_factor` is `torch.linalg.luFactor`). */
+/** The public function whose call binds `call.binder` first (torch.*, torch.nn.functional.*, torch.special.*, torch.linalg.* or torch.fft.*: `linalg_lu_factor` is `torch.linalg.luFactor`, `fft_fftshift` `torch.fft.fftshift`). */
 function entryPoint(call: BoundCall): Fn | null {
   const name = camelName(call.binder.name);
   // (torch.special's functions are named without the operator's `special_`: special_log_ndtr is torch.special.logNdtr)
@@ -63,6 +63,7 @@ function entryPoint(call: BoundCall): Fn | null {
     (torch.nn.functional as unknown as Record<string, unknown>)[name],
     (torch.special as unknown as Record<string, unknown>)[special],
     (torch.linalg as unknown as Record<string, unknown>)[camelName(call.binder.name.replace(/^linalg_/, ''))],
+    (torch.fft as unknown as Record<string, unknown>)[camelName(call.binder.name.replace(/^fft_/, ''))],
   ];
   for (const f of candidates) {
     if (typeof f !== 'function') continue;

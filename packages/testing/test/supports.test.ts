@@ -64,7 +64,7 @@ describe('supports()', () => {
     expect(torch.supports('flip', 'float64', 'webgpu')).toBe(true);
     expect(torch.supports('softmax', 'float64', 'cpu')).toBe(true);
     expect(torch.supports('bernoulli', 'float64', 'cpu')).toBe(true);
-    expect(torch.supportedDtypes('mm', 'webgpu')).toEqual(['float32', 'float16', 'bfloat16', 'int8', 'uint8', 'int16', 'int32', 'bool']);
+    expect(torch.supportedDtypes('mm', 'webgpu')).toEqual(['float32', 'float16', 'bfloat16', 'int8', 'uint8', 'int16', 'int32', 'bool', 'complex64']);
   });
 
   it('leaves no OpInfo op without a WebGPU dtype', () => {

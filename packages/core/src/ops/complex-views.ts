@@ -9,6 +9,7 @@ import { complexParts } from '../tensor/host-data';
 import { DTypeError, TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
+import { tidy } from '../tensor/scope';
 import { torchTypeName } from './meta-utils';
 import { callFunctional, unwrapTensor } from './call';
 import { front } from './front';
@@ -72,14 +73,13 @@ export const viewAsComplex = front('view_as_complex(Tensor(a) self) -> Tensor(a)
 /** `torch.real(z)` / `z.real`: a view of the real parts; a real tensor itself. */
 export const real = front('real(Tensor(a) self) -> Tensor(a)', { method: false }).run(([self]): Tensor => {
   if (!isComplexType(self.dtype)) return callFunctional(ALIAS, [unwrapTensor('real', 'self', self)]);
-  // (a conjugate's real parts are its storage's: Note [The conjugate bit])
-  return selectOf(viewAsRealOf(self.impl.isConj ? conjView(self) : self), -1, 0);
+  // (a conjugate's real parts are its storage's: Note [The conjugate bit]; the intermediate views are released)
+  return tidy(() => selectOf(viewAsRealOf(self.impl.isConj ? conjView(self) : self), -1, 0));
 });
 
 /** `torch.imag(z)` / `z.imag`: a view of the imaginary parts (PyTorch refuses a real tensor). */
 export const imag = front('imag(Tensor(a) self) -> Tensor(a)', { method: false }).run(([self]): Tensor => {
   if (!isComplexType(self.dtype)) throw new TorchError('imag is not implemented for tensors with non-complex dtypes.');
   // (a conjugate's are the storage's negated: a new tensor, for want of PyTorch's negative bit)
-  if (self.impl.isConj) return selectOf(viewAsRealOf(conjView(self)), -1, 1).neg();
-  return selectOf(viewAsRealOf(self), -1, 1);
+  return tidy(() => (self.impl.isConj ? selectOf(viewAsRealOf(conjView(self)), -1, 1).neg() : selectOf(viewAsRealOf(self), -1, 1)));
 });

@@ -85,7 +85,8 @@ export function checkComplexSelf(self: Tensor, result: DType, op = ''): void {
 function addSub(op: 'add' | 'sub', self: Tensor, other: Operand, alpha: number | boolean | bigint): Tensor {
   const d = complexResult(op, self, other);
   const f = op === 'add' ? add : sub;
-  return fromPairs(f(parts(asComplex(self, d)), parts(asComplex(other, d, self)), { alpha }));
+  // (a number operand becomes a tensor on the other operand's device: `sub(1, w)` on WebGPU)
+  return fromPairs(f(parts(asComplex(self, d, other instanceof Tensor ? other : undefined)), parts(asComplex(other, d, self)), { alpha }));
 }
 
 export function product(self: Tensor, other: Operand): Tensor {

@@ -108,7 +108,8 @@ export function fftR2cPairs(x: Tensor, dims: readonly number[], normalization: F
   const p = fftC2cPairs(realPairs(x), dims, normalization, true);
   if (!onesided) return p;
   const last = dims[dims.length - 1];
-  return narrow(p, last, 0, Math.floor(x.shape[last] / 2) + 1);
+  // (contiguous, as PyTorch's result is: a narrowed view would keep the full length's strides)
+  return narrow(p, last, 0, Math.floor(x.shape[last] / 2) + 1).contiguous();
 }
 
 /**
@@ -124,5 +125,6 @@ export function fftC2rPairs(p: Tensor, dims: readonly number[], normalization: F
   const mirrored = n - m;
   // conj(X[n - k]) for k = m .. n - 1: bins 1 .. mirrored reversed, imaginary parts negated
   if (mirrored > 0) p = cat([p, conjPairs(flip(narrow(p, last, 1, mirrored), [last]))], last);
-  return selectOf(fftC2cPairs(p, [last], normalization, false), -1, 0);
+  // (contiguous, as PyTorch's real result is, not every other element of the pairs)
+  return selectOf(fftC2cPairs(p, [last], normalization, false), -1, 0).contiguous();
 }

@@ -1,6 +1,7 @@
-import { backendKeyOf } from '../dispatch/dispatch-key';
+import { DispatchKey, backendKeyOf } from '../dispatch/dispatch-key';
+import { allOperators } from '../dispatch/dispatcher';
 import { toDevice, type DeviceLike } from '../device';
-import { DTYPES, parseDType, type DType } from '../dtype';
+import { DTYPES, isComplexType, parseDType, toRealValueType, type DType } from '../dtype';
 import { TorchError } from '../errors';
 import type { ImplName } from './backend-impls';
 import { backendOf, type Backend } from './registry';
@@ -270,7 +271,19 @@ export function supports(op: string, dtype: DType, device: DeviceLike): boolean 
   const base = op.split('.')[0];
   const needs = OP_KERNELS[op] ?? OP_KERNELS[base] ?? (op in b.impls || base in b.impls ? [op] : undefined);
   if (!needs) throw new TorchError(`supports: unknown op '${op}'`);
+  // a complex op runs its Complex-key kernel (or a composite's ops) on the parts' real dtype
+  // (core's Note [Complex tensors are pairs of reals])
+  if (isComplexType(d)) return hasComplexKernel(base) && needs.every((n) => needMet(b, n, toRealValueType(d)));
   return needs.every((n) => needMet(b, n, d));
+}
+
+/** Whether an operator behind an API name (`indexSelect` is aten::index_select, any overload) computes on complex tensors. */
+function hasComplexKernel(apiName: string): boolean {
+  const name = apiName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  const ops = allOperators().filter((h) => h.schema.name === name || h.schema.name === `${name}_`);
+  // (a front end with no operator of its name, `pad` or `square`, composes operators that say for themselves)
+  if (ops.length === 0) return true;
+  return ops.some((h) => h.kernels[DispatchKey.Complex] !== undefined || h.def.composite !== undefined || (h.def.tags ?? []).includes('view'));
 }
 
 /** The dtypes `device` computes `op` in, in DTYPES order. */

@@ -315,7 +315,7 @@ function makeSample(op: OpInfo, c: GoldenCase, form: GradcheckForm, layout: Grad
           return asReal(inplaceForm(op)([torch.mul(tensorArg(self, op.name), 1), ...rest], kwargs));
         };
   const asyncForm = op.forms?.async;
-  const fnAsync = form === 'function' && asyncForm ? (...tensors: Tensor[]) => asyncForm(call(tensors), kwargs) : undefined;
+  const fnAsync = form === 'function' && asyncForm ? async (...tensors: Tensor[]) => asReal(await asyncForm(call(tensors), kwargs)) : undefined;
   return { inputs, fn, fnAsync };
 }
 
