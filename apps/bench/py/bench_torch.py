@@ -108,6 +108,15 @@ def setup(w):
         return Prepared(lambda: F.conv2d(x, k, padding=c["padding"]))
     if wid == "mlp-step":
         return mlp_step(s["mlp"])
+    if wid in ("rfft", "fft"):
+        # Note [FFT rows] (workloads.ts): a complex result reads back as (re, im) pairs.
+        shape = s["shape"]
+        read = lambda y: torch.view_as_real(y).detach().cpu().numpy()
+        a = t32(uniform(numel(shape), 1), shape)
+        if wid == "rfft":
+            return Prepared(lambda: torch.fft.rfft(a, dim=-1), read)
+        x = torch.complex(a, t32(uniform(numel(shape), 2), shape))
+        return Prepared(lambda: torch.fft.fft(x, dim=-1), read)
     if wid == "tiny-fwd-bwd":
         x = t32(uniform(4, 1), [4], True)
 

@@ -18,8 +18,21 @@ export type WorkloadId =
   | 'softmax'
   | 'conv2d'
   | 'mlp-step'
+  | 'rfft'
+  | 'fft'
   | 'add-1'
   | 'tiny-fwd-bwd';
+
+/**
+ * Note [FFT rows]
+ * `rfft` (a float32 [64, 4096] batch, `torch.fft.rfft` along the last dim: [64, 2049]
+ * complex64) and `fft` (a complex64 [16, 4096] batch, real part uniform(seed 1), imaginary
+ * part uniform(seed 2), `torch.fft.fft` along the last dim) time one transform call, as the
+ * peers' benchmarks time `tf.spectral.rfft` / `torch.fft.rfft`. The complex input is built
+ * before the run (untimed). A complex result is read back as interleaved (re, im) float32
+ * pairs, PyTorch's `view_as_real` layout, which is what torch-ts's and tfjs's reads give.
+ * They have no throughput figure: an FFT's FLOP count depends on the algorithm.
+ */
 
 /** Sizes of one workload; `tiny` ones are for the smoke test, never timed. */
 export interface Shapes {
@@ -78,6 +91,8 @@ export const WORKLOADS: readonly Workload[] = [
     label: 'MLP 784-512-512-10 step b128',
     shapes: { mlp: { widths: [784, 512, 512, 10], batch: 128, lr: 0.01 } },
   },
+  { id: 'rfft', label: 'rfft [64,4096] dim -1', shapes: { shape: [64, 4096] } },
+  { id: 'fft', label: 'fft complex64 [16,4096] dim -1', shapes: { shape: [16, 4096] } },
   { id: 'add-1', label: 'add 1 + 1 (µs per call)', shapes: { shape: [1] }, calls: 10_000 },
   { id: 'tiny-fwd-bwd', label: 'mul -> sum -> backward, 4 elements (µs per call)', shapes: { shape: [4] }, calls: 1_000 },
 ];
@@ -92,6 +107,8 @@ function tinyShapes(w: Workload): Shapes {
   if (s.conv) return { conv: { input: [2, 3, 5, 5], weight: [4, 3, 3, 3], padding: 1 } };
   if (s.mlp) return { mlp: { widths: [12, 8, 8, 3], batch: 5, lr: s.mlp.lr } };
   if (w.id === 'sum-lastdim' || w.id === 'softmax' || w.id === 'add-transposed' || w.id === 'add-bcast') return { shape: [7, 9] };
+  // Not a power of two: the peers' FFTs take another path there (tfjs: a DFT by matmul).
+  if (w.id === 'rfft' || w.id === 'fft') return { shape: [3, 12] };
   return { shape: [1000] };
 }
 

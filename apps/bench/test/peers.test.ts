@@ -22,9 +22,9 @@ const ref = (id: string) => {
 /** What each peer cannot run, and why. */
 const NA: Record<Exclude<LibName, 'torch-ts' | 'torch-ts-threads' | 'torch-ts-webgpu' | 'tfjs-webgpu' | 'pytorch-cuda'>, Record<string, RegExp>> = {
   'tfjs-cpu': {},
-  'tfjs-wasm': {},
-  'js-pytorch': { conv2d: /^no conv2d in js-pytorch$/ },
-  onnxruntime: { 'mlp-step': /inference only/, 'tiny-fwd-bwd': /no autograd/ },
+  'tfjs-wasm': { rfft: /no FFT kernel/, fft: /no FFT kernel/ },
+  'js-pytorch': { conv2d: /^no conv2d in js-pytorch$/, rfft: /^no FFT in js-pytorch$/, fft: /^no FFT in js-pytorch$/ },
+  onnxruntime: { 'mlp-step': /inference only/, 'tiny-fwd-bwd': /no autograd/, rfft: /opset 17/, fft: /opset 17/ },
   pytorch: {},
 };
 

@@ -4,6 +4,7 @@ import { isNa } from '../src/libs/types';
 import { measure } from '../src/measure';
 import { compareProbes, probeOf } from '../src/probe';
 import { cellOf, checkCells, formatTable, median } from '../src/report';
+import { uniform } from '../src/data';
 import { TINY_WORKLOADS, WORKLOADS, workOf } from '../src/workloads';
 
 // The torch-ts side of `pnpm bench --quick`, on tiny sizes: every workload sets up, runs,
@@ -51,6 +52,33 @@ describe('bench (torch-ts, tiny sizes)', () => {
     expect(run('add-1').length).toBe(1);
     const x = [0.25414788722991943, -0.9945285320281982, 0.05489407852292061, 0.962101936340332]; // uniform(4, 1)
     expect(run('tiny-fwd-bwd')).toEqual(x.map((v) => Math.fround(2 * v)));
+    // The FFT rows (tiny shape [3, 12]) against a plain float64 DFT of the same inputs, read
+    // as (re, im) pairs (Note [FFT rows]): rfft keeps the 12 / 2 + 1 = 7 non-negative frequencies.
+    const [rows, n] = [3, 12];
+    const re = uniform(rows * n, 1);
+    const im = uniform(rows * n, 2);
+    const dft = (imag: Float32Array | null, keep: number): number[] => {
+      const out: number[] = [];
+      for (let r = 0; r < rows; r++)
+        for (let k = 0; k < keep; k++) {
+          let sr = 0;
+          let si = 0;
+          for (let j = 0; j < n; j++) {
+            const [c, s] = [Math.cos((-2 * Math.PI * j * k) / n), Math.sin((-2 * Math.PI * j * k) / n)];
+            const [a, b] = [re[r * n + j], imag ? imag[r * n + j] : 0];
+            sr += a * c - b * s;
+            si += a * s + b * c;
+          }
+          out.push(sr, si);
+        }
+      return out;
+    };
+    const close = (got: number[], want: number[]) => {
+      expect(got.length).toBe(want.length);
+      for (let i = 0; i < want.length; i++) expect(Math.abs(got[i] - want[i]), `element ${i}`).toBeLessThan(1e-5 * (1 + Math.abs(want[i])));
+    };
+    close(run('rfft'), dft(null, n / 2 + 1));
+    close(run('fft'), dft(im, n));
   });
 
   it('runs torch-ts on its default thread count as a column of its own', () => {

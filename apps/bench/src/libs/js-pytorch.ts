@@ -103,6 +103,9 @@ export const jsPytorch: Library = {
         return { na: 'no conv2d in js-pytorch' };
       case 'mlp-step':
         return mlpStep(w);
+      case 'rfft':
+      case 'fft':
+        return { na: 'no FFT in js-pytorch' };
       case 'add-1': {
         const a = t(uniform(1, 1), [1]);
         const b = t(uniform(1, 2), [1]);

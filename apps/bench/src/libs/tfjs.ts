@@ -229,6 +229,20 @@ export function tfjsLibrary(name: NodeLibName, backend: TfjsBackend): Library {
         }
         case 'mlp-step':
           return mlpStep(w, readAsync);
+        case 'rfft':
+        case 'fft': {
+          // Note [FFT rows]: tf.spectral transforms the innermost dimension; a complex64
+          // result reads back (dataSync / data) as interleaved (re, im) pairs.
+          if (backend === 'wasm') return { na: 'tfjs-backend-wasm 4.22 has no FFT kernel' };
+          const n = numelOf(s.shape!);
+          const re = t32(uniform(n, 1), s.shape!);
+          if (w.id === 'rfft') return prepared([re], () => tf.spectral.rfft(re));
+          const im = t32(uniform(n, 2), s.shape!);
+          const x = tf.complex(re, im);
+          re.dispose();
+          im.dispose();
+          return prepared([x], () => tf.spectral.fft(x));
+        }
         case 'add-1': {
           const a = t32(uniform(1, 1), [1]);
           const b = t32(uniform(1, 2), [1]);

@@ -18,6 +18,16 @@ function f32(data: Float32Array, shape: readonly number[], device: Dev, requires
   return moved.requiresGrad_(requiresGrad);
 }
 
+/** The `fft` row's complex64 input (Note [FFT rows]): real part uniform(seed 1), imaginary uniform(seed 2), made before the run. */
+function complex64(shape: readonly number[], device: Dev): Tensor {
+  const re = f32(uniform(numelOf(shape), 1), shape, device);
+  const im = f32(uniform(numelOf(shape), 2), shape, device);
+  const x = torch.complex(re, im);
+  re.dispose();
+  im.dispose();
+  return x;
+}
+
 /**
  * On WebGPU: enqueues `fn()` (tidy frees its intermediates), then awaits the read of the
  * whole result, so a run is over only when the device has finished it and the numbers are
@@ -156,6 +166,15 @@ function setupOn(w: Workload, device: Dev): Setup {
     }
     case 'mlp-step':
       return mlpStep(w, device);
+    case 'rfft': {
+      // Note [FFT rows]: the complex64 result reads back as (re, im) pairs.
+      const a = f32(uniform(numelOf(s.shape!), 1), s.shape!, device);
+      return prepared([a], () => torch.fft.rfft(a, { dim: -1 }), device);
+    }
+    case 'fft': {
+      const x = complex64(s.shape!, device);
+      return prepared([x], () => torch.fft.fft(x, { dim: -1 }), device);
+    }
     case 'add-1': {
       const a = f32(uniform(1, 1), [1], device);
       const b = f32(uniform(1, 2), [1], device);
