@@ -24,7 +24,7 @@ import type { TensorImpl } from '../tensor/tensor-impl';
 import type { CompositeArgs } from './composite';
 import type { OpSchemas } from './generated/schemas';
 import { callFunctional, callMutating } from './call';
-import { asComplex, complexResult, cplx, fromParts, im, modulus, onesOf, principalSqrt, product, quotient, re, registerComplexKernel, type Operand } from './complex';
+import { asComplex, complexResult, cplx, fromParts, im, modulus, onesOf, principalSqrt, product, quotient, re, readable, registerComplexKernel, type Operand } from './complex';
 import { full, zerosLike } from './factories';
 import { add, atan2, div, eq, exp, logicalAnd, logicalOr, mul, neg, sub } from './generated/table-ops';
 import { where } from './pointwise';
@@ -380,11 +380,7 @@ function registerDerivedKernels(): void {
 
 function writeSelf(functional: OperatorHandle, args: readonly unknown[]): Tensor {
   const self = args[0] as Tensor;
-  // (computed from a copy where autograd records it: the functional's derivatives save views of
-  // what it reads, which the write into self would change; PyTorch saves `original_self` so)
-  const tracked = args.some((a) => a instanceof Tensor && a.requiresGrad);
-  const copy = tracked ? self.clone() : self;
-  const r = callFunctional(functional, args.map((a) => unwrap(a === self ? copy : a)) as never);
+  const r = callFunctional(functional, readable(args).map(unwrap) as never);
   if (!canCast(r.dtype, self.dtype)) throw new DTypeError(`${functional.schema.name}_: result type ${torchTypeName(r.dtype)} can't be cast to the desired output type ${torchTypeName(self.dtype)}`);
   if (r.shape.join() !== self.shape.join()) throw new ShapeError(`${functional.schema.name}_: output with shape ${fmtShape(self.shape)} doesn't match the broadcast shape ${fmtShape(r.shape)}`);
   return self.copy_(r);

@@ -150,14 +150,16 @@ export function principalSqrt(z: Tensor): Tensor {
 }
 
 /**
- * An in-place op's operands to compute from: where autograd records the computation, `self`
- * copied, since the products' derivatives save views of what they read and the write into
- * `self` would change them (PyTorch's in-place derivatives save `original_self` so).
+ * An in-place op's operands to compute from (`self` first): where autograd records the
+ * computation, `self` copied, since the derivatives save views of what they read and the
+ * write into `self` would change them (PyTorch's in-place derivatives save `original_self`).
  */
-function readable(self: Tensor, other: Operand): [Tensor, Operand] {
-  if (!self.requiresGrad && !(other instanceof Tensor && other.requiresGrad)) return [self, other];
+export function readable<A extends readonly unknown[]>(args: A): A {
+  const self = args[0];
+  if (!(self instanceof Tensor) || !args.some((a) => a instanceof Tensor && a.requiresGrad)) return args;
   const copy = self.clone();
-  return [copy, other === self ? copy : other];
+  // (the same tuple with `self` swapped for a tensor of its type)
+  return args.map((a) => (a === self ? copy : a)) as unknown as A;
 }
 
 /** An in-place op's result written into `self` (complex), which must have the result's (broadcast) shape. */
@@ -252,9 +254,9 @@ export function registerComplexKernels(): void {
   kernel('add_', ([a, b, alpha]) => writeInto(a, addSub('add', a, b, alpha), 'add_'));
   kernel('sub_', ([a, b, alpha]) => writeInto(a, addSub('sub', a, b, alpha), 'sub_'));
   kernel('mul', ([a, b]) => product(a, b));
-  kernel('mul_', ([a, b]) => writeInto(a, product(...readable(a, b)), 'mul_'));
+  kernel('mul_', ([a, b]) => writeInto(a, product(...readable([a, b] as const)), 'mul_'));
   kernel('div', ([a, b, mode]) => quotient(a, b, mode));
-  kernel('div_', ([a, b, mode]) => writeInto(a, quotient(...readable(a, b), mode), 'div_'));
+  kernel('div_', ([a, b, mode]) => writeInto(a, quotient(...readable([a, b] as const), mode), 'div_'));
   kernel('neg', ([a]) => fromPairs(neg(parts(a))));
   kernel('neg_', ([a]) => (parts(a).neg_(), a));
   kernel('abs', ([a]) => modulus(a));
