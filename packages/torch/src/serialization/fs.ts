@@ -1,12 +1,21 @@
 /**
- * `torch.save(stateDict, path)` and `torch.load(path)` (Node only: node:fs, node:zlib).
- * `save` writes safetensors; `load` reads safetensors or a PyTorch `.pt` zip checkpoint,
- * told apart by their first bytes.
+ * `torch.save(obj, path)` and `torch.load(path)` (Node only: node:fs, node:zlib).
+ * `save` writes a PyTorch `.pt` checkpoint (zip + pickle, as PyTorch's `torch.save`) or
+ * safetensors, by the file's extension (Note [Which format save writes]); `load` reads
+ * either, told apart by their first bytes.
+ *
+ * Note [Which format save writes]
+ * `.safetensors` -> safetensors; any other name (`.pt`, `.pth`, `.bin`, none) -> a PyTorch
+ * zip checkpoint, as PyTorch's own `torch.save` writes whatever the name. `options.format`
+ * overrides the extension. safetensors holds only a flat map of tensors (and string
+ * metadata), so `metadata` asks for it: with `metadata` and no `.safetensors` name or
+ * format, the call is an error rather than a file whose format surprises.
  */
 import { Tensor, TorchError } from '@torch-ts/core';
 import { deserialize, serialize, serializeAsync, type TensorMapLike } from './safetensors';
 import { errorMessage } from './guards';
 import { isLegacyPt, isZip, loadPt, type LoadPtOptions } from './pt';
+import { ptBytes, ptBytesAsync } from './pt-writer';
 
 type NodeFs = typeof import('node:fs');
 type NodeZlib = typeof import('node:zlib');
@@ -27,28 +36,52 @@ function nodeModule(op: string, name: 'node:fs' | 'node:zlib'): NodeFs | NodeZli
 }
 
 export interface SaveOptions {
-  /** safetensors `__metadata__` (string to string). */
+  /** 'pt' (PyTorch's zip + pickle) or 'safetensors'; by default chosen from the path's extension. */
+  format?: 'pt' | 'safetensors';
+  /** safetensors `__metadata__` (string to string); safetensors only. */
   metadata?: Record<string, string> | null;
 }
 
-type Savable = TensorMapLike | { stateDict(): Map<string, Tensor> };
+type StateDictHolder = { stateDict(): unknown };
 
-function hasStateDict(x: Savable): x is { stateDict(): Map<string, Tensor> } {
-  return 'stateDict' in x && typeof x.stateDict === 'function';
+function hasStateDict(x: unknown): x is StateDictHolder {
+  return (typeof x === 'object' || typeof x === 'function') && x !== null && 'stateDict' in x && typeof x.stateDict === 'function';
 }
 
-function tensorsOf(x: Savable): TensorMapLike {
-  return hasStateDict(x) ? x.stateDict() : x;
+function formatOf(op: string, path: string, options: SaveOptions): 'pt' | 'safetensors' {
+  if (typeof path !== 'string') throw new TorchError(`${op}: expected a path string, but got ${typeof path}`);
+  const { format, metadata } = options;
+  if (format !== undefined && format !== 'pt' && format !== 'safetensors') {
+    throw new TorchError(`${op}: format must be 'pt' or 'safetensors', but got ${JSON.stringify(format)}`);
+  }
+  const chosen = format ?? (path.toLowerCase().endsWith('.safetensors') ? 'safetensors' : 'pt');
+  if (chosen === 'pt' && metadata != null) {
+    throw new TorchError(`${op}: metadata is written only to safetensors files, and ${path} is saved as a PyTorch .pt checkpoint (name it .safetensors or pass format: 'safetensors')`);
+  }
+  return chosen;
 }
 
-/** Writes `tensors` (CPU tensors, or a module's state dict) to `path` as safetensors (atomically: a temp file, then a rename). */
-export function save(tensors: Savable, path: string, options: SaveOptions = {}): void {
-  writeAtomically(path, serialize(tensorsOf(tensors), options.metadata));
+function tensorsOf(op: string, x: unknown): TensorMapLike {
+  const t = hasStateDict(x) ? x.stateDict() : x;
+  if (t === null || typeof t !== 'object') throw new TorchError(`${op}: safetensors holds a Map or an object of tensors, but got ${t === null ? 'null' : typeof t}`);
+  return t as TensorMapLike;
+}
+
+/**
+ * Writes `obj` to `path` (atomically: a temp file, then a rename) as a PyTorch `.pt`
+ * checkpoint or safetensors (Note [Which format save writes]). A `.pt` file holds
+ * tensors (CPU: see `saveAsync`), state dicts, Maps, plain objects, arrays, numbers,
+ * strings, booleans and null (see `serializePt`); safetensors a map of tensors.
+ */
+export function save(obj: unknown, path: string, options: SaveOptions = {}): void {
+  const format = formatOf('torch.save', path, options);
+  writeAtomically(path, format === 'pt' ? ptBytes('torch.save', obj) : serialize(tensorsOf('torch.save', obj), options.metadata));
 }
 
 /** `save` for tensors on any device (WebGPU tensors are read back first). */
-export async function saveAsync(tensors: Savable, path: string, options: SaveOptions = {}): Promise<void> {
-  writeAtomically(path, await serializeAsync(tensorsOf(tensors), options.metadata));
+export async function saveAsync(obj: unknown, path: string, options: SaveOptions = {}): Promise<void> {
+  const format = formatOf('torch.saveAsync', path, options);
+  writeAtomically(path, format === 'pt' ? await ptBytesAsync('torch.saveAsync', obj) : await serializeAsync(tensorsOf('torch.saveAsync', obj), options.metadata));
 }
 
 function writeAtomically(path: string, bytes: Uint8Array): void {
