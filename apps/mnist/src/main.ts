@@ -38,7 +38,7 @@ async function run(o: Options): Promise<void> {
   // safetensors are written from host memory: a WebGPU model's tensors are read back first.
   const state = new Map<string, torch.Tensor>();
   for (const [k, v] of model.stateDict()) state.set(k, await v.toAsync('cpu'));
-  torch.save(state, weights);
+  torch.save(state, weights, { format: 'safetensors' }); // predict reads it with loadSafetensors, whatever its name
   const svg = join(resolve(o.outDir), 'loss.svg');
   writeFileSync(svg, lossCurveSvg({ steps: result.stepLosses, stepsPerEpoch: result.stepsPerEpoch, testAccuracy: result.testAccuracy }));
   console.log(`held-out accuracy ${(accuracy * 100).toFixed(2)}% after ${result.seconds.toFixed(1)} s`);
