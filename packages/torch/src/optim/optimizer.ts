@@ -38,6 +38,17 @@ export interface OptimizerStateDict {
  * naming the optimizer, the entry and what it held, rather than asserting a type and
  * computing with whatever is there. Flags keep JavaScript truthiness, as the update reads them.
  */
+/**
+ * A state dict as `torch.load` returns it from a `.pt` file (dicts as Maps, keys as written:
+ * the state's parameter numbers as strings) made into `stateDict()`'s shape: Maps become
+ * plain objects, recursively; tensors and arrays stay.
+ */
+function plain(x: unknown): unknown {
+  if (x instanceof Map) return Object.fromEntries([...x].map(([k, v]) => [String(k), plain(v)]));
+  if (Array.isArray(x)) return x.map(plain);
+  return x;
+}
+
 function describe(v: unknown): string {
   if (v === null) return 'None';
   if (v instanceof Tensor) return 'a Tensor';
@@ -229,7 +240,10 @@ export abstract class Optimizer<D extends Record<string, unknown> = Record<strin
    * Tensors are copied; floating ones (except `step`) are cast to their parameter's dtype
    * and device. Group sizes are checked first, so a mismatch changes nothing.
    */
-  loadStateDict(sd: OptimizerStateDict | { state: Record<number, ParamState> | Map<number, ParamState>; paramGroups: OptimizerStateDict['paramGroups'] }): void {
+  loadStateDict(
+    stateDict: OptimizerStateDict | { state: Record<number, ParamState> | Map<number, ParamState>; paramGroups: OptimizerStateDict['paramGroups'] } | Map<unknown, unknown>,
+  ): void {
+    const sd = (stateDict instanceof Map ? plain(stateDict) : stateDict) as OptimizerStateDict;
     const groups = sd.paramGroups;
     if (!Array.isArray(groups) || groups.length !== this.paramGroups.length) {
       throw new TorchError('loaded state dict has a different number of parameter groups');
