@@ -240,9 +240,9 @@ export * as optim from './optim';
 /** `torch.webgpu`: loads the optional WebGPU backend (Note [WebGPU as an optional package]). */
 export { webgpu, type WebGPUInitOptions, type WebGPULimits, type WebGPUMemoryStats, type WebGPUDeviceInfo } from './webgpu';
 
-/** `torch.save` / `torch.load` (Node): safetensors files, and PyTorch `.pt` checkpoints on load. */
+/** `torch.save` / `torch.load` (Node): PyTorch `.pt` checkpoints and safetensors files, by name. */
 export { save, saveAsync, load, loadSafetensors } from './serialization/fs';
-/** Byte-level (browser-safe) serialization: safetensors `serialize`/`deserialize`, `.pt` `loadPt`. */
+/** Byte-level (browser-safe) serialization: safetensors `serialize`/`deserialize`, `.pt` `serializePt`/`loadPt`. */
 export * as serialization from './serialization';
 
 /** `torch.utils.data` (Dataset, TensorDataset, DataLoader) and `torch.utils.checkpoint` (checkpoint, checkpointSequential). */
