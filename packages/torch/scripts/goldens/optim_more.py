@@ -166,6 +166,19 @@ sched_states = {
 }
 
 
+def plateau_state(mode, ms):
+    opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1, momentum=0.9)
+    s = S.ReduceLROnPlateau(opt, mode=mode, patience=1, factor=0.5, cooldown=1, min_lr=0.01)
+    for m in ms:
+        s.step(m)
+    # (float('inf') is not JSON: written as the string 'inf')
+    return json.loads(json.dumps(s.state_dict()).replace('-Infinity', '"-inf"').replace('Infinity', '"inf"'))
+
+
+plateau_metrics = [1.0, 0.9, 0.95, 0.96, 0.97, 0.5, 0.6]
+sched_states['ReduceLROnPlateau(min)'] = {'stateDict': plateau_state('min', plateau_metrics), 'metrics': plateau_metrics}
+sched_states['ReduceLROnPlateau(max)'] = {'stateDict': plateau_state('max', plateau_metrics), 'metrics': plateau_metrics}
+
 # ---- errors ----
 def value_error(f):
     try:

@@ -559,6 +559,42 @@ export class ReduceLROnPlateau {
   getLastLr(): number[] {
     return [...this.lastLr];
   }
+
+  /** PyTorch's `in_cooldown`. */
+  get inCooldown(): boolean {
+    return this.cooldownCounter > 0;
+  }
+
+  /** PyTorch's `state_dict()` layout (Note [Scheduler state dicts]); `mode_worse` is `±Infinity`. */
+  stateDict(): Record<string, unknown> {
+    return {
+      factor: this.factor,
+      min_lrs: [...this.minLrs],
+      patience: this.patience,
+      verbose: this.verbose,
+      cooldown: this.cooldown,
+      cooldown_counter: this.cooldownCounter,
+      mode: this.mode,
+      threshold: this.threshold,
+      threshold_mode: this.thresholdMode,
+      best: this.best,
+      num_bad_epochs: this.numBadEpochs,
+      mode_worse: this.mode === 'min' ? Infinity : -Infinity,
+      eps: this.eps,
+      last_epoch: this.lastEpoch,
+      _last_lr: [...this.lastLr],
+    };
+  }
+
+  /** Loads a state dict of PyTorch's layout (or camelCase keys); `mode_worse` follows from `mode`. */
+  loadStateDict(state: Record<string, unknown>): void {
+    const self = this as unknown as Record<string, unknown>;
+    for (const [k, v] of Object.entries(state)) {
+      if (k === 'mode_worse' || k === 'modeWorse') continue;
+      const key = k === '_last_lr' ? 'lastLr' : k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+      self[key] = Array.isArray(v) ? [...(v as unknown[])] : v;
+    }
+  }
 }
 
 const hasItem = (v: unknown): v is { item(): unknown } => typeof v === 'object' && v !== null && 'item' in v && typeof v.item === 'function';
