@@ -8,6 +8,8 @@ export interface AdagradOptions {
   initialAccumulatorValue?: number;
   eps?: number;
   maximize?: boolean;
+  /** Accepted and kept in the group; the numbers are the same either way. */
+  foreach?: boolean | null;
 }
 
 /** `optim.Adagrad`, as PyTorch's `_single_tensor_adagrad`. State is made at construction, as there. */

@@ -8,6 +8,10 @@ export interface AdamOptions {
   weightDecay?: number;
   amsgrad?: boolean;
   maximize?: boolean;
+  /** Accepted and kept in the group; the numbers are the same either way. */
+  foreach?: boolean | null;
+  /** Accepted and kept in the group; the numbers are the same either way. */
+  capturable?: boolean;
 }
 
 /**

@@ -10,6 +10,9 @@ export interface RMSpropOptions {
   momentum?: number;
   centered?: boolean;
   maximize?: boolean;
+  /** Accepted; the numbers are the same either way. */
+  foreach?: boolean | null;
+  capturable?: boolean;
 }
 
 /** `optim.RMSprop`, as PyTorch 2.x's `_single_tensor_rmsprop` (`grad_avg.lerp_` when centered). */

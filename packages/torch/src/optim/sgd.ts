@@ -9,6 +9,8 @@ export interface SGDOptions {
   weightDecay?: number;
   nesterov?: boolean;
   maximize?: boolean;
+  /** Accepted and kept in the group; the numbers are the same either way. */
+  foreach?: boolean | null;
 }
 
 /**
