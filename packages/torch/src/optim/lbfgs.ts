@@ -1,4 +1,4 @@
-import { cat, keep, makeBinder, tidy, zeros } from '@torch-ts/core';
+import { TorchTypeError, cat, keep, makeBinder, tidy, zeros } from '@torch-ts/core';
 import { enableGrad } from '@torch-ts/autograd';
 import { Tensor, TorchError, noGradGuard, ownGrad } from '../nn/internal';
 import { Optimizer, groupNumber, type ParamGroup, type ParamState, type ParamsInput } from './optimizer';
@@ -193,7 +193,7 @@ export class LBFGS extends Optimizer {
   }
 
   override step(closure?: () => number | Tensor): number | Tensor | undefined {
-    if (closure === undefined) throw new TorchError("LBFGS.step() missing 1 required positional argument: 'closure'");
+    if (typeof closure !== 'function') throw new TorchTypeError("LBFGS.step() missing 1 required positional argument: 'closure'");
     const state = this.stateOf(this.params[0]);
     const before = tensorsOf(state);
     const result = tidy(() => {
