@@ -66,7 +66,7 @@ describe('optimizers read groups and state checked', () => {
   it('a loaded state of the wrong kind is named at the step', () => {
     const p = torch.ones([2]).requiresGrad_();
     const opt = new optim.Adam([p]);
-    opt.loadStateDict({ state: { 0: { step: 3, expAvg: 1, expAvgSq: torch.zeros([2]) } }, paramGroups: opt.stateDict().paramGroups });
+    opt.loadStateDict({ state: { 0: { step: 3, expAvg: 1, expAvgSq: torch.zeros([2]) } }, paramGroups: opt.stateDict().param_groups });
     p.mul(2).sum().backward();
     expect(thrown(() => opt.step()).message).toBe("Adam: the state of a parameter has 'expAvg' = a number, expected a Tensor");
   });

@@ -118,13 +118,13 @@ describe('optimizer API', () => {
     for (let k = 0; k < 3; k++) stepWith(a, k);
     const sd = a.stateDict();
     expect(Object.keys(sd.state)).toEqual(['0', '1']);
-    expect(Object.keys(sd.state[0]).sort()).toEqual(['expAvg', 'expAvgSq', 'maxExpAvgSq', 'step']);
-    expect(sd.paramGroups[0].params).toEqual([0, 1]);
-    expect(sd.paramGroups[0].lr).toBe(0.01);
+    expect(Object.keys(sd.state[0]).sort()).toEqual(['exp_avg', 'exp_avg_sq', 'max_exp_avg_sq', 'step']);
+    expect(sd.param_groups[0].params).toEqual([0, 1]);
+    expect(sd.param_groups[0].lr).toBe(0.01);
     const b = new optim.Adam(ps, { lr: 0.5, amsgrad: true });
     b.loadStateDict(sd);
     expect(b.paramGroups[0].lr).toBe(0.01);
-    expect(b.state.get(ps[0])!.expAvg).not.toBe(sd.state[0].expAvg); // copied
+    expect(b.state.get(ps[0])!.expAvg).not.toBe(sd.state[0].exp_avg); // copied
     for (let k = 3; k < 6; k++) stepWith(b, k);
     ps.forEach((p, i) => expect(p.tolist()).toEqual(full[i].tolist()));
     expect(thrown(() => b.loadStateDict({ state: {}, paramGroups: [] }))).toBeInstanceOf(torch.TorchError);

@@ -94,7 +94,7 @@ describe("optimizers bind their arguments as PyTorch's do", () => {
     expect(() => new optim.SGD([w()], { lr: 0.1, momentun: 0.9 } as never)).toThrow(torch.TorchTypeError);
     expect(() => new optim.SGD([w()], { lr: 0.1, momentun: 0.9 } as never)).toThrow("SGD() got an unexpected keyword argument 'momentun'");
     expect(() => new optim.SGD([w()], '0.1' as never)).toThrow(torch.TorchTypeError);
-    expect(() => new optim.Adam([w()], { lr: 0.1, foreach: true } as never)).toThrow(torch.NotImplementedError);
+    expect(() => new optim.Adam([w()], { lr: 0.1, differentiable: true } as never)).toThrow(torch.NotImplementedError);
     const Sgd = optim.SGD as unknown as new (...a: unknown[]) => unknown;
     expect(() => new Sgd([w()], 0.1, 0, 0, 0, false, true)).toThrow(torch.TorchTypeError);
   });

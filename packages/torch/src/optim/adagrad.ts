@@ -8,21 +8,23 @@ export interface AdagradOptions {
   initialAccumulatorValue?: number;
   eps?: number;
   maximize?: boolean;
+  /** Accepted and kept in the group; the numbers are the same either way. */
+  foreach?: boolean | null;
 }
 
 /** `optim.Adagrad`, as PyTorch's `_single_tensor_adagrad`. State is made at construction, as there. */
 const adagradArgs = makeBinder(
   'Adagrad',
   'Adagrad(float lr=0.01, float lr_decay=0, float weight_decay=0, float initial_accumulator_value=0, float eps=1e-10, bool? foreach=None, *, bool maximize=False, bool differentiable=False, bool? fused=None) -> ()',
-  { unsupported: ['foreach', 'differentiable', 'fused'] },
+  { unsupported: ['differentiable', 'fused'] },
 );
 
 export class Adagrad extends Optimizer {
   constructor(params: ParamsInput, options?: AdagradOptions);
   constructor(params: ParamsInput, lr: number, options?: Omit<AdagradOptions, 'lr'>);
   constructor(params: ParamsInput, ...args: unknown[]) {
-    const [lr, lrDecay, weightDecay, initialAccumulatorValue, eps, , maximize] = adagradArgs.bind(args);
-    super(params, { lr, lrDecay, weightDecay, initialAccumulatorValue, eps, maximize });
+    const [lr, lrDecay, weightDecay, initialAccumulatorValue, eps, foreach, maximize] = adagradArgs.bind(args);
+    super(params, { lr, lrDecay, eps, weightDecay, initialAccumulatorValue, foreach: foreach ?? null, maximize });
     for (const g of this.paramGroups) {
       for (const p of g.params) {
         const s = this.stateOf(p);

@@ -1,6 +1,5 @@
 import { makeBinder, zerosLike } from '@torch-ts/core';
-import { TorchError } from '../nn/internal';
-import { Optimizer, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, groupFlag, groupNumber, groupNumbers, stateNumber, stateTensor, stateTensorOrNone, type ParamGroup, type ParamsInput } from './optimizer';
+import { Optimizer, addcdivInto, checkBetas, addcmulInto, checkNonNegative, forEachParamGrad, groupFlag, groupNumber, groupNumbers, stateNumber, stateTensor, stateTensorOrNone, type ParamGroup, type ParamsInput } from './optimizer';
 
 export interface AdamOptions {
   lr?: number;
@@ -9,6 +8,10 @@ export interface AdamOptions {
   weightDecay?: number;
   amsgrad?: boolean;
   maximize?: boolean;
+  /** Accepted and kept in the group; the numbers are the same either way. */
+  foreach?: boolean | null;
+  /** Accepted and kept in the group; the numbers are the same either way. */
+  capturable?: boolean;
 }
 
 /**
@@ -20,8 +23,14 @@ export interface AdamOptions {
  */
 abstract class AdamBase extends Optimizer {
   constructor(params: ParamsInput, binder: typeof adamArgs | typeof adamWArgs, args: readonly unknown[], private readonly decoupled: boolean) {
-    const [lr, betas, eps, weightDecay, amsgrad, , maximize] = binder.bind(args);
-    super(params, { lr, betas, eps, weightDecay, amsgrad, maximize });
+    const [lr, betas, eps, weightDecay, amsgrad, foreach, maximize, capturable, differentiable] = binder.bind(args);
+    // (the group keys are 1.13's, so that state dicts match PyTorch's key for key)
+    super(
+      params,
+      decoupled
+        ? { lr, betas, eps, weightDecay, amsgrad, foreach: foreach ?? null, maximize, capturable }
+        : { lr, betas, eps, weightDecay, amsgrad, maximize, foreach: foreach ?? null, capturable, differentiable, fused: false },
+    );
   }
 
   private get opName(): string {
@@ -31,11 +40,7 @@ abstract class AdamBase extends Optimizer {
   protected override validateGroup(g: Record<string, unknown>): void {
     checkNonNegative('lr', g.lr, 'learning rate');
     checkNonNegative('eps', g.eps, 'epsilon value');
-    const betas = g.betas;
-    if (!Array.isArray(betas)) throw new TorchError(`Invalid beta parameters: ${String(betas)}`);
-    const [b1, b2]: unknown[] = betas;
-    if (!(typeof b1 === 'number' && b1 >= 0 && b1 < 1)) throw new TorchError(`Invalid beta parameter at index 0: ${String(b1)}`);
-    if (!(typeof b2 === 'number' && b2 >= 0 && b2 < 1)) throw new TorchError(`Invalid beta parameter at index 1: ${String(b2)}`);
+    checkBetas(g.betas);
     checkNonNegative('weightDecay', g.weightDecay, 'weight_decay value');
   }
 
@@ -80,10 +85,12 @@ abstract class AdamBase extends Optimizer {
   }
 }
 
-// PyTorch's Python signatures; `capturable`, `differentiable`, `fused` and `foreach` select
-// implementations torch-ts does not have, so only their defaults are accepted.
+// PyTorch's Python signatures. `foreach` and `capturable` select implementations (a loop over
+// lists, the step counter kept on the device) that compute the same numbers, so any value is
+// accepted and kept in the group; `differentiable` and `fused` would change what a step does
+// (a graph through it, a fused CUDA kernel), so only their defaults are accepted.
 const ADAM_TAIL = '*, bool? foreach=None, bool maximize=False, bool capturable=False, bool differentiable=False, bool? fused=None) -> ()';
-const UNSUPPORTED = { unsupported: ['foreach', 'capturable', 'differentiable', 'fused'] };
+const UNSUPPORTED = { unsupported: ['differentiable', 'fused'] };
 const adamArgs = makeBinder('Adam', `Adam(float lr=0.001, float[2] betas=[0.9, 0.999], float eps=1e-08, float weight_decay=0, bool amsgrad=False, ${ADAM_TAIL}`, UNSUPPORTED);
 const adamWArgs = makeBinder('AdamW', `AdamW(float lr=0.001, float[2] betas=[0.9, 0.999], float eps=1e-08, float weight_decay=0.01, bool amsgrad=False, ${ADAM_TAIL}`, UNSUPPORTED);
 

@@ -5,9 +5,14 @@
  */
 import '@torch-ts/kernels-cpu';
 
-export { Optimizer, type ParamGroup, type ParamState, type OptimizerStateDict, type ParamsInput } from './optimizer';
+export { Optimizer, type ParamGroup, type ParamState, type OptimizerStateDict, type OptimizerStateDictInput, type ParamsInput } from './optimizer';
 export { SGD, type SGDOptions } from './sgd';
 export { Adam, AdamW, type AdamOptions } from './adam';
 export { RMSprop, type RMSpropOptions } from './rmsprop';
 export { Adagrad, type AdagradOptions } from './adagrad';
-export * as lrScheduler from './lr-scheduler';
+export { Adamax, type AdamaxOptions } from './adamax';
+export { Adadelta, type AdadeltaOptions } from './adadelta';
+export { NAdam, type NAdamOptions } from './nadam';
+export { RAdam, type RAdamOptions } from './radam';
+export { LBFGS, type LBFGSOptions } from './lbfgs';
+export * as lrScheduler from './lr-schedulers';

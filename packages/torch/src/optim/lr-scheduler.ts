@@ -101,10 +101,38 @@ export abstract class LRScheduler {
     this.verbose = verbose;
   }
 
-  /** PyTorch's `_initial_step`: subclasses call it at the end of their constructor. */
-  protected initialStep(): void {
+  /** PyTorch's `_initial_step`: subclasses call it at the end of their constructor (and SequentialLR on its first). */
+  initialStep(): void {
     this.stepCount = 0;
     this.step();
+  }
+
+  /**
+   * PyTorch's closed form (`_get_closed_form_lr`), for the schedulers that have one: the
+   * rates at `lastEpoch` from the base rates. `stepToEpoch` uses it, as `step(epoch)` does there.
+   */
+  protected closedFormLr(): number[] | undefined {
+    return undefined;
+  }
+
+  /**
+   * PyTorch's deprecated `step(epoch)`: sets `lastEpoch` and the rates of that epoch (the
+   * closed form where there is one). SequentialLR calls it with 0 at each milestone, as
+   * PyTorch's does; user code calls `step()`.
+   */
+  stepToEpoch(epoch: number): void {
+    this.stepCount += 1;
+    this.lastEpoch = epoch;
+    this.setLrs(this.closedFormLr() ?? this.getLr());
+  }
+
+  private setLrs(lrs: number[]): void {
+    this.groups.forEach((g, i) => {
+      g.lr = lrs[i];
+      // (PyTorch's `print_lr` without an epoch)
+      if (this.verbose) console.log(`Adjusting learning rate of group ${i} to ${formatLr(lrs[i])}.`);
+    });
+    this.lastLr = this.groups.map((g) => g.lr);
   }
 
   protected get groups(): ParamGroup[] {
@@ -121,28 +149,52 @@ export abstract class LRScheduler {
     if (args.length > 0) stepArgs.bind(args);
     this.stepCount += 1;
     this.lastEpoch += 1;
-    const lrs = this.getLr();
-    this.groups.forEach((g, i) => {
-      g.lr = lrs[i];
-      // (PyTorch's `print_lr` without an epoch)
-      if (this.verbose) console.log(`Adjusting learning rate of group ${i} to ${formatLr(lrs[i])}.`);
-    });
-    this.lastLr = this.groups.map((g) => g.lr);
+    this.setLrs(this.getLr());
   }
 
   getLastLr(): number[] {
     return [...this.lastLr];
   }
 
+  /** PyTorch's `state_dict()`: the scheduler's attributes, PyTorch's names (Note [Scheduler state dicts]). */
   stateDict(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(this)) if (k !== 'optimizer') out[k] = Array.isArray(v) ? [...v] : v;
+    for (const [k, v] of Object.entries(this)) {
+      if (k === 'optimizer' || typeof v === 'function') continue;
+      out[schedKeyToPy(k)] = v instanceof Map ? Object.fromEntries(v) : Array.isArray(v) ? [...v] : v;
+    }
+    out._get_lr_called_within_step = false;
     return out;
   }
 
+  /** Loads a state dict of either spelling (PyTorch's, or the camelCase one earlier versions wrote). */
   loadStateDict(state: Record<string, unknown>): void {
-    Object.assign(this, state);
+    for (const [k, v] of Object.entries(state)) {
+      if (k === '_get_lr_called_within_step') continue;
+      const key = schedKeyFromPy(k);
+      const cur: unknown = (this as Record<string, unknown>)[key];
+      (this as Record<string, unknown>)[key] =
+        cur instanceof Map && v !== null && typeof v === 'object' && !(v instanceof Map) ? new Map(Object.entries(v).map(([m, n]) => [Number(m), n])) : v;
+    }
   }
+}
+
+/**
+ * Note [Scheduler state dicts]
+ * PyTorch's `scheduler.state_dict()` is the scheduler's `__dict__` without the optimizer:
+ * `base_lrs`, `last_epoch`, `verbose`, `_step_count`, `_get_lr_called_within_step`,
+ * `_last_lr` and the scheduler's own attributes (`step_size`, `gamma`, `T_max`, a
+ * MultiStepLR's `milestones` as a Counter, i.e. `{milestone: count}`). `stateDict()` writes
+ * those names and shapes, so the JSON equals PyTorch's; functions (LambdaLR's lambdas) are
+ * left out as PyTorch leaves them out. `loadStateDict` takes either spelling.
+ */
+const SCHED_TO_PY: Record<string, string> = { stepCount: '_step_count', lastLr: '_last_lr', TMax: 'T_max', lrLambdas: 'lr_lambdas' };
+const SCHED_FROM_PY: Record<string, string> = Object.fromEntries(Object.entries(SCHED_TO_PY).map(([a, b]) => [b, a]));
+function schedKeyToPy(k: string): string {
+  return SCHED_TO_PY[k] ?? k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+function schedKeyFromPy(k: string): string {
+  return SCHED_FROM_PY[k] ?? k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
 const STEP_LR = 'int step_size, float gamma=0.1, int last_epoch=-1, bool verbose=False';
@@ -163,6 +215,10 @@ export class StepLR extends LRScheduler {
   protected getLr(): number[] {
     if (this.lastEpoch === 0 || this.lastEpoch % this.stepSize !== 0) return this.groups.map((g) => g.lr);
     return this.groups.map((g) => g.lr * this.gamma);
+  }
+
+  protected override closedFormLr(): number[] {
+    return this.baseLrs.map((b) => b * this.gamma ** Math.floor(this.lastEpoch / this.stepSize));
   }
 }
 
@@ -187,6 +243,12 @@ export class MultiStepLR extends LRScheduler {
     if (n === undefined) return this.groups.map((g) => g.lr);
     return this.groups.map((g) => g.lr * this.gamma ** n);
   }
+
+  protected override closedFormLr(): number[] {
+    let passed = 0;
+    for (const [m, n] of this.milestones) if (m <= this.lastEpoch) passed += n;
+    return this.baseLrs.map((b) => b * this.gamma ** passed);
+  }
 }
 
 const EXPONENTIAL_LR = 'float gamma, int last_epoch=-1, bool verbose=False';
@@ -205,6 +267,10 @@ export class ExponentialLR extends LRScheduler {
   protected getLr(): number[] {
     if (this.lastEpoch === 0) return this.groups.map((g) => g.lr);
     return this.groups.map((g) => g.lr * this.gamma);
+  }
+
+  protected override closedFormLr(): number[] {
+    return this.baseLrs.map((b) => b * this.gamma ** this.lastEpoch);
   }
 }
 
@@ -238,6 +304,10 @@ export class CosineAnnealingLR extends LRScheduler {
       (g) => ((1 + Math.cos((Math.PI * e) / T)) / (1 + Math.cos((Math.PI * (e - 1)) / T))) * (g.lr - etaMin) + etaMin,
     );
   }
+
+  protected override closedFormLr(): number[] {
+    return this.baseLrs.map((b) => this.etaMin + ((b - this.etaMin) * (1 + Math.cos((Math.PI * this.lastEpoch) / this.TMax))) / 2);
+  }
 }
 
 const LINEAR_LR = 'float start_factor=0.3333333333333333, float end_factor=1.0, int total_iters=5, int last_epoch=-1, bool verbose=False';
@@ -270,6 +340,11 @@ export class LinearLR extends LRScheduler {
     if (e > this.totalIters) return this.groups.map((g) => g.lr);
     const d = this.endFactor - this.startFactor;
     return this.groups.map((g) => g.lr * (1.0 + d / (this.totalIters * this.startFactor + (e - 1) * d)));
+  }
+
+  protected override closedFormLr(): number[] {
+    const d = this.endFactor - this.startFactor;
+    return this.baseLrs.map((b) => b * (this.startFactor + (d * Math.min(this.totalIters, this.lastEpoch)) / this.totalIters));
   }
 }
 
@@ -483,6 +558,42 @@ export class ReduceLROnPlateau {
 
   getLastLr(): number[] {
     return [...this.lastLr];
+  }
+
+  /** PyTorch's `in_cooldown`. */
+  get inCooldown(): boolean {
+    return this.cooldownCounter > 0;
+  }
+
+  /** PyTorch's `state_dict()` layout (Note [Scheduler state dicts]); `mode_worse` is `±Infinity`. */
+  stateDict(): Record<string, unknown> {
+    return {
+      factor: this.factor,
+      min_lrs: [...this.minLrs],
+      patience: this.patience,
+      verbose: this.verbose,
+      cooldown: this.cooldown,
+      cooldown_counter: this.cooldownCounter,
+      mode: this.mode,
+      threshold: this.threshold,
+      threshold_mode: this.thresholdMode,
+      best: this.best,
+      num_bad_epochs: this.numBadEpochs,
+      mode_worse: this.mode === 'min' ? Infinity : -Infinity,
+      eps: this.eps,
+      last_epoch: this.lastEpoch,
+      _last_lr: [...this.lastLr],
+    };
+  }
+
+  /** Loads a state dict of PyTorch's layout (or camelCase keys); `mode_worse` follows from `mode`. */
+  loadStateDict(state: Record<string, unknown>): void {
+    const self = this as unknown as Record<string, unknown>;
+    for (const [k, v] of Object.entries(state)) {
+      if (k === 'mode_worse' || k === 'modeWorse') continue;
+      const key = k === '_last_lr' ? 'lastLr' : k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+      self[key] = Array.isArray(v) ? [...(v as unknown[])] : v;
+    }
   }
 }
 

@@ -1,12 +1,13 @@
 /**
  * `torch.optim.Optimizer`: parameter groups, per-parameter state, `zeroGrad`, and state
- * dicts in PyTorch's layout (`{ state: {index: {...}}, paramGroups: [{..., params: [index]}] }`,
- * with camelCase keys: `momentumBuffer`, `expAvg`, `weightDecay`).
+ * dicts in PyTorch's layout and spelling (`{ state: {index: {step, exp_avg, ...}},
+ * param_groups: [{lr, weight_decay, ..., params: [index]}] }`, Note [Optimizer state dicts
+ * are PyTorch's]).
  */
 import { TorchTypeError, keep } from '@torch-ts/core';
 import { Tensor, TorchError, noGradGuard, ownGrad, setGrad } from '../nn/internal';
 
-export type StateValue = Tensor | number | boolean | null;
+export type StateValue = Tensor | number | boolean | null | readonly (Tensor | number | null)[];
 export type ParamState = Record<string, StateValue>;
 
 export interface ParamGroup {
@@ -18,10 +19,40 @@ export interface ParamGroup {
 export type ParamGroupInput = { params: Iterable<Tensor> | Tensor } & Record<string, unknown>;
 export type ParamsInput = Iterable<Tensor> | Iterable<ParamGroupInput>;
 
+/** `optimizer.state_dict()` as PyTorch writes it: snake_case keys, parameters numbered. */
 export interface OptimizerStateDict {
   state: Record<number, ParamState>;
-  paramGroups: (Record<string, unknown> & { params: number[] })[];
+  param_groups: (Record<string, unknown> & { params: number[] })[];
 }
+
+/** What `loadStateDict` accepts: PyTorch's layout, or the camelCase one earlier torch-ts versions wrote. */
+export type OptimizerStateDictInput =
+  | { state: Record<number, ParamState> | Map<number, ParamState>; param_groups: (Record<string, unknown> & { params: number[] })[] }
+  | { state: Record<number, ParamState> | Map<number, ParamState>; paramGroups: (Record<string, unknown> & { params: number[] })[] };
+
+/**
+ * Note [Optimizer state dicts are PyTorch's]
+ * Inside torch-ts a group's options and a parameter's state are camelCase (`weightDecay`,
+ * `expAvg`), as every option a caller writes is. `stateDict()` spells them as PyTorch does
+ * (`weight_decay`, `exp_avg`, `initial_lr`, LBFGS's `H_diag`), so that its JSON (tensors as
+ * lists) is PyTorch's `optimizer.state_dict()`, key for key, and a dict saved by either loads
+ * in the other. `loadStateDict` takes both spellings (`param_groups` or `paramGroups`, either
+ * key style), converting snake_case to camelCase. Scalars PyTorch keeps in 0-dim tensors
+ * (1.13's `step`, NAdam's `mu_product`, LBFGS's `t` and `H_diag`) are numbers here; loaded
+ * as tensors, they become numbers.
+ */
+const SNAKE_SPECIAL: Record<string, string> = { HDiag: 'H_diag' };
+const CAMEL_SPECIAL: Record<string, string> = { H_diag: 'HDiag' };
+/** `weightDecay` -> `weight_decay` (Note [Optimizer state dicts are PyTorch's]). */
+export function toSnake(k: string): string {
+  return SNAKE_SPECIAL[k] ?? k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+/** `weight_decay` -> `weightDecay`; camelCase keys are unchanged. */
+export function toCamel(k: string): string {
+  return CAMEL_SPECIAL[k] ?? k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+/** State entries that are numbers here and may be 0-dim tensors in PyTorch's dicts. */
+const SCALAR_STATE = new Set(['step', 'muProduct', 't', 'HDiag', 'prevLoss']);
 
 // An optimizer constructor's arguments after `params` are bound as PyTorch's Python binds
 // them (Note [The argument binder] in core): positionally in PyTorch's order
@@ -194,7 +225,12 @@ export abstract class Optimizer<D extends Record<string, unknown> = Record<strin
    * step and must survive it.
    */
   private keepState(): void {
-    for (const s of this.state.values()) for (const v of Object.values(s)) if (v instanceof Tensor) keep(v);
+    for (const s of this.state.values()) {
+      for (const v of Object.values(s)) {
+        if (v instanceof Tensor) keep(v);
+        else if (Array.isArray(v)) for (const x of v) if (x instanceof Tensor) keep(x);
+      }
+    }
   }
 
   /** Updates the parameters of one group (called under no-grad). */
@@ -215,36 +251,45 @@ export abstract class Optimizer<D extends Record<string, unknown> = Record<strin
     return s;
   }
 
-  /** Parameters are numbered in group order; state tensors are the live ones, as in PyTorch. */
+  /**
+   * PyTorch's `state_dict()`: parameters are numbered in group order, keys are snake_case
+   * (Note [Optimizer state dicts are PyTorch's]); state tensors are the live ones, as in PyTorch.
+   */
   stateDict(): OptimizerStateDict {
     const index = new Map<Tensor, number>();
     let next = 0;
     const paramGroups = this.paramGroups.map((g) => {
-      const packed: Record<string, unknown> & { params: number[] } = { ...g, params: [] };
+      const packed: Record<string, unknown> & { params: number[] } = { params: [] };
+      for (const [k, v] of Object.entries(g)) if (k !== 'params') packed[toSnake(k)] = Array.isArray(v) ? [...v] : v;
       for (const p of g.params) {
         if (!index.has(p)) index.set(p, next++);
         packed.params.push(index.get(p)!);
       }
-      return packed;
+      // (PyTorch puts `params` last)
+      const { params, ...rest } = packed;
+      return { ...rest, params };
     });
     const state: Record<number, ParamState> = {};
     for (const [p, s] of this.state) {
       const i = index.get(p);
-      if (i !== undefined) state[i] = { ...s };
+      if (i === undefined) continue;
+      const out: ParamState = {};
+      for (const [k, v] of Object.entries(s)) out[toSnake(k)] = Array.isArray(v) ? [...v] : v;
+      state[i] = out;
     }
-    return { state, paramGroups };
+    return { state, param_groups: paramGroups };
   }
 
   /**
-   * Loads a state dict made by `stateDict()` of an optimizer over the same parameters.
-   * Tensors are copied; floating ones (except `step`) are cast to their parameter's dtype
-   * and device. Group sizes are checked first, so a mismatch changes nothing.
+   * Loads a state dict made by `stateDict()` (here or PyTorch's) of an optimizer over the same
+   * parameters, in either spelling (Note [Optimizer state dicts are PyTorch's]). Tensors are
+   * copied; floating ones (except `step`) are cast to their parameter's dtype and device.
+   * Group sizes are checked first, so a mismatch changes nothing.
    */
-  loadStateDict(
-    stateDict: OptimizerStateDict | { state: Record<number, ParamState> | Map<number, ParamState>; paramGroups: OptimizerStateDict['paramGroups'] } | Map<unknown, unknown>,
-  ): void {
-    const sd = (stateDict instanceof Map ? plain(stateDict) : stateDict) as OptimizerStateDict;
-    const groups = sd.paramGroups;
+  loadStateDict(stateDict: OptimizerStateDictInput | Map<unknown, unknown>): void {
+    // torch.load gives a .pt file's dicts as Maps
+    const sd = (stateDict instanceof Map ? plain(stateDict) : stateDict) as OptimizerStateDictInput;
+    const groups = 'param_groups' in sd ? sd.param_groups : sd.paramGroups;
     if (!Array.isArray(groups) || groups.length !== this.paramGroups.length) {
       throw new TorchError('loaded state dict has a different number of parameter groups');
     }
@@ -262,16 +307,18 @@ export abstract class Optimizer<D extends Record<string, unknown> = Record<strin
       const p = idToParam.get(id);
       if (!p) continue;
       const copy: ParamState = {};
-      for (const [k, v] of Object.entries(s)) {
+      const cast = (k: string, v: Tensor): Tensor =>
+        noGradGuard(() => (k !== 'step' && v.isFloatingPoint() ? v.to({ dtype: p.dtype, device: p.device, copy: true }) : v.clone()));
+      for (const [key, v] of Object.entries(s)) {
+        const k = toCamel(key);
         if (v instanceof Tensor) {
-          copy[k] = noGradGuard(() =>
-            k !== 'step' && v.isFloatingPoint() ? v.to({ dtype: p.dtype, device: p.device, copy: true }) : v.clone(),
-          );
+          copy[k] = SCALAR_STATE.has(k) && v.numel() === 1 ? Number(v.item()) : cast(k, v);
+        } else if (Array.isArray(v)) {
+          copy[k] = v.map((x: unknown) => (x instanceof Tensor ? cast(k, x) : x) as Tensor | number | null);
         } else {
           copy[k] = v;
         }
       }
-      if (copy.step instanceof Tensor) copy.step = Number(copy.step.item());
       newState.set(p, copy);
     }
     this.state.clear();
@@ -279,7 +326,7 @@ export abstract class Optimizer<D extends Record<string, unknown> = Record<strin
     this.keepState();
     groups.forEach((g, i) => {
       const target = this.paramGroups[i];
-      for (const [k, v] of Object.entries(g)) if (k !== 'params') target[k] = Array.isArray(v) ? [...v] : v;
+      for (const [k, v] of Object.entries(g)) if (k !== 'params') target[toCamel(k)] = Array.isArray(v) ? [...v] : v;
     });
   }
 }
@@ -325,6 +372,14 @@ export function forEachParamGrad(
       temps.dispose();
     }
   }
+}
+
+/** Adam-family `betas`: each in [0, 1), PyTorch's messages. */
+export function checkBetas(betas: unknown): void {
+  if (!Array.isArray(betas)) throw new TorchError(`Invalid beta parameters: ${String(betas)}`);
+  const [b1, b2]: unknown[] = betas;
+  if (!(typeof b1 === 'number' && b1 >= 0 && b1 < 1)) throw new TorchError(`Invalid beta parameter at index 0: ${String(b1)}`);
+  if (!(typeof b2 === 'number' && b2 >= 0 && b2 < 1)) throw new TorchError(`Invalid beta parameter at index 1: ${String(b2)}`);
 }
 
 export function checkNonNegative(name: string, v: unknown, label = name): void {

@@ -10,21 +10,24 @@ export interface RMSpropOptions {
   momentum?: number;
   centered?: boolean;
   maximize?: boolean;
+  /** Accepted; the numbers are the same either way. */
+  foreach?: boolean | null;
+  capturable?: boolean;
 }
 
 /** `optim.RMSprop`, as PyTorch 2.x's `_single_tensor_rmsprop` (`grad_avg.lerp_` when centered). */
 const rmspropArgs = makeBinder(
   'RMSprop',
   'RMSprop(float lr=0.01, float alpha=0.99, float eps=1e-08, float weight_decay=0, float momentum=0, bool centered=False, bool capturable=False, bool? foreach=None, bool maximize=False, bool differentiable=False) -> ()',
-  { unsupported: ['capturable', 'foreach', 'differentiable'] },
+  { unsupported: ['differentiable'] },
 );
 
 export class RMSprop extends Optimizer {
   constructor(params: ParamsInput, options?: RMSpropOptions);
   constructor(params: ParamsInput, lr: number, options?: Omit<RMSpropOptions, 'lr'>);
   constructor(params: ParamsInput, ...args: unknown[]) {
-    const [lr, alpha, eps, weightDecay, momentum, centered, , , maximize] = rmspropArgs.bind(args);
-    super(params, { lr, alpha, eps, weightDecay, momentum, centered, maximize });
+    const [lr, alpha, eps, weightDecay, momentum, centered, , foreach, maximize, differentiable] = rmspropArgs.bind(args);
+    super(params, { lr, momentum, alpha, eps, centered, weightDecay, foreach: foreach ?? null, maximize, differentiable });
   }
 
   protected override validateGroup(g: Record<string, unknown>): void {

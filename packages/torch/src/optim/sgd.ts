@@ -9,6 +9,8 @@ export interface SGDOptions {
   weightDecay?: number;
   nesterov?: boolean;
   maximize?: boolean;
+  /** Accepted and kept in the group; the numbers are the same either way. */
+  foreach?: boolean | null;
 }
 
 /**
@@ -18,15 +20,15 @@ export interface SGDOptions {
 const sgdArgs = makeBinder(
   'SGD',
   'SGD(float lr=0.001, float momentum=0, float dampening=0, float weight_decay=0, bool nesterov=False, *, bool maximize=False, bool? foreach=None, bool differentiable=False, bool? fused=None) -> ()',
-  { unsupported: ['foreach', 'differentiable', 'fused'] },
+  { unsupported: ['differentiable', 'fused'] },
 );
 
 export class SGD extends Optimizer {
   constructor(params: ParamsInput, options?: SGDOptions);
   constructor(params: ParamsInput, lr: number, options?: Omit<SGDOptions, 'lr'>);
   constructor(params: ParamsInput, ...args: unknown[]) {
-    const [lr, momentum, dampening, weightDecay, nesterov, maximize] = sgdArgs.bind(args);
-    super(params, { lr, momentum, dampening, weightDecay, nesterov, maximize });
+    const [lr, momentum, dampening, weightDecay, nesterov, maximize, foreach, differentiable] = sgdArgs.bind(args);
+    super(params, { lr, momentum, dampening, weightDecay, nesterov, maximize, foreach: foreach ?? null, differentiable });
     void REQUIRED;
   }
 
