@@ -144,5 +144,7 @@ describe('DataLoader with samplers and IterableDatasets equals PyTorch', () => {
     expect(msg(() => new DataLoader(ds(), { numWorkers: 2 }))).toMatch(/^DataLoader: numWorkers=2 is not supported/);
     expect(thrown(() => new DataLoader(ds(), { multiprocessingContext: 'spawn' } as never))).toBeInstanceOf(torch.NotImplementedError);
     expect(thrown(() => new DataLoader(new Stream(0, 3)).length)).toBeInstanceOf(torch.TorchTypeError);
+    // loading runs in the main process, where PyTorch's get_worker_info() is None
+    expect(d.getWorkerInfo()).toBeNull();
   });
 });

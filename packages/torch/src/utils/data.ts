@@ -403,6 +403,25 @@ export class DataLoader<T = unknown, B = any> {
   }
 }
 
+/** What a worker knows about itself (`torch.utils.data.WorkerInfo`). */
+export interface WorkerInfo {
+  readonly id: number;
+  readonly numWorkers: number;
+  /** `base_seed + id`, the seed of the worker's default generator. */
+  readonly seed: bigint;
+  readonly dataset: Dataset | IterableDataset;
+}
+
+/**
+ * `get_worker_info()`: `null` in the main process, which is where all loading runs
+ * (Note [DataLoader workers]), so a dataset written for PyTorch's workers (sharding an
+ * IterableDataset by `info.id`) takes its single-process path, as it does in PyTorch with
+ * `num_workers=0`.
+ */
+export function getWorkerInfo(): WorkerInfo | null {
+  return null;
+}
+
 const isWorkerInit = (f: unknown): f is (workerId: number) => void => typeof f === 'function';
 
 /** The samples of `dataset` at `indices`, in that order. */
