@@ -98,7 +98,7 @@ export class ChainDataset<T = unknown> extends IterableDataset<T> {
   get length(): number {
     let total = 0;
     for (const d of this.datasets) {
-      const n = (d as { length?: unknown }).length;
+      const n: unknown = Reflect.get(d, 'length');
       if (typeof n !== 'number') throw new TorchTypeError(`ChainDataset: object of type '${typeName(d)}' has no len()`);
       total += n;
     }
@@ -282,13 +282,13 @@ export class DataLoader<T = unknown, B = any> {
       if (sampler !== null && sampler !== undefined) throw new ValueError(`DataLoader with IterableDataset: expected unspecified sampler option, but got sampler=${typeName(sampler)}`);
       if (batchSampler !== null && batchSampler !== undefined) throw new ValueError(`DataLoader with IterableDataset: expected unspecified batch_sampler option, but got batch_sampler=${typeName(batchSampler)}`);
     }
-    const givenSampler = sampler === null || sampler === undefined ? null : (checkIterable('sampler', sampler) as Iterable<number>);
+    const givenSampler = sampler !== null && sampler !== undefined && checkIterable<number>('sampler', sampler) ? sampler : null;
     if (givenSampler !== null && shuffle) throw new ValueError('sampler option is mutually exclusive with shuffle');
     let batches: Iterable<number[]> | null = null;
     let drop = dropLast;
     if (batchSampler !== null && batchSampler !== undefined) {
       if (bs !== 1 || shuffle || givenSampler !== null || dropLast) throw new ValueError('batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and drop_last');
-      batches = checkIterable('batchSampler', batchSampler) as Iterable<number[]>;
+      if (checkIterable<number[]>('batchSampler', batchSampler)) batches = batchSampler;
       bs = null;
       drop = false;
     } else if (bs === null && dropLast) {
@@ -317,7 +317,7 @@ export class DataLoader<T = unknown, B = any> {
   /** Batches per epoch (`len(loader)`); for an IterableDataset, from the dataset's length if it has one. */
   get length(): number {
     const lengthOf = (x: unknown, what: string): number => {
-      const n = (x as { length?: unknown }).length;
+      const n: unknown = x === null || typeof x !== 'object' ? undefined : Reflect.get(x, 'length');
       if (typeof n !== 'number') throw new TorchTypeError(`DataLoader: object of type '${what}' has no len()`);
       return n;
     };
@@ -327,7 +327,7 @@ export class DataLoader<T = unknown, B = any> {
       return this.dropLast ? Math.floor(n / this.batchSize) : Math.ceil(n / this.batchSize);
     }
     if (this.batchSampler !== null) return lengthOf(this.batchSampler, this.batchSampler.constructor.name);
-    return lengthOf(this.sampler, (this.sampler as object).constructor.name);
+    return lengthOf(this.sampler, typeName(this.sampler));
   }
 
   /**

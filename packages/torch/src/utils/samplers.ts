@@ -11,7 +11,7 @@
  * when the last index has been taken and the next is asked for. The index orders are
  * therefore PyTorch's for the same seed or generator state, epoch after epoch.
  */
-import { Generator, TorchTypeError, ValueError, defaultGenerator, multinomial, randint, randperm, tensor, typeName, type Tensor } from '@torch-ts/core';
+import { Generator, TorchTypeError, ValueError, defaultGenerator, multinomial, randint, randperm, tensor, typeName, Tensor } from '@torch-ts/core';
 
 /** Something with a length, as PyTorch's samplers take `data_source` (a Dataset, an array). */
 export interface Sized {
@@ -27,7 +27,7 @@ export abstract class Sampler<T = number> implements Iterable<T> {
 const INT64_MASK = (1n << 63n) - 1n;
 
 function drawList(t: Tensor): number[] {
-  const out = Array.from(t.dataSync() as ArrayLike<number | bigint>, Number);
+  const out = Array.from(t.dataSync(), Number);
   t.dispose();
   return out;
 }
@@ -146,7 +146,7 @@ export class WeightedRandomSampler extends Sampler<number> {
     super();
     this.numSamples = checkCount('WeightedRandomSampler', 'num_samples', numSamples);
     if (typeof replacement !== 'boolean') throw new TorchTypeError(`WeightedRandomSampler: replacement should be a boolean value, but got replacement=${String(replacement)}`);
-    const w = Array.isArray(weights) ? tensor(weights as number[], { dtype: 'float64' }) : (weights as Tensor).to('float64');
+    const w = weights instanceof Tensor ? weights.to('float64') : tensor([...weights], { dtype: 'float64' });
     if (w.dim() !== 1) throw new ValueError(`WeightedRandomSampler: weights should be a 1d sequence but given weights have shape [${w.shape.join(', ')}]`);
     this.weights = w;
     this.replacement = replacement;
@@ -209,10 +209,13 @@ export class BatchSampler extends Sampler<number[]> {
   }
 }
 
-/** Throws unless `x` iterates (a sampler given to a DataLoader). */
-export function checkIterable(what: string, x: unknown): Iterable<unknown> {
-  if (x === null || typeof x !== 'object' || typeof (x as { [Symbol.iterator]?: unknown })[Symbol.iterator] !== 'function') {
+/**
+ * Throws unless `x` iterates (a sampler given to a DataLoader). What it yields (indices, or
+ * batches of them) is the caller's word, as in PyTorch: nothing can check it before iterating.
+ */
+export function checkIterable<T>(what: string, x: unknown): x is Iterable<T> {
+  if (x === null || typeof x !== 'object' || typeof Reflect.get(x, Symbol.iterator) !== 'function') {
     throw new TorchTypeError(`DataLoader.__init__(): argument '${what}' must be an iterable of indices, not ${typeName(x)}`);
   }
-  return x as Iterable<unknown>;
+  return true;
 }
