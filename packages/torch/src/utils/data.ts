@@ -1,6 +1,8 @@
 /**
- * `torch.utils.data`: `Dataset`, `TensorDataset`, `DataLoader` (batching, shuffling with a
- * generator, `dropLast`, sync and async iteration) and `defaultCollate`.
+ * `torch.utils.data`: `Dataset`, `IterableDataset`, `TensorDataset`, `ConcatDataset`,
+ * `ChainDataset`, `Subset`, `randomSplit`, the samplers (samplers.ts), `DataLoader` (batching,
+ * shuffling with a generator, samplers and batch samplers, `dropLast`, sync and async
+ * iteration) and `defaultCollate`.
  *
  * Note [DataLoader shuffle order]
  * With `shuffle`, the order equals PyTorch's for the same generator state: starting an
@@ -9,13 +11,99 @@
  * `randperm(n, generator)`; without a generator both come from the default generator,
  * the sampler first seeding a fresh Generator from another int64 draw.
  */
-import { Generator, TorchTypeError, defaultGenerator, makeBinder, randperm, stack, tensor, typeName, Tensor, TorchError } from '@torch-ts/core';
+import { Generator, IndexError, NotImplementedError, TorchTypeError, ValueError, defaultGenerator, makeBinder, randperm, stack, tensor, typeName, Tensor, TorchError } from '@torch-ts/core';
 import { givenNull, initBinder } from '../nn/init-args';
+import { BatchSampler, RandomSampler, SequentialSampler, checkIterable } from './samplers';
+
+export { Sampler, SequentialSampler, RandomSampler, SubsetRandomSampler, WeightedRandomSampler, BatchSampler, type RandomSamplerOptions, type Sized } from './samplers';
 
 /** A map-style dataset: `getItem(i)` for `0 <= i < length` (`__getitem__`, `__len__`). */
 export abstract class Dataset<T = unknown> {
   abstract getItem(index: number): T | Promise<T>;
   abstract get length(): number;
+}
+
+/**
+ * An iterable-style dataset (`IterableDataset`): a stream of samples, `[Symbol.iterator]`.
+ * A DataLoader batches it as it comes (no sampler, no shuffle). A subclass may define
+ * `length` for `len(loader)`.
+ */
+export abstract class IterableDataset<T = unknown> implements Iterable<T> {
+  abstract [Symbol.iterator](): Iterator<T>;
+}
+
+/**
+ * The concatenation of map-style datasets (`ConcatDataset`): index `i` is found by
+ * bisecting `cumulativeSizes`, negative indices count from the end, as in PyTorch.
+ */
+export class ConcatDataset<T = unknown> extends Dataset<T> {
+  readonly datasets: readonly Dataset<T>[];
+  readonly cumulativeSizes: readonly number[];
+
+  constructor(datasets: Iterable<Dataset<T>>) {
+    super();
+    this.datasets = [...datasets];
+    if (this.datasets.length === 0) throw new TorchError('ConcatDataset: datasets should not be an empty iterable');
+    const sizes: number[] = [];
+    let total = 0;
+    for (const d of this.datasets) {
+      if (d instanceof IterableDataset || !(d instanceof Dataset)) throw new TorchError(`ConcatDataset: does not support IterableDataset, got ${typeName(d)}`);
+      total += d.length;
+      sizes.push(total);
+    }
+    this.cumulativeSizes = sizes;
+  }
+
+  get length(): number {
+    return this.cumulativeSizes[this.cumulativeSizes.length - 1];
+  }
+
+  getItem(index: number): T | Promise<T> {
+    let i = index;
+    if (i < 0) {
+      if (-i > this.length) throw new ValueError(`ConcatDataset: absolute value of index ${index} should not exceed dataset length ${this.length}`);
+      i += this.length;
+    }
+    if (!Number.isInteger(i) || i >= this.length) throw new IndexError(`ConcatDataset: index ${index} is out of range for a dataset of ${this.length} samples`);
+    // (bisect_right: the first dataset whose cumulative size exceeds i, skipping empty ones)
+    let lo = 0;
+    let hi = this.cumulativeSizes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (i < this.cumulativeSizes[mid]) hi = mid;
+      else lo = mid + 1;
+    }
+    const sample = lo === 0 ? i : i - this.cumulativeSizes[lo - 1];
+    return this.datasets[lo].getItem(sample);
+  }
+}
+
+/** The streams of several IterableDatasets one after another (`ChainDataset`). */
+export class ChainDataset<T = unknown> extends IterableDataset<T> {
+  readonly datasets: readonly Iterable<T>[];
+
+  constructor(datasets: Iterable<IterableDataset<T>>) {
+    super();
+    this.datasets = [...datasets];
+  }
+
+  *[Symbol.iterator](): Iterator<T> {
+    for (const d of this.datasets) {
+      if (!(d instanceof IterableDataset)) throw new TorchError(`ChainDataset only supports IterableDataset, got ${typeName(d)}`);
+      yield* d;
+    }
+  }
+
+  /** The sum of the datasets' lengths; a TypeError if one has none. */
+  get length(): number {
+    let total = 0;
+    for (const d of this.datasets) {
+      const n: unknown = Reflect.get(d, 'length');
+      if (typeof n !== 'number') throw new TorchTypeError(`ChainDataset: object of type '${typeName(d)}' has no len()`);
+      total += n;
+    }
+    return total;
+  }
 }
 
 /** Samples are the `index`-th slices (views) of each tensor. */
@@ -105,9 +193,21 @@ const isCollate = <T, B>(f: unknown): f is (batch: T[]) => B => typeof f === 'fu
 export interface DataLoaderOptions<T, B> {
   batchSize?: number | null;
   shuffle?: boolean | null;
+  sampler?: Iterable<number> | null;
+  batchSampler?: Iterable<number[]> | null;
+  /** Only 0: see Note [DataLoader workers]. */
+  numWorkers?: number;
   collateFn?: ((batch: T[]) => B) | null;
+  /** Accepted and a no-op: CPU tensors live in WebAssembly or JS memory, nothing to pin. */
+  pinMemory?: boolean;
   dropLast?: boolean;
+  /** Seconds to wait for a worker's batch; only meaningful with workers, so checked and kept. */
+  timeout?: number;
+  /** Called in each worker with its id; never called with `numWorkers: 0`, as in PyTorch. */
+  workerInitFn?: ((workerId: number) => void) | null;
   generator?: Generator | null;
+  prefetchFactor?: number;
+  persistentWorkers?: boolean;
 }
 
 /**
@@ -115,108 +215,169 @@ export interface DataLoaderOptions<T, B> {
  * `new DataLoader(dataset, 4, true)` and `new DataLoader(dataset, { batchSize: 4, shuffle: true })`
  * are one loader: the constructor binds PyTorch's `__init__` (Note [Module constructors bind
  * their arguments]), so a misspelled keyword (`batchSze`) raises instead of leaving batches
- * of one, and what torch-ts has not built (samplers, worker processes, pinned memory) raises
- * NotImplementedError unless it is given its default. Its TypeScript signature is written (the
- * dataset and `collate_fn` are generic), the arguments PyTorch passes positionally first.
+ * of one, and the option checks are PyTorch 1.13's (ValueError for a sampler with shuffle, a
+ * batch sampler with batch options, an IterableDataset with any sampling option, ...). What
+ * torch-ts has not built (worker threads, a multiprocessing context, a pin-memory device)
+ * raises NotImplementedError unless it is given its default. Its TypeScript signature is
+ * written (the dataset and `collate_fn` are generic), the arguments PyTorch passes
+ * positionally first.
+ *
+ * Note [DataLoader workers]
+ * PyTorch's workers are processes that receive the dataset by pickling it. A JS dataset holds
+ * closures and tensors that cannot be cloned into a worker thread, so a worker would have to
+ * build its own dataset from a module specifier, and its batches would come back as
+ * transferable buffers. That is not built yet: `numWorkers > 0` raises NotImplementedError
+ * (so does the browser, where the same design would use Web Workers). `numWorkers: 0` is
+ * PyTorch's single-process loading, which gives the same batches in the same order as
+ * PyTorch's workers do (results are reordered by index there), and the option checks that
+ * involve workers (`prefetchFactor` and `persistentWorkers` need workers, `timeout` must be
+ * non-negative) are PyTorch's. `pinMemory` is accepted and does nothing: there is no pinned
+ * host memory to copy through.
  */
 const dataLoaderArgs = initBinder(
   'DataLoader',
-  "Any dataset, int? batch_size=1, bool? shuffle=None, Any sampler=None, Any batch_sampler=None, int num_workers=0, Any collate_fn=None, bool pin_memory=False, bool drop_last=False, float timeout=0, Any worker_init_fn=None, Any multiprocessing_context=None, Generator? generator=None, *, int prefetch_factor=2, bool persistent_workers=False, str pin_memory_device=''",
-  ['sampler', 'batchSampler', 'numWorkers', 'pinMemory', 'timeout', 'workerInitFn', 'multiprocessingContext', 'prefetchFactor', 'persistentWorkers', 'pinMemoryDevice'],
+  "Any dataset, int? batch_size=1, bool? shuffle=None, Any sampler=None, Any batch_sampler=None, int num_workers=0, Any collate_fn=None, bool pin_memory=False, bool drop_last=False, float timeout=0, Any worker_init_fn=None, Any multiprocessing_context=None, Generator? generator=None, *, int? prefetch_factor=None, bool persistent_workers=False, str pin_memory_device=''",
+  ['multiprocessingContext', 'pinMemoryDevice'],
 );
-
-const INT64_MASK = (1n << 63n) - 1n;
 
 /** Batches of a dataset, in order or shuffled; `for (const b of loader)` or `for await (...)`. */
 export class DataLoader<T = unknown, B = any> {
-  readonly dataset: Dataset<T>;
+  readonly dataset: Dataset<T> | IterableDataset<T>;
   readonly batchSize: number | null;
   readonly shuffle: boolean;
   readonly generator: Generator | null;
   readonly dropLast: boolean;
   readonly collateFn: (batch: T[]) => B;
+  /** The index sampler (null for an IterableDataset). */
+  readonly sampler: Iterable<number> | null;
+  /** The batch sampler: the given one, or a BatchSampler over `sampler` when batching. */
+  readonly batchSampler: Iterable<number[]> | null;
+  readonly numWorkers: number;
+  readonly pinMemory: boolean;
+  readonly timeout: number;
+  readonly workerInitFn: ((workerId: number) => void) | null;
+  readonly prefetchFactor: number | null;
+  readonly persistentWorkers: boolean;
 
-  constructor(dataset: Dataset<T>, options?: DataLoaderOptions<T, B>);
-  constructor(dataset: Dataset<T>, batchSize: number | null, options?: Omit<DataLoaderOptions<T, B>, 'batchSize'>);
-  constructor(dataset: Dataset<T>, batchSize: number | null, shuffle: boolean | null, options?: Omit<DataLoaderOptions<T, B>, 'batchSize' | 'shuffle'>);
-  constructor(dataset: Dataset<T>, ...args: unknown[]) {
-    if (!(dataset instanceof Dataset)) throw new TorchTypeError(`DataLoader.__init__(): argument 'dataset' must be a Dataset, not ${typeName(dataset)}`);
-    const [, batchSize, shuffle, , , , collateFn, , dropLast, , , , generator] = dataLoaderArgs.bind([dataset, ...args]);
+  constructor(dataset: Dataset<T> | IterableDataset<T>, options?: DataLoaderOptions<T, B>);
+  constructor(dataset: Dataset<T> | IterableDataset<T>, batchSize: number | null, options?: Omit<DataLoaderOptions<T, B>, 'batchSize'>);
+  constructor(dataset: Dataset<T> | IterableDataset<T>, batchSize: number | null, shuffle: boolean | null, options?: Omit<DataLoaderOptions<T, B>, 'batchSize' | 'shuffle'>);
+  constructor(dataset: Dataset<T> | IterableDataset<T>, ...args: unknown[]) {
+    if (!(dataset instanceof Dataset) && !(dataset instanceof IterableDataset)) throw new TorchTypeError(`DataLoader.__init__(): argument 'dataset' must be a Dataset, not ${typeName(dataset)}`);
+    const [, batchSize, shuffle, sampler, batchSampler, numWorkers, collateFn, pinMemory, dropLast, timeout, workerInitFn, , generator, prefetchArg, persistentWorkers] = dataLoaderArgs.bind([dataset, ...args]);
     this.dataset = dataset;
     // (None is "no batching" here, not the default 1: Note [Module constructors bind their arguments])
-    this.batchSize = givenNull([dataset, ...args], 1, 'batchSize') ? null : (batchSize ?? 1);
-    if (this.batchSize !== null && this.batchSize <= 0) {
-      throw new TorchError(`batch_size should be a positive integer value, but got batch_size=${this.batchSize}`);
+    const prefetchFactor = prefetchArg ?? null;
+    let bs = givenNull([dataset, ...args], 1, 'batchSize') ? null : (batchSize ?? 1);
+    if (bs !== null && bs <= 0) throw new ValueError(`batch_size should be a positive integer value, but got batch_size=${bs}`);
+    if (numWorkers < 0) throw new ValueError('num_workers option should be non-negative; use num_workers=0 to disable multiprocessing.');
+    if (timeout < 0) throw new ValueError('timeout option should be non-negative');
+    if (numWorkers === 0 && prefetchFactor !== null) throw new ValueError('prefetch_factor option could only be specified in multiprocessing.let num_workers > 0 to enable multiprocessing.');
+    if (prefetchFactor !== null && prefetchFactor <= 0) throw new ValueError(`prefetch_factor option should be positive, but got prefetch_factor=${prefetchFactor}`);
+    if (persistentWorkers && numWorkers === 0) throw new ValueError('persistent_workers option needs num_workers > 0');
+    if (workerInitFn !== null && workerInitFn !== undefined && typeof workerInitFn !== 'function') throw new TorchTypeError(`DataLoader.__init__(): argument 'workerInitFn' must be a function, not ${typeName(workerInitFn)}`);
+    if (numWorkers > 0) throw new NotImplementedError(`DataLoader: numWorkers=${numWorkers} is not supported (worker threads cannot receive a JS dataset; see Note [DataLoader workers]); use numWorkers: 0`);
+    if (dataset instanceof IterableDataset) {
+      if (shuffle != null && shuffle !== false) throw new ValueError(`DataLoader with IterableDataset: expected unspecified shuffle option, but got shuffle=${shuffle}`);
+      if (sampler !== null && sampler !== undefined) throw new ValueError(`DataLoader with IterableDataset: expected unspecified sampler option, but got sampler=${typeName(sampler)}`);
+      if (batchSampler !== null && batchSampler !== undefined) throw new ValueError(`DataLoader with IterableDataset: expected unspecified batch_sampler option, but got batch_sampler=${typeName(batchSampler)}`);
     }
+    const givenSampler = sampler !== null && sampler !== undefined && checkIterable<number>('sampler', sampler) ? sampler : null;
+    if (givenSampler !== null && shuffle) throw new ValueError('sampler option is mutually exclusive with shuffle');
+    let batches: Iterable<number[]> | null = null;
+    let drop = dropLast;
+    if (batchSampler !== null && batchSampler !== undefined) {
+      if (bs !== 1 || shuffle || givenSampler !== null || dropLast) throw new ValueError('batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and drop_last');
+      if (checkIterable<number[]>('batchSampler', batchSampler)) batches = batchSampler;
+      bs = null;
+      drop = false;
+    } else if (bs === null && dropLast) {
+      throw new ValueError('batch_size=None option disables auto-batching and is mutually exclusive with drop_last');
+    }
+    this.batchSize = bs;
     this.shuffle = shuffle ?? false;
     this.generator = generator ?? null;
-    this.dropLast = dropLast;
-    if (this.batchSize === null && this.dropLast) throw new TorchError('batch_size=None option disables auto-batching and is mutually exclusive with drop_last');
-    if (collateFn !== undefined && typeof collateFn !== 'function') throw new TorchTypeError(`DataLoader.__init__(): argument 'collateFn' must be a function, not ${typeName(collateFn)}`);
+    this.dropLast = drop;
+    if (dataset instanceof IterableDataset) this.sampler = null;
+    else this.sampler = givenSampler ?? (this.shuffle ? new RandomSampler(dataset, { generator: this.generator }) : new SequentialSampler(dataset));
+    if (batches === null && bs !== null && this.sampler !== null) batches = new BatchSampler(this.sampler, bs, drop);
+    this.batchSampler = batches;
+    this.numWorkers = numWorkers;
+    this.pinMemory = pinMemory;
+    this.timeout = timeout;
+    this.workerInitFn = isWorkerInit(workerInitFn) ? workerInitFn : null;
+    this.prefetchFactor = prefetchFactor;
+    this.persistentWorkers = persistentWorkers;
+    if (collateFn !== undefined && collateFn !== null && typeof collateFn !== 'function') throw new TorchTypeError(`DataLoader.__init__(): argument 'collateFn' must be a function, not ${typeName(collateFn)}`);
     // (without a collateFn the batch type `B` is what the caller names it, `any` by default:
     // defaultCollate's result depends on the samples' run-time shape)
     this.collateFn = isCollate<T, B>(collateFn) ? collateFn : (defaultCollate as (b: T[]) => B);
   }
 
-  /** Batches per epoch (`len(loader)`). */
+  /** Batches per epoch (`len(loader)`); for an IterableDataset, from the dataset's length if it has one. */
   get length(): number {
-    const n = this.dataset.length;
-    if (this.batchSize === null) return n;
-    return this.dropLast ? Math.floor(n / this.batchSize) : Math.ceil(n / this.batchSize);
+    const lengthOf = (x: unknown, what: string): number => {
+      const n: unknown = x === null || typeof x !== 'object' ? undefined : Reflect.get(x, 'length');
+      if (typeof n !== 'number') throw new TorchTypeError(`DataLoader: object of type '${what}' has no len()`);
+      return n;
+    };
+    if (this.dataset instanceof IterableDataset) {
+      const n = lengthOf(this.dataset, this.dataset.constructor.name);
+      if (this.batchSize === null) return n;
+      return this.dropLast ? Math.floor(n / this.batchSize) : Math.ceil(n / this.batchSize);
+    }
+    if (this.batchSampler !== null) return lengthOf(this.batchSampler, this.batchSampler.constructor.name);
+    return lengthOf(this.sampler, typeName(this.sampler));
   }
 
   /**
-   * The sample order of one epoch (Note [DataLoader shuffle order]), and what runs when
-   * the epoch is exhausted: PyTorch's RandomSampler then draws one more (empty-sliced)
-   * `randperm(n)` from its generator, which moves a user's generator on.
+   * One epoch's index batches, drawn lazily (Note [Samplers draw as PyTorch's generators do])
+   * after the iterator's base seed (Note [DataLoader shuffle order]); for an IterableDataset,
+   * `null`s to say "take the next batch from the stream".
    */
-  private epochOrder(): [number[], () => void] {
-    const n = this.dataset.length;
-    const gen = this.generator ?? defaultGenerator;
-    gen.random64(); // the iterator's base seed
-    if (!this.shuffle) return [Array.from({ length: n }, (_, i) => i), () => {}];
-    let g = this.generator;
-    if (g === null) g = new Generator().manualSeed(defaultGenerator.random64() & INT64_MASK);
-    const draw = () => {
-      const perm = randperm(n, { generator: g });
-      const order = Array.from(perm.dataSync(), Number);
-      perm.dispose();
-      return order;
-    };
-    return [draw(), () => void draw()];
-  }
-
-  private *batchesOfIndices(): Generator_<number[]> {
-    const [order, exhausted] = this.epochOrder();
-    if (this.batchSize === null) {
-      for (const i of order) yield [i];
-      exhausted();
-      return;
-    }
-    for (let s = 0; s < order.length; s += this.batchSize) {
-      const idx = order.slice(s, s + this.batchSize);
-      if (idx.length < this.batchSize) {
-        exhausted();
-        if (this.dropLast) return;
-        yield idx;
-        return;
-      }
-      yield idx;
-    }
-    exhausted();
+  private *batchesOfIndices(): Generator_<number[] | number> {
+    const indices = this.batchSampler ?? this.sampler;
+    const it = indices?.[Symbol.iterator]();
+    (this.generator ?? defaultGenerator).random64(); // the iterator's base seed
+    if (it === undefined) return;
+    for (let r = it.next(); !r.done; r = it.next()) yield r.value;
   }
 
   private make(samples: T[]): B {
-    if (this.batchSize !== null) return this.collateFn(samples);
+    if (this.batchSize !== null || this.batchSampler !== null) return this.collateFn(samples);
     // (without batching a sample is its own batch: `B` is the sample type, which the types
     // cannot say, as PyTorch's `batch_size=None` yields samples)
     const sample: unknown = samples[0];
     return sample as B;
   }
 
+  /** An IterableDataset's batches: `batchSize` items at a time from its stream. */
+  private *streamBatches(iter: Iterator<T>): Generator_<T[]> {
+    for (;;) {
+      const batch: T[] = [];
+      const want = this.batchSize ?? 1;
+      while (batch.length < want) {
+        const r = iter.next();
+        if (r.done) break;
+        batch.push(r.value);
+      }
+      if (batch.length === 0) return;
+      if (batch.length < want && this.dropLast) return;
+      yield batch;
+      if (batch.length < want) return;
+    }
+  }
+
   *[Symbol.iterator](): Iterator<B> {
+    if (this.dataset instanceof IterableDataset) {
+      const stream = this.dataset;
+      for (const _ of this.batchesOfIndices()) void _;
+      for (const b of this.streamBatches(stream[Symbol.iterator]())) yield this.make(b);
+      return;
+    }
+    const dataset = this.dataset;
     for (const idx of this.batchesOfIndices()) {
-      const items = idx.map((i) => this.dataset.getItem(i));
+      const items = (Array.isArray(idx) ? idx : [idx]).map((i) => dataset.getItem(i));
       const samples: T[] = [];
       for (const s of items) {
         if (s instanceof Promise) throw new TorchError('DataLoader: the dataset returns promises; iterate with `for await`');
@@ -227,14 +388,41 @@ export class DataLoader<T = unknown, B = any> {
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<B> {
+    if (this.dataset instanceof IterableDataset) {
+      const it = this[Symbol.iterator]();
+      for (let r = it.next(); !r.done; r = it.next()) yield r.value;
+      return;
+    }
+    const dataset = this.dataset;
     for (const idx of this.batchesOfIndices()) {
-      const samples = await Promise.all(idx.map((i) => this.dataset.getItem(i)));
+      const samples = await Promise.all((Array.isArray(idx) ? idx : [idx]).map((i) => dataset.getItem(i)));
       yield this.make(samples);
       // Let other work (timers, I/O, a progress bar) run between batches.
       await new Promise<void>((r) => setTimeout(r, 0));
     }
   }
 }
+
+/** What a worker knows about itself (`torch.utils.data.WorkerInfo`). */
+export interface WorkerInfo {
+  readonly id: number;
+  readonly numWorkers: number;
+  /** `base_seed + id`, the seed of the worker's default generator. */
+  readonly seed: bigint;
+  readonly dataset: Dataset | IterableDataset;
+}
+
+/**
+ * `get_worker_info()`: `null` in the main process, which is where all loading runs
+ * (Note [DataLoader workers]), so a dataset written for PyTorch's workers (sharding an
+ * IterableDataset by `info.id`) takes its single-process path, as it does in PyTorch with
+ * `num_workers=0`.
+ */
+export function getWorkerInfo(): WorkerInfo | null {
+  return null;
+}
+
+const isWorkerInit = (f: unknown): f is (workerId: number) => void => typeof f === 'function';
 
 /** The samples of `dataset` at `indices`, in that order. */
 export class Subset<T = unknown> extends Dataset<T> {

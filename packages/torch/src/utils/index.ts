@@ -1,3 +1,3 @@
-/** `torch.utils`: `data` (Dataset, TensorDataset, DataLoader, defaultCollate), `checkpoint` (activation checkpointing). */
+/** `torch.utils`: `data` (datasets, samplers, DataLoader, defaultCollate), `checkpoint` (activation checkpointing). */
 export * as data from './data';
 export * as checkpoint from './checkpoint';
