@@ -1,6 +1,6 @@
 /**
- * ConvTranspose1d, MaxPool1d, AvgPool1d, AdaptiveAvgPool1d, PixelShuffle, PixelUnshuffle and
- * ChannelShuffle against PyTorch 1.13 (goldens/nn_layers_shuffle_1d.json from
+ * ConvTranspose1d, MaxPool1d, AvgPool1d, AdaptiveAvgPool1d, PixelShuffle, PixelUnshuffle,
+ * ChannelShuffle, Unfold and Fold against PyTorch 1.13 (goldens/nn_layers_shuffle_1d.json from
  * scripts/goldens/nn_layers_shuffle_1d.py): init, forward, input and weight gradients, state
  * dict and repr per layer; F.max_pool1d's indices; PyTorch's error messages; gradcheck in
  * float64 of each new functional.
@@ -62,6 +62,9 @@ const makers: Record<string, [number, () => torch.nn.Module]> = {
   'PixelUnshuffle(3) unbatched': [515, () => new nn.PixelUnshuffle(3)],
   'ChannelShuffle(2)': [516, () => new nn.ChannelShuffle(2)],
   'ChannelShuffle(3)': [517, () => new nn.ChannelShuffle({ groups: 3 })],
+  'Unfold((2,3),dilation=2,padding=1,stride=(1,2))': [518, () => new nn.Unfold([2, 3], { dilation: 2, padding: 1, stride: [1, 2] })],
+  'Fold((4,5),2)': [519, () => new nn.Fold([4, 5], 2)],
+  'Fold(5,(2,3),padding=1,stride=2) unbatched': [521, () => new nn.Fold(5, [2, 3], { padding: 1, stride: 2 })],
 };
 
 describe('ConvTranspose1d, 1-d pooling and the shuffles: PyTorch init, forward, backward, state and repr', () => {
@@ -97,6 +100,8 @@ describe('ConvTranspose1d, 1-d pooling and the shuffles: PyTorch init, forward, 
       'PixelShuffle(2)': new nn.PixelShuffle(2),
       'PixelUnshuffle(3)': new nn.PixelUnshuffle(3),
       'ChannelShuffle(2)': new nn.ChannelShuffle(2),
+      'Unfold(2)': new nn.Unfold(2),
+      'Fold(4,(2,2),1,0,1)': new nn.Fold(4, [2, 2], 1, 0, 1),
     };
     expect(Object.keys(got).sort()).toEqual(Object.keys(R).sort());
     for (const [k, m] of Object.entries(got)) expect(m.toString(), k).toBe(R[k]);

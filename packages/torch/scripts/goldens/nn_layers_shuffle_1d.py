@@ -56,6 +56,9 @@ layers = {
     'PixelUnshuffle(3) unbatched': case(lambda: nn.PixelUnshuffle(3), (1, 3, 6), 515),
     'ChannelShuffle(2)': case(lambda: nn.ChannelShuffle(2), (2, 4, 3), 516),
     'ChannelShuffle(3)': case(lambda: nn.ChannelShuffle(3), (1, 6, 2, 2), 517),
+    'Unfold((2,3),dilation=2,padding=1,stride=(1,2))': case(lambda: nn.Unfold((2, 3), dilation=2, padding=1, stride=(1, 2)), (2, 2, 5, 6), 518),
+    'Fold((4,5),2)': case(lambda: nn.Fold((4, 5), 2), (2, 8, 12), 519),
+    'Fold(5,(2,3),padding=1,stride=2) unbatched': case(lambda: nn.Fold(5, (2, 3), padding=1, stride=2), (6, 9), 521),
 }
 
 torch.manual_seed(520)
@@ -73,6 +76,8 @@ reprs = {
     'PixelShuffle(2)': repr(nn.PixelShuffle(2)),
     'PixelUnshuffle(3)': repr(nn.PixelUnshuffle(3)),
     'ChannelShuffle(2)': repr(nn.ChannelShuffle(2)),
+    'Unfold(2)': repr(nn.Unfold(2)),
+    'Fold(4,(2,2),1,0,1)': repr(nn.Fold(4, (2, 2), 1, 0, 1)),
 }
 
 
