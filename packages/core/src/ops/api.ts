@@ -102,6 +102,8 @@ export * from './gather-scatter';
 export * from './masked';
 export * from './conv';
 export * from './pooling';
+export * from './pooling-1d';
+export * from './pixel-shuffle';
 export * from './resample';
 export * from './im2col';
 export type { Conv2dGeometry, Pool2dGeometry, Pads2d, PadMode, SpatialImpls } from './spatial-impls';

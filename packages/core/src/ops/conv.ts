@@ -646,33 +646,40 @@ interface ConvTransposeParams {
   readonly dilation: readonly number[];
 }
 
-function convTransposeNd(input: Tensor, weight: Tensor, bs: Tensor | null, o: ConvTransposeParams): Tensor {
-  const op = 'conv_transpose2d';
+function convTransposeNd(op: string, sp: number, input: Tensor, weight: Tensor, bs: Tensor | null, o: ConvTransposeParams): Tensor {
   const x = unwrapTensor(op, 'input', input);
   const w = unwrapTensor(op, 'weight', weight);
   unwrapOptionalTensor(op, 'bias', bs);
-  if (x.dim !== 3 && x.dim !== 4) {
-    throw new ShapeError(`${op}: Expected 3D (unbatched) or 4D (batched) input to ${op}, but got input of size: ${fmtShape(x.sizes)}`);
+  if (x.dim !== sp + 1 && x.dim !== sp + 2) {
+    throw new ShapeError(`${op}: Expected ${sp + 1}D (unbatched) or ${sp + 2}D (batched) input to ${op}, but got input of size: ${fmtShape(x.sizes)}`);
   }
-  if (x.dim === 3) return tidy(() => squeeze(convTransposeNd(unsqueeze(input, 0), weight, bs, o), 0));
+  if (x.dim === sp + 1) return tidy(() => squeeze(convTransposeNd(op, sp, unsqueeze(input, 0), weight, bs, o), 0));
   const p: ConvParams = {
-    stride: intList(op, 'stride', o.stride, 2),
-    padding: intList(op, 'padding', o.padding, 2),
-    dilation: intList(op, 'dilation', o.dilation, 2),
+    stride: intList(op, 'stride', o.stride, sp),
+    padding: intList(op, 'padding', o.padding, sp),
+    dilation: intList(op, 'dilation', o.dilation, sp),
     transposed: true,
-    outputPadding: intList(op, 'output_padding', o.outputPadding, 2),
+    outputPadding: intList(op, 'output_padding', o.outputPadding, sp),
     groups: o.groups,
   };
   convOutputSizes(op, x, w, bs?.impl ?? null, p);
   return callFunctional(CONVOLUTION, [x, w, bs?.impl ?? null, [...p.stride], [...p.padding], [...p.dilation], true, [...p.outputPadding], p.groups]);
 }
 
+/** F.conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1). */
+export const convTranspose1d = front(
+  'conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] output_padding=0, int groups=1, int[1] dilation=1) -> Tensor',
+  { method: false, namespaces: ['torch', 'nn.functional'] },
+).run(([input, weight, bias, stride, padding, outputPadding, groups, dilation]): Tensor =>
+  convTransposeNd('conv_transpose1d', 1, input, weight, bias ?? null, { stride, padding, outputPadding, groups, dilation }),
+);
+
 /** F.conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1). */
 export const convTranspose2d = front(
   'conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor',
   { method: false, namespaces: ['torch', 'nn.functional'] },
 ).run(([input, weight, bias, stride, padding, outputPadding, groups, dilation]): Tensor =>
-  convTransposeNd(input, weight, bias ?? null, { stride, padding, outputPadding, groups, dilation }),
+  convTransposeNd('conv_transpose2d', 2, input, weight, bias ?? null, { stride, padding, outputPadding, groups, dilation }),
 );
 export type ConvTransposeOptions = OptionsOf<typeof convTranspose2d>;
 

@@ -23,6 +23,8 @@ export type SoftmaxOptions = core.SoftmaxOptions;
 export type ConvOptions = core.ConvOptions;
 export type ConvTransposeOptions = core.ConvTransposeOptions;
 export type MaxPool2dOptions = core.MaxPool2dOptions;
+export type MaxPool1dOptions = core.MaxPool1dOptions;
+export type AvgPool1dOptions = core.AvgPool1dOptions;
 export type AvgPool2dOptions = core.AvgPool2dOptions;
 export type PadOptions = core.PadOptions;
 export type InterpolateOptions = core.InterpolateOptions;
@@ -39,6 +41,7 @@ export * from '../generated/functional-front-ops';
 // ../generated/functional-front-ops
 export {
   // convolution, pooling, interpolation (the others: ../generated/functional-front-ops)
+  maxPool1d,
   maxPool2d,
   interpolate,
 } from '@torch-ts/core';

@@ -23,8 +23,10 @@ export { Parameter } from './parameter';
 export { Sequential, ModuleList, ModuleDict } from './modules/container';
 export { Identity, Linear, Bilinear, Flatten, Unflatten, type LinearOptions } from './modules/linear';
 export { ReLU, GELU, SiLU, Tanh, Sigmoid, LeakyReLU, ELU, Softmax, LogSoftmax, Dropout } from './modules/activation';
-export { Conv1d, Conv2d, ConvTranspose2d, type ConvOptions, type ConvTransposeOptions } from './modules/conv';
-export { MaxPool2d, AvgPool2d, AdaptiveAvgPool2d } from './modules/pooling';
+export { Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, type ConvOptions, type ConvTransposeOptions } from './modules/conv';
+export { MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d } from './modules/pooling';
+export { PixelShuffle, PixelUnshuffle, ChannelShuffle } from './modules/pixel-shuffle';
+export { Unfold, Fold } from './modules/fold';
 export { BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm } from './modules/normalization';
 export { Embedding } from './modules/sparse';
 export {

@@ -61,10 +61,10 @@ const convParams = <N extends number>(n: N) =>
   `int in_channels, int out_channels, int[${n}] kernel_size, int[${n}] stride=1, Any padding=0, int[${n}] dilation=1, int groups=1, bool bias=True, str padding_mode='zeros', ${FACTORY_PARAMS}` as const;
 const conv1dArgs = initBinder('Conv1d', convParams(1));
 const conv2dArgs = initBinder('Conv2d', convParams(2));
-const convTranspose2dArgs = initBinder(
-  'ConvTranspose2d',
-  `int in_channels, int out_channels, int[2] kernel_size, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, bool bias=True, int[2] dilation=1, str padding_mode='zeros', ${FACTORY_PARAMS}`,
-);
+const convTransposeParams = <N extends number>(n: N) =>
+  `int in_channels, int out_channels, int[${n}] kernel_size, int[${n}] stride=1, int[${n}] padding=0, int[${n}] output_padding=0, int groups=1, bool bias=True, int[${n}] dilation=1, str padding_mode='zeros', ${FACTORY_PARAMS}` as const;
+const convTranspose1dArgs = initBinder('ConvTranspose1d', convTransposeParams(1));
+const convTranspose2dArgs = initBinder('ConvTranspose2d', convTransposeParams(2));
 
 function convSpec(v: ReturnType<typeof conv2dArgs.bind>): ConvSpec<ConvPadding> {
   const [inChannels, outChannels, kernelSize, stride, padding, dilation, groups, bias, paddingMode, device, dtype] = v;
@@ -189,6 +189,26 @@ export class Conv2d extends ConvNd {
 
   override forward(input: Tensor): Tensor {
     return F.conv2d(input, this.weight, this.bias, convArgs(this));
+  }
+}
+
+type ConvTransposeArgs = BoundArgs<
+  [inChannels: number, outChannels: number, kernelSize: IntOrTuple],
+  [stride: IntOrTuple, padding: IntOrTuple, outputPadding: IntOrTuple, groups: number, bias: boolean, dilation: IntOrTuple, paddingMode: 'zeros', device: DeviceLike, dtype: DType | string],
+  ConvTransposeOptions & { inChannels?: number; outChannels?: number; kernelSize?: IntOrTuple }
+>;
+
+function convTransposeArgs(c: ConvNd<number[]>): F.ConvTransposeOptions {
+  return { stride: c.stride, padding: c.padding, outputPadding: c.outputPadding, groups: c.groups, dilation: c.dilation };
+}
+
+export class ConvTranspose1d extends ConvNd<number[]> {
+  constructor(...args: ConvTransposeArgs) {
+    super(convTransposeSpec(convTranspose1dArgs.bind(args)), true, 1);
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.convTranspose1d(input, this.weight, this.bias, convTransposeArgs(this));
   }
 }
 

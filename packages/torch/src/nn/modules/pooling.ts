@@ -139,3 +139,101 @@ export class AdaptiveAvgPool2d extends Module {
     return `output_size=${pyRepr(this.outputSize)}`;
   }
 }
+
+const maxPool1dArgs = initBinder('MaxPool1d', 'Any kernel_size, Any? stride=None, Any padding=0, Any dilation=1, bool return_indices=False, bool ceil_mode=False');
+const avgPool1dArgs = initBinder('AvgPool1d', 'Any kernel_size, Any? stride=None, Any padding=0, bool ceil_mode=False, bool count_include_pad=True');
+const adaptiveAvgPool1dArgs = initBinder('AdaptiveAvgPool1d', 'Any output_size');
+
+/** `_single`: an int as a 1-tuple, a tuple as itself (AvgPool1d keeps its sizes so, and prints them so). */
+const single = (v: IntOrTuple): number[] => (typeof v === 'number' ? [v] : [...v]);
+
+export class MaxPool1d extends Module {
+  readonly kernelSize: IntOrTuple;
+  readonly stride: IntOrTuple;
+  readonly padding: IntOrTuple;
+  readonly dilation: IntOrTuple;
+  readonly returnIndices: boolean;
+  readonly ceilMode: boolean;
+
+  constructor(
+    ...args: BoundArgs<
+      [kernelSize: IntOrTuple],
+      [stride: IntOrTuple, padding: IntOrTuple, dilation: IntOrTuple, returnIndices: boolean, ceilMode: boolean],
+      MaxPoolOptions & { kernelSize?: IntOrTuple }
+    >
+  ) {
+    super();
+    const [kernelSize, stride, padding, dilation, returnIndices, ceilMode] = maxPool1dArgs.bind(args);
+    this.kernelSize = intOrTuple('MaxPool1d', 'kernelSize', kernelSize);
+    this.stride = stride == null ? this.kernelSize : intOrTuple('MaxPool1d', 'stride', stride);
+    this.padding = intOrTuple('MaxPool1d', 'padding', padding);
+    this.dilation = intOrTuple('MaxPool1d', 'dilation', dilation);
+    this.returnIndices = returnIndices;
+    this.ceilMode = ceilMode;
+  }
+
+  override forward(input: Tensor): Tensor {
+    // (with returnIndices, the [values, indices] pair, as MaxPool2d)
+    return F.maxPool1d(input, this.kernelSize, {
+      stride: this.stride,
+      padding: this.padding,
+      dilation: this.dilation,
+      ceilMode: this.ceilMode,
+      returnIndices: this.returnIndices,
+    }) as Tensor;
+  }
+
+  override extraRepr(): string {
+    return `kernel_size=${pyRepr(this.kernelSize)}, stride=${pyRepr(this.stride)}, padding=${pyRepr(this.padding)}, dilation=${pyRepr(this.dilation)}, ceil_mode=${pyRepr(this.ceilMode)}`;
+  }
+}
+
+export class AvgPool1d extends Module {
+  readonly kernelSize: number[];
+  readonly stride: number[];
+  readonly padding: number[];
+  readonly ceilMode: boolean;
+  readonly countIncludePad: boolean;
+
+  constructor(
+    ...args: BoundArgs<
+      [kernelSize: IntOrTuple],
+      [stride: IntOrTuple, padding: IntOrTuple, ceilMode: boolean, countIncludePad: boolean],
+      Omit<AvgPoolOptions, 'divisorOverride'> & { kernelSize?: IntOrTuple }
+    >
+  ) {
+    super();
+    const [kernelSize, stride, padding, ceilMode, countIncludePad] = avgPool1dArgs.bind(args);
+    this.kernelSize = single(intOrTuple('AvgPool1d', 'kernelSize', kernelSize));
+    this.stride = stride == null ? this.kernelSize : single(intOrTuple('AvgPool1d', 'stride', stride));
+    this.padding = single(intOrTuple('AvgPool1d', 'padding', padding));
+    this.ceilMode = ceilMode;
+    this.countIncludePad = countIncludePad;
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.avgPool1d(input, this.kernelSize, { stride: this.stride, padding: this.padding, ceilMode: this.ceilMode, countIncludePad: this.countIncludePad });
+  }
+
+  override extraRepr(): string {
+    return `kernel_size=${pyRepr(this.kernelSize)}, stride=${pyRepr(this.stride)}, padding=${pyRepr(this.padding)}`;
+  }
+}
+
+export class AdaptiveAvgPool1d extends Module {
+  readonly outputSize: IntOrTuple;
+
+  constructor(...args: BoundArgs<[outputSize: IntOrTuple], [], { outputSize?: IntOrTuple }>) {
+    super();
+    const [outputSize] = adaptiveAvgPool1dArgs.bind(args);
+    this.outputSize = intOrTuple('AdaptiveAvgPool1d', 'outputSize', outputSize);
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.adaptiveAvgPool1d(input, this.outputSize);
+  }
+
+  override extraRepr(): string {
+    return `output_size=${pyRepr(this.outputSize)}`;
+  }
+}
