@@ -126,7 +126,38 @@ def setup(w):
             x.grad = None
             return g
         return Prepared(loop(w["calls"], once))
+    if wid in ("per-sample-vmap", "per-sample-loop"):
+        return per_sample(wid, s["psg"])
     raise ValueError(f"bench_torch: unknown workload {wid}")
+
+
+def per_sample(wid, m):
+    """Note [Per-sample gradient rows] (workloads.ts): vmap(grad(loss)) or a loop of grad, flattened."""
+    try:
+        from torch.func import vmap, grad
+    except ImportError:
+        from functorch import vmap, grad
+    (i, h, o), batch = m["widths"], m["batch"]
+    p = {
+        "w1": t32(uniform(i * h, 10, -0.3, 0.3), [h, i]),
+        "b1": t32(uniform(h, 11, -0.3, 0.3), [h]),
+        "w2": t32(uniform(h * o, 12, -0.3, 0.3), [o, h]),
+        "b2": t32(uniform(o, 13, -0.3, 0.3), [o]),
+    }
+    x = t32(uniform(batch * i, 3), [batch, i])
+    y = torch.from_numpy(labels(batch, o, 4)).to(DEVICE)
+
+    def loss(q, xi, yi):
+        return F.cross_entropy(F.linear(F.relu(F.linear(xi[None], q["w1"], q["b1"])), q["w2"], q["b2"]), yi[None])
+
+    g = grad(loss)
+    flat = lambda gs: torch.cat([gs[k].reshape(batch, -1) for k in ("w1", "b1", "w2", "b2")], 1)
+    if wid == "per-sample-vmap":
+        return Prepared(lambda: flat(vmap(g, in_dims=(None, 0, 0))(p, x, y)))
+    def run():
+        rows = [g(p, x[n], y[n]) for n in range(batch)]
+        return flat({k: torch.stack([r[k] for r in rows]) for k in ("w1", "b1", "w2", "b2")})
+    return Prepared(run)
 
 
 def mlp_step(m):

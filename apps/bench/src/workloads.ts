@@ -21,7 +21,19 @@ export type WorkloadId =
   | 'rfft'
   | 'fft'
   | 'add-1'
-  | 'tiny-fwd-bwd';
+  | 'tiny-fwd-bwd'
+  | 'per-sample-vmap'
+  | 'per-sample-loop';
+
+/**
+ * Note [Per-sample gradient rows]
+ * `per-sample-vmap` and `per-sample-loop` compute the same thing: for each of `batch`
+ * samples, the gradient of a 2-layer MLP's cross-entropy loss (widths[0] -> widths[1], relu,
+ * -> widths[2]) with respect to its four parameters, as `torch.func.vmap(torch.func.grad(loss),
+ * in_dims=(None, 0, 0))` and as a loop of `grad` calls stacked. The output is every
+ * per-sample gradient, flattened and concatenated (w1, b1, w2, b2). Libraries without
+ * function transforms are n/a.
+ */
 
 /**
  * Note [FFT rows]
@@ -45,6 +57,8 @@ export interface Shapes {
   readonly conv?: { readonly input: readonly [number, number, number, number]; readonly weight: readonly [number, number, number, number]; readonly padding: number };
   /** mlp-step: layer widths (input first) and batch size. */
   readonly mlp?: { readonly widths: readonly number[]; readonly batch: number; readonly lr: number };
+  /** per-sample rows (Note [Per-sample gradient rows]): MLP widths (3) and batch size. */
+  readonly psg?: { readonly widths: readonly [number, number, number]; readonly batch: number };
 }
 
 export interface Workload {
@@ -95,6 +109,8 @@ export const WORKLOADS: readonly Workload[] = [
   { id: 'fft', label: 'fft complex64 [16,4096] dim -1', shapes: { shape: [16, 4096] } },
   { id: 'add-1', label: 'add 1 + 1 (µs per call)', shapes: { shape: [1] }, calls: 10_000 },
   { id: 'tiny-fwd-bwd', label: 'mul -> sum -> backward, 4 elements (µs per call)', shapes: { shape: [4] }, calls: 1_000 },
+  { id: 'per-sample-vmap', label: 'per-sample grads vmap(grad) MLP 64-32-10 b32', shapes: { psg: { widths: [64, 32, 10], batch: 32 } } },
+  { id: 'per-sample-loop', label: 'per-sample grads loop of grad MLP 64-32-10 b32', shapes: { psg: { widths: [64, 32, 10], batch: 32 } } },
 ];
 
 /** The same workloads on sizes small enough for a unit test. */
@@ -106,6 +122,7 @@ function tinyShapes(w: Workload): Shapes {
   if (s.n !== undefined) return { n: Math.max(3, s.n / 64 + 1) };
   if (s.conv) return { conv: { input: [2, 3, 5, 5], weight: [4, 3, 3, 3], padding: 1 } };
   if (s.mlp) return { mlp: { widths: [12, 8, 8, 3], batch: 5, lr: s.mlp.lr } };
+  if (s.psg) return { psg: { widths: [6, 5, 3], batch: 4 } };
   if (w.id === 'sum-lastdim' || w.id === 'softmax' || w.id === 'add-transposed' || w.id === 'add-bcast') return { shape: [7, 9] };
   // Not a power of two: the peers' FFTs take another path there (tfjs: a DFT by matmul).
   if (w.id === 'rfft' || w.id === 'fft') return { shape: [3, 12] };

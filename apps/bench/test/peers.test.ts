@@ -21,10 +21,23 @@ const ref = (id: string) => {
 
 /** What each peer cannot run, and why. */
 const NA: Record<Exclude<LibName, 'torch-ts' | 'torch-ts-threads' | 'torch-ts-webgpu' | 'tfjs-webgpu' | 'pytorch-cuda'>, Record<string, RegExp>> = {
-  'tfjs-cpu': {},
-  'tfjs-wasm': { rfft: /no FFT kernel/, fft: /no FFT kernel/ },
-  'js-pytorch': { conv2d: /^no conv2d in js-pytorch$/, rfft: /^no FFT in js-pytorch$/, fft: /^no FFT in js-pytorch$/ },
-  onnxruntime: { 'mlp-step': /inference only/, 'tiny-fwd-bwd': /no autograd/, rfft: /opset 17/, fft: /opset 17/ },
+  'tfjs-cpu': { 'per-sample-vmap': /no vmap/, 'per-sample-loop': /no vmap/ },
+  'tfjs-wasm': { rfft: /no FFT kernel/, fft: /no FFT kernel/, 'per-sample-vmap': /no vmap/, 'per-sample-loop': /no vmap/ },
+  'js-pytorch': {
+    conv2d: /^no conv2d in js-pytorch$/,
+    rfft: /^no FFT in js-pytorch$/,
+    fft: /^no FFT in js-pytorch$/,
+    'per-sample-vmap': /no function transforms/,
+    'per-sample-loop': /no function transforms/,
+  },
+  onnxruntime: {
+    'mlp-step': /inference only/,
+    'tiny-fwd-bwd': /no autograd/,
+    rfft: /opset 17/,
+    fft: /opset 17/,
+    'per-sample-vmap': /no autograd/,
+    'per-sample-loop': /no autograd/,
+  },
   pytorch: {},
 };
 

@@ -250,6 +250,8 @@ export * as utils from './utils';
 
 /** `torch.distributions`: probability distributions, their samples, log-probabilities and KL divergences. */
 export * as distributions from './distributions';
+/** `torch.func`: vmap, grad, gradAndValue, vjp, jacrev, hessian, functionalCall, stackModuleState. */
+export * as func from './func';
 
 /** `torch.finfo` / `torch.iinfo`: the limits of a dtype. */
 export { finfo, iinfo, type FInfo, type IInfo } from '@torch-ts/core';

@@ -111,6 +111,9 @@ export const jsPytorch: Library = {
         const b = t(uniform(1, 2), [1]);
         return prepared(loop(w.calls!, () => a.add(b)));
       }
+      case 'per-sample-vmap':
+      case 'per-sample-loop':
+        return { na: 'no function transforms (vmap, grad) in js-pytorch' };
       case 'tiny-fwd-bwd': {
         const x = t(uniform(4, 1), [4], true);
         // The grad of the last call is the result: 2x.

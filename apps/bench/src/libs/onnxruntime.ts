@@ -120,6 +120,9 @@ function setup(w: Workload): Setup | Promise<Setup> {
     case 'fft':
       // ONNX has a DFT operator from opset 17; the bench's graphs are opset 13 (onnx/proto.ts).
       return { na: 'no FFT graph: ONNX DFT needs opset 17, the bench builds opset 13' };
+    case 'per-sample-vmap':
+    case 'per-sample-loop':
+      return { na: 'onnxruntime-node has no autograd' };
     case 'tiny-fwd-bwd':
       return { na: 'onnxruntime-node has no autograd' };
   }

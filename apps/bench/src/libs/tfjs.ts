@@ -248,6 +248,9 @@ export function tfjsLibrary(name: NodeLibName, backend: TfjsBackend): Library {
           const b = t32(uniform(1, 2), [1]);
           return prepared([a, b], loop(w.calls!, () => tf.add(a, b)));
         }
+        case 'per-sample-vmap':
+        case 'per-sample-loop':
+          return { na: 'no vmap in tfjs (per-sample gradients need function transforms)' };
         case 'tiny-fwd-bwd': {
           // tfjs's autograd is functional: the gradient of sum(x * x) at x, with nothing to drop.
           const x = t32(uniform(4, 1), [4]);

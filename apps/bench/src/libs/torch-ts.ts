@@ -180,6 +180,9 @@ function setupOn(w: Workload, device: Dev): Setup {
       const b = f32(uniform(1, 2), [1], device);
       return prepared([a, b], loop(w.calls!, () => torch.add(a, b)), device);
     }
+    case 'per-sample-vmap':
+    case 'per-sample-loop':
+      return perSample(w, device);
     case 'tiny-fwd-bwd': {
       const x = f32(uniform(4, 1), [4], device, true);
       const opt = new torch.optim.SGD([x]);
@@ -197,6 +200,36 @@ function setupOn(w: Workload, device: Dev): Setup {
       return prepared([x], loop(w.calls!, once), device);
     }
   }
+}
+
+/** Per-sample gradients of an MLP's loss (Note [Per-sample gradient rows]). */
+function perSample(w: Workload, device: Dev): Setup {
+  const { widths, batch } = w.shapes.psg!;
+  const [i, h, o] = widths;
+  const p: Record<string, Tensor> = {
+    w1: f32(uniform(i * h, 10, -0.3, 0.3), [h, i], device),
+    b1: f32(uniform(h, 11, -0.3, 0.3), [h], device),
+    w2: f32(uniform(h * o, 12, -0.3, 0.3), [o, h], device),
+    b2: f32(uniform(o, 13, -0.3, 0.3), [o], device),
+  };
+  const x = f32(uniform(batch * i, 3), [batch, i], device);
+  const yCpu = torch.tensor(Array.from(labels(batch, o, 4)), { dtype: 'int64' });
+  const y = device === 'cpu' ? yCpu : yCpu.to(device);
+  const loss = (q: Record<string, Tensor>, xi: Tensor, yi: Tensor): Tensor =>
+    F.crossEntropy(F.linear(F.relu(F.linear(xi.unsqueeze(0), q.w1, q.b1)), q.w2, q.b2), yi.unsqueeze(0));
+  const g = torch.func.grad(loss);
+  const flat = (gs: Record<string, Tensor>): Tensor => torch.cat(['w1', 'b1', 'w2', 'b2'].map((k) => gs[k].reshape([batch, -1])), 1);
+  const run =
+    w.id === 'per-sample-vmap'
+      ? () => torch.tidy(() => flat(torch.func.vmap(g, { inDims: [null, 0, 0] })(p, x, y) as Record<string, Tensor>))
+      : () =>
+          torch.tidy(() => {
+            const rows = Array.from({ length: batch }, (_, n) => g(p, x.select(0, n), y.select(0, n)) as Record<string, Tensor>);
+            const out: Record<string, Tensor> = {};
+            for (const k of ['w1', 'b1', 'w2', 'b2']) out[k] = torch.stack(rows.map((r) => r[k]));
+            return flat(out);
+          });
+  return prepared([...Object.values(p), x, y], run, device);
 }
 
 /**

@@ -60,6 +60,9 @@ const INTERNAL = new Set(['_parameters', '_buffers', '_nonPersistent', '_modules
 export interface Module {
   (...args: any[]): ReturnType<this['forward']>;
 }
+/** Set while `_substituteTensor` assigns: the assignment is filed by it, unchecked. */
+let substituting = false;
+
 export class Module {
   declare _parameters: Map<string, Parameter | null>;
   declare _buffers: Map<string, Tensor | null>;
@@ -107,8 +110,28 @@ export class Module {
     return proxy;
   }
 
+  /**
+   * Puts any tensor (or null) in the place of the parameter or buffer `name` of this module,
+   * unchecked, and returns what was there: `torch.func.functionalCall`'s substitution
+   * (Note [functionalCall substitutes in place]), which restores the old value the same way.
+   */
+  _substituteTensor(name: string, value: Tensor | null): Tensor | null {
+    const map: Map<string, Tensor | null> | null = this._parameters.has(name) ? this._parameters : this._buffers.has(name) ? this._buffers : null;
+    if (!map) throw new TorchError(`functionalCall: ${this.constructor.name} has no parameter or buffer \`${name}\``);
+    const old = map.get(name) ?? null;
+    substituting = true;
+    try {
+      map.set(name, value as Parameter | null);
+      (this as unknown as Record<string, unknown>)[name] = value;
+    } finally {
+      substituting = false;
+    }
+    return old;
+  }
+
   /** Files an assigned value as PyTorch's `__setattr__` does (Note [Module registration by assignment]). */
   _fileAttribute(name: string, value: unknown): void {
+    if (substituting) return;
     if (value instanceof Parameter) {
       this._buffers.delete(name);
       this._nonPersistent.delete(name);
