@@ -1,3 +1,4 @@
+import { setTangent, tangentOf } from './forward-ad';
 import { AutogradError, Tensor, isInferenceModeEnabled, keep, tidy, type TensorImpl, type VersionCounter } from '@torch-ts/core';
 import { AutogradMeta } from './autograd-meta';
 import type { Node } from './node';
@@ -77,6 +78,9 @@ export class SavedVariable {
     const meta = new AutogradMeta(alias);
     meta.setGradFn(node, this.outputNr);
     alias.autogradMeta = meta;
+    // (a saved output keeps its tangent: forward-over-reverse reads it, Note [Forward-mode AD])
+    const fw = tangentOf(impl);
+    if (fw) setTangent(alias, fw);
     return new Tensor(alias);
   }
 
