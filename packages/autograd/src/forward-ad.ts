@@ -99,7 +99,7 @@ function alias(t: Tensor): Tensor {
 const differentiable = (dtype: TensorImpl['dtype']) => isFloatingType(dtype) || isComplexType(dtype);
 
 /** Whether `t` lies on its storage exactly as `like` (PyTorch's `has_same_meta`). */
-function sameLayout(t: TensorImpl, like: TensorImpl): boolean {
+export function sameLayout(t: TensorImpl, like: TensorImpl): boolean {
   return (
     t.storageOffset === like.storageOffset &&
     t.storage.nbytes === like.storage.nbytes &&

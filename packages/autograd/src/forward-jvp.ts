@@ -16,7 +16,7 @@ import {
 import { grad as autogradGrad } from './api';
 import type { Derivative } from './derivative';
 import type { InputInfo } from './formula-node';
-import { setTangent, tangentOf, withoutForward, zerosLaidOutAs } from './forward-ad';
+import { sameLayout, setTangent, tangentOf, withoutForward, zerosLaidOutAs } from './forward-ad';
 import { enableGrad } from './grad-mode';
 import { validateGrad } from './validate-grads';
 
@@ -58,7 +58,7 @@ export function anyTangent(args: readonly unknown[], indices: readonly number[])
 function viewTangent(input: TensorImpl, out: TensorImpl): TensorImpl | null {
   const t = tangentOf(input);
   if (!t || out.dtype !== input.dtype || out.isConj !== input.isConj) return null;
-  if (t.storage.nbytes !== input.storage.nbytes) return null;
+  if (!sameLayout(t, input)) return null;
   return t.view(out.sizes, out.strides, out.storageOffset - input.storageOffset + t.storageOffset);
 }
 
@@ -97,6 +97,15 @@ function jvpFromBackward(c: JvpCall, tangents: readonly (TensorImpl | null)[], o
           }
           const a = c.argIndex(s) === 0 && c.selfBefore ? c.selfBefore : c.args[c.argIndex(s)];
           if (a instanceof TensorImpl) saved[s] = detached(a);
+        }
+        if (c.derivative.forward) {
+          const own = c.derivative.forward({
+            tangents: tangents.map((t) => (t ? new Tensor(t.retain()) : null)),
+            primals: c.inputs.map((t, i) => (i === 0 && c.selfBefore ? detached(c.selfBefore) : t ? detached(t) : null)),
+            results: outs.map(detached),
+            args: c.nodeArgs,
+          });
+          if (own) return [...own];
         }
         const us = outs.map((o) => (isDifferentiableType(o.dtype) ? zeros([...o.sizes], { dtype: o.dtype, device: o.device }).requiresGrad_() : null));
         const needs = tangents.map((t) => t !== null);

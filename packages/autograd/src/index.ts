@@ -26,5 +26,5 @@ export { gradcheck, gradgradcheck } from './gradcheck';
 export { viewScatterAdd } from './view-scatter';
 export * as forwardAd from './forward-ad-api';
 export * as functional from './functional';
-export type { Derivative, DerivativeContext, DerivativeEntry, NotDifferentiable } from './derivative';
+export type { Derivative, DerivativeContext, DerivativeEntry, ForwardContext, NotDifferentiable } from './derivative';
 export { Node, AccumulateGrad, type Edge } from './node';
