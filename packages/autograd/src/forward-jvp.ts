@@ -81,8 +81,10 @@ const detached = (impl: TensorImpl) => withoutForward(() => new Tensor(impl.reta
 
 /** The outputs' tangents by the double-VJP trick (Note [JVPs from backward formulas]); null for an output with none. */
 function jvpFromBackward(c: JvpCall, tangents: readonly (TensorImpl | null)[], outs: readonly TensorImpl[]): (TensorImpl | null)[] {
+  // (PyTorch's message; where the backward formula refused for a reason of its own, the reason follows)
   const fail = (why: string): never => {
-    throw new AutogradError(`Trying to use forward AD with ${c.name} that does not support it (${why}).`);
+    const reason = c.derivative.name === 'NotImplemented' ? '' : ` (${why})`;
+    throw new AutogradError(`Trying to use forward AD with aten::${c.name} that does not support it.${reason}`);
   };
   return withoutForward(() =>
     enableGrad(() =>

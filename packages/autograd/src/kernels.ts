@@ -161,7 +161,7 @@ function differentiableKernel<A extends readonly unknown[]>(op: OperatorHandle, 
       const result = reverse(ks, args);
       const outs = (Array.isArray(result) ? result : [result]).map((o) => tensorOutput(name, o));
       const call: JvpCall = {
-        name: op.schema.overload ? `${name}.${op.schema.overload}` : name,
+        name,
         derivative: d as Derivative,
         args,
         inputs,

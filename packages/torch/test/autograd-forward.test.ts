@@ -169,3 +169,27 @@ describe('autograd.functional', () => {
     expect(thrown(() => AF.hessian(f3, x3())).message).toMatch(/^hessian: The Tensor returned by the function given to hessian should contain a single element/);
   });
 });
+
+describe('forward AD errors for ops without a JVP', () => {
+  it("raises PyTorch's message", () => {
+    class Twice extends torch.autograd.Function {
+      static override forward(_ctx: unknown, x: Tensor): Tensor {
+        return x.mul(2);
+      }
+      static override backward(_ctx: unknown, g: Tensor): Tensor {
+        return g.mul(2);
+      }
+    }
+    fa.dualLevel(() => {
+      const x = fa.makeDual(x3(), v3());
+      expect(thrown(() => x.scatter(0, torch.tensor([0, 1]), torch.ones([2], { dtype: 'float64' }), { reduce: 'add' })).message).toMatch(
+        /^Trying to use forward AD with aten::scatter_? that does not support it\.$/,
+      );
+      const e = thrown(() => Twice.apply(x));
+      expect(e).toBeInstanceOf(torch.TorchError);
+      expect(e.message).toBe('Twice: You must implement the jvp function for custom autograd.Function to use it with forward mode AD.');
+      // without a tangent the Function runs
+      expect(Twice.apply<Tensor>(x3()).tolist()).toEqual(x3().mul(2).tolist());
+    });
+  });
+});
