@@ -61,14 +61,14 @@ function check(s: GradcheckSample): string[] {
     const vjp = grad(live.map(([o]) => o), inputs.filter((_, i) => diff[i]), us, { allowUnused: true });
     let lhs = 0;
     live.forEach(([, k], j) => {
-      lhs += jv[k]!.mul(us[j]).sum().item();
+      lhs += Number(jv[k]!.mul(us[j]).sum().item());
     });
     let rhs = 0;
     let m = 0;
     inputs.forEach((_, i) => {
       if (!diff[i]) return;
       const g = vjp[m++];
-      if (g) rhs += g.mul(vs[i]!).sum().item();
+      if (g) rhs += Number(g.mul(vs[i]!).sum().item());
     });
     if (!(Math.abs(lhs - rhs) <= 1e-7 + 1e-7 * Math.abs(rhs)) && !(Number.isNaN(lhs) && Number.isNaN(rhs))) {
       problems.push(`<J v, u> = ${lhs} but <v, J^T u> = ${rhs}`);
