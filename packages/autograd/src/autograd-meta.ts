@@ -25,6 +25,11 @@ export class AutogradMeta implements AutogradMetaInterface {
   retainsGrad = false;
   hooks: TensorHook[] = [];
   gradAccumulator: AccumulateGrad | null = null;
+  /**
+   * The tangent at the (one) forward AD level, PyTorch's ForwardGrad (Note [Forward-mode AD]):
+   * one reference owned here; forward-ad.ts sets and clears it.
+   */
+  fwGrad: TensorImpl | null = null;
 
   constructor(readonly impl: TensorImpl) {}
 
@@ -76,8 +81,15 @@ export class AutogradMeta implements AutogradMetaInterface {
     this.gradHandle = null;
   }
 
+  setFwGrad(t: TensorImpl | null): void {
+    t?.retain();
+    this.fwGrad?.release();
+    this.fwGrad = t;
+  }
+
   release(): void {
     this.setGrad(null);
+    this.setFwGrad(null);
     const fn = this.fn;
     this.fn = null;
     fn?.forgetRetainedGrad(this);

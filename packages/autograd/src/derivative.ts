@@ -61,6 +61,22 @@ export interface Derivative<A extends readonly unknown[] = readonly unknown[]> {
   readonly saves: readonly string[];
   /** One gradient per input (null: none). */
   readonly backward: (ctx: DerivativeContext<A>) => readonly (Tensor | null)[];
+  /**
+   * The JVP, one tangent per output (null: none), where the one derived from `backward` will
+   * not do (Note [JVPs from backward formulas]); returning null falls back to that one.
+   */
+  readonly forward?: (ctx: ForwardContext<A>) => readonly (Tensor | null)[] | null;
+}
+
+/** What a forward formula reads: detached primals, with no tangents of their own (Note [Forward-mode AD]). */
+export interface ForwardContext<A extends readonly unknown[] = readonly unknown[]> {
+  /** The tangent of each input (in `inputs` order), null where it has none. */
+  readonly tangents: readonly (Tensor | null)[];
+  /** The inputs' values (an in-place op's `self` as it was before the op). */
+  readonly primals: readonly (Tensor | null)[];
+  /** The op's outputs. */
+  readonly results: readonly Tensor[];
+  readonly args: Readonly<A>;
 }
 
 /**

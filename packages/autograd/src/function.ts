@@ -1,3 +1,4 @@
+import { forwardActive, tangentOf } from './forward-ad';
 import { AutogradError, Tensor, isDifferentiableType, tidy, zeros, type TensorImpl } from '@torch-ts/core';
 import { ensureMeta, metaOf, requiresGrad } from './autograd-meta';
 import { recordForwardTrace } from './anomaly';
@@ -163,6 +164,10 @@ export class Function {
 function applyFunction(cls: FunctionClass, args: unknown[]): Tensor | Tensor[] {
   const ctx = new FunctionCtx();
   const tensors = args.filter((a): a is Tensor => a instanceof Tensor);
+  // (a Function has no jvp here: PyTorch's error for one without, Note [Forward-mode AD])
+  if (forwardActive() && tensors.some((t) => tangentOf(t.impl) !== null)) {
+    throw new AutogradError(`${cls.name}: You must implement the jvp function for custom autograd.Function to use it with forward mode AD.`);
+  }
   ctx.needsInputGrad = args.map((a) => a instanceof Tensor && isGradEnabled() && requiresGrad(a.impl));
   const result = noGrad(() => cls.forward(ctx, ...args));
   const outputs = Array.isArray(result) ? result : [result];

@@ -24,5 +24,7 @@ export { Function, FunctionCtx } from './function';
 export { savedTensorsHooks, currentSavedTensorsHooks, type SavedTensorsHooks } from './saved-tensors-hooks';
 export { gradcheck, gradgradcheck } from './gradcheck';
 export { viewScatterAdd } from './view-scatter';
-export type { Derivative, DerivativeContext, DerivativeEntry, NotDifferentiable } from './derivative';
+export * as forwardAd from './forward-ad-api';
+export * as functional from './functional';
+export type { Derivative, DerivativeContext, DerivativeEntry, ForwardContext, NotDifferentiable } from './derivative';
 export { Node, AccumulateGrad, type Edge } from './node';

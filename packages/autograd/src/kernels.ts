@@ -25,6 +25,8 @@ import { FormulaNode, type InputInfo } from './formula-node';
 import { CopySlices, ViewOfBase, stridedGeometryOf } from './copy-slices';
 import { nodeOnEdges, type Node } from './node';
 import { SavedVariable } from './saved-variable';
+import { forwardActive, tangentOf, withoutForward } from './forward-ad';
+import { anyTangent, propagateTangents, type JvpCall } from './forward-jvp';
 
 /** Runs `op` below autograd, with autograd off for everything it calls (composites inside). */
 export function belowAutograd(op: OperatorHandle, ks: DispatchKeySet, args: unknown[]): unknown {
@@ -81,7 +83,7 @@ function differentiableKernel<A extends readonly unknown[]>(op: OperatorHandle, 
   // (Note [In-place view ops])
   const inplaceView = inplace && (op.def.tags ?? []).includes('inplace_view');
   const name = op.schema.name;
-  return (ks, args) => {
+  const reverse: BoxedKernel = (ks, args) => {
     // The common case first, without building anything: no input requires grad.
     if (firstRequiringGrad(args, inputIdx) === null) return belowAutograd(op, ks, args);
     // A Tensor[] input (cat's `tensors`) counts as one input per element, in order; a formula
@@ -132,6 +134,46 @@ function differentiableKernel<A extends readonly unknown[]>(op: OperatorHandle, 
       return result;
     } finally {
       node.release(); // the outputs hold the node now (or nothing does, and it is freed)
+    }
+  };
+  const savesIdx = new Map(parsed.filter((p) => !p.s.startsWith('result')).map((p) => [p.s, at(p.s)]));
+  // Forward AD (Note [Forward-mode AD]): the op as above, then its outputs' tangents.
+  return (ks, args) => {
+    if (!forwardActive() || !anyTangent(args, inputIdx)) return reverse(ks, args);
+    if (inplaceView) {
+      // (Note [In-place view ops]) the tangent takes the same new geometry as `self`
+      const t = tangentOf(mutatedSelf(name, args[0]))!;
+      const result = reverse(ks, args);
+      withoutForward(() => belowAutograd(op, ks, [t, ...args.slice(1)]));
+      return result;
+    }
+    const inputs = inputIdx.flatMap((i) => {
+      const a = args[i];
+      if (Array.isArray(a)) return a.map((t) => (t instanceof TensorImpl ? t : null));
+      return [a instanceof TensorImpl ? a : null];
+    });
+    const infos: (InputInfo | null)[] = inputs.map((t) =>
+      t ? { sizes: t.sizes, strides: t.strides, storageOffset: t.storageOffset, dtype: t.dtype, device: t.device } : null,
+    );
+    const self = inplace && !inplaceView ? mutatedSelf(name, args[0]) : null;
+    const selfBefore = self ? withoutForward(() => tensorOutput('clone', belowAutograd(getOperator('clone'), ks, [self, null]))) : null;
+    try {
+      const result = reverse(ks, args);
+      const outs = (Array.isArray(result) ? result : [result]).map((o) => tensorOutput(name, o));
+      const call: JvpCall = {
+        name,
+        derivative: d as Derivative,
+        args,
+        inputs,
+        infos,
+        argIndex: (s) => savesIdx.get(s) ?? at(s),
+        nodeArgs: nodeArgs<A>(args),
+        selfBefore,
+      };
+      propagateTangents(call, outs, self);
+      return result;
+    } finally {
+      selfBefore?.release();
     }
   };
 }

@@ -1,5 +1,6 @@
+import { setTangent } from './forward-ad';
 import { AutogradError, Tensor, isInferenceModeEnabled, keep, tidy, type TensorImpl, type VersionCounter } from '@torch-ts/core';
-import { AutogradMeta } from './autograd-meta';
+import { AutogradMeta, ensureMeta } from './autograd-meta';
 import type { Node } from './node';
 import { currentSavedTensorsHooks } from './saved-tensors-hooks';
 
@@ -23,6 +24,7 @@ export class SavedVariable {
   private readonly version: number;
   private readonly counter: VersionCounter;
   private released = false;
+  private fwSource: AutogradMeta | null = null;
   /** Under saved tensors hooks: what `pack` returned, and the `unpack` to give it back with. */
   private packed: unknown = null;
   private unpackHook: ((packed: unknown) => Tensor) | null = null;
@@ -40,6 +42,9 @@ export class SavedVariable {
     }
     this.version = impl.version.version;
     this.counter = impl.version;
+    // (an output's tangent is set after it is saved: the unpacked alias reads it from the
+    // output's meta when unpacked, as PyTorch's SavedVariable shares the ForwardGrad)
+    if (isOutput) this.fwSource = ensureMeta(impl);
     const own = isOutput ? impl.regeometried(impl.sizes, impl.strides, impl.storageOffset) : impl.retain();
     const hooks = currentSavedTensorsHooks();
     if (hooks === null) {
@@ -77,6 +82,9 @@ export class SavedVariable {
     const meta = new AutogradMeta(alias);
     meta.setGradFn(node, this.outputNr);
     alias.autogradMeta = meta;
+    // (a saved output keeps its tangent: forward-over-reverse reads it, Note [Forward-mode AD])
+    const fw = this.fwSource?.fwGrad ?? null;
+    if (fw) setTangent(alias, fw);
     return new Tensor(alias);
   }
 
@@ -87,6 +95,7 @@ export class SavedVariable {
   release(): void {
     if (this.released) return;
     this.released = true;
+    this.fwSource = null;
     this.impl?.release();
     this.impl = null;
     const p = this.packed as Partial<Disposable> | null;

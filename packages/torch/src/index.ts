@@ -14,6 +14,8 @@ import {
   gradcheck,
   gradgradcheck,
   savedTensorsHooks,
+  forwardAd,
+  functional as autogradFunctional,
 } from '@torch-ts/autograd';
 // tidyAsync follows its body across await through AsyncLocalStorage where Node has it (core Note [Async scopes])
 import './async-scope';
@@ -217,6 +219,10 @@ export const autograd = {
   detectAnomaly,
   /** `torch.autograd.graph`: `savedTensorsHooks(pack, unpack, fn?)` (autograd Note [Saved tensors hooks]). */
   graph: { savedTensorsHooks },
+  /** `torch.autograd.forwardAd`: dual tensors and their tangents (autograd Note [Forward-mode AD]). */
+  forwardAd,
+  /** `torch.autograd.functional`: jacobian, hessian, vjp, jvp, hvp, vhp. */
+  functional: autogradFunctional,
 };
 
 /** `torch.nn` (also `@torch-ts/torch/nn`): modules, `init`, `utils`, `functional`. */

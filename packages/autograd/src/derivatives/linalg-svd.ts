@@ -1,4 +1,4 @@
-import { TorchError, abs, add, arange, cat, cumprod, detach, div, eye, lt, flip, linalgDet, linalgSolve, linalgSvd, matmul, mul, narrow, ones, sub, transpose, unsqueeze, where, type Tensor } from '@torch-ts/core';
+import { TorchError, conj, isComplex, real, sum, abs, add, arange, cat, cumprod, detach, div, eye, lt, flip, linalgDet, linalgSolve, linalgSvd, matmul, mul, narrow, ones, sub, transpose, unsqueeze, where, type Tensor } from '@torch-ts/core';
 import type { DerivativeFamily, DerivativeOf } from '../derivative';
 import { savedTensor } from './common';
 
@@ -75,6 +75,16 @@ const LinalgSvdBackward0: DerivativeOf<'_linalg_svd'> = {
     const cols = (t: Tensor | null) => (t && fullMatrices ? narrow(t, -1, 0, k) : t);
     const rows = (t: Tensor | null) => (t && fullMatrices ? narrow(t, -2, 0, k) : t);
     return [svdBackward(cols(gU), gS, rows(gVh), cols(U)!, S, rows(Vh)!)];
+  },
+  // Without U and Vh the backward cannot run, but PyTorch's forward formula for S can:
+  // dS = Re diag(U^H dA V), with U, V from an SVD that computes them (svdvals' JVP).
+  forward: (ctx) => {
+    const [, , computeUv] = ctx.args;
+    const dA = ctx.tangents[0];
+    if (computeUv || !dA) return null;
+    const [U, , Vh] = linalgSvd(ctx.primals[0]!, { fullMatrices: false });
+    const d = sum(mul(isComplex(U) ? conj(U) : U, matmul(dA, isComplex(Vh) ? conj(mT(Vh)) : mT(Vh))), -2);
+    return [null, isComplex(d) ? real(d) : d, null];
   },
 };
 
