@@ -95,6 +95,8 @@ export {
   matmul,
   nanToNum,
   nanToNum_,
+  cosineSimilarity,
+  pairwiseDistance,
   atenBinaryCrossEntropyWithLogits as binaryCrossEntropyWithLogits,
   maskedFill_,
   maskedFill,

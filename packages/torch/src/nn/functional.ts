@@ -41,4 +41,7 @@ export {
   // convolution, pooling, interpolation (the others: ../generated/functional-front-ops)
   maxPool2d,
   interpolate,
+  // a plain function: its distance_function is a callable, which no schema types
+  tripletMarginWithDistanceLoss,
 } from '@torch-ts/core';
+export type TripletMarginWithDistanceLossOptions = core.TripletMarginWithDistanceLossOptions;
