@@ -105,6 +105,7 @@ function ctcLossImpl(
   zeroInfinity: boolean,
 ): Tensor {
   const op = 'ctc_loss';
+  if (reduction !== 'none' && reduction !== 'mean' && reduction !== 'sum') throw new TorchError(`${op}: ${String(reduction)} is not a valid value for reduction`);
   const lpImpl = unwrapTensor(op, 'log_probs', logProbs);
   const tgImpl = unwrapTensor(op, 'targets', targets);
   if (!isFloatingType(lpImpl.dtype)) throw new DTypeError(`${op}: "ctc_loss_cpu" not implemented for '${torchTypeName(lpImpl.dtype)}'`);

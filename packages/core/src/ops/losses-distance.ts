@@ -16,7 +16,7 @@ import { add, clampMin, div, eq, minimum, mul, neg, rsqrt, sqrt, sub, sum } from
 import { linalgVectorNorm } from './linalg-front';
 import { to } from './copy';
 import { expand } from './views';
-import { applyReduction, LOSS_FRONT } from './losses-pointwise';
+import { applyReduction, checkReduction, LOSS_FRONT } from './losses-pointwise';
 
 const DISTANCE = { method: false, namespaces: ['torch', 'nn.functional'] } as const;
 
@@ -70,6 +70,7 @@ export const cosineEmbeddingLoss = front(
   LOSS_FRONT,
 ).run(([input1, input2, target, margin, , , reduction]): Tensor => {
   const op = 'cosine_embedding_loss';
+  checkReduction(op, reduction);
   const i1 = unwrapTensor(op, 'input1', input1);
   const i2 = unwrapTensor(op, 'input2', input2);
   const t = unwrapTensor(op, 'target', target);
@@ -104,6 +105,7 @@ export const tripletMarginLoss = front(
   LOSS_FRONT,
 ).run(([anchor, positive, negative, margin, p, eps, swap, , , reduction]): Tensor => {
   const op = 'triplet_margin_loss';
+  checkReduction(op, reduction);
   const dims = [unwrapTensor(op, 'anchor', anchor).dim, unwrapTensor(op, 'positive', positive).dim, unwrapTensor(op, 'negative', negative).dim];
   if (dims[0] !== dims[1] || dims[1] !== dims[2]) {
     throw new ShapeError(`${op}: All inputs should have same dimension but got ${dims[0]}D, ${dims[1]}D and ${dims[2]}D inputs.`);

@@ -19,14 +19,15 @@ import { isFloatingType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, ValueError, fmtShape } from '../errors';
 import { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
+import { broadcastShapes } from '../iterator';
 import { front, type OptionsOf } from './front';
-import { unwrapOptionalTensor, unwrapTensor } from './call';
+import { unwrapTensor } from './call';
 import { torchTypeName } from './meta-utils';
 import { where } from './pointwise';
 import { abs, add, any, clampMin, div, exp, le, log, lt, mean, mul, ne, neg, softplus, sub, sum, xlogy } from './generated/table-ops';
 import { unsqueeze } from './views';
 
-/** PyTorch's apply_loss_reduction. */
+/** PyTorch's apply_loss_reduction, for `op`'s checked reduction. */
 export function applyReduction(loss: Tensor, reduction: string): Tensor {
   if (reduction === 'none') return loss;
   return reduction === 'mean' ? mean(loss) : sum(loss);
@@ -42,8 +43,14 @@ export const LOSS_FRONT = {
 /** The losses added after the legacy keywords (huber_loss, gaussian_nll_loss) have none. */
 const NEW_LOSS_FRONT = { method: false, namespaces: ['nn.functional'], choices: { reduction: ['none', 'mean', 'sum'] } } as const;
 
+/** Every operand a tensor, and their shapes broadcastable (the broadcast ShapeError names `op`). */
+export function checkReduction(op: string, reduction: string, allowed: readonly string[] = ['none', 'mean', 'sum']): void {
+  if (!allowed.includes(reduction)) throw new TorchError(`${op}: ${reduction} is not a valid value for reduction`);
+}
+
 function tensors(op: string, named: Record<string, unknown>): void {
-  for (const [name, x] of Object.entries(named)) unwrapTensor(op, name, x);
+  let shape: readonly number[] = [];
+  for (const [name, x] of Object.entries(named)) shape = broadcastShapes(op, shape, unwrapTensor(op, name, x).sizes);
 }
 
 /** log(sigmoid(x)), stable for any x: -softplus(-x). */
@@ -61,6 +68,7 @@ export const klDiv = front(
   { ...LOSS_FRONT, choices: { reduction: ['none', 'mean', 'sum', 'batchmean'] } },
 ).run(([input, target, , , reduction, logTarget]): Tensor => {
   tensors('kl_div', { input, target });
+  checkReduction('kl_div', reduction, ['none', 'mean', 'sum', 'batchmean']);
   return tidy(() => {
     const pointwise = logTarget ? mul(exp(target), sub(target, input)) : sub(xlogy(target, target), mul(target, input));
     if (reduction !== 'batchmean') return applyReduction(pointwise, reduction);
@@ -74,6 +82,7 @@ export type KlDivOptions = OptionsOf<typeof klDiv>;
 export const huberLoss = front("huber_loss(Tensor input, Tensor target, str reduction='mean', float delta=1.0) -> Tensor", NEW_LOSS_FRONT).run(
   ([input, target, reduction, delta]): Tensor => {
     tensors('huber_loss', { input, target });
+  checkReduction('huber_loss', reduction);
     if (!(delta > 0)) throw new TorchError('huber_loss: huber_loss does not support non-positive values for delta.');
     if (!isFloatingType(input.dtype)) throw new DTypeError(`huber_loss: "huber_cpu" not implemented for '${torchTypeName(input.impl.dtype)}'`);
     return tidy(() => {
@@ -92,6 +101,7 @@ export const marginRankingLoss = front(
   LOSS_FRONT,
 ).run(([input1, input2, target, margin, , , reduction]): Tensor => {
   tensors('margin_ranking_loss', { input1, input2, target });
+  checkReduction('margin_ranking_loss', reduction);
   if (input1.dim() !== input2.dim() || input1.dim() !== target.dim()) {
     throw new ShapeError(
       `margin_ranking_loss: All input tensors should have same dimension but got sizes: input1: ${fmtShape(input1.shape)}, input2: ${fmtShape(input2.shape)}, target: ${fmtShape(target.shape)}`,
@@ -107,6 +117,7 @@ export const hingeEmbeddingLoss = front(
   LOSS_FRONT,
 ).run(([input, target, margin, , , reduction]): Tensor => {
   tensors('hinge_embedding_loss', { input, target });
+  checkReduction('hinge_embedding_loss', reduction);
   return tidy(() => {
     // PyTorch's: where(target != 1, clamp_min(margin - x, 0), 0) + where(target != -1, x, 0)
     const marginClamp = clampMin(add(neg(input), margin), 0);
@@ -123,6 +134,7 @@ export const softMarginLoss = front(
   LOSS_FRONT,
 ).run(([input, target, , , reduction]): Tensor => {
   tensors('soft_margin_loss', { input, target });
+  checkReduction('soft_margin_loss', reduction);
   return tidy(() => applyReduction(softplus(mul(neg(target), input)), reduction));
 });
 export type SoftMarginLossOptions = OptionsOf<typeof softMarginLoss>;
@@ -135,8 +147,8 @@ export const multilabelSoftMarginLoss = front(
   "multilabel_soft_margin_loss(Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, bool? reduce=None, str reduction='mean') -> Tensor",
   LOSS_FRONT,
 ).run(([input, target, weight, , , reduction]): Tensor => {
-  tensors('multilabel_soft_margin_loss', { input, target });
-  unwrapOptionalTensor('multilabel_soft_margin_loss', 'weight', weight);
+  tensors('multilabel_soft_margin_loss', weight ? { input, target, weight } : { input, target });
+  checkReduction('multilabel_soft_margin_loss', reduction);
   if (input.dim() === 0) throw new ShapeError('multilabel_soft_margin_loss: Dimension specified as -1 but tensor has no dimensions');
   return tidy(() => {
     let loss = neg(add(mul(target, logSigmoid(input)), mul(add(neg(target), 1), logSigmoid(neg(input)))));
@@ -158,6 +170,7 @@ export const poissonNllLoss = front(
   LOSS_FRONT,
 ).run(([input, target, logInput, full, , eps, , reduction]): Tensor => {
   tensors('poisson_nll_loss', { input, target });
+  checkReduction('poisson_nll_loss', reduction);
   return tidy(() => {
     let loss = logInput ? sub(exp(input), mul(target, input)) : sub(input, mul(target, log(add(input, eps))));
     if (full) {
@@ -180,7 +193,9 @@ export const gaussianNllLoss = front(
   "gaussian_nll_loss(Tensor input, Tensor target, Tensor var, bool full=False, float eps=1e-6, str reduction='mean') -> Tensor",
   NEW_LOSS_FRONT,
 ).run(([input, target, variance, full, eps, reduction]): Tensor => {
-  tensors('gaussian_nll_loss', { input, target, var: variance });
+  tensors('gaussian_nll_loss', { input, target });
+  checkReduction('gaussian_nll_loss', reduction);
+  unwrapTensor('gaussian_nll_loss', 'var', variance);
   const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((n, i) => n === b[i]);
   const inShape = input.shape;
   const vShape = variance.shape;
