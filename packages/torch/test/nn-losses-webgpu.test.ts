@@ -22,7 +22,7 @@ async function run(fn: Loss, inputs: Tensor[], nGrad: number, device: 'cpu' | 'w
   const out = fn(...xs);
   const gs = torch.autograd.grad([out.sum()], xs.slice(0, nGrad));
   const res: number[][] = [];
-  for (const t of [out, ...gs]) {
+  for (const t of [out, ...gs.map((g) => g!)]) {
     if (device === 'webgpu') expect(String(t.device)).toBe('webgpu:0');
     res.push(Array.from((await t.data()) as Float32Array, Number));
   }

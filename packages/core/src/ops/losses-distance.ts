@@ -16,7 +16,7 @@ import { add, clampMin, div, eq, minimum, mul, neg, rsqrt, sqrt, sub, sum } from
 import { linalgVectorNorm } from './linalg-front';
 import { to } from './copy';
 import { expand } from './views';
-import { applyReduction, checkReduction, LOSS_FRONT } from './losses-pointwise';
+import { applyReduction, checkReduction, LOSS_FRONT } from './losses-common';
 
 const DISTANCE = { method: false, namespaces: ['torch', 'nn.functional'] } as const;
 

@@ -24,29 +24,14 @@ import { front, type OptionsOf } from './front';
 import { unwrapTensor } from './call';
 import { torchTypeName } from './meta-utils';
 import { where } from './pointwise';
-import { abs, add, any, clampMin, div, exp, le, log, lt, mean, mul, ne, neg, softplus, sub, sum, xlogy } from './generated/table-ops';
+import { abs, add, any, clampMin, div, exp, le, log, lt, mul, ne, neg, softplus, sub, sum, xlogy } from './generated/table-ops';
 import { unsqueeze } from './views';
+import { applyReduction, checkReduction, LOSS_FRONT } from './losses-common';
 
-/** PyTorch's apply_loss_reduction, for `op`'s checked reduction. */
-export function applyReduction(loss: Tensor, reduction: string): Tensor {
-  if (reduction === 'none') return loss;
-  return reduction === 'mean' ? mean(loss) : sum(loss);
-}
-
-/** F.*'s legacy keywords, refused unless None (Note [The argument binder]); the losses are F.* only. */
-export const LOSS_FRONT = {
-  method: false,
-  namespaces: ['nn.functional'],
-  unsupported: ['sizeAverage', 'reduce'],
-  choices: { reduction: ['none', 'mean', 'sum'] },
-} as const;
 /** The losses added after the legacy keywords (huber_loss, gaussian_nll_loss) have none. */
 const NEW_LOSS_FRONT = { method: false, namespaces: ['nn.functional'], choices: { reduction: ['none', 'mean', 'sum'] } } as const;
 
 /** Every operand a tensor, and their shapes broadcastable (the broadcast ShapeError names `op`). */
-export function checkReduction(op: string, reduction: string, allowed: readonly string[] = ['none', 'mean', 'sum']): void {
-  if (!allowed.includes(reduction)) throw new TorchError(`${op}: ${reduction} is not a valid value for reduction`);
-}
 
 function tensors(op: string, named: Record<string, unknown>): void {
   let shape: readonly number[] = [];
