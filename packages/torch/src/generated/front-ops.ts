@@ -96,6 +96,8 @@ export {
   matmul,
   nanToNum,
   nanToNum_,
+  cosineSimilarity,
+  pairwiseDistance,
   atenBinaryCrossEntropyWithLogits as binaryCrossEntropyWithLogits,
   maskedFill_,
   maskedFill,

@@ -44,4 +44,7 @@ export {
   maxPool1d,
   maxPool2d,
   interpolate,
+  // a plain function: its distance_function is a callable, which no schema types
+  tripletMarginWithDistanceLoss,
 } from '@torch-ts/core';
+export type TripletMarginWithDistanceLossOptions = core.TripletMarginWithDistanceLossOptions;

@@ -48,3 +48,20 @@ export {
   SmoothL1Loss,
   type Reduction,
 } from './modules/loss';
+export {
+  KLDivLoss,
+  HuberLoss,
+  MarginRankingLoss,
+  HingeEmbeddingLoss,
+  SoftMarginLoss,
+  MultiLabelSoftMarginLoss,
+  PoissonNLLLoss,
+  GaussianNLLLoss,
+  CosineEmbeddingLoss,
+  TripletMarginLoss,
+  TripletMarginWithDistanceLoss,
+  CTCLoss,
+  CosineSimilarity,
+  PairwiseDistance,
+  type TripletMarginWithDistanceLossOptions,
+} from './modules/loss-more';
