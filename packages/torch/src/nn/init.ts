@@ -4,7 +4,7 @@
  * values equal PyTorch's; bounds and standard deviations are computed in doubles in the
  * same order as PyTorch's Python code.
  */
-import type { FrontOptions, Generator } from '@torch-ts/core';
+import { ValueError, type FrontOptions, type Generator } from '@torch-ts/core';
 import { pyFunction } from './init-args';
 import { Tensor, TorchError, noGradGuard } from './internal';
 
@@ -149,3 +149,44 @@ export const kaimingNormal_ = pyFunction(`kaiming_normal_(${KAIMING}) -> Tensor`
 
 /** kaimingUniform_/kaimingNormal_'s keywords. */
 export type KaimingOptions = FrontOptions<`kaiming_uniform_(${typeof KAIMING}) -> Tensor`, typeof KAIMING_CHOICES>;
+
+/**
+ * Fills a 2-D `tensor` with the identity (`eye_`): ones on the main diagonal, zeros elsewhere,
+ * preserving the identity of the inputs in Linear layers. PyTorch raises ValueError for
+ * any other rank.
+ */
+export const eye_ = pyFunction('eye_(Tensor tensor) -> Tensor').run(([tensor]): Tensor => {
+  if (tensor.dim() !== 2) throw new ValueError(`eye_: Only tensors with 2 dimensions are supported (got ${tensor.dim()}-D, shape [${tensor.shape.join(', ')}])`);
+  return noGradGuard(() => {
+    tensor.zero_();
+    const n = Math.min(tensor.shape[0], tensor.shape[1]);
+    for (let i = 0; i < n; i++) tensor.select(0, i).select(0, i).fill_(1);
+    return tensor;
+  });
+});
+
+/**
+ * Fills a 3-, 4- or 5-D `tensor` with the Dirac delta (`dirac_(tensor, groups=1)`): for each
+ * group g and each d < min(out_channels_per_group, in_channels), a one at
+ * [g * out_per_group + d, d, centre of each spatial dim], so a convolution with it preserves
+ * the inputs' channels. Errors are PyTorch's ValueErrors.
+ */
+export const dirac_ = pyFunction('dirac_(Tensor tensor, int groups=1) -> Tensor').run(([tensor, groups]): Tensor => {
+  const dims = tensor.dim();
+  const sizes = tensor.shape;
+  if (dims < 3 || dims > 5) throw new ValueError(`dirac_: Only tensors with 3, 4, or 5 dimensions are supported (got ${dims}-D, shape [${sizes.join(', ')}])`);
+  if (sizes[0] % groups !== 0) throw new ValueError(`dirac_: dim 0 must be divisible by groups (dim 0 is ${sizes[0]}, groups is ${groups})`);
+  const outPerGroup = Math.floor(sizes[0] / groups);
+  const minDim = Math.min(outPerGroup, sizes[1]);
+  return noGradGuard(() => {
+    tensor.zero_();
+    for (let g = 0; g < groups; g++) {
+      for (let d = 0; d < minDim; d++) {
+        let view = tensor.select(0, g * outPerGroup + d).select(0, d);
+        for (let k = 2; k < dims; k++) view = view.select(0, Math.floor(sizes[k] / 2));
+        view.fill_(1);
+      }
+    }
+    return tensor;
+  });
+});
