@@ -1,11 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-// Tests run from src through the '@torch-ts/source' export condition: no build needed.
+// Tests run from src through the '@torch-ts/source' export condition: no build needed. Test
+// files share worker processes (Note [Test files share worker processes] in
+// tools/vitest/shared-worker-setup.ts).
 export default defineConfig({
   resolve: { conditions: ['@torch-ts/source'] },
   ssr: { resolve: { conditions: ['@torch-ts/source'] } },
   // --expose-gc lets the FinalizationRegistry test collect a handle nobody disposed.
   // Kernels check their arguments against their schemas' types (core's Note [Checking kernel arguments]).
   // A timeout only catches a hang: tests assert values, never speed, and must pass on a loaded machine.
-  test: { testTimeout: 60_000, env: { TORCH_TS_CHECK_KERNEL_ARGS: '1' }, pool: 'forks', include: ['test/**/*.test.ts'], execArgv: ['--expose-gc'] },
+  test: { testTimeout: 60_000, env: { TORCH_TS_CHECK_KERNEL_ARGS: '1' }, pool: 'forks', isolate: false, setupFiles: ['../../tools/vitest/shared-worker-setup.ts'], include: ['test/**/*.test.ts'], execArgv: ['--expose-gc'] },
 });

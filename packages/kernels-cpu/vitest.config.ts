@@ -9,23 +9,27 @@ const resolve = { conditions: ['@torch-ts/source'] };
 // The limit only bounds a hang; what the tests assert does not depend on time.
 const testTimeout = 60_000;
 const ssr = { resolve: { conditions: ['@torch-ts/source'] } };
+// Test files share worker processes (Note [Test files share worker processes] in
+// tools/vitest/shared-worker-setup.ts).
+const shared = { isolate: false, setupFiles: ['../../tools/vitest/shared-worker-setup.ts'] };
 export default defineConfig({
   resolve,
   ssr,
   test: {
     projects: [
-      { resolve, ssr, test: { name: 'simd', testTimeout, pool: 'forks', include: ['test/**/*.test.ts'], env: { TORCH_TS_WASM: 'simd' } } },
+      { resolve, ssr, test: { name: 'simd', testTimeout, ...shared, execArgv: ['--expose-gc'], pool: 'forks', include: ['test/**/*.test.ts'], env: { TORCH_TS_WASM: 'simd' } } },
       // The JS loops that run where WebAssembly SIMD is missing (no thread pool, no wasm kernels to check).
-      { resolve, ssr, test: { name: 'js', testTimeout, pool: 'forks', include: ['test/**/*.test.ts'], exclude: ['test/threads.test.ts', 'test/pointwise-wasm.test.ts', 'test/copy-wasm.test.ts', 'test/softmax-wasm.test.ts', 'test/sum-wasm.test.ts', 'test/conv2d.test.ts'], env: { TORCH_TS_WASM: 'off' } } },
+      { resolve, ssr, test: { name: 'js', testTimeout, ...shared, execArgv: ['--expose-gc'], pool: 'forks', include: ['test/**/*.test.ts'], exclude: ['test/threads.test.ts', 'test/pointwise-wasm.test.ts', 'test/copy-wasm.test.ts', 'test/softmax-wasm.test.ts', 'test/sum-wasm.test.ts', 'test/conv2d.test.ts'], env: { TORCH_TS_WASM: 'off' } } },
       {
         resolve,
         ssr,
         test: {
           name: 'relaxed-simd',
           testTimeout,
+          ...shared,
           pool: 'forks',
           include: ['test/**/*.test.ts'],
-          execArgv: ['--experimental-wasm-relaxed-simd'],
+          execArgv: ['--experimental-wasm-relaxed-simd', '--expose-gc'],
           env: { TORCH_TS_WASM: 'relaxed-simd' },
         },
       },

@@ -186,15 +186,15 @@ describe('kernel selection', () => {
   });
 
   it('no kernel at the highest non-fallthrough key is a TorchError naming the op and the key', () => {
-    const h = registerOperator({ schema: 'myop(Tensor self) -> Tensor' });
+    const h = registerOperator({ schema: 'dsp_myop(Tensor self) -> Tensor' });
     registerKernel(h, Meta, () => 'meta');
     const e = thrown(() => callBoxed(h, [cpuTensor()]));
     expect(e).toBeInstanceOf(TorchError);
-    expect(e.message).toMatch(/no kernel for aten::myop on CPU/);
-    expect(e.message.startsWith('myop:')).toBe(true);
-    const o = registerOperator({ schema: 'myop.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)' });
+    expect(e.message).toMatch(/no kernel for aten::dsp_myop on CPU/);
+    expect(e.message.startsWith('dsp_myop:')).toBe(true);
+    const o = registerOperator({ schema: 'dsp_myop.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)' });
     expect(thrown(() => callBoxed(o, [metaTensor(), metaTensor()])).message).toBe(
-      'myop: no kernel for aten::myop.out on Meta',
+      'dsp_myop: no kernel for aten::dsp_myop.out on Meta',
     );
   });
 

@@ -7,14 +7,47 @@
  * on SwiftShader, and a worker that exited mid-work aborted the process every time.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/webgpu-exit.ts', import.meta.url));
 const CWD = fileURLToPath(new URL('..', import.meta.url));
 /** Children at a time (the CI machine has 2 cores, and SwiftShader runs on them). */
 const PARALLEL = 2;
+
+/**
+ * The fixture and the torch-ts sources it imports, bundled once into one ES module: a child
+ * run through tsx spent most of its 4 to 5 seconds loading some 600 source files through the
+ * loader hooks, 76 times. Dawn (the `webgpu` package, loaded by a computed import) resolves
+ * from a node_modules link next to the bundle.
+ */
+let bundleDir = '';
+let bundle = '';
+async function bundleFixture(): Promise<void> {
+  bundleDir = mkdtempSync(join(tmpdir(), 'torch-ts-webgpu-exit-'));
+  bundle = join(bundleDir, 'webgpu-exit.mjs');
+  await build({
+    // A bundled app imports the WebGPU backend itself (the facade's lazy import is computed).
+    stdin: { contents: `import '@torch-ts/kernels-webgpu';\nimport ${JSON.stringify(FIXTURE)};\n`, resolveDir: CWD, loader: 'ts' },
+    outfile: bundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    conditions: ['@torch-ts/source'],
+    logLevel: 'error',
+  });
+  const fromKernels = createRequire(fileURLToPath(import.meta.resolve('@torch-ts/kernels-webgpu')));
+  const dawn = dirname(fromKernels.resolve('webgpu/package.json'));
+  mkdirSync(join(bundleDir, 'node_modules'));
+  symlinkSync(dawn, join(bundleDir, 'node_modules', 'webgpu'), 'dir');
+}
 
 interface Outcome {
   code: number | null;
@@ -25,7 +58,7 @@ interface Outcome {
 
 function runChild(mode: string): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@torch-ts/source', FIXTURE, mode], {
+    const child = spawn(process.execPath, [bundle, mode], {
       cwd: CWD,
       env: { ...process.env, TORCH_TS_REQUIRE_WEBGPU: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,7 +107,7 @@ interface Case {
 
 const uncaught = (message: string) => (s: string) => {
   expect(s).toContain(`Error: ${message}`);
-  expect(s).toMatch(/at end \(.*webgpu-exit\.ts:\d+:\d+\)/); // the stack trace
+  expect(s).toMatch(/at endAsAsked \(.*webgpu-exit\.(ts|mjs):\d+:\d+\)/); // the stack trace (of the bundle)
   expect(s).toMatch(/Node\.js v\d+/);
 };
 
@@ -103,6 +136,11 @@ const CASES: Case[] = [
 const ready = await torch.webgpu.init();
 
 describe.runIf(ready)('a process that used WebGPU exits with its own status (issue 20)', () => {
+  beforeAll(bundleFixture, 120_000);
+  afterAll(() => {
+    if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
+  });
+
   it('webgpu.shutdown() releases the device; init() then finds a new one', async () => {
     const a = torch.ones([4], { device: 'webgpu' });
     const s = a.sum();

@@ -242,12 +242,17 @@ export class CommandQueue {
     return group;
   }
 
-  /** Drops the least recently used half of the bind group cache. */
+  /**
+   * Keeps the most recently used half of the bound: the least recently used half of a full
+   * cache, or more where the bound was lowered below what the cache holds.
+   */
   private evictBindGroups(): void {
     const stamps: number[] = [];
     for (let e of this.bindGroups.values()) for (let x: BindEntry | null = e; x; x = x.next) stamps.push(x.lastUse);
+    const keep = this.maxBindGroups >> 1;
+    if (stamps.length <= keep) return;
     stamps.sort((a, b) => a - b);
-    const cut = stamps[(stamps.length - 1) >> 1];
+    const cut = stamps[stamps.length - keep - 1];
     this.dropBindGroups((e) => e.lastUse <= cut);
   }
 
