@@ -256,7 +256,7 @@ export * as utils from './utils';
 
 /** `torch.distributions`: probability distributions, their samples, log-probabilities and KL divergences. */
 export * as distributions from './distributions';
-/** `torch.func`: vmap, grad, gradAndValue, vjp, jacrev, hessian, functionalCall, stackModuleState. */
+/** `torch.func`: vmap, grad, gradAndValue, vjp, jvp, jacrev, jacfwd, hessian, functionalCall, stackModuleState. */
 export * as func from './func';
 
 /** `torch.finfo` / `torch.iinfo`: the limits of a dtype. */

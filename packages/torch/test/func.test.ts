@@ -1,7 +1,7 @@
 /**
  * torch.func against PyTorch 1.13's functorch (goldens/func.json, written by
- * scripts/goldens/func.py) and against plain loops: grad / gradAndValue / vjp / jacrev /
- * hessian values, vmap's inDims / outDims / nesting / chunkSize / randomness, functionalCall's
+ * scripts/goldens/func.py) and against plain loops: grad / gradAndValue / vjp / jvp / jacrev /
+ * jacfwd / hessian values, vmap's inDims / outDims / nesting / chunkSize / randomness, functionalCall's
  * substitution and restore, stackModuleState ensembling, and per-sample CNN gradients.
  */
 import { readFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ interface V {
 const G = JSON.parse(readFileSync(new URL('./goldens/func.json', import.meta.url), 'utf8')).cases as Record<string, Record<string, any>>;
 const t = (v: V): Tensor => torch.tensor(v.values, { dtype: 'float64' }).reshape(v.shape);
 const F = torch.nn.functional;
-const { vmap, grad, gradAndValue, vjp, jacrev, hessian, functionalCall, stackModuleState } = torch.func;
+const { vmap, grad, gradAndValue, vjp, jvp, jacrev, jacfwd, hessian, functionalCall, stackModuleState } = torch.func;
 
 function close(a: Tensor, b: Tensor | V, rtol = 1e-10, atol = 1e-12): void {
   const e = b instanceof torch.Tensor ? b : t(b);
@@ -85,6 +85,44 @@ describe('grad, gradAndValue, vjp, jacrev, hessian (functorch goldens)', () => {
     expect(e3.message).toMatch(/only floating point and complex Tensors can be differentiated, got one of dtype int64/);
     const [, vf] = vjp((u: Tensor) => u.mul(2), x);
     expect(thrown(() => vf(torch.ones([3], { dtype: 'float64' }))).message).toMatch(/^vjp: Mismatch in shape: grad_output\[0\] has a shape of \[3\] and output\[0\] has a shape of \[2\]/);
+  });
+});
+
+describe('jvp, jacfwd (forward mode, functorch goldens)', () => {
+  it('match functorch values, and jacfwd equals jacrev', () => {
+    let c = G.jvp_mv_tanh!;
+    const A = t(c.A);
+    const [o1, j1] = jvp((x: Tensor) => torch.mv(A, x).tanh(), [t(c.x)], [t(c.tx)]) as [Tensor, Tensor];
+    close(o1, c.out);
+    close(j1, c.jvp);
+    c = G.jvp_two_aux!;
+    const [o2, j2, aux] = jvp((x: Tensor, y: Tensor) => [x.mul(y.exp()).sin(), x.cos()], [t(c.x), t(c.y)], [t(c.tx), t(c.ty)], { hasAux: true }) as [Tensor, Tensor, Tensor];
+    close(o2, c.out);
+    close(j2, c.jvp);
+    close(aux, c.aux);
+    c = G.jacfwd_mv_tanh!;
+    const f3 = (x: Tensor) => torch.mv(t(G.jacfwd_mv_tanh!.A), x).tanh();
+    close(jacfwd(f3)(t(c.x)), c.jac);
+    close(jacfwd(f3)(t(c.x)), jacrev(f3)(t(c.x)));
+    c = G.jacfwd_outer!;
+    const [k0, k1] = jacfwd((x: Tensor, y: Tensor) => x.unsqueeze(1).mul(y.unsqueeze(0)).sin(), [0, 1])(t(c.x), t(c.y));
+    close(k0, c.j0);
+    close(k1, c.j1);
+    c = G.jacfwd_two_outputs!;
+    const [ja, jb] = jacfwd((x: Tensor) => [x.sin().sum(), x.unsqueeze(1).mul(x.unsqueeze(0))])(t(c.x));
+    close(ja, c.ja);
+    close(jb, c.jb);
+  });
+
+  it('raise for mismatched primals and tangents, and leave no dual level open', () => {
+    const x = torch.ones([3], { dtype: 'float64' });
+    expect(thrown(() => jvp((a: Tensor) => a, x as never, [x])).message).toMatch(/^jvp\(f, primals, tangents\): Expected primals to be a tuple/);
+    expect(thrown(() => jvp((a: Tensor) => a, [x], [torch.ones([2], { dtype: 'float64' })])).message).toMatch(/same shape; primal 0 has \[3\], tangent 0 has \[2\]/);
+    expect(thrown(() => jvp((a: Tensor) => a, [x], [x, x])).message).toMatch(/same python structure/);
+    expect(thrown(() => jvp(() => 3, [x], [x])).message).toMatch(/Tensor outputs/);
+    // the level closed on the throw: a new one opens
+    const [, tan] = jvp((a: Tensor) => a.mul(2), [x], [x]) as [Tensor, Tensor];
+    expect(tan.tolist()).toEqual([2, 2, 2]);
   });
 });
 

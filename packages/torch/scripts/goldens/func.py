@@ -1,8 +1,8 @@
-"""Goldens for torch.func (functorch in PyTorch 1.13): jacrev, hessian, grad with argnums and
+"""Goldens for torch.func (functorch in PyTorch 1.13): jacrev, jacfwd, jvp, hessian, grad with argnums and
 has_aux, vjp, functional_call, and per-sample gradients of a small CNN with vmap(grad)."""
 import torch
 import torch.nn.functional as F
-from functorch import vmap, grad, jacrev, hessian, vjp, grad_and_value
+from functorch import vmap, grad, jacrev, jacfwd, jvp, hessian, vjp, grad_and_value
 from torch.nn.utils.stateless import functional_call
 
 from _common import values, write
@@ -43,6 +43,19 @@ cases['hessian_xy'] = {'x': values(x), 'y': values(y), 'hess': values(hessian(f6
 out, fn = vjp(lambda x: A @ x.sin(), x)
 ct = det([2], 5.0)
 cases['vjp'] = {'A': values(A), 'x': values(x), 'ct': values(ct), 'out': values(out), 'grad': values(fn(ct)[0])}
+
+# forward mode: jvp (with has_aux and two primals) and jacfwd (argnums, a tuple of outputs)
+tx = det([3], 11.0)
+ty = det([3], 13.0)
+o, jo = jvp(lambda x: torch.mv(A, x).tanh(), (x,), (tx,))
+cases['jvp_mv_tanh'] = {'A': values(A), 'x': values(x), 'tx': values(tx), 'out': values(o), 'jvp': values(jo)}
+o, jo, aux = jvp(lambda x, y: ((x * y.exp()).sin(), x.cos()), (x, y), (tx, ty), has_aux=True)
+cases['jvp_two_aux'] = {'x': values(x), 'y': values(y), 'tx': values(tx), 'ty': values(ty), 'out': values(o), 'jvp': values(jo), 'aux': values(aux)}
+cases['jacfwd_mv_tanh'] = {'A': values(A), 'x': values(x), 'jac': values(jacfwd(f3)(x))}
+j0, j1 = jacfwd(f4, argnums=(0, 1))(x, y)
+cases['jacfwd_outer'] = {'x': values(x), 'y': values(y), 'j0': values(j0), 'j1': values(j1)}
+ja, jb = jacfwd(lambda x: (x.sin().sum(), x[:, None] * x[None, :]))(x)
+cases['jacfwd_two_outputs'] = {'x': values(x), 'ja': values(ja), 'jb': values(jb)}
 
 # functional_call on a Linear + BatchNorm-free net
 lin = torch.nn.Linear(3, 2)

@@ -28,7 +28,7 @@ export interface GradOptions {
   hasAux?: boolean;
 }
 
-function checkArgnums(where: string, argnums: number | readonly number[], nargs: number): number[] {
+export function checkArgnums(where: string, argnums: number | readonly number[], nargs: number): number[] {
   const list = typeof argnums === 'number' ? [argnums] : [...argnums];
   if (list.length === 0) throw new ValueError(`${where}: argnums must be non-empty`);
   return list.map((a) => {
@@ -95,7 +95,7 @@ function rebuild(args: unknown[], argnums: number[], aliases: Tensor[][], flat: 
   return single ? perArg[0] : perArg;
 }
 
-function splitAux(where: string, out: unknown, hasAux: boolean): [unknown, unknown] {
+export function splitAux(where: string, out: unknown, hasAux: boolean): [unknown, unknown] {
   if (!hasAux) return [out, undefined];
   if (!Array.isArray(out) || out.length !== 2) {
     throw new TorchTypeError(`${where}: output of function f should be a tuple: (output, aux) if hasAux is true`);
