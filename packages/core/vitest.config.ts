@@ -1,13 +1,29 @@
 import { defineConfig } from 'vitest/config';
 
-// Tests run from src through the '@torch-ts/source' export condition: no build needed. Test
-// files share worker processes (Note [Test files share worker processes] in
+// Tests run from src through the '@torch-ts/source' export condition: no build needed.
+const resolve = { conditions: ['@torch-ts/source'] };
+const ssr = { resolve };
+// The dispatcher's tests register operators of their own (dsp_*) in the process-wide registry,
+// which the op table's tests compare with the generated files: they get a process of their
+// own. The rest share worker processes (Note [Test files share worker processes] in
 // tools/vitest/shared-worker-setup.ts).
-export default defineConfig({
-  resolve: { conditions: ['@torch-ts/source'] },
-  ssr: { resolve: { conditions: ['@torch-ts/source'] } },
-  // --expose-gc lets the FinalizationRegistry test collect a handle nobody disposed.
-  // Kernels check their arguments against their schemas' types (core's Note [Checking kernel arguments]).
+const FRESH = ['test/dispatcher.test.ts'];
+const test = {
   // A timeout only catches a hang: tests assert values, never speed, and must pass on a loaded machine.
-  test: { testTimeout: 60_000, env: { TORCH_TS_CHECK_KERNEL_ARGS: '1' }, pool: 'forks', isolate: false, setupFiles: ['../../tools/vitest/shared-worker-setup.ts'], include: ['test/**/*.test.ts'], execArgv: ['--expose-gc'] },
+  testTimeout: 60_000,
+  // Kernels check their arguments against their schemas' types (core's Note [Checking kernel arguments]).
+  env: { TORCH_TS_CHECK_KERNEL_ARGS: '1' },
+  pool: 'forks' as const,
+  // --expose-gc lets the FinalizationRegistry test collect a handle nobody disposed.
+  execArgv: ['--expose-gc'],
+};
+export default defineConfig({
+  resolve,
+  ssr,
+  test: {
+    projects: [
+      { resolve, ssr, test: { ...test, name: 'shared', isolate: false, include: ['test/**/*.test.ts'], exclude: FRESH, setupFiles: ['../../tools/vitest/shared-worker-setup.ts'] } },
+      { resolve, ssr, test: { ...test, name: 'fresh', include: FRESH } },
+    ],
+  },
 });

@@ -3,10 +3,8 @@ import { allOperators, KERNEL_OP_NAMES } from '../src';
 
 describe('KERNEL_OP_NAMES (Note [Ops that need a derivative])', () => {
   it('names exactly the operators with kernels of their own (not composites, not out= variants)', () => {
-    // The dispatcher's tests register operators of their own (named dsp_*) in the same
-    // process-wide registry when test files share a worker (vitest isolate: false).
     const registered = allOperators()
-      .filter((o) => !o.def.composite && !o.schema.overload.endsWith('out') && !o.name.startsWith('dsp_'))
+      .filter((o) => !o.def.composite && !o.schema.overload.endsWith('out'))
       .map((o) => o.name)
       .sort();
     expect([...KERNEL_OP_NAMES].sort()).toEqual(registered);
