@@ -97,6 +97,7 @@ export {
   type NormOrd,
   type ScanOptions,
   // convolution, pooling, padding, interpolation (also F.*; conv1d, conv2d, convTranspose2d, avgPool2d, adaptiveAvgPool2d: ./generated/front-ops)
+  maxPool1d,
   maxPool2d,
   constantPadNd,
   type ConvOptions,

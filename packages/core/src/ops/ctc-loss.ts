@@ -68,7 +68,7 @@ function lengthsOf(op: string, name: string, x: unknown): number[] {
   return Array.from(reshape(t, [-1]).dataSync() as ArrayLike<number | bigint>, Number);
 }
 
-const CTC_OPTIONS = { method: false, namespaces: ['nn.functional'], choices: { reduction: ['none', 'mean', 'sum'] } } as const;
+const CTC_OPTIONS = { method: false, namespaces: ['torch', 'nn.functional'], choices: { reduction: ['none', 'mean', 'sum'] } } as const;
 
 /**
  * `F.ctcLoss(logProbs, targets, inputLengths, targetLengths, { blank, reduction, zeroInfinity })`:

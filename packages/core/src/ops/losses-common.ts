@@ -17,6 +17,12 @@ export const LOSS_FRONT = {
   choices: { reduction: ['none', 'mean', 'sum'] },
 } as const;
 
+/**
+ * The losses PyTorch also has on `torch` (torch.kl_div, torch.margin_ranking_loss, ...). Its
+ * `torch.*` forms take `reduction` as ATen's enum int; here both take F.*'s string.
+ */
+export const TORCH_LOSS_FRONT = { ...LOSS_FRONT, namespaces: ['torch', 'nn.functional'] } as const;
+
 /** A reduction string, checked (PyTorch: "x is not a valid value for reduction"). */
 export function checkReduction(op: string, reduction: string, allowed: readonly string[] = ['none', 'mean', 'sum']): void {
   if (!allowed.includes(reduction)) throw new TorchError(`${op}: ${reduction} is not a valid value for reduction`);

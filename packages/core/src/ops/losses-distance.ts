@@ -16,7 +16,7 @@ import { add, clampMin, div, eq, minimum, mul, neg, rsqrt, sqrt, sub, sum } from
 import { linalgVectorNorm } from './linalg-front';
 import { to } from './copy';
 import { expand } from './views';
-import { applyReduction, checkReduction, LOSS_FRONT } from './losses-common';
+import { applyReduction, checkReduction, TORCH_LOSS_FRONT } from './losses-common';
 
 const DISTANCE = { method: false, namespaces: ['torch', 'nn.functional'] } as const;
 
@@ -67,7 +67,7 @@ export type PairwiseDistanceOptions = OptionsOf<typeof pairwiseDistance>;
  */
 export const cosineEmbeddingLoss = front(
   "cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0, bool? size_average=None, bool? reduce=None, str reduction='mean') -> Tensor",
-  LOSS_FRONT,
+  TORCH_LOSS_FRONT,
 ).run(([input1, input2, target, margin, , , reduction]): Tensor => {
   const op = 'cosine_embedding_loss';
   checkReduction(op, reduction);
@@ -102,7 +102,7 @@ export type CosineEmbeddingLossOptions = OptionsOf<typeof cosineEmbeddingLoss>;
  */
 export const tripletMarginLoss = front(
   "triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, bool? size_average=None, bool? reduce=None, str reduction='mean') -> Tensor",
-  LOSS_FRONT,
+  TORCH_LOSS_FRONT,
 ).run(([anchor, positive, negative, margin, p, eps, swap, , , reduction]): Tensor => {
   const op = 'triplet_margin_loss';
   checkReduction(op, reduction);

@@ -26,7 +26,7 @@ import { torchTypeName } from './meta-utils';
 import { where } from './pointwise';
 import { abs, add, any, clampMin, div, exp, le, log, lt, mul, ne, neg, softplus, sub, sum, xlogy } from './generated/table-ops';
 import { unsqueeze } from './views';
-import { applyReduction, checkReduction, LOSS_FRONT } from './losses-common';
+import { applyReduction, checkReduction, LOSS_FRONT, TORCH_LOSS_FRONT } from './losses-common';
 
 /** The losses added after the legacy keywords (huber_loss, gaussian_nll_loss) have none. */
 const NEW_LOSS_FRONT = { method: false, namespaces: ['nn.functional'], choices: { reduction: ['none', 'mean', 'sum'] } } as const;
@@ -50,7 +50,7 @@ function logSigmoid(x: Tensor): Tensor {
  */
 export const klDiv = front(
   "kl_div(Tensor input, Tensor target, bool? size_average=None, bool? reduce=None, str reduction='mean', bool log_target=False) -> Tensor",
-  { ...LOSS_FRONT, choices: { reduction: ['none', 'mean', 'sum', 'batchmean'] } },
+  { ...TORCH_LOSS_FRONT, choices: { reduction: ['none', 'mean', 'sum', 'batchmean'] } },
 ).run(([input, target, , , reduction, logTarget]): Tensor => {
   tensors('kl_div', { input, target });
   checkReduction('kl_div', reduction, ['none', 'mean', 'sum', 'batchmean']);
@@ -83,7 +83,7 @@ export type HuberLossOptions = OptionsOf<typeof huberLoss>;
 /** F.margin_ranking_loss(input1, input2, target, margin=0, ...): max(0, -target (input1 - input2) + margin). */
 export const marginRankingLoss = front(
   "margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0, bool? size_average=None, bool? reduce=None, str reduction='mean') -> Tensor",
-  LOSS_FRONT,
+  TORCH_LOSS_FRONT,
 ).run(([input1, input2, target, margin, , , reduction]): Tensor => {
   tensors('margin_ranking_loss', { input1, input2, target });
   checkReduction('margin_ranking_loss', reduction);
@@ -99,7 +99,7 @@ export type MarginRankingLossOptions = OptionsOf<typeof marginRankingLoss>;
 /** F.hinge_embedding_loss(input, target, margin=1.0, ...): x where target is 1, max(0, margin - x) where it is -1. */
 export const hingeEmbeddingLoss = front(
   "hinge_embedding_loss(Tensor input, Tensor target, float margin=1.0, bool? size_average=None, bool? reduce=None, str reduction='mean') -> Tensor",
-  LOSS_FRONT,
+  TORCH_LOSS_FRONT,
 ).run(([input, target, margin, , , reduction]): Tensor => {
   tensors('hinge_embedding_loss', { input, target });
   checkReduction('hinge_embedding_loss', reduction);
@@ -152,7 +152,7 @@ export type MultilabelSoftMarginLossOptions = OptionsOf<typeof multilabelSoftMar
  */
 export const poissonNllLoss = front(
   "poisson_nll_loss(Tensor input, Tensor target, bool log_input=True, bool full=False, bool? size_average=None, float eps=1e-8, bool? reduce=None, str reduction='mean') -> Tensor",
-  LOSS_FRONT,
+  TORCH_LOSS_FRONT,
 ).run(([input, target, logInput, full, , eps, , reduction]): Tensor => {
   tensors('poisson_nll_loss', { input, target });
   checkReduction('poisson_nll_loss', reduction);
