@@ -20,6 +20,8 @@ export default defineConfig({
   resolve,
   ssr,
   test: {
+    // Two workers even on a 2-core machine: the WebGPU files wait on SwiftShader much of the time.
+    maxWorkers: 2,
     projects: [
       { resolve, ssr, test: { ...test, name: 'shared', isolate: false, include: ['test/**/*.test.ts'], exclude: FRESH, setupFiles: ['../../tools/vitest/shared-worker-setup.ts'] } },
       { resolve, ssr, test: { ...test, name: 'fresh', include: FRESH } },

@@ -1,6 +1,6 @@
 /**
  * Focused checks of the generated kernels that the OpInfo suite (packages/testing,
- * ops-webgpu.test.ts) does not reach: large sizes (many workgroups, tiles with edges,
+ * ops-webgpu-suite.ts) does not reach: large sizes (many workgroups, tiles with edges,
  * the vec4 path), aliasing operands, and the pipeline cache. Expected values are computed
  * here in plain JS.
  */

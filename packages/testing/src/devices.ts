@@ -85,7 +85,7 @@ export function deviceHarness(device: string | DeviceHarness): DeviceHarness {
 /**
  * The WebGPU harness (issue 5): CPU is its oracle, reads go through `toAsync('cpu')`.
  * `setup` initialises WebGPU and throws when no adapter is found, so a suite that runs it
- * must first check `await torch.webgpu.init()` (ops-webgpu.test.ts skips, with a notice,
+ * must first check `await torch.webgpu.init()` (ops-webgpu-suite.ts skips, with a notice,
  * unless TORCH_TS_REQUIRE_WEBGPU=1 makes init itself throw). `xfail` is set by the suite.
  */
 export function webgpuHarness(xfail?: DeviceHarness['xfail']): DeviceHarness {

@@ -96,7 +96,7 @@ const CONSTANT_FOR_INTEGRAL: readonly string[] = ['isinf', 'isfinite', 'nanToNum
 /**
  * Op (OpInfo name) -> why it does not run on WebGPU (Note [The WebGPU impl table]): the ops
  * that `supports` says WebGPU computes in no dtype. They are not run case by case; each gets
- * one strict probe instead (ops-webgpu.test.ts): some case must still raise the "no kernel
+ * one strict probe instead (ops-webgpu-suite.ts): some case must still raise the "no kernel
  * ... on WebGPU" (or WebGPU dtype) error.
  */
 export function notOnWebgpu(table: readonly OpInfo[]): Record<string, string> {
@@ -362,7 +362,7 @@ export function webgpuXfails(table: readonly OpInfo[], allOps: readonly OpInfo[]
       // (in a dtype WebGPU lacks, the DTypeError naming the op comes first and is accepted;
       // an integer division by zero surfaces at the next read: Note [Device-side errors])
       if (c.error) continue;
-      // (complex cases do not run on WebGPU yet: test/ops-webgpu.test.ts)
+      // (complex cases do not run on WebGPU yet: test/ops-webgpu-suite.ts)
       if (c.dtype === 'complex64' || c.dtype === 'complex128') continue;
       const integralInput = c.inputs.some((x) => !isScalarInput(x) && !['float32', 'float64', 'float16', 'bfloat16'].includes(x.dtype));
       if (CONSTANT_FOR_INTEGRAL.includes(op.name) && integralInput) continue;

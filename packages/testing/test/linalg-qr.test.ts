@@ -9,7 +9,7 @@
  *    and their messages, the error paths (lstsq's drivers, a rank-deficient gels), the SVD
  *    drivers' thresholds and residual rule, lstsq's derivative through pinv, named
  *    results, and that a loop of every function leaks no tensor or storage.
- * On CPU (the WebGPU kernels run the OpInfo table on SwiftShader: test/ops-webgpu.test.ts).
+ * On CPU (the WebGPU kernels run the OpInfo table on SwiftShader: test/ops-webgpu-suite.ts).
  */
 import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';

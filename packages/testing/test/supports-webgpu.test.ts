@@ -1,7 +1,7 @@
 /**
  * `torch.supports(op, dtype, 'webgpu')` against what WebGPU does (core Note [Dtype support
  * is data]). Where it says yes, the OpInfo suite runs every case and compares it with CPU
- * (ops-webgpu.test.ts, whose xfails derive from `supports`); here, where it says no, one case
+ * (ops-webgpu-suite.ts, whose xfails derive from `supports`); here, where it says no, one case
  * per op and dtype must raise the DTypeError (or "no kernel") naming the op, not run or
  * compute something else: a kernel that gained the dtype without its table entry fails here
  * as in the strict xfails, and a table entry without the kernel fails the OpInfo suite.
