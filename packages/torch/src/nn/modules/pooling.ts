@@ -32,7 +32,8 @@ function intOrTuple(cls: string, name: string, v: unknown, optionalEntries = fal
   throw new TorchTypeError(`${cls}.__init__(): argument '${name}' must be int or tuple of ints, not ${typeName(v)}`);
 }
 
-export class MaxPool2d extends Module {
+/** PyTorch's `_MaxPoolNd`: the options of MaxPool1d and MaxPool2d, kept as given and printed alike. */
+abstract class MaxPoolNd extends Module {
   readonly kernelSize: IntOrTuple;
   readonly stride: IntOrTuple;
   readonly padding: IntOrTuple;
@@ -40,6 +41,28 @@ export class MaxPool2d extends Module {
   readonly returnIndices: boolean;
   readonly ceilMode: boolean;
 
+  protected constructor(cls: string, bound: ReturnType<typeof maxPool2dArgs.bind>) {
+    super();
+    const [kernelSize, stride, padding, dilation, returnIndices, ceilMode] = bound;
+    this.kernelSize = intOrTuple(cls, 'kernelSize', kernelSize);
+    this.stride = stride == null ? this.kernelSize : intOrTuple(cls, 'stride', stride);
+    this.padding = intOrTuple(cls, 'padding', padding);
+    this.dilation = intOrTuple(cls, 'dilation', dilation);
+    this.returnIndices = returnIndices;
+    this.ceilMode = ceilMode;
+  }
+
+  /** The functional's options (with returnIndices, it gives the [values, indices] pair, as PyTorch's module does). */
+  protected poolOptions(): { stride: IntOrTuple; padding: IntOrTuple; dilation: IntOrTuple; ceilMode: boolean; returnIndices: boolean } {
+    return { stride: this.stride, padding: this.padding, dilation: this.dilation, ceilMode: this.ceilMode, returnIndices: this.returnIndices };
+  }
+
+  override extraRepr(): string {
+    return `kernel_size=${pyRepr(this.kernelSize)}, stride=${pyRepr(this.stride)}, padding=${pyRepr(this.padding)}, dilation=${pyRepr(this.dilation)}, ceil_mode=${pyRepr(this.ceilMode)}`;
+  }
+}
+
+export class MaxPool2d extends MaxPoolNd {
   constructor(
     ...args: BoundArgs<
       [kernelSize: IntOrTuple],
@@ -47,30 +70,12 @@ export class MaxPool2d extends Module {
       MaxPoolOptions & { kernelSize?: IntOrTuple }
     >
   ) {
-    super();
-    const [kernelSize, stride, padding, dilation, returnIndices, ceilMode] = maxPool2dArgs.bind(args);
-    this.kernelSize = intOrTuple('MaxPool2d', 'kernelSize', kernelSize);
-    this.stride = stride == null ? this.kernelSize : intOrTuple('MaxPool2d', 'stride', stride);
-    this.padding = intOrTuple('MaxPool2d', 'padding', padding);
-    this.dilation = intOrTuple('MaxPool2d', 'dilation', dilation);
-    this.returnIndices = returnIndices;
-    this.ceilMode = ceilMode;
+    super('MaxPool2d', maxPool2dArgs.bind(args));
   }
 
   override forward(input: Tensor): Tensor {
-    // (with returnIndices, the [values, indices] pair, as PyTorch's module returns: a run-time
-    // flag, so forward's type says the usual case)
-    return F.maxPool2d(input, this.kernelSize, {
-      stride: this.stride,
-      padding: this.padding,
-      dilation: this.dilation,
-      ceilMode: this.ceilMode,
-      returnIndices: this.returnIndices,
-    }) as Tensor;
-  }
-
-  override extraRepr(): string {
-    return `kernel_size=${pyRepr(this.kernelSize)}, stride=${pyRepr(this.stride)}, padding=${pyRepr(this.padding)}, dilation=${pyRepr(this.dilation)}, ceil_mode=${pyRepr(this.ceilMode)}`;
+    // (a run-time flag decides the pair, so forward's type says the usual case)
+    return F.maxPool2d(input, this.kernelSize, this.poolOptions()) as Tensor;
   }
 }
 
@@ -147,14 +152,7 @@ const adaptiveAvgPool1dArgs = initBinder('AdaptiveAvgPool1d', 'Any output_size')
 /** `_single`: an int as a 1-tuple, a tuple as itself (AvgPool1d keeps its sizes so, and prints them so). */
 const single = (v: IntOrTuple): number[] => (typeof v === 'number' ? [v] : [...v]);
 
-export class MaxPool1d extends Module {
-  readonly kernelSize: IntOrTuple;
-  readonly stride: IntOrTuple;
-  readonly padding: IntOrTuple;
-  readonly dilation: IntOrTuple;
-  readonly returnIndices: boolean;
-  readonly ceilMode: boolean;
-
+export class MaxPool1d extends MaxPoolNd {
   constructor(
     ...args: BoundArgs<
       [kernelSize: IntOrTuple],
@@ -162,29 +160,11 @@ export class MaxPool1d extends Module {
       MaxPoolOptions & { kernelSize?: IntOrTuple }
     >
   ) {
-    super();
-    const [kernelSize, stride, padding, dilation, returnIndices, ceilMode] = maxPool1dArgs.bind(args);
-    this.kernelSize = intOrTuple('MaxPool1d', 'kernelSize', kernelSize);
-    this.stride = stride == null ? this.kernelSize : intOrTuple('MaxPool1d', 'stride', stride);
-    this.padding = intOrTuple('MaxPool1d', 'padding', padding);
-    this.dilation = intOrTuple('MaxPool1d', 'dilation', dilation);
-    this.returnIndices = returnIndices;
-    this.ceilMode = ceilMode;
+    super('MaxPool1d', maxPool1dArgs.bind(args));
   }
 
   override forward(input: Tensor): Tensor {
-    // (with returnIndices, the [values, indices] pair, as MaxPool2d)
-    return F.maxPool1d(input, this.kernelSize, {
-      stride: this.stride,
-      padding: this.padding,
-      dilation: this.dilation,
-      ceilMode: this.ceilMode,
-      returnIndices: this.returnIndices,
-    }) as Tensor;
-  }
-
-  override extraRepr(): string {
-    return `kernel_size=${pyRepr(this.kernelSize)}, stride=${pyRepr(this.stride)}, padding=${pyRepr(this.padding)}, dilation=${pyRepr(this.dilation)}, ceil_mode=${pyRepr(this.ceilMode)}`;
+    return F.maxPool1d(input, this.kernelSize, this.poolOptions()) as Tensor;
   }
 }
 
