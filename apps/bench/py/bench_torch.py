@@ -219,6 +219,11 @@ def measure(w, o):
     except Exception as e:  # an op this PyTorch lacks: n/a with the reason, as measure.ts does
         return {"id": w["id"], "samples": [], "na": f"failed: {str(e).splitlines()[0][:200]}"}
     m = {"id": w["id"], "probe": probe_of(data)} if o["probe"] else {"id": w["id"]}
+    if DEVICE == "cuda":
+        # CUDA loads each kernel on its first use in a process (lazy module loading; torch.func's
+        # first vmap took 5 s on an H200): the first run is never a sample, as measure.ts does
+        # for libraries whose first run compiles (compilesOnFirstRun).
+        ms, cpu_ms, read_ms, _ = once(p)
     if ms > o["slowMs"]:
         return {**m, "samples": [ms], "cpuSamples": [cpu_ms], "readSamples": [read_ms]}
     last, warm, k = ms, ms, 1
