@@ -3,6 +3,7 @@ import { TorchError } from '@torch-ts/core';
 import { gpu, onDeviceLost, type GpuContext } from './device';
 import { BufferUsage } from './flags';
 import { withDivision } from '../wgsl/division';
+import { pruneWgsl } from '../wgsl/prune';
 
 /** GPUShaderStage.COMPUTE (fixed by the spec; see flags.ts for why not the global). */
 const COMPUTE_STAGE = 0x4;
@@ -145,10 +146,12 @@ export class CommandQueue {
   private compile(k: Kernel, bindings: number): GPUComputePipeline {
     const source = k.source;
     this.device.pushErrorScope('validation');
-    const module = this.device.createShaderModule({ code: withDivision(source, this.ctx.division) });
+    // Note [Only the helpers a kernel calls are compiled]
+    const code = pruneWgsl(withDivision(source, this.ctx.division));
+    const module = this.device.createShaderModule({ code });
     const p = this.device.createComputePipeline({ layout: this.pipelineLayout(bindings), compute: { module, entryPoint: 'main' } });
     this.errors.push(
-      this.device.popErrorScope().then((e) => (e ? `compiling a generated kernel failed: ${e.message}\n--- kernel source ---\n${source}` : null)),
+      this.device.popErrorScope().then((e) => (e ? `compiling a generated kernel failed: ${e.message}\n--- kernel source ---\n${code}` : null)),
     );
     k.byBindings[bindings] = p;
     this.pipelinesCount++;
