@@ -1,5 +1,5 @@
 import { makeBinder, zerosLike } from '@torch-ts/core';
-import { Optimizer, addcdivInto, checkBetas, addcmulInto, checkNonNegative, forEachParamGrad, groupFlag, groupNumber, groupNumbers, stateNumber, stateTensor, stateTensorOrNone, type ParamGroup, type ParamsInput } from './optimizer';
+import { Optimizer, addcdivInto, checkAdamFamilyGroup, addcmulInto, forEachParamGrad, groupFlag, groupNumber, groupNumbers, stateNumber, stateTensor, stateTensorOrNone, type ParamGroup, type ParamsInput } from './optimizer';
 
 export interface AdamOptions {
   lr?: number;
@@ -38,10 +38,7 @@ abstract class AdamBase extends Optimizer {
   }
 
   protected override validateGroup(g: Record<string, unknown>): void {
-    checkNonNegative('lr', g.lr, 'learning rate');
-    checkNonNegative('eps', g.eps, 'epsilon value');
-    checkBetas(g.betas);
-    checkNonNegative('weightDecay', g.weightDecay, 'weight_decay value');
+    checkAdamFamilyGroup(g);
   }
 
   protected updateGroup(group: ParamGroup): void {

@@ -1,5 +1,5 @@
 import { makeBinder, zerosLike } from '@torch-ts/core';
-import { Optimizer, addcdivInto, checkBetas, checkNonNegative, forEachParamGrad, groupNumber, groupNumbers, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
+import { Optimizer, addcdivInto, checkAdamFamilyGroup, forEachParamGrad, groupNumber, groupNumbers, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
 
 export interface AdamaxOptions {
   lr?: number;
@@ -30,10 +30,7 @@ export class Adamax extends Optimizer {
   }
 
   protected override validateGroup(g: Record<string, unknown>): void {
-    checkNonNegative('lr', g.lr, 'learning rate');
-    checkNonNegative('eps', g.eps, 'epsilon value');
-    checkBetas(g.betas);
-    checkNonNegative('weightDecay', g.weightDecay, 'weight_decay value');
+    checkAdamFamilyGroup(g);
   }
 
   protected updateGroup(group: ParamGroup): void {

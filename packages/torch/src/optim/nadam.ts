@@ -1,5 +1,5 @@
 import { makeBinder, zerosLike } from '@torch-ts/core';
-import { Optimizer, addcdivInto, addcmulInto, checkBetas, checkNonNegative, forEachParamGrad, groupNumber, groupNumbers, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
+import { Optimizer, addcdivInto, addcmulInto, checkAdamFamilyGroup, checkNonNegative, forEachParamGrad, groupNumber, groupNumbers, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
 
 export interface NAdamOptions {
   lr?: number;
@@ -39,10 +39,7 @@ export class NAdam extends Optimizer {
   }
 
   protected override validateGroup(g: Record<string, unknown>): void {
-    checkNonNegative('lr', g.lr, 'learning rate');
-    checkNonNegative('eps', g.eps, 'epsilon value');
-    checkBetas(g.betas);
-    checkNonNegative('weightDecay', g.weightDecay, 'weight_decay value');
+    checkAdamFamilyGroup(g);
     checkNonNegative('momentumDecay', g.momentumDecay, 'momentum_decay value');
   }
 

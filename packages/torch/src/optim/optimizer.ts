@@ -375,6 +375,14 @@ export function forEachParamGrad(
 }
 
 /** Adam-family `betas`: each in [0, 1), PyTorch's messages. */
+/** The checks every Adam-family optimizer (Adam, AdamW, Adamax, NAdam, RAdam) makes of a group, with PyTorch's messages. */
+export function checkAdamFamilyGroup(g: Record<string, unknown>): void {
+  checkNonNegative('lr', g.lr, 'learning rate');
+  checkNonNegative('eps', g.eps, 'epsilon value');
+  checkBetas(g.betas);
+  checkNonNegative('weightDecay', g.weightDecay, 'weight_decay value');
+}
+
 export function checkBetas(betas: unknown): void {
   if (!Array.isArray(betas)) throw new TorchError(`Invalid beta parameters: ${String(betas)}`);
   const [b1, b2]: unknown[] = betas;
