@@ -16,8 +16,9 @@ const INTERNAL = new Set(['_parameters', '_buffers', '_nonPersistent', '_modules
  * in the source's order (parameters cloned as new leaves with the same `requiresGrad`,
  * buffers cloned, submodules copied recursively, a parameter or module reached twice copied
  * once, as deepcopy's memo does); every other own field (settings, functions) copied as it
- * is. Functions are shared, as deepcopy shares them, so a module must not keep a closure over
- * `this` or over one of its own submodules: the copy's closure would reach the original's.
+ * is, an array as a new array. Functions are shared, as deepcopy shares them, so a module
+ * must not keep a closure over `this` or over one of its own submodules: the copy's closure
+ * would reach the original's.
  * Hooks are not copied. Gradients are not copied (a fresh layer has none).
  */
 export function deepcopyModule<M extends Module>(m: M, memo: Map<object, unknown> = new Map()): M {
@@ -48,8 +49,10 @@ export function deepcopyModule<M extends Module>(m: M, memo: Map<object, unknown
   for (const [name, sub] of m._modules) copy.registerModule(name, sub === null ? null : deepcopyModule(sub, memo));
   for (const key of Reflect.ownKeys(m)) {
     if (typeof key === 'string' && (INTERNAL.has(key) || m._parameters.has(key) || m._buffers.has(key) || m._modules.has(key))) continue;
-    const desc = Reflect.getOwnPropertyDescriptor(m, key);
+    const desc: PropertyDescriptor | undefined = Reflect.getOwnPropertyDescriptor(m as object, key);
     if (desc === undefined) continue;
+    // (an array setting, such as LayerNorm's normalizedShape, gets an array of its own)
+    if (Array.isArray(desc.value)) desc.value = [...(desc.value as unknown[])];
     Reflect.defineProperty(copy, key, desc);
   }
   return copy as M;
