@@ -287,6 +287,22 @@ describe('Module registration, iteration and state dicts', () => {
     expect(l.to('cpu')).toBe(l);
   });
 
+  it('to() keeps tied parameters and shared buffers tied (Note [Tied parameters stay tied through to()])', () => {
+    const enc = new nn.Embedding(5, 3);
+    const dec = new nn.Linear(3, 5);
+    dec.weight = enc.weight;
+    const shared = torch.zeros([2]);
+    enc.registerBuffer('stat', shared);
+    dec.registerBuffer('stat', shared);
+    const model = new nn.Sequential(enc, dec).double();
+    expect(enc.weight.dtype).toBe('float64');
+    expect(dec.weight).toBe(enc.weight);
+    expect(Reflect.get(dec, 'stat')).toBe(Reflect.get(enc, 'stat'));
+    expect(Reflect.get(dec, 'stat')).not.toBe(shared);
+    expect([...model.parameters()].length).toBe(2); // the tied weight once, dec.bias
+    expect([...model.stateDict().keys()]).toEqual(['0.weight', '0.stat', '1.weight', '1.bias', '1.stat']);
+  });
+
   it('loadStateDict copies values in place, strict errors as PyTorch', () => {
     const a = new Net();
     const b = new Net();

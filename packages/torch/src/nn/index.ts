@@ -35,7 +35,25 @@ export {
   type MultiheadAttentionOptions,
   type MultiheadAttentionForwardOptions,
 } from './modules/attention';
-export { TransformerEncoderLayer, type TransformerEncoderLayerOptions, type TransformerEncoderLayerForwardOptions } from './modules/transformer';
+export {
+  TransformerEncoderLayer,
+  TransformerDecoderLayer,
+  type TransformerActivation,
+  type TransformerEncoderLayerOptions,
+  type TransformerEncoderLayerForwardOptions,
+  type TransformerDecoderLayerOptions,
+  type TransformerDecoderLayerForwardOptions,
+} from './modules/transformer';
+export {
+  TransformerEncoder,
+  TransformerDecoder,
+  Transformer,
+  type TransformerEncoderOptions,
+  type TransformerEncoderForwardOptions,
+  type TransformerDecoderOptions,
+  type TransformerOptions,
+  type TransformerForwardOptions,
+} from './modules/transformer-stack';
 export { RNNBase, RNN, LSTM, GRU, type RNNMode, type RNNBaseOptions, type RNNOptions, type LSTMOptions } from './modules/rnn';
 export { RNNCellBase, RNNCell, LSTMCell, GRUCell, type RNNCellOptions, type RNNCellNonlinearityOptions, type CellWeights } from './modules/rnn-cell';
 export {

@@ -342,13 +342,29 @@ export class Module {
    * Converts every parameter and buffer as `fn` says (PyTorch's `_apply`). A converted
    * parameter is a new Parameter (PyTorch swaps `param.data` inside the old object; a
    * torch-ts tensor handle cannot change its TensorImpl), so build optimizers after `to()`.
+   *
+   * Note [Tied parameters stay tied through to()]
+   * A parameter (or buffer) registered in two places, as tied embedding and output weights
+   * are (`this.decoder.weight = this.encoder.weight`), is one object in PyTorch before and
+   * after `to()`, because PyTorch converts it in place. Here conversion makes a new object, so
+   * `memo` (one per `_apply` call, shared by the whole module tree) maps each tensor to its
+   * conversion and every place that held the old one gets the same new one: the tie, its
+   * single gradient and the optimizer's single state survive the move.
    */
-  _apply(fn: (t: Tensor) => Tensor): this {
-    for (const m of this.children()) m._apply(fn);
+  _apply(fn: (t: Tensor) => Tensor, memo: Map<Tensor, Tensor> = new Map()): this {
+    for (const m of this.children()) m._apply(fn, memo);
     for (const [name, p] of [...this._parameters]) {
       if (p === null) continue;
+      const done = memo.get(p);
+      if (done !== undefined) {
+        if (done !== p) Reflect.set(this, name, done);
+        continue;
+      }
       const converted = noGradGuard(() => fn(p));
-      if (converted === p) continue;
+      if (converted === p) {
+        memo.set(p, p);
+        continue;
+      }
       const np = new Parameter(converted, p.requiresGrad);
       if (converted !== np) converted.dispose();
       const g = ownGrad(p);
@@ -358,11 +374,13 @@ export class Module {
         if (cg !== g) cg.dispose();
         g.dispose();
       }
+      memo.set(p, np);
       Reflect.set(this, name, np);
     }
     for (const [name, b] of [...this._buffers]) {
       if (b === null) continue;
-      const converted = noGradGuard(() => fn(b));
+      const converted = memo.get(b) ?? noGradGuard(() => fn(b));
+      memo.set(b, converted);
       if (converted !== b) Reflect.set(this, name, converted);
     }
     return this;
