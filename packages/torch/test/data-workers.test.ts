@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import golden from './goldens/data.json';
@@ -25,7 +25,7 @@ let dir = '';
 let exitProgram = '';
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'torch-ts-data-workers-'));
-  const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', conditions: ['@torch-ts/source'], logLevel: 'error' } as const;
+  const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', conditions: ['@torch-ts/source'], logLevel: 'error' } satisfies BuildOptions;
   const fixture = join(dir, 'data-workers.mjs');
   exitProgram = join(dir, 'data-workers-exit.mjs');
   await Promise.all([

@@ -248,22 +248,51 @@ export interface DataLoaderOptions<T, B> {
  * their arguments]), so a misspelled keyword (`batchSze`) raises instead of leaving batches
  * of one, and the option checks are PyTorch 1.13's (ValueError for a sampler with shuffle, a
  * batch sampler with batch options, an IterableDataset with any sampling option, ...). What
- * torch-ts has not built (worker threads, a multiprocessing context, a pin-memory device)
- * raises NotImplementedError unless it is given its default. Its TypeScript signature is
+ * torch-ts has not built (a pin-memory device) raises NotImplementedError unless it is given
+ * its default. Its TypeScript signature is
  * written (the dataset and `collate_fn` are generic), the arguments PyTorch passes
  * positionally first.
  *
  * Note [DataLoader workers]
- * PyTorch's workers are processes that receive the dataset by pickling it. A JS dataset holds
- * closures and tensors that cannot be cloned into a worker thread, so a worker would have to
- * build its own dataset from a module specifier, and its batches would come back as
- * transferable buffers. That is not built yet: `numWorkers > 0` raises NotImplementedError
- * (so does the browser, where the same design would use Web Workers). `numWorkers: 0` is
- * PyTorch's single-process loading, which gives the same batches in the same order as
- * PyTorch's workers do (results are reordered by index there), and the option checks that
- * involve workers (`prefetchFactor` and `persistentWorkers` need workers, `timeout` must be
- * non-negative) are PyTorch's. `pinMemory` is accepted and does nothing: there is no pinned
- * host memory to copy through.
+ * `numWorkers: n > 0` loads batches in n workers, as PyTorch's multi-process loader does
+ * (data-workers.ts, the main-thread side; data-worker.ts, the worker's): the iterator draws
+ * the base seed (one int64 of the loader's generator, after making the sampler's iterator),
+ * worker k seeds its default generator with `base_seed + k`, rebuilds the dataset, sets the
+ * info `getWorkerInfo()` answers (id, numWorkers, seed, its dataset) and runs
+ * `workerInitFn(k)`. Index batches go round-robin to the workers that still have data,
+ * `prefetchFactor * numWorkers` (default 2 * n) outstanding, and batches come back in sampler
+ * order whichever worker finishes first; so the batches, and the generators' draws inside the
+ * workers, are PyTorch 1.13's for the same seed. An IterableDataset is iterated by every
+ * worker, each over its own copy: a dataset that does not shard by `getWorkerInfo()` yields
+ * its samples n times, as in PyTorch; a worker whose stream ended gets no more tasks.
+ * `persistentWorkers` keeps the workers (and their datasets and generators) for the next
+ * epoch, which draws no new base seed (PyTorch's `_reset`) and restarts their streams. A
+ * worker's error is raised in the main thread when its batch is due, as the same class where
+ * torch-ts has it (else TorchError), "Caught X in DataLoader worker process k" and the
+ * original stack; `timeout` seconds without a batch raise. The workers stop when the epoch
+ * ends, is broken off or throws, or when a dropped iterator is collected; they never keep
+ * the process alive (Note [Waiting for a worker without an event loop]).
+ *
+ * Where the workers run is `multiprocessingContext`:
+ * - 'spawn' (Node's default): worker threads. As a spawned PyTorch worker unpickles the
+ *   dataset, a thread rebuilds it from the dataset's `workerSpec()` — `{ module, name, args }`:
+ *   import `module`, construct (or call, for a factory) its export `name` with `args` —
+ *   since JS closures and class instances cannot be cloned into another thread. torch-ts's
+ *   own datasets have specs (TensorDataset's tensors cross as bytes, Subset, ConcatDataset
+ *   and ChainDataset as specs of their datasets); a dataset of one's own names the module
+ *   that exports it (`import.meta.url`), which the worker imports and which imports
+ *   @torch-ts/torch there. `workerInitFn` and a `collateFn` cross as functions with a
+ *   `workerSpec` property ({ module, name }). The default collate runs in the worker, as
+ *   PyTorch's does, and so does a collateFn with a spec; any other collateFn runs in the main
+ *   thread on the samples the worker sends. Batches cross as structured clones, tensors as
+ *   their bytes (Note [Tensors cross to the main thread as bytes]). A dataset without a
+ *   workerSpec (or a workerInitFn without one) raises a TorchTypeError that says so, as
+ *   PyTorch's spawn raises a pickling error.
+ * - 'inprocess' (the default without worker threads, e.g. in a browser; usable anywhere for
+ *   a dataset that cannot be sent): the workers are simulated in the calling thread with the
+ *   same seeds, worker info, order and errors (Note [In-process DataLoader workers]), so a
+ *   program gives the same batches in both; async `getItem`s of prefetched batches overlap.
+ * `pinMemory` is accepted and does nothing: there is no pinned host memory to copy through.
  */
 const dataLoaderArgs = initBinder(
   'DataLoader',
