@@ -268,6 +268,8 @@ class InProcessBackend implements Backend {
 /** The workers of a loader: one epoch's, or kept across epochs with `persistentWorkers`. */
 export class WorkerPool {
   epoch = 0;
+  /** A worker that failed to start or exited: every later epoch of a persistent pool raises it. */
+  failure: Error | null = null;
   private constructor(
     readonly backend: Backend,
     readonly threads: boolean,
@@ -348,6 +350,7 @@ export class WorkerEpoch {
   ) {
     this.active = new Array<boolean>(p.numWorkers).fill(true);
     this.epoch = ++pool.epoch;
+    if (pool.failure !== null) throw pool.failure;
     if (resume) for (let w = 0; w < p.numWorkers; w++) pool.backend.send(w, { type: 'resume' });
     for (let k = 0; k < p.prefetchFactor * p.numWorkers; k++) this.tryPut();
   }
@@ -404,8 +407,15 @@ export class WorkerEpoch {
 
   private handle(m: WorkerMessage | null): void {
     if (m === null) throw new TorchError(`DataLoader timed out after ${this.p.timeout} seconds`);
-    if (m.type === 'fatal') reraise(m, `while starting DataLoader worker process ${m.worker}`);
-    if (m.type === 'exit') throw new TorchError(`DataLoader worker (thread ${m.worker}) exited unexpectedly with exit code ${m.code}`);
+    if (m.type === 'fatal' || m.type === 'exit') {
+      try {
+        if (m.type === 'fatal') reraise(m, `while starting DataLoader worker process ${m.worker}`);
+        throw new TorchError(`DataLoader worker (thread ${m.worker}) exited unexpectedly with exit code ${m.code}`);
+      } catch (e) {
+        this.pool.failure = e as Error;
+        throw e;
+      }
+    }
     if (m.epoch !== this.epoch) return; // a previous epoch's answer (persistent workers)
     this.outstanding--;
     if (m.type === 'end') {

@@ -2,7 +2,7 @@
  * `torch.utils.data`: `Dataset`, `IterableDataset`, `TensorDataset`, `ConcatDataset`,
  * `ChainDataset`, `Subset`, `randomSplit`, the samplers (samplers.ts), `DataLoader` (batching,
  * shuffling with a generator, samplers and batch samplers, `dropLast`, sync and async
- * iteration) and `defaultCollate`.
+ * iteration, workers: Note [DataLoader workers]), `getWorkerInfo` and `defaultCollate`.
  *
  * Note [DataLoader shuffle order]
  * With `shuffle`, the order equals PyTorch's for the same generator state: starting an
@@ -464,8 +464,17 @@ export class DataLoader<T = unknown, B = any> {
     const indices: Iterator<number[] | number | null> = iterable ? { next: () => ({ done: false, value: autoCollation ? new Array<number>(bs).fill(0) : null }) } : ((this.batchSampler ?? this.sampler) as Iterable<number[] | number>)[Symbol.iterator]();
     if (this.pool !== null) return { epoch: new WorkerEpoch(params, this.pool, indices, true), pool: this.pool };
     const pool = WorkerPool.start(params, drawBaseSeed(this.generator));
-    if (this.persistentWorkers) this.pool = pool;
-    return { epoch: new WorkerEpoch(params, pool, indices, false), pool };
+    if (this.persistentWorkers) {
+      this.pool = pool;
+      // (a dropped loader's persistent workers stop when it is collected)
+      dropped.register(this, pool);
+    }
+    try {
+      return { epoch: new WorkerEpoch(params, pool, indices, false), pool };
+    } catch (e) {
+      if (!this.persistentWorkers) pool.backend.shutdown();
+      throw e;
+    }
   }
 
   /** The workers' batches; their threads end with the epoch, unless persistent, or when the iterator is dropped. */
