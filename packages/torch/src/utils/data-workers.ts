@@ -302,10 +302,32 @@ export class WorkerPool {
       autoCollation: p.autoCollation,
       dropLast: p.dropLast,
       modules: bootModules(common),
-      torchModule: import.meta.url,
+      torchModule: torchEntry(),
     }));
     return new WorkerPool(new ThreadBackend(wt, boots), true);
   }
+}
+
+// Set per output format by tsup.config.ts; undefined when the sources run directly (ESM).
+declare const __TORCH_TS_CJS__: boolean | undefined;
+declare const require: { resolve(id: string): string };
+
+/**
+ * The module a worker thread imports for torch-ts when no spec names a module of the user's
+ * (a TensorDataset's loader): the installed package's entry as this module resolves it (so
+ * its backends register too), else this module itself (a bundle, whose program must then
+ * check `isMainThread`, as a spawned PyTorch worker's `__main__` must check `__name__`).
+ */
+function torchEntry(): string {
+  const PACKAGE = '@torch-ts/torch';
+  try {
+    if (typeof __TORCH_TS_CJS__ !== 'undefined' && __TORCH_TS_CJS__) return `file://${encodeURI(require.resolve(PACKAGE))}`;
+    const resolve: unknown = Reflect.get(import.meta, 'resolve');
+    if (typeof resolve === 'function') return String(Reflect.apply(resolve, import.meta, [PACKAGE]));
+  } catch {
+    // (not resolvable from here: a bundle)
+  }
+  return String(Reflect.get(import.meta, 'url'));
 }
 
 const hasSpec = (f: unknown): boolean => typeof f === 'function' && typeof Reflect.get(f, 'workerSpec') === 'object';

@@ -22,7 +22,11 @@ export type { WorkerSpec } from './data-transfer';
 
 export { Sampler, SequentialSampler, RandomSampler, SubsetRandomSampler, WeightedRandomSampler, BatchSampler, type RandomSamplerOptions, type Sized } from './samplers';
 
-/** A map-style dataset: `getItem(i)` for `0 <= i < length` (`__getitem__`, `__len__`). */
+/**
+ * A map-style dataset: `getItem(i)` for `0 <= i < length` (`__getitem__`, `__len__`). A
+ * dataset that DataLoader worker threads load defines `workerSpec(): WorkerSpec`, how a
+ * worker rebuilds it (Note [DataLoader workers]); so does an IterableDataset.
+ */
 export abstract class Dataset<T = unknown> {
   abstract getItem(index: number): T | Promise<T>;
   abstract get length(): number;
