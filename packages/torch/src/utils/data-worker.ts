@@ -109,8 +109,8 @@ export interface WorkerBoot {
   dropLast: boolean;
   /** The modules the specs name, imported first. */
   modules: string[];
-  /** The module of this file (in the main thread), to load torch-ts where no spec names a module. */
-  torchModule: string;
+  /** The @torch-ts/torch the main program resolves, loaded where no spec names a module (null: none). */
+  torchModule: string | null;
   port: MessagePortLike;
   signal: Int32Array;
 }
@@ -239,8 +239,8 @@ process.on('exit', (code) => { if (!exiting) post({ type: 'exit', worker: boot.i
 const LOOP = Symbol.for('torch-ts.utils.data.workerLoop');
 (async () => {
   for (const m of boot.modules) await import(m);
-  if (globalThis[LOOP] === undefined) await import(boot.torchModule);
-  if (globalThis[LOOP] === undefined) throw new Error('no copy of torch-ts registered its DataLoader worker loop (does the dataset module import @torch-ts/torch?)');
+  if (globalThis[LOOP] === undefined && boot.torchModule !== null) await import(boot.torchModule);
+  if (globalThis[LOOP] === undefined) throw new Error('no module to load torch-ts from: @torch-ts/torch does not resolve from the program, and no workerSpec names a module (give the dataset or workerInitFn a workerSpec with a module that imports @torch-ts/torch)');
   parentPort.on('message', (m) => { if (m && m.type === 'stop') exiting = true; });
   await globalThis[LOOP](boot, parentPort);
 })().catch((e) => {

@@ -308,26 +308,24 @@ export class WorkerPool {
   }
 }
 
-// Set per output format by tsup.config.ts; undefined when the sources run directly (ESM).
-declare const __TORCH_TS_CJS__: boolean | undefined;
-declare const require: { resolve(id: string): string };
-
 /**
  * The module a worker thread imports for torch-ts when no spec names a module of the user's
- * (a TensorDataset's loader): the installed package's entry as this module resolves it (so
- * its backends register too), else this module itself (a bundle, whose program must then
- * check `isMainThread`, as a spawned PyTorch worker's `__main__` must check `__name__`).
+ * (a TensorDataset's loader): the installed @torch-ts/torch as the program (its main script,
+ * else the working directory) resolves it; null where it cannot, and the worker then says so.
+ * (Not `import.meta`: the CommonJS build cannot hold that syntax.)
  */
-function torchEntry(): string {
-  const PACKAGE = '@torch-ts/torch';
-  try {
-    if (typeof __TORCH_TS_CJS__ !== 'undefined' && __TORCH_TS_CJS__) return `file://${encodeURI(require.resolve(PACKAGE))}`;
-    const resolve: unknown = Reflect.get(import.meta, 'resolve');
-    if (typeof resolve === 'function') return String(Reflect.apply(resolve, import.meta, [PACKAGE]));
-  } catch {
-    // (not resolvable from here: a bundle)
+function torchEntry(): string | null {
+  const proc = Reflect.get(globalThis, 'process') as { argv: string[]; cwd(): string; getBuiltinModule(id: string): unknown };
+  const { createRequire } = proc.getBuiltinModule('node:module') as { createRequire(from: string): { resolve(id: string): string } };
+  const { pathToFileURL } = proc.getBuiltinModule('node:url') as { pathToFileURL(p: string): URL };
+  for (const from of [proc.argv[1], `${proc.cwd()}/`]) {
+    try {
+      if (from !== undefined) return pathToFileURL(createRequire(from).resolve('@torch-ts/torch')).href;
+    } catch {
+      // (not resolvable from there)
+    }
   }
-  return String(Reflect.get(import.meta, 'url'));
+  return null;
 }
 
 const hasSpec = (f: unknown): boolean => typeof f === 'function' && typeof Reflect.get(f, 'workerSpec') === 'object';

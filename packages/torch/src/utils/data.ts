@@ -285,7 +285,8 @@ export interface DataLoaderOptions<T, B> {
  *   own datasets have specs (TensorDataset's tensors cross as bytes, Subset, ConcatDataset
  *   and ChainDataset as specs of their datasets); a dataset of one's own names the module
  *   that exports it (`import.meta.url`), which the worker imports and which imports
- *   @torch-ts/torch there. `workerInitFn` and a `collateFn` cross as functions with a
+ *   @torch-ts/torch there. Where no spec names a module, the worker loads the
+ *   @torch-ts/torch that the program resolves (ESM or CommonJS build alike). `workerInitFn` and a `collateFn` cross as functions with a
  *   `workerSpec` property ({ module, name }). The default collate runs in the worker, as
  *   PyTorch's does, and so does a collateFn with a spec; any other collateFn runs in the main
  *   thread on the samples the worker sends. Batches cross as structured clones, tensors as
