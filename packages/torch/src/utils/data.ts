@@ -293,7 +293,9 @@ export interface DataLoaderOptions<T, B> {
  *   their bytes (Note [Tensors cross to the main thread as bytes]). A dataset without a
  *   workerSpec (or a workerInitFn without one) raises a TorchTypeError that says so, as
  *   PyTorch's spawn raises a pickling error.
- * - 'inprocess' (the default without worker threads, e.g. in a browser; usable anywhere for
+ * - 'inprocess' (the default without worker threads: a browser, or a Node before 20.16, which
+ *   lacks the `process.getBuiltinModule` that lets a `for...of` start threads synchronously;
+ *   usable anywhere for
  *   a dataset that cannot be sent): the workers are simulated in the calling thread with the
  *   same seeds, worker info, order and errors (Note [In-process DataLoader workers]), so a
  *   program gives the same batches in both; async `getItem`s of prefetched batches overlap.
