@@ -286,8 +286,9 @@ export interface DataLoaderOptions<T, B> {
  *   and ChainDataset as specs of their datasets); a dataset of one's own names the module
  *   that exports it (`import.meta.url`), which the worker imports and which imports
  *   @torch-ts/torch there. Where no spec names a module, the worker loads the
- *   @torch-ts/torch that the program resolves (ESM or CommonJS build alike). `workerInitFn` and a `collateFn` cross as functions with a
- *   `workerSpec` property ({ module, name }). The default collate runs in the worker, as
+ *   @torch-ts/torch that the program resolves (ESM or CommonJS build alike). `workerInitFn`
+ *   and a `collateFn` cross as functions with a `workerSpec` property ({ module, name }).
+ *   The default collate runs in the worker, as
  *   PyTorch's does, and so does a collateFn with a spec; any other collateFn runs in the main
  *   thread on the samples the worker sends. Batches cross as structured clones, tensors as
  *   their bytes (Note [Tensors cross to the main thread as bytes]). A dataset without a
@@ -295,8 +296,7 @@ export interface DataLoaderOptions<T, B> {
  *   PyTorch's spawn raises a pickling error.
  * - 'inprocess' (the default without worker threads: a browser, or a Node before 20.16, which
  *   lacks the `process.getBuiltinModule` that lets a `for...of` start threads synchronously;
- *   usable anywhere for
- *   a dataset that cannot be sent): the workers are simulated in the calling thread with the
+ *   usable anywhere for a dataset that cannot be sent): the workers are simulated in the calling thread with the
  *   same seeds, worker info, order and errors (Note [In-process DataLoader workers]), so a
  *   program gives the same batches in both; async `getItem`s of prefetched batches overlap.
  * `pinMemory` is accepted and does nothing: there is no pinned host memory to copy through.
