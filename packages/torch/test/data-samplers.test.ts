@@ -140,9 +140,10 @@ describe('DataLoader with samplers and IterableDatasets equals PyTorch', () => {
     expect(msg(() => new DataLoader(ds(), { persistentWorkers: true }))).toBe('persistent_workers option needs num_workers > 0');
     expect(msg(() => new DataLoader(ds(), { sampler: 3 as never }))).toMatch(/argument 'sampler' must be an iterable of indices/);
     expect(msg(() => new DataLoader(ds(), { workerInitFn: 3 as never }))).toMatch(/argument 'workerInitFn' must be a function/);
-    expect(thrown(() => new DataLoader(ds(), { numWorkers: 2 }))).toBeInstanceOf(torch.NotImplementedError);
-    expect(msg(() => new DataLoader(ds(), { numWorkers: 2 }))).toMatch(/^DataLoader: numWorkers=2 is not supported/);
-    expect(thrown(() => new DataLoader(ds(), { multiprocessingContext: 'spawn' } as never))).toBeInstanceOf(torch.NotImplementedError);
+    // (workers: data-workers.test.ts)
+    expect(new DataLoader(ds(), { numWorkers: 2 }).numWorkers).toBe(2);
+    expect(msg(() => new DataLoader(ds(), { multiprocessingContext: 'spawn' }))).toMatch(/^multiprocessing_context can only be used with multi-process loading/);
+    expect(thrown(() => new DataLoader(ds(), { pinMemoryDevice: 'cuda' } as never))).toBeInstanceOf(torch.NotImplementedError);
     expect(thrown(() => new DataLoader(new Stream(0, 3)).length)).toBeInstanceOf(torch.TorchTypeError);
     // loading runs in the main process, where PyTorch's get_worker_info() is None
     expect(d.getWorkerInfo()).toBeNull();

@@ -2,7 +2,7 @@
  * `torch.utils.data`: `Dataset`, `IterableDataset`, `TensorDataset`, `ConcatDataset`,
  * `ChainDataset`, `Subset`, `randomSplit`, the samplers (samplers.ts), `DataLoader` (batching,
  * shuffling with a generator, samplers and batch samplers, `dropLast`, sync and async
- * iteration) and `defaultCollate`.
+ * iteration, workers: Note [DataLoader workers]), `getWorkerInfo` and `defaultCollate`.
  *
  * Note [DataLoader shuffle order]
  * With `shuffle`, the order equals PyTorch's for the same generator state: starting an
@@ -11,13 +11,22 @@
  * `randperm(n, generator)`; without a generator both come from the default generator,
  * the sampler first seeding a fresh Generator from another int64 draw.
  */
-import { Generator, IndexError, NotImplementedError, TorchTypeError, ValueError, defaultGenerator, makeBinder, randperm, stack, tensor, typeName, Tensor, TorchError } from '@torch-ts/core';
+import { Generator, IndexError, TorchTypeError, ValueError, defaultGenerator, makeBinder, randperm, stack, tensor, typeName, Tensor, TorchError } from '@torch-ts/core';
 import { givenNull, initBinder } from '../nn/init-args';
 import { BatchSampler, RandomSampler, SequentialSampler, checkIterable } from './samplers';
+import type { WorkerSpec } from './data-transfer';
+import { END as END_OF_EPOCH, currentWorkerInfo, registerWorkerLoop } from './data-worker';
+import { WorkerEpoch, WorkerPool, drawBaseSeed, dropped, nodeWorkerThreads, type WorkerLoaderParams } from './data-workers';
+
+export type { WorkerSpec } from './data-transfer';
 
 export { Sampler, SequentialSampler, RandomSampler, SubsetRandomSampler, WeightedRandomSampler, BatchSampler, type RandomSamplerOptions, type Sized } from './samplers';
 
-/** A map-style dataset: `getItem(i)` for `0 <= i < length` (`__getitem__`, `__len__`). */
+/**
+ * A map-style dataset: `getItem(i)` for `0 <= i < length` (`__getitem__`, `__len__`). A
+ * dataset that DataLoader worker threads load defines `workerSpec(): WorkerSpec`, how a
+ * worker rebuilds it (Note [DataLoader workers]); so does an IterableDataset.
+ */
 export abstract class Dataset<T = unknown> {
   abstract getItem(index: number): T | Promise<T>;
   abstract get length(): number;
@@ -54,6 +63,11 @@ export class ConcatDataset<T = unknown> extends Dataset<T> {
     this.cumulativeSizes = sizes;
   }
 
+  /** How a DataLoader worker rebuilds it (Note [DataLoader workers]): each dataset by its own spec. */
+  workerSpec(): WorkerSpec {
+    return { name: 'ConcatDataset', args: [this.datasets] };
+  }
+
   get length(): number {
     return this.cumulativeSizes[this.cumulativeSizes.length - 1];
   }
@@ -85,6 +99,10 @@ export class ChainDataset<T = unknown> extends IterableDataset<T> {
   constructor(datasets: Iterable<IterableDataset<T>>) {
     super();
     this.datasets = [...datasets];
+  }
+
+  workerSpec(): WorkerSpec {
+    return { name: 'ChainDataset', args: [this.datasets] };
   }
 
   *[Symbol.iterator](): Iterator<T> {
@@ -119,6 +137,11 @@ export class TensorDataset extends Dataset<Tensor[]> {
       if (t.dim() === 0 || t.size(0) !== n) throw new TorchError('Size mismatch between tensors');
     }
     this.tensors = tensors;
+  }
+
+  /** A worker gets copies of the tensors (their bytes: Note [Tensors cross to the main thread as bytes]). */
+  workerSpec(): WorkerSpec {
+    return { name: 'TensorDataset', args: this.tensors };
   }
 
   getItem(index: number): Tensor[] {
@@ -195,18 +218,30 @@ export interface DataLoaderOptions<T, B> {
   shuffle?: boolean | null;
   sampler?: Iterable<number> | null;
   batchSampler?: Iterable<number[]> | null;
-  /** Only 0: see Note [DataLoader workers]. */
+  /** Worker threads that load batches ahead (Note [DataLoader workers]); 0 loads in the caller. */
   numWorkers?: number;
   collateFn?: ((batch: T[]) => B) | null;
   /** Accepted and a no-op: CPU tensors live in WebAssembly or JS memory, nothing to pin. */
   pinMemory?: boolean;
   dropLast?: boolean;
-  /** Seconds to wait for a worker's batch; only meaningful with workers, so checked and kept. */
+  /** Seconds to wait for a worker's batch (0: no limit); a longer wait raises. */
   timeout?: number;
-  /** Called in each worker with its id; never called with `numWorkers: 0`, as in PyTorch. */
+  /**
+   * Called in each worker with its id before it loads; never called with `numWorkers: 0`, as in
+   * PyTorch. A worker thread finds it by its `workerSpec` ({ module, name }).
+   */
   workerInitFn?: ((workerId: number) => void) | null;
+  /**
+   * How workers run: 'spawn' (worker threads, each rebuilding the dataset from its
+   * `workerSpec()`, as PyTorch's spawned workers unpickle theirs; the default in Node) or
+   * 'inprocess' (simulated in this thread: Note [In-process DataLoader workers]; the default
+   * where there are no worker threads).
+   */
+  multiprocessingContext?: 'spawn' | 'inprocess' | null;
   generator?: Generator | null;
+  /** Batches loaded ahead per worker (default 2); only with workers. */
   prefetchFactor?: number;
+  /** Keep the workers (and their datasets) from one epoch to the next. */
   persistentWorkers?: boolean;
 }
 
@@ -217,27 +252,59 @@ export interface DataLoaderOptions<T, B> {
  * their arguments]), so a misspelled keyword (`batchSze`) raises instead of leaving batches
  * of one, and the option checks are PyTorch 1.13's (ValueError for a sampler with shuffle, a
  * batch sampler with batch options, an IterableDataset with any sampling option, ...). What
- * torch-ts has not built (worker threads, a multiprocessing context, a pin-memory device)
- * raises NotImplementedError unless it is given its default. Its TypeScript signature is
+ * torch-ts has not built (a pin-memory device) raises NotImplementedError unless it is given
+ * its default. Its TypeScript signature is
  * written (the dataset and `collate_fn` are generic), the arguments PyTorch passes
  * positionally first.
  *
  * Note [DataLoader workers]
- * PyTorch's workers are processes that receive the dataset by pickling it. A JS dataset holds
- * closures and tensors that cannot be cloned into a worker thread, so a worker would have to
- * build its own dataset from a module specifier, and its batches would come back as
- * transferable buffers. That is not built yet: `numWorkers > 0` raises NotImplementedError
- * (so does the browser, where the same design would use Web Workers). `numWorkers: 0` is
- * PyTorch's single-process loading, which gives the same batches in the same order as
- * PyTorch's workers do (results are reordered by index there), and the option checks that
- * involve workers (`prefetchFactor` and `persistentWorkers` need workers, `timeout` must be
- * non-negative) are PyTorch's. `pinMemory` is accepted and does nothing: there is no pinned
- * host memory to copy through.
+ * `numWorkers: n > 0` loads batches in n workers, as PyTorch's multi-process loader does
+ * (data-workers.ts, the main-thread side; data-worker.ts, the worker's): the iterator draws
+ * the base seed (one int64 of the loader's generator, after making the sampler's iterator),
+ * worker k seeds its default generator with `base_seed + k`, rebuilds the dataset, sets the
+ * info `getWorkerInfo()` answers (id, numWorkers, seed, its dataset) and runs
+ * `workerInitFn(k)`. Index batches go round-robin to the workers that still have data,
+ * `prefetchFactor * numWorkers` (default 2 * n) outstanding, and batches come back in sampler
+ * order whichever worker finishes first; so the batches, and the generators' draws inside the
+ * workers, are PyTorch 1.13's for the same seed. An IterableDataset is iterated by every
+ * worker, each over its own copy: a dataset that does not shard by `getWorkerInfo()` yields
+ * its samples n times, as in PyTorch; a worker whose stream ended gets no more tasks.
+ * `persistentWorkers` keeps the workers (and their datasets and generators) for the next
+ * epoch, which draws no new base seed (PyTorch's `_reset`) and restarts their streams. A
+ * worker's error is raised in the main thread when its batch is due, as the same class where
+ * torch-ts has it (else TorchError), "Caught X in DataLoader worker process k" and the
+ * original stack; `timeout` seconds without a batch raise. The workers stop when the epoch
+ * ends, is broken off or throws, or when a dropped iterator is collected; they never keep
+ * the process alive (Note [Waiting for a worker without an event loop]).
+ *
+ * Where the workers run is `multiprocessingContext`:
+ * - 'spawn' (Node's default): worker threads. As a spawned PyTorch worker unpickles the
+ *   dataset, a thread rebuilds it from the dataset's `workerSpec()` — `{ module, name, args }`:
+ *   import `module`, construct (or call, for a factory) its export `name` with `args` —
+ *   since JS closures and class instances cannot be cloned into another thread. torch-ts's
+ *   own datasets have specs (TensorDataset's tensors cross as bytes, Subset, ConcatDataset
+ *   and ChainDataset as specs of their datasets); a dataset of one's own names the module
+ *   that exports it (`import.meta.url`), which the worker imports and which imports
+ *   @torch-ts/torch there. Where no spec names a module, the worker loads the
+ *   @torch-ts/torch that the program resolves (ESM or CommonJS build alike). `workerInitFn`
+ *   and a `collateFn` cross as functions with a `workerSpec` property ({ module, name }).
+ *   The default collate runs in the worker, as
+ *   PyTorch's does, and so does a collateFn with a spec; any other collateFn runs in the main
+ *   thread on the samples the worker sends. Batches cross as structured clones, tensors as
+ *   their bytes (Note [Tensors cross to the main thread as bytes]). A dataset without a
+ *   workerSpec (or a workerInitFn without one) raises a TorchTypeError that says so, as
+ *   PyTorch's spawn raises a pickling error.
+ * - 'inprocess' (the default without worker threads: a browser, or a Node before 20.16, which
+ *   lacks the `process.getBuiltinModule` that lets a `for...of` start threads synchronously;
+ *   usable anywhere for a dataset that cannot be sent): the workers are simulated in the calling thread with the
+ *   same seeds, worker info, order and errors (Note [In-process DataLoader workers]), so a
+ *   program gives the same batches in both; async `getItem`s of prefetched batches overlap.
+ * `pinMemory` is accepted and does nothing: there is no pinned host memory to copy through.
  */
 const dataLoaderArgs = initBinder(
   'DataLoader',
   "Any dataset, int? batch_size=1, bool? shuffle=None, Any sampler=None, Any batch_sampler=None, int num_workers=0, Any collate_fn=None, bool pin_memory=False, bool drop_last=False, float timeout=0, Any worker_init_fn=None, Any multiprocessing_context=None, Generator? generator=None, *, int? prefetch_factor=None, bool persistent_workers=False, str pin_memory_device=''",
-  ['multiprocessingContext', 'pinMemoryDevice'],
+  ['pinMemoryDevice'],
 );
 
 /** Batches of a dataset, in order or shuffled; `for (const b of loader)` or `for await (...)`. */
@@ -258,13 +325,16 @@ export class DataLoader<T = unknown, B = any> {
   readonly workerInitFn: ((workerId: number) => void) | null;
   readonly prefetchFactor: number | null;
   readonly persistentWorkers: boolean;
+  readonly multiprocessingContext: 'spawn' | 'inprocess' | null;
+  /** The workers kept across epochs (`persistentWorkers`). */
+  private pool: WorkerPool | null = null;
 
   constructor(dataset: Dataset<T> | IterableDataset<T>, options?: DataLoaderOptions<T, B>);
   constructor(dataset: Dataset<T> | IterableDataset<T>, batchSize: number | null, options?: Omit<DataLoaderOptions<T, B>, 'batchSize'>);
   constructor(dataset: Dataset<T> | IterableDataset<T>, batchSize: number | null, shuffle: boolean | null, options?: Omit<DataLoaderOptions<T, B>, 'batchSize' | 'shuffle'>);
   constructor(dataset: Dataset<T> | IterableDataset<T>, ...args: unknown[]) {
     if (!(dataset instanceof Dataset) && !(dataset instanceof IterableDataset)) throw new TorchTypeError(`DataLoader.__init__(): argument 'dataset' must be a Dataset, not ${typeName(dataset)}`);
-    const [, batchSize, shuffle, sampler, batchSampler, numWorkers, collateFn, pinMemory, dropLast, timeout, workerInitFn, , generator, prefetchArg, persistentWorkers] = dataLoaderArgs.bind([dataset, ...args]);
+    const [, batchSize, shuffle, sampler, batchSampler, numWorkers, collateFn, pinMemory, dropLast, timeout, workerInitFn, context, generator, prefetchArg, persistentWorkers] = dataLoaderArgs.bind([dataset, ...args]);
     this.dataset = dataset;
     // (None is "no batching" here, not the default 1: Note [Module constructors bind their arguments])
     const prefetchFactor = prefetchArg ?? null;
@@ -276,7 +346,10 @@ export class DataLoader<T = unknown, B = any> {
     if (prefetchFactor !== null && prefetchFactor <= 0) throw new ValueError(`prefetch_factor option should be positive, but got prefetch_factor=${prefetchFactor}`);
     if (persistentWorkers && numWorkers === 0) throw new ValueError('persistent_workers option needs num_workers > 0');
     if (workerInitFn !== null && workerInitFn !== undefined && typeof workerInitFn !== 'function') throw new TorchTypeError(`DataLoader.__init__(): argument 'workerInitFn' must be a function, not ${typeName(workerInitFn)}`);
-    if (numWorkers > 0) throw new NotImplementedError(`DataLoader: numWorkers=${numWorkers} is not supported (worker threads cannot receive a JS dataset; see Note [DataLoader workers]); use numWorkers: 0`);
+    if (context !== null && context !== undefined) {
+      if (numWorkers === 0) throw new ValueError(`multiprocessing_context can only be used with multi-process loading (num_workers > 0), but got num_workers=${numWorkers}`);
+      if (context !== 'spawn' && context !== 'inprocess') throw new ValueError(`multiprocessing_context option should specify a valid start method in ['spawn', 'inprocess'], but got multiprocessing_context=${typeof context === 'string' ? `'${context}'` : typeName(context)}`);
+    }
     if (dataset instanceof IterableDataset) {
       if (shuffle != null && shuffle !== false) throw new ValueError(`DataLoader with IterableDataset: expected unspecified shuffle option, but got shuffle=${shuffle}`);
       if (sampler !== null && sampler !== undefined) throw new ValueError(`DataLoader with IterableDataset: expected unspecified sampler option, but got sampler=${typeName(sampler)}`);
@@ -308,6 +381,7 @@ export class DataLoader<T = unknown, B = any> {
     this.workerInitFn = isWorkerInit(workerInitFn) ? workerInitFn : null;
     this.prefetchFactor = prefetchFactor;
     this.persistentWorkers = persistentWorkers;
+    this.multiprocessingContext = context === 'spawn' || context === 'inprocess' ? context : null;
     if (collateFn !== undefined && collateFn !== null && typeof collateFn !== 'function') throw new TorchTypeError(`DataLoader.__init__(): argument 'collateFn' must be a function, not ${typeName(collateFn)}`);
     // (without a collateFn the batch type `B` is what the caller names it, `any` by default:
     // defaultCollate's result depends on the samples' run-time shape)
@@ -368,7 +442,92 @@ export class DataLoader<T = unknown, B = any> {
     }
   }
 
-  *[Symbol.iterator](): Iterator<B> {
+  /**
+   * One epoch over the workers (PyTorch's `_MultiProcessingDataLoaderIter`): the sampler's
+   * iterator, then the base seed (one int64 draw of the loader's generator) and fresh workers
+   * seeded from it; with `persistentWorkers`, the first epoch's workers again, resumed, and no
+   * new base seed (PyTorch's `_reset` draws none).
+   */
+  private workerEpoch(): { epoch: WorkerEpoch; pool: WorkerPool } {
+    const iterable = this.dataset instanceof IterableDataset;
+    const autoCollation = this.batchSize !== null || this.batchSampler !== null;
+    const params: WorkerLoaderParams = {
+      dataset: this.dataset,
+      iterable,
+      numWorkers: this.numWorkers,
+      prefetchFactor: this.prefetchFactor ?? 2,
+      timeout: this.timeout,
+      workerInitFn: this.workerInitFn,
+      collateFn: this.collateFn as (b: unknown[]) => unknown,
+      isDefaultCollate: this.collateFn === (defaultCollate as unknown),
+      autoCollation,
+      dropLast: this.dropLast,
+      persistentWorkers: this.persistentWorkers,
+      context: this.multiprocessingContext ?? (nodeWorkerThreads() !== null ? 'spawn' : 'inprocess'),
+    };
+    // (an IterableDataset's "sampler" is PyTorch's _InfiniteConstantSampler: each worker takes
+    // the next batch of its own stream until it says it has ended)
+    const bs = this.batchSize ?? 1;
+    const indices: Iterator<number[] | number | null> = iterable ? { next: () => ({ done: false, value: autoCollation ? new Array<number>(bs).fill(0) : null }) } : ((this.batchSampler ?? this.sampler) as Iterable<number[] | number>)[Symbol.iterator]();
+    if (this.pool !== null) return { epoch: new WorkerEpoch(params, this.pool, indices, true), pool: this.pool };
+    const pool = WorkerPool.start(params, drawBaseSeed(this.generator));
+    if (this.persistentWorkers) {
+      this.pool = pool;
+      // (a dropped loader's persistent workers stop when it is collected)
+      dropped.register(this, pool);
+    }
+    try {
+      return { epoch: new WorkerEpoch(params, pool, indices, false), pool };
+    } catch (e) {
+      if (!this.persistentWorkers) pool.backend.shutdown();
+      throw e;
+    }
+  }
+
+  /** The workers' batches; their threads end with the epoch, unless persistent, or when the iterator is dropped. */
+  private workerIterator<I extends object>(make: (epoch: WorkerEpoch, finish: () => void) => I): I {
+    const { epoch, pool } = this.workerEpoch();
+    const token = {};
+    const persistent = this.persistentWorkers;
+    const finish = (): void => {
+      dropped.unregister(token);
+      if (!persistent) pool.backend.shutdown();
+    };
+    const it = make(epoch, finish);
+    if (!persistent) dropped.register(it, pool, token);
+    return it;
+  }
+
+  private static *syncWorkerBatches<B>(epoch: WorkerEpoch, finish: () => void): Generator_<B> {
+    try {
+      for (;;) {
+        const v = epoch.next();
+        if (v === END_OF_EPOCH) return;
+        yield v as B;
+      }
+    } finally {
+      finish();
+    }
+  }
+
+  private static async *asyncWorkerBatches<B>(epoch: WorkerEpoch, finish: () => void): AsyncGenerator<B, void, unknown> {
+    try {
+      for (;;) {
+        const v = await epoch.nextAsync();
+        if (v === END_OF_EPOCH) return;
+        yield v as B;
+      }
+    } finally {
+      finish();
+    }
+  }
+
+  [Symbol.iterator](): Iterator<B> {
+    if (this.numWorkers > 0) return this.workerIterator((e, f) => DataLoader.syncWorkerBatches<B>(e, f));
+    return this.inCallerBatches();
+  }
+
+  private *inCallerBatches(): Iterator<B> {
     if (this.dataset instanceof IterableDataset) {
       const stream = this.dataset;
       for (const _ of this.batchesOfIndices()) void _;
@@ -387,9 +546,14 @@ export class DataLoader<T = unknown, B = any> {
     }
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<B> {
+  [Symbol.asyncIterator](): AsyncIterator<B> {
+    if (this.numWorkers > 0) return this.workerIterator((e, f) => DataLoader.asyncWorkerBatches<B>(e, f));
+    return this.inCallerBatchesAsync();
+  }
+
+  private async *inCallerBatchesAsync(): AsyncIterator<B> {
     if (this.dataset instanceof IterableDataset) {
-      const it = this[Symbol.iterator]();
+      const it = this.inCallerBatches();
       for (let r = it.next(); !r.done; r = it.next()) yield r.value;
       return;
     }
@@ -409,18 +573,20 @@ export interface WorkerInfo {
   readonly numWorkers: number;
   /** `base_seed + id`, the seed of the worker's default generator. */
   readonly seed: bigint;
+  /** The worker's own copy of the dataset (the loader's own object in-process). */
   readonly dataset: Dataset | IterableDataset;
 }
 
 /**
- * `get_worker_info()`: `null` in the main process, which is where all loading runs
- * (Note [DataLoader workers]), so a dataset written for PyTorch's workers (sharding an
- * IterableDataset by `info.id`) takes its single-process path, as it does in PyTorch with
- * `num_workers=0`.
+ * `get_worker_info()`: in a DataLoader worker (a worker thread, or an in-process worker
+ * while it loads), its id, the number of workers, its seed and its dataset; `null` in the
+ * main thread, so a dataset that shards its stream by `info.id` streams all of it there.
  */
 export function getWorkerInfo(): WorkerInfo | null {
-  return null;
+  return currentWorkerInfo() as WorkerInfo | null;
 }
+
+registerWorkerLoop(() => ({ TensorDataset, Subset, ConcatDataset, ChainDataset, defaultCollate }));
 
 const isWorkerInit = (f: unknown): f is (workerId: number) => void => typeof f === 'function';
 
@@ -431,6 +597,10 @@ export class Subset<T = unknown> extends Dataset<T> {
     readonly indices: readonly number[],
   ) {
     super();
+  }
+
+  workerSpec(): WorkerSpec {
+    return { name: 'Subset', args: [this.dataset, this.indices] };
   }
 
   getItem(index: number): T | Promise<T> {
