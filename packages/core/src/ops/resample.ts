@@ -1,4 +1,5 @@
 import { DTYPES, type DType } from '../dtype';
+import { indexedPad3d } from './pad-3d';
 import { ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
@@ -224,6 +225,7 @@ export const pad = front("pad(Tensor input, int[] pad, str mode='constant', floa
   if (m !== 'reflect' && m !== 'replicate' && m !== 'circular') throw new TorchError(`${op}: Unrecognised padding mode ${String(m)}`);
   if (value != null && value !== 0) throw new TorchError(`${op}: Padding mode "${m}" doesn't take in value argument`);
   const sp = pad.length / 2;
+  if (sp === 3 && (x.dim === 4 || x.dim === 5)) return indexedPad3d(input, pad, m);
   if ((sp !== 1 && sp !== 2) || (x.dim !== sp + 1 && x.dim !== sp + 2)) {
     throw new TorchError(`${op}: Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now (got a padding of length ${pad.length} for an input of size ${fmtShape(x.sizes)} in mode ${m})`);
   }
