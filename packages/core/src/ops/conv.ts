@@ -144,6 +144,11 @@ export function convOutputSizes(op: string, input: TensorImpl, weight: TensorImp
   } else {
     for (let i = 0; i < sp; i++) {
       if (outputPadding[i] >= stride[i] && outputPadding[i] >= dilation[i]) {
+        if (volumetric) {
+          const dims = ['depth', 'height', 'width'];
+          const all = (name: string, v: readonly number[]) => dims.map((d, j) => `${name}_${d}: ${v[j]}`).join(' ');
+          throw new TorchError(`${op}: output padding must be smaller than either stride or dilation, but got ${all('output_padding', outputPadding)} ${all('stride', stride)} ${all('dilation', dilation)}`);
+        }
         throw new TorchError(
           `${op}: output padding must be smaller than either stride or dilation, but got output_padding: ${outputPadding[i]}, stride: ${stride[i]}, dilation: ${dilation[i]}`,
         );

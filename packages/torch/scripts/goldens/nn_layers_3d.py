@@ -102,7 +102,7 @@ reprs = {
 def message(f):
     try:
         f()
-    except (RuntimeError, ValueError) as e:
+    except (RuntimeError, ValueError, NotImplementedError) as e:
         return str(e).split('\n')[0]
     raise AssertionError('no error')
 
@@ -137,11 +137,90 @@ errors = {
     'ConvTranspose3d padding_mode': message(lambda: nn.ConvTranspose3d(2, 2, 2, padding_mode='reflect')),
 }
 
-EXTRA = {}
-try:
-    import nn_layers_3d_more
-    EXTRA = nn_layers_3d_more.goldens(case, bag_case, message)
-except ImportError:
-    pass
 
-write('nn_layers_3d', {'layers': layers, 'indices': indices, 'reprs': reprs, 'errors': errors, **EXTRA})
+# EmbeddingBag: bags from offsets (1-d input) or rows (2-d input)
+bags = {
+    'EmbeddingBag(10,3) mean offsets': bag_case(lambda: nn.EmbeddingBag(10, 3), 640, [1, 2, 4, 5, 4, 3, 2, 9], [0, 4, 4, 6]),
+    'EmbeddingBag(10,3,mode=sum) per_sample_weights': bag_case(lambda: nn.EmbeddingBag(10, 3, mode='sum'), 641, [1, 2, 4, 5, 4, 3, 2, 9], [0, 3, 5], psw=True),
+    'EmbeddingBag(10,3,mode=max) offsets': bag_case(lambda: nn.EmbeddingBag(10, 3, mode='max'), 642, [1, 2, 4, 5, 4, 3, 2, 9], [0, 2, 2, 7]),
+    'EmbeddingBag(10,3,mode=sum,include_last_offset=True)': bag_case(lambda: nn.EmbeddingBag(10, 3, mode='sum', include_last_offset=True), 643, [1, 2, 4, 5, 4, 3], [0, 2, 5, 6]),
+    'EmbeddingBag(10,3,padding_idx=2) 2-d': bag_case(lambda: nn.EmbeddingBag(10, 3, padding_idx=2), 644, [[1, 2, 4], [2, 2, 2], [4, 3, 2]]),
+    'EmbeddingBag(10,3,mode=max,padding_idx=4) 2-d': bag_case(lambda: nn.EmbeddingBag(10, 3, mode='max', padding_idx=4), 645, [[1, 4, 7], [4, 4, 4], [0, 9, 4]]),
+    'EmbeddingBag(10,3,mode=sum,max_norm=1.0)': bag_case(lambda: nn.EmbeddingBag(10, 3, mode='sum', max_norm=1.0), 646, [1, 2, 4, 1, 3], [0, 2]),
+}
+
+# Upsample's modes (F.interpolate), with their input gradients
+upsample = {
+    'Upsample(scale_factor=2,mode=linear)': case(lambda: nn.Upsample(scale_factor=2, mode='linear'), (2, 2, 5), 650),
+    'Upsample(size=7,mode=linear,align_corners=True)': case(lambda: nn.Upsample(size=7, mode='linear', align_corners=True), (1, 2, 4), 651),
+    'Upsample(scale_factor=(1.5,2.3),mode=bicubic)': case(lambda: nn.Upsample(scale_factor=(1.5, 2.3), mode='bicubic'), (1, 2, 4, 3), 652),
+    'Upsample(size=(3,7),mode=bicubic,align_corners=True)': case(lambda: nn.Upsample(size=(3, 7), mode='bicubic', align_corners=True), (1, 2, 5, 4), 653),
+    'Upsample(scale_factor=1.7,mode=bicubic,recompute_scale_factor=True)': case(lambda: nn.Upsample(scale_factor=1.7, mode='bicubic', recompute_scale_factor=True), (1, 1, 3, 4), 654),
+    'Upsample(scale_factor=2,mode=trilinear)': case(lambda: nn.Upsample(scale_factor=2, mode='trilinear'), (1, 2, 2, 3, 2), 655),
+    'Upsample(size=(3,2,5),mode=trilinear,align_corners=True)': case(lambda: nn.Upsample(size=(3, 2, 5), mode='trilinear', align_corners=True), (1, 1, 4, 3, 3), 656),
+    'Upsample(scale_factor=(0.5,1.5,2.5),mode=trilinear)': case(lambda: nn.Upsample(scale_factor=(0.5, 1.5, 2.5), mode='trilinear'), (1, 2, 4, 2, 2), 657),
+    'Upsample(size=(2,3),mode=area)': case(lambda: nn.Upsample(size=(2, 3), mode='area'), (2, 2, 5, 7), 658),
+    'Upsample(scale_factor=0.5,mode=area)': case(lambda: nn.Upsample(scale_factor=0.5, mode='area'), (1, 2, 4, 6, 5), 659),
+    'Upsample(size=3,mode=area)': case(lambda: nn.Upsample(size=3, mode='area'), (1, 2, 7), 660),
+    'Upsample(scale_factor=(2,1,3),mode=nearest)': case(lambda: nn.Upsample(scale_factor=(2, 1, 3), mode='nearest'), (1, 2, 2, 3, 2), 661),
+    'Upsample(size=(3,5,2),mode=nearest)': case(lambda: nn.Upsample(size=(3, 5, 2)), (1, 1, 2, 3, 4), 662),
+}
+
+
+def loss_case(make, shape, seed, target):
+    torch.manual_seed(seed)
+    m = make()
+    x = torch.randn(*shape, requires_grad=True)
+    t = torch.tensor(target)
+    y = m(x, t)
+    r = torch.randn(y.shape)
+    (y * r).sum().backward()
+    return {'x': values(x), 'args': [values(t)], 'y': values(y), 'r': values(r), 'grads': {}, 'state': {k: values(v) for k, v in m.state_dict().items()},
+            'xGrad': values(x.grad), 'repr': repr(m)}
+
+
+losses = {
+    'MultiMarginLoss()': loss_case(lambda: nn.MultiMarginLoss(), (4, 5), 670, [0, 4, 2, 2]),
+    'MultiMarginLoss(p=2,margin=0.7,reduction=sum)': loss_case(lambda: nn.MultiMarginLoss(p=2, margin=0.7, reduction='sum'), (3, 4), 671, [3, 0, 1]),
+    'MultiMarginLoss(weight,reduction=none)': loss_case(lambda: nn.MultiMarginLoss(weight=torch.tensor([0.5, 2.0, 1.0, 0.25]), reduction='none'), (3, 4), 672, [1, 3, 0]),
+    'MultiMarginLoss() 1-d': loss_case(lambda: nn.MultiMarginLoss(reduction='none'), (5,), 673, 3),
+    'MultiLabelMarginLoss()': loss_case(lambda: nn.MultiLabelMarginLoss(), (3, 5), 674, [[3, 0, -1, 1, 2], [4, 1, 2, 0, 3], [-1, 2, 3, 0, 0]]),
+    'MultiLabelMarginLoss(reduction=none)': loss_case(lambda: nn.MultiLabelMarginLoss(reduction='none'), (2, 4), 675, [[1, 1, 2, -1], [0, -1, 3, 3]]),
+    'MultiLabelMarginLoss(reduction=sum) 1-d': loss_case(lambda: nn.MultiLabelMarginLoss(reduction='sum'), (4,), 676, [2, 1, -1, 0]),
+}
+
+reprs.update({
+    'EmbeddingBag(10,3)': repr(nn.EmbeddingBag(10, 3)),
+    'EmbeddingBag(10,3,max_norm=1.0,norm_type=1.0,scale_grad_by_freq=True,mode=max,padding_idx=-2,include_last_offset=True)':
+        repr(nn.EmbeddingBag(10, 3, max_norm=1.0, norm_type=1.0, scale_grad_by_freq=True, mode='max', padding_idx=-2, include_last_offset=True)),
+    'Upsample(scale_factor=2,mode=bicubic)': repr(nn.Upsample(scale_factor=2, mode='bicubic')),
+    'Upsample(size=(3,4))': repr(nn.Upsample(size=(3, 4))),
+    'Upsample(scale_factor=(2,1.5),mode=area)': repr(nn.Upsample(scale_factor=(2, 1.5), mode='area')),
+    'MultiMarginLoss(p=2,margin=0.5)': repr(nn.MultiMarginLoss(p=2, margin=0.5)),
+    'MultiLabelMarginLoss()': repr(nn.MultiLabelMarginLoss()),
+})
+
+w10 = torch.randn(10, 3)
+errors.update({
+    'embedding_bag 2-d input with offsets': message(lambda: F.embedding_bag(torch.tensor([[1, 2], [3, 4]]), w10, torch.tensor([0, 1]))),
+    'embedding_bag no offsets': message(lambda: F.embedding_bag(torch.tensor([1, 2, 3]), w10)),
+    'embedding_bag 3-d input': message(lambda: F.embedding_bag(torch.zeros(2, 2, 2).long(), w10)),
+    'embedding_bag per_sample_weights shape': message(lambda: F.embedding_bag(torch.tensor([1, 2, 3]), w10, torch.tensor([0, 1]), mode='sum', per_sample_weights=torch.ones(2))),
+    'embedding_bag mode': message(lambda: F.embedding_bag(torch.tensor([1, 2, 3]), w10, torch.tensor([0, 1]), mode='foo')),
+    'embedding_bag offsets[0]': message(lambda: F.embedding_bag(torch.tensor([1, 2, 3]), w10, torch.tensor([1, 2]))),
+    'embedding_bag offsets[-1]': message(lambda: F.embedding_bag(torch.tensor([1, 2, 3]), w10, torch.tensor([0, 4]))),
+    'embedding_bag float input': message(lambda: F.embedding_bag(torch.tensor([1., 2, 3]), w10, torch.tensor([0, 2]))),
+    'embedding_bag padding_idx': message(lambda: F.embedding_bag(torch.tensor([1, 2, 3]), w10, torch.tensor([0, 2]), padding_idx=10)),
+    'multi_margin_loss p': message(lambda: F.multi_margin_loss(r(3, 4), torch.tensor([0, 1, 2]), p=3)),
+    'multi_margin_loss target size': message(lambda: F.multi_margin_loss(r(3, 4), torch.tensor([0, 1]))),
+    'multi_margin_loss target range': message(lambda: F.multi_margin_loss(r(3, 4), torch.tensor([0, 1, 4]))),
+    'multi_margin_loss 3-d input': message(lambda: F.multi_margin_loss(r(2, 3, 4), torch.tensor([0, 1]))),
+    'multi_margin_loss float target': message(lambda: F.multi_margin_loss(r(3, 4), torch.tensor([0., 1, 2]))),
+    'multilabel_margin_loss target size': message(lambda: F.multilabel_margin_loss(r(3, 4), torch.tensor([0, 1, 2]))),
+    'multilabel_margin_loss target range': message(lambda: F.multilabel_margin_loss(r(2, 4), torch.tensor([[0, 1, -1, 5], [3, -1, 0, 0]]))),
+    'multilabel_margin_loss 3-d input': message(lambda: F.multilabel_margin_loss(r(2, 3, 4), torch.zeros(2, 3, 4).long())),
+    'interpolate bicubic 5-d': message(lambda: F.interpolate(r(1, 1, 2, 2, 2), scale_factor=2, mode='bicubic')),
+    'interpolate trilinear 4-d': message(lambda: F.interpolate(r(1, 1, 2, 2), scale_factor=2, mode='trilinear')),
+    'interpolate area align_corners': message(lambda: F.interpolate(r(1, 1, 2, 2), scale_factor=2, mode='area', align_corners=True)),
+})
+write('nn_layers_3d', {'layers': layers, 'bags': bags, 'upsample': upsample, 'losses': losses, 'indices': indices, 'reprs': reprs, 'errors': errors})

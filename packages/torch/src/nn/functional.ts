@@ -30,6 +30,9 @@ export type PadOptions = core.PadOptions;
 export type MaxPool3dOptions = core.MaxPool3dOptions;
 export type AvgPool3dOptions = core.AvgPool3dOptions;
 export type AdaptiveMaxPoolOptions = core.AdaptiveMaxPoolOptions;
+export type EmbeddingBagOptions = core.EmbeddingBagOptions;
+export type MultiMarginLossOptions = core.MultiMarginLossOptions;
+export type MultilabelMarginLossOptions = core.MultilabelMarginLossOptions;
 export type InterpolateOptions = core.InterpolateOptions;
 export {
   // activations: the op table's rows that F has come from ../generated/functional-table-ops

@@ -30,7 +30,8 @@ export { AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d } from './modul
 export { PixelShuffle, PixelUnshuffle, ChannelShuffle } from './modules/pixel-shuffle';
 export { Unfold, Fold } from './modules/fold';
 export { BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm } from './modules/normalization';
-export { Embedding } from './modules/sparse';
+export { Embedding, EmbeddingBag, type EmbeddingBagOptions } from './modules/sparse';
+export { Upsample, type UpsampleOptions } from './modules/upsampling';
 export {
   MultiheadAttention,
   NonDynamicallyQuantizableLinear,
@@ -57,6 +58,8 @@ export {
   HingeEmbeddingLoss,
   SoftMarginLoss,
   MultiLabelSoftMarginLoss,
+  MultiMarginLoss,
+  MultiLabelMarginLoss,
   PoissonNLLLoss,
   GaussianNLLLoss,
   CosineEmbeddingLoss,
