@@ -305,11 +305,11 @@ describe('gradcheck in float64', () => {
   it('each new functional', async () => {
     torch.manualSeed(7);
     const cases: [string, (...t: torch.Tensor[]) => torch.Tensor, torch.Tensor[]][] = [
-      ['conv3d', (x, w, b) => F.conv3d(x, w, b, { stride: [2, 1, 1], padding: [1, 0, 1], dilation: [1, 2, 1], groups: 2 }), [d(1, 2, 3, 3, 2), d(2, 1, 2, 1, 2), d(2)]],
+      ['conv3d', (x, w, b) => F.conv3d(x, w, b, { stride: [2, 1, 1], padding: [1, 0, 1], dilation: [1, 2, 1], groups: 2 }), [d(1, 2, 3, 2, 2), d(2, 1, 2, 1, 2), d(2)]],
       ['conv3d same', (x, w) => F.conv3d(x, w, null, { padding: 'same' }), [d(1, 1, 3, 2, 2), d(1, 1, 2, 2, 1)]],
-      ['conv_transpose3d', (x, w, b) => F.convTranspose3d(x, w, b, { stride: 2, padding: 1, outputPadding: [1, 0, 1], groups: 2, dilation: [1, 2, 1] }), [d(1, 2, 2, 1, 2), d(2, 1, 2, 2, 2), d(2)]],
+      ['conv_transpose3d', (x, w, b) => F.convTranspose3d(x, w, b, { stride: 2, padding: 1, outputPadding: [1, 0, 1], groups: 2, dilation: [1, 2, 1] }), [d(1, 2, 2, 1, 1), d(2, 1, 2, 2, 2), d(2)]],
       ['pad reflect 3-d', (x) => F.pad(x, [1, 0, 2, 1, 1, 1], { mode: 'reflect' }), [d(1, 2, 3, 3)]],
-      ['max_pool3d', (x) => F.maxPool3d(x, 2, { stride: [1, 2, 2], padding: 1, ceilMode: true }), [d(1, 1, 3, 3, 3)]],
+      ['max_pool3d', (x) => F.maxPool3d(x, 2, { stride: [1, 2, 2], padding: 1, ceilMode: true }), [d(1, 1, 2, 3, 3)]],
       ['avg_pool3d', (x) => F.avgPool3d(x, 3, { stride: 2, padding: 1, ceilMode: true, countIncludePad: false }), [d(1, 1, 4, 3, 3)]],
       ['adaptive_avg_pool3d', (x) => F.adaptiveAvgPool3d(x, [2, 3, 2]), [d(1, 1, 3, 4, 3)]],
       ['adaptive_max_pool1d', (x) => F.adaptiveMaxPool1d(x, 3), [d(2, 7)]],
@@ -324,10 +324,6 @@ describe('gradcheck in float64', () => {
       ['multi_margin_loss', (x, w) => F.multiMarginLoss(x, ix([0, 2, 1]), { p: 2, margin: 0.9, weight: w }), [d(3, 4), d(4)]],
       ['multilabel_margin_loss', (x) => F.multilabelMarginLoss(x, ix([[1, 3, -1, 0], [0, 2, 1, 3]])), [d(2, 4)]],
     ];
-    for (const [name, f, inputs] of cases) {
-      const t0 = performance.now();
-      expect(await gradcheck(f, inputs), name).toBe(true);
-      console.log(name, Math.round(performance.now() - t0));
-    }
+    for (const [name, f, inputs] of cases) expect(await gradcheck(f, inputs), name).toBe(true);
   }, 60_000);
 });
