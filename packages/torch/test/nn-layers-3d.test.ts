@@ -215,6 +215,23 @@ describe('EmbeddingBag: PyTorch init, forward, weight and per-sample-weight grad
   });
 });
 
+describe('max pools with tied maxima', () => {
+  it("take the first maximum, as PyTorch's kernels: indices and gradient", () => {
+    const T = golden.ties as Record<string, { indices: G; grad: G }>;
+    const weighted = (v: torch.Tensor) => v.mul(torch.arange(v.numel()).reshape(v.shape)).sum();
+    const x = torch.zeros([1, 2, 3, 2, 5], { requiresGrad: true });
+    const [v, i] = F.maxPool3d(x, 2, { stride: 1, returnIndices: true });
+    weighted(v).backward();
+    expect(Array.from(i.dataSync() as Float64Array, Number)).toEqual(T.max_pool3d.indices.values);
+    expectClose(x.grad!, T.max_pool3d.grad, 'max_pool3d grad');
+    const y = torch.zeros([2, 7], { requiresGrad: true });
+    const [v2, i2] = F.adaptiveMaxPool1d(y, 3, { returnIndices: true });
+    weighted(v2).backward();
+    expect(Array.from(i2.dataSync() as Float64Array, Number)).toEqual(T.adaptive_max_pool1d.indices.values);
+    expectClose(y.grad!, T.adaptive_max_pool1d.grad, 'adaptive_max_pool1d grad');
+  });
+});
+
 describe("PyTorch's errors", () => {
   const E = golden.errors as Record<string, string>;
   const r = (...s: number[]) => torch.randn(s);

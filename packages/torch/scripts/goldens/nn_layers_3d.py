@@ -84,6 +84,15 @@ for n, shape, size in [(1, (2, 3, 11), 4), (2, (2, 2, 7, 9), (3, 4)), (3, (1, 2,
     v, i = getattr(F, 'adaptive_max_pool%dd' % n)(xi, size, return_indices=True)
     indices['adaptive_max_pool%dd' % n] = {'x': values(xi), 'values': values(v), 'indices': values(i)}
 
+# ties (a window of equal values, as after a relu): PyTorch's kernels take the first maximum
+xt = torch.zeros(1, 2, 3, 2, 5, requires_grad=True)
+v, i = F.max_pool3d(xt, 2, stride=1, return_indices=True)
+(v * torch.arange(v.numel()).reshape(v.shape)).sum().backward()
+yt = torch.zeros(2, 7, requires_grad=True)
+v2, i2 = F.adaptive_max_pool1d(yt, 3, return_indices=True)
+(v2 * torch.arange(v2.numel()).reshape(v2.shape)).sum().backward()
+ties = {'max_pool3d': {'indices': values(i), 'grad': values(xt.grad)}, 'adaptive_max_pool1d': {'indices': values(i2), 'grad': values(yt.grad)}}
+
 reprs = {
     'Conv3d(2,4,3)': repr(nn.Conv3d(2, 4, 3)),
     'Conv3d(2,4,(1,2,3),(2,1,1),padding=same,padding_mode=reflect,bias=False)': repr(nn.Conv3d(2, 4, (1, 2, 3), padding='same', padding_mode='reflect', bias=False)),
@@ -223,4 +232,4 @@ errors.update({
     'interpolate trilinear 4-d': message(lambda: F.interpolate(r(1, 1, 2, 2), scale_factor=2, mode='trilinear')),
     'interpolate area align_corners': message(lambda: F.interpolate(r(1, 1, 2, 2), scale_factor=2, mode='area', align_corners=True)),
 })
-write('nn_layers_3d', {'layers': layers, 'bags': bags, 'upsample': upsample, 'losses': losses, 'indices': indices, 'reprs': reprs, 'errors': errors})
+write('nn_layers_3d', {'layers': layers, 'bags': bags, 'upsample': upsample, 'losses': losses, 'indices': indices, 'ties': ties, 'reprs': reprs, 'errors': errors})
