@@ -99,6 +99,10 @@ export {
   // convolution, pooling, padding, interpolation (also F.*; conv1d, conv2d, convTranspose2d, avgPool2d, adaptiveAvgPool2d: ./generated/front-ops)
   maxPool1d,
   maxPool2d,
+  maxPool3d,
+  adaptiveMaxPool1d,
+  type MaxPool3dOptions,
+  type AdaptiveMaxPoolOptions,
   constantPadNd,
   type ConvOptions,
   type ConvTransposeOptions,

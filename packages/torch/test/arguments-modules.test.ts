@@ -98,7 +98,9 @@ describe('module constructors bind their arguments as PyTorch does', () => {
     expect(() => new nn.MSELoss({ sizeAverage: true } as never)).toThrow("MSELoss.__init__(): argument 'sizeAverage' is not supported by torch-ts yet");
     expect(() => new nn.MultiheadAttention(4, 2, { addBiasKv: true })).toThrow(NotImplementedError);
     expect(() => new nn.MultiheadAttention(4, 2, { kdim: 3 })).toThrow(NotImplementedError);
-    expect(() => new nn.Conv2d(1, 1, 3, { paddingMode: 'reflect' } as never)).toThrow(NotImplementedError);
+    // (padding modes reflect, replicate and circular are supported: nn-layers-3d.test.ts)
+    expect(() => new nn.Conv2d(1, 1, 3, { paddingMode: 'mirror' } as never)).toThrow("Conv2d: padding_mode must be one of ['zeros', 'reflect', 'replicate', 'circular'], but got padding_mode='mirror'");
+    expect(() => new nn.ConvTranspose2d(1, 1, 3, { paddingMode: 'reflect' } as never)).toThrow('ConvTranspose2d: Only "zeros" padding mode is supported for ConvTranspose2d');
   });
 
   it('keeps Sequential variadic and Identity taking anything', () => {

@@ -12,8 +12,14 @@ import * as torch from '@torch-ts/torch';
 
 const PYTORCH = JSON.parse(readFileSync(new URL('./goldens/variants.json', import.meta.url), 'utf8')) as { torch: string[]; tensor: string[]; functional: string[] };
 
-/** What torch-ts lacks on purpose, by the form's JS spelling, with why (none today). */
-const KNOWN_GAPS: Readonly<Record<string, string>> = {};
+/** What torch-ts lacks on purpose, by the form's JS spelling, with why. */
+const KNOWN_GAPS: Readonly<Record<string, string>> = {
+  // aten's embedding_bag(weight, indices, offsets, ..., mode: int) returns, besides the result,
+  // the CPU kernel's scratch buffers (offset2bag, bag_size, max_indices), whose contents depend
+  // on the mode and kernel path (empty offset2bag and zero bag_size in mode sum, max_indices a
+  // copy of bag_size in mode mean); F.embeddingBag is the public form, a composite with none.
+  'torch.embeddingBag': "aten's form returns the CPU kernel's internal buffers; F.embeddingBag is the public form",
+};
 
 const camel = (n: string) => n.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 /** `true_divide_` -> `trueDivide_` (a trailing underscore is the in-place mark, kept). */

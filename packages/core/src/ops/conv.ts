@@ -52,7 +52,7 @@ interface Params2d extends ConvParams {
 const CONV_DTYPES: readonly DType[] = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int16', 'int32', 'int64'];
 const TRANSPOSED_DTYPES: readonly DType[] = ['float32', 'float64', 'float16', 'bfloat16', 'int64'];
 
-function intList(op: string, name: string, v: unknown, n: number): number[] {
+export function intList(op: string, name: string, v: unknown, n: number): number[] {
   const a = typeof v === 'number' ? Array(n).fill(v) : Array.isArray(v) ? [...v] : null;
   if (a === null || !a.every((x) => Number.isInteger(x))) {
     throw new TorchError(`${op}(): argument '${name}' must be an int or a tuple of ${n} ints, but got ${String(v)}`);
@@ -63,9 +63,10 @@ function intList(op: string, name: string, v: unknown, n: number): number[] {
 }
 
 /** Validates a convolution's operands (PyTorch's messages) and returns its output sizes. */
-export function convOutputSizes(op: string, input: TensorImpl, weight: TensorImpl, bias: TensorImpl | null | undefined, p: ConvParams): number[] {
+export function convOutputSizes(op: string, input: TensorImpl, weight: TensorImpl, bias: TensorImpl | null | undefined, p: ConvParams, volumetric = false): number[] {
   const k = weight.dim;
-  if (k !== 3 && k !== 4) {
+  if (volumetric ? k !== 5 : k !== 3 && k !== 4) {
+    if (volumetric) throw new ShapeError(`${op}: expected weight to be 5-D, but got weight of size ${fmtShape(weight.sizes)}`);
     throw new ShapeError(`${op}: expected weight to be 3-D or 4-D (1-d or 2-d convolution), but got weight of size ${fmtShape(weight.sizes)}`);
   }
   if (input.dim !== k) {
@@ -90,7 +91,9 @@ export function convOutputSizes(op: string, input: TensorImpl, weight: TensorImp
   }
   const dilated = !p.transposed && dilation.slice(0, sp).some((d) => d !== 1);
   if (!(p.transposed || dilated ? TRANSPOSED_DTYPES : CONV_DTYPES).includes(input.dtype)) {
-    const kernel = p.transposed ? 'slow_conv_transpose2d_out_cpu' : dilated ? 'slow_conv_dilated<>' : 'slow_conv2d_cpu';
+    const kernel = volumetric
+      ? p.transposed ? 'slow_conv_transpose3d_out_cpu' : dilated ? 'slow_conv_dilated<>' : 'slow_conv3d_cpu'
+      : p.transposed ? 'slow_conv_transpose2d_out_cpu' : dilated ? 'slow_conv_dilated<>' : 'slow_conv2d_cpu'; // prettier-ignore
     throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(input.dtype)}'`);
   }
   commonDevice(op, [input, weight, bias]);
@@ -98,10 +101,10 @@ export function convOutputSizes(op: string, input: TensorImpl, weight: TensorImp
   const w0 = weight.sizes[0];
   if (!p.transposed) {
     if (w0 < groups) {
-      throw new ShapeError(`${op}: Given groups=${groups}, expected weight to be at least ${groups} at dimension 0, but got weight of size ${fmtShape(weight.sizes)} instead`);
+      throw new ShapeError(`${op}: Given groups=${groups}, expected weight to be at least ${groups} at dimension 0, but got weight of size [${fmtShape(weight.sizes)}] instead`);
     }
     if (w0 % groups !== 0) {
-      throw new ShapeError(`${op}: Given groups=${groups}, expected weight to be divisible by ${groups} at dimension 0, but got weight of size ${fmtShape(weight.sizes)} instead`);
+      throw new ShapeError(`${op}: Given groups=${groups}, expected weight to be divisible by ${groups} at dimension 0, but got weight of size [${fmtShape(weight.sizes)}] instead`);
     }
     if (cin !== weight.sizes[1] * groups) {
       throw new ShapeError(
@@ -115,7 +118,7 @@ export function convOutputSizes(op: string, input: TensorImpl, weight: TensorImp
       );
     }
     if (w0 % groups !== 0) {
-      throw new ShapeError(`${op}: Given groups=${groups}, expected weight to be divisible by ${groups} at dimension 0, but got weight of size ${fmtShape(weight.sizes)} instead`);
+      throw new ShapeError(`${op}: Given groups=${groups}, expected weight to be divisible by ${groups} at dimension 0, but got weight of size [${fmtShape(weight.sizes)}] instead`);
     }
   }
   const cout = p.transposed ? weight.sizes[1] * groups : w0;
@@ -141,6 +144,11 @@ export function convOutputSizes(op: string, input: TensorImpl, weight: TensorImp
   } else {
     for (let i = 0; i < sp; i++) {
       if (outputPadding[i] >= stride[i] && outputPadding[i] >= dilation[i]) {
+        if (volumetric) {
+          const dims = ['depth', 'height', 'width'];
+          const all = (name: string, v: readonly number[]) => dims.map((d, j) => `${name}_${d}: ${v[j]}`).join(' ');
+          throw new TorchError(`${op}: output padding must be smaller than either stride or dilation, but got ${all('output_padding', outputPadding)} ${all('stride', stride)} ${all('dilation', dilation)}`);
+        }
         throw new TorchError(
           `${op}: output padding must be smaller than either stride or dilation, but got output_padding: ${outputPadding[i]}, stride: ${stride[i]}, dilation: ${dilation[i]}`,
         );

@@ -1,4 +1,8 @@
 import { DTYPES, type DType } from '../dtype';
+import { separableResize } from './interpolate-separable';
+import { adaptiveAvgPool1d } from './pooling-1d';
+import { adaptiveAvgPool3d } from './pooling-3d';
+import { indexedPad3d } from './pad-3d';
 import { ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
@@ -7,7 +11,7 @@ import { isOptionsObject, makeBinder, type OptionalArgs } from './binder';
 import { front, type OptionsOf } from './front';
 import { callFunctional, unwrapTensor } from './call';
 import { releaseAll, type Scalar } from './meta-utils';
-import { checkDtype, planeOutput, planes } from './pooling';
+import { adaptiveAvgPool2d, checkDtype, planeOutput, planes } from './pooling';
 import { defineStructured, implOf } from './registry';
 import type { PadMode, Pads2d } from './spatial-impls';
 import { squeeze, unsqueeze } from './views';
@@ -224,6 +228,7 @@ export const pad = front("pad(Tensor input, int[] pad, str mode='constant', floa
   if (m !== 'reflect' && m !== 'replicate' && m !== 'circular') throw new TorchError(`${op}: Unrecognised padding mode ${String(m)}`);
   if (value != null && value !== 0) throw new TorchError(`${op}: Padding mode "${m}" doesn't take in value argument`);
   const sp = pad.length / 2;
+  if (sp === 3 && (x.dim === 4 || x.dim === 5)) return indexedPad3d(input, pad, m);
   if ((sp !== 1 && sp !== 2) || (x.dim !== sp + 1 && x.dim !== sp + 2)) {
     throw new TorchError(`${op}: Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now (got a padding of length ${pad.length} for an input of size ${fmtShape(x.sizes)} in mode ${m})`);
   }
@@ -351,7 +356,7 @@ export function upsampleBilinear2dBackward(
 export interface InterpolateOptions {
   size?: number | readonly number[] | null;
   scaleFactor?: number | readonly number[] | null;
-  mode?: 'nearest' | 'linear' | 'bilinear';
+  mode?: 'nearest' | 'linear' | 'bilinear' | 'bicubic' | 'trilinear' | 'area';
   alignCorners?: boolean | null;
   recomputeScaleFactor?: boolean | null;
   /** Not supported yet: `true` raises NotImplementedError. */
@@ -368,8 +373,8 @@ const interpolateArgs = makeBinder(
 // dim where a one-element list must match them, and a front end's body sees only bound values)
 /**
  * F.interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
- * recompute_scale_factor=None) for 'nearest' (3-d and 4-d), 'linear' (3-d) and 'bilinear'
- * (4-d) inputs. One size or factor (a number) applies to every spatial dim.
+ * recompute_scale_factor=None) for 'nearest' (3-d, 4-d and 5-d), 'linear' (3-d), 'bilinear'
+ * and 'bicubic' (4-d), 'trilinear' (5-d) and 'area' (any) inputs. One size or factor (a number) applies to every spatial dim.
  */
 export function interpolate(
   input: Tensor,
@@ -384,23 +389,35 @@ export function interpolate(...args: unknown[]): Tensor {
   const options = isOptionsObject(last) ? last : {};
   const given = (i: number, key: 'size' | 'scaleFactor') => (args.length > i && !isOptionsObject(args[i]) ? args[i] : options[key]);
   const oneFor = (v: unknown) => typeof v === 'number' || typeof v === 'bigint';
+  const MODES = ['nearest', 'linear', 'bilinear', 'bicubic', 'trilinear', 'area'];
+  if (!MODES.includes(mode)) {
+    throw new TorchError(`${op}: Input Error: unsupported mode '${String(mode)}' (torch-ts has nearest | linear | bilinear | bicubic | trilinear | area)`);
+  }
   const linear = mode === 'linear' || mode === 'bilinear';
-  if (mode !== 'nearest' && !linear) throw new TorchError(`${op}: Input Error: unsupported mode '${String(mode)}' (torch-ts has nearest | linear | bilinear)`);
-  if (!linear && alignCorners != null) {
+  const interpolating = linear || mode === 'bicubic' || mode === 'trilinear';
+  if (!interpolating && alignCorners != null) {
     throw new TorchError(`${op}: align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear`);
   }
   const sp = x.dim - 2;
-  if (sp < 1 || sp > 2) {
+  if (sp < 1 || sp > 3) {
     throw new TorchError(
       `${op}: Input Error: Only 3D, 4D and 5D input Tensors supported (got ${x.dim}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact (got ${mode})`,
     );
   }
-  if (mode === 'bilinear' && sp !== 2) throw new TorchError(`${op}: Got ${x.dim}D input, but bilinear mode needs 4D input`);
-  if (mode === 'linear' && sp !== 1) throw new TorchError(`${op}: Got ${x.dim}D input, but linear mode needs 3D input`);
+  // (PyTorch names the needed rank for linear, bilinear and trilinear; bicubic on other ranks gets its generic message)
+  const needs: Record<string, number> = { linear: 1, bilinear: 2, bicubic: 2, trilinear: 3 };
+  if (mode in needs && sp !== needs[mode]) {
+    if (mode === 'bicubic') {
+      throw new TorchError(
+        `${op}: Input Error: Only 3D, 4D and 5D input Tensors supported (got ${x.dim}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact (got ${mode})`,
+      );
+    }
+    throw new TorchError(`${op}: Got ${x.dim}D input, but ${mode} mode needs ${needs[mode] + 2}D input`);
+  }
   if (size != null && scaleFactor != null) throw new TorchError(`${op}: only one of size or scale_factor should be defined`);
   const spatial = x.sizes.slice(2);
   let outSize: number[];
-  let scales: (number | null)[] = [null, null];
+  let scales: (number | null)[] = [null, null, null];
   if (size != null) {
     const s = oneFor(given(1, 'size')) ? Array<number>(sp).fill(size[0]) : size;
     if (s.length !== sp) {
@@ -417,9 +434,14 @@ export function interpolate(...args: unknown[]): Tensor {
       );
     }
     outSize = spatial.map((n, i) => Math.floor(n * f[i]));
-    scales = recomputeScaleFactor ? [null, null] : f;
+    scales = recomputeScaleFactor ? [null, null, null] : f;
   } else throw new TorchError(`${op}: either size or scale_factor should be defined`);
   const align = alignCorners ?? false;
+  // area is adaptive average pooling; trilinear, bicubic and 5-d nearest are separable (Note [Separable interpolation])
+  if (mode === 'area') return [adaptiveAvgPool1d, adaptiveAvgPool2d, adaptiveAvgPool3d][sp - 1](input, outSize);
+  if (mode === 'bicubic' || mode === 'trilinear' || sp === 3) {
+    return separableResize(op, input, mode === 'bicubic' ? 'cubic' : mode === 'trilinear' ? 'linear' : 'nearest', outSize, align, scales);
+  }
   if (sp === 1) {
     // 3-d: the 2-d op on a height-1 view
     return tidy(() => {

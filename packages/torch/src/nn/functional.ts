@@ -27,6 +27,12 @@ export type MaxPool1dOptions = core.MaxPool1dOptions;
 export type AvgPool1dOptions = core.AvgPool1dOptions;
 export type AvgPool2dOptions = core.AvgPool2dOptions;
 export type PadOptions = core.PadOptions;
+export type MaxPool3dOptions = core.MaxPool3dOptions;
+export type AvgPool3dOptions = core.AvgPool3dOptions;
+export type AdaptiveMaxPoolOptions = core.AdaptiveMaxPoolOptions;
+export type EmbeddingBagOptions = core.EmbeddingBagOptions;
+export type MultiMarginLossOptions = core.MultiMarginLossOptions;
+export type MultilabelMarginLossOptions = core.MultilabelMarginLossOptions;
 export type InterpolateOptions = core.InterpolateOptions;
 export {
   // activations: the op table's rows that F has come from ../generated/functional-table-ops
@@ -43,6 +49,10 @@ export {
   // convolution, pooling, interpolation (the others: ../generated/functional-front-ops)
   maxPool1d,
   maxPool2d,
+  maxPool3d,
+  adaptiveMaxPool1d,
+  adaptiveMaxPool2d,
+  adaptiveMaxPool3d,
   interpolate,
   // a plain function: its distance_function is a callable, which no schema types
   tripletMarginWithDistanceLoss,

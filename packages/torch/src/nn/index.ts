@@ -23,12 +23,15 @@ export { Parameter } from './parameter';
 export { Sequential, ModuleList, ModuleDict } from './modules/container';
 export { Identity, Linear, Bilinear, Flatten, Unflatten, type LinearOptions } from './modules/linear';
 export { ReLU, GELU, SiLU, Tanh, Sigmoid, LeakyReLU, ELU, Softmax, LogSoftmax, Dropout } from './modules/activation';
-export { Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, type ConvOptions, type ConvTransposeOptions } from './modules/conv';
+export { Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, type ConvOptions, type ConvTransposeOptions, type PaddingMode } from './modules/conv';
 export { MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d } from './modules/pooling';
+export { MaxPool3d, AvgPool3d, AdaptiveAvgPool3d } from './modules/pooling-3d';
+export { AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d } from './modules/pooling-adaptive-max';
 export { PixelShuffle, PixelUnshuffle, ChannelShuffle } from './modules/pixel-shuffle';
 export { Unfold, Fold } from './modules/fold';
 export { BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm } from './modules/normalization';
-export { Embedding } from './modules/sparse';
+export { Embedding, EmbeddingBag, type EmbeddingBagOptions } from './modules/sparse';
+export { Upsample, type UpsampleOptions } from './modules/upsampling';
 export {
   MultiheadAttention,
   NonDynamicallyQuantizableLinear,
@@ -73,6 +76,8 @@ export {
   HingeEmbeddingLoss,
   SoftMarginLoss,
   MultiLabelSoftMarginLoss,
+  MultiMarginLoss,
+  MultiLabelMarginLoss,
   PoissonNLLLoss,
   GaussianNLLLoss,
   CosineEmbeddingLoss,

@@ -1,5 +1,5 @@
 import * as init from '../init';
-import { NotImplementedError, TorchTypeError, typeName, type BoundArgs, type DType, type DeviceLike } from '@torch-ts/core';
+import { TorchTypeError, typeName, type BoundArgs, type DType, type DeviceLike } from '@torch-ts/core';
 import { Tensor, TorchError } from '../internal';
 import { FACTORY_PARAMS, initBinder } from '../init-args';
 import { Module } from '../module';
@@ -16,8 +16,12 @@ export interface ConvOptions extends FactoryKwargs {
   dilation?: IntOrTuple | null;
   groups?: number | null;
   bias?: boolean | null;
-  paddingMode?: 'zeros' | null;
+  paddingMode?: PaddingMode | null;
 }
+
+/** A conv layer's `padding_mode`: zeros (the convolution's own padding) or an F.pad mode applied first. */
+export type PaddingMode = 'zeros' | 'reflect' | 'replicate' | 'circular';
+const PADDING_MODES: readonly string[] = ['zeros', 'reflect', 'replicate', 'circular'];
 
 export interface ConvTransposeOptions extends FactoryKwargs {
   stride?: IntOrTuple | null;
@@ -61,10 +65,12 @@ const convParams = <N extends number>(n: N) =>
   `int in_channels, int out_channels, int[${n}] kernel_size, int[${n}] stride=1, Any padding=0, int[${n}] dilation=1, int groups=1, bool bias=True, str padding_mode='zeros', ${FACTORY_PARAMS}` as const;
 const conv1dArgs = initBinder('Conv1d', convParams(1));
 const conv2dArgs = initBinder('Conv2d', convParams(2));
+const conv3dArgs = initBinder('Conv3d', convParams(3));
 const convTransposeParams = <N extends number>(n: N) =>
   `int in_channels, int out_channels, int[${n}] kernel_size, int[${n}] stride=1, int[${n}] padding=0, int[${n}] output_padding=0, int groups=1, bool bias=True, int[${n}] dilation=1, str padding_mode='zeros', ${FACTORY_PARAMS}` as const;
 const convTranspose1dArgs = initBinder('ConvTranspose1d', convTransposeParams(1));
 const convTranspose2dArgs = initBinder('ConvTranspose2d', convTransposeParams(2));
+const convTranspose3dArgs = initBinder('ConvTranspose3d', convTransposeParams(3));
 
 function convSpec(v: ReturnType<typeof conv2dArgs.bind>): ConvSpec<ConvPadding> {
   const [inChannels, outChannels, kernelSize, stride, padding, dilation, groups, bias, paddingMode, device, dtype] = v;
@@ -130,7 +136,10 @@ abstract class ConvNd<P extends ConvPadding = ConvPadding> extends Module {
     this.dilation = ntuple(name, o.dilation, n);
     this.outputPadding = ntuple(name, o.outputPadding ?? 0, n);
     this.paddingMode = o.paddingMode;
-    if (this.paddingMode !== 'zeros') throw new NotImplementedError(`${name}: padding_mode '${this.paddingMode}' is not supported by torch-ts yet (only 'zeros')`);
+    if (!PADDING_MODES.includes(this.paddingMode)) {
+      throw new TorchError(`${name}: padding_mode must be one of ['zeros', 'reflect', 'replicate', 'circular'], but got padding_mode='${this.paddingMode}'`);
+    }
+    if (transposed && this.paddingMode !== 'zeros') throw new TorchError(`${name}: Only "zeros" padding mode is supported for ${name}`);
     const wShape = transposed
       ? [inChannels, outChannels / this.groups, ...this.kernelSize]
       : [outChannels, inChannels / this.groups, ...this.kernelSize];
@@ -162,13 +171,34 @@ abstract class ConvNd<P extends ConvPadding = ConvPadding> extends Module {
   }
 }
 
-function convArgs(c: ConvNd): Record<string, unknown> {
-  return { stride: c.stride, padding: c.padding, dilation: c.dilation, groups: c.groups };
+/**
+ * PyTorch's `_conv_forward`: in padding mode zeros the convolution pads; in the others the
+ * input is padded first by F.pad in that mode (`_reversed_padding_repeated_twice`: per dim from
+ * the last, 'same' splitting d * (k - 1) with the larger half after) and convolved unpadded.
+ */
+function convForward(c: ConvNd, input: Tensor, conv: (x: Tensor, o: Record<string, unknown>) => Tensor): Tensor {
+  const o = { stride: c.stride, padding: c.padding, dilation: c.dilation, groups: c.groups };
+  if (c.paddingMode === 'zeros') return conv(input, o);
+  const pads: number[] = [];
+  for (let i = c.kernelSize.length - 1; i >= 0; i--) {
+    if (c.padding === 'valid') pads.push(0, 0);
+    else if (c.padding === 'same') {
+      const total = c.dilation[i] * (c.kernelSize[i] - 1);
+      const left = Math.floor(total / 2);
+      pads.push(left, total - left);
+    } else pads.push(c.padding[i], c.padding[i]);
+  }
+  const padded = F.pad(input, pads, { mode: c.paddingMode as 'reflect' | 'replicate' | 'circular' });
+  try {
+    return conv(padded, { ...o, padding: 0 });
+  } finally {
+    padded.dispose();
+  }
 }
 
 type ConvArgs = BoundArgs<
   [inChannels: number, outChannels: number, kernelSize: IntOrTuple],
-  [stride: IntOrTuple, padding: IntOrTuple | 'valid' | 'same', dilation: IntOrTuple, groups: number, bias: boolean, paddingMode: 'zeros', device: DeviceLike, dtype: DType | string],
+  [stride: IntOrTuple, padding: IntOrTuple | 'valid' | 'same', dilation: IntOrTuple, groups: number, bias: boolean, paddingMode: PaddingMode, device: DeviceLike, dtype: DType | string],
   ConvOptions & { inChannels?: number; outChannels?: number; kernelSize?: IntOrTuple }
 >;
 
@@ -178,7 +208,7 @@ export class Conv1d extends ConvNd {
   }
 
   override forward(input: Tensor): Tensor {
-    return F.conv1d(input, this.weight, this.bias, convArgs(this));
+    return convForward(this, input, (x, o) => F.conv1d(x, this.weight, this.bias, o));
   }
 }
 
@@ -188,7 +218,17 @@ export class Conv2d extends ConvNd {
   }
 
   override forward(input: Tensor): Tensor {
-    return F.conv2d(input, this.weight, this.bias, convArgs(this));
+    return convForward(this, input, (x, o) => F.conv2d(x, this.weight, this.bias, o));
+  }
+}
+
+export class Conv3d extends ConvNd {
+  constructor(...args: ConvArgs) {
+    super(convSpec(conv3dArgs.bind(args)), false, 3);
+  }
+
+  override forward(input: Tensor): Tensor {
+    return convForward(this, input, (x, o) => F.conv3d(x, this.weight, this.bias, o));
   }
 }
 
@@ -231,5 +271,15 @@ export class ConvTranspose2d extends ConvNd<number[]> {
       groups: this.groups,
       dilation: this.dilation,
     });
+  }
+}
+
+export class ConvTranspose3d extends ConvNd<number[]> {
+  constructor(...args: ConvTransposeArgs) {
+    super(convTransposeSpec(convTranspose3dArgs.bind(args)), true, 3);
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.convTranspose3d(input, this.weight, this.bias, convTransposeArgs(this));
   }
 }

@@ -38,6 +38,8 @@ const marginRankingArgs = initBinder('MarginRankingLoss', "float margin=0.0, boo
 const hingeArgs = initBinder('HingeEmbeddingLoss', "float margin=1.0, bool? size_average=None, bool? reduce=None, str reduction='mean'", LEGACY);
 const softMarginArgs = initBinder('SoftMarginLoss', "bool? size_average=None, bool? reduce=None, str reduction='mean'", LEGACY);
 const multilabelSoftMarginArgs = initBinder('MultiLabelSoftMarginLoss', "Tensor? weight=None, bool? size_average=None, bool? reduce=None, str reduction='mean'", LEGACY);
+const multiMarginArgs = initBinder('MultiMarginLoss', "int p=1, float margin=1.0, Tensor? weight=None, bool? size_average=None, bool? reduce=None, str reduction='mean'", LEGACY);
+const multilabelMarginArgs = initBinder('MultiLabelMarginLoss', "bool? size_average=None, bool? reduce=None, str reduction='mean'", LEGACY);
 const poissonArgs = initBinder('PoissonNLLLoss', "bool log_input=True, bool full=False, bool? size_average=None, float eps=1e-8, bool? reduce=None, str reduction='mean'", LEGACY);
 const gaussianArgs = initBinder('GaussianNLLLoss', "*, bool full=False, float eps=1e-6, str reduction='mean'");
 const cosineEmbeddingArgs = initBinder('CosineEmbeddingLoss', "float margin=0.0, bool? size_average=None, bool? reduce=None, str reduction='mean'", LEGACY);
@@ -125,6 +127,38 @@ export class MultiLabelSoftMarginLoss extends ReducingModule {
   }
   override forward(input: Tensor, target: Tensor): Tensor {
     return F.multilabelSoftMarginLoss(input, target, { weight: this.weight, reduction: this.reduction });
+  }
+}
+
+export class MultiMarginLoss extends ReducingModule {
+  declare weight: Tensor | null;
+  readonly p: 1 | 2;
+  readonly margin: number;
+  constructor(
+    ...args: OptionalArgs<
+      [p: 1 | 2, margin: number, weight: Tensor, sizeAverage: Legacy, reduce: Legacy, reduction: Reduction],
+      LossOptions & LegacyOptions & { p?: 1 | 2; margin?: number; weight?: Tensor | null }
+    >
+  ) {
+    const [p, margin, weight, , , reduction] = multiMarginArgs.bind(args);
+    super(reduction);
+    if (p !== 1 && p !== 2) throw new TorchError('MultiMarginLoss: only p == 1 and p == 2 supported');
+    if (weight != null && weight.dim() !== 1) throw new TorchError('MultiMarginLoss: expected weight to be None or 1D tensor');
+    this.p = p;
+    this.margin = margin;
+    this.registerBuffer('weight', weight ?? null);
+  }
+  override forward(input: Tensor, target: Tensor): Tensor {
+    return F.multiMarginLoss(input, target, { p: this.p, margin: this.margin, weight: this.weight, reduction: this.reduction });
+  }
+}
+
+export class MultiLabelMarginLoss extends ReducingModule {
+  constructor(...args: ReductionArgs) {
+    super(multilabelMarginArgs.bind(args)[2]);
+  }
+  override forward(input: Tensor, target: Tensor): Tensor {
+    return F.multilabelMarginLoss(input, target, { reduction: this.reduction });
   }
 }
 

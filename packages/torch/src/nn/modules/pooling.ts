@@ -16,6 +16,8 @@ export interface MaxPoolOptions {
 
 // (sizes as `Any`, checked by intOrTuple: the layers keep an int as given, for their repr)
 const maxPool2dArgs = initBinder('MaxPool2d', 'Any kernel_size, Any? stride=None, Any padding=0, Any dilation=1, bool return_indices=False, bool ceil_mode=False');
+/** A max pool layer's bound `__init__` arguments. */
+export type MaxPoolBound = ReturnType<typeof maxPool2dArgs.bind>;
 const avgPool2dArgs = initBinder('AvgPool2d', 'Any kernel_size, Any? stride=None, Any padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None');
 const adaptiveAvgPool2dArgs = initBinder('AdaptiveAvgPool2d', 'Any output_size');
 
@@ -23,9 +25,9 @@ const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInt
 const isIntOrNone = (x: unknown): x is number | null => x === null || isInt(x);
 
 /** An int or a tuple of ints, as the pooling layers take their sizes (with `optionalEntries`, None entries too: an adaptive pool's output size). */
-function intOrTuple(cls: string, name: string, v: unknown): IntOrTuple;
-function intOrTuple(cls: string, name: string, v: unknown, optionalEntries: true): number | readonly (number | null)[];
-function intOrTuple(cls: string, name: string, v: unknown, optionalEntries = false): number | readonly (number | null)[] {
+export function intOrTuple(cls: string, name: string, v: unknown): IntOrTuple;
+export function intOrTuple(cls: string, name: string, v: unknown, optionalEntries: true): number | readonly (number | null)[];
+export function intOrTuple(cls: string, name: string, v: unknown, optionalEntries = false): number | readonly (number | null)[] {
   if (isInt(v)) return v;
   if (Array.isArray(v) && v.every(isInt)) return [...v];
   if (optionalEntries && Array.isArray(v) && v.every(isIntOrNone)) return [...v];
@@ -33,7 +35,7 @@ function intOrTuple(cls: string, name: string, v: unknown, optionalEntries = fal
 }
 
 /** PyTorch's `_MaxPoolNd`: the options of MaxPool1d and MaxPool2d, kept as given and printed alike. */
-abstract class MaxPoolNd extends Module {
+export abstract class MaxPoolNd extends Module {
   readonly kernelSize: IntOrTuple;
   readonly stride: IntOrTuple;
   readonly padding: IntOrTuple;
@@ -41,7 +43,7 @@ abstract class MaxPoolNd extends Module {
   readonly returnIndices: boolean;
   readonly ceilMode: boolean;
 
-  protected constructor(cls: string, bound: ReturnType<typeof maxPool2dArgs.bind>) {
+  protected constructor(cls: string, bound: MaxPoolBound) {
     super();
     const [kernelSize, stride, padding, dilation, returnIndices, ceilMode] = bound;
     this.kernelSize = intOrTuple(cls, 'kernelSize', kernelSize);
