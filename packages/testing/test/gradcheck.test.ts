@@ -114,6 +114,50 @@ describe('gradcheck', () => {
   });
 });
 
+describe('gradcheck fastMode (random projections vᵀ J u, as PyTorch fast_mode)', () => {
+  it('accepts correct derivatives of several inputs and outputs, strided inputs included', async () => {
+    const a = leaf([[0.5, -1.2], [2, 0.3]]);
+    const b = leaf([1.5, -0.7]);
+    const fn = (x: Tensor, y: Tensor) => [torch.mul(torch.sin(x), y), torch.sum(torch.exp(x))];
+    expect(await gradcheck(fn, [a, b], { fastMode: true })).toBe(true);
+    const t = torch.tensor([[0.5, -1.2, 3], [2, 0.3, -1]], { dtype: 'float64' }).t().detach().requiresGrad_(true);
+    expect(await gradcheck((x) => torch.tanh(torch.mm(x, x.t())), [t], { fastMode: true })).toBe(true);
+  });
+
+  it('catches a wrong derivative for every seed tried, and says how to see the entries', async () => {
+    const a = leaf([0.5, -1.2, 2, 0.1]);
+    for (let seed = 0; seed < 5; seed++) {
+      expect(await gradcheck((x) => WrongSin.apply(x), [a], { fastMode: true, seed, raiseException: false })).toBe(false);
+    }
+    await expect(gradcheck((x) => WrongSin.apply(x), [a], { fastMode: true })).rejects.toThrow(
+      /Jacobian mismatch for output 0 with respect to input 0,\nnumerical vᵀJu .*analytical vᵀJu .*fastMode: false/s,
+    );
+  });
+
+  it('catches a wrong entry in one corner of a larger Jacobian', async () => {
+    // the derivative is wrong only for element 0 (factor 2 off)
+    class WrongFirst extends Function {
+      static override forward(ctx: FunctionCtx, x: Tensor): Tensor {
+        ctx.saveForBackward(x);
+        return torch.mul(x, x);
+      }
+      static override backward(ctx: FunctionCtx, g: Tensor): Tensor {
+        const [x] = ctx.savedTensors;
+        const scale = torch.tensor(Array.from({ length: x.numel() }, (_, i) => (i === 0 ? 2 : 1)), { dtype: 'float64' });
+        return torch.mul(torch.mul(g, torch.mul(x, 2)), scale.reshape([...x.shape]));
+      }
+    }
+    const x = leaf([[0.9, -1.2, 2, 0.7], [1.1, -0.4, 0.8, 1.5], [-0.6, 1.3, 0.5, -2]]);
+    expect(await gradcheck((y) => WrongFirst.apply(y), [x], { fastMode: true, raiseException: false })).toBe(false);
+  });
+
+  it('gradgradcheck in fast mode catches a lost second derivative', async () => {
+    const a = leaf([0.5, -1.2, 2]);
+    expect(await gradgradcheck((x) => torch.mul(torch.sin(x), x), [a], { fastMode: true })).toBe(true);
+    expect(await gradgradcheck((x) => OpaqueSquare.apply(x), [a], { fastMode: true, raiseException: false })).toBe(false);
+  });
+});
+
 describe('gradgradcheck', () => {
   it('accepts correct second derivatives', async () => {
     const a = leaf([[0.5, -1.2], [2, 0.3]]);
@@ -136,6 +180,8 @@ describe('gradgradcheck', () => {
 
 const goldens = loadOpGoldens();
 const samples = gradcheckSamples(OP_TABLE, goldens);
+/** Whole Jacobians for every sample and order (Note [OpInfo gradcheck]: which checks are fast). */
+const SLOW_GRADCHECK = process.env.TORCH_TS_SLOW_GRADCHECK === '1';
 
 describe('OpInfo gradcheck (float64, and complex128 through real leaves, CPU)', () => {
   it('covers every op of the table that is not excluded with a reason', () => {
@@ -152,7 +198,8 @@ describe('OpInfo gradcheck (float64, and complex128 through real leaves, CPU)', 
   for (const s of samples) {
     it(`${s.op.name} ${s.caseId} (${s.form}, ${s.layout})`, async () => {
       const { inputs, fn } = s.make();
-      expect(await gradcheck(fn, inputs)).toBe(true);
+      const whole = SLOW_GRADCHECK || (s.form === 'function' && s.layout === 'contiguous');
+      expect(await gradcheck(fn, inputs, { fastMode: !whole })).toBe(true);
     });
   }
 });
@@ -163,7 +210,7 @@ describe('OpInfo gradgradcheck (float64, CPU)', () => {
   for (const s of samples.filter((x) => x.form === 'function' && x.layout === 'contiguous' && !x.complex)) {
     it(`${s.op.name} ${s.caseId}`, async () => {
       const { inputs, fn } = s.make();
-      expect(await gradgradcheck(fn, inputs)).toBe(true);
+      expect(await gradgradcheck(fn, inputs, { fastMode: !SLOW_GRADCHECK })).toBe(true);
     });
   }
 });

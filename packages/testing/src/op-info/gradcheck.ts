@@ -18,6 +18,12 @@
  * of (re, im) -> (re, im), and the gradient that reaches a leaf is (dL/dx, dL/dy), which is
  * the conjugate Wirtinger gradient times two that Note [Complex gradients] in core defines.
  * Complex in-place forms are not checked yet (COMPLEX_INPLACE).
+ * Which checks compare whole Jacobians: the function form on contiguous inputs does, for
+ * every sample; the strided layout, the in-place form and gradgradcheck use gradcheck's
+ * fastMode (random projections vᵀ J u, Note [gradcheck]), as PyTorch's own test suite runs
+ * gradcheck in fast mode, since whole Jacobians there cost two evaluations per input element
+ * and were most of the suite's CPU time. TORCH_TS_SLOW_GRADCHECK=1 runs them all in full (as
+ * PYTORCH_TEST_WITH_SLOW_GRADCHECK does), to see the entries when a fast check fails.
  */
 import {
   ACTIVATION_TABLE,
