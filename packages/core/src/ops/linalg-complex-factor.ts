@@ -2,8 +2,10 @@ import { FALLTHROUGH, registerKernel, type OperatorHandle } from '../dispatch/di
 import { DispatchKey } from '../dispatch/dispatch-key';
 import { complexParts } from '../tensor/host-data';
 import { TensorImpl } from '../tensor/tensor-impl';
+import type { Device } from '../device';
+import { backendKeyOf } from '../dispatch/dispatch-key';
 import { broadcastTo } from './meta-utils';
-import { implOf, type Backend } from './registry';
+import { backendOf, implOf, type Backend } from './registry';
 
 /**
  * Note [Complex linalg primitives]
@@ -72,4 +74,9 @@ export function conjugateInPlace(b: Backend, op: string, z: TensorImpl): void {
     im.release();
     parts.release();
   }
+}
+
+/** Whether `device`'s backend factors complex matrices itself (else linalg.solve and inv take the real embedding: Note [Complex linear solves by the real embedding]). */
+export function hasComplexLinalg(device: Device): boolean {
+  return typeof backendOf(backendKeyOf(device.type))?.impls.luFactorComplex === 'function';
 }

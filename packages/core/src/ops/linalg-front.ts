@@ -31,6 +31,8 @@ import { attachDet, svdvalsOf } from './linalg-svd';
 import { named } from './named-tuple';
 import { conj } from './complex';
 import { cTypeName } from './meta-utils';
+import { complexEmbedding, fromStackedParts, stackedIdentity, stackedParts } from './linalg-complex';
+import { hasComplexLinalg } from './linalg-complex-factor';
 
 /**
  * torch.linalg, part 1: the LU / Cholesky / triangular family and the functions composed of
@@ -172,6 +174,10 @@ function invExOf(op: string, A: Tensor): [Tensor, Tensor] {
 function invExIn(op: string, A: Tensor): [Tensor, Tensor] {
   checkInputMatrix(op, A, false, true);
   const n = A.shape[A.dim() - 1];
+  if (isComplexType(A.dtype) && !hasComplexLinalg(A.device)) {
+    const [LU, pivots, info] = luFactorExOf(complexEmbedding(A), true, false);
+    return [expandBatch(fromStackedParts(luSolveOf(LU, pivots, stackedIdentity(n, A), true, false), n), [...A.shape]), info];
+  }
   const [LU, pivots, info] = luFactorExOf(A, true, false);
   const I = eye(n, { dtype: A.dtype, device: A.device });
   return [expandBatch(luSolveOf(LU, pivots, I, true, false), [...A.shape]), info];
@@ -284,6 +290,14 @@ function solveExIn(A: Tensor, B: Tensor, left: boolean): [Tensor, Tensor] {
   const vector = isVectorRhs(A, B);
   const B2 = vector ? unsqueeze(B, left ? -1 : -2) : B;
   checkSolveShapes(op, A.shape, B2.shape, left);
+  if (isComplexType(A.dtype) && !hasComplexLinalg(A.device)) {
+    // (X A = B is A^T X^T = B^T: a transpose, not the adjoint)
+    const n = A.shape[A.dim() - 1];
+    const [LU, pivots, info] = luFactorExOf(complexEmbedding(left ? A : A.mT), true, false);
+    const Xt = fromStackedParts(luSolveOf(LU, pivots, stackedParts(left ? B2 : B2.mT), true, false), n);
+    const X = left ? Xt : Xt.mT;
+    return [vector ? squeeze(X, left ? -1 : -2) : X, info];
+  }
   const [LU, pivots, info] = luFactorExOf(A, true, false);
   const X = luSolveOf(LU, pivots, B2, left, false);
   return [vector ? squeeze(X, left ? -1 : -2) : X, info];
