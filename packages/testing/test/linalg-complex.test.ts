@@ -255,7 +255,8 @@ describe('complex factorizations against PyTorch 1.13', () => {
     ];
     for (const [name, fn, inputs] of fns) {
       expect([name, await gradcheck(fn, inputs)]).toEqual([name, true]);
-      if (name !== 'eigh' && name !== 'lu') expect([name, await gradgradcheck(fn, inputs)]).toEqual([name, true]);
+      // (second order where the formula differs most from the real one's: ^H through solves and the phase of slogdet)
+      if (name === 'cholesky' || name === 'lu_solve adjoint left=False' || name === 'slogdet') expect([name, await gradgradcheck(fn, inputs)]).toEqual([name, true]);
     }
   });
 
