@@ -31,6 +31,7 @@ import { cat } from './kernels/join';
 import { cholesky, luFactor, luSolve, solveTriangular } from './kernels/linalg';
 import { svd } from './kernels/linalg-svd';
 import { eig } from './kernels/linalg-eig';
+import { choleskyComplex, eighComplex, luFactorComplex, luSolveComplex, solveTriangularComplex } from './kernels/linalg-complex';
 import { eigh, geqrf, householderProduct, lstsq, lstsqSvd, matrixExp } from './kernels/linalg-qr';
 import { fft } from './kernels/fft';
 
@@ -90,6 +91,12 @@ export const cpuImpls = {
   fft,
   // Note [CPU eig: LAPACK's dgeev]
   eig,
+  // Note [CPU complex LU, Cholesky, triangular solves and eigh]
+  luFactorComplex,
+  luSolveComplex,
+  solveTriangularComplex,
+  choleskyComplex,
+  eighComplex,
   leakyRelu,
   elu,
   hardtanh,

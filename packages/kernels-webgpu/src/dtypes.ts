@@ -129,6 +129,12 @@ export const webgpuDtypes = {
   fft: F32,
   // Note [WebGPU eig: dgeev, an invocation per matrix]
   eig: F32,
+  // no complex linalg kernels (core's Note [Complex linalg primitives]): the table opts out
+  luFactorComplex: [],
+  luSolveComplex: [],
+  solveTriangularComplex: [],
+  choleskyComplex: [],
+  eighComplex: [],
   standardGammaGrad: F32,
   randomFill: WITH_I64_F16_BF16,
   bernoulliTensor: WITH_I64_F16_BF16,

@@ -53,6 +53,12 @@ export const webgpuImpls = {
   ...matmulImpls,
   // the bias is added by a second kernel; a fused GEMM epilogue is future work
   addmm: notImplemented('WebGPU composes mm and add (Note [Fused addmm])'),
+  // complex linalg (core's Note [Complex linalg primitives]): no WGSL kernels yet
+  luFactorComplex: notImplemented('no complex linalg kernels on WebGPU'),
+  luSolveComplex: notImplemented('no complex linalg kernels on WebGPU'),
+  solveTriangularComplex: notImplemented('no complex linalg kernels on WebGPU'),
+  choleskyComplex: notImplemented('no complex linalg kernels on WebGPU'),
+  eighComplex: notImplemented('no complex linalg kernels on WebGPU'),
   ...gammaImpls,
   ...samplerImpls,
   ...randomImpls,

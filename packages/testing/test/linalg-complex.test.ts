@@ -6,6 +6,12 @@
  * The same values on WebGPU (complex64). Then the norms (vector_norm; matrix_norm 'fro', 1,
  * inf: the moduli's), matrix_power (negative powers through the complex inverse),
  * multi_dot and vecdot (x's conjugate times y) of complex matrices, values and gradients against PyTorch's.
+ * Then the factorizations (core's Note [Complex linalg primitives]): cholesky, lu, lu_factor,
+ * lu_solve, solve_triangular, det, slogdet, logdet, eigvalsh and eigh (through a
+ * gauge-invariant function; its vectors through A V = V diag(w) and V^H V = I) against
+ * PyTorch 1.13's values and the gradients of a real loss, tolerances scaled by the input's
+ * condition number; gradcheck / gradgradcheck; LinAlgError, info and the gauge error; and
+ * WebGPU's refusal of complex64 factorizations.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
@@ -36,7 +42,25 @@ interface Other {
   expected: Pairs;
   grad?: number[];
 }
-const { cases, others } = JSON.parse(readFileSync(new URL('../goldens/linalg_complex.json', import.meta.url), 'utf8')) as { cases: Case[]; others: Other[] };
+interface Typed extends Pairs {
+  dtype: string;
+}
+interface Factor {
+  id: string;
+  dtype: 'complex64' | 'complex128';
+  inputs: Pairs[];
+  cond: number;
+  expected: Typed[];
+  weights?: number[][];
+  grads?: number[][];
+}
+const golden = JSON.parse(readFileSync(new URL('../goldens/linalg_complex.json', import.meta.url), 'utf8')) as {
+  cases: Case[];
+  others: Other[];
+  factor: Factor[];
+  cholesky_ex: { A: Pairs; info: number[]; message: string };
+};
+const { cases, others } = golden;
 
 const L = torch.linalg;
 const { LinAlgError } = torch.linalg;
@@ -130,4 +154,137 @@ describe('complex norms, matrix_power and multi_dot against PyTorch 1.13', () =>
       }
     });
   }
+});
+
+const lu = (a: Tensor): [Tensor, Tensor] => {
+  const r = L.luFactor(a);
+  return [r.LU, r.pivots];
+};
+const FACTOR: Record<string, (...xs: Tensor[]) => Tensor[]> = {
+  cholesky: (a) => [L.cholesky(a)],
+  'cholesky batched': (a) => [L.cholesky(a)],
+  'cholesky upper': (a) => [L.cholesky(a, { upper: true })],
+  'lu square': (a) => [...L.lu(a)],
+  'lu wide': (a) => [...L.lu(a)],
+  'lu tall': (a) => [...L.lu(a)],
+  'lu_factor batched': (a) => [...lu(a)],
+  lu_solve: (a, b) => [L.luSolve(...lu(a), b)],
+  'lu_solve adjoint': (a, b) => [L.luSolve(...lu(a), b, { adjoint: true })],
+  'lu_solve left=False': (a, b) => [L.luSolve(...lu(a), b.mT, { left: false })],
+  'lu_solve left=False adjoint': (a, b) => [L.luSolve(...lu(a), b.mT, { left: false, adjoint: true })],
+  'solve_triangular upper': (a, b) => [L.solveTriangular(a, b, { upper: true })],
+  'solve_triangular lower left=False unitriangular': (a, b) => [L.solveTriangular(a.mH, b.mT, { upper: false, left: false, unitriangular: true })],
+  det: (a) => [L.det(a)],
+  'det batched': (a) => [L.det(a)],
+  slogdet: (a) => [...L.slogdet(a)],
+  logdet: (a) => [torch.logdet(a)],
+  eigvalsh: (a) => [L.eigvalsh(a)],
+  'eigvalsh U': (a) => [L.eigvalsh(a, 'U')],
+  'eigh invariant': (a) => {
+    const [w, V] = L.eigh(a);
+    return [torch.matmul(torch.mul(V, torch.exp(torch.div(w, 10)).unsqueeze(-2)), V.mH)];
+  },
+  eigh: (a) => [L.eigh(a)[0]],
+};
+
+const valuesOf = (t: Tensor): number[] => (t.isComplex() ? pairsOf(t.resolveConj()) : (t.reshape([-1]).tolist() as number[]));
+/** eps(dtype) * n * cond(A) * 8 times the largest magnitude: the forward error bound the real rows use. */
+const tolFor = (c: Factor, values: number[], n: number) => (c.dtype === 'complex128' ? 2.3e-16 : 1.2e-7) * 8 * n * Math.max(1, c.cond) * Math.max(1, ...values.map(Math.abs));
+
+describe('complex factorizations against PyTorch 1.13', () => {
+  for (const c of golden.factor) {
+    it(`${c.dtype}: ${c.id}`, () => {
+      const xs = c.inputs.map((p) => complexOf(p, c.dtype));
+      const outs = FACTOR[c.id](...xs);
+      const n = c.inputs[0].shape[c.inputs[0].shape.length - 1];
+      outs.forEach((o, i) => {
+        const e = c.expected[i];
+        expect([o.dtype, o.shape]).toEqual([e.dtype, e.shape]);
+        expect(maxAbsDiff(valuesOf(o), e.values)).toBeLessThanOrEqual(tolFor(c, e.values, n));
+      });
+      if (!c.grads) return;
+      const leaves = c.inputs.map((p) => complexOf(p, c.dtype).requiresGrad_(true));
+      const diff = FACTOR[c.id](...leaves).filter((o) => o.isFloatingPoint() || o.isComplex());
+      let loss: Tensor | null = null;
+      diff.forEach((o, i) => {
+        const w = o.isComplex() ? complexOf({ shape: [...o.shape], values: c.weights![i] }, c.dtype) : torch.tensor(c.weights![i], { dtype: 'float64' }).reshape([...o.shape]);
+        const term = torch.add(torch.real(torch.mul(o, w)).sum(), torch.abs(o).sum());
+        loss = loss ? torch.add(loss, term) : term;
+      });
+      (loss as unknown as Tensor).backward();
+      leaves.forEach((t, i) => {
+        expect(maxAbsDiff(pairsOf(t.grad!), c.grads![i])).toBeLessThanOrEqual(1e-13 * Math.max(1, c.cond) * Math.max(1, ...c.grads![i].map(Math.abs)));
+      });
+    });
+  }
+
+  it('eigh: A V = V diag(w), V^H V = I, for both triangles and dtypes', () => {
+    for (const c of golden.factor.filter((f) => f.id === 'eigh')) {
+      const A = complexOf(c.inputs[0], c.dtype);
+      const tol = c.dtype === 'complex128' ? 1e-12 : 1e-4;
+      for (const uplo of ['L', 'U']) {
+        // (the other triangle garbled: only UPLO's is read)
+        const garbled = uplo === 'L' ? torch.add(torch.tril(A), torch.triu(torch.mul(A, 7), 1)) : torch.add(torch.triu(A), torch.tril(torch.mul(A, 7), -1));
+        const [w, V] = L.eigh(garbled, uplo);
+        expect(maxAbsDiff(w.tolist() as number[], c.expected[0].values)).toBeLessThan(tol * 30);
+        const AV = torch.matmul(A, V);
+        expect(torch.sub(AV, torch.mul(V, w.unsqueeze(-2))).abs().max().item()).toBeLessThan(tol * 30);
+        expect(torch.sub(torch.matmul(V.mH, V), torch.eye(4, { dtype: c.dtype })).abs().max().item()).toBeLessThan(tol);
+      }
+    }
+  });
+
+  it('gradcheck and gradgradcheck: cholesky, lu, lu_solve, solve_triangular, det, slogdet, eigh', async () => {
+    // (2 x 2 matrices: the numerical Jacobians' cost grows with the square of the size)
+    const g = new torch.Generator().manualSeed(9);
+    const a = torch.randn([2, 2, 2], { dtype: 'float64', generator: g }).requiresGrad_(true);
+    const b = torch.randn([2, 3, 2], { dtype: 'float64', generator: g }).requiresGrad_(true);
+    const c = (x: Tensor) => torch.viewAsComplex(x);
+    const r = (z: Tensor) => torch.viewAsReal(z.resolveConj());
+    const hpd = (x: Tensor) => torch.add(torch.matmul(c(x), c(x).mH), torch.eye(2, { dtype: 'complex128' }));
+    const fns: [string, (...xs: Tensor[]) => Tensor, Tensor[]][] = [
+      ['cholesky', (x) => r(L.cholesky(hpd(x))), [a]],
+      ['lu', (x) => torch.cat([...L.lu(c(x))].slice(1).map(r)), [a]],
+      ['lu_solve adjoint left=False', (x, y) => r(L.luSolve(...lu(c(x)), c(y).mT, { left: false, adjoint: true })), [a, b]],
+      ['solve_triangular', (x, y) => r(L.solveTriangular(c(x), c(y), { upper: true })), [a, b]],
+      ['det', (x) => r(L.det(c(x))), [a]],
+      ['slogdet', (x) => torch.cat([r(L.slogdet(c(x)).sign).reshape([-1]), L.slogdet(c(x)).logabsdet.reshape([1])]), [a]],
+      ['eigh', (x) => {
+        const [w, V] = L.eigh(hpd(x));
+        return torch.cat([w, r(torch.matmul(torch.mul(V, w.unsqueeze(-2)), V.mH)).reshape([-1])]);
+      }, [a]],
+    ];
+    for (const [name, fn, inputs] of fns) {
+      expect([name, await gradcheck(fn, inputs)]).toEqual([name, true]);
+      // (second order where the formula differs most from the real one's: ^H through solves and the phase of slogdet)
+      if (name === 'cholesky' || name === 'lu_solve adjoint left=False' || name === 'slogdet') expect([name, await gradgradcheck(fn, inputs)]).toEqual([name, true]);
+    }
+  });
+
+  it("errors: PyTorch's LinAlgError naming the batch element, cholesky_ex's info, eigh's gauge error", () => {
+    const ce = golden.cholesky_ex;
+    const A = complexOf(ce.A, 'complex128');
+    expect(L.choleskyEx(A).info.tolist()).toEqual(ce.info);
+    expect(() => L.cholesky(A)).toThrow(LinAlgError);
+    expect(() => L.cholesky(A)).toThrow(ce.message);
+    expect(() => L.choleskyEx(A, { checkErrors: true })).toThrow(/^linalg\.cholesky: \(Batch element 1\): The factorization could not be completed/);
+    const z = torch.zeros([2, 2], { dtype: 'complex64' });
+    expect(L.luFactorEx(z).info.item()).toBe(1);
+    expect(() => L.luFactor(z)).toThrow(/^torch\.linalg\.lu_factor: U\[1,1\] is zero/);
+    expect(() => L.inv(z)).toThrow(/^linalg\.inv: The diagonal element 1 is zero/);
+    expect(() => L.cholesky(torch.ones([2, 3], { dtype: 'complex64' }))).toThrow(/^linalg\.cholesky: A must be batches of square matrices, but they are 2 by 3 matrices$/);
+    const H = torch.add(torch.matmul(A, A.mH), torch.eye(3, { dtype: 'complex128' })).detach().requiresGrad_(true);
+    const [, V] = L.eigh(H);
+    expect(() => torch.real(V).sum().backward()).toThrow(
+      'linalg_eigh_backward: The eigenvectors in the complex case are specified up to multiplication by e^{i phi}. The specified loss function depends on this quantity, so it is ill-defined.',
+    );
+  });
+
+  it('WebGPU: complex64 factorizations raise the no-kernel error (no complex linalg kernels there)', async (ctx) => {
+    if (!(await torch.webgpu.init())) return ctx.skip();
+    const A = await torch.eye(3, { dtype: 'complex64' }).toAsync('webgpu');
+    for (const f of [() => L.cholesky(A), () => L.luFactor(A), () => L.eigh(A), () => L.det(A), () => L.solveTriangular(A, A, { upper: true })]) {
+      expect(f).toThrow(/^[\w.]+: no kernel for aten::[\w.]+ on WebGPU \(no complex linalg kernels on WebGPU\)$/);
+    }
+  });
 });

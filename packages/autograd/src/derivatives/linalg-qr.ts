@@ -1,4 +1,11 @@
 import {
+  TorchError,
+  abs,
+  amax,
+  countsAreAsync,
+  diagonal,
+  imag,
+  isComplexType,
   add,
   cat,
   div,
@@ -148,22 +155,36 @@ const LinalgEighBackward0: DerivativeOf<'_linalg_eigh'> = {
     const [gL, gV] = ctx.grads;
     const L = savedTensor(ctx, 'result0', '_linalg_eigh');
     const V = savedTensor(ctx, 'result1', '_linalg_eigh');
+    // (^H: PyTorch's formula, for real and complex A alike: core's Note [Complex linalg primitives])
+    const Vh = V.mH;
     if (!gV) {
       if (!gL) return [null];
-      return [matmul(mul(V, unsqueeze(gL, -2)), mT(V))];
+      return [matmul(mul(V, unsqueeze(gL, -2)), Vh)];
     }
     if (V.numel() === 0 && L.numel() > 0) throw new Error('linalg_eigh_backward: torch.linalg.eigvalsh does not support backpropagation through the eigenvectors');
-    let VhgV = matmul(mT(V), gV);
-    VhgV = mul(sub(VhgV, mT(VhgV)), 0.5);
+    let VhgV = matmul(Vh, gV);
+    if (isComplexType(V.dtype)) checkEighGauge(VhgV);
+    VhgV = mul(sub(VhgV, VhgV.mH), 0.5);
     const n = L.shape[L.dim() - 1];
     const I = eye(n, { dtype: L.dtype, device: L.device });
-    // E with ones on the diagonal, where the skew part is zero
+    // E with ones on the diagonal; gL, where given, replaces the diagonal (PyTorch's copy_)
     const E = add(sub(unsqueeze(L, -2), unsqueeze(L, -1)), I);
     let ret = div(VhgV, E);
-    if (gL) ret = add(ret, mul(I, unsqueeze(gL, -2)));
-    return [matmul(V, matmul(ret, mT(V)))];
+    if (gL) ret = add(mul(ret, sub(1, I)), mul(I, unsqueeze(gL, -2)));
+    return [matmul(V, matmul(ret, Vh))];
   },
 };
+
+/** linalg_eigh_backward's gauge check (complex): Im diag(V^H gV) must be close to 0 (PyTorch's allclose, rtol = atol = 1e-2). */
+function checkEighGauge(VhgV: Tensor): void {
+  const im = imag(diagonal(VhgV, 0, -2, -1));
+  if (im.numel() === 0 || countsAreAsync(im.device)) return;
+  if (!((amax(abs(im)).item() as number) <= 1e-2)) {
+    throw new TorchError(
+      'linalg_eigh_backward: The eigenvectors in the complex case are specified up to multiplication by e^{i phi}. The specified loss function depends on this quantity, so it is ill-defined.',
+    );
+  }
+}
 
 /** pinv_backward (PyTorch's, FunctionsManual): the gradient of pinv(A) = `pinvA` for the gradient `grad` of it. */
 function pinvBackward(grad: Tensor, pinvA: Tensor, A: Tensor): Tensor {

@@ -1,4 +1,4 @@
-import { add, arange, cat, expand, eye, linalgLuSolve, linalgSolveTriangular, matmul, mul, narrow, neg, sub, transpose, tril, triu, type Tensor } from '@torch-ts/core';
+import { add, arange, cat, expand, eye, linalgLuSolve, linalgSolveTriangular, matmul, mul, narrow, neg, sub, tril, triu, type Tensor } from '@torch-ts/core';
 import type { DerivativeFamily, DerivativeOf } from '../derivative';
 import { savedTensor } from './common';
 
@@ -9,10 +9,11 @@ import { savedTensor } from './common';
  * triangular solves, lu_solve and matmul, so they run on every backend and differentiate
  * again. The permutation P of a factorization is applied without reading the pivots:
  * lu_solve of the identity LU gives P^T B (adjoint: P B), whatever the device.
- * Real dtypes only, so ^H is a transpose.
+ * They hold for complex inputs as written, with ^H the conjugate transpose.
  */
 
-const mT = (t: Tensor): Tensor => transpose(t, -2, -1);
+/** ^H (^T for a real dtype): PyTorch's formulas hold for complex inputs as written (core's Note [Complex linalg primitives]). */
+const mH = (t: Tensor): Tensor => t.mH;
 
 /** The unit lower-trapezoidal L ([..., m, k], k = min(m, n)) packed in LU ([..., m, n]). */
 function unpackL(LU: Tensor): Tensor {
@@ -62,19 +63,19 @@ const LinalgLuFactorExBackward0: DerivativeOf<'linalg_lu_factor_ex'> = {
     const gL = narrow(tril(g, -1), -1, 0, k);
     const gU = narrow(triu(g), -2, 0, k);
     if (m === n) {
-      const phi = add(tril(matmul(mT(L), gL), -1), triu(matmul(gU, mT(U))));
-      const Y = solveTri(mT(L), phi, true, true, true);
-      const Z = solveTri(mT(U), Y, false, false);
+      const phi = add(tril(matmul(mH(L), gL), -1), triu(matmul(gU, mH(U))));
+      const Y = solveTri(mH(L), phi, true, true, true);
+      const Z = solveTri(mH(U), Y, false, false);
       return [applyP(pivots, Z, false)];
     }
     if (m < n) {
-      const T = solveTri(mT(narrow(U, -1, 0, k)), tril(sub(matmul(mT(L), gL), matmul(gU, mT(U))), -1), false, false);
+      const T = solveTri(mH(narrow(U, -1, 0, k)), tril(sub(matmul(mH(L), gL), matmul(gU, mH(U))), -1), false, false);
       const G = cat([add(T, narrow(gU, -1, 0, k)), narrow(gU, -1, k, n - k)], -1);
-      return [applyP(pivots, solveTri(mT(L), G, true, true, true), false)];
+      return [applyP(pivots, solveTri(mH(L), G, true, true, true), false)];
     }
-    const T = solveTri(mT(narrow(L, -2, 0, k)), triu(sub(matmul(gU, mT(U)), matmul(mT(L), gL))), true, true, true);
+    const T = solveTri(mH(narrow(L, -2, 0, k)), triu(sub(matmul(gU, mH(U)), matmul(mH(L), gL))), true, true, true);
     const G = cat([add(T, narrow(gL, -2, 0, k)), narrow(gL, -2, k, m - k)], -2);
-    return [applyP(pivots, solveTri(mT(U), G, false, false), false)];
+    return [applyP(pivots, solveTri(mH(U), G, false, false), false)];
   },
 };
 
@@ -97,17 +98,17 @@ const LinalgLuSolveBackward0: DerivativeOf<'linalg_lu_solve'> = {
     let gLU: Tensor;
     if (left !== adjoint) {
       // gR = U^-H op2(-gX) op2(X)^H; gL = (L^-H gR U^H).tril(-1); gU = gR.triu()
-      const gR = solveTri(mT(U), neg(matmul(left ? gX : mT(gX), left ? mT(X) : X)), false);
-      const gL = tril(solveTri(mT(L), matmul(gR, mT(U)), true, true, true), -1);
+      const gR = solveTri(mH(U), neg(matmul(left ? gX : mH(gX), left ? mH(X) : X)), false);
+      const gL = tril(solveTri(mH(L), matmul(gR, mH(U)), true, true, true), -1);
       gLU = add(gL, triu(gR));
     } else {
       // gR = -P^T op3(X) op1(op2(gX)) P L^-H; gU = (L^H gR U^-H).triu(); gL = gR.tril(-1)
-      const inner = neg(matmul(left ? X : mT(X), left ? mT(gX) : gX));
+      const inner = neg(matmul(left ? X : mH(X), left ? mH(gX) : gX));
       // P^T M P = (P^T (P^T M)^T)^T
       const ptm = applyP(pivots, inner, true);
-      let gR = mT(applyP(pivots, mT(ptm), true));
-      gR = solveTri(mT(L), gR, true, false, true);
-      const gU = triu(solveTri(mT(U), matmul(mT(L), gR), false, false));
+      let gR = mH(applyP(pivots, mH(ptm), true));
+      gR = solveTri(mH(L), gR, true, false, true);
+      const gU = triu(solveTri(mH(U), matmul(mH(L), gR), false, false));
       gLU = add(tril(gR, -1), gU);
     }
     return [gLU, gB];
@@ -122,11 +123,11 @@ const LinalgSolveTriangularBackward0: DerivativeOf<'linalg_solve_triangular'> = 
   backward: (ctx) => {
     const [, , upper, left, unitriangular] = ctx.args;
     const A = savedTensor(ctx, 'self', 'linalg_solve_triangular');
-    const gB = solveTri(mT(A), ctx.grad, !upper, left, unitriangular);
+    const gB = solveTri(mH(A), ctx.grad, !upper, left, unitriangular);
     let gA: Tensor | null = null;
     if (ctx.needs[0]) {
       const X = savedTensor(ctx, 'result', 'linalg_solve_triangular');
-      const full = neg(left ? matmul(gB, mT(X)) : matmul(mT(X), gB));
+      const full = neg(left ? matmul(gB, mH(X)) : matmul(mH(X), gB));
       gA = upper ? triu(full, unitriangular ? 1 : 0) : tril(full, unitriangular ? -1 : 0);
     }
     return [gA, ctx.needs[1] ? gB : null];
@@ -145,12 +146,12 @@ const LinalgCholeskyExBackward0: DerivativeOf<'linalg_cholesky_ex'> = {
     let L = savedTensor(ctx, 'result0', 'linalg_cholesky_ex');
     let gL = g;
     if (upper) {
-      L = mT(L);
-      gL = mT(gL);
+      L = mH(L);
+      gL = mH(gL);
     }
-    let gA = tril(matmul(mT(L), gL));
-    gA = mul(add(gA, mT(tril(gA, -1))), 0.5);
-    gA = solveTri(mT(L), gA, true, true);
+    let gA = tril(matmul(mH(L), gL));
+    gA = mul(add(gA, mH(tril(gA, -1))), 0.5);
+    gA = solveTri(mH(L), gA, true, true);
     gA = solveTri(L, gA, false, false);
     return [gA];
   },

@@ -155,7 +155,11 @@ export const VIEW_DERIVATIVES = {
   detach: DETACH,
   alias: shapeFree('AliasBackward0', (grad) => grad),
   // (Note [Complex gradients] in core: a complex gradient is its parts' gradients, viewed)
-  view_as_real: shapeFree('ViewAsRealBackward0', (grad) => viewAsComplex(grad.contiguous())),
+  // (a contiguous gradient at an odd offset, a narrow of a larger one, is copied: view_as_complex needs an even offset)
+  view_as_real: shapeFree('ViewAsRealBackward0', (grad) => {
+    const g = grad.contiguous();
+    return viewAsComplex(g.storageOffset() % 2 === 0 ? g : g.clone());
+  }),
   view_as_complex: shapeFree('ViewAsComplexBackward0', (grad) => viewAsReal(grad)),
   // (the gradient of conj(z) is conj of the gradient: core's Note [The conjugate bit])
   _conj: shapeFree('ConjBackward0', (grad) => conj(grad)),

@@ -14,6 +14,7 @@ import type { LinalgImpls } from './linalg-solve-impls';
 import type { SvdImpls } from './linalg-svd-impls';
 import type { LinalgQrImpls } from './linalg-qr-impls';
 import type { EigImpls } from './linalg-eig-impls';
+import type { ComplexLinalgImpls } from './linalg-complex-impls';
 import type { FftImpls } from './fft-impls';
 import type { UnaryTableName } from './table/unary';
 import type { BINARY_TABLE, BinaryTableName } from './table/binary';
@@ -81,7 +82,7 @@ export type TableReductionImpls = {
   readonly [K in ReductionTableName as (typeof REDUCTION_TABLE)[K]['impl']]: ReductionImplOf<(typeof REDUCTION_TABLE)[K]>;
 };
 
-export interface BackendImpls extends TableUnaryImpls, TableBinaryImpls, TableActivationImpls, TableReductionImpls, StatsImpls, ScanImpls, IndexingImpls, SortingImpls, ReorderImpls, JoinImpls, SpatialImpls, NnImpls, RandomImpls, ConvImpls, LinalgImpls, SvdImpls, LinalgQrImpls, EigImpls, FftImpls {
+export interface BackendImpls extends TableUnaryImpls, TableBinaryImpls, TableActivationImpls, TableReductionImpls, StatsImpls, ScanImpls, IndexingImpls, SortingImpls, ReorderImpls, JoinImpls, SpatialImpls, NnImpls, RandomImpls, ConvImpls, LinalgImpls, SvdImpls, LinalgQrImpls, EigImpls, ComplexLinalgImpls, FftImpls {
   // data movement: same shape, any dtypes, same device
   copy: (dst: TensorImpl, src: TensorImpl) => void;
   fill: (dst: TensorImpl, value: number | bigint | boolean) => void;

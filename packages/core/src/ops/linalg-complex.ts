@@ -1,26 +1,30 @@
 import { toRealValueType } from '../dtype';
+import { abs, neg } from './generated/table-ops';
 import type { Tensor } from '../tensor/tensor';
 import { imag, real, viewAsComplexOf } from './complex-views';
 import { eye, zeros } from './factories';
-import { abs, neg } from './generated/table-ops';
+import { cat, stack } from './join';
+import { narrow } from './shape-ops';
 import { callFunctional, unwrapTensor } from './call';
 import { registerComplexKernel } from './complex';
 import { LINALG_VECTOR_NORM } from './reduction-stats';
-import { cat, stack } from './join';
-import { narrow } from './shape-ops';
+import { fallThroughComplex } from './linalg-complex-factor';
+import { LINALG_CHOLESKY_EX, LINALG_LU_FACTOR_EX, LINALG_LU_SOLVE, LINALG_SOLVE_TRIANGULAR } from './linalg-solve';
+import { LINALG_EIGH } from './linalg-qr';
 
 /**
  * Note [Complex linear solves by the real embedding]
- * torch-ts has no complex LU kernel: a complex system A X = B (A = P + iQ, X = Xr + iXi,
- * B = Br + iBi) is solved as the real 2n x 2n system
+ * A backend without complex linalg kernels (WebGPU: Note [Complex linalg primitives])
+ * still solves a complex system A X = B (A = P + iQ, X = Xr + iXi, B = Br + iBi), as the
+ * real 2n x 2n system
  *     [[P, -Q], [Q, P]] [Xr; Xi] = [Br; Bi],
  * which is exact (the embedding is the ring homomorphism C^{n x n} -> R^{2n x 2n}; its
  * determinant is |det A|^2, so it is singular exactly where A is) and is composed of real
  * ops (the real LU family, views, cat), so autograd differentiates it, twice, and every
  * backend runs it. linalg.solve / solve_ex and inv / inv_ex take this path for complex
- * inputs (linalg-front.ts); their `info` is the embedded factorization's: 0 exactly when
+ * inputs on such a backend (linalg-front.ts; the CPU factors the complex matrix itself); their `info` is the embedded factorization's: 0 exactly when
  * PyTorch's is, but a nonzero value indexes the 2n x 2n matrix. The cost is 8x a complex
- * LU's flops in real arithmetic, about 2x, for the simplicity of one real kernel.
+ * LU's flops in real arithmetic, about 2x.
  */
 
 /** The real embedding [[P, -Q], [Q, P]] of a complex (batch of) n x n matrices. */
@@ -52,6 +56,8 @@ export function fromStackedParts(X: Tensor, n: number): Tensor {
  * [Complex gradients]); a `dtype` names the result's real dtype.
  */
 export function registerLinalgComplexKernels(): void {
+  // Note [Complex linalg primitives]
+  fallThroughComplex(LINALG_LU_FACTOR_EX, LINALG_LU_SOLVE, LINALG_SOLVE_TRIANGULAR, LINALG_CHOLESKY_EX, LINALG_EIGH);
   registerComplexKernel(LINALG_VECTOR_NORM, ([x, ord, dim, keepdim, dtype]) =>
     callFunctional(LINALG_VECTOR_NORM, [unwrapTensor('linalg.vector_norm', 'x', abs(x)), ord, dim, keepdim, dtype == null ? null : toRealValueType(dtype)]),
   );

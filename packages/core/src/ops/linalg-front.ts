@@ -5,7 +5,7 @@ import { normalizeDim } from '../views';
 import { tidy } from '../tensor/scope';
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { front, overloadedFront } from './front';
-import { abs, add, amax, amin, log, mul, ne, prod, remainder, sign, sub, sum } from './generated/table-ops';
+import { abs, add, amax, amin, div, log, mul, ne, prod, remainder, sign, sub, sum } from './generated/table-ops';
 import { arange, eye, fullLike } from './factories';
 import { cat } from './join';
 import { mm, matmul } from './linalg';
@@ -30,8 +30,9 @@ import { detach, diagonal, expand, permute, squeeze, unsqueeze } from './views';
 import { attachDet, svdvalsOf } from './linalg-svd';
 import { named } from './named-tuple';
 import { conj } from './complex';
-import { complexEmbedding, fromStackedParts, stackedIdentity, stackedParts } from './linalg-complex';
 import { cTypeName } from './meta-utils';
+import { complexEmbedding, fromStackedParts, stackedIdentity, stackedParts } from './linalg-complex';
+import { hasComplexLinalg } from './linalg-complex-factor';
 
 /**
  * torch.linalg, part 1: the LU / Cholesky / triangular family and the functions composed of
@@ -65,7 +66,7 @@ function luSolveOf(LU: Tensor, pivots: Tensor, B: Tensor, left: boolean, adjoint
 /** squareCheckInputs and checkFloatingOrComplex, as PyTorch's (`lowPrecision=false`: inv and slogdet refuse float16 / bfloat16 even when empty). */
 function checkInputMatrix(op: string, A: Tensor, lowPrecision = true, complex = false): void {
   checkSquare(op, A.shape);
-  // (complex inputs: the ops that take them solve by the real embedding, Note [Complex linear solves by the real embedding])
+  // (complex inputs: the LU family's primitives take them, Note [Complex linalg primitives])
   if (complex && isComplexType(A.dtype)) return;
   checkFloating(op, A, lowPrecision);
 }
@@ -173,7 +174,7 @@ function invExOf(op: string, A: Tensor): [Tensor, Tensor] {
 function invExIn(op: string, A: Tensor): [Tensor, Tensor] {
   checkInputMatrix(op, A, false, true);
   const n = A.shape[A.dim() - 1];
-  if (isComplexType(A.dtype)) {
+  if (isComplexType(A.dtype) && !hasComplexLinalg(A.device)) {
     const [LU, pivots, info] = luFactorExOf(complexEmbedding(A), true, false);
     return [expandBatch(fromStackedParts(luSolveOf(LU, pivots, stackedIdentity(n, A), true, false), n), [...A.shape]), info];
   }
@@ -215,8 +216,14 @@ function permutationSign(pivots: Tensor): Tensor {
 }
 
 function detOf(op: string, A: Tensor): Tensor {
-  checkInputMatrix(op, A);
+  checkInputMatrix(op, A, true, true);
   return tidy(() => {
+    if (isComplexType(A.dtype)) {
+      // (the LU factors' own derivative: the SVD formula of Note [The determinant's
+      // derivative] has no complex SVD to use, so an exactly singular complex A gets inf / NaN)
+      const [LU, pivots] = luFactorExOf(A, true, false);
+      return mul(prod(diagonal(LU, 0, -2, -1), -1), permutationSign(pivots));
+    }
     // (the value from A's LU factors, the derivative PyTorch's: Note [The determinant's derivative])
     const [LU, pivots] = luFactorExOf(detach(A), true, false);
     return attachDet(A, mul(prod(diagonal(LU, 0, -2, -1), -1), permutationSign(pivots)));
@@ -224,10 +231,16 @@ function detOf(op: string, A: Tensor): Tensor {
 }
 
 function slogdetOf(op: string, A: Tensor): Tensor[] {
-  checkInputMatrix(op, A, false);
+  checkInputMatrix(op, A, false, true);
   return tidy(() => {
     const [LU, pivots] = luFactorExOf(A, true, false);
     const d = diagonal(LU, 0, -2, -1);
+    if (isComplexType(A.dtype)) {
+      // the sign is the unit phase prod(d / |d|) (0 for a singular A, as PyTorch's sgn)
+      const a = abs(d);
+      const phase = where(ne(a, 0), div(d, where(ne(a, 0), a, 1)), 0);
+      return [mul(prod(phase, -1), permutationSign(pivots)), sum(log(a), -1)];
+    }
     const s = mul(prod(sign(d), -1), permutationSign(pivots));
     return [s, sum(log(abs(d)), -1)];
   });
@@ -253,6 +266,8 @@ export const slogdet = front('slogdet(Tensor self) -> (Tensor sign, Tensor logab
 export const logdet = front('logdet(Tensor self) -> Tensor').run(([A]): Tensor =>
   tidy(() => {
     const [s, logabsdet] = slogdetOf('logdet', A);
+    // (complex: log(sign) + logabsdet, the principal logarithm, as PyTorch's)
+    if (isComplexType(A.dtype)) return add(log(s), logabsdet);
     return where(ne(s, -1), logabsdet, fullLike(logabsdet, NaN));
   }),
 );
@@ -275,7 +290,7 @@ function solveExIn(A: Tensor, B: Tensor, left: boolean): [Tensor, Tensor] {
   const vector = isVectorRhs(A, B);
   const B2 = vector ? unsqueeze(B, left ? -1 : -2) : B;
   checkSolveShapes(op, A.shape, B2.shape, left);
-  if (isComplexType(A.dtype)) {
+  if (isComplexType(A.dtype) && !hasComplexLinalg(A.device)) {
     // (X A = B is A^T X^T = B^T: a transpose, not the adjoint)
     const n = A.shape[A.dim() - 1];
     const [LU, pivots, info] = luFactorExOf(complexEmbedding(left ? A : A.mT), true, false);

@@ -1,3 +1,4 @@
+import { isComplexType, toRealValueType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { broadcastShapes } from '../iterator';
 import { TensorImpl } from '../tensor/tensor-impl';
@@ -7,6 +8,7 @@ import { LinAlgError, checkFloating, checkKernelDtype, checkSquare, firstFailure
 import { MATRIX_EXP_WORK, lstsqWorkSize } from './linalg-qr-impls';
 import { svdOf } from './linalg-svd';
 import { defineStructured, implOf, type Backend } from './registry';
+import { freshComplexCopy, withParts } from './linalg-complex-factor';
 
 /**
  * Note [The QR, eigh, lstsq and matrix_exp primitives]
@@ -159,12 +161,16 @@ export const LINALG_EIGH = defineStructured('_linalg_eigh(Tensor A, str UPLO="L"
   const op = 'linalg.eigh';
   checkSquare(op, A.sizes);
   if (uplo.length !== 1 || (uplo.toUpperCase() !== 'L' && uplo.toUpperCase() !== 'U')) throw new TorchError(`Expected UPLO argument to be 'L' or 'U', but got ${uplo}`);
-  checkKernelDtype('linalg_eigh_cpu', A, A.numel > 0);
-  const V = freshCopy(b, op, A, A.sizes);
-  const w = TensorImpl.empty(op, [...A.sizes.slice(0, -1)], A.dtype, A.device);
+  checkKernelDtype('linalg_eigh_cpu', A, A.numel > 0, true);
+  const complex = isComplexType(A.dtype);
+  const V = (complex ? freshComplexCopy : freshCopy)(b, op, A, A.sizes);
+  // (the eigenvalues of a Hermitian matrix are real: the real dtype of a complex A)
+  const w = TensorImpl.empty(op, [...A.sizes.slice(0, -1)], toRealValueType(A.dtype), A.device);
   const results = [w, V];
   return guarded([], results, () => {
-    if (V.numel > 0) {
+    if (V.numel > 0 && complex) {
+      withParts([V], ([p]) => implOf(b, 'eighComplex', op)(p!, w, uplo.toUpperCase() === 'U'));
+    } else if (V.numel > 0) {
       const work = TensorImpl.empty(op, A.sizes, A.dtype, A.device);
       try {
         implOf(b, 'eigh', op)(V, w, uplo.toUpperCase() === 'U', work);

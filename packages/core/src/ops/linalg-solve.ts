@@ -1,10 +1,11 @@
-import type { DType } from '../dtype';
+import { isComplexType, type DType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { broadcastShapes } from '../iterator';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { countsAreAsync } from './data-dependent';
 import { broadcastTo, commonDevice, releaseAll, torchTypeName } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
+import { conjugateInPlace, freshComplexCopy, withParts } from './linalg-complex-factor';
 
 /**
  * Note [The linalg primitives]
@@ -20,9 +21,9 @@ import { defineStructured, implOf, type Backend } from './registry';
  * impls only solve from the left. Pivots are int32 and 1-based, info int32, as PyTorch's.
  */
 
-/** The dtypes the factorizations compute in (PyTorch: real float and double; complex inputs have no linalg kernels yet). */
-export function isLinalgDtype(d: DType): boolean {
-  return d === 'float32' || d === 'float64';
+/** The dtypes the factorizations compute in (PyTorch: float, double; `complex`: and the complex dtypes, Note [Complex linalg primitives]). */
+export function isLinalgDtype(d: DType, complex = false): boolean {
+  return d === 'float32' || d === 'float64' || (complex && isComplexType(d));
 }
 
 /**
@@ -31,8 +32,8 @@ export function isLinalgDtype(d: DType): boolean {
  * return before dispatching on the dtype when there is nothing to compute, so an empty int
  * or float16 input gets empty results there rather than this error.
  */
-export function checkKernelDtype(kernel: string, t: TensorImpl, computes: boolean): void {
-  if (computes && !isLinalgDtype(t.dtype)) throw new DTypeError(`"${kernel}" not implemented for '${torchTypeName(t.dtype)}'`);
+export function checkKernelDtype(kernel: string, t: TensorImpl, computes: boolean, complex = false): void {
+  if (computes && !isLinalgDtype(t.dtype, complex)) throw new DTypeError(`"${kernel}" not implemented for '${torchTypeName(t.dtype)}'`);
 }
 
 /**
@@ -41,7 +42,8 @@ export function checkKernelDtype(kernel: string, t: TensorImpl, computes: boolea
  * bfloat16 up front ("Low precision dtypes not supported. Got Half"), where the others let
  * them reach the kernel, which refuses them unless the input is empty.
  */
-export function checkFloating(op: string, t: { readonly dtype: DType }, lowPrecision = true): void {
+export function checkFloating(op: string, t: { readonly dtype: DType }, lowPrecision = true, complex = false): void {
+  if (complex && isComplexType(t.dtype)) return;
   if (t.dtype !== 'float32' && t.dtype !== 'float64' && t.dtype !== 'float16' && t.dtype !== 'bfloat16') {
     throw new DTypeError(`${op}: Expected a floating point or complex tensor as input. Got ${torchTypeName(t.dtype)}`);
   }
@@ -173,16 +175,18 @@ export const LINALG_LU_FACTOR_EX = defineStructured(
   ([A, pivot, checkErrors], b) => {
     const op = 'torch.linalg.lu_factor_ex';
     if (A.dim < 2) throw new ShapeError(`torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: ${fmtShape(A.sizes)} instead`);
-    checkKernelDtype('lu_cpu', A, A.numel > 0);
+    checkKernelDtype('lu_cpu', A, A.numel > 0, true);
     if (!pivot) throw new TorchError('linalg.lu_factor: LU without pivoting is not implemented on the CPU');
     const batch = A.sizes.slice(0, -2);
     const [m, n] = A.sizes.slice(-2);
-    const LU = freshCopy(b, op, A, A.sizes);
+    const complex = isComplexType(A.dtype);
+    const LU = (complex ? freshComplexCopy : freshCopy)(b, op, A, A.sizes);
     const pivots = TensorImpl.empty(op, [...batch, Math.min(m, n)], 'int32', A.device);
     const info = TensorImpl.empty(op, batch, 'int32', A.device);
     return guarded([], [LU, pivots, info], () => {
       if (info.numel > 0) implOf(b, 'fill', op)(info, 0);
-      if (LU.numel > 0) implOf(b, 'luFactor', op)(LU, pivots, info);
+      if (LU.numel > 0 && complex) withParts([LU], ([p]) => implOf(b, 'luFactorComplex', op)(p!, pivots, info));
+      else if (LU.numel > 0) implOf(b, 'luFactor', op)(LU, pivots, info);
       if (checkErrors) checkInfo('torch.linalg.lu_factor_ex', 'lu_factor', info);
       return [LU, pivots, info];
     });
@@ -195,7 +199,7 @@ export const LINALG_LU_SOLVE = defineStructured(
   ([LU, pivots, B, left, adjoint], b) => {
     const op = 'linalg.lu_solve';
     // (1.13's order and wording, torch. prefix included where it has one)
-    checkFloating(`torch.${op}`, LU);
+    checkFloating(`torch.${op}`, LU, true, true);
     checkSameDtype(op, LU, B, 'LU', 'B');
     if (pivots.dtype !== 'int32') throw new DTypeError(`${op}: pivots should be a Tensor of scalar type torch.int32`);
     checkSquare(`torch.${op}`, LU.sizes);
@@ -206,17 +210,27 @@ export const LINALG_LU_SOLVE = defineStructured(
     commonDevice(op, [LU, pivots, B]);
     const batch = broadcastShapes(op, broadcastShapes(op, LU.sizes.slice(0, -2), pivots.sizes.slice(0, -1)), B.sizes.slice(0, -2));
     const k = B.sizes[B.dim - (left ? 1 : 2)];
-    checkKernelDtype('linalg.lu_solve_cpu', LU, batch.reduce((a, s) => a * s, n * k) > 0);
+    checkKernelDtype('linalg.lu_solve_cpu', LU, batch.reduce((a, s) => a * s, n * k) > 0, true);
+    const complex = isComplexType(LU.dtype);
+    const copyOf = complex ? freshComplexCopy : freshCopy;
     const Bl = left ? B.retain() : mT(B);
     const temps: TensorImpl[] = [Bl];
-    const X = freshCopy(b, op, Bl, [...batch, n, k]);
+    const X = copyOf(b, op, Bl, [...batch, n, k]);
     return guarded(temps, [X], () => {
       if (X.numel > 0) {
-        const lu = freshCopy(b, op, LU, [...batch, n, n]);
+        const lu = copyOf(b, op, LU, [...batch, n, n]);
         temps.push(lu);
         const piv = freshCopy(b, op, pivots, [...batch, n]);
         temps.push(piv);
-        implOf(b, 'luSolve', op)(X, lu, piv, left ? adjoint : !adjoint);
+        if (!complex) implOf(b, 'luSolve', op)(X, lu, piv, left ? adjoint : !adjoint);
+        else if (left) withParts([X, lu], ([x, a]) => implOf(b, 'luSolveComplex', op)(x!, a!, piv, adjoint));
+        else {
+          // X A = B is A^T X^T = B^T, and X A^H = B is (A^H)^T X^T = B^T, A^T = conj(A^H): a
+          // transposed solve is an adjoint solve of the conjugated right-hand side, conjugated back
+          conjugateInPlace(b, op, X);
+          withParts([X, lu], ([x, a]) => implOf(b, 'luSolveComplex', op)(x!, a!, piv, !adjoint));
+          conjugateInPlace(b, op, X);
+        }
       }
       if (left) return X;
       const r = mT(X);
@@ -237,21 +251,23 @@ export const LINALG_SOLVE_TRIANGULAR = defineStructured(
     checkSolveShapes(op, A.sizes, B.sizes, left);
     checkSameDtype(op, A, B, 'A', 'B');
     // (1.13 dispatches solve_triangular on the dtype before its empty check: it refuses an empty float16 A)
-    checkKernelDtype('triangular_solve_cpu', A, true);
+    checkKernelDtype('triangular_solve_cpu', A, true, true);
     commonDevice(op, [A, B]);
+    const copyOf = isComplexType(A.dtype) ? freshComplexCopy : freshCopy;
     const n = A.sizes[A.dim - 1];
     const batch = broadcastShapes(op, A.sizes.slice(0, -2), B.sizes.slice(0, -2));
     const Bl = left ? B.retain() : mT(B);
     const Al = left ? A.retain() : mT(A);
     const k = Bl.sizes[Bl.dim - 1];
     const temps: TensorImpl[] = [Bl, Al];
-    const X = freshCopy(b, op, Bl, [...batch, n, k]);
+    const X = copyOf(b, op, Bl, [...batch, n, k]);
     return guarded(temps, [X], () => {
       if (X.numel > 0) {
-        const a = freshCopy(b, op, Al, [...batch, n, n]);
+        const a = copyOf(b, op, Al, [...batch, n, n]);
         temps.push(a);
         // X A = B is A^T X^T = B^T: A^T's triangle is the other one
-        implOf(b, 'solveTriangular', op)(X, a, left ? upper : !upper, unitriangular);
+        if (copyOf === freshCopy) implOf(b, 'solveTriangular', op)(X, a, left ? upper : !upper, unitriangular);
+        else withParts([X, a], ([x, t]) => implOf(b, 'solveTriangularComplex', op)(x!, t!, left ? upper : !upper, unitriangular));
       }
       if (left) return X;
       const r = mT(X);
@@ -267,22 +283,25 @@ export const LINALG_CHOLESKY_EX = defineStructured(
   ([A, upper, checkErrors], b) => {
     const op = 'linalg.cholesky';
     checkSquare(op, A.sizes);
-    checkFloating(op, A);
-    checkKernelDtype('cholesky_cpu', A, A.numel > 0);
+    checkFloating(op, A, true, true);
+    checkKernelDtype('cholesky_cpu', A, A.numel > 0, true);
     const batch = A.sizes.slice(0, -2);
-    const L = freshCopy(b, op, A, A.sizes);
+    const complex = isComplexType(A.dtype);
+    const L = (complex ? freshComplexCopy : freshCopy)(b, op, A, A.sizes);
     const info = TensorImpl.empty(op, batch, 'int32', A.device);
     const results = [L, info];
     return guarded([], results, () => {
       if (info.numel > 0) implOf(b, 'fill', op)(info, 0);
-      if (L.numel > 0) implOf(b, 'cholesky', op)(L, info);
+      if (L.numel > 0 && complex) withParts([L], ([p]) => implOf(b, 'choleskyComplex', op)(p!, info));
+      else if (L.numel > 0) implOf(b, 'cholesky', op)(L, info);
       if (checkErrors) checkInfo(op, 'cholesky', info);
       if (!upper || L.numel === 0) return [L, info];
       // U = L^H, contiguous as PyTorch's
       const lt = mT(L);
       try {
-        const U = freshCopy(b, op, lt, lt.sizes);
+        const U = (complex ? freshComplexCopy : freshCopy)(b, op, lt, lt.sizes);
         results.push(U);
+        if (complex) conjugateInPlace(b, op, U);
         L.release();
         results.splice(0, 1);
         return [U, info];

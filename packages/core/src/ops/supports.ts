@@ -273,9 +273,28 @@ export function supports(op: string, dtype: DType, device: DeviceLike): boolean 
   if (!needs) throw new TorchError(`supports: unknown op '${op}'`);
   // a complex op runs its Complex-key kernel (or a composite's ops) on the parts' real dtype
   // (core's Note [Complex tensors are pairs of reals])
-  if (isComplexType(d)) return hasComplexKernel(base) && needs.every((n) => needMet(b, n, toRealValueType(d)));
+  if (isComplexType(d)) {
+    const complexNeeds = COMPLEX_LINALG_KERNELS[op] ?? COMPLEX_LINALG_KERNELS[base] ?? [];
+    return hasComplexKernel(base) && [...needs, ...complexNeeds].every((n) => needMet(b, n, toRealValueType(d)));
+  }
   return needs.every((n) => needMet(b, n, d));
 }
+
+/**
+ * The complex factorizations the linalg functions need besides their real kernels (Note
+ * [Complex linalg primitives]); linalg.solve and inv are not here: a backend without them
+ * solves by the real embedding (Note [Complex linear solves by the real embedding]).
+ */
+const COMPLEX_LINALG_KERNELS: Readonly<Record<string, readonly string[]>> = {
+  ...Object.fromEntries(['linalgLuFactorEx', 'linalgLuFactor', 'linalgDet', 'det', 'linalgSlogdet', 'slogdet', 'logdet'].map((n) => [n, ['luFactorComplex']])),
+  linalgLu: ['luFactorComplex', 'luSolveComplex'],
+  linalgLuSolve: ['luSolveComplex'],
+  linalgSolveTriangular: ['solveTriangularComplex'],
+  linalgCholeskyEx: ['choleskyComplex'],
+  linalgCholesky: ['choleskyComplex'],
+  linalgEigh: ['eighComplex'],
+  linalgEigvalsh: ['eighComplex'],
+};
 
 /** Whether an operator behind an API name (`indexSelect` is aten::index_select, any overload) computes on complex tensors. */
 function hasComplexKernel(apiName: string): boolean {

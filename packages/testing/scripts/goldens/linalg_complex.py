@@ -13,7 +13,7 @@ def pairs(z):
 
 
 def crand(g, *shape):
-    return torch.complex(torch.randn(*shape, generator=g, dtype=torch.float64), torch.randn(*shape, generator=g, dtype=torch.float64))
+    return torch.complex(torch.randn(shape, generator=g, dtype=torch.float64), torch.randn(shape, generator=g, dtype=torch.float64))
 
 
 def make():
@@ -70,3 +70,100 @@ def make():
                 o["grad"] = pairs(ga)
             others.append(o)
     return {"cases": cases, "others": others}
+
+
+# ---- the factorizations of complex matrices (Note [Complex linalg primitives]) ----
+
+def hpd(g, *shape):
+    x = crand(g, *shape)
+    n = shape[-1]
+    return x @ x.mH + n * torch.eye(n, dtype=torch.complex128)
+
+
+def real_loss(outs, g, weights):
+    """A real loss of complex (or real) outputs with fixed weights (appended to `weights`): sum Re(out * w) + |out|."""
+    total = 0
+    for o in outs:
+        w = crand(g, *o.shape) if o.is_complex() else torch.randn(tuple(o.shape), generator=g, dtype=torch.float64)
+        weights.append(flat(w))
+        total = total + (o * w.to(o.dtype)).real.sum() + o.abs().sum()
+    return total
+
+
+def flat(t):
+    return pairs(t) if t.is_complex() else t.reshape(-1).tolist()
+
+
+def factor_cases():
+    g = torch.Generator().manual_seed(17)
+    H3 = hpd(g, 3, 3)
+    H23 = hpd(g, 2, 3, 3)
+    H4 = hpd(g, 4, 4)
+    G3 = crand(g, 3, 3)
+    G23 = crand(g, 2, 3, 3)
+    G34 = crand(g, 3, 4)
+    G43 = crand(g, 4, 3)
+    B32 = crand(g, 3, 2)
+    T3 = torch.triu(crand(g, 3, 3)) + 3 * torch.eye(3, dtype=torch.complex128)
+    # (fn id, inputs, the function: inputs -> outputs; grad: whether its outputs are gauge-invariant)
+    problems = [
+        ("cholesky", [H3], lambda a: [torch.linalg.cholesky(a)], True),
+        ("cholesky batched", [H23], lambda a: [torch.linalg.cholesky(a)], True),
+        ("cholesky upper", [H4], lambda a: [torch.linalg.cholesky(a, upper=True)], True),
+        ("lu square", [G3], lambda a: list(torch.linalg.lu(a)), True),
+        ("lu wide", [G34], lambda a: list(torch.linalg.lu(a)), True),
+        ("lu tall", [G43], lambda a: list(torch.linalg.lu(a)), True),
+        ("lu_factor batched", [G23], lambda a: list(torch.linalg.lu_factor(a)), False),
+        ("lu_solve", [G3, B32], lambda a, b: [torch.linalg.lu_solve(*torch.linalg.lu_factor(a), b)], True),
+        ("lu_solve adjoint", [G3, B32], lambda a, b: [torch.linalg.lu_solve(*torch.linalg.lu_factor(a), b, adjoint=True)], True),
+        ("lu_solve left=False", [G3, B32], lambda a, b: [torch.linalg.lu_solve(*torch.linalg.lu_factor(a), b.mT, left=False)], True),
+        ("lu_solve left=False adjoint", [G3, B32], lambda a, b: [torch.linalg.lu_solve(*torch.linalg.lu_factor(a), b.mT, left=False, adjoint=True)], True),
+        ("solve_triangular upper", [T3, B32], lambda a, b: [torch.linalg.solve_triangular(a, b, upper=True)], True),
+        ("solve_triangular lower left=False unitriangular", [T3, B32], lambda a, b: [torch.linalg.solve_triangular(a.mH, b.mT, upper=False, left=False, unitriangular=True)], True),
+        ("det", [G3], lambda a: [torch.linalg.det(a)], True),
+        ("det batched", [G23], lambda a: [torch.linalg.det(a)], True),
+        ("slogdet", [G23], lambda a: list(torch.linalg.slogdet(a)), True),
+        ("logdet", [G3], lambda a: [torch.logdet(a)], True),
+        ("eigvalsh", [H23], lambda a: [torch.linalg.eigvalsh(a)], True),
+        ("eigvalsh U", [H4], lambda a: [torch.linalg.eigvalsh(a, UPLO="U")], True),
+        # the eigenvectors through a gauge-invariant function: V diag(exp(w / 10)) V^H
+        ("eigh invariant", [H23], lambda a: [(lambda w, V: (V * torch.exp(w / 10).unsqueeze(-2)) @ V.mH)(*torch.linalg.eigh(a))], True),
+        ("eigh", [H4], lambda a: [torch.linalg.eigh(a)[0]], False),
+    ]
+    cases = []
+    for cid, inputs, fn, grad in problems:
+        for d in (torch.complex64, torch.complex128):
+            xs = [x.to(d) for x in inputs]
+            outs = fn(*xs)
+            case = {
+                "id": cid,
+                "dtype": str(d)[6:],
+                "inputs": [{"shape": list(x.shape), "values": pairs(x)} for x in xs],
+                "cond": torch.linalg.cond(inputs[0]).max().item(),
+                "expected": [{"shape": list(o.shape), "dtype": str(o.dtype)[6:], "values": flat(o)} for o in outs],
+            }
+            if grad and d == torch.complex128:
+                leaves = [x.clone().requires_grad_(True) for x in xs]
+                weights = []
+                loss = real_loss([o for o in fn(*leaves) if o.is_floating_point() or o.is_complex()], torch.Generator().manual_seed(len(cases)), weights)
+                case["weights"] = weights
+                case["grads"] = [pairs(t) for t in torch.autograd.grad(loss, leaves)]
+            cases.append(case)
+    return cases
+
+
+_make_solve = make
+
+
+def make():
+    out = _make_solve()
+    out["factor"] = factor_cases()
+    # cholesky_ex of a batch with a matrix that is not positive-definite (its leading minor of order 2)
+    A = torch.tensor([[[4, 1j, 0], [-1j, 2, 0], [0, 0, 1]], [[1, 2, 0], [2, 1, 0], [0, 0, 1]]], dtype=torch.complex128)
+    L, info = torch.linalg.cholesky_ex(A)
+    out["cholesky_ex"] = {"A": {"shape": list(A.shape), "values": pairs(A)}, "info": info.tolist()}
+    try:
+        torch.linalg.cholesky(A)
+    except Exception as e:  # noqa: BLE001
+        out["cholesky_ex"]["message"] = str(e)
+    return out

@@ -202,6 +202,28 @@ def others(rec):
         rec.case("cat", "c-dim0", d, [z(2, 3), z(1, 3)], lambda a, k: torch.cat([a[0], a[1]]))
         rec.case("stack", "c-dim0", d, [z(2, 3), z(2, 3)], lambda a, k: torch.stack([a[0], a[1]]))
         rec.case("sort", "c-1d", d, [z(7)], lambda a, k: torch.sort(a[0]))
+    linalg(rec)
+
+
+def linalg(rec):
+    """torch.linalg on complex matrices (core's Note [Complex linalg primitives]): a generator of their own, so the other cases keep their inputs."""
+    for d in CDTYPES:
+        g = gen_for("complex", "linalg", d)
+        z = lambda *shape: rand_c(d, list(shape), g)  # noqa: E731
+
+        def hpd(*shape):
+            # X X^H + n I, exactly Hermitian positive-definite in the dtype
+            x = rand_c(d, list(shape), g).torch().to(torch.complex128)
+            h = x @ x.mH + shape[-1] * torch.eye(shape[-1], dtype=torch.complex128)
+            h = (h + h.mH) / 2
+            return C(d, list(shape), torch.view_as_real(h).reshape(-1).tolist())
+
+        sq = z(2, 3, 3)
+        for op, f in [("linalgInv", torch.linalg.inv), ("linalgDet", torch.linalg.det), ("linalgSlogdet", torch.linalg.slogdet), ("linalgLuFactor", torch.linalg.lu_factor)]:
+            rec.case(op, "c-square", d, [sq], lambda a, k, f=f: f(a[0]))
+        rec.case("linalgLu", "c-rect", d, [z(3, 4)], lambda a, k: torch.linalg.lu(a[0]))
+        rec.case("linalgCholesky", "c-hpd", d, [hpd(2, 3, 3)], lambda a, k: torch.linalg.cholesky(a[0]))
+        rec.case("linalgEigvalsh", "c-hermitian", d, [hpd(3, 3)], lambda a, k: torch.linalg.eigvalsh(a[0]))
 
 
 def make():

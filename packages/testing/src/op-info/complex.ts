@@ -66,6 +66,11 @@ export const COMPLEX_SUPPORT: Readonly<Record<string, ComplexSupport>> = {
   pad: only('c-constant-1d'),
   cat: only('c-dim0'),
   stack: only('c-dim0'),
+  // torch.linalg (core's Note [Complex linalg primitives])
+  ...Object.fromEntries(['linalgInv', 'linalgDet', 'linalgSlogdet', 'linalgLuFactor'].map((n) => [n, only('c-square')])),
+  linalgLu: only('c-rect'),
+  linalgCholesky: only('c-hpd'),
+  linalgEigvalsh: only('c-hermitian'),
   // "sort" not implemented for 'ComplexFloat': PyTorch has no order on complex numbers
   sort: { dtypes: NONE, samples: ['c-1d'] },
 };
