@@ -187,7 +187,12 @@ function applyFunction(cls: FunctionClass, args: unknown[]): Tensor | Tensor[] {
   const inputs = tensors.map((t) => t.impl);
   const argToInput = args.map((a) => (a instanceof Tensor ? tensors.indexOf(a) : -1));
   const infos = inputs.map((t) => ({ sizes: t.sizes, strides: t.strides, storageOffset: t.storageOffset, dtype: t.dtype, device: t.device }));
-  // An input returned unchanged (and not marked dirty) is returned as a new alias, as PyTorch does.
+  // Note [Inputs returned as-is by a custom Function]
+  // An input returned unchanged (and not marked dirty) is returned as a new alias, as PyTorch
+  // does. PyTorch makes that alias a view "created inside a custom Function": an in-place op
+  // on it (with grad mode on) raises, since rebasing the view's history would bypass the
+  // custom backward. The alias's meta records its name for that error (kernels.ts checkInplace);
+  // nn's full backward hooks rely on it (BackwardHookFunction returns its inputs).
   const fixed = outputs.map((o) => (tensors.includes(o) && !ctx.dirty.has(o) ? new Tensor(o.impl.regeometried(o.impl.sizes, o.impl.strides, o.impl.storageOffset)) : o));
   const node = nodeOnEdges(
     inputs.map((t) => (requiresGrad(t) ? t : null)),
@@ -200,7 +205,9 @@ function applyFunction(cls: FunctionClass, args: unknown[]): Tensor | Tensor[] {
     recordForwardTrace(node);
     fixed.forEach((o, k) => {
       if (ctx.nonDifferentiable.has(outputs[k]) || !isDifferentiableType(o.dtype)) return;
-      ensureMeta(o.impl).setGradFn(node, k);
+      const meta = ensureMeta(o.impl);
+      meta.setGradFn(node, k);
+      if (o !== outputs[k]) meta.customFunctionView = `Output ${k} of ${node.name()}`;
     });
   } finally {
     node.release();
