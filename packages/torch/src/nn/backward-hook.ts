@@ -13,6 +13,7 @@
  * custom Function and its Node's `registerHook`; an input returned as-is by a Function may not
  * be modified in place, so `m(x).add_(1)` raises as in PyTorch.
  */
+import { zerosLike } from '@torch-ts/core';
 import { Function as AutogradFunction, isGradEnabled, type FunctionCtx } from '@torch-ts/autograd';
 import { Tensor, TorchError } from './internal';
 import type { Module } from './module';
@@ -81,19 +82,23 @@ export class BackwardHook {
       node.registerHook((gradInput) => {
         // (null when the gradient reached the inputs without passing the outputs: double backward)
         if (this.gradOutputs === null) return undefined;
-        let res = packWithNone(index ?? [], gradInput as (Tensor | null)[], this.nInputs);
+        // An input that takes no gradient shows the identity's materialised zero gradient, as
+        // PyTorch's hook sees it (its Node's raw outputs); nothing flows there afterwards.
+        const grads = (gradInput as (Tensor | null)[]).map((g, k) => g ?? zerosLike(res[index![k]] as Tensor));
+        let res2 = packWithNone(index ?? [], grads, this.nInputs);
         for (const hook of this.userHooks) {
-          const out = hook(this.module, res, this.gradOutputs);
+          const out = hook(this.module, res2, this.gradOutputs);
           if (out === undefined || out === null) continue;
-          if (!Array.isArray(out) || out.length !== res.length) {
+          if (!Array.isArray(out) || out.length !== res2.length) {
             throw new TorchError(
-              `Module backward hook: Backward hook returned an invalid number of grad_input, got ${Array.isArray(out) ? out.length : 1}, but expected ${res.length}`,
+              `Module backward hook: Backward hook returned an invalid number of grad_input, got ${Array.isArray(out) ? out.length : 1}, but expected ${res2.length}`,
             );
           }
-          res = out.map((g) => g ?? null);
+          res2 = out.map((g) => g ?? null);
         }
         this.gradOutputs = null;
-        return (index ?? []).map((i) => res[i]);
+        // (the engine takes no gradient where it gave none)
+        return (index ?? []).map((i, k) => ((gradInput as (Tensor | null)[])[k] === null ? null : res2[i]));
       }),
     );
     this.nInputs = args.length;

@@ -176,6 +176,8 @@ export class Module {
   /** Files an assigned value as PyTorch's `__setattr__` does (Note [Module registration by assignment]). */
   _fileAttribute(name: string, value: unknown): void {
     if (substituting) return;
+    // (a parametrized tensor is an accessor; its setter files the value: Note [Parametrizations are accessor properties])
+    if (Object.getOwnPropertyDescriptor(this, name)?.set !== undefined) return;
     if (value instanceof Parameter) {
       this._buffers.delete(name);
       this._nonPersistent.delete(name);
