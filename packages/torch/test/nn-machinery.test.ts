@@ -448,5 +448,13 @@ describe('meta-device modules', () => {
       throw new Error('inner');
     })).message).toBe('inner');
     expect(torch.getDefaultDevice().type).toBe('cpu');
+    // factories from data and random ones follow the default; meta init draws take nothing from the generator
+    const made = torch.withDevice('meta', () => [torch.tensor([1, 2]), torch.rand([2]), torch.zeros([1], { device: 'cpu' })]);
+    expect(made.map((t) => t.device.type)).toEqual(['meta', 'meta', 'cpu']);
+    torch.manualSeed(3);
+    const a = torch.rand([5]).tolist();
+    torch.manualSeed(3);
+    torch.withDevice('meta', () => new nn.Linear(8, 8));
+    expect(torch.rand([5]).tolist()).toEqual(a);
   });
 });

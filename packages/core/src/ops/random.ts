@@ -108,6 +108,8 @@ export const rand = front(`rand(SymInt[] size=[], ${RANDOM_KEYWORDS}) -> Tensor`
   const sizes = checkSizes('rand', size);
   const dtype = floatDtype('rand', o);
   const device = factoryDevice('rand', o.device ?? null);
+  // (a meta tensor has no values to draw; PyTorch's meta kernels take nothing from the generator)
+  if (device.type === 'meta') return withRequiresGrad(new Tensor(TensorImpl.empty('rand', sizes, dtype, device)), o);
   const d = drawnOnDevice('rand', sizes, dtype, device, { kind: 'uniform', from: 0, to: 1 }, o.generator ?? defaultGenerator);
   if (d) return withRequiresGrad(d, o);
   const values = sampleUniform(o.generator ?? defaultGenerator, numelOf(sizes), dtype, 0, 1);
@@ -120,6 +122,8 @@ export const randn = front(`randn(SymInt[] size=[], ${RANDOM_KEYWORDS}) -> Tenso
   const sizes = checkSizes('randn', size);
   const dtype = floatDtype('randn', o);
   const device = factoryDevice('randn', o.device ?? null);
+  // (a meta tensor has no values to draw; PyTorch's meta kernels take nothing from the generator)
+  if (device.type === 'meta') return withRequiresGrad(new Tensor(TensorImpl.empty('randn', sizes, dtype, device)), o);
   const d = drawnOnDevice('randn', sizes, dtype, device, { kind: 'normal', mean: 0, std: 1 }, o.generator ?? defaultGenerator);
   if (d) return withRequiresGrad(d, o);
   const values = sampleNormal(o.generator ?? defaultGenerator, numelOf(sizes), dtype, 0, 1, true);
