@@ -31,7 +31,7 @@ export class AutogradMeta implements AutogradMetaInterface {
    */
   fwGrad: TensorImpl | null = null;
   /**
-   * Set on an input that a custom Function returned as-is (`Output k of FooBackward`): PyTorch
+   * Set on an input that a custom Function returned as-is (the message of the error): PyTorch
    * makes it a view created in a custom Function, which may not be modified in place
    * (Note [Inputs returned as-is by a custom Function] in function.ts).
    */

@@ -160,6 +160,13 @@ export class Function {
   }
 }
 
+/** PyTorch's error for an in-place op on an input returned as-is (CreationMeta IN_CUSTOM_FUNCTION, or MULTI_OUTPUT_NODE with several outputs). */
+function asIsMessage(output: string, multi: boolean): string {
+  return multi
+    ? `${output} is a view and is being modified inplace. This view is the output of a function that returns multiple views. Such functions do not allow the output views to be modified inplace. You should replace the inplace operation by an out-of-place one.`
+    : `${output} is a view and is being modified inplace. This view was created inside a custom Function (or because an input was returned as-is) and the autograd logic to handle view+inplace would override the custom backward associated with the custom Function, leading to incorrect gradients. This behavior is forbidden. You can fix this by cloning the output of the custom Function.`;
+}
+
 /** `Function.apply`: forward under no-grad, then the Node when an input requires grad. */
 function applyFunction(cls: FunctionClass, args: unknown[]): Tensor | Tensor[] {
   const ctx = new FunctionCtx();
@@ -207,7 +214,7 @@ function applyFunction(cls: FunctionClass, args: unknown[]): Tensor | Tensor[] {
       if (ctx.nonDifferentiable.has(outputs[k]) || !isDifferentiableType(o.dtype)) return;
       const meta = ensureMeta(o.impl);
       meta.setGradFn(node, k);
-      if (o !== outputs[k]) meta.customFunctionView = `Output ${k} of ${node.name()}`;
+      if (o !== outputs[k]) meta.customFunctionView = asIsMessage(`Output ${k} of ${node.name()}`, fixed.length > 1);
     });
   } finally {
     node.release();

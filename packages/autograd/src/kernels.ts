@@ -203,9 +203,7 @@ function checkInplace(name: string, self: TensorImpl): void {
   }
   // Note [Inputs returned as-is by a custom Function]
   if (meta?.customFunctionView && meta.gradFn !== null && isGradEnabled()) {
-    throw new AutogradError(
-      `${name}: ${meta.customFunctionView} is a view and is being modified inplace. This view was created inside a custom Function (or because an input was returned as-is) and the autograd logic to handle view+inplace would override the custom backward associated with the custom Function, leading to incorrect gradients. This behavior is forbidden. You can fix this by cloning the output of the custom Function.`,
-    );
+    throw new AutogradError(`${name}: ${meta.customFunctionView}`);
   }
 }
 
