@@ -426,6 +426,20 @@ describe('meta-device modules', () => {
     expect(torch.getDefaultDevice().type).toBe('cpu');
     for (const [name, t] of [...seq.namedParameters(), ...seq.namedBuffers()]) expect(t.device.type, name).toBe('meta');
     expect((seq.get(0) as torch.nn.Linear).weight.dtype).toBe('float64');
+    const layers = torch.withDevice('meta', () => [
+      new nn.Bilinear(2, 3, 4),
+      new nn.ConvTranspose2d(2, 3, 3),
+      new nn.LayerNorm(4),
+      new nn.GroupNorm(2, 4),
+      new nn.Embedding(10, 3),
+      new nn.MultiheadAttention(4, 2),
+      new nn.TransformerEncoderLayer(4, 2, 8),
+      new nn.LSTM(3, 4, 2),
+      new nn.GRUCell(3, 4),
+    ]);
+    for (const m of [...layers, new nn.LSTM(3, 4, { device: 'meta' }), new nn.Embedding(10, 3, { device: 'meta' })]) {
+      for (const [name, t] of [...m.namedParameters(), ...m.namedBuffers()]) expect(t.device.type, `${m._getName()}.${name}`).toBe('meta');
+    }
     expect(String(seq)).toContain('Linear(in_features=2, out_features=5, bias=True)');
     // meta compute propagates shapes; mixing with CPU data raises PyTorch's device error
     const y = l(torch.empty([2, 4], { device: 'meta' }));
