@@ -372,6 +372,33 @@ describe('weight norm and spectral norm', () => {
   });
 });
 
+describe('parametrizations.orthogonal', () => {
+  it('every map, with and without trivialization, as PyTorch for a seed', () => {
+    const og = golden.orthogonal as Record<string, any>;
+    const runs: [string, [number, number], Record<string, unknown>][] = [
+      ['square', [4, 4], {}],
+      ['cayley', [4, 4], { orthogonalMap: 'cayley' }],
+      ['tall', [3, 5], {}],
+      ['wide', [5, 3], {}],
+      ['householderNoTriv', [3, 5], { orthogonalMap: 'householder', useTrivialization: false }],
+    ];
+    for (const [name, [i, o], opts] of runs) {
+      const c = og[name];
+      torch.manualSeed(10);
+      const m = new nn.Linear(i, o);
+      close(m.weight, c.w0, `${name} w0`, 0);
+      nn.utils.parametrizations.orthogonal(m, 'weight', opts);
+      m(torch.ones([2, i])).pow(2).sum().backward();
+      close(m.weight, c.weight, `${name} weight`, 1e-4);
+      expect([...m.stateDict().keys()], name).toEqual(c.keys);
+      close((m as any).parametrizations.weight.original.grad, c.originalGrad, `${name} original.grad`, 1e-4);
+    }
+    const e = thrown(() => nn.utils.parametrizations.orthogonal(new nn.Linear(3, 3), 'bias'));
+    expect(e).toBeInstanceOf(torch.ValueError);
+    expect(e.message).toBe(`orthogonal: ${og.errDim[1]}`);
+  });
+});
+
 describe('nn.init.truncNormal_ / orthogonal_ / sparse_', () => {
   const ini = golden.init;
   it('draw as PyTorch for a seed', () => {

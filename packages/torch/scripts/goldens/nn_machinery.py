@@ -167,6 +167,21 @@ sn['convT'] = {'weight': wct, 'u0': values(ct.weight_u), 'v0': values(ct.weight_
 out['spectralNorm'] = sn
 out['spectralNormParametrization'] = sp
 
+# ---- orthogonal parametrization ----
+orth = {}
+for name, shape, kw in [('square', (4, 4), {}), ('cayley', (4, 4), {'orthogonal_map': 'cayley'}), ('tall', (3, 5), {}), ('wide', (5, 3), {}),
+                        ('householderNoTriv', (3, 5), {'orthogonal_map': 'householder', 'use_trivialization': False})]:
+    torch.manual_seed(10)
+    m = nn.Linear(*shape)
+    w0 = values(m.weight)
+    torch.nn.utils.parametrizations.orthogonal(m, **kw)
+    xo = torch.ones(2, shape[0])
+    m(xo).pow(2).sum().backward()
+    orth[name] = {'w0': w0, 'weight': values(m.weight), 'keys': list(m.state_dict().keys()),
+                  'originalGrad': values(m.parametrizations.weight.original.grad)}
+orth['errDim'] = err(lambda: torch.nn.utils.parametrizations.orthogonal(nn.Linear(3, 3), 'bias'))
+out['orthogonal'] = orth
+
 # ---- init ----
 ini = {}
 torch.manual_seed(6)

@@ -1,7 +1,7 @@
 /**
  * `torch.nn.utils.parametrizations` (PyTorch 2.x): weight and spectral normalisation as
- * parametrizations (Note [Parametrizations are accessor properties]). `orthogonal` is not
- * here yet.
+ * parametrizations (Note [Parametrizations are accessor properties]), and `orthogonal`
+ * (Note [The orthogonal parametrization]).
  */
 export {
   weightNormParametrization as weightNorm,
@@ -10,3 +10,4 @@ export {
   SpectralNormParametrization,
   type SpectralNormOptions,
 } from './weight-norm';
+export { orthogonal, OrthogonalParametrization, type OrthogonalMap } from './orthogonal';
