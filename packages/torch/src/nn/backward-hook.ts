@@ -36,10 +36,21 @@ class BackwardHookFunction extends AutogradFunction {
   }
 }
 
+/** A Node hook's gradients (typed `unknown` by core's interface) as tensors or null. */
+function asGrads(gs: readonly unknown[]): (Tensor | null)[] {
+  return gs.map((g) => (g instanceof Tensor ? g : null));
+}
+
 function packWithNone(indices: readonly number[], values: readonly (Tensor | null)[], size: number): (Tensor | null)[] {
   const res: (Tensor | null)[] = new Array<Tensor | null>(size).fill(null);
   indices.forEach((idx, k) => (res[idx] = values[k] ?? null));
   return res;
+}
+
+function tensorAt(args: readonly unknown[], i: number): Tensor {
+  const t = args[i];
+  if (!(t instanceof Tensor)) throw new TorchError('Module.call: a backward hook lost track of its tensor inputs');
+  return t;
 }
 
 /** One forward call's hook state (PyTorch's BackwardHook object). */
@@ -84,7 +95,8 @@ export class BackwardHook {
         if (this.gradOutputs === null) return undefined;
         // An input that takes no gradient shows the identity's materialised zero gradient, as
         // PyTorch's hook sees it (its Node's raw outputs); nothing flows there afterwards.
-        const grads = (gradInput as (Tensor | null)[]).map((g, k) => g ?? zerosLike(res[index![k]] as Tensor));
+        const given = asGrads(gradInput);
+        const grads = given.map((g, k) => g ?? zerosLike(tensorAt(res, index![k])));
         let res2 = packWithNone(index ?? [], grads, this.nInputs);
         for (const hook of this.userHooks) {
           const out = hook(this.module, res2, this.gradOutputs);
@@ -98,7 +110,7 @@ export class BackwardHook {
         }
         this.gradOutputs = null;
         // (the engine takes no gradient where it gave none)
-        return (index ?? []).map((i, k) => ((gradInput as (Tensor | null)[])[k] === null ? null : res2[i]));
+        return (index ?? []).map((i, k) => (given[k] === null ? null : res2[i]));
       }),
     );
     this.nInputs = args.length;
@@ -111,7 +123,7 @@ export class BackwardHook {
     const args = isTuple ? (result as unknown[]) : [result];
     const [res, index] = this.applyOnTensors(args, (node) =>
       node.registerHook((_gradInputs, gradOutput) => {
-        this.gradOutputs = packWithNone(index ?? [], gradOutput as (Tensor | null)[], this.nOutputs);
+        this.gradOutputs = packWithNone(index ?? [], asGrads(gradOutput), this.nOutputs);
         const expected = this.gradOutputs.length;
         for (const pre of this.userPreHooks) {
           const out = pre(this.module, this.gradOutputs);

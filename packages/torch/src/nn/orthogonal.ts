@@ -40,6 +40,7 @@ function isOrthogonal(Q: Tensor): boolean {
 /** PyTorch's `_Orthogonal` parametrization (Note [The orthogonal parametrization]). */
 export class OrthogonalParametrization extends Module {
   declare base: Tensor | null;
+  declare weightShape: readonly number[];
 
   constructor(
     weight: Tensor,
@@ -50,7 +51,7 @@ export class OrthogonalParametrization extends Module {
     if (weight.isComplex() && orthogonalMap === 'householder') {
       throw new ValueError('orthogonal: The householder parametrization does not support complex tensors.');
     }
-    Object.defineProperty(this, 'shape', { value: weight.shape, enumerable: false });
+    Object.defineProperty(this, 'weightShape', { value: weight.shape, enumerable: false });
     if (useTrivialization) this.registerBuffer('base', null);
   }
 
@@ -84,7 +85,7 @@ export class OrthogonalParametrization extends Module {
   }
 
   rightInverse(Qin: Tensor): Tensor {
-    const shape = (this as unknown as { shape: number[] }).shape;
+    const shape = this.weightShape;
     if (Qin.shape.join() !== shape.join()) {
       throw new ValueError(`orthogonal: Expected a matrix or batch of matrices of shape [${shape.join(', ')}]. Got a tensor of shape [${Qin.shape.join(', ')}].`);
     }

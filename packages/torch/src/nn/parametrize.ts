@@ -164,6 +164,13 @@ export class ParametrizationList extends Module {
   }
 }
 
+/** The ParametrizationList of `module`'s parametrized tensor `name` (checked). */
+function listOf(module: Module, name: string): ParametrizationList {
+  const list = parametrizationsOf(module)?.get(name);
+  if (!(list instanceof ParametrizationList)) throw new TorchError(`parametrize: '${name}' of ${module._getName()} is not parametrized`);
+  return list;
+}
+
 function parametrizationsOf(module: Module): ModuleDict | null {
   const p = module._modules.get('parametrizations');
   return p instanceof ModuleDict ? p : null;
@@ -178,7 +185,7 @@ export function isParametrized(module: Module, tensorName?: string): boolean {
 
 function defineAccessor(module: Module, name: string): void {
   const computed = (): Tensor => {
-    const list = parametrizationsOf(module)!.get(name) as ParametrizationList;
+    const list = listOf(module, name);
     if (cacheEnabled === 0) return list.forward();
     let perModule = cache.get(module);
     if (!perModule) cache.set(module, (perModule = new Map()));
@@ -190,7 +197,7 @@ function defineAccessor(module: Module, name: string): void {
     get: computed,
     set: (value: unknown) => {
       if (!(value instanceof Tensor)) throw new ValueError(`parametrize: assigning to '${name}' expects a Tensor. Got ${typeof value}`);
-      (parametrizationsOf(module)!.get(name) as ParametrizationList).rightInverse(value);
+      listOf(module, name).rightInverse(value);
     },
     enumerable: true,
     configurable: true,
@@ -207,7 +214,7 @@ export function registerParametrization(module: Module, tensorName: string, para
   const unsafe = options.unsafe ?? false;
   noGradGuard(() => parametrization.train(module.training));
   if (isParametrized(module, tensorName)) {
-    const list = parametrizationsOf(module)!.get(tensorName) as ParametrizationList;
+    const list = listOf(module, tensorName);
     if (!unsafe) {
       const y = noGradGuard(() => list.forward());
       const x = noGradGuard(() => parametrization(y)) as Tensor;
@@ -247,7 +254,7 @@ export function removeParametrizations(module: Module, tensorName: string, leave
     throw new ValueError(`removeParametrizations: Module ${String(module)} does not have a parametrization on ${tensorName}`);
   }
   const dict = parametrizationsOf(module)!;
-  const list = dict.get(tensorName) as ParametrizationList;
+  const list = listOf(module, tensorName);
   let restored: Tensor;
   if (list.isTensor) {
     const original = (list._parameters.get('original') ?? list._buffers.get('original'))!;
