@@ -30,6 +30,12 @@ export class AutogradMeta implements AutogradMetaInterface {
    * one reference owned here; forward-ad.ts sets and clears it.
    */
   fwGrad: TensorImpl | null = null;
+  /**
+   * Set on an input that a custom Function returned as-is (the message of the error): PyTorch
+   * makes it a view created in a custom Function, which may not be modified in place
+   * (Note [Inputs returned as-is by a custom Function] in function.ts).
+   */
+  customFunctionView: string | null = null;
 
   constructor(readonly impl: TensorImpl) {}
 

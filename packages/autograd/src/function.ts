@@ -160,6 +160,13 @@ export class Function {
   }
 }
 
+/** PyTorch's error for an in-place op on an input returned as-is (CreationMeta IN_CUSTOM_FUNCTION, or MULTI_OUTPUT_NODE with several outputs). */
+function asIsMessage(output: string, multi: boolean): string {
+  return multi
+    ? `${output} is a view and is being modified inplace. This view is the output of a function that returns multiple views. Such functions do not allow the output views to be modified inplace. You should replace the inplace operation by an out-of-place one.`
+    : `${output} is a view and is being modified inplace. This view was created inside a custom Function (or because an input was returned as-is) and the autograd logic to handle view+inplace would override the custom backward associated with the custom Function, leading to incorrect gradients. This behavior is forbidden. You can fix this by cloning the output of the custom Function.`;
+}
+
 /** `Function.apply`: forward under no-grad, then the Node when an input requires grad. */
 function applyFunction(cls: FunctionClass, args: unknown[]): Tensor | Tensor[] {
   const ctx = new FunctionCtx();
@@ -187,7 +194,12 @@ function applyFunction(cls: FunctionClass, args: unknown[]): Tensor | Tensor[] {
   const inputs = tensors.map((t) => t.impl);
   const argToInput = args.map((a) => (a instanceof Tensor ? tensors.indexOf(a) : -1));
   const infos = inputs.map((t) => ({ sizes: t.sizes, strides: t.strides, storageOffset: t.storageOffset, dtype: t.dtype, device: t.device }));
-  // An input returned unchanged (and not marked dirty) is returned as a new alias, as PyTorch does.
+  // Note [Inputs returned as-is by a custom Function]
+  // An input returned unchanged (and not marked dirty) is returned as a new alias, as PyTorch
+  // does. PyTorch makes that alias a view "created inside a custom Function": an in-place op
+  // on it (with grad mode on) raises, since rebasing the view's history would bypass the
+  // custom backward. The alias's meta records its name for that error (kernels.ts checkInplace);
+  // nn's full backward hooks rely on it (BackwardHookFunction returns its inputs).
   const fixed = outputs.map((o) => (tensors.includes(o) && !ctx.dirty.has(o) ? new Tensor(o.impl.regeometried(o.impl.sizes, o.impl.strides, o.impl.storageOffset)) : o));
   const node = nodeOnEdges(
     inputs.map((t) => (requiresGrad(t) ? t : null)),
@@ -200,7 +212,9 @@ function applyFunction(cls: FunctionClass, args: unknown[]): Tensor | Tensor[] {
     recordForwardTrace(node);
     fixed.forEach((o, k) => {
       if (ctx.nonDifferentiable.has(outputs[k]) || !isDifferentiableType(o.dtype)) return;
-      ensureMeta(o.impl).setGradFn(node, k);
+      const meta = ensureMeta(o.impl);
+      meta.setGradFn(node, k);
+      if (o !== outputs[k]) meta.customFunctionView = asIsMessage(`Output ${k} of ${node.name()}`, fixed.length > 1);
     });
   } finally {
     node.release();

@@ -20,6 +20,7 @@ import {
 } from '@torch-ts/core';
 import { ensureMeta, metaOf, requiresGrad } from './autograd-meta';
 import { recordForwardTrace } from './anomaly';
+import { isGradEnabled } from './grad-mode';
 import type { Derivative, DerivativeTable } from './derivative';
 import { FormulaNode, type InputInfo } from './formula-node';
 import { CopySlices, ViewOfBase, stridedGeometryOf } from './copy-slices';
@@ -199,6 +200,10 @@ function checkInplace(name: string, self: TensorImpl): void {
   const bm = self.base ? metaOf(self.base) : null;
   if (bm?.leafRequiresGrad && bm.gradFn === null) {
     throw new AutogradError(`${name}: a view of a leaf Variable that requires grad is being used in an in-place operation.`);
+  }
+  // Note [Inputs returned as-is by a custom Function]
+  if (meta?.customFunctionView && meta.gradFn !== null && isGradEnabled()) {
+    throw new AutogradError(`${name}: ${meta.customFunctionView}`);
   }
 }
 

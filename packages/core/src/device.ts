@@ -1,4 +1,4 @@
-import { DeviceError } from './errors';
+import { DeviceError, TorchError } from './errors';
 
 /**
  * The device types torch-ts knows. `meta` tensors have shapes and dtypes and no data.
@@ -139,4 +139,44 @@ export function toDevice(op: string, d: DeviceLike | null | undefined): Device {
     if (type) return Device.of(type, d.index ?? null);
   }
   throw new DeviceError(`${op}: not a device: ${String(d)}`);
+}
+
+/**
+ * Note [The default device]
+ * PyTorch 2.x's `torch.set_default_device(d)` and `with torch.device(d):` make the factory
+ * functions (`zeros`, `empty`, `full`, `tensor`, `arange`, `rand`, ...) allocate on `d`
+ * when no `device` is given; ops on existing tensors keep their inputs' device. torch-ts
+ * spells the scope as a callback, as its other context managers are:
+ * `torch.withDevice('meta', () => new nn.Linear(4, 4))` builds a module whose parameters
+ * are on meta (shapes and dtypes, no data), and restores the previous default even when the
+ * callback throws. The default is read only by `factoryDevice`, never by `toDevice`.
+ */
+let defaultDevice: Device = CPU;
+
+/** The device factory functions use when none is given (`torch.get_default_device()`). */
+export function getDefaultDevice(): Device {
+  return defaultDevice;
+}
+
+/** `torch.set_default_device(d)`: null means cpu again. */
+export function setDefaultDevice(d: DeviceLike | null): void {
+  defaultDevice = d === null ? CPU : toDevice('setDefaultDevice', d);
+}
+
+/** `with torch.device(d): fn()`: runs `fn` with `d` as the default device (Note [The default device]). */
+export function withDevice<T>(d: DeviceLike, fn: () => T): T {
+  const next = toDevice('withDevice', d);
+  if (typeof fn !== 'function') throw new TorchError(`withDevice: expected a function to run, but got ${typeof fn}`);
+  const prev = defaultDevice;
+  defaultDevice = next;
+  try {
+    return fn();
+  } finally {
+    defaultDevice = prev;
+  }
+}
+
+/** A factory's device: the given one, else the default (Note [The default device]). */
+export function factoryDevice(op: string, d: DeviceLike | null | undefined): Device {
+  return d === null || d === undefined ? defaultDevice : toDevice(op, d);
 }

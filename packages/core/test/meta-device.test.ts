@@ -260,3 +260,28 @@ describe('errors are raised on meta exactly as with data', () => {
     expect(liveCounts('meta')).toEqual(before);
   });
 });
+
+describe('the default device (Note [The default device]) and in-place draws on meta', () => {
+  it('withDevice makes factories allocate there and restores on throw; meta draws are no-ops', async () => {
+    const core = await import('../src');
+    const made = core.withDevice('meta', () => [core.zeros([2, 3]), core.empty([4]), core.full([2], 1.5)]);
+    expect(made.map((t) => t.device.type)).toEqual(['meta', 'meta', 'meta']);
+    expect(core.getDefaultDevice().type).toBe('cpu');
+    expect(() => core.withDevice('meta', () => {
+      throw new TorchError('inner');
+    })).toThrow('inner');
+    expect(core.getDefaultDevice().type).toBe('cpu');
+    expect(() => core.withDevice('nope' as never, () => 1)).toThrow(DeviceError);
+    core.setDefaultDevice('meta');
+    try {
+      expect(core.ones([2]).device.type).toBe('meta');
+    } finally {
+      core.setDefaultDevice(null);
+    }
+    expect(core.getDefaultDevice().type).toBe('cpu');
+    const m = core.empty([7], { device: 'meta' });
+    expect(m.uniform_(0, 1)).toBe(m);
+    expect(m.normal_(0, 1)).toBe(m);
+    expect(() => m.normal_(0, -1)).toThrow(TorchError);
+  });
+});

@@ -41,6 +41,9 @@ export {
   canCast,
   Device,
   type DeviceLike,
+  getDefaultDevice,
+  setDefaultDevice,
+  withDevice,
   // which dtypes a device has kernels for (core Note [Dtype support is data])
   supports,
   supportedDtypes,

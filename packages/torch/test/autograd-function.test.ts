@@ -354,3 +354,37 @@ describe('markNonDifferentiable and several outputs', () => {
     expectClose(gradValues(x) as number[], [2.0, 2.0]);
   });
 });
+
+describe('an input returned as-is by a custom Function (Note [Inputs returned as-is by a custom Function])', () => {
+  it('may not be modified in place with grad on, with PyTorch 1.13 messages', () => {
+    class Id extends torch.autograd.Function {
+      static override forward(_ctx: Ctx, x: Tensor, y: Tensor): Tensor[] {
+        return [x, y.mul(2)];
+      }
+      static override backward(_ctx: Ctx, a: Tensor, b: Tensor): Tensor[] {
+        return [a, b.mul(2)];
+      }
+    }
+    class One extends torch.autograd.Function {
+      static override forward(_ctx: Ctx, x: Tensor): Tensor {
+        return x;
+      }
+      static override backward(_ctx: Ctx, g: Tensor): Tensor {
+        return g;
+      }
+    }
+    const x = torch.ones([2], { requiresGrad: true });
+    const [a, b] = Id.apply<Tensor[]>(x, x);
+    b.add_(1); // a fresh output: fine
+    const e = thrown(() => a.add_(1));
+    expect(e).toBeInstanceOf(torch.AutogradError);
+    expect(e.message).toBe(
+      'add_: Output 0 of IdBackward is a view and is being modified inplace. This view is the output of a function that returns multiple views. Such functions do not allow the output views to be modified inplace. You should replace the inplace operation by an out-of-place one.',
+    );
+    torch.noGrad(() => a.add_(1));
+    const o = One.apply<Tensor>(x);
+    expect(thrown(() => o.mul_(2)).message).toBe(
+      'mul_: Output 0 of OneBackward is a view and is being modified inplace. This view was created inside a custom Function (or because an input was returned as-is) and the autograd logic to handle view+inplace would override the custom backward associated with the custom Function, leading to incorrect gradients. This behavior is forbidden. You can fix this by cloning the output of the custom Function.',
+    );
+  });
+});

@@ -1,4 +1,4 @@
-import { CPU, toDevice, type Device, type DeviceLike } from '../device';
+import { CPU, factoryDevice, type Device, type DeviceLike } from '../device';
 import { checkScalarFits, checkTensorValue, getDefaultDtype, isFloatingType, scalarDType, type DType } from '../dtype';
 import { DispatchKey } from '../dispatch/dispatch-key';
 import { DispatchKeySet } from '../dispatch/dispatch-key-set';
@@ -32,7 +32,7 @@ export interface BoundFactoryOptions {
 }
 
 function resolve(op: string, o: BoundFactoryOptions, fallback: DType): { dtype: DType; device: Device } {
-  return { dtype: o.dtype ?? fallback, device: toDevice(op, o.device ?? null) };
+  return { dtype: o.dtype ?? fallback, device: factoryDevice(op, o.device ?? null) };
 }
 
 function finish(t: Tensor, o: BoundFactoryOptions): Tensor {

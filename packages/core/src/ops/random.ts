@@ -5,7 +5,7 @@
  * to the tensor's dtype and device by the backend's copy; a backend with random impls
  * (WebGPU) draws on the device instead (Note [Counter-based random streams]).
  */
-import { CPU, toDevice, type Device } from '../device';
+import { CPU, factoryDevice, type Device } from '../device';
 import { getDefaultDtype, isFloatingType, parseDType, type DType } from '../dtype';
 import { DispatchKey } from '../dispatch/dispatch-key';
 import { DispatchKeySet } from '../dispatch/dispatch-key-set';
@@ -107,7 +107,9 @@ export const rand = front(`rand(SymInt[] size=[], ${RANDOM_KEYWORDS}) -> Tensor`
   const o = { dtype: dtypeArg, device: deviceArg, requiresGrad, generator };
   const sizes = checkSizes('rand', size);
   const dtype = floatDtype('rand', o);
-  const device = toDevice('rand', o.device ?? null);
+  const device = factoryDevice('rand', o.device ?? null);
+  // (a meta tensor has no values to draw; PyTorch's meta kernels take nothing from the generator)
+  if (device.type === 'meta') return withRequiresGrad(new Tensor(TensorImpl.empty('rand', sizes, dtype, device)), o);
   const d = drawnOnDevice('rand', sizes, dtype, device, { kind: 'uniform', from: 0, to: 1 }, o.generator ?? defaultGenerator);
   if (d) return withRequiresGrad(d, o);
   const values = sampleUniform(o.generator ?? defaultGenerator, numelOf(sizes), dtype, 0, 1);
@@ -119,7 +121,9 @@ export const randn = front(`randn(SymInt[] size=[], ${RANDOM_KEYWORDS}) -> Tenso
   const o = { dtype: dtypeArg, device: deviceArg, requiresGrad, generator };
   const sizes = checkSizes('randn', size);
   const dtype = floatDtype('randn', o);
-  const device = toDevice('randn', o.device ?? null);
+  const device = factoryDevice('randn', o.device ?? null);
+  // (a meta tensor has no values to draw; PyTorch's meta kernels take nothing from the generator)
+  if (device.type === 'meta') return withRequiresGrad(new Tensor(TensorImpl.empty('randn', sizes, dtype, device)), o);
   const d = drawnOnDevice('randn', sizes, dtype, device, { kind: 'normal', mean: 0, std: 1 }, o.generator ?? defaultGenerator);
   if (d) return withRequiresGrad(d, o);
   const values = sampleNormal(o.generator ?? defaultGenerator, numelOf(sizes), dtype, 0, 1, true);
@@ -184,7 +188,7 @@ export function randint(...args: unknown[]): Tensor {
     throw new TorchError(`randint(): random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, but got from=${from} >= to=${to}`);
   }
   checkInRange(dtype, from, to);
-  const device = toDevice('randint', o.device ?? null);
+  const device = factoryDevice('randint', o.device ?? null);
   const d = drawnOnDevice('randint', sizes, dtype, device, { kind: 'randint', from, range: to - from }, o.generator ?? defaultGenerator);
   if (d) return withRequiresGrad(d, o);
   const values = sampleIntFromTo(o.generator ?? defaultGenerator, numelOf(sizes), dtype, from, to - from);
@@ -243,7 +247,7 @@ export const randperm = front(`randperm(int n, ${RANDOM_KEYWORDS}) -> Tensor`, {
     if (!Number.isInteger(n)) throw new TorchError(`randperm(): n must be an integer, but got ${n}`);
     if (n < 0) throw new TorchError(`randperm(): Trying to create tensor with negative dimension ${n}: [${n}]`);
     const dtype = options.dtype == null ? 'int64' : parseDType('randperm', options.dtype);
-    const device = toDevice('randperm', options.device ?? null);
+    const device = factoryDevice('randperm', options.device ?? null);
     const values = samplePermutation(options.generator ?? defaultGenerator, n);
     return fromHost('randperm', [n], values, dtype, device, options);
   },
@@ -305,6 +309,8 @@ export const uniform_ = front('uniform_(Tensor self, float from=0, float to=1, *
     if (!(from <= to)) {
       throw new TorchError(`uniform_ expects to return a [from, to) range, but found from=${from} > to=${to}`);
     }
+    // A meta tensor has no data to fill, and (as in PyTorch) its draw takes nothing from the generator.
+    if (self.device.type === 'meta') return self;
     const d = drawnOnDevice('uniform_', self.shape, self.dtype, self.device, { kind: 'uniform', from, to }, options.generator ?? defaultGenerator);
     if (d) return writeDevice(self, d);
     const values = sampleUniform(options.generator ?? defaultGenerator, self.numel(), self.dtype, from, to);
@@ -318,6 +324,7 @@ export const normal_ = front('normal_(Tensor self, float mean=0, float std=1, *,
     const options = { generator };
     checkFloating('normal_', self);
     if (!(std >= 0)) throw new TorchError(`normal_(): normal expects std >= 0.0, but found std ${std}`);
+    if (self.device.type === 'meta') return self;
     const d = drawnOnDevice('normal_', self.shape, self.dtype, self.device, { kind: 'normal', mean, std }, options.generator ?? defaultGenerator);
     if (d) return writeDevice(self, d);
     const values = sampleNormal(options.generator ?? defaultGenerator, self.numel(), self.dtype, mean, std, self.isContiguous());

@@ -4,7 +4,7 @@
  * values equal PyTorch's; bounds and standard deviations are computed in doubles in the
  * same order as PyTorch's Python code.
  */
-import { ValueError, type FrontOptions, type Generator } from '@torch-ts/core';
+import { ValueError, empty, qr, randperm, tensor as makeTensor, type FrontOptions, type Generator } from '@torch-ts/core';
 import { pyFunction } from './init-args';
 import { Tensor, TorchError, noGradGuard } from './internal';
 
@@ -186,6 +186,83 @@ export const dirac_ = pyFunction('dirac_(Tensor tensor, int groups=1) -> Tensor'
         for (let k = 2; k < dims; k++) view = view.select(0, Math.floor(sizes[k] / 2));
         view.fill_(1);
       }
+    }
+    return tensor;
+  });
+});
+
+/** Φ(x), the standard normal CDF, in doubles (Python's `(1 + math.erf(x / sqrt(2))) / 2`). */
+function normCdf(x: number): number {
+  const t = makeTensor(x / Math.SQRT2, { dtype: 'float64' });
+  const e = t.erf();
+  const v = e.item() as number;
+  t.dispose();
+  e.dispose();
+  return (1 + v) / 2;
+}
+
+/**
+ * Fills `tensor` from N(mean, std²) truncated to [a, b] (`trunc_normal_`), by inverse CDF as
+ * PyTorch does: U(2Φ(α) - 1, 2Φ(β) - 1), then erfinv, scale, shift and clamp, so a seed gives
+ * PyTorch's values. (PyTorch warns when mean is more than 2 std from [a, b].)
+ */
+export const truncNormal_ = pyFunction('trunc_normal_(Tensor tensor, float mean=0., float std=1., float a=-2., float b=2., Generator? generator=None) -> Tensor').run(
+  ([tensor, mean, std, a, b, generator]): Tensor => {
+    const l = normCdf((a - mean) / std);
+    const u = normCdf((b - mean) / std);
+    return noGradGuard(() => {
+      tensor.uniform_(2 * l - 1, 2 * u - 1, { generator });
+      tensor.erfinv_();
+      tensor.mul_(std * Math.sqrt(2.0));
+      tensor.add_(mean);
+      tensor.clamp_(a, b);
+      return tensor;
+    });
+  },
+);
+
+/**
+ * Fills `tensor` (2 or more dims, flattened to rows x rest) with a (semi-)orthogonal matrix
+ * times `gain` (`orthogonal_`): the Q of the QR of a N(0, 1) draw (transposed when wide),
+ * its columns' signs fixed by R's diagonal, as PyTorch's.
+ */
+export const orthogonal_ = pyFunction('orthogonal_(Tensor tensor, float gain=1, Generator? generator=None) -> Tensor').run(([tensor, gain, generator]): Tensor => {
+  if (tensor.dim() < 2) throw new ValueError('orthogonal_: Only tensors with 2 or more dimensions are supported');
+  if (tensor.numel() === 0) return tensor;
+  const rows = tensor.shape[0];
+  const cols = tensor.numel() / rows;
+  return noGradGuard(() => {
+    const flat = empty([rows, cols], { dtype: tensor.dtype, device: tensor.device }).normal_(0, 1, { generator });
+    const m = rows < cols ? flat.t() : flat;
+    const [q, r] = qr(m);
+    const d = r.diagonal();
+    const ph = d.sign();
+    let qq = q.mul(ph);
+    if (rows < cols) qq = qq.t();
+    tensor.view(qq.shape).copy_(qq);
+    tensor.mul_(gain);
+    for (const t of [flat, m, q, r, d, ph, qq]) t.dispose();
+    return tensor;
+  });
+});
+
+/**
+ * Fills a 2-D `tensor` from N(0, std²) and zeroes ceil(sparsity * rows) entries of each
+ * column, chosen by `randperm(rows)` per column (`sparse_`), as PyTorch's.
+ */
+export const sparse_ = pyFunction('sparse_(Tensor tensor, float sparsity, float std=0.01, Generator? generator=None) -> Tensor').run(([tensor, sparsity, std, generator]): Tensor => {
+  if (tensor.dim() !== 2) throw new ValueError('sparse_: Only tensors with 2 dimensions are supported');
+  const [rows, cols] = tensor.shape;
+  const numZeros = Math.ceil(sparsity * rows);
+  return noGradGuard(() => {
+    tensor.normal_(0, std, { generator });
+    for (let c = 0; c < cols; c++) {
+      const perm = randperm(rows, { generator });
+      const zeroRows = (perm.tolist() as number[]).slice(0, numZeros);
+      perm.dispose();
+      const col = tensor.select(1, c);
+      for (const r of zeroRows) col.select(0, r).fill_(0);
+      col.dispose();
     }
     return tensor;
   });

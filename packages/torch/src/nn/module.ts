@@ -1,10 +1,33 @@
-import { Device, parseDType, toDevice, type DType, type DeviceLike } from '@torch-ts/core';
+import { Device, emptyLike, parseDType, toDevice, type DType, type DeviceLike } from '@torch-ts/core';
 import { Tensor, TorchError, noGradGuard, ownGrad, setGrad } from './internal';
 import { Parameter } from './parameter';
+import { BackwardHook, type FullBackwardHook, type FullBackwardPreHook } from './backward-hook';
+
+export type { FullBackwardHook, FullBackwardPreHook } from './backward-hook';
 
 export type StateDict = Map<string, Tensor>;
 export type ForwardHook = (module: Module, args: unknown[], output: unknown) => unknown;
 export type ForwardPreHook = (module: Module, args: unknown[]) => unknown;
+
+/** `hook(module, prefix, keepVars)`. */
+export type StateDictPreHook = (module: Module, prefix: string, keepVars: boolean) => void;
+/** What a state-dict hook gets as `local_metadata` (torch-ts records no per-module versions). */
+export type StateDictMetadata = Record<string, unknown>;
+/** `hook(module, stateDict, prefix, localMetadata)`: a private `_registerStateDictHook` hook may return a replacement map. */
+export type StateDictHook = (module: Module, stateDict: StateDict, prefix: string, localMetadata: StateDictMetadata) => StateDict | undefined | void;
+/** `hook(module, stateDict, prefix, localMetadata, strict, missingKeys, unexpectedKeys, errorMsgs)`. */
+export type LoadStateDictPreHook = (
+  module: Module,
+  stateDict: Map<string, Tensor>,
+  prefix: string,
+  localMetadata: StateDictMetadata,
+  strict: boolean,
+  missingKeys: string[],
+  unexpectedKeys: string[],
+  errorMsgs: string[],
+) => void;
+/** `hook(module, incompatibleKeys)`: edits the lists in place, returns undefined. */
+export type LoadStateDictPostHook = (module: Module, incompatibleKeys: IncompatibleKeys) => void;
 
 export interface RemovableHandle {
   remove(): void;
@@ -26,7 +49,21 @@ export interface ModuleToOptions {
 }
 
 /** Names a Module keeps for itself; assigning them never registers anything. */
-const INTERNAL = new Set(['_parameters', '_buffers', '_nonPersistent', '_modules', '_forwardHooks', '_forwardPreHooks', 'training']);
+const INTERNAL = new Set([
+  '_parameters',
+  '_buffers',
+  '_nonPersistent',
+  '_modules',
+  '_forwardHooks',
+  '_forwardPreHooks',
+  '_backwardHooks',
+  '_backwardPreHooks',
+  '_stateDictPreHooks',
+  '_stateDictHooks',
+  '_loadStateDictPreHooks',
+  '_loadStateDictPostHooks',
+  'training',
+]);
 
 /**
  * Note [Module registration by assignment]
@@ -70,6 +107,12 @@ export class Module {
   declare _modules: Map<string, Module | null>;
   declare _forwardHooks: Map<number, ForwardHook>;
   declare _forwardPreHooks: Map<number, ForwardPreHook>;
+  declare _backwardHooks: Map<number, FullBackwardHook>;
+  declare _backwardPreHooks: Map<number, FullBackwardPreHook>;
+  declare _stateDictPreHooks: Map<number, StateDictPreHook>;
+  declare _stateDictHooks: Map<number, { fn: StateDictHook; isPublic: boolean }>;
+  declare _loadStateDictPreHooks: Map<number, LoadStateDictPreHook>;
+  declare _loadStateDictPostHooks: Map<number, LoadStateDictPostHook>;
   declare training: boolean;
 
   constructor() {
@@ -87,6 +130,7 @@ export class Module {
     define('_modules', new Map());
     define('_forwardHooks', new Map());
     define('_forwardPreHooks', new Map());
+    for (const k of ['_backwardHooks', '_backwardPreHooks', '_stateDictPreHooks', '_stateDictHooks', '_loadStateDictPreHooks', '_loadStateDictPostHooks']) define(k, new Map());
     define('training', true);
     const proxy: Module = new Proxy(self, {
       set(target, key, value, receiver) {
@@ -132,6 +176,8 @@ export class Module {
   /** Files an assigned value as PyTorch's `__setattr__` does (Note [Module registration by assignment]). */
   _fileAttribute(name: string, value: unknown): void {
     if (substituting) return;
+    // (a parametrized tensor is an accessor; its setter files the value: Note [Parametrizations are accessor properties])
+    if (Object.getOwnPropertyDescriptor(this, name)?.set !== undefined) return;
     if (value instanceof Parameter) {
       this._buffers.delete(name);
       this._nonPersistent.delete(name);
@@ -167,18 +213,43 @@ export class Module {
     throw new TorchError(`Module [${this.constructor.name}] is missing the required "forward" function`);
   }
 
-  /** `module(x)`: forward pre-hooks, `forward`, then forward hooks (each may replace args / output). */
+  /**
+   * `module(x)`: forward pre-hooks, `forward`, then forward hooks (each may replace args /
+   * output); with backward hooks, the tensor arguments and outputs pass through the identity
+   * that carries them (Note [Module full backward hooks]).
+   */
   call(...args: unknown[]): any {
     for (const hook of [...this._forwardPreHooks.values()]) {
       const r = hook(this, args);
       if (r !== undefined && r !== null) args = Array.isArray(r) ? r : [r];
+    }
+    let bwHook: BackwardHook | null = null;
+    if (this._backwardHooks.size > 0 || this._backwardPreHooks.size > 0) {
+      bwHook = new BackwardHook(this, [...this._backwardHooks.values()], [...this._backwardPreHooks.values()]);
+      args = bwHook.setupInputHook(args);
     }
     let out = this.forward(...args);
     for (const hook of [...this._forwardHooks.values()]) {
       const r = hook(this, args, out);
       if (r !== undefined && r !== null) out = r;
     }
+    if (bwHook !== null) out = bwHook.setupOutputHook(out);
     return out;
+  }
+
+  /**
+   * `hook(module, gradInput, gradOutput)` runs once per backward through this module's call,
+   * with the gradients w.r.t. its tensor arguments (null for a non-tensor or one that takes
+   * no gradient) and outputs; an array it returns replaces gradInput
+   * (Note [Module full backward hooks]).
+   */
+  registerFullBackwardHook(hook: FullBackwardHook, options: { prepend?: boolean } = {}): RemovableHandle {
+    return addHook(this._backwardHooks, hook, options.prepend);
+  }
+
+  /** `hook(module, gradOutput)` runs before the module's gradients are computed; an array it returns replaces gradOutput (PyTorch 2.x). */
+  registerFullBackwardPreHook(hook: FullBackwardPreHook, options: { prepend?: boolean } = {}): RemovableHandle {
+    return addHook(this._backwardPreHooks, hook, options.prepend);
   }
 
   registerForwardHook(hook: ForwardHook): RemovableHandle {
@@ -351,8 +422,8 @@ export class Module {
    * conversion and every place that held the old one gets the same new one: the tie, its
    * single gradient and the optimizer's single state survive the move.
    */
-  _apply(fn: (t: Tensor) => Tensor, memo: Map<Tensor, Tensor> = new Map()): this {
-    for (const m of this.children()) m._apply(fn, memo);
+  _apply(fn: (t: Tensor) => Tensor, recurse = true, memo: Map<Tensor, Tensor> = new Map()): this {
+    if (recurse) for (const m of this.children()) m._apply(fn, true, memo);
     for (const [name, p] of [...this._parameters]) {
       if (p === null) continue;
       const done = memo.get(p);
@@ -432,42 +503,118 @@ export class Module {
     return this.to('cpu');
   }
 
-  // ---- state dict ----
-  /** Parameters and persistent buffers, keyed as PyTorch's `state_dict()` (detached aliases). */
-  stateDict(options: { prefix?: string; keepVars?: boolean } = {}): StateDict {
-    const out: StateDict = new Map();
-    this._saveToStateDict(out, options.prefix ?? '', options.keepVars ?? false);
-    return out;
+  /**
+   * Moves every parameter and buffer to `device` without copying data: each becomes
+   * `emptyLike(t, { device })` (PyTorch's `to_empty`), the way to materialise a module built
+   * on the meta device (Note [The default device] in core) before initialising it.
+   */
+  toEmpty(options: { device: DeviceLike; recurse?: boolean }): this {
+    if (options === null || typeof options !== 'object' || options.device == null) throw new TorchError('toEmpty: expected { device }');
+    const device = toDevice('Module.toEmpty', options.device);
+    return this._apply((t) => emptyLike(t, { device }), options.recurse ?? true);
   }
 
-  private _saveToStateDict(out: StateDict, prefix: string, keepVars: boolean): void {
+  // ---- state dict ----
+  /** Parameters and persistent buffers, keyed as PyTorch's `state_dict()` (detached aliases), through the state-dict hooks. */
+  stateDict(options: { prefix?: string; keepVars?: boolean } = {}): StateDict {
+    return this._stateDictInto(new Map(), options.prefix ?? '', options.keepVars ?? false);
+  }
+
+  /** PyTorch's recursive `state_dict(destination, prefix, keep_vars)`: pre-hooks, own tensors, children, post-hooks. */
+  private _stateDictInto(dest: StateDict, prefix: string, keepVars: boolean): StateDict {
+    for (const hook of [...this._stateDictPreHooks.values()]) hook(this, prefix, keepVars);
+    this._saveToStateDict(dest, prefix, keepVars);
+    for (const [name, m] of this._modules) if (m !== null) m._stateDictInto(dest, `${prefix}${name}.`, keepVars);
+    const metadata: StateDictMetadata = {};
+    for (const hook of [...this._stateDictHooks.values()]) {
+      const r = hook.fn(this, dest, prefix, metadata);
+      if (r === undefined || r === null) continue;
+      if (hook.isPublic) throw new TorchError('stateDict: state_dict post-hook must return None');
+      dest = r;
+    }
+    return dest;
+  }
+
+  /** This module's own entries (PyTorch's `_save_to_state_dict`). */
+  _saveToStateDict(out: StateDict, prefix: string, keepVars: boolean): void {
     for (const [name, p] of this._parameters) if (p !== null) out.set(prefix + name, keepVars ? p : p.detach());
     for (const [name, b] of this._buffers) {
       if (b !== null && !this._nonPersistent.has(name)) out.set(prefix + name, keepVars ? b : b.detach());
     }
-    for (const [name, m] of this._modules) if (m !== null) m._saveToStateDict(out, `${prefix}${name}.`, keepVars);
+  }
+
+  /** `hook(module, prefix, keepVars)` runs before `stateDict` saves this module (PyTorch 2.x `register_state_dict_pre_hook`). */
+  registerStateDictPreHook(hook: StateDictPreHook): RemovableHandle {
+    return addHook(this._stateDictPreHooks, hook);
+  }
+
+  /** `hook(module, stateDict, prefix, localMetadata)` runs after this module and its children are saved; it may change the map in place and must return undefined (PyTorch 2.x `register_state_dict_post_hook`). */
+  registerStateDictPostHook(hook: StateDictHook): RemovableHandle {
+    return addHook(this._stateDictHooks, { fn: hook, isPublic: true });
+  }
+
+  /** PyTorch's private `_register_state_dict_hook`: as the post-hook, but a returned map replaces the state dict. */
+  _registerStateDictHook(hook: StateDictHook): RemovableHandle {
+    return addHook(this._stateDictHooks, { fn: hook, isPublic: false });
   }
 
   /**
+   * `hook(module, stateDict, prefix, localMetadata, strict, missingKeys, unexpectedKeys, errorMsgs)`
+   * runs before this module's entries are read from the (mutable) state dict, so it may rename
+   * or convert them (PyTorch 2.x `register_load_state_dict_pre_hook`).
+   */
+  registerLoadStateDictPreHook(hook: LoadStateDictPreHook): RemovableHandle {
+    return addHook(this._loadStateDictPreHooks, hook);
+  }
+
+  /** `hook(module, incompatibleKeys)` runs after this module and its children are checked; it may edit the key lists in place and must return undefined. */
+  registerLoadStateDictPostHook(hook: LoadStateDictPostHook): RemovableHandle {
+    return addHook(this._loadStateDictPostHooks, hook);
+  }
+
+  /**
+   * Note [loadStateDict checks before it copies]
    * Copies `stateDict`'s tensors into this module's parameters and buffers (in place, under
-   * no-grad). With `strict` (the default), missing or unexpected keys raise PyTorch's error;
-   * shape mismatches always do. Everything is checked before anything is copied, so a
-   * failed load changes nothing.
+   * no-grad), walking the modules as PyTorch's `load`: a module's load pre-hooks, then its own
+   * keys, then its children (each given the entries under its prefix, in a map of its own),
+   * then its load post-hooks, which may edit the missing / unexpected key lists. With `strict`
+   * (the default), the missing or unexpected keys left then raise PyTorch's error; shape
+   * mismatches always do. Unlike PyTorch, nothing is copied until every check (and every
+   * post-hook) has passed, so a failed load changes nothing; post-hooks see the module as it
+   * was before the load.
    */
   loadStateDict(stateDict: Map<string, Tensor> | Record<string, Tensor>, options: LoadStateDictOptions = {}): IncompatibleKeys {
     const strict = options.strict ?? true;
-    const src = stateDict instanceof Map ? stateDict : new Map(Object.entries(stateDict));
-    const own = new Map<string, Tensor>();
-    this._localTensors(own, '');
-    const missingKeys: string[] = [];
-    const unexpectedKeys: string[] = [];
+    const src = new Map<string, Tensor>(stateDict instanceof Map ? stateDict : Object.entries(stateDict));
+    const keys: IncompatibleKeys = { missingKeys: [], unexpectedKeys: [] };
     const errors: string[] = [];
-    const optional = new Set<string>();
-    this._optionalKeys(optional, '');
-    for (const [key, t] of own) {
-      const v = src.get(key);
+    const copies: [Tensor, Tensor][] = [];
+    this._loadFrom(src, '', keys, errors, copies);
+    if (strict) {
+      if (keys.unexpectedKeys.length) errors.unshift(`Unexpected key(s) in state_dict: ${keys.unexpectedKeys.map((k) => `"${k}"`).join(', ')}. `);
+      if (keys.missingKeys.length) errors.unshift(`Missing key(s) in state_dict: ${keys.missingKeys.map((k) => `"${k}"`).join(', ')}. `);
+    }
+    if (errors.length) {
+      throw new TorchError(`Error(s) in loading state_dict for ${this.constructor.name}:\n\t${errors.join('\n\t')}`);
+    }
+    noGradGuard(() => {
+      for (const [t, v] of copies) t.copy_(v);
+    });
+    return keys;
+  }
+
+  /** One module's part of `loadStateDict` (PyTorch's `load` + `_load_from_state_dict`). */
+  private _loadFrom(local: Map<string, Tensor>, prefix: string, keys: IncompatibleKeys, errors: string[], copies: [Tensor, Tensor][]): void {
+    for (const hook of [...this._loadStateDictPreHooks.values()]) hook(this, local, prefix, {}, true, keys.missingKeys, keys.unexpectedKeys, errors);
+    const own = new Map<string, Tensor>();
+    for (const [name, p] of this._parameters) if (p !== null) own.set(name, p);
+    for (const [name, b] of this._buffers) if (b !== null && !this._nonPersistent.has(name)) own.set(name, b);
+    const optional = new Set(this._optionalStateKeys());
+    for (const [name, t] of own) {
+      const key = prefix + name;
+      const v = local.get(key);
       if (v === undefined) {
-        if (!optional.has(key)) missingKeys.push(key);
+        if (!optional.has(name)) keys.missingKeys.push(key);
         continue;
       }
       if (!(v instanceof Tensor)) {
@@ -478,42 +625,37 @@ export class Module {
         errors.push(
           `size mismatch for ${key}: copying a param with shape torch.Size([${v.shape.join(', ')}]) from checkpoint, the shape in current model is torch.Size([${t.shape.join(', ')}]).`,
         );
+        continue;
+      }
+      copies.push([t, v]);
+    }
+    for (const key of local.keys()) {
+      if (!key.startsWith(prefix)) continue;
+      const first = key.slice(prefix.length).split('.', 1)[0];
+      if (!this._modules.has(first) && !own.has(first)) keys.unexpectedKeys.push(key);
+    }
+    for (const [name, m] of this._modules) {
+      if (m === null) continue;
+      const childPrefix = `${prefix}${name}.`;
+      const childDict = new Map([...local].filter(([k]) => k.startsWith(childPrefix)));
+      m._loadFrom(childDict, childPrefix, keys, errors, copies);
+    }
+    for (const hook of [...this._loadStateDictPostHooks.values()]) {
+      const r = hook(this, keys);
+      if (r !== undefined && r !== null) {
+        throw new TorchError(
+          'loadStateDict: Hooks registered with ``register_load_state_dict_post_hook`` are not expected to return new values, if incompatible_keys need to be modified, it should be done inplace.',
+        );
       }
     }
-    for (const key of src.keys()) if (!own.has(key)) unexpectedKeys.push(key);
-    if (strict) {
-      if (unexpectedKeys.length) errors.unshift(`Unexpected key(s) in state_dict: ${unexpectedKeys.map((k) => `"${k}"`).join(', ')}. `);
-      if (missingKeys.length) errors.unshift(`Missing key(s) in state_dict: ${missingKeys.map((k) => `"${k}"`).join(', ')}. `);
-    }
-    if (errors.length) {
-      throw new TorchError(`Error(s) in loading state_dict for ${this.constructor.name}:\n\t${errors.join('\n\t')}`);
-    }
-    noGradGuard(() => {
-      for (const [key, t] of own) {
-        const v = src.get(key);
-        if (v !== undefined) t.copy_(v);
-      }
-    });
-    return { missingKeys, unexpectedKeys };
   }
 
   /**
    * State keys a checkpoint may lack without being "missing"; the module keeps its own
    * value (PyTorch 2.x BatchNorm's `num_batches_tracked`). Modules override `_optionalStateKeys`.
    */
-  private _optionalKeys(out: Set<string>, prefix: string): void {
-    for (const k of this._optionalStateKeys()) out.add(prefix + k);
-    for (const [name, m] of this._modules) if (m !== null) m._optionalKeys(out, `${prefix}${name}.`);
-  }
-
   _optionalStateKeys(): string[] {
     return [];
-  }
-
-  private _localTensors(out: Map<string, Tensor>, prefix: string): void {
-    for (const [name, p] of this._parameters) if (p !== null) out.set(prefix + name, p);
-    for (const [name, b] of this._buffers) if (b !== null && !this._nonPersistent.has(name)) out.set(prefix + name, b);
-    for (const [name, m] of this._modules) if (m !== null) m._localTensors(out, `${prefix}${name}.`);
   }
 
   // ---- printing ----
@@ -561,9 +703,16 @@ function addIndent(s: string, n: number): string {
 
 let nextHookId = 0;
 
-function addHook<H>(map: Map<number, H>, hook: H): RemovableHandle {
+function addHook<H>(map: Map<number, H>, hook: H, prepend = false): RemovableHandle {
   const id = nextHookId++;
-  map.set(id, hook);
+  if (prepend) {
+    const rest = [...map];
+    map.clear();
+    map.set(id, hook);
+    for (const [k, v] of rest) map.set(k, v);
+  } else {
+    map.set(id, hook);
+  }
   return { remove: () => void map.delete(id) };
 }
 

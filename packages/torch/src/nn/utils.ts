@@ -157,3 +157,6 @@ export function vectorToParameters(vec: Tensor, parameters: Iterable<Tensor>): v
 }
 
 export * as rnn from './rnn-utils';
+export * as parametrize from './parametrize';
+export * as parametrizations from './parametrizations';
+export { weightNorm, removeWeightNorm, spectralNorm, removeSpectralNorm, type SpectralNormOptions } from './weight-norm';
