@@ -6,10 +6,12 @@
  * writes each sample of the batched argument it was given and returns that argument. An op
  * whose result is not a tensor (a data-dependent read: `item`, `equal`) is refused.
  */
-import { callBoxed, getOperator, setBatchedFallback, type BoxedKernel, type OperatorHandle } from '../dispatch/dispatcher';
+import { DispatchKey } from '../dispatch/dispatch-key';
+import type { DispatchKeySet } from '../dispatch/dispatch-key-set';
+import { callBoxed, getOperator, redispatch, setBatchedFallback, type BoxedKernel, type OperatorHandle } from '../dispatch/dispatcher';
 import { TorchError } from '../errors';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { atLevel, maxLevel, wrapBatched } from './batched-tensor';
+import { atLevel, maxLevel, UnbatchedWriteError, wrapBatched } from './batched-tensor';
 import { batchSizeAt, Temps } from './batching-util';
 
 const warned = new Set<string>();
@@ -36,7 +38,7 @@ export function loopFallback(op: OperatorHandle): BoxedKernel {
     const size = batchSizeAt(args, level);
     for (const i of written) {
       if (args[i] instanceof TensorImpl && !atLevel(args[i], level)) {
-        throw new TorchError(
+        throw new UnbatchedWriteError(
           `vmap: ${op.schema.name}: the argument '${op.schema.args[i].name}' it writes is not batched while other arguments are: the per-sample results cannot be written into it (use the out-of-place form)`,
         );
       }
@@ -76,6 +78,33 @@ export function loopFallback(op: OperatorHandle): BoxedKernel {
   };
 }
 
+/**
+ * A composite runs on the batched tensors (its ops meet their rules) unless the call's
+ * backend has a fused kernel for it, which would read a batched tensor as one sample. A
+ * functional composite that writes per-sample values into a fresh unbatched tensor (an
+ * `index_add_` into zeros) cannot run batched: it raises UnbatchedWriteError before writing
+ * anything anyone else sees, and the whole composite then runs per sample instead.
+ */
+function fallbackFor(op: OperatorHandle, set: DispatchKeySet): BoxedKernel {
+  const loop = loopFallback(op);
+  if (!op.def.composite || hasBackendKernel(op, set)) return loop;
+  const writes = op.schema.args.some((a) => a.mutable);
+  return (ks, args) => {
+    if (writes) return redispatch(op, ks, DispatchKey.FuncTorchBatched, args);
+    try {
+      return redispatch(op, ks, DispatchKey.FuncTorchBatched, args);
+    } catch (e) {
+      if (e instanceof UnbatchedWriteError) return loop(ks, args);
+      throw e;
+    }
+  };
+}
+
+function hasBackendKernel(op: OperatorHandle, set: DispatchKeySet): boolean {
+  const b = set.backendComponent();
+  return b !== -1 && (op.kernels[b] !== undefined || op.kernels[b + DispatchKey.AutogradCPU] !== undefined);
+}
+
 export function registerBatchedFallback(): void {
-  setBatchedFallback(loopFallback);
+  setBatchedFallback(fallbackFor);
 }

@@ -30,6 +30,9 @@ import { DispatchKey } from '../dispatch/dispatch-key';
 import { TorchError, ValueError } from '../errors';
 import { TensorImpl } from '../tensor/tensor-impl';
 
+/** An op writes per-sample values into a tensor that is not batched (PyTorch's vmap raises the same). */
+export class UnbatchedWriteError extends TorchError {}
+
 export class BatchedTensorImpl extends TensorImpl {
   constructor(
     /** The physical value; this wrapper holds one reference on it. */

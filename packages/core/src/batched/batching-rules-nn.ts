@@ -7,6 +7,7 @@
  */
 import { DispatchKey } from '../dispatch/dispatch-key';
 import { getOperator, registerKernel, type BoxedKernel, type OperatorHandle } from '../dispatch/dispatcher';
+import { TorchError } from '../errors';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { atLevel, maxLevel } from './batched-tensor';
 import { loopFallback } from './batched-fallback';
@@ -139,7 +140,25 @@ function nllRule(op: 'nll_loss_forward' | 'nll_loss2d_forward') {
   };
 }
 
+/** Training batch norm writes its running stats per call: unbatched ones cannot take per-sample updates (functorch's error). */
+function batchNormCheck(h: OperatorHandle): BoxedKernel {
+  const loop = loopFallback(h);
+  return (ks, args) => {
+    const level = maxLevel(args);
+    const [, , , rm, rv, training] = args;
+    const stale = (t: unknown) => t instanceof TensorImpl && !atLevel(t, level);
+    if (training === true && (stale(rm) || stale(rv))) {
+      throw new TorchError(
+        'native_batch_norm: Batch norm got a batched tensor as input while the running_mean or running_var, which will be updated in place, were not batched. If you are using a module and do not need eval mode, please set `track_running_stats` to be False.',
+      );
+    }
+    return loop(ks, args);
+  };
+}
+
 export function registerNnRules(): void {
+  const bn = getOperator('native_batch_norm');
+  registerKernel(bn, DispatchKey.FuncTorchBatched, batchNormCheck(bn));
   for (const op of ['mm', 'bmm']) defineBatchRule(op, matmulRule);
   defineBatchRule('addmm', addmmRule);
   defineBatchRule('mv', mvRule);

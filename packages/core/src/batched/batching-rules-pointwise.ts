@@ -12,9 +12,8 @@
  */
 import { allOperators, type OperatorHandle } from '../dispatch/dispatcher';
 import { resultType } from '../dtype';
-import { TorchError } from '../errors';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { atLevel } from './batched-tensor';
+import { atLevel, UnbatchedWriteError } from './batched-tensor';
 import { defineBatchRule, moveBdimToFront, padAfterBatch, type RuleCall } from './batching-util';
 
 function pointwiseRule(h: OperatorHandle, promote: boolean) {
@@ -23,7 +22,7 @@ function pointwiseRule(h: OperatorHandle, promote: boolean) {
   const operand = (i: number): boolean => schema[i]?.isTensor === true && schema[i].name !== 'condition';
   return ({ args, level, s }: RuleCall) => {
     if (inplace && !atLevel(args[0], level)) {
-      throw new TorchError(
+      throw new UnbatchedWriteError(
         `vmap: ${h.schema.name}(self, *extra_args) is not possible because there exists a Tensor \`other\` in extra_args that has more elements than \`self\`. This happened due to \`other\` being vmapped over but \`self\` not being vmapped over in a vmap. Please try to use out-of-place operators instead of ${h.schema.name}.`,
       );
     }

@@ -24,7 +24,8 @@ export class Temps {
     const h = typeof op === 'string' ? getOperator(op) : op;
     const r = callBoxed(h, withDefaults(h, args));
     if (!(r instanceof TensorImpl)) throw new TorchError(`vmap: internal error: aten::${h.name} returned no tensor`);
-    return this.own(r);
+    // (an op that writes an argument returns it borrowed: Note [Kernel results and ownership])
+    return h.schema.args.some((a) => a.mutable) ? r : this.own(r);
   }
 
   /** Calls `op` and owns each of its tensor results. */
