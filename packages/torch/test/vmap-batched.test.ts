@@ -30,7 +30,7 @@ beforeEach(() => {
   warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
 afterEach(() => warn.mockRestore());
-const fallbackWarnings = (): string[] => warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes('performance drop'));
+const fallbackWarnings = (): string[] => warn.mock.calls.map((c: unknown[]) => String(c[0])).filter((m: string) => m.includes('performance drop'));
 
 describe('vmap over batched tensors', () => {
   it('per-sample CNN gradients (conv2d, relu, maxPool2d, linear, logSoftmax + nllLoss) equal the loop, with no per-sample fallback', () => {
