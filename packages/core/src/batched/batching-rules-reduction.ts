@@ -19,7 +19,6 @@ function dimRule(h: OperatorHandle): BoxedKernel {
   const d = args.findIndex((a) => a.name === 'dim');
   const isList = args[d].type.includes('[');
   const loop = loopFallback(h);
-  let batched: BoxedKernel | undefined;
   defineBatchRule(h, ({ args: a, level, s }) => {
     const b = atLevel(a[0], level)!;
     const rank = b.dim;
@@ -37,9 +36,8 @@ function dimRule(h: OperatorHandle): BoxedKernel {
     if (multi) return s.callMulti(h, phys).map((t) => [t, 0] as const);
     return [s.call(h, phys), 0] as const;
   });
-  // (defineBatchRule registered the kernel; wrap it with the cases it does not cover)
-  batched = h.kernels[DispatchKey.FuncTorchBatched];
-  const rule = batched!;
+  // (defineBatchRule registered the rule; the kernel returned wraps it with the cases it does not cover)
+  const rule = h.kernels[DispatchKey.FuncTorchBatched]!;
   return (ks, a) => {
     const level = maxLevel(a);
     const self = atLevel(a[0], level);
