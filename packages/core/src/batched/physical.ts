@@ -42,3 +42,10 @@ export function fromPhysical(p: Tensor, levels: readonly VmapLevel[]): Tensor {
   for (const { level } of levels) x = makeBatched(x, 0, level);
   return x;
 }
+
+/** Every sample's values of `t` at once (the innermost physical value, all levels unwrapped): for whole-input checks a front end makes on the host. */
+export function allSamples(t: Tensor): Tensor {
+  let impl = t.impl;
+  while (impl instanceof BatchedTensorImpl) impl = impl.value;
+  return impl === t.impl ? t : new Tensor(impl.retain());
+}
