@@ -54,3 +54,8 @@ export * from './ops/api';
 export { makeBinder, makeOverloads, BindFailure, traceBinds, keywordOf, camelName, isOptionsObject, typeName, type Binder, type TypedBinder, type TypedOverloadBinder, type BoundValues, type BoundCall, type BinderOptions, type OverloadBinder, type OptionalArgs, type BoundArgs } from './ops/binder';
 export { front, overloadedFront, allFronts, type Front, type FrontInfo, type FrontDeclOptions, type FrontBuilder, type FrontMethod, type FrontNamespace, type OptionsOf } from './ops/front';
 export type { FrontArgs, FrontOptions, FrontInput, OverloadFrontArgs } from './ops/front-types';
+
+export * from './batched';
+import { registerBatchingRules } from './batched';
+// (after every op is declared: the pointwise and reduction rules are registered per op)
+registerBatchingRules();

@@ -2,7 +2,9 @@
  * torch.func on WebGPU: a few representative cases, CPU as the oracle (the exhaustive checks
  * are func.test.ts on the CPU). vmap of a matmul + softmax, jacrev, and per-sample gradients
  * with vmap(grad) of a small linear model, all float32 on 'webgpu', against the same
- * computation on the CPU.
+ * computation on the CPU; and batching rules on WebGPU (core Note [Batched tensors]): a small
+ * CNN's per-sample gradients (shared weights: the batch folds into conv's N; per-sample
+ * weights: into its groups) and a nested vmap, with no per-sample fallback.
  */
 import { describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
@@ -43,6 +45,36 @@ if (ready) {
       const gpu = per({ w: Wg!, b: bg! }, Xg!, yg!) as { w: Tensor; b: Tensor };
       await expectClose(gpu.w, cpu.w);
       await expectClose(gpu.b, cpu.b);
+    });
+
+    it('batching rules: per-sample CNN gradients and a nested vmap, with no per-sample fallback', async () => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      try {
+        torch.manualSeed(3);
+        const p = { cw: torch.randn([3, 2, 3, 3]), cb: torch.randn([3]), lw: torch.randn([2, 12]), lb: torch.randn([2]) };
+        const xs = torch.randn([3, 2, 4, 4]);
+        const ys = torch.tensor([0, 1, 1]);
+        const loss = (q: typeof p, x: Tensor, y: Tensor) =>
+          F.crossEntropy(F.linear(F.maxPool2d(F.relu(F.conv2d(x.unsqueeze(0), q.cw, q.cb, { padding: 1 })), 2).flatten(1), q.lw, q.lb), y.unsqueeze(0));
+        const gpuOf = (q: typeof p) => ({ cw: q.cw.to('webgpu'), cb: q.cb.to('webgpu'), lw: q.lw.to('webgpu'), lb: q.lb.to('webgpu') });
+        const shared = vmap(grad(loss), { inDims: [null, 0, 0] });
+        const cpu = shared(p, xs, ys) as typeof p;
+        const gpu = shared(gpuOf(p), xs.to('webgpu'), ys.to('webgpu')) as typeof p;
+        for (const k of ['cw', 'cb', 'lw', 'lb'] as const) await expectClose(gpu[k], cpu[k]);
+        const ps = { cw: p.cw.expand([3, 3, 2, 3, 3]).mul(torch.tensor([1, 0.5, -1]).view([3, 1, 1, 1, 1])), cb: p.cb.expand([3, 3]), lw: p.lw.expand([3, 2, 12]), lb: p.lb.expand([3, 2]) };
+        const own = vmap(grad(loss));
+        const cpuOwn = own(ps, xs, ys) as typeof p;
+        const gpuOwn = own(gpuOf(ps), xs.to('webgpu'), ys.to('webgpu')) as typeof p;
+        for (const k of ['cw', 'cb', 'lw', 'lb'] as const) await expectClose(gpuOwn[k], cpuOwn[k]);
+        const f = (a: Tensor, b: Tensor) => a.matmul(b).logSoftmax(-1).sum();
+        const A = torch.randn([2, 3, 4]);
+        const B = torch.randn([4, 5]);
+        const nested = vmap(vmap(f, { inDims: [0, null] }), { inDims: [0, null] });
+        await expectClose(nested(A.to('webgpu'), B.to('webgpu')), nested(A, B));
+        expect(warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes('performance drop'))).toEqual([]);
+      } finally {
+        warn.mockRestore();
+      }
     });
   });
 } else {

@@ -175,7 +175,9 @@ describe('vmap', () => {
     expect(thrown(() => vmap((a: Tensor) => a, { inDims: null })(X)).message).toMatch(/^vmap: at least one input must be a Tensor mapped over/);
     expect(thrown(() => vmap((a: Tensor) => a, { inDims: 2 })(X)).message).toMatch(/^vmap: inDims: dim 2 is out of bounds for a tensor of dimension 2/);
     expect(thrown(() => vmap((a: Tensor) => a, { chunkSize: 0 })).message).toMatch(/^vmap: chunkSize should be null or a positive integer, got 0/);
-    expect(thrown(() => vmap((a: Tensor) => a.sum().item())(X)).message).toMatch(/^vmap: fn must only return Tensors/);
+    expect(thrown(() => vmap((a: Tensor) => a.shape[0])(X)).message).toMatch(/^vmap: fn must only return Tensors/);
+    // (reading a batched tensor's value is refused first, as PyTorch's vmap refuses .item())
+    expect(thrown(() => vmap((a: Tensor) => a.sum().item())(X)).message).toMatch(/^vmap: It looks like you're attempting to use a Tensor in some data-dependent control flow/);
   });
 });
 

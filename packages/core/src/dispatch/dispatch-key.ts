@@ -11,6 +11,10 @@ import { privateUse1BackendName, type DeviceType } from '../device';
  * complex tensor: there complex ops run as composites over real views, above autograd, so
  * that autograd records the real ops (Note [Complex tensors are pairs of reals]). `Conjugate`,
  * above it, is in the key set of a tensor with the conjugate bit set (Note [The conjugate bit]).
+ * `FuncTorchBatched`, the highest of all, is in the key set of a BatchedTensorImpl, vmap's
+ * logical tensor: its kernels (batching rules) unwrap the physical values and call the ops
+ * again on them, so everything below (complex, autograd, backends) sees plain tensors and
+ * autograd records the physical ops (Note [Batched tensors]).
  */
 export const DispatchKey = {
   CPU: 0,
@@ -24,12 +28,13 @@ export const DispatchKey = {
   AutogradPrivateUse1: 8,
   Complex: 9,
   Conjugate: 10,
+  FuncTorchBatched: 11,
 } as const;
 
 export type DispatchKey = (typeof DispatchKey)[keyof typeof DispatchKey];
 export type DispatchKeyName = keyof typeof DispatchKey;
 
-export const NUM_DISPATCH_KEYS = 11;
+export const NUM_DISPATCH_KEYS = 12;
 
 const NAMES: DispatchKeyName[] = [];
 for (const [name, k] of Object.entries(DispatchKey)) NAMES[k] = name as DispatchKeyName;

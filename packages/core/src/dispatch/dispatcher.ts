@@ -191,7 +191,7 @@ function selectKernel(op: OperatorHandle, ks: DispatchKeySet): DispatchEntry {
         `${op.schema.name}: no kernel for aten::${op.name} on any key of the call (were the tensor arguments disposed, or is no backend imported?)`,
       );
     }
-    const kernel = op.kernels[k] ?? compositeFor(op, k) ?? backendFallbacks[k] ?? perOpFallback(op, k);
+    const kernel = op.kernels[k] ?? compositeFor(op, k) ?? backendFallbacks[k] ?? perOpFallback(op, k, set);
     if (kernel === FALLTHROUGH) {
       set = set.remove(k);
       continue;
@@ -213,6 +213,8 @@ function compositeFor(op: OperatorHandle, k: DispatchKey): BoxedKernel | undefin
   const c = op.def.composite;
   // (a composite reaches complex and conjugated tensors through the ops it calls)
   if (c && (k === DispatchKey.Complex || k === DispatchKey.Conjugate)) return FALLTHROUGH;
+  // (the batched layer's fallback decides how a composite meets batched tensors: Note [Batched tensors])
+  if (k === DispatchKey.FuncTorchBatched) return undefined;
   if (!c || k === DispatchKey.ADInplaceOrView) return undefined; // registered at backend and autograd keys only
   if (isAutogradKey(k) && op.kernels[k - DispatchKey.AutogradCPU] !== undefined) return undefined;
   return c;
@@ -230,7 +232,21 @@ export function setConjugateFallback(make: (op: OperatorHandle) => BoxedKernel):
   epoch++;
 }
 
-function perOpFallback(op: OperatorHandle, k: DispatchKey): BoxedKernel | undefined {
+let batchedFallback: ((op: OperatorHandle, set: DispatchKeySet) => BoxedKernel) | undefined;
+
+/**
+ * Sets the kernel every op without a batching rule runs at the FuncTorchBatched key (a loop
+ * over the batch, or a composite run on the batched tensors), made per op and key set
+ * because it names the op, reads its schema and which kernels serve the call's backend:
+ * core's batched layer registers it (Note [Batched tensors]).
+ */
+export function setBatchedFallback(make: (op: OperatorHandle, set: DispatchKeySet) => BoxedKernel): void {
+  batchedFallback = make;
+  epoch++;
+}
+
+function perOpFallback(op: OperatorHandle, k: DispatchKey, set: DispatchKeySet): BoxedKernel | undefined {
+  if (k === DispatchKey.FuncTorchBatched) return batchedFallback?.(op, set);
   if (k === DispatchKey.Complex) return noComplexKernel(op);
   if (k === DispatchKey.Conjugate) return conjugateFallback?.(op);
   return undefined;

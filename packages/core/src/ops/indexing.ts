@@ -14,6 +14,7 @@ import { broadcastTo, checkNoInternalOverlap, commonDevice, isScalar, readScalar
 import { defineStructured, implOf } from './registry';
 import { alias, asStrided, expand, geometryOf, select, sliceDim, unsqueeze } from './views';
 import { checkCountReadable, countNonzeroAsync, countsAreAsync, withKnownCounts, withScatterCheck } from './data-dependent';
+import { stack } from './join';
 
 /**
  * Advanced indexing: `x.index(...)` with index tensors (aten::index.Tensor) and
@@ -274,8 +275,8 @@ function packAdvanced(op: string, sizes: readonly number[], advanced: readonly A
   }
   advancedIndexShape(op, sizes, entries); // mask shapes, broadcasting and their messages
   const b = broadcastShapesAll(op, columns.map((c) => c.shape));
-  const packed = empty([columns.length, ...b], { dtype: 'int64', device });
-  columns.forEach((c, k) => copy_(select(packed, 0, k), expand(c, b)));
+  // (stacked, not copied into an empty tensor: under vmap the columns may be batched)
+  const packed = columns.length === 0 ? empty([0, ...b], { dtype: 'int64', device }) : stack(columns.map((c) => expand(c, b)), 0);
   return { packed, dims };
 }
 

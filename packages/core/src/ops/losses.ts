@@ -10,6 +10,7 @@
  *    are fused kernel ops with PyTorch's Nodes (Note [Pointwise loss kernels]); l1_loss is a
  *    composite of sub, abs and a reduction, as in PyTorch 2.x.
  */
+import { allSamples } from '../batched/physical';
 import { isFloatingType, isIntegralType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { Tensor } from '../tensor/tensor';
@@ -342,8 +343,9 @@ function binaryCrossEntropyImpl(input: Tensor, target: Tensor, options: BceOptio
     throw new DTypeError(`binary_cross_entropy: "binary_cross_entropy" not implemented for '${torchTypeName(x.dtype)}'`);
   }
   if (x.numel > 0 && x.device.type === 'cpu') {
-    const lo = amin(input);
-    const hi = amax(input);
+    // (under vmap the check covers every sample: core Note [Batched tensors])
+    const lo = amin(allSamples(input));
+    const hi = amax(allSamples(input));
     const ok = Number(lo.item()) >= 0 && Number(hi.item()) <= 1;
     lo.dispose();
     hi.dispose();

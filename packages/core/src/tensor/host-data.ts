@@ -1,4 +1,6 @@
 import { bf16BitsToNumber, f16BitsToNumber, isComplexType, toRealValueType, typeMeta, type DType } from '../dtype';
+import { DispatchKey } from '../dispatch/dispatch-key';
+import { TorchError } from '../errors';
 import type { TensorImpl } from './tensor-impl';
 
 /** Logical elements of a tensor as JavaScript values, row-major. */
@@ -11,6 +13,7 @@ export type HostValues = Uint16Array | Float32Array | Float64Array | Int8Array |
  * reals]).
  */
 export function gatherHost(impl: TensorImpl): HostValues {
+  refuseBatched(impl);
   if (isComplexType(impl.dtype)) {
     const parts = complexParts(impl);
     try {
@@ -73,4 +76,13 @@ export function decodeHost(dtype: DType, raw: HostValues): Exclude<HostValues, U
     return out;
   }
   return raw as Exclude<HostValues, Uint16Array>;
+}
+
+/** A batched tensor's values differ per sample: reading them inside vmap is refused, as PyTorch's vmap does (core Note [Batched tensors]). */
+export function refuseBatched(impl: TensorImpl): void {
+  if (impl.keySet.has(DispatchKey.FuncTorchBatched)) {
+    throw new TorchError(
+      "vmap: It looks like you're attempting to use a Tensor in some data-dependent control flow (reading its values: item, tolist, data). We don't support that yet: keep the reads outside the function given to vmap",
+    );
+  }
 }

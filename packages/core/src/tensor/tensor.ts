@@ -7,7 +7,7 @@ import { normalizeDim } from '../views';
 import { autogradHooks, requireAutogradHooks, type BackwardOptions, type GradFnHandle } from './autograd-interface';
 import { makeBinder, type TypedBinder } from '../ops/binder';
 import { deviceReader } from './device-reader';
-import { complexParts, conjugatedIf, decodeHost, gatherHost, type HostValues } from './host-data';
+import { complexParts, conjugatedIf, decodeHost, gatherHost, refuseBatched, type HostValues } from './host-data';
 import { LEFT_SCOPES, trackInScope, untrackFromScope } from './scope';
 import type { TensorImpl } from './tensor-impl';
 import type { TensorMethods } from '../ops/methods';
@@ -383,6 +383,7 @@ export class Tensor {
    */
   private async hostValues(op: string): Promise<HostValues> {
     const impl = this.impl;
+    refuseBatched(impl);
     if (impl.device.type === 'cpu') return gatherHost(impl);
     if (isComplexType(impl.dtype)) {
       const parts = complexParts(impl);

@@ -6,7 +6,7 @@
  * do not nest in one another or run inside a user's `dualLevel`; reverse-mode transforms
  * (`grad`, `vjp`, `jacrev`) compose with them from the inside (forward-over-reverse).
  */
-import { Tensor, TorchTypeError, ValueError, stack, zerosLike } from '@torch-ts/core';
+import { Tensor, TorchTypeError, ValueError, fromPhysical, stack, toPhysical, vmapLevels, zerosLike } from '@torch-ts/core';
 import { forwardAd } from '@torch-ts/autograd';
 import { checkArgnums, splitAux } from './grad';
 import { treeLeaves, treeMap } from './pytree';
@@ -36,11 +36,15 @@ export function jvp(fn: (...args: any[]) => unknown, primals: readonly unknown[]
   });
   const hasAux = options.hasAux ?? false;
   return forwardAd.dualLevel(() => {
-    const duals = treeMap(primals, (p, i) => forwardAd.makeDual(p, ts[i]!)) as unknown[];
+    // (inside vmap the duals are physical and fn sees them batched: Note [Function transforms over the tape])
+    const levels = vmapLevels();
+    const phys = (t: Tensor): Tensor => (levels.length > 0 ? toPhysical(t, levels) : t);
+    const logical = (t: Tensor): Tensor => (levels.length > 0 ? fromPhysical(t, levels) : t);
+    const duals = treeMap(primals, (p, i) => logical(forwardAd.makeDual(phys(p), phys(ts[i]!)))) as unknown[];
     const [out, aux] = splitAux(JVP, fn(...duals), hasAux);
     if (treeLeaves(out).length === 0) throw new TorchTypeError(`${JVP}: Expected f to be a function that has Tensor outputs, got ${typeof out}`);
-    const primalOut = treeMap(out, (o) => forwardAd.unpackDual(o).primal);
-    const tangentOut = treeMap(out, (o) => forwardAd.unpackDual(o).tangent ?? zerosLike(o));
+    const primalOut = treeMap(out, (o) => logical(forwardAd.unpackDual(phys(o)).primal));
+    const tangentOut = treeMap(out, (o) => logical(forwardAd.unpackDual(phys(o)).tangent ?? zerosLike(phys(o))));
     return hasAux ? [primalOut, tangentOut, aux] : [primalOut, tangentOut];
   });
 }

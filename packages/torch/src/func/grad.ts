@@ -11,10 +11,17 @@
  * outer transform is running or an input requires grad, so `grad(grad(f))`, `jacrev(jacrev(f))`
  * and `grad` of a function that closes over an outer transform's input differentiate again;
  * at the top level they are plain tensors. An input that `fn` does not use gets a zero
- * gradient, as functorch's does. These transforms compose with `vmap` because vmap calls
- * `fn` per sample (Note [vmap by per-sample calls]).
+ * gradient, as functorch's does.
+ *
+ * Inside vmap (Note [vmap over batched tensors]) the inputs are batched tensors whose ops
+ * autograd records physically. So the aliases are made of each input's physical form
+ * (core's `toPhysical`: the batch dims of every open vmap level in front, an input not
+ * batched at a level expanded over it, so each sample gets its own gradient slot), the
+ * logical aliases `fn` sees wrap them again (`fromPhysical`), and backprop runs on the
+ * physical outputs: samples never mix in batched ops, so the gradient of the physical
+ * outputs' sum is each sample's gradient, in one backward pass for the whole batch.
  */
-import { Tensor, TorchTypeError, ValueError, stack, zerosLike } from '@torch-ts/core';
+import { Tensor, TorchTypeError, ValueError, fromPhysical, stack, toPhysical, vmapLevels, zerosLike, type VmapLevel } from '@torch-ts/core';
 import { enableGrad, grad as autogradGrad, isGradEnabled } from '@torch-ts/autograd';
 import { treeLeaves, treeMap } from './pytree';
 
@@ -47,12 +54,15 @@ interface Traced {
   aliases: Tensor[][];
   /** Whether results must stay differentiable (an outer transform, or an input that requires grad). */
   nested: boolean;
+  /** The vmap levels open when the transform started (the aliases are physical over them). */
+  levels: readonly VmapLevel[];
 }
 
 function trace(where: string, args: unknown[], argnums: number[]): Traced {
   const aliases: Tensor[][] = argnums.map(() => []);
   const newArgs = [...args];
   let nested = depth > 0;
+  const levels = vmapLevels();
   argnums.forEach((a, k) => {
     if (treeLeaves(args[a]).length === 0) {
       throw new TorchTypeError(`${where}: expected argument ${a} to be a Tensor or an array / object of Tensors, got ${typeof args[a]}`);
@@ -61,17 +71,35 @@ function trace(where: string, args: unknown[], argnums: number[]): Traced {
       if (!t.dtype.startsWith('float') && !t.dtype.startsWith('complex') && t.dtype !== 'bfloat16') {
         throw new TorchTypeError(`${where}: only floating point and complex Tensors can be differentiated, got one of dtype ${t.dtype}`);
       }
-      if (t.requiresGrad) nested = true;
-      const alias = t.requiresGrad ? t.view(t.shape) : t.detach().requiresGrad_(true);
+      const p = levels.length > 0 ? toPhysical(t, levels) : t;
+      if (p.requiresGrad) nested = true;
+      const alias = p.requiresGrad ? p.view(p.shape) : p.detach().requiresGrad_(true);
       aliases[k]!.push(alias);
-      return alias;
+      return levels.length > 0 ? fromPhysical(alias, levels) : alias;
     });
   });
-  return { args: newArgs, aliases, nested };
+  return { args: newArgs, aliases, nested, levels };
 }
 
-/** Gradients of `outputs` (with `cotangents`) with respect to `inputs`; zeros where unused. */
-function backprop(outputs: Tensor[], cotangents: Tensor[], inputs: Tensor[], createGraph: boolean, retainGraph: boolean): Tensor[] {
+/**
+ * Gradients of `outputs` (with `cotangents`) with respect to `inputs`; zeros where unused.
+ * Under vmap `levels`, outputs and cotangents are read physically and the gradients are
+ * returned logical (Note [Function transforms over the tape]).
+ */
+function backprop(logicalOutputs: Tensor[], logicalCotangents: Tensor[], inputs: Tensor[], createGraph: boolean, retainGraph: boolean, levels: readonly VmapLevel[]): Tensor[] {
+  if (levels.length > 0) {
+    const phys = backprop(
+      logicalOutputs.map((o) => toPhysical(o, levels)),
+      logicalCotangents.map((c) => toPhysical(c, levels)),
+      inputs,
+      createGraph,
+      retainGraph,
+      [],
+    );
+    return phys.map((g) => fromPhysical(g, levels));
+  }
+  const outputs = logicalOutputs;
+  const cotangents = logicalCotangents;
   const live = outputs.map((o) => o.requiresGrad);
   const outs = outputs.filter((_, i) => live[i]);
   if (outs.length === 0) return inputs.map((x) => zerosLike(x));
@@ -126,7 +154,7 @@ export function gradAndValue(fn: (...args: any[]) => unknown, options: GradOptio
           );
         }
         const createGraph = t.nested && gradOn;
-        const flat = backprop([out], [onesScalar(out)], t.aliases.flat(), createGraph, false);
+        const flat = backprop([out], [onesScalar(out)], t.aliases.flat(), createGraph, false, t.levels);
         const grads = rebuild(args, nums, t.aliases, createGraph ? flat : flat.map((g) => g.detach()), single);
         const value = createGraph ? out : out.detach();
         return hasAux ? [grads, [value, aux]] : [grads, value];
@@ -194,7 +222,7 @@ function vjpImpl(where: string, fn: (...args: any[]) => unknown, primals: unknow
         throw new ValueError(`vjp: Mismatch in shape: grad_output[${i}] has a shape of [${c.shape.join(', ')}] and output[${i}] has a shape of [${o.shape.join(', ')}]`);
       }
     });
-    const flat = enableGrad(() => backprop(outs, cts, t.aliases.flat(), createGraph || cts.some((c) => c.requiresGrad), true));
+    const flat = enableGrad(() => backprop(outs, cts, t.aliases.flat(), createGraph || cts.some((c) => c.requiresGrad), true, t.levels));
     return rebuild(primals, nums, t.aliases, createGraph ? flat : flat.map((g) => g.detach()), false) as unknown[];
   };
   const value = createGraph ? out : treeMap(out, (o) => o.detach());

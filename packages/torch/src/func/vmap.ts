@@ -1,28 +1,31 @@
 /**
  * `torch.func.vmap`: maps a function over a batch dimension of its inputs.
  *
- * Note [vmap by per-sample calls]
- * PyTorch's vmap wraps each input in a BatchedTensor (a Batched dispatch key whose kernels
- * move the batch dimension and call the op once) and falls back to a loop over the batch for
- * ops without a batching rule. This vmap is, for now, that fallback applied to the whole
- * function: it selects sample i of every mapped input (a view, `select(inDim, i)`), calls
- * `fn` on the samples, and stacks the outputs along `outDims`. The results are the same as
- * PyTorch's (the value of a function applied per sample is what vmap defines); only the
- * speed differs, by the per-call overhead times the batch size. Because `fn` sees plain
- * tensors, everything composes with it as it does without vmap: nested vmap, `grad` inside
- * vmap (per-sample gradients), autograd through vmap, in-place ops on fresh tensors. A
- * Batched dispatch key with per-op batching rules can replace the loop behind this same API.
+ * Note [vmap over batched tensors]
+ * As PyTorch's: each mapped input is wrapped in a batched tensor of a new vmap level (core
+ * Note [Batched tensors]: a logical tensor of one sample's shape whose dispatch key runs a
+ * batching rule, the op called once on the whole physical batch, or a per-sample loop that
+ * warns once for an op without a rule), `fn` runs ONCE on the wrappers, and each output's
+ * physical value has its batch dim moved to `outDims` (an output that does not depend on a
+ * mapped input is expanded over the batch). Nested vmaps open nested levels. Autograd
+ * records the physical ops, so `grad` inside vmap differentiates the whole batch in one
+ * backward pass and each sample's gradient is its own (func/grad.ts reads the batch through
+ * core's `toPhysical`); `grad(vmap(f))` differentiates through the physical ops as well.
  *
- * `randomness` (PyTorch's flag): 'error' throws when `fn` draws from the default generator,
- * 'different' lets each sample draw its own values (the loop's natural behaviour), and
- * 'same' replays the generator's state for every sample so each sees the same draws.
- * `chunkSize` is validated and honoured as a grouping of the samples; with per-sample calls
- * it changes neither the results nor the peak memory of one call.
+ * `chunkSize` runs the batch in chunks of that many samples (one batched call each, the
+ * outputs concatenated), bounding the peak memory of one call. `randomness`: 'error' (the
+ * default) throws when `fn` draws from the default generator; 'different' (each sample its
+ * own draws, in sample order) and 'same' (the generator's state replayed for every sample)
+ * run the per-sample path (vmap-per-sample.ts), since one batched draw cannot reproduce
+ * either sequence of draws. `jvp` / `jacfwd` inside vmap make their duals of the physical
+ * inputs, as `grad` does (Note [Function transforms over the tape]).
  */
-import { Tensor, ValueError, defaultGenerator, movedim, stack, type GeneratorState } from '@torch-ts/core';
+import { Tensor, ValueError, cat, defaultGenerator, enterVmapLevel, exitVmapLevel, makeBatched, unwrapBatched } from '@torch-ts/core';
 import { broadcastSpec, treeLeaves, treeMap } from './pytree';
+import { checkOutputs, isInDim, isOutDim, normDim, type InDim, type Randomness } from './vmap-common';
+import { RANDOM_IN_ERROR_MODE, sameState, vmapPerSample } from './vmap-per-sample';
 
-export type InDim = number | null;
+export type { InDim } from './vmap-common';
 /** Per argument: a dim (or null for "not mapped"), or a structure matching that argument's arrays / objects. */
 export type InDims = InDim | readonly unknown[];
 
@@ -34,31 +37,12 @@ export interface VmapOptions {
   /** Samples per chunk (default: the whole batch at once). */
   chunkSize?: number | null;
   /** What random ops inside `fn` do (default 'error'). */
-  randomness?: 'error' | 'different' | 'same';
-}
-
-const isInDim = (s: unknown): s is InDim => s === null || typeof s === 'number';
-const isOutDim = (s: unknown): s is number => typeof s === 'number';
-
-function sameState(a: GeneratorState, b: GeneratorState): boolean {
-  if (a.engine.index !== b.engine.index || a.deviceOffset !== b.deviceOffset) return false;
-  if (a.nextFloatNormal !== b.nextFloatNormal || a.nextDoubleNormal !== b.nextDoubleNormal) return false;
-  const x = a.engine.state;
-  const y = b.engine.state;
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-  return true;
-}
-
-function normDim(where: string, dim: number, ndim: number): number {
-  if (!Number.isInteger(dim) || dim < -ndim || dim >= ndim) {
-    throw new ValueError(`${where}: dim ${dim} is out of bounds for a tensor of dimension ${ndim} (expected a dim in [${-ndim}, ${ndim - 1}])`);
-  }
-  return dim < 0 ? dim + ndim : dim;
+  randomness?: Randomness;
 }
 
 /**
  * `torch.func.vmap(fn, { inDims, outDims, chunkSize, randomness })`: `fn` applied to each
- * sample of its mapped inputs, the outputs stacked (Note [vmap by per-sample calls]).
+ * sample of its mapped inputs, the outputs stacked (Note [vmap over batched tensors]).
  */
 export function vmap<A extends unknown[], R>(fn: (...args: A) => R, options: VmapOptions = {}): (...args: A) => R {
   const { inDims = 0, outDims = 0, chunkSize = null, randomness = 'error' } = options;
@@ -98,53 +82,47 @@ export function vmap<A extends unknown[], R>(fn: (...args: A) => R, options: Vma
     }
     const size: number = batch;
     if (size === 0) throw new ValueError('vmap: the mapped dimension has size 0; vmap over an empty batch is not supported');
-    const start = defaultGenerator.getState();
-    const results: unknown[] = [];
-    const step = chunkSize ?? Math.max(size, 1);
-    for (let c = 0; c < size; c += step) {
-      for (let i = c; i < Math.min(size, c + step); i++) {
-        if (randomness === 'same') defaultGenerator.setState(start);
-        const sample = treeMap(args, (t, k) => (mapped[k] === null ? t : t.select(mapped[k]!, i))) as A;
-        const before = randomness === 'error' ? defaultGenerator.getState() : null;
-        const out = fn(...sample);
-        if (before && !sameState(before, defaultGenerator.getState())) {
-          throw new ValueError(
-            "vmap: called random operation while in randomness error mode. Please either use the 'same' or 'different' randomness flags on vmap or perform the randomness operation out of vmap",
-          );
-        }
-        results.push(out);
-      }
-    }
-    return stackOutputs(results, outDims) as R;
+    if (randomness !== 'error') return vmapPerSample(fn, args, mapped, size, outDims, randomness) as R;
+    const step = chunkSize ?? size;
+    const chunks: unknown[] = [];
+    for (let c = 0; c < size; c += step) chunks.push(runBatched(fn, args, mapped, c, Math.min(step, size - c), size, outDims));
+    return (chunks.length === 1 ? chunks[0] : catChunks(chunks, outDims)) as R;
   };
 }
 
-function stackOutputs(results: unknown[], outDims: number | readonly number[]): unknown {
-  const first = results[0];
-  const perOut = Array.isArray(outDims) ? outDims : null;
-  const dims = broadcastSpec('vmap: outDims', perOut ?? outDims, first, isOutDim);
-  const columns: Tensor[][] = dims.map(() => []);
-  for (const r of results) {
-    const leaves = treeLeaves(r);
-    if (leaves.length !== dims.length) {
-      throw new ValueError(`vmap: fn must return the same structure for every sample, got ${dims.length} tensors and then ${leaves.length}`);
-    }
-    leaves.forEach((t, k) => columns[k]!.push(t));
+/** One batched call of `fn` on samples [start, start + n) of the mapped inputs. */
+function runBatched(fn: (...args: any[]) => unknown, args: unknown[], mapped: (number | null)[], start: number, n: number, size: number, outDims: number | readonly number[]): unknown {
+  const before = defaultGenerator.getState();
+  const level = enterVmapLevel(n);
+  const wrappers: Tensor[] = [];
+  try {
+    const batched = treeMap(args, (t, k) => {
+      const d = mapped[k];
+      if (d === null || d === undefined) return t;
+      const w = makeBatched(n === size ? t : t.narrow(d, start, n), d, level);
+      wrappers.push(w);
+      return w;
+    }) as unknown[];
+    const out = fn(...batched);
+    if (!sameState(before, defaultGenerator.getState())) throw new ValueError(RANDOM_IN_ERROR_MODE);
+    checkOutputs(out);
+    const od = broadcastSpec('vmap: outDims', Array.isArray(outDims) ? outDims : outDims, out, isOutDim);
+    return treeMap(out, (t, k) => {
+      const d = normDim('vmap: outDims', od[k]!, t.dim() + 1);
+      const u = unwrapBatched(t, level);
+      // (an output that does not depend on a mapped input is the same for every sample)
+      if (!u) return t.unsqueeze(d).expand([...t.shape.slice(0, d), n, ...t.shape.slice(d)]);
+      return u.bdim === d ? u.value : u.value.movedim(u.bdim, d);
+    });
+  } finally {
+    exitVmapLevel(level);
+    for (const w of wrappers) w.dispose();
   }
-  checkOutputs(first);
-  return treeMap(first, (_t, k) => {
-    const col = columns[k]!;
-    const ndim = col[0]!.dim() + 1;
-    const d = normDim('vmap: outDims', dims[k]!, ndim);
-    const stacked = stack(col, 0);
-    return d === 0 ? stacked : movedim(stacked, 0, d);
-  });
 }
 
-function checkOutputs(out: unknown): void {
-  const bad = (v: unknown): boolean =>
-    v instanceof Tensor ? false : Array.isArray(v) ? v.some(bad) : v !== null && typeof v === 'object' ? Object.values(v).some(bad) : true;
-  if (bad(out)) {
-    throw new ValueError(`vmap: fn must only return Tensors (or arrays / objects of them), got ${out === null ? 'null' : typeof out} among its outputs`);
-  }
+function catChunks(chunks: unknown[], outDims: number | readonly number[]): unknown {
+  const first = chunks[0];
+  const od = broadcastSpec('vmap: outDims', outDims, first, isOutDim);
+  const columns = chunks.map((c) => treeLeaves(c));
+  return treeMap(first, (t, k) => cat(columns.map((col) => col[k]!), normDim('vmap: outDims', od[k]!, t.dim())));
 }

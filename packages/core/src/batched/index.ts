@@ -1,0 +1,35 @@
+/**
+ * vmap's Batched dispatch key (Note [Batched tensors]): the tensor type, the per-sample
+ * fallback and the batching rules, registered once all ops are declared.
+ */
+import { registerBatchedFallback } from './batched-fallback';
+import { registerNnRules } from './batching-rules-nn';
+import { registerPointwiseRules } from './batching-rules-pointwise';
+import { registerReductionRules } from './batching-rules-reduction';
+import { registerViewRules } from './batching-rules-views';
+
+export {
+  BatchedTensorImpl,
+  isBatchedImpl,
+  enterVmapLevel,
+  exitVmapLevel,
+  vmapLevels,
+  vmapLevelSize,
+  wrapBatched,
+  type VmapLevel,
+} from './batched-tensor';
+export { batchedFallbackWarned } from './batched-fallback';
+export { toPhysical, fromPhysical, isBatchedTensor, unwrapBatched, makeBatched } from './physical';
+
+let registered = false;
+
+/** Registers the fallback and every rule (idempotent). */
+export function registerBatchingRules(): void {
+  if (registered) return;
+  registered = true;
+  registerBatchedFallback();
+  registerPointwiseRules();
+  registerReductionRules();
+  registerViewRules();
+  registerNnRules();
+}
