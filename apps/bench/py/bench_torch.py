@@ -128,15 +128,13 @@ def setup(w):
         return Prepared(loop(w["calls"], once))
     if wid in ("per-sample-vmap", "per-sample-loop"):
         return per_sample(wid, s["psg"])
+    if wid in ("per-sample-cnn-vmap", "per-sample-cnn-loop"):
+        return per_sample_cnn(wid, s["psgCnn"])
     raise ValueError(f"bench_torch: unknown workload {wid}")
 
 
 def per_sample(wid, m):
     """Note [Per-sample gradient rows] (workloads.ts): vmap(grad(loss)) or a loop of grad, flattened."""
-    try:
-        from torch.func import vmap, grad
-    except ImportError:
-        from functorch import vmap, grad
     (i, h, o), batch = m["widths"], m["batch"]
     p = {
         "w1": t32(uniform(i * h, 10, -0.3, 0.3), [h, i]),
@@ -150,9 +148,38 @@ def per_sample(wid, m):
     def loss(q, xi, yi):
         return F.cross_entropy(F.linear(F.relu(F.linear(xi[None], q["w1"], q["b1"])), q["w2"], q["b2"]), yi[None])
 
+    return per_sample_run(wid == "per-sample-vmap", loss, p, x, y, batch)
+
+
+def per_sample_cnn(wid, m):
+    """Note [Per-sample gradient rows] (workloads.ts): the small CNN's per-sample gradients."""
+    size, channels, classes, batch = m["size"], m["channels"], m["classes"], m["batch"]
+    features = channels * ((size - 2) // 2) ** 2
+    p = {
+        "w1": t32(uniform(channels * 9, 10, -0.3, 0.3), [channels, 1, 3, 3]),
+        "b1": t32(uniform(channels, 11, -0.3, 0.3), [channels]),
+        "w2": t32(uniform(classes * features, 12, -0.3, 0.3), [classes, features]),
+        "b2": t32(uniform(classes, 13, -0.3, 0.3), [classes]),
+    }
+    x = t32(uniform(batch * size * size, 3), [batch, 1, size, size])
+    y = torch.from_numpy(labels(batch, classes, 4)).to(DEVICE)
+
+    def loss(q, xi, yi):
+        h = F.max_pool2d(F.relu(F.conv2d(xi[None], q["w1"], q["b1"])), 2)
+        return F.cross_entropy(F.linear(h.flatten(1), q["w2"], q["b2"]), yi[None])
+
+    return per_sample_run(wid == "per-sample-cnn-vmap", loss, p, x, y, batch)
+
+
+def per_sample_run(vmapped, loss, p, x, y, batch):
+    """vmap(grad(loss)) over (x, y), or a loop of grad calls stacked, every gradient flattened."""
+    try:
+        from torch.func import vmap, grad
+    except ImportError:
+        from functorch import vmap, grad
     g = grad(loss)
     flat = lambda gs: torch.cat([gs[k].reshape(batch, -1) for k in ("w1", "b1", "w2", "b2")], 1)
-    if wid == "per-sample-vmap":
+    if vmapped:
         return Prepared(lambda: flat(vmap(g, in_dims=(None, 0, 0))(p, x, y)))
     def run():
         rows = [g(p, x[n], y[n]) for n in range(batch)]

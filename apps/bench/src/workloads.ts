@@ -23,7 +23,9 @@ export type WorkloadId =
   | 'add-1'
   | 'tiny-fwd-bwd'
   | 'per-sample-vmap'
-  | 'per-sample-loop';
+  | 'per-sample-loop'
+  | 'per-sample-cnn-vmap'
+  | 'per-sample-cnn-loop';
 
 /**
  * Note [Per-sample gradient rows]
@@ -32,7 +34,9 @@ export type WorkloadId =
  * -> widths[2]) with respect to its four parameters, as `torch.func.vmap(torch.func.grad(loss),
  * in_dims=(None, 0, 0))` and as a loop of `grad` calls stacked. The output is every
  * per-sample gradient, flattened and concatenated (w1, b1, w2, b2). Libraries without
- * function transforms are n/a.
+ * function transforms are n/a. `per-sample-cnn-vmap` / `-loop` do the same for the small CNN
+ * of issue 19's test: a [1, size, size] image, conv2d (channels 3x3 filters, no padding) +
+ * relu, max_pool2d(2), then linear to `classes` logits, cross-entropy.
  */
 
 /**
@@ -59,6 +63,8 @@ export interface Shapes {
   readonly mlp?: { readonly widths: readonly number[]; readonly batch: number; readonly lr: number };
   /** per-sample rows (Note [Per-sample gradient rows]): MLP widths (3) and batch size. */
   readonly psg?: { readonly widths: readonly [number, number, number]; readonly batch: number };
+  /** per-sample CNN rows (Note [Per-sample gradient rows]): image size, conv channels, classes, batch size. */
+  readonly psgCnn?: { readonly size: number; readonly channels: number; readonly classes: number; readonly batch: number };
 }
 
 export interface Workload {
@@ -111,6 +117,8 @@ export const WORKLOADS: readonly Workload[] = [
   { id: 'tiny-fwd-bwd', label: 'mul -> sum -> backward, 4 elements (µs per call)', shapes: { shape: [4] }, calls: 1_000 },
   { id: 'per-sample-vmap', label: 'per-sample grads vmap(grad) MLP 64-32-10 b32', shapes: { psg: { widths: [64, 32, 10], batch: 32 } } },
   { id: 'per-sample-loop', label: 'per-sample grads loop of grad MLP 64-32-10 b32', shapes: { psg: { widths: [64, 32, 10], batch: 32 } } },
+  { id: 'per-sample-cnn-vmap', label: 'per-sample grads vmap(grad) CNN 1x12x12 c8 b32', shapes: { psgCnn: { size: 12, channels: 8, classes: 10, batch: 32 } } },
+  { id: 'per-sample-cnn-loop', label: 'per-sample grads loop of grad CNN 1x12x12 c8 b32', shapes: { psgCnn: { size: 12, channels: 8, classes: 10, batch: 32 } } },
 ];
 
 /** The same workloads on sizes small enough for a unit test. */
@@ -123,6 +131,7 @@ function tinyShapes(w: Workload): Shapes {
   if (s.conv) return { conv: { input: [2, 3, 5, 5], weight: [4, 3, 3, 3], padding: 1 } };
   if (s.mlp) return { mlp: { widths: [12, 8, 8, 3], batch: 5, lr: s.mlp.lr } };
   if (s.psg) return { psg: { widths: [6, 5, 3], batch: 4 } };
+  if (s.psgCnn) return { psgCnn: { size: 6, channels: 2, classes: 3, batch: 4 } };
   if (w.id === 'sum-lastdim' || w.id === 'softmax' || w.id === 'add-transposed' || w.id === 'add-bcast') return { shape: [7, 9] };
   // Not a power of two: the peers' FFTs take another path there (tfjs: a DFT by matmul).
   if (w.id === 'rfft' || w.id === 'fft') return { shape: [3, 12] };

@@ -21,14 +21,16 @@ const ref = (id: string) => {
 
 /** What each peer cannot run, and why. */
 const NA: Record<Exclude<LibName, 'torch-ts' | 'torch-ts-threads' | 'torch-ts-webgpu' | 'tfjs-webgpu' | 'pytorch-cuda'>, Record<string, RegExp>> = {
-  'tfjs-cpu': { 'per-sample-vmap': /no vmap/, 'per-sample-loop': /no vmap/ },
-  'tfjs-wasm': { rfft: /no FFT kernel/, fft: /no FFT kernel/, 'per-sample-vmap': /no vmap/, 'per-sample-loop': /no vmap/ },
+  'tfjs-cpu': { 'per-sample-vmap': /no vmap/, 'per-sample-loop': /no vmap/, 'per-sample-cnn-vmap': /no vmap/, 'per-sample-cnn-loop': /no vmap/ },
+  'tfjs-wasm': { rfft: /no FFT kernel/, fft: /no FFT kernel/, 'per-sample-vmap': /no vmap/, 'per-sample-loop': /no vmap/, 'per-sample-cnn-vmap': /no vmap/, 'per-sample-cnn-loop': /no vmap/ },
   'js-pytorch': {
     conv2d: /^no conv2d in js-pytorch$/,
     rfft: /^no FFT in js-pytorch$/,
     fft: /^no FFT in js-pytorch$/,
     'per-sample-vmap': /no function transforms/,
     'per-sample-loop': /no function transforms/,
+    'per-sample-cnn-vmap': /no function transforms/,
+    'per-sample-cnn-loop': /no function transforms/,
   },
   onnxruntime: {
     'mlp-step': /inference only/,
@@ -37,6 +39,8 @@ const NA: Record<Exclude<LibName, 'torch-ts' | 'torch-ts-threads' | 'torch-ts-we
     fft: /opset 17/,
     'per-sample-vmap': /no autograd/,
     'per-sample-loop': /no autograd/,
+    'per-sample-cnn-vmap': /no autograd/,
+    'per-sample-cnn-loop': /no autograd/,
   },
   pytorch: {},
 };

@@ -17,7 +17,7 @@ const REQUIRED = process.env.TORCH_TS_REQUIRE_WEBGPU === '1';
 /** Workloads whose ops other work is still bringing to WebGPU: n/a is allowed there, with its reason. */
 const MAY_BE_MISSING = ['softmax', 'conv2d', 'mlp-step'];
 /** Workloads tfjs cannot express at all (as in peers.test.ts): n/a with this reason. */
-const TFJS_CANNOT: Readonly<Record<string, RegExp>> = { 'per-sample-vmap': /^no vmap in tfjs/, 'per-sample-loop': /^no vmap in tfjs/ };
+const TFJS_CANNOT: Readonly<Record<string, RegExp>> = { 'per-sample-vmap': /^no vmap in tfjs/, 'per-sample-loop': /^no vmap in tfjs/, 'per-sample-cnn-vmap': /^no vmap in tfjs/, 'per-sample-cnn-loop': /^no vmap in tfjs/ };
 const torchTs = torchTsCpu('one');
 
 async function load(name: NodeLibName): Promise<Library | null> {

@@ -113,6 +113,8 @@ export const jsPytorch: Library = {
       }
       case 'per-sample-vmap':
       case 'per-sample-loop':
+      case 'per-sample-cnn-vmap':
+      case 'per-sample-cnn-loop':
         return { na: 'no function transforms (vmap, grad) in js-pytorch' };
       case 'tiny-fwd-bwd': {
         const x = t(uniform(4, 1), [4], true);

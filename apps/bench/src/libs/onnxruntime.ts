@@ -122,6 +122,8 @@ function setup(w: Workload): Setup | Promise<Setup> {
       return { na: 'no FFT graph: ONNX DFT needs opset 17, the bench builds opset 13' };
     case 'per-sample-vmap':
     case 'per-sample-loop':
+    case 'per-sample-cnn-vmap':
+    case 'per-sample-cnn-loop':
       return { na: 'onnxruntime-node has no autograd' };
     case 'tiny-fwd-bwd':
       return { na: 'onnxruntime-node has no autograd' };

@@ -250,6 +250,8 @@ export function tfjsLibrary(name: NodeLibName, backend: TfjsBackend): Library {
         }
         case 'per-sample-vmap':
         case 'per-sample-loop':
+        case 'per-sample-cnn-vmap':
+        case 'per-sample-cnn-loop':
           return { na: 'no vmap in tfjs (per-sample gradients need function transforms)' };
         case 'tiny-fwd-bwd': {
           // tfjs's autograd is functional: the gradient of sum(x * x) at x, with nothing to drop.

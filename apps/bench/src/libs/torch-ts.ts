@@ -183,6 +183,9 @@ function setupOn(w: Workload, device: Dev): Setup {
     case 'per-sample-vmap':
     case 'per-sample-loop':
       return perSample(w, device);
+    case 'per-sample-cnn-vmap':
+    case 'per-sample-cnn-loop':
+      return perSampleCnn(w, device);
     case 'tiny-fwd-bwd': {
       const x = f32(uniform(4, 1), [4], device, true);
       const opt = new torch.optim.SGD([x]);
@@ -217,18 +220,50 @@ function perSample(w: Workload, device: Dev): Setup {
   const y = device === 'cpu' ? yCpu : yCpu.to(device);
   const loss = (q: Record<string, Tensor>, xi: Tensor, yi: Tensor): Tensor =>
     F.crossEntropy(F.linear(F.relu(F.linear(xi.unsqueeze(0), q.w1, q.b1)), q.w2, q.b2), yi.unsqueeze(0));
+  return perSampleRun(w.id === 'per-sample-vmap', loss, p, x, y, batch, device);
+}
+
+/** Per-sample gradients of a small CNN's loss (Note [Per-sample gradient rows]). */
+function perSampleCnn(w: Workload, device: Dev): Setup {
+  const { size, channels, classes, batch } = w.shapes.psgCnn!;
+  const features = channels * ((size - 2) / 2) ** 2;
+  const p: Record<string, Tensor> = {
+    w1: f32(uniform(channels * 9, 10, -0.3, 0.3), [channels, 1, 3, 3], device),
+    b1: f32(uniform(channels, 11, -0.3, 0.3), [channels], device),
+    w2: f32(uniform(classes * features, 12, -0.3, 0.3), [classes, features], device),
+    b2: f32(uniform(classes, 13, -0.3, 0.3), [classes], device),
+  };
+  const x = f32(uniform(batch * size * size, 3), [batch, 1, size, size], device);
+  const yCpu = torch.tensor(Array.from(labels(batch, classes, 4)), { dtype: 'int64' });
+  const y = device === 'cpu' ? yCpu : yCpu.to(device);
+  const loss = (q: Record<string, Tensor>, xi: Tensor, yi: Tensor): Tensor => {
+    const h = F.maxPool2d(F.relu(F.conv2d(xi.unsqueeze(0), q.w1, q.b1)), 2);
+    return F.crossEntropy(F.linear(h.flatten(1), q.w2, q.b2), yi.unsqueeze(0));
+  };
+  return perSampleRun(w.id === 'per-sample-cnn-vmap', loss, p, x, y, batch, device);
+}
+
+/** vmap(grad(loss)) over (x, y), or the loop of grad calls stacked; every gradient flattened (w1, b1, w2, b2). */
+function perSampleRun(
+  vmapped: boolean,
+  loss: (q: Record<string, Tensor>, xi: Tensor, yi: Tensor) => Tensor,
+  p: Record<string, Tensor>,
+  x: Tensor,
+  y: Tensor,
+  batch: number,
+  device: Dev,
+): Setup {
   const g = torch.func.grad(loss);
   const flat = (gs: Record<string, Tensor>): Tensor => torch.cat(['w1', 'b1', 'w2', 'b2'].map((k) => gs[k].reshape([batch, -1])), 1);
-  const run =
-    w.id === 'per-sample-vmap'
-      ? () => torch.tidy(() => flat(torch.func.vmap(g, { inDims: [null, 0, 0] })(p, x, y) as Record<string, Tensor>))
-      : () =>
-          torch.tidy(() => {
-            const rows = Array.from({ length: batch }, (_, n) => g(p, x.select(0, n), y.select(0, n)) as Record<string, Tensor>);
-            const out: Record<string, Tensor> = {};
-            for (const k of ['w1', 'b1', 'w2', 'b2']) out[k] = torch.stack(rows.map((r) => r[k]));
-            return flat(out);
-          });
+  const run = vmapped
+    ? () => torch.tidy(() => flat(torch.func.vmap(g, { inDims: [null, 0, 0] })(p, x, y) as Record<string, Tensor>))
+    : () =>
+        torch.tidy(() => {
+          const rows = Array.from({ length: batch }, (_, n) => g(p, x.select(0, n), y.select(0, n)) as Record<string, Tensor>);
+          const out: Record<string, Tensor> = {};
+          for (const k of ['w1', 'b1', 'w2', 'b2']) out[k] = torch.stack(rows.map((r) => r[k]));
+          return flat(out);
+        });
   return prepared([...Object.values(p), x, y], run, device);
 }
 
