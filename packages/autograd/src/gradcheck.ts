@@ -203,9 +203,8 @@ async function analyticalJacobian(
             const g = grads[n];
             if (!g) continue;
             const x = inputs[diff[n]];
-            if (g.dtype !== x.dtype || !sameShape(g.shape, x.shape)) {
-              return `gradcheck: the gradient of output ${k} for input ${diff[n]} has dtype ${g.dtype} and shape [${g.shape.join(', ')}], but the input has dtype ${x.dtype} and shape [${x.shape.join(', ')}]`;
-            }
+            const bad = gradientMismatch(k, diff[n], g, x);
+            if (bad) return bad;
             const v = await float64Values(g);
             const col = jac[n][k]!;
             for (let j = 0; j < v.length; j++) col[j * outs[k].numel + m] = v[j];
@@ -282,9 +281,8 @@ async function fastGradcheck(
           const g = grads[n];
           if (!g) continue;
           const x = inputs[diff[n]];
-          if (g.dtype !== x.dtype || !sameShape(g.shape, x.shape)) {
-            return fail(o, `gradcheck: the gradient of output ${k} for input ${diff[n]} has dtype ${g.dtype} and shape [${g.shape.join(', ')}], but the input has dtype ${x.dtype} and shape [${x.shape.join(', ')}]`);
-          }
+          const bad = gradientMismatch(k, diff[n], g, x);
+          if (bad) return fail(o, bad);
           if (x.numel() > 0) analytical[n][k] = dot(us[n], await float64Values(g));
         }
       } finally {
@@ -435,6 +433,12 @@ function rebuild(like: Tensor, values: Float64Array): Tensor {
   base.dispose();
   if (like.requiresGrad) leaf.requiresGrad_(true);
   return leaf;
+}
+
+/** What is wrong with the gradient `g` of output k for input i (a dtype or shape other than the input's), or null. */
+function gradientMismatch(k: number, i: number, g: Tensor, x: Tensor): string | null {
+  if (g.dtype === x.dtype && sameShape(g.shape, x.shape)) return null;
+  return `gradcheck: the gradient of output ${k} for input ${i} has dtype ${g.dtype} and shape [${g.shape.join(', ')}], but the input has dtype ${x.dtype} and shape [${x.shape.join(', ')}]`;
 }
 
 function sameShape(a: readonly number[], b: readonly number[]): boolean {

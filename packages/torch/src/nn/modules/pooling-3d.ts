@@ -1,11 +1,9 @@
 import type { BoundArgs } from '@torch-ts/core';
 import type { Tensor } from '../internal';
 import { initBinder } from '../init-args';
-import { Module } from '../module';
 import * as F from '../functional';
-import { pyRepr } from '../repr';
 import type { IntOrTuple } from './conv';
-import { MaxPoolNd, intOrTuple, type AvgPoolOptions, type MaxPoolBound, type MaxPoolOptions } from './pooling';
+import { AdaptiveAvgPoolNd, AvgPoolNd, MaxPoolNd, type AdaptivePoolArgs, type AvgPoolArgs, type MaxPoolBound, type MaxPoolOptions } from './pooling';
 
 /** MaxPool3d, AvgPool3d and AdaptiveAvgPool3d: the 2-d layers' options over three dims. */
 
@@ -30,60 +28,22 @@ export class MaxPool3d extends MaxPoolNd {
   }
 }
 
-export class AvgPool3d extends Module {
-  readonly kernelSize: IntOrTuple;
-  readonly stride: IntOrTuple;
-  readonly padding: IntOrTuple;
-  readonly ceilMode: boolean;
-  readonly countIncludePad: boolean;
-  readonly divisorOverride: number | null;
-
-  constructor(
-    ...args: BoundArgs<
-      [kernelSize: IntOrTuple],
-      [stride: IntOrTuple, padding: IntOrTuple, ceilMode: boolean, countIncludePad: boolean, divisorOverride: number],
-      AvgPoolOptions & { kernelSize?: IntOrTuple }
-    >
-  ) {
-    super();
-    const [kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride] = avgPool3dArgs.bind(args);
-    this.kernelSize = intOrTuple('AvgPool3d', 'kernelSize', kernelSize);
-    this.stride = stride == null ? this.kernelSize : intOrTuple('AvgPool3d', 'stride', stride);
-    this.padding = intOrTuple('AvgPool3d', 'padding', padding);
-    this.ceilMode = ceilMode;
-    this.countIncludePad = countIncludePad;
-    this.divisorOverride = divisorOverride ?? null;
+export class AvgPool3d extends AvgPoolNd {
+  constructor(...args: AvgPoolArgs) {
+    super('AvgPool3d', avgPool3dArgs.bind(args));
   }
 
   override forward(input: Tensor): Tensor {
-    return F.avgPool3d(input, this.kernelSize, {
-      stride: this.stride,
-      padding: this.padding,
-      ceilMode: this.ceilMode,
-      countIncludePad: this.countIncludePad,
-      divisorOverride: this.divisorOverride,
-    });
-  }
-
-  override extraRepr(): string {
-    return `kernel_size=${pyRepr(this.kernelSize)}, stride=${pyRepr(this.stride)}, padding=${pyRepr(this.padding)}`;
+    return F.avgPool3d(input, this.kernelSize, this.poolOptions());
   }
 }
 
-export class AdaptiveAvgPool3d extends Module {
-  readonly outputSize: number | readonly (number | null)[];
-
-  constructor(...args: BoundArgs<[outputSize: number | readonly (number | null)[]], [], { outputSize?: number | readonly (number | null)[] }>) {
-    super();
-    const [outputSize] = adaptiveAvgPool3dArgs.bind(args);
-    this.outputSize = intOrTuple('AdaptiveAvgPool3d', 'outputSize', outputSize, true);
+export class AdaptiveAvgPool3d extends AdaptiveAvgPoolNd {
+  constructor(...args: AdaptivePoolArgs) {
+    super('AdaptiveAvgPool3d', adaptiveAvgPool3dArgs.bind(args));
   }
 
   override forward(input: Tensor): Tensor {
     return F.adaptiveAvgPool3d(input, this.outputSize);
-  }
-
-  override extraRepr(): string {
-    return `output_size=${pyRepr(this.outputSize)}`;
   }
 }

@@ -89,7 +89,10 @@ export interface AvgPoolOptions {
   divisorOverride?: number | null;
 }
 
-export class AvgPool2d extends Module {
+export type AvgPoolBound = ReturnType<typeof avgPool2dArgs.bind>;
+
+/** AvgPool2d and AvgPool3d: the options kept as given, the functional's options, the repr (PyTorch's _AvgPoolNd). */
+export abstract class AvgPoolNd extends Module {
   readonly kernelSize: IntOrTuple;
   readonly stride: IntOrTuple;
   readonly padding: IntOrTuple;
@@ -97,31 +100,19 @@ export class AvgPool2d extends Module {
   readonly countIncludePad: boolean;
   readonly divisorOverride: number | null;
 
-  constructor(
-    ...args: BoundArgs<
-      [kernelSize: IntOrTuple],
-      [stride: IntOrTuple, padding: IntOrTuple, ceilMode: boolean, countIncludePad: boolean, divisorOverride: number],
-      AvgPoolOptions & { kernelSize?: IntOrTuple }
-    >
-  ) {
+  protected constructor(cls: string, bound: AvgPoolBound) {
     super();
-    const [kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride] = avgPool2dArgs.bind(args);
-    this.kernelSize = intOrTuple('AvgPool2d', 'kernelSize', kernelSize);
-    this.stride = stride == null ? this.kernelSize : intOrTuple('AvgPool2d', 'stride', stride);
-    this.padding = intOrTuple('AvgPool2d', 'padding', padding);
+    const [kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride] = bound;
+    this.kernelSize = intOrTuple(cls, 'kernelSize', kernelSize);
+    this.stride = stride == null ? this.kernelSize : intOrTuple(cls, 'stride', stride);
+    this.padding = intOrTuple(cls, 'padding', padding);
     this.ceilMode = ceilMode;
     this.countIncludePad = countIncludePad;
     this.divisorOverride = divisorOverride ?? null;
   }
 
-  override forward(input: Tensor): Tensor {
-    return F.avgPool2d(input, this.kernelSize, {
-      stride: this.stride,
-      padding: this.padding,
-      ceilMode: this.ceilMode,
-      countIncludePad: this.countIncludePad,
-      divisorOverride: this.divisorOverride,
-    });
+  protected poolOptions(): { stride: IntOrTuple; padding: IntOrTuple; ceilMode: boolean; countIncludePad: boolean; divisorOverride: number | null } {
+    return { stride: this.stride, padding: this.padding, ceilMode: this.ceilMode, countIncludePad: this.countIncludePad, divisorOverride: this.divisorOverride };
   }
 
   override extraRepr(): string {
@@ -129,21 +120,46 @@ export class AvgPool2d extends Module {
   }
 }
 
-export class AdaptiveAvgPool2d extends Module {
-  readonly outputSize: number | readonly (number | null)[];
+export type AvgPoolArgs = BoundArgs<
+  [kernelSize: IntOrTuple],
+  [stride: IntOrTuple, padding: IntOrTuple, ceilMode: boolean, countIncludePad: boolean, divisorOverride: number],
+  AvgPoolOptions & { kernelSize?: IntOrTuple }
+>;
 
-  constructor(...args: BoundArgs<[outputSize: number | readonly (number | null)[]], [], { outputSize?: number | readonly (number | null)[] }>) {
-    super();
-    const [outputSize] = adaptiveAvgPool2dArgs.bind(args);
-    this.outputSize = intOrTuple('AdaptiveAvgPool2d', 'outputSize', outputSize, true);
+export class AvgPool2d extends AvgPoolNd {
+  constructor(...args: AvgPoolArgs) {
+    super('AvgPool2d', avgPool2dArgs.bind(args));
   }
 
   override forward(input: Tensor): Tensor {
-    return F.adaptiveAvgPool2d(input, this.outputSize);
+    return F.avgPool2d(input, this.kernelSize, this.poolOptions());
+  }
+}
+
+export type AdaptiveOutputSize = number | readonly (number | null)[];
+export type AdaptivePoolArgs = BoundArgs<[outputSize: AdaptiveOutputSize], [], { outputSize?: AdaptiveOutputSize }>;
+
+/** AdaptiveAvgPool2d and AdaptiveAvgPool3d: the output size as given, the repr. */
+export abstract class AdaptiveAvgPoolNd extends Module {
+  readonly outputSize: AdaptiveOutputSize;
+
+  protected constructor(cls: string, [outputSize]: readonly [unknown]) {
+    super();
+    this.outputSize = intOrTuple(cls, 'outputSize', outputSize, true);
   }
 
   override extraRepr(): string {
     return `output_size=${pyRepr(this.outputSize)}`;
+  }
+}
+
+export class AdaptiveAvgPool2d extends AdaptiveAvgPoolNd {
+  constructor(...args: AdaptivePoolArgs) {
+    super('AdaptiveAvgPool2d', adaptiveAvgPool2dArgs.bind(args));
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.adaptiveAvgPool2d(input, this.outputSize);
   }
 }
 
