@@ -195,25 +195,13 @@ async function analyticalJacobian(
       for (let m = 0; m < outs[k].numel; m++) {
         const oneHot = new Float64Array(outs[k].numel);
         oneHot[m] = 1;
-        const g0 = tensor(oneHot, { dtype: o.dtype, device: o.device });
-        const gradOutput = g0.reshape([...o.shape]);
-        const grads = grad([o], diff.map((i) => inputs[i]), { gradOutputs: [gradOutput], retainGraph: true, allowUnused: true });
-        try {
-          for (let n = 0; n < diff.length; n++) {
-            const g = grads[n];
-            if (!g) continue;
-            const x = inputs[diff[n]];
-            const bad = gradientMismatch(k, diff[n], g, x);
-            if (bad) return bad;
-            const v = await float64Values(g);
-            const col = jac[n][k]!;
-            for (let j = 0; j < v.length; j++) col[j * outs[k].numel + m] = v[j];
-          }
-        } finally {
-          for (const g of grads) g?.dispose();
-          gradOutput.dispose();
-          g0.dispose();
-        }
+        const grads = await weightedGradients(o, oneHot, k, inputs, diff);
+        if (typeof grads === 'string') return grads;
+        grads.forEach((v, n) => {
+          if (!v) return;
+          const col = jac[n][k]!;
+          for (let j = 0; j < v.length; j++) col[j * outs[k].numel + m] = v[j];
+        });
       }
     }
   } finally {
@@ -273,23 +261,11 @@ async function fastGradcheck(
     for (let k = 0; k < outs.length; k++) {
       const out = outputs[k];
       if (!outs[k].floating || !out.requiresGrad || outs[k].numel === 0) continue;
-      const g0 = tensor(vs[k]!, { dtype: out.dtype, device: out.device });
-      const gradOutput = g0.reshape([...out.shape]);
-      const grads = grad([out], diff.map((i) => inputs[i]), { gradOutputs: [gradOutput], retainGraph: true, allowUnused: true });
-      try {
-        for (let n = 0; n < diff.length; n++) {
-          const g = grads[n];
-          if (!g) continue;
-          const x = inputs[diff[n]];
-          const bad = gradientMismatch(k, diff[n], g, x);
-          if (bad) return fail(o, bad);
-          if (x.numel() > 0) analytical[n][k] = dot(us[n], await float64Values(g));
-        }
-      } finally {
-        for (const g of grads) g?.dispose();
-        gradOutput.dispose();
-        g0.dispose();
-      }
+      const grads = await weightedGradients(out, vs[k]!, k, inputs, diff);
+      if (typeof grads === 'string') return fail(o, grads);
+      grads.forEach((v, n) => {
+        if (v && v.length > 0) analytical[n][k] = dot(us[n], v);
+      });
     }
   } finally {
     disposeOutputs(outputs, inputs);
@@ -433,6 +409,40 @@ function rebuild(like: Tensor, values: Float64Array): Tensor {
   base.dispose();
   if (like.requiresGrad) leaf.requiresGrad_(true);
   return leaf;
+}
+
+/**
+ * The gradients of output k (`out`) with grad_output `weights`, for each input that requires
+ * grad, as float64 values (null where the input is unused); or what is wrong with one.
+ */
+async function weightedGradients(
+  out: Tensor,
+  weights: Float64Array,
+  k: number,
+  inputs: readonly Tensor[],
+  diff: readonly number[],
+): Promise<(Float64Array | null)[] | string> {
+  const g0 = tensor(weights, { dtype: out.dtype, device: out.device });
+  const gradOutput = g0.reshape([...out.shape]);
+  const grads = grad([out], diff.map((i) => inputs[i]), { gradOutputs: [gradOutput], retainGraph: true, allowUnused: true });
+  try {
+    const values: (Float64Array | null)[] = [];
+    for (let n = 0; n < diff.length; n++) {
+      const g = grads[n];
+      if (!g) {
+        values.push(null);
+        continue;
+      }
+      const bad = gradientMismatch(k, diff[n], g, inputs[diff[n]]);
+      if (bad) return bad;
+      values.push(await float64Values(g));
+    }
+    return values;
+  } finally {
+    for (const g of grads) g?.dispose();
+    gradOutput.dispose();
+    g0.dispose();
+  }
 }
 
 /** What is wrong with the gradient `g` of output k for input i (a dtype or shape other than the input's), or null. */
