@@ -5,19 +5,15 @@
  * goldens, in float32 on device 'webgpu': output, input and weight gradients at the CPU
  * tests' tolerances.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import golden from './goldens/nn_layers_3d.json';
+import { expectCloseToGoldenOnWebgpu as expectClose, type GoldenTensor as G } from './layer-goldens';
 
 vi.setConfig({ testTimeout: 120_000 });
 
 const { nn } = torch;
 
-interface G {
-  shape: number[];
-  dtype: string;
-  values: number[];
-}
 interface Case {
   x: G;
   args: G[];
@@ -37,16 +33,6 @@ interface Bag {
 }
 
 const onDevice = (g: G) => torch.tensor(g.values, { dtype: g.dtype === 'int64' ? 'int64' : 'float32' }).reshape(g.shape).to('webgpu');
-
-/** The CPU tests' float32 tolerances (PyTorch's own: rtol 1.3e-6, atol 1e-5). */
-async function expectClose(t: torch.Tensor, g: G, what: string, rtol = 1.3e-6, atol = 1e-5): Promise<void> {
-  expect(t.device.type, what).toBe('webgpu');
-  expect(t.shape, what).toEqual(g.shape);
-  const v = Array.from((await t.data()) as Float32Array, Number);
-  v.forEach((x, i) => {
-    if (!(Math.abs(x - g.values[i]) <= atol + rtol * Math.abs(g.values[i]))) expect.fail(`${what}[${i}]: ${x} vs PyTorch ${g.values[i]}`);
-  });
-}
 
 const L = { ...golden.layers, ...golden.upsample, ...golden.losses } as Record<string, Case>;
 const cases: Record<string, [number, () => torch.nn.Module]> = {

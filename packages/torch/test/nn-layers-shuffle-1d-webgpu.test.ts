@@ -4,19 +4,15 @@
  * reshapes]), so a few of nn-layers-shuffle-1d.test.ts's PyTorch goldens, in float32 on
  * device 'webgpu': output, input and weight gradients at the CPU tests' tolerances.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import golden from './goldens/nn_layers_shuffle_1d.json';
+import { expectCloseToGoldenOnWebgpu as expectClose, type GoldenTensor as G } from './layer-goldens';
 
 vi.setConfig({ testTimeout: 120_000 });
 
 const { nn } = torch;
 
-interface G {
-  shape: number[];
-  dtype: string;
-  values: number[];
-}
 interface Case {
   x: G;
   y: G;
@@ -26,16 +22,6 @@ interface Case {
 }
 
 const onDevice = (g: G) => torch.tensor(g.values, { dtype: 'float32' }).reshape(g.shape).to('webgpu');
-
-/** The CPU tests' float32 tolerances (PyTorch's own: rtol 1.3e-6, atol 1e-5). */
-async function expectClose(t: torch.Tensor, g: G, what: string, rtol = 1.3e-6, atol = 1e-5): Promise<void> {
-  expect(t.device.type, what).toBe('webgpu');
-  expect(t.shape, what).toEqual(g.shape);
-  const v = Array.from((await t.data()) as Float32Array, Number);
-  v.forEach((x, i) => {
-    if (!(Math.abs(x - g.values[i]) <= atol + rtol * Math.abs(g.values[i]))) expect.fail(`${what}[${i}]: ${x} vs PyTorch ${g.values[i]}`);
-  });
-}
 
 const L = golden.layers as Record<string, Case>;
 const cases: Record<string, [number, () => torch.nn.Module]> = {
