@@ -2,17 +2,23 @@
 // Sums the vitest summaries in a `pnpm test` log (one per package, prefixed by turbo) into
 // the one closing line CI reads: `tests: N passed, M failed`. Strict xfails that failed as
 // expected count as passed: each is an assertion that held.
-// A failure outside any test (an install, a build or a typecheck that failed, so no vitest
-// summary says so) still shows: given the run's exit status, a failed run whose summaries
-// count no failure counts one.
+// A failure outside any test (an install, a build or a typecheck that failed, or an error
+// vitest caught outside every test, so no test counts it) still shows: given the run's exit
+// status, a failed run whose summaries count no failure counts one.
+// Before that line it repeats what failed (failed tests, vitest's unhandled errors, the turbo
+// tasks that exited non-zero), because a CI record may keep only the end of a long log.
 // Usage: node tools/test-summary.mjs <log> [exit-status]
 import { readFileSync } from 'node:fs';
 
+const MAX_REPORT_LINES = 80;
 const text = readFileSync(process.argv[2], 'utf8').replace(/\x1b\[[0-9;]*m/g, '');
+// turbo prefixes each task's lines with `package:task: `.
+const lines = text.split('\n').map((l) => l.replace(/^@?[\w./-]+:[\w:-]+: /, ''));
+
 let passed = 0;
 let failed = 0;
 let suites = 0;
-for (const line of text.split('\n')) {
+for (const line of lines) {
   const m = /\bTests\s+(.*)\(\d+\)\s*$/.exec(line);
   if (!m) continue;
   suites++;
@@ -21,7 +27,29 @@ for (const line of text.split('\n')) {
     else passed += Number(n);
   }
 }
+
+/** The lines that say what failed: FAIL lines, unhandled-error blocks, error counts, failed turbo tasks. */
+function failureReport() {
+  const out = [];
+  let inBlock = 0;
+  for (const line of lines) {
+    if (/Unhandled (Error|Rejection)/.test(line)) inBlock = 25;
+    if (inBlock > 0) {
+      if (line.trim() !== '') out.push(line);
+      inBlock--;
+      if (/^This error originated in/.test(line.trim())) inBlock = 0;
+      continue;
+    }
+    if (/^\s*FAIL\s/.test(line) || /^\s*Errors\s+\d+ errors?/.test(line) || /ERROR\s+command .* exited/.test(line) || /^\s*Failed:\s/.test(line) || /\[vitest-(pool|worker|pool-runner)\]/.test(line)) out.push(line);
+  }
+  return [...new Set(out)].slice(0, MAX_REPORT_LINES);
+}
+
 const status = Number(process.argv[3] ?? 0);
+if (status !== 0 || failed > 0 || suites === 0) {
+  const report = failureReport();
+  if (report.length) console.log(`test-summary: what failed\n${report.map((l) => `  ${l}`).join('\n')}`);
+}
 if (suites === 0) {
   console.log(`tests: ${passed} passed, ${Math.max(failed, 1)} failed`);
   console.error('test-summary: no vitest summary found in the log');
