@@ -148,6 +148,10 @@ if (cpu) {
     'const opts: F.AvgPool2dOptions = { stride: 1 };',
     'export const out: torch.Tensor = lin.forward(torch.ones([1, 2]));',
     'opt.step();',
+    // Types reached through namespaces nested in namespaces (tools/fix-dts-namespaces.mjs).
+    'export type Packed = torch.nn.utils.rnn.PackedSequence;',
+    'export const spec: torch.utils.data.WorkerSpec = { module: "m.js", name: "D" };',
+    'export type Normal = torch.distributions.constraints.Constraint;',
     'export { opts };',
     '',
   ].join('\n');
