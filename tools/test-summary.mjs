@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Sums the vitest summaries in a `pnpm test` log (one per package, prefixed by turbo) into
 // the one closing line CI reads: `tests: N passed, M failed`. Strict xfails that failed as
-// expected count as passed: each is an assertion that held.
+// expected count as passed: each is an assertion that held. Skipped tests count as failed:
+// CI requires every suite to run (WebGPU ones too), and vitest skips the tests of a file whose
+// setup hook failed, with only the file counted as failed.
 // A failure outside any test (an install, a build or a typecheck that failed, or an error
 // vitest caught outside every test, so no test counts it) still shows: given the run's exit
 // status, a failed run whose summaries count no failure counts one.
@@ -22,9 +24,9 @@ for (const line of lines) {
   const m = /\bTests\s+(.*)\(\d+\)\s*$/.exec(line);
   if (!m) continue;
   suites++;
-  for (const [, n, kind] of m[1].matchAll(/(\d+) (passed|failed|expected fail)/g)) {
-    if (kind === 'failed') failed += Number(n);
-    else passed += Number(n);
+  for (const [, n, kind] of m[1].matchAll(/(\d+) (passed|failed|expected fail|skipped|todo)/g)) {
+    if (kind === 'passed' || kind === 'expected fail') passed += Number(n);
+    else failed += Number(n);
   }
 }
 
@@ -32,7 +34,13 @@ for (const line of lines) {
 function failureReport() {
   const out = [];
   let inBlock = 0;
+  let afterFail = false;
   for (const line of lines) {
+    // The error that follows a FAIL line says why (an assertion, a hook that timed out).
+    if (afterFail && line.trim() !== '') {
+      afterFail = false;
+      if (/^\s*(\w*Error|AssertionError)\b/.test(line)) out.push(`    ${line.trim()}`);
+    }
     if (/Unhandled (Error|Rejection)/.test(line)) inBlock = 25;
     if (inBlock > 0) {
       if (line.trim() !== '') out.push(line);
@@ -40,6 +48,7 @@ function failureReport() {
       if (/^This error originated in/.test(line.trim())) inBlock = 0;
       continue;
     }
+    if (/^\s*FAIL\s/.test(line)) afterFail = true;
     if (/^\s*FAIL\s/.test(line) || /^\s*Errors\s+\d+ errors?/.test(line) || /ERROR\s+command .* exited/.test(line) || /^\s*Failed:\s/.test(line) || /\[vitest-(pool|worker|pool-runner)\]/.test(line)) out.push(line);
   }
   return [...new Set(out)].slice(0, MAX_REPORT_LINES);

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { HANG_TIMEOUTS, TEARDOWN_TIMEOUT } from '../../tools/vitest/timeouts';
 
 // Tests run from src through the '@torch-ts/source' export condition: no build needed.
 export default defineConfig({
@@ -7,9 +8,9 @@ export default defineConfig({
   test: {
     pool: 'forks',
     include: ['test/**/*.test.ts'],
-    // Only a hang guard: loading a peer library takes seconds on a loaded 2-core machine.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Loading a peer library takes seconds on a loaded 2-core machine (Note [Timeouts only catch hangs]).
+    ...HANG_TIMEOUTS,
+    teardownTimeout: TEARDOWN_TIMEOUT,
     // tfjs-core's ES build (its gradients) has extensionless imports that Node's own ESM
     // loader does not resolve: vitest transforms it (test/webgpu.test.ts trains tfjs's MLP).
     server: { deps: { inline: [/@tensorflow[\\/]tfjs-core/] } },

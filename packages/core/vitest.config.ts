@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { HANG_TIMEOUTS, TEARDOWN_TIMEOUT } from '../../tools/vitest/timeouts';
 
 // Tests run from src through the '@torch-ts/source' export condition: no build needed.
 const resolve = { conditions: ['@torch-ts/source'] };
@@ -9,8 +10,8 @@ const ssr = { resolve };
 // tools/vitest/shared-worker-setup.ts).
 const FRESH = ['test/dispatcher.test.ts'];
 const test = {
-  // A timeout only catches a hang: tests assert values, never speed, and must pass on a loaded machine.
-  testTimeout: 60_000,
+  // Note [Timeouts only catch hangs].
+  ...HANG_TIMEOUTS,
   // Kernels check their arguments against their schemas' types (core's Note [Checking kernel arguments]).
   env: { TORCH_TS_CHECK_KERNEL_ARGS: '1' },
   pool: 'forks' as const,
@@ -21,6 +22,7 @@ export default defineConfig({
   resolve,
   ssr,
   test: {
+    teardownTimeout: TEARDOWN_TIMEOUT,
     projects: [
       { resolve, ssr, test: { ...test, name: 'shared', isolate: false, include: ['test/**/*.test.ts'], exclude: FRESH, setupFiles: ['../../tools/vitest/shared-worker-setup.ts'] } },
       { resolve, ssr, test: { ...test, name: 'fresh', include: FRESH } },

@@ -1,13 +1,13 @@
 import { defineConfig } from 'vitest/config';
+import { HANG_TIMEOUTS, TEARDOWN_TIMEOUT } from '../../tools/vitest/timeouts';
 
 // Tests run from src through the '@torch-ts/source' export condition: no build needed.
 // The suite runs three times: once per build of the WebAssembly kernels (Note [Two builds of
 // the kernels]; Node 20 validates relaxed SIMD only behind a flag) and once on the JS loops.
 const resolve = { conditions: ['@torch-ts/source'] };
 // Tests that start worker threads (threadsReady) wait for the OS to schedule them: seconds on
-// a loaded 2-core machine, where a thread-count test once timed out at vitest's default 5 s.
-// The limit only bounds a hang; what the tests assert does not depend on time.
-const testTimeout = 60_000;
+// a loaded 2-core machine, where a thread-count test once timed out at vitest's default 5 s
+// (Note [Timeouts only catch hangs]).
 const ssr = { resolve: { conditions: ['@torch-ts/source'] } };
 // Test files share worker processes (Note [Test files share worker processes] in
 // tools/vitest/shared-worker-setup.ts).
@@ -16,16 +16,17 @@ export default defineConfig({
   resolve,
   ssr,
   test: {
+    teardownTimeout: TEARDOWN_TIMEOUT,
     projects: [
-      { resolve, ssr, test: { name: 'simd', testTimeout, ...shared, execArgv: ['--expose-gc'], pool: 'forks', include: ['test/**/*.test.ts'], env: { TORCH_TS_WASM: 'simd' } } },
+      { resolve, ssr, test: { name: 'simd', ...HANG_TIMEOUTS, ...shared, execArgv: ['--expose-gc'], pool: 'forks', include: ['test/**/*.test.ts'], env: { TORCH_TS_WASM: 'simd' } } },
       // The JS loops that run where WebAssembly SIMD is missing (no thread pool, no wasm kernels to check).
-      { resolve, ssr, test: { name: 'js', testTimeout, ...shared, execArgv: ['--expose-gc'], pool: 'forks', include: ['test/**/*.test.ts'], exclude: ['test/threads.test.ts', 'test/pointwise-wasm.test.ts', 'test/copy-wasm.test.ts', 'test/softmax-wasm.test.ts', 'test/sum-wasm.test.ts', 'test/conv2d.test.ts'], env: { TORCH_TS_WASM: 'off' } } },
+      { resolve, ssr, test: { name: 'js', ...HANG_TIMEOUTS, ...shared, execArgv: ['--expose-gc'], pool: 'forks', include: ['test/**/*.test.ts'], exclude: ['test/threads.test.ts', 'test/pointwise-wasm.test.ts', 'test/copy-wasm.test.ts', 'test/softmax-wasm.test.ts', 'test/sum-wasm.test.ts', 'test/conv2d.test.ts'], env: { TORCH_TS_WASM: 'off' } } },
       {
         resolve,
         ssr,
         test: {
           name: 'relaxed-simd',
-          testTimeout,
+          ...HANG_TIMEOUTS,
           ...shared,
           pool: 'forks',
           include: ['test/**/*.test.ts'],

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { HANG_TIMEOUTS, TEARDOWN_TIMEOUT } from '../../tools/vitest/timeouts';
 
 // Tests run from src through the '@torch-ts/source' export condition: no build needed. Test
 // files share worker processes (Note [Test files share worker processes] in
@@ -9,6 +10,6 @@ export default defineConfig({
   // Kernels check their arguments against their schemas' types (core's Note [Checking kernel arguments]).
   // Two workers even on a 2-core machine (vitest's default there is one): the WebGPU table's
   // shards and the CPU files then run side by side, and the suite's tail does not leave a core idle.
-  // A timeout only catches a hang: tests assert values, never speed, and must pass on a loaded machine.
-  test: { testTimeout: 60_000, env: { TORCH_TS_CHECK_KERNEL_ARGS: '1' }, pool: 'forks', maxWorkers: 2, isolate: false, setupFiles: ['../../tools/vitest/shared-worker-setup.ts'], include: ['test/**/*.test.ts'], execArgv: ['--expose-gc'] },
+  // Note [Timeouts only catch hangs].
+  test: { ...HANG_TIMEOUTS, teardownTimeout: TEARDOWN_TIMEOUT, env: { TORCH_TS_CHECK_KERNEL_ARGS: '1' }, pool: 'forks', maxWorkers: 2, isolate: false, setupFiles: ['../../tools/vitest/shared-worker-setup.ts'], include: ['test/**/*.test.ts'], execArgv: ['--expose-gc'] },
 });

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { HANG_TIMEOUTS, TEARDOWN_TIMEOUT } from '../../tools/vitest/timeouts';
 
 // Tests run from src through the '@torch-ts/source' export condition: no build needed.
 const resolve = { conditions: ['@torch-ts/source'] };
@@ -8,8 +9,8 @@ const ssr = { resolve };
 // files share worker processes] in tools/vitest/shared-worker-setup.ts).
 const FRESH = ['test/webgpu-uninitialised.test.ts', 'test/webgpu-runtime.test.ts', 'test/webgpu-exit.test.ts', 'test/webgpu-leak.test.ts'];
 const test = {
-  // A timeout only catches a hang: tests assert values, never speed, and must pass on a loaded machine.
-  testTimeout: 60_000,
+  // Note [Timeouts only catch hangs].
+  ...HANG_TIMEOUTS,
   // Kernels check their arguments against their schemas' types (core's Note [Checking kernel arguments]).
   env: { TORCH_TS_CHECK_KERNEL_ARGS: '1' },
   pool: 'forks' as const,
@@ -20,6 +21,7 @@ export default defineConfig({
   resolve,
   ssr,
   test: {
+    teardownTimeout: TEARDOWN_TIMEOUT,
     // Two workers even on a 2-core machine: the WebGPU files wait on SwiftShader much of the time.
     maxWorkers: 2,
     projects: [
