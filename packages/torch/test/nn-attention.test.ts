@@ -1,24 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import * as torch from '@torch-ts/torch';
+import { expectCloseToGolden as expectClose, fromGolden as fromG, type GoldenTensor as G } from './layer-goldens';
 import golden from './goldens/nn_attention.json';
 
 const { nn } = torch;
 
-interface G {
-  shape: number[];
-  dtype: string;
-  values: number[];
-}
-
-const fromG = (g: G) => torch.tensor(g.values, { dtype: g.dtype as torch.DType }).reshape(g.shape);
-
-function expectClose(t: torch.Tensor, g: G, what: string, rtol = 1.3e-6, atol = 1e-5): void {
-  expect(t.shape, what).toEqual(g.shape);
-  const v = Array.from(t.dataSync() as Float32Array, Number);
-  v.forEach((x, i) => {
-    if (!(Math.abs(x - g.values[i]) <= atol + rtol * Math.abs(g.values[i]))) expect.fail(`${what}[${i}]: ${x} vs PyTorch ${g.values[i]}`);
-  });
-}
 
 type MhaCase = { q: G; k?: G; v?: G; y: G; r: G; w: G | null; state: Record<string, G>; grads: Record<string, G>; qGrad: G; kpm?: boolean[][]; am?: G | boolean[][] };
 const M = golden.mha as unknown as Record<string, MhaCase>;

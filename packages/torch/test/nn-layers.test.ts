@@ -1,14 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import * as torch from '@torch-ts/torch';
+import { expectCloseToGolden as expectClose, fromGolden as fromG, type GoldenTensor as G } from './layer-goldens';
 import golden from './goldens/nn_layers.json';
 
 const { nn, optim } = torch;
 
-interface G {
-  shape: number[];
-  dtype: string;
-  values: number[];
-}
 interface Case {
   x: G;
   y: G;
@@ -16,18 +12,6 @@ interface Case {
   grads: Record<string, G>;
   state: Record<string, G>;
   xGrad?: G;
-}
-
-const fromG = (g: G) => torch.tensor(g.values, { dtype: g.dtype as torch.DType }).reshape(g.shape);
-
-/** float32 comparisons: |a - b| <= atol + rtol |b| (PyTorch's own float32 test tolerances). */
-function expectClose(t: torch.Tensor, g: G, what: string, rtol = 1.3e-6, atol = 1e-5): void {
-  expect(t.shape, what).toEqual(g.shape);
-  expect(t.dtype, what).toBe(g.dtype);
-  const v = Array.from(t.dataSync() as Float32Array, Number);
-  v.forEach((x, i) => {
-    if (!(Math.abs(x - g.values[i]) <= atol + rtol * Math.abs(g.values[i]))) expect.fail(`${what}[${i}]: ${x} vs PyTorch ${g.values[i]}`);
-  });
 }
 
 const L = golden.layers as Record<string, Case>;

@@ -7,17 +7,13 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
+import type { GoldenTensor as G } from './layer-goldens';
 import golden from './goldens/nn_rnn.json';
 
 vi.setConfig({ testTimeout: 120_000 });
 
 const { nn } = torch;
 
-interface G {
-  shape: number[];
-  dtype: string;
-  values: number[];
-}
 
 const onDevice = (g: G) => torch.tensor(g.values, { dtype: 'float32' }).reshape(g.shape).to('webgpu');
 

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
+import type { GoldenTensor as G } from './layer-goldens';
 import golden from './goldens/nn_transformer.json';
 import { expectCloseTo } from './fixtures/models/runs';
 
@@ -13,11 +14,6 @@ vi.setConfig({ testTimeout: 120_000 });
 
 const { nn } = torch;
 
-interface G {
-  shape: number[];
-  dtype: string;
-  values: number[];
-}
 type Case = { y: G; r: G; grads: Record<string, G> } & Record<string, G | boolean[][] | Record<string, G>>;
 const C = golden.cases as unknown as Record<string, Case>;
 const TOL = { rtol: 1.3e-6, atol: 1e-5 };
