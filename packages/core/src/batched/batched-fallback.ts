@@ -21,7 +21,28 @@ export function batchedFallbackWarned(op: string): boolean {
   return warned.has(op);
 }
 
+let traced: Set<string> | null = null;
+
+/**
+ * Runs `fn` and returns the names of the ops that ran the per-sample loop while it ran (every
+ * call, not only the first one that warned): tests list the ops still without a batching rule
+ * with it, whatever other code already made the fallback warn in this process.
+ */
+export function traceBatchedFallback(fn: () => void): string[] {
+  const outer = traced;
+  const mine = new Set<string>();
+  traced = mine;
+  try {
+    fn();
+  } finally {
+    traced = outer;
+    if (outer) for (const n of mine) outer.add(n);
+  }
+  return [...mine].sort();
+}
+
 function warnOnce(op: OperatorHandle): void {
+  traced?.add(op.name);
   if (warned.has(op.name)) return;
   warned.add(op.name);
   console.warn(

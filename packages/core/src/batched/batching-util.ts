@@ -133,3 +133,4 @@ export function defineBatchRule(op: string | OperatorHandle, rule: (c: RuleCall)
 function isMulti(r: RuleResult | RuleResult[]): r is RuleResult[] {
   return Array.isArray(r[0]);
 }
+

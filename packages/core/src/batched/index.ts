@@ -4,8 +4,10 @@
  */
 import { registerBatchedFallback } from './batched-fallback';
 import { registerNnRules } from './batching-rules-nn';
+import { registerNnExtraRules } from './batching-rules-nn-extra';
 import { registerPointwiseRules } from './batching-rules-pointwise';
 import { registerReductionRules } from './batching-rules-reduction';
+import { registerShapeRules } from './batching-rules-shape';
 import { registerViewRules } from './batching-rules-views';
 
 export {
@@ -18,7 +20,7 @@ export {
   wrapBatched,
   type VmapLevel,
 } from './batched-tensor';
-export { batchedFallbackWarned } from './batched-fallback';
+export { batchedFallbackWarned, traceBatchedFallback } from './batched-fallback';
 export { toPhysical, fromPhysical, isBatchedTensor, unwrapBatched, makeBatched } from './physical';
 
 let registered = false;
@@ -32,4 +34,6 @@ export function registerBatchingRules(): void {
   registerReductionRules();
   registerViewRules();
   registerNnRules();
+  registerNnExtraRules();
+  registerShapeRules();
 }
