@@ -28,6 +28,11 @@ let level = -1;
 let suppressed = 0;
 const duals = new Set<AutogradMeta>();
 
+/** Whether a dual level is active (Note [noGrad keeps forward AD]). */
+export function forwardLevelActive(): boolean {
+  return level >= 0;
+}
+
 /** Whether ops should compute tangents now. */
 export function forwardActive(): boolean {
   return level >= 0 && suppressed === 0;

@@ -2,8 +2,9 @@
  * The FuncTorchBatched fallback (Note [Batched tensors]): for an op with no batching rule,
  * select each sample of the arguments batched at the call's level, call the op per sample,
  * and stack the results at dim 0, as PyTorch's batchedTensorForLoopFallback does, warning
- * once per op that a rule is missing. An op that writes an argument (in-place, `out=`)
- * writes each sample of the batched argument it was given and returns that argument. An op
+ * once per op that a rule is missing. An in-place op writes each sample of the batched
+ * argument it was given and returns that argument; an `out=` form is refused, as PyTorch's
+ * fallback refuses it. An op
  * whose result is not a tensor (a data-dependent read: `item`, `equal`) is refused.
  */
 import { DispatchKey } from '../dispatch/dispatch-key';
@@ -107,6 +108,7 @@ export function loopFallback(op: OperatorHandle): BoxedKernel {
  * anything anyone else sees, and the whole composite then runs per sample instead.
  */
 function fallbackFor(op: OperatorHandle, set: DispatchKeySet): BoxedKernel {
+  if (op.def.tags?.includes('out')) return outRefused(op);
   const loop = loopFallback(op);
   if (!op.def.composite || hasBackendKernel(op, set)) return loop;
   const writes = op.schema.args.some((a) => a.mutable);
@@ -118,6 +120,17 @@ function fallbackFor(op: OperatorHandle, set: DispatchKeySet): BoxedKernel {
       if (e instanceof UnbatchedWriteError) return loop(ks, args);
       throw e;
     }
+  };
+}
+
+/**
+ * An `out=` form has no rule and cannot loop: PyTorch's fallback refuses it (the per-sample
+ * results would have to be written into an `out` whose batching the caller chose), so
+ * torch-ts does too, before anything is written.
+ */
+function outRefused(op: OperatorHandle): BoxedKernel {
+  return () => {
+    throw new TorchError(`vmap: Batching rule not implemented for aten::${op.name}; the fallback path doesn't work on out= or view ops.`);
   };
 }
 
