@@ -7,7 +7,9 @@
  * the op's per-sample results, within the op's tolerance; once with every tensor input
  * mapped, once with only the first (the others unbatched, broadcast over the batch). Ops
  * whose loop raises for a rearranged sample (a domain that needs order: sorted boundaries,
- * a positive-definite matrix) are compared on their first variant only where it ran.
+ * a positive-definite matrix) are compared on their first variant only where it ran. The ops
+ * that ran the per-sample fallback during the sweep (core's traceBatchedFallback) must be
+ * exactly STILL_LOOPED.
  */
 import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
@@ -53,17 +55,12 @@ const STILL_LOOPED = [
   'bucketize.Tensor', // batched boundaries
   'embedding', // a batched table
   'index.packed',
-  'index_add',
-  'index_add_',
-  'index_fill_.int_Scalar',
+  'index_add', // a batched index
+  'index_fill_.int_Scalar', // a batched index, or an unbatched self
   'index_put_.packed',
-  'masked_fill_.Scalar',
-  'masked_scatter_',
+  'masked_scatter_', // each sample consumes its source in its own order
   'masked_select', // an unbatched mask
   'native_batch_norm',
-  'scatter_.src',
-  'scatter_add_',
-  'scatter_reduce_.two',
   'searchsorted.Tensor', // a batched N-D sequence
   'take',
 ];

@@ -8,6 +8,7 @@ import { registerNnExtraRules } from './batching-rules-nn-extra';
 import { registerPointwiseRules } from './batching-rules-pointwise';
 import { registerReductionRules } from './batching-rules-reduction';
 import { registerShapeRules } from './batching-rules-shape';
+import { registerScatterRules } from './batching-rules-scatter';
 import { registerViewRules } from './batching-rules-views';
 
 export {
@@ -36,4 +37,5 @@ export function registerBatchingRules(): void {
   registerNnRules();
   registerNnExtraRules();
   registerShapeRules();
+  registerScatterRules();
 }
