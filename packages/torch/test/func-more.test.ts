@@ -98,6 +98,76 @@ describe('vmap batching rules (functorch goldens)', () => {
   });
 });
 
+describe('batching rules equal the loop over samples in the cases the OpInfo sweep does not reach', () => {
+  it('broadcast batch ranks, batched weights, whole-tensor reductions, in-place scatters, with no per-sample fallback', () => {
+    torch.manualSeed(7);
+    const r = (...shape: number[]) => torch.randn(shape, { dtype: 'float64' });
+    const loop = (n: number, f: (k: number) => Tensor): Tensor => torch.stack(Array.from({ length: n }, (_, k) => f(k)));
+    const check = (got: Tensor, want: Tensor) => close(got, { shape: want.shape, dtype: 'float64', values: want.reshape(-1).tolist() as number[] }, 1e-9, 1e-11);
+    const x = r(3, 2, 4, 5);
+    const g = r(3, 5);
+    const bias = r(3, 5);
+    const sq = r(4, 4).add(torch.eye(4, { dtype: 'float64' }).mul(4));
+    const rhs = r(3, 2, 4, 2);
+    const idx = torch.tensor([[0, 2], [1, 0]], { dtype: 'int64' });
+    const cases: [string, () => void][] = [
+      ['layerNorm, batched weight and bias', () => check(vmap((a: Tensor, w: Tensor, b: Tensor) => F.layerNorm(a, [5], w, b))(x, g, bias), loop(3, (k) => F.layerNorm(x.select(0, k), [5], g.select(0, k), bias.select(0, k))))],
+      ['groupNorm, batched weight', () => {
+        const w4 = r(3, 4).add(1);
+        check(vmap((a: Tensor, w: Tensor) => F.groupNorm(a, 2, w))(x, w4), loop(3, (k) => F.groupNorm(x.select(0, k), 2, w4.select(0, k))));
+      }],
+      ['bce with logits, batched pos weight', () => {
+        const pw = r(3, 5).abs();
+        const tgt = torch.rand([2, 4, 5], { dtype: 'float64' });
+        check(vmap((a: Tensor, p: Tensor) => F.binaryCrossEntropyWithLogits(a, tgt, { posWeight: p }))(x, pw), loop(3, (k) => F.binaryCrossEntropyWithLogits(x.select(0, k), tgt, { posWeight: pw.select(0, k) })));
+      }],
+      ['lu_solve, a batch rank per operand', () => {
+        const [LU, piv] = torch.linalg.luFactor(sq) as Tensor[];
+        check(vmap((b: Tensor) => torch.linalg.luSolve(LU!, piv!, b))(rhs), loop(3, (k) => torch.linalg.luSolve(LU!, piv!, rhs.select(0, k))));
+      }],
+      ['solve_triangular, batched matrix, unbatched rhs', () => {
+        const A = r(3, 4, 4).triu().add(torch.eye(4, { dtype: 'float64' }).mul(3));
+        const B = r(2, 4, 3);
+        check(vmap((a: Tensor) => torch.linalg.solveTriangular(a, B, { upper: true }))(A), loop(3, (k) => torch.linalg.solveTriangular(A.select(0, k), B, { upper: true })));
+      }],
+      ['baddbmm, broadcast self', () => {
+        const m1 = r(3, 2, 4, 5);
+        const m2 = r(2, 5, 3);
+        const s0 = r(3);
+        check(vmap((a: Tensor) => torch.baddbmm(s0, a, m2, { beta: 0.5, alpha: 2 }))(m1), loop(3, (k) => torch.baddbmm(s0, m1.select(0, k), m2, { beta: 0.5, alpha: 2 })));
+      }],
+      ['argmax keepdim over every element, median, roll without dims, repeat with new dims, pads', () => {
+        check(vmap((a: Tensor) => a.argmax(null, true))(x).double(), loop(3, (k) => x.select(0, k).argmax(null, true)).double());
+        check(vmap((a: Tensor) => a.median())(x), loop(3, (k) => x.select(0, k).median()));
+        check(vmap((a: Tensor) => a.roll(3))(x), loop(3, (k) => x.select(0, k).roll(3)));
+        check(vmap((a: Tensor) => a.repeat([2, 1, 1, 2]))(x), loop(3, (k) => x.select(0, k).repeat([2, 1, 1, 2])));
+        check(vmap((a: Tensor) => F.pad(a, [1, 2, 0, 1], 'constant', 0.5))(x), loop(3, (k) => F.pad(x.select(0, k), [1, 2, 0, 1], 'constant', 0.5)));
+        check(vmap((a: Tensor) => a.flip([-1, 0]).tril(1))(x), loop(3, (k) => x.select(0, k).flip([-1, 0]).tril(1)));
+      }],
+      ['in-place scatter_add_ and masked_fill_ with unbatched index and mask', () => {
+        const src = r(2, 2);
+        const mask = r(4, 5).gt(0);
+        const mask3 = torch.tensor([true, false, true]);
+        const f = (a: Tensor) => a.clone().scatterAdd_(1, idx, src).maskedFill_(mask3, -1);
+        const base = r(3, 2, 3);
+        const fm = (a: Tensor) => a.clone().maskedFill_(mask, -1);
+        check(vmap(f)(base), loop(3, (k) => f(base.select(0, k))));
+        check(vmap(fm)(x), loop(3, (k) => fm(x.select(0, k))));
+      }],
+    ];
+    const looped = traceBatchedFallback(() => {
+      for (const [name, run] of cases) {
+        try {
+          run();
+        } catch (e) {
+          throw new Error(`${name}: ${(e as Error).message}`);
+        }
+      }
+    });
+    expect(looped).toEqual([]);
+  });
+});
+
 describe('forward-mode AD under noGrad and reverse-over-forward (PyTorch goldens)', () => {
   it('propagates tangents under noGrad inside a dual level, recording no reverse-mode history', () => {
     const c = G.no_grad!;
