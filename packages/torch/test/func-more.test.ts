@@ -103,7 +103,7 @@ describe('batching rules equal the loop over samples in the cases the OpInfo swe
     torch.manualSeed(7);
     const r = (...shape: number[]) => torch.randn(shape, { dtype: 'float64' });
     const loop = (n: number, f: (k: number) => Tensor): Tensor => torch.stack(Array.from({ length: n }, (_, k) => f(k)));
-    const check = (got: Tensor, want: Tensor) => close(got, { shape: want.shape, dtype: 'float64', values: want.reshape(-1).tolist() as number[] }, 1e-9, 1e-11);
+    const check = (got: Tensor, want: Tensor) => close(got, { shape: [...want.shape], dtype: 'float64', values: want.reshape(-1).tolist() as number[] }, 1e-9, 1e-11);
     const x = r(3, 2, 4, 5);
     const g = r(3, 5);
     const bias = r(3, 5);
