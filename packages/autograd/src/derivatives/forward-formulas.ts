@@ -5,7 +5,8 @@
  * call. PyTorch's derivatives.yaml gives the common ops an explicit `result:` formula; these
  * are they, for the ops a forward-mode Jacobian spends its time in: the holomorphic
  * pointwise functions (`self_t * f'(self)`, so complex inputs need no conjugate), the
- * arithmetic, sums and means, the matrix products and softmax / log_softmax. A formula
+ * arithmetic, sums and means, the matrix products, convolution, the vector 2-norm and
+ * softmax / log_softmax. A formula
  * returns null where its case is not covered (a rounding `div`, a plain-number operand
  * the formula would have to read from the arguments with another dtype), and the derived
  * JVP runs instead. Tangents are fitted to their output: expanded to its shape (a copy: an
@@ -121,6 +122,30 @@ const FORMULAS: Record<string, Formula> = {
     const y = ctx.results[0]!;
     const s = call('sum.dim_IntList', [mul(call('exp', [y]), t), [ctx.args[1] as number], true, null]);
     return [fit(call('sub', [t, s, 1]), y)];
+  },
+  // convolution is linear in input and in weight: conv(input_t, w) + conv(input, w_t) + bias_t over the channels
+  convolution: (ctx) => {
+    const [input, weight] = ctx.primals;
+    if (!input || !weight) return null;
+    const [ti, tw, tb] = ctx.tangents;
+    const rest = ctx.args.slice(3);
+    const y = ctx.results[0]!;
+    const spatial = weight.shape.length - 2;
+    const channel = y.shape.length - spatial - 1;
+    const biasT = tb ? call('reshape', [tb, y.shape.map((n, i) => (i === channel ? n : 1))]) : null;
+    return total(ctx, [ti ? call('convolution', [ti, weight, null, ...rest]) : null, tw ? call('convolution', [input, tw, null, ...rest]) : null, biasT]);
+  },
+  // the 2-norm of real input: sum(self * self_t) / result, 0 where the norm is 0 (PyTorch's norm_jvp)
+  linalg_vector_norm: (ctx) => {
+    const [x] = ctx.primals;
+    const t = ctx.tangents[0];
+    const ord = (ctx.args[1] as number | undefined) ?? 2;
+    if (!x || !t || Number(ord) !== 2 || ctx.args[4] != null || x.dtype.startsWith('complex')) return null;
+    const y = ctx.results[0]!;
+    const dims = ctx.args[2] as number[] | null | undefined;
+    const num = call('sum.dim_IntList', [mul(x, t), dims ?? null, ctx.args[3] ?? false, null]);
+    const zero = call('eq', [y, 0]);
+    return [fit(call('where', [zero, mul(y, 0), call('div', [num, y, null])]), y)];
   },
 };
 
