@@ -32,7 +32,8 @@ import { validateGrad } from './validate-grads';
  * of a real function of u is dL/dRe u + i dL/dIm u, which gives J v again). So one backward
  * through the formula's own graph gives every output's tangent, for every differentiable op,
  * with no second table to keep in step with the first: this is PyTorch's
- * `result: auto_linear`/double-backward path, used here for all entries.
+ * `result: auto_linear`/double-backward path, used for every entry without an explicit
+ * formula (Note [Explicit JVP formulas] in derivatives/forward-formulas.ts).
  * Views are the exception that must not go through it: a view's tangent is the same view of
  * its input's tangent (sharing that tangent's storage, so an in-place change of the base's
  * tangent shows through it), which `viewTangent` makes from the output's geometry.
