@@ -144,6 +144,11 @@ describe('batching rules equal the loop over samples in the cases the OpInfo swe
         check(vmap((a: Tensor) => F.pad(a, [1, 2, 0, 1], 'constant', 0.5))(x), loop(3, (k) => F.pad(x.select(0, k), [1, 2, 0, 1], 'constant', 0.5)));
         check(vmap((a: Tensor) => a.flip([-1, 0]).tril(1))(x), loop(3, (k) => x.select(0, k).flip([-1, 0]).tril(1)));
       }],
+      ['eval batch norm with unbatched running stats and affine parameters', () => {
+        const [rm, rv, w, b] = [r(4), r(4).abs().add(0.5), r(4), r(4)];
+        const bn = (a: Tensor) => F.batchNorm(a, rm, rv, { weight: w, bias: b, training: false });
+        check(vmap(bn)(x.reshape([3, 2, 4, 5])), loop(3, (k) => bn(x.reshape([3, 2, 4, 5]).select(0, k))));
+      }],
       ['in-place scatter_add_ and masked_fill_ with unbatched index and mask', () => {
         const src = r(2, 2);
         const mask = r(4, 5).gt(0);

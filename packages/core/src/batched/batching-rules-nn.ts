@@ -141,10 +141,24 @@ function nllRule(op: 'nll_loss_forward' | 'nll_loss2d_forward') {
   };
 }
 
-/** Training batch norm writes its running stats per call: unbatched ones cannot take per-sample updates (functorch's error). */
+/**
+ * Training batch norm writes its running stats per call: unbatched ones cannot take per-sample
+ * updates (functorch's error). Eval batch norm with unbatched stats and affine parameters is
+ * a per-channel map: the batch folds into N. Other combinations loop.
+ */
 function batchNormCheck(h: OperatorHandle): BoxedKernel {
   const loop = loopFallback(h);
+  defineBatchRule(h, (c) => {
+    const x = moveBdimToFront(c.s, atLevel(c.args[0], c.level)!);
+    const [out, mean, invstd] = c.s.callMulti(h, [fold(c, x), ...c.args.slice(1)]);
+    // (eval's saved statistics are the running ones, the same for every sample)
+    return [[unfold(c, out, c.size), 0], [mean, null], [invstd, null]];
+  });
+  const evalRule = h.kernels[DispatchKey.FuncTorchBatched]!;
   return (ks, args) => {
+    const lvl = maxLevel(args);
+    const x = atLevel(args[0], lvl);
+    if (args[5] === false && x !== null && x.dim >= 2 && args.slice(1, 5).every((t) => !atLevel(t, lvl))) return evalRule(ks, args);
     const level = maxLevel(args);
     const [, , , rm, rv, training] = args;
     const stale = (t: unknown) => t instanceof TensorImpl && !atLevel(t, level);
