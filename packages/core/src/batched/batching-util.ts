@@ -133,4 +133,3 @@ export function defineBatchRule(op: string | OperatorHandle, rule: (c: RuleCall)
 function isMulti(r: RuleResult | RuleResult[]): r is RuleResult[] {
   return Array.isArray(r[0]);
 }
-
