@@ -17,16 +17,23 @@ import { ensureMeta, metaOf, type AutogradMeta } from './autograd-meta';
  *  - a tangent whose layout differs from its primal's (other strides, another storage size)
  *    is copied into one laid out as the primal (PyTorch's `new_with_same_meta`); one with the
  *    same layout is kept as is, so `unpackDual(makeDual(x, t)).tangent` is `t`'s data.
- * Tangents are computed from detached primals: they carry no reverse-mode history of their
- * own (reverse-over-forward is not supported), while forward-over-reverse (a `grad` with
- * `createGraph` on dual inputs, giving Hessian-vector products) is: the backward formulas'
- * ops are ordinary ops on dual tensors. Forward AD runs in the Autograd kernels, so under
- * `noGrad` (which skips them) tangents do not propagate, unlike PyTorch.
+ * Tangents are computed from detached primals unless a primal or a tangent requires grad
+ * with grad mode on: then they carry the reverse-mode history of what they were computed
+ * from (Note [Reverse-over-forward] in forward-jvp.ts). Forward-over-reverse (a `grad` with
+ * `createGraph` on dual inputs, giving Hessian-vector products) works too: the backward
+ * formulas' ops are ordinary ops on dual tensors. Forward AD runs in the Autograd kernels,
+ * which `noGrad` inside a dual level keeps running, for the tangents only (Note [noGrad
+ * keeps forward AD] in grad-mode.ts); a `noGrad` entered before the dual level skips them.
  */
 let level = -1;
 /** >0 while a JVP is being computed: its inner ops compute no tangents of their own. */
 let suppressed = 0;
 const duals = new Set<AutogradMeta>();
+
+/** Whether a dual level is active (Note [noGrad keeps forward AD]). */
+export function forwardLevelActive(): boolean {
+  return level >= 0;
+}
 
 /** Whether ops should compute tangents now. */
 export function forwardActive(): boolean {

@@ -17,7 +17,8 @@ import { grad as autogradGrad } from './api';
 import type { Derivative } from './derivative';
 import type { InputInfo } from './formula-node';
 import { sameLayout, setTangent, tangentOf, withoutForward, zerosLaidOutAs } from './forward-ad';
-import { enableGrad } from './grad-mode';
+import { requiresGrad } from './autograd-meta';
+import { enableGrad, isGradEnabled } from './grad-mode';
 import { validateGrad } from './validate-grads';
 
 /**
@@ -31,7 +32,8 @@ import { validateGrad } from './validate-grads';
  * of a real function of u is dL/dRe u + i dL/dIm u, which gives J v again). So one backward
  * through the formula's own graph gives every output's tangent, for every differentiable op,
  * with no second table to keep in step with the first: this is PyTorch's
- * `result: auto_linear`/double-backward path, used here for all entries.
+ * `result: auto_linear`/double-backward path, used for every entry without an explicit
+ * formula (Note [Explicit JVP formulas] in derivatives/forward-formulas.ts).
  * Views are the exception that must not go through it: a view's tangent is the same view of
  * its input's tangent (sharing that tangent's storage, so an in-place change of the base's
  * tangent shows through it), which `viewTangent` makes from the output's geometry.
@@ -77,10 +79,29 @@ export interface JvpCall {
   readonly selfBefore: TensorImpl | null;
 }
 
-const detached = (impl: TensorImpl) => withoutForward(() => new Tensor(impl.retain()).detach());
+const detachedOf = (impl: TensorImpl) => withoutForward(() => new Tensor(impl.retain()).detach());
+const attachedOf = (impl: TensorImpl) => new Tensor(impl.retain());
+
+/**
+ * Note [Reverse-over-forward]
+ * With grad mode on and a primal or a tangent requiring grad (`torch.func.grad` of a function
+ * that calls `jvp`, or `autograd.grad` of an unpacked tangent), the tangent must carry the
+ * reverse-mode history of what it was computed from, as PyTorch's tangent formulas, which
+ * are ordinary differentiable ops, give it. The JVP is then computed from the primals as they
+ * are (not detached) and the double-VJP's inner gradient is taken with `createGraph`, so the
+ * resulting tangent's history reaches both the primals and the input tangents. A view's
+ * tangent is then computed the same way rather than made a raw view of its input's tangent
+ * (raw views carry no history): such a tangent does not share its input tangent's storage.
+ */
+export function tangentNeedsGraph(inputs: readonly (TensorImpl | null)[], tangents: readonly (TensorImpl | null)[]): boolean {
+  return isGradEnabled() && (inputs.some((t) => t !== null && requiresGrad(t)) || tangents.some((t) => t !== null && requiresGrad(t)));
+}
 
 /** The outputs' tangents by the double-VJP trick (Note [JVPs from backward formulas]); null for an output with none. */
 function jvpFromBackward(c: JvpCall, tangents: readonly (TensorImpl | null)[], outs: readonly TensorImpl[]): (TensorImpl | null)[] {
+  // (Note [Reverse-over-forward])
+  const graph = tangentNeedsGraph(c.inputs, tangents);
+  const detached = graph ? attachedOf : detachedOf;
   // (PyTorch's message; where the backward formula refused for a reason of its own, the reason follows)
   const fail = (why: string): never => {
     const reason = c.derivative.name === 'NotImplemented' ? '' : ` (${why})`;
@@ -129,7 +150,7 @@ function jvpFromBackward(c: JvpCall, tangents: readonly (TensorImpl | null)[], o
         });
         const live = us.filter((u): u is Tensor => u !== null);
         const sum0 = s as Tensor | null;
-        const jv = sum0 !== null && sum0.requiresGrad ? autogradGrad(sum0, live, { allowUnused: true }) : live.map(() => null);
+        const jv = sum0 !== null && sum0.requiresGrad ? autogradGrad(sum0, live, { allowUnused: true, createGraph: graph }) : live.map(() => null);
         let k = 0;
         return us.map((u) => {
           if (u === null) return null;
@@ -153,8 +174,8 @@ function jvpFromBackward(c: JvpCall, tangents: readonly (TensorImpl | null)[], o
  */
 export function propagateTangents(c: JvpCall, outs: readonly TensorImpl[], inplaceSelf: TensorImpl | null): void {
   const tangents = c.inputs.map((t) => (t ? tangentOf(t) : null));
-  // A view of one input: the same view of its tangent.
-  if (!inplaceSelf && outs.length === 1 && c.inputs[0] && tangents[0] && tangents.slice(1).every((t) => t === null)) {
+  // A view of one input: the same view of its tangent (unless that tangent has a history to keep: Note [Reverse-over-forward]).
+  if (!inplaceSelf && outs.length === 1 && c.inputs[0] && tangents[0] && tangents.slice(1).every((t) => t === null) && !(isGradEnabled() && requiresGrad(tangents[0]))) {
     const self = c.inputs[0];
     if (outs[0].storage === self.storage && outs[0] !== self) {
       const v = viewTangent(self, outs[0]);

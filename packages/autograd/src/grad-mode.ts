@@ -8,6 +8,7 @@ import {
   withExcluded,
   withExcludedSet,
 } from '@torch-ts/core';
+import { forwardLevelActive } from './forward-ad';
 
 /**
  * Note [Grad mode is key exclusion]
@@ -20,12 +21,55 @@ import {
  * as a scope guard (`using _ = noGrad()`).
  */
 export function isGradEnabled(): boolean {
-  return !localExcluded().has(DispatchKey.AutogradCPU);
+  return !reverseOff && !localExcluded().has(DispatchKey.AutogradCPU);
+}
+
+/**
+ * Note [noGrad keeps forward AD]
+ * PyTorch's no_grad stops reverse-mode recording only: dual tensors' tangents still
+ * propagate under it (forward AD is not grad mode). torch-ts computes tangents in the
+ * Autograd kernels (Note [Forward-mode AD]), which key exclusion would skip, so `noGrad`
+ * entered while a dual level is active keeps the keys and sets `reverseOff` instead: the
+ * Autograd kernels then run the op below autograd, record nothing, and still compute the
+ * outputs' tangents. `enableGrad` clears it for its scope. (A `noGrad` entered before the
+ * dual level excludes the keys as before: tangents do not propagate in it.)
+ */
+let reverseOff = false;
+
+/** Whether reverse-mode recording is off while the Autograd kernels still run (Note [noGrad keeps forward AD]). */
+export function reverseRecordingOff(): boolean {
+  return reverseOff;
+}
+
+/** Sets `reverseOff` until disposed, then restores it. */
+class ReverseOffGuard implements Disposable {
+  private readonly prev = reverseOff;
+  private done = false;
+  constructor(on: boolean) {
+    reverseOff = on;
+  }
+  [Symbol.dispose](): void {
+    if (this.done) return;
+    this.done = true;
+    reverseOff = this.prev;
+  }
+}
+
+function withGuard<T>(guard: Disposable, fn: () => T): T {
+  try {
+    return fn();
+  } finally {
+    guard[Symbol.dispose]();
+  }
 }
 
 export function noGrad(): Disposable;
 export function noGrad<T>(fn: () => T): T;
 export function noGrad<T>(fn?: () => T): T | Disposable {
+  if (forwardLevelActive()) {
+    const guard = new ReverseOffGuard(true);
+    return fn ? withGuard(guard, fn) : guard;
+  }
   return fn ? withExcluded(AUTOGRAD_KEYSET, fn) : new ExcludeGuard(AUTOGRAD_KEYSET);
 }
 
@@ -33,7 +77,18 @@ export function enableGrad(): Disposable;
 export function enableGrad<T>(fn: () => T): T;
 export function enableGrad<T>(fn?: () => T): T | Disposable {
   const set = localExcluded().minus(AUTOGRAD_KEYSET);
-  return fn ? withExcludedSet(set, fn) : new ExcludedSetGuard(set);
+  if (!reverseOff) return fn ? withExcludedSet(set, fn) : new ExcludedSetGuard(set);
+  const off = new ReverseOffGuard(false);
+  if (!fn) {
+    const keys = new ExcludedSetGuard(set);
+    return {
+      [Symbol.dispose]: () => {
+        keys[Symbol.dispose]();
+        off[Symbol.dispose]();
+      },
+    };
+  }
+  return withGuard(off, () => withExcludedSet(set, fn));
 }
 
 /** The scope guard of `inferenceMode()`: autograd keys excluded and inference tensors made until disposed. */

@@ -20,7 +20,7 @@ import {
 } from '@torch-ts/core';
 import { ensureMeta, metaOf, requiresGrad } from './autograd-meta';
 import { recordForwardTrace } from './anomaly';
-import { isGradEnabled } from './grad-mode';
+import { isGradEnabled, reverseRecordingOff } from './grad-mode';
 import type { Derivative, DerivativeTable } from './derivative';
 import { FormulaNode, type InputInfo } from './formula-node';
 import { CopySlices, ViewOfBase, stridedGeometryOf } from './copy-slices';
@@ -86,7 +86,8 @@ function differentiableKernel<A extends readonly unknown[]>(op: OperatorHandle, 
   const name = op.schema.name;
   const reverse: BoxedKernel = (ks, args) => {
     // The common case first, without building anything: no input requires grad.
-    if (firstRequiringGrad(args, inputIdx) === null) return belowAutograd(op, ks, args);
+    // (under noGrad inside a dual level the kernel runs for the tangents only: Note [noGrad keeps forward AD])
+    if (reverseRecordingOff() || firstRequiringGrad(args, inputIdx) === null) return belowAutograd(op, ks, args);
     // A Tensor[] input (cat's `tensors`) counts as one input per element, in order; a formula
     // returns one gradient per element. (`name@input` saves index the flattened inputs, so a
     // derivative with a list input saves nothing conditionally.)
@@ -248,7 +249,7 @@ function tensorOutput(name: string, o: unknown): TensorImpl {
 const outKernel =
   (op: OperatorHandle): BoxedKernel =>
   (ks, args) => {
-    if (firstRequiringGrad(args, op.schema.tensorArgs) !== null) {
+    if (!reverseRecordingOff() && firstRequiringGrad(args, op.schema.tensorArgs) !== null) {
       throw new AutogradError(
         `${op.schema.name}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.`,
       );

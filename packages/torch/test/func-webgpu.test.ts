@@ -4,7 +4,9 @@
  * with vmap(grad) of a small linear model, all float32 on 'webgpu', against the same
  * computation on the CPU; and batching rules on WebGPU (core Note [Batched tensors]): a small
  * CNN's per-sample gradients (shared weights: the batch folds into conv's N; per-sample
- * weights: into its groups) and a nested vmap, with no per-sample fallback.
+ * weights: into its groups) and a nested vmap, with no per-sample fallback; the rules for
+ * transposed convolution, layer norm with a batched weight and as_strided, forward-AD
+ * tangents under noGrad, and grad of a function that calls jvp.
  */
 import { describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
@@ -75,6 +77,26 @@ if (ready) {
       } finally {
         warn.mockRestore();
       }
+    });
+
+    it('new rules (transposed conv, layer norm, as_strided), tangents under noGrad and grad of a jvp', async () => {
+      torch.manualSeed(5);
+      const x = torch.randn([3, 2, 4, 5]);
+      const w = torch.randn([3, 2, 3, 2, 2]);
+      const ln = torch.randn([3, 5]);
+      const convT = (xi: Tensor, wi: Tensor) => F.convTranspose2d(xi, wi, null, { stride: 2, padding: 1 });
+      const norm = (xi: Tensor, g: Tensor) => F.layerNorm(xi, [5], g);
+      await expectClose(vmap(convT)(x.to('webgpu'), w.to('webgpu')), vmap(convT)(x, w));
+      await expectClose(vmap(norm)(x.to('webgpu'), ln.to('webgpu')), vmap(norm)(x, ln));
+      const strided = (a: Tensor) => a.asStrided([2, 3], [1, 2]);
+      await expectClose(vmap(strided)(x.flatten(1).to('webgpu')), vmap(strided)(x.flatten(1)));
+      const fa = torch.autograd.forwardAd;
+      const p = torch.randn([6]);
+      const v = torch.randn([6]);
+      const tangentOf = (pp: Tensor, vv: Tensor) => fa.dualLevel(() => fa.unpackDual(torch.noGrad(() => fa.makeDual(pp, vv).sin().mul(pp.exp()).softmax(0))).tangent!);
+      await expectClose(tangentOf(p.to('webgpu'), v.to('webgpu')), tangentOf(p, v));
+      const rof = (vv: Tensor) => grad((q: Tensor) => (torch.func.jvp((r: Tensor) => r.tanh().mul(r), [q], [vv])[1] as Tensor).sum());
+      await expectClose(rof(v.to('webgpu'))(p.to('webgpu')), rof(v)(p));
     });
   });
 } else {

@@ -19,13 +19,14 @@ import { ACTIVATION_TABLE_DERIVATIVES, BINARY_TABLE_DERIVATIVES, REDUCTION_TABLE
 import { REDUCTION_DERIVATIVES } from './reductions';
 import { STATS_DERIVATIVES } from './reductions-stats';
 import { VIEW_DERIVATIVES } from './views';
+import { withForwardFormulas } from './forward-formulas';
 
 /**
  * The derivative of every op with kernels (Note [Derivatives are data]), keyed by the op's
  * dispatcher name. Typed against KERNEL_OP_NAMES (Note [Ops that need a derivative]): an op
  * without an entry, or an entry for no such op, does not compile.
  */
-export const DERIVATIVES = {
+const TABLE = {
   ...COPY_DERIVATIVES,
   ...VIEW_DERIVATIVES,
   ...LINALG_DERIVATIVES,
@@ -51,8 +52,11 @@ export const DERIVATIVES = {
   ...SPATIAL_DERIVATIVES,
 } satisfies DerivativeTable;
 
+/** The table, with the explicit JVP formulas attached (Note [Explicit JVP formulas]). */
+export const DERIVATIVES: typeof TABLE = withForwardFormulas(TABLE);
+
 // `satisfies` does not check the keys that spreads bring in: refuse a key that names no op.
-type UnknownOps = Exclude<keyof typeof DERIVATIVES, KernelOpName>;
+type UnknownOps = Exclude<keyof typeof TABLE, KernelOpName>;
 const onlyKnownOps: [UnknownOps] extends [never] ? true : UnknownOps = true;
 void onlyKnownOps;
 

@@ -2,8 +2,9 @@
  * The FuncTorchBatched fallback (Note [Batched tensors]): for an op with no batching rule,
  * select each sample of the arguments batched at the call's level, call the op per sample,
  * and stack the results at dim 0, as PyTorch's batchedTensorForLoopFallback does, warning
- * once per op that a rule is missing. An op that writes an argument (in-place, `out=`)
- * writes each sample of the batched argument it was given and returns that argument. An op
+ * once per op that a rule is missing. An in-place op writes each sample of the batched
+ * argument it was given and returns that argument; an `out=` form is refused, as PyTorch's
+ * fallback refuses it. An op
  * whose result is not a tensor (a data-dependent read: `item`, `equal`) is refused.
  */
 import { DispatchKey } from '../dispatch/dispatch-key';
@@ -21,7 +22,28 @@ export function batchedFallbackWarned(op: string): boolean {
   return warned.has(op);
 }
 
+let traced: Set<string> | null = null;
+
+/**
+ * Runs `fn` and returns the names of the ops that ran the per-sample loop while it ran (every
+ * call, not only the first one that warned): tests list the ops still without a batching rule
+ * with it, whatever other code already made the fallback warn in this process.
+ */
+export function traceBatchedFallback(fn: () => void): string[] {
+  const outer = traced;
+  const mine = new Set<string>();
+  traced = mine;
+  try {
+    fn();
+  } finally {
+    traced = outer;
+    if (outer) for (const n of mine) outer.add(n);
+  }
+  return [...mine].sort();
+}
+
 function warnOnce(op: OperatorHandle): void {
+  traced?.add(op.name);
   if (warned.has(op.name)) return;
   warned.add(op.name);
   console.warn(
@@ -86,6 +108,7 @@ export function loopFallback(op: OperatorHandle): BoxedKernel {
  * anything anyone else sees, and the whole composite then runs per sample instead.
  */
 function fallbackFor(op: OperatorHandle, set: DispatchKeySet): BoxedKernel {
+  if (op.def.tags?.includes('out')) return outRefused(op);
   const loop = loopFallback(op);
   if (!op.def.composite || hasBackendKernel(op, set)) return loop;
   const writes = op.schema.args.some((a) => a.mutable);
@@ -97,6 +120,17 @@ function fallbackFor(op: OperatorHandle, set: DispatchKeySet): BoxedKernel {
       if (e instanceof UnbatchedWriteError) return loop(ks, args);
       throw e;
     }
+  };
+}
+
+/**
+ * An `out=` form has no rule and cannot loop: PyTorch's fallback refuses it (the per-sample
+ * results would have to be written into an `out` whose batching the caller chose), so
+ * torch-ts does too, before anything is written.
+ */
+function outRefused(op: OperatorHandle): BoxedKernel {
+  return () => {
+    throw new TorchError(`vmap: Batching rule not implemented for aten::${op.name}; the fallback path doesn't work on out= or view ops.`);
   };
 }
 

@@ -14,7 +14,9 @@
  *    result at that level;
  *  - an op without a rule meets the fallback (batched-fallback.ts): it selects each sample,
  *    calls the op per sample, stacks the results, and warns once per op, as PyTorch's
- *    "There is a performance drop because we have not yet implemented the batching rule";
+ *    "There is a performance drop because we have not yet implemented the batching rule"
+ *    (an `out=` form is refused instead, as PyTorch's fallback refuses it; ops whose result
+ *    shape depends on the values, nonzero and unique, raise functorch's dynamic-shape error);
  *  - a composite op falls through the key and reaches batched tensors through the ops it
  *    calls (dispatcher.ts compositeFor), unless a backend has a fused kernel for it.
  * Because autograd records the physical ops, a loss computed under vmap is a physical

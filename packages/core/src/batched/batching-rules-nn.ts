@@ -1,7 +1,7 @@
 /**
  * Batching rules for the ops a small network runs: matrix products (one broadcasting
- * matmul of the physical values), convolution (the batch folded into N where only the
- * input is batched, into the channels with N× the groups where the weight is), 2-D max
+ * matmul of the physical values), convolution, transposed or not (the batch folded into N
+ * where only the input is batched, into the channels with N× the groups where the weight is), 2-D max
  * pooling (the batch folded into N) and nll_loss (the batch folded into the loss's batch,
  * reduced per sample after). Combinations not listed run the per-sample loop.
  */
@@ -56,7 +56,7 @@ const unfold = (c: RuleCall, t: TensorImpl, n: number): TensorImpl => c.s.call('
 
 function convolutionRule(c: RuleCall): RuleResult {
   const { args, level, size: n, s } = c;
-  const [input, weight, bias, stride, padding, dilation, , outputPadding, groups] = args as [TensorImpl, TensorImpl, TensorImpl | null, number[], number[], number[], boolean, number[], number];
+  const [input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups] = args as [TensorImpl, TensorImpl, TensorImpl | null, number[], number[], number[], boolean, number[], number];
   const bi = atLevel(input, level);
   const bw = atLevel(weight, level);
   const bb = bias ? atLevel(bias, level) : null;
@@ -68,11 +68,12 @@ function convolutionRule(c: RuleCall): RuleResult {
     // the batch joins the input's N
     const x = bi ? moveBdimToFront(s, bi) : input;
     const xin = !bi ? x : unbatchedInput ? x : fold(c, x);
-    const r = s.call('convolution', [xin, weight, bb ? null : bias, stride, padding, dilation, false, outputPadding, groups]);
+    const r = s.call('convolution', [xin, weight, bb ? null : bias, stride, padding, dilation, transposed, outputPadding, groups]);
     out = !bi ? r : unbatchedInput ? r : unfold(c, r, n);
     outBdim = bi ? 0 : -1;
   } else {
-    // the batch joins the channels: [B, N*C, ...] * [N*O, C/g, ...] with N*groups groups
+    // the batch joins the channels: [B, N*C, ...] * [N*O, C/g, ...] with N*groups groups (transposed:
+    // the weight is [N*C, O/g, ...], its groups split the input channels the same way)
     const w = moveBdimToFront(s, bw);
     const b = unbatchedInput ? 1 : input.sizes[0];
     const cin = input.sizes[unbatchedInput ? 0 : 1];
@@ -85,8 +86,8 @@ function convolutionRule(c: RuleCall): RuleResult {
       : s.call('expand', [s.call('unsqueeze', [xb, 1]), [b, n, cin, ...sp], false]);
     const x = s.call('reshape', [xs, [b, n * cin, ...sp]]);
     const wf = fold(c, w);
-    const r = s.call('convolution', [x, wf, null, stride, padding, dilation, false, outputPadding, groups * n]);
-    const o = weight.sizes[0];
+    const r = s.call('convolution', [x, wf, null, stride, padding, dilation, transposed, outputPadding, groups * n]);
+    const o = transposed ? weight.sizes[1] * groups : weight.sizes[0];
     const rv = s.call('view', [r, [b, n, o, ...r.sizes.slice(2)]]);
     out = unbatchedInput ? s.call('select.int', [rv, 0, 0]) : rv;
     outBdim = unbatchedInput ? 0 : 1;
@@ -140,10 +141,24 @@ function nllRule(op: 'nll_loss_forward' | 'nll_loss2d_forward') {
   };
 }
 
-/** Training batch norm writes its running stats per call: unbatched ones cannot take per-sample updates (functorch's error). */
+/**
+ * Training batch norm writes its running stats per call: unbatched ones cannot take per-sample
+ * updates (functorch's error). Eval batch norm with unbatched stats and affine parameters is
+ * a per-channel map: the batch folds into N. Other combinations loop.
+ */
 function batchNormCheck(h: OperatorHandle): BoxedKernel {
   const loop = loopFallback(h);
+  defineBatchRule(h, (c) => {
+    const x = moveBdimToFront(c.s, atLevel(c.args[0], c.level)!);
+    const [out, mean, invstd] = c.s.callMulti(h, [fold(c, x), ...c.args.slice(1)]);
+    // (eval's saved statistics are the running ones, the same for every sample)
+    return [[unfold(c, out, c.size), 0], [mean, null], [invstd, null]];
+  });
+  const evalRule = h.kernels[DispatchKey.FuncTorchBatched]!;
   return (ks, args) => {
+    const lvl = maxLevel(args);
+    const x = atLevel(args[0], lvl);
+    if (args[5] === false && x !== null && x.dim >= 2 && args.slice(1, 5).every((t) => !atLevel(t, lvl))) return evalRule(ks, args);
     const level = maxLevel(args);
     const [, , , rm, rv, training] = args;
     const stale = (t: unknown) => t instanceof TensorImpl && !atLevel(t, level);
@@ -166,7 +181,7 @@ export function registerNnRules(): void {
   const conv = getOperator('convolution');
   const convLoop = loopFallback(conv);
   defineBatchRule(conv, convolutionRule);
-  wrapUncovered(conv, (args) => args[6] === true || args[8] === undefined, convLoop);
+  wrapUncovered(conv, (args) => args[8] === undefined, convLoop);
   defineBatchRule('max_pool2d_with_indices', maxPoolRule);
   for (const op of ['nll_loss_forward', 'nll_loss2d_forward'] as const) {
     const h = getOperator(op);

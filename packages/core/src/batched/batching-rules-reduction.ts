@@ -48,7 +48,7 @@ function dimRule(h: OperatorHandle): BoxedKernel {
   };
 }
 
-const EXTRA = new Set(['_softmax', '_log_softmax']);
+const EXTRA = new Set(['_softmax', '_log_softmax', 'sort.stable', 'argsort.stable', 'topk', 'median.dim', 'nanmedian.dim', 'mode', 'cummax', 'cummin']);
 
 export function registerReductionRules(): void {
   for (const h of allOperators()) {

@@ -60,6 +60,14 @@ export function registerViewRules(): void {
     return [c.s.call('index_select', [self0(c), dimOf('index_select', c, c.args[1] as number), c.args[2]]), 0];
   });
   defineBatchRule('gather', (c) => gatherAll(c, 'gather'));
+  // as_strided addresses the storage: each sample's view starts one batch stride after the
+  // previous one's (from the given offset, or the physical value's), as functorch's rule
+  defineBatchRule('as_strided', ({ args, level, size, s }) => {
+    const b = atLevel(args[0], level)!;
+    const p = b.value;
+    const offset = (args[3] as number | null | undefined) ?? p.storageOffset;
+    return [s.call('as_strided', [p, [size, ...(args[1] as number[])], [p.strides[b.bdim], ...(args[2] as number[])], offset]), 0];
+  });
 }
 
 /** gather along dim + 1 with both tensors at the front (an unbatched one expanded); index_select with a batched index as a gather. */

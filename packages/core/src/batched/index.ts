@@ -4,8 +4,11 @@
  */
 import { registerBatchedFallback } from './batched-fallback';
 import { registerNnRules } from './batching-rules-nn';
+import { registerNnExtraRules } from './batching-rules-nn-extra';
 import { registerPointwiseRules } from './batching-rules-pointwise';
 import { registerReductionRules } from './batching-rules-reduction';
+import { registerShapeRules } from './batching-rules-shape';
+import { registerScatterRules } from './batching-rules-scatter';
 import { registerViewRules } from './batching-rules-views';
 
 export {
@@ -18,7 +21,7 @@ export {
   wrapBatched,
   type VmapLevel,
 } from './batched-tensor';
-export { batchedFallbackWarned } from './batched-fallback';
+export { batchedFallbackWarned, traceBatchedFallback } from './batched-fallback';
 export { toPhysical, fromPhysical, isBatchedTensor, unwrapBatched, makeBatched } from './physical';
 
 let registered = false;
@@ -32,4 +35,7 @@ export function registerBatchingRules(): void {
   registerReductionRules();
   registerViewRules();
   registerNnRules();
+  registerNnExtraRules();
+  registerShapeRules();
+  registerScatterRules();
 }
