@@ -13,6 +13,7 @@ import { callFunctional, unwrapTensor } from './call';
 import { releaseAll, type Scalar } from './meta-utils';
 import { adaptiveAvgPool2d, checkDtype, planeOutput, planes } from './pooling';
 import { defineStructured, implOf } from './registry';
+import { formatOf, inFormat } from './output-format';
 import type { PadMode, Pads2d } from './spatial-impls';
 import { squeeze, unsqueeze } from './views';
 
@@ -258,9 +259,10 @@ export const UPSAMPLE_NEAREST2D = defineStructured(
     const size = args[1];
     checkResample(op, self, size);
     checkDtype(op, 'upsample_nearest2d_channels_last', self, [...INTERP_FLOATS, 'uint8']);
-    return runPlanes(b, op, self, [...self.sizes.slice(0, 2), size[0], size[1]], 2, (o, x) =>
+    const out = runPlanes(b, op, self, [...self.sizes.slice(0, 2), size[0], size[1]], 2, (o, x) =>
       implOf(b, 'upsampleNearest2d', op)(o, x, optScale(args[2]), optScale(args[3])),
     );
+    return inFormat(b, op, out, formatOf(self));
   },
 );
 
@@ -285,9 +287,10 @@ export const UPSAMPLE_BILINEAR2D = defineStructured(
     const size = args[1];
     checkResample(op, self, size);
     checkDtype(op, 'upsample_bilinear2d_channels_last', self, INTERP_FLOATS);
-    return runPlanes(b, op, self, [...self.sizes.slice(0, 2), size[0], size[1]], 2, (o, x) =>
+    const out = runPlanes(b, op, self, [...self.sizes.slice(0, 2), size[0], size[1]], 2, (o, x) =>
       implOf(b, 'upsampleBilinear2d', op)(o, x, args[2] === true, optScale(args[3]), optScale(args[4])),
     );
+    return inFormat(b, op, out, formatOf(self));
   },
 );
 
@@ -324,7 +327,8 @@ function runBackward(b: Parameters<typeof planes>[0], op: string, go: TensorImpl
   } finally {
     releaseAll([gi3, g3]);
   }
-  return gi;
+  // (upsampling's grad_input takes grad_output's memory format, as PyTorch 1.13's)
+  return inFormat(b, op, gi, formatOf(go));
 }
 
 export function upsampleNearest2d(self: Tensor, outputSize: readonly number[], scalesH: number | null, scalesW: number | null): Tensor {
