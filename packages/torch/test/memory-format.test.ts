@@ -147,6 +147,10 @@ describe('memory formats: the API', () => {
       expect((err as Error).message, k).toBe(`${op}: ${(golden.errors as Record<string, string>)[k]}`);
     }
     expect(() => P.x.clone({ memoryFormat: 'channelsLast' } as never)).toThrow(/memory_format must be one of/);
+    // complex tensors (pairs of reals) have no channels-last copy yet: refused, not ignored
+    const z = torch.complex(P.x, P.x);
+    expect(() => z.clone({ memoryFormat: 'channels_last' })).toThrow(torch.NotImplementedError);
+    expect(() => z.to({ memoryFormat: 'channels_last' })).toThrow(torch.NotImplementedError);
   });
 });
 

@@ -298,8 +298,9 @@ export function to(...a: unknown[]): Tensor {
   const r = callFunctional(TO_COPY, [impl, dtype, device, format]);
   // A device upload is laid out by the uploader; the asked format (or, preserving, the one the
   // source suggests) is then restored on the device, as PyTorch's _to_copy allocates it there.
-  const want = format === 'preserve' ? suggestMemoryFormat(impl.sizes, impl.strides) : format;
-  if (device === impl.device || want === 'contiguous' || isContiguousAs(r.impl.sizes, r.impl.strides, want, r.impl.isContiguous)) return r;
+  // (A backend's own _to_copy, as the complex kernels', may not honour a format: checked too.)
+  const want = format !== 'preserve' ? format : device === impl.device ? null : suggestMemoryFormat(impl.sizes, impl.strides);
+  if (want === null || isContiguousAs(r.impl.sizes, r.impl.strides, want, r.impl.isContiguous)) return r;
   const c = clone(r, { memoryFormat: want });
   r.dispose();
   return c;

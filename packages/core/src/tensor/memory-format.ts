@@ -113,12 +113,6 @@ export function suggestMemoryFormat(sizes: readonly number[], strides: readonly 
   return 'contiguous';
 }
 
-/** The strides of an op's new output of `sizes` laid out as `input` suggests (sizes may differ from the input's). */
-export function suggestedStrides(input: { readonly sizes: readonly number[]; readonly strides: readonly number[] }, sizes: readonly number[]): number[] {
-  if (sizes.length !== input.sizes.length) return contiguousStrides(sizes);
-  return formatStrides('suggestedStrides', sizes, suggestMemoryFormat(input.sizes, input.strides));
-}
-
 /** `is_non_overlapping_and_dense()` (c10's): some permutation of the dims is row-major. */
 export function isDense(sizes: readonly number[], strides: readonly number[]): boolean {
   return isNonOverlappingAndDense(sizes, strides);
