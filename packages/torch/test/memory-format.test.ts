@@ -39,6 +39,8 @@ const OPS: Record<string, (x: torch.Tensor) => torch.Tensor> = {
   sum_keepdim: (x) => x.sum(1, true),
   mean_hw: (x) => x.mean([2, 3], true),
   softmax: (x) => F.softmax(x, 1),
+  pad_constant: (x) => F.pad(x, [1, 2, 1, 1]),
+  pad_reflect: (x) => F.pad(x, [1, 2, 1, 1], 'reflect'),
 };
 
 function expectValues(t: torch.Tensor, g: G, what: string): void {

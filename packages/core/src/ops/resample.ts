@@ -14,6 +14,7 @@ import { releaseAll, type Scalar } from './meta-utils';
 import { adaptiveAvgPool2d, checkDtype, planeOutput, planes } from './pooling';
 import { defineStructured, implOf } from './registry';
 import { formatOf, inFormat } from './output-format';
+import { formatStrides } from '../tensor/memory-format';
 import type { PadMode, Pads2d } from './spatial-impls';
 import { squeeze, unsqueeze } from './views';
 
@@ -52,7 +53,10 @@ export const CONSTANT_PAD_ND = defineStructured('constant_pad_nd(Tensor self, Sy
   const pad = args[1].map(Number);
   const value = (args[2] ?? 0);
   const sizes = padOutputSizes(op, self.sizes, pad);
-  const out = TensorImpl.empty(op, sizes, self.dtype, self.device);
+  // (in the input's memory format, as PyTorch's: Note [Outputs in the input's memory format];
+  // the body works on any strides, so the output is allocated so directly)
+  const format = formatOf(self);
+  const out = format === 'contiguous' ? TensorImpl.empty(op, sizes, self.dtype, self.device) : TensorImpl.emptyStrided(op, sizes, formatStrides(op, sizes, format), self.dtype, self.device);
   // the region both share: in out from max(before, 0), in self from max(-before, 0)
   let so = self.storageOffset;
   let oo = 0;

@@ -39,6 +39,8 @@ OPS = {
     'sum_keepdim': lambda x: x.sum(1, keepdim=True),
     'mean_hw': lambda x: x.mean((2, 3), keepdim=True),
     'softmax': lambda x: F.softmax(x, 1),
+    'pad_constant': lambda x: F.pad(x, (1, 2, 1, 1)),
+    'pad_reflect': lambda x: F.pad(x, (1, 2, 1, 1), mode='reflect'),
 }
 
 cases = []
