@@ -149,6 +149,8 @@ describe('memory formats: the API', () => {
       expect((err as Error).message, k).toBe(`${op}: ${(golden.errors as Record<string, string>)[k]}`);
     }
     expect(() => P.x.clone({ memoryFormat: 'channelsLast' } as never)).toThrow(/memory_format must be one of/);
+    // Module.to converts 4-d and 5-d tensors only, so a 5-d weight under channels_last is PyTorch's rank error
+    expect(() => new torch.nn.Conv3d(1, 1, 1).to({ memoryFormat: 'channels_last' })).toThrow('to: required rank 4 tensor to use channels_last format');
     // complex tensors (pairs of reals) have no channels-last copy yet: refused, not ignored
     const z = torch.complex(P.x, P.x);
     expect(() => z.clone({ memoryFormat: 'channels_last' })).toThrow(torch.NotImplementedError);
