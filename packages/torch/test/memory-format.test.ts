@@ -55,17 +55,20 @@ describe('memory formats: ops against PyTorch 1.13', () => {
   it('output strides, values and input-gradient strides for contiguous and channels-last inputs', () => {
     const failures: string[] = [];
     for (const c of golden.cases) {
-      const what = `${c.op} (${c.format} input)`;
-      const x = P.x.contiguous({ memoryFormat: c.format as 'contiguous' | 'channels_last' }).requiresGrad_();
-      const y = OPS[c.op](x);
-      if (JSON.stringify(y.stride()) !== JSON.stringify(c.stride)) failures.push(`${what}: output stride ${JSON.stringify(y.stride())}, PyTorch ${JSON.stringify(c.stride)}`);
-      expect(y.isContiguous({ memoryFormat: 'channels_last' }) === c.channels_last || failures.some((f) => f.startsWith(what)), what).toBe(true);
-      expectValues(y, c.out, `${what} output`);
-      const go = t64(c.grad_output).contiguous({ memoryFormat: c.grad_output_stride[1] === 1 && c.stride[1] === 1 ? 'channels_last' : 'contiguous' });
-      expect(go.stride(), what).toEqual(c.grad_output_stride);
-      const [g] = torch.autograd.grad(y, x, go);
-      if (JSON.stringify(g!.stride()) !== JSON.stringify(c.grad_stride)) failures.push(`${what}: grad stride ${JSON.stringify(g!.stride())}, PyTorch ${JSON.stringify(c.grad_stride)}`);
-      expectValues(g!, c.grad, `${what} grad`);
+      for (const format of ['contiguous', 'channels_last'] as const) {
+        const l = c[format];
+        const what = `${c.op} (${format} input)`;
+        const x = P.x.contiguous({ memoryFormat: format }).requiresGrad_();
+        const y = OPS[c.op](x);
+        if (JSON.stringify(y.stride()) !== JSON.stringify(l.stride)) failures.push(`${what}: output stride ${JSON.stringify(y.stride())}, PyTorch ${JSON.stringify(l.stride)}`);
+        expect(y.isContiguous({ memoryFormat: 'channels_last' }) === l.channels_last || failures.some((f) => f.startsWith(what)), what).toBe(true);
+        expectValues(y, c.out, `${what} output`);
+        const go = t64(c.grad_output).contiguous({ memoryFormat: l.grad_output_stride[1] === 1 && l.stride[1] === 1 ? 'channels_last' : 'contiguous' });
+        expect(go.stride(), what).toEqual(l.grad_output_stride);
+        const [g] = torch.autograd.grad(y, x, go);
+        if (JSON.stringify(g!.stride()) !== JSON.stringify(l.grad_stride)) failures.push(`${what}: grad stride ${JSON.stringify(g!.stride())}, PyTorch ${JSON.stringify(l.grad_stride)}`);
+        expectValues(g!, c.grad, `${what} grad`);
+      }
     }
     // adaptive_max_pool2d is a composite of index_select/max (Note [Pooling as window tables]):
     // its output is relaid to channels-last, but its input gradient comes out of
