@@ -1,4 +1,4 @@
-import { Tensor, add, clone } from '@torch-ts/core';
+import { Tensor, TensorImpl, add, clone, isContiguousAs, isDense, obeysLayoutContract } from '@torch-ts/core';
 import { metaOf, type AutogradMeta, type TensorHook } from './autograd-meta';
 import { checkAnomaly } from './anomaly';
 import { enableGrad, noGrad } from './grad-mode';
@@ -267,8 +267,9 @@ function accumulate(acc: AccumulateGrad, g: Tensor | null, createGraph: boolean)
     // Steal only a plain tensor: its own storage, contiguous, held by nothing else (an
     // expanded or sliced gradient must not become a .grad that in-place updates go through).
     const i = g.impl;
-    const plain = i.useCount === 1 && i.base === null && i.isContiguous && i.storageOffset === 0 && !createGraph;
-    const own = plain ? g : clone(g, { memoryFormat: 'contiguous' });
+    const leaf = acc.leaf;
+    const plain = i.useCount === 1 && i.base === null && obeysLayoutContract(i, leaf) && i.storageOffset === 0 && !createGraph;
+    const own = plain ? g : cloneObeyContract(g, leaf, createGraph);
     meta.setGrad(own.impl);
     own.dispose();
     if (own !== g) g.dispose();
@@ -286,6 +287,22 @@ function accumulate(acc: AccumulateGrad, g: Tensor | null, createGraph: boolean)
     oldH.dispose();
   }
   g.dispose();
+}
+
+/**
+ * PyTorch's clone_obey_contract: a copy of `g` with the leaf's strides when the leaf is
+ * dense (so a channels-last parameter gets a channels-last `.grad`), else contiguous. Under
+ * `createGraph` the copy must keep its graph, so it is a clone in the leaf's memory format.
+ */
+function cloneObeyContract(g: Tensor, leaf: TensorImpl, createGraph: boolean): Tensor {
+  if (!isDense(leaf.sizes, leaf.strides)) return clone(g, { memoryFormat: 'contiguous' });
+  if (createGraph) {
+    const cl = !leaf.isContiguous && isContiguousAs(leaf.sizes, leaf.strides, 'channels_last', false);
+    return clone(g, { memoryFormat: cl ? 'channels_last' : 'contiguous' });
+  }
+  const out = new Tensor(TensorImpl.emptyStrided('AccumulateGrad', leaf.sizes, leaf.strides, g.dtype, g.device));
+  noGrad(() => out.copy_(g));
+  return out;
 }
 
 /** `retainGrad()` on a non-leaf: its gradient is kept (and accumulated) like a leaf's. */

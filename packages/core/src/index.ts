@@ -36,6 +36,7 @@ export type { OpSchemas } from './ops/generated/schemas';
 
 export * from './tensor/autograd-interface';
 export { TensorImpl, VersionCounter } from './tensor/tensor-impl';
+export { MEMORY_FORMATS, parseMemoryFormat, formatStrides, isContiguousAs, isDense, obeysLayoutContract, suggestMemoryFormat, type MemoryFormat, type MemoryFormatName } from './tensor/memory-format';
 export { Tensor, type ReadOptions, type NestedList, type HostData } from './tensor/tensor';
 export { tidy, tidyAsync, keep, AsyncScope, registerAsyncScopeContext, asyncScopeTracking, type AsyncScopeContext } from './tensor/scope';
 export { registerDeviceReader, registerDeviceUploader, type DeviceReader, type DeviceUploader } from './tensor/device-reader';

@@ -165,6 +165,14 @@ export const long = int64;
 export const int = int32;
 export const short = int16;
 
+// memory-format constants (Note [Memory formats]): `torch.channels_last === 'channels_last'`,
+// the strings `memoryFormat` options take, as the dtype constants are dtypes' names.
+export const contiguous_format = 'contiguous' as const;
+export const preserve_format = 'preserve' as const;
+export const channels_last = 'channels_last' as const;
+export const channels_last_3d = 'channels_last_3d' as const;
+export type { MemoryFormat, MemoryFormatName } from '@torch-ts/core';
+
 /** `torch.memory`: live/peak bytes, live tensors and storages, cache size, per device. */
 export const memory = {
   stats: (device: DeviceLike = 'cpu') => memoryStats(device),

@@ -15,7 +15,7 @@ import { DispatchKey } from '../dispatch/dispatch-key';
 import { getOperator, registerKernel, type OperatorHandle } from '../dispatch/dispatcher';
 import type { DeviceLike } from '../device';
 import { isComplexType, resultType, toComplexType, toRealValueType, type DType } from '../dtype';
-import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
+import { DTypeError, NotImplementedError, ShapeError, TorchError, fmtShape } from '../errors';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { composite, type CompositeArgs } from './composite';
@@ -300,7 +300,10 @@ export function registerComplexKernels(): void {
     return z;
   });
   kernel('_to_copy', ([self, dtype, device]) => toCopy(self, dtype, device));
-  kernel('clone', ([self, format]) => fromPairs(parts(self).clone({ memoryFormat: format === 'contiguous' ? 'contiguous' : 'preserve' })));
+  kernel('clone', ([self, format]) => {
+    if (format === 'channels_last' || format === 'channels_last_3d') throw new NotImplementedError(`clone: memory_format '${format}' is not supported for complex tensors by torch-ts yet`);
+    return fromPairs(parts(self).clone({ memoryFormat: format === 'contiguous' ? 'contiguous' : 'preserve' }));
+  });
   kernel('cat', ([tensors, dim]) => catParts(tensors, dim));
   kernel('stack', ([tensors, dim]) => {
     const d = dim < 0 ? dim + (tensors[0]?.dim() ?? 0) + 1 : dim;

@@ -11,6 +11,7 @@ import type { BackendImpls, NotImplemented } from './backend-impls';
 import type { Conv2dGeometry } from './spatial-impls';
 import { squeeze, unsqueeze } from './views';
 import { pad } from './resample';
+import { formatOf, inFormat } from './output-format';
 
 /**
  * Note [Convolution as GEMM]
@@ -391,6 +392,7 @@ export const CONVOLUTION = defineStructured(
     const p = readParams(op, sp < 1 ? 2 : sp, stride, padding, dilation, transposed, outputPadding, groups);
     const sizes = convOutputSizes(op, input, weight, bias, p);
     const p2 = params2d(p, sp);
+    const format = convFormat(input, weight, p);
     const out = TensorImpl.empty(op, sizes, input.dtype, input.device);
     const cd = computeDtype(input.dtype);
     const held: TensorImpl[] = [];
@@ -415,9 +417,20 @@ export const CONVOLUTION = defineStructured(
     } finally {
       releaseAll(held);
     }
-    return out;
+    return inFormat(b, op, out, format);
   },
 );
+
+/**
+ * The memory format of a convolution's output and gradients (Note [Outputs in the input's
+ * memory format]): channels-last when the input or the weight suggests it, for a 2-d
+ * convolution (PyTorch 1.13's thnn/mkldnn_conv_use_channels_last); its CPU transposed
+ * convolution stays contiguous.
+ */
+function convFormat(input: TensorImpl, weight: TensorImpl, p: ConvParams): 'contiguous' | 'channels_last' {
+  if (p.transposed || weight.dim !== 4) return 'contiguous';
+  return formatOf(input) === 'channels_last' || formatOf(weight) === 'channels_last' ? 'channels_last' : 'contiguous';
+}
 
 /**
  * Note [16-bit convolutions compute in float32]
@@ -502,7 +515,8 @@ export const CONVOLUTION_BACKWARD = defineStructured(
     } finally {
       releaseAll(held);
     }
-    return [gi, gw, gb];
+    const format = convFormat(input, weight, p);
+    return [inFormat(b, op, gi, format), inFormat(b, op, gw, format), gb];
   },
 );
 

@@ -1,12 +1,13 @@
 import { CPU, toDevice, type Device, type DeviceLike } from '../device';
 import { checkScalarFits, isComplexType, parseDType, type DType } from '../dtype';
-import { DeviceError, NotImplementedError, TorchError } from '../errors';
+import { DeviceError, TorchError } from '../errors';
 import { broadcastShapes, computeOutputLayout } from '../iterator';
 import { Tensor } from '../tensor/tensor';
 import { deviceReader, deviceUploader } from '../tensor/device-reader';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { isNonOverlappingAndDense } from '../iterator/layout';
-import { contiguousStrides, selectGeometry } from '../views';
+import { selectGeometry } from '../views';
+import { formatStrides, isContiguousAs, MEMORY_FORMATS, parseMemoryFormat, suggestMemoryFormat, type MemoryFormatName } from '../tensor/memory-format';
 import { complexParts } from '../tensor/host-data';
 import { callBoxed } from '../dispatch/dispatcher';
 import { isOptionsObject, makeBinder, type OptionalArgs } from './binder';
@@ -85,10 +86,7 @@ export const TO_COPY = defineStructured(
     // A meta tensor has no data: moving there is just the geometry.
     if (dev.type === 'meta') return TensorImpl.empty('to', src.sizes, dtype ?? src.dtype, dev);
     if (dev !== src.device) return crossDeviceCopy(src, dtype ?? src.dtype, dev, b);
-    const strides =
-      format !== 'contiguous' && isNonOverlappingAndDense(src.sizes, src.strides)
-        ? computeOutputLayout(src.sizes, [{ sizes: src.sizes, strides: src.strides }])
-        : contiguousStrides(src.sizes);
+    const strides = copyStrides('to', src, format);
     const out = TensorImpl.emptyStrided('to', src.sizes, strides, dtype ?? src.dtype, dev, UNINITIALIZED);
     try {
       implOf(b, 'copy', 'to')(out, src);
@@ -128,15 +126,25 @@ function realToComplex(src: TensorImpl, dtype: DType, dev: Device, b: Backend | 
   }
 }
 
+/**
+ * The strides of a copy of `src` in memory format `format` (Note [Memory formats]): for
+ * 'preserve' (or none), the source's own strides when it is non-overlapping and dense, else
+ * dense strides in its dim order (PyTorch's infer_dense_strides, as empty_like's); for a
+ * named format, that format's strides (a rank it does not fit is PyTorch's error).
+ */
+export function copyStrides(op: string, src: { readonly sizes: readonly number[]; readonly strides: readonly number[] }, format: string | null | undefined): number[] {
+  const f = format == null ? 'preserve' : parseMemoryFormat(op, format);
+  if (f !== 'preserve') return formatStrides(op, src.sizes, f);
+  if (isNonOverlappingAndDense(src.sizes, src.strides)) return [...src.strides];
+  return computeOutputLayout(src.sizes, [{ sizes: src.sizes, strides: src.strides }]);
+}
+
 /** `clone`: a copy with its own storage (preserving a dense layout, as PyTorch does). */
 export const CLONE = defineStructured(
   'clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor',
   ([self, format], b) => {
     const src = self;
-    const strides =
-      format !== 'contiguous' && isNonOverlappingAndDense(src.sizes, src.strides)
-        ? computeOutputLayout(src.sizes, [{ sizes: src.sizes, strides: src.strides }])
-        : contiguousStrides(src.sizes);
+    const strides = copyStrides('clone', src, format);
     const out = TensorImpl.emptyStrided('clone', src.sizes, strides, src.dtype, src.device, UNINITIALIZED);
     try {
       implOf(b, 'copy', 'clone')(out, src);
@@ -206,17 +214,25 @@ export const fill_ = overloadedFront(['fill_(Tensor self, Tensor value) -> Tenso
 /** `x.zero_()`: every element set to 0. */
 export const zero_ = front('zero_(Tensor self) -> Tensor', { namespaces: [] }).run(([self]): Tensor => fill_(self, 0));
 
-/** A copy with its own storage (`memoryFormat: 'preserve'`, the default, keeps a dense layout). */
-export const clone = front('clone(Tensor input, *, MemoryFormat? memory_format=None) -> Tensor', { choices: { memory_format: ['preserve', 'contiguous'] } }).run(
-  ([self, memoryFormat]): Tensor => callFunctional(CLONE, [unwrapTensor('clone', 'self', self), memoryFormat ?? null]),
+/** A copy with its own storage (`memoryFormat: 'preserve'`, the default, keeps a dense layout; Note [Memory formats]). */
+export const clone = front('clone(Tensor input, *, MemoryFormat? memory_format=None) -> Tensor', { choices: { memory_format: MEMORY_FORMATS } }).run(
+  ([self, memoryFormat]): Tensor => {
+    const f = memoryFormat == null ? null : parseMemoryFormat('clone', memoryFormat);
+    return callFunctional(CLONE, [unwrapTensor('clone', 'self', self), f]);
+  },
 );
 export type CloneOptions = OptionsOf<typeof clone>;
 
-/** `x.contiguous()`: `x` itself when it is contiguous, else a row-major copy (channels-last is not supported yet). */
+/** `x.contiguous()`, `x.contiguous({ memoryFormat })`: `x` itself when it is contiguous in that format, else a copy in it. */
 export const contiguous = front("contiguous(Tensor self, MemoryFormat memory_format='contiguous') -> Tensor", {
-  unsupported: ['memoryFormat'],
-  choices: { memory_format: ['contiguous'] },
-}).run(([self]): Tensor => (self.impl.isContiguous ? self : clone(self, { memoryFormat: 'contiguous' })));
+  choices: { memory_format: MEMORY_FORMATS },
+}).run(([self, memoryFormat]): Tensor => {
+  const f = parseMemoryFormat('contiguous', memoryFormat);
+  const i = self.impl;
+  if (isContiguousAs(i.sizes, i.strides, f, i.isContiguous)) return self;
+  if (f === 'preserve') throw new TorchError('contiguous: preserve memory format is unsupported by the contiguous operator');
+  return clone(self, { memoryFormat: f });
+});
 
 export interface ToOptions {
   dtype?: DType | string | null;
@@ -224,11 +240,11 @@ export interface ToOptions {
   /** Accepted as PyTorch's hint: copies here are synchronous, so it changes nothing. */
   nonBlocking?: boolean | null;
   copy?: boolean | null;
-  memoryFormat?: 'preserve' | null;
+  memoryFormat?: MemoryFormatName | null;
 }
 
 // PyTorch's three `to` signatures, told apart by the first argument after self (a dtype, a
-// tensor, or else a device); memory formats other than 'preserve' are not supported.
+// tensor, or else a device); `memoryFormat` is a keyword of each, as in PyTorch.
 const toDtypeArgs = makeBinder('to', 'to(Tensor self, ScalarType dtype, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None) -> Tensor');
 const toDeviceArgs = makeBinder('to', 'to(Tensor self, Device? device=None, ScalarType? dtype=None, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None) -> Tensor');
 const toOtherArgs = makeBinder('to', 'to(Tensor self, Tensor other, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None) -> Tensor');
@@ -242,8 +258,8 @@ type ToTarget = DType | DeviceLike | Tensor | string;
  */
 type ToArgs = OptionalArgs<[target: ToTarget, dtypeOrNonBlocking: DType | string | boolean, nonBlockingOrCopy: boolean, copy: boolean], ToOptions & { other?: Tensor | null }>;
 
-/** A `to` call's tensor, dtype, device and copy flag, bound as PyTorch binds them. */
-function bindTo(args: readonly unknown[]): [Tensor, DType | string | undefined, DeviceLike | undefined, boolean] {
+/** A `to` call's tensor, dtype, device, copy flag and memory format, bound as PyTorch binds them. */
+function bindTo(args: readonly unknown[]): [Tensor, DType | string | undefined, DeviceLike | undefined, boolean, MemoryFormatName | undefined] {
   let a = args;
   // (a device written as a plain object, `{ type: 'webgpu' }`, is not the options object)
   if (isOptionsObject(a[1]) && 'type' in a[1]) a = [a[0], toDevice('to', a[1] as DeviceLike), ...a.slice(2)];
@@ -261,23 +277,33 @@ function bindTo(args: readonly unknown[]): [Tensor, DType | string | undefined, 
   } else {
     [self, device, dtype, , copy, memoryFormat] = toDeviceArgs.bind(a);
   }
-  if (memoryFormat !== undefined && memoryFormat !== 'preserve') throw new NotImplementedError(`to(): memory_format '${memoryFormat}' is not supported by torch-ts yet`);
-  return [self, dtype, device, copy];
+  return [self, dtype, device, copy, memoryFormat == null ? undefined : (memoryFormat as MemoryFormatName)];
 }
 
 /**
  * `x.to('float64')`, `x.to('cpu')`, `x.to('cpu', 'float64')`, `x.to(other)`,
- * `x.to({ dtype, device, copy })`: the same object when nothing changes (unless `copy`),
- * else a converted copy.
+ * `x.to({ dtype, device, copy, memoryFormat })`: the same object when nothing changes (unless
+ * `copy`; a memory format changes nothing when it is the one `x` suggests, as PyTorch's
+ * to_will_alias), else a converted copy laid out in that format.
  */
 export function to(input: Tensor, ...rest: ToArgs): Tensor;
 export function to(...a: unknown[]): Tensor {
-  const [self, dtypeArg, deviceArg, copy] = bindTo(a);
+  const [self, dtypeArg, deviceArg, copy, formatArg] = bindTo(a);
   const impl = unwrapTensor('to', 'self', self);
   const dtype = dtypeArg === undefined ? impl.dtype : parseDType('to', dtypeArg);
   const device = deviceArg === undefined ? impl.device : toDevice('to', deviceArg);
-  if (dtype === impl.dtype && device === impl.device && !copy) return self;
-  return callFunctional(TO_COPY, [impl, dtype, device, null]);
+  const format = formatArg === undefined ? 'preserve' : parseMemoryFormat('to', formatArg);
+  const sameFormat = format === 'preserve' || suggestMemoryFormat(impl.sizes, impl.strides) === format;
+  if (dtype === impl.dtype && device === impl.device && !copy && sameFormat) return self;
+  const r = callFunctional(TO_COPY, [impl, dtype, device, format]);
+  // A device upload is laid out by the uploader; the asked format (or, preserving, the one the
+  // source suggests) is then restored on the device, as PyTorch's _to_copy allocates it there.
+  // (A backend's own _to_copy, as the complex kernels', may not honour a format: checked too.)
+  const want = format !== 'preserve' ? format : device === impl.device ? null : suggestMemoryFormat(impl.sizes, impl.strides);
+  if (want === null || isContiguousAs(r.impl.sizes, r.impl.strides, want, r.impl.isContiguous)) return r;
+  const c = clone(r, { memoryFormat: want });
+  r.dispose();
+  return c;
 }
 
 function isDTypeName(s: string): boolean {

@@ -11,8 +11,10 @@ import { makeBinder } from './binder';
 import { front, overloadedFront, type OptionsOf } from './front';
 import type { Generator } from '../random/generator';
 import { callMutating } from './call';
-import { COPY_, fill_, to } from './copy';
-import { isScalar, torchTypeName, type Scalar } from './meta-utils';
+import { COPY_, copyStrides, fill_, to } from './copy';
+import { MEMORY_FORMATS, formatStrides, parseMemoryFormat } from '../tensor/memory-format';
+import { isContiguous } from '../views';
+import { UNINITIALIZED, isScalar, torchTypeName, type Scalar } from './meta-utils';
 
 /**
  * Filling a tensor nobody has seen yet is initialisation, not an in-place change: it runs
@@ -76,11 +78,22 @@ export function checkSizes(op: string, sizes: readonly number[]): number[] {
   return [...sizes];
 }
 
-/** Uninitialised memory of the given shape (zeros on CPU, since ArrayBuffers start zeroed). */
-export const empty = front(`empty(SymInt[] size=[], ${SIZED_KEYWORDS}) -> Tensor`, SIZED).run(([size, dtype, , device, , requiresGrad]): Tensor => {
+/**
+ * Uninitialised memory of the given shape (zeros on CPU, since ArrayBuffers start zeroed),
+ * laid out in `memoryFormat` (the only sized factory of PyTorch's that takes one).
+ */
+export const empty = front(`empty(SymInt[] size=[], ${SIZED_KEYWORDS}) -> Tensor`, {
+  ...SIZED,
+  unsupported: FACTORY_UNSUPPORTED.filter((k) => k !== 'memoryFormat'),
+  choices: { memory_format: MEMORY_FORMATS },
+}).run(([size, dtype, , device, , requiresGrad, , memoryFormat]): Tensor => {
   const o = { dtype, device, requiresGrad };
   const r = resolve('empty', o, getDefaultDtype());
-  return finish(new Tensor(TensorImpl.empty('empty', checkSizes('empty', size), r.dtype, r.device)), o);
+  const sizes = checkSizes('empty', size);
+  const f = parseMemoryFormat('empty', memoryFormat);
+  if (f === 'preserve') throw new TorchError('empty: unsupported memory format Preserve');
+  const impl = f === 'contiguous' ? TensorImpl.empty('empty', sizes, r.dtype, r.device) : TensorImpl.emptyStrided('empty', sizes, formatStrides('empty', sizes, f), r.dtype, r.device);
+  return finish(new Tensor(impl), o);
 });
 
 function filled(op: string, size: readonly number[], value: Scalar, o: BoundFactoryOptions): Tensor {
@@ -101,11 +114,11 @@ export const ones = front(`ones(SymInt[] size=[], ${SIZED_KEYWORDS}) -> Tensor`,
 );
 
 /** The keywords every factory takes: `{ dtype, device, requiresGrad }`, as the sized factories bind them. */
-export type FactoryOptions = Omit<OptionsOf<typeof zeros>, 'size'>;
+export type FactoryOptions = Omit<OptionsOf<typeof zeros>, 'size' | 'memoryFormat'>;
 
 export const LIKE_KEYWORDS = "*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool requires_grad=False, MemoryFormat? memory_format=None";
 /** The `*_like` factories' declaration options: functions of `torch` only, as PyTorch's. */
-export const LIKE = { method: false, unsupported: ['layout', 'pinMemory', 'memoryFormat'] } as const;
+export const LIKE = { method: false, unsupported: ['layout', 'pinMemory'], choices: { memory_format: MEMORY_FORMATS } } as const;
 
 /** `full(size, value)`: int64 for an integer value, bool for a boolean, else the default float. */
 export const full = front(`full(SymInt[] size, Scalar fill_value, ${SIZED_KEYWORDS}) -> Tensor`, { method: false, unsupported: FACTORY_UNSUPPORTED }).run(
@@ -121,29 +134,60 @@ export const full = front(`full(SymInt[] size, Scalar fill_value, ${SIZED_KEYWOR
   },
 );
 
+/**
+ * A `*_like` factory's result laid out as `format` asks (Note [Memory formats]; 'preserve',
+ * the default, is empty_like's: the input's strides when dense, else its dim order). `make`
+ * builds contiguous values of the given sizes; when the layout is not row-major they are
+ * made in memory order and copied into a tensor with the target strides, so storage holds
+ * them in the order PyTorch's kernels (random ones included) write them.
+ */
+export function laidOutLike(op: string, t: Tensor, format: string | null | undefined, requiresGrad: boolean, make: (sizes: number[]) => Tensor): Tensor {
+  const sizes = [...t.shape];
+  const strides = copyStrides(op, t.impl, format);
+  if (isContiguous(sizes, strides)) return finish(make(sizes), { requiresGrad });
+  // dims from the slowest to the fastest in memory (stable: ties keep their order)
+  const perm = sizes.map((_, d) => d).sort((a, b) => strides[b] - strides[a]);
+  const values = make(perm.map((d) => sizes[d]));
+  const out = new Tensor(TensorImpl.emptyStrided(op, sizes, strides, values.dtype, values.device, UNINITIALIZED));
+  try {
+    initialise(() => {
+      const v = out.permute(perm);
+      v.copy_(values);
+      v.dispose();
+    });
+  } catch (e) {
+    out.dispose();
+    throw e;
+  } finally {
+    values.dispose();
+  }
+  return finish(out, { requiresGrad });
+}
+
 /** A `*_like` factory's options: the input's dtype and device unless given. */
 function likeOptions(t: Tensor, dtype: DType | undefined, device: DeviceLike | undefined, requiresGrad: boolean): FactoryOptions {
   return { dtype: dtype ?? t.dtype, device: device ?? t.device, requiresGrad };
 }
 
 /** Uninitialised memory of the input's shape (and dtype and device, unless given). */
-export const emptyLike = front(`empty_like(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, LIKE).run(([t, dtype, , device, , requiresGrad]): Tensor =>
-  empty([...t.shape], likeOptions(t, dtype, device, requiresGrad)),
+export const emptyLike = front(`empty_like(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, LIKE).run(([t, dtype, , device, , requiresGrad, format]): Tensor =>
+  laidOutLike('empty_like', t, format, requiresGrad, (sizes) => empty(sizes, likeOptions(t, dtype, device, false))),
 );
 
 /** Zeros of the input's shape (and dtype and device, unless given). */
-export const zerosLike = front(`zeros_like(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, LIKE).run(([t, dtype, , device, , requiresGrad]): Tensor =>
-  zeros([...t.shape], likeOptions(t, dtype, device, requiresGrad)),
+export const zerosLike = front(`zeros_like(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, LIKE).run(([t, dtype, , device, , requiresGrad, format]): Tensor =>
+  laidOutLike('zeros_like', t, format, requiresGrad, (sizes) => zeros(sizes, likeOptions(t, dtype, device, false))),
 );
 
 /** Ones of the input's shape (and dtype and device, unless given). */
-export const onesLike = front(`ones_like(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, LIKE).run(([t, dtype, , device, , requiresGrad]): Tensor =>
-  ones([...t.shape], likeOptions(t, dtype, device, requiresGrad)),
+export const onesLike = front(`ones_like(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, LIKE).run(([t, dtype, , device, , requiresGrad, format]): Tensor =>
+  laidOutLike('ones_like', t, format, requiresGrad, (sizes) => ones(sizes, likeOptions(t, dtype, device, false))),
 );
 
 /** `fillValue` in the input's shape (and dtype and device, unless given). */
 export const fullLike = front(`full_like(Tensor input, Scalar fill_value, ${LIKE_KEYWORDS}) -> Tensor`, LIKE).run(
-  ([t, fillValue, dtype, , device, , requiresGrad]): Tensor => full([...t.shape], fillValue, likeOptions(t, dtype, device, requiresGrad)),
+  ([t, fillValue, dtype, , device, , requiresGrad, format]): Tensor =>
+    laidOutLike('full_like', t, format, requiresGrad, (sizes) => full(sizes, fillValue, likeOptions(t, dtype, device, false))),
 );
 
 /**

@@ -322,7 +322,7 @@ export const dropout = front(
   // the same values bernoulli_ would copy in: Note [Counter-based random streams])
   const mask = () =>
     drawnOnDevice('bernoulli_', input.shape, input.dtype, input.device, { kind: 'bernoulli', p: 1 - p }, o.generator ?? defaultGenerator) ??
-    bernoulli_(emptyLike(input), 1 - p, { generator: o.generator ?? null });
+    bernoulli_(emptyLike(input, { memoryFormat: 'contiguous' }), 1 - p, { generator: o.generator ?? null });
   const noise = tidy(() => div_(mask(), 1 - p));
   try {
     return o.inplace ? mul_(input, noise) : mul(input, noise);

@@ -21,6 +21,7 @@ import { callMulti, unwrapOptionalTensor, unwrapTensor } from './call';
 import { commonDevice, torchTypeName } from './meta-utils';
 import { computeDtypeOf, contiguousAs, intoCompute } from './nn-impls';
 import { defineStructured, implOf, type Backend } from './registry';
+import { formatOf, inFormat } from './output-format';
 
 function checkFloat(op: string, t: TensorImpl, kernel: string): void {
   if (!isFloatingType(t.dtype)) throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(t.dtype)}'`);
@@ -107,7 +108,7 @@ export const NATIVE_BATCH_NORM = defineStructured(
       for (const p of parts) p.release();
       for (const [, src] of writeBacks) src.release();
     }
-    return [out, mean, invstd];
+    return [inFormat(b, op, out, formatOf(x)), mean, invstd];
   },
 );
 
@@ -145,7 +146,7 @@ export const NATIVE_BATCH_NORM_BACKWARD = defineStructured(
     } finally {
       for (const p of parts) p.release();
     }
-    return [gi, gw, gb];
+    return [inFormat(b, op, gi, formatOf(x)), gw, gb];
   },
 );
 
@@ -300,7 +301,8 @@ export const NATIVE_GROUP_NORM = defineStructured(
     } finally {
       for (const p of parts) p.release();
     }
-    return [out, mean, rstd];
+    // (its backward's grad_input stays contiguous, as PyTorch 1.13's)
+    return [inFormat(b, op, out, formatOf(x)), mean, rstd];
   },
 );
 

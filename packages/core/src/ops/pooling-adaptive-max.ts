@@ -8,6 +8,8 @@ import { valuesIndices, type ValuesIndices } from './reduction';
 import { squeeze, unsqueeze } from './views';
 import { adaptiveWindows, windowMax } from './pooling-windows';
 import { adaptiveSizes, checkFloating } from './pooling-3d';
+import { contiguous } from './copy';
+import { formatOf } from './output-format';
 
 /**
  * adaptive_max_pool1d / 2d / 3d, composites over adaptive window tables (Note [Pooling as
@@ -43,7 +45,15 @@ function adaptiveMax(op: string, sp: number, input: Tensor, outputSize: unknown,
   const size = adaptiveSizes(op, x, req, sp);
   checkFloating(op, `adaptive_max_pool${sp}d_cpu`, x);
   const tables = x.sizes.slice(x.dim - sp).map((n, i) => adaptiveWindows(n, size[i]));
-  const pair: Tensor[] = x.dim === sp + 2 ? windowMax(input, tables) : tidy(() => windowMax(unsqueeze(input, 0), tables).map((t) => squeeze(t, 0)));
+  let pair: Tensor[] = x.dim === sp + 2 ? windowMax(input, tables) : tidy(() => windowMax(unsqueeze(input, 0), tables).map((t) => squeeze(t, 0)));
+  // PyTorch's kernel writes values and indices in the input's memory format (Note [Outputs in
+  // the input's memory format]); the composite's are contiguous, so they are relaid once.
+  const format = formatOf(x);
+  if (format !== 'contiguous' && x.dim === sp + 2) {
+    const laid = pair.map((t) => contiguous(t, { memoryFormat: format }));
+    pair.forEach((t, i) => t !== laid[i] && t.dispose());
+    pair = laid;
+  }
   if (returnIndices) return valuesIndices([pair[0], pair[1]]);
   pair[1].dispose();
   return pair[0];

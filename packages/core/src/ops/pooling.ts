@@ -9,6 +9,7 @@ import { callFunctional, callMulti, unwrapTensor } from './call';
 import { releaseAll, torchTypeName } from './meta-utils';
 import { valuesIndices, type ValuesIndices } from './reduction';
 import { defineStructured, implOf, type Backend } from './registry';
+import { formatOf, inFormat } from './output-format';
 import type { Pool2dGeometry } from './spatial-impls';
 import { squeeze, unsqueeze } from './views';
 
@@ -142,7 +143,8 @@ export const MAX_POOL2D_WITH_INDICES = defineStructured(
     } finally {
       releaseAll([o3, i3, x]);
     }
-    return [out, idx];
+    const format = formatOf(self);
+    return [inFormat(b, op, out, format), inFormat(b, op, idx, format)];
   },
 );
 
@@ -168,7 +170,7 @@ export const MAX_POOL2D_WITH_INDICES_BACKWARD = defineStructured(
     } finally {
       releaseAll([gi3, g3, i3]);
     }
-    return gi;
+    return inFormat(b, op, gi, formatOf(self));
   },
 );
 
@@ -207,7 +209,7 @@ export const AVG_POOL2D = defineStructured(
     } finally {
       releaseAll([o3, x]);
     }
-    return out;
+    return inFormat(b, op, out, formatOf(self));
   },
 );
 
@@ -230,7 +232,7 @@ export const AVG_POOL2D_BACKWARD = defineStructured(
     } finally {
       releaseAll([gi3, g3]);
     }
-    return gi;
+    return inFormat(b, op, gi, formatOf(self));
   },
 );
 
@@ -254,7 +256,7 @@ export const ADAPTIVE_AVG_POOL2D = defineStructured('_adaptive_avg_pool2d(Tensor
   } finally {
     releaseAll([o3, x]);
   }
-  return out;
+  return inFormat(b, op, out, formatOf(self));
 });
 
 export const ADAPTIVE_AVG_POOL2D_BACKWARD = defineStructured(
@@ -280,7 +282,7 @@ export const ADAPTIVE_AVG_POOL2D_BACKWARD = defineStructured(
     } finally {
       releaseAll([gi3, g3]);
     }
-    return gi;
+    return inFormat(b, op, gi, formatOf(self));
   },
 );
 

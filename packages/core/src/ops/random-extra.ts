@@ -179,7 +179,7 @@ export const bernoulli = overloadedFront(
   if (p === undefined && !isFloatingType(x.dtype)) {
     throw new DTypeError(`bernoulli: "bernoulli_tensor_cpu_p_" not implemented for '${torchTypeName(x.dtype)}'`);
   }
-  const out = emptyLike(input);
+  const out = emptyLike(input, { memoryFormat: 'contiguous' }); // (PyTorch's LEGACY_CONTIGUOUS_MEMORY_FORMAT: draws in logical order)
   try {
     const options = { generator: generator ?? null };
     // (bernoulli_'s two overloads: a Tensor or a number `p`)

@@ -20,7 +20,7 @@ import { isOptionsObject, makeOverloads, typeName } from './binder';
 import { front } from './front';
 import { callMutating } from './call';
 import { COPY_, copy_, to } from './copy';
-import { checkSizes, FACTORY_UNSUPPORTED, LIKE, LIKE_KEYWORDS, SIZED, type BoundFactoryOptions, type FactoryOptions } from './factories';
+import { checkSizes, FACTORY_UNSUPPORTED, laidOutLike, LIKE, LIKE_KEYWORDS, SIZED, type BoundFactoryOptions, type FactoryOptions } from './factories';
 import { drawnOnDevice } from './random-impls';
 
 export { Generator, defaultGenerator, manualSeed, seed, initialSeed, type GeneratorState } from '../random/generator';
@@ -131,13 +131,13 @@ export const randn = front(`randn(SymInt[] size=[], ${RANDOM_KEYWORDS}) -> Tenso
 });
 
 /** Uniform on [0, 1) in the input's shape (and dtype and device, unless given). */
-export const randLike = front(`rand_like(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, LIKE).run(([t, dtype, , device, , requiresGrad]): Tensor =>
-  rand([...t.shape], { dtype: dtype ?? t.dtype, device: device ?? t.device, requiresGrad }),
+export const randLike = front(`rand_like(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, LIKE).run(([t, dtype, , device, , requiresGrad, format]): Tensor =>
+  laidOutLike('rand_like', t, format, requiresGrad, (sizes) => rand(sizes, { dtype: dtype ?? t.dtype, device: device ?? t.device })),
 );
 
 /** Standard normal in the input's shape (and dtype and device, unless given). */
-export const randnLike = front(`randn_like(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, LIKE).run(([t, dtype, , device, , requiresGrad]): Tensor =>
-  randn([...t.shape], { dtype: dtype ?? t.dtype, device: device ?? t.device, requiresGrad }),
+export const randnLike = front(`randn_like(Tensor input, ${LIKE_KEYWORDS}) -> Tensor`, LIKE).run(([t, dtype, , device, , requiresGrad, format]): Tensor =>
+  laidOutLike('randn_like', t, format, requiresGrad, (sizes) => randn(sizes, { dtype: dtype ?? t.dtype, device: device ?? t.device })),
 );
 
 type IntLike = number | bigint;

@@ -13,6 +13,8 @@ import { callFunctional, unwrapTensor } from './call';
 import { releaseAll, type Scalar } from './meta-utils';
 import { adaptiveAvgPool2d, checkDtype, planeOutput, planes } from './pooling';
 import { defineStructured, implOf } from './registry';
+import { formatOf, inFormat } from './output-format';
+import { formatStrides } from '../tensor/memory-format';
 import type { PadMode, Pads2d } from './spatial-impls';
 import { squeeze, unsqueeze } from './views';
 
@@ -51,7 +53,10 @@ export const CONSTANT_PAD_ND = defineStructured('constant_pad_nd(Tensor self, Sy
   const pad = args[1].map(Number);
   const value = (args[2] ?? 0);
   const sizes = padOutputSizes(op, self.sizes, pad);
-  const out = TensorImpl.empty(op, sizes, self.dtype, self.device);
+  // (in the input's memory format, as PyTorch's: Note [Outputs in the input's memory format];
+  // the body works on any strides, so the output is allocated so directly)
+  const format = formatOf(self);
+  const out = format === 'contiguous' ? TensorImpl.empty(op, sizes, self.dtype, self.device) : TensorImpl.emptyStrided(op, sizes, formatStrides(op, sizes, format), self.dtype, self.device);
   // the region both share: in out from max(before, 0), in self from max(-before, 0)
   let so = self.storageOffset;
   let oo = 0;
@@ -258,9 +263,10 @@ export const UPSAMPLE_NEAREST2D = defineStructured(
     const size = args[1];
     checkResample(op, self, size);
     checkDtype(op, 'upsample_nearest2d_channels_last', self, [...INTERP_FLOATS, 'uint8']);
-    return runPlanes(b, op, self, [...self.sizes.slice(0, 2), size[0], size[1]], 2, (o, x) =>
+    const out = runPlanes(b, op, self, [...self.sizes.slice(0, 2), size[0], size[1]], 2, (o, x) =>
       implOf(b, 'upsampleNearest2d', op)(o, x, optScale(args[2]), optScale(args[3])),
     );
+    return inFormat(b, op, out, formatOf(self));
   },
 );
 
@@ -285,9 +291,10 @@ export const UPSAMPLE_BILINEAR2D = defineStructured(
     const size = args[1];
     checkResample(op, self, size);
     checkDtype(op, 'upsample_bilinear2d_channels_last', self, INTERP_FLOATS);
-    return runPlanes(b, op, self, [...self.sizes.slice(0, 2), size[0], size[1]], 2, (o, x) =>
+    const out = runPlanes(b, op, self, [...self.sizes.slice(0, 2), size[0], size[1]], 2, (o, x) =>
       implOf(b, 'upsampleBilinear2d', op)(o, x, args[2] === true, optScale(args[3]), optScale(args[4])),
     );
+    return inFormat(b, op, out, formatOf(self));
   },
 );
 
@@ -324,7 +331,8 @@ function runBackward(b: Parameters<typeof planes>[0], op: string, go: TensorImpl
   } finally {
     releaseAll([gi3, g3]);
   }
-  return gi;
+  // (upsampling's grad_input takes grad_output's memory format, as PyTorch 1.13's)
+  return inFormat(b, op, gi, formatOf(go));
 }
 
 export function upsampleNearest2d(self: Tensor, outputSize: readonly number[], scalesH: number | null, scalesW: number | null): Tensor {

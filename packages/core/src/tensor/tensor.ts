@@ -1,3 +1,4 @@
+import { isContiguousAs, parseMemoryFormat, type MemoryFormatName } from './memory-format';
 import type { Device } from '../device';
 import { getDefaultDtype, isComplexType, type DType } from '../dtype';
 import { DeviceError, ShapeError, TorchError, TorchTypeError, fmtShape } from '../errors';
@@ -182,8 +183,12 @@ export class Tensor {
     return this.impl.storageOffset;
   }
 
-  isContiguous(): boolean {
-    return this.impl.isContiguous;
+  /** `x.isContiguous()`, `x.isContiguous({ memoryFormat: 'channels_last' })` (Note [Memory formats]). */
+  isContiguous(options?: { memoryFormat?: MemoryFormatName | null }): boolean {
+    const f = options?.memoryFormat;
+    if (f == null) return this.impl.isContiguous;
+    const i = this.impl;
+    return isContiguousAs(i.sizes, i.strides, parseMemoryFormat('is_contiguous', f), i.isContiguous);
   }
 
   numel(): number {

@@ -1,4 +1,4 @@
-import { Device, emptyLike, parseDType, toDevice, type DType, type DeviceLike } from '@torch-ts/core';
+import { Device, emptyLike, parseDType, toDevice, type DType, type DeviceLike, type MemoryFormatName } from '@torch-ts/core';
 import { Tensor, TorchError, noGradGuard, ownGrad, setGrad } from './internal';
 import { Parameter } from './parameter';
 import { BackwardHook, type FullBackwardHook, type FullBackwardPreHook } from './backward-hook';
@@ -46,6 +46,8 @@ export interface IncompatibleKeys {
 export interface ModuleToOptions {
   dtype?: DType | string;
   device?: DeviceLike;
+  /** Applied to the 4-d and 5-d parameters and buffers only, as PyTorch's `Module.to(memory_format=...)`. */
+  memoryFormat?: MemoryFormatName;
 }
 
 /** Names a Module keeps for itself; assigning them never registers anything. */
@@ -457,7 +459,11 @@ export class Module {
     return this;
   }
 
-  /** `to(dtype)`, `to(device)` or `to({ dtype, device })`: only floating tensors change dtype, as in PyTorch. */
+  /**
+   * `to(dtype)`, `to(device)` or `to({ dtype, device, memoryFormat })`: only floating tensors
+   * change dtype, and only 4-d and 5-d ones memory format, as in PyTorch (so a 5-d parameter
+   * under 'channels_last' raises PyTorch's rank error).
+   */
   to(target: DType | DeviceLike | ModuleToOptions | string, options: ModuleToOptions = {}): this {
     let dtype: DType | null = null;
     let device: Device | null = null;
@@ -477,8 +483,10 @@ export class Module {
     if (dtype !== null && !isFloatDType(dtype)) {
       throw new TorchError(`Module.to only accepts floating point dtypes, but got desired dtype=${dtype}`);
     }
+    const format = opts.memoryFormat ?? null;
     return this._apply((t) => {
       const d = dtype !== null && t.isFloatingPoint() ? dtype : t.dtype;
+      if (format !== null && (t.dim() === 4 || t.dim() === 5)) return t.to({ dtype: d, device: device ?? t.device, memoryFormat: format });
       return t.to({ dtype: d, device: device ?? t.device });
     });
   }
