@@ -5,7 +5,7 @@
  * run on WebGPU against PyTorch 1.13's values, with the CPU rows' tolerance (eps * 8 n
  * cond(A) times the largest magnitude: test/linalg-complex.test.ts); the gradients of the
  * rows' real loss on WebGPU equal the CPU's in complex64 (grads-webgpu's float32 tolerance);
- * eigh's A V = V diag(w), V^H V = I for both triangles; a batch of 70 (two workgroups) against
+ * eigh's A V = V diag(w), V^H V = I for both triangles, and of a 16 x 16 matrix; a batch of 70 (two workgroups) against
  * the CPU, at a storage offset, for every kernel and for solve / inv (which now factor the
  * complex matrix, not its real embedding); info and complex128's DTypeError.
  * (The OpInfo sweep does not run complex cases on WebGPU: test/ops-webgpu-suite.ts.)
@@ -179,6 +179,19 @@ describe.skipIf(!ready)('complex64 linalg on WebGPU', () => {
         expect([name, i, maxAbsDiff(await host(o), w) <= tol]).toEqual([name, i, true]);
       }
     }
+  });
+
+  it("eigh of a 16 x 16 Hermitian matrix (more sweeps): eigenvalues as the CPU's, A V = V diag(w)", async () => {
+    const g = new torch.Generator().manualSeed(5);
+    const X = torch.viewAsComplex(torch.randn([16, 16, 2], { generator: g }));
+    const H = torch.add(X, X.mH);
+    const want = L.eigvalsh(H).tolist() as number[];
+    const h = await H.toAsync('webgpu');
+    const [w, V] = L.eigh(h);
+    // (|w| <= ||H||_F, about 32 here: eps32 * 8 n times the largest eigenvalue)
+    expect(maxAbsDiff(await host(w), want)).toBeLessThanOrEqual(1.2e-7 * 8 * 16 * scaleOf(want));
+    const residual = torch.sub(torch.matmul(h, V), torch.mul(V, w.unsqueeze(-2))).abs().max();
+    expect(await residual.itemAsync()).toBeLessThanOrEqual(1.2e-7 * 8 * 16 * scaleOf(want));
   });
 
   it("info as the CPU's (LinAlgError needs a read: core's Note [Checking info without a device read]); complex128 is a DTypeError", async () => {
