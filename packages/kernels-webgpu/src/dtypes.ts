@@ -129,12 +129,12 @@ export const webgpuDtypes = {
   fft: F32,
   // Note [WebGPU eig: dgeev, an invocation per matrix]
   eig: F32,
-  // no complex linalg kernels (core's Note [Complex linalg primitives]): the table opts out
-  luFactorComplex: [],
-  luSolveComplex: [],
-  solveTriangularComplex: [],
-  choleskyComplex: [],
-  eighComplex: [],
+  // Note [WebGPU complex LU, Cholesky, triangular solves and eigh]: complex64 as float32 pairs
+  luFactorComplex: F32,
+  luSolveComplex: F32,
+  solveTriangularComplex: F32,
+  choleskyComplex: F32,
+  eighComplex: F32,
   standardGammaGrad: F32,
   randomFill: WITH_I64_F16_BF16,
   bernoulliTensor: WITH_I64_F16_BF16,

@@ -18,6 +18,7 @@ import { linalgImpls } from './kernels/linalg';
 import { svdImpls } from './kernels/linalg-svd';
 import { eigImpls } from './kernels/linalg-eig';
 import { linalgQrImpls } from './kernels/linalg-qr';
+import { linalgComplexImpls } from './kernels/linalg-complex';
 import { gammaImpls } from './kernels/gamma';
 import { samplerImpls } from './kernels/samplers';
 import { fftImpls } from './kernels/fft';
@@ -53,12 +54,8 @@ export const webgpuImpls = {
   ...matmulImpls,
   // the bias is added by a second kernel; a fused GEMM epilogue is future work
   addmm: notImplemented('WebGPU composes mm and add (Note [Fused addmm])'),
-  // complex linalg (core's Note [Complex linalg primitives]): no WGSL kernels yet
-  luFactorComplex: notImplemented('no complex linalg kernels on WebGPU'),
-  luSolveComplex: notImplemented('no complex linalg kernels on WebGPU'),
-  solveTriangularComplex: notImplemented('no complex linalg kernels on WebGPU'),
-  choleskyComplex: notImplemented('no complex linalg kernels on WebGPU'),
-  eighComplex: notImplemented('no complex linalg kernels on WebGPU'),
+  // complex64 linalg (Note [WebGPU complex LU, Cholesky, triangular solves and eigh])
+  ...linalgComplexImpls,
   ...gammaImpls,
   ...samplerImpls,
   ...randomImpls,

@@ -10,8 +10,8 @@
  * lu_solve, solve_triangular, det, slogdet, logdet, eigvalsh and eigh (through a
  * gauge-invariant function; its vectors through A V = V diag(w) and V^H V = I) against
  * PyTorch 1.13's values and the gradients of a real loss, tolerances scaled by the input's
- * condition number; gradcheck / gradgradcheck; LinAlgError, info and the gauge error; and
- * WebGPU's refusal of complex64 factorizations.
+ * condition number; gradcheck / gradgradcheck; LinAlgError, info and the gauge error (the
+ * factorizations on WebGPU: test/linalg-complex-webgpu.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
@@ -280,11 +280,4 @@ describe('complex factorizations against PyTorch 1.13', () => {
     );
   });
 
-  it('WebGPU: complex64 factorizations raise the no-kernel error (no complex linalg kernels there)', async (ctx) => {
-    if (!(await torch.webgpu.init())) return ctx.skip();
-    const A = await torch.eye(3, { dtype: 'complex64' }).toAsync('webgpu');
-    for (const f of [() => L.cholesky(A), () => L.luFactor(A), () => L.eigh(A), () => L.det(A), () => L.solveTriangular(A, A, { upper: true })]) {
-      expect(f).toThrow(/^[\w.]+: no kernel for aten::[\w.]+ on WebGPU \(no complex linalg kernels on WebGPU\)$/);
-    }
-  });
 });

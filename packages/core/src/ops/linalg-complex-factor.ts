@@ -23,9 +23,10 @@ import { backendOf, implOf, type Backend } from './registry';
  * trailing dim of 2: ComplexLinalgImpls), so backends keep seeing real dtypes only. The
  * results are complex tensors allocated here; the impls write their parts through a real
  * view. The functions composed of these primitives (det, slogdet, lu, lu_solve, cholesky,
- * eigh, eigvalsh, ...) then take complex inputs with no code of their own. WebGPU has no
- * complex kernels: its table opts out, and a complex64 call there raises core's "no kernel
- * for aten::op on WebGPU (no complex linalg kernels on WebGPU)".
+ * eigh, eigvalsh, ...) then take complex inputs with no code of their own. WebGPU computes
+ * them in complex64 (kernels-webgpu's Note [WebGPU complex LU, Cholesky, triangular solves
+ * and eigh]); a backend whose table opts out with notImplemented raises core's "no kernel
+ * for aten::op on <device> (reason)", and its linalg.solve and inv take the real embedding.
  */
 
 /** Complex inputs pass the Complex key and reach autograd and the backend (Note [Complex linalg primitives]). */

@@ -14,7 +14,7 @@ import { LINALG_EIGH } from './linalg-qr';
 
 /**
  * Note [Complex linear solves by the real embedding]
- * A backend without complex linalg kernels (WebGPU: Note [Complex linalg primitives])
+ * A backend without complex linalg kernels (Note [Complex linalg primitives]; WebGPU has them)
  * still solves a complex system A X = B (A = P + iQ, X = Xr + iXi, B = Br + iBi), as the
  * real 2n x 2n system
  *     [[P, -Q], [Q, P]] [Xr; Xi] = [Br; Bi],
@@ -22,7 +22,7 @@ import { LINALG_EIGH } from './linalg-qr';
  * determinant is |det A|^2, so it is singular exactly where A is) and is composed of real
  * ops (the real LU family, views, cat), so autograd differentiates it, twice, and every
  * backend runs it. linalg.solve / solve_ex and inv / inv_ex take this path for complex
- * inputs on such a backend (linalg-front.ts; the CPU factors the complex matrix itself); their `info` is the embedded factorization's: 0 exactly when
+ * inputs on such a backend (linalg-front.ts; CPU and WebGPU factor the complex matrix itself); their `info` is the embedded factorization's: 0 exactly when
  * PyTorch's is, but a nonzero value indexes the 2n x 2n matrix. The cost is 8x a complex
  * LU's flops in real arithmetic, about 2x.
  */

@@ -1,0 +1,219 @@
+/**
+ * complex64 linear algebra on WebGPU (kernels-webgpu's Note [WebGPU complex LU, Cholesky,
+ * triangular solves and eigh]): the complex64 factorization rows of goldens/linalg_complex.json
+ * (cholesky, lu, lu_factor, lu_solve, solve_triangular, det, slogdet, logdet, eigvalsh, eigh)
+ * run on WebGPU against PyTorch 1.13's values, with the CPU rows' tolerance (eps * 8 n
+ * cond(A) times the largest magnitude: test/linalg-complex.test.ts); the gradients of the
+ * rows' real loss on WebGPU equal the CPU's in complex64 (grads-webgpu's float32 tolerance);
+ * eigh's A V = V diag(w), V^H V = I for both triangles, and of a 16 x 16 matrix; a batch of 70 (two workgroups) against
+ * the CPU, at a storage offset, for every kernel and for solve / inv (which now factor the
+ * complex matrix, not its real embedding); info and complex128's DTypeError.
+ * (The OpInfo sweep does not run complex cases on WebGPU: test/ops-webgpu-suite.ts.)
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
+import * as torch from '@torch-ts/torch';
+import type { Tensor } from '@torch-ts/torch';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+interface Pairs {
+  shape: number[];
+  values: number[];
+}
+interface Factor {
+  id: string;
+  dtype: 'complex64' | 'complex128';
+  inputs: Pairs[];
+  cond: number;
+  expected: (Pairs & { dtype: string })[];
+  weights?: number[][];
+  grads?: number[][];
+}
+const golden = JSON.parse(readFileSync(new URL('../goldens/linalg_complex.json', import.meta.url), 'utf8')) as {
+  factor: Factor[];
+  cholesky_ex: { A: Pairs; info: number[]; message: string };
+};
+
+const L = torch.linalg;
+const complex64Of = (p: Pairs): Tensor => torch.viewAsComplex(torch.tensor(p.values, { dtype: 'float32' }).reshape([...p.shape, 2]));
+const host = async (t: Tensor): Promise<number[]> => {
+  const c = await t.toAsync('cpu');
+  return (c.isComplex() ? torch.viewAsReal(c.resolveConj()) : c).reshape([-1]).tolist() as number[];
+};
+const maxAbsDiff = (x: number[], y: number[]): number => Math.max(0, ...x.map((v, i) => Math.abs(v - y[i])));
+const scaleOf = (v: number[]) => Math.max(1, ...v.map(Math.abs));
+
+const lu = (a: Tensor): [Tensor, Tensor] => {
+  const r = L.luFactor(a);
+  return [r.LU, r.pivots];
+};
+const FACTOR: Record<string, (...xs: Tensor[]) => Tensor[]> = {
+  cholesky: (a) => [L.cholesky(a)],
+  'cholesky batched': (a) => [L.cholesky(a)],
+  'cholesky upper': (a) => [L.cholesky(a, { upper: true })],
+  'lu square': (a) => [...L.lu(a)],
+  'lu wide': (a) => [...L.lu(a)],
+  'lu tall': (a) => [...L.lu(a)],
+  'lu_factor batched': (a) => [...lu(a)],
+  lu_solve: (a, b) => [L.luSolve(...lu(a), b)],
+  'lu_solve adjoint': (a, b) => [L.luSolve(...lu(a), b, { adjoint: true })],
+  'lu_solve left=False': (a, b) => [L.luSolve(...lu(a), b.mT, { left: false })],
+  'lu_solve left=False adjoint': (a, b) => [L.luSolve(...lu(a), b.mT, { left: false, adjoint: true })],
+  'solve_triangular upper': (a, b) => [L.solveTriangular(a, b, { upper: true })],
+  'solve_triangular lower left=False unitriangular': (a, b) => [L.solveTriangular(a.mH, b.mT, { upper: false, left: false, unitriangular: true })],
+  det: (a) => [L.det(a)],
+  'det batched': (a) => [L.det(a)],
+  slogdet: (a) => [...L.slogdet(a)],
+  logdet: (a) => [torch.logdet(a)],
+  eigvalsh: (a) => [L.eigvalsh(a)],
+  'eigvalsh U': (a) => [L.eigvalsh(a, 'U')],
+  'eigh invariant': (a) => {
+    const [w, V] = L.eigh(a);
+    return [torch.matmul(torch.mul(V, torch.exp(torch.div(w, 10)).unsqueeze(-2)), V.mH)];
+  },
+  eigh: (a) => [L.eigh(a)[0]],
+};
+
+/** The rows' real loss: sum re(o w) + sum |o| over the differentiable outputs. */
+function loss(outs: Tensor[], weights: number[][], device: 'cpu' | 'webgpu'): Tensor {
+  let total: Tensor | null = null;
+  outs
+    .filter((o) => o.isFloatingPoint() || o.isComplex())
+    .forEach((o, i) => {
+      const w = o.isComplex()
+        ? complex64Of({ shape: [...o.shape], values: weights[i] }).to(device)
+        : torch.tensor(weights[i], { dtype: 'float32' }).reshape([...o.shape]).to(device);
+      const term = torch.add(torch.real(torch.mul(o, w)).sum(), torch.abs(o).sum());
+      total = total ? torch.add(total, term) : term;
+    });
+  return total as unknown as Tensor;
+}
+
+/** grads-webgpu's float32 comparison: |x - y| <= 1e-3 |x| + 2e-5 max|x|. */
+function gradProblem(cpu: number[], gpu: number[]): string | null {
+  const scale = scaleOf(cpu);
+  for (let j = 0; j < cpu.length; j++) {
+    if (!(Math.abs(cpu[j] - gpu[j]) <= 1e-3 * Math.abs(cpu[j]) + 2e-5 * scale)) return `[${j}]: cpu ${cpu[j]}, webgpu ${gpu[j]}`;
+  }
+  return null;
+}
+
+const ready = await torch.webgpu.init();
+describe.skipIf(!ready)('complex64 linalg on WebGPU', () => {
+  it('the complex64 factorization rows against PyTorch 1.13', async () => {
+    const rows = golden.factor.filter((c) => c.dtype === 'complex64');
+    expect(rows.length).toBe(Object.keys(FACTOR).length);
+    for (const c of rows) {
+      const xs = await Promise.all(c.inputs.map((p) => complex64Of(p).toAsync('webgpu')));
+      const outs = FACTOR[c.id](...xs);
+      const n = c.inputs[0].shape[c.inputs[0].shape.length - 1];
+      for (const [i, o] of outs.entries()) {
+        const e = c.expected[i];
+        expect([c.id, o.device.type, o.dtype, o.shape]).toEqual([c.id, 'webgpu', e.dtype, e.shape]);
+        const tol = 1.2e-7 * 8 * n * Math.max(1, c.cond) * scaleOf(e.values);
+        expect([c.id, i, maxAbsDiff(await host(o), e.values) <= tol]).toEqual([c.id, i, true]);
+      }
+    }
+  });
+
+  it("gradients of the rows' loss on WebGPU equal the CPU's (complex64)", async () => {
+    // (the complex128 rows carry the weights; both devices run their inputs in complex64)
+    for (const c of golden.factor.filter((f) => f.grads)) {
+      const grads: Record<string, number[][]> = {};
+      for (const device of ['cpu', 'webgpu'] as const) {
+        const leaves = await Promise.all(c.inputs.map(async (p) => (await complex64Of(p).toAsync(device)).requiresGrad_(true)));
+        loss(FACTOR[c.id](...leaves), c.weights!, device).backward();
+        grads[device] = await Promise.all(leaves.map((t) => host(t.grad!)));
+      }
+      grads.cpu.forEach((g, i) => expect([c.id, i, gradProblem(g, grads.webgpu[i])]).toEqual([c.id, i, null]));
+    }
+  });
+
+  it('eigh: A V = V diag(w), V^H V = I, for both triangles (the other one garbled)', async () => {
+    const c = golden.factor.find((f) => f.id === 'eigh' && f.dtype === 'complex64')!;
+    const A = await complex64Of(c.inputs[0]).toAsync('webgpu');
+    for (const uplo of ['L', 'U']) {
+      const garbled = uplo === 'L' ? torch.add(torch.tril(A), torch.triu(torch.mul(A, 7), 1)) : torch.add(torch.triu(A), torch.tril(torch.mul(A, 7), -1));
+      const [w, V] = L.eigh(garbled, uplo);
+      expect(maxAbsDiff(await host(w), c.expected[0].values)).toBeLessThan(3e-3);
+      const residual = torch.sub(torch.matmul(A, V), torch.mul(V, w.unsqueeze(-2))).abs().max();
+      expect(await residual.itemAsync()).toBeLessThan(3e-3);
+      const gram = torch.sub(torch.matmul(V.mH, V), torch.eye(4, { dtype: 'complex64', device: 'webgpu' })).abs().max();
+      expect(await gram.itemAsync()).toBeLessThan(1e-4);
+    }
+  });
+
+  it('a batch of 70 (two workgroups) at a storage offset: every kernel, solve and inv equal the CPU', async () => {
+    const g = new torch.Generator().manualSeed(17);
+    const n = 5;
+    const batch = 70;
+    // (one extra matrix in front: the kernels address the views' offsets)
+    const raw = torch.viewAsComplex(torch.randn([batch + 1, n, n, 2], { generator: g }));
+    const rhs = torch.viewAsComplex(torch.randn([batch, n, 3, 2], { generator: g }));
+    const eye = torch.eye(n, { dtype: 'complex64' });
+    const A = torch.add(raw.narrow(0, 1, batch), torch.mul(eye, 4));
+    const H = torch.add(torch.matmul(A, A.mH), eye);
+    const fns: [string, (a: Tensor, h: Tensor, b: Tensor) => Tensor[]][] = [
+      ['lu_factor', (a) => lu(a)],
+      ['lu_solve adjoint', (a, _h, b) => [L.luSolve(...lu(a), b, { adjoint: true })]],
+      ['solve_triangular', (a, _h, b) => [L.solveTriangular(a, b, { upper: false })]],
+      ['cholesky', (_a, h) => [L.cholesky(h)]],
+      ['eigvalsh', (_a, h) => [L.eigvalsh(h)]],
+      ['eigh invariant', (_a, h) => {
+        const [w, V] = L.eigh(h);
+        return [torch.matmul(torch.mul(V, torch.sqrt(w).unsqueeze(-2)), V.mH)];
+      }],
+      ['solve', (a, _h, b) => [L.solve(a, b)]],
+      ['inv', (a) => [L.inv(a)]],
+      ['det', (a) => [L.det(a)]],
+    ];
+    const [a, h, b] = await Promise.all([A, H, rhs].map((t) => t.toAsync('webgpu')));
+    for (const [name, fn] of fns) {
+      const want = fn(A, H, rhs);
+      const got = fn(a, h, b);
+      for (const [i, o] of got.entries()) {
+        const w = await host(want[i]);
+        // (condition numbers of these diagonally dominant matrices stay below about 10; eigh's sqrt(w) scale H's)
+        const tol = 1.2e-7 * 8 * n * 10 * scaleOf(w);
+        expect([name, i, maxAbsDiff(await host(o), w) <= tol]).toEqual([name, i, true]);
+      }
+    }
+  });
+
+  it("eigh of a 16 x 16 Hermitian matrix (more sweeps): eigenvalues as the CPU's, A V = V diag(w)", async () => {
+    const g = new torch.Generator().manualSeed(5);
+    const X = torch.viewAsComplex(torch.randn([16, 16, 2], { generator: g }));
+    const H = torch.add(X, X.mH);
+    const want = L.eigvalsh(H).tolist() as number[];
+    const h = await H.toAsync('webgpu');
+    const [w, V] = L.eigh(h);
+    // (|w| <= ||H||_F, about 32 here: eps32 * 8 n times the largest eigenvalue)
+    expect(maxAbsDiff(await host(w), want)).toBeLessThanOrEqual(1.2e-7 * 8 * 16 * scaleOf(want));
+    const residual = torch.sub(torch.matmul(h, V), torch.mul(V, w.unsqueeze(-2))).abs().max();
+    expect(await residual.itemAsync()).toBeLessThanOrEqual(1.2e-7 * 8 * 16 * scaleOf(want));
+  });
+
+  it("info as the CPU's (LinAlgError needs a read: core's Note [Checking info without a device read]); complex128 is a DTypeError", async () => {
+    const infoOf = async (t: Tensor) => (await t.toAsync('cpu')).tolist();
+    const ce = golden.cholesky_ex;
+    const A = await complex64Of(ce.A).toAsync('webgpu');
+    expect(await infoOf(L.choleskyEx(A).info)).toEqual(ce.info);
+    const z = await torch.zeros([2, 2], { dtype: 'complex64' }).toAsync('webgpu');
+    expect(await infoOf(L.luFactorEx(z).info)).toBe(1);
+    // rank 1 in a batch of two: info names the second column of the second matrix; solve_ex
+    // and inv_ex factor the complex matrix, so theirs is PyTorch's too (the real embedding's
+    // would index its 2n x 2n matrix: core's Note [Complex linear solves by the real embedding])
+    const s = torch.viewAsComplex(torch.tensor([[[[2, 1], [0, 0]], [[0, 0], [3, -1]]], [[[1, 1], [2, 2]], [[2, 0], [4, 0]]]], { dtype: 'float32' }));
+    const sw = await s.toAsync('webgpu');
+    expect(L.luFactorEx(s).info.tolist()).toEqual([0, 2]);
+    expect(await infoOf(L.luFactorEx(sw).info)).toEqual([0, 2]);
+    expect(await infoOf(L.solveEx(sw, sw).info)).toEqual([0, 2]);
+    expect(await infoOf(L.invEx(sw).info)).toEqual([0, 2]);
+    const d = await torch.eye(2, { dtype: 'complex128' }).toAsync('webgpu');
+    for (const f of [() => L.luFactor(d), () => L.cholesky(d), () => L.eigh(d), () => L.solveTriangular(d, d, { upper: true })]) {
+      expect(f).toThrow(torch.DTypeError);
+      expect(f).toThrow(/'complex128' on webgpu/);
+    }
+  });
+});
