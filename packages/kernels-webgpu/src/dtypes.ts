@@ -135,6 +135,8 @@ export const webgpuDtypes = {
   solveTriangularComplex: [],
   choleskyComplex: [],
   eighComplex: [],
+  geqrfComplex: [],
+  householderProductComplex: [],
   standardGammaGrad: F32,
   randomFill: WITH_I64_F16_BF16,
   bernoulliTensor: WITH_I64_F16_BF16,

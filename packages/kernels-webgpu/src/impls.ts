@@ -59,6 +59,8 @@ export const webgpuImpls = {
   solveTriangularComplex: notImplemented('no complex linalg kernels on WebGPU'),
   choleskyComplex: notImplemented('no complex linalg kernels on WebGPU'),
   eighComplex: notImplemented('no complex linalg kernels on WebGPU'),
+  geqrfComplex: notImplemented('no complex linalg kernels on WebGPU'),
+  householderProductComplex: notImplemented('no complex linalg kernels on WebGPU'),
   ...gammaImpls,
   ...samplerImpls,
   ...randomImpls,
