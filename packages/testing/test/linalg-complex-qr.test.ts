@@ -5,7 +5,11 @@
  * element for element (LAPACK's conventions: tau complex, R's diagonal real): tall, wide,
  * square, batched, empty and with an exactly zero column; the gradients of a real loss
  * through qr and householder_product against PyTorch's; gradcheck / gradgradcheck in
- * complex128 (through view_as_real); PyTorch's errors; WebGPU's refusal.
+ * complex128 (through view_as_real); PyTorch's errors; WebGPU's refusal. Then pinv and
+ * matrix_rank with hermitian=True (through the complex eigh) and cond's 'fro' / inf of complex
+ * matrices against PyTorch's, and the missing-kernel errors of the complex functions that
+ * still lack a kernel (the SVD family, lstsq, matrix_exp, eig), each naming its operator and
+ * dtype rather than a misleading dtype complaint.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
@@ -29,6 +33,12 @@ interface Case {
   r: [Pairs, Pairs];
   householder: Pairs | null;
 }
+interface Hermitian {
+  id: string;
+  dtype: 'complex64' | 'complex128';
+  A: Pairs;
+  out: Pairs & { dtype: string };
+}
 interface Grad {
   id: string;
   inputs: Pairs[];
@@ -39,6 +49,7 @@ const golden = JSON.parse(readFileSync(new URL('../goldens/linalg_complex_qr.jso
   cases: Case[];
   grads: Grad[];
   errors: Record<string, string>;
+  hermitian: Hermitian[];
 };
 
 const L = torch.linalg;
@@ -145,5 +156,63 @@ describe('complex geqrf / householder_product / qr against PyTorch 1.13', () => 
     for (const f of [() => L.qr(A), () => torch.geqrf(A), () => L.householderProduct(A, tau)]) {
       expect(f).toThrow(/^[\w.]+: no kernel for aten::[\w.]+ on WebGPU \(no complex linalg kernels on WebGPU\)$/);
     }
+  });
+});
+
+describe('complex pinv / matrix_rank (hermitian), cond, and the functions without a complex kernel', () => {
+  const HERMITIAN: Record<string, (a: Tensor) => Tensor> = {
+    'pinv hermitian': (a) => L.pinv(a, { hermitian: true }),
+    'pinv hermitian rank 2': (a) => L.pinv(a, { hermitian: true }),
+    'matrix_rank hermitian': (a) => L.matrixRank(a, { hermitian: true }),
+    'matrix_rank hermitian rank 2': (a) => L.matrixRank(a, { hermitian: true }),
+    'matrix_rank hermitian atol': (a) => L.matrixRank(a, { atol: 8, rtol: 0, hermitian: true }),
+    'cond fro': (a) => L.cond(a, 'fro'),
+    'cond inf': (a) => L.cond(a, Infinity),
+    'cond 1 empty': (a) => L.cond(a, 1),
+  };
+  // (no gradient here: 1.13 differentiates pinv by pinv_backward, hermitian or not, where
+  // torch-ts's hermitian path takes eigh's Hermitian gradient, for real inputs as for complex)
+  it('values against PyTorch 1.13 (ranks exactly)', () => {
+    for (const c of golden.hermitian) {
+      const tag = `${c.dtype} ${c.id}`;
+      const out = HERMITIAN[c.id](complexOf(c.A, c.dtype));
+      expect([tag, out.dtype, out.shape]).toEqual([tag, c.out.dtype, c.out.shape]);
+      const got = out.isComplex() ? pairsOf(out) : (out.reshape([-1]).tolist() as number[]);
+      if (c.out.dtype === 'int64') expect([tag, got]).toEqual([tag, c.out.values]);
+      else {
+        const tol = (c.dtype === 'complex128' ? 1e-12 : 2e-5) * 10 * Math.max(1, ...c.out.values.map(Math.abs));
+        expect([tag, maxAbsDiff(got, c.out.values) <= tol]).toEqual([tag, true]);
+      }
+    }
+  });
+
+  it("the missing-kernel error naming the operator and dtype (PyTorch computes these; torch-ts has no complex kernel yet)", () => {
+    const A = torch.viewAsComplex(torch.randn([3, 3, 2], { dtype: 'float64' }));
+    const A64 = A.to('complex64');
+    const svd = (d: string) => new RegExp(`^"_linalg_svd" not implemented for '${d}' \\(torch-ts has no complex kernel for aten::_linalg_svd yet\\)$`);
+    for (const [a, name] of [[A, 'ComplexDouble'], [A64, 'ComplexFloat']] as const) {
+      for (const f of [
+        () => L.svd(a),
+        () => L.svdvals(a),
+        () => torch.svd(a),
+        () => L.pinv(a),
+        () => torch.pinverse(a),
+        () => L.matrixRank(a),
+        () => L.cond(a),
+        () => L.cond(a, -2),
+        () => L.cond(a, 'nuc'),
+        () => L.matrixNorm(a, 'nuc'),
+        () => L.matrixNorm(a, 2),
+        () => L.matrixNorm(a, -2),
+        () => L.norm(a, 2),
+      ]) {
+        expect(f).toThrow(svd(name));
+      }
+      expect(() => L.lstsq(a, a)).toThrow(new RegExp(`^"linalg_lstsq" not implemented for '${name}'`));
+      expect(() => L.matrixExp(a)).toThrow(new RegExp(`^"linalg_matrix_exp" not implemented for '${name}'`));
+      for (const f of [() => L.eig(a), () => L.eigvals(a)]) expect(f).toThrow(new RegExp(`^"linalg_eig" not implemented for '${name}' \\(torch-ts has no complex kernel for aten::linalg_eig yet\\)$`));
+    }
+    // (shapes are checked first, as PyTorch's)
+    expect(() => L.eig(torch.viewAsComplex(torch.randn([2, 3, 2], { dtype: 'float64' })))).toThrow(/^linalg\.eig: A must be batches of square matrices, but they are 2 by 3 matrices$/);
   });
 });

@@ -3,7 +3,9 @@ geqrf, linalg.householder_product and linalg.qr (reduced / complete / r) of comp
 complex128 matrices (tall, wide, square, batched, empty, with an exactly zero column), and the
 gradient of a real loss through qr (reduced; m >= n and m < n) and householder_product in
 complex128. Values are flat (real, imag) pairs (LAPACK's conventions: R's diagonal real, tau
-complex), so they compare element for element.
+complex), so they compare element for element. Also ("hermitian") pinv and matrix_rank with
+hermitian=True of complex Hermitian matrices (full rank and rank-deficient), which compute
+through the complex eigh, and linalg.cond's 'fro' / 1 / inf of complex matrices.
 """
 import torch
 
@@ -90,4 +92,27 @@ def make():
         torch.linalg.householder_product(crand(g, 3, 3), torch.randn(2, dtype=torch.float64))
     except Exception as e:  # noqa: BLE001
         errors["householder_product dtype"] = str(e)
-    return {"cases": cases, "grads": grads, "errors": errors}
+    # pinv / matrix_rank (hermitian=True) and cond of complex matrices
+    g3 = torch.Generator().manual_seed(37)
+    X = crand(g3, 2, 3, 3)
+    H = X @ X.mH + 3 * torch.eye(3, dtype=torch.complex128)
+    Y = crand(g3, 2, 4)
+    D = Y.mH @ Y  # 4 x 4 Hermitian of rank 2
+    G = crand(g3, 3, 3)
+    hermitian = []
+    for cid, A, fn in [
+        ("pinv hermitian", H, lambda a: torch.linalg.pinv(a, hermitian=True)),
+        ("pinv hermitian rank 2", D, lambda a: torch.linalg.pinv(a, hermitian=True)),
+        ("matrix_rank hermitian", H, lambda a: torch.linalg.matrix_rank(a, hermitian=True)),
+        ("matrix_rank hermitian rank 2", D, lambda a: torch.linalg.matrix_rank(a, hermitian=True)),
+        ("matrix_rank hermitian atol", H, lambda a: torch.linalg.matrix_rank(a, atol=8.0, rtol=0.0, hermitian=True)),
+        ("cond fro", G, lambda a: torch.linalg.cond(a, "fro")),
+        ("cond inf", G, lambda a: torch.linalg.cond(a, float("inf"))),
+        ("cond 1 empty", crand(g3, 0, 0), lambda a: torch.linalg.cond(a, 1)),
+    ]:
+        for d in (torch.complex64, torch.complex128):
+            a = A.to(d)
+            out = fn(a)
+            case = {"id": cid, "dtype": str(d)[6:], "A": enc(a), "out": {"shape": list(out.shape), "dtype": str(out.dtype)[6:], "values": pairs(out) if out.is_complex() else out.reshape(-1).tolist()}}
+            hermitian.append(case)
+    return {"cases": cases, "grads": grads, "errors": errors, "hermitian": hermitian}
