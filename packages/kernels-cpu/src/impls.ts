@@ -32,6 +32,7 @@ import { cholesky, luFactor, luSolve, solveTriangular } from './kernels/linalg';
 import { svd } from './kernels/linalg-svd';
 import { eig } from './kernels/linalg-eig';
 import { choleskyComplex, eighComplex, luFactorComplex, luSolveComplex, solveTriangularComplex } from './kernels/linalg-complex';
+import { geqrfComplex, householderProductComplex } from './kernels/linalg-complex-qr';
 import { eigh, geqrf, householderProduct, lstsq, lstsqSvd, matrixExp } from './kernels/linalg-qr';
 import { fft } from './kernels/fft';
 
@@ -97,6 +98,8 @@ export const cpuImpls = {
   solveTriangularComplex,
   choleskyComplex,
   eighComplex,
+  geqrfComplex,
+  householderProductComplex,
   leakyRelu,
   elu,
   hardtanh,

@@ -56,6 +56,9 @@ export const webgpuImpls = {
   addmm: notImplemented('WebGPU composes mm and add (Note [Fused addmm])'),
   // complex64 linalg (Note [WebGPU complex LU, Cholesky, triangular solves and eigh])
   ...linalgComplexImpls,
+  // complex QR (core's Note [Complex linalg primitives]): no WGSL kernels yet
+  geqrfComplex: notImplemented('no complex QR kernels on WebGPU'),
+  householderProductComplex: notImplemented('no complex QR kernels on WebGPU'),
   ...gammaImpls,
   ...samplerImpls,
   ...randomImpls,

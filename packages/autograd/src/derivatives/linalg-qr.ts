@@ -8,6 +8,7 @@ import {
   isComplexType,
   add,
   cat,
+  conj,
   div,
   eye,
   linalgMatrixExp,
@@ -22,6 +23,7 @@ import {
   sub,
   transpose,
   tril,
+  triu,
   unsqueeze,
   zerosLike,
   type Tensor,
@@ -33,25 +35,36 @@ import { savedTensor, sumTo } from './common';
  * The derivatives of torch.linalg part 2a (core's Note [The QR, eigh, lstsq and matrix_exp
  * primitives]), PyTorch's formulas (derivatives.yaml and FunctionsManual of 1.13) written
  * with matmul, triangular solves and the ops themselves, so they run on every backend and
- * differentiate again. Real dtypes only, so ^H is a transpose.
+ * differentiate again. Where a formula reads ^H it holds for complex inputs too (geqrf,
+ * householder_product, qr and eigh take them: core's Note [Complex linalg primitives]); for
+ * a real dtype ^H is ^T.
  */
 
 const mT = (t: Tensor): Tensor => transpose(t, -2, -1);
+const mH = (t: Tensor): Tensor => t.mH;
 
-/** X R^-T for upper-triangular R (a triangular solve from the right). */
-function rightSolveRt(X: Tensor, R: Tensor): Tensor {
-  return linalgSolveTriangular(mT(R), X, { upper: false, left: false });
-}
-
-/** The symmetric matrix whose lower triangle is M's (copyltu). */
-function copyLowerToUpper(M: Tensor): Tensor {
-  return add(tril(M), mT(tril(M, -1)));
+/** X R^-H for upper-triangular R (a triangular solve from the right). */
+function rightSolveRh(X: Tensor, R: Tensor): Tensor {
+  return linalgSolveTriangular(mH(R), X, { upper: false, left: false });
 }
 
 /**
- * linalg_qr_backward. For m >= n (reduced): gA = (gQ + Q copyltu(M)) R^-T, M = R gR^T -
- * gQ^T Q. For m < n, A = [X Y] with X = Q R1 square and Y = Q R2: the same formula for X with
- * gQ' = gQ + Y gR2^T, and gY = Q gR2. 'r' mode and complete mode with m > n raise as PyTorch's.
+ * PyTorch's syminvadj(triu(X)): the Hermitian matrix whose strict upper triangle is X's and
+ * whose diagonal is Re diag(X) (the adjoint of the map from a Hermitian dQ-part to R's
+ * upper triangle with its real diagonal; for a real X, X's upper triangle copied below).
+ */
+function hermitianFromUpper(X: Tensor): Tensor {
+  const U = triu(X, 1);
+  const n = X.shape[X.dim() - 1];
+  const D = mul(X, eye(n, { dtype: X.dtype, device: X.device }));
+  return add(add(U, mH(U)), mul(add(D, mH(D)), 0.5));
+}
+
+/**
+ * linalg_qr_backward (PyTorch 1.13's, real and complex). For m >= n (reduced): gA = (gQ + Q
+ * syminvadj(triu(gR R^H - Q^H gQ))) R^-H. For m < n, A = [X Y] with X = Q R1 square and Y =
+ * Q R2: the same formula for X with gQ' = gQ + Y gR2^H, and gY = Q gR2. 'r' mode and
+ * complete mode with m > n raise as PyTorch's.
  */
 const LinalgQrBackward0: DerivativeOf<'linalg_qr'> = {
   name: 'LinalgQrBackward0',
@@ -71,28 +84,30 @@ const LinalgQrBackward0: DerivativeOf<'linalg_qr'> = {
     const gQ = ctx.grads[0] ?? zerosLike(Q);
     const gR = ctx.grads[1] ?? zerosLike(R);
     if (m >= n) {
-      const M = sub(matmul(R, mT(gR)), matmul(mT(gQ), Q));
-      return [rightSolveRt(add(gQ, matmul(Q, copyLowerToUpper(M))), R)];
+      const X = sub(matmul(gR, mH(R)), matmul(mH(Q), gQ));
+      return [rightSolveRh(add(gQ, matmul(Q, hermitianFromUpper(X))), R)];
     }
     const A = savedTensor(ctx, 'A', 'linalg_qr');
     const R1 = narrow(R, -1, 0, m);
     const gR1 = narrow(gR, -1, 0, m);
     const gR2 = narrow(gR, -1, m, n - m);
     const Y = narrow(A, -1, m, n - m);
-    const gQ2 = add(gQ, matmul(Y, mT(gR2)));
-    const M = sub(matmul(R1, mT(gR1)), matmul(mT(gQ2), Q));
-    const gX = rightSolveRt(add(gQ2, matmul(Q, copyLowerToUpper(M))), R1);
+    const gQ2 = add(gQ, matmul(Y, mH(gR2)));
+    const X = sub(matmul(gR1, mH(R1)), matmul(mH(Q), gQ2));
+    const gX = rightSolveRh(add(gQ2, matmul(Q, hermitianFromUpper(X))), R1);
     return [cat([gX, matmul(Q, gR2)], -1)];
   },
 };
 
 /**
- * householder_product_backward: Q = (H_0 ... H_{k-1})[:, :n], H_i = I - tau_i v_i v_i^T with
+ * householder_product_backward: Q = (H_0 ... H_{k-1})[:, :n], H_i = I - tau_i v_i v_i^H with
  * v_i the column i of `input` below the diagonal and 1 on it. With P_i = H_0 ... H_{i-1} and
  * S_i = H_{i+1} ... H_{k-1} E (E the first n columns of I), the gradient reaching H_i is G_i
- * = P_i^T gQ S_i^T, so g tau_i = -v_i^T G_i v_i and g v_i = -tau_i (G_i + G_i^T) v_i, of
- * which the part below the diagonal is input's. (The gradient is unique: this is PyTorch's
- * value, by the product rule applied reflector by reflector.)
+ * = P_i^H gQ S_i^H, so g tau_i = -v_i^H G_i v_i and g v_i = -(conj(tau_i) G_i + tau_i
+ * G_i^H) v_i (the conjugate Wirtinger gradients of Note [Complex gradients]; for a real
+ * dtype -tau_i (G_i + G_i^T) v_i), of which the part below the diagonal is input's. (The
+ * gradient is unique: this is PyTorch's value, by the product rule applied reflector by
+ * reflector.)
  */
 const LinalgHouseholderProductBackward0: DerivativeOf<'linalg_householder_product'> = {
   name: 'LinalgHouseholderProductBackward0',
@@ -113,7 +128,7 @@ const LinalgHouseholderProductBackward0: DerivativeOf<'linalg_householder_produc
       const v = narrow(V, -1, i, 1);
       vs.push(v);
       const t = unsqueeze(narrow(tau, -1, i, 1), -1);
-      hs.push(sub(I, mul(t, matmul(v, mT(v)))));
+      hs.push(sub(I, mul(t, matmul(v, mH(v)))));
     }
     // suffixes S_i (m x n), from the last reflector
     const S: Tensor[] = new Array<Tensor>(k);
@@ -123,12 +138,12 @@ const LinalgHouseholderProductBackward0: DerivativeOf<'linalg_householder_produc
     const gtaus: Tensor[] = [];
     let P: Tensor | null = null;
     for (let i = 0; i < k; i++) {
-      const left = P === null ? g : matmul(mT(P), g);
-      const G = matmul(left, mT(S[i]));
+      const left = P === null ? g : matmul(mH(P), g);
+      const G = matmul(left, mH(S[i]));
       const v = vs[i];
-      gtaus.push(squeeze(neg(matmul(mT(v), matmul(G, v))), -1));
+      gtaus.push(squeeze(neg(matmul(mH(v), matmul(G, v))), -1));
       const t = unsqueeze(narrow(tau, -1, i, 1), -1);
-      gvs.push(neg(mul(t, matmul(add(G, mT(G)), v))));
+      gvs.push(neg(add(mul(conj(t), matmul(G, v)), mul(t, matmul(mH(G), v)))));
       P = P === null ? hs[i] : matmul(P, hs[i]);
     }
     let gInput: Tensor | null = null;

@@ -25,4 +25,12 @@ export interface ComplexLinalgImpls {
    * orthonormal), `w` ([B, n], the parts' dtype) its eigenvalues in ascending order.
    */
   eighComplex: (a: TensorImpl, w: TensorImpl, upper: boolean) => void;
+  /**
+   * geqrf of complex matrices (LAPACK's zgeqrf): `a` ([B, m, n, 2]) becomes its packed
+   * Householder QR (R's diagonal real), `tau` ([B, min(m, n), 2]) the reflectors' complex
+   * scales from zlarfg, H = I - tau v v^H.
+   */
+  geqrfComplex: (a: TensorImpl, tau: TensorImpl) => void;
+  /** householderProduct of complex reflectors (LAPACK's zungqr): `q` [B, m, n, 2], `tau` [B, k, 2], k <= n <= m. */
+  householderProductComplex: (q: TensorImpl, tau: TensorImpl) => void;
 }

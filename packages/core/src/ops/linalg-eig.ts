@@ -94,6 +94,12 @@ export const LINALG_EIG_PARTS = defineStructured('_linalg_eig_parts(Tensor A, bo
 });
 
 function eigParts(op: string, A: Tensor, computeV: boolean): Tensor[] {
+  if (isComplexType(A.dtype)) {
+    // (the primitive is real (Note [The eig primitive]): name PyTorch's operator, not it,
+    // after the shape check PyTorch makes first)
+    checkSquare(op, A.shape);
+    throw new DTypeError(`"linalg_eig" not implemented for '${torchTypeName(A.dtype)}' (torch-ts has no complex kernel for aten::linalg_eig yet)`);
+  }
   return callMulti(LINALG_EIG_PARTS, [unwrapTensor(op, 'A', A), computeV]);
 }
 

@@ -453,8 +453,9 @@ export function matrixNormOf(A: Tensor, ord: MatrixOrd, dimArg: readonly number[
   const absOrd = ord === 'nuc' ? 0 : Math.abs(ord);
   if (ord !== 'nuc' && absOrd !== 2 && absOrd !== 1 && absOrd !== Infinity) throw new TorchError(`${op}: Order ${ord} not supported.`);
   if (ord === 'nuc' || absOrd === 2) {
-    // (1.13 refuses float16 / bfloat16 here even before the SVD kernel would)
-    checkFloating(op, A, false);
+    // (1.13 refuses float16 / bfloat16 here even before the SVD kernel would; a complex A
+    // reaches svdvals, whose missing complex kernel names itself and the dtype)
+    checkFloating(op, A, false, true);
     return tidy(() => singularNorm(A, ord, dim, keepdim, dtype));
   }
   // the inf norm is the 1 norm of the transpose: the max (min) over rows of the row sums

@@ -9,6 +9,7 @@ import { MATRIX_EXP_WORK, lstsqWorkSize } from './linalg-qr-impls';
 import { svdOf } from './linalg-svd';
 import { defineStructured, implOf, type Backend } from './registry';
 import { freshComplexCopy, withParts } from './linalg-complex-factor';
+import { complexParts } from '../tensor/host-data';
 
 /**
  * Note [The QR, eigh, lstsq and matrix_exp primitives]
@@ -32,11 +33,16 @@ function topLeft(t: TensorImpl, rows: number, cols: number): TensorImpl {
   return t.view(sizes, [...t.strides], t.storageOffset);
 }
 
+/** A fresh contiguous copy (of `sizes`) of `t`, complex or real. */
+function freshOf(b: Backend, op: string, t: TensorImpl, sizes: readonly number[]): TensorImpl {
+  return (isComplexType(t.dtype) ? freshComplexCopy : freshCopy)(b, op, t, sizes);
+}
+
 /** A fresh contiguous copy of the first `rows` x `cols` of `t`. */
 function topLeftCopy(b: Backend, op: string, t: TensorImpl, rows: number, cols: number): TensorImpl {
   const v = topLeft(t, rows, cols);
   try {
-    return freshCopy(b, op, v, v.sizes);
+    return freshOf(b, op, v, v.sizes);
   } finally {
     v.release();
   }
@@ -47,26 +53,65 @@ function topLeftCopy(b: Backend, op: string, t: TensorImpl, rows: number, cols: 
  * whatever its v), so that no backend binds an empty buffer and the product is I's columns.
  */
 function nonEmptyTaus(b: Backend, op: string, tau: TensorImpl): TensorImpl {
-  if (tau.sizes[tau.dim - 1] > 0) return freshCopy(b, op, tau, tau.sizes);
+  if (tau.sizes[tau.dim - 1] > 0) return freshOf(b, op, tau, tau.sizes);
   const t = TensorImpl.empty(op, [...tau.sizes.slice(0, -1), 1], tau.dtype, tau.device);
-  if (t.numel > 0) implOf(b, 'fill', op)(t, 0);
+  if (t.numel > 0) withMaybeParts([t], ([p]) => implOf(b, 'fill', op)(p, 0));
   return t;
 }
 
+/** Runs `fn` on the tensors, or on their parts' views where they are complex (Note [Complex linalg primitives]). */
+function withMaybeParts<T>(ts: TensorImpl[], fn: (ts: TensorImpl[]) => T): T {
+  if (!isComplexType(ts[0].dtype)) return fn(ts);
+  return withParts(ts, (ps) => fn(ps as TensorImpl[]));
+}
+
+/** geqrf's impl (the complex one on the parts) on fresh contiguous QR and tau. */
+function runGeqrf(b: Backend, op: string, QR: TensorImpl, tau: TensorImpl): void {
+  if (QR.numel === 0) return;
+  if (isComplexType(QR.dtype)) withParts([QR, tau], ([q, t]) => implOf(b, 'geqrfComplex', op)(q!, t!));
+  else implOf(b, 'geqrf', op)(QR, tau);
+}
+
+/** householderProduct's impl (the complex one on the parts) on a fresh contiguous Q and taus. */
+function runHouseholder(b: Backend, op: string, Q: TensorImpl, tau: TensorImpl): void {
+  if (Q.numel === 0) return;
+  const t = nonEmptyTaus(b, op, tau);
+  try {
+    if (isComplexType(Q.dtype)) withParts([Q, t], ([q, tt]) => implOf(b, 'householderProductComplex', op)(q!, tt!));
+    else implOf(b, 'householderProduct', op)(Q, t);
+  } finally {
+    t.release();
+  }
+}
+
 function zeroBelowDiagonal(b: Backend, op: string, t: TensorImpl): void {
-  if (t.numel > 0) implOf(b, 'triZero', op)(t, true, 0);
+  if (t.numel === 0) return;
+  if (!isComplexType(t.dtype)) {
+    implOf(b, 'triZero', op)(t, true, 0);
+    return;
+  }
+  // (the parts [.., r, n, 2] seen as two real planes [.., 2, r, n]: triZero takes any layout)
+  const p = complexParts(t);
+  const d = p.dim;
+  const plane = p.view([...p.sizes.slice(0, -3), 2, p.sizes[d - 3], p.sizes[d - 2]], [...p.strides.slice(0, -3), p.strides[d - 1], p.strides[d - 3], p.strides[d - 2]], p.storageOffset);
+  try {
+    implOf(b, 'triZero', op)(plane, true, 0);
+  } finally {
+    plane.release();
+    p.release();
+  }
 }
 
 // ---- geqrf ----
 export const GEQRF = defineStructured('geqrf(Tensor self) -> (Tensor a, Tensor tau)', ([A], b) => {
   const op = 'geqrf';
   if (A.dim < 2) throw new ShapeError('torch.geqrf: input must have at least 2 dimensions.');
-  checkKernelDtype('geqrf_cpu', A, true);
+  checkKernelDtype('geqrf_cpu', A, true, true);
   const [m, n] = A.sizes.slice(-2);
-  const QR = freshCopy(b, op, A, A.sizes);
+  const QR = freshOf(b, op, A, A.sizes);
   const tau = TensorImpl.empty(op, [...A.sizes.slice(0, -2), Math.min(m, n)], A.dtype, A.device);
   return guarded([], [QR, tau], () => {
-    if (QR.numel > 0) implOf(b, 'geqrf', op)(QR, tau);
+    runGeqrf(b, op, QR, tau);
     return [QR, tau];
   });
 });
@@ -88,17 +133,10 @@ export const LINALG_HOUSEHOLDER_PRODUCT = defineStructured('linalg_householder_p
   }
   if (tau.dtype !== A.dtype) throw new DTypeError(`${op}: tau dtype ${torchTypeName(tau.dtype)} does not match input dtype ${torchTypeName(A.dtype)}`);
   commonDevice(op, [A, tau]);
-  checkKernelDtype('orgqr_cpu', A, true);
-  const Q = freshCopy(b, op, A, A.sizes);
+  checkKernelDtype('orgqr_cpu', A, true, true);
+  const Q = freshOf(b, op, A, A.sizes);
   return guarded([], [Q], () => {
-    if (Q.numel > 0) {
-      const t = nonEmptyTaus(b, op, tau);
-      try {
-        implOf(b, 'householderProduct', op)(Q, t);
-      } finally {
-        t.release();
-      }
-    }
+    runHouseholder(b, op, Q, tau);
     return Q;
   });
 });
@@ -109,19 +147,19 @@ const QR_MODES = ['reduced', 'complete', 'r'];
 export const LINALG_QR = defineStructured("linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)", ([A, mode], b) => {
   const op = 'linalg.qr';
   if (A.dim < 2) throw new ShapeError(`${op}: The input tensor A must have at least 2 dimensions.`);
-  checkFloating(op, A);
+  checkFloating(op, A, true, true);
   if (!QR_MODES.includes(mode)) throw new TorchError(`qr received unrecognized mode '${mode}' but expected one of 'reduced' (default), 'r', or 'complete'`);
-  checkKernelDtype('geqrf_cpu', A, true);
+  checkKernelDtype('geqrf_cpu', A, true, true);
   const batch = A.sizes.slice(0, -2);
   const [m, n] = A.sizes.slice(-2);
   const k = Math.min(m, n);
   const reduced = mode !== 'complete';
-  const QR = freshCopy(b, op, A, A.sizes);
+  const QR = freshOf(b, op, A, A.sizes);
   const tau = TensorImpl.empty(op, [...batch, k], A.dtype, A.device);
   const temps = [QR, tau];
   const results: TensorImpl[] = [];
   return guarded(temps, results, () => {
-    if (QR.numel > 0) implOf(b, 'geqrf', op)(QR, tau);
+    runGeqrf(b, op, QR, tau);
     const R = topLeftCopy(b, op, QR, reduced ? k : m, n);
     results.push(R);
     zeroBelowDiagonal(b, op, R);
@@ -138,20 +176,13 @@ export const LINALG_QR = defineStructured("linalg_qr(Tensor A, str mode='reduced
       Q = TensorImpl.empty(op, [...batch, m, m], A.dtype, A.device);
       const head = topLeft(Q, m, n);
       try {
-        if (head.numel > 0) implOf(b, 'copy', op)(head, QR);
+        if (head.numel > 0) withMaybeParts([head, QR], ([h, q]) => implOf(b, 'copy', op)(h, q));
       } finally {
         head.release();
       }
     }
     results.unshift(Q);
-    if (Q.numel > 0) {
-      const t = nonEmptyTaus(b, op, tau);
-      try {
-        implOf(b, 'householderProduct', op)(Q, t);
-      } finally {
-        t.release();
-      }
-    }
+    runHouseholder(b, op, Q, tau);
     return [Q, R];
   });
 });

@@ -6,7 +6,8 @@ import { abs, amax, div, gt, mul, reciprocal, sum } from './generated/table-ops'
 import { full, zeros } from './factories';
 import { matmul } from './linalg';
 import { linalgInvEx, matrixNormOf, type MatrixOrd } from './linalg-front';
-import { checkSquare } from './linalg-solve';
+import { checkSquare, isLinalgDtype } from './linalg-solve';
+import { toRealValueType } from '../dtype';
 import { svdTensors, svdvalsOf } from './linalg-svd';
 import { linalgEigh, linalgEigvalsh } from './linalg-qr-front';
 import { LINALG_VECTOR_NORM } from './reduction-stats';
@@ -28,7 +29,8 @@ import { torchTypeName } from './meta-utils';
  * pinv and matrix_rank with `hermitian=True` take the eigendecomposition, as PyTorch 1.13's:
  * linalg.eigh / eigvalsh, which read only the lower triangle; the singular values of a
  * symmetric matrix are the absolute values of its eigenvalues, so the threshold is taken
- * against max |w| and pinv is V diag(1/w kept) V^T. The gradient is eigh's, PyTorch's
+ * against max |w| and pinv is V diag(1/w kept) V^H (complex Hermitian inputs too, through
+ * the complex eigh: core's Note [Complex linalg primitives]). The gradient is eigh's, PyTorch's
  * symmetric formula, on both triangles though only one is read (so finite differences of
  * a non-symmetric input cannot match it, in PyTorch neither); a non-square input raises
  * eigh's error.
@@ -77,10 +79,11 @@ export const svd = front('svd(Tensor self, bool some=True, bool compute_uv=True)
 
 // ---- tolerances ----
 
-/** float32 / float64 machine epsilon (PyTorch's _get_epsilon), which refuses the other dtypes. */
+/** float32 / float64 machine epsilon (PyTorch's _get_epsilon of A's real value type: complex64's is float32's), which refuses the other dtypes. */
 function epsilonOf(A: Tensor): number {
-  if (A.dtype === 'float32') return 1.1920928955078125e-7;
-  if (A.dtype === 'float64') return 2.220446049250313e-16;
+  const d = toRealValueType(A.dtype);
+  if (d === 'float32') return 1.1920928955078125e-7;
+  if (d === 'float64') return 2.220446049250313e-16;
   throw new TorchError("This function doesn't handle types other than float and double");
 }
 
@@ -97,7 +100,7 @@ function threshold(A: Tensor, sMax: Tensor, atol: number | null, rtol: number | 
   const a = atol ?? 0;
   // max(atol, rtol * sMax), NaN propagating as at::max does
   const scaled = mul(sMax, r);
-  return where(gt(scaled, a), scaled, full([], a, { dtype: A.dtype, device: A.device }));
+  return where(gt(scaled, a), scaled, full([], a, { dtype: sMax.dtype, device: A.device }));
 }
 
 // ---- pinv ----
@@ -106,7 +109,9 @@ function pinvOf(A: Tensor, atol: number | null, rtol: number | null, hermitian: 
   return tidy(() => {
     // (the float overload computes the default rtol, eps of A's dtype, before pinv's own check)
     if (atol !== null && rtol === null) epsilonOf(A);
-    if ((A.dtype !== 'float32' && A.dtype !== 'float64') || A.dim() < 2) {
+    // (complex inputs pass: hermitian=True computes through the complex eigh; the SVD path
+    // raises the missing-kernel error of _linalg_svd until it has a complex kernel)
+    if (!isLinalgDtype(A.dtype, true) || A.dim() < 2) {
       throw new TorchError(`linalg.pinv(${torchTypeName(A.dtype)}{${fmtShape(A.shape)}}): expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble types`);
     }
     if (hermitian && A.numel() > 0) {
@@ -114,7 +119,7 @@ function pinvOf(A: Tensor, atol: number | null, rtol: number | null, hermitian: 
       const wAbs = abs(w);
       const tol = threshold(A, amax(wAbs, -1, true), atol, rtol);
       const wInv = where(gt(wAbs, tol), reciprocal(w), zeros([], { dtype: w.dtype, device: w.device }));
-      return matmul(mul(V, unsqueeze(wInv, -2)), mT(V));
+      return matmul(mul(V, unsqueeze(wInv, -2)), V.mH);
     }
     const [U, S, Vh] = svdTensors(A, false, true, null);
     if (A.numel() === 0) return matmul(mul(mT(Vh), unsqueeze(reciprocal(S), -2)), mT(U));
@@ -207,7 +212,7 @@ function condOf(A: Tensor, p: CondOrd): Tensor {
     }
     if (typeof p === 'number' && absP !== 2) checkSquare(`linalg.cond(ord=${ordText(p)})`, A.shape);
     // (NumPy does not define it for empty matrices: PyTorch returns zeros)
-    if (A.numel() === 0) return zeros(A.shape.slice(0, -2), { dtype: A.dtype, device: A.device });
+    if (A.numel() === 0) return zeros(A.shape.slice(0, -2), { dtype: toRealValueType(A.dtype), device: A.device });
     if (absP === 2) {
       const S = svdvalsOf(A);
       const sMax = narrow(S, -1, 0, 1);

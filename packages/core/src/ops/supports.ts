@@ -294,6 +294,11 @@ const COMPLEX_LINALG_KERNELS: Readonly<Record<string, readonly string[]>> = {
   linalgCholesky: ['choleskyComplex'],
   linalgEigh: ['eighComplex'],
   linalgEigvalsh: ['eighComplex'],
+  geqrf: ['geqrfComplex'],
+  linalgHouseholderProduct: ['householderProductComplex'],
+  orgqr: ['householderProductComplex'],
+  linalgQr: ['geqrfComplex', 'householderProductComplex'],
+  qr: ['geqrfComplex', 'householderProductComplex'],
 };
 
 /** Whether an operator behind an API name (`indexSelect` is aten::index_select, any overload) computes on complex tensors. */

@@ -224,6 +224,11 @@ def linalg(rec):
         rec.case("linalgLu", "c-rect", d, [z(3, 4)], lambda a, k: torch.linalg.lu(a[0]))
         rec.case("linalgCholesky", "c-hpd", d, [hpd(2, 3, 3)], lambda a, k: torch.linalg.cholesky(a[0]))
         rec.case("linalgEigvalsh", "c-hermitian", d, [hpd(3, 3)], lambda a, k: torch.linalg.eigvalsh(a[0]))
+        # the Householder QR family (LAPACK's conventions: R's diagonal real, tau complex)
+        rec.case("linalgQr", "c-tall", d, [z(4, 3)], lambda a, k: torch.linalg.qr(a[0]))
+        rec.case("linalgQr", "c-wide", d, [z(2, 3, 4)], lambda a, k: torch.linalg.qr(a[0]))
+        rec.case("geqrf", "c-tall", d, [z(4, 3)], lambda a, k: torch.geqrf(a[0]))
+        rec.case("linalgHouseholderProduct", "c-tall", d, [z(4, 3), z(2)], lambda a, k: torch.linalg.householder_product(a[0], a[1]))
 
 
 def make():

@@ -71,6 +71,9 @@ export const COMPLEX_SUPPORT: Readonly<Record<string, ComplexSupport>> = {
   linalgLu: only('c-rect'),
   linalgCholesky: only('c-hpd'),
   linalgEigvalsh: only('c-hermitian'),
+  linalgQr: only('c-tall', 'c-wide'),
+  geqrf: only('c-tall'),
+  linalgHouseholderProduct: only('c-tall'),
   // "sort" not implemented for 'ComplexFloat': PyTorch has no order on complex numbers
   sort: { dtypes: NONE, samples: ['c-1d'] },
 };
