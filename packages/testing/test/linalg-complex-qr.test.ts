@@ -149,7 +149,7 @@ describe('complex geqrf / householder_product / qr against PyTorch 1.13', () => 
     expect(() => torch.geqrf(A).a.abs().sum().backward()).toThrow("the derivative for 'geqrf' is not implemented.");
   });
 
-  it('WebGPU: complex64 QR raises the no-kernel error (no complex linalg kernels there)', async (ctx) => {
+  it('WebGPU: complex64 QR raises the no-kernel error (no complex QR kernels there)', async (ctx) => {
     if (!(await torch.webgpu.init())) return ctx.skip();
     const A = await torch.eye(3, { dtype: 'complex64' }).toAsync('webgpu');
     const tau = await torch.zeros([2], { dtype: 'complex64' }).toAsync('webgpu');
