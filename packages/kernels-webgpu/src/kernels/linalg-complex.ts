@@ -2,7 +2,7 @@
 import { DTypeError, TensorImpl, type BackendImpls } from '@torch-ts/core';
 import { commandQueue } from '../runtime/queue';
 import { bindingOf, grid } from './launch';
-import { MAIN, header } from './linalg';
+import { MAIN, header, luSolveSource, solveTriangularSource } from './linalg';
 
 /**
  * Note [WebGPU complex LU, Cholesky, triangular solves and eigh]
@@ -138,39 +138,8 @@ const TRSM = [
   '}',
 ];
 
-// words: 1 n, 2 k, 3 x offset, 4 lu offset, 5 pivots offset, 6 adjoint
-const LU_SOLVE = [
-  ...header(['x: array<f32>', 't: array<f32>', 'piv: array<i32>']),
-  ...TRSM,
-  ...MAIN,
-  '  let n = p(1u);',
-  '  let k = p(2u);',
-  '  let xb = p(3u) + b * 2u * n * k;',
-  '  let tb = p(4u) + b * 2u * n * n;',
-  '  let pb = p(5u) + b * n;',
-  '  if (p(6u) == 0u) {',
-  '    for (var i = 0u; i < n; i++) { swap_rows(xb, k, i, u32(piv[pb + i] - 1)); }',
-  '    trsm(xb, tb, n, k, false, true, false);',
-  '    trsm(xb, tb, n, k, true, false, false);',
-  '  } else {',
-  // A^H = U^H L^H P^T: X = P L^-H U^-H B
-  '    trsm(xb, tb, n, k, true, false, true);',
-  '    trsm(xb, tb, n, k, false, true, true);',
-  '    for (var ii = 0u; ii < n; ii++) { let i = n - 1u - ii; swap_rows(xb, k, i, u32(piv[pb + i] - 1)); }',
-  '  }',
-  '}',
-].join('\n');
-
-// words: 1 n, 2 k, 3 x offset, 4 a offset, 5 upper, 6 unitriangular
-const SOLVE_TRIANGULAR = [
-  ...header(['x: array<f32>', 't: array<f32>']),
-  ...TRSM,
-  ...MAIN,
-  '  let n = p(1u);',
-  '  let k = p(2u);',
-  '  trsm(p(3u) + b * 2u * n * k, p(4u) + b * 2u * n * n, n, k, p(5u) != 0u, p(6u) != 0u, false);',
-  '}',
-].join('\n');
+const LU_SOLVE = luSolveSource(TRSM, 2);
+const SOLVE_TRIANGULAR = solveTriangularSource(TRSM, 2);
 
 // words: 1 n, 2 l offset, 3 info offset
 const CHOLESKY = [

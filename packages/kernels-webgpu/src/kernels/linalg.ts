@@ -122,37 +122,53 @@ const TRSM = [
 ];
 
 // words: 1 n, 2 k, 3 x offset, 4 lu offset, 5 pivots offset, 6 adjoint
-const LU_SOLVE = [
-  ...header(['x: array<f32>', 't: array<f32>', 'piv: array<i32>']),
-  ...TRSM,
-  ...MAIN,
-  '  let n = p(1u);',
-  '  let k = p(2u);',
-  '  let xb = p(3u) + b * n * k;',
-  '  let tb = p(4u) + b * n * n;',
-  '  let pb = p(5u) + b * n;',
-  '  if (p(6u) == 0u) {',
-  '    for (var i = 0u; i < n; i++) { swap_rows(xb, k, i, u32(piv[pb + i] - 1)); }',
-  '    trsm(xb, tb, n, k, false, true, false);',
-  '    trsm(xb, tb, n, k, true, false, false);',
-  '  } else {',
-  '    trsm(xb, tb, n, k, true, false, true);',
-  '    trsm(xb, tb, n, k, false, true, true);',
-  '    for (var ii = 0u; ii < n; ii++) { let i = n - 1u - ii; swap_rows(xb, k, i, u32(piv[pb + i] - 1)); }',
-  '  }',
-  '}',
-].join('\n');
+/**
+ * The LU solve (zgetrs / getrs) and triangular solve drivers, shared by the real and complex
+ * kernels: `trsm` is the file's triangular-solve helper and `lanes` the floats per element
+ * (1 real, 2 complex), which scales each matrix's stride in the batch.
+ */
+// words: 1 n, 2 k, 3 x offset, 4 lu offset, 5 pivots offset, 6 adjoint
+export function luSolveSource(trsm: readonly string[], lanes: 1 | 2): string {
+  const s = lanes === 1 ? '' : '2u * ';
+  return [
+    ...header(['x: array<f32>', 't: array<f32>', 'piv: array<i32>']),
+    ...trsm,
+    ...MAIN,
+    '  let n = p(1u);',
+    '  let k = p(2u);',
+    `  let xb = p(3u) + b * ${s}n * k;`,
+    `  let tb = p(4u) + b * ${s}n * n;`,
+    '  let pb = p(5u) + b * n;',
+    '  if (p(6u) == 0u) {',
+    '    for (var i = 0u; i < n; i++) { swap_rows(xb, k, i, u32(piv[pb + i] - 1)); }',
+    '    trsm(xb, tb, n, k, false, true, false);',
+    '    trsm(xb, tb, n, k, true, false, false);',
+    '  } else {',
+    // A^H = U^H L^H P^T: X = P L^-H U^-H B
+    '    trsm(xb, tb, n, k, true, false, true);',
+    '    trsm(xb, tb, n, k, false, true, true);',
+    '    for (var ii = 0u; ii < n; ii++) { let i = n - 1u - ii; swap_rows(xb, k, i, u32(piv[pb + i] - 1)); }',
+    '  }',
+    '}',
+  ].join('\n');
+}
 
 // words: 1 n, 2 k, 3 x offset, 4 a offset, 5 upper, 6 unitriangular
-const SOLVE_TRIANGULAR = [
-  ...header(['x: array<f32>', 't: array<f32>']),
-  ...TRSM,
-  ...MAIN,
-  '  let n = p(1u);',
-  '  let k = p(2u);',
-  '  trsm(p(3u) + b * n * k, p(4u) + b * n * n, n, k, p(5u) != 0u, p(6u) != 0u, false);',
-  '}',
-].join('\n');
+export function solveTriangularSource(trsm: readonly string[], lanes: 1 | 2): string {
+  const s = lanes === 1 ? '' : '2u * ';
+  return [
+    ...header(['x: array<f32>', 't: array<f32>']),
+    ...trsm,
+    ...MAIN,
+    '  let n = p(1u);',
+    '  let k = p(2u);',
+    `  trsm(p(3u) + b * ${s}n * k, p(4u) + b * ${s}n * n, n, k, p(5u) != 0u, p(6u) != 0u, false);`,
+    '}',
+  ].join('\n');
+}
+
+const LU_SOLVE = luSolveSource(TRSM, 1);
+const SOLVE_TRIANGULAR = solveTriangularSource(TRSM, 1);
 
 // words: 1 n, 2 l offset, 3 info offset
 const CHOLESKY = [
