@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
+import { FACTOR, lu } from './linalg-complex-rows';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -44,36 +45,6 @@ const host = async (t: Tensor): Promise<number[]> => {
 const maxAbsDiff = (x: number[], y: number[]): number => Math.max(0, ...x.map((v, i) => Math.abs(v - y[i])));
 const scaleOf = (v: number[]) => Math.max(1, ...v.map(Math.abs));
 
-const lu = (a: Tensor): [Tensor, Tensor] => {
-  const r = L.luFactor(a);
-  return [r.LU, r.pivots];
-};
-const FACTOR: Record<string, (...xs: Tensor[]) => Tensor[]> = {
-  cholesky: (a) => [L.cholesky(a)],
-  'cholesky batched': (a) => [L.cholesky(a)],
-  'cholesky upper': (a) => [L.cholesky(a, { upper: true })],
-  'lu square': (a) => [...L.lu(a)],
-  'lu wide': (a) => [...L.lu(a)],
-  'lu tall': (a) => [...L.lu(a)],
-  'lu_factor batched': (a) => [...lu(a)],
-  lu_solve: (a, b) => [L.luSolve(...lu(a), b)],
-  'lu_solve adjoint': (a, b) => [L.luSolve(...lu(a), b, { adjoint: true })],
-  'lu_solve left=False': (a, b) => [L.luSolve(...lu(a), b.mT, { left: false })],
-  'lu_solve left=False adjoint': (a, b) => [L.luSolve(...lu(a), b.mT, { left: false, adjoint: true })],
-  'solve_triangular upper': (a, b) => [L.solveTriangular(a, b, { upper: true })],
-  'solve_triangular lower left=False unitriangular': (a, b) => [L.solveTriangular(a.mH, b.mT, { upper: false, left: false, unitriangular: true })],
-  det: (a) => [L.det(a)],
-  'det batched': (a) => [L.det(a)],
-  slogdet: (a) => [...L.slogdet(a)],
-  logdet: (a) => [torch.logdet(a)],
-  eigvalsh: (a) => [L.eigvalsh(a)],
-  'eigvalsh U': (a) => [L.eigvalsh(a, 'U')],
-  'eigh invariant': (a) => {
-    const [w, V] = L.eigh(a);
-    return [torch.matmul(torch.mul(V, torch.exp(torch.div(w, 10)).unsqueeze(-2)), V.mH)];
-  },
-  eigh: (a) => [L.eigh(a)[0]],
-};
 
 /** The rows' real loss: sum re(o w) + sum |o| over the differentiable outputs. */
 function loss(outs: Tensor[], weights: number[][], device: 'cpu' | 'webgpu'): Tensor {
