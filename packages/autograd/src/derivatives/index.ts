@@ -19,6 +19,7 @@ import { ACTIVATION_TABLE_DERIVATIVES, BINARY_TABLE_DERIVATIVES, REDUCTION_TABLE
 import { REDUCTION_DERIVATIVES } from './reductions';
 import { STATS_DERIVATIVES } from './reductions-stats';
 import { VIEW_DERIVATIVES } from './views';
+import { SPARSE_DERIVATIVES } from './sparse';
 
 /**
  * The derivative of every op with kernels (Note [Derivatives are data]), keyed by the op's
@@ -49,6 +50,7 @@ export const DERIVATIVES = {
   ...LINALG_QR_DERIVATIVES,
   ...FFT_DERIVATIVES,
   ...SPATIAL_DERIVATIVES,
+  ...SPARSE_DERIVATIVES,
 } satisfies DerivativeTable;
 
 // `satisfies` does not check the keys that spreads bring in: refuse a key that names no op.
