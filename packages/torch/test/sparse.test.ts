@@ -14,6 +14,8 @@ interface G {
 
 const fromG = (g: G, dtype: 'float32' | 'float64' = 'float64'): Tensor => torch.tensor(g.values, { dtype: 'float64' }).reshape(g.shape).to(dtype);
 const long = (x: unknown): Tensor => torch.tensor(x as number[], { dtype: 'int64' });
+/** A 2-D int64 tensor's rows as numbers. */
+const rows = (x: Tensor): number[][] => (x.tolist() as bigint[][]).map((r) => r.map(Number));
 const num = (x: Tensor): number[] => (x.reshape([-1]).tolist() as (number | bigint)[]).map(Number);
 
 function expectClose(actual: Tensor, g: G, rtol: number, atol: number): void {
@@ -34,7 +36,7 @@ describe('sparse COO tensors (PyTorch 1.13 goldens)', () => {
     expect(String(s)).toBe(L.repr);
     const c = s.coalesce();
     expect(String(c)).toBe(L.repr_coalesced);
-    expect(c._indices().tolist().map((r) => (r as bigint[]).map(Number))).toEqual(L.coalesced_indices);
+    expect(rows(c._indices())).toEqual(L.coalesced_indices);
     expect(num(c._values())).toEqual(L.coalesced_values);
     expect(c.indices().shape).toEqual([2, 3]);
     expect(s.toDense().tolist()).toEqual(L.dense);
@@ -97,11 +99,11 @@ describe('nn.Embedding(sparse=True) gradients (PyTorch 1.13 goldens)', () => {
     expectClose(g1._values(), E.grad1.values as G, 0, 0);
     emb.forward(long(E.lookups[1])).sum().backward();
     const g2 = emb.weight.grad!;
-    expect(g2._indices().tolist().map((r) => (r as bigint[]).map(Number))).toEqual(E.grad2.indices);
+    expect(rows(g2._indices())).toEqual(E.grad2.indices);
     expectClose(g2._values(), E.grad2.values as G, 0, 0);
     expect(g2.isCoalesced()).toBe(E.grad2.is_coalesced);
     const gc = g2.coalesce();
-    expect(gc._indices().tolist().map((r) => (r as bigint[]).map(Number))).toEqual(E.coalesced.indices);
+    expect(rows(gc._indices())).toEqual(E.coalesced.indices);
     expectClose(gc._values(), E.coalesced.values as G, 0, 0);
     // F.embedding and torch.embedding take `sparse` too; zeroGrad(false) empties the sparse grad
     const w = fromG(E.weight as G).requiresGrad_();
@@ -115,8 +117,12 @@ describe('nn.Embedding(sparse=True) gradients (PyTorch 1.13 goldens)', () => {
 
 describe('optimizers with sparse gradients (PyTorch 1.13 goldens)', () => {
   const T = golden.train;
-  type Run = (typeof T)['sgd'];
-  function train(run: Run, dtype: 'float32' | 'float64', make: (ps: Tensor[]) => optim.Optimizer, paddingIdx: number | null = null): void {
+  interface Run {
+    steps: { weight: unknown; state: unknown }[];
+    param_groups: Record<string, unknown>[];
+    state_keys: string[];
+  }
+  function train(run: Run, dtype: 'float32' | 'float64', make: (ps: Tensor[]) => torch.optim.Optimizer, paddingIdx: number | null = null): void {
     const m = new nn.Embedding(8, 4, { paddingIdx, sparse: true, weight: fromG(T.weight as G, dtype) });
     const target = fromG(T.target as G, dtype);
     const opt = make([m.weight]);
@@ -135,7 +141,7 @@ describe('optimizers with sparse gradients (PyTorch 1.13 goldens)', () => {
         else if ('sparse' in (v as object)) {
           const sp = v as { indices: number[][]; values: G };
           const c = (state[key] as Tensor).coalesce();
-          expect(c._indices().tolist().map((r) => (r as bigint[]).map(Number))).toEqual(sp.indices);
+          expect(rows(c._indices())).toEqual(sp.indices);
           expectClose(c._values(), sp.values, rtol, atol);
         } else if (typeof state[key] === 'number') {
           // (PyTorch 1.13's Adagrad keeps `step` as a 0-d tensor, torch-ts's optimizers as a number)
@@ -163,12 +169,12 @@ describe('optimizers with sparse gradients (PyTorch 1.13 goldens)', () => {
 
   it("refuses sparse gradients where PyTorch does, in PyTorch's words", () => {
     const E = golden.errors;
-    const withSparseGrad = (make: (ps: Tensor[]) => optim.Optimizer): Error => {
+    const withSparseGrad = (make: (ps: Tensor[]) => torch.optim.Optimizer): Error => {
       const w = new nn.Parameter(torch.ones([4, 2]));
       torch.nn.functional.embedding(long([1, 3]), w, { sparse: true }).sum().backward();
       return thrown(() => make([w]).step());
     };
-    const cases: [keyof typeof E, (ps: Tensor[]) => optim.Optimizer][] = [
+    const cases: [keyof typeof E, (ps: Tensor[]) => torch.optim.Optimizer][] = [
       ['Adam', (ps) => new optim.Adam(ps, 0.1)],
       ['AdamW', (ps) => new optim.AdamW(ps, 0.1)],
       ['Adamax', (ps) => new optim.Adamax(ps, 0.1)],
