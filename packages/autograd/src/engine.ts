@@ -1,4 +1,4 @@
-import { Tensor, TensorImpl, add, clone, isContiguousAs, isDense, obeysLayoutContract } from '@torch-ts/core';
+import { DispatchKey, Tensor, TensorImpl, add, clone, isContiguousAs, isDense, obeysLayoutContract } from '@torch-ts/core';
 import { metaOf, type AutogradMeta, type TensorHook } from './autograd-meta';
 import { checkAnomaly } from './anomaly';
 import { enableGrad, noGrad } from './grad-mode';
@@ -173,7 +173,8 @@ function addToBuffer(buffers: Map<Node, (Tensor | null)[]>, n: Node, nr: number,
     b[nr] = g;
     return;
   }
-  b[nr] = add(old, g);
+  // (dense + sparse, never sparse + dense, which PyTorch refuses: its InputBuffer puts the dense one first)
+  b[nr] = old.isSparse && !g.isSparse ? add(g, old) : add(old, g);
   old.dispose();
   g.dispose();
 }
@@ -268,8 +269,10 @@ function accumulate(acc: AccumulateGrad, g: Tensor | null, createGraph: boolean)
     // expanded or sliced gradient must not become a .grad that in-place updates go through).
     const i = g.impl;
     const leaf = acc.leaf;
-    const plain = i.useCount === 1 && i.base === null && obeysLayoutContract(i, leaf) && i.storageOffset === 0 && !createGraph;
-    const own = plain ? g : cloneObeyContract(g, leaf, createGraph);
+    // (a sparse gradient has no memory format or layout contract: core Note [Sparse COO tensors])
+    const layoutOk = g.isSparse ? i.isContiguous : obeysLayoutContract(i, leaf);
+    const plain = i.useCount === 1 && i.base === null && layoutOk && i.storageOffset === 0 && !createGraph;
+    const own = plain ? g : g.isSparse ? clone(g) : cloneObeyContract(g, leaf, createGraph);
     meta.setGrad(own.impl);
     own.dispose();
     if (own !== g) g.dispose();
@@ -281,7 +284,16 @@ function accumulate(acc: AccumulateGrad, g: Tensor | null, createGraph: boolean)
     meta.setGrad(sum.impl);
     sum.dispose();
     oldH.dispose();
+  } else if (old.keySet.has(DispatchKey.SparseCPU) && !g.isSparse) {
+    // A sparse .grad plus a dense gradient is dense: the .grad becomes a new tensor, as
+    // PyTorch's AccumulateGrad (`new_grad + variable_grad`).
+    const oldH = new Tensor(old.retain());
+    const sum = noGrad(() => add(g!, oldH));
+    meta.setGrad(sum.impl);
+    sum.dispose();
+    oldH.dispose();
   } else {
+    // (dense += dense, dense += sparse, and sparse += sparse: the sparse kernel merges in place)
     const oldH = new Tensor(old.retain());
     noGrad(() => oldH.add_(g!));
     oldH.dispose();
@@ -309,13 +321,14 @@ function cloneObeyContract(g: Tensor, leaf: TensorImpl, createGraph: boolean): T
 function retain(meta: AutogradMeta, g: Tensor, createGraph: boolean): void {
   const old = meta.grad;
   if (!old) {
-    const c = clone(g, { memoryFormat: 'contiguous' });
+    const c = g.isSparse ? clone(g) : clone(g, { memoryFormat: 'contiguous' });
     meta.setGrad(c.impl);
     c.dispose();
     return;
   }
   const oldH = new Tensor(old.retain());
-  const sum = createGraph ? add(oldH, g) : noGrad(() => add(oldH, g));
+  const [x, y] = oldH.isSparse && !g.isSparse ? [g, oldH] : [oldH, g];
+  const sum = createGraph ? add(x, y) : noGrad(() => add(x, y));
   meta.setGrad(sum.impl);
   sum.dispose();
   oldH.dispose();

@@ -37,7 +37,7 @@ export type { OpSchemas } from './ops/generated/schemas';
 export * from './tensor/autograd-interface';
 export { TensorImpl, VersionCounter } from './tensor/tensor-impl';
 export { MEMORY_FORMATS, parseMemoryFormat, formatStrides, isContiguousAs, isDense, obeysLayoutContract, suggestMemoryFormat, type MemoryFormat, type MemoryFormatName } from './tensor/memory-format';
-export { Tensor, type ReadOptions, type NestedList, type HostData } from './tensor/tensor';
+export { Tensor, type Layout, type ReadOptions, type NestedList, type HostData } from './tensor/tensor';
 export { tidy, tidyAsync, keep, AsyncScope, registerAsyncScopeContext, asyncScopeTracking, type AsyncScopeContext } from './tensor/scope';
 export { registerDeviceReader, registerDeviceUploader, type DeviceReader, type DeviceUploader } from './tensor/device-reader';
 export { registerDeviceRuntime, deviceRuntime } from './dispatch/device-runtime';
@@ -57,6 +57,7 @@ export { front, overloadedFront, allFronts, type Front, type FrontInfo, type Fro
 export type { FrontArgs, FrontOptions, FrontInput, OverloadFrontArgs } from './ops/front-types';
 
 export * from './batched';
+export { SparseTensorImpl, isSparseImpl } from './sparse/sparse-tensor-impl';
 import { registerBatchingRules } from './batched';
 // (after every op is declared: the pointwise and reduction rules are registered per op)
 registerBatchingRules();

@@ -13,11 +13,11 @@ import {
   isBackendKey,
 } from '../src/index';
 
-const { CPU, WebGPU, Meta, PrivateUse1, ADInplaceOrView, AutogradCPU, AutogradWebGPU, AutogradMeta, AutogradPrivateUse1 } = DispatchKey;
+const { CPU, WebGPU, Meta, PrivateUse1, SparseCPU, ADInplaceOrView, AutogradCPU, AutogradWebGPU, AutogradMeta, AutogradPrivateUse1 } = DispatchKey;
 
 describe('DispatchKey', () => {
-  it('orders keys by priority: backends lowest, then ADInplaceOrView, then autograd', () => {
-    expect([CPU, WebGPU, Meta, PrivateUse1, ADInplaceOrView, AutogradCPU, AutogradWebGPU, AutogradMeta, AutogradPrivateUse1]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+  it('orders keys by priority: backends lowest, then SparseCPU, ADInplaceOrView, then autograd', () => {
+    expect([CPU, WebGPU, Meta, PrivateUse1, SparseCPU, ADInplaceOrView, AutogradCPU, AutogradWebGPU, AutogradMeta, AutogradPrivateUse1]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(BACKEND_KEYS).toEqual([CPU, WebGPU, Meta, PrivateUse1]);
     expect(AUTOGRAD_KEYS).toEqual([AutogradCPU, AutogradWebGPU, AutogradMeta, AutogradPrivateUse1]);
   });
@@ -45,7 +45,7 @@ describe('DispatchKey', () => {
 describe('DispatchKeySet', () => {
   it('is a bitset: of() sets bit k for key k', () => {
     expect(DispatchKeySet.of(CPU).bits).toBe(0b1);
-    expect(DispatchKeySet.of(CPU, AutogradCPU).bits).toBe(0b100001);
+    expect(DispatchKeySet.of(CPU, AutogradCPU).bits).toBe(0b1000001);
     expect(DispatchKeySet.of(Meta, Meta).bits).toBe(0b100);
     expect(DispatchKeySet.EMPTY.bits).toBe(0);
     expect(DispatchKeySet.EMPTY.isEmpty).toBe(true);

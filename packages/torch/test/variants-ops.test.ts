@@ -120,10 +120,12 @@ describe("torch.embedding (aten's: weight first)", () => {
     });
   }
 
-  it('takes its keywords, refuses sparse=True (NotImplementedError) and what aten refuses', () => {
+  it('takes its keywords (sparse=True gives a sparse COO gradient) and refuses what aten refuses', () => {
     const w = make(weight);
     expect(torch.embedding(w, idx(), { paddingIdx: 2, scaleGradByFreq: false, sparse: false }).shape).toEqual([3, 2, 3]);
-    expect(thrown(() => torch.embedding(w, idx(), { sparse: true }))).toBeInstanceOf(torch.NotImplementedError);
+    const leaf = make(weight).requiresGrad_();
+    torch.embedding(leaf, idx(), { sparse: true }).sum().backward();
+    expect([leaf.grad!.layout, leaf.grad!.shape]).toEqual(['sparse_coo', leaf.shape]);
     expect(thrown(() => torch.embedding(idx(), w))).toBeInstanceOf(torch.TorchError);
     expect(thrown(() => torch.embedding(torch.randn([5]), idx())).message).toMatch(/embedding.*'weight' must be 2-D/);
     expect(thrown(() => torch.embedding(w, idx(), { maxNorm: 1 } as never))).toBeInstanceOf(torch.TorchTypeError);

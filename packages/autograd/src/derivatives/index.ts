@@ -20,6 +20,7 @@ import { REDUCTION_DERIVATIVES } from './reductions';
 import { STATS_DERIVATIVES } from './reductions-stats';
 import { VIEW_DERIVATIVES } from './views';
 import { withForwardFormulas } from './forward-formulas';
+import { SPARSE_DERIVATIVES } from './sparse';
 
 /**
  * The derivative of every op with kernels (Note [Derivatives are data]), keyed by the op's
@@ -50,6 +51,7 @@ const TABLE = {
   ...LINALG_QR_DERIVATIVES,
   ...FFT_DERIVATIVES,
   ...SPATIAL_DERIVATIVES,
+  ...SPARSE_DERIVATIVES,
 } satisfies DerivativeTable;
 
 /** The table, with the explicit JVP formulas attached (Note [Explicit JVP formulas]). */

@@ -2,6 +2,7 @@ import {
   AutogradError,
   _embedding,
   _embeddingDenseBackward,
+  _embeddingSparseBackward,
   _nativeBatchNormBackward,
   _nativeLayerNormBackward,
   _nllLossBackward,
@@ -312,6 +313,8 @@ const EmbeddingBackward0: DerivativeOf<'embedding'> = {
     if (!ctx.needs[0]) return [null];
     const v = inputSizes(ctx, 0, 'embedding')[0];
     const indices = savedTensor(ctx, 'indices', 'embedding');
+    // (PyTorch's embedding_backward: `sparse` gives a sparse COO gradient, core Note [Sparse COO tensors])
+    if (ctx.args[4] === true) return [_embeddingSparseBackward(ctx.grad, indices, v, ctx.args[2], ctx.args[3] === true)];
     return [_embeddingDenseBackward(ctx.grad, indices, v, ctx.args[2], ctx.args[3] === true)];
   },
 };

@@ -15,26 +15,31 @@ import { privateUse1BackendName, type DeviceType } from '../device';
  * logical tensor: its kernels (batching rules) unwrap the physical values and call the ops
  * again on them, so everything below (complex, autograd, backends) sees plain tensors and
  * autograd records the physical ops (Note [Batched tensors]).
+ * `SparseCPU`, above the dense backends and below ADInplaceOrView and autograd, is the key of a
+ * sparse COO tensor (as PyTorch's SparseCPU): only the ops with a sparse kernel run on one, any
+ * other fails with PyTorch's "Could not run 'aten::x' with arguments from the 'SparseCPU'
+ * backend" (Note [Sparse COO tensors]). A sparse tensor's autograd key is AutogradCPU.
  */
 export const DispatchKey = {
   CPU: 0,
   WebGPU: 1,
   Meta: 2,
   PrivateUse1: 3,
-  ADInplaceOrView: 4,
-  AutogradCPU: 5,
-  AutogradWebGPU: 6,
-  AutogradMeta: 7,
-  AutogradPrivateUse1: 8,
-  Complex: 9,
-  Conjugate: 10,
-  FuncTorchBatched: 11,
+  SparseCPU: 4,
+  ADInplaceOrView: 5,
+  AutogradCPU: 6,
+  AutogradWebGPU: 7,
+  AutogradMeta: 8,
+  AutogradPrivateUse1: 9,
+  Complex: 10,
+  Conjugate: 11,
+  FuncTorchBatched: 12,
 } as const;
 
 export type DispatchKey = (typeof DispatchKey)[keyof typeof DispatchKey];
 export type DispatchKeyName = keyof typeof DispatchKey;
 
-export const NUM_DISPATCH_KEYS = 12;
+export const NUM_DISPATCH_KEYS = 13;
 
 const NAMES: DispatchKeyName[] = [];
 for (const [name, k] of Object.entries(DispatchKey)) NAMES[k] = name as DispatchKeyName;
@@ -67,6 +72,9 @@ export function isBackendKey(k: DispatchKey): boolean {
 export function isAutogradKey(k: DispatchKey): boolean {
   return k >= DispatchKey.AutogradCPU && k <= DispatchKey.AutogradPrivateUse1;
 }
+
+/** The key set of a sparse COO tensor on the CPU (Note [Sparse COO tensors]). */
+export const SPARSE_CPU_KEYS: readonly DispatchKey[] = [DispatchKey.SparseCPU, DispatchKey.ADInplaceOrView, DispatchKey.AutogradCPU];
 
 export function backendKeyOf(type: DeviceType): DispatchKey {
   return type === 'cpu' ? DispatchKey.CPU : type === 'webgpu' ? DispatchKey.WebGPU : type === 'meta' ? DispatchKey.Meta : DispatchKey.PrivateUse1;

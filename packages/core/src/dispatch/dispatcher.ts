@@ -1,4 +1,4 @@
-import { DTypeError, TorchError } from '../errors';
+import { DTypeError, NotImplementedError, TorchError } from '../errors';
 import { DispatchKey, dispatchKeyDisplayName, isAutogradKey, NUM_DISPATCH_KEYS } from './dispatch-key';
 import { DispatchKeySet } from './dispatch-key-set';
 import { isInferenceModeEnabled, localExcluded, localIncluded } from './local-state';
@@ -197,10 +197,24 @@ function selectKernel(op: OperatorHandle, ks: DispatchKeySet): DispatchEntry {
       continue;
     }
     if (!kernel) {
+      if (k === DispatchKey.SparseCPU || op.kernels[DispatchKey.SparseCPU] !== undefined) throw couldNotRun(op, k);
       throw new TorchError(`${op.schema.name}: no kernel for aten::${op.name} on ${dispatchKeyDisplayName(k)}`);
     }
     return { kernel, set };
   }
+}
+
+/**
+ * PyTorch's error for an op with no kernel for a backend, where sparse tensors meet an op
+ * without a sparse kernel (or dense ones an op that has only a sparse kernel, as `indices`):
+ * Note [Sparse COO tensors].
+ */
+function couldNotRun(op: OperatorHandle, k: DispatchKey): NotImplementedError {
+  const has: string[] = [];
+  for (let key = 0; key < NUM_DISPATCH_KEYS; key++) if (op.kernels[key] !== undefined) has.push(dispatchKeyDisplayName(key as DispatchKey));
+  return new NotImplementedError(
+    `${op.schema.name}: Could not run 'aten::${op.name}' with arguments from the '${dispatchKeyDisplayName(k)}' backend. This could be because the operator doesn't exist for this backend. 'aten::${op.name}' is only available for these backends: [${has.join(', ')}].`,
+  );
 }
 
 /**
@@ -215,6 +229,8 @@ function compositeFor(op: OperatorHandle, k: DispatchKey): BoxedKernel | undefin
   if (c && (k === DispatchKey.Complex || k === DispatchKey.Conjugate)) return FALLTHROUGH;
   // (the batched layer's fallback decides how a composite meets batched tensors: Note [Batched tensors])
   if (k === DispatchKey.FuncTorchBatched) return undefined;
+  // (a sparse tensor reaches a composite at its autograd key; below it only sparse kernels run)
+  if (k === DispatchKey.SparseCPU) return undefined;
   if (!c || k === DispatchKey.ADInplaceOrView) return undefined; // registered at backend and autograd keys only
   if (isAutogradKey(k) && op.kernels[k - DispatchKey.AutogradCPU] !== undefined) return undefined;
   return c;

@@ -1,4 +1,4 @@
-export { formatTensor, type ReprInput } from './tensor-repr';
+export { formatTensor, formatSparseCoo, type ReprInput, type SparseReprInput } from './tensor-repr';
 export {
   getPrintOptions,
   setPrintOptions,

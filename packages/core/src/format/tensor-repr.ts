@@ -249,3 +249,56 @@ function elementReader(t: ReprInput): (flat: number) => Element {
       };
   }
 }
+
+/** What `formatSparseCoo` prints: the sparse tensor's own fields and its two members' host data. */
+export interface SparseReprInput {
+  readonly shape: readonly number[];
+  readonly dtype: DType;
+  readonly nnz: number;
+  readonly device: string;
+  readonly defaultDtype: DType;
+  /** `indices`, int64 [sparseDim, nnz], and `values`, [nnz, ...dense sizes], as ReprInput values. */
+  readonly indices: { readonly shape: readonly number[]; readonly values: ArrayLike<number | bigint> };
+  readonly values: { readonly shape: readonly number[]; readonly values: ArrayLike<number | bigint | boolean> };
+  readonly requiresGrad?: boolean;
+  readonly gradFnName?: string | null;
+}
+
+/**
+ * PyTorch's repr of a sparse COO tensor (`_tensor_str`'s sparse branch): the members printed
+ * as tensors indented under `indices=tensor(` / `values=tensor(`, then `size=`, `nnz=`, the
+ * dtype where it is not a default one, `layout=torch.sparse_coo`, the first suffix always on
+ * a new line (`force_newline`).
+ */
+export function formatSparseCoo(t: SparseReprInput): string {
+  const opts = getPrintOptions();
+  const indent = PREFIX.length;
+  const member = (prefix: string, shape: readonly number[], dtype: DType, values: ArrayLike<number | bigint | boolean>): string => {
+    const numel = shape.reduce((a, b) => a * b, 1);
+    if (numel === 0) return `${prefix}[], size=${pythonTuple(shape)})`;
+    return `${prefix}${formatData({ shape, dtype, values, device: t.device, defaultDtype: t.defaultDtype }, indent + prefix.length, opts)})`;
+  };
+  const body = `${member('indices=tensor(', t.indices.shape, 'int64', t.indices.values)},\n${' '.repeat(indent)}${member('values=tensor(', t.values.shape, t.dtype, t.values.values)}`;
+  const suffixes: string[] = [];
+  if (deviceType(t.device) !== 'cpu') suffixes.push(`device='${t.device}'`);
+  suffixes.push(`size=${pythonTuple(t.shape)}`, `nnz=${t.nnz}`);
+  const defaultDtype = isComplexType(t.dtype) ? (t.defaultDtype === 'float64' ? 'complex128' : 'complex64') : t.defaultDtype;
+  if (t.dtype !== defaultDtype && t.dtype !== 'int64' && t.dtype !== 'bool') suffixes.push(`dtype=torch.${t.dtype}`);
+  suffixes.push('layout=torch.sparse_coo');
+  if (t.gradFnName != null) suffixes.push(`grad_fn=<${t.gradFnName}>`);
+  else if (t.requiresGrad === true) suffixes.push('requires_grad=True');
+  // (PyTorch's force_newline: the first suffix starts a line of its own, and the line is then
+  // `indent + len(suffix)` long, one less than appendSuffixes counts for a text's last line)
+  const out = [`${PREFIX}${body}`];
+  let last = 0;
+  suffixes.forEach((suffix, i) => {
+    if (i === 0 || last + suffix.length + 2 > opts.linewidth) {
+      out.push(`,\n${' '.repeat(indent)}${suffix}`);
+      last = indent + suffix.length;
+    } else {
+      out.push(`, ${suffix}`);
+      last += suffix.length + 2;
+    }
+  });
+  return `${out.join('')})`;
+}

@@ -8,6 +8,7 @@ import { registerBackend } from './registry';
 import { registerComplexKernels } from './complex';
 import { registerConjugateFallback } from './conjugate';
 import { registerComplexMathKernels } from './complex-math';
+import { registerSparseKernels } from '../sparse/sparse-ops';
 
 export * from './pointwise';
 export * from './aliases';
@@ -169,6 +170,7 @@ export type { EigImpls } from './linalg-eig-impls';
 export { linalgEig, linalgEigvals, type EigResult } from './linalg-eig';
 export { index, indexAsync } from './indexing';
 export { countsAreAsync } from './data-dependent';
+export * from './sparse';
 export type { Scalar } from './meta-utils';
 export type { TensorMethods } from './methods';
 
@@ -177,6 +179,7 @@ registerComplexKernels();
 registerConjugateFallback();
 registerLinalgComplexKernels();
 registerComplexMathKernels();
+registerSparseKernels();
 registerBackend(DispatchKey.Meta, META_IMPLS);
 // Until the autograd package registers kernels, the autograd and view-tracking keys pass
 // every call straight down to the backend.

@@ -183,12 +183,11 @@ export const embedding = front(
     if (pad >= v || pad < -v) throw new TorchError(`embedding: Padding_idx must be within num_embeddings`);
     pad = normPadding(pad, v);
   }
-  if (options.sparse) throw new TorchError('embedding: sparse gradients are not supported by torch-ts');
   if (options.maxNorm != null) {
     checkIndices('embedding_renorm_', idx);
     embeddingRenorm(idx, w, options.maxNorm, options.normType ?? 2);
   }
-  return callFunctional(EMBEDDING, [w, idx, pad ?? -1, options.scaleGradByFreq ?? false, false]);
+  return callFunctional(EMBEDDING, [w, idx, pad ?? -1, options.scaleGradByFreq ?? false, options.sparse ?? false]);
 });
 export type EmbeddingOptions = OptionsOf<typeof embedding>;
 
@@ -202,9 +201,8 @@ export const atenEmbedding = front('embedding(Tensor weight, Tensor indices, int
   method: false,
   name: 'atenEmbedding',
   exportAs: 'embedding',
-  unsupported: ['sparse'],
-}).run(([weight, indices, paddingIdx, scaleGradByFreq]): Tensor =>
-  callFunctional(EMBEDDING, [unwrapTensor('embedding', 'weight', weight), unwrapTensor('embedding', 'indices', indices), paddingIdx, scaleGradByFreq, false]),
+}).run(([weight, indices, paddingIdx, scaleGradByFreq, sparse]): Tensor =>
+  callFunctional(EMBEDDING, [unwrapTensor('embedding', 'weight', weight), unwrapTensor('embedding', 'indices', indices), paddingIdx, scaleGradByFreq, sparse]),
 );
 
 /** PyTorch's embedding_renorm_: each distinct looked-up row whose norm exceeds maxNorm is scaled to maxNorm / (norm + 1e-7). */

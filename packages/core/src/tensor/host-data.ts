@@ -80,6 +80,9 @@ export function decodeHost(dtype: DType, raw: HostValues): Exclude<HostValues, U
 
 /** A batched tensor's values differ per sample: reading them inside vmap is refused, as PyTorch's vmap does (core Note [Batched tensors]). */
 export function refuseBatched(impl: TensorImpl): void {
+  if (impl.keySet.has(DispatchKey.SparseCPU)) {
+    throw new TorchError('Cannot access data of a sparse tensor: it has no strided storage; read x.toDense(), or x.indices() and x.values()');
+  }
   if (impl.keySet.has(DispatchKey.FuncTorchBatched)) {
     throw new TorchError(
       "vmap: It looks like you're attempting to use a Tensor in some data-dependent control flow (reading its values: item, tolist, data). We don't support that yet: keep the reads outside the function given to vmap",

@@ -3,7 +3,8 @@ import type { Device } from '../device';
 import { getDefaultDtype, isComplexType, type DType } from '../dtype';
 import { DeviceError, ShapeError, TorchError, TorchTypeError, fmtShape } from '../errors';
 import type { DispatchKeySet } from '../dispatch/dispatch-key-set';
-import { formatTensor } from '../format';
+import { formatSparseCoo, formatTensor } from '../format';
+import { SparseTensorImpl } from '../sparse/sparse-tensor-impl';
 import { normalizeDim } from '../views';
 import { autogradHooks, requireAutogradHooks, type BackwardOptions, type GradFnHandle } from './autograd-interface';
 import { makeBinder, type TypedBinder } from '../ops/binder';
@@ -165,6 +166,16 @@ export class Tensor {
     return this.impl.device;
   }
 
+  /** `torch.strided` (`'strided'`) for a dense tensor, `torch.sparse_coo` (`'sparse_coo'`) for a sparse COO one (Note [Sparse COO tensors]). */
+  get layout(): Layout {
+    return this.impl instanceof SparseTensorImpl ? 'sparse_coo' : 'strided';
+  }
+
+  /** Whether this is a sparse COO tensor (`x.is_sparse`). */
+  get isSparse(): boolean {
+    return this.impl instanceof SparseTensorImpl;
+  }
+
   size(): number[];
   size(dim: number): number;
   size(dim?: number): number[] | number {
@@ -175,6 +186,7 @@ export class Tensor {
   stride(): number[];
   stride(dim: number): number;
   stride(dim?: number): number[] | number {
+    if (this.impl instanceof SparseTensorImpl) throw new TorchError('stride: Sparse tensors do not have strides');
     const s = this.impl.strides;
     return dim === undefined ? [...s] : s[normalizeDim('stride', dim, s.length)];
   }
@@ -420,6 +432,7 @@ export class Tensor {
 
   toString(): string {
     const impl = this.impl;
+    if (impl instanceof SparseTensorImpl) return sparseRepr(impl, this.requiresGrad && this.isLeaf, autogradHooks()?.gradFnName(impl) ?? null);
     const common = {
       shape: impl.sizes,
       dtype: impl.dtype,
@@ -465,6 +478,25 @@ function checkItem(numel: number, dtype: DType): void {
 }
 
 /** The nesting of tolist(): a complex element is a list of its two parts. */
+/** PyTorch's repr of a sparse COO tensor (its members read on the host: sparse tensors live on the CPU). */
+function sparseRepr(impl: SparseTensorImpl, requiresGrad: boolean, gradFnName: string | null): string {
+  const values = decodeHost(impl.dtype, gatherHost(impl.values));
+  return formatSparseCoo({
+    shape: impl.sizes,
+    dtype: impl.dtype,
+    nnz: impl.nnz,
+    device: String(impl.device),
+    defaultDtype: getDefaultDtype(),
+    indices: { shape: impl.indices.sizes, values: gatherHost(impl.indices) as BigInt64Array },
+    values: { shape: impl.values.sizes, values: impl.dtype === 'bool' ? Array.from(values as Uint8Array, (v) => v !== 0) : values },
+    requiresGrad,
+    gradFnName,
+  });
+}
+
+/** A tensor's memory layout, as `torch.layout`: `torch.strided` or `torch.sparse_coo`. */
+export type Layout = 'strided' | 'sparse_coo';
+
 function listSizes(impl: TensorImpl): readonly number[] {
   return isComplexType(impl.dtype) ? [...impl.sizes, 2] : impl.sizes;
 }

@@ -203,6 +203,7 @@ export {
   uniqueAsync,
   searchsorted,
   bucketize,
+  sparseCooTensor,
   polygammaNFirst as polygamma,
   numel,
   isFloatingPoint,

@@ -1,6 +1,6 @@
 import { makeBinder, zerosLike } from '@torch-ts/core';
 import { TorchError } from '../nn/internal';
-import { Optimizer, addcmulInto, checkNonNegative, forEachParamGrad, groupNumber, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
+import { Optimizer, addcmulInto, checkNonNegative, forEachParamGrad, refuseSparseGrads, groupNumber, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
 
 export interface AdadeltaOptions {
   lr?: number;
@@ -38,6 +38,7 @@ export class Adadelta extends Optimizer {
   }
 
   protected updateGroup(group: ParamGroup): void {
+    refuseSparseGrads(group, 'Adadelta does not support sparse gradients');
     const lr = group.lr;
     const rho = groupNumber('Adadelta', group, 'rho');
     const eps = groupNumber('Adadelta', group, 'eps');

@@ -1,5 +1,5 @@
-import { fullLike, makeBinder } from '@torch-ts/core';
-import { Optimizer, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, groupNumber, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
+import { fullLike, makeBinder, sparseCooTensor, tidy, type Tensor } from '@torch-ts/core';
+import { Optimizer, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, refuseSparseGrads, groupNumber, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
 
 export interface AdagradOptions {
   lr?: number;
@@ -46,7 +46,9 @@ export class Adagrad extends Optimizer {
     const lr = group.lr;
     const lrDecay = groupNumber('Adagrad', group, 'lrDecay');
     const eps = groupNumber('Adagrad', group, 'eps');
-    forEachParamGrad(group, groupNumber('Adagrad', group, 'weightDecay'), (p, grad, temps) => {
+    const weightDecay = groupNumber('Adagrad', group, 'weightDecay');
+    if (weightDecay !== 0) refuseSparseGrads(group, 'weight_decay option is not compatible with sparse gradients');
+    forEachParamGrad(group, weightDecay, (p, grad, temps) => {
       const state = this.stateOf(p);
       if (state.sum === undefined) {
         state.step = 0;
@@ -56,9 +58,27 @@ export class Adagrad extends Optimizer {
       state.step = step;
       const clr = lr / (1 + (step - 1) * lrDecay);
       const sum = stateTensor('Adagrad', state, 'sum');
+      if (grad.isSparse) return sparseAdagradUpdate(p, grad, sum, clr, eps);
       addcmulInto(sum, grad, grad, 1);
       const std = temps.add(sum.sqrt()).add_(eps);
       addcdivInto(p, grad, std, -clr);
     });
   }
+}
+
+/**
+ * PyTorch 1.13's Adagrad step for a sparse gradient: the gradient coalesced, its squares added
+ * into `sum` at its rows, and the parameter moved at those rows only by
+ * `-clr * g / (sqrt(sum) + eps)` (core Note [Sparse COO tensors]).
+ */
+function sparseAdagradUpdate(p: Tensor, grad: Tensor, sum: Tensor, clr: number, eps: number): void {
+  tidy(() => {
+    const g = grad.coalesce();
+    const indices = g._indices();
+    const values = g._values();
+    const size = g.size();
+    sum.add_(sparseCooTensor(indices, values.pow(2), size));
+    const stdValues = sum.sparseMask(g)._values().sqrt_().add_(eps);
+    p.add_(sparseCooTensor(indices, values.div(stdValues), size), { alpha: -clr });
+  });
 }

@@ -1,5 +1,5 @@
 import { makeBinder, zerosLike } from '@torch-ts/core';
-import { Optimizer, addcdivInto, checkAdamFamilyGroup, addcmulInto, forEachParamGrad, groupFlag, groupNumber, groupNumbers, stateNumber, stateTensor, stateTensorOrNone, type ParamGroup, type ParamsInput } from './optimizer';
+import { Optimizer, addcdivInto, checkAdamFamilyGroup, addcmulInto, forEachParamGrad, refuseSparseGrads, groupFlag, groupNumber, groupNumbers, stateNumber, stateTensor, stateTensorOrNone, type ParamGroup, type ParamsInput } from './optimizer';
 
 export interface AdamOptions {
   lr?: number;
@@ -43,6 +43,7 @@ abstract class AdamBase extends Optimizer {
 
   protected updateGroup(group: ParamGroup): void {
     const op = this.opName;
+    refuseSparseGrads(group, this.decoupled ? 'AdamW does not support sparse gradients' : 'Adam does not support sparse gradients, please consider SparseAdam instead');
     const lr = group.lr;
     const [beta1, beta2] = groupNumbers(op, group, 'betas');
     const eps = groupNumber(op, group, 'eps');

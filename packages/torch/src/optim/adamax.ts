@@ -1,5 +1,5 @@
 import { makeBinder, zerosLike } from '@torch-ts/core';
-import { Optimizer, addcdivInto, checkAdamFamilyGroup, forEachParamGrad, groupNumber, groupNumbers, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
+import { Optimizer, addcdivInto, checkAdamFamilyGroup, forEachParamGrad, refuseSparseGrads, groupNumber, groupNumbers, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
 
 export interface AdamaxOptions {
   lr?: number;
@@ -34,6 +34,7 @@ export class Adamax extends Optimizer {
   }
 
   protected updateGroup(group: ParamGroup): void {
+    refuseSparseGrads(group, 'Adamax does not support sparse gradients');
     const lr = group.lr;
     const [beta1, beta2] = groupNumbers('Adamax', group, 'betas');
     const eps = groupNumber('Adamax', group, 'eps');

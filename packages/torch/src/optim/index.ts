@@ -10,6 +10,7 @@ export { SGD, type SGDOptions } from './sgd';
 export { Adam, AdamW, type AdamOptions } from './adam';
 export { RMSprop, type RMSpropOptions } from './rmsprop';
 export { Adagrad, type AdagradOptions } from './adagrad';
+export { SparseAdam, type SparseAdamOptions } from './sparse-adam';
 export { Adamax, type AdamaxOptions } from './adamax';
 export { Adadelta, type AdadeltaOptions } from './adadelta';
 export { NAdam, type NAdamOptions } from './nadam';

@@ -1,5 +1,5 @@
 import { makeBinder, zerosLike } from '@torch-ts/core';
-import { Optimizer, addcdivInto, addcmulInto, checkAdamFamilyGroup, checkNonNegative, forEachParamGrad, groupNumber, groupNumbers, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
+import { Optimizer, addcdivInto, addcmulInto, checkAdamFamilyGroup, checkNonNegative, forEachParamGrad, refuseSparseGrads, groupNumber, groupNumbers, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
 
 export interface NAdamOptions {
   lr?: number;
@@ -44,6 +44,7 @@ export class NAdam extends Optimizer {
   }
 
   protected updateGroup(group: ParamGroup): void {
+    refuseSparseGrads(group, 'NAdam does not support sparse gradients');
     const lr = group.lr;
     const [beta1, beta2] = groupNumbers('NAdam', group, 'betas');
     const eps = groupNumber('NAdam', group, 'eps');

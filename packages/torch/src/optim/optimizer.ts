@@ -374,6 +374,18 @@ export function forEachParamGrad(
   }
 }
 
+/**
+ * Refuses the sparse gradients of a group before any parameter moves, in the optimizer's
+ * words as PyTorch 1.13's (`Adam does not support sparse gradients, please consider
+ * SparseAdam instead`): the optimizers without a sparse update (core Note [Sparse COO tensors]).
+ */
+export function refuseSparseGrads(group: ParamGroup, message: string): void {
+  for (const p of group.params) {
+    const g = p.grad;
+    if (g !== null && g.isSparse) throw new TorchError(message);
+  }
+}
+
 /** Adam-family `betas`: each in [0, 1), PyTorch's messages. */
 /** The checks every Adam-family optimizer (Adam, AdamW, Adamax, NAdam, RAdam) makes of a group, with PyTorch's messages. */
 export function checkAdamFamilyGroup(g: Record<string, unknown>): void {

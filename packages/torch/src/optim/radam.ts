@@ -1,5 +1,5 @@
 import { makeBinder, zerosLike } from '@torch-ts/core';
-import { Optimizer, addcmulInto, checkAdamFamilyGroup, forEachParamGrad, groupNumber, groupNumbers, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
+import { Optimizer, addcmulInto, checkAdamFamilyGroup, forEachParamGrad, refuseSparseGrads, groupNumber, groupNumbers, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
 
 export interface RAdamOptions {
   lr?: number;
@@ -34,6 +34,7 @@ export class RAdam extends Optimizer {
   }
 
   protected updateGroup(group: ParamGroup): void {
+    refuseSparseGrads(group, 'RAdam does not support sparse gradients');
     const lr = group.lr;
     const [beta1, beta2] = groupNumbers('RAdam', group, 'betas');
     const eps = groupNumber('RAdam', group, 'eps');

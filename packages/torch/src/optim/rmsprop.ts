@@ -1,6 +1,6 @@
 import { makeBinder, zerosLike } from '@torch-ts/core';
 import type { Tensor } from '../nn/internal';
-import { Optimizer, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, groupFlag, groupNumber, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
+import { Optimizer, addcdivInto, addcmulInto, checkNonNegative, forEachParamGrad, refuseSparseGrads, groupFlag, groupNumber, stateNumber, stateTensor, type ParamGroup, type ParamsInput } from './optimizer';
 
 export interface RMSpropOptions {
   lr?: number;
@@ -39,6 +39,7 @@ export class RMSprop extends Optimizer {
   }
 
   protected updateGroup(group: ParamGroup): void {
+    refuseSparseGrads(group, 'RMSprop does not support sparse gradients');
     const lr = group.lr;
     const alpha = groupNumber('RMSprop', group, 'alpha');
     const eps = groupNumber('RMSprop', group, 'eps');

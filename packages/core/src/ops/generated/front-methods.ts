@@ -28,6 +28,7 @@ import { cumsum, cumsum_, cumprod, cumprod_, cummax, cummin } from '../scan';
 import { reshape, flatten, unflatten, narrow, movedim, moveaxis, split, chunk, unbind, t, expandAs } from '../shape-ops';
 import { softmax, logSoftmax } from '../softmax';
 import { sort, argsort, topk, unique, uniqueAsync } from '../sorting';
+import { coalesce, isCoalesced, toDense, _nnz, sparseDim, denseDim, indices, values, _indices, _values, sparseMask } from '../sparse';
 import { view, asStrided, permute, transpose, swapaxes, swapdims, select, unsqueeze, squeeze, expand, unfold, diagonal, detach, t_, transpose_, swapaxes_, swapdims_, squeeze_, unsqueeze_, asStrided_ } from '../views';
 
 /** The Tensor methods among the front ends (Note [Tensor methods come from the op table]). */
@@ -59,5 +60,6 @@ export const FRONT_METHODS = {
   reshape, flatten, unflatten, narrow, movedim, moveaxis, split, chunk, unbind, t, expandAs,
   softmax, logSoftmax,
   sort, argsort, topk, unique, uniqueAsync,
+  coalesce, isCoalesced, toDense, _nnz, sparseDim, denseDim, indices, values, _indices, _values, sparseMask,
   view, asStrided, permute, transpose, swapaxes, swapdims, select, unsqueeze, squeeze, expand, unfold, diagonal, detach, t_, transpose_, swapaxes_, swapdims_, squeeze_, unsqueeze_, asStrided_,
 };

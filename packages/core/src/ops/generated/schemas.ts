@@ -5,23 +5,29 @@
 export interface OpSchemas {
   '_adaptive_avg_pool2d': '_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor';
   '_adaptive_avg_pool2d_backward': '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor';
+  '_coalesce': '_coalesce(Tensor self) -> Tensor';
   '_conj': '_conj(Tensor(a) self) -> Tensor(a)';
   '_fft_c2c_pairs': '_fft_c2c_pairs(Tensor self, int[] dim, int normalization, bool forward) -> Tensor';
+  '_indices': '_indices(Tensor(a) self) -> Tensor(a)';
   '_linalg_det_attach': '_linalg_det_attach(Tensor A, Tensor det) -> Tensor';
   '_linalg_eig_parts': '_linalg_eig_parts(Tensor A, bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)';
   '_linalg_eigh': '_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)';
   '_linalg_svd': '_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)';
   '_log_softmax': '_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor';
   '_log_softmax_backward_data': '_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor';
+  '_nnz': '_nnz(Tensor self) -> int';
   '_pad_circular1d': '_pad_circular1d(Tensor self, SymInt[2] padding) -> Tensor';
   '_pad_circular1d_backward': '_pad_circular1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor';
   '_pad_circular2d': '_pad_circular2d(Tensor self, SymInt[4] padding) -> Tensor';
   '_pad_circular2d_backward': '_pad_circular2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor';
   '_softmax': '_softmax(Tensor self, int dim, bool half_to_float) -> Tensor';
   '_softmax_backward_data': '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor';
+  '_sparse_coo_tensor_unsafe': '_sparse_coo_tensor_unsafe(Tensor indices, Tensor values, int[] size) -> Tensor';
   '_standard_gamma_grad': '_standard_gamma_grad(Tensor self, Tensor output) -> Tensor';
   '_to_copy': '_to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? memory_format=None) -> Tensor';
+  '_to_dense': '_to_dense(Tensor self, ScalarType? dtype=None) -> Tensor';
   '_unique2': '_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)';
+  '_values': '_values(Tensor(a) self) -> Tensor(a)';
   'abs': 'abs(Tensor self) -> Tensor';
   'abs.out': 'abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)';
   'abs_': 'abs_(Tensor(a!) self) -> Tensor(a!)';
@@ -137,6 +143,7 @@ export interface OpSchemas {
   'cumsum': 'cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor';
   'cumsum.out': 'cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)';
   'cumsum_': 'cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)';
+  'dense_dim': 'dense_dim(Tensor self) -> int';
   'detach': 'detach(Tensor(a) self) -> Tensor(a)';
   'diagonal': 'diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)';
   'diff': 'diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor';
@@ -242,6 +249,8 @@ export interface OpSchemas {
   'index_put_.packed': 'index_put_.packed(Tensor(a!) self, Tensor indices, int[] dims, Tensor values, bool accumulate=False) -> Tensor(a!)';
   'index_select': 'index_select(Tensor self, int dim, Tensor index) -> Tensor';
   'index_select.out': 'index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)';
+  'indices': 'indices(Tensor(a) self) -> Tensor(a)';
+  'is_coalesced': 'is_coalesced(Tensor self) -> bool';
   'kron': 'kron(Tensor self, Tensor other) -> Tensor';
   'le': 'le(Tensor self, Tensor other) -> Tensor';
   'le.out': 'le.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)';
@@ -447,6 +456,8 @@ export interface OpSchemas {
   'softplus': 'softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor';
   'softplus.out': 'softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)';
   'sort.stable': 'sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)';
+  'sparse_dim': 'sparse_dim(Tensor self) -> int';
+  'sparse_mask': 'sparse_mask(Tensor self, Tensor mask) -> Tensor';
   'special_airy_ai': 'special_airy_ai(Tensor self) -> Tensor';
   'special_airy_ai.out': 'special_airy_ai.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)';
   'special_bessel_j0': 'special_bessel_j0(Tensor self) -> Tensor';
@@ -565,6 +576,7 @@ export interface OpSchemas {
   'upsample_bilinear2d_backward': 'upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor';
   'upsample_nearest2d': 'upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor';
   'upsample_nearest2d_backward': 'upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor';
+  'values': 'values(Tensor(a) self) -> Tensor(a)';
   'var.correction': 'var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor';
   'var.correction_out': 'var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)';
   'var_mean.correction': 'var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)';

@@ -1,0 +1,185 @@
+/**
+ * The sparse COO operators (Note [Sparse COO tensors] in sparse/sparse-tensor-impl.ts): their
+ * declarations (PyTorch 1.13's schemas; their SparseCPU kernels are in sparse/sparse-ops.ts)
+ * and front ends: `torch.sparseCooTensor`, and the Tensor methods `coalesce`, `isCoalesced`,
+ * `toDense`, `_nnz`, `sparseDim`, `denseDim`, `indices`, `values`, `_indices`, `_values`,
+ * `sparseMask`.
+ */
+import { callBoxed, registerOperator } from '../dispatch/dispatcher';
+import { toDevice } from '../device';
+import { isComplexType, isDType } from '../dtype';
+import { IndexError, NotImplementedError, ShapeError, TorchError, fmtShape } from '../errors';
+import { Tensor } from '../tensor/tensor';
+import { TensorImpl } from '../tensor/tensor-impl';
+import { indexSelect } from './gather-scatter';
+import { front } from './front';
+import { tidy } from '../tensor/scope';
+import { to } from './copy';
+import { checkValuesDtype } from '../sparse/sparse-kernels';
+
+// ---- declarations (PyTorch 1.13's schemas) ----
+export const SPARSE_COO_UNSAFE = registerOperator({ schema: '_sparse_coo_tensor_unsafe(Tensor indices, Tensor values, int[] size) -> Tensor' });
+export const INDICES_ = registerOperator({ schema: '_indices(Tensor(a) self) -> Tensor(a)' });
+export const VALUES_ = registerOperator({ schema: '_values(Tensor(a) self) -> Tensor(a)' });
+export const INDICES = registerOperator({ schema: 'indices(Tensor(a) self) -> Tensor(a)' });
+export const VALUES = registerOperator({ schema: 'values(Tensor(a) self) -> Tensor(a)' });
+export const NNZ = registerOperator({ schema: '_nnz(Tensor self) -> int' });
+export const SPARSE_DIM = registerOperator({ schema: 'sparse_dim(Tensor self) -> int' });
+export const DENSE_DIM = registerOperator({ schema: 'dense_dim(Tensor self) -> int' });
+export const IS_COALESCED = registerOperator({ schema: 'is_coalesced(Tensor self) -> bool' });
+export const COALESCE_ = registerOperator({ schema: '_coalesce(Tensor self) -> Tensor' });
+export const TO_DENSE_ = registerOperator({ schema: '_to_dense(Tensor self, ScalarType? dtype=None) -> Tensor' });
+export const SPARSE_MASK = registerOperator({ schema: 'sparse_mask(Tensor self, Tensor mask) -> Tensor' });
+
+// ---- front ends ----
+
+/**
+ * `torch.sparseCooTensor(indices, values, size?, { dtype, device })`: a sparse COO tensor of
+ * the given entries, uncoalesced (PyTorch's checks: indices 2-D int64, one column per value,
+ * in range; `size` inferred from the largest indices where omitted).
+ */
+export const sparseCooTensor = front(
+  'sparse_coo_tensor(Tensor indices, Tensor values, int[]? size=None, *, ScalarType? dtype=None, Device? device=None, bool requires_grad=False) -> Tensor',
+  { method: false },
+).run(([indices, values, size, dtype, device, requiresGrad]): Tensor => {
+  const op = 'sparse_coo_tensor';
+  if (requiresGrad) throw new NotImplementedError(`${op}: requires_grad=True is not supported: torch-ts sparse tensors carry no autograd of their own`);
+  if (device != null && toDevice(op, device).type !== 'cpu') throw new NotImplementedError(`${op}: torch-ts has sparse tensors on the CPU only (SparseCPU)`);
+  if (indices.isSparse || values.isSparse) throw new TorchError(`${op}: expected indices and values to be dense tensors`);
+  if (indices.device.type !== 'cpu' || values.device.type !== 'cpu') throw new NotImplementedError(`${op}: torch-ts has sparse tensors on the CPU only (SparseCPU)`);
+  if (indices.dtype !== 'int64') throw new TorchError(`${op}: indices must be an int64 tensor`);
+  if (indices.dim() !== 2) throw new ShapeError(`${op}: indices must be sparse_dim x nnz, but got: ${fmtShape(indices.shape)}`);
+  if (values.dim() === 0) throw new ShapeError(`${op}: values must have at least one dimension (nnz), got a 0-d tensor`);
+  const [sd, nnz] = indices.shape;
+  if (values.shape[0] !== nnz) throw new ShapeError(`${op}: number of indices (${nnz}) must match the first dimension of values (${values.shape[0]})`);
+  const vdtype = dtype != null && isDType(dtype) ? dtype : values.dtype;
+  if (isComplexType(vdtype)) throw new NotImplementedError(`${op}: torch-ts has no complex sparse tensors`);
+  checkValuesDtype(op, vdtype);
+  const denseSizes = values.shape.slice(1);
+  const idx = hostInt64(indices);
+  let sizes: number[];
+  if (size == null) {
+    sizes = [];
+    for (let d = 0; d < sd; d++) {
+      let m = -1;
+      for (let k = 0; k < nnz; k++) m = Math.max(m, Number(idx[d * nnz + k]));
+      sizes.push(m + 1);
+    }
+    sizes.push(...denseSizes);
+  } else {
+    sizes = [...size];
+    if (sizes.length !== sd + denseSizes.length) {
+      throw new ShapeError(`${op}: number of dimensions must be sparse_dim (${sd}) + dense_dim (${denseSizes.length}), but got ${sizes.length}`);
+    }
+    for (let d = 0; d < denseSizes.length; d++) {
+      if (sizes[sd + d] !== denseSizes[d]) {
+        throw new ShapeError(`${op}: values has incorrect size, expected ${fmtShape([nnz, ...sizes.slice(sd)])}, got ${fmtShape(values.shape)}`);
+      }
+    }
+    for (let d = 0; d < sd; d++) {
+      for (let k = 0; k < nnz; k++) {
+        const i = Number(idx[d * nnz + k]);
+        if (i < 0) throw new IndexError(`${op}: found negative index ${i} for dim ${d}`);
+        if (i >= sizes[d]) throw new IndexError(`${op}: size is inconsistent with indices: for dim ${d}, size is ${sizes[d]} but found index ${i}`);
+      }
+    }
+  }
+  const v = vdtype === values.dtype ? values : to(values, vdtype);
+  try {
+    return new Tensor(callBoxed(SPARSE_COO_UNSAFE, [indices.impl, v.impl, sizes]) as TensorImpl);
+  } finally {
+    if (v !== values) v.dispose();
+  }
+});
+
+const METHOD = { namespaces: [] } as const;
+
+/** `x.coalesce()`: `x` itself where it is coalesced, else its entries sorted and duplicates summed. */
+export const coalesce = front('coalesce(Tensor self) -> Tensor', METHOD).run(([self]): Tensor => {
+  if (isCoalesced(self)) return new Tensor(self.impl.retain());
+  return new Tensor(callBoxed(COALESCE_, [self.impl]) as TensorImpl);
+});
+
+/** `x.isCoalesced()`: whether the indices are sorted and unique (a sparse tensor only). */
+export const isCoalesced = front('is_coalesced(Tensor self) -> bool', METHOD).run(([self]): boolean => callBoxed(IS_COALESCED, [self.impl]) as boolean);
+
+/** `x.toDense(dtype?)`: the strided tensor with the entries' values (duplicates summed). */
+export const toDense = front('to_dense(Tensor self, ScalarType? dtype=None) -> Tensor', METHOD).run(
+  ([self, dtype]): Tensor => new Tensor(callBoxed(TO_DENSE_, [self.impl, dtype ?? null]) as TensorImpl),
+);
+
+/** `x._nnz()`: the number of stored entries. */
+export const _nnz = front('_nnz(Tensor self) -> int', { ...METHOD, name: '_nnz' }).run(([self]): number => callBoxed(NNZ, [self.impl]) as number);
+
+/** `x.sparseDim()`: the number of sparse dims. */
+export const sparseDim = front('sparse_dim(Tensor self) -> int', METHOD).run(([self]): number => callBoxed(SPARSE_DIM, [self.impl]) as number);
+
+/** `x.denseDim()`: the number of dense dims (the values' dims after the first). */
+export const denseDim = front('dense_dim(Tensor self) -> int', METHOD).run(([self]): number => callBoxed(DENSE_DIM, [self.impl]) as number);
+
+/** `x.indices()`: the [sparseDim, nnz] int64 indices of a coalesced tensor, an alias. */
+export const indices = front('indices(Tensor self) -> Tensor', METHOD).run(
+  ([self]): Tensor => new Tensor(callBoxed(INDICES, [self.impl]) as TensorImpl),
+);
+
+/** `x.values()`: the [nnz, ...dense] values of a coalesced tensor, an alias. */
+export const values = front('values(Tensor self) -> Tensor', METHOD).run(
+  ([self]): Tensor => new Tensor(callBoxed(VALUES, [self.impl]) as TensorImpl),
+);
+
+/** `x._indices()`: the indices as stored, coalesced or not, an alias. */
+export const _indices = front('_indices(Tensor self) -> Tensor', { ...METHOD, name: '_indices' }).run(([self]): Tensor => new Tensor(callBoxed(INDICES_, [self.impl]) as TensorImpl));
+
+/** `x._values()`: the values as stored, coalesced or not, an alias. */
+export const _values = front('_values(Tensor self) -> Tensor', { ...METHOD, name: '_values' }).run(([self]): Tensor => new Tensor(callBoxed(VALUES_, [self.impl]) as TensorImpl));
+
+/** `dense.sparseMask(mask)`: a sparse tensor with `mask`'s indices and this tensor's values there. */
+export const sparseMask = front('sparse_mask(Tensor self, Tensor mask) -> Tensor', METHOD).run(
+  ([self, mask]): Tensor => new Tensor(callBoxed(SPARSE_MASK, [self.impl, mask.impl]) as TensorImpl),
+);
+
+
+/**
+ * PyTorch's embedding_sparse_backward: the gradient of an embedding's weight as a sparse COO
+ * tensor of size [numWeights, d], uncoalesced: one entry per looked-up index (in lookup order),
+ * its value the incoming gradient row, the entries of `paddingIdx` dropped (an all-padding
+ * lookup gives no entries). Used by autograd's EmbeddingBackward0 when `sparse` is set.
+ */
+export function _embeddingSparseBackward(grad: Tensor, indices: Tensor, numWeights: number, paddingIdx: number, scaleGradByFreq: boolean): Tensor {
+  const op = 'embedding_backward';
+  if (scaleGradByFreq) throw new NotImplementedError(`${op}: scale_grad_by_freq not supported with sparse gradients`);
+  if (grad.device.type !== 'cpu') throw new NotImplementedError(`${op}: torch-ts has sparse gradients on the CPU only (SparseCPU), got a gradient on ${grad.device}`);
+  const d = grad.ndim === 0 ? 1 : grad.shape[grad.ndim - 1];
+  const ids = hostInt64(indices);
+  const keep: number[] = [];
+  for (let k = 0; k < ids.length; k++) if (paddingIdx === -1 || Number(ids[k]) !== paddingIdx) keep.push(k);
+  const kept = new BigInt64Array(keep.length);
+  keep.forEach((k, j) => (kept[j] = ids[k]));
+  const idx = TensorImpl.empty(op, [1, keep.length], 'int64', grad.device);
+  idx.storage.typed(BigInt64Array).set(kept);
+  const idxH = new Tensor(idx);
+  const rows = grad.reshape([-1, d]);
+  const positions = keep.length === ids.length ? null : fromInts(op, keep, grad);
+  const vals = positions === null ? rows.contiguous() : indexSelect(rows, 0, positions);
+  try {
+    return new Tensor(callBoxed(SPARSE_COO_UNSAFE, [idx, vals.impl, [numWeights, d]]) as TensorImpl);
+  } finally {
+    for (const t of [idxH, rows, vals, positions]) t?.dispose();
+  }
+}
+
+/** The elements of a CPU integer tensor as int64, row-major (a copy). */
+function hostInt64(t: Tensor): BigInt64Array {
+  return tidy(() => {
+    const c = t.to('int64').contiguous();
+    return c.impl.storage.typed(BigInt64Array).slice(c.impl.storageOffset, c.impl.storageOffset + c.numel());
+  });
+}
+
+/** An int64 tensor of `ks` on `like`'s device. */
+function fromInts(op: string, ks: readonly number[], like: Tensor): Tensor {
+  const t = TensorImpl.empty(op, [ks.length], 'int64', like.device);
+  const a = t.storage.typed(BigInt64Array);
+  ks.forEach((k, j) => (a[j] = BigInt(k)));
+  return new Tensor(t);
+}
