@@ -68,7 +68,8 @@ export function expectForms(name: string, forms: readonly (() => unknown)[], vie
   expect(forms.length).toBeGreaterThan(1);
   forms.forEach((form, i) => {
     let got = form();
-    if (got !== null && typeof got === 'object' && 'values' in got && 'indices' in got && !Array.isArray(got)) {
+    // (a Tensor has values() and indices() methods too, for sparse tensors: only a named pair is one)
+    if (got !== null && typeof got === 'object' && !(got instanceof torch.Tensor) && 'values' in got && 'indices' in got && !Array.isArray(got)) {
       got = [(got as { values: Tensor }).values, (got as { indices: Tensor }).indices];
     }
     check(`${name} (form ${i})`, got, want, view);
