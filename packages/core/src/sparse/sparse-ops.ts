@@ -39,7 +39,11 @@ function dense(op: string, t: unknown): TensorImpl {
 
 /** A contiguous CPU copy of `d` where it is not one already (a new reference either way). */
 function contiguousCopy(op: string, d: TensorImpl): TensorImpl {
-  if (d.isContiguous && d.storageOffset === 0) return d.retain();
+  return d.isContiguous && d.storageOffset === 0 ? d.retain() : newContiguousCopy(op, d);
+}
+
+/** A new contiguous CPU tensor holding `d`'s values (one a kernel may then write into). */
+function newContiguousCopy(op: string, d: TensorImpl): TensorImpl {
   const out = TensorImpl.empty(op, d.sizes, d.dtype, CPU);
   const h = new Tensor(d.retain());
   try {
@@ -107,13 +111,7 @@ export function registerSparseKernels(): void {
       throw new ShapeError(`${op}: expected 'self' and 'other' to have same size, but self has size ${fmtShape(d.sizes)} while other has size ${fmtShape(s.sizes)} (FYI: dense-sparse addition does not currently support broadcasting)`);
     }
     if (d.dtype !== s.dtype) throw new TorchError(`${op}: torch-ts adds a sparse tensor into a dense one of the same dtype, got ${d.dtype} and ${s.dtype}`);
-    const out = TensorImpl.empty(op, d.sizes, d.dtype, CPU);
-    const h = new Tensor(d.retain());
-    try {
-      valuesOf(out).set(valuesOf(h.contiguous().impl));
-    } finally {
-      h.dispose();
-    }
+    const out = newContiguousCopy(op, d);
     addSparseInto(out, s, a);
     return out;
   };
