@@ -2,7 +2,7 @@
 import { DTypeError, TensorImpl, type BackendImpls } from '@torch-ts/core';
 import { commandQueue } from '../runtime/queue';
 import { bindingOf, grid } from './launch';
-import { MAIN, header, luSolveSource, solveTriangularSource } from './linalg';
+import { MAIN, header, luCholeskyImpls, luSolveSource, solveTriangularSource } from './linalg';
 
 /**
  * Note [WebGPU complex LU, Cholesky, triangular solves and eigh]
@@ -286,27 +286,13 @@ function launch(op: string, source: string, tensors: readonly TensorImpl[], word
   commandQueue(op).dispatch(source, tensors.map(bindingOf), params, grid(op, batch, WG));
 }
 
+const shared = luCholeskyImpls({ luFactor: LU_FACTOR, luSolve: LU_SOLVE, solveTriangular: SOLVE_TRIANGULAR, cholesky: CHOLESKY, dims, check: requireComplex64 });
+
 export const linalgComplexImpls: Pick<BackendImpls, 'luFactorComplex' | 'luSolveComplex' | 'solveTriangularComplex' | 'choleskyComplex' | 'eighComplex'> = {
-  luFactorComplex: (lu, pivots, info) => {
-    requireComplex64('linalg_lu_factor_ex', lu);
-    const [batch, m, n] = dims(lu);
-    launch('linalg_lu_factor_ex', LU_FACTOR, [lu, pivots, info], [batch, m, n, lu.storageOffset, pivots.storageOffset, info.storageOffset], batch);
-  },
-  luSolveComplex: (x, lu, pivots, adjoint) => {
-    requireComplex64('linalg_lu_solve', x);
-    const [batch, n, k] = dims(x);
-    launch('linalg_lu_solve', LU_SOLVE, [x, lu, pivots], [batch, n, k, x.storageOffset, lu.storageOffset, pivots.storageOffset, adjoint ? 1 : 0], batch);
-  },
-  solveTriangularComplex: (x, a, upper, unitriangular) => {
-    requireComplex64('linalg_solve_triangular', x);
-    const [batch, n, k] = dims(x);
-    launch('linalg_solve_triangular', SOLVE_TRIANGULAR, [x, a], [batch, n, k, x.storageOffset, a.storageOffset, upper ? 1 : 0, unitriangular ? 1 : 0], batch);
-  },
-  choleskyComplex: (l, info) => {
-    requireComplex64('linalg_cholesky_ex', l);
-    const [batch, n] = dims(l);
-    launch('linalg_cholesky_ex', CHOLESKY, [l, info], [batch, n, l.storageOffset, info.storageOffset], batch);
-  },
+  luFactorComplex: shared.luFactor,
+  luSolveComplex: shared.luSolve,
+  solveTriangularComplex: shared.solveTriangular,
+  choleskyComplex: shared.cholesky,
   eighComplex: (a, w, upper) => {
     requireComplex64('_linalg_eigh', a);
     const [batch, n] = dims(a);

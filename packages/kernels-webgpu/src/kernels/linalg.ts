@@ -208,25 +208,44 @@ function launch(op: string, source: string, tensors: readonly TensorImpl[], word
   commandQueue(op).dispatch(source, tensors.map(bindingOf), params, grid(op, batch, WG));
 }
 
-export const linalgImpls: Pick<BackendImpls, 'luFactor' | 'luSolve' | 'solveTriangular' | 'cholesky'> = {
-  luFactor: (lu, pivots, info) => {
-    requireF32('linalg_lu_factor_ex', lu);
-    const [batch, m, n] = dims(lu);
-    launch('linalg_lu_factor_ex', LU_FACTOR, [lu, pivots, info], [batch, m, n, lu.storageOffset, pivots.storageOffset, info.storageOffset], batch);
-  },
-  luSolve: (x, lu, pivots, adjoint) => {
-    requireF32('linalg_lu_solve', x);
-    const [batch, n, k] = dims(x);
-    launch('linalg_lu_solve', LU_SOLVE, [x, lu, pivots], [batch, n, k, x.storageOffset, lu.storageOffset, pivots.storageOffset, adjoint ? 1 : 0], batch);
-  },
-  solveTriangular: (x, a, upper, unitriangular) => {
-    requireF32('linalg_solve_triangular', x);
-    const [batch, n, k] = dims(x);
-    launch('linalg_solve_triangular', SOLVE_TRIANGULAR, [x, a], [batch, n, k, x.storageOffset, a.storageOffset, upper ? 1 : 0, unitriangular ? 1 : 0], batch);
-  },
-  cholesky: (l, info) => {
-    requireF32('linalg_cholesky_ex', l);
-    const [batch, n] = dims(l);
-    launch('linalg_cholesky_ex', CHOLESKY, [l, info], [batch, n, l.storageOffset, info.storageOffset], batch);
-  },
-};
+/** The kernels and shape/dtype rules of one element type: real float32, or complex64 as pairs. */
+export interface LuCholeskySources {
+  readonly luFactor: string;
+  readonly luSolve: string;
+  readonly solveTriangular: string;
+  readonly cholesky: string;
+  /** [batch, m, n] of a batch of matrices. */
+  dims(t: TensorImpl): [number, number, number];
+  /** Refuses a dtype the kernels cannot run. */
+  check(op: string, t: TensorImpl): void;
+}
+
+type LuCholeskyImpls = Pick<BackendImpls, 'luFactor' | 'luSolve' | 'solveTriangular' | 'cholesky'>;
+
+/** The LU, LU-solve, triangular-solve and Cholesky impls over `k`'s kernels (the real and complex tables share them). */
+export function luCholeskyImpls(k: LuCholeskySources): LuCholeskyImpls {
+  return {
+    luFactor: (lu, pivots, info) => {
+      k.check('linalg_lu_factor_ex', lu);
+      const [batch, m, n] = k.dims(lu);
+      launch('linalg_lu_factor_ex', k.luFactor, [lu, pivots, info], [batch, m, n, lu.storageOffset, pivots.storageOffset, info.storageOffset], batch);
+    },
+    luSolve: (x, lu, pivots, adjoint) => {
+      k.check('linalg_lu_solve', x);
+      const [batch, n, kk] = k.dims(x);
+      launch('linalg_lu_solve', k.luSolve, [x, lu, pivots], [batch, n, kk, x.storageOffset, lu.storageOffset, pivots.storageOffset, adjoint ? 1 : 0], batch);
+    },
+    solveTriangular: (x, a, upper, unitriangular) => {
+      k.check('linalg_solve_triangular', x);
+      const [batch, n, kk] = k.dims(x);
+      launch('linalg_solve_triangular', k.solveTriangular, [x, a], [batch, n, kk, x.storageOffset, a.storageOffset, upper ? 1 : 0, unitriangular ? 1 : 0], batch);
+    },
+    cholesky: (l, info) => {
+      k.check('linalg_cholesky_ex', l);
+      const [batch, n] = k.dims(l);
+      launch('linalg_cholesky_ex', k.cholesky, [l, info], [batch, n, l.storageOffset, info.storageOffset], batch);
+    },
+  };
+}
+
+export const linalgImpls: LuCholeskyImpls = luCholeskyImpls({ luFactor: LU_FACTOR, luSolve: LU_SOLVE, solveTriangular: SOLVE_TRIANGULAR, cholesky: CHOLESKY, dims, check: requireF32 });
