@@ -33,6 +33,7 @@ import { svd } from './kernels/linalg-svd';
 import { eig } from './kernels/linalg-eig';
 import { choleskyComplex, eighComplex, luFactorComplex, luSolveComplex, solveTriangularComplex } from './kernels/linalg-complex';
 import { geqrfComplex, householderProductComplex } from './kernels/linalg-complex-qr';
+import { svdComplex } from './kernels/linalg-complex-svd';
 import { eigh, geqrf, householderProduct, lstsq, lstsqSvd, matrixExp } from './kernels/linalg-qr';
 import { fft } from './kernels/fft';
 
@@ -99,6 +100,7 @@ export const cpuImpls = {
   choleskyComplex,
   eighComplex,
   geqrfComplex,
+  svdComplex,
   householderProductComplex,
   leakyRelu,
   elu,

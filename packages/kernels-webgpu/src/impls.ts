@@ -59,6 +59,8 @@ export const webgpuImpls = {
   // complex QR (core's Note [Complex linalg primitives]): no WGSL kernels yet
   geqrfComplex: notImplemented('no complex QR kernels on WebGPU'),
   householderProductComplex: notImplemented('no complex QR kernels on WebGPU'),
+  // complex SVD (core's Note [Complex SVD]): no WGSL kernel yet
+  svdComplex: notImplemented('no complex SVD kernel on WebGPU'),
   ...gammaImpls,
   ...samplerImpls,
   ...randomImpls,

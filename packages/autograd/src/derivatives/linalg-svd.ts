@@ -1,4 +1,4 @@
-import { TorchError, conj, isComplex, real, sum, abs, add, arange, cat, cumprod, detach, div, eye, lt, flip, linalgDet, linalgSolve, linalgSvd, matmul, mul, narrow, ones, sub, transpose, unsqueeze, where, type Tensor } from '@torch-ts/core';
+import { TorchError, conj, countsAreAsync, isComplex, imag, real, sum, abs, add, amax, arange, cat, cumprod, detach, diagonal, div, eye, lt, flip, linalgDet, linalgSolve, linalgSvd, matmul, mul, narrow, ones, sub, transpose, unsqueeze, where, zeros, type Tensor } from '@torch-ts/core';
 import type { DerivativeFamily, DerivativeOf } from '../derivative';
 import { savedTensor } from './common';
 
@@ -12,15 +12,37 @@ import { savedTensor } from './common';
  * PyTorch's. PyTorch's gauge check (a loss that depends on the phase of the singular
  * vectors) exists only for complex inputs: a real pair's sign is discrete, and a loss that
  * depends on it has the gradient of the sign the forward picked, as in PyTorch.
+ *
+ * For complex inputs (core's Note [Complex SVD]) the formula is the same with ^H for ^T, plus
+ * PyTorch's diagonal term diag(U^H gU)_ii / (2 s_i) (skew(U^H gU) has an imaginary diagonal
+ * there; a real one has none), and the gauge check: a loss invariant under
+ * (u_i, v_i) -> e^{i phi} (u_i, v_i) has Im diag(skew(U^H gU)) = -Im diag(skew(Vh gVh^H)), which
+ * PyTorch checks with allclose(rtol = atol = 1e-2) and torch-ts likewise (a host read; skipped
+ * on a device whose reads are asynchronous, as linalg_eig_backward's check is).
  */
 
 const mT = (t: Tensor): Tensor => transpose(t, -2, -1);
+const mH = (t: Tensor): Tensor => t.mH;
+
+const GAUGE_MESSAGE =
+  'svd_backward: The singular vectors in the complex case are specified up to multiplication by e^{i phi}. The specified loss function depends on this phase term, making it ill-defined.';
+
+/** svd_backward's gauge check: allclose(Im diag(UhgU), -Im diag(VhgV), rtol = atol = 1e-2). */
+function checkGauge(UhgU: Tensor | null, VhgV: Tensor | null, S: Tensor): void {
+  if (S.numel() === 0 || countsAreAsync(S.device)) return;
+  const zero = zeros(S.shape, { dtype: S.dtype, device: S.device });
+  const a = UhgU ? imag(diagonal(UhgU, 0, -2, -1)) : zero;
+  const b = VhgV ? imag(diagonal(VhgV, 0, -2, -1)) : zero;
+  // |a - (-b)| <= atol + rtol |-b|, NaN failing as in allclose
+  const worst = amax(sub(abs(add(a, b)), mul(abs(b), 1e-2))).item() as number;
+  if (!(worst <= 1e-2)) throw new TorchError(GAUGE_MESSAGE);
+}
 
 /**
  * svd_backward(gU, gS, gVh, U, S, Vh): with skew(X) = X - X^H,
  *   gA = U [(skew(U^H gU) S + S skew(Vh gVh^H)) / E + diag(gS)] Vh, E_ij = s_j^2 - s_i^2
  * (1 on the diagonal), plus for a tall A (I - U U^H) gU S^-1 Vh, for a wide one
- * U S^-1 gVh (I - V V^H).
+ * U S^-1 gVh (I - V V^H); for a complex A also U diag(diag(skew(U^H gU)) / (2 S)) Vh.
  */
 export function svdBackward(gU: Tensor | null, gS: Tensor | null, gVh: Tensor | null, U: Tensor, S: Tensor, Vh: Tensor): Tensor | null {
   if (!gU && !gS && !gVh) return null;
@@ -29,9 +51,11 @@ export function svdBackward(gU: Tensor | null, gS: Tensor | null, gVh: Tensor | 
   const k = S.shape[S.dim() - 1];
   // svdvals: gA = U diag(gS) Vh
   if (!gU && !gVh) return m >= n ? matmul(U, mul(unsqueeze(gS!, -1), Vh)) : matmul(mul(U, unsqueeze(gS!, -2)), Vh);
-  const skew = (X: Tensor) => sub(X, mT(X));
-  const UhgU = gU ? skew(matmul(mT(U), gU)) : null;
-  const VhgV = gVh ? skew(matmul(Vh, mT(gVh))) : null;
+  const complex = isComplex(U);
+  const skew = (X: Tensor) => sub(X, mH(X));
+  const UhgU = gU ? skew(matmul(mH(U), gU)) : null;
+  const VhgV = gVh ? skew(matmul(Vh, mH(gVh))) : null;
+  if (complex) checkGauge(UhgU, VhgV, S);
   const I = eye(k, { dtype: S.dtype, device: S.device });
   const S2 = mul(S, S);
   const E = add(sub(unsqueeze(S2, -2), unsqueeze(S2, -1)), I);
@@ -40,16 +64,17 @@ export function svdBackward(gU: Tensor | null, gS: Tensor | null, gVh: Tensor | 
   else if (UhgU) gA = mul(div(UhgU, E), unsqueeze(S, -2));
   else gA = mul(unsqueeze(S, -1), div(VhgV!, E));
   if (gS) gA = add(gA, mul(unsqueeze(gS, -1), I));
+  if (complex && UhgU) gA = add(gA, mul(unsqueeze(div(diagonal(UhgU, 0, -2, -1), mul(S, 2)), -1), I));
   if (m > n && gU) {
     gA = matmul(U, gA);
     const gUSinv = div(gU, unsqueeze(S, -2));
-    gA = sub(add(gA, gUSinv), matmul(U, matmul(mT(U), gUSinv)));
+    gA = sub(add(gA, gUSinv), matmul(U, matmul(mH(U), gUSinv)));
     return matmul(gA, Vh);
   }
   if (m < n && gVh) {
     gA = matmul(gA, Vh);
     const SinvgVh = div(gVh, unsqueeze(S, -1));
-    gA = sub(add(gA, SinvgVh), matmul(matmul(SinvgVh, mT(Vh)), Vh));
+    gA = sub(add(gA, SinvgVh), matmul(matmul(SinvgVh, mH(Vh)), Vh));
     return matmul(U, gA);
   }
   return m >= n ? matmul(U, matmul(gA, Vh)) : matmul(matmul(U, gA), Vh);

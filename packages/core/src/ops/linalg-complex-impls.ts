@@ -33,4 +33,11 @@ export interface ComplexLinalgImpls {
   geqrfComplex: (a: TensorImpl, tau: TensorImpl) => void;
   /** householderProduct of complex reflectors (LAPACK's zungqr): `q` [B, m, n, 2], `tau` [B, k, 2], k <= n <= m. */
   householderProductComplex: (q: TensorImpl, tau: TensorImpl) => void;
+  /**
+   * svd of complex matrices (Note [Complex SVD] in linalg-svd.ts), on SvdImpls' terms: `a`
+   * [B, m, n, 2] (may be overwritten), `s` [B, k] real (the parts' dtype), descending; `u`
+   * [B, m, k or m, 2] and `vh` [B, k or n, n, 2] both null or both given, unitary columns
+   * (rows), each pair (u_i, v_i) unique up to a common unit phase only: any phase will do.
+   */
+  svdComplex: (a: TensorImpl, s: TensorImpl, u: TensorImpl | null, vh: TensorImpl | null) => void;
 }

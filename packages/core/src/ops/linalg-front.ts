@@ -444,7 +444,7 @@ export type MatrixOrd = 'fro' | 'nuc' | number;
 export function matrixNormOf(A: Tensor, ord: MatrixOrd, dimArg: readonly number[], keepdim: boolean, dtype: DType | null | undefined): Tensor {
   const op = 'linalg.matrix_norm';
   if (A.dim() < 2) throw new ShapeError(`${op}: The input tensor A must have at least 2 dimensions.`);
-  // (complex: 'fro', 1 and inf reduce the moduli, registerLinalgComplexKernels; the SVD norms have no complex kernel yet)
+  // (complex: 'fro', 1 and inf reduce the moduli, registerLinalgComplexKernels; 2, -2 and 'nuc' take the complex SVD)
   if (!isComplexType(A.dtype)) checkFloating(op, A);
   if (dimArg.length !== 2) throw new ShapeError(`${op}: dim must be a 2-tuple. Got ${dimArg.join(' ')}`);
   const dim = dimArg.map((d) => normalizeDim(op, d, A.dim()));
@@ -454,7 +454,7 @@ export function matrixNormOf(A: Tensor, ord: MatrixOrd, dimArg: readonly number[
   if (ord !== 'nuc' && absOrd !== 2 && absOrd !== 1 && absOrd !== Infinity) throw new TorchError(`${op}: Order ${ord} not supported.`);
   if (ord === 'nuc' || absOrd === 2) {
     // (1.13 refuses float16 / bfloat16 here even before the SVD kernel would; a complex A
-    // reaches svdvals, whose missing complex kernel names itself and the dtype)
+    // takes the complex SVD, Note [Complex SVD])
     checkFloating(op, A, false, true);
     return tidy(() => singularNorm(A, ord, dim, keepdim, dtype));
   }

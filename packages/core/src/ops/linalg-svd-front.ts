@@ -109,8 +109,8 @@ function pinvOf(A: Tensor, atol: number | null, rtol: number | null, hermitian: 
   return tidy(() => {
     // (the float overload computes the default rtol, eps of A's dtype, before pinv's own check)
     if (atol !== null && rtol === null) epsilonOf(A);
-    // (complex inputs pass: hermitian=True computes through the complex eigh; the SVD path
-    // raises the missing-kernel error of _linalg_svd until it has a complex kernel)
+    // (complex inputs pass: hermitian=True computes through the complex eigh, the rest through
+    // the complex SVD, Note [Complex SVD]: pinv = V diag(1/s kept) U^H)
     if (!isLinalgDtype(A.dtype, true) || A.dim() < 2) {
       throw new TorchError(`linalg.pinv(${torchTypeName(A.dtype)}{${fmtShape(A.shape)}}): expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble types`);
     }
@@ -122,10 +122,10 @@ function pinvOf(A: Tensor, atol: number | null, rtol: number | null, hermitian: 
       return matmul(mul(V, unsqueeze(wInv, -2)), V.mH);
     }
     const [U, S, Vh] = svdTensors(A, false, true, null);
-    if (A.numel() === 0) return matmul(mul(mT(Vh), unsqueeze(reciprocal(S), -2)), mT(U));
+    if (A.numel() === 0) return matmul(mul(Vh.mH, unsqueeze(reciprocal(S), -2)), U.mH);
     const tol = threshold(A, narrow(S, -1, 0, 1), atol, rtol);
     const sInv = where(gt(S, tol), reciprocal(S), zeros([], { dtype: S.dtype, device: S.device }));
-    return matmul(mul(mT(Vh), unsqueeze(sInv, -2)), mT(U));
+    return matmul(mul(Vh.mH, unsqueeze(sInv, -2)), U.mH);
   });
 }
 

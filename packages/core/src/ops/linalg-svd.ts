@@ -1,8 +1,11 @@
+import { isComplexType, toRealValueType } from '../dtype';
 import { ShapeError, TorchError } from '../errors';
 import type { Tensor } from '../tensor/tensor';
+import { complexParts } from '../tensor/host-data';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { callFunctional, callMulti, unwrapTensor } from './call';
 import { checkFloating, checkKernelDtype } from './linalg-solve';
+import { freshComplexCopy, withParts } from './linalg-complex-factor';
 import { releaseAll } from './meta-utils';
 import { defineStructured, implOf, type Backend } from './registry';
 
@@ -22,6 +25,15 @@ import { defineStructured, implOf, type Backend } from './registry';
  * repeated or zero singular value): the backends' one-sided Jacobi and LAPACK's gesdd may
  * pick other signs, so tests compare U and Vh up to that sign (the OpInfo entries normalize
  * each pair), or compare |U|, U diag(S) Vh and the orthonormality, as PyTorch's tests do.
+ *
+ * Note [Complex SVD]
+ * A complex A falls through the Complex key (Note [Complex linalg primitives]), so autograd
+ * records `_linalg_svd` itself with PyTorch's complex svd_backward (its gauge check
+ * included). S has A's real value type (float32 for complex64), U and Vh are complex, and
+ * the backend's svdComplex gets the parts of a fresh contiguous copy of A and of U / Vh
+ * ([B, m, n, 2], ...). A complex pair (u_i, v_i) is unique only up to a common unit phase
+ * e^{i phi}: tests compare the vectors up to that phase (or compare gauge-invariant
+ * functions: S, |U|, U diag(S) Vh, pinv).
  */
 
 function asBatched(t: TensorImpl, batch: number): TensorImpl {
@@ -32,8 +44,12 @@ function asBatched(t: TensorImpl, batch: number): TensorImpl {
 /** Square identity matrices into the contiguous batch `t` ([..., r, r]): zeros, then ones on a strided view of the diagonals. */
 function identityInto(b: Backend, op: string, t: TensorImpl, batch: number, temps: TensorImpl[]): void {
   const r = t.sizes[t.dim - 1];
-  implOf(b, 'fill', op)(t, 0);
-  const diag = t.view([batch, r], [r * r, r + 1], t.storageOffset);
+  // (a complex identity through its parts: ones on the real parts of the diagonal)
+  const w = isComplexType(t.dtype) ? complexParts(t) : t;
+  if (w !== t) temps.push(w);
+  const step = w === t ? 1 : 2;
+  implOf(b, 'fill', op)(w, 0);
+  const diag = w.view([batch, r], [step * r * r, step * (r + 1)], w.storageOffset);
   temps.push(diag);
   implOf(b, 'fill', op)(diag, 1);
 }
@@ -44,9 +60,9 @@ export const LINALG_SVD = defineStructured(
   ([A, fullMatrices, computeUv, driver], b) => {
     const op = 'linalg.svd';
     if (A.dim < 2) throw new ShapeError(`${op}: The input tensor A must have at least 2 dimensions.`);
-    checkFloating(op, A);
+    checkFloating(op, A, true, true);
     if (driver !== null) throw new TorchError('torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend.');
-    checkKernelDtype('linalg_svd_cpu', A, A.numel > 0);
+    checkKernelDtype('linalg_svd_cpu', A, A.numel > 0, true);
     return svdOf(b, op, A, fullMatrices, computeUv);
   },
 );
@@ -57,7 +73,9 @@ export function svdOf(b: Backend, op: string, A: TensorImpl, full: boolean, comp
   const batch = batchSizes.reduce((x, y) => x * y, 1);
   const [m, n] = A.sizes.slice(-2);
   const k = Math.min(m, n);
-  const S = TensorImpl.empty(op, [...batchSizes, k], A.dtype, A.device);
+  const complex = isComplexType(A.dtype);
+  // (the singular values are real: A's real value type, Note [Complex SVD])
+  const S = TensorImpl.empty(op, [...batchSizes, k], toRealValueType(A.dtype), A.device);
   const results = [S];
   const temps: TensorImpl[] = [];
   try {
@@ -78,18 +96,26 @@ export function svdOf(b: Backend, op: string, A: TensorImpl, full: boolean, comp
       // no matrix to decompose: the vectors are the identity's (full_matrices), or empty
       if (computeUv) for (const t of [U, Vh]) if (t.numel > 0) identityInto(b, op, t, batch, temps);
     } else if (batch > 0) {
-      const a = TensorImpl.empty(op, [batch, m, n], A.dtype, A.device);
-      temps.push(a);
-      const dst = a.view([...A.sizes], A.sizes.map((_, i) => A.sizes.slice(i + 1).reduce((x, y) => x * y, 1)), 0);
-      temps.push(dst);
-      implOf(b, 'copy', op)(dst, A);
       const s = S.view([batch, k], [k, 1], S.storageOffset);
       temps.push(s);
       const u = computeUv ? asBatched(U, batch) : null;
       const vh = computeUv ? asBatched(Vh, batch) : null;
       if (u) temps.push(u);
       if (vh) temps.push(vh);
-      implOf(b, 'svd', op)(a, s, u, vh);
+      if (complex) {
+        const copy = freshComplexCopy(b, op, A, A.sizes);
+        temps.push(copy);
+        const a = asBatched(copy, batch);
+        temps.push(a);
+        withParts([a, u, vh], ([ap, up, vp]) => implOf(b, 'svdComplex', op)(ap!, s, up, vp));
+      } else {
+        const a = TensorImpl.empty(op, [batch, m, n], A.dtype, A.device);
+        temps.push(a);
+        const dst = a.view([...A.sizes], A.sizes.map((_, i) => A.sizes.slice(i + 1).reduce((x, y) => x * y, 1)), 0);
+        temps.push(dst);
+        implOf(b, 'copy', op)(dst, A);
+        implOf(b, 'svd', op)(a, s, u, vh);
+      }
     }
     return [results[1], results[0], results[2]];
   } catch (e) {
