@@ -166,3 +166,99 @@ describe('complex linalg.svd / svdvals / torch.svd against PyTorch 1.13', () => 
     }
   });
 });
+
+describe('complex SVD derivatives (PyTorch 1.13 svd_backward)', () => {
+  const usv = (a: Tensor) => {
+    const { U, S, Vh } = L.svd(a, { fullMatrices: false });
+    return [torch.matmul(torch.mul(U, S.unsqueeze(-2)), Vh)];
+  };
+  const absUv = (a: Tensor) => {
+    const { U, S, Vh } = L.svd(a, { fullMatrices: false });
+    return [torch.abs(U), torch.abs(Vh), S];
+  };
+  const FNS: Record<string, (a: Tensor) => Tensor[]> = {
+    'svdvals tall': (a) => [L.svdvals(a)],
+    'svdvals wide batched': (a) => [L.svdvals(a)],
+    'U S Vh tall': usv,
+    'U S Vh wide': usv,
+    '|U| |Vh| S square batched': absUv,
+    '|U| |Vh| S tall': absUv,
+    '|U| |Vh| S wide': absUv,
+    '|U| |Vh| full square': (a) => {
+      const { U, S, Vh } = L.svd(a);
+      const k = S.shape[S.dim() - 1];
+      return [torch.abs(U.narrow(-1, 0, k)), torch.abs(Vh.narrow(-2, 0, k))];
+    },
+    'pinv tall': (a) => [L.pinv(a)],
+    'pinv wide batched': (a) => [L.pinv(a)],
+    'matrix_norm nuc': (a) => [L.matrixNorm(a, 'nuc')],
+    cond: (a) => [L.cond(a)],
+  };
+
+  it('gradients of a real loss of gauge-invariant functions against PyTorch (complex128)', () => {
+    for (const c of golden.grads) {
+      const A = complexOf(c.A, 'complex128').requiresGrad_(true);
+      let loss: Tensor | null = null;
+      FNS[c.id](A).forEach((o, i) => {
+        const w = o.isComplex() ? complexOf({ shape: [...o.shape], values: c.weights[i] }, 'complex128') : torch.tensor(c.weights[i], { dtype: 'float64' }).reshape([...o.shape]);
+        const term = o.isComplex() ? torch.real(torch.mul(o, w)).sum() : torch.mul(o, w).sum();
+        loss = loss ? torch.add(loss, term) : term;
+      });
+      (loss as unknown as Tensor).backward();
+      const err = maxAbsDiff(valuesOf(A.grad!), c.grad);
+      expect([c.id, err, err <= 1e-11 * maxAbs(c.grad)]).toEqual([c.id, err, true]);
+    }
+  });
+
+  it('gradcheck (complex128): svdvals, U diag(S) Vh, |U| and |Vh|, pinv (tall, wide, batched); gradgradcheck of svdvals and U diag(S) Vh', async () => {
+    const g = new torch.Generator().manualSeed(47);
+    const parts = (...shape: number[]) => torch.randn([...shape, 2], { dtype: 'float64', generator: g }).requiresGrad_(true);
+    const c = (x: Tensor) => torch.viewAsComplex(x);
+    const r = (z: Tensor) => (z.isComplex() ? torch.viewAsReal(z.resolveConj()).reshape([-1]) : z.reshape([-1]));
+    const flat = (f: (a: Tensor) => Tensor[]) => (x: Tensor) => torch.cat(f(c(x)).map(r));
+    const fns: [string, (x: Tensor) => Tensor, Tensor, boolean][] = [
+      ['svdvals wide batched', flat((a) => [L.svdvals(a)]), parts(2, 2, 3), true],
+      ['U diag(S) Vh tall', flat(usv), parts(3, 2), true],
+      ['U diag(S) Vh wide', flat(usv), parts(2, 3), false],
+      ['|U| |Vh| S square', flat(absUv), parts(3, 3), false],
+      ['|U| |Vh| full tall', flat(FNS['|U| |Vh| full square']), parts(3, 2), false],
+      ['pinv tall', flat((a) => [L.pinv(a)]), parts(3, 2), false],
+    ];
+    for (const [name, fn, x, second] of fns) {
+      expect([name, await gradcheck(fn, [x])]).toEqual([name, true]);
+      // (second order by PyTorch's fast_mode: one random projection)
+      if (second) expect([name, await gradgradcheck(fn, [x], { fastMode: true })]).toEqual([name, true]);
+    }
+  });
+
+  it("svd_backward's gauge error, the other errors PyTorch raises, and svdvals' forward-mode derivative", () => {
+    const e = golden.errors;
+    const crandn = (...shape: number[]) => torch.viewAsComplex(torch.randn([...shape, 2], { dtype: 'float64' }));
+    const A = crandn(3, 3).requiresGrad_(true);
+    expect(() => torch.real(L.svd(A).U).sum().backward()).toThrow(e['gauge U']);
+    expect(() => torch.imag(L.svd(A).Vh).sum().backward()).toThrow(e['gauge Vh']);
+    expect(() => L.svd(torch.ones([3], { dtype: 'complex64' }))).toThrow(e['svd 1-d']);
+    expect(() => L.pinv(torch.ones([3], { dtype: 'complex64' }))).toThrow(e['pinv 1-d']);
+    expect(() => L.cond(crandn(2, 3), 'nuc')).toThrow(e['cond nuc non-square']);
+    expect(() => L.svd(crandn(2, 2), { driver: 'gesvd' })).toThrow('torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend.');
+    // (a gauge-invariant loss of the vectors passes the check)
+    const B = crandn(3, 3).requiresGrad_(true);
+    torch.abs(L.svd(B).U).sum().backward();
+    expect(B.grad!.shape).toEqual([3, 3]);
+    // forward mode: dS = Re diag(U^H dA V), against a central difference
+    const X = crandn(3, 2);
+    const T = crandn(3, 2);
+    const [, jvp] = torch.func.jvp((a: Tensor) => L.svdvals(a), [X], [T]) as [Tensor, Tensor];
+    const h = 1e-6;
+    const fd = torch.div(torch.sub(L.svdvals(torch.add(X, torch.mul(T, h))), L.svdvals(torch.sub(X, torch.mul(T, h)))), 2 * h);
+    expect(maxAbsDiff(valuesOf(jvp), valuesOf(fd)) <= 1e-8).toBe(true);
+  });
+
+  it('WebGPU: complex64 SVD raises the no-kernel error (no complex SVD kernel there)', async (ctx) => {
+    if (!(await torch.webgpu.init())) return ctx.skip();
+    const A = await torch.eye(3, { dtype: 'complex64' }).toAsync('webgpu');
+    for (const f of [() => L.svd(A), () => L.svdvals(A), () => L.pinv(A), () => L.matrixNorm(A, 'nuc')]) {
+      expect(f).toThrow(/^linalg\.svd: no kernel for aten::linalg\.svd on WebGPU \(no complex SVD kernel on WebGPU\)$/);
+    }
+  });
+});
