@@ -299,6 +299,12 @@ const COMPLEX_LINALG_KERNELS: Readonly<Record<string, readonly string[]>> = {
   orgqr: ['householderProductComplex'],
   linalgQr: ['geqrfComplex', 'householderProductComplex'],
   qr: ['geqrfComplex', 'householderProductComplex'],
+  // the SVD family (Note [Complex SVD]); pinv / matrix_rank's hermitian path takes eigh's, cond's
+  // 1 / inf / 'fro' the complex LU's
+  ...Object.fromEntries(['linalgSvd', 'linalgSvdvals', 'svd', 'pinverse'].map((n) => [n, ['svdComplex']])),
+  linalgPinv: ['svdComplex', 'eighComplex'],
+  linalgMatrixRank: ['svdComplex', 'eighComplex'],
+  linalgCond: ['svdComplex', 'luFactorComplex', 'luSolveComplex'],
 };
 
 /** Whether an operator behind an API name (`indexSelect` is aten::index_select, any overload) computes on complex tensors. */

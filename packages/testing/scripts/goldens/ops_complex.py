@@ -229,6 +229,12 @@ def linalg(rec):
         rec.case("linalgQr", "c-wide", d, [z(2, 3, 4)], lambda a, k: torch.linalg.qr(a[0]))
         rec.case("geqrf", "c-tall", d, [z(4, 3)], lambda a, k: torch.geqrf(a[0]))
         rec.case("linalgHouseholderProduct", "c-tall", d, [z(4, 3), z(2)], lambda a, k: torch.linalg.householder_product(a[0], a[1]))
+        # the SVD family's gauge-invariant functions (core's Note [Complex SVD]; the vectors are unique up to a phase only)
+        rec.case("linalgSvdvals", "c-tall", d, [z(4, 3)], lambda a, k: torch.linalg.svdvals(a[0]))
+        rec.case("linalgSvdvals", "c-wide", d, [z(2, 2, 3)], lambda a, k: torch.linalg.svdvals(a[0]))
+        rec.case("linalgPinv", "c-tall", d, [z(4, 3)], lambda a, k: torch.linalg.pinv(a[0]))
+        rec.case("linalgMatrixRank", "c-square", d, [z(2, 3, 3)], lambda a, k: torch.linalg.matrix_rank(a[0]))
+        rec.case("linalgCond", "c-square", d, [z(3, 3)], lambda a, k: torch.linalg.cond(a[0]))
 
 
 def make():

@@ -74,6 +74,11 @@ export const COMPLEX_SUPPORT: Readonly<Record<string, ComplexSupport>> = {
   linalgQr: only('c-tall', 'c-wide'),
   geqrf: only('c-tall'),
   linalgHouseholderProduct: only('c-tall'),
+  // the SVD family (core's Note [Complex SVD]): its gauge-invariant functions
+  linalgSvdvals: only('c-tall', 'c-wide'),
+  linalgPinv: only('c-tall'),
+  linalgMatrixRank: only('c-square'),
+  linalgCond: only('c-square'),
   // "sort" not implemented for 'ComplexFloat': PyTorch has no order on complex numbers
   sort: { dtypes: NONE, samples: ['c-1d'] },
 };
