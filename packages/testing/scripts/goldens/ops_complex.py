@@ -232,7 +232,7 @@ def linalg(rec):
         # the SVD family's gauge-invariant functions (core's Note [Complex SVD]; the vectors are unique up to a phase only)
         rec.case("linalgSvdvals", "c-tall", d, [z(4, 3)], lambda a, k: torch.linalg.svdvals(a[0]))
         rec.case("linalgSvdvals", "c-wide", d, [z(2, 2, 3)], lambda a, k: torch.linalg.svdvals(a[0]))
-        rec.case("linalgPinv", "c-tall", d, [z(4, 3)], lambda a, k: torch.linalg.pinv(a[0]))
+        rec.case("linalgPinv", "c-tall", d, [z(3, 2)], lambda a, k: torch.linalg.pinv(a[0]))
         rec.case("linalgMatrixRank", "c-square", d, [z(2, 3, 3)], lambda a, k: torch.linalg.matrix_rank(a[0]))
         rec.case("linalgCond", "c-square", d, [z(3, 3)], lambda a, k: torch.linalg.cond(a[0]))
 
