@@ -220,7 +220,8 @@ function detOf(op: string, A: Tensor): Tensor {
   return tidy(() => {
     if (isComplexType(A.dtype)) {
       // (the LU factors' own derivative: the SVD formula of Note [The determinant's
-      // derivative] has no complex SVD to use, so an exactly singular complex A gets inf / NaN)
+      // derivative] would need a complex SVD on every backend, and WebGPU has none (Note
+      // [Complex SVD]), so an exactly singular complex A gets inf / NaN)
       const [LU, pivots] = luFactorExOf(A, true, false);
       return mul(prod(diagonal(LU, 0, -2, -1), -1), permutationSign(pivots));
     }
