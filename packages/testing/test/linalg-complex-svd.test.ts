@@ -193,9 +193,11 @@ describe('complex SVD derivatives (PyTorch 1.13 svd_backward)', () => {
     'pinv wide batched': (a) => [L.pinv(a)],
     'matrix_norm nuc': (a) => [L.matrixNorm(a, 'nuc')],
     cond: (a) => [L.cond(a)],
+    'pinv rank 2': (a) => [L.pinv(a)],
+    'svdvals rank 2 tall': (a) => [L.svdvals(a).narrow(-1, 0, 2)],
   };
 
-  it('gradients of a real loss of gauge-invariant functions against PyTorch (complex128)', () => {
+  it('gradients of a real loss of gauge-invariant functions against PyTorch (complex128), rank-deficient inputs too', () => {
     for (const c of golden.grads) {
       const A = complexOf(c.A, 'complex128').requiresGrad_(true);
       let loss: Tensor | null = null;
@@ -210,7 +212,7 @@ describe('complex SVD derivatives (PyTorch 1.13 svd_backward)', () => {
     }
   });
 
-  it('gradcheck (complex128): svdvals, U diag(S) Vh, |U| and |Vh|, pinv (tall, wide, batched); gradgradcheck of svdvals and U diag(S) Vh', async () => {
+  it('gradcheck (complex128): svdvals (batched, rank-deficient), U diag(S) Vh (tall, wide), |U| and |Vh| (reduced, full), pinv; gradgradcheck of svdvals and U diag(S) Vh', async () => {
     const g = new torch.Generator().manualSeed(47);
     const parts = (...shape: number[]) => torch.randn([...shape, 2], { dtype: 'float64', generator: g }).requiresGrad_(true);
     const c = (x: Tensor) => torch.viewAsComplex(x);
@@ -223,6 +225,8 @@ describe('complex SVD derivatives (PyTorch 1.13 svd_backward)', () => {
       ['|U| |Vh| S square', flat(absUv), parts(3, 3), false],
       ['|U| |Vh| full tall', flat(FNS['|U| |Vh| full square']), parts(3, 2), false],
       ['pinv tall', flat((a) => [L.pinv(a)]), parts(3, 2), false],
+      // (rank 2 of 3: the nonzero singular values stay differentiable)
+      ['svdvals rank 2, its nonzero values', flat((a) => [L.svdvals(a).narrow(-1, 0, 2)]), torch.viewAsReal(torch.matmul(c(parts(3, 2)), c(parts(2, 3)))).detach().requiresGrad_(true), false],
     ];
     for (const [name, fn, x, second] of fns) {
       expect([name, await gradcheck(fn, [x])]).toEqual([name, true]);

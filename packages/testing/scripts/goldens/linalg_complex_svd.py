@@ -139,6 +139,9 @@ def make():
         ("pinv wide batched", crand(g2, 2, 2, 3), lambda a: [torch.linalg.pinv(a)]),
         ("matrix_norm nuc", crand(g2, 3, 4), lambda a: [torch.linalg.matrix_norm(a, "nuc")]),
         ("cond", crand(g2, 3, 3), lambda a: [torch.linalg.cond(a)]),
+        # rank-deficient (rank 2 of 3: one zero singular value, cut by pinv's tolerance)
+        ("pinv rank 2", crand(g2, 3, 2) @ crand(g2, 2, 3), lambda a: [torch.linalg.pinv(a)]),
+        ("svdvals rank 2 tall", crand(g2, 4, 2) @ crand(g2, 2, 3), lambda a: [torch.linalg.svdvals(a)[..., :2]]),
     ]
     grads = []
     for cid, x, fn in problems:
