@@ -235,7 +235,7 @@ describe('complex SVD derivatives (PyTorch 1.13 svd_backward)', () => {
     }
   });
 
-  it("svd_backward's gauge error, the other errors PyTorch raises, and svdvals' forward-mode derivative", () => {
+  it("svd_backward's gauge error, the other errors PyTorch raises (matrix_norm's dtype= checks too), and svdvals' forward-mode derivative", () => {
     const e = golden.errors;
     const crandn = (...shape: number[]) => torch.viewAsComplex(torch.randn([...shape, 2], { dtype: 'float64' }));
     const A = crandn(3, 3).requiresGrad_(true);
@@ -244,6 +244,20 @@ describe('complex SVD derivatives (PyTorch 1.13 svd_backward)', () => {
     expect(() => L.svd(torch.ones([3], { dtype: 'complex64' }))).toThrow(e['svd 1-d']);
     expect(() => L.pinv(torch.ones([3], { dtype: 'complex64' }))).toThrow(e['pinv 1-d']);
     expect(() => L.cond(crandn(2, 3), 'nuc')).toThrow(e['cond nuc non-square']);
+    const C = crandn(3, 3).to('complex64');
+    const R = torch.randn([3, 3]);
+    for (const [id, f] of [
+      ['matrix_norm nuc real dtype', () => L.matrixNorm(C, 'nuc', { dtype: 'float64' })],
+      ['matrix_norm 2 real dtype', () => L.matrixNorm(C, 2, { dtype: 'float64' })],
+      ['matrix_norm fro real dtype', () => L.matrixNorm(C, 'fro', { dtype: 'float64' })],
+      ['norm nuc real dtype', () => L.norm(C, 'nuc', { dtype: 'float64' })],
+      ['matrix_norm real input complex dtype', () => L.matrixNorm(R, 'nuc', { dtype: 'complex128' })],
+      ['matrix_norm int dtype', () => L.matrixNorm(C, 'nuc', { dtype: 'int64' })],
+    ] as const) {
+      expect(f).toThrow(torch.DTypeError);
+      expect(f).toThrow(e[id]);
+    }
+    expect(L.matrixNorm(C, 'nuc', { dtype: 'complex128' }).dtype).toBe(e['matrix_norm nuc complex dtype']);
     expect(() => L.svd(crandn(2, 2), { driver: 'gesvd' })).toThrow('torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend.');
     // (a gauge-invariant loss of the vectors passes the check)
     const B = crandn(3, 3).requiresGrad_(true);

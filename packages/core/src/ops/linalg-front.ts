@@ -1,4 +1,4 @@
-import { isComplexType, type DType } from '../dtype';
+import { isComplexType, isFloatingType, type DType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { normalizeDim } from '../views';
@@ -30,7 +30,7 @@ import { detach, diagonal, expand, permute, squeeze, unsqueeze } from './views';
 import { attachDet, svdvalsOf } from './linalg-svd';
 import { named } from './named-tuple';
 import { conj } from './complex';
-import { cTypeName } from './meta-utils';
+import { cTypeName, torchTypeName } from './meta-utils';
 import { complexEmbedding, fromStackedParts, stackedIdentity, stackedParts } from './linalg-complex';
 import { hasComplexLinalg } from './linalg-complex-factor';
 
@@ -450,6 +450,13 @@ export function matrixNormOf(A: Tensor, ord: MatrixOrd, dimArg: readonly number[
   if (dimArg.length !== 2) throw new ShapeError(`${op}: dim must be a 2-tuple. Got ${dimArg.join(' ')}`);
   const dim = dimArg.map((d) => normalizeDim(op, d, A.dim()));
   if (dim[0] === dim[1]) throw new ShapeError(`${op}: dims must be different. Got (${dim[0]}, ${dim[1]})`);
+  // (1.13's _linalg_matrix_norm_checks: a real dtype= would drop a complex A's imaginary parts)
+  if (dtype) {
+    if (!isFloatingType(dtype) && !isComplexType(dtype)) throw new DTypeError(`${op}: dtype should be floating point or complex, but got ${torchTypeName(dtype)}`);
+    if (isComplexType(A.dtype) !== isComplexType(dtype)) {
+      throw new DTypeError(`${op}: dtype should be ${isComplexType(A.dtype) ? 'complex for complex' : 'real for real'} inputs, but got ${torchTypeName(dtype)}`);
+    }
+  }
   if (ord === 'fro') return callFunctional(LINALG_VECTOR_NORM, [A.impl, 2, dim, keepdim, dtype ?? null]);
   const absOrd = ord === 'nuc' ? 0 : Math.abs(ord);
   if (ord !== 'nuc' && absOrd !== 2 && absOrd !== 1 && absOrd !== Infinity) throw new TorchError(`${op}: Order ${ord} not supported.`);

@@ -178,4 +178,20 @@ def make():
         torch.linalg.cond(crand(g, 2, 3), "nuc")
     except Exception as e:  # noqa: BLE001
         errors["cond nuc non-square"] = str(e)
+    # matrix_norm's dtype= checks (a real dtype would drop a complex input's imaginary parts)
+    A = crand(g, 3, 3).to(torch.complex64)
+    R = torch.randn(3, 3, generator=g)
+    for eid, fn in [
+        ("matrix_norm nuc real dtype", lambda: torch.linalg.matrix_norm(A, "nuc", dtype=torch.float64)),
+        ("matrix_norm 2 real dtype", lambda: torch.linalg.matrix_norm(A, 2, dtype=torch.float64)),
+        ("matrix_norm fro real dtype", lambda: torch.linalg.matrix_norm(A, "fro", dtype=torch.float64)),
+        ("norm nuc real dtype", lambda: torch.linalg.norm(A, "nuc", dtype=torch.float64)),
+        ("matrix_norm real input complex dtype", lambda: torch.linalg.matrix_norm(R, "nuc", dtype=torch.complex128)),
+        ("matrix_norm int dtype", lambda: torch.linalg.matrix_norm(A, "nuc", dtype=torch.int64)),
+    ]:
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001
+            errors[eid] = str(e)
+    errors["matrix_norm nuc complex dtype"] = str(torch.linalg.matrix_norm(A, "nuc", dtype=torch.complex128).dtype)[6:]
     return {"cases": cases, "composites": composites, "grads": grads, "errors": errors}
