@@ -138,6 +138,8 @@ export const webgpuDtypes = {
   // no complex QR kernels yet (core's Note [Complex linalg primitives]): the table opts out
   geqrfComplex: [],
   householderProductComplex: [],
+  // no complex eig kernel yet (core's Note [The eig primitive]): the table opts out
+  eigComplex: [],
   standardGammaGrad: F32,
   randomFill: WITH_I64_F16_BF16,
   bernoulliTensor: WITH_I64_F16_BF16,

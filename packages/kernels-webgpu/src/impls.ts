@@ -59,6 +59,7 @@ export const webgpuImpls = {
   // complex QR (core's Note [Complex linalg primitives]): no WGSL kernels yet
   geqrfComplex: notImplemented('no complex QR kernels on WebGPU'),
   householderProductComplex: notImplemented('no complex QR kernels on WebGPU'),
+  eigComplex: notImplemented('no complex eig kernel on WebGPU'),
   ...gammaImpls,
   ...samplerImpls,
   ...randomImpls,
