@@ -35,6 +35,12 @@ import { complexParts } from '../tensor/host-data';
  * normalisation (and not at all for a repeated eigenvalue), so tests compare them up to a
  * unit phase per column and through A V = V diag(L), as PyTorch's tests do.
  *
+ * A complex A (complex64 / complex128) passes the Complex key (Note [Complex linalg
+ * primitives]) and goes to the backend's eigComplex as its parts, which follows LAPACK's
+ * zgeev (kernels-cpu's Note [CPU complex eig: LAPACK's zgeev]); the results are the same
+ * parts tensors, and the derivative then returns the complex gradient itself. WebGPU has no
+ * complex kernel (its table opts out: core's missing-kernel error).
+ *
  * Like PyTorch, the op refuses a matrix with an inf or a NaN (`torch.linalg.eig: input
  * tensor should not contain infs or NaNs.`) and raises a LinAlgError where the QR iteration
  * does not converge; both are read from the impl's `info` where the device reads

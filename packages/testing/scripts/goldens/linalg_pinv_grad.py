@@ -6,7 +6,8 @@ Each case: `id`, `dtype`, `shape`, `hermitian`, `a` (flat; complex as (real, ima
 loss = sum(real(pinv(A) * w)) with respect to A, complex as pairs). Inputs: symmetric /
 Hermitian, non-symmetric with hermitian=True (only the lower triangle is read by the
 forward; the gradient is pinv_backward's, over the whole matrix), tall, wide, batched,
-rank-deficient and empty.
+rank-deficient and empty, and rtol cutting a nonzero singular value (`rtol`; null: the default), where
+pinv_backward is not the truncated forward's derivative.
 """
 import torch
 
@@ -18,18 +19,18 @@ def flat(t):
     return torch.view_as_real(t).reshape(-1).tolist() if t.is_complex() else t.reshape(-1).tolist()
 
 
-def case(cid, a, hermitian, seed):
+def case(cid, a, hermitian, seed, rtol=None):
     g = torch.Generator().manual_seed(seed)
     a = a.clone().requires_grad_(True)
     w = torch.randn(a.shape[:-2] + (a.shape[-1], a.shape[-2]), generator=g, dtype=torch.float64)
     if a.is_complex():
         w = torch.complex(w, torch.randn(w.shape, generator=g, dtype=torch.float64))
-    p = torch.linalg.pinv(a, hermitian=hermitian)
+    p = torch.linalg.pinv(a, hermitian=hermitian) if rtol is None else torch.linalg.pinv(a, rtol=rtol, hermitian=hermitian)
     loss = (p * w).real.sum() if a.is_complex() else (p * w).sum()
     (ga,) = torch.autograd.grad(loss, a, allow_unused=True)
     if ga is None:
         ga = torch.zeros_like(a)
-    return {"id": cid, "dtype": str(a.dtype)[6:], "shape": list(a.shape), "hermitian": hermitian, "a": flat(a), "w": flat(w), "pinv": flat(p), "grad": flat(ga)}
+    return {"id": cid, "dtype": str(a.dtype)[6:], "shape": list(a.shape), "hermitian": hermitian, "rtol": rtol, "a": flat(a), "w": flat(w), "pinv": flat(p), "grad": flat(ga)}
 
 
 def make():
@@ -64,5 +65,7 @@ def make():
         case("hermitian 3x3", her, True, 12),
         case("batched hermitian 2x3x3", bher, True, 13),
         case("rank-deficient hermitian 3x3", clow, True, 14),
+        case("rtol cutting a nonzero singular value 4x4", torch.diag(torch.tensor([3.0, 2.0, 1.0, 0.1], dtype=torch.float64)) + 0.05 * r(4, 4), False, 15, 0.2),
+        case("rtol cutting a nonzero eigenvalue 3x3", torch.diag(torch.tensor([3.0, -2.0, 0.1], dtype=torch.float64)) + 0.05 * (sym / 3), True, 16, 0.2),
     ]
     return {"cases": cases}
