@@ -30,7 +30,7 @@ import { flip, triZero } from './kernels/reorder';
 import { cat } from './kernels/join';
 import { cholesky, luFactor, luSolve, solveTriangular } from './kernels/linalg';
 import { svd } from './kernels/linalg-svd';
-import { eig } from './kernels/linalg-eig';
+import { eig, eigComplex } from './kernels/linalg-eig';
 import { choleskyComplex, eighComplex, luFactorComplex, luSolveComplex, solveTriangularComplex } from './kernels/linalg-complex';
 import { geqrfComplex, householderProductComplex } from './kernels/linalg-complex-qr';
 import { svdComplex } from './kernels/linalg-complex-svd';
@@ -93,6 +93,8 @@ export const cpuImpls = {
   fft,
   // Note [CPU eig: LAPACK's dgeev]
   eig,
+  // Note [CPU complex eig: LAPACK's zgeev]
+  eigComplex,
   // Note [CPU complex LU, Cholesky, triangular solves and eigh]
   luFactorComplex,
   luSolveComplex,

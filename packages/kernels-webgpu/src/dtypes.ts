@@ -140,6 +140,8 @@ export const webgpuDtypes = {
   householderProductComplex: [],
   // no complex SVD kernel yet (core's Note [Complex SVD]): the table opts out
   svdComplex: [],
+  // no complex eig kernel yet (core's Note [The eig primitive]): the table opts out
+  eigComplex: [],
   standardGammaGrad: F32,
   randomFill: WITH_I64_F16_BF16,
   bernoulliTensor: WITH_I64_F16_BF16,

@@ -61,6 +61,7 @@ export const webgpuImpls = {
   householderProductComplex: notImplemented('no complex QR kernels on WebGPU'),
   // complex SVD (core's Note [Complex SVD]): no WGSL kernel yet
   svdComplex: notImplemented('no complex SVD kernel on WebGPU'),
+  eigComplex: notImplemented('no complex eig kernel on WebGPU'),
   ...gammaImpls,
   ...samplerImpls,
   ...randomImpls,

@@ -11,6 +11,7 @@
  *    gradgradcheck of eigenvalues, |V| and V diag(L) V^-1 in float64, and the gauge error;
  *  - the error paths with PyTorch 1.13's messages.
  * The same goldens on WebGPU (float32), whose kernel follows sgeev's steps in float32.
+ * Complex inputs (zgeev): linalg-eig-complex.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
@@ -230,11 +231,6 @@ describe('linalg.eig errors (PyTorch 1.13)', () => {
       expect(() => L.eig(torch.tensor([[1, bad], [0, 1]]))).toThrow(/^torch\.linalg\.eig: input tensor should not contain infs or NaNs\.$/);
       expect(() => L.eigvals(torch.tensor([[1, bad], [0, 1]]))).toThrow(/^torch\.linalg\.eig: input tensor should not contain infs or NaNs\.$/);
     }
-  });
-
-  it('complex inputs are not implemented yet (the dispatcher names the op and dtype)', () => {
-    const z = torch.complex(torch.ones([2, 2]), torch.zeros([2, 2]));
-    expect(() => L.eig(z)).toThrow(/ComplexFloat/);
   });
 
 });

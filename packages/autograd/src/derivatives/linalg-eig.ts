@@ -1,4 +1,4 @@
-import { TorchError, abs, add, amax, cat, countsAreAsync, diagonal, div, eye, linalgSolve, matmul, mul, narrow, neg, select, sub, transpose, unsqueeze, type Tensor } from '@torch-ts/core';
+import { TorchError, isComplexType, stack, viewAsComplex, abs, add, amax, cat, countsAreAsync, diagonal, div, eye, linalgSolve, matmul, mul, narrow, neg, select, sub, transpose, unsqueeze, type Tensor } from '@torch-ts/core';
 import type { DerivativeFamily, DerivativeOf } from '../derivative';
 import { savedTensor } from './common';
 
@@ -11,7 +11,8 @@ import { savedTensor } from './common';
  * E*_ij = conj(L_j) - conj(L_i) off the diagonal (the diagonal is gL's, or what is left of
  * V^H gV's where there is no gL); V^-H X is the real 2n x 2n solve of the embedding
  * [[P, -Q], [Q, P]] of V^H = P + iQ. A real A takes the real part of gA (PyTorch's
- * handle_r_to_c). Repeated eigenvalues make E* zero off the diagonal: inf / NaN, as
+ * handle_r_to_c); a complex A (core's Note [Complex linalg primitives]: the primitive takes
+ * complex inputs and still returns parts) the complex gA itself. Repeated eigenvalues make E* zero off the diagonal: inf / NaN, as
  * PyTorch's. Eigenvectors are defined up to a unit phase e^{i phi} per column, so a loss
  * that depends on it is ill-defined: as PyTorch, the backward refuses it when Im diag(V^H gV)
  * is not close to zero (rtol = atol = 1e-2), where the device reads synchronously.
@@ -29,12 +30,13 @@ const cdiv = ([ar, ai]: Parts, [br, bi]: Parts): Parts => {
   return [div(add(mul(ar, br), mul(ai, bi)), den), div(sub(mul(ai, br), mul(ar, bi)), den)];
 };
 
-/** The real part of V^-H M (V^H = P + iQ) by the real embedding of the complex solve. */
-function adjointSolveReal([P, Q]: Parts, [mr, mi]: Parts): Tensor {
+/** V^-H M (V^H = P + iQ) by the real embedding of the complex solve: its real part, or (`complex`) the complex matrix. */
+function adjointSolve([P, Q]: Parts, [mr, mi]: Parts, complex: boolean): Tensor {
   const n = P.shape[P.dim() - 1];
   const big = cat([cat([P, neg(Q)], -1), cat([Q, P], -1)], -2);
   const x = linalgSolve(big, cat([mr, mi], -2));
-  return narrow(x, -2, 0, n);
+  if (!complex) return narrow(x, -2, 0, n);
+  return viewAsComplex(stack([narrow(x, -2, 0, n), narrow(x, -2, n, n)], -1));
 }
 
 /** linalg_eig_backward's gauge check: Im diag(V^H gV) must be close to 0 (PyTorch's allclose with rtol = atol = 1e-2). */
@@ -49,7 +51,8 @@ function checkGauge(VhgV: Parts): void {
   }
 }
 
-export function eigBackward(gLPairs: Tensor | null, gVPairs: Tensor | null, LPairs: Tensor, VPairs: Tensor): Tensor | null {
+/** gA for A = V diag(L) V^-1 given as parts; `complex`: A is complex (else gA is the real part, PyTorch's handle_r_to_c). */
+export function eigBackward(gLPairs: Tensor | null, gVPairs: Tensor | null, LPairs: Tensor, VPairs: Tensor, complex = false): Tensor | null {
   if (!gLPairs && !gVPairs) return null;
   if (VPairs.numel() === 0 && LPairs.numel() > 0) {
     throw new TorchError('linalg.eigvals: the eigenvectors were not computed, so the derivative cannot be; call linalg.eig');
@@ -78,7 +81,7 @@ export function eigBackward(gLPairs: Tensor | null, gVPairs: Tensor | null, LPai
     const [gr, gi] = split(gLPairs!);
     ret = [mul(I, unsqueeze(gr, -2)), mul(I, unsqueeze(gi, -2))];
   }
-  return adjointSolveReal(Vh, cmatmul(ret, Vh));
+  return adjointSolve(Vh, cmatmul(ret, Vh), complex);
 }
 
 const LinalgEigBackward0: DerivativeOf<'_linalg_eig_parts'> = {
@@ -90,7 +93,7 @@ const LinalgEigBackward0: DerivativeOf<'_linalg_eig_parts'> = {
     const [gL, gV] = ctx.grads;
     const L = savedTensor(ctx, 'result0', '_linalg_eig_parts');
     const V = savedTensor(ctx, 'result1', '_linalg_eig_parts');
-    return [eigBackward(gL, gV, L, V)];
+    return [eigBackward(gL, gV, L, V, isComplexType(ctx.inputs[0]!.dtype))];
   },
 };
 

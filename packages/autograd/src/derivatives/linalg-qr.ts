@@ -201,20 +201,37 @@ function checkEighGauge(VhgV: Tensor): void {
   }
 }
 
-/** pinv_backward (PyTorch's, FunctionsManual): the gradient of pinv(A) = `pinvA` for the gradient `grad` of it. */
-function pinvBackward(grad: Tensor, pinvA: Tensor, A: Tensor): Tensor {
+/**
+ * pinv_backward (PyTorch 1.13's, FunctionsManual): the gradient of pinv(A) = `pinvA` for the
+ * gradient `grad` of it, written with ^H (^T for a real dtype), so complex inputs get
+ * PyTorch's conjugate Wirtinger gradient.
+ */
+export function pinvBackward(grad: Tensor, pinvA: Tensor, A: Tensor): Tensor {
   const [m, n] = A.shape.slice(-2);
-  const pinvAh = mT(pinvA);
-  const gradh = mT(grad);
+  const pinvAh = pinvA.mH;
+  const gradh = grad.mH;
   if (m <= n) {
     const K = matmul(gradh, pinvA);
     const KpinvAh = matmul(K, pinvAh);
-    return add(sub(add(neg(mT(matmul(pinvA, K))), KpinvAh), matmul(matmul(A, pinvA), KpinvAh)), matmul(matmul(pinvAh, pinvA), sub(gradh, matmul(K, A))));
+    return add(sub(add(neg(matmul(pinvA, K).mH), KpinvAh), matmul(matmul(A, pinvA), KpinvAh)), matmul(matmul(pinvAh, pinvA), sub(gradh, matmul(K, A))));
   }
   const K = matmul(pinvA, gradh);
   const pinvAhK = matmul(pinvAh, K);
-  return sub(add(add(neg(mT(matmul(K, pinvA))), matmul(matmul(sub(gradh, matmul(A, K)), pinvA), pinvAh)), pinvAhK), matmul(matmul(pinvAhK, pinvA), A));
+  return sub(add(add(neg(matmul(K, pinvA).mH), matmul(matmul(sub(gradh, matmul(A, K)), pinvA), pinvAh)), pinvAhK), matmul(matmul(pinvAhK, pinvA), A));
 }
+
+/** linalg_pinv's own derivative (core's Note [pinv differentiates itself]): pinv_backward(grad, result, self), for hermitian or not. */
+const LinalgPinvBackward0: DerivativeOf<'_linalg_pinv'> = {
+  name: 'LinalgPinvBackward0',
+  inputs: ['self'],
+  saves: ['self', 'result'],
+  backward: (ctx) => {
+    if (!ctx.needs[0]) return [null];
+    const A = savedTensor(ctx, 'self', '_linalg_pinv');
+    const pinvA = savedTensor(ctx, 'result', '_linalg_pinv');
+    return [pinvBackward(ctx.grad, pinvA, A)];
+  },
+};
 
 /**
  * linalg_lstsq_backward: X = pinv(A) B, so gA = pinv_backward(gX B^H, pinv(A), A) and gB =
@@ -294,4 +311,5 @@ export const LINALG_QR_DERIVATIVES = {
   _linalg_eigh: LinalgEighBackward0,
   linalg_lstsq: LinalgLstsqBackward0,
   linalg_matrix_exp: LinalgMatrixExpBackward0,
+  _linalg_pinv: LinalgPinvBackward0,
 } satisfies DerivativeFamily;

@@ -160,7 +160,8 @@ export const VIEW_DERIVATIVES = {
     const g = grad.contiguous();
     return viewAsComplex(g.storageOffset() % 2 === 0 ? g : g.clone());
   }),
-  view_as_complex: shapeFree('ViewAsComplexBackward0', (grad) => viewAsReal(grad)),
+  // (PyTorch's view_as_real(grad.contiguous().resolve_conj()): a formula's ^H may hand a lazily conjugated gradient)
+  view_as_complex: shapeFree('ViewAsComplexBackward0', (grad) => viewAsReal(grad.contiguous().resolveConj())),
   // (the gradient of conj(z) is conj of the gradient: core's Note [The conjugate bit])
   _conj: shapeFree('ConjBackward0', (grad) => conj(grad)),
   ...INPLACE_VIEW_DERIVATIVES,

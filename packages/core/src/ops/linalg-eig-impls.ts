@@ -20,4 +20,12 @@ export interface EigImpls {
    * dtype) is scratch.
    */
   eig: (a: TensorImpl, w: TensorImpl, v: TensorImpl | null, info: TensorImpl, work: TensorImpl) => void;
+  /**
+   * eig of complex matrices as LAPACK's zgeev computes them, on their parts (Note [Complex
+   * linalg primitives]): `a` [B, n, n, 2] (overwritten with scratch), `w` [B, n, 2] the
+   * eigenvalues in zgeev's order, `v` ([B, n, n, 2] or null) the eigenvectors in its columns,
+   * each of unit 2-norm with its component of largest modulus real (zgeev's normalisation);
+   * `info` and `work` as eig's.
+   */
+  eigComplex: (a: TensorImpl, w: TensorImpl, v: TensorImpl | null, info: TensorImpl, work: TensorImpl) => void;
 }

@@ -9,6 +9,8 @@ import { LinAlgError, checkSquare, firstFailure, freshCopy, guarded, infoReadabl
 import { torchTypeName } from './meta-utils';
 import { named } from './named-tuple';
 import { defineStructured, implOf } from './registry';
+import { freshComplexCopy } from './linalg-complex-factor';
+import { complexParts } from '../tensor/host-data';
 
 /**
  * Note [The eig primitive]
@@ -33,6 +35,12 @@ import { defineStructured, implOf } from './registry';
  * normalisation (and not at all for a repeated eigenvalue), so tests compare them up to a
  * unit phase per column and through A V = V diag(L), as PyTorch's tests do.
  *
+ * A complex A (complex64 / complex128) passes the Complex key (Note [Complex linalg
+ * primitives]) and goes to the backend's eigComplex as its parts, which follows LAPACK's
+ * zgeev (kernels-cpu's Note [CPU complex eig: LAPACK's zgeev]); the results are the same
+ * parts tensors, and the derivative then returns the complex gradient itself. WebGPU has no
+ * complex kernel (its table opts out: core's missing-kernel error).
+ *
  * Like PyTorch, the op refuses a matrix with an inf or a NaN (`torch.linalg.eig: input
  * tensor should not contain infs or NaNs.`) and raises a LinAlgError where the QR iteration
  * does not converge; both are read from the impl's `info` where the device reads
@@ -45,7 +53,7 @@ function checkEigInput(op: string, A: TensorImpl): void {
   // (PyTorch makes the complex result dtype first: toComplexType refuses integers and bool)
   if (!isFloatingType(A.dtype) && !isComplexType(A.dtype)) throw new DTypeError(`Unknown Complex ScalarType for ${torchTypeName(A.dtype)}`);
   if (A.dtype === 'bfloat16') throw new DTypeError(`Unknown Complex ScalarType for ${torchTypeName(A.dtype)}`);
-  if (A.dtype !== 'float32' && A.dtype !== 'float64' && A.numel > 0) throw new DTypeError(`"linalg_eig_out_cpu" not implemented for '${torchTypeName(A.dtype)}'`);
+  if (A.dtype !== 'float32' && A.dtype !== 'float64' && !isComplexType(A.dtype) && A.numel > 0) throw new DTypeError(`"linalg_eig_out_cpu" not implemented for '${torchTypeName(A.dtype)}'`);
 }
 
 // ---- _linalg_eig_parts ----
@@ -55,7 +63,8 @@ export const LINALG_EIG_PARTS = defineStructured('_linalg_eig_parts(Tensor A, bo
   const batchSizes = A.sizes.slice(0, -2);
   const batch = batchSizes.reduce((x, y) => x * y, 1);
   const n = A.sizes[A.dim - 1];
-  const partsDtype = A.dtype === 'float64' ? 'float64' : 'float32';
+  const complex = isComplexType(A.dtype);
+  const partsDtype = A.dtype === 'float64' || A.dtype === 'complex128' ? 'float64' : 'float32';
   const w = TensorImpl.empty(op, [...batchSizes, n, 2], partsDtype, A.device);
   const results = [w];
   const temps: TensorImpl[] = [];
@@ -63,9 +72,12 @@ export const LINALG_EIG_PARTS = defineStructured('_linalg_eig_parts(Tensor A, bo
     const V = TensorImpl.empty(op, computeV ? [...batchSizes, n, n, 2] : [0], partsDtype, A.device);
     results.push(V);
     if (batch === 0 || n === 0) return [w, V];
-    const a = freshCopy(b, op, A, A.sizes);
+    const a = (complex ? freshComplexCopy : freshCopy)(b, op, A, A.sizes);
     temps.push(a);
-    const a3 = a.view([batch, n, n], [n * n, n, 1], 0);
+    // (a complex matrix goes to the backend as its parts: Note [Complex linalg primitives])
+    const aParts = complex ? complexParts(a) : null;
+    if (aParts) temps.push(aParts);
+    const a3 = complex ? aParts!.view([batch, n, n, 2], [2 * n * n, 2 * n, 2, 1], 0) : a.view([batch, n, n], [n * n, n, 1], 0);
     temps.push(a3);
     const w3 = w.view([batch, n, 2], [2 * n, 2, 1], w.storageOffset);
     temps.push(w3);
@@ -76,9 +88,9 @@ export const LINALG_EIG_PARTS = defineStructured('_linalg_eig_parts(Tensor A, bo
     }
     const info = TensorImpl.empty(op, [batch], 'int32', A.device);
     temps.push(info);
-    const work = TensorImpl.empty(op, [batch, 4 * n], A.dtype, A.device);
+    const work = TensorImpl.empty(op, [batch, 4 * n], partsDtype, A.device);
     temps.push(work);
-    implOf(b, 'eig', op)(a3, w3, v4, info, work);
+    implOf(b, complex ? 'eigComplex' : 'eig', op)(a3, w3, v4, info, work);
     if (infoReadable(info)) {
       const f = firstFailure(info);
       if (f && f.info < 0) throw new TorchError('torch.linalg.eig: input tensor should not contain infs or NaNs.');
@@ -94,12 +106,6 @@ export const LINALG_EIG_PARTS = defineStructured('_linalg_eig_parts(Tensor A, bo
 });
 
 function eigParts(op: string, A: Tensor, computeV: boolean): Tensor[] {
-  if (isComplexType(A.dtype)) {
-    // (the primitive is real (Note [The eig primitive]): name PyTorch's operator, not it,
-    // after the shape check PyTorch makes first)
-    checkSquare(op, A.shape);
-    throw new DTypeError(`"linalg_eig" not implemented for '${torchTypeName(A.dtype)}' (torch-ts has no complex kernel for aten::linalg_eig yet)`);
-  }
   return callMulti(LINALG_EIG_PARTS, [unwrapTensor(op, 'A', A), computeV]);
 }
 

@@ -17,6 +17,9 @@ import { where } from './pointwise';
 import { narrow } from './shape-ops';
 import { transpose, unsqueeze } from './views';
 import { named } from './named-tuple';
+import { BACKEND_KEYS, DispatchKey } from '../dispatch/dispatch-key';
+import { FALLTHROUGH, registerKernel, registerOperator } from '../dispatch/dispatcher';
+import { composite } from './composite';
 import { torchTypeName } from './meta-utils';
 
 /**
@@ -105,6 +108,40 @@ function threshold(A: Tensor, sMax: Tensor, atol: number | null, rtol: number | 
 
 // ---- pinv ----
 
+/**
+ * Note [pinv differentiates itself]
+ * PyTorch gives linalg_pinv its own derivative (derivatives.yaml: pinv_backward(grad, result,
+ * self), FunctionsManual), whichever way the forward computes (the SVD, or eigh for
+ * `hermitian`): the gradient of the pseudo-inverse as a function of the whole matrix. The
+ * gradients of the factorizations differ from it (eigh's reads only the lower triangle, and
+ * both see the thresholded singular values as constants differently), so pinv is an operator
+ * of its own, `_linalg_pinv`, whose kernel, at every backend key (PyTorch's
+ * CompositeExplicitAutograd), is the composite below: autograd records pinv itself (its
+ * derivative is autograd's pinvBackward) and not the ops inside, which run below autograd.
+ * Complex inputs pass the Complex key (Note [Complex linalg primitives]).
+ */
+function pinvForward(A: Tensor, atol: number | null, rtol: number | null, hermitian: boolean): Tensor {
+  if (hermitian && A.numel() > 0) {
+    const [w, V] = linalgEigh(A);
+    const wAbs = abs(w);
+    const tol = threshold(A, amax(wAbs, -1, true), atol, rtol);
+    const wInv = where(gt(wAbs, tol), reciprocal(w), zeros([], { dtype: w.dtype, device: w.device }));
+    return matmul(mul(V, unsqueeze(wInv, -2)), V.mH);
+  }
+  const [U, S, Vh] = svdTensors(A, false, true, null);
+  if (A.numel() === 0) return matmul(mul(Vh.mH, unsqueeze(reciprocal(S), -2)), U.mH);
+  const tol = threshold(A, narrow(S, -1, 0, 1), atol, rtol);
+  const sInv = where(gt(S, tol), reciprocal(S), zeros([], { dtype: S.dtype, device: S.device }));
+  return matmul(mul(Vh.mH, unsqueeze(sInv, -2)), U.mH);
+}
+
+export const LINALG_PINV = registerOperator({ schema: '_linalg_pinv(Tensor self, float? atol, float? rtol, bool hermitian) -> Tensor' });
+{
+  const kernel = composite((args) => pinvForward(args[0] as Tensor, args[1] as number | null, args[2] as number | null, args[3] as boolean));
+  for (const k of BACKEND_KEYS) registerKernel(LINALG_PINV, k, kernel);
+  registerKernel(LINALG_PINV, DispatchKey.Complex, FALLTHROUGH);
+}
+
 function pinvOf(A: Tensor, atol: number | null, rtol: number | null, hermitian: boolean): Tensor {
   return tidy(() => {
     // (the float overload computes the default rtol, eps of A's dtype, before pinv's own check)
@@ -114,18 +151,7 @@ function pinvOf(A: Tensor, atol: number | null, rtol: number | null, hermitian: 
     if (!isLinalgDtype(A.dtype, true) || A.dim() < 2) {
       throw new TorchError(`linalg.pinv(${torchTypeName(A.dtype)}{${fmtShape(A.shape)}}): expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble types`);
     }
-    if (hermitian && A.numel() > 0) {
-      const [w, V] = linalgEigh(A);
-      const wAbs = abs(w);
-      const tol = threshold(A, amax(wAbs, -1, true), atol, rtol);
-      const wInv = where(gt(wAbs, tol), reciprocal(w), zeros([], { dtype: w.dtype, device: w.device }));
-      return matmul(mul(V, unsqueeze(wInv, -2)), V.mH);
-    }
-    const [U, S, Vh] = svdTensors(A, false, true, null);
-    if (A.numel() === 0) return matmul(mul(Vh.mH, unsqueeze(reciprocal(S), -2)), U.mH);
-    const tol = threshold(A, narrow(S, -1, 0, 1), atol, rtol);
-    const sInv = where(gt(S, tol), reciprocal(S), zeros([], { dtype: S.dtype, device: S.device }));
-    return matmul(mul(Vh.mH, unsqueeze(sInv, -2)), U.mH);
+    return callFunctional(LINALG_PINV, [unwrapTensor('linalg.pinv', 'self', A), atol, rtol, hermitian]);
   });
 }
 

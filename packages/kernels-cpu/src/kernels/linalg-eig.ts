@@ -1,6 +1,7 @@
 import type { BackendImpls } from '@torch-ts/core';
 import { floatArray, words } from '../loops/arrays';
 import { geev } from './geev';
+import { zgeev } from './zgeev';
 
 /** core's EigImpls on the CPU: each matrix read into doubles, dgeev as geev.ts ports it (Note [CPU eig: LAPACK's dgeev]), the pairs stored once. */
 export const eig: BackendImpls['eig'] = (a, w, v, info) => {
@@ -51,5 +52,36 @@ export const eig: BackendImpls['eig'] = (a, w, v, info) => {
         }
       }
     }
+  }
+};
+
+/** core's eigComplex on the CPU: each complex matrix (as its parts) read into doubles, zgeev as zgeev.ts ports it (Note [CPU complex eig: LAPACK's zgeev]). */
+export const eigComplex: BackendImpls['eigComplex'] = (a, w, v, info) => {
+  const n = a.sizes[2];
+  const batch = a.sizes[0];
+  const as = floatArray(a);
+  const ws = floatArray(w);
+  const vs = v ? floatArray(v) : null;
+  const is = words(info);
+  for (let b = 0; b < batch; b++) {
+    const m = new Float64Array(2 * n * n);
+    const off = a.storageOffset + b * n * n * 2;
+    let finite = true;
+    for (let i = 0; i < 2 * n * n; i++) {
+      m[i] = as[off + i];
+      if (!Number.isFinite(m[i])) finite = false;
+    }
+    if (!finite) {
+      is[info.storageOffset + b] = -1;
+      continue;
+    }
+    const r = zgeev(m, n, v !== null);
+    is[info.storageOffset + b] = r.info;
+    if (r.info !== 0) continue;
+    const wOff = w.storageOffset + b * n * 2;
+    for (let j = 0; j < 2 * n; j++) ws[wOff + j] = r.w[j];
+    if (!vs || !v || !r.vr) continue;
+    const vOff = v.storageOffset + b * n * n * 2;
+    for (let j = 0; j < 2 * n * n; j++) vs[vOff + j] = r.vr[j];
   }
 };

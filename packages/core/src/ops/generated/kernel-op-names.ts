@@ -12,6 +12,7 @@ export const KERNEL_OP_NAMES = [
   '_linalg_det_attach',
   '_linalg_eig_parts',
   '_linalg_eigh',
+  '_linalg_pinv',
   '_linalg_svd',
   '_log_softmax',
   '_log_softmax_backward_data',

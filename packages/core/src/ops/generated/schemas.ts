@@ -12,6 +12,7 @@ export interface OpSchemas {
   '_linalg_det_attach': '_linalg_det_attach(Tensor A, Tensor det) -> Tensor';
   '_linalg_eig_parts': '_linalg_eig_parts(Tensor A, bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)';
   '_linalg_eigh': '_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)';
+  '_linalg_pinv': '_linalg_pinv(Tensor self, float? atol, float? rtol, bool hermitian) -> Tensor';
   '_linalg_svd': '_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)';
   '_log_softmax': '_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor';
   '_log_softmax_backward_data': '_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor';
