@@ -62,7 +62,8 @@ export function registerSparseKernels(): void {
     const v = values as TensorImpl;
     const ic = contiguousCopy('_sparse_coo_tensor_unsafe', i);
     const vc = contiguousCopy('_sparse_coo_tensor_unsafe', v);
-    return adopt(size as number[], ic, vc, false);
+    // (fewer than two entries are coalesced from the start, as PyTorch's SparseTensorImpl marks them)
+    return adopt(size as number[], ic, vc, vc.sizes[0] < 2);
   });
   // (complex values are stored as they are: the op is no arithmetic, so the Complex key passes it on)
   registerKernel(SPARSE_COO_UNSAFE, DispatchKey.Complex, FALLTHROUGH);
