@@ -1,0 +1,25 @@
+"""Autograd through sparse COO construction and to_dense (PyTorch 1.13): values -> sparse_coo_tensor
+-> to_dense -> a weighted sum, the gradient of the values (each entry gets the gradient at its
+index, duplicates each the whole of it) and the Node names; the same through `* 2.5`."""
+import torch
+from _common import values, write
+
+torch.manual_seed(0)
+i = torch.tensor([[2, 0, 2, 1, 0], [0, 1, 0, 1, 2]])
+v = torch.randn(5, 2, dtype=torch.float64, requires_grad=True)
+W = torch.randn(3, 3, 2, dtype=torch.float64)
+s = torch.sparse_coo_tensor(i, v, (3, 3, 2))
+d = s.to_dense()
+(d * W).sum().backward()
+out = {
+    'indices': i.tolist(), 'values': values(v), 'weight': values(W),
+    'grad': values(v.grad),
+    'names': [type(s.grad_fn).__name__, type(d.grad_fn).__name__],
+    'requires_grad': s.requires_grad,
+}
+# mul by a number in between: MulBackward0 scales the sparse gradient
+v2 = v.detach().clone().requires_grad_(True)
+m = torch.sparse_coo_tensor(i, v2, (3, 3, 2)) * 2.5
+(m.to_dense() * W).sum().backward()
+out['scaled'] = {'grad': values(v2.grad), 'name': type(m.grad_fn).__name__}
+write('sparse_autograd', out)
