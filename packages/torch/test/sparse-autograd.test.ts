@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import * as torch from '@torch-ts/torch';
-import type { Tensor } from '@torch-ts/core';
+import { AutogradError, type Tensor } from '@torch-ts/core';
+import { thrown } from './helpers';
 import golden from './goldens/sparse_autograd.json';
 
 const G = golden;
@@ -29,5 +30,21 @@ describe('autograd through sparse COO construction and toDense (PyTorch 1.13 gol
     // float64 gradcheck of the composite (duplicates at (2, 0) included)
     const f = (x: Tensor) => torch.sparseCooTensor(i, x, [3, 3, 2]).toDense().mul(W);
     expect(await torch.autograd.gradcheck(f, [fromG(G.values).requiresGrad_(true)])).toBe(true);
+  });
+
+  it('torch.mm(sparse, dense): the product, the dense gradient, gradcheck; a sparse self requiring grad refused', async () => {
+    const M = G.mm;
+    const i = torch.tensor(M.indices, { dtype: 'int64' });
+    const s = torch.sparseCooTensor(i, fromG(M.values), [3, 4]);
+    const d = fromG(M.dense).requiresGrad_(true);
+    const r = torch.mm(s, d);
+    expect(r.gradFn?.name()).toBe(M.name);
+    num(r).forEach((x, k) => expect(Math.abs(x - M.result.values[k])).toBeLessThanOrEqual(1e-15 * Math.max(1, Math.abs(M.result.values[k]))));
+    r.mul(fromG(M.weight)).sum().backward();
+    num(d.grad!).forEach((x, k) => expect(Math.abs(x - M.grad_dense.values[k])).toBeLessThanOrEqual(1e-15 * Math.max(1, Math.abs(M.grad_dense.values[k]))));
+    expect(await torch.autograd.gradcheck((x: Tensor) => torch.mm(s, x), [fromG(M.dense).requiresGrad_(true)])).toBe(true);
+    const err = thrown(() => torch.mm(torch.sparseCooTensor(i, fromG(M.values).requiresGrad_(true), [3, 4]), d));
+    expect(err).toBeInstanceOf(AutogradError);
+    expect(err.message).toBe(`mm: ${M.error_sparse_grad}`);
   });
 });

@@ -18,12 +18,13 @@
 import { DispatchKey } from '../dispatch/dispatch-key';
 import { registerKernel } from '../dispatch/dispatcher';
 import { CPU } from '../device';
-import { DTypeError, NotImplementedError, TorchError, fmtShape } from '../errors';
+import { AutogradError, DTypeError, NotImplementedError, TorchError, fmtShape } from '../errors';
 import { torchTypeName } from '../ops/meta-utils';
 import { canCast } from '../dtype';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { tidy } from '../tensor/scope';
+import { zeros } from '../ops/factories';
 import { SparseTensorImpl } from './sparse-tensor-impl';
 import { adopt, coalesce, indicesOf, linearIndices, valuesOf } from './sparse-kernels';
 
@@ -89,6 +90,39 @@ function divOf(op: string, self: unknown, other: unknown, mode: unknown): Sparse
   }
 }
 
+/**
+ * `mm(sparse [n, m], dense [m, p])`: dense [n, p], each entry's value times its row of `mat2`
+ * added into its output row in entry order (s_addmm_out_sparse_dense_cpu: no coalescing, so
+ * duplicates add). Computed with dense ops on detached operands (a kernel records no graph).
+ */
+function mmOf(self: unknown, mat2: unknown): TensorImpl {
+  if (!isSparse(self) || isSparse(mat2)) throw new NotImplementedError('mm: torch-ts multiplies a sparse COO matrix by a dense one only (mm(sparse, dense))');
+  const d = mat2 as TensorImpl;
+  // (PyTorch's autograd kernel of mm checks this before it runs; torch-ts's sparse kernel does,
+  // so it raises under noGrad too)
+  if (self.autogradMeta?.requiresGrad === true) {
+    throw new AutogradError(
+      "mm: The backward pass for this operation requires the 'self' tensor to be strided, but a sparse tensor was given instead. Please either use a strided tensor or set requires_grad=False for 'self'",
+    );
+  }
+  if (self.sparseDim !== 2 || self.denseDim !== 0) {
+    throw new NotImplementedError(`mm: torch-ts multiplies a sparse matrix of 2 sparse dims and no dense dims, got ${self.sparseDim} sparse and ${self.denseDim} dense dims`);
+  }
+  if (d.dim !== 2) throw new TorchError(`mm: expected 2D tensor for mat2, got ${d.dim}D tensor`);
+  if (self.sizes[1] !== d.sizes[0]) {
+    throw new TorchError(`mm: mat1 and mat2 shapes cannot be multiplied (${self.sizes[0]}x${self.sizes[1]} and ${d.sizes[0]}x${d.sizes[1]})`);
+  }
+  if (self.dtype !== d.dtype) throw new DTypeError(`mm: expected mat1 and mat2 to have the same dtype, but got: ${self.dtype} != ${d.dtype}`);
+  if (d.device.type !== 'cpu') throw new NotImplementedError(`mm: torch-ts has sparse kernels on the CPU only, got a dense tensor on ${d.device}`);
+  return tidy(() => {
+    const dense = new Tensor(d.retain()).detach();
+    const idx = new Tensor(self.indices.retain());
+    const vals = new Tensor(self.values.retain());
+    const prod = vals.unsqueeze(1).mul(dense.indexSelect(0, idx.select(0, 1)));
+    return zeros([self.sizes[0], d.sizes[1]], { dtype: d.dtype }).indexAdd(0, idx.select(0, 0), prod).impl.retain();
+  });
+}
+
 /** PyTorch's check that an in-place result's dtype can be written to `self`. */
 function checkInPlace(op: string, self: SparseTensorImpl, result: SparseTensorImpl, message: 'cast' | 'values'): void {
   if (result.dtype === self.dtype) return;
@@ -133,6 +167,7 @@ export function registerSparseMath(): void {
     }
     return self;
   });
+  on('mm', ([self, mat2]) => mmOf(self, mat2));
   on('abs', ([self]) => {
     const s = self as SparseTensorImpl;
     const c = s.coalesced ? s : coalesce(s);

@@ -22,4 +22,20 @@ v2 = v.detach().clone().requires_grad_(True)
 m = torch.sparse_coo_tensor(i, v2, (3, 3, 2)) * 2.5
 (m.to_dense() * W).sum().backward()
 out['scaled'] = {'grad': values(v2.grad), 'name': type(m.grad_fn).__name__}
+# torch.mm(sparse, dense): dense; the dense input's gradient is sparse^T @ grad; torch.mm
+# refuses a sparse self that requires grad (torch.sparse.mm is the one that differentiates it)
+mi = torch.tensor([[0, 2, 1, 0, 2], [1, 3, 0, 1, 0]])
+mv = torch.randn(5, dtype=torch.float64)
+md = torch.randn(4, 2, dtype=torch.float64, requires_grad=True)
+mw = torch.randn(3, 2, dtype=torch.float64)
+ms = torch.sparse_coo_tensor(mi, mv, (3, 4))
+r = torch.mm(ms, md)
+(r * mw).sum().backward()
+out['mm'] = {'indices': mi.tolist(), 'values': values(mv), 'dense': values(md), 'weight': values(mw), 'result': values(r),
+             'name': type(r.grad_fn).__name__, 'grad_dense': values(md.grad)}
+try:
+    torch.mm(torch.sparse_coo_tensor(mi, mv.clone().requires_grad_(True), (3, 4)), md)
+    raise AssertionError('no error')
+except RuntimeError as ex:
+    out['mm']['error_sparse_grad'] = str(ex).split('\n')[0]
 write('sparse_autograd', out)
