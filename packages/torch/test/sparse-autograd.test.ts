@@ -32,6 +32,20 @@ describe('autograd through sparse COO construction and toDense (PyTorch 1.13 gol
     expect(await torch.autograd.gradcheck(f, [fromG(G.values).requiresGrad_(true)])).toBe(true);
   });
 
+  it('coalesce() then values(): CoalesceBackward0 and ValuesBackward0 carry the gradient back to the values', async () => {
+    const C = G.coalesce_values;
+    const i = torch.tensor([[2, 0, 2, 1], [0, 1, 0, 1]], { dtype: 'int64' });
+    const v = fromG(C.values).requiresGrad_(true);
+    const c = torch.sparseCooTensor(i, v, [3, 2]).coalesce();
+    const vals = c.values();
+    expect([c.gradFn?.name(), vals.gradFn?.name()]).toEqual(C.names);
+    expect(num(vals)).toEqual(C.result.values);
+    vals.mul(fromG(C.weight)).sum().backward();
+    expect(num(v.grad!)).toEqual(C.grad.values);
+    const f = (x: Tensor) => torch.sparseCooTensor(i, x, [3, 2]).coalesce().values().mul(fromG(C.weight));
+    expect(await torch.autograd.gradcheck(f, [fromG(C.values).requiresGrad_(true)])).toBe(true);
+  });
+
   it('torch.mm(sparse, dense): the product, the dense gradient, gradcheck; a sparse self requiring grad refused', async () => {
     const M = G.mm;
     const i = torch.tensor(M.indices, { dtype: 'int64' });

@@ -1,12 +1,13 @@
-import type { Tensor } from '@torch-ts/core';
+import { sparseCooTensor, type Tensor } from '@torch-ts/core';
 import type { DerivativeOf, NotDifferentiable } from '../derivative';
 import { inputSizes, savedTensor } from './common';
 
 /**
  * The sparse COO ops (core Note [Sparse COO tensors]). Differentiable, as PyTorch 1.13's
  * derivatives.yaml has them: building a sparse tensor from values (its gradient to the values)
- * and `to_dense` (its gradient to the sparse input, sparse). The member accessors, coalesce and
- * sparse_mask record no graph here yet (PyTorch differentiates them; torch-ts does not).
+ * `to_dense` (its gradient to the sparse input, sparse), `_coalesce` (the sparse gradient passed
+ * on) and `values` (the gradient as the values of a sparse tensor over self's indices).
+ * `_values` is not differentiable, as PyTorch's; `sparse_mask` records no graph here yet.
  */
 const SPARSE: NotDifferentiable = { notDifferentiable: 'torch-ts records no autograd through this sparse COO op yet' };
 const QUERY: NotDifferentiable = { notDifferentiable: 'returns a number or flag' };
@@ -45,17 +46,37 @@ const ToDenseBackward0: DerivativeOf<'_to_dense'> = {
   },
 };
 
+// _coalesce(self): the (sparse) gradient as it is, as PyTorch's `self: grad`
+const CoalesceBackward0: DerivativeOf<'_coalesce'> = {
+  name: 'CoalesceBackward0',
+  inputs: ['self'],
+  saves: [],
+  backward: (ctx) => [ctx.needs[0] ? ctx.grad : null],
+};
+
+// values(self) of a coalesced self: values_backward, a sparse tensor of self's indices and the gradient
+const ValuesBackward0: DerivativeOf<'values'> = {
+  name: 'ValuesBackward0',
+  inputs: ['self'],
+  saves: ['self'],
+  backward: (ctx) => {
+    if (!ctx.needs[0]) return [null];
+    const self = savedTensor(ctx, 'self', 'values');
+    return [sparseCooTensor(self._indices(), ctx.grad, self.shape)];
+  },
+};
+
 export const SPARSE_DERIVATIVES = {
   _sparse_coo_tensor_unsafe: SparseCooTensorWithDimsAndTensorsBackward0,
   _indices: { notDifferentiable: 'returns integer indices, which have no gradient' },
   indices: { notDifferentiable: 'returns integer indices, which have no gradient' },
-  _values: SPARSE,
-  values: SPARSE,
+  _values: { notDifferentiable: 'PyTorch 1.13 records no gradient through _values()' },
+  values: ValuesBackward0,
   _nnz: QUERY,
   sparse_dim: QUERY,
   dense_dim: QUERY,
   is_coalesced: QUERY,
-  _coalesce: SPARSE,
+  _coalesce: CoalesceBackward0,
   _to_dense: ToDenseBackward0,
   sparse_mask: SPARSE,
 };

@@ -22,6 +22,15 @@ v2 = v.detach().clone().requires_grad_(True)
 m = torch.sparse_coo_tensor(i, v2, (3, 3, 2)) * 2.5
 (m.to_dense() * W).sum().backward()
 out['scaled'] = {'grad': values(v2.grad), 'name': type(m.grad_fn).__name__}
+# coalesce then values(): CoalesceBackward0 passes the sparse gradient, ValuesBackward0 makes it
+cv = torch.tensor([1.5, -2., 3., 4.], dtype=torch.float64, requires_grad=True)
+cw = torch.tensor([10., 20., 30.], dtype=torch.float64)
+cc = torch.sparse_coo_tensor(torch.tensor([[2, 0, 2, 1], [0, 1, 0, 1]]), cv, (3, 2)).coalesce()
+cvals = cc.values()
+(cvals * cw).sum().backward()
+out['coalesce_values'] = {'values': values(cv), 'weight': values(cw), 'names': [type(cc.grad_fn).__name__, type(cvals.grad_fn).__name__],
+                          'result': values(cvals), 'grad': values(cv.grad)}
+
 # torch.mm(sparse, dense): dense; the dense input's gradient is sparse^T @ grad; torch.mm
 # refuses a sparse self that requires grad (torch.sparse.mm is the one that differentiates it)
 mi = torch.tensor([[0, 2, 1, 0, 2], [1, 3, 0, 1, 0]])
