@@ -46,6 +46,20 @@ describe('autograd through sparse COO construction and toDense (PyTorch 1.13 gol
     expect(await torch.autograd.gradcheck(f, [fromG(C.values).requiresGrad_(true)])).toBe(true);
   });
 
+  it('a sparse leaf that requires grad gets a sparse gradient, accumulated across backward calls', () => {
+    const L = G.leaf;
+    const i = torch.tensor([[2, 0, 2, 1], [0, 1, 0, 1]], { dtype: 'int64' });
+    const leaf = torch.sparseCooTensor(i, torch.tensor([1.5, -2, 3, 4], { dtype: 'float64' }), [3, 2], { requiresGrad: true });
+    expect(String(leaf)).toBe(L.repr);
+    const W = fromG(L.weight);
+    const grads = [1, 2].map(() => {
+      leaf.toDense().mul(W).sum().backward();
+      const g = leaf.grad!;
+      return { indices: (g._indices().tolist() as bigint[][]).map((r) => r.map(Number)), values: num(g._values()), coalesced: g.isCoalesced() };
+    });
+    expect(grads).toEqual([L.grad1, L.grad2].map((g) => ({ ...g, values: g.values.values })));
+  });
+
   it('torch.mm(sparse, dense): the product, the dense gradient, gradcheck; a sparse self requiring grad refused', async () => {
     const M = G.mm;
     const i = torch.tensor(M.indices, { dtype: 'int64' });

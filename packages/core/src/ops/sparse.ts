@@ -43,7 +43,6 @@ export const sparseCooTensor = front(
   { method: false },
 ).run(([indices, values, size, dtype, device, requiresGrad]): Tensor => {
   const op = 'sparse_coo_tensor';
-  if (requiresGrad) throw new NotImplementedError(`${op}: requires_grad=True is not supported: torch-ts sparse tensors carry no autograd of their own`);
   if (device != null && toDevice(op, device).type !== 'cpu') throw new NotImplementedError(`${op}: torch-ts has sparse tensors on the CPU only (SparseCPU)`);
   if (indices.isSparse || values.isSparse) throw new TorchError(`${op}: expected indices and values to be dense tensors`);
   if (indices.device.type !== 'cpu' || values.device.type !== 'cpu') throw new NotImplementedError(`${op}: torch-ts has sparse tensors on the CPU only (SparseCPU)`);
@@ -85,7 +84,9 @@ export const sparseCooTensor = front(
   // (PyTorch's torch.sparse_coo_tensor converts indices of any dtype to int64, as tensor(..., dtype=long) would)
   const i = indices.dtype === 'int64' ? indices : to(indices, 'int64');
   try {
-    return new Tensor(callBoxed(SPARSE_COO_UNSAFE, [i.impl, v.impl, sizes]) as TensorImpl);
+    const r = new Tensor(callBoxed(SPARSE_COO_UNSAFE, [i.impl, v.impl, sizes]) as TensorImpl);
+    // (a leaf that requires grad: its gradient is sparse, as PyTorch's)
+    return requiresGrad ? r.requiresGrad_(true) : r;
   } finally {
     if (v !== values) v.dispose();
     if (i !== indices) i.dispose();

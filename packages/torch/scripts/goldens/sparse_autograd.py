@@ -31,6 +31,18 @@ cvals = cc.values()
 out['coalesce_values'] = {'values': values(cv), 'weight': values(cw), 'names': [type(cc.grad_fn).__name__, type(cvals.grad_fn).__name__],
                           'result': values(cvals), 'grad': values(cv.grad)}
 
+# a sparse leaf (requires_grad=True): to_dense's gradient is sparse, grad.sparse_mask(self.coalesce()),
+# stored as a new sparse tensor over its members (uncoalesced), then summed into by a second backward
+lw = torch.tensor([[1., 2], [3, 4], [5, 6]], dtype=torch.float64)
+leaf = torch.sparse_coo_tensor(torch.tensor([[2, 0, 2, 1], [0, 1, 0, 1]]), torch.tensor([1.5, -2., 3., 4.], dtype=torch.float64), (3, 2), requires_grad=True)
+(leaf.to_dense() * lw).sum().backward()
+g1 = leaf.grad
+out['leaf'] = {'weight': values(lw), 'repr': repr(leaf),
+               'grad1': {'indices': g1._indices().tolist(), 'values': values(g1._values()), 'coalesced': g1.is_coalesced()}}
+(leaf.to_dense() * lw).sum().backward()
+g2 = leaf.grad
+out['leaf']['grad2'] = {'indices': g2._indices().tolist(), 'values': values(g2._values()), 'coalesced': g2.is_coalesced()}
+
 # torch.mm(sparse, dense): dense; the dense input's gradient is sparse^T @ grad; torch.mm
 # refuses a sparse self that requires grad (torch.sparse.mm is the one that differentiates it)
 mi = torch.tensor([[0, 2, 1, 0, 2], [1, 3, 0, 1, 0]])
