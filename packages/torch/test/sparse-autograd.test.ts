@@ -75,4 +75,19 @@ describe('autograd through sparse COO construction and toDense (PyTorch 1.13 gol
     expect(err).toBeInstanceOf(AutogradError);
     expect(err.message).toBe(`mm: ${M.error_sparse_grad}`);
   });
+
+  it('torch.addmm(dense, sparse, dense, beta, alpha): the result and both dense gradients', () => {
+    const M = G.mm;
+    const A = G.addmm;
+    const s = torch.sparseCooTensor(torch.tensor(M.indices, { dtype: 'int64' }), fromG(M.values), [3, 4]);
+    const b = fromG(A.input).requiresGrad_(true);
+    const d = fromG(A.dense).requiresGrad_(true);
+    const r = torch.addmm(b, s, d, { beta: 0.5, alpha: 2 });
+    expect(r.gradFn?.name()).toBe(A.name);
+    const close = (x: Tensor, g: { values: number[] }) => num(x).forEach((v, k) => expect(Math.abs(v - g.values[k])).toBeLessThanOrEqual(1e-15 * Math.max(1, Math.abs(g.values[k]))));
+    close(r, A.result);
+    r.mul(fromG(M.weight)).sum().backward();
+    close(b.grad!, A.grad_input);
+    close(d.grad!, A.grad_dense);
+  });
 });

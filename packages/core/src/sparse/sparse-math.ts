@@ -91,11 +91,12 @@ function divOf(op: string, self: unknown, other: unknown, mode: unknown): Sparse
 }
 
 /**
- * `mm(sparse [n, m], dense [m, p])`: dense [n, p], each entry's value times its row of `mat2`
+ * `mm(sparse [n, m], dense [m, p])` (and `addmm(input, sparse, dense, beta, alpha)`, which starts
+ * from `beta * input`): dense [n, p], each entry's value times its row of `mat2`
  * added into its output row in entry order (s_addmm_out_sparse_dense_cpu: no coalescing, so
  * duplicates add). Computed with dense ops on detached operands (a kernel records no graph).
  */
-function mmOf(self: unknown, mat2: unknown): TensorImpl {
+function mmOf(self: unknown, mat2: unknown, input?: TensorImpl, beta = 1, alpha = 1): TensorImpl {
   if (!isSparse(self) || isSparse(mat2)) throw new NotImplementedError('mm: torch-ts multiplies a sparse COO matrix by a dense one only (mm(sparse, dense))');
   const d = mat2 as TensorImpl;
   // (PyTorch's autograd kernel of mm checks this before it runs; torch-ts's sparse kernel does,
@@ -118,8 +119,15 @@ function mmOf(self: unknown, mat2: unknown): TensorImpl {
     const dense = new Tensor(d.retain()).detach();
     const idx = new Tensor(self.indices.retain());
     const vals = new Tensor(self.values.retain());
-    const prod = vals.unsqueeze(1).mul(dense.indexSelect(0, idx.select(0, 1)));
-    return zeros([self.sizes[0], d.sizes[1]], { dtype: d.dtype }).indexAdd(0, idx.select(0, 0), prod).impl.retain();
+    // (addmm: alpha times each value first, then times the dense row, as PyTorch's axpy of `alpha * value`)
+    const prod = (alpha === 1 ? vals : vals.mul(alpha)).unsqueeze(1).mul(dense.indexSelect(0, idx.select(0, 1)));
+    const n = self.sizes[0];
+    const p = d.sizes[1];
+    const start =
+      input === undefined || beta === 0
+        ? zeros([n, p], { dtype: d.dtype })
+        : new Tensor(input.retain()).detach().mul(beta).expand([n, p]).contiguous();
+    return start.indexAdd(0, idx.select(0, 0), prod).impl.retain();
   });
 }
 
@@ -168,6 +176,10 @@ export function registerSparseMath(): void {
     return self;
   });
   on('mm', ([self, mat2]) => mmOf(self, mat2));
+  on('addmm', ([input, mat1, mat2, beta, alpha]) => {
+    if (isSparse(input)) throw new NotImplementedError('addmm: torch-ts adds a sparse-dense product into a dense input only');
+    return mmOf(mat1, mat2, input as TensorImpl, Number(beta ?? 1), Number(alpha ?? 1));
+  });
   on('abs', ([self]) => {
     const s = self as SparseTensorImpl;
     const c = s.coalesced ? s : coalesce(s);

@@ -59,4 +59,12 @@ try:
     raise AssertionError('no error')
 except RuntimeError as ex:
     out['mm']['error_sparse_grad'] = str(ex).split('\n')[0]
+
+# torch.addmm(dense, sparse, dense, beta, alpha): beta * input + alpha * (sparse @ dense)
+ab = torch.randn(3, 2, dtype=torch.float64, requires_grad=True)
+ad = torch.randn(4, 2, dtype=torch.float64, requires_grad=True)
+ar = torch.addmm(ab, ms, ad, beta=0.5, alpha=2.0)
+(ar * mw).sum().backward()
+out['addmm'] = {'input': values(ab), 'dense': values(ad), 'result': values(ar), 'name': type(ar.grad_fn).__name__,
+                'grad_input': values(ab.grad), 'grad_dense': values(ad.grad)}
 write('sparse_autograd', out)
