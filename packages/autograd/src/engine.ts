@@ -1,4 +1,4 @@
-import { DispatchKey, Tensor, TensorImpl, add, clone, isContiguousAs, isDense, obeysLayoutContract } from '@torch-ts/core';
+import { DispatchKey, Tensor, TensorImpl, add, clone, isContiguousAs, isDense, obeysLayoutContract, sparseCooTensor } from '@torch-ts/core';
 import { metaOf, type AutogradMeta, type TensorHook } from './autograd-meta';
 import { checkAnomaly } from './anomaly';
 import { enableGrad, noGrad } from './grad-mode';
@@ -272,7 +272,10 @@ function accumulate(acc: AccumulateGrad, g: Tensor | null, createGraph: boolean)
     // (a sparse gradient has no memory format or layout contract: core Note [Sparse COO tensors])
     const layoutOk = g.isSparse ? i.isContiguous : obeysLayoutContract(i, leaf);
     const plain = i.useCount === 1 && i.base === null && layoutOk && i.storageOffset === 0 && !createGraph;
-    const own = plain ? g : g.isSparse ? clone(g) : cloneObeyContract(g, leaf, createGraph);
+    // (a sparse gradient taken as it is becomes a new sparse tensor over the same members, as
+    // PyTorch 1.13's AccumulateGrad does with _sparse_coo_tensor_unsafe: so uncoalesced unless
+    // it has fewer than two entries; a cloned one keeps its flag)
+    const own = plain ? (g.isSparse ? shallowSparse(g) : g) : g.isSparse ? clone(g) : cloneObeyContract(g, leaf, createGraph);
     meta.setGrad(own.impl);
     own.dispose();
     if (own !== g) g.dispose();
@@ -374,5 +377,17 @@ class ReadyQueue {
       }
     }
     return top;
+  }
+}
+
+/** A new sparse tensor over `g`'s members (PyTorch's `_sparse_coo_tensor_unsafe(g._indices(), g._values(), g.sizes())`). */
+function shallowSparse(g: Tensor): Tensor {
+  const i = g._indices();
+  const v = g._values();
+  try {
+    return noGrad(() => sparseCooTensor(i, v, g.shape));
+  } finally {
+    i.dispose();
+    v.dispose();
   }
 }

@@ -1,6 +1,7 @@
 import { bmm, mm, mul, transpose, type Tensor } from '@torch-ts/core';
 import type { DerivativeFamily, DerivativeOf } from '../derivative';
 import { savedTensor, scalarNumber } from './common';
+import { sparseTransposedMm } from './linalg';
 
 /**
  * addmm / baddbmm: out = beta * self + alpha * (a @ b). self's gradient is grad * beta
@@ -10,6 +11,11 @@ import { savedTensor, scalarNumber } from './common';
  */
 function scaled(t: Tensor, s: number): Tensor {
   return s === 1 ? t : mul(t, s);
+}
+
+/** `t(first)^T @ grad`; a sparse COO first factor (addmm(dense, sparse, dense)) as mm's (linalg.ts). */
+function secondFactorGrad(first: Tensor, grad: Tensor, product: typeof mm, t: (x: Tensor) => Tensor): Tensor {
+  return first.isSparse ? sparseTransposedMm(first, grad) : product(t(first), grad);
 }
 
 /** (typed as addmm's arguments, which baddbmm's are too) */
@@ -25,7 +31,7 @@ function addProductBackward(name: string, op: string, names: [string, string], p
       return [
         ctx.needs[0] ? scaled(ctx.grad, beta) : null,
         ctx.needs[1] ? scaled(product(ctx.grad, t(savedTensor(ctx, n2, op))), alpha) : null,
-        ctx.needs[2] ? scaled(product(t(savedTensor(ctx, n1, op)), ctx.grad), alpha) : null,
+        ctx.needs[2] ? scaled(secondFactorGrad(savedTensor(ctx, n1, op), ctx.grad, product, t), alpha) : null,
       ];
     },
   };

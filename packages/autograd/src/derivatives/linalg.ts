@@ -1,4 +1,4 @@
-import { bmm, mm, mul, mv, transpose, unsqueeze } from '@torch-ts/core';
+import { bmm, mm, mul, mv, transpose, unsqueeze, zeros, type Tensor } from '@torch-ts/core';
 import type { DerivativeFamily, DerivativeOf } from '../derivative';
 import { savedTensor } from './common';
 
@@ -12,11 +12,25 @@ const MmBackward0: DerivativeOf<'mm'> = {
   name: 'MmBackward0',
   inputs: ['self', 'mat2'],
   saves: ['self@mat2', 'mat2@self'],
-  backward: (ctx) => [
-    ctx.needs[0] ? mm(ctx.grad, transpose(savedTensor(ctx, 'mat2', 'mm'), 0, 1)) : null,
-    ctx.needs[1] ? mm(transpose(savedTensor(ctx, 'self', 'mm'), 0, 1), ctx.grad) : null,
-  ],
+  backward: (ctx) => {
+    const self = ctx.needs[1] ? savedTensor(ctx, 'self', 'mm') : null;
+    // mm(sparse COO, dense) (core Note [Sparse COO tensors]): mat2's gradient is self^T @ grad,
+    // each entry's value times its row of grad added into its column's row (a sparse self never
+    // needs a gradient here: torch.mm refuses one that requires grad, as PyTorch 1.13's does)
+    if (self?.isSparse) return [null, sparseTransposedMm(self, ctx.grad)];
+    return [
+      ctx.needs[0] ? mm(ctx.grad, transpose(savedTensor(ctx, 'mat2', 'mm'), 0, 1)) : null,
+      ctx.needs[1] && self ? mm(transpose(self, 0, 1), ctx.grad) : null,
+    ];
+  },
 };
+
+/** `self^T @ grad` for a sparse COO matrix `self`: each entry's value times its row of grad, added into its column's row. */
+export function sparseTransposedMm(self: Tensor, grad: Tensor): Tensor {
+  const idx = self._indices();
+  const prod = self._values().unsqueeze(1).mul(grad.indexSelect(0, idx.select(0, 0)));
+  return zeros([self.shape[1], grad.shape[1]], { dtype: grad.dtype }).indexAdd(0, idx.select(0, 1), prod);
+}
 
 // bmm(self [b, n, k], mat2 [b, k, m]): the same, per batch
 const BmmBackward0: DerivativeOf<'bmm'> = {

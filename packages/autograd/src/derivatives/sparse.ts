@@ -1,25 +1,82 @@
-import type { NotDifferentiable } from '../derivative';
+import { sparseCooTensor, type Tensor } from '@torch-ts/core';
+import type { DerivativeOf, NotDifferentiable } from '../derivative';
+import { inputSizes, savedTensor } from './common';
 
 /**
- * The sparse COO ops (core Note [Sparse COO tensors]). torch-ts's sparse tensors are
- * gradients (an embedding's with `sparse=True`) and optimizer state, made and used without
- * autograd: no graph is recorded through them (PyTorch's sparse autograd is not rebuilt), so
- * these ops are not differentiable here.
+ * The sparse COO ops (core Note [Sparse COO tensors]). Differentiable, as PyTorch 1.13's
+ * derivatives.yaml has them: building a sparse tensor from values (its gradient to the values)
+ * `to_dense` (its gradient to the sparse input, sparse), `_coalesce` (the sparse gradient passed
+ * on) and `values` (the gradient as the values of a sparse tensor over self's indices).
+ * `_values` is not differentiable, as PyTorch's; `sparse_mask` records no graph here yet.
  */
-const SPARSE: NotDifferentiable = { notDifferentiable: 'torch-ts records no autograd through sparse COO tensors' };
+const SPARSE: NotDifferentiable = { notDifferentiable: 'torch-ts records no autograd through this sparse COO op yet' };
 const QUERY: NotDifferentiable = { notDifferentiable: 'returns a number or flag' };
 
+// _sparse_coo_tensor_unsafe(indices, values, size) (PyTorch's _sparse_coo_tensor_with_dims_and_tensors):
+// values: sparse_constructor_values_backward(grad, indices), each entry the (coalesced) gradient at
+// its index, so duplicate entries each get the whole of it; a dense gradient is read the same way.
+const SparseCooTensorWithDimsAndTensorsBackward0: DerivativeOf<'_sparse_coo_tensor_unsafe'> = {
+  name: 'SparseCooTensorWithDimsAndTensorsBackward0',
+  inputs: ['values'],
+  saves: ['indices'],
+  backward: (ctx) => {
+    if (!ctx.needs[0]) return [null];
+    const indices = savedTensor(ctx, 'indices', '_sparse_coo_tensor_unsafe');
+    const valueSizes = inputSizes(ctx, 0, '_sparse_coo_tensor_unsafe');
+    const g = ctx.grad.isSparse ? ctx.grad.toDense() : ctx.grad;
+    const sparseDim = indices.shape[0];
+    const sizes = g.shape;
+    // the row-major linear index of each entry over the sparse dims, then the dense blocks there
+    let lin: Tensor = indices.select(0, 0);
+    for (let d = 1; d < sparseDim; d++) lin = lin.mul(sizes[d]).add(indices.select(0, d));
+    const rows = sizes.slice(0, sparseDim).reduce((a, b) => a * b, 1);
+    return [g.reshape([rows, ...valueSizes.slice(1)]).indexSelect(0, lin)];
+  },
+};
+
+// _to_dense(self, dtype): to_dense_backward(grad, self) = grad.sparse_mask(self.coalesce()), sparse
+const ToDenseBackward0: DerivativeOf<'_to_dense'> = {
+  name: 'ToDenseBackward0',
+  inputs: ['self'],
+  saves: ['self'],
+  backward: (ctx) => {
+    if (!ctx.needs[0]) return [null];
+    const self = savedTensor(ctx, 'self', '_to_dense');
+    return [ctx.grad.contiguous().sparseMask(self.coalesce())];
+  },
+};
+
+// _coalesce(self): the (sparse) gradient as it is, as PyTorch's `self: grad`
+const CoalesceBackward0: DerivativeOf<'_coalesce'> = {
+  name: 'CoalesceBackward0',
+  inputs: ['self'],
+  saves: [],
+  backward: (ctx) => [ctx.needs[0] ? ctx.grad : null],
+};
+
+// values(self) of a coalesced self: values_backward, a sparse tensor of self's indices and the gradient
+const ValuesBackward0: DerivativeOf<'values'> = {
+  name: 'ValuesBackward0',
+  inputs: ['self'],
+  saves: ['self'],
+  backward: (ctx) => {
+    if (!ctx.needs[0]) return [null];
+    const self = savedTensor(ctx, 'self', 'values');
+    return [sparseCooTensor(self._indices(), ctx.grad, self.shape)];
+  },
+};
+
 export const SPARSE_DERIVATIVES = {
-  _sparse_coo_tensor_unsafe: SPARSE,
+  _sparse_coo_tensor_unsafe: SparseCooTensorWithDimsAndTensorsBackward0,
   _indices: { notDifferentiable: 'returns integer indices, which have no gradient' },
   indices: { notDifferentiable: 'returns integer indices, which have no gradient' },
-  _values: SPARSE,
-  values: SPARSE,
+  _values: { notDifferentiable: 'PyTorch 1.13 records no gradient through _values()' },
+  values: ValuesBackward0,
   _nnz: QUERY,
   sparse_dim: QUERY,
   dense_dim: QUERY,
   is_coalesced: QUERY,
-  _coalesce: SPARSE,
-  _to_dense: SPARSE,
+  _coalesce: CoalesceBackward0,
+  _to_dense: ToDenseBackward0,
   sparse_mask: SPARSE,
-} satisfies Record<string, NotDifferentiable>;
+};

@@ -1,5 +1,6 @@
 import { isFloatingType, parseDType } from '../dtype';
-import { DTypeError, IndexError, TorchError } from '../errors';
+import { DTypeError, IndexError, NotImplementedError, TorchError } from '../errors';
+import { SparseTensorImpl } from '../sparse/sparse-tensor-impl';
 import type { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { contiguousStrides, normalizeDim, normalizeDims } from '../views';
@@ -10,6 +11,7 @@ import { callFunctional, callMulti, unwrapTensor } from './call';
 import { releaseAll, scalarTensor, torchTypeName, type Scalar } from './meta-utils';
 import { callWithOut, defineOutVariant } from './out-variant';
 import { ne, sum } from './generated/table-ops';
+import { sparseNorm } from './sparse';
 import { valuesIndices, writeValuesIndicesOut, type ValuesIndices } from './reduction';
 import { dropDims, opmath, rowReduce } from './reduction-kernels';
 import { defineStructured, implOf, type Backend } from './registry';
@@ -276,6 +278,10 @@ export const norm = overloadedFront(
   if (typeof ord === 'string' && ord !== 'fro') throw new TorchError(`norm(): invalid norm type '${ord}'`);
   if (ord === 'fro' && dims !== undefined && dims.length > 2) throw new TorchError(`norm(): 'fro' norm expects at most 2 dims, got ${dims.length}`);
   const value = ord == null || ord === 'fro' ? 2 : ord;
+  if (s instanceof SparseTensorImpl) {
+    if (out != null) throw new NotImplementedError('norm: torch-ts computes the norm of a sparse tensor without out=');
+    return sparseNorm(self, Number(value), dims ?? null, keepdim, dtype ?? null);
+  }
   return callWithOut(LINALG_VECTOR_NORM, NORM_OUT, [s, value, dims ?? null, keepdim, dtype ?? null], out);
 });
 /** norm's options object (its number-`p` overload's: `p`, `dim`, `keepdim`, `dtype`, `out`). */

@@ -7,15 +7,15 @@
  */
 import { callBoxed, registerOperator } from '../dispatch/dispatcher';
 import { toDevice } from '../device';
-import { isComplexType, isDType } from '../dtype';
-import { IndexError, NotImplementedError, ShapeError, TorchError, fmtShape } from '../errors';
+import { isComplexType, isDType, isFloatingType } from '../dtype';
+import { torchTypeName } from './meta-utils';
+import { DTypeError, IndexError, NotImplementedError, ShapeError, TorchError, fmtShape } from '../errors';
 import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { indexSelect } from './gather-scatter';
 import { front } from './front';
 import { tidy } from '../tensor/scope';
 import { to } from './copy';
-import { checkValuesDtype } from '../sparse/sparse-kernels';
 
 // ---- declarations (PyTorch 1.13's schemas) ----
 export const SPARSE_COO_UNSAFE = registerOperator({ schema: '_sparse_coo_tensor_unsafe(Tensor indices, Tensor values, int[] size) -> Tensor' });
@@ -43,18 +43,14 @@ export const sparseCooTensor = front(
   { method: false },
 ).run(([indices, values, size, dtype, device, requiresGrad]): Tensor => {
   const op = 'sparse_coo_tensor';
-  if (requiresGrad) throw new NotImplementedError(`${op}: requires_grad=True is not supported: torch-ts sparse tensors carry no autograd of their own`);
   if (device != null && toDevice(op, device).type !== 'cpu') throw new NotImplementedError(`${op}: torch-ts has sparse tensors on the CPU only (SparseCPU)`);
   if (indices.isSparse || values.isSparse) throw new TorchError(`${op}: expected indices and values to be dense tensors`);
   if (indices.device.type !== 'cpu' || values.device.type !== 'cpu') throw new NotImplementedError(`${op}: torch-ts has sparse tensors on the CPU only (SparseCPU)`);
-  if (indices.dtype !== 'int64') throw new TorchError(`${op}: indices must be an int64 tensor`);
   if (indices.dim() !== 2) throw new ShapeError(`${op}: indices must be sparse_dim x nnz, but got: ${fmtShape(indices.shape)}`);
   if (values.dim() === 0) throw new ShapeError(`${op}: values must have at least one dimension (nnz), got a 0-d tensor`);
   const [sd, nnz] = indices.shape;
   if (values.shape[0] !== nnz) throw new ShapeError(`${op}: number of indices (${nnz}) must match the first dimension of values (${values.shape[0]})`);
   const vdtype = dtype != null && isDType(dtype) ? dtype : values.dtype;
-  if (isComplexType(vdtype)) throw new NotImplementedError(`${op}: torch-ts has no complex sparse tensors`);
-  checkValuesDtype(op, vdtype);
   const denseSizes = values.shape.slice(1);
   const idx = hostInt64(indices);
   let sizes: number[];
@@ -85,10 +81,15 @@ export const sparseCooTensor = front(
     }
   }
   const v = vdtype === values.dtype ? values : to(values, vdtype);
+  // (PyTorch's torch.sparse_coo_tensor converts indices of any dtype to int64, as tensor(..., dtype=long) would)
+  const i = indices.dtype === 'int64' ? indices : to(indices, 'int64');
   try {
-    return new Tensor(callBoxed(SPARSE_COO_UNSAFE, [indices.impl, v.impl, sizes]) as TensorImpl);
+    const r = new Tensor(callBoxed(SPARSE_COO_UNSAFE, [i.impl, v.impl, sizes]) as TensorImpl);
+    // (a leaf that requires grad: its gradient is sparse, as PyTorch's)
+    return requiresGrad ? r.requiresGrad_(true) : r;
   } finally {
     if (v !== values) v.dispose();
+    if (i !== indices) i.dispose();
   }
 });
 
@@ -138,6 +139,28 @@ export const sparseMask = front('sparse_mask(Tensor self, Tensor mask) -> Tensor
   ([self, mask]): Tensor => new Tensor(callBoxed(SPARSE_MASK, [self.impl, mask.impl]) as TensorImpl),
 );
 
+
+/**
+ * `norm(sparse, p)`: PyTorch 1.13's norm_sparse, the `p`-norm of the coalesced values (a full
+ * reduction only: `dim` empty or every dim once; no keepdim, no dtype), so duplicates are
+ * summed before the norm.
+ */
+export function sparseNorm(self: Tensor, p: number, dims: readonly number[] | null, keepdim: boolean, dtype: unknown): Tensor {
+  const op = 'norm';
+  if (dims !== null && dims.length > 0) {
+    const n = self.ndim;
+    const wrapped = dims.map((d) => (d < 0 ? d + n : d));
+    if (dims.length !== n || new Set(wrapped).size !== n || wrapped.some((d) => d < 0 || d >= n)) {
+      throw new TorchError(`${op}: norm_sparse currently only supports full reductions, so 'dim' must either be empty or contain all dimensions of the input`);
+    }
+  }
+  if (keepdim) throw new TorchError(`${op}: norm_sparse currently does not support keepdim=True`);
+  if (dtype != null) throw new TorchError(`${op}: norm_sparse currently does not support 'dtype' argument`);
+  if (!isFloatingType(self.dtype) && !isComplexType(self.dtype)) {
+    throw new DTypeError(`norm(): input dtype should be either floating point or complex. Got ${torchTypeName(self.dtype)} instead.`);
+  }
+  return tidy(() => coalesce(self)._values().norm(p));
+}
 
 /**
  * PyTorch's embedding_sparse_backward: the gradient of an embedding's weight as a sparse COO

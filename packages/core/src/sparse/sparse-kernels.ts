@@ -8,43 +8,41 @@
  *    the current indices are equal the entries are summed into one, else the smaller is taken;
  *    sorted inputs give a coalesced result, others an uncoalesced one;
  *  - dense + sparse: each entry's value (times alpha) added into its dense block, in entry order.
- * Members are contiguous (indices int64, values of the tensor's dtype) on the CPU.
+ * Members are contiguous (indices int64, values of the tensor's dtype) on the CPU; values are
+ * read and written as lanes (Note [Sparse values are lanes] in sparse-lanes.ts), so every dtype
+ * is summed in its own arithmetic.
  */
 import { CPU } from '../device';
-import { typeMeta, type DType } from '../dtype';
+import { isIntegralType, type DType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
+import { torchTypeName } from '../ops/meta-utils';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { SparseTensorImpl } from './sparse-tensor-impl';
-
-type Values = Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Int32Array;
-
-const SUPPORTED: readonly DType[] = ['float32', 'float64', 'int8', 'uint8', 'int16', 'int32', 'bool'];
-
-/** Refuses a values dtype the host loops cannot add (int64, 16-bit floats, complex), naming the op. */
-export function checkValuesDtype(op: string, dtype: DType): void {
-  if (!SUPPORTED.includes(dtype)) throw new DTypeError(`${op}: torch-ts supports sparse COO values of dtype ${SUPPORTED.join(', ')}, got ${dtype}`);
-}
+import { laneAxpy, lanesOf, laneWidth, negateLanes, type Lanes } from './sparse-lanes';
 
 export function indicesOf(t: SparseTensorImpl): BigInt64Array {
   const i = t.indices;
   return i.storage.typed(BigInt64Array).subarray(i.storageOffset, i.storageOffset + i.numel);
 }
 
-export function valuesOf(t: TensorImpl): Values {
-  const ctor = typeMeta(t.dtype).ArrayType as unknown as { new (b: ArrayBufferLike, o: number, n: number): Values };
-  const a = t.storage.typed(ctor as never) as Values;
-  return a.subarray(t.storageOffset, t.storageOffset + t.numel) as Values;
-}
+/** The lanes of a contiguous tensor (Note [Sparse values are lanes]). */
+export const valuesOf = lanesOf;
 
-/** The number of elements of one entry's dense block. */
+/** The number of lanes of one entry's dense block. */
 export function blockSize(t: SparseTensorImpl): number {
-  let n = 1;
+  let n = laneWidth(t.dtype);
   for (let d = t.sparseDim; d < t.dim; d++) n *= t.sizes[d];
   return n;
 }
 
+/** Sets every lane to zero. */
+function zeroLanes(a: Lanes): void {
+  if (a instanceof BigInt64Array) a.fill(0n);
+  else a.fill(0);
+}
+
 /** Row-major linear index of entry k over the sparse dims. */
-function linearIndices(t: SparseTensorImpl): number[] {
+export function linearIndices(t: SparseTensorImpl): number[] {
   const idx = indicesOf(t);
   const nnz = t.nnz;
   const sd = t.sparseDim;
@@ -85,6 +83,7 @@ export function coalesce(t: SparseTensorImpl): SparseTensorImpl {
   const dst = indices.storage.typed(BigInt64Array);
   const sv = valuesOf(t.values);
   const dv = valuesOf(values);
+  const add = laneAxpy(t.dtype, 1);
   const n = nnz < 2 ? nnz : unique;
   let r = -1;
   for (let j = 0; j < nnz; j++) {
@@ -94,7 +93,7 @@ export function coalesce(t: SparseTensorImpl): SparseTensorImpl {
       for (let d = 0; d < sd; d++) dst[d * n + r] = src[d * nnz + k];
       for (let e = 0; e < bs; e++) dv[r * bs + e] = sv[k * bs + e];
     } else {
-      for (let e = 0; e < bs; e++) dv[r * bs + e] += sv[k * bs + e];
+      for (let e = 0; e < bs; e++) add(dv, r * bs + e, sv, k * bs + e);
     }
   }
   return adopt(t.sizes, indices, values, true);
@@ -103,25 +102,32 @@ export function coalesce(t: SparseTensorImpl): SparseTensorImpl {
 /** `_to_dense`: zeros, then every entry added into its block (duplicates sum). */
 export function toDense(t: SparseTensorImpl): TensorImpl {
   const out = TensorImpl.empty('to_dense', t.sizes, t.dtype, CPU);
-  valuesOf(out).fill(0);
+  zeroLanes(valuesOf(out));
   addSparseInto(out, t, 1);
   return out;
 }
 
 /**
- * `dense += alpha * sparse` in entry order (add_out_dense_sparse_cpu). A float32 product is
- * rounded before the sum, as the scalar loop of PyTorch's add_ computes `self + alpha * other`.
+ * `dense += alpha * sparse` in entry order (add_out_dense_sparse_cpu), in the dtype's lane
+ * arithmetic (Note [Sparse values are lanes]).
  */
 export function addSparseInto(dense: TensorImpl, t: SparseTensorImpl, alpha: number): void {
+  checkAlpha('add', t.dtype, alpha);
   const lin = linearIndices(t);
   const bs = blockSize(t);
   const dv = valuesOf(dense);
   const sv = valuesOf(t.values);
-  const f32 = dense.dtype === 'float32';
-  const a = f32 ? Math.fround(alpha) : alpha;
+  const add = laneAxpy(t.dtype, alpha);
   for (let k = 0; k < lin.length; k++) {
     const base = lin[k] * bs;
-    for (let e = 0; e < bs; e++) dv[base + e] += alpha === 1 ? sv[k * bs + e] : f32 ? Math.fround(a * sv[k * bs + e]) : a * sv[k * bs + e];
+    for (let e = 0; e < bs; e++) add(dv, base + e, sv, k * bs + e);
+  }
+}
+
+/** PyTorch's alpha check: an integral (or bool) tensor takes an integral alpha. */
+function checkAlpha(op: string, dtype: DType, alpha: number): void {
+  if (isIntegralType(dtype, true) && !Number.isInteger(alpha)) {
+    throw new TorchError(`${op}: For integral input tensors, argument alpha must not be a floating point number.`);
   }
 }
 
@@ -134,6 +140,11 @@ export function addSparse(t: SparseTensorImpl, s: SparseTensorImpl, alpha: numbe
     throw new ShapeError(`add: expected 'self' and 'other' to have same sparse dims, but self has ${t.sparseDim} while other has ${s.sparseDim}`);
   }
   if (t.dtype !== s.dtype) throw new DTypeError(`add: torch-ts adds sparse tensors of one dtype, got ${t.dtype} and ${s.dtype}`);
+  // (PyTorch's sparse + sparse CPU kernel has no 16-bit float or bool instantiation)
+  if (t.dtype === 'float16' || t.dtype === 'bfloat16' || t.dtype === 'bool') {
+    throw new DTypeError(`add: "cadd_sparse" not implemented for '${torchTypeName(t.dtype)}'`);
+  }
+  checkAlpha('add', t.dtype, alpha);
   if (s.nnz === 0) return copySparse('add', t);
   if (t.nnz === 0) return scaleSparse('add', s, alpha);
   const tn = t.nnz;
@@ -145,9 +156,10 @@ export function addSparse(t: SparseTensorImpl, s: SparseTensorImpl, alpha: numbe
   const tv = valuesOf(t.values);
   const sv = valuesOf(s.values);
   const ri = new BigInt64Array(sd * (tn + sn));
-  const rv = new (tv.constructor as { new (n: number): Values })(bs * (tn + sn));
+  const rv = new (tv.constructor as { new (n: number): Lanes })(bs * (tn + sn));
   const max = tn + sn;
-  const al = t.dtype === 'float32' ? Math.fround(alpha) : alpha;
+  const addT = laneAxpy(t.dtype, 1);
+  const addS = laneAxpy(t.dtype, alpha);
   let r = 0;
   let a = 0;
   let b = 0;
@@ -169,12 +181,12 @@ export function addSparse(t: SparseTensorImpl, s: SparseTensorImpl, alpha: numbe
     }
     if (cmp >= 0) {
       for (let d = 0; d < sd; d++) ri[d * max + r] = ti[d * tn + a];
-      for (let e = 0; e < bs; e++) rv[r * bs + e] += tv[a * bs + e];
+      for (let e = 0; e < bs; e++) addT(rv, r * bs + e, tv, a * bs + e);
       a++;
     }
     if (cmp <= 0) {
       for (let d = 0; d < sd; d++) ri[d * max + r] = si[d * sn + b];
-      for (let e = 0; e < bs; e++) rv[r * bs + e] += al * sv[b * bs + e];
+      for (let e = 0; e < bs; e++) addS(rv, r * bs + e, sv, b * bs + e);
       b++;
     }
     r++;
@@ -182,7 +194,7 @@ export function addSparse(t: SparseTensorImpl, s: SparseTensorImpl, alpha: numbe
   const [indices, values] = newMembers('add', t, r);
   const di = indices.storage.typed(BigInt64Array);
   for (let d = 0; d < sd; d++) di.set(ri.subarray(d * max, d * max + r), d * r);
-  valuesOf(values).set(rv.subarray(0, r * bs));
+  (valuesOf(values) as Float64Array).set(rv.subarray(0, r * bs) as Float64Array);
   return adopt(t.sizes, indices, values, t.coalesced && s.coalesced);
 }
 
@@ -191,16 +203,24 @@ export function copySparse(op: string, t: SparseTensorImpl): SparseTensorImpl {
   return scaleSparse(op, t, 1);
 }
 
-/** `t * c` for a number `c`: the values scaled, the indices copied (mul_out_sparse_scalar). */
+/**
+ * `t * c` for a number `c` of the tensor's kind, in the dtype's lane arithmetic, the indices
+ * copied: a copy (1), neg (-1), or `alpha * other` of add's shortcuts. (`mul` by a number goes
+ * through the dense mul of the values, for its type promotion: sparse-ops.ts.)
+ */
 export function scaleSparse(op: string, t: SparseTensorImpl, c: number): SparseTensorImpl {
+  checkAlpha(op, t.dtype, c);
   const [indices, values] = newMembers(op, t, t.nnz);
   indices.storage.typed(BigInt64Array).set(indicesOf(t));
   const dv = valuesOf(values);
   const sv = valuesOf(t.values);
-  // (a float32 tensor times a number multiplies by the number as a float32, as PyTorch's kernel)
-  const cc = t.dtype === 'float32' ? Math.fround(c) : c;
-  if (c === 1) dv.set(sv);
-  else for (let e = 0; e < sv.length; e++) dv[e] = sv[e] * cc;
+  if (c === 1) (dv as Float64Array).set(sv as Float64Array);
+  else if (c === -1) negateLanes(t.dtype, dv, sv);
+  else {
+    zeroLanes(dv);
+    const add = laneAxpy(t.dtype, c);
+    for (let e = 0; e < sv.length; e++) add(dv, e, sv, e);
+  }
   return adopt(t.sizes, indices, values, t.coalesced);
 }
 
@@ -211,11 +231,12 @@ export function sparseMask(dense: TensorImpl, mask: SparseTensorImpl): SparseTen
   }
   if (!dense.isContiguous) throw new TorchError('sparse_mask: torch-ts reads a contiguous self only; call .contiguous() first');
   const lin = linearIndices(mask);
-  const bs = blockSize(mask);
+  // (the block in the lanes of the dense tensor's dtype, which may be another than the mask's)
+  const bs = (blockSize(mask) / laneWidth(mask.dtype)) * laneWidth(dense.dtype);
   const [indices, values] = newMembers('sparse_mask', mask, mask.nnz, dense.dtype);
   indices.storage.typed(BigInt64Array).set(indicesOf(mask));
   const dv = valuesOf(values);
   const sv = valuesOf(dense);
-  for (let k = 0; k < lin.length; k++) dv.set(sv.subarray(lin[k] * bs, lin[k] * bs + bs), k * bs);
+  for (let k = 0; k < lin.length; k++) (dv as Float64Array).set(sv.subarray(lin[k] * bs, lin[k] * bs + bs) as Float64Array, k * bs);
   return adopt(mask.sizes, indices, values, mask.coalesced);
 }

@@ -8,7 +8,7 @@
  * so the dense path is the one it was.
  */
 import { DispatchKey } from '../dispatch/dispatch-key';
-import { registerKernel, type OperatorHandle } from '../dispatch/dispatcher';
+import { FALLTHROUGH, registerKernel, type OperatorHandle } from '../dispatch/dispatcher';
 import { CPU } from '../device';
 import type { DType } from '../dtype';
 import { NotImplementedError, ShapeError, TorchError, fmtShape } from '../errors';
@@ -16,7 +16,8 @@ import { Tensor } from '../tensor/tensor';
 import { TensorImpl } from '../tensor/tensor-impl';
 import { to } from '../ops/copy';
 import { SparseTensorImpl } from './sparse-tensor-impl';
-import { addSparse, addSparseInto, adopt, checkValuesDtype, coalesce, newMembers, scaleSparse, sparseMask, toDense, valuesOf } from './sparse-kernels';
+import { addSparse, addSparseInto, adopt, coalesce, newMembers, scaleSparse, sparseMask, toDense, valuesOf } from './sparse-kernels';
+import { registerSparseMath } from './sparse-math';
 import { COALESCE_, DENSE_DIM, INDICES, INDICES_, IS_COALESCED, NNZ, SPARSE_COO_UNSAFE, SPARSE_DIM, SPARSE_MASK, TO_DENSE_, VALUES, VALUES_ } from '../ops/sparse';
 
 const sparse = (t: unknown): SparseTensorImpl => t as SparseTensorImpl;
@@ -47,7 +48,7 @@ function newContiguousCopy(op: string, d: TensorImpl): TensorImpl {
   const out = TensorImpl.empty(op, d.sizes, d.dtype, CPU);
   const h = new Tensor(d.retain());
   try {
-    valuesOf(out).set(valuesOf(h.contiguous().impl));
+    (valuesOf(out) as Float64Array).set(valuesOf(h.contiguous().impl) as Float64Array);
   } finally {
     h.dispose();
   }
@@ -61,8 +62,12 @@ export function registerSparseKernels(): void {
     const v = values as TensorImpl;
     const ic = contiguousCopy('_sparse_coo_tensor_unsafe', i);
     const vc = contiguousCopy('_sparse_coo_tensor_unsafe', v);
-    return adopt(size as number[], ic, vc, false);
+    // (fewer than two entries are coalesced from the start, as PyTorch's SparseTensorImpl marks them)
+    return adopt(size as number[], ic, vc, vc.sizes[0] < 2);
   });
+  // (complex values are stored as they are: the op is no arithmetic, so the Complex key passes it on)
+  registerKernel(SPARSE_COO_UNSAFE, DispatchKey.Complex, FALLTHROUGH);
+  registerKernel(SPARSE_MASK, DispatchKey.Complex, FALLTHROUGH);
   onSparse(INDICES_, ([t]) => memberView(sparse(t).indices));
   onSparse(VALUES_, ([t]) => memberView(sparse(t).values));
   onSparse(INDICES, ([t]) => {
@@ -93,7 +98,6 @@ export function registerSparseKernels(): void {
     if (!isSparse(mask)) throw new TorchError('sparse_mask: expected mask to be a sparse COO tensor');
     const d = contiguousCopy('sparse_mask', dense('sparse_mask', self));
     try {
-      if (d.dtype !== mask.dtype) checkValuesDtype('sparse_mask', d.dtype);
       return sparseMask(d, mask);
     } finally {
       d.release();
@@ -127,25 +131,12 @@ export function registerSparseKernels(): void {
         r.release();
         throw new NotImplementedError('add_: torch-ts adds a sparse tensor in place into a contiguous dense tensor only');
       }
-      valuesOf(d).set(valuesOf(r));
+      (valuesOf(d) as Float64Array).set(valuesOf(r) as Float64Array);
     }
     r.release();
     return self;
   });
-  const mulOf = (op: string, self: unknown, other: unknown): SparseTensorImpl => {
-    if (typeof other !== 'number' && typeof other !== 'boolean') {
-      throw new NotImplementedError(`${op}: torch-ts multiplies a sparse tensor by a number only, got ${isSparse(other) ? 'a sparse tensor' : 'a tensor'}`);
-    }
-    if (!isSparse(self)) throw new NotImplementedError(`${op}: torch-ts multiplies a sparse tensor by a number only`);
-    return scaleSparse(op, self, Number(other));
-  };
-  onSparse('mul', ([self, other]) => mulOf('mul', self, other));
-  onSparse('mul_', ([self, other]) => {
-    const r = mulOf('mul_', self, other);
-    sparse(self).setMembers(r.indices, r.values, r.coalesced);
-    r.release();
-    return self;
-  });
+  registerSparseMath();
   onSparse('neg', ([self]) => scaleSparse('neg', sparse(self), -1));
   onSparse('clone', ([self, memoryFormat]) => {
     if (memoryFormat != null && memoryFormat !== 'preserve') {

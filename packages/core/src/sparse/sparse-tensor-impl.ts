@@ -13,9 +13,15 @@
  * with PyTorch's "Could not run 'aten::x' with arguments from the 'SparseCPU' backend"
  * (dispatcher.ts), and dense code paths never see a sparse tensor, so they stay as they were.
  * In-place sparse ops (`add_`, `mul_`, `zero_`) replace the members (`setMembers`), as
- * PyTorch's `set_indices_and_values_unsafe`; the members are never shared writable with a user
+ * PyTorch's `set_indices_and_values_unsafe`, except `div_`, which divides the values where they
+ * are, as PyTorch's (sparse-math.ts); the members are never shared writable with a user
  * (`indices()` / `values()` hand out views, and `_values()` writes reach the tensor, as PyTorch's).
- * Only the CPU is supported (PyTorch's SparseCPU; no SparseWebGPU), and values of a real dtype.
+ * A tensor made with fewer than two entries is coalesced from the start, as PyTorch marks it.
+ * Values may be of any dtype (Note [Sparse values are lanes] in sparse-lanes.ts: complex ones
+ * pass the Complex key untouched, the kernels add their parts). Autograd: building one from
+ * values, `toDense`, `coalesce`, `values`, `mul` by a number and `mm(sparse, dense)` are
+ * differentiable (autograd's derivatives/sparse.ts), and a leaf's gradient is sparse.
+ * Only the CPU is supported (PyTorch's SparseCPU; no SparseWebGPU).
  */
 import { SPARSE_CPU_KEYS } from '../dispatch/dispatch-key';
 import { DispatchKeySet } from '../dispatch/dispatch-key-set';

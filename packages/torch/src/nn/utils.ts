@@ -13,11 +13,16 @@ function toList(parameters: Params): Tensor[] {
 
 function vectorNorm(g: Tensor, normType: number): Tensor {
   if (normType === Infinity) {
+    // (a sparse gradient's abs is sparse, and its max has no sparse kernel: PyTorch 1.13's error)
     const a = g.abs();
-    const m = a.amax();
-    a.dispose();
-    return m;
+    try {
+      return a.amax();
+    } finally {
+      a.dispose();
+    }
   }
+  // (a sparse gradient: the norm of its coalesced values, as 1.13's torch.norm)
+  if (g.isSparse) return g.norm(normType);
   if (normType === 2) {
     const sq = g.mul(g);
     const s = sq.sum();
@@ -96,7 +101,14 @@ export function clipGradNorm_(parameters: Params, ...args: FrontArgs<`clip_grad_
       const denom = total.add(1e-6);
       const coef = fullLike(total, maxNorm).div(denom);
       const clamped = coef.clampMax(1.0);
-      for (const g of grads) g.mul_(clamped);
+      // PyTorch 1.13 scales `g.detach()` in place: a dense gradient's storage, but a sparse
+      // gradient's detached alias gets new members from mul_ and the gradient is left as it
+      // was (core Note in sparse/sparse-math.ts), so a sparse gradient is not clipped in 1.13.
+      for (const g of grads) {
+        const d = g.detach();
+        d.mul_(clamped);
+        d.dispose();
+      }
       for (const z of [denom, coef, clamped]) z.dispose();
       return total;
     } finally {

@@ -69,7 +69,8 @@ type Node =
   | { k: 'str'; v: string }
   | { k: 'list'; items: Node[] }
   | { k: 'dict'; ordered: boolean; entries: [Node, Node][] }
-  | { k: 'tensor'; t: Tensor; s: StorageRef; param: boolean; requiresGrad: boolean };
+  | { k: 'tensor'; t: Tensor; s: StorageRef; param: boolean; requiresGrad: boolean }
+  | { k: 'sparse'; sizes: readonly number[]; indices: Node; values: Node };
 
 const NONE: Node = { k: 'none' };
 
@@ -148,6 +149,16 @@ class Plan {
   }
 
   private tensor(x: Tensor, path: string): Node {
+    if (x.isSparse) {
+      // Note [Sparse COO tensors are saved as their members]: Tensor.__reduce_ex__ of a sparse
+      // COO tensor is `_rebuild_sparse_tensor(layout, (indices, values, size))`, its members
+      // pickled as any tensor (so they share storages with other tensors as PyTorch's do)
+      if (x.requiresGrad) this.fail('a sparse tensor that requires grad', path);
+      const i = x._indices();
+      const v = x._values();
+      this.temps.push(i, v);
+      return { k: 'sparse', sizes: x.shape, indices: this.tensor(i, `${path}._indices()`), values: this.tensor(v, `${path}._values()`) };
+    }
     if (x.device.type === 'meta') this.fail('a tensor on the meta device (it has no data)', path);
     let t = x;
     if (x.impl.isConj) {
@@ -218,6 +229,27 @@ function pickleNode(w: PickleWriter, n: Node): void {
         rebuildTensor(w, n, n.requiresGrad);
       }
       w.memoize(n);
+      return;
+    case 'sparse': {
+      if (w.recall(n)) return;
+      w.global('torch._utils', '_rebuild_sparse_tensor');
+      w.global('torch.serialization', '_get_layout');
+      w.str('torch.sparse_coo');
+      w.endTuple(1, {});
+      w.reduce();
+      w.memoize({});
+      pickleNode(w, n.indices);
+      pickleNode(w, n.values);
+      w.global('torch', 'Size');
+      w.tuple(n.sizes, (x) => w.int(x as number), {});
+      w.endTuple(1, {});
+      w.reduce();
+      w.memoize({});
+      w.endTuple(3, {});
+      w.endTuple(2, {});
+      w.reduce();
+      w.memoize(n);
+    }
   }
 }
 

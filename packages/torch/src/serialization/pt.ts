@@ -17,7 +17,7 @@
  * they are released and a TorchError says what is wrong. Browser-safe (deflated entries
  * need `inflateRaw`).
  */
-import { Tensor, TorchError, typeMeta, type DType } from '@torch-ts/core';
+import { Tensor, TorchError, sparseCooTensor, typeMeta, type DType } from '@torch-ts/core';
 import { tensorFromBytes } from './bytes';
 import { PyObject, UnpicklingError, isPyCallable, unpickle, type PyCallable } from './pickle';
 import { errorMessage, isCount } from './guards';
@@ -56,8 +56,7 @@ const DTYPE_NAMES = new Set([
 /** Rebuild functions PyTorch allows whose tensors torch-ts cannot make. */
 const UNSUPPORTED_REBUILDS: Record<string, string> = {
   _rebuild_qtensor: 'quantized tensors',
-  _rebuild_sparse_tensor: 'sparse tensors',
-  _rebuild_sparse_csr_tensor: 'sparse tensors',
+  _rebuild_sparse_csr_tensor: 'sparse CSR tensors',
   _rebuild_meta_tensor_no_storage: 'meta tensors',
   _rebuild_wrapper_subclass: 'tensor subclasses',
   _rebuild_device_tensor_from_numpy: 'numpy-backed tensors',
@@ -206,6 +205,22 @@ export function loadPt(bytes: Uint8Array, options: LoadPtOptions = {}): unknown 
     return data;
   };
 
+  // `_rebuild_sparse_tensor(layout, (indices, values, size))`: PyTorch makes it unchecked, then
+  // validates it when the load ends (_validate_loaded_sparse_tensors); torch.sparseCooTensor's
+  // checks are those, and its result is uncoalesced, as PyTorch's
+  const rebuildSparse = (args: unknown[]): Tensor => {
+    const [layout, data] = args;
+    if (layout !== 'torch.sparse_coo') throw bad(`rebuilding sparse tensor for layout ${String(layout)} is not supported by torch-ts`);
+    if (!Array.isArray(data) || data.length !== 3) throw bad('malformed _rebuild_sparse_tensor data (expected (indices, values, size))');
+    const [indices, values, size] = data as unknown[];
+    if (!(indices instanceof Tensor) || !(values instanceof Tensor)) throw bad('_rebuild_sparse_tensor without indices and values tensors');
+    if (!Array.isArray(size) || size.length > MAX_DIMS || !size.every(isCount)) throw bad('malformed sparse tensor size');
+    if (indices.dtype !== 'int64') throw bad(`sparse tensor indices must be int64, got ${indices.dtype}`);
+    const t = sparseCooTensor(indices, values, size as number[]);
+    made.push(t);
+    return t;
+  };
+
   const findClass = (module: string, name: string): unknown => {
     const path = `${module}.${name}`;
     if (module === 'torch' && name in STORAGE_DTYPES) return new StorageType(name, STORAGE_DTYPES[name]);
@@ -220,6 +235,7 @@ export function loadPt(bytes: Uint8Array, options: LoadPtOptions = {}): unknown 
     }
     if (path === 'torch._utils._rebuild_tensor_v2' || path === 'torch._utils._rebuild_tensor') return fn(rebuildTensor);
     if (path === 'torch._utils._rebuild_parameter' || path === 'torch._utils._rebuild_parameter_with_state') return fn(parameter);
+    if (path === 'torch._utils._rebuild_sparse_tensor') return fn(rebuildSparse);
     if (path === 'torch.nn.parameter.Parameter') {
       return Object.assign(new TensorClass(path), fn((a) => parameter([a[0], a.length > 1 ? a[1] : true]), { newobj: true }));
     }

@@ -46,6 +46,12 @@ function entriesOf(op: string, tensors: TensorMapLike): [string, Tensor][] {
     if (typeof k !== 'string') throw new TorchError(`${op}: keys must be strings, but got ${typeof k}`);
     if (k === '__metadata__') throw new TorchError(`${op}: "__metadata__" is reserved and cannot name a tensor`);
     if (!(v instanceof Tensor)) throw new TorchError(`${op}: the value of "${k}" is not a Tensor`);
+    // (the safetensors format holds strided tensors only: safetensors' torch.py refuses a sparse one so)
+    if (v.isSparse) {
+      throw new TorchError(
+        `${op}: You are trying to save a sparse tensor: \`${k}\` which this library does not support. You can make it a dense tensor before saving with \`.toDense()\` but be aware this might make a much larger file than needed.`,
+      );
+    }
   }
   return entries;
 }

@@ -1,0 +1,70 @@
+"""Autograd through sparse COO construction and to_dense (PyTorch 1.13): values -> sparse_coo_tensor
+-> to_dense -> a weighted sum, the gradient of the values (each entry gets the gradient at its
+index, duplicates each the whole of it) and the Node names; the same through `* 2.5`."""
+import torch
+from _common import values, write
+
+torch.manual_seed(0)
+i = torch.tensor([[2, 0, 2, 1, 0], [0, 1, 0, 1, 2]])
+v = torch.randn(5, 2, dtype=torch.float64, requires_grad=True)
+W = torch.randn(3, 3, 2, dtype=torch.float64)
+s = torch.sparse_coo_tensor(i, v, (3, 3, 2))
+d = s.to_dense()
+(d * W).sum().backward()
+out = {
+    'indices': i.tolist(), 'values': values(v), 'weight': values(W),
+    'grad': values(v.grad),
+    'names': [type(s.grad_fn).__name__, type(d.grad_fn).__name__],
+    'requires_grad': s.requires_grad,
+}
+# mul by a number in between: MulBackward0 scales the sparse gradient
+v2 = v.detach().clone().requires_grad_(True)
+m = torch.sparse_coo_tensor(i, v2, (3, 3, 2)) * 2.5
+(m.to_dense() * W).sum().backward()
+out['scaled'] = {'grad': values(v2.grad), 'name': type(m.grad_fn).__name__}
+# coalesce then values(): CoalesceBackward0 passes the sparse gradient, ValuesBackward0 makes it
+cv = torch.tensor([1.5, -2., 3., 4.], dtype=torch.float64, requires_grad=True)
+cw = torch.tensor([10., 20., 30.], dtype=torch.float64)
+cc = torch.sparse_coo_tensor(torch.tensor([[2, 0, 2, 1], [0, 1, 0, 1]]), cv, (3, 2)).coalesce()
+cvals = cc.values()
+(cvals * cw).sum().backward()
+out['coalesce_values'] = {'values': values(cv), 'weight': values(cw), 'names': [type(cc.grad_fn).__name__, type(cvals.grad_fn).__name__],
+                          'result': values(cvals), 'grad': values(cv.grad)}
+
+# a sparse leaf (requires_grad=True): to_dense's gradient is sparse, grad.sparse_mask(self.coalesce()),
+# stored as a new sparse tensor over its members (uncoalesced), then summed into by a second backward
+lw = torch.tensor([[1., 2], [3, 4], [5, 6]], dtype=torch.float64)
+leaf = torch.sparse_coo_tensor(torch.tensor([[2, 0, 2, 1], [0, 1, 0, 1]]), torch.tensor([1.5, -2., 3., 4.], dtype=torch.float64), (3, 2), requires_grad=True)
+(leaf.to_dense() * lw).sum().backward()
+g1 = leaf.grad
+out['leaf'] = {'weight': values(lw), 'repr': repr(leaf),
+               'grad1': {'indices': g1._indices().tolist(), 'values': values(g1._values()), 'coalesced': g1.is_coalesced()}}
+(leaf.to_dense() * lw).sum().backward()
+g2 = leaf.grad
+out['leaf']['grad2'] = {'indices': g2._indices().tolist(), 'values': values(g2._values()), 'coalesced': g2.is_coalesced()}
+
+# torch.mm(sparse, dense): dense; the dense input's gradient is sparse^T @ grad; torch.mm
+# refuses a sparse self that requires grad (torch.sparse.mm is the one that differentiates it)
+mi = torch.tensor([[0, 2, 1, 0, 2], [1, 3, 0, 1, 0]])
+mv = torch.randn(5, dtype=torch.float64)
+md = torch.randn(4, 2, dtype=torch.float64, requires_grad=True)
+mw = torch.randn(3, 2, dtype=torch.float64)
+ms = torch.sparse_coo_tensor(mi, mv, (3, 4))
+r = torch.mm(ms, md)
+(r * mw).sum().backward()
+out['mm'] = {'indices': mi.tolist(), 'values': values(mv), 'dense': values(md), 'weight': values(mw), 'result': values(r),
+             'name': type(r.grad_fn).__name__, 'grad_dense': values(md.grad)}
+try:
+    torch.mm(torch.sparse_coo_tensor(mi, mv.clone().requires_grad_(True), (3, 4)), md)
+    raise AssertionError('no error')
+except RuntimeError as ex:
+    out['mm']['error_sparse_grad'] = str(ex).split('\n')[0]
+
+# torch.addmm(dense, sparse, dense, beta, alpha): beta * input + alpha * (sparse @ dense)
+ab = torch.randn(3, 2, dtype=torch.float64, requires_grad=True)
+ad = torch.randn(4, 2, dtype=torch.float64, requires_grad=True)
+ar = torch.addmm(ab, ms, ad, beta=0.5, alpha=2.0)
+(ar * mw).sum().backward()
+out['addmm'] = {'input': values(ab), 'dense': values(ad), 'result': values(ar), 'name': type(ar.grad_fn).__name__,
+                'grad_input': values(ab.grad), 'grad_dense': values(ad.grad)}
+write('sparse_autograd', out)
