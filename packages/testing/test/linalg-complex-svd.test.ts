@@ -113,6 +113,11 @@ describe('complex linalg.svd / svdvals / torch.svd against PyTorch 1.13', () => 
       }
       const full = torch.svd(A, false);
       expect([tag, [full.U.shape, full.S.shape, full.V.shape]]).toEqual([tag, c.torch_svd_shapes]);
+      if (A.numel() > 0) {
+        // torch.svd's V is Vh^H (conjugated): A = U diag(S) V^H
+        const some = torch.svd(A);
+        expectClose(`${tag} torch.svd U diag(S) V^H`, torch.matmul(torch.mul(some.U, some.S.unsqueeze(-2)), some.V.mH), c.A, tol);
+      }
       const noUv = torch.svd(A, true, false);
       expectClose(`${tag} torch.svd compute_uv=False U`, noUv.U, c.torch_svd_no_uv[0], 0);
       expectClose(`${tag} torch.svd compute_uv=False S`, noUv.S, c.torch_svd_no_uv[1], tol);

@@ -60,7 +60,7 @@ export const linalgSvdvals = front('linalg_svdvals(Tensor A, *, str? driver=None
 );
 
 /**
- * torch.svd, the old API: V rather than Vh (a view, Vh^T); `some=false` the full
+ * torch.svd, the old API: V rather than Vh (a view, Vh^H); `some=false` the full
  * decomposition; `computeUv=false` U and V of zeros ([..., m, m], [..., n, n]), as PyTorch's.
  */
 export const svd = front('svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)').run(
@@ -69,7 +69,7 @@ export const svd = front('svd(Tensor self, bool some=True, bool compute_uv=True)
       if (A.dim() < 2) throw new ShapeError(`linalg.svd: input should have at least 2 dimensions, but has ${A.dim()} dimensions instead`);
       if (computeUv) {
         const [U, S, Vh] = svdTensors(A, !some, true, null);
-        return named(['U', 'S', 'V'], [U, S, mT(Vh)]);
+        return named(['U', 'S', 'V'], [U, S, Vh.mH]);
       }
       const S = svdvalsOf(A);
       const [m, n] = A.shape.slice(-2);
