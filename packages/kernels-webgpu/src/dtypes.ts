@@ -135,9 +135,9 @@ export const webgpuDtypes = {
   solveTriangularComplex: F32,
   choleskyComplex: F32,
   eighComplex: F32,
-  // no complex QR kernels yet (core's Note [Complex linalg primitives]): the table opts out
-  geqrfComplex: [],
-  householderProductComplex: [],
+  // Note [WebGPU complex QR]: complex64 as float32 pairs
+  geqrfComplex: F32,
+  householderProductComplex: F32,
   standardGammaGrad: F32,
   randomFill: WITH_I64_F16_BF16,
   bernoulliTensor: WITH_I64_F16_BF16,
