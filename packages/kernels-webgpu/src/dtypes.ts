@@ -135,9 +135,9 @@ export const webgpuDtypes = {
   solveTriangularComplex: F32,
   choleskyComplex: F32,
   eighComplex: F32,
-  // no complex QR kernels yet (core's Note [Complex linalg primitives]): the table opts out
-  geqrfComplex: [],
-  householderProductComplex: [],
+  // Note [WebGPU complex QR]: complex64 as float32 pairs
+  geqrfComplex: F32,
+  householderProductComplex: F32,
   // no complex SVD kernel yet (core's Note [Complex SVD]): the table opts out
   svdComplex: [],
   // no complex eig kernel yet (core's Note [The eig primitive]): the table opts out

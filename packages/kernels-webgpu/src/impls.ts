@@ -19,6 +19,7 @@ import { svdImpls } from './kernels/linalg-svd';
 import { eigImpls } from './kernels/linalg-eig';
 import { linalgQrImpls } from './kernels/linalg-qr';
 import { linalgComplexImpls } from './kernels/linalg-complex';
+import { linalgComplexQrImpls } from './kernels/linalg-complex-qr';
 import { gammaImpls } from './kernels/gamma';
 import { samplerImpls } from './kernels/samplers';
 import { fftImpls } from './kernels/fft';
@@ -56,9 +57,8 @@ export const webgpuImpls = {
   addmm: notImplemented('WebGPU composes mm and add (Note [Fused addmm])'),
   // complex64 linalg (Note [WebGPU complex LU, Cholesky, triangular solves and eigh])
   ...linalgComplexImpls,
-  // complex QR (core's Note [Complex linalg primitives]): no WGSL kernels yet
-  geqrfComplex: notImplemented('no complex QR kernels on WebGPU'),
-  householderProductComplex: notImplemented('no complex QR kernels on WebGPU'),
+  // complex64 QR (Note [WebGPU complex QR])
+  ...linalgComplexQrImpls,
   // complex SVD (core's Note [Complex SVD]): no WGSL kernel yet
   svdComplex: notImplemented('no complex SVD kernel on WebGPU'),
   eigComplex: notImplemented('no complex eig kernel on WebGPU'),

@@ -395,9 +395,6 @@ export function webgpuXfails(table: readonly OpInfo[], allOps: readonly OpInfo[]
  */
 export const GRAD_XFAILS_WEBGPU: Readonly<Record<string, string>> = {
   'maskedSelect/c-basic complex128': "the complex kernel selects each part with the synchronous masked_select, whose size WebGPU cannot read synchronously (maskedSelectAsync of a complex tensor is not written yet)",
-  'linalgQr/c-tall complex128': 'complex QR has no WebGPU kernel yet (geqrf and householder_product raise the no-kernel error there)',
-  'linalgQr/c-wide complex128': 'complex QR has no WebGPU kernel yet (geqrf and householder_product raise the no-kernel error there)',
-  'linalgHouseholderProduct/c-tall complex128': 'complex QR has no WebGPU kernel yet (geqrf and householder_product raise the no-kernel error there)',
   'linalgSvdvals/c-tall complex128': 'complex SVD has no WebGPU kernel yet (_linalg_svd raises the no-kernel error there: core Note [Complex SVD])',
   'linalgSvdvals/c-wide complex128': 'complex SVD has no WebGPU kernel yet (_linalg_svd raises the no-kernel error there: core Note [Complex SVD])',
   'linalgPinv/c-tall complex128': 'complex SVD has no WebGPU kernel yet (_linalg_svd raises the no-kernel error there: core Note [Complex SVD])',

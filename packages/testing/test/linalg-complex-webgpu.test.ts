@@ -8,6 +8,10 @@
  * eigh's A V = V diag(w), V^H V = I for both triangles, and of a 16 x 16 matrix; a batch of 70 (two workgroups) against
  * the CPU, at a storage offset, for every kernel and for solve / inv (which now factor the
  * complex matrix, not its real embedding); info and complex128's DTypeError.
+ * The complex QR family (Note [WebGPU complex QR]): geqrf, householder_product and qr in
+ * every mode on the complex64 rows of goldens/linalg_complex_qr.json (tall, wide, batched,
+ * zero column, empty), and a batch of 70 tall and wide matrices at a storage offset against
+ * the CPU.
  * (The OpInfo sweep does not run complex cases on WebGPU: test/ops-webgpu-suite.ts.)
  */
 import { readFileSync } from 'node:fs';
@@ -35,6 +39,19 @@ const golden = JSON.parse(readFileSync(new URL('../goldens/linalg_complex.json',
   factor: Factor[];
   cholesky_ex: { A: Pairs; info: number[]; message: string };
 };
+
+interface QrCase {
+  id: string;
+  dtype: 'complex64' | 'complex128';
+  cond: number;
+  A: Pairs;
+  geqrf: [Pairs, Pairs];
+  reduced: [Pairs, Pairs];
+  complete: [Pairs, Pairs];
+  r: [Pairs, Pairs];
+  householder: Pairs | null;
+}
+const qrGolden = JSON.parse(readFileSync(new URL('../goldens/linalg_complex_qr.json', import.meta.url), 'utf8')) as { cases: QrCase[] };
 
 const L = torch.linalg;
 const complex64Of = (p: Pairs): Tensor => torch.viewAsComplex(torch.tensor(p.values, { dtype: 'float32' }).reshape([...p.shape, 2]));
@@ -185,6 +202,51 @@ describe.skipIf(!ready)('complex64 linalg on WebGPU', () => {
     for (const f of [() => L.luFactor(d), () => L.cholesky(d), () => L.eigh(d), () => L.solveTriangular(d, d, { upper: true })]) {
       expect(f).toThrow(torch.DTypeError);
       expect(f).toThrow(/'complex128' on webgpu/);
+    }
+  });
+  it('complex QR (geqrf, householder_product, qr in every mode) against PyTorch 1.13', async () => {
+    const rows = qrGolden.cases.filter((c) => c.dtype === 'complex64');
+    expect(rows.length).toBe(7);
+    for (const c of rows) {
+      const A = await complex64Of(c.A).toAsync('webgpu');
+      const n = Math.max(4, ...c.A.shape.slice(-2));
+      const close = async (what: string, o: Tensor, e: Pairs) => {
+        expect([c.id, what, o.device.type, o.dtype, o.shape]).toEqual([c.id, what, 'webgpu', 'complex64', e.shape]);
+        const tol = 1.2e-7 * 8 * n * Math.max(1, c.cond) * scaleOf(e.values);
+        expect([c.id, what, maxAbsDiff(await host(o), e.values) <= tol]).toEqual([c.id, what, true]);
+      };
+      const { a, tau } = torch.geqrf(A);
+      await close('geqrf a', a, c.geqrf[0]);
+      await close('geqrf tau', tau, c.geqrf[1]);
+      for (const mode of ['reduced', 'complete', 'r'] as const) {
+        const { Q, R } = L.qr(A, mode);
+        await close(`qr ${mode} Q`, Q, c[mode][0]);
+        await close(`qr ${mode} R`, R, c[mode][1]);
+      }
+      if (c.householder) await close('householder_product', L.householderProduct(a, tau), c.householder);
+    }
+  });
+
+  it('complex QR: a batch of 70 (two workgroups) at a storage offset, tall and wide, equals the CPU', async () => {
+    const g = new torch.Generator().manualSeed(23);
+    for (const [m, n] of [[6, 4], [3, 5]]) {
+      const raw = torch.viewAsComplex(torch.randn([71, m, n, 2], { generator: g }));
+      const A = raw.narrow(0, 1, 70);
+      const a = (await raw.toAsync('webgpu')).narrow(0, 1, 70);
+      const want = [...torch.geqrf(A), ...L.qr(A, 'complete')];
+      const got = [...torch.geqrf(a), ...L.qr(a, 'complete')];
+      if (m >= n) {
+        const [qa, qt] = torch.geqrf(A);
+        const [ga, gt] = torch.geqrf(a);
+        want.push(L.householderProduct(qa, qt));
+        got.push(L.householderProduct(ga, gt));
+      }
+      for (const [i, o] of got.entries()) {
+        const w = await host(want[i]);
+        // (random Gaussian matrices this small: condition numbers well below 100)
+        const tol = 1.2e-7 * 8 * Math.max(m, n) * 100 * scaleOf(w);
+        expect([m, n, i, maxAbsDiff(await host(o), w) <= tol]).toEqual([m, n, i, true]);
+      }
     }
   });
 });

@@ -34,7 +34,7 @@ const WG = 64;
 const PARAM_WORDS = 8;
 
 /** Complex arithmetic on vec2<f32> (re, im). */
-const COMPLEX = [
+export const COMPLEX = [
   'fn cmul(x: vec2<f32>, y: vec2<f32>) -> vec2<f32> { return vec2<f32>(x.x * y.x - x.y * y.y, x.x * y.y + x.y * y.x); }',
   'fn cconj(x: vec2<f32>) -> vec2<f32> { return vec2<f32>(x.x, -x.y); }',
   // x / y with y scaled by its larger part (|y|^2 of a large y would overflow float32)
@@ -47,7 +47,7 @@ const COMPLEX = [
 ];
 
 /** Loads and stores of complex elements of the module-scope buffer `name`. */
-function access(name: string): string[] {
+export function access(name: string): string[] {
   return [
     `fn ${name}_get(k: u32) -> vec2<f32> { return vec2<f32>(${name}[k], ${name}[k + 1u]); }`,
     `fn ${name}_set(k: u32, z: vec2<f32>) { ${name}[k] = z.x; ${name}[k + 1u] = z.y; }`,
@@ -267,7 +267,7 @@ const EIGH = [
 ].join('\n');
 
 /** [batch, m, n] of a parts tensor [..., m, n, 2]. */
-function dims(t: TensorImpl): [number, number, number] {
+export function dims(t: TensorImpl): [number, number, number] {
   const s = t.sizes;
   const m = s[s.length - 3];
   const n = s[s.length - 2];
@@ -275,11 +275,11 @@ function dims(t: TensorImpl): [number, number, number] {
 }
 
 /** complex64 only: the parts of a complex128 matrix are float64, which WGSL lacks. */
-function requireComplex64(op: string, t: TensorImpl): void {
+export function requireComplex64(op: string, t: TensorImpl): void {
   if (t.dtype !== 'float32') throw new DTypeError(`${op}: "${op}" not implemented for '${t.dtype === 'float64' ? 'complex128' : t.dtype}' on webgpu`);
 }
 
-function launch(op: string, source: string, tensors: readonly TensorImpl[], words: readonly number[], batch: number): void {
+export function launch(op: string, source: string, tensors: readonly TensorImpl[], words: readonly number[], batch: number): void {
   if (batch === 0) return;
   const params = new Uint32Array(PARAM_WORDS);
   params.set(words);
