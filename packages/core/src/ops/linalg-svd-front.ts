@@ -15,7 +15,7 @@ import { callFunctional, unwrapTensor } from './call';
 import { nanToNum } from './logical';
 import { where } from './pointwise';
 import { narrow } from './shape-ops';
-import { transpose, unsqueeze } from './views';
+import { unsqueeze } from './views';
 import { named } from './named-tuple';
 import { BACKEND_KEYS, DispatchKey } from '../dispatch/dispatch-key';
 import { FALLTHROUGH, registerKernel, registerOperator } from '../dispatch/dispatcher';
@@ -44,7 +44,6 @@ const LINALG = { method: false, namespaces: ['linalg'] } as const;
 export type SvdResult = [Tensor, Tensor, Tensor] & { readonly U: Tensor; readonly S: Tensor; readonly Vh: Tensor };
 export type TorchSvdResult = [Tensor, Tensor, Tensor] & { readonly U: Tensor; readonly S: Tensor; readonly V: Tensor };
 
-const mT = (t: Tensor): Tensor => transpose(t, -2, -1);
 
 // ---- svd ----
 
