@@ -3,7 +3,7 @@
  * scripts/goldens/func_more.py): vmap of transposed convolutions by batching rule (input,
  * weight and bias batched, grouped), as_strided and in-place writes through views of batched
  * tensors, functorch's errors for out= forms and dynamic shapes; forward-mode AD under
- * noGrad (core Note [noGrad keeps forward AD]); reverse-over-forward (Note
+ * noGrad, entered inside or outside the dual level (autograd Note [noGrad keeps forward AD]); reverse-over-forward (Note
  * [Reverse-over-forward]): grad of a function that calls jvp, by primal and by tangent, and
  * autograd.grad of an unpacked tangent.
  */
@@ -200,6 +200,43 @@ describe('forward-mode AD under noGrad and reverse-over-forward (PyTorch goldens
       close(r3, c.enable_grad_value);
       close(fa.unpackDual(r3).tangent, c.enable_grad_tangent);
     });
+  });
+
+  it('propagates tangents in a dual level entered inside noGrad, in both scope forms', () => {
+    const c = G.no_grad!;
+    const o = G.no_grad_outer!;
+    const q = t(c.q).requiresGrad_();
+    const body = (): void => {
+      const d = fa.makeDual(t(c.p), t(c.v));
+      close(fa.unpackDual(d.sin().mul(d)).tangent, o.sin_mul);
+      const dq = fa.makeDual(q, t(c.v));
+      const r2 = dq.mul(dq).tanh().sum();
+      expect(r2.requiresGrad).toBe(o.tanh_sum_requires_grad);
+      close(fa.unpackDual(r2).tangent, o.tanh_sum);
+      expect(torch.isGradEnabled()).toBe(false);
+      const r3 = torch.enableGrad(() => {
+        const dq2 = fa.makeDual(q, t(c.v));
+        return dq2.mul(dq2).tanh().sum();
+      });
+      expect(r3.requiresGrad).toBe(o.enable_grad_requires_grad);
+      close(fa.unpackDual(r3).tangent, o.enable_grad_tangent);
+    };
+    torch.noGrad(() => {
+      fa.dualLevel(body);
+      expect(torch.isGradEnabled()).toBe(o.grad_enabled_after);
+      expect(q.mul(2).requiresGrad).toBe(o.after_requires_grad);
+    });
+    {
+      using _ng = torch.noGrad();
+      {
+        using _dl = fa.dualLevel();
+        body();
+      }
+      expect(torch.isGradEnabled()).toBe(o.grad_enabled_after);
+      expect(q.mul(2).requiresGrad).toBe(o.after_requires_grad);
+    }
+    expect(torch.isGradEnabled()).toBe(true);
+    expect(q.mul(2).requiresGrad).toBe(true);
   });
 
   it('differentiates through jvp: grad by the primal and by the tangent, a closure, an unpacked tangent', () => {
