@@ -95,6 +95,14 @@ describe('vmap batching rules (functorch goldens)', () => {
     const m = x.select(0, 0).gt(3);
     const r = vmap((a: Tensor) => torch.maskedSelect(a, m))(x);
     expect(r.shape).toEqual([3, 4]);
+    // a batched table bounds-checks each sample's rows, with embedding's own error
+    const table = torch.zeros([3, 6, 2], { dtype: 'float64' });
+    for (const ids of [[6], [-1]]) {
+      const want = thrownMessage(() => F.embedding(torch.tensor(ids), table.select(0, 1)));
+      expect(want).toBe('embedding: index out of range in self');
+      expect(() => vmap((w: Tensor) => F.embedding(torch.tensor(ids), w))(table)).toThrow(torch.IndexError);
+      expect(thrownMessage(() => vmap((w: Tensor) => F.embedding(torch.tensor(ids), w))(table))).toBe(want);
+    }
   });
 });
 
@@ -158,6 +166,25 @@ describe('batching rules equal the loop over samples in the cases the OpInfo swe
         const fm = (a: Tensor) => a.clone().maskedFill_(mask, -1);
         check(vmap(f)(base), loop(3, (k) => f(base.select(0, k))));
         check(vmap(fm)(x), loop(3, (k) => fm(x.select(0, k))));
+      }],
+      ['embedding with a batched table, searchsorted with batched sequences, masked_select with an unbatched mask', () => {
+        const table = r(3, 6, 4);
+        const ids = torch.tensor([[5, 0, 2], [1, 1, 4]], { dtype: 'int64' });
+        const idsB = torch.tensor([[[5, 0], [2, 3]], [[1, 1], [4, 0]], [[0, 5], [3, 3]]], { dtype: 'int64' });
+        check(vmap((w: Tensor) => F.embedding(ids, w))(table), loop(3, (k) => F.embedding(ids, table.select(0, k))));
+        check(vmap((w: Tensor, i: Tensor) => F.embedding(i, w))(table, idsB), loop(3, (k) => F.embedding(idsB.select(0, k), table.select(0, k))));
+        const seq1 = r(3, 5).sort().values;
+        const seq2 = r(3, 2, 5).sort().values;
+        const vals = r(3, 2, 3);
+        check(vmap((q: Tensor, v: Tensor) => torch.searchsorted(q, v))(seq1, vals).double(), loop(3, (k) => torch.searchsorted(seq1.select(0, k), vals.select(0, k))).double());
+        check(vmap((q: Tensor) => torch.searchsorted(q, vals.select(0, 0), { right: true }))(seq1).double(), loop(3, (k) => torch.searchsorted(seq1.select(0, k), vals.select(0, 0), { right: true })).double());
+        check(vmap((q: Tensor, v: Tensor) => torch.searchsorted(q, v))(seq2, vals).double(), loop(3, (k) => torch.searchsorted(seq2.select(0, k), vals.select(0, k))).double());
+        check(vmap((q: Tensor) => torch.searchsorted(q, vals.select(0, 1)))(seq2).double(), loop(3, (k) => torch.searchsorted(seq2.select(0, k), vals.select(0, 1))).double());
+        const mask = r(4, 1).gt(0).logicalOr(torch.tensor([true, false, false, true, false]));
+        check(vmap((a: Tensor) => torch.maskedSelect(a, mask))(x), loop(3, (k) => torch.maskedSelect(x.select(0, k), mask)));
+        const wide = r(2, 1, 5).gt(0);
+        const col = r(3, 4, 1);
+        check(vmap((a: Tensor) => torch.maskedSelect(a, wide))(col), loop(3, (k) => torch.maskedSelect(col.select(0, k), wide)));
       }],
     ];
     const looped = traceBatchedFallback(() => {
