@@ -62,7 +62,7 @@ const STILL_LOOPED = [
   'index_fill_.int_Scalar', // a batched index, or an unbatched self (functorch loops)
   'index_put_.packed',
   'masked_scatter_', // each sample consumes its source in its own order (functorch loops)
-  'native_batch_norm',
+  'native_batch_norm', // batched running stats (training without running stats has a rule)
   'take', // (functorch loops)
 ];
 

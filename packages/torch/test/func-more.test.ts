@@ -167,6 +167,21 @@ describe('batching rules equal the loop over samples in the cases the OpInfo swe
         check(vmap(f)(base), loop(3, (k) => f(base.select(0, k))));
         check(vmap(fm)(x), loop(3, (k) => fm(x.select(0, k))));
       }],
+      ['training batch norm without running stats: weight and bias batched or not, 2-D to 4-D input', () => {
+        const [w, b, wb, bb] = [r(4), r(4), r(3, 4), r(3, 4)];
+        const x2 = r(3, 5, 4);
+        const x4 = x.reshape([3, 2, 4, 5]).mul(2).add(1);
+        for (const xs of [x2, x4]) {
+          const plain = (a: Tensor) => F.batchNorm(a, null, null, { training: true, eps: 1e-3 });
+          check(vmap(plain)(xs), loop(3, (k) => plain(xs.select(0, k))));
+          const affine = (a: Tensor) => F.batchNorm(a, null, null, { weight: w, bias: b, training: true });
+          check(vmap(affine)(xs), loop(3, (k) => affine(xs.select(0, k))));
+          const per = (a: Tensor, wi: Tensor, bi: Tensor) => F.batchNorm(a, null, null, { weight: wi, bias: bi, training: true });
+          check(vmap(per)(xs, wb, bb), loop(3, (k) => per(xs.select(0, k), wb.select(0, k), bb.select(0, k))));
+          // (the batch at another dim of the input)
+          check(vmap(affine, { inDims: 1 })(xs.movedim(0, 1)), loop(3, (k) => affine(xs.select(0, k))));
+        }
+      }],
       ['embedding with a batched table, searchsorted with batched sequences, masked_select with an unbatched mask', () => {
         const table = r(3, 6, 4);
         const ids = torch.tensor([[5, 0, 2], [1, 1, 4]], { dtype: 'int64' });
