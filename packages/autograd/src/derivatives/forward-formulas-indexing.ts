@@ -6,7 +6,7 @@
  * An in-place op's missing `self` tangent counts as zeros (`self` before the op has no
  * tangent of its own but its written elements get one), a missing source tangent likewise.
  */
-import { TensorImpl, Tensor, callBoxed, getOperator, zerosLike } from '@torch-ts/core';
+import { AutogradError, TensorImpl, Tensor, callBoxed, getOperator, zerosLike } from '@torch-ts/core';
 import type { ForwardContext } from '../derivative';
 
 type Formula = (ctx: ForwardContext) => readonly (Tensor | null)[] | null;
@@ -18,7 +18,7 @@ const call = (name: string, args: unknown[]): Tensor => new Tensor(callBoxed(get
 /** A single tensor argument (throws if the schema slot holds none: a formula bug). */
 function tensorAt(ctx: ForwardContext, i: number): Tensor {
   const a: Arg = ctx.tensorArgs[i] ?? null;
-  if (!(a instanceof Tensor)) throw new Error(`forward formula: argument ${i} is not a tensor`);
+  if (!(a instanceof Tensor)) throw new AutogradError(`forward formula: internal error: argument ${i} is not a tensor`);
   return a;
 }
 
