@@ -77,6 +77,12 @@ export interface ForwardContext<A extends readonly unknown[] = readonly unknown[
   /** The op's outputs. */
   readonly results: readonly Tensor[];
   readonly args: Readonly<A>;
+  /**
+   * Every schema argument's tensors, detached, the non-differentiable ones (indices, masks)
+   * included: a tensor argument as a Tensor, a tensor list as a list (null entries kept),
+   * anything else null. An in-place op's `self` is its value before the op.
+   */
+  readonly tensorArgs: readonly (Tensor | readonly (Tensor | null)[] | null)[];
 }
 
 /**

@@ -23,12 +23,22 @@ import { ensureMeta, metaOf, type AutogradMeta } from './autograd-meta';
  * `createGraph` on dual inputs, giving Hessian-vector products) works too: the backward
  * formulas' ops are ordinary ops on dual tensors. Forward AD runs in the Autograd kernels,
  * which `noGrad` inside a dual level keeps running, for the tangents only (Note [noGrad
- * keeps forward AD] in grad-mode.ts); a `noGrad` entered before the dual level skips them.
+ * keeps forward AD] in grad-mode.ts), and a `noGrad` entered before the dual level too: the
+ * level's entry switches it to the same mode (`enterHook`, set by grad-mode.ts, which imports
+ * this file) until the level exits.
  */
 let level = -1;
 /** >0 while a JVP is being computed: its inner ops compute no tangents of their own. */
 let suppressed = 0;
 const duals = new Set<AutogradMeta>();
+/** Run at a level's entry; its guard is disposed at the level's exit (Note [noGrad keeps forward AD]). */
+let enterHook: (() => Disposable | null) | null = null;
+let exitGuard: Disposable | null = null;
+
+/** Registers the hook run at each dual level's entry (grad-mode.ts's `noGradSwitchForDualLevel`). */
+export function setDualLevelEnterHook(hook: () => Disposable | null): void {
+  enterHook = hook;
+}
 
 /** Whether a dual level is active (Note [noGrad keeps forward AD]). */
 export function forwardLevelActive(): boolean {
@@ -65,6 +75,7 @@ export function withoutForward<T>(fn: () => T): T {
 export function enterDualLevel(): number {
   if (level >= 0) throw new AutogradError('enterDualLevel: Nested forward mode AD is not supported at the moment');
   level = 0;
+  exitGuard = enterHook?.() ?? null;
   return level;
 }
 
@@ -76,6 +87,9 @@ export function exitDualLevel(options?: { level?: number }): void {
   for (const m of duals) m.setFwGrad(null);
   duals.clear();
   level = -1;
+  const g = exitGuard;
+  exitGuard = null;
+  g?.[Symbol.dispose]();
 }
 
 class DualLevelGuard implements Disposable {

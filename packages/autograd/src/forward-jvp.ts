@@ -127,6 +127,11 @@ function jvpFromBackward(c: JvpCall, tangents: readonly (TensorImpl | null)[], o
             primals: c.inputs.map((t, i) => (i === 0 && c.selfBefore ? detached(c.selfBefore) : t ? detached(t) : null)),
             results: outs.map(detached),
             args: c.nodeArgs,
+            tensorArgs: c.args.map((a, i) => {
+              if (a instanceof TensorImpl) return detached(i === 0 && c.selfBefore ? c.selfBefore : a);
+              if (Array.isArray(a) && a.some((x) => x instanceof TensorImpl)) return a.map((x) => (x instanceof TensorImpl ? detached(x) : null));
+              return null;
+            }),
           });
           if (own) return [...own];
         }

@@ -114,6 +114,49 @@ describe('forwardAd', () => {
   });
 });
 
+describe('forward AD of the indexing ops (explicit JVP formulas, autograd forward-formulas-indexing.ts)', () => {
+  it('gives tangents equal to central differences, index and mask arguments used, a missing self or source tangent as zeros', () => {
+    // each op is affine in its float inputs, so central differences are exact up to rounding
+    const x = ramp([3, 4], -1.2, 0.9);
+    const v = ramp([3, 4], 0.4, -0.7);
+    const src = ramp([3, 2], 0.3, 1.5);
+    const w = ramp([3, 2], -0.6, 0.2);
+    const rows = torch.tensor([2, 0], { dtype: 'int64' });
+    const ix = torch.tensor([[0, 3], [1, 1], [2, 0]], { dtype: 'int64' });
+    const mask = torch.tensor([[true, false, false, true], [false, false, true, false], [true, true, false, false]]);
+    const cases: [string, (a: Tensor, b: Tensor) => Tensor][] = [
+      ['index', (a) => a.index(rows, torch.tensor([3, 1], { dtype: 'int64' }))],
+      ['gather', (a) => torch.gather(a, 1, ix)],
+      ['indexSelect', (a) => torch.indexSelect(a, 1, torch.tensor([3, 0, 3], { dtype: 'int64' }))],
+      ['take', (a) => torch.take(a, ix)],
+      ['embedding', (a) => torch.nn.functional.embedding(torch.tensor([[0, 2], [1, 1]], { dtype: 'int64' }), a)],
+      ['maskedFill_', (a) => a.clone().maskedFill_(mask, 2.5)],
+      ['scatter_', (a, b) => a.clone().scatter_(1, ix, b)],
+      ['scatterAdd_', (a, b) => a.clone().scatterAdd_(1, ix, b)],
+      ['indexAdd_', (a, b) => a.clone().indexAdd_(1, torch.tensor([1, 3], { dtype: 'int64' }), b, { alpha: 0.5 })],
+      ['indexPut_', (a, b) => a.clone().indexPut_([torch.tensor([0, 2, 1], { dtype: 'int64' })], b.select(1, 0).unsqueeze(1), { accumulate: true })],
+    ];
+    const zero = (t: Tensor) => t.mul(0);
+    for (const [name, f] of cases) {
+      // both tangents, self's only, the source's only (where there is a source)
+      const combos = f.length === 2 ? [[true, true], [true, false], [false, true]] : [[true, false]];
+      for (const [selfDual, srcDual] of combos) {
+        const [tv, tw] = [selfDual ? v : zero(v), srcDual ? w : zero(w)];
+        const got = fa.dualLevel(() => {
+          const a = selfDual ? fa.makeDual(x, v) : x;
+          const b = srcDual ? fa.makeDual(src, w) : src;
+          return fa.unpackDual(f(a, b)).tangent?.clone() ?? null;
+        });
+        const fd = f(x.add(tv), src.add(tw)).sub(f(x.sub(tv), src.sub(tw))).div(2);
+        expect(got, `${name}`).not.toBeNull();
+        expect(got!.shape, name).toEqual(fd.shape);
+        const err = got!.sub(fd).abs().max().item() as number;
+        expect(err, `${name}: tangent differs from central differences by ${err}`).toBeLessThan(1e-12);
+      }
+    }
+  });
+});
+
 describe('autograd.functional', () => {
   it('jacobian and hessian match PyTorch in both strategies', () => {
     const j2 = AF.jacobian(f2, [x23(), y32()]) as Tensor[];

@@ -3,7 +3,7 @@
  * scripts/goldens/func_more.py): vmap of transposed convolutions by batching rule (input,
  * weight and bias batched, grouped), as_strided and in-place writes through views of batched
  * tensors, functorch's errors for out= forms and dynamic shapes; forward-mode AD under
- * noGrad (core Note [noGrad keeps forward AD]); reverse-over-forward (Note
+ * noGrad, entered inside or outside the dual level (autograd Note [noGrad keeps forward AD]); reverse-over-forward (Note
  * [Reverse-over-forward]): grad of a function that calls jvp, by primal and by tangent, and
  * autograd.grad of an unpacked tangent.
  */
@@ -95,6 +95,14 @@ describe('vmap batching rules (functorch goldens)', () => {
     const m = x.select(0, 0).gt(3);
     const r = vmap((a: Tensor) => torch.maskedSelect(a, m))(x);
     expect(r.shape).toEqual([3, 4]);
+    // a batched table bounds-checks each sample's rows, with embedding's own error
+    const table = torch.zeros([3, 6, 2], { dtype: 'float64' });
+    for (const ids of [[6], [-1]]) {
+      const want = thrownMessage(() => F.embedding(torch.tensor(ids), table.select(0, 1)));
+      expect(want).toBe('embedding: index out of range in self');
+      expect(() => vmap((w: Tensor) => F.embedding(torch.tensor(ids), w))(table)).toThrow(torch.IndexError);
+      expect(thrownMessage(() => vmap((w: Tensor) => F.embedding(torch.tensor(ids), w))(table))).toBe(want);
+    }
   });
 });
 
@@ -159,6 +167,40 @@ describe('batching rules equal the loop over samples in the cases the OpInfo swe
         check(vmap(f)(base), loop(3, (k) => f(base.select(0, k))));
         check(vmap(fm)(x), loop(3, (k) => fm(x.select(0, k))));
       }],
+      ['training batch norm without running stats: weight and bias batched or not, 2-D to 4-D input', () => {
+        const [w, b, wb, bb] = [r(4), r(4), r(3, 4), r(3, 4)];
+        const x2 = r(3, 5, 4);
+        const x4 = x.reshape([3, 2, 4, 5]).mul(2).add(1);
+        for (const xs of [x2, x4]) {
+          const plain = (a: Tensor) => F.batchNorm(a, null, null, { training: true, eps: 1e-3 });
+          check(vmap(plain)(xs), loop(3, (k) => plain(xs.select(0, k))));
+          const affine = (a: Tensor) => F.batchNorm(a, null, null, { weight: w, bias: b, training: true });
+          check(vmap(affine)(xs), loop(3, (k) => affine(xs.select(0, k))));
+          const per = (a: Tensor, wi: Tensor, bi: Tensor) => F.batchNorm(a, null, null, { weight: wi, bias: bi, training: true });
+          check(vmap(per)(xs, wb, bb), loop(3, (k) => per(xs.select(0, k), wb.select(0, k), bb.select(0, k))));
+          // (the batch at another dim of the input)
+          check(vmap(affine, { inDims: 1 })(xs.movedim(0, 1)), loop(3, (k) => affine(xs.select(0, k))));
+        }
+      }],
+      ['embedding with a batched table, searchsorted with batched sequences, masked_select with an unbatched mask', () => {
+        const table = r(3, 6, 4);
+        const ids = torch.tensor([[5, 0, 2], [1, 1, 4]], { dtype: 'int64' });
+        const idsB = torch.tensor([[[5, 0], [2, 3]], [[1, 1], [4, 0]], [[0, 5], [3, 3]]], { dtype: 'int64' });
+        check(vmap((w: Tensor) => F.embedding(ids, w))(table), loop(3, (k) => F.embedding(ids, table.select(0, k))));
+        check(vmap((w: Tensor, i: Tensor) => F.embedding(i, w))(table, idsB), loop(3, (k) => F.embedding(idsB.select(0, k), table.select(0, k))));
+        const seq1 = r(3, 5).sort().values;
+        const seq2 = r(3, 2, 5).sort().values;
+        const vals = r(3, 2, 3);
+        check(vmap((q: Tensor, v: Tensor) => torch.searchsorted(q, v))(seq1, vals).double(), loop(3, (k) => torch.searchsorted(seq1.select(0, k), vals.select(0, k))).double());
+        check(vmap((q: Tensor) => torch.searchsorted(q, vals.select(0, 0), { right: true }))(seq1).double(), loop(3, (k) => torch.searchsorted(seq1.select(0, k), vals.select(0, 0), { right: true })).double());
+        check(vmap((q: Tensor, v: Tensor) => torch.searchsorted(q, v))(seq2, vals).double(), loop(3, (k) => torch.searchsorted(seq2.select(0, k), vals.select(0, k))).double());
+        check(vmap((q: Tensor) => torch.searchsorted(q, vals.select(0, 1)))(seq2).double(), loop(3, (k) => torch.searchsorted(seq2.select(0, k), vals.select(0, 1))).double());
+        const mask = r(4, 1).gt(0).logicalOr(torch.tensor([true, false, false, true, false]));
+        check(vmap((a: Tensor) => torch.maskedSelect(a, mask))(x), loop(3, (k) => torch.maskedSelect(x.select(0, k), mask)));
+        const wide = r(2, 1, 5).gt(0);
+        const col = r(3, 4, 1);
+        check(vmap((a: Tensor) => torch.maskedSelect(a, wide))(col), loop(3, (k) => torch.maskedSelect(col.select(0, k), wide)));
+      }],
     ];
     const looped = traceBatchedFallback(() => {
       for (const [name, run] of cases) {
@@ -200,6 +242,43 @@ describe('forward-mode AD under noGrad and reverse-over-forward (PyTorch goldens
       close(r3, c.enable_grad_value);
       close(fa.unpackDual(r3).tangent, c.enable_grad_tangent);
     });
+  });
+
+  it('propagates tangents in a dual level entered inside noGrad, in both scope forms', () => {
+    const c = G.no_grad!;
+    const o = G.no_grad_outer!;
+    const q = t(c.q).requiresGrad_();
+    const body = (): void => {
+      const d = fa.makeDual(t(c.p), t(c.v));
+      close(fa.unpackDual(d.sin().mul(d)).tangent, o.sin_mul);
+      const dq = fa.makeDual(q, t(c.v));
+      const r2 = dq.mul(dq).tanh().sum();
+      expect(r2.requiresGrad).toBe(o.tanh_sum_requires_grad);
+      close(fa.unpackDual(r2).tangent, o.tanh_sum);
+      expect(torch.isGradEnabled()).toBe(false);
+      const r3 = torch.enableGrad(() => {
+        const dq2 = fa.makeDual(q, t(c.v));
+        return dq2.mul(dq2).tanh().sum();
+      });
+      expect(r3.requiresGrad).toBe(o.enable_grad_requires_grad);
+      close(fa.unpackDual(r3).tangent, o.enable_grad_tangent);
+    };
+    torch.noGrad(() => {
+      fa.dualLevel(body);
+      expect(torch.isGradEnabled()).toBe(o.grad_enabled_after);
+      expect(q.mul(2).requiresGrad).toBe(o.after_requires_grad);
+    });
+    {
+      using _ng = torch.noGrad();
+      {
+        using _dl = fa.dualLevel();
+        body();
+      }
+      expect(torch.isGradEnabled()).toBe(o.grad_enabled_after);
+      expect(q.mul(2).requiresGrad).toBe(o.after_requires_grad);
+    }
+    expect(torch.isGradEnabled()).toBe(true);
+    expect(q.mul(2).requiresGrad).toBe(true);
   });
 
   it('differentiates through jvp: grad by the primal and by the tangent, a closure, an unpacked tangent', () => {

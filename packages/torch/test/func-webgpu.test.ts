@@ -6,7 +6,9 @@
  * CNN's per-sample gradients (shared weights: the batch folds into conv's N; per-sample
  * weights: into its groups) and a nested vmap, with no per-sample fallback; the rules for
  * transposed convolution, layer norm with a batched weight and as_strided, forward-AD
- * tangents under noGrad, and grad of a function that calls jvp.
+ * tangents under noGrad, and grad of a function that calls jvp; the rules for a batched
+ * embedding table and training batch norm, tangents in a dual level entered under noGrad
+ * through gather's JVP.
  */
 import { describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
@@ -97,6 +99,25 @@ if (ready) {
       await expectClose(tangentOf(p.to('webgpu'), v.to('webgpu')), tangentOf(p, v));
       const rof = (vv: Tensor) => grad((q: Tensor) => (torch.func.jvp((r: Tensor) => r.tanh().mul(r), [q], [vv])[1] as Tensor).sum());
       await expectClose(rof(v.to('webgpu'))(p.to('webgpu')), rof(v)(p));
+    });
+
+    it('rules for a batched embedding table and training batch norm, noGrad before the dual level, an indexing JVP', async () => {
+      torch.manualSeed(6);
+      const table = torch.randn([3, 5, 4]);
+      const ids = torch.tensor([[4, 0], [2, 2]]);
+      const emb = (w: Tensor) => F.embedding(ids.to(w.device), w);
+      await expectClose(vmap(emb)(table.to('webgpu')), vmap(emb)(table));
+      const x = torch.randn([3, 4, 2, 5]);
+      const g = torch.randn([3, 2]);
+      const bn = (xi: Tensor, gi: Tensor) => F.batchNorm(xi, null, null, { weight: gi, training: true });
+      await expectClose(vmap(bn)(x.to('webgpu'), g.to('webgpu')), vmap(bn)(x, g));
+      const fa = torch.autograd.forwardAd;
+      const p = torch.randn([2, 3]);
+      const v = torch.randn([2, 3]);
+      const idx = torch.tensor([[2, 0], [1, 1]]);
+      const outer = (pp: Tensor, vv: Tensor) =>
+        torch.noGrad(() => fa.dualLevel(() => fa.unpackDual(torch.gather(fa.makeDual(pp, vv).exp(), 1, idx.to(pp.device))).tangent!));
+      await expectClose(outer(p.to('webgpu'), v.to('webgpu')), outer(p, v));
     });
   });
 } else {

@@ -6,7 +6,7 @@
  * are they, for the ops a forward-mode Jacobian spends its time in: the holomorphic
  * pointwise functions (`self_t * f'(self)`, so complex inputs need no conjugate), the
  * arithmetic, sums and means, the matrix products, convolution, the vector 2-norm and
- * softmax / log_softmax. A formula
+ * softmax / log_softmax, and the indexing ops (forward-formulas-indexing.ts). A formula
  * returns null where its case is not covered (a rounding `div`, a plain-number operand
  * the formula would have to read from the arguments with another dtype), and the derived
  * JVP runs instead. Tangents are fitted to their output: expanded to its shape (a copy: an
@@ -14,6 +14,7 @@
  */
 import { TensorImpl, Tensor, callBoxed, getOperator } from '@torch-ts/core';
 import type { Derivative, ForwardContext } from '../derivative';
+import { INDEXING_FORMULAS } from './forward-formulas-indexing';
 
 const call = (name: string, args: unknown[]): Tensor => new Tensor(callBoxed(getOperator(name), args.map((a) => (a instanceof Tensor ? a.impl : a))) as TensorImpl);
 
@@ -147,6 +148,7 @@ const FORMULAS: Record<string, Formula> = {
     const zero = call('eq', [y, 0]);
     return [fit(call('where', [zero, mul(y, 0), call('div', [num, y, null])]), y)];
   },
+  ...INDEXING_FORMULAS,
 };
 
 function product(op: 'mm' | 'bmm' | 'mv' | 'dot'): Formula {

@@ -142,9 +142,37 @@ function nllRule(op: 'nll_loss_forward' | 'nll_loss2d_forward') {
 }
 
 /**
+ * Training batch norm without running stats (functorch 1.13's batch norm rule): each sample
+ * normalises its channels over its own N and spatial dims, so the batch folds into the
+ * channels, (N, B*C, ...), one call without affine parameters gives every sample's statistics,
+ * and the weight and bias (batched or not) apply after, per channel.
+ */
+function trainingBatchNormRule(h: OperatorHandle) {
+  return (c: RuleCall): RuleResult[] => {
+    const x = moveBdimToFront(c.s, atLevel(c.args[0], c.level)!);
+    const [b, n, ch] = [c.size, x.sizes[1]!, x.sizes[2]!];
+    const spatial = x.sizes.slice(3);
+    const nb = c.s.call('permute', [x, [1, 0, ...Array.from({ length: x.dim - 2 }, (_, i) => i + 2)]]);
+    const folded = c.s.call('reshape', [nb, [n, b * ch, ...spatial]]);
+    const [out, mean, invstd] = c.s.callMulti(h, [folded, null, null, null, null, true, c.args[6], c.args[7]]);
+    let r = c.s.call('reshape', [out, [n, b, ch, ...spatial]]);
+    const ones = spatial.map(() => 1);
+    // (a per-channel parameter: batched (B, C) lines up with r's (B, C, ...), unbatched (C) with (C, ...))
+    const perChannel = (t: TensorImpl): TensorImpl => {
+      const pb = atLevel(t, c.level);
+      return pb ? c.s.call('reshape', [moveBdimToFront(c.s, pb), [b, ch, ...ones]]) : c.s.call('reshape', [t, [ch, ...ones]]);
+    };
+    if (c.args[1] instanceof TensorImpl) r = c.s.call('mul', [r, perChannel(c.args[1])]);
+    if (c.args[2] instanceof TensorImpl) r = c.s.call('add', [r, perChannel(c.args[2])]);
+    return [[r, 1], [c.s.call('reshape', [mean, [b, ch]]), 0], [c.s.call('reshape', [invstd, [b, ch]]), 0]];
+  };
+}
+
+/**
  * Training batch norm writes its running stats per call: unbatched ones cannot take per-sample
- * updates (functorch's error). Eval batch norm with unbatched stats and affine parameters is
- * a per-channel map: the batch folds into N. Other combinations loop.
+ * updates (functorch's error); without running stats it has a rule (trainingBatchNormRule).
+ * Eval batch norm with unbatched stats and affine parameters is a per-channel map: the batch
+ * folds into N. Other combinations (batched running stats, batched eval stats) loop.
  */
 function batchNormCheck(h: OperatorHandle): BoxedKernel {
   const loop = loopFallback(h);
@@ -155,10 +183,13 @@ function batchNormCheck(h: OperatorHandle): BoxedKernel {
     return [[unfold(c, out, c.size), 0], [mean, null], [invstd, null]];
   });
   const evalRule = h.kernels[DispatchKey.FuncTorchBatched]!;
+  defineBatchRule(h, trainingBatchNormRule(h));
+  const trainRule = h.kernels[DispatchKey.FuncTorchBatched]!;
   return (ks, args) => {
     const lvl = maxLevel(args);
     const x = atLevel(args[0], lvl);
     if (args[5] === false && x !== null && x.dim >= 2 && args.slice(1, 5).every((t) => !atLevel(t, lvl))) return evalRule(ks, args);
+    if (args[5] === true && x !== null && x.dim >= 2 && args[3] == null && args[4] == null) return trainRule(ks, args);
     const level = maxLevel(args);
     const [, , , rm, rv, training] = args;
     const stale = (t: unknown) => t instanceof TensorImpl && !atLevel(t, level);

@@ -3,19 +3,20 @@
  * constant padding, embedding, bucketize / searchsorted, whole-tensor argmax / argmin
  * / prod / median): the batch dim moves to 0 and the op's dims move up by one, or the op
  * runs per sample on a [N, -1] flattening. Each rule covers the common argument
- * combinations; the others (a batched table or boundaries, a logical 0-dim tensor) run the
- * per-sample loop. Ops whose result shape depends on the values (nonzero, unique, a
+ * combinations; the others (bucketize's batched boundaries, a 3-D or larger batched table,
+ * a logical 0-dim tensor) run the per-sample loop. masked_select over an unbatched mask is
+ * one call on the physical self. Ops whose result shape depends on the values (nonzero, unique, a
  * masked_select over a batched mask) raise functorch's error: one shape per sample cannot
  * be stacked in general, and PyTorch refuses them even where the samples agree.
  */
 import { DispatchKey } from '../dispatch/dispatch-key';
 import { getOperator, registerKernel, type OperatorHandle } from '../dispatch/dispatcher';
-import { TorchError } from '../errors';
+import { IndexError, TorchError } from '../errors';
 import type { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim } from '../views';
 import { atLevel, maxLevel } from './batched-tensor';
 import { loopFallback } from './batched-fallback';
-import { defineBatchRule, moveBdimToFront, type RuleCall, type RuleResult } from './batching-util';
+import { defineBatchRule, moveBdimToFront, padAfterBatch, physicalAtFront, type RuleCall, type RuleResult } from './batching-util';
 
 /**
  * Registers `rule` for the calls `covered` accepts and the per-sample loop for the others
@@ -114,11 +115,32 @@ export function registerShapeRules(): void {
     (args, level) => onlySelf(0)(args, level) && (args[1] as number[]).length / 2 <= (args[0] as TensorImpl).dim,
     (c) => [c.s.call('constant_pad_nd', [front(c), c.args[1], c.args[2] ?? 0]), 0],
   );
-  // embedding: a batched index into an unbatched table is the table indexed by the physical indices
+  // embedding: a batched index into an unbatched table is the table indexed by the physical
+  // indices; a batched (2-D) table is gathered per sample along its rows: indices flattened to
+  // (B, M), expanded over the embedding dim, so gather bounds-checks each sample's own table
+  // (functorch 1.13 offsets the indices into a (B*N, D) table instead, which lets an index
+  // past one sample's rows read the next sample's).
   defineCoveredRule(
     'embedding',
-    (args, level) => !batchedAt(args[0], level) && batchedAt(args[1], level),
-    (c) => [c.s.call('embedding', [c.args[0], front(c, 1), ...c.args.slice(2)]), 0],
+    (args, level) => (batchedAt(args[0], level) ? (args[0] as TensorImpl).dim === 2 : batchedAt(args[1], level)),
+    (c) => {
+      if (!batchedAt(c.args[0], c.level)) return [c.s.call('embedding', [c.args[0], front(c, 1), ...c.args.slice(2)]), 0];
+      const w = front(c, 0);
+      const idx = physicalAtFront(c.s, c.args[1] as TensorImpl, c.level, c.size);
+      const d = w.sizes[2]!;
+      const flatIdx = c.s.call('reshape', [idx, [c.size, -1]]);
+      const m = flatIdx.sizes[1]!;
+      const expanded = c.s.call('expand', [c.s.call('unsqueeze', [flatIdx, 2]), [c.size, m, d], false]);
+      let rows: TensorImpl;
+      try {
+        rows = c.s.call('gather', [w, 1, expanded, false]);
+      } catch (e) {
+        // (a sample's index past its table: embedding's own message, as the loop would raise)
+        if (e instanceof IndexError) throw new IndexError('embedding: index out of range in self');
+        throw e;
+      }
+      return [c.s.call('reshape', [rows, [...idx.sizes, d]]), 0];
+    },
   );
   // bucketize / searchsorted: values batched against unbatched 1-D boundaries are pointwise
   defineCoveredRule(
@@ -131,14 +153,21 @@ export function registerShapeRules(): void {
     (args, level) => {
       const seq = args[0] as TensorImpl;
       const values = args[1] as TensorImpl;
-      if (args[5] != null || !batchedAt(values, level)) return false;
-      // (a batched sequence pairs with 1-D values: both get the batch as their leading dim)
-      return batchedAt(seq, level) ? seq.dim === 1 && values.dim === 1 : seq.dim === 1;
+      if (args[5] != null) return false;
+      if (!batchedAt(seq, level)) return batchedAt(values, level) && seq.dim === 1;
+      // (a batched sequence: both get the batch as their leading dim; 1-D sequences take values
+      // of any rank, flattened; an N-D one needs values with its leading dims, else the
+      // per-sample loop raises PyTorch's error)
+      if (seq.dim === 1) return true;
+      return values.dim === seq.dim && seq.sizes.slice(0, -1).every((n, i) => n === values.sizes[i]);
     },
     (c) => {
       const seq = c.args[0] as TensorImpl;
-      const s = batchedAt(seq, c.level) ? front(c, 0) : seq;
-      return [c.s.call('searchsorted.Tensor', [s, front(c, 1), ...c.args.slice(2)]), 0];
+      if (!batchedAt(seq, c.level)) return [c.s.call('searchsorted.Tensor', [seq, front(c, 1), ...c.args.slice(2)]), 0];
+      const v = physicalAtFront(c.s, c.args[1] as TensorImpl, c.level, c.size);
+      if (seq.dim > 1) return [c.s.call('searchsorted.Tensor', [front(c, 0), v, ...c.args.slice(2)]), 0];
+      const r = c.s.call('searchsorted.Tensor', [front(c, 0), c.s.call('reshape', [v, [c.size, -1]]), ...c.args.slice(2)]);
+      return [c.s.call('reshape', [r, v.sizes]), 0];
     },
   );
   wholeTensorRule('argmax', 1);
@@ -158,9 +187,18 @@ export function registerShapeRules(): void {
   dynamicShape('_unique2');
   dynamicShape('unique_dim');
   const maskedSelect = getOperator('masked_select');
-  const loop = loopFallback(maskedSelect);
+  // an unbatched mask selects the same elements of every sample: one masked_select over self
+  // (batch at the front, padded to the broadcast rank) yields them sample by sample, (B, K)
+  defineBatchRule(maskedSelect, (c) => {
+    const mask = c.args[1] as TensorImpl;
+    const rank = Math.max(rankOf(c, 0), mask.dim);
+    const self = padAfterBatch(c.s, front(c, 0), rank + 1);
+    const picked = c.s.call('masked_select', [self, mask]);
+    return [c.s.call('reshape', [picked, [c.size, c.size === 0 ? 0 : picked.sizes[0]! / c.size]]), 0];
+  });
+  const rule = maskedSelect.kernels[DispatchKey.FuncTorchBatched]!;
   registerKernel(maskedSelect, DispatchKey.FuncTorchBatched, (ks, args) => {
-    if (!batchedAt(args[1], maxLevel(args))) return loop(ks, args);
+    if (!batchedAt(args[1], maxLevel(args))) return rule(ks, args);
     throw new TorchError(
       'vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We cannot support this because for each batch this would return a differently shaped Tensor. Please voice your support in https://github.com/pytorch/functorch/issues/256',
     );

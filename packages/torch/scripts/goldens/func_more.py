@@ -106,6 +106,27 @@ with fwAD.dual_level():
 cases['no_grad'] = {'p': values(p), 'v': values(v), 'q': values(q), 'sin_mul': values(t1), 'tanh_sum': values(t2),
                     'tanh_sum_requires_grad': rg, 'enable_grad_value': values(r3), 'enable_grad_tangent': values(t3)}
 
+# no_grad entered before the dual level: tangents still propagate, nothing records
+with torch.no_grad():
+    with fwAD.dual_level():
+        d = fwAD.make_dual(p, v)
+        r1 = d.sin() * d
+        dq = fwAD.make_dual(q, v)
+        r2 = (dq * dq).tanh().sum()
+        rg = r2.requires_grad
+        t1 = fwAD.unpack_dual(r1).tangent
+        t2 = fwAD.unpack_dual(r2).tangent
+        with torch.enable_grad():
+            dq2 = fwAD.make_dual(q, v)
+            r3 = (dq2 * dq2).tanh().sum()
+            rg3 = r3.requires_grad
+        t3 = fwAD.unpack_dual(r3).tangent
+    ge = torch.is_grad_enabled()
+    r4 = q * 2
+cases['no_grad_outer'] = {'sin_mul': values(t1), 'tanh_sum': values(t2), 'tanh_sum_requires_grad': rg,
+                          'enable_grad_requires_grad': rg3, 'enable_grad_tangent': values(t3),
+                          'grad_enabled_after': ge, 'after_requires_grad': r4.requires_grad}
+
 # reverse over forward
 A = det([3, 4], 4.0)
 x = det([4], 5.0)
