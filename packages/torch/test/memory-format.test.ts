@@ -70,10 +70,7 @@ describe('memory formats: ops against PyTorch 1.13', () => {
         expectValues(g!, c.grad, `${what} grad`);
       }
     }
-    // adaptive_max_pool2d is a composite of index_select/max (Note [Pooling as window tables]):
-    // its output is relaid to channels-last, but its input gradient comes out of
-    // index_select's backward, contiguous, where PyTorch's kernel gives channels-last.
-    expect(failures).toEqual(['adaptive_max_pool2d (channels_last input): grad stride [90,30,6,1], PyTorch [90,1,18,3]']);
+    expect(failures).toEqual([]);
   });
 });
 
