@@ -72,6 +72,34 @@ describe('memory formats: ops against PyTorch 1.13', () => {
     }
     expect(failures).toEqual([]);
   });
+
+  it("conv's input and weight gradient strides per layout pair, and each op's input gradient when grad_output's layout differs", () => {
+    const got: typeof golden.conv_grads = [];
+    for (const xf of ['contiguous', 'channels_last'] as const) {
+      for (const wf of ['contiguous', 'channels_last'] as const) {
+        for (const [op, w, f] of [
+          ['conv2d', P.w, (x: torch.Tensor, wl: torch.Tensor) => F.conv2d(x, wl, null, { padding: 1 })],
+          ['conv_transpose2d', P.wt, (x: torch.Tensor, wl: torch.Tensor) => F.convTranspose2d(x, wl)],
+        ] as const) {
+          const x = P.x.contiguous({ memoryFormat: xf }).requiresGrad_();
+          const wl = w.contiguous({ memoryFormat: wf }).requiresGrad_();
+          const y = f(x, wl);
+          const [gx, gw] = torch.autograd.grad(y, [x, wl], torch.onesLike(y, { memoryFormat: 'contiguous' }));
+          got.push({ op, input: xf, weight: wf, stride: y.stride(), grad_input_stride: gx!.stride(), grad_weight_stride: gw!.stride() });
+        }
+      }
+    }
+    expect(got).toEqual(golden.conv_grads);
+    const mixed: Record<string, number[]> = {};
+    for (const key of Object.keys(golden.mixed_grads)) {
+      const [op, xf, gf] = key.split('/') as [string, 'contiguous' | 'channels_last', 'contiguous' | 'channels_last'];
+      const x = P.x.contiguous({ memoryFormat: xf }).requiresGrad_();
+      const y = OPS[op](x);
+      const [g] = torch.autograd.grad(y, x, torch.onesLike(y).contiguous({ memoryFormat: gf }));
+      mixed[key] = g!.stride();
+    }
+    expect(mixed).toEqual(golden.mixed_grads);
+  });
 });
 
 describe('memory formats: the API', () => {
