@@ -50,7 +50,8 @@ function adaptiveMax(op: string, sp: number, input: Tensor, outputSize: unknown,
   let pair: Tensor[] = x.dim === sp + 2 ? windowMax(input, tables, format === 'channels_last' && sp === 2) : tidy(() => windowMax(unsqueeze(input, 0), tables).map((t) => squeeze(t, 0)));
   // PyTorch's kernel writes values and indices in the input's memory format (Note [Outputs in
   // the input's memory format]); the composite's are contiguous, so they are relaid once.
-  if (format !== 'contiguous' && x.dim === sp + 2) {
+  // PyTorch 1.13's adaptive_max_pool3d has no channels_last_3d kernel: its outputs stay contiguous.
+  if (format === 'channels_last' && x.dim === sp + 2) {
     const laid = pair.map((t) => contiguous(t, { memoryFormat: format }));
     pair.forEach((t, i) => t !== laid[i] && t.dispose());
     pair = laid;

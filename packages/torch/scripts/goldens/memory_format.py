@@ -136,4 +136,26 @@ for name in ['conv2d', 'max_pool2d', 'avg_pool2d', 'adaptive_avg_pool2d', 'adapt
         (g,) = torch.autograd.grad(y, x, go)
         mixed_grads[f'{name}/{xf}/{gf}'] = list(g.stride())
 
-write('memory_format', {'params': {k: values(v) for k, v in params.items()}, 'cases': cases, 'api': api, 'is_contiguous': is_contiguous, 'errors': errors, 'conv_grads': conv_grads, 'mixed_grads': mixed_grads})
+# 3-d ops on a channels_last_3d input: output and input-gradient strides (grad_output ones_like
+# the output, so in its layout); PyTorch 1.13's CPU conv3d and 3-d poolings are contiguous
+torch.manual_seed(2)
+X5 = torch.randn(2, 3, 4, 5, 6, dtype=dt)
+W5 = torch.randn(4, 3, 3, 3, 3, dtype=dt)
+OPS3D = {
+    'conv3d': lambda x: F.conv3d(x, W5, padding=1),
+    'max_pool3d': lambda x: F.max_pool3d(x, 2),
+    'avg_pool3d': lambda x: F.avg_pool3d(x, 2),
+    'adaptive_avg_pool3d': lambda x: F.adaptive_avg_pool3d(x, (2, 3, 3)),
+    'adaptive_max_pool3d': lambda x: F.adaptive_max_pool3d(x, (2, 3, 3)),
+    'batch_norm3d': lambda x: F.batch_norm(x, None, None, training=True),
+    'interpolate_nearest3d': lambda x: F.interpolate(x, scale_factor=2),
+    'interpolate_trilinear': lambda x: F.interpolate(x, scale_factor=2, mode='trilinear'),
+}
+cl3d = {}
+for name, f in OPS3D.items():
+    x = X5.contiguous(memory_format=torch.channels_last_3d).requires_grad_()
+    y = f(x)
+    (g,) = torch.autograd.grad(y, x, torch.ones_like(y))
+    cl3d[name] = {'stride': list(y.stride()), 'grad_stride': list(g.stride())}
+
+write('memory_format', {'params': {k: values(v) for k, v in params.items()}, 'cases': cases, 'api': api, 'is_contiguous': is_contiguous, 'errors': errors, 'conv_grads': conv_grads, 'mixed_grads': mixed_grads, 'cl3d': cl3d})
