@@ -30,11 +30,12 @@ const ready = await torch.webgpu.init();
 if (!ready) console.warn('[memory-format-webgpu] WebGPU cases SKIPPED: no WebGPU adapter (TORCH_TS_REQUIRE_WEBGPU=1 fails instead)');
 if (ready) {
   describe('memory formats on webgpu equal PyTorch (float32)', () => {
-    it('conv2d, max_pool2d, batch_norm, group_norm, bilinear upsampling and a pointwise op on a channels-last input', async () => {
+    it('conv2d, max_pool2d, adaptive_max_pool2d, batch_norm, group_norm, bilinear upsampling and a pointwise op on a channels-last input', async () => {
       const P = Object.fromEntries(Object.entries(golden.params).map(([k, v]) => [k, onDevice(v)])) as Record<string, torch.Tensor>;
       const OPS: Record<string, (x: torch.Tensor) => torch.Tensor> = {
         conv2d: (x) => F.conv2d(x, P.w, P.b, { padding: 1 }),
         max_pool2d: (x) => F.maxPool2d(x, 2),
+        adaptive_max_pool2d: (x) => F.adaptiveMaxPool2d(x, [2, 3]),
         batch_norm: (x) => F.batchNorm(x, null, null, { training: true }),
         group_norm: (x) => F.groupNorm(x, 1),
         interpolate_bilinear: (x) => F.interpolate(x, { scaleFactor: 2, mode: 'bilinear' }),

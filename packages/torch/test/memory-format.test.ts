@@ -70,10 +70,66 @@ describe('memory formats: ops against PyTorch 1.13', () => {
         expectValues(g!, c.grad, `${what} grad`);
       }
     }
-    // adaptive_max_pool2d is a composite of index_select/max (Note [Pooling as window tables]):
-    // its output is relaid to channels-last, but its input gradient comes out of
-    // index_select's backward, contiguous, where PyTorch's kernel gives channels-last.
-    expect(failures).toEqual(['adaptive_max_pool2d (channels_last input): grad stride [90,30,6,1], PyTorch [90,1,18,3]']);
+    expect(failures).toEqual([]);
+  });
+
+  it("conv's input and weight gradient strides per layout pair, and each op's input gradient when grad_output's layout differs", () => {
+    const got: typeof golden.conv_grads = [];
+    for (const xf of ['contiguous', 'channels_last'] as const) {
+      for (const wf of ['contiguous', 'channels_last'] as const) {
+        for (const [op, w, f] of [
+          ['conv2d', P.w, (x: torch.Tensor, wl: torch.Tensor) => F.conv2d(x, wl, null, { padding: 1 })],
+          ['conv_transpose2d', P.wt, (x: torch.Tensor, wl: torch.Tensor) => F.convTranspose2d(x, wl)],
+        ] as const) {
+          const x = P.x.contiguous({ memoryFormat: xf }).requiresGrad_();
+          const wl = w.contiguous({ memoryFormat: wf }).requiresGrad_();
+          const y = f(x, wl);
+          const [gx, gw] = torch.autograd.grad(y, [x, wl], torch.onesLike(y, { memoryFormat: 'contiguous' }));
+          got.push({ op, input: xf, weight: wf, stride: y.stride(), grad_input_stride: gx!.stride(), grad_weight_stride: gw!.stride() });
+        }
+      }
+    }
+    expect(got).toEqual(golden.conv_grads);
+    const mixed: Record<string, number[]> = {};
+    for (const key of Object.keys(golden.mixed_grads)) {
+      const [op, xf, gf] = key.split('/') as [string, 'contiguous' | 'channels_last', 'contiguous' | 'channels_last'];
+      const x = P.x.contiguous({ memoryFormat: xf }).requiresGrad_();
+      const y = OPS[op](x);
+      const [g] = torch.autograd.grad(y, x, torch.onesLike(y).contiguous({ memoryFormat: gf }));
+      mixed[key] = g!.stride();
+    }
+    expect(mixed).toEqual(golden.mixed_grads);
+  });
+
+  it('3-d ops on a channels_last_3d input: output and input-gradient strides', () => {
+    const w5 = torch.randn([4, 3, 3, 3, 3], { dtype: 'float64' });
+    const OPS3D: Record<string, (x: torch.Tensor) => torch.Tensor> = {
+      conv3d: (x) => F.conv3d(x, w5, null, { padding: 1 }),
+      max_pool3d: (x) => F.maxPool3d(x, 2),
+      avg_pool3d: (x) => F.avgPool3d(x, 2),
+      adaptive_avg_pool3d: (x) => F.adaptiveAvgPool3d(x, [2, 3, 3]),
+      adaptive_max_pool3d: (x) => F.adaptiveMaxPool3d(x, [2, 3, 3]),
+      batch_norm3d: (x) => F.batchNorm(x, null, null, { training: true }),
+      interpolate_nearest3d: (x) => F.interpolate(x, { scaleFactor: 2 }),
+      interpolate_trilinear: (x) => F.interpolate(x, { scaleFactor: 2, mode: 'trilinear' }),
+    };
+    const failures: string[] = [];
+    for (const [op, l] of Object.entries(golden.cl3d)) {
+      const x = torch.randn([2, 3, 4, 5, 6], { dtype: 'float64' }).contiguous({ memoryFormat: 'channels_last_3d' }).requiresGrad_();
+      const y = OPS3D[op](x);
+      const [g] = torch.autograd.grad(y, x, torch.onesLike(y));
+      if (JSON.stringify(y.stride()) !== JSON.stringify(l.stride)) failures.push(`${op}: output stride ${JSON.stringify(y.stride())}, PyTorch ${JSON.stringify(l.stride)}`);
+      if (JSON.stringify(g!.stride()) !== JSON.stringify(l.grad_stride)) failures.push(`${op}: grad stride ${JSON.stringify(g!.stride())}, PyTorch ${JSON.stringify(l.grad_stride)}`);
+    }
+    // Known gaps (issue 18, 3-d part, not done): the separable-matmul avg pool composites
+    // (Note [Pooling as window tables]) and the 3-d upsampling's matmuls (Note [Separable
+    // interpolation]) leave a permuted input gradient where PyTorch's kernels give a dense one.
+    expect(failures).toEqual([
+      'avg_pool3d: grad stride [360,120,1,24,4], PyTorch [360,120,30,6,1]',
+      'adaptive_avg_pool3d: grad stride [360,120,1,24,4], PyTorch [360,120,30,6,1]',
+      'interpolate_nearest3d: grad stride [360,120,1,24,4], PyTorch [360,120,30,6,1]',
+      'interpolate_trilinear: grad stride [360,120,1,24,4], PyTorch [360,1,90,18,3]',
+    ]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { isFloatingType } from '../dtype';
 import { DTypeError, ShapeError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
+import { suggestMemoryFormat } from '../tensor/memory-format';
 import { tidy } from '../tensor/scope';
 import { tensor } from './factories';
 import { matmul } from './linalg';
@@ -89,6 +90,9 @@ export function separableResize(op: string, input: Tensor, mode: SeparableMode, 
       const w = reshape(tensor(resizeWeights(mode, n, outSize[j], alignCorners, scales[j] ?? null), { dtype: input.dtype, device: input.device }), [n, outSize[j]]);
       t = movedim(matmul(movedim(t, 2 + j, -1), w), -1, 2 + j);
     });
-    return t === input ? t.clone() : t.contiguous();
+    // a channels_last_3d input gives a channels_last_3d result, as PyTorch 1.13's nearest3d and
+    // trilinear kernels (Note [Outputs in the input's memory format]); the 4-d bicubic keeps its layout
+    const format = input.dim() === 5 && suggestMemoryFormat(input.shape, input.stride()) === 'channels_last_3d' ? 'channels_last_3d' : 'contiguous';
+    return t === input ? t.clone({ memoryFormat: format }) : t.contiguous({ memoryFormat: format });
   });
 }

@@ -45,11 +45,13 @@ function adaptiveMax(op: string, sp: number, input: Tensor, outputSize: unknown,
   const size = adaptiveSizes(op, x, req, sp);
   checkFloating(op, `adaptive_max_pool${sp}d_cpu`, x);
   const tables = x.sizes.slice(x.dim - sp).map((n, i) => adaptiveWindows(n, size[i]));
-  let pair: Tensor[] = x.dim === sp + 2 ? windowMax(input, tables) : tidy(() => windowMax(unsqueeze(input, 0), tables).map((t) => squeeze(t, 0)));
+  const format = formatOf(x);
+  // a channels-last 4-d input's gradient is channels-last (Note [Channels-last gradient of the window max])
+  let pair: Tensor[] = x.dim === sp + 2 ? windowMax(input, tables, format === 'channels_last' && sp === 2) : tidy(() => windowMax(unsqueeze(input, 0), tables).map((t) => squeeze(t, 0)));
   // PyTorch's kernel writes values and indices in the input's memory format (Note [Outputs in
   // the input's memory format]); the composite's are contiguous, so they are relaid once.
-  const format = formatOf(x);
-  if (format !== 'contiguous' && x.dim === sp + 2) {
+  // PyTorch 1.13's adaptive_max_pool3d has no channels_last_3d kernel: its outputs stay contiguous.
+  if (format === 'channels_last' && x.dim === sp + 2) {
     const laid = pair.map((t) => contiguous(t, { memoryFormat: format }));
     pair.forEach((t, i) => t !== laid[i] && t.dispose());
     pair = laid;

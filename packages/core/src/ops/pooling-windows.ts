@@ -67,7 +67,7 @@ export function adaptiveWindows(n: number, outSize: number): Windows {
  * (values, indices) of the max over each window of the last `tables.length` dims of `input`
  * (Note [Pooling as window tables]); indices are flat positions in those dims, int64.
  */
-export function windowMax(input: Tensor, tables: readonly Windows[]): [Tensor, Tensor] {
+export function windowMax(input: Tensor, tables: readonly Windows[], channelsLastGrad = false): [Tensor, Tensor] {
   const sp = tables.length;
   const lead = input.dim() - sp;
   const device = input.device;
@@ -76,7 +76,15 @@ export function windowMax(input: Tensor, tables: readonly Windows[]): [Tensor, T
     for (let j = 0; j < sp; j++) {
       const { pos } = tables[j];
       const flat = pos.flat().map((i) => Math.max(i, 0));
-      t = indexSelect(t, lead + 2 * j, tensor(flat, { dtype: 'int64', device }));
+      const index = tensor(flat, { dtype: 'int64', device });
+      // Note [Channels-last gradient of the window max]: index_select's backward scatters
+      // into a contiguous zeros of its input's shape. Selecting the first spatial dim of the
+      // channels-last view (channels moved last, a contiguous view of a channels-last input)
+      // makes that buffer [N, H, W, C] contiguous, so the input gradient comes back through
+      // the view channels-last, as PyTorch's adaptive_max_pool2d_backward gives it. Values
+      // are the same selection either way.
+      if (j === 0 && channelsLastGrad) t = movedim(indexSelect(movedim(t, 1, -1), lead - 1, index), -1, 1);
+      else t = indexSelect(t, lead + 2 * j, index);
       const sizes = [...t.shape];
       sizes.splice(lead + 2 * j, 1, pos.length, pos[0]?.length ?? 0);
       t = reshape(t, sizes);

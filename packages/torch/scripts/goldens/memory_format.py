@@ -116,4 +116,46 @@ for k, f in {
     except RuntimeError as e:
         errors[k] = str(e)
 
-write('memory_format', {'params': {k: values(v) for k, v in params.items()}, 'cases': cases, 'api': api, 'is_contiguous': is_contiguous, 'errors': errors})
+# conv's input and weight gradient layouts for each (input, weight) layout pair, and the input
+# gradient layout of each 2-d op when grad_output's layout differs from its output's
+conv_grads = []
+for xf in ['contiguous', 'channels_last']:
+    for wf in ['contiguous', 'channels_last']:
+        for name, w, f in [('conv2d', W, lambda x, w: F.conv2d(x, w, padding=1)), ('conv_transpose2d', WT, F.conv_transpose2d)]:
+            x = X.contiguous(memory_format=torch.channels_last if xf == 'channels_last' else torch.contiguous_format).requires_grad_()
+            wl = w.contiguous(memory_format=torch.channels_last if wf == 'channels_last' else torch.contiguous_format).requires_grad_()
+            y = f(x, wl)
+            gx, gw = torch.autograd.grad(y, (x, wl), torch.ones_like(y, memory_format=torch.contiguous_format))
+            conv_grads.append({'op': name, 'input': xf, 'weight': wf, 'stride': list(y.stride()), 'grad_input_stride': list(gx.stride()), 'grad_weight_stride': list(gw.stride())})
+mixed_grads = {}
+for name in ['conv2d', 'max_pool2d', 'avg_pool2d', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'batch_norm', 'group_norm', 'interpolate_nearest', 'interpolate_bilinear']:
+    for xf, gf in [('channels_last', 'contiguous'), ('contiguous', 'channels_last')]:
+        x = X.contiguous(memory_format=torch.channels_last if xf == 'channels_last' else torch.contiguous_format).requires_grad_()
+        y = OPS[name](x)
+        go = torch.ones_like(y).contiguous(memory_format=torch.channels_last if gf == 'channels_last' else torch.contiguous_format)
+        (g,) = torch.autograd.grad(y, x, go)
+        mixed_grads[f'{name}/{xf}/{gf}'] = list(g.stride())
+
+# 3-d ops on a channels_last_3d input: output and input-gradient strides (grad_output ones_like
+# the output, so in its layout); PyTorch 1.13's CPU conv3d and 3-d poolings are contiguous
+torch.manual_seed(2)
+X5 = torch.randn(2, 3, 4, 5, 6, dtype=dt)
+W5 = torch.randn(4, 3, 3, 3, 3, dtype=dt)
+OPS3D = {
+    'conv3d': lambda x: F.conv3d(x, W5, padding=1),
+    'max_pool3d': lambda x: F.max_pool3d(x, 2),
+    'avg_pool3d': lambda x: F.avg_pool3d(x, 2),
+    'adaptive_avg_pool3d': lambda x: F.adaptive_avg_pool3d(x, (2, 3, 3)),
+    'adaptive_max_pool3d': lambda x: F.adaptive_max_pool3d(x, (2, 3, 3)),
+    'batch_norm3d': lambda x: F.batch_norm(x, None, None, training=True),
+    'interpolate_nearest3d': lambda x: F.interpolate(x, scale_factor=2),
+    'interpolate_trilinear': lambda x: F.interpolate(x, scale_factor=2, mode='trilinear'),
+}
+cl3d = {}
+for name, f in OPS3D.items():
+    x = X5.contiguous(memory_format=torch.channels_last_3d).requires_grad_()
+    y = f(x)
+    (g,) = torch.autograd.grad(y, x, torch.ones_like(y))
+    cl3d[name] = {'stride': list(y.stride()), 'grad_stride': list(g.stride())}
+
+write('memory_format', {'params': {k: values(v) for k, v in params.items()}, 'cases': cases, 'api': api, 'is_contiguous': is_contiguous, 'errors': errors, 'conv_grads': conv_grads, 'mixed_grads': mixed_grads, 'cl3d': cl3d})
