@@ -188,13 +188,12 @@ describe('complex pinv / matrix_rank (hermitian), cond, and the functions withou
   });
 
   it("the missing-kernel error naming the operator and dtype (PyTorch computes these; torch-ts has no complex kernel yet)", () => {
-    // (the SVD family has its complex kernel: linalg-complex-svd.test.ts)
+    // (the SVD family and eig have their complex kernels: linalg-complex-svd.test.ts, linalg-eig-complex.test.ts)
     const A = torch.viewAsComplex(torch.randn([3, 3, 2], { dtype: 'float64' }));
     const A64 = A.to('complex64');
     for (const [a, name] of [[A, 'ComplexDouble'], [A64, 'ComplexFloat']] as const) {
       expect(() => L.lstsq(a, a)).toThrow(new RegExp(`^"linalg_lstsq" not implemented for '${name}'`));
       expect(() => L.matrixExp(a)).toThrow(new RegExp(`^"linalg_matrix_exp" not implemented for '${name}'`));
-      for (const f of [() => L.eig(a), () => L.eigvals(a)]) expect(f).toThrow(new RegExp(`^"linalg_eig" not implemented for '${name}' \\(torch-ts has no complex kernel for aten::linalg_eig yet\\)$`));
     }
     // (shapes are checked first, as PyTorch's)
     expect(() => L.eig(torch.viewAsComplex(torch.randn([2, 3, 2], { dtype: 'float64' })))).toThrow(/^linalg\.eig: A must be batches of square matrices, but they are 2 by 3 matrices$/);

@@ -164,7 +164,7 @@ export function registerNnExtraRules(): void {
   layerNormRule();
   groupNormRule();
   defineCoveredRule('baddbmm', (args, level) => [0, 1, 2].some((i) => batchedAt(args[i], level)), baddbmmRule);
-  for (const op of ['_linalg_eigh', '_linalg_svd', 'geqrf', 'linalg_cholesky_ex', 'linalg_lu_factor_ex', 'linalg_matrix_exp', 'linalg_qr']) leadingBatchRule(op, [2]);
+  for (const op of ['_linalg_eigh', '_linalg_svd', '_linalg_pinv', 'geqrf', 'linalg_cholesky_ex', 'linalg_lu_factor_ex', 'linalg_matrix_exp', 'linalg_qr']) leadingBatchRule(op, [2]);
   leadingBatchRule('_linalg_det_attach', [2, 0]);
   leadingBatchRule('linalg_householder_product', [2, 1]);
   leadingBatchRule('linalg_solve_triangular', [2, 2]);
