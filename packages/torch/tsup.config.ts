@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { DTS_COMPILER_OPTIONS } from '../../tools/tsup/dts';
 
 export default defineConfig({
   entry: { index: 'src/index.ts', 'nn/index': 'src/nn/index.ts', 'optim/index': 'src/optim/index.ts' },
@@ -6,7 +7,7 @@ export default defineConfig({
   // One copy of nn and optim for the root and the sub-path entries, in CJS as in ESM: two
   // copies would make two nn.Module classes and instanceof would fail across them.
   splitting: true,
-  dts: true,
+  dts: { compilerOptions: DTS_COMPILER_OPTIONS },
   sourcemap: true,
   clean: true,
   target: 'es2022',
