@@ -15,24 +15,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
+import type { Pairs, QrCase } from './linalg-complex-rows';
 
 vi.setConfig({ testTimeout: 120_000 });
 
-interface Pairs {
-  shape: number[];
-  values: number[];
-}
-interface Case {
-  id: string;
-  dtype: 'complex64' | 'complex128';
-  cond: number;
-  A: Pairs;
-  geqrf: [Pairs, Pairs];
-  reduced: [Pairs, Pairs];
-  complete: [Pairs, Pairs];
-  r: [Pairs, Pairs];
-  householder: Pairs | null;
-}
 interface Hermitian {
   id: string;
   dtype: 'complex64' | 'complex128';
@@ -46,7 +32,7 @@ interface Grad {
   grads: number[][];
 }
 const golden = JSON.parse(readFileSync(new URL('../goldens/linalg_complex_qr.json', import.meta.url), 'utf8')) as {
-  cases: Case[];
+  cases: QrCase[];
   grads: Grad[];
   errors: Record<string, string>;
   hermitian: Hermitian[];

@@ -8,6 +8,25 @@ import type { Tensor } from '@torch-ts/torch';
 
 const L = torch.linalg;
 
+/** A tensor in a goldens file: its shape and its values (complex as (re, im) pairs). */
+export interface Pairs {
+  shape: number[];
+  values: number[];
+}
+
+/** A case of goldens/linalg_complex_qr.json (scripts/goldens/linalg_complex_qr.py), read by the CPU and WebGPU tests. */
+export interface QrCase {
+  id: string;
+  dtype: 'complex64' | 'complex128';
+  cond: number;
+  A: Pairs;
+  geqrf: [Pairs, Pairs];
+  reduced: [Pairs, Pairs];
+  complete: [Pairs, Pairs];
+  r: [Pairs, Pairs];
+  householder: Pairs | null;
+}
+
 export const lu = (a: Tensor): [Tensor, Tensor] => {
   const r = L.luFactor(a);
   return [r.LU, r.pivots];

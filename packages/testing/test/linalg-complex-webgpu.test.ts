@@ -18,14 +18,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
-import { FACTOR, lu } from './linalg-complex-rows';
+import { FACTOR, lu, type Pairs, type QrCase } from './linalg-complex-rows';
 
 vi.setConfig({ testTimeout: 120_000 });
 
-interface Pairs {
-  shape: number[];
-  values: number[];
-}
 interface Factor {
   id: string;
   dtype: 'complex64' | 'complex128';
@@ -40,17 +36,6 @@ const golden = JSON.parse(readFileSync(new URL('../goldens/linalg_complex.json',
   cholesky_ex: { A: Pairs; info: number[]; message: string };
 };
 
-interface QrCase {
-  id: string;
-  dtype: 'complex64' | 'complex128';
-  cond: number;
-  A: Pairs;
-  geqrf: [Pairs, Pairs];
-  reduced: [Pairs, Pairs];
-  complete: [Pairs, Pairs];
-  r: [Pairs, Pairs];
-  householder: Pairs | null;
-}
 const qrGolden = JSON.parse(readFileSync(new URL('../goldens/linalg_complex_qr.json', import.meta.url), 'utf8')) as { cases: QrCase[] };
 
 const L = torch.linalg;

@@ -3,6 +3,16 @@ import { floatArray, words } from '../loops/arrays';
 import { geev } from './geev';
 import { zgeev } from './zgeev';
 
+/** `count` values from `off` as doubles, or null if any is not finite (info -1: core raises eig's error). */
+function finiteCopy(src: ArrayLike<number>, off: number, count: number): Float64Array | null {
+  const m = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    m[i] = src[off + i];
+    if (!Number.isFinite(m[i])) return null;
+  }
+  return m;
+}
+
 /** core's EigImpls on the CPU: each matrix read into doubles, dgeev as geev.ts ports it (Note [CPU eig: LAPACK's dgeev]), the pairs stored once. */
 export const eig: BackendImpls['eig'] = (a, w, v, info) => {
   const n = a.sizes[2];
@@ -12,14 +22,8 @@ export const eig: BackendImpls['eig'] = (a, w, v, info) => {
   const vs = v ? floatArray(v) : null;
   const is = words(info);
   for (let b = 0; b < batch; b++) {
-    const m = new Float64Array(n * n);
-    const off = a.storageOffset + b * n * n;
-    let finite = true;
-    for (let i = 0; i < n * n; i++) {
-      m[i] = as[off + i];
-      if (!Number.isFinite(m[i])) finite = false;
-    }
-    if (!finite) {
+    const m = finiteCopy(as, a.storageOffset + b * n * n, n * n);
+    if (m === null) {
       is[info.storageOffset + b] = -1;
       continue;
     }
@@ -64,14 +68,8 @@ export const eigComplex: BackendImpls['eigComplex'] = (a, w, v, info) => {
   const vs = v ? floatArray(v) : null;
   const is = words(info);
   for (let b = 0; b < batch; b++) {
-    const m = new Float64Array(2 * n * n);
-    const off = a.storageOffset + b * n * n * 2;
-    let finite = true;
-    for (let i = 0; i < 2 * n * n; i++) {
-      m[i] = as[off + i];
-      if (!Number.isFinite(m[i])) finite = false;
-    }
-    if (!finite) {
+    const m = finiteCopy(as, a.storageOffset + b * n * n * 2, 2 * n * n);
+    if (m === null) {
       is[info.storageOffset + b] = -1;
       continue;
     }
