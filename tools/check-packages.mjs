@@ -197,6 +197,22 @@ if (cpu) {
     '',
   ].join('\n'));
   check('core + kernels-cpu without the facade', () => run(process.execPath, ['core-only.mjs'], { cwd: cpu }));
+  // The bundler must not rename classes: their names reach messages and reprs.
+  const names = [
+    'const t = torch.zeros([2]);',
+    'let message = "";',
+    "try { torch.pow('2', t); } catch (e) { message = e.message; }",
+    'const got = [t.constructor.name, String(new torch.distributions.Normal(torch.tensor(0.5), torch.tensor(1.5))), new torch.nn.Linear(2, 3).constructor.name, message.split("\\n")[0]];',
+    "const want = ['Tensor', 'Normal(loc: 0.5, scale: 1.5)', 'Linear', 'pow() received an invalid combination of arguments - got (string, Tensor), but expected one of:'];",
+    'if (JSON.stringify(got) !== JSON.stringify(want)) { console.log(JSON.stringify(got)); process.exit(1); }',
+    '',
+  ].join('\n');
+  writeFileSync(join(cpu, 'names.mjs'), `import * as torch from '@torch-ts/torch';\n${names}`);
+  writeFileSync(join(cpu, 'names.cjs'), `const torch = require('@torch-ts/torch');\n${names}`);
+  check('class names survive the build: Tensor, Normal, Linear in names, messages and reprs (ESM and CJS)', () => {
+    run(process.execPath, ['names.mjs'], { cwd: cpu });
+    run(process.execPath, ['names.cjs'], { cwd: cpu });
+  });
 }
 
 // ---- a third-party backend, built against the packed core alone ----

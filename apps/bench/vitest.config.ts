@@ -1,10 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { HANG_TIMEOUTS, TEARDOWN_TIMEOUT } from '../../tools/vitest/timeouts';
+import { workspaceDeps } from '../../tools/vitest/workspace-deps';
 
-// Tests run from src through the '@torch-ts/source' export condition: no build needed.
+// Where torch-ts comes from: Note [Tests import the other packages' builds].
+const { resolve, ssr, external } = workspaceDeps(fileURLToPath(new URL('.', import.meta.url)));
 export default defineConfig({
-  resolve: { conditions: ['@torch-ts/source'] },
-  ssr: { resolve: { conditions: ['@torch-ts/source'] } },
+  resolve,
+  ssr,
   test: {
     pool: 'forks',
     include: ['test/**/*.test.ts'],
@@ -13,6 +16,6 @@ export default defineConfig({
     teardownTimeout: TEARDOWN_TIMEOUT,
     // tfjs-core's ES build (its gradients) has extensionless imports that Node's own ESM
     // loader does not resolve: vitest transforms it (test/webgpu.test.ts trains tfjs's MLP).
-    server: { deps: { inline: [/@tensorflow[\\/]tfjs-core/] } },
+    server: { deps: { inline: [/@tensorflow[\\/]tfjs-core/], external } },
   },
 });

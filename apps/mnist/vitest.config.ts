@@ -1,8 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { TEARDOWN_TIMEOUT } from '../../tools/vitest/timeouts';
+import { workspaceDeps } from '../../tools/vitest/workspace-deps';
 
+// Where torch-ts comes from: Note [Tests import the other packages' builds].
+const { resolve, ssr, external } = workspaceDeps(fileURLToPath(new URL('.', import.meta.url)));
 export default defineConfig({
-  resolve: { conditions: ['@torch-ts/source'] },
-  ssr: { resolve: { conditions: ['@torch-ts/source'] } },
-  test: { pool: 'forks', include: ['test/**/*.test.ts'], testTimeout: 600_000, hookTimeout: 600_000, teardownTimeout: TEARDOWN_TIMEOUT },
+  resolve,
+  ssr,
+  test: { pool: 'forks', include: ['test/**/*.test.ts'], testTimeout: 600_000, hookTimeout: 600_000, teardownTimeout: TEARDOWN_TIMEOUT, server: { deps: { external } } },
 });

@@ -1,10 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { TEARDOWN_TIMEOUT } from '../../tools/vitest/timeouts';
+import { workspaceDeps } from '../../tools/vitest/workspace-deps';
 
-// The test's Node side (the CPU reference) runs from source through the '@torch-ts/source'
-// export condition, as the page's build does.
+// The test's Node side (the CPU reference) takes torch-ts as Note [Tests import the other
+// packages' builds] says; the page's build takes it from source (vite.config.ts).
+const { resolve, ssr, external } = workspaceDeps(fileURLToPath(new URL('.', import.meta.url)));
 export default defineConfig({
-  resolve: { conditions: ['@torch-ts/source'] },
-  ssr: { resolve: { conditions: ['@torch-ts/source'] } },
-  test: { pool: 'forks', include: ['test/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 300_000, teardownTimeout: TEARDOWN_TIMEOUT },
+  resolve,
+  ssr,
+  test: { pool: 'forks', include: ['test/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 300_000, teardownTimeout: TEARDOWN_TIMEOUT, server: { deps: { external } } },
 });

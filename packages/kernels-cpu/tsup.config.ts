@@ -8,4 +8,7 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'es2022',
+  // Class and function names survive bundling: esbuild gives some classes an inner name of its
+  // own (`var Tensor = class _Tensor`), which `.name` reports, and messages and reprs print.
+  keepNames: true,
 });

@@ -9,6 +9,9 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'es2022',
+  // Class and function names survive bundling: esbuild gives some classes an inner name of its
+  // own (`var Tensor = class _Tensor`), which `.name` reports, and messages and reprs print.
+  keepNames: true,
   // Dawn is a native addon: never bundled, loaded at init() time in Node only.
   external: ['webgpu'],
 });

@@ -11,6 +11,9 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'es2022',
+  // Class and function names survive bundling: esbuild gives some classes an inner name of its
+  // own (`var Tensor = class _Tensor`), which `.name` reports, and messages and reprs print.
+  keepNames: true,
   // Note [WebGPU as an optional package]: the CommonJS build loads the backend with require.
   esbuildOptions(options, { format }) {
     options.define = { ...options.define, __TORCH_TS_CJS__: format === 'cjs' ? 'true' : 'false' };

@@ -13,9 +13,12 @@ import { describe, expect, it } from 'vitest';
 
 const APP = new URL('..', import.meta.url).pathname;
 const TSX = join(APP, 'node_modules', '.bin', 'tsx');
+// The app takes torch-ts from where the test's own imports do (Note [Tests import the other
+// packages' builds] in tools/vitest/workspace-deps.ts): the builds under the root `pnpm test`.
+const CONDITIONS = process.env.TORCH_TS_TEST_DEPS === 'dist' ? [] : ['--conditions=@torch-ts/source'];
 
 function mnist(...args: string[]) {
-  const r = spawnSync(TSX, ['--conditions=@torch-ts/source', 'src/main.ts', ...args], { cwd: APP, encoding: 'utf8' });
+  const r = spawnSync(TSX, [...CONDITIONS, 'src/main.ts', ...args], { cwd: APP, encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
