@@ -7,6 +7,7 @@ import { tensor } from './factories';
 import { matmul } from './linalg';
 import { torchTypeName } from './meta-utils';
 import { movedim, reshape } from './shape-ops';
+import { separableMatmul } from './separable-matmul';
 
 /**
  * Note [Separable interpolation]
@@ -85,14 +86,20 @@ export function separableResize(op: string, input: Tensor, mode: SeparableMode, 
     throw new ShapeError(`${op}: Input and output sizes should be greater than 0, but got input ${fmtShape(spatial)} output ${fmtShape(outSize)}`);
   }
   return tidy(() => {
-    let t = input;
-    spatial.forEach((n, j) => {
-      const w = reshape(tensor(resizeWeights(mode, n, outSize[j], alignCorners, scales[j] ?? null), { dtype: input.dtype, device: input.device }), [n, outSize[j]]);
-      t = movedim(matmul(movedim(t, 2 + j, -1), w), -1, 2 + j);
-    });
+    const mats = spatial.map((n, j) => reshape(tensor(resizeWeights(mode, n, outSize[j], alignCorners, scales[j] ?? null), { dtype: input.dtype, device: input.device }), [n, outSize[j]]));
     // a channels_last_3d input gives a channels_last_3d result, as PyTorch 1.13's nearest3d and
     // trilinear kernels (Note [Outputs in the input's memory format]); the 4-d bicubic keeps its layout
     const format = input.dim() === 5 && suggestMemoryFormat(input.shape, input.stride()) === 'channels_last_3d' ? 'channels_last_3d' : 'contiguous';
+    let t: Tensor;
+    if (input.dim() === 5) {
+      // the input gradient (Note [Gradient layout of separable matmuls]): nearest3d's backward
+      // kernel makes it contiguous; trilinear's makes it in grad_output's layout, which is the
+      // input's when grad_output is laid out as the output (Note [Trilinear gradient layout])
+      t = separableMatmul(input, mats, mode === 'linear' && format === 'channels_last_3d' ? 'channels_last' : 'contiguous');
+    } else {
+      t = input;
+      mats.forEach((w, j) => (t = movedim(matmul(movedim(t, 2 + j, -1), w), -1, 2 + j)));
+    }
     return t === input ? t.clone({ memoryFormat: format }) : t.contiguous({ memoryFormat: format });
   });
 }
