@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
+import { traceBatchedFallback } from '@torch-ts/core';
 import golden from './goldens/memory_format.json';
 
 const F = torch.nn.functional;
@@ -143,6 +144,21 @@ describe('memory formats: ops against PyTorch 1.13', () => {
       mixed[key] = g!.stride();
     }
     expect(mixed).toEqual(golden.mixed_grads3d);
+  });
+
+  it("trilinear, an operator with its own derivative: double backward, and vmap folds it into the batch", async () => {
+    // (core Note [Trilinear gradient layout]: the derivative is a composite of ordinary ops)
+    const tri = (t: torch.Tensor) => F.interpolate(t, { size: [3, 3, 2], mode: 'trilinear' });
+    const x = torch.randn([1, 2, 2, 2, 2], { dtype: 'float64' });
+    for (const f of ['contiguous', 'channels_last_3d'] as const) {
+      expect(await torch.autograd.gradgradcheck(tri, [x.contiguous({ memoryFormat: f }).requiresGrad_()]), f).toBe(true);
+    }
+    const xs = torch.randn([3, 2, 2, 2, 3, 2], { dtype: 'float64' });
+    let batched: torch.Tensor | null = null;
+    const looped = traceBatchedFallback(() => (batched = torch.func.vmap(tri)(xs)));
+    expect(looped).toEqual([]);
+    const each = torch.stack([0, 1, 2].map((i) => tri(xs.select(0, i))));
+    expect(batched!.sub(each).abs().max().item()).toBeLessThan(1e-12);
   });
 });
 
