@@ -146,13 +146,17 @@ describe('memory formats: ops against PyTorch 1.13', () => {
     expect(mixed).toEqual(golden.mixed_grads3d);
   });
 
-  it("trilinear, an operator with its own derivative: double backward, and vmap folds it into the batch", async () => {
+  it("trilinear, an operator with its own derivative: double backward, forward AD, and vmap folds it into the batch", async () => {
     // (core Note [Trilinear gradient layout]: the derivative is a composite of ordinary ops)
     const tri = (t: torch.Tensor) => F.interpolate(t, { size: [3, 3, 2], mode: 'trilinear' });
     const x = torch.randn([1, 2, 2, 2, 2], { dtype: 'float64' });
     for (const f of ['contiguous', 'channels_last_3d'] as const) {
       expect(await torch.autograd.gradgradcheck(tri, [x.contiguous({ memoryFormat: f }).requiresGrad_()]), f).toBe(true);
     }
+    // forward AD: the tangent resized as the primal (trilinear is linear)
+    const tangent = torch.randn([1, 2, 2, 2, 2], { dtype: 'float64' });
+    const [, dy] = torch.func.jvp(tri, [x], [tangent]);
+    expect((dy as torch.Tensor).sub(tri(tangent)).abs().max().item()).toBeLessThan(1e-12);
     const xs = torch.randn([3, 2, 2, 2, 3, 2], { dtype: 'float64' });
     let batched: torch.Tensor | null = null;
     const looped = traceBatchedFallback(() => (batched = torch.func.vmap(tri)(xs)));
