@@ -23,7 +23,8 @@ import { transpose } from './views';
  * here from PyTorch's own index arithmetic (area_pixel_compute_source_index, the cubic
  * convolution with A = -0.75 and indices clamped to the border, nearest's floor(dst * scale)),
  * and the resize is one matmul per dim. The gradient is matmul's (the transposed weights), so
- * these modes need no kernels or derivatives and run on any backend.
+ * these modes need no kernels and run on any backend; trilinear alone is an operator with a
+ * derivative of its own, for its gradient's memory format (Note [Trilinear gradient layout]).
  */
 
 export type SeparableMode = 'linear' | 'cubic' | 'nearest';
