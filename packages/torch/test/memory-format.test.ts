@@ -144,6 +144,12 @@ describe('memory formats: ops against PyTorch 1.13', () => {
       mixed[key] = g!.stride();
     }
     expect(mixed).toEqual(golden.mixed_grads3d);
+    const empty: Record<string, number[]> = {};
+    for (const key of Object.keys(golden.empty3d)) {
+      const [op, xf] = key.split('/') as [string, 'contiguous' | 'channels_last_3d'];
+      empty[key] = OPS3D[op](torch.randn([0, 3, 3, 4, 4], { dtype: 'float64' }).contiguous({ memoryFormat: xf })).stride();
+    }
+    expect(empty).toEqual(golden.empty3d);
   });
 
   it("trilinear, an operator with its own derivative: double backward, forward AD, and vmap folds it into the batch", async () => {

@@ -103,7 +103,8 @@ function resize(input: Tensor, mode: SeparableMode, outSize: readonly number[], 
       t = input;
       mats.forEach((w, j) => (t = movedim(matmul(movedim(t, 2 + j, -1), w), -1, 2 + j)));
     }
-    return t === input ? t.clone({ memoryFormat: format }) : t.contiguous({ memoryFormat: format });
+    // (an empty result counts as contiguous in any strides: cloned, so it has the format's)
+    return t === input || t.numel() === 0 ? t.clone({ memoryFormat: format }) : t.contiguous({ memoryFormat: format });
   });
 }
 

@@ -188,5 +188,11 @@ for name, f in OPS3D.items():
             go = torch.ones_like(y).contiguous(memory_format=CL3D if gf == 'channels_last_3d' else torch.contiguous_format)
             (g,) = torch.autograd.grad(y, x, go)
             mixed_grads3d[f'{name}/{xf}/{gf}'] = list(g.stride())
+# an empty batch: the 3-d upsamplings' output strides
+empty3d = {}
+for name in ['interpolate_nearest3d', 'interpolate_trilinear']:
+    for fmt in ['contiguous', 'channels_last_3d']:
+        x0 = torch.randn(0, 3, 3, 4, 4, dtype=dt).contiguous(memory_format=CL3D if fmt == 'channels_last_3d' else torch.contiguous_format)
+        empty3d[f'{name}/{fmt}'] = list(OPS3D[name](x0).stride())
 
-write('memory_format', {'params': {k: values(v) for k, v in params.items()}, 'cases': cases, 'api': api, 'is_contiguous': is_contiguous, 'errors': errors, 'conv_grads': conv_grads, 'mixed_grads': mixed_grads, 'cases3d': cases3d, 'mixed_grads3d': mixed_grads3d})
+write('memory_format', {'params': {k: values(v) for k, v in params.items()}, 'cases': cases, 'api': api, 'is_contiguous': is_contiguous, 'errors': errors, 'conv_grads': conv_grads, 'mixed_grads': mixed_grads, 'cases3d': cases3d, 'mixed_grads3d': mixed_grads3d, 'empty3d': empty3d})
