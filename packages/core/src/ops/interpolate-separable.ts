@@ -98,7 +98,7 @@ function resize(input: Tensor, mode: SeparableMode, outSize: readonly number[], 
     if (input.dim() === 5) {
       // (nearest3d's input gradient is contiguous, as its backward kernel's: Note [Gradient
       // layout of separable matmuls]; trilinear runs below autograd here, Note [Trilinear gradient layout])
-      t = separableMatmul(input, mats, 'contiguous');
+      t = separableMatmul(input, mats);
     } else {
       t = input;
       mats.forEach((w, j) => (t = movedim(matmul(movedim(t, 2 + j, -1), w), -1, 2 + j)));
@@ -139,7 +139,7 @@ export function upsampleTrilinear3dBackward(
   return tidy(() => {
     const mats = resizeMats('linear', grad, inputSize.slice(2), outputSize, alignCorners, scales.map((s) => s ?? null));
     const format = suggestMemoryFormat(grad.shape, grad.stride()) === 'channels_last_3d' ? 'channels_last_3d' : 'contiguous';
-    return contiguous(separableMatmul(grad, mats.map((m) => transpose(m, 0, 1)), 'contiguous'), format);
+    return contiguous(separableMatmul(grad, mats.map((m) => transpose(m, 0, 1))), format);
   });
 }
 

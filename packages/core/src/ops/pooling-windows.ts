@@ -148,7 +148,7 @@ export function windowAverage(input: Tensor, tables: readonly Windows[], divisor
     // (a contiguous input gradient, whatever the input's layout, as PyTorch 1.13's avg_pool3d
     // and adaptive_avg_pool3d backward kernels: Note [Gradient layout of separable matmuls])
     // and a contiguous result, as theirs
-    const t = contiguous(separableMatmul(input, mats, 'contiguous'));
+    const t = contiguous(separableMatmul(input, mats));
     let d: Tensor | number;
     if (typeof divisor === 'number') d = divisor;
     else {
