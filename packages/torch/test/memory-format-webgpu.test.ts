@@ -1,7 +1,8 @@
 /**
  * Memory formats on WebGPU: a few of memory-format.test.ts's PyTorch goldens (the
  * exhaustive sweep runs on the CPU) with a channels-last float32 input on device 'webgpu':
- * PyTorch's output and input-gradient strides, values at float32 tolerance; and `to`
+ * PyTorch's output and input-gradient strides, values at float32 tolerance (and a few 3-d
+ * ops on a channels_last_3d input); and `to`
  * keeping or setting channels-last across the upload.
  */
 import { describe, expect, it, vi } from 'vitest';
@@ -53,6 +54,38 @@ if (ready) {
         const [g] = torch.autograd.grad(y, x, go);
         expect(g!.stride(), `${op} grad stride`).toEqual(l.grad_stride);
         await expectClose(g!, c.grad, `${op} grad`);
+      }
+    });
+
+    it('3-d: conv3d, avg_pool3d, batch_norm, group_norm and trilinear upsampling on a channels_last_3d input, and trilinear per grad_output layout', async () => {
+      const P = Object.fromEntries(Object.entries(golden.params).map(([k, v]) => [k, onDevice(v)])) as Record<string, torch.Tensor>;
+      const OPS3D: Record<string, (x: torch.Tensor) => torch.Tensor> = {
+        conv3d: (x) => F.conv3d(x, P.w5, P.b5, { padding: 1 }),
+        avg_pool3d: (x) => F.avgPool3d(x, 2, 1),
+        batch_norm3d: (x) => F.batchNorm(x, null, null, { training: true }),
+        group_norm3d: (x) => F.groupNorm(x, 3),
+        interpolate_trilinear: (x) => F.interpolate(x, { size: [4, 6, 5], mode: 'trilinear' }),
+      };
+      for (const [op, f] of Object.entries(OPS3D)) {
+        const c = golden.cases3d.find((k) => k.op === op)!;
+        const l = c.channels_last_3d;
+        const x = P.x5.contiguous({ memoryFormat: 'channels_last_3d' }).requiresGrad_();
+        expect(x.stride()).toEqual([144, 1, 48, 12, 3]);
+        const y = f(x);
+        expect(y.stride(), `${op} output stride`).toEqual(l.stride);
+        await expectClose(y, c.out, `${op} output`);
+        const go = onDevice(c.grad_output).contiguous({ memoryFormat: l.grad_output_stride[1] === 1 ? 'channels_last_3d' : 'contiguous' });
+        const [g] = torch.autograd.grad(y, x, go);
+        expect(g!.stride(), `${op} grad stride`).toEqual(l.grad_stride);
+        await expectClose(g!, c.grad, `${op} grad`);
+      }
+      for (const xf of ['contiguous', 'channels_last_3d'] as const) {
+        for (const gf of ['contiguous', 'channels_last_3d'] as const) {
+          const x = P.x5.contiguous({ memoryFormat: xf }).requiresGrad_();
+          const y = OPS3D.interpolate_trilinear(x);
+          const [g] = torch.autograd.grad(y, x, torch.onesLike(y).contiguous({ memoryFormat: gf }));
+          expect(g!.stride(), `trilinear ${xf}/${gf}`).toEqual((golden.mixed_grads3d as Record<string, number[]>)[`interpolate_trilinear/${xf}/${gf}`]);
+        }
       }
     });
 

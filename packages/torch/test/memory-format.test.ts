@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
+import { traceBatchedFallback } from '@torch-ts/core';
 import golden from './goldens/memory_format.json';
 
 const F = torch.nn.functional;
@@ -101,35 +102,73 @@ describe('memory formats: ops against PyTorch 1.13', () => {
     expect(mixed).toEqual(golden.mixed_grads);
   });
 
-  it('3-d ops on a channels_last_3d input: output and input-gradient strides', () => {
-    const w5 = torch.randn([4, 3, 3, 3, 3], { dtype: 'float64' });
+  it('3-d ops: output strides, values and input-gradient strides for contiguous and channels_last_3d inputs, and per grad_output layout', () => {
     const OPS3D: Record<string, (x: torch.Tensor) => torch.Tensor> = {
-      conv3d: (x) => F.conv3d(x, w5, null, { padding: 1 }),
+      conv3d: (x) => F.conv3d(x, P.w5, P.b5, { padding: 1 }),
+      conv_transpose3d: (x) => F.convTranspose3d(x, P.wt5),
       max_pool3d: (x) => F.maxPool3d(x, 2),
-      avg_pool3d: (x) => F.avgPool3d(x, 2),
+      avg_pool3d: (x) => F.avgPool3d(x, 2, 1),
       adaptive_avg_pool3d: (x) => F.adaptiveAvgPool3d(x, [2, 3, 3]),
       adaptive_max_pool3d: (x) => F.adaptiveMaxPool3d(x, [2, 3, 3]),
       batch_norm3d: (x) => F.batchNorm(x, null, null, { training: true }),
-      interpolate_nearest3d: (x) => F.interpolate(x, { scaleFactor: 2 }),
-      interpolate_trilinear: (x) => F.interpolate(x, { scaleFactor: 2, mode: 'trilinear' }),
+      batch_norm3d_eval: (x) => F.batchNorm(x, torch.zeros(3, { dtype: 'float64' }), torch.ones(3, { dtype: 'float64' })),
+      group_norm3d: (x) => F.groupNorm(x, 3),
+      interpolate_nearest3d: (x) => F.interpolate(x, { size: [4, 6, 5] }),
+      interpolate_trilinear: (x) => F.interpolate(x, { size: [4, 6, 5], mode: 'trilinear' }),
+      interpolate_trilinear_ac: (x) => F.interpolate(x, { size: [5, 5, 6], mode: 'trilinear', alignCorners: true }),
     };
     const failures: string[] = [];
-    for (const [op, l] of Object.entries(golden.cl3d)) {
-      const x = torch.randn([2, 3, 4, 5, 6], { dtype: 'float64' }).contiguous({ memoryFormat: 'channels_last_3d' }).requiresGrad_();
-      const y = OPS3D[op](x);
-      const [g] = torch.autograd.grad(y, x, torch.onesLike(y));
-      if (JSON.stringify(y.stride()) !== JSON.stringify(l.stride)) failures.push(`${op}: output stride ${JSON.stringify(y.stride())}, PyTorch ${JSON.stringify(l.stride)}`);
-      if (JSON.stringify(g!.stride()) !== JSON.stringify(l.grad_stride)) failures.push(`${op}: grad stride ${JSON.stringify(g!.stride())}, PyTorch ${JSON.stringify(l.grad_stride)}`);
+    const str = (s: number[]) => JSON.stringify(s);
+    for (const c of golden.cases3d) {
+      for (const format of ['contiguous', 'channels_last_3d'] as const) {
+        const l = c[format];
+        const what = `${c.op} (${format} input)`;
+        const x = P.x5.contiguous({ memoryFormat: format }).requiresGrad_();
+        const y = OPS3D[c.op](x);
+        if (str(y.stride()) !== str(l.stride)) failures.push(`${what}: output stride ${str(y.stride())}, PyTorch ${str(l.stride)}`);
+        expectValues(y, c.out, `${what} output`);
+        const go = t64(c.grad_output).contiguous({ memoryFormat: l.grad_output_stride[1] === 1 ? 'channels_last_3d' : 'contiguous' });
+        expect(go.stride(), what).toEqual(l.grad_output_stride);
+        const [g] = torch.autograd.grad(y, x, go);
+        if (str(g!.stride()) !== str(l.grad_stride)) failures.push(`${what}: grad stride ${str(g!.stride())}, PyTorch ${str(l.grad_stride)}`);
+        expectValues(g!, c.grad, `${what} grad`);
+      }
     }
-    // Known gaps (issue 18, 3-d part, not done): the separable-matmul avg pool composites
-    // (Note [Pooling as window tables]) and the 3-d upsampling's matmuls (Note [Separable
-    // interpolation]) leave a permuted input gradient where PyTorch's kernels give a dense one.
-    expect(failures).toEqual([
-      'avg_pool3d: grad stride [360,120,1,24,4], PyTorch [360,120,30,6,1]',
-      'adaptive_avg_pool3d: grad stride [360,120,1,24,4], PyTorch [360,120,30,6,1]',
-      'interpolate_nearest3d: grad stride [360,120,1,24,4], PyTorch [360,120,30,6,1]',
-      'interpolate_trilinear: grad stride [360,120,1,24,4], PyTorch [360,1,90,18,3]',
-    ]);
+    expect(failures).toEqual([]);
+    const mixed: Record<string, number[]> = {};
+    for (const key of Object.keys(golden.mixed_grads3d)) {
+      const [op, xf, gf] = key.split('/') as [string, 'contiguous' | 'channels_last_3d', 'contiguous' | 'channels_last_3d'];
+      const x = P.x5.contiguous({ memoryFormat: xf }).requiresGrad_();
+      const y = OPS3D[op](x);
+      const [g] = torch.autograd.grad(y, x, torch.onesLike(y).contiguous({ memoryFormat: gf }));
+      mixed[key] = g!.stride();
+    }
+    expect(mixed).toEqual(golden.mixed_grads3d);
+    const empty: Record<string, number[]> = {};
+    for (const key of Object.keys(golden.empty3d)) {
+      const [op, xf] = key.split('/') as [string, 'contiguous' | 'channels_last_3d'];
+      empty[key] = OPS3D[op](torch.randn([0, 3, 3, 4, 4], { dtype: 'float64' }).contiguous({ memoryFormat: xf })).stride();
+    }
+    expect(empty).toEqual(golden.empty3d);
+  });
+
+  it("trilinear, an operator with its own derivative: double backward, forward AD, and vmap folds it into the batch", async () => {
+    // (core Note [Trilinear gradient layout]: the derivative is a composite of ordinary ops)
+    const tri = (t: torch.Tensor) => F.interpolate(t, { size: [3, 3, 2], mode: 'trilinear' });
+    const x = torch.randn([1, 2, 2, 2, 2], { dtype: 'float64' });
+    for (const f of ['contiguous', 'channels_last_3d'] as const) {
+      expect(await torch.autograd.gradgradcheck(tri, [x.contiguous({ memoryFormat: f }).requiresGrad_()]), f).toBe(true);
+    }
+    // forward AD: the tangent resized as the primal (trilinear is linear)
+    const tangent = torch.randn([1, 2, 2, 2, 2], { dtype: 'float64' });
+    const [, dy] = torch.func.jvp(tri, [x], [tangent]);
+    expect((dy as torch.Tensor).sub(tri(tangent)).abs().max().item()).toBeLessThan(1e-12);
+    const xs = torch.randn([3, 2, 2, 2, 3, 2], { dtype: 'float64' });
+    let batched: torch.Tensor | null = null;
+    const looped = traceBatchedFallback(() => (batched = torch.func.vmap(tri)(xs)));
+    expect(looped).toEqual([]);
+    const each = torch.stack([0, 1, 2].map((i) => tri(xs.select(0, i))));
+    expect(batched!.sub(each).abs().max().item()).toBeLessThan(1e-12);
   });
 });
 

@@ -294,7 +294,9 @@ const NativeGroupNormBackward0: DerivativeOf<'native_group_norm'> = {
       const gw = reshape(w ? mul(g, reshape(w, affine)) : g, grouped);
       const meanGw = mean(gw, [2], { keepdim: true });
       const meanGwX = mean(mul(gw, xhat), [2], { keepdim: true });
-      return reshape(mul(sub(sub(gw, meanGw), mul(xhat, meanGwX)), rstd), shape);
+      // (contiguous whatever the layouts of input and grad_output, as PyTorch 1.13's
+      // native_group_norm_backward: a channels-last grad_output reshapes to its groups as a view)
+      return reshape(mul(sub(sub(gw, meanGw), mul(xhat, meanGwX)), rstd), shape).contiguous();
     };
     return [
       ctx.needs[0] ? gi() : null,

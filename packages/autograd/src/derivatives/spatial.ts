@@ -17,6 +17,7 @@ import {
   upsampleBilinear2dBackward,
   upsampleNearest2d,
   upsampleNearest2dBackward,
+  upsampleTrilinear3dBackward,
   view,
   type PadMode,
   type Tensor,
@@ -236,6 +237,18 @@ const UpsampleBilinear2DBackwardBackward0: DerivativeOf<'upsample_bilinear2d_bac
   ],
 };
 
+// (the input gradient in grad_output's memory format: core's Note [Trilinear gradient layout])
+const UpsampleTrilinear3DBackward0: DerivativeOf<'upsample_trilinear3d'> = {
+  name: 'UpsampleTrilinear3DBackward0',
+  inputs: ['self'],
+  saves: [],
+  backward: (ctx) => {
+    if (!ctx.needs[0]) return [null];
+    const inSize = inputSizes(ctx, 0, 'upsample_trilinear3d');
+    return [upsampleTrilinear3dBackward(ctx.grad, ctx.args[1], inSize, ctx.args[2] === true, [scale(ctx.args[3]), scale(ctx.args[4]), scale(ctx.args[5])])];
+  },
+};
+
 export const SPATIAL_DERIVATIVES = {
   convolution: ConvolutionBackward0,
   convolution_backward: ConvolutionBackwardBackward0,
@@ -262,4 +275,5 @@ export const SPATIAL_DERIVATIVES = {
   upsample_nearest2d_backward: UpsampleNearest2DBackwardBackward0,
   upsample_bilinear2d: UpsampleBilinear2DBackward0,
   upsample_bilinear2d_backward: UpsampleBilinear2DBackwardBackward0,
+  upsample_trilinear3d: UpsampleTrilinear3DBackward0,
 } satisfies DerivativeFamily;

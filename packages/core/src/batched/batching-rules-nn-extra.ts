@@ -156,6 +156,7 @@ const MULTI = new Set(['_linalg_eigh', '_linalg_svd', 'geqrf', 'linalg_cholesky_
 
 export function registerNnExtraRules(): void {
   for (const op of ['avg_pool2d', '_adaptive_avg_pool2d', 'upsample_nearest2d', 'upsample_bilinear2d', 'reflection_pad2d', 'replication_pad2d']) foldRule(op, 2);
+  foldRule('upsample_trilinear3d', 3);
   for (const op of ['reflection_pad1d', 'replication_pad1d']) foldRule(op, 1);
   lossRule('mse_loss', 2, 2);
   lossRule('smooth_l1_loss', 2, 2);

@@ -114,6 +114,7 @@ export * from './pooling-adaptive-max';
 export * from './conv3d';
 export * from './pixel-shuffle';
 export * from './resample';
+export { upsampleTrilinear3dBackward } from './interpolate-separable';
 export * from './im2col';
 export type { Conv2dGeometry, Pool2dGeometry, Pads2d, PadMode, SpatialImpls } from './spatial-impls';
 export type { ConvImpls } from './conv-impls';

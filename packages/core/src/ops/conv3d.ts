@@ -131,7 +131,10 @@ function convTranspose3dImpl(input: Tensor, weight: Tensor, bias: Tensor | null,
   if (N === 0 || Din === 0 || out.some((s) => s === 0)) return zeros(out, { dtype: x.dtype, device: input.device });
   const [s, pd, d] = [p.stride[0], p.padding[0], p.dilation[0]];
   return tidy(() => {
-    const planes = reshape(movedim(input, 2, 1), [N * Din, Cin, H, W]);
+    // (through a full-depth slice, whose backward writes the gradient into a contiguous zeros
+    // of the input's shape: the input gradient comes back contiguous, as PyTorch 1.13's, not
+    // in the permuted order of the planes)
+    const planes = reshape(movedim(sliceDim(input, 2, 0, Din, 1), 2, 1), [N * Din, Cin, H, W]);
     // the weight's depth in its output channels, (kd, c) within each group
     const w2 = reshape(permute(reshape(weight, [G, Cin / G, Cog, kD, kH, kW]), [0, 1, 3, 2, 4, 5]), [Cin, kD * Cog, kH, kW]);
     const y = convTranspose2d(planes, w2, null, {

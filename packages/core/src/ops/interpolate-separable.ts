@@ -7,6 +7,13 @@ import { tensor } from './factories';
 import { matmul } from './linalg';
 import { torchTypeName } from './meta-utils';
 import { movedim, reshape } from './shape-ops';
+import { separableMatmul } from './separable-matmul';
+import { BACKEND_KEYS } from '../dispatch/dispatch-key';
+import { registerKernel, registerOperator } from '../dispatch/dispatcher';
+import { callFunctional, unwrapTensor } from './call';
+import { composite } from './composite';
+import { contiguous } from './copy';
+import { transpose } from './views';
 
 /**
  * Note [Separable interpolation]
@@ -16,7 +23,8 @@ import { movedim, reshape } from './shape-ops';
  * here from PyTorch's own index arithmetic (area_pixel_compute_source_index, the cubic
  * convolution with A = -0.75 and indices clamped to the border, nearest's floor(dst * scale)),
  * and the resize is one matmul per dim. The gradient is matmul's (the transposed weights), so
- * these modes need no kernels or derivatives and run on any backend.
+ * these modes need no kernels and run on any backend; trilinear alone is an operator with a
+ * derivative of its own, for its gradient's memory format (Note [Trilinear gradient layout]).
  */
 
 export type SeparableMode = 'linear' | 'cubic' | 'nearest';
@@ -74,6 +82,67 @@ export function resizeWeights(mode: SeparableMode, inSize: number, outSize: numb
   return w;
 }
 
+/** The [in, out] matrix of each spatial dim (Note [Separable interpolation]). */
+function resizeMats(mode: SeparableMode, like: Tensor, inSizes: readonly number[], outSize: readonly number[], alignCorners: boolean, scales: readonly (number | null)[]): Tensor[] {
+  return inSizes.map((n, j) => reshape(tensor(resizeWeights(mode, n, outSize[j], alignCorners, scales[j] ?? null), { dtype: like.dtype, device: like.device }), [n, outSize[j]]));
+}
+
+/** The resize itself, its result in the input's memory format (Note [Outputs in the input's memory format]). */
+function resize(input: Tensor, mode: SeparableMode, outSize: readonly number[], alignCorners: boolean, scales: readonly (number | null)[]): Tensor {
+  return tidy(() => {
+    const mats = resizeMats(mode, input, input.shape.slice(2), outSize, alignCorners, scales);
+    // a channels_last_3d input gives a channels_last_3d result, as PyTorch 1.13's nearest3d and
+    // trilinear kernels; the 4-d bicubic keeps its layout
+    const format = input.dim() === 5 && suggestMemoryFormat(input.shape, input.stride()) === 'channels_last_3d' ? 'channels_last_3d' : 'contiguous';
+    let t: Tensor;
+    if (input.dim() === 5) {
+      // (nearest3d's input gradient is contiguous, as its backward kernel's: Note [Gradient
+      // layout of separable matmuls]; trilinear runs below autograd here, Note [Trilinear gradient layout])
+      t = separableMatmul(input, mats);
+    } else {
+      t = input;
+      mats.forEach((w, j) => (t = movedim(matmul(movedim(t, 2 + j, -1), w), -1, 2 + j)));
+    }
+    // (an empty result counts as contiguous in any strides: cloned, so it has the format's)
+    return t === input || t.numel() === 0 ? t.clone({ memoryFormat: format }) : t.contiguous({ memoryFormat: format });
+  });
+}
+
+/**
+ * Note [Trilinear gradient layout]
+ * PyTorch 1.13's upsample_trilinear3d_backward makes the input gradient in grad_output's
+ * memory format (suggest_memory_format), not the input's. A composite's input gradient has the
+ * layout its first op's backward gives, fixed when the forward runs (Note [Gradient layout of
+ * separable matmuls]), before grad_output exists. So trilinear is an operator of its own,
+ * `upsample_trilinear3d` (PyTorch's schema), whose kernel at every backend key (PyTorch's
+ * CompositeExplicitAutograd) is the separable composite, run below autograd; its derivative
+ * (autograd's UpsampleTrilinear3DBackward0) is `upsampleTrilinear3dBackward`: the same
+ * composite with each dim's matrix transposed, laid out in grad_output's format. Written with
+ * ordinary ops, so its own gradient (double backward) comes from theirs.
+ */
+export const UPSAMPLE_TRILINEAR3D = registerOperator({
+  schema: 'upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor',
+});
+{
+  const kernel = composite((a) => resize(a[0] as Tensor, 'linear', a[1] as number[], a[2] as boolean, [a[3] as number | null, a[4] as number | null, a[5] as number | null]));
+  for (const k of BACKEND_KEYS) registerKernel(UPSAMPLE_TRILINEAR3D, k, kernel);
+}
+
+/** upsample_trilinear3d's input gradient (Note [Trilinear gradient layout]). */
+export function upsampleTrilinear3dBackward(
+  grad: Tensor,
+  outputSize: readonly number[],
+  inputSize: readonly number[],
+  alignCorners: boolean,
+  scales: readonly (number | null | undefined)[],
+): Tensor {
+  return tidy(() => {
+    const mats = resizeMats('linear', grad, inputSize.slice(2), outputSize, alignCorners, scales.map((s) => s ?? null));
+    const format = suggestMemoryFormat(grad.shape, grad.stride()) === 'channels_last_3d' ? 'channels_last_3d' : 'contiguous';
+    return contiguous(separableMatmul(grad, mats.map((m) => transpose(m, 0, 1))), format);
+  });
+}
+
 /** Resizes the spatial dims (all after the first two) of `input` to `outSize` (Note [Separable interpolation]). */
 export function separableResize(op: string, input: Tensor, mode: SeparableMode, outSize: readonly number[], alignCorners: boolean, scales: readonly (number | null)[]): Tensor {
   if (!isFloatingType(input.dtype)) {
@@ -84,15 +153,9 @@ export function separableResize(op: string, input: Tensor, mode: SeparableMode, 
   if (spatial.some((n) => n <= 0) || outSize.some((n) => n <= 0)) {
     throw new ShapeError(`${op}: Input and output sizes should be greater than 0, but got input ${fmtShape(spatial)} output ${fmtShape(outSize)}`);
   }
-  return tidy(() => {
-    let t = input;
-    spatial.forEach((n, j) => {
-      const w = reshape(tensor(resizeWeights(mode, n, outSize[j], alignCorners, scales[j] ?? null), { dtype: input.dtype, device: input.device }), [n, outSize[j]]);
-      t = movedim(matmul(movedim(t, 2 + j, -1), w), -1, 2 + j);
-    });
-    // a channels_last_3d input gives a channels_last_3d result, as PyTorch 1.13's nearest3d and
-    // trilinear kernels (Note [Outputs in the input's memory format]); the 4-d bicubic keeps its layout
-    const format = input.dim() === 5 && suggestMemoryFormat(input.shape, input.stride()) === 'channels_last_3d' ? 'channels_last_3d' : 'contiguous';
-    return t === input ? t.clone({ memoryFormat: format }) : t.contiguous({ memoryFormat: format });
-  });
+  if (mode === 'linear') {
+    const [d, h, w] = scales;
+    return callFunctional(UPSAMPLE_TRILINEAR3D, [unwrapTensor(op, 'input', input), [...outSize], alignCorners, d ?? null, h ?? null, w ?? null]);
+  }
+  return resize(input, mode, outSize, alignCorners, scales);
 }

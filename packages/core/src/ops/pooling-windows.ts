@@ -4,10 +4,11 @@ import { tidy } from '../tensor/scope';
 import { tensor } from './factories';
 import { gather, indexSelect } from './gather-scatter';
 import { div, lt } from './generated/table-ops';
-import { matmul } from './linalg';
 import { maskedFill } from './masked';
 import { max } from './reduction';
 import { movedim, reshape } from './shape-ops';
+import { separableMatmul } from './separable-matmul';
+import { contiguous } from './copy';
 import { expand, permute, squeeze, unsqueeze } from './views';
 
 /**
@@ -135,19 +136,19 @@ export function windowMax(input: Tensor, tables: readonly Windows[], channelsLas
 /** Sums over each window of the last `tables.length` dims, then divides by `divisor` (one count per output along each dim, or one number). */
 export function windowAverage(input: Tensor, tables: readonly Windows[], divisor: readonly (readonly number[])[] | number): Tensor {
   const sp = tables.length;
-  const lead = input.dim() - sp;
   const device = input.device;
   const integral = !isFloatingType(input.dtype);
   return tidy(() => {
-    let t = input;
-    for (let j = 0; j < sp; j++) {
-      const { size, pos } = tables[j];
+    const mats = tables.map(({ size, pos }) => {
       // [in, out]: 1 where input i is in output o's window
       const m = new Array<number>(size * pos.length).fill(0);
       pos.forEach((row, o) => row.forEach((i) => i >= 0 && (m[i * pos.length + o] += 1)));
-      const mat = reshape(tensor(m, { dtype: input.dtype, device }), [size, pos.length]);
-      t = movedim(matmul(movedim(t, lead + j, -1), mat), -1, lead + j);
-    }
+      return reshape(tensor(m, { dtype: input.dtype, device }), [size, pos.length]);
+    });
+    // (a contiguous input gradient, whatever the input's layout, as PyTorch 1.13's avg_pool3d
+    // and adaptive_avg_pool3d backward kernels: Note [Gradient layout of separable matmuls])
+    // and a contiguous result, as theirs
+    const t = contiguous(separableMatmul(input, mats));
     let d: Tensor | number;
     if (typeof divisor === 'number') d = divisor;
     else {

@@ -136,26 +136,63 @@ for name in ['conv2d', 'max_pool2d', 'avg_pool2d', 'adaptive_avg_pool2d', 'adapt
         (g,) = torch.autograd.grad(y, x, go)
         mixed_grads[f'{name}/{xf}/{gf}'] = list(g.stride())
 
-# 3-d ops on a channels_last_3d input: output and input-gradient strides (grad_output ones_like
-# the output, so in its layout); PyTorch 1.13's CPU conv3d and 3-d poolings are contiguous
+# 3-d ops: output strides, values and input-gradient strides for a contiguous and a
+# channels_last_3d input (grad_output random, in the output's layout), as the 2-d cases;
+# then each op's input-gradient strides for every (input, grad_output) layout pair. PyTorch
+# 1.13's CPU conv3d, conv_transpose3d and 3-d poolings give contiguous outputs and gradients;
+# batch norm keeps the input's layout; group norm's gradient and nearest upsampling's are
+# contiguous; trilinear's gradient takes grad_output's layout.
 torch.manual_seed(2)
-X5 = torch.randn(2, 3, 4, 5, 6, dtype=dt)
+X5 = torch.randn(2, 3, 3, 4, 4, dtype=dt)
 W5 = torch.randn(4, 3, 3, 3, 3, dtype=dt)
+B5 = torch.randn(4, dtype=dt)
+WT5 = torch.randn(3, 2, 2, 2, 2, dtype=dt)
+params.update({'x5': X5, 'w5': W5, 'b5': B5, 'wt5': WT5})
 OPS3D = {
-    'conv3d': lambda x: F.conv3d(x, W5, padding=1),
+    'conv3d': lambda x: F.conv3d(x, W5, B5, padding=1),
+    'conv_transpose3d': lambda x: F.conv_transpose3d(x, WT5),
     'max_pool3d': lambda x: F.max_pool3d(x, 2),
-    'avg_pool3d': lambda x: F.avg_pool3d(x, 2),
+    'avg_pool3d': lambda x: F.avg_pool3d(x, 2, stride=1),
     'adaptive_avg_pool3d': lambda x: F.adaptive_avg_pool3d(x, (2, 3, 3)),
     'adaptive_max_pool3d': lambda x: F.adaptive_max_pool3d(x, (2, 3, 3)),
     'batch_norm3d': lambda x: F.batch_norm(x, None, None, training=True),
-    'interpolate_nearest3d': lambda x: F.interpolate(x, scale_factor=2),
-    'interpolate_trilinear': lambda x: F.interpolate(x, scale_factor=2, mode='trilinear'),
+    'batch_norm3d_eval': lambda x: F.batch_norm(x, torch.zeros(3, dtype=dt), torch.ones(3, dtype=dt)),
+    'group_norm3d': lambda x: F.group_norm(x, 3),
+    'interpolate_nearest3d': lambda x: F.interpolate(x, size=(4, 6, 5)),
+    'interpolate_trilinear': lambda x: F.interpolate(x, size=(4, 6, 5), mode='trilinear'),
+    'interpolate_trilinear_ac': lambda x: F.interpolate(x, size=(5, 5, 6), mode='trilinear', align_corners=True),
 }
-cl3d = {}
+CL3D = torch.channels_last_3d
+cases3d = []
 for name, f in OPS3D.items():
-    x = X5.contiguous(memory_format=torch.channels_last_3d).requires_grad_()
-    y = f(x)
-    (g,) = torch.autograd.grad(y, x, torch.ones_like(y))
-    cl3d[name] = {'stride': list(y.stride()), 'grad_stride': list(g.stride())}
+    case = {'op': name}
+    for fmt in ['contiguous', 'channels_last_3d']:
+        x = X5.contiguous(memory_format=CL3D if fmt == 'channels_last_3d' else torch.contiguous_format).requires_grad_()
+        y = f(x)
+        torch.manual_seed(1)
+        go = torch.randn(y.shape, dtype=dt).contiguous(memory_format=CL3D if y.is_contiguous(memory_format=CL3D) and not y.is_contiguous() else torch.contiguous_format)
+        (g,) = torch.autograd.grad(y, x, go)
+        case[fmt] = {'stride': list(y.stride()), 'grad_output_stride': list(go.stride()), 'grad_stride': list(g.stride())}
+        if fmt == 'contiguous':
+            case.update({'out': values(y), 'grad_output': values(go), 'grad': values(g)})
+            ref = (y.detach(), g)
+        else:
+            assert torch.allclose(y.detach(), ref[0], rtol=1e-12, atol=1e-12) and torch.allclose(g, ref[1], rtol=1e-12, atol=1e-12), name
+    cases3d.append(case)
+mixed_grads3d = {}
+for name, f in OPS3D.items():
+    for xf in ['contiguous', 'channels_last_3d']:
+        for gf in ['contiguous', 'channels_last_3d']:
+            x = X5.contiguous(memory_format=CL3D if xf == 'channels_last_3d' else torch.contiguous_format).requires_grad_()
+            y = f(x)
+            go = torch.ones_like(y).contiguous(memory_format=CL3D if gf == 'channels_last_3d' else torch.contiguous_format)
+            (g,) = torch.autograd.grad(y, x, go)
+            mixed_grads3d[f'{name}/{xf}/{gf}'] = list(g.stride())
+# an empty batch: the 3-d upsamplings' output strides
+empty3d = {}
+for name in ['interpolate_nearest3d', 'interpolate_trilinear']:
+    for fmt in ['contiguous', 'channels_last_3d']:
+        x0 = torch.randn(0, 3, 3, 4, 4, dtype=dt).contiguous(memory_format=CL3D if fmt == 'channels_last_3d' else torch.contiguous_format)
+        empty3d[f'{name}/{fmt}'] = list(OPS3D[name](x0).stride())
 
-write('memory_format', {'params': {k: values(v) for k, v in params.items()}, 'cases': cases, 'api': api, 'is_contiguous': is_contiguous, 'errors': errors, 'conv_grads': conv_grads, 'mixed_grads': mixed_grads, 'cl3d': cl3d})
+write('memory_format', {'params': {k: values(v) for k, v in params.items()}, 'cases': cases, 'api': api, 'is_contiguous': is_contiguous, 'errors': errors, 'conv_grads': conv_grads, 'mixed_grads': mixed_grads, 'cases3d': cases3d, 'mixed_grads3d': mixed_grads3d, 'empty3d': empty3d})

@@ -363,6 +363,7 @@ export const KERNEL_OP_NAMES = [
   'upsample_bilinear2d_backward',
   'upsample_nearest2d',
   'upsample_nearest2d_backward',
+  'upsample_trilinear3d',
   'values',
   'var.correction',
   'var_mean.correction',
