@@ -12,7 +12,14 @@
  * every mode on the complex64 rows of goldens/linalg_complex_qr.json (tall, wide, batched,
  * zero column, empty), and a batch of 70 tall and wide matrices at a storage offset against
  * the CPU.
- * (The OpInfo sweep does not run complex cases on WebGPU: test/ops-webgpu-suite.ts.)
+ * The complex SVD (Note [WebGPU complex SVD: complex rotations, a workgroup per matrix]): svd
+ * (full and reduced) and svdvals on the complex64 rows of goldens/linalg_complex_svd.json (S,
+ * U diag(S) Vh, unitarity, empty inputs), U and Vh equal to the CPU's, phases included (the
+ * shared Note [Complex SVD phase convention]); a batch of 70 tall and wide matrices at a storage
+ * offset, one with a zero singular value, against the CPU; pinv, pinverse, matrix_rank, cond
+ * 2 / -2, matrix_norm and norm 2 / -2 / nuc on WebGPU against the goldens' composites.
+ * (The OpInfo sweep does not run complex cases on WebGPU: test/ops-webgpu-suite.ts; the complex
+ * SVD rows' gradients run there in test/grads-webgpu.test.ts.)
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';

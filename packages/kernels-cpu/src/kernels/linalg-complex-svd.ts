@@ -24,8 +24,10 @@ import { floatArray } from '../loops/arrays';
  * decides which one a kernel leaves, so the CPU's cyclic sweeps and WebGPU's round-robin
  * tournament (kernels-webgpu's Note [WebGPU complex SVD: complex rotations, a workgroup per
  * matrix]) would hand back different phases. Both normalize it after the sort: the first
- * entry of v_i whose magnitude is at least (1 - 1/64) times the largest of v_i is made real
- * and positive (w_i, hence u_i, turned by the same phase, which keeps W = A V). The slack
+ * entry of v_i (Jacobi's V: the right singular vector of a tall or square A, the left one,
+ * U's column, of a wide A) whose magnitude is at least (1 - 1/64) times the largest of v_i
+ * is made real and positive (w_i, hence the other vector of the pair, turned by the same
+ * phase, which keeps W = A V). The slack
  * keeps float32 rounding from choosing another entry than float64 where two magnitudes
  * (nearly) tie; only a tie at the slack's edge itself can still pick differently.
  */

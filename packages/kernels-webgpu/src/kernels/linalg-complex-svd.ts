@@ -23,9 +23,10 @@ import { MAX_SWEEPS, PARAM_WORDS, TOL, WG } from './linalg-svd';
  *
  * The phase: a pair (u_i, v_i) is unique up to a common unit phase, and the rotations' order
  * decides it, so after sorting both backends normalize it the same way (Note [Complex SVD
- * phase convention] in kernels-cpu's linalg-complex-svd.ts): the first entry of v_i whose
- * magnitude is within a factor (1 - 1/64) of the column's largest is made real and
- * positive (u_i turned by the same phase). The slack keeps float32 rounding from picking
+ * phase convention] in kernels-cpu's linalg-complex-svd.ts): the first entry of V's column
+ * v_i (Vh's row conjugated for a tall A, U's column for a wide one) whose magnitude is within
+ * a factor (1 - 1/64) of the column's largest is made real and positive (W's column, hence
+ * the pair's other vector, turned by the same phase). The slack keeps float32 rounding from picking
  * another entry than float64 does where two magnitudes tie. No host round trip.
  *
  * Words: 0 batch, 1 m, 2 n, 3 a offset, 4 s offset, 5 u offset, 6 vh offset (in floats),
