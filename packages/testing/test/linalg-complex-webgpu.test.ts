@@ -16,8 +16,9 @@
  * (full and reduced) and svdvals on the complex64 rows of goldens/linalg_complex_svd.json (S,
  * U diag(S) Vh, unitarity, empty inputs), U and Vh equal to the CPU's, phases included (the
  * shared Note [Complex SVD phase convention]); a batch of 70 tall and wide matrices at a storage
- * offset, one with a zero singular value, against the CPU; pinv, pinverse, matrix_rank, cond
- * 2 / -2, matrix_norm and norm 2 / -2 / nuc on WebGPU against the goldens' composites.
+ * offset and two 40 x 24 matrices, one of each batch with a zero singular value, against the
+ * CPU; pinv, pinverse, matrix_rank, cond 2 / -2, matrix_norm and norm 2 / -2 / nuc on WebGPU
+ * against the goldens' composites.
  * (The OpInfo sweep does not run complex cases on WebGPU: test/ops-webgpu-suite.ts; the complex
  * SVD rows' gradients run there in test/grads-webgpu.test.ts.)
  */
@@ -297,15 +298,16 @@ describe.skipIf(!ready)('complex64 linalg on WebGPU', () => {
     }
   });
 
-  it('complex SVD: a batch of 70 (70 workgroups) at a storage offset, tall and wide with a zero singular value, full and thin, equals the CPU', async () => {
+  it('complex SVD: a batch of 70 (70 workgroups) at a storage offset, tall and wide, and two 40 x 24, each batch with a zero singular value, full and thin, equals the CPU', async () => {
     const g = new torch.Generator().manualSeed(29);
-    for (const [m, n] of [[6, 4], [3, 5]]) {
+    // (and two medium matrices: 23 rounds of 12 pairs a sweep)
+    for (const [m, n, batch] of [[6, 4, 70], [3, 5, 70], [40, 24, 2]]) {
       // (the batch's first matrix loses its last column (tall) or row (wide): a singular value
       // exactly zero on both devices, its vector completed by Gram-Schmidt)
-      const mask = Array.from({ length: 71 * m * n }, (_, e) => (Math.floor(e / (m * n)) === 1 && (m >= n ? e % n === n - 1 : Math.floor(e / n) % m === m - 1) ? 0 : 1));
-      const raw = torch.mul(torch.viewAsComplex(torch.randn([71, m, n, 2], { generator: g })), torch.tensor(mask, { dtype: 'float32' }).reshape([71, m, n]));
-      const A = raw.narrow(0, 1, 70);
-      const a = (await raw.toAsync('webgpu')).narrow(0, 1, 70);
+      const mask = Array.from({ length: (batch + 1) * m * n }, (_, e) => (Math.floor(e / (m * n)) === 1 && (m >= n ? e % n === n - 1 : Math.floor(e / n) % m === m - 1) ? 0 : 1));
+      const raw = torch.mul(torch.viewAsComplex(torch.randn([batch + 1, m, n, 2], { generator: g })), torch.tensor(mask, { dtype: 'float32' }).reshape([batch + 1, m, n]));
+      const A = raw.narrow(0, 1, batch);
+      const a = (await raw.toAsync('webgpu')).narrow(0, 1, batch);
       const sw = L.svdvals(A);
       expect(await host(sw.narrow(0, 0, 1).narrow(1, Math.min(m, n) - 1, 1))).toEqual([0]);
       for (const full of [false, true]) {
