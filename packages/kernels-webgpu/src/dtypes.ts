@@ -138,8 +138,8 @@ export const webgpuDtypes = {
   // Note [WebGPU complex QR]: complex64 as float32 pairs
   geqrfComplex: F32,
   householderProductComplex: F32,
-  // no complex SVD kernel yet (core's Note [Complex SVD]): the table opts out
-  svdComplex: [],
+  // Note [WebGPU complex SVD: complex rotations, a workgroup per matrix]: complex64 as float32 pairs
+  svdComplex: F32,
   // no complex eig kernel yet (core's Note [The eig primitive]): the table opts out
   eigComplex: [],
   standardGammaGrad: F32,

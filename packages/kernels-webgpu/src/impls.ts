@@ -15,6 +15,7 @@ import { indexingImpls } from './kernels/indexing';
 import { softmaxImpls } from './kernels/softmax';
 import { lossImpls } from './kernels/losses';
 import { linalgImpls } from './kernels/linalg';
+import { svdComplexImpls } from './kernels/linalg-complex-svd';
 import { svdImpls } from './kernels/linalg-svd';
 import { eigImpls } from './kernels/linalg-eig';
 import { linalgQrImpls } from './kernels/linalg-qr';
@@ -59,8 +60,8 @@ export const webgpuImpls = {
   ...linalgComplexImpls,
   // complex64 QR (Note [WebGPU complex QR])
   ...linalgComplexQrImpls,
-  // complex SVD (core's Note [Complex SVD]): no WGSL kernel yet
-  svdComplex: notImplemented('no complex SVD kernel on WebGPU'),
+  // complex64 SVD (Note [WebGPU complex SVD: complex rotations, a workgroup per matrix])
+  ...svdComplexImpls,
   eigComplex: notImplemented('no complex eig kernel on WebGPU'),
   ...gammaImpls,
   ...samplerImpls,

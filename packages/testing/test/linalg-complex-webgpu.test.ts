@@ -12,7 +12,15 @@
  * every mode on the complex64 rows of goldens/linalg_complex_qr.json (tall, wide, batched,
  * zero column, empty), and a batch of 70 tall and wide matrices at a storage offset against
  * the CPU.
- * (The OpInfo sweep does not run complex cases on WebGPU: test/ops-webgpu-suite.ts.)
+ * The complex SVD (Note [WebGPU complex SVD: complex rotations, a workgroup per matrix]): svd
+ * (full and reduced) and svdvals on the complex64 rows of goldens/linalg_complex_svd.json (S,
+ * U diag(S) Vh, unitarity, empty inputs), U and Vh equal to the CPU's, phases included (the
+ * shared Note [Complex SVD phase convention]); a batch of 70 tall and wide matrices at a storage
+ * offset and two 40 x 24 matrices, one of each batch with a zero singular value, against the
+ * CPU; pinv, pinverse, matrix_rank, cond 2 / -2, matrix_norm and norm 2 / -2 / nuc on WebGPU
+ * against the goldens' composites.
+ * (The OpInfo sweep does not run complex cases on WebGPU: test/ops-webgpu-suite.ts; the complex
+ * SVD rows' gradients run there in test/grads-webgpu.test.ts.)
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
@@ -34,6 +42,22 @@ interface Factor {
 const golden = JSON.parse(readFileSync(new URL('../goldens/linalg_complex.json', import.meta.url), 'utf8')) as {
   factor: Factor[];
   cholesky_ex: { A: Pairs; info: number[]; message: string };
+};
+
+interface SvdCase {
+  id: string;
+  dtype: 'complex64' | 'complex128';
+  gap: number;
+  cond: number;
+  rank_deficient: boolean;
+  A: Pairs;
+  reduced: [Pairs, Pairs, Pairs];
+  full: [Pairs, Pairs, Pairs];
+  svdvals: Pairs;
+}
+const svdGolden = JSON.parse(readFileSync(new URL('../goldens/linalg_complex_svd.json', import.meta.url), 'utf8')) as {
+  cases: SvdCase[];
+  composites: { id: string; fn: string; dtype: string; out: { shape: number[]; dtype: string; values: (number | string)[] } }[];
 };
 
 const qrGolden = JSON.parse(readFileSync(new URL('../goldens/linalg_complex_qr.json', import.meta.url), 'utf8')) as { cases: QrCase[] };
@@ -184,7 +208,7 @@ describe.skipIf(!ready)('complex64 linalg on WebGPU', () => {
     expect(await infoOf(L.solveEx(sw, sw).info)).toEqual([0, 2]);
     expect(await infoOf(L.invEx(sw).info)).toEqual([0, 2]);
     const d = await torch.eye(2, { dtype: 'complex128' }).toAsync('webgpu');
-    for (const f of [() => L.luFactor(d), () => L.cholesky(d), () => L.eigh(d), () => L.solveTriangular(d, d, { upper: true })]) {
+    for (const f of [() => L.luFactor(d), () => L.cholesky(d), () => L.eigh(d), () => L.solveTriangular(d, d, { upper: true }), () => L.svd(d), () => L.svdvals(d)]) {
       expect(f).toThrow(torch.DTypeError);
       expect(f).toThrow(/'complex128' on webgpu/);
     }
@@ -232,6 +256,109 @@ describe.skipIf(!ready)('complex64 linalg on WebGPU', () => {
         const tol = 1.2e-7 * 8 * Math.max(m, n) * 100 * scaleOf(w);
         expect([m, n, i, maxAbsDiff(await host(o), w) <= tol]).toEqual([m, n, i, true]);
       }
+    }
+  });
+
+  it("complex SVD: the complex64 rows of goldens/linalg_complex_svd.json (values, U diag(S) Vh, unitarity, full and reduced, empty) and the vectors as the CPU's, phases included", async () => {
+    const rows = svdGolden.cases.filter((c) => c.dtype === 'complex64');
+    expect(rows.length).toBe(9);
+    for (const c of rows) {
+      const A = complex64Of(c.A);
+      const a = await A.toAsync('webgpu');
+      const n = Math.max(4, ...c.A.shape.slice(-2));
+      const tol = 1.2e-7 * 8 * n * scaleOf(c.svdvals.values);
+      const sv = L.svdvals(a);
+      expect([c.id, sv.device.type, sv.dtype, sv.shape, maxAbsDiff(await host(sv), c.svdvals.values) <= tol]).toEqual([c.id, 'webgpu', 'float32', c.svdvals.shape, true]);
+      for (const full of [false, true]) {
+        const { U, S, Vh } = L.svd(a, { fullMatrices: full });
+        const [eU, eS, eVh] = c[full ? 'full' : 'reduced'];
+        expect([c.id, full, U.shape, S.shape, Vh.shape, U.dtype]).toEqual([c.id, full, eU.shape, eS.shape, eVh.shape, 'complex64']);
+        expect([c.id, full, maxAbsDiff(await host(S), eS.values) <= tol]).toEqual([c.id, full, true]);
+        if (A.numel() === 0) {
+          // (core fills an empty matrix's vectors: the identity's, or empty)
+          expect([c.id, full, await host(U), await host(Vh)]).toEqual([c.id, full, eU.values, eVh.values]);
+          continue;
+        }
+        const k = S.shape[S.dim() - 1];
+        const rec = torch.matmul(torch.mul(U.narrow(-1, 0, k), S.unsqueeze(-2)), Vh.narrow(-2, 0, k));
+        const gramU = torch.sub(torch.matmul(U.mH, U), torch.eye(U.shape[U.dim() - 1], { dtype: 'complex64', device: 'webgpu' }));
+        const gramV = torch.sub(torch.matmul(Vh, Vh.mH), torch.eye(Vh.shape[Vh.dim() - 2], { dtype: 'complex64', device: 'webgpu' }));
+        const unitary = async (gram: Tensor) => (await host(gram.abs())).every((x) => x <= 1.2e-7 * 8 * n);
+        const checks = [maxAbsDiff(await host(rec), c.A.values) <= tol, await unitary(gramU), await unitary(gramV)];
+        expect([c.id, full, ...checks]).toEqual([c.id, full, true, true, true]);
+        if (c.rank_deficient) continue;
+        // the same phase convention as the CPU's (kernels-cpu's Note [Complex SVD phase convention]):
+        // U and Vh themselves agree, within the vectors' forward error (over the smallest relative gap)
+        const want = L.svd(A, { fullMatrices: full });
+        const vtol = (1.2e-7 * 8 * n) / c.gap;
+        for (const [what, x, y] of [['U', U, want.U], ['Vh', Vh, want.Vh]] as const) {
+          expect([c.id, full, what, maxAbsDiff(await host(x), await host(y)) <= vtol]).toEqual([c.id, full, what, true]);
+        }
+      }
+    }
+  });
+
+  it('complex SVD: a batch of 70 (70 workgroups) at a storage offset, tall and wide, and two 40 x 24, each batch with a zero singular value, full and thin, equals the CPU', async () => {
+    const g = new torch.Generator().manualSeed(29);
+    // (and two medium matrices: 23 rounds of 12 pairs a sweep)
+    for (const [m, n, batch] of [[6, 4, 70], [3, 5, 70], [40, 24, 2]]) {
+      // (the batch's first matrix loses its last column (tall) or row (wide): a singular value
+      // exactly zero on both devices, its vector completed by Gram-Schmidt)
+      const mask = Array.from({ length: (batch + 1) * m * n }, (_, e) => (Math.floor(e / (m * n)) === 1 && (m >= n ? e % n === n - 1 : Math.floor(e / n) % m === m - 1) ? 0 : 1));
+      const raw = torch.mul(torch.viewAsComplex(torch.randn([batch + 1, m, n, 2], { generator: g })), torch.tensor(mask, { dtype: 'float32' }).reshape([batch + 1, m, n]));
+      const A = raw.narrow(0, 1, batch);
+      const a = (await raw.toAsync('webgpu')).narrow(0, 1, batch);
+      const sw = L.svdvals(A);
+      expect(await host(sw.narrow(0, 0, 1).narrow(1, Math.min(m, n) - 1, 1))).toEqual([0]);
+      for (const full of [false, true]) {
+        const want = L.svd(A, { fullMatrices: full });
+        const got = L.svd(a, { fullMatrices: full });
+        const outs: [string, Tensor, Tensor][] = [['S', got.S, want.S], ['U', got.U, want.U], ['Vh', got.Vh, want.Vh], ['svdvals', L.svdvals(a), sw]];
+        for (const [what, o, w] of outs) {
+          const wv = await host(w);
+          // (random Gaussian matrices this small: condition numbers and inverse gaps well below 100)
+          const tol = 1.2e-7 * 8 * Math.max(m, n) * 100 * scaleOf(wv);
+          expect([m, n, full, what, o.shape, maxAbsDiff(await host(o), wv) <= tol]).toEqual([m, n, full, what, w.shape, true]);
+        }
+      }
+    }
+  });
+
+  it('the SVD composites on WebGPU (pinv, pinverse, matrix_rank, cond 2 / -2, matrix_norm and norm 2 / -2 / nuc) against PyTorch 1.13', async () => {
+    const SVD_FNS: Record<string, (a: Tensor) => Tensor> = {
+      pinv: (a) => L.pinv(a),
+      'pinv atol': (a) => L.pinv(a, { atol: 1 }),
+      pinverse: (a) => torch.pinverse(a),
+      matrix_rank: (a) => L.matrixRank(a),
+      'matrix_rank rtol': (a) => L.matrixRank(a, { rtol: 0.3 }),
+      cond: (a) => L.cond(a),
+      'cond -2': (a) => L.cond(a, -2),
+      'matrix_norm nuc': (a) => L.matrixNorm(a, 'nuc'),
+      'matrix_norm 2': (a) => L.matrixNorm(a, 2),
+      'matrix_norm -2': (a) => L.matrixNorm(a, -2),
+      'norm nuc': (a) => L.norm(a, 'nuc'),
+    };
+    const cases = new Map(svdGolden.cases.map((c) => [`${c.dtype} ${c.id}`, c]));
+    const rows = svdGolden.composites.filter((c) => c.dtype === 'complex64' && c.fn in SVD_FNS);
+    expect(new Set(rows.map((c) => c.fn)).size).toBe(Object.keys(SVD_FNS).length);
+    for (const c of rows) {
+      const cs = cases.get(`complex64 ${c.id}`)!;
+      const out = SVD_FNS[c.fn](await complex64Of(cs.A).toAsync('webgpu'));
+      const tag = [c.id, c.fn, out.device.type, out.dtype, out.shape];
+      const got = await host(out);
+      if (c.out.dtype === 'int64') {
+        expect([...tag, got]).toEqual([c.id, c.fn, 'webgpu', 'int64', c.out.shape, c.out.values]);
+        continue;
+      }
+      // (a rank-deficient input's cond is infinite or rounding noise's, above 1 / (100 eps) on both)
+      const huge = (vs: (number | string)[]) => vs.every((v) => typeof v === 'string' || !Number.isFinite(v) || Math.abs(v) > 1 / (100 * 1.2e-7));
+      if (cs.rank_deficient && c.fn === 'cond') {
+        expect([...tag, huge(c.out.values), huge(got)]).toEqual([c.id, c.fn, 'webgpu', c.out.dtype, c.out.shape, true, true]);
+        continue;
+      }
+      const condA = c.fn.startsWith('pinv') || c.fn.startsWith('cond') ? cs.cond : 1;
+      const ok = maxAbsDiff(got, c.out.values as number[]) <= 1.2e-7 * 8 * 5 * condA * scaleOf(c.out.values as number[]);
+      expect([...tag, ok]).toEqual([c.id, c.fn, 'webgpu', c.out.dtype, c.out.shape, true]);
     }
   });
 });

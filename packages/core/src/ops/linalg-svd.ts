@@ -33,7 +33,8 @@ import { defineStructured, implOf, type Backend } from './registry';
  * the backend's svdComplex gets the parts of a fresh contiguous copy of A and of U / Vh
  * ([B, m, n, 2], ...). A complex pair (u_i, v_i) is unique only up to a common unit phase
  * e^{i phi}: tests compare the vectors up to that phase (or compare gauge-invariant
- * functions: S, |U|, U diag(S) Vh, pinv).
+ * functions: S, |U|, U diag(S) Vh, pinv). The CPU and WebGPU kernels fix that phase the same
+ * way (kernels-cpu's Note [Complex SVD phase convention]), so the two devices agree.
  */
 
 function asBatched(t: TensorImpl, batch: number): TensorImpl {

@@ -16,7 +16,20 @@ import { floatArray } from '../loops/arrays';
  * A (U = U', Vh = V^H) and A = V S U'^H for a wide one (U = V, Vh = U'^H). Columns of U' past
  * q (full_matrices) and those of an exactly zero singular value are completed to an
  * orthonormal basis of C^p by Gram-Schmidt (complex inner products) on the standard basis,
- * as the real kernel's. The phase of each pair is whatever the rotations leave.
+ * as the real kernel's. The phase of each pair is then fixed (Note [Complex SVD phase
+ * convention]), so that the WebGPU kernel, whose rotations run in another order, agrees.
+ *
+ * Note [Complex SVD phase convention]
+ * A pair (u_i, v_i) is unique only up to a common unit phase, and the Jacobi rotations' order
+ * decides which one a kernel leaves, so the CPU's cyclic sweeps and WebGPU's round-robin
+ * tournament (kernels-webgpu's Note [WebGPU complex SVD: complex rotations, a workgroup per
+ * matrix]) would hand back different phases. Both normalize it after the sort: the first
+ * entry of v_i (Jacobi's V: the right singular vector of a tall or square A, the left one,
+ * U's column, of a wide A) whose magnitude is at least (1 - 1/64) times the largest of v_i
+ * is made real and positive (w_i, hence the other vector of the pair, turned by the same
+ * phase, which keeps W = A V). The slack
+ * keeps float32 rounding from choosing another entry than float64 where two magnitudes
+ * (nearly) tie; only a tie at the slack's edge itself can still pick differently.
  */
 
 const MAX_SWEEPS = 60;
@@ -77,6 +90,29 @@ function jacobi(w: Float64Array[], v: Float64Array[] | null): void {
       }
     }
     if (!rotated) return;
+  }
+}
+
+/** Turns v (and w with it) by the unit phase that makes v's first entry within 1/64 of its largest magnitude real and positive (Note [Complex SVD phase convention]). */
+function fixPhase(v: Float64Array, w: Float64Array): void {
+  let big = 0;
+  for (let k = 0; k < v.length; k += 2) big = Math.max(big, Math.hypot(v[k], v[k + 1]));
+  let zr = 1;
+  let zi = 0;
+  for (let k = 0; k < v.length; k += 2) {
+    const l = Math.hypot(v[k], v[k + 1]);
+    if (l > 0 && l >= big * (1 - 1 / 64)) {
+      zr = v[k] / l;
+      zi = -v[k + 1] / l;
+      break;
+    }
+  }
+  for (const x of [v, w]) {
+    for (let k = 0; k < x.length; k += 2) {
+      const re = x[k] * zr - x[k + 1] * zi;
+      x[k + 1] = x[k] * zi + x[k + 1] * zr;
+      x[k] = re;
+    }
   }
 }
 
@@ -152,6 +188,7 @@ export const svdComplex: BackendImpls['svdComplex'] = (a, s, u, vh) => {
     const order = [...norms.keys()].sort((x, y) => norms[y] - norms[x] || x - y);
     for (let i = 0; i < q; i++) sOut[s.storageOffset + b * q + i] = norms[order[i]];
     if (!uOut || !vhOut || !u || !vh || !v) continue;
+    for (let j = 0; j < q; j++) fixPhase(v[j], w[j]);
     const uCols: (Float64Array | null)[] = order.map((j) => {
       const nrm = norms[j];
       if (!(nrm > 0)) return null;

@@ -24,11 +24,11 @@ import { requireF32 } from './softmax';
  * 8 Vh's rows.
  */
 
-const WG = 64;
-const PARAM_WORDS = 12;
-const MAX_SWEEPS = 30;
+export const WG = 64;
+export const PARAM_WORDS = 12;
+export const MAX_SWEEPS = 30;
 /** The relative orthogonality at which a pair is left alone (twice float32's epsilon). */
-const TOL = 2.4e-7;
+export const TOL = 2.4e-7;
 
 function source(vectors: boolean): string {
   const bindings = ['a: array<f32>', 's: array<f32>', ...(vectors ? ['u: array<f32>', 'vh: array<f32>'] : [])];
