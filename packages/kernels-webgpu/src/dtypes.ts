@@ -140,6 +140,9 @@ export const webgpuDtypes = {
   householderProductComplex: F32,
   // no complex SVD kernel yet (core's Note [Complex SVD]): the table opts out
   svdComplex: [],
+  lstsqComplex: [],
+  lstsqSvdComplex: [],
+  matrixExpComplex: [],
   // no complex eig kernel yet (core's Note [The eig primitive]): the table opts out
   eigComplex: [],
   standardGammaGrad: F32,

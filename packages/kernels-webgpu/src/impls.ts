@@ -61,6 +61,9 @@ export const webgpuImpls = {
   ...linalgComplexQrImpls,
   // complex SVD (core's Note [Complex SVD]): no WGSL kernel yet
   svdComplex: notImplemented('no complex SVD kernel on WebGPU'),
+  lstsqComplex: notImplemented('no complex lstsq kernel on WebGPU'),
+  lstsqSvdComplex: notImplemented('no complex lstsq kernel on WebGPU'),
+  matrixExpComplex: notImplemented('no complex matrix_exp kernel on WebGPU'),
   eigComplex: notImplemented('no complex eig kernel on WebGPU'),
   ...gammaImpls,
   ...samplerImpls,
