@@ -21,7 +21,6 @@ import {
   neg,
   squeeze,
   sub,
-  transpose,
   tril,
   triu,
   unsqueeze,
