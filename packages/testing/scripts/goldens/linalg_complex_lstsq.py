@@ -47,7 +47,9 @@ def make():
         ("batched broadcast", crand(g, 2, 4, 3), crand(g, 1, 4, 2), ["gels", "gelsy", "gelsd", "gelss"], None),
         ("batched B broadcast A", crand(g, 1, 4, 3), crand(g, 3, 4, 1), ["gelsy", "gelsd"], None),
         ("rank 2 of 5x4", low, crand(g, 5, 2), ["gelsy", "gelsd", "gelss"], None),
-        ("ill-conditioned 4x3 rcond 1e-6", ill, crand(g, 4, 2), ["gelsy", "gelsd", "gelss"], 1e-6),
+        # (gelsd / gelss only: gelsy's rank-2 truncation of this one is sensitive at 5e-5 relative, LAPACK's and
+        # a pivoted QR's (scipy's) solutions differ by that much too)
+        ("ill-conditioned 4x3 rcond 1e-6", ill, crand(g, 4, 2), ["gelsd", "gelss"], 1e-6),
     ]
     lstsq = []
     for cid, A, B, drivers, rcond in problems:
