@@ -2,7 +2,7 @@
  * torch.linalg.lstsq and matrix_exp of complex matrices (kernels-cpu's Note [CPU complex lstsq
  * and matrix_exp]) against PyTorch 1.13 (goldens/linalg_complex_lstsq.json): lstsq's four
  * drivers on tall, wide, square (vector right-hand side), batched and broadcast problems and
- * rank-deficient / ill-conditioned ones (solution, real residuals, rank, real singular values,
+ * rank-deficient / ill-conditioned / empty ones (solution, real residuals, rank, real singular values,
  * each as 1.13 returns it for the driver); matrix_exp at norms that pick each of mexp's degrees
  * and its scaling and squaring; the gradients of a real loss through both (complex128) against
  * PyTorch's; gradcheck / gradgradcheck (complex128, through view_as_real); the errors.
@@ -64,7 +64,7 @@ function expectClose(what: string, got: Tensor, e: Enc, eps: number, n: number, 
 }
 
 describe('complex linalg.lstsq against PyTorch 1.13', () => {
-  it('every driver: tall, wide, square vector, batched broadcast, rank-deficient, ill-conditioned; both dtypes', () => {
+  it('every driver: tall, wide, square vector, batched broadcast, rank-deficient, ill-conditioned, empty, no right-hand side; both dtypes', () => {
     const names = ['solution', 'residuals', 'rank', 'singular_values'];
     for (const c of golden.lstsq) {
       const A = complexOf(c.A, c.dtype);

@@ -316,7 +316,14 @@ export const LINALG_LSTSQ = defineStructured(
       // the SVD drivers', only where every matrix has rank n (Note [lstsq by the SVD])
       let residuals: TensorImpl;
       if (m > n && !pivot && (!bySvd || !infoReadable(rankI) || allOfRank(rankI, n))) {
-        if (complex) {
+        if (complex && m * n === 0) {
+          // (no kernel ran: |X|^2 summed over the rows n..m of X, B's or gels' zeros)
+          const parts = complexParts(X);
+          temps.push(parts);
+          const tail = parts.view([...batch, m - n, k, 2], [...parts.strides], parts.storageOffset + 2 * n * k);
+          temps.push(tail);
+          residuals = sumOfSquaresOverRows(b, op, tail, [...batch, k], [tail.dim - 3, tail.dim - 1]);
+        } else if (complex) {
           // (the kernels' row n: the residuals in its real parts)
           const parts = complexParts(X);
           temps.push(parts);
@@ -436,14 +443,17 @@ function solveBySvd(
   implOf(b, 'lstsqSvd', op)(u, s, vh, x, rankI, rcond, floor, work);
 }
 
-/** sum(t^2, -2) into a fresh tensor of `sizes` (t: [..., r, k]; the sum reduces into a keepdim [..., 1, k]). */
-function sumOfSquaresOverRows(b: Backend, op: string, t: TensorImpl, sizes: number[]): TensorImpl {
+/**
+ * sum(t^2) over `dims` (default the rows, -2) into a fresh tensor of `sizes` (t: [..., r, k],
+ * or a complex tensor's parts [..., r, k, 2] summed over the rows and the parts: |z|^2).
+ */
+function sumOfSquaresOverRows(b: Backend, op: string, t: TensorImpl, sizes: number[], dims: number[] = [t.dim - 2]): TensorImpl {
   const sq = TensorImpl.empty(op, t.sizes, t.dtype, t.device);
-  const keep = TensorImpl.empty(op, [...sizes.slice(0, -1), 1, sizes[sizes.length - 1]], t.dtype, t.device);
+  const keep = TensorImpl.empty(op, t.sizes.map((s, i) => (dims.includes(i) ? 1 : s)), t.dtype, t.device);
   try {
     if (sq.numel > 0) {
       implOf(b, 'mul', op)(sq, t, t);
-      implOf(b, 'sum', op)(keep, sq, [sq.dim - 2]);
+      implOf(b, 'sum', op)(keep, sq, dims);
     }
     return keep.view(sizes, contiguousStrides(sizes), 0);
   } finally {

@@ -1,7 +1,7 @@
 """Goldens for torch.linalg.lstsq and matrix_exp of complex inputs
 (goldens/linalg_complex_lstsq.json), PyTorch 1.13 on CPU: lstsq with each driver (gels,
 gelsy, gelsd, gelss) on tall, wide, square, batched with broadcasting, vector right-hand
-sides, and rank-deficient / ill-conditioned matrices for the rank-revealing drivers (solution,
+sides, empty problems, and rank-deficient / ill-conditioned matrices for the rank-revealing drivers (solution,
 residuals, rank, singular_values as 1.13 returns them); matrix_exp at norms that pick each
 Taylor degree and the scaling-and-squaring path; the gradients of a real loss through both
 (complex128); the dtype-mismatch error. Values are flat (real, imag) pairs; real outputs flat.
@@ -50,17 +50,29 @@ def make():
         # (gelsd / gelss only: gelsy's rank-2 truncation of this one is sensitive at 5e-5 relative, LAPACK's and
         # a pivoted QR's (scipy's) solutions differ by that much too)
         ("ill-conditioned 4x3 rcond 1e-6", ill, crand(g, 4, 2), ["gelsd", "gelss"], 1e-6),
+        ("empty 3x0", crand(g, 3, 0), crand(g, 3, 2), ["gels", "gelsy", "gelsd", "gelss"], None),
+        ("empty 0x3", crand(g, 0, 3), crand(g, 0, 2), ["gels", "gelsy", "gelsd", "gelss"], None),
+        ("empty batch", crand(g, 0, 3, 2), crand(g, 0, 3, 1), ["gels", "gelsy", "gelsd", "gelss"], None),
+        # (gels and gelsy only: 1.13 asserts in cgelsd / zgelsd on NRHS = 0 and segfaults in cgelss / zgelss)
+        ("no right-hand side", crand(g, 4, 3), crand(g, 4, 0), ["gels", "gelsy"], None),
     ]
     lstsq = []
+    lapack_asserts = []
     for cid, A, B, drivers, rcond in problems:
         for d in (torch.complex64, torch.complex128):
             a, b = A.to(d), B.to(d)
             for drv in drivers:
-                r = torch.linalg.lstsq(a, b, rcond=rcond, driver=drv)
+                try:
+                    r = torch.linalg.lstsq(a, b, rcond=rcond, driver=drv)
+                except RuntimeError as e:
+                    # (1.13's LAPACK call asserts on some empty problems: an internal error, not a
+                    # documented behaviour; recorded, and left out of the comparison)
+                    lapack_asserts.append({"id": cid, "dtype": str(d)[6:], "driver": drv, "error": str(e)})
+                    continue
                 # (the forward error bound's condition number: of the kept singular values)
                 sv = torch.linalg.svdvals(A)
                 kept = sv[..., : int(r.rank.min()) if r.rank.numel() else sv.shape[-1]]
-                cond = (kept[..., 0] / kept[..., -1]).max().item()
+                cond = (kept[..., 0] / kept[..., -1]).max().item() if kept.numel() else 1.0
                 lstsq.append({"id": cid, "dtype": str(d)[6:], "driver": drv, "rcond": rcond, "cond": cond, "A": enc(a), "B": enc(b), "out": [enc(t) for t in r]})
     mexp = []
     base = crand(g, 3, 3)
@@ -100,4 +112,4 @@ def make():
             errors[cid] = None
         except Exception as e:  # noqa: BLE001
             errors[cid] = str(e)
-    return {"lstsq": lstsq, "matrix_exp": mexp, "grads": grads, "errors": errors}
+    return {"lapack_asserts": lapack_asserts, "lstsq": lstsq, "matrix_exp": mexp, "grads": grads, "errors": errors}
