@@ -187,7 +187,13 @@ export const lstsqComplex: BackendImpls['lstsqComplex'] = (a, x, rank, info, piv
     const ld = n + k;
     if (!pivot && m < n) {
       const T = new Float64Array(2 * n * m);
-      for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) (T[2 * (j * m + i)] = A[2 * (i * n + j)]), (T[2 * (j * m + i) + 1] = -A[2 * (i * n + j) + 1]);
+      for (let i = 0; i < m; i++) {
+        for (let j = 0; j < n; j++) {
+          T[2 * (j * m + i)] = A[2 * (i * n + j)];
+          T[2 * (j * m + i) + 1] = -A[2 * (i * n + j) + 1];
+        }
+      }
+      // (A^H's R, for gels' full-rank check: a zero on its diagonal is LAPACK's info)
       augmentedQr(T, n, m, m, null);
       for (let i = 0; i < m && bad === 0; i++) if (T[2 * (i * m + i)] === 0 && T[2 * (i * m + i) + 1] === 0) bad = i + 1;
       X.fill(0);
