@@ -34,6 +34,7 @@ import { eig, eigComplex } from './kernels/linalg-eig';
 import { choleskyComplex, eighComplex, luFactorComplex, luSolveComplex, solveTriangularComplex } from './kernels/linalg-complex';
 import { geqrfComplex, householderProductComplex } from './kernels/linalg-complex-qr';
 import { svdComplex } from './kernels/linalg-complex-svd';
+import { lstsqComplex, lstsqSvdComplex, matrixExpComplex } from './kernels/linalg-complex-lstsq';
 import { eigh, geqrf, householderProduct, lstsq, lstsqSvd, matrixExp } from './kernels/linalg-qr';
 import { fft } from './kernels/fft';
 
@@ -104,6 +105,9 @@ export const cpuImpls = {
   geqrfComplex,
   svdComplex,
   householderProductComplex,
+  lstsqComplex,
+  lstsqSvdComplex,
+  matrixExpComplex,
   leakyRelu,
   elu,
   hardtanh,

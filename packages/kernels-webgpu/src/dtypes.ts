@@ -140,6 +140,10 @@ export const webgpuDtypes = {
   householderProductComplex: F32,
   // Note [WebGPU complex SVD: complex rotations, a workgroup per matrix]: complex64 as float32 pairs
   svdComplex: F32,
+  // no complex lstsq or matrix_exp kernel yet (kernels-cpu Note [CPU complex lstsq and matrix_exp])
+  lstsqComplex: [],
+  lstsqSvdComplex: [],
+  matrixExpComplex: [],
   // no complex eig kernel yet (core's Note [The eig primitive]): the table opts out
   eigComplex: [],
   standardGammaGrad: F32,

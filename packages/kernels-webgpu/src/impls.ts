@@ -62,6 +62,9 @@ export const webgpuImpls = {
   ...linalgComplexQrImpls,
   // complex64 SVD (Note [WebGPU complex SVD: complex rotations, a workgroup per matrix])
   ...svdComplexImpls,
+  lstsqComplex: notImplemented('no complex lstsq kernel on WebGPU'),
+  lstsqSvdComplex: notImplemented('no complex lstsq kernel on WebGPU'),
+  matrixExpComplex: notImplemented('no complex matrix_exp kernel on WebGPU'),
   eigComplex: notImplemented('no complex eig kernel on WebGPU'),
   ...gammaImpls,
   ...samplerImpls,

@@ -21,7 +21,6 @@ import {
   neg,
   squeeze,
   sub,
-  transpose,
   tril,
   triu,
   unsqueeze,
@@ -40,7 +39,6 @@ import { savedTensor, sumTo } from './common';
  * a real dtype ^H is ^T.
  */
 
-const mT = (t: Tensor): Tensor => transpose(t, -2, -1);
 const mH = (t: Tensor): Tensor => t.mH;
 
 /** X R^-H for upper-triangular R (a triangular solve from the right). */
@@ -262,13 +260,13 @@ const LinalgLstsqBackward0: DerivativeOf<'linalg_lstsq'> = {
     if (gX0) {
       const gX = asMatrix(gX0);
       const pinvA = linalgPinv(A);
-      if (ctx.needs[0]) gA = pinvBackward(matmul(gX, mT(B)), pinvA, A);
-      if (ctx.needs[1]) gB = matmul(mT(pinvA), gX);
+      if (ctx.needs[0]) gA = pinvBackward(matmul(gX, mH(B)), pinvA, A);
+      if (ctx.needs[1]) gB = matmul(mH(pinvA), gX);
     }
     if (gRes) {
       const X = asMatrix(savedTensor(ctx, 'result0', 'linalg_lstsq'));
       const scaled = mul(sub(matmul(A, X), B), mul(unsqueeze(gRes, -2), 2));
-      if (ctx.needs[0]) gA = gA ? add(gA, matmul(scaled, mT(X))) : matmul(scaled, mT(X));
+      if (ctx.needs[0]) gA = gA ? add(gA, matmul(scaled, mH(X))) : matmul(scaled, mH(X));
       if (ctx.needs[1]) gB = gB ? sub(gB, scaled) : neg(scaled);
     }
     if (gS && ctx.needs[0]) {
@@ -289,7 +287,8 @@ const LinalgMatrixExpBackward0: DerivativeOf<'linalg_matrix_exp'> = {
     if (!ctx.needs[0]) return [null];
     const A = savedTensor(ctx, 'self', 'linalg_matrix_exp');
     const n = A.shape[A.dim() - 1];
-    const Ah = mT(A);
+    // (the adjoint: A^H, conjugated for complex A as PyTorch's matrix_exp_backward)
+    const Ah = mH(A);
     const meta = cat([cat([Ah, ctx.grad], -1), cat([zerosLike(A), Ah], -1)], -2);
     return [narrow(narrow(linalgMatrixExp(meta), -2, 0, n), -1, n, n)];
   },

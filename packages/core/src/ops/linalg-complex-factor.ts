@@ -14,7 +14,7 @@ import { backendOf, implOf, type Backend } from './registry';
  * its pivoting, square roots and rotations are complex arithmetic all through. So the linalg
  * primitives that take complex inputs (linalg_lu_factor_ex, linalg_lu_solve,
  * linalg_solve_triangular, linalg_cholesky_ex, _linalg_eigh, geqrf,
- * linalg_householder_product, linalg_qr, _linalg_svd) fall through the Complex key
+ * linalg_householder_product, linalg_qr, _linalg_svd, linalg_lstsq, linalg_matrix_exp) fall through the Complex key
  * (as the view ops do): a complex call reaches autograd, which records the primitive itself
  * with PyTorch's derivative formula, written with ^H (autograd's derivatives/linalg-solve.ts
  * and linalg-qr.ts; ^H is ^T for a real dtype), so the gradients are PyTorch's for complex

@@ -40,4 +40,19 @@ export interface ComplexLinalgImpls {
    * (rows), each pair (u_i, v_i) unique up to a common unit phase only: any phase will do.
    */
   svdComplex: (a: TensorImpl, s: TensorImpl, u: TensorImpl | null, vh: TensorImpl | null) => void;
+  /**
+   * lstsq of complex matrices (LinalgQrImpls' lstsq on the parts: `a` [B, m, n, 2], `x` [B,
+   * max(m, n), k, 2], every transpose conjugate), except that for m > n (and a full-rank gels)
+   * the real part of row n of `x` becomes each column's residual sum |B - A X|^2, its
+   * imaginary part zero.
+   */
+  lstsqComplex: (a: TensorImpl, x: TensorImpl, rank: TensorImpl, info: TensorImpl, pivot: boolean, rcond: number) => void;
+  /**
+   * lstsqSvd of complex matrices: `u` [B, m, kk, 2], `s` [B, kk] real, `vh` [B, kk, n, 2],
+   * `x` [B, max(m, n), k, 2]; X = V diag(1/s_kept) U^H B and, for m > n, row n's real part the
+   * residuals (imaginary part zero).
+   */
+  lstsqSvdComplex: (u: TensorImpl, s: TensorImpl, vh: TensorImpl, x: TensorImpl, rank: TensorImpl, rcond: number, floor: number) => void;
+  /** matrixExp of complex matrices (`out`, `a` [B, n, n, 2]): ATen's mexp with the thresholds of the parts' dtype. */
+  matrixExpComplex: (out: TensorImpl, a: TensorImpl) => void;
 }

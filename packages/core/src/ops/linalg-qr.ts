@@ -244,7 +244,11 @@ export const LINALG_LSTSQ = defineStructured(
     commonDevice(op, [A, B]);
     const driver = driverArg == null ? 'gelsy' : driverArg.toLowerCase();
     if (!LSTSQ_DRIVERS.includes(driver)) throw new TorchError(`${op}: parameter \`driver\` should be one of (gels, gelsy, gelsd, gelss)`);
-    if (!isLinalgDtype(A.dtype)) throw new DTypeError("This function doesn't handle types other than float and double");
+    if (!isLinalgDtype(A.dtype, true)) throw new DTypeError("This function doesn't handle types other than float and double");
+    // complex: the kernels on the parts (Note [CPU complex lstsq and matrix_exp]); the
+    // residuals and singular values are real, as 1.13's
+    const complex = isComplexType(A.dtype);
+    const realType = complex ? toRealValueType(A.dtype) : A.dtype;
     const k = vector ? 1 : B.sizes[B.dim - 1];
     const batch = broadcastShapes(op, A.sizes.slice(0, -2), B.sizes.slice(0, vector ? -1 : -2));
     const rows = Math.max(m, n);
@@ -264,7 +268,7 @@ export const LINALG_LSTSQ = defineStructured(
         implOf(b, 'fill', op)(rankI, 0);
         implOf(b, 'fill', op)(info, 0);
       }
-      const rc = rcond ?? (A.dtype === 'float32' ? 2 ** -23 : 2 ** -52) * Math.max(m, n);
+      const rc = rcond ?? (realType === 'float32' ? 2 ** -23 : 2 ** -52) * Math.max(m, n);
       let sv: TensorImpl;
       let uv: TensorImpl[] = [];
       if (bySvd) {
@@ -273,26 +277,29 @@ export const LINALG_LSTSQ = defineStructured(
         uv = [U, Vh];
         temps.push(U, Vh);
         sv = S;
-      } else sv = TensorImpl.empty(op, [0], A.dtype, dev);
+      } else sv = TensorImpl.empty(op, [0], realType, dev);
       results.push(sv);
       if (X.numel > 0) {
-        implOf(b, 'fill', op)(X, 0);
+        withMaybeParts([X], ([x]) => implOf(b, 'fill', op)(x, 0));
         const Bm = vector ? B.view([...B.sizes, 1], [...B.strides, 1], B.storageOffset) : B.retain();
         temps.push(Bm);
         const head = topLeft(X, m, k);
         temps.push(head);
         // (gels leaves X zero for an empty A, gelsd and gelss keep B: their residuals)
         if (head.numel > 0 && (m * n > 0 || bySvd)) {
-          const src = freshCopy(b, op, Bm, [...batch, m, k]);
+          const src = freshOf(b, op, Bm, [...batch, m, k]);
           temps.push(src);
-          implOf(b, 'copy', op)(head, src);
+          withMaybeParts([head, src], ([h, sr]) => implOf(b, 'copy', op)(h, sr));
         }
         if (m * n > 0 && !bySvd) {
-          const a = freshCopy(b, op, A, [...batch, m, n]);
+          const a = freshOf(b, op, A, [...batch, m, n]);
           temps.push(a);
-          const work = TensorImpl.empty(op, [...batch, lstsqWorkSize(m, n, k)], A.dtype, dev, UNINITIALIZED);
-          temps.push(work);
-          implOf(b, 'lstsq', op)(a, X, rankI, info, pivot, rc, work);
+          if (complex) withParts([a, X], ([ap, xp]) => implOf(b, 'lstsqComplex', op)(ap!, xp!, rankI, info, pivot, rc));
+          else {
+            const work = TensorImpl.empty(op, [...batch, lstsqWorkSize(m, n, k)], A.dtype, dev, UNINITIALIZED);
+            temps.push(work);
+            implOf(b, 'lstsq', op)(a, X, rankI, info, pivot, rc, work);
+          }
         }
       }
       if (bySvd && nb > 0 && m * n > 0) solveBySvd(b, op, temps, X, rankI, uv[0], sv, uv[1], driver, rc, batch, m, n);
@@ -309,7 +316,21 @@ export const LINALG_LSTSQ = defineStructured(
       // the SVD drivers', only where every matrix has rank n (Note [lstsq by the SVD])
       let residuals: TensorImpl;
       if (m > n && !pivot && (!bySvd || !infoReadable(rankI) || allOfRank(rankI, n))) {
-        if (bySvd && n > 0) {
+        if (complex && m * n === 0) {
+          // (no kernel ran: |X|^2 summed over the rows n..m of X, B's or gels' zeros)
+          const parts = complexParts(X);
+          temps.push(parts);
+          const tail = parts.view([...batch, m - n, k, 2], [...parts.strides], parts.storageOffset + 2 * n * k);
+          temps.push(tail);
+          residuals = sumOfSquaresOverRows(b, op, tail, [...batch, k], [tail.dim - 3, tail.dim - 1]);
+        } else if (complex) {
+          // (the kernels' row n: the residuals in its real parts)
+          const parts = complexParts(X);
+          temps.push(parts);
+          const row = parts.view([...batch, k], [...parts.strides.slice(0, -3), parts.strides[parts.dim - 2]], parts.storageOffset + 2 * n * k);
+          temps.push(row);
+          residuals = freshCopy(b, op, row, row.sizes);
+        } else if (bySvd && n > 0) {
           const row = X.view([...batch, k], [...X.strides.slice(0, -2), 1], X.storageOffset + n * k);
           temps.push(row);
           residuals = freshCopy(b, op, row, row.sizes);
@@ -318,7 +339,7 @@ export const LINALG_LSTSQ = defineStructured(
           temps.push(tail);
           residuals = sumOfSquaresOverRows(b, op, tail, [...batch, k]);
         }
-      } else residuals = TensorImpl.empty(op, [0], A.dtype, dev);
+      } else residuals = TensorImpl.empty(op, [0], realType, dev);
       results.push(residuals);
       let rank: TensorImpl;
       if (!pivot && !bySvd) rank = TensorImpl.empty(op, [0], 'int64', dev);
@@ -332,7 +353,7 @@ export const LINALG_LSTSQ = defineStructured(
       }
       results.push(rank);
       const solutionView = X.view(vector ? [...batch, n] : [...batch, n, k], vector ? [...X.strides.slice(0, -2), k] : [...X.strides], X.storageOffset);
-      const solution = freshCopy(b, op, solutionView, solutionView.sizes);
+      const solution = freshOf(b, op, solutionView, solutionView.sizes);
       solutionView.release();
       X.release();
       results[0] = solution;
@@ -399,33 +420,40 @@ function solveBySvd(
     rcond = rc < 0 ? (f32 ? 2 ** -23 : 2 ** -52) : rc;
     floor = f32 ? 2 ** -126 : 2 ** -1022;
   }
-  const u = freshCopy(b, op, U, [...batch, m, kk]);
+  const u = freshOf(b, op, U, [...batch, m, kk]);
   temps.push(u);
   const s = freshCopy(b, op, S, [...batch, kk]);
   temps.push(s);
-  const vh = freshCopy(b, op, Vh, [...batch, kk, n]);
+  const vh = freshOf(b, op, Vh, [...batch, kk, n]);
   temps.push(vh);
   // (no right-hand side: the rank still counts; a zero column stands in)
   let x = X;
   if (X.numel === 0) {
     x = TensorImpl.empty(op, [...batch, Math.max(m, n), 1], X.dtype, X.device);
     temps.push(x);
-    implOf(b, 'fill', op)(x, 0);
+    withMaybeParts([x], ([p]) => implOf(b, 'fill', op)(p, 0));
   }
   const k = x.sizes[x.dim - 1];
+  if (isComplexType(x.dtype)) {
+    withParts([u, vh, x], ([up, vp, xp]) => implOf(b, 'lstsqSvdComplex', op)(up!, s, vp!, xp!, rankI, rcond, floor));
+    return;
+  }
   const work = TensorImpl.empty(op, [...batch, kk * k], X.dtype, X.device, UNINITIALIZED);
   temps.push(work);
   implOf(b, 'lstsqSvd', op)(u, s, vh, x, rankI, rcond, floor, work);
 }
 
-/** sum(t^2, -2) into a fresh tensor of `sizes` (t: [..., r, k]; the sum reduces into a keepdim [..., 1, k]). */
-function sumOfSquaresOverRows(b: Backend, op: string, t: TensorImpl, sizes: number[]): TensorImpl {
+/**
+ * sum(t^2) over `dims` (default the rows, -2) into a fresh tensor of `sizes` (t: [..., r, k],
+ * or a complex tensor's parts [..., r, k, 2] summed over the rows and the parts: |z|^2).
+ */
+function sumOfSquaresOverRows(b: Backend, op: string, t: TensorImpl, sizes: number[], dims: number[] = [t.dim - 2]): TensorImpl {
   const sq = TensorImpl.empty(op, t.sizes, t.dtype, t.device);
-  const keep = TensorImpl.empty(op, [...sizes.slice(0, -1), 1, sizes[sizes.length - 1]], t.dtype, t.device);
+  const keep = TensorImpl.empty(op, t.sizes.map((s, i) => (dims.includes(i) ? 1 : s)), t.dtype, t.device);
   try {
     if (sq.numel > 0) {
       implOf(b, 'mul', op)(sq, t, t);
-      implOf(b, 'sum', op)(keep, sq, [sq.dim - 2]);
+      implOf(b, 'sum', op)(keep, sq, dims);
     }
     return keep.view(sizes, contiguousStrides(sizes), 0);
   } finally {
@@ -438,10 +466,20 @@ function sumOfSquaresOverRows(b: Backend, op: string, t: TensorImpl, sizes: numb
 export const LINALG_MATRIX_EXP = defineStructured('linalg_matrix_exp(Tensor self) -> Tensor', ([A], b) => {
   const op = 'linalg.matrix_exp';
   checkSquare(op, A.sizes);
-  checkFloating('matrix_exp', A);
+  checkFloating('matrix_exp', A, true, true);
   const out = TensorImpl.empty(op, A.sizes, A.dtype, A.device);
   return guarded([], [out], () => {
     if (out.numel === 0) return out;
+    if (isComplexType(A.dtype)) {
+      // (Note [CPU complex lstsq and matrix_exp]: the complex matrix's own mexp)
+      const contiguous = freshComplexCopy(b, op, A, A.sizes);
+      try {
+        withParts([out, contiguous], ([o, a]) => implOf(b, 'matrixExpComplex', op)(o!, a!));
+      } finally {
+        contiguous.release();
+      }
+      return out;
+    }
     // 16-bit floats are exponentiated in float32 and rounded once (1.13 computes bfloat16 in
     // bfloat16 with float64's thresholds, overflowing where float32 does not, and fails
     // float16 at log2): float32's thresholds, as ATen's for float32

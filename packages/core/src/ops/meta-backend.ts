@@ -22,7 +22,7 @@ export const META_IMPLS = {
   sum: noop, prod: noop, amax: noop, amin: noop, maxDim: noop, minDim: noop, argmax: noop, argmin: noop,
   mm: noop, bmm: noop,
   luFactor: noop, luSolve: noop, solveTriangular: noop, cholesky: noop, svd: noop,
-  geqrf: noop, householderProduct: noop, eigh: noop, eig: noop, luFactorComplex: noop, luSolveComplex: noop, solveTriangularComplex: noop, choleskyComplex: noop, eighComplex: noop, geqrfComplex: noop, householderProductComplex: noop, svdComplex: noop, eigComplex: noop, lstsq: noop, lstsqSvd: noop, matrixExp: noop, fft: noop,
+  geqrf: noop, householderProduct: noop, eigh: noop, eig: noop, luFactorComplex: noop, luSolveComplex: noop, solveTriangularComplex: noop, choleskyComplex: noop, eighComplex: noop, geqrfComplex: noop, householderProductComplex: noop, svdComplex: noop, eigComplex: noop, lstsqComplex: noop, lstsqSvdComplex: noop, matrixExpComplex: noop, lstsq: noop, lstsqSvd: noop, matrixExp: noop, fft: noop,
   round: noop,
   lerp: noop, addcmul: noop, addcdiv: noop,
   nanToNum: noop,

@@ -305,6 +305,10 @@ const COMPLEX_LINALG_KERNELS: Readonly<Record<string, readonly string[]>> = {
   linalgPinv: ['svdComplex', 'eighComplex'],
   linalgMatrixRank: ['svdComplex', 'eighComplex'],
   linalgCond: ['svdComplex', 'luFactorComplex', 'luSolveComplex'],
+  // lstsq and matrix_exp (Note [CPU complex lstsq and matrix_exp])
+  linalgLstsq: ['lstsqComplex', 'lstsqSvdComplex', 'svdComplex'],
+  linalgMatrixExp: ['matrixExpComplex'],
+  matrixExp: ['matrixExpComplex'],
 };
 
 /** Whether an operator behind an API name (`indexSelect` is aten::index_select, any overload) computes on complex tensors. */

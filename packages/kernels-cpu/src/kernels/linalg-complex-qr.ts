@@ -47,7 +47,7 @@ function belowNorm(a: Float64Array, n: number, m: number, r: number, c: number):
 }
 
 /** zlarfg on column `c` from row `r`: a[r, c] becomes beta, the rows below v[1:]; tau into t[2 ti], t[2 ti + 1]. */
-function zlarfg(a: Float64Array, n: number, m: number, r: number, c: number, t: Float64Array, ti: number): void {
+export function zlarfg(a: Float64Array, n: number, m: number, r: number, c: number, t: Float64Array, ti: number): void {
   const xnorm = belowNorm(a, n, m, r, c);
   const ar = a[2 * (r * n + c)];
   const ai = a[2 * (r * n + c) + 1];
@@ -78,7 +78,7 @@ function zlarfg(a: Float64Array, n: number, m: number, r: number, c: number, t: 
  * zlarf from the left: C := (I - tau v v^H) C for C the rows r..m-1 of columns c0..n-1 of
  * `a` and v the column `vc` of `a` from row r (v[r] taken as 1).
  */
-function zlarfLeft(a: Float64Array, n: number, m: number, r: number, vc: number, tr: number, ti: number, c0: number): void {
+export function zlarfLeft(a: Float64Array, n: number, m: number, r: number, vc: number, tr: number, ti: number, c0: number): void {
   if (tr === 0 && ti === 0) return;
   for (let c = c0; c < n; c++) {
     // s = v^H C_c

@@ -452,45 +452,80 @@ function matmul(x: Float64Array, y: Float64Array, n: number): Float64Array {
   return out;
 }
 
-function combination(ms: readonly Float64Array[], coeffs: readonly number[], n: number): Float64Array {
-  const out = new Float64Array(n * n);
-  for (let t = 0; t < ms.length; t++) {
-    const c = coeffs[t];
-    if (c === 0) continue;
-    for (let i = 0; i < n * n; i++) out[i] += c * ms[t][i];
-  }
-  return out;
-}
-
 function identity(n: number): Float64Array {
   const I = new Float64Array(n * n);
   for (let i = 0; i < n; i++) I[i * n + i] = 1;
   return I;
 }
 
+/**
+ * The matrices mexp works on: n x n, real (n * n doubles) or complex (2 * n * n, the parts
+ * interleaved); their products and the identity. Every coefficient of the polynomials is
+ * real, so their linear combinations are elementwise on either layout.
+ */
+export interface MexpAlgebra {
+  readonly size: number;
+  mm(x: Float64Array, y: Float64Array): Float64Array;
+  eye(): Float64Array;
+}
+
+const realAlgebra = (n: number): MexpAlgebra => ({ size: n * n, mm: (x, y) => matmul(x, y, n), eye: () => identity(n) });
+
+function combination(ms: readonly Float64Array[], coeffs: readonly number[], size: number): Float64Array {
+  const out = new Float64Array(size);
+  for (let t = 0; t < ms.length; t++) {
+    const c = coeffs[t];
+    if (c === 0) continue;
+    for (let i = 0; i < size; i++) out[i] += c * ms[t][i];
+  }
+  return out;
+}
+
 /** The degree-`deg` approximation of exp(A) (ATen's compute_T<deg>). */
-function taylor(A: Float64Array, n: number, deg: number): Float64Array {
-  const I = identity(n);
+function taylor(A: Float64Array, deg: number, alg: MexpAlgebra): Float64Array {
+  const n = alg.size;
+  const mm = (x: Float64Array, y: Float64Array) => alg.mm(x, y);
+  const I = alg.eye();
   if (deg === 1) return combination([I, A], [1, 1], n);
-  const A2 = matmul(A, A, n);
+  const A2 = mm(A, A);
   if (deg === 2) return combination([I, A, A2], [1, 1, 0.5], n);
-  if (deg === 4) return combination([I, A, matmul(A2, combination([I, A, A2], [1 / 2, 1 / 6, 1 / 24], n), n)], [1, 1, 1], n);
+  if (deg === 4) return combination([I, A, mm(A2, combination([I, A, A2], [1 / 2, 1 / 6, 1 / 24], n))], [1, 1, 1], n);
   if (deg === 8) {
-    const A4 = matmul(A2, combination([A, A2], [T8.x1, T8.x2], n), n);
-    const A8 = matmul(combination([A2, A4], [X3, 1], n), combination([I, A, A2, A4], [T8.x4, T8.x5, T8.x6, T8.x7], n), n);
+    const A4 = mm(A2, combination([A, A2], [T8.x1, T8.x2], n));
+    const A8 = mm(combination([A2, A4], [X3, 1], n), combination([I, A, A2, A4], [T8.x4, T8.x5, T8.x6, T8.x7], n));
     return combination([I, A, A2, A8], [1, 1, T8.y2, 1], n);
   }
-  const A3 = matmul(A, A2, n);
+  const A3 = mm(A, A2);
   if (deg === 12) {
     const As = [I, A, A2, A3];
     const Bs = B12.map((row) => combination(As, row, n));
-    const b2 = combination([Bs[2], matmul(Bs[3], Bs[3], n)], [1, 1], n);
-    return combination([Bs[0], matmul(combination([Bs[1], b2], [1, 1], n), b2, n)], [1, 1], n);
+    const b2 = combination([Bs[2], mm(Bs[3], Bs[3])], [1, 1], n);
+    return combination([Bs[0], mm(combination([Bs[1], b2], [1, 1], n), b2)], [1, 1], n);
   }
-  const As = [I, A, A2, A3, matmul(A3, A3, n)];
+  const As = [I, A, A2, A3, mm(A3, A3)];
   const Bs = B18.map((row) => combination(As, row, n));
-  const a9 = combination([Bs[3], matmul(Bs[0], Bs[4], n)], [1, 1], n);
-  return combination([Bs[1], matmul(combination([Bs[2], a9], [1, 1], n), a9, n)], [1, 1], n);
+  const a9 = combination([Bs[3], mm(Bs[0], Bs[4])], [1, 1], n);
+  return combination([Bs[1], mm(combination([Bs[2], a9], [1, 1], n), a9)], [1, 1], n);
+}
+
+/**
+ * ATen's mexp for one matrix of 1-norm `norm` (real: sum |a_ij|; complex: sum of the
+ * moduli, as ATen's operator_1_norm on complex) in `alg`, with the thresholds of `dtype`
+ * (complex64 uses float32's, complex128 float64's, as ATen's by value type).
+ */
+export function mexp(A: Float64Array, norm: number, dtype: 'float32' | 'float64', alg: MexpAlgebra): Float64Array {
+  const thetas = THETAS[dtype];
+  const degrees = [1, 2, 4, 8, 12];
+  for (let i = 0; i < degrees.length; i++) {
+    const lower = i === 0 ? -1 : thetas[i - 1];
+    if (lower < norm && norm <= thetas[i]) return taylor(A, degrees[i], alg);
+  }
+  if (!(norm >= thetas[4])) return new Float64Array(alg.size).fill(NaN);
+  const s = Math.max(0, Math.ceil(Math.log2(norm / thetas[5])));
+  const scale = 2 ** s;
+  let e = taylor(A.map((v) => v / scale), 18, alg);
+  for (let p = 0; p < s; p++) e = alg.mm(e, e);
+  return e;
 }
 
 /** exp(A) for one n x n matrix, as ATen's mexp chooses for its 1-norm. */
@@ -503,18 +538,7 @@ export function matrixExpOf(A: Float64Array, n: number, dtype: 'float32' | 'floa
     // (NaN propagates: ATen's comparisons put a NaN norm in no interval, nor the scaled one)
     norm = s > norm || Number.isNaN(s) ? s : norm;
   }
-  const thetas = THETAS[dtype];
-  const degrees = [1, 2, 4, 8, 12];
-  for (let i = 0; i < degrees.length; i++) {
-    const lower = i === 0 ? -1 : thetas[i - 1];
-    if (lower < norm && norm <= thetas[i]) return taylor(A, n, degrees[i]);
-  }
-  if (!(norm >= thetas[4])) return new Float64Array(n * n).fill(NaN);
-  const s = Math.max(0, Math.ceil(Math.log2(norm / thetas[5])));
-  const scale = 2 ** s;
-  let e = taylor(A.map((v) => v / scale), n, 18);
-  for (let p = 0; p < s; p++) e = matmul(e, e, n);
-  return e;
+  return mexp(A, norm, dtype, realAlgebra(n));
 }
 
 export const matrixExp: BackendImpls['matrixExp'] = (out, a) => {

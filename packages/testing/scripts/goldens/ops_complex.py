@@ -205,6 +205,9 @@ def others(rec):
     linalg(rec)
 
 
+_ops_common.PY_KWARGS.update({"driver": "driver"})
+
+
 def linalg(rec):
     """torch.linalg on complex matrices (core's Note [Complex linalg primitives]): a generator of their own, so the other cases keep their inputs."""
     for d in CDTYPES:
@@ -235,6 +238,14 @@ def linalg(rec):
         rec.case("linalgPinv", "c-tall", d, [z(3, 2)], lambda a, k: torch.linalg.pinv(a[0]))
         rec.case("linalgMatrixRank", "c-square", d, [z(2, 3, 3)], lambda a, k: torch.linalg.matrix_rank(a[0]))
         rec.case("linalgCond", "c-square", d, [z(3, 3)], lambda a, k: torch.linalg.cond(a[0]))
+        # lstsq (each driver; B broadcast over A's batch; a vector right-hand side) and matrix_exp
+        rec.case("linalgLstsq", "c-tall", d, [z(4, 3), z(4, 2)], lambda a, k: torch.linalg.lstsq(a[0], a[1]))
+        for drv in ("gels", "gelsd", "gelss"):
+            rec.case("linalgLstsq", f"c-tall-{drv}", d, [z(4, 3), z(4, 2)], lambda a, k: torch.linalg.lstsq(a[0], a[1], driver=k["driver"]), kwargs={"driver": drv})
+        rec.case("linalgLstsq", "c-wide-gelsd", d, [z(2, 3, 4), z(3, 1)], lambda a, k: torch.linalg.lstsq(a[0], a[1], driver=k["driver"]), kwargs={"driver": "gelsd"})
+        rec.case("linalgLstsq", "c-square-vector", d, [z(3, 3), z(3)], lambda a, k: torch.linalg.lstsq(a[0], a[1]))
+        for op, f in [("linalgMatrixExp", torch.linalg.matrix_exp), ("matrixExp", torch.matrix_exp)]:
+            rec.case(op, "c-square", d, [z(2, 3, 3)], lambda a, k, f=f: f(a[0]))
 
 
 def make():

@@ -79,6 +79,10 @@ export const COMPLEX_SUPPORT: Readonly<Record<string, ComplexSupport>> = {
   linalgPinv: only('c-tall'),
   linalgMatrixRank: only('c-square'),
   linalgCond: only('c-square'),
+  // lstsq (each driver) and matrix_exp (kernels-cpu's Note [CPU complex lstsq and matrix_exp])
+  linalgLstsq: only('c-tall', 'c-tall-gels', 'c-tall-gelsd', 'c-tall-gelss', 'c-wide-gelsd', 'c-square-vector'),
+  linalgMatrixExp: only('c-square'),
+  matrixExp: only('c-square'),
   // "sort" not implemented for 'ComplexFloat': PyTorch has no order on complex numbers
   sort: { dtypes: NONE, samples: ['c-1d'] },
 };
