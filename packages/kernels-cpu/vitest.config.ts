@@ -1,18 +1,17 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { HANG_TIMEOUTS, TEARDOWN_TIMEOUT } from '../../tools/vitest/timeouts';
-import { workspaceDeps } from '../../tools/vitest/workspace-deps';
 
-// Where core comes from: Note [Tests import the other packages' builds].
+// Tests run from src through the '@torch-ts/source' export condition: no build needed.
 // The suite runs three times: once per build of the WebAssembly kernels (Note [Two builds of
 // the kernels]; Node 20 validates relaxed SIMD only behind a flag) and once on the JS loops.
-const { resolve, ssr, external } = workspaceDeps(fileURLToPath(new URL('.', import.meta.url)));
+const resolve = { conditions: ['@torch-ts/source'] };
 // Tests that start worker threads (threadsReady) wait for the OS to schedule them: seconds on
 // a loaded 2-core machine, where a thread-count test once timed out at vitest's default 5 s
 // (Note [Timeouts only catch hangs]).
+const ssr = { resolve: { conditions: ['@torch-ts/source'] } };
 // Test files share worker processes (Note [Test files share worker processes] in
 // tools/vitest/shared-worker-setup.ts).
-const shared = { isolate: false, setupFiles: ['../../tools/vitest/shared-worker-setup.ts'], server: { deps: { external } } };
+const shared = { isolate: false, setupFiles: ['../../tools/vitest/shared-worker-setup.ts'] };
 export default defineConfig({
   resolve,
   ssr,

@@ -1,18 +1,15 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { HANG_TIMEOUTS, TEARDOWN_TIMEOUT } from '../../tools/vitest/timeouts';
-import { workspaceDeps } from '../../tools/vitest/workspace-deps';
 
-// Where the other torch-ts packages come from: Note [Tests import the other packages' builds]. Test
+// Tests run from src through the '@torch-ts/source' export condition: no build needed. Test
 // files share worker processes (Note [Test files share worker processes] in
 // tools/vitest/shared-worker-setup.ts).
-const { resolve, ssr, external } = workspaceDeps(fileURLToPath(new URL('.', import.meta.url)));
 export default defineConfig({
-  resolve,
-  ssr,
+  resolve: { conditions: ['@torch-ts/source'] },
+  ssr: { resolve: { conditions: ['@torch-ts/source'] } },
   // Kernels check their arguments against their schemas' types (core's Note [Checking kernel arguments]).
   // Two workers even on a 2-core machine (vitest's default there is one): the WebGPU table's
   // shards and the CPU files then run side by side, and the suite's tail does not leave a core idle.
   // Note [Timeouts only catch hangs].
-  test: { ...HANG_TIMEOUTS, teardownTimeout: TEARDOWN_TIMEOUT, env: { TORCH_TS_CHECK_KERNEL_ARGS: '1' }, pool: 'forks', maxWorkers: 2, isolate: false, setupFiles: ['../../tools/vitest/shared-worker-setup.ts'], include: ['test/**/*.test.ts'], execArgv: ['--expose-gc'], server: { deps: { external } } },
+  test: { ...HANG_TIMEOUTS, teardownTimeout: TEARDOWN_TIMEOUT, env: { TORCH_TS_CHECK_KERNEL_ARGS: '1' }, pool: 'forks', maxWorkers: 2, isolate: false, setupFiles: ['../../tools/vitest/shared-worker-setup.ts'], include: ['test/**/*.test.ts'], execArgv: ['--expose-gc'] },
 });

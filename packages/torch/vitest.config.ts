@@ -1,10 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { HANG_TIMEOUTS, TEARDOWN_TIMEOUT } from '../../tools/vitest/timeouts';
-import { workspaceDeps } from '../../tools/vitest/workspace-deps';
 
-// Where the other torch-ts packages come from: Note [Tests import the other packages' builds].
-const { resolve, ssr, external } = workspaceDeps(fileURLToPath(new URL('.', import.meta.url)));
+// Tests run from src through the '@torch-ts/source' export condition: no build needed.
+const resolve = { conditions: ['@torch-ts/source'] };
+const ssr = { resolve };
 // Files that need a process of their own: the WebGPU backend never loaded or initialised, and
 // the exit test, which shuts the device down. The rest share worker processes (Note [Test
 // files share worker processes] in tools/vitest/shared-worker-setup.ts).
@@ -17,7 +16,6 @@ const test = {
   pool: 'forks' as const,
   // --expose-gc lets the FinalizationRegistry test collect a handle nobody disposed.
   execArgv: ['--expose-gc'],
-  server: { deps: { external } },
 };
 export default defineConfig({
   resolve,

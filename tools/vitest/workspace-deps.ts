@@ -1,17 +1,19 @@
 /**
  * Note [Tests import the other packages' builds]
- * A package's tests import the package itself from its sources. The other torch-ts packages
- * they import come from one of two places:
- * - by default (a developer running `vitest` in one package), their sources, through the
+ * An app's tests (apps/bench, apps/mnist, apps/playground's Node side) take the torch-ts
+ * packages from one of two places:
+ * - by default (a developer running `vitest` in the app), their sources, through the
  *   '@torch-ts/source' export condition: no build needed, an edit anywhere is seen at once;
  * - under the root `pnpm test` (TORCH_TS_TEST_DEPS=dist, which turbo passes to the test
- *   tasks, each of which runs after its dependencies' builds), their built `dist/`, loaded by
- *   Node itself. Every test worker otherwise transformed and evaluated some 600 source files
- *   of the packages below it through vite's module runner before its first test, and the
- *   builds are what users install, so the suites then also check those.
- * The package's own name (and its subpath exports) always resolves to its sources, so a test
- * that imports both `@torch-ts/torch` and `../src/...` gets one copy of the package, and the
- * builds it imports load each other through Node, one copy each.
+ *   tasks; an app's test task runs after its dependencies' builds), their built `dist/`,
+ *   loaded by Node itself: each test process otherwise transformed and evaluated some 600
+ *   source files through vite's module runner before its first test, and the builds are what
+ *   users install, so these suites check them too.
+ * The packages' own suites always run from source: their test tasks start before the builds
+ * (the packages' turbo.json), so that the long suites run while tsup works.
+ * The app's own name (and subpath exports, where it has any) resolves to its sources, so a
+ * test that imports both the name and `../src/...` gets one copy, and the builds it imports
+ * load each other through Node, one copy each.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,7 +29,7 @@ interface Resolution {
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-/** Where the tests of the package (or app) at `dir` take torch-ts packages from (see the Note). */
+/** Where the tests of the app at `dir` take the torch-ts packages from (see the Note). */
 export function workspaceDeps(dir: string): Resolution {
   if (!FROM_DIST) {
     const resolve = { conditions: ['@torch-ts/source'] };
