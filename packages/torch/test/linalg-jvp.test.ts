@@ -186,7 +186,7 @@ describe('linalg.det gradient at an exactly singular matrix', () => {
       // the gradient for grad = 1 is conj(cofactors): d det = sum(cofactors * dA)
       const Ar = A.clone().requiresGrad_();
       const [cofConj] = torch.autograd.grad([torch.linalg.det(Ar)], [Ar], [torch.ones([], { dtype: 'complex128' })]);
-      expectClose(t, torch.conj(cofConj).mul(dA).sum(), 'det tangent');
+      expectClose(t, torch.conj(cofConj!).mul(dA).sum(), 'det tangent');
     });
   });
 });
