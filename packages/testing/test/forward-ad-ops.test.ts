@@ -9,7 +9,7 @@
  * and pinv JVPs]; det's singular form, core Note [The determinant's derivative]; and
  * masked_fill with a tensor value) get every sample, complex128 ones included, and a few
  * complex samples of their own: the SVD with its pairs' phases fixed (so U and Vh are
- * functions of A) and det at exactly singular complex matrices.
+ * functions of A), eigvals (no OpInfo entry) and det at exactly singular complex matrices.
  */
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
@@ -135,6 +135,15 @@ const complexSamples: { label: string; make: GradcheckSample['make'] }[] = [
     label: `linalgPinv complex128 [${shape}]`,
     make: () => ({ inputs: [pairsLeaf([...shape], seed)], fn: (x: Tensor) => torch.viewAsReal(torch.linalg.pinv(torch.viewAsComplex(x))) }),
   })),
+  // eigvals of a dual tensor (the eigenvectors computed for the tangent only)
+  {
+    label: 'linalgEigvals float64 [3,3]',
+    make: () => ({ inputs: [pairsLeaf([3, 3], 0.5).select(-1, 0).detach().requiresGrad_()], fn: (x: Tensor) => torch.viewAsReal(torch.linalg.eigvals(x)) }),
+  },
+  {
+    label: 'linalgEigvals complex128 [3,3]',
+    make: () => ({ inputs: [pairsLeaf([3, 3], 0.9)], fn: (x: Tensor) => torch.viewAsReal(torch.linalg.eigvals(torch.viewAsComplex(x))) }),
+  },
   // exactly singular (rank 2 and rank 1 of 3): det stays smooth, its gradient the cofactors
   ...[
     [1, 2, 2, -1, 0, 1, 2, 4, 4, -2, 0, 2, 1, 0, 0, 3, -1, 1],

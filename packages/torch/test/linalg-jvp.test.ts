@@ -1,6 +1,6 @@
 /**
- * Forward-mode tangents of linalg.svd (with vectors), linalg.pinv and masked_fill with a 0-d
- * tensor value, and linalg.det's gradient at exactly singular matrices, against PyTorch 1.13
+ * Forward-mode tangents of linalg.svd (with vectors), linalg.pinv, linalg.eigvals and
+ * masked_fill with a 0-d tensor value, and linalg.det's gradient at exactly singular matrices, against PyTorch 1.13
  * (test/goldens/linalg_jvp.json, written with its inputs by scripts/goldens/linalg_jvp.py).
  * Autograd Note [SVD and pinv JVPs], core Note [The determinant's derivative].
  */
@@ -33,6 +33,12 @@ interface PinvCase {
   pinv: Values;
   dpinv: Values;
 }
+interface EigvalsCase {
+  A: Values;
+  dA: Values;
+  L: Values;
+  dL: Values;
+}
 interface MaskedFillCase {
   x: Values;
   xt: Values;
@@ -54,6 +60,7 @@ interface DetCase {
 const G = JSON.parse(readFileSync(new URL('./goldens/linalg_jvp.json', import.meta.url), 'utf8')) as {
   svd: SvdCase[];
   pinv: PinvCase[];
+  eigvals: EigvalsCase[];
   masked_fill: MaskedFillCase[];
   det_singular: DetCase[];
 };
@@ -134,6 +141,21 @@ describe('forward AD of linalg.pinv (pinv_jvp)', () => {
     const e = thrown(() => fa.dualLevel(() => torch.linalg.pinv(fa.makeDual(torch.ones([3], { dtype: 'float64' }), torch.ones([3], { dtype: 'float64' })))));
     expect(e).toBeInstanceOf(torch.TorchError);
     expect(e.message).toMatch(/^linalg\.pinv\(Double\{\[3\]\}\): expected a tensor with 2 or more dimensions/);
+  });
+});
+
+describe('forward AD of linalg.eigvals (the eigenvectors it does not return: linalg_eig_jvp)', () => {
+  it(`gives PyTorch's eigenvalue tangents, real and complex (${G.eigvals.length} cases)`, () => {
+    for (const c of G.eigvals) {
+      torch.tidy(() => {
+        const [L, dL] = fa.dualLevel(() => {
+          const u = fa.unpackDual(torch.linalg.eigvals(fa.makeDual(make(c.A), make(c.dA))));
+          return [u.primal, u.tangent];
+        });
+        expectClose(L, c.L, `eigvals ${c.A.dtype} L`);
+        expectClose(dL, c.dL, `eigvals ${c.A.dtype} dL`);
+      });
+    }
   });
 });
 

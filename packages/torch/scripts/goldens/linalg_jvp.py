@@ -1,5 +1,5 @@
-"""PyTorch 1.13's forward-mode tangents of linalg.svd (with vectors), linalg.pinv and
-masked_fill with a 0-d tensor value, and linalg.det's gradient at exactly singular
+"""PyTorch 1.13's forward-mode tangents of linalg.svd (with vectors), linalg.pinv,
+linalg.eigvals and masked_fill with a 0-d tensor value, and linalg.det's gradient at exactly singular
 matrices, for test/linalg-jvp.test.ts.
 
 Run with /usr/bin/python3 (PyTorch 1.13): writes test/goldens/linalg_jvp.json.
@@ -41,7 +41,7 @@ def jvp(f, x, t):
         return [fwAD.unpack_dual(o).primal for o in outs], [fwAD.unpack_dual(o).tangent for o in outs]
 
 
-out = {'svd': [], 'pinv': [], 'masked_fill': [], 'det_singular': []}
+out = {'svd': [], 'pinv': [], 'eigvals': [], 'masked_fill': [], 'det_singular': []}
 
 for dtype in (D, C):
     for shape in ([3, 3], [4, 2], [2, 4], [2, 3, 2]):
@@ -64,6 +64,13 @@ for dtype in (D, C):
     dA = dA + dA.mH
     (P,), (dP,) = jvp(lambda a: torch.linalg.pinv(a, hermitian=True), A, dA)
     out['pinv'].append({'A': enc(A), 'dA': enc(dA), 'hermitian': True, 'pinv': enc(P), 'dpinv': enc(dP)})
+
+# eigvals of a dual tensor (1.13 computes the eigenvectors for it: linalg_eig_jvp's dL)
+for dtype in (D, C):
+    A = wave([3, 3], 0.5, dtype)
+    dA = wave([3, 3], -0.8, dtype)
+    (L,), (dL,) = jvp(torch.linalg.eigvals, A, dA)
+    out['eigvals'].append({'A': enc(A), 'dA': enc(dA), 'L': enc(L), 'dL': enc(dL)})
 
 # (float64 only: torch-ts has no complex masked_fill_.Tensor kernel)
 for dtype in (D,):
