@@ -142,6 +142,15 @@ describe('complex dtypes: op values', () => {
       expectClose(f(), want);
     });
   }
+  it('sums and means a 0-d complex tensor over its implicit dim (dims [], [0], [-1], keepdim) to itself', () => {
+    const z = torch.complex(torch.tensor(1.5, { dtype: 'float64' }), torch.tensor(-2.25, { dtype: 'float64' }));
+    for (const r of [z.sum(), z.sum([]), z.sum(0), z.sum(-1, true), z.mean(), z.mean(0, true), torch.sum(z, [-1])]) {
+      expect(r.shape).toEqual([]);
+      expect(r.dtype).toBe('complex128');
+      expect(torch.viewAsReal(r).tolist()).toEqual([1.5, -2.25]);
+    }
+    expect(() => z.sum(1)).toThrow(/^Dimension out of range \(expected to be in range of \[-1, 0\], but got 1\)/);
+  });
 });
 
 describe('complex dtypes: gradients (PyTorch\'s conjugate Wirtinger convention)', () => {

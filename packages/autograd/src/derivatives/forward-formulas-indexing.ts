@@ -61,6 +61,8 @@ export const INDEXING_FORMULAS: Record<string, Formula> = {
   embedding: linearInSelf('embedding', (ctx) => [tensorAt(ctx, 1), -1, false, false]),
   // masked_fill_(self, mask, value): the filled elements are constants
   'masked_fill_.Scalar': inplaceLinear('masked_fill_.Scalar', (ctx) => [tensorAt(ctx, 1), 0], false),
+  // masked_fill_(self, mask, value: a 0-d tensor): self_t.masked_fill_(mask, value_t), value_t 0 where value has none
+  'masked_fill_.Tensor': inplaceLinear('masked_fill_.Tensor', (ctx, vt) => [tensorAt(ctx, 1), vt]),
   'scatter_.src': inplaceLinear('scatter_.src', (ctx, st) => [ctx.args[1], tensorAt(ctx, 2), st]),
   scatter_add_: inplaceLinear('scatter_add_', (ctx, st) => [ctx.args[1], tensorAt(ctx, 2), st]),
   index_add_: inplaceLinear('index_add_', (ctx, st) => [ctx.args[1], tensorAt(ctx, 2), st, ctx.args[4] ?? 1]),

@@ -1,4 +1,4 @@
-import { TorchError, isComplexType, stack, viewAsComplex, abs, add, amax, cat, countsAreAsync, diagonal, div, eye, linalgSolve, matmul, mul, narrow, neg, select, sub, transpose, unsqueeze, type Tensor } from '@torch-ts/core';
+import { TorchError, isComplexType, linalgEig, stack, viewAsComplex, viewAsReal, abs, add, amax, cat, countsAreAsync, diagonal, div, eye, linalgSolve, matmul, mul, narrow, neg, select, sub, transpose, unsqueeze, type Tensor } from '@torch-ts/core';
 import type { DerivativeFamily, DerivativeOf } from '../derivative';
 import { savedTensor } from './common';
 
@@ -94,6 +94,17 @@ const LinalgEigBackward0: DerivativeOf<'_linalg_eig_parts'> = {
     const L = savedTensor(ctx, 'result0', '_linalg_eig_parts');
     const V = savedTensor(ctx, 'result1', '_linalg_eig_parts');
     return [eigBackward(gL, gV, L, V, isComplexType(ctx.inputs[0]!.dtype))];
+  },
+  // Without the eigenvectors (eigvals of a dual tensor: core computes them only for a
+  // requires-grad input) the backward cannot run, but PyTorch's linalg_eig_jvp for the
+  // eigenvalues can, with V from an eig that computes it: dL = diag(V^-1 dA V), as parts.
+  forward: (ctx) => {
+    const [, computeV] = ctx.args;
+    const dA = ctx.tangents[0];
+    if (computeV !== false || !dA) return null;
+    const [, V] = linalgEig(ctx.primals[0]!);
+    const dAc = isComplexType(dA.dtype) ? dA : dA.to(V.dtype);
+    return [viewAsReal(diagonal(linalgSolve(V, matmul(dAc, V)), 0, -2, -1)), null];
   },
 };
 

@@ -29,6 +29,7 @@ import {
 } from '@torch-ts/core';
 import type { DerivativeFamily, DerivativeOf, Derivative } from '../derivative';
 import { savedTensor, sumTo } from './common';
+import { pinvJvp } from './linalg-jvp';
 
 /**
  * The derivatives of torch.linalg part 2a (core's Note [The QR, eigh, lstsq and matrix_exp
@@ -228,6 +229,11 @@ const LinalgPinvBackward0: DerivativeOf<'_linalg_pinv'> = {
     const A = savedTensor(ctx, 'self', '_linalg_pinv');
     const pinvA = savedTensor(ctx, 'result', '_linalg_pinv');
     return [pinvBackward(ctx.grad, pinvA, A)];
+  },
+  // pinv_jvp (Note [SVD and pinv JVPs])
+  forward: (ctx) => {
+    const dA = ctx.tangents[0];
+    return [dA ? pinvJvp(ctx.primals[0]!, ctx.results[0]!, dA) : null];
   },
 };
 

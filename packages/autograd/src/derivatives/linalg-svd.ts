@@ -1,6 +1,7 @@
 import { TorchError, conj, countsAreAsync, isComplex, imag, real, sum, abs, add, amax, arange, cat, cumprod, detach, diagonal, div, eye, lt, flip, linalgDet, linalgSolve, linalgSvd, matmul, mul, narrow, ones, sub, transpose, unsqueeze, where, zeros, type Tensor } from '@torch-ts/core';
 import type { DerivativeFamily, DerivativeOf } from '../derivative';
 import { savedTensor } from './common';
+import { svdJvp } from './linalg-jvp';
 
 /**
  * The derivative of core's `_linalg_svd` (Note [The SVD primitive]): PyTorch 1.13's
@@ -101,12 +102,14 @@ const LinalgSvdBackward0: DerivativeOf<'_linalg_svd'> = {
     const rows = (t: Tensor | null) => (t && fullMatrices ? narrow(t, -2, 0, k) : t);
     return [svdBackward(cols(gU), gS, rows(gVh), cols(U)!, S, rows(Vh)!)];
   },
-  // Without U and Vh the backward cannot run, but PyTorch's forward formula for S can:
-  // dS = Re diag(U^H dA V), with U, V from an SVD that computes them (svdvals' JVP).
+  // svd_jvp (Note [SVD and pinv JVPs]). Without U and Vh the backward cannot run, but
+  // PyTorch's forward formula for S can: dS = Re diag(U^H dA V), with U, V from an SVD that
+  // computes them (svdvals' JVP).
   forward: (ctx) => {
-    const [, , computeUv] = ctx.args;
+    const [, fullMatrices, computeUv] = ctx.args;
     const dA = ctx.tangents[0];
-    if (computeUv || !dA) return null;
+    if (!dA) return [null, null, null];
+    if (computeUv) return svdJvp(dA, ctx.results[0]!, ctx.results[1]!, ctx.results[2]!, fullMatrices ?? false);
     const [U, , Vh] = linalgSvd(ctx.primals[0]!, { fullMatrices: false });
     const d = sum(mul(isComplex(U) ? conj(U) : U, matmul(dA, isComplex(Vh) ? conj(mT(Vh)) : mT(Vh))), -2);
     return [null, isComplex(d) ? real(d) : d, null];
@@ -125,10 +128,11 @@ function prodSafeZerosBackward(grad: Tensor, x: Tensor): Tensor {
 
 /**
  * linalg_det_backward (core's Note [The determinant's derivative]), PyTorch 1.13's create_graph
- * form: gA = solve(A^T, grad det I) where |det| >= 100 eps (eps of A's dtype: PyTorch's
- * threshold, found by running 1.13: det 1e-12 solves, 1e-14 takes the SVD in float64), else
- * the SVD form U diag(prod_{j != i} s_j * grad * det(U) det(Vh)) Vh, finite and exact at a
- * singular matrix (the cofactors, of every rank). Without a host read of which matrices
+ * form: gA = solve(A^H, grad conj(det) I) where |det| >= 100 eps (eps of A's real value type:
+ * PyTorch's threshold, found by running 1.13: det 1e-12 solves, 1e-14 takes the SVD in
+ * float64), else the SVD form U diag(prod_{j != i} s_j * grad * conj(det(U) det(Vh))) Vh,
+ * finite and exact at a singular matrix (the conjugated cofactors, of every rank; for a real
+ * A, ^H is ^T and conj nothing). Without a host read of which matrices
  * are singular, both forms run on every matrix of the batch, each on a stand-in where the
  * other applies (the identity for the solve, diag(1..n), whose singular values are distinct,
  * for the SVD), so neither makes inf or NaN that `where` would pass on in double backward.
@@ -136,16 +140,19 @@ function prodSafeZerosBackward(grad: Tensor, x: Tensor): Tensor {
 function detBackward(grad: Tensor, det: Tensor, A: Tensor): Tensor {
   const n = A.shape[A.dim() - 1];
   const opts = { dtype: A.dtype, device: A.device };
+  const cplx = isComplex(A);
   const I = eye(n, opts);
-  const eps = A.dtype === 'float32' ? 1.1920928955078125e-7 : 2.220446049250313e-16;
+  const eps = A.dtype === 'float32' || A.dtype === 'complex64' ? 1.1920928955078125e-7 : 2.220446049250313e-16;
   const singular = unsqueeze(unsqueeze(lt(abs(det), 100 * eps), -1), -1);
-  const g = unsqueeze(unsqueeze(mul(grad, det), -1), -1);
-  const regular = linalgSolve(transpose(where(singular, I, A), -2, -1), mul(g, I));
+  const g = unsqueeze(unsqueeze(mul(grad, cplx ? conj(det) : det), -1), -1);
+  const regular = linalgSolve(mH(where(singular, I, A)), mul(g, I));
   const D = mul(I, add(arange(n, opts), 1));
   const [U, S, Vh] = linalgSvd(where(singular, A, D), { fullMatrices: false });
-  // (det(U) det(Vh) is +-1, locally constant: no derivative to carry)
-  const alpha = detach(mul(linalgDet(detach(U)), linalgDet(detach(Vh))));
-  const Dg = prodSafeZerosBackward(unsqueeze(mul(grad, alpha), -1), S);
+  // det(U) det(Vh) is +-1 for a real A, locally constant: no derivative to carry. For a
+  // complex A it is a unit phase that moves with A (e^{i theta} A multiplies it by
+  // e^{i n theta}), so it keeps its graph, as PyTorch's does.
+  const alpha = cplx ? mul(linalgDet(U), linalgDet(Vh)) : detach(mul(linalgDet(detach(U)), linalgDet(detach(Vh))));
+  const Dg = prodSafeZerosBackward(unsqueeze(mul(grad, cplx ? conj(alpha) : alpha), -1), S);
   const fromSvd = matmul(mul(U, unsqueeze(Dg, -2)), Vh);
   return where(singular, fromSvd, regular);
 }

@@ -193,14 +193,21 @@ export function partDims(z: Tensor, dims: readonly number[] | null | undefined):
   const n = z.dim();
   if (dims == null || dims.length === 0) return Array.from({ length: n }, (_, i) => i);
   return dims.map((d) => {
-    if (d < -n || d >= Math.max(n, 1)) throw new TorchError(`Dimension out of range (expected to be in range of [${-Math.max(n, 1)}, ${Math.max(n, 1) - 1}], but got ${d})`);
+    if (d < -Math.max(n, 1) || d >= Math.max(n, 1)) throw new TorchError(`Dimension out of range (expected to be in range of [${-Math.max(n, 1)}, ${Math.max(n, 1) - 1}], but got ${d})`);
     return d < 0 ? d + n : d;
   });
 }
 
 function reduceParts(f: typeof sum, z: Tensor, dims: readonly number[] | null | undefined, keepdim: boolean, dtype: DType | null | undefined): Tensor {
   const real = dtype == null ? undefined : toRealValueType(dtype);
-  const r = f(parts(z), partDims(z, dims), keepdim, real === undefined ? {} : { dtype: real });
+  const opts = real === undefined ? {} : { dtype: real };
+  if (z.dim() === 0) {
+    // a 0-d z reduces over its one implicit dim (dims [], [0] or [-1]): its parts [2] get a
+    // leading dim of 1 to reduce, since [] on the parts would reduce the parts dim too
+    partDims(z, dims);
+    return fromPairs(f(parts(z).unsqueeze(0), [0], false, opts));
+  }
+  const r = f(parts(z), partDims(z, dims), keepdim, opts);
   return fromPairs(r);
 }
 

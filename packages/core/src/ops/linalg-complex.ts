@@ -11,7 +11,7 @@ import { LINALG_VECTOR_NORM } from './reduction-stats';
 import { fallThroughComplex } from './linalg-complex-factor';
 import { LINALG_CHOLESKY_EX, LINALG_LU_FACTOR_EX, LINALG_LU_SOLVE, LINALG_SOLVE_TRIANGULAR } from './linalg-solve';
 import { GEQRF, LINALG_EIGH, LINALG_HOUSEHOLDER_PRODUCT, LINALG_LSTSQ, LINALG_MATRIX_EXP, LINALG_QR } from './linalg-qr';
-import { LINALG_SVD } from './linalg-svd';
+import { LINALG_DET_ATTACH, LINALG_SVD } from './linalg-svd';
 import { LINALG_EIG_PARTS } from './linalg-eig';
 
 /**
@@ -59,7 +59,7 @@ export function fromStackedParts(X: Tensor, n: number): Tensor {
  */
 export function registerLinalgComplexKernels(): void {
   // Note [Complex linalg primitives]
-  fallThroughComplex(LINALG_LU_FACTOR_EX, LINALG_LU_SOLVE, LINALG_SOLVE_TRIANGULAR, LINALG_CHOLESKY_EX, LINALG_EIGH, GEQRF, LINALG_HOUSEHOLDER_PRODUCT, LINALG_QR, LINALG_SVD, LINALG_EIG_PARTS, LINALG_LSTSQ, LINALG_MATRIX_EXP);
+  fallThroughComplex(LINALG_LU_FACTOR_EX, LINALG_LU_SOLVE, LINALG_SOLVE_TRIANGULAR, LINALG_CHOLESKY_EX, LINALG_EIGH, GEQRF, LINALG_HOUSEHOLDER_PRODUCT, LINALG_QR, LINALG_SVD, LINALG_EIG_PARTS, LINALG_LSTSQ, LINALG_MATRIX_EXP, LINALG_DET_ATTACH);
   registerComplexKernel(LINALG_VECTOR_NORM, ([x, ord, dim, keepdim, dtype]) =>
     callFunctional(LINALG_VECTOR_NORM, [unwrapTensor('linalg.vector_norm', 'x', abs(x)), ord, dim, keepdim, dtype == null ? null : toRealValueType(dtype)]),
   );

@@ -33,6 +33,7 @@ import { conj } from './complex';
 import { cTypeName, torchTypeName } from './meta-utils';
 import { complexEmbedding, fromStackedParts, stackedIdentity, stackedParts } from './linalg-complex';
 import { hasComplexLinalg } from './linalg-complex-factor';
+import { supports } from './supports';
 
 /**
  * torch.linalg, part 1: the LU / Cholesky / triangular family and the functions composed of
@@ -218,10 +219,10 @@ function permutationSign(pivots: Tensor): Tensor {
 function detOf(op: string, A: Tensor): Tensor {
   checkInputMatrix(op, A, true, true);
   return tidy(() => {
-    if (isComplexType(A.dtype)) {
-      // (the LU factors' own derivative: the SVD formula of Note [The determinant's
-      // derivative] would need a complex SVD on every backend, and WebGPU has none (Note
-      // [Complex SVD]), so an exactly singular complex A gets inf / NaN)
+    if (isComplexType(A.dtype) && !supports('linalgSvd', A.dtype, A.device)) {
+      // (the LU factors' own derivative where the device has no complex SVD for the SVD
+      // formula of Note [The determinant's derivative] (WebGPU: Note [Complex SVD]), so an
+      // exactly singular complex A gets inf / NaN there)
       const [LU, pivots] = luFactorExOf(A, true, false);
       return mul(prod(diagonal(LU, 0, -2, -1), -1), permutationSign(pivots));
     }

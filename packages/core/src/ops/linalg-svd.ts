@@ -157,18 +157,27 @@ export function svdvalsOf(A: Tensor, driver: string | null = null): Tensor {
  * again. That is PyTorch's create_graph path; its first-order path (no create_graph)
  * perturbs the LU factors instead, which gives 0, not the cofactors, at an exactly singular
  * matrix of rank n - 1 (1.13's own gradcheck of det fails there): torch-ts uses the one
- * formula for both. slogdet and logdet keep the LU derivative: their gradient A^-T is
+ * formula for both, for real and complex A (a complex one where the device has a complex SVD:
+ * elsewhere, WebGPU today, a complex det keeps the LU factors' derivative, inf / NaN at an
+ * exactly singular A). At an exactly singular complex A the first derivative is exact but the
+ * second is not (the complex SVD backward's diag(U^H gU) / (2 S) term meets S = 0; PyTorch
+ * 1.13's gradgradcheck fails there too). slogdet and logdet keep the LU derivative: their gradient A^-T is
  * infinite at a singular matrix in PyTorch too.
  */
 export const LINALG_DET_ATTACH = defineStructured('_linalg_det_attach(Tensor A, Tensor det) -> Tensor', ([A, det], b) => {
   const op = 'linalg.det';
   const out = TensorImpl.empty(op, [...det.sizes], det.dtype, det.device);
   if (out.numel > 0) {
+    // (a complex det, which falls through the Complex key as the linalg primitives do, Note
+    // [Complex linalg primitives], is copied as its parts: backends copy real dtypes)
+    const parts = isComplexType(det.dtype) ? [complexParts(out), complexParts(det)] : null;
     try {
-      implOf(b, 'copy', op)(out, det);
+      implOf(b, 'copy', op)(parts ? parts[0] : out, parts ? parts[1] : det);
     } catch (e) {
       out.release();
       throw e;
+    } finally {
+      if (parts) releaseAll(parts);
     }
   }
   void A;
