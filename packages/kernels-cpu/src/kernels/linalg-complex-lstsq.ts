@@ -1,6 +1,6 @@
-import type { BackendImpls, TensorImpl } from '@torch-ts/core';
+import type { BackendImpls } from '@torch-ts/core';
 import { floatArray, words } from '../loops/arrays';
-import { zlarfLeft, zlarfg } from './linalg-complex-qr';
+import { dims, load, zlarfLeft, zlarfg } from './linalg-complex-qr';
 import { mexp, type MexpAlgebra } from './linalg-qr';
 
 /**
@@ -22,19 +22,6 @@ import { mexp, type MexpAlgebra } from './linalg-qr';
  *    the complex matrix, its 1-norm the largest column sum of moduli, the thresholds of the
  *    parts' dtype.
  */
-
-function dims(t: TensorImpl): [number, number, number] {
-  const s = t.sizes;
-  const m = s[s.length - 3];
-  const n = s[s.length - 2];
-  return [m * n === 0 ? 0 : t.numel / (2 * m * n), m, n];
-}
-
-function load(src: ArrayLike<number>, offset: number, count: number): Float64Array {
-  const w = new Float64Array(count);
-  for (let i = 0; i < count; i++) w[i] = src[offset + i];
-  return w;
-}
 
 /** Complex division (a / b) into [re, im]. */
 function cdiv(ar: number, ai: number, br: number, bi: number): [number, number] {

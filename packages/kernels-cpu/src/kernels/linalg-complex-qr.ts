@@ -15,14 +15,16 @@ import { floatArray } from '../loops/arrays';
  * itself. Each matrix is computed in doubles and stored back once.
  */
 
-function dims(t: TensorImpl): [number, number, number] {
+/** (batch, m, n) of a complex (..., m, n, 2) parts tensor. */
+export function dims(t: TensorImpl): [number, number, number] {
   const s = t.sizes;
   const m = s[s.length - 3];
   const n = s[s.length - 2];
   return [m * n === 0 ? 0 : t.numel / (2 * m * n), m, n];
 }
 
-function load(src: ArrayLike<number>, offset: number, count: number): Float64Array {
+/** `count` parts from `offset`, as doubles to compute in. */
+export function load(src: ArrayLike<number>, offset: number, count: number): Float64Array {
   const w = new Float64Array(count);
   for (let i = 0; i < count; i++) w[i] = src[offset + i];
   return w;
