@@ -5,18 +5,21 @@
  * scaled rows, 1 x 1, empty) with the CPU test's checks (eigenvalues as multisets, the
  * eigenvectors up to a unit phase per column, A V = V diag(L) with unit columns whose largest
  * component is real), eigvals equal to eig's values; a batch of 70 (two workgroups) at a
- * storage offset against the CPU kernel (the same zgeev steps: the same eigenvalue order, the
- * same eigenvectors to float32 rounding); a NaN matrix in a batch leaves its neighbours'
- * results alone; complex128's DTypeError.
+ * storage offset (goldens/linalg_eig_complex_batch.json): the eigenvalues in cgeev's order
+ * (but for a few near ties), A V = V diag(L), and, where the CPU's double iteration deflates
+ * in the same order, the CPU's eigenvectors (the same normalisation and phase); a NaN matrix
+ * in a batch leaves its neighbours' results alone (the CPU raises; WebGPU never reads info:
+ * core's Note [Checking info without a device read]); complex128's DTypeError.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
-import { type EigCase, checkAgainstGolden, complexOf, eigProblems, matrices, maxAbsDiff, multisetDistance, pairsOf } from './linalg-eig-complex-rows';
+import { type C, type EigCase, checkAgainstGolden, complexOf, eigProblems, matrices, maxAbsDiff, multisetDistance, pairsOf } from './linalg-eig-complex-rows';
 
 vi.setConfig({ testTimeout: 120_000 });
 
+const batchGolden = JSON.parse(readFileSync(new URL('../goldens/linalg_eig_complex_batch.json', import.meta.url), 'utf8')) as { batch: { shape: number[]; a: number[]; L: number[] }[] };
 const goldens = JSON.parse(readFileSync(new URL('../goldens/linalg_eig.json', import.meta.url), 'utf8')) as { complex_cases: EigCase[] };
 const L = torch.linalg;
 const host = async (t: Tensor): Promise<number[]> => pairsOf(await t.toAsync('cpu'));
@@ -37,45 +40,51 @@ describe('linalg.eig of complex64 matrices on WebGPU (cgeev\'s steps on the devi
     }
   });
 
-  it('a batch of 70 (two workgroups) at a storage offset: the CPU kernel\'s order and vectors; a NaN matrix stays its own', async (ctx) => {
+  it("a batch of 70 (two workgroups) at a storage offset: cgeev's order (PyTorch 1.13), the CPU's vectors; a NaN matrix stays its own", async (ctx) => {
     if (!(await torch.webgpu.init())) return ctx.skip();
-    const g = new torch.Generator().manualSeed(7);
-    const batch = 70;
-    const n = 6;
-    const big = torch.complex(torch.randn([batch + 1, n, n], { generator: g }), torch.randn([batch + 1, n, n], { generator: g }));
-    const A = big.narrow(0, 1, batch);
+    const gb = batchGolden.batch[0];
+    const [batch, n] = gb.shape;
+    const A = complexOf(gb.a, gb.shape, 'complex64');
+    const big = torch.cat([torch.zeros([1, n, n], { dtype: 'complex64' }), A]);
     const Aw = (await big.toAsync('webgpu')).narrow(0, 1, batch);
     expect(Aw.storageOffset()).toBeGreaterThan(0);
     const cpu = L.eig(A);
     const gpu = L.eig(Aw);
     const [Lw, Vw, Ew] = await Promise.all([gpu.eigenvalues, gpu.eigenvectors, L.eigvals(Aw)].map(host));
-    const Lc = pairsOf(cpu.eigenvalues);
-    const Vc = pairsOf(cpu.eigenvectors);
     expect(maxAbsDiff(Ew, Lw)).toBe(0);
-    const as = matrices(pairsOf(A), batch);
-    const [lw, vw, lc, vc] = [Lw, Vw, Lc, Vc].map((x) => matrices(x, batch));
-    let inOrder = 0;
+    const as = matrices(gb.a, batch);
+    const [lw, vw, lg, lc, vc] = [Lw, Vw, gb.L, pairsOf(cpu.eigenvalues), pairsOf(cpu.eigenvectors)].map((x) => matrices(x, batch));
+    const sameOrder = (x: C[], y: C[], scale: number) => x.every((l, j) => Math.hypot(l[0] - y[j][0], l[1] - y[j][1]) < 1e-4 * scale);
+    const outOfOrder: number[] = [];
+    let likeCpu = 0;
+    let cpuInOrder = 0;
     for (let b = 0; b < batch; b++) {
       const scale = Math.max(1, ...as[b].map((z) => Math.hypot(...z)));
-      expect([b, multisetDistance(lw[b], lc[b]) < 1e-4 * scale]).toEqual([b, true]);
+      expect([b, multisetDistance(lw[b], lg[b]) < 1e-4 * scale]).toEqual([b, true]);
       expect([b, eigProblems(as[b], lw[b], vw[b], n, 2e-6)]).toEqual([b, []]);
-      // the same steps: the same order and, column for column, the same normalised vectors
-      const same = lw[b].every((l, j) => Math.hypot(l[0] - lc[b][j][0], l[1] - lc[b][j][1]) < 1e-4 * scale);
-      if (!same) continue;
-      inOrder++;
+      if (!sameOrder(lw[b], lg[b], scale)) outOfOrder.push(b);
+      if (sameOrder(lc[b], lg[b], scale)) cpuInOrder++;
+      // where the CPU's double iteration deflates in the same order: the same normalised vectors, column for column
+      if (!sameOrder(lw[b], lc[b], scale)) continue;
+      likeCpu++;
       const gap = Math.min(...lc[b].flatMap((l, j) => lc[b].filter((_, k) => k !== j).map((m) => Math.hypot(l[0] - m[0], l[1] - m[1]))));
       expect([b, maxAbsDiff(vw[b].flat(), vc[b].flat()) < (2e-5 * scale) / gap]).toEqual([b, true]);
     }
-    expect(inOrder).toBe(batch);
+    // cgeev's order where float32's deflations are cgeev's: the kernel takes its steps in float32,
+    // so it keeps that order far more often than the CPU's double iteration (55 of 70); a few
+    // matrices (4 on SwiftShader) deflate in another order, float32 rounding differing from the
+    // LAPACK build's (its summation order, fused multiply-adds) at a near tie
+    expect([outOfOrder.length <= batch / 10, batch - outOfOrder.length > cpuInOrder + 5]).toEqual([true, true]);
+    expect(likeCpu).toBeGreaterThan(batch / 2);
     // a NaN in the second of three matrices: the others' results are untouched (on the CPU it raises)
-    const pairs = pairsOf(big.narrow(0, 0, 3));
+    const pairs = gb.a.slice(0, 3 * 2 * n * n);
     pairs[2 * (n * n + 2 * n + 3)] = Number.NaN;
     const three = complexOf(pairs, [3, n, n], 'complex64');
     expect(() => L.eigvals(three)).toThrow(/^torch\.linalg\.eig: input tensor should not contain infs or NaNs\.$/);
     const lt = matrices(await host(L.eigvals(await three.toAsync('webgpu'))), 3);
     const scale = Math.max(1, ...pairs.filter((x) => !Number.isNaN(x)).map(Math.abs));
-    expect(multisetDistance(lt[0], matrices(pairsOf(L.eigvals(big.narrow(0, 0, 1))), 1)[0])).toBeLessThan(1e-4 * scale);
-    expect(multisetDistance(lt[2], matrices(pairsOf(L.eigvals(big.narrow(0, 2, 1))), 1)[0])).toBeLessThan(1e-4 * scale);
+    expect(multisetDistance(lt[0], matrices(pairsOf(L.eigvals(A.narrow(0, 0, 1))), 1)[0])).toBeLessThan(1e-4 * scale);
+    expect(multisetDistance(lt[2], matrices(pairsOf(L.eigvals(A.narrow(0, 2, 1))), 1)[0])).toBeLessThan(1e-4 * scale);
   });
 
   it("complex128 is a DTypeError on WebGPU (float64 parts)", async (ctx) => {
