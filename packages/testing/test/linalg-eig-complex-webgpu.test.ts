@@ -20,7 +20,7 @@ import { type C, type EigCase, checkAgainstGolden, complexOf, eigProblems, matri
 vi.setConfig({ testTimeout: 120_000 });
 
 const batchGolden = JSON.parse(readFileSync(new URL('../goldens/linalg_eig_complex_batch.json', import.meta.url), 'utf8')) as { batch: { shape: number[]; a: number[]; L: number[] }[] };
-const goldens = JSON.parse(readFileSync(new URL('../goldens/linalg_eig.json', import.meta.url), 'utf8')) as { complex_cases: EigCase[] };
+const goldens = JSON.parse(readFileSync(new URL('../goldens/linalg_eig.json', import.meta.url), 'utf8')) as { complex_cases: EigCase[]; complex_grads: { id: string; shape: number[]; a: number[]; wr: number[]; wi: number[]; c: number[] }[] };
 const L = torch.linalg;
 const host = async (t: Tensor): Promise<number[]> => pairsOf(await t.toAsync('cpu'));
 
@@ -85,6 +85,29 @@ describe('linalg.eig of complex64 matrices on WebGPU (cgeev\'s steps on the devi
     const scale = Math.max(1, ...pairs.filter((x) => !Number.isNaN(x)).map(Math.abs));
     expect(multisetDistance(lt[0], matrices(pairsOf(L.eigvals(A.narrow(0, 0, 1))), 1)[0])).toBeLessThan(1e-4 * scale);
     expect(multisetDistance(lt[2], matrices(pairsOf(L.eigvals(A.narrow(0, 2, 1))), 1)[0])).toBeLessThan(1e-4 * scale);
+  });
+
+  it("the gradient of PyTorch's gauge-invariant loss (eig and eigvals) equals the CPU's in complex64", async (ctx) => {
+    if (!(await torch.webgpu.init())) return ctx.skip();
+    for (const g of goldens.complex_grads) {
+      const grad = async (device: 'cpu' | 'webgpu', valuesOnly: boolean): Promise<number[]> => {
+        const A = (await complexOf(g.a, g.shape, 'complex64').toAsync(device)).requiresGrad_(true);
+        const t = async (x: number[], shape: number[]) => torch.tensor(x, { dtype: 'float32' }).reshape(shape).toAsync(device);
+        const [wr, wi, c] = await Promise.all([t(g.wr, g.shape.slice(0, -1)), t(g.wi, g.shape.slice(0, -1)), t(g.c, g.shape)]);
+        const values = valuesOnly ? L.eigvals(A) : L.eig(A).eigenvalues;
+        let loss = torch.add(torch.mul(torch.real(values), wr).sum(), torch.mul(torch.imag(values), wi).sum());
+        if (!valuesOnly) loss = torch.add(loss, torch.mul(torch.abs(L.eig(A).eigenvectors), c).sum());
+        loss.backward();
+        expect([g.id, A.grad!.device.type, A.grad!.dtype]).toEqual([g.id, device, 'complex64']);
+        return host(A.grad!);
+      };
+      for (const valuesOnly of [false, true]) {
+        const want = await grad('cpu', valuesOnly);
+        const got = await grad('webgpu', valuesOnly);
+        const scale = Math.max(1, ...want.map(Math.abs));
+        expect([g.id, valuesOnly, maxAbsDiff(got, want) <= 1e-3 * scale]).toEqual([g.id, valuesOnly, true]);
+      }
+    }
   });
 
   it("complex128 is a DTypeError on WebGPU (float64 parts)", async (ctx) => {
