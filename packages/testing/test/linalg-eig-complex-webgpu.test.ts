@@ -8,7 +8,7 @@
  * storage offset (goldens/linalg_eig_complex_batch.json): the eigenvalues in cgeev's order
  * (but for a few near ties), A V = V diag(L), and, where the CPU's double iteration deflates
  * in the same order, the CPU's eigenvectors (the same normalisation and phase); a NaN matrix
- * in a batch leaves its neighbours' results alone (the CPU raises; WebGPU never reads info:
+ * in a batch leaves its neighbours' results alone; a 24 x 24 matrix against the CPU's eigenvalues (the CPU raises; WebGPU never reads info:
  * core's Note [Checking info without a device read]); complex128's DTypeError.
  */
 import { readFileSync } from 'node:fs';
@@ -76,6 +76,16 @@ describe('linalg.eig of complex64 matrices on WebGPU (cgeev\'s steps on the devi
     // LAPACK build's (its summation order, fused multiply-adds) at a near tie
     expect([outOfOrder.length <= batch / 10, batch - outOfOrder.length > cpuInOrder + 5]).toEqual([true, true]);
     expect(likeCpu).toBeGreaterThan(batch / 2);
+    // a medium matrix, 24 x 24: the CPU's eigenvalues, A V = V diag(L)
+    const m = 24;
+    const gm = new torch.Generator().manualSeed(5);
+    const M = torch.complex(torch.randn([m, m], { generator: gm }), torch.randn([m, m], { generator: gm }));
+    const em = L.eig(await M.toAsync('webgpu'));
+    const [lm, vm] = await Promise.all([em.eigenvalues, em.eigenvectors].map(host));
+    const ms = pairsOf(M);
+    const mscale = Math.max(1, ...ms.map(Math.abs));
+    expect(multisetDistance(matrices(lm, 1)[0], matrices(pairsOf(L.eigvals(M)), 1)[0])).toBeLessThan(1e-4 * mscale);
+    expect(eigProblems(matrices(ms, 1)[0], matrices(lm, 1)[0], matrices(vm, 1)[0], m, 2e-6)).toEqual([]);
     // a NaN in the second of three matrices: the others' results are untouched (on the CPU it raises)
     const pairs = gb.a.slice(0, 3 * 2 * n * n);
     pairs[2 * (n * n + 2 * n + 3)] = Number.NaN;
