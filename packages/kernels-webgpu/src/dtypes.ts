@@ -144,8 +144,8 @@ export const webgpuDtypes = {
   lstsqComplex: [],
   lstsqSvdComplex: [],
   matrixExpComplex: [],
-  // no complex eig kernel yet (core's Note [The eig primitive]): the table opts out
-  eigComplex: [],
+  // Note [WebGPU complex eig: zgeev, an invocation per matrix]: complex64 as float32 pairs
+  eigComplex: F32,
   standardGammaGrad: F32,
   randomFill: WITH_I64_F16_BF16,
   bernoulliTensor: WITH_I64_F16_BF16,

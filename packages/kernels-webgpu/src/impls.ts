@@ -18,6 +18,7 @@ import { linalgImpls } from './kernels/linalg';
 import { svdComplexImpls } from './kernels/linalg-complex-svd';
 import { svdImpls } from './kernels/linalg-svd';
 import { eigImpls } from './kernels/linalg-eig';
+import { eigComplexImpls } from './kernels/linalg-complex-eig';
 import { linalgQrImpls } from './kernels/linalg-qr';
 import { linalgComplexImpls } from './kernels/linalg-complex';
 import { linalgComplexQrImpls } from './kernels/linalg-complex-qr';
@@ -65,7 +66,8 @@ export const webgpuImpls = {
   lstsqComplex: notImplemented('no complex lstsq kernel on WebGPU'),
   lstsqSvdComplex: notImplemented('no complex lstsq kernel on WebGPU'),
   matrixExpComplex: notImplemented('no complex matrix_exp kernel on WebGPU'),
-  eigComplex: notImplemented('no complex eig kernel on WebGPU'),
+  // complex64 eig (Note [WebGPU complex eig: zgeev, an invocation per matrix])
+  ...eigComplexImpls,
   ...gammaImpls,
   ...samplerImpls,
   ...randomImpls,

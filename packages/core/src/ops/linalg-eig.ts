@@ -38,8 +38,9 @@ import { complexParts } from '../tensor/host-data';
  * A complex A (complex64 / complex128) passes the Complex key (Note [Complex linalg
  * primitives]) and goes to the backend's eigComplex as its parts, which follows LAPACK's
  * zgeev (kernels-cpu's Note [CPU complex eig: LAPACK's zgeev]); the results are the same
- * parts tensors, and the derivative then returns the complex gradient itself. WebGPU has no
- * complex kernel (its table opts out: core's missing-kernel error).
+ * parts tensors, and the derivative then returns the complex gradient itself. WebGPU runs
+ * cgeev's steps in float32 (kernels-webgpu's Note [WebGPU complex eig: zgeev, an invocation
+ * per matrix]); complex128 is a DTypeError there.
  *
  * Like PyTorch, the op refuses a matrix with an inf or a NaN (`torch.linalg.eig: input
  * tensor should not contain infs or NaNs.`) and raises a LinAlgError where the QR iteration
