@@ -59,7 +59,6 @@ const STILL_LOOPED = [
   'bucketize.Tensor', // batched boundaries (functorch loops)
   'index_fill_.int_Scalar', // a batched index, or an unbatched self (functorch loops)
   'masked_scatter_', // each sample consumes its source in its own order (functorch loops)
-  'native_batch_norm', // batched running stats (training without running stats has a rule)
   'take', // (functorch loops)
 ];
 
