@@ -6,7 +6,7 @@ import { TensorImpl } from '../tensor/tensor-impl';
 import { advancedIndexShape, applyBasicIndexing, type AdvancedIndex, type AdvancedIndexShape, type BasicViewStep, type TensorIndexLike } from '../views';
 import { typeName } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
-import { clone, copy_ } from './copy';
+import { copy_ } from './copy';
 import { front, type OptionsOf } from './front';
 import { empty, full, tensor as makeTensor } from './factories';
 import type { IndexedAccess } from './indexing-impls';
@@ -15,6 +15,7 @@ import { defineStructured, implOf } from './registry';
 import { alias, asStrided, expand, geometryOf, select, sliceDim, unsqueeze } from './views';
 import { checkCountReadable, countNonzeroAsync, countsAreAsync, withKnownCounts, withScatterCheck } from './data-dependent';
 import { stack } from './join';
+import { cloneToWrite } from '../batched/physical';
 
 /**
  * Advanced indexing: `x.index(...)` with index tensors (aten::index.Tensor) and
@@ -395,7 +396,8 @@ function indexPutBound(self: Tensor, indices: unknown, values: Tensor | Scalar, 
 /** `x.indexPut(indices, values, { accumulate })`: the out-of-place form (a copy of x, written). */
 export const indexPut = front('index_put(Tensor self, Any indices, Tensor values, bool accumulate=False) -> Tensor', { numbersAsTensors: true }).run(
   ([self, indices, values, accumulate]): Tensor => {
-    const c = clone(self);
+    // (under vmap, an unbatched self with batched indices or values gets a batched copy)
+    const c = cloneToWrite(self, [indices, values]);
     try {
       return indexPutBound(c, indices, values, accumulate);
     } catch (e) {
