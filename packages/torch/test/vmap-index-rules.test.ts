@@ -26,7 +26,7 @@ const rand = (shape: number[], seed: number): Tensor => {
   torch.manualSeed(seed);
   return torch.randn(shape, { dtype: 'float64' });
 };
-const long = (v: number[] | number[][]): Tensor => torch.tensor(v, { dtype: 'int64' });
+const long = (v: number[] | number[][] | number[][][]): Tensor => torch.tensor(v, { dtype: 'int64' });
 
 /**
  * vmap(f) against the stack of f per sample: `args` hold B samples each; those whose inDims
