@@ -114,6 +114,12 @@ describe('vmap rules for indexing', () => {
     expect(() => vmap((t: Tensor) => torch.zeros([5], { dtype: 'float64' }).indexPut_([t], torch.ones([2], { dtype: 'float64' })))(long([[0, 1], [2, 3], [4, 0]]))).toThrow(
       /^vmap: index_put_\(self, \*extra_args\) is not possible/,
     );
+    // ops without a rule for the combination: the fallback's in-place message, functorch's
+    const fallbackMsg = (op: string) =>
+      `vmap: aten::${op}(self, *extra_args) is not possible because there exists a Tensor \`other\` in extra_args that has more elements than \`self\`. This happened due to \`other\` being vmapped over but \`self\` not being vmapped over at level 1. Please try to use out-of-place operators instead of aten::${op}. If said operator is being called inside the PyTorch framework, please file a bug report instead.`;
+    const rows = long([[0], [1], [2]]);
+    expect(() => vmap((t: Tensor) => torch.zeros([5], { dtype: 'float64' }).indexFill_(0, t, 1))(rows)).toThrow(fallbackMsg('index_fill_'));
+    expect(() => vmap((t: Tensor) => torch.zeros([5], { dtype: 'float64' }).indexAdd_(0, t, torch.ones([1], { dtype: 'float64' })))(rows)).toThrow(fallbackMsg('index_add_'));
     // the functional form copies self first, so it is batched and works
     const got = vmap((w: Tensor) => torch.zeros([5], { dtype: 'float64' }).indexPut([fixed], w))(v);
     same(got, torch.stack([0, 1, 2].map((k) => torch.zeros([5], { dtype: 'float64' }).indexPut([fixed], v.select(0, k)))), 'indexPut into zeros');
