@@ -63,6 +63,9 @@ describe('vmap rules for indexing', () => {
       const mask = torch.tensor([[true, false, true, false, false, true], [false, false, false, true, false, false], [true, true, false, false, false, false], [false, false, false, false, false, true], [false, true, false, false, false, false]]);
       againstLoop((s) => s.index(':', mask), [x], [0], 'x[:, mask]');
       againstLoop((s) => s.index(mask.select(0, 0)), [x.select(1, 0).select(1, 0)], [0], 'x[mask] (1-D)');
+      // a batched 0-dim index: one index per sample (not sample 0's value read as an int)
+      for (const d of combos(2)) againstLoop((s, t) => s.index(':', t), [x, long([2, -1, 0])], d, `x[:, t] with a 0-dim t, inDims ${JSON.stringify(d)}`);
+      for (const d of combos(2)) againstLoop((s, t) => s.indexPut([t], s.index(0).neg()), [x, long([3, -1, 0])], d, `x[t] = -x[0], 0-dim t, inDims ${JSON.stringify(d)}`);
     });
     expect(looped.filter((n) => n.startsWith('index'))).toEqual([]);
   });

@@ -16,6 +16,7 @@ import { alias, asStrided, expand, geometryOf, select, sliceDim, unsqueeze } fro
 import { checkCountReadable, countNonzeroAsync, countsAreAsync, withKnownCounts, withScatterCheck } from './data-dependent';
 import { stack } from './join';
 import { cloneToWrite } from '../batched/physical';
+import { isBatchedImpl } from '../batched/batched-tensor';
 
 /**
  * Advanced indexing: `x.index(...)` with index tensors (aten::index.Tensor) and
@@ -171,7 +172,9 @@ const indexingOptions = {
   isTensorIndex: (x: unknown): x is TensorIndexLike => x instanceof Tensor,
   scalarValue: (x: TensorIndexLike): number | boolean | undefined => {
     const t = indexTensor(x);
-    if (t.device.type !== 'cpu' || t.dim() !== 0) return undefined;
+    // (a batched 0-dim index has a value per sample: it stays an index tensor, as PyTorch
+    // keeps a tensor subclass's, and the index rules batch it)
+    if (t.device.type !== 'cpu' || t.dim() !== 0 || isBatchedImpl(t.impl)) return undefined;
     const v = readScalar(t.impl);
     return typeof v === 'bigint' ? Number(v) : v;
   },
