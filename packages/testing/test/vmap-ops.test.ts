@@ -57,12 +57,8 @@ const VMAP_RAISES: Readonly<Record<string, RegExp>> = {
  */
 const STILL_LOOPED = [
   'bucketize.Tensor', // batched boundaries (functorch loops)
-  'index.packed',
-  'index_add', // a batched index
   'index_fill_.int_Scalar', // a batched index, or an unbatched self (functorch loops)
-  'index_put_.packed',
   'masked_scatter_', // each sample consumes its source in its own order (functorch loops)
-  'native_batch_norm', // batched running stats (training without running stats has a rule)
   'take', // (functorch loops)
 ];
 

@@ -8,7 +8,8 @@
  * transposed convolution, layer norm with a batched weight and as_strided, forward-AD
  * tangents under noGrad, and grad of a function that calls jvp; the rules for a batched
  * embedding table and training batch norm, tangents in a dual level entered under noGrad
- * through gather's JVP.
+ * through gather's JVP; the rules for advanced indexing, index_put and batch norm with
+ * batched running stats.
  */
 import { describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
@@ -118,6 +119,26 @@ if (ready) {
       const outer = (pp: Tensor, vv: Tensor) =>
         torch.noGrad(() => fa.dualLevel(() => fa.unpackDual(torch.gather(fa.makeDual(pp, vv).exp(), 1, idx.to(pp.device))).tangent!));
       await expectClose(outer(p.to('webgpu'), v.to('webgpu')), outer(p, v));
+    });
+
+    it('rules for advanced indexing, index_put with accumulate and batch norm with batched running stats', async () => {
+      torch.manualSeed(7);
+      const x = torch.randn([3, 4, 5]);
+      const i = torch.tensor([[0, -1], [2, 2], [3, 1]]);
+      const j = torch.tensor([[4, 0], [1, 1], [-2, 3]]);
+      const v = torch.randn([3, 2, 4]);
+      const at = (s: Tensor, a: Tensor, b: Tensor) => s.index(a, b);
+      const put = (s: Tensor, a: Tensor, w: Tensor) => s.indexPut([a], w, { accumulate: true });
+      await expectClose(vmap(at)(x.to('webgpu'), i.to('webgpu'), j.to('webgpu')), vmap(at)(x, i, j));
+      await expectClose(vmap(put)(x.mT.to('webgpu'), i.to('webgpu'), v.to('webgpu')), vmap(put)(x.mT, i, v));
+      const xb = torch.randn([3, 4, 2, 5]);
+      const stats = () => [torch.randn([3, 2]), torch.rand([3, 2]).add(0.5)];
+      const [m, s2] = stats();
+      const bn = (xi: Tensor, mi: Tensor, vi: Tensor) => F.batchNorm(xi, mi, vi, { training: true, momentum: 0.3 });
+      const [mg, vg] = [m!.to('webgpu'), s2!.to('webgpu')];
+      await expectClose(vmap(bn)(xb.to('webgpu'), mg, vg), vmap(bn)(xb, m!, s2!));
+      await expectClose(mg, m!);
+      await expectClose(vg, s2!);
     });
   });
 } else {

@@ -61,7 +61,8 @@ export function loopFallback(op: OperatorHandle): BoxedKernel {
     for (const i of written) {
       if (args[i] instanceof TensorImpl && !atLevel(args[i], level)) {
         throw new UnbatchedWriteError(
-          `vmap: ${op.schema.name}: the argument '${op.schema.args[i].name}' it writes is not batched while other arguments are: the per-sample results cannot be written into it (use the out-of-place form)`,
+          // (functorch's batchedTensorInplaceForLoopFallback message, word for word)
+          `vmap: aten::${op.schema.name}(self, *extra_args) is not possible because there exists a Tensor \`other\` in extra_args that has more elements than \`self\`. This happened due to \`other\` being vmapped over but \`self\` not being vmapped over at level ${level}. Please try to use out-of-place operators instead of aten::${op.schema.name}. If said operator is being called inside the PyTorch framework, please file a bug report instead.`,
         );
       }
     }

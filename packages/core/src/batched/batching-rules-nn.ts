@@ -142,19 +142,32 @@ function nllRule(op: 'nll_loss_forward' | 'nll_loss2d_forward') {
 }
 
 /**
- * Training batch norm without running stats (functorch 1.13's batch norm rule): each sample
- * normalises its channels over its own N and spatial dims, so the batch folds into the
- * channels, (N, B*C, ...), one call without affine parameters gives every sample's statistics,
- * and the weight and bias (batched or not) apply after, per channel.
+ * Batch norm folded into the channels (functorch 1.13's batch norm rules, BatchRulesNorm.cpp):
+ * each sample normalises its channels over its own N and spatial dims, so the batch folds
+ * into the channels, (N, B*C, ...), and one call without affine parameters gives every
+ * sample's statistics; the weight and bias (batched or not) apply after, per channel. Running
+ * stats fold the same way, (B, C) -> (B*C) (an unbatched one, in eval mode only, expanded):
+ * training updates them in place, so where the fold is a copy the update is copied back.
+ * An unbatched input is expanded over the batch (the samples differ by their stats).
  */
-function trainingBatchNormRule(h: OperatorHandle) {
+function foldedBatchNormRule(h: OperatorHandle) {
   return (c: RuleCall): RuleResult[] => {
-    const x = moveBdimToFront(c.s, atLevel(c.args[0], c.level)!);
+    const training = c.args[5] === true;
+    const x = physicalAtFront(c.s, c.args[0] as TensorImpl, c.level, c.size);
     const [b, n, ch] = [c.size, x.sizes[1]!, x.sizes[2]!];
     const spatial = x.sizes.slice(3);
     const nb = c.s.call('permute', [x, [1, 0, ...Array.from({ length: x.dim - 2 }, (_, i) => i + 2)]]);
     const folded = c.s.call('reshape', [nb, [n, b * ch, ...spatial]]);
-    const [out, mean, invstd] = c.s.callMulti(h, [folded, null, null, null, null, true, c.args[6], c.args[7]]);
+    const stats = [c.args[3], c.args[4]].map((t) => {
+      if (!(t instanceof TensorImpl)) return null;
+      const front = physicalAtFront(c.s, t, c.level, c.size); // [B, C]
+      return { front, flat: c.s.call('reshape', [front, [b * ch]]) };
+    });
+    const [out, mean, invstd] = c.s.callMulti(h, [folded, null, null, stats[0]?.flat ?? null, stats[1]?.flat ?? null, training, c.args[6], c.args[7]]);
+    if (training) {
+      // (a reshape that copied: the in-place update reached the copy only)
+      for (const st of stats) if (st && st.flat.storage !== st.front.storage) c.s.call('copy_', [st.front, c.s.call('reshape', [st.flat, [b, ch]]), false]);
+    }
     let r = c.s.call('reshape', [out, [n, b, ch, ...spatial]]);
     const ones = spatial.map(() => 1);
     // (a per-channel parameter: batched (B, C) lines up with r's (B, C, ...), unbatched (C) with (C, ...))
@@ -164,15 +177,17 @@ function trainingBatchNormRule(h: OperatorHandle) {
     };
     if (c.args[1] instanceof TensorImpl) r = c.s.call('mul', [r, perChannel(c.args[1])]);
     if (c.args[2] instanceof TensorImpl) r = c.s.call('add', [r, perChannel(c.args[2])]);
-    return [[r, 1], [c.s.call('reshape', [mean, [b, ch]]), 0], [c.s.call('reshape', [invstd, [b, ch]]), 0]];
+    // (eval mode's saved statistics: whatever the kernel returns for the folded stats, per sample where it is per channel)
+    const saved = (t: TensorImpl): RuleResult => (t.numel === b * ch ? [c.s.call('reshape', [t, [b, ch]]), 0] : [t, null]);
+    return [[r, 1], saved(mean), saved(invstd)];
   };
 }
 
 /**
  * Training batch norm writes its running stats per call: unbatched ones cannot take per-sample
- * updates (functorch's error); without running stats it has a rule (trainingBatchNormRule).
- * Eval batch norm with unbatched stats and affine parameters is a per-channel map: the batch
- * folds into N. Other combinations (batched running stats, batched eval stats) loop.
+ * updates (functorch's error). Eval batch norm with unbatched stats and affine parameters is a
+ * per-channel map: the batch folds into N. Every other combination with a logical input of
+ * rank >= 2 folds the batch into the channels (foldedBatchNormRule); the rest loops.
  */
 function batchNormCheck(h: OperatorHandle): BoxedKernel {
   const loop = loopFallback(h);
@@ -183,21 +198,21 @@ function batchNormCheck(h: OperatorHandle): BoxedKernel {
     return [[unfold(c, out, c.size), 0], [mean, null], [invstd, null]];
   });
   const evalRule = h.kernels[DispatchKey.FuncTorchBatched]!;
-  defineBatchRule(h, trainingBatchNormRule(h));
-  const trainRule = h.kernels[DispatchKey.FuncTorchBatched]!;
+  defineBatchRule(h, foldedBatchNormRule(h));
+  const foldedRule = h.kernels[DispatchKey.FuncTorchBatched]!;
   return (ks, args) => {
-    const lvl = maxLevel(args);
-    const x = atLevel(args[0], lvl);
-    if (args[5] === false && x !== null && x.dim >= 2 && args.slice(1, 5).every((t) => !atLevel(t, lvl))) return evalRule(ks, args);
-    if (args[5] === true && x !== null && x.dim >= 2 && args[3] == null && args[4] == null) return trainRule(ks, args);
     const level = maxLevel(args);
+    const x = atLevel(args[0], level);
     const [, , , rm, rv, training] = args;
+    if (training === false && x !== null && x.dim >= 2 && args.slice(1, 5).every((t) => !atLevel(t, level))) return evalRule(ks, args);
     const stale = (t: unknown) => t instanceof TensorImpl && !atLevel(t, level);
-    if (training === true && (stale(rm) || stale(rv))) {
+    if (training === true && x !== null && (stale(rm) || stale(rv))) {
       throw new TorchError(
         'native_batch_norm: Batch norm got a batched tensor as input while the running_mean or running_var, which will be updated in place, were not batched. If you are using a module and do not need eval mode, please set `track_running_stats` to be False.',
       );
     }
+    const input = args[0] as TensorImpl;
+    if (input.dim >= 2 && (training !== true || !(stale(rm) || stale(rv)))) return foldedRule(ks, args);
     return loop(ks, args);
   };
 }

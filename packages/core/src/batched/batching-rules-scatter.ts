@@ -3,14 +3,15 @@
  * every tensor operand gets the batch at dim 0 (an unbatched index or source expanded over it,
  * a view) and `dim` moves up by one, so one call writes every sample. The in-place forms need
  * `self` batched (writing per-sample values into an unbatched `self` raises, and a functional
- * composite that does so then runs per sample: batched-fallback.ts). Not covered, so looped:
- * a logical 0-dim `self`, a batched index of index_fill_ / index_add (its rows would differ
- * per sample), masked_scatter_ (each sample consumes its source in its own order).
+ * composite that does so then runs per sample: batched-fallback.ts). index_add with a
+ * batched index calls the op per sample inside its rule, as functorch's. Not covered, so
+ * looped: a logical 0-dim `self`, a batched index of index_fill_ / index_add_ (its rows would
+ * differ per sample), masked_scatter_ (each sample consumes its source in its own order).
  */
 import type { TensorImpl } from '../tensor/tensor-impl';
 import { normalizeDim } from '../views';
 import { atLevel } from './batched-tensor';
-import { moveBdimToFront, padAfterBatch, physicalAtFront, type RuleCall } from './batching-util';
+import { moveBdimToFront, padAfterBatch, physicalAtFront, type RuleCall, type RuleResult } from './batching-util';
 import { batchedAt, defineCoveredRule } from './batching-rules-shape';
 
 const front = (c: RuleCall, i: number): TensorImpl => physicalAtFront(c.s, c.args[i] as TensorImpl, c.level, c.size);
@@ -69,7 +70,23 @@ export function registerScatterRules(): void {
   );
   defineCoveredRule(
     'index_add',
-    (args, level) => (args[0] as TensorImpl).dim > 0 && !batchedAt(args[2], level) && (batchedAt(args[0], level) || batchedAt(args[3], level)),
-    (c) => [c.s.call('index_add', [front(c, 0), dimOf('index_add', c), c.args[2], front(c, 3), ...c.args.slice(4)]), 0],
+    (args) => (args[0] as TensorImpl).dim > 0,
+    (c) => (batchedAt(c.args[2], c.level) ? indexAddPerSample(c) : [c.s.call('index_add', [front(c, 0), dimOf('index_add', c), c.args[2], front(c, 3), ...c.args.slice(4)]), 0]),
   );
+}
+
+/**
+ * index_add with a batched index, as functorch 1.13's index_add_batch_rule: every sample
+ * adds its own rows, so the rule calls the op once per sample on the samples of the batched
+ * operands and stacks the results (no fallback warning; the errors are the op's own). A
+ * one-call form (index_put_ with accumulate over an arange row) would not reject negative
+ * or out-of-range indices with index_add's message.
+ */
+function indexAddPerSample(c: RuleCall): RuleResult {
+  const sampleOf = (i: number, k: number): unknown => {
+    const b = atLevel(c.args[i], c.level);
+    return b ? c.s.call('select.int', [b.value, b.bdim, k]) : c.args[i];
+  };
+  const rows = Array.from({ length: c.size }, (_, k) => c.s.call('index_add', c.args.map((a, i) => (i === 0 || i === 2 || i === 3 ? sampleOf(i, k) : a))));
+  return [c.s.call('stack', [rows, 0]), 0];
 }

@@ -3,6 +3,7 @@
  * fallback and the batching rules, registered once all ops are declared.
  */
 import { registerBatchedFallback } from './batched-fallback';
+import { registerIndexRules } from './batching-rules-index';
 import { registerNnRules } from './batching-rules-nn';
 import { registerNnExtraRules } from './batching-rules-nn-extra';
 import { registerPointwiseRules } from './batching-rules-pointwise';
@@ -38,4 +39,5 @@ export function registerBatchingRules(): void {
   registerNnExtraRules();
   registerShapeRules();
   registerScatterRules();
+  registerIndexRules();
 }

@@ -4,7 +4,7 @@
  * [Batched tensors]).
  */
 import { Tensor } from '../tensor/tensor';
-import { atLevel, BatchedTensorImpl, wrapBatched, type VmapLevel } from './batched-tensor';
+import { atLevel, BatchedTensorImpl, maxLevel, vmapLevelSize, wrapBatched, type VmapLevel } from './batched-tensor';
 
 export function isBatchedTensor(t: Tensor): boolean {
   return t.impl instanceof BatchedTensorImpl;
@@ -48,4 +48,26 @@ export function allSamples(t: Tensor): Tensor {
   let impl = t.impl;
   while (impl instanceof BatchedTensorImpl) impl = impl.value;
   return impl === t.impl ? t : new Tensor(impl.retain());
+}
+
+/**
+ * A fresh copy of `self` to write `others` into (a functional form's clone: index_put's): where
+ * one of `others` (tensors, or arrays of them) is batched at a vmap level `self` is not
+ * batched at, the copy is `self` expanded over that level's batch and batched there, so
+ * per-sample writes have a sample to land in (functorch's index_put rule expands self so).
+ * Otherwise (no vmap, or self batched there) a plain clone.
+ */
+export function cloneToWrite(self: Tensor, others: readonly unknown[]): Tensor {
+  const flat = others.flatMap((o) => (Array.isArray(o) ? o : [o])).map((o) => (o instanceof Tensor ? o.impl : o));
+  const level = maxLevel([self.impl, ...flat]);
+  if (level === 0 || atLevel(self.impl, level)) return self.clone();
+  const size = vmapLevelSize(level);
+  const u = self.unsqueeze(0);
+  const e = u.expand([size, ...self.shape]);
+  const copy = e.clone();
+  try {
+    return makeBatched(copy, 0, level);
+  } finally {
+    for (const t of [u, e, copy]) t.dispose();
+  }
 }

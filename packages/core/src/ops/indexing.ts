@@ -6,7 +6,7 @@ import { TensorImpl } from '../tensor/tensor-impl';
 import { advancedIndexShape, applyBasicIndexing, type AdvancedIndex, type AdvancedIndexShape, type BasicViewStep, type TensorIndexLike } from '../views';
 import { typeName } from './binder';
 import { callFunctional, callMutating, unwrapTensor } from './call';
-import { clone, copy_ } from './copy';
+import { copy_ } from './copy';
 import { front, type OptionsOf } from './front';
 import { empty, full, tensor as makeTensor } from './factories';
 import type { IndexedAccess } from './indexing-impls';
@@ -15,6 +15,8 @@ import { defineStructured, implOf } from './registry';
 import { alias, asStrided, expand, geometryOf, select, sliceDim, unsqueeze } from './views';
 import { checkCountReadable, countNonzeroAsync, countsAreAsync, withKnownCounts, withScatterCheck } from './data-dependent';
 import { stack } from './join';
+import { cloneToWrite } from '../batched/physical';
+import { isBatchedImpl } from '../batched/batched-tensor';
 
 /**
  * Advanced indexing: `x.index(...)` with index tensors (aten::index.Tensor) and
@@ -170,7 +172,9 @@ const indexingOptions = {
   isTensorIndex: (x: unknown): x is TensorIndexLike => x instanceof Tensor,
   scalarValue: (x: TensorIndexLike): number | boolean | undefined => {
     const t = indexTensor(x);
-    if (t.device.type !== 'cpu' || t.dim() !== 0) return undefined;
+    // (a batched 0-dim index has a value per sample: it stays an index tensor, as PyTorch
+    // keeps a tensor subclass's, and the index rules batch it)
+    if (t.device.type !== 'cpu' || t.dim() !== 0 || isBatchedImpl(t.impl)) return undefined;
     const v = readScalar(t.impl);
     return typeof v === 'bigint' ? Number(v) : v;
   },
@@ -395,7 +399,8 @@ function indexPutBound(self: Tensor, indices: unknown, values: Tensor | Scalar, 
 /** `x.indexPut(indices, values, { accumulate })`: the out-of-place form (a copy of x, written). */
 export const indexPut = front('index_put(Tensor self, Any indices, Tensor values, bool accumulate=False) -> Tensor', { numbersAsTensors: true }).run(
   ([self, indices, values, accumulate]): Tensor => {
-    const c = clone(self);
+    // (under vmap, an unbatched self with batched indices or values gets a batched copy)
+    const c = cloneToWrite(self, [indices, values]);
     try {
       return indexPutBound(c, indices, values, accumulate);
     } catch (e) {
