@@ -399,7 +399,6 @@ export const GRAD_XFAILS_WEBGPU: Readonly<Record<string, string>> = {
   'linalgLstsq/c-tall-gels complex128': 'complex lstsq has no WebGPU kernel yet (lstsqComplex opts out: kernels-cpu Note [CPU complex lstsq and matrix_exp])',
   'linalgLstsq/c-tall-gelsd complex128': 'complex lstsq has no WebGPU kernel yet (gelsd / gelss: lstsqSvdComplex opts out: kernels-cpu Note [CPU complex lstsq and matrix_exp])',
   'linalgLstsq/c-tall-gelss complex128': 'complex lstsq has no WebGPU kernel yet (gelsd / gelss: lstsqSvdComplex opts out: kernels-cpu Note [CPU complex lstsq and matrix_exp])',
-  'linalgLstsq/c-wide-gelsd complex128': 'complex lstsq has no WebGPU kernel yet (gelsd / gelss: lstsqSvdComplex opts out: kernels-cpu Note [CPU complex lstsq and matrix_exp])',
   'linalgLstsq/c-square-vector complex128': 'complex lstsq has no WebGPU kernel yet (lstsqComplex opts out: kernels-cpu Note [CPU complex lstsq and matrix_exp])',
   'linalgMatrixExp/c-square complex128': 'complex matrix_exp has no WebGPU kernel yet (matrixExpComplex opts out: kernels-cpu Note [CPU complex lstsq and matrix_exp])',
   'matrixExp/c-square complex128': 'complex matrix_exp has no WebGPU kernel yet (matrixExpComplex opts out: kernels-cpu Note [CPU complex lstsq and matrix_exp])',

@@ -157,7 +157,9 @@ const complexSamples: { label: string; make: GradcheckSample['make'] }[] = [
   })),
 ];
 
-describe('forward AD on the OpInfo table (float64, CPU)', () => {
+// Each test walks hundreds of samples: about 20 s alone, past a minute on the loaded CI
+// machine, so their limit only catches a hang (Note [Timeouts only catch hangs]).
+describe('forward AD on the OpInfo table (float64, CPU)', { timeout: 600_000 }, () => {
   it(`J v matches finite differences and the VJP for ${chosen.length} samples`, () => {
     const failures: string[] = [];
     for (const s of chosen) {
