@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import { DTypeError, ShapeError, TorchError, type Tensor } from '@torch-ts/torch';
+import { phaseDistance, type C } from './linalg-eig-complex-rows';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -46,31 +47,12 @@ const { gradcheck, gradgradcheck } = torch.autograd;
 const pairsOf = (z: Tensor): number[] => torch.viewAsReal(z).reshape([-1]).tolist() as number[];
 const maxAbsDiff = (x: number[], y: number[]): number => Math.max(0, ...x.map((v, i) => Math.abs(v - y[i])));
 
-type C = [number, number];
 const cmul = (a: C, b: C): C => [a[0] * b[0] - a[1] * b[1], a[0] * b[1] + a[1] * b[0]];
 
 /** Splits flat pairs into per-matrix lists of complex numbers. */
 function matrices(flat: number[], count: number): C[][] {
   const per = flat.length / 2 / Math.max(count, 1);
   return Array.from({ length: count }, (_, b) => Array.from({ length: per }, (_, i): C => [flat[2 * (b * per + i)], flat[2 * (b * per + i) + 1]]));
-}
-
-/** max over the columns `simple` marks of 1 - |<w, v>|, the phase-free distance of unit vectors. */
-function phaseDistance(v: C[], w: C[], n: number, simple: boolean[]): number {
-  let worst = 0;
-  for (let j = 0; j < n; j++) {
-    if (!simple[j]) continue;
-    let dr = 0;
-    let di = 0;
-    for (let i = 0; i < n; i++) {
-      const [wr, wi] = w[i * n + j];
-      const [vr, vi] = v[i * n + j];
-      dr += wr * vr + wi * vi;
-      di += wr * vi - wi * vr;
-    }
-    worst = Math.max(worst, 1 - Math.hypot(dr, di));
-  }
-  return worst;
 }
 
 /** The problems of (L, V) as eigenpairs of the real n x n `a`: A V - V diag(L), unit columns, largest component real. */
