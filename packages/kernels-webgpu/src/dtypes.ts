@@ -140,10 +140,10 @@ export const webgpuDtypes = {
   householderProductComplex: F32,
   // Note [WebGPU complex SVD: complex rotations, a workgroup per matrix]: complex64 as float32 pairs
   svdComplex: F32,
-  // no complex lstsq or matrix_exp kernel yet (kernels-cpu Note [CPU complex lstsq and matrix_exp])
-  lstsqComplex: [],
-  lstsqSvdComplex: [],
-  matrixExpComplex: [],
+  // Note [WebGPU complex lstsq and matrix_exp]: complex64 as float32 pairs
+  lstsqComplex: F32,
+  lstsqSvdComplex: F32,
+  matrixExpComplex: F32,
   // Note [WebGPU complex eig: zgeev, an invocation per matrix]: complex64 as float32 pairs
   eigComplex: F32,
   standardGammaGrad: F32,

@@ -22,6 +22,7 @@ import { eigComplexImpls } from './kernels/linalg-complex-eig';
 import { linalgQrImpls } from './kernels/linalg-qr';
 import { linalgComplexImpls } from './kernels/linalg-complex';
 import { linalgComplexQrImpls } from './kernels/linalg-complex-qr';
+import { linalgComplexLstsqImpls } from './kernels/linalg-complex-lstsq';
 import { gammaImpls } from './kernels/gamma';
 import { samplerImpls } from './kernels/samplers';
 import { fftImpls } from './kernels/fft';
@@ -63,9 +64,8 @@ export const webgpuImpls = {
   ...linalgComplexQrImpls,
   // complex64 SVD (Note [WebGPU complex SVD: complex rotations, a workgroup per matrix])
   ...svdComplexImpls,
-  lstsqComplex: notImplemented('no complex lstsq kernel on WebGPU'),
-  lstsqSvdComplex: notImplemented('no complex lstsq kernel on WebGPU'),
-  matrixExpComplex: notImplemented('no complex matrix_exp kernel on WebGPU'),
+  // complex64 lstsq and matrix_exp (Note [WebGPU complex lstsq and matrix_exp])
+  ...linalgComplexLstsqImpls,
   // complex64 eig (Note [WebGPU complex eig: zgeev, an invocation per matrix])
   ...eigComplexImpls,
   ...gammaImpls,

@@ -20,7 +20,7 @@ import { COMPLEX, access, dims, launch, requireComplex64 } from './linalg-comple
  */
 
 /** zlarfg and zlarf (from the left) on the module-scope buffer `a`, n columns. */
-const ZHOUSEHOLDER = [
+export const ZHOUSEHOLDER = [
   // tau of the column c from row r (a[r, c] becomes beta, the rows below v[1:])
   'fn zlarfg(base: u32, n: u32, m: u32, r: u32, c: u32) -> vec2<f32> {',
   '  var scale = 0.0;',

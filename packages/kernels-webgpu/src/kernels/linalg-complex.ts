@@ -279,9 +279,9 @@ export function requireComplex64(op: string, t: TensorImpl): void {
   if (t.dtype !== 'float32') throw new DTypeError(`${op}: "${op}" not implemented for '${t.dtype === 'float64' ? 'complex128' : t.dtype}' on webgpu`);
 }
 
-export function launch(op: string, source: string, tensors: readonly TensorImpl[], words: readonly number[], batch: number): void {
+export function launch(op: string, source: string, tensors: readonly TensorImpl[], words: readonly number[], batch: number, paramWords = PARAM_WORDS): void {
   if (batch === 0) return;
-  const params = new Uint32Array(PARAM_WORDS);
+  const params = new Uint32Array(paramWords);
   params.set(words);
   commandQueue(op).dispatch(source, tensors.map(bindingOf), params, grid(op, batch, WG));
 }

@@ -196,10 +196,10 @@ const EIGH = [
 ].join('\n');
 
 // ATen's mexp constants (float32 thresholds: WebGPU computes float32 only)
-const THETAS = [1.192092800768788e-7, 5.978858893805233e-4, 5.116619363445086e-2, 5.800524627688768e-1, 1.461661507209034, 3.010066362817634];
-const SQRT_177 = 0.1330413469565007072504e2;
-const X3 = 2 / 3;
-const T8 = [
+export const THETAS = [1.192092800768788e-7, 5.978858893805233e-4, 5.116619363445086e-2, 5.800524627688768e-1, 1.461661507209034, 3.010066362817634];
+export const SQRT_177 = 0.1330413469565007072504e2;
+export const X3 = 2 / 3;
+export const T8 = [
   X3 * ((1 + SQRT_177) / 88),
   X3 * ((1 + SQRT_177) / 352),
   (-271 + 29 * SQRT_177) / (315 * X3),
@@ -208,75 +208,37 @@ const T8 = [
   (89 - SQRT_177) / (5040 * X3),
   (857 - 58 * SQRT_177) / 630,
 ];
-const B12 = [
+export const B12 = [
   [9.0198e-16, 0.46932117595418237389, -0.20099424927047284052, -0.0462394613406307174],
   [5.31597895759871264183, 1.19926790417132231573, 0.01179296240992997031, 0.01108844528519167989],
   [0.18188869982170434744, 0.0550279843992539907, 0.09351590770535414968, 0.0061070052889805823],
   [-2.086132e-13, -0.13181061013830184015, -0.02027855540589259079, -0.00675951846863086359],
 ];
-const B18 = [
+export const B18 = [
   [0, -1.00365581030144618291e-1, -8.02924648241156932449e-3, -8.92138498045729985177e-4, 0],
   [0, 3.97849749499645077844e-1, 1.36783778460411720168, 4.98289622525382669416e-1, -6.3789819459472328015e-4],
   [-1.09676396052962061844e1, 1.68015813878906206114, 5.71779846478865511061e-2, -6.98210122488052056106e-3, 3.34975017086070470649e-5],
   [-9.04316832390810593223e-2, -6.76404519071381882256e-2, 6.75961301770459654925e-2, 2.95552570429315521194e-2, -1.39180257516060693404e-5],
   [0, 0, -9.2336461936711855536e-2, -1.69364939002081722752e-2, -1.40086798182036094347e-5],
 ];
-const f = (x: number): string => {
+/** A float32 WGSL literal of x. */
+export const f = (x: number): string => {
   const s = Math.fround(x).toExponential(9);
   return s.includes('e') ? s.replace('e+', 'e') : s;
 };
 
 /**
- * Slots of `work` (n x n each): 0 A, 1 A^2, 2 A^3 (or A^4), 3 A^6 (or A^8), 4..8 the B's
- * (degree 8: its factors), 9 a product's destination. `comb(d, cI, c, s)` writes cI I + the
- * sum of c[k] * slot s[k] into slot d element by element (d may be among the s).
+ * ATen's mexp after the 1-norm `norm` (and `nan`) is known, on the slots of MATRIX_EXP's
+ * `work`: the degree from the norm, the polynomial by `mm(d, l, r)` and `comb`, scaling and
+ * squaring; the result in slot 9. Element-type free: the caller's `mm`, `comb` and `at`
+ * define the arithmetic (real here, complex in linalg-complex-lstsq.ts) and `gsize` is the
+ * floats of one slot; a NaN norm fills `o` from `ob` with NaN and returns.
  */
-const MATRIX_EXP = [
-  ...header(['o: array<f32>', 'x: array<f32>', 'W: array<f32>']),
-  'var<private> gn: u32;',
-  'var<private> gbase: u32;',
-  'fn at(s: u32, i: u32) -> u32 { return gbase + s * gn * gn + i; }',
-  'fn mm(d: u32, l: u32, r: u32) {',
-  '  let n = gn;',
-  '  for (var i = 0u; i < n; i++) {',
-  '    for (var j = 0u; j < n; j++) {',
-  '      var s = 0.0;',
-  '      for (var k = 0u; k < n; k++) { s = s + W[at(l, i * n + k)] * W[at(r, k * n + j)]; }',
-  '      W[at(d, i * n + j)] = s;',
-  '    }',
-  '  }',
-  '}',
-  'fn comb(d: u32, cI: f32, c0: array<f32, 5>, s0: array<u32, 5>, count: u32) {',
-  '  let n = gn;',
-  '  var c = c0;',
-  '  var s = s0;',
-  '  for (var i = 0u; i < n * n; i++) {',
-  '    var v = select(0.0, cI, i % (n + 1u) == 0u);',
-  '    for (var k = 0u; k < count; k++) { v = v + c[k] * W[at(s[k], i)]; }',
-  '    W[at(d, i)] = v;',
-  '  }',
-  '}',
-  ...MAIN,
-  '  let n = p(1u);',
-  '  gn = n;',
-  `  gbase = p(4u) + b * 10u * n * n;`,
-  '  let ib = p(3u) + b * n * n;',
-  '  let ob = p(2u) + b * n * n;',
-  '  for (var i = 0u; i < n * n; i++) { W[at(0u, i)] = x[ib + i]; }',
-  '  if (n == 1u) { o[ob] = exp(W[at(0u, 0u)]); return; }',
-  '  var norm = 0.0;',
-  '  var nan = false;',
-  '  for (var j = 0u; j < n; j++) {',
-  '    var s = 0.0;',
-  '    for (var i = 0u; i < n; i++) { s = s + abs(W[at(0u, i * n + j)]); }',
-  '    if (s != s) { nan = true; }',
-  '    norm = max(norm, s);',
-  '  }',
-  '  var res = 9u;',
+export const MEXP_BRANCHES = [
   '  var squarings = 0u;',
   '  if (nan) {',
   // (a NaN made at run time: a constant one is a shader-creation error)
-  '    for (var i = 0u; i < n * n; i++) { o[ob + i] = bitcast<f32>(p(7u) | 0x7fc00000u); }',
+  '    for (var i = 0u; i < gsize; i++) { o[ob + i] = bitcast<f32>(p(7u) | 0x7fc00000u); }',
   '    return;',
   `  } else if (norm <= ${f(THETAS[0])}) {`,
   '    comb(9u, 1.0, array<f32, 5>(1.0, 0.0, 0.0, 0.0, 0.0), array<u32, 5>(0u, 0u, 0u, 0u, 0u), 1u);',
@@ -310,7 +272,7 @@ const MATRIX_EXP = [
   // (2^-s exactly, in steps that never underflow a normal scale)
   '    var scale = 1.0;',
   '    for (var k = 0u; k < squarings; k++) { scale = scale * 0.5; }',
-  '    for (var i = 0u; i < n * n; i++) { W[at(0u, i)] = W[at(0u, i)] * scale; }',
+  '    for (var i = 0u; i < gsize; i++) { W[at(0u, i)] = W[at(0u, i)] * scale; }',
   '    mm(1u, 0u, 0u);',
   '    mm(2u, 0u, 1u);',
   '    mm(3u, 2u, 2u);',
@@ -325,6 +287,57 @@ const MATRIX_EXP = [
   '      comb(9u, 0.0, array<f32, 5>(1.0, 0.0, 0.0, 0.0, 0.0), array<u32, 5>(0u, 0u, 0u, 0u, 0u), 1u);',
   '    }',
   '  }',
+];
+
+/**
+ * Slots of `work` (n x n each): 0 A, 1 A^2, 2 A^3 (or A^4), 3 A^6 (or A^8), 4..8 the B's
+ * (degree 8: its factors), 9 a product's destination. `comb(d, cI, c, s)` writes cI I + the
+ * sum of c[k] * slot s[k] into slot d element by element (d may be among the s).
+ */
+const MATRIX_EXP = [
+  ...header(['o: array<f32>', 'x: array<f32>', 'W: array<f32>']),
+  'var<private> gn: u32;',
+  'var<private> gsize: u32;',
+  'var<private> gbase: u32;',
+  'fn at(s: u32, i: u32) -> u32 { return gbase + s * gsize + i; }',
+  'fn mm(d: u32, l: u32, r: u32) {',
+  '  let n = gn;',
+  '  for (var i = 0u; i < n; i++) {',
+  '    for (var j = 0u; j < n; j++) {',
+  '      var s = 0.0;',
+  '      for (var k = 0u; k < n; k++) { s = s + W[at(l, i * n + k)] * W[at(r, k * n + j)]; }',
+  '      W[at(d, i * n + j)] = s;',
+  '    }',
+  '  }',
+  '}',
+  'fn comb(d: u32, cI: f32, c0: array<f32, 5>, s0: array<u32, 5>, count: u32) {',
+  '  let n = gn;',
+  '  var c = c0;',
+  '  var s = s0;',
+  '  for (var i = 0u; i < n * n; i++) {',
+  '    var v = select(0.0, cI, i % (n + 1u) == 0u);',
+  '    for (var k = 0u; k < count; k++) { v = v + c[k] * W[at(s[k], i)]; }',
+  '    W[at(d, i)] = v;',
+  '  }',
+  '}',
+  ...MAIN,
+  '  let n = p(1u);',
+  '  gn = n;',
+  '  gsize = n * n;',
+  `  gbase = p(4u) + b * 10u * n * n;`,
+  '  let ib = p(3u) + b * n * n;',
+  '  let ob = p(2u) + b * n * n;',
+  '  for (var i = 0u; i < n * n; i++) { W[at(0u, i)] = x[ib + i]; }',
+  '  if (n == 1u) { o[ob] = exp(W[at(0u, 0u)]); return; }',
+  '  var norm = 0.0;',
+  '  var nan = false;',
+  '  for (var j = 0u; j < n; j++) {',
+  '    var s = 0.0;',
+  '    for (var i = 0u; i < n; i++) { s = s + abs(W[at(0u, i * n + j)]); }',
+  '    if (s != s) { nan = true; }',
+  '    norm = max(norm, s);',
+  '  }',
+  ...MEXP_BRANCHES,
   '  for (var i = 0u; i < n * n; i++) { o[ob + i] = W[at(9u, i)]; }',
   '}',
 ].join('\n');
