@@ -395,13 +395,6 @@ export function webgpuXfails(table: readonly OpInfo[], allOps: readonly OpInfo[]
  */
 export const GRAD_XFAILS_WEBGPU: Readonly<Record<string, string>> = {
   'maskedSelect/c-basic complex128': "the complex kernel selects each part with the synchronous masked_select, whose size WebGPU cannot read synchronously (maskedSelectAsync of a complex tensor is not written yet)",
-  'linalgLstsq/c-tall complex128': 'complex lstsq has no WebGPU kernel yet (lstsqComplex opts out: kernels-cpu Note [CPU complex lstsq and matrix_exp])',
-  'linalgLstsq/c-tall-gels complex128': 'complex lstsq has no WebGPU kernel yet (lstsqComplex opts out: kernels-cpu Note [CPU complex lstsq and matrix_exp])',
-  'linalgLstsq/c-tall-gelsd complex128': 'complex lstsq has no WebGPU kernel yet (gelsd / gelss: lstsqSvdComplex opts out: kernels-cpu Note [CPU complex lstsq and matrix_exp])',
-  'linalgLstsq/c-tall-gelss complex128': 'complex lstsq has no WebGPU kernel yet (gelsd / gelss: lstsqSvdComplex opts out: kernels-cpu Note [CPU complex lstsq and matrix_exp])',
-  'linalgLstsq/c-square-vector complex128': 'complex lstsq has no WebGPU kernel yet (lstsqComplex opts out: kernels-cpu Note [CPU complex lstsq and matrix_exp])',
-  'linalgMatrixExp/c-square complex128': 'complex matrix_exp has no WebGPU kernel yet (matrixExpComplex opts out: kernels-cpu Note [CPU complex lstsq and matrix_exp])',
-  'matrixExp/c-square complex128': 'complex matrix_exp has no WebGPU kernel yet (matrixExpComplex opts out: kernels-cpu Note [CPU complex lstsq and matrix_exp])',
   'softmax/dtype': 'the sample casts to float64 first ({ dtype: float64 }), which WebGPU lacks',
   'logSoftmax/dtype': 'the sample casts to float64 first ({ dtype: float64 }), which WebGPU lacks',
   'sum/dtype-float64': 'the sample reduces into a float64 result ({ dtype: float64 } in gradcheck), which WebGPU lacks',
