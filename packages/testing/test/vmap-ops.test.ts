@@ -57,7 +57,6 @@ const VMAP_RAISES: Readonly<Record<string, RegExp>> = {
  */
 const STILL_LOOPED = [
   'bucketize.Tensor', // batched boundaries (functorch loops)
-  'index_fill_.int_Scalar', // a batched index, or an unbatched self (functorch loops)
   'masked_scatter_', // each sample consumes its source in its own order (functorch loops)
   'take', // (functorch loops)
 ];

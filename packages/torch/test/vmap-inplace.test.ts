@@ -3,7 +3,7 @@
  * batching-rules-scatter.ts): every error for a write into an unbatched self with a batched
  * argument, for a batched self with a broadcast-incompatible other, and in nested vmaps, against
  * PyTorch 1.13's functorch (goldens/vmap_inplace.json, written by scripts/goldens/vmap_inplace.py);
- * index_add_ into a batched self by rule (no per-sample fallback) against the loop over samples.
+ * index_add_ and index_fill(_) by rule (no per-sample fallback) against the loop over samples.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -134,7 +134,7 @@ describe('in-place ops under vmap raise functorch 1.13\'s errors', () => {
   });
 });
 
-describe('index_add_ into a batched self by rule', () => {
+describe('index_add_ and index_fill(_) by rule', () => {
   it('every combination of batched index and source, dims 0 and 1, alpha, a 0-dim self, batch dim 1: equals the loop without the fallback', () => {
     // (functorch 1.13 loops every one of these combinations; the results are the loop's)
     expect(Object.values(G.index_add_fallback)).toEqual([true, true, true, true]);
@@ -172,6 +172,34 @@ describe('index_add_ into a batched self by rule', () => {
       expect(gotF.tolist()).toEqual(x0.add(2).tolist());
     });
     expect(looped).toEqual([]);
+  });
+
+  it('index_fill(_): every combination of batched self, index and value (scalar or 0-dim tensor), a 0-dim self: equals the loop without the fallback', () => {
+    const x = det([N, 5, 4], 18);
+    const i = long([[0, -1], [2, 2], [4, 1]]);
+    const v = det([N], 19);
+    const combos = [0, 1, 2, 3, 4, 5, 6, 7].map((m) => [m & 1 ? 0 : null, m & 2 ? 0 : null, m & 4 ? 0 : null] as (0 | null)[]).filter((d) => d.some((b) => b === 0));
+    const looped = traceBatchedFallback(() => {
+      for (const d of combos) {
+        const args = [x, i, v].map((a, j) => (d[j] === 0 ? a : a.select(0, 1)));
+        const loop = (f: (a: Tensor, b: Tensor, c: Tensor) => Tensor) => torch.stack([0, 1, 2].map((k) => f(...(args.map((a, j) => (d[j] === 0 ? a.select(0, k) : a)) as [Tensor, Tensor, Tensor]))));
+        const fs: [string, (a: Tensor, b: Tensor, c: Tensor) => Tensor][] = [
+          ['indexFill, tensor value, dim 1', (a, b, c) => torch.indexFill(a, 1, b.remainder(4), c)],
+          ['indexFill, scalar value, dim 0', (a, b) => torch.indexFill(a, 0, b, 7)],
+        ];
+        if (d[0] === 0) {
+          fs.push(['indexFill_, tensor value, dim 0', (a, b, c) => a.clone().indexFill_(0, b, c)]);
+          fs.push(['indexFill_, scalar value, dim -1', (a, b) => a.clone().indexFill_(-1, b.remainder(4), -2)]);
+        }
+        for (const [what, f] of fs) expect(vmap(f, { inDims: d })(...args).tolist(), `${what} inDims ${JSON.stringify(d)}`).toEqual(loop(f).tolist());
+      }
+      // a 0-dim self
+      const x0 = det([N], 20);
+      expect(vmap((a: Tensor, c: Tensor) => a.clone().indexFill_(0, long([0]), c))(x0, v).tolist()).toEqual(v.tolist());
+      expect(vmap((a: Tensor) => torch.indexFill(a, 0, long([0]), 3))(x0).tolist()).toEqual([3, 3, 3]);
+    });
+    expect(looped).toEqual([]);
+    expect(() => vmap((a: Tensor, b: Tensor) => a.clone().indexFill_(0, b, 1))(x, long([[0], [5], [1]]))).toThrow(/^index_fill_/);
   });
 
   it("an out-of-range index raises index_add_'s error; vmap(grad) through index_add_ equals the loop of grads", () => {
