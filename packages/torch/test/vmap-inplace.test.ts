@@ -181,7 +181,7 @@ describe('index_add_ and index_fill(_) by rule', () => {
     const combos = [0, 1, 2, 3, 4, 5, 6, 7].map((m) => [m & 1 ? 0 : null, m & 2 ? 0 : null, m & 4 ? 0 : null] as (0 | null)[]).filter((d) => d.some((b) => b === 0));
     const looped = traceBatchedFallback(() => {
       for (const d of combos) {
-        const args = [x, i, v].map((a, j) => (d[j] === 0 ? a : a.select(0, 1)));
+        const args = [x, i, v].map((a, j) => (d[j] === 0 ? a : a.select(0, 1))) as [Tensor, Tensor, Tensor];
         const loop = (f: (a: Tensor, b: Tensor, c: Tensor) => Tensor) => torch.stack([0, 1, 2].map((k) => f(...(args.map((a, j) => (d[j] === 0 ? a.select(0, k) : a)) as [Tensor, Tensor, Tensor]))));
         const fs: [string, (a: Tensor, b: Tensor, c: Tensor) => Tensor][] = [
           ['indexFill, tensor value, dim 1', (a, b, c) => torch.indexFill(a, 1, b.remainder(4), c)],
