@@ -53,11 +53,11 @@ const VMAP_RAISES: Readonly<Record<string, RegExp>> = {
  * functorch 1.13 itself runs per sample (its vmap warns "There is a performance drop because
  * we have not yet implemented the batching rule for aten::<op>", checked with
  * /usr/bin/python3: functorch.vmap of torch.take, of torch.bucketize over batched
- * boundaries, of index_fill_ with a batched index, of masked_scatter_).
+ * boundaries, of masked_scatter_; it loops index_fill_ and index_add_ with a batched index
+ * too, which torch-ts runs per sample inside their rules, as functorch's index_add rule).
  */
 const STILL_LOOPED = [
   'bucketize.Tensor', // batched boundaries (functorch loops)
-  'index_fill_.int_Scalar', // a batched index, or an unbatched self (functorch loops)
   'masked_scatter_', // each sample consumes its source in its own order (functorch loops)
   'take', // (functorch loops)
 ];

@@ -12,7 +12,7 @@ import type { DispatchKeySet } from '../dispatch/dispatch-key-set';
 import { callBoxed, getOperator, redispatch, setBatchedFallback, type BoxedKernel, type OperatorHandle } from '../dispatch/dispatcher';
 import { TorchError } from '../errors';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { atLevel, maxLevel, UnbatchedWriteError, wrapBatched } from './batched-tensor';
+import { atLevel, inplaceFallbackMessage, maxLevel, UnbatchedWriteError, wrapBatched } from './batched-tensor';
 import { batchSizeAt, Temps } from './batching-util';
 
 const warned = new Set<string>();
@@ -60,10 +60,7 @@ export function loopFallback(op: OperatorHandle): BoxedKernel {
     const size = batchSizeAt(args, level);
     for (const i of written) {
       if (args[i] instanceof TensorImpl && !atLevel(args[i], level)) {
-        throw new UnbatchedWriteError(
-          // (functorch's batchedTensorInplaceForLoopFallback message, word for word)
-          `vmap: aten::${op.schema.name}(self, *extra_args) is not possible because there exists a Tensor \`other\` in extra_args that has more elements than \`self\`. This happened due to \`other\` being vmapped over but \`self\` not being vmapped over at level ${level}. Please try to use out-of-place operators instead of aten::${op.schema.name}. If said operator is being called inside the PyTorch framework, please file a bug report instead.`,
-        );
+        throw new UnbatchedWriteError(inplaceFallbackMessage(op.schema.name, level));
       }
     }
     warnOnce(op);

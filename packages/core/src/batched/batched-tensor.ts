@@ -32,8 +32,44 @@ import { DispatchKey } from '../dispatch/dispatch-key';
 import { TorchError, ValueError } from '../errors';
 import { TensorImpl } from '../tensor/tensor-impl';
 
-/** An op writes per-sample values into a tensor that is not batched (PyTorch's vmap raises the same). */
+/**
+ * An op writes per-sample values into a tensor that is not batched (PyTorch's vmap raises the
+ * same). The fallback (batched-fallback.ts) runs a composite per sample when one of its ops
+ * raises it, so every rule that refuses such a write raises this class, whatever the message.
+ */
 export class UnbatchedWriteError extends TorchError {}
+
+/**
+ * Note [In-place into an unbatched self]
+ * functorch 1.13 refuses an in-place op whose self is not batched at the call's level while
+ * another argument is, with one of three messages, by how it batches the op; torch-ts raises
+ * the same message for the same op (checked against functorch by
+ * packages/torch/scripts/goldens/vmap_inplace.py):
+ *  - the ops with functorch's binary_pointwise_inplace_batch_rule (sub_, mul_, div_ without a
+ *    rounding mode, clamp_min_, clamp_max_, logical_and_ / or_ / xor_, copy_, masked_fill_
+ *    with a batched mask): `inplaceArithmeticMessage`, "in a vmap";
+ *  - add_ (a boxed pointwise rule): no check; the op runs on the physical operands, whose
+ *    broadcast shape has the batch and never fits self, and the kernel's "output with shape
+ *    ... doesn't match the broadcast shape ..." is raised (physical shapes, as functorch's);
+ *  - every other op (functorch's per-sample fallback): `inplaceFallbackMessage`, "at level L".
+ * index_put_ has its own ("index_put_(self, ...) ... in a vmap", batching-rules-index.ts).
+ */
+export function inplaceArithmeticMessage(): string {
+  return (
+    'vmap: inplace arithmetic(self, *extra_args) is not possible because there exists a Tensor `other` in extra_args that has more elements than `self`. ' +
+    'This happened due to `other` being vmapped over but `self` not being vmapped over in a vmap. Please try to use out-of-place operators instead of inplace arithmetic. ' +
+    'If said operator is being called inside the PyTorch framework, please file a bug report instead.'
+  );
+}
+
+/** functorch's batchedTensorInplaceForLoopFallback message, word for word (`op`: the schema name, no overload). */
+export function inplaceFallbackMessage(op: string, level: number): string {
+  return (
+    `vmap: aten::${op}(self, *extra_args) is not possible because there exists a Tensor \`other\` in extra_args that has more elements than \`self\`. ` +
+    `This happened due to \`other\` being vmapped over but \`self\` not being vmapped over at level ${level}. Please try to use out-of-place operators instead of aten::${op}. ` +
+    'If said operator is being called inside the PyTorch framework, please file a bug report instead.'
+  );
+}
 
 export class BatchedTensorImpl extends TensorImpl {
   constructor(

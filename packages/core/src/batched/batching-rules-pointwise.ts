@@ -13,7 +13,8 @@
 import { allOperators, type OperatorHandle } from '../dispatch/dispatcher';
 import { resultType } from '../dtype';
 import { TensorImpl } from '../tensor/tensor-impl';
-import { atLevel, UnbatchedWriteError } from './batched-tensor';
+import { TorchError } from '../errors';
+import { atLevel, inplaceArithmeticMessage, inplaceFallbackMessage, UnbatchedWriteError } from './batched-tensor';
 import { defineBatchRule, moveBdimToFront, padAfterBatch, type RuleCall } from './batching-util';
 
 function pointwiseRule(h: OperatorHandle, promote: boolean) {
@@ -21,11 +22,7 @@ function pointwiseRule(h: OperatorHandle, promote: boolean) {
   const inplace = schema[0]?.mutable === true;
   const operand = (i: number): boolean => schema[i]?.isTensor === true && schema[i].name !== 'condition';
   return ({ args, level, s }: RuleCall) => {
-    if (inplace && !atLevel(args[0], level)) {
-      throw new UnbatchedWriteError(
-        `vmap: ${h.schema.name}(self, *extra_args) is not possible because there exists a Tensor \`other\` in extra_args that has more elements than \`self\`. This happened due to \`other\` being vmapped over but \`self\` not being vmapped over in a vmap. Please try to use out-of-place operators instead of ${h.schema.name}.`,
-      );
-    }
+    if (inplace && !atLevel(args[0], level) && h.schema.name !== 'add_') throw unbatchedSelf(h, args, level);
     let rank = 0;
     for (const a of args) if (a instanceof TensorImpl) rank = Math.max(rank, a.dim);
     let phys = args.map((a) => {
@@ -33,8 +30,19 @@ function pointwiseRule(h: OperatorHandle, promote: boolean) {
       return b ? padAfterBatch(s, moveBdimToFront(s, b), rank + 1) : a;
     });
     if (promote) phys = promoteAsLogical(h, args, phys, level, s);
-    const r = s.call(h, phys);
-    return inplace ? 'self' : ([r, 0] as const);
+    if (!inplace) return [s.call(h, phys), 0] as const;
+    if (atLevel(args[0], level)) {
+      s.call(h, phys);
+      return 'self';
+    }
+    // add_ into an unbatched self (Note [In-place into an unbatched self]): the kernel's
+    // broadcast error, raised as the class the composite fallback runs per sample on
+    try {
+      s.call(h, phys);
+    } catch (e) {
+      throw e instanceof TorchError && !(e instanceof UnbatchedWriteError) ? new UnbatchedWriteError(e.message) : e;
+    }
+    return 'self';
   };
 
   function promoteAsLogical(op: OperatorHandle, logical: unknown[], phys: unknown[], level: number, s: RuleCall['s']): unknown[] {
@@ -47,6 +55,19 @@ function pointwiseRule(h: OperatorHandle, promote: boolean) {
     if (want === got) return phys;
     return phys.map((x, i) => (idx.includes(i) && (x as TensorImpl).dtype !== want && !(inplace && i === 0) ? s.call('_to_copy', [x, want]) : x));
   }
+}
+
+/**
+ * The ops functorch 1.13 batches in place with binary_pointwise_inplace_batch_rule, whose
+ * refusal of an unbatched self reads "inplace arithmetic" (div_ only without a rounding mode).
+ */
+const INPLACE_ARITHMETIC = new Set(['sub_', 'mul_', 'div_', 'clamp_min_', 'clamp_max_', 'logical_and_', 'logical_or_', 'logical_xor_', 'copy_']);
+
+/** The refusal of a write into an unbatched self, as functorch words it for `h` (Note [In-place into an unbatched self]). */
+function unbatchedSelf(h: OperatorHandle, args: readonly unknown[], level: number): UnbatchedWriteError {
+  const name = h.schema.name;
+  const arithmetic = INPLACE_ARITHMETIC.has(name) && !(name === 'div_' && args[2] != null);
+  return new UnbatchedWriteError(arithmetic ? inplaceArithmeticMessage() : inplaceFallbackMessage(name, level));
 }
 
 /** Registers the pointwise rules: every `pointwise` op but the `out=` forms (those loop). */
