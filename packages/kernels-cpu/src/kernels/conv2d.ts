@@ -115,3 +115,42 @@ export const conv2dWeightGrad: BackendImpls['conv2dWeightGrad'] = (gw, cols, x, 
   run(k, 'WeightGrad', { image: x, cols, weight: gw, bias: null, output: 'weight' }, g, groups);
   return true;
 };
+
+/** Positions per work unit of the channels-last forward (gemm.ts's MC: one packed block of A). */
+const NHWC_BLOCK = 96;
+
+/**
+ * Note [CPU channels-last convolution]
+ * The channels-last forward (Note [Channels-last convolution as an implicit GEMM] in
+ * assembly/conv2d-nhwc.ts) runs float32 and float64 where it beats the contiguous kernel plus
+ * core's two layout copies; it declines (core converts) where a group has few input
+ * channels (depthwise and similar: the per-tap runs are too short to pack well, and the
+ * contiguous path has a direct kernel for them).
+ */
+function nhwcWins(g: Conv2dGeometry, cog: number): boolean {
+  return g.channels >= 8 && cog >= 8;
+}
+
+export const conv2dChannelsLast: BackendImpls['conv2dChannelsLast'] = (out, x, w, g, groups, bias) => {
+  if (wasm === null) return false;
+  for (const t of [out, x, w, bias]) if (t !== null && t.dtype !== 'float32' && t.dtype !== 'float64') return false;
+  if (!w.isContiguous || (bias !== null && !bias.isContiguous)) return false;
+  const cog = out.sizes[1] / groups;
+  if (!nhwcWins(g, cog)) return false;
+  const size = x.itemSize;
+  const [N, Cout] = [x.sizes[0], out.sizes[1]];
+  const P = N * g.outH * g.outW;
+  const units = Math.ceil(P / NHWC_BLOCK);
+  const ops = new Operands();
+  try {
+    const addr = { image: ops.input(x), cols: ops.output(out), weight: ops.input(w), bias: bias ? ops.input(bias) : 0 };
+    const params = paramBlock(ops, addr, { image: x, cols: out, weight: w, bias, output: 'cols' }, g, groups, NHWC_BLOCK);
+    const name = `conv2dNhwcForward${size === 8 ? '64' : '32'}` as PoolExport;
+    const madds = P * Cout * g.channels * g.kernelH * g.kernelW;
+    const tasks = ranges(units, madds).map(([u0, u1]) => [params, u0, u1]);
+    runTasks(name, tasks, wasm.conv2dNhwcScratchBytes(params, size));
+  } finally {
+    ops.finish();
+  }
+  return true;
+};
