@@ -1,6 +1,7 @@
 import { Tensor, conv2d, type Conv2dGeometry, type DType, type TensorImpl } from '@torch-ts/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cpuImpls, setNumThreads, threadsReady } from '../src/index';
+import { conv2dNhwc } from '../src/kernels/conv2d';
 import { empty, read, releaseCreated, rng, tensor, view } from './helpers';
 
 // Note [Channels-last convolution as an implicit GEMM] against a plain float64 loop: strides,
@@ -42,7 +43,7 @@ function nhwc(dtype: DType, [N, C, H, W]: number[], v: number[] | null): TensorI
   const base = empty(dtype, [N, H, W, C]);
   const t = view(base, [N, C, H, W], [H * W * C, 1, W * C, C], 0);
   if (v !== null) {
-    const a = base.storage.typed(dtype === 'float64' ? Float64Array : Float32Array);
+    const a = dtype === 'float64' ? base.storage.typed(Float64Array) : base.storage.typed(Float32Array);
     for (let n = 0, i = 0; n < N; n++) for (let c = 0; c < C; c++) for (let h = 0; h < H; h++) for (let w = 0; w < W; w++, i++) a[base.storageOffset + ((n * H + h) * W + w) * C + c] = v[i];
   }
   return t;
@@ -79,15 +80,15 @@ function values(n: number, r: () => number): number[] {
 
 const numel = (s: number[]) => s.reduce((a, b) => a * b, 1);
 
-/** Runs the channels-last impl on `c`; its output (NCHW order), or null where it declined. */
-function runNhwc(dtype: DType, c: Case, seed: number): { got: number[]; ref: { value: number[]; abs: number[] }; K: number } | null {
+/** Runs the channels-last kernel (or, `impl`, the impl with its shape heuristic) on `c`; its output (NCHW order), or null where it declined. */
+function runNhwc(dtype: DType, c: Case, seed: number, impl = false): { got: number[]; ref: { value: number[]; abs: number[] }; K: number } | null {
   const g = geometry(c);
   const G = c.groups ?? 1;
   const xs = [c.N, c.C, c.H, c.W], ws = [c.Cout, c.C / G, ...c.k], ys = [c.N, c.Cout, g.outH, g.outW];
   const r = rng(seed);
   const xv = values(numel(xs), r), wv = values(numel(ws), r), bv = c.bias ? values(c.Cout, r) : null;
   const out = nhwc(dtype, ys, new Array<number>(numel(ys)).fill(7));
-  const ok = cpuImpls.conv2dChannelsLast(out, nhwc(dtype, xs, xv), tensor(dtype, ws, wv), g, G, bv ? tensor(dtype, [c.Cout], bv) : null);
+  const ok = (impl ? cpuImpls.conv2dChannelsLast : conv2dNhwc)(out, nhwc(dtype, xs, xv), tensor(dtype, ws, wv), g, G, bv ? tensor(dtype, [c.Cout], bv) : null);
   if (ok === false) return null;
   return { got: read(out) as number[], ref: reference(c, g, xv, wv, bv), K: (c.C / G) * c.k[0] * c.k[1] };
 }
@@ -127,13 +128,18 @@ describe('CPU channels-last convolution', () => {
     });
   }
 
-  it('declines shapes the contiguous kernel does better, and other dtypes', () => {
-    // depthwise (one input channel per group) and few output channels per group
-    expect(runNhwc('float32', { N: 1, C: 16, H: 6, W: 6, Cout: 16, k: [3, 3], pad: [1, 1], groups: 16 }, 1)).toBeNull();
-    expect(runNhwc('float32', { N: 1, C: 16, H: 6, W: 6, Cout: 4, k: [3, 3] }, 2)).toBeNull();
+  it('declines shapes the contiguous kernel does better (Note [CPU channels-last convolution]), and other dtypes', () => {
+    // depthwise (one input channel per group), few output channels per group, a small GEMM
+    expect(runNhwc('float32', { N: 1, C: 16, H: 6, W: 6, Cout: 16, k: [3, 3], pad: [1, 1], groups: 16 }, 1, true)).toBeNull();
+    expect(runNhwc('float32', { N: 1, C: 16, H: 6, W: 6, Cout: 4, k: [3, 3] }, 2, true)).toBeNull();
+    expect(runNhwc('float32', { N: 1, C: 8, H: 6, W: 6, Cout: 8, k: [3, 3] }, 3, true)).toBeNull();
+    // and runs the bench's shape family
+    const big = runNhwc('float32', { N: 1, C: 64, H: 4, W: 5, Cout: 64, k: [3, 3], pad: [1, 1] }, 4, true);
+    expect(big).not.toBeNull();
+    expectClose('float32', big!.got, big!.ref, big!.K + 1);
     const c: Case = { N: 1, C: 8, H: 3, W: 3, Cout: 8, k: [1, 1] };
     const out = nhwc('int32', [1, 8, 3, 3], null);
-    expect(cpuImpls.conv2dChannelsLast(out, nhwc('int32', [1, 8, 3, 3], null), tensor('int32', [8, 8, 1, 1], new Array<number>(64).fill(1)), geometry(c), 1, null)).toBe(false);
+    expect(conv2dNhwc(out, nhwc('int32', [1, 8, 3, 3], null), tensor('int32', [8, 8, 1, 1], new Array<number>(64).fill(1)), geometry(c), 1, null)).toBe(false);
   });
 
   it('gives identical results on 1, 2 and 3 threads', async () => {
@@ -150,7 +156,7 @@ describe('CPU channels-last convolution', () => {
   });
 
   it('through core: a channels-last conv2d keeps its strides and equals the contiguous one', () => {
-    const c: Case = { N: 2, C: 12, H: 9, W: 7, Cout: 16, k: [3, 3], stride: [2, 1], pad: [1, 1], bias: true };
+    const c: Case = { N: 2, C: 16, H: 9, W: 7, Cout: 16, k: [3, 3], stride: [2, 1], pad: [1, 1], bias: true };
     const g = geometry(c);
     const r = rng(5);
     const xs = [c.N, c.C, c.H, c.W];

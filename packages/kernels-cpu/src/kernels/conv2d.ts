@@ -123,20 +123,24 @@ const NHWC_BLOCK = 96;
  * Note [CPU channels-last convolution]
  * The channels-last forward (Note [Channels-last convolution as an implicit GEMM] in
  * assembly/conv2d-nhwc.ts) runs float32 and float64 where it beats the contiguous kernel plus
- * core's two layout copies; it declines (core converts) where a group has few input
- * channels (depthwise and similar: the per-tap runs are too short to pack well, and the
- * contiguous path has a direct kernel for them).
+ * core's two layout copies. It declines (core converts) where a group's GEMM is small: at
+ * least 8 output channels and 4 input channels per group, and (input channels x taps) x
+ * output channels per group of at least 2048. Measured on one thread (CPU time, the
+ * convert path / this one; [N, C, H, W] x [O, C / G, k, k]): [8,64,56,56] x [64,64,3,3] p1
+ * 1.2x, [8,256,14,14] x [256,256,3,3] 1.2x, [8,64,56,56] x [64,64,1,1] 1.4-1.6x,
+ * x [256,64,1,1] 1.3x, [8,8,56,56] x [64,8,3,3] 1.14x, [8,64,56,56] x [8,64,3,3] 1.06x,
+ * [8,16,56,56] x [16,16,3,3] 1.02x, but [8,8,32,32] x [8,8,3,3] 0.7x; depthwise (one input
+ * channel per group) has the contiguous path's direct kernel.
  */
 function nhwcWins(g: Conv2dGeometry, cog: number): boolean {
-  return g.channels >= 8 && cog >= 8;
+  return cog >= 8 && g.channels >= 4 && g.channels * g.kernelH * g.kernelW * cog >= 2048;
 }
 
-export const conv2dChannelsLast: BackendImpls['conv2dChannelsLast'] = (out, x, w, g, groups, bias) => {
+/** The channels-last forward whatever the shape (the impl below adds the heuristic); false where it cannot run. */
+export function conv2dNhwc(out: TensorImpl, x: TensorImpl, w: TensorImpl, g: Conv2dGeometry, groups: number, bias: TensorImpl | null): boolean {
   if (wasm === null) return false;
   for (const t of [out, x, w, bias]) if (t !== null && t.dtype !== 'float32' && t.dtype !== 'float64') return false;
   if (!w.isContiguous || (bias !== null && !bias.isContiguous)) return false;
-  const cog = out.sizes[1] / groups;
-  if (!nhwcWins(g, cog)) return false;
   const size = x.itemSize;
   const [N, Cout] = [x.sizes[0], out.sizes[1]];
   const P = N * g.outH * g.outW;
@@ -153,4 +157,7 @@ export const conv2dChannelsLast: BackendImpls['conv2dChannelsLast'] = (out, x, w
     ops.finish();
   }
   return true;
-};
+}
+
+export const conv2dChannelsLast: BackendImpls['conv2dChannelsLast'] = (out, x, w, g, groups, bias) =>
+  nhwcWins(g, out.sizes[1] / groups) && conv2dNhwc(out, x, w, g, groups, bias);
