@@ -166,9 +166,10 @@ function setupOn(w: Workload, device: Dev): Setup {
       let k = f32(uniform(numelOf(c.weight), 2, -0.1, 0.1), c.weight, device);
       if (c.channelsLast) {
         // Note [Channels-last conv rows]: laid out before the run
+        // (`contiguous` returns the tensor itself where it is laid out so already: a 1x1 weight)
         const [xl, kl] = [x.contiguous({ memoryFormat: 'channels_last' }), k.contiguous({ memoryFormat: 'channels_last' })];
-        x.dispose();
-        k.dispose();
+        if (xl !== x) x.dispose();
+        if (kl !== k) k.dispose();
         [x, k] = [xl, kl];
       }
       return prepared([x, k], () => F.conv2d(x, k, { padding: c.padding }), device);
