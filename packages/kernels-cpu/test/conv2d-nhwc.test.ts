@@ -172,7 +172,11 @@ describe('CPU channels-last convolution', () => {
     expect(yc.impl.isContiguous).toBe(true);
     expectClose('float32', read(yl.impl) as number[], ref, c.C * 9 + 1);
     expectClose('float32', read(yc.impl) as number[], ref, c.C * 9 + 1);
-    yl.dispose();
-    yc.dispose();
+    // a channels-last weight too (core hands the kernel a contiguous copy of it)
+    const wl = nhwc('float32', [c.Cout, c.C, 3, 3], read(w) as number[]);
+    const yw = conv2d(new Tensor(nhwc('float32', xs, xv).retain()), new Tensor(wl.retain()), new Tensor(b.retain()), opts);
+    expect(yw.impl.strides).toEqual(yl.impl.strides);
+    expect(read(yw.impl)).toEqual(read(yl.impl));
+    for (const y of [yl, yc, yw]) y.dispose();
   });
 });
