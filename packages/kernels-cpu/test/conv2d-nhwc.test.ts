@@ -1,8 +1,8 @@
-import { Tensor, conv2d, type Conv2dGeometry, type DType, type TensorImpl } from '@torch-ts/core';
+import { CPU, StorageImpl, Tensor, TensorImpl, VersionCounter, conv2d, type Conv2dGeometry, type DType } from '@torch-ts/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpuImpls, setNumThreads, threadsReady } from '../src/index';
+import { CpuAllocator, cpuImpls, setNumThreads, threadsReady } from '../src/index';
 import { conv2dNhwc } from '../src/kernels/conv2d';
-import { empty, read, releaseCreated, rng, tensor, view } from './helpers';
+import { empty, read, releaseCreated, rng, tensor, view, write } from './helpers';
 
 // Note [Channels-last convolution as an implicit GEMM] against a plain float64 loop: strides,
 // padding, dilation, groups, odd sizes and channel counts that are not multiples of 4, batch
@@ -38,14 +38,27 @@ function geometry(c: Case): Conv2dGeometry {
   };
 }
 
+/** Storage outside the kernels' memory (the kernel then runs on staged copies). */
+let outside = false;
+
+/** A contiguous tensor of `sizes` in the kernels' memory, or outside it while `outside` is set. */
+function base(dtype: DType, sizes: number[]): TensorImpl {
+  if (!outside) return empty(dtype, sizes);
+  const alloc = new CpuAllocator(null);
+  const bytes = sizes.reduce((a, b) => a * b, 1) * (dtype === 'float64' ? 8 : 4);
+  const storage = new StorageImpl(bytes, CPU, alloc.allocate(bytes, CPU), alloc);
+  const strides = sizes.map((_, d) => sizes.slice(d + 1).reduce((a, b) => a * b, 1));
+  const t = new TensorImpl(storage, sizes, strides, 0, dtype, CPU, new VersionCounter());
+  storage.release();
+  const v = view(t, sizes, strides, 0);
+  t.release();
+  return v;
+}
+
 /** An [N, C, H, W] tensor stored channels-last ([N, H, W, C] in memory) holding `v` (NCHW order). */
 function nhwc(dtype: DType, [N, C, H, W]: number[], v: number[] | null): TensorImpl {
-  const base = empty(dtype, [N, H, W, C]);
-  const t = view(base, [N, C, H, W], [H * W * C, 1, W * C, C], 0);
-  if (v !== null) {
-    const a = dtype === 'float64' ? base.storage.typed(Float64Array) : base.storage.typed(Float32Array);
-    for (let n = 0, i = 0; n < N; n++) for (let c = 0; c < C; c++) for (let h = 0; h < H; h++) for (let w = 0; w < W; w++, i++) a[base.storageOffset + ((n * H + h) * W + w) * C + c] = v[i];
-  }
+  const t = view(base(dtype, [N, H, W, C]), [N, C, H, W], [H * W * C, 1, W * C, C], 0);
+  if (v !== null) write(t, v);
   return t;
 }
 
@@ -127,6 +140,18 @@ describe('CPU channels-last convolution', () => {
       });
     });
   }
+
+  it('stages operands that live outside the kernels\' memory', () => {
+    outside = true;
+    try {
+      for (const dtype of ['float32', 'float64'] as const) {
+        const r = runNhwc(dtype, CASES[6], 7);
+        expectClose(dtype, r!.got, r!.ref, r!.K + 1);
+      }
+    } finally {
+      outside = false;
+    }
+  });
 
   it('declines shapes the contiguous kernel does better (Note [CPU channels-last convolution]), and other dtypes', () => {
     // depthwise (one input channel per group), few output channels per group, a small GEMM
