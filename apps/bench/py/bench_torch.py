@@ -101,10 +101,13 @@ def setup(w):
     if wid == "softmax":
         a = t32(uniform(numel(s["shape"]), 1, -4.0, 4.0), s["shape"])
         return Prepared(lambda: torch.softmax(a, -1))
-    if wid == "conv2d":
+    if wid in ("conv2d", "conv2d-cl", "conv2d-cl-1x1"):
         c = s["conv"]
         x = t32(uniform(numel(c["input"]), 1), c["input"])
         k = t32(uniform(numel(c["weight"]), 2, -0.1, 0.1), c["weight"])
+        if c.get("channelsLast"):
+            # Note [Channels-last conv rows] (workloads.ts): laid out before the run
+            x, k = x.contiguous(memory_format=torch.channels_last), k.contiguous(memory_format=torch.channels_last)
         return Prepared(lambda: F.conv2d(x, k, padding=c["padding"]))
     if wid == "mlp-step":
         return mlp_step(s["mlp"])

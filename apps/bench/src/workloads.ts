@@ -17,6 +17,8 @@ export type WorkloadId =
   | 'sum-lastdim'
   | 'softmax'
   | 'conv2d'
+  | 'conv2d-cl'
+  | 'conv2d-cl-1x1'
   | 'mlp-step'
   | 'rfft'
   | 'fft'
@@ -40,6 +42,17 @@ export type WorkloadId =
  */
 
 /**
+ * Note [Channels-last conv rows]
+ * `conv2d-cl` and `conv2d-cl-1x1` convolve the same numbers as `conv2d` with the input and
+ * the weight laid out channels-last beforehand (untimed), as a model converted with
+ * `model.to(memory_format=torch.channels_last)` runs: the result is channels-last too, and
+ * reads back in logical (NCHW) order. torch-ts and PyTorch take their channels-last kernels;
+ * tfjs convolves NHWC natively (the same computation as its `conv2d` row); ONNX's Conv is
+ * NCHW only, so onnxruntime is n/a. The 1x1 row (64 -> 256 channels, a ResNet bottleneck's
+ * expansion) is one GEMM in channels-last memory.
+ */
+
+/**
  * Note [FFT rows]
  * `rfft` (a float32 [64, 4096] batch, `torch.fft.rfft` along the last dim: [64, 2049]
  * complex64) and `fft` (a complex64 [16, 4096] batch, real part uniform(seed 1), imaginary
@@ -57,8 +70,16 @@ export interface Shapes {
   /** Pointwise / reduction: the input shape. */
   readonly shape?: readonly number[];
   /** add-bcast: the broadcast row's length is shape[1]. */
-  /** conv2d: input [N, C, H, W], weight [O, C, K, K], padding. */
-  readonly conv?: { readonly input: readonly [number, number, number, number]; readonly weight: readonly [number, number, number, number]; readonly padding: number };
+  /**
+   * conv2d: input [N, C, H, W], weight [O, C, K, K], padding; `channelsLast`: input and
+   * weight in channels-last memory (Note [Channels-last conv rows]).
+   */
+  readonly conv?: {
+    readonly input: readonly [number, number, number, number];
+    readonly weight: readonly [number, number, number, number];
+    readonly padding: number;
+    readonly channelsLast?: boolean;
+  };
   /** mlp-step: layer widths (input first) and batch size. */
   readonly mlp?: { readonly widths: readonly number[]; readonly batch: number; readonly lr: number };
   /** per-sample rows (Note [Per-sample gradient rows]): MLP widths (3) and batch size. */
@@ -107,6 +128,16 @@ export const WORKLOADS: readonly Workload[] = [
     shapes: { conv: { input: [8, 64, 56, 56], weight: [64, 64, 3, 3], padding: 1 } },
   },
   {
+    id: 'conv2d-cl',
+    label: 'conv2d channels_last [8,64,56,56] x [64,64,3,3] p1',
+    shapes: { conv: { input: [8, 64, 56, 56], weight: [64, 64, 3, 3], padding: 1, channelsLast: true } },
+  },
+  {
+    id: 'conv2d-cl-1x1',
+    label: 'conv2d channels_last [8,64,56,56] x [256,64,1,1]',
+    shapes: { conv: { input: [8, 64, 56, 56], weight: [256, 64, 1, 1], padding: 0, channelsLast: true } },
+  },
+  {
     id: 'mlp-step',
     label: 'MLP 784-512-512-10 step b128',
     shapes: { mlp: { widths: [784, 512, 512, 10], batch: 128, lr: 0.01 } },
@@ -128,7 +159,7 @@ function tinyShapes(w: Workload): Shapes {
   const s = w.shapes;
   if (w.calls) return s;
   if (s.n !== undefined) return { n: Math.max(3, s.n / 64 + 1) };
-  if (s.conv) return { conv: { input: [2, 3, 5, 5], weight: [4, 3, 3, 3], padding: 1 } };
+  if (s.conv) return { conv: { input: [2, 3, 5, 5], weight: [4, 3, 3, 3], padding: 1, channelsLast: s.conv.channelsLast } };
   if (s.mlp) return { mlp: { widths: [12, 8, 8, 3], batch: 5, lr: s.mlp.lr } };
   if (s.psg) return { psg: { widths: [6, 5, 3], batch: 4 } };
   if (s.psgCnn) return { psgCnn: { size: 6, channels: 2, classes: 3, batch: 4 } };

@@ -25,6 +25,8 @@ const NA: Record<Exclude<LibName, 'torch-ts' | 'torch-ts-threads' | 'torch-ts-we
   'tfjs-wasm': { rfft: /no FFT kernel/, fft: /no FFT kernel/, 'per-sample-vmap': /no vmap/, 'per-sample-loop': /no vmap/, 'per-sample-cnn-vmap': /no vmap/, 'per-sample-cnn-loop': /no vmap/ },
   'js-pytorch': {
     conv2d: /^no conv2d in js-pytorch$/,
+    'conv2d-cl': /^no conv2d in js-pytorch$/,
+    'conv2d-cl-1x1': /^no conv2d in js-pytorch$/,
     rfft: /^no FFT in js-pytorch$/,
     fft: /^no FFT in js-pytorch$/,
     'per-sample-vmap': /no function transforms/,
@@ -33,6 +35,8 @@ const NA: Record<Exclude<LibName, 'torch-ts' | 'torch-ts-threads' | 'torch-ts-we
     'per-sample-cnn-loop': /no function transforms/,
   },
   onnxruntime: {
+    'conv2d-cl': /NCHW/,
+    'conv2d-cl-1x1': /NCHW/,
     'mlp-step': /inference only/,
     'tiny-fwd-bwd': /no autograd/,
     rfft: /opset 17/,

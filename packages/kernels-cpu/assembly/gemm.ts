@@ -16,11 +16,11 @@
 // the same kernel on a scratch tile and copy the valid part in and out.
 import { madd, madd64 } from './simd';
 
-const MR = 3;
+export const MR = 3;
 /** Bytes of one k-step of a B micro-panel: 12 float32 or 6 float64. */
-const PANEL_BYTES = 48;
-const KC = 256;
-const MC = 96;
+export const PANEL_BYTES = 48;
+export const KC = 256;
+export const MC = 96;
 const NC = 2040;
 
 /** Bytes of scratch one gemm call needs (packed B block, packed A block, edge tile). */
@@ -28,7 +28,7 @@ export function gemmScratchBytes(): i32 {
   return KC * NC * 4 + MC * KC * 8 + MR * PANEL_BYTES + 64;
 }
 
-function kernel32(kc: i32, a: usize, b: usize, c: usize, ldc: usize, accumulate: bool): void {
+export function kernel32(kc: i32, a: usize, b: usize, c: usize, ldc: usize, accumulate: bool): void {
   const r1 = c + ldc, r2 = r1 + ldc;
   let c00 = f32x4.splat(0), c01 = f32x4.splat(0), c02 = f32x4.splat(0);
   let c10 = f32x4.splat(0), c11 = f32x4.splat(0), c12 = f32x4.splat(0);
@@ -75,7 +75,7 @@ function kernel32(kc: i32, a: usize, b: usize, c: usize, ldc: usize, accumulate:
   v128.store(r2, c20); v128.store(r2, c21, 16); v128.store(r2, c22, 32);
 }
 
-function kernel64(kc: i32, a: usize, b: usize, c: usize, ldc: usize, accumulate: bool): void {
+export function kernel64(kc: i32, a: usize, b: usize, c: usize, ldc: usize, accumulate: bool): void {
   const r1 = c + ldc, r2 = r1 + ldc;
   let c00 = f64x2.splat(0), c01 = f64x2.splat(0), c02 = f64x2.splat(0);
   let c10 = f64x2.splat(0), c11 = f64x2.splat(0), c12 = f64x2.splat(0);

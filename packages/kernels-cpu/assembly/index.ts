@@ -22,6 +22,7 @@ export {
   conv2dScratchBytes,
 } from './conv2d';
 export { conv2dDirect32, conv2dDirect64 } from './depthwise';
+export { conv2dNhwcForward32, conv2dNhwcForward64, conv2dNhwcScratchBytes } from './conv2d-nhwc';
 // Normalization and average pooling (Note [Normalization in SIMD], Note [Average pooling in WebAssembly]).
 export { layerNormF32, layerNormInputGradF32, layerNormParamGradF32, layerNormScratchBytes } from './layer-norm';
 export { batchNormF32, batchNormBackwardF32 } from './batch-norm';

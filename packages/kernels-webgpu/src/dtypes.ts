@@ -157,6 +157,7 @@ export const webgpuDtypes = {
   im2col: BASE,
   col2im: BASE,
   conv2d: CONV,
+  conv2dChannelsLast: [],
   conv2dInputGrad: CONV,
   conv2dWeightGrad: CONV,
   maxPool2d: F,

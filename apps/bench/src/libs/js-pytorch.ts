@@ -100,6 +100,8 @@ export const jsPytorch: Library = {
         return prepared(() => softmax.forward(a, -1));
       }
       case 'conv2d':
+      case 'conv2d-cl':
+      case 'conv2d-cl-1x1':
         return { na: 'no conv2d in js-pytorch' };
       case 'mlp-step':
         return mlpStep(w);

@@ -114,6 +114,9 @@ function setup(w: Workload): Setup | Promise<Setup> {
       const g = { nodes: [one('Conv', ['x', 'k'], { pads: [p, p, p, p] })], inputs: [input('x', c.input), input('k', c.weight)], outputs: ['y'] };
       return prepared(g, { x: f32(uniform(numelOf(c.input), 1), c.input), k: f32(uniform(numelOf(c.weight), 2, -0.1, 0.1), c.weight) });
     }
+    case 'conv2d-cl':
+    case 'conv2d-cl-1x1':
+      return { na: "no channels-last Conv: ONNX's Conv is NCHW (Note [Channels-last conv rows])" };
     case 'mlp-step':
       return { na: 'onnxruntime-node does inference only (no training step)' };
     case 'rfft':

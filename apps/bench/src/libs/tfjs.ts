@@ -212,7 +212,9 @@ export function tfjsLibrary(name: NodeLibName, backend: TfjsBackend): Library {
           const a = t32(uniform(numelOf(s.shape!), 1, -4, 4), s.shape!);
           return prepared([a], () => tf.softmax(a, -1));
         }
-        case 'conv2d': {
+        case 'conv2d':
+        case 'conv2d-cl':
+        case 'conv2d-cl-1x1': {
           // tfjs convolves NHWC with [K, K, C, O] filters: the same numbers, its own layout.
           const c = s.conv!;
           const [n, ci, h, wd] = c.input;

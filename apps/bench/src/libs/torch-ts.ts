@@ -158,10 +158,20 @@ function setupOn(w: Workload, device: Dev): Setup {
       const a = f32(uniform(numelOf(s.shape!), 1, -4, 4), s.shape!, device);
       return prepared([a], () => F.softmax(a, { dim: -1 }), device);
     }
-    case 'conv2d': {
+    case 'conv2d':
+    case 'conv2d-cl':
+    case 'conv2d-cl-1x1': {
       const c = s.conv!;
-      const x = f32(uniform(numelOf(c.input), 1), c.input, device);
-      const k = f32(uniform(numelOf(c.weight), 2, -0.1, 0.1), c.weight, device);
+      let x = f32(uniform(numelOf(c.input), 1), c.input, device);
+      let k = f32(uniform(numelOf(c.weight), 2, -0.1, 0.1), c.weight, device);
+      if (c.channelsLast) {
+        // Note [Channels-last conv rows]: laid out before the run
+        // (`contiguous` returns the tensor itself where it is laid out so already: a 1x1 weight)
+        const [xl, kl] = [x.contiguous({ memoryFormat: 'channels_last' }), k.contiguous({ memoryFormat: 'channels_last' })];
+        if (xl !== x) x.dispose();
+        if (kl !== k) k.dispose();
+        [x, k] = [xl, kl];
+      }
       return prepared([x, k], () => F.conv2d(x, k, { padding: c.padding }), device);
     }
     case 'mlp-step':

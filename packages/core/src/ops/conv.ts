@@ -12,6 +12,7 @@ import type { Conv2dGeometry } from './spatial-impls';
 import { squeeze, unsqueeze } from './views';
 import { pad } from './resample';
 import { formatOf, inFormat } from './output-format';
+import { channelsLastConvolution } from './conv-channels-last';
 
 /**
  * Note [Convolution as GEMM]
@@ -393,6 +394,12 @@ export const CONVOLUTION = defineStructured(
     const sizes = convOutputSizes(op, input, weight, bias, p);
     const p2 = params2d(p, sp);
     const format = convFormat(input, weight, p);
+    if (format === 'channels_last') {
+      // Note [Channels-last convolution impl]
+      const g = geometry(input.sizes, sizes, weight, p2, input.sizes[1] / p.groups);
+      const direct = channelsLastConvolution(b, op, input, weight, bias ?? null, sizes, g, p.groups);
+      if (direct !== null) return direct;
+    }
     const out = TensorImpl.empty(op, sizes, input.dtype, input.device);
     const cd = computeDtype(input.dtype);
     const held: TensorImpl[] = [];

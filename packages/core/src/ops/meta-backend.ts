@@ -49,6 +49,7 @@ export const META_IMPLS = {
   binomial: notImplemented('meta tensors take the host path of random ops (Note [Counter-based random streams])'),
   addmm: notImplemented('meta addmm composes mm and add (Note [Fused addmm])'),
   conv2d: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),
+  conv2dChannelsLast: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),
   conv2dInputGrad: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),
   conv2dWeightGrad: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),
 } satisfies BackendImplTable;

@@ -115,3 +115,49 @@ export const conv2dWeightGrad: BackendImpls['conv2dWeightGrad'] = (gw, cols, x, 
   run(k, 'WeightGrad', { image: x, cols, weight: gw, bias: null, output: 'weight' }, g, groups);
   return true;
 };
+
+/** Positions per work unit of the channels-last forward (gemm.ts's MC: one packed block of A). */
+const NHWC_BLOCK = 96;
+
+/**
+ * Note [CPU channels-last convolution]
+ * The channels-last forward (Note [Channels-last convolution as an implicit GEMM] in
+ * assembly/conv2d-nhwc.ts) runs float32 and float64 where it beats the contiguous kernel plus
+ * core's two layout copies. It declines (core converts) where a group's GEMM is small: at
+ * least 8 output channels and 4 input channels per group, and (input channels x taps) x
+ * output channels per group of at least 2048. Measured on one thread (CPU time, the
+ * convert path / this one; [N, C, H, W] x [O, C / G, k, k]): [8,64,56,56] x [64,64,3,3] p1
+ * 1.2x, [8,256,14,14] x [256,256,3,3] 1.2x, [8,64,56,56] x [64,64,1,1] 1.4-1.6x,
+ * x [256,64,1,1] 1.3x, [8,8,56,56] x [64,8,3,3] 1.14x, [8,64,56,56] x [8,64,3,3] 1.06x,
+ * [8,16,56,56] x [16,16,3,3] 1.02x, but [8,8,32,32] x [8,8,3,3] 0.7x; depthwise (one input
+ * channel per group) has the contiguous path's direct kernel.
+ */
+function nhwcWins(g: Conv2dGeometry, cog: number): boolean {
+  return cog >= 8 && g.channels >= 4 && g.channels * g.kernelH * g.kernelW * cog >= 2048;
+}
+
+/** The channels-last forward whatever the shape (the impl below adds the heuristic); false where it cannot run. */
+export function conv2dNhwc(out: TensorImpl, x: TensorImpl, w: TensorImpl, g: Conv2dGeometry, groups: number, bias: TensorImpl | null): boolean {
+  if (wasm === null) return false;
+  for (const t of [out, x, w, bias]) if (t !== null && t.dtype !== 'float32' && t.dtype !== 'float64') return false;
+  if (!w.isContiguous || (bias !== null && !bias.isContiguous)) return false;
+  const size = x.itemSize;
+  const [N, Cout] = [x.sizes[0], out.sizes[1]];
+  const P = N * g.outH * g.outW;
+  const units = Math.ceil(P / NHWC_BLOCK);
+  const ops = new Operands();
+  try {
+    const addr = { image: ops.input(x), cols: ops.output(out), weight: ops.input(w), bias: bias ? ops.input(bias) : 0 };
+    const params = paramBlock(ops, addr, { image: x, cols: out, weight: w, bias, output: 'cols' }, g, groups, NHWC_BLOCK);
+    const name = `conv2dNhwcForward${size === 8 ? '64' : '32'}` as PoolExport;
+    const madds = P * Cout * g.channels * g.kernelH * g.kernelW;
+    const tasks = ranges(units, madds).map(([u0, u1]) => [params, u0, u1]);
+    runTasks(name, tasks, wasm.conv2dNhwcScratchBytes(params, size));
+  } finally {
+    ops.finish();
+  }
+  return true;
+}
+
+export const conv2dChannelsLast: BackendImpls['conv2dChannelsLast'] = (out, x, w, g, groups, bias) =>
+  nhwcWins(g, out.sizes[1] / groups) && conv2dNhwc(out, x, w, g, groups, bias);

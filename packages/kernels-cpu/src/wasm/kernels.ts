@@ -77,6 +77,10 @@ export interface WasmKernels {
   /** Forward of a convolution with one input channel per group (Note [Direct convolution of one input channel per group]). */
   conv2dDirect32(params: number, u0: number, u1: number, scratch: number): void;
   conv2dDirect64(params: number, u0: number, u1: number, scratch: number): void;
+  /** Note [Channels-last convolution as an implicit GEMM] (assembly/conv2d-nhwc.ts). */
+  conv2dNhwcForward32(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dNhwcForward64(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dNhwcScratchBytes(params: number, size: number): number;
   /** Note [Normalization in SIMD]: layer norm rows (addresses offset to the task's first row; weight/bias 0 when absent). */
   layerNormF32(x: number, o: number, mean: number, rstd: number, w: number, b: number, rows: number, k: number, eps: number, scratch: number): void;
   layerNormInputGradF32(gi: number, g: number, x: number, mean: number, rstd: number, w: number, rows: number, k: number, scratch: number): void;

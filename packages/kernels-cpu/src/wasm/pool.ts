@@ -75,6 +75,8 @@ export const POOL_EXPORTS = [
   'conv2dWeightGrad64',
   'conv2dDirect32',
   'conv2dDirect64',
+  'conv2dNhwcForward32',
+  'conv2dNhwcForward64',
   'layerNormF32',
   'layerNormInputGradF32',
   'layerNormParamGradF32',
