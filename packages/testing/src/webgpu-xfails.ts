@@ -391,7 +391,7 @@ export function webgpuXfails(table: readonly OpInfo[], allOps: readonly OpInfo[]
 
 /**
  * Gradient samples (`op/caseId`, or a whole op) whose float32 gradients on WebGPU cannot
- * match CPU's yet, with the reason (test/grads-webgpu.test.ts; strict).
+ * match CPU's yet, with the reason (test/grads-webgpu-suite.ts; strict).
  */
 export const GRAD_XFAILS_WEBGPU: Readonly<Record<string, string>> = {
   'maskedSelect/c-basic complex128': "the complex kernel selects each part with the synchronous masked_select, whose size WebGPU cannot read synchronously (maskedSelectAsync of a complex tensor is not written yet)",

@@ -20,7 +20,7 @@
  * CPU; pinv, pinverse, matrix_rank, cond 2 / -2, matrix_norm and norm 2 / -2 / nuc on WebGPU
  * against the goldens' composites.
  * (The OpInfo sweep does not run complex cases on WebGPU: test/ops-webgpu-suite.ts; the complex
- * SVD rows' gradients run there in test/grads-webgpu.test.ts.)
+ * SVD rows' gradients run there in test/grads-webgpu-suite.ts.)
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';

@@ -1,11 +1,11 @@
 /**
  * The OpInfo table on WebGPU (Dawn + SwiftShader in Node), with CPU as the oracle (STYLE.md
- * habit 6), in shards: ops-webgpu-N.test.ts run one each, so that two workers share it.
+ * habit 6), run by test/webgpu-table.test.ts (Note [One process for the WebGPU table]).
  * What WebGPU cannot match yet is a strict xfail with its reason (Note [Strict xfails]): an
  * entry that starts passing fails the run. Without an adapter the suite is skipped with a
  * notice, unless TORCH_TS_REQUIRE_WEBGPU=1 makes that an error.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import { REAL_DTYPES } from '@torch-ts/torch';
 import { OP_TABLE } from '../src/op-info';
@@ -15,11 +15,11 @@ import { caseId, loadOpGoldens } from '../src/goldens';
 import { disposeAll, makeInputs } from '../src/inputs';
 import { notOnWebgpu, webgpuXfails } from '../src/webgpu-xfails';
 
-/** Runs the shard `index` of `count` of the table (every count-th op) as a test file's suite. */
-export async function opsWebgpuSuite(shard: { readonly index: number; readonly count: number }): Promise<void> {
-  // SwiftShader compiles each new kernel on the CPU (seconds on a loaded machine).
-  vi.setConfig({ testTimeout: 60_000 });
-
+/**
+ * Registers the table's suite in the calling test file; `shard` runs every count-th op from
+ * `index` only (a way to split the table while developing; CI runs it whole).
+ */
+export async function opsWebgpuSuite(shard: { readonly index: number; readonly count: number } = { index: 0, count: 1 }): Promise<void> {
   const ready = await torch.webgpu.init();
   if (ready) {
     const only = process.env.TORCH_TS_WEBGPU_OPS?.split(',');

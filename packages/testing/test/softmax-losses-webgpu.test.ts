@@ -1,7 +1,7 @@
 /**
  * Training on WebGPU (issue 5: what MNIST needs): the softmax and loss kernels' backward on
  * WebGPU against CPU in float32, for option combinations the gradcheck samples of
- * grads-webgpu.test.ts do not cover (weights with mean reductions, label smoothing over
+ * grads-webgpu-suite.ts do not cover (weights with mean reductions, label smoothing over
  * spatial dims, pos_weight, a softmax over an inner dim, non-contiguous inputs), and a tiny
  * MLP (linear -> relu -> linear -> crossEntropy) trained for a few SGD steps on both devices:
  * losses, gradients and updated parameters must agree.

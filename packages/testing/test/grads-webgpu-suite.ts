@@ -9,15 +9,13 @@
  * sample that cannot match is listed in GRAD_XFAILS_WEBGPU with its reason, strictly (it
  * fails the run once it passes).
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
 import { loadOpGoldens } from '../src/goldens';
 import { OP_TABLE } from '../src/op-info';
 import { gradcheckSamples, type GradcheckSample } from '../src/op-info/gradcheck';
 import { GRAD_XFAILS_WEBGPU, notOnWebgpu } from '../src/webgpu-xfails';
-
-vi.setConfig({ testTimeout: 60_000 });
 
 type Device = 'cpu' | 'webgpu';
 
@@ -87,63 +85,69 @@ function compare(cpu: (Float32Array | null)[], gpu: (Float32Array | null)[]): st
   return null;
 }
 
-const ready = await torch.webgpu.init();
-if (ready) {
-  // Random ops draw their own values on WebGPU (Philox, not the CPU's mt19937: Note in
-  // core's random-impls.ts), so their gradients cannot equal CPU's; dropout's is checked
-  // below against the mask it drew.
-  const absent = notOnWebgpu(OP_TABLE);
-  const samples = gradcheckSamples(OP_TABLE, loadOpGoldens()).filter(
-    (s) => s.form === 'function' && s.layout === 'contiguous' && !(s.op.name in absent) && !s.op.randomCheck,
-  );
-  const ids = new Set(samples.map((s) => `${s.op.name}/${s.caseId}`));
+/** Registers the suite in the calling test file (test/webgpu-table.test.ts). */
+export async function gradsWebgpuSuite(): Promise<void> {
+  const ready = await torch.webgpu.init();
+  if (ready) {
+    // Random ops draw their own values on WebGPU (Philox, not the CPU's mt19937: Note in
+    // core's random-impls.ts), so their gradients cannot equal CPU's; dropout's is checked
+    // below against the mask it drew.
+    const absent = notOnWebgpu(OP_TABLE);
+    const all = gradcheckSamples(OP_TABLE, loadOpGoldens()).filter(
+      (s) => s.form === 'function' && s.layout === 'contiguous' && !(s.op.name in absent) && !s.op.randomCheck,
+    );
+    const ids = new Set(all.map((s) => `${s.op.name}/${s.caseId}`));
+    // (TORCH_TS_WEBGPU_OPS=a,b runs those ops' samples only, as the forward suite does)
+    const only = process.env.TORCH_TS_WEBGPU_OPS?.split(',');
+    const samples = only ? all.filter((s) => only.includes(s.op.name)) : all;
 
-  describe('gradients on webgpu equal CPU (float32)', () => {
-    it('lists only xfails of samples that exist', () => {
-      expect(Object.keys(GRAD_XFAILS_WEBGPU).filter((k) => !ids.has(k) && !OP_TABLE.some((op) => op.name === k))).toEqual([]);
+    describe('gradients on webgpu equal CPU (float32)', () => {
+      it('lists only xfails of samples that exist', () => {
+        expect(Object.keys(GRAD_XFAILS_WEBGPU).filter((k) => !ids.has(k) && !OP_TABLE.some((op) => op.name === k))).toEqual([]);
+      });
+
+      for (const s of samples) {
+        const id = `${s.op.name}/${s.caseId}`;
+        const xfail = GRAD_XFAILS_WEBGPU[id] ?? GRAD_XFAILS_WEBGPU[s.op.name];
+        it(`${id}${xfail ? ` (xfail: ${xfail})` : ''}`, async () => {
+          let problem: string | null;
+          try {
+            const cpu = await gradients(s, 'cpu');
+            const gpu = await gradients(s, 'webgpu');
+            problem = compare(cpu, gpu);
+          } catch (e) {
+            problem = `threw: ${(e as Error).message}`;
+          }
+          if (xfail) expect(problem, `${id} now matches on webgpu: remove its GRAD_XFAILS_WEBGPU entry`).not.toBeNull();
+          else expect(problem).toBeNull();
+        });
+      }
     });
 
-    for (const s of samples) {
-      const id = `${s.op.name}/${s.caseId}`;
-      const xfail = GRAD_XFAILS_WEBGPU[id] ?? GRAD_XFAILS_WEBGPU[s.op.name];
-      it(`${id}${xfail ? ` (xfail: ${xfail})` : ''}`, async () => {
-        let problem: string | null;
-        try {
-          const cpu = await gradients(s, 'cpu');
-          const gpu = await gradients(s, 'webgpu');
-          problem = compare(cpu, gpu);
-        } catch (e) {
-          problem = `threw: ${(e as Error).message}`;
-        }
-        if (xfail) expect(problem, `${id} now matches on webgpu: remove its GRAD_XFAILS_WEBGPU entry`).not.toBeNull();
-        else expect(problem).toBeNull();
+    describe('dropout on webgpu: the gradient is the mask it drew, scaled', () => {
+      it('d sum(w * dropout(x)) / dx = w * (y != 0) / (1 - p)', async () => {
+        const p = 0.3;
+        const x = torch.rand([64, 33], { device: 'webgpu' }).add(0.5).requiresGrad_(true);
+        const w = torch.randn([64, 33]).to('webgpu');
+        const y = torch.nn.functional.dropout(x, { p });
+        torch.mul(y, w).sum().backward();
+        const [got, ys, ws] = await Promise.all([hostValues(x.grad!), hostValues(y), hostValues(w)]);
+        let kept = 0;
+        ys.forEach((v, i) => {
+          const want = v !== 0 ? ws[i] / (1 - p) : 0;
+          if (v !== 0) kept++;
+          if (Math.abs(got[i] - want) > 1e-6 * Math.abs(want)) expect.fail(`element ${i}: ${got[i]} vs ${want}`);
+        });
+        expect(kept / ys.length).toBeGreaterThan(0.6); // ~70 % kept: the mask is not all ones or zeros
+        expect(kept / ys.length).toBeLessThan(0.8);
       });
-    }
-  });
-
-  describe('dropout on webgpu: the gradient is the mask it drew, scaled', () => {
-    it('d sum(w * dropout(x)) / dx = w * (y != 0) / (1 - p)', async () => {
-      const p = 0.3;
-      const x = torch.rand([64, 33], { device: 'webgpu' }).add(0.5).requiresGrad_(true);
-      const w = torch.randn([64, 33]).to('webgpu');
-      const y = torch.nn.functional.dropout(x, { p });
-      torch.mul(y, w).sum().backward();
-      const [got, ys, ws] = await Promise.all([hostValues(x.grad!), hostValues(y), hostValues(w)]);
-      let kept = 0;
-      ys.forEach((v, i) => {
-        const want = v !== 0 ? ws[i] / (1 - p) : 0;
-        if (v !== 0) kept++;
-        if (Math.abs(got[i] - want) > 1e-6 * Math.abs(want)) expect.fail(`element ${i}: ${got[i]} vs ${want}`);
-      });
-      expect(kept / ys.length).toBeGreaterThan(0.6); // ~70 % kept: the mask is not all ones or zeros
-      expect(kept / ys.length).toBeLessThan(0.8);
     });
-  });
-} else {
-  console.warn('[grads-webgpu] SKIPPED: no WebGPU adapter (set TORCH_TS_REQUIRE_WEBGPU=1 to fail instead)');
-  // Only a machine without any adapter gets here (TORCH_TS_REQUIRE_WEBGPU=1, as CI sets it,
-  // makes init() throw instead): check that this, and not a failed initialisation, is why.
-  it('has no WebGPU adapter here, the one reason this suite may not run', () => {
-    expect(torch.webgpu.unavailableReason()).toBe('no WebGPU adapter was found');
-  });
+  } else {
+    console.warn('[grads-webgpu] SKIPPED: no WebGPU adapter (set TORCH_TS_REQUIRE_WEBGPU=1 to fail instead)');
+    // Only a machine without any adapter gets here (TORCH_TS_REQUIRE_WEBGPU=1, as CI sets it,
+    // makes init() throw instead): check that this, and not a failed initialisation, is why.
+    it('has no WebGPU adapter here, the one reason this suite may not run', () => {
+      expect(torch.webgpu.unavailableReason()).toBe('no WebGPU adapter was found');
+    });
+  }
 }
