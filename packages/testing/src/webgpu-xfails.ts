@@ -396,7 +396,6 @@ export function webgpuXfails(table: readonly OpInfo[], allOps: readonly OpInfo[]
  * match CPU's yet, with the reason (test/grads-webgpu.test.ts; strict).
  */
 export const GRAD_XFAILS_WEBGPU: Readonly<Record<string, string>> = {
-  'maskedSelect/c-basic complex128': "the complex kernel selects each part with the synchronous masked_select, whose size WebGPU cannot read synchronously (maskedSelectAsync of a complex tensor is not written yet)",
   'softmax/dtype': 'the sample casts to float64 first ({ dtype: float64 }), which WebGPU lacks',
   'logSoftmax/dtype': 'the sample casts to float64 first ({ dtype: float64 }), which WebGPU lacks',
   'sum/dtype-float64': 'the sample reduces into a float64 result ({ dtype: float64 } in gradcheck), which WebGPU lacks',
