@@ -32,7 +32,7 @@ const WHY_NOT: Readonly<Record<DType, string>> = {
   bfloat16: 'bfloat16 is emulated on WebGPU (Note [float16 on WebGPU]) in the kernels that declare it; this op has no bfloat16 kernel there yet',
   float32: 'this op has no float32 kernel on WebGPU', int32: 'this op has no int32 kernel on WebGPU', uint8: 'this op has no uint8 kernel on WebGPU',
   bool: 'this op has no bool kernel on WebGPU', int8: 'this op has no int8 kernel on WebGPU', int16: 'this op has no int16 kernel on WebGPU',
-  complex64: 'complex ops run as composites over real views (core Note [Complex tensors are pairs of reals])', complex128: 'complex128 has float64 parts, which have no WGSL type',
+  complex64: 'complex64 runs on float32 kernels (core Note [Complex tensors are pairs of reals]); one this op calls has no float32 kernel on WebGPU', complex128: 'complex128 has float64 parts, which have no WGSL type',
 };
 
 /** What every xfail reason for a dtype without kernels says (docs/ops.md shows those cells as `n/a`). */
