@@ -17,7 +17,7 @@
  * must match on WebGPU as on CPU.
  */
 import '@torch-ts/kernels-webgpu';
-import { REAL_DTYPES as DTYPES, type DType } from '@torch-ts/torch';
+import { DTYPES, type DType } from '@torch-ts/torch';
 import { resultType, supports, type Operand } from '@torch-ts/core';
 import { caseId, expectedList, isScalarInput, loadOpGoldens, type GoldenCase, type GoldenTensor } from './goldens';
 import { layoutApplies } from './inputs';
@@ -32,7 +32,7 @@ const WHY_NOT: Readonly<Record<DType, string>> = {
   bfloat16: 'bfloat16 is emulated on WebGPU (Note [float16 on WebGPU]) in the kernels that declare it; this op has no bfloat16 kernel there yet',
   float32: 'this op has no float32 kernel on WebGPU', int32: 'this op has no int32 kernel on WebGPU', uint8: 'this op has no uint8 kernel on WebGPU',
   bool: 'this op has no bool kernel on WebGPU', int8: 'this op has no int8 kernel on WebGPU', int16: 'this op has no int16 kernel on WebGPU',
-  complex64: 'complex ops run as composites over real views (core Note [Complex tensors are pairs of reals])', complex128: 'complex128 has float64 parts, which have no WGSL type',
+  complex64: 'complex64 runs on float32 kernels (core Note [Complex tensors are pairs of reals]); one this op calls has no float32 kernel on WebGPU', complex128: 'complex128 has float64 parts, which have no WGSL type',
 };
 
 /** What every xfail reason for a dtype without kernels says (docs/ops.md shows those cells as `n/a`). */
@@ -131,8 +131,12 @@ function f32Poly(samples: readonly ('large-n' | 'overflow')[]): Record<string, s
   );
 }
 
+const COMPLEX_POW_F32 =
+  "deviation (not a bug): complex64 pow is exp(w log z) (glibc's cpow) over WebGPU's float32 builtins (log, atan2, exp, cos, sin), which WGSL lets err more than the CPU's float32 kernels: w log z is off by ~1e-6, and exp amplifies that into the result (8900.370 against 8900.332 at an element of magnitude 9e3)";
+
 /** Op -> xfail key (`check@caseId/dtype`) -> reason, for cases that run but cannot match yet. */
 export const DEVIATIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  pow: { 'forward@c-same-shape/complex64': COMPLEX_POW_F32, 'oracle@c-same-shape/complex64': COMPLEX_POW_F32 },
   // Note [repeat_interleave without a host read]: negative repeats cannot be seen without a read
   repeatInterleave: Object.fromEntries(
     (['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int16', 'int32', 'int64', 'bool'] as const).map((d) => [
@@ -362,9 +366,7 @@ export function webgpuXfails(table: readonly OpInfo[], allOps: readonly OpInfo[]
       // (in a dtype WebGPU lacks, the DTypeError naming the op comes first and is accepted;
       // an integer division by zero surfaces at the next read: Note [Device-side errors])
       if (c.error) continue;
-      // (complex cases do not run on WebGPU yet: test/ops-webgpu-suite.ts)
-      if (c.dtype === 'complex64' || c.dtype === 'complex128') continue;
-      const integralInput = c.inputs.some((x) => !isScalarInput(x) && !['float32', 'float64', 'float16', 'bfloat16'].includes(x.dtype));
+      const integralInput = c.inputs.some((x) => !isScalarInput(x) && !['float32', 'float64', 'float16', 'bfloat16', 'complex64', 'complex128'].includes(x.dtype));
       if (CONSTANT_FOR_INTEGRAL.includes(op.name) && integralInput) continue;
       if ((c.dtype === 'float16' || c.dtype === 'bfloat16') && HALF_FREE_SAMPLES[op.name]?.includes(c.sample)) continue;
       if (DTYPE_FREE_SAMPLES[op.name]?.includes(c.sample)) continue;
@@ -394,7 +396,6 @@ export function webgpuXfails(table: readonly OpInfo[], allOps: readonly OpInfo[]
  * match CPU's yet, with the reason (test/grads-webgpu-suite.ts; strict).
  */
 export const GRAD_XFAILS_WEBGPU: Readonly<Record<string, string>> = {
-  'maskedSelect/c-basic complex128': "the complex kernel selects each part with the synchronous masked_select, whose size WebGPU cannot read synchronously (maskedSelectAsync of a complex tensor is not written yet)",
   'softmax/dtype': 'the sample casts to float64 first ({ dtype: float64 }), which WebGPU lacks',
   'logSoftmax/dtype': 'the sample casts to float64 first ({ dtype: float64 }), which WebGPU lacks',
   'sum/dtype-float64': 'the sample reduces into a float64 result ({ dtype: float64 } in gradcheck), which WebGPU lacks',

@@ -29,11 +29,9 @@ export async function opsWebgpuSuite(shard: { readonly index: number; readonly c
     const NOT_ON_WEBGPU = notOnWebgpu(OP_TABLE);
     const table = selected.filter((op) => !(op.name in NOT_ON_WEBGPU));
     registerDeviceHarness(webgpuHarness(webgpuXfails(table, OP_TABLE)));
-    // Complex cases (Note [Complex OpInfo]) are not run here yet: the complex composites run on
-    // WebGPU's float32 kernels (tanh and mul's complex64 cases pass there), but the table's
-    // complex rows have not all been through WebGPU, and the dtype-support xfails would call
-    // complex64 unsupported (supports(op, 'complex64', 'webgpu') is false for the composites).
-    describeOpInfo(table, ['webgpu'], { requireEveryGoldenOp: false, dtypes: REAL_DTYPES });
+    // Complex cases (Note [Complex OpInfo]) run in complex64, two float32 lanes; complex128,
+    // whose parts are float64, must raise WebGPU's DTypeError as float64 does (dtype xfails).
+    describeOpInfo(table, ['webgpu'], { requireEveryGoldenOp: false, dtypes: [...REAL_DTYPES, 'complex64', 'complex128'] });
 
     const absent = selected.filter((o) => o.name in NOT_ON_WEBGPU);
     if (absent.length > 0) describe('ops not on WebGPU yet (strict: each must still fail somewhere)', () => {

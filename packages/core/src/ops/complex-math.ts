@@ -24,7 +24,7 @@ import type { TensorImpl } from '../tensor/tensor-impl';
 import type { CompositeArgs } from './composite';
 import type { OpSchemas } from './generated/schemas';
 import { callFunctional, callMutating } from './call';
-import { asComplex, complexResult, cplx, fromParts, im, modulus, onesOf, principalSqrt, product, quotient, re, readable, registerComplexKernel, type Operand } from './complex';
+import { asComplex, complexResult, cplx, fromParts, im, inplaceBinary, modulus, onesOf, principalSqrt, product, quotient, re, readable, registerComplexKernel, type Operand } from './complex';
 import { full, zerosLike } from './factories';
 import { add, atan2, div, eq, exp, logicalAnd, logicalOr, mul, neg, sub } from './generated/table-ops';
 import { where } from './pointwise';
@@ -231,6 +231,8 @@ export function registerComplexMathKernels(): void {
   // (UnaryOpsKernel.cpp: 1 / (1 + exp(-z)))
   kernel('sigmoid', ([z]) => quotient(onesOf(z), add(expOf(neg(z)), 1), null));
   kernel('pow', ([a, b]) => power(a, b));
+  // (its own in-place kernel, not the functional's write (Note [In-place and out= from the functional]): the checks come first)
+  kernel('pow_', ([a, b]) => inplaceBinary('pow_', a, b, () => power(...readable([a, b] as const))));
   kernel('prod.dim_int', ([z, dim, keepdim, dtype]) => prodKernel(z, dim, keepdim, dtype));
   kernel('cumprod', ([z, dim, dtype]) => cumprodKernel(z, dim, dtype));
   // var z = var(re z) + var(im z): E|z - mean|^2 splits into the parts; a real result

@@ -162,6 +162,25 @@ export function readable<A extends readonly unknown[]>(args: A): A {
   return args.map((a) => (a === self ? copy : a)) as unknown as A;
 }
 
+/**
+ * A binary in-place op's checks, made before its kernels as PyTorch's TensorIterator makes
+ * them: `self` must hold the result's dtype and broadcast shape. Made after, they would lose
+ * to a kernel's own error on a device without the parts' dtype (complex128 on WebGPU raises
+ * the DTypeError of the real kernel it calls, naming that kernel, not the op).
+ */
+export function checkInplaceBinary(op: string, self: Tensor, other: Operand): void {
+  checkComplexSelf(self, complexResult(op, self, other), op);
+  if (!(other instanceof Tensor)) return;
+  const shape = broadcastShapes(op, self.shape, other.shape);
+  if (shape.join() !== self.shape.join()) throw new ShapeError(`${op}: output with shape ${fmtShape(self.shape)} doesn't match the broadcast shape ${fmtShape(shape)}`);
+}
+
+/** `self.op_(other)` of a complex op: the checks, then `compute`'s result written into self. */
+export function inplaceBinary(op: string, self: Tensor, other: Operand, compute: () => Tensor): Tensor {
+  checkInplaceBinary(op, self, other);
+  return writeInto(self, compute(), op);
+}
+
 /** An in-place op's result written into `self` (complex), which must have the result's (broadcast) shape. */
 export function writeInto(self: Tensor, value: Tensor, op = ''): Tensor {
   checkComplexSelf(self, value.dtype, op);
@@ -258,12 +277,12 @@ function kernel<N extends keyof OpSchemas>(name: N, fn: (args: CompositeArgs<OpS
 export function registerComplexKernels(): void {
   kernel('add', ([a, b, alpha]) => addSub('add', a, b, alpha));
   kernel('sub', ([a, b, alpha]) => addSub('sub', a, b, alpha));
-  kernel('add_', ([a, b, alpha]) => writeInto(a, addSub('add', a, b, alpha), 'add_'));
-  kernel('sub_', ([a, b, alpha]) => writeInto(a, addSub('sub', a, b, alpha), 'sub_'));
+  kernel('add_', ([a, b, alpha]) => inplaceBinary('add_', a, b, () => addSub('add', a, b, alpha)));
+  kernel('sub_', ([a, b, alpha]) => inplaceBinary('sub_', a, b, () => addSub('sub', a, b, alpha)));
   kernel('mul', ([a, b]) => product(a, b));
-  kernel('mul_', ([a, b]) => writeInto(a, product(...readable([a, b] as const)), 'mul_'));
+  kernel('mul_', ([a, b]) => inplaceBinary('mul_', a, b, () => product(...readable([a, b] as const))));
   kernel('div', ([a, b, mode]) => quotient(a, b, mode));
-  kernel('div_', ([a, b, mode]) => writeInto(a, quotient(...readable([a, b] as const), mode), 'div_'));
+  kernel('div_', ([a, b, mode]) => inplaceBinary('div_', a, b, () => quotient(...readable([a, b] as const), mode)));
   kernel('neg', ([a]) => fromPairs(neg(parts(a))));
   kernel('neg_', ([a]) => (parts(a).neg_(), a));
   kernel('abs', ([a]) => modulus(a));

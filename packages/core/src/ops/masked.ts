@@ -1,4 +1,4 @@
-import { checkScalarFits } from '../dtype';
+import { checkScalarFits, isComplexType } from '../dtype';
 import { DTypeError, ShapeError, TorchError, fmtShape } from '../errors';
 import { broadcastShapes } from '../iterator';
 import type { Tensor } from '../tensor/tensor';
@@ -384,5 +384,8 @@ export const maskedSelectAsync = front(MASKED_SELECT_SCHEMA, { name: 'maskedSele
   } finally {
     mb.release();
   }
-  return withKnownCounts([n], () => maskedSelect(self, mask, options));
+  // (a complex self is selected part by part, each part's masked_select taking the count:
+  // core's complex masked_select kernel, Note [Complex tensors are pairs of reals])
+  const counts = isComplexType(s.dtype) ? [n, n] : [n];
+  return withKnownCounts(counts, () => maskedSelect(self, mask, options));
 });
