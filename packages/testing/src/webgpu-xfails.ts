@@ -416,3 +416,16 @@ export const GRAD_XFAILS_WEBGPU: Readonly<Record<string, string>> = {
   'cumprod/dtype-float64': 'the sample scans into a float64 result ({ dtype: float64 } in gradcheck), which WebGPU lacks',
   'cumprod/dtype-same': 'the sample scans into a float64 result ({ dtype: float64 } in gradcheck), which WebGPU lacks',
 };
+
+/**
+ * Ops (OpInfo names) whose vmap on WebGPU cannot match the CPU loop yet, with the reason
+ * (test/ops-webgpu-sweeps.ts, Note [The vmap sweep]; strict: a listed op that passes fails
+ * the run).
+ */
+export const VMAP_XFAILS_WEBGPU: Readonly<Record<string, string>> = {};
+
+/**
+ * Ops (OpInfo names) whose forward-AD tangent on WebGPU cannot match the CPU's yet, with the
+ * reason (test/ops-webgpu-sweeps.ts, Note [The forward-AD sweep]; strict).
+ */
+export const JVP_XFAILS_WEBGPU: Readonly<Record<string, string>> = {};

@@ -1,6 +1,8 @@
 /**
  * The OpInfo table on WebGPU (Dawn + SwiftShader in Node), with CPU as the oracle (STYLE.md
  * habit 6), in shards: ops-webgpu-N.test.ts run one each, so that two workers share it.
+ * Each shard then runs the vmap and forward-AD sweeps over its ops on WebGPU (float32, one
+ * sample per op: ops-webgpu-sweeps.ts), reusing the pipelines its OpInfo checks compiled.
  * What WebGPU cannot match yet is a strict xfail with its reason (Note [Strict xfails]): an
  * entry that starts passing fails the run. Without an adapter the suite is skipped with a
  * notice, unless TORCH_TS_REQUIRE_WEBGPU=1 makes that an error.
@@ -14,6 +16,7 @@ import { registerDeviceHarness, webgpuHarness } from '../src/devices';
 import { caseId, loadOpGoldens } from '../src/goldens';
 import { disposeAll, makeInputs } from '../src/inputs';
 import { notOnWebgpu, webgpuXfails } from '../src/webgpu-xfails';
+import { describeWebgpuSweeps } from './ops-webgpu-sweeps';
 
 /** Runs the shard `index` of `count` of the table (every count-th op) as a test file's suite. */
 export async function opsWebgpuSuite(shard: { readonly index: number; readonly count: number }): Promise<void> {
@@ -28,12 +31,15 @@ export async function opsWebgpuSuite(shard: { readonly index: number; readonly c
     // Ops WebGPU computes in no dtype get a strict probe below instead of their cases.
     const NOT_ON_WEBGPU = notOnWebgpu(OP_TABLE);
     const table = selected.filter((op) => !(op.name in NOT_ON_WEBGPU));
-    registerDeviceHarness(webgpuHarness(webgpuXfails(table, OP_TABLE)));
+    const xfails = webgpuXfails(table, OP_TABLE);
+    registerDeviceHarness(webgpuHarness(xfails));
     // Complex cases (Note [Complex OpInfo]) are not run here yet: the complex composites run on
     // WebGPU's float32 kernels (tanh and mul's complex64 cases pass there), but the table's
     // complex rows have not all been through WebGPU, and the dtype-support xfails would call
     // complex64 unsupported (supports(op, 'complex64', 'webgpu') is false for the composites).
     describeOpInfo(table, ['webgpu'], { requireEveryGoldenOp: false, dtypes: REAL_DTYPES });
+    // After the OpInfo checks, in this process: the sweeps reuse the pipelines those compiled.
+    describeWebgpuSweeps(table, OP_TABLE, xfails);
 
     const absent = selected.filter((o) => o.name in NOT_ON_WEBGPU);
     if (absent.length > 0) describe('ops not on WebGPU yet (strict: each must still fail somewhere)', () => {
