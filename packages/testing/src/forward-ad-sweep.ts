@@ -14,7 +14,7 @@
  */
 import * as torch from '@torch-ts/torch';
 import type { DeviceLike, Tensor } from '@torch-ts/torch';
-import type { GoldenCase } from './goldens';
+import { caseId, type GoldenCase } from './goldens';
 import { DEFAULT_TOLERANCE } from './op-info/common';
 import { gradcheckSamples, type GradcheckSample } from './op-info/gradcheck';
 import type { OpInfo, Tolerance } from './op-info/types';
@@ -108,12 +108,12 @@ export function forwardAdDeviceSamples(table: readonly OpInfo[], goldens: Readon
   const byOp = new Map<string, { s: GradcheckSample; numel: number }>();
   const elements = new Map(
     [...goldens.entries()].flatMap(([name, cases]) =>
-      cases.map((c) => [`${name}/${c.sample}`, c.inputs.reduce((n, i) => n + ('shape' in i ? i.shape.reduce((a, b) => a * b, 1) : 0), 0)] as const),
+      cases.filter((c) => c.dtype === 'float64').map((c) => [`${name}/${caseId(c)}`, c.inputs.reduce((n, i) => n + ('shape' in i ? i.shape.reduce((a, b) => a * b, 1) : 0), 0)] as const),
     ),
   );
   for (const s of gradcheckSamples(table, goldens)) {
     if (s.complex || s.form !== 'function' || s.layout !== 'contiguous' || /empty/.test(s.caseId) || excluded(`${s.op.name}/${s.caseId}`)) continue;
-    const numel = elements.get(`${s.op.name}/${s.caseId.split(':')[0]}`) ?? Number.POSITIVE_INFINITY;
+    const numel = elements.get(`${s.op.name}/${s.caseId}`) ?? Number.POSITIVE_INFINITY;
     if (numel === 0) continue;
     const best = byOp.get(s.op.name);
     if (!best || numel < best.numel) byOp.set(s.op.name, { s, numel });
