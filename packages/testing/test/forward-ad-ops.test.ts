@@ -1,15 +1,17 @@
 /**
- * Forward-mode AD on every differentiable op of the OpInfo table (autograd Note [JVPs from
- * backward formulas]): for one float64 gradcheck sample per op and form (functional,
- * in-place, and the strided layout of each), the tangent forward AD gives, J v, matches
- * central finite differences of the op along v, and satisfies <J v, u> = <v, J^T u> with the
- * VJP the reverse engine gives. (The complex samples are left to the functional goldens:
- * their real leaves go through view_as_complex, checked there as a view.) The ops whose
- * explicit linear-algebra formulas are not derived from their backward (autograd Note [SVD
- * and pinv JVPs]; det's singular form, core Note [The determinant's derivative]; and
- * masked_fill with a tensor value) get every sample, complex128 ones included, and a few
- * complex samples of their own: the SVD with its pairs' phases fixed (so U and Vh are
- * functions of A), eigvals (no OpInfo entry) and det at exactly singular complex matrices.
+ * Forward-mode AD on every differentiable op of the OpInfo table (Note [The forward-AD
+ * sweep] in src/forward-ad-sweep.ts; autograd Note [JVPs from backward formulas]): for one
+ * float64 gradcheck sample per op and form (functional, in-place, and the strided layout of
+ * each), the tangent forward AD gives, J v, matches central finite differences of the op
+ * along v, and satisfies <J v, u> = <v, J^T u> with the VJP the reverse engine gives. (The
+ * complex samples are left to the functional goldens: their real leaves go through
+ * view_as_complex, checked there as a view.) The ops whose explicit linear-algebra formulas
+ * are not derived from their backward (autograd Note [SVD and pinv JVPs]; det's singular
+ * form, core Note [The determinant's derivative]; and masked_fill with a tensor value) get
+ * every sample, complex128 ones included, and a few complex samples of their own: the SVD
+ * with its pairs' phases fixed (so U and Vh are functions of A), eigvals (no OpInfo entry)
+ * and det at exactly singular complex matrices. The WebGPU shards (test/ops-webgpu-suite.ts)
+ * mirror the first check in float32, one sample per op, against the CPU's tangents.
  */
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
@@ -17,75 +19,11 @@ import { describe, expect, it } from 'vitest';
 import { loadOpGoldens } from '../src/goldens';
 import { OP_TABLE } from '../src/op-info';
 import { gradcheckSamples, type GradcheckSample } from '../src/op-info/gradcheck';
-
-const { forwardAd: fa, grad } = torch.autograd;
-
-/** A deterministic direction of `like`'s shape. */
-const direction = (like: Tensor, seed: number) =>
-  torch.arange(like.numel(), { dtype: 'float64' }).mul(1.37).add(seed).sin().reshape(like.shape);
-
-/** |a - b| <= 1e-5 + 1e-3 |b| everywhere (gradcheck's tolerances), NaN matching NaN. */
-function close(a: Tensor, b: Tensor): boolean {
-  const y = b.contiguous().dataSync() as Float64Array;
-  const xa = a.contiguous().dataSync() as Float64Array;
-  return xa.length === y.length && xa.every((v, i) => (Number.isNaN(v) && Number.isNaN(y[i])) || Math.abs(v - y[i]) <= 1e-5 + 1e-3 * Math.abs(y[i]));
-}
-
-const floatOut = (o: Tensor) => o.dtype === 'float64';
-const asList = (r: Tensor | readonly Tensor[]) => (Array.isArray(r) ? [...r] : [r as Tensor]);
-
-function check(s: Pick<GradcheckSample, 'make'>): string[] {
-  const problems: string[] = [];
-  torch.tidy(() => {
-    const { inputs, fn } = s.make();
-    const diff = inputs.map((x) => x.requiresGrad);
-    const vs = inputs.map((x, i) => (diff[i] ? direction(x, i + 0.3) : null));
-    const plain = inputs.map((x) => x.detach());
-    // J v by forward AD
-    const jv = fa.dualLevel(() => {
-      const outs = asList(fn(...plain.map((x, i) => (vs[i] ? fa.makeDual(x, vs[i]!) : x))));
-      return outs.map((o) => (floatOut(o) ? (fa.unpackDual(o).tangent?.clone() ?? torch.zerosLike(o)) : null));
-    });
-    // central differences along v
-    const eps = 1e-6;
-    const shifted = (sign: number) => asList(fn(...plain.map((x, i) => (vs[i] ? x.add(vs[i]!.mul(sign * eps)) : x))));
-    const plus = shifted(1);
-    const minus = shifted(-1);
-    jv.forEach((t, k) => {
-      if (!t) return;
-      const fd = plus[k].sub(minus[k]).div(2 * eps);
-      if (!close(t, fd)) {
-        problems.push(`output ${k}: J v ${JSON.stringify(t.tolist())} but finite differences ${JSON.stringify(fd.tolist())}`);
-      }
-    });
-    // <J v, u> = <v, J^T u>
-    const outs = asList(fn(...inputs));
-    const live = outs.map((o, k) => [o, k] as const).filter(([o]) => floatOut(o) && o.requiresGrad);
-    if (live.length === 0) return;
-    const us = live.map(([o], j) => direction(o, 2.1 + j));
-    const vjp = grad(live.map(([o]) => o), inputs.filter((_, i) => diff[i]), us, { allowUnused: true });
-    let lhs = 0;
-    live.forEach(([, k], j) => {
-      lhs += Number(jv[k]!.mul(us[j]).sum().item());
-    });
-    let rhs = 0;
-    let m = 0;
-    inputs.forEach((_, i) => {
-      if (!diff[i]) return;
-      const g = vjp[m++];
-      if (g) rhs += Number(g.mul(vs[i]!).sum().item());
-    });
-    if (!(Math.abs(lhs - rhs) <= 1e-7 + 1e-7 * Math.abs(rhs)) && !(Number.isNaN(lhs) && Number.isNaN(rhs))) {
-      problems.push(`<J v, u> = ${lhs} but <v, J^T u> = ${rhs}`);
-    }
-  });
-  return problems;
-}
+import { forwardAdProblems as check, forwardAdSamples } from '../src/forward-ad-sweep';
 
 const all = gradcheckSamples(OP_TABLE, loadOpGoldens());
-const samples = all.filter((s) => !s.complex && !(s.form === 'inplace' && s.layout === 'strided'));
 /** One sample per op, form and layout. */
-const chosen = [...new Map(samples.filter((s) => !/empty/.test(s.caseId)).map((s) => [`${s.op.name} ${s.form} ${s.layout}`, s])).values()];
+const chosen = forwardAdSamples(all);
 
 /** The ops with explicit linear-algebra or tensor-value formulas: every contiguous sample, complex ones included. */
 const EXPLICIT = new Set(['linalgSvd', 'svd', 'linalgPinv', 'pinverse', 'linalgDet', 'det', 'maskedFill']);

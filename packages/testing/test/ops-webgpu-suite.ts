@@ -1,6 +1,8 @@
 /**
  * The OpInfo table on WebGPU (Dawn + SwiftShader in Node), with CPU as the oracle (STYLE.md
  * habit 6), run by test/webgpu-table.test.ts (Note [One process for the WebGPU table]).
+ * After the OpInfo checks it runs the vmap and forward-AD sweeps over the same ops on WebGPU
+ * (float32, one sample per op: ops-webgpu-sweeps.ts), reusing the pipelines those compiled.
  * What WebGPU cannot match yet is a strict xfail with its reason (Note [Strict xfails]): an
  * entry that starts passing fails the run. Without an adapter the suite is skipped with a
  * notice, unless TORCH_TS_REQUIRE_WEBGPU=1 makes that an error.
@@ -14,6 +16,7 @@ import { registerDeviceHarness, webgpuHarness } from '../src/devices';
 import { caseId, loadOpGoldens } from '../src/goldens';
 import { disposeAll, makeInputs } from '../src/inputs';
 import { notOnWebgpu, webgpuXfails } from '../src/webgpu-xfails';
+import { describeWebgpuSweeps } from './ops-webgpu-sweeps';
 
 /**
  * Registers the table's suite in the calling test file; `shard` runs every count-th op from
@@ -28,10 +31,13 @@ export async function opsWebgpuSuite(shard: { readonly index: number; readonly c
     // Ops WebGPU computes in no dtype get a strict probe below instead of their cases.
     const NOT_ON_WEBGPU = notOnWebgpu(OP_TABLE);
     const table = selected.filter((op) => !(op.name in NOT_ON_WEBGPU));
-    registerDeviceHarness(webgpuHarness(webgpuXfails(table, OP_TABLE)));
+    const xfails = webgpuXfails(table, OP_TABLE);
+    registerDeviceHarness(webgpuHarness(xfails));
     // Complex cases (Note [Complex OpInfo]) run in complex64, two float32 lanes; complex128,
     // whose parts are float64, must raise WebGPU's DTypeError as float64 does (dtype xfails).
     describeOpInfo(table, ['webgpu'], { requireEveryGoldenOp: false, dtypes: [...REAL_DTYPES, 'complex64', 'complex128'] });
+    // After the OpInfo checks, in this process: the sweeps reuse the pipelines those compiled.
+    describeWebgpuSweeps(table, OP_TABLE, xfails);
 
     const absent = selected.filter((o) => o.name in NOT_ON_WEBGPU);
     if (absent.length > 0) describe('ops not on WebGPU yet (strict: each must still fail somewhere)', () => {
