@@ -188,6 +188,9 @@ describe('batching rules equal the loop over samples in the cases the OpInfo swe
         const idsB = torch.tensor([[[5, 0], [2, 3]], [[1, 1], [4, 0]], [[0, 5], [3, 3]]], { dtype: 'int64' });
         check(vmap((w: Tensor) => F.embedding(ids, w))(table), loop(3, (k) => F.embedding(ids, table.select(0, k))));
         check(vmap((w: Tensor, i: Tensor) => F.embedding(i, w))(table, idsB), loop(3, (k) => F.embedding(idsB.select(0, k), table.select(0, k))));
+        // (int32 indices: embedding takes them, the rule's gather needs int64)
+        const idsB32 = idsB.to('int32');
+        check(vmap((w: Tensor, i: Tensor) => F.embedding(i, w))(table, idsB32), loop(3, (k) => F.embedding(idsB32.select(0, k), table.select(0, k))));
         const seq1 = r(3, 5).sort().values;
         const seq2 = r(3, 2, 5).sort().values;
         const vals = r(3, 2, 3);

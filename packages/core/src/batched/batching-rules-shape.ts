@@ -128,7 +128,8 @@ export function registerShapeRules(): void {
       const w = front(c, 0);
       const idx = physicalAtFront(c.s, c.args[1] as TensorImpl, c.level, c.size);
       const d = w.sizes[2]!;
-      const flatIdx = c.s.call('reshape', [idx, [c.size, -1]]);
+      // (embedding takes int32 indices too; gather's index is int64)
+      const flatIdx = c.s.call('reshape', [idx.dtype === 'int64' ? idx : c.s.call('_to_copy', [idx, 'int64']), [c.size, -1]]);
       const m = flatIdx.sizes[1]!;
       const expanded = c.s.call('expand', [c.s.call('unsqueeze', [flatIdx, 2]), [c.size, m, d], false]);
       let rows: TensorImpl;
