@@ -6,11 +6,6 @@ import { HANG_TIMEOUTS, TEARDOWN_TIMEOUT } from '../../tools/vitest/timeouts';
 // the kernels]; Node 20 validates relaxed SIMD only behind a flag) and once on the JS loops.
 const resolve = { conditions: ['@torch-ts/source'] };
 const ssr = { resolve: { conditions: ['@torch-ts/source'] } };
-// Tests that run kernels on 1, 2 and 4 worker threads wait for the OS to schedule each
-// thread: on a 2-core machine with a load of 30 (CI beside other jobs) the softmax backward
-// case took 134 s where it takes 27 s in a plain CI run. Their limit only bounds a hang
-// (Note [Timeouts only catch hangs]).
-const HANG = { ...HANG_TIMEOUTS, testTimeout: 600_000 };
 // Test files share worker processes (Note [Test files share worker processes] in
 // tools/vitest/shared-worker-setup.ts).
 const shared = { isolate: false, setupFiles: ['../../tools/vitest/shared-worker-setup.ts'] };
@@ -20,15 +15,15 @@ export default defineConfig({
   test: {
     teardownTimeout: TEARDOWN_TIMEOUT,
     projects: [
-      { resolve, ssr, test: { name: 'simd', ...HANG, ...shared, execArgv: ['--expose-gc'], pool: 'forks', include: ['test/**/*.test.ts'], env: { TORCH_TS_WASM: 'simd' } } },
+      { resolve, ssr, test: { name: 'simd', ...HANG_TIMEOUTS, ...shared, execArgv: ['--expose-gc'], pool: 'forks', include: ['test/**/*.test.ts'], env: { TORCH_TS_WASM: 'simd' } } },
       // The JS loops that run where WebAssembly SIMD is missing (no thread pool, no wasm kernels to check).
-      { resolve, ssr, test: { name: 'js', ...HANG, ...shared, execArgv: ['--expose-gc'], pool: 'forks', include: ['test/**/*.test.ts'], exclude: ['test/threads.test.ts', 'test/pointwise-wasm.test.ts', 'test/copy-wasm.test.ts', 'test/softmax-wasm.test.ts', 'test/sum-wasm.test.ts', 'test/conv2d.test.ts', 'test/conv2d-nhwc.test.ts'], env: { TORCH_TS_WASM: 'off' } } },
+      { resolve, ssr, test: { name: 'js', ...HANG_TIMEOUTS, ...shared, execArgv: ['--expose-gc'], pool: 'forks', include: ['test/**/*.test.ts'], exclude: ['test/threads.test.ts', 'test/pointwise-wasm.test.ts', 'test/copy-wasm.test.ts', 'test/softmax-wasm.test.ts', 'test/sum-wasm.test.ts', 'test/conv2d.test.ts', 'test/conv2d-nhwc.test.ts'], env: { TORCH_TS_WASM: 'off' } } },
       {
         resolve,
         ssr,
         test: {
           name: 'relaxed-simd',
-          ...HANG,
+          ...HANG_TIMEOUTS,
           ...shared,
           pool: 'forks',
           include: ['test/**/*.test.ts'],

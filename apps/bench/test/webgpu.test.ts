@@ -63,7 +63,7 @@ for (const [name, lib] of [
         ]);
         checkCells(cells, name);
         expect(cells.get('torch-ts')!.mismatch).toBeUndefined();
-      }, 120_000); // the first run of each kernel compiles it: seconds on a software adapter
+      });
     }
   });
 }

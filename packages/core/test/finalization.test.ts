@@ -11,7 +11,7 @@ async function collectUntil(done: () => boolean): Promise<void> {
 }
 
 // Up to 50 forced full GCs per test: seconds on a loaded 2-core machine, not a hang.
-describe('the FinalizationRegistry safety net', { timeout: 30_000 }, () => {
+describe('the FinalizationRegistry safety net', () => {
   it('runs with --expose-gc (vitest.config.ts)', () => {
     expect(typeof gc).toBe('function');
   });

@@ -130,5 +130,5 @@ describe('WebAssembly copy and cast kernels', () => {
     for (let i = 0; i < cols; i++) for (let j = 0; j < rows; j++) if (!Object.is(t[i * rows + j], Math.fround(values[j * cols + i]))) wrong++;
     expect(wrong).toBe(0);
     setNumThreads(2);
-  }, 60_000);
+  });
 });

@@ -170,7 +170,7 @@ describe('WebAssembly binary kernels', () => {
     expect(differ(results[2], results[0])).toBe(0);
     expect(differ(results[0].slice(0, n), av.map((x, i) => fr(fr(x) + fr(bv[i]))))).toBe(0);
     setNumThreads(2);
-  }, 60_000); // starting workers can take seconds on a loaded 2-core machine
+  });
 });
 
 type UnaryCase = {

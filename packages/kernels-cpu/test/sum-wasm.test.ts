@@ -117,7 +117,7 @@ describe('float32 sums on the WebAssembly kernels', () => {
     expect(results[0][0]).toBe(documentedSum(data, 0, data.length));
     expect(results[1]).toEqual(results[0]);
     expect(results[2]).toEqual(results[0]);
-  }, 120_000);
+  });
 });
 
 describe('WebAssembly float32 sum', () => {

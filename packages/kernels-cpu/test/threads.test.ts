@@ -14,7 +14,7 @@ describe('CPU thread pool', () => {
     expect(getNumThreads()).toBeGreaterThanOrEqual(1);
     expect(() => setNumThreads(0)).toThrow(TorchError);
     expect(() => setNumThreads(1.5)).toThrow(TorchError);
-  }, 60_000);
+  });
 
   it('matmul gives identical results on 1, 2 and 4 threads, and workers run tasks', async () => {
     const r = rng(9);
@@ -45,7 +45,7 @@ describe('CPU thread pool', () => {
     expect(poolStats().workerTasks).toBeGreaterThan(before);
     releaseCreated();
     setNumThreads(2);
-  }, 60_000); // starting workers can take seconds on a loaded 2-core machine
+  });
 
   it('small GEMMs split over rows with B packed once give the one-thread bits (Note [Small GEMMs on the pool])', async () => {
     // Sizes between SMALL_GEMM_GRAIN and GEMM_GRAIN whose B is one packed block: 128^3, ragged
@@ -103,7 +103,7 @@ describe('CPU thread pool', () => {
     for (let i = 0; i < 2000 && poolStats().workerTasks === before; i++) cpuImpls.mm(out, a, a);
     expect(poolStats().workerTasks).toBeGreaterThan(before);
     releaseCreated();
-  }, 60_000);
+  });
 
   it('runs every task of every job exactly once over many back-to-back jobs', async () => {
     setNumThreads(4);
@@ -124,5 +124,5 @@ describe('CPU thread pool', () => {
     expect(bad).toBe(0);
     releaseCreated();
     setNumThreads(2);
-  }, 60_000);
+  });
 });

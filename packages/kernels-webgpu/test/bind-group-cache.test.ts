@@ -9,7 +9,7 @@ import { emptyCache } from '../src';
 import { commandQueue } from '../src/runtime/queue';
 import { gpuTensor, readValues, webgpuReady, WEBGPU } from './helpers';
 
-describe.skipIf(!webgpuReady)('WebGPU bind group cache', { timeout: 60_000 }, () => {
+describe.skipIf(!webgpuReady)('WebGPU bind group cache', () => {
   it('reuses a bind group for the same tensors, with each dispatch reading its own parameters', async () => {
     const q = commandQueue('test');
     const t = gpuTensor([1, 2, 3, 4], 'float32');

@@ -36,7 +36,7 @@ async function rejection(p: Promise<unknown>): Promise<Error> {
 
 const INDEX_7 = 'index_select: index 7 is out of bounds for dimension 0 with size 3';
 
-describe.skipIf(!webgpuReady)('device-side errors', { timeout: 60_000 }, () => {
+describe.skipIf(!webgpuReady)('device-side errors', () => {
   it('surface at synchronize() with the payload, once', async () => {
     const code = deviceErrorCode('test:payload', (p) => new TorchError(`test: payload ${Array.from(p).join(',')}`));
     reportKernel(code, true);

@@ -30,7 +30,7 @@ function seq<T = number>(n: number, f: (i: number) => T): T[] {
   return Array.from({ length: n }, (_, i) => f(i));
 }
 
-describe.skipIf(!webgpuReady)('WebGPU indexing kernels', { timeout: 120_000 }, () => {
+describe.skipIf(!webgpuReady)('WebGPU indexing kernels', () => {
   it('gather over many workgroups, along dim 1 of a transposed view', async () => {
     const rows = 600, cols = 500; // 300k positions: more than one grid row of workgroups
     const xv = seq(rows * cols, (i) => (i % 977) - 400);

@@ -46,7 +46,7 @@ async function values(t: Tensor): Promise<number[]> {
   return readValues(t);
 }
 
-describe.skipIf(!webgpuReady)('WebGPU join, sort and scan kernels', { timeout: 120_000 }, () => {
+describe.skipIf(!webgpuReady)('WebGPU join, sort and scan kernels', () => {
   it('sorts long rows (multi-pass bitonic) stably, ascending and descending, NaN last/first', async () => {
     const rnd = rand(1);
     for (const n of [1500, 5000]) {

@@ -14,7 +14,7 @@ function seq(n: number, f: (i: number) => number): number[] {
 }
 
 // SwiftShader compiles shaders on the CPU: the first use of a kernel can take seconds.
-describe.skipIf(!webgpuReady)('WebGPU kernels', { timeout: 60_000 }, () => {
+describe.skipIf(!webgpuReady)('WebGPU kernels', () => {
   it('mm with edge tiles and a transposed operand matches a JS matmul', async () => {
     const n = 70, m = 33, p = 65;
     const av = seq(n * m, (i) => ((i * 7) % 13) - 6);

@@ -30,7 +30,7 @@ const shapes = [
   { name: 'tiled (GPUs)', barrierFree: false },
 ];
 
-describe.skipIf(!webgpuReady)('WebGPU mm/bmm above the small-product size', { timeout: 60_000 }, () => {
+describe.skipIf(!webgpuReady)('WebGPU mm/bmm above the small-product size', () => {
   for (const { name, barrierFree } of shapes) {
     describe(name, () => {
       it('float32 with edge tiles, a transposed operand and an MNIST-classifier shape', async () => {

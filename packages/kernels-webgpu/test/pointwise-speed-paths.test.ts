@@ -106,7 +106,7 @@ function expInputs(): number[] {
   return xs;
 }
 
-describe.skipIf(!webgpuReady)('WebGPU pointwise fast paths', { timeout: 120_000 }, () => {
+describe.skipIf(!webgpuReady)('WebGPU pointwise fast paths', () => {
   it('picks the vec4 variant for bias adds, per-row scalars, aligned strided views; not for unaligned ones', () => {
     const m = gpuTensor(seq(64 * 16, (i) => i), 'float32', [64, 16]);
     const bias = gpuTensor(seq(16, (i) => i), 'float32', [16]);

@@ -85,7 +85,7 @@ describe('Philox4x32-10 on the host', () => {
   });
 });
 
-describe.skipIf(!webgpuReady)('random ops on WebGPU', { timeout: 120_000 }, () => {
+describe.skipIf(!webgpuReady)('random ops on WebGPU', () => {
   it('rand draws the 24-bit uniforms of Philox(counter = (i / 4, 0, offset), key = seed), bit for bit', async () => {
     const seed = 0x1234_5678_9abcn;
     const g = new Generator().manualSeed(seed);

@@ -56,7 +56,7 @@ describe.each([{ barrierFree: false }, { barrierFree: true }])('kernel tuning %o
   beforeAll(() => setKernelTuning(tuning));
   afterAll(() => setKernelTuning({}));
 
-  describe.skipIf(!webgpuReady)('WebGPU reductions', { timeout: 120_000 }, () => {
+  describe.skipIf(!webgpuReady)('WebGPU reductions', () => {
     it('picks two passes only for few long reductions', () => {
       expect(chunksFor(1, 400)).toBe(1);
       expect(chunksFor(1, 1000)).toBe(tuning.barrierFree ? 3 : 1);
@@ -187,7 +187,7 @@ describe.each([{ barrierFree: false }, { barrierFree: true }])('kernel tuning %o
     return [m2 / Math.max(r.length - correction, 0), m];
   }
 
-  describe.skipIf(!webgpuReady)('WebGPU row statistics', { timeout: 120_000 }, () => {
+  describe.skipIf(!webgpuReady)('WebGPU row statistics', () => {
     it('var/std/std_mean over short, medium and long rows (two passes), offset data, vec4 or not', async () => {
       // (lengths 700 and 60000 take the vec4 loads, 701 and 60001 the scalar ones)
       for (const [rows, len] of [[50, 5], [4, 700], [3, 701], [2, 60_000], [2, 60_001]] as const) {
@@ -259,7 +259,7 @@ describe.each([{ barrierFree: false }, { barrierFree: true }])('kernel tuning %o
     });
   });
 
-  describe.skipIf(!webgpuReady)('WebGPU normalization', { timeout: 120_000 }, () => {
+  describe.skipIf(!webgpuReady)('WebGPU normalization', () => {
     const n = 3, c = 4, s = 50;
     const v = seq(n * c * s, (i) => Math.fround(Math.cos(i * 0.37) * 2 + (i % 5)));
     const idx = (b: number, ch: number, p: number): number => b * c * s + ch * s + p;

@@ -137,7 +137,7 @@ const CASES: Case[] = [
   },
 ];
 
-describe.skipIf(!webgpuReady)('WebGPU softmax: tree and barrier-free shapes', { timeout: 300_000 }, () => {
+describe.skipIf(!webgpuReady)('WebGPU softmax: tree and barrier-free shapes', () => {
   afterAll(() => setKernelTuning({}));
 
   for (const barrierFree of [false, true]) {

@@ -140,7 +140,7 @@ async function expectAdjoint(F: (x: Tensor) => Tensor, B: (y: Tensor) => Tensor,
   expect(Math.abs(lhs - rhs)).toBeLessThanOrEqual(1e-4 * (1 + Math.abs(lhs)));
 }
 
-describe.skipIf(!webgpuReady)('WebGPU spatial kernels', { timeout: 120_000 }, () => {
+describe.skipIf(!webgpuReady)('WebGPU spatial kernels', () => {
   for (const [name, c] of Object.entries(CONVS)) {
     it(`conv2d forward (with and without bias) and both gradients match JS loops: ${name}`, async () => {
       const { x, w, xt, wt } = convInputs(c, 11);

@@ -10,7 +10,7 @@ import { gpuTensor, readValues, webgpuReady, WEBGPU } from './helpers';
 
 const blockOf = (t: { impl: { storage: { data: unknown } } }) => t.impl.storage.data as WebGPUBlock;
 
-describe.skipIf(!webgpuReady)('WebGPU caching allocator on Dawn', { timeout: 60_000 }, () => {
+describe.skipIf(!webgpuReady)('WebGPU caching allocator on Dawn', () => {
   it('reuses a freed block at once, before the ops that read it have run', async () => {
     const n = 1000;
     const a = gpuTensor(Array.from({ length: n }, (_, i) => i), 'float32');

@@ -6,11 +6,9 @@
  * convolution gradients, max pooling's index scatter, bias sums), which the per-op suites
  * check one at a time.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
-
-vi.setConfig({ testTimeout: 180_000 });
 
 const F = torch.nn.functional;
 

@@ -8,11 +8,9 @@
  * (CPU, and WebGPU where an adapter is found); gradients on CPU.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import { IndexError, TorchError, type Tensor } from '@torch-ts/torch';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 interface GTensor {
   readonly dtype: string;

@@ -9,11 +9,9 @@
  * golden rows' loss on WebGPU equal the CPU's (complex64); complex128 is a DTypeError.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 interface Enc {
   shape: number[];

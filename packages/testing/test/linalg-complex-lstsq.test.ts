@@ -8,11 +8,9 @@
  * PyTorch's; gradcheck / gradgradcheck (complex128, through view_as_real); the errors.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 interface Enc {
   shape: number[];

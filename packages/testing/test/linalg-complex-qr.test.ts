@@ -10,12 +10,10 @@
  * matrices against PyTorch's.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
 import type { Pairs, QrCase } from './linalg-complex-rows';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 interface Hermitian {
   id: string;

@@ -11,11 +11,9 @@
  * other errors. (complex64 on WebGPU, and complex128's DTypeError there: linalg-complex-webgpu.test.ts.)
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 interface Enc {
   shape: number[];

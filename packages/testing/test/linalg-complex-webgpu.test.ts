@@ -23,12 +23,10 @@
  * SVD rows' gradients run there in test/grads-webgpu-suite.ts.)
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
 import { FACTOR, lu, type Pairs, type QrCase } from './linalg-complex-rows';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 interface Factor {
   id: string;

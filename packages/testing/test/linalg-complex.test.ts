@@ -14,12 +14,10 @@
  * factorizations on WebGPU: test/linalg-complex-webgpu.test.ts).
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
 import { FACTOR, lu } from './linalg-complex-rows';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 interface Pairs {
   shape: number[];

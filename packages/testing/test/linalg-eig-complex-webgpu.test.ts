@@ -12,12 +12,10 @@
  * core's Note [Checking info without a device read]); complex128's DTypeError.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
 import { type C, type EigCase, checkAgainstGolden, complexOf, eigProblems, matrices, maxAbsDiff, multisetDistance, pairsOf } from './linalg-eig-complex-rows';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 const batchGolden = JSON.parse(readFileSync(new URL('../goldens/linalg_eig_complex_batch.json', import.meta.url), 'utf8')) as { batch: { shape: number[]; a: number[]; L: number[] }[] };
 const goldens = JSON.parse(readFileSync(new URL('../goldens/linalg_eig.json', import.meta.url), 'utf8')) as { complex_cases: EigCase[]; complex_grads: { id: string; shape: number[]; a: number[]; wr: number[]; wi: number[]; c: number[] }[] };

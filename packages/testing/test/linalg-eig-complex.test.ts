@@ -12,12 +12,10 @@
  *  - the error paths (WebGPU's kernel: linalg-eig-complex-webgpu.test.ts).
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import { ShapeError, TorchError, type Tensor } from '@torch-ts/torch';
 import { type EigCase, checkAgainstGolden, complexOf, maxAbsDiff, pairsOf } from './linalg-eig-complex-rows';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 interface GradCase {
   id: string;

@@ -14,12 +14,10 @@
  * Complex inputs (zgeev): linalg-eig-complex.test.ts.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import { DTypeError, ShapeError, TorchError, type Tensor } from '@torch-ts/torch';
 import { phaseDistance, type C } from './linalg-eig-complex-rows';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 interface EigCase {
   id: string;

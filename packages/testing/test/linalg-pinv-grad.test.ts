@@ -7,11 +7,9 @@
  * forward's derivative, in PyTorch as here); gradcheck / gradgradcheck in float64 and complex128.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 interface PinvCase {
   id: string;

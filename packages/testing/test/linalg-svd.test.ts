@@ -11,11 +11,9 @@
  * The expected values of det's gradient are PyTorch 1.13's (with create_graph: its first-order
  * path gives 0 there), from real runs.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import { DTypeError, ShapeError, TorchError, type Tensor } from '@torch-ts/torch';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 const { gradcheck, gradgradcheck } = torch.autograd;
 const L = torch.linalg;

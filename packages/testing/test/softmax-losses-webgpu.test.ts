@@ -6,11 +6,9 @@
  * MLP (linear -> relu -> linear -> crossEntropy) trained for a few SGD steps on both devices:
  * losses, gradients and updated parameters must agree.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 const F = torch.nn.functional;
 type Device = 'cpu' | 'webgpu';

@@ -6,7 +6,7 @@
  * compute something else: a kernel that gained the dtype without its table entry fails here
  * as in the strict xfails, and a table entry without the kernel fails the OpInfo suite.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import { OP_TABLE } from '../src/op-info';
 import { caseId, loadOpGoldens, type GoldenCase } from '../src/goldens';
@@ -14,8 +14,6 @@ import { disposeAll, makeInputs } from '../src/inputs';
 import { attemptForm } from '../src/op-forms';
 import { kernelOp, unsupportedMark, webgpuXfails } from '../src/webgpu-xfails';
 import type { OpInfo } from '../src/op-info/types';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 /** One case per op and dtype that `supports` says WebGPU has no kernels for. */
 function unsupportedCases(): { op: OpInfo; c: GoldenCase; reason: string }[] {

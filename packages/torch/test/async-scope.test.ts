@@ -5,10 +5,8 @@
  * WebGPU whose memory counters stay flat. WebGPU cases are skipped without an adapter unless
  * TORCH_TS_REQUIRE_WEBGPU=1 makes that an error (`webgpu.init` throws).
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 const F = torch.nn.functional;
 const webgpu = await torch.webgpu.init();

@@ -5,12 +5,10 @@
  * checkpointing (same ops in the same order, so the values must be bit-identical), and
  * gradcheck in float64 for the checkpointed function itself.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import { nn } from '@torch-ts/torch';
 import { thrown } from './helpers';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 const { checkpoint, checkpointSequential } = torch.utils.checkpoint;
 

@@ -5,10 +5,8 @@
  * view_as_real pairs.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-// (the WebGPU suite compiles a pipeline per kernel on first use: slow on SwiftShader under load)
-vi.setConfig({ testTimeout: 120_000 });
 import * as torch from '../src';
 import type { DType, Tensor } from '../src';
 

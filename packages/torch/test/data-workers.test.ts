@@ -34,7 +34,7 @@ beforeAll(async () => {
   const main = `import { isMainThread } from 'node:worker_threads';\nimport { exitScenario } from ${JSON.stringify(fixture)};\nexport * from ${JSON.stringify(fixture)};\nif (isMainThread && process.argv[2] === 'exit-scenario') await exitScenario();\n`;
   await build({ stdin: { contents: main, resolveDir: CWD, loader: 'ts' }, outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', conditions: ['@torch-ts/source'], logLevel: 'error' });
   fx.setWorkerModule(pathToFileURL(bundle).href);
-}, 60_000);
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const rowsOf = (loader: Iterable<unknown>): unknown[] => [...loader].map((b) => (b instanceof torch.Tensor ? b.tolist() : b));
@@ -196,7 +196,7 @@ describe('DataLoader workers: lifecycle and errors', () => {
 
   // Note [Timeouts only catch hangs]: the child starts worker threads that each load torch-ts, which
   // takes seconds alone and minutes on a loaded machine; only a child that never exits is killed.
-  it('the process exits by itself: an exhausted, a dropped, a broken-off and a persistent loader', { timeout: 240_000 }, async () => {
+  it('the process exits by itself: an exhausted, a dropped, a broken-off and a persistent loader', async () => {
     const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn(process.execPath, [bundle, 'exit-scenario'], { cwd: CWD, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';

@@ -15,7 +15,6 @@ import { describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
 
-vi.setConfig({ testTimeout: 60_000 });
 const { vmap, grad, jacrev } = torch.func;
 const F = torch.nn.functional;
 

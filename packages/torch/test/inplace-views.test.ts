@@ -8,11 +8,9 @@
  * and WebGPU; the errors; autograd's refusals; and no leak.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
-
-vi.setConfig({ testTimeout: 60_000 });
 
 type View = ['rows', number, number] | ['transpose', number, number] | ['t'] | ['select', number, number];
 type Op = [string, ...unknown[]];

@@ -5,11 +5,9 @@
  * ops on a channels_last_3d input); and `to`
  * keeping or setting channels-last across the upload.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import golden from './goldens/memory_format.json';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 const F = torch.nn.functional;
 interface G {

@@ -2,12 +2,10 @@
  * The ResNet-style CNN with BatchNorm of models-resnet.test.ts on WebGPU, float32: the same PyTorch 1.13 weights, inputs and
  * results (fixtures/models/resnet.pt), the model moved to 'webgpu' after loading them.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import { loadFixture, section } from './fixtures/models/models';
 import { expectCloseTo, expectStateClose, runResnet } from './fixtures/models/runs';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 const fx = loadFixture('resnet');
 const TOL = { rtol: 1.3e-6, atol: 1e-5 };

@@ -5,12 +5,10 @@
  * goldens, in float32 on device 'webgpu': output, input and weight gradients at the CPU
  * tests' tolerances.
  */
-import { describe, it, vi } from 'vitest';
+import { describe, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import golden from './goldens/nn_layers_3d.json';
 import { expectCloseToGoldenOnWebgpu as expectClose, type GoldenTensor as G } from './layer-goldens';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 const { nn } = torch;
 

@@ -4,12 +4,10 @@
  * reshapes]), so a few of nn-layers-shuffle-1d.test.ts's PyTorch goldens, in float32 on
  * device 'webgpu': output, input and weight gradients at the CPU tests' tolerances.
  */
-import { describe, it, vi } from 'vitest';
+import { describe, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import golden from './goldens/nn_layers_shuffle_1d.json';
 import { expectCloseToGoldenOnWebgpu as expectClose, type GoldenTensor as G } from './layer-goldens';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 const { nn } = torch;
 

@@ -4,11 +4,10 @@
  * the CPU against PyTorch's goldens for every option). The composites need no WGSL of their
  * own, so this checks that every op they are made of runs on the device.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
 
-vi.setConfig({ testTimeout: 60_000 });
 const F = torch.nn.functional;
 
 type Loss = (...xs: Tensor[]) => Tensor;

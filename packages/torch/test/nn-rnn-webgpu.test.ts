@@ -5,12 +5,10 @@
  * PyTorch's CPU one), an LSTM on an unsorted PackedSequence, and the 2-layer LSTM language model's five Adam steps, in float32 on
  * device 'webgpu'. Tolerances: see `TOL` below.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { GoldenTensor as G } from './layer-goldens';
 import golden from './goldens/nn_rnn.json';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 const { nn } = torch;
 

@@ -205,7 +205,7 @@ describe('RNNCell, LSTMCell and GRUCell equal PyTorch', () => {
       outs.reduce((a, o) => a.add(o.sum()), torch.zeros([], { dtype: 'float64' })).backward();
       for (const w of ws) expect(w.grad?.abs().sum().item()).toBeGreaterThan(0);
       expect(await gradcheck(fn, [x, ...hs, ...ws])).toBe(true);
-    }, 120_000);
+    });
   }
 });
 

@@ -4,13 +4,11 @@
  * (PyTorch's initial weights) and moved to 'webgpu': outputs, every parameter's gradient and
  * the inputs' gradients, with PyTorch's float32 tolerances (rtol 1.3e-6, atol 1e-5).
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { GoldenTensor as G } from './layer-goldens';
 import golden from './goldens/nn_transformer.json';
 import { expectCloseTo } from './fixtures/models/runs';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 const { nn } = torch;
 

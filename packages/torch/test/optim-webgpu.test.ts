@@ -6,11 +6,9 @@
  * ulp and lets the compiler fuse a multiply-add, so even SGD is not bit-exact here as it is
  * on the CPU.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import golden from './goldens/optim.json';
-
-vi.setConfig({ testTimeout: 60_000 });
 
 interface G {
   shape: number[];

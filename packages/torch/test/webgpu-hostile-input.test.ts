@@ -4,11 +4,9 @@
  * wrong device (autograd Note [Validating gradients]). Skipped without a WebGPU adapter,
  * unless TORCH_TS_REQUIRE_WEBGPU=1 makes that an error (`webgpu.init` throws).
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 const ready = await torch.webgpu.init();
 if (!ready) console.warn('[webgpu-hostile-input] SKIPPED: no WebGPU adapter (set TORCH_TS_REQUIRE_WEBGPU=1 to fail instead)');
