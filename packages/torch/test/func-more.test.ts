@@ -157,7 +157,7 @@ describe('batching rules equal the loop over samples in the cases the OpInfo swe
         const bn = (a: Tensor) => F.batchNorm(a, rm, rv, { weight: w, bias: b, training: false });
         check(vmap(bn)(x.reshape([3, 2, 4, 5])), loop(3, (k) => bn(x.reshape([3, 2, 4, 5]).select(0, k))));
       }],
-      ['in-place scatter_add_ and masked_fill_ with unbatched index and mask', () => {
+      ['in-place scatter_add_ and masked_fill_ with unbatched index and mask, scatter with a number', () => {
         const src = r(2, 2);
         const mask = r(4, 5).gt(0);
         const mask3 = torch.tensor([true, false, true]);
@@ -166,6 +166,11 @@ describe('batching rules equal the loop over samples in the cases the OpInfo swe
         const fm = (a: Tensor) => a.clone().maskedFill_(mask, -1);
         check(vmap(f)(base), loop(3, (k) => f(base.select(0, k))));
         check(vmap(fm)(x), loop(3, (k) => fm(x.select(0, k))));
+        // scatter with a number for src (scatter_.value, .value_reduce), index batched or not
+        const idxB = torch.tensor([[[0, 2], [1, 0]], [[1, 1], [0, 2]], [[2, 0], [0, 1]]], { dtype: 'int64' });
+        const sv = (a: Tensor, i: Tensor) => torch.scatter(a, 1, i, 2.5).scatter_(1, i, 3, { reduce: 'multiply' });
+        check(vmap((a: Tensor) => sv(a, idx))(base), loop(3, (k) => sv(base.select(0, k), idx)));
+        check(vmap(sv)(base, idxB), loop(3, (k) => sv(base.select(0, k), idxB.select(0, k))));
       }],
       ['training batch norm without running stats: weight and bias batched or not, 2-D to 4-D input', () => {
         const [w, b, wb, bb] = [r(4), r(4), r(3, 4), r(3, 4)];

@@ -35,6 +35,18 @@ export function registerScatterRules(): void {
       },
     );
   }
+  // scatter_(self, dim, index, value[, reduce]): the same with a number for src
+  for (const op of ['scatter_.value', 'scatter_.value_reduce']) {
+    defineCoveredRule(
+      op,
+      (args, level) => selfBatched(args, level) && (args[2] as TensorImpl).dim > 0,
+      (c) => {
+        const self = moveBdimToFront(c.s, atLevel(c.args[0], c.level)!);
+        c.s.call(op, [self, dimOf(op, c), front(c, 2), ...c.args.slice(3)]);
+        return 'self';
+      },
+    );
+  }
   for (const op of ['scatter.src', 'scatter_add', 'scatter_reduce.two']) {
     defineCoveredRule(
       op,
