@@ -112,6 +112,31 @@ describe.skipIf(!webgpuReady)('WebGPU join, sort and scan kernels', () => {
     expect(await values(searchsorted(bd, gpuTensor([2 ** 33], 'int64'), { right: true }))).toEqual([4]);
   });
 
+  it('searchsorted with empty boundaries writes zeros, over reused dirty buffers, in every layout', async () => {
+    // Every insertion point among no boundaries is 0 (PyTorch 1.13 returns zeros). Each
+    // output is allocated just after a junk tensor of its size is freed, so the caching
+    // allocator hands it the junk's buffer: an output that is never written reads junk.
+    // (2-D and 3-D empty boundaries are what vmap of a 1-D one makes: core took numel / m
+    // = 0 rows there, and an empty view of the output reached the kernel.)
+    const dirty = (n: number, dtype: 'int64' | 'int32') => gpuTensor(Array.from({ length: n }, (_, i) => 1000 + i), dtype).dispose();
+    const vals = (sizes: number[]) => gpuTensor(Array.from({ length: sizes.reduce((a, b) => a * b, 1) }, (_, i) => i - 3.5), 'float32', sizes);
+    const cases: [number[], number[]][] = [[[0], [3, 4]], [[3, 0], [3, 4]], [[2, 3, 0], [2, 3, 2]], [[1, 0], [1, 5]]];
+    for (const [bs, vs] of cases) {
+      const n = vs.reduce((a, b) => a * b, 1);
+      for (const [outInt32, right] of [[false, false], [true, true]] as const) {
+        const [b, v] = [gpuTensor([], 'float32', bs), vals(vs)];
+        dirty(n, outInt32 ? 'int32' : 'int64');
+        const r = searchsorted(b, v, { outInt32, right });
+        expect([bs, outInt32, r.shape, await values(r)]).toEqual([bs, outInt32, vs, new Array(n).fill(0)]);
+      }
+      // a non-contiguous out= (written through a contiguous temporary)
+      const out = gpuTensor(Array.from({ length: n }, (_, i) => 7 + i), 'int64', [...vs].reverse());
+      const outT = out.permute([...vs.keys()].reverse());
+      searchsorted(gpuTensor([], 'float32', bs), vals(vs), { out: outT });
+      expect([bs, await values(out)]).toEqual([bs, new Array(n).fill(0)]);
+    }
+  });
+
   it('topk of long rows, largest and smallest, ties in index order', async () => {
     const rnd = rand(3);
     const n = 4000;

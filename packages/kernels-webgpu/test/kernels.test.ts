@@ -5,7 +5,7 @@
  * here in plain JS.
  */
 import { describe, expect, it } from 'vitest';
-import { add, add_, amax, argmax, bmm, mm, mul, sum, where, gt } from '@torch-ts/core';
+import { add, add_, amax, argmax, bmm, mm, mul, pow, sum, to, where, gt } from '@torch-ts/core';
 import { queueCounters } from '../src';
 import { gpuTensor, readValues, webgpuReady } from './helpers';
 
@@ -82,6 +82,31 @@ describe.skipIf(!webgpuReady)('WebGPU kernels', () => {
     expect(await readValues(where(m, a, gpuTensor([-1], 'float32')))).toEqual([-1, 4, 6, 8, 10]);
     const u = gpuTensor(seq(9, (i) => i * 40), 'uint8');
     expect(await readValues(mul(u, u))).toEqual(seq(9, (i) => ((i * 40) % 256) ** 2 % 256));
+  });
+
+  it('pow of infinite bases is C pow: no NaN for non-integer exponents (-inf ^ 0.4138 = inf), -0 kept', async () => {
+    // Found by the vmap sweep (the OpInfo same-shape case rolled by one puts -inf under
+    // 0.41381117701530457). PyTorch 1.13's float32 tensor-tensor pow is C's powf here:
+    // (-inf)^y is inf for y > 0 and 0 for y < 0, negative (-inf, -0) only for odd integers y;
+    // JS's Math.pow follows the same IEEE rules for an infinite base. (y = ±0.5 is left out:
+    // the kernel serves the tensor-scalar form too, where PyTorch takes sqrt/rsqrt.)
+    const f32 = (x: number) => Math.fround(x);
+    const exps = [0.41381117701530457, -0.41381117701530457, 2.5, -2.5, 3, -3, 2, 1, 1e10, -1e10, 1e-30].map(f32);
+    const bases = [-Infinity, Infinity];
+    const a = bases.flatMap((x) => exps.map(() => x));
+    const b = bases.flatMap(() => exps);
+    const got = await readValues(pow(gpuTensor(a, 'float32'), gpuTensor(b, 'float32')));
+    expect(got).toEqual(a.map((x, i) => Math.pow(x, b[i])));
+    expect(got.slice(0, 6)).toEqual([Infinity, 0, Infinity, 0, -Infinity, -0]); // torch 1.13 float32, printed
+    // float16 and bfloat16 (computed in float32, as PyTorch's CPU half kernels; 1.13 gives -0
+    // for (-inf)^-3 there too): the same values, exponents exact in both
+    const he = [0.375, -0.375, 2.5, -2.5, 3, -3, 2, 1];
+    const ha = bases.flatMap((x) => he.map(() => x));
+    const hb = bases.flatMap(() => he);
+    for (const dt of ['float16', 'bfloat16'] as const) {
+      const r = pow(to(gpuTensor(ha, 'float32'), dt), to(gpuTensor(hb, 'float32'), dt));
+      expect(await readValues(to(r, 'float32'))).toEqual(ha.map((x, i) => Math.pow(x, hb[i])));
+    }
   });
 
   it('compiles one pipeline per kernel source and reuses it', async () => {

@@ -425,7 +425,6 @@ export const VMAP_XFAILS_WEBGPU: Readonly<Record<string, string>> = {
   histogram: VMAP_UNREAD_RANGE,
   specialShiftedChebyshevPolynomialW: VMAP_F32_POLY,
   specialHermitePolynomialH: VMAP_F32_POLY,
-  pow: "suspected bug (not investigated yet): vmap of pow on WebGPU with only the base mapped (the exponent broadcast) gives NaN where the CPU loop gives Infinity (same-shape case, output [2, 2, 2])",
   maskedSelect:
     "vmap over self with an unbatched mask (the 'first' variant): the result's length is the mask's count, which the rule reads on the host; WebGPU refuses that synchronous read (the sync masked_select raises, naming maskedSelectAsync), and vmap has no async form",
 };

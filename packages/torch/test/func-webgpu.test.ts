@@ -139,6 +139,20 @@ if (ready) {
       await expectClose(mg, m!);
       await expectClose(vg, s2!);
     });
+
+    it('vmap of searchsorted over empty boundaries writes zeros over a reused dirty buffer', async () => {
+      // (the rule hands core [3, 0] boundaries, which core took for 0 rows: the output,
+      // allocated where a freed junk tensor of its size was, was never written; PyTorch: zeros)
+      const v = torch.randn([3, 4], { device: 'webgpu' });
+      const bd = torch.empty([3, 0], { device: 'webgpu' });
+      const ss = (b: Tensor, x: Tensor) => torch.searchsorted(b, x);
+      for (const inDims of [[0, 0], [0, null]] as const) {
+        const x = inDims[1] === null ? v.select(0, 0) : v;
+        torch.arange(1000, 1012, { dtype: 'int64', device: 'webgpu' }).dispose();
+        const r = vmap(ss, { inDims: [...inDims] })(bd, x) as Tensor;
+        expect([inDims, r.dtype, r.shape, Array.from((await r.data({ bigint: true })) as BigInt64Array, Number)]).toEqual([inDims, 'int64', [3, 4], new Array(12).fill(0)]);
+      }
+    });
   });
 } else {
   console.warn('[func-webgpu] SKIPPED: no WebGPU adapter (set TORCH_TS_REQUIRE_WEBGPU=1 to fail instead)');

@@ -120,6 +120,13 @@ describe('sorting', () => {
     expect(torch.searchsorted(b, torch.tensor([2, 2.5, NaN])).tolist()).toEqual([1, 2, 3]);
     expect(torch.searchsorted(b, torch.tensor([2]), { right: true }).tolist()).toEqual([2]);
     expect(torch.bucketize(torch.tensor([[0, 2], [3, 4]]), b, { outInt32: true }).dtype).toBe('int32');
+    // empty boundary rows (what vmap of empty 1-D boundaries makes): every point is 0, as
+    // PyTorch's; the out= starts as junk, so an output left unwritten shows
+    for (const [bs, vs] of [[[3, 0], [3, 4]], [[2, 3, 0], [2, 3, 2]]]) {
+      const out = torch.full(vs!, 77, { dtype: 'int64' });
+      torch.searchsorted(torch.empty(bs!), torch.randn(vs!), { out });
+      expect(out.tolist()).toEqual(torch.zeros(vs!, { dtype: 'int64' }).tolist());
+    }
   });
 
   it('topk of a small k (selection) agrees with the stable sort, with ties and NaN', () => {

@@ -135,7 +135,9 @@ function runSearchsorted(
     }
   }
   const m = seq.sizes[seq.sizes.length - 1];
-  const rows = seq.sizes.length === 1 ? 1 : seq.numel / Math.max(m, 1);
+  // (the product of the leading dims, not numel / m: with empty rows (m = 0) that would be 0
+  // rows, an empty view of the output, and the output would never be written)
+  const rows = seq.sizes.slice(0, -1).reduce((a, s) => a * s, 1);
   const k = value.sizes.length === 0 ? 1 : value.sizes[value.sizes.length - 1];
   const vrows = seq.sizes.length === 1 ? value.numel / Math.max(k, 1) : rows;
   const result = out ?? TensorImpl.empty(op, value.sizes, outDtype, device);

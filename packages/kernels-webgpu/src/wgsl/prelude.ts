@@ -173,8 +173,14 @@ fn pow_f(a: f32, b: f32) -> f32 {
     if ((m > 1.0) == (b > 0.0)) { return inf_f(); }
     return 0.0;
   }
-  if (isinf_f(m)) { r = select(0.0, inf_f(), b > 0.0); }
-  else { r = exp2(b * log2(m)); }
+  if (isinf_f(m)) {
+    // C's pow(±inf, y): inf for y > 0, 0 for y < 0, negative only for -inf and an odd integer
+    // y; a non-integer y is not NaN here (that rule is for finite negative bases)
+    let odd = a < 0.0 && trunc(b) == b && fract(b * 0.5) != 0.0;
+    if (b > 0.0) { return select(inf_f(), -inf_f(), odd); }
+    return bitcast<f32>(select(0u, 0x80000000u, odd)); // (a -0.0 literal may be folded to +0)
+  }
+  r = exp2(b * log2(m));
   if (a < 0.0) {
     if (trunc(b) != b) { return nan_f(); }
     if (fract(b * 0.5) != 0.0) { return -r; }
@@ -386,7 +392,7 @@ fn pow_h(a: f32, b: f32) -> f32 {
   if (isinf_f(a) && a < 0.0 && !isnan_f(b)) {
     let odd = trunc(b) == b && fract(b * 0.5) != 0.0;
     if (b > 0.0) { return select(inf_f(), -inf_f(), odd); }
-    return select(0.0, -0.0, odd);
+    return bitcast<f32>(select(0u, 0x80000000u, odd)); // (a -0.0 literal may be folded to +0)
   }
   if (a == 0.0 && (b == 0.5 || b == -0.5)) { return select(0.0, inf_f(), b < 0.0); }
   if (b == -0.5 && !isnan_f(a) && a > 0.0) { return 1.0 / sqrt(a); }
