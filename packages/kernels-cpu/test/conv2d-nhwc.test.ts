@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CpuAllocator, cpuImpls, setNumThreads, threadsReady } from '../src/index';
 import { conv2dNhwc } from '../src/kernels/conv2d';
 import { empty, read, releaseCreated, rng, tensor, view, write } from './helpers';
+import { geometry, type Case } from './conv-cases';
 
 // Note [Channels-last convolution as an implicit GEMM] against a plain float64 loop: strides,
 // padding, dilation, groups, odd sizes and channel counts that are not multiples of 4, batch
@@ -11,32 +12,6 @@ import { empty, read, releaseCreated, rng, tensor, view, write } from './helpers
 
 afterEach(releaseCreated);
 
-interface Case {
-  N: number;
-  C: number;
-  H: number;
-  W: number;
-  Cout: number;
-  k: [number, number];
-  stride?: [number, number];
-  pad?: [number, number];
-  dil?: [number, number];
-  groups?: number;
-  bias?: boolean;
-}
-
-function geometry(c: Case): Conv2dGeometry {
-  const [sH, sW] = c.stride ?? [1, 1];
-  const [pH, pW] = c.pad ?? [0, 0];
-  const [dH, dW] = c.dil ?? [1, 1];
-  const [kH, kW] = c.k;
-  return {
-    channels: c.C / (c.groups ?? 1), height: c.H, width: c.W, kernelH: kH, kernelW: kW,
-    strideH: sH, strideW: sW, padH: pH, padW: pW, dilationH: dH, dilationW: dW,
-    outH: Math.floor((c.H + 2 * pH - dH * (kH - 1) - 1) / sH) + 1,
-    outW: Math.floor((c.W + 2 * pW - dW * (kW - 1) - 1) / sW) + 1,
-  };
-}
 
 /** Storage outside the kernels' memory (the kernel then runs on staged copies). */
 let outside = false;

@@ -2,6 +2,7 @@ import { CPU, StorageImpl, Tensor, TensorImpl, VersionCounter, conv2d, convoluti
 import { afterEach, describe, expect, it } from 'vitest';
 import { CpuAllocator, cpuImpls, setNumThreads, threadsReady } from '../src/index';
 import { empty, read, releaseCreated, tensor, view, write, rng } from './helpers';
+import { geometry, type Case } from './conv-cases';
 
 // Note [CPU direct convolution] against plain float64 loops: forward (bias fused), grad
 // input and grad weight, over strides, padding, dilation, groups, odd sizes, windows that
@@ -10,32 +11,6 @@ import { empty, read, releaseCreated, tensor, view, write, rng } from './helpers
 afterEach(releaseCreated);
 
 
-interface Case {
-  N: number;
-  C: number;
-  H: number;
-  W: number;
-  Cout: number;
-  k: [number, number];
-  stride?: [number, number];
-  pad?: [number, number];
-  dil?: [number, number];
-  groups?: number;
-  bias?: boolean;
-}
-
-function geometry(c: Case): Conv2dGeometry {
-  const [sH, sW] = c.stride ?? [1, 1];
-  const [pH, pW] = c.pad ?? [0, 0];
-  const [dH, dW] = c.dil ?? [1, 1];
-  const [kH, kW] = c.k;
-  return {
-    channels: c.C / (c.groups ?? 1), height: c.H, width: c.W, kernelH: kH, kernelW: kW,
-    strideH: sH, strideW: sW, padH: pH, padW: pW, dilationH: dH, dilationW: dW,
-    outH: Math.floor((c.H + 2 * pH - dH * (kH - 1) - 1) / sH) + 1,
-    outW: Math.floor((c.W + 2 * pW - dW * (kW - 1) - 1) / sW) + 1,
-  };
-}
 
 /**
  * Visits every term of the convolution: (output index, input index, weight index). The three

@@ -8,43 +8,11 @@
  * batch of 70 (two workgroups) at a storage offset against the CPU; the gradients of the
  * golden rows' loss on WebGPU equal the CPU's (complex64); complex128 is a DTypeError.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
+import { golden } from './linalg-complex-lstsq-rows';
 
-interface Enc {
-  shape: number[];
-  dtype: string;
-  values: number[];
-}
-interface LstsqCase {
-  id: string;
-  dtype: 'complex64' | 'complex128';
-  driver: 'gels' | 'gelsy' | 'gelsd' | 'gelss';
-  rcond: number | null;
-  cond: number;
-  A: Enc;
-  B: Enc;
-  out: Enc[];
-}
-interface ExpCase {
-  id: string;
-  dtype: 'complex64' | 'complex128';
-  A: Enc;
-  out: Enc;
-}
-interface Grad {
-  id: string;
-  inputs: Enc[];
-  weights: number[][];
-  grads: number[][];
-}
-const golden = JSON.parse(readFileSync(new URL('../goldens/linalg_complex_lstsq.json', import.meta.url), 'utf8')) as {
-  lstsq: LstsqCase[];
-  matrix_exp: ExpCase[];
-  grads: Grad[];
-};
 
 const L = torch.linalg;
 const EPS = 1.2e-7;

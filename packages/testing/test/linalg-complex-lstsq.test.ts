@@ -7,44 +7,11 @@
  * and its scaling and squaring; the gradients of a real loss through both (complex128) against
  * PyTorch's; gradcheck / gradgradcheck (complex128, through view_as_real); the errors.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
+import { golden, type Enc } from './linalg-complex-lstsq-rows';
 
-interface Enc {
-  shape: number[];
-  dtype: string;
-  values: number[];
-}
-interface LstsqCase {
-  id: string;
-  dtype: 'complex64' | 'complex128';
-  driver: 'gels' | 'gelsy' | 'gelsd' | 'gelss';
-  rcond: number | null;
-  cond: number;
-  A: Enc;
-  B: Enc;
-  out: Enc[];
-}
-interface ExpCase {
-  id: string;
-  dtype: 'complex64' | 'complex128';
-  A: Enc;
-  out: Enc;
-}
-interface Grad {
-  id: string;
-  inputs: Enc[];
-  weights: number[][];
-  grads: number[][];
-}
-const golden = JSON.parse(readFileSync(new URL('../goldens/linalg_complex_lstsq.json', import.meta.url), 'utf8')) as {
-  lstsq: LstsqCase[];
-  matrix_exp: ExpCase[];
-  grads: Grad[];
-  errors: Record<string, string | null>;
-};
 
 const L = torch.linalg;
 const { gradcheck, gradgradcheck } = torch.autograd;
