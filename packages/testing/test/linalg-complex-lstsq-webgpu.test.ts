@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
 import { golden } from './linalg-complex-lstsq-rows';
+import { gradProblem, scaleOf } from './linalg-complex-rows';
 
 
 const L = torch.linalg;
@@ -22,21 +23,11 @@ const host = async (t: Tensor): Promise<number[]> => {
   return (c.isComplex() ? torch.viewAsReal(c.resolveConj()) : c).reshape([-1]).tolist() as number[];
 };
 const maxAbsDiff = (x: number[], y: number[]): number => Math.max(0, ...x.map((v, i) => Math.abs(v - y[i])));
-const scaleOf = (v: number[]) => Math.max(1, ...v.map(Math.abs));
 
 /** sum_i |B - A X|^2 per column of complex64 A [m, n], X [n, k], B [m, k] (the residuals of X). */
 function misfit(A: Tensor, X: Tensor, B: Tensor): number[] {
   const r = torch.sub(B, torch.matmul(A, X));
   return torch.mul(r, r.conj()).real.sum(-2).tolist() as number[];
-}
-
-/** grads-webgpu's float32 comparison: |x - y| <= 1e-3 |x| + 2e-5 max|x|. */
-function gradProblem(cpu: number[], gpu: number[]): string | null {
-  const scale = scaleOf(cpu);
-  for (let j = 0; j < cpu.length; j++) {
-    if (!(Math.abs(cpu[j] - gpu[j]) <= 1e-3 * Math.abs(cpu[j]) + 2e-5 * scale)) return `[${j}]: cpu ${cpu[j]}, webgpu ${gpu[j]}`;
-  }
-  return null;
 }
 
 const ready = await torch.webgpu.init();

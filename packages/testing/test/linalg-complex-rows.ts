@@ -57,3 +57,15 @@ export const FACTOR: Record<string, (...xs: Tensor[]) => Tensor[]> = {
   },
   eigh: (a) => [L.eigh(a)[0]],
 };
+
+/** The largest magnitude of `v`, at least 1 (tolerances scale with it). */
+export const scaleOf = (v: number[]): number => Math.max(1, ...v.map(Math.abs));
+
+/** grads-webgpu's float32 comparison: |x - y| <= 1e-3 |x| + 2e-5 max|x|. */
+export function gradProblem(cpu: number[], gpu: number[]): string | null {
+  const scale = scaleOf(cpu);
+  for (let j = 0; j < cpu.length; j++) {
+    if (!(Math.abs(cpu[j] - gpu[j]) <= 1e-3 * Math.abs(cpu[j]) + 2e-5 * scale)) return `[${j}]: cpu ${cpu[j]}, webgpu ${gpu[j]}`;
+  }
+  return null;
+}

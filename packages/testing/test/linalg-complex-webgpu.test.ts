@@ -26,7 +26,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
-import { FACTOR, lu, type Pairs, type QrCase } from './linalg-complex-rows';
+import { FACTOR, gradProblem, lu, scaleOf, type Pairs, type QrCase } from './linalg-complex-rows';
 
 interface Factor {
   id: string;
@@ -67,7 +67,6 @@ const host = async (t: Tensor): Promise<number[]> => {
   return (c.isComplex() ? torch.viewAsReal(c.resolveConj()) : c).reshape([-1]).tolist() as number[];
 };
 const maxAbsDiff = (x: number[], y: number[]): number => Math.max(0, ...x.map((v, i) => Math.abs(v - y[i])));
-const scaleOf = (v: number[]) => Math.max(1, ...v.map(Math.abs));
 
 
 /** The rows' real loss: sum re(o w) + sum |o| over the differentiable outputs. */
@@ -83,15 +82,6 @@ function loss(outs: Tensor[], weights: number[][], device: 'cpu' | 'webgpu'): Te
       total = total ? torch.add(total, term) : term;
     });
   return total as unknown as Tensor;
-}
-
-/** grads-webgpu's float32 comparison: |x - y| <= 1e-3 |x| + 2e-5 max|x|. */
-function gradProblem(cpu: number[], gpu: number[]): string | null {
-  const scale = scaleOf(cpu);
-  for (let j = 0; j < cpu.length; j++) {
-    if (!(Math.abs(cpu[j] - gpu[j]) <= 1e-3 * Math.abs(cpu[j]) + 2e-5 * scale)) return `[${j}]: cpu ${cpu[j]}, webgpu ${gpu[j]}`;
-  }
-  return null;
 }
 
 const ready = await torch.webgpu.init();

@@ -405,9 +405,12 @@ function draw(domain: Domain, random: () => number): number {
   return domain === 'pos' || random() < 0.5 ? mag : -mag;
 }
 
-/** mulberry32, seeded from a string: the same sample gets the same values on every run. */
-function seeded(text: string): () => number {
-  let s = 0;
+/**
+ * mulberry32, seeded from a string (and a start value, so two streams from one text differ):
+ * the same sample gets the same values on every run and device.
+ */
+export function seeded(text: string, start = 0): () => number {
+  let s = start;
   for (const ch of text) s = (Math.imul(s, 31) + ch.charCodeAt(0)) >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
