@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { cat, cummax, cummin, cumprod, cumsum, flip, median, mode, searchsorted, sort, topk, triu, type Tensor } from '@torch-ts/core';
 import { gpuTensor, readValues, webgpuReady } from './helpers';
+import { commandQueue } from '../src/runtime/queue';
+import { ROW_OUTER_MAX } from '../src/wgsl/rows';
 
 /** A deterministic pseudo-random sequence (mulberry32). */
 function rand(seed: number): () => number {
@@ -229,6 +231,47 @@ describe.skipIf(!webgpuReady)('WebGPU join, sort and scan kernels', () => {
         expect(ci[o]).toBe(at);
       }
     }
+  });
+
+  it('rows of every rank: one set of kernels up to ROW_OUTER_MAX other dims, unrolled past it (sort, cumsum, median)', async () => {
+    const rnd = rand(11);
+    const q = commandQueue('test');
+    /** Each row of `data` (row-major `sizes`) along `dim`, as [flat offsets, values]. */
+    const linesOf = (data: readonly number[], sizes: readonly number[], dim: number): number[][] => {
+      const strides = sizes.map((_, d) => sizes.slice(d + 1).reduce((a, b) => a * b, 1));
+      const out: number[][] = [];
+      for (let o = 0; o < data.length; o++) {
+        if (Math.floor(o / strides[dim]) % sizes[dim] !== 0) continue;
+        out.push(Array.from({ length: sizes[dim] }, (_, j) => o + j * strides[dim]));
+      }
+      return out;
+    };
+    // (outer dims 2 and ROW_OUTER_MAX share the sources; ROW_OUTER_MAX + 1 is unrolled)
+    const shapes = [[3, 5, 4], [2, 1, 2, 3, 1, 2, 4, 3], [2, 1, 2, 1, 3, 1, 2, 2, 3]];
+    expect(shapes.map((s) => s.length - 1)).toEqual([2, ROW_OUTER_MAX, ROW_OUTER_MAX + 1]);
+    const compiled: number[] = [];
+    for (const sizes of shapes) {
+      const numel = sizes.reduce((a, b) => a * b, 1);
+      const data = Array.from({ length: numel }, () => Math.floor(rnd() * 9) - 4);
+      const dim = sizes.length - 2; // a middle dim: strided rows
+      const x = gpuTensor(data, 'float32', sizes);
+      const before = q.counters.pipelinesCompiled;
+      const s = sort(x, dim);
+      const [sv, si, cs, md] = [await values(s.values), await values(s.indices), await values(cumsum(x, dim)), await values(median(x, dim).values)];
+      compiled.push(q.counters.pipelinesCompiled - before);
+      linesOf(data, sizes, dim).forEach((line, r) => {
+        const row = line.map((o) => data[o]);
+        const want = refSort(row, false);
+        expect(line.map((o) => sv[o])).toEqual(want.v);
+        expect(line.map((o) => si[o])).toEqual(want.i);
+        let acc = 0;
+        expect(line.map((o) => cs[o])).toEqual(row.map((v) => (acc += v)));
+        expect(md[r]).toBe(want.v[(row.length - 1) >> 1]);
+      });
+    }
+    // the rank-8 tensor reuses every kernel of the rank-3 one; the rank-9 one compiles its own decodes
+    expect(compiled[1]).toBe(0);
+    expect(compiled[2]).toBeGreaterThan(0);
   });
 
   it('cumprod wraps int64 modulo 2^64 and int32 modulo 2^32; in place on a strided view', async () => {

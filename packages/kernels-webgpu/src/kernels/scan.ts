@@ -3,7 +3,7 @@ import { DTypeError, TensorImpl, type BackendImpls } from '@torch-ts/core';
 import { commandQueue } from '../runtime/queue';
 import { bindingDecl, kindOf, loadExpr, storeStmt, valueType, type Kind } from '../wgsl/kinds';
 import { PRELUDE } from '../wgsl/prelude';
-import { GROUP_ID, paramsDecl, rowBaseCode, rowParams, rowWords, type RowGeometry } from '../wgsl/rows';
+import { GROUP_ID, paramsDecl, rowBaseCode, rowParams, rowVariant, rowWords, type RowGeometry } from '../wgsl/rows';
 import { bindingOf, grid } from './launch';
 import { WORKGROUP } from '../wgsl/pointwise';
 
@@ -325,7 +325,7 @@ function runScan(op: string, spec: ScanSpec, key: string, out: TensorImpl, indic
   }
   const outer = out.sizes.length - 1;
   const source = (mode: ScanMode) => {
-    const cacheKey = `${key}|${kOut}|${kIn}|${indices !== null}|${inPlace}|${outer}|${mode}`;
+    const cacheKey = `${key}|${kOut}|${kIn}|${indices !== null}|${inPlace}|${rowVariant(outer)}|${mode}`;
     let src = sources.get(cacheKey);
     if (!src) sources.set(cacheKey, (src = scanSource(spec, kOut, kIn, indices !== null, inPlace, outer, mode)));
     return src;

@@ -4,7 +4,7 @@ import { commandQueue } from '../runtime/queue';
 import { bindingDecl, isFloatKind, isI32Kind, kindOf, loadExpr, loadInt64Expr, storeInt64Stmt, storeStmt, type Kind } from '../wgsl/kinds';
 import { WORKGROUP } from '../wgsl/pointwise';
 import { PRELUDE } from '../wgsl/prelude';
-import { GROUP_ID, paramsDecl, rowBaseCode, rowParams, rowWords, type RowGeometry } from '../wgsl/rows';
+import { GROUP_ID, paramsDecl, rowBaseCode, rowParams, rowVariant, rowWords, type RowGeometry } from '../wgsl/rows';
 import { bindingOf, grid } from './launch';
 import { fill } from './pointwise';
 import { countPasses } from './indexing';
@@ -22,55 +22,64 @@ type StatsImpls = Pick<BackendImpls, 'medianDim' | 'modeDim'>;
  * complement the key. Ties compare by index, so the network (not stable by itself) gives the stable
  * order: equal values keep their index order, NaN last (first when descending). A row is
  * padded to P, the next power of two, with (0xffffffff, 0xffffffff) pairs that sort after
- * every element.
- *  - P <= SORT_LOCAL: a workgroup loads a row into workgroup memory (several short rows
- *    share one workgroup, each with its own threads), runs the whole network there, and
- *    writes the outputs (sort, topk's first k): one dispatch.
- *  - longer rows: blocks of SORT_LOCAL are sorted in workgroup memory (each in the direction
- *    the global network gives it) into scratch (keys, indices); each merge stage k >
- *    SORT_LOCAL then runs its steps j >= SORT_LOCAL as global compare-exchange dispatches
- *    and the steps below in workgroup memory; a last kernel writes the outputs.
- * Values are always read back from the input at the sorted index, so they are bit-exact
- * (-0, NaN payloads). topk is the sort's first k (largest: descending); median and mode read
- * the sorted row: the lower median at rank (n - 1) / 2, or the first NaN by index when there
- * is one; the mode is the longest run of equal keys (the first, i.e. smallest, on ties) and
- * its last index (NaNs are never equal; an all-NaN row gives the last index, as kernels-cpu).
+ * every element. Three kinds of pass, over a scratch of rows * P (key, index) pairs:
+ *  - keys: one invocation per scratch entry reads the input through its strides and writes
+ *    the entry's key and index (or the padding pair);
+ *  - local: blocks of L = min(P, SORT_LOCAL) are sorted in workgroup memory (several short
+ *    blocks share one workgroup, each with its own threads), each in the direction the
+ *    global network gives it; a row of P <= SORT_LOCAL is then sorted. Each merge stage
+ *    k > SORT_LOCAL of a longer row runs its steps j >= SORT_LOCAL as global
+ *    compare-exchange dispatches and the steps below with the local kernel again;
+ *  - outputs: values read back from the input at the sorted index (so they are bit-exact:
+ *    -0, NaN payloads) and int64 indices, the first k of each row (sort, topk); median and
+ *    mode read the sorted row: the lower median at rank (n - 1) / 2, or the first NaN by
+ *    index when there is one; the mode is the longest run of equal keys (the first, i.e.
+ *    smallest, on ties) and its last index (NaNs are never equal; an all-NaN row gives the
+ *    last index, as kernels-cpu).
+ * Only the keys and outputs passes depend on the dtype and the rank; the network itself
+ * sees u32 or vec2<u32> keys and takes L from its parameters, so there are two local and
+ * two global kernels in all. That matters more than the extra pass: the local kernel
+ * (barriers in loops) costs SwiftShader about 0.7 s of CPU to compile, and one per dtype,
+ * rank and row length was a hundred of them in the OpInfo table.
  */
 const SORT_LOCAL = 1024;
 const SORT_WG = 256;
 const PAD = '0xffffffffu';
 
+/** KT (u32, or vec2<u32> for int64's `wide` keys) and its order: `kless`, `keq`, `kpad()` (above every element's key). */
+function keyOrderDefs(wide: boolean): string {
+  return wide
+    ? [
+        'alias KT = vec2<u32>;',
+        'fn kless(a: KT, b: KT) -> bool { return a.x < b.x || (a.x == b.x && a.y < b.y); }',
+        'fn keq(a: KT, b: KT) -> bool { return a.x == b.x && a.y == b.y; }',
+        'fn kpad() -> KT { return vec2<u32>(0xffffffffu, 0xffffffffu); }',
+        'fn kxor(a: KT, m: u32) -> KT { return a ^ vec2<u32>(m, m); }',
+      ].join('\n')
+    : [
+        'alias KT = u32;',
+        'fn kless(a: KT, b: KT) -> bool { return a < b; }',
+        'fn keq(a: KT, b: KT) -> bool { return a == b; }',
+        'fn kpad() -> KT { return 0xffffffffu; }',
+        'fn kxor(a: KT, m: u32) -> KT { return a ^ m; }',
+      ].join('\n');
+}
+
 /**
- * The key type KT of a kind and its helpers: `key(value)`, `kless`, `keq`, `kpad()` (the
- * padding key, above every element's), `kxor(key, mask)` (descending complements). int64
- * keys are vec2<u32> (high word with the sign flipped, low word), compared word by word.
+ * The key type KT of a kind and its helpers: `key(value)` and keyOrderDefs's. int64 keys
+ * are vec2<u32> (high word with the sign flipped, low word), compared word by word.
  */
 function keyDefs(k: Kind): string {
-  if (k === 'i64') {
-    return [
-      'alias KT = vec2<u32>;',
-      'fn key(v: vec2<u32>) -> KT { return vec2<u32>(v.y ^ 0x80000000u, v.x); }',
-      'fn kless(a: KT, b: KT) -> bool { return a.x < b.x || (a.x == b.x && a.y < b.y); }',
-      'fn keq(a: KT, b: KT) -> bool { return a.x == b.x && a.y == b.y; }',
-      'fn kpad() -> KT { return vec2<u32>(0xffffffffu, 0xffffffffu); }',
-      'fn kxor(a: KT, m: u32) -> KT { return a ^ vec2<u32>(m, m); }',
-    ].join('\n');
-  }
   const key =
-    isFloatKind(k)
-      ? 'fn key(v: f32) -> KT { if (isnan_f(v)) { return 0xffffffffu; } var u = bitcast<u32>(v); ' +
-        'if (u == 0x80000000u) { u = 0u; } return select(u | 0x80000000u, ~u, (u >> 31u) == 1u); }'
-      : isI32Kind(k)
-        ? 'fn key(v: i32) -> KT { return bitcast<u32>(v) ^ 0x80000000u; }'
-        : 'fn key(v: u32) -> KT { return v; }';
-  return [
-    'alias KT = u32;',
-    key,
-    'fn kless(a: KT, b: KT) -> bool { return a < b; }',
-    'fn keq(a: KT, b: KT) -> bool { return a == b; }',
-    'fn kpad() -> KT { return 0xffffffffu; }',
-    'fn kxor(a: KT, m: u32) -> KT { return a ^ m; }',
-  ].join('\n');
+    k === 'i64'
+      ? 'fn key(v: vec2<u32>) -> KT { return vec2<u32>(v.y ^ 0x80000000u, v.x); }'
+      : isFloatKind(k)
+        ? 'fn key(v: f32) -> KT { if (isnan_f(v)) { return 0xffffffffu; } var u = bitcast<u32>(v); ' +
+          'if (u == 0x80000000u) { u = 0u; } return select(u | 0x80000000u, ~u, (u >> 31u) == 1u); }'
+        : isI32Kind(k)
+          ? 'fn key(v: i32) -> KT { return bitcast<u32>(v) ^ 0x80000000u; }'
+          : 'fn key(v: u32) -> KT { return v; }';
+  return `${keyOrderDefs(k === 'i64')}\n${key}`;
 }
 
 /** Words per key in the scratch. */
@@ -79,11 +88,10 @@ function keyWords(k: Kind): number {
 }
 
 /** The scratch K (keys) and I (indices) with `kget`/`kset`. */
-function scratchDecl(k: Kind, kb: number, ib: number): string {
-  const io =
-    k === 'i64'
-      ? 'fn kget(i: u32) -> KT { return vec2<u32>(K[2u * i], K[2u * i + 1u]); }\nfn kset(i: u32, v: KT) { K[2u * i] = v.x; K[2u * i + 1u] = v.y; }'
-      : 'fn kget(i: u32) -> KT { return K[i]; }\nfn kset(i: u32, v: KT) { K[i] = v; }';
+function scratchDecl(wide: boolean, kb: number, ib: number): string {
+  const io = wide
+    ? 'fn kget(i: u32) -> KT { return vec2<u32>(K[2u * i], K[2u * i + 1u]); }\nfn kset(i: u32, v: KT) { K[2u * i] = v.x; K[2u * i + 1u] = v.y; }'
+    : 'fn kget(i: u32) -> KT { return K[i]; }\nfn kset(i: u32, v: KT) { K[i] = v; }';
   return `@group(0) @binding(${kb}) var<storage, read_write> K: array<u32>;\n@group(0) @binding(${ib}) var<storage, read_write> I: array<u32>;\n${io}`;
 }
 
@@ -112,82 +120,68 @@ function cached(key: string, make: () => string): string {
   return s;
 }
 
-/**
- * The workgroup-memory bitonic kernel over blocks of L (a power of two <= SORT_LOCAL).
- * `toOutputs`: load the row from `self` and write values/indices (L = P); otherwise load
- * from `self` (`fromSelf`) or the scratch, and store into the scratch.
- * Header: [n, rows, P, L, kLo, kHi, descMask, kOut].
- */
-function localSource(k: Kind, L: number, fromSelf: boolean, toOutputs: boolean, outer: number): string {
-  const { tpr, rpg } = localShape(L);
-  const wg = tpr * rpg;
-  const geomOps = toOutputs ? 3 : fromSelf ? 1 : 0;
-  const g: RowGeometry = { header: 8, k: geomOps, outer: geomOps === 0 ? 0 : outer };
-  const selfOp = toOutputs ? 2 : 0; // geometry operand of self
-  const decls: string[] = [];
-  let selfB = -1;
-  let nb: number;
-  if (toOutputs) {
-    decls.push(bindingDecl(0, k, true, false), bindingDecl(1, 'i64', true, false), bindingDecl(2, k, false, false));
-    selfB = 2;
-    nb = 3;
-  } else {
-    decls.push(scratchDecl(k, 0, 1));
-    if (fromSelf) {
-      decls.push(bindingDecl(2, k, false, false));
-      selfB = 2;
-      nb = 3;
-    } else nb = 2;
-  }
-  const load = fromSelf
-    ? [
-        `    var kk = kpad(); var ii = ${PAD};`,
-        `    if (live && g < n) { kk = kxor(key(${loadVal(k, selfB, `base${selfOp} + g * dstr${selfOp}`)}), p(6u)); ii = g; }`,
-      ]
-    : [`    var kk = kpad(); var ii = ${PAD};`, '    if (live) { kk = kget(row * P + g); ii = I[row * P + g]; }'];
-  const write = toOutputs
-    ? [
-        `  if (live) { for (var q = tt; q < p(7u); q += ${tpr}u) {`,
-        '    let ix = si[off + q];',
-        `    ${storeVal(k, 0, 'base0 + q * dstr0', loadVal(k, selfB, `base${selfOp} + ix * dstr${selfOp}`))}`,
-        `    ${storeStmt(1, 'i64', 'base1 + q * dstr1', 'i32(ix)', '0i')}`,
-        '  } }',
-      ]
-    : [`  if (live) { for (var i = tt; i < L; i += ${tpr}u) { kset(row * P + start + i, sk[off + i]); I[row * P + start + i] = si[off + i]; } }`];
+/** The keys pass: entry (row, g) of the scratch from the input, or padding for g >= n. Header: [n, rows, P, descMask]. */
+function keysSource(k: Kind, outer: number): string {
+  const g: RowGeometry = { header: 4, k: 1, outer };
   return [
     PRELUDE,
     keyDefs(k),
-    ...decls,
-    paramsDecl(rowWords(g), nb),
-    `var<workgroup> sk: array<KT, ${L * rpg}>;`,
-    `var<workgroup> si: array<u32, ${L * rpg}>;`,
+    scratchDecl(k === 'i64', 0, 1),
+    bindingDecl(2, k, false, false),
+    paramsDecl(rowWords(g), 3),
+    `@compute @workgroup_size(${WORKGROUP})`,
+    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
+    `  let e = gid.x + gid.y * nwg.x * ${WORKGROUP}u;`,
+    '  let n = p(0u); let P = p(2u);',
+    '  if (e >= p(1u) * P) { return; }',
+    '  let row = e / P; let g = e % P;',
+    rowBaseCode(g, 'row'),
+    `  var kk = kpad(); var ii = ${PAD};`,
+    `  if (g < n) { kk = kxor(key(${loadVal(k, 2, 'base0 + g * dstr0')}), p(3u)); ii = g; }`,
+    '  kset(e, kk); I[e] = ii;',
+    '}',
+  ].join('\n');
+}
+
+/**
+ * The workgroup-memory bitonic kernel: sorts blocks of L (a power of two <= SORT_LOCAL, from
+ * the parameters) of the scratch in place, merge stages kLo..kHi. Header: [rows, P, L, kLo, kHi].
+ */
+function localSource(wide: boolean): string {
+  return [
+    keyOrderDefs(wide),
+    scratchDecl(wide, 0, 1),
+    paramsDecl(5, 2),
+    `var<workgroup> sk: array<KT, ${SORT_LOCAL}>;`,
+    `var<workgroup> si: array<u32, ${SORT_LOCAL}>;`,
     BEFORE,
-    `@compute @workgroup_size(${wg})`,
+    `@compute @workgroup_size(${SORT_WG})`,
     'fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {',
-    '  let n = p(0u); let rows = p(1u); let P = p(2u); let L = p(3u);',
+    '  let rows = p(0u); let P = p(1u); let L = p(2u);',
+    // (localShape's numbers: threads per block, blocks per workgroup)
+    `  let tpr = min(${SORT_WG}u, L >> 1u); let rpg = max(1u, min(${SORT_WG}u / tpr, ${SORT_LOCAL}u / L));`,
     '  let perRow = P / L;',
-    `  let first = (${GROUP_ID}) * ${rpg}u;`,
+    `  let first = (${GROUP_ID}) * rpg;`,
     '  if (first >= rows * perRow) { return; }',
-    `  let sub = lid / ${tpr}u; let tt = lid % ${tpr}u;`,
+    '  let sub = lid / tpr; let tt = lid % tpr;',
     '  let off = sub * L;',
     '  let blk = first + sub;',
     '  let live = blk < rows * perRow;',
-    '  let row = blk / perRow;',
+    '  let at = blk * L;',
     '  let start = (blk % perRow) * L;',
-    rowBaseCode(g, 'row'),
-    `  for (var i = tt; i < L; i += ${tpr}u) {`,
-    '    let g = start + i;',
-    ...load,
+    '  for (var i = tt; i < L; i += tpr) {',
+    `    var kk = kpad(); var ii = ${PAD};`,
+    '    if (live) { kk = kget(at + i); ii = I[at + i]; }',
     '    sk[off + i] = kk; si[off + i] = ii;',
     '  }',
     '  workgroupBarrier();',
-    '  var kst = p(4u);',
+    '  var kst = p(3u);',
     '  loop {',
-    '    if (kst > p(5u)) { break; }',
+    '    if (kst > p(4u)) { break; }',
     '    var j = min(kst >> 1u, L >> 1u);',
     '    loop {',
     '      if (j == 0u) { break; }',
-    `      for (var t = tt; t < (L >> 1u); t += ${tpr}u) {`,
+    '      for (var t = tt; t < (L >> 1u); t += tpr) {',
     '        let i = (t / j) * 2u * j + (t % j);',
     '        let l = i + j;',
     '        let asc = ((start + i) & kst) == 0u;',
@@ -199,7 +193,7 @@ function localSource(k: Kind, L: number, fromSelf: boolean, toOutputs: boolean, 
     '    }',
     '    kst = kst << 1u;',
     '  }',
-    ...write,
+    '  if (live) { for (var i = tt; i < L; i += tpr) { kset(at + i, sk[off + i]); I[at + i] = si[off + i]; } }',
     '}',
   ].join('\n');
 }
@@ -207,7 +201,7 @@ function localSource(k: Kind, L: number, fromSelf: boolean, toOutputs: boolean, 
 /**
  * Threads per block of L (one per compare-exchange pair, at most SORT_WG) and blocks per
  * workgroup: short rows share a workgroup (up to SORT_LOCAL elements of workgroup memory),
- * so a batch of tiny rows still runs full workgroups.
+ * so a batch of tiny rows still runs full workgroups (SORT_WG threads for every L).
  */
 function localShape(L: number): { tpr: number; rpg: number } {
   const tpr = Math.min(SORT_WG, L / 2);
@@ -215,11 +209,10 @@ function localShape(L: number): { tpr: number; rpg: number } {
 }
 
 /** One global compare-exchange step (k, j) of the network over every row. Header: [rows, P, k, j]. */
-function globalStepSource(k: Kind): string {
+function globalStepSource(wide: boolean): string {
   return [
-    PRELUDE,
-    keyDefs(k),
-    scratchDecl(k, 0, 1),
+    keyOrderDefs(wide),
+    scratchDecl(wide, 0, 1),
     paramsDecl(4, 2),
     BEFORE,
     `@compute @workgroup_size(${WORKGROUP})`,
@@ -269,7 +262,7 @@ function selectSource(k: Kind, which: 'median' | 'mode', withIndices: boolean, o
   const g: RowGeometry = { header: 3, k: ops, outer };
   const decls = [bindingDecl(0, k, true, false)];
   if (withIndices) decls.push(bindingDecl(1, 'i64', true, false));
-  decls.push(bindingDecl(selfOp, k, false, false), scratchDecl(k, ops, ops + 1));
+  decls.push(bindingDecl(selfOp, k, false, false), scratchDecl(k === 'i64', ops, ops + 1));
   const nan = isFloatKind(k);
   const body =
     which === 'median'
@@ -325,48 +318,35 @@ function checkDistinct(op: string, outs: readonly (TensorImpl | null)[], self: T
 }
 
 /**
- * Sorts every row of `self` along `dim` into scratch (keys, indices: rows * P u32 words
- * each), or, for rows that fit in workgroup memory with `direct`, straight into
- * values/indices (their first kOut entries). Returns the scratch (null when written directly).
+ * Sorts every row of `self` along `dim` into a scratch of (key, index) pairs (keys:
+ * rows * P * keyWords u32 words; indices: rows * P), Note [WebGPU sort]. The caller releases both.
  */
-function sortRows(
-  op: string,
-  self: TensorImpl,
-  dim: number,
-  descending: boolean,
-  direct: { values: TensorImpl; indices: TensorImpl; kOut: number } | null,
-): { K: TensorImpl; I: TensorImpl; P: number; rows: number } | null {
+function sortRows(op: string, self: TensorImpl, dim: number, descending: boolean): { K: TensorImpl; I: TensorImpl; P: number; rows: number } {
   const k = kindOf(op, self.dtype, true, true);
+  const wide = k === 'i64';
   const q = commandQueue(op);
   const n = self.sizes[dim];
   const rows = self.numel / n;
   // (at least 2: a one-element row gets one padding pair)
   const P = Math.max(2, nextPow2(n));
   const outer = self.sizes.length - 1;
-  const mask = descending ? 0xffffffff : 0;
-  if (P <= SORT_LOCAL && direct) {
-    const src = cached(`local|${k}|${P}|self|out|${outer}`, () => localSource(k, P, true, true, outer));
-    const params = rowParams([n, rows, P, P, 2, P, mask, direct.kOut], [direct.values, direct.indices, self], dim);
-    q.dispatch(src, [direct.values, direct.indices, self].map(bindingOf), params, grid(op, Math.ceil(rows / localShape(P).rpg), 1));
-    return null;
-  }
   const K = TensorImpl.empty(op, [rows * P * keyWords(k)], 'int32', self.device);
   const I = TensorImpl.empty(op, [rows * P], 'int32', self.device);
   try {
-    const L = Math.min(P, SORT_LOCAL);
     const scratch = [bindingOf(K), bindingOf(I)];
-    // load and sort blocks of L (the whole row when it fits)
-    const first = cached(`local|${k}|${L}|self|scratch|${outer}`, () => localSource(k, L, true, false, outer));
+    const keys = cached(`keys|${k}|${rowVariant(outer)}`, () => keysSource(k, outer));
+    q.dispatch(keys, [...scratch, bindingOf(self)], rowParams([n, rows, P, descending ? 0xffffffff : 0], [self], dim), grid(op, rows * P));
+    const L = Math.min(P, SORT_LOCAL);
     const groups = Math.ceil((rows * (P / L)) / localShape(L).rpg);
-    q.dispatch(first, [...scratch, bindingOf(self)], rowParams([n, rows, P, L, 2, L, mask, 0], [self], dim), grid(op, groups, 1));
+    const local = cached(`local|${wide}`, () => localSource(wide));
+    q.dispatch(local, scratch, new Uint32Array([rows, P, L, 2, L]), grid(op, groups, 1));
     if (P > L) {
-      const step = cached(`global-step|${k}`, () => globalStepSource(k));
-      const tail = cached(`local|${k}|${L}|scratch|scratch|0`, () => localSource(k, L, false, false, 0));
+      const step = cached(`global-step|${wide}`, () => globalStepSource(wide));
       for (let kst = 2 * L; kst <= P; kst *= 2) {
         for (let j = kst / 2; j >= L; j /= 2) {
           q.dispatch(step, scratch, new Uint32Array([rows, P, kst, j]), grid(op, (rows * P) / 2));
         }
-        q.dispatch(tail, scratch, new Uint32Array([n, rows, P, L, kst, kst, mask, 0]), grid(op, groups, 1));
+        q.dispatch(local, scratch, new Uint32Array([rows, P, L, kst, kst]), grid(op, groups, 1));
       }
     }
     return { K, I, P, rows };
@@ -381,10 +361,9 @@ function sortInto(op: string, values: TensorImpl, indices: TensorImpl, self: Ten
   if (kOut === 0 || self.numel === 0) return;
   checkDistinct(op, [values, indices], self);
   const k = kindOf(op, self.dtype, true, true);
-  const s = sortRows(op, self, dim, descending, { values, indices, kOut });
-  if (!s) return;
+  const s = sortRows(op, self, dim, descending);
   try {
-    const src = cached(`write|${k}|${self.sizes.length - 1}`, () => writeSource(k, self.sizes.length - 1));
+    const src = cached(`write|${k}|${rowVariant(self.sizes.length - 1)}`, () => writeSource(k, self.sizes.length - 1));
     const params = rowParams([kOut, s.rows, s.P], [values, indices, self], dim);
     commandQueue(op).dispatch(src, [values, indices, self, s.I].map(bindingOf), params, grid(op, s.rows * kOut));
   } finally {
@@ -399,10 +378,10 @@ function select(which: 'median' | 'mode'): StatsImpls['medianDim'] {
     if (values.numel === 0) return;
     checkDistinct(op, [values, indices], self);
     const k = kindOf(op, self.dtype, true, true);
-    const s = sortRows(op, self, dim, false, null)!;
+    const s = sortRows(op, self, dim, false);
     try {
       const outer = self.sizes.length - 1;
-      const src = cached(`${which}|${k}|${indices !== null}|${outer}`, () => selectSource(k, which, indices !== null, outer));
+      const src = cached(`${which}|${k}|${indices !== null}|${rowVariant(outer)}`, () => selectSource(k, which, indices !== null, outer));
       const ops = indices ? [values, indices, self] : [values, self];
       const params = rowParams([self.sizes[dim], s.rows, s.P], ops, dim);
       commandQueue(op).dispatch(src, [...ops, s.K, s.I].map(bindingOf), params, grid(op, s.rows, 64));
@@ -654,7 +633,7 @@ function uniquePasses(op: string, self: TensorImpl): { S: TensorImpl; F: TensorI
   const [n, m] = self.sizes;
   let S: TensorImpl;
   if (m === 1) {
-    const sorted = sortRows(op, self, 0, false, null)!;
+    const sorted = sortRows(op, self, 0, false);
     sorted.K.release(); // (the dispatches are recorded: Note [Block reuse in submission order])
     S = sorted.I;
   } else {

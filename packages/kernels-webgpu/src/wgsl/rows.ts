@@ -6,9 +6,16 @@ import type { TensorImpl } from '@torch-ts/core';
  * along one dim ("rows"). Their geometry is uniform data, as in Note [Pointwise kernel
  * layout]: after `header` words of the kernel's own, for each of the `k` operands (all of
  * one shape but the size at `dim`) its storage offset and its stride along `dim`, then the
- * sizes of the other dims (outermost first) and each operand's strides over them. A kernel
- * turns its row number into each operand's base offset with `rowBaseCode`; negative strides
- * (flipped views) wrap as u32 and still land right, since offsets only add and multiply.
+ * number of other dims, their sizes (outermost first) and each operand's strides over them,
+ * in slots of `rowSlots(outer)` dims. A kernel turns its row number into each operand's base
+ * offset with `rowBaseCode`; negative strides (flipped views) wrap as u32 and still land
+ * right, since offsets only add and multiply.
+ * Up to ROW_OUTER_MAX other dims the decode is a loop over the dim count read from the
+ * parameters, so one source serves every rank up to it (`rowVariant` is what a kernel cache
+ * keys on): these kernels have barriers in loops, which SwiftShader compiles slowly (0.2 to
+ * 0.7 s of CPU each), and one source per rank multiplied them. The decode runs once per row
+ * (per element in a few light kernels), so the loop costs next to nothing. Past the bound the
+ * decode is unrolled for the exact rank.
  */
 export interface RowGeometry {
   /** Words before the geometry. */
@@ -19,8 +26,22 @@ export interface RowGeometry {
   readonly outer: number;
 }
 
+/** Other dims a rank-generic row kernel takes (Note [Row kernels]). */
+export const ROW_OUTER_MAX = 7;
+
+/** Dim slots of the geometry: room for any rank up to the bound, else the exact count. */
+function rowSlots(outer: number): number {
+  return Math.max(outer, ROW_OUTER_MAX);
+}
+
+/** What a row kernel's source depends on of its `outer` (a cache key): 'any' up to ROW_OUTER_MAX. */
+export function rowVariant(outer: number): string {
+  return outer <= ROW_OUTER_MAX ? 'any' : String(outer);
+}
+
 export function rowWords(g: RowGeometry): number {
-  return g.header + 2 * g.k + g.outer + g.k * g.outer;
+  const slots = rowSlots(g.outer);
+  return g.header + 2 * g.k + 1 + slots + g.k * slots;
 }
 
 /** The params words: `header`, then the geometry of `operands` along `dim`. */
@@ -29,6 +50,7 @@ export function rowParams(header: readonly number[], operands: readonly TensorIm
   const outerDims: number[] = [];
   for (let d = 0; d < nd; d++) if (d !== dim) outerDims.push(d);
   const g: RowGeometry = { header: header.length, k: operands.length, outer: outerDims.length };
+  const slots = rowSlots(g.outer);
   const w = new Uint32Array(Math.max(4, rowWords(g)));
   let i = 0;
   for (const h of header) w[i++] = h >>> 0;
@@ -36,8 +58,10 @@ export function rowParams(header: readonly number[], operands: readonly TensorIm
     w[i++] = t.storageOffset >>> 0;
     w[i++] = (nd === 0 ? 0 : t.strides[dim]) >>> 0;
   }
-  for (const d of outerDims) w[i++] = operands[0].sizes[d];
-  for (const t of operands) for (const d of outerDims) w[i++] = t.strides[d] >>> 0;
+  w[i++] = outerDims.length;
+  const sizes = i;
+  outerDims.forEach((d, j) => (w[sizes + j] = operands[0].sizes[d]));
+  operands.forEach((t, o) => outerDims.forEach((d, j) => (w[sizes + slots + o * slots + j] = t.strides[d] >>> 0)));
   return w;
 }
 
@@ -61,10 +85,17 @@ export function rowBaseCode(g: RowGeometry, rowVar: string): string {
     lines.push(`  let dstr${i} = p(${g.header + 2 * i + 1}u);`);
   }
   lines.push(`  var rrem = ${rowVar};`);
-  const sizes = g.header + 2 * g.k;
-  for (let d = g.outer - 1; d >= 0; d--) {
-    const adds = Array.from({ length: g.k }, (_, i) => `base${i} += c * p(${sizes + g.outer + i * g.outer + d}u);`).join(' ');
-    lines.push(`  { let s = p(${sizes + d}u); let c = rrem % s; rrem = rrem / s; ${adds} }`);
+  const count = g.header + 2 * g.k;
+  const sizes = count + 1;
+  const slots = rowSlots(g.outer);
+  if (g.outer <= ROW_OUTER_MAX) {
+    const adds = Array.from({ length: g.k }, (_, i) => `base${i} += c * p(${sizes + slots + i * slots}u + d);`).join(' ');
+    lines.push(`  for (var d = p(${count}u); d > 0u; ) { d--; let s = p(${sizes}u + d); let c = rrem % s; rrem = rrem / s; ${adds} }`);
+  } else {
+    for (let d = g.outer - 1; d >= 0; d--) {
+      const adds = Array.from({ length: g.k }, (_, i) => `base${i} += c * p(${sizes + slots + i * slots + d}u);`).join(' ');
+      lines.push(`  { let s = p(${sizes + d}u); let c = rrem % s; rrem = rrem / s; ${adds} }`);
+    }
   }
   return lines.join('\n');
 }
