@@ -393,4 +393,23 @@ ${[0, 1, 2, 3].flatMap((a) => [0, 1, 2, 3].map((b) => `  ${dst(a, b)}`)).join('\
   });
 };
 
-export const convImpls = { im2col, col2im, conv2d, conv2dInputGrad, conv2dWeightGrad };
+/**
+ * Note [WebGPU channels-last convolution]
+ * core hands `conv2dChannelsLast` a dense channels-last input and output (Note
+ * [Channels-last convolution impl] in core). conv2d's direct kernel already addresses every
+ * operand through its storage offset and strides, which are uniform parameters (Note [WebGPU
+ * direct convolution]), so the same pipeline reads NHWC and writes NHWC: no new WGSL source
+ * (no pipeline to compile) and none of the two layout copies. The layout even suits the kernel:
+ * its innermost loop runs over input channels, at stride 1 in NHWC (H W apart in NCHW), and
+ * the 4 output channels of a register tile are adjacent when stored. float32 and int32, the
+ * kinds the kernel computes in natively; the rest decline (uint8 / int8 / int16 would widen
+ * through contiguous int32 copies, the copies this path exists to avoid; core never passes
+ * 16-bit floats, which convolve in float32 copies), and core takes the contiguous path.
+ */
+export const conv2dChannelsLast: BackendImpls['conv2dChannelsLast'] = (out, x, w, g, groups, bias) => {
+  if (out.dtype !== 'float32' && out.dtype !== 'int32') return false;
+  conv2d(out, x, w, g, groups, bias);
+  return true;
+};
+
+export const convImpls = { im2col, col2im, conv2d, conv2dChannelsLast, conv2dInputGrad, conv2dWeightGrad };
