@@ -5,12 +5,14 @@
  * counts not a multiple of the 4x4 tile, batch 1 and a storage offset: values against a
  * float64 JS reference, bit-equal to the contiguous path (the same kernel, the same sums),
  * channels-last output strides, exactly one dispatch and no new pipeline per convolution;
- * and the gradients of a channels-last convolution, int32, a declining dtype (uint8, through
- * the contiguous path) and the shape error.
+ * the gradients of a channels-last convolution; the input- and weight-grad kernels called
+ * directly on NHWC operands (what channels-last backward hooks would hand them); int32, a
+ * declining dtype (uint8, through the contiguous path) and the shape error.
  */
 import { describe, expect, it } from 'vitest';
-import { TorchError, conv2d, convolutionBackward, narrow, permute, type DType, type Tensor } from '@torch-ts/core';
+import { TorchError, conv2d, convolutionBackward, narrow, permute, type Conv2dGeometry, type DType, type Tensor } from '@torch-ts/core';
 import { queueCounters } from '../src';
+import { convImpls } from '../src/kernels/conv';
 import { gpuTensor, readValues, webgpuReady } from './helpers';
 
 function rng(seed: number): () => number {
@@ -163,6 +165,31 @@ describe.skipIf(!webgpuReady)('WebGPU channels-last conv2d', () => {
       expectClose(await readValues(gw!), rw, 'grad weight', 1e-4, 1e-3);
       const rb = Array.from({ length: c.O }, (_, o) => go.reduce((s, v, q) => (Math.floor(q / (oH * oW)) % c.O === o ? s + v : s), 0));
       expectClose(await readValues(gb!), rb, 'grad bias');
+    }
+  });
+
+  it('the input- and weight-grad kernels read and write NHWC operands as they are (for channels-last backward hooks)', async () => {
+    // stride 1 and 2: the input grad has a kernel for each (Note [WebGPU direct convolution])
+    for (const c of [CONVS['3x3 pad 1, 5 channels in, 6 out'], CONVS['a storage offset, 13 channels out'], CONVS['groups of 2 in, 5 out, with stride']]) {
+      const xs = [c.N, c.C, c.H, c.W];
+      const [oH, oW] = outSize(c);
+      const os = [c.N, c.O, oH, oW];
+      const g: Conv2dGeometry = {
+        channels: c.C / c.g, height: c.H, width: c.W, kernelH: c.kH, kernelW: c.kW, strideH: c.s[0], strideW: c.s[1],
+        padH: c.p[0], padW: c.p[1], dilationH: c.d[0], dilationW: c.d[1], outH: oH, outW: oW,
+      };
+      const x = randoms(c.N * c.C * c.H * c.W, 51);
+      const w = randoms(c.O * (c.C / c.g) * c.kH * c.kW, 52);
+      const go = randoms(c.N * c.O * oH * oW, 53);
+      const wt = gpuTensor(w, 'float32', [c.O, c.C / c.g, c.kH, c.kW]);
+      const gx = channelsLast(new Array<number>(x.length).fill(0), xs, 'float32', 1);
+      const gw = gpuTensor(new Array<number>(w.length).fill(0), 'float32', [...wt.shape]);
+      convImpls.conv2dInputGrad(gx.impl, channelsLast(go, os, 'float32', c.skip).impl, wt.impl, g, c.g);
+      convImpls.conv2dWeightGrad(gw.impl, channelsLast(go, os, 'float32').impl, channelsLast(x, xs, 'float32', c.skip).impl, g, c.g);
+      const [rx, rw] = refGrads(c, x, w, go);
+      expect([...gx.impl.strides]).toEqual(clStrides(xs));
+      expectClose(await readValues(gx), rx, 'NHWC grad input');
+      expectClose(await readValues(gw), rw, 'grad weight of NHWC operands', 1e-4, 1e-3);
     }
   });
 
