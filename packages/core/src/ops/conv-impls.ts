@@ -25,7 +25,7 @@ export interface ConvImpls {
   /**
    * `conv2d` on channels-last operands (Note [Channels-last convolution impl] in conv.ts): x
    * [N, C_in, H, W] and out [N, C_out, outH, outW] both dense in channels-last order (strides
-   * [H W C, 1, W C, C], offset 0 in their storage); w and bias contiguous. A backend declines
+   * [H W C, 1, W C, C], at any storage offset); w and bias contiguous. A backend declines
    * (false) shapes where its contiguous kernel, with the two layout copies, is faster.
    */
   conv2dChannelsLast: (out: TensorImpl, x: TensorImpl, w: TensorImpl, g: Conv2dGeometry, groups: number, bias: TensorImpl | null) => boolean | void;
