@@ -13,22 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { TorchError, conv2d, convolutionBackward, narrow, permute, type Conv2dGeometry, type DType, type Tensor } from '@torch-ts/core';
 import { queueCounters } from '../src';
 import { convImpls } from '../src/kernels/conv';
-import { gpuTensor, readValues, webgpuReady } from './helpers';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randoms(n: number, seed: number, ints = false): number[] {
-  const r = rng(seed);
-  return Array.from({ length: n }, () => (ints ? Math.floor(r() * 7) - 3 : Math.fround(r() * 2 - 1)));
-}
+import { gpuTensor, randoms, readValues, webgpuReady } from './helpers';
 
 function expectClose(got: readonly number[], want: readonly number[], what: string, rtol = 1e-4, atol = 1e-4): void {
   expect(got.length, what).toBe(want.length);

@@ -31,22 +31,12 @@ import { memoryStats, queueCounters, synchronize } from '../src';
 import { webgpuImpls } from '../src/impls';
 import { bluesteinFilter, chirpTable, fftTableLimits, fftTableStats, hostFft, rootOfUnity } from '../src/kernels/fft-plans';
 import { bluesteinLength, radices } from '../src/kernels/fft';
-import { WEBGPU, gpuTensor, readValues, webgpuReady } from './helpers';
+import { WEBGPU, gpuTensor, readValues, rng, webgpuReady } from './helpers';
 
 const EPS = 2 ** -23;
 const C = 2;
 /** The largest error / (eps log2(n) max|X|) seen, by path: printed at the end, to keep C honest. */
 const largest = { stockham: 0, bluestein: 0 };
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** float32 values in [-1, 1). */
 function randoms(n: number, seed: number): Float64Array {

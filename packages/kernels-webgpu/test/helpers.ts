@@ -74,3 +74,20 @@ export async function readValues(t: Tensor): Promise<number[]> {
     host.release();
   }
 }
+
+/** A deterministic pseudo-random sequence in [0, 1) (mulberry32). */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), s | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `n` values of rng(seed): float32 in [-1, 1), or integers in [-3, 3] with `ints`. */
+export function randoms(n: number, seed: number, ints = false): number[] {
+  const r = rng(seed);
+  return Array.from({ length: n }, () => (ints ? Math.floor(r() * 7) - 3 : Math.fround(r() * 2 - 1)));
+}

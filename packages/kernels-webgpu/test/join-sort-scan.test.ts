@@ -6,21 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cat, cummax, cummin, cumprod, cumsum, flip, median, mode, searchsorted, sort, topk, triu, type Tensor } from '@torch-ts/core';
-import { gpuTensor, readValues, webgpuReady } from './helpers';
+import { gpuTensor, readValues, rng as rand, webgpuReady } from './helpers';
 import { commandQueue } from '../src/runtime/queue';
 import { ROW_OUTER_MAX } from '../src/wgsl/rows';
-
-/** A deterministic pseudo-random sequence (mulberry32). */
-function rand(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** PyTorch's stable sort of one row: (values, indices), NaN last (first when descending). */
 function refSort(row: readonly number[], descending: boolean): { v: number[]; i: number[] } {

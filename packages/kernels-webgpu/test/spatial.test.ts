@@ -30,22 +30,7 @@ import {
   type PadMode,
 } from '@torch-ts/core';
 import { convImpls } from '../src/kernels/conv';
-import { gpuTensor, readValues, webgpuReady } from './helpers';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randoms(n: number, seed: number, ints = false): number[] {
-  const r = rng(seed);
-  return Array.from({ length: n }, () => (ints ? Math.floor(r() * 7) - 3 : Math.fround(r() * 2 - 1)));
-}
+import { gpuTensor, randoms, readValues, webgpuReady } from './helpers';
 
 const prod = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 
