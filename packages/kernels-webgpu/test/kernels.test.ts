@@ -88,19 +88,29 @@ describe.skipIf(!webgpuReady)('WebGPU kernels', () => {
     // Found by the vmap sweep (the OpInfo same-shape case rolled by one puts -inf under
     // 0.41381117701530457). PyTorch 1.13's float32 tensor-tensor pow is C's powf here:
     // (-inf)^y is inf for y > 0 and 0 for y < 0, negative (-inf, -0) only for odd integers y;
-    // JS's Math.pow follows the same IEEE rules for an infinite base. (y = ±0.5 is left out:
-    // the kernel serves the tensor-scalar form too, where PyTorch takes sqrt/rsqrt.)
+    // JS's Math.pow follows the same IEEE rules for an infinite base, and for ±0.5 as C (the
+    // tensor-scalar form's sqrt / rsqrt, (-inf) ** 0.5 = nan, is core's: checked below).
     const f32 = (x: number) => Math.fround(x);
-    const exps = [0.41381117701530457, -0.41381117701530457, 2.5, -2.5, 3, -3, 2, 1, 1e10, -1e10, 1e-30].map(f32);
+    const exps = [0.41381117701530457, -0.41381117701530457, 2.5, -2.5, 3, -3, 2, 1, 1e10, -1e10, 1e-30, 0.5, -0.5].map(f32);
     const bases = [-Infinity, Infinity];
     const a = bases.flatMap((x) => exps.map(() => x));
     const b = bases.flatMap(() => exps);
     const got = await readValues(pow(gpuTensor(a, 'float32'), gpuTensor(b, 'float32')));
     expect(got).toEqual(a.map((x, i) => Math.pow(x, b[i])));
     expect(got.slice(0, 6)).toEqual([Infinity, 0, Infinity, 0, -Infinity, -0]); // torch 1.13 float32, printed
+    // zero bases under ±0.5 (C's pow; torch 1.13 float32 and float16 tensor-tensor pow, printed:
+    // [-inf, -0, 0, 4] ** 0.5 = [inf, 0, 0, 2], ** -0.5 = [0, inf, inf, 0.5])
+    const z = [-Infinity, -0, 0, 4];
+    for (const [y, want] of [[0.5, [Infinity, 0, 0, 2]], [-0.5, [0, Infinity, Infinity, 0.5]]] as const) {
+      const r = await readValues(pow(gpuTensor(z, 'float32'), gpuTensor(z.map(() => y), 'float32')));
+      expect(r.map((v) => (Object.is(v, -0) ? '-0' : v))).toEqual(want);
+    }
+    // the tensor-scalar form takes sqrt: [nan, -0, 0, 2] (torch 1.13, printed)
+    const s = await readValues(pow(gpuTensor(z, 'float32'), 0.5));
+    expect(s.map((v) => (Object.is(v, -0) ? '-0' : v))).toEqual([NaN, '-0', 0, 2]);
     // float16 and bfloat16 (computed in float32, as PyTorch's CPU half kernels; 1.13 gives -0
     // for (-inf)^-3 there too): the same values, exponents exact in both
-    const he = [0.375, -0.375, 2.5, -2.5, 3, -3, 2, 1];
+    const he = [0.375, -0.375, 2.5, -2.5, 3, -3, 2, 1, 0.5, -0.5];
     const ha = bases.flatMap((x) => he.map(() => x));
     const hb = bases.flatMap(() => he);
     for (const dt of ['float16', 'bfloat16'] as const) {

@@ -160,7 +160,9 @@ fn pow_f(a: f32, b: f32) -> f32 {
   if (isnan_f(a) || isnan_f(b)) { return nan_f(); }
   if (b == 1.0) { return a; }
   if (b == 2.0) { return a * a; }
-  if (b == 0.5) { return sqrt(a); }
+  // (sqrt's shortcut, but C's pow(-inf, 0.5) = inf and pow(-0, 0.5) = +0: the tensor-scalar
+  // form's sqrt semantics are core's, Note [pow with a scalar exponent])
+  if (b == 0.5) { if (a == 0.0) { return 0.0; } if (isinf_f(a)) { return inf_f(); } return sqrt(a); }
   if (a == 0.0) {
     if (b < 0.0) { if (fract(b * 0.5) == 0.5 && bitcast<u32>(a) != 0u) { return -inf_f(); } return inf_f(); }
     if (fract(b * 0.5) == 0.5) { return a; }
