@@ -158,6 +158,8 @@ export const webgpuDtypes = {
   col2im: BASE,
   conv2d: CONV,
   conv2dChannelsLast: [],
+  conv2dChannelsLastInputGrad: [],
+  conv2dChannelsLastWeightGrad: [],
   conv2dInputGrad: CONV,
   conv2dWeightGrad: CONV,
   maxPool2d: F,

@@ -59,6 +59,8 @@ export const webgpuImpls = {
   // the bias is added by a second kernel; a fused GEMM epilogue is future work
   addmm: notImplemented('WebGPU composes mm and add (Note [Fused addmm])'),
   conv2dChannelsLast: notImplemented('WebGPU convolves contiguous copies (Note [Channels-last convolution impl])'),
+  conv2dChannelsLastInputGrad: notImplemented('WebGPU convolves contiguous copies (Note [Channels-last convolution impl])'),
+  conv2dChannelsLastWeightGrad: notImplemented('WebGPU convolves contiguous copies (Note [Channels-last convolution impl])'),
   // complex64 linalg (Note [WebGPU complex LU, Cholesky, triangular solves and eigh])
   ...linalgComplexImpls,
   // complex64 QR (Note [WebGPU complex QR])
