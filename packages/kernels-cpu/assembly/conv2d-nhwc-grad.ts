@@ -4,10 +4,11 @@
 //   gw_g[o, k] = sum over p of grad_out[p, g * cog + o] * A[p, k]
 // with A the implicit-GEMM rows of the forward (Note [Channels-last convolution as an
 // implicit GEMM]: k = tap * cig + c, a row kH * kW runs of cig contiguous input channels,
-// 0 in the padding). grad_out^T is read in place (row stride 1, column stride Cout); A is
-// gathered PB positions by KB columns at a time into scratch (memory.copy of channel runs),
-// then gemm.ts's GEMM accumulates the [cog, KB] block of gw over the position blocks in
-// order. Work unit: (group, block of KB columns); a unit owns its block of gw and sums all
+// 0 in the padding). A is gathered PB positions by KB columns at a time into scratch
+// (memory.copy of channel runs); gemm.ts's GEMM then accumulates gw's block transposed,
+// [KB, cog] = A_block^T @ grad_out rows [PB, cog] (grad_out read in place, its rows
+// contiguous: the packing of both operands reads runs, where grad_out^T would be a strided
+// gather), over the position blocks in order. Work unit: (group, block of KB columns); a unit owns its block of gw and sums all
 // positions itself in a fixed order, so the bits do not depend on the thread count. The
 // block is finally scattered into gw's [Cout, cig, kH, kW] layout (k = c * taps + tap).
 // The input gradient of a stride-1 convolution needs no kernel of its own: it is the
@@ -19,7 +20,7 @@ import { Geometry } from './geometry';
 /** Positions per gathered block of A (gemm.ts's KC: one packed k-block per GEMM call). */
 const PB = 256;
 /** Columns of gw per work unit. */
-export const KB = 48;
+export const KB = 96;
 
 // @ts-ignore: decorator
 @inline function roundUp(v: usize): usize {
@@ -63,15 +64,16 @@ function weightGrad<T>(g: Geometry, u0: i32, u1: i32, scratch: usize): void {
           k += len;
         }
       }
-      const a = g.cols + (<usize>p0 * Cout + gi * cog) * size;
-      gemm<T>(cog, kw, pb, a, 1, Cout, b, kw, 1, acc, kw, p0 > 0, gs);
+      // gw^T block [kw, cog] (+)= gathered^T [kw, pb] @ grad_out rows [pb, cog]
+      const gy = g.cols + (<usize>p0 * Cout + gi * cog) * size;
+      gemm<T>(kw, cog, pb, b, 1, kw, gy, Cout, 1, acc, cog, p0 > 0, gs);
     }
     // scatter into gw [Cout, cig, kH, kW]
     for (let o = 0; o < cog; o++) {
       const dst = g.weight + <usize>(gi * cog + o) * K * size;
       for (let q = 0; q < kw; q++) {
         const k = k0 + q, t = k / cig, c = k % cig;
-        store<T>(dst + <usize>(c * taps + t) * size, load<T>(acc + <usize>(o * kw + q) * size));
+        store<T>(dst + <usize>(c * taps + t) * size, load<T>(acc + <usize>(q * cog + o) * size));
       }
     }
   }

@@ -171,7 +171,8 @@ export const conv2dChannelsLast: BackendImpls['conv2dChannelsLast'] = (out, x, w
  * forward of grad_out [N, Cout, outH, outW] by w' [C, Cout / G, kH, kW], w'[g cig + c, o,
  * kH-1-i, kW-1-j] = w[g cog + o, c, i, j], padding d (k - 1) - p, which gives H x W back
  * exactly; the flipped weight is built here (it is small). Strided input gradients (and a
- * padding over d (k - 1)) decline: core converts. Both decline where the forward's heuristic
+ * padding over d (k - 1)) decline: core converts; so do weight gradients of kernels larger
+ * than 1x1 (measured, below). Both decline where the forward's heuristic
  * says the GEMM is too small (nhwcWins on the problem the kernel runs), and neither depends on
  * the thread count (fixed work units, each summing in a fixed order).
  */
@@ -215,7 +216,7 @@ export function conv2dNhwcInputGrad(image: TensorImpl, cols: TensorImpl, w: Tens
 }
 
 /** Columns of gw per work unit of the weight gradient (assembly/conv2d-nhwc-grad.ts's KB). */
-const NHWC_WGRAD_COLUMNS = 48;
+const NHWC_WGRAD_COLUMNS = 96;
 
 /** The channels-last weight gradient whatever the shape; false where it cannot run. */
 export function conv2dNhwcWeightGrad(gw: TensorImpl, cols: TensorImpl, x: TensorImpl, g: Conv2dGeometry, groups: number): boolean {
@@ -243,5 +244,11 @@ export function conv2dNhwcWeightGrad(gw: TensorImpl, cols: TensorImpl, x: Tensor
 export const conv2dChannelsLastInputGrad: BackendImpls['conv2dChannelsLastInputGrad'] = (image, cols, w, g, groups) =>
   nhwcWins({ ...g, channels: cols.sizes[1] / groups }, image.sizes[1] / groups) && conv2dNhwcInputGrad(image, cols, w, g, groups);
 
+/**
+ * The weight gradient runs for 1x1 kernels only: there the gathered rows are the image's own
+ * and, with the input gradient also channels-last, core copies nothing (one thread, [8, 64,
+ * 56, 56] x [64, 64, 1, 1], backward 19 -> 13 ms). With kH x kW taps the gather plus GEMM
+ * measured slower than core's copy + the NCHW kernel (3x3 64 -> 64: 109 against 103 ms).
+ */
 export const conv2dChannelsLastWeightGrad: BackendImpls['conv2dChannelsLastWeightGrad'] = (gw, cols, x, g, groups) =>
-  nhwcWins(g, cols.sizes[1] / groups) && conv2dNhwcWeightGrad(gw, cols, x, g, groups);
+  g.kernelH * g.kernelW === 1 && nhwcWins(g, cols.sizes[1] / groups) && conv2dNhwcWeightGrad(gw, cols, x, g, groups);
