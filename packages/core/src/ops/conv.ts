@@ -498,8 +498,9 @@ export const CONVOLUTION_BACKWARD = defineStructured(
     const cd = computeDtype(input.dtype);
     // results computed in cd (Note [16-bit convolutions compute in float32]), copied out at the end
     const wide = (t: TensorImpl) => (cd === t.dtype ? t : hold(TensorImpl.empty(op, t.sizes, cd, t.device)));
-    // (operands copied contiguous only for what the channels-last impls left)
-    const needed = (mask[0] && clInput === null) || (mask[1] && clWeight === null);
+    // (operands copied contiguous only for what the channels-last impls left; where they ran
+    // for both, the CPU's bias sum reads the channels-last grad_output in place)
+    const needed = (clInput === null && clWeight === null) || (mask[0] && clInput === null) || (mask[1] && clWeight === null);
     try {
       const go = needed || cd !== gradOutput.dtype ? hold(prepare(b, op, hold(as4d(gradOutput)), cd)) : hold(as4d(gradOutput));
       const x = needed ? hold(prepare(b, op, hold(as4d(input)), cd)) : input;
