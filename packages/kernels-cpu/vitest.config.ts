@@ -17,7 +17,7 @@ export default defineConfig({
     projects: [
       { resolve, ssr, test: { name: 'simd', ...HANG_TIMEOUTS, ...shared, execArgv: ['--expose-gc'], pool: 'forks', include: ['test/**/*.test.ts'], env: { TORCH_TS_WASM: 'simd' } } },
       // The JS loops that run where WebAssembly SIMD is missing (no thread pool, no wasm kernels to check).
-      { resolve, ssr, test: { name: 'js', ...HANG_TIMEOUTS, ...shared, execArgv: ['--expose-gc'], pool: 'forks', include: ['test/**/*.test.ts'], exclude: ['test/threads.test.ts', 'test/pointwise-wasm.test.ts', 'test/copy-wasm.test.ts', 'test/softmax-wasm.test.ts', 'test/sum-wasm.test.ts', 'test/conv2d.test.ts', 'test/conv2d-nhwc.test.ts'], env: { TORCH_TS_WASM: 'off' } } },
+      { resolve, ssr, test: { name: 'js', ...HANG_TIMEOUTS, ...shared, execArgv: ['--expose-gc'], pool: 'forks', include: ['test/**/*.test.ts'], exclude: ['test/threads.test.ts', 'test/pointwise-wasm.test.ts', 'test/copy-wasm.test.ts', 'test/softmax-wasm.test.ts', 'test/sum-wasm.test.ts', 'test/conv2d.test.ts', 'test/conv2d-nhwc.test.ts', 'test/conv2d-nhwc-grad.test.ts'], env: { TORCH_TS_WASM: 'off' } } },
       {
         resolve,
         ssr,

@@ -21,7 +21,7 @@ import { all, any, logsumexp, medianDim, modeDim, varMean, vectorNorm } from './
 import { cummax, cummin, cumprod, cumsum } from './kernels/scan';
 import { round } from './kernels/round';
 import { col2im, im2col } from './kernels/im2col';
-import { conv2d, conv2dChannelsLast, conv2dInputGrad, conv2dWeightGrad } from './kernels/conv2d';
+import { conv2d, conv2dChannelsLast, conv2dChannelsLastInputGrad, conv2dChannelsLastWeightGrad, conv2dInputGrad, conv2dWeightGrad } from './kernels/conv2d';
 import { adaptiveAvgPool2d, adaptiveAvgPool2dBackward, avgPool2d, avgPool2dBackward, maxPool2d, maxPool2dBackward } from './kernels/pooling';
 import { padIndexed, padIndexedBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward } from './kernels/resample';
 import { indexGather, indexScatter, nonzeroCount, nonzeroFill } from './kernels/index-ops';
@@ -195,6 +195,8 @@ export const cpuImpls = {
   // float32 / float64 on the kernels' GEMM; other dtypes decline to core's im2col + mm (Note [CPU direct convolution])
   conv2d,
   conv2dChannelsLast,
+  conv2dChannelsLastInputGrad,
+  conv2dChannelsLastWeightGrad,
   conv2dInputGrad,
   conv2dWeightGrad,
 } satisfies BackendImplTable;

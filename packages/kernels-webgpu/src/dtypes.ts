@@ -157,8 +157,10 @@ export const webgpuDtypes = {
   im2col: BASE,
   col2im: BASE,
   conv2d: CONV,
-  // conv2d's kernel on NHWC strides (Note [WebGPU channels-last convolution]); the rest decline
+  // conv2d's kernels on NHWC strides (Note [WebGPU channels-last convolution]); the rest decline
   conv2dChannelsLast: ['float32', 'int32'],
+  conv2dChannelsLastInputGrad: ['float32'],
+  conv2dChannelsLastWeightGrad: ['float32'],
   conv2dInputGrad: CONV,
   conv2dWeightGrad: CONV,
   maxPool2d: F,

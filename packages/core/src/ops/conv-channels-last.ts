@@ -16,7 +16,13 @@ import type { Conv2dGeometry } from './spatial-impls';
  * so the result's layout is exactly the contiguous path's. The impl may decline a call
  * (false, before writing anything): shapes where its contiguous kernel plus the two copies
  * is faster (the CPU's measured heuristic), dtypes it has no kernel for; core then takes the
- * contiguous path. Only the forward: gradients take the contiguous path.
+ * contiguous path. The gradients of a (not transposed) 2-d convolution follow the same
+ * rules through `conv2dChannelsLastInputGrad` / `conv2dChannelsLastWeightGrad`
+ * (`channelsLastGradients`): grad_output and input dense channels-last in the compute dtype,
+ * the weight contiguous, the input gradient allocated with the channels-last strides
+ * `inFormat` would give (PyTorch 1.13's), the weight gradient contiguous (then laid out by
+ * `inFormat` as before); each impl may decline on its own, and core computes what was
+ * declined on contiguous copies.
  */
 
 /** Whether `t` [N, C, H, W] is laid out densely in channels-last order (strides of size-1 dims are free). */
@@ -73,4 +79,55 @@ export function channelsLastConvolution(
   }
   out.release();
   return null;
+}
+
+/**
+ * The gradients of a channels-last 2-d convolution by the backend's channels-last impls
+ * (Note [Channels-last convolution impl]): [grad_input (channels-last), grad_weight
+ * (contiguous)], each null where it was not asked for, the impl is missing or declines.
+ */
+export function channelsLastGradients(
+  b: Backend,
+  op: string,
+  gradOutput: TensorImpl,
+  input: TensorImpl,
+  weight: TensorImpl,
+  g: Conv2dGeometry,
+  groups: number,
+  mask: readonly boolean[],
+): [TensorImpl | null, TensorImpl | null] {
+  const fi = b.impls.conv2dChannelsLastInputGrad;
+  const fw = b.impls.conv2dChannelsLastWeightGrad;
+  const dt = input.dtype;
+  if (dt === 'float16' || dt === 'bfloat16' || weight.dtype !== dt || gradOutput.dtype !== dt) return [null, null];
+  if (input.dim !== 4 || weight.dim !== 4 || gradOutput.dim !== 4) return [null, null];
+  if (input.numel === 0 || weight.numel === 0 || gradOutput.numel === 0) return [null, null];
+  if (!denseChannelsLast(input) || !denseChannelsLast(gradOutput)) return [null, null];
+  let gi: TensorImpl | null = null;
+  let gw: TensorImpl | null = null;
+  const held: TensorImpl[] = [];
+  try {
+    if (mask[0] && typeof fi === 'function') {
+      const w = contiguousCopy(b, op, weight);
+      held.push(w);
+      gi = TensorImpl.emptyStrided(op, input.sizes, formatStrides(op, input.sizes, 'channels_last'), dt, input.device, UNINITIALIZED);
+      if (fi(gi, gradOutput, w, g, groups) === false) {
+        gi.release();
+        gi = null;
+      }
+    }
+    if (mask[1] && typeof fw === 'function') {
+      gw = TensorImpl.empty(op, weight.sizes, dt, weight.device);
+      if (fw(gw, gradOutput, input, g, groups) === false) {
+        gw.release();
+        gw = null;
+      }
+    }
+  } catch (e) {
+    releaseAll([gi, gw].filter((t): t is TensorImpl => t !== null));
+    throw e;
+  } finally {
+    releaseAll(held);
+  }
+  return [gi, gw];
 }

@@ -30,6 +30,18 @@ export interface ConvImpls {
    */
   conv2dChannelsLast: (out: TensorImpl, x: TensorImpl, w: TensorImpl, g: Conv2dGeometry, groups: number, bias: TensorImpl | null) => boolean | void;
   /**
+   * `conv2dInputGrad` on channels-last operands (Note [Channels-last convolution impl]): image
+   * [N, C, H, W] and cols [N, C_out, outH, outW] both dense channels-last (at any storage
+   * offset), w contiguous. A backend declines (false, before writing) where its contiguous
+   * kernel with the layout copies is faster, or shapes it has no kernel for.
+   */
+  conv2dChannelsLastInputGrad: (image: TensorImpl, cols: TensorImpl, w: TensorImpl, g: Conv2dGeometry, groups: number) => boolean | void;
+  /**
+   * `conv2dWeightGrad` with cols [N, C_out, outH, outW] and x [N, C_in, H, W] dense
+   * channels-last (at any storage offset), gw contiguous; declines as the input grad does.
+   */
+  conv2dChannelsLastWeightGrad: (gw: TensorImpl, cols: TensorImpl, x: TensorImpl, g: Conv2dGeometry, groups: number) => boolean | void;
+  /**
    * image [N, C, H, W] = the adjoint of conv2d in its input, applied to cols [N, C_out, outH, outW]
    * with w [C_out, C / groups, kH, kW]: the grad input of a convolution, the forward of a transposed one.
    */

@@ -12,7 +12,7 @@ import type { Conv2dGeometry } from './spatial-impls';
 import { squeeze, unsqueeze } from './views';
 import { pad } from './resample';
 import { formatOf, inFormat } from './output-format';
-import { channelsLastConvolution } from './conv-channels-last';
+import { channelsLastConvolution, channelsLastGradients } from './conv-channels-last';
 
 /**
  * Note [Convolution as GEMM]
@@ -481,9 +481,16 @@ export const CONVOLUTION_BACKWARD = defineStructured(
       throw new DTypeError(`${op}: expected grad_output of dtype ${torchTypeName(input.dtype)}, but got ${torchTypeName(gradOutput.dtype)}`);
     }
     const p2 = params2d(p, sp);
+    const format = convFormat(input, weight, p);
+    // Note [Channels-last convolution impl]: what the backend's channels-last impls compute
+    let [clInput, clWeight]: (TensorImpl | null)[] = [null, null];
+    if (format === 'channels_last' && sp === 2 && !p.transposed) {
+      const g = geometry(input.sizes, sizes, weight, p2, input.sizes[1] / p.groups);
+      [clInput, clWeight] = channelsLastGradients(b, op, gradOutput, input, weight, g, p.groups, mask);
+    }
     const empty = () => TensorImpl.empty(op, [0], input.dtype, input.device);
-    const gi = mask[0] ? TensorImpl.empty(op, input.sizes, input.dtype, input.device) : empty();
-    const gw = mask[1] ? TensorImpl.empty(op, weight.sizes, input.dtype, input.device) : empty();
+    const gi = clInput ?? (mask[0] ? TensorImpl.empty(op, input.sizes, input.dtype, input.device) : empty());
+    const gw = clWeight ?? (mask[1] ? TensorImpl.empty(op, weight.sizes, input.dtype, input.device) : empty());
     const cout = sizes[1];
     const gb = mask[2] ? TensorImpl.empty(op, [cout], input.dtype, input.device) : empty();
     const held: TensorImpl[] = [];
@@ -491,11 +498,14 @@ export const CONVOLUTION_BACKWARD = defineStructured(
     const cd = computeDtype(input.dtype);
     // results computed in cd (Note [16-bit convolutions compute in float32]), copied out at the end
     const wide = (t: TensorImpl) => (cd === t.dtype ? t : hold(TensorImpl.empty(op, t.sizes, cd, t.device)));
+    // (operands copied contiguous only for what the channels-last impls left; where they ran
+    // for both, the CPU's bias sum reads the channels-last grad_output in place)
+    const needed = (clInput === null && clWeight === null) || (mask[0] && clInput === null) || (mask[1] && clWeight === null);
     try {
-      const go = hold(prepare(b, op, hold(as4d(gradOutput)), cd));
-      const x = hold(prepare(b, op, hold(as4d(input)), cd));
-      const w = hold(prepare(b, op, hold(as4d(weight)), cd));
-      if (mask[0] && gi.numel > 0) {
+      const go = needed || cd !== gradOutput.dtype ? hold(prepare(b, op, hold(as4d(gradOutput)), cd)) : hold(as4d(gradOutput));
+      const x = needed ? hold(prepare(b, op, hold(as4d(input)), cd)) : input;
+      const w = needed ? hold(prepare(b, op, hold(as4d(weight)), cd)) : weight;
+      if (mask[0] && clInput === null && gi.numel > 0) {
         const gi4 = hold(as4d(gi));
         const ri = wide(gi4);
         if (go.numel === 0 || w.numel === 0) implOf(b, 'fill', op)(ri, 0);
@@ -503,7 +513,7 @@ export const CONVOLUTION_BACKWARD = defineStructured(
         else convTransposeForward(b, op, ri, go, w, { ...p2, transposed: true });
         if (ri !== gi4) implOf(b, 'copy', op)(gi4, ri);
       }
-      if (mask[1] && gw.numel > 0) {
+      if (mask[1] && clWeight === null && gw.numel > 0) {
         const gw4 = hold(as4d(gw));
         const rw = wide(gw4);
         if (go.numel === 0 || x.numel === 0) implOf(b, 'fill', op)(rw, 0);
@@ -522,7 +532,6 @@ export const CONVOLUTION_BACKWARD = defineStructured(
     } finally {
       releaseAll(held);
     }
-    const format = convFormat(input, weight, p);
     return [inFormat(b, op, gi, format), inFormat(b, op, gw, format), gb];
   },
 );

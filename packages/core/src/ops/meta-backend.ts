@@ -50,6 +50,8 @@ export const META_IMPLS = {
   addmm: notImplemented('meta addmm composes mm and add (Note [Fused addmm])'),
   conv2d: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),
   conv2dChannelsLast: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),
+  conv2dChannelsLastInputGrad: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),
+  conv2dChannelsLastWeightGrad: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),
   conv2dInputGrad: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),
   conv2dWeightGrad: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),
 } satisfies BackendImplTable;

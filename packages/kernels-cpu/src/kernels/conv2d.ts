@@ -161,3 +161,94 @@ export function conv2dNhwc(out: TensorImpl, x: TensorImpl, w: TensorImpl, g: Con
 
 export const conv2dChannelsLast: BackendImpls['conv2dChannelsLast'] = (out, x, w, g, groups, bias) =>
   nhwcWins(g, out.sizes[1] / groups) && conv2dNhwc(out, x, w, g, groups, bias);
+
+/**
+ * Note [CPU channels-last convolution gradients]
+ * The weight gradient runs Note [Channels-last convolution weight gradient] (assembly/
+ * conv2d-nhwc-grad.ts): per (group, block of KB columns of gw) a GEMM of grad_out^T, read in
+ * place, by the forward's implicit-GEMM rows gathered from the NHWC input. The input gradient
+ * of a stride-1 convolution is a stride-1 convolution itself: grad_in = the channels-last
+ * forward of grad_out [N, Cout, outH, outW] by w' [C, Cout / G, kH, kW], w'[g cig + c, o,
+ * kH-1-i, kW-1-j] = w[g cog + o, c, i, j], padding d (k - 1) - p, which gives H x W back
+ * exactly; the flipped weight is built here (it is small). Strided input gradients (and a
+ * padding over d (k - 1)) decline: core converts; so do weight gradients of kernels larger
+ * than 1x1 (measured, below). Both decline where the forward's heuristic
+ * says the GEMM is too small (nhwcWins on the problem the kernel runs), and neither depends on
+ * the thread count (fixed work units, each summing in a fixed order).
+ */
+export function conv2dNhwcInputGrad(image: TensorImpl, cols: TensorImpl, w: TensorImpl, g: Conv2dGeometry, groups: number): boolean {
+  if (wasm === null) return false;
+  for (const t of [image, cols, w]) if (t.dtype !== 'float32' && t.dtype !== 'float64') return false;
+  if (!w.isContiguous || g.strideH !== 1 || g.strideW !== 1) return false;
+  const pH = g.dilationH * (g.kernelH - 1) - g.padH, pW = g.dilationW * (g.kernelW - 1) - g.padW;
+  if (pH < 0 || pW < 0) return false;
+  const size = image.itemSize;
+  const [N, C, H, W] = image.sizes;
+  const Cout = cols.sizes[1];
+  const cig = C / groups, cog = Cout / groups, kH = g.kernelH, kW = g.kernelW, taps = kH * kW;
+  const P = N * H * W;
+  const ops = new Operands();
+  try {
+    const addr = { image: ops.input(cols), cols: ops.output(image), weight: ops.input(w) };
+    const flipped = ops.temp(w.numel * size);
+    const words = [
+      addr.image, addr.cols, flipped, 0,
+      N, Cout, g.outH, g.outW, C, groups,
+      kH, kW, 1, 1, pH, pW, g.dilationH, g.dilationW, H, W, NHWC_BLOCK,
+    ];
+    const params = ops.temp(words.length * 4);
+    const buf = kernelHeap.buffer();
+    new Uint32Array(buf, params, words.length).set(words);
+    const src = size === 8 ? new Float64Array(buf, addr.weight, w.numel) : new Float32Array(buf, addr.weight, w.numel);
+    const dst = size === 8 ? new Float64Array(buf, flipped, w.numel) : new Float32Array(buf, flipped, w.numel);
+    for (let gi = 0; gi < groups; gi++)
+      for (let o = 0; o < cog; o++)
+        for (let c = 0; c < cig; c++)
+          for (let t = 0; t < taps; t++)
+            dst[((gi * cig + c) * cog + o) * taps + taps - 1 - t] = src[((gi * cog + o) * cig + c) * taps + t];
+    const name = `conv2dNhwcForward${size === 8 ? '64' : '32'}` as PoolExport;
+    const tasks = ranges(Math.ceil(P / NHWC_BLOCK), P * C * cog * taps).map(([u0, u1]) => [params, u0, u1]);
+    runTasks(name, tasks, wasm.conv2dNhwcScratchBytes(params, size));
+  } finally {
+    ops.finish();
+  }
+  return true;
+}
+
+/** Columns of gw per work unit of the weight gradient (assembly/conv2d-nhwc-grad.ts's KB). */
+const NHWC_WGRAD_COLUMNS = 96;
+
+/** The channels-last weight gradient whatever the shape; false where it cannot run. */
+export function conv2dNhwcWeightGrad(gw: TensorImpl, cols: TensorImpl, x: TensorImpl, g: Conv2dGeometry, groups: number): boolean {
+  if (wasm === null) return false;
+  for (const t of [gw, cols, x]) if (t.dtype !== 'float32' && t.dtype !== 'float64') return false;
+  if (!gw.isContiguous) return false;
+  const size = x.itemSize;
+  const Cout = cols.sizes[1];
+  const K = g.channels * g.kernelH * g.kernelW;
+  const P = x.sizes[0] * g.outH * g.outW;
+  const ops = new Operands();
+  try {
+    const addr = { image: ops.input(x), cols: ops.input(cols), weight: ops.output(gw), bias: 0 };
+    const params = paramBlock(ops, addr, { image: x, cols, weight: gw, bias: null, output: 'weight' }, g, groups, 0);
+    const name = `conv2dNhwcWeightGrad${size === 8 ? '64' : '32'}` as PoolExport;
+    const units = groups * Math.ceil(K / NHWC_WGRAD_COLUMNS);
+    const tasks = ranges(units, P * Cout * K).map(([u0, u1]) => [params, u0, u1]);
+    runTasks(name, tasks, wasm.conv2dNhwcWeightGradScratchBytes(params, size));
+  } finally {
+    ops.finish();
+  }
+  return true;
+}
+
+export const conv2dChannelsLastInputGrad: BackendImpls['conv2dChannelsLastInputGrad'] = (image, cols, w, g, groups) =>
+  nhwcWins({ ...g, channels: cols.sizes[1] / groups }, image.sizes[1] / groups) && conv2dNhwcInputGrad(image, cols, w, g, groups);
+
+/**
+ * The weight gradient runs for 1x1 kernels only: there the gathered rows are the image's own
+ * and, with the input gradient also channels-last, core copies nothing (one thread, [8, 64,
+ * 56, 56] x [64, 64, 1, 1], backward 19 -> 13 ms). With kH x kW taps the gather plus GEMM
+ * measured slower than core's copy + the NCHW kernel (3x3 64 -> 64: 109 against 103 ms).
+ */
+export const conv2dChannelsLastWeightGrad: BackendImpls['conv2dChannelsLastWeightGrad'] = (gw, cols, x, g, groups) =>
+  g.kernelH * g.kernelW === 1 && nhwcWins(g, cols.sizes[1] / groups) && conv2dNhwcWeightGrad(gw, cols, x, g, groups);

@@ -77,6 +77,8 @@ export const POOL_EXPORTS = [
   'conv2dDirect64',
   'conv2dNhwcForward32',
   'conv2dNhwcForward64',
+  'conv2dNhwcWeightGrad32',
+  'conv2dNhwcWeightGrad64',
   'layerNormF32',
   'layerNormInputGradF32',
   'layerNormParamGradF32',

@@ -405,6 +405,10 @@ ${[0, 1, 2, 3].flatMap((a) => [0, 1, 2, 3].map((b) => `  ${dst(a, b)}`)).join('\
  * kinds the kernel computes in natively; the rest decline (uint8 / int8 / int16 would widen
  * through contiguous int32 copies, the copies this path exists to avoid; core never passes
  * 16-bit floats, which convolve in float32 copies), and core takes the contiguous path.
+ * The gradients likewise: `conv2dInputGrad` and `conv2dWeightGrad` read grad_output, the input
+ * and the weight through their strides and write the input gradient through its own, so the
+ * channels-last gradient impls are those kernels on the NHWC operands (float32: gradients are
+ * floating).
  */
 export const conv2dChannelsLast: BackendImpls['conv2dChannelsLast'] = (out, x, w, g, groups, bias) => {
   if (out.dtype !== 'float32' && out.dtype !== 'int32') return false;
@@ -412,4 +416,25 @@ export const conv2dChannelsLast: BackendImpls['conv2dChannelsLast'] = (out, x, w
   return true;
 };
 
-export const convImpls = { im2col, col2im, conv2d, conv2dChannelsLast, conv2dInputGrad, conv2dWeightGrad };
+export const conv2dChannelsLastInputGrad: BackendImpls['conv2dChannelsLastInputGrad'] = (image, cols, w, g, groups) => {
+  if (image.dtype !== 'float32') return false;
+  conv2dInputGrad(image, cols, w, g, groups);
+  return true;
+};
+
+export const conv2dChannelsLastWeightGrad: BackendImpls['conv2dChannelsLastWeightGrad'] = (gw, cols, x, g, groups) => {
+  if (gw.dtype !== 'float32') return false;
+  conv2dWeightGrad(gw, cols, x, g, groups);
+  return true;
+};
+
+export const convImpls = {
+  im2col,
+  col2im,
+  conv2d,
+  conv2dChannelsLast,
+  conv2dChannelsLastInputGrad,
+  conv2dChannelsLastWeightGrad,
+  conv2dInputGrad,
+  conv2dWeightGrad,
+};
