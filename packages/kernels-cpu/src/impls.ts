@@ -23,6 +23,7 @@ import { round } from './kernels/round';
 import { col2im, im2col } from './kernels/im2col';
 import { conv2d, conv2dChannelsLast, conv2dInputGrad, conv2dWeightGrad } from './kernels/conv2d';
 import { adaptiveAvgPool2d, adaptiveAvgPool2dBackward, avgPool2d, avgPool2dBackward, maxPool2d, maxPool2dBackward } from './kernels/pooling';
+import { adaptiveAvgPool2dChannelsLast, avgPool2dChannelsLast, batchNormChannelsLast, maxPool2dChannelsLast } from './kernels/pooling-nhwc';
 import { padIndexed, padIndexedBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward } from './kernels/resample';
 import { indexGather, indexScatter, nonzeroCount, nonzeroFill } from './kernels/index-ops';
 import { searchsorted, sort, topk, unique } from './kernels/sort';
@@ -166,6 +167,9 @@ export const cpuImpls = {
   avgPool2dBackward,
   adaptiveAvgPool2d,
   adaptiveAvgPool2dBackward,
+  maxPool2dChannelsLast,
+  avgPool2dChannelsLast,
+  adaptiveAvgPool2dChannelsLast,
   upsampleNearest2d,
   upsampleNearest2dBackward,
   upsampleBilinear2d,
@@ -178,6 +182,7 @@ export const cpuImpls = {
   nllLossBackward,
   batchNorm,
   batchNormBackward,
+  batchNormChannelsLast,
   layerNorm,
   layerNormBackward,
   embedding,

@@ -50,6 +50,10 @@ export const META_IMPLS = {
   addmm: notImplemented('meta addmm composes mm and add (Note [Fused addmm])'),
   conv2d: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),
   conv2dChannelsLast: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),
+  maxPool2dChannelsLast: notImplemented('meta pooling takes the NCHW path (Note [Channels-last pooling impls])'),
+  avgPool2dChannelsLast: notImplemented('meta pooling takes the NCHW path (Note [Channels-last pooling impls])'),
+  adaptiveAvgPool2dChannelsLast: notImplemented('meta pooling takes the NCHW path (Note [Channels-last pooling impls])'),
+  batchNormChannelsLast: notImplemented('meta batch norm takes the NCHW path (Note [Channels-last pooling impls])'),
   conv2dInputGrad: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),
   conv2dWeightGrad: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),
 } satisfies BackendImplTable;
