@@ -138,6 +138,100 @@ function avgPoolNhwc<T>(r0: i32, r1: i32, x: usize, o: usize, geom: usize, C: i3
   }
 }
 
+/** Images [n0, n1) of max_pool2d's backward: each output gradient added at its index, in output order (as pool.ts). */
+function maxPoolBackwardNhwc<T>(n0: i32, n1: i32, gi: usize, go: usize, ix: usize, hw: i32, ohw: i32, C: i32): void {
+  const size = sizeof<T>();
+  const image = <usize>hw * C * size;
+  memory.fill(gi + <usize>n0 * image, 0, <usize>(n1 - n0) * image);
+  for (let n = n0; n < n1; n++) {
+    const base = gi + <usize>n * image;
+    for (let q = n * ohw, end = q + ohw; q < end; q++) {
+      const row = <usize>q * C;
+      for (let c = 0; c < C; c++) {
+        const at = base + (<usize>load<i32>(ix + ((row + <usize>c) << 3)) * C + <usize>c) * size;
+        store<T>(at, load<T>(at) + load<T>(go + (row + <usize>c) * size));
+      }
+    }
+  }
+}
+
+/**
+ * Images [n0, n1) of avg_pool2d's / adaptive_avg_pool2d's backward, with the NCHW kernel's
+ * roundings: per output row, each output's share go / divisor is added into a float64 row of
+ * scratch ([W, C]) over its columns, then that row into each of the window's input rows.
+ */
+function avgPoolBackwardNhwc<T>(n0: i32, n1: i32, gi: usize, go: usize, geom: usize, C: i32, acc: usize): void {
+  const H = g32(geom, 0), W = g32(geom, 1), OH = g32(geom, 2), OW = g32(geom, 3), divisor = g32(geom, 4);
+  const H0 = geom + 20, H1 = H0 + (<usize>OH << 2), HD = H1 + (<usize>OH << 2);
+  const W0 = HD + (<usize>OH << 2), W1 = W0 + (<usize>OW << 2), WD = W1 + (<usize>OW << 2);
+  const size = sizeof<T>();
+  const pixel = <usize>C * size;
+  const rowBytes = <usize>W * pixel;
+  const image = <usize>H * rowBytes;
+  const WC = W * C;
+  memory.fill(gi + <usize>n0 * image, 0, <usize>(n1 - n0) * image);
+  for (let n = n0; n < n1; n++) {
+    const plane = gi + <usize>n * image;
+    for (let oh = 0; oh < OH; oh++) {
+      const h0 = load<i32>(H0 + (<usize>oh << 2)), h1 = load<i32>(H1 + (<usize>oh << 2));
+      if (h0 >= h1) continue;
+      const hd = load<i32>(HD + (<usize>oh << 2));
+      memory.fill(acc, 0, <usize>WC << 3);
+      for (let ow = 0; ow < OW; ow++) {
+        const w0 = load<i32>(W0 + (<usize>ow << 2)), w1 = load<i32>(W1 + (<usize>ow << 2));
+        const div = <f64>(divisor != 0 ? divisor : hd * load<i32>(WD + (<usize>ow << 2)));
+        const q = go + <usize>((n * OH + oh) * OW + ow) * pixel;
+        for (let w = w0; w < w1; w++) {
+          const a = acc + (<usize>(w * C) << 3);
+          for (let c = 0; c < C; c++) {
+            const at = a + (<usize>c << 3);
+            store<f64>(at, load<f64>(at) + <f64>load<T>(q + <usize>c * size) / div);
+          }
+        }
+      }
+      for (let h = h0; h < h1; h++) {
+        const row = plane + <usize>h * rowBytes;
+        let i = 0;
+        if (size == 4) {
+          for (; i + 4 <= WC; i += 4) {
+            const r = row + (<usize>i << 2);
+            const a = acc + (<usize>i << 3);
+            const v = v128.load(r);
+            const lo = f32x4.demote_f64x2_zero(f64x2.add(f64x2.promote_low_f32x4(v), v128.load(a)));
+            const hi = f32x4.demote_f64x2_zero(f64x2.add(f64x2.promote_low_f32x4(v128.shuffle<u32>(v, v, 2, 3, 0, 1)), v128.load(a, 16)));
+            v128.store(r, v128.shuffle<u32>(lo, hi, 0, 1, 4, 5));
+          }
+        } else {
+          for (; i + 2 <= WC; i += 2) {
+            const r = row + (<usize>i << 3);
+            v128.store(r, f64x2.add(v128.load(r), v128.load(acc + (<usize>i << 3))));
+          }
+        }
+        for (; i < WC; i++) {
+          const r = row + <usize>i * size;
+          store<T>(r, <T>(<f64>load<T>(r) + load<f64>(acc + (<usize>i << 3))));
+        }
+      }
+    }
+  }
+}
+
+export function maxPool2dBackwardNhwcF32(n0: i32, n1: i32, gi: usize, go: usize, ix: usize, hw: i32, ohw: i32, C: i32, scratch: usize): void {
+  maxPoolBackwardNhwc<f32>(n0, n1, gi, go, ix, hw, ohw, C);
+}
+
+export function maxPool2dBackwardNhwcF64(n0: i32, n1: i32, gi: usize, go: usize, ix: usize, hw: i32, ohw: i32, C: i32, scratch: usize): void {
+  maxPoolBackwardNhwc<f64>(n0, n1, gi, go, ix, hw, ohw, C);
+}
+
+export function avgPool2dBackwardNhwcF32(n0: i32, n1: i32, gi: usize, go: usize, geom: usize, C: i32, scratch: usize): void {
+  avgPoolBackwardNhwc<f32>(n0, n1, gi, go, geom, C, (scratch + 15) & ~15);
+}
+
+export function avgPool2dBackwardNhwcF64(n0: i32, n1: i32, gi: usize, go: usize, geom: usize, C: i32, scratch: usize): void {
+  avgPoolBackwardNhwc<f64>(n0, n1, gi, go, geom, C, (scratch + 15) & ~15);
+}
+
 export function maxPool2dNhwcF32(r0: i32, r1: i32, x: usize, o: usize, ix: usize, geom: usize, C: i32, scratch: usize): void {
   maxPoolNhwc<f32>(r0, r1, x, o, ix, geom, C);
 }

@@ -63,6 +63,9 @@ export const webgpuImpls = {
   avgPool2dChannelsLast: notImplemented('WebGPU pools contiguous copies (Note [Channels-last pooling impls])'),
   adaptiveAvgPool2dChannelsLast: notImplemented('WebGPU pools contiguous copies (Note [Channels-last pooling impls])'),
   batchNormChannelsLast: notImplemented('WebGPU normalises contiguous copies (Note [Channels-last pooling impls])'),
+  maxPool2dBackwardChannelsLast: notImplemented('WebGPU pools contiguous copies (Note [Channels-last pooling impls])'),
+  avgPool2dBackwardChannelsLast: notImplemented('WebGPU pools contiguous copies (Note [Channels-last pooling impls])'),
+  adaptiveAvgPool2dBackwardChannelsLast: notImplemented('WebGPU pools contiguous copies (Note [Channels-last pooling impls])'),
   // complex64 linalg (Note [WebGPU complex LU, Cholesky, triangular solves and eigh])
   ...linalgComplexImpls,
   // complex64 QR (Note [WebGPU complex QR])

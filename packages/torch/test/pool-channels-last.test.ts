@@ -131,6 +131,35 @@ describe('channels-last pooling and batch norm without layout copies (CPU)', () 
     expect(spy.mock.results.filter((r) => r.value !== false).length).toBe(calls - 2 * 4);
   });
 
+  it('max_pool2d, avg_pool2d and adaptive_avg_pool2d backwards (NHWC kernels) equal the NCHW path over the geometries', () => {
+    const spies = (['maxPool2dBackwardChannelsLast', 'avgPool2dBackwardChannelsLast', 'adaptiveAvgPool2dBackwardChannelsLast'] as const).map((n) => vi.spyOn(cpuImpls, n));
+    const failures: string[] = [];
+    const grad = (x: torch.Tensor, f: (t: torch.Tensor) => torch.Tensor, gseed: number): torch.Tensor => {
+      const t = x.detach().requiresGrad_();
+      const y = f(t);
+      seed = gseed;
+      y.backward(input([...y.shape], x.dtype as DT).contiguous({ memoryFormat: 'channels_last' }));
+      return t.grad!;
+    };
+    let calls = 0;
+    for (const dtype of ['float32', 'float64'] as const) {
+      const rtol = dtype === 'float32' ? 1e-6 : 1e-14;
+      for (const [shape, k, st, p, d, ceil] of POOLS.filter((c) => c[0][1] > 1)) {
+        const x = input(shape, dtype, 2);
+        const what = `${dtype} ${shape} k${k} s${st} p${p} d${d} ceil ${ceil}`;
+        const mx = (t: torch.Tensor) => F.maxPool2d(t, k, st, p, d, ceil);
+        same(grad(cl(x), mx, 3), grad(x, mx, 3), 0, `${what} max grad`, failures);
+        const av = (t: torch.Tensor) => F.avgPool2d(t, k, { stride: st, padding: p, ceilMode: ceil, countIncludePad: d[0] === 1, divisorOverride: d[1] === 2 ? 5 : null });
+        same(grad(cl(x), av, 4), grad(x, av, 4), rtol, `${what} avg grad`, failures);
+        const ad = (t: torch.Tensor) => F.adaptiveAvgPool2d(t, [Math.ceil(shape[2] / 2), 3]);
+        same(grad(cl(x), ad, 5), grad(x, ad, 5), rtol, `${what} adaptive grad`, failures);
+        calls++;
+      }
+    }
+    expect(failures).toEqual([]);
+    for (const spy of spies) expect(spy.mock.results.filter((r) => r.value !== false).length).toBe(calls);
+  });
+
   it('gradients through the NHWC forwards equal the contiguous input’s (float64)', () => {
     const failures: string[] = [];
     const nets: [string, (x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) => torch.Tensor][] = [

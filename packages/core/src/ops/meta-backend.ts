@@ -54,6 +54,9 @@ export const META_IMPLS = {
   avgPool2dChannelsLast: notImplemented('meta pooling takes the NCHW path (Note [Channels-last pooling impls])'),
   adaptiveAvgPool2dChannelsLast: notImplemented('meta pooling takes the NCHW path (Note [Channels-last pooling impls])'),
   batchNormChannelsLast: notImplemented('meta batch norm takes the NCHW path (Note [Channels-last pooling impls])'),
+  maxPool2dBackwardChannelsLast: notImplemented('meta pooling takes the NCHW path (Note [Channels-last pooling impls])'),
+  avgPool2dBackwardChannelsLast: notImplemented('meta pooling takes the NCHW path (Note [Channels-last pooling impls])'),
+  adaptiveAvgPool2dBackwardChannelsLast: notImplemented('meta pooling takes the NCHW path (Note [Channels-last pooling impls])'),
   conv2dInputGrad: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),
   conv2dWeightGrad: notImplemented('meta convolutions take the im2col path (Note [Direct convolution impls])'),
 } satisfies BackendImplTable;

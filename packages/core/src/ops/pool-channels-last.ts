@@ -2,7 +2,7 @@ import { TensorImpl } from '../tensor/tensor-impl';
 import { formatStrides } from '../tensor/memory-format';
 import { denseChannelsLast } from './conv-channels-last';
 import { UNINITIALIZED } from './meta-utils';
-import type { Backend } from './registry';
+import { implOf, type Backend } from './registry';
 import type { BackendImpls } from './backend-impls';
 import type { DType } from '../dtype';
 
@@ -18,7 +18,10 @@ import type { DType } from '../dtype';
  * channels-last) and is dense in that order, and outputs allocated with exactly the strides
  * `inFormat` would give, so values and layout equal the NCHW path's. The impl may decline a
  * call (false, before writing anything: dtypes it has no kernel for); core then takes the
- * NCHW path. Only the forwards: gradients take the NCHW path.
+ * NCHW path. The pooling backwards have hooks too (`maxPool2dBackwardChannelsLast`, ...),
+ * taken when the forward's input (`self`) is such an input; a gradient or indices operand
+ * that is not dense channels-last is first copied into one (one copy, where the NCHW path
+ * copies it into planes and the result back). Batch norm's backward takes the NCHW path.
  */
 
 /** Whether `t` is a 4-d input whose result is channels-last and that an NHWC kernel can read as it is. */
@@ -35,7 +38,37 @@ export function channelsLastOutput(op: string, sizes: readonly number[], dtype: 
  * Runs `f` (a channels-last impl call) on fresh channels-last `outputs`; returns them, or
  * null (all released) where the impl is missing or declines.
  */
-export function tryChannelsLast<K extends 'maxPool2dChannelsLast' | 'avgPool2dChannelsLast' | 'adaptiveAvgPool2dChannelsLast'>(
+type PoolHook =
+  | 'maxPool2dChannelsLast'
+  | 'avgPool2dChannelsLast'
+  | 'adaptiveAvgPool2dChannelsLast'
+  | 'maxPool2dBackwardChannelsLast'
+  | 'avgPool2dBackwardChannelsLast'
+  | 'adaptiveAvgPool2dBackwardChannelsLast';
+
+/** Whether the backend registers channels-last hook `name`. */
+export function hasHook(b: Backend, name: PoolHook): boolean {
+  return typeof b.impls[name] === 'function';
+}
+
+/**
+ * `t` [N, C, h, w] as a dense channels-last operand for a hook: itself (retained) when it is
+ * one, else one copy (a gradient from `sum().backward()` is an expanded view, say); the
+ * caller releases it.
+ */
+export function channelsLastOperand(b: Backend, op: string, t: TensorImpl): TensorImpl {
+  if (denseChannelsLast(t)) return t.retain();
+  const c = channelsLastOutput(op, t.sizes, t.dtype, t);
+  try {
+    implOf(b, 'copy', op)(c, t);
+  } catch (e) {
+    c.release();
+    throw e;
+  }
+  return c;
+}
+
+export function tryChannelsLast<K extends PoolHook>(
   b: Backend,
   name: K,
   outputs: TensorImpl[],

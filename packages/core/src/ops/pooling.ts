@@ -12,7 +12,7 @@ import { defineStructured, implOf, type Backend } from './registry';
 import { formatOf, inFormat } from './output-format';
 import type { Pool2dGeometry } from './spatial-impls';
 import { squeeze, unsqueeze } from './views';
-import { channelsLastOutput, nhwcInput, tryChannelsLast } from './pool-channels-last';
+import { channelsLastOperand, channelsLastOutput, hasHook, nhwcInput, tryChannelsLast } from './pool-channels-last';
 
 /**
  * Pooling: max_pool2d_with_indices (MaxPool2DWithIndicesBackward0), avg_pool2d
@@ -165,6 +165,16 @@ export const MAX_POOL2D_WITH_INDICES_BACKWARD = defineStructured(
     if (indices.dtype !== 'int64' || indices.sizes.length !== go.sizes.length || indices.sizes.some((s, i) => s !== go.sizes[i])) {
       throw new ShapeError(`${op}: expected indices of dtype Long and size ${fmtShape(go.sizes)}, but got ${torchTypeName(indices.dtype)} ${fmtShape(indices.sizes)}`);
     }
+    if (nhwcInput(self, formatOf(self)) && hasHook(b, 'maxPool2dBackwardChannelsLast')) {
+      const held = [channelsLastOperand(b, op, go), channelsLastOperand(b, op, indices)];
+      const outs = [channelsLastOutput(op, self.sizes, self.dtype, self)];
+      try {
+        const r = tryChannelsLast(b, 'maxPool2dBackwardChannelsLast', outs, (f) => f(outs[0], held[0], held[1], g));
+        if (r) return r[0];
+      } finally {
+        releaseAll(held);
+      }
+    }
     const [gi, gi3] = planeOutput(op, self.sizes, self.dtype, self);
     const g3 = planes(b, op, go);
     const i3 = planes(b, op, indices);
@@ -233,6 +243,16 @@ export const AVG_POOL2D_BACKWARD = defineStructured(
     const divisor = readDivisor(op, args[7]);
     checkDtype(op, 'avg_pool2d_backward', self);
     checkGrad(op, go, self, outSizes(self, g));
+    if (nhwcInput(self, formatOf(self)) && hasHook(b, 'avgPool2dBackwardChannelsLast')) {
+      const held = channelsLastOperand(b, op, go);
+      const outs = [channelsLastOutput(op, self.sizes, self.dtype, self)];
+      try {
+        const r = tryChannelsLast(b, 'avgPool2dBackwardChannelsLast', outs, (f) => f(outs[0], held, g, args[6] !== false, divisor));
+        if (r) return r[0];
+      } finally {
+        held.release();
+      }
+    }
     const [gi, gi3] = planeOutput(op, self.sizes, self.dtype, self);
     const g3 = planes(b, op, go);
     try {
@@ -285,6 +305,16 @@ export const ADAPTIVE_AVG_POOL2D_BACKWARD = defineStructured(
     }
     checkGrad(op, go, self, go.sizes);
     checkDtype(op, 'adaptive_avg_pool2d_backward', self);
+    if (nhwcInput(self, formatOf(self)) && go.numel > 0 && hasHook(b, 'adaptiveAvgPool2dBackwardChannelsLast')) {
+      const held = channelsLastOperand(b, op, go);
+      const outs = [channelsLastOutput(op, self.sizes, self.dtype, self)];
+      try {
+        const r = tryChannelsLast(b, 'adaptiveAvgPool2dBackwardChannelsLast', outs, (f) => f(outs[0], held));
+        if (r) return r[0];
+      } finally {
+        held.release();
+      }
+    }
     const [gi, gi3] = planeOutput(op, self.sizes, self.dtype, self);
     const g3 = planes(b, op, go);
     try {

@@ -90,6 +90,20 @@ export interface SpatialImpls {
   /** `adaptiveAvgPool2d` on dense channels-last self [N, C, H, W] and out [N, C, oH, oW]; false declines. */
   adaptiveAvgPool2dChannelsLast: (out: TensorImpl, self: TensorImpl) => boolean | void;
   /**
+   * The channels-last backwards: gradInput [N, C, H, W], gradOutput and (max) the forward's
+   * int64 indices [N, C, outH, outW], all dense channels-last; the gradients of `maxPool2dBackward`,
+   * `avgPool2dBackward` and `adaptiveAvgPool2dBackward`. False, before writing anything, declines.
+   */
+  maxPool2dBackwardChannelsLast: (gradInput: TensorImpl, gradOutput: TensorImpl, indices: TensorImpl, g: Pool2dGeometry) => boolean | void;
+  avgPool2dBackwardChannelsLast: (
+    gradInput: TensorImpl,
+    gradOutput: TensorImpl,
+    g: Pool2dGeometry,
+    countIncludePad: boolean,
+    divisorOverride: number | null,
+  ) => boolean | void;
+  adaptiveAvgPool2dBackwardChannelsLast: (gradInput: TensorImpl, gradOutput: TensorImpl) => boolean | void;
+  /**
    * Nearest: source index floor(dst * scale) clamped, scale = 1 / scaleFactor when one was
    * given, else inSize / outSize (PyTorch's 'nearest').
    */

@@ -10,7 +10,7 @@ import { windowBlock } from './pooling';
  * The channels-last hooks of core's Note [Channels-last pooling impls] on the CPU: dense NHWC
  * operands go straight to the WebAssembly kernels of Note [Channels-last pooling and batch
  * norm in WebAssembly] (vectorised over C), pooling split over the thread pool by output rows,
- * batch norm by channels. float32 and float64 pooling, float32 batch norm on the SIMD kernel
+ * batch norm by channels, the pooling backwards by images. float32 and float64 pooling, float32 batch norm on the SIMD kernel
  * and float64 batch norm on the loops below (as the NCHW batch norm's float64 path); anything
  * else (16-bit floats, int64 avg pooling, no WebAssembly) is declined, and core takes the NCHW path.
  */
@@ -62,6 +62,52 @@ export const adaptiveAvgPool2dChannelsLast: BackendImpls['adaptiveAvgPool2dChann
   const [H, W] = self.sizes.slice(2);
   const [OH, OW] = out.sizes.slice(2);
   avgNhwc(out, self, windowBlock(H, W, OH, OW, null, true, 0), Math.ceil(H / OH) * Math.ceil(W / OW));
+};
+
+export const maxPool2dBackwardChannelsLast: BackendImpls['maxPool2dBackwardChannelsLast'] = (gradInput, gradOutput, indices, g) => {
+  if (!wasmFloat(gradInput, gradOutput) || indices.dtype !== 'int64') return false;
+  const [N, C] = gradInput.sizes;
+  const ops = new Operands();
+  try {
+    const gi = ops.output(gradInput);
+    const go = ops.input(gradOutput);
+    const ix = ops.input(indices);
+    const hw = g.height * g.width;
+    const ohw = g.outH * g.outW;
+    const name = gradInput.dtype === 'float32' ? 'maxPool2dBackwardNhwcF32' : 'maxPool2dBackwardNhwcF64';
+    parallelFor(name, N, N * C * (hw + ohw), (n0, n1) => [n0, n1, gi, go, ix, hw, ohw, C]);
+  } finally {
+    ops.finish();
+  }
+};
+
+/** Images split over the pool (windows of neighbouring output rows overlap). */
+function avgBackwardNhwc(gradInput: TensorImpl, gradOutput: TensorImpl, block: Int32Array, windowArea: number): void {
+  const [N, C, H, W] = gradInput.sizes;
+  const ops = new Operands();
+  try {
+    const geom = ops.temp(block.byteLength);
+    new Int32Array(kernelHeap.buffer(), geom, block.length).set(block);
+    const gi = ops.output(gradInput);
+    const go = ops.input(gradOutput);
+    const name = gradInput.dtype === 'float32' ? 'avgPool2dBackwardNhwcF32' : 'avgPool2dBackwardNhwcF64';
+    const work = N * C * (H * W + gradOutput.sizes[2] * gradOutput.sizes[3] * Math.max(1, windowArea));
+    parallelFor(name, N, work, (n0, n1) => [n0, n1, gi, go, geom, C], 8 * W * C + 16);
+  } finally {
+    ops.finish();
+  }
+}
+
+export const avgPool2dBackwardChannelsLast: BackendImpls['avgPool2dBackwardChannelsLast'] = (gradInput, gradOutput, g, countIncludePad, divisorOverride) => {
+  if (!wasmFloat(gradInput, gradOutput)) return false;
+  avgBackwardNhwc(gradInput, gradOutput, windowBlock(g.height, g.width, g.outH, g.outW, g, countIncludePad, divisorOverride ?? 0), g.kernelH * g.kernelW);
+};
+
+export const adaptiveAvgPool2dBackwardChannelsLast: BackendImpls['adaptiveAvgPool2dBackwardChannelsLast'] = (gradInput, gradOutput) => {
+  if (!wasmFloat(gradInput, gradOutput)) return false;
+  const [H, W] = gradInput.sizes.slice(2);
+  const [OH, OW] = gradOutput.sizes.slice(2);
+  avgBackwardNhwc(gradInput, gradOutput, windowBlock(H, W, OH, OW, null, true, 0), Math.ceil(H / OH) * Math.ceil(W / OW));
 };
 
 /** The running statistics' update from float64 [2, c] (batch means, sums of squared deviations), as the NCHW impl does it. */

@@ -91,6 +91,10 @@ export const POOL_EXPORTS = [
   'avgPool2dNhwcF32',
   'avgPool2dNhwcF64',
   'batchNormNhwcF32',
+  'maxPool2dBackwardNhwcF32',
+  'maxPool2dBackwardNhwcF64',
+  'avgPool2dBackwardNhwcF32',
+  'avgPool2dBackwardNhwcF64',
 ] as const satisfies readonly (keyof WasmKernels)[];
 export type PoolExport = (typeof POOL_EXPORTS)[number];
 
