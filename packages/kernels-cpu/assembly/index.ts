@@ -38,4 +38,5 @@ export {
   maxPool2dBackwardNhwcF64,
   avgPool2dBackwardNhwcF32,
   avgPool2dBackwardNhwcF64,
+  batchNormBackwardNhwcF32,
 } from './pool-nhwc';

@@ -319,3 +319,76 @@ export function batchNormNhwcF32(params: usize, c0: i32, c1: i32, scratch: usize
     }
   }
 }
+
+/**
+ * Channels [c0, c1) of channels-last batch norm's gradients over all rows, as
+ * batchNormBackwardF32 (assembly/batch-norm.ts) computes them: sg = sum(g), sd = sum(g (x - mu))
+ * (float32 products added in float64), gw = sd invstd, gb = sg; training gi = g k1 - k2 -
+ * (x - mu) k3, eval gi = g k1, with k1 = w invstd. Parameters (float64): gi, gw, gb, g, x,
+ * weight, mean, invstd, rows, c, training. Scratch: 24 bytes per channel of the task.
+ */
+export function batchNormBackwardNhwcF32(params: usize, c0: i32, c1: i32, scratch: usize): void {
+  const gi = addr(params, 0), gw = addr(params, 1), gb = addr(params, 2), g = addr(params, 3), x = addr(params, 4);
+  const w = addr(params, 5), mean = addr(params, 6), invstd = addr(params, 7);
+  const rows = <i32>load<f64>(params, 8 * 8), C = <i32>load<f64>(params, 9 * 8);
+  const training = load<f64>(params, 10 * 8) != 0;
+  const row = <usize>C << 2;
+  const k = c1 - c0;
+  const t = (scratch + 15) & ~15;
+  const SG = t, SD = SG + (<usize>k << 3), MU = SD + (<usize>k << 3), K1 = MU + (<usize>k << 2), K2 = K1 + (<usize>k << 2), K3 = K2 + (<usize>k << 2);
+  const first = <usize>c0 << 2;
+  memory.copy(MU, mean + first, <usize>k << 2);
+  memory.fill(SG, 0, <usize>k << 4);
+  if (training || gw != 0 || gb != 0) {
+    for (let r = 0; r < rows; r++) {
+      const pg = g + <usize>r * row + first, px = x + <usize>r * row + first;
+      let c = 0;
+      for (; c + 4 <= k; c += 4) {
+        const s = <usize>c << 2, d = <usize>c << 3;
+        const gv = v128.load(pg + s);
+        const gd = f32x4.mul(gv, f32x4.sub(v128.load(px + s), v128.load(MU + s)));
+        v128.store(SG + d, f64x2.add(v128.load(SG + d), f64x2.promote_low_f32x4(gv)));
+        v128.store(SG + d, f64x2.add(v128.load(SG + d, 16), f64x2.promote_low_f32x4(v128.shuffle<u32>(gv, gv, 2, 3, 0, 1))), 16);
+        v128.store(SD + d, f64x2.add(v128.load(SD + d), f64x2.promote_low_f32x4(gd)));
+        v128.store(SD + d, f64x2.add(v128.load(SD + d, 16), f64x2.promote_low_f32x4(v128.shuffle<u32>(gd, gd, 2, 3, 0, 1))), 16);
+      }
+      for (; c < k; c++) {
+        const s = <usize>c << 2, d = <usize>c << 3;
+        const gv = load<f32>(pg + s);
+        store<f64>(SG + d, load<f64>(SG + d) + <f64>gv);
+        store<f64>(SD + d, load<f64>(SD + d) + <f64>(gv * (load<f32>(px + s) - load<f32>(MU + s))));
+      }
+    }
+  }
+  const count = <f64>rows;
+  for (let c = 0; c < k; c++) {
+    const at = <usize>(c0 + c) << 2;
+    const sg = load<f64>(SG + (<usize>c << 3)), sd = load<f64>(SD + (<usize>c << 3));
+    const inv = <f64>load<f32>(invstd + at);
+    if (gw != 0) store<f32>(gw + at, <f32>(sd * inv));
+    if (gb != 0) store<f32>(gb + at, <f32>sg);
+    const scale = inv * (w != 0 ? <f64>load<f32>(w + at) : 1);
+    store<f32>(K1 + (<usize>c << 2), <f32>scale);
+    store<f32>(K2 + (<usize>c << 2), <f32>((scale * sg) / count));
+    store<f32>(K3 + (<usize>c << 2), <f32>((scale * sd * inv * inv) / count));
+  }
+  if (gi == 0) return;
+  for (let r = 0; r < rows; r++) {
+    const pg = g + <usize>r * row + first, px = x + <usize>r * row + first, po = gi + <usize>r * row + first;
+    let c = 0;
+    if (training) {
+      for (; c + 4 <= k; c += 4) {
+        const s = <usize>c << 2;
+        const a = f32x4.sub(f32x4.mul(v128.load(pg + s), v128.load(K1 + s)), v128.load(K2 + s));
+        v128.store(po + s, f32x4.sub(a, f32x4.mul(f32x4.sub(v128.load(px + s), v128.load(MU + s)), v128.load(K3 + s))));
+      }
+      for (; c < k; c++) {
+        const s = <usize>c << 2;
+        store<f32>(po + s, load<f32>(pg + s) * load<f32>(K1 + s) - load<f32>(K2 + s) - (load<f32>(px + s) - load<f32>(MU + s)) * load<f32>(K3 + s));
+      }
+    } else {
+      for (; c + 4 <= k; c += 4) v128.store(po + (<usize>c << 2), f32x4.mul(v128.load(pg + (<usize>c << 2)), v128.load(K1 + (<usize>c << 2))));
+      for (; c < k; c++) store<f32>(po + (<usize>c << 2), load<f32>(pg + (<usize>c << 2)) * load<f32>(K1 + (<usize>c << 2)));
+    }
+  }
+}

@@ -162,6 +162,7 @@ export const webgpuDtypes = {
   avgPool2dChannelsLast: [],
   adaptiveAvgPool2dChannelsLast: [],
   batchNormChannelsLast: [],
+  batchNormBackwardChannelsLast: [],
   maxPool2dBackwardChannelsLast: [],
   avgPool2dBackwardChannelsLast: [],
   adaptiveAvgPool2dBackwardChannelsLast: [],

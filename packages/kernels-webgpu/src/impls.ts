@@ -63,6 +63,7 @@ export const webgpuImpls = {
   avgPool2dChannelsLast: notImplemented('WebGPU pools contiguous copies (Note [Channels-last pooling impls])'),
   adaptiveAvgPool2dChannelsLast: notImplemented('WebGPU pools contiguous copies (Note [Channels-last pooling impls])'),
   batchNormChannelsLast: notImplemented('WebGPU normalises contiguous copies (Note [Channels-last pooling impls])'),
+  batchNormBackwardChannelsLast: notImplemented('WebGPU normalises contiguous copies (Note [Channels-last pooling impls])'),
   maxPool2dBackwardChannelsLast: notImplemented('WebGPU pools contiguous copies (Note [Channels-last pooling impls])'),
   avgPool2dBackwardChannelsLast: notImplemented('WebGPU pools contiguous copies (Note [Channels-last pooling impls])'),
   adaptiveAvgPool2dBackwardChannelsLast: notImplemented('WebGPU pools contiguous copies (Note [Channels-last pooling impls])'),

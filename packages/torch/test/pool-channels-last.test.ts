@@ -160,6 +160,37 @@ describe('channels-last pooling and batch norm without layout copies (CPU)', () 
     for (const spy of spies) expect(spy.mock.results.filter((r) => r.value !== false).length).toBe(calls);
   });
 
+  it('batch norm backward (NHWC kernel): input, weight and bias gradients equal the NCHW path, train and eval', () => {
+    const spy = vi.spyOn(cpuImpls, 'batchNormBackwardChannelsLast');
+    const failures: string[] = [];
+    let calls = 0;
+    for (const dtype of ['float32', 'float64'] as const) {
+      const rtol = dtype === 'float32' ? 1e-5 : 1e-12;
+      for (const shape of [[2, 5, 9, 11], [1, 7, 3, 3], [4, 16, 5, 6]]) {
+        const C = shape[1];
+        for (const affine of [true, false]) {
+          for (const training of [true, false]) {
+            const grads = (['channels_last', 'contiguous'] as const).map((fmt) => {
+              seed = 11;
+              const x = input(shape, dtype).contiguous({ memoryFormat: fmt }).requiresGrad_();
+              const w = affine ? input([C], dtype).requiresGrad_() : null;
+              const b = affine ? input([C], dtype).requiresGrad_() : null;
+              const rm = input([C], dtype);
+              const rv = input([C], dtype).abs().add(0.5);
+              const y = F.batchNorm(x, rm, rv, { weight: w, bias: b, training, eps: 1e-3 });
+              y.backward(input(shape, dtype).contiguous({ memoryFormat: 'channels_last' }));
+              return [x.grad!, w?.grad ?? null, b?.grad ?? null];
+            });
+            grads[0].forEach((g, i) => g && same(g, grads[1][i]!, rtol, `${dtype} ${shape} affine ${affine} training ${training} grad ${i}`, failures));
+            calls++;
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(spy.mock.results.filter((r) => r.value !== false).length).toBe(calls);
+  });
+
   it('gradients through the NHWC forwards equal the contiguous input’s (float64)', () => {
     const failures: string[] = [];
     const nets: [string, (x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) => torch.Tensor][] = [

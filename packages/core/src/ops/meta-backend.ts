@@ -54,6 +54,7 @@ export const META_IMPLS = {
   avgPool2dChannelsLast: notImplemented('meta pooling takes the NCHW path (Note [Channels-last pooling impls])'),
   adaptiveAvgPool2dChannelsLast: notImplemented('meta pooling takes the NCHW path (Note [Channels-last pooling impls])'),
   batchNormChannelsLast: notImplemented('meta batch norm takes the NCHW path (Note [Channels-last pooling impls])'),
+  batchNormBackwardChannelsLast: notImplemented('meta batch norm takes the NCHW path (Note [Channels-last pooling impls])'),
   maxPool2dBackwardChannelsLast: notImplemented('meta pooling takes the NCHW path (Note [Channels-last pooling impls])'),
   avgPool2dBackwardChannelsLast: notImplemented('meta pooling takes the NCHW path (Note [Channels-last pooling impls])'),
   adaptiveAvgPool2dBackwardChannelsLast: notImplemented('meta pooling takes the NCHW path (Note [Channels-last pooling impls])'),

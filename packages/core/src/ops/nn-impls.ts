@@ -97,6 +97,22 @@ export interface NnImpls {
     eps: number,
   ) => boolean | void;
   /**
+   * `batchNormBackward` on a dense channels-last `self` and `grad` [N, C, H, W] into a dense
+   * channels-last `gradInput` (Note [Channels-last pooling impls]), all in the compute dtype;
+   * any output null when not needed. False, before writing anything, declines.
+   */
+  batchNormBackwardChannelsLast: (
+    gradInput: TensorImpl | null,
+    gradWeight: TensorImpl | null,
+    gradBias: TensorImpl | null,
+    grad: TensorImpl,
+    self: TensorImpl,
+    weight: TensorImpl | null,
+    mean: TensorImpl,
+    invstd: TensorImpl,
+    training: boolean,
+  ) => boolean | void;
+  /**
    * Batch norm's input/weight/bias gradients from the saved statistics (training) or the
    * running ones (eval: `mean`/`invstd` then hold the running mean and 1/sqrt(var + eps)).
    * Any output may be null when not needed.

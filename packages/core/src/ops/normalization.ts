@@ -22,7 +22,7 @@ import { commonDevice, torchTypeName } from './meta-utils';
 import { computeDtypeOf, contiguousAs, intoCompute } from './nn-impls';
 import { defineStructured, implOf, type Backend } from './registry';
 import { formatOf, inFormat } from './output-format';
-import { channelsLastOutput, nhwcInput } from './pool-channels-last';
+import { channelsLastOperand, channelsLastOutput, nhwcInput } from './pool-channels-last';
 
 function checkFloat(op: string, t: TensorImpl, kernel: string): void {
   if (!isFloatingType(t.dtype)) throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(t.dtype)}'`);
@@ -133,11 +133,26 @@ export const NATIVE_BATCH_NORM_BACKWARD = defineStructured(
     const w = weight ?? null;
     const [n, c, s] = nsOf(x);
     const compute = computeDtypeOf(x.dtype);
-    const gi = TensorImpl.empty(op, x.sizes, x.dtype, x.device);
+    const format = formatOf(x);
+    // Note [Channels-last pooling impls]: a channels-last input in the compute dtype (and a
+    // weight in it) takes the backend's NHWC kernel, the gradient made dense channels-last.
+    const nhwc =
+      x.dtype === compute && g.dtype === compute && (!w || w.dtype === compute) && nhwcInput(x, format) && typeof b.impls.batchNormBackwardChannelsLast === 'function';
+    let gi = nhwc ? channelsLastOutput(op, x.sizes, x.dtype, x) : TensorImpl.empty(op, x.sizes, x.dtype, x.device);
     const gw = TensorImpl.empty(op, [c], w ? w.dtype : x.dtype, x.device);
     const gb = TensorImpl.empty(op, [c], w ? w.dtype : x.dtype, x.device);
     const parts: TensorImpl[] = [];
     try {
+      if (nhwc) {
+        const gc = channelsLastOperand(b, op, g);
+        parts.push(gc);
+        const wc = vec(b, op, w, compute, parts);
+        const mc = vec(b, op, saveMean, compute, parts)!;
+        const ic = vec(b, op, saveInvstd, compute, parts)!;
+        if (implOf(b, 'batchNormBackwardChannelsLast', op)(gi, gw, gb, gc, x, wc, mc, ic, train === true) !== false) return [gi, gw, gb];
+        gi.release();
+        gi = TensorImpl.empty(op, x.sizes, x.dtype, x.device);
+      }
       const gc = contiguousAs(b, op, g, compute);
       parts.push(gc);
       const xc = contiguousAs(b, op, x, compute);
@@ -158,7 +173,7 @@ export const NATIVE_BATCH_NORM_BACKWARD = defineStructured(
     } finally {
       for (const p of parts) p.release();
     }
-    return [inFormat(b, op, gi, formatOf(x)), gw, gb];
+    return [inFormat(b, op, gi, format), gw, gb];
   },
 );
 

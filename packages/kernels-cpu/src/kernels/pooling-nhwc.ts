@@ -205,3 +205,71 @@ export const batchNormChannelsLast: BackendImpls['batchNormChannelsLast'] = (out
     ops.finish();
   }
 };
+
+/** float64 channels-last batch norm gradients: the NCHW loops' formulas, rows of C outermost. */
+function batchNormBackwardNhwcLoops(
+  gradInput: TensorImpl | null,
+  gradWeight: TensorImpl | null,
+  gradBias: TensorImpl | null,
+  grad: TensorImpl,
+  self: TensorImpl,
+  weight: TensorImpl | null,
+  mean: TensorImpl,
+  invstd: TensorImpl,
+  training: boolean,
+): void {
+  const C = self.sizes[1];
+  const rows = self.numel / C;
+  const [g, go] = [floatArray(grad), grad.storageOffset];
+  const [x, xo] = [floatArray(self), self.storageOffset];
+  const mu = floatArray(mean).subarray(mean.storageOffset, mean.storageOffset + C);
+  const inv = floatArray(invstd).subarray(invstd.storageOffset, invstd.storageOffset + C);
+  const sumG = new Float64Array(C);
+  const dot = new Float64Array(C);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0, p = r * C; c < C; c++) {
+      const gv = g[go + p + c];
+      sumG[c] += gv;
+      dot[c] += gv * (x[xo + p + c] - mu[c]);
+    }
+  }
+  if (gradWeight) for (let c = 0, a = floatArray(gradWeight); c < C; c++) a[gradWeight.storageOffset + c] = dot[c] * inv[c];
+  if (gradBias) for (let c = 0, a = floatArray(gradBias); c < C; c++) a[gradBias.storageOffset + c] = sumG[c];
+  if (!gradInput) return;
+  const w = weight ? floatArray(weight) : null;
+  const scale = new Float64Array(C);
+  const meanG = new Float64Array(C);
+  const k = new Float64Array(C);
+  for (let c = 0; c < C; c++) {
+    scale[c] = (w ? w[weight!.storageOffset + c] : 1) * inv[c];
+    meanG[c] = sumG[c] / rows;
+    k[c] = (dot[c] * inv[c] * inv[c]) / rows;
+  }
+  const o = floatArray(gradInput);
+  const oo = gradInput.storageOffset;
+  for (let r = 0; r < rows; r++) {
+    const p = r * C;
+    if (training) for (let c = 0; c < C; c++) o[oo + p + c] = (g[go + p + c] - meanG[c] - (x[xo + p + c] - mu[c]) * k[c]) * scale[c];
+    else for (let c = 0; c < C; c++) o[oo + p + c] = g[go + p + c] * scale[c];
+  }
+}
+
+export const batchNormBackwardChannelsLast: BackendImpls['batchNormBackwardChannelsLast'] = (gradInput, gradWeight, gradBias, grad, self, weight, mean, invstd, training) => {
+  const dt = self.dtype;
+  if ([gradInput, gradWeight, gradBias, grad, weight, mean, invstd].some((t) => t !== null && t.dtype !== dt)) return false;
+  if ([gradWeight, gradBias, weight, mean, invstd].some((t) => t !== null && !t.isContiguous)) return false;
+  if (dt === 'float64') return batchNormBackwardNhwcLoops(gradInput, gradWeight, gradBias, grad, self, weight, mean, invstd, training);
+  if (dt !== 'float32' || wasm === null) return false;
+  const c = self.sizes[1];
+  const rows = self.numel / c;
+  const ops = new Operands();
+  try {
+    const out = (t: TensorImpl | null): number => (t ? ops.output(t) : 0);
+    const args = [out(gradInput), out(gradWeight), out(gradBias), ops.input(grad), ops.input(self), weight ? ops.input(weight) : 0, ops.input(mean), ops.input(invstd)];
+    const params = ops.temp(11 * 8);
+    new Float64Array(kernelHeap.buffer(), params, 11).set([...args, rows, c, training ? 1 : 0]);
+    parallelFor('batchNormBackwardNhwcF32', c, rows * c * 2, (c0, c1) => [params, c0, c1], 24 * c + 16);
+  } finally {
+    ops.finish();
+  }
+};

@@ -107,6 +107,8 @@ export interface WasmKernels {
   maxPool2dBackwardNhwcF64(n0: number, n1: number, gi: number, go: number, ix: number, hw: number, ohw: number, C: number, scratch: number): void;
   avgPool2dBackwardNhwcF32(n0: number, n1: number, gi: number, go: number, geom: number, C: number, scratch: number): void;
   avgPool2dBackwardNhwcF64(n0: number, n1: number, gi: number, go: number, geom: number, C: number, scratch: number): void;
+  /** Channels-last batch norm's gradients, channels [c0, c1) (assembly/pool-nhwc.ts); scratch: 24 bytes per channel. */
+  batchNormBackwardNhwcF32(params: number, c0: number, c1: number, scratch: number): void;
 }
 
 function decode(base64: string): Uint8Array<ArrayBuffer> {

@@ -95,6 +95,7 @@ export const POOL_EXPORTS = [
   'maxPool2dBackwardNhwcF64',
   'avgPool2dBackwardNhwcF32',
   'avgPool2dBackwardNhwcF64',
+  'batchNormBackwardNhwcF32',
 ] as const satisfies readonly (keyof WasmKernels)[];
 export type PoolExport = (typeof POOL_EXPORTS)[number];
 
