@@ -1,10 +1,11 @@
 // Note [Channels-last pooling and batch norm in WebAssembly]
-// max_pool2d, avg_pool2d / adaptive_avg_pool2d and batch norm (forward) on dense channels-last
+// max_pool2d, avg_pool2d / adaptive_avg_pool2d and batch norm, forward and backward, on dense channels-last
 // [N, H, W, C] operands (Note [Channels-last pooling impls] in core), vectorised over C: the C
 // values of one pixel are contiguous, so every window step is one run of vector loads, where
 // the NCHW kernels walk a plane per channel. Pooling tasks take output rows [r0, r1) (a row:
-// one (n, oh), all its ow and c); batch norm tasks take channels [c0, c1) over all rows.
-// Each output element is computed by one task in one order whatever the split.
+// one (n, oh), all its ow and c); the pooling backwards take images [n0, n1) (windows of
+// neighbouring rows overlap), with the NCHW kernels' order of additions, so their results
+// are the NCHW path's; batch norm tasks take channels [c0, c1) over all rows. Each output element is computed by one task in one order whatever the split.
 //  - max: PyTorch's CPU window rules as assembly/pool.ts (windows clipped to the image, NaN
 //    wins, `v > best || v != v`, so the last NaN of a window gives the index), the index h W + w
 //    stored as int64; geometry: the 12 i32 of pool.ts.

@@ -18,10 +18,11 @@ import type { DType } from '../dtype';
  * channels-last) and is dense in that order, and outputs allocated with exactly the strides
  * `inFormat` would give, so values and layout equal the NCHW path's. The impl may decline a
  * call (false, before writing anything: dtypes it has no kernel for); core then takes the
- * NCHW path. The pooling backwards have hooks too (`maxPool2dBackwardChannelsLast`, ...),
- * taken when the forward's input (`self`) is such an input; a gradient or indices operand
- * that is not dense channels-last is first copied into one (one copy, where the NCHW path
- * copies it into planes and the result back). Batch norm's backward takes the NCHW path.
+ * NCHW path. The backwards have hooks too (`maxPool2dBackwardChannelsLast`,
+ * `avgPool2dBackwardChannelsLast`, `adaptiveAvgPool2dBackwardChannelsLast`,
+ * `batchNormBackwardChannelsLast`), taken when the forward's input (`self`) is such an input;
+ * a gradient or indices operand that is not dense channels-last is first copied into one (one
+ * copy, where the NCHW path copies it into planes and the result back).
  */
 
 /** Whether `t` is a 4-d input whose result is channels-last and that an NHWC kernel can read as it is. */

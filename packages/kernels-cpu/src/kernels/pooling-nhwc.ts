@@ -10,9 +10,10 @@ import { windowBlock } from './pooling';
  * The channels-last hooks of core's Note [Channels-last pooling impls] on the CPU: dense NHWC
  * operands go straight to the WebAssembly kernels of Note [Channels-last pooling and batch
  * norm in WebAssembly] (vectorised over C), pooling split over the thread pool by output rows,
- * batch norm by channels, the pooling backwards by images. float32 and float64 pooling, float32 batch norm on the SIMD kernel
- * and float64 batch norm on the loops below (as the NCHW batch norm's float64 path); anything
- * else (16-bit floats, int64 avg pooling, no WebAssembly) is declined, and core takes the NCHW path.
+ * batch norm by channels, the pooling backwards by images. float32 and float64 pooling, float32
+ * batch norm (forward and backward) on the SIMD kernels and float64 batch norm on the loops below
+ * (as the NCHW batch norm's float64 path); anything else (16-bit floats, int64 avg pooling, no
+ * WebAssembly) is declined, and core takes the NCHW path.
  */
 
 const wasmFloat = (...ts: TensorImpl[]): boolean => wasm !== null && ts.every((t) => t.dtype === ts[0].dtype) && (ts[0].dtype === 'float32' || ts[0].dtype === 'float64');
