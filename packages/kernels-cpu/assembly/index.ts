@@ -28,3 +28,16 @@ export { conv2dNhwcWeightGrad32, conv2dNhwcWeightGrad64, conv2dNhwcWeightGradScr
 export { layerNormF32, layerNormInputGradF32, layerNormParamGradF32, layerNormScratchBytes } from './layer-norm';
 export { batchNormF32, batchNormBackwardF32 } from './batch-norm';
 export { avgPool2dF32, avgPool2dF64, avgPool2dBackwardF32, avgPool2dBackwardF64 } from './avg-pool';
+// Channels-last pooling and batch norm (Note [Channels-last pooling and batch norm in WebAssembly]).
+export {
+  maxPool2dNhwcF32,
+  maxPool2dNhwcF64,
+  avgPool2dNhwcF32,
+  avgPool2dNhwcF64,
+  batchNormNhwcF32,
+  maxPool2dBackwardNhwcF32,
+  maxPool2dBackwardNhwcF64,
+  avgPool2dBackwardNhwcF32,
+  avgPool2dBackwardNhwcF64,
+  batchNormBackwardNhwcF32,
+} from './pool-nhwc';

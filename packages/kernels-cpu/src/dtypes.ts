@@ -14,7 +14,7 @@ import { cpuImpls } from './impls';
  */
 const ALL: readonly DType[] = REAL_DTYPES;
 const FLOAT_ROWS: readonly DType[] = ['float32', 'float64'];
-const NN = ['luFactor', 'luSolve', 'solveTriangular', 'cholesky', 'svd', 'geqrf', 'householderProduct', 'eigh', 'lstsq', 'lstsqSvd', 'matrixExp', 'luFactorComplex', 'luSolveComplex', 'solveTriangularComplex', 'choleskyComplex', 'eighComplex', 'geqrfComplex', 'householderProductComplex', 'svdComplex', 'eigComplex', 'lstsqComplex', 'lstsqSvdComplex', 'matrixExpComplex', 'fft', 'softmax', 'softmaxBackward', 'nllLoss', 'nllLossBackward', 'pointwiseLoss', 'batchNorm', 'batchNormBackward', 'layerNorm', 'layerNormBackward'] as const;
+const NN = ['luFactor', 'luSolve', 'solveTriangular', 'cholesky', 'svd', 'geqrf', 'householderProduct', 'eigh', 'lstsq', 'lstsqSvd', 'matrixExp', 'luFactorComplex', 'luSolveComplex', 'solveTriangularComplex', 'choleskyComplex', 'eighComplex', 'geqrfComplex', 'householderProductComplex', 'svdComplex', 'eigComplex', 'lstsqComplex', 'lstsqSvdComplex', 'matrixExpComplex', 'fft', 'softmax', 'softmaxBackward', 'nllLoss', 'nllLossBackward', 'pointwiseLoss', 'batchNorm', 'batchNormBackward', 'batchNormChannelsLast', 'batchNormBackwardChannelsLast', 'maxPool2dChannelsLast', 'avgPool2dChannelsLast', 'adaptiveAvgPool2dChannelsLast', 'maxPool2dBackwardChannelsLast', 'avgPool2dBackwardChannelsLast', 'adaptiveAvgPool2dBackwardChannelsLast', 'layerNorm', 'layerNormBackward'] as const;
 
 export const cpuDtypes = Object.fromEntries(
   Object.entries(cpuImpls).map(([name, impl]) => [name, typeof impl !== 'function' ? [] : NN.some((n) => n === name) ? FLOAT_ROWS : ALL]),

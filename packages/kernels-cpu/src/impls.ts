@@ -23,6 +23,16 @@ import { round } from './kernels/round';
 import { col2im, im2col } from './kernels/im2col';
 import { conv2d, conv2dChannelsLast, conv2dChannelsLastInputGrad, conv2dChannelsLastWeightGrad, conv2dInputGrad, conv2dWeightGrad } from './kernels/conv2d';
 import { adaptiveAvgPool2d, adaptiveAvgPool2dBackward, avgPool2d, avgPool2dBackward, maxPool2d, maxPool2dBackward } from './kernels/pooling';
+import {
+  adaptiveAvgPool2dBackwardChannelsLast,
+  adaptiveAvgPool2dChannelsLast,
+  avgPool2dBackwardChannelsLast,
+  avgPool2dChannelsLast,
+  batchNormBackwardChannelsLast,
+  batchNormChannelsLast,
+  maxPool2dBackwardChannelsLast,
+  maxPool2dChannelsLast,
+} from './kernels/pooling-nhwc';
 import { padIndexed, padIndexedBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward } from './kernels/resample';
 import { indexGather, indexScatter, nonzeroCount, nonzeroFill } from './kernels/index-ops';
 import { searchsorted, sort, topk, unique } from './kernels/sort';
@@ -166,6 +176,12 @@ export const cpuImpls = {
   avgPool2dBackward,
   adaptiveAvgPool2d,
   adaptiveAvgPool2dBackward,
+  maxPool2dChannelsLast,
+  avgPool2dChannelsLast,
+  adaptiveAvgPool2dChannelsLast,
+  maxPool2dBackwardChannelsLast,
+  avgPool2dBackwardChannelsLast,
+  adaptiveAvgPool2dBackwardChannelsLast,
   upsampleNearest2d,
   upsampleNearest2dBackward,
   upsampleBilinear2d,
@@ -178,6 +194,8 @@ export const cpuImpls = {
   nllLossBackward,
   batchNorm,
   batchNormBackward,
+  batchNormChannelsLast,
+  batchNormBackwardChannelsLast,
   layerNorm,
   layerNormBackward,
   embedding,

@@ -26,7 +26,7 @@ import type { Conv2dGeometry } from './spatial-impls';
  */
 
 /** Whether `t` [N, C, H, W] is laid out densely in channels-last order (strides of size-1 dims are free). */
-function denseChannelsLast(t: TensorImpl): boolean {
+export function denseChannelsLast(t: TensorImpl): boolean {
   const [N, C, H, W] = t.sizes;
   const want = [H * W * C, 1, W * C, C];
   return [N, C, H, W].every((s, d) => s <= 1 || t.strides[d] === want[d]);

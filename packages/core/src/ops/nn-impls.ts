@@ -78,6 +78,41 @@ export interface NnImpls {
     eps: number,
   ) => void;
   /**
+   * `batchNorm` of a dense channels-last `self` [N, C, H, W] into a dense channels-last `out`
+   * (Note [Channels-last pooling impls] in pool-channels-last.ts), in the compute dtype;
+   * mean, invstd, weight, bias and the running stats as `batchNorm`. Returns false, before
+   * writing anything (the running stats included), to decline.
+   */
+  batchNormChannelsLast: (
+    out: TensorImpl,
+    mean: TensorImpl,
+    invstd: TensorImpl,
+    self: TensorImpl,
+    weight: TensorImpl | null,
+    bias: TensorImpl | null,
+    runningMean: TensorImpl | null,
+    runningVar: TensorImpl | null,
+    training: boolean,
+    momentum: number,
+    eps: number,
+  ) => boolean | void;
+  /**
+   * `batchNormBackward` on a dense channels-last `self` and `grad` [N, C, H, W] into a dense
+   * channels-last `gradInput` (Note [Channels-last pooling impls]), all in the compute dtype;
+   * any output null when not needed. False, before writing anything, declines.
+   */
+  batchNormBackwardChannelsLast: (
+    gradInput: TensorImpl | null,
+    gradWeight: TensorImpl | null,
+    gradBias: TensorImpl | null,
+    grad: TensorImpl,
+    self: TensorImpl,
+    weight: TensorImpl | null,
+    mean: TensorImpl,
+    invstd: TensorImpl,
+    training: boolean,
+  ) => boolean | void;
+  /**
    * Batch norm's input/weight/bias gradients from the saved statistics (training) or the
    * running ones (eval: `mean`/`invstd` then hold the running mean and 1/sqrt(var + eps)).
    * Any output may be null when not needed.

@@ -22,6 +22,7 @@ import { commonDevice, torchTypeName } from './meta-utils';
 import { computeDtypeOf, contiguousAs, intoCompute } from './nn-impls';
 import { defineStructured, implOf, type Backend } from './registry';
 import { formatOf, inFormat } from './output-format';
+import { channelsLastOperand, channelsLastOutput, nhwcInput } from './pool-channels-last';
 
 function checkFloat(op: string, t: TensorImpl, kernel: string): void {
   if (!isFloatingType(t.dtype)) throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(t.dtype)}'`);
@@ -74,19 +75,30 @@ export const NATIVE_BATCH_NORM = defineStructured(
     if (!train && (!rm || !rv)) throw new TorchError(`${op}: running_mean and running_var must be defined in evaluation mode`);
     commonDevice(op, [x, w, bi, rm, rv]);
     const compute = computeDtypeOf(x.dtype);
-    const out = TensorImpl.empty(op, x.sizes, x.dtype, x.device);
+    const format = formatOf(x);
+    // Note [Channels-last pooling impls]: a channels-last input in the compute dtype is
+    // normalised as it is, into a channels-last output, where the backend has the kernel.
+    const nhwc = x.dtype === compute && nhwcInput(x, format) && typeof b.impls.batchNormChannelsLast === 'function';
+    let out = nhwc ? channelsLastOutput(op, x.sizes, x.dtype, x) : TensorImpl.empty(op, x.sizes, x.dtype, x.device);
     const mean = TensorImpl.empty(op, [c], compute, x.device);
     const invstd = TensorImpl.empty(op, [c], compute, x.device);
     const parts: TensorImpl[] = [];
     const writeBacks: [TensorImpl, TensorImpl][] = [];
     try {
-      const xc = contiguousAs(b, op, x, compute);
-      parts.push(xc);
       const wc = vec(b, op, w, compute, parts);
       const bc = vec(b, op, bi, compute, parts);
       const rmc = runningStat(b, op, rm, compute, writeBacks);
       const rvc = runningStat(b, op, rv, compute, writeBacks);
-      if (x.numel > 0 || !train) {
+      const done = nhwc && implOf(b, 'batchNormChannelsLast', op)(out, mean, invstd, x, wc, bc, rmc, rvc, train, momentum, eps) !== false;
+      if (nhwc && !done) {
+        out.release();
+        out = TensorImpl.empty(op, x.sizes, x.dtype, x.device);
+      }
+      if (done) {
+        // (nhwcInput implies numel > 0: the kernel wrote the output and the statistics)
+      } else if (x.numel > 0 || !train) {
+        const xc = contiguousAs(b, op, x, compute);
+        parts.push(xc);
         intoCompute(b, op, out, compute, (o) =>
           implOf(b, 'batchNorm', op)(o, mean, invstd, xc, wc, bc, rmc, rvc, n, c, s, train, momentum, eps),
         );
@@ -108,7 +120,7 @@ export const NATIVE_BATCH_NORM = defineStructured(
       for (const p of parts) p.release();
       for (const [, src] of writeBacks) src.release();
     }
-    return [inFormat(b, op, out, formatOf(x)), mean, invstd];
+    return [inFormat(b, op, out, format), mean, invstd];
   },
 );
 
@@ -121,11 +133,26 @@ export const NATIVE_BATCH_NORM_BACKWARD = defineStructured(
     const w = weight ?? null;
     const [n, c, s] = nsOf(x);
     const compute = computeDtypeOf(x.dtype);
-    const gi = TensorImpl.empty(op, x.sizes, x.dtype, x.device);
+    const format = formatOf(x);
+    // Note [Channels-last pooling impls]: a channels-last input in the compute dtype (and a
+    // weight in it) takes the backend's NHWC kernel, the gradient made dense channels-last.
+    const nhwc =
+      x.dtype === compute && g.dtype === compute && (!w || w.dtype === compute) && nhwcInput(x, format) && typeof b.impls.batchNormBackwardChannelsLast === 'function';
+    let gi = nhwc ? channelsLastOutput(op, x.sizes, x.dtype, x) : TensorImpl.empty(op, x.sizes, x.dtype, x.device);
     const gw = TensorImpl.empty(op, [c], w ? w.dtype : x.dtype, x.device);
     const gb = TensorImpl.empty(op, [c], w ? w.dtype : x.dtype, x.device);
     const parts: TensorImpl[] = [];
     try {
+      if (nhwc) {
+        const gc = channelsLastOperand(b, op, g);
+        parts.push(gc);
+        const wc = vec(b, op, w, compute, parts);
+        const mc = vec(b, op, saveMean, compute, parts)!;
+        const ic = vec(b, op, saveInvstd, compute, parts)!;
+        if (implOf(b, 'batchNormBackwardChannelsLast', op)(gi, gw, gb, gc, x, wc, mc, ic, train === true) !== false) return [gi, gw, gb];
+        gi.release();
+        gi = TensorImpl.empty(op, x.sizes, x.dtype, x.device);
+      }
       const gc = contiguousAs(b, op, g, compute);
       parts.push(gc);
       const xc = contiguousAs(b, op, x, compute);
@@ -146,7 +173,7 @@ export const NATIVE_BATCH_NORM_BACKWARD = defineStructured(
     } finally {
       for (const p of parts) p.release();
     }
-    return [inFormat(b, op, gi, formatOf(x)), gw, gb];
+    return [inFormat(b, op, gi, format), gw, gb];
   },
 );
 

@@ -12,6 +12,7 @@ import { defineStructured, implOf, type Backend } from './registry';
 import { formatOf, inFormat } from './output-format';
 import type { Pool2dGeometry } from './spatial-impls';
 import { squeeze, unsqueeze } from './views';
+import { channelsLastOperand, channelsLastOutput, hasHook, nhwcInput, tryChannelsLast } from './pool-channels-last';
 
 /**
  * Pooling: max_pool2d_with_indices (MaxPool2DWithIndicesBackward0), avg_pool2d
@@ -132,6 +133,12 @@ export const MAX_POOL2D_WITH_INDICES = defineStructured(
     const g = poolGeometry(op, self, readPoolArgs(op, args.slice(1), true));
     checkDtype(op, 'max_pool2d', self);
     const sizes = outSizes(self, g);
+    const format = formatOf(self);
+    if (nhwcInput(self, format)) {
+      const outs = [channelsLastOutput(op, sizes, self.dtype, self), channelsLastOutput(op, sizes, 'int64', self)];
+      const r = tryChannelsLast(b, 'maxPool2dChannelsLast', outs, (f) => f(outs[0], outs[1], self, g));
+      if (r) return r;
+    }
     const [out, o3] = planeOutput(op, sizes, self.dtype, self);
     const [idx, i3] = planeOutput(op, sizes, 'int64', self);
     const x = planes(b, op, self);
@@ -143,7 +150,6 @@ export const MAX_POOL2D_WITH_INDICES = defineStructured(
     } finally {
       releaseAll([o3, i3, x]);
     }
-    const format = formatOf(self);
     return [inFormat(b, op, out, format), inFormat(b, op, idx, format)];
   },
 );
@@ -158,6 +164,16 @@ export const MAX_POOL2D_WITH_INDICES_BACKWARD = defineStructured(
     checkGrad(op, go, self, outSizes(self, g));
     if (indices.dtype !== 'int64' || indices.sizes.length !== go.sizes.length || indices.sizes.some((s, i) => s !== go.sizes[i])) {
       throw new ShapeError(`${op}: expected indices of dtype Long and size ${fmtShape(go.sizes)}, but got ${torchTypeName(indices.dtype)} ${fmtShape(indices.sizes)}`);
+    }
+    if (nhwcInput(self, formatOf(self)) && hasHook(b, 'maxPool2dBackwardChannelsLast')) {
+      const held = [channelsLastOperand(b, op, go), channelsLastOperand(b, op, indices)];
+      const outs = [channelsLastOutput(op, self.sizes, self.dtype, self)];
+      try {
+        const r = tryChannelsLast(b, 'maxPool2dBackwardChannelsLast', outs, (f) => f(outs[0], held[0], held[1], g));
+        if (r) return r[0];
+      } finally {
+        releaseAll(held);
+      }
     }
     const [gi, gi3] = planeOutput(op, self.sizes, self.dtype, self);
     const g3 = planes(b, op, go);
@@ -199,6 +215,11 @@ export const AVG_POOL2D = defineStructured(
     const g = poolGeometry(op, self, readPoolArgs(op, args.slice(1), false));
     const divisor = readDivisor(op, args[6]);
     checkDtype(op, 'avg_pool2d', self, AVG_DTYPES);
+    if (nhwcInput(self, formatOf(self))) {
+      const outs = [channelsLastOutput(op, outSizes(self, g), self.dtype, self)];
+      const r = tryChannelsLast(b, 'avgPool2dChannelsLast', outs, (f) => f(outs[0], self, g, args[5] !== false, divisor));
+      if (r) return r[0];
+    }
     const [out, o3] = planeOutput(op, outSizes(self, g), self.dtype, self);
     const x = planes(b, op, self);
     try {
@@ -222,6 +243,16 @@ export const AVG_POOL2D_BACKWARD = defineStructured(
     const divisor = readDivisor(op, args[7]);
     checkDtype(op, 'avg_pool2d_backward', self);
     checkGrad(op, go, self, outSizes(self, g));
+    if (nhwcInput(self, formatOf(self)) && hasHook(b, 'avgPool2dBackwardChannelsLast')) {
+      const held = channelsLastOperand(b, op, go);
+      const outs = [channelsLastOutput(op, self.sizes, self.dtype, self)];
+      try {
+        const r = tryChannelsLast(b, 'avgPool2dBackwardChannelsLast', outs, (f) => f(outs[0], held, g, args[6] !== false, divisor));
+        if (r) return r[0];
+      } finally {
+        held.release();
+      }
+    }
     const [gi, gi3] = planeOutput(op, self.sizes, self.dtype, self);
     const g3 = planes(b, op, go);
     try {
@@ -246,6 +277,11 @@ export const ADAPTIVE_AVG_POOL2D = defineStructured('_adaptive_avg_pool2d(Tensor
     throw new ShapeError(`${op}(): Expected 3D or 4D tensor, but got ${fmtShape(self.sizes)}`);
   }
   checkDtype(op, 'adaptive_avg_pool2d', self);
+  if (nhwcInput(self, formatOf(self)) && size[0] > 0 && size[1] > 0) {
+    const outs = [channelsLastOutput(op, [...self.sizes.slice(0, -2), size[0], size[1]], self.dtype, self)];
+    const r = tryChannelsLast(b, 'adaptiveAvgPool2dChannelsLast', outs, (f) => f(outs[0], self));
+    if (r) return r[0];
+  }
   const [out, o3] = planeOutput(op, [...self.sizes.slice(0, -2), size[0], size[1]], self.dtype, self);
   const x = planes(b, op, self);
   try {
@@ -269,6 +305,16 @@ export const ADAPTIVE_AVG_POOL2D_BACKWARD = defineStructured(
     }
     checkGrad(op, go, self, go.sizes);
     checkDtype(op, 'adaptive_avg_pool2d_backward', self);
+    if (nhwcInput(self, formatOf(self)) && go.numel > 0 && hasHook(b, 'adaptiveAvgPool2dBackwardChannelsLast')) {
+      const held = channelsLastOperand(b, op, go);
+      const outs = [channelsLastOutput(op, self.sizes, self.dtype, self)];
+      try {
+        const r = tryChannelsLast(b, 'adaptiveAvgPool2dBackwardChannelsLast', outs, (f) => f(outs[0], held));
+        if (r) return r[0];
+      } finally {
+        held.release();
+      }
+    }
     const [gi, gi3] = planeOutput(op, self.sizes, self.dtype, self);
     const g3 = planes(b, op, go);
     try {

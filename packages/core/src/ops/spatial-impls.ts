@@ -79,6 +79,31 @@ export interface SpatialImpls {
   adaptiveAvgPool2d: (out: TensorImpl, self: TensorImpl) => void;
   adaptiveAvgPool2dBackward: (gradInput: TensorImpl, gradOutput: TensorImpl) => void;
   /**
+   * `maxPool2d` on channels-last operands (Note [Channels-last pooling impls] in
+   * pool-channels-last.ts): self [N, C, H, W], out and indices [N, C, outH, outW] all dense in
+   * channels-last order (strides [H W C, 1, W C, C]); indices int64, flat h * W + w within the
+   * plane, NaN wins, as `maxPool2d`. Returns false, before writing anything, to decline.
+   */
+  maxPool2dChannelsLast: (out: TensorImpl, indices: TensorImpl, self: TensorImpl, g: Pool2dGeometry) => boolean | void;
+  /** `avgPool2d` on dense channels-last self [N, C, H, W] and out [N, C, outH, outW]; false declines. */
+  avgPool2dChannelsLast: (out: TensorImpl, self: TensorImpl, g: Pool2dGeometry, countIncludePad: boolean, divisorOverride: number | null) => boolean | void;
+  /** `adaptiveAvgPool2d` on dense channels-last self [N, C, H, W] and out [N, C, oH, oW]; false declines. */
+  adaptiveAvgPool2dChannelsLast: (out: TensorImpl, self: TensorImpl) => boolean | void;
+  /**
+   * The channels-last backwards: gradInput [N, C, H, W], gradOutput and (max) the forward's
+   * int64 indices [N, C, outH, outW], all dense channels-last; the gradients of `maxPool2dBackward`,
+   * `avgPool2dBackward` and `adaptiveAvgPool2dBackward`. False, before writing anything, declines.
+   */
+  maxPool2dBackwardChannelsLast: (gradInput: TensorImpl, gradOutput: TensorImpl, indices: TensorImpl, g: Pool2dGeometry) => boolean | void;
+  avgPool2dBackwardChannelsLast: (
+    gradInput: TensorImpl,
+    gradOutput: TensorImpl,
+    g: Pool2dGeometry,
+    countIncludePad: boolean,
+    divisorOverride: number | null,
+  ) => boolean | void;
+  adaptiveAvgPool2dBackwardChannelsLast: (gradInput: TensorImpl, gradOutput: TensorImpl) => boolean | void;
+  /**
    * Nearest: source index floor(dst * scale) clamped, scale = 1 / scaleFactor when one was
    * given, else inSize / outSize (PyTorch's 'nearest').
    */

@@ -166,7 +166,7 @@ function avgPoolLoop(
  * The window block of Note [Average pooling in WebAssembly]: rows [h0, h1), columns [w0, w1)
  * and divisor factors per output row and column, for avg_pool2d (`g`) or adaptive pooling.
  */
-function windowBlock(H: number, W: number, OH: number, OW: number, g: Pool2dGeometry | null, countIncludePad: boolean, divisorOverride: number): Int32Array {
+export function windowBlock(H: number, W: number, OH: number, OW: number, g: Pool2dGeometry | null, countIncludePad: boolean, divisorOverride: number): Int32Array {
   const block = new Int32Array(5 + 3 * (OH + OW));
   block.set([H, W, OH, OW, divisorOverride > 0 ? divisorOverride : 0]);
   const axis = (at: number, n: number, size: number, k: number, stride: number, pad: number): void => {

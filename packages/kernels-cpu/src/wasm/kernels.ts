@@ -97,6 +97,21 @@ export interface WasmKernels {
   avgPool2dF64(p0: number, p1: number, x: number, o: number, geom: number, scratch: number): void;
   avgPool2dBackwardF32(p0: number, p1: number, gi: number, go: number, geom: number, scratch: number): void;
   avgPool2dBackwardF64(p0: number, p1: number, gi: number, go: number, geom: number, scratch: number): void;
+  /** Note [Channels-last pooling and batch norm in WebAssembly]: output rows [r0, r1) of dense NHWC operands with C channels. */
+  maxPool2dNhwcF32(r0: number, r1: number, x: number, o: number, ix: number, geom: number, C: number, scratch: number): void;
+  maxPool2dNhwcF64(r0: number, r1: number, x: number, o: number, ix: number, geom: number, C: number, scratch: number): void;
+  /** `geom`: the window block of Note [Average pooling in WebAssembly]; scratch: 8 bytes per channel. */
+  avgPool2dNhwcF32(r0: number, r1: number, x: number, o: number, geom: number, C: number, scratch: number): void;
+  avgPool2dNhwcF64(r0: number, r1: number, x: number, o: number, geom: number, C: number, scratch: number): void;
+  /** Channels-last batch norm channels [c0, c1); `params`: a float64 parameter block (assembly/pool-nhwc.ts); scratch: 16 bytes per channel. */
+  batchNormNhwcF32(params: number, c0: number, c1: number, scratch: number): void;
+  /** Images [n0, n1) of the channels-last pooling backwards; avg's scratch: 8 bytes per input column and channel. */
+  maxPool2dBackwardNhwcF32(n0: number, n1: number, gi: number, go: number, ix: number, hw: number, ohw: number, C: number, scratch: number): void;
+  maxPool2dBackwardNhwcF64(n0: number, n1: number, gi: number, go: number, ix: number, hw: number, ohw: number, C: number, scratch: number): void;
+  avgPool2dBackwardNhwcF32(n0: number, n1: number, gi: number, go: number, geom: number, C: number, scratch: number): void;
+  avgPool2dBackwardNhwcF64(n0: number, n1: number, gi: number, go: number, geom: number, C: number, scratch: number): void;
+  /** Channels-last batch norm's gradients, channels [c0, c1) (assembly/pool-nhwc.ts); scratch: 24 bytes per channel. */
+  batchNormBackwardNhwcF32(params: number, c0: number, c1: number, scratch: number): void;
 }
 
 function decode(base64: string): Uint8Array<ArrayBuffer> {

@@ -88,6 +88,16 @@ export const POOL_EXPORTS = [
   'avgPool2dF64',
   'avgPool2dBackwardF32',
   'avgPool2dBackwardF64',
+  'maxPool2dNhwcF32',
+  'maxPool2dNhwcF64',
+  'avgPool2dNhwcF32',
+  'avgPool2dNhwcF64',
+  'batchNormNhwcF32',
+  'maxPool2dBackwardNhwcF32',
+  'maxPool2dBackwardNhwcF64',
+  'avgPool2dBackwardNhwcF32',
+  'avgPool2dBackwardNhwcF64',
+  'batchNormBackwardNhwcF32',
 ] as const satisfies readonly (keyof WasmKernels)[];
 export type PoolExport = (typeof POOL_EXPORTS)[number];
 

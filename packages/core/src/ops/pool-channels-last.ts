@@ -1,0 +1,92 @@
+import { TensorImpl } from '../tensor/tensor-impl';
+import { formatStrides } from '../tensor/memory-format';
+import { denseChannelsLast } from './conv-channels-last';
+import { UNINITIALIZED } from './meta-utils';
+import { implOf, type Backend } from './registry';
+import type { BackendImpls } from './backend-impls';
+import type { DType } from '../dtype';
+
+/**
+ * Note [Channels-last pooling impls]
+ * As for convolution (Note [Channels-last convolution impl]), max_pool2d, avg_pool2d,
+ * adaptive_avg_pool2d and batch norm on a channels-last input computed on NCHW planes cost
+ * two layout copies: the input into contiguous planes (`planes`), the result back into
+ * channels-last (`inFormat`, Note [Outputs in the input's memory format]). A backend with
+ * kernels that read and write NHWC directly registers `maxPool2dChannelsLast`,
+ * `avgPool2dChannelsLast`, `adaptiveAvgPool2dChannelsLast` and `batchNormChannelsLast`; core
+ * hands them the input as it is when it is 4-d, suggests channels-last (so the result is
+ * channels-last) and is dense in that order, and outputs allocated with exactly the strides
+ * `inFormat` would give, so values and layout equal the NCHW path's. The impl may decline a
+ * call (false, before writing anything: dtypes it has no kernel for); core then takes the
+ * NCHW path. The backwards have hooks too (`maxPool2dBackwardChannelsLast`,
+ * `avgPool2dBackwardChannelsLast`, `adaptiveAvgPool2dBackwardChannelsLast`,
+ * `batchNormBackwardChannelsLast`), taken when the forward's input (`self`) is such an input;
+ * a gradient or indices operand that is not dense channels-last is first copied into one (one
+ * copy, where the NCHW path copies it into planes and the result back).
+ */
+
+/** Whether `t` is a 4-d input whose result is channels-last and that an NHWC kernel can read as it is. */
+export function nhwcInput(t: TensorImpl, format: string): boolean {
+  return format === 'channels_last' && t.dim === 4 && t.numel > 0 && denseChannelsLast(t);
+}
+
+/** A new dense channels-last output of `sizes` (what `inFormat` gives for 'channels_last'). */
+export function channelsLastOutput(op: string, sizes: readonly number[], dtype: DType, like: TensorImpl): TensorImpl {
+  return TensorImpl.emptyStrided(op, sizes, formatStrides(op, sizes, 'channels_last'), dtype, like.device, UNINITIALIZED);
+}
+
+/**
+ * Runs `f` (a channels-last impl call) on fresh channels-last `outputs`; returns them, or
+ * null (all released) where the impl is missing or declines.
+ */
+type PoolHook =
+  | 'maxPool2dChannelsLast'
+  | 'avgPool2dChannelsLast'
+  | 'adaptiveAvgPool2dChannelsLast'
+  | 'maxPool2dBackwardChannelsLast'
+  | 'avgPool2dBackwardChannelsLast'
+  | 'adaptiveAvgPool2dBackwardChannelsLast';
+
+/** Whether the backend registers channels-last hook `name`. */
+export function hasHook(b: Backend, name: PoolHook): boolean {
+  return typeof b.impls[name] === 'function';
+}
+
+/**
+ * `t` [N, C, h, w] as a dense channels-last operand for a hook: itself (retained) when it is
+ * one, else one copy (a gradient from `sum().backward()` is an expanded view, say); the
+ * caller releases it.
+ */
+export function channelsLastOperand(b: Backend, op: string, t: TensorImpl): TensorImpl {
+  if (denseChannelsLast(t)) return t.retain();
+  const c = channelsLastOutput(op, t.sizes, t.dtype, t);
+  try {
+    implOf(b, 'copy', op)(c, t);
+  } catch (e) {
+    c.release();
+    throw e;
+  }
+  return c;
+}
+
+export function tryChannelsLast<K extends PoolHook>(
+  b: Backend,
+  name: K,
+  outputs: TensorImpl[],
+  f: (impl: BackendImpls[K]) => boolean | void,
+): TensorImpl[] | null {
+  const impl = b.impls[name];
+  const release = () => outputs.forEach((o) => o.release());
+  if (typeof impl !== 'function') {
+    release();
+    return null;
+  }
+  try {
+    if (f(impl as BackendImpls[K]) !== false) return outputs;
+  } catch (e) {
+    release();
+    throw e;
+  }
+  release();
+  return null;
+}
