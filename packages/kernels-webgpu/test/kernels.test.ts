@@ -5,9 +5,10 @@
  * here in plain JS.
  */
 import { describe, expect, it } from 'vitest';
-import { add, add_, amax, argmax, bmm, mm, mul, pow, sum, to, where, gt } from '@torch-ts/core';
+import { add, add_, amax, argmax, bmm, mm, mul, permute, pow, sum, to, where, gt } from '@torch-ts/core';
 import { queueCounters } from '../src';
-import { gpuTensor, readValues, webgpuReady } from './helpers';
+import { gpuTensor, randoms, readValues, webgpuReady } from './helpers';
+import { PW_NDIM_MAX } from '../src/wgsl/pointwise';
 
 function seq(n: number, f: (i: number) => number): number[] {
   return Array.from({ length: n }, (_, i) => f(i));
@@ -117,6 +118,37 @@ describe.skipIf(!webgpuReady)('WebGPU kernels', () => {
       const r = pow(to(gpuTensor(ha, 'float32'), dt), to(gpuTensor(hb, 'float32'), dt));
       expect(await readValues(to(r, 'float32'))).toEqual(ha.map((x, i) => Math.pow(x, hb[i])));
     }
+  });
+
+  it('one pointwise source for ranks up to PW_NDIM_MAX; past it an unrolled one, with the same values', async () => {
+    // a transposed view times a contiguous tensor of its shape: their strides disagree in
+    // every dim, so TensorIterator keeps them all (rank n)
+    const compiled: number[] = [];
+    for (const n of [2, 3, 4, PW_NDIM_MAX, PW_NDIM_MAX + 1]) {
+      const sizes = Array.from({ length: n }, (_, d) => 2 + (d % 2));
+      const numel = sizes.reduce((a, b) => a * b, 1);
+      const [x, y] = [randoms(numel, n), randoms(numel, n + 100)];
+      const perm = sizes.map((_, d) => n - 1 - d);
+      const shape = perm.map((d) => sizes[d]);
+      const before = queueCounters().pipelinesCompiled;
+      const got = await readValues(mul(permute(gpuTensor(x, 'float32', sizes), perm), gpuTensor(y, 'float32', shape)));
+      compiled.push(queueCounters().pipelinesCompiled - before);
+      // element e of the result (row-major over `shape`) reads x at the transposed index
+      const xStrides = sizes.map((_, d) => sizes.slice(d + 1).reduce((a, b) => a * b, 1));
+      const want = y.map((v, e) => {
+        let rem = e;
+        let at = 0;
+        for (let j = n - 1; j >= 0; j--) {
+          at += (rem % shape[j]) * xStrides[perm[j]];
+          rem = Math.floor(rem / shape[j]);
+        }
+        return Math.fround(x[at] * v);
+      });
+      expect(got).toEqual(want);
+    }
+    // the first call may compile the shared source; ranks up to the bound reuse it, the next is its own
+    expect(compiled.slice(1, 4)).toEqual([0, 0, 0]);
+    expect(compiled[4]).toBe(1);
   });
 
   it('compiles one pipeline per kernel source and reuses it', async () => {

@@ -5,7 +5,7 @@ import { commandQueue } from '../runtime/queue';
 import { deviceErrorBinding } from '../runtime/device-errors';
 import { gpu } from '../runtime/device';
 import type { Kind } from '../wgsl/kinds';
-import { pointwiseSource, pointwiseWords, PER_INVOCATION, WORKGROUP, type PointwiseExpr } from '../wgsl/pointwise';
+import { pointwiseLayout, pointwiseRankKey, pointwiseSource, PER_INVOCATION, WORKGROUP, type PointwiseExpr } from '../wgsl/pointwise';
 
 /** The storage binding of a tensor: its whole block (views are addressed by offset in the kernel). */
 export function bindingOf(t: TensorImpl): GPUBufferBinding {
@@ -75,22 +75,25 @@ export function runPointwise(
     return j;
   });
   const vsplat = vec4 ? splat : [];
-  const cacheKey = `${key}|${kinds.join(',')}|${ndim}|${scalars.length}|${vec4}|${alias.join('')}|${vsplat.map(Number).join('')}`;
+  const cacheKey = `${key}|${kinds.join(',')}|${pointwiseRankKey(ndim, vec4, vsplat)}|${scalars.length}|${vec4}|${alias.join('')}|${vsplat.map(Number).join('')}`;
   let source = sourceCache.get(cacheKey);
   if (!source) {
     source = pointwiseSource(e, kinds, ndim, scalars.length, vec4, alias, vsplat);
     sourceCache.set(cacheKey, source);
   }
-  const params = new Uint32Array(pointwiseWords(k, ndim, scalars.length));
+  const layout = pointwiseLayout(k, ndim, scalars.length);
+  const params = new Uint32Array(layout.words);
   // vec4: geometry in vec4 units (the fastest dim's stride, 1 or 0, is that already),
   // except the numel word and the words of splat inputs.
   const unit = (i: number) => (vec4 && !splat[i] ? 4 : 1);
-  let w = 0;
-  params[w++] = it.numel;
-  for (let i = 0; i < k; i++) params[w++] = offsets[i] / unit(i);
-  for (let d = 0; d < ndim; d++) params[w++] = d === 0 && vec4 ? it.shape[0] / 4 : it.shape[d];
-  for (let i = 0; i < k; i++) for (let d = 0; d < ndim; d++) params[w++] = d === 0 ? it.strides[i][0] : it.strides[i][d] / unit(i);
-  for (const s of scalars) params[w++] = s;
+  params[0] = it.numel;
+  for (let i = 0; i < k; i++) params[1 + i] = offsets[i] / unit(i);
+  for (let d = 0; d < ndim; d++) params[1 + k + d] = d === 0 && vec4 ? it.shape[0] / 4 : it.shape[d];
+  for (let i = 0; i < k; i++) {
+    for (let d = 0; d < ndim; d++) params[layout.stridesAt + i * layout.slots + d] = d === 0 ? it.strides[i][0] : it.strides[i][d] / unit(i);
+  }
+  scalars.forEach((s, j) => (params[layout.scalarsAt + j] = s));
+  params[layout.rankAt] = ndim;
   const bindings = operands.filter((_, i) => alias[i] === i).map(bindingOf);
   if (e.errorIf !== undefined && e.errorCode !== undefined && !vec4) bindings.push(deviceErrorBinding(q)); // (Note [Device-side errors])
   q.dispatch(source, bindings, params, grid(op, Math.ceil((vec4 ? it.numel / 4 : it.numel) / PER_INVOCATION)));

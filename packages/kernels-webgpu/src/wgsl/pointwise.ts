@@ -61,8 +61,42 @@ export interface PointwiseExpr {
   readonly errorCode?: number;
 }
 
+/**
+ * Note [One pointwise source for every rank]
+ * The geometry words hold PW_NDIM_MAX dim slots whatever the call's rank (TensorIterator's
+ * coalesced ndim) up to that bound, and the rank itself in the last word, so one source
+ * serves ranks 1 to PW_NDIM_MAX: the decode walks the dims in a loop whose bound is that word.
+ * The OpInfo table runs most ops on contiguous inputs (rank 1) and on strided ones (rank 2 or
+ * 3), and one source per rank was about 850 more pipelines to compile, 27 s of SwiftShader's
+ * CPU. The arithmetic per element is the unrolled decode's: the outermost dim takes the
+ * remainder undivided, so a rank-1 call divides nothing, and its strides are loaded before the
+ * grid-stride loop; the inner dims' sizes and strides are uniform loads in the loop. Past the
+ * bound the decode is unrolled for the exact rank (slots = rank).
+ */
+export const PW_NDIM_MAX = 6;
+
+/** Dim slots of a call's geometry words. */
+function pwSlots(ndim: number): number {
+  return Math.max(ndim, PW_NDIM_MAX);
+}
+
+/** What a pointwise source depends on of the call's rank (a cache key), Note [One pointwise source for every rank]. */
+export function pointwiseRankKey(ndim: number, vec4: boolean, splat: readonly boolean[]): string {
+  if (vec4 && ndim === 1 && !splat.some((x) => x)) return 'flat';
+  return ndim <= PW_NDIM_MAX ? 'any' : String(ndim);
+}
+
+/** The words of a call's parameters; sizes start at 1 + k, strides at stridesAt, scalars at scalarsAt, the rank last. */
 export function pointwiseWords(k: number, ndim: number, nscalars: number): number {
-  return 1 + k + ndim + k * ndim + nscalars;
+  return pointwiseLayout(k, ndim, nscalars).words;
+}
+
+export function pointwiseLayout(k: number, ndim: number, nscalars: number): { slots: number; stridesAt: number; scalarsAt: number; rankAt: number; words: number } {
+  const slots = pwSlots(ndim);
+  const stridesAt = 1 + k + slots;
+  const scalarsAt = stridesAt + k * slots;
+  const rankAt = scalarsAt + nscalars;
+  return { slots, stridesAt, scalarsAt, rankAt, words: rankAt + 1 };
 }
 
 /**
@@ -79,7 +113,8 @@ export function pointwiseSource(
   splat: readonly boolean[] = [],
 ): string {
   const k = kinds.length;
-  const words = pointwiseWords(k, ndim, nscalars);
+  const layout = pointwiseLayout(k, ndim, nscalars);
+  const words = layout.words;
   const nvec = Math.max(1, Math.ceil(words / 4));
   const lines: string[] = [];
   lines.push(PRELUDE);
@@ -98,9 +133,15 @@ export function pointwiseSource(
   lines.push('fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {');
   lines.push(`  let first = gid.x + gid.y * nwg.x * ${WORKGROUP}u;`);
   lines.push(`  let step = nwg.x * nwg.y * ${WORKGROUP}u;`);
+  const flat = vec4 && ndim === 1 && !splat.some((x) => x);
+  if (!flat && ndim <= PW_NDIM_MAX) {
+    // (the rank and the outermost dim's strides, loaded once: Note [One pointwise source for every rank])
+    lines.push(`  let nd = p(${layout.rankAt}u);`);
+    for (let i = 0; i < k; i++) lines.push(`  let outer${i} = p(${layout.stridesAt + i * layout.slots}u + nd - 1u);`);
+  }
   const loopAt = lines.length;
   lines.push(`  for (var idx = first; idx < p(0u)${vec4 ? ' / 4u' : ''}; idx += step) {`);
-  const scalarBase = 1 + k + ndim + k * ndim;
+  const scalarBase = layout.scalarsAt;
   const scal = (x: string): string => {
     for (let s = nscalars - 1; s >= 0; s--) {
       // $p: the scalar as the compute type (bitcast from its word); $u: the raw word.
@@ -114,12 +155,12 @@ export function pointwiseSource(
   if (vec4) {
     const vecSubst = (x: string) =>
       x.replaceAll('T(', `${vt}(`).replaceAll('isnan_f(', 'isnan4(').replaceAll('exp_f(', 'exp_f4(').replaceAll('exp2_f(', 'exp2_f4(').replaceAll('sigmoid_f(', 'sigmoid_f4(').replaceAll('tanh_f(', 'tanh_f4(').replaceAll('div_f(', 'div_f4(');
-    if (ndim === 1 && !splat.some((x) => x)) {
+    if (flat) {
       for (let i = 1; i < k; i++) body = body.replaceAll(`$${i}`, `b${alias[i]}[p(${1 + i}u) + idx]`);
       lines.push(`  b0[p(1u) + idx] = ${vecSubst(body)};`);
     } else {
       // (Note [Pointwise vec4 layout]: the decode over vec4 units; splat inputs in elements)
-      decode(lines, k, ndim);
+      decode(lines, k, ndim, layout);
       for (let i = 1; i < k; i++) {
         const j = alias[i];
         lines.push(`  let v${i} = ${splat[i] ? `${vt}(b${j}[o${i} / 4u][o${i} % 4u])` : `b${j}[o${i}]`};`);
@@ -128,7 +169,7 @@ export function pointwiseSource(
       lines.push(`  b0[o0] = ${vecSubst(body)};`);
     }
   } else {
-    decode(lines, k, ndim);
+    decode(lines, k, ndim, layout);
     const subst = (x: string) => {
       for (let i = 1; i < k; i++) x = x.replaceAll(`$${i}`, `v${i}`);
       return x.replaceAll('T(', `${ct}(`).replaceAll('b1[2u * o1 + 1u]', `b${alias[1] ?? 1}[2u * o1 + 1u]`);
@@ -166,15 +207,27 @@ export function hoistParams(lines: string[], loopAt: number): void {
   lines.splice(loopAt, 0, ...decls);
 }
 
-/** Emits the decode of `idx` into the offsets `o0..o{k-1}` (Note [Pointwise kernel layout]). */
-function decode(lines: string[], k: number, ndim: number): void {
+/**
+ * Emits the decode of `idx` into the offsets `o0..o{k-1}` (Note [Pointwise kernel layout]):
+ * a loop over the rank word up to PW_NDIM_MAX (Note [One pointwise source for every rank]),
+ * unrolled past it.
+ */
+function decode(lines: string[], k: number, ndim: number, layout: { slots: number; stridesAt: number }): void {
   lines.push('  var rem = idx;');
   for (let i = 0; i < k; i++) lines.push(`  var o${i} = p(${1 + i}u);`);
+  if (ndim <= PW_NDIM_MAX) {
+    lines.push('  for (var d = 0u; d + 1u < nd; d++) {');
+    lines.push(`    let s = p(${1 + k}u + d); let c = rem % s; rem = rem / s;`);
+    for (let i = 0; i < k; i++) lines.push(`    o${i} += c * p(${layout.stridesAt + i * layout.slots}u + d);`);
+    lines.push('  }');
+    for (let i = 0; i < k; i++) lines.push(`  o${i} += rem * outer${i};`);
+    return;
+  }
   for (let d = 0; d < ndim; d++) {
     const size = `p(${1 + k + d}u)`;
     const last = d === ndim - 1;
     lines.push(`  { let c = ${last ? 'rem' : `rem % ${size}`};${last ? '' : ` rem = rem / ${size};`}`);
-    for (let i = 0; i < k; i++) lines.push(`    o${i} += c * p(${1 + k + ndim + i * ndim + d}u);`);
+    for (let i = 0; i < k; i++) lines.push(`    o${i} += c * p(${layout.stridesAt + i * layout.slots + d}u);`);
     lines.push('  }');
   }
 }
