@@ -33,6 +33,7 @@ export const API_OPS = {
     'specialShiftedChebyshevPolynomialW', 'specialHermitePolynomialH', 'specialHermitePolynomialHe', 'specialLaguerrePolynomialL',
     'specialLegendrePolynomialP',
   ],
+  comparison: ['isclose', 'allclose', 'equal'],
   counting: ['bincount', 'histc', 'histogram'],
   'linear algebra': [
     'matmul', 'mm', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'baddbmm', 'einsum', 'tensordot', 'inverse', 'det', 'slogdet',
@@ -67,5 +68,7 @@ const VIEW_OP = 'a view op: tested with the view goldens (goldens/views.json), n
 export const API_GAPS: Readonly<Partial<Record<ApiOp, string>>> = {
   split: VIEW_OP,
   chunk: VIEW_OP,
+  allclose: 'a JS boolean, not a tensor: tested against 1.13 goldens by packages/torch/test/closeness.test.ts (CPU) and closeness-webgpu.test.ts (allcloseAsync); isclose, which it reduces, is in the table',
+  equal: 'a JS boolean, not a tensor: tested against 1.13 goldens by packages/torch/test/closeness.test.ts (CPU) and closeness-webgpu.test.ts (equalAsync)',
   clone: 'a copy op: tested by the copy unit tests (kernels-cpu copy.test.ts, every dtype pair) and CloneBackward0 in autograd, not the OpInfo table',
 };

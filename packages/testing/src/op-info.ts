@@ -6,7 +6,7 @@
 import { ACTIVATION_OPS } from './op-info/activations';
 import { LINALG_OPS } from './op-info/linalg';
 import { BINARY_MATH_OPS, CLAMP_OPS, CLASSIFY_OPS, TERNARY_OPS } from './op-info/binary';
-import { CLIP, NAN_TO_NUM } from './op-info/logical';
+import { CLIP, ISCLOSE, NAN_TO_NUM } from './op-info/logical';
 import { POINTWISE_OPS } from './op-info/pointwise';
 import { REDUCTION_OPS } from './op-info/reductions';
 import { STATS_OPS } from './op-info/reductions-stats';
@@ -29,7 +29,7 @@ import { withComplex } from './op-info/complex';
 export * from './op-info/types';
 export { DEFAULT_TOLERANCE } from './op-info/common';
 
-const ENTRIES: readonly OpInfo[] = [...POINTWISE_OPS, ...ACTIVATION_OPS, ...BINARY_MATH_OPS, ...CLAMP_OPS, ...TERNARY_OPS, ...CLASSIFY_OPS, NAN_TO_NUM, CLIP, ROUND, ...REDUCTION_OPS, ...STATS_OPS, ...NAN_STATS_OPS, ...HISTOGRAM_OPS, ...LINALG_OPS, ...SHAPE_OPS, ...SORTING_OPS, ...LINALG_EXTRA_OPS, ...NN_OPS, ...INDEXING_OPS, ...SPATIAL_OPS, ...LINALG_MISC_OPS, ...LINALG_SOLVE_OPS, ...LINALG_SVD_OPS, ...LINALG_QR_OPS];
+const ENTRIES: readonly OpInfo[] = [...POINTWISE_OPS, ...ACTIVATION_OPS, ...BINARY_MATH_OPS, ...CLAMP_OPS, ...TERNARY_OPS, ...CLASSIFY_OPS, NAN_TO_NUM, CLIP, ISCLOSE, ROUND, ...REDUCTION_OPS, ...STATS_OPS, ...NAN_STATS_OPS, ...HISTOGRAM_OPS, ...LINALG_OPS, ...SHAPE_OPS, ...SORTING_OPS, ...LINALG_EXTRA_OPS, ...NN_OPS, ...INDEXING_OPS, ...SPATIAL_OPS, ...LINALG_MISC_OPS, ...LINALG_SOLVE_OPS, ...LINALG_SVD_OPS, ...LINALG_QR_OPS];
 
 /** The entries, with complex support where they have it (Note [Complex OpInfo]). */
 export const OP_TABLE: readonly OpInfo[] = ENTRIES.map(withComplex);

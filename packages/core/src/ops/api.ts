@@ -82,6 +82,7 @@ export * from './rounding';
 export * from './activations';
 export * from './pointwise-binary';
 export * from './logical';
+export * from './closeness';
 export * from './reduction';
 export * from './reduction-stats';
 export * from './nan-stats';

@@ -52,6 +52,8 @@ export const OP_KERNELS: Readonly<Record<string, readonly KernelNeed[]>> = {
   isnan: ['ne'],
   isinf: ['abs', 'eq'],
   isfinite: ['abs', 'eq', 'ne'],
+  // (sub is add's impl; integral and bool inputs compare in the default float dtype past the first eq: copy casts them)
+  isclose: ['eq', 'ne', 'logicalOr', 'logicalAnd', 'le', 'abs', 'add', 'mul', 'copy'],
   maskedFill: ['where'],
   // reductions and statistics
   mean: ['sum', 'div'],

@@ -196,7 +196,7 @@ def encode_error(e):
 
 # ---- running a case ----
 PY_KWARGS = {"roundingMode": "rounding_mode", "keepdim": "keepdim", "dim": "dim", "alpha": "alpha", "dtype": "dtype", "value": "value",
-             "nan": "nan", "posinf": "posinf", "neginf": "neginf"}
+             "nan": "nan", "posinf": "posinf", "neginf": "neginf", "rtol": "rtol", "atol": "atol", "equalNan": "equal_nan"}
 
 
 def py_kwargs(kwargs):

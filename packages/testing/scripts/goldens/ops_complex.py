@@ -248,10 +248,30 @@ def linalg(rec):
             rec.case(op, "c-square", d, [z(2, 3, 3)], lambda a, k, f=f: f(a[0]))
 
 
+def isclose(rec):
+    """isclose compares magnitudes: |a - b| <= atol + rtol * |b|; a NaN in either part is NaN."""
+    f = lambda a, k: torch.isclose(a[0], a[1], **k)  # noqa: E731
+    for d in CDTYPES:
+        g = gen_for("complex", "isclose", d)
+        a = rand_c(d, [3, 4], g)
+        steps = torch.complex(torch.randn(12, generator=g, dtype=torch.float64), torch.randn(12, generator=g, dtype=torch.float64))
+        scale = torch.tensor([0, 1e-9, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.03, 0.1, 0.3, 1], dtype=torch.float64)
+        near = (a.torch().reshape(-1).to(torch.complex128) + steps * scale).to(a.torch().dtype).reshape(3, 4)
+        b = C(d, [3, 4], _pairs(near.reshape(-1).tolist()))
+        rec.case("isclose", "c-near", d, [a, b], f)
+        rec.case("isclose", "c-near-tol", d, [a, b], f, {"rtol": 0.01, "atol": 0.01})
+        nf = C(d, [len(NONFINITE)], _pairs(NONFINITE))
+        rec.case("isclose", "c-nonfinite", d, [nf, C(d, [len(NONFINITE)], _pairs(NONFINITE[::-1]))], f)
+        rec.case("isclose", "c-nonfinite-self", d, [nf, nf], f)
+        rec.case("isclose", "c-equal-nan", d, [nf, nf], f, {"equalNan": True})
+        rec.case("isclose", "c-broadcast", d, [rand_c(d, [2, 1, 3], g), rand_c(d, [4, 1], g)], f, {"atol": 1.5})
+
+
 def make():
     rec = Recorder()
     unary(rec)
     binary(rec)
     others(rec)
+    isclose(rec)
     assert set(COMPLEX) == set(CDTYPES)
     return {"family": "complex", **rec.result()}

@@ -31,6 +31,7 @@ export const COMPLEX_SUPPORT: Readonly<Record<string, ComplexSupport>> = {
   ...Object.fromEntries(['add', 'sub', 'mul', 'div', 'eq', 'ne'].map((n) => [n, only(...BINARY_SAMPLES)])),
   pow: only(...BINARY_SAMPLES, 'c-scalar-int', 'c-scalar-two', 'c-scalar-float', 'c-scalar-negative', 'c-zero-base'),
   'pow.Scalar': only('c-scalar-base'),
+  isclose: only('c-near', 'c-near-tol', 'c-nonfinite', 'c-nonfinite-self', 'c-equal-nan', 'c-broadcast'),
   where: only('c-same-shape'),
   lerp: only('c-scalar-weight', 'c-tensor-weight'),
   addcmul: only('c-same-shape', 'c-broadcast'),

@@ -77,6 +77,7 @@ export const GRADCHECK_EXCLUDED: Readonly<Record<string, string>> = {
   isnan: 'a bool result has no gradient',
   isinf: 'a bool result has no gradient',
   isfinite: 'a bool result has no gradient',
+  isclose: 'a bool result has no gradient',
   argsort: 'returns int64 indices, which have no gradient',
   unique: 'PyTorch has no derivative for unique (_unique2 / unique_dim backward is not implemented)',
   searchsorted: 'returns integer indices, which have no gradient',

@@ -1,7 +1,7 @@
 import * as torch from '@torch-ts/torch';
-import { TorchError } from '@torch-ts/torch';
+import { DTypeError, TorchError } from '@torch-ts/torch';
 import { ALL_DTYPES, HALF_2X, operand, t, tensorArg } from './common';
-import { num, options, outOnly, tensor } from './kwargs';
+import { bool, num, options, outOnly, tensor } from './kwargs';
 import type { OpInfo, OpInput } from './types';
 
 // The logical and bitwise ops are rows of core's op table: their entries are derived (binary.ts, pointwise.ts).
@@ -51,6 +51,38 @@ export const NAN_TO_NUM: OpInfo = {
       make: (d) => torch.nanToNum(t(d, [1, 2], 'float32'), { out: t(d, [1, 2], 'float64') }),
       error: TorchError,
       match: /nan_to_num: dtype of out: Double should be same as input: Float/,
+    },
+  ],
+};
+
+// ---- isclose: a composite (Note [isclose, allclose and equal are composites] in core's closeness.ts) ----
+const ISCLOSE_KW = options({ rtol: num, atol: num, equalNan: bool });
+const closeArgs = (i: readonly OpInput[]) => [tensorArg(i[0], 'isclose'), tensorArg(i[1], 'isclose')] as const;
+export const ISCLOSE: OpInfo = {
+  name: 'isclose',
+  call: (i, k) => torch.isclose(...closeArgs(i), ISCLOSE_KW(k)),
+  variants: { method: true },
+  forms: { method: (i, k) => closeArgs(i)[0].isclose(closeArgs(i)[1], ISCLOSE_KW(k)) },
+  dtypes: ALL_DTYPES,
+  samples: ['edge', 'edge-self', 'equal-nan', 'equal-nan-self', 'exact', 'near', 'near-tol', 'near-atol', 'near-rtol', 'broadcast', '0dim', 'empty', 'broadcast-error'],
+  errorInputs: [
+    {
+      name: 'operands of different dtypes',
+      make: (d) => torch.isclose(t(d, [1, 2], 'float32'), t(d, [1, 2], 'float64')),
+      error: DTypeError,
+      match: /^isclose: Float did not match Double$/,
+    },
+    {
+      name: 'a negative rtol',
+      make: (d) => torch.isclose(t(d, [1, 2]), t(d, [1, 2]), { rtol: -1 }),
+      error: TorchError,
+      match: /^isclose: rtol must be greater than or equal to zero, but got -1$/,
+    },
+    {
+      name: 'a negative atol',
+      make: (d) => torch.isclose(t(d, [1, 2]), t(d, [1, 2]), { atol: -0.5 }),
+      error: TorchError,
+      match: /^isclose: atol must be greater than or equal to zero, but got -0.5$/,
     },
   ],
 };

@@ -2,6 +2,7 @@
 // Regenerate with `pnpm gen:ops` at the repository root.
 
 import { trueDivide, floorDivide, trueDivide_, floorDivide_, square, square_ } from '../aliases';
+import { isclose, allclose, allcloseAsync, equal, equalAsync } from '../closeness';
 import { angle, conj, conjPhysical, conjPhysical_, isComplex, isConj, resolveConj } from '../complex';
 import { viewAsReal, viewAsComplex } from '../complex-views';
 import { copy_, fill_, zero_, clone, contiguous } from '../copy';
@@ -34,6 +35,7 @@ import { view, asStrided, permute, transpose, swapaxes, swapdims, select, unsque
 /** The Tensor methods among the front ends (Note [Tensor methods come from the op table]). */
 export const FRONT_METHODS = {
   trueDivide, floorDivide, trueDivide_, floorDivide_, square, square_,
+  isclose, allclose, allcloseAsync, equal, equalAsync,
   angle, conj, conjPhysical, conjPhysical_, isComplex, isConj, resolveConj,
   viewAsReal, viewAsComplex,
   copy_, fill_, zero_, clone, contiguous,
