@@ -14,6 +14,7 @@ import { TorchError, conv2d, convolutionBackward, narrow, permute, type Conv2dGe
 import { queueCounters } from '../src';
 import { convImpls } from '../src/kernels/conv';
 import { gpuTensor, randoms, readValues, webgpuReady } from './helpers';
+import { eachFlatTerm, outSize, type Conv } from './conv-reference';
 
 function expectClose(got: readonly number[], want: readonly number[], what: string, rtol = 1e-4, atol = 1e-4): void {
   expect(got.length, what).toBe(want.length);
@@ -21,48 +22,19 @@ function expectClose(got: readonly number[], want: readonly number[], what: stri
   expect(bad, bad >= 0 ? `${what} element ${bad}: got ${got[bad]}, want ${want[bad]}` : '').toBe(-1);
 }
 
-interface Conv {
-  N: number; C: number; H: number; W: number; O: number; kH: number; kW: number;
-  s: [number, number]; p: [number, number]; d: [number, number]; g: number;
-  /** batch elements before the input's in its storage (a storage offset) */
-  skip?: number;
-}
-
-function outSize(c: Conv): [number, number] {
-  return [
-    Math.floor((c.H + 2 * c.p[0] - c.d[0] * (c.kH - 1) - 1) / c.s[0]) + 1,
-    Math.floor((c.W + 2 * c.p[1] - c.d[1] * (c.kW - 1) - 1) / c.s[1]) + 1,
-  ];
-}
-
-/** Calls f for every product term of the convolution (NCHW / OIHW row-major indices of x, w, out). */
-function eachTerm(c: Conv, f: (xi: number, wi: number, oi: number) => void): void {
-  const [oH, oW] = outSize(c);
-  const cig = c.C / c.g;
-  const cog = c.O / c.g;
-  for (let n = 0; n < c.N; n++) for (let o = 0; o < c.O; o++) for (let oh = 0; oh < oH; oh++) for (let ow = 0; ow < oW; ow++) {
-    const gi = Math.floor(o / cog);
-    for (let cl = 0; cl < cig; cl++) for (let i = 0; i < c.kH; i++) for (let j = 0; j < c.kW; j++) {
-      const ih = oh * c.s[0] - c.p[0] + i * c.d[0];
-      const iw = ow * c.s[1] - c.p[1] + j * c.d[1];
-      if (ih < 0 || ih >= c.H || iw < 0 || iw >= c.W) continue;
-      f(((n * c.C + gi * cig + cl) * c.H + ih) * c.W + iw, ((o * cig + cl) * c.kH + i) * c.kW + j, ((n * c.O + o) * oH + oh) * oW + ow);
-    }
-  }
-}
 
 /** The convolution in float64 (plus bias per output channel), NCHW row-major. */
 function refConv(c: Conv, x: number[], w: number[], b: number[] | null): number[] {
   const [oH, oW] = outSize(c);
   const out = Array.from({ length: c.N * c.O * oH * oW }, (_, q) => (b ? b[Math.floor(q / (oH * oW)) % c.O] : 0));
-  eachTerm(c, (xi, wi, oi) => (out[oi] += x[xi] * w[wi]));
+  eachFlatTerm(c, (xi, wi, oi) => (out[oi] += x[xi] * w[wi]));
   return out;
 }
 
 function refGrads(c: Conv, x: number[], w: number[], go: number[]): [number[], number[]] {
   const gx = new Array<number>(x.length).fill(0);
   const gw = new Array<number>(w.length).fill(0);
-  eachTerm(c, (xi, wi, oi) => {
+  eachFlatTerm(c, (xi, wi, oi) => {
     gx[xi] += go[oi] * w[wi];
     gw[wi] += go[oi] * x[xi];
   });

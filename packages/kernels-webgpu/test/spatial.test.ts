@@ -31,6 +31,7 @@ import {
 } from '@torch-ts/core';
 import { convImpls } from '../src/kernels/conv';
 import { gpuTensor, randoms, readValues, webgpuReady } from './helpers';
+import { eachTerm, outSize, type Conv } from './conv-reference';
 
 const prod = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 
@@ -40,33 +41,6 @@ function expectClose(got: readonly number[], want: readonly number[], rtol = 1e-
   expect(bad, bad >= 0 ? `element ${bad}: got ${got[bad]}, want ${want[bad]}` : '').toBe(-1);
 }
 
-interface Conv {
-  N: number; C: number; H: number; W: number; O: number; kH: number; kW: number;
-  s: [number, number]; p: [number, number]; d: [number, number]; g: number;
-}
-
-function outSize(c: Conv): [number, number] {
-  return [
-    Math.floor((c.H + 2 * c.p[0] - c.d[0] * (c.kH - 1) - 1) / c.s[0]) + 1,
-    Math.floor((c.W + 2 * c.p[1] - c.d[1] * (c.kW - 1) - 1) / c.s[1]) + 1,
-  ];
-}
-
-/** Calls f(n, o, c, oh, ow, ih, iw, i, j) for every product term of the convolution. */
-function eachTerm(c: Conv, f: (n: number, o: number, ci: number, oh: number, ow: number, ih: number, iw: number, i: number, j: number, cl: number) => void): void {
-  const [oH, oW] = outSize(c);
-  const cig = c.C / c.g;
-  const cog = c.O / c.g;
-  for (let n = 0; n < c.N; n++) for (let o = 0; o < c.O; o++) for (let oh = 0; oh < oH; oh++) for (let ow = 0; ow < oW; ow++) {
-    const gi = Math.floor(o / cog);
-    for (let cl = 0; cl < cig; cl++) for (let i = 0; i < c.kH; i++) for (let j = 0; j < c.kW; j++) {
-      const ih = oh * c.s[0] - c.p[0] + i * c.d[0];
-      const iw = ow * c.s[1] - c.p[1] + j * c.d[1];
-      if (ih < 0 || ih >= c.H || iw < 0 || iw >= c.W) continue;
-      f(n, o, gi * cig + cl, oh, ow, ih, iw, i, j, cl);
-    }
-  }
-}
 
 function refConv(c: Conv, x: number[], w: number[], wrap?: (v: number) => number): number[] {
   const [oH, oW] = outSize(c);

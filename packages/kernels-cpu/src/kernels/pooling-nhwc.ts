@@ -4,7 +4,7 @@ import { kernelHeap } from '../wasm/kernel-heap';
 import { wasm } from '../wasm/kernels';
 import { Operands } from '../wasm/operands';
 import { parallelFor } from '../wasm/pool';
-import { windowBlock } from './pooling';
+import { poolGeometry, windowBlock } from './pooling';
 
 /**
  * The channels-last hooks of core's Note [Channels-last pooling impls] on the CPU: dense NHWC
@@ -23,8 +23,7 @@ export const maxPool2dChannelsLast: BackendImpls['maxPool2dChannelsLast'] = (out
   const [N, C] = self.sizes;
   const ops = new Operands();
   try {
-    const geom = ops.temp(48);
-    new Int32Array(kernelHeap.buffer(), geom, 12).set([g.height, g.width, g.kernelH, g.kernelW, g.strideH, g.strideW, g.padH, g.padW, g.dilationH, g.dilationW, g.outH, g.outW]);
+    const geom = poolGeometry(ops, g);
     const x = ops.input(self);
     const o = ops.output(out);
     const ix = ops.output(indices);

@@ -53,12 +53,18 @@ function isWasmFloat(t: TensorImpl): boolean {
   return wasm !== null && (t.dtype === 'float32' || t.dtype === 'float64');
 }
 
+/** The 12 geometry words the WebAssembly max-pool kernels read, in a scratch of `ops`; returns its address. */
+export function poolGeometry(ops: Operands, g: Pool2dGeometry): number {
+  const geom = ops.temp(48);
+  new Int32Array(kernelHeap.buffer(), geom, 12).set([g.height, g.width, g.kernelH, g.kernelW, g.strideH, g.strideW, g.padH, g.padW, g.dilationH, g.dilationW, g.outH, g.outW]);
+  return geom;
+}
+
 /** Note [Max pooling in WebAssembly]: planes split over the thread pool. */
 function maxPool2dWasm(out: TensorImpl, indices: TensorImpl, self: TensorImpl, g: Pool2dGeometry): void {
   const ops = new Operands();
   try {
-    const geom = ops.temp(48);
-    new Int32Array(kernelHeap.buffer(), geom, 12).set([g.height, g.width, g.kernelH, g.kernelW, g.strideH, g.strideW, g.padH, g.padW, g.dilationH, g.dilationW, g.outH, g.outW]);
+    const geom = poolGeometry(ops, g);
     const x = ops.input(self);
     const o = ops.output(out);
     const ix = ops.output(indices);
