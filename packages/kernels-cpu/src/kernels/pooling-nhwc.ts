@@ -40,8 +40,7 @@ function avgNhwc(out: TensorImpl, self: TensorImpl, block: Int32Array, windowAre
   const OH = out.sizes[2];
   const ops = new Operands();
   try {
-    const geom = ops.temp(block.byteLength);
-    new Int32Array(kernelHeap.buffer(), geom, block.length).set(block);
+    const geom = ops.ints(block);
     const x = ops.input(self);
     const o = ops.output(out);
     const name = self.dtype === 'float32' ? 'avgPool2dNhwcF32' : 'avgPool2dNhwcF64';
@@ -86,8 +85,7 @@ function avgBackwardNhwc(gradInput: TensorImpl, gradOutput: TensorImpl, block: I
   const [N, C, H, W] = gradInput.sizes;
   const ops = new Operands();
   try {
-    const geom = ops.temp(block.byteLength);
-    new Int32Array(kernelHeap.buffer(), geom, block.length).set(block);
+    const geom = ops.ints(block);
     const gi = ops.output(gradInput);
     const go = ops.input(gradOutput);
     const name = gradInput.dtype === 'float32' ? 'avgPool2dBackwardNhwcF32' : 'avgPool2dBackwardNhwcF64';

@@ -2,7 +2,6 @@ import type { BackendImpls, Pool2dGeometry, TensorImpl } from '@torch-ts/core';
 import { words, type FloatArray } from '../loops/arrays';
 import { floatIn, floatOut } from './spatial-buffers';
 import { wasm } from '../wasm/kernels';
-import { kernelHeap } from '../wasm/kernel-heap';
 import { Operands } from '../wasm/operands';
 import { parallelFor } from '../wasm/pool';
 
@@ -55,9 +54,7 @@ function isWasmFloat(t: TensorImpl): boolean {
 
 /** The 12 geometry words the WebAssembly max-pool kernels read, in a scratch of `ops`; returns its address. */
 export function poolGeometry(ops: Operands, g: Pool2dGeometry): number {
-  const geom = ops.temp(48);
-  new Int32Array(kernelHeap.buffer(), geom, 12).set([g.height, g.width, g.kernelH, g.kernelW, g.strideH, g.strideW, g.padH, g.padW, g.dilationH, g.dilationW, g.outH, g.outW]);
-  return geom;
+  return ops.ints([g.height, g.width, g.kernelH, g.kernelW, g.strideH, g.strideW, g.padH, g.padW, g.dilationH, g.dilationW, g.outH, g.outW]);
 }
 
 /** Note [Max pooling in WebAssembly]: planes split over the thread pool. */
@@ -206,8 +203,7 @@ function avgPoolWasm(out: TensorImpl, self: TensorImpl, block: Int32Array, backw
   try {
     const [P, H, W] = backward ? out.sizes : self.sizes;
     const [OH, OW] = backward ? self.sizes.slice(1) : out.sizes.slice(1);
-    const geom = ops.temp(block.byteLength);
-    new Int32Array(kernelHeap.buffer(), geom, block.length).set(block);
+    const geom = ops.ints(block);
     const x = ops.input(self);
     const o = ops.output(out);
     const f32 = self.dtype === 'float32';

@@ -38,6 +38,13 @@ export class Operands {
     return p;
   }
 
+  /** A block holding `values` as int32 (a kernel's geometry words), freed by `finish`. */
+  ints(values: ArrayLike<number>): number {
+    const p = this.temp(4 * values.length);
+    new Int32Array(kernelHeap.buffer(), p, values.length).set(values);
+    return p;
+  }
+
   /** The address of an input's element 0. */
   input(t: TensorImpl): number {
     const a = addressOf(t);
