@@ -1,5 +1,6 @@
 """Shared helpers for the @torch-ts/torch golden scripts (run with /usr/bin/python3, PyTorch 1.13)."""
 import json
+import math
 import os
 import sys
 
@@ -12,6 +13,15 @@ def values(t):
     """A tensor as {shape, dtype, values}: float32 values are the exact doubles of the float32s."""
     t = t.detach()
     return {'shape': list(t.shape), 'dtype': str(t.dtype).replace('torch.', ''), 'values': t.reshape(-1).tolist()}
+
+
+def fin(v):
+    """Non-finite floats (nested in lists too) as the strings 'nan', 'inf', '-inf' (JSON has none)."""
+    if isinstance(v, list):
+        return [fin(x) for x in v]
+    if isinstance(v, float) and not math.isfinite(v):
+        return 'nan' if math.isnan(v) else ('inf' if v > 0 else '-inf')
+    return v
 
 
 def write(name, data):

@@ -7,21 +7,12 @@ the result (a bool, or isclose's bool tensor: `shape` and the flat list) or PyTo
 Inf, NaN, equal_nan, broadcasting, integral (beyond 2^53), bool, float16, complex and empty
 operands, shape and dtype mismatches.
 """
-import math
 
 import torch
-from _common import write
+from _common import fin, write
 
 NAN, INF = float('nan'), float('inf')
 PY = {'rtol': 'rtol', 'atol': 'atol', 'equalNan': 'equal_nan'}
-
-
-def fin(v):
-    if isinstance(v, list):
-        return [fin(x) for x in v]
-    if isinstance(v, float) and not math.isfinite(v):
-        return 'nan' if math.isnan(v) else ('inf' if v > 0 else '-inf')
-    return v
 
 
 def enc(t):

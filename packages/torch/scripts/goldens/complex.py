@@ -10,21 +10,12 @@
   inputs, as view_as_real of .grad;
 - "errors": messages of refused calls.
 """
-import math
 
 import torch
-from _common import write
+from _common import fin, write
 
 DTYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int16', 'int32', 'int64', 'bool', 'complex64', 'complex128']
 T = {d: getattr(torch, d) for d in DTYPES}
-
-
-def fin(v):
-    if isinstance(v, list):
-        return [fin(x) for x in v]
-    if isinstance(v, float) and not math.isfinite(v):
-        return 'nan' if math.isnan(v) else ('inf' if v > 0 else '-inf')
-    return v
 
 
 def enc(t):
