@@ -7,6 +7,7 @@ import type { TensorImpl } from '../tensor/tensor-impl';
 import { unwrapTensor } from './call';
 import { front } from './front';
 import { abs, add, all, eq, le, logicalAnd, logicalOr, mul, ne, sub } from './generated/table-ops';
+import { countsAreAsync } from './data-dependent';
 import { commonDevice, torchTypeName } from './meta-utils';
 import { isfinite } from './pointwise-binary';
 
@@ -61,9 +62,9 @@ function closeness(self: Tensor, other: Tensor, rtol: number, atol: number, equa
   });
 }
 
-/** Refuses a synchronous read of a device that is read asynchronously only, naming the async form. */
+/** Refuses a synchronous read of a device that is read asynchronously only (Note [Data-dependent sizes on async-read backends]), naming the async form. */
 function requireSyncRead(op: string, t: TensorImpl, asyncForm: string): void {
-  if (t.device.type !== 'cpu') {
+  if (countsAreAsync(t.device)) {
     throw new DeviceError(`${op}: cannot read a tensor on ${t.device} synchronously; use \`await torch.${asyncForm}(...)\` instead`);
   }
 }

@@ -86,11 +86,7 @@ export function pointwiseRankKey(ndim: number, vec4: boolean, splat: readonly bo
   return ndim <= PW_NDIM_MAX ? 'any' : String(ndim);
 }
 
-/** The words of a call's parameters; sizes start at 1 + k, strides at stridesAt, scalars at scalarsAt, the rank last. */
-export function pointwiseWords(k: number, ndim: number, nscalars: number): number {
-  return pointwiseLayout(k, ndim, nscalars).words;
-}
-
+/** Where a call's parameter words go: sizes from 1 + k, strides from stridesAt, scalars from scalarsAt, the rank last. */
 export function pointwiseLayout(k: number, ndim: number, nscalars: number): { slots: number; stridesAt: number; scalarsAt: number; rankAt: number; words: number } {
   const slots = pwSlots(ndim);
   const stridesAt = 1 + k + slots;
