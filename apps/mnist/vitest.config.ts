@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { TEARDOWN_TIMEOUT } from '../../tools/vitest/timeouts';
+import { HANG_TIMEOUTS, TEARDOWN_TIMEOUT } from '../../tools/vitest/timeouts';
 import { workspaceDeps } from '../../tools/vitest/workspace-deps';
 
 // Where torch-ts comes from: Note [Tests import the other packages' builds].
@@ -8,5 +8,5 @@ const { resolve, ssr, external } = workspaceDeps(fileURLToPath(new URL('.', impo
 export default defineConfig({
   resolve,
   ssr,
-  test: { pool: 'forks', include: ['test/**/*.test.ts'], testTimeout: 600_000, hookTimeout: 600_000, teardownTimeout: TEARDOWN_TIMEOUT, server: { deps: { external } } },
+  test: { pool: 'forks', include: ['test/**/*.test.ts'], ...HANG_TIMEOUTS, teardownTimeout: TEARDOWN_TIMEOUT, server: { deps: { external } } },
 });

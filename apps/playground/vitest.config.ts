@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { TEARDOWN_TIMEOUT } from '../../tools/vitest/timeouts';
+import { HANG_TIMEOUTS, TEARDOWN_TIMEOUT } from '../../tools/vitest/timeouts';
 import { workspaceDeps } from '../../tools/vitest/workspace-deps';
 
 // The test's Node side (the CPU reference) takes torch-ts as Note [Tests import the other
@@ -9,5 +9,5 @@ const { resolve, ssr, external } = workspaceDeps(fileURLToPath(new URL('.', impo
 export default defineConfig({
   resolve,
   ssr,
-  test: { pool: 'forks', include: ['test/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 300_000, teardownTimeout: TEARDOWN_TIMEOUT, server: { deps: { external } } },
+  test: { pool: 'forks', include: ['test/**/*.test.ts'], ...HANG_TIMEOUTS, teardownTimeout: TEARDOWN_TIMEOUT, server: { deps: { external } } },
 });

@@ -118,16 +118,21 @@ describe('playground page on WebGPU in headless Chromium', () => {
 
     const served = await serve(outDir);
     server = served.server;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    // Playwright's own limits (30 s to launch, to load, to find a selector) time out on a
+    // loaded CI machine with every check holding: only the test's hang limit bounds it
+    // (Note [Timeouts only catch hangs]).
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 0 });
     const page = await browser.newPage();
+    page.setDefaultTimeout(0);
+    page.setDefaultNavigationTimeout(0);
     const logs: string[] = [];
     page.on('console', (m) => logs.push(`${m.type()}: ${m.text()}`));
     page.on('pageerror', (e) => logs.push(`pageerror: ${e.message}`));
     // An exception while the page loads fails the test at once, with its stack.
     const crashed = new Promise<never>((_, fail) => page.on('pageerror', (e) => fail(new Error(`the page threw: ${e.stack ?? e.message}`))));
     crashed.catch(() => {});
-    await page.goto(served.url);
-    await Promise.race([page.waitForSelector('#status[data-state="done"], #status[data-state="error"]', { timeout: 240_000 }), crashed]);
+    await page.goto(served.url, { waitUntil: 'commit' });
+    await Promise.race([page.waitForSelector('#status[data-state="done"], #status[data-state="error"]'), crashed]);
     const shown: Shown = await page.evaluate(() => {
       const byId = (id: string) => document.getElementById(id)!;
       const ops: Record<string, unknown> = {};
