@@ -86,6 +86,18 @@ describe('sparse COO tensors (PyTorch 1.13 goldens)', () => {
     );
     expect(thrown(() => s.tolist())).toBeInstanceOf(TorchError);
   });
+
+  it("sparseMask: a dense tensor's values at a coalesced mask's entries; an uncoalesced mask raises as in 1.13", () => {
+    const M = golden.sparse_mask;
+    const x = torch.arange(12, { dtype: 'float64' }).reshape([3, 2, 2]).div(4);
+    const mask = torch.sparseCooTensor(long([[2, 0, 1], [1, 0, 1]]), torch.ones([3, 2]), [3, 2, 2]).coalesce();
+    const r = x.sparseMask(mask);
+    expect([rows(r._indices()), r._values().tolist(), r.isCoalesced(), r.dtype]).toEqual([M.indices, M.values, M.coalesced, 'float64']);
+    const E = golden.errors;
+    const s = torch.sparseCooTensor(long(L.indices), torch.tensor(L.values, { dtype: 'float32' }), [3, 2]);
+    expect(thrown(() => torch.ones([3, 2]).sparseMask(s)).message).toBe(E.sparse_mask_uncoalesced);
+    expect(thrown(() => torch.ones([2, 2]).sparseMask(s.coalesce())).message).toBe(E.sparse_mask_sizes);
+  });
 });
 
 describe('nn.Embedding(sparse=True) gradients (PyTorch 1.13 goldens)', () => {

@@ -134,7 +134,7 @@ export const _indices = front('_indices(Tensor self) -> Tensor', { ...METHOD, na
 /** `x._values()`: the values as stored, coalesced or not, an alias. */
 export const _values = front('_values(Tensor self) -> Tensor', { ...METHOD, name: '_values' }).run(([self]): Tensor => new Tensor(callBoxed(VALUES_, [self.impl]) as TensorImpl));
 
-/** `dense.sparseMask(mask)`: a sparse tensor with `mask`'s indices and this tensor's values there. */
+/** `dense.sparseMask(mask)`: a sparse tensor with a coalesced `mask`'s indices and this tensor's values there (an uncoalesced mask raises, as in 1.13). */
 export const sparseMask = front('sparse_mask(Tensor self, Tensor mask) -> Tensor', METHOD).run(
   ([self, mask]): Tensor => new Tensor(callBoxed(SPARSE_MASK, [self.impl, mask.impl]) as TensorImpl),
 );

@@ -224,10 +224,10 @@ export function scaleSparse(op: string, t: SparseTensorImpl, c: number): SparseT
   return adopt(t.sizes, indices, values, t.coalesced);
 }
 
-/** `dense.sparse_mask(mask)`: the dense values at the mask's entries, in the mask's order and coalesced state. */
+/** `dense.sparse_mask(mask)` for a coalesced mask: the dense values at the mask's entries, in its order, coalesced. */
 export function sparseMask(dense: TensorImpl, mask: SparseTensorImpl): SparseTensorImpl {
   if (dense.sizes.length !== mask.sizes.length || dense.sizes.some((n, d) => n !== mask.sizes[d])) {
-    throw new ShapeError(`sparse_mask(): operands have incompatible sizes; self has size ${fmtShape(dense.sizes)} but mask has size ${fmtShape(mask.sizes)}`);
+    throw new ShapeError(`sparse_mask: operands have incompatible sizes; self has size ${fmtShape(dense.sizes)} but mask has size ${fmtShape(mask.sizes)}`);
   }
   if (!dense.isContiguous) throw new TorchError('sparse_mask: torch-ts reads a contiguous self only; call .contiguous() first');
   const lin = linearIndices(mask);

@@ -96,6 +96,8 @@ export function registerSparseKernels(): void {
   onSparse(SPARSE_MASK, ([self, mask]) => {
     if (isSparse(self)) throw new NotImplementedError("sparse_mask: Could not run 'aten::sparse_mask' with a sparse 'self': self must be a dense tensor");
     if (!isSparse(mask)) throw new TorchError('sparse_mask: expected mask to be a sparse COO tensor');
+    // 1.13 refuses before anything else (the sizes included): an uncoalesced mask may repeat an entry
+    if (!mask.coalesced) throw new TorchError('sparse_mask: mask is uncoalesced');
     const d = contiguousCopy('sparse_mask', dense('sparse_mask', self));
     try {
       return sparseMask(d, mask);

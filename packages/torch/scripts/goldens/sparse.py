@@ -113,4 +113,11 @@ out['train'] = {
     'sgd_f32': train(torch.float32, lambda ps: torch.optim.SGD(ps, lr=0.05, momentum=0.5, dampening=0.1)),
     'adagrad': train(torch.float64, lambda ps: torch.optim.Adagrad(ps, lr=0.1, lr_decay=0.01)),
 }
+# ---- sparse_mask (dense values at a coalesced mask's entries; hybrid: a dense dim) ----
+x3 = torch.arange(12, dtype=torch.float64).reshape(3, 2, 2) / 4
+m3 = torch.sparse_coo_tensor(torch.tensor([[2, 0, 1], [1, 0, 1]]), torch.ones(3, 2), (3, 2, 2)).coalesce()
+r3 = x3.sparse_mask(m3)
+out['sparse_mask'] = {'indices': r3._indices().tolist(), 'values': r3._values().tolist(), 'coalesced': r3.is_coalesced(), 'dtype': str(r3.dtype)}
+errors['sparse_mask_uncoalesced'] = err(lambda: torch.ones(3, 2).sparse_mask(s))
+errors['sparse_mask_sizes'] = err(lambda: torch.ones(2, 2).sparse_mask(c))
 write('sparse', out)
