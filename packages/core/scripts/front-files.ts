@@ -69,5 +69,6 @@ export function frontFiles(): Record<string, string> {
     'packages/torch/src/generated/functional-front-ops.ts': reexports('// The front ends core declares that torch.nn.functional has (F.pad, F.interpolate).', 'nn.functional'),
     'packages/torch/src/generated/linalg-front-ops.ts': reexports('// The front ends core declares that torch.linalg has (torch.linalg.inv, torch.linalg.luFactor).', 'linalg'),
     'packages/torch/src/generated/fft-front-ops.ts': reexports('// The front ends core declares that torch.fft has (torch.fft.rfft, torch.fft.fftshift).', 'fft'),
+    'packages/torch/src/generated/sparse-front-ops.ts': reexports('// The front ends core declares that torch.sparse has (torch.sparse.mm, torch.sparse.addmm).', 'sparse'),
   };
 }

@@ -90,4 +90,48 @@ describe('autograd through sparse COO construction and toDense (PyTorch 1.13 gol
     close(b.grad!, A.grad_input);
     close(d.grad!, A.grad_dense);
   });
+
+  it('torch.sparse.mm / addmm: the product, a sparse gradient for the sparse factor (SparseAddmmBackward0), gradcheck, messages', async () => {
+    const M = G.mm;
+    const i = torch.tensor(M.indices, { dtype: 'int64' });
+    const close = (x: Tensor, g: { values: number[] }) => num(x).forEach((v, k) => expect(Math.abs(v - g.values[k])).toBeLessThanOrEqual(1e-15 * Math.max(1, Math.abs(g.values[k]))));
+    const members = (t: Tensor) => ({ indices: (t._indices().tolist() as bigint[][]).map((r) => r.map(Number)), values: num(t._values()) });
+    // mm: the sparse operand requires grad (torch.mm refuses it), duplicates at (0, 1) included
+    const S = G.sparse_mm;
+    const s = torch.sparseCooTensor(i, fromG(M.values), [3, 4]).requiresGrad_(true);
+    const d = fromG(M.dense).requiresGrad_(true);
+    const r = torch.sparse.mm(s, d);
+    expect(r.gradFn?.name()).toBe(S.name);
+    close(r, S.result);
+    r.mul(fromG(M.weight)).sum().backward();
+    close(d.grad!, S.grad_dense);
+    expect(s.grad!.isSparse).toBe(true);
+    expect([s.grad!.isCoalesced(), members(s.grad!).indices]).toEqual([S.grad_sparse.coalesced, S.grad_sparse.indices]);
+    close(s.grad!._values(), S.grad_sparse.values);
+    // addmm: a broadcast `mat` gets its gradient summed back
+    const A = G.sparse_addmm;
+    const s2 = torch.sparseCooTensor(i, fromG(M.values), [3, 4]).requiresGrad_(true);
+    const b = fromG(A.mat).requiresGrad_(true);
+    const d2 = fromG(M.dense).requiresGrad_(true);
+    const r2 = torch.sparse.addmm(b, s2, d2, { beta: 0.5, alpha: 2 });
+    expect(r2.gradFn?.name()).toBe(A.name);
+    close(r2, A.result);
+    r2.mul(fromG(M.weight)).sum().backward();
+    close(b.grad!, A.grad_mat);
+    close(d2.grad!, A.grad_dense);
+    expect(members(s2.grad!).indices).toEqual(A.grad_sparse.indices);
+    close(s2.grad!._values(), A.grad_sparse.values);
+    // gradcheck through the sparse values (the composite values -> sparse -> sparse.mm) and the dense factor
+    const viaValues = (v: Tensor, x: Tensor) => torch.sparse.mm(torch.sparseCooTensor(i, v, [3, 4]), x);
+    expect(await torch.autograd.gradcheck(viaValues, [fromG(M.values).requiresGrad_(true), fromG(M.dense).requiresGrad_(true)])).toBe(true);
+    // a dense mat1 is the dense product
+    close(torch.sparse.mm(fromG(G.sparse_mm_dense.mat1), fromG(M.dense)), G.sparse_mm_dense.result);
+    // 1.13's messages, torch.mm's too
+    const E = G.sparse_mm_errors;
+    const plain = torch.sparseCooTensor(i, fromG(M.values), [3, 4]);
+    expect(thrown(() => torch.sparse.mm(plain, torch.ones([3, 2], { dtype: 'float64' }))).message).toBe(E.inner);
+    expect(thrown(() => torch.mm(plain, torch.ones([3, 2], { dtype: 'float64' }))).message).toBe(E.mm_inner);
+    expect(thrown(() => torch.sparse.mm(plain, torch.ones([4, 2]))).message).toBe(`_sparse_addmm: ${E.dtype}`);
+    expect(thrown(() => torch.sparse.mm(plain, torch.ones([4, 2, 2], { dtype: 'float64' }))).message).toBe(E.dense_3d);
+  });
 });

@@ -1,12 +1,14 @@
-import { sparseCooTensor, type Tensor } from '@torch-ts/core';
+import { mm, mul, sparseCooTensor, transpose, type Tensor } from '@torch-ts/core';
 import type { DerivativeOf, NotDifferentiable } from '../derivative';
-import { inputSizes, savedTensor } from './common';
+import { inputSizes, savedTensor, scalarNumber } from './common';
+import { sparseTransposedMm } from './linalg';
 
 /**
  * The sparse COO ops (core Note [Sparse COO tensors]). Differentiable, as PyTorch 1.13's
  * derivatives.yaml has them: building a sparse tensor from values (its gradient to the values)
  * `to_dense` (its gradient to the sparse input, sparse), `_coalesce` (the sparse gradient passed
- * on) and `values` (the gradient as the values of a sparse tensor over self's indices).
+ * on), `values` (the gradient as the values of a sparse tensor over self's indices) and
+ * `_sparse_addmm` (torch.sparse.mm / addmm: a sparse gradient for the sparse factor).
  * `_values` is not differentiable, as PyTorch's; `sparse_mask` records no graph here yet.
  */
 const SPARSE: NotDifferentiable = { notDifferentiable: 'torch-ts records no autograd through this sparse COO op yet' };
@@ -66,6 +68,31 @@ const ValuesBackward0: DerivativeOf<'values'> = {
   },
 };
 
+// _sparse_addmm(self, mat1 sparse, mat2 dense, beta, alpha) (torch.sparse.mm / addmm; core's
+// Note [torch.sparse.mm's sparse gradient]): self: grad * beta; mat1: mm_mat1_sparse_backward,
+// alpha * (grad @ mat2^T) at mat1's coalesced entries, sparse; mat2: alpha * mat1^T @ grad.
+const SparseAddmmBackward0: DerivativeOf<'_sparse_addmm'> = {
+  name: 'SparseAddmmBackward0',
+  inputs: ['self', 'mat1', 'mat2'],
+  saves: ['mat1@mat2', 'mat2@mat1'],
+  backward: (ctx) => {
+    const op = '_sparse_addmm';
+    const beta = scalarNumber(ctx.args[3], 1);
+    const alpha = scalarNumber(ctx.args[4], 1);
+    const scaled = (t: Tensor, k: number): Tensor => (k === 1 ? t : mul(t, k));
+    let g1: Tensor | null = null;
+    if (ctx.needs[1]) {
+      const mat1 = savedTensor(ctx, 'mat1', op);
+      g1 = scaled(mm(ctx.grad, transpose(savedTensor(ctx, 'mat2', op), 0, 1)), alpha).sparseMask(mat1.coalesce());
+    }
+    return [
+      ctx.needs[0] ? scaled(ctx.grad, beta) : null,
+      g1,
+      ctx.needs[2] ? scaled(sparseTransposedMm(savedTensor(ctx, 'mat1', op), ctx.grad), alpha) : null,
+    ];
+  },
+};
+
 export const SPARSE_DERIVATIVES = {
   _sparse_coo_tensor_unsafe: SparseCooTensorWithDimsAndTensorsBackward0,
   _indices: { notDifferentiable: 'returns integer indices, which have no gradient' },
@@ -78,5 +105,6 @@ export const SPARSE_DERIVATIVES = {
   is_coalesced: QUERY,
   _coalesce: CoalesceBackward0,
   _to_dense: ToDenseBackward0,
+  _sparse_addmm: SparseAddmmBackward0,
   sparse_mask: SPARSE,
 };

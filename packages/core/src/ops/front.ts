@@ -38,7 +38,7 @@ export interface FrontInfo {
 }
 
 /** A namespace of the facade: `torch`, `torch.nn.functional`, `torch.linalg` or `torch.fft`. */
-export type FrontNamespace = 'torch' | 'nn.functional' | 'linalg' | 'fft';
+export type FrontNamespace = 'torch' | 'nn.functional' | 'linalg' | 'fft' | 'sparse';
 
 /**
  * A front end: the function (its call signature `Sig`, or one per overload), and what it was

@@ -16,6 +16,9 @@ import { indexSelect } from './gather-scatter';
 import { front } from './front';
 import { tidy } from '../tensor/scope';
 import { to } from './copy';
+import { mm } from './linalg';
+import { addmm } from './linalg-extra';
+import { zeros } from './factories';
 
 // ---- declarations (PyTorch 1.13's schemas) ----
 export const SPARSE_COO_UNSAFE = registerOperator({ schema: '_sparse_coo_tensor_unsafe(Tensor indices, Tensor values, int[] size) -> Tensor' });
@@ -29,6 +32,7 @@ export const DENSE_DIM = registerOperator({ schema: 'dense_dim(Tensor self) -> i
 export const IS_COALESCED = registerOperator({ schema: 'is_coalesced(Tensor self) -> bool' });
 export const COALESCE_ = registerOperator({ schema: '_coalesce(Tensor self) -> Tensor' });
 export const TO_DENSE_ = registerOperator({ schema: '_to_dense(Tensor self, ScalarType? dtype=None) -> Tensor' });
+export const SPARSE_ADDMM = registerOperator({ schema: '_sparse_addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor' });
 export const SPARSE_MASK = registerOperator({ schema: 'sparse_mask(Tensor self, Tensor mask) -> Tensor' });
 
 // ---- front ends ----
@@ -139,6 +143,36 @@ export const sparseMask = front('sparse_mask(Tensor self, Tensor mask) -> Tensor
   ([self, mask]): Tensor => new Tensor(callBoxed(SPARSE_MASK, [self.impl, mask.impl]) as TensorImpl),
 );
 
+
+// ---- torch.sparse ----
+
+/**
+ * Note [torch.sparse.mm's sparse gradient]
+ * `torch.mm(sparse, dense)` refuses a sparse operand that requires grad (1.13's MmBackward0
+ * needs a strided self); `torch.sparse.mm` and `torch.sparse.addmm` are 1.13's `_sparse_addmm`
+ * (SparseAddmmBackward0), whose gradient for the sparse operand is sparse: the dense gradient
+ * `grad @ mat2^T` at the operand's coalesced entries only, so a sparse weight (a graph's
+ * adjacency with learnt edge values) trains without ever being densified. With a dense
+ * `mat1` both are the dense product, as in 1.13.
+ */
+const SPARSE_NS = { method: false, namespaces: ['sparse'] } as const;
+
+/** `torch.sparse.mm(mat1, mat2)`: sparse [n, m] @ dense [m, p] -> dense [n, p] (Note [torch.sparse.mm's sparse gradient]). */
+export const sparseMm = front('_sparse_mm(Tensor mat1, Tensor mat2) -> Tensor', { ...SPARSE_NS, name: 'sparseMm', exportAs: 'mm' }).run(([mat1, mat2]): Tensor => {
+  if (!mat1.isSparse) return mm(mat1, mat2);
+  const start = zeros([], { dtype: mat2.dtype, device: mat2.device });
+  return new Tensor(callBoxed(SPARSE_ADDMM, [start.impl, mat1.impl, mat2.impl, 0, 1]) as TensorImpl);
+});
+
+/** `torch.sparse.addmm(mat, mat1, mat2, { beta, alpha })`: `beta * mat + alpha * (mat1 @ mat2)`, mat1 sparse (Note [torch.sparse.mm's sparse gradient]). */
+export const sparseAddmm = front('_sparse_addmm(Tensor mat, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor', {
+  ...SPARSE_NS,
+  name: 'sparseAddmm',
+  exportAs: 'addmm',
+}).run(([mat, mat1, mat2, beta, alpha]): Tensor => {
+  if (!mat1.isSparse) return addmm(mat, mat1, mat2, { beta, alpha });
+  return new Tensor(callBoxed(SPARSE_ADDMM, [mat.impl, mat1.impl, mat2.impl, beta, alpha]) as TensorImpl);
+});
 
 /**
  * `norm(sparse, p)`: PyTorch 1.13's norm_sparse, the `p`-norm of the coalesced values (a full

@@ -18,7 +18,7 @@
 import { DispatchKey } from '../dispatch/dispatch-key';
 import { registerKernel } from '../dispatch/dispatcher';
 import { CPU } from '../device';
-import { AutogradError, DTypeError, NotImplementedError, TorchError, fmtShape } from '../errors';
+import { AutogradError, DTypeError, NotImplementedError, ShapeError, TorchError, fmtShape } from '../errors';
 import { torchTypeName } from '../ops/meta-utils';
 import { canCast } from '../dtype';
 import { Tensor } from '../tensor/tensor';
@@ -94,27 +94,28 @@ function divOf(op: string, self: unknown, other: unknown, mode: unknown): Sparse
  * `mm(sparse [n, m], dense [m, p])` (and `addmm(input, sparse, dense, beta, alpha)`, which starts
  * from `beta * input`): dense [n, p], each entry's value times its row of `mat2`
  * added into its output row in entry order (s_addmm_out_sparse_dense_cpu: no coalescing, so
- * duplicates add). Computed with dense ops on detached operands (a kernel records no graph).
+ * duplicates add), with that kernel's messages. Computed with dense ops on detached operands
+ * (a kernel records no graph). `op` names the caller: `mm` and `addmm` refuse a sparse operand
+ * that requires grad, as 1.13's (their derivative needs a strided self); `_sparse_addmm`
+ * (torch.sparse.mm / addmm) has a sparse gradient for it.
  */
-function mmOf(self: unknown, mat2: unknown, input?: TensorImpl, beta = 1, alpha = 1): TensorImpl {
-  if (!isSparse(self) || isSparse(mat2)) throw new NotImplementedError('mm: torch-ts multiplies a sparse COO matrix by a dense one only (mm(sparse, dense))');
+export function mmOf(op: 'mm' | 'addmm' | '_sparse_addmm', self: unknown, mat2: unknown, input?: TensorImpl, beta = 1, alpha = 1): TensorImpl {
+  if (!isSparse(self) || isSparse(mat2)) throw new NotImplementedError(`${op}: torch-ts multiplies a sparse COO matrix by a dense one only (mm(sparse, dense))`);
   const d = mat2 as TensorImpl;
   // (PyTorch's autograd kernel of mm checks this before it runs; torch-ts's sparse kernel does,
   // so it raises under noGrad too)
-  if (self.autogradMeta?.requiresGrad === true) {
+  if (op !== '_sparse_addmm' && self.autogradMeta?.requiresGrad === true) {
     throw new AutogradError(
       "mm: The backward pass for this operation requires the 'self' tensor to be strided, but a sparse tensor was given instead. Please either use a strided tensor or set requires_grad=False for 'self'",
     );
   }
-  if (self.sparseDim !== 2 || self.denseDim !== 0) {
-    throw new NotImplementedError(`mm: torch-ts multiplies a sparse matrix of 2 sparse dims and no dense dims, got ${self.sparseDim} sparse and ${self.denseDim} dense dims`);
-  }
-  if (d.dim !== 2) throw new TorchError(`mm: expected 2D tensor for mat2, got ${d.dim}D tensor`);
-  if (self.sizes[1] !== d.sizes[0]) {
-    throw new TorchError(`mm: mat1 and mat2 shapes cannot be multiplied (${self.sizes[0]}x${self.sizes[1]} and ${d.sizes[0]}x${d.sizes[1]})`);
-  }
-  if (self.dtype !== d.dtype) throw new DTypeError(`mm: expected mat1 and mat2 to have the same dtype, but got: ${self.dtype} != ${d.dtype}`);
-  if (d.device.type !== 'cpu') throw new NotImplementedError(`mm: torch-ts has sparse kernels on the CPU only, got a dense tensor on ${d.device}`);
+  // (1.13's order: the shapes, then the dtypes)
+  if (self.sparseDim !== 2) throw new ShapeError(`addmm: matrices expected, got ${self.sparseDim}D tensor`);
+  if (self.denseDim !== 0) throw new NotImplementedError(`${op}: torch-ts multiplies a sparse matrix with no dense dims, got ${self.denseDim} dense dims`);
+  if (d.dim !== 2) throw new ShapeError(`addmm: matrices expected, got ${d.dim}D tensor`);
+  if (self.sizes[1] !== d.sizes[0]) throw new ShapeError(`addmm: Argument #3 (dense): Expected dim 0 size ${self.sizes[1]}, got ${d.sizes[0]}`);
+  if (self.dtype !== d.dtype) throw new DTypeError(`${op}: expected scalar type ${torchTypeName(self.dtype)} but found ${torchTypeName(d.dtype)}`);
+  if (d.device.type !== 'cpu') throw new NotImplementedError(`${op}: torch-ts has sparse kernels on the CPU only, got a dense tensor on ${d.device}`);
   return tidy(() => {
     const dense = new Tensor(d.retain()).detach();
     const idx = new Tensor(self.indices.retain());
@@ -175,10 +176,14 @@ export function registerSparseMath(): void {
     }
     return self;
   });
-  on('mm', ([self, mat2]) => mmOf(self, mat2));
+  on('mm', ([self, mat2]) => mmOf('mm', self, mat2));
   on('addmm', ([input, mat1, mat2, beta, alpha]) => {
     if (isSparse(input)) throw new NotImplementedError('addmm: torch-ts adds a sparse-dense product into a dense input only');
-    return mmOf(mat1, mat2, input as TensorImpl, Number(beta ?? 1), Number(alpha ?? 1));
+    return mmOf('addmm', mat1, mat2, input as TensorImpl, Number(beta ?? 1), Number(alpha ?? 1));
+  });
+  on('_sparse_addmm', ([input, mat1, mat2, beta, alpha]) => {
+    if (isSparse(input)) throw new NotImplementedError('_sparse_addmm: torch-ts adds a sparse-dense product into a dense input only');
+    return mmOf('_sparse_addmm', mat1, mat2, input as TensorImpl, Number(beta ?? 1), Number(alpha ?? 1));
   });
   on('abs', ([self]) => {
     const s = self as SparseTensorImpl;

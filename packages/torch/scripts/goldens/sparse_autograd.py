@@ -67,4 +67,35 @@ ar = torch.addmm(ab, ms, ad, beta=0.5, alpha=2.0)
 (ar * mw).sum().backward()
 out['addmm'] = {'input': values(ab), 'dense': values(ad), 'result': values(ar), 'name': type(ar.grad_fn).__name__,
                 'grad_input': values(ab.grad), 'grad_dense': values(ad.grad)}
+# torch.sparse.mm / torch.sparse.addmm (_sparse_addmm, SparseAddmmBackward0): the sparse factor's
+# gradient is sparse, alpha * (grad @ dense^T) at its coalesced entries; a broadcast `mat` gets
+# its gradient summed back; a dense mat1 is the dense product
+sm = torch.sparse_coo_tensor(mi, mv.clone(), (3, 4)).requires_grad_(True)
+sd = md.detach().clone().requires_grad_(True)
+sr = torch.sparse.mm(sm, sd)
+(sr * mw).sum().backward()
+out['sparse_mm'] = {'result': values(sr), 'name': type(sr.grad_fn).__name__, 'grad_dense': values(sd.grad),
+                    'grad_sparse': {'indices': sm.grad._indices().tolist(), 'values': values(sm.grad._values()), 'coalesced': sm.grad.is_coalesced()}}
+sm2 = torch.sparse_coo_tensor(mi, mv.clone(), (3, 4)).requires_grad_(True)
+sb = torch.randn(2, dtype=torch.float64, requires_grad=True)
+sd2 = md.detach().clone().requires_grad_(True)
+sr2 = torch.sparse.addmm(sb, sm2, sd2, beta=0.5, alpha=2.0)
+(sr2 * mw).sum().backward()
+out['sparse_addmm'] = {'mat': values(sb), 'result': values(sr2), 'name': type(sr2.grad_fn).__name__, 'grad_mat': values(sb.grad),
+                       'grad_dense': values(sd2.grad), 'grad_sparse': {'indices': sm2.grad._indices().tolist(), 'values': values(sm2.grad._values())}}
+dd = torch.randn(3, 4, dtype=torch.float64)
+out['sparse_mm_dense'] = {'mat1': values(dd), 'result': values(torch.sparse.mm(dd, md.detach()))}
+def err(f):
+    try:
+        f()
+    except RuntimeError as ex:
+        return str(ex).split('\n')[0]
+    raise AssertionError('no error')
+plain = torch.sparse_coo_tensor(mi, mv, (3, 4))
+out['sparse_mm_errors'] = {
+    'inner': err(lambda: torch.sparse.mm(plain, torch.ones(3, 2, dtype=torch.float64))),
+    'dtype': err(lambda: torch.sparse.mm(plain, torch.ones(4, 2))),
+    'dense_3d': err(lambda: torch.sparse.mm(plain, torch.ones(4, 2, 2, dtype=torch.float64))),
+    'mm_inner': err(lambda: torch.mm(plain, torch.ones(3, 2, dtype=torch.float64))),
+}
 write('sparse_autograd', out)

@@ -23,6 +23,7 @@ export const KERNEL_OP_NAMES = [
   '_pad_circular2d_backward',
   '_softmax',
   '_softmax_backward_data',
+  '_sparse_addmm',
   '_sparse_coo_tensor_unsafe',
   '_standard_gamma_grad',
   '_to_copy',
