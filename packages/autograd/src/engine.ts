@@ -1,4 +1,4 @@
-import { DispatchKey, Tensor, TensorImpl, add, clone, isContiguousAs, isDense, obeysLayoutContract, sparseCooTensor } from '@torch-ts/core';
+import { DispatchKey, Tensor, TensorImpl, add, clone, isContiguousAs, isDense, obeysLayoutContract, sparseCooTensor, type SparseTensorImpl } from '@torch-ts/core';
 import { metaOf, type AutogradMeta, type TensorHook } from './autograd-meta';
 import { checkAnomaly } from './anomaly';
 import { enableGrad, noGrad } from './grad-mode';
@@ -270,7 +270,8 @@ function accumulate(acc: AccumulateGrad, g: Tensor | null, createGraph: boolean)
     const i = g.impl;
     const leaf = acc.leaf;
     // (a sparse gradient has no memory format or layout contract: core Note [Sparse COO tensors])
-    const layoutOk = g.isSparse ? i.isContiguous : obeysLayoutContract(i, leaf);
+    // (and, as 1.13's, members held by nothing else: else the gradient is cloned, keeping its flag)
+    const layoutOk = g.isSparse ? i.isContiguous && membersUnshared(i as SparseTensorImpl) : obeysLayoutContract(i, leaf);
     const plain = i.useCount === 1 && i.base === null && layoutOk && i.storageOffset === 0 && !createGraph;
     // (a sparse gradient taken as it is becomes a new sparse tensor over the same members, as
     // PyTorch 1.13's AccumulateGrad does with _sparse_coo_tensor_unsafe: so uncoalesced unless
@@ -378,6 +379,11 @@ class ReadyQueue {
     }
     return top;
   }
+}
+
+/** Whether a sparse gradient's indices and values are held by it alone (1.13's use_count() <= 1 on each). */
+function membersUnshared(t: SparseTensorImpl): boolean {
+  return [t.indices, t.values].every((m) => m.useCount === 1 && m.base === null && m.storage.useCount === 1);
 }
 
 /** A new sparse tensor over `g`'s members (PyTorch's `_sparse_coo_tensor_unsafe(g._indices(), g._values(), g.sizes())`). */

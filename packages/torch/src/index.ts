@@ -252,7 +252,7 @@ export * as linalg from './linalg';
 
 /** `torch.fft`: discrete Fourier transforms, their frequencies and shifts (Note [torch.fft on one complex-to-complex impl] in core). */
 export * as fft from './fft';
-/** `torch.sparse`: sparse x dense products with a sparse gradient for the sparse operand (torch.sparse.mm, torch.sparse.addmm). */
+/** `torch.sparse`: torch.sparse.sum, and sparse x dense products with a sparse gradient for the sparse operand (torch.sparse.mm, torch.sparse.addmm). */
 export * as sparse from './sparse';
 
 /** `torch.special`: the special functions under PyTorch's names (torch.special.logNdtr, torch.special.expit). */

@@ -134,4 +134,44 @@ describe('autograd through sparse COO construction and toDense (PyTorch 1.13 gol
     expect(thrown(() => torch.sparse.mm(plain, torch.ones([4, 2]))).message).toBe(`_sparse_addmm: ${E.dtype}`);
     expect(thrown(() => torch.sparse.mm(plain, torch.ones([4, 2, 2], { dtype: 'float64' }))).message).toBe(E.dense_3d);
   });
+
+  it('torch.sparse.sum: every dim, sparse dims, dense dims, all sparse dims; coalesced results, sparse gradients, Node names', async () => {
+    const S = G.sparse_sum;
+    const i = torch.tensor(S.indices, { dtype: 'int64' });
+    const close = (x: Tensor, g: { values: number[] }, what: string) =>
+      num(x).forEach((v, k) => expect(Math.abs(v - g.values[k]), `${what}[${k}]`).toBeLessThanOrEqual(1e-14 * Math.max(1, Math.abs(g.values[k]))));
+    type Members = { indices: number[][]; values: { shape: number[]; values: number[] }; coalesced: boolean; size: number[] };
+    const same = (t: Tensor, m: Members, what: string) => {
+      expect([(t._indices().tolist() as bigint[][]).map((r) => r.map(Number)), t.isCoalesced(), t.shape], what).toEqual([m.indices, m.coalesced, m.size]);
+      expect(t._values().shape, what).toEqual(m.values.shape);
+      close(t._values(), m.values, what);
+    };
+    for (const [key, c] of Object.entries(S.cases).filter(([k]) => k !== 'dtype' && k !== 'errors') as [string, (typeof S.cases)['d1']][]) {
+      const x = torch.sparseCooTensor(i, fromG(S.values), [3, 4, 2, 3]).requiresGrad_(true);
+      const r = c.dims === null ? torch.sparse.sum(x) : torch.sparse.sum(x, c.dims);
+      expect([r.gradFn?.name(), r.isSparse], key).toEqual([c.name, c.sparse]);
+      const w = fromG(c.weight as { shape: number[]; values: number[] });
+      if (r.isSparse) {
+        same(r, c.result as Members, `${key}: result`);
+        r.toDense().mul(w).sum().backward();
+      } else {
+        close(r, c.result as unknown as { values: number[] }, `${key}: result`);
+        r.mul(w).sum().backward();
+      }
+      same(x.grad!, c.grad as Members, `${key}: grad`);
+    }
+    // dtype converts first
+    close(torch.sparse.sum(torch.sparseCooTensor(i, fromG(S.values), [3, 4, 2, 3]), [1], 'float32').toDense(), S.cases.dtype, 'dtype');
+    // gradcheck through the values, a sparse result (dims 1 and 3) and a dense one (all sparse dims)
+    for (const dims of [[1, 3], [0, 1, 2]]) {
+      const f = (v: Tensor) => {
+        const r = torch.sparse.sum(torch.sparseCooTensor(i, v, [3, 4, 2, 3]), dims);
+        return r.isSparse ? r.toDense() : r;
+      };
+      expect(await torch.autograd.gradcheck(f, [fromG(S.values).requiresGrad_(true)]), `gradcheck ${dims}`).toBe(true);
+    }
+    const x = torch.sparseCooTensor(i, fromG(S.values), [3, 4, 2, 3]);
+    expect(thrown(() => torch.sparse.sum(x, [1, 1])).message).toBe(`_sparse_sum: ${S.cases.errors.repeat}`);
+    expect(thrown(() => torch.sparse.sum(x, 4)).message).toBe(`_sparse_sum: ${S.cases.errors.range}`);
+  });
 });

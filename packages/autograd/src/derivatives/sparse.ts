@@ -1,4 +1,4 @@
-import { mm, mul, sparseCooTensor, transpose, type Tensor } from '@torch-ts/core';
+import { mm, mul, normalizeDims, searchsorted, sparseCooTensor, tensor, transpose, where, zeros, type SparseTensorImpl, type Tensor } from '@torch-ts/core';
 import type { DerivativeOf, NotDifferentiable } from '../derivative';
 import { inputSizes, savedTensor, scalarNumber } from './common';
 import { sparseTransposedMm } from './linalg';
@@ -64,7 +64,10 @@ const ValuesBackward0: DerivativeOf<'values'> = {
   backward: (ctx) => {
     if (!ctx.needs[0]) return [null];
     const self = savedTensor(ctx, 'self', 'values');
-    return [sparseCooTensor(self._indices(), ctx.grad, self.shape)];
+    const g = sparseCooTensor(self._indices(), ctx.grad, self.shape);
+    // (over a coalesced self's indices, so coalesced: 1.13's values_backward marks it so)
+    (g.impl as SparseTensorImpl).setCoalesced(true);
+    return [g];
   },
 };
 
@@ -93,6 +96,59 @@ const SparseAddmmBackward0: DerivativeOf<'_sparse_addmm'> = {
   },
 };
 
+/** The row-major linear index of each column of `indices` over `dims` of `sizes` (int64). */
+function linearOver(indices: Tensor, dims: readonly number[], sizes: readonly number[]): Tensor {
+  let lin = zeros([indices.shape[1]], { dtype: 'int64' });
+  for (const d of dims) lin = lin.mul(sizes[d]).add(indices.select(0, d));
+  return lin;
+}
+
+// _sparse_sum.dim(self, dim): _sparse_sum_backward(grad, self, dim), sparse over self's coalesced
+// entries: each entry's value block is the gradient at its kept index (found by a binary search
+// among the gradient's coalesced entries; absent: zero), broadcast over the reduced dense dims.
+const SparseSumBackward0: DerivativeOf<'_sparse_sum.dim'> = {
+  name: 'SparseSumBackward0',
+  inputs: ['self'],
+  saves: ['self'],
+  backward: (ctx) => {
+    if (!ctx.needs[0]) return [null];
+    const op = '_sparse_sum';
+    const self = savedTensor(ctx, 'self', op).coalesce();
+    const n = self.ndim;
+    const sd = self.sparseDim();
+    const dims = normalizeDims(op, ctx.args[1] as number[], n);
+    const keptSparse = Array.from({ length: sd }, (_, d) => d).filter((d) => !dims.includes(d));
+    const keptDense = Array.from({ length: n - sd }, (_, k) => sd + k).filter((d) => !dims.includes(d));
+    const idx = self._indices();
+    const nnz = idx.shape[1];
+    const blockShape = keptDense.map((d) => self.shape[d]);
+    let g: Tensor;
+    if (keptSparse.length === 0) {
+      g = ctx.grad.unsqueeze(0).expand([nnz, ...blockShape]);
+    } else {
+      const want = linearOver(idx, keptSparse, self.shape);
+      if (ctx.grad.isSparse) {
+        const gc = ctx.grad.coalesce();
+        const have = linearOver(gc._indices(), Array.from({ length: keptSparse.length }, (_, k) => k), gc.shape);
+        const gv = gc._values();
+        if (have.shape[0] === 0) {
+          g = zeros([nnz, ...blockShape], { dtype: gv.dtype });
+        } else {
+          const at = searchsorted(have, want).clamp(0, have.shape[0] - 1);
+          const found = have.indexSelect(0, at).eq(want).reshape([nnz, ...blockShape.map(() => 1)]);
+          g = where(found, gv.indexSelect(0, at), tensor(0, { dtype: gv.dtype }));
+        }
+      } else {
+        const rows = keptSparse.reduce((a, d) => a * self.shape[d], 1);
+        g = ctx.grad.reshape([rows, ...blockShape]).indexSelect(0, want);
+      }
+    }
+    // (the reduced dense dims back as size-1 dims, then broadcast over them)
+    for (let d = sd; d < n; d++) if (dims.includes(d)) g = g.unsqueeze(d - sd + 1);
+    return [sparseCooTensor(idx, g.expand(self._values().shape).contiguous(), self.shape)];
+  },
+};
+
 export const SPARSE_DERIVATIVES = {
   _sparse_coo_tensor_unsafe: SparseCooTensorWithDimsAndTensorsBackward0,
   _indices: { notDifferentiable: 'returns integer indices, which have no gradient' },
@@ -106,5 +162,6 @@ export const SPARSE_DERIVATIVES = {
   _coalesce: CoalesceBackward0,
   _to_dense: ToDenseBackward0,
   _sparse_addmm: SparseAddmmBackward0,
+  '_sparse_sum.dim': SparseSumBackward0,
   sparse_mask: SPARSE,
 };

@@ -32,6 +32,7 @@ export const DENSE_DIM = registerOperator({ schema: 'dense_dim(Tensor self) -> i
 export const IS_COALESCED = registerOperator({ schema: 'is_coalesced(Tensor self) -> bool' });
 export const COALESCE_ = registerOperator({ schema: '_coalesce(Tensor self) -> Tensor' });
 export const TO_DENSE_ = registerOperator({ schema: '_to_dense(Tensor self, ScalarType? dtype=None) -> Tensor' });
+export const SPARSE_SUM_DIM = registerOperator({ schema: '_sparse_sum.dim(Tensor self, int[1] dim) -> Tensor' });
 export const SPARSE_ADDMM = registerOperator({ schema: '_sparse_addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor' });
 export const SPARSE_MASK = registerOperator({ schema: 'sparse_mask(Tensor self, Tensor mask) -> Tensor' });
 
@@ -173,6 +174,23 @@ export const sparseAddmm = front('_sparse_addmm(Tensor mat, Tensor mat1, Tensor 
   if (!mat1.isSparse) return addmm(mat, mat1, mat2, { beta, alpha });
   return new Tensor(callBoxed(SPARSE_ADDMM, [mat.impl, mat1.impl, mat2.impl, beta, alpha]) as TensorImpl);
 });
+
+/**
+ * `torch.sparse.sum(input, dim?, dtype?)`, as 1.13's: over every dim the sum of the coalesced
+ * values, a 0-d dense tensor (SumBackward0); over `dim`, `_sparse_sum.dim` (SparseSumBackward0,
+ * sparse/sparse-sum.ts): a coalesced sparse tensor, or a dense one where every sparse dim is
+ * reduced. `dtype` converts the input first; the gradient of a sparse input is sparse.
+ */
+export const sparseSum = front('_sparse_sum(Tensor input, int[1]? dim=None, ScalarType? dtype=None) -> Tensor', { ...SPARSE_NS, name: 'sparseSum', exportAs: 'sum' }).run(
+  ([input, dim, dtype]): Tensor =>
+    tidy(() => {
+      // (the values converted, differentiably: torch-ts has no sparse _to_copy)
+      const c = dtype == null ? input : input.coalesce();
+      const x = dtype == null ? input : sparseCooTensor(c.indices(), c.values().to(dtype), c.shape);
+      if (dim == null) return x.coalesce().values().sum();
+      return new Tensor(callBoxed(SPARSE_SUM_DIM, [x.impl, dim]) as TensorImpl);
+    }),
+);
 
 /**
  * `norm(sparse, p)`: PyTorch 1.13's norm_sparse, the `p`-norm of the coalesced values (a full

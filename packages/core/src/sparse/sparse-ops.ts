@@ -18,7 +18,8 @@ import { to } from '../ops/copy';
 import { SparseTensorImpl } from './sparse-tensor-impl';
 import { addSparse, addSparseInto, adopt, coalesce, newMembers, scaleSparse, sparseMask, toDense, valuesOf } from './sparse-kernels';
 import { registerSparseMath } from './sparse-math';
-import { COALESCE_, DENSE_DIM, INDICES, INDICES_, IS_COALESCED, NNZ, SPARSE_COO_UNSAFE, SPARSE_DIM, SPARSE_MASK, TO_DENSE_, VALUES, VALUES_ } from '../ops/sparse';
+import { COALESCE_, DENSE_DIM, INDICES, INDICES_, IS_COALESCED, NNZ, SPARSE_COO_UNSAFE, SPARSE_DIM, SPARSE_MASK, SPARSE_SUM_DIM, TO_DENSE_, VALUES, VALUES_ } from '../ops/sparse';
+import { sparseSumDim } from './sparse-sum';
 
 const sparse = (t: unknown): SparseTensorImpl => t as SparseTensorImpl;
 const isSparse = (t: unknown): t is SparseTensorImpl => t instanceof SparseTensorImpl;
@@ -93,6 +94,7 @@ export function registerSparseKernels(): void {
       h.dispose();
     }
   });
+  onSparse(SPARSE_SUM_DIM, ([self, dim]) => sparseSumDim(sparse(self), dim as number[]));
   onSparse(SPARSE_MASK, ([self, mask]) => {
     if (isSparse(self)) throw new NotImplementedError("sparse_mask: Could not run 'aten::sparse_mask' with a sparse 'self': self must be a dense tensor");
     if (!isSparse(mask)) throw new TorchError('sparse_mask: expected mask to be a sparse COO tensor');

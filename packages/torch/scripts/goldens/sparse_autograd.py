@@ -98,4 +98,38 @@ out['sparse_mm_errors'] = {
     'dense_3d': err(lambda: torch.sparse.mm(plain, torch.ones(4, 2, 2, dtype=torch.float64))),
     'mm_inner': err(lambda: torch.mm(plain, torch.ones(3, 2, dtype=torch.float64))),
 }
+# torch.sparse.sum: over every dim a 0-d dense (SumBackward0); over some sparse dims a coalesced
+# sparse (SparseSumBackward0), over all sparse dims a dense of the dense dims; gradients sparse
+def members(t):
+    return {'indices': t._indices().tolist(), 'values': values(t._values()), 'coalesced': t.is_coalesced(), 'size': list(t.shape)}
+hi = torch.tensor([[0, 1, 1, 0, 2], [2, 0, 2, 2, 1], [0, 1, 0, 0, 1]])
+hv = torch.randn(5, 3, dtype=torch.float64)
+hw = {}
+sums = {}
+for key, dims in [('all', None), ('d1', [1]), ('d20', [2, 0]), ('d3', [3]), ('dneg', [-1, 1]), ('sparse_all', [0, 1, 2]), ('every', [0, 1, 2, 3]), ('none', [])]:
+    x = torch.sparse_coo_tensor(hi, hv.clone(), (3, 4, 2, 3)).requires_grad_(True)
+    r = torch.sparse.sum(x) if dims is None else torch.sparse.sum(x, dims)
+    entry = {'dims': dims, 'name': type(r.grad_fn).__name__ if r.grad_fn is not None else None, 'sparse': r.is_sparse}
+    if r.is_sparse:
+        entry['result'] = members(r)
+        wt = torch.randn(r.shape, dtype=torch.float64)
+        entry['weight'] = values(wt)
+        (r.to_dense() * wt).sum().backward()
+    else:
+        entry['result'] = values(r)
+        wt = torch.randn(r.shape, dtype=torch.float64)
+        entry['weight'] = values(wt)
+        (r * wt).sum().backward()
+    entry['grad'] = members(x.grad)
+    sums[key] = entry
+xs = torch.sparse_coo_tensor(hi, hv, (3, 4, 2, 3))
+sums['dtype'] = values(torch.sparse.sum(xs, [1], dtype=torch.float32).to_dense())
+def err2(f):
+    try:
+        f()
+    except (RuntimeError, IndexError) as ex:
+        return str(ex).split('\n')[0]
+    raise AssertionError('no error')
+sums['errors'] = {'repeat': err2(lambda: torch.sparse.sum(xs, [1, 1])), 'range': err2(lambda: torch.sparse.sum(xs, 4))}
+out['sparse_sum'] = {'indices': hi.tolist(), 'values': values(hv), 'cases': sums}
 write('sparse_autograd', out)

@@ -5,4 +5,5 @@
 export {
   sparseMm as mm,
   sparseAddmm as addmm,
+  sparseSum as sum,
 } from '@torch-ts/core';

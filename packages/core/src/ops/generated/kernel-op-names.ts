@@ -25,6 +25,7 @@ export const KERNEL_OP_NAMES = [
   '_softmax_backward_data',
   '_sparse_addmm',
   '_sparse_coo_tensor_unsafe',
+  '_sparse_sum.dim',
   '_standard_gamma_grad',
   '_to_copy',
   '_to_dense',

@@ -25,6 +25,7 @@ export interface OpSchemas {
   '_softmax_backward_data': '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor';
   '_sparse_addmm': '_sparse_addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor';
   '_sparse_coo_tensor_unsafe': '_sparse_coo_tensor_unsafe(Tensor indices, Tensor values, int[] size) -> Tensor';
+  '_sparse_sum.dim': '_sparse_sum.dim(Tensor self, int[1] dim) -> Tensor';
   '_standard_gamma_grad': '_standard_gamma_grad(Tensor self, Tensor output) -> Tensor';
   '_to_copy': '_to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? memory_format=None) -> Tensor';
   '_to_dense': '_to_dense(Tensor self, ScalarType? dtype=None) -> Tensor';
