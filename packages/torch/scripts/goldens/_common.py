@@ -24,6 +24,15 @@ def fin(v):
     return v
 
 
+def error_of(f):
+    """The first line of the message of what f() raises (it must raise)."""
+    try:
+        f()
+    except Exception as ex:
+        return str(ex).split('\n')[0]
+    raise AssertionError('no error')
+
+
 def write(name, data):
     path = os.path.join(OUT_DIR, name + '.json')
     with open(path, 'w') as f:

@@ -3,7 +3,7 @@ repr), the sparse gradient of nn.Embedding(sparse=True) (accumulated over two ba
 and training with it: optim.SparseAdam, SGD (with and without momentum) and Adagrad, weights and
 state after each step, from fixed start weights and lookups; and PyTorch's error messages."""
 import torch
-from _common import values, write
+from _common import error_of, values, write
 
 torch.manual_seed(0)
 out = {}
@@ -29,12 +29,7 @@ out['layout'] = {
 }
 
 # ---- errors ----
-def err(f):
-    try:
-        f()
-    except Exception as ex:
-        return str(ex).split('\n')[0]
-    raise AssertionError('no error')
+err = error_of
 
 errors = {
     'exp': err(lambda: s.exp()), 'view': err(lambda: s.view(6)), 'sum': err(lambda: s.sum(0)),

@@ -6,7 +6,7 @@ bfloat16, complex64 and complex128 (repr, coalesce, to_dense, add), the indices 
 sparse_coo_tensor converts, and PyTorch's error messages."""
 import math
 import torch
-from _common import values, write
+from _common import error_of, values, write
 
 out = {}
 I = [[2, 0, 2, 1], [0, 1, 0, 1]]
@@ -17,12 +17,7 @@ def sp(vals, dtype=torch.float32, size=(3, 2), idx=I):
     return torch.sparse_coo_tensor(torch.tensor(idx), torch.tensor(vals, dtype=dtype), size)
 
 
-def err(f):
-    try:
-        f()
-    except Exception as ex:
-        return str(ex).split('\n')[0]
-    raise AssertionError('no error')
+err = error_of
 
 
 def plain(v):
