@@ -40,4 +40,10 @@ export {
   avgPool2dBackwardNhwcF32,
   avgPool2dBackwardNhwcF64,
   batchNormBackwardNhwcF32,
+  adaptiveMaxPool2dNhwcF32,
+  adaptiveMaxPool2dNhwcF64,
+  groupNormNhwcF32,
+  groupNormNhwcF64,
+  groupNormBackwardNhwcF32,
+  groupNormBackwardNhwcF64,
 } from './pool-nhwc';

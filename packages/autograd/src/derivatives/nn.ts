@@ -4,6 +4,8 @@ import {
   _embeddingDenseBackward,
   _embeddingSparseBackward,
   _nativeBatchNormBackward,
+  _nativeGroupNormBackward,
+  _groupNormBackwardIsFused,
   _nativeLayerNormBackward,
   _nllLossBackward,
   _nllLossForward,
@@ -274,13 +276,31 @@ const NativeLayerNormBackward0: DerivativeOf<'native_layer_norm'> = {
 const NativeGroupNormBackward0: DerivativeOf<'native_group_norm'> = {
   name: 'NativeGroupNormBackward0',
   inputs: ['input', 'weight', 'bias'],
-  saves: ['input', 'weight'],
+  saves: ['input', 'weight', 'result1', 'result2'],
   backward: (ctx) => {
     const g = ctx.grads[0];
     if (!g) return [null, null, null];
     const x = savedTensor(ctx, 'input', 'native_group_norm');
     const w = ctx.saved['weight'] ?? null;
     const [, , , n, c, hw, groups, eps] = ctx.args;
+    // a channels-last input's gradient from the backend's fused kernel (core Note
+    // [Channels-last pooling impls]); double backward keeps the differentiable formula
+    if (!isGradEnabled() && _groupNormBackwardIsFused(g, x, w)) {
+      const mask = [ctx.needs[0], ctx.needs[1] && w !== null, ctx.needs[2]];
+      const [gi, gw, gb] = _nativeGroupNormBackward(
+        g,
+        x,
+        savedTensor(ctx, 'result1', 'native_group_norm'),
+        savedTensor(ctx, 'result2', 'native_group_norm'),
+        w,
+        n,
+        c,
+        hw,
+        groups,
+        mask,
+      );
+      return [mask[0] ? gi : null, mask[1] ? gw : null, mask[2] ? gb : null];
+    }
     const shape = [...x.shape];
     const grouped = [n, groups, (c / groups) * hw];
     const xg = reshape(x, grouped);
@@ -429,6 +449,7 @@ export const NN_DERIVATIVES = {
   native_batch_norm_backward: fusedOnly('NativeBatchNormBackwardBackward0', 'native_batch_norm_backward'),
   native_layer_norm: NativeLayerNormBackward0,
   native_group_norm: NativeGroupNormBackward0,
+  native_group_norm_backward: fusedOnly('NativeGroupNormBackwardBackward0', 'native_group_norm_backward'),
   native_layer_norm_backward: fusedOnly('NativeLayerNormBackwardBackward0', 'native_layer_norm_backward'),
   embedding: EmbeddingBackward0,
   embedding_dense_backward: EmbeddingDenseBackwardBackward0,

@@ -1,5 +1,6 @@
 import {
   adaptiveAvgPool2dBackward,
+  adaptiveMaxPool2dBackward,
   adaptiveAvgPool2dRaw,
   add,
   avgPool2dBackward,
@@ -117,6 +118,31 @@ const MaxPool2DWithIndicesBackwardBackward0: DerivativeOf<'max_pool2d_with_indic
     const indices = savedTensor(ctx, 'indices', 'max_pool2d_with_indices_backward');
     const gg = flatten(ctx.grad, -2);
     return [view(gather(gg, -1, flatten(indices, -2)), indices.shape), null];
+  },
+};
+
+// adaptive_max_pool2d(self, output_size): the kernel op of a channels-last input (core Note
+// [Channels-last pooling impls]); its gradient added at the indices, channels-last
+const AdaptiveMaxPool2DBackward0: DerivativeOf<'adaptive_max_pool2d'> = {
+  name: 'AdaptiveMaxPool2DBackward0',
+  inputs: ['self'],
+  saves: ['self', 'result1'],
+  backward: (ctx) => {
+    if (!ctx.needs[0] || !ctx.grads[0]) return [null];
+    const op = 'adaptive_max_pool2d';
+    return [adaptiveMaxPool2dBackward(ctx.grads[0], savedTensor(ctx, 'self', op), savedTensor(ctx, 'result1', op))];
+  },
+};
+
+/** As max_pool2d's: the gradient of grad_output is the incoming gradient gathered at the indices. */
+const AdaptiveMaxPool2DBackwardBackward0: DerivativeOf<'adaptive_max_pool2d_backward'> = {
+  name: 'AdaptiveMaxPool2DBackwardBackward0',
+  inputs: ['grad_output', 'self'],
+  saves: ['indices'],
+  backward: (ctx) => {
+    if (!ctx.needs[0]) return [null, null];
+    const indices = savedTensor(ctx, 'indices', 'adaptive_max_pool2d_backward');
+    return [view(gather(flatten(ctx.grad, -2), -1, flatten(indices, -2)), indices.shape), null];
   },
 };
 
@@ -254,6 +280,8 @@ export const SPATIAL_DERIVATIVES = {
   convolution_backward: ConvolutionBackwardBackward0,
   max_pool2d_with_indices: MaxPool2DWithIndicesBackward0,
   max_pool2d_with_indices_backward: MaxPool2DWithIndicesBackwardBackward0,
+  adaptive_max_pool2d: AdaptiveMaxPool2DBackward0,
+  adaptive_max_pool2d_backward: AdaptiveMaxPool2DBackwardBackward0,
   avg_pool2d: AvgPool2DBackward0,
   avg_pool2d_backward: AvgPool2DBackwardBackward0,
   _adaptive_avg_pool2d: AdaptiveAvgPool2DBackward0,

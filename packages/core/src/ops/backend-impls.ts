@@ -136,7 +136,20 @@ export function notImplemented(reason: string): NotImplemented {
   return { notImplemented: reason };
 }
 
-export type BackendImplTable = { readonly [K in ImplName]: BackendImpls[K] | NotImplemented };
+/**
+ * Impls a backend's table may leave out (absent reads as not implemented): hooks core only
+ * takes when a backend has them, with a path of its own otherwise, added after the tables of
+ * the backends in this repository were complete (Note [Channels-last pooling impls]).
+ */
+export type OptionalImplName =
+  | 'adaptiveMaxPool2dChannelsLast'
+  | 'adaptiveMaxPool2dBackwardChannelsLast'
+  | 'groupNormChannelsLast'
+  | 'groupNormBackwardChannelsLast';
+
+export type BackendImplTable = { readonly [K in Exclude<ImplName, OptionalImplName>]: BackendImpls[K] | NotImplemented } & {
+  readonly [K in OptionalImplName]?: BackendImpls[K] | NotImplemented;
+};
 
 
 /**
@@ -144,7 +157,7 @@ export type BackendImplTable = { readonly [K in ImplName]: BackendImpls[K] | Not
  * support is data]): complete, so a new impl needs its entry. An impl the backend opts out of
  * (`notImplemented`) has none.
  */
-export type ImplDtypes = { readonly [K in ImplName]: readonly DType[] };
+export type ImplDtypes = { readonly [K in Exclude<ImplName, OptionalImplName>]: readonly DType[] } & { readonly [K in OptionalImplName]?: readonly DType[] };
 
 /** Dtypes of an impl for one value of an argument (`indexScatter.add`), where they differ from the impl's entry. */
 export type ImplDtypeVariants = { readonly [K in `${ImplName}.${string}`]?: readonly DType[] };

@@ -233,7 +233,7 @@ function geometry(image: readonly number[], positions: readonly number[], weight
 
 /** The backend's direct convolution impl, or null where it takes the im2col path (Note [Direct convolution impls]). */
 function direct<K extends 'conv2d' | 'conv2dInputGrad' | 'conv2dWeightGrad'>(b: Backend, name: K): BackendImpls[K] | null {
-  const f: BackendImpls[K] | NotImplemented = b.impls[name];
+  const f = b.impls[name] as BackendImpls[K] | NotImplemented;
   return typeof f === 'function' ? f : null;
 }
 

@@ -131,6 +131,41 @@ export interface NnImpls {
     s: number,
     training: boolean,
   ) => void;
+  /**
+   * Group norm of a dense channels-last `self` [N, C, H, W] in the compute dtype into a dense
+   * channels-last `out` (Note [Channels-last pooling impls]): per (n, group) the mean and
+   * 1 / sqrt(biased var + eps) over the group's C / groups channels and H W positions (two
+   * passes) into `mean` and `rstd` (contiguous [N, groups]); weight and bias ([C], contiguous,
+   * or null) fused. Optional (OptionalImplName); false, before writing anything, declines.
+   */
+  groupNormChannelsLast: (
+    out: TensorImpl,
+    mean: TensorImpl,
+    rstd: TensorImpl,
+    self: TensorImpl,
+    weight: TensorImpl | null,
+    bias: TensorImpl | null,
+    groups: number,
+    eps: number,
+  ) => boolean | void;
+  /**
+   * Group norm's gradients from a dense channels-last `self` and `grad` [N, C, H, W] and the
+   * forward's `mean` / `rstd` [N, groups], all in the compute dtype: `gradInput` is
+   * *contiguous* [N, C, H, W] (PyTorch 1.13's native_group_norm_backward allocates it so,
+   * whatever the input's layout), `gradWeight` / `gradBias` [C]; any output null when not
+   * needed. Optional; false, before writing anything, declines.
+   */
+  groupNormBackwardChannelsLast: (
+    gradInput: TensorImpl | null,
+    gradWeight: TensorImpl | null,
+    gradBias: TensorImpl | null,
+    grad: TensorImpl,
+    self: TensorImpl,
+    mean: TensorImpl,
+    rstd: TensorImpl,
+    weight: TensorImpl | null,
+    groups: number,
+  ) => boolean | void;
   /** Layer norm of `self` [m, k] over its rows; `mean`/`rstd` [m]; weight/bias [k] or null. */
   layerNorm: (out: TensorImpl, mean: TensorImpl, rstd: TensorImpl, self: TensorImpl, weight: TensorImpl | null, bias: TensorImpl | null, m: number, k: number, eps: number) => void;
   /** Layer norm's gradients (any output null when not needed). */

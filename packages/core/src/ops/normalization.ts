@@ -22,7 +22,14 @@ import { commonDevice, torchTypeName } from './meta-utils';
 import { computeDtypeOf, contiguousAs, intoCompute } from './nn-impls';
 import { defineStructured, implOf, type Backend } from './registry';
 import { formatOf, inFormat } from './output-format';
-import { channelsLastOperand, channelsLastOutput, nhwcInput } from './pool-channels-last';
+import { channelsLastOperand, channelsLastOutput, deviceHasHook, nhwcInput } from './pool-channels-last';
+import { DispatchKeySet } from '../dispatch/dispatch-key-set';
+import { Tensor as TensorClass } from '../tensor/tensor';
+import { composite } from './composite';
+import { contiguous } from './copy';
+import { mean, mul, sub, sum } from './generated/table-ops';
+import { reshape } from './shape-ops';
+import { unsqueeze } from './views';
 
 function checkFloat(op: string, t: TensorImpl, kernel: string): void {
   if (!isFloatingType(t.dtype)) throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(t.dtype)}'`);
@@ -294,11 +301,22 @@ export const NATIVE_GROUP_NORM = defineStructured(
     checkVector(op, 'bias', bi, c);
     commonDevice(op, [x, w, bi]);
     const compute = computeDtypeOf(x.dtype);
-    const out = TensorImpl.empty(op, x.sizes, x.dtype, x.device);
+    const format = formatOf(x);
+    // Note [Channels-last pooling impls]: a dense channels-last input in the compute dtype is
+    // normalised as it is, into a channels-last output, where the backend has the kernel
+    const nhwc = x.dtype === compute && nhwcInput(x, format) && typeof b.impls.groupNormChannelsLast === 'function';
+    let out = nhwc ? channelsLastOutput(op, x.sizes, x.dtype, x) : TensorImpl.empty(op, x.sizes, x.dtype, x.device);
     const mean = TensorImpl.empty(op, [n, g], compute, x.device);
     const rstd = TensorImpl.empty(op, [n, g], compute, x.device);
     const parts: TensorImpl[] = [];
     try {
+      if (nhwc) {
+        const wc = vec(b, op, w, compute, parts);
+        const bc = vec(b, op, bi, compute, parts);
+        if (implOf(b, 'groupNormChannelsLast', op)(out, mean, rstd, x, wc, bc, g, eps) !== false) return [out, mean, rstd];
+        out.release();
+        out = TensorImpl.empty(op, x.sizes, x.dtype, x.device);
+      }
       if (x.numel > 0) {
         const xc = contiguousAs(b, op, x, compute);
         parts.push(xc);
@@ -329,9 +347,103 @@ export const NATIVE_GROUP_NORM = defineStructured(
       for (const p of parts) p.release();
     }
     // (its backward's grad_input stays contiguous, as PyTorch 1.13's)
-    return [inFormat(b, op, out, formatOf(x)), mean, rstd];
+    return [inFormat(b, op, out, format), mean, rstd];
   },
 );
+
+/** Whether group norm's gradient of `input` takes native_group_norm_backward (Note [Channels-last pooling impls]). */
+export function _groupNormBackwardIsFused(grad: Tensor, input: Tensor, weight: Tensor | null): boolean {
+  const x = input.impl;
+  const compute = computeDtypeOf(x.dtype);
+  return (
+    x.dtype === compute &&
+    grad.dtype === compute &&
+    (!weight || weight.dtype === compute) &&
+    nhwcInput(x, formatOf(x)) &&
+    deviceHasHook(x.device, 'groupNormBackwardChannelsLast')
+  );
+}
+
+/**
+ * group norm's gradients (the derivative's formula, Node NativeGroupNormBackward0) from the
+ * forward's mean and rstd [N, G]: [grad_input (contiguous), grad_weight, grad_bias].
+ */
+function groupNormBackwardFormula(g: Tensor, x: Tensor, mu: Tensor, rstd: Tensor, w: Tensor | null, c: number, groups: number): Tensor[] {
+  const shape = x.shape;
+  const grouped = [shape[0], groups, -1];
+  const affine = shape.map((_, i) => (i === 1 ? c : 1));
+  const spatial = shape.map((_, i) => i).filter((i) => i !== 1);
+  const r = unsqueeze(rstd, -1);
+  const xhat = mul(sub(reshape(x, grouped), unsqueeze(mu, -1)), r);
+  const gw = reshape(w ? mul(g, reshape(w, affine)) : g, grouped);
+  const meanGw = mean(gw, [2], { keepdim: true });
+  const meanGwX = mean(mul(gw, xhat), [2], { keepdim: true });
+  const gi = contiguous(reshape(mul(sub(sub(gw, meanGw), mul(xhat, meanGwX)), r), shape));
+  return [gi, sum(mul(g, reshape(xhat, shape)), spatial), sum(g, spatial)].map((t) => (t.dtype === x.dtype ? t : t.to(x.dtype)));
+}
+
+/**
+ * `native_group_norm_backward` (PyTorch's schema) for a dense channels-last input: the
+ * backend's `groupNormBackwardChannelsLast` (grad_input contiguous, as PyTorch 1.13's), or,
+ * where it declines, the derivative's formula. An output `output_mask` leaves out is an empty
+ * [0] tensor (PyTorch's is undefined).
+ */
+export const NATIVE_GROUP_NORM_BACKWARD = defineStructured(
+  'native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, int N, int C, int HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)',
+  ([gradOut, input, meanIn, rstdIn, weight, n, c, hw, groups, mask], b) => {
+    const op = 'native_group_norm_backward';
+    const g = gradOut;
+    const x = input;
+    const w = weight ?? null;
+    if (n * c * hw !== x.numel || c % groups !== 0 || g.sizes.length !== x.dim || g.sizes.some((s, i) => s !== x.sizes[i])) {
+      throw new ShapeError(`${op}: expected grad_out and input of one shape with N * C * HxW elements and C divisible by group, but got ${fmtShape(g.sizes)}, ${fmtShape(x.sizes)}, N=${n}, C=${c}, HxW=${hw}, group=${groups}`);
+    }
+    if (meanIn.numel !== n * groups || rstdIn.numel !== n * groups) throw new ShapeError(`${op}: expected mean and rstd of ${n * groups} elements, but got ${meanIn.numel} and ${rstdIn.numel}`);
+    checkVector(op, 'weight', w, c);
+    const compute = computeDtypeOf(x.dtype);
+    const wdt = w ? w.dtype : x.dtype;
+    const none = () => TensorImpl.empty(op, [0], x.dtype, x.device);
+    if (x.dtype === compute && g.dtype === compute && wdt === compute && nhwcInput(x, formatOf(x)) && typeof b.impls.groupNormBackwardChannelsLast === 'function') {
+      const outs = [mask[0] ? TensorImpl.empty(op, x.sizes, x.dtype, x.device) : null, mask[1] ? TensorImpl.empty(op, [c], wdt, x.device) : null, mask[2] ? TensorImpl.empty(op, [c], wdt, x.device) : null];
+      const parts: TensorImpl[] = [];
+      const release = () => outs.forEach((o) => o?.release());
+      try {
+        const gc = channelsLastOperand(b, op, g);
+        parts.push(gc);
+        const mc = vec(b, op, meanIn, compute, parts)!;
+        const rc = vec(b, op, rstdIn, compute, parts)!;
+        const wc = vec(b, op, w, compute, parts);
+        if (implOf(b, 'groupNormBackwardChannelsLast', op)(outs[0], outs[1], outs[2], gc, x, mc, rc, wc, groups) !== false) return outs.map((o) => o ?? none());
+      } catch (e) {
+        release();
+        throw e;
+      } finally {
+        for (const p of parts) p.release();
+      }
+      release();
+    }
+    return composite(([gt, xt, mt, rt, wt]) => {
+      const r = groupNormBackwardFormula(gt as Tensor, xt as Tensor, mt as Tensor, rt as Tensor, (wt as Tensor | null) ?? null, c, groups);
+      return r.map((t, i) => (mask[i] ? t : new TensorClass(none())));
+    })(DispatchKeySet.EMPTY, [g, x, meanIn, rstdIn, w]);
+  },
+);
+
+/** `native_group_norm_backward`, for the derivative table: [gradInput, gradWeight, gradBias], those `mask` leaves out empty. */
+export function _nativeGroupNormBackward(
+  grad: Tensor,
+  input: Tensor,
+  mean: Tensor,
+  rstd: Tensor,
+  weight: Tensor | null,
+  n: number,
+  c: number,
+  hw: number,
+  groups: number,
+  mask: readonly boolean[],
+): Tensor[] {
+  return callMulti(NATIVE_GROUP_NORM_BACKWARD, [grad.impl, input.impl, mean.impl, rstd.impl, weight?.impl ?? null, n, c, hw, groups, [mask[0], mask[1], mask[2]]]);
+}
 
 // ---- front ends ----
 /**

@@ -2,7 +2,9 @@ import { TensorImpl } from '../tensor/tensor-impl';
 import { formatStrides } from '../tensor/memory-format';
 import { denseChannelsLast } from './conv-channels-last';
 import { UNINITIALIZED } from './meta-utils';
-import { implOf, type Backend } from './registry';
+import { backendOf, implOf, type Backend } from './registry';
+import { backendKeyOf } from '../dispatch/dispatch-key';
+import type { Device } from '../device';
 import type { BackendImpls } from './backend-impls';
 import type { DType } from '../dtype';
 
@@ -23,6 +25,26 @@ import type { DType } from '../dtype';
  * `batchNormBackwardChannelsLast`), taken when the forward's input (`self`) is such an input;
  * a gradient or indices operand that is not dense channels-last is first copied into one (one
  * copy, where the NCHW path copies it into planes and the result back).
+ *
+ * adaptive_max_pool2d and group norm were composites on NCHW planes (window tables, the
+ * layer-norm impl plus an affine) and follow the same rules through optional hooks
+ * (OptionalImplName in backend-impls.ts: a backend's table may leave them out):
+ *  - `adaptiveMaxPool2dChannelsLast` / `adaptiveMaxPool2dBackwardChannelsLast`: a 4-d dense
+ *    channels-last input on a backend with the forward hook goes through the kernel ops
+ *    `adaptive_max_pool2d` / `adaptive_max_pool2d_backward` (values, indices and the input
+ *    gradient channels-last, as PyTorch 1.13's); everything else keeps the composite. A call
+ *    the hook declines is computed inside the kernel op by that composite (its results laid
+ *    out channels-last), the backward's by a scatter-add, so a decline changes no layout.
+ *    The hook's NaN rule is PyTorch's kernels' (`v > best || v != v`: the last NaN of a
+ *    window gives the index); the composite's max gives the first, the one place they differ.
+ *  - `groupNormChannelsLast`: native_group_norm on a dense channels-last input in its compute
+ *    dtype; the output is channels-last, mean and rstd [N, G] as before; a decline takes the
+ *    NCHW path. Its gradient (`groupNormBackwardChannelsLast`, through the kernel op
+ *    native_group_norm_backward, taken by the derivative outside double backward when the
+ *    input qualifies and the backend has the hook) reads channels-last grad and input and
+ *    writes a *contiguous* grad_input: PyTorch 1.13's native_group_norm_backward allocates it
+ *    contiguous whatever the layouts (a channels-last leaf's `.grad` is channels-last only by
+ *    AccumulateGrad's layout contract). A decline runs the derivative's formula in the op.
  */
 
 /** Whether `t` is a 4-d input whose result is channels-last and that an NHWC kernel can read as it is. */
@@ -45,11 +67,21 @@ type PoolHook =
   | 'adaptiveAvgPool2dChannelsLast'
   | 'maxPool2dBackwardChannelsLast'
   | 'avgPool2dBackwardChannelsLast'
-  | 'adaptiveAvgPool2dBackwardChannelsLast';
+  | 'adaptiveAvgPool2dBackwardChannelsLast'
+  | 'adaptiveMaxPool2dChannelsLast'
+  | 'adaptiveMaxPool2dBackwardChannelsLast'
+  | 'groupNormChannelsLast'
+  | 'groupNormBackwardChannelsLast';
 
 /** Whether the backend registers channels-last hook `name`. */
 export function hasHook(b: Backend, name: PoolHook): boolean {
   return typeof b.impls[name] === 'function';
+}
+
+/** Whether the backend of `device` registers hook `name` (for composites that pick a kernel op by it). */
+export function deviceHasHook(device: Device, name: PoolHook): boolean {
+  const b = backendOf(backendKeyOf(device.type));
+  return b !== undefined && hasHook(b, name);
 }
 
 /**

@@ -104,6 +104,19 @@ export interface SpatialImpls {
   ) => boolean | void;
   adaptiveAvgPool2dBackwardChannelsLast: (gradInput: TensorImpl, gradOutput: TensorImpl) => boolean | void;
   /**
+   * adaptive_max_pool2d on channels-last operands: out and indices (int64) [N, C, oH, oW] from
+   * self [N, C, H, W], all dense channels-last; window [floor(o * H / oH), ceil((o + 1) * H /
+   * oH)) per dim, the index h * W + w within the plane, NaN wins (the last NaN of a window),
+   * the first maximum otherwise. Optional (OptionalImplName); false, before writing anything,
+   * declines.
+   */
+  adaptiveMaxPool2dChannelsLast: (out: TensorImpl, indices: TensorImpl, self: TensorImpl) => boolean | void;
+  /**
+   * Its gradient: gradInput [N, C, H, W] = gradOutput [N, C, oH, oW] added at `indices`, in
+   * output order, all dense channels-last (gradInput written whole). False declines.
+   */
+  adaptiveMaxPool2dBackwardChannelsLast: (gradInput: TensorImpl, gradOutput: TensorImpl, indices: TensorImpl) => boolean | void;
+  /**
    * Nearest: source index floor(dst * scale) clamped, scale = 1 / scaleFactor when one was
    * given, else inSize / outSize (PyTorch's 'nearest').
    */

@@ -241,7 +241,8 @@ function implSupports(b: Backend, impl: string, dtype: DType): boolean {
   const table = b.dtypes;
   if (!table) return true;
   const list = (table as Readonly<Record<string, readonly DType[] | undefined>>)[impl] ?? table[base];
-  return list.includes(dtype);
+  // (an optional impl's entry may be absent: OptionalImplName)
+  return list?.includes(dtype) ?? false;
 }
 
 function implemented(b: Backend, need: string): boolean {

@@ -271,3 +271,94 @@ export const batchNormBackwardChannelsLast: BackendImpls['batchNormBackwardChann
     ops.finish();
   }
 };
+
+/**
+ * adaptive_max_pool2d and group norm on dense NHWC operands (core's optional hooks, Note
+ * [Channels-last adaptive max pooling and group norm in WebAssembly]): float32 and float64 on
+ * the SIMD kernels; anything else (16-bit floats, no WebAssembly) is declined, and core takes
+ * its other path.
+ */
+export const adaptiveMaxPool2dChannelsLast: BackendImpls['adaptiveMaxPool2dChannelsLast'] = (out, indices, self) => {
+  if (!wasmFloat(self, out) || indices.dtype !== 'int64') return false;
+  const [N, C, H, W] = self.sizes;
+  const [OH, OW] = out.sizes.slice(2);
+  const ops = new Operands();
+  try {
+    const geom = ops.ints([H, W, OH, OW]);
+    const x = ops.input(self);
+    const o = ops.output(out);
+    const ix = ops.output(indices);
+    const name = self.dtype === 'float32' ? 'adaptiveMaxPool2dNhwcF32' : 'adaptiveMaxPool2dNhwcF64';
+    const work = N * OH * OW * C * Math.ceil(H / OH) * Math.ceil(W / OW);
+    parallelFor(name, N * OH, work, (r0, r1) => [r0, r1, x, o, ix, geom, C]);
+  } finally {
+    ops.finish();
+  }
+};
+
+export const adaptiveMaxPool2dBackwardChannelsLast: BackendImpls['adaptiveMaxPool2dBackwardChannelsLast'] = (gradInput, gradOutput, indices) => {
+  if (!wasmFloat(gradInput, gradOutput) || indices.dtype !== 'int64') return false;
+  const [N, C, H, W] = gradInput.sizes;
+  const ohw = gradOutput.sizes[2] * gradOutput.sizes[3];
+  const ops = new Operands();
+  try {
+    const gi = ops.output(gradInput);
+    const go = ops.input(gradOutput);
+    const ix = ops.input(indices);
+    const name = gradInput.dtype === 'float32' ? 'maxPool2dBackwardNhwcF32' : 'maxPool2dBackwardNhwcF64';
+    parallelFor(name, N, N * C * (H * W + ohw), (n0, n1) => [n0, n1, gi, go, ix, H * W, ohw, C]);
+  } finally {
+    ops.finish();
+  }
+};
+
+const sameFloat = (dt: string, ts: (TensorImpl | null)[]): boolean => ts.every((t) => t === null || (t.dtype === dt && t.isContiguous));
+
+export const groupNormChannelsLast: BackendImpls['groupNormChannelsLast'] = (out, mean, rstd, self, weight, bias, groups, eps) => {
+  const dt = self.dtype;
+  if (!wasmFloat(self, out) || !sameFloat(dt, [mean, rstd, weight, bias])) return false;
+  const [N, C, H, W] = self.sizes;
+  const ops = new Operands();
+  try {
+    const args = [ops.input(self), ops.output(out), ops.output(mean), ops.output(rstd), weight ? ops.input(weight) : 0, bias ? ops.input(bias) : 0];
+    const params = ops.temp(10 * 8);
+    new Float64Array(kernelHeap.buffer(), params, 10).set([...args, H * W, C, groups, eps]);
+    parallelFor(dt === 'float32' ? 'groupNormNhwcF32' : 'groupNormNhwcF64', N, 3 * self.numel, (n0, n1) => [params, n0, n1], 56 * C + 16);
+  } finally {
+    ops.finish();
+  }
+};
+
+export const groupNormBackwardChannelsLast: BackendImpls['groupNormBackwardChannelsLast'] = (gradInput, gradWeight, gradBias, grad, self, mean, rstd, weight, groups) => {
+  const dt = self.dtype;
+  if (!wasmFloat(self, grad) || !sameFloat(dt, [gradInput, gradWeight, gradBias, mean, rstd, weight])) return false;
+  const [N, C, H, W] = self.sizes;
+  const ops = new Operands();
+  try {
+    const stats = ops.temp(16 * N * C);
+    const args = [gradInput ? ops.output(gradInput) : 0, stats, ops.input(grad), ops.input(self), ops.input(mean), ops.input(rstd), weight ? ops.input(weight) : 0];
+    const params = ops.temp(10 * 8);
+    new Float64Array(kernelHeap.buffer(), params, 10).set([...args, H * W, C, groups]);
+    parallelFor(dt === 'float32' ? 'groupNormBackwardNhwcF32' : 'groupNormBackwardNhwcF64', N, 2 * self.numel, (n0, n1) => [params, n0, n1], 48 * C + 16);
+    if (gradWeight || gradBias) {
+      // sums over images of the per-image channel sums (float64, image order)
+      const s = new Float64Array(kernelHeap.buffer(), stats, 2 * N * C);
+      const r = floatArray(rstd);
+      const gw = gradWeight ? floatArray(gradWeight) : null;
+      const gb = gradBias ? floatArray(gradBias) : null;
+      const cg = C / groups;
+      for (let c = 0; c < C; c++) {
+        let sw = 0;
+        let sb = 0;
+        for (let n = 0; n < N; n++) {
+          sb += s[2 * n * C + c];
+          sw += s[(2 * n + 1) * C + c] * r[rstd.storageOffset + n * groups + Math.floor(c / cg)];
+        }
+        if (gw) gw[gradWeight!.storageOffset + c] = sw;
+        if (gb) gb[gradBias!.storageOffset + c] = sb;
+      }
+    }
+  } finally {
+    ops.finish();
+  }
+};

@@ -106,6 +106,15 @@ export interface WasmKernels {
   /** Channels-last batch norm channels [c0, c1); `params`: a float64 parameter block (assembly/pool-nhwc.ts); scratch: 16 bytes per channel. */
   batchNormNhwcF32(params: number, c0: number, c1: number, scratch: number): void;
   /** Images [n0, n1) of the channels-last pooling backwards; avg's scratch: 8 bytes per input column and channel. */
+  /** Note [Channels-last adaptive max pooling and group norm in WebAssembly]: output rows [r0, r1); `geom`: H, W, OH, OW (i32). */
+  adaptiveMaxPool2dNhwcF32(r0: number, r1: number, x: number, o: number, ix: number, geom: number, C: number, scratch: number): void;
+  adaptiveMaxPool2dNhwcF64(r0: number, r1: number, x: number, o: number, ix: number, geom: number, C: number, scratch: number): void;
+  /** Channels-last group norm images [n0, n1); `params`: a float64 parameter block (assembly/pool-nhwc.ts); scratch: 56 bytes per channel. */
+  groupNormNhwcF32(params: number, n0: number, n1: number, scratch: number): void;
+  groupNormNhwcF64(params: number, n0: number, n1: number, scratch: number): void;
+  /** Its gradient, images [n0, n1); scratch: 48 bytes per channel. */
+  groupNormBackwardNhwcF32(params: number, n0: number, n1: number, scratch: number): void;
+  groupNormBackwardNhwcF64(params: number, n0: number, n1: number, scratch: number): void;
   maxPool2dBackwardNhwcF32(n0: number, n1: number, gi: number, go: number, ix: number, hw: number, ohw: number, C: number, scratch: number): void;
   maxPool2dBackwardNhwcF64(n0: number, n1: number, gi: number, go: number, ix: number, hw: number, ohw: number, C: number, scratch: number): void;
   avgPool2dBackwardNhwcF32(n0: number, n1: number, gi: number, go: number, geom: number, C: number, scratch: number): void;

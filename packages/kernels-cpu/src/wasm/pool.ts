@@ -98,6 +98,12 @@ export const POOL_EXPORTS = [
   'avgPool2dBackwardNhwcF32',
   'avgPool2dBackwardNhwcF64',
   'batchNormBackwardNhwcF32',
+  'adaptiveMaxPool2dNhwcF32',
+  'adaptiveMaxPool2dNhwcF64',
+  'groupNormNhwcF32',
+  'groupNormNhwcF64',
+  'groupNormBackwardNhwcF32',
+  'groupNormBackwardNhwcF64',
 ] as const satisfies readonly (keyof WasmKernels)[];
 export type PoolExport = (typeof POOL_EXPORTS)[number];
 

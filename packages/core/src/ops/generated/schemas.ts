@@ -40,6 +40,8 @@ export interface OpSchemas {
   'acosh': 'acosh(Tensor self) -> Tensor';
   'acosh.out': 'acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)';
   'acosh_': 'acosh_(Tensor(a!) self) -> Tensor(a!)';
+  'adaptive_max_pool2d': 'adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)';
+  'adaptive_max_pool2d_backward': 'adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor';
   'add': 'add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor';
   'add.out': 'add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)';
   'add_': 'add_(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)';
@@ -361,6 +363,7 @@ export interface OpSchemas {
   'native_batch_norm': 'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)';
   'native_batch_norm_backward': 'native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor save_mean, Tensor save_invstd, bool train) -> (Tensor, Tensor, Tensor)';
   'native_group_norm': 'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, int N, int C, int HxW, int group, float eps) -> (Tensor, Tensor, Tensor)';
+  'native_group_norm_backward': 'native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, int N, int C, int HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)';
   'native_layer_norm': 'native_layer_norm(Tensor input, int[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)';
   'native_layer_norm_backward': 'native_layer_norm_backward(Tensor grad_out, Tensor input, int[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight) -> (Tensor, Tensor, Tensor)';
   'ne': 'ne(Tensor self, Tensor other) -> Tensor';
