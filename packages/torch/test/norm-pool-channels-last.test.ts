@@ -3,7 +3,7 @@
  * input to adaptive_max_pool2d and group norm runs the backend's NHWC kernels (the test counts
  * their calls) and gives the layout of the NCHW path (memory-format.test holds it to PyTorch's
  * strides) and its values: adaptive max pooling and its indices bit for bit (one NaN per window
- * included; with several, PyTorch 1.13's last NaN), group norm within a few roundings (the
+ * included; with several, PyTorch 1.13's last NaN, on every window-max path), group norm within a few roundings (the
  * float64 sums run in another order, the affine is fused). Gradients through autograd equal
  * the contiguous input's; group norm's grad_input is contiguous as PyTorch 1.13's (x.grad is
  * channels-last by AccumulateGrad's layout contract). A hook that declines leaves the results.
@@ -111,7 +111,21 @@ describe('channels-last adaptive max pooling and group norm without layout copie
       expect(Number.isNaN(Number(m.dataSync()[0]))).toBe(true);
       const [, i2] = F.adaptiveMaxPool2d(cl(x), [2, 2], true);
       expect(Array.from(i2.contiguous().dataSync(), Number).slice(0, 4)).toEqual([5, 7, 13, 15]);
+      // the contiguous input's composite too
+      const [, i3] = F.adaptiveMaxPool2d(x, [2, 2], true);
+      expect(Array.from(i3.dataSync(), Number).slice(0, 4)).toEqual([5, 7, 13, 15]);
     }
+    // the other window-max composites, as 1.13: [nan, 1, 2, nan, 0, 5] -> index 3 (adaptive_max_pool1d,
+    // adaptive_max_pool3d and max_pool3d over the same numbers as a 2x2x2 volume with 1, 1 appended)
+    const six = torch.tensor([NaN, 1, 2, NaN, 0, 5]).reshape([1, 1, 6]);
+    expect(Number(F.adaptiveMaxPool1d(six, 1, true)[1].item())).toBe(3);
+    const vol = torch.tensor([NaN, 1, 2, NaN, 0, 5, 1, 1]).reshape([1, 1, 2, 2, 2]);
+    expect(Number(F.adaptiveMaxPool3d(vol, 1, true)[1].item())).toBe(3);
+    expect(Number(F.maxPool3d(vol, 2, { returnIndices: true })[1].item())).toBe(3);
+    // and the gradient goes to the element the index names
+    const leaf = vol.clone().requiresGrad_();
+    F.maxPool3d(leaf, 2).sum().backward();
+    expect(Array.from(leaf.grad!.dataSync(), Number)).toEqual([0, 0, 0, 1, 0, 0, 0, 0]);
   });
 
   it('adaptive_max_pool2d: gradients (channels-last) and double backward equal the contiguous input’s', async () => {

@@ -35,8 +35,8 @@ import type { DType } from '../dtype';
  *    gradient channels-last, as PyTorch 1.13's); everything else keeps the composite. A call
  *    the hook declines is computed inside the kernel op by that composite (its results laid
  *    out channels-last), the backward's by a scatter-add, so a decline changes no layout.
- *    The hook's NaN rule is PyTorch's kernels' (`v > best || v != v`: the last NaN of a
- *    window gives the index); the composite's max gives the first, the one place they differ.
+ *    The NaN rule is PyTorch's kernels' (`v > best || v != v`: the last NaN of a window
+ *    gives the index), the composite's too (Note [Pooling as window tables]).
  *  - `groupNormChannelsLast`: native_group_norm on a dense channels-last input in its compute
  *    dtype; the output is channels-last, mean and rstd [N, G] as before; a decline takes the
  *    NCHW path. Its gradient (`groupNormBackwardChannelsLast`, through the kernel op

@@ -1,10 +1,12 @@
 import { isFloatingType } from '../dtype';
 import type { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
-import { tensor } from './factories';
+import { arange, tensor } from './factories';
 import { gather, indexSelect } from './gather-scatter';
-import { div, lt } from './generated/table-ops';
+import { amax, div, ge, lt } from './generated/table-ops';
 import { maskedFill } from './masked';
+import { isnan } from './pointwise-binary';
+import { where } from './pointwise';
 import { max } from './reduction';
 import { movedim, reshape } from './shape-ops';
 import { separableMatmul } from './separable-matmul';
@@ -17,8 +19,8 @@ import { expand, permute, squeeze, unsqueeze } from './views';
  * position, the input positions its window covers (-1 for padding or, in the adaptive
  * poolings, for a window shorter than the longest). With the tables:
  *  - max pooling gathers every window (one index_select per dim), fills the -1 entries with
- *    -inf, and takes the max over the window: the gradient is max's (to the first maximum,
- *    as PyTorch's kernels) through index_select's; the indices come from a table of flat
+ *    -inf, and takes the max over the window (the first maximum, or the last NaN, as PyTorch's
+ *    kernels choose), read with a gather so the gradient goes to it, through index_select's; the indices come from a table of flat
  *    input positions (d * H * W + h * W + w), as PyTorch's `return_indices` gives them.
  *  - average pooling is separable: a window's sum is the sum along each dim in turn, one
  *    matmul by a 0/1 matrix [out, in] per dim, and PyTorch's divisor (count_include_pad or
@@ -126,9 +128,15 @@ export function windowMax(input: Tensor, tables: readonly Windows[], channelsLas
     }
     const posT = reshape(tensor(flatPos, { dtype: 'int64', device }), [...outs, K]);
     if (anyPad) t = maskedFill(t, lt(posT, 0), -Infinity);
-    const [values, arg] = max(t, -1);
+    // (PyTorch's window-max kernels let every NaN replace the running max, so the LAST NaN of a
+    // window is chosen; torch.max chooses the first: its index is taken where there is no NaN,
+    // and the value read at the chosen element, so the gradient goes where the index says)
+    const [, first] = max(t, -1);
+    const lastNan = amax(where(isnan(t), arange(K, { device }), -1), -1);
+    const arg = unsqueeze(where(ge(lastNan, 0), lastNan, first), -1);
+    const values = squeeze(gather(t, -1, arg), -1);
     const full = expand(posT, [...input.shape.slice(0, lead), ...outs, K]);
-    const indices = squeeze(gather(full, -1, unsqueeze(arg, -1)), -1);
+    const indices = squeeze(gather(full, -1, arg), -1);
     return [values, indices];
   });
 }
