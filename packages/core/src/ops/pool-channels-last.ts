@@ -23,6 +23,11 @@ import type { DType } from '../dtype';
  * `batchNormBackwardChannelsLast`), taken when the forward's input (`self`) is such an input;
  * a gradient or indices operand that is not dense channels-last is first copied into one (one
  * copy, where the NCHW path copies it into planes and the result back).
+ * Who registers them: the CPU (kernels-cpu pooling-nhwc.ts, pooling and batch norm, float32 and
+ * float64 WebAssembly kernels) and WebGPU (Note [WebGPU channels-last pooling] and Note
+ * [WebGPU channels-last batch norm]: the NCHW kernels with an (n, c) plane base and a
+ * c-fastest decode, float32 / float16 / bfloat16 pooling and float32 batch norm); the meta
+ * backend opts out (it takes the NCHW path).
  */
 
 /** Whether `t` is a 4-d input whose result is channels-last and that an NHWC kernel can read as it is. */
