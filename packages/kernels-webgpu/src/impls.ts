@@ -58,14 +58,6 @@ export const webgpuImpls = {
   ...matmulImpls,
   // the bias is added by a second kernel; a fused GEMM epilogue is future work
   addmm: notImplemented('WebGPU composes mm and add (Note [Fused addmm])'),
-  maxPool2dChannelsLast: notImplemented('WebGPU pools contiguous copies (Note [Channels-last pooling impls])'),
-  avgPool2dChannelsLast: notImplemented('WebGPU pools contiguous copies (Note [Channels-last pooling impls])'),
-  adaptiveAvgPool2dChannelsLast: notImplemented('WebGPU pools contiguous copies (Note [Channels-last pooling impls])'),
-  batchNormChannelsLast: notImplemented('WebGPU normalises contiguous copies (Note [Channels-last pooling impls])'),
-  batchNormBackwardChannelsLast: notImplemented('WebGPU normalises contiguous copies (Note [Channels-last pooling impls])'),
-  maxPool2dBackwardChannelsLast: notImplemented('WebGPU pools contiguous copies (Note [Channels-last pooling impls])'),
-  avgPool2dBackwardChannelsLast: notImplemented('WebGPU pools contiguous copies (Note [Channels-last pooling impls])'),
-  adaptiveAvgPool2dBackwardChannelsLast: notImplemented('WebGPU pools contiguous copies (Note [Channels-last pooling impls])'),
   // complex64 linalg (Note [WebGPU complex LU, Cholesky, triangular solves and eigh])
   ...linalgComplexImpls,
   // complex64 QR (Note [WebGPU complex QR])

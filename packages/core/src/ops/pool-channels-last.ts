@@ -25,10 +25,16 @@ import type { DType } from '../dtype';
  * `batchNormBackwardChannelsLast`), taken when the forward's input (`self`) is such an input;
  * a gradient or indices operand that is not dense channels-last is first copied into one (one
  * copy, where the NCHW path copies it into planes and the result back).
+ * Who registers these eight: the CPU (kernels-cpu pooling-nhwc.ts, pooling and batch norm, float32 and
+ * float64 WebAssembly kernels) and WebGPU (Note [WebGPU channels-last pooling] and Note
+ * [WebGPU channels-last batch norm]: the NCHW kernels with an (n, c) plane base and a
+ * c-fastest decode, float32 / float16 / bfloat16 pooling and float32 batch norm); the meta
+ * backend opts out (it takes the NCHW path).
  *
  * adaptive_max_pool2d and group norm were composites on NCHW planes (window tables, the
  * layer-norm impl plus an affine) and follow the same rules through optional hooks
- * (OptionalImplName in backend-impls.ts: a backend's table may leave them out):
+ * (OptionalImplName in backend-impls.ts: a backend's table may leave them out; the CPU
+ * registers all four, WebGPU none yet):
  *  - `adaptiveMaxPool2dChannelsLast` / `adaptiveMaxPool2dBackwardChannelsLast`: a 4-d dense
  *    channels-last input on a backend with the forward hook goes through the kernel ops
  *    `adaptive_max_pool2d` / `adaptive_max_pool2d_backward` (values, indices and the input

@@ -9,7 +9,8 @@ import { chunksFor } from './reduce';
  * Note [WebGPU normalization kernels]
  * batch norm and layer norm (group norm is layer norm over [N * G, C / G * HxW] plus core's
  * affine) on contiguous float32 operands (Note [NN kernels take contiguous float32/float64
- * operands]). Statistics use trees in workgroup memory of NORM_WG invocations and the
+ * operands]); batch norm also on dense channels-last ones (Note [WebGPU channels-last batch
+ * norm]). Statistics use trees in workgroup memory of NORM_WG invocations and the
  * two-pass variance of the CPU kernel (the mean first, then the squared deviations from it).
  *  - batch norm: pass 1 reduces each channel's n * s elements (strided by c * s between
  *    batches) in pieces, one workgroup per (channel, piece), each writing its (count, mean,
@@ -132,11 +133,26 @@ const MAIN_WG = [
 
 // ---- batch norm ----
 // Words: 0 n, 1 c, 2 s, 3 momentum, 4 eps, 5 chunks, 6 per (elements of a channel per piece).
-// Element e of channel ch (e < n * s): (e / s) * c * s + ch * s + e % s.
+// Element e of channel ch (e < n * s): (e / s) * c * s + ch * s + e % s; in dense channels-last
+// memory (`cl`, Note [WebGPU channels-last batch norm]) e * c + ch.
 
-function bnElem(): string {
+/**
+ * Note [WebGPU channels-last batch norm]
+ * The channels-last hooks (Note [Channels-last pooling impls] in core) run the same three
+ * passes on dense channels-last operands [N, C, H, W] (memory order n, h, w, c) in source
+ * variants (`|cl` keys): element e of channel ch is at e * c + ch, and in the pointwise
+ * passes (apply, input gradient), which walk memory in order, element i is of channel i % c.
+ * Every operand that the pointwise passes index by i is dense in that same order, so one
+ * index serves all of them, as in the NCHW passes. float32 only, as the NCHW kernels (core
+ * hands the hooks the compute dtype; anything else is declined).
+ */
+function bnElem(cl = false): string {
+  if (cl) return 'fn elem(ch: u32, e: u32) -> u32 { return e * p(1u) + ch; }';
   return 'fn elem(ch: u32, e: u32) -> u32 { let s = p(2u); return (e / s) * p(1u) * s + ch * s + e % s; }';
 }
+
+/** WGSL: the channel of element i of a pointwise pass, NCHW or dense channels-last. */
+const chOf = (cl: boolean) => (cl ? '  let ch = i % p(1u);' : '  let ch = (i / p(2u)) % p(1u);');
 
 /** The head of a kernel with one workgroup per (channel, piece): `ch`, `piece`, `live`, `start`, `end`. */
 const BN_PIECE = [
@@ -149,9 +165,9 @@ const BN_PIECE = [
 ].join('\n');
 
 /** Pass 1 (training): each piece's (count, mean, M2) by two passes over it, into scratch `st`. */
-function bnStatsSource(): string {
+function bnStatsSource(cl = false): string {
   return [
-    bnElem(),
+    bnElem(cl),
     `var<workgroup> part: array<f32, ${NORM_WG}>;`,
     BN_PIECE,
     '  var acc = 0.0;',
@@ -198,7 +214,7 @@ function bnFinalizeSource(ops: Operands, training: boolean): string {
 }
 
 /** Pass 3: y = x * alpha + beta per element, alpha = invstd * w, beta = b - mean * alpha (all channels at once). */
-function bnApplySource(ops: Operands): string {
+function bnApplySource(ops: Operands, cl = false): string {
   const w = ops.has('w') ? ' * w[o_w() + ch]' : '';
   const b = ops.has('b') ? 'b[o_b() + ch]' : '0.0';
   return [
@@ -206,7 +222,7 @@ function bnApplySource(ops: Operands): string {
     'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
     `  let i = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
     '  if (i >= p(0u) * p(1u) * p(2u)) { return; }',
-    '  let ch = (i / p(2u)) % p(1u);',
+    chOf(cl),
     `  let alpha = invstd[o_invstd() + ch]${w};`,
     `  let beta = ${b} - mean[o_mean() + ch] * alpha;`,
     '  out[o_out() + i] = x[o_x() + i] * alpha + beta;',
@@ -215,9 +231,9 @@ function bnApplySource(ops: Operands): string {
 }
 
 /** Backward pass 1: each piece's (sum g, sum g (x - mean)) into scratch `st`. */
-function bnBackwardSumsSource(): string {
+function bnBackwardSumsSource(cl = false): string {
   return [
-    bnElem(),
+    bnElem(cl),
     `var<workgroup> part: array<vec2<f32>, ${NORM_WG}>;`,
     BN_PIECE,
     '  var mu = 0.0;',
@@ -248,14 +264,14 @@ function bnBackwardTotalsSource(ops: Operands): string {
 }
 
 /** Backward pass 3: the input gradient per element. */
-function bnBackwardInputSource(ops: Operands, training: boolean): string {
+function bnBackwardInputSource(ops: Operands, training: boolean, cl = false): string {
   const w = ops.has('w') ? 'w[o_w() + ch]' : '1.0';
   return [
     `@compute @workgroup_size(${SHORT_WG})`,
     'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
     `  let i = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
     '  if (i >= p(0u) * p(1u) * p(2u)) { return; }',
-    '  let ch = (i / p(2u)) % p(1u);',
+    chOf(cl),
     '  let inv = invstd[o_invstd() + ch];',
     `  let scale = ${w} * inv;`,
     ...(training
@@ -425,54 +441,110 @@ function layerNormBackwardParamsSource(ops: Operands, short: boolean): string {
   ].join('\n');
 }
 
-export const normalizationImpls: Pick<BackendImpls, 'batchNorm' | 'batchNormBackward' | 'layerNorm' | 'layerNormBackward'> = {
-  batchNorm: (out, mean, invstd, self, weight, bias, runningMean, runningVar, n, c, s, training, momentum, eps) => {
-    const op = 'native_batch_norm';
-    if (c === 0) return;
-    if (!training && (!runningMean || !runningVar)) throw new TorchError(`${op}: running_mean and running_var must be defined in evaluation mode`);
-    const count = n * s;
-    const chunks = training ? chunksFor(c, count) : 1;
-    const head = [n, c, s, f32Word(momentum), f32Word(eps), chunks, Math.ceil(count / chunks)];
-    const st = training ? TensorImpl.empty(op, [c * chunks * 4], 'float32', self.device) : null;
-    try {
-      if (st) run(op, 'bn-stats', new Operands().add('x', self, op).addVec4('st', st), bnStatsSource, head, grid(op, c * chunks, 1));
-      const fin = new Operands().addVec4('st', st).add('mean', mean, op).add('invstd', invstd, op).add('rm', runningMean, op).add('rv', runningVar, op);
-      run(op, `bn-final|${training}`, fin, () => bnFinalizeSource(fin, training), head, grid(op, c, SHORT_WG));
-      if (count === 0) return;
-      const app = new Operands().add('out', out, op).add('x', self, op).add('mean', mean, op).add('invstd', invstd, op).add('w', weight, op).add('b', bias, op);
-      run(op, 'bn-apply', app, () => bnApplySource(app), head, grid(op, out.numel, SHORT_WG));
-    } finally {
-      st?.release();
+/** Batch norm's three passes (Note [WebGPU normalization kernels]); `cl`: dense channels-last operands. */
+function batchNormRun(
+  out: TensorImpl,
+  mean: TensorImpl,
+  invstd: TensorImpl,
+  self: TensorImpl,
+  weight: TensorImpl | null,
+  bias: TensorImpl | null,
+  runningMean: TensorImpl | null,
+  runningVar: TensorImpl | null,
+  n: number,
+  c: number,
+  s: number,
+  training: boolean,
+  momentum: number,
+  eps: number,
+  cl: boolean,
+): void {
+  const op = 'native_batch_norm';
+  if (c === 0) return;
+  if (!training && (!runningMean || !runningVar)) throw new TorchError(`${op}: running_mean and running_var must be defined in evaluation mode`);
+  const count = n * s;
+  const chunks = training ? chunksFor(c, count) : 1;
+  const head = [n, c, s, f32Word(momentum), f32Word(eps), chunks, Math.ceil(count / chunks)];
+  const v = cl ? '|cl' : '';
+  const st = training ? TensorImpl.empty(op, [c * chunks * 4], 'float32', self.device) : null;
+  try {
+    if (st) run(op, `bn-stats${v}`, new Operands().add('x', self, op).addVec4('st', st), () => bnStatsSource(cl), head, grid(op, c * chunks, 1));
+    const fin = new Operands().addVec4('st', st).add('mean', mean, op).add('invstd', invstd, op).add('rm', runningMean, op).add('rv', runningVar, op);
+    run(op, `bn-final|${training}`, fin, () => bnFinalizeSource(fin, training), head, grid(op, c, SHORT_WG));
+    if (count === 0) return;
+    const app = new Operands().add('out', out, op).add('x', self, op).add('mean', mean, op).add('invstd', invstd, op).add('w', weight, op).add('b', bias, op);
+    run(op, `bn-apply${v}`, app, () => bnApplySource(app, cl), head, grid(op, out.numel, SHORT_WG));
+  } finally {
+    st?.release();
+  }
+}
+
+function batchNormBackwardRun(
+  gradInput: TensorImpl | null,
+  gradWeight: TensorImpl | null,
+  gradBias: TensorImpl | null,
+  grad: TensorImpl,
+  self: TensorImpl,
+  weight: TensorImpl | null,
+  mean: TensorImpl,
+  invstd: TensorImpl,
+  n: number,
+  c: number,
+  s: number,
+  training: boolean,
+  cl: boolean,
+): void {
+  const op = 'native_batch_norm_backward';
+  if (c === 0) return;
+  const count = n * s;
+  const needSums = gradWeight !== null || gradBias !== null || (gradInput !== null && training);
+  const chunks = chunksFor(c, count);
+  const head = [n, c, s, 0, 0, chunks, Math.ceil(count / chunks)];
+  const v = cl ? '|cl' : '';
+  const st = needSums ? TensorImpl.empty(op, [c * chunks * 4], 'float32', self.device) : null;
+  try {
+    if (st) {
+      const sums = new Operands().add('gy', grad, op).add('x', self, op).add('mean', mean, op).addVec4('st', st);
+      run(op, `bnb-sums${v}`, sums, () => bnBackwardSumsSource(cl), head, grid(op, c * chunks, 1));
+      const tot = new Operands().addVec4('st', st).add('gw', gradWeight, op).add('gb', gradBias, op).add('invstd', invstd, op);
+      run(op, 'bnb-totals', tot, () => bnBackwardTotalsSource(tot), head, grid(op, c, SHORT_WG));
     }
+    if (gradInput && count > 0) {
+      const gi = new Operands()
+        .add('gi', gradInput, op)
+        .add('gy', grad, op)
+        .add('x', training ? self : null, op)
+        .add('mean', training ? mean : null, op)
+        .add('invstd', invstd, op)
+        .add('w', weight, op)
+        .addVec4('st', training ? st : null);
+      run(op, `bnb-input|${training}${v}`, gi, () => bnBackwardInputSource(gi, training, cl), head, grid(op, gradInput.numel, SHORT_WG));
+    }
+  } finally {
+    st?.release();
+  }
+}
+
+/** [n, c, s] of a 4-d [N, C, H, W] operand. */
+const ncs = (t: TensorImpl): [number, number, number] => [t.sizes[0], t.sizes[1], t.sizes[2] * t.sizes[3]];
+const f32s = (...ts: (TensorImpl | null)[]) => ts.every((t) => !t || t.dtype === 'float32');
+
+export const normalizationImpls: Pick<
+  BackendImpls,
+  'batchNorm' | 'batchNormBackward' | 'batchNormChannelsLast' | 'batchNormBackwardChannelsLast' | 'layerNorm' | 'layerNormBackward'
+> = {
+  batchNorm: (out, mean, invstd, self, weight, bias, runningMean, runningVar, n, c, s, training, momentum, eps) =>
+    batchNormRun(out, mean, invstd, self, weight, bias, runningMean, runningVar, n, c, s, training, momentum, eps, false),
+  batchNormBackward: (gradInput, gradWeight, gradBias, grad, self, weight, mean, invstd, n, c, s, training) =>
+    batchNormBackwardRun(gradInput, gradWeight, gradBias, grad, self, weight, mean, invstd, n, c, s, training, false),
+  // Note [WebGPU channels-last batch norm]
+  batchNormChannelsLast: (out, mean, invstd, self, weight, bias, runningMean, runningVar, training, momentum, eps) => {
+    if (!f32s(out, mean, invstd, self, weight, bias, runningMean, runningVar)) return false;
+    batchNormRun(out, mean, invstd, self, weight, bias, runningMean, runningVar, ...ncs(self), training, momentum, eps, true);
   },
-  batchNormBackward: (gradInput, gradWeight, gradBias, grad, self, weight, mean, invstd, n, c, s, training) => {
-    const op = 'native_batch_norm_backward';
-    if (c === 0) return;
-    const count = n * s;
-    const needSums = gradWeight !== null || gradBias !== null || (gradInput !== null && training);
-    const chunks = chunksFor(c, count);
-    const head = [n, c, s, 0, 0, chunks, Math.ceil(count / chunks)];
-    const st = needSums ? TensorImpl.empty(op, [c * chunks * 4], 'float32', self.device) : null;
-    try {
-      if (st) {
-        run(op, 'bnb-sums', new Operands().add('gy', grad, op).add('x', self, op).add('mean', mean, op).addVec4('st', st), bnBackwardSumsSource, head, grid(op, c * chunks, 1));
-        const tot = new Operands().addVec4('st', st).add('gw', gradWeight, op).add('gb', gradBias, op).add('invstd', invstd, op);
-        run(op, 'bnb-totals', tot, () => bnBackwardTotalsSource(tot), head, grid(op, c, SHORT_WG));
-      }
-      if (gradInput && count > 0) {
-        const gi = new Operands()
-          .add('gi', gradInput, op)
-          .add('gy', grad, op)
-          .add('x', training ? self : null, op)
-          .add('mean', training ? mean : null, op)
-          .add('invstd', invstd, op)
-          .add('w', weight, op)
-          .addVec4('st', training ? st : null);
-        run(op, `bnb-input|${training}`, gi, () => bnBackwardInputSource(gi, training), head, grid(op, gradInput.numel, SHORT_WG));
-      }
-    } finally {
-      st?.release();
-    }
+  batchNormBackwardChannelsLast: (gradInput, gradWeight, gradBias, grad, self, weight, mean, invstd, training) => {
+    if (!f32s(gradInput, gradWeight, gradBias, grad, self, weight, mean, invstd)) return false;
+    batchNormBackwardRun(gradInput, gradWeight, gradBias, grad, self, weight, mean, invstd, ...ncs(self), training, true);
   },
   layerNorm: (out, mean, rstd, self, weight, bias, rows, k, eps) => {
     const op = 'native_layer_norm';

@@ -1,32 +1,68 @@
 import { DTypeError, type BackendImpls, type Pool2dGeometry, type TensorImpl } from '@torch-ts/core';
 import { kindOf } from '../wgsl/kinds';
-import { geom, paramLets, runSpatial } from '../wgsl/spatial';
+import { paramLets, runSpatial } from '../wgsl/spatial';
 
 /**
- * Pooling kernels (Note [WebGPU spatial kernels]) on [P, H, W] planes, float32, with the CPU
+ * Pooling kernels (Note [WebGPU spatial kernels]) on [P, H, W] planes, or on dense channels-last
+ * [N, C, H, W] operands (Note [WebGPU channels-last pooling]), float32 (float16 and bfloat16
+ * computed in f32), with the CPU
  * kernels' window rules (kernels-cpu/src/kernels/pooling.ts): max pooling's NaN wins (the
  * last NaN of a window names the index), its indices are int64 (lo, hi words) flat within the
  * plane; avg pooling's divisor is the padded window clipped to H + pad, the clipped window
  * when count_include_pad is false, or divisor_override; adaptive windows are
  * [floor(o H / oH), ceil((o + 1) H / oH)).
  */
+type FloatKind = 'f32' | 'f16' | 'bf16';
+const FLOAT_KINDS: Partial<Record<string, FloatKind>> = { float32: 'f32', float16: 'f16', bfloat16: 'bf16' };
+
 /** The kind of a floating operand: float32, or float16 / bfloat16 (computed in f32, Note [float16 on WebGPU]). */
-function floatKind(op: string, t: TensorImpl): 'f32' | 'f16' | 'bf16' {
+function floatKind(op: string, t: TensorImpl): FloatKind {
   const k = kindOf(op, t.dtype, false, 'bf16');
   if (k !== 'f32' && k !== 'f16' && k !== 'bf16') throw new DTypeError(`${op}: "${op}" not implemented for '${t.dtype}' on webgpu`);
   return k;
 }
 
+/**
+ * Note [WebGPU channels-last pooling]
+ * The same kernels serve the NCHW impls (on [P, H, W] planes) and the channels-last hooks
+ * (Note [Channels-last pooling impls] in core; dense [N, C, H, W] in NHWC order): every
+ * operand travels as (offset, sN, sC, sH, sW) and a plane's base is n * sN + c * sC, with C a
+ * param word. The flat invocation index decodes with c fastest, then w, h, n: for the
+ * channels-last operands that is memory order, so neighbouring invocations touch
+ * neighbouring words (coalesced); the NCHW impls pass C = 1 (a plane p is n = p, c = 0, sC
+ * unused), where the same decode is the plane-major one they always had. One source and one
+ * pipeline per kernel for both layouts; max pooling's indices stay flat h * W + w within the
+ * plane. The hooks decline (false) dtypes without a kernel (float64, int64 avg pooling), so
+ * core takes the NCHW path and raises its error there.
+ */
+/** The float kind of the channels-last hooks' operands, or null (decline) when the NCHW kernels have none. */
+function hookKind(...ts: TensorImpl[]): FloatKind | null {
+  const k = FLOAT_KINDS[ts[0].dtype];
+  return k && ts.every((t) => t.dtype === ts[0].dtype) ? k : null;
+}
+
+/** Offset and (n, c, h, w) strides of a [P, H, W] plane stack (c unused: C = 1) or a 4-d [N, C, H, W] tensor. */
+function geom4(t: TensorImpl): number[] {
+  const s = t.strides;
+  return t.dim === 4 ? [t.storageOffset, s[0], s[1], s[2], s[3]] : [t.storageOffset, s[0], 0, s[1], s[2]];
+}
+/** The param names of an operand's geom4 words, prefixed. */
+const G = (x: string) => [`${x}Off`, `${x}sN`, `${x}sC`, `${x}sH`, `${x}sW`];
+/** WGSL: the element index of operand `x` at plane (nb, c), row `h`, column `w`. */
+const elemAt = (x: string, h: string, w: string) => `u32(${x}Off + nb * ${x}sN + c * ${x}sC + ${h} * ${x}sH + ${w} * ${x}sW)`;
+/** The channel count the decode uses: C of a 4-d operand, 1 for planes. */
+const chans = (t: TensorImpl) => (t.dim === 4 ? t.sizes[1] : 1);
+const hw = (t: TensorImpl): [number, number] => [t.sizes[t.dim - 2], t.sizes[t.dim - 1]];
+
 const POOL = ['H', 'W', 'kH', 'kW', 'sH', 'sW', 'pH', 'pW', 'dH', 'dW', 'oH', 'oW'];
 const poolWords = (g: Pool2dGeometry) => [g.height, g.width, g.kernelH, g.kernelW, g.strideH, g.strideW, g.padH, g.padW, g.dilationH, g.dilationW, g.outH, g.outW];
-/** Splits the flat output index into (plane, oh, ow). */
-const OUT_INDEX = '  let ow = i32(idx) % oW; let q0 = i32(idx) / oW; let oh = q0 % oH; let pl = q0 / oH;';
-const IN_INDEX = '  let w = i32(idx) % W; let q0 = i32(idx) / W; let h = q0 % H; let pl = q0 / H;';
+/** Splits the flat output index into (c, ow, oh, nb), c fastest (Note [WebGPU channels-last pooling]). */
+const OUT_INDEX = '  let c = i32(idx) % C; let q0 = i32(idx) / C; let ow = q0 % oW; let q1 = q0 / oW; let oh = q1 % oH; let nb = q1 / oH;';
+const IN_INDEX = '  let c = i32(idx) % C; let q0 = i32(idx) / C; let w = q0 % W; let q1 = q0 / W; let h = q1 % H; let nb = q1 / H;';
 
-export const maxPool2d: BackendImpls['maxPool2d'] = (out, indices, self, g) => {
+function maxPoolRun(out: TensorImpl, indices: TensorImpl, self: TensorImpl, g: Pool2dGeometry, fk: FloatKind): void {
   const op = 'max_pool2d';
-  const fk = floatKind(op, self);
-  const body = `${paramLets(['oOff', 'os0', 'os1', 'os2', 'iOff', 'is0', 'is1', 'is2', 'xOff', 'xs0', 'xs1', 'xs2', ...POOL])}
+  const body = `${paramLets([...G('o'), ...G('i'), ...G('x'), 'C', ...POOL])}
 ${OUT_INDEX}
   var h0 = oh * sH - pH;
   let h1 = min(h0 + (kH - 1) * dH + 1, H);
@@ -36,18 +72,32 @@ ${OUT_INDEX}
   if (w0 < 0) { w0 += ((-w0 + dW - 1) / dW) * dW; }
   var best = -inf_f();
   var at = h0 * W + w0;
-  let base = xOff + pl * xs0;
   for (var h = h0; h < h1; h += dH) {
     for (var w = w0; w < w1; w += dW) {
-      let v = ld2(u32(base + h * xs1 + w * xs2));
+      let v = ld2(${elemAt('x', 'h', 'w')});
       if (v > best || isnan_f(v)) { best = v; at = h * W + w; }
     }
   }
-  st0(u32(oOff + pl * os0 + oh * os1 + ow * os2), best);
-  let q = 2u * u32(iOff + pl * is0 + oh * is1 + ow * is2);
+  st0(${elemAt('o', 'oh', 'ow')}, best);
+  let q = 2u * ${elemAt('i', 'oh', 'ow')};
   b1[q] = u32(at);
   b1[q + 1u] = 0u;`;
-  runSpatial(op, 'maxpool2d', [{ t: out, kind: fk, output: true }, { t: indices, kind: 'i64', output: true }, { t: self, kind: fk }], [...geom(out), ...geom(indices), ...geom(self), ...poolWords(g)], out.numel, body);
+  runSpatial(
+    op,
+    'maxpool2d',
+    [{ t: out, kind: fk, output: true }, { t: indices, kind: 'i64', output: true }, { t: self, kind: fk }],
+    [...geom4(out), ...geom4(indices), ...geom4(self), chans(self), ...poolWords(g)],
+    out.numel,
+    body,
+  );
+}
+
+export const maxPool2d: BackendImpls['maxPool2d'] = (out, indices, self, g) => maxPoolRun(out, indices, self, g, floatKind('max_pool2d', self));
+
+export const maxPool2dChannelsLast: BackendImpls['maxPool2dChannelsLast'] = (out, indices, self, g) => {
+  const fk = hookKind(self, out);
+  if (!fk || indices.dtype !== 'int64') return false;
+  maxPoolRun(out, indices, self, g, fk);
 };
 
 /**
@@ -59,10 +109,9 @@ ${OUT_INDEX}
  * element outside its own window (never one max_pool2d wrote) is not seen, as on CUDA; so is
  * one whose high word is not the sign extension of the low one.
  */
-export const maxPool2dBackward: BackendImpls['maxPool2dBackward'] = (gradInput, gradOutput, indices, g) => {
+function maxPoolBackwardRun(gradInput: TensorImpl, gradOutput: TensorImpl, indices: TensorImpl, g: Pool2dGeometry, fk: FloatKind): void {
   const op = 'max_pool2d_with_indices_backward';
-  const fk = floatKind(op, gradInput);
-  const body = `${paramLets(['gOff', 'gs0', 'gs1', 'gs2', 'oOff', 'os0', 'os1', 'os2', 'iOff', 'is0', 'is1', 'is2', ...POOL])}
+  const body = `${paramLets([...G('g'), ...G('o'), ...G('i'), 'C', ...POOL])}
 ${IN_INDEX}
   let eh = h + pH - (kH - 1) * dH;
   let ohs = select(0, (eh + sH - 1) / sH, eh > 0);
@@ -74,19 +123,28 @@ ${IN_INDEX}
   var s = 0.0;
   for (var oh = ohs; oh < ohe; oh++) {
     for (var ow = ows; ow < owe; ow++) {
-      let q = 2u * u32(iOff + pl * is0 + oh * is1 + ow * is2);
-      if (bitcast<i32>(b2[q]) == me && b2[q + 1u] == 0u) { s += ld1(u32(oOff + pl * os0 + oh * os1 + ow * os2)); }
+      let q = 2u * ${elemAt('i', 'oh', 'ow')};
+      if (bitcast<i32>(b2[q]) == me && b2[q + 1u] == 0u) { s += ld1(${elemAt('o', 'oh', 'ow')}); }
     }
   }
-  st0(u32(gOff + pl * gs0 + h * gs1 + w * gs2), s);`;
+  st0(${elemAt('g', 'h', 'w')}, s);`;
   runSpatial(
     op,
     'maxpool2d-backward',
     [{ t: gradInput, kind: fk, output: true }, { t: gradOutput, kind: fk }, { t: indices, kind: 'i64' }],
-    [...geom(gradInput), ...geom(gradOutput), ...geom(indices), ...poolWords(g)],
+    [...geom4(gradInput), ...geom4(gradOutput), ...geom4(indices), chans(gradInput), ...poolWords(g)],
     gradInput.numel,
     body,
   );
+}
+
+export const maxPool2dBackward: BackendImpls['maxPool2dBackward'] = (gradInput, gradOutput, indices, g) =>
+  maxPoolBackwardRun(gradInput, gradOutput, indices, g, floatKind('max_pool2d_with_indices_backward', gradInput));
+
+export const maxPool2dBackwardChannelsLast: BackendImpls['maxPool2dBackwardChannelsLast'] = (gradInput, gradOutput, indices, g) => {
+  const fk = hookKind(gradInput, gradOutput);
+  if (!fk || indices.dtype !== 'int64') return false;
+  maxPoolBackwardRun(gradInput, gradOutput, indices, g, fk);
 };
 
 /** WGSL: the clipped window of output (oh, ow) and its divisor `d`, as the CPU kernel computes them. */
@@ -109,51 +167,73 @@ const AVG = ['H', 'W', 'kH', 'kW', 'sH', 'sW', 'pH', 'pW', 'oH', 'oW', 'cip', 'd
 const avgWords = (g: Pool2dGeometry, cip: boolean, dov: number | null) => [g.height, g.width, g.kernelH, g.kernelW, g.strideH, g.strideW, g.padH, g.padW, g.outH, g.outW, cip ? 1 : 0, dov ?? 0];
 const AVG_ARGS = 'H, W, kH, kW, sH, sW, pH, pW, cip, dov';
 
-export const avgPool2d: BackendImpls['avgPool2d'] = (out, self, g, countIncludePad, divisorOverride) => {
+function avgPoolRun(out: TensorImpl, self: TensorImpl, g: Pool2dGeometry, countIncludePad: boolean, divisorOverride: number | null, fk: FloatKind): void {
   const op = 'avg_pool2d';
-  const fk = floatKind(op, self);
-  const body = `${paramLets(['oOff', 'os0', 'os1', 'os2', 'xOff', 'xs0', 'xs1', 'xs2', ...AVG])}
+  const body = `${paramLets([...G('o'), ...G('x'), 'C', ...AVG])}
 ${OUT_INDEX}
   let win = avg_window(oh, ow, ${AVG_ARGS});
   var s = 0.0;
   if (win.x < win.y && win.z < win.w) {
-    let base = xOff + pl * xs0;
     for (var h = win.x; h < win.y; h++) {
-      for (var w = win.z; w < win.w; w++) { s += ld1(u32(base + h * xs1 + w * xs2)); }
+      for (var w = win.z; w < win.w; w++) { s += ld1(${elemAt('x', 'h', 'w')}); }
     }
     s = s / avg_divisor(oh, ow, ${AVG_ARGS});
   }
-  st0(u32(oOff + pl * os0 + oh * os1 + ow * os2), s);`;
-  runSpatial(op, 'avgpool2d', [{ t: out, kind: fk, output: true }, { t: self, kind: fk }], [...geom(out), ...geom(self), ...avgWords(g, countIncludePad, divisorOverride)], out.numel, body, AVG_WINDOW);
+  st0(${elemAt('o', 'oh', 'ow')}, s);`;
+  runSpatial(
+    op,
+    'avgpool2d',
+    [{ t: out, kind: fk, output: true }, { t: self, kind: fk }],
+    [...geom4(out), ...geom4(self), chans(self), ...avgWords(g, countIncludePad, divisorOverride)],
+    out.numel,
+    body,
+    AVG_WINDOW,
+  );
+}
+
+export const avgPool2d: BackendImpls['avgPool2d'] = (out, self, g, countIncludePad, divisorOverride) =>
+  avgPoolRun(out, self, g, countIncludePad, divisorOverride, floatKind('avg_pool2d', self));
+
+export const avgPool2dChannelsLast: BackendImpls['avgPool2dChannelsLast'] = (out, self, g, countIncludePad, divisorOverride) => {
+  const fk = hookKind(self, out);
+  if (!fk) return false;
+  avgPoolRun(out, self, g, countIncludePad, divisorOverride, fk);
 };
 
 /** A gather: each input pixel sums gradOutput / divisor over the windows that contain it. */
-export const avgPool2dBackward: BackendImpls['avgPool2dBackward'] = (gradInput, gradOutput, g, countIncludePad, divisorOverride) => {
+function avgPoolBackwardRun(gradInput: TensorImpl, gradOutput: TensorImpl, g: Pool2dGeometry, countIncludePad: boolean, divisorOverride: number | null, fk: FloatKind): void {
   const op = 'avg_pool2d_backward';
-  const fk = floatKind(op, gradInput);
-  const body = `${paramLets(['gOff', 'gs0', 'gs1', 'gs2', 'oOff', 'os0', 'os1', 'os2', ...AVG])}
+  const body = `${paramLets([...G('g'), ...G('o'), 'C', ...AVG])}
 ${IN_INDEX}
   let ohs = select((h + pH - kH) / sH + 1, 0, h + pH < kH);
   let ohe = min((h + pH) / sH + 1, oH);
   let ows = select((w + pW - kW) / sW + 1, 0, w + pW < kW);
   let owe = min((w + pW) / sW + 1, oW);
   var s = 0.0;
-  let base = oOff + pl * os0;
   for (var oh = ohs; oh < ohe; oh++) {
     for (var ow = ows; ow < owe; ow++) {
-      s += ld1(u32(base + oh * os1 + ow * os2)) / avg_divisor(oh, ow, ${AVG_ARGS});
+      s += ld1(${elemAt('o', 'oh', 'ow')}) / avg_divisor(oh, ow, ${AVG_ARGS});
     }
   }
-  st0(u32(gOff + pl * gs0 + h * gs1 + w * gs2), s);`;
+  st0(${elemAt('g', 'h', 'w')}, s);`;
   runSpatial(
     op,
     'avgpool2d-backward',
     [{ t: gradInput, kind: fk, output: true }, { t: gradOutput, kind: fk }],
-    [...geom(gradInput), ...geom(gradOutput), ...avgWords(g, countIncludePad, divisorOverride)],
+    [...geom4(gradInput), ...geom4(gradOutput), chans(gradInput), ...avgWords(g, countIncludePad, divisorOverride)],
     gradInput.numel,
     body,
     AVG_WINDOW,
   );
+}
+
+export const avgPool2dBackward: BackendImpls['avgPool2dBackward'] = (gradInput, gradOutput, g, countIncludePad, divisorOverride) =>
+  avgPoolBackwardRun(gradInput, gradOutput, g, countIncludePad, divisorOverride, floatKind('avg_pool2d_backward', gradInput));
+
+export const avgPool2dBackwardChannelsLast: BackendImpls['avgPool2dBackwardChannelsLast'] = (gradInput, gradOutput, g, countIncludePad, divisorOverride) => {
+  const fk = hookKind(gradInput, gradOutput);
+  if (!fk) return false;
+  avgPoolBackwardRun(gradInput, gradOutput, g, countIncludePad, divisorOverride, fk);
 };
 
 /** WGSL: adaptive window bounds [floor(o n / on), ceil((o + 1) n / on)). */
@@ -161,51 +241,86 @@ const ADAPTIVE = `
 fn ad_start(o: i32, n: i32, on: i32) -> i32 { return (o * n) / on; }
 fn ad_end(o: i32, n: i32, on: i32) -> i32 { return ((o + 1) * n + on - 1) / on; }`;
 
-export const adaptiveAvgPool2d: BackendImpls['adaptiveAvgPool2d'] = (out, self) => {
+function adaptiveRun(out: TensorImpl, self: TensorImpl, fk: FloatKind): void {
   const op = 'adaptive_avg_pool2d';
-  const fk = floatKind(op, self);
-  const body = `${paramLets(['oOff', 'os0', 'os1', 'os2', 'xOff', 'xs0', 'xs1', 'xs2', 'H', 'W', 'oH', 'oW'])}
+  const body = `${paramLets([...G('o'), ...G('x'), 'C', 'H', 'W', 'oH', 'oW'])}
 ${OUT_INDEX}
   let h0 = ad_start(oh, H, oH); let h1 = ad_end(oh, H, oH);
   let w0 = ad_start(ow, W, oW); let w1 = ad_end(ow, W, oW);
   var s = 0.0;
-  let base = xOff + pl * xs0;
   for (var h = h0; h < h1; h++) {
-    for (var w = w0; w < w1; w++) { s += ld1(u32(base + h * xs1 + w * xs2)); }
+    for (var w = w0; w < w1; w++) { s += ld1(${elemAt('x', 'h', 'w')}); }
   }
-  st0(u32(oOff + pl * os0 + oh * os1 + ow * os2), s / f32((h1 - h0) * (w1 - w0)));`;
-  runSpatial(op, 'adaptiveavgpool2d', [{ t: out, kind: fk, output: true }, { t: self, kind: fk }], [...geom(out), ...geom(self), self.sizes[1], self.sizes[2], out.sizes[1], out.sizes[2]], out.numel, body, ADAPTIVE);
+  st0(${elemAt('o', 'oh', 'ow')}, s / f32((h1 - h0) * (w1 - w0)));`;
+  runSpatial(
+    op,
+    'adaptiveavgpool2d',
+    [{ t: out, kind: fk, output: true }, { t: self, kind: fk }],
+    [...geom4(out), ...geom4(self), chans(self), ...hw(self), ...hw(out)],
+    out.numel,
+    body,
+    ADAPTIVE,
+  );
+}
+
+export const adaptiveAvgPool2d: BackendImpls['adaptiveAvgPool2d'] = (out, self) => adaptiveRun(out, self, floatKind('adaptive_avg_pool2d', self));
+
+export const adaptiveAvgPool2dChannelsLast: BackendImpls['adaptiveAvgPool2dChannelsLast'] = (out, self) => {
+  const fk = hookKind(self, out);
+  if (!fk) return false;
+  adaptiveRun(out, self, fk);
 };
 
 /** A gather: each input pixel sums gradOutput / window size over the windows that contain it. */
-export const adaptiveAvgPool2dBackward: BackendImpls['adaptiveAvgPool2dBackward'] = (gradInput, gradOutput) => {
+function adaptiveBackwardRun(gradInput: TensorImpl, gradOutput: TensorImpl, fk: FloatKind): void {
   const op = 'adaptive_avg_pool2d_backward';
-  const fk = floatKind(op, gradInput);
-  const body = `${paramLets(['gOff', 'gs0', 'gs1', 'gs2', 'oOff', 'os0', 'os1', 'os2', 'H', 'W', 'oH', 'oW'])}
+  const body = `${paramLets([...G('g'), ...G('o'), 'C', 'H', 'W', 'oH', 'oW'])}
 ${IN_INDEX}
   let ohs = (h * oH) / H; let ohe = min(((h + 1) * oH + H - 1) / H, oH);
   let ows = (w * oW) / W; let owe = min(((w + 1) * oW + W - 1) / W, oW);
   var s = 0.0;
-  let base = oOff + pl * os0;
   for (var oh = ohs; oh < ohe; oh++) {
     let h0 = ad_start(oh, H, oH); let h1 = ad_end(oh, H, oH);
     if (h < h0 || h >= h1) { continue; }
     for (var ow = ows; ow < owe; ow++) {
       let w0 = ad_start(ow, W, oW); let w1 = ad_end(ow, W, oW);
       if (w < w0 || w >= w1) { continue; }
-      s += ld1(u32(base + oh * os1 + ow * os2)) / f32((h1 - h0) * (w1 - w0));
+      s += ld1(${elemAt('o', 'oh', 'ow')}) / f32((h1 - h0) * (w1 - w0));
     }
   }
-  st0(u32(gOff + pl * gs0 + h * gs1 + w * gs2), s);`;
+  st0(${elemAt('g', 'h', 'w')}, s);`;
   runSpatial(
     op,
     'adaptiveavgpool2d-backward',
     [{ t: gradInput, kind: fk, output: true }, { t: gradOutput, kind: fk }],
-    [...geom(gradInput), ...geom(gradOutput), gradInput.sizes[1], gradInput.sizes[2], gradOutput.sizes[1], gradOutput.sizes[2]],
+    [...geom4(gradInput), ...geom4(gradOutput), chans(gradInput), ...hw(gradInput), ...hw(gradOutput)],
     gradInput.numel,
     body,
     ADAPTIVE,
   );
+}
+
+export const adaptiveAvgPool2dBackward: BackendImpls['adaptiveAvgPool2dBackward'] = (gradInput, gradOutput) =>
+  adaptiveBackwardRun(gradInput, gradOutput, floatKind('adaptive_avg_pool2d_backward', gradInput));
+
+export const adaptiveAvgPool2dBackwardChannelsLast: BackendImpls['adaptiveAvgPool2dBackwardChannelsLast'] = (gradInput, gradOutput) => {
+  const fk = hookKind(gradInput, gradOutput);
+  if (!fk) return false;
+  adaptiveBackwardRun(gradInput, gradOutput, fk);
 };
 
-export const poolingImpls = { maxPool2d, maxPool2dBackward, avgPool2d, avgPool2dBackward, adaptiveAvgPool2d, adaptiveAvgPool2dBackward };
+export const poolingImpls = {
+  maxPool2d,
+  maxPool2dBackward,
+  avgPool2d,
+  avgPool2dBackward,
+  adaptiveAvgPool2d,
+  adaptiveAvgPool2dBackward,
+  // Note [WebGPU channels-last pooling]
+  maxPool2dChannelsLast,
+  maxPool2dBackwardChannelsLast,
+  avgPool2dChannelsLast,
+  avgPool2dBackwardChannelsLast,
+  adaptiveAvgPool2dChannelsLast,
+  adaptiveAvgPool2dBackwardChannelsLast,
+};
