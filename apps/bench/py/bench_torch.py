@@ -65,6 +65,8 @@ class Prepared:
 
 
 def on_host(y):
+    if isinstance(y, tuple):  # the conv backward rows' gradients
+        return tuple(on_host(t) for t in y)
     return y.detach().cpu() if torch.is_tensor(y) else y
 
 
@@ -109,6 +111,8 @@ def setup(w):
             # Note [Channels-last conv rows] (workloads.ts): laid out before the run
             x, k = x.contiguous(memory_format=torch.channels_last), k.contiguous(memory_format=torch.channels_last)
         return Prepared(lambda: F.conv2d(x, k, padding=c["padding"]))
+    if wid in ("conv2d-bwd", "conv2d-1x1-bwd", "conv2d-cl-bwd", "conv2d-cl-1x1-bwd"):
+        return conv_backward(s["conv"])
     if wid == "mlp-step":
         return mlp_step(s["mlp"])
     if wid in ("rfft", "fft"):
@@ -188,6 +192,30 @@ def per_sample_run(vmapped, loss, p, x, y, batch):
         rows = [g(p, x[n], y[n]) for n in range(batch)]
         return flat({k: torch.stack([r[k] for r in rows]) for k in ("w1", "b1", "w2", "b2")})
     return Prepared(run)
+
+
+def conv_backward(c):
+    """Note [Conv backward rows] (workloads.ts): the conv's forward, then the gradients of its
+    input and weight from dy (channels-last for the -cl rows, made before the run), read back
+    as grad_input then grad_weight in logical order."""
+    n, _, h, wd = c["input"]
+    o, _, kh, kw = c["weight"]
+    p = c["padding"]
+    y_shape = [n, o, h + 2 * p - kh + 1, wd + 2 * p - kw + 1]
+    x = t32(uniform(numel(c["input"]), 1), c["input"])
+    k = t32(uniform(numel(c["weight"]), 2, -0.1, 0.1), c["weight"])
+    dy = t32(uniform(numel(y_shape), 3), y_shape)
+    if c.get("channelsLast"):
+        x, k, dy = (t.contiguous(memory_format=torch.channels_last) for t in (x, k, dy))
+    # Laid out first, then made leaves that require grad.
+    x, k = x.requires_grad_(True), k.requires_grad_(True)
+
+    def step():
+        return torch.autograd.grad(F.conv2d(x, k, padding=p), (x, k), dy)
+
+    def read(gs):
+        return np.concatenate([g.detach().cpu().numpy().reshape(-1) for g in gs])
+    return Prepared(step, read)
 
 
 def mlp_step(m):

@@ -42,7 +42,7 @@ import type { ChildConfig, ChildMessage } from './child';
 import { ALL_LIB_NAMES, LIB_NAMES, WEBGPU_LIB_NAMES, oursOn, type BenchDevice, type LibName } from './libs/types';
 import type { MeasureOptions, Measurement } from './measure';
 import { pytorchMissing, runPytorch } from './pytorch';
-import { cellOf, checkCells, formatTable, speedup, type Cell, type TableOptions } from './report';
+import { cellOf, checkCells, checkSameAs, formatTable, speedup, type Cell, type TableOptions } from './report';
 import { WORKLOADS, workOf } from './workloads';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -189,6 +189,7 @@ async function main(): Promise<void> {
     checkCells(cells, ours);
     rows.set(w.id, cells);
   }
+  checkSameAs(workloads, rows);
   const table: TableOptions = { ours, names, noRatio: ['torch-ts-threads'] };
   const wall = formatTable(workloads, args.libs, rows, { ...table, notes: true });
   const rate = formatTable(workloads, args.libs, rows, { ...table, metric: 'rate' });

@@ -62,6 +62,27 @@ export function checkCells(cells: Map<LibName, Cell>, ours: LibName = 'torch-ts'
 }
 
 /**
+ * Checks each library's result of a row that computes another row's numbers in another
+ * memory layout (`sameAs`: a channels-last conv row and its contiguous row, Note [Conv
+ * backward rows]) against its own result of that row, where both ran: checkCells compares
+ * libraries on one row, this compares a library's two paths (torch-ts's channels-last
+ * kernels against its contiguous ones). A disagreement flags the row's cell.
+ */
+export function checkSameAs(workloads: readonly Workload[], rows: Map<string, Map<LibName, Cell>>): void {
+  for (const w of workloads) {
+    const cells = rows.get(w.id);
+    const base = w.sameAs === undefined ? undefined : rows.get(w.sameAs);
+    if (!cells || !base) continue;
+    for (const [lib, cell] of cells) {
+      const ref = base.get(lib)?.probe;
+      if (!cell.probe || !ref) continue;
+      const d = compareProbes(cell.probe, ref);
+      if (d !== null) cells.set(lib, { ...cell, mismatch: `differs from its ${w.sameAs} result: ${d}` });
+    }
+  }
+}
+
+/**
  * What a table shows: `wall` the median wall-clock ms of the runs, `cpu` the CPU ms of the
  * same runs (both in µs per call on the overhead rows, Note [Overhead rows]), `read` the read-back ms (no
  * overhead rows), `rate` GFLOP/s or GB/s from the median wall-clock ms (the rows `workOf` knows).

@@ -19,6 +19,10 @@ export type WorkloadId =
   | 'conv2d'
   | 'conv2d-cl'
   | 'conv2d-cl-1x1'
+  | 'conv2d-bwd'
+  | 'conv2d-1x1-bwd'
+  | 'conv2d-cl-bwd'
+  | 'conv2d-cl-1x1-bwd'
   | 'mlp-step'
   | 'rfft'
   | 'fft'
@@ -53,6 +57,21 @@ export type WorkloadId =
  */
 
 /**
+ * Note [Conv backward rows]
+ * `conv2d-bwd`, `conv2d-1x1-bwd`, `conv2d-cl-bwd` and `conv2d-cl-1x1-bwd` time a training
+ * step's convolution, as the peers' own benchmarks time it: the forward of the `conv2d` /
+ * `conv2d-cl` (-1x1) rows' convolution with the input and the weight requiring grad, then the
+ * backward from an upstream gradient dy (uniform(seed 3), the output's shape) to the
+ * gradients of the input and of the weight (`torch.autograd.grad(y, [x, w], dy)`, nothing
+ * accumulated into `.grad`; tfjs: `tf.grads`). dy is made before the run (untimed) in the
+ * rows' memory layout, channels-last for the `-cl` rows, as the layer after a channels-last
+ * conv hands it back. The output is grad_input then grad_weight, each flattened in logical
+ * (NCHW, OIHW) order. A `-cl` row computes the numbers of its contiguous row (`sameAs`), and
+ * the harness checks that torch-ts's results of the two agree when both run (checkSameAs in
+ * report.ts). js-pytorch has no conv2d, onnxruntime-node no backward: n/a.
+ */
+
+/**
  * Note [FFT rows]
  * `rfft` (a float32 [64, 4096] batch, `torch.fft.rfft` along the last dim: [64, 2049]
  * complex64) and `fft` (a complex64 [16, 4096] batch, real part uniform(seed 1), imaginary
@@ -79,6 +98,8 @@ export interface Shapes {
     readonly weight: readonly [number, number, number, number];
     readonly padding: number;
     readonly channelsLast?: boolean;
+    /** Forward and backward (Note [Conv backward rows]). */
+    readonly backward?: boolean;
   };
   /** mlp-step: layer widths (input first) and batch size. */
   readonly mlp?: { readonly widths: readonly number[]; readonly batch: number; readonly lr: number };
@@ -95,6 +116,8 @@ export interface Workload {
   readonly shapes: Shapes;
   /** Overhead rows (Note [Overhead rows]): a run makes this many calls; the table shows µs per call. */
   readonly calls?: number;
+  /** A row that computes the same numbers in another memory layout (Note [Conv backward rows]): torch-ts's results of the two must agree. */
+  readonly sameAs?: WorkloadId;
 }
 
 /**
@@ -138,6 +161,28 @@ export const WORKLOADS: readonly Workload[] = [
     shapes: { conv: { input: [8, 64, 56, 56], weight: [256, 64, 1, 1], padding: 0, channelsLast: true } },
   },
   {
+    id: 'conv2d-bwd',
+    label: 'conv2d fwd+bwd [8,64,56,56] x [64,64,3,3] p1',
+    shapes: { conv: { input: [8, 64, 56, 56], weight: [64, 64, 3, 3], padding: 1, backward: true } },
+  },
+  {
+    id: 'conv2d-cl-bwd',
+    label: 'conv2d fwd+bwd channels_last [8,64,56,56] x [64,64,3,3] p1',
+    shapes: { conv: { input: [8, 64, 56, 56], weight: [64, 64, 3, 3], padding: 1, channelsLast: true, backward: true } },
+    sameAs: 'conv2d-bwd',
+  },
+  {
+    id: 'conv2d-1x1-bwd',
+    label: 'conv2d fwd+bwd [8,64,56,56] x [256,64,1,1]',
+    shapes: { conv: { input: [8, 64, 56, 56], weight: [256, 64, 1, 1], padding: 0, backward: true } },
+  },
+  {
+    id: 'conv2d-cl-1x1-bwd',
+    label: 'conv2d fwd+bwd channels_last [8,64,56,56] x [256,64,1,1]',
+    shapes: { conv: { input: [8, 64, 56, 56], weight: [256, 64, 1, 1], padding: 0, channelsLast: true, backward: true } },
+    sameAs: 'conv2d-1x1-bwd',
+  },
+  {
     id: 'mlp-step',
     label: 'MLP 784-512-512-10 step b128',
     shapes: { mlp: { widths: [784, 512, 512, 10], batch: 128, lr: 0.01 } },
@@ -159,6 +204,13 @@ function tinyShapes(w: Workload): Shapes {
   const s = w.shapes;
   if (w.calls) return s;
   if (s.n !== undefined) return { n: Math.max(3, s.n / 64 + 1) };
+  if (s.conv?.backward) {
+    // Large enough for torch-ts's channels-last gradient kernels, which decline small GEMMs
+    // (kernels-cpu Note [CPU channels-last convolution]), and keeping the row's kernel size:
+    // the tests then compare those kernels with the contiguous path.
+    const k = s.conv.weight[2];
+    return { conv: { ...s.conv, input: [2, 32, 5, 6], weight: k === 1 ? [80, 32, 1, 1] : [16, 32, k, k] } };
+  }
   if (s.conv) return { conv: { input: [2, 3, 5, 5], weight: [4, 3, 3, 3], padding: 1, channelsLast: s.conv.channelsLast } };
   if (s.mlp) return { mlp: { widths: [12, 8, 8, 3], batch: 5, lr: s.mlp.lr } };
   if (s.psg) return { psg: { widths: [6, 5, 3], batch: 4 } };
@@ -183,7 +235,9 @@ export interface Work {
 }
 
 /**
- * matmul and conv2d in FLOPs (2 per multiply-add); the pointwise, reduction and softmax
+ * matmul and conv2d in FLOPs (2 per multiply-add; a conv backward row 3 times its forward's:
+ * the forward, the input gradient and the weight gradient each make every multiply-add of
+ * the convolution once); the pointwise, reduction and softmax
  * workloads in the float32 bytes they must read and write at least once (softmax: its input
  * and its output). None for the MLP step and the overhead rows.
  */
@@ -195,7 +249,7 @@ export function workOf(w: Workload): Work | null {
     const [o, c, kh, kw] = s.conv.weight;
     const ho = h + 2 * s.conv.padding - kh + 1;
     const wo = wd + 2 * s.conv.padding - kw + 1;
-    return { unit: 'GFLOP/s', amount: 2 * n * o * ho * wo * c * kh * kw };
+    return { unit: 'GFLOP/s', amount: (s.conv.backward ? 3 : 1) * 2 * n * o * ho * wo * c * kh * kw };
   }
   if (!s.shape || w.calls) return null;
   const n = numelOf(s.shape);

@@ -22,11 +22,26 @@ const ref = (id: string) => {
 /** What each peer cannot run, and why. */
 const NA: Record<Exclude<LibName, 'torch-ts' | 'torch-ts-threads' | 'torch-ts-webgpu' | 'tfjs-webgpu' | 'pytorch-cuda'>, Record<string, RegExp>> = {
   'tfjs-cpu': { 'per-sample-vmap': /no vmap/, 'per-sample-loop': /no vmap/, 'per-sample-cnn-vmap': /no vmap/, 'per-sample-cnn-loop': /no vmap/ },
-  'tfjs-wasm': { rfft: /no FFT kernel/, fft: /no FFT kernel/, 'per-sample-vmap': /no vmap/, 'per-sample-loop': /no vmap/, 'per-sample-cnn-vmap': /no vmap/, 'per-sample-cnn-loop': /no vmap/ },
+  'tfjs-wasm': {
+    'conv2d-bwd': /^no Conv2DBackpropFilter kernel/,
+    'conv2d-1x1-bwd': /^no Conv2DBackpropFilter kernel/,
+    'conv2d-cl-bwd': /^no Conv2DBackpropFilter kernel/,
+    'conv2d-cl-1x1-bwd': /^no Conv2DBackpropFilter kernel/,
+    rfft: /no FFT kernel/,
+    fft: /no FFT kernel/,
+    'per-sample-vmap': /no vmap/,
+    'per-sample-loop': /no vmap/,
+    'per-sample-cnn-vmap': /no vmap/,
+    'per-sample-cnn-loop': /no vmap/,
+  },
   'js-pytorch': {
     conv2d: /^no conv2d in js-pytorch$/,
     'conv2d-cl': /^no conv2d in js-pytorch$/,
     'conv2d-cl-1x1': /^no conv2d in js-pytorch$/,
+    'conv2d-bwd': /^no conv2d in js-pytorch$/,
+    'conv2d-1x1-bwd': /^no conv2d in js-pytorch$/,
+    'conv2d-cl-bwd': /^no conv2d in js-pytorch$/,
+    'conv2d-cl-1x1-bwd': /^no conv2d in js-pytorch$/,
     rfft: /^no FFT in js-pytorch$/,
     fft: /^no FFT in js-pytorch$/,
     'per-sample-vmap': /no function transforms/,
@@ -37,6 +52,10 @@ const NA: Record<Exclude<LibName, 'torch-ts' | 'torch-ts-threads' | 'torch-ts-we
   onnxruntime: {
     'conv2d-cl': /NCHW/,
     'conv2d-cl-1x1': /NCHW/,
+    'conv2d-bwd': /inference only \(no backward\)/,
+    'conv2d-1x1-bwd': /inference only \(no backward\)/,
+    'conv2d-cl-bwd': /inference only \(no backward\)/,
+    'conv2d-cl-1x1-bwd': /inference only \(no backward\)/,
     'mlp-step': /inference only/,
     'tiny-fwd-bwd': /no autograd/,
     rfft: /opset 17/,

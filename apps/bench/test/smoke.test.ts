@@ -3,7 +3,7 @@ import { torchTsCpu } from '../src/libs/torch-ts';
 import { isNa } from '../src/libs/types';
 import { measure } from '../src/measure';
 import { compareProbes, probeOf } from '../src/probe';
-import { cellOf, checkCells, formatTable, median } from '../src/report';
+import { cellOf, checkCells, checkSameAs, formatTable, median } from '../src/report';
 import { uniform } from '../src/data';
 import { TINY_WORKLOADS, WORKLOADS, workOf } from '../src/workloads';
 
@@ -11,6 +11,58 @@ import { TINY_WORKLOADS, WORKLOADS, workOf } from '../src/workloads';
 // reads its result back and disposes what it made. No timing is asserted.
 const OPTIONS = { targetMs: 1, maxReps: 2, warmupMs: 0, maxWarmups: 1, slowMs: 10_000, probe: true };
 const torchTs = torchTsCpu('one');
+
+/** What torch-ts's run of a tiny workload gives, read back (values in PyTorch's layout). */
+function run(id: string): number[] {
+  const s = torchTs.setup(TINY_WORKLOADS.find((w) => w.id === id)!);
+  if (s instanceof Promise || isNa(s)) throw new Error(`${id}: no setup`);
+  return s.open((p) => {
+    try {
+      if (p.mode !== 'sync') throw new Error(`${id}: torch-ts on the CPU runs synchronously`);
+      const out = p.run();
+      const values = Array.from(p.values(p.read(out)));
+      p.free?.(out);
+      return values;
+    } finally {
+      p.dispose();
+    }
+  });
+}
+
+/**
+ * A conv backward row's gradients (Note [Conv backward rows]) by the definition, in float64:
+ * y[n, o, i, j] = sum over (c, a, b) of x[n, c, i + a - p, j + b - p] w[o, c, a, b], so each
+ * product sends dy[n, o, i, j] w[o, c, a, b] to grad_x and dy[n, o, i, j] x[...] to grad_w.
+ */
+function convGradsReference(id: string): number[] {
+  const c = TINY_WORKLOADS.find((w) => w.id === id)!.shapes.conv!;
+  const [N, C, H, W] = c.input;
+  const [O, , KH, KW] = c.weight;
+  const p = c.padding;
+  const [HO, WO] = [H + 2 * p - KH + 1, W + 2 * p - KW + 1];
+  const x = uniform(N * C * H * W, 1);
+  const w = uniform(O * C * KH * KW, 2, -0.1, 0.1);
+  const dy = uniform(N * O * HO * WO, 3);
+  const gx = new Float64Array(x.length);
+  const gw = new Float64Array(w.length);
+  for (let n = 0; n < N; n++)
+    for (let o = 0; o < O; o++)
+      for (let i = 0; i < HO; i++)
+        for (let j = 0; j < WO; j++) {
+          const d = dy[((n * O + o) * HO + i) * WO + j];
+          for (let ch = 0; ch < C; ch++)
+            for (let a = 0; a < KH; a++)
+              for (let b = 0; b < KW; b++) {
+                const [hi, wi] = [i + a - p, j + b - p];
+                if (hi < 0 || hi >= H || wi < 0 || wi >= W) continue;
+                const xi = ((n * C + ch) * H + hi) * W + wi;
+                const ki = ((o * C + ch) * KH + a) * KW + b;
+                gx[xi] += d * w[ki];
+                gw[ki] += d * x[xi];
+              }
+        }
+  return [...gx, ...gw];
+}
 
 describe('bench (torch-ts, tiny sizes)', () => {
   for (const w of TINY_WORKLOADS) {
@@ -26,21 +78,6 @@ describe('bench (torch-ts, tiny sizes)', () => {
   }
 
   it('computes what the workloads say', () => {
-    const run = (id: string) => {
-      const s = torchTs.setup(TINY_WORKLOADS.find((w) => w.id === id)!);
-      if (s instanceof Promise || isNa(s)) throw new Error(`${id}: no setup`);
-      return s.open((p) => {
-        try {
-          if (p.mode !== 'sync') throw new Error(`${id}: torch-ts on the CPU runs synchronously`);
-          const out = p.run();
-          const values = Array.from(p.values(p.read(out)));
-          p.free?.(out);
-          return values;
-        } finally {
-          p.dispose();
-        }
-      });
-    };
     const sum = run('sum-16M');
     const exp = run('exp-4M');
     expect(sum.length).toBe(1);
@@ -81,6 +118,26 @@ describe('bench (torch-ts, tiny sizes)', () => {
     close(run('fft'), dft(im, n));
   });
 
+  it('computes the conv backward rows: both gradients, channels-last as contiguous', () => {
+    const close = (got: number[], want: number[], what: string) => {
+      expect(got.length, what).toBe(want.length);
+      for (let i = 0; i < want.length; i++) expect(Math.abs(got[i] - want[i]), `${what}: element ${i}`).toBeLessThan(1e-5 * (1 + Math.abs(want[i])));
+    };
+    for (const [cl, contiguous] of [
+      ['conv2d-cl-bwd', 'conv2d-bwd'],
+      ['conv2d-cl-1x1-bwd', 'conv2d-1x1-bwd'],
+    ] as const) {
+      expect(WORKLOADS.find((w) => w.id === cl)!.sameAs).toBe(contiguous);
+      const want = convGradsReference(contiguous);
+      // grad_input [2, 32, 5, 6] then grad_weight ([16, 32, 3, 3] or [80, 32, 1, 1])
+      expect(want.length).toBe(2 * 32 * 5 * 6 + (cl === 'conv2d-cl-bwd' ? 16 * 32 * 9 : 80 * 32));
+      const base = run(contiguous);
+      close(base, want, contiguous);
+      // The channels-last kernels against the contiguous path (Note [Conv backward rows]).
+      close(run(cl), base, cl);
+    }
+  });
+
   it('runs torch-ts on its default thread count as a column of its own', () => {
     const lib = torchTsCpu('default');
     expect(lib.name).toBe('torch-ts-threads');
@@ -101,6 +158,28 @@ describe('bench reporting', () => {
     const table = formatTable(TINY_WORKLOADS.slice(0, 1), ['torch-ts', 'tfjs-cpu'], rows, { notes: true });
     expect(table).toContain('n/a');
     expect(table).toContain('matmul-128 on tfjs-cpu: n/a (nope)');
+  });
+
+  it('checks a channels-last row against its contiguous row (sameAs)', () => {
+    const cl = WORKLOADS.find((w) => w.id === 'conv2d-cl-bwd')!;
+    const base = WORKLOADS.find((w) => w.id === 'conv2d-bwd')!;
+    const m = (id: string, values: number[]) => ({ id, samples: [1], probe: probeOf(values) });
+    const rows = new Map([
+      [base.id, new Map([['torch-ts', cellOf([m(base.id, [1, 2, 3])])], ['pytorch', cellOf([m(base.id, [1, 2, 3])])]])],
+      [cl.id, new Map([['torch-ts', cellOf([m(cl.id, [1, 2, 4])])], ['pytorch', cellOf([m(cl.id, [1, 2, 3.0001])])]])],
+    ]) as Parameters<typeof formatTable>[2];
+    checkSameAs([base, cl], rows);
+    expect(rows.get(cl.id)!.get('torch-ts')!.mismatch).toMatch(/^differs from its conv2d-bwd result: sample 2: 4, expected 3$/);
+    expect(rows.get(cl.id)!.get('pytorch')!.mismatch).toBeUndefined();
+    expect(rows.get(base.id)!.get('torch-ts')!.mismatch).toBeUndefined();
+    const table = formatTable([base, cl], ['torch-ts', 'pytorch'], rows, { notes: true });
+    expect(table).toContain('conv2d-cl-bwd on torch-ts: WRONG result (differs from its conv2d-bwd result');
+    // Without its contiguous row in the run there is nothing to compare with.
+    const alone = new Map([[cl.id, new Map([['torch-ts', cellOf([m(cl.id, [1, 2, 4])])]])]]) as Parameters<typeof formatTable>[2];
+    checkSameAs([cl], alone);
+    expect(alone.get(cl.id)!.get('torch-ts')!.mismatch).toBeUndefined();
+    // Throughput: the forward and the two gradients, each every multiply-add once.
+    expect(workOf(cl)).toEqual({ unit: 'GFLOP/s', amount: 3 * 2 * 8 * 64 * 56 * 56 * 64 * 9 });
   });
 
   it('shows µs per call, throughput and read-back, and names the thread columns', () => {

@@ -102,6 +102,10 @@ export const jsPytorch: Library = {
       case 'conv2d':
       case 'conv2d-cl':
       case 'conv2d-cl-1x1':
+      case 'conv2d-bwd':
+      case 'conv2d-1x1-bwd':
+      case 'conv2d-cl-bwd':
+      case 'conv2d-cl-1x1-bwd':
         return { na: 'no conv2d in js-pytorch' };
       case 'mlp-step':
         return mlpStep(w);

@@ -117,6 +117,11 @@ function setup(w: Workload): Setup | Promise<Setup> {
     case 'conv2d-cl':
     case 'conv2d-cl-1x1':
       return { na: "no channels-last Conv: ONNX's Conv is NCHW (Note [Channels-last conv rows])" };
+    case 'conv2d-bwd':
+    case 'conv2d-1x1-bwd':
+    case 'conv2d-cl-bwd':
+    case 'conv2d-cl-1x1-bwd':
+      return { na: 'onnxruntime-node does inference only (no backward)' };
     case 'mlp-step':
       return { na: 'onnxruntime-node does inference only (no training step)' };
     case 'rfft':

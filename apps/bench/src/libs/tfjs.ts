@@ -150,6 +150,64 @@ function oikkToKkio(d: Float32Array, [o, c, kh, kw]: readonly number[]): Float32
   return out;
 }
 
+/** tfjs's [K, K, C, O] filter (or its gradient) back to PyTorch's [O, C, K, K]. */
+function kkioToOikk(d: ArrayLike<number>, [o, c, kh, kw]: readonly number[]): Float32Array {
+  const out = new Float32Array(d.length);
+  for (let oo = 0; oo < o; oo++)
+    for (let ci = 0; ci < c; ci++)
+      for (let y = 0; y < kh; y++)
+        for (let x = 0; x < kw; x++) out[((oo * c + ci) * kh + y) * kw + x] = d[((y * kw + x) * c + ci) * o + oo];
+  return out;
+}
+
+/**
+ * A training step's convolution (Note [Conv backward rows]) as tfjs's own benchmarks time
+ * one: `tf.grads` of the NHWC conv2d at (x, filter) from dy, NHWC too (tfjs has one layout, so
+ * a `-cl` row is the same computation as its contiguous row). The gradients are read back
+ * in PyTorch's NCHW / OIHW order for the probe.
+ */
+function convBackward(c: NonNullable<Workload['shapes']['conv']>, readAsync: boolean): Setup {
+  const [n, ci, h, wd] = c.input;
+  const [o, , kh, kw] = c.weight;
+  const ho = h + 2 * c.padding - kh + 1;
+  const wo = wd + 2 * c.padding - kw + 1;
+  const x = tf.tensor4d(nchwToNhwc(uniform(numelOf(c.input), 1), c.input), [n, h, wd, ci], 'float32');
+  const k = tf.tensor4d(oikkToKkio(uniform(numelOf(c.weight), 2, -0.1, 0.1), c.weight), [kh, kw, ci, o], 'float32');
+  const yShape = [n, o, ho, wo];
+  const dy = tf.tensor4d(nchwToNhwc(uniform(numelOf(yShape), 3), yShape), [n, ho, wo, o], 'float32');
+  // (tf.grads types its function's arguments as any rank's: they are x and k, both 4-d)
+  const grads = tf.grads((xs: tf.Tensor, ks: tf.Tensor) => tf.conv2d(xs as tf.Tensor4D, ks as tf.Tensor4D, 1, c.padding));
+  const step = (): tf.Tensor[] => grads([x, k], dy);
+  const values = ([gx, gk]: ArrayLike<number>[]): Float32Array => {
+    const out = new Float32Array(gx.length + gk.length);
+    out.set(nhwcToNchw(gx, c.input));
+    out.set(kkioToOikk(gk, c.weight), gx.length);
+    return out;
+  };
+  const dispose = () => {
+    for (const t of [x, k, dy]) t.dispose();
+  };
+  if (readAsync) {
+    const run = async (): Promise<ArrayLike<number>[]> => {
+      const gs = step();
+      try {
+        return await Promise.all(gs.map((g) => g.data()));
+      } finally {
+        for (const g of gs) g.dispose();
+      }
+    };
+    return prepared({ mode: 'read-in-run', run, values, dispose });
+  }
+  return prepared({
+    mode: 'sync',
+    run: step,
+    read: (gs) => gs.map((g) => g.dataSync()),
+    free: (gs) => gs.forEach((g) => g.dispose()),
+    values,
+    dispose,
+  });
+}
+
 /** The adapter tfjs-webgpu runs on, as its backend reports it. */
 function webgpuAdapter(): string {
   // (tfjs-backend-webgpu's own field: the backend is typed as tfjs-core's KernelBackend)
@@ -229,6 +287,13 @@ export function tfjsLibrary(name: NodeLibName, backend: TfjsBackend): Library {
             (r) => nhwcToNchw(r, [n, o, ho, wo]),
           );
         }
+        case 'conv2d-bwd':
+        case 'conv2d-1x1-bwd':
+        case 'conv2d-cl-bwd':
+        case 'conv2d-cl-1x1-bwd':
+          // tfjs-backend-wasm 4.22 has the input gradient's kernel, not the weight gradient's.
+          if (!tf.getKernel('Conv2DBackpropFilter', backend)) return { na: `no Conv2DBackpropFilter kernel (conv2d's weight gradient) in tfjs-backend-${backend}` };
+          return convBackward(s.conv!, readAsync);
         case 'mlp-step':
           return mlpStep(w, readAsync);
         case 'rfft':

@@ -162,18 +162,14 @@ function setupOn(w: Workload, device: Dev): Setup {
     case 'conv2d-cl':
     case 'conv2d-cl-1x1': {
       const c = s.conv!;
-      let x = f32(uniform(numelOf(c.input), 1), c.input, device);
-      let k = f32(uniform(numelOf(c.weight), 2, -0.1, 0.1), c.weight, device);
-      if (c.channelsLast) {
-        // Note [Channels-last conv rows]: laid out before the run
-        // (`contiguous` returns the tensor itself where it is laid out so already: a 1x1 weight)
-        const [xl, kl] = [x.contiguous({ memoryFormat: 'channels_last' }), k.contiguous({ memoryFormat: 'channels_last' })];
-        if (xl !== x) x.dispose();
-        if (kl !== k) k.dispose();
-        [x, k] = [xl, kl];
-      }
+      const [x, k] = convOperands(c, device);
       return prepared([x, k], () => F.conv2d(x, k, { padding: c.padding }), device);
     }
+    case 'conv2d-bwd':
+    case 'conv2d-1x1-bwd':
+    case 'conv2d-cl-bwd':
+    case 'conv2d-cl-1x1-bwd':
+      return convBackward(s.conv!, device);
     case 'mlp-step':
       return mlpStep(w, device);
     case 'rfft': {
@@ -213,6 +209,76 @@ function setupOn(w: Workload, device: Dev): Setup {
       return prepared([x], loop(w.calls!, once), device);
     }
   }
+}
+
+type ConvShapes = NonNullable<Workload['shapes']['conv']>;
+
+/** `t` laid out channels-last (`contiguous` returns the tensor itself where it is laid out so already: a 1x1 weight). */
+function channelsLast(t: Tensor): Tensor {
+  const l = t.contiguous({ memoryFormat: 'channels_last' });
+  if (l !== t) t.dispose();
+  return l;
+}
+
+/** The conv rows' input and weight, channels-last where the row says (Note [Channels-last conv rows]): laid out before the run. */
+function convOperands(c: ConvShapes, device: Dev): [Tensor, Tensor] {
+  const x = f32(uniform(numelOf(c.input), 1), c.input, device);
+  const k = f32(uniform(numelOf(c.weight), 2, -0.1, 0.1), c.weight, device);
+  return c.channelsLast ? [channelsLast(x), channelsLast(k)] : [x, k];
+}
+
+/**
+ * A training step's convolution (Note [Conv backward rows]): the forward, then the gradients
+ * of the input and the weight from dy, returned as [grad_input, grad_weight] and read back
+ * (logical order) one after the other.
+ */
+function convBackward(c: ConvShapes, device: Dev): Setup {
+  // Laid out first, then made leaves that require grad (a layout copy of a leaf would not be one).
+  const [x, k] = convOperands(c, device).map((t) => t.requiresGrad_(true));
+  const [n, , h, wd] = c.input;
+  const [o, , kh, kw] = c.weight;
+  const yShape = [n, o, h + 2 * c.padding - kh + 1, wd + 2 * c.padding - kw + 1];
+  const dyLogical = f32(uniform(numelOf(yShape), 3), yShape, device);
+  const dy = c.channelsLast ? channelsLast(dyLogical) : dyLogical;
+  const step = (): Tensor[] =>
+    torch.tidy(() => {
+      const y = F.conv2d(x, k, { padding: c.padding });
+      return torch.autograd.grad(y, [x, k], dy).map((g, i) => {
+        if (g === null) throw new Error(`bench: conv2d's output does not reach its ${i === 0 ? 'input' : 'weight'}`);
+        return g;
+      });
+    });
+  const concat = (parts: ArrayLike<number>[]): Float32Array => {
+    const out = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  };
+  const dispose = () => {
+    for (const t of [x, k, dy]) t.dispose();
+  };
+  if (device === 'cpu') {
+    return pack({
+      mode: 'sync',
+      run: step,
+      read: (gs) => concat(gs.map((g) => numbers(g.dataSync()))),
+      free: (gs) => gs.forEach((g) => g.dispose()),
+      values: asRead,
+      dispose,
+    });
+  }
+  const run = async (): Promise<ArrayLike<number>> => {
+    const gs = step();
+    try {
+      return concat((await Promise.all(gs.map((g) => g.data()))).map(numbers));
+    } finally {
+      for (const g of gs) g.dispose();
+    }
+  };
+  return pack({ mode: 'read-in-run', run, values: asRead, dispose });
 }
 
 /** Per-sample gradients of an MLP's loss (Note [Per-sample gradient rows]). */
