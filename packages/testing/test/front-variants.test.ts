@@ -8,8 +8,9 @@ import { allFronts, camelName, Tensor, type FrontInfo } from '@torch-ts/core';
 import { OP_TABLE } from '../src/op-info';
 
 const fronts = new Map<string, FrontInfo>(allFronts().map((f) => [f.name, f]));
-// (and by the name the facade gives it, where no other front end has that name: `var` is core's `variance`)
-for (const f of allFronts()) if (!fronts.has(f.exportName)) fronts.set(f.exportName, f);
+// (and by the name the facade gives it on torch, where no other front end has that name: `var`
+// is core's `variance`; torch.sparse.sum is not torch.sum)
+for (const f of allFronts()) if (!fronts.has(f.exportName) && (f.namespaces.includes('torch') || f.namespaces.length === 0)) fronts.set(f.exportName, f);
 // (an `out` the front refuses, `unsupported`, is PyTorch's keyword without an out= form here)
 const hasOut = (f: FrontInfo) => !f.unsupported.includes('out') && f.schemas.some((s) => /[ (]out=None|\bTensor[^,]* out\b/.test(s));
 
