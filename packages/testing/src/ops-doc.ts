@@ -162,7 +162,7 @@ function signatureOf(schema: string): string {
 
 /** Where a front end is public: `torch.name`, `F.name`, `x.name()`. */
 function frontForms(f: FrontInfo): string {
-  const forms = f.namespaces.map((ns) => (ns === 'torch' ? `\`torch.${f.exportName}\`` : ns === 'linalg' ? `\`torch.linalg.${f.exportName}\`` : ns === 'fft' ? `\`torch.fft.${f.exportName}\`` : `\`F.${f.exportName}\``));
+  const forms = f.namespaces.map((ns) => (ns === 'nn.functional' ? `\`F.${f.exportName}\`` : ns === 'torch' ? `\`torch.${f.exportName}\`` : `\`torch.${ns}.${f.exportName}\``));
   if (f.method) forms.push(`\`x.${f.exportName}()\``);
   return forms.join(', ') || '—';
 }
