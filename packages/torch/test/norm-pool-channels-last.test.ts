@@ -10,18 +10,13 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
+import { lcgInputs } from './lcg-inputs';
 import { cpuImpls } from '@torch-ts/kernels-cpu';
 import { NATIVE_GROUP_NORM, _nativeGroupNormBackward, adaptiveMaxPool2dBackward, callBoxed } from '@torch-ts/core';
 
 const F = torch.nn.functional;
-type DT = 'float32' | 'float64';
 
-let seed = 11;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 4 - 2;
-function input(shape: number[], dtype: DT, offset = 0): torch.Tensor {
-  const n = shape.reduce((a, b) => a * b, 1);
-  return torch.tensor(Array.from({ length: n }, () => rand() + offset), { dtype }).reshape(shape);
-}
+const input = lcgInputs(11);
 const cl = (t: torch.Tensor) => t.contiguous({ memoryFormat: 'channels_last' });
 const clStrides = ([, C, H, W]: readonly number[]) => [H * W * C, 1, W * C, C];
 
@@ -162,7 +157,7 @@ describe('channels-last adaptive max pooling and group norm without layout copie
       for (const [shape, G] of GROUPS) {
         for (const affine of [false, true]) {
           // an offset mean, so that the two-pass variance matters
-          const x = input(shape, dtype, 3);
+          const x = input(shape, dtype, { offset: 3 });
           const w = affine ? input([shape[1]], dtype) : null;
           const b = affine ? input([shape[1]], dtype) : null;
           const what = `${dtype} ${shape} G=${G} affine ${affine}`;
@@ -191,7 +186,7 @@ describe('channels-last adaptive max pooling and group norm without layout copie
       const rtol = dtype === 'float32' ? 2e-5 : 1e-12;
       for (const [shape, G] of GROUPS) {
         for (const affine of [false, true]) {
-          const x = input(shape, dtype, 1);
+          const x = input(shape, dtype, { offset: 1 });
           const w = affine ? input([shape[1]], dtype) : null;
           const b = affine ? input([shape[1]], dtype) : null;
           // grad_output channels-last and contiguous (the kernel reads a dense channels-last copy of the latter)
@@ -229,7 +224,7 @@ describe('channels-last adaptive max pooling and group norm without layout copie
 
   it('hooks that decline leave values and layouts: the NCHW path, the composite in the kernel op, the formula', () => {
     const failures: string[] = [];
-    const x = input([2, 6, 5, 7], 'float64', 1);
+    const x = input([2, 6, 5, 7], 'float64', { offset: 1 });
     const w = input([6], 'float64');
     const b = input([6], 'float64');
     const go = input([2, 6, 5, 7], 'float64');
@@ -241,11 +236,11 @@ describe('channels-last adaptive max pooling and group norm without layout copie
       const [ga] = torch.autograd.grad(v, leaf, input([2, 6, 3, 4], 'float64'));
       return [y, gx!, v, i, ga!];
     };
-    seed = 5;
+    input.reseed(5);
     const want = run();
     const names = ['groupNormChannelsLast', 'groupNormBackwardChannelsLast', 'adaptiveMaxPool2dChannelsLast', 'adaptiveMaxPool2dBackwardChannelsLast'] as const;
     const spies = names.map((n) => vi.spyOn(cpuImpls, n).mockReturnValue(false));
-    seed = 5;
+    input.reseed(5);
     const got = run();
     spies.forEach((s, k) => expect(s, names[k]).toHaveBeenCalled());
     got.forEach((t, k) => {

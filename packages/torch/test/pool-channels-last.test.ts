@@ -8,19 +8,13 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
+import { lcgInputs } from './lcg-inputs';
 import { cpuImpls } from '@torch-ts/kernels-cpu';
 
 const F = torch.nn.functional;
 type DT = 'float32' | 'float64';
 
-let seed = 7;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 4 - 2;
-function input(shape: number[], dtype: DT, nans = 0): torch.Tensor {
-  const n = shape.reduce((a, b) => a * b, 1);
-  const v = Array.from({ length: n }, rand);
-  for (let i = 0; i < nans; i++) v[Math.floor(((rand() + 2) / 4) * n)] = NaN;
-  return torch.tensor(v, { dtype }).reshape(shape);
-}
+const input = lcgInputs(7);
 const cl = (t: torch.Tensor) => t.contiguous({ memoryFormat: 'channels_last' });
 
 /** Values of `a` (the NHWC path) against `b` (the NCHW path): exact, or within `rtol` (NaN where NaN). */
@@ -58,7 +52,7 @@ describe('channels-last pooling and batch norm without layout copies (CPU)', () 
     const failures: string[] = [];
     for (const dtype of ['float32', 'float64'] as const) {
       for (const [shape, k, s, p, d, ceil] of POOLS) {
-        const x = input(shape, dtype, 3);
+        const x = input(shape, dtype, { nans: 3 });
         const what = `${dtype} ${shape} k${k} s${s} p${p} d${d} ceil ${ceil}`;
         const a = F.maxPool2d(cl(x), k, s, p, d, ceil, true);
         const b = F.maxPool2d(x, k, s, p, d, ceil, true);
@@ -137,7 +131,7 @@ describe('channels-last pooling and batch norm without layout copies (CPU)', () 
     const grad = (x: torch.Tensor, f: (t: torch.Tensor) => torch.Tensor, gseed: number): torch.Tensor => {
       const t = x.detach().requiresGrad_();
       const y = f(t);
-      seed = gseed;
+      input.reseed(gseed);
       y.backward(input([...y.shape], x.dtype as DT).contiguous({ memoryFormat: 'channels_last' }));
       return t.grad!;
     };
@@ -145,7 +139,7 @@ describe('channels-last pooling and batch norm without layout copies (CPU)', () 
     for (const dtype of ['float32', 'float64'] as const) {
       const rtol = dtype === 'float32' ? 1e-6 : 1e-14;
       for (const [shape, k, st, p, d, ceil] of POOLS.filter((c) => c[0][1] > 1)) {
-        const x = input(shape, dtype, 2);
+        const x = input(shape, dtype, { nans: 2 });
         const what = `${dtype} ${shape} k${k} s${st} p${p} d${d} ceil ${ceil}`;
         const mx = (t: torch.Tensor) => F.maxPool2d(t, k, st, p, d, ceil);
         same(grad(cl(x), mx, 3), grad(x, mx, 3), 0, `${what} max grad`, failures);
@@ -171,7 +165,7 @@ describe('channels-last pooling and batch norm without layout copies (CPU)', () 
         for (const affine of [true, false]) {
           for (const training of [true, false]) {
             const grads = (['channels_last', 'contiguous'] as const).map((fmt) => {
-              seed = 11;
+              input.reseed(11);
               const x = input(shape, dtype).contiguous({ memoryFormat: fmt }).requiresGrad_();
               const w = affine ? input([C], dtype).requiresGrad_() : null;
               const b = affine ? input([C], dtype).requiresGrad_() : null;
@@ -201,7 +195,7 @@ describe('channels-last pooling and batch norm without layout copies (CPU)', () 
     ];
     for (const [name, f] of nets) {
       const grads = ['channels_last', 'contiguous'].map((fmt) => {
-        seed = 7;
+        input.reseed(7);
         const x = input([2, 6, 7, 9], 'float64').contiguous({ memoryFormat: fmt as 'channels_last' }).requiresGrad_();
         const w = input([6], 'float64').requiresGrad_();
         const b = input([6], 'float64').requiresGrad_();
