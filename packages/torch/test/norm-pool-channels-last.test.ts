@@ -10,7 +10,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
-import { lcgInputs } from './lcg-inputs';
+import { lcgInputs, sameValues } from './channels-last-helpers';
 import { cpuImpls } from '@torch-ts/kernels-cpu';
 import { NATIVE_GROUP_NORM, _nativeGroupNormBackward, adaptiveMaxPool2dBackward, callBoxed } from '@torch-ts/core';
 
@@ -20,18 +20,7 @@ const input = lcgInputs(11);
 const cl = (t: torch.Tensor) => t.contiguous({ memoryFormat: 'channels_last' });
 const clStrides = ([, C, H, W]: readonly number[]) => [H * W * C, 1, W * C, C];
 
-/** `a` against `b` (the NCHW path): exact (rtol 0) or |a - b| <= rtol (1 + |b|), NaN where NaN. */
-function same(a: torch.Tensor, b: torch.Tensor, rtol: number, what: string, failures: string[]): void {
-  if (JSON.stringify(a.shape) !== JSON.stringify(b.shape)) return void failures.push(`${what}: shape ${a.shape} vs ${b.shape}`);
-  const x = a.contiguous().dataSync();
-  const y = b.contiguous().dataSync();
-  for (let i = 0; i < x.length; i++) {
-    const p = Number(x[i]);
-    const q = Number(y[i]);
-    const ok = Number.isNaN(q) ? Number.isNaN(p) : rtol === 0 ? p === q : Math.abs(p - q) <= rtol * (1 + Math.abs(q));
-    if (!ok) return void failures.push(`${what}[${i}]: ${p} vs NCHW ${q}`);
-  }
-}
+const same = sameValues;
 const strided = (t: torch.Tensor, want: number[], what: string, failures: string[]) => {
   if (JSON.stringify(t.stride()) !== JSON.stringify(want)) failures.push(`${what}: strides ${JSON.stringify(t.stride())}, want ${JSON.stringify(want)}`);
 };

@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
-import { lcgInputs } from './lcg-inputs';
+import { lcgInputs, sameValues } from './channels-last-helpers';
 import { cpuImpls } from '@torch-ts/kernels-cpu';
 
 const F = torch.nn.functional;
@@ -17,20 +17,13 @@ type DT = 'float32' | 'float64';
 const input = lcgInputs(7);
 const cl = (t: torch.Tensor) => t.contiguous({ memoryFormat: 'channels_last' });
 
-/** Values of `a` (the NHWC path) against `b` (the NCHW path): exact, or within `rtol` (NaN where NaN). */
+/** `a` (the NHWC path) against `b` (the NCHW path): PyTorch's channels-last strides, then `sameValues`. */
 function same(a: torch.Tensor, b: torch.Tensor, rtol: number, what: string, failures: string[]): void {
   if (JSON.stringify(a.shape) !== JSON.stringify(b.shape)) return void failures.push(`${what}: shape ${a.shape} vs ${b.shape}`);
   // PyTorch's channels-last strides (empty(..., memory_format=channels_last)), as the NCHW path gives (C = 1: contiguous, PyTorch suggests contiguous)
   const [, C, H, W] = a.shape;
   if (a.dim() === 4 && C > 1 && JSON.stringify(a.stride()) !== JSON.stringify([H * W * C, 1, W * C, C])) failures.push(`${what}: strides ${a.stride()}`);
-  const x = a.contiguous().dataSync();
-  const y = b.contiguous().dataSync();
-  for (let i = 0; i < x.length; i++) {
-    const p = Number(x[i]);
-    const q = Number(y[i]);
-    const ok = Number.isNaN(q) ? Number.isNaN(p) : rtol === 0 ? p === q : Math.abs(p - q) <= rtol * (1 + Math.abs(q));
-    if (!ok) return void failures.push(`${what}[${i}]: ${p} vs NCHW ${q}`);
-  }
+  sameValues(a, b, rtol, what, failures);
 }
 
 // [N, C, H, W], kernel, stride, padding, dilation, ceil_mode

@@ -1,6 +1,8 @@
 import * as torch from '@torch-ts/torch';
 import type { Tensor } from '@torch-ts/torch';
 
+// Helpers of the channels-last tests (pool-channels-last, norm-pool-channels-last).
+
 /**
  * Seeded inputs (an LCG of uniforms in [-2, 2)): `input(shape, dtype, { offset, nans })` draws
  * one value per element (plus `offset`), then `nans` positions set to NaN.
@@ -20,4 +22,17 @@ export function lcgInputs(seed: number): LcgInputs {
     return torch.tensor(v, { dtype }).reshape(shape);
   };
   return Object.assign(input, { reseed: (s: number) => void (seed = s) });
+}
+
+/** Values of `a` (the NHWC path) against `b` (the NCHW path): exact (rtol 0) or |a - b| <= rtol (1 + |b|), NaN where NaN. */
+export function sameValues(a: Tensor, b: Tensor, rtol: number, what: string, failures: string[]): void {
+  if (JSON.stringify(a.shape) !== JSON.stringify(b.shape)) return void failures.push(`${what}: shape ${a.shape} vs ${b.shape}`);
+  const x = a.contiguous().dataSync();
+  const y = b.contiguous().dataSync();
+  for (let i = 0; i < x.length; i++) {
+    const p = Number(x[i]);
+    const q = Number(y[i]);
+    const ok = Number.isNaN(q) ? Number.isNaN(p) : rtol === 0 ? p === q : Math.abs(p - q) <= rtol * (1 + Math.abs(q));
+    if (!ok) return void failures.push(`${what}[${i}]: ${p} vs NCHW ${q}`);
+  }
 }
