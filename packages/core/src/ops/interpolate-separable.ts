@@ -4,9 +4,8 @@ import type { Tensor } from '../tensor/tensor';
 import { suggestMemoryFormat } from '../tensor/memory-format';
 import { tidy } from '../tensor/scope';
 import { tensor } from './factories';
-import { matmul } from './linalg';
 import { torchTypeName } from './meta-utils';
-import { movedim, reshape } from './shape-ops';
+import { reshape } from './shape-ops';
 import { separableMatmul } from './separable-matmul';
 import { BACKEND_KEYS } from '../dispatch/dispatch-key';
 import { registerKernel, registerOperator } from '../dispatch/dispatcher';
@@ -94,15 +93,10 @@ function resize(input: Tensor, mode: SeparableMode, outSize: readonly number[], 
     // a channels_last_3d input gives a channels_last_3d result, as PyTorch 1.13's nearest3d and
     // trilinear kernels; the 4-d bicubic keeps its layout
     const format = input.dim() === 5 && suggestMemoryFormat(input.shape, input.stride()) === 'channels_last_3d' ? 'channels_last_3d' : 'contiguous';
-    let t: Tensor;
-    if (input.dim() === 5) {
-      // (nearest3d's input gradient is contiguous, as its backward kernel's: Note [Gradient
-      // layout of separable matmuls]; trilinear runs below autograd here, Note [Trilinear gradient layout])
-      t = separableMatmul(input, mats);
-    } else {
-      t = input;
-      mats.forEach((w, j) => (t = movedim(matmul(movedim(t, 2 + j, -1), w), -1, 2 + j)));
-    }
+    // (nearest3d's and bicubic's input gradients are contiguous, as their backward kernels':
+    // Note [Gradient layout of separable matmuls]; trilinear runs below autograd here, Note
+    // [Trilinear gradient layout])
+    const t = separableMatmul(input, mats);
     // (an empty result counts as contiguous in any strides: cloned, so it has the format's)
     return t === input || t.numel() === 0 ? t.clone({ memoryFormat: format }) : t.contiguous({ memoryFormat: format });
   });

@@ -1,5 +1,7 @@
 import { ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
+import type { TensorImpl } from '../tensor/tensor-impl';
+import { suggestMemoryFormat } from '../tensor/memory-format';
 import { tidy } from '../tensor/scope';
 import { front } from './front';
 import { unwrapTensor } from './call';
@@ -14,8 +16,13 @@ import { permute } from './views';
  * permuted tensor is not contiguous), as PyTorch's math_pixel_shuffle and
  * math_channel_shuffle are. They take every dtype and run on every backend, and autograd
  * differentiates them through the views (PyTorch records PixelShuffleBackward0; the
- * gradients are the same permutation).
+ * gradients are the same permutation). A channels-last input gives a channels-last result, as
+ * PyTorch 1.13's CPU kernels lay their outputs out in the input's suggested memory format: the
+ * permute then puts channels innermost, and the merged tensor is viewed back as [N, C, H, W].
  */
+
+/** Whether a 4-d input's suggested memory format is channels-last (PyTorch's suggest_memory_format). */
+const channelsLast = (x: TensorImpl): boolean => x.dim === 4 && suggestMemoryFormat(x.sizes, x.strides) === 'channels_last';
 
 // (torch.pixel_shuffle and F.pixel_shuffle; no Tensor methods)
 const NAMESPACES = { method: false, namespaces: ['torch', 'nn.functional'] } as const;
@@ -34,6 +41,8 @@ export const pixelShuffle = front('pixel_shuffle(Tensor self, int upscale_factor
   const n = batch.length;
   return tidy(() => {
     const split = reshape(self, [...batch, c / (r * r), r, r, h, w]);
+    // [n, h, i, w, j, c'] in memory: [N, H r, W r, C'] seen as channels-last [N, C', H r, W r]
+    if (channelsLast(x)) return permute(reshape(contiguous(permute(split, [0, 4, 2, 5, 3, 1])), [batch[0], h * r, w * r, c / (r * r)]), [0, 3, 1, 2]);
     const moved = permute(split, [...batch.map((_, i) => i), n, n + 3, n + 1, n + 4, n + 2]);
     return reshape(contiguous(moved), [...batch, c / (r * r), h * r, w * r]);
   });
@@ -52,6 +61,8 @@ export const pixelUnshuffle = front('pixel_unshuffle(Tensor self, int downscale_
   const n = batch.length;
   return tidy(() => {
     const split = reshape(self, [...batch, c, h / r, r, w / r, r]);
+    // [n, h, w, c, i, j] in memory: [N, H, W, C r r] seen as channels-last [N, C r r, H, W]
+    if (channelsLast(x)) return permute(reshape(contiguous(permute(split, [0, 2, 4, 1, 3, 5])), [batch[0], h / r, w / r, c * r * r]), [0, 3, 1, 2]);
     const moved = permute(split, [...batch.map((_, i) => i), n, n + 2, n + 4, n + 1, n + 3]);
     return reshape(contiguous(moved), [...batch, c * r * r, h / r, w / r]);
   });

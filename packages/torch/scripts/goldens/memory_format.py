@@ -34,6 +34,11 @@ OPS = {
     'interpolate_nearest': lambda x: F.interpolate(x, scale_factor=2),
     'interpolate_bilinear': lambda x: F.interpolate(x, scale_factor=2, mode='bilinear'),
     'interpolate_bilinear_ac': lambda x: F.interpolate(x, size=(7, 8), mode='bilinear', align_corners=True),
+    'interpolate_bicubic': lambda x: F.interpolate(x, scale_factor=2, mode='bicubic'),
+    'interpolate_bicubic_ac': lambda x: F.interpolate(x, size=(7, 8), mode='bicubic', align_corners=True),
+    'pixel_shuffle': lambda x: F.pixel_shuffle(x, 1),
+    'pixel_unshuffle': lambda x: F.pixel_unshuffle(x[:, :, :4], 2),
+    'pixel_shuffle_roundtrip': lambda x: F.pixel_shuffle(F.pixel_unshuffle(x[:, :, :4], 2), 2),
     'relu': F.relu,
     'mul_broadcast': lambda x: x * M,
     'sum_keepdim': lambda x: x.sum(1, keepdim=True),
@@ -128,7 +133,7 @@ for xf in ['contiguous', 'channels_last']:
             gx, gw = torch.autograd.grad(y, (x, wl), torch.ones_like(y, memory_format=torch.contiguous_format))
             conv_grads.append({'op': name, 'input': xf, 'weight': wf, 'stride': list(y.stride()), 'grad_input_stride': list(gx.stride()), 'grad_weight_stride': list(gw.stride())})
 mixed_grads = {}
-for name in ['conv2d', 'max_pool2d', 'avg_pool2d', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'batch_norm', 'group_norm', 'interpolate_nearest', 'interpolate_bilinear']:
+for name in ['conv2d', 'max_pool2d', 'avg_pool2d', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'batch_norm', 'group_norm', 'interpolate_nearest', 'interpolate_bilinear', 'interpolate_bicubic', 'pixel_unshuffle']:
     for xf, gf in [('channels_last', 'contiguous'), ('contiguous', 'channels_last')]:
         x = X.contiguous(memory_format=torch.channels_last if xf == 'channels_last' else torch.contiguous_format).requires_grad_()
         y = OPS[name](x)
