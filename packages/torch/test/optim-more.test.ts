@@ -132,6 +132,10 @@ describe('issue 18 optimizers equal PyTorch 1.13 after N steps', () => {
       ['CyclicLR momentum', () => new S.CyclicLR(new optim.Adam(w()), 0.01, 0.1)],
       ['CyclicLR mode', () => new S.CyclicLR(new optim.SGD(w(), { lr: 0.1, momentum: 0.9 }), 0.01, 0.1, { mode: 'square' as never })],
       ['LambdaLR count', () => new S.LambdaLR(new optim.SGD(w(), 0.1), [() => 1, () => 1])],
+      ['CosineAnnealingWarmRestarts T_0', () => new S.CosineAnnealingWarmRestarts(new optim.SGD(w(), 0.1), 0)],
+      ['CosineAnnealingWarmRestarts T_0 float', () => new S.CosineAnnealingWarmRestarts(new optim.SGD(w(), 0.1), 2.5)],
+      ['CosineAnnealingWarmRestarts T_mult', () => new S.CosineAnnealingWarmRestarts(new optim.SGD(w(), 0.1), 3, 0)],
+      ['CosineAnnealingWarmRestarts epoch', () => new S.CosineAnnealingWarmRestarts(new optim.SGD(w(), 0.1), 3).step(-1)],
     ];
     for (const [k, f] of cases) {
       const err = thrown(f);
@@ -189,6 +193,8 @@ describe('issue 18 schedulers equal PyTorch 1.13', () => {
     'SequentialLR(Linear,Step,Cosine,[4,12])': (o) =>
       new S.SequentialLR(o, [new S.LinearLR(o, 0.2, { totalIters: 4 }), new S.StepLR(o, 3, 0.5), new S.CosineAnnealingLR(o, 10, 0.001)], [4, 12]),
     'ChainedScheduler(Constant,Exponential)': (o) => new S.ChainedScheduler([new S.ConstantLR(o, { factor: 0.1, totalIters: 4 }), new S.ExponentialLR(o, 0.9)]),
+    'CosineAnnealingWarmRestarts(4)': (o) => new S.CosineAnnealingWarmRestarts(o, 4),
+    'CosineAnnealingWarmRestarts(3,2,0.001)': (o) => new S.CosineAnnealingWarmRestarts(o, { T0: 3, TMult: 2, etaMin: 0.001 }),
   };
   const close = (a: number[], b: number[]) => {
     expect(a.length).toBe(b.length);
@@ -214,6 +220,21 @@ describe('issue 18 schedulers equal PyTorch 1.13', () => {
     }
   });
 
+  it('CosineAnnealingWarmRestarts: step(epoch + i / iters) per batch and the interleaved step() / step(26), as PyTorch', () => {
+    const wr = golden.warmRestarts as Record<string, { epochs: (number | null)[]; after: number[][] }>;
+    for (const [key, c] of Object.entries(wr)) {
+      const opt = new optim.SGD([torch.zeros(1, { requiresGrad: true })], { lr: 0.1, momentum: 0.9 });
+      const s = new S.CosineAnnealingWarmRestarts(opt, 3, key === 'T_mult=1' ? 1 : 2, 0.001);
+      c.epochs.forEach((e, i) => {
+        s.step(e);
+        const [lr, lastEpoch, TCur, Ti] = c.after[i];
+        expect(closeTo(opt.paramGroups[0].lr, lr, 1e-13, 1e-15), `${key} step ${i} (epoch ${e}): lr ${opt.paramGroups[0].lr} vs ${lr}`).toBe(true);
+        expect([s.lastEpoch, s.Ti], `${key} step ${i}`).toEqual([lastEpoch, Ti]);
+        expect(closeTo(s.TCur, TCur, 1e-13, 1e-15), `${key} step ${i}: T_cur ${s.TCur} vs ${TCur}`).toBe(true);
+      });
+    }
+  });
+
   it('scheduler state dicts are PyTorch’s and load back', () => {
     const sd = golden.schedulerStateDicts as unknown as Record<string, { stateDict: Json; optimizer: Json }>;
     const steps: Record<string, [number, (o: torch.optim.Optimizer) => { step(): void; stateDict(): Record<string, unknown>; loadStateDict(s: Record<string, unknown>): void }]> = {
@@ -224,6 +245,7 @@ describe('issue 18 schedulers equal PyTorch 1.13', () => {
       'PolynomialLR(8,2.0)': [5, (o) => new S.PolynomialLR(o, 8, 2.0)],
       'ChainedScheduler(Constant,Exponential)': [5, (o) => new S.ChainedScheduler([new S.ConstantLR(o, { factor: 0.1, totalIters: 4 }), new S.ExponentialLR(o, 0.9)])],
       'SequentialLR(Constant,Exponential,[5])': [7, (o) => new S.SequentialLR(o, [new S.ConstantLR(o, { factor: 0.1, totalIters: 2 }), new S.ExponentialLR(o, 0.9)], [5])],
+      'CosineAnnealingWarmRestarts(3,2,0.001)': [5, (o) => new S.CosineAnnealingWarmRestarts(o, 3, 2, 0.001)],
     };
     for (const mode of ['min', 'max'] as const) {
       const key = `ReduceLROnPlateau(${mode})`;

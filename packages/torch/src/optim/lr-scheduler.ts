@@ -126,7 +126,7 @@ export abstract class LRScheduler {
     this.setLrs(this.closedFormLr() ?? this.getLr());
   }
 
-  private setLrs(lrs: number[]): void {
+  protected setLrs(lrs: number[]): void {
     this.groups.forEach((g, i) => {
       g.lr = lrs[i];
       // (PyTorch's `print_lr` without an epoch)
@@ -188,7 +188,7 @@ export abstract class LRScheduler {
  * those names and shapes, so the JSON equals PyTorch's; functions (LambdaLR's lambdas) are
  * left out as PyTorch leaves them out. `loadStateDict` takes either spelling.
  */
-const SCHED_TO_PY: Record<string, string> = { stepCount: '_step_count', lastLr: '_last_lr', TMax: 'T_max', lrLambdas: 'lr_lambdas' };
+const SCHED_TO_PY: Record<string, string> = { stepCount: '_step_count', lastLr: '_last_lr', TMax: 'T_max', lrLambdas: 'lr_lambdas', T0: 'T_0', Ti: 'T_i', TMult: 'T_mult', TCur: 'T_cur' };
 const SCHED_FROM_PY: Record<string, string> = Object.fromEntries(Object.entries(SCHED_TO_PY).map(([a, b]) => [b, a]));
 function schedKeyToPy(k: string): string {
   return SCHED_TO_PY[k] ?? k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
