@@ -1,4 +1,4 @@
-"""Goldens for the optimizers and schedulers of issue 18 (PyTorch 1.13), and for optimizer and
+"""Goldens for the optimizers and schedulers of issue 18 and after (PyTorch 1.13), and for optimizer and
 scheduler state dicts in PyTorch's layout.
 
 - `cases`: each optimizer x options runs N_STEPS steps from fixed start values with fixed
@@ -38,6 +38,11 @@ CASES = [
     ('AdamW', {'lr': 0.01, 'maximize': True}),
     ('RMSprop', {'lr': 0.01, 'momentum': 0.9, 'centered': True}),
     ('Adagrad', {'lr': 0.1, 'lr_decay': 0.01}),
+    ('Rprop', {}),
+    ('Rprop', {'lr': 0.05, 'etas': (0.3, 1.5), 'step_sizes': (1e-3, 0.2), 'maximize': True}),
+    ('ASGD', {}),
+    # (t0 = 3: the average starts moving after the third step)
+    ('ASGD', {'lr': 0.05, 'lambd': 0.01, 'alpha': 0.6, 't0': 3, 'weight_decay': 0.1, 'maximize': True}),
 ]
 
 
@@ -239,6 +244,10 @@ errors = {
     'CyclicLR momentum': value_error(lambda: S.CyclicLR(torch.optim.Adam(w()), 0.01, 0.1)),
     'CyclicLR mode': value_error(lambda: S.CyclicLR(torch.optim.SGD(w(), lr=0.1, momentum=0.9), 0.01, 0.1, mode='square')),
     'LambdaLR count': value_error(lambda: S.LambdaLR(torch.optim.SGD(w(), lr=0.1), [lambda e: 1.0, lambda e: 1.0])),
+    'Rprop lr': value_error(lambda: torch.optim.Rprop(w(), lr=-0.5)),
+    'Rprop etas': value_error(lambda: torch.optim.Rprop(w(), etas=(0.5, 0.9))),
+    'ASGD lr': value_error(lambda: torch.optim.ASGD(w(), lr=-0.5)),
+    'ASGD weight_decay': value_error(lambda: torch.optim.ASGD(w(), weight_decay=-0.5)),
     'CosineAnnealingWarmRestarts T_0': value_error(lambda: S.CosineAnnealingWarmRestarts(torch.optim.SGD(w(), lr=0.1), 0)),
     'CosineAnnealingWarmRestarts T_0 float': value_error(lambda: S.CosineAnnealingWarmRestarts(torch.optim.SGD(w(), lr=0.1), 2.5)),
     'CosineAnnealingWarmRestarts T_mult': value_error(lambda: S.CosineAnnealingWarmRestarts(torch.optim.SGD(w(), lr=0.1), 3, 0)),

@@ -16,4 +16,6 @@ export { Adadelta, type AdadeltaOptions } from './adadelta';
 export { NAdam, type NAdamOptions } from './nadam';
 export { RAdam, type RAdamOptions } from './radam';
 export { LBFGS, type LBFGSOptions } from './lbfgs';
+export { Rprop, type RpropOptions } from './rprop';
+export { ASGD, type ASGDOptions } from './asgd';
 export * as lrScheduler from './lr-schedulers';
