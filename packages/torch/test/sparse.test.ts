@@ -194,6 +194,8 @@ describe('optimizers with sparse gradients (PyTorch 1.13 goldens)', () => {
       ['NAdam', (ps) => new optim.NAdam(ps, 0.1)],
       ['RAdam', (ps) => new optim.RAdam(ps, 0.1)],
       ['RMSprop', (ps) => new optim.RMSprop(ps, 0.1)],
+      ['Rprop', (ps) => new optim.Rprop(ps, 0.1)],
+      ['ASGD', (ps) => new optim.ASGD(ps, 0.1)],
       ['Adagrad_weight_decay', (ps) => new optim.Adagrad(ps, { lr: 0.1, weightDecay: 0.1 })],
     ];
     for (const [key, make] of cases) expect(withSparseGrad(make).message).toBe(E[key]);

@@ -41,7 +41,7 @@ def opt_error(cls, **kw):
     w = torch.nn.Parameter(torch.ones(4, 2))
     w.grad = torch.sparse_coo_tensor(torch.tensor([[1, 3]]), torch.ones(2, 2), (4, 2))
     return err(lambda: cls([w], **kw).step())
-for name in ['Adam', 'AdamW', 'Adamax', 'Adadelta', 'NAdam', 'RAdam', 'RMSprop']:
+for name in ['Adam', 'AdamW', 'Adamax', 'Adadelta', 'NAdam', 'RAdam', 'RMSprop', 'Rprop', 'ASGD']:
     errors[name] = opt_error(getattr(torch.optim, name), lr=0.1)
 errors['Adagrad_weight_decay'] = opt_error(torch.optim.Adagrad, lr=0.1, weight_decay=0.1)
 errors['SGD_weight_decay'] = opt_error(torch.optim.SGD, lr=0.1, weight_decay=0.1)
