@@ -249,6 +249,7 @@ export const hooks: AutogradHooks = {
     meta.leafRequiresGrad = false;
   },
   isLeaf: (impl) => metaOf(impl)?.gradFn == null,
+  retainsGrad: (impl) => metaOf(impl)?.gradFn != null && metaOf(impl)?.retainsGrad === true,
   retainGrad(impl: TensorImpl): void {
     const meta = metaOf(impl);
     if (!meta?.gradFn) {

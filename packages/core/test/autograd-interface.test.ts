@@ -53,6 +53,7 @@ describe('autograd through the interfaces core declares', () => {
       detachInplace: () => calls.push('detach_'),
       isLeaf: (impl) => metas.get(impl)?.requiresGrad ?? false,
       retainGrad: () => calls.push('retainGrad'),
+      retainsGrad: () => false,
       registerHook: () => ({ remove: () => {} }),
     };
     registerAutogradHooks(hooks);

@@ -116,6 +116,7 @@ export {
   // linear algebra: mm, bmm, mv, dot, matmul: ./generated/front-ops
   // views and shape (view, reshape, permute, transpose, select, squeeze, expand, split... : ./generated/front-ops)
   index,
+  torchBroadcastShapes as broadcastShapes,
   // joining and reordering (cat, stack, hstack, vstack: ./generated/front-ops)
   concat,
   concatenate,

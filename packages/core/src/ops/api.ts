@@ -92,6 +92,8 @@ export * from './scan';
 export * from './linalg';
 export * from './copy';
 export * from './factories';
+export * from './new-factories';
+export * from './fill-diagonal';
 export * from './random';
 export * from './softmax';
 export * from './losses';

@@ -286,6 +286,15 @@ function bindTo(args: readonly unknown[]): [Tensor, DType | string | undefined, 
  * `copy`; a memory format changes nothing when it is the one `x` suggests, as PyTorch's
  * to_will_alias), else a converted copy laid out in that format.
  */
+/** `x.cpu()`: `x.to('cpu')` (synchronous, so a device tensor must be read with `await x.toAsync('cpu')`). */
+export const cpu = front('cpu(Tensor self) -> Tensor', { namespaces: [] }).run(([self]): Tensor => to(self, 'cpu'));
+
+/**
+ * `x.typeAs(other)`: `x` in `other`'s dtype and on its device (PyTorch's `self.to(other.options())`,
+ * which for a CUDA `other` moves too); `x` itself when both already match.
+ */
+export const typeAs = front('type_as(Tensor self, Tensor other) -> Tensor', { namespaces: [] }).run(([self, other]): Tensor => to(self, { dtype: other.dtype, device: other.device }));
+
 export function to(input: Tensor, ...rest: ToArgs): Tensor;
 export function to(...a: unknown[]): Tensor {
   const [self, dtypeArg, deviceArg, copy, formatArg] = bindTo(a);

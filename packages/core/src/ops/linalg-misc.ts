@@ -158,6 +158,16 @@ function euclideanDist(x1: Tensor, x2: Tensor): Tensor {
 
 const CDIST_MODES = ['use_mm_for_euclid_dist_if_necessary', 'use_mm_for_euclid_dist', 'donot_use_mm_for_euclid_dist'] as const;
 
+/** `torch.dist(x, y, p)`: the p-norm of `x - y` (broadcast), as PyTorch's `norm(self - other, p)`. */
+export const dist = front('dist(Tensor self, Tensor other, Scalar p=2) -> Tensor').run(([self, other, p]): Tensor => {
+  const d = sub(self, other);
+  try {
+    return norm(d, p as number);
+  } finally {
+    d.dispose();
+  }
+});
+
 /**
  * `torch.cdist(x1, x2, p?, computeMode?)`: the p-norm distance between each row of `x1` and
  * each row of `x2` ([..., r1, c] and [..., r2, c] give [..., r1, r2], batch dims broadcast).

@@ -15,7 +15,8 @@ import { callFunctional, callMulti, unwrapTensor } from './call';
 import { defineComposite } from './composite';
 import { clone } from './copy';
 import { front, overloadedFront } from './front';
-import { expandOf, geometryOf, permute, permuteOf, selectOf, sliceOf, transpose, transposeOf, viewOf } from './views';
+import { EXPAND, VIEW, expandOf, geometryOf, permute, permuteOf, selectOf, sliceOf, transpose, transposeOf, viewOf } from './views';
+import { broadcastShapes as broadcastShapesOf } from '../iterator/broadcast';
 
 /** `reshape`: a view when the strides allow one, else a contiguous copy viewed at the shape. */
 export const RESHAPE = defineComposite('reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)', ([self, shape]) => {
@@ -132,6 +133,35 @@ export const split = overloadedFront([
   return call.index === 0 ? callMulti(SPLIT, [x, call.values[1], call.values[2]]) : callMulti(SPLIT_WITH_SIZES, [x, call.values[1], call.values[2]]);
 });
 
+/** `torch.split_with_sizes(x, sizes, dim)` / `x.splitWithSizes(sizes, dim)`: pieces of those sizes (SplitWithSizesBackward0). */
+export const splitWithSizes = front('split_with_sizes(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]').run(([self, sizes, dim]): Tensor[] =>
+  callMulti(SPLIT_WITH_SIZES, [unwrapTensor('split_with_sizes', 'self', self), sizes, dim]),
+);
+
+/**
+ * `x.sumToSize(...size)`: `x` summed down to `size`, which must expand to `x`'s shape (PyTorch's
+ * sum_to: the leading dims and the dims where `size` has 1 are summed, keeping dims, then
+ * viewed at `size`).
+ */
+export const sumToSize = front('sum_to_size(Tensor self, SymInt[] size) -> Tensor', { namespaces: [], varargs: true }).run(([self, size]): Tensor => {
+  const sizes = self.shape;
+  const lead = sizes.length - size.length;
+  const expandable = lead >= 0 && size.every((n, i) => n === sizes[lead + i] || n === 1);
+  if (!expandable) throw new ShapeError(`sum_to_size: size {${fmtList(size)}} is not expandable to size {${fmtList(sizes)}}.`);
+  const dims: number[] = [];
+  for (let d = 0; d < sizes.length; d++) if (d < lead || (size[d - lead] === 1 && sizes[d] !== 1)) dims.push(d);
+  if (dims.length === 0) return self;
+  const summed = self.sum(dims, true);
+  if (lead === 0) return summed;
+  try {
+    return callFunctional(VIEW, [summed.impl, size]);
+  } finally {
+    summed.dispose();
+  }
+});
+
+const fmtList = (s: readonly number[]): string => `[${s.join(', ')}]`;
+
 export const chunk = front('chunk(Tensor self, int chunks, int dim=0) -> Tensor[]').run(([self, chunks, dim]): Tensor[] =>
   callMulti(CHUNK, [unwrapTensor('chunk', 'self', self), chunks, dim]),
 );
@@ -181,3 +211,40 @@ export function mH(self: Tensor): Tensor {
 }
 
 export const expandAs = front('expand_as(Tensor self, Tensor other) -> Tensor').run(([self, other]): Tensor => expandOf(self, [...other.shape]));
+
+/** `x.viewAs(other)`: `x.view(other.size())`. */
+export const viewAs = front('view_as(Tensor self, Tensor other) -> Tensor', { namespaces: [] }).run(([self, other]): Tensor =>
+  callFunctional(VIEW, [unwrapTensor('view_as', 'self', self), [...other.shape]]),
+);
+
+/** `x.reshapeAs(other)`: `x.reshape(other.size())`. */
+export const reshapeAs = front('reshape_as(Tensor self, Tensor other) -> Tensor', { namespaces: [] }).run(([self, other]): Tensor =>
+  callFunctional(RESHAPE, [unwrapTensor('reshape_as', 'self', self), [...other.shape]]),
+);
+
+/** `torch.broadcast_to(x, shape)` / `x.broadcastTo(shape)`: PyTorch's alias of expand (ExpandBackward0). */
+export const broadcastTo = front('broadcast_to(Tensor self, SymInt[] size) -> Tensor').run(([self, size]): Tensor =>
+  callFunctional(EXPAND, [unwrapTensor('broadcast_to', 'self', self), size, false]),
+);
+
+/** `torch.broadcast_tensors(a, b, ...)`: each tensor expanded (a view) to their broadcast shape. */
+export const broadcastTensors = front('broadcast_tensors(Tensor[] tensors) -> Tensor[]', { method: false }).run(([tensors]): Tensor[] => {
+  const shape = broadcastShapesOf('broadcast_tensors', ...tensors.map((t) => t.shape));
+  return tensors.map((t) => callFunctional(EXPAND, [unwrapTensor('broadcast_tensors', 'tensors', t), shape, false]));
+});
+
+/**
+ * `torch.broadcast_shapes(...shapes)` (the facade's `broadcastShapes`; core's name is the iterator's
+ * broadcastShapes(op, ...)): the shape the given shapes broadcast to, each a list of
+ * sizes or one size (`broadcastShapes([2, 1], 3)` is `[2, 3]`), without making tensors.
+ */
+export function torchBroadcastShapes(...shapes: (number | readonly number[])[]): number[] {
+  const lists = shapes.map((s) => (typeof s === 'number' ? [s] : [...s]));
+  try {
+    return broadcastShapesOf('broadcast_shapes', ...lists);
+  } catch (e) {
+    // (PyTorch's Python implementation has its own words)
+    if (e instanceof ShapeError && !/negative dimension/.test(e.message)) throw new ShapeError('Shape mismatch: objects cannot be broadcast to a single shape');
+    throw e;
+  }
+}

@@ -19,6 +19,8 @@ import { to } from './copy';
 import { mm } from './linalg';
 import { addmm } from './linalg-extra';
 import { zeros } from './factories';
+import { nonzero } from './masked';
+import { SparseTensorImpl } from '../sparse/sparse-tensor-impl';
 
 // ---- declarations (PyTorch 1.13's schemas) ----
 export const SPARSE_COO_UNSAFE = registerOperator({ schema: '_sparse_coo_tensor_unsafe(Tensor indices, Tensor values, int[] size) -> Tensor' });
@@ -113,6 +115,43 @@ export const isCoalesced = front('is_coalesced(Tensor self) -> bool', METHOD).ru
 export const toDense = front('to_dense(Tensor self, ScalarType? dtype=None) -> Tensor', METHOD).run(
   ([self, dtype]): Tensor => new Tensor(callBoxed(TO_DENSE_, [self.impl, dtype ?? null]) as TensorImpl),
 );
+
+/**
+ * `x.toSparse(sparseDim?)`: the strided tensor as a coalesced sparse COO tensor: one entry per
+ * index over its first `sparseDim` dims (all by default) where any element is non-zero, in
+ * row-major order, the rest of each slice its value. A sparse `x` is itself (PyTorch 2's).
+ * Written with indexSelect, so the gradient reaches `x` through the values (PyTorch records
+ * ToSparseBackward0, `grad.to_dense()`: the same numbers).
+ */
+export const toSparse = front('to_sparse(Tensor self, int? sparse_dim=None) -> Tensor', METHOD).run(([self, sparseDimArg]): Tensor => {
+  const op = 'to_sparse';
+  if (self.isSparse) return self;
+  const n = self.dim();
+  const sd = sparseDimArg ?? n;
+  if (sd > n) throw new TorchError(`${op}: sparse_dim must be less than or equal to self.dim()`);
+  if (n > 0 && sd <= 0) throw new TorchError(`${op}: sparse_dim must be >0 if dimensionality > 0`);
+  if (self.device.type !== 'cpu') throw new NotImplementedError(`${op}: torch-ts has sparse tensors on the CPU only (SparseCPU)`);
+  const sizes = self.shape;
+  const sparseSizes = sizes.slice(0, sd);
+  const rows = sparseSizes.reduce((a, b) => a * b, 1);
+  return tidy(() => {
+    const slices = self.reshape([rows, ...sizes.slice(sd)]);
+    let mask = slices.ne(0);
+    if (sd < n) mask = mask.reshape([rows, -1]).any(1);
+    const flat = nonzero(mask).reshape([-1]);
+    // the flat row numbers unravelled into one row of indices per sparse dim
+    const indices = zeros([sd, flat.shape[0]], { dtype: 'int64' });
+    let rest = flat;
+    for (let d = sd - 1; d >= 0; d--) {
+      indices.select(0, d).copy_(rest.remainder(sparseSizes[d]));
+      rest = rest.div(sparseSizes[d], { roundingMode: 'floor' });
+    }
+    const values = indexSelect(slices, 0, flat);
+    const r = new Tensor(callBoxed(SPARSE_COO_UNSAFE, [indices.impl, values.impl, [...sizes]]) as TensorImpl);
+    (r.impl as SparseTensorImpl).setCoalesced(true);
+    return r;
+  });
+});
 
 /** `x._nnz()`: the number of stored entries. */
 export const _nnz = front('_nnz(Tensor self) -> int', { ...METHOD, name: '_nnz' }).run(([self]): number => callBoxed(NNZ, [self.impl]) as number);

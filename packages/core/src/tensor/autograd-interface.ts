@@ -33,6 +33,8 @@ export interface AutogradHooks {
   detachInplace(impl: TensorImpl): void;
   isLeaf(impl: TensorImpl): boolean;
   retainGrad(impl: TensorImpl): void;
+  /** Whether `retainGrad()` made this non-leaf keep its gradient. */
+  retainsGrad(impl: TensorImpl): boolean;
   /** A tensor hook: called with the gradient; a returned tensor replaces it. */
   registerHook(impl: TensorImpl, hook: (grad: unknown) => unknown): { remove(): void };
 }

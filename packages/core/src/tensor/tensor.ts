@@ -1,6 +1,6 @@
 import { isContiguousAs, parseMemoryFormat, type MemoryFormatName } from './memory-format';
 import type { Device } from '../device';
-import { getDefaultDtype, isComplexType, type DType } from '../dtype';
+import { getDefaultDtype, isComplexType, typeMeta, type DType } from '../dtype';
 import { DeviceError, ShapeError, TorchError, TorchTypeError, fmtShape } from '../errors';
 import type { DispatchKeySet } from '../dispatch/dispatch-key-set';
 import { formatSparseCoo, formatTensor } from '../format';
@@ -224,6 +224,56 @@ export class Tensor {
     return this.impl.itemSize;
   }
 
+  /** `x.nelement()`: PyTorch's alias of `numel()`. */
+  nelement(): number {
+    return this.impl.numel;
+  }
+
+  /** `x.ndimension()`: PyTorch's alias of `dim()`. */
+  ndimension(): number {
+    return this.impl.sizes.length;
+  }
+
+  /** Whether the tensor is on the CPU (`x.is_cpu`). */
+  get isCpu(): boolean {
+    return this.impl.device.type === 'cpu';
+  }
+
+  /** Whether the tensor is on the meta device (`x.is_meta`): shapes and dtypes, no data. */
+  get isMeta(): boolean {
+    return this.impl.device.type === 'meta';
+  }
+
+  /** `x.get_device()`: the device's index, -1 on the CPU, as PyTorch's. */
+  getDevice(): number {
+    const d = this.impl.device;
+    return d.type === 'cpu' ? -1 : (d.index ?? 0);
+  }
+
+  /** `x.is_signed()`: whether the dtype holds negative values (false for uint8 and bool). */
+  isSigned(): boolean {
+    return typeMeta(this.impl.dtype).isSigned;
+  }
+
+  /** `x.is_same_size(other)`: whether both have the same sizes. */
+  isSameSize(other: Tensor): boolean {
+    const a = this.impl.sizes;
+    const b = other.impl.sizes;
+    return a.length === b.length && a.every((n, i) => n === b[i]);
+  }
+
+  /**
+   * `x.is_nonzero()`: the one element's truth, with PyTorch's errors for none or several (what
+   * Python's `bool(x)` reads); CPU only, as `item()`.
+   */
+  isNonzero(): boolean {
+    const n = this.impl.numel;
+    if (n === 0) throw new TorchError('is_nonzero: Boolean value of Tensor with no values is ambiguous');
+    if (n > 1) throw new TorchError('is_nonzero: Boolean value of Tensor with more than one value is ambiguous');
+    const v = this.item();
+    return typeof v === 'boolean' ? v : typeof v === 'bigint' ? v !== 0n : v !== 0;
+  }
+
   /** `x.is_inference()`: whether the data was made in inference mode (Note [Inference tensors]). */
   isInference(): boolean {
     return this.impl.version.inference;
@@ -334,6 +384,11 @@ export class Tensor {
 
   get isLeaf(): boolean {
     return autogradHooks()?.isLeaf(this.impl) ?? true;
+  }
+
+  /** `x.retains_grad`: whether `retainGrad()` was called on this non-leaf (false for leaves, as PyTorch's). */
+  get retainsGrad(): boolean {
+    return autogradHooks()?.retainsGrad(this.impl) ?? false;
   }
 
   /**

@@ -5,19 +5,21 @@ import { trueDivide, floorDivide, trueDivide_, floorDivide_, square, square_ } f
 import { isclose, allclose, allcloseAsync, equal, equalAsync } from '../closeness';
 import { angle, conj, conjPhysical, conjPhysical_, isComplex, isConj, resolveConj } from '../complex';
 import { viewAsReal, viewAsComplex } from '../complex-views';
-import { copy_, fill_, zero_, clone, contiguous } from '../copy';
+import { copy_, fill_, zero_, clone, contiguous, cpu, typeAs } from '../copy';
+import { fillDiagonal_ } from '../fill-diagonal';
 import { gather, scatter_, scatter, scatterAdd_, scatterAdd, scatterReduce_, scatterReduce, indexSelect, indexAdd_, indexAdd, take, indexFill_, indexFill } from '../gather-scatter';
 import { bincount, bincountAsync, histc, histogram } from '../histograms';
 import { indexPut_, indexPut } from '../indexing';
 import { mm, bmm, mv, dot, matmul } from '../linalg';
 import { addmm, baddbmm, addmm_, baddbmm_, outer, ger } from '../linalg-extra';
 import { inverse, det, slogdet, logdet, matrixPower } from '../linalg-front';
-import { trace, kron, cross, diff } from '../linalg-misc';
+import { trace, kron, cross, dist, diff } from '../linalg-misc';
 import { geqrf, orgqr, qr, matrixExp } from '../linalg-qr-front';
 import { svd, pinverse } from '../linalg-svd-front';
 import { nanToNum, nanToNum_ } from '../logical';
 import { maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync } from '../masked';
 import { nansum, nanmean, logcumsumexp, nanmedian, quantile, nanquantile } from '../nan-stats';
+import { newEmpty, newZeros, newOnes, newFull, newTensor } from '../new-factories';
 import { clamp, clamp_, clip, clip_, isnan, isinf, isfinite } from '../pointwise-binary';
 import { uniform_, normal_ } from '../random';
 import { bernoulli_, bernoulli, multinomial } from '../random-extra';
@@ -26,10 +28,10 @@ import { variance, std, norm, countNonzero, median, mode } from '../reduction-st
 import { repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave } from '../reorder';
 import { round, round_ } from '../rounding';
 import { cumsum, cumsum_, cumprod, cumprod_, cummax, cummin } from '../scan';
-import { reshape, flatten, unflatten, narrow, movedim, moveaxis, split, chunk, unbind, t, expandAs } from '../shape-ops';
+import { reshape, flatten, unflatten, narrow, movedim, moveaxis, split, splitWithSizes, sumToSize, chunk, unbind, t, expandAs, viewAs, reshapeAs, broadcastTo } from '../shape-ops';
 import { softmax, logSoftmax } from '../softmax';
 import { sort, argsort, topk, unique, uniqueAsync } from '../sorting';
-import { coalesce, isCoalesced, toDense, _nnz, sparseDim, denseDim, indices, values, _indices, _values, sparseMask } from '../sparse';
+import { coalesce, isCoalesced, toDense, toSparse, _nnz, sparseDim, denseDim, indices, values, _indices, _values, sparseMask } from '../sparse';
 import { view, asStrided, permute, transpose, swapaxes, swapdims, select, unsqueeze, squeeze, expand, unfold, diagonal, detach, t_, transpose_, swapaxes_, swapdims_, squeeze_, unsqueeze_, asStrided_ } from '../views';
 
 /** The Tensor methods among the front ends (Note [Tensor methods come from the op table]). */
@@ -38,19 +40,21 @@ export const FRONT_METHODS = {
   isclose, allclose, allcloseAsync, equal, equalAsync,
   angle, conj, conjPhysical, conjPhysical_, isComplex, isConj, resolveConj,
   viewAsReal, viewAsComplex,
-  copy_, fill_, zero_, clone, contiguous,
+  copy_, fill_, zero_, clone, contiguous, cpu, typeAs,
+  fillDiagonal_,
   gather, scatter_, scatter, scatterAdd_, scatterAdd, scatterReduce_, scatterReduce, indexSelect, indexAdd_, indexAdd, take, indexFill_, indexFill,
   bincount, bincountAsync, histc, histogram,
   indexPut_, indexPut,
   mm, bmm, mv, dot, matmul,
   addmm, baddbmm, addmm_, baddbmm_, outer, ger,
   inverse, det, slogdet, logdet, matrixPower,
-  trace, kron, cross, diff,
+  trace, kron, cross, dist, diff,
   geqrf, orgqr, qr, matrixExp,
   svd, pinverse,
   nanToNum, nanToNum_,
   maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync,
   nansum, nanmean, logcumsumexp, nanmedian, quantile, nanquantile,
+  newEmpty, newZeros, newOnes, newFull, newTensor,
   clamp, clamp_, clip, clip_, isnan, isinf, isfinite,
   uniform_, normal_,
   bernoulli_, bernoulli, multinomial,
@@ -59,9 +63,9 @@ export const FRONT_METHODS = {
   repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave,
   round, round_,
   cumsum, cumsum_, cumprod, cumprod_, cummax, cummin,
-  reshape, flatten, unflatten, narrow, movedim, moveaxis, split, chunk, unbind, t, expandAs,
+  reshape, flatten, unflatten, narrow, movedim, moveaxis, split, splitWithSizes, sumToSize, chunk, unbind, t, expandAs, viewAs, reshapeAs, broadcastTo,
   softmax, logSoftmax,
   sort, argsort, topk, unique, uniqueAsync,
-  coalesce, isCoalesced, toDense, _nnz, sparseDim, denseDim, indices, values, _indices, _values, sparseMask,
+  coalesce, isCoalesced, toDense, toSparse, _nnz, sparseDim, denseDim, indices, values, _indices, _values, sparseMask,
   view, asStrided, permute, transpose, swapaxes, swapdims, select, unsqueeze, squeeze, expand, unfold, diagonal, detach, t_, transpose_, swapaxes_, swapdims_, squeeze_, unsqueeze_, asStrided_,
 };

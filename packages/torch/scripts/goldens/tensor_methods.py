@@ -1,0 +1,110 @@
+"""Goldens for Tensor's small methods PyTorch users call everywhere: the new_* factories,
+type_as / view_as / reshape_as, broadcast_to / broadcast_tensors / broadcast_shapes,
+fill_diagonal_, sum_to_size, split_with_sizes, dist, to_sparse and the metadata queries
+(nelement, ndimension, is_cpu, is_meta, get_device, is_signed, is_same_size, is_nonzero,
+retains_grad). Values, dtypes, strides, gradients, Node names and error messages, PyTorch 1.13.
+Run: /usr/bin/python3 packages/torch/scripts/goldens/tensor_methods.py"""
+import torch
+
+from _common import error_of, values, write
+
+torch.manual_seed(0)
+dt = torch.float64
+X = torch.randn(2, 3, dtype=dt)
+Y = torch.randn(3, dtype=dt)
+out = {'x': values(X), 'y': values(Y)}
+
+# the new_* factories: self's dtype (and device) unless given; no grad
+x32 = X.float()
+out['new'] = {
+    'new_zeros': values(x32.new_zeros(2, 3)),
+    'new_ones_dtype': values(x32.new_ones((2,), dtype=torch.int32)),
+    'new_full_int_value': values(X.new_full((2, 2), 3)),
+    'new_full_bool_self': values(torch.ones(2, dtype=torch.bool).new_full((3,), 0)),
+    'new_tensor': values(X.new_tensor([1, 2, 3])),
+    'new_tensor_int': values(torch.ones(1, dtype=torch.int32).new_tensor([1.7, -2.2])),
+    'new_empty_shape': list(X.new_empty(4, 1).shape),
+    'new_zeros_requires_grad': X.new_zeros(2, requires_grad=True).requires_grad,
+}
+
+# casts and shapes
+out['type_as'] = values(torch.tensor([1.5, -2.5]).type_as(torch.ones(1, dtype=torch.int64)))
+out['view_as'] = {'shape': list(X.view_as(torch.ones(3, 2)).shape), 'error': error_of(lambda: X.view_as(torch.ones(5)))}
+out['reshape_as'] = list(X.t().reshape_as(torch.ones(6)).stride())
+bt = Y.broadcast_to((2, 3))
+out['broadcast_to'] = {'stride': list(bt.stride()), 'error': error_of(lambda: Y.broadcast_to((2, 4)))}
+a, b = torch.broadcast_tensors(torch.ones(2, 1), torch.ones(3))
+out['broadcast_tensors'] = {'shapes': [list(a.shape), list(b.shape)], 'strides': [list(a.stride()), list(b.stride())],
+                            'error': error_of(lambda: torch.broadcast_tensors(torch.ones(2, 3), torch.ones(4)))}
+out['broadcast_shapes'] = {'cases': [list(torch.broadcast_shapes((2, 1), (3,))), list(torch.broadcast_shapes()), list(torch.broadcast_shapes(3)),
+                                     list(torch.broadcast_shapes((1,), (2, 1), (5, 1, 1)))],
+                           'error': error_of(lambda: torch.broadcast_shapes((2, 3), (4,)))}
+
+# fill_diagonal_
+fd = {}
+for key, shape, wrap in [('3x3', (3, 3), False), ('3x5', (3, 5), False), ('5x3', (5, 3), False), ('7x3_wrap', (7, 3), True),
+                         ('7x3', (7, 3), False), ('3x3x3', (3, 3, 3), False), ('4x4_wrap', (4, 4), True), ('6x2_wrap', (6, 2), True)]:
+    z = torch.zeros(shape, dtype=dt)
+    z.fill_diagonal_(2.5, wrap=wrap)
+    fd[key] = {'shape': list(shape), 'wrap': wrap, 'out': values(z)}
+out['fill_diagonal'] = fd
+w = X.clone().requires_grad_()
+v = w * 1
+v.fill_diagonal_(0)
+(v * torch.arange(6, dtype=dt).view(2, 3)).sum().backward()
+out['fill_diagonal_grad'] = values(w.grad)
+out['fill_diagonal_errors'] = [error_of(lambda: torch.zeros(3).fill_diagonal_(1)), error_of(lambda: torch.zeros(3, 3, 4).fill_diagonal_(1))]
+
+# sum_to_size, split_with_sizes, dist
+Z = torch.randn(2, 3, 4, dtype=dt)
+sts = {}
+for key, size in [('1x4', (1, 4)), ('3x1', (3, 1)), ('2x1x4', (2, 1, 4)), ('4', (4,)), ('1x1x1', (1, 1, 1)), ('same', (2, 3, 4))]:
+    zz = Z.clone().requires_grad_()
+    r = zz.sum_to_size(*size)
+    g = torch.randn(r.shape, dtype=dt)
+    r.backward(g)
+    sts[key] = {'size': list(size), 'out': values(r), 'grad_output': values(g), 'grad': values(zz.grad)}
+out['sum_to_size'] = sts
+out['sum_to_size_error'] = error_of(lambda: Z.sum_to_size(2, 5))
+ss = X.clone().requires_grad_()
+parts = ss.split_with_sizes([1, 2], 1)
+out['split_with_sizes'] = {'shapes': [list(p.shape) for p in parts], 'node': parts[0].grad_fn.name(),
+                           'error': error_of(lambda: X.split_with_sizes([1, 1], 1))}
+dist = {}
+for key, p in [('p2', 2), ('p1', 1), ('pinf', float('inf')), ('p0', 0), ('p3.5', 3.5)]:
+    a = X.clone().requires_grad_()
+    r = torch.dist(a, Y, p)
+    r.backward()
+    dist[key] = {'p': p if p != float('inf') else 'inf', 'out': values(r), 'grad': None if a.grad is None else values(a.grad)}
+out['dist'] = dist
+
+# to_sparse
+D = torch.tensor([[0., 1.5, 0.], [2., 0., 0.], [0., 0., 0.]], dtype=dt)
+ts = {}
+for key, sd in [('all', None), ('sd1', 1), ('sd2', 2)]:
+    a = D.clone().requires_grad_()
+    s = a.to_sparse() if sd is None else a.to_sparse(sd)
+    (s.to_dense() * torch.arange(9, dtype=dt).view(3, 3)).sum().backward()
+    ts[key] = {'indices': s._indices().tolist(), 'values': values(s._values()), 'coalesced': s.is_coalesced(), 'grad': values(a.grad)}
+D3 = torch.zeros(2, 2, 2, dtype=dt)
+D3[1, 0, 1] = 4.
+s3 = D3.to_sparse(2)
+ts['3d_sd2'] = {'indices': s3._indices().tolist(), 'values': values(s3._values()), 'coalesced': s3.is_coalesced(), 'grad': None}
+out['to_sparse'] = ts
+out['to_sparse_errors'] = [error_of(lambda: D.to_sparse(3)), error_of(lambda: D.to_sparse(-1))]
+
+# queries
+q = torch.ones(2, 3)
+nl = X.clone().requires_grad_()
+nn = nl * 2
+nn.retain_grad()
+out['queries'] = {
+    'nelement': q.nelement(), 'ndimension': q.ndimension(), 'is_cpu': q.is_cpu, 'is_meta': q.is_meta, 'get_device': q.get_device(),
+    'is_signed': [torch.ones(1, dtype=d).is_signed() for d in [torch.float32, torch.int8, torch.uint8, torch.bool, torch.int64]],
+    'is_same_size': [q.is_same_size(torch.zeros(2, 3)), q.is_same_size(torch.zeros(3, 2))],
+    'is_nonzero': [torch.tensor([2]).is_nonzero(), torch.tensor([0.]).is_nonzero(), torch.tensor(True).is_nonzero()],
+    'is_nonzero_errors': [error_of(lambda: torch.tensor([]).is_nonzero()), error_of(lambda: torch.ones(2).is_nonzero())],
+    'retains_grad': [nn.retains_grad, nl.retains_grad, (nl * 3).retains_grad],
+    'meta_is_meta': torch.empty(2, device='meta').is_meta,
+}
+write('tensor_methods', out)

@@ -1,0 +1,180 @@
+/**
+ * Tensor's small methods PyTorch code calls everywhere, against PyTorch 1.13
+ * (scripts/goldens/tensor_methods.py): the new_* factories, typeAs / viewAs / reshapeAs,
+ * broadcastTo / broadcastTensors / broadcastShapes, fillDiagonal_, sumToSize,
+ * splitWithSizes, dist, toSparse and the metadata queries; values, dtypes, strides,
+ * gradients, Node names and messages.
+ */
+import { describe, expect, it } from 'vitest';
+import * as torch from '@torch-ts/torch';
+import golden from './goldens/tensor_methods.json';
+import { thrown } from './helpers';
+
+interface G {
+  shape: number[];
+  dtype: string;
+  values: number[];
+}
+const t64 = (g: G) => torch.tensor(g.values, { dtype: 'float64' }).reshape(g.shape);
+const X = t64(golden.x);
+const Y = t64(golden.y);
+
+function expectG(t: torch.Tensor, g: G, what: string, tol = 1e-12): void {
+  expect(t.shape, what).toEqual(g.shape);
+  expect(t.dtype, what).toBe(g.dtype);
+  const v = Array.from(t.dataSync() as ArrayLike<number>, Number);
+  g.values.forEach((e, i) => {
+    if (!(Math.abs(v[i] - e) <= tol * (1 + Math.abs(e)))) expect.fail(`${what}[${i}]: ${v[i]} vs PyTorch ${e}`);
+  });
+}
+
+/** The message PyTorch gives, with torch-ts's `op: ` prefix where it adds one. */
+const sameMessage = (ours: string, theirs: string) => expect(ours.endsWith(theirs), `${ours} vs PyTorch ${theirs}`).toBe(true);
+
+describe('the new_* factories', () => {
+  it("take self's dtype unless given, never its shape or values, and do not require grad", () => {
+    const n = golden.new;
+    const x32 = X.float();
+    expectG(x32.newZeros(2, 3), n.new_zeros, 'newZeros');
+    expectG(x32.newOnes([2], { dtype: 'int32' }), n.new_ones_dtype, 'newOnes dtype');
+    expectG(X.newFull([2, 2], 3), n.new_full_int_value, 'newFull int value');
+    expectG(torch.ones([2], { dtype: 'bool' }).newFull([3], 0), n.new_full_bool_self, 'newFull bool self');
+    expectG(X.newTensor([1, 2, 3]), n.new_tensor, 'newTensor');
+    expectG(torch.ones([1], { dtype: 'int32' }).newTensor([1.7, -2.2]), n.new_tensor_int, 'newTensor int');
+    expect(X.newEmpty(4, 1).shape).toEqual(n.new_empty_shape);
+    expect(X.newEmpty(4, 1).dtype).toBe('float64');
+    expect(X.newZeros([2], { requiresGrad: true }).requiresGrad).toBe(n.new_zeros_requires_grad);
+    expect(X.requiresGrad_(false).mul(1).newZeros(2).requiresGrad).toBe(false);
+  });
+});
+
+describe('casts and shapes as another tensor', () => {
+  it('typeAs, viewAs, reshapeAs', () => {
+    expectG(torch.tensor([1.5, -2.5]).typeAs(torch.ones([1], { dtype: 'int64' })), golden.type_as, 'typeAs');
+    const same = torch.ones([2]);
+    expect(same.typeAs(torch.zeros([3]))).toBe(same);
+    expect(X.viewAs(torch.ones([3, 2])).shape).toEqual(golden.view_as.shape);
+    sameMessage(thrown(() => X.viewAs(torch.ones([5]))).message, golden.view_as.error);
+    expect(X.t().reshapeAs(torch.ones([6])).stride()).toEqual(golden.reshape_as);
+  });
+
+  it('broadcastTo, broadcastTensors and broadcastShapes', () => {
+    const bt = Y.requiresGrad_(true).broadcastTo([2, 3]);
+    expect(bt.stride()).toEqual(golden.broadcast_to.stride);
+    expect(bt.gradFn?.name()).toBe('ExpandBackward0');
+    Y.requiresGrad_(false);
+    sameMessage(thrown(() => Y.broadcastTo([2, 4])).message, golden.broadcast_to.error);
+    const [a, b] = torch.broadcastTensors([torch.ones([2, 1]), torch.ones([3])]);
+    expect([a.shape, b.shape]).toEqual(golden.broadcast_tensors.shapes);
+    expect([a.stride(), b.stride()]).toEqual(golden.broadcast_tensors.strides);
+    sameMessage(thrown(() => torch.broadcastTensors([torch.ones([2, 3]), torch.ones([4])])).message.replace(/ \(shapes .*\)$/, ''), golden.broadcast_tensors.error);
+    expect([torch.broadcastShapes([2, 1], [3]), torch.broadcastShapes(), torch.broadcastShapes(3), torch.broadcastShapes([1], [2, 1], [5, 1, 1])]).toEqual(golden.broadcast_shapes.cases);
+    expect(thrown(() => torch.broadcastShapes([2, 3], [4])).message).toBe(golden.broadcast_shapes.error);
+  });
+});
+
+describe('fillDiagonal_', () => {
+  it('fills the main diagonal (and, with wrap, every width + 1 rows of a tall matrix) as PyTorch', () => {
+    for (const [key, c] of Object.entries(golden.fill_diagonal)) {
+      const z = torch.zeros(c.shape, { dtype: 'float64' });
+      expect(z.fillDiagonal_(2.5, c.wrap)).toBe(z);
+      expectG(z, c.out, key);
+    }
+  });
+
+  it('on a non-leaf, the gradient skips the filled elements; errors as PyTorch', () => {
+    const w = X.clone().requiresGrad_();
+    const v = w.mul(1);
+    v.fillDiagonal_(0);
+    v.mul(torch.arange(6, { dtype: 'float64' }).view(2, 3)).sum().backward();
+    expectG(w.grad!, golden.fill_diagonal_grad, 'grad');
+    const [e1, e2] = golden.fill_diagonal_errors;
+    sameMessage(thrown(() => torch.zeros([3]).fillDiagonal_(1)).message, e1);
+    sameMessage(thrown(() => torch.zeros([3, 3, 4]).fillDiagonal_(1)).message, e2);
+  });
+});
+
+describe('sumToSize, splitWithSizes, dist', () => {
+  it('sumToSize: values and gradients for every kind of reduced dim', () => {
+    for (const [key, c] of Object.entries(golden.sum_to_size)) {
+      const z = t64(golden.sum_to_size.same.out).requiresGrad_();
+      const r = z.sumToSize(...c.size);
+      expectG(r, c.out, key);
+      r.backward(t64(c.grad_output));
+      expectG(z.grad!, c.grad, `${key} grad`);
+      if (key === 'same') expect(r).toBe(z);
+    }
+    sameMessage(thrown(() => t64(golden.sum_to_size.same.out).sumToSize(2, 5)).message, golden.sum_to_size_error);
+  });
+
+  it("splitWithSizes: shapes, gradients and PyTorch's error", () => {
+    const x = X.clone().requiresGrad_();
+    const parts = torch.splitWithSizes(x, [1, 2], 1);
+    expect(parts.map((p) => p.shape)).toEqual(golden.split_with_sizes.shapes);
+    // (torch-ts's split is a composite of slices: each piece records SliceBackward0 where 1.13
+    // records SplitWithSizesBackward0; the gradient is the same)
+    parts[0].mul(2).sum().add(parts[1].sum()).backward();
+    expect(x.grad!.tolist()).toEqual([
+      [2, 1, 1],
+      [2, 1, 1],
+    ]);
+    sameMessage(thrown(() => X.splitWithSizes([1, 1], 1)).message, golden.split_with_sizes.error);
+  });
+
+  it('dist: the p-norm of the broadcast difference and its gradient', () => {
+    for (const [key, c] of Object.entries(golden.dist)) {
+      const a = X.clone().requiresGrad_();
+      const r = torch.dist(a, Y, c.p === 'inf' ? Infinity : (c.p as number));
+      expectG(r, c.out, key);
+      r.backward();
+      // (p = 0 counts non-zeros: 1.13's DistBackward0 gives no gradient, torch-ts's norm gives zeros)
+      if (c.grad === null) expect(a.grad!.abs().sum().item()).toBe(0);
+      else expectG(a.grad!, c.grad, `${key} grad`);
+    }
+  });
+});
+
+describe('toSparse', () => {
+  it('coalesced entries over the first sparseDim dims, gradients through to_dense', () => {
+    const D = torch.tensor([[0, 1.5, 0], [2, 0, 0], [0, 0, 0]], { dtype: 'float64' });
+    const weights = torch.arange(9, { dtype: 'float64' }).view(3, 3);
+    for (const [key, sd] of [['all', undefined], ['sd1', 1], ['sd2', 2]] as const) {
+      const c = golden.to_sparse[key];
+      const a = D.clone().requiresGrad_();
+      const s = sd === undefined ? a.toSparse() : a.toSparse(sd);
+      expect(s._indices().tolist(), key).toEqual(c.indices);
+      expectG(s._values(), c.values as G, key);
+      expect(s.isCoalesced()).toBe(c.coalesced);
+      s.toDense().mul(weights).sum().backward();
+      expectG(a.grad!, c.grad as G, `${key} grad`);
+    }
+    const D3 = torch.zeros([2, 2, 2], { dtype: 'float64' });
+    D3.indexPut_([torch.tensor([1]), torch.tensor([0]), torch.tensor([1])], torch.tensor(4, { dtype: 'float64' }));
+    const s3 = D3.toSparse(2);
+    expect(s3._indices().tolist()).toEqual(golden.to_sparse['3d_sd2'].indices);
+    expectG(s3._values(), golden.to_sparse['3d_sd2'].values as G, '3d');
+    expect(s3.toSparse()).toBe(s3);
+    const [e1, e2] = golden.to_sparse_errors;
+    sameMessage(thrown(() => D.toSparse(3)).message, e1);
+    sameMessage(thrown(() => D.toSparse(-1)).message, e2);
+  });
+});
+
+describe('metadata queries', () => {
+  it('as PyTorch', () => {
+    const g = golden.queries;
+    const q = torch.ones([2, 3]);
+    expect([q.nelement(), q.ndimension(), q.isCpu, q.isMeta, q.getDevice()]).toEqual([g.nelement, g.ndimension, g.is_cpu, g.is_meta, g.get_device]);
+    expect((['float32', 'int8', 'uint8', 'bool', 'int64'] as const).map((d) => torch.ones([1], { dtype: d }).isSigned())).toEqual(g.is_signed);
+    expect([q.isSameSize(torch.zeros([2, 3])), q.isSameSize(torch.zeros([3, 2]))]).toEqual(g.is_same_size);
+    expect([torch.tensor([2]).isNonzero(), torch.tensor([0.0]).isNonzero(), torch.tensor(true).isNonzero()]).toEqual(g.is_nonzero);
+    sameMessage(thrown(() => torch.tensor([]).isNonzero()).message, g.is_nonzero_errors[0]);
+    sameMessage(thrown(() => torch.ones([2]).isNonzero()).message, g.is_nonzero_errors[1]);
+    const nl = X.clone().requiresGrad_();
+    const nn = nl.mul(2);
+    nn.retainGrad();
+    expect([nn.retainsGrad, nl.retainsGrad, nl.mul(3).retainsGrad]).toEqual(g.retains_grad);
+    expect(torch.empty([2], { device: 'meta' }).isMeta).toBe(g.meta_is_meta);
+    expect(q.cpu()).toBe(q);
+  });
+});
