@@ -18,6 +18,11 @@ import {
   manualSeed,
   multinomial,
   normal_,
+  exponential_,
+  cauchy_,
+  logNormal_,
+  geometric_,
+  random_,
   rand,
   randint,
   randn,
@@ -170,6 +175,35 @@ describe.skipIf(!webgpuReady)('random ops on WebGPU', () => {
     const s = stats(w);
     expect(Math.abs(s.mean - 3)).toBeLessThan(5 * 2 / 512);
     expect(Math.abs(Math.sqrt(s.variance) - 2)).toBeLessThan(0.02);
+  });
+
+  it('exponential_, cauchy_, logNormal_, geometric_ and random_ transform the device draws into their distributions', async () => {
+    manualSeed(3);
+    const n = 1 << 18;
+    const e = await take(exponential_(empty([n], dev), 2));
+    expect(minOf(e)).toBeGreaterThan(0);
+    // Exp(2): mean 1/2, sd 1/2; P(x < ln 2 / 2) = 1/2
+    expect(Math.abs(stats(e).mean - 0.5)).toBeLessThan(5 * 0.5 / Math.sqrt(n));
+    expectFrequency(count(e, (x) => x < Math.LN2 / 2), n, 0.5);
+    const c = await take(cauchy_(empty([n], dev), 1, 0.5));
+    // Cauchy(1, 0.5): half below the median, half within one scale of it
+    expectFrequency(count(c, (x) => x < 1), n, 0.5);
+    expectFrequency(count(c, (x) => Math.abs(x - 1) < 0.5), n, 0.5);
+    const l = await take(logNormal_(empty([n], dev), 0, 0.25));
+    expect(minOf(l)).toBeGreaterThan(0);
+    expectFrequency(count(l, (x) => x < 1), n, 0.5);
+    expect(Math.abs(stats(l).mean - Math.exp(0.25 ** 2 / 2))).toBeLessThan(5 * 0.26 / Math.sqrt(n));
+    const g = await take(geometric_(empty([n], { ...dev, dtype: 'int32' }), 0.3));
+    expect(minOf(g)).toBe(1);
+    expect(g.every(Number.isInteger)).toBe(true);
+    expectFrequency(count(g, (x) => x === 1), n, 0.3);
+    expectFrequency(count(g, (x) => x === 2), n, 0.21);
+    const r = await take(random_(empty([n], dev), -3, 4));
+    expect([minOf(r), maxOf(r)]).toEqual([-3, 3]);
+    for (let k = -3; k <= 3; k++) expectFrequency(count(r, (x) => x === k), n, 1 / 7);
+    const u8 = await take(random_(empty([n], { ...dev, dtype: 'uint8' })));
+    expect([minOf(u8), maxOf(u8)]).toEqual([0, 255]);
+    expectFrequency(count(u8, (x) => x < 128), n, 0.5);
   });
 
   it('float16 and bfloat16 (emulated): 11- and 8-bit uniforms below 1, normals, bernoulli with float16 probabilities', async () => {

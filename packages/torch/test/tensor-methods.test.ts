@@ -178,3 +178,54 @@ describe('metadata queries', () => {
     expect(q.cpu()).toBe(q);
   });
 });
+
+describe('in-place samplers: exponential_, cauchy_, logNormal_, geometric_, random_', () => {
+  const f64 = 'float64' as const;
+  const makers: Record<string, () => torch.Tensor> = {
+    'exponential_ f64': () => torch.empty([6], { dtype: f64 }).exponential_(),
+    'exponential_ f32 lambd=2.5': () => torch.empty([6]).exponential_(2.5),
+    'exponential_ transposed': () => torch.empty([3, 4], { dtype: f64 }).t().exponential_().t(),
+    'cauchy_ f64': () => torch.empty([6], { dtype: f64 }).cauchy_(1.0, 0.5),
+    'cauchy_ f32': () => torch.empty([6]).cauchy_(),
+    'log_normal_ f64': () => torch.empty([7], { dtype: f64 }).logNormal_(0.5, 0.25),
+    'log_normal_ f16': () => torch.empty([4], { dtype: 'float16' }).logNormal_(),
+    'geometric_ f32': () => torch.empty([8]).geometric_(0.3),
+    'geometric_ int64': () => torch.empty([8], { dtype: 'int64' }).geometric_(0.5),
+    'random_ to': () => torch.empty([6]).random_(10),
+    'random_ from to int64 wide': () => torch.empty([4], { dtype: 'int64' }).random_(-5, 2 ** 40),
+    'random_ from to int8': () => torch.empty([6], { dtype: 'int8' }).random_(-100, 100),
+    'random_ f64 wide': () => torch.empty([4], { dtype: f64 }).random_(0, 2 ** 33),
+  };
+  for (const d of ['float32', 'float64', 'int64', 'int32', 'uint8', 'int8', 'int16', 'bool', 'float16', 'bfloat16'] as const) {
+    makers[`random_ full ${d}`] = () => torch.empty([4], { dtype: d }).random_();
+  }
+
+  it("PyTorch CPU's values for a seed, in every dtype they take", () => {
+    const g = golden.samplers as Record<string, { dtype: string; values: (number | string | boolean)[] }>;
+    expect(Object.keys(makers).sort()).toEqual(Object.keys(g).sort());
+    for (const [key, make] of Object.entries(makers)) {
+      torch.manualSeed(0);
+      const t = make();
+      expect(t.dtype, key).toBe(g[key].dtype);
+      const ours = t.dtype === 'int64' ? Array.from(t.dataSync({ bigint: true }) as BigInt64Array, (v) => (v > 2n ** 53n || v < -(2n ** 53n) ? String(v) : Number(v))) : (t.reshape(-1).tolist() as (number | boolean)[]);
+      g[key].values.forEach((e, i) => {
+        const v = ours[i];
+        // (tan, exp and log1p are libm's in PyTorch and V8's here: within a few ulps)
+        const ok = typeof e === 'number' && typeof v === 'number' ? Math.abs(v - e) <= 4e-16 * Math.abs(e) || v === e : v === e;
+        if (!ok) expect.fail(`${key}[${i}]: ${String(v)} vs PyTorch ${String(e)}`);
+      });
+    }
+    const gen = new torch.Generator().manualSeed(7);
+    expect(torch.empty([4], { dtype: f64 }).exponential_({ generator: gen }).tolist()).toEqual(golden.sampler_generator);
+  });
+
+  it("PyTorch's errors", () => {
+    const e = golden.sampler_errors;
+    sameMessage(thrown(() => torch.empty([3]).exponential_(-1)).message, e['exponential_ lambda']);
+    sameMessage(thrown(() => torch.empty([3], { dtype: 'int64' }).exponential_()).message, e['exponential_ long']);
+    sameMessage(thrown(() => torch.empty([3]).logNormal_(0, 0)).message, e['log_normal_ std']);
+    sameMessage(thrown(() => torch.empty([3]).geometric_(1)).message, e['geometric_ p']);
+    sameMessage(thrown(() => torch.empty([3]).random_(5, 3)).message, e['random_ from to']);
+    sameMessage(thrown(() => torch.empty([3], { dtype: 'uint8' }).random_(-1, 3)).message, e['random_ bounds']);
+  });
+});

@@ -106,6 +106,7 @@ export * from './normalization';
 export * from './nn-misc';
 export * from './embedding-bag';
 export * from './random-extra';
+export * from './random-inplace';
 export type { NnImpls, PointwiseLossKind } from './nn-impls';
 export * from './gather-scatter';
 export * from './masked';

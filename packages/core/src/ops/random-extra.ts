@@ -67,16 +67,17 @@ function writeDevice(self: Tensor, drawn: Tensor): Tensor {
   return self;
 }
 
-/** Writes host values (draw order) into `self` through copy_, so versions and autograd apply. */
-export function writeDrawn(op: string, self: Tensor, drawn: Float64Array): Tensor {
+/**
+ * Writes host values (draw order) into `self` through copy_, so versions and autograd apply;
+ * int64 values (BigInt64Array) for integer draws beyond 2^53.
+ */
+export function writeDrawn(op: string, self: Tensor, drawn: Float64Array | BigInt64Array): Tensor {
   const order = memoryOrder(self);
-  let values = drawn;
-  if (order) {
-    values = new Float64Array(drawn.length);
-    for (let k = 0; k < order.length; k++) values[order[k]] = drawn[k];
-  }
-  const impl = TensorImpl.empty(op, self.shape, 'float64', CPU);
-  impl.storage.typed(Float64Array).set(values);
+  const wide = drawn instanceof BigInt64Array;
+  const impl = TensorImpl.empty(op, self.shape, wide ? 'int64' : 'float64', CPU);
+  const dst = wide ? impl.storage.typed(BigInt64Array) : impl.storage.typed(Float64Array);
+  if (order) for (let k = 0; k < order.length; k++) dst[order[k]] = drawn[k];
+  else dst.set(drawn as never);
   const host = new Tensor(impl);
   try {
     copy_(self, host);

@@ -57,7 +57,7 @@ function uniform24(gen: Generator): number {
  * One sample of `normal_distribution<double>` (the scalar path): Box-Muller in double,
  * whose second value is cached on the generator for the next call.
  */
-function normalScalar(gen: Generator, mean: number, std: number): number {
+export function normalScalar(gen: Generator, mean: number, std: number): number {
   if (gen.nextDoubleNormal !== null) {
     const cached = gen.nextDoubleNormal;
     gen.nextDoubleNormal = null;
@@ -391,4 +391,45 @@ function samples(n: number): Float64Array {
   } catch (e) {
     throw new TorchError(`out of memory: cannot hold ${n} random samples on the host (${e instanceof Error ? e.message : String(e)})`);
   }
+}
+
+/**
+ * Note [Transformed uniform draws]
+ * PyTorch 1.13's CPU `exponential_`, `cauchy_`, `geometric_` and `log_normal_` (the
+ * serial kernels: builds without MKL, and MKL's exponential is taken on Intel CPUs only)
+ * draw one `uniform_real_distribution<double>` per element (53 bits of `random64()`), or
+ * for log_normal_ one scalar `normal_distribution<double>` sample (with the generator's
+ * cached second Box-Muller value), transform it in double with TransformationHelper's
+ * formulas, and cast to the tensor's dtype:
+ *   exponential(lambda)    -1 / lambda * log(1 - u)
+ *   cauchy(median, sigma)  median + sigma * tan(pi * (u - 0.5))
+ *   geometric(p)           ceil(log(u) / log1p(-p))
+ *   log_normal(mean, std)  exp(normal(mean, std))
+ */
+export function sampleTransformed(gen: Generator, n: number, kind: 'exponential' | 'cauchy' | 'geometric' | 'logNormal', a: number, b: number): Float64Array {
+  const out = samples(n);
+  const u = () => gen.random53() * 2 ** -53;
+  if (kind === 'exponential') for (let i = 0; i < n; i++) out[i] = (-1 / a) * log(1 - u());
+  else if (kind === 'cauchy') for (let i = 0; i < n; i++) out[i] = a + b * Math.tan(Math.PI * (u() - 0.5));
+  else if (kind === 'geometric') for (let i = 0; i < n; i++) out[i] = Math.ceil(log(u()) / Math.log1p(-a));
+  else for (let i = 0; i < n; i++) out[i] = Math.exp(normalScalar(gen, a, b));
+  return out;
+}
+
+/**
+ * `random_()` without bounds (`uniform_int_distribution`): random64() for float64 and
+ * int64, else random(), reduced to the dtype's whole-number range: mod 2^digits + 1 for the
+ * floating dtypes (53, 24, 11, 8), mod max + 1 for the integer ones, the low bit for bool.
+ */
+export function sampleRandomFull(gen: Generator, n: number, dtype: DType): BigInt64Array {
+  const out = new BigInt64Array(n);
+  const wide = dtype === 'float64' || dtype === 'int64';
+  const mod: Record<string, bigint> = {
+    float64: (1n << 53n) + 1n, int64: 1n << 63n, float32: (1n << 24n) + 1n, float16: (1n << 11n) + 1n, bfloat16: (1n << 8n) + 1n,
+    int32: 1n << 31n, int16: 1n << 15n, int8: 1n << 7n, uint8: 1n << 8n, bool: 2n,
+  };
+  const m = mod[dtype];
+  if (m === undefined) throw new TorchError(`random_: "random_kernel_cpu" not implemented for '${dtype}'`);
+  for (let i = 0; i < n; i++) out[i] = (wide ? gen.random64() : BigInt(gen.random())) % m;
+  return out;
 }

@@ -2,7 +2,8 @@
 type_as / view_as / reshape_as, broadcast_to / broadcast_tensors / broadcast_shapes,
 fill_diagonal_, sum_to_size, split_with_sizes, dist, to_sparse and the metadata queries
 (nelement, ndimension, is_cpu, is_meta, get_device, is_signed, is_same_size, is_nonzero,
-retains_grad). Values, dtypes, strides, gradients, Node names and error messages, PyTorch 1.13.
+retains_grad), and the in-place samplers exponential_, cauchy_, log_normal_, geometric_ and
+random_ (values for a seed, every dtype they take, a transposed tensor). Values, dtypes, strides, gradients, Node names and error messages, PyTorch 1.13.
 Run: /usr/bin/python3 packages/torch/scripts/goldens/tensor_methods.py"""
 import torch
 
@@ -106,5 +107,41 @@ out['queries'] = {
     'is_nonzero_errors': [error_of(lambda: torch.tensor([]).is_nonzero()), error_of(lambda: torch.ones(2).is_nonzero())],
     'retains_grad': [nn.retains_grad, nl.retains_grad, (nl * 3).retains_grad],
     'meta_is_meta': torch.empty(2, device='meta').is_meta,
+}
+
+# in-place samplers: PyTorch CPU's values for a seed
+def drawn(make, seed=0):
+    torch.manual_seed(seed)
+    t = make()
+    return {'dtype': str(t.dtype).replace('torch.', ''), 'values': [str(v) if isinstance(v, int) and abs(v) > 2 ** 53 else v for v in t.reshape(-1).tolist()]}
+
+
+samplers = {
+    'exponential_ f64': drawn(lambda: torch.empty(6, dtype=dt).exponential_()),
+    'exponential_ f32 lambd=2.5': drawn(lambda: torch.empty(6).exponential_(2.5)),
+    'exponential_ transposed': drawn(lambda: torch.empty(3, 4, dtype=dt).t().exponential_().t()),
+    'cauchy_ f64': drawn(lambda: torch.empty(6, dtype=dt).cauchy_(1.0, 0.5)),
+    'cauchy_ f32': drawn(lambda: torch.empty(6).cauchy_()),
+    'log_normal_ f64': drawn(lambda: torch.empty(7, dtype=dt).log_normal_(0.5, 0.25)),
+    'log_normal_ f16': drawn(lambda: torch.empty(4, dtype=torch.float16).log_normal_()),
+    'geometric_ f32': drawn(lambda: torch.empty(8).geometric_(0.3)),
+    'geometric_ int64': drawn(lambda: torch.empty(8, dtype=torch.int64).geometric_(0.5)),
+    'random_ to': drawn(lambda: torch.empty(6).random_(10)),
+    'random_ from to int64 wide': drawn(lambda: torch.empty(4, dtype=torch.int64).random_(-5, 2 ** 40)),
+    'random_ from to int8': drawn(lambda: torch.empty(6, dtype=torch.int8).random_(-100, 100)),
+    'random_ f64 wide': drawn(lambda: torch.empty(4, dtype=dt).random_(0, 2 ** 33)),
+}
+for d in ['float32', 'float64', 'int64', 'int32', 'uint8', 'int8', 'int16', 'bool', 'float16', 'bfloat16']:
+    samplers['random_ full ' + d] = drawn(lambda: torch.empty(4, dtype=getattr(torch, d)).random_())
+out['samplers'] = samplers
+g = torch.Generator().manual_seed(7)
+out['sampler_generator'] = torch.empty(4, dtype=dt).exponential_(generator=g).tolist()
+out['sampler_errors'] = {
+    'exponential_ lambda': error_of(lambda: torch.empty(3).exponential_(-1)),
+    'exponential_ long': error_of(lambda: torch.empty(3, dtype=torch.int64).exponential_()),
+    'log_normal_ std': error_of(lambda: torch.empty(3).log_normal_(0, 0)),
+    'geometric_ p': error_of(lambda: torch.empty(3).geometric_(1)),
+    'random_ from to': error_of(lambda: torch.empty(3).random_(5, 3)),
+    'random_ bounds': error_of(lambda: torch.empty(3, dtype=torch.uint8).random_(-1, 3)),
 }
 write('tensor_methods', out)

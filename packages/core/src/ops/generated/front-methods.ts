@@ -23,6 +23,7 @@ import { newEmpty, newZeros, newOnes, newFull, newTensor } from '../new-factorie
 import { clamp, clamp_, clip, clip_, isnan, isinf, isfinite } from '../pointwise-binary';
 import { uniform_, normal_ } from '../random';
 import { bernoulli_, bernoulli, multinomial } from '../random-extra';
+import { exponential_, cauchy_, logNormal_, geometric_, random_ } from '../random-inplace';
 import { max, min } from '../reduction';
 import { variance, std, norm, countNonzero, median, mode } from '../reduction-stats';
 import { repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave } from '../reorder';
@@ -58,6 +59,7 @@ export const FRONT_METHODS = {
   clamp, clamp_, clip, clip_, isnan, isinf, isfinite,
   uniform_, normal_,
   bernoulli_, bernoulli, multinomial,
+  exponential_, cauchy_, logNormal_, geometric_, random_,
   max, min,
   var: variance, std, norm, countNonzero, median, mode,
   repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave,
