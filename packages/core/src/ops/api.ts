@@ -94,6 +94,7 @@ export * from './copy';
 export * from './factories';
 export * from './new-factories';
 export * from './fill-diagonal';
+export * from './scatter-views';
 export * from './random';
 export * from './softmax';
 export * from './losses';

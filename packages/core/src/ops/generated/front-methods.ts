@@ -29,6 +29,7 @@ import { variance, std, norm, countNonzero, median, mode } from '../reduction-st
 import { repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave } from '../reorder';
 import { round, round_ } from '../rounding';
 import { cumsum, cumsum_, cumprod, cumprod_, cummax, cummin } from '../scan';
+import { selectScatter, sliceScatter, diagonalScatter, asStridedScatter } from '../scatter-views';
 import { reshape, flatten, unflatten, narrow, movedim, moveaxis, split, splitWithSizes, sumToSize, chunk, unbind, t, expandAs, viewAs, reshapeAs, broadcastTo } from '../shape-ops';
 import { softmax, logSoftmax } from '../softmax';
 import { sort, argsort, topk, unique, uniqueAsync } from '../sorting';
@@ -65,6 +66,7 @@ export const FRONT_METHODS = {
   repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, repeatInterleave,
   round, round_,
   cumsum, cumsum_, cumprod, cumprod_, cummax, cummin,
+  selectScatter, sliceScatter, diagonalScatter, asStridedScatter,
   reshape, flatten, unflatten, narrow, movedim, moveaxis, split, splitWithSizes, sumToSize, chunk, unbind, t, expandAs, viewAs, reshapeAs, broadcastTo,
   softmax, logSoftmax,
   sort, argsort, topk, unique, uniqueAsync,
