@@ -499,3 +499,19 @@ describe('meta-device modules', () => {
     expect(torch.rand([5]).tolist()).toEqual(a);
   });
 });
+
+describe('getParameter / getBuffer', () => {
+  it("find a parameter or buffer by its dotted path, with PyTorch's errors", () => {
+    const g = golden.getParameter;
+    const m = new nn.Sequential(new nn.Linear(2, 2), new nn.BatchNorm1d(2));
+    expect(m.getParameter('0.weight')).toBe((m.get(0) as torch.nn.Linear).weight);
+    expect([m.getParameter('0.weight').shape, m.getBuffer('1.running_mean').shape]).toEqual(g.found);
+    expect(m.getBuffer('1.running_mean')).toBe((m.get(1) as torch.nn.BatchNorm1d).running_mean);
+    for (const [key, message] of Object.entries(g.errors)) {
+      const [f, target] = key.split(' ');
+      const err = thrown(() => (f === 'get_parameter' ? m.getParameter(target) : m.getBuffer(target)));
+      expect(err, key).toBeInstanceOf(torch.TorchError);
+      expect(err.message, key).toBe(`${f === 'get_parameter' ? 'getParameter' : 'getBuffer'}: ${message}`);
+    }
+  });
+});

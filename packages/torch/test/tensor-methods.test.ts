@@ -38,7 +38,7 @@ describe('the new_* factories', () => {
     expectG(x32.newZeros(2, 3), n.new_zeros, 'newZeros');
     expectG(x32.newOnes([2], { dtype: 'int32' }), n.new_ones_dtype, 'newOnes dtype');
     expectG(X.newFull([2, 2], 3), n.new_full_int_value, 'newFull int value');
-    expectG(torch.ones([2], { dtype: 'bool' }).newFull([3], 0), n.new_full_bool_self, 'newFull bool self');
+    expectG(torch.ones([2], { dtype: 'bool' }).newFull([3], 0), n.new_full_bool_self as unknown as G, 'newFull bool self');
     expectG(X.newTensor([1, 2, 3]), n.new_tensor, 'newTensor');
     expectG(torch.ones([1], { dtype: 'int32' }).newTensor([1.7, -2.2]), n.new_tensor_int, 'newTensor int');
     expect(X.newEmpty(4, 1).shape).toEqual(n.new_empty_shape);

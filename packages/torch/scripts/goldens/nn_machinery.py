@@ -215,4 +215,20 @@ pnan.grad = torch.tensor([float('nan'), 1.])
 cg['errNonfinite'] = err(lambda: torch.nn.utils.clip_grad_norm_([pnan], 1.0, error_if_nonfinite=True))
 out['clipGradNorm'] = cg
 
+# (The spectralNorm, spectralNormParametrization, orthogonal and init values are float32
+# results whose last bits depend on the CPU's BLAS / LAPACK kernels: a rerun on another CPU
+# (an AMD EPYC, 2026-11-28) moved them by up to 4e-6 relative; the committed ones are from the
+# machine they were first written on, and a rerun elsewhere may need to keep them.)
+
+# get_parameter / get_buffer: what they find, and their errors
+gm = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.BatchNorm1d(2))
+gp = {'found': [list(gm.get_parameter('0.weight').shape), list(gm.get_buffer('1.running_mean').shape)], 'errors': {}}
+for f in ['get_parameter', 'get_buffer']:
+    for t in ['0.bias2', '2.weight', '0.training', '0.weight', '1.running_mean']:
+        try:
+            getattr(gm, f)(t)
+        except AttributeError as e:
+            gp['errors'][f + ' ' + t] = str(e)
+out['getParameter'] = gp
+
 write('nn_machinery', out)

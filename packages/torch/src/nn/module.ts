@@ -316,6 +316,41 @@ export class Module {
     return mod;
   }
 
+  /** `getParameter('0.weight')`: the parameter at that dotted path, with PyTorch's errors. */
+  getParameter(target: string): Parameter {
+    const [mod, name] = this.ownerOf('getParameter', target);
+    const p = mod._parameters.get(name);
+    if (p == null) {
+      if (!Reflect.has(mod, name)) throw new TorchError(`getParameter: ${mod.constructor.name} has no attribute \`${name}\``);
+      throw new TorchError(`getParameter: \`${name}\` is not an nn.Parameter`);
+    }
+    return p;
+  }
+
+  /** `getBuffer('1.running_mean')`: the buffer at that dotted path, with PyTorch's errors. */
+  getBuffer(target: string): Tensor {
+    const [mod, name] = this.ownerOf('getBuffer', target);
+    const b = mod._buffers.get(name);
+    if (b == null) {
+      if (!Reflect.has(mod, name)) throw new TorchError(`getBuffer: ${mod.constructor.name} has no attribute \`${name}\``);
+      throw new TorchError(`getBuffer: \`${name}\` is not a buffer`);
+    }
+    return b;
+  }
+
+  /** The module holding the last name of a dotted path, and that name. */
+  private ownerOf(op: string, target: string): [Module, string] {
+    const at = target.lastIndexOf('.');
+    const path = at < 0 ? '' : target.slice(0, at);
+    let mod: Module;
+    try {
+      mod = this.getSubmodule(path);
+    } catch (e) {
+      throw e instanceof TorchError ? new TorchError(e.message.replace(/^getSubmodule:/, `${op}:`)) : e;
+    }
+    return [mod, target.slice(at + 1)];
+  }
+
   // ---- iteration (PyTorch's order: own entries first, then children, depth first) ----
   *namedModules(memo: Set<Module> = new Set(), prefix = '', removeDuplicate = true): IterableIterator<[string, Module]> {
     if (memo.has(this)) return;
