@@ -95,6 +95,7 @@ export * from './factories';
 export * from './new-factories';
 export * from './fill-diagonal';
 export * from './scatter-views';
+export * from './grid-sample';
 export * from './random';
 export * from './softmax';
 export * from './losses';

@@ -14,6 +14,8 @@ export {
   convTranspose3d,
   ctcLoss,
   embeddingBag,
+  gridSample,
+  affineGrid,
   im2col as unfold,
   col2im as fold,
   cosineSimilarity,
