@@ -96,6 +96,7 @@ export * from './new-factories';
 export * from './fill-diagonal';
 export * from './scatter-views';
 export * from './grid-sample';
+export * from './attention';
 export * from './random';
 export * from './softmax';
 export * from './losses';

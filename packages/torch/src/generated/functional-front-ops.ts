@@ -6,6 +6,7 @@ export {
   selu,
   selu_,
   relu6,
+  scaledDotProductAttention,
   conv1d,
   conv2d,
   convTranspose1d,
