@@ -271,3 +271,76 @@ describe('the view scatters', () => {
     sameMessage(thrown(() => torch.diagonalScatter(torch.zeros([3, 3]), torch.ones([3]), 1)).message, e3);
   });
 });
+
+describe("PyTorch's NumPy-style aliases", () => {
+  const A = () => t64(golden.alias_inputs.a);
+  const B = () => t64(golden.alias_inputs.b);
+  // (torch-ts's sgn on real dtypes and rsub record the ops they are made of, SignBackward0 and
+  // SubBackward0, where 1.13 records SgnBackward0 and RsubBackward0: the same gradients)
+  const OTHER_NODES: Record<string, string> = { sgn: 'SignBackward0', rsub: 'SubBackward0' };
+  const calls: Record<string, (a: torch.Tensor, b: torch.Tensor) => torch.Tensor> = {
+    absolute: (a) => torch.absolute(a),
+    arccos: (a) => torch.arccos(a),
+    arcsin: (a) => torch.arcsin(a),
+    arctan: (a) => torch.arctan(a),
+    arcsinh: (a) => torch.arcsinh(a),
+    arctanh: (a) => torch.arctanh(a),
+    arccosh: (a) => torch.arccosh(a.detach().abs().add(1)),
+    negative: (a) => torch.negative(a),
+    fix: (a) => torch.fix(a),
+    sgn: (a) => torch.sgn(a),
+    ravel: (a) => torch.ravel(a),
+    positive: (a) => torch.positive(a),
+    arctan2: (a, b) => torch.arctan2(a, b),
+    multiply: (a, b) => torch.multiply(a, b),
+    divide: (a, b) => torch.divide(a, b),
+    subtract: (a, b) => torch.subtract(a, b),
+    greater: (a, b) => torch.greater(a, b),
+    less: (a, b) => torch.less(a, b),
+    greater_equal: (a, b) => torch.greaterEqual(a, b),
+    less_equal: (a, b) => torch.lessEqual(a, b),
+    not_equal: (a, b) => torch.notEqual(a, b),
+    'divide floor': (a, b) => torch.divide(a.detach(), b, { roundingMode: 'floor' }),
+    'subtract alpha': (a, b) => torch.subtract(a.detach(), b, { alpha: 2.5 }),
+    rsub: (a, b) => torch.rsub(a, b, { alpha: 2 }),
+    'rsub scalar': (a) => torch.rsub(a.detach(), 3.0),
+  };
+
+  it('the same values and Nodes as the ops they name', () => {
+    for (const [name, call] of Object.entries(calls)) {
+      const c = golden.aliases[name as keyof typeof golden.aliases] as { out: G; node: string | null };
+      const a = A().requiresGrad_();
+      const y = call(a, B());
+      const got = y.dtype === 'bool' ? y.to('float64') : y;
+      expectG(got, { ...c.out, dtype: 'float64', values: c.out.values.map(Number) }, name);
+      const node = name === 'rsub' ? torch.rsub(A().requiresGrad_(), B()).gradFn?.name() : y.gradFn?.name();
+      if (c.node !== null) expect(node, name).toBe(OTHER_NODES[name] ?? c.node);
+    }
+    expect(torch.positive(A())).not.toBe(null);
+    const a = A();
+    expect(torch.positive(a)).toBe(a);
+    sameMessage(thrown(() => torch.positive(torch.tensor([true]))).message, golden.positive_bool);
+  });
+
+  it('methods and in-place forms', () => {
+    const a = A();
+    expect(a.clone().absolute_().tolist()).toEqual(a.abs().tolist());
+    expect(a.clone().negative_().tolist()).toEqual(a.neg().tolist());
+    expect(a.clone().multiply_(B()).tolist()).toEqual(a.mul(B()).tolist());
+    expect(a.clone().divide_(B(), { roundingMode: 'trunc' }).tolist()).toEqual(a.div(B(), { roundingMode: 'trunc' }).tolist());
+    expect(a.clone().subtract_(B(), { alpha: 2 }).tolist()).toEqual(a.sub(B(), { alpha: 2 }).tolist());
+    expect(a.clone().greater_(B()).tolist()).toEqual(a.gt(B()).double().tolist());
+    expect(a.clone().notEqual_(0).tolist()).toEqual(a.ne(0).double().tolist());
+    expect(a.clone().arctan2_(B()).tolist()).toEqual(a.atan2(B()).tolist());
+    expect(a.clone().fix_().tolist()).toEqual(a.trunc().tolist());
+    expect(a.clone().sgn_().tolist()).toEqual(a.sign().tolist());
+    expect(a.ravel().shape).toEqual([6]);
+  });
+
+  it('sgn of complex numbers is x / |x|, 0 at 0', () => {
+    // (Python's -1j is complex(-0.0, -1.0))
+    const z = torch.complex(torch.tensor([3, 0, -0], { dtype: 'float64' }), torch.tensor([4, 0, -1], { dtype: 'float64' }));
+    const s = torch.sgn(z);
+    expect([s.real.tolist(), s.imag.tolist()]).toEqual([golden.aliases['sgn complex'].real, golden.aliases['sgn complex'].imag]);
+  });
+});

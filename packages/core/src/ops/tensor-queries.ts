@@ -17,3 +17,15 @@ export const isInference = front('is_inference(Tensor self) -> bool', { method: 
 
 /** `torch.detach_(x)` is `x.detach_()`: `x` leaves its graph in place and is returned. */
 export const detach_ = front('detach_(Tensor self) -> Tensor', { method: false }).run(([self]): Tensor => self.detach_());
+
+/** `torch.get_device(x)`: `x.getDevice()` (-1 on the CPU). */
+export const getDevice = front('get_device(Tensor self) -> int', { method: false }).run(([self]): number => self.getDevice());
+
+/** `torch.is_nonzero(x)`: `x.isNonzero()`. */
+export const isNonzero = front('is_nonzero(Tensor self) -> bool', { method: false }).run(([self]): boolean => self.isNonzero());
+
+/** `torch.is_same_size(x, y)`: `x.isSameSize(y)`. */
+export const isSameSize = front('is_same_size(Tensor self, Tensor other) -> bool', { method: false }).run(([self, other]): boolean => self.isSameSize(other));
+
+/** `torch.is_signed(x)`: `x.isSigned()`. */
+export const isSigned = front('is_signed(Tensor self) -> bool', { method: false }).run(([self]): boolean => self.isSigned());

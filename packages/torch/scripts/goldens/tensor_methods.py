@@ -172,4 +172,27 @@ out['scatters'] = scat
 out['scatter_errors'] = [error_of(lambda: torch.select_scatter(torch.zeros(2, 3), torch.ones(2), 0, 1)),
                          error_of(lambda: torch.slice_scatter(torch.zeros(4, 3), torch.ones(3, 3), 0, 0, 4, 2)),
                          error_of(lambda: torch.diagonal_scatter(torch.zeros(3, 3), torch.ones(3), 1))]
+
+# NumPy-style aliases: values (function, method, in-place forms) and Node names
+A = torch.tensor([[-0.75, 0.25, 0.5], [0.9, -0.1, 0.0]], dtype=dt)
+Bb = torch.tensor([[0.5, -2.0, 0.5], [0.3, 0.7, -0.5]], dtype=dt)
+aliases = {}
+for name in ['absolute', 'arccos', 'arcsin', 'arctan', 'arcsinh', 'arctanh', 'negative', 'fix', 'sgn', 'ravel', 'positive']:
+    a = A.clone().requires_grad_()
+    y = getattr(torch, name)(a)
+    aliases[name] = {'out': values(y), 'node': y.grad_fn.name() if y.grad_fn else None}
+aliases['arccosh'] = {'out': values(torch.arccosh(A.abs() + 1)), 'node': None}
+for name in ['arctan2', 'multiply', 'divide', 'subtract', 'greater', 'less', 'greater_equal', 'less_equal', 'not_equal']:
+    a = A.clone().requires_grad_()
+    y = getattr(torch, name)(a, Bb)
+    aliases[name] = {'out': values(y), 'node': y.grad_fn.name() if y.grad_fn else None}
+aliases['divide floor'] = {'out': values(torch.divide(A, Bb, rounding_mode='floor')), 'node': None}
+aliases['subtract alpha'] = {'out': values(torch.subtract(A, Bb, alpha=2.5)), 'node': None}
+aliases['rsub'] = {'out': values(torch.rsub(A.clone().requires_grad_(), Bb, alpha=2)), 'node': torch.rsub(A.clone().requires_grad_(), Bb).grad_fn.name()}
+aliases['rsub scalar'] = {'out': values(torch.rsub(A, 3.0)), 'node': None}
+Cx = torch.tensor([3 + 4j, 0j, -1j], dtype=torch.complex128)
+aliases['sgn complex'] = {'real': torch.sgn(Cx).real.tolist(), 'imag': torch.sgn(Cx).imag.tolist()}
+out['aliases'] = aliases
+out['alias_inputs'] = {'a': values(A), 'b': values(Bb)}
+out['positive_bool'] = error_of(lambda: torch.positive(torch.tensor([True])))
 write('tensor_methods', out)
