@@ -97,6 +97,8 @@ export * from './fill-diagonal';
 export * from './scatter-views';
 export * from './grid-sample';
 export * from './attention';
+export * from './shape-numpy';
+export * from './math-numpy';
 export * from './random';
 export * from './softmax';
 export * from './losses';

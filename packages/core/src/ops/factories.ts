@@ -423,6 +423,29 @@ export const linspace = front(`linspace(Scalar start, Scalar end, int steps, ${R
   },
 );
 
+/**
+ * `torch.logspace(start, end, steps, base=10)`: base ** linspace(start, end, steps), as
+ * PyTorch's kernel computes it (from the start for the first half, from the end for the
+ * rest), in double here, then cast to the dtype.
+ */
+export const logspace = front(`logspace(Scalar start, Scalar end, int steps, float base=10.0, ${RANGE_KEYWORDS}) -> Tensor`, RANGE).run(
+  ([start, end, steps, base, , dtypeArg, , deviceArg, , requiresGrad]): Tensor => {
+    const options = { dtype: dtypeArg, device: deviceArg, requiresGrad };
+    if (steps < 0) throw new TorchError('logspace: number of steps must be non-negative');
+    const { dtype, device } = resolve('logspace', options, getDefaultDtype());
+    const a = Number(start);
+    const b = Number(end);
+    const vals = new Float64Array(steps);
+    if (steps === 1) vals[0] = base ** a;
+    else if (steps > 1) {
+      const step = (b - a) / (steps - 1);
+      const half = Math.floor(steps / 2);
+      for (let i = 0; i < steps; i++) vals[i] = i < half ? base ** (a + step * i) : base ** (b - step * (steps - i - 1));
+    }
+    return finish(fromHost('logspace', [steps], vals, 'float64', dtype, device), options);
+  },
+);
+
 function linspaceValues(startIn: number, endIn: number, steps: number, dtype: DType): Float64Array {
   const vals = new Float64Array(steps);
   if (steps === 1) vals[0] = startIn;

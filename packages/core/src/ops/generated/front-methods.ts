@@ -18,6 +18,7 @@ import { geqrf, orgqr, qr, matrixExp } from '../linalg-qr-front';
 import { svd, pinverse } from '../linalg-svd-front';
 import { nanToNum, nanToNum_ } from '../logical';
 import { maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync } from '../masked';
+import { logaddexp, logaddexp2, deg2rad, rad2deg, argwhere, inner, vdot, msort, aminmax, addmv, addr, addbmm, deg2rad_, rad2deg_, addmv_, addr_, addbmm_ } from '../math-numpy';
 import { nansum, nanmean, logcumsumexp, nanmedian, quantile, nanquantile } from '../nan-stats';
 import { newEmpty, newZeros, newOnes, newFull, newTensor } from '../new-factories';
 import { clamp, clamp_, clip, clip_, isnan, isinf, isfinite } from '../pointwise-binary';
@@ -30,6 +31,7 @@ import { repeat, tile, flip, fliplr, flipud, roll, triu, tril, triu_, tril_, rep
 import { round, round_ } from '../rounding';
 import { cumsum, cumsum_, cumprod, cumprod_, cummax, cummin } from '../scan';
 import { selectScatter, sliceScatter, diagonalScatter, asStridedScatter } from '../scatter-views';
+import { tensorSplit, hsplit, vsplit, dsplit, rot90, takeAlongDim, diag, diagEmbed, diagflat } from '../shape-numpy';
 import { reshape, flatten, unflatten, narrow, movedim, moveaxis, split, splitWithSizes, sumToSize, chunk, unbind, t, expandAs, viewAs, reshapeAs, broadcastTo } from '../shape-ops';
 import { softmax, logSoftmax } from '../softmax';
 import { sort, argsort, topk, unique, uniqueAsync } from '../sorting';
@@ -55,6 +57,7 @@ export const FRONT_METHODS = {
   svd, pinverse,
   nanToNum, nanToNum_,
   maskedFill_, maskedFill, maskedScatter_, maskedScatter, maskedSelect, maskedSelectAsync,
+  logaddexp, logaddexp2, deg2rad, rad2deg, argwhere, inner, vdot, msort, aminmax, addmv, addr, addbmm, deg2rad_, rad2deg_, addmv_, addr_, addbmm_,
   nansum, nanmean, logcumsumexp, nanmedian, quantile, nanquantile,
   newEmpty, newZeros, newOnes, newFull, newTensor,
   clamp, clamp_, clip, clip_, isnan, isinf, isfinite,
@@ -67,6 +70,7 @@ export const FRONT_METHODS = {
   round, round_,
   cumsum, cumsum_, cumprod, cumprod_, cummax, cummin,
   selectScatter, sliceScatter, diagonalScatter, asStridedScatter,
+  tensorSplit, hsplit, vsplit, dsplit, rot90, takeAlongDim, diag, diagEmbed, diagflat,
   reshape, flatten, unflatten, narrow, movedim, moveaxis, split, splitWithSizes, sumToSize, chunk, unbind, t, expandAs, viewAs, reshapeAs, broadcastTo,
   softmax, logSoftmax,
   sort, argsort, topk, unique, uniqueAsync,

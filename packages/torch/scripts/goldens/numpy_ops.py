@@ -1,0 +1,106 @@
+"""Goldens for torch's NumPy-style functions that torch-ts composes from its ops: meshgrid,
+tensor_split / hsplit / vsplit / dsplit, atleast_Nd, column_stack / row_stack / dstack, rot90,
+take_along_dim, diag / diag_embed / diagflat, logaddexp / logaddexp2, deg2rad / rad2deg,
+argwhere, inner, vdot, msort, aminmax, addmv / addr / addbmm, logspace, torch.normal (values
+for a seed). Each case: the outputs, and the gradients of the float inputs for the loss
+sum(out * w) with w = arange(out.numel()) / 10. PyTorch 1.13, float64.
+Run: /usr/bin/python3 packages/torch/scripts/goldens/numpy_ops.py"""
+import torch
+
+from _common import error_of, fin, values as values_raw, write
+
+
+def values(t):
+    v = values_raw(t)
+    return {**v, 'values': fin(v['values'])}
+
+torch.manual_seed(0)
+dt = torch.float64
+X = torch.randn(3, 4, dtype=dt)
+V = torch.randn(4, dtype=dt)
+W = torch.randn(3, dtype=dt)
+Z = torch.randn(2, 3, 4, dtype=dt)
+M = torch.randn(2, 3, 2, dtype=dt)
+INF = torch.tensor([float('inf'), -float('inf'), float('inf'), 1.0, -3.0], dtype=dt)
+INF2 = torch.tensor([float('inf'), -float('inf'), -float('inf'), 1.0, 800.0], dtype=dt)
+inputs = {'X': X, 'V': V, 'W': W, 'Z': Z, 'M': M, 'INF': INF, 'INF2': INF2}
+IDX = torch.tensor([[0, 3], [1, 1], [2, 0]])
+
+CASES = {
+    'meshgrid ij': (['V', 'W'], lambda v, w: torch.meshgrid(v, w, indexing='ij')),
+    'meshgrid xy': (['V', 'W'], lambda v, w: torch.meshgrid(v, w, indexing='xy')),
+    'meshgrid 3': (['V', 'W', 'V'], lambda a, b, c: torch.meshgrid(a, b, c, indexing='ij')),
+    'tensor_split sections': (['X'], lambda x: torch.tensor_split(x, 3, 1)),
+    'tensor_split indices': (['X'], lambda x: torch.tensor_split(x, [1, 5, -2], 1)),
+    'hsplit': (['X'], lambda x: torch.hsplit(x, 2)),
+    'vsplit indices': (['X'], lambda x: torch.vsplit(x, [1])),
+    'dsplit': (['Z'], lambda z: torch.dsplit(z, 2)),
+    'atleast_3d': (['V'], lambda v: torch.atleast_3d(v)),
+    'column_stack': (['V', 'X'], lambda v, x: torch.column_stack([v[:3], x])),
+    'dstack': (['X', 'V'], lambda x, v: torch.dstack([x, v.expand(3, 4)])),
+    'rot90 k1': (['Z'], lambda z: torch.rot90(z, 1, [1, 2])),
+    'rot90 k-1': (['Z'], lambda z: torch.rot90(z, -1, [2, 0])),
+    'rot90 k2': (['X'], lambda x: torch.rot90(x, 2)),
+    'take_along_dim': (['X'], lambda x: torch.take_along_dim(x, IDX, 1)),
+    'take_along_dim bcast': (['Z'], lambda z: torch.take_along_dim(z, torch.tensor([[[1], [0], [2]]]), 2)),
+    'take_along_dim none': (['X'], lambda x: torch.take_along_dim(x, torch.tensor([0, 11, 5]))),
+    'diag vec k1': (['V'], lambda v: torch.diag(v, 1)),
+    'diag vec k-2': (['W'], lambda w: torch.diag(w, -2)),
+    'diag mat k1': (['X'], lambda x: torch.diag(x, 1)),
+    'diag_embed': (['X'], lambda x: torch.diag_embed(x, 1, 0, 2)),
+    'diag_embed default': (['X'], lambda x: torch.diag_embed(x)),
+    'diagflat': (['X'], lambda x: torch.diagflat(x, -1)),
+    'logaddexp': (['X', 'V'], lambda x, v: torch.logaddexp(x, v)),
+    'logaddexp2': (['X', 'V'], lambda x, v: torch.logaddexp2(x * 30, v)),
+    'logaddexp inf': (['INF', 'INF2'], lambda a, b: torch.logaddexp(a, b)),
+    'deg2rad': (['X'], lambda x: torch.deg2rad(x)),
+    'rad2deg': (['X'], lambda x: torch.rad2deg(x)),
+    'inner': (['X', 'Z'], lambda x, z: torch.inner(x, z)),
+    'vdot': (['V'], lambda v: torch.vdot(v, v.flip(0))),
+    'msort': (['X'], lambda x: torch.msort(x)),
+    'addmv': (['W', 'X', 'V'], lambda w, x, v: torch.addmv(w, x, v, beta=0.5, alpha=2)),
+    'addmv beta0': (['W', 'X', 'V'], lambda w, x, v: torch.addmv(w * float('nan'), x, v, beta=0)),
+    'addr': (['X', 'W', 'V'], lambda x, w, v: torch.addr(x, w, v, beta=2, alpha=-1)),
+    'addbmm': (['X', 'M', 'Z'], lambda x, m, z: torch.addbmm(x, m, z[:, :2, :], beta=0.5)),
+}
+
+cases = {}
+for name, (names, f) in CASES.items():
+    args = [inputs[n].clone().requires_grad_() for n in names]
+    outs = f(*args)
+    outs = list(outs) if isinstance(outs, (tuple, list)) else [outs]
+    loss = sum((o * (torch.arange(o.numel(), dtype=dt).view(o.shape) / 10)).sum() for o in outs if o.requires_grad)
+    if torch.is_tensor(loss):
+        loss.backward()
+    cases[name] = {'inputs': names, 'outs': [values(o) for o in outs],
+                   'grads': [values(a.grad) if a.grad is not None else None for a in args]}
+
+out = {'inputs': {k: values(v) for k, v in inputs.items()}, 'cases': cases}
+out['argwhere'] = torch.argwhere(X > 0).tolist()
+am = torch.aminmax(X, dim=1, keepdim=True)
+out['aminmax'] = {'min': values(am.min), 'max': values(am.max), 'all': [torch.aminmax(X).min.item(), torch.aminmax(X).max.item()]}
+out['logspace'] = {'f32': values(torch.logspace(-1, 2, 7)), 'base2': values(torch.logspace(0, 3, 4, base=2, dtype=dt)),
+                   'int': values(torch.logspace(0, 2, 3, dtype=torch.int64)), 'one': values(torch.logspace(2, 5, 1, dtype=dt))}
+normal = {}
+for key, f in {
+    'tensor mean, float std': lambda: torch.normal(torch.arange(20, dtype=dt), 2.0),
+    'float mean, tensor std': lambda: torch.normal(1.5, torch.arange(1, 21, dtype=dt) / 10),
+    'tensor, tensor bcast': lambda: torch.normal(torch.zeros(4, 1, dtype=dt), torch.ones(5, dtype=dt)),
+    'size': lambda: torch.normal(2.0, 3.0, (3, 7)),
+    'size f64': lambda: torch.normal(-1.0, 0.5, (20,), dtype=dt),
+}.items():
+    torch.manual_seed(3)
+    normal[key] = values(f())
+out['normal'] = normal
+out['errors'] = {
+    'meshgrid 2d': error_of(lambda: torch.meshgrid(X, V, indexing='ij')),
+    'hsplit': error_of(lambda: torch.hsplit(X, 3)),
+    'vsplit 1d': error_of(lambda: torch.vsplit(V, 2)),
+    'rot90 dims': error_of(lambda: torch.rot90(X, 1, [0])),
+    'rot90 same': error_of(lambda: torch.rot90(X, 1, [1, 1])),
+    'take_along_dim rank': error_of(lambda: torch.take_along_dim(X, torch.tensor([0]), 1)),
+    'diag 3d': error_of(lambda: torch.diag(Z)),
+    'vdot 2d': error_of(lambda: torch.vdot(X, V)),
+    'normal std': error_of(lambda: torch.normal(torch.zeros(2), -1.0)),
+}
+write('numpy_ops', out)
