@@ -8,6 +8,7 @@ import { TorchError } from '../errors';
 import { tidy } from '../tensor/scope';
 import { where } from './pointwise';
 import { reshape } from './shape-ops';
+import { copyResult_ } from './copy';
 
 /**
  * PyTorch's composites and aliases over rows of the op table, bound under their own names (so
@@ -119,21 +120,11 @@ export const sgn = front('sgn(Tensor self, *, Tensor? out=None) -> Tensor').run(
     const a = self.abs();
     return where(a.eq(0), 0, self.div(a));
   });
-  if (!out) return r;
-  try {
-    return out.copy_(r);
-  } finally {
-    r.dispose();
-  }
+  return out ? copyResult_(out, r) : r;
 });
 export const sgn_ = front('sgn_(Tensor self) -> Tensor', METHOD_ONLY).run(([self]): Tensor => {
   if (!isComplexType(self.dtype)) return UNARY_OPS.sign.inplace(self);
-  const r = sgn(self);
-  try {
-    return self.copy_(r);
-  } finally {
-    r.dispose();
-  }
+  return copyResult_(self, sgn(self));
 });
 
 /** `torch.positive(x)`: `x` itself; refused for bool, in PyTorch's words. */

@@ -99,6 +99,8 @@ export * from './grid-sample';
 export * from './attention';
 export * from './shape-numpy';
 export * from './math-numpy';
+export * from './pointwise-numpy';
+export * from './stats-numpy';
 export * from './random';
 export * from './softmax';
 export * from './losses';

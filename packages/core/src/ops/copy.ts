@@ -211,6 +211,18 @@ export const fill_ = overloadedFront(['fill_(Tensor self, Tensor value) -> Tenso
   },
 );
 
+/**
+ * `self.copy_(r)`, then `r` released: the in-place form of a composite (`x.addmv_(mat, vec)`
+ * is `x.copy_(addmv(x, mat, vec))`, so versions and autograd apply as to any copy_).
+ */
+export function copyResult_(self: Tensor, r: Tensor): Tensor {
+  try {
+    return copy_(self, r);
+  } finally {
+    r.dispose();
+  }
+}
+
 /** `x.zero_()`: every element set to 0. */
 export const zero_ = front('zero_(Tensor self) -> Tensor', { namespaces: [] }).run(([self]): Tensor => fill_(self, 0));
 

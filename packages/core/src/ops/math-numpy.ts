@@ -6,6 +6,7 @@ import type { Tensor } from '../tensor/tensor';
 import { AUTOGRAD_KEYSET, withExcluded } from '../dispatch/local-state';
 import { tidy } from '../tensor/scope';
 import { empty, emptyLike } from './factories';
+import { copyResult_ } from './copy';
 import { front, overloadedFront } from './front';
 import { amax, amin } from './generated/table-ops';
 import { bmm, mv } from './linalg';
@@ -189,24 +190,16 @@ export const normal = overloadedFront(
 });
 
 
-/** Writes `r` into `self` (an in-place form of a composite) and releases `r`. */
-function into(self: Tensor, r: Tensor): Tensor {
-  try {
-    return self.copy_(r);
-  } finally {
-    r.dispose();
-  }
-}
 
 /** The in-place forms (`x.deg2rad_()`, `x.addmv_(mat, vec)`...), which write the function's result into x. */
-export const deg2rad_ = front('deg2rad_(Tensor self) -> Tensor').run(([self]): Tensor => into(self, deg2rad(self)));
-export const rad2deg_ = front('rad2deg_(Tensor self) -> Tensor').run(([self]): Tensor => into(self, rad2deg(self)));
+export const deg2rad_ = front('deg2rad_(Tensor self) -> Tensor').run(([self]): Tensor => copyResult_(self, deg2rad(self)));
+export const rad2deg_ = front('rad2deg_(Tensor self) -> Tensor').run(([self]): Tensor => copyResult_(self, rad2deg(self)));
 export const addmv_ = front('addmv_(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor').run(
-  ([self, mat, vec, beta, alpha]): Tensor => into(self, addmv(self, mat, vec, { beta, alpha })),
+  ([self, mat, vec, beta, alpha]): Tensor => copyResult_(self, addmv(self, mat, vec, { beta, alpha })),
 );
 export const addr_ = front('addr_(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor', { namespaces: [] }).run(
-  ([self, vec1, vec2, beta, alpha]): Tensor => into(self, addr(self, vec1, vec2, { beta, alpha })),
+  ([self, vec1, vec2, beta, alpha]): Tensor => copyResult_(self, addr(self, vec1, vec2, { beta, alpha })),
 );
 export const addbmm_ = front('addbmm_(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor', { namespaces: [] }).run(
-  ([self, batch1, batch2, beta, alpha]): Tensor => into(self, addbmm(self, batch1, batch2, { beta, alpha })),
+  ([self, batch1, batch2, beta, alpha]): Tensor => copyResult_(self, addbmm(self, batch1, batch2, { beta, alpha })),
 );

@@ -23,7 +23,11 @@ Z = torch.randn(2, 3, 4, dtype=dt)
 M = torch.randn(2, 3, 2, dtype=dt)
 INF = torch.tensor([float('inf'), -float('inf'), float('inf'), 1.0, -3.0], dtype=dt)
 INF2 = torch.tensor([float('inf'), -float('inf'), -float('inf'), 1.0, 800.0], dtype=dt)
-inputs = {'X': X, 'V': V, 'W': W, 'Z': Z, 'M': M, 'INF': INF, 'INF2': INF2}
+S = torch.tensor([-1.5, 0.0, -0.0, 2.0, float('inf'), -float('inf'), float('nan'), 3.0], dtype=dt)
+T = torch.tensor([[3., 1, 2, 1], [0, 5, 5, 1], [2, 2, -1, 4]], dtype=dt)
+FW = torch.tensor([1, 2, 1, 3])
+AW = torch.tensor([0.5, 1.0, 2.0, 0.25], dtype=dt)
+inputs = {'X': X, 'V': V, 'W': W, 'Z': Z, 'M': M, 'INF': INF, 'INF2': INF2, 'S': S, 'T': T, 'AW': AW}
 IDX = torch.tensor([[0, 3], [1, 1], [2, 0]])
 
 CASES = {
@@ -62,6 +66,35 @@ CASES = {
     'addmv beta0': (['W', 'X', 'V'], lambda w, x, v: torch.addmv(w * float('nan'), x, v, beta=0)),
     'addr': (['X', 'W', 'V'], lambda x, w, v: torch.addr(x, w, v, beta=2, alpha=-1)),
     'addbmm': (['X', 'M', 'Z'], lambda x, m, z: torch.addbmm(x, m, z[:, :2, :], beta=0.5)),
+    'isneginf': (['S'], lambda x: torch.isneginf(x)),
+    'isposinf': (['S'], lambda x: torch.isposinf(x)),
+    'signbit': (['S'], lambda x: torch.signbit(x)),
+    'isreal': (['X'], lambda x: torch.isreal(x)),
+    'copysign': (['X', 'V'], lambda x, v: torch.copysign(x, v)),
+    'copysign zero': (['S'], lambda s: torch.copysign(torch.tensor(2.0, dtype=dt), s)),
+    'heaviside': (['S', 'V'], lambda s, v: torch.heaviside(s.detach(), v[:1].detach())),
+    'float_power': (['X'], lambda x: torch.float_power(x.abs(), 1.5)),
+    'ldexp': (['X'], lambda x: torch.ldexp(x, torch.tensor([1, -2, 3, 0]))),
+    'kthvalue': (['T'], lambda t: torch.kthvalue(t, 2, 1)),
+    'kthvalue dim0 keepdim': (['X'], lambda x: torch.kthvalue(x, 3, 0, keepdim=True)),
+    'cov': (['X'], lambda x: torch.cov(x)),
+    'cov correction0 vector': (['V'], lambda v: torch.cov(v, correction=0)),
+    'cov weights': (['X'], lambda x: torch.cov(x, fweights=FW, aweights=AW)),
+    'corrcoef': (['X'], lambda x: torch.corrcoef(x)),
+    'trapezoid': (['X'], lambda x: torch.trapezoid(x)),
+    'trapezoid dx dim0': (['X'], lambda x: torch.trapezoid(x, dx=0.5, dim=0)),
+    'trapezoid x': (['X', 'V'], lambda x, v: torch.trapezoid(x, v.cumsum(0))),
+    'trapz': (['X'], lambda x: torch.trapz(x, dim=0)),
+    'cumulative_trapezoid': (['X'], lambda x: torch.cumulative_trapezoid(x, dx=2.0)),
+    'cumulative_trapezoid x': (['Z', 'V'], lambda z, v: torch.cumulative_trapezoid(z, v.exp().cumsum(0), dim=2)),
+    # (1.13's vander has no working backward: an in-place cumprod on a view it saved)
+    'vander': (['V'], lambda v: torch.vander(v.detach())),
+    'vander increasing N': (['W'], lambda w: torch.vander(w.detach(), 5, True)),
+    'renorm': (['X'], lambda x: torch.renorm(x, 2, 0, 1.2)),
+    'renorm p1 dim1': (['Z'], lambda z: torch.renorm(z, 1, 1, 2.0)),
+    'index_copy': (['X', 'M'], lambda x, m: torch.index_copy(x, 1, torch.tensor([3, 0]), m[0])),
+    'put': (['X', 'V'], lambda x, v: x.put(torch.tensor([0, 11, 5]), v[:3])),
+    'put accumulate': (['X', 'V'], lambda x, v: x.put(torch.tensor([1, 1, 7]), v[:3], accumulate=True)),
 }
 
 cases = {}
@@ -71,7 +104,10 @@ for name, (names, f) in CASES.items():
     outs = list(outs) if isinstance(outs, (tuple, list)) else [outs]
     loss = sum((o * (torch.arange(o.numel(), dtype=dt).view(o.shape) / 10)).sum() for o in outs if o.requires_grad)
     if torch.is_tensor(loss):
-        loss.backward()
+        try:
+            loss.backward()
+        except RuntimeError as e:
+            raise RuntimeError(name + ': ' + str(e)) from e
     cases[name] = {'inputs': names, 'outs': [values(o) for o in outs],
                    'grads': [values(a.grad) if a.grad is not None else None for a in args]}
 
@@ -103,4 +139,19 @@ out['errors'] = {
     'vdot 2d': error_of(lambda: torch.vdot(X, V)),
     'normal std': error_of(lambda: torch.normal(torch.zeros(2), -1.0)),
 }
+out['vander_int'] = values(torch.vander(torch.tensor([1, 2, 3])))
+# kthvalue's index among ties (and NaNs) is its quickselect's: every k of tie-heavy rows
+g = torch.Generator().manual_seed(5)
+ties = torch.randint(0, 4, (40, 9), generator=g).double()
+ties[torch.rand(40, 9, generator=g) < 0.1] = float('nan')
+out['kthvalue_ties'] = {'rows': [[('nan' if v != v else v) for v in r] for r in ties.tolist()],
+                        'indices': [[torch.kthvalue(r, k).indices.item() for k in range(1, 10)] for r in ties]}
+out['isin'] = {'basic': torch.isin(torch.tensor([1, 2, 3, 4]), torch.tensor([2, 4])).tolist(),
+               'invert scalar': torch.isin(torch.tensor([1, 2, 3]), 2, invert=True).tolist(),
+               'float 2d': torch.isin(T, torch.tensor([1., 5.], dtype=dt)).tolist()}
+out['errors'].update({
+    'kthvalue k': error_of(lambda: torch.kthvalue(X, 5, 1)),
+    'cov 3d': error_of(lambda: torch.cov(Z)),
+    'vander 2d': error_of(lambda: torch.vander(X)),
+})
 write('numpy_ops', out)

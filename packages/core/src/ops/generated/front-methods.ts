@@ -22,6 +22,7 @@ import { logaddexp, logaddexp2, deg2rad, rad2deg, argwhere, inner, vdot, msort, 
 import { nansum, nanmean, logcumsumexp, nanmedian, quantile, nanquantile } from '../nan-stats';
 import { newEmpty, newZeros, newOnes, newFull, newTensor } from '../new-factories';
 import { clamp, clamp_, clip, clip_, isnan, isinf, isfinite } from '../pointwise-binary';
+import { isneginf, isposinf, isreal, signbit, copysign, copysign_, heaviside, floatPower, ldexp, heaviside_, floatPower_, ldexp_ } from '../pointwise-numpy';
 import { uniform_, normal_ } from '../random';
 import { bernoulli_, bernoulli, multinomial } from '../random-extra';
 import { exponential_, cauchy_, logNormal_, geometric_, random_ } from '../random-inplace';
@@ -36,6 +37,7 @@ import { reshape, flatten, unflatten, narrow, movedim, moveaxis, split, splitWit
 import { softmax, logSoftmax } from '../softmax';
 import { sort, argsort, topk, unique, uniqueAsync } from '../sorting';
 import { coalesce, isCoalesced, toDense, toSparse, _nnz, sparseDim, denseDim, indices, values, _indices, _values, sparseMask } from '../sparse';
+import { kthvalue, cov, corrcoef, renorm, renorm_, indexCopy, indexCopy_, put, put_ } from '../stats-numpy';
 import { view, asStrided, permute, transpose, swapaxes, swapdims, select, unsqueeze, squeeze, expand, unfold, diagonal, detach, t_, transpose_, swapaxes_, swapdims_, squeeze_, unsqueeze_, asStrided_ } from '../views';
 
 /** The Tensor methods among the front ends (Note [Tensor methods come from the op table]). */
@@ -61,6 +63,7 @@ export const FRONT_METHODS = {
   nansum, nanmean, logcumsumexp, nanmedian, quantile, nanquantile,
   newEmpty, newZeros, newOnes, newFull, newTensor,
   clamp, clamp_, clip, clip_, isnan, isinf, isfinite,
+  isneginf, isposinf, isreal, signbit, copysign, copysign_, heaviside, floatPower, ldexp, heaviside_, floatPower_, ldexp_,
   uniform_, normal_,
   bernoulli_, bernoulli, multinomial,
   exponential_, cauchy_, logNormal_, geometric_, random_,
@@ -75,5 +78,6 @@ export const FRONT_METHODS = {
   softmax, logSoftmax,
   sort, argsort, topk, unique, uniqueAsync,
   coalesce, isCoalesced, toDense, toSparse, _nnz, sparseDim, denseDim, indices, values, _indices, _values, sparseMask,
+  kthvalue, cov, corrcoef, renorm, renorm_, indexCopy, indexCopy_, put, put_,
   view, asStrided, permute, transpose, swapaxes, swapdims, select, unsqueeze, squeeze, expand, unfold, diagonal, detach, t_, transpose_, swapaxes_, swapdims_, squeeze_, unsqueeze_, asStrided_,
 };

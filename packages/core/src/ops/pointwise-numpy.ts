@@ -1,0 +1,131 @@
+import { getDefaultDtype, isComplexType, isFloatingType, resultType, type DType } from '../dtype';
+import { DTypeError, TorchError } from '../errors';
+import type { Tensor } from '../tensor/tensor';
+import { tidy } from '../tensor/scope';
+import { copyResult_ } from './copy';
+import { front } from './front';
+import { onesLike, tensor, zerosLike } from './factories';
+import { where } from './pointwise';
+import { torchTypeName } from './meta-utils';
+
+/**
+ * PyTorch's NumPy-style elementwise functions that are compositions of the op table's: the
+ * queries isneginf, isposinf, isreal and signbit (the sign bit: -0 and -inf count, NaN does
+ * not), copysign (|a| with b's sign bit, a float for integers), heaviside, float_power (pow
+ * in float64 / complex128), ldexp (x * 2^e) and isin (each element against every test
+ * element). Their gradients are their compositions' (PyTorch's CopysignBackward1 gives the
+ * same numbers; heaviside has none in PyTorch).
+ */
+
+const asTensor = (v: Tensor | number | boolean, like: Tensor): Tensor =>
+  typeof v === 'object' ? v : tensor(v, { device: like.device, dtype: typeof v === 'boolean' ? 'bool' : undefined });
+
+/** `torch.isneginf(x)`: where x is -inf. */
+export const isneginf = front('isneginf(Tensor self, *, Tensor? out=None) -> Tensor', { unsupported: ['out'] }).run(([self]): Tensor => {
+  if (isComplexType(self.dtype)) throw new DTypeError('isneginf does not support complex inputs.');
+  return self.eq(-Infinity);
+});
+
+/** `torch.isposinf(x)`: where x is +inf. */
+export const isposinf = front('isposinf(Tensor self, *, Tensor? out=None) -> Tensor', { unsupported: ['out'] }).run(([self]): Tensor => {
+  if (isComplexType(self.dtype)) throw new DTypeError('isposinf does not support complex inputs.');
+  return self.eq(Infinity);
+});
+
+/** `torch.isreal(x)`: true for every element of a real tensor; where the imaginary part is 0 for a complex one. */
+export const isreal = front('isreal(Tensor self) -> Tensor').run(([self]): Tensor =>
+  isComplexType(self.dtype) ? tidy(() => self.imag.eq(0)) : onesLike(self, { dtype: 'bool' }),
+);
+
+/** `torch.signbit(x)`: whether the sign bit is set (-0 and -inf included; false for NaN and unsigned dtypes). */
+export const signbit = front('signbit(Tensor self, *, Tensor? out=None) -> Tensor', { unsupported: ['out'] }).run(([self]): Tensor => {
+  if (isComplexType(self.dtype)) throw new DTypeError('signbit is not implemented for complex tensors.');
+  if (!isFloatingType(self.dtype)) return self.dtype === 'bool' ? zerosLike(self, { dtype: 'bool' }) : self.lt(0);
+  // (-0: its reciprocal is -inf)
+  return tidy(() => self.lt(0).logicalOr(self.eq(0).logicalAnd(self.reciprocal().lt(0))));
+});
+
+/** The float dtype a binary NumPy-style function computes in (the default for integers and bool). */
+function floatResult(op: string, a: Tensor, b: Tensor | number | boolean): DType {
+  const d = resultType(op, [a, b]);
+  if (isComplexType(d)) throw new DTypeError(`${op}: does not support complex inputs (got ${torchTypeName(d)})`);
+  return isFloatingType(d) ? d : getDefaultDtype();
+}
+
+/** `torch.copysign(a, b)`: |a| with the sign of b (b's sign bit: -0 counts). */
+export const copysign = front('copysign(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor', { numbersAsTensors: true, unsupported: ['out'] }).run(
+  ([self, other]): Tensor => {
+    const dtype = floatResult('copysign', self, other as Tensor | number);
+    return tidy(() => {
+      const a = self.to(dtype).abs();
+      const r = where(signbit(asTensor(other as Tensor | number, self).to(dtype)), a.neg(), a);
+      // (PyTorch's CopysignBackward gives other a zero gradient: a where that never picks it
+      // records one, with no arithmetic on other's infinities or NaNs)
+      return typeof other === 'object' && (other as Tensor).requiresGrad ? where(onesLike(r, { dtype: 'bool' }), r, other as Tensor) : r;
+    });
+  },
+);
+
+/** `x.copysign_(y)`. */
+export const copysign_ = front('copysign_(Tensor self, Tensor other) -> Tensor', { numbersAsTensors: true, namespaces: [] }).run(([self, other]): Tensor => {
+  return copyResult_(self, copysign(self, other as Tensor));
+});
+
+/** `torch.heaviside(x, values)`: 0 where x < 0, `values` where x == 0, 1 where x > 0. */
+export const heaviside = front('heaviside(Tensor self, Tensor values, *, Tensor? out=None) -> Tensor', { unsupported: ['out'] }).run(([self, values]): Tensor => {
+  if (isComplexType(self.dtype) || isComplexType(values.dtype)) throw new DTypeError('heaviside is not yet implemented for complex tensors.');
+  if (self.dtype !== values.dtype) {
+    throw new DTypeError(`heaviside is not yet implemented for tensors with different dtypes (got ${torchTypeName(self.dtype)} and ${torchTypeName(values.dtype)})`);
+  }
+  return tidy(() => where(self.eq(0), values, self.gt(0).to(self.dtype)));
+});
+
+/** `torch.float_power(a, b)`: pow in float64 (complex128 when either is complex). */
+export const floatPower = front('float_power(Tensor self, Tensor exponent, *, Tensor? out=None) -> Tensor', {
+  numbersAsTensors: true,
+  numberSelf: true,
+  unsupported: ['out'],
+}).run(([self, exponent]): Tensor => {
+  const complex = [self, exponent].some((v) => typeof v === 'object' && isComplexType((v as Tensor).dtype));
+  const dtype: DType = complex ? 'complex128' : 'float64';
+  const like = (typeof self === 'object' ? self : exponent) as Tensor;
+  return tidy(() => {
+    const base = typeof self === 'object' ? (self as Tensor).to(dtype) : tensor(self as number, { dtype, device: like.device });
+    const exp = typeof exponent === 'object' ? (exponent as Tensor).to(dtype) : exponent;
+    return base.pow(exp as Tensor | number);
+  });
+});
+
+/** `torch.ldexp(x, e)`: x * 2^e (a float for integer x). */
+export const ldexp = front('ldexp(Tensor self, Tensor other, *, Tensor? out=None) -> Tensor', { unsupported: ['out'] }).run(([self, other]): Tensor => {
+  const dtype = floatResult('ldexp', self, other);
+  return tidy(() => self.to(dtype).mul(other.to(dtype).exp2()));
+});
+
+/** `torch.isin(elements, testElements, { invert })`: whether each element is among the test elements. */
+export const isin = front('isin(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor', {
+  numbersAsTensors: true,
+  numberSelf: true,
+  method: false,
+}).run(([elements, testElements, , invert]): Tensor => {
+  if (typeof elements !== 'object' && typeof testElements !== 'object') throw new TorchError('isin: at least one of elements and test_elements must be a Tensor.');
+  const like = (typeof elements === 'object' ? elements : testElements) as Tensor;
+  return tidy(() => {
+    const e = asTensor(elements as Tensor | number, like);
+    const t = asTensor(testElements as Tensor | number, like).reshape([-1]);
+    const found = t.numel() === 0 ? zerosLike(e, { dtype: 'bool' }) : e.unsqueeze(-1).eq(t).any(-1);
+    return invert ? found.logicalNot() : found;
+  });
+});
+
+
+/** `x.heaviside_(values)`. */
+export const heaviside_ = front('heaviside_(Tensor self, Tensor values) -> Tensor', { namespaces: [] }).run(([self, values]): Tensor => copyResult_(self, heaviside(self, values)));
+/** `x.floatPower_(exponent)`: x must be float64 (PyTorch's rule: the result's dtype cannot change). */
+export const floatPower_ = front('float_power_(Tensor self, Tensor exponent) -> Tensor', { numbersAsTensors: true, namespaces: [] }).run(([self, exponent]): Tensor => {
+  const want = isComplexType(self.dtype) || (typeof exponent === 'object' && isComplexType((exponent as Tensor).dtype)) ? 'complex128' : 'float64';
+  if (self.dtype !== want) throw new DTypeError(`the base given to float_power_ has dtype ${torchTypeName(self.dtype)} but the operation's result requires dtype ${torchTypeName(want)}`);
+  return copyResult_(self, floatPower(self, exponent as Tensor));
+});
+/** `x.ldexp_(e)` / `torch.ldexp_`. */
+export const ldexp_ = front('ldexp_(Tensor self, Tensor other) -> Tensor').run(([self, other]): Tensor => copyResult_(self, ldexp(self, other)));
