@@ -5,22 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
+import { expectCloseTo, onWebgpu } from './webgpu-goldens';
 import golden from './goldens/nn_grid_sample.json';
 
 const F = torch.nn.functional;
-interface G {
-  shape: number[];
-  values: number[];
-}
-const gpu = (g: G) => torch.tensor(g.values, { dtype: 'float32' }).reshape(g.shape).to('webgpu');
-
-async function expectClose(x: torch.Tensor, g: G, what: string, tol: number): Promise<void> {
-  expect(x.shape, what).toEqual(g.shape);
-  const v = await x.data();
-  g.values.forEach((e, i) => {
-    if (!(Math.abs(Number(v[i]) - e) <= tol * (1 + Math.abs(e)))) expect.fail(`${what}[${i}]: ${v[i]} vs PyTorch ${e}`);
-  });
-}
 
 const ready = await torch.webgpu.init();
 if (!ready) console.warn('[nn-grid-sample-webgpu] WebGPU cases SKIPPED: no WebGPU adapter (TORCH_TS_REQUIRE_WEBGPU=1 fails instead)');
@@ -29,24 +17,24 @@ describe.skipIf(!ready)('grid_sample and affine_grid on webgpu', () => {
   it('values and input / grid gradients in float32 for every mode and padding mode', async () => {
     for (const c of golden.cases) {
       const what = `${c.mode}/${c.padding}/align=${c.align}`;
-      const x = gpu(golden.x).requiresGrad_();
-      const g = gpu(golden.grid).requiresGrad_();
+      const x = onWebgpu(golden.x).requiresGrad_();
+      const g = onWebgpu(golden.grid).requiresGrad_();
       const y = F.gridSample(x, g, { mode: c.mode as 'bilinear', paddingMode: c.padding as 'zeros', alignCorners: c.align });
       expect(y.device.type).toBe('webgpu');
-      await expectClose(y, c.out32, what, 1e-5);
-      y.backward(gpu(golden.grad_output));
-      await expectClose(x.grad!, c.grad_input, `${what} grad input`, 1e-4);
-      if (c.mode !== 'nearest') await expectClose(g.grad!, c.grad_grid, `${what} grad grid`, 2e-4);
+      await expectCloseTo(y, c.out32, what, 1e-5);
+      y.backward(onWebgpu(golden.grad_output));
+      await expectCloseTo(x.grad!, c.grad_input, `${what} grad input`, 1e-4);
+      if (c.mode !== 'nearest') await expectCloseTo(g.grad!, c.grad_grid, `${what} grad grid`, 2e-4);
     }
   });
 
   it('affine grids and their theta gradients', async () => {
     for (const c of golden.affine) {
-      const theta = gpu(golden.theta).requiresGrad_();
+      const theta = onWebgpu(golden.theta).requiresGrad_();
       const gr = F.affineGrid(theta, c.size, { alignCorners: c.align });
-      await expectClose(gr, c.out, `${JSON.stringify(c.size)} align=${c.align}`, 1e-5);
+      await expectCloseTo(gr, c.out, `${JSON.stringify(c.size)} align=${c.align}`, 1e-5);
       gr.mul(torch.arange(gr.numel(), { dtype: 'float32', device: 'webgpu' }).view(gr.shape).div(10)).sum().backward();
-      await expectClose(theta.grad!, c.grad_theta, `${JSON.stringify(c.size)} grad`, 1e-4);
+      await expectCloseTo(theta.grad!, c.grad_theta, `${JSON.stringify(c.size)} grad`, 1e-4);
     }
   });
 });

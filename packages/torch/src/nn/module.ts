@@ -318,24 +318,23 @@ export class Module {
 
   /** `getParameter('0.weight')`: the parameter at that dotted path, with PyTorch's errors. */
   getParameter(target: string): Parameter {
-    const [mod, name] = this.ownerOf('getParameter', target);
-    const p = mod._parameters.get(name);
-    if (p == null) {
-      if (!Reflect.has(mod, name)) throw new TorchError(`getParameter: ${mod.constructor.name} has no attribute \`${name}\``);
-      throw new TorchError(`getParameter: \`${name}\` is not an nn.Parameter`);
-    }
-    return p;
+    return this.registeredAt('getParameter', target, '_parameters', 'an nn.Parameter') as Parameter;
   }
 
   /** `getBuffer('1.running_mean')`: the buffer at that dotted path, with PyTorch's errors. */
   getBuffer(target: string): Tensor {
-    const [mod, name] = this.ownerOf('getBuffer', target);
-    const b = mod._buffers.get(name);
-    if (b == null) {
-      if (!Reflect.has(mod, name)) throw new TorchError(`getBuffer: ${mod.constructor.name} has no attribute \`${name}\``);
-      throw new TorchError(`getBuffer: \`${name}\` is not a buffer`);
+    return this.registeredAt('getBuffer', target, '_buffers', 'a buffer');
+  }
+
+  /** The parameter or buffer registered at a dotted path (PyTorch's get_parameter / get_buffer). */
+  private registeredAt(op: string, target: string, table: '_parameters' | '_buffers', what: string): Tensor {
+    const [mod, name] = this.ownerOf(op, target);
+    const t = mod[table].get(name);
+    if (t == null) {
+      if (!Reflect.has(mod, name)) throw new TorchError(`${op}: ${mod.constructor.name} has no attribute \`${name}\``);
+      throw new TorchError(`${op}: \`${name}\` is not ${what}`);
     }
-    return b;
+    return t;
   }
 
   /** The module holding the last name of a dotted path, and that name. */
