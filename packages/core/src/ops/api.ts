@@ -101,6 +101,7 @@ export * from './shape-numpy';
 export * from './math-numpy';
 export * from './pointwise-numpy';
 export * from './stats-numpy';
+export * from './activations-more';
 export * from './random';
 export * from './softmax';
 export * from './losses';

@@ -3,6 +3,14 @@
 
 // The front ends core declares that torch.* has (torch.sort, torch.topk).
 export {
+  hardshrink,
+  threshold,
+  threshold_,
+  prelu,
+  celu,
+  celu_,
+  rrelu,
+  rrelu_,
   selu,
   selu_,
   relu6,

@@ -3,6 +3,20 @@
 
 // The front ends core declares that torch.nn.functional has (F.pad, F.interpolate).
 export {
+  logsigmoid,
+  softsign,
+  tanhshrink,
+  softmin,
+  glu,
+  hardshrink,
+  softshrink,
+  threshold,
+  threshold_,
+  prelu,
+  celu,
+  celu_,
+  rrelu,
+  rrelu_,
   selu,
   selu_,
   relu6,

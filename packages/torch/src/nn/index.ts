@@ -23,6 +23,28 @@ export { Parameter } from './parameter';
 export { Sequential, ModuleList, ModuleDict } from './modules/container';
 export { Identity, Linear, Bilinear, Flatten, Unflatten, type LinearOptions } from './modules/linear';
 export { ReLU, GELU, SiLU, Tanh, Sigmoid, LeakyReLU, ELU, Softmax, LogSoftmax, Dropout } from './modules/activation';
+export {
+  ReLU6,
+  SELU,
+  CELU,
+  Softplus,
+  Hardtanh,
+  Hardswish,
+  Hardsigmoid,
+  Mish,
+  LogSigmoid,
+  Softmin,
+  Softmax2d,
+  GLU,
+  PReLU,
+  Threshold,
+  Hardshrink,
+  Softshrink,
+  Tanhshrink,
+  Softsign,
+  RReLU,
+  type PReLUOptions,
+} from './modules/activation-more';
 export { Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, type ConvOptions, type ConvTransposeOptions, type PaddingMode } from './modules/conv';
 export { MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d } from './modules/pooling';
 export { MaxPool3d, AvgPool3d, AdaptiveAvgPool3d } from './modules/pooling-3d';

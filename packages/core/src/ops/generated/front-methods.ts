@@ -1,6 +1,7 @@
 // Generated from the front ends core declares (front(...) in packages/core/src/ops/) by packages/core/scripts/gen-op-table.ts: do not edit.
 // Regenerate with `pnpm gen:ops` at the repository root.
 
+import { hardshrink, prelu } from '../activations-more';
 import { trueDivide, floorDivide, trueDivide_, floorDivide_, square, square_, absolute, absolute_, arccos, arccos_, arcsin, arcsin_, arctan, arctan_, arccosh, arccosh_, arcsinh, arcsinh_, arctanh, arctanh_, negative, negative_, fix, fix_, arctan2, arctan2_, multiply, multiply_, divide, divide_, subtract, subtract_, greater, greater_, less, less_, greaterEqual, greaterEqual_, lessEqual, lessEqual_, notEqual, notEqual_, sgn, sgn_, positive, ravel } from '../aliases';
 import { isclose, allclose, allcloseAsync, equal, equalAsync } from '../closeness';
 import { angle, conj, conjPhysical, conjPhysical_, isComplex, isConj, resolveConj } from '../complex';
@@ -42,6 +43,7 @@ import { view, asStrided, permute, transpose, swapaxes, swapdims, select, unsque
 
 /** The Tensor methods among the front ends (Note [Tensor methods come from the op table]). */
 export const FRONT_METHODS = {
+  hardshrink, prelu,
   trueDivide, floorDivide, trueDivide_, floorDivide_, square, square_, absolute, absolute_, arccos, arccos_, arcsin, arcsin_, arctan, arctan_, arccosh, arccosh_, arcsinh, arcsinh_, arctanh, arctanh_, negative, negative_, fix, fix_, arctan2, arctan2_, multiply, multiply_, divide, divide_, subtract, subtract_, greater, greater_, less, less_, greaterEqual, greaterEqual_, lessEqual, lessEqual_, notEqual, notEqual_, sgn, sgn_, positive, ravel,
   isclose, allclose, allcloseAsync, equal, equalAsync,
   angle, conj, conjPhysical, conjPhysical_, isComplex, isConj, resolveConj,

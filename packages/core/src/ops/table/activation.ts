@@ -202,8 +202,9 @@ export const ACTIVATION_TABLE = {
     args: '',
     inplaceArg: true,
     nnFunctional: 'fn',
-    // (x > -3 && x < 3) ? grad / 6 : 0
-    derivative: { saves: 'self', formula: (g, x): Tensor => where(gt(x, -3), where(lt(x, 3), div(g, 6), 0), 0) },
+    // (x > -3 && x < 3) ? grad * one_sixth : 0, one_sixth being PyTorch's float 1.0f / 6.0f
+    // in every dtype (float64 gradients too are multiples of the float32 1/6)
+    derivative: { saves: 'self', formula: (g, x): Tensor => where(gt(x, -3), where(lt(x, 3), mul(g, Math.fround(1 / 6)), 0), 0) },
   }),
   hardswish: activationRow({
     doc: 'x * hardsigmoid(x) for each element.',
