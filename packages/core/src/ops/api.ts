@@ -102,6 +102,7 @@ export * from './math-numpy';
 export * from './pointwise-numpy';
 export * from './stats-numpy';
 export * from './activations-more';
+export * from './feature-dropout';
 export * from './random';
 export * from './softmax';
 export * from './losses';

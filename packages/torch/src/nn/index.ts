@@ -22,7 +22,7 @@ export {
 export { Parameter } from './parameter';
 export { Sequential, ModuleList, ModuleDict } from './modules/container';
 export { Identity, Linear, Bilinear, Flatten, Unflatten, type LinearOptions } from './modules/linear';
-export { ReLU, GELU, SiLU, Tanh, Sigmoid, LeakyReLU, ELU, Softmax, LogSoftmax, Dropout } from './modules/activation';
+export { ReLU, GELU, SiLU, Tanh, Sigmoid, LeakyReLU, ELU, Softmax, LogSoftmax, Dropout, Dropout1d, Dropout2d, Dropout3d } from './modules/activation';
 export {
   ReLU6,
   SELU,

@@ -197,3 +197,52 @@ export class Dropout extends Module {
     return `p=${pyRepr(pyFloat(this.p))}, inplace=${pyRepr(this.inplace)}`;
   }
 }
+
+/** Dropout1d / 2d / 3d: whole channels zeroed in training (Note [Feature dropout] in core). */
+abstract class FeatureDropout extends Module {
+  readonly p: number;
+  readonly inplace: boolean;
+
+  constructor(binder: { bind(args: readonly unknown[]): [number, boolean] }, args: readonly unknown[]) {
+    super();
+    [this.p, this.inplace] = binder.bind(args);
+    if (this.p < 0 || this.p > 1) throw new TorchError(`dropout probability has to be between 0 and 1, but got ${this.p}`);
+  }
+
+  override extraRepr(): string {
+    return `p=${pyRepr(pyFloat(this.p))}, inplace=${pyRepr(this.inplace)}`;
+  }
+}
+
+const dropout1dArgs = initBinder('Dropout1d', 'float p=0.5, bool inplace=False');
+export class Dropout1d extends FeatureDropout {
+  constructor(...args: OptionalArgs<[p: number, inplace: boolean], DropoutOptions>) {
+    super(dropout1dArgs, args);
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.dropout1d(input, this.p, this.training, this.inplace);
+  }
+}
+
+const dropout2dArgs = initBinder('Dropout2d', 'float p=0.5, bool inplace=False');
+export class Dropout2d extends FeatureDropout {
+  constructor(...args: OptionalArgs<[p: number, inplace: boolean], DropoutOptions>) {
+    super(dropout2dArgs, args);
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.dropout2d(input, this.p, this.training, this.inplace);
+  }
+}
+
+const dropout3dArgs = initBinder('Dropout3d', 'float p=0.5, bool inplace=False');
+export class Dropout3d extends FeatureDropout {
+  constructor(...args: OptionalArgs<[p: number, inplace: boolean], DropoutOptions>) {
+    super(dropout3dArgs, args);
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.dropout3d(input, this.p, this.training, this.inplace);
+  }
+}
