@@ -7,22 +7,14 @@ import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import golden from './goldens/nn_activations_more.json';
 import { thrown } from './helpers';
+import { expectFloat64, float64Tensor, type Float64Golden } from './float64-goldens';
 
 const { nn } = torch;
 const F = nn.functional;
-interface G {
-  shape: number[];
-  values: number[];
-}
-const t = (g: G) => torch.tensor(g.values, { dtype: 'float64' }).reshape(g.shape);
+type G = Float64Golden;
+const t = float64Tensor;
 
-function expectG(x: torch.Tensor, g: G, what: string): void {
-  expect(x.shape, what).toEqual(g.shape);
-  const v = x.dataSync() as Float64Array;
-  g.values.forEach((e, i) => {
-    if (!(Math.abs(v[i] - e) <= 1e-12 * (1 + Math.abs(e)))) expect.fail(`${what}[${i}]: ${v[i]} vs PyTorch ${e}`);
-  });
-}
+const expectG = expectFloat64;
 
 const MODULES: Record<string, () => torch.nn.Module> = {
   ReLU6: () => new nn.ReLU6(),

@@ -1,0 +1,20 @@
+/** Helpers of the CPU tests that compare float64 results with PyTorch goldens ({ shape, values }). */
+import { expect } from 'vitest';
+import * as torch from '@torch-ts/torch';
+
+export interface Float64Golden {
+  shape: number[];
+  values: number[];
+}
+
+/** A golden as a float64 CPU tensor. */
+export const float64Tensor = (g: Float64Golden): torch.Tensor => torch.tensor(g.values, { dtype: 'float64' }).reshape(g.shape);
+
+/** `x` equals the golden within 1e-12 * (1 + |value|). */
+export function expectFloat64(x: torch.Tensor, g: Float64Golden, what: string): void {
+  expect(x.shape, what).toEqual(g.shape);
+  const v = x.dataSync() as Float64Array;
+  g.values.forEach((e, i) => {
+    if (!(Math.abs(v[i] - e) <= 1e-12 * (1 + Math.abs(e)))) expect.fail(`${what}[${i}]: ${v[i]} vs PyTorch ${e}`);
+  });
+}
