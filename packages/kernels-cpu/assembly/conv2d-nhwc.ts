@@ -28,7 +28,7 @@ import { madd } from './simd';
 // Each element still adds its products in k order with one multiply-add per step.
 
 /** C[6, 4] (+)= two 3-row A micro-panels by the first 4 columns of a 12-column B panel. */
-function kernel32n4(kc: i32, a0: usize, a1: usize, b: usize, c: usize, ldc: usize, accumulate: bool): void {
+export function kernel32n4(kc: i32, a0: usize, a1: usize, b: usize, c: usize, ldc: usize, accumulate: bool): void {
   const r1 = c + ldc, r2 = r1 + ldc, r3 = r2 + ldc, r4 = r3 + ldc, r5 = r4 + ldc;
   let c0 = f32x4.splat(0), c1 = f32x4.splat(0), c2 = f32x4.splat(0), c3 = f32x4.splat(0), c4 = f32x4.splat(0), c5 = f32x4.splat(0);
   if (accumulate) {
@@ -50,7 +50,7 @@ function kernel32n4(kc: i32, a0: usize, a1: usize, b: usize, c: usize, ldc: usiz
 }
 
 /** C[6, 8] (+)= two 3-row A micro-panels by the first 8 columns of a 12-column B panel. */
-function kernel32n8(kc: i32, a0: usize, a1: usize, b: usize, c: usize, ldc: usize, accumulate: bool): void {
+export function kernel32n8(kc: i32, a0: usize, a1: usize, b: usize, c: usize, ldc: usize, accumulate: bool): void {
   const r1 = c + ldc, r2 = r1 + ldc, r3 = r2 + ldc, r4 = r3 + ldc, r5 = r4 + ldc;
   let c00 = f32x4.splat(0), c10 = f32x4.splat(0), c20 = f32x4.splat(0), c30 = f32x4.splat(0), c40 = f32x4.splat(0), c50 = f32x4.splat(0);
   let c01 = f32x4.splat(0), c11 = f32x4.splat(0), c21 = f32x4.splat(0), c31 = f32x4.splat(0), c41 = f32x4.splat(0), c51 = f32x4.splat(0);

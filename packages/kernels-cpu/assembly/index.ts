@@ -23,7 +23,14 @@ export {
 } from './conv2d';
 export { conv2dDirect32, conv2dDirect64 } from './depthwise';
 export { conv2dNhwcForward32, conv2dNhwcForward64, conv2dNhwcScratchBytes } from './conv2d-nhwc';
-export { conv2dNhwcWeightGrad32, conv2dNhwcWeightGrad64, conv2dNhwcWeightGradScratchBytes } from './conv2d-nhwc-grad';
+export {
+  conv2dNhwcWeightGrad32,
+  conv2dNhwcWeightGrad64,
+  conv2dNhwcWeightGradScratchBytes,
+  conv2dNhwcInputGrad32,
+  conv2dNhwcInputGrad64,
+  conv2dNhwcInputGradScratchBytes,
+} from './conv2d-nhwc-grad';
 // Normalization and average pooling (Note [Normalization in SIMD], Note [Average pooling in WebAssembly]).
 export { layerNormF32, layerNormInputGradF32, layerNormParamGradF32, layerNormScratchBytes } from './layer-norm';
 export { batchNormF32, batchNormBackwardF32 } from './batch-norm';

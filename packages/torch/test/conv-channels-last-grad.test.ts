@@ -3,11 +3,12 @@
  * channels-last gradient impls, Note [CPU channels-last convolution gradients]) equal the
  * contiguous conv2d's, with PyTorch 1.13's gradient strides (channels-last input and weight
  * gradients, as memory-format.test.ts checks against goldens for small shapes): shapes big
- * enough for the impls to run, a strided one (the input gradient converts), groups, 1x1, and
- * a contiguous grad_output.
+ * enough for the impls to run, a strided one, groups, 1x1, and a contiguous grad_output; and
+ * that the impls ran (no layout copies) for every case.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as torch from '@torch-ts/torch';
+import { cpuImpls } from '@torch-ts/kernels-cpu';
 
 const F = torch.nn.functional;
 const CL = torch.channels_last;
@@ -36,7 +37,25 @@ function maxRelErr(a: torch.Tensor, b: torch.Tensor): number {
 
 const clStrides = ([, C, H, W]: readonly number[]) => [H * W * C, 1, W * C, C];
 
+afterEach(() => vi.restoreAllMocks());
+
 describe('channels-last conv2d gradients', () => {
+  it('run in the CPU impls for every case, strided ones included (no layout copies)', () => {
+    const ran = (spy: { mock: { results: { value: unknown }[] } }) => spy.mock.results.map((r) => r.value);
+    for (const c of CASES) {
+      const gi = vi.spyOn(cpuImpls, 'conv2dChannelsLastInputGrad');
+      const gw = vi.spyOn(cpuImpls, 'conv2dChannelsLastWeightGrad');
+      const opts = { stride: c.stride ?? 1, padding: c.padding ?? 0, dilation: c.dilation ?? 1, groups: c.groups ?? 1 };
+      const x = torch.randn(c.x).contiguous({ memoryFormat: CL }).requiresGrad_();
+      const w = torch.randn(c.w).contiguous({ memoryFormat: CL }).requiresGrad_();
+      const y = F.conv2d(x, w, null, opts);
+      torch.autograd.grad(y, [x, w], torch.randn(y.shape).contiguous({ memoryFormat: CL }));
+      expect(ran(gi), JSON.stringify(c)).toEqual([true]);
+      expect(ran(gw), JSON.stringify(c)).toEqual([true]);
+      vi.restoreAllMocks();
+    }
+  });
+
   it('equal the contiguous conv2d gradients, with channels-last gradient strides', () => {
     torch.manualSeed(3);
     for (const dtype of ['float64', 'float32'] as const) {

@@ -171,17 +171,17 @@ export const conv2dChannelsLast: BackendImpls['conv2dChannelsLast'] = (out, x, w
  * forward of grad_out [N, Cout, outH, outW] by w' [C, Cout / G, kH, kW], w'[g cig + c, o,
  * kH-1-i, kW-1-j] = w[g cog + o, c, i, j], padding d (k - 1) - p, which gives H x W back
  * exactly; the flipped weight is built here (it is small). Strided input gradients (and a
- * padding over d (k - 1)) decline: core converts; so do weight gradients of kernels larger
- * than 1x1 (measured, below). Both decline where the forward's heuristic
+ * padding over d (k - 1)) run col2im-style instead (Note [Channels-last strided convolution
+ * input gradient]), so no shape converts. Both decline where the forward's heuristic
  * says the GEMM is too small (nhwcWins on the problem the kernel runs), and neither depends on
  * the thread count (fixed work units, each summing in a fixed order).
  */
 export function conv2dNhwcInputGrad(image: TensorImpl, cols: TensorImpl, w: TensorImpl, g: Conv2dGeometry, groups: number): boolean {
   if (wasm === null) return false;
   for (const t of [image, cols, w]) if (t.dtype !== 'float32' && t.dtype !== 'float64') return false;
-  if (!w.isContiguous || g.strideH !== 1 || g.strideW !== 1) return false;
+  if (!w.isContiguous) return false;
   const pH = g.dilationH * (g.kernelH - 1) - g.padH, pW = g.dilationW * (g.kernelW - 1) - g.padW;
-  if (pH < 0 || pW < 0) return false;
+  if (g.strideH !== 1 || g.strideW !== 1 || pH < 0 || pW < 0) return stridedInputGrad(wasm, image, cols, w, g, groups);
   const size = image.itemSize;
   const [N, C, H, W] = image.sizes;
   const Cout = cols.sizes[1];
@@ -209,6 +209,36 @@ export function conv2dNhwcInputGrad(image: TensorImpl, cols: TensorImpl, w: Tens
     const name = `conv2dNhwcForward${size === 8 ? '64' : '32'}` as PoolExport;
     const tasks = ranges(Math.ceil(P / NHWC_BLOCK), P * C * cog * taps).map(([u0, u1]) => [params, u0, u1]);
     runTasks(name, tasks, wasm.conv2dNhwcScratchBytes(params, size));
+  } finally {
+    ops.finish();
+  }
+  return true;
+}
+
+/**
+ * Note [Channels-last strided convolution input gradient] (assembly/conv2d-nhwc-grad.ts): the
+ * weight is laid out here tap-major, wT[g][o][t * cig + c] = w[g cog + o, c, t] (it is small);
+ * one work unit per image.
+ */
+function stridedInputGrad(k: WasmKernels, image: TensorImpl, cols: TensorImpl, w: TensorImpl, g: Conv2dGeometry, groups: number): boolean {
+  const size = image.itemSize;
+  const [N, C] = image.sizes;
+  const Cout = cols.sizes[1];
+  const cig = C / groups, taps = g.kernelH * g.kernelW;
+  const ops = new Operands();
+  try {
+    const addr = { image: ops.output(image), cols: ops.input(cols), weight: ops.temp(w.numel * size), bias: 0 };
+    const wAt = ops.input(w);
+    const buf = kernelHeap.buffer();
+    const src = size === 8 ? new Float64Array(buf, wAt, w.numel) : new Float32Array(buf, wAt, w.numel);
+    const dst = size === 8 ? new Float64Array(buf, addr.weight, w.numel) : new Float32Array(buf, addr.weight, w.numel);
+    for (let o = 0; o < Cout; o++)
+      for (let c = 0; c < cig; c++)
+        for (let t = 0; t < taps; t++) dst[(o * taps + t) * cig + c] = src[(o * cig + c) * taps + t];
+    const params = paramBlock(ops, addr, { image, cols, weight: w, bias: null, output: 'image' }, g, groups, 0);
+    const name = `conv2dNhwcInputGrad${size === 8 ? '64' : '32'}` as PoolExport;
+    const tasks = ranges(N, N * g.outH * g.outW * Cout * cig * taps).map(([u0, u1]) => [params, u0, u1]);
+    runTasks(name, tasks, k.conv2dNhwcInputGradScratchBytes(params, size));
   } finally {
     ops.finish();
   }
@@ -245,10 +275,10 @@ export const conv2dChannelsLastInputGrad: BackendImpls['conv2dChannelsLastInputG
   nhwcWins({ ...g, channels: cols.sizes[1] / groups }, image.sizes[1] / groups) && conv2dNhwcInputGrad(image, cols, w, g, groups);
 
 /**
- * The weight gradient runs for 1x1 kernels only: there the gathered rows are the image's own
- * and, with the input gradient also channels-last, core copies nothing (one thread, [8, 64,
- * 56, 56] x [64, 64, 1, 1], backward 19 -> 13 ms). With kH x kW taps the gather plus GEMM
- * measured slower than core's copy + the NCHW kernel (3x3 64 -> 64: 109 against 103 ms).
+ * The weight gradient runs for every kernel size (Note [Channels-last convolution weight
+ * gradient]); with the input gradient also channels-last core copies nothing. One thread,
+ * [8, 64, 56, 56] x [64, 64, 3, 3] p1, the kernel alone: 39.7 ms (46.6 GFLOP/s) against the
+ * NCHW kernel's 46.5 ms, before core's two layout copies.
  */
 export const conv2dChannelsLastWeightGrad: BackendImpls['conv2dChannelsLastWeightGrad'] = (gw, cols, x, g, groups) =>
-  g.kernelH * g.kernelW === 1 && nhwcWins(g, cols.sizes[1] / groups) && conv2dNhwcWeightGrad(gw, cols, x, g, groups);
+  nhwcWins(g, cols.sizes[1] / groups) && conv2dNhwcWeightGrad(gw, cols, x, g, groups);

@@ -84,6 +84,10 @@ export interface WasmKernels {
   conv2dNhwcWeightGrad32(params: number, u0: number, u1: number, scratch: number): void;
   conv2dNhwcWeightGrad64(params: number, u0: number, u1: number, scratch: number): void;
   conv2dNhwcWeightGradScratchBytes(params: number, size: number): number;
+  /** Note [Channels-last strided convolution input gradient] (assembly/conv2d-nhwc-grad.ts): units are images. */
+  conv2dNhwcInputGrad32(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dNhwcInputGrad64(params: number, u0: number, u1: number, scratch: number): void;
+  conv2dNhwcInputGradScratchBytes(params: number, size: number): number;
   /** Note [Normalization in SIMD]: layer norm rows (addresses offset to the task's first row; weight/bias 0 when absent). */
   layerNormF32(x: number, o: number, mean: number, rstd: number, w: number, b: number, rows: number, k: number, eps: number, scratch: number): void;
   layerNormInputGradF32(gi: number, g: number, x: number, mean: number, rstd: number, w: number, rows: number, k: number, scratch: number): void;

@@ -79,6 +79,8 @@ export const POOL_EXPORTS = [
   'conv2dNhwcForward64',
   'conv2dNhwcWeightGrad32',
   'conv2dNhwcWeightGrad64',
+  'conv2dNhwcInputGrad32',
+  'conv2dNhwcInputGrad64',
   'layerNormF32',
   'layerNormInputGradF32',
   'layerNormParamGradF32',
