@@ -103,6 +103,8 @@ export * from './pointwise-numpy';
 export * from './stats-numpy';
 export * from './activations-more';
 export * from './feature-dropout';
+export * from './norm-composites';
+export * from './lp-pool';
 export * from './random';
 export * from './softmax';
 export * from './losses';

@@ -20,9 +20,9 @@ export {
   type ModuleToOptions,
 } from './module';
 export { Parameter } from './parameter';
-export { Sequential, ModuleList, ModuleDict } from './modules/container';
+export { Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict } from './modules/container';
 export { Identity, Linear, Bilinear, Flatten, Unflatten, type LinearOptions } from './modules/linear';
-export { ReLU, GELU, SiLU, Tanh, Sigmoid, LeakyReLU, ELU, Softmax, LogSoftmax, Dropout, Dropout1d, Dropout2d, Dropout3d } from './modules/activation';
+export { ReLU, GELU, SiLU, Tanh, Sigmoid, LeakyReLU, ELU, Softmax, LogSoftmax, Dropout, Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout } from './modules/activation';
 export {
   ReLU6,
   SELU,
@@ -51,9 +51,34 @@ export { MaxPool3d, AvgPool3d, AdaptiveAvgPool3d } from './modules/pooling-3d';
 export { AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d } from './modules/pooling-adaptive-max';
 export { PixelShuffle, PixelUnshuffle, ChannelShuffle } from './modules/pixel-shuffle';
 export { Unfold, Fold } from './modules/fold';
-export { BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm } from './modules/normalization';
+export {
+  BatchNorm1d,
+  BatchNorm2d,
+  BatchNorm3d,
+  InstanceNorm1d,
+  InstanceNorm2d,
+  InstanceNorm3d,
+  LocalResponseNorm,
+  LayerNorm,
+  GroupNorm,
+} from './modules/normalization';
+export {
+  ReflectionPad1d,
+  ReflectionPad2d,
+  ReflectionPad3d,
+  ReplicationPad1d,
+  ReplicationPad2d,
+  ReplicationPad3d,
+  ConstantPad1d,
+  ConstantPad2d,
+  ConstantPad3d,
+  ZeroPad1d,
+  ZeroPad2d,
+  ZeroPad3d,
+} from './modules/padding';
+export { LPPool1d, LPPool2d } from './modules/pooling-lp';
 export { Embedding, EmbeddingBag, type EmbeddingBagOptions } from './modules/sparse';
-export { Upsample, type UpsampleOptions } from './modules/upsampling';
+export { Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, type UpsampleOptions } from './modules/upsampling';
 export {
   MultiheadAttention,
   NonDynamicallyQuantizableLinear,

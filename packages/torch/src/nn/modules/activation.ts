@@ -198,8 +198,8 @@ export class Dropout extends Module {
   }
 }
 
-/** Dropout1d / 2d / 3d: whole channels zeroed in training (Note [Feature dropout] in core). */
-abstract class FeatureDropout extends Module {
+/** PyTorch's `_DropoutNd`: Dropout1d / 2d / 3d (Note [Feature dropout] in core) and the alpha dropouts. */
+abstract class DropoutNd extends Module {
   readonly p: number;
   readonly inplace: boolean;
 
@@ -215,7 +215,7 @@ abstract class FeatureDropout extends Module {
 }
 
 const dropout1dArgs = initBinder('Dropout1d', 'float p=0.5, bool inplace=False');
-export class Dropout1d extends FeatureDropout {
+export class Dropout1d extends DropoutNd {
   constructor(...args: OptionalArgs<[p: number, inplace: boolean], DropoutOptions>) {
     super(dropout1dArgs, args);
   }
@@ -226,7 +226,7 @@ export class Dropout1d extends FeatureDropout {
 }
 
 const dropout2dArgs = initBinder('Dropout2d', 'float p=0.5, bool inplace=False');
-export class Dropout2d extends FeatureDropout {
+export class Dropout2d extends DropoutNd {
   constructor(...args: OptionalArgs<[p: number, inplace: boolean], DropoutOptions>) {
     super(dropout2dArgs, args);
   }
@@ -237,12 +237,36 @@ export class Dropout2d extends FeatureDropout {
 }
 
 const dropout3dArgs = initBinder('Dropout3d', 'float p=0.5, bool inplace=False');
-export class Dropout3d extends FeatureDropout {
+export class Dropout3d extends DropoutNd {
   constructor(...args: OptionalArgs<[p: number, inplace: boolean], DropoutOptions>) {
     super(dropout3dArgs, args);
   }
 
   override forward(input: Tensor): Tensor {
     return F.dropout3d(input, this.p, this.training, this.inplace);
+  }
+}
+
+const alphaDropoutArgs = initBinder('AlphaDropout', 'float p=0.5, bool inplace=False');
+/** `nn.AlphaDropout`: F.alpha_dropout in training (Note [Alpha dropout] in core), the identity in eval. */
+export class AlphaDropout extends DropoutNd {
+  constructor(...args: OptionalArgs<[p: number, inplace: boolean], DropoutOptions>) {
+    super(alphaDropoutArgs, args);
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.alphaDropout(input, this.p, this.training, this.inplace);
+  }
+}
+
+const featureAlphaDropoutArgs = initBinder('FeatureAlphaDropout', 'float p=0.5, bool inplace=False');
+/** `nn.FeatureAlphaDropout`: alpha dropout of whole channels in training. */
+export class FeatureAlphaDropout extends DropoutNd {
+  constructor(...args: OptionalArgs<[p: number, inplace: boolean], DropoutOptions>) {
+    super(featureAlphaDropoutArgs, args);
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.featureAlphaDropout(input, this.p, this.training, this.inplace);
   }
 }

@@ -1,5 +1,6 @@
 import { Module, describeValue } from '../module';
-import { TorchError } from '../internal';
+import { Tensor, TorchError } from '../internal';
+import { Parameter } from '../parameter';
 
 /** Normalises a (possibly negative) index into a container of `n` modules. */
 function absIndex(op: string, idx: number, n: number): number {
@@ -167,5 +168,144 @@ export class ModuleDict extends Module {
 
   override forward(): never {
     throw new TorchError('ModuleDict is a container and has no forward');
+  }
+}
+
+/** A tensor as a Parameter (PyTorch's containers wrap plain tensors so), a Parameter as itself. */
+const asParameter = (t: Tensor): Parameter => (t instanceof Parameter ? t : new Parameter(t));
+
+/** `torch.typename` of a CPU tensor, which ParameterDict prints ("torch.FloatTensor"). */
+const LEGACY_TYPE: Partial<Record<string, string>> = {
+  float32: 'Float',
+  float64: 'Double',
+  float16: 'Half',
+  bfloat16: 'BFloat16',
+  int64: 'Long',
+  int32: 'Int',
+  int16: 'Short',
+  int8: 'Char',
+  uint8: 'Byte',
+  bool: 'Bool',
+  complex64: 'ComplexFloat',
+  complex128: 'ComplexDouble',
+};
+
+/** "Parameter containing: [<type> of size 2x3]", as PyTorch's containers print a parameter. */
+const describeParameter = (p: Tensor, type: string) => `Parameter containing: [${type} of size ${p.shape.join('x')}]`;
+
+/** `nn.ParameterList`: holds parameters in a list, registered as "0", "1", ... */
+export class ParameterList extends Module {
+  constructor(values: Iterable<Tensor> = []) {
+    super();
+    this.extend(values);
+  }
+
+  override get length(): number {
+    return this._parameters.size;
+  }
+
+  get(idx: number): Parameter {
+    const list = [...this._parameters.values()];
+    const p = list[absIndex('ParameterList', idx, list.length)];
+    if (p == null) throw new TorchError(`ParameterList: the parameter at index ${idx} is None`);
+    return p;
+  }
+
+  set(idx: number, param: Tensor): void {
+    this.registerParameter(String(absIndex('ParameterList', idx, this._parameters.size)), asParameter(param));
+  }
+
+  append(param: Tensor): this {
+    this.registerParameter(String(this._parameters.size), asParameter(param));
+    return this;
+  }
+
+  extend(values: Iterable<Tensor>): this {
+    for (const p of values) this.append(p);
+    return this;
+  }
+
+  [Symbol.iterator](): Iterator<Parameter> {
+    return [...this._parameters.values()].filter((p): p is Parameter => p !== null)[Symbol.iterator]();
+  }
+
+  override extraRepr(): string {
+    return [...this._parameters].map(([k, p]) => `  (${k}): ${p === null ? 'None' : describeParameter(p, `torch.${p.dtype}`)}`).join('\n');
+  }
+
+  override forward(): never {
+    throw new TorchError('ParameterList is a container and has no forward');
+  }
+}
+
+/** `nn.ParameterDict`: holds parameters by name, in insertion order. */
+export class ParameterDict extends Module {
+  constructor(values: Map<string, Tensor> | Record<string, Tensor> = {}) {
+    super();
+    this.update(values);
+  }
+
+  get size(): number {
+    return this._parameters.size;
+  }
+
+  get(key: string): Parameter | undefined {
+    return this._parameters.get(key) ?? undefined;
+  }
+
+  set(key: string, param: Tensor): void {
+    this.registerParameter(key, asParameter(param));
+  }
+
+  has(key: string): boolean {
+    return this._parameters.has(key);
+  }
+
+  delete(key: string): boolean {
+    const had = this._parameters.has(key);
+    Reflect.deleteProperty(this, key);
+    return had;
+  }
+
+  pop(key: string): Parameter {
+    const p = this.get(key);
+    if (p === undefined) throw new TorchError(`ParameterDict: no parameter named '${key}'`);
+    this.delete(key);
+    return p;
+  }
+
+  clear(): void {
+    for (const k of [...this._parameters.keys()]) this.delete(k);
+  }
+
+  keys(): IterableIterator<string> {
+    return this._parameters.keys();
+  }
+
+  *values(): IterableIterator<Parameter> {
+    for (const p of this._parameters.values()) if (p !== null) yield p;
+  }
+
+  *items(): IterableIterator<[string, Parameter]> {
+    for (const [k, p] of this._parameters) if (p !== null) yield [k, p];
+  }
+
+  update(values: Map<string, Tensor> | Record<string, Tensor>): void {
+    const entries = values instanceof Map ? [...values] : Object.entries(values);
+    for (const [k, p] of entries) this.set(k, p);
+  }
+
+  [Symbol.iterator](): Iterator<string> {
+    return this._parameters.keys();
+  }
+
+  override extraRepr(): string {
+    return [...this._parameters]
+      .map(([k, p]) => `  (${k}): ${p === null ? 'None' : describeParameter(p, `torch.${LEGACY_TYPE[p.dtype] ?? p.dtype}Tensor`)}`)
+      .join('\n');
+  }
+
+  override forward(): never {
+    throw new TorchError('ParameterDict is a container and has no forward');
   }
 }

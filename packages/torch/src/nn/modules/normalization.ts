@@ -19,6 +19,12 @@ export interface BatchNormOptions extends FactoryKwargs {
 const batchNormParams = `int num_features, float eps=1e-05, float momentum=0.1, bool affine=True, bool track_running_stats=True, ${FACTORY_PARAMS}` as const;
 const batchNorm1dArgs = initBinder('BatchNorm1d', batchNormParams);
 const batchNorm2dArgs = initBinder('BatchNorm2d', batchNormParams);
+const batchNorm3dArgs = initBinder('BatchNorm3d', batchNormParams);
+const instanceNormParams = `int num_features, float eps=1e-05, float momentum=0.1, bool affine=False, bool track_running_stats=False, ${FACTORY_PARAMS}` as const;
+const instanceNorm1dArgs = initBinder('InstanceNorm1d', instanceNormParams);
+const instanceNorm2dArgs = initBinder('InstanceNorm2d', instanceNormParams);
+const instanceNorm3dArgs = initBinder('InstanceNorm3d', instanceNormParams);
+const localResponseNormArgs = initBinder('LocalResponseNorm', 'int size, float alpha=0.0001, float beta=0.75, float k=1.0');
 const layerNormArgs = initBinder('LayerNorm', `int[] normalized_shape, float eps=1e-05, bool elementwise_affine=True, bool bias=True, ${FACTORY_PARAMS}`);
 const groupNormArgs = initBinder('GroupNorm', `int num_groups, int num_channels, float eps=1e-05, bool affine=True, ${FACTORY_PARAMS}`);
 
@@ -35,7 +41,7 @@ interface BatchNormSpec extends BoundFactoryKwargs {
   trackRunningStats: boolean;
 }
 
-function batchNormSpec(b: typeof batchNorm1dArgs | typeof batchNorm2dArgs, args: readonly unknown[]): [number, BatchNormSpec] {
+function batchNormSpec(b: { bind(args: readonly unknown[]): ReturnType<typeof batchNorm1dArgs.bind> }, args: readonly unknown[]): [number, BatchNormSpec] {
   const [numFeatures, eps, momentum, affine, trackRunningStats, device, dtype] = b.bind(args);
   return [numFeatures, { eps, momentum: givenNull(args, 2, 'momentum') ? null : momentum, affine, trackRunningStats, device, dtype }];
 }
@@ -166,6 +172,92 @@ export class BatchNorm2d extends BatchNormBase {
 
   protected checkInputDim(input: Tensor): void {
     if (input.dim() !== 4) throw new TorchError(`BatchNorm2d: expected 4D input (got ${input.dim()}D input)`);
+  }
+}
+
+export class BatchNorm3d extends BatchNormBase {
+  constructor(...args: BatchNormArgs) {
+    super(batchNormSpec(batchNorm3dArgs, args));
+  }
+
+  protected checkInputDim(input: Tensor): void {
+    if (input.dim() !== 5) throw new TorchError(`BatchNorm3d: expected 5D input (got ${input.dim()}D input)`);
+  }
+}
+
+/**
+ * `_InstanceNorm`: PyTorch's _NormBase with affine and track_running_stats off by default;
+ * every (n, c) plane normalised by its own statistics (F.instance_norm), or by the running
+ * ones in eval when they are tracked. An input without the batch dimension is treated as a
+ * batch of one. `num_batches_tracked` is kept for state dicts but, as in 1.13, not counted.
+ */
+abstract class InstanceNormBase extends BatchNormBase {
+  protected abstract readonly spatialDims: number;
+
+  override forward(input: Tensor): Tensor {
+    this.checkInputDim(input);
+    if (input.dim() === this.spatialDims + 1) return this.applyNorm(input.unsqueeze(0)).squeeze(0);
+    return this.applyNorm(input);
+  }
+
+  private applyNorm(input: Tensor): Tensor {
+    return F.instanceNorm(
+      input,
+      this._buffers.get('running_mean') ?? null,
+      this._buffers.get('running_var') ?? null,
+      this.weight,
+      this.bias,
+      this.training || !this.trackRunningStats,
+      this.momentum ?? 0.1,
+      this.eps,
+    );
+  }
+
+  protected checkInputDim(input: Tensor): void {
+    const d = this.spatialDims;
+    if (input.dim() !== d + 1 && input.dim() !== d + 2) throw new TorchError(`${this._getName()}: expected ${d + 1}D or ${d + 2}D input (got ${input.dim()}D input)`);
+  }
+}
+
+export class InstanceNorm1d extends InstanceNormBase {
+  protected readonly spatialDims = 1;
+  constructor(...args: BatchNormArgs) {
+    super(batchNormSpec(instanceNorm1dArgs, args));
+  }
+}
+
+export class InstanceNorm2d extends InstanceNormBase {
+  protected readonly spatialDims = 2;
+  constructor(...args: BatchNormArgs) {
+    super(batchNormSpec(instanceNorm2dArgs, args));
+  }
+}
+
+export class InstanceNorm3d extends InstanceNormBase {
+  protected readonly spatialDims = 3;
+  constructor(...args: BatchNormArgs) {
+    super(batchNormSpec(instanceNorm3dArgs, args));
+  }
+}
+
+/** `nn.LocalResponseNorm(size, alpha, beta, k)`: F.local_response_norm across channels. */
+export class LocalResponseNorm extends Module {
+  readonly size: number;
+  readonly alpha: number;
+  readonly beta: number;
+  readonly k: number;
+
+  constructor(...args: BoundArgs<[size: number], [alpha: number, beta: number, k: number], { size?: number; alpha?: number | null; beta?: number | null; k?: number | null }>) {
+    super();
+    [this.size, this.alpha, this.beta, this.k] = localResponseNormArgs.bind(args);
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.localResponseNorm(input, this.size, this.alpha, this.beta, this.k);
+  }
+
+  override extraRepr(): string {
+    return `${this.size}, alpha=${pyRepr(pyFloat(this.alpha))}, beta=${pyRepr(pyFloat(this.beta))}, k=${pyRepr(pyFloat(this.k))}`;
   }
 }
 

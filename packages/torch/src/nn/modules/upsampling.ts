@@ -63,3 +63,23 @@ export class Upsample extends Module {
     return `${info}, mode=${this.mode}`;
   }
 }
+
+const upsamplingNearest2dArgs = initBinder('UpsamplingNearest2d', 'Any? size=None, Any? scale_factor=None');
+const upsamplingBilinear2dArgs = initBinder('UpsamplingBilinear2d', 'Any? size=None, Any? scale_factor=None');
+type Upsampling2dArgs = BoundArgs<[], [size: number | readonly number[], scaleFactor: number | readonly number[]], Pick<UpsampleOptions, 'size' | 'scaleFactor'>>;
+
+/** `nn.UpsamplingNearest2d`: Upsample with mode 'nearest'. */
+export class UpsamplingNearest2d extends Upsample {
+  constructor(...args: Upsampling2dArgs) {
+    const [size, scaleFactor] = upsamplingNearest2dArgs.bind(args);
+    super({ size: size as UpsampleOptions['size'], scaleFactor: scaleFactor as UpsampleOptions['scaleFactor'], mode: 'nearest' });
+  }
+}
+
+/** `nn.UpsamplingBilinear2d`: Upsample with mode 'bilinear' and align_corners=True. */
+export class UpsamplingBilinear2d extends Upsample {
+  constructor(...args: Upsampling2dArgs) {
+    const [size, scaleFactor] = upsamplingBilinear2dArgs.bind(args);
+    super({ size: size as UpsampleOptions['size'], scaleFactor: scaleFactor as UpsampleOptions['scaleFactor'], mode: 'bilinear', alignCorners: true });
+  }
+}
