@@ -15,7 +15,8 @@ const F = torch.nn.functional;
 
 let seed = 7;
 const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 4 - 2;
-const input = (shape: number[]) => torch.tensor(Array.from({ length: shape.reduce((a, b) => a * b, 1) }, rand), { dtype: 'float32' }).reshape(shape).to('webgpu');
+const cpuInput = (shape: number[]) => torch.tensor(Array.from({ length: shape.reduce((a, b) => a * b, 1) }, rand), { dtype: 'float32' }).reshape(shape);
+const input = (shape: number[]) => cpuInput(shape).to('webgpu');
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -71,5 +72,78 @@ describe.skipIf(!ready)('channels-last pooling and batch norm gradients on webgp
     expect(failures).toEqual([]);
     const taken = hooks.map((h) => h.mock.results.filter((r) => r.value !== false).length);
     expect(taken).toEqual([2, 2, 2, 2, 1, 1, 2, 2]);
+  });
+
+  it('adaptive max pooling and group norm: the NHWC hooks taken forward and backward, values and gradients as the float64 CPU reference', async () => {
+    const hooks = (['adaptiveMaxPool2dChannelsLast', 'adaptiveMaxPool2dBackwardChannelsLast', 'groupNormChannelsLast', 'groupNormBackwardChannelsLast'] as const).map((n) =>
+      vi.spyOn(webgpuImpls, n),
+    );
+    type Net = (x: torch.Tensor, w: torch.Tensor | null, b: torch.Tensor | null) => torch.Tensor;
+    // [name, shape, groups-or-0 (0: no affine weight), net]
+    const nets: [string, number[], boolean, Net][] = [
+      ['adaptive max, windows that overlap', [2, 6, 7, 9], false, (x) => F.adaptiveMaxPool2d(x, [3, 4]) as torch.Tensor],
+      ['adaptive max, upsampling windows', [2, 3, 5, 4], false, (x) => F.adaptiveMaxPool2d(x, [7, 6]) as torch.Tensor],
+      // (C = 1 reads as contiguous: the composite runs, as the hook count below shows)
+      ['adaptive max, C = 1', [3, 1, 5, 4], false, (x) => F.adaptiveMaxPool2d(x, [2, 3]) as torch.Tensor],
+      ['group norm G = 3, affine', [2, 6, 7, 9], true, (x, w, b) => F.groupNorm(x, 3, { weight: w, bias: b })],
+      ['group norm G = 1, odd sizes', [3, 5, 3, 7], true, (x, w, b) => F.groupNorm(x, 1, { weight: w, bias: b, eps: 1e-3 })],
+      ['group norm G = C, no affine', [2, 4, 6, 5], false, (x) => F.groupNorm(x, 4)],
+      // (576 positions: the partial sums in two pieces of positions on a software adapter)
+      ['group norm G = 2, large planes', [2, 8, 24, 24], true, (x, w, b) => F.groupNorm(x, 2, { weight: w, bias: b })],
+    ];
+    const failures: string[] = [];
+    for (const [name, shape, affine, f] of nets) {
+      seed = 11;
+      const x0 = cpuInput(shape);
+      // ties broken the same way: a NaN and repeated values in the first plane's windows
+      const data = x0.dataSync() as Float32Array;
+      data[0] = NaN;
+      data[3] = data[2];
+      const base = torch.tensor(Array.from(data), { dtype: 'float32' }).reshape(shape);
+      const useNaN = name.startsWith('adaptive');
+      const src = useNaN ? base : x0;
+      const C = shape[1];
+      seed = 23;
+      const w0 = cpuInput([C]);
+      const b0 = cpuInput([C]);
+      const run = (dev: 'webgpu' | 'cpu', fmt: 'channels_last' | 'contiguous') => {
+        const dt = dev === 'cpu' ? 'float64' : 'float32';
+        const x = src.to(dt).to(dev).contiguous({ memoryFormat: fmt }).requiresGrad_();
+        const w = affine ? w0.to(dt).to(dev).requiresGrad_() : null;
+        const b = affine ? b0.to(dt).to(dev).requiresGrad_() : null;
+        const y = f(x, w, b);
+        seed = 5;
+        const gy = cpuInput([...y.shape]).to(dt).to(dev);
+        y.mul(gy).sum().backward();
+        return { y, grads: [x.grad!, ...(affine ? [w!.grad!, b!.grad!] : [])], x };
+      };
+      const cl = run('webgpu', 'channels_last');
+      const ref = run('cpu', 'contiguous');
+      const [, Cy, Hy, Wy] = cl.y.shape;
+      const [, , H, W] = shape;
+      // (C = 1 is both layouts; its strides are memory-format.test's business)
+      if (C > 1) {
+        expect(cl.y.stride(), `${name}: output strides`).toEqual([Hy * Wy * Cy, 1, Wy * Cy, Cy]);
+        expect(cl.grads[0].stride(), `${name}: input gradient strides`).toEqual([H * W * C, 1, W * C, C]);
+      }
+      const compare = async (got: torch.Tensor, want: torch.Tensor, what: string) => {
+        const a = Array.from((await got.contiguous().data()) as Float32Array);
+        const e = Array.from(want.contiguous().dataSync() as Float64Array);
+        const scale = Math.max(1, ...e.filter(Number.isFinite).map(Math.abs));
+        const bad = a.findIndex((v, i) => !(Number.isNaN(e[i]) ? Number.isNaN(v) : Math.abs(v - e[i]) <= 2e-5 * scale));
+        if (bad >= 0) failures.push(`${name} ${what}[${bad}]: ${a[bad]} vs float64 ${e[bad]}`);
+      };
+      await compare(cl.y, ref.y, 'output');
+      for (let i = 0; i < cl.grads.length; i++) await compare(cl.grads[i], ref.grads[i], `grad ${i}`);
+      if (useNaN) {
+        const [, idx] = F.adaptiveMaxPool2d(src.to('webgpu').contiguous({ memoryFormat: 'channels_last' }), [Hy, Wy], true) as [torch.Tensor, torch.Tensor];
+        const [, idxRef] = F.adaptiveMaxPool2d(src.to('float64'), [Hy, Wy], true) as [torch.Tensor, torch.Tensor];
+        expect(Array.from(await idx.contiguous().data(), Number), `${name}: indices`).toEqual(Array.from(idxRef.dataSync(), Number));
+      }
+    }
+    expect(failures).toEqual([]);
+    const taken = hooks.map((h) => h.mock.results.filter((r) => r.value !== false).length);
+    // (adaptive max: two nets with C > 1 plus their index checks forward, two backward; group norm: four nets)
+    expect(taken).toEqual([4, 2, 4, 4]);
   });
 });

@@ -34,7 +34,8 @@ import type { DType } from '../dtype';
  * adaptive_max_pool2d and group norm were composites on NCHW planes (window tables, the
  * layer-norm impl plus an affine) and follow the same rules through optional hooks
  * (OptionalImplName in backend-impls.ts: a backend's table may leave them out; the CPU
- * registers all four, WebGPU none yet):
+ * and WebGPU register all four; Note [WebGPU channels-last adaptive max pooling] and Note
+ * [WebGPU channels-last group norm] in kernels-webgpu):
  *  - `adaptiveMaxPool2dChannelsLast` / `adaptiveMaxPool2dBackwardChannelsLast`: a 4-d dense
  *    channels-last input on a backend with the forward hook goes through the kernel ops
  *    `adaptive_max_pool2d` / `adaptive_max_pool2d_backward` (values, indices and the input

@@ -525,13 +525,218 @@ function batchNormBackwardRun(
   }
 }
 
+// ---- group norm on dense channels-last operands ----
+
+/**
+ * Note [WebGPU channels-last group norm]
+ * The channels-last hooks (Note [Channels-last pooling impls] in core) read NHWC memory with
+ * neighbouring invocations on neighbouring channels (one contiguous run per position), which
+ * is what makes them faster than copying to NCHW planes: a group's C / G channels at one
+ * position are too short a run to spread a row's reduction over. So every reduction first
+ * makes per-(n, piece of positions, channel) partial sums (`gnPartialSource`, the invocation
+ * index c-fastest), then adds them per row r = n * G + g or per channel, in a fixed order:
+ *  - forward: the partial sums of x give each row's mean; the partial sums of (x - mean)^2
+ *    its variance (the two-pass variance of the other norms), rstd = 1 / sqrt(var + eps);
+ *    then out = (x - mean) rstd w + b in memory order, the affine of channel i % C fused;
+ *  - backward: one partial pass of (g, g (x - mean)) serves all three gradients: per row
+ *    A = sum w g and B = rstd sum w g (x - mean) give the input gradient rstd (w g - A / k -
+ *    xhat B / k), written *contiguous* (NCHW order, as PyTorch 1.13's) from the NHWC element
+ *    it reads; per channel, gw = sum_n rstd sum g (x - mean) and gb = sum g.
+ * float32 only (other dtypes decline). Words: 0 N, 1 C, 2 HW, 3 G, 4 cpg, 5 pieces, 6
+ * positions per piece, 7 eps, 8 numel.
+ */
+const GN_WORDS = '  let N = p(0u); let C = p(1u); let HW = p(2u); let G = p(3u); let cpg = p(4u); let pieces = p(5u); let per = p(6u);';
+
+type GnPartial = 'sum' | 'm2' | 'grad';
+
+/** Partial sums per (n, piece, c) into vec4 scratch `st` at ((n * pieces + piece) * C + c). */
+function gnPartialSource(kind: GnPartial): string {
+  const term = {
+    sum: '    acc.x += x[o_x() + at];',
+    m2: '    let d = x[o_x() + at] - mu; acc.x += d * d;',
+    grad: '    let gv = gy[o_gy() + at]; acc += vec2<f32>(gv, gv * (x[o_x() + at] - mu));',
+  }[kind];
+  return [
+    `@compute @workgroup_size(${SHORT_WG})`,
+    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
+    `  let i = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    GN_WORDS,
+    '  if (i >= N * pieces * C) { return; }',
+    '  let c = i % C; let q = i / C; let piece = q % pieces; let nb = q / pieces;',
+    ...(kind === 'sum' ? [] : ['  let mu = mean[o_mean() + nb * G + c / cpg];']),
+    '  let p0 = piece * per; let p1 = min(HW, p0 + per);',
+    '  var acc = vec2<f32>(0.0);',
+    '  for (var pos = p0; pos < p1; pos++) {',
+    '    let at = (nb * HW + pos) * C + c;',
+    term,
+    '  }',
+    '  st[o_st() + i] = vec4<f32>(acc, 0.0, 0.0);',
+    '}',
+  ].join('\n');
+}
+
+type GnRow = 'mean' | 'rstd' | 'grad';
+
+/** Per row r = (n, g): its channels' partials added (channel-major, pieces in order). */
+function gnRowSource(kind: GnRow, ops: Operands): string {
+  const w = ops.has('w') ? 'w[o_w() + c]' : '1.0';
+  const add = kind === 'grad' ? `      let v = st[o_st() + (nb * pieces + piece) * C + c].xy; acc += vec2<f32>(${w} * v.x, ${w} * v.y);` : '      acc.x += st[o_st() + (nb * pieces + piece) * C + c].x;';
+  const store = {
+    mean: '  mean[o_mean() + r] = acc.x / k;',
+    rstd: '  invstd[o_invstd() + r] = 1.0 / sqrt(acc.x / k + pf(7u));',
+    grad: '  rows[o_rows() + r] = vec4<f32>(acc.x, acc.y * rstd[o_rstd() + r], 0.0, 0.0);',
+  }[kind];
+  return [
+    `@compute @workgroup_size(${SHORT_WG})`,
+    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
+    `  let r = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    GN_WORDS,
+    '  if (r >= N * G) { return; }',
+    '  let nb = r / G; let c0 = (r % G) * cpg;',
+    '  let k = f32(cpg * HW);',
+    '  var acc = vec2<f32>(0.0);',
+    '  for (var c = c0; c < c0 + cpg; c++) {',
+    '    for (var piece = 0u; piece < pieces; piece++) {',
+    add,
+    '    }',
+    '  }',
+    store,
+    '}',
+  ].join('\n');
+}
+
+/** Apply: out = (x - mean) * rstd * w + b per element, in memory order (channel i % C). */
+function gnApplySource(ops: Operands): string {
+  const w = ops.has('w') ? ' * w[o_w() + ch]' : '';
+  const b = ops.has('b') ? ' + b[o_b() + ch]' : '';
+  return [
+    `@compute @workgroup_size(${SHORT_WG})`,
+    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
+    `  let i = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    GN_WORDS,
+    '  if (i >= p(8u)) { return; }',
+    '  let ch = i % C;',
+    '  let r = (i / (HW * C)) * G + ch / cpg;',
+    `  out[o_out() + i] = (x[o_x() + i] - mean[o_mean() + r]) * invstd[o_invstd() + r]${w}${b};`,
+    '}',
+  ].join('\n');
+}
+
+/** The contiguous input gradient; element i (NCHW order) reads the NHWC element `src`. */
+function gnBackwardInputSource(ops: Operands): string {
+  const w = ops.has('w') ? ' * w[o_w() + ch]' : '';
+  return [
+    `@compute @workgroup_size(${SHORT_WG})`,
+    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
+    `  let i = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    GN_WORDS,
+    '  if (i >= p(8u)) { return; }',
+    '  let hw = i % HW; let q = i / HW; let ch = q % C; let nb = q / C;',
+    '  let r = nb * G + ch / cpg;',
+    '  let src = (nb * HW + hw) * C + ch;',
+    '  let inv = rstd[o_rstd() + r];',
+    '  let t = rows[o_rows() + r].xy / f32(cpg * HW);',
+    `  let gv = gy[o_gy() + src]${w};`,
+    '  gi[o_gi() + i] = inv * (gv - t.x - (x[o_x() + src] - mean[o_mean() + r]) * inv * t.y);',
+    '}',
+  ].join('\n');
+}
+
+/** Per channel: gw = sum_n rstd * sum g (x - mean), gb = sum g (n in order, each n's pieces first). */
+function gnParamSource(ops: Operands): string {
+  return [
+    `@compute @workgroup_size(${SHORT_WG})`,
+    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
+    `  let c = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    GN_WORDS,
+    '  if (c >= C) { return; }',
+    '  var tw = 0.0; var tb = 0.0;',
+    '  for (var nb = 0u; nb < N; nb++) {',
+    '    var v = vec2<f32>(0.0);',
+    '    for (var piece = 0u; piece < pieces; piece++) { v += st[o_st() + (nb * pieces + piece) * C + c].xy; }',
+    '    tw += v.y * rstd[o_rstd() + nb * G + c / cpg];',
+    '    tb += v.x;',
+    '  }',
+    ...(ops.has('gw') ? ['  gw[o_gw() + c] = tw;'] : []),
+    ...(ops.has('gb') ? ['  gb[o_gb() + c] = tb;'] : []),
+    '}',
+  ].join('\n');
+}
+
+/** Words and scratch size of group norm on self [N, C, H, W] (Note [WebGPU channels-last group norm]). */
+function gnHead(self: TensorImpl, groups: number, eps: number): { head: number[]; partials: number } {
+  const [N, C, H, W] = self.sizes;
+  const pieces = chunksFor(N * C, H * W);
+  return { head: [N, C, H * W, groups, C / groups, pieces, Math.ceil((H * W) / pieces), f32Word(eps), N * C * H * W], partials: N * pieces * C };
+}
+
+function groupNormRun(out: TensorImpl, mean: TensorImpl, rstd: TensorImpl, self: TensorImpl, weight: TensorImpl | null, bias: TensorImpl | null, groups: number, eps: number): void {
+  const op = 'native_group_norm';
+  const rows = self.sizes[0] * groups;
+  const { head, partials } = gnHead(self, groups, eps);
+  const st = TensorImpl.empty(op, [partials * 4], 'float32', self.device);
+  try {
+    run(op, 'gn-sum', new Operands().add('x', self, op).addVec4('st', st), () => gnPartialSource('sum'), head, grid(op, partials, SHORT_WG));
+    const m = new Operands().addVec4('st', st).add('mean', mean, op);
+    run(op, 'gn-mean', m, () => gnRowSource('mean', m), head, grid(op, rows, SHORT_WG));
+    run(op, 'gn-m2', new Operands().add('x', self, op).add('mean', mean, op).addVec4('st', st), () => gnPartialSource('m2'), head, grid(op, partials, SHORT_WG));
+    const v = new Operands().addVec4('st', st).add('invstd', rstd, op);
+    run(op, 'gn-rstd', v, () => gnRowSource('rstd', v), head, grid(op, rows, SHORT_WG));
+    const app = new Operands().add('out', out, op).add('x', self, op).add('mean', mean, op).add('invstd', rstd, op).add('w', weight, op).add('b', bias, op);
+    run(op, 'gn-apply', app, () => gnApplySource(app), head, grid(op, out.numel, SHORT_WG));
+  } finally {
+    st.release();
+  }
+}
+
+function groupNormBackwardRun(
+  gradInput: TensorImpl | null,
+  gradWeight: TensorImpl | null,
+  gradBias: TensorImpl | null,
+  grad: TensorImpl,
+  self: TensorImpl,
+  mean: TensorImpl,
+  rstd: TensorImpl,
+  weight: TensorImpl | null,
+  groups: number,
+): void {
+  const op = 'native_group_norm_backward';
+  const rows = self.sizes[0] * groups;
+  const { head, partials } = gnHead(self, groups, 0);
+  const st = TensorImpl.empty(op, [partials * 4], 'float32', self.device);
+  const rowTotals = gradInput ? TensorImpl.empty(op, [rows * 4], 'float32', self.device) : null;
+  try {
+    run(op, 'gn-grad', new Operands().add('gy', grad, op).add('x', self, op).add('mean', mean, op).addVec4('st', st), () => gnPartialSource('grad'), head, grid(op, partials, SHORT_WG));
+    if (gradInput && rowTotals) {
+      const r = new Operands().addVec4('st', st).add('rstd', rstd, op).add('w', weight, op).addVec4('rows', rowTotals);
+      run(op, 'gnb-rows', r, () => gnRowSource('grad', r), head, grid(op, rows, SHORT_WG));
+      const app = new Operands().add('gi', gradInput, op).add('gy', grad, op).add('x', self, op).add('mean', mean, op).add('rstd', rstd, op).add('w', weight, op).addVec4('rows', rowTotals);
+      run(op, 'gnb-input', app, () => gnBackwardInputSource(app), head, grid(op, gradInput.numel, SHORT_WG));
+    }
+    if (gradWeight || gradBias) {
+      const pr = new Operands().addVec4('st', st).add('rstd', rstd, op).add('gw', gradWeight, op).add('gb', gradBias, op);
+      run(op, 'gnb-params', pr, () => gnParamSource(pr), head, grid(op, self.sizes[1], SHORT_WG));
+    }
+  } finally {
+    st.release();
+    rowTotals?.release();
+  }
+}
+
 /** [n, c, s] of a 4-d [N, C, H, W] operand. */
 const ncs = (t: TensorImpl): [number, number, number] => [t.sizes[0], t.sizes[1], t.sizes[2] * t.sizes[3]];
 const f32s = (...ts: (TensorImpl | null)[]) => ts.every((t) => !t || t.dtype === 'float32');
 
 export const normalizationImpls: Pick<
   BackendImpls,
-  'batchNorm' | 'batchNormBackward' | 'batchNormChannelsLast' | 'batchNormBackwardChannelsLast' | 'layerNorm' | 'layerNormBackward'
+  | 'batchNorm'
+  | 'batchNormBackward'
+  | 'batchNormChannelsLast'
+  | 'batchNormBackwardChannelsLast'
+  | 'groupNormChannelsLast'
+  | 'groupNormBackwardChannelsLast'
+  | 'layerNorm'
+  | 'layerNormBackward'
 > = {
   batchNorm: (out, mean, invstd, self, weight, bias, runningMean, runningVar, n, c, s, training, momentum, eps) =>
     batchNormRun(out, mean, invstd, self, weight, bias, runningMean, runningVar, n, c, s, training, momentum, eps, false),
@@ -545,6 +750,15 @@ export const normalizationImpls: Pick<
   batchNormBackwardChannelsLast: (gradInput, gradWeight, gradBias, grad, self, weight, mean, invstd, training) => {
     if (!f32s(gradInput, gradWeight, gradBias, grad, self, weight, mean, invstd)) return false;
     batchNormBackwardRun(gradInput, gradWeight, gradBias, grad, self, weight, mean, invstd, ...ncs(self), training, true);
+  },
+  // Note [WebGPU channels-last group norm]
+  groupNormChannelsLast: (out, mean, rstd, self, weight, bias, groups, eps) => {
+    if (!f32s(out, mean, rstd, self, weight, bias)) return false;
+    groupNormRun(out, mean, rstd, self, weight, bias, groups, eps);
+  },
+  groupNormBackwardChannelsLast: (gradInput, gradWeight, gradBias, grad, self, mean, rstd, weight, groups) => {
+    if (!f32s(gradInput, gradWeight, gradBias, grad, self, mean, rstd, weight)) return false;
+    groupNormBackwardRun(gradInput, gradWeight, gradBias, grad, self, mean, rstd, weight, groups);
   },
   layerNorm: (out, mean, rstd, self, weight, bias, rows, k, eps) => {
     const op = 'native_layer_norm';

@@ -309,6 +309,81 @@ export const adaptiveAvgPool2dBackwardChannelsLast: BackendImpls['adaptiveAvgPoo
   adaptiveBackwardRun(gradInput, gradOutput, fk);
 };
 
+/**
+ * Note [WebGPU channels-last adaptive max pooling]
+ * adaptive_max_pool2d has no NCHW kernel here (core's composite gathers window tables); on
+ * dense channels-last operands (Note [Channels-last pooling impls]) it runs as the adaptive
+ * windows of adaptiveRun with max pooling's rule: NaN wins and the last NaN of a window names
+ * the index, else the first maximum; indices h * W + w within the plane, int64. The backward
+ * is a gather like adaptive avg pooling's: each input pixel sums, in output order, the
+ * gradOutput elements of the windows containing it whose index names it.
+ */
+function adaptiveMaxRun(out: TensorImpl, indices: TensorImpl, self: TensorImpl, fk: FloatKind): void {
+  const op = 'adaptive_max_pool2d';
+  const body = `${paramLets([...G('o'), ...G('i'), ...G('x'), 'C', 'H', 'W', 'oH', 'oW'])}
+${OUT_INDEX}
+  let h0 = ad_start(oh, H, oH); let h1 = ad_end(oh, H, oH);
+  let w0 = ad_start(ow, W, oW); let w1 = ad_end(ow, W, oW);
+  var best = -inf_f();
+  var at = h0 * W + w0;
+  for (var h = h0; h < h1; h++) {
+    for (var w = w0; w < w1; w++) {
+      let v = ld2(${elemAt('x', 'h', 'w')});
+      if (v > best || isnan_f(v)) { best = v; at = h * W + w; }
+    }
+  }
+  st0(${elemAt('o', 'oh', 'ow')}, best);
+  let q = 2u * ${elemAt('i', 'oh', 'ow')};
+  b1[q] = u32(at);
+  b1[q + 1u] = 0u;`;
+  runSpatial(
+    op,
+    'adaptivemaxpool2d',
+    [{ t: out, kind: fk, output: true }, { t: indices, kind: 'i64', output: true }, { t: self, kind: fk }],
+    [...geom4(out), ...geom4(indices), ...geom4(self), chans(self), ...hw(self), ...hw(out)],
+    out.numel,
+    body,
+    ADAPTIVE,
+  );
+}
+
+export const adaptiveMaxPool2dChannelsLast: BackendImpls['adaptiveMaxPool2dChannelsLast'] = (out, indices, self) => {
+  const fk = hookKind(self, out);
+  if (!fk || indices.dtype !== 'int64') return false;
+  adaptiveMaxRun(out, indices, self, fk);
+};
+
+function adaptiveMaxBackwardRun(gradInput: TensorImpl, gradOutput: TensorImpl, indices: TensorImpl, fk: FloatKind): void {
+  const op = 'adaptive_max_pool2d_backward';
+  const body = `${paramLets([...G('g'), ...G('o'), ...G('i'), 'C', 'H', 'W', 'oH', 'oW'])}
+${IN_INDEX}
+  let ohs = (h * oH) / H; let ohe = min(((h + 1) * oH + H - 1) / H, oH);
+  let ows = (w * oW) / W; let owe = min(((w + 1) * oW + W - 1) / W, oW);
+  let me = h * W + w;
+  var s = 0.0;
+  for (var oh = ohs; oh < ohe; oh++) {
+    for (var ow = ows; ow < owe; ow++) {
+      let q = 2u * ${elemAt('i', 'oh', 'ow')};
+      if (bitcast<i32>(b2[q]) == me && b2[q + 1u] == 0u) { s += ld1(${elemAt('o', 'oh', 'ow')}); }
+    }
+  }
+  st0(${elemAt('g', 'h', 'w')}, s);`;
+  runSpatial(
+    op,
+    'adaptivemaxpool2d-backward',
+    [{ t: gradInput, kind: fk, output: true }, { t: gradOutput, kind: fk }, { t: indices, kind: 'i64' }],
+    [...geom4(gradInput), ...geom4(gradOutput), ...geom4(indices), chans(gradInput), ...hw(gradInput), ...hw(gradOutput)],
+    gradInput.numel,
+    body,
+  );
+}
+
+export const adaptiveMaxPool2dBackwardChannelsLast: BackendImpls['adaptiveMaxPool2dBackwardChannelsLast'] = (gradInput, gradOutput, indices) => {
+  const fk = hookKind(gradInput, gradOutput);
+  if (!fk || indices.dtype !== 'int64') return false;
+  adaptiveMaxBackwardRun(gradInput, gradOutput, indices, fk);
+};
+
 export const poolingImpls = {
   maxPool2d,
   maxPool2dBackward,
@@ -323,4 +398,7 @@ export const poolingImpls = {
   avgPool2dBackwardChannelsLast,
   adaptiveAvgPool2dChannelsLast,
   adaptiveAvgPool2dBackwardChannelsLast,
+  // Note [WebGPU channels-last adaptive max pooling]
+  adaptiveMaxPool2dChannelsLast,
+  adaptiveMaxPool2dBackwardChannelsLast,
 };
