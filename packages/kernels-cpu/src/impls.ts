@@ -38,6 +38,12 @@ import {
   maxPool2dChannelsLast,
 } from './kernels/pooling-nhwc';
 import { padIndexed, padIndexedBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward } from './kernels/resample';
+import {
+  upsampleBilinear2dBackwardChannelsLast,
+  upsampleBilinear2dChannelsLast,
+  upsampleNearest2dBackwardChannelsLast,
+  upsampleNearest2dChannelsLast,
+} from './kernels/resample-nhwc';
 import { indexGather, indexScatter, nonzeroCount, nonzeroFill } from './kernels/index-ops';
 import { searchsorted, sort, topk, unique } from './kernels/sort';
 import { flip, triZero } from './kernels/reorder';
@@ -192,6 +198,11 @@ export const cpuImpls = {
   upsampleNearest2dBackward,
   upsampleBilinear2d,
   upsampleBilinear2dBackward,
+  // Note [CPU channels-last upsampling]
+  upsampleNearest2dChannelsLast,
+  upsampleNearest2dBackwardChannelsLast,
+  upsampleBilinear2dChannelsLast,
+  upsampleBilinear2dBackwardChannelsLast,
   padIndexed,
   padIndexedBackward,
   softmax,

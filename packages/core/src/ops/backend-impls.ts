@@ -145,7 +145,11 @@ export type OptionalImplName =
   | 'adaptiveMaxPool2dChannelsLast'
   | 'adaptiveMaxPool2dBackwardChannelsLast'
   | 'groupNormChannelsLast'
-  | 'groupNormBackwardChannelsLast';
+  | 'groupNormBackwardChannelsLast'
+  | 'upsampleNearest2dChannelsLast'
+  | 'upsampleNearest2dBackwardChannelsLast'
+  | 'upsampleBilinear2dChannelsLast'
+  | 'upsampleBilinear2dBackwardChannelsLast';
 
 export type BackendImplTable = { readonly [K in Exclude<ImplName, OptionalImplName>]: BackendImpls[K] | NotImplemented } & {
   readonly [K in OptionalImplName]?: BackendImpls[K] | NotImplemented;

@@ -78,7 +78,11 @@ type PoolHook =
   | 'adaptiveMaxPool2dChannelsLast'
   | 'adaptiveMaxPool2dBackwardChannelsLast'
   | 'groupNormChannelsLast'
-  | 'groupNormBackwardChannelsLast';
+  | 'groupNormBackwardChannelsLast'
+  | 'upsampleNearest2dChannelsLast'
+  | 'upsampleNearest2dBackwardChannelsLast'
+  | 'upsampleBilinear2dChannelsLast'
+  | 'upsampleBilinear2dBackwardChannelsLast';
 
 /** Whether the backend registers channels-last hook `name`. */
 export function hasHook(b: Backend, name: PoolHook): boolean {

@@ -17,6 +17,9 @@ import { formatOf, inFormat } from './output-format';
 import { formatStrides } from '../tensor/memory-format';
 import type { PadMode, Pads2d } from './spatial-impls';
 import { squeeze, unsqueeze } from './views';
+import { channelsLastOutput, hasHook, nhwcInput, tryChannelsLast } from './pool-channels-last';
+import type { Backend } from './registry';
+import type { BackendImpls } from './backend-impls';
 
 /**
  * Padding (constant_pad_nd, reflection / replication pads, circular) and interpolation
@@ -263,6 +266,9 @@ export const UPSAMPLE_NEAREST2D = defineStructured(
     const size = args[1];
     checkResample(op, self, size);
     checkDtype(op, 'upsample_nearest2d_channels_last', self, [...INTERP_FLOATS, 'uint8']);
+    const sizes = [...self.sizes.slice(0, 2), size[0], size[1]];
+    const direct = nhwcForward(b, op, 'upsampleNearest2dChannelsLast', self, sizes, (f, o) => f(o, self, optScale(args[2]), optScale(args[3])));
+    if (direct) return direct;
     const out = runPlanes(b, op, self, [...self.sizes.slice(0, 2), size[0], size[1]], 2, (o, x) =>
       implOf(b, 'upsampleNearest2d', op)(o, x, optScale(args[2]), optScale(args[3])),
     );
@@ -279,6 +285,8 @@ export const UPSAMPLE_NEAREST2D_BACKWARD = defineStructured(
     const inSize = args[2];
     checkResampleGrad(op, go, size, inSize);
     checkDtype(op, op, go, INTERP_FLOATS);
+    const direct = nhwcBackward(b, op, 'upsampleNearest2dBackwardChannelsLast', go, inSize, (f, gi) => f(gi, go, optScale(args[3]), optScale(args[4])));
+    if (direct) return direct;
     return runBackward(b, op, go, inSize, (gi, g) => implOf(b, 'upsampleNearest2dBackward', op)(gi, g, optScale(args[3]), optScale(args[4])));
   },
 );
@@ -291,6 +299,9 @@ export const UPSAMPLE_BILINEAR2D = defineStructured(
     const size = args[1];
     checkResample(op, self, size);
     checkDtype(op, 'upsample_bilinear2d_channels_last', self, INTERP_FLOATS);
+    const sizes = [...self.sizes.slice(0, 2), size[0], size[1]];
+    const direct = nhwcForward(b, op, 'upsampleBilinear2dChannelsLast', self, sizes, (f, o) => f(o, self, args[2] === true, optScale(args[3]), optScale(args[4])));
+    if (direct) return direct;
     const out = runPlanes(b, op, self, [...self.sizes.slice(0, 2), size[0], size[1]], 2, (o, x) =>
       implOf(b, 'upsampleBilinear2d', op)(o, x, args[2] === true, optScale(args[3]), optScale(args[4])),
     );
@@ -307,11 +318,56 @@ export const UPSAMPLE_BILINEAR2D_BACKWARD = defineStructured(
     const inSize = args[2];
     checkResampleGrad(op, go, size, inSize);
     checkDtype(op, op, go, INTERP_FLOATS);
+    const direct = nhwcBackward(b, op, 'upsampleBilinear2dBackwardChannelsLast', go, inSize, (f, gi) => f(gi, go, args[3] === true, optScale(args[4]), optScale(args[5])));
+    if (direct) return direct;
     return runBackward(b, op, go, inSize, (gi, g) =>
       implOf(b, 'upsampleBilinear2dBackward', op)(gi, g, args[3] === true, optScale(args[4]), optScale(args[5])),
     );
   },
 );
+
+/**
+ * Note [Channels-last upsampling]
+ * PyTorch 1.13 has channels-last CPU kernels for upsample_nearest2d and upsample_bilinear2d
+ * (forward and backward). Computed on NCHW planes, a channels-last input costs two layout
+ * copies (`planes`, then `inFormat` back); a backend with NHWC kernels registers the optional
+ * hooks `upsample{Nearest,Bilinear}2d[Backward]ChannelsLast` (OptionalImplName), which core
+ * takes, as for pooling (Note [Channels-last pooling impls]), when the forward's input is 4-d,
+ * dense channels-last and suggests channels-last (its result is channels-last), or when the
+ * backward's grad_output is so (its grad_input takes grad_output's format, as 1.13's). The
+ * hooks compute each element with the NCHW kernels' source indices and arithmetic, and a
+ * backward adds an input element's terms in the same (output-row-major) order, so values
+ * equal the NCHW path's. A decline (false, before writing anything: dtypes without such a
+ * kernel) takes the NCHW path.
+ */
+type UpsampleHook = 'upsampleNearest2dChannelsLast' | 'upsampleBilinear2dChannelsLast';
+type UpsampleBackwardHook = 'upsampleNearest2dBackwardChannelsLast' | 'upsampleBilinear2dBackwardChannelsLast';
+
+function nhwcForward<K extends UpsampleHook>(
+  b: Backend,
+  op: string,
+  name: K,
+  self: TensorImpl,
+  sizes: number[],
+  f: (impl: BackendImpls[K], out: TensorImpl) => boolean | void,
+): TensorImpl | null {
+  if (!nhwcInput(self, formatOf(self)) || !hasHook(b, name)) return null;
+  const out = channelsLastOutput(op, sizes, self.dtype, self);
+  return tryChannelsLast(b, name, [out], (impl) => f(impl, out))?.[0] ?? null;
+}
+
+function nhwcBackward<K extends UpsampleBackwardHook>(
+  b: Backend,
+  op: string,
+  name: K,
+  go: TensorImpl,
+  inSize: readonly number[],
+  f: (impl: BackendImpls[K], gi: TensorImpl) => boolean | void,
+): TensorImpl | null {
+  if (!nhwcInput(go, formatOf(go)) || !hasHook(b, name)) return null;
+  const gi = channelsLastOutput(op, inSize, go.dtype, go);
+  return tryChannelsLast(b, name, [gi], (impl) => f(impl, gi))?.[0] ?? null;
+}
 
 function checkResampleGrad(op: string, go: TensorImpl, size: readonly number[], inSize: readonly number[]): void {
   const expected = [inSize[0], inSize[1], size[0], size[1]];

@@ -131,6 +131,21 @@ export interface SpatialImpls {
     scaleH: number | null,
     scaleW: number | null,
   ) => void;
+  /**
+   * The four on dense channels-last [N, C, h, w] operands (Note [Channels-last upsampling]):
+   * the same source indices and arithmetic per element; the backward writes gradInput whole.
+   * Optional (OptionalImplName); false, before writing anything, declines.
+   */
+  upsampleNearest2dChannelsLast: (out: TensorImpl, self: TensorImpl, scaleH: number | null, scaleW: number | null) => boolean | void;
+  upsampleNearest2dBackwardChannelsLast: (gradInput: TensorImpl, gradOutput: TensorImpl, scaleH: number | null, scaleW: number | null) => boolean | void;
+  upsampleBilinear2dChannelsLast: (out: TensorImpl, self: TensorImpl, alignCorners: boolean, scaleH: number | null, scaleW: number | null) => boolean | void;
+  upsampleBilinear2dBackwardChannelsLast: (
+    gradInput: TensorImpl,
+    gradOutput: TensorImpl,
+    alignCorners: boolean,
+    scaleH: number | null,
+    scaleW: number | null,
+  ) => boolean | void;
   /** out [P, H + t + b, W + l + r] from self [P, H, W], the border filled by `mode`. */
   padIndexed: (out: TensorImpl, self: TensorImpl, pads: Pads2d, mode: PadMode) => void;
   /** The adjoint of padIndexed: every gradOutput element summed into the input element it copies. */

@@ -14,7 +14,7 @@ const fr = Math.fround;
 const id = (x: number) => x;
 
 /** Source indices of nearest for each output index. */
-function nearestIndices(inSize: number, outSize: number, scale: number | null): Int32Array {
+export function nearestIndices(inSize: number, outSize: number, scale: number | null): Int32Array {
   const idx = new Int32Array(outSize);
   if (outSize === inSize) for (let i = 0; i < outSize; i++) idx[i] = i;
   else if (outSize === 2 * inSize) for (let i = 0; i < outSize; i++) idx[i] = i >> 1;
@@ -58,7 +58,7 @@ export const upsampleNearest2dBackward: BackendImpls['upsampleNearest2dBackward'
   gi.commit();
 };
 
-interface Linear {
+export interface Linear {
   readonly i0: Int32Array;
   readonly i1: Int32Array;
   readonly l0: Float64Array;
@@ -66,7 +66,7 @@ interface Linear {
 }
 
 /** PyTorch's area_pixel_compute_scale / _source_index and lambdas, in opmath (`r` rounds to it). */
-function linearIndices(inSize: number, outSize: number, alignCorners: boolean, scale: number | null, r: (x: number) => number): Linear {
+export function linearIndices(inSize: number, outSize: number, alignCorners: boolean, scale: number | null, r: (x: number) => number): Linear {
   let s: number;
   if (alignCorners) s = outSize > 1 ? r((inSize - 1) / (outSize - 1)) : 0;
   else s = scale !== null && scale > 0 ? r(1 / scale) : r(inSize / outSize);
@@ -135,7 +135,7 @@ function bilinearBackLoop(gi: FloatArray, gio: number, go: FloatArray, goo: numb
   }
 }
 
-const opmath = (t: TensorImpl) => (t.dtype === 'float64' ? id : fr);
+export const opmath = (t: TensorImpl) => (t.dtype === 'float64' ? id : fr);
 
 export const upsampleBilinear2d: BackendImpls['upsampleBilinear2d'] = (out, self, alignCorners, scaleH, scaleW) => {
   const [P, H, W] = self.sizes;

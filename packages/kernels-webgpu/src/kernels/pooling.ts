@@ -1,6 +1,6 @@
 import { DTypeError, type BackendImpls, type Pool2dGeometry, type TensorImpl } from '@torch-ts/core';
 import { kindOf } from '../wgsl/kinds';
-import { paramLets, runSpatial } from '../wgsl/spatial';
+import { G, IN_INDEX, OUT_INDEX, chans, elemAt, geom4, paramLets, runSpatial } from '../wgsl/spatial';
 
 /**
  * Pooling kernels (Note [WebGPU spatial kernels]) on [P, H, W] planes, or on dense channels-last
@@ -41,25 +41,10 @@ function hookKind(...ts: TensorImpl[]): FloatKind | null {
   return k && ts.every((t) => t.dtype === ts[0].dtype) ? k : null;
 }
 
-/** Offset and (n, c, h, w) strides of a [P, H, W] plane stack (c unused: C = 1) or a 4-d [N, C, H, W] tensor. */
-function geom4(t: TensorImpl): number[] {
-  const s = t.strides;
-  return t.dim === 4 ? [t.storageOffset, s[0], s[1], s[2], s[3]] : [t.storageOffset, s[0], 0, s[1], s[2]];
-}
-/** The param names of an operand's geom4 words, prefixed. */
-const G = (x: string) => [`${x}Off`, `${x}sN`, `${x}sC`, `${x}sH`, `${x}sW`];
-/** WGSL: the element index of operand `x` at plane (nb, c), row `h`, column `w`. */
-const elemAt = (x: string, h: string, w: string) => `u32(${x}Off + nb * ${x}sN + c * ${x}sC + ${h} * ${x}sH + ${w} * ${x}sW)`;
-/** The channel count the decode uses: C of a 4-d operand, 1 for planes. */
-const chans = (t: TensorImpl) => (t.dim === 4 ? t.sizes[1] : 1);
 const hw = (t: TensorImpl): [number, number] => [t.sizes[t.dim - 2], t.sizes[t.dim - 1]];
 
 const POOL = ['H', 'W', 'kH', 'kW', 'sH', 'sW', 'pH', 'pW', 'dH', 'dW', 'oH', 'oW'];
 const poolWords = (g: Pool2dGeometry) => [g.height, g.width, g.kernelH, g.kernelW, g.strideH, g.strideW, g.padH, g.padW, g.dilationH, g.dilationW, g.outH, g.outW];
-/** Splits the flat output index into (c, ow, oh, nb), c fastest (Note [WebGPU channels-last pooling]). */
-const OUT_INDEX = '  let c = i32(idx) % C; let q0 = i32(idx) / C; let ow = q0 % oW; let q1 = q0 / oW; let oh = q1 % oH; let nb = q1 / oH;';
-const IN_INDEX = '  let c = i32(idx) % C; let q0 = i32(idx) / C; let w = q0 % W; let q1 = q0 / W; let h = q1 % H; let nb = q1 / H;';
-
 function maxPoolRun(out: TensorImpl, indices: TensorImpl, self: TensorImpl, g: Pool2dGeometry, fk: FloatKind): void {
   const op = 'max_pool2d';
   const body = `${paramLets([...G('o'), ...G('i'), ...G('x'), 'C', ...POOL])}

@@ -1,6 +1,6 @@
 import { DTypeError, type BackendImpls, type PadMode, type TensorImpl } from '@torch-ts/core';
 import { kindOf, loadExpr, storeStmt, type Kind } from '../wgsl/kinds';
-import { geom, paramLets, runSpatial } from '../wgsl/spatial';
+import { G, IN_INDEX, OUT_INDEX, chans, elemAt, geom, geom4, paramLets, runSpatial } from '../wgsl/spatial';
 import { f32Word } from './launch';
 
 /**
@@ -16,15 +16,15 @@ import { f32Word } from './launch';
  * ranges that copy it.
  */
 /** The kind of a floating operand: float32, or float16 / bfloat16 (computed in f32, Note [float16 on WebGPU]). */
-function floatKind(op: string, t: TensorImpl): 'f32' | 'f16' | 'bf16' {
+type FloatKind = 'f32' | 'f16' | 'bf16';
+function floatKind(op: string, t: TensorImpl): FloatKind {
   const k = kindOf(op, t.dtype, false, 'bf16');
   if (k !== 'f32' && k !== 'f16' && k !== 'bf16') throw new DTypeError(`${op}: "${op}" not implemented for '${t.dtype}' on webgpu`);
   return k;
 }
 
-const OUT_INDEX = '  let ow = i32(idx) % oW; let q0 = i32(idx) / oW; let oh = q0 % oH; let pl = q0 / oH;';
-const IN_INDEX = '  let w = i32(idx) % W; let q0 = i32(idx) / W; let h = q0 % H; let pl = q0 / H;';
-const PLANES = ['aOff', 'as0', 'as1', 'as2', 'bOff', 'bs0', 'bs1', 'bs2'];
+// (operands as geom4 words with a c-fastest decode: Note [WebGPU channels-last upsampling])
+const OPERANDS = [...G('a'), ...G('b'), 'C'];
 
 // ---- nearest ----
 const NEAREST = `
@@ -45,55 +45,58 @@ function nearestScale(inSize: number, outSize: number, scale: number | null): nu
   return f32Word(scale !== null && scale > 0 ? Math.fround(1 / scale) : Math.fround(inSize / outSize));
 }
 
-export const upsampleNearest2d: BackendImpls['upsampleNearest2d'] = (out, self, scaleH, scaleW) => {
+function nearestRun(out: TensorImpl, self: TensorImpl, scaleH: number | null, scaleW: number | null, k: Kind): void {
   const op = 'upsample_nearest2d';
-  const k = kindOf(op, self.dtype, false, 'bf16');
-  const [, H, W] = self.sizes;
-  const [, oH, oW] = out.sizes;
-  const body = `${paramLets([...PLANES, 'H', 'W', 'oH', 'oW'])}
-  let sH = pf(${PLANES.length + 5}u); let sW = pf(${PLANES.length + 6}u);
+  const [H, W] = self.sizes.slice(-2);
+  const [oH, oW] = out.sizes.slice(-2);
+  const body = `${paramLets([...OPERANDS, 'H', 'W', 'oH', 'oW'])}
+  let sH = pf(${OPERANDS.length + 5}u); let sW = pf(${OPERANDS.length + 6}u);
 ${OUT_INDEX}
   let h = near_src(oh, H, oH, sH);
   let w = near_src(ow, W, oW, sW);
-  let v = ${loadExpr(1, k, 'u32(bOff + pl * bs0 + h * bs1 + w * bs2)')};
-  ${storeStmt(0, k, 'u32(aOff + pl * as0 + oh * as1 + ow * as2)', 'v')}`;
+  let v = ${loadExpr(1, k, elemAt('b', 'h', 'w'))};
+  ${storeStmt(0, k, elemAt('a', 'oh', 'ow'), 'v')}`;
   runSpatial(
     op,
     'upsample-nearest2d',
     [{ t: out, kind: k, output: true }, { t: self, kind: k }],
-    [...geom(out), ...geom(self), H, W, oH, oW, nearestScale(H, oH, scaleH), nearestScale(W, oW, scaleW)],
+    [...geom4(out), ...geom4(self), chans(self), H, W, oH, oW, nearestScale(H, oH, scaleH), nearestScale(W, oW, scaleW)],
     out.numel,
     body,
     NEAREST,
   );
-};
+}
 
-export const upsampleNearest2dBackward: BackendImpls['upsampleNearest2dBackward'] = (gradInput, gradOutput, scaleH, scaleW) => {
+export const upsampleNearest2d: BackendImpls['upsampleNearest2d'] = (out, self, scaleH, scaleW) =>
+  nearestRun(out, self, scaleH, scaleW, kindOf('upsample_nearest2d', self.dtype, false, 'bf16'));
+
+function nearestBackwardRun(gradInput: TensorImpl, gradOutput: TensorImpl, scaleH: number | null, scaleW: number | null, fk: FloatKind): void {
   const op = 'upsample_nearest2d_backward';
-  const fk = floatKind(op, gradInput);
-  const [, H, W] = gradInput.sizes;
-  const [, oH, oW] = gradOutput.sizes;
-  const body = `${paramLets([...PLANES, 'H', 'W', 'oH', 'oW'])}
-  let sH = pf(${PLANES.length + 5}u); let sW = pf(${PLANES.length + 6}u);
+  const [H, W] = gradInput.sizes.slice(-2);
+  const [oH, oW] = gradOutput.sizes.slice(-2);
+  const body = `${paramLets([...OPERANDS, 'H', 'W', 'oH', 'oW'])}
+  let sH = pf(${OPERANDS.length + 5}u); let sW = pf(${OPERANDS.length + 6}u);
 ${IN_INDEX}
   let oh0 = near_first(h, H, oH, sH); let oh1 = near_first(h + 1, H, oH, sH);
   let ow0 = near_first(w, W, oW, sW); let ow1 = near_first(w + 1, W, oW, sW);
   var s = 0.0;
-  let base = bOff + pl * bs0;
   for (var oh = oh0; oh < oh1; oh++) {
-    for (var ow = ow0; ow < ow1; ow++) { s += ld1(u32(base + oh * bs1 + ow * bs2)); }
+    for (var ow = ow0; ow < ow1; ow++) { s += ld1(${elemAt('b', 'oh', 'ow')}); }
   }
-  st0(u32(aOff + pl * as0 + h * as1 + w * as2), s);`;
+  st0(${elemAt('a', 'h', 'w')}, s);`;
   runSpatial(
     op,
     'upsample-nearest2d-backward',
     [{ t: gradInput, kind: fk, output: true }, { t: gradOutput, kind: fk }],
-    [...geom(gradInput), ...geom(gradOutput), H, W, oH, oW, nearestScale(H, oH, scaleH), nearestScale(W, oW, scaleW)],
+    [...geom4(gradInput), ...geom4(gradOutput), chans(gradInput), H, W, oH, oW, nearestScale(H, oH, scaleH), nearestScale(W, oW, scaleW)],
     gradInput.numel,
     body,
     NEAREST,
   );
-};
+}
+
+export const upsampleNearest2dBackward: BackendImpls['upsampleNearest2dBackward'] = (gradInput, gradOutput, scaleH, scaleW) =>
+  nearestBackwardRun(gradInput, gradOutput, scaleH, scaleW, floatKind('upsample_nearest2d_backward', gradInput));
 
 // ---- bilinear ----
 const LINEAR = `
@@ -138,13 +141,12 @@ function linearScale(inSize: number, outSize: number, alignCorners: boolean, sca
   return f32Word(scale !== null && scale > 0 ? fr(1 / scale) : fr(inSize / outSize));
 }
 
-export const upsampleBilinear2d: BackendImpls['upsampleBilinear2d'] = (out, self, alignCorners, scaleH, scaleW) => {
+function bilinearRun(out: TensorImpl, self: TensorImpl, alignCorners: boolean, scaleH: number | null, scaleW: number | null, fk: FloatKind): void {
   const op = 'upsample_bilinear2d';
-  const fk = floatKind(op, self);
-  const [, H, W] = self.sizes;
-  const [, oH, oW] = out.sizes;
-  const body = `${paramLets([...PLANES, 'H', 'W', 'oH', 'oW', 'ac'])}
-  let sH = pf(${PLANES.length + 6}u); let sW = pf(${PLANES.length + 7}u);
+  const [H, W] = self.sizes.slice(-2);
+  const [oH, oW] = out.sizes.slice(-2);
+  const body = `${paramLets([...OPERANDS, 'H', 'W', 'oH', 'oW', 'ac'])}
+  let sH = pf(${OPERANDS.length + 6}u); let sW = pf(${OPERANDS.length + 7}u);
 ${OUT_INDEX}
   let hs = lin_src(oh, ac, sH);
   let h0 = i32(hs); let h1 = select(h0, h0 + 1, h0 < H - 1);
@@ -152,54 +154,95 @@ ${OUT_INDEX}
   let ws = lin_src(ow, ac, sW);
   let w0 = i32(ws); let w1 = select(w0, w0 + 1, w0 < W - 1);
   let c1 = ws - f32(w0); let c0 = 1.0 - c1;
-  let base = bOff + pl * bs0;
-  let r0 = base + h0 * bs1; let r1 = base + h1 * bs1;
-  let t0 = ld1(u32(r0 + w0 * bs2)) * c0 + ld1(u32(r0 + w1 * bs2)) * c1;
-  let t1 = ld1(u32(r1 + w0 * bs2)) * c0 + ld1(u32(r1 + w1 * bs2)) * c1;
-  st0(u32(aOff + pl * as0 + oh * as1 + ow * as2), t0 * a0 + t1 * a1);`;
+  let t0 = ld1(${elemAt('b', 'h0', 'w0')}) * c0 + ld1(${elemAt('b', 'h0', 'w1')}) * c1;
+  let t1 = ld1(${elemAt('b', 'h1', 'w0')}) * c0 + ld1(${elemAt('b', 'h1', 'w1')}) * c1;
+  st0(${elemAt('a', 'oh', 'ow')}, t0 * a0 + t1 * a1);`;
   runSpatial(
     op,
     'upsample-bilinear2d',
     [{ t: out, kind: fk, output: true }, { t: self, kind: fk }],
-    [...geom(out), ...geom(self), H, W, oH, oW, alignCorners ? 1 : 0, linearScale(H, oH, alignCorners, scaleH), linearScale(W, oW, alignCorners, scaleW)],
+    [...geom4(out), ...geom4(self), chans(self), H, W, oH, oW, alignCorners ? 1 : 0, linearScale(H, oH, alignCorners, scaleH), linearScale(W, oW, alignCorners, scaleW)],
     out.numel,
     body,
     LINEAR,
   );
-};
+}
 
-export const upsampleBilinear2dBackward: BackendImpls['upsampleBilinear2dBackward'] = (gradInput, gradOutput, alignCorners, scaleH, scaleW) => {
+export const upsampleBilinear2d: BackendImpls['upsampleBilinear2d'] = (out, self, alignCorners, scaleH, scaleW) =>
+  bilinearRun(out, self, alignCorners, scaleH, scaleW, floatKind('upsample_bilinear2d', self));
+
+function bilinearBackwardRun(gradInput: TensorImpl, gradOutput: TensorImpl, alignCorners: boolean, scaleH: number | null, scaleW: number | null, fk: FloatKind): void {
   const op = 'upsample_bilinear2d_backward';
-  const fk = floatKind(op, gradInput);
-  const [, H, W] = gradInput.sizes;
-  const [, oH, oW] = gradOutput.sizes;
-  const body = `${paramLets([...PLANES, 'H', 'W', 'oH', 'oW', 'ac'])}
-  let sH = pf(${PLANES.length + 6}u); let sW = pf(${PLANES.length + 7}u);
+  const [H, W] = gradInput.sizes.slice(-2);
+  const [oH, oW] = gradOutput.sizes.slice(-2);
+  const body = `${paramLets([...OPERANDS, 'H', 'W', 'oH', 'oW', 'ac'])}
+  let sH = pf(${OPERANDS.length + 6}u); let sW = pf(${OPERANDS.length + 7}u);
 ${IN_INDEX}
   let oh0 = lin_first(h, H, oH, ac, sH, true); let oh1 = lin_first(h + 1, H, oH, ac, sH, false);
   let ow0 = lin_first(w, W, oW, ac, sW, true); let ow1 = lin_first(w + 1, W, oW, ac, sW, false);
   var s = 0.0;
-  let base = bOff + pl * bs0;
   for (var oh = oh0; oh < oh1; oh++) {
     let wh = lin_weight(oh, h, H, ac, sH);
     if (wh == 0.0) { continue; }
     for (var ow = ow0; ow < ow1; ow++) {
-      s += ld1(u32(base + oh * bs1 + ow * bs2)) * wh * lin_weight(ow, w, W, ac, sW);
+      s += ld1(${elemAt('b', 'oh', 'ow')}) * wh * lin_weight(ow, w, W, ac, sW);
     }
   }
-  st0(u32(aOff + pl * as0 + h * as1 + w * as2), s);`;
+  st0(${elemAt('a', 'h', 'w')}, s);`;
   runSpatial(
     op,
     'upsample-bilinear2d-backward',
     [{ t: gradInput, kind: fk, output: true }, { t: gradOutput, kind: fk }],
-    [...geom(gradInput), ...geom(gradOutput), H, W, oH, oW, alignCorners ? 1 : 0, linearScale(H, oH, alignCorners, scaleH), linearScale(W, oW, alignCorners, scaleW)],
+    [...geom4(gradInput), ...geom4(gradOutput), chans(gradInput), H, W, oH, oW, alignCorners ? 1 : 0, linearScale(H, oH, alignCorners, scaleH), linearScale(W, oW, alignCorners, scaleW)],
     gradInput.numel,
     body,
     LINEAR,
   );
+}
+
+export const upsampleBilinear2dBackward: BackendImpls['upsampleBilinear2dBackward'] = (gradInput, gradOutput, alignCorners, scaleH, scaleW) =>
+  bilinearBackwardRun(gradInput, gradOutput, alignCorners, scaleH, scaleW, floatKind('upsample_bilinear2d_backward', gradInput));
+
+/**
+ * Note [WebGPU channels-last upsampling]
+ * As pooling's (Note [WebGPU channels-last pooling]), one source per kernel serves the NCHW
+ * impls ([P, H, W] planes, C = 1) and the hooks of Note [Channels-last upsampling] (dense
+ * [N, C, h, w] in NHWC order, the decode c-fastest: memory order), so values are bit for
+ * bit the NCHW path's. The hooks take float32, float16 and bfloat16 (nearest's forward also
+ * uint8) and decline the rest.
+ */
+const FLOAT_HOOK_KINDS: Partial<Record<string, FloatKind>> = { float32: 'f32', float16: 'f16', bfloat16: 'bf16' };
+const hookKind = (a: TensorImpl, b: TensorImpl): FloatKind | null => (a.dtype === b.dtype ? (FLOAT_HOOK_KINDS[a.dtype] ?? null) : null);
+
+export const upsampleNearest2dChannelsLast: BackendImpls['upsampleNearest2dChannelsLast'] = (out, self, scaleH, scaleW) => {
+  const k: Kind | null = self.dtype === 'uint8' && out.dtype === 'uint8' ? 'u8' : hookKind(out, self);
+  if (!k) return false;
+  nearestRun(out, self, scaleH, scaleW, k);
+};
+
+export const upsampleNearest2dBackwardChannelsLast: BackendImpls['upsampleNearest2dBackwardChannelsLast'] = (gradInput, gradOutput, scaleH, scaleW) => {
+  const fk = hookKind(gradInput, gradOutput);
+  if (!fk) return false;
+  nearestBackwardRun(gradInput, gradOutput, scaleH, scaleW, fk);
+};
+
+export const upsampleBilinear2dChannelsLast: BackendImpls['upsampleBilinear2dChannelsLast'] = (out, self, alignCorners, scaleH, scaleW) => {
+  const fk = hookKind(out, self);
+  if (!fk) return false;
+  bilinearRun(out, self, alignCorners, scaleH, scaleW, fk);
+};
+
+export const upsampleBilinear2dBackwardChannelsLast: BackendImpls['upsampleBilinear2dBackwardChannelsLast'] = (gradInput, gradOutput, alignCorners, scaleH, scaleW) => {
+  const fk = hookKind(gradInput, gradOutput);
+  if (!fk) return false;
+  bilinearBackwardRun(gradInput, gradOutput, alignCorners, scaleH, scaleW, fk);
 };
 
 // ---- padding ----
+// (on [P, H, W] planes only, plane-major)
+const PLANES = ['aOff', 'as0', 'as1', 'as2', 'bOff', 'bs0', 'bs1', 'bs2'];
+const PLANE_OUT_INDEX = '  let ow = i32(idx) % oW; let q0 = i32(idx) / oW; let oh = q0 % oH; let pl = q0 / oH;';
+const PLANE_IN_INDEX = '  let w = i32(idx) % W; let q0 = i32(idx) / W; let h = q0 % H; let pl = q0 / H;';
 const MODE: Record<PadMode, number> = { reflect: 0, replicate: 1, circular: 2 };
 
 const PAD = `
@@ -243,7 +286,7 @@ export const padIndexed: BackendImpls['padIndexed'] = (out, self, pads, mode) =>
       ? `  let d = 2u * ${dst}; let s = 2u * ${src}; b0[d] = b1[s]; b0[d + 1u] = b1[s + 1u];`
       : `  let v = ${loadExpr(1, k, src)};\n  ${storeStmt(0, k, dst, 'v')}`;
   const body = `${paramLets([...PLANES, 'H', 'W', 'oH', 'oW', 'left', 'top', 'mode'])}
-${OUT_INDEX}
+${PLANE_OUT_INDEX}
   let h = pad_src(oh - top, H, mode);
   let w = pad_src(ow - left, W, mode);
 ${move}`;
@@ -273,7 +316,7 @@ export const padIndexedBackward: BackendImpls['padIndexedBackward'] = (gradInput
     );
   }
   const body = `${paramLets([...PLANES, 'H', 'W', 'oH', 'oW', 'left', 'top', 'mode'])}
-${IN_INDEX}
+${PLANE_IN_INDEX}
 ${[0, 1, 2].map((r) => `  let rh${r} = pad_range(${r}, h, H, top, oH, mode);\n  let rw${r} = pad_range(${r}, w, W, left, oW, mode);`).join('\n')}
   var s = 0.0;
   let base = bOff + pl * bs0;
@@ -290,5 +333,17 @@ ${nested.join('\n')}
   );
 };
 
-export const resampleImpls = { upsampleNearest2d, upsampleNearest2dBackward, upsampleBilinear2d, upsampleBilinear2dBackward, padIndexed, padIndexedBackward };
+export const resampleImpls = {
+  upsampleNearest2d,
+  upsampleNearest2dBackward,
+  upsampleBilinear2d,
+  upsampleBilinear2dBackward,
+  padIndexed,
+  padIndexedBackward,
+  // Note [WebGPU channels-last upsampling]
+  upsampleNearest2dChannelsLast,
+  upsampleNearest2dBackwardChannelsLast,
+  upsampleBilinear2dChannelsLast,
+  upsampleBilinear2dBackwardChannelsLast,
+};
 

@@ -83,3 +83,18 @@ export function paramLets(names: readonly string[]): string {
 export function geom(t: TensorImpl): number[] {
   return [t.storageOffset, ...t.strides];
 }
+
+/** Offset and (n, c, h, w) strides of a [P, H, W] plane stack (c unused: C = 1) or a 4-d [N, C, H, W] tensor. */
+export function geom4(t: TensorImpl): number[] {
+  const s = t.strides;
+  return t.dim === 4 ? [t.storageOffset, s[0], s[1], s[2], s[3]] : [t.storageOffset, s[0], 0, s[1], s[2]];
+}
+/** The param names of an operand's geom4 words, prefixed. */
+export const G = (x: string) => [`${x}Off`, `${x}sN`, `${x}sC`, `${x}sH`, `${x}sW`];
+/** WGSL: the element index of operand `x` at plane (nb, c), row `h`, column `w`. */
+export const elemAt = (x: string, h: string, w: string) => `u32(${x}Off + nb * ${x}sN + c * ${x}sC + ${h} * ${x}sH + ${w} * ${x}sW)`;
+/** The channel count the decode uses: C of a 4-d operand, 1 for planes. */
+export const chans = (t: TensorImpl) => (t.dim === 4 ? t.sizes[1] : 1);
+/** Splits the flat output index into (c, ow, oh, nb), c fastest (Note [WebGPU channels-last pooling]). */
+export const OUT_INDEX = '  let c = i32(idx) % C; let q0 = i32(idx) / C; let ow = q0 % oW; let q1 = q0 / oW; let oh = q1 % oH; let nb = q1 / oH;';
+export const IN_INDEX = '  let c = i32(idx) % C; let q0 = i32(idx) / C; let w = q0 % W; let q1 = q0 / W; let h = q1 % H; let nb = q1 / H;';
