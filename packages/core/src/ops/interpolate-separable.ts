@@ -20,13 +20,14 @@ import { transpose } from './views';
  * value at an output point is a product of one weight per spatial dim, summed over the input
  * points each dim's weights touch. So each mode is one [in, out] weight matrix per dim, built
  * here from PyTorch's own index arithmetic (area_pixel_compute_source_index, the cubic
- * convolution with A = -0.75 and indices clamped to the border, nearest's floor(dst * scale)),
+ * convolution with A = -0.75 and indices clamped to the border, nearest's floor(dst * scale),
+ * nearest-exact's floor((dst + 0.5) * scale) rounded to float first, as 1.13's kernels),
  * and the resize is one matmul per dim. The gradient is matmul's (the transposed weights), so
  * these modes need no kernels and run on any backend; trilinear alone is an operator with a
  * derivative of its own, for its gradient's memory format (Note [Trilinear gradient layout]).
  */
 
-export type SeparableMode = 'linear' | 'cubic' | 'nearest';
+export type SeparableMode = 'linear' | 'cubic' | 'nearest' | 'nearest-exact';
 
 /** PyTorch's area_pixel_compute_scale. */
 function pixelScale(inSize: number, outSize: number, alignCorners: boolean, scale: number | null): number {
@@ -62,6 +63,11 @@ export function resizeWeights(mode: SeparableMode, inSize: number, outSize: numb
       put(src, o, 1);
       continue;
     }
+    if (mode === 'nearest-exact') {
+      const s = Math.fround(scale != null && scale > 0 ? 1 / scale : inSize / outSize);
+      put(Math.min(Math.floor(Math.fround((o + 0.5) * s)), inSize - 1), o, 1);
+      continue;
+    }
     const s = pixelScale(inSize, outSize, alignCorners, scale);
     if (mode === 'linear') {
       const real = sourceIndex(s, o, alignCorners, false);
@@ -91,8 +97,10 @@ function resize(input: Tensor, mode: SeparableMode, outSize: readonly number[], 
   return tidy(() => {
     const mats = resizeMats(mode, input, input.shape.slice(2), outSize, alignCorners, scales);
     // a channels_last_3d input gives a channels_last_3d result, as PyTorch 1.13's nearest3d and
-    // trilinear kernels; the 4-d bicubic keeps its layout
-    const format = input.dim() === 5 && suggestMemoryFormat(input.shape, input.stride()) === 'channels_last_3d' ? 'channels_last_3d' : 'contiguous';
+    // trilinear kernels, and nearest-exact's channels_last 4-d input a channels_last one; the
+    // 4-d bicubic keeps its layout
+    const suggested = suggestMemoryFormat(input.shape, input.stride());
+    const format = (input.dim() === 5 && suggested === 'channels_last_3d') || (mode === 'nearest-exact' && suggested === 'channels_last') ? suggested : 'contiguous';
     // (nearest3d's and bicubic's input gradients are contiguous, as their backward kernels':
     // Note [Gradient layout of separable matmuls]; trilinear runs below autograd here, Note
     // [Trilinear gradient layout])
@@ -140,7 +148,7 @@ export function upsampleTrilinear3dBackward(
 /** Resizes the spatial dims (all after the first two) of `input` to `outSize` (Note [Separable interpolation]). */
 export function separableResize(op: string, input: Tensor, mode: SeparableMode, outSize: readonly number[], alignCorners: boolean, scales: readonly (number | null)[]): Tensor {
   if (!isFloatingType(input.dtype)) {
-    const kernel = mode === 'cubic' ? 'upsample_bicubic2d_out_frame' : mode === 'linear' ? 'upsample_trilinear3d_out_frame' : 'upsample_nearest3d_out_frame';
+    const kernel = mode === 'cubic' ? 'upsample_bicubic2d_out_frame' : mode === 'linear' ? 'upsample_trilinear3d_out_frame' : mode === 'nearest' ? 'upsample_nearest3d_out_frame' : `upsample_nearest_exact${outSize.length}d`;
     throw new DTypeError(`${op}: "${kernel}" not implemented for '${torchTypeName(input.dtype)}'`);
   }
   const spatial = input.shape.slice(2);

@@ -420,7 +420,7 @@ export function upsampleBilinear2dBackward(
 export interface InterpolateOptions {
   size?: number | readonly number[] | null;
   scaleFactor?: number | readonly number[] | null;
-  mode?: 'nearest' | 'linear' | 'bilinear' | 'bicubic' | 'trilinear' | 'area';
+  mode?: 'nearest' | 'linear' | 'bilinear' | 'bicubic' | 'trilinear' | 'area' | 'nearest-exact';
   alignCorners?: boolean | null;
   recomputeScaleFactor?: boolean | null;
   /** Not supported yet: `true` raises NotImplementedError. */
@@ -437,8 +437,8 @@ const interpolateArgs = makeBinder(
 // dim where a one-element list must match them, and a front end's body sees only bound values)
 /**
  * F.interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
- * recompute_scale_factor=None) for 'nearest' (3-d, 4-d and 5-d), 'linear' (3-d), 'bilinear'
- * and 'bicubic' (4-d), 'trilinear' (5-d) and 'area' (any) inputs. One size or factor (a number) applies to every spatial dim.
+ * recompute_scale_factor=None) for 'nearest' and 'nearest-exact' (3-d, 4-d and 5-d), 'linear'
+ * (3-d), 'bilinear' and 'bicubic' (4-d), 'trilinear' (5-d) and 'area' (any) inputs. One size or factor (a number) applies to every spatial dim.
  */
 export function interpolate(
   input: Tensor,
@@ -453,9 +453,9 @@ export function interpolate(...args: unknown[]): Tensor {
   const options = isOptionsObject(last) ? last : {};
   const given = (i: number, key: 'size' | 'scaleFactor') => (args.length > i && !isOptionsObject(args[i]) ? args[i] : options[key]);
   const oneFor = (v: unknown) => typeof v === 'number' || typeof v === 'bigint';
-  const MODES = ['nearest', 'linear', 'bilinear', 'bicubic', 'trilinear', 'area'];
+  const MODES = ['nearest', 'linear', 'bilinear', 'bicubic', 'trilinear', 'area', 'nearest-exact'];
   if (!MODES.includes(mode)) {
-    throw new TorchError(`${op}: Input Error: unsupported mode '${String(mode)}' (torch-ts has nearest | linear | bilinear | bicubic | trilinear | area)`);
+    throw new TorchError(`${op}: Input Error: unsupported mode '${String(mode)}' (torch-ts has nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact)`);
   }
   const linear = mode === 'linear' || mode === 'bilinear';
   const interpolating = linear || mode === 'bicubic' || mode === 'trilinear';
@@ -503,8 +503,9 @@ export function interpolate(...args: unknown[]): Tensor {
   const align = alignCorners ?? false;
   // area is adaptive average pooling; trilinear, bicubic and 5-d nearest are separable (Note [Separable interpolation])
   if (mode === 'area') return [adaptiveAvgPool1d, adaptiveAvgPool2d, adaptiveAvgPool3d][sp - 1](input, outSize);
-  if (mode === 'bicubic' || mode === 'trilinear' || sp === 3) {
-    return separableResize(op, input, mode === 'bicubic' ? 'cubic' : mode === 'trilinear' ? 'linear' : 'nearest', outSize, align, scales);
+  if (mode === 'bicubic' || mode === 'trilinear' || mode === 'nearest-exact' || sp === 3) {
+    const kind = mode === 'bicubic' ? 'cubic' : mode === 'trilinear' ? 'linear' : mode === 'nearest-exact' ? 'nearest-exact' : 'nearest';
+    return separableResize(op, input, kind, outSize, align, scales);
   }
   if (sp === 1) {
     // 3-d: the 2-d op on a height-1 view

@@ -7,7 +7,7 @@ import { pyFloat, pyRepr } from '../repr';
 
 /** `nn.Upsample`: F.interpolate with the layer's size or scale factor, mode and align_corners. */
 
-type Mode = 'nearest' | 'linear' | 'bilinear' | 'bicubic' | 'trilinear' | 'area';
+type Mode = 'nearest' | 'linear' | 'bilinear' | 'bicubic' | 'trilinear' | 'area' | 'nearest-exact';
 
 export interface UpsampleOptions {
   size?: number | readonly number[] | null;
