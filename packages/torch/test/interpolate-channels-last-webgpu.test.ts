@@ -16,7 +16,7 @@ afterEach(() => vi.restoreAllMocks());
 const ready = await torch.webgpu.init();
 if (!ready) console.warn('[interpolate-channels-last-webgpu] WebGPU cases SKIPPED: no WebGPU adapter (TORCH_TS_REQUIRE_WEBGPU=1 fails instead)');
 
-const CASES: [string, number[], Parameters<typeof F.interpolate>[1]][] = [
+const CASES: [string, number[], torch.InterpolateOptions][] = [
   ['nearest x2', [2, 3, 4, 5], { scaleFactor: 2, mode: 'nearest' }],
   ['nearest to size (down)', [2, 5, 7, 9], { size: [3, 4], mode: 'nearest' }],
   ['nearest scale 1.7', [1, 4, 5, 6], { scaleFactor: 1.7, mode: 'nearest' }],

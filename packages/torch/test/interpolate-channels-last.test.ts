@@ -17,7 +17,7 @@ afterEach(() => vi.restoreAllMocks());
 interface Case {
   name: string;
   shape: number[];
-  opts: Parameters<typeof F.interpolate>[1];
+  opts: torch.InterpolateOptions;
   offset?: boolean;
 }
 
@@ -61,8 +61,8 @@ describe('channels-last upsampling on the CPU', () => {
         if (c.offset) expect(cl.x.storageOffset(), c.name).toBeGreaterThan(0);
         expect(cl.y.stride(), `${c.name}: output strides`).toEqual([H * W * C, 1, W * C, C]);
         expect(cl.gx.stride(), `${c.name}: input-gradient strides`).toEqual(cl.x.stride());
-        expect(Array.from(cl.y.contiguous().dataSync()), `${c.name}: values`).toEqual(Array.from(plain.y.dataSync()));
-        expect(Array.from(cl.gx.contiguous().dataSync()), `${c.name}: gradients`).toEqual(Array.from(plain.gx.contiguous().dataSync()));
+        expect(Array.from(cl.y.contiguous().dataSync() as Float64Array), `${c.name}: values`).toEqual(Array.from(plain.y.dataSync() as Float64Array));
+        expect(Array.from(cl.gx.contiguous().dataSync() as Float64Array), `${c.name}: gradients`).toEqual(Array.from(plain.gx.contiguous().dataSync() as Float64Array));
       }
       const taken = (spies: typeof fwd) => spies.map((s) => s.mock.results.filter((r) => r.value !== false).length);
       expect(taken(fwd)).toEqual([4, 4]);
@@ -78,11 +78,11 @@ describe('channels-last upsampling on the CPU', () => {
     const got = F.interpolate(x, { scaleFactor: 1.5, mode: 'bilinear' });
     expect(spy).toHaveBeenCalledTimes(1);
     expect(got.stride()).toEqual(want.stride());
-    expect(Array.from(got.dataSync())).toEqual(Array.from(want.dataSync()));
+    expect(Array.from(got.dataSync() as Float32Array)).toEqual(Array.from(want.dataSync() as Float32Array));
     vi.restoreAllMocks();
     const h = x.to('float16');
     const yh = F.interpolate(h, { scaleFactor: 2, mode: 'nearest' });
     expect(yh.stride()).toEqual([8 * 10 * 3, 1, 10 * 3, 3]);
-    expect(Array.from(yh.to('float32').contiguous().dataSync())).toEqual(Array.from(F.interpolate(h.contiguous(), { scaleFactor: 2, mode: 'nearest' }).to('float32').dataSync()));
+    expect(Array.from(yh.to('float32').contiguous().dataSync() as Float32Array)).toEqual(Array.from(F.interpolate(h.contiguous(), { scaleFactor: 2, mode: 'nearest' }).to('float32').dataSync() as Float32Array));
   });
 });
