@@ -125,6 +125,15 @@ function tree(buf: string): string {
   ].join('\n');
 }
 
+/** The head of a kernel with one invocation per item, the item index named `name`. */
+function shortMain(name: string): string {
+  return [
+    `@compute @workgroup_size(${SHORT_WG})`,
+    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
+    `  let ${name} = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+  ].join('\n');
+}
+
 const MAIN_WG = [
   `@compute @workgroup_size(${NORM_WG})`,
   'fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {',
@@ -199,9 +208,7 @@ function bnStatsSource(): string {
  */
 function bnClPieceHead(): string {
   return [
-    `@compute @workgroup_size(${SHORT_WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-    `  let i = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    shortMain('i'),
     '  let c = p(1u);',
     '  if (i >= c * p(5u)) { return; }',
     '  let ch = i % c; let piece = i / c;',
@@ -241,9 +248,7 @@ const clPieces = (c: number, count: number) => Math.max(1, Math.min(Math.ceil(16
 /** Pass 2: per channel, the pieces combined (Chan et al.), the statistics and running stats written. */
 function bnFinalizeSource(ops: Operands, training: boolean): string {
   const lines = [
-    `@compute @workgroup_size(${SHORT_WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-    `  let ch = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    shortMain('ch'),
     '  if (ch >= p(1u)) { return; }',
   ];
   if (training) {
@@ -270,9 +275,7 @@ function bnApplySource(ops: Operands, cl = false): string {
   const w = ops.has('w') ? ' * w[o_w() + ch]' : '';
   const b = ops.has('b') ? 'b[o_b() + ch]' : '0.0';
   return [
-    `@compute @workgroup_size(${SHORT_WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-    `  let i = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    shortMain('i'),
     '  if (i >= p(0u) * p(1u) * p(2u)) { return; }',
     chOf(cl),
     `  let alpha = invstd[o_invstd() + ch]${w};`,
@@ -302,9 +305,7 @@ function bnBackwardSumsSource(): string {
 /** Backward pass 2: per channel, the pieces' sums added; gw = dot * invstd, gb = sum g; totals left in the channel's first slot. */
 function bnBackwardTotalsSource(ops: Operands): string {
   return [
-    `@compute @workgroup_size(${SHORT_WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-    `  let ch = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    shortMain('ch'),
     '  if (ch >= p(1u)) { return; }',
     '  var t = vec4<f32>(0.0);',
     '  for (var j = 0u; j < p(5u); j++) { t += st[o_st() + ch * p(5u) + j]; }',
@@ -319,9 +320,7 @@ function bnBackwardTotalsSource(ops: Operands): string {
 function bnBackwardInputSource(ops: Operands, training: boolean, cl = false): string {
   const w = ops.has('w') ? 'w[o_w() + ch]' : '1.0';
   return [
-    `@compute @workgroup_size(${SHORT_WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-    `  let i = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    shortMain('i'),
     '  if (i >= p(0u) * p(1u) * p(2u)) { return; }',
     chOf(cl),
     '  let inv = invstd[o_invstd() + ch];',
@@ -382,9 +381,7 @@ function layerNormApplySource(ops: Operands): string {
   const w = ops.has('w') ? ' * w[o_w() + i % p(2u)]' : '';
   const b = ops.has('b') ? ' + b[o_b() + i % p(2u)]' : '';
   return [
-    `@compute @workgroup_size(${SHORT_WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-    `  let i = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    shortMain('i'),
     '  if (i >= p(1u) * p(2u)) { return; }',
     '  let r = i / p(2u);',
     `  out[o_out() + i] = (x[o_x() + i] - mean[o_mean() + r]) * invstd[o_invstd() + r]${w}${b};`,
@@ -413,9 +410,7 @@ function layerNormBackwardSumsSource(ops: Operands): string {
 function layerNormBackwardApplySource(ops: Operands): string {
   const w = ops.has('w') ? ' * w[o_w() + i % k]' : '';
   return [
-    `@compute @workgroup_size(${SHORT_WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-    `  let i = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    shortMain('i'),
     '  let k = p(2u);',
     '  if (i >= p(1u) * k) { return; }',
     '  let r = i / k;',
@@ -461,9 +456,7 @@ function layerNormBackwardParamsSource(ops: Operands, short: boolean): string {
   const store = [...(ops.has('gw') ? ['gw[o_gw() + j] = tot.x;'] : []), ...(ops.has('gb') ? ['gb[o_gb() + j] = tot.y;'] : [])].join(' ');
   if (short) {
     return [
-      `@compute @workgroup_size(${SHORT_WG})`,
-      'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-      `  let j = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+      shortMain('j'),
       '  let k = p(1u);',
       '  if (j >= k) { return; }',
       '  var acc = vec2<f32>(0.0);',
@@ -611,9 +604,7 @@ function gnPartialSource(kind: GnPartial): string {
     grad: '    let gv = gy[o_gy() + at]; acc += vec2<f32>(gv, gv * (x[o_x() + at] - mu));',
   }[kind];
   return [
-    `@compute @workgroup_size(${SHORT_WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-    `  let i = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    shortMain('i'),
     GN_WORDS,
     '  if (i >= N * pieces * C) { return; }',
     '  let c = i % C; let q = i / C; let piece = q % pieces; let nb = q / pieces;',
@@ -641,9 +632,7 @@ function gnRowSource(kind: GnRow, ops: Operands): string {
     grad: '  rows[o_rows() + r] = vec4<f32>(acc.x, acc.y * rstd[o_rstd() + r], 0.0, 0.0);',
   }[kind];
   return [
-    `@compute @workgroup_size(${SHORT_WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-    `  let r = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    shortMain('r'),
     GN_WORDS,
     '  if (r >= N * G) { return; }',
     '  let nb = r / G; let c0 = (r % G) * cpg;',
@@ -664,9 +653,7 @@ function gnApplySource(ops: Operands): string {
   const w = ops.has('w') ? ' * w[o_w() + ch]' : '';
   const b = ops.has('b') ? ' + b[o_b() + ch]' : '';
   return [
-    `@compute @workgroup_size(${SHORT_WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-    `  let i = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    shortMain('i'),
     GN_WORDS,
     '  if (i >= p(8u)) { return; }',
     '  let ch = i % C;',
@@ -680,9 +667,7 @@ function gnApplySource(ops: Operands): string {
 function gnBackwardInputSource(ops: Operands): string {
   const w = ops.has('w') ? ' * w[o_w() + ch]' : '';
   return [
-    `@compute @workgroup_size(${SHORT_WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-    `  let i = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    shortMain('i'),
     GN_WORDS,
     '  if (i >= p(8u)) { return; }',
     '  let hw = i % HW; let q = i / HW; let ch = q % C; let nb = q / C;',
@@ -699,9 +684,7 @@ function gnBackwardInputSource(ops: Operands): string {
 /** Per channel: gw = sum_n rstd * sum g (x - mean), gb = sum g (n in order, each n's pieces first). */
 function gnParamSource(ops: Operands): string {
   return [
-    `@compute @workgroup_size(${SHORT_WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-    `  let c = gid.x + gid.y * nwg.x * ${SHORT_WG}u;`,
+    shortMain('c'),
     GN_WORDS,
     '  if (c >= C) { return; }',
     '  var tw = 0.0; var tb = 0.0;',

@@ -45,6 +45,38 @@ const hw = (t: TensorImpl): [number, number] => [t.sizes[t.dim - 2], t.sizes[t.d
 
 const POOL = ['H', 'W', 'kH', 'kW', 'sH', 'sW', 'pH', 'pW', 'dH', 'dW', 'oH', 'oW'];
 const poolWords = (g: Pool2dGeometry) => [g.height, g.width, g.kernelH, g.kernelW, g.strideH, g.strideW, g.padH, g.padW, g.dilationH, g.dilationW, g.outH, g.outW];
+/**
+ * WGSL: the maximum of the window [h0, h1) x [w0, w1) (steps dh, dw) of x into out and its
+ * flat index h * W + w into the int64 indices (lo, hi words): NaN wins, the last NaN naming
+ * the index; else the first maximum.
+ */
+const windowMax = (dh: string, dw: string) => `  var best = -inf_f();
+  var at = h0 * W + w0;
+  for (var h = h0; h < h1; h += ${dh}) {
+    for (var w = w0; w < w1; w += ${dw}) {
+      let v = ld2(${elemAt('x', 'h', 'w')});
+      if (v > best || isnan_f(v)) { best = v; at = h * W + w; }
+    }
+  }
+  st0(${elemAt('o', 'oh', 'ow')}, best);
+  let q = 2u * ${elemAt('i', 'oh', 'ow')};
+  b1[q] = u32(at);
+  b1[q + 1u] = 0u;`;
+
+/**
+ * WGSL: input pixel (h, w)'s gradient, the gradOutput elements of windows [ohs, ohe) x
+ * [ows, owe) whose index names it, summed in output order (Note [Max pool backward]).
+ */
+const GATHER_BY_INDEX = `  let me = h * W + w;
+  var s = 0.0;
+  for (var oh = ohs; oh < ohe; oh++) {
+    for (var ow = ows; ow < owe; ow++) {
+      let q = 2u * ${elemAt('i', 'oh', 'ow')};
+      if (bitcast<i32>(b2[q]) == me && b2[q + 1u] == 0u) { s += ld1(${elemAt('o', 'oh', 'ow')}); }
+    }
+  }
+  st0(${elemAt('g', 'h', 'w')}, s);`;
+
 function maxPoolRun(out: TensorImpl, indices: TensorImpl, self: TensorImpl, g: Pool2dGeometry, fk: FloatKind): void {
   const op = 'max_pool2d';
   const body = `${paramLets([...G('o'), ...G('i'), ...G('x'), 'C', ...POOL])}
@@ -55,18 +87,7 @@ ${OUT_INDEX}
   var w0 = ow * sW - pW;
   let w1 = min(w0 + (kW - 1) * dW + 1, W);
   if (w0 < 0) { w0 += ((-w0 + dW - 1) / dW) * dW; }
-  var best = -inf_f();
-  var at = h0 * W + w0;
-  for (var h = h0; h < h1; h += dH) {
-    for (var w = w0; w < w1; w += dW) {
-      let v = ld2(${elemAt('x', 'h', 'w')});
-      if (v > best || isnan_f(v)) { best = v; at = h * W + w; }
-    }
-  }
-  st0(${elemAt('o', 'oh', 'ow')}, best);
-  let q = 2u * ${elemAt('i', 'oh', 'ow')};
-  b1[q] = u32(at);
-  b1[q + 1u] = 0u;`;
+${windowMax('dH', 'dW')}`;
   runSpatial(
     op,
     'maxpool2d',
@@ -104,15 +125,7 @@ ${IN_INDEX}
   let ew = w + pW - (kW - 1) * dW;
   let ows = select(0, (ew + sW - 1) / sW, ew > 0);
   let owe = min((w + pW) / sW + 1, oW);
-  let me = h * W + w;
-  var s = 0.0;
-  for (var oh = ohs; oh < ohe; oh++) {
-    for (var ow = ows; ow < owe; ow++) {
-      let q = 2u * ${elemAt('i', 'oh', 'ow')};
-      if (bitcast<i32>(b2[q]) == me && b2[q + 1u] == 0u) { s += ld1(${elemAt('o', 'oh', 'ow')}); }
-    }
-  }
-  st0(${elemAt('g', 'h', 'w')}, s);`;
+${GATHER_BY_INDEX}`;
   runSpatial(
     op,
     'maxpool2d-backward',
@@ -309,18 +322,7 @@ function adaptiveMaxRun(out: TensorImpl, indices: TensorImpl, self: TensorImpl, 
 ${OUT_INDEX}
   let h0 = ad_start(oh, H, oH); let h1 = ad_end(oh, H, oH);
   let w0 = ad_start(ow, W, oW); let w1 = ad_end(ow, W, oW);
-  var best = -inf_f();
-  var at = h0 * W + w0;
-  for (var h = h0; h < h1; h++) {
-    for (var w = w0; w < w1; w++) {
-      let v = ld2(${elemAt('x', 'h', 'w')});
-      if (v > best || isnan_f(v)) { best = v; at = h * W + w; }
-    }
-  }
-  st0(${elemAt('o', 'oh', 'ow')}, best);
-  let q = 2u * ${elemAt('i', 'oh', 'ow')};
-  b1[q] = u32(at);
-  b1[q + 1u] = 0u;`;
+${windowMax('1', '1')}`;
   runSpatial(
     op,
     'adaptivemaxpool2d',
@@ -344,15 +346,7 @@ function adaptiveMaxBackwardRun(gradInput: TensorImpl, gradOutput: TensorImpl, i
 ${IN_INDEX}
   let ohs = (h * oH) / H; let ohe = min(((h + 1) * oH + H - 1) / H, oH);
   let ows = (w * oW) / W; let owe = min(((w + 1) * oW + W - 1) / W, oW);
-  let me = h * W + w;
-  var s = 0.0;
-  for (var oh = ohs; oh < ohe; oh++) {
-    for (var ow = ows; ow < owe; ow++) {
-      let q = 2u * ${elemAt('i', 'oh', 'ow')};
-      if (bitcast<i32>(b2[q]) == me && b2[q + 1u] == 0u) { s += ld1(${elemAt('o', 'oh', 'ow')}); }
-    }
-  }
-  st0(${elemAt('g', 'h', 'w')}, s);`;
+${GATHER_BY_INDEX}`;
   runSpatial(
     op,
     'adaptivemaxpool2d-backward',
