@@ -105,6 +105,7 @@ export * from './activations-more';
 export * from './feature-dropout';
 export * from './norm-composites';
 export * from './lp-pool';
+export * from './nn-composites-more';
 export * from './random';
 export * from './softmax';
 export * from './losses';

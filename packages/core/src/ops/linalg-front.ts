@@ -521,3 +521,13 @@ export const linalgCross = front('linalg_cross(Tensor input, Tensor other, *, in
 );
 
 export { LinAlgError } from './linalg-solve';
+
+/**
+ * `torch.chain_matmul(*matrices)` (deprecated in PyTorch for linalg.multi_dot): the product of
+ * 2-d matrices in the cheapest order; one matrix gives a copy of it.
+ */
+export const chainMatmul = front('chain_matmul(Tensor[] matrices) -> Tensor', { method: false, varargs: true }).run(([ms]): Tensor => {
+  if (ms.length === 0) throw new TorchError('chain_matmul(): Expected one or more matrices');
+  for (const m of ms) if (m.dim() !== 2) throw new ShapeError(`chain_matmul: Tensor dimension is ${m.dim()}, expected 2 instead.`);
+  return ms.length === 1 ? ms[0].clone() : tidy(() => multiDotOf(ms));
+});

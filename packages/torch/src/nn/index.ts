@@ -77,6 +77,7 @@ export {
   ZeroPad3d,
 } from './modules/padding';
 export { LPPool1d, LPPool2d } from './modules/pooling-lp';
+export { MaxUnpool1d, MaxUnpool2d, MaxUnpool3d } from './modules/max-unpool';
 export { Embedding, EmbeddingBag, type EmbeddingBagOptions } from './modules/sparse';
 export { Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, type UpsampleOptions } from './modules/upsampling';
 export {

@@ -119,23 +119,7 @@ export class Bilinear extends Module {
   }
 
   override forward(input1: Tensor, input2: Tensor): Tensor {
-    // No F.bilinear yet: y[..., o] = sum_ij x1[..., i] W[o, i, j] x2[..., j], with differentiable ops only.
-    const lead = input1.shape.slice(0, -1);
-    const x1 = input1.reshape(-1, this.in1Features);
-    const x2 = input2.reshape(-1, this.in2Features);
-    const w = this.weight.permute(1, 0, 2).reshape(this.in1Features, -1); // [in1, out*in2]
-    const t = x1.matmul(w).reshape(-1, this.outFeatures, this.in2Features); // [n, out, in2]
-    const prod = t.mul(x2.unsqueeze(1));
-    let y = prod.sum(-1);
-    for (const z of [x1, x2, w, t, prod]) z.dispose();
-    if (this.bias !== null) {
-      const yb = y.add(this.bias);
-      y.dispose();
-      y = yb;
-    }
-    const out = y.reshape([...lead, this.outFeatures]);
-    if (out !== y) y.dispose();
-    return out;
+    return F.bilinear(input1, input2, this.weight, this.bias);
   }
 
   override extraRepr(): string {
