@@ -167,6 +167,26 @@ describe('padding layers and upsampling layers', () => {
     expect(String(bil)).toBe(up.bilinear.repr);
     expectFloat64(bil.call(X4()) as torch.Tensor, up.bilinear.out, 'bilinear');
     expect(String(new nn.ZeroPad1d(2))).toBe('ZeroPad1d((2, 2))');
+    // CircularPad (PyTorch 2's modules): F.pad's circular mode, values as 1.13's F.pad gives them
+    const c2 = new nn.CircularPad2d([1, 2, 1, 0]);
+    expect(String(c2)).toBe('CircularPad2d((1, 2, 1, 0))');
+    expect((c2.call(torch.arange(12).float().view([1, 1, 3, 4])) as torch.Tensor).tolist()).toEqual([
+      [
+        [
+          [11, 8, 9, 10, 11, 8, 9],
+          [3, 0, 1, 2, 3, 0, 1],
+          [7, 4, 5, 6, 7, 4, 5],
+          [11, 8, 9, 10, 11, 8, 9],
+        ],
+      ],
+    ]);
+    expect((new nn.CircularPad1d([2, 1]).call(torch.arange(6).float().view([1, 2, 3])) as torch.Tensor).tolist()).toEqual([
+      [
+        [1, 2, 0, 1, 2, 0],
+        [4, 5, 3, 4, 5, 3],
+      ],
+    ]);
+    expect((new nn.CircularPad3d(1).call(torch.ones([1, 1, 2, 3, 4])) as torch.Tensor).shape).toEqual([1, 1, 4, 5, 6]);
     expect(thrown(() => new nn.ReflectionPad2d([1, 2, 3])).message).toContain('ReflectionPad2d: padding must be an int or a tuple of 4 ints');
   });
 });

@@ -75,6 +75,9 @@ export {
   ZeroPad1d,
   ZeroPad2d,
   ZeroPad3d,
+  CircularPad1d,
+  CircularPad2d,
+  CircularPad3d,
 } from './modules/padding';
 export { LPPool1d, LPPool2d } from './modules/pooling-lp';
 export { MaxUnpool1d, MaxUnpool2d, MaxUnpool3d } from './modules/max-unpool';

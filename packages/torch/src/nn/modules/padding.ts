@@ -12,9 +12,9 @@ import { intOrTuple } from './pooling';
  * The padding layers: F.pad with a fixed padding and mode. An int pads every side of the
  * last `n` dimensions by itself; a tuple gives (left, right, top, bottom, front, back) and
  * must have 2n entries. Constant pads print `padding=..., value=...`, the others their
- * padding tuple alone, as PyTorch's.
+ * padding tuple alone, as PyTorch's. CircularPad1d/2d/3d and ZeroPad1d/3d are PyTorch 2's.
  */
-type PadMode = 'constant' | 'reflect' | 'replicate';
+type PadMode = 'constant' | 'reflect' | 'replicate' | 'circular';
 
 function expandPadding(cls: string, v: unknown, n: number): number[] {
   const p = intOrTuple(cls, 'padding', v);
@@ -127,5 +127,20 @@ export class ConstantPad2d extends ConstantPadNd {
 export class ConstantPad3d extends ConstantPadNd {
   constructor(...args: ConstantPadArgs) {
     super('ConstantPad3d', 3, args);
+  }
+}
+export class CircularPad1d extends PadNd {
+  constructor(...args: PadArgs) {
+    super('CircularPad1d', bindPad('CircularPad1d', args, false)[0], 1, 'circular', 0);
+  }
+}
+export class CircularPad2d extends PadNd {
+  constructor(...args: PadArgs) {
+    super('CircularPad2d', bindPad('CircularPad2d', args, false)[0], 2, 'circular', 0);
+  }
+}
+export class CircularPad3d extends PadNd {
+  constructor(...args: PadArgs) {
+    super('CircularPad3d', bindPad('CircularPad3d', args, false)[0], 3, 'circular', 0);
   }
 }
