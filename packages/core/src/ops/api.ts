@@ -106,6 +106,7 @@ export * from './feature-dropout';
 export * from './norm-composites';
 export * from './lp-pool';
 export * from './nn-composites-more';
+export * from './numpy-gradient';
 export * from './random';
 export * from './softmax';
 export * from './losses';

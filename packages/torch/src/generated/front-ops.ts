@@ -195,6 +195,7 @@ export {
   atenBatchNorm as batchNorm,
   layerNorm,
   groupNorm,
+  gradient,
   pixelShuffle,
   pixelUnshuffle,
   channelShuffle,
