@@ -107,6 +107,7 @@ export * from './norm-composites';
 export * from './lp-pool';
 export * from './nn-composites-more';
 export * from './numpy-gradient';
+export * from './unique-consecutive';
 export * from './random';
 export * from './softmax';
 export * from './losses';

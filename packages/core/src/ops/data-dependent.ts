@@ -83,6 +83,7 @@ const ASYNC_FORMS: Readonly<Record<string, string>> = {
   nonzero: 'await torch.nonzeroAsync(x)',
   masked_select: 'await torch.maskedSelectAsync(x, mask)',
   unique: 'await torch.uniqueAsync(x, options)',
+  unique_consecutive: 'await torch.uniqueConsecutiveAsync(x, options)',
   bincount: 'await torch.bincountAsync(x, weights, minlength)',
   index: 'await x.indexAsync(...indices)',
   index_put_:

@@ -326,6 +326,8 @@ export {
   isNonzero,
   isSameSize,
   isSigned,
+  uniqueConsecutive,
+  uniqueConsecutiveAsync,
   view,
   asStrided,
   permute,

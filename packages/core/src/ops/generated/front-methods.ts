@@ -39,6 +39,7 @@ import { softmax, logSoftmax } from '../softmax';
 import { sort, argsort, topk, unique, uniqueAsync } from '../sorting';
 import { coalesce, isCoalesced, toDense, toSparse, _nnz, sparseDim, denseDim, indices, values, _indices, _values, sparseMask } from '../sparse';
 import { kthvalue, cov, corrcoef, renorm, renorm_, indexCopy, indexCopy_, put, put_ } from '../stats-numpy';
+import { uniqueConsecutive } from '../unique-consecutive';
 import { view, asStrided, permute, transpose, swapaxes, swapdims, select, unsqueeze, squeeze, expand, unfold, diagonal, detach, t_, transpose_, swapaxes_, swapdims_, squeeze_, unsqueeze_, asStrided_ } from '../views';
 
 /** The Tensor methods among the front ends (Note [Tensor methods come from the op table]). */
@@ -81,5 +82,6 @@ export const FRONT_METHODS = {
   sort, argsort, topk, unique, uniqueAsync,
   coalesce, isCoalesced, toDense, toSparse, _nnz, sparseDim, denseDim, indices, values, _indices, _values, sparseMask,
   kthvalue, cov, corrcoef, renorm, renorm_, indexCopy, indexCopy_, put, put_,
+  uniqueConsecutive,
   view, asStrided, permute, transpose, swapaxes, swapdims, select, unsqueeze, squeeze, expand, unfold, diagonal, detach, t_, transpose_, swapaxes_, swapdims_, squeeze_, unsqueeze_, asStrided_,
 };
