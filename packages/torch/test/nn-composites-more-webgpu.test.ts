@@ -1,5 +1,5 @@
 /**
- * pdist, bilinear, max_unpool2d and chain_matmul on WebGPU (compositions of ops every backend
+ * pdist, bilinear, max_unpool2d, chain_matmul and frexp on WebGPU (compositions of ops every backend
  * has): float32 values and gradients against the float64 goldens of
  * scripts/goldens/nn_composites_more.py.
  */
@@ -39,5 +39,13 @@ describe.skipIf(!ready)('more nn composites on webgpu', () => {
     const bad = torch.tensor([[[[0, 1], [2, 20]]]], { dtype: 'int64' }).to('webgpu');
     await expect(F.maxUnpool2d(torch.ones([1, 1, 2, 2]).to('webgpu'), bad, 2).data()).rejects.toThrow(/index 20 is out of bounds/);
     await checkGrads('chain_matmul', golden.chain as GradCase, (a, b, c) => torch.chainMatmul(a, b, c), ...golden.chain_in);
+  });
+
+  it('frexp (normal floats, zeros, infinities, NaN; float32 arithmetic on the device)', async () => {
+    const xs = [0, -0, 1, 8, 0.3, -5.5, Infinity, -Infinity, NaN, 3e38, 1 - 2 ** -24, -(2 ** 100), 1e-30];
+    const [m, e] = torch.frexp(torch.tensor(xs).to('webgpu'));
+    const [mc, ec] = torch.frexp(torch.tensor(xs));
+    expect(Array.from(await m.data())).toEqual(Array.from(mc.dataSync() as Float32Array));
+    expect(Array.from(await e.data())).toEqual(Array.from(ec.dataSync() as Int32Array));
   });
 });

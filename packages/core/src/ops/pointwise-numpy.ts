@@ -7,6 +7,7 @@ import { front } from './front';
 import { onesLike, tensor, zerosLike } from './factories';
 import { where } from './pointwise';
 import { torchTypeName } from './meta-utils';
+import { named } from './named-tuple';
 
 /**
  * PyTorch's NumPy-style elementwise functions that are compositions of the op table's: the
@@ -129,3 +130,36 @@ export const floatPower_ = front('float_power_(Tensor self, Tensor exponent) -> 
 });
 /** `x.ldexp_(e)` / `torch.ldexp_`. */
 export const ldexp_ = front('ldexp_(Tensor self, Tensor other) -> Tensor').run(([self, other]): Tensor => copyResult_(self, ldexp(self, other)));
+
+export type FrexpResult = [Tensor, Tensor] & { readonly mantissa: Tensor; readonly exponent: Tensor };
+
+/**
+ * Note [frexp]
+ * torch.frexp splits x into mantissa * 2^exponent, 0.5 <= |mantissa| < 1 (std::frexp): zeros,
+ * infinities and NaN keep x as the mantissa with exponent 0. Computed from floor(log2|x|) + 1,
+ * corrected by one where log2 rounds across a power of two, in float64 where the device has
+ * it (so float32 subnormals and float64's extremes are exact), the scaling by 2^-e done in two
+ * steps so that neither factor overflows. The exponent is int32; the mantissa's gradient is
+ * 1 / 2^e (the exponent is a constant), as 1.13's.
+ */
+export const frexp = front('frexp(Tensor self, *, Tensor[]? out=None) -> (Tensor mantissa, Tensor exponent)', { unsupported: ['out'] }).run(([x]): FrexpResult => {
+  if (!isFloatingType(x.dtype)) throw new DTypeError('torch.frexp() only supports floating-point dtypes');
+  const parts = tidy(() => {
+    const wide = x.device.type === 'cpu' ? 'float64' : 'float32';
+    const v = x.detach().to(wide);
+    const finiteNonzero = v.isfinite().logicalAnd(v.ne(0));
+    const a = where(finiteNonzero, v.abs(), tensor(1, { dtype: wide, device: x.device }));
+    let e = a.log2().floor().add(1);
+    const scaled = (t: Tensor, k: Tensor) => {
+      const k1 = k.div(2).trunc();
+      return t.mul(k1.neg().exp2()).mul(k.sub(k1).neg().exp2());
+    };
+    const m0 = scaled(a, e);
+    e = where(m0.ge(1), e.add(1), where(m0.lt(0.5), e.sub(1), e));
+    e = where(finiteNonzero, e, tensor(0, { dtype: wide, device: x.device }));
+    // the mantissa through x's own graph: x * 2^-e, e a constant
+    const mantissa = scaled(x, e.to(x.dtype === 'float64' ? 'float64' : wide)).to(x.dtype);
+    return [where(finiteNonzero, mantissa, x), e.to('int32')];
+  });
+  return named<FrexpResult>(['mantissa', 'exponent'], parts);
+});

@@ -216,6 +216,7 @@ export {
   ldexp,
   isin,
   ldexp_,
+  frexp,
   where,
   avgPool1d,
   adaptiveAvgPool1d,
