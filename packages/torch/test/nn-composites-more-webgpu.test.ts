@@ -45,7 +45,7 @@ describe.skipIf(!ready)('more nn composites on webgpu', () => {
     const xs = [0, -0, 1, 8, 0.3, -5.5, Infinity, -Infinity, NaN, 3e38, 1 - 2 ** -24, -(2 ** 100), 1e-30];
     const [m, e] = torch.frexp(torch.tensor(xs).to('webgpu'));
     const [mc, ec] = torch.frexp(torch.tensor(xs));
-    expect(Array.from(await m.data())).toEqual(Array.from(mc.dataSync() as Float32Array));
-    expect(Array.from(await e.data())).toEqual(Array.from(ec.dataSync() as Int32Array));
+    expect(Array.from((await m.data()) as Float32Array)).toEqual(Array.from(mc.dataSync() as Float32Array));
+    expect(Array.from((await e.data()) as Int32Array)).toEqual(Array.from(ec.dataSync() as Int32Array));
   });
 });
