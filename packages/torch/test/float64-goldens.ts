@@ -18,3 +18,18 @@ export function expectFloat64(x: torch.Tensor, g: Float64Golden, what: string): 
     if (!(Math.abs(v[i] - e) <= 1e-12 * (1 + Math.abs(e)))) expect.fail(`${what}[${i}]: ${v[i]} vs PyTorch ${e}`);
   });
 }
+
+/** A golden case of scripts' `ramp_grad_case`: the output and each input's gradient. */
+export interface RampGradCase {
+  out: Float64Golden;
+  grads: Float64Golden[];
+}
+
+/** make(...inputs) and the inputs' gradients of sum(out * linspace(-1, 1.5)) against the golden case (the scripts' ramp_grad_case). */
+export function checkRampGrads(what: string, c: RampGradCase, make: (...xs: torch.Tensor[]) => torch.Tensor, ...inputs: torch.Tensor[]): void {
+  const leaves = inputs.map((x) => x.clone().requiresGrad_());
+  const y = make(...leaves);
+  expectFloat64(y, c.out, `${what} out`);
+  y.mul(torch.linspace(-1, 1.5, y.numel(), { dtype: 'float64' }).view(y.shape)).sum().backward();
+  leaves.forEach((l, i) => expectFloat64(l.grad!, c.grads[i], `${what} grad ${i}`));
+}

@@ -5,40 +5,27 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
-import { expectCloseTo, onWebgpu, type Golden } from './webgpu-goldens';
+import { checkRampGradsWebgpu, onWebgpu, type Golden, type RampGradCase } from './webgpu-goldens';
 import golden from './goldens/nn_composites_more.json';
 
 const F = torch.nn.functional;
-interface GradCase {
-  out: Golden;
-  grads: Golden[];
-}
 
 const ready = await torch.webgpu.init();
 if (!ready) console.warn('[nn-composites-more-webgpu] WebGPU cases SKIPPED: no WebGPU adapter (TORCH_TS_REQUIRE_WEBGPU=1 fails instead)');
 
-async function checkGrads(what: string, c: GradCase, make: (...xs: torch.Tensor[]) => torch.Tensor, ...inputs: Golden[]): Promise<void> {
-  const leaves = inputs.map((g) => onWebgpu(g).requiresGrad_());
-  const y = make(...leaves);
-  expect(y.device.type, what).toBe('webgpu');
-  await expectCloseTo(y, c.out, `${what} out`, 2e-5);
-  y.mul(torch.linspace(-1, 1.5, y.numel()).view(y.shape).to('webgpu')).sum().backward();
-  for (let i = 0; i < leaves.length; i++) await expectCloseTo(leaves[i].grad!, c.grads[i], `${what} grad ${i}`, 1e-4);
-}
-
 describe.skipIf(!ready)('more nn composites on webgpu', () => {
   it('pdist, bilinear, max_unpool2d, chain_matmul: values and gradients', async () => {
-    const pd = golden.pdist as Record<string, GradCase>;
-    await checkGrads('pdist p=2', pd['2.0'], (x) => torch.pdist(x), golden.x);
-    await checkGrads('pdist p=1', pd['1.0'], (x) => torch.pdist(x, 1), golden.x);
-    await checkGrads('bilinear', golden.bilinear.bias as GradCase, (a, b, w, bias) => F.bilinear(a, b, w, bias), golden.a, golden.b, golden.w, golden.bias);
-    const u = golden.unpool['2d'] as GradCase & { input: Golden; indices: Golden };
+    const pd = golden.pdist as Record<string, RampGradCase>;
+    await checkRampGradsWebgpu('pdist p=2', pd['2.0'], (x) => torch.pdist(x), golden.x);
+    await checkRampGradsWebgpu('pdist p=1', pd['1.0'], (x) => torch.pdist(x, 1), golden.x);
+    await checkRampGradsWebgpu('bilinear', golden.bilinear.bias as RampGradCase, (a, b, w, bias) => F.bilinear(a, b, w, bias), golden.a, golden.b, golden.w, golden.bias);
+    const u = golden.unpool['2d'] as RampGradCase & { input: Golden; indices: Golden };
     const idx = onWebgpu({ ...u.indices, dtype: 'int64' });
-    await checkGrads('max_unpool2d', u, (x) => F.maxUnpool2d(x, idx, 2), u.input);
+    await checkRampGradsWebgpu('max_unpool2d', u, (x) => F.maxUnpool2d(x, idx, 2), u.input);
     // an index outside the output plane: the device's scatter reports it when the result is read
     const bad = torch.tensor([[[[0, 1], [2, 20]]]], { dtype: 'int64' }).to('webgpu');
     await expect(F.maxUnpool2d(torch.ones([1, 1, 2, 2]).to('webgpu'), bad, 2).data()).rejects.toThrow(/index 20 is out of bounds/);
-    await checkGrads('chain_matmul', golden.chain as GradCase, (a, b, c) => torch.chainMatmul(a, b, c), ...golden.chain_in);
+    await checkRampGradsWebgpu('chain_matmul', golden.chain as RampGradCase, (a, b, c) => torch.chainMatmul(a, b, c), ...golden.chain_in);
   });
 
   it('frexp (normal floats, zeros, infinities, NaN; float32 arithmetic on the device)', async () => {

@@ -8,44 +8,32 @@ import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import golden from './goldens/nn_composites_more.json';
 import { thrown } from './helpers';
-import { expectFloat64, float64Tensor, type Float64Golden } from './float64-goldens';
+import { checkRampGrads, expectFloat64, float64Tensor, type Float64Golden, type RampGradCase } from './float64-goldens';
 
 const { nn } = torch;
 const F = nn.functional;
 type G = Float64Golden;
-interface GradCase {
-  out: G;
-  grads: G[];
-}
 const t = float64Tensor;
-
-function checkGrads(what: string, c: GradCase, make: (...xs: torch.Tensor[]) => torch.Tensor, ...inputs: torch.Tensor[]): void {
-  const leaves = inputs.map((x) => x.clone().requiresGrad_());
-  const y = make(...leaves);
-  expectFloat64(y, c.out, `${what} out`);
-  y.mul(torch.linspace(-1, 1.5, y.numel(), { dtype: 'float64' }).view(y.shape)).sum().backward();
-  leaves.forEach((l, i) => expectFloat64(l.grad!, c.grads[i], `${what} grad ${i}`));
-}
 
 describe('more nn composites against 1.13', () => {
   it('pdist: values and gradients for p = 2, 1, 3, 0.5 (a zero distance among them), inf and 0', () => {
-    const pd = golden.pdist as Record<string, GradCase>;
-    for (const p of ['2.0', '1.0', '3.0', '0.5']) checkGrads(`pdist p=${p}`, pd[p], (x) => torch.pdist(x, Number(p)), t(golden.x));
-    checkGrads('pdist inf', pd.inf, (x) => F.pdist(x, Infinity), t(golden.xu));
-    checkGrads('pdist 0', pd['0'], (x) => torch.pdist(x, 0), t(golden.xu));
+    const pd = golden.pdist as Record<string, RampGradCase>;
+    for (const p of ['2.0', '1.0', '3.0', '0.5']) checkRampGrads(`pdist p=${p}`, pd[p], (x) => torch.pdist(x, Number(p)), t(golden.x));
+    checkRampGrads('pdist inf', pd.inf, (x) => F.pdist(x, Infinity), t(golden.xu));
+    checkRampGrads('pdist 0', pd['0'], (x) => torch.pdist(x, 0), t(golden.xu));
     expect(torch.pdist(torch.ones([1, 4])).shape).toEqual([0]);
   });
 
   it('bilinear (batched, bias) and nn.Bilinear through it', () => {
     const [A, B, W, b] = [t(golden.a), t(golden.b), t(golden.w), t(golden.bias)];
-    checkGrads('bilinear', golden.bilinear.bias as GradCase, (x1, x2, w, bb) => F.bilinear(x1, x2, w, bb), A, B, W, b);
-    checkGrads('bilinear no bias', golden.bilinear.nobias as GradCase, (x1, x2, w) => F.bilinear(x1, x2, w), A.select(0, 0), B.select(0, 0), W);
+    checkRampGrads('bilinear', golden.bilinear.bias as RampGradCase, (x1, x2, w, bb) => F.bilinear(x1, x2, w, bb), A, B, W, b);
+    checkRampGrads('bilinear no bias', golden.bilinear.nobias as RampGradCase, (x1, x2, w) => F.bilinear(x1, x2, w), A.select(0, 0), B.select(0, 0), W);
     const m = new nn.Bilinear(4, 5, 6, { dtype: 'float64' });
     torch.noGrad(() => {
       m.weight.copy_(W);
       m.bias!.copy_(b);
     });
-    expectFloat64(m.call(A, B) as torch.Tensor, (golden.bilinear.bias as GradCase).out, 'nn.Bilinear');
+    expectFloat64(m.call(A, B) as torch.Tensor, (golden.bilinear.bias as RampGradCase).out, 'nn.Bilinear');
   });
 
   it("gumbel-softmax: 1.13's draws for a seed, soft and hard (the soft gradient passed through)", () => {
@@ -60,19 +48,19 @@ describe('more nn composites against 1.13', () => {
   });
 
   it('max_unpool1d / 2d / 3d and the modules: values, gradients, output_size, reprs', () => {
-    const u = golden.unpool as unknown as Record<string, GradCase & { input: G; indices: G }>;
+    const u = golden.unpool as unknown as Record<string, RampGradCase & { input: G; indices: G }>;
     const idx = (g: G) => torch.tensor(g.values, { dtype: 'int64' }).reshape(g.shape);
     const i2 = idx(u['2d'].indices);
-    checkGrads('unpool 2d', u['2d'], (x) => F.maxUnpool2d(x, i2, 2), t(u['2d'].input));
-    checkGrads('unpool 2d output_size', u['2d output_size'], (x) => F.maxUnpool2d(x, i2, 2, { outputSize: [5, 6] }), t(u['2d'].input));
-    checkGrads('unpool 1d', u['1d'], (x) => new nn.MaxUnpool1d(3, 2, 1).call(x, idx(u['1d'].indices)) as torch.Tensor, t(u['1d'].input));
-    checkGrads('unpool 3d', u['3d'], (x) => new nn.MaxUnpool3d(2).call(x, idx(u['3d'].indices), [4, 4, 5]) as torch.Tensor, t(u['3d'].input));
+    checkRampGrads('unpool 2d', u['2d'], (x) => F.maxUnpool2d(x, i2, 2), t(u['2d'].input));
+    checkRampGrads('unpool 2d output_size', u['2d output_size'], (x) => F.maxUnpool2d(x, i2, 2, { outputSize: [5, 6] }), t(u['2d'].input));
+    checkRampGrads('unpool 1d', u['1d'], (x) => new nn.MaxUnpool1d(3, 2, 1).call(x, idx(u['1d'].indices)) as torch.Tensor, t(u['1d'].input));
+    checkRampGrads('unpool 3d', u['3d'], (x) => new nn.MaxUnpool3d(2).call(x, idx(u['3d'].indices), [4, 4, 5]) as torch.Tensor, t(u['3d'].input));
     expect([String(new nn.MaxUnpool2d(2)), String(new nn.MaxUnpool1d(3, 2, 1)), String(new nn.MaxUnpool3d([2, 2, 2]))]).toEqual(golden.reprs);
   });
 
   it('chainMatmul: the product and its gradients', () => {
     const [a, b, c] = golden.chain_in.map((g) => t(g));
-    checkGrads('chain_matmul', golden.chain as GradCase, (x, y, z) => torch.chainMatmul(x, y, z), a, b, c);
+    checkRampGrads('chain_matmul', golden.chain as RampGradCase, (x, y, z) => torch.chainMatmul(x, y, z), a, b, c);
     const one = torch.ones([2, 3]);
     const copy = torch.chainMatmul(one);
     expect(copy).not.toBe(one);

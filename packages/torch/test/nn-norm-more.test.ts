@@ -8,38 +8,24 @@ import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import golden from './goldens/nn_norm_more.json';
 import { thrown } from './helpers';
-import { expectFloat64, float64Tensor, type Float64Golden } from './float64-goldens';
+import { checkRampGrads, expectFloat64, float64Tensor, type Float64Golden, type RampGradCase } from './float64-goldens';
 
 const { nn } = torch;
 const F = nn.functional;
 type G = Float64Golden;
-interface GradCase {
-  out: G;
-  grads: G[];
-}
 const t = float64Tensor;
 const X3 = () => t(golden.x3);
 const X4 = () => t(golden.x4);
 const X5 = () => t(golden.x5);
 
-/** Checks make(...inputs) and the gradients of sum(out * ramp) against the golden case (as grad_case in the script). */
-function checkGrads(what: string, c: GradCase, make: (...xs: torch.Tensor[]) => torch.Tensor, ...inputs: torch.Tensor[]): void {
-  const leaves = inputs.map((x) => x.clone().requiresGrad_());
-  const y = make(...leaves);
-  expectFloat64(y, c.out, `${what} out`);
-  const w = torch.linspace(-1, 1.5, y.numel(), { dtype: 'float64' }).view(y.shape);
-  y.mul(w).sum().backward();
-  leaves.forEach((l, i) => expectFloat64(l.grad!, c.grads[i], `${what} grad ${i}`));
-}
-
 describe('instance norm', () => {
   it('F.instanceNorm: values, gradients and running statistics as 1.13', () => {
-    const g = golden.instance as Record<string, GradCase>;
+    const g = golden.instance as Record<string, RampGradCase>;
     const [W, B, RM, RV] = [t(golden.w3), t(golden.b3), t(golden.rm), t(golden.rv)];
-    checkGrads('plain 3d', g['plain 3d'], (x) => F.instanceNorm(x), X3());
-    checkGrads('affine 4d', g['affine 4d'], (x, w, b) => F.instanceNorm(x, { weight: w, bias: b, eps: 1e-3 }), X4(), W, B);
-    checkGrads('5d', g['5d'], (x) => F.instanceNorm(x), X5());
-    checkGrads('eval stats', g['eval stats'], (x, w, b) => F.instanceNorm(x, RM.clone(), RV.clone(), w, b, false), X3(), W, B);
+    checkRampGrads('plain 3d', g['plain 3d'], (x) => F.instanceNorm(x), X3());
+    checkRampGrads('affine 4d', g['affine 4d'], (x, w, b) => F.instanceNorm(x, { weight: w, bias: b, eps: 1e-3 }), X4(), W, B);
+    checkRampGrads('5d', g['5d'], (x) => F.instanceNorm(x), X5());
+    checkRampGrads('eval stats', g['eval stats'], (x, w, b) => F.instanceNorm(x, RM.clone(), RV.clone(), w, b, false), X3(), W, B);
     const [rm, rv] = [RM.clone(), RV.clone()];
     F.instanceNorm(X4(), rm, rv, { momentum: 0.3 });
     expectFloat64(rm, golden.running.mean, 'running mean');
@@ -92,22 +78,22 @@ describe('instance norm', () => {
 
 describe('local response norm and power-average pooling', () => {
   it('F.localResponseNorm (3-d, 4-d, 5-d) and nn.LocalResponseNorm', () => {
-    const g = golden.lrn as Record<string, GradCase>;
-    checkGrads('3d size 2', g['3d size 2'], (x) => F.localResponseNorm(x, 2), X3());
-    checkGrads('4d size 3', g['4d size 3'], (x) => new nn.LocalResponseNorm(3, 0.5, 0.6, 2.0).call(x) as torch.Tensor, X4());
-    checkGrads('5d size 4', g['5d size 4'], (x) => F.localResponseNorm(x, 4, { alpha: 1e-2 }), X5());
+    const g = golden.lrn as Record<string, RampGradCase>;
+    checkRampGrads('3d size 2', g['3d size 2'], (x) => F.localResponseNorm(x, 2), X3());
+    checkRampGrads('4d size 3', g['4d size 3'], (x) => new nn.LocalResponseNorm(3, 0.5, 0.6, 2.0).call(x) as torch.Tensor, X4());
+    checkRampGrads('5d size 4', g['5d size 4'], (x) => F.localResponseNorm(x, 4, { alpha: 1e-2 }), X5());
   });
 
   it('F.lpPool1d / 2d and nn.LPPool1d / 2d, a zero window with a zero gradient', () => {
-    const g = golden.lp as Record<string, GradCase>;
+    const g = golden.lp as Record<string, RampGradCase>;
     const pos = (x: torch.Tensor) => x.abs().add(0.1);
-    checkGrads('1d p2', g['1d p2'], (x) => F.lpPool1d(x, 2, 2), X3());
-    checkGrads('1d p1.5 stride ceil', g['1d p1.5 stride ceil'], (x) => new nn.LPPool1d(1.5, 3, 2, true).call(x) as torch.Tensor, pos(X3()));
-    checkGrads('2d p2', g['2d p2'], (x) => new nn.LPPool2d(2, 2).call(x) as torch.Tensor, X4());
-    checkGrads('2d p3 rect stride', g['2d p3 rect stride'], (x) => F.lpPool2d(x, 3, [2, 3], { stride: [1, 2] }), pos(X4()));
-    checkGrads('2d p1 ceil', g['2d p1 ceil'], (x) => F.lpPool2d(x, 1, 3, { ceilMode: true }), pos(X4()));
+    checkRampGrads('1d p2', g['1d p2'], (x) => F.lpPool1d(x, 2, 2), X3());
+    checkRampGrads('1d p1.5 stride ceil', g['1d p1.5 stride ceil'], (x) => new nn.LPPool1d(1.5, 3, 2, true).call(x) as torch.Tensor, pos(X3()));
+    checkRampGrads('2d p2', g['2d p2'], (x) => new nn.LPPool2d(2, 2).call(x) as torch.Tensor, X4());
+    checkRampGrads('2d p3 rect stride', g['2d p3 rect stride'], (x) => F.lpPool2d(x, 3, [2, 3], { stride: [1, 2] }), pos(X4()));
+    checkRampGrads('2d p1 ceil', g['2d p1 ceil'], (x) => F.lpPool2d(x, 1, 3, { ceilMode: true }), pos(X4()));
     const z = torch.tensor([[[[0, 0, 1, 1], [0, 0, 1, 1]]]], { dtype: 'float64' });
-    checkGrads('zero window', g['zero window'], (x) => F.lpPool2d(x, 2, 2), z);
+    checkRampGrads('zero window', g['zero window'], (x) => F.lpPool2d(x, 2, 2), z);
   });
 });
 
@@ -152,12 +138,12 @@ describe('padding layers and upsampling layers', () => {
       ConstantPad3d: [() => new nn.ConstantPad3d(1, 0), X5],
       ZeroPad2d: [() => new nn.ZeroPad2d([1, 2, 3, 0]), X4],
     };
-    const g = golden.pads as Record<string, GradCase & { repr: string }>;
+    const g = golden.pads as Record<string, RampGradCase & { repr: string }>;
     expect(Object.keys(makers).sort()).toEqual(Object.keys(g).sort());
     for (const [key, [mk, x]] of Object.entries(makers)) {
       const m = mk();
       expect(String(m)).toBe(g[key].repr);
-      checkGrads(key, g[key], (v) => m.call(v) as torch.Tensor, x());
+      checkRampGrads(key, g[key], (v) => m.call(v) as torch.Tensor, x());
     }
     const up = golden.upsampling;
     const near = new nn.UpsamplingNearest2d({ scaleFactor: 2 });

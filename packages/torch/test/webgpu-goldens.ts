@@ -26,3 +26,22 @@ export async function expectCloseTo(x: torch.Tensor, g: Golden, what: string, to
     if (!ok) expect.fail(`${what}[${i}]: ${v[i]} vs ${e}`);
   });
 }
+
+/** A golden case of scripts' `ramp_grad_case`: the output and each input's gradient. */
+export interface RampGradCase {
+  out: Golden;
+  grads: Golden[];
+}
+
+/**
+ * make(...inputs) on WebGPU (float32) and the inputs' gradients of sum(out * linspace(-1, 1.5))
+ * against the float64 golden case, within 2e-5 (values) and 1e-4 (gradients) of 1 + |value|.
+ */
+export async function checkRampGradsWebgpu(what: string, c: RampGradCase, make: (...xs: torch.Tensor[]) => torch.Tensor, ...inputs: Golden[]): Promise<void> {
+  const leaves = inputs.map((g) => onWebgpu(g).requiresGrad_());
+  const y = make(...leaves);
+  expect(y.device.type, what).toBe('webgpu');
+  await expectCloseTo(y, c.out, `${what} out`, 2e-5);
+  y.mul(torch.linspace(-1, 1.5, y.numel()).view(y.shape).to('webgpu')).sum().backward();
+  for (let i = 0; i < leaves.length; i++) await expectCloseTo(leaves[i].grad!, c.grads[i], `${what} grad ${i}`, 1e-4);
+}

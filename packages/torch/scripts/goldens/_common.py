@@ -39,3 +39,13 @@ def write(name, data):
         json.dump({'generator': 'packages/torch/scripts/goldens/%s.py' % name, 'torch': torch.__version__, **data}, f, allow_nan=False)
         f.write('\n')
     print('wrote', os.path.relpath(path), file=sys.stderr)
+
+
+def ramp_grad_case(make, *inputs):
+    """Output of make(*inputs) and the gradients of sum(out * ramp) for each input, the ramp being
+    linspace(-1, 1.5) in float64 over the output (the TS tests' checkRampGrads mirrors it)."""
+    leaves = [t.clone().requires_grad_() for t in inputs]
+    y = make(*leaves)
+    w = torch.linspace(-1, 1.5, y.numel(), dtype=torch.float64).view(y.shape)
+    (y * w).sum().backward()
+    return {'out': values(y), 'grads': [values(t.grad) for t in leaves]}

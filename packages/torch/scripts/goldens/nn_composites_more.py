@@ -8,33 +8,25 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from _common import error_of, values, write
+from _common import error_of, ramp_grad_case, values, write
 
 warnings.simplefilter('ignore')
 dt = torch.float64
 
 
-def grad_case(make, *inputs):
-    leaves = [t.clone().requires_grad_() for t in inputs]
-    y = make(*leaves)
-    w = torch.linspace(-1, 1.5, y.numel(), dtype=dt).view(y.shape)
-    (y * w).sum().backward()
-    return {'out': values(y), 'grads': [values(t.grad) for t in leaves]}
-
-
 torch.manual_seed(0)
 X = torch.randn(5, 3, dtype=dt)
 X[3] = X[1]  # a zero distance
-pd = {str(p): grad_case(lambda x, p=p: torch.pdist(x, p), X) for p in [2.0, 1.0, 3.0, 0.5]}
+pd = {str(p): ramp_grad_case(lambda x, p=p: torch.pdist(x, p), X) for p in [2.0, 1.0, 3.0, 0.5]}
 Xu = torch.randn(4, 3, dtype=dt)  # no ties for inf / 0
-pd['inf'] = grad_case(lambda x: torch.pdist(x, float('inf')), Xu)
-pd['0'] = grad_case(lambda x: torch.pdist(x, 0.0), Xu)
+pd['inf'] = ramp_grad_case(lambda x: torch.pdist(x, float('inf')), Xu)
+pd['0'] = ramp_grad_case(lambda x: torch.pdist(x, 0.0), Xu)
 
 A = torch.randn(2, 3, 4, dtype=dt)
 B = torch.randn(2, 3, 5, dtype=dt)
 W = torch.randn(6, 4, 5, dtype=dt)
 b = torch.randn(6, dtype=dt)
-bil = {'bias': grad_case(lambda x1, x2, w, bb: F.bilinear(x1, x2, w, bb), A, B, W, b), 'nobias': grad_case(lambda x1, x2, w: F.bilinear(x1, x2, w), A[0], B[0], W)}
+bil = {'bias': ramp_grad_case(lambda x1, x2, w, bb: F.bilinear(x1, x2, w, bb), A, B, W, b), 'nobias': ramp_grad_case(lambda x1, x2, w: F.bilinear(x1, x2, w), A[0], B[0], W)}
 
 L = torch.randn(3, 5, dtype=dt)
 gum = {}
@@ -48,17 +40,17 @@ for key, kw in {'soft': {}, 'tau 0.5 dim 0': {'tau': 0.5, 'dim': 0}, 'hard': {'h
 unpool = {}
 x2 = torch.randn(2, 3, 5, 6, dtype=dt)
 p2, i2 = F.max_pool2d(x2, 2, 2, return_indices=True)
-unpool['2d'] = {'input': values(p2), 'indices': values(i2), **grad_case(lambda t: F.max_unpool2d(t, i2, 2), p2)}
-unpool['2d output_size'] = grad_case(lambda t: F.max_unpool2d(t, i2, 2, output_size=[5, 6]), p2)
+unpool['2d'] = {'input': values(p2), 'indices': values(i2), **ramp_grad_case(lambda t: F.max_unpool2d(t, i2, 2), p2)}
+unpool['2d output_size'] = ramp_grad_case(lambda t: F.max_unpool2d(t, i2, 2, output_size=[5, 6]), p2)
 x1 = torch.randn(2, 3, 9, dtype=dt)
 p1, i1 = F.max_pool1d(x1, 3, 2, 1, return_indices=True)
-unpool['1d'] = {'input': values(p1), 'indices': values(i1), **grad_case(lambda t: nn.MaxUnpool1d(3, 2, 1)(t, i1), p1)}
+unpool['1d'] = {'input': values(p1), 'indices': values(i1), **ramp_grad_case(lambda t: nn.MaxUnpool1d(3, 2, 1)(t, i1), p1)}
 x3 = torch.randn(1, 2, 4, 4, 5, dtype=dt)
 p3, i3 = F.max_pool3d(x3, 2, return_indices=True)
-unpool['3d'] = {'input': values(p3), 'indices': values(i3), **grad_case(lambda t: nn.MaxUnpool3d(2)(t, i3, output_size=[4, 4, 5]), p3)}
+unpool['3d'] = {'input': values(p3), 'indices': values(i3), **ramp_grad_case(lambda t: nn.MaxUnpool3d(2)(t, i3, output_size=[4, 4, 5]), p3)}
 
 M = [torch.randn(2, 3, dtype=dt), torch.randn(3, 4, dtype=dt), torch.randn(4, 2, dtype=dt)]
-chain = grad_case(lambda a, bb, c: torch.chain_matmul(a, bb, c), *M)
+chain = ramp_grad_case(lambda a, bb, c: torch.chain_matmul(a, bb, c), *M)
 
 reprs = [repr(nn.MaxUnpool2d(2)), repr(nn.MaxUnpool1d(3, 2, 1)), repr(nn.MaxUnpool3d((2, 2, 2)))]
 errors = {

@@ -9,19 +9,10 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from _common import error_of, values, write
+from _common import error_of, ramp_grad_case, values, write
 
 warnings.simplefilter('ignore')
 dt = torch.float64
-
-
-def grad_case(make, *inputs):
-    """Output of make(*inputs) and the gradients of sum(out * w) (w = a fixed ramp) for each input."""
-    leaves = [t.clone().requires_grad_() for t in inputs]
-    y = make(*leaves)
-    w = torch.linspace(-1, 1.5, y.numel(), dtype=dt).view(y.shape)
-    (y * w).sum().backward()
-    return {'out': values(y), 'grads': [values(t.grad) for t in leaves]}
 
 
 torch.manual_seed(0)
@@ -34,10 +25,10 @@ RM = torch.randn(3, dtype=dt)
 RV = torch.rand(3, dtype=dt) + 0.5
 
 inst = {
-    'plain 3d': grad_case(lambda x: F.instance_norm(x), X3),
-    'affine 4d': grad_case(lambda x, w, b: F.instance_norm(x, weight=w, bias=b, eps=1e-3), X4, W3, B3),
-    '5d': grad_case(lambda x: F.instance_norm(x), X5),
-    'eval stats': grad_case(lambda x, w, b: F.instance_norm(x, RM.clone(), RV.clone(), w, b, use_input_stats=False), X3, W3, B3),
+    'plain 3d': ramp_grad_case(lambda x: F.instance_norm(x), X3),
+    'affine 4d': ramp_grad_case(lambda x, w, b: F.instance_norm(x, weight=w, bias=b, eps=1e-3), X4, W3, B3),
+    '5d': ramp_grad_case(lambda x: F.instance_norm(x), X5),
+    'eval stats': ramp_grad_case(lambda x, w, b: F.instance_norm(x, RM.clone(), RV.clone(), w, b, use_input_stats=False), X3, W3, B3),
 }
 rm, rv = RM.clone(), RV.clone()
 F.instance_norm(X4, rm, rv, momentum=0.3)
@@ -68,20 +59,20 @@ bn.eval()
 bn3 = {'train': values(bn_train), 'eval': values(bn(X5)), 'running_mean': values(bn.running_mean), 'running_var': values(bn.running_var), 'tracked': int(bn.num_batches_tracked)}
 
 lrn = {
-    '3d size 2': grad_case(lambda x: F.local_response_norm(x, 2), X3),
-    '4d size 3': grad_case(lambda x: F.local_response_norm(x, 3, alpha=0.5, beta=0.6, k=2.0), X4),
-    '5d size 4': grad_case(lambda x: F.local_response_norm(x, 4, alpha=1e-2), X5),
+    '3d size 2': ramp_grad_case(lambda x: F.local_response_norm(x, 2), X3),
+    '4d size 3': ramp_grad_case(lambda x: F.local_response_norm(x, 3, alpha=0.5, beta=0.6, k=2.0), X4),
+    '5d size 4': ramp_grad_case(lambda x: F.local_response_norm(x, 4, alpha=1e-2), X5),
 }
 P3 = X3.abs() + 0.1
 P4 = X4.abs() + 0.1
 lp = {
-    '1d p2': grad_case(lambda x: F.lp_pool1d(x, 2, 2), X3),
-    '1d p1.5 stride ceil': grad_case(lambda x: F.lp_pool1d(x, 1.5, 3, stride=2, ceil_mode=True), P3),
-    '2d p2': grad_case(lambda x: F.lp_pool2d(x, 2, 2), X4),
-    '2d p3 rect stride': grad_case(lambda x: F.lp_pool2d(x, 3, (2, 3), stride=(1, 2)), P4),
-    '2d p1 ceil': grad_case(lambda x: F.lp_pool2d(x, 1, 3, ceil_mode=True), P4),
+    '1d p2': ramp_grad_case(lambda x: F.lp_pool1d(x, 2, 2), X3),
+    '1d p1.5 stride ceil': ramp_grad_case(lambda x: F.lp_pool1d(x, 1.5, 3, stride=2, ceil_mode=True), P3),
+    '2d p2': ramp_grad_case(lambda x: F.lp_pool2d(x, 2, 2), X4),
+    '2d p3 rect stride': ramp_grad_case(lambda x: F.lp_pool2d(x, 3, (2, 3), stride=(1, 2)), P4),
+    '2d p1 ceil': ramp_grad_case(lambda x: F.lp_pool2d(x, 1, 3, ceil_mode=True), P4),
 }
-lp['zero window'] = grad_case(lambda x: F.lp_pool2d(x, 2, 2), torch.zeros(1, 1, 2, 4, dtype=dt).index_fill_(3, torch.tensor([2, 3]), 1.0))
+lp['zero window'] = ramp_grad_case(lambda x: F.lp_pool2d(x, 2, 2), torch.zeros(1, 1, 2, 4, dtype=dt).index_fill_(3, torch.tensor([2, 3]), 1.0))
 
 alpha = {}
 for key, f in {
@@ -114,7 +105,7 @@ for key, (mk, x) in {
     'ZeroPad2d': (lambda: nn.ZeroPad2d((1, 2, 3, 0)), X4),
 }.items():
     mod = mk()
-    pads[key] = {'repr': repr(mod), **grad_case(lambda t: mod(t), x)}
+    pads[key] = {'repr': repr(mod), **ramp_grad_case(lambda t: mod(t), x)}
 
 ups = {
     'nearest': {'repr': repr(nn.UpsamplingNearest2d(scale_factor=2)), 'out': values(nn.UpsamplingNearest2d(scale_factor=2)(X4))},
