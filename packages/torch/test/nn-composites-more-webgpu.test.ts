@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import * as torch from '@torch-ts/torch';
 import { checkRampGradsWebgpu, onWebgpu, type Golden, type RampGradCase } from './webgpu-goldens';
 import golden from './goldens/nn_composites_more.json';
+import gcdGolden from './goldens/gcd_lcm.json';
 
 const F = torch.nn.functional;
 
@@ -34,5 +35,16 @@ describe.skipIf(!ready)('more nn composites on webgpu', () => {
     const [mc, ec] = torch.frexp(torch.tensor(xs));
     expect(Array.from((await m.data()) as Float32Array)).toEqual(Array.from(mc.dataSync() as Float32Array));
     expect(Array.from((await e.data()) as Int32Array)).toEqual(Array.from(ec.dataSync() as Int32Array));
+  });
+
+  it('gcd and lcm (int32 and int64, Euclid for the dtype\'s worst case on the device) equal 1.13\'s', async () => {
+    for (const key of ['int32', 'int64', 'int8']) {
+      const c = (gcdGolden.cases as Record<string, { a: { values: string[]; dtype: string }; b: { values: string[]; dtype: string }; gcd: { values: string[] }; lcm: { values: string[] } }>)[key];
+      const mk = (g: { values: string[]; dtype: string }) =>
+        (g.dtype === 'int64' ? torch.tensor(g.values.map((v) => BigInt(v)), { dtype: 'int64' }) : torch.tensor(g.values.map(Number), { dtype: g.dtype as torch.DType })).to('webgpu');
+      const read = async (t: torch.Tensor) => Array.from((await (t.dtype === 'int64' ? t.data({ bigint: true }) : t.data())) as ArrayLike<number | bigint>, (v) => String(v));
+      expect(await read(torch.gcd(mk(c.a), mk(c.b))), `${key} gcd`).toEqual(c.gcd.values);
+      expect(await read(torch.lcm(mk(c.a), mk(c.b))), `${key} lcm`).toEqual(c.lcm.values);
+    }
   });
 });

@@ -23,7 +23,7 @@ import { logaddexp, logaddexp2, deg2rad, rad2deg, argwhere, inner, vdot, msort, 
 import { nansum, nanmean, logcumsumexp, nanmedian, quantile, nanquantile } from '../nan-stats';
 import { newEmpty, newZeros, newOnes, newFull, newTensor } from '../new-factories';
 import { clamp, clamp_, clip, clip_, isnan, isinf, isfinite } from '../pointwise-binary';
-import { isneginf, isposinf, isreal, signbit, copysign, copysign_, heaviside, floatPower, ldexp, heaviside_, floatPower_, ldexp_, frexp } from '../pointwise-numpy';
+import { isneginf, isposinf, isreal, signbit, copysign, copysign_, heaviside, floatPower, ldexp, heaviside_, floatPower_, ldexp_, frexp, gcd, lcm, gcd_, lcm_ } from '../pointwise-numpy';
 import { uniform_, normal_ } from '../random';
 import { bernoulli_, bernoulli, multinomial } from '../random-extra';
 import { exponential_, cauchy_, logNormal_, geometric_, random_ } from '../random-inplace';
@@ -66,7 +66,7 @@ export const FRONT_METHODS = {
   nansum, nanmean, logcumsumexp, nanmedian, quantile, nanquantile,
   newEmpty, newZeros, newOnes, newFull, newTensor,
   clamp, clamp_, clip, clip_, isnan, isinf, isfinite,
-  isneginf, isposinf, isreal, signbit, copysign, copysign_, heaviside, floatPower, ldexp, heaviside_, floatPower_, ldexp_, frexp,
+  isneginf, isposinf, isreal, signbit, copysign, copysign_, heaviside, floatPower, ldexp, heaviside_, floatPower_, ldexp_, frexp, gcd, lcm, gcd_, lcm_,
   uniform_, normal_,
   bernoulli_, bernoulli, multinomial,
   exponential_, cauchy_, logNormal_, geometric_, random_,
