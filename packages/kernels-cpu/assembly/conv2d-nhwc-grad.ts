@@ -30,6 +30,7 @@
 import { KC, MR, PANEL_BYTES, gemm, gemmScratchBytes, kernel32, kernel64 } from './gemm';
 import { kernel32n4, kernel32n8 } from './conv2d-nhwc';
 import { Geometry } from './geometry';
+import { addInto } from './im2col';
 
 /** Positions per block (the GEMM's reduction block, gemm.ts's KC). */
 const PB = KC;
@@ -319,19 +320,6 @@ export function conv2dNhwcInputGradScratchBytes(params: usize, size: i32): i32 {
   return gemmScratchBytes() + IB * K * size + 3 * 16;
 }
 
-/** d[0 .. n) += s[0 .. n), n elements of T. */
-// @ts-ignore: decorator
-@inline function addRun<T>(d: usize, s: usize, n: i32): void {
-  const size = sizeof<T>();
-  const end = d + <usize>n * size;
-  if (size == 4) {
-    for (; d + 16 <= end; d += 16, s += 16) v128.store(d, f32x4.add(v128.load(d), v128.load(s)));
-  } else {
-    for (; d + 16 <= end; d += 16, s += 16) v128.store(d, f64x2.add(v128.load(d), v128.load(s)));
-  }
-  for (; d < end; d += size, s += size) store<T>(d, load<T>(d) + load<T>(s));
-}
-
 function inputGradStrided<T>(g: Geometry, u0: i32, u1: i32, scratch: usize): void {
   const size = sizeof<T>();
   const G = g.G, cig = g.C / G, cog = g.Cout / G, Cout = g.Cout, C = g.C, H = g.H, W = g.W, kW = g.kW;
@@ -353,7 +341,7 @@ function inputGradStrided<T>(g: Geometry, u0: i32, u1: i32, scratch: usize): voi
           const src = cols + <usize>r * K * size;
           for (let t = 0; t < taps; t++) {
             const ih = ih0 + (t / kW) * g.dH, iw = iw0 + (t % kW) * g.dW;
-            if (ih >= 0 && ih < H && iw >= 0 && iw < W) addRun<T>(chan + <usize>(ih * W + iw) * C * size, src + <usize>t * cig * size, cig);
+            if (ih >= 0 && ih < H && iw >= 0 && iw < W) addInto<T>(chan + <usize>(ih * W + iw) * C * size, src + <usize>t * cig * size, cig);
           }
         }
       }

@@ -39,7 +39,7 @@ import { Geometry } from './geometry';
 
 /** d[0 .. n) += s[0 .. n), n elements of T. */
 // @ts-ignore: decorator
-@inline function addInto<T>(d: usize, s: usize, n: i32): void {
+@inline export function addInto<T>(d: usize, s: usize, n: i32): void {
   const size = sizeof<T>();
   const end = d + <usize>n * size;
   if (size == 4) {

@@ -1,8 +1,7 @@
 import { ShapeError, TorchError, fmtShape } from '../errors';
 import type { Tensor } from '../tensor/tensor';
 import { tidy } from '../tensor/scope';
-import { empty, zeros } from './factories';
-import { triuIndices } from './factories';
+import { empty, triuIndices, zeros } from './factories';
 import { front } from './front';
 import { linalgVectorNorm } from './linalg-front';
 import { softmax } from './softmax';

@@ -159,7 +159,7 @@ export const frexp = front('frexp(Tensor self, *, Tensor[]? out=None) -> (Tensor
     e = where(m0.ge(1), e.add(1), where(m0.lt(0.5), e.sub(1), e));
     e = where(finiteNonzero, e, tensor(0, { dtype: wide, device: x.device }));
     // the mantissa through x's own graph: x * 2^-e, e a constant
-    const mantissa = scaled(x, e.to(x.dtype === 'float64' ? 'float64' : wide)).to(x.dtype);
+    const mantissa = scaled(x, e).to(x.dtype);
     return [where(finiteNonzero, mantissa, x), e.to('int32')];
   });
   return named<FrexpResult>(['mantissa', 'exponent'], parts);
